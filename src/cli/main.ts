@@ -1,0 +1,61 @@
+/**
+ * `teamfusion` command line (contract §3). Dispatches to one module per command; each returns its exit code.
+ * Exit codes: 0 ok, 1 invalid input / failed, 2 usage, 130 cancelled.
+ */
+import { runValidate } from './commands/validate';
+import { runAnalyze } from './commands/analyze';
+import { runImport } from './commands/import';
+import { runRun } from './commands/run';
+import { USAGE, UsageError } from './usage';
+
+type Command = (args: string[]) => Promise<number>;
+
+const COMMANDS: Record<string, Command> = {
+  validate: runValidate,
+  analyze: runAnalyze,
+  import: runImport,
+  run: runRun,
+};
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(USAGE);
+    return name ? 0 : 2;
+  }
+  if (name === '--version' || name === '-v') {
+    process.stdout.write(`${VERSION}\n`);
+    return 0;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    process.stderr.write(`teamfusion: unknown command "${name}".\n\n${USAGE}`);
+    return 2;
+  }
+  try {
+    return await command(rest);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`teamfusion ${name}: ${err.message}\n\n${USAGE}`);
+      return 2;
+    }
+    // Never a stack trace for users; the message only.
+    process.stderr.write(`teamfusion ${name}: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  }
+}
+
+declare const __TEAMFUSION_VERSION__: string | undefined;
+const VERSION = typeof __TEAMFUSION_VERSION__ === 'string' ? __TEAMFUSION_VERSION__ : 'dev';
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (err) => {
+      process.stderr.write(`teamfusion: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

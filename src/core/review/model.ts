@@ -1,0 +1,89 @@
+/**
+ * The in-memory shape of a review folder (contract §1). Produced by `loadReview`, consumed by statistics,
+ * the run engine, the CLI and the extension. No `vscode` import anywhere under src/core.
+ */
+
+export type Severity = 'error' | 'warning';
+
+/** One problem found in a review folder. `file` is relative to the review root, with forward slashes. */
+export interface Diagnostic {
+  file: string;
+  /** 1-based; 0 when unknown. */
+  line: number;
+  /** 1-based; 0 when unknown. */
+  column: number;
+  severity: Severity;
+  message: string;
+}
+
+export interface ReviewOption {
+  /** File name without extension: options/4.png → "4". */
+  id: string;
+  /** "Image 1" … "Image n" in natural order of ids. */
+  label: string;
+  /** Relative to the review root, forward slashes: "options/4.png". */
+  file: string;
+  absPath: string;
+  mime: 'image/png' | 'image/jpeg' | 'image/webp';
+  width: number;
+  height: number;
+}
+
+export interface RankingEntry {
+  option: string;
+  /** As written in the file (integer >= 1; equal numbers are ties). */
+  rank: number;
+  justification: string;
+}
+
+export interface DesignerRanking {
+  /** Ranking file name without extension. */
+  id: string;
+  /** Display name (`designer:` field). */
+  name: string;
+  role?: string;
+  /** > 0, default 1. */
+  weight: number;
+  /** Relative to the review root: "rankings/alice.yaml". */
+  file: string;
+  /** In file order. */
+  entries: RankingEntry[];
+}
+
+/** Optional review.yaml. Every field optional. */
+export interface ReviewConfig {
+  title?: string;
+  /** Designer id of the lead, if any. */
+  lead?: string;
+  chatModel?: string;
+  imageModel?: string;
+  turnsPerAgent?: number;
+  iterations?: number;
+  /** Long side in px of images sent to the chat model. */
+  imageMaxSide?: number;
+}
+
+export interface Review {
+  /** Absolute path of the review folder. */
+  root: string;
+  title: string;
+  brief: string;
+  /** Natural order of ids. */
+  options: ReviewOption[];
+  /** Sorted by designer id (natural order). */
+  designers: DesignerRanking[];
+  config: ReviewConfig;
+}
+
+export interface LoadResult {
+  /** Present when nothing at error severity prevents building it. */
+  review?: Review;
+  diagnostics: Diagnostic[];
+}
+
+export interface LoadOptions {
+  /** Rankings are required for analysis and runs (default true). When false, a missing rankings/ folder is fine. */
+  requireRankings?: boolean;
+  /** Decode each image with sharp to prove it opens (default true). */
+  decodeImages?: boolean;
+}

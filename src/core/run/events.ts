@@ -1,0 +1,23 @@
+/**
+ * What a running TeamFusion run tells its listeners (the CLI prints these, the extension forwards them to the panel).
+ * Plain data only, so they cross the webview boundary unchanged.
+ */
+import type { Iteration, Message, RunRecord, RunStatus } from './record';
+
+export type RunEvent =
+  | { type: 'run-started'; runId: string; runDir: string; resumed: boolean }
+  | { type: 'iteration-started'; runId: string; iteration: number; candidates: string[]; final: boolean }
+  | { type: 'turn-started'; runId: string; iteration: number; speaker: string; speakerName: string; turn: number }
+  /** A streamed piece of the message being written. */
+  | { type: 'turn-delta'; runId: string; iteration: number; speaker: string; turn: number; text: string }
+  | { type: 'turn-completed'; runId: string; iteration: number; message: Message }
+  | { type: 'remix-agent-completed'; runId: string; iteration: Iteration }
+  | { type: 'image-edit-started'; runId: string; iteration: number; from: string[] }
+  | { type: 'remix-created'; runId: string; iteration: number; remixId: string; file: string }
+  /** Something the user should read: a retry, a repair, a warning. */
+  | { type: 'notice'; runId: string; level: 'info' | 'warning' | 'error'; message: string }
+  /** The record after it was written to disk. */
+  | { type: 'record-saved'; runId: string; record: RunRecord }
+  | { type: 'run-finished'; runId: string; status: RunStatus; error?: string };
+
+export type RunListener = (event: RunEvent) => void;

@@ -1,0 +1,150 @@
+/**
+ * run.json — the machine-readable record of a TeamFusion run (contract §2).
+ * Written atomically after every turn; read back to resume. Shared by the engine, the CLI, the extension and the panel.
+ * Never holds a secret. Images inside recorded prompts are replaced by references (file + sha256), so every prompt is
+ * recoverable from the record plus the review folder without bloating it.
+ */
+import { z } from 'zod';
+
+export const RUN_RECORD_VERSION = 1;
+
+export const RunStatusSchema = z.enum(['running', 'completed', 'failed', 'cancelled']);
+export type RunStatus = z.infer<typeof RunStatusSchema>;
+
+export const UsageSchema = z.object({
+  inputTokens: z.number().int().nonnegative(),
+  cachedInputTokens: z.number().int().nonnegative(),
+  outputTokens: z.number().int().nonnegative(),
+  images: z.number().int().nonnegative(),
+  /** Estimate from the configured price table, US dollars. */
+  costUsd: z.number().nonnegative().optional(),
+});
+export type Usage = z.infer<typeof UsageSchema>;
+
+export const RunSettingsSchema = z.object({
+  chatModel: z.string(),
+  imageModel: z.string(),
+  turnsPerAgent: z.number().int().positive(),
+  iterations: z.number().int().positive(),
+  imageMaxSide: z.number().int().positive().optional(),
+  /** Host of the endpoint only (no credentials, no query), for the audit trail. */
+  endpoint: z.string().optional(),
+});
+export type RunSettings = z.infer<typeof RunSettingsSchema>;
+
+export const RunOptionSchema = z.object({
+  id: z.string(),
+  label: z.string(),
+  /** Relative to the review root ("options/4.png") or, for remixes, to the run folder's parent review ("runs/<id>/iteration-1/remix.png"). */
+  file: z.string(),
+});
+export type RunOption = z.infer<typeof RunOptionSchema>;
+
+export const MessageSchema = z.object({
+  /** Designer id. */
+  speaker: z.string(),
+  /** 1-based turn of this speaker within the iteration. */
+  turn: z.number().int().positive(),
+  content: z.string(),
+  /** Id of the prompt in `prompts` that produced this message. */
+  promptId: z.string().optional(),
+  at: z.string().optional(),
+});
+export type Message = z.infer<typeof MessageSchema>;
+
+export const DecisionPointSchema = z.object({
+  question: z.string(),
+  /** The mutually exclusive preferences, each with who holds it. */
+  positions: z.array(z.object({ position: z.string(), heldBy: z.array(z.string()) })),
+});
+export type DecisionPoint = z.infer<typeof DecisionPointSchema>;
+
+export const RemixSchema = z.object({
+  /** "r1", "r2", … */
+  id: z.string(),
+  /** Relative to the run folder: "iteration-1/remix.png". */
+  file: z.string(),
+  /** Candidate ids that went into the edit, best first. */
+  from: z.array(z.string()).optional(),
+});
+
+export const IterationSchema = z.object({
+  index: z.number().int().positive(),
+  candidates: z.array(z.string()),
+  feedback: z.string().optional(),
+  /** True for the closing discussion that only picks one (no remix). */
+  final: z.boolean().optional(),
+  messages: z.array(MessageSchema),
+  ranking: z.array(z.string()).optional(),
+  editingDirections: z.string().optional(),
+  agreements: z.array(z.string()).optional(),
+  disagreements: z.array(z.string()).optional(),
+  decisionPoints: z.array(DecisionPointSchema).optional(),
+  remix: RemixSchema.optional(),
+  /** Why the iteration stopped, in words, when the run failed here. */
+  error: z.string().optional(),
+});
+export type Iteration = z.infer<typeof IterationSchema>;
+
+/** A chat content part as recorded: text, or an image reference instead of the data URL actually sent. */
+export const RecordedPartSchema = z.union([
+  z.object({ type: z.literal('text'), text: z.string() }),
+  z.object({
+    type: z.literal('image'),
+    /** Relative to the review root. */
+    file: z.string(),
+    label: z.string().optional(),
+    /** sha256 of the exact bytes sent (after resizing). */
+    sha256: z.string(),
+    mime: z.string(),
+    detail: z.string().optional(),
+  }),
+]);
+
+export const RecordedMessageSchema = z.object({
+  role: z.enum(['system', 'developer', 'user', 'assistant']),
+  content: z.union([z.string(), z.array(RecordedPartSchema)]),
+  name: z.string().optional(),
+});
+
+export const PromptRecordSchema = z.object({
+  id: z.string(),
+  iteration: z.number().int().positive(),
+  kind: z.enum(['proxy-turn', 'remix', 'remix-repair', 'image-edit']),
+  /** Designer id for proxy turns. */
+  speaker: z.string().optional(),
+  model: z.string(),
+  at: z.string(),
+  /** Chat calls: the messages exactly as sent (images as references). */
+  messages: z.array(RecordedMessageSchema).optional(),
+  /** The JSON schema sent as response_format, for remix calls. */
+  responseSchema: z.unknown().optional(),
+  /** Image edits: the prompt and the input files. */
+  prompt: z.string().optional(),
+  inputs: z.array(z.object({ file: z.string(), sha256: z.string(), mime: z.string() })).optional(),
+  usage: UsageSchema.partial().optional(),
+  /** Raw model output when it was rejected (invalid JSON, schema mismatch), for audit. */
+  rejectedOutput: z.string().optional(),
+  error: z.string().optional(),
+});
+export type PromptRecord = z.infer<typeof PromptRecordSchema>;
+
+export const RunRecordSchema = z.object({
+  version: z.literal(RUN_RECORD_VERSION).default(RUN_RECORD_VERSION),
+  id: z.string(),
+  status: RunStatusSchema,
+  startedAt: z.string(),
+  updatedAt: z.string(),
+  settings: RunSettingsSchema,
+  /** The review's options and their prompt labels ("Image 1" …), plus remixes as they appear. */
+  options: z.array(RunOptionSchema),
+  iterations: z.array(IterationSchema),
+  finalPick: z.string().optional(),
+  usage: UsageSchema,
+  prompts: z.array(PromptRecordSchema),
+  /** Kendall's W of the team's own rankings when the run started (unweighted, tie-corrected). */
+  kendallW: z.number().optional(),
+  /** Why the run failed or was cancelled, in words. */
+  error: z.string().optional(),
+});
+export type RunRecord = z.infer<typeof RunRecordSchema>;
