@@ -1,0 +1,79 @@
+/**
+ * Runs the mock OpenAI server until SIGTERM/SIGINT (for e2e tests, manual runs and benchmarks).
+ *
+ *   node out/test/support/openaiMock/cli.js [--port N] [--latency MS] [--no-strict]
+ *
+ * First stdout line: OPENAI_BASE_URL=http://127.0.0.1:PORT/v1 ; then one line per request.
+ */
+import { z } from 'zod';
+import { MockOpenAI } from './index';
+
+const CliArgs = z.object({
+  port: z.coerce.number().int().min(0).max(65535).default(0),
+  latency: z.coerce.number().int().min(0).max(600_000).default(0),
+  strict: z.boolean().default(true),
+});
+type CliArgs = z.infer<typeof CliArgs>;
+
+const USAGE = 'Usage: node out/test/support/openaiMock/cli.js [--port N] [--latency MS] [--no-strict]';
+
+export function parseCliArgs(argv: string[]): CliArgs {
+  const raw: Record<string, unknown> = {};
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const eq = arg.indexOf('=');
+    const name = eq > 0 ? arg.slice(0, eq) : arg;
+    const inline = eq > 0 ? arg.slice(eq + 1) : undefined;
+    if (name === '--no-strict') raw.strict = false;
+    else if (name === '--strict') raw.strict = true;
+    else if (name === '--port' || name === '--latency') {
+      const value = inline ?? argv[++i];
+      if (value === undefined) throw new Error(`${name} needs a value.`);
+      raw[name.slice(2)] = value;
+    } else if (name === '--help' || name === '-h') throw new Error(USAGE);
+    else throw new Error(`Unknown option ${arg}.`);
+  }
+  const parsed = CliArgs.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`Invalid --${issue.path.join('.')}: ${issue.message}.`);
+  }
+  return parsed.data;
+}
+
+async function main(): Promise<void> {
+  let args: CliArgs;
+  try {
+    args = parseCliArgs(process.argv.slice(2));
+  } catch (err) {
+    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n${USAGE}\n`);
+    process.exitCode = 2;
+    return;
+  }
+  const mock = await MockOpenAI.start({
+    port: args.port,
+    latencyMs: args.latency,
+    strict: args.strict,
+    onLog: (line) => process.stdout.write(`${line}\n`),
+  });
+  process.stdout.write(`OPENAI_BASE_URL=${mock.baseURL}\n`);
+  process.stderr.write(`Mock OpenAI server listening (latency ${args.latency} ms, ${args.strict ? 'strict' : 'lenient'} spec checks against ${mock.specSource}).\n`);
+  let stopping = false;
+  const stop = (): void => {
+    if (stopping) return;
+    stopping = true;
+    mock.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}
+
+if (require.main === module) {
+  main().catch((err: unknown) => {
+    process.stderr.write(`The mock server could not start: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  });
+}

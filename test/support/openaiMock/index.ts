@@ -1,0 +1,483 @@
+/**
+ * MockOpenAI: a local OpenAI-compatible server for tests and benchmarks (node:http only).
+ *
+ *   const mock = await MockOpenAI.start();            // 127.0.0.1, random port
+ *   const client = new OpenAI({ apiKey: 'test-key', baseURL: mock.baseURL });
+ *   mock.enqueue('chat', { kind: 'error', status: 429, headers: { 'retry-after-ms': '50' } });
+ *   ...
+ *   assert.deepEqual(mock.specErrors(), []);
+ *   await mock.close();
+ *
+ * Routes: POST /v1/chat/completions (JSON, SSE when `stream: true`), POST /v1/images/edits (multipart or JSON),
+ * GET /v1/models[/id]; anything else is a 404 OpenAI-style error. Every request body is checked against OpenAI's
+ * official OpenAPI spec; violations are recorded (specErrors) and, when `strict` (default), answered with 400.
+ * Scripted replies are taken FIFO per route; with none queued, the fallback (setFallback) and then a default
+ * auto-responder answer.
+ */
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { defaultReply, designerReply } from './autoResponder';
+import { chatChunks, chatCompletion, makeUsage, PromptCache, promptUnits, type CompletionMeta } from './chatPayloads';
+import { multipartBoundary, parseMultipart } from './multipart';
+import { isObject } from './openapiSchema';
+import { editPng } from './png';
+import { loadSpecValidator, type SpecValidator } from './specValidator';
+import type { MockFallback, MockOptions, MockReply, MockRoute, MockUsage, RecordedRequest } from './types';
+
+export type { MockFallback, MockOptions, MockReply, MockRoute, MockUsage, RecordedRequest, UploadedFile } from './types';
+export { instanceFromSchema } from './schemaInstance';
+export { imageLabels, designerReply } from './autoResponder';
+
+/** Models listed by GET /v1/models. */
+export const MOCK_MODELS = ['gpt-4o', 'gpt-4o-mini', 'gpt-4.1', 'gpt-4.1-mini', 'gpt-image-1'];
+
+const MAX_BODY_BYTES = 100 * 1024 * 1024;
+/** Headers recorded but never enumerable (so never printed or serialised). */
+const SECRET_HEADERS = new Set(['authorization', 'api-key', 'x-api-key']);
+
+interface Pending {
+  timer: NodeJS.Timeout;
+  resolve: () => void;
+}
+
+export function openaiError(message: string, type: string, code: string | null, param: string | null = null): object {
+  return { error: { message, type, param, code } };
+}
+
+function defaultErrorBody(status: number): object {
+  if (status === 429) return openaiError('Rate limit reached for requests (mock).', 'requests', 'rate_limit_exceeded');
+  if (status === 401) return openaiError('Incorrect API key provided (mock).', 'invalid_request_error', 'invalid_api_key');
+  if (status === 400) return openaiError('Invalid request (mock).', 'invalid_request_error', null);
+  if (status >= 500) return openaiError('The server had an error while processing your request (mock).', 'server_error', null);
+  return openaiError(`Mock error ${status}.`, 'invalid_request_error', null);
+}
+
+function recordHeaders(h: http.IncomingHttpHeaders): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(h)) {
+    if (value === undefined) continue;
+    const text = Array.isArray(value) ? value.join(', ') : value;
+    if (SECRET_HEADERS.has(key)) Object.defineProperty(out, key, { value: text, enumerable: false, writable: false });
+    else out[key] = text;
+  }
+  return out;
+}
+
+function readBody(req: http.IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY_BYTES) {
+        reject(new Error('Request body too large.'));
+        req.destroy();
+      } else parts.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(parts)));
+    req.on('error', reject);
+  });
+}
+
+function fieldsObject(fields: Array<{ name: string; value: string }>): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const { name: raw, value } of fields) {
+    const list = raw.endsWith('[]');
+    const name = list ? raw.slice(0, -2) : raw;
+    const existing = out[name];
+    if (existing === undefined) out[name] = list ? [value] : value;
+    else out[name] = Array.isArray(existing) ? [...existing, value] : [existing, value];
+  }
+  return out;
+}
+
+export class MockOpenAI {
+  /** http://127.0.0.1:PORT/v1 */
+  readonly baseURL: string;
+  readonly port: number;
+  /** Every request in order of arrival (cleared by reset). */
+  readonly requests: RecordedRequest[] = [];
+  /** Delay before every answer, in milliseconds (may be changed at any time). */
+  latencyMs: number;
+  /** Answer spec-invalid requests with 400 (true) or serve them anyway (false); violations are recorded either way. */
+  strict: boolean;
+
+  private readonly queues: Record<MockRoute, MockReply[]> = { chat: [], edit: [] };
+  private fallback: MockFallback | undefined;
+  private violations: string[] = [];
+  private readonly openResponses = new Set<http.ServerResponse>();
+  private readonly pending = new Set<Pending>();
+  private readonly promptCache = new PromptCache();
+  private seq = 0;
+  private closed = false;
+
+  private constructor(
+    private readonly server: http.Server,
+    private readonly validator: SpecValidator,
+    private readonly onLog: ((line: string) => void) | undefined,
+    options: MockOptions,
+  ) {
+    const address = server.address() as AddressInfo;
+    this.port = address.port;
+    this.baseURL = `http://127.0.0.1:${this.port}/v1`;
+    this.latencyMs = options.latencyMs ?? 0;
+    this.strict = options.strict ?? true;
+  }
+
+  /** Starts a server on 127.0.0.1 (port 0 = a free one). Throws when OpenAI's spec cannot be found. */
+  static async start(options: MockOptions = {}): Promise<MockOpenAI> {
+    const validator = loadSpecValidator(options.specPath);
+    const server = http.createServer();
+    server.keepAliveTimeout = 5_000;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 0, '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    const mock = new MockOpenAI(server, validator, options.onLog, options);
+    server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
+      mock.handle(req, res).catch((err: unknown) => {
+        if (!res.headersSent && !res.destroyed) {
+          mock.sendJson(res, undefined, 500, openaiError(`Mock server failure: ${String(err)}`, 'server_error', null));
+        } else res.destroy();
+      });
+    });
+    return mock;
+  }
+
+  /** Which schemas validate requests ('subset' = ../shared/openai/openai-subset.schema.json, 'openapi' = converted openapi.json). */
+  get specSource(): string {
+    return `${this.validator.source} (${this.validator.specFile})`;
+  }
+
+  /** Queues scripted replies for a route, answered first-in first-out. */
+  enqueue(route: MockRoute, ...replies: MockReply[]): void {
+    this.queues[route].push(...replies);
+  }
+
+  /** Replies still queued for a route. */
+  queued(route: MockRoute): number {
+    return this.queues[route].length;
+  }
+
+  /** Decides replies when nothing is queued; returning undefined leaves it to the default auto-responder. */
+  setFallback(fn: MockFallback | undefined): void {
+    this.fallback = fn;
+  }
+
+  /**
+   * Resolves once at least `count` requests (of `route`, when given) have arrived; rejects after `timeoutMs`.
+   * Handy to act while a request is pending (e.g. cancel during a hang).
+   */
+  async waitForRequests(count: number, o: { route?: RecordedRequest['route']; timeoutMs?: number } = {}): Promise<RecordedRequest[]> {
+    const deadline = Date.now() + (o.timeoutMs ?? 5_000);
+    const matching = (): RecordedRequest[] => this.requests.filter((r) => o.route === undefined || r.route === o.route);
+    while (matching().length < count) {
+      if (Date.now() > deadline) {
+        throw new Error(`The mock saw ${matching().length} of ${count} expected ${o.route ?? ''} requests in time.`.replace('  ', ' '));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    return matching();
+  }
+
+  /** Every request-body violation of the official spec so far, as "METHOD path: violation". */
+  specErrors(): string[] {
+    return [...this.violations];
+  }
+
+  /** Forgets requests, violations, queued replies, the fallback and the prompt cache. Options stay. */
+  reset(): void {
+    this.requests.length = 0;
+    this.violations = [];
+    this.queues.chat = [];
+    this.queues.edit = [];
+    this.fallback = undefined;
+    this.promptCache.clear();
+    this.seq = 0;
+  }
+
+  /** Stops the server: hanging and streaming answers are cut, keep-alive connections closed. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const p of this.pending) {
+      clearTimeout(p.timer);
+      p.resolve();
+    }
+    this.pending.clear();
+    for (const res of this.openResponses) res.destroy();
+    this.openResponses.clear();
+    await new Promise<void>((resolve) => {
+      this.server.close(() => resolve());
+      this.server.closeAllConnections();
+    });
+  }
+
+  // ---- request handling -------------------------------------------------------------------------------------
+
+  private sleep(ms: number): Promise<void> {
+    if (ms <= 0 || this.closed) return Promise.resolve();
+    return new Promise((resolve) => {
+      const entry: Pending = {
+        timer: setTimeout(() => {
+          this.pending.delete(entry);
+          resolve();
+        }, ms),
+        resolve,
+      };
+      this.pending.add(entry);
+    });
+  }
+
+  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const started = Date.now();
+    const method = req.method ?? 'GET';
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const path = url.pathname;
+    const rel = path.replace(/^\/v1(?=\/)/, '');
+    let route: RecordedRequest['route'] = 'other';
+    if (method === 'POST' && rel === '/chat/completions') route = 'chat';
+    else if (method === 'POST' && rel === '/images/edits') route = 'edit';
+    else if (method === 'GET' && (rel === '/models' || rel.startsWith('/models/'))) route = 'models';
+
+    const record: RecordedRequest = {
+      seq: ++this.seq,
+      method,
+      path,
+      route,
+      headers: recordHeaders(req.headers),
+      body: undefined,
+      files: [],
+      validationErrors: [],
+      receivedAt: started,
+    };
+    this.requests.push(record);
+    this.openResponses.add(res);
+    res.on('close', () => {
+      this.openResponses.delete(res);
+      const outcome = record.status !== undefined ? String(record.status) : res.writableFinished ? 'done' : 'cut';
+      const spec = record.validationErrors.length > 0 ? ` spec: ${record.validationErrors.join(' | ')}` : '';
+      this.onLog?.(`${method} ${path} ${outcome}${res.writableFinished ? '' : ' (connection closed before the answer ended)'} ${Date.now() - started}ms${spec}`);
+    });
+
+    let raw: Buffer;
+    try {
+      raw = await readBody(req);
+    } catch {
+      res.destroy();
+      return;
+    }
+
+    if (route === 'chat' || route === 'edit') {
+      const errors = this.parseAndValidate(record, req.headers['content-type'], raw);
+      record.validationErrors = errors;
+      this.violations.push(...errors.map((e) => `${method} ${path}: ${e}`));
+      if (errors.length > 0 && this.strict) {
+        await this.sleep(this.latencyMs);
+        if (this.closed || res.destroyed) return;
+        this.sendJson(res, record, 400, openaiError(`Invalid request (checked against OpenAI's OpenAPI spec): ${errors.join('; ')}`, 'invalid_request_error', 'spec_violation'));
+        return;
+      }
+    }
+
+    await this.sleep(this.latencyMs);
+    if (this.closed || res.destroyed) return;
+
+    if (route === 'models') {
+      this.answerModels(res, record, rel);
+      return;
+    }
+    if (route === 'other') {
+      this.sendJson(res, record, 404, openaiError(`Unknown request URL: ${method} ${path}. Please check the URL for typos.`, 'invalid_request_error', 'unknown_url'));
+      return;
+    }
+
+    let reply: MockReply;
+    try {
+      reply = this.queues[route].shift() ?? this.fallback?.(record) ?? defaultReply(record);
+    } catch (err) {
+      this.sendJson(res, record, 500, openaiError(`The mock fallback threw: ${String(err)}`, 'server_error', 'mock_fallback'));
+      return;
+    }
+    await this.answer(route, reply, record, res);
+  }
+
+  /** Parses the body into the record and returns its spec violations. */
+  private parseAndValidate(record: RecordedRequest, contentType: string | undefined, raw: Buffer): string[] {
+    const boundary = multipartBoundary(contentType);
+    if (record.route === 'edit' && boundary) {
+      try {
+        const parsed = parseMultipart(raw, boundary);
+        record.body = fieldsObject(parsed.fields);
+        record.files = parsed.files;
+        return this.validator.validateMultipart('edit', parsed.fields, parsed.files);
+      } catch (err) {
+        return [`body is not valid multipart/form-data: ${err instanceof Error ? err.message : String(err)}`];
+      }
+    }
+    if (!/^application\/json\b/i.test(contentType ?? '')) {
+      return [`content-type ${contentType ?? '(none)'} is not ${record.route === 'edit' ? 'multipart/form-data or application/json' : 'application/json'}`];
+    }
+    try {
+      record.body = JSON.parse(raw.toString('utf8')) as unknown;
+    } catch {
+      return ['body is not valid JSON'];
+    }
+    return this.validator.validateJson(record.route === 'edit' ? 'editJson' : 'chat', record.body);
+  }
+
+  private sendJson(res: http.ServerResponse, record: RecordedRequest | undefined, status: number, body: unknown, headers: Record<string, string> = {}): void {
+    const text = JSON.stringify(body);
+    if (record) record.status = status;
+    res.writeHead(status, {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(text),
+      'x-request-id': `req_mock_${record?.seq ?? 0}`,
+      'openai-processing-ms': '1',
+      ...headers,
+    });
+    res.end(text);
+  }
+
+  private answerModels(res: http.ServerResponse, record: RecordedRequest, rel: string): void {
+    const created = 1_700_000_000;
+    const model = (id: string): object => ({ id, object: 'model', created, owned_by: 'openai' });
+    if (rel === '/models') {
+      this.sendJson(res, record, 200, { object: 'list', data: MOCK_MODELS.map(model) });
+      return;
+    }
+    const id = decodeURIComponent(rel.slice('/models/'.length));
+    if (MOCK_MODELS.includes(id)) this.sendJson(res, record, 200, model(id));
+    else this.sendJson(res, record, 404, openaiError(`The model '${id}' does not exist`, 'invalid_request_error', 'model_not_found', 'model'));
+  }
+
+  private async answer(route: MockRoute, reply: MockReply, record: RecordedRequest, res: http.ServerResponse): Promise<void> {
+    switch (reply.kind) {
+      case 'error':
+        this.sendJson(res, record, reply.status, reply.body ?? defaultErrorBody(reply.status), reply.headers);
+        return;
+      case 'raw': {
+        record.status = reply.status;
+        const body = typeof reply.body === 'string' ? Buffer.from(reply.body) : reply.body;
+        res.writeHead(reply.status, { 'content-type': reply.contentType ?? 'application/json', 'content-length': body.length, ...reply.headers });
+        res.end(body);
+        return;
+      }
+      case 'hang':
+        return; // Left open: ends when the client gives up or close() destroys it.
+      case 'image':
+        if (route !== 'edit') break;
+        await this.answerImage(reply.png, record, res);
+        return;
+      case 'json':
+        if (route === 'edit') {
+          this.sendJson(res, record, 200, reply.value);
+          return;
+        }
+        await this.answerChat(JSON.stringify(reply.value), reply.usage, reply.chunkDelayMs, 'stop', record, res);
+        return;
+      case 'chat':
+        if (route !== 'chat') break;
+        await this.answerChat(reply.content, reply.usage, reply.chunkDelayMs, reply.finishReason ?? 'stop', record, res);
+        return;
+      case 'cut-stream':
+        if (route !== 'chat') break;
+        await this.answerCut(reply.afterChunks, reply.content ?? designerReply(record.body), record, res);
+        return;
+    }
+    this.sendJson(res, record, 500, openaiError(`The mock reply kind '${reply.kind}' does not fit the ${route} route.`, 'server_error', 'mock_misuse'));
+  }
+
+  private chatMeta(record: RecordedRequest): CompletionMeta {
+    const model = isObject(record.body) && typeof record.body.model === 'string' ? record.body.model : 'gpt-4o';
+    return { id: `chatcmpl-mock${record.seq}`, created: Math.floor(Date.now() / 1000), model };
+  }
+
+  private async answerChat(
+    content: string,
+    forcedUsage: MockUsage | undefined,
+    chunkDelayMs: number | undefined,
+    finishReason: string,
+    record: RecordedRequest,
+    res: http.ServerResponse,
+  ): Promise<void> {
+    const meta = this.chatMeta(record);
+    const usage = makeUsage(this.promptCache.account(promptUnits(record.body)), content, forcedUsage);
+    const body = isObject(record.body) ? record.body : {};
+    if (body.stream !== true) {
+      this.sendJson(res, record, 200, chatCompletion(meta, content, usage, finishReason));
+      return;
+    }
+    const includeUsage = isObject(body.stream_options) && body.stream_options.include_usage === true;
+    const chunks = chatChunks(meta, content, usage, includeUsage, finishReason);
+    this.startSse(res, record);
+    for (const chunk of chunks) {
+      if (res.destroyed || this.closed) return;
+      res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+      if (chunkDelayMs) await this.sleep(chunkDelayMs);
+    }
+    if (res.destroyed || this.closed) return;
+    res.end('data: [DONE]\n\n');
+  }
+
+  private startSse(res: http.ServerResponse, record: RecordedRequest): void {
+    record.status = 200;
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+      'x-request-id': `req_mock_${record.seq}`,
+    });
+  }
+
+  private async answerCut(afterChunks: number, content: string, record: RecordedRequest, res: http.ServerResponse): Promise<void> {
+    const meta = this.chatMeta(record);
+    const usage = makeUsage(this.promptCache.account(promptUnits(record.body)), content);
+    const streaming = isObject(record.body) && record.body.stream === true;
+    let data: string;
+    if (streaming) {
+      this.startSse(res, record);
+      data = chatChunks(meta, content, usage, false)
+        .slice(0, Math.max(0, afterChunks))
+        .map((c) => `data: ${JSON.stringify(c)}\n\n`)
+        .join('');
+    } else {
+      // A non-streamed answer cut halfway through its JSON.
+      const full = JSON.stringify(chatCompletion(meta, content, usage));
+      record.status = 200;
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(full) });
+      data = full.slice(0, Math.floor(full.length / 2));
+    }
+    // The status was sent but the answer never completes: forget it so the log says "cut".
+    record.status = undefined;
+    if (data.length > 0) await new Promise<void>((resolve) => res.write(data, () => resolve()));
+    res.destroy();
+  }
+
+  private async answerImage(png: Buffer | undefined, record: RecordedRequest, res: http.ServerResponse): Promise<void> {
+    const body = isObject(record.body) ? record.body : {};
+    const nRaw = Number(body.n ?? 1);
+    const n = Number.isInteger(nRaw) && nRaw >= 1 && nRaw <= 10 ? nRaw : 1;
+    const image = png ?? (await editPng(record.files));
+    if (this.closed || res.destroyed) return;
+    const prompt = typeof body.prompt === 'string' ? body.prompt : '';
+    const textTokens = Math.ceil(prompt.length / 4);
+    const imageTokens = 194 * Math.max(1, record.files.length);
+    const outputTokens = 1056 * n;
+    this.sendJson(res, record, 200, {
+      created: Math.floor(Date.now() / 1000),
+      data: Array.from({ length: n }, () => ({ b64_json: image.toString('base64') })),
+      background: 'opaque',
+      output_format: 'png',
+      usage: {
+        total_tokens: textTokens + imageTokens + outputTokens,
+        input_tokens: textTokens + imageTokens,
+        output_tokens: outputTokens,
+        input_tokens_details: { text_tokens: textTokens, image_tokens: imageTokens },
+      },
+    });
+  }
+}
