@@ -61,6 +61,8 @@ export interface ReviewConfig {
   iterations?: number;
   /** Long side in px of images sent to the chat model. */
   imageMaxSide?: number;
+  /** Team roles/weights by designer id (contract §1); used when a ranking file leaves role/weight out. */
+  team?: Record<string, { role?: string; weight?: number }>;
 }
 
 export interface Review {
@@ -86,4 +88,9 @@ export interface LoadOptions {
   requireRankings?: boolean;
   /** Decode each image with sharp to prove it opens (default true). */
   decodeImages?: boolean;
+  /**
+   * Build `review` even when some ranking files have errors, leaving those designers out (for live views that
+   * want to show what is there). Default false: `review` is present only when there is no error at all.
+   */
+  partial?: boolean;
 }

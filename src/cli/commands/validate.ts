@@ -1,0 +1,43 @@
+/**
+ * `teamfusion validate <review>` (contract §3): one line per problem on stdout,
+ * `<path relative to review>:<line>:<col>: error|warning: <message>`; a one-line summary on stderr.
+ * Exit 0 valid (warnings allowed), 1 errors (a review path that does not exist is an error diagnostic `.:0:0`),
+ * 2 usage (missing or extra argument, unknown option).
+ */
+import { parseArgs } from 'node:util';
+import type { ParseArgsConfig } from 'node:util';
+import { formatDiagnostic, hasErrors, loadReview } from '../../core/review';
+import { UsageError } from '../usage';
+
+/** node:util parseArgs in strict mode; any mistake becomes a UsageError (exit 2). */
+export function parseStrict(
+  args: string[],
+  options: NonNullable<ParseArgsConfig['options']> = {},
+): { positionals: string[]; values: Record<string, string | boolean | (string | boolean)[] | undefined> } {
+  try {
+    return parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (err) {
+    throw new UsageError(err instanceof Error ? (err.message.split(/(?<=\.) /)[0] ?? err.message) : String(err));
+  }
+}
+
+export async function runValidate(args: string[]): Promise<number> {
+  const { positionals } = parseStrict(args);
+  if (positionals.length !== 1) {
+    throw new UsageError(positionals.length === 0 ? 'give the review folder to check, e.g. teamfusion validate samples/lumen-perfume' : 'give exactly one review folder.');
+  }
+  const target = positionals[0];
+  const { review, diagnostics } = await loadReview(target, { requireRankings: true });
+  for (const d of diagnostics) process.stdout.write(`${formatDiagnostic(d)}\n`);
+  const errors = diagnostics.filter((d) => d.severity === 'error').length;
+  const warnings = diagnostics.length - errors;
+  if (hasErrors(diagnostics) || !review) {
+    process.stderr.write(`${target}: ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}.\n`);
+    return 1;
+  }
+  process.stderr.write(
+    `${target}: valid — ${review.options.length} options, ${review.designers.length} designer${review.designers.length === 1 ? '' : 's'}` +
+      `${warnings > 0 ? `, ${warnings} warning${warnings === 1 ? '' : 's'}` : ''}.\n`,
+  );
+  return 0;
+}

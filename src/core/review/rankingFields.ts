@@ -1,0 +1,57 @@
+/**
+ * zod schemas of the fields of a ranking file (contract §1), each with the message a designer reads when it fails.
+ * Positions are attached by rankingText.ts, which checks one field at a time so that every problem is reported.
+ */
+import { z } from 'zod';
+
+/** How a value looks in a message: text in quotes, numbers as written, lists/maps by kind. */
+export function shown(value: unknown): string {
+  if (value === null || value === undefined) return 'nothing';
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (Array.isArray(value)) return 'a list';
+  return 'a group of fields';
+}
+
+const textNote = (value: unknown): string =>
+  typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)) ? ', which is text: remove the quotes' : '';
+
+export const designerField = z
+  .string({ error: (iss) => `The designer must be a name in text (found ${shown(iss.input)}).` })
+  .refine((s) => s.trim() !== '', { error: 'The designer name is empty. Write the display name, e.g. designer: Ana Ruiz.' });
+
+export const roleField = z.string({
+  error: (iss) => `The role must be text, e.g. role: Art Director (found ${shown(iss.input)}).`,
+});
+
+export const weightField = z
+  .number({ error: (iss) => `The weight must be a number greater than 0 (found ${shown(iss.input)}${textNote(iss.input)}).` })
+  .refine((n) => Number.isFinite(n) && n > 0, {
+    error: (iss) => `The weight must be a number greater than 0 (found ${shown(iss.input)}). Leave it out for the default weight 1.`,
+  });
+
+const rankMessage = (input: unknown): string =>
+  `Rank must be a whole number of 1 or more (found ${shown(input)}${textNote(input)}).`;
+
+export const rankField = z
+  .number({ error: (iss) => rankMessage(iss.input) })
+  .int({ error: (iss) => rankMessage(iss.input) })
+  .min(1, { error: (iss) => rankMessage(iss.input) });
+
+export const justificationField = z
+  .string({ error: (iss) => `The justification must be text (found ${shown(iss.input)}).` })
+  .refine((s) => s.trim() !== '', {
+    error: 'The justification is empty. Write a sentence on why this option has this rank.',
+  });
+
+export const optionField = z.union([z.string(), z.number().int().nonnegative()], {
+  error: (iss) => `The option must be an option id in quotes, e.g. option: "4" (found ${shown(iss.input)}).`,
+});
+
+export const rankingListField = z.array(z.unknown(), {
+  error: (iss) =>
+    `ranking must be a list of entries, each starting with "- option:" (found ${shown(iss.input)}).`,
+});
+
+export const TOP_LEVEL_FIELDS = ['designer', 'role', 'weight', 'ranking'] as const;
+export const ENTRY_FIELDS = ['option', 'rank', 'justification'] as const;

@@ -1,0 +1,79 @@
+/**
+ * scaffoldReview: a new review folder, either a copy of the shipped sample or an empty template. Refuses a target
+ * that exists and is not an empty folder (throws an Error with a plain sentence; nothing is written then).
+ */
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { writeFileAtomic } from './atomicWrite';
+
+const EMPTY_BRIEF = `# Brief title
+
+## The client and the product
+
+Who the client is and what is being launched.
+
+## What we need
+
+The deliverable: format, sizes, where it will appear.
+
+## Audience
+
+Who should stop and look, and what they should feel.
+
+## Must have
+
+- Logo, product shot, call to action …
+
+## Avoid
+
+- Anything the client has ruled out.
+`;
+
+const EMPTY_REVIEW_YAML = `# Review settings (all optional). Delete the # in front of a line to use it.
+# title: My review
+# lead: ana                 # designer id (ranking file name) of the lead designer
+# chatModel: gpt-4o
+# imageModel: gpt-image-1
+# turnsPerAgent: 2          # turns each proxy agent speaks per discussion (1-10)
+# iterations: 3             # 1-10
+# imageMaxSide: 1024        # long side in px of images sent to the chat model
+# team:                     # roles/weights used when a ranking file leaves them out
+#   ana: { role: Art Director, weight: 2 }
+`;
+
+async function exists(p: string): Promise<boolean> {
+  try {
+    await fs.stat(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function scaffoldReview(target: string, template: 'sample' | 'empty', sampleDir: string): Promise<void> {
+  try {
+    const stat = await fs.stat(target);
+    if (!stat.isDirectory()) throw new Error(`${target} is a file; choose a new folder for the review.`);
+    if ((await fs.readdir(target)).length > 0) throw new Error(`${target} is not empty; choose a new or empty folder for the review.`);
+  } catch (err) {
+    if (!(err instanceof Error && 'code' in err && err.code === 'ENOENT')) throw err;
+  }
+  if (template === 'sample') {
+    if (!(await exists(path.join(sampleDir, 'brief.md')))) throw new Error(`The sample review was not found at ${sampleDir}.`);
+    await fs.mkdir(target, { recursive: true });
+    await fs.cp(sampleDir, target, {
+      recursive: true,
+      errorOnExist: true,
+      force: false,
+      // Runs of the sample are not part of a new review.
+      filter: (src) => path.relative(sampleDir, src).split(path.sep)[0] !== 'runs',
+    });
+    return;
+  }
+  await fs.mkdir(path.join(target, 'options'), { recursive: true });
+  await fs.mkdir(path.join(target, 'rankings'), { recursive: true });
+  await writeFileAtomic(path.join(target, 'brief.md'), EMPTY_BRIEF);
+  await writeFileAtomic(path.join(target, 'review.yaml'), EMPTY_REVIEW_YAML);
+  await writeFileAtomic(path.join(target, 'options', '.gitkeep'), '');
+  await writeFileAtomic(path.join(target, 'rankings', '.gitkeep'), '');
+}

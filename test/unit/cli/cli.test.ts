@@ -1,0 +1,150 @@
+import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { buildCli } from './buildCli';
+import { cleanupFixtures, hashTree, makeReview, SAMPLE, tempDir } from '../review/fixtures';
+
+interface Ran {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+let cli = '';
+let dispose: () => Promise<void> = async () => undefined;
+
+function run(...args: string[]): Promise<Ran> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'], timeout: 30_000 });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const DIAGNOSTIC_LINE = /^[^\s:][^:]*:\d+:\d+: (error|warning): \S.*$/;
+const STACK = /^\s+at .+:\d+:\d+\)?$/m;
+
+describe('CLI: validate / analyze / import (spawned node process)', function () {
+  this.timeout(60_000);
+  before(async () => {
+    ({ cli, dispose } = await buildCli());
+  });
+  after(async () => {
+    await dispose();
+    await cleanupFixtures();
+  });
+
+  describe('validate', () => {
+    it('the sample: exit 0, nothing on stdout, a summary on stderr', async () => {
+      const r = await run('validate', SAMPLE);
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stdout, '');
+      assert.match(r.stderr, /valid — 6 options, 4 designers\./);
+    });
+
+    it('errors: exit 1, one contract-format line per problem on stdout, no stack trace, nothing changed', async () => {
+      const root = await makeReview({
+        rankings: { 'alice.yaml': 'designer: Alice\nranking:\n  - option: "1"\n    rank: 1.5\n    justification: x\n', 'notes.txt': 'x' },
+      });
+      const before = await hashTree(root);
+      const r = await run('validate', root);
+      assert.equal(r.code, 1);
+      const out = r.stdout.trimEnd().split('\n');
+      for (const line of out) assert.match(line, DIAGNOSTIC_LINE);
+      assert.ok(out.includes('rankings/alice.yaml:4:11: error: Rank must be a whole number of 1 or more (found 1.5).'), r.stdout);
+      assert.ok(out.includes('rankings/alice.yaml:2:1: error: Options "2", "3" are missing from the ranking. Every image in options/ must be ranked exactly once.'));
+      assert.ok(out.some((l) => l.startsWith('rankings/notes.txt:0:0: warning: ')));
+      assert.doesNotMatch(r.stdout + r.stderr, STACK);
+      assert.match(r.stderr, /2 errors, 2 warnings\./);
+      assert.equal(await hashTree(root), before);
+    });
+
+    it('warnings only: exit 0', async () => {
+      const root = await makeReview({ extra: { 'options/readme.txt': 'x' } });
+      const r = await run('validate', root);
+      assert.equal(r.code, 0);
+      assert.match(r.stdout, /^options\/readme\.txt:0:0: warning: /);
+    });
+
+    it('a path that does not exist: exit 1 with a .:0:0 error', async () => {
+      const r = await run('validate', path.join(await tempDir(), 'missing'));
+      assert.equal(r.code, 1);
+      assert.match(r.stdout, /^\.:0:0: error: The review folder .* does not exist\.\n$/);
+    });
+
+    it('usage errors exit 2: no argument, two arguments, unknown option', async () => {
+      for (const args of [[], [SAMPLE, SAMPLE], ['--bogus', SAMPLE]]) {
+        const r = await run('validate', ...args);
+        assert.equal(r.code, 2, args.join(' '));
+        assert.match(r.stderr, /^teamfusion validate: .+\n\nUsage: teamfusion/);
+        assert.doesNotMatch(r.stderr, STACK);
+      }
+    });
+  });
+
+  describe('analyze', () => {
+    it('--json prints one JSON object with the contract fields', async () => {
+      const r = await run('analyze', SAMPLE, '--json');
+      assert.equal(r.code, 0, r.stderr);
+      const a = JSON.parse(r.stdout) as {
+        options: string[];
+        designers: { id: string; name: string; weight: number }[];
+        kendall: { w: number; band: string; df: number };
+        borda: { option: string; position: number }[];
+      };
+      assert.deepEqual(a.options, ['1', '2', '3', '4', '5', '6']);
+      assert.deepEqual(a.designers.map((d) => [d.id, d.weight]), [['ana', 2], ['ben', 1], ['chen', 1], ['dina', 1]]);
+      assert.ok(a.kendall.w > 0.3 && a.kendall.w < 0.5, `sample W should show real disagreement, got ${a.kendall.w}`);
+      assert.equal(a.kendall.df, 5);
+      assert.equal(a.borda[0].option, '1');
+      assert.match(r.stdout, /^\{\n {2}"options"/);
+    });
+
+    it('an invalid review: exit 1, diagnostics on stderr, nothing on stdout', async () => {
+      const root = await makeReview({ brief: null });
+      const r = await run('analyze', root, '--json');
+      assert.equal(r.code, 1);
+      assert.equal(r.stdout, '');
+      assert.match(r.stderr, /^brief\.md:0:0: error: brief\.md is missing/m);
+    });
+
+    it('usage: exit 2', async () => {
+      assert.equal((await run('analyze')).code, 2);
+      assert.equal((await run('analyze', SAMPLE, '--jsonn')).code, 2);
+    });
+  });
+
+  describe('import', () => {
+    it('writes ranking files, then skips them without --force, then replaces them with --force', async () => {
+      const root = await makeReview({ rankings: null });
+      const csv = path.join(await tempDir(), 'team.csv');
+      await fs.writeFile(csv, 'designer,rank:1,justification:1,rank:2,justification:2,rank:3,justification:3\nAna,1,a,2,b,3,c\nBen,3,a,2,b,1,c\n');
+      const first = await run('import', csv, root);
+      assert.equal(first.code, 0, first.stderr);
+      assert.equal(first.stdout, 'wrote rankings/ana.yaml\nwrote rankings/ben.yaml\n');
+      const again = await run('import', csv, root);
+      assert.equal(again.code, 0);
+      assert.match(again.stdout, /^skipped rankings\/ana\.yaml/m);
+      assert.match(again.stderr, /:2:0: warning: rankings\/ana\.yaml already exists/);
+      const forced = await run('import', csv, root, '--force');
+      assert.equal(forced.stdout, 'wrote rankings/ana.yaml\nwrote rankings/ben.yaml\n');
+      assert.equal((await run('validate', root)).code, 0);
+    });
+
+    it('a bad CSV: exit 1, diagnostics naming the CSV with line:column; usage errors exit 2', async () => {
+      const root = await makeReview({ rankings: null });
+      const csv = path.join(await tempDir(), 'bad.csv');
+      await fs.writeFile(csv, 'designer,rank:1,justification:1,rank:2,justification:2,rank:3,justification:3\nAna,1,a,2,b,0,c\n');
+      const r = await run('import', csv, root);
+      assert.equal(r.code, 1);
+      assert.equal(r.stderr, `${csv}:2:6: error: The rank of option "3" must be a whole number of 1 or more (found "0", column F).\n`);
+      assert.equal((await run('import', csv)).code, 2);
+      assert.equal((await run('import', csv, root, '--overwrite')).code, 2);
+    });
+  });
+});
