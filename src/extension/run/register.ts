@@ -1,0 +1,228 @@
+/**
+ * The run commands: Run, Refine, Cancel, Set/Clear API Key, Commit Run. Each accepts an optional argument object so
+ * tests and scripts can drive it without UI (see commandArgs.ts); the interactive path asks with QuickPick/InputBox.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { RunRecord } from '../../core/run/record';
+import type { Services } from '../services';
+import { apiKeyProblem } from './apiKeyStore';
+import {
+  CancelArgsSchema,
+  hasReviewRoot,
+  RefineArgsSchema,
+  RunReviewArgsSchema,
+  runRefFromArg,
+  type RunRef,
+} from './commandArgs';
+import { stageRunForCommit, type CommitRunResult } from './commitRun';
+import { pickRun } from './pickRun';
+
+function invalidArgs(command: string, error: { issues: { path: PropertyKey[]; message: string }[] }): void {
+  const first = error.issues[0];
+  const where = first?.path.length ? `${first.path.map(String).join('.')}: ` : '';
+  void vscode.window.showErrorMessage(`${command}: the argument is not valid (${where}${first?.message ?? 'unknown problem'}).`);
+}
+
+async function reviewRootOf(services: Services, arg: unknown): Promise<string | undefined> {
+  const uri = await services.reviews.resolve(arg);
+  if (!uri) {
+    if (arg === undefined) void vscode.window.showInformationMessage('No review folder found in this workspace.');
+    else void vscode.window.showWarningMessage('That is not a review folder (it needs brief.md, options/ and rankings/).');
+    return undefined;
+  }
+  return uri.fsPath;
+}
+
+/** The run a command acts on: from its argument, else a QuickPick of the review's runs. */
+async function runRefOf(
+  services: Services,
+  arg: unknown,
+  pick: Parameters<typeof pickRun>[1],
+): Promise<RunRef | undefined> {
+  const direct = runRefFromArg(arg);
+  if (direct) return direct;
+  const root = await reviewRootOf(services, arg);
+  if (!root) return undefined;
+  const record = await pickRun(root, pick);
+  return record ? { reviewRoot: root, runId: record.id } : undefined;
+}
+
+async function runReview(services: Services, arg: unknown): Promise<RunRecord | undefined> {
+  if (!services.runs.ensureTrusted()) return undefined;
+  if (hasReviewRoot(arg)) {
+    const parsed = RunReviewArgsSchema.safeParse(arg);
+    if (!parsed.success) {
+      invalidArgs('Run TeamFusion', parsed.error);
+      return undefined;
+    }
+    const a = parsed.data;
+    if (a.resume) return services.runs.resume(a.reviewRoot, a.resume);
+    const options: { feedback?: string; iterations?: number; turns?: number } = {};
+    if (a.feedback !== undefined) options.feedback = a.feedback;
+    if (a.iterations !== undefined) options.iterations = a.iterations;
+    if (a.turns !== undefined) options.turns = a.turns;
+    return services.runs.start(a.reviewRoot, options);
+  }
+  const root = await reviewRootOf(services, arg);
+  if (!root) return undefined;
+  return services.runs.start(root);
+}
+
+async function refine(services: Services, arg: unknown): Promise<RunRecord | undefined> {
+  if (!services.runs.ensureTrusted()) return undefined;
+  let feedback: string | undefined;
+  let ref: RunRef | undefined;
+  const parsed = RefineArgsSchema.safeParse(arg);
+  if (parsed.success) {
+    ref = { reviewRoot: parsed.data.reviewRoot, runId: parsed.data.runId };
+    feedback = parsed.data.feedback;
+  } else if (hasReviewRoot(arg) && typeof (arg as { runId?: unknown }).runId !== 'undefined') {
+    invalidArgs('Refine Run', parsed.error);
+    return undefined;
+  } else {
+    ref = await runRefOf(services, arg, {
+      statuses: ['completed'],
+      title: 'TeamFusion: Refine Run',
+      placeHolder: 'Which run should the team refine? (newest first)',
+      emptyMessage: 'This review has no completed run to refine yet. Run TeamFusion on it first.',
+    });
+  }
+  if (!ref) return undefined;
+  if (feedback === undefined) {
+    feedback = await vscode.window.showInputBox({
+      title: `TeamFusion: Refine ${ref.runId}`,
+      prompt: "The lead's feedback for one more iteration (optional). Leave empty to refine without feedback.",
+      placeHolder: 'e.g. Keep the bottle of Image 2 but warmer light, less text.',
+      ignoreFocusOut: true,
+    });
+    if (feedback === undefined) return undefined; // Escape: the user changed their mind.
+  }
+  return services.runs.refine(ref.reviewRoot, ref.runId, feedback);
+}
+
+async function cancel(services: Services, arg: unknown): Promise<boolean> {
+  const parsed = CancelArgsSchema.safeParse(arg ?? {});
+  const a = parsed.success ? parsed.data : {};
+  const active = services.runs.activeRuns();
+  if (active.length === 0) {
+    void vscode.window.showInformationMessage('No TeamFusion run is in progress.');
+    return false;
+  }
+  if (a.runId || a.reviewRoot) {
+    const target = a.runId ?? path.resolve(a.reviewRoot ?? '');
+    const found = active.some((r) =>
+      a.runId !== undefined ? r.runId === a.runId : path.resolve(r.reviewRoot) === target,
+    );
+    if (!found) {
+      void vscode.window.showInformationMessage('That run is not in progress.');
+      return false;
+    }
+    services.runs.cancel(target);
+    return true;
+  }
+  if (a.ask) {
+    const choice = await vscode.window.showQuickPick(
+      [
+        ...active.map((r) => ({ label: `$(debug-stop) Cancel ${r.runId ?? 'the run'}`, description: path.basename(r.reviewRoot), target: r.runId ?? r.reviewRoot })),
+        { label: '$(output) Show Log', description: '', target: undefined },
+      ],
+      { title: 'TeamFusion run' },
+    );
+    if (!choice) return false;
+    if (choice.target === undefined) {
+      services.runs.showLog();
+      return false;
+    }
+    services.runs.cancel(choice.target);
+    return true;
+  }
+  if (active.length === 1) {
+    const only = active[0];
+    services.runs.cancel(only?.runId ?? only?.reviewRoot);
+    return true;
+  }
+  const picked = await vscode.window.showQuickPick(
+    active.map((r) => ({ label: r.runId ?? 'starting…', description: path.basename(r.reviewRoot), target: r.runId ?? r.reviewRoot })),
+    { title: 'TeamFusion: Cancel Run', placeHolder: 'Which run?' },
+  );
+  if (!picked) return false;
+  services.runs.cancel(picked.target);
+  return true;
+}
+
+async function setApiKey(services: Services, arg: unknown): Promise<boolean> {
+  let key: string | undefined = typeof arg === 'string' ? arg : undefined;
+  if (key !== undefined) {
+    const problem = apiKeyProblem(key);
+    if (problem) {
+      void vscode.window.showErrorMessage(`TeamFusion: the API key was not stored. ${problem}`);
+      return false;
+    }
+  } else {
+    key = await vscode.window.showInputBox({
+      title: 'TeamFusion: Set API Key',
+      prompt: "The key of your OpenAI-compatible endpoint. It is kept in VS Code's secret storage, never in settings or files.",
+      placeHolder: 'sk-…',
+      password: true,
+      ignoreFocusOut: true,
+      validateInput: (text) => apiKeyProblem(text),
+    });
+    if (key === undefined) return false;
+  }
+  await services.runs.apiKeys.set(key);
+  services.log.info('API key stored in secret storage.');
+  void vscode.window.showInformationMessage("TeamFusion: API key stored in VS Code's secret storage.");
+  return true;
+}
+
+async function clearApiKey(services: Services): Promise<void> {
+  await services.runs.apiKeys.clear();
+  services.log.info('API key removed from secret storage.');
+  const env = services.runs.apiKeys.hasEnvironmentKey()
+    ? ' The OPENAI_API_KEY environment variable is still set and will be used.'
+    : '';
+  void vscode.window.showInformationMessage(`TeamFusion: API key removed from secret storage.${env}`);
+}
+
+async function commitRun(services: Services, arg: unknown): Promise<CommitRunResult | undefined> {
+  const ref = await runRefOf(services, arg, {
+    title: 'TeamFusion: Commit Run',
+    placeHolder: 'Which run should be staged for a commit? (newest first)',
+    emptyMessage: 'This review has no run to commit yet.',
+  });
+  if (!ref) return undefined;
+  if (services.runs.activeRuns().some((r) => r.runId === ref.runId)) {
+    const message = `Run ${ref.runId} is still in progress; commit it when it has finished.`;
+    void vscode.window.showWarningMessage(message);
+    return { staged: false, message };
+  }
+  const result = await stageRunForCommit(ref.reviewRoot, ref.runId);
+  services.log.info(result.message);
+  if (result.staged) void vscode.window.showInformationMessage(result.message);
+  else void vscode.window.showWarningMessage(result.message);
+  return result;
+}
+
+export function registerRunCommands(context: vscode.ExtensionContext, services: Services): void {
+  const guarded =
+    <T>(name: string, fn: (arg: unknown) => Promise<T>) =>
+    async (arg?: unknown): Promise<T | undefined> => {
+      try {
+        return await fn(arg);
+      } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        services.log.error(`${name}: ${message}`);
+        void vscode.window.showErrorMessage(`TeamFusion ${name}: ${message}`);
+        return undefined;
+      }
+    };
+  context.subscriptions.push(
+    vscode.commands.registerCommand('teamfusion.runReview', guarded('Run', (arg) => runReview(services, arg))),
+    vscode.commands.registerCommand('teamfusion.refineRun', guarded('Refine Run', (arg) => refine(services, arg))),
+    vscode.commands.registerCommand('teamfusion.cancelRun', guarded('Cancel Run', (arg) => cancel(services, arg))),
+    vscode.commands.registerCommand('teamfusion.setApiKey', guarded('Set API Key', (arg) => setApiKey(services, arg))),
+    vscode.commands.registerCommand('teamfusion.clearApiKey', guarded('Clear API Key', () => clearApiKey(services))),
+    vscode.commands.registerCommand('teamfusion.commitRun', guarded('Commit Run', (arg) => commitRun(services, arg))),
+  );
+}

@@ -1,0 +1,350 @@
+/**
+ * Runs in flight, seen from VS Code: a thin shell over the engine (src/core/run/runner.ts). It checks trust and the key,
+ * builds the model client from SecretStorage / settings / environment, shows progress with a Cancel button, logs each
+ * event in one line, forwards events to the panel, and reports the outcome in words.
+ */
+import { mkdirSync } from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type OpenAI from 'openai';
+import { createModelClient, endpointHost } from '../../core/llm/client';
+import type { RunEvent } from '../../core/run/events';
+import type { RunRecord } from '../../core/run/record';
+import { refineRun, resumeRun, startRun, type RunnerOptions } from '../../core/run/runner';
+import { ApiKeyStore } from './apiKeyStore';
+import { eventLogLevel, eventLogLine, outcomeSentence, progressMessage } from './eventText';
+import { redactSecrets } from './redact';
+import { resolveConnection, resolveRunSettings } from './runSettings';
+import { RunStatusBar } from './statusBar';
+import { ensureTrusted, preflight, type GuardUi } from './trustGuard';
+
+export interface RunEventEnvelope {
+  reviewRoot: string;
+  event: RunEvent;
+}
+
+export interface StartOptions {
+  feedback?: string;
+  iterations?: number;
+  turns?: number;
+}
+
+type RunRequest =
+  | { kind: 'start'; reviewRoot: string; options: StartOptions }
+  | { kind: 'resume'; reviewRoot: string; runId: string }
+  | { kind: 'refine'; reviewRoot: string; runId: string; feedback?: string };
+
+interface ActiveRun {
+  reviewRoot: string;
+  kind: RunRequest['kind'];
+  controller: AbortController;
+  runId?: string;
+  iteration?: number;
+  total?: number;
+}
+
+/** A run the user can see as active (for pickers and the status bar). */
+export interface ActiveRunInfo {
+  reviewRoot: string;
+  runId?: string;
+  iteration?: number;
+  total?: number;
+}
+
+const ACTION_RESUME = 'Resume';
+const ACTION_SHOW_LOG = 'Show Log';
+const ACTION_OPEN = 'Open Review';
+const ACTION_COMMIT = 'Commit Run…';
+const ACTION_RUN = 'Run';
+
+function errorText(err: unknown): string {
+  if (err instanceof Error) return err.message || err.name;
+  return String(err);
+}
+
+function sameFolder(a: string, b: string): boolean {
+  return path.resolve(a) === path.resolve(b);
+}
+
+export class RunManager implements vscode.Disposable {
+  private readonly emitter = new vscode.EventEmitter<RunEventEnvelope>();
+  readonly onEvent: vscode.Event<RunEventEnvelope> = this.emitter.event;
+  /** Where the key is kept: SecretStorage 'teamfusion.apiKey', else OPENAI_API_KEY. */
+  readonly apiKeys: ApiKeyStore;
+  private readonly active = new Map<string, ActiveRun>();
+  private readonly statusBar = new RunStatusBar();
+  private readonly disposables: vscode.Disposable[] = [];
+  /** A run asked for while the workspace was untrusted; offered again when trust is granted. */
+  private pendingUntrusted: RunRequest | undefined;
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
+    this.apiKeys = new ApiKeyStore(context.secrets);
+    this.disposables.push(
+      this.emitter,
+      this.statusBar,
+      vscode.workspace.onDidGrantWorkspaceTrust(() => this.onTrustGranted()),
+    );
+  }
+
+  start(reviewRoot: string, o: StartOptions = {}): Promise<RunRecord | undefined> {
+    return this.execute({ kind: 'start', reviewRoot: path.resolve(reviewRoot), options: o });
+  }
+
+  resume(reviewRoot: string, runId: string): Promise<RunRecord | undefined> {
+    return this.execute({ kind: 'resume', reviewRoot: path.resolve(reviewRoot), runId });
+  }
+
+  refine(reviewRoot: string, runId: string, feedback?: string): Promise<RunRecord | undefined> {
+    const request: RunRequest = { kind: 'refine', reviewRoot: path.resolve(reviewRoot), runId };
+    if (feedback !== undefined && feedback.trim() !== '') request.feedback = feedback.trim();
+    return this.execute(request);
+  }
+
+  /** Cancels the run with this id (or of the review at this path); with no argument, every active run. */
+  cancel(runId?: string): void {
+    for (const run of this.active.values()) {
+      const match = runId === undefined || run.runId === runId || (path.isAbsolute(runId) && sameFolder(run.reviewRoot, runId));
+      if (match && !run.controller.signal.aborted) {
+        this.log.info(`Cancelling ${run.runId ?? 'the run'} of ${run.reviewRoot}…`);
+        run.controller.abort();
+      }
+    }
+  }
+
+  isRunning(reviewRoot?: string): boolean {
+    if (reviewRoot === undefined) return this.active.size > 0;
+    return this.active.has(path.resolve(reviewRoot));
+  }
+
+  activeRuns(): ActiveRunInfo[] {
+    return [...this.active.values()].map(({ reviewRoot, runId, iteration, total }) => ({ reviewRoot, runId, iteration, total }));
+  }
+
+  /** True when runs may send anything; otherwise tells the user (with a button to manage trust). */
+  ensureTrusted(): boolean {
+    return ensureTrusted(vscode.workspace.isTrusted, this.guardUi());
+  }
+
+  showLog(): void {
+    this.log.show(true);
+  }
+
+  dispose(): void {
+    this.cancel();
+    for (const d of this.disposables) d.dispose();
+  }
+
+  private guardUi(): GuardUi {
+    return {
+      warn: (message, ...buttons) => vscode.window.showWarningMessage(message, ...buttons),
+      runCommand: (command) => vscode.commands.executeCommand(command),
+    };
+  }
+
+  private redact(line: string): string {
+    return redactSecrets(line, this.apiKeys.knownSecrets());
+  }
+
+  private async execute(request: RunRequest): Promise<RunRecord | undefined> {
+    const root = request.reviewRoot;
+    const check = await preflight({
+      isTrusted: vscode.workspace.isTrusted,
+      busy: this.isRunning(root),
+      getApiKey: async () => (await this.apiKeys.get())?.key,
+      ui: this.guardUi(),
+      onBusy: () => {
+        void vscode.window
+          .showWarningMessage('A TeamFusion run of this review is already in progress.', 'Cancel Run', ACTION_SHOW_LOG)
+          .then((choice) => {
+            if (choice === 'Cancel Run') this.cancel(root);
+            if (choice === ACTION_SHOW_LOG) this.showLog();
+          });
+      },
+    });
+    if (!check.ok) {
+      const why = { untrusted: 'the workspace is not trusted', busy: 'a run of this review is in progress', 'no-key': 'no API key is set' };
+      this.log.warn(`Nothing sent for ${root}: ${why[check.reason]}.`);
+      if (check.reason === 'untrusted') this.pendingUntrusted = request;
+      return undefined;
+    }
+
+    const config = vscode.workspace.getConfiguration('teamfusion');
+    const connection = resolveConnection((key) => config.get(key), process.env);
+    let client: OpenAI;
+    try {
+      client = createModelClient({ apiKey: check.apiKey, ...connection });
+    } catch (err) {
+      const message = this.redact(errorText(err));
+      this.log.error(message);
+      void vscode.window.showErrorMessage(message);
+      return undefined;
+    }
+
+    const options: RunnerOptions = {
+      reviewRoot: root,
+      client,
+      log: (line) => this.log.info(this.redact(line)),
+    };
+    const cacheDir = this.cacheDir();
+    if (cacheDir) options.cacheDir = cacheDir;
+    if (request.kind === 'start') {
+      const resolved = resolveRunSettings((key) => config.inspect(key), {
+        iterations: request.options.iterations,
+        turns: request.options.turns,
+      });
+      for (const w of resolved.warnings) {
+        this.log.warn(w);
+        void vscode.window.showWarningMessage(w);
+      }
+      options.settings = resolved.settings;
+      if (resolved.prices) options.prices = resolved.prices;
+      const feedback = request.options.feedback?.trim();
+      if (feedback) options.feedback = feedback;
+    } else {
+      const resolved = resolveRunSettings((key) => config.inspect(key));
+      if (resolved.prices) options.prices = resolved.prices;
+    }
+
+    // Another start may have slipped in while the key was read: the slot is taken synchronously from here on.
+    if (this.active.has(root)) {
+      this.log.warn(`Nothing sent for ${root}: a run of this review is in progress.`);
+      void vscode.window.showWarningMessage('A TeamFusion run of this review is already in progress.');
+      return undefined;
+    }
+    const controller = new AbortController();
+    const run: ActiveRun = { reviewRoot: root, kind: request.kind, controller };
+    if (request.kind !== 'start') run.runId = request.runId;
+    this.active.set(root, run);
+    this.refreshStatus();
+    const what = request.kind === 'start' ? 'Starting a run' : request.kind === 'resume' ? `Resuming ${request.runId}` : `Refining ${request.runId}`;
+    const chosen =
+      request.kind !== 'start'
+        ? 'as recorded in the run'
+        : options.settings && Object.keys(options.settings).length
+          ? `${JSON.stringify(options.settings)} over review.yaml and defaults`
+          : 'from review.yaml and defaults';
+    this.log.info(`${what} of ${root} (endpoint ${endpointHost(client) ?? 'default'}, settings ${chosen}).`);
+
+    try {
+      const record = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: `TeamFusion (${path.basename(root)})`, cancellable: true },
+        async (progress, token) => {
+          const sub = token.onCancellationRequested(() => controller.abort());
+          try {
+            options.signal = controller.signal;
+            options.onEvent = (event) => this.onRunEvent(run, event, progress);
+            switch (request.kind) {
+              case 'start':
+                return await startRun(options);
+              case 'resume':
+                return await resumeRun({ ...options, runId: request.runId });
+              case 'refine': {
+                const refineOptions: RunnerOptions & { runId: string; feedback?: string } = { ...options, runId: request.runId };
+                if (request.feedback) refineOptions.feedback = request.feedback;
+                return await refineRun(refineOptions);
+              }
+            }
+          } finally {
+            sub.dispose();
+          }
+        },
+      );
+      const outcome = this.redact(outcomeSentence(record));
+      if (record.status === 'completed') this.log.info(outcome);
+      else if (record.status === 'cancelled') this.log.warn(outcome);
+      else this.log.error(outcome);
+      this.reportOutcome(root, record);
+      return record;
+    } catch (err) {
+      const message = this.redact(errorText(err));
+      this.log.error(`TeamFusion could not run ${root}: ${message}`);
+      const buttons = run.runId ? [ACTION_RESUME, ACTION_SHOW_LOG] : [ACTION_SHOW_LOG];
+      void vscode.window.showErrorMessage(`TeamFusion could not run: ${message}`, ...buttons).then((choice) => {
+        if (choice === ACTION_RESUME && run.runId) void this.resume(root, run.runId);
+        if (choice === ACTION_SHOW_LOG) this.showLog();
+      });
+      return undefined;
+    } finally {
+      this.active.delete(root);
+      this.refreshStatus();
+    }
+  }
+
+  private onRunEvent(run: ActiveRun, event: RunEvent, progress: vscode.Progress<{ message?: string }>): void {
+    run.runId = event.runId;
+    if (event.type === 'iteration-started') run.iteration = event.iteration;
+    if (event.type === 'record-saved') run.total = event.record.settings.iterations;
+    if (event.type === 'iteration-started' || event.type === 'record-saved' || event.type === 'run-started') this.refreshStatus();
+
+    const line = eventLogLine(event);
+    if (line !== undefined) {
+      const text = this.redact(line);
+      const level = eventLogLevel(event);
+      if (level === 'error') this.log.error(text);
+      else if (level === 'warn') this.log.warn(text);
+      else if (level === 'trace') this.log.trace(text);
+      else this.log.info(text);
+    }
+    const message = progressMessage(event);
+    if (message !== undefined) progress.report({ message: this.redact(message) });
+    try {
+      this.emitter.fire({ reviewRoot: run.reviewRoot, event });
+    } catch (err) {
+      this.log.warn(`A run event listener failed: ${errorText(err)}`);
+    }
+  }
+
+  private reportOutcome(root: string, record: RunRecord): void {
+    const sentence = this.redact(outcomeSentence(record));
+    switch (record.status) {
+      case 'completed':
+        void vscode.window.showInformationMessage(sentence, ACTION_OPEN, ACTION_COMMIT).then((choice) => {
+          if (choice === ACTION_OPEN) void vscode.commands.executeCommand('teamfusion.openReview', vscode.Uri.file(root));
+          if (choice === ACTION_COMMIT) void vscode.commands.executeCommand('teamfusion.commitRun', { reviewRoot: root, runId: record.id });
+        });
+        break;
+      case 'cancelled':
+        void vscode.window.showInformationMessage(sentence, ACTION_RESUME).then((choice) => {
+          if (choice === ACTION_RESUME) void this.resume(root, record.id);
+        });
+        break;
+      case 'failed':
+      case 'running':
+        void vscode.window.showErrorMessage(sentence, ACTION_RESUME, ACTION_SHOW_LOG).then((choice) => {
+          if (choice === ACTION_RESUME) void this.resume(root, record.id);
+          if (choice === ACTION_SHOW_LOG) this.showLog();
+        });
+        break;
+    }
+  }
+
+  private onTrustGranted(): void {
+    this.log.info('The workspace is trusted now: TeamFusion runs may send requests to the configured model endpoint.');
+    const pending = this.pendingUntrusted;
+    this.pendingUntrusted = undefined;
+    if (!pending) return;
+    void vscode.window
+      .showInformationMessage(`The workspace is trusted now. Run TeamFusion on ${path.basename(pending.reviewRoot)}?`, ACTION_RUN)
+      .then((choice) => {
+        if (choice === ACTION_RUN) void this.execute(pending);
+      });
+  }
+
+  private refreshStatus(): void {
+    this.statusBar.update(this.activeRuns());
+  }
+
+  /** The engine's cache of resized images, outside the workspace. */
+  private cacheDir(): string | undefined {
+    try {
+      const dir = path.join(this.context.globalStorageUri.fsPath, 'image-cache');
+      mkdirSync(dir, { recursive: true });
+      return dir;
+    } catch {
+      return undefined;
+    }
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * Which run settings the user set explicitly in VS Code. Precedence agreed with the engine:
+ * explicit settings > review.yaml > environment > defaults — so a setting still at its default is NOT passed on
+ * (review.yaml can then decide). Command arguments (iterations, turns) count as explicit. No `vscode` import: the
+ * configuration is read through a small `inspect` function so this stays unit-testable.
+ */
+import { z } from 'zod';
+import type { RunSettings } from '../../core/run/record';
+import { ModelPriceSchema, type PriceTable } from '../../core/llm/pricing';
+
+/** The part of `WorkspaceConfiguration.inspect()` used here. */
+export interface InspectedValue<T> {
+  defaultValue?: T;
+  globalValue?: T;
+  workspaceValue?: T;
+  workspaceFolderValue?: T;
+}
+
+export type InspectFn = (key: string) => InspectedValue<unknown> | undefined;
+
+/** The value the user set at the most specific level, or undefined when it is only the default. */
+export function explicitValue(inspected: InspectedValue<unknown> | undefined): unknown {
+  if (!inspected) return undefined;
+  return inspected.workspaceFolderValue ?? inspected.workspaceValue ?? inspected.globalValue;
+}
+
+const ModelName = z.string().trim().min(1);
+const Count = z.number().int().min(1).max(10);
+const MaxSide = z.number().int().min(256).max(4096);
+
+/** The engine's price table shape; unknown keys inside a model's entry are rejected so typos are reported. */
+export const PricesSettingSchema = z.record(z.string(), ModelPriceSchema.strict());
+export type PricesSetting = PriceTable;
+
+export interface RunOverrides {
+  iterations?: number;
+  turns?: number;
+}
+
+export interface ResolvedRunSettings {
+  /** Only the settings the user chose; the engine fills the rest from review.yaml, env and defaults. */
+  settings: Partial<RunSettings>;
+  /** User-set price table, if any and valid. */
+  prices?: PricesSetting;
+  /** Problems with set values, in words (the value is then ignored). */
+  warnings: string[];
+}
+
+/** Reads the explicit run settings; `inspect` gets keys relative to the `teamfusion` section. */
+export function resolveRunSettings(inspect: InspectFn, overrides: RunOverrides = {}): ResolvedRunSettings {
+  const settings: Partial<RunSettings> = {};
+  const warnings: string[] = [];
+
+  const take = <T>(key: string, schema: z.ZodType<T>, describe: string): T | undefined => {
+    const raw = explicitValue(inspect(key));
+    if (raw === undefined) return undefined;
+    const parsed = schema.safeParse(raw);
+    if (!parsed.success) {
+      warnings.push(`The setting teamfusion.${key} (${JSON.stringify(raw)}) is not ${describe}; it is ignored.`);
+      return undefined;
+    }
+    return parsed.data;
+  };
+
+  const chatModel = take('chatModel', ModelName, 'a model name');
+  if (chatModel !== undefined) settings.chatModel = chatModel;
+  const imageModel = take('imageModel', ModelName, 'a model name');
+  if (imageModel !== undefined) settings.imageModel = imageModel;
+  const turns = take('turnsPerAgent', Count, 'a whole number from 1 to 10');
+  if (turns !== undefined) settings.turnsPerAgent = turns;
+  const iterations = take('iterations', Count, 'a whole number from 1 to 10');
+  if (iterations !== undefined) settings.iterations = iterations;
+  const maxSide = take('imageMaxSide', MaxSide, 'a whole number of pixels from 256 to 4096');
+  if (maxSide !== undefined) settings.imageMaxSide = maxSide;
+
+  if (overrides.iterations !== undefined) settings.iterations = overrides.iterations;
+  if (overrides.turns !== undefined) settings.turnsPerAgent = overrides.turns;
+
+  const prices = take('prices', PricesSettingSchema, 'a price table ({ "model": { "inputPerMTok": 2.5, … } })');
+  const result: ResolvedRunSettings = { settings, warnings };
+  if (prices !== undefined && Object.keys(prices).length > 0) result.prices = prices;
+  return result;
+}
+
+export interface ConnectionSettings {
+  baseURL?: string;
+  timeoutMs: number;
+  maxRetries: number;
+}
+
+/**
+ * Endpoint and retry behaviour: the base URL setting, else OPENAI_BASE_URL, else the SDK default.
+ * `get` returns the effective value (default included) of a `teamfusion.*` key.
+ */
+export function resolveConnection(get: (key: string) => unknown, env: NodeJS.ProcessEnv): ConnectionSettings {
+  const baseSetting = get('baseUrl');
+  const base = typeof baseSetting === 'string' && baseSetting.trim() !== '' ? baseSetting.trim() : env.OPENAI_BASE_URL?.trim();
+  const timeout = z.number().positive().safeParse(get('requestTimeoutSeconds'));
+  const retries = z.number().int().min(0).max(10).safeParse(get('maxRetries'));
+  const out: ConnectionSettings = {
+    timeoutMs: Math.round((timeout.success ? timeout.data : 120) * 1000),
+    maxRetries: retries.success ? retries.data : 3,
+  };
+  if (base) out.baseURL = base;
+  return out;
+}
