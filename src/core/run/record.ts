@@ -77,6 +77,9 @@ export const IterationSchema = z.object({
   messages: z.array(MessageSchema),
   ranking: z.array(z.string()).optional(),
   editingDirections: z.string().optional(),
+  /** (engine, additive) The directions as the remix agent wrote them, with the discussion's labels ("Image 4"); `editingDirections`
+   * is the same text renumbered for the edit model ("Image 1" = first input). */
+  editingDirectionsDiscussed: z.string().optional(),
   agreements: z.array(z.string()).optional(),
   disagreements: z.array(z.string()).optional(),
   decisionPoints: z.array(DecisionPointSchema).optional(),

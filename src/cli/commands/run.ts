@@ -1,0 +1,218 @@
+/**
+ * `teamfusion run <review> [--iterations N] [--turns N] [--feedback TEXT] [--resume RUN-ID] [--json]`
+ * Streams the discussion to stdout ("Ana (turn 1): …"); with --json, prints only the final summary JSON on stdout.
+ * Ctrl+C cancels (the record is kept, resumable). `--resume RUN-ID` continues a run; on a completed run together with
+ * `--feedback` it refines it (one more remix round + a final pick).
+ * Exit: 0 completed, 1 failed or invalid input, 2 usage, 130 cancelled.
+ */
+import * as path from 'node:path';
+import { z } from 'zod';
+import { loadReview } from '../../core/review/loadReview';
+import { formatDiagnostic } from '../../core/review/diagnostics';
+import { ModelConfigError, createModelClient } from '../../core/llm/client';
+import type { RunEvent } from '../../core/run/events';
+import type { RunRecord, RunSettings } from '../../core/run/record';
+import { readRunRecord, refineRun, resumeRun, startRun, type RunnerOptions } from '../../core/run/runner';
+import { runDir } from '../../core/run/store';
+import { UsageError } from '../usage';
+
+const ArgsSchema = z.object({
+  review: z.string().min(1),
+  iterations: z.number().int().min(1).max(10).optional(),
+  turns: z.number().int().min(1).max(10).optional(),
+  feedback: z.string().optional(),
+  resume: z.string().optional(),
+  json: z.boolean(),
+});
+type RunArgs = z.infer<typeof ArgsSchema>;
+
+export function parseRunArgs(args: readonly string[]): RunArgs {
+  const out: Record<string, unknown> = { json: false };
+  const positional: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    const [flag, inline] = a.startsWith('--') && a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
+    const value = (): string => {
+      const v = inline ?? args[++i];
+      if (v === undefined || (inline === undefined && v.startsWith('--'))) throw new UsageError(`${flag} needs a value.`);
+      return v;
+    };
+    const int = (): number => {
+      const v = value();
+      if (!/^\d+$/.test(v)) throw new UsageError(`${flag} needs a whole number, not "${v}".`);
+      return Number(v);
+    };
+    switch (flag) {
+      case '--iterations': out.iterations = int(); break;
+      case '--turns': out.turns = int(); break;
+      case '--feedback': out.feedback = value(); break;
+      case '--resume': out.resume = value(); break;
+      case '--json': out.json = true; break;
+      default:
+        if (a.startsWith('-')) throw new UsageError(`unknown option ${a}.`);
+        positional.push(a);
+    }
+  }
+  if (positional.length !== 1) throw new UsageError(positional.length ? 'give exactly one review folder.' : 'give the review folder to run.');
+  out.review = positional[0];
+  const parsed = ArgsSchema.safeParse(out);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new UsageError(`--${String(issue.path[0])}: ${issue.message}.`);
+  }
+  return parsed.data;
+}
+
+export async function runRun(args: string[]): Promise<number> {
+  const a = parseRunArgs(args);
+  const root = path.resolve(a.review);
+  const out = (s: string): void => {
+    if (!a.json) process.stdout.write(s);
+  };
+
+  const { review, diagnostics } = await loadReview(root);
+  for (const d of diagnostics) process.stderr.write(`${formatDiagnostic(d)}\n`);
+  if (!review) return 1;
+  if (review.designers.length === 0) {
+    process.stderr.write('The review has no rankings, so there is nobody to discuss.\n');
+    return 1;
+  }
+
+  let client;
+  try {
+    client = createModelClient({ timeoutMs: envNumber('TEAMFUSION_REQUEST_TIMEOUT_SECONDS', 1000), maxRetries: envNumber('TEAMFUSION_MAX_RETRIES', 1) });
+  } catch (err) {
+    if (err instanceof ModelConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      return 1;
+    }
+    throw err;
+  }
+
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onSigint = (): void => {
+    interrupts++;
+    if (interrupts > 1) process.exit(130);
+    process.stderr.write('\nCancelling… (the run is kept and can be resumed)\n');
+    controller.abort();
+  };
+  process.on('SIGINT', onSigint);
+
+  let latest: RunRecord | undefined;
+  const settings: Partial<RunSettings> = {};
+  if (a.iterations !== undefined) settings.iterations = a.iterations;
+  if (a.turns !== undefined) settings.turnsPerAgent = a.turns;
+  const options: RunnerOptions = {
+    reviewRoot: root,
+    client,
+    settings,
+    feedback: a.feedback,
+    signal: controller.signal,
+    onEvent: (e) => {
+      if (e.type === 'record-saved') latest = e.record;
+      printEvent(e, out, (id) => (latest ? labelOf(latest, id) : id));
+    },
+  };
+
+  let record: RunRecord;
+  try {
+    if (a.resume) {
+      const existing = await readRunRecord(root, a.resume);
+      if (a.iterations !== undefined || a.turns !== undefined) {
+        process.stderr.write('Note: --iterations and --turns are fixed when a run starts; the recorded settings are used.\n');
+      }
+      if (existing.status === 'completed') {
+        if (!a.feedback) {
+          process.stderr.write(`Run ${a.resume} is already completed; add --feedback TEXT to refine it with one more round.\n`);
+          return 1;
+        }
+        record = await refineRun({ ...options, runId: a.resume, feedback: a.feedback });
+      } else {
+        record = await resumeRun({ ...options, runId: a.resume });
+      }
+    } else {
+      record = await startRun(options);
+    }
+  } finally {
+    process.off('SIGINT', onSigint);
+  }
+
+  const dir = runDir(root, record.id);
+  if (a.json) process.stdout.write(`${JSON.stringify(summary(record, dir), null, 2)}\n`);
+  else {
+    out(`\nRun ${record.status}: ${displayPath(dir)}\n`);
+    if (record.finalPick) out(`Final pick: ${labelOf(record, record.finalPick)} — see ${displayPath(path.join(dir, 'result.md'))}\n`);
+  }
+  if (record.status !== 'completed' && record.error) process.stderr.write(`${record.error}\n`);
+  if (record.status !== 'completed') process.stderr.write(`Resume with: teamfusion run ${a.review} --resume ${record.id}\n`);
+  return record.status === 'completed' ? 0 : record.status === 'cancelled' ? 130 : 1;
+}
+
+function printEvent(e: RunEvent, out: (s: string) => void, label: (id: string) => string): void {
+  switch (e.type) {
+    case 'run-started':
+      out(`${e.resumed ? 'Resuming' : 'Starting'} run ${e.runId} in ${displayPath(e.runDir)}\n`);
+      break;
+    case 'iteration-started':
+      out(`\n== Iteration ${e.iteration}${e.final ? ' (final pick)' : ''}: ${e.candidates.length} candidates ==\n`);
+      break;
+    case 'turn-started':
+      out(`${e.speakerName} (turn ${e.turn}): `);
+      break;
+    case 'turn-delta':
+      out(e.text.replace(/\n+/g, ' '));
+      break;
+    case 'turn-completed':
+      out('\n');
+      break;
+    case 'remix-agent-completed':
+      out(`${e.iteration.final ? 'Final ranking' : 'Consensus'}: ${(e.iteration.ranking ?? []).map(label).join(', ')}\n`);
+      break;
+    case 'image-edit-started':
+      out(`Making the remix from ${e.from.map(label).join(', ')}…\n`);
+      break;
+    case 'remix-created':
+      out(`Remix ${e.remixId} saved: ${e.file}\n`);
+      break;
+    case 'notice':
+      process.stderr.write(`${e.level}: ${e.message}\n`);
+      break;
+    default:
+      break;
+  }
+}
+
+function summary(r: RunRecord, dir: string) {
+  const last = r.iterations.at(-1);
+  return {
+    id: r.id,
+    status: r.status,
+    runDir: dir,
+    finalPick: r.finalPick ?? null,
+    ranking: last?.ranking ?? null,
+    iterations: r.iterations.length,
+    remixes: r.iterations.flatMap((it) => (it.remix ? [{ id: it.remix.id, file: it.remix.file }] : [])),
+    usage: r.usage,
+    kendallW: r.kendallW ?? null,
+    error: r.error ?? null,
+  };
+}
+
+function labelOf(r: RunRecord, id: string): string {
+  const o = r.options.find((x) => x.id === id);
+  if (!o) return id;
+  return o.file.startsWith('runs/') ? `${o.label} (remix ${id})` : `${o.label} ("${id}")`;
+}
+
+function displayPath(p: string): string {
+  const rel = path.relative(process.cwd(), p);
+  return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : p;
+}
+
+function envNumber(name: string, scale: number): number | undefined {
+  const v = process.env[name]?.trim();
+  if (!v) return undefined;
+  const n = Number(v);
+  return Number.isFinite(n) && n >= 0 ? n * scale : undefined;
+}

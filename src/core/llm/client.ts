@@ -1,0 +1,55 @@
+/**
+ * The one place a model client is made. The `openai` SDK does the transport: it reads OPENAI_API_KEY / OPENAI_BASE_URL when
+ * they are not given, times out each request and retries 429 (honouring retry-after), 408/409, 5xx and connection errors.
+ * The key is never logged, recorded or written anywhere by TeamFusion.
+ */
+import OpenAI from 'openai';
+
+/** The configuration is unusable (no key). The message is one sentence a user can act on. */
+export class ModelConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ModelConfigError';
+  }
+}
+
+export interface ModelClientConfig {
+  apiKey?: string;
+  baseURL?: string;
+  /** Timeout of one request in milliseconds (default 120 000). */
+  timeoutMs?: number;
+  /** Retries of one request by the SDK (default 3). */
+  maxRetries?: number;
+}
+
+export const DEFAULT_TIMEOUT_MS = 120_000;
+export const DEFAULT_MAX_RETRIES = 3;
+
+export const NO_KEY_MESSAGE =
+  'No API key: set OPENAI_API_KEY (and OPENAI_BASE_URL for a non-OpenAI endpoint), or use "TeamFusion: Set API Key" in VS Code.';
+
+export function createModelClient(cfg: ModelClientConfig = {}): OpenAI {
+  const apiKey = nonEmpty(cfg.apiKey) ?? nonEmpty(process.env.OPENAI_API_KEY);
+  if (!apiKey) throw new ModelConfigError(NO_KEY_MESSAGE);
+  return new OpenAI({
+    apiKey,
+    // undefined → the SDK reads OPENAI_BASE_URL itself, else api.openai.com.
+    baseURL: nonEmpty(cfg.baseURL),
+    timeout: cfg.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    maxRetries: cfg.maxRetries ?? DEFAULT_MAX_RETRIES,
+  });
+}
+
+/** Host (and port) of the client's endpoint, for the audit trail: never credentials, path or query. */
+export function endpointHost(client: OpenAI): string | undefined {
+  try {
+    return new URL(client.baseURL).host;
+  } catch {
+    return undefined;
+  }
+}
+
+function nonEmpty(s: string | undefined): string | undefined {
+  const t = s?.trim();
+  return t ? t : undefined;
+}

@@ -1,0 +1,55 @@
+/**
+ * What every pipeline step gets: the client, the record being written, and a way to tell listeners and save.
+ * Steps mutate the record (the single source of truth) and call `save()` after each unit of work.
+ */
+import type OpenAI from 'openai';
+import type { DesignerRanking } from '../review/model';
+import type { RunEvent } from './events';
+import type { PromptRecord, RunRecord, RunSettings, Usage } from './record';
+
+export interface StepContext {
+  client: OpenAI;
+  record: RunRecord;
+  settings: RunSettings;
+  designers: readonly DesignerRanking[];
+  /** Absolute path of the review folder. */
+  reviewRoot: string;
+  /** Absolute path of the run folder. */
+  runDir: string;
+  signal?: AbortSignal;
+  emit(event: RunEvent): void;
+  /** Writes run.json atomically and tells listeners. */
+  save(): Promise<void>;
+  log(line: string): void;
+}
+
+export function nextPromptId(record: RunRecord): string {
+  return `p${record.prompts.length + 1}`;
+}
+
+/** Adds a prompt to the record and its usage to the run's totals. */
+export function addPrompt(record: RunRecord, prompt: PromptRecord): void {
+  record.prompts.push(prompt);
+  if (prompt.usage) addUsage(record.usage, prompt.usage);
+}
+
+export function addUsage(total: Usage, u: Partial<Usage>): void {
+  total.inputTokens += u.inputTokens ?? 0;
+  total.cachedInputTokens += u.cachedInputTokens ?? 0;
+  total.outputTokens += u.outputTokens ?? 0;
+  total.images += u.images ?? 0;
+}
+
+/** OpenAI's chat usage object → ours. */
+export function chatUsage(u: OpenAI.CompletionUsage | null | undefined): Partial<Usage> | undefined {
+  if (!u) return undefined;
+  return {
+    inputTokens: u.prompt_tokens ?? 0,
+    cachedInputTokens: u.prompt_tokens_details?.cached_tokens ?? 0,
+    outputTokens: u.completion_tokens ?? 0,
+  };
+}
+
+export function nameOf(designers: readonly DesignerRanking[], id: string): string {
+  return designers.find((d) => d.id === id)?.name ?? id;
+}

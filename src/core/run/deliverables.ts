@@ -1,0 +1,123 @@
+/**
+ * The human-readable files of a run folder, rewritten after every iteration and at the end:
+ * result.md (the deliverable) and transcript.md (the discussion). Plain Markdown that reads well in a git diff:
+ * one fact per line, links relative to the run folder (`iteration-1/remix.png`, `../../options/4.png`).
+ */
+import * as path from 'node:path';
+import { agreementBand } from '../stats/kendallW';
+import type { Iteration, RunRecord } from './record';
+import { RUNS_DIR, writeFileAtomic } from './store';
+
+export interface Person {
+  id: string;
+  name: string;
+  role?: string;
+}
+
+export async function writeDeliverables(runDirectory: string, record: RunRecord, people: readonly Person[]): Promise<void> {
+  await writeFileAtomic(path.join(runDirectory, 'result.md'), resultMarkdown(record, people));
+  await writeFileAtomic(path.join(runDirectory, 'transcript.md'), transcriptMarkdown(record, people));
+}
+
+/** Link from the run folder to a file given relative to the review root. */
+function linkFromRun(record: RunRecord, reviewRelativeFile: string): string {
+  const own = `${RUNS_DIR}/${record.id}/`;
+  return reviewRelativeFile.startsWith(own) ? reviewRelativeFile.slice(own.length) : `../../${reviewRelativeFile}`;
+}
+
+function labelWithId(record: RunRecord, id: string): string {
+  const o = record.options.find((x) => x.id === id);
+  if (!o) return `"${id}"`;
+  if (o.file.startsWith(`${RUNS_DIR}/`)) return `${o.label} (remix ${id})`;
+  // "Image 4" is enough when the option is called "4"; otherwise the id is named too.
+  return o.label === `Image ${id}` ? o.label : `${o.label} (option "${id}")`;
+}
+
+function imageLink(record: RunRecord, id: string): string {
+  const o = record.options.find((x) => x.id === id);
+  return o ? `[${linkFromRun(record, o.file)}](${encodeURI(linkFromRun(record, o.file))})` : '';
+}
+
+function names(people: readonly Person[], ids: readonly string[]): string {
+  return ids.map((id) => people.find((p) => p.id === id)?.name ?? id).join(', ');
+}
+
+export function resultMarkdown(record: RunRecord, people: readonly Person[]): string {
+  const out: string[] = [`# TeamFusion run ${record.id}`, ''];
+  out.push(`- Status: ${record.status}${record.error ? ` (${record.error})` : ''}`);
+  out.push(`- Models: ${record.settings.chatModel} (discussion), ${record.settings.imageModel} (remix)`);
+  out.push(`- Designers: ${people.map((p) => (p.role ? `${p.name} (${p.role})` : p.name)).join(', ')}`);
+  if (record.kendallW !== undefined) {
+    out.push(`- Team agreement before the run: Kendall's W = ${record.kendallW.toFixed(2)} (${agreementBand(record.kendallW)})`);
+  }
+  out.push('');
+
+  out.push('## Final pick', '');
+  if (record.finalPick) {
+    const o = record.options.find((x) => x.id === record.finalPick);
+    out.push(`**${labelWithId(record, record.finalPick)}**`, '');
+    if (o) out.push(`![Final pick](${encodeURI(linkFromRun(record, o.file))})`, '');
+  } else {
+    out.push('Not decided yet.', '');
+  }
+  const last = [...record.iterations].reverse().find((it) => it.final && it.ranking?.length);
+  if (last?.ranking) {
+    out.push('## Final ranking', '');
+    last.ranking.forEach((id, i) => out.push(`${i + 1}. ${labelWithId(record, id)} — ${imageLink(record, id)}`));
+    out.push('');
+  }
+
+  for (const it of record.iterations) out.push(...iterationSection(record, it, people));
+
+  const u = record.usage;
+  out.push('## Usage', '');
+  out.push('| input tokens | cached input tokens | output tokens | images | estimated cost |');
+  out.push('|---:|---:|---:|---:|---:|');
+  out.push(`| ${u.inputTokens} | ${u.cachedInputTokens} | ${u.outputTokens} | ${u.images} | ${u.costUsd === undefined ? 'unknown (model not in the price table)' : `$${u.costUsd.toFixed(4)}`} |`);
+  out.push('', `Every prompt sent is recorded in [run.json](run.json); the discussion is in [transcript.md](transcript.md).`, '');
+  return out.join('\n');
+}
+
+function iterationSection(record: RunRecord, it: Iteration, people: readonly Person[]): string[] {
+  const out: string[] = [`## Iteration ${it.index}${it.final ? ' (final pick)' : ''}`, ''];
+  out.push(`Candidates: ${it.candidates.map((id) => labelWithId(record, id)).join(', ')}`, '');
+  if (it.feedback) out.push(`Lead's feedback: ${it.feedback}`, '');
+  if (it.ranking) {
+    out.push(it.final ? 'Ranking:' : 'Consensus top candidates:', '');
+    it.ranking.forEach((id, i) => out.push(`${i + 1}. ${labelWithId(record, id)} — ${imageLink(record, id)}`));
+    out.push('');
+  }
+  if (it.editingDirections) {
+    const inputs = it.remix?.from ?? it.ranking ?? [];
+    out.push('Editing directions (as sent to the edit model; ' +
+      inputs.map((id, i) => `Image ${i + 1} = ${labelWithId(record, id)}`).join(', ') + '):', '');
+    out.push(...it.editingDirections.split('\n').map((l) => `> ${l}`), '');
+  }
+  if (it.remix) out.push(`Remix ${it.remix.id}:`, '', `![Remix ${it.remix.id}](${encodeURI(it.remix.file)})`, '');
+  if (it.agreements?.length) out.push('Agreements:', '', ...it.agreements.map((a) => `- ${a}`), '');
+  if (it.disagreements?.length) out.push('Disagreements:', '', ...it.disagreements.map((a) => `- ${a}`), '');
+  if (it.decisionPoints?.length) {
+    out.push('Decision points for the lead:', '');
+    for (const d of it.decisionPoints) {
+      out.push(`- ${d.question}`);
+      for (const p of d.positions) out.push(`  - ${p.position} — ${names(people, p.heldBy) || 'nobody named'}`);
+    }
+    out.push('');
+  }
+  if (it.error) out.push(`Stopped: ${it.error}`, '');
+  return out;
+}
+
+export function transcriptMarkdown(record: RunRecord, people: readonly Person[]): string {
+  const out: string[] = [`# Transcript of TeamFusion run ${record.id}`, ''];
+  for (const it of record.iterations) {
+    out.push(`## Iteration ${it.index}${it.final ? ' (final pick)' : ''}`, '');
+    out.push(`Candidates: ${it.candidates.map((id) => labelWithId(record, id)).join(', ')}`, '');
+    if (it.feedback) out.push(`Lead's feedback: ${it.feedback}`, '');
+    for (const m of it.messages) {
+      const name = people.find((p) => p.id === m.speaker)?.name ?? m.speaker;
+      out.push(`**${name}** (turn ${m.turn}): ${m.content.replace(/\s*\n+\s*/g, ' ')}`, '');
+    }
+  }
+  return out.join('\n');
+}

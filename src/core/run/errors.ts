@@ -1,0 +1,65 @@
+/** Model and network errors as one plain sentence for users (no stack traces, never the key). */
+import OpenAI from 'openai';
+
+export class CancelledError extends Error {
+  constructor() {
+    super('The run was cancelled.');
+    this.name = 'CancelledError';
+  }
+}
+
+/** A step failed in a way the user should read; the run stays resumable. */
+export class StepError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StepError';
+  }
+}
+
+export function isAbort(err: unknown, signal?: AbortSignal): boolean {
+  if (signal?.aborted) return true;
+  return err instanceof OpenAI.APIUserAbortError || err instanceof CancelledError || (err instanceof Error && err.name === 'AbortError');
+}
+
+export function describeError(err: unknown, what: string): string {
+  if (err instanceof StepError) return err.message;
+  if (err instanceof OpenAI.APIConnectionTimeoutError) return `${what} timed out, also after retries. Resume the run to try again.`;
+  if (err instanceof OpenAI.APIConnectionError) return `${what} could not reach the model endpoint (${tidy(err.message)}). Resume the run to try again.`;
+  if (err instanceof OpenAI.AuthenticationError) return `${what} was refused: the API key was not accepted (401).`;
+  if (err instanceof OpenAI.PermissionDeniedError) return `${what} was refused: no permission for this model (403).`;
+  if (err instanceof OpenAI.NotFoundError) return `${what} failed: the endpoint or model was not found (404). Check the model name and base URL.`;
+  if (err instanceof OpenAI.RateLimitError) return `${what} was rate-limited (429), also after retries. Resume the run later.`;
+  if (err instanceof OpenAI.APIError && err.status !== undefined) {
+    return `${what} failed with HTTP ${err.status}: ${tidy(apiMessage(err))}. Resume the run to try again.`;
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  if (err instanceof OpenAI.OpenAIError) return `${what} failed: ${tidy(message)}. Resume the run to try again.`;
+  return `The run stopped: ${tidy(message)}. Resume the run to try again.`;
+}
+
+function apiMessage(err: InstanceType<typeof OpenAI.APIError>): string {
+  const e = err.error as { message?: unknown } | undefined;
+  return typeof e?.message === 'string' ? e.message : err.message;
+}
+
+function tidy(s: string): string {
+  const oneLine = s.replace(/\s+/g, ' ').trim().replace(/[.\s]+$/, '');
+  return oneLine.length > 300 ? `${oneLine.slice(0, 300)}…` : oneLine;
+}
+
+/**
+ * Runs `fn` with a signal of its own that follows `parent`, and unhooks it afterwards. The SDK adds an abort listener to
+ * the signal of every request; one long-lived run signal would collect hundreds of them.
+ */
+export async function withChildSignal<T>(parent: AbortSignal | undefined, fn: (signal: AbortSignal | undefined) => Promise<T>): Promise<T> {
+  if (!parent) return fn(undefined);
+  const child = new AbortController();
+  const onAbort = (): void => child.abort(parent.reason);
+  if (parent.aborted) child.abort(parent.reason);
+  else parent.addEventListener('abort', onAbort, { once: true });
+  try {
+    return await fn(child.signal);
+  } finally {
+    parent.removeEventListener('abort', onAbort);
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * Step 4 — edit: the image-edit model gets the consensus top candidates as files (real name, sharp-detected MIME type),
+ * best first, and the editing directions as its prompt. The answer (b64_json, or a URL) is saved as PNG in
+ * runs/<id>/iteration-<k>/remix.png and becomes candidate r<k> with the next free label ("Image 7").
+ */
+import * as path from 'node:path';
+import { toFile } from 'openai';
+import { readImageFile, toPng } from '../llm/images';
+import { addPrompt, nextPromptId, type StepContext } from './context';
+import { CancelledError, StepError, describeError, isAbort, withChildSignal } from './errors';
+import type { Iteration, RunOption } from './record';
+import { reviewRelative, writeFileAtomic } from './store';
+
+export interface ImageEditInput {
+  iteration: Iteration;
+  /** The inputs in order (the remix agent's ranking): their ids and files relative to the review root. */
+  inputs: readonly { id: string; file: string }[];
+}
+
+export function remixFileInRun(index: number): string {
+  return `iteration-${index}/remix.png`;
+}
+
+export async function runImageEdit(ctx: StepContext, e: ImageEditInput): Promise<RunOption> {
+  const it = e.iteration;
+  const prompt = it.editingDirections?.trim();
+  if (!prompt) throw new StepError(`Iteration ${it.index} has no editing directions, so no remix can be made.`);
+  const from = e.inputs.map((i) => i.id);
+  ctx.emit({ type: 'image-edit-started', runId: ctx.record.id, iteration: it.index, from });
+
+  const read = await Promise.all(e.inputs.map(async (i) => ({ ...i, ...(await readImageFile(path.join(ctx.reviewRoot, i.file))) })));
+  const files = await Promise.all(read.map((r) => toFile(r.data, path.posix.basename(r.file), { type: r.mime })));
+  const promptId = nextPromptId(ctx.record);
+  const promptRecord = {
+    id: promptId,
+    iteration: it.index,
+    kind: 'image-edit' as const,
+    model: ctx.settings.imageModel,
+    at: new Date().toISOString(),
+    prompt,
+    inputs: read.map((r) => ({ file: r.file, sha256: r.sha256, mime: r.mime })),
+  };
+
+  let png: Buffer;
+  try {
+    const res = await withChildSignal(ctx.signal, (signal) =>
+      ctx.client.images.edit({ model: ctx.settings.imageModel, image: files, prompt, n: 1 }, { signal }),
+    );
+    const first = res.data?.[0];
+    let bytes: Buffer | undefined;
+    if (first?.b64_json) bytes = Buffer.from(first.b64_json, 'base64');
+    else if (first?.url) bytes = await download(first.url, ctx.signal);
+    if (!bytes?.length) throw new StepError('The image-edit model answered without an image (it may have refused the request).');
+    try {
+      png = await toPng(bytes);
+    } catch {
+      throw new StepError('The image-edit model answered with data that is not an image.');
+    }
+  } catch (err) {
+    if (isAbort(err, ctx.signal)) throw new CancelledError();
+    const message = describeError(err, 'The image edit');
+    addPrompt(ctx.record, { ...promptRecord, error: message });
+    throw new StepError(message);
+  }
+
+  const fileInRun = remixFileInRun(it.index);
+  await writeFileAtomic(path.join(ctx.runDir, fileInRun), png);
+  const remixId = `r${it.index}`;
+  addPrompt(ctx.record, { ...promptRecord, usage: { images: 1 } });
+  // A remix made again on resume replaces its earlier entry and keeps the next free label.
+  ctx.record.options = ctx.record.options.filter((o) => !(o.id === remixId && o.file.startsWith('runs/')));
+  const option: RunOption = {
+    id: remixId,
+    label: `Image ${ctx.record.options.length + 1}`,
+    file: reviewRelative(ctx.record.id, fileInRun),
+  };
+  ctx.record.options.push(option);
+  it.remix = { id: remixId, file: fileInRun, from };
+  await ctx.save();
+  ctx.emit({ type: 'remix-created', runId: ctx.record.id, iteration: it.index, remixId, file: fileInRun });
+  return option;
+}
+
+async function download(url: string, signal?: AbortSignal): Promise<Buffer> {
+  const res = await fetch(url, { signal });
+  if (!res.ok) throw new StepError(`The remixed image could not be downloaded (HTTP ${res.status}).`);
+  return Buffer.from(await res.arrayBuffer());
+}

@@ -1,0 +1,230 @@
+/**
+ * Step 3 — remix: the remix agent reads the whole discussion and answers in strict JSON (`response_format: json_schema`,
+ * `strict: true`): the consensus ranking, editing directions, agreements, disagreements and decision points. Every field
+ * that names an option is an `enum` of the current candidates' ids (designers: an enum of designer ids), so the model cannot
+ * invent one. The answer is still validated with zod; an invalid answer (bad JSON, schema mismatch, refusal) gets one repair
+ * attempt (the error is sent back) and then at most two more, each recorded as a 'remix-repair' prompt with the rejected output.
+ */
+import { z } from 'zod';
+import { toApiMessages, toRecordedMessages, type ChatMessage } from '../llm/messages';
+import { addPrompt, chatUsage, nameOf, nextPromptId, type StepContext } from './context';
+import { CancelledError, StepError, isAbort, withChildSignal } from './errors';
+import { mapLabelsForEdit, remixAgentMessage, repairMessage, transcriptMessages, type PromptCandidate } from './prompts';
+import type { DecisionPoint, Iteration } from './record';
+
+/** 1 repair + 2 retries after the first answer. */
+export const REMIX_EXTRA_ATTEMPTS = 3;
+
+/** How many candidates survive iteration `index` (the edit's inputs): 3 after round 1, then 2; never below 2. */
+export function narrowTo(index: number, candidateCount: number): number {
+  return Math.min(candidateCount, Math.max(2, 4 - index));
+}
+
+export interface RemixAgentInput {
+  iteration: Iteration;
+  candidates: readonly PromptCandidate[];
+  prefix: readonly ChatMessage[];
+}
+
+export interface RemixAnswer {
+  ranking: string[];
+  editingDirections?: string;
+  agreements: string[];
+  disagreements: string[];
+  decisionPoints: DecisionPoint[];
+}
+
+/** The JSON schema sent as response_format (OpenAI strict mode: all properties required, no additional properties). */
+export function remixJsonSchema(candidateIds: readonly string[], designerIds: readonly string[], final: boolean, topK: number) {
+  const text = { type: 'string' };
+  const texts = { type: 'array', items: text };
+  const properties: Record<string, unknown> = {
+    ranking: {
+      type: 'array',
+      description: final ? 'All candidate ids, best first; the first is the final pick.' : `The consensus top ${topK} candidate ids, best first.`,
+      items: { type: 'string', enum: [...candidateIds] },
+      minItems: topK,
+      maxItems: topK,
+    },
+  };
+  if (!final) properties.editingDirections = { type: 'string', description: 'Instructions for the image-edit model.' };
+  properties.agreements = texts;
+  properties.disagreements = texts;
+  properties.decisionPoints = {
+    type: 'array',
+    items: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['question', 'positions'],
+      properties: {
+        question: text,
+        positions: {
+          type: 'array',
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['position', 'heldBy'],
+            properties: { position: text, heldBy: { type: 'array', items: { type: 'string', enum: [...designerIds] } } },
+          },
+        },
+      },
+    },
+  };
+  return { type: 'object', additionalProperties: false, required: Object.keys(properties), properties };
+}
+
+function answerSchema(candidateIds: readonly string[], designerIds: readonly string[], final: boolean) {
+  const candidate = z.enum(candidateIds as [string, ...string[]]);
+  const designer = z.enum(designerIds as [string, ...string[]]);
+  return z
+    .object({
+      ranking: z.array(candidate).min(1),
+      editingDirections: final ? z.string().optional() : z.string().trim().min(1, 'editingDirections is empty'),
+      agreements: z.array(z.string()),
+      disagreements: z.array(z.string()),
+      decisionPoints: z.array(
+        z.object({ question: z.string(), positions: z.array(z.object({ position: z.string(), heldBy: z.array(designer) })) }),
+      ),
+    })
+    .strict();
+}
+
+/** Runs the remix agent and writes its answer into the iteration (ranking, directions, agreements, …). */
+export async function runRemixAgent(ctx: StepContext, r: RemixAgentInput): Promise<RemixAnswer> {
+  const it = r.iteration;
+  const final = it.final === true;
+  const candidateIds = r.candidates.map((c) => c.id);
+  const designerIds = ctx.designers.map((d) => d.id);
+  const topK = final ? candidateIds.length : narrowTo(it.index, candidateIds.length);
+  const schema = remixJsonSchema(candidateIds, designerIds, final, topK);
+  const validator = answerSchema(candidateIds, designerIds, final);
+  const responseFormat = {
+    type: 'json_schema' as const,
+    json_schema: { name: final ? 'teamfusion_final_pick' : 'teamfusion_remix', strict: true, schema },
+  };
+
+  const base: ChatMessage[] = [
+    ...r.prefix,
+    ...transcriptMessages(it.messages, (id) => nameOf(ctx.designers, id)),
+    remixAgentMessage({ iteration: it, candidates: r.candidates, designers: ctx.designers, topK }),
+  ];
+  let conversation = base;
+  let lastError = '';
+  let rejected: string | undefined;
+
+  for (let attempt = 0; attempt <= REMIX_EXTRA_ATTEMPTS; attempt++) {
+    if (ctx.signal?.aborted) throw new CancelledError();
+    const kind = attempt === 0 ? 'remix' : 'remix-repair';
+    if (attempt > 0) {
+      ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'warning', message: `The remix agent's answer was not usable (${lastError}); asking it to repair (${attempt} of ${REMIX_EXTRA_ATTEMPTS}).` });
+      // First the repair (the bad answer and the error go back); later attempts repeat the repair with the latest error.
+      conversation = [...base, { role: 'assistant', content: rejected ?? '' }, repairMessage(lastError)];
+    }
+    let completion;
+    try {
+      completion = await withChildSignal(ctx.signal, (signal) =>
+        ctx.client.chat.completions.create(
+          { model: ctx.settings.chatModel, messages: toApiMessages(conversation), response_format: responseFormat },
+          { signal },
+        ),
+      );
+    } catch (err) {
+      if (isAbort(err, ctx.signal)) throw new CancelledError();
+      throw err;
+    }
+    const message = completion.choices[0]?.message;
+    const content = message?.content ?? '';
+    const problem = message?.refusal
+      ? `it refused: ${message.refusal}`
+      : completion.choices[0]?.finish_reason === 'length'
+        ? 'the answer was cut off (length)'
+        : undefined;
+    const parsed = problem ? { error: problem } : parseAnswer(content, validator, candidateIds, topK);
+    addPrompt(ctx.record, {
+      id: nextPromptId(ctx.record),
+      iteration: it.index,
+      kind,
+      model: ctx.settings.chatModel,
+      at: new Date().toISOString(),
+      messages: toRecordedMessages(conversation),
+      responseSchema: responseFormat.json_schema,
+      usage: chatUsage(completion.usage),
+      ...(attempt > 0 && rejected !== undefined ? { rejectedOutput: rejected } : {}),
+      ...('error' in parsed ? { error: parsed.error } : {}),
+    });
+    if ('answer' in parsed) {
+      applyAnswer(ctx, r, parsed.answer, parsed.filled);
+      await ctx.save();
+      ctx.emit({ type: 'remix-agent-completed', runId: ctx.record.id, iteration: it });
+      return parsed.answer;
+    }
+    lastError = parsed.error;
+    rejected = message?.refusal ?? content;
+    // The rejected output is also kept on the prompt that produced it.
+    ctx.record.prompts[ctx.record.prompts.length - 1]!.rejectedOutput = rejected;
+    await ctx.save();
+  }
+  throw new StepError(`The remix agent gave no usable answer after ${REMIX_EXTRA_ATTEMPTS + 1} attempts (last problem: ${lastError}). Resume the run to try again.`);
+}
+
+type Parsed = { answer: RemixAnswer; filled: string[] } | { error: string };
+
+export function parseAnswer(
+  content: string,
+  validator: ReturnType<typeof answerSchema>,
+  candidateIds: readonly string[],
+  topK: number,
+): Parsed {
+  let json: unknown;
+  try {
+    json = JSON.parse(content);
+  } catch {
+    return { error: 'the answer is not valid JSON.' };
+  }
+  const res = validator.safeParse(json);
+  if (!res.success) {
+    const issue = res.error.issues[0]!;
+    return { error: `${issue.path.join('.') || 'the answer'}: ${issue.message}.` };
+  }
+  // Duplicates are dropped; a ranking shorter than needed is completed in the candidates' current order (reported).
+  const ranking = [...new Set(res.data.ranking)];
+  const filled: string[] = [];
+  for (const id of candidateIds) {
+    if (ranking.length >= topK) break;
+    if (!ranking.includes(id)) {
+      ranking.push(id);
+      filled.push(id);
+    }
+  }
+  return {
+    answer: {
+      ranking: ranking.slice(0, topK),
+      editingDirections: res.data.editingDirections?.trim(),
+      agreements: res.data.agreements.map((s) => s.trim()).filter(Boolean),
+      disagreements: res.data.disagreements.map((s) => s.trim()).filter(Boolean),
+      decisionPoints: res.data.decisionPoints,
+    },
+    filled,
+  };
+}
+
+function applyAnswer(ctx: StepContext, r: RemixAgentInput, a: RemixAnswer, filled: string[]): void {
+  const it = r.iteration;
+  it.ranking = a.ranking;
+  it.agreements = a.agreements;
+  it.disagreements = a.disagreements;
+  it.decisionPoints = a.decisionPoints;
+  if (filled.length) {
+    ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'warning', message: `The remix agent ranked fewer candidates than needed; ${filled.join(', ')} completed the ranking in their current order.` });
+  }
+  if (a.editingDirections !== undefined && !it.final) {
+    const byId = new Map(r.candidates.map((c) => [c.id, c]));
+    const inputs = a.ranking.map((id) => ({ label: byId.get(id)!.label }));
+    const mapped = mapLabelsForEdit(a.editingDirections, inputs);
+    it.editingDirectionsDiscussed = a.editingDirections;
+    it.editingDirections = mapped.text;
+    if (mapped.unmapped.length) {
+      ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'warning', message: `The editing directions mention ${[...new Set(mapped.unmapped)].join(', ')}, which the edit model will not receive.` });
+    }
+  }
+}

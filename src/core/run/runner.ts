@@ -1,0 +1,245 @@
+/**
+ * A TeamFusion run as a short sequence of named steps, repeated per iteration:
+ *   represent  → prepare the candidates (small, deterministic images) and the shared prompt prefix
+ *   discuss    → proxies speak round-robin (discussion.ts)
+ *   remix      → the remix agent extracts consensus + editing directions as strict JSON (remixAgent.ts)
+ *   edit       → the image-edit model makes the remix (imageEdit.ts)
+ *   iterate    → next candidates = consensus top K + the new remix; the last iteration only picks one
+ * The record (run.json) is the single source of truth: every step reads what is done from it and writes its result back,
+ * so `resumeRun` simply runs the same loop again and skips what is recorded.
+ */
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import type OpenAI from 'openai';
+import { loadReview } from '../review/loadReview';
+import type { Review } from '../review/model';
+import { analyzeReview } from '../stats/analysis';
+import { endpointHost } from '../llm/client';
+import { prepareImage, readImageFile } from '../llm/images';
+import { estimateCost, mergePrices, type PriceTable } from '../llm/pricing';
+import type { StepContext } from './context';
+import { writeDeliverables } from './deliverables';
+import { expectedMessages, runDiscussion } from './discussion';
+import { describeError, isAbort } from './errors';
+import type { RunListener, RunEvent } from './events';
+import { runImageEdit } from './imageEdit';
+import { sharedPrefix, type PromptCandidate } from './prompts';
+import { RUN_RECORD_VERSION, type Iteration, type RunRecord, type RunSettings } from './record';
+import { narrowTo, runRemixAgent } from './remixAgent';
+import { resolveRunSettings } from './settings';
+import { createRunId, readRunRecord, runDir, writeRunRecord } from './store';
+
+export { listRuns, readRunRecord } from './store';
+
+export interface RunnerOptions {
+  reviewRoot: string;
+  client: OpenAI;
+  settings?: Partial<RunSettings>;
+  feedback?: string;
+  signal?: AbortSignal;
+  onEvent?: RunListener;
+  log?: (line: string) => void;
+  /** Cache of prepared images; default the OS cache folder (never inside the review). */
+  cacheDir?: string;
+  /** Merged over the built-in price table. */
+  prices?: PriceTable;
+}
+
+/** Starts a new run. Rejects only when the review cannot be read; model failures end as status 'failed'. */
+export async function startRun(o: RunnerOptions): Promise<RunRecord> {
+  const review = await loadValidReview(o.reviewRoot);
+  const settings = resolveRunSettings(o.settings, review.config);
+  const host = endpointHost(o.client);
+  if (host) settings.endpoint = host;
+  const now = new Date();
+  const record: RunRecord = {
+    version: RUN_RECORD_VERSION,
+    id: createRunId(now),
+    status: 'running',
+    startedAt: now.toISOString(),
+    updatedAt: now.toISOString(),
+    settings,
+    options: review.options.map((op) => ({ id: op.id, label: op.label, file: op.file })),
+    iterations: [],
+    usage: { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, images: 0 },
+    prompts: [],
+    kendallW: teamKendallW(review),
+  };
+  return drive(o, review, record, false);
+}
+
+/** Continues a failed, cancelled or interrupted run from its record; recorded turns are never asked again. */
+export async function resumeRun(o: RunnerOptions & { runId: string }): Promise<RunRecord> {
+  const review = await loadValidReview(o.reviewRoot);
+  const record = await readRunRecord(o.reviewRoot, o.runId);
+  if (record.status === 'completed') return record;
+  return drive(o, review, record, true);
+}
+
+/**
+ * Adds one round to a completed run, with the lead's feedback: a remix iteration over the top 2 of the last ranking
+ * (→ a new remix), followed by a final-pick discussion over those two and the new remix, which updates `finalPick`.
+ * (Two iteration entries: the remix round and the closing pick, so the pick is the team's, not automatic.)
+ */
+export async function refineRun(o: RunnerOptions & { runId: string; feedback?: string }): Promise<RunRecord> {
+  const review = await loadValidReview(o.reviewRoot);
+  const record = await readRunRecord(o.reviewRoot, o.runId);
+  if (record.status !== 'completed') {
+    throw new Error(`Run ${o.runId} is ${record.status}; only a completed run can be refined (resume it first).`);
+  }
+  record.settings.iterations = record.iterations.length + 2;
+  record.finalPick = undefined;
+  return drive(o, review, record, true);
+}
+
+async function loadValidReview(root: string): Promise<Review> {
+  // Images are not decoded here: the CLI and the extension validate first, and preparing them fails in words anyway.
+  const { review, diagnostics } = await loadReview(root, { decodeImages: false });
+  if (!review) {
+    const first = diagnostics.find((d) => d.severity === 'error');
+    throw new Error(`The review cannot be run: ${first ? `${first.file}: ${first.message}` : 'it could not be read.'}`);
+  }
+  if (review.designers.length === 0) throw new Error('The review has no rankings, so there is nobody to discuss.');
+  return review;
+}
+
+function teamKendallW(review: Review): number | undefined {
+  try {
+    const w = analyzeReview(review, { permutations: 100 }).kendall.w;
+    return Number.isFinite(w) ? w : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function drive(o: RunnerOptions, review: Review, record: RunRecord, resumed: boolean): Promise<RunRecord> {
+  const dir = runDir(review.root, record.id);
+  await fs.mkdir(dir, { recursive: true });
+  const prices = mergePrices(o.prices);
+  const emit = (e: RunEvent): void => {
+    try {
+      o.onEvent?.(e);
+    } catch {
+      // A listener's failure never stops the run.
+    }
+  };
+  const ctx: StepContext = {
+    client: o.client,
+    record,
+    settings: record.settings,
+    designers: review.designers,
+    reviewRoot: review.root,
+    runDir: dir,
+    signal: o.signal,
+    emit,
+    log: o.log ?? (() => undefined),
+    async save() {
+      record.updatedAt = new Date().toISOString();
+      record.usage.costUsd = estimateCost(record.usage, record.settings, prices);
+      await writeRunRecord(review.root, record, { validate: record.status !== 'running' });
+      emit({ type: 'record-saved', runId: record.id, record });
+    },
+  };
+  const people = review.designers.map((d) => ({ id: d.id, name: d.name, role: d.role }));
+
+  record.status = 'running';
+  record.error = undefined;
+  for (const it of record.iterations) it.error = undefined;
+  await ctx.save();
+  emit({ type: 'run-started', runId: record.id, runDir: dir, resumed });
+
+  try {
+    for (;;) {
+      let it = record.iterations.at(-1);
+      if (!it || isDone(ctx, it)) {
+        if (record.iterations.length >= record.settings.iterations) break;
+        it = planNextIteration(record, o.feedback);
+        record.iterations.push(it);
+        await ctx.save();
+      }
+      emit({ type: 'iteration-started', runId: record.id, iteration: it.index, candidates: it.candidates, final: it.final === true });
+      await runIteration(ctx, review, it, o.cacheDir);
+      await writeDeliverables(dir, record, people);
+    }
+    const last = record.iterations.at(-1);
+    record.finalPick = last?.ranking?.[0];
+    record.status = 'completed';
+  } catch (err) {
+    const current = record.iterations.at(-1);
+    if (isAbort(err, o.signal)) {
+      record.status = 'cancelled';
+      record.error = 'The run was cancelled; resume it to continue where it stopped.';
+    } else {
+      record.status = 'failed';
+      record.error = describeError(err, 'A model request');
+      if (current) current.error = record.error;
+      emit({ type: 'notice', runId: record.id, level: 'error', message: record.error });
+    }
+  }
+  await ctx.save();
+  await writeDeliverables(dir, record, people).catch(() => undefined);
+  emit({ type: 'run-finished', runId: record.id, status: record.status, error: record.error });
+  return record;
+}
+
+function isDone(ctx: StepContext, it: Iteration): boolean {
+  return it.messages.length >= expectedMessages(ctx) && Boolean(it.ranking?.length) && (it.final === true || Boolean(it.remix));
+}
+
+/** The iterate step: which candidates the next round discusses. */
+export function planNextIteration(record: RunRecord, feedback?: string): Iteration {
+  const index = record.iterations.length + 1;
+  const final = index >= record.settings.iterations;
+  const prev = record.iterations.at(-1);
+  let candidates: string[];
+  if (!prev) candidates = record.options.filter((op) => !isRemixFile(op.file)).map((op) => op.id);
+  else if (prev.final || !prev.remix) candidates = (prev.ranking ?? prev.candidates).slice(0, 2);
+  else candidates = [...(prev.ranking ?? []).slice(0, narrowTo(prev.index, prev.candidates.length)), prev.remix.id];
+  const it: Iteration = { index, candidates, messages: [] };
+  if (final) it.final = true;
+  if (feedback?.trim()) it.feedback = feedback.trim();
+  return it;
+}
+
+/** Remixes live in the run folder; options in options/ (an option may well be called "r1"). */
+function isRemixFile(file: string): boolean {
+  return file.startsWith('runs/');
+}
+
+/** represent → discuss → remix → edit, each skipped when the record shows it done. */
+async function runIteration(ctx: StepContext, review: Review, it: Iteration, cacheDir?: string): Promise<void> {
+  const candidates = await represent(ctx, it, cacheDir);
+  const labelOf = (id: string): string => {
+    const c = ctx.record.options.find((op) => op.id === id);
+    return c ? (isRemixFile(c.file) ? `${c.label} (remix ${id})` : c.label) : id;
+  };
+  const previous = ctx.record.iterations.filter((x) => x.index < it.index);
+  const prefix = sharedPrefix({ brief: review.brief, candidates, previous, labelOf, feedback: it.feedback });
+
+  await runDiscussion(ctx, { iteration: it, candidates, prefix, labelOf });
+  if (!it.ranking?.length) {
+    // While the remix agent thinks, read and fingerprint the files the edit may need (they are memoised).
+    const warm = it.final ? undefined : Promise.all(candidates.map((c) => readImageFile(path.join(ctx.reviewRoot, c.file)).catch(() => undefined)));
+    await runRemixAgent(ctx, { iteration: it, candidates, prefix });
+    await warm;
+  }
+  if (!it.final && !it.remix) {
+    const inputs = (it.ranking ?? []).map((id) => ({ id, file: ctx.record.options.find((op) => op.id === id)!.file }));
+    await runImageEdit(ctx, { iteration: it, inputs });
+  }
+}
+
+/** The represent step: each candidate as the chat model sees it, with its stable label. */
+async function represent(ctx: StepContext, it: Iteration, cacheDir?: string): Promise<PromptCandidate[]> {
+  return Promise.all(
+    it.candidates.map(async (id) => {
+      const op = ctx.record.options.find((x) => x.id === id);
+      if (!op) throw new Error(`Candidate "${id}" is not in the run record.`);
+      const image = await prepareImage(path.join(ctx.reviewRoot, op.file), {
+        maxSide: ctx.settings.imageMaxSide,
+        cacheDir,
+      });
+      return { id, label: op.label, file: op.file, remixId: isRemixFile(op.file) ? id : undefined, image };
+    }),
+  );
+}

@@ -1,0 +1,41 @@
+/**
+ * Run settings, resolved once at the start of a run and then frozen in run.json.
+ * Precedence (highest first): explicit settings (CLI flags, VS Code settings) > review.yaml >
+ * environment (TEAMFUSION_CHAT_MODEL, TEAMFUSION_IMAGE_MODEL) > defaults.
+ */
+import type { ReviewConfig } from '../review/model';
+import { DEFAULT_IMAGE_MAX_SIDE } from '../llm/images';
+import type { RunSettings } from './record';
+
+export const DEFAULT_SETTINGS: RunSettings = {
+  chatModel: 'gpt-4o',
+  imageModel: 'gpt-image-1',
+  turnsPerAgent: 2,
+  iterations: 3,
+  imageMaxSide: DEFAULT_IMAGE_MAX_SIDE,
+};
+
+export function resolveRunSettings(
+  explicit: Partial<RunSettings> | undefined,
+  config: ReviewConfig,
+  env: NodeJS.ProcessEnv = process.env,
+): RunSettings {
+  const fromEnv: Partial<RunSettings> = {
+    chatModel: env.TEAMFUSION_CHAT_MODEL?.trim() || undefined,
+    imageModel: env.TEAMFUSION_IMAGE_MODEL?.trim() || undefined,
+  };
+  const fromReview: Partial<RunSettings> = {
+    chatModel: config.chatModel,
+    imageModel: config.imageModel,
+    turnsPerAgent: config.turnsPerAgent,
+    iterations: config.iterations,
+    imageMaxSide: config.imageMaxSide,
+  };
+  const out: RunSettings = { ...DEFAULT_SETTINGS };
+  for (const layer of [fromEnv, fromReview, explicit ?? {}]) {
+    for (const [k, v] of Object.entries(layer) as [keyof RunSettings, RunSettings[keyof RunSettings]][]) {
+      if (v !== undefined && v !== null && v !== '') (out as Record<string, unknown>)[k] = v;
+    }
+  }
+  return out;
+}

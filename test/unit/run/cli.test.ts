@@ -1,0 +1,147 @@
+import { strict as assert } from 'node:assert';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { MockOpenAI } from '../../support/openaiMock';
+import { RunRecordSchema } from '../../../src/core/run/record';
+import { parseRunArgs } from '../../../src/cli/commands/run';
+import { makeReview, makeTempDir } from './fixtures';
+import { TEST_KEY, turnRequests } from './helpers';
+
+const REPO = path.resolve(__dirname, '../../../..');
+const DIST_CLI = path.join(REPO, 'dist', 'cli.js');
+/** dist/cli.js when built; otherwise the compiled run command alone (other commands may not exist yet). */
+function cliArgs(args: string[]): string[] {
+  if (existsSync(DIST_CLI)) return [DIST_CLI, ...args];
+  const runJs = path.join(REPO, 'out', 'src', 'cli', 'commands', 'run.js');
+  const [, ...rest] = args;
+  return ['-e', `require(${JSON.stringify(runJs)}).runRun(${JSON.stringify(rest)}).then((c) => { process.exitCode = c; })`];
+}
+
+interface Result { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }
+
+function start(args: string[], env: Record<string, string | undefined>): { child: ChildProcess; done: Promise<Result> } {
+  const child = spawn(process.execPath, cliArgs(args), { env: { ...cleanEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  const done = new Promise<Result>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
+  return { child, done };
+}
+
+function cleanEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !/^(OPENAI_|TEAMFUSION_)/.test(k)) env[k] = v;
+  return env;
+}
+
+async function until(cond: () => boolean, ms = 20_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('teamfusion run (command line)', function () {
+  this.timeout(90_000);
+  let mock: MockOpenAI;
+  let cache: string;
+  let env: Record<string, string>;
+  before(async () => {
+    mock = await MockOpenAI.start();
+    cache = await makeTempDir('tf-xdg-');
+    env = { OPENAI_API_KEY: TEST_KEY, OPENAI_BASE_URL: mock.baseURL, XDG_CACHE_HOME: cache, TEAMFUSION_MAX_RETRIES: '0' };
+  });
+  after(async () => mock.close());
+  beforeEach(() => {
+    mock.reset();
+    mock.latencyMs = 0;
+  });
+
+  it('parses its arguments and rejects bad ones', () => {
+    assert.deepEqual(parseRunArgs(['r', '--iterations', '2', '--turns=1', '--json', '--feedback', 'warmer']), {
+      review: 'r', iterations: 2, turns: 1, json: true, feedback: 'warmer',
+    });
+    assert.throws(() => parseRunArgs(['r', '--turns', 'two']), /whole number/);
+    assert.throws(() => parseRunArgs(['r', '--iterations', '0']), /iterations/);
+    assert.throws(() => parseRunArgs([]), /review folder/);
+    assert.throws(() => parseRunArgs(['r', '--nope']), /unknown option/);
+  });
+
+  it('without a key: one sentence on stderr, exit 1, nothing written', async () => {
+    const root = await makeReview({ options: 3, designers: 2 });
+    const r = await start(['run', root], { XDG_CACHE_HOME: cache }).done;
+    assert.equal(r.code, 1);
+    assert.match(r.stderr.trim(), /^No API key: set OPENAI_API_KEY[^\n]*$/);
+    assert.equal(r.stdout, '');
+    assert.equal(existsSync(path.join(root, 'runs')), false);
+    assert.equal(mock.requests.length, 0);
+  });
+
+  it('an invalid review: diagnostics on stderr, exit 1, no request', async () => {
+    const root = await makeReview({ options: 3, designers: 2 });
+    await fs.writeFile(path.join(root, 'rankings', 'd1.yaml'), 'designer: Ana\nranking: [\n');
+    const r = await start(['run', root], env).done;
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /rankings\/d1\.yaml:\d+:\d+: error: /);
+    assert.equal(mock.requests.length, 0);
+  });
+
+  it('streams the turns to stdout and says where the run folder is; --json prints only the summary', async () => {
+    const root = await makeReview({ options: 3, designers: 2 });
+    const r = await start(['run', root, '--turns', '1', '--iterations', '2'], env).done;
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^Ana \(turn 1\): \S.*$/m);
+    assert.match(r.stdout, /^Ben \(turn 1\): \S.*$/m);
+    assert.match(r.stdout, /Run completed: .*runs[\\/]\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ-\w+/);
+
+    const j = await start(['run', root, '--turns', '1', '--iterations', '1', '--json'], env).done;
+    assert.equal(j.code, 0, j.stderr);
+    const summary = JSON.parse(j.stdout) as { status: string; id: string; finalPick: string; runDir: string };
+    assert.equal(summary.status, 'completed');
+    assert.ok(['1', '2', '3'].includes(summary.finalPick));
+    assert.ok(existsSync(path.join(summary.runDir, 'run.json')));
+  });
+
+  it('Ctrl+C (SIGINT) cancels: exit 130, status cancelled', async () => {
+    const root = await makeReview({ options: 3, designers: 2 });
+    mock.latencyMs = 100;
+    const p = start(['run', root], env);
+    await until(() => turnRequests(mock).length >= 2);
+    p.child.kill('SIGINT');
+    const r = await p.done;
+    assert.equal(r.code, 130, r.stderr);
+    const id = (await fs.readdir(path.join(root, 'runs')))[0]!;
+    const rec = RunRecordSchema.parse(JSON.parse(await fs.readFile(path.join(root, 'runs', id, 'run.json'), 'utf8')));
+    assert.equal(rec.status, 'cancelled');
+    assert.match(r.stderr, new RegExp(`--resume ${id}`));
+  });
+
+  it('resume after a hard kill (kill -9) does not re-request recorded turns', async () => {
+    const root = await makeReview({ options: 4, designers: 3 });
+    mock.latencyMs = 60;
+    const p = start(['run', root, '--turns', '2', '--iterations', '2'], env);
+    await until(() => turnRequests(mock).length >= 5);
+    p.child.kill('SIGKILL');
+    const killed = await p.done;
+    assert.equal(killed.signal, 'SIGKILL');
+    const id = (await fs.readdir(path.join(root, 'runs')))[0]!;
+    const before = RunRecordSchema.parse(JSON.parse(await fs.readFile(path.join(root, 'runs', id, 'run.json'), 'utf8')));
+    assert.equal(before.status, 'running', 'a killed run stays "running" on disk');
+    const recorded = before.iterations[0]!.messages.length;
+    assert.ok(recorded >= 4 && recorded < 12, `recorded ${recorded}`);
+    const requestsAtKill = turnRequests(mock).length;
+
+    mock.latencyMs = 0;
+    const r = await start(['run', root, '--resume', id], env).done;
+    assert.equal(r.code, 0, r.stderr);
+    const after = RunRecordSchema.parse(JSON.parse(await fs.readFile(path.join(root, 'runs', id, 'run.json'), 'utf8')));
+    assert.equal(after.status, 'completed');
+    // 2 iterations × 3 designers × 2 turns = 12 turns; only the unrecorded ones were asked after the kill
+    assert.equal(turnRequests(mock).length - requestsAtKill, 12 - recorded);
+    assert.deepEqual(after.iterations[0]!.messages.slice(0, recorded), before.iterations[0]!.messages);
+    assert.deepEqual(mock.specErrors(), []);
+  });
+});
