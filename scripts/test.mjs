@@ -1,0 +1,117 @@
+#!/usr/bin/env node
+// `npm test`: every stage of the project's tests, each printing its counts, then ONE closing line
+// `N passed, N failed` summed over the stages. Exit 1 when anything failed.
+//   build        npm run build (esbuild bundles)                  counts as 1 check
+//   typecheck    npm run compile-tests (tsc → out/)              counts as 1 check (type errors fail it; out/ is still emitted)
+//   unit         mocha --config .mocharc.json (node 20)
+//   integration  scripts/run-integration.mjs: mocha INSIDE the real extension host of code-server
+//   e2e          mocha on out/test/e2e/**/*.e2e.js (playwright + code-server, via test/harness)
+//   vsix         scripts/test-vsix.mjs: package, install into code-server, palette check
+// Skip a stage with TEAMFUSION_SKIP_<STAGE>=1 (e.g. TEAMFUSION_SKIP_E2E=1) for local speed; CI runs all.
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const bin = (name) => join(repo, 'node_modules', '.bin', name);
+const COUNT = /^\s*(\d+) passed, (\d+) failed\s*$/;
+
+/** Runs a command, streaming its output, and returns { code, text }. */
+function run(cmd, args, timeoutS, env = {}) {
+  return new Promise((resolvePromise) => {
+    const child = spawn(cmd, args, { cwd: repo, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    let text = '';
+    const onData = (stream) => (chunk) => { text += chunk; stream.write(chunk); };
+    child.stdout.on('data', onData(process.stdout));
+    child.stderr.on('data', onData(process.stderr));
+    const timer = setTimeout(() => {
+      text += `\n(stopped after ${timeoutS} s)\n`;
+      try { process.kill(-child.pid, 'SIGTERM'); } catch { /* gone */ }
+      setTimeout(() => { try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ } }, 5000).unref();
+    }, timeoutS * 1000);
+    child.on('close', (code, signal) => { clearTimeout(timer); resolvePromise({ code: code ?? (signal ? 128 : 1), text }); });
+  });
+}
+
+/** Counts from mocha's spec reporter ("12 passing", "2 failing") or our own closing line. */
+function counts(text) {
+  const lines = text.split('\n');
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const m = COUNT.exec(lines[i]);
+    if (m) return { passed: Number(m[1]), failed: Number(m[2]) };
+  }
+  const passing = /(\d+) passing/.exec(text);
+  const failing = /(\d+) failing/.exec(text);
+  if (passing || failing) return { passed: Number(passing?.[1] ?? 0), failed: Number(failing?.[1] ?? 0) };
+  return undefined;
+}
+
+function findFiles(dir, suffix) {
+  if (!existsSync(dir)) return [];
+  const out = [];
+  for (const name of readdirSync(dir)) {
+    const full = join(dir, name);
+    if (statSync(full).isDirectory()) out.push(...findFiles(full, suffix));
+    else if (name.endsWith(suffix)) out.push(full);
+  }
+  return out.sort();
+}
+
+const stages = [
+  { name: 'build', timeout: 300, run: () => run('npm', ['run', 'build'], 300), single: true },
+  { name: 'typecheck', timeout: 300, run: () => run('npm', ['run', 'compile-tests'], 300), single: true },
+  { name: 'unit', timeout: 900, run: () => run(bin('mocha'), ['--config', '.mocharc.json'], 900) },
+  { name: 'integration', realHost: true, timeout: 900, needs: 'dist/extension.js',
+    run: () => run(process.execPath, ['scripts/run-integration.mjs'], 900) },
+  { name: 'e2e', timeout: 1800, needs: 'dist/extension.js', run: () => {
+    const files = findFiles(join(repo, 'out/test/e2e'), '.e2e.js');
+    if (files.length === 0) return Promise.resolve({ code: 0, text: 'no e2e tests\n0 passed, 0 failed\n' });
+    return run(bin('mocha'), ['--no-config', '--timeout', '300000', '--reporter', 'spec', ...files], 1800);
+  } },
+  { name: 'vsix', timeout: 600, needs: 'dist/extension.js', run: () => run(process.execPath, ['scripts/test-vsix.mjs'], 600) },
+];
+
+const results = [];
+const t0 = Date.now();
+for (const stage of stages) {
+  const skipVar = `TEAMFUSION_SKIP_${stage.name.toUpperCase()}`;
+  if (process.env[skipVar] === '1') {
+    results.push({ name: stage.name, skipped: true, passed: 0, failed: 0, seconds: 0 });
+    console.log(`\n=== ${stage.name}: skipped (${skipVar}=1)`);
+    continue;
+  }
+  console.log(`\n=== ${stage.name}`);
+  const s0 = Date.now();
+  let passed = 0;
+  let failed = 0;
+  let note = '';
+  if (stage.needs && !existsSync(join(repo, stage.needs))) {
+    failed = 1;
+    note = `${stage.needs} is missing`;
+  } else {
+    const { code, text } = await stage.run();
+    if (stage.single) {
+      passed = code === 0 ? 1 : 0;
+      failed = code === 0 ? 0 : 1;
+    } else {
+      const c = counts(text);
+      passed = c?.passed ?? 0;
+      failed = c?.failed ?? 0;
+      if (code !== 0 && failed === 0) { failed = 1; note = `exit ${code} without a failing test`; }
+    }
+  }
+  const seconds = (Date.now() - s0) / 1000;
+  results.push({ name: stage.name, passed, failed, seconds, realHost: stage.realHost, note });
+  console.log(`=== ${stage.name}: ${passed} passed, ${failed} failed in ${seconds.toFixed(1)} s${note ? ` (${note})` : ''}`);
+}
+
+const total = results.reduce((a, r) => ({ passed: a.passed + r.passed, failed: a.failed + r.failed }), { passed: 0, failed: 0 });
+const inHost = results.filter((r) => r.realHost).reduce((a, r) => a + r.passed + r.failed, 0);
+console.log('\nstage        passed  failed  seconds');
+for (const r of results) {
+  console.log(`${r.name.padEnd(12)} ${r.skipped ? ' skipped' : `${String(r.passed).padStart(6)}  ${String(r.failed).padStart(6)}  ${r.seconds.toFixed(1).padStart(7)}`}`);
+}
+console.log(`${inHost} of them ran inside the real VS Code extension host (code-server); total ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+console.log(`${total.passed} passed, ${total.failed} failed`);
+process.exit(total.failed === 0 ? 0 : 1);

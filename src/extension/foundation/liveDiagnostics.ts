@@ -1,0 +1,238 @@
+/**
+ * Problems of review folders in the Problems panel, kept up to date while people edit: a full loadReview on open/save
+ * and on file changes (debounced), and, while a ranking file has unsaved edits, that file re-checked from the editor's
+ * text on every change. Diagnostic collection: 'teamfusion'.
+ */
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { rankingFormatOf, validateRankingText } from '../../core/review/index';
+import type { Diagnostic, LoadResult } from '../../core/review/model';
+import type { ReviewIndex } from './reviewIndex';
+import { isInside } from './reviewIndex';
+
+const IMAGE = /\.(png|jpe?g|webp)$/i;
+const TEXT = /\.(md|ya?ml|json|csv|txt)$/i;
+
+export interface ProblemCount {
+  errors: number;
+  warnings: number;
+}
+
+export class LiveDiagnostics implements vscode.Disposable {
+  readonly collection = vscode.languages.createDiagnosticCollection('teamfusion');
+  private readonly published = new Map<string, Set<string>>();
+  /** Last full loadReview diagnostics per review root (Uri string). */
+  private readonly lastFull = new Map<string, Diagnostic[]>();
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly didPublish = new vscode.EventEmitter<vscode.Uri>();
+  /** Fires with the review root whenever its diagnostics were (re)published. */
+  readonly onDidPublish = this.didPublish.event;
+  private readonly disposables: vscode.Disposable[] = [this.collection, this.didPublish];
+
+  constructor(
+    private readonly reviews: ReviewIndex,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
+    const onDoc = (delayMs: number) => (doc: vscode.TextDocument) => void this.onDocument(doc, delayMs);
+    this.disposables.push(
+      vscode.workspace.onDidOpenTextDocument(onDoc(100)),
+      vscode.workspace.onDidSaveTextDocument(onDoc(100)),
+      vscode.workspace.onDidCloseTextDocument(onDoc(100)),
+      vscode.workspace.onDidChangeTextDocument((e) => void this.onEdit(e.document)),
+      reviews.onDidChange(() => this.scheduleAll()),
+    );
+  }
+
+  /** Loads a review, publishes its diagnostics, and returns the result (with unsaved ranking edits overlaid). */
+  async validate(root: vscode.Uri): Promise<LoadResult> {
+    const result = await this.reviews.load(root);
+    this.lastFull.set(root.toString(), result.diagnostics);
+    const diagnostics = await this.withUnsavedEdits(root, result.diagnostics);
+    await this.publish(root, diagnostics);
+    return { ...result, diagnostics };
+  }
+
+  /** Validates every review of the workspace; clears reviews that are gone. */
+  async validateAll(): Promise<void> {
+    const roots = await this.reviews.find();
+    const keep = new Set(roots.map((r) => r.toString()));
+    for (const key of [...this.published.keys()]) {
+      if (!keep.has(key) && !key.startsWith('extra:')) this.clear(vscode.Uri.parse(key));
+    }
+    for (const root of roots) await this.validate(root);
+  }
+
+  /** Publishes diagnostics that belong to no review (e.g. a CSV's problems), under their own key. */
+  async publishExtra(key: string, base: vscode.Uri, diagnostics: Diagnostic[]): Promise<void> {
+    await this.publishUnder(`extra:${key}`, base, diagnostics);
+  }
+
+  clear(root: vscode.Uri): void {
+    const key = root.toString();
+    for (const u of this.published.get(key) ?? []) this.collection.delete(vscode.Uri.parse(u));
+    this.published.delete(key);
+    this.lastFull.delete(key);
+  }
+
+  /** Errors and warnings currently shown for a file, or for everything under a folder. */
+  count(uri: vscode.Uri): ProblemCount {
+    const c: ProblemCount = { errors: 0, warnings: 0 };
+    this.collection.forEach((u, list) => {
+      if (!isInside(u, uri)) return;
+      for (const d of list) {
+        if (d.severity === vscode.DiagnosticSeverity.Error) c.errors++;
+        else if (d.severity === vscode.DiagnosticSeverity.Warning) c.warnings++;
+      }
+    });
+    return c;
+  }
+
+  private scheduleAll(): void {
+    this.debounce('*', 400, () => this.validateAll());
+  }
+
+  private debounce(key: string, ms: number, fn: () => Promise<unknown>): void {
+    const old = this.timers.get(key);
+    if (old) clearTimeout(old);
+    this.timers.set(
+      key,
+      setTimeout(() => {
+        this.timers.delete(key);
+        fn().catch((e: unknown) => this.log.error(`Validation failed: ${e instanceof Error ? e.message : String(e)}`));
+      }, ms),
+    );
+  }
+
+  private async onDocument(doc: vscode.TextDocument, delayMs: number): Promise<void> {
+    if (doc.uri.scheme !== 'file' || !isReviewFile(doc.uri)) return;
+    const root = await this.reviews.reviewOf(doc.uri);
+    if (root) this.debounce(root.toString(), delayMs, () => this.validate(root));
+  }
+
+  /** Typing in a ranking file: re-check that file's text only, keep the rest of the review's last full result. */
+  private async onEdit(doc: vscode.TextDocument): Promise<void> {
+    if (doc.uri.scheme !== 'file' || !isReviewFile(doc.uri)) return;
+    const root = await this.reviews.reviewOf(doc.uri);
+    if (!root) return;
+    const key = root.toString();
+    if (!rankingRel(root, doc.uri) || !this.lastFull.has(key)) {
+      // Not a ranking file (or never validated): the files on disk tell, once saved; a first validation now.
+      if (!this.lastFull.has(key)) this.debounce(key, 300, () => this.validate(root));
+      return;
+    }
+    this.debounce(`edit:${key}`, 250, async () => {
+      const merged = await this.withUnsavedEdits(root, this.lastFull.get(key) ?? []);
+      await this.publish(root, merged);
+    });
+  }
+
+  /** Replaces the diagnostics of ranking files that have unsaved edits with a check of the editor's text. */
+  private async withUnsavedEdits(root: vscode.Uri, diagnostics: Diagnostic[]): Promise<Diagnostic[]> {
+    const dirty = vscode.workspace.textDocuments.filter((d) => d.isDirty && rankingRel(root, d.uri));
+    if (dirty.length === 0) return diagnostics;
+    const optionIds = await optionIdsOf(root);
+    let out = diagnostics;
+    for (const doc of dirty) {
+      const rel = rankingRel(root, doc.uri);
+      const format = rel ? rankingFormatOf(rel) : undefined;
+      if (!rel || !format) continue;
+      const fresh = validateRankingText(doc.getText(), rel, optionIds, format).diagnostics;
+      out = [...out.filter((d) => d.file !== rel), ...fresh];
+    }
+    return out;
+  }
+
+  private async publish(root: vscode.Uri, diagnostics: Diagnostic[]): Promise<void> {
+    await this.publishUnder(root.toString(), root, diagnostics);
+    this.didPublish.fire(root);
+  }
+
+  private async publishUnder(key: string, base: vscode.Uri, diagnostics: Diagnostic[]): Promise<void> {
+    const byFile = new Map<string, vscode.Diagnostic[]>();
+    const lineCache = new Map<string, string[] | undefined>();
+    for (const d of diagnostics) {
+      const uri = fileUri(base, d.file);
+      const k = uri.toString();
+      if (!lineCache.has(k)) lineCache.set(k, await linesOf(uri));
+      const vd = new vscode.Diagnostic(rangeOf(d, lineCache.get(k)), d.message, toSeverity(d.severity));
+      vd.source = 'TeamFusion';
+      const list = byFile.get(k) ?? [];
+      list.push(vd);
+      byFile.set(k, list);
+    }
+    for (const old of this.published.get(key) ?? []) {
+      if (!byFile.has(old)) this.collection.delete(vscode.Uri.parse(old));
+    }
+    for (const [k, list] of byFile) this.collection.set(vscode.Uri.parse(k), list);
+    this.published.set(key, new Set(byFile.keys()));
+  }
+
+  dispose(): void {
+    for (const t of this.timers.values()) clearTimeout(t);
+    for (const d of this.disposables) d.dispose();
+  }
+}
+
+function isReviewFile(uri: vscode.Uri): boolean {
+  const p = uri.path;
+  const name = path.posix.basename(p);
+  const parent = path.posix.basename(path.posix.dirname(p));
+  return name === 'brief.md' || name === 'review.yaml' || parent === 'rankings' || parent === 'options';
+}
+
+/** "rankings/ana.yaml" when `uri` is a ranking file directly in `root`'s rankings/, else undefined. */
+function rankingRel(root: vscode.Uri, uri: vscode.Uri): string | undefined {
+  if (!isInside(uri, root)) return undefined;
+  const rel = path.posix.relative(root.path, uri.path);
+  return /^rankings\/[^/]+\.(ya?ml|json)$/i.test(rel) ? rel : undefined;
+}
+
+async function optionIdsOf(root: vscode.Uri): Promise<string[]> {
+  try {
+    const names = await fs.readdir(path.join(root.fsPath, 'options'));
+    return names.filter((n) => IMAGE.test(n)).map((n) => n.replace(/\.[^.]+$/, ''));
+  } catch {
+    return [];
+  }
+}
+
+/** The Uri a diagnostic's `file` names: relative to the review root ('.' = the root itself), or absolute. */
+export function fileUri(root: vscode.Uri, file: string): vscode.Uri {
+  if (path.isAbsolute(file)) return vscode.Uri.file(file);
+  const clean = file.replace(/\\/g, '/').replace(/\/+$/, '');
+  if (clean === '' || clean === '.') return root;
+  return vscode.Uri.joinPath(root, ...clean.split('/'));
+}
+
+async function linesOf(uri: vscode.Uri): Promise<string[] | undefined> {
+  const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+  if (open) return open.getText().split(/\r?\n/);
+  if (uri.scheme !== 'file' || !TEXT.test(uri.path)) return undefined;
+  try {
+    const stat = await fs.stat(uri.fsPath);
+    if (!stat.isFile() || stat.size > 2_000_000) return undefined;
+    return (await fs.readFile(uri.fsPath, 'utf8')).split(/\r?\n/);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * 1-based line/column → a 0-based Range from that position to the end of the line's text. Line 0 (unknown) → the first
+ * line. Without the text (images, folders), an empty range at the position.
+ */
+export function rangeOf(d: Pick<Diagnostic, 'line' | 'column'>, lines: string[] | undefined): vscode.Range {
+  let line = d.line > 0 ? d.line - 1 : 0;
+  let col = d.line > 0 && d.column > 0 ? d.column - 1 : 0;
+  if (!lines || lines.length === 0) return new vscode.Range(line, col, line, col);
+  line = Math.min(line, lines.length - 1);
+  const text = lines[line] ?? '';
+  col = Math.min(col, text.length);
+  const end = Math.max(text.trimEnd().length, col);
+  return new vscode.Range(line, col, line, end);
+}
+
+function toSeverity(s: Diagnostic['severity']): vscode.DiagnosticSeverity {
+  return s === 'error' ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning;
+}

@@ -1,0 +1,77 @@
+/**
+ * The foundation of the extension: the Reviews view, live diagnostics of review folders, and the commands
+ * New Review, Validate Review, Import Rankings from CSV, Refresh Reviews and Show Log.
+ * Commands accept optional argument objects so tests and scripts can drive them without any UI.
+ */
+import * as vscode from 'vscode';
+import type { Services } from '../services';
+import { importRankings } from './importRankings';
+import { LiveDiagnostics } from './liveDiagnostics';
+import { newReview } from './newReview';
+import { ReviewsTree } from './reviewsTree';
+import { validateReview } from './validateReview';
+
+/** Not in the command palette: used by the integration tests to see what the Reviews view shows. */
+export const DESCRIBE_TREE_COMMAND = 'teamfusion.internal.describeReviewsTree';
+
+export function registerFoundation(context: vscode.ExtensionContext, services: Services): void {
+  const { reviews, log } = services;
+  const live = new LiveDiagnostics(reviews, log);
+  const tree = new ReviewsTree(reviews, live);
+  const view = vscode.window.createTreeView('teamfusion.reviews', { treeDataProvider: tree, showCollapseAll: true });
+
+  const reveal = async (root: vscode.Uri): Promise<void> => {
+    reviews.invalidate();
+    tree.refresh();
+    const node = await tree.reviewNode(root);
+    if (node) await view.reveal(node, { select: true, focus: false, expand: true }).then(undefined, () => undefined);
+  };
+
+  // Runs change the Runs list; refresh when a run starts, ends, or writes its record.
+  const runEvents = services.runs.onEvent(() => tree.refresh());
+
+  const guard =
+    <T>(name: string, fn: (arg: unknown) => Promise<T>) =>
+    async (arg?: unknown): Promise<T | undefined> => {
+      try {
+        return await fn(arg);
+      } catch (e) {
+        const why = e instanceof Error ? e.message : String(e);
+        log.error(`${name} failed: ${e instanceof Error && e.stack ? e.stack : why}`);
+        void vscode.window.showErrorMessage(`${name} failed: ${why}`);
+        return undefined;
+      }
+    };
+
+  context.subscriptions.push(
+    live,
+    tree,
+    view,
+    runEvents,
+    vscode.commands.registerCommand(
+      'teamfusion.newReview',
+      guard('New Review', (arg) => newReview(context.extensionUri, log, arg, reveal)),
+    ),
+    vscode.commands.registerCommand(
+      'teamfusion.validateReview',
+      guard('Validate Review', (arg) => validateReview(reviews, live, log, arg)),
+    ),
+    vscode.commands.registerCommand(
+      'teamfusion.importRankings',
+      guard('Import Rankings', (arg) => importRankings(reviews, live, log, arg)),
+    ),
+    vscode.commands.registerCommand(
+      'teamfusion.refreshReviews',
+      guard('Refresh Reviews', async () => {
+        reviews.invalidate();
+        tree.refresh();
+        await live.validateAll();
+      }),
+    ),
+    vscode.commands.registerCommand('teamfusion.showLog', () => log.show(true)),
+    vscode.commands.registerCommand(DESCRIBE_TREE_COMMAND, (depth?: unknown) => tree.snapshot(typeof depth === 'number' ? depth : 3)),
+  );
+
+  // Every review once at start, so the Problems panel is right before anyone opens a file.
+  void live.validateAll().catch((e: unknown) => log.error(`Validating the reviews failed: ${String(e)}`));
+}

@@ -1,0 +1,126 @@
+/**
+ * What the Reviews tree shows of a review folder, read tolerantly from disk: it must still show a review whose files
+ * are broken (that is when people look at it), so nothing here rejects a folder; problems are the diagnostics' job.
+ */
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import { naturalCompare } from '../../core/review/index';
+
+export interface OptionEntry {
+  id: string;
+  file: string;
+  label: string;
+}
+
+export interface DesignerEntry {
+  id: string;
+  /** Relative to the review root. */
+  file: string;
+  name: string;
+  role?: string;
+  weight: number;
+}
+
+export interface RunEntry {
+  runId: string;
+  status?: 'running' | 'completed' | 'failed' | 'cancelled';
+  startedAt?: string;
+  finalPick?: string;
+  iterations: number;
+  error?: string;
+}
+
+export interface ReviewContents {
+  title: string;
+  hasBrief: boolean;
+  options: OptionEntry[];
+  designers: DesignerEntry[];
+  runs: RunEntry[];
+}
+
+const RankingHead = z.object({
+  designer: z.string().optional().catch(undefined),
+  role: z.string().optional().catch(undefined),
+  weight: z.number().positive().optional().catch(undefined),
+});
+
+const ReviewYamlHead = z.object({ title: z.string().optional().catch(undefined) });
+
+const RunHead = z.object({
+  id: z.string().optional().catch(undefined),
+  status: z.enum(['running', 'completed', 'failed', 'cancelled']).optional().catch(undefined),
+  startedAt: z.string().optional().catch(undefined),
+  finalPick: z.string().optional().catch(undefined),
+  iterations: z.array(z.unknown()).optional().catch(undefined),
+  error: z.string().optional().catch(undefined),
+});
+
+async function list(dir: string): Promise<string[]> {
+  try {
+    return await fs.readdir(dir);
+  } catch {
+    return [];
+  }
+}
+
+async function readText(file: string): Promise<string | undefined> {
+  try {
+    return await fs.readFile(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+function parseLoose(text: string | undefined): unknown {
+  if (text === undefined) return undefined;
+  try {
+    return parseYaml(text) as unknown; // YAML is a superset of JSON
+  } catch {
+    return undefined;
+  }
+}
+
+export async function readReviewContents(root: string): Promise<ReviewContents> {
+  const [rootNames, optionNames, rankingNames, runNames] = await Promise.all([
+    list(root),
+    list(path.join(root, 'options')),
+    list(path.join(root, 'rankings')),
+    list(path.join(root, 'runs')),
+  ]);
+  const config = ReviewYamlHead.safeParse(parseLoose(await readText(path.join(root, 'review.yaml'))) ?? {});
+  const options = optionNames
+    .filter((n) => /\.(png|jpe?g|webp)$/i.test(n))
+    .map((n) => ({ id: n.replace(/\.[^.]+$/, ''), file: `options/${n}` }))
+    .sort((a, b) => naturalCompare(a.id, b.id))
+    .map((o, i) => ({ ...o, label: `Image ${i + 1}` }));
+  const designers: DesignerEntry[] = [];
+  for (const n of rankingNames.filter((x) => /\.(ya?ml|json)$/i.test(x)).sort(naturalCompare)) {
+    const head = RankingHead.safeParse(parseLoose(await readText(path.join(root, 'rankings', n))) ?? {});
+    const h = head.success ? head.data : {};
+    const id = n.replace(/\.[^.]+$/, '');
+    designers.push({ id, file: `rankings/${n}`, name: h.designer?.trim() || id, role: h.role, weight: h.weight ?? 1 });
+  }
+  const runs: RunEntry[] = [];
+  for (const n of runNames.sort((a, b) => naturalCompare(b, a))) {
+    const text = await readText(path.join(root, 'runs', n, 'run.json'));
+    if (text === undefined) continue;
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = {};
+    }
+    const head = RunHead.safeParse(json);
+    const h = head.success ? head.data : {};
+    runs.push({ runId: n, status: h.status, startedAt: h.startedAt, finalPick: h.finalPick, iterations: h.iterations?.length ?? 0, error: h.error });
+  }
+  return {
+    title: (config.success ? config.data.title : undefined)?.trim() || path.basename(root),
+    hasBrief: rootNames.includes('brief.md'),
+    options,
+    designers,
+    runs,
+  };
+}

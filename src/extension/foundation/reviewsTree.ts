@@ -1,0 +1,298 @@
+/**
+ * The "Reviews" view (teamfusion.reviews): each review folder of the workspace with its brief, options, designers
+ * and runs. Review items carry contextValue 'review' and `reviewRoot`; run items carry contextValue 'run' and
+ * `{ reviewRoot, runId }`, which is what the review and run commands accept as their argument.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { ReviewIndex } from './reviewIndex';
+import type { LiveDiagnostics } from './liveDiagnostics';
+import { readReviewContents, type ReviewContents, type RunEntry } from './reviewContents';
+
+interface NodeBase {
+  readonly id: string;
+  readonly parent?: ReviewNode | GroupNode;
+  /** Absolute path of the review folder this node belongs to. */
+  readonly reviewRoot: string;
+}
+export interface ReviewNode extends NodeBase {
+  readonly kind: 'review';
+  readonly uri: vscode.Uri;
+}
+export interface GroupNode extends NodeBase {
+  readonly kind: 'options' | 'designers' | 'runs';
+  readonly parent: ReviewNode;
+}
+export interface FileNode extends NodeBase {
+  readonly kind: 'brief' | 'option' | 'designer';
+  readonly resourceUri: vscode.Uri;
+  readonly label: string;
+  readonly description?: string;
+  readonly tooltip?: string;
+}
+export interface RunNode extends NodeBase {
+  readonly kind: 'run';
+  readonly runId: string;
+  readonly run: RunEntry;
+  readonly resourceUri: vscode.Uri;
+}
+export interface InfoNode extends NodeBase {
+  readonly kind: 'info';
+  readonly label: string;
+}
+export type TreeNode = ReviewNode | GroupNode | FileNode | RunNode | InfoNode;
+
+/** A plain copy of what the tree shows (for tests and scripts: command teamfusion.internal.describeReviewsTree). */
+export interface TreeSnapshot {
+  label: string;
+  description?: string;
+  contextValue?: string;
+  icon?: string;
+  tooltip?: string;
+  command?: string;
+  /** Run items: what the run commands receive. */
+  reviewRoot?: string;
+  runId?: string;
+  children?: TreeSnapshot[];
+}
+
+const RUN_ICONS: Record<NonNullable<RunEntry['status']> | 'unknown', vscode.ThemeIcon> = {
+  running: new vscode.ThemeIcon('sync~spin'),
+  completed: new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed')),
+  failed: new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed')),
+  cancelled: new vscode.ThemeIcon('circle-slash'),
+  unknown: new vscode.ThemeIcon('question'),
+};
+
+export class ReviewsTree implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<TreeNode | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly contents = new Map<string, Promise<ReviewContents>>();
+  private readonly reviewNodes = new Map<string, ReviewNode>();
+  private readonly disposables: vscode.Disposable[] = [this.changed];
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly reviews: ReviewIndex,
+    private readonly diagnostics: LiveDiagnostics,
+  ) {
+    this.disposables.push(
+      reviews.onDidChange(() => this.refresh()),
+      diagnostics.onDidPublish(() => this.refresh()),
+    );
+  }
+
+  /** Forgets what was read; the view re-reads it (the change event is debounced by 200 ms). */
+  refresh(): void {
+    this.contents.clear();
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.contents.clear();
+      this.changed.fire(undefined);
+    }, 200);
+  }
+
+  /** The node of a review root, once the tree has listed it. */
+  async reviewNode(root: vscode.Uri): Promise<ReviewNode | undefined> {
+    await this.getChildren(undefined);
+    return this.reviewNodes.get(root.fsPath);
+  }
+
+  private load(root: string): Promise<ReviewContents> {
+    let p = this.contents.get(root);
+    if (!p) {
+      p = readReviewContents(root);
+      this.contents.set(root, p);
+    }
+    return p;
+  }
+
+  async getChildren(node?: TreeNode): Promise<TreeNode[]> {
+    if (!node) {
+      const roots = await this.reviews.find();
+      const nodes: ReviewNode[] = [];
+      const previous = new Map(this.reviewNodes);
+      this.reviewNodes.clear();
+      for (const uri of roots) {
+        const key = uri.fsPath;
+        const n: ReviewNode = previous.get(key) ?? { kind: 'review', id: `review:${uri.toString()}`, reviewRoot: key, uri };
+        this.reviewNodes.set(key, n);
+        nodes.push(n);
+      }
+      return nodes;
+    }
+    const root = node.reviewRoot;
+    const rootUri = vscode.Uri.file(root);
+    const base = (id: string) => `${node.id}/${id}`;
+    switch (node.kind) {
+      case 'review': {
+        const c = await this.load(root);
+        const out: TreeNode[] = [];
+        if (c.hasBrief) {
+          out.push({ kind: 'brief', id: base('brief'), parent: node, reviewRoot: root, resourceUri: vscode.Uri.joinPath(rootUri, 'brief.md'), label: 'Brief' });
+        }
+        for (const kind of ['options', 'designers', 'runs'] as const) out.push({ kind, id: base(kind), parent: node, reviewRoot: root });
+        return out;
+      }
+      case 'options': {
+        const c = await this.load(root);
+        return c.options.map((o) => ({
+          kind: 'option' as const,
+          id: base(o.file),
+          parent: node,
+          reviewRoot: root,
+          resourceUri: vscode.Uri.joinPath(rootUri, ...o.file.split('/')),
+          label: path.posix.basename(o.file),
+          description: `${o.label} · id ${o.id}`,
+        }));
+      }
+      case 'designers': {
+        const c = await this.load(root);
+        return c.designers.map((d) => ({
+          kind: 'designer' as const,
+          id: base(d.file),
+          parent: node,
+          reviewRoot: root,
+          resourceUri: vscode.Uri.joinPath(rootUri, ...d.file.split('/')),
+          label: d.name,
+          description: d.role ? (d.weight !== 1 ? `${d.role} · weight ${d.weight}` : d.role) : d.weight !== 1 ? `weight ${d.weight}` : undefined,
+          tooltip: `${d.name}${d.role ? ` — ${d.role}` : ''}\nWeight ${d.weight} (weighted consensus only)\n${d.file}`,
+        }));
+      }
+      case 'runs': {
+        const c = await this.load(root);
+        if (c.runs.length === 0) return [{ kind: 'info', id: base('none'), parent: node, reviewRoot: root, label: 'No runs yet' }];
+        return c.runs.map((r) => ({
+          kind: 'run' as const,
+          id: base(`run:${r.runId}`),
+          parent: node,
+          reviewRoot: root,
+          runId: r.runId,
+          run: r,
+          resourceUri: vscode.Uri.joinPath(rootUri, 'runs', r.runId),
+        }));
+      }
+      default:
+        return [];
+    }
+  }
+
+  getParent(node: TreeNode): TreeNode | undefined {
+    return node.parent;
+  }
+
+  async getTreeItem(node: TreeNode): Promise<vscode.TreeItem> {
+    switch (node.kind) {
+      case 'review': {
+        const c = await this.load(node.reviewRoot);
+        // Two reviews with the same title (copies): tell them apart by folder name.
+        let label = c.title;
+        for (const other of this.reviewNodes.values()) {
+          if (other !== node && (await this.load(other.reviewRoot)).title === c.title) {
+            label = `${c.title} (${path.basename(node.reviewRoot)})`;
+            break;
+          }
+        }
+        const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Expanded);
+        const problems = this.diagnostics.count(node.uri);
+        item.id = node.id;
+        item.contextValue = 'review';
+        item.description = [
+          vscode.workspace.asRelativePath(node.uri, false),
+          problems.errors ? plural(problems.errors, 'error') : '',
+          problems.warnings ? plural(problems.warnings, 'warning') : '',
+        ].filter(Boolean).join(' · ');
+        item.iconPath = problems.errors
+          ? new vscode.ThemeIcon('error', new vscode.ThemeColor('problemsErrorIcon.foreground'))
+          : new vscode.ThemeIcon('organization');
+        item.tooltip = `${c.title}\n${node.reviewRoot}\n${c.options.length} options · ${c.designers.length} designers · ${c.runs.length} runs`;
+        return item;
+      }
+      case 'options':
+      case 'designers':
+      case 'runs': {
+        const c = await this.load(node.reviewRoot);
+        const n = node.kind === 'options' ? c.options.length : node.kind === 'designers' ? c.designers.length : c.runs.length;
+        const label = node.kind === 'options' ? 'Options' : node.kind === 'designers' ? 'Designers' : 'Runs';
+        const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
+        item.id = node.id;
+        item.description = String(n);
+        item.contextValue = node.kind;
+        item.iconPath = new vscode.ThemeIcon(node.kind === 'options' ? 'file-media' : node.kind === 'designers' ? 'account' : 'history');
+        return item;
+      }
+      case 'brief':
+      case 'option':
+      case 'designer': {
+        const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.None);
+        item.id = node.id;
+        item.resourceUri = node.resourceUri;
+        item.description = node.description;
+        item.tooltip = node.tooltip ?? vscode.workspace.asRelativePath(node.resourceUri, false);
+        item.contextValue = node.kind;
+        item.command = { command: 'vscode.open', title: 'Open', arguments: [node.resourceUri] };
+        if (node.kind === 'brief') item.iconPath = new vscode.ThemeIcon('book');
+        if (node.kind === 'designer') {
+          const p = this.diagnostics.count(node.resourceUri);
+          item.iconPath = p.errors
+            ? new vscode.ThemeIcon('error', new vscode.ThemeColor('problemsErrorIcon.foreground'))
+            : p.warnings
+              ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'))
+              : new vscode.ThemeIcon('person');
+        }
+        return item;
+      }
+      case 'run': {
+        const r = node.run;
+        const item = new vscode.TreeItem(r.runId, vscode.TreeItemCollapsibleState.None);
+        item.id = node.id;
+        item.contextValue = 'run';
+        item.iconPath = RUN_ICONS[r.status ?? 'unknown'];
+        item.description = [r.status ?? 'unreadable', r.iterations ? plural(r.iterations, 'iteration') : '', r.finalPick ? `pick ${r.finalPick}` : '']
+          .filter(Boolean)
+          .join(' · ');
+        item.tooltip = `${r.runId}\nStatus: ${r.status ?? 'run.json could not be read'}${r.startedAt ? `\nStarted: ${r.startedAt}` : ''}${r.error ? `\n${r.error}` : ''}`;
+        item.command = { command: 'teamfusion.openReview', title: 'Open Run', arguments: [{ reviewRoot: node.reviewRoot, runId: r.runId }] };
+        return item;
+      }
+      case 'info': {
+        const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.None);
+        item.id = node.id;
+        item.contextValue = 'info';
+        return item;
+      }
+    }
+  }
+
+  /** What the tree shows, `depth` levels deep, as plain data. */
+  async snapshot(depth = 3, node?: TreeNode): Promise<TreeSnapshot[]> {
+    const children = await this.getChildren(node);
+    const out: TreeSnapshot[] = [];
+    for (const child of children) {
+      const item = await this.getTreeItem(child);
+      const label = typeof item.label === 'string' ? item.label : (item.label?.label ?? '');
+      const snap: TreeSnapshot = {
+        label,
+        description: typeof item.description === 'string' ? item.description : undefined,
+        contextValue: item.contextValue,
+        icon: item.iconPath instanceof vscode.ThemeIcon ? item.iconPath.id : undefined,
+        ...(child.kind === 'run' ? { reviewRoot: child.reviewRoot, runId: child.runId } : {}),
+        tooltip: typeof item.tooltip === 'string' ? item.tooltip : undefined,
+        command: item.command?.command,
+      };
+      if (depth > 1 && item.collapsibleState !== vscode.TreeItemCollapsibleState.None) snap.children = await this.snapshot(depth - 1, child);
+      out.push(snap);
+    }
+    return out;
+  }
+
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    for (const d of this.disposables) d.dispose();
+  }
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}

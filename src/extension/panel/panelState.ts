@@ -1,0 +1,81 @@
+/**
+ * Builds the `state` notification from what the core gives us (the loaded review, the analysis, the run records).
+ * No `vscode` import: the one editor-specific piece, turning a file path into a webview URI, is passed in.
+ */
+import * as path from 'node:path';
+import type { LoadResult, Review } from '../../core/review/model';
+import type { RunRecord } from '../../core/run/record';
+import type { PanelAnalysis, PanelReview, PanelRun, PanelState, RunSummary } from '../../protocol/panel';
+
+export interface PanelStateInput {
+  root: string;
+  load: LoadResult;
+  /** The analysis, or why there is none. */
+  analysis: { value: PanelAnalysis } | { error: string };
+  /** Newest first. */
+  runs: RunRecord[];
+  /** The run the user picked; the newest when absent or gone. */
+  selectedRunId?: string;
+  trusted: boolean;
+  running: boolean;
+  /** Absolute file path → webview URI string. */
+  toWebviewUri(absPath: string): string;
+}
+
+export function panelReview(review: Review, toWebviewUri: (p: string) => string): PanelReview {
+  return {
+    root: review.root,
+    title: review.title,
+    brief: review.brief,
+    options: review.options.map((o) => ({
+      id: o.id,
+      label: o.label,
+      file: o.file,
+      src: toWebviewUri(o.absPath),
+      width: o.width,
+      height: o.height,
+    })),
+    designers: review.designers.map((d) => ({
+      id: d.id,
+      name: d.name,
+      ...(d.role ? { role: d.role } : {}),
+      weight: d.weight,
+      file: d.file,
+      entries: d.entries.map((e) => ({ option: e.option, rank: e.rank, justification: e.justification })),
+    })),
+  };
+}
+
+export function runSummary(r: RunRecord): RunSummary {
+  return {
+    id: r.id,
+    status: r.status,
+    startedAt: r.startedAt,
+    iterations: r.iterations.length,
+    ...(r.finalPick ? { finalPick: r.finalPick } : {}),
+  };
+}
+
+/** The record without its recorded prompts, plus the run folder's webview URI. */
+export function panelRun(root: string, r: RunRecord, toWebviewUri: (p: string) => string): PanelRun {
+  const { prompts: _prompts, ...rest } = r;
+  void _prompts;
+  return { ...rest, base: toWebviewUri(path.join(root, 'runs', r.id)) };
+}
+
+export function buildPanelState(i: PanelStateInput): PanelState {
+  const review = i.load.review ? panelReview(i.load.review, i.toWebviewUri) : undefined;
+  const chosen = (i.selectedRunId && i.runs.find((r) => r.id === i.selectedRunId)) || i.runs[0];
+  return {
+    root: i.root,
+    title: i.load.review?.title || path.basename(i.root),
+    base: i.toWebviewUri(i.root),
+    ...(review ? { review } : {}),
+    ...('value' in i.analysis ? { analysis: i.analysis.value } : { analysisError: i.analysis.error }),
+    diagnostics: i.load.diagnostics,
+    runs: i.runs.map(runSummary),
+    ...(chosen ? { run: panelRun(i.root, chosen, i.toWebviewUri) } : {}),
+    trusted: i.trusted,
+    running: i.running,
+  };
+}

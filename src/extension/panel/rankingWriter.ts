@@ -1,0 +1,94 @@
+/**
+ * Saves a ranking typed into the panel's form as `rankings/<id>.yaml` (or back into the designer's existing .json file).
+ * The text is produced by FORMATS' writer and checked by FORMATS' validator before anything touches the disk, so the
+ * panel can never write a file that `teamfusion validate` would reject. The write is atomic (temp file + rename).
+ * No `vscode` import: unit tested with plain files.
+ */
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import type { Diagnostic, Review } from '../../core/review/model';
+import { formatRankingYaml, validateRankingText } from '../../core/review';
+import type { SaveRankingRequest } from '../../protocol/panel';
+
+export interface SaveRankingOutcome {
+  ok: boolean;
+  /** Relative to the review root, when written. */
+  file?: string;
+  designerId?: string;
+  diagnostics: Diagnostic[];
+}
+
+/** "Designer Ünal B." → "designer-unal-b". Empty when nothing usable is left. */
+export function designerIdFromName(name: string): string {
+  return name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60);
+}
+
+const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+
+function formError(file: string, message: string): Diagnostic {
+  return { file, line: 0, column: 0, severity: 'error', message };
+}
+
+async function writeAtomic(file: string, text: string): Promise<void> {
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+  try {
+    await fs.writeFile(tmp, text, 'utf8');
+    await fs.rename(tmp, file);
+  } catch (e) {
+    await fs.rm(tmp, { force: true }).catch(() => undefined);
+    throw e;
+  }
+}
+
+/**
+ * Validates and writes one designer's ranking. `review` is the review as loaded now (option ids, existing designers).
+ * Never throws for bad input: problems come back as diagnostics naming the ranking file.
+ */
+export async function saveRanking(review: Review, req: SaveRankingRequest): Promise<SaveRankingOutcome> {
+  const name = req.designer.trim();
+  const existing = req.designerId ? review.designers.find((d) => d.id === req.designerId) : undefined;
+  const id = existing ? existing.id : designerIdFromName(name);
+  const ext = existing && existing.file.toLowerCase().endsWith('.json') ? 'json' : 'yaml';
+  const file = existing ? existing.file : `rankings/${id}.yaml`;
+
+  if (req.designerId && !existing) {
+    return { ok: false, diagnostics: [formError(`rankings/${req.designerId}.yaml`, `There is no ranking of "${req.designerId}" to edit any more; reload the panel.`)] };
+  }
+  if (!name) return { ok: false, diagnostics: [formError(file, 'Type the designer\'s name.')] };
+  if (!ID_PATTERN.test(id)) {
+    return { ok: false, diagnostics: [formError(file, 'The name needs at least one letter or digit (it names the ranking file).')] };
+  }
+  if (!existing && review.designers.some((d) => d.id === id)) {
+    return {
+      ok: false,
+      diagnostics: [formError(file, `A ranking named "${id}" exists already. Pick it under "Edit" to change it, or use another name.`)],
+    };
+  }
+
+  const entries = req.ranking.map((e) => ({ option: e.option, rank: e.rank, justification: e.justification.trim() }));
+  const role = req.role?.trim() ? req.role.trim() : undefined;
+  const weight = existing && existing.weight !== 1 ? existing.weight : undefined;
+  const shape = { designer: name, ...(role ? { role } : {}), ...(weight !== undefined ? { weight } : {}), ranking: entries };
+  const text = ext === 'json' ? `${JSON.stringify(shape, null, 2)}\n` : formatRankingYaml(shape);
+
+  const optionIds = review.options.map((o) => o.id);
+  const checked = validateRankingText(text, file, optionIds, ext);
+  const errors = checked.diagnostics.filter((d) => d.severity === 'error');
+  if (errors.length > 0 || !checked.ranking) {
+    return { ok: false, diagnostics: checked.diagnostics.length ? checked.diagnostics : [formError(file, 'The ranking is not valid.')] };
+  }
+  try {
+    await writeAtomic(path.join(review.root, ...file.split('/')), text);
+  } catch (e) {
+    const why = e instanceof Error && 'code' in e ? String((e as NodeJS.ErrnoException).code) : 'unknown error';
+    return { ok: false, diagnostics: [formError(file, `The file could not be written (${why}).`)] };
+  }
+  return { ok: true, file, designerId: id, diagnostics: checked.diagnostics };
+}

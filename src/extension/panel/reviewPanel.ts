@@ -1,0 +1,318 @@
+/**
+ * One webview panel per review folder. Loads the review, its analysis and its runs, posts them to the webview app as
+ * a `state` notification, forwards live run events, and turns the app's commands into extension commands.
+ * The host posts nothing before the app says `ready`; after that, a state change is posted at once.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { Services } from '../services';
+import { analyzeReview } from '../../core/stats';
+import { listRuns } from '../../core/run/runner';
+import type { RunRecord } from '../../core/run/record';
+import type { RunEvent } from '../../core/run/events';
+import {
+  AnalysisSchema,
+  parseWebviewMessage,
+  type HostMessage,
+  type PanelAnalysis,
+  type PanelRunEvent,
+  type SaveRankingRequest,
+  type WebviewMessage,
+} from '../../protocol/panel';
+import { buildPanelState, panelRun } from './panelState';
+import { makeNonce, panelHtml } from './html';
+import { saveRanking } from './rankingWriter';
+
+export const REVIEW_VIEW_TYPE = 'teamfusion.review';
+
+function sameFolder(a: string, b: string): boolean {
+  return path.resolve(a) === path.resolve(b);
+}
+
+function describe(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+export class ReviewPanel implements vscode.Disposable {
+  private static readonly panels = new Map<string, ReviewPanel>();
+
+  /** Shows the panel of `root`, creating it or bringing the open one to the front. */
+  static show(services: Services, root: vscode.Uri, runId?: string): ReviewPanel {
+    const key = path.resolve(root.fsPath);
+    const open = ReviewPanel.panels.get(key);
+    if (open) {
+      open.panel.reveal();
+      if (runId && runId !== open.selectedRunId) {
+        open.selectedRunId = runId;
+        void open.postState();
+      }
+      return open;
+    }
+    const panel = vscode.window.createWebviewPanel(
+      REVIEW_VIEW_TYPE,
+      `Review: ${path.basename(root.fsPath)}`,
+      vscode.ViewColumn.Active,
+      ReviewPanel.webviewOptions(services.context.extensionUri, root),
+    );
+    const created = new ReviewPanel(services, panel, root);
+    created.selectedRunId = runId;
+    return created;
+  }
+
+  /** Adopts a panel VS Code restored after a reload (see the serializer in register.ts). */
+  static revive(services: Services, panel: vscode.WebviewPanel, root: vscode.Uri, runId?: string): ReviewPanel {
+    const key = path.resolve(root.fsPath);
+    ReviewPanel.panels.get(key)?.dispose();
+    const revived = new ReviewPanel(services, panel, root);
+    revived.selectedRunId = runId;
+    return revived;
+  }
+
+  static webviewOptions(extensionUri: vscode.Uri, root: vscode.Uri): vscode.WebviewOptions & vscode.WebviewPanelOptions {
+    return {
+      enableScripts: true,
+      enableFindWidget: true,
+      localResourceRoots: [
+        vscode.Uri.joinPath(extensionUri, 'dist'),
+        vscode.Uri.joinPath(extensionUri, 'media'),
+        root,
+      ],
+    };
+  }
+
+  private readonly disposables: vscode.Disposable[] = [];
+  private ready = false;
+  private disposed = false;
+  private selectedRunId: string | undefined;
+  private reloadTimer: ReturnType<typeof setTimeout> | undefined;
+  private reloadAll = false;
+  private loading: Promise<void> | undefined;
+  private analysisCache: { value: PanelAnalysis } | { error: string } = { error: 'Loading…' };
+  private lastLoad: Awaited<ReturnType<Services['reviews']['load']>> | undefined;
+  private runs: RunRecord[] = [];
+
+  private constructor(
+    private readonly services: Services,
+    readonly panel: vscode.WebviewPanel,
+    readonly root: vscode.Uri,
+  ) {
+    ReviewPanel.panels.set(path.resolve(root.fsPath), this);
+    const webview = panel.webview;
+    webview.options = ReviewPanel.webviewOptions(services.context.extensionUri, root);
+    panel.iconPath = vscode.Uri.joinPath(services.context.extensionUri, 'media', 'teamfusion.svg');
+    webview.html = this.html();
+
+    this.disposables.push(
+      panel.onDidDispose(() => this.dispose()),
+      webview.onDidReceiveMessage((m: unknown) => void this.onMessage(m)),
+      services.runs.onEvent((e) => {
+        if (sameFolder(e.reviewRoot, root.fsPath)) this.onRunEvent(e.event);
+      }),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => void this.postState()),
+    );
+    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(root, '**/*'));
+    const changed = (uri: vscode.Uri) => this.scheduleReload(uri);
+    this.disposables.push(watcher, watcher.onDidChange(changed), watcher.onDidCreate(changed), watcher.onDidDelete(changed));
+    this.reloadAll = true;
+    this.loading = this.reload(true);
+  }
+
+  private html(): string {
+    const webview = this.panel.webview;
+    const ext = this.services.context.extensionUri;
+    return panelHtml({
+      cspSource: webview.cspSource,
+      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(ext, 'dist', 'webview', 'panel.js')).toString(),
+      styleUri: webview.asWebviewUri(vscode.Uri.joinPath(ext, 'media', 'panel.css')).toString(),
+      nonce: makeNonce(),
+      title: path.basename(this.root.fsPath),
+    });
+  }
+
+  private toWebviewUri = (absPath: string): string => this.panel.webview.asWebviewUri(vscode.Uri.file(absPath)).toString();
+
+  /** Changes under runs/ only reload the runs; anything else reloads the review and its analysis too. */
+  private scheduleReload(uri: vscode.Uri): void {
+    const rel = path.relative(this.root.fsPath, uri.fsPath).split(path.sep);
+    if (rel[0] !== 'runs') this.reloadAll = true;
+    if (rel.some((p) => p.endsWith('.tmp'))) return;
+    if (this.reloadTimer) clearTimeout(this.reloadTimer);
+    this.reloadTimer = setTimeout(() => {
+      this.reloadTimer = undefined;
+      const all = this.reloadAll;
+      this.reloadAll = false;
+      this.loading = this.reload(all);
+    }, 250);
+  }
+
+  private async reload(all: boolean): Promise<void> {
+    try {
+      if (all || !this.lastLoad) {
+        this.lastLoad = await this.services.reviews.load(this.root, { partial: true });
+        this.analysisCache = this.analyse();
+        if (this.lastLoad.review) this.panel.title = `Review: ${this.lastLoad.review.title}`;
+      }
+      this.runs = await listRuns(this.root.fsPath).catch((e: unknown) => {
+        this.services.log.warn(`Could not list the runs of ${this.root.fsPath}: ${describe(e)}`);
+        return [] as RunRecord[];
+      });
+    } catch (e) {
+      this.services.log.error(`Could not load the review ${this.root.fsPath}: ${describe(e)}`);
+    }
+    await this.postState();
+  }
+
+  private analyse(): { value: PanelAnalysis } | { error: string } {
+    const review = this.lastLoad?.review;
+    if (!review) return { error: 'The review has errors; fix them to see the analysis (see the Problems view).' };
+    if (review.designers.length < 2) return { error: 'Agreement needs at least two designers\' rankings.' };
+    try {
+      const parsed = AnalysisSchema.safeParse(analyzeReview(review));
+      if (!parsed.success) {
+        this.services.log.error(`The analysis has an unexpected shape: ${parsed.error.issues[0]?.message ?? ''}`);
+        return { error: 'The analysis could not be shown.' };
+      }
+      return { value: parsed.data };
+    } catch (e) {
+      return { error: `The analysis failed: ${describe(e)}` };
+    }
+  }
+
+  private post(message: HostMessage): void {
+    if (!this.ready || this.disposed) return;
+    void this.panel.webview.postMessage(message).then(undefined, (e: unknown) => {
+      this.services.log.warn(`Posting to the review panel failed: ${describe(e)}`);
+    });
+  }
+
+  private async postState(): Promise<void> {
+    if (!this.ready || !this.lastLoad) return;
+    const state = buildPanelState({
+      root: this.root.fsPath,
+      load: this.lastLoad,
+      analysis: this.analysisCache,
+      runs: this.runs,
+      ...(this.selectedRunId ? { selectedRunId: this.selectedRunId } : {}),
+      trusted: vscode.workspace.isTrusted,
+      running: this.services.runs.isRunning(this.root.fsPath),
+      toWebviewUri: this.toWebviewUri,
+    });
+    this.post({ type: 'state', state });
+  }
+
+  private onRunEvent(event: RunEvent): void {
+    if (event.type === 'run-started') this.selectedRunId = event.runId;
+    let forwarded: PanelRunEvent;
+    if (event.type === 'record-saved') {
+      forwarded = { type: 'record-saved', runId: event.runId, record: panelRun(this.root.fsPath, event.record, this.toWebviewUri) };
+    } else {
+      forwarded = event;
+    }
+    this.post({ type: 'runEvent', event: forwarded });
+    if (event.type === 'run-started' || event.type === 'run-finished') {
+      void this.reload(false);
+    }
+  }
+
+  private async onMessage(raw: unknown): Promise<void> {
+    const parsed = parseWebviewMessage(raw);
+    if (!parsed.ok) {
+      this.services.log.warn(`Dropped an invalid message from the review panel: ${parsed.error}`);
+      return;
+    }
+    const m: WebviewMessage = parsed.value;
+    const reviewRoot = this.root.fsPath;
+    switch (m.type) {
+      case 'ready':
+        this.ready = true;
+        await this.loading;
+        await this.postState();
+        return;
+      case 'refresh':
+        this.loading = this.reload(true);
+        return;
+      case 'run':
+        if (!vscode.workspace.isTrusted) {
+          this.post({ type: 'notice', level: 'warning', message: 'Runs are off in an untrusted workspace: nothing is sent to a model.' });
+          return;
+        }
+        await this.command('teamfusion.runReview', { reviewRoot });
+        return;
+      case 'refine':
+        await this.command('teamfusion.refineRun', { reviewRoot, runId: m.runId, feedback: m.feedback });
+        return;
+      case 'cancel':
+        await this.command('teamfusion.cancelRun', { reviewRoot, ...(m.runId ? { runId: m.runId } : {}) });
+        return;
+      case 'openRun':
+        this.selectedRunId = m.runId;
+        await this.postState();
+        return;
+      case 'saveRanking':
+        await this.onSaveRanking(m);
+        return;
+      case 'openFile':
+        await this.openFile(m.path);
+        return;
+      case 'setApiKey':
+        await this.command('teamfusion.setApiKey');
+        return;
+      case 'log':
+        this.services.log[m.level === 'warning' ? 'warn' : m.level](`Review panel: ${m.message}`);
+        return;
+    }
+  }
+
+  private async command(id: string, arg?: unknown): Promise<void> {
+    try {
+      await vscode.commands.executeCommand(id, ...(arg === undefined ? [] : [arg]));
+    } catch (e) {
+      this.services.log.error(`${id} failed: ${describe(e)}`);
+      this.post({ type: 'notice', level: 'error', message: describe(e) });
+    }
+  }
+
+  private async onSaveRanking(m: SaveRankingRequest): Promise<void> {
+    const load = await this.services.reviews.load(this.root, { partial: true });
+    if (!load.review) {
+      const diagnostics = load.diagnostics.filter((d) => d.severity === 'error');
+      this.post({ type: 'saveRankingResult', requestId: m.requestId, ok: false, diagnostics });
+      return;
+    }
+    const outcome = await saveRanking(load.review, m);
+    this.post({
+      type: 'saveRankingResult',
+      requestId: m.requestId,
+      ok: outcome.ok,
+      ...(outcome.file ? { file: outcome.file } : {}),
+      ...(outcome.designerId ? { designerId: outcome.designerId } : {}),
+      diagnostics: outcome.diagnostics,
+    });
+    if (outcome.ok) {
+      this.services.log.info(`Saved ${outcome.file} from the review panel.`);
+      if (this.reloadTimer) clearTimeout(this.reloadTimer);
+      this.reloadTimer = undefined;
+      this.loading = this.reload(true);
+    }
+  }
+
+  private async openFile(rel: string): Promise<void> {
+    const abs = path.resolve(this.root.fsPath, rel);
+    const inside = path.relative(this.root.fsPath, abs);
+    if (inside.startsWith('..') || path.isAbsolute(inside)) {
+      this.services.log.warn(`The review panel asked to open a file outside the review: ${rel}`);
+      return;
+    }
+    await this.command('vscode.open', vscode.Uri.file(abs));
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    if (this.reloadTimer) clearTimeout(this.reloadTimer);
+    const key = path.resolve(this.root.fsPath);
+    if (ReviewPanel.panels.get(key) === this) ReviewPanel.panels.delete(key);
+    this.panel.dispose();
+    while (this.disposables.length) this.disposables.pop()?.dispose();
+  }
+}

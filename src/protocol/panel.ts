@@ -1,0 +1,264 @@
+/**
+ * The review panel's message protocol, imported by both the extension host (src/extension/panel) and the webview app
+ * (webview/panel). Three kinds of message, each a plain object with a `type`:
+ *  - commands: webview → host, fire and forget (`run`, `cancel`, `openRun` …);
+ *  - requests: webview → host with a `requestId`, answered by exactly one reply carrying the same id (`saveRanking`);
+ *  - notifications: host → webview (`state`, `runEvent`, replies).
+ * Every message is parsed with zod on arrival at either end; a message that does not parse is logged and dropped.
+ * Only zod and type imports here: the file is bundled into the webview.
+ */
+import { z } from 'zod';
+import { RunRecordSchema, RunStatusSchema, IterationSchema, MessageSchema } from '../core/run/record';
+
+const text = (max: number) => z.string().max(max);
+
+// ── Data carried by the state notification ────────────────────────────────────────────────────────────────────────
+
+export const DiagnosticSchema = z.object({
+  file: z.string(),
+  line: z.number().int().nonnegative(),
+  column: z.number().int().nonnegative(),
+  severity: z.enum(['error', 'warning']),
+  message: z.string(),
+});
+export type PanelDiagnostic = z.infer<typeof DiagnosticSchema>;
+
+export const PanelOptionSchema = z.object({
+  id: z.string(),
+  label: z.string(),
+  /** Relative to the review root, forward slashes. */
+  file: z.string(),
+  /** A webview URI for the image (asWebviewUri), ready for <img src>. */
+  src: z.string(),
+  width: z.number().nonnegative(),
+  height: z.number().nonnegative(),
+});
+export type PanelOption = z.infer<typeof PanelOptionSchema>;
+
+export const PanelDesignerSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  role: z.string().optional(),
+  weight: z.number(),
+  file: z.string(),
+  entries: z.array(z.object({ option: z.string(), rank: z.number(), justification: z.string() })),
+});
+export type PanelDesigner = z.infer<typeof PanelDesignerSchema>;
+
+export const PanelReviewSchema = z.object({
+  /** Absolute path of the review folder (also kept in the webview state, so the serializer can restore the panel). */
+  root: z.string(),
+  title: z.string(),
+  brief: z.string(),
+  options: z.array(PanelOptionSchema),
+  designers: z.array(PanelDesignerSchema),
+});
+export type PanelReview = z.infer<typeof PanelReviewSchema>;
+
+const BordaRowSchema = z.object({ option: z.string(), points: z.number(), position: z.number() });
+
+/** The STATS helper's Analysis (the contract's `analyze --json` object plus extras), as far as the panel reads it. */
+export const AnalysisSchema = z.looseObject({
+  options: z.array(z.string()),
+  designers: z.array(z.looseObject({ id: z.string(), name: z.string(), weight: z.number(), role: z.string().optional() })),
+  kendall: z.looseObject({
+    w: z.number(),
+    wUncorrected: z.number().optional(),
+    chiSquare: z.number(),
+    df: z.number(),
+    pValue: z.number(),
+    pPermutation: z.number().optional(),
+    permutations: z.number().optional(),
+    seed: z.number().optional(),
+    band: z.string(),
+    sentence: z.string().optional(),
+  }),
+  borda: z.array(BordaRowSchema),
+  weightedBorda: z.array(BordaRowSchema).optional(),
+  pairwise: z.object({ designers: z.array(z.string()), tau: z.array(z.array(z.number().nullable())) }).optional(),
+  perOption: z
+    .array(
+      z.looseObject({
+        option: z.string(),
+        meanRank: z.number(),
+        sd: z.number(),
+        min: z.number(),
+        max: z.number(),
+        contested: z.boolean(),
+      }),
+    )
+    .optional(),
+  outlier: z.object({ designer: z.string(), meanTau: z.number() }).nullable().optional(),
+});
+export type PanelAnalysis = z.infer<typeof AnalysisSchema>;
+
+/** One line of the run picker. */
+export const RunSummarySchema = z.object({
+  id: z.string(),
+  status: RunStatusSchema,
+  startedAt: z.string(),
+  iterations: z.number().int().nonnegative(),
+  finalPick: z.string().optional(),
+});
+export type RunSummary = z.infer<typeof RunSummarySchema>;
+
+/** The run record as the panel gets it: recorded prompts are left out (they can be large; they stay in run.json). */
+export const PanelRunSchema = RunRecordSchema.omit({ prompts: true }).extend({
+  /** Webview URI of the run folder, for remix images: `${base}/${remix.file}`. */
+  base: z.string(),
+});
+export type PanelRun = z.infer<typeof PanelRunSchema>;
+
+export const PanelStateSchema = z.object({
+  /** Present when the review loaded (no error-level diagnostics). */
+  review: PanelReviewSchema.optional(),
+  /** Root of the review even when it failed to load. */
+  root: z.string(),
+  /** Display name when `review` is missing. */
+  title: z.string(),
+  /** Webview URI of the review folder: images are `${base}/${relative path}`. */
+  base: z.string(),
+  analysis: AnalysisSchema.optional(),
+  /** Why there is no analysis, in words (too few designers, load errors). */
+  analysisError: z.string().optional(),
+  diagnostics: z.array(DiagnosticSchema),
+  runs: z.array(RunSummarySchema),
+  /** The run shown: the one the user picked, else the newest. */
+  run: PanelRunSchema.optional(),
+  trusted: z.boolean(),
+  /** A run of this review is in flight in this window. */
+  running: z.boolean(),
+});
+export type PanelState = z.infer<typeof PanelStateSchema>;
+
+// ── Webview → host ───────────────────────────────────────────────────────────────────────────────────────────────
+
+export const RankingDraftEntrySchema = z.object({
+  option: text(500),
+  rank: z.number().int().positive(),
+  justification: text(20_000),
+});
+export type RankingDraftEntry = z.infer<typeof RankingDraftEntrySchema>;
+
+export const SaveRankingRequestSchema = z.object({
+  type: z.literal('saveRanking'),
+  requestId: z.number().int().nonnegative(),
+  /** Existing designer id when editing; absent for a new ranking (the id is made from the name). */
+  designerId: text(200).optional(),
+  designer: text(200),
+  role: text(200).optional(),
+  ranking: z.array(RankingDraftEntrySchema).max(500),
+});
+export type SaveRankingRequest = z.infer<typeof SaveRankingRequestSchema>;
+
+export const WebviewMessageSchema = z.discriminatedUnion('type', [
+  /** The app is listening; the host posts nothing before this. */
+  z.object({ type: z.literal('ready') }),
+  z.object({ type: z.literal('run') }),
+  z.object({ type: z.literal('refine'), runId: text(200), feedback: text(20_000) }),
+  z.object({ type: z.literal('cancel'), runId: text(200).optional() }),
+  /** Show this past run; `undefined` = the newest. */
+  z.object({ type: z.literal('openRun'), runId: text(200).optional() }),
+  SaveRankingRequestSchema,
+  /** Open a file of the review (relative path) in an editor. */
+  z.object({ type: z.literal('openFile'), path: text(1000) }),
+  z.object({ type: z.literal('setApiKey') }),
+  z.object({ type: z.literal('refresh') }),
+  /** Something went wrong inside the webview: goes to the TeamFusion log. */
+  z.object({ type: z.literal('log'), level: z.enum(['info', 'warning', 'error']), message: text(4000) }),
+]);
+export type WebviewMessage = z.infer<typeof WebviewMessageSchema>;
+
+// ── Host → webview ───────────────────────────────────────────────────────────────────────────────────────────────
+
+/** Run events as forwarded to the webview (the `record-saved` event carries a record without prompts). */
+export const PanelRunEventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('run-started'), runId: z.string(), runDir: z.string(), resumed: z.boolean() }),
+  z.object({
+    type: z.literal('iteration-started'),
+    runId: z.string(),
+    iteration: z.number(),
+    candidates: z.array(z.string()),
+    final: z.boolean(),
+  }),
+  z.object({
+    type: z.literal('turn-started'),
+    runId: z.string(),
+    iteration: z.number(),
+    speaker: z.string(),
+    speakerName: z.string(),
+    turn: z.number(),
+  }),
+  z.object({
+    type: z.literal('turn-delta'),
+    runId: z.string(),
+    iteration: z.number(),
+    speaker: z.string(),
+    turn: z.number(),
+    text: z.string(),
+  }),
+  z.object({ type: z.literal('turn-completed'), runId: z.string(), iteration: z.number(), message: MessageSchema }),
+  z.object({ type: z.literal('remix-agent-completed'), runId: z.string(), iteration: IterationSchema }),
+  z.object({ type: z.literal('image-edit-started'), runId: z.string(), iteration: z.number(), from: z.array(z.string()) }),
+  z.object({
+    type: z.literal('remix-created'),
+    runId: z.string(),
+    iteration: z.number(),
+    remixId: z.string(),
+    file: z.string(),
+  }),
+  z.object({
+    type: z.literal('notice'),
+    runId: z.string(),
+    level: z.enum(['info', 'warning', 'error']),
+    message: z.string(),
+  }),
+  z.object({ type: z.literal('record-saved'), runId: z.string(), record: PanelRunSchema }),
+  z.object({ type: z.literal('run-finished'), runId: z.string(), status: RunStatusSchema, error: z.string().optional() }),
+]);
+export type PanelRunEvent = z.infer<typeof PanelRunEventSchema>;
+
+export const SaveRankingReplySchema = z.object({
+  type: z.literal('saveRankingResult'),
+  requestId: z.number().int().nonnegative(),
+  ok: z.boolean(),
+  /** Written file, relative to the review root, when ok. */
+  file: z.string().optional(),
+  designerId: z.string().optional(),
+  diagnostics: z.array(DiagnosticSchema),
+});
+export type SaveRankingReply = z.infer<typeof SaveRankingReplySchema>;
+
+export const HostMessageSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('state'), state: PanelStateSchema }),
+  z.object({ type: z.literal('runEvent'), event: PanelRunEventSchema }),
+  SaveRankingReplySchema,
+  /** A short message for the user (an action failed, a run cannot start). */
+  z.object({ type: z.literal('notice'), level: z.enum(['info', 'warning', 'error']), message: z.string() }),
+]);
+export type HostMessage = z.infer<typeof HostMessageSchema>;
+
+/** What the webview keeps in `vscode.setState` (the serializer restores the panel from `root`). */
+export const WebviewPersistedStateSchema = z.object({
+  root: z.string(),
+  runId: z.string().optional(),
+  tab: z.string().optional(),
+  /** The unsaved ranking form (checked again by the form when it is read back). */
+  draft: z.unknown().optional(),
+});
+export type WebviewPersistedState = z.infer<typeof WebviewPersistedStateSchema>;
+
+export type ParseResult<T> = { ok: true; value: T } | { ok: false; error: string };
+
+function parseWith<T>(schema: z.ZodType<T>, data: unknown): ParseResult<T> {
+  const r = schema.safeParse(data);
+  if (r.success) return { ok: true, value: r.data };
+  const first = r.error.issues[0];
+  const where = first && first.path.length ? ` at ${first.path.join('.')}` : '';
+  return { ok: false, error: `${first?.message ?? 'invalid message'}${where}` };
+}
+
+export const parseWebviewMessage = (data: unknown): ParseResult<WebviewMessage> => parseWith(WebviewMessageSchema, data);
+export const parseHostMessage = (data: unknown): ParseResult<HostMessage> => parseWith(HostMessageSchema, data);
+export const parsePersistedState = (data: unknown): ParseResult<WebviewPersistedState> =>
+  parseWith(WebviewPersistedStateSchema, data);

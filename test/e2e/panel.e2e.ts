@@ -1,0 +1,348 @@
+/**
+ * The review panel in a real VS Code (code-server + Chromium): analysis, a live run against the local mock model
+ * server, refine, the ranking form, restore after reload, hostile text, screenshots in dark and light themes.
+ *
+ * Needs `npm run build` (dist/) and `npm run compile-tests`. Run:
+ *   npx mocha --no-config --timeout 600000 out/test/e2e/panel.e2e.js
+ * Screenshots land in .test-output/screenshots/.
+ */
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { Frame, Page } from 'playwright-core';
+import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+import { repoRoot, runCommand } from '../harness/codeServer';
+import { MockOpenAI, designerReply } from '../support/openaiMock';
+import { HOSTILE_BRIEF, HOSTILE_JUSTIFICATION, HOSTILE_MODEL_TEXT } from './support/hostile';
+import { DARK, LIGHT, command, pwnedFrames, setColorTheme, screenshot, startWorkbench, waitForPanel, waitInFrame, type Workbench } from './support/workbench';
+
+const REPO = repoRoot();
+const CLI = path.join(REPO, 'dist', 'cli.js');
+const SAMPLE = path.join(REPO, 'samples', 'lumen-perfume');
+
+interface AnalyzeJson {
+  kendall: { w: number; pValue: number };
+}
+
+function analyzeJson(review: string): AnalyzeJson {
+  return JSON.parse(execFileSync(process.execPath, [CLI, 'analyze', review, '--json'], { encoding: 'utf8', timeout: 60_000 })) as AnalyzeJson;
+}
+
+/** Console errors that come from webviews (the workbench's own offline noise is not ours). */
+function webviewErrors(w: Workbench): string[] {
+  return w.consoleErrors.filter((e) => /webview|vscode-resource|vscode-cdn|panel\.js/i.test(e));
+}
+
+/** A review with `n` options and `m` designers (seeded shuffles), images made with sharp. */
+async function makeLargeReview(dir: string, n: number, m: number): Promise<void> {
+  const sharp = (await import('sharp')).default;
+  await fs.mkdir(path.join(dir, 'options'), { recursive: true });
+  await fs.mkdir(path.join(dir, 'rankings'), { recursive: true });
+  await fs.writeFile(path.join(dir, 'brief.md'), `# Large review\n\n${n} options, ${m} designers.\n`);
+  await fs.writeFile(path.join(dir, 'review.yaml'), 'title: Large review\n');
+  for (let i = 1; i <= n; i++) {
+    const hue = Math.round((i * 360) / n);
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="120" height="80"><rect width="120" height="80" fill="hsl(${hue},60%,50%)"/><text x="60" y="50" font-size="28" text-anchor="middle" fill="white">${i}</text></svg>`;
+    await sharp(Buffer.from(svg)).png().toFile(path.join(dir, 'options', `${i}.png`));
+  }
+  let seed = 42;
+  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  for (let d = 1; d <= m; d++) {
+    const ids = Array.from({ length: n }, (_, i) => String(i + 1));
+    for (let i = ids.length - 1; i > 0; i--) {
+      const j = Math.floor(rand() * (i + 1));
+      [ids[i], ids[j]] = [ids[j]!, ids[i]!];
+    }
+    const ranking = ids.map((option, k) => ({ option, rank: k + 1, justification: `Designer ${d} puts ${option} at ${k + 1}.` }));
+    await fs.writeFile(path.join(dir, 'rankings', `d${d}.yaml`), stringifyYaml({ designer: `Designer ${d}`, ranking }));
+  }
+}
+
+async function makeReview(dir: string, o: { title?: string; hostile?: boolean }): Promise<void> {
+  await fs.cp(SAMPLE, dir, { recursive: true });
+  await fs.rm(path.join(dir, 'runs'), { recursive: true, force: true });
+  const config = (parseYaml(await fs.readFile(path.join(dir, 'review.yaml'), 'utf8')) ?? {}) as Record<string, unknown>;
+  // Short runs: one turn each; iteration 1 makes remix r1, iteration 2 is the final pick (refine adds 3 and 4).
+  await fs.writeFile(path.join(dir, 'review.yaml'), stringifyYaml({ ...config, ...(o.title ? { title: o.title } : {}), turnsPerAgent: 1, iterations: 2 }));
+  if (o.hostile) {
+    await fs.writeFile(path.join(dir, 'brief.md'), HOSTILE_BRIEF);
+    const file = path.join(dir, 'rankings', 'ana.yaml');
+    const ranking = parseYaml(await fs.readFile(file, 'utf8')) as { ranking: { justification: string }[] };
+    ranking.ranking[0]!.justification = HOSTILE_JUSTIFICATION;
+    await fs.writeFile(file, stringifyYaml(ranking));
+  }
+}
+
+/** "TeamFusion: Open Review", then pick `name` if VS Code asks which review. */
+async function openReview(page: Page, name: string): Promise<void> {
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
+  await runCommand(page, 'TeamFusion: Open Review');
+  const input = page.locator('.quick-input-widget input');
+  const asked = await input.waitFor({ state: 'visible', timeout: 4_000 }).then(() => true, () => false);
+  if (asked) {
+    await input.fill(name);
+    await page.waitForTimeout(300);
+    await page.keyboard.press('Enter');
+  }
+}
+
+async function tab(frame: Frame, name: 'overview' | 'run' | 'ranking'): Promise<void> {
+  await frame.locator(`vscode-tab-header[data-tab=${name}]`).click();
+  await frame.page().waitForTimeout(300);
+}
+
+describe('review panel in a real VS Code (code-server)', function () {
+  this.timeout(600_000);
+  let ws = '';
+  let sample = '';
+  let hostile = '';
+  let mock: MockOpenAI | undefined;
+  let w: Workbench | undefined;
+  let panel: Frame;
+
+  /** Dark screenshot, then the same in the light theme, then back to dark. */
+  async function shoot(name: string, prepare?: () => Promise<void>): Promise<void> {
+    const page = w!.page;
+    await prepare?.();
+    await page.waitForTimeout(400);
+    await screenshot(page, `${name}-dark`);
+    await setColorTheme(page, LIGHT);
+    await prepare?.();
+    await page.waitForTimeout(300);
+    await screenshot(page, `${name}-light`);
+    await setColorTheme(page, DARK);
+  }
+
+  before(async function () {
+    for (const f of ['dist/extension.js', 'dist/cli.js', 'dist/webview/panel.js']) {
+      if (!existsSync(path.join(REPO, f)) && !process.env.TEAMFUSION_E2E_EXTENSION) throw new Error(`${f} is missing: run \`npm run build\` first.`);
+    }
+    ws = await fs.mkdtemp(path.join(os.tmpdir(), 'tf-e2e-panel-'));
+    sample = path.join(ws, 'lumen-perfume');
+    hostile = path.join(ws, 'hostile-review');
+    await makeReview(sample, {});
+    await makeReview(hostile, { title: 'Hostile <img src=x onerror="window.__pwned=1"> review', hostile: true });
+    await makeLargeReview(path.join(ws, 'large-review'), 50, 50);
+
+    mock = await MockOpenAI.start();
+    // Proxy turns stream slowly enough to be seen arriving.
+    mock.setFallback((req) => {
+      const body = req.body as { stream?: boolean; response_format?: unknown } | undefined;
+      if (req.route === 'chat' && body?.stream === true && !body.response_format) {
+        return { kind: 'chat', content: designerReply(req.body), chunkDelayMs: 30 };
+      }
+      return undefined;
+    });
+
+    w = await startWorkbench({
+      workspace: ws,
+      settings: {
+        'workbench.colorTheme': DARK,
+        'workbench.secondarySideBar.defaultVisibility': 'hidden',
+        'teamfusion.baseUrl': mock.baseURL,
+        'teamfusion.turnsPerAgent': 1,
+        'teamfusion.iterations': 2,
+      },
+      env: { OPENAI_API_KEY: 'sk-e2e-placeholder' },
+    });
+    await w.open();
+    await w.page.waitForTimeout(1_500);
+    await command(w.page, 'View: Toggle Primary Side Bar Visibility');
+  });
+
+  after(async () => {
+    await w?.stop();
+    await mock?.close();
+    if (ws) await fs.rm(ws, { recursive: true, force: true });
+  });
+
+  afterEach(function () {
+    if (w) assert.deepEqual(webviewErrors(w), [], 'no console errors in the webview');
+  });
+
+  it('opens the sample review and shows the same Kendall W as `teamfusion analyze --json`', async () => {
+    const page = w!.page;
+    await openReview(page, 'lumen-perfume');
+    panel = await waitForPanel(page, 'Lumen');
+    const shown = Number(await panel.locator('#tf-w').getAttribute('data-w'));
+    const expected = analyzeJson(sample).kendall.w;
+    assert.equal(shown, expected);
+    assert.equal(await panel.locator('#tf-w').textContent(), expected.toFixed(3));
+    assert.equal(await panel.locator('td.tf-cell[data-designer]').count(), 4 * 6);
+    const tip = await panel.locator('td.tf-cell[data-designer]').first().getAttribute('title');
+    assert.ok(tip && tip.length > 10, 'justification on hover');
+    await panel.locator('td.tf-cell[data-designer]').first().focus();
+    assert.equal(await panel.locator('#tf-heat-tip').isVisible(), true, 'justification on keyboard focus');
+    await shoot('01-overview', async () => {
+      await panel.locator('td.tf-cell[data-designer]').first().focus();
+    });
+    await panel.evaluate(() => document.getElementById('tf-consensus')?.scrollIntoView());
+    await shoot('02-consensus');
+    await panel.evaluate(() => window.scrollTo(0, 0));
+  });
+
+  it('runs against the mock server: the discussion streams in and the remix image shows', async () => {
+    await tab(panel, 'run');
+    // Watch the discussion for a message that is still being written (text present, not complete).
+    await panel.evaluate(() => {
+      const log = document.getElementById('tf-discussion')!;
+      new MutationObserver(() => {
+        const s = log.querySelector('.tf-msg.tf-streaming .tf-msg-body');
+        if (s && (s.textContent ?? '').length > 0) (window as Window & { __tfSawStreaming?: boolean }).__tfSawStreaming = true;
+      }).observe(log, { subtree: true, childList: true, characterData: true });
+    });
+    await panel.locator('#tf-run').click();
+    await waitInFrame(panel, () => document.querySelectorAll('.tf-msg').length > 0, 'a discussion message', 60_000);
+    await waitInFrame(panel, () => (window as Window & { __tfSawStreaming?: boolean }).__tfSawStreaming === true, 'streamed text', 60_000);
+    await screenshot(w!.page, '03-run-streaming-dark');
+    await waitInFrame(
+      panel,
+      () => {
+        document.getElementById('tf-remixes')?.scrollIntoView();
+        const img = document.querySelector<HTMLImageElement>('.tf-remix-card img');
+        return !!img && img.complete && img.naturalWidth > 0;
+      },
+      'the remix image',
+      180_000,
+    );
+    await waitInFrame(panel, () => document.querySelector('.tf-run-status vscode-badge')?.textContent === 'completed', 'status completed', 60_000);
+    const speakers = await panel.locator('.tf-msg').evaluateAll((els) => new Set(els.map((e) => e.getAttribute('data-speaker'))).size);
+    assert.equal(speakers, 4, 'every proxy spoke');
+    assert.deepEqual(mock!.specErrors(), [], 'every request valid against the OpenAPI spec');
+    await shoot('04-run-discussion');
+    await panel.evaluate(() => document.getElementById('tf-remixes')?.scrollIntoView());
+    await shoot('05-run-remix');
+  });
+
+  it('refines with feedback: the next iteration appears with the feedback and a new remix', async () => {
+    await panel.locator('#tf-feedback textarea').fill('Keep the gold bottle, use a warmer evening sky.');
+    await panel.locator('#tf-refine').click();
+    // The first run had iterations 1 (remix r1) and 2 (final pick); refining adds iteration 3 (remix r2) and a new final pick.
+    await waitInFrame(panel, () => !!document.querySelector('.tf-iteration[data-iteration="3"] .tf-msg'), 'iteration 3 messages', 120_000);
+    await waitInFrame(
+      panel,
+      () => document.querySelector('.tf-run-status vscode-badge')?.textContent === 'completed' && document.querySelectorAll('.tf-remix-card').length >= 2,
+      'the refined run completed with a second remix',
+      180_000,
+    );
+    const feedback = await panel.locator('.tf-iteration[data-iteration="3"] .tf-feedback').textContent();
+    assert.match(feedback ?? '', /warmer evening sky/);
+    await panel.evaluate(() => document.querySelector('.tf-iteration[data-iteration="3"]')?.scrollIntoView());
+    await shoot('06-refined');
+  });
+
+  it('adds a ranking through the form: the file is written and W updates', async () => {
+    const before = Number(await panel.locator('#tf-w').getAttribute('data-w'));
+    await tab(panel, 'ranking');
+    await panel.locator('#tf-rk-name input').fill('Eve Park');
+    await panel.locator('#tf-rk-role input').fill('Illustrator');
+    // Keyboard: option 4 from the 4th place to the top; a button: option 3 one down.
+    const four = panel.locator('#tf-rank-list li[data-option="4"]');
+    await four.focus();
+    for (let i = 0; i < 3; i++) await w!.page.keyboard.press('Alt+ArrowUp');
+    assert.equal(await panel.locator('#tf-rank-list li').first().getAttribute('data-option'), '4');
+    assert.equal(await panel.locator('#tf-rank-list li[data-option="4"]').evaluate((el) => el === document.activeElement), true, 'focus follows the moved item');
+    await panel.locator('button[aria-label="Move 3 down"]').click();
+    const order = await panel.locator('#tf-rank-list li').evaluateAll((els) => els.map((e) => e.getAttribute('data-option')));
+    assert.deepEqual(order, ['4', '1', '2', '5', '3', '6']);
+    // Saving with empty justifications is refused in the form.
+    await panel.locator('#tf-rk-save').click();
+    await waitInFrame(panel, () => document.querySelector('#tf-rk-feedback [role=alert]')?.textContent?.includes('justification') ?? false, 'the missing-justification message', 10_000);
+    for (const id of order) {
+      await panel.locator(`vscode-textarea[data-option="${id}"] textarea`).fill(`Option ${id}: reason written in the e2e test.`);
+    }
+    await shoot('07-ranking-form');
+    await panel.locator('#tf-rk-save').click();
+    await waitInFrame(panel, () => document.querySelector('.tf-saved')?.textContent ?? '', 'the saved message', 30_000);
+    const file = path.join(sample, 'rankings', 'eve-park.yaml');
+    const written = parseYaml(await fs.readFile(file, 'utf8')) as { designer: string; role: string; ranking: { option: string; rank: number }[] };
+    assert.equal(written.designer, 'Eve Park');
+    assert.equal(written.role, 'Illustrator');
+    assert.deepEqual(written.ranking.map((e) => [e.option, e.rank]), order.map((o, i) => [o, i + 1]));
+    const expected = analyzeJson(sample).kendall.w;
+    assert.notEqual(expected, before);
+    await tab(panel, 'overview');
+    await waitInFrame(panel, () => document.querySelector('#tf-w')?.getAttribute('data-w') ?? '', 'W', 5_000);
+    const deadline = Date.now() + 30_000;
+    let shown = Number(await panel.locator('#tf-w').getAttribute('data-w'));
+    while (shown !== expected && Date.now() < deadline) {
+      await w!.page.waitForTimeout(250);
+      shown = Number(await panel.locator('#tf-w').getAttribute('data-w'));
+    }
+    assert.equal(shown, expected, 'the panel shows the new W');
+    assert.equal(await panel.locator('td.tf-cell[data-designer="eve-park"]').count(), 6);
+    await shoot('08-overview-with-new-ranking');
+  });
+
+  it('keeps its state while hidden (no retainContextWhenHidden): tab and unsaved form', async () => {
+    const page = w!.page;
+    await tab(panel, 'ranking');
+    await panel.locator('#tf-rk-name input').fill('Unsaved Draft');
+    await page.waitForTimeout(800);
+    await command(page, 'File: New Untitled Text File');
+    await page.waitForTimeout(1_000);
+    await command(page, 'View: Close Editor');
+    panel = await waitForPanel(page, 'Lumen');
+    const active = await panel.locator('vscode-tab-header[data-tab=ranking]').evaluate((el) => el.getAttribute('aria-selected') === 'true');
+    assert.equal(active, true, 'the chosen tab comes back');
+    assert.equal(await panel.locator('#tf-rk-name input').inputValue(), 'Unsaved Draft', 'the unsaved form comes back');
+  });
+
+  it('comes back after a window reload (the serializer restores it)', async () => {
+    const page = w!.page;
+    await tab(panel, 'run');
+    await page.waitForTimeout(2_000);
+    await page.reload({ waitUntil: 'domcontentloaded' });
+    await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
+    panel = await waitForPanel(page, 'Lumen', 90_000);
+    await waitInFrame(panel, () => document.querySelectorAll('.tf-msg').length > 0 || document.querySelectorAll('td.tf-cell').length > 0, 'the restored content', 30_000);
+    // Which tab comes back depends on when the workbench last flushed its storage before the reload: not asserted.
+    await tab(panel, 'run');
+    assert.ok((await panel.locator('.tf-msg').count()) > 0, 'the run is shown again');
+    await shoot('09-restored');
+  });
+
+  it('stays quick with 50 options × 50 designers', async () => {
+    const page = w!.page;
+    await openReview(page, 'large-review');
+    const frame = await waitForPanel(page, 'Large review', 90_000);
+    assert.equal(await frame.evaluate(() => document.querySelectorAll('td.tf-cell[data-designer]').length), 2500);
+    const renderMs = Number(await frame.evaluate(() => document.body.dataset.renderMs));
+    console.log(`      50 × 50 panel render: ${renderMs} ms`);
+    assert.ok(renderMs < 1_000, `rendering took ${renderMs} ms`);
+    await screenshot(page, '11-large-dark');
+  });
+
+  it('shows hostile text literally, from files and from the model, and runs none of it', async () => {
+    const page = w!.page;
+    await openReview(page, 'hostile-review');
+    const frame = await waitForPanel(page, 'Hostile');
+    const brief = (await frame.locator('#tf-brief').textContent()) ?? '';
+    assert.ok(brief.includes('<img src=x onerror='), 'HTML in the brief shows as text');
+    assert.ok(brief.includes('</textarea><script>'), 'a closing textarea shows as text');
+    // Light DOM only (playwright's CSS would also look inside the components' shadow roots).
+    const active = (sel: string) => frame.evaluate((s) => document.querySelectorAll(s).length, sel);
+    assert.equal(await active('#tf-brief a[href^="javascript"], #tf-brief a[href^="data"]'), 0);
+    assert.equal(await active('#tf-brief .tf-markdown :is(img, script, iframe, svg, div[style])'), 0);
+    assert.match((await frame.locator('#tf-title').textContent()) ?? '', /<img src=x onerror=/);
+    const cell = await frame.locator('td.tf-cell[data-designer="ana"]').first().getAttribute('title');
+    assert.ok(cell?.includes('<img src=x'), 'the justification shows literally');
+
+    // The model says hostile things too.
+    mock!.enqueue('chat', { kind: 'chat', content: HOSTILE_MODEL_TEXT, chunkDelayMs: 5 });
+    await tab(frame, 'run');
+    await frame.locator('#tf-run').click();
+    await waitInFrame(frame, () => [...document.querySelectorAll('.tf-msg-body')].some((m) => (m.textContent ?? '').includes('<script>window.__pwned')), 'the hostile model message', 120_000);
+    await waitInFrame(frame, () => document.querySelector('.tf-run-status vscode-badge')?.textContent === 'completed', 'the hostile run to finish', 180_000);
+    assert.equal(await active('.tf-discussion :is(script, img, iframe, svg, a, b)'), 0);
+    await tab(frame, 'overview');
+    await shoot('10-hostile', async () => {
+      await frame.evaluate(() => document.getElementById('tf-brief')?.scrollIntoView());
+    });
+    await page.mouse.move(10, 10);
+    assert.deepEqual(await pwnedFrames(page), [], 'no hostile code ran in any frame');
+    assert.ok(!(await page.title()).includes('PWNED'));
+  });
+});

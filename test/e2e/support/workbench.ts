@@ -1,0 +1,163 @@
+/**
+ * A real VS Code (code-server) in Chromium for the panel's end-to-end tests, built on the shared harness
+ * (test/harness/codeServer.ts). The extension is loaded from a folder as an extension under development (the smoke-test
+ * driver's payload), so no VSIX is needed. Collects console errors of every frame and saves screenshots.
+ */
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import type { Browser, ConsoleMessage, Frame, Page } from 'playwright-core';
+import { launchChromium, repoRoot, runCommand, startCodeServer, type CodeServer } from '../../harness/codeServer';
+
+export const DARK = 'Dark Modern';
+export const LIGHT = 'Light Modern';
+
+export interface Workbench {
+  server: CodeServer;
+  browser: Browser;
+  page: Page;
+  /** Console errors (and page errors) seen in any frame, with the frame's URL. */
+  consoleErrors: string[];
+  /** Rewrites the user settings; VS Code applies them live (e.g. the colour theme). */
+  setSettings(patch: Record<string, unknown>): Promise<void>;
+  /** Opens (or reloads) the workbench on the workspace, with the extension loaded. */
+  open(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface WorkbenchOptions {
+  workspace: string;
+  settings?: Record<string, unknown>;
+  env?: Record<string, string>;
+  /** Folder holding the built extension (package.json + dist/ + media/); default the repository root. */
+  extensionPath?: string;
+}
+
+export async function startWorkbench(o: WorkbenchOptions): Promise<Workbench> {
+  const extensionPath = o.extensionPath ?? process.env.TEAMFUSION_E2E_EXTENSION ?? repoRoot();
+  const server = await startCodeServer({
+    workspace: o.workspace,
+    smokeDriver: true,
+    settings: o.settings ?? {},
+    ...(o.env ? { env: o.env } : {}),
+  });
+  let browser: Browser | undefined;
+  try {
+    browser = await launchChromium();
+    const context = await browser.newContext({ viewport: { width: 1440, height: 960 }, deviceScaleFactor: 1 });
+    const page = await context.newPage();
+    const consoleErrors: string[] = [];
+    page.on('console', (m: ConsoleMessage) => {
+      if (m.type() === 'error') consoleErrors.push(`${m.location().url || '?'}: ${m.text()}`);
+    });
+    page.on('pageerror', (e) => consoleErrors.push(`pageerror: ${e.message}`));
+    const settingsFile = path.join(server.userDataDir, 'User', 'settings.json');
+    const payload = [
+      ['extensionDevelopmentPath', `vscode-remote://127.0.0.1:${server.port}${extensionPath}`],
+      ['skipWelcome', 'true'],
+    ];
+    const url = `${server.url}/?folder=${encodeURIComponent(o.workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+    const b = browser;
+    return {
+      server,
+      browser: b,
+      page,
+      consoleErrors,
+      async setSettings(patch) {
+        const current = JSON.parse(await fs.readFile(settingsFile, 'utf8')) as Record<string, unknown>;
+        await fs.writeFile(settingsFile, JSON.stringify({ ...current, ...patch }, null, 2));
+      },
+      async open() {
+        await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
+        await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
+        await page.locator('.statusbar').waitFor({ state: 'visible', timeout: 60_000 });
+      },
+      async stop() {
+        await b.close().catch(() => undefined);
+        await server.stop();
+      },
+    };
+  } catch (e) {
+    await browser?.close().catch(() => undefined);
+    await server.stop();
+    throw e;
+  }
+}
+
+/** Every frame whose document has the review panel app, found by content (webviews live in nested iframes). */
+export async function panelFrames(page: Page): Promise<Frame[]> {
+  const found: Frame[] = [];
+  for (const f of page.frames()) {
+    const ok = await f.evaluate(() => document.body?.dataset.ready === 'true' && !!document.getElementById('tf-title')).catch(() => false);
+    if (ok) found.push(f);
+  }
+  return found;
+}
+
+/** Waits for the panel frame whose title contains `title`. */
+export async function waitForPanel(page: Page, title: string, timeoutMs = 60_000): Promise<Frame> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    for (const f of await panelFrames(page)) {
+      const t = await f.evaluate(() => document.getElementById('tf-title')?.textContent ?? '').catch(() => '');
+      if (t.includes(title)) return f;
+    }
+    if (Date.now() > deadline) throw new Error(`No review panel titled "${title}" within ${timeoutMs} ms`);
+    await page.waitForTimeout(250);
+  }
+}
+
+/** Polls `fn` in the frame until it returns a truthy value. */
+export async function waitInFrame<T>(frame: Frame, fn: () => T, what: string, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await frame.evaluate(fn).catch(() => undefined);
+    if (v) return v as T;
+    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
+    await frame.page().waitForTimeout(200);
+  }
+}
+
+export const SCREENSHOTS = path.join(repoRoot(), '.test-output', 'screenshots');
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  await fs.mkdir(SCREENSHOTS, { recursive: true });
+  const file = path.join(SCREENSHOTS, `${name}.png`);
+  await page.screenshot({ path: file });
+  return file;
+}
+
+/** True if any frame of the page (or the page itself) shows a sign that hostile code ran. */
+export async function pwnedFrames(page: Page): Promise<string[]> {
+  const hits: string[] = [];
+  for (const f of page.frames()) {
+    const v = await f
+      .evaluate(() => {
+        const w = window as Window & { __pwned?: unknown };
+        return w.__pwned !== undefined || document.title.includes('PWNED') ? `${location.href}: ${String(w.__pwned)} ${document.title}` : '';
+      })
+      .catch(() => '');
+    if (v) hits.push(v);
+  }
+  return hits;
+}
+
+/** Runs a palette command and waits until the palette has closed (so the next F1 opens it again). */
+export async function command(page: Page, title: string): Promise<void> {
+  await runCommand(page, title);
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
+  await page.waitForTimeout(300);
+}
+
+/** Switches the colour theme the way a user does ("Preferences: Color Theme", type the name, Enter). */
+export async function setColorTheme(page: Page, theme: string): Promise<void> {
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
+  await runCommand(page, 'Preferences: Color Theme');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible', timeout: 15_000 });
+  await page.waitForTimeout(300);
+  await input.fill(theme);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: theme }).first().waitFor({ state: 'visible', timeout: 15_000 });
+  await page.keyboard.press('Enter');
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
+  await page.waitForTimeout(800);
+}

@@ -1,0 +1,73 @@
+import * as assert from 'node:assert/strict';
+import { parseHostMessage, parsePersistedState, parseWebviewMessage, PanelStateSchema } from '../../../src/protocol/panel';
+
+describe('panel protocol', () => {
+  it('accepts the webview commands it defines', () => {
+    for (const m of [
+      { type: 'ready' },
+      { type: 'run' },
+      { type: 'refine', runId: 'r', feedback: 'warmer' },
+      { type: 'cancel' },
+      { type: 'openRun', runId: '2026-11-21T22-40-05Z-3f9c' },
+      { type: 'saveRanking', requestId: 3, designer: 'Eve', ranking: [{ option: '1', rank: 1, justification: 'x' }] },
+      { type: 'openFile', path: 'rankings/ana.yaml' },
+      { type: 'setApiKey' },
+      { type: 'log', level: 'error', message: 'boom' },
+    ]) {
+      const r = parseWebviewMessage(m);
+      assert.equal(r.ok, true, JSON.stringify(m));
+    }
+  });
+
+  it('drops unknown, malformed and oversized webview messages with a reason', () => {
+    const bad: unknown[] = [
+      null,
+      'run',
+      { type: 'deleteEverything' },
+      { type: 'refine', runId: 'r' },
+      { type: 'saveRanking', requestId: -1, designer: 'x', ranking: [] },
+      { type: 'saveRanking', requestId: 1, designer: 'x', ranking: [{ option: '1', rank: 0, justification: 'x' }] },
+      { type: 'log', level: 'error', message: 'x'.repeat(5000) },
+    ];
+    for (const m of bad) {
+      const r = parseWebviewMessage(m);
+      assert.equal(r.ok, false, JSON.stringify(m)?.slice(0, 80));
+      if (!r.ok) assert.ok(r.error.length > 0);
+    }
+  });
+
+  it('checks host messages, including the run events', () => {
+    assert.equal(parseHostMessage({ type: 'runEvent', event: { type: 'turn-delta', runId: 'r', iteration: 1, speaker: 'ana', turn: 1, text: 'Hi' } }).ok, true);
+    assert.equal(parseHostMessage({ type: 'runEvent', event: { type: 'turn-delta', runId: 'r' } }).ok, false);
+    assert.equal(parseHostMessage({ type: 'saveRankingResult', requestId: 1, ok: true, file: 'rankings/eve.yaml', diagnostics: [] }).ok, true);
+    assert.equal(parseHostMessage({ type: 'state', state: { root: '/x' } }).ok, false);
+  });
+
+  it('restores the persisted state only when it names a root', () => {
+    assert.equal(parsePersistedState({ root: '/w/review', tab: 'run' }).ok, true);
+    assert.equal(parsePersistedState(undefined).ok, false);
+    assert.equal(parsePersistedState({ tab: 'run' }).ok, false);
+  });
+
+  it('keeps unknown analysis fields (the analysis may grow)', () => {
+    const state = {
+      root: '/r',
+      title: 'R',
+      base: 'https://x/r',
+      analysis: {
+        options: ['1', '2'],
+        designers: [{ id: 'a', name: 'A', weight: 1 }],
+        kendall: { w: 0.5, chiSquare: 1, df: 1, pValue: 0.3, band: 'moderate', extra: 1 },
+        borda: [{ option: '1', points: 1, position: 1 }],
+        somethingNew: true,
+      },
+      diagnostics: [],
+      runs: [],
+      trusted: true,
+      running: false,
+    };
+    const r = PanelStateSchema.safeParse(state);
+    assert.ok(r.success);
+    assert.equal((r.data.analysis as Record<string, unknown>).somethingNew, true);
+  });
+});

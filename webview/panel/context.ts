@@ -1,0 +1,47 @@
+/** What every view needs to know about the current state, with the lookups they share. */
+import type { PanelState } from '../../src/protocol/panel';
+import type { HostConnection } from './host';
+import { fileUrl } from './dom';
+
+export interface ViewContext {
+  readonly state: PanelState;
+  readonly host: HostConnection;
+  /** Image URL of an option id or a remix id ("r1"), if known. */
+  imageOf(id: string): string | undefined;
+  /** "Image 3 (4)" style label of an option or remix. */
+  labelOf(id: string): string;
+  designerName(id: string): string;
+  /** Index of the designer in id order (for the speaker colour). */
+  designerIndex(id: string): number;
+}
+
+export function makeContext(state: PanelState, host: HostConnection): ViewContext {
+  const images = new Map<string, string>();
+  const labels = new Map<string, string>();
+  for (const o of state.review?.options ?? []) {
+    images.set(o.id, o.src);
+    labels.set(o.id, o.label);
+  }
+  for (const o of state.run?.options ?? []) {
+    if (!images.has(o.id)) images.set(o.id, fileUrl(state.base, o.file));
+    if (!labels.has(o.id)) labels.set(o.id, o.label);
+  }
+  for (const it of state.run?.iterations ?? []) {
+    if (it.remix && !images.has(it.remix.id) && state.run) images.set(it.remix.id, fileUrl(state.run.base, it.remix.file));
+  }
+  const designers = state.review?.designers ?? [];
+  const names = new Map(designers.map((d) => [d.id, d.name] as const));
+  const order = new Map(designers.map((d, i) => [d.id, i] as const));
+  return {
+    state,
+    host,
+    imageOf: (id) => images.get(id),
+    labelOf: (id) => {
+      const label = labels.get(id);
+      if (/^r\d+$/.test(id)) return `Remix ${id}`;
+      return label && label !== id && label !== `Image ${id}` ? `${id} (${label})` : id;
+    },
+    designerName: (id) => names.get(id) ?? id,
+    designerIndex: (id) => order.get(id) ?? [...id].reduce((a, c) => a + c.charCodeAt(0), 0),
+  };
+}

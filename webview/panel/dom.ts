@@ -1,0 +1,54 @@
+/**
+ * Building DOM without HTML strings: text always goes in as text nodes, so nothing the model, a designer or a file
+ * says can become markup. (The only HTML the app inserts is the brief's Markdown, sanitised in markdown.ts.)
+ */
+
+export type Child = Node | string | number | null | undefined | false;
+export type Attrs = Record<string, string | number | boolean | null | undefined | EventListener>;
+
+/** `h('div', { class: 'x', onclick: fn }, 'text', h('span', {}, 'more'))`. Attributes `on*` with a function are listeners. */
+export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs?: Attrs, ...children: Child[]): HTMLElementTagNameMap[K];
+export function h(tag: string, attrs?: Attrs, ...children: Child[]): HTMLElement;
+export function h(tag: string, attrs: Attrs = {}, ...children: Child[]): HTMLElement {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (typeof v === 'function') {
+      el.addEventListener(k.replace(/^on/, ''), v);
+    } else if (v === true) {
+      el.setAttribute(k, '');
+    } else {
+      el.setAttribute(k, String(v));
+    }
+  }
+  append(el, ...children);
+  return el;
+}
+
+export function append(parent: Node, ...children: Child[]): void {
+  for (const c of children) {
+    if (c === null || c === undefined || c === false) continue;
+    parent.appendChild(typeof c === 'string' || typeof c === 'number' ? document.createTextNode(String(c)) : c);
+  }
+}
+
+/** Replaces all children of `el`. */
+export function replaceChildren(el: Element, ...children: Child[]): void {
+  el.replaceChildren();
+  append(el, ...children);
+}
+
+/** A titled section with an id for tests and anchors. */
+export function section(id: string, title: string, ...children: Child[]): HTMLElement {
+  return h('section', { class: 'tf-section', id, 'aria-labelledby': `${id}-title` }, h('h2', { id: `${id}-title` }, title), ...children);
+}
+
+/** A paragraph in the muted foreground colour. */
+export function muted(text: string): HTMLElement {
+  return h('p', { class: 'tf-muted' }, text);
+}
+
+/** `${base}/${relative}` with each path segment encoded. */
+export function fileUrl(base: string, relative: string): string {
+  return `${base.replace(/\/+$/, '')}/${relative.split('/').map(encodeURIComponent).join('/')}`;
+}

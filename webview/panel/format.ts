@@ -1,0 +1,40 @@
+/** Number and text formatting for the panel. Pure functions (unit tested). */
+
+export function fixed(n: number, digits = 2): string {
+  return Number.isFinite(n) ? n.toFixed(digits) : '–';
+}
+
+/** p-values: "< 0.001" below a thousandth, else three decimals. */
+export function pValue(p: number): string {
+  if (!Number.isFinite(p)) return '–';
+  return p < 0.001 ? '< 0.001' : p.toFixed(3);
+}
+
+export function ordinal(n: number): string {
+  const r = Math.round(n);
+  if (r !== n) return n.toFixed(1);
+  const s = r % 100 >= 11 && r % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][r % 10] ?? 'th');
+  return `${r}${s}`;
+}
+
+export function integer(n: number): string {
+  return Math.round(n).toLocaleString('en-US');
+}
+
+export function usd(n: number | undefined): string {
+  if (n === undefined || !Number.isFinite(n)) return 'unknown';
+  return n < 0.01 && n > 0 ? '< $0.01' : `$${n.toFixed(2)}`;
+}
+
+/** "2026-11-21T22-40-05Z-3f9c" or an ISO time → "2026-11-21 22:40". */
+export function shortTime(iso: string): string {
+  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2})[:-](\d{2})/.exec(iso);
+  return m ? `${m[1]} ${m[2]}:${m[3]}` : iso;
+}
+
+/** The plain sentence for a Kendall's W when the analysis carries none. */
+export function agreementSentence(w: number, band: string, p: number, designers: number): string {
+  const strength = band.replace(/-/g, ' ');
+  const sig = p < 0.05 ? 'unlikely to be chance' : 'could well be chance';
+  return `The ${designers} designers show ${strength} agreement (W = ${fixed(w)}); an agreement this strong ${sig} (p ${p < 0.001 ? '< 0.001' : `= ${p.toFixed(3)}`}).`;
+}

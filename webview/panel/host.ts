@@ -1,0 +1,96 @@
+/**
+ * The webview's side of the protocol: the VS Code API object, validated posting and receiving, requests with replies
+ * keyed by a sequence number, and the persisted state (getState/setState; the panel is not kept alive when hidden).
+ */
+import {
+  WebviewMessageSchema,
+  parseHostMessage,
+  parsePersistedState,
+  type HostMessage,
+  type SaveRankingReply,
+  type SaveRankingRequest,
+  type WebviewMessage,
+  type WebviewPersistedState,
+} from '../../src/protocol/panel';
+
+interface VsCodeApi {
+  postMessage(message: unknown): void;
+  getState(): unknown;
+  setState(state: unknown): void;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+export class HostConnection {
+  private readonly api: VsCodeApi = acquireVsCodeApi();
+  private nextRequestId = 1;
+  private readonly pending = new Map<number, (reply: SaveRankingReply) => void>();
+  private persisted: WebviewPersistedState | undefined;
+
+  constructor(private readonly onMessage: (m: HostMessage) => void) {
+    const saved = parsePersistedState(this.api.getState());
+    this.persisted = saved.ok ? saved.value : undefined;
+    window.addEventListener('message', (e: MessageEvent<unknown>) => {
+      const parsed = parseHostMessage(e.data);
+      if (!parsed.ok) {
+        this.log('warning', `Dropped an invalid message from the extension: ${parsed.error}`);
+        return;
+      }
+      const m = parsed.value;
+      if (m.type === 'saveRankingResult') {
+        const resolve = this.pending.get(m.requestId);
+        this.pending.delete(m.requestId);
+        resolve?.(m);
+        return;
+      }
+      this.onMessage(m);
+    });
+  }
+
+  /** Posts a command after checking it against the protocol (a bug here must not reach the host as garbage). */
+  post(m: WebviewMessage): void {
+    const checked = WebviewMessageSchema.safeParse(m);
+    if (!checked.success) {
+      console.warn('TeamFusion: not sending an invalid message', checked.error.issues[0]?.message);
+      return;
+    }
+    this.api.postMessage(checked.data);
+  }
+
+  saveRanking(req: DistributiveOmit<SaveRankingRequest, 'type' | 'requestId'>, timeoutMs = 30_000): Promise<SaveRankingReply> {
+    const requestId = this.nextRequestId++;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(requestId);
+        resolve({
+          type: 'saveRankingResult',
+          requestId,
+          ok: false,
+          diagnostics: [{ file: 'rankings', line: 0, column: 0, severity: 'error', message: 'The extension did not answer; try again.' }],
+        });
+      }, timeoutMs);
+      this.pending.set(requestId, (reply) => {
+        clearTimeout(timer);
+        resolve(reply);
+      });
+      this.post({ type: 'saveRanking', requestId, ...req });
+    });
+  }
+
+  log(level: 'info' | 'warning' | 'error', message: string): void {
+    this.post({ type: 'log', level, message: message.slice(0, 4000) });
+  }
+
+  get state(): WebviewPersistedState | undefined {
+    return this.persisted;
+  }
+
+  /** Merges into the persisted state (needs `root`, known once the first state arrived). */
+  persist(patch: Partial<WebviewPersistedState>): void {
+    const next = { ...(this.persisted ?? { root: '' }), ...patch };
+    if (!next.root) return;
+    this.persisted = next;
+    this.api.setState(next);
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * The model behind the "My ranking" form: an ordered list of options with a justification each, where an item may
+ * be tied with the one above. Pure functions (unit tested); the view only renders and calls them.
+ */
+import { z } from 'zod';
+
+export const DraftItemSchema = z.object({
+  option: z.string(),
+  justification: z.string(),
+  tiedWithAbove: z.boolean(),
+});
+export const DraftSchema = z.object({
+  designerId: z.string().optional(),
+  designer: z.string(),
+  role: z.string(),
+  items: z.array(DraftItemSchema),
+});
+export type DraftItem = z.infer<typeof DraftItemSchema>;
+export type Draft = z.infer<typeof DraftSchema>;
+
+export interface DesignerLike {
+  id: string;
+  name: string;
+  role?: string;
+  entries: { option: string; rank: number; justification: string }[];
+}
+
+export function emptyDraft(optionIds: string[]): Draft {
+  return { designer: '', role: '', items: optionIds.map((option) => ({ option, justification: '', tiedWithAbove: false })) };
+}
+
+/** The designer's ranking as a draft: best first, ties kept, options missing from the file appended. */
+export function draftFromDesigner(d: DesignerLike, optionIds: string[]): Draft {
+  const sorted = [...d.entries].sort((a, b) => a.rank - b.rank);
+  const items: DraftItem[] = sorted.map((e, i) => ({
+    option: e.option,
+    justification: e.justification,
+    tiedWithAbove: i > 0 && sorted[i - 1]!.rank === e.rank,
+  }));
+  return normalizeDraft({ designerId: d.id, designer: d.name, role: d.role ?? '', items }, optionIds);
+}
+
+/** Keeps items of existing options once each, in their order, and appends options the draft lacks. */
+export function normalizeDraft(draft: Draft, optionIds: string[]): Draft {
+  const known = new Set(optionIds);
+  const seen = new Set<string>();
+  const items: DraftItem[] = [];
+  for (const it of draft.items) {
+    if (!known.has(it.option) || seen.has(it.option)) continue;
+    seen.add(it.option);
+    items.push({ ...it, tiedWithAbove: items.length > 0 && it.tiedWithAbove });
+  }
+  for (const id of optionIds) if (!seen.has(id)) items.push({ option: id, justification: '', tiedWithAbove: false });
+  return { ...draft, items };
+}
+
+/** Moves the item at `from` to index `to` (clamped). The first item can never be tied with "the one above". */
+export function moveItem(items: DraftItem[], from: number, to: number): DraftItem[] {
+  if (from < 0 || from >= items.length) return items;
+  const target = Math.max(0, Math.min(items.length - 1, to));
+  if (target === from) return items;
+  const next = [...items];
+  const [moved] = next.splice(from, 1);
+  next.splice(target, 0, moved!);
+  return next.map((it, i) => (i === 0 && it.tiedWithAbove ? { ...it, tiedWithAbove: false } : it));
+}
+
+/** Ranks in "competition" style: 1, 2, 2, 4 for a tie between the 2nd and 3rd. */
+export function ranksOf(items: DraftItem[]): number[] {
+  const ranks: number[] = [];
+  items.forEach((it, i) => ranks.push(i > 0 && it.tiedWithAbove ? ranks[i - 1]! : i + 1));
+  return ranks;
+}
+
+/** The ranking as the host expects it. */
+export function toRanking(items: DraftItem[]): { option: string; rank: number; justification: string }[] {
+  const ranks = ranksOf(items);
+  return items.map((it, i) => ({ option: it.option, rank: ranks[i]!, justification: it.justification.trim() }));
+}
+
+/** Problems the form can see before asking the host, one sentence each. */
+export function draftProblems(draft: Draft): string[] {
+  const problems: string[] = [];
+  if (!draft.designer.trim()) problems.push('Type your name.');
+  const missing = draft.items.filter((it) => !it.justification.trim()).map((it) => it.option);
+  if (missing.length) problems.push(`Write a justification for ${missing.length === 1 ? 'option' : 'options'} ${missing.join(', ')}.`);
+  return problems;
+}

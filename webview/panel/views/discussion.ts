@@ -1,0 +1,142 @@
+/**
+ * The proxies' discussion, live: one colour per proxy (theme chart colours), a separator per iteration, streamed
+ * text appended as text nodes while a turn is being written. Rebuilt from the run record when a new record arrives,
+ * keeping any turn still streaming.
+ */
+import { h, muted, replaceChildren } from '../dom';
+import { speakerColor } from '../colors';
+import type { ViewContext } from '../context';
+import type { PanelRun, PanelRunEvent } from '../../../src/protocol/panel';
+
+const key = (iteration: number, speaker: string, turn: number): string => `${iteration}|${speaker}|${turn}`;
+
+export class DiscussionView {
+  readonly element = h('div', { class: 'tf-discussion', role: 'log', 'aria-live': 'polite', 'aria-label': 'Discussion', id: 'tf-discussion' });
+  private readonly messages = new Map<string, { el: HTMLElement; body: HTMLElement; streaming: boolean }>();
+  private readonly iterations = new Map<number, HTMLElement>();
+  private ctx: ViewContext | undefined;
+  private runId: string | undefined;
+  /** The run streaming now (from its run-started event until run-finished): the view follows it. */
+  private liveRunId: string | undefined;
+
+  /** Rebuilds from the record (or clears when there is none), keeping streaming turns of the same run. */
+  render(ctx: ViewContext, run: PanelRun | undefined): void {
+    this.ctx = ctx;
+    // The host's state may still name an older run while the live one has written no record yet: keep streaming.
+    if (this.liveRunId && run?.id !== this.liveRunId) return;
+    const streaming = run && run.id === this.runId ? [...this.messages.entries()].filter(([, m]) => m.streaming) : [];
+    this.messages.clear();
+    this.iterations.clear();
+    this.runId = run?.id;
+    replaceChildren(this.element);
+    if (!run || run.iterations.every((it) => it.messages.length === 0)) {
+      if (streaming.length === 0) this.element.append(muted(run ? 'The discussion starts in a moment…' : 'No run yet. Press Run to let the proxies discuss.'));
+    }
+    for (const it of run?.iterations ?? []) {
+      this.separator(it.index, it.candidates, it.final ?? false, it.feedback);
+      for (const m of it.messages) this.message(it.index, m.speaker, m.turn, m.content, false);
+    }
+    for (const [k, m] of streaming) {
+      if (this.messages.has(k)) continue;
+      const [iteration] = k.split('|');
+      this.iterationBox(Number(iteration)).append(m.el);
+      this.messages.set(k, m);
+    }
+  }
+
+  onEvent(ev: PanelRunEvent): void {
+    if (!this.ctx) return;
+    switch (ev.type) {
+      case 'run-finished':
+        if (ev.runId === this.liveRunId) this.liveRunId = undefined;
+        return;
+      case 'run-started':
+        this.liveRunId = ev.runId;
+        if (ev.runId !== this.runId) {
+          this.runId = ev.runId;
+          this.messages.clear();
+          this.iterations.clear();
+          replaceChildren(this.element, muted('The discussion starts in a moment…'));
+        }
+        return;
+      case 'iteration-started':
+        if (ev.runId !== this.runId) return;
+        this.separator(ev.iteration, ev.candidates, ev.final);
+        return;
+      case 'turn-started':
+        if (ev.runId !== this.runId) return;
+        this.message(ev.iteration, ev.speaker, ev.turn, '', true, ev.speakerName);
+        return;
+      case 'turn-delta': {
+        if (ev.runId !== this.runId) return;
+        const m = this.messages.get(key(ev.iteration, ev.speaker, ev.turn)) ?? this.message(ev.iteration, ev.speaker, ev.turn, '', true);
+        m.body.append(document.createTextNode(ev.text));
+        this.scrollIfAtEnd();
+        return;
+      }
+      case 'turn-completed': {
+        if (ev.runId !== this.runId) return;
+        const msg = ev.message;
+        const m = this.messages.get(key(ev.iteration, msg.speaker, msg.turn)) ?? this.message(ev.iteration, msg.speaker, msg.turn, '', false);
+        m.body.textContent = msg.content;
+        m.streaming = false;
+        m.el.classList.remove('tf-streaming');
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  private scrollIfAtEnd(): void {
+    const scroller = document.scrollingElement;
+    if (!scroller) return;
+    const nearEnd = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 120;
+    if (nearEnd) scroller.scrollTop = scroller.scrollHeight;
+  }
+
+  private iterationBox(index: number): HTMLElement {
+    return this.iterations.get(index) ?? this.separator(index, [], false);
+  }
+
+  private separator(index: number, candidates: string[], final: boolean, feedback?: string): HTMLElement {
+    const existing = this.iterations.get(index);
+    if (existing) return existing;
+    this.element.querySelector(':scope > p.tf-muted')?.remove();
+    const ctx = this.ctx!;
+    const box = h(
+      'div',
+      { class: 'tf-iteration', 'data-iteration': String(index) },
+      h(
+        'div',
+        { class: 'tf-iteration-sep', role: 'separator' },
+        h('span', {}, final ? `Iteration ${index} · final pick` : `Iteration ${index}`),
+        candidates.length ? h('span', { class: 'tf-muted' }, `candidates: ${candidates.map((c) => ctx.labelOf(c)).join(', ')}`) : null,
+      ),
+      feedback ? h('p', { class: 'tf-feedback' }, h('strong', {}, 'Feedback: '), feedback) : null,
+    );
+    this.iterations.set(index, box);
+    this.element.append(box);
+    return box;
+  }
+
+  private message(iteration: number, speaker: string, turn: number, content: string, streaming: boolean, speakerName?: string) {
+    const k = key(iteration, speaker, turn);
+    const existing = this.messages.get(k);
+    if (existing) return existing;
+    const ctx = this.ctx!;
+    const name = speakerName ?? ctx.designerName(speaker);
+    const body = h('div', { class: 'tf-msg-body' }, content);
+    const el = h(
+      'article',
+      { class: streaming ? 'tf-msg tf-streaming' : 'tf-msg', 'data-speaker': speaker, 'aria-label': `${name}, turn ${turn}` },
+      h('header', {}, h('span', { class: 'tf-speaker' }, `${name}'s proxy`), h('span', { class: 'tf-muted' }, `turn ${turn}`)),
+      body,
+    );
+    el.style.setProperty('--tf-speaker', speakerColor(ctx.designerIndex(speaker)));
+    this.iterationBox(iteration).append(el);
+    const entry = { el, body, streaming };
+    this.messages.set(k, entry);
+    return entry;
+  }
+}

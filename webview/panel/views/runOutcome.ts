@@ -1,0 +1,99 @@
+/** What a run produced: the timeline of iterations, remixes beside their sources, directions and decisions, usage. */
+import { h, section, muted } from '../dom';
+import { integer, usd } from '../format';
+import type { ViewContext } from '../context';
+import type { PanelRun } from '../../../src/protocol/panel';
+import { thumb } from './thumb';
+
+type Iteration = PanelRun['iterations'][number];
+
+export function timelineView(ctx: ViewContext, run: PanelRun): HTMLElement {
+  const list = h('ol', { class: 'tf-timeline' });
+  for (const it of run.iterations) {
+    list.append(
+      h(
+        'li',
+        { class: it.error ? 'tf-step tf-step-error' : 'tf-step', 'data-iteration': String(it.index) },
+        h('div', { class: 'tf-step-title' }, it.final ? `${it.index}. Final pick` : `${it.index}. ${it.candidates.length} candidates`),
+        h('div', { class: 'tf-step-row' }, ...it.candidates.map((c) => thumb(ctx, c))),
+        it.ranking?.length ? h('div', { class: 'tf-muted' }, `Consensus: ${it.ranking.join(' › ')}`) : null,
+        it.remix ? h('div', {}, `→ remix ${it.remix.id}`) : null,
+        it.error ? h('div', { class: 'tf-error-text' }, it.error) : null,
+      ),
+    );
+  }
+  if (run.finalPick) {
+    list.append(h('li', { class: 'tf-step tf-step-final' }, h('div', { class: 'tf-step-title' }, 'Final pick'), thumb(ctx, run.finalPick, 'md')));
+  }
+  return section('tf-timeline', 'Iterations', run.iterations.length ? list : muted('No iteration has finished yet.'));
+}
+
+export function remixGallery(ctx: ViewContext, run: PanelRun): HTMLElement {
+  const withRemix = run.iterations.filter((it): it is Iteration & { remix: NonNullable<Iteration['remix']> } => Boolean(it.remix));
+  if (withRemix.length === 0) return section('tf-remixes', 'Remixes', muted('No remix yet.'));
+  const cards = withRemix.map((it) => {
+    const from = it.remix.from ?? it.ranking?.slice(0, 2) ?? [];
+    return h(
+      'figure',
+      { class: 'tf-remix-card', 'data-remix': it.remix.id },
+      h(
+        'div',
+        { class: 'tf-compare' },
+        h('div', { class: 'tf-compare-main' }, thumb(ctx, it.remix.id, 'lg')),
+        from.length
+          ? h('div', { class: 'tf-compare-from' }, h('div', { class: 'tf-muted' }, 'made from'), ...from.map((c) => thumb(ctx, c, 'md')))
+          : null,
+      ),
+      h('figcaption', {}, h('strong', {}, `Remix ${it.remix.id}`), ` · iteration ${it.index}`, run.finalPick === it.remix.id ? h('vscode-badge', {}, 'final pick') : null),
+      it.editingDirections ? h('p', { class: 'tf-directions' }, it.editingDirections) : null,
+      h('vscode-button', { secondary: true, onclick: () => ctx.host.post({ type: 'openFile', path: `runs/${run.id}/${it.remix.file}` }) }, 'Open image'),
+    );
+  });
+  return section('tf-remixes', 'Remixes', h('div', { class: 'tf-remix-grid' }, ...cards));
+}
+
+export function outcomeView(ctx: ViewContext, run: PanelRun): HTMLElement {
+  const last = [...run.iterations].reverse().find((it) => it.agreements || it.disagreements || it.decisionPoints || it.editingDirections);
+  if (!last) return section('tf-outcome', 'Agreements and decisions', muted('The remix agent has not summarised the discussion yet.'));
+  const list = (title: string, items: string[] | undefined) =>
+    items && items.length ? h('div', {}, h('h3', {}, title), h('ul', {}, ...items.map((t) => h('li', {}, t)))) : null;
+  const decisions = last.decisionPoints?.length
+    ? h(
+        'div',
+        {},
+        h('h3', {}, 'Decision points'),
+        ...last.decisionPoints.map((d) =>
+          h(
+            'div',
+            { class: 'tf-decision' },
+            h('p', {}, h('strong', {}, d.question)),
+            h('ul', {}, ...d.positions.map((p) => h('li', {}, p.position, h('span', { class: 'tf-muted' }, ` — ${p.heldBy.map((x) => ctx.designerName(x)).join(', ')}`)))),
+          ),
+        ),
+      )
+    : null;
+  return section(
+    'tf-outcome',
+    `Agreements and decisions (iteration ${last.index})`,
+    last.editingDirections ? h('div', {}, h('h3', {}, 'Editing directions'), h('p', { class: 'tf-directions' }, last.editingDirections)) : null,
+    h('div', { class: 'tf-grid-2' }, list('Agreements', last.agreements), list('Disagreements', last.disagreements)),
+    decisions,
+  );
+}
+
+export function usageView(run: PanelRun): HTMLElement {
+  const u = run.usage;
+  const rows: [string, string][] = [
+    ['Input tokens', integer(u.inputTokens)],
+    ['Cached input tokens', integer(u.cachedInputTokens)],
+    ['Output tokens', integer(u.outputTokens)],
+    ['Images', integer(u.images)],
+    ['Estimated cost', usd(u.costUsd)],
+    ['Models', `${run.settings.chatModel} · ${run.settings.imageModel}`],
+  ];
+  return section(
+    'tf-usage',
+    'Tokens and cost',
+    h('dl', { class: 'tf-usage' }, ...rows.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)])),
+  );
+}

@@ -1,0 +1,168 @@
+/**
+ * The "Run" tab: actions (Run, Cancel, Refine with feedback), the run picker, notices, then the live discussion and
+ * what the run produced. The discussion element lives across state updates so streaming is never interrupted.
+ */
+import { h, section, muted, replaceChildren } from '../dom';
+import { shortTime } from '../format';
+import type { ViewContext } from '../context';
+import type { PanelRunEvent } from '../../../src/protocol/panel';
+import { DiscussionView } from './discussion';
+import { outcomeView, remixGallery, timelineView, usageView } from './runOutcome';
+
+interface ValueElement extends HTMLElement {
+  value: string;
+}
+
+export class RunTab {
+  readonly element = h('div', { class: 'tf-run-tab' });
+  private readonly discussion = new DiscussionView();
+  private readonly toolbar = h('div', { class: 'tf-toolbar', role: 'toolbar', 'aria-label': 'Run actions' });
+  private readonly notices = h('div', { class: 'tf-notices', 'aria-live': 'polite' });
+  private readonly progress = h('div', { class: 'tf-progress' });
+  private readonly results = h('div', { class: 'tf-results' });
+  private readonly refineBox = h('div', { class: 'tf-refine' });
+  private feedbackDraft = '';
+  private ctx: ViewContext | undefined;
+
+  constructor() {
+    this.element.append(
+      this.toolbar,
+      this.notices,
+      this.progress,
+      section('tf-discussion-section', 'Discussion', this.discussion.element),
+      this.results,
+      this.refineBox,
+    );
+  }
+
+  render(ctx: ViewContext): void {
+    this.ctx = ctx;
+    const { state } = ctx;
+    const run = state.run;
+    this.renderToolbar(ctx);
+    this.discussion.render(ctx, run);
+    replaceChildren(this.results);
+    if (run) this.results.append(timelineView(ctx, run), remixGallery(ctx, run), outcomeView(ctx, run), usageView(run));
+    this.renderRefine(ctx);
+    if (run?.status === 'failed' && run.error) this.notice('error', run.error, true);
+  }
+
+  onEvent(ev: PanelRunEvent): void {
+    this.discussion.onEvent(ev);
+    if (ev.type === 'notice') this.notice(ev.level, ev.message);
+    if (ev.type === 'run-started') {
+      replaceChildren(this.notices);
+      this.setProgress('Run started…');
+    }
+    if (ev.type === 'turn-started') this.setProgress(`Iteration ${ev.iteration}: ${ev.speakerName}'s proxy is writing (turn ${ev.turn})…`);
+    if (ev.type === 'remix-agent-completed') this.setProgress(`Iteration ${ev.iteration.index}: the remix agent picked ${(ev.iteration.ranking ?? []).join(', ')}.`);
+    if (ev.type === 'image-edit-started') this.setProgress(`Making a remix from ${ev.from.join(', ')}…`);
+    if (ev.type === 'remix-created') this.setProgress(`Remix ${ev.remixId} created.`);
+    if (ev.type === 'run-finished') {
+      this.setProgress(ev.status === 'completed' ? '' : `Run ${ev.status}${ev.error ? `: ${ev.error}` : '.'}`);
+    }
+  }
+
+  notice(level: 'info' | 'warning' | 'error', message: string, replace = false): void {
+    const el = h('div', { class: `tf-notice tf-notice-${level}`, role: level === 'error' ? 'alert' : 'status' }, message);
+    if (replace) replaceChildren(this.notices, el);
+    else this.notices.append(el);
+    while (this.notices.childElementCount > 5) this.notices.firstElementChild?.remove();
+  }
+
+  private setProgress(text: string): void {
+    replaceChildren(this.progress, text ? h('vscode-progress-ring', { class: 'tf-ring', 'aria-hidden': 'true' }) : null, text ? h('span', {}, text) : null);
+  }
+
+  private renderToolbar(ctx: ViewContext): void {
+    const { state, host } = ctx;
+    const canRun = state.trusted && !state.running && Boolean(state.review) && (state.review?.designers.length ?? 0) >= 2;
+    const why = !state.trusted
+      ? 'This workspace is not trusted, so TeamFusion sends nothing to a model. Trust the workspace to run.'
+      : !state.review
+        ? 'Fix the problems in the review first (see the Problems view).'
+        : (state.review.designers.length ?? 0) < 2
+          ? 'A run needs at least two designers\' rankings.'
+          : undefined;
+    const runButton = h('vscode-button', { id: 'tf-run', disabled: !canRun, onclick: () => host.post({ type: 'run' }) }, 'Run');
+    const cancelButton = state.running
+      ? h('vscode-button', { id: 'tf-cancel', secondary: true, onclick: () => host.post({ type: 'cancel', ...(state.run ? { runId: state.run.id } : {}) }) }, 'Cancel')
+      : null;
+    const keyButton = h('vscode-button', { secondary: true, onclick: () => host.post({ type: 'setApiKey' }) }, 'Set API Key…');
+    let picker: HTMLElement | null = null;
+    if (state.runs.length > 0) {
+      picker = h('vscode-single-select', { id: 'tf-run-picker', 'aria-label': 'Run to show' });
+      for (const r of state.runs) {
+        picker.append(
+          h('vscode-option', { value: r.id, selected: r.id === state.run?.id }, `${shortTime(r.startedAt)} · ${r.status} · ${r.iterations} it.`),
+        );
+      }
+      picker.addEventListener('change', (e) => {
+        const value = (e.target as ValueElement).value;
+        if (value && value !== state.run?.id) host.post({ type: 'openRun', runId: value });
+      });
+    }
+    const status = state.run
+      ? h('span', { class: 'tf-run-status' }, h('vscode-badge', { class: `tf-status-${state.run.status}` }, state.run.status), ' ', h('code', {}, state.run.id))
+      : null;
+    replaceChildren(
+      this.toolbar,
+      runButton,
+      cancelButton,
+      keyButton,
+      h('span', { class: 'tf-spacer' }),
+      status,
+      picker ? h('label', { class: 'tf-picker-label' }, 'Run: ', picker) : null,
+    );
+    if (why) this.toolbar.append(h('p', { class: 'tf-why', id: 'tf-run-why' }, why));
+    if (state.running && this.progress.childElementCount === 0) this.setProgress('A run is in progress…');
+    if (!state.running && state.run?.status !== 'running') this.setProgress('');
+  }
+
+  private renderRefine(ctx: ViewContext): void {
+    const { state, host } = ctx;
+    const run = state.run;
+    if (!run) {
+      replaceChildren(this.refineBox);
+      return;
+    }
+    const enabled = state.trusted && !state.running && run.status !== 'running';
+    const area = h('vscode-textarea', {
+      id: 'tf-feedback',
+      rows: 3,
+      resize: 'vertical',
+      placeholder: 'What should the next iteration change? e.g. "Keep the bottle of r1 but use the warmer palette of 3."',
+      'aria-label': 'Feedback for the next iteration',
+    }) as ValueElement;
+    area.value = this.feedbackDraft;
+    area.addEventListener('input', () => (this.feedbackDraft = area.value));
+    const button = h(
+      'vscode-button',
+      {
+        id: 'tf-refine',
+        disabled: !enabled,
+        onclick: () => {
+          const feedback = area.value.trim();
+          host.post({ type: 'refine', runId: run.id, feedback });
+          this.feedbackDraft = '';
+          area.value = '';
+        },
+      },
+      'Refine',
+    );
+    replaceChildren(
+      this.refineBox,
+      section(
+        'tf-refine-section',
+        'Refine',
+        muted('Adds one iteration to this run, starting from its last result, with your feedback for the proxies.'),
+        area,
+        h('div', { class: 'tf-actions' }, button),
+      ),
+    );
+  }
+
+  get context(): ViewContext | undefined {
+    return this.ctx;
+  }
+}
