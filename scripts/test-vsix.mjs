@@ -49,13 +49,15 @@ function walk(dir, base = dir, out = []) {
   return out;
 }
 
+// The same vsce flags as `npm run package` (package.json): node_modules are collected (sharp ships) and filtered by
+// .vscodeignore; README's relative image links stay relative (no repository URL to rewrite them to).
 let vsix = process.env.TEAMFUSION_VSIX;
 const packaged = await check('vsce packages the extension', () => {
   if (vsix) return `using ${vsix}`;
   if (!existsSync(join(repo, 'dist/extension.js'))) throw new Error('dist/extension.js is missing: run `npm run build` first');
   vsix = join(scratch, 'teamfusion.vsix');
   const vsce = join(repo, 'node_modules/.bin/vsce');
-  const r = spawnSync(vsce, ['package', '--allow-missing-repository', '-o', vsix], {
+  const r = spawnSync(vsce, ['package', '--no-rewrite-relative-links', '--allow-missing-repository', '-o', vsix], {
     cwd: repo, encoding: 'utf8', timeout: 180_000, input: 'y\n',
   });
   if (r.status !== 0) throw new Error(`vsce failed: ${(r.stderr || r.stdout).trim().split('\n').slice(-8).join(' | ')}`);

@@ -8,7 +8,7 @@
 //   shim/    `node` and `npm` that point at node 24 + npm 10, first on PATH for the code-server install
 //   cs/      code-server@CODE_SERVER_VERSION with its native modules built against node 24
 import { spawn, spawnSync } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, chmodSync, mkdtempSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, chmodSync, mkdtempSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { join, delimiter } from 'node:path';
@@ -115,6 +115,35 @@ function node24Env(extra = {}) {
 export async function ensureCodeServer() {
   const p = paths();
   const node24 = ensureNode24();
+  if (existsSync(p.csStamp) && existsSync(p.csEntry)) return { node24, codeServerBin: p.csEntry, installed: false, seconds: 0 };
+  // One installer at a time (e.g. two test processes started at once): a lock folder, the others wait for the stamp.
+  mkdirSync(p.root, { recursive: true });
+  const lock = join(p.root, '.cs-install.lock');
+  const waitUntil = Date.now() + 15 * 60_000;
+  let told = false;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      if (existsSync(p.csStamp) && existsSync(p.csEntry)) return { node24, codeServerBin: p.csEntry, installed: false, seconds: 0 };
+      const age = Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      if (age > 15 * 60_000) rmSync(lock, { recursive: true, force: true }); // left by a killed installer
+      if (Date.now() > waitUntil) throw new Error(`Another code-server install holds ${lock}; remove it if no install is running.`);
+      if (!told) log('another process is installing code-server; waiting for it');
+      told = true;
+      await sleep(2000);
+    }
+  }
+  try {
+    return await installCodeServer(node24);
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+async function installCodeServer(node24) {
+  const p = paths();
   if (existsSync(p.csStamp) && existsSync(p.csEntry)) return { node24, codeServerBin: p.csEntry, installed: false, seconds: 0 };
   ensureNpm10();
   log(`installing code-server@${CODE_SERVER_VERSION} into ${p.csDir} (about 2 minutes)`);

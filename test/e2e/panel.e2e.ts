@@ -211,6 +211,7 @@ describe('review panel in a real VS Code (code-server)', function () {
     const speakers = await panel.locator('.tf-msg').evaluateAll((els) => new Set(els.map((e) => e.getAttribute('data-speaker'))).size);
     assert.equal(speakers, 4, 'every proxy spoke');
     assert.deepEqual(mock!.specErrors(), [], 'every request valid against the OpenAPI spec');
+    await panel.evaluate(() => window.scrollTo(0, 0));
     await shoot('04-run-discussion');
     await panel.evaluate(() => document.getElementById('tf-remixes')?.scrollIntoView());
     await shoot('05-run-remix');
@@ -293,15 +294,29 @@ describe('review panel in a real VS Code (code-server)', function () {
   it('comes back after a window reload (the serializer restores it)', async () => {
     const page = w!.page;
     await tab(panel, 'run');
-    await page.waitForTimeout(2_000);
-    await page.reload({ waitUntil: 'domcontentloaded' });
+    await page.waitForTimeout(1_000);
+    // "Developer: Reload Window" shuts the workbench down properly (its storage is flushed), like a user's reload.
+    await Promise.all([page.waitForNavigation({ timeout: 60_000 }), runCommand(page, 'Developer: Reload Window')]);
     await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
     panel = await waitForPanel(page, 'Lumen', 90_000);
-    await waitInFrame(panel, () => document.querySelectorAll('.tf-msg').length > 0 || document.querySelectorAll('td.tf-cell').length > 0, 'the restored content', 30_000);
-    // Which tab comes back depends on when the workbench last flushed its storage before the reload: not asserted.
-    await tab(panel, 'run');
-    assert.ok((await panel.locator('.tf-msg').count()) > 0, 'the run is shown again');
+    await waitInFrame(panel, () => document.querySelectorAll('.tf-msg').length > 0, 'the restored run', 30_000);
+    const active = await panel.locator('vscode-tab-header[data-tab=run]').evaluate((el) => el.getAttribute('aria-selected') === 'true');
+    assert.equal(active, true, 'the chosen tab is remembered across the reload');
     await shoot('09-restored');
+  });
+
+  it('cancels a run from the panel', async () => {
+    await tab(panel, 'run');
+    const runs = (await fs.readdir(path.join(sample, 'runs'))).length;
+    await panel.locator('#tf-run').click();
+    await waitInFrame(panel, () => !!document.querySelector('.tf-msg.tf-streaming'), 'a proxy writing', 60_000);
+    await panel.locator('#tf-cancel').click();
+    await waitInFrame(panel, () => document.querySelector('.tf-run-status vscode-badge')?.textContent === 'cancelled', 'status cancelled', 60_000);
+    assert.equal(await panel.locator('#tf-run').evaluate((el) => el.hasAttribute('disabled')), false, 'Run is available again');
+    const ids = (await fs.readdir(path.join(sample, 'runs'))).sort();
+    assert.equal(ids.length, runs + 1);
+    const record = JSON.parse(await fs.readFile(path.join(sample, 'runs', ids[ids.length - 1]!, 'run.json'), 'utf8')) as { status: string };
+    assert.equal(record.status, 'cancelled');
   });
 
   it('stays quick with 50 options × 50 designers', async () => {

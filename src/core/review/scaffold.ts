@@ -60,10 +60,11 @@ export async function scaffoldReview(target: string, template: 'sample' | 'empty
   }
   if (template === 'sample') {
     if (!(await exists(path.join(sampleDir, 'brief.md')))) throw new Error(`The sample review was not found at ${sampleDir}.`);
+    // The target is new or empty (checked above); `force: false` still never overwrites a file. No `errorOnExist`:
+    // on node >= 22 it also trips over the (empty) target folder itself.
     await fs.mkdir(target, { recursive: true });
     await fs.cp(sampleDir, target, {
       recursive: true,
-      errorOnExist: true,
       force: false,
       // Runs of the sample are not part of a new review.
       filter: (src) => path.relative(sampleDir, src).split(path.sep)[0] !== 'runs',

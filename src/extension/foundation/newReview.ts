@@ -63,27 +63,6 @@ async function askTarget(template: 'sample' | 'empty'): Promise<string | undefin
   return name ? path.join(baseDir, name.trim()) : undefined;
 }
 
-/**
- * scaffoldReview, with a fallback for the sample on node >= 22: there `fs.cp(..., { errorOnExist: true })` onto the
- * folder scaffoldReview has just created fails with EEXIST, although the folder was checked to be empty. The copy is
- * then done here with the same rules (no runs/, never overwriting a file).
- */
-async function scaffoldOrCopy(target: string, template: 'sample' | 'empty', sampleDir: string): Promise<void> {
-  try {
-    await scaffoldReview(target, template, sampleDir);
-  } catch (e) {
-    const eexist = e instanceof Error && /EEXIST/.test(`${(e as NodeJS.ErrnoException).code ?? ''} ${e.message}`);
-    if (template !== 'sample' || !eexist) throw e;
-    const entries = await fs.readdir(target).catch(() => [] as string[]);
-    if (entries.length > 0) throw e;
-    await fs.cp(sampleDir, target, {
-      recursive: true,
-      force: false,
-      filter: (src) => path.relative(sampleDir, src).split(path.sep)[0] !== 'runs',
-    });
-  }
-}
-
 /** Creates the review; returns its absolute path, or undefined when cancelled or refused (the user was told why). */
 export async function newReview(
   extensionUri: vscode.Uri,
@@ -108,7 +87,7 @@ export async function newReview(
   if (!target) return undefined;
   const sampleDir = vscode.Uri.joinPath(extensionUri, 'samples', 'lumen-perfume').fsPath;
   try {
-    await scaffoldOrCopy(target, template, sampleDir);
+    await scaffoldReview(target, template, sampleDir);
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e);
     log.warn(`New review refused: ${why}`);

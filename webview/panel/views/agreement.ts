@@ -63,7 +63,7 @@ function bordaBlock(ctx: ViewContext, a: PanelAnalysis): HTMLElement {
   const weighted = a.weightedBorda && a.designers.some((d) => d.weight !== 1) ? a.weightedBorda : undefined;
   const list = h('ol', { class: 'tf-borda', 'aria-label': 'Borda consensus, best first' });
   for (const b of a.borda) {
-    list.append(h('li', {}, thumb(ctx, b.option), h('span', { class: 'tf-borda-pos' }, `#${b.position}`), h('span', { class: 'tf-muted' }, `${fixed(b.points, 1)} pts`)));
+    list.append(h('li', {}, h('span', { class: 'tf-borda-pos' }, `#${b.position}`), thumb(ctx, b.option), h('span', { class: 'tf-muted' }, `${fixed(b.points, 1)} points`)));
   }
   return h(
     'div',

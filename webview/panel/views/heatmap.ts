@@ -27,7 +27,7 @@ export function heatmapView(ctx: ViewContext): HTMLElement {
       h(
         'th',
         { scope: 'col', class: contested ? 'tf-opt-head tf-contested' : 'tf-opt-head', title: contested ? `${o.label}: contested` : o.label },
-        h('img', { src: o.src, alt: '', class: 'tf-head-thumb', loading: 'lazy', decoding: 'async' }),
+        h('img', { src: o.src, alt: '', class: 'tf-head-thumb', loading: n > 60 ? 'lazy' : 'eager', decoding: 'async' }),
         h('span', { class: 'tf-head-id' }, o.id),
       ),
     );

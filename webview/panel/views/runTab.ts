@@ -86,7 +86,7 @@ export class RunTab {
           : undefined;
     const runButton = h('vscode-button', { id: 'tf-run', disabled: !canRun, onclick: () => host.post({ type: 'run' }) }, 'Run');
     const cancelButton = state.running
-      ? h('vscode-button', { id: 'tf-cancel', secondary: true, onclick: () => host.post({ type: 'cancel', ...(state.run ? { runId: state.run.id } : {}) }) }, 'Cancel')
+      ? h('vscode-button', { id: 'tf-cancel', secondary: true, onclick: () => host.post({ type: 'cancel', ...(state.run?.status === 'running' ? { runId: state.run.id } : {}) }) }, 'Cancel')
       : null;
     const keyButton = h('vscode-button', { secondary: true, onclick: () => host.post({ type: 'setApiKey' }) }, 'Set API Key…');
     let picker: HTMLElement | null = null;
@@ -122,7 +122,7 @@ export class RunTab {
   private renderRefine(ctx: ViewContext): void {
     const { state, host } = ctx;
     const run = state.run;
-    if (!run) {
+    if (!run || state.running || run.status === 'running') {
       replaceChildren(this.refineBox);
       return;
     }
