@@ -178,6 +178,9 @@ describe('review panel in a real VS Code (code-server)', function () {
     await shoot('01-overview', async () => {
       await panel.locator('td.tf-cell[data-designer]').first().focus();
     });
+    await setColorTheme(page, 'Dark High Contrast');
+    await screenshot(page, '01-overview-high-contrast');
+    await setColorTheme(page, DARK);
     await panel.evaluate(() => document.getElementById('tf-consensus')?.scrollIntoView());
     await shoot('02-consensus');
     await panel.evaluate(() => window.scrollTo(0, 0));

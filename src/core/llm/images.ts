@@ -5,10 +5,11 @@
  *   Results are cached by content hash in a cache folder OUTSIDE the review (the review is committed to git).
  * - Image edits: the file itself with its real MIME type, detected by sharp from the bytes (not the extension).
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { writeFileAtomic } from '../fsUtil';
 import sharp from 'sharp';
 
 export const DEFAULT_IMAGE_MAX_SIDE = 1024;
@@ -83,10 +84,7 @@ export async function prepareImage(absPath: string, opts: PrepareOptions = {}): 
       if (cacheBase) await writeCache(cacheBase, prepared, encoded.data).catch(() => undefined);
     }
     if (indexFile) {
-      await fs
-        .mkdir(path.dirname(indexFile), { recursive: true })
-        .then(() => atomicWrite(indexFile, JSON.stringify({ key })))
-        .catch(() => undefined);
+      await writeFileAtomic(indexFile, JSON.stringify({ key })).catch(() => undefined);
     }
   }
   if (memo.size >= MEMO_LIMIT) memo.delete(memo.keys().next().value as string);
@@ -154,14 +152,8 @@ async function readCache(base: string): Promise<PreparedImage | undefined> {
 async function writeCache(base: string, p: PreparedImage, data: Buffer): Promise<void> {
   await fs.mkdir(path.dirname(base), { recursive: true });
   const meta: CacheMeta = { mime: p.mime, width: p.width, height: p.height, sha256: p.sha256 };
-  await atomicWrite(`${base}.bin`, data);
-  await atomicWrite(`${base}.json`, JSON.stringify(meta));
-}
-
-async function atomicWrite(file: string, data: string | Buffer): Promise<void> {
-  const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  await fs.writeFile(tmp, data);
-  await fs.rename(tmp, file);
+  await writeFileAtomic(`${base}.bin`, data);
+  await writeFileAtomic(`${base}.json`, JSON.stringify(meta));
 }
 
 const SHARP_FORMAT_MIME: Record<string, string> = {

@@ -29,7 +29,8 @@ import { loadOptions } from './options';
 import { validateRankingText } from './rankingText';
 import { formatRankingJson, formatRankingYaml } from './rankingWriter';
 import { didYouMean } from './suggest';
-import { writeFileAtomic } from './atomicWrite';
+import { writeFileAtomic } from '../fsUtil';
+import { pathExists } from '../fsUtil';
 import { firstInvalidUtf8 } from './textFile';
 
 export interface CsvImportResult {
@@ -75,14 +76,6 @@ function detectDelimiter(text: string): string {
   return ',';
 }
 
-async function exists(p: string): Promise<boolean> {
-  try {
-    await fs.stat(p);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 export async function importRankingsCsv(
   csvPath: string,
@@ -281,13 +274,13 @@ export async function importRankingsCsv(
   for (const p of planned) {
     let rel = `rankings/${p.id}.yaml`;
     for (const ext of ['.yaml', '.yml', '.json']) {
-      if (await exists(path.join(rankingsDir, `${p.id}${ext}`))) {
+      if (await pathExists(path.join(rankingsDir, `${p.id}${ext}`))) {
         rel = `rankings/${p.id}${ext}`;
         break;
       }
     }
     const abs = path.join(rankingsDir, path.basename(rel));
-    if ((await exists(abs)) && !opts.force) {
+    if ((await pathExists(abs)) && !opts.force) {
       skipped.push(rel);
       diagnostics.push(warning(file, `${rel} already exists and was not changed; use --force to replace it.`, p.line, 0));
       continue;

@@ -4,7 +4,8 @@
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { writeFileAtomic } from './atomicWrite';
+import { pathExists } from '../fsUtil';
+import { writeFileAtomic } from '../fsUtil';
 
 const EMPTY_BRIEF = `# Brief title
 
@@ -41,14 +42,6 @@ const EMPTY_REVIEW_YAML = `# Review settings (all optional). Delete the # in fro
 #   ana: { role: Art Director, weight: 2 }
 `;
 
-async function exists(p: string): Promise<boolean> {
-  try {
-    await fs.stat(p);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 export async function scaffoldReview(target: string, template: 'sample' | 'empty', sampleDir: string): Promise<void> {
   try {
@@ -59,7 +52,7 @@ export async function scaffoldReview(target: string, template: 'sample' | 'empty
     if (!(err instanceof Error && 'code' in err && err.code === 'ENOENT')) throw err;
   }
   if (template === 'sample') {
-    if (!(await exists(path.join(sampleDir, 'brief.md')))) throw new Error(`The sample review was not found at ${sampleDir}.`);
+    if (!(await pathExists(path.join(sampleDir, 'brief.md')))) throw new Error(`The sample review was not found at ${sampleDir}.`);
     // The target is new or empty (checked above); `force: false` still never overwrites a file. No `errorOnExist`:
     // on node >= 22 it also trips over the (empty) target folder itself.
     await fs.mkdir(target, { recursive: true });

@@ -6,7 +6,8 @@
 import * as path from 'node:path';
 import { agreementBand } from '../stats/kendallW';
 import type { Iteration, RunRecord } from './record';
-import { RUNS_DIR, writeFileAtomic } from './store';
+import { writeFileAtomic } from '../fsUtil';
+import { RUNS_DIR } from './store';
 
 export interface Person {
   id: string;

@@ -9,7 +9,8 @@ import { readImageFile, toPng } from '../llm/images';
 import { addPrompt, nextPromptId, type StepContext } from './context';
 import { CancelledError, StepError, describeError, isAbort, withChildSignal } from './errors';
 import type { Iteration, RunOption } from './record';
-import { reviewRelative, writeFileAtomic } from './store';
+import { writeFileAtomic } from '../fsUtil';
+import { reviewRelative } from './store';
 
 export interface ImageEditInput {
   iteration: Iteration;

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { writeFileAtomic } from '../fsUtil';
 import { RunRecordSchema, type RunRecord } from './record';
 
 export const RUNS_DIR = 'runs';
@@ -26,18 +27,6 @@ export function runDir(reviewRoot: string, runId: string): string {
 /** Path of a run-folder file relative to the review root, with forward slashes: runs/<id>/iteration-1/remix.png. */
 export function reviewRelative(runId: string, fileInRun: string): string {
   return `${RUNS_DIR}/${runId}/${fileInRun}`;
-}
-
-export async function writeFileAtomic(file: string, data: string | Buffer): Promise<void> {
-  await fs.mkdir(path.dirname(file), { recursive: true });
-  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(3).toString('hex')}.tmp`);
-  await fs.writeFile(tmp, data);
-  try {
-    await fs.rename(tmp, file);
-  } catch (err) {
-    await fs.rm(tmp, { force: true });
-    throw err;
-  }
 }
 
 /**
