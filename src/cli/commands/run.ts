@@ -10,6 +10,8 @@ import { z } from 'zod';
 import { loadReview } from '../../core/review/loadReview';
 import { formatDiagnostic } from '../../core/review/diagnostics';
 import { ModelConfigError, createModelClient } from '../../core/llm/client';
+import { PriceTableSchema, type PriceTable } from '../../core/llm/pricing';
+import { promises as fs } from 'node:fs';
 import type { RunEvent } from '../../core/run/events';
 import type { RunRecord, RunSettings } from '../../core/run/record';
 import { readRunRecord, refineRun, resumeRun, startRun, type RunnerOptions } from '../../core/run/runner';
@@ -89,6 +91,14 @@ export async function runRun(args: string[]): Promise<number> {
     throw err;
   }
 
+  let prices: PriceTable | undefined;
+  try {
+    prices = await readPriceTable(process.env.TEAMFUSION_PRICES);
+  } catch (err) {
+    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  }
+
   const controller = new AbortController();
   let interrupts = 0;
   const onSigint = (): void => {
@@ -109,6 +119,7 @@ export async function runRun(args: string[]): Promise<number> {
     settings,
     feedback: a.feedback,
     signal: controller.signal,
+    prices,
     onEvent: (e) => {
       if (e.type === 'record-saved') latest = e.record;
       printEvent(e, out, (id) => (latest ? labelOf(latest, id) : id));
@@ -215,4 +226,30 @@ function envNumber(name: string, scale: number): number | undefined {
   if (!v) return undefined;
   const n = Number(v);
   return Number.isFinite(n) && n >= 0 ? n * scale : undefined;
+}
+
+/**
+ * TEAMFUSION_PRICES names a JSON file with prices merged over the built-in table, e.g.
+ * `{ "my-model": { "inputPerMTok": 1, "cachedInputPerMTok": 0.5, "outputPerMTok": 4 }, "gpt-image-1": { "perImage": 0.04 } }`.
+ */
+async function readPriceTable(file: string | undefined): Promise<PriceTable | undefined> {
+  if (!file?.trim()) return undefined;
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch {
+    throw new Error(`TEAMFUSION_PRICES names ${file}, which cannot be read.`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new Error(`${file} (TEAMFUSION_PRICES) is not valid JSON.`);
+  }
+  const parsed = PriceTableSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new Error(`${file} (TEAMFUSION_PRICES): ${issue.path.join('.') || 'the table'}: ${issue.message}.`);
+  }
+  return parsed.data;
 }
