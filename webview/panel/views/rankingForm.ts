@@ -115,6 +115,8 @@ export class RankingForm {
 
   private change(patch: Partial<Draft>): void {
     this.draft = { ...this.draft!, ...patch };
+    // A complaint about the form goes away once the form is edited (saving checks again).
+    if (this.feedback.querySelector('[role=alert]')) replaceChildren(this.feedback);
     this.persist();
   }
 

@@ -126,7 +126,7 @@ export class RunTab {
       replaceChildren(this.refineBox);
       return;
     }
-    const enabled = state.trusted && !state.running && run.status !== 'running';
+    const enabled = state.trusted;
     const area = h('vscode-textarea', {
       id: 'tf-feedback',
       rows: 3,
