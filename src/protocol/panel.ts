@@ -9,6 +9,7 @@
  */
 import { z } from 'zod';
 import { RunRecordSchema, RunStatusSchema, IterationSchema, MessageSchema } from '../core/run/record';
+import { analysisSchema } from '../core/stats/analysisSchema';
 
 const text = (max: number) => z.string().max(max);
 
@@ -55,41 +56,8 @@ export const PanelReviewSchema = z.object({
 });
 export type PanelReview = z.infer<typeof PanelReviewSchema>;
 
-const BordaRowSchema = z.object({ option: z.string(), points: z.number(), position: z.number() });
-
-/** The STATS helper's Analysis (the contract's `analyze --json` object plus extras), as far as the panel reads it. */
-export const AnalysisSchema = z.looseObject({
-  options: z.array(z.string()),
-  designers: z.array(z.looseObject({ id: z.string(), name: z.string(), weight: z.number(), role: z.string().optional() })),
-  kendall: z.looseObject({
-    w: z.number(),
-    wUncorrected: z.number().optional(),
-    chiSquare: z.number(),
-    df: z.number(),
-    pValue: z.number(),
-    pPermutation: z.number().optional(),
-    permutations: z.number().optional(),
-    seed: z.number().optional(),
-    band: z.string(),
-    sentence: z.string().optional(),
-  }),
-  borda: z.array(BordaRowSchema),
-  weightedBorda: z.array(BordaRowSchema).optional(),
-  pairwise: z.object({ designers: z.array(z.string()), tau: z.array(z.array(z.number().nullable())) }).optional(),
-  perOption: z
-    .array(
-      z.looseObject({
-        option: z.string(),
-        meanRank: z.number(),
-        sd: z.number(),
-        min: z.number(),
-        max: z.number(),
-        contested: z.boolean(),
-      }),
-    )
-    .optional(),
-  outlier: z.object({ designer: z.string(), meanTau: z.number() }).nullable().optional(),
-});
+/** The agreement analysis (the contract's `analyze --json` object plus extras), exactly as src/core/stats produces it. */
+export const AnalysisSchema = analysisSchema;
 export type PanelAnalysis = z.infer<typeof AnalysisSchema>;
 
 /** One line of the run picker. */
