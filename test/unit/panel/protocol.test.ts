@@ -49,25 +49,22 @@ describe('panel protocol', () => {
     assert.equal(parsePersistedState({ tab: 'run' }).ok, false);
   });
 
-  it('keeps unknown analysis fields (the analysis may grow)', () => {
-    const state = {
-      root: '/r',
-      title: 'R',
-      base: 'https://x/r',
-      analysis: {
-        options: ['1', '2'],
-        designers: [{ id: 'a', name: 'A', weight: 1 }],
-        kendall: { w: 0.5, chiSquare: 1, df: 1, pValue: 0.3, band: 'moderate', extra: 1 },
-        borda: [{ option: '1', points: 1, position: 1 }],
-        somethingNew: true,
-      },
-      diagnostics: [],
-      runs: [],
-      trusted: true,
-      running: false,
+  it('carries the analysis exactly as the statistics core makes it, and rejects a malformed one', () => {
+    const analysis = {
+      options: ['1', '2'],
+      designers: [{ id: 'a', name: 'A', weight: 1 }],
+      kendall: { w: 0.5, wUncorrected: 0.5, chiSquare: 1, df: 1, pValue: 0.3, pPermutation: 0.4, permutations: 100, seed: 1, band: 'moderate', sentence: 'S.' },
+      borda: [{ option: '1', points: 1, position: 1 }],
+      weightedBorda: [{ option: '1', points: 1, position: 1 }],
+      pairwise: { designers: ['a'], tau: [[1]] },
+      perOption: [{ option: '1', meanRank: 1, sd: 0, min: 1, max: 1, contested: false }],
+      outlier: null,
     };
-    const r = PanelStateSchema.safeParse(state);
-    assert.ok(r.success);
-    assert.equal((r.data.analysis as Record<string, unknown>).somethingNew, true);
+    const base = { root: '/r', title: 'R', base: 'https://x/r', diagnostics: [], runs: [], trusted: true, running: false };
+    const ok = PanelStateSchema.safeParse({ ...base, analysis });
+    assert.ok(ok.success);
+    assert.equal(ok.data.analysis?.kendall.w, 0.5);
+    const bad = PanelStateSchema.safeParse({ ...base, analysis: { ...analysis, kendall: { ...analysis.kendall, w: '0.5' } } });
+    assert.equal(bad.success, false);
   });
 });
