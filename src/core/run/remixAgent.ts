@@ -73,20 +73,22 @@ export function remixJsonSchema(candidateIds: readonly string[], designerIds: re
   return { type: 'object', additionalProperties: false, required: Object.keys(properties), properties };
 }
 
-function answerSchema(candidateIds: readonly string[], designerIds: readonly string[], final: boolean) {
+/** What a remix-agent answer must be (zod); the JSON schema above is what the model is asked for. */
+export function answerSchema(candidateIds: readonly string[], designerIds: readonly string[], final: boolean) {
   const candidate = z.enum(candidateIds as [string, ...string[]]);
   const designer = z.enum(designerIds as [string, ...string[]]);
   return z
     .object({
       ranking: z.array(candidate).min(1),
       editingDirections: final ? z.string().optional() : z.string().trim().min(1, 'editingDirections is empty'),
-      agreements: z.array(z.string()),
-      disagreements: z.array(z.string()),
-      decisionPoints: z.array(
-        z.object({ question: z.string(), positions: z.array(z.object({ position: z.string(), heldBy: z.array(designer) })) }),
-      ),
-    })
-    .strict();
+      // Tolerant reader: the schema asks for every field, but a server that leaves the lists out (or adds fields of its
+      // own) still gives a usable answer; what names a candidate or a designer stays strictly checked.
+      agreements: z.array(z.string()).default([]),
+      disagreements: z.array(z.string()).default([]),
+      decisionPoints: z
+        .array(z.object({ question: z.string(), positions: z.array(z.object({ position: z.string(), heldBy: z.array(designer) })) }))
+        .default([]),
+    });
 }
 
 /** Runs the remix agent and writes its answer into the iteration (ranking, directions, agreements, …). */

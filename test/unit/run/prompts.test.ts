@@ -1,11 +1,10 @@
 import { strict as assert } from 'node:assert';
 import { mapLabelsForEdit, personaMessage, taskText, promptLabel } from '../../../src/core/run/prompts';
-import { narrowTo, parseAnswer, remixJsonSchema } from '../../../src/core/run/remixAgent';
+import { answerSchema, narrowTo, parseAnswer, remixJsonSchema } from '../../../src/core/run/remixAgent';
 import { planNextIteration } from '../../../src/core/run/runner';
 import { createRunId, RUN_ID_PATTERN } from '../../../src/core/run/store';
 import type { PreparedImage } from '../../../src/core/llm/images';
 import type { RunRecord } from '../../../src/core/run/record';
-import { z } from 'zod';
 
 const img: PreparedImage = { dataUrl: 'data:image/png;base64,', sha256: 'x', mime: 'image/png', bytes: 0, width: 1, height: 1 };
 
@@ -67,13 +66,20 @@ describe('prompts and narrowing', () => {
     assert.deepEqual(s.required, ['ranking', 'editingDirections', 'agreements', 'disagreements', 'decisionPoints']);
     const fin = remixJsonSchema(['1', '2'], ['ana'], true, 2) as { required: string[] };
     assert.ok(!fin.required.includes('editingDirections'));
-    const validator = z.object({ ranking: z.array(z.enum(['1', '2', '3'])).min(1), editingDirections: z.string().optional(), agreements: z.array(z.string()), disagreements: z.array(z.string()), decisionPoints: z.array(z.object({ question: z.string(), positions: z.array(z.object({ position: z.string(), heldBy: z.array(z.enum(['ana'])) })) })) }).strict();
+    const validator = answerSchema(['1', '2', '3'], ['ana'], false);
     const ok = parseAnswer(JSON.stringify({ ranking: ['3', '3'], editingDirections: 'Do it.', agreements: [' a '], disagreements: [], decisionPoints: [] }), validator, ['1', '2', '3'], 2);
     assert.ok('answer' in ok);
     assert.deepEqual(ok.answer.ranking, ['3', '1']);
     assert.deepEqual(ok.filled, ['1']);
     const bad = parseAnswer(JSON.stringify({ ranking: ['9'], agreements: [], disagreements: [], decisionPoints: [] }), validator, ['1', '2', '3'], 2);
     assert.ok('error' in bad && /ranking/.test(bad.error));
+    // A server that leaves out the lists still gives a usable answer; a designer id it invents does not.
+    const partial = parseAnswer(JSON.stringify({ ranking: ['2', '1'], editingDirections: 'Use the layout of Image 2.' }), validator, ['1', '2', '3'], 2);
+    assert.ok('answer' in partial);
+    assert.deepEqual(partial.answer.agreements, []);
+    assert.deepEqual(partial.answer.decisionPoints, []);
+    const invented = parseAnswer(JSON.stringify({ ranking: ['2', '1'], editingDirections: 'x', agreements: [], disagreements: [], decisionPoints: [{ question: 'q', positions: [{ position: 'p', heldBy: ['zoe'] }] }] }), validator, ['1', '2', '3'], 2);
+    assert.ok('error' in invented);
   });
 
   it('run ids sort by start time', () => {
