@@ -6,6 +6,8 @@ import { runValidate } from './commands/validate';
 import { runAnalyze } from './commands/analyze';
 import { runImport } from './commands/import';
 import { runRun } from './commands/run';
+import { runRerank } from './commands/rerank';
+import { runCompare } from './commands/compare';
 import { USAGE, UsageError } from './usage';
 
 type Command = (args: string[]) => Promise<number>;
@@ -15,6 +17,8 @@ const COMMANDS: Record<string, Command> = {
   analyze: runAnalyze,
   import: runImport,
   run: runRun,
+  rerank: runRerank,
+  compare: runCompare,
 };
 
 export async function main(argv: string[]): Promise<number> {

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { registerFoundation } from './foundation/register';
 import { registerRunCommands } from './run/register';
 import { registerReviewPanel } from './panel/register';
+import { registerRerank } from './rerank/register';
 import { createServices } from './services';
 
 export function activate(context: vscode.ExtensionContext): void {
@@ -14,6 +15,7 @@ export function activate(context: vscode.ExtensionContext): void {
   registerFoundation(context, services);
   registerRunCommands(context, services);
   registerReviewPanel(context, services);
+  registerRerank(context, services);
 }
 
 export function deactivate(): void {

@@ -77,6 +77,32 @@ export const PanelRunSchema = RunRecordSchema.omit({ prompts: true }).extend({
 });
 export type PanelRun = z.infer<typeof PanelRunSchema>;
 
+/** Kendall's W of one side of a before → after comparison. */
+export const AgreementSideSchema = z.object({
+  w: z.number(),
+  band: z.enum(['slight', 'fair', 'moderate', 'substantial', 'almost-perfect']),
+  pValue: z.number().min(0).max(1),
+  pPermutation: z.number().min(0).max(1),
+  designers: z.number().int().nonnegative(),
+  options: z.number().int().nonnegative(),
+});
+
+/** Agreement before a run (the review's rankings) and after it (the re-rankings in runs/<run-id>/rerank). */
+export const RerankAgreementSchema = z.object({
+  runId: z.string(),
+  before: AgreementSideSchema,
+  /** Present once the re-ranking folder has two valid rankings. */
+  after: AgreementSideSchema.optional(),
+  converged: z.boolean().optional(),
+  /** Valid re-rankings so far. */
+  rerankings: z.number().int().nonnegative(),
+  /** Review-relative path of the re-ranking folder: runs/<run-id>/rerank. */
+  folder: z.string(),
+  /** Problems in the re-ranking folder, in words. */
+  waiting: z.string().optional(),
+});
+export type PanelRerankAgreement = z.infer<typeof RerankAgreementSchema>;
+
 export const PanelStateSchema = z.object({
   /** Present when the review loaded (no error-level diagnostics). */
   review: PanelReviewSchema.optional(),
@@ -96,6 +122,8 @@ export const PanelStateSchema = z.object({
   trusted: z.boolean(),
   /** A run of this review is in flight in this window. */
   running: z.boolean(),
+  /** For the run shown, when it has a re-ranking folder: Kendall's W before → after. */
+  rerank: RerankAgreementSchema.optional(),
 });
 export type PanelState = z.infer<typeof PanelStateSchema>;
 

@@ -9,6 +9,9 @@ import type { LoadOptions, LoadResult } from '../../core/review/model';
 
 /** Folders never searched: dependencies, build output and run folders (runs hold copies, not reviews). */
 const EXCLUDE = '{**/node_modules/**,**/runs/**,**/.git/**,**/out/**,**/dist/**}';
+/** The one review inside a run folder: the team's re-ranking of the run's final candidates (runs/<run-id>/rerank). */
+const RERANK_BRIEFS = '**/runs/*/rerank/brief.md';
+const RERANK_EXCLUDE = '{**/node_modules/**,**/.git/**,**/out/**,**/dist/**}';
 
 /** How long a search result is trusted without a file event. */
 const CACHE_MS = 5_000;
@@ -32,7 +35,7 @@ export class ReviewIndex implements vscode.Disposable {
 
   constructor(private readonly log: vscode.LogOutputChannel) {
     const watcher = vscode.workspace.createFileSystemWatcher(
-      '**/{brief.md,review.yaml,options,options/*,rankings,rankings/*,runs/*/run.json}',
+      '**/{brief.md,review.yaml,options,options/*,rankings,rankings/*,runs/*/run.json,runs/*/rerank}',
     );
     const onFs = (uri: vscode.Uri) => {
       if (uri.path.includes('/node_modules/')) return;
@@ -77,12 +80,13 @@ export class ReviewIndex implements vscode.Disposable {
 
   private async search(): Promise<vscode.Uri[]> {
     if (!vscode.workspace.workspaceFolders?.length) return [];
-    const [briefs, options] = await Promise.all([
+    const [briefs, options, reranks] = await Promise.all([
       vscode.workspace.findFiles('**/brief.md', EXCLUDE, 2000),
       vscode.workspace.findFiles('**/options/*', EXCLUDE, 20000),
+      vscode.workspace.findFiles(RERANK_BRIEFS, RERANK_EXCLUDE, 2000),
     ]);
     const candidates = new Map<string, vscode.Uri>();
-    for (const b of briefs) candidates.set(dirOf(b).toString(), dirOf(b));
+    for (const b of [...briefs, ...reranks]) candidates.set(dirOf(b).toString(), dirOf(b));
     for (const o of options) {
       const root = dirOf(dirOf(o));
       candidates.set(root.toString(), root);
@@ -124,7 +128,9 @@ export class ReviewIndex implements vscode.Disposable {
   async resolve(arg?: unknown): Promise<vscode.Uri | undefined> {
     const named = toUri(arg);
     if (named) {
-      const own = (await this.reviewOf(named)) ?? ((await isReviewFolder(named.fsPath)) ? named : undefined);
+      // A review folder named directly is that review, even when it sits inside another one (runs/<id>/rerank) and
+      // the index has not seen it yet.
+      const own = (named.scheme === 'file' && (await isReviewFolder(named.fsPath)) ? named : undefined) ?? (await this.reviewOf(named));
       if (own) return own;
       // A folder above reviews (e.g. the explorer's context menu on a parent folder): one of the reviews inside it.
       return this.pick((await this.find()).filter((r) => isInside(r, named)));

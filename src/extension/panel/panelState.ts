@@ -5,7 +5,7 @@
 import * as path from 'node:path';
 import type { LoadResult, Review } from '../../core/review/model';
 import type { RunRecord } from '../../core/run/record';
-import type { PanelAnalysis, PanelReview, PanelRun, PanelState, RunSummary } from '../../protocol/panel';
+import type { PanelAnalysis, PanelRerankAgreement, PanelReview, PanelRun, PanelState, RunSummary } from '../../protocol/panel';
 
 export interface PanelStateInput {
   root: string;
@@ -20,6 +20,8 @@ export interface PanelStateInput {
   running: boolean;
   /** Absolute file path → webview URI string. */
   toWebviewUri(absPath: string): string;
+  /** Agreement before → after of the chosen run, when it has a re-ranking folder (dropped if it is for another run). */
+  rerank?: PanelRerankAgreement;
 }
 
 export function panelReview(review: Review, toWebviewUri: (p: string) => string): PanelReview {
@@ -77,5 +79,11 @@ export function buildPanelState(i: PanelStateInput): PanelState {
     ...(chosen ? { run: panelRun(i.root, chosen, i.toWebviewUri) } : {}),
     trusted: i.trusted,
     running: i.running,
+    ...(i.rerank && chosen && i.rerank.runId === chosen.id ? { rerank: i.rerank } : {}),
   };
+}
+
+/** The run `buildPanelState` shows: the one picked, else the newest. */
+export function chosenRunId(runs: RunRecord[], selectedRunId?: string): string | undefined {
+  return ((selectedRunId && runs.find((r) => r.id === selectedRunId)) || runs[0])?.id;
 }

@@ -15,11 +15,13 @@ import {
   parseWebviewMessage,
   type HostMessage,
   type PanelAnalysis,
+  type PanelRerankAgreement,
   type PanelRunEvent,
   type SaveRankingRequest,
   type WebviewMessage,
 } from '../../protocol/panel';
-import { buildPanelState, panelRun } from './panelState';
+import { buildPanelState, chosenRunId, panelRun } from './panelState';
+import { rerankAgreement } from './rerankAgreement';
 import { makeNonce, panelHtml } from './html';
 import { saveRanking } from './rankingWriter';
 
@@ -90,6 +92,8 @@ export class ReviewPanel implements vscode.Disposable {
   private analysisCache: { value: PanelAnalysis } | { error: string } = { error: 'Loading…' };
   private lastLoad: Awaited<ReturnType<Services['reviews']['load']>> | undefined;
   private runs: RunRecord[] = [];
+  /** Agreement before → after per run id (runs with a re-ranking folder); forgotten on every reload. */
+  private readonly agreements = new Map<string, Promise<PanelRerankAgreement | undefined>>();
 
   private constructor(
     private readonly services: Services,
@@ -146,6 +150,7 @@ export class ReviewPanel implements vscode.Disposable {
   }
 
   private async reload(all: boolean): Promise<void> {
+    this.agreements.clear();
     try {
       if (all || !this.lastLoad) {
         this.lastLoad = await this.services.reviews.load(this.root, { partial: true });
@@ -187,6 +192,9 @@ export class ReviewPanel implements vscode.Disposable {
 
   private async postState(): Promise<void> {
     if (!this.ready || !this.lastLoad) return;
+    const runId = chosenRunId(this.runs, this.selectedRunId);
+    const rerank = runId ? await this.agreementOf(runId) : undefined;
+    if (!this.ready || this.disposed || !this.lastLoad) return;
     const state = buildPanelState({
       root: this.root.fsPath,
       load: this.lastLoad,
@@ -196,8 +204,18 @@ export class ReviewPanel implements vscode.Disposable {
       trusted: vscode.workspace.isTrusted,
       running: this.services.runs.isRunning(this.root.fsPath),
       toWebviewUri: this.toWebviewUri,
+      ...(rerank ? { rerank } : {}),
     });
     this.post({ type: 'state', state });
+  }
+
+  private agreementOf(runId: string): Promise<PanelRerankAgreement | undefined> {
+    let p = this.agreements.get(runId);
+    if (!p) {
+      p = rerankAgreement(this.root.fsPath, runId, (line) => this.services.log.warn(line));
+      this.agreements.set(runId, p);
+    }
+    return p;
   }
 
   private onRunEvent(event: RunEvent): void {

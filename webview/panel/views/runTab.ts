@@ -5,7 +5,8 @@
 import { h, section, muted, replaceChildren } from '../dom';
 import { shortTime } from '../format';
 import type { ViewContext } from '../context';
-import type { PanelRunEvent } from '../../../src/protocol/panel';
+import type { PanelRunEvent, PanelState } from '../../../src/protocol/panel';
+import { formatAgreementLine } from '../../../src/core/rerank/format';
 import { DiscussionView } from './discussion';
 import { outcomeView, remixGallery, timelineView, usageView } from './runOutcome';
 
@@ -18,6 +19,7 @@ export class RunTab {
   private readonly discussion = new DiscussionView();
   private readonly toolbar = h('div', { class: 'tf-toolbar', role: 'toolbar', 'aria-label': 'Run actions' });
   private readonly notices = h('div', { class: 'tf-notices', 'aria-live': 'polite' });
+  private readonly agreement = h('div', { class: 'tf-rerank', id: 'tf-rerank-agreement' });
   private readonly progress = h('div', { class: 'tf-progress' });
   private readonly results = h('div', { class: 'tf-results' });
   private readonly refineBox = h('div', { class: 'tf-refine' });
@@ -27,6 +29,7 @@ export class RunTab {
   constructor() {
     this.element.append(
       this.toolbar,
+      this.agreement,
       this.notices,
       this.progress,
       section('tf-discussion-section', 'Discussion', this.discussion.element),
@@ -40,6 +43,7 @@ export class RunTab {
     const { state } = ctx;
     const run = state.run;
     this.renderToolbar(ctx);
+    this.renderAgreement(state);
     this.discussion.render(ctx, run);
     replaceChildren(this.results);
     if (run) this.results.append(timelineView(ctx, run), remixGallery(ctx, run), outcomeView(ctx, run), usageView(run));
@@ -117,6 +121,20 @@ export class RunTab {
     if (why) this.toolbar.append(h('p', { class: 'tf-why', id: 'tf-run-why' }, why));
     if (state.running && this.progress.childElementCount === 0) this.setProgress('A run is in progress…');
     if (!state.running && state.run?.status !== 'running') this.setProgress('');
+  }
+
+  /** "Agreement before → after: W 0.39 (fair) → 0.62 (substantial) — converged", as text, for a re-ranked run. */
+  private renderAgreement(state: PanelState): void {
+    const r = state.rerank;
+    if (!r || r.runId !== state.run?.id) {
+      replaceChildren(this.agreement);
+      return;
+    }
+    replaceChildren(
+      this.agreement,
+      h('p', { class: 'tf-rerank-line', title: `Re-rankings in ${r.folder}` }, formatAgreementLine(r)),
+      r.waiting ? muted(r.waiting) : null,
+    );
   }
 
   private renderRefine(ctx: ViewContext): void {

@@ -1,0 +1,59 @@
+/**
+ * "TeamFusion: Re-rank Final Candidates…" (teamfusion.rerankRun): makes runs/<run-id>/rerank/ — a review of the run's
+ * final candidates — reveals it and opens its panel, where each designer adds "My ranking". The parent review's Run tab
+ * then shows Kendall's W before → after. Argument: `{ reviewRoot, runId }`, a run tree item, or nothing (a review and
+ * then one of its completed runs are picked). Returns the new folder's path, or undefined when nothing was made.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { startReRanking } from '../../core/rerank';
+import type { Services } from '../services';
+import { runRefFromArg, type RunRef } from '../run/commandArgs';
+import { pickRun } from '../run/pickRun';
+
+export const RERANK_COMMAND = 'teamfusion.rerankRun';
+
+async function runRefOf(services: Services, arg: unknown): Promise<RunRef | undefined> {
+  const direct = runRefFromArg(arg);
+  if (direct) return direct;
+  const review = await services.reviews.resolve(arg);
+  if (!review) {
+    void vscode.window.showInformationMessage('Open a folder with a TeamFusion review first.');
+    return undefined;
+  }
+  const record = await pickRun(review.fsPath, {
+    statuses: ['completed'],
+    title: 'TeamFusion: Re-rank Final Candidates',
+    placeHolder: 'Which completed run should the team re-rank?',
+    emptyMessage: 'This review has no completed run yet; the team re-ranks the final candidates of a completed run.',
+  });
+  return record ? { reviewRoot: review.fsPath, runId: record.id } : undefined;
+}
+
+export async function rerankRun(services: Services, arg: unknown): Promise<string | undefined> {
+  const ref = await runRefOf(services, arg);
+  if (!ref) return undefined;
+  let dir: string;
+  try {
+    dir = await startReRanking(ref.reviewRoot, ref.runId);
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    services.log.warn(`Re-rank Final Candidates: ${why}`);
+    void vscode.window.showErrorMessage(why);
+    return undefined;
+  }
+  services.log.info(`Made the re-ranking folder ${dir}.`);
+  const uri = vscode.Uri.file(dir);
+  services.reviews.invalidate();
+  await vscode.commands.executeCommand('revealInExplorer', uri).then(undefined, () => undefined);
+  await vscode.commands.executeCommand('teamfusion.openReview', uri);
+  void vscode.window.showInformationMessage(
+    `Made ${path.join('runs', ref.runId, 'rerank')}: each designer now adds their ranking there ("My ranking" in the panel). ` +
+      'The Run tab of the original review shows whether the team converged.',
+  );
+  return dir;
+}
+
+export function registerRerank(context: vscode.ExtensionContext, services: Services): void {
+  context.subscriptions.push(vscode.commands.registerCommand(RERANK_COMMAND, (arg?: unknown) => rerankRun(services, arg)));
+}

@@ -1,0 +1,120 @@
+/**
+ * "Re-rank Final Candidates…" inside the real extension host: a run made against the in-process mock OpenAI server on a
+ * copy of the sample review in the workspace, then teamfusion.rerankRun with `{ reviewRoot, runId }`: the re-ranking
+ * folder holds the final candidates, the Reviews tree lists it as a review of its own, and it refuses a second time.
+ */
+import * as assert from 'node:assert/strict';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import * as vscode from 'vscode';
+import { MockOpenAI } from '../support/openaiMock';
+import type { RunRecord } from '../../src/core/run/record';
+
+interface TreeSnapshot {
+  label: string;
+  description?: string;
+  contextValue?: string;
+  runId?: string;
+  children?: TreeSnapshot[];
+}
+
+const SAMPLE = 'lumen-perfume';
+const KEY = `sk-teamfusion-rerank-it-${Date.now().toString(36)}`;
+
+function sampleDir(): string {
+  const ws = process.env.TEAMFUSION_IT_WORKSPACE;
+  if (ws && existsSync(join(ws, SAMPLE, 'brief.md'))) return join(ws, SAMPLE);
+  const repo = process.env.TEAMFUSION_REPO ?? resolve(__dirname, '..', '..', '..');
+  return join(repo, 'samples', SAMPLE);
+}
+
+async function waitFor<T>(what: string, fn: () => T | undefined | Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}.`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+describe('rerank: Re-rank Final Candidates in the extension host', function () {
+  this.timeout(180_000);
+  let mock: MockOpenAI;
+  let review = '';
+  const savedEnv = { key: process.env.OPENAI_API_KEY, base: process.env.OPENAI_BASE_URL };
+  const config = () => vscode.workspace.getConfiguration('teamfusion');
+
+  before(async () => {
+    const ext = vscode.extensions.getExtension('teamfusion.teamfusion');
+    assert.ok(ext, 'the extension is loaded');
+    await ext.activate();
+    delete process.env.OPENAI_API_KEY;
+    delete process.env.OPENAI_BASE_URL;
+    mock = await MockOpenAI.start();
+    const ws = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    assert.ok(ws, 'a workspace folder is open');
+    review = join(ws, `rerank-it-${Date.now().toString(36)}`);
+    const sample = sampleDir();
+    cpSync(sample, review, { recursive: true, filter: (src) => !src.startsWith(join(sample, 'runs')) });
+    await config().update('baseUrl', mock.baseURL, vscode.ConfigurationTarget.Global);
+    assert.equal(await vscode.commands.executeCommand<boolean>('teamfusion.setApiKey', KEY), true);
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('teamfusion.clearApiKey');
+    await config().update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
+    if (savedEnv.key !== undefined) process.env.OPENAI_API_KEY = savedEnv.key;
+    if (savedEnv.base !== undefined) process.env.OPENAI_BASE_URL = savedEnv.base;
+    await mock?.close();
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    if (review && process.env.TEAMFUSION_IT_KEEP !== '1') rmSync(review, { recursive: true, force: true });
+  });
+
+  it('makes runs/<id>/rerank from a completed run, lists it in the Reviews tree, and refuses a second time', async () => {
+    const record = await vscode.commands.executeCommand<RunRecord | undefined>('teamfusion.runReview', { reviewRoot: review, iterations: 2, turns: 1 });
+    assert.ok(record, 'runReview returned the record');
+    assert.equal(record.status, 'completed', record.error);
+    const finalCandidates = record.iterations.at(-1)?.candidates ?? [];
+    assert.ok(finalCandidates.length >= 2, 'the run ends with candidates');
+
+    const dir = await vscode.commands.executeCommand<string | undefined>('teamfusion.rerankRun', { reviewRoot: review, runId: record.id });
+    assert.equal(dir, join(review, 'runs', record.id, 'rerank'));
+    const optionIds = readdirSync(join(dir, 'options')).map((n) => n.replace(/\.[^.]+$/, '')).sort();
+    assert.deepEqual(optionIds, [...finalCandidates].sort(), 'options/ holds exactly the final candidates');
+    assert.deepEqual(readdirSync(join(dir, 'rankings')), ['.gitkeep']);
+    assert.equal(readFileSync(join(dir, 'brief.md'), 'utf8'), readFileSync(join(review, 'brief.md'), 'utf8'));
+    assert.match(readFileSync(join(dir, 'review.yaml'), 'utf8'), new RegExp(`re-ranking after run ${record.id}`));
+
+    // The Reviews tree lists the re-ranking as a review of its own; the parent still lists the run.
+    const roots = await waitFor('the re-ranking in the Reviews tree', async () => {
+      const snap = await vscode.commands.executeCommand<TreeSnapshot[]>('teamfusion.internal.describeReviewsTree', 3);
+      return snap.some((r) => r.contextValue === 'review' && r.label.includes(`re-ranking after run ${record.id}`)) ? snap : undefined;
+    });
+    const rerankNode = roots.find((r) => r.label.includes(`re-ranking after run ${record.id}`));
+    assert.ok(rerankNode);
+    assert.equal(rerankNode.children?.find((c) => c.label === 'Options')?.description, String(finalCandidates.length));
+    const name = review.split(/[\\/]/).pop() ?? '?';
+    const pathOf = (r: TreeSnapshot): string => (r.description ?? '').split(' · ')[0] ?? '';
+    const parentNode = roots.find((r) => r.contextValue === 'review' && pathOf(r).endsWith(name));
+    assert.ok(parentNode, 'the parent review is still listed');
+    const runsGroup = parentNode.children?.find((c) => c.label === 'Runs');
+    assert.ok(runsGroup?.children?.some((c) => c.runId === record.id), 'the parent lists the run');
+    // Nothing else under runs/ became a review.
+    assert.deepEqual(
+      roots.filter((r) => pathOf(r).includes(`${name}/runs/`)).map(pathOf),
+      [pathOf(rerankNode)],
+      'only the re-ranking folder is a review inside runs/',
+    );
+    assert.ok(pathOf(rerankNode).endsWith(`${name}/runs/${record.id}/rerank`), pathOf(rerankNode));
+
+    // The panel of the new review is open.
+    await waitFor('the re-ranking panel', () =>
+      vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputWebview && t.label.includes('re-ranking after run')),
+    );
+
+    const again = await vscode.commands.executeCommand<string | undefined>('teamfusion.rerankRun', { reviewRoot: review, runId: record.id });
+    assert.equal(again, undefined, 'a second re-ranking of the same run is refused');
+    assert.deepEqual(readdirSync(join(dir, 'rankings')), ['.gitkeep'], 'the existing folder is left alone');
+  });
+});

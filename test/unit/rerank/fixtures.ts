@@ -1,0 +1,67 @@
+/** A review with a completed three-iteration run (written by hand, no model), for the re-ranking tests. */
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import type { RunRecord } from '../../../src/core/run/record';
+import { makeImage, makeReview } from '../run/fixtures';
+
+export const RUN_ID = '2026-11-21T22-40-05Z-3f9c';
+/** The last iteration's candidates: two original options and the second remix. */
+export const FINAL = ['2', '4', 'r2'];
+
+export async function makeReviewWithRun(status: RunRecord['status'] = 'completed'): Promise<string> {
+  const root = await makeReview({ options: 6, designers: 4, size: 160 });
+  const runFolder = path.join(root, 'runs', RUN_ID);
+  for (const k of [1, 2]) {
+    await fs.mkdir(path.join(runFolder, `iteration-${k}`), { recursive: true });
+    await makeImage(path.join(runFolder, `iteration-${k}`, 'remix.png'), 40 + k, 160, 120, 'png');
+  }
+  const at = '2026-11-21T22:40:05.000Z';
+  const record: RunRecord = {
+    version: 1,
+    id: RUN_ID,
+    status,
+    startedAt: at,
+    updatedAt: at,
+    settings: { chatModel: 'gpt-4o', imageModel: 'gpt-image-1', turnsPerAgent: 1, iterations: 3 },
+    options: [
+      ...['1', '2', '3', '4', '5', '6'].map((id, i) => ({ id, label: `Image ${i + 1}`, file: `options/${id}.png` })),
+      { id: 'r1', label: 'Image 7', file: `runs/${RUN_ID}/iteration-1/remix.png` },
+      { id: 'r2', label: 'Image 8', file: `runs/${RUN_ID}/iteration-2/remix.png` },
+    ],
+    iterations: [
+      { index: 1, candidates: ['1', '2', '3', '4', '5', '6'], messages: [], ranking: ['2', '4', '1'], remix: { id: 'r1', file: 'iteration-1/remix.png' } },
+      { index: 2, candidates: ['2', '4', '1', 'r1'], messages: [], ranking: ['2', '4'], remix: { id: 'r2', file: 'iteration-2/remix.png' } },
+      { index: 3, candidates: FINAL, final: true, messages: [], ranking: ['r2', '2', '4'] },
+    ],
+    ...(status === 'completed' ? { finalPick: 'r2' } : {}),
+    usage: { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, images: 2 },
+    prompts: [],
+  };
+  await fs.writeFile(path.join(runFolder, 'run.json'), `${JSON.stringify(record, null, 2)}\n`);
+  return root;
+}
+
+/** Writes a ranking of the re-ranking folder: `ranks` maps option id → rank. */
+export async function writeRerankRanking(dir: string, id: string, ranks: Record<string, number>): Promise<void> {
+  const lines = [`designer: ${id.toUpperCase()}`, 'ranking:'];
+  for (const [option, rank] of Object.entries(ranks)) {
+    lines.push(`  - option: "${option}"`, `    rank: ${rank}`, `    justification: ${option} ranked ${rank} after the run.`);
+  }
+  await fs.writeFile(path.join(dir, 'rankings', `${id}.yaml`), `${lines.join('\n')}\n`);
+}
+
+/** Every file under `root` (relative, '/') with its bytes, for "nothing else changed" checks. */
+export async function snapshot(root: string, skip: (rel: string) => boolean = () => false): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  const walk = async (dir: string): Promise<void> => {
+    for (const e of await fs.readdir(dir, { withFileTypes: true })) {
+      const full = path.join(dir, e.name);
+      const rel = path.relative(root, full).split(path.sep).join('/');
+      if (skip(rel)) continue;
+      if (e.isDirectory()) await walk(full);
+      else out.set(rel, (await fs.readFile(full)).toString('base64'));
+    }
+  };
+  await walk(root);
+  return out;
+}
