@@ -4,6 +4,7 @@
  * these tests do not depend on the whole build being green. The bundle goes under out/ (so `sharp` resolves from
  * node_modules) and is removed by the caller.
  */
+import { spawn } from 'node:child_process';
 import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { build } from 'esbuild';
@@ -44,4 +45,24 @@ export async function buildCli(): Promise<{ cli: string; dispose(): Promise<void
     plugins: [stubMissing],
   });
   return { cli, dispose: () => fs.rm(dir, { recursive: true, force: true }) };
+}
+
+/** What a spawned CLI process did. */
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the bundled CLI at `cli` in a fresh node process with `args`; resolves when it exits (30 s at most). */
+export function runCli(cli: string, ...args: string[]): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'], timeout: 30_000 });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
 }

@@ -1,30 +1,12 @@
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { buildCli } from './buildCli';
+import { buildCli, runCli, type CliRun } from './buildCli';
 import { cleanupFixtures, hashTree, makeReview, SAMPLE, tempDir } from '../review/fixtures';
-
-interface Ran {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 let cli = '';
 let dispose: () => Promise<void> = async () => undefined;
-
-function run(...args: string[]): Promise<Ran> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'], timeout: 30_000 });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const run = (...args: string[]): Promise<CliRun> => runCli(cli, ...args);
 
 const DIAGNOSTIC_LINE = /^[^\s:][^:]*:\d+:\d+: (error|warning): \S.*$/;
 const STACK = /^\s+at .+:\d+:\d+\)?$/m;

@@ -1,15 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { buildCli } from '../cli/buildCli';
+import { buildCli, runCli, type CliRun } from '../cli/buildCli';
 import { makeReviewWithRun, RUN_ID, writeRerankRanking } from './fixtures';
-
-interface Ran {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 const STACK = /^\s+at .+:\d+:\d+\)?$/m;
 
@@ -18,16 +11,7 @@ describe('rerank: CLI rerank / compare (spawned node process)', function () {
   let cli = '';
   let dispose: () => Promise<void> = async () => undefined;
   let root = '';
-  const run = (...args: string[]): Promise<Ran> =>
-    new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'], timeout: 30_000 });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-      child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
-    });
+  const run = (...args: string[]): Promise<CliRun> => runCli(cli, ...args);
 
   before(async () => {
     ({ cli, dispose } = await buildCli());
