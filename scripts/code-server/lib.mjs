@@ -199,6 +199,18 @@ const DEFAULT_SETTINGS = {
   'window.restoreWindows': 'none',
 };
 
+/**
+ * Settings for a server started with `workspaceTrust: true`: trust is on, and a fresh profile trusts no folder, so the
+ * workspace opens in Restricted Mode without the modal "Do you trust the authors…?" prompt (startupPrompt never).
+ */
+const UNTRUSTED_SETTINGS = {
+  'security.workspace.trust.enabled': true,
+  'security.workspace.trust.startupPrompt': 'never',
+  'security.workspace.trust.banner': 'always',
+  'security.workspace.trust.untrustedFiles': 'open',
+  'security.workspace.trust.emptyWindow': false,
+};
+
 const running = new Set();
 let exitHookInstalled = false;
 function installExitHook() {
@@ -218,7 +230,9 @@ function killGroup(pid, signal) {
 
 /**
  * Starts code-server on a free port with a throw-away profile (user data, extensions, XDG dirs in a scratch folder).
- * o: { workspace, settings?, env?, smokeDriver?, extensions?: string[] (VSIX paths to install first), quiet?, logFile? }
+ * o: { workspace, settings?, env?, smokeDriver?, extensions?: string[] (VSIX paths to install first), quiet?, logFile?,
+ *      workspaceTrust?: boolean (default false: started with --disable-workspace-trust, everything trusted; true: trust
+ *      is on and the fresh profile trusts nothing, so the workspace opens in Restricted Mode) }
  * Returns { url, port, pid, scratch, extensionsDir, userDataDir, stop() }.
  */
 export async function startCodeServer(o) {
@@ -230,7 +244,9 @@ export async function startCodeServer(o) {
   const extensionsDir = join(scratch, 'extensions');
   mkdirSync(join(userDataDir, 'User'), { recursive: true });
   mkdirSync(extensionsDir, { recursive: true });
-  writeFileSync(join(userDataDir, 'User', 'settings.json'), JSON.stringify({ ...DEFAULT_SETTINGS, ...(o.settings ?? {}) }, null, 2));
+  const trustSettings = o.workspaceTrust ? UNTRUSTED_SETTINGS : {};
+  writeFileSync(join(userDataDir, 'User', 'settings.json'),
+    JSON.stringify({ ...DEFAULT_SETTINGS, ...trustSettings, ...(o.settings ?? {}) }, null, 2));
   const env = node24Env({
     XDG_CONFIG_HOME: join(scratch, 'xdg-config'),
     XDG_DATA_HOME: join(scratch, 'xdg-data'),
@@ -248,7 +264,7 @@ export async function startCodeServer(o) {
   }
   const port = o.port ?? (await freePort());
   const args = [p.csEntry, '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check',
-    '--disable-workspace-trust', '--ignore-last-opened', ...common];
+    ...(o.workspaceTrust ? [] : ['--disable-workspace-trust']), '--ignore-last-opened', ...common];
   if (o.smokeDriver) args.push('--vscode-option', 'enable-smoke-test-driver');
   const logFile = o.logFile ?? join(scratch, 'code-server.log');
   const out = createWriteStream(logFile);

@@ -34,6 +34,12 @@ export interface StartOptions {
   smokeDriver?: boolean;
   /** VSIX files installed into this server's extensions dir before it starts. */
   extensions?: string[];
+  /**
+   * Start with workspace trust ON (no `--disable-workspace-trust`). The fresh profile trusts no folder and the trust
+   * settings skip the startup prompt, so the workspace opens untrusted, in Restricted Mode. Default false: trust is
+   * disabled and every workspace counts as trusted.
+   */
+  workspaceTrust?: boolean;
   /** Keep the scratch folder after stop() (to read logs). */
   keepScratch?: boolean;
 }

@@ -30,6 +30,8 @@ export interface WorkbenchOptions {
   env?: Record<string, string>;
   /** Folder holding the built extension (package.json + dist/ + media/); default the repository root. */
   extensionPath?: string;
+  /** Workspace trust on, the workspace untrusted (Restricted Mode); see the harness's StartOptions. Default off. */
+  workspaceTrust?: boolean;
 }
 
 export async function startWorkbench(o: WorkbenchOptions): Promise<Workbench> {
@@ -39,6 +41,7 @@ export async function startWorkbench(o: WorkbenchOptions): Promise<Workbench> {
     smokeDriver: true,
     settings: o.settings ?? {},
     ...(o.env ? { env: o.env } : {}),
+    ...(o.workspaceTrust ? { workspaceTrust: true } : {}),
   });
   let browser: Browser | undefined;
   try {

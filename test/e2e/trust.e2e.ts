@@ -1,0 +1,212 @@
+/**
+ * Workspace trust in a real VS Code (code-server + Chromium): with trust ON and the workspace untrusted (Restricted
+ * Mode), nothing reaches the model. The mock model server counts every request; the test tries every way a user (or a
+ * misbehaving webview) could start a run: the panel's Run button, the command palette, a forced Run message and a
+ * forced Refine that goes through the `teamfusion.refineRun` command itself.
+ *
+ * Needs `npm run build` (dist/) and `npm run compile-tests`. Run:
+ *   npx mocha --no-config --timeout 300000 out/test/e2e/trust.e2e.js
+ * Screenshots land in .test-output/screenshots/trust-*.png.
+ */
+import * as assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { existsSync, promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
+import type { Frame, Page } from 'playwright-core';
+import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+import { commandPaletteEntries, repoRoot, runCommand } from '../harness/codeServer';
+import { MockOpenAI } from '../support/openaiMock';
+import { DARK, screenshot, startWorkbench, waitForPanel, waitInFrame, type Workbench } from './support/workbench';
+
+const REPO = repoRoot();
+const CLI = path.join(REPO, 'dist', 'cli.js');
+const SAMPLE = path.join(REPO, 'samples', 'lumen-perfume');
+const UNTRUSTED_WORDS = /untrusted|not trusted|restricted/i;
+
+async function copySample(dir: string, title: string): Promise<void> {
+  await fs.cp(SAMPLE, dir, { recursive: true });
+  await fs.rm(path.join(dir, 'runs'), { recursive: true, force: true });
+  const config = (parseYaml(await fs.readFile(path.join(dir, 'review.yaml'), 'utf8')) ?? {}) as Record<string, unknown>;
+  await fs.writeFile(path.join(dir, 'review.yaml'), stringifyYaml({ ...config, title, turnsPerAgent: 1, iterations: 2 }));
+}
+
+/** The run folders of a review ([] when it has no runs/ folder). */
+async function runIds(review: string): Promise<string[]> {
+  return existsSync(path.join(review, 'runs')) ? (await fs.readdir(path.join(review, 'runs'))).sort() : [];
+}
+
+/** "TeamFusion: Open Review", then pick `name` when VS Code asks which review. */
+async function openReview(page: Page, name: string): Promise<void> {
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
+  await runCommand(page, 'TeamFusion: Open Review');
+  const input = page.locator('.quick-input-widget input');
+  const asked = await input.waitFor({ state: 'visible', timeout: 4_000 }).then(() => true, () => false);
+  if (asked) {
+    await input.fill(name);
+    await page.waitForTimeout(300);
+    await page.keyboard.press('Enter');
+  }
+}
+
+async function runTab(frame: Frame): Promise<void> {
+  await frame.locator('vscode-tab-header[data-tab=run]').click();
+  await frame.page().waitForTimeout(300);
+}
+
+/**
+ * Does what no user can do: enables a disabled button of the panel and clicks it, so the webview posts its message to
+ * the extension host anyway. The host (not the webview) must refuse.
+ */
+async function forceClick(frame: Frame, selector: string): Promise<void> {
+  const found = await frame.evaluate((sel) => {
+    const el = document.querySelector<HTMLElement & { disabled?: boolean }>(sel);
+    if (!el) return false;
+    el.removeAttribute('disabled');
+    if ('disabled' in el) el.disabled = false;
+    el.click();
+    return true;
+  }, selector);
+  assert.equal(found, true, `the panel has ${selector}`);
+}
+
+describe('workspace trust in a real VS Code (code-server): an untrusted workspace sends nothing to a model', function () {
+  this.timeout(300_000);
+  let ws = '';
+  let fresh = '';
+  let withRun = '';
+  let existingRuns: string[] = [];
+  let existingRecord = '';
+  let mock: MockOpenAI | undefined;
+  let w: Workbench | undefined;
+
+  before(async function () {
+    for (const f of ['dist/extension.js', 'dist/cli.js', 'dist/webview/panel.js']) {
+      if (!existsSync(path.join(REPO, f)) && !process.env.TEAMFUSION_E2E_EXTENSION) throw new Error(`${f} is missing: run \`npm run build\` first.`);
+    }
+    ws = await fs.mkdtemp(path.join(os.tmpdir(), 'tf-e2e-trust-'));
+    fresh = path.join(ws, 'lumen-perfume');
+    withRun = path.join(ws, 'with-run');
+    await copySample(fresh, 'Lumen untrusted');
+    await copySample(withRun, 'Earlier run');
+
+    mock = await MockOpenAI.start();
+    // A completed run made by the CLI (outside VS Code) before the workbench starts: the panel then offers Refine.
+    await promisify(execFile)(process.execPath, [CLI, 'run', withRun, '--json'], {
+      env: { ...process.env, OPENAI_API_KEY: 'sk-e2e-placeholder', OPENAI_BASE_URL: mock.baseURL },
+      timeout: 120_000,
+    });
+    existingRuns = await runIds(withRun);
+    assert.equal(existingRuns.length, 1, 'the CLI made one run');
+    existingRecord = await fs.readFile(path.join(withRun, 'runs', existingRuns[0]!, 'run.json'), 'utf8');
+    assert.ok(mock.requests.length > 0, 'the CLI run talked to the mock (so the mock does count requests)');
+    mock.reset();
+
+    w = await startWorkbench({
+      workspace: ws,
+      workspaceTrust: true,
+      settings: {
+        'workbench.colorTheme': DARK,
+        'workbench.secondarySideBar.defaultVisibility': 'hidden',
+        // User-level: in an untrusted workspace only workspace-level values of restricted settings are ignored.
+        'teamfusion.baseUrl': mock.baseURL,
+      },
+      env: { OPENAI_API_KEY: 'sk-e2e-placeholder', OPENAI_BASE_URL: mock.baseURL },
+    });
+    await w.open();
+    await w.page.waitForTimeout(1_500);
+  });
+
+  after(async () => {
+    await w?.stop();
+    await mock?.close();
+    if (ws) await fs.rm(ws, { recursive: true, force: true });
+  });
+
+  it('opens the workspace in Restricted Mode', async () => {
+    const page = w!.page;
+    const item = page.locator('.statusbar-item', { hasText: 'Restricted Mode' });
+    await item.first().waitFor({ state: 'visible', timeout: 30_000 });
+    await screenshot(page, 'trust-01-restricted-mode');
+  });
+
+  it('the panel says why Run is off, and Run is disabled', async () => {
+    const page = w!.page;
+    await openReview(page, 'lumen-perfume');
+    const panel = await waitForPanel(page, 'Lumen untrusted');
+    const banner = await panel.evaluate(() => [...document.querySelectorAll('.tf-notice')].map((e) => e.textContent ?? '').join('\n'));
+    assert.match(banner, UNTRUSTED_WORDS, 'the panel tells the workspace is not trusted');
+    await runTab(panel);
+    assert.equal(await panel.locator('#tf-run').evaluate((el) => el.hasAttribute('disabled')), true, 'Run is disabled');
+    assert.match((await panel.locator('#tf-run-why').textContent()) ?? '', UNTRUSTED_WORDS, 'the reason is shown next to Run');
+    // A real click on the disabled button does nothing.
+    await panel.locator('#tf-run').click({ force: true, timeout: 5_000 });
+    await screenshot(page, 'trust-02-panel-run-disabled');
+  });
+
+  it('the command palette does not offer "Run TeamFusion on Review"', async () => {
+    const page = w!.page;
+    // The palette works and lists the extension's other commands (so an empty answer below means something).
+    const open = await commandPaletteEntries(page, 'TeamFusion: Open Review');
+    assert.ok(open.some((l) => l.includes('TeamFusion: Open Review')), `Open Review is listed: ${JSON.stringify(open)}`);
+    const run = await commandPaletteEntries(page, 'TeamFusion: Run TeamFusion on Review');
+    await screenshot(page, 'trust-03-palette-no-run');
+    assert.ok(!run.some((l) => /Run TeamFusion on Review/.test(l)), `Run is not offered: ${JSON.stringify(run)}`);
+    const refine = await commandPaletteEntries(page, 'TeamFusion: Refine Run');
+    assert.ok(!refine.some((l) => /Refine Run/.test(l)), `Refine is not offered: ${JSON.stringify(refine)}`);
+    await page.keyboard.press('Escape');
+    await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
+  });
+
+  it('a forced Run message from the panel is refused by the extension host', async () => {
+    const page = w!.page;
+    const panel = await waitForPanel(page, 'Lumen untrusted');
+    await runTab(panel);
+    await forceClick(panel, '#tf-run');
+    const notice = await waitInFrame(
+      panel,
+      () => [...document.querySelectorAll('.tf-notice')].map((e) => e.textContent ?? '').find((t) => /nothing is sent to a model/i.test(t) && /runs are off/i.test(t)),
+      'the host refusing the run',
+      30_000,
+    );
+    assert.match(notice ?? '', UNTRUSTED_WORDS);
+    await screenshot(page, 'trust-04-forced-run-refused');
+  });
+
+  it('a forced Refine reaches the refine command, whose trust guard refuses: nothing sent, the earlier run unchanged', async () => {
+    const page = w!.page;
+    await openReview(page, 'with-run');
+    const panel = await waitForPanel(page, 'Earlier run');
+    await runTab(panel);
+    await waitInFrame(panel, () => !!document.getElementById('tf-refine'), 'the Refine button', 30_000);
+    assert.equal(await panel.locator('#tf-refine').evaluate((el) => el.hasAttribute('disabled')), true, 'Refine is disabled');
+    const feedback = panel.locator('#tf-feedback textarea');
+    await feedback.fill('Warmer light please.');
+    await forceClick(panel, '#tf-refine');
+    // The webview's click handler ran (it posts `refine` to the host and clears the draft).
+    await waitInFrame(panel, () => (document.getElementById('tf-feedback') as (HTMLElement & { value?: string }) | null)?.value === '', 'the refine message to be posted', 10_000);
+    await page.waitForTimeout(3_000);
+    assert.equal(mock!.requests.length, 0, 'the forced refine sent nothing');
+    const record = await fs.readFile(path.join(withRun, 'runs', existingRuns[0]!, 'run.json'), 'utf8');
+    assert.equal(record, existingRecord, 'the earlier run was not refined');
+    await screenshot(page, 'trust-05-forced-refine');
+    // The refine command's own trust guard told the user (a warning; it lands in the notification centre).
+    await runCommand(page, 'Notifications: Show Notifications');
+    const warning = page.locator('.notifications-center .notification-list-item', { hasText: 'sends nothing to a model in an untrusted workspace' });
+    await warning.first().waitFor({ state: 'visible', timeout: 15_000 });
+    assert.equal(await warning.first().locator('.monaco-button', { hasText: 'Manage Workspace Trust' }).count(), 1, 'it offers to manage trust');
+    await screenshot(page, 'trust-06-refine-guard-warning');
+    await page.keyboard.press('Escape');
+  });
+
+  it('nothing reached the model and no run was written', async () => {
+    // Anything started late would show up within a few seconds.
+    await w!.page.waitForTimeout(3_000);
+    assert.equal(mock!.requests.length, 0, `requests to the model: ${mock!.requests.map((r) => r.route).join(', ')}`);
+    assert.equal(existsSync(path.join(fresh, 'runs')), false, 'no runs/ folder in the untouched review');
+    assert.deepEqual(await runIds(withRun), existingRuns, 'no new run next to the earlier one');
+    const record = await fs.readFile(path.join(withRun, 'runs', existingRuns[0]!, 'run.json'), 'utf8');
+    assert.equal(record, existingRecord, 'the earlier run was not refined');
+  });
+});
