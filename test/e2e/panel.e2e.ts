@@ -11,12 +11,12 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { Frame, Page } from 'playwright-core';
+import type { Frame } from 'playwright-core';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { repoRoot, runCommand } from '../harness/codeServer';
 import { MockOpenAI, designerReply } from '../support/openaiMock';
 import { HOSTILE_BRIEF, HOSTILE_JUSTIFICATION, HOSTILE_MODEL_TEXT } from './support/hostile';
-import { DARK, LIGHT, command, pwnedFrames, setColorTheme, screenshot, startWorkbench, waitForPanel, waitInFrame, type Workbench } from './support/workbench';
+import { DARK, LIGHT, command, openReview, showTab, pwnedFrames, setColorTheme, screenshot, startWorkbench, waitForPanel, waitInFrame, type Workbench } from './support/workbench';
 
 const REPO = repoRoot();
 const CLI = path.join(REPO, 'dist', 'cli.js');
@@ -73,24 +73,6 @@ async function makeReview(dir: string, o: { title?: string; hostile?: boolean })
     ranking.ranking[0]!.justification = HOSTILE_JUSTIFICATION;
     await fs.writeFile(file, stringifyYaml(ranking));
   }
-}
-
-/** "TeamFusion: Open Review", then pick `name` if VS Code asks which review. */
-async function openReview(page: Page, name: string): Promise<void> {
-  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
-  await runCommand(page, 'TeamFusion: Open Review');
-  const input = page.locator('.quick-input-widget input');
-  const asked = await input.waitFor({ state: 'visible', timeout: 4_000 }).then(() => true, () => false);
-  if (asked) {
-    await input.fill(name);
-    await page.waitForTimeout(300);
-    await page.keyboard.press('Enter');
-  }
-}
-
-async function tab(frame: Frame, name: 'overview' | 'run' | 'ranking'): Promise<void> {
-  await frame.locator(`vscode-tab-header[data-tab=${name}]`).click();
-  await frame.page().waitForTimeout(300);
 }
 
 describe('review panel in a real VS Code (code-server)', function () {
@@ -187,7 +169,7 @@ describe('review panel in a real VS Code (code-server)', function () {
   });
 
   it('runs against the mock server: the discussion streams in and the remix image shows', async () => {
-    await tab(panel, 'run');
+    await showTab(panel, 'run');
     // Watch the discussion for a message that is still being written (text present, not complete).
     await panel.evaluate(() => {
       const log = document.getElementById('tf-discussion')!;
@@ -239,7 +221,7 @@ describe('review panel in a real VS Code (code-server)', function () {
 
   it('adds a ranking through the form: the file is written and W updates', async () => {
     const before = Number(await panel.locator('#tf-w').getAttribute('data-w'));
-    await tab(panel, 'ranking');
+    await showTab(panel, 'ranking');
     await panel.locator('#tf-rk-name input').fill('Eve Park');
     await panel.locator('#tf-rk-role input').fill('Illustrator');
     // Keyboard: option 4 from the 4th place to the top; a button: option 3 one down.
@@ -267,7 +249,7 @@ describe('review panel in a real VS Code (code-server)', function () {
     assert.deepEqual(written.ranking.map((e) => [e.option, e.rank]), order.map((o, i) => [o, i + 1]));
     const expected = analyzeJson(sample).kendall.w;
     assert.notEqual(expected, before);
-    await tab(panel, 'overview');
+    await showTab(panel, 'overview');
     await waitInFrame(panel, () => document.querySelector('#tf-w')?.getAttribute('data-w') ?? '', 'W', 5_000);
     const deadline = Date.now() + 30_000;
     let shown = Number(await panel.locator('#tf-w').getAttribute('data-w'));
@@ -282,7 +264,7 @@ describe('review panel in a real VS Code (code-server)', function () {
 
   it('keeps its state while hidden (no retainContextWhenHidden): tab and unsaved form', async () => {
     const page = w!.page;
-    await tab(panel, 'ranking');
+    await showTab(panel, 'ranking');
     await panel.locator('#tf-rk-name input').fill('Unsaved Draft');
     await page.waitForTimeout(800);
     await command(page, 'File: New Untitled Text File');
@@ -296,7 +278,7 @@ describe('review panel in a real VS Code (code-server)', function () {
 
   it('comes back after a window reload (the serializer restores it)', async () => {
     const page = w!.page;
-    await tab(panel, 'run');
+    await showTab(panel, 'run');
     await page.waitForTimeout(1_000);
     // "Developer: Reload Window" shuts the workbench down properly (its storage is flushed), like a user's reload.
     await Promise.all([page.waitForNavigation({ timeout: 60_000 }), runCommand(page, 'Developer: Reload Window')]);
@@ -309,7 +291,7 @@ describe('review panel in a real VS Code (code-server)', function () {
   });
 
   it('cancels a run from the panel', async () => {
-    await tab(panel, 'run');
+    await showTab(panel, 'run');
     const runs = (await fs.readdir(path.join(sample, 'runs'))).length;
     await panel.locator('#tf-run').click();
     await waitInFrame(panel, () => !!document.querySelector('.tf-msg.tf-streaming'), 'a proxy writing', 60_000);
@@ -350,12 +332,12 @@ describe('review panel in a real VS Code (code-server)', function () {
 
     // The model says hostile things too.
     mock!.enqueue('chat', { kind: 'chat', content: HOSTILE_MODEL_TEXT, chunkDelayMs: 5 });
-    await tab(frame, 'run');
+    await showTab(frame, 'run');
     await frame.locator('#tf-run').click();
     await waitInFrame(frame, () => [...document.querySelectorAll('.tf-msg-body')].some((m) => (m.textContent ?? '').includes('<script>window.__pwned')), 'the hostile model message', 120_000);
     await waitInFrame(frame, () => document.querySelector('.tf-run-status vscode-badge')?.textContent === 'completed', 'the hostile run to finish', 180_000);
     assert.equal(await active('.tf-discussion :is(script, img, iframe, svg, a, b)'), 0);
-    await tab(frame, 'overview');
+    await showTab(frame, 'overview');
     await shoot('10-hostile', async () => {
       await frame.evaluate(() => document.getElementById('tf-brief')?.scrollIntoView());
     });

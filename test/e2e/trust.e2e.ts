@@ -14,11 +14,11 @@ import { existsSync, promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import type { Frame, Page } from 'playwright-core';
+import type { Frame } from 'playwright-core';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { commandPaletteEntries, repoRoot, runCommand } from '../harness/codeServer';
 import { MockOpenAI } from '../support/openaiMock';
-import { DARK, screenshot, startWorkbench, waitForPanel, waitInFrame, type Workbench } from './support/workbench';
+import { DARK, openReview, showTab, screenshot, startWorkbench, waitForPanel, waitInFrame, type Workbench } from './support/workbench';
 
 const REPO = repoRoot();
 const CLI = path.join(REPO, 'dist', 'cli.js');
@@ -35,24 +35,6 @@ async function copySample(dir: string, title: string): Promise<void> {
 /** The run folders of a review ([] when it has no runs/ folder). */
 async function runIds(review: string): Promise<string[]> {
   return existsSync(path.join(review, 'runs')) ? (await fs.readdir(path.join(review, 'runs'))).sort() : [];
-}
-
-/** "TeamFusion: Open Review", then pick `name` when VS Code asks which review. */
-async function openReview(page: Page, name: string): Promise<void> {
-  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
-  await runCommand(page, 'TeamFusion: Open Review');
-  const input = page.locator('.quick-input-widget input');
-  const asked = await input.waitFor({ state: 'visible', timeout: 4_000 }).then(() => true, () => false);
-  if (asked) {
-    await input.fill(name);
-    await page.waitForTimeout(300);
-    await page.keyboard.press('Enter');
-  }
-}
-
-async function runTab(frame: Frame): Promise<void> {
-  await frame.locator('vscode-tab-header[data-tab=run]').click();
-  await frame.page().waitForTimeout(300);
 }
 
 /**
@@ -137,7 +119,7 @@ describe('workspace trust in a real VS Code (code-server): an untrusted workspac
     const panel = await waitForPanel(page, 'Lumen untrusted');
     const banner = await panel.evaluate(() => [...document.querySelectorAll('.tf-notice')].map((e) => e.textContent ?? '').join('\n'));
     assert.match(banner, UNTRUSTED_WORDS, 'the panel tells the workspace is not trusted');
-    await runTab(panel);
+    await showTab(panel, 'run');
     assert.equal(await panel.locator('#tf-run').evaluate((el) => el.hasAttribute('disabled')), true, 'Run is disabled');
     assert.match((await panel.locator('#tf-run-why').textContent()) ?? '', UNTRUSTED_WORDS, 'the reason is shown next to Run');
     // A real click on the disabled button does nothing.
@@ -162,7 +144,7 @@ describe('workspace trust in a real VS Code (code-server): an untrusted workspac
   it('a forced Run message from the panel is refused by the extension host', async () => {
     const page = w!.page;
     const panel = await waitForPanel(page, 'Lumen untrusted');
-    await runTab(panel);
+    await showTab(panel, 'run');
     await forceClick(panel, '#tf-run');
     const notice = await waitInFrame(
       panel,
@@ -178,7 +160,7 @@ describe('workspace trust in a real VS Code (code-server): an untrusted workspac
     const page = w!.page;
     await openReview(page, 'with-run');
     const panel = await waitForPanel(page, 'Earlier run');
-    await runTab(panel);
+    await showTab(panel, 'run');
     await waitInFrame(panel, () => !!document.getElementById('tf-refine'), 'the Refine button', 30_000);
     assert.equal(await panel.locator('#tf-refine').evaluate((el) => el.hasAttribute('disabled')), true, 'Refine is disabled');
     const feedback = panel.locator('#tf-feedback textarea');

@@ -164,3 +164,22 @@ export async function setColorTheme(page: Page, theme: string): Promise<void> {
   await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
   await page.waitForTimeout(800);
 }
+
+/** "TeamFusion: Open Review", then pick `name` when VS Code asks which review. */
+export async function openReview(page: Page, name: string): Promise<void> {
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
+  await runCommand(page, 'TeamFusion: Open Review');
+  const input = page.locator('.quick-input-widget input');
+  const asked = await input.waitFor({ state: 'visible', timeout: 4_000 }).then(() => true, () => false);
+  if (asked) {
+    await input.fill(name);
+    await page.waitForTimeout(300);
+    await page.keyboard.press('Enter');
+  }
+}
+
+/** Switches the panel to one of its tabs. */
+export async function showTab(frame: Frame, name: 'overview' | 'run' | 'ranking'): Promise<void> {
+  await frame.locator(`vscode-tab-header[data-tab=${name}]`).click();
+  await frame.page().waitForTimeout(300);
+}
