@@ -4,7 +4,8 @@ export const USAGE = `Usage: teamfusion <command> [options]
 
 Commands:
   validate <review>                         Check a review folder; one line per problem.
-  analyze <review> [--json]                 Agreement analysis of the team's rankings (no model needed).
+  analyze <review> [--json] [--permutations N] [--seed N]
+                                            Agreement analysis of the team's rankings (no model needed).
   import <spreadsheet.csv> <review> [--force]
                                             Turn a spreadsheet export into ranking files.
   run <review> [--iterations N] [--turns N] [--feedback TEXT] [--resume RUN-ID] [--json]

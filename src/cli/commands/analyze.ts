@@ -1,5 +1,6 @@
 /**
- * `teamfusion analyze <review> [--json]` (contract §3): agreement analysis without any model.
+ * `teamfusion analyze <review> [--json] [--permutations N] [--seed N]` (contract §3): agreement analysis without any model.
+ * `--permutations` / `--seed` set the Monte Carlo permutation test (defaults 10,000 and a fixed seed: reproducible).
  * Invalid review → its diagnostics on stderr, exit 1. `--json` prints one JSON object (2-space indented).
  */
 import { analyzeReview, formatAnalysisTable } from '../../core/stats';
@@ -8,7 +9,13 @@ import { UsageError } from '../usage';
 import { parseStrict } from './validate';
 
 export async function runAnalyze(args: string[]): Promise<number> {
-  const { positionals, values } = parseStrict(args, { json: { type: 'boolean' } });
+  const { positionals, values } = parseStrict(args, {
+    json: { type: 'boolean' },
+    permutations: { type: 'string' },
+    seed: { type: 'string' },
+  });
+  const permutations = wholeNumberFlag('permutations', values.permutations, 1, 10_000_000);
+  const seed = wholeNumberFlag('seed', values.seed, 0, 0xffffffff);
   if (positionals.length !== 1) {
     throw new UsageError(positionals.length === 0 ? 'give the review folder to analyse, e.g. teamfusion analyze samples/lumen-perfume' : 'give exactly one review folder.');
   }
@@ -22,7 +29,16 @@ export async function runAnalyze(args: string[]): Promise<number> {
     process.stderr.write(`${positionals[0]}: agreement needs rankings from two or more designers; found ${review.designers.length}.\n`);
     return 1;
   }
-  const analysis = analyzeReview(review);
+  const analysis = analyzeReview(review, { permutations, seed });
   process.stdout.write(values.json === true ? `${JSON.stringify(analysis, null, 2)}\n` : `${formatAnalysisTable(analysis).replace(/\n?$/, '\n')}`);
   return 0;
+}
+
+function wholeNumberFlag(name: string, raw: unknown, min: number, max: number): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (typeof raw !== 'string' || !/^\d+$/.test(raw.trim()) || n < min || n > max) {
+    throw new UsageError(`--${name} must be a whole number from ${min} to ${max} (found "${String(raw)}").`);
+  }
+  return n;
 }

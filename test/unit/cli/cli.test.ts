@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { buildCli, runCli, type CliRun } from './buildCli';
+import { ANXIETY } from '../stats/referenceData';
 import { cleanupFixtures, hashTree, makeReview, SAMPLE, tempDir } from '../review/fixtures';
 
 let cli = '';
@@ -98,6 +99,35 @@ describe('CLI: validate / analyze / import (spawned node process)', function () 
     it('usage: exit 2', async () => {
       assert.equal((await run('analyze')).code, 2);
       assert.equal((await run('analyze', SAMPLE, '--jsonn')).code, 2);
+      assert.equal((await run('analyze', SAMPLE, '--permutations', '0')).code, 2);
+      assert.equal((await run('analyze', SAMPLE, '--seed', 'abc')).code, 2);
+    });
+
+    it('end to end on ranking files, matches the published anxiety-data values (DescTools/irr KendallW, ties) to 1e-6', async () => {
+      // Three raters score 20 subjects 1–6 (many ties); as ranking files the scores are the ranks (only their order counts).
+      const ids = ANXIETY.ratings[0]!.map((_, i) => String(i + 1));
+      const rankings: Record<string, string> = {};
+      ANXIETY.ratings.forEach((row, r) => {
+        const ranking = ids.map((option, i) => ({ option, rank: row[i]!, justification: `Score ${row[i]}.` }));
+        rankings[`rater-${r + 1}.json`] = JSON.stringify({ designer: `Rater ${r + 1}`, ranking });
+      });
+      const root = await makeReview({ options: ids.map((id) => `${id}.png`), rankings });
+      const r = await run('analyze', root, '--json');
+      assert.equal(r.code, 0, r.stderr);
+      const k = (JSON.parse(r.stdout) as { kendall: { w: number; wUncorrected: number; chiSquare: number; df: number; pValue: number } }).kendall;
+      assert.ok(Math.abs(k.w - ANXIETY.w) < 1e-6, `W ${k.w}`);
+      assert.ok(Math.abs(k.wUncorrected - ANXIETY.wUncorrected) < 1e-6, `uncorrected W ${k.wUncorrected}`);
+      assert.ok(Math.abs(k.chiSquare - ANXIETY.chiSquare) < 5e-3, `chi-square ${k.chiSquare}`);
+      assert.equal(k.df, ANXIETY.df);
+      assert.ok(Math.abs(k.pValue - ANXIETY.pValueJasp) < 1e-6, `p ${k.pValue}`);
+    });
+
+    it('--permutations and --seed make the permutation p reproducible and adjustable', async () => {
+      const a = JSON.parse((await run('analyze', SAMPLE, '--json', '--permutations', '500', '--seed', '7')).stdout) as { kendall: { pPermutation: number; permutations: number; seed: number } };
+      const b = JSON.parse((await run('analyze', SAMPLE, '--json', '--permutations', '500', '--seed', '7')).stdout) as typeof a;
+      assert.equal(a.kendall.permutations, 500);
+      assert.equal(a.kendall.seed, 7);
+      assert.equal(a.kendall.pPermutation, b.kendall.pPermutation);
     });
   });
 
