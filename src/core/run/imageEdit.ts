@@ -66,15 +66,12 @@ export async function runImageEdit(ctx: StepContext, e: ImageEditInput): Promise
 
   const fileInRun = remixFileInRun(it.index);
   await writeFileAtomic(path.join(ctx.runDir, fileInRun), png);
-  const remixId = `r${it.index}`;
+  const file = reviewRelative(ctx.record.id, fileInRun);
   addPrompt(ctx.record, { ...promptRecord, usage: { images: 1 } });
   // A remix made again on resume replaces its earlier entry and keeps the next free label.
-  ctx.record.options = ctx.record.options.filter((o) => !(o.id === remixId && o.file.startsWith('runs/')));
-  const option: RunOption = {
-    id: remixId,
-    label: `Image ${ctx.record.options.length + 1}`,
-    file: reviewRelative(ctx.record.id, fileInRun),
-  };
+  ctx.record.options = ctx.record.options.filter((o) => o.file !== file);
+  const remixId = remixIdFor(ctx.record.options, it.index);
+  const option: RunOption = { id: remixId, label: `Image ${ctx.record.options.length + 1}`, file };
   ctx.record.options.push(option);
   it.remix = { id: remixId, file: fileInRun, from };
   await ctx.save();
@@ -86,4 +83,13 @@ async function download(url: string, signal?: AbortSignal): Promise<Buffer> {
   const res = await fetch(url, { signal });
   if (!res.ok) throw new StepError(`The remixed image could not be downloaded (HTTP ${res.status}).`);
   return Buffer.from(await res.arrayBuffer());
+}
+
+/** "r<k>", unless an option of the review is already called that (then "remix-<k>", "remix-<k>-2", …). */
+export function remixIdFor(options: readonly RunOption[], k: number): string {
+  const taken = new Set(options.map((o) => o.id));
+  if (!taken.has(`r${k}`)) return `r${k}`;
+  let id = `remix-${k}`;
+  for (let n = 2; taken.has(id); n++) id = `remix-${k}-${n}`;
+  return id;
 }

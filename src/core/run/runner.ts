@@ -13,7 +13,8 @@ import * as path from 'node:path';
 import type OpenAI from 'openai';
 import { loadReview } from '../review/loadReview';
 import type { Review } from '../review/model';
-import { analyzeReview } from '../stats/analysis';
+import { reviewRankMatrix } from '../stats/analysis';
+import { kendallW } from '../stats/kendallW';
 import { endpointHost } from '../llm/client';
 import { prepareImage, readImageFile } from '../llm/images';
 import { estimateCost, mergePrices, type PriceTable } from '../llm/pricing';
@@ -103,9 +104,11 @@ async function loadValidReview(root: string): Promise<Review> {
   return review;
 }
 
+/** Kendall's W of the team's own rankings; undefined with fewer than two designers (agreement needs a team). */
 function teamKendallW(review: Review): number | undefined {
+  if (review.designers.length < 2) return undefined;
   try {
-    const w = analyzeReview(review, { permutations: 100 }).kendall.w;
+    const w = kendallW(reviewRankMatrix(review)).w;
     return Number.isFinite(w) ? w : undefined;
   } catch {
     return undefined;

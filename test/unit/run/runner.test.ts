@@ -69,6 +69,8 @@ describe('run engine: a full run against the mock', function () {
 
     // usage and prompts
     assert.ok(record.usage.inputTokens > 0 && record.usage.outputTokens > 0);
+    // The stable prefix is reported back as cached by the server and summed as such.
+    assert.ok(record.usage.cachedInputTokens > 0 && record.usage.cachedInputTokens <= record.usage.inputTokens);
     assert.equal(record.usage.images, 2);
     assert.equal(typeof record.usage.costUsd, 'number');
     assert.equal(record.prompts.filter((p) => p.kind === 'proxy-turn').length, 24);
@@ -158,6 +160,25 @@ describe('run engine: a full run against the mock', function () {
       assert.deepEqual([...rf.json_schema.schema.required].sort(), Object.keys(rf.json_schema.schema.properties).sort());
       assert.deepEqual(rf.json_schema.schema.properties.ranking!.items.enum, record.iterations[i]!.candidates);
     });
+  });
+
+  it('gives a remix an id of its own when an option is already called "r1"', async () => {
+    const root = await makeReview({ options: 6, designers: 2 });
+    await fs.rename(path.join(root, 'options', '6.png'), path.join(root, 'options', 'r1.png'));
+    for (const f of await fs.readdir(path.join(root, 'rankings'))) {
+      const file = path.join(root, 'rankings', f);
+      await fs.writeFile(file, (await fs.readFile(file, 'utf8')).replace(/option: "6"/g, 'option: "r1"'));
+    }
+    const record = await startRun({ reviewRoot: root, client: clientFor(mock), cacheDir, settings: { turnsPerAgent: 1 } });
+    assert.equal(record.status, 'completed', record.error);
+    const ids = record.options.map((o) => o.id);
+    assert.equal(new Set(ids).size, ids.length, `option ids are unique: ${ids.join(', ')}`);
+    assert.equal(record.options.find((o) => o.id === 'r1')!.file, 'options/r1.png');
+    assert.equal(record.iterations[0]!.remix!.id, 'remix-1');
+    assert.ok(record.iterations[1]!.candidates.includes('remix-1'));
+    // No temporary file of the atomic writes is left behind.
+    const left = (await allFiles(path.join(root, 'runs'))).filter((f) => f.endsWith('.tmp'));
+    assert.deepEqual(left, []);
   });
 
   it('refineRun adds a remix round with the lead\'s feedback and a new final pick', async () => {
