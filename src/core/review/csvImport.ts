@@ -29,6 +29,7 @@ import { loadOptions } from './options';
 import { validateRankingText } from './rankingText';
 import { formatRankingJson, formatRankingYaml } from './rankingWriter';
 import { didYouMean } from './suggest';
+import { DESIGNER_ID_PATTERN, designerIdFromName } from './designerId';
 import { writeFileAtomic } from '../fsUtil';
 import { pathExists } from '../fsUtil';
 import { firstInvalidUtf8 } from './textFile';
@@ -56,16 +57,6 @@ function columnLetter(index: number): string {
   return s;
 }
 
-export function slugOf(name: string): string {
-  return name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
-}
-
-const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 function detectDelimiter(text: string): string {
   const header = text.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0] ?? '';
@@ -213,8 +204,8 @@ export async function importRankingsCsv(
     const before = diagnostics.length;
     const designer = cell(col.designer);
     if (designer === '') at(row.line, col.designer + 1, 'The designer name is empty in this row.');
-    let id = col.id >= 0 && cell(col.id) !== '' ? cell(col.id) : slugOf(designer);
-    if (col.id >= 0 && cell(col.id) !== '' && !ID_PATTERN.test(id)) {
+    let id = col.id >= 0 && cell(col.id) !== '' ? cell(col.id) : designerIdFromName(designer);
+    if (col.id >= 0 && cell(col.id) !== '' && !DESIGNER_ID_PATTERN.test(id)) {
       at(row.line, col.id + 1, `The id "${id}" cannot be a file name; use letters, digits, "-", "_" or "." (no spaces or slashes).`);
       id = '';
     } else if (designer !== '' && id === '') {

@@ -12,3 +12,4 @@ export { importRankingsCsv } from './csvImport';
 export type { CsvImportResult } from './csvImport';
 export { formatDiagnostic, hasErrors, sortDiagnostics } from './diagnostics';
 export { MIN_OPTIONS, MAX_OPTIONS } from './options';
+export { DESIGNER_ID_PATTERN, designerIdFromName } from './designerId';

@@ -4,10 +4,10 @@
  * panel can never write a file that `teamfusion validate` would reject. The write is atomic (temp file + rename).
  * No `vscode` import: unit tested with plain files.
  */
-import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { Diagnostic, Review } from '../../core/review/model';
-import { formatRankingYaml, validateRankingText } from '../../core/review';
+import { DESIGNER_ID_PATTERN, designerIdFromName, formatRankingYaml, validateRankingText } from '../../core/review';
+import { writeFileAtomic } from '../../core/fsUtil';
 import type { SaveRankingRequest } from '../../protocol/panel';
 
 export interface SaveRankingOutcome {
@@ -18,34 +18,11 @@ export interface SaveRankingOutcome {
   diagnostics: Diagnostic[];
 }
 
-/** "Designer Ünal B." → "designer-unal-b". Empty when nothing usable is left. */
-export function designerIdFromName(name: string): string {
-  return name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 60);
-}
-
-const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
 function formError(file: string, message: string): Diagnostic {
   return { file, line: 0, column: 0, severity: 'error', message };
 }
 
-async function writeAtomic(file: string, text: string): Promise<void> {
-  await fs.mkdir(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  try {
-    await fs.writeFile(tmp, text, 'utf8');
-    await fs.rename(tmp, file);
-  } catch (e) {
-    await fs.rm(tmp, { force: true }).catch(() => undefined);
-    throw e;
-  }
-}
 
 /**
  * Validates and writes one designer's ranking. `review` is the review as loaded now (option ids, existing designers).
@@ -62,7 +39,7 @@ export async function saveRanking(review: Review, req: SaveRankingRequest): Prom
     return { ok: false, diagnostics: [formError(`rankings/${req.designerId}.yaml`, `There is no ranking of "${req.designerId}" to edit any more; reload the panel.`)] };
   }
   if (!name) return { ok: false, diagnostics: [formError(file, 'Type the designer\'s name.')] };
-  if (!ID_PATTERN.test(id)) {
+  if (!DESIGNER_ID_PATTERN.test(id)) {
     return { ok: false, diagnostics: [formError(file, 'The name needs at least one letter or digit (it names the ranking file).')] };
   }
   if (!existing && review.designers.some((d) => d.id === id)) {
@@ -85,7 +62,7 @@ export async function saveRanking(review: Review, req: SaveRankingRequest): Prom
     return { ok: false, diagnostics: checked.diagnostics.length ? checked.diagnostics : [formError(file, 'The ranking is not valid.')] };
   }
   try {
-    await writeAtomic(path.join(review.root, ...file.split('/')), text);
+    await writeFileAtomic(path.join(review.root, ...file.split('/')), text);
   } catch (e) {
     const why = e instanceof Error && 'code' in e ? String((e as NodeJS.ErrnoException).code) : 'unknown error';
     return { ok: false, diagnostics: [formError(file, `The file could not be written (${why}).`)] };

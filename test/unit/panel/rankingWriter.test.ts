@@ -4,7 +4,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { loadReview } from '../../../src/core/review';
 import type { Review } from '../../../src/core/review/model';
-import { designerIdFromName, saveRanking } from '../../../src/extension/panel/rankingWriter';
+import { saveRanking } from '../../../src/extension/panel/rankingWriter';
+import { designerIdFromName } from '../../../src/core/review';
 
 const SAMPLE = path.resolve(__dirname, '../../../../samples/lumen-perfume');
 
@@ -74,12 +75,16 @@ describe('saving a ranking from the panel', () => {
     const json = s.review.designers.find((d) => d.file.endsWith('.json'));
     assert.ok(json, 'the sample has a JSON ranking');
     const ids = s.review.options.map((o) => o.id);
-    const out = await saveRanking(s.review, { type: 'saveRanking', requestId: 4, designerId: json.id, designer: json.name, ranking: fullRanking(ids) });
+    // Give the designer a weight other than the default, so keeping it is actually tested.
+    const original = JSON.parse(await fs.readFile(path.join(dir, json.file), 'utf8')) as Record<string, unknown>;
+    await fs.writeFile(path.join(dir, json.file), JSON.stringify({ ...original, weight: 3 }));
+    const review = { ...s.review, designers: s.review.designers.map((d) => (d === json ? { ...d, weight: 3 } : d)) };
+    const out = await saveRanking(review, { type: 'saveRanking', requestId: 4, designerId: json.id, designer: json.name, ranking: fullRanking(ids) });
     assert.equal(out.ok, true, JSON.stringify(out.diagnostics));
     assert.equal(out.file, json.file);
     const written = JSON.parse(await fs.readFile(path.join(dir, json.file), 'utf8')) as { ranking: { option: string }[]; weight?: number };
     assert.deepEqual(written.ranking.map((e) => e.option), ids);
-    if (json.weight !== 1) assert.equal(written.weight, json.weight);
+    assert.equal(written.weight, 3);
   });
 
   it('reports a missing option as a diagnostic', async () => {

@@ -1,0 +1,16 @@
+/** Designer ids are ranking-file names: how one is made from a display name, and what a valid one looks like. */
+
+/** Letters, digits, `.`, `_`, `-`; starts with a letter or digit; at most 100 characters. */
+export const DESIGNER_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+
+/** "Designer Ünal B." → "designer-unal-b" (at most 60 characters). Empty when nothing usable is left. */
+export function designerIdFromName(name: string): string {
+  return name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60)
+    .replace(/-+$/, '');
+}
