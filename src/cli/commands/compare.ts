@@ -4,15 +4,13 @@
  */
 import * as path from 'node:path';
 import { compareAgreement, formatAgreementLine, verdictWords, type AgreementSide } from '../../core/rerank';
+import { bandWords, formatP } from '../../core/stats/sentence';
 import { UsageError } from '../usage';
 import { parseStrict } from './validate';
 
-function p(x: number): string {
-  return x < 0.001 ? '< 0.001' : `= ${x < 0.1 ? x.toFixed(3) : x.toFixed(2)}`;
-}
 
 function sideLine(label: string, s: AgreementSide): string {
-  return `${label}W = ${s.w.toFixed(2)} (${s.band.replace('-', ' ')}), p ${p(s.pPermutation)} (permutation), p ${p(s.pValue)} (chi-square); ${s.designers} designers, ${s.options} options`;
+  return `${label}W = ${s.w.toFixed(2)} (${bandWords(s.band)}), p ${formatP(s.pPermutation)} (permutation), p ${formatP(s.pValue)} (chi-square); ${s.designers} designers, ${s.options} options`;
 }
 
 export async function runCompare(args: string[]): Promise<number> {

@@ -74,11 +74,7 @@ export async function runRun(args: string[]): Promise<number> {
 
   const { review, diagnostics } = await loadReview(root);
   for (const d of diagnostics) process.stderr.write(`${formatDiagnostic(d)}\n`);
-  if (!review) return 1;
-  if (review.designers.length === 0) {
-    process.stderr.write('The review has no rankings, so there is nobody to discuss.\n');
-    return 1;
-  }
+  if (!review) return 1; // a valid review has at least one ranking (loadReview reports an empty rankings/ as an error)
 
   let client;
   try {

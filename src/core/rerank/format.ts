@@ -3,6 +3,7 @@
  * webview bundle can use it too).
  */
 import type { AgreementBand } from '../stats/kendallW';
+import { bandWords, formatW } from '../stats/sentence';
 
 export interface SideForWords {
   w: number;
@@ -21,7 +22,7 @@ export const RERANKINGS_NEEDED = 2;
 
 /** "0.39 (fair)". */
 export function formatSide(s: SideForWords): string {
-  return `${s.w.toFixed(2)} (${s.band.replace('-', ' ')})`;
+  return `${formatW(s.w)} (${bandWords(s.band)})`;
 }
 
 /** "converged" / "did not converge" / "waiting for re-rankings (1 of 2)". */

@@ -5,7 +5,7 @@
  */
 import OpenAI from 'openai';
 import { toApiMessages, toRecordedMessages, type ChatMessage } from '../llm/messages';
-import { addPrompt, chatUsage, nameOf, nextPromptId, type StepContext } from './context';
+import { addPrompt, addUsage, chatUsage, nameOf, nextPromptId, type StepContext } from './context';
 import { CancelledError, StepError, isAbort, withChildSignal } from './errors';
 import { personaMessage, transcriptMessages, type PromptCandidate } from './prompts';
 import type { Iteration, Message, Usage } from './record';
@@ -93,7 +93,7 @@ async function streamTurn(
   messages: readonly ChatMessage[],
   onDelta: (text: string) => void,
 ): Promise<{ text: string; usage: Partial<Usage> }> {
-  const usage: Partial<Usage> = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 };
+  const usage: Usage = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, images: 0 };
   let lastProblem = '';
   for (let attempt = 0; attempt <= STREAM_RETRIES; attempt++) {
     if (attempt > 0) {
@@ -116,7 +116,7 @@ async function streamTurn(
           }
           if (choice?.finish_reason) finished = true;
           const u = chatUsage(chunk.usage);
-          if (u) addTo(usage, u);
+          if (u) addUsage(usage, u);
         }
       });
     } catch (err) {
@@ -137,12 +137,6 @@ async function streamTurn(
     return { text: text.trim(), usage };
   }
   throw new StepError(`A proxy turn failed: ${lastProblem} (after ${STREAM_RETRIES + 1} attempts). Resume the run to try again.`);
-}
-
-function addTo(total: Partial<Usage>, u: Partial<Usage>): void {
-  total.inputTokens = (total.inputTokens ?? 0) + (u.inputTokens ?? 0);
-  total.cachedInputTokens = (total.cachedInputTokens ?? 0) + (u.cachedInputTokens ?? 0);
-  total.outputTokens = (total.outputTokens ?? 0) + (u.outputTokens ?? 0);
 }
 
 /** A failure after the stream started (or a connection dropped while reading) rather than an HTTP error status. */
