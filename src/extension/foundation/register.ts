@@ -4,6 +4,7 @@
  * Commands accept optional argument objects so tests and scripts can drive them without any UI.
  */
 import * as vscode from 'vscode';
+import { guardCommand } from '../commandGuard';
 import type { Services } from '../services';
 import { importRankings } from './importRankings';
 import { LiveDiagnostics } from './liveDiagnostics';
@@ -27,21 +28,12 @@ export function registerFoundation(context: vscode.ExtensionContext, services: S
     if (node) await view.reveal(node, { select: true, focus: false, expand: true }).then(undefined, () => undefined);
   };
 
-  // Runs change the Runs list; refresh when a run starts, ends, or writes its record.
-  const runEvents = services.runs.onEvent(() => tree.refresh());
+  // Streamed tokens and per-turn saves don't change the tree; a run appearing or ending does.
+  const runEvents = services.runs.onEvent(({ event }) => {
+    if (event.type === 'run-started' || event.type === 'run-finished') tree.refresh();
+  });
 
-  const guard =
-    <T>(name: string, fn: (arg: unknown) => Promise<T>) =>
-    async (arg?: unknown): Promise<T | undefined> => {
-      try {
-        return await fn(arg);
-      } catch (e) {
-        const why = e instanceof Error ? e.message : String(e);
-        log.error(`${name} failed: ${e instanceof Error && e.stack ? e.stack : why}`);
-        void vscode.window.showErrorMessage(`${name} failed: ${why}`);
-        return undefined;
-      }
-    };
+  const guard = <T>(name: string, fn: (arg: unknown) => Promise<T>) => guardCommand(log, name, fn);
 
   context.subscriptions.push(
     live,

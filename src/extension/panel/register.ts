@@ -3,6 +3,7 @@
  */
 import { promises as fs } from 'node:fs';
 import * as vscode from 'vscode';
+import { guardCommand } from '../commandGuard';
 import type { Services } from '../services';
 import { isReviewFolder } from '../../core/review';
 import { parsePersistedState } from '../../protocol/panel';
@@ -26,7 +27,7 @@ function runIdOf(arg: unknown): string | undefined {
 
 export function registerReviewPanel(context: vscode.ExtensionContext, services: Services): void {
   context.subscriptions.push(
-    vscode.commands.registerCommand('teamfusion.openReview', async (arg?: unknown) => {
+    vscode.commands.registerCommand('teamfusion.openReview', guardCommand(services.log, 'Open Review', async (arg: unknown) => {
       const root = await services.reviews.resolve(arg);
       if (!root) return undefined;
       if (!(await isReviewFolder(root.fsPath))) {
@@ -37,7 +38,7 @@ export function registerReviewPanel(context: vscode.ExtensionContext, services: 
       }
       ReviewPanel.show(services, root, runIdOf(arg));
       return undefined;
-    }),
+    })),
     vscode.window.registerWebviewPanelSerializer(REVIEW_VIEW_TYPE, {
       async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
         const parsed = parsePersistedState(state);

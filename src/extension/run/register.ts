@@ -4,6 +4,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { guardCommand } from '../commandGuard';
 import type { RunRecord } from '../../core/run/record';
 import type { Services } from '../services';
 import { apiKeyProblem } from './apiKeyStore';
@@ -205,18 +206,7 @@ async function commitRun(services: Services, arg: unknown): Promise<CommitRunRes
 }
 
 export function registerRunCommands(context: vscode.ExtensionContext, services: Services): void {
-  const guarded =
-    <T>(name: string, fn: (arg: unknown) => Promise<T>) =>
-    async (arg?: unknown): Promise<T | undefined> => {
-      try {
-        return await fn(arg);
-      } catch (err) {
-        const message = err instanceof Error ? err.message : String(err);
-        services.log.error(`${name}: ${message}`);
-        void vscode.window.showErrorMessage(`TeamFusion ${name}: ${message}`);
-        return undefined;
-      }
-    };
+  const guarded = <T>(name: string, fn: (arg: unknown) => Promise<T>) => guardCommand(services.log, name, fn);
   context.subscriptions.push(
     vscode.commands.registerCommand('teamfusion.runReview', guarded('Run', (arg) => runReview(services, arg))),
     vscode.commands.registerCommand('teamfusion.refineRun', guarded('Refine Run', (arg) => refine(services, arg))),
