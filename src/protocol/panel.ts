@@ -167,7 +167,7 @@ export type WebviewMessage = z.infer<typeof WebviewMessageSchema>;
 
 // ── Host → webview ───────────────────────────────────────────────────────────────────────────────────────────────
 
-/** Run events as forwarded to the webview (the `record-saved` event carries a record without prompts). */
+/** Run events as forwarded to the webview (all but `record-saved`: the panel reloads its state when a run starts or ends). */
 export const PanelRunEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('run-started'), runId: z.string(), runDir: z.string(), resumed: z.boolean() }),
   z.object({
@@ -209,7 +209,6 @@ export const PanelRunEventSchema = z.discriminatedUnion('type', [
     level: z.enum(['info', 'warning', 'error']),
     message: z.string(),
   }),
-  z.object({ type: z.literal('record-saved'), runId: z.string(), record: PanelRunSchema }),
   z.object({ type: z.literal('run-finished'), runId: z.string(), status: RunStatusSchema, error: z.string().optional() }),
 ]);
 export type PanelRunEvent = z.infer<typeof PanelRunEventSchema>;

@@ -16,11 +16,10 @@ import {
   type HostMessage,
   type PanelAnalysis,
   type PanelRerankAgreement,
-  type PanelRunEvent,
   type SaveRankingRequest,
   type WebviewMessage,
 } from '../../protocol/panel';
-import { buildPanelState, chosenRunId, panelRun } from './panelState';
+import { buildPanelState, chosenRunId } from './panelState';
 import { rerankAgreement } from './rerankAgreement';
 import { makeNonce, panelHtml } from './html';
 import { saveRanking } from './rankingWriter';
@@ -140,6 +139,9 @@ export class ReviewPanel implements vscode.Disposable {
     const rel = path.relative(this.root.fsPath, uri.fsPath).split(path.sep);
     if (rel[0] !== 'runs') this.reloadAll = true;
     if (rel.some((p) => p.endsWith('.tmp'))) return;
+    // During a run its record is rewritten after every turn; the live events already carry that, and the run's start
+    // and end reload the state.
+    if (rel[0] === 'runs' && rel[rel.length - 1] === 'run.json' && this.services.runs.isRunning(this.root.fsPath)) return;
     if (this.reloadTimer) clearTimeout(this.reloadTimer);
     this.reloadTimer = setTimeout(() => {
       this.reloadTimer = undefined;
@@ -220,13 +222,8 @@ export class ReviewPanel implements vscode.Disposable {
 
   private onRunEvent(event: RunEvent): void {
     if (event.type === 'run-started') this.selectedRunId = event.runId;
-    let forwarded: PanelRunEvent;
-    if (event.type === 'record-saved') {
-      forwarded = { type: 'record-saved', runId: event.runId, record: panelRun(this.root.fsPath, event.record, this.toWebviewUri) };
-    } else {
-      forwarded = event;
-    }
-    this.post({ type: 'runEvent', event: forwarded });
+    // The whole record is saved after every turn; the webview needs only the events (and fresh state at start and end).
+    if (event.type !== 'record-saved') this.post({ type: 'runEvent', event });
     if (event.type === 'run-started' || event.type === 'run-finished') {
       void this.reload(false);
     }
