@@ -66,7 +66,7 @@ const stages = [
     run: () => run(process.execPath, ['scripts/run-integration.mjs'], 900) },
   { name: 'e2e', timeout: 1800, needs: 'dist/extension.js', run: () => {
     const files = findFiles(join(repo, 'out/test/e2e'), '.e2e.js');
-    if (files.length === 0) return Promise.resolve({ code: 0, text: 'no e2e tests\n0 passed, 0 failed\n' });
+    if (files.length === 0) return Promise.resolve({ code: 1, text: 'no compiled e2e tests under out/test/e2e\n' });
     return run(bin('mocha'), ['--no-config', '--timeout', '300000', '--reporter', 'spec', ...files], 1800);
   } },
   { name: 'vsix', timeout: 600, needs: 'dist/extension.js', run: () => run(process.execPath, ['scripts/test-vsix.mjs'], 600) },
@@ -99,6 +99,7 @@ for (const stage of stages) {
       passed = c?.passed ?? 0;
       failed = c?.failed ?? 0;
       if (code !== 0 && failed === 0) { failed = 1; note = `exit ${code} without a failing test`; }
+      else if (passed + failed === 0) { failed = 1; note = 'no test ran'; }
     }
   }
   const seconds = (Date.now() - s0) / 1000;
