@@ -55,7 +55,6 @@ const ACTION_RESUME = 'Resume';
 const ACTION_SHOW_LOG = 'Show Log';
 const ACTION_OPEN = 'Open Review';
 const ACTION_COMMIT = 'Commit Run…';
-const ACTION_RUN = 'Run';
 
 function errorText(err: unknown): string {
   if (err instanceof Error) return err.message || err.name;
@@ -75,18 +74,13 @@ export class RunManager implements vscode.Disposable {
   private readonly statusBar = new RunStatusBar();
   private readonly disposables: vscode.Disposable[] = [];
   /** A run asked for while the workspace was untrusted; offered again when trust is granted. */
-  private pendingUntrusted: RunRequest | undefined;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
     private readonly log: vscode.LogOutputChannel,
   ) {
     this.apiKeys = new ApiKeyStore(context.secrets);
-    this.disposables.push(
-      this.emitter,
-      this.statusBar,
-      vscode.workspace.onDidGrantWorkspaceTrust(() => this.onTrustGranted()),
-    );
+    this.disposables.push(this.emitter, this.statusBar);
   }
 
   start(reviewRoot: string, o: StartOptions = {}): Promise<RunRecord | undefined> {
@@ -167,7 +161,6 @@ export class RunManager implements vscode.Disposable {
     if (!check.ok) {
       const why = { untrusted: 'the workspace is not trusted', busy: 'a run of this review is in progress', 'no-key': 'no API key is set' };
       this.log.warn(`Nothing sent for ${root}: ${why[check.reason]}.`);
-      if (check.reason === 'untrusted') this.pendingUntrusted = request;
       return undefined;
     }
 
@@ -319,18 +312,6 @@ export class RunManager implements vscode.Disposable {
         });
         break;
     }
-  }
-
-  private onTrustGranted(): void {
-    this.log.info('The workspace is trusted now: TeamFusion runs may send requests to the configured model endpoint.');
-    const pending = this.pendingUntrusted;
-    this.pendingUntrusted = undefined;
-    if (!pending) return;
-    void vscode.window
-      .showInformationMessage(`The workspace is trusted now. Run TeamFusion on ${path.basename(pending.reviewRoot)}?`, ACTION_RUN)
-      .then((choice) => {
-        if (choice === ACTION_RUN) void this.execute(pending);
-      });
   }
 
   private refreshStatus(): void {
