@@ -8,7 +8,7 @@ import { toApiMessages, toRecordedMessages, type ChatMessage } from '../llm/mess
 import { addPrompt, addUsage, chatUsage, nameOf, nextPromptId, type StepContext } from './context';
 import { CancelledError, StepError, isAbort, withChildSignal } from './errors';
 import { personaMessage, transcriptMessages, type PromptCandidate } from './prompts';
-import type { Iteration, Message, Usage } from './record';
+import { messageId, type Iteration, type Message, type Usage } from './record';
 
 /** A stream that breaks off (connection cut, no finish) is asked again this many extra times before the run fails. */
 export const STREAM_RETRIES = 2;
@@ -80,7 +80,15 @@ export async function runDiscussion(ctx: StepContext, d: DiscussionInput): Promi
       messages: toRecordedMessages(messages),
       usage,
     });
-    const message: Message = { speaker: designer.id, turn, content: text, promptId, at };
+    const message: Message = {
+      id: messageId(d.iteration.index, d.iteration.messages.length + 1),
+      kind: 'proxy',
+      speaker: designer.id,
+      turn,
+      content: text,
+      promptId,
+      at,
+    };
     d.iteration.messages.push(message);
     await ctx.save();
     ctx.emit({ type: 'turn-completed', runId: ctx.record.id, iteration: d.iteration.index, message });

@@ -40,8 +40,16 @@ export const RunOptionSchema = z.object({
 });
 export type RunOption = z.infer<typeof RunOptionSchema>;
 
+/** Who produced a message: a designer's proxy agent, the designer in person, or a guest perspective. */
+export const MessageKindSchema = z.enum(['proxy', 'human', 'guest']);
+export type MessageKind = z.infer<typeof MessageKindSchema>;
+
 export const MessageSchema = z.object({
-  /** Designer id. */
+  /** Stable id `i<iteration>-m<index>` (1-based); added to older records when they are read (see messageId). */
+  id: z.string().optional(),
+  /** Records without it read as "proxy". */
+  kind: MessageKindSchema.optional(),
+  /** Designer id (or guest id for guest messages). */
   speaker: z.string(),
   /** 1-based turn of this speaker within the iteration. */
   turn: z.number().int().positive(),
@@ -151,3 +159,26 @@ export const RunRecordSchema = z.object({
   error: z.string().optional(),
 });
 export type RunRecord = z.infer<typeof RunRecordSchema>;
+
+/** THE message-id rule: the index-th message (1-based) of iteration `iteration` is `i<iteration>-m<index>`. */
+export function messageId(iteration: number, index: number): string {
+  return `i${iteration}-m${index}`;
+}
+
+export const MESSAGE_ID_PATTERN = /^i([1-9]\d*)-m([1-9]\d*)$/;
+
+/** Gives every message its id and kind where an older record left them out (in place; returns the record). */
+export function normaliseMessages<T extends { iterations: { index: number; messages: Message[] }[] }>(record: T): T {
+  for (const it of record.iterations) {
+    it.messages.forEach((m, i) => {
+      if (!m.id) m.id = messageId(it.index, i + 1);
+      if (!m.kind) m.kind = 'proxy';
+    });
+  }
+  return record;
+}
+
+/** Every message of a run with its iteration, in order. */
+export function allMessages(record: Pick<RunRecord, 'iterations'>): { iteration: number; message: Message }[] {
+  return record.iterations.flatMap((it) => it.messages.map((message) => ({ iteration: it.index, message })));
+}

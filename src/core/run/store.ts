@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../fsUtil';
-import { RunRecordSchema, type RunRecord } from './record';
+import { RunRecordSchema, normaliseMessages, type RunRecord } from './record';
 
 export const RUNS_DIR = 'runs';
 export const RECORD_FILE = 'run.json';
@@ -57,7 +57,7 @@ export async function readRunRecord(reviewRoot: string, runId: string): Promise<
     const first = parsed.error.issues[0];
     throw new Error(`${RUNS_DIR}/${runId}/${RECORD_FILE} is not a valid run record (${first?.path.join('.') || 'root'}: ${first?.message}).`);
   }
-  return parsed.data;
+  return normaliseMessages(parsed.data);
 }
 
 /** Every readable run of a review, newest first. Unreadable folders are skipped. */

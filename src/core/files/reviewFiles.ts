@@ -1,0 +1,261 @@
+/**
+ * The one room that owns every file access of a review folder. A review folder is untrusted input (people clone other
+ * people's repositories), so every path the core reads or writes goes through here:
+ *   - containment: the path is resolved with symlinks followed (real path) and must stay inside the review folder;
+ *   - regular files only: a file is opened without blocking and fstat-checked before any byte is read (no FIFO, device,
+ *     socket: an error in words, never a hang);
+ *   - size caps: every kind of file has a byte cap (LIMITS) checked before it is parsed.
+ * Errors are ReviewFileError, whose `file` is the path relative to the review root (forward slashes) and whose message names it.
+ */
+import { randomBytes } from 'node:crypto';
+import { constants as fsc, promises as fs, type Stats } from 'node:fs';
+import * as path from 'node:path';
+
+/** Byte caps per kind of file, checked before a file is parsed (README "Limits"). */
+export const LIMITS = {
+  /** A ranking file (YAML or JSON). */
+  ranking: 2 * 1024 * 1024,
+  /** review.yaml. */
+  reviewConfig: 1024 * 1024,
+  /** brief.md: plenty for a real brief. */
+  brief: 200 * 1024,
+  /** A CSV spreadsheet to import. */
+  csv: 4 * 1024 * 1024,
+  /** ratings/<id>.yaml, survey/<id>.yaml, rerank/key.json and other small YAML/JSON files. */
+  smallFile: 1024 * 1024,
+  /** runs/<id>/run.json. */
+  runRecord: 8 * 1024 * 1024,
+  /** runs/<id>/analysis.json. */
+  analysis: 8 * 1024 * 1024,
+  /** One image file (option or remix), before decoding. */
+  imageBytes: 40 * 1024 * 1024,
+  /** Pixels sharp may decode from one image (width × height). */
+  imagePixels: 100_000_000,
+} as const;
+
+/** A file of the review that cannot be used; `file` is relative to the review root. */
+export class ReviewFileError extends Error {
+  constructor(
+    readonly file: string,
+    message: string,
+    readonly reason: 'outside' | 'missing' | 'not-regular' | 'too-large' | 'unreadable' | 'invalid-path' = 'unreadable',
+  ) {
+    super(message);
+    this.name = 'ReviewFileError';
+  }
+}
+
+/** "rankings/ana.yaml" from a relative path given with either separator. */
+export function toRel(rel: string): string {
+  return rel.split(/[\\/]+/).filter((s) => s !== '' && s !== '.').join('/');
+}
+
+const realRoots = new Map<string, string>();
+
+/** The real path of the review folder (cached: the root itself is where the user pointed us). */
+export async function realRoot(root: string): Promise<string> {
+  const abs = path.resolve(root);
+  let real = realRoots.get(abs);
+  if (!real) {
+    real = await fs.realpath(abs);
+    if (realRoots.size > 256) realRoots.clear();
+    realRoots.set(abs, real);
+  }
+  return real;
+}
+
+function isInside(parent: string, child: string): boolean {
+  const r = path.relative(parent, child);
+  return r === '' || (!r.startsWith('..') && !path.isAbsolute(r));
+}
+
+/**
+ * THE containment function. Resolves `rel` (relative to the review root) to an absolute real path, following symlinks,
+ * and throws ReviewFileError unless it stays inside the review folder. A path that does not exist (yet) is resolved
+ * through its deepest existing ancestor, so a later write cannot land outside either.
+ */
+export async function resolveInReview(root: string, rel: string): Promise<string> {
+  const file = toRel(rel);
+  if (path.isAbsolute(rel) || /^[a-zA-Z]:/.test(rel) || rel.includes('\0') || file.split('/').includes('..')) {
+    throw new ReviewFileError(file || rel, `${printable(rel)} is not a path inside the review folder.`, 'invalid-path');
+  }
+  const base = await realRoot(root);
+  const lexical = path.join(base, ...file.split('/'));
+  let probe = lexical;
+  const rest: string[] = [];
+  for (;;) {
+    try {
+      const real = await fs.realpath(probe);
+      const full = rest.length ? path.join(real, ...rest.reverse()) : real;
+      if (!isInside(base, full)) {
+        throw new ReviewFileError(file, `${file} leads outside the review folder (a symbolic link); it is not used.`, 'outside');
+      }
+      return full;
+    } catch (err) {
+      if (err instanceof ReviewFileError) throw err;
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') {
+        if (code === 'ELOOP') throw new ReviewFileError(file, `${file} is a symbolic link loop.`, 'outside');
+        throw new ReviewFileError(file, `${file} cannot be read (${code ?? 'error'}).`);
+      }
+      // Does a dangling symlink sit here? Its target may be outside: refuse rather than create through it.
+      const l = await fs.lstat(probe).catch(() => undefined);
+      if (l?.isSymbolicLink()) {
+        throw new ReviewFileError(file, `${file} is a symbolic link to something that does not exist (or lies outside the review); it is not used.`, 'outside');
+      }
+      const parent = path.dirname(probe);
+      if (parent === probe || !isInside(base, parent)) {
+        throw new ReviewFileError(file, `${file} is not inside the review folder.`, 'outside');
+      }
+      rest.push(path.basename(probe));
+      probe = parent;
+    }
+  }
+}
+
+/** stat (symlinks followed) of a contained path; undefined when it does not exist. Throws when it leads outside. */
+export async function statInReview(root: string, rel: string): Promise<Stats | undefined> {
+  const abs = await resolveInReview(root, rel);
+  try {
+    return await fs.stat(abs);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Names in a folder of the review (contained); undefined when it does not exist. */
+export async function listInReview(root: string, rel: string): Promise<string[] | undefined> {
+  const abs = await resolveInReview(root, rel);
+  try {
+    return await fs.readdir(abs);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    if (code === 'ENOTDIR') throw new ReviewFileError(toRel(rel), `${toRel(rel)} is a file, but it must be a folder.`, 'not-regular');
+    throw new ReviewFileError(toRel(rel), `The folder ${toRel(rel)} cannot be read (${code ?? 'error'}).`);
+  }
+}
+
+const O_NONBLOCK = (fsc as Record<string, number>).O_NONBLOCK ?? 0;
+
+function kindOf(st: Stats): string {
+  if (st.isDirectory()) return 'a folder';
+  if (st.isFIFO()) return 'a named pipe (FIFO)';
+  if (st.isSocket()) return 'a socket';
+  if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
+  return 'not a regular file';
+}
+
+export function formatBytes(n: number): string {
+  if (n >= 1024 * 1024) return `${(n / 1024 / 1024).toFixed(n % (1024 * 1024) === 0 ? 0 : 1)} MB`;
+  if (n >= 1024) return `${Math.round(n / 1024)} KB`;
+  return `${n} bytes`;
+}
+
+/**
+ * Reads a regular file of the review, at most `maxBytes`: contained, opened non-blocking, fstat-checked before a byte is
+ * read. Throws ReviewFileError naming the file (missing, outside, not a regular file, too large, unreadable).
+ */
+export async function readReviewBytes(root: string, rel: string, maxBytes: number): Promise<Buffer> {
+  const file = toRel(rel);
+  const abs = await resolveInReview(root, file);
+  let handle: fs.FileHandle;
+  try {
+    handle = await fs.open(abs, fsc.O_RDONLY | O_NONBLOCK);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new ReviewFileError(file, `${file} is missing.`, 'missing');
+    if (code === 'EISDIR') throw new ReviewFileError(file, `${file} is a folder, but it must be a file.`, 'not-regular');
+    if (code === 'EACCES' || code === 'EPERM') throw new ReviewFileError(file, `${file} could not be opened (permission denied).`);
+    throw new ReviewFileError(file, `${file} could not be opened (${code ?? 'error'}).`);
+  }
+  try {
+    const st = await handle.stat();
+    if (!st.isFile()) {
+      throw new ReviewFileError(file, `${file} is ${kindOf(st)}, not a regular file; it is not read.`, 'not-regular');
+    }
+    if (st.size > maxBytes) {
+      throw new ReviewFileError(file, `${file} is too large (${formatBytes(st.size)}; at most ${formatBytes(maxBytes)}).`, 'too-large');
+    }
+    // Read at most maxBytes + 1, in case the file grows between fstat and read.
+    const buf = Buffer.alloc(Math.min(st.size, maxBytes) + 1);
+    let got = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(buf, got, buf.length - got, got);
+      if (bytesRead === 0) break;
+      got += bytesRead;
+      if (got >= buf.length) break;
+    }
+    if (got > maxBytes) {
+      throw new ReviewFileError(file, `${file} is too large (more than ${formatBytes(maxBytes)}).`, 'too-large');
+    }
+    return buf.subarray(0, got);
+  } catch (err) {
+    if (err instanceof ReviewFileError) throw err;
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new ReviewFileError(file, `${file} could not be read (${code ?? 'error'}).`);
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
+
+/** Like readReviewBytes, decoded as UTF-8 (a leading byte-order mark dropped). Invalid UTF-8 is an error naming the file. */
+export async function readReviewText(root: string, rel: string, maxBytes: number): Promise<string> {
+  const bytes = await readReviewBytes(root, rel, maxBytes);
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new ReviewFileError(toRel(rel), `${toRel(rel)} is not UTF-8 text; save it again with UTF-8 encoding.`);
+  }
+}
+
+/** Creates a folder of the review (and its parents), each checked to stay inside. */
+export async function mkdirInReview(root: string, rel: string): Promise<string> {
+  const abs = await resolveInReview(root, rel);
+  await fs.mkdir(abs, { recursive: true });
+  // Re-check after creation: nothing may have been swapped for a link on the way.
+  return resolveInReview(root, rel);
+}
+
+/**
+ * Writes a file of the review atomically (a temporary file beside it, then a rename), only inside the review: the folder
+ * is resolved and contained, and a symlink at the target is replaced, never followed.
+ */
+export async function writeReviewFile(root: string, rel: string, data: string | Uint8Array, opts: { exclusive?: boolean } = {}): Promise<void> {
+  const file = toRel(rel);
+  const dir = path.posix.dirname(file);
+  const absDir = dir === '.' ? await realRoot(root) : await mkdirInReview(root, dir);
+  const target = path.join(absDir, path.posix.basename(file));
+  if (opts.exclusive) {
+    const existing = await fs.lstat(target).catch(() => undefined);
+    if (existing) throw new ReviewFileError(file, `${file} exists already; it is not overwritten.`, 'invalid-path');
+  }
+  const tmp = path.join(absDir, `.${path.basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    await fs.writeFile(tmp, data, { flag: 'wx' });
+    await fs.rename(tmp, target);
+  } catch (err) {
+    await fs.rm(tmp, { force: true }).catch(() => undefined);
+    throw err;
+  }
+}
+
+/** Copies a contained regular file to another contained path (bytes read with the same checks as any read). */
+export async function copyInReview(root: string, fromRel: string, toRelPath: string, maxBytes: number): Promise<void> {
+  const bytes = await readReviewBytes(root, fromRel, maxBytes);
+  await writeReviewFile(root, toRelPath, bytes, { exclusive: true });
+}
+
+/**
+ * Text from files or models made safe for one terminal line: C0 controls (newline as \n, tab as \t, CR as \r, ESC as
+ * \x1b …), DEL, C1 (U+0080–U+009F) and bidi controls (U+202A–U+202E, U+2066–U+2069, U+200E/F, U+061C) are escaped.
+ */
+export function printable(s: string): string {
+  return s.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => {
+    if (c === '\n') return '\\n';
+    if (c === '\r') return '\\r';
+    if (c === '\t') return '\\t';
+    const code = c.charCodeAt(0);
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
+}
