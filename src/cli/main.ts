@@ -9,6 +9,7 @@ import { runRun } from './commands/run';
 import { runRerank } from './commands/rerank';
 import { runCompare } from './commands/compare';
 import { USAGE, UsageError } from './usage';
+import { RunRecordError } from '../core/run/store';
 
 type Command = (args: string[]) => Promise<number>;
 
@@ -42,6 +43,11 @@ export async function main(argv: string[]): Promise<number> {
     if (err instanceof UsageError) {
       process.stderr.write(`teamfusion ${name}: ${err.message}\n\n${USAGE}`);
       return 2;
+    }
+    if (err instanceof RunRecordError) {
+      // A broken run record: its diagnostic lines (`runs/<id>/run.json:<line>:<col>: error: …`), nothing else.
+      process.stderr.write(`${err.message}\n`);
+      return 1;
     }
     // Never a stack trace for users; the message only.
     process.stderr.write(`teamfusion ${name}: ${err instanceof Error ? err.message : String(err)}\n`);

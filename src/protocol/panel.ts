@@ -117,6 +117,8 @@ export const PanelStateSchema = z.object({
   analysisError: z.string().optional(),
   diagnostics: z.array(DiagnosticSchema),
   runs: z.array(RunSummarySchema),
+  /** Runs whose record cannot be used, each with its diagnostic (`runs/<id>/run.json:<line>:<col>: error: …`). */
+  brokenRuns: z.array(z.object({ id: z.string(), problem: z.string() })).optional(),
   /** The run shown: the one the user picked, else the newest. */
   run: PanelRunSchema.optional(),
   trusted: z.boolean(),

@@ -16,12 +16,13 @@ import type { RunEvent } from '../../core/run/events';
 import type { RunRecord, RunSettings } from '../../core/run/record';
 import { readRunRecord, refineRun, resumeRun, startRun, type RunnerOptions } from '../../core/run/runner';
 import { runDir } from '../../core/run/store';
+import { wholeSetting } from '../../core/run/settingBounds';
 import { UsageError } from '../usage';
 
 const ArgsSchema = z.object({
   review: z.string().min(1),
-  iterations: z.number().int().min(1).max(10).optional(),
-  turns: z.number().int().min(1).max(10).optional(),
+  iterations: wholeSetting('iterations').optional(),
+  turns: wholeSetting('turnsPerAgent', 'turns').optional(),
   feedback: z.string().optional(),
   resume: z.string().optional(),
   json: z.boolean(),
@@ -60,7 +61,7 @@ export function parseRunArgs(args: readonly string[]): RunArgs {
   const parsed = ArgsSchema.safeParse(out);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new UsageError(`--${String(issue.path[0])}: ${issue.message}.`);
+    throw new UsageError(`--${String(issue.path[0])}: ${issue.message.replace(/\.?$/, '.')}`);
   }
   return parsed.data;
 }

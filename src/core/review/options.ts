@@ -161,3 +161,10 @@ export async function loadOptions(root: string, decodeImages: boolean): Promise<
   }
   return { options, ids: candidates.map((c) => c.id), diagnostics };
 }
+
+/** The option id a file name in options/ gives ("4.png" → "4"); undefined for a name that is not an option image. */
+export function optionIdOfName(name: string): string | undefined {
+  if (name.startsWith('.') || !IMAGE_EXT.test(name)) return undefined;
+  const id = name.replace(IMAGE_EXT, '');
+  return id === '' ? undefined : id;
+}

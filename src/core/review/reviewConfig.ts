@@ -10,6 +10,7 @@ import { error, warning } from './diagnostics';
 import { closestId } from './suggest';
 import { shown } from './rankingFields';
 import { yamlProblem } from './rankingText';
+import { wholeSetting } from '../run/settingBounds';
 
 const FILE = 'review.yaml';
 
@@ -17,12 +18,6 @@ const text = (field: string) =>
   z.string({ error: (iss) => `${field} must be text (found ${shown(iss.input)}).` }).refine((s) => s.trim() !== '', {
     error: `${field} is empty; fill it in or remove the line.`,
   });
-const whole = (field: string, min: number, max: number) =>
-  z
-    .number({ error: (iss) => `${field} must be a whole number from ${min} to ${max} (found ${shown(iss.input)}).` })
-    .int({ error: (iss) => `${field} must be a whole number from ${min} to ${max} (found ${shown(iss.input)}).` })
-    .min(min, { error: (iss) => `${field} must be a whole number from ${min} to ${max} (found ${shown(iss.input)}).` })
-    .max(max, { error: (iss) => `${field} must be a whole number from ${min} to ${max} (found ${shown(iss.input)}).` });
 
 const teamMember = z.object(
   {
@@ -40,9 +35,9 @@ const FIELDS = {
   lead: text('lead'),
   chatModel: text('chatModel'),
   imageModel: text('imageModel'),
-  turnsPerAgent: whole('turnsPerAgent', 1, 10),
-  iterations: whole('iterations', 1, 10),
-  imageMaxSide: whole('imageMaxSide', 256, 4096),
+  turnsPerAgent: wholeSetting('turnsPerAgent'),
+  iterations: wholeSetting('iterations'),
+  imageMaxSide: wholeSetting('imageMaxSide'),
   team: z.record(z.string(), teamMember, {
     error: (iss) => `team must list designer ids, each with role: and/or weight: (found ${shown(iss.input)}).`,
   }),

@@ -11,6 +11,7 @@ import { CancelledError, StepError, describeError, isAbort, withChildSignal } fr
 import type { Iteration, RunOption } from './record';
 import { writeFileAtomic } from '../fsUtil';
 import { reviewRelative } from './store';
+import { remixFileInRun } from './recordCheck';
 
 export interface ImageEditInput {
   iteration: Iteration;
@@ -18,9 +19,7 @@ export interface ImageEditInput {
   inputs: readonly { id: string; file: string }[];
 }
 
-export function remixFileInRun(index: number): string {
-  return `iteration-${index}/remix.png`;
-}
+export { remixFileInRun };
 
 export async function runImageEdit(ctx: StepContext, e: ImageEditInput): Promise<RunOption> {
   const it = e.iteration;

@@ -5,6 +5,7 @@
  * recoverable from the record plus the review folder without bloating it.
  */
 import { z } from 'zod';
+import { wholeSetting } from './settingBounds';
 
 export const RUN_RECORD_VERSION = 1;
 
@@ -24,9 +25,10 @@ export type Usage = z.infer<typeof UsageSchema>;
 export const RunSettingsSchema = z.object({
   chatModel: z.string(),
   imageModel: z.string(),
-  turnsPerAgent: z.number().int().positive(),
-  iterations: z.number().int().positive(),
-  imageMaxSide: z.number().int().positive().optional(),
+  /** Bounded like every setting (settingBounds.ts), so a hand-edited record cannot ask for hundreds of paid requests. */
+  turnsPerAgent: wholeSetting('turnsPerAgent'),
+  iterations: wholeSetting('iterations'),
+  imageMaxSide: wholeSetting('imageMaxSide').optional(),
   /** Host of the endpoint only (no credentials, no query), for the audit trail. */
   endpoint: z.string().optional(),
 });

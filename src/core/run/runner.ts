@@ -8,7 +8,6 @@
  * The record (run.json) is the single source of truth: every step reads what is done from it and writes its result back,
  * so `resumeRun` simply runs the same loop again and skips what is recorded.
  */
-import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type OpenAI from 'openai';
 import { loadReview } from '../review/loadReview';
@@ -28,7 +27,9 @@ import { sharedPrefix, type PromptCandidate } from './prompts';
 import { RUN_RECORD_VERSION, type Iteration, type RunRecord, type RunSettings } from './record';
 import { narrowTo, runRemixAgent } from './remixAgent';
 import { resolveRunSettings } from './settings';
-import { createRunId, readRunRecord, runDir, writeRunRecord } from './store';
+import { createRunId, readRunRecord, reviewRelative, writeRunRecord } from './store';
+import { SETTING_BOUNDS } from './settingBounds';
+import { mkdirInReview } from '../files/reviewFiles';
 
 export { listRuns, readRunRecord } from './store';
 
@@ -88,6 +89,10 @@ export async function refineRun(o: RunnerOptions & { runId: string; feedback?: s
   if (record.status !== 'completed') {
     throw new Error(`Run ${o.runId} is ${record.status}; only a completed run can be refined (resume it first).`);
   }
+  const max = SETTING_BOUNDS.iterations.max;
+  if (record.iterations.length + 2 > max) {
+    throw new Error(`Run ${o.runId} has ${record.iterations.length} iterations; a refinement adds two, and a run has at most ${max}. Start a new run instead.`);
+  }
   record.settings.iterations = record.iterations.length + 2;
   record.finalPick = undefined;
   return drive(o, review, record, true);
@@ -116,8 +121,7 @@ function teamKendallW(review: Review): number | undefined {
 }
 
 async function drive(o: RunnerOptions, review: Review, record: RunRecord, resumed: boolean): Promise<RunRecord> {
-  const dir = runDir(review.root, record.id);
-  await fs.mkdir(dir, { recursive: true });
+  const dir = await mkdirInReview(review.root, reviewRelative(record.id, ''));
   const prices = mergePrices(o.prices);
   const emit = (e: RunEvent): void => {
     try {

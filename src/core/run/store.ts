@@ -1,12 +1,17 @@
 /**
  * Run folders on disk (contract §2): <review>/runs/<run-id>/{run.json, transcript.md, result.md, iteration-<k>/remix.png}.
- * run.json is always written atomically (temporary file, then rename), so a reader or a crash never sees half a record.
+ * run.json is always written atomically (temporary file, then rename), so a reader or a crash never sees half a record,
+ * and always read through loadRunRecord, which validates it (recordCheck.ts) before anything uses it.
  */
 import { randomBytes } from 'node:crypto';
-import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { writeFileAtomic } from '../fsUtil';
+import { LIMITS, ReviewFileError, listInReview, printable, readReviewText, statInReview, writeReviewFile } from '../files/reviewFiles';
+import { error, formatDiagnostic } from '../review/diagnostics';
+import { locateJsonValue, lineColAt } from '../review/jsonLocate';
+import { checkJsonSyntax } from '../review/jsonSyntax';
+import type { Diagnostic } from '../review/model';
 import { RunRecordSchema, normaliseMessages, type RunRecord } from './record';
+import { checkRunRecord, type JsonPath } from './recordCheck';
 
 export const RUNS_DIR = 'runs';
 export const RECORD_FILE = 'run.json';
@@ -20,7 +25,7 @@ export function createRunId(now: Date = new Date(), suffix: string = randomBytes
 export const RUN_ID_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z-[0-9a-z]+$/;
 
 export function runDir(reviewRoot: string, runId: string): string {
-  if (!RUN_ID_PATTERN.test(runId)) throw new Error(`"${runId}" is not a run id (like 2026-11-21T22-40-05Z-3f9c).`);
+  if (!RUN_ID_PATTERN.test(runId)) throw new Error(`"${printable(runId)}" is not a run id (like 2026-11-21T22-40-05Z-3f9c).`);
   return path.join(reviewRoot, RUNS_DIR, runId);
 }
 
@@ -30,52 +35,132 @@ export function reviewRelative(runId: string, fileInRun: string): string {
 }
 
 /**
- * Writes run.json atomically. The engine builds the record with typed code, so the (comparatively slow) schema check runs
- * only when asked — the runner asks on the final write of a run, tests read every file back through the schema.
+ * Writes run.json atomically, only inside the review (writeReviewFile: contained, a symlink at the target is replaced,
+ * never followed). The engine builds the record with typed code, so the (comparatively slow) schema check runs only when
+ * asked — the runner asks on the final write of a run, tests read every file back through the schema.
  */
 export async function writeRunRecord(reviewRoot: string, record: RunRecord, opts: { validate?: boolean } = {}): Promise<void> {
   const data = opts.validate ? RunRecordSchema.parse(record) : record;
-  await writeFileAtomic(path.join(runDir(reviewRoot, record.id), RECORD_FILE), `${JSON.stringify(data, null, 2)}\n`);
+  runDir(reviewRoot, record.id); // the id is a run id, never a path
+  await writeReviewFile(reviewRoot, recordFile(record.id), `${JSON.stringify(data, null, 2)}\n`);
 }
 
-export async function readRunRecord(reviewRoot: string, runId: string): Promise<RunRecord> {
-  const file = path.join(runDir(reviewRoot, runId), RECORD_FILE);
+/** `runs/<id>/run.json`. */
+export function recordFile(runId: string): string {
+  return reviewRelative(runId, RECORD_FILE);
+}
+
+/** A run record, or why it cannot be used: diagnostics like `runs/<id>/run.json:<line>:<col>: error: …` (one, today). */
+export type RunRecordLoad =
+  | { record: RunRecord; diagnostics?: undefined; missing?: undefined }
+  /** `missing`: there is no such run (no run.json in its folder), as opposed to a broken one. */
+  | { record?: undefined; diagnostics: Diagnostic[]; missing?: boolean };
+
+/** A run record that cannot be used; the message is its diagnostics, one per line. */
+export class RunRecordError extends Error {
+  constructor(readonly diagnostics: Diagnostic[]) {
+    super(diagnostics.map(formatDiagnostic).join('\n'));
+    this.name = 'RunRecordError';
+  }
+}
+
+/**
+ * THE way to read a run record (every command, the panel and the engine use it): the file is read through the review's
+ * file room (contained, regular, capped), its JSON syntax checked, then the record validated (recordCheck.ts) and every
+ * file it names checked to be a regular file inside the review. Never throws for a bad record: it returns diagnostics.
+ */
+export async function loadRunRecord(reviewRoot: string, runId: string): Promise<RunRecordLoad> {
+  if (!RUN_ID_PATTERN.test(runId)) {
+    return { diagnostics: [error(RUNS_DIR, `"${printable(runId)}" is not a run id (like 2026-11-21T22-40-05Z-3f9c).`)], missing: true };
+  }
+  const file = recordFile(runId);
+  const bad = (message: string, line = 0, column = 0): RunRecordLoad => ({ diagnostics: [error(file, message, line, column)] });
   let text: string;
   try {
-    text = await fs.readFile(file, 'utf8');
-  } catch {
-    throw new Error(`There is no run "${runId}" in ${path.join(reviewRoot, RUNS_DIR)}.`);
+    text = await readReviewText(reviewRoot, file, LIMITS.runRecord);
+  } catch (err) {
+    if (err instanceof ReviewFileError && err.reason === 'missing') {
+      return { diagnostics: [error(file, `There is no run "${runId}" in ${RUNS_DIR}/.`)], missing: true };
+    }
+    return bad(err instanceof Error ? err.message : String(err));
+  }
+  const syntax = checkJsonSyntax(text);
+  if (syntax) {
+    const at = lineColAt(text, syntax.offset);
+    return bad(`This is not valid JSON: ${syntax.message}`, at.line, at.column);
   }
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch {
-    throw new Error(`${RUNS_DIR}/${runId}/${RECORD_FILE} is not valid JSON.`);
+    return bad('This is not valid JSON.');
   }
-  const parsed = RunRecordSchema.safeParse(json);
-  if (!parsed.success) {
-    const first = parsed.error.issues[0];
-    throw new Error(`${RUNS_DIR}/${runId}/${RECORD_FILE} is not a valid run record (${first?.path.join('.') || 'root'}: ${first?.message}).`);
+  let optionNames: string[] | undefined;
+  try {
+    optionNames = await listInReview(reviewRoot, 'options');
+  } catch (err) {
+    return { diagnostics: [error('options', err instanceof Error ? err.message : String(err))] };
   }
-  return normaliseMessages(parsed.data);
+  const checked = checkRunRecord(json, `${RUNS_DIR}/${runId}`, optionNames);
+  const at = (p: JsonPath) => lineColAt(text, locateJsonValue(text, p));
+  if ('problem' in checked) {
+    const { line, column } = at(checked.problem.path);
+    return bad(checked.problem.message, line, column);
+  }
+  const record = checked.record;
+  // Every file the record names must be a regular file inside the review.
+  for (const [i, op] of record.options.entries()) {
+    let problem: string | undefined;
+    try {
+      const st = await statInReview(reviewRoot, op.file);
+      if (!st) problem = `${op.file}, named here, is missing.`;
+      else if (!st.isFile()) problem = `${op.file}, named here, is not a regular file.`;
+    } catch (err) {
+      problem = err instanceof Error ? err.message : String(err);
+    }
+    if (problem) {
+      const { line, column } = at(['options', i, 'file']);
+      return bad(problem, line, column);
+    }
+  }
+  return { record: normaliseMessages(record) };
 }
 
-/** Every readable run of a review, newest first. Unreadable folders are skipped. */
-export async function listRuns(reviewRoot: string): Promise<RunRecord[]> {
-  let names: string[];
+/**
+ * loadRunRecord that throws: a plain sentence when there is no such run, RunRecordError (its message: the diagnostic
+ * lines) when the record is broken.
+ */
+export async function readRunRecord(reviewRoot: string, runId: string): Promise<RunRecord> {
+  const loaded = await loadRunRecord(reviewRoot, runId);
+  if (loaded.diagnostics) {
+    if (loaded.missing) throw new Error(loaded.diagnostics[0]!.message);
+    throw new RunRecordError(loaded.diagnostics);
+  }
+  return loaded.record;
+}
+
+/** One run folder of a review: its record, or why it cannot be used (shown as a broken run). */
+export type RunEntry = { id: string; record: RunRecord; diagnostics?: undefined } | { id: string; record?: undefined; diagnostics: Diagnostic[] };
+
+/** Every run folder of a review, newest first, each loaded and checked. Folders without a run.json (yet) are left out. */
+export async function listRunEntries(reviewRoot: string): Promise<RunEntry[]> {
+  let names: string[] | undefined;
   try {
-    names = await fs.readdir(path.join(reviewRoot, RUNS_DIR));
+    names = await listInReview(reviewRoot, RUNS_DIR);
   } catch {
     return [];
   }
-  const ids = names.filter((n) => RUN_ID_PATTERN.test(n)).sort().reverse();
-  const out: RunRecord[] = [];
+  const ids = (names ?? []).filter((n) => RUN_ID_PATTERN.test(n)).sort().reverse();
+  const out: RunEntry[] = [];
   for (const id of ids) {
-    try {
-      out.push(await readRunRecord(reviewRoot, id));
-    } catch {
-      // Not a run (yet): skipped.
-    }
+    const loaded = await loadRunRecord(reviewRoot, id);
+    if (loaded.missing) continue; // a folder without run.json: not a run (yet)
+    out.push(loaded.record ? { id, record: loaded.record } : { id, diagnostics: loaded.diagnostics });
   }
   return out;
+}
+
+/** Every usable run of a review, newest first; broken ones are left out (listRunEntries shows them). */
+export async function listRuns(reviewRoot: string): Promise<RunRecord[]> {
+  return (await listRunEntries(reviewRoot)).flatMap((e) => (e.record ? [e.record] : []));
 }

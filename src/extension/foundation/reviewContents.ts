@@ -7,6 +7,8 @@ import * as path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { naturalCompare } from '../../core/review/index';
+import { formatDiagnostic } from '../../core/review/diagnostics';
+import { listRunEntries } from '../../core/run/store';
 
 export interface OptionEntry {
   id: string;
@@ -30,6 +32,8 @@ export interface RunEntry {
   finalPick?: string;
   iterations: number;
   error?: string;
+  /** Why the record cannot be used (`runs/<id>/run.json:<line>:<col>: error: …`): the run is shown as broken. */
+  problem?: string;
 }
 
 export interface ReviewContents {
@@ -47,15 +51,6 @@ const RankingHead = z.object({
 });
 
 const ReviewYamlHead = z.object({ title: z.string().optional().catch(undefined) });
-
-const RunHead = z.object({
-  id: z.string().optional().catch(undefined),
-  status: z.enum(['running', 'completed', 'failed', 'cancelled']).optional().catch(undefined),
-  startedAt: z.string().optional().catch(undefined),
-  finalPick: z.string().optional().catch(undefined),
-  iterations: z.array(z.unknown()).optional().catch(undefined),
-  error: z.string().optional().catch(undefined),
-});
 
 async function list(dir: string): Promise<string[]> {
   try {
@@ -102,20 +97,12 @@ export async function readReviewContents(root: string): Promise<ReviewContents> 
     const id = n.replace(/\.[^.]+$/, '');
     designers.push({ id, file: `rankings/${n}`, name: h.designer?.trim() || id, role: h.role, weight: h.weight ?? 1 });
   }
-  const runs: RunEntry[] = [];
-  for (const n of runNames.sort((a, b) => naturalCompare(b, a))) {
-    const text = await readText(path.join(root, 'runs', n, 'run.json'));
-    if (text === undefined) continue;
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      json = {};
-    }
-    const head = RunHead.safeParse(json);
-    const h = head.success ? head.data : {};
-    runs.push({ runId: n, status: h.status, startedAt: h.startedAt, finalPick: h.finalPick, iterations: h.iterations?.length ?? 0, error: h.error });
-  }
+  // Runs are read like every command reads them: validated (a broken record is shown as broken, with its diagnostic).
+  const runs: RunEntry[] = runNames.length === 0 ? [] : (await listRunEntries(root).catch(() => [])).map((e) =>
+    e.record
+      ? { runId: e.id, status: e.record.status, startedAt: e.record.startedAt, finalPick: e.record.finalPick, iterations: e.record.iterations.length, error: e.record.error }
+      : { runId: e.id, iterations: 0, problem: e.diagnostics.map(formatDiagnostic).join('\n') },
+  );
   return {
     title: (config.success ? config.data.title : undefined)?.trim() || path.basename(root),
     hasBrief: rootNames.includes('brief.md'),

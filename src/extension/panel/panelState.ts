@@ -14,6 +14,8 @@ export interface PanelStateInput {
   analysis: { value: PanelAnalysis } | { error: string };
   /** Newest first. */
   runs: RunRecord[];
+  /** Runs whose record cannot be used, with why (shown as broken, never run). */
+  brokenRuns?: { id: string; problem: string }[];
   /** The run the user picked; the newest when absent or gone. */
   selectedRunId?: string;
   trusted: boolean;
@@ -76,6 +78,7 @@ export function buildPanelState(i: PanelStateInput): PanelState {
     ...('value' in i.analysis ? { analysis: i.analysis.value } : { analysisError: i.analysis.error }),
     diagnostics: i.load.diagnostics,
     runs: i.runs.map(runSummary),
+    ...(i.brokenRuns?.length ? { brokenRuns: i.brokenRuns } : {}),
     ...(chosen ? { run: panelRun(i.root, chosen, i.toWebviewUri) } : {}),
     trusted: i.trusted,
     running: i.running,

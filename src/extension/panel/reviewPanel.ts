@@ -7,7 +7,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Services } from '../services';
 import { analyzeReview } from '../../core/stats';
-import { listRuns } from '../../core/run/runner';
+import { listRunEntries, type RunEntry } from '../../core/run/store';
+import { formatDiagnostic } from '../../core/review/diagnostics';
 import type { RunRecord } from '../../core/run/record';
 import type { RunEvent } from '../../core/run/events';
 import {
@@ -91,6 +92,8 @@ export class ReviewPanel implements vscode.Disposable {
   private analysisCache: { value: PanelAnalysis } | { error: string } = { error: 'Loading…' };
   private lastLoad: Awaited<ReturnType<Services['reviews']['load']>> | undefined;
   private runs: RunRecord[] = [];
+  /** Runs whose record cannot be used, with their diagnostic. */
+  private brokenRuns: { id: string; problem: string }[] = [];
   /** Agreement before → after per run id (runs with a re-ranking folder); forgotten on every reload. */
   private readonly agreements = new Map<string, Promise<PanelRerankAgreement | undefined>>();
 
@@ -159,10 +162,13 @@ export class ReviewPanel implements vscode.Disposable {
         this.analysisCache = this.analyse();
         if (this.lastLoad.review) this.panel.title = `Review: ${this.lastLoad.review.title}`;
       }
-      this.runs = await listRuns(this.root.fsPath).catch((e: unknown) => {
+      const entries = await listRunEntries(this.root.fsPath).catch((e: unknown) => {
         this.services.log.warn(`Could not list the runs of ${this.root.fsPath}: ${describe(e)}`);
-        return [] as RunRecord[];
+        return [] as RunEntry[];
       });
+      this.runs = entries.flatMap((e) => (e.record ? [e.record] : []));
+      this.brokenRuns = entries.flatMap((e) => (e.diagnostics ? [{ id: e.id, problem: e.diagnostics.map(formatDiagnostic).join(' ') }] : []));
+      for (const b of this.brokenRuns) this.services.log.warn(b.problem);
     } catch (e) {
       this.services.log.error(`Could not load the review ${this.root.fsPath}: ${describe(e)}`);
     }
@@ -202,6 +208,7 @@ export class ReviewPanel implements vscode.Disposable {
       load: this.lastLoad,
       analysis: this.analysisCache,
       runs: this.runs,
+      brokenRuns: this.brokenRuns,
       ...(this.selectedRunId ? { selectedRunId: this.selectedRunId } : {}),
       trusted: vscode.workspace.isTrusted,
       running: this.services.runs.isRunning(this.root.fsPath),

@@ -3,7 +3,8 @@
  */
 import * as vscode from 'vscode';
 import type { RunRecord, RunStatus } from '../../core/run/record';
-import { listRuns } from '../../core/run/runner';
+import { formatDiagnostic } from '../../core/review/diagnostics';
+import { listRunEntries, type RunEntry } from '../../core/run/store';
 import { labelOf } from './eventText';
 
 const STATUS_ICON: Record<RunStatus, string> = {
@@ -17,26 +18,35 @@ export async function pickRun(
   reviewRoot: string,
   o: { statuses?: readonly RunStatus[]; title: string; placeHolder: string; emptyMessage: string },
 ): Promise<RunRecord | undefined> {
-  let runs: RunRecord[];
+  let entries: RunEntry[];
   try {
-    runs = await listRuns(reviewRoot);
+    entries = await listRunEntries(reviewRoot);
   } catch (err) {
     void vscode.window.showErrorMessage(`The runs of this review could not be listed: ${err instanceof Error ? err.message : String(err)}`);
     return undefined;
   }
+  const runs = entries.flatMap((e) => (e.record ? [e.record] : []));
+  const broken = entries.flatMap((e) => (e.diagnostics ? [{ id: e.id, problem: e.diagnostics.map(formatDiagnostic).join(' ') }] : []));
   const eligible = o.statuses ? runs.filter((r) => o.statuses?.includes(r.status)) : runs;
-  if (eligible.length === 0) {
+  if (eligible.length === 0 && broken.length === 0) {
     void vscode.window.showInformationMessage(o.emptyMessage);
     return undefined;
   }
-  const picked = await vscode.window.showQuickPick(
-    eligible.map((record) => ({
+  type Item = vscode.QuickPickItem & { record?: RunRecord; problem?: string };
+  const items: Item[] = [
+    ...eligible.map((record) => ({
       label: `${STATUS_ICON[record.status]} ${record.id}`,
       description: record.finalPick ? `final pick ${labelOf(record, record.finalPick)}` : record.status,
       detail: `${record.iterations.length} iteration(s) · ${record.settings.chatModel} · started ${record.startedAt}`,
       record,
     })),
-    { title: o.title, placeHolder: o.placeHolder, matchOnDescription: true },
-  );
+    // A broken record is listed so people see why their run is not offered; picking it explains, never runs it.
+    ...broken.map((b) => ({ label: `$(warning) ${b.id}`, description: 'broken record', detail: b.problem, problem: b.problem })),
+  ];
+  const picked = await vscode.window.showQuickPick(items, { title: o.title, placeHolder: o.placeHolder, matchOnDescription: true });
+  if (picked?.problem) {
+    void vscode.window.showErrorMessage(`This run cannot be used: ${picked.problem}`);
+    return undefined;
+  }
   return picked?.record;
 }

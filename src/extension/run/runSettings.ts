@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import type { RunSettings } from '../../core/run/record';
 import { ModelPriceSchema, type PriceTable } from '../../core/llm/pricing';
+import { SETTING_BOUNDS, wholeSetting, type BoundedSetting } from '../../core/run/settingBounds';
 
 /** The part of `WorkspaceConfiguration.inspect()` used here. */
 export interface InspectedValue<T> {
@@ -25,8 +26,6 @@ export function explicitValue(inspected: InspectedValue<unknown> | undefined): u
 }
 
 const ModelName = z.string().trim().min(1);
-const Count = z.number().int().min(1).max(10);
-const MaxSide = z.number().int().min(256).max(4096);
 
 /** The engine's price table shape; unknown keys inside a model's entry are rejected so typos are reported. */
 export const PricesSettingSchema = z.record(z.string(), ModelPriceSchema.strict());
@@ -66,11 +65,13 @@ export function resolveRunSettings(inspect: InspectFn, overrides: RunOverrides =
   if (chatModel !== undefined) settings.chatModel = chatModel;
   const imageModel = take('imageModel', ModelName, 'a model name');
   if (imageModel !== undefined) settings.imageModel = imageModel;
-  const turns = take('turnsPerAgent', Count, 'a whole number from 1 to 10');
+  const bounded = (key: BoundedSetting, unit = ''): number | undefined =>
+    take(key, wholeSetting(key), `a whole number${unit} from ${SETTING_BOUNDS[key].min} to ${SETTING_BOUNDS[key].max}`);
+  const turns = bounded('turnsPerAgent');
   if (turns !== undefined) settings.turnsPerAgent = turns;
-  const iterations = take('iterations', Count, 'a whole number from 1 to 10');
+  const iterations = bounded('iterations');
   if (iterations !== undefined) settings.iterations = iterations;
-  const maxSide = take('imageMaxSide', MaxSide, 'a whole number of pixels from 256 to 4096');
+  const maxSide = bounded('imageMaxSide', ' of pixels');
   if (maxSide !== undefined) settings.imageMaxSide = maxSide;
 
   if (overrides.iterations !== undefined) settings.iterations = overrides.iterations;

@@ -20,6 +20,7 @@ export class RunTab {
   private readonly toolbar = h('div', { class: 'tf-toolbar', role: 'toolbar', 'aria-label': 'Run actions' });
   private readonly notices = h('div', { class: 'tf-notices', 'aria-live': 'polite' });
   private readonly agreement = h('div', { class: 'tf-rerank', id: 'tf-rerank-agreement' });
+  private readonly broken = h('div', { class: 'tf-broken-runs', id: 'tf-broken-runs' });
   private readonly progress = h('div', { class: 'tf-progress' });
   private readonly results = h('div', { class: 'tf-results' });
   private readonly refineBox = h('div', { class: 'tf-refine' });
@@ -29,6 +30,7 @@ export class RunTab {
   constructor() {
     this.element.append(
       this.toolbar,
+      this.broken,
       this.agreement,
       this.notices,
       this.progress,
@@ -44,6 +46,7 @@ export class RunTab {
     const run = state.run;
     this.renderToolbar(ctx);
     this.renderAgreement(state);
+    this.renderBroken(state);
     this.discussion.render(ctx, run);
     replaceChildren(this.results);
     if (run) this.results.append(timelineView(ctx, run), remixGallery(ctx, run), outcomeView(ctx, run), usageView(run));
@@ -121,6 +124,17 @@ export class RunTab {
     if (why) this.toolbar.append(h('p', { class: 'tf-why', id: 'tf-run-why' }, why));
     if (state.running && this.progress.childElementCount === 0) this.setProgress('A run is in progress…');
     if (!state.running && state.run?.status !== 'running') this.setProgress('');
+  }
+
+  /** Runs whose record cannot be used: listed with their diagnostic (as text), never offered to run or show. */
+  private renderBroken(state: PanelState): void {
+    const broken = state.brokenRuns ?? [];
+    replaceChildren(
+      this.broken,
+      ...broken.map((b) =>
+        h('div', { class: 'tf-notice tf-notice-error', role: 'status' }, h('strong', {}, `Run ${b.id} is broken and is not used: `), b.problem),
+      ),
+    );
   }
 
   /** "Agreement before → after: W 0.39 (fair) → 0.62 (substantial) — converged", as text, for a re-ranked run. */

@@ -1,0 +1,25 @@
+/**
+ * THE bounds of the run settings, in one place: review.yaml, the command line and the run-record check all take their
+ * limits from here (a record is validated through RunSettingsSchema, which is built from these, so a new bounded setting
+ * added there is checked everywhere at once).
+ */
+import { z } from 'zod';
+import { shown } from '../review/rankingFields';
+
+export const SETTING_BOUNDS = {
+  /** Turns each proxy takes per iteration. */
+  turnsPerAgent: { min: 1, max: 10 },
+  /** Iterations of a run (a refinement adds two, up to this many). */
+  iterations: { min: 1, max: 10 },
+  /** Longest side, in pixels, of the images the chat model sees. */
+  imageMaxSide: { min: 256, max: 4096 },
+} as const;
+
+export type BoundedSetting = keyof typeof SETTING_BOUNDS;
+
+/** A whole number within the setting's bounds; every failure is one sentence naming the field and its range. */
+export function wholeSetting(field: BoundedSetting, name: string = field): z.ZodNumber {
+  const { min, max } = SETTING_BOUNDS[field];
+  const message = (iss: { input?: unknown }): string => `${name} must be a whole number from ${min} to ${max} (found ${shown(iss.input)}).`;
+  return z.number({ error: message }).int({ error: message }).min(min, { error: message }).max(max, { error: message });
+}
