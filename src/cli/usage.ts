@@ -11,9 +11,12 @@ Commands:
   run <review> [--iterations N] [--turns N] [--feedback TEXT] [--resume RUN-ID] [--json]
                                             A full TeamFusion run against an OpenAI-compatible endpoint
                                             (OPENAI_API_KEY, OPENAI_BASE_URL).
-  rerank <review> <run-id>                  Make runs/<run-id>/rerank/, the run's final candidates for the team
-                                            to rank again.
-  compare <review> <run-id> [--json]        Kendall's W before the run and after the re-ranking: did the team converge?
+  rerank <review> <run-id> [--top N]        Make runs/<run-id>/rerank/, the blind re-rank set: the team's Borda top N
+                                            options (3) + every remix, under neutral letters A, B, C, …
+  compare <review> <run-id> [--json]        Did it help? Agreement before → after (paired change, verdict),
+                                            acceptance of the remixes, ratings, survey.
+  evaluate <folder> [--json] [--out DIR]    The study's table for every review below a folder; --out writes
+                                            evaluation.md, evaluation.json and SVG charts.
 
 Exit codes: 0 ok, 1 invalid input or failed run, 2 usage error, 130 cancelled.
 `;

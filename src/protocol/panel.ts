@@ -77,31 +77,77 @@ export const PanelRunSchema = RunRecordSchema.omit({ prompts: true }).extend({
 });
 export type PanelRun = z.infer<typeof PanelRunSchema>;
 
-/** Kendall's W of one side of a before → after comparison. */
-export const AgreementSideSchema = z.object({
+/** One side of "Did it help?": agreement before the run or after it (blind re-ranking). */
+const EvalSideSchema = z.object({
   w: z.number(),
+  meanSpearman: z.number().nullable(),
   band: z.enum(['slight', 'fair', 'moderate', 'substantial', 'almost-perfect']),
+  designers: z.array(z.string()),
+  options: z.number().int().nonnegative(),
   pValue: z.number().min(0).max(1),
   pPermutation: z.number().min(0).max(1),
-  designers: z.number().int().nonnegative(),
-  options: z.number().int().nonnegative(),
 });
+const Pair = z.tuple([z.number(), z.number()]);
 
-/** Agreement before a run (the review's rankings) and after it (the re-rankings in runs/<run-id>/rerank). */
-export const RerankAgreementSchema = z.object({
+/** "Did it help?" for the run shown (src/core/evaluation compareRun), once it has a re-rank set. */
+export const EvaluationSchema = z.object({
   runId: z.string(),
-  before: AgreementSideSchema,
-  /** Present once the re-ranking folder has two valid rankings. */
-  after: AgreementSideSchema.optional(),
-  converged: z.boolean().optional(),
-  /** Valid re-rankings so far. */
-  rerankings: z.number().int().nonnegative(),
-  /** Review-relative path of the re-ranking folder: runs/<run-id>/rerank. */
+  /** Review-relative path of the re-rank set: runs/<run-id>/rerank. */
   folder: z.string(),
-  /** Problems in the re-ranking folder, in words. */
-  waiting: z.string().optional(),
+  before: EvalSideSchema,
+  after: EvalSideSchema.nullable(),
+  paired: z
+    .object({
+      designers: z.array(z.string()),
+      wBefore: z.number(),
+      wAfter: z.number(),
+      change: z.number(),
+      interval: Pair,
+      verdict: z.enum(['converged', 'diverged', 'no evidence']),
+      chanceInterval: Pair,
+      designerInterval: Pair.nullable(),
+    })
+    .nullable(),
+  acceptance: z
+    .object({
+      ranking: z.array(z.string()),
+      positions: z.array(z.number().int().positive()),
+      generated: z.array(z.string()),
+      top1: z.boolean(),
+      top2: z.boolean(),
+      bestGenerated: z.object({ letter: z.string(), id: z.string(), position: z.number().int().positive() }).nullable(),
+    })
+    .nullable(),
+  ratings: z.object({
+    n: z.number().int().nonnegative(),
+    mean: z.number().nullable(),
+    sd: z.number().nullable(),
+    positiveShare: z.number().nullable(),
+    byDesigner: z.record(z.string(), z.object({ n: z.number().int(), mean: z.number() })),
+    lowestDesigner: z.object({ designer: z.string(), mean: z.number() }).nullable(),
+    distribution: z.tuple([z.number(), z.number(), z.number(), z.number(), z.number()]),
+  }),
+  survey: z.object({
+    n: z.number().int().nonnegative(),
+    representative: z.number().nullable(),
+    clarity: z.number().nullable(),
+    satisfied: z.number().nullable(),
+  }),
+  rerankings: z.number().int().nonnegative(),
+  remixes: z.number().int().nonnegative(),
+  timing: z.object({
+    startedAt: z.string(),
+    rerankedAt: z.string().nullable(),
+    rerankedFrom: z.enum(['record', 'file times']).nullable(),
+    committedAt: z.string().nullable(),
+    hoursToRerank: z.number().nullable(),
+    hoursToCommit: z.number().nullable(),
+    note: z.string().nullable(),
+  }),
+  missing: z.string().nullable(),
+  problems: z.array(z.string()),
 });
-export type PanelRerankAgreement = z.infer<typeof RerankAgreementSchema>;
+export type PanelEvaluation = z.infer<typeof EvaluationSchema>;
 
 export const PanelStateSchema = z.object({
   /** Present when the review loaded (no error-level diagnostics). */
@@ -124,8 +170,8 @@ export const PanelStateSchema = z.object({
   trusted: z.boolean(),
   /** A run of this review is in flight in this window. */
   running: z.boolean(),
-  /** For the run shown, when it has a re-ranking folder: Kendall's W before → after. */
-  rerank: RerankAgreementSchema.optional(),
+  /** For the run shown, once it has a re-rank set: "Did it help?". */
+  evaluation: EvaluationSchema.optional(),
 });
 export type PanelState = z.infer<typeof PanelStateSchema>;
 

@@ -75,25 +75,30 @@ describe('rerank: Re-rank Final Candidates in the extension host', function () {
     const record = await vscode.commands.executeCommand<RunRecord | undefined>('teamfusion.runReview', { reviewRoot: review, iterations: 2, turns: 1 });
     assert.ok(record, 'runReview returned the record');
     assert.equal(record.status, 'completed', record.error);
-    const finalCandidates = record.iterations.at(-1)?.candidates ?? [];
-    assert.ok(finalCandidates.length >= 2, 'the run ends with candidates');
 
     const dir = await vscode.commands.executeCommand<string | undefined>('teamfusion.rerankRun', { reviewRoot: review, runId: record.id });
     assert.equal(dir, join(review, 'runs', record.id, 'rerank'));
-    const optionIds = readdirSync(join(dir, 'options')).map((n) => n.replace(/\.[^.]+$/, '')).sort();
-    assert.deepEqual(optionIds, [...finalCandidates].sort(), 'options/ holds exactly the final candidates');
+    // The blind set: the team's Borda top 3 + every remix, under letters; key.json says which is which.
+    const key = JSON.parse(readFileSync(join(dir, 'key.json'), 'utf8')) as Record<string, { kind: string; id: string; file: string }>;
+    const remixes = record.iterations.flatMap((it) => (it.remix ? [it.remix.id] : []));
+    const letters = readdirSync(join(dir, 'options')).map((n) => n.replace(/\.[^.]+$/, '')).sort();
+    assert.deepEqual(letters, Object.keys(key).sort());
+    assert.ok(letters.every((l) => /^[A-Z]$/.test(l)), letters.join());
+    assert.deepEqual(Object.values(key).filter((e) => e.kind === 'remix').map((e) => e.id).sort(), [...remixes].sort());
+    assert.equal(Object.values(key).filter((e) => e.kind === 'option').length, 3);
+    const setSize = letters.length;
     assert.deepEqual(readdirSync(join(dir, 'rankings')), ['.gitkeep']);
     assert.equal(readFileSync(join(dir, 'brief.md'), 'utf8'), readFileSync(join(review, 'brief.md'), 'utf8'));
-    assert.match(readFileSync(join(dir, 'review.yaml'), 'utf8'), new RegExp(`re-ranking after run ${record.id}`));
+    assert.match(readFileSync(join(dir, 'review.yaml'), 'utf8'), /— re-rank\n/);
 
     // The Reviews tree lists the re-ranking as a review of its own; the parent still lists the run.
     const roots = await waitFor('the re-ranking in the Reviews tree', async () => {
       const snap = await vscode.commands.executeCommand<TreeSnapshot[]>('teamfusion.internal.describeReviewsTree', 3);
-      return snap.some((r) => r.contextValue === 'review' && r.label.includes(`re-ranking after run ${record.id}`)) ? snap : undefined;
+      return snap.some((r) => r.contextValue === 'review' && r.label.endsWith('— re-rank')) ? snap : undefined;
     });
-    const rerankNode = roots.find((r) => r.label.includes(`re-ranking after run ${record.id}`));
+    const rerankNode = roots.find((r) => r.contextValue === 'review' && r.label.endsWith('— re-rank'));
     assert.ok(rerankNode);
-    assert.equal(rerankNode.children?.find((c) => c.label === 'Options')?.description, String(finalCandidates.length));
+    assert.equal(rerankNode.children?.find((c) => c.label === 'Options')?.description, String(setSize));
     const name = review.split(/[\\/]/).pop() ?? '?';
     const pathOf = (r: TreeSnapshot): string => (r.description ?? '').split(' · ')[0] ?? '';
     const parentNode = roots.find((r) => r.contextValue === 'review' && pathOf(r).endsWith(name));
@@ -110,7 +115,7 @@ describe('rerank: Re-rank Final Candidates in the extension host', function () {
 
     // The panel of the new review is open.
     await waitFor('the re-ranking panel', () =>
-      vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputWebview && t.label.includes('re-ranking after run')),
+      vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputWebview && t.label.includes('re-rank')),
     );
 
     const again = await vscode.commands.executeCommand<string | undefined>('teamfusion.rerankRun', { reviewRoot: review, runId: record.id });

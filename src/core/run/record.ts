@@ -159,6 +159,10 @@ export const RunRecordSchema = z.object({
   kendallW: z.number().optional(),
   /** Why the run failed or was cancelled, in words. */
   error: z.string().optional(),
+  /** (evaluation) When the last re-ranking of the blind re-rank set was saved through the panel (ISO time). */
+  rerankedAt: z.string().optional(),
+  /** (evaluation) When the run was staged with Commit Run (ISO time). */
+  committedAt: z.string().optional(),
 });
 export type RunRecord = z.infer<typeof RunRecordSchema>;
 

@@ -38,3 +38,13 @@ export class SeededRandom {
     return this.state;
   }
 }
+
+/** A 32-bit seed from a text (FNV-1a over its UTF-16 code units): the same text always gives the same seed. */
+export function seedFromText(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}

@@ -5,7 +5,7 @@
 import * as path from 'node:path';
 import type { LoadResult, Review } from '../../core/review/model';
 import type { RunRecord } from '../../core/run/record';
-import type { PanelAnalysis, PanelRerankAgreement, PanelReview, PanelRun, PanelState, RunSummary } from '../../protocol/panel';
+import type { PanelAnalysis, PanelEvaluation, PanelReview, PanelRun, PanelState, RunSummary } from '../../protocol/panel';
 
 export interface PanelStateInput {
   root: string;
@@ -22,8 +22,8 @@ export interface PanelStateInput {
   running: boolean;
   /** Absolute file path → webview URI string. */
   toWebviewUri(absPath: string): string;
-  /** Agreement before → after of the chosen run, when it has a re-ranking folder (dropped if it is for another run). */
-  rerank?: PanelRerankAgreement;
+  /** "Did it help?" of the chosen run, once it has a re-rank set (dropped if it is for another run). */
+  evaluation?: PanelEvaluation;
 }
 
 export function panelReview(review: Review, toWebviewUri: (p: string) => string): PanelReview {
@@ -82,7 +82,7 @@ export function buildPanelState(i: PanelStateInput): PanelState {
     ...(chosen ? { run: panelRun(i.root, chosen, i.toWebviewUri) } : {}),
     trusted: i.trusted,
     running: i.running,
-    ...(i.rerank && chosen && i.rerank.runId === chosen.id ? { rerank: i.rerank } : {}),
+    ...(i.evaluation && chosen && i.evaluation.runId === chosen.id ? { evaluation: i.evaluation } : {}),
   };
 }
 

@@ -16,12 +16,12 @@ import {
   parseWebviewMessage,
   type HostMessage,
   type PanelAnalysis,
-  type PanelRerankAgreement,
+  type PanelEvaluation,
   type SaveRankingRequest,
   type WebviewMessage,
 } from '../../protocol/panel';
 import { buildPanelState, chosenRunId } from './panelState';
-import { rerankAgreement } from './rerankAgreement';
+import { runEvaluation } from './evaluation';
 import { makeNonce, panelHtml } from './html';
 import { saveRanking } from './rankingWriter';
 
@@ -95,7 +95,7 @@ export class ReviewPanel implements vscode.Disposable {
   /** Runs whose record cannot be used, with their diagnostic. */
   private brokenRuns: { id: string; problem: string }[] = [];
   /** Agreement before → after per run id (runs with a re-ranking folder); forgotten on every reload. */
-  private readonly agreements = new Map<string, Promise<PanelRerankAgreement | undefined>>();
+  private readonly agreements = new Map<string, Promise<PanelEvaluation | undefined>>();
 
   private constructor(
     private readonly services: Services,
@@ -201,7 +201,7 @@ export class ReviewPanel implements vscode.Disposable {
   private async postState(): Promise<void> {
     if (!this.ready || !this.lastLoad) return;
     const runId = chosenRunId(this.runs, this.selectedRunId);
-    const rerank = runId ? await this.agreementOf(runId) : undefined;
+    const evaluation = runId ? await this.evaluationOf(runId) : undefined;
     if (!this.ready || this.disposed || !this.lastLoad) return;
     const state = buildPanelState({
       root: this.root.fsPath,
@@ -213,15 +213,15 @@ export class ReviewPanel implements vscode.Disposable {
       trusted: vscode.workspace.isTrusted,
       running: this.services.runs.isRunning(this.root.fsPath),
       toWebviewUri: this.toWebviewUri,
-      ...(rerank ? { rerank } : {}),
+      ...(evaluation ? { evaluation } : {}),
     });
     this.post({ type: 'state', state });
   }
 
-  private agreementOf(runId: string): Promise<PanelRerankAgreement | undefined> {
+  private evaluationOf(runId: string): Promise<PanelEvaluation | undefined> {
     let p = this.agreements.get(runId);
     if (!p) {
-      p = rerankAgreement(this.root.fsPath, runId, (line) => this.services.log.warn(line));
+      p = runEvaluation(this.root.fsPath, runId, (line) => this.services.log.warn(line));
       this.agreements.set(runId, p);
     }
     return p;

@@ -7,7 +7,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { guardCommand } from '../commandGuard';
-import { startReRanking } from '../../core/rerank';
+import { makeRerankSet } from '../../core/evaluation';
 import type { Services } from '../services';
 import { runRefFromArg, type RunRef } from '../run/commandArgs';
 import { pickRun } from '../run/pickRun';
@@ -36,7 +36,7 @@ export async function rerankRun(services: Services, arg: unknown): Promise<strin
   if (!ref) return undefined;
   let dir: string;
   try {
-    dir = await startReRanking(ref.reviewRoot, ref.runId);
+    dir = (await makeRerankSet(ref.reviewRoot, ref.runId)).dir;
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e);
     services.log.warn(`Re-rank Final Candidates: ${why}`);
@@ -49,8 +49,8 @@ export async function rerankRun(services: Services, arg: unknown): Promise<strin
   await vscode.commands.executeCommand('revealInExplorer', uri).then(undefined, () => undefined);
   await vscode.commands.executeCommand('teamfusion.openReview', uri);
   void vscode.window.showInformationMessage(
-    `Made ${path.join('runs', ref.runId, 'rerank')}: each designer now adds their ranking there ("My ranking" in the panel). ` +
-      'The Run tab of the original review shows whether the team converged.',
+    `Made the blind re-rank set ${path.join('runs', ref.runId, 'rerank')}: each designer now ranks it ("My ranking" in the panel). ` +
+      'The Run tab of the original review then shows "Did it help?".',
   );
   return dir;
 }

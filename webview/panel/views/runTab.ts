@@ -6,8 +6,8 @@ import { h, section, muted, replaceChildren } from '../dom';
 import { shortTime } from '../format';
 import type { ViewContext } from '../context';
 import type { PanelRunEvent, PanelState } from '../../../src/protocol/panel';
-import { formatAgreementLine } from '../../../src/core/rerank/format';
 import { DiscussionView } from './discussion';
+import { didItHelpView } from './didItHelp';
 import { outcomeView, remixGallery, timelineView, usageView } from './runOutcome';
 
 interface ValueElement extends HTMLElement {
@@ -137,18 +137,14 @@ export class RunTab {
     );
   }
 
-  /** "Agreement before → after: W 0.39 (fair) → 0.62 (substantial) — converged", as text, for a re-ranked run. */
+  /** "Did it help?" for a run with a blind re-rank set. */
   private renderAgreement(state: PanelState): void {
-    const r = state.rerank;
-    if (!r || r.runId !== state.run?.id) {
+    const e = state.evaluation;
+    if (!e || e.runId !== state.run?.id) {
       replaceChildren(this.agreement);
       return;
     }
-    replaceChildren(
-      this.agreement,
-      h('p', { class: 'tf-rerank-line', title: `Re-rankings in ${r.folder}` }, formatAgreementLine(r)),
-      r.waiting ? muted(r.waiting) : null,
-    );
+    replaceChildren(this.agreement, didItHelpView(e));
   }
 
   private renderRefine(ctx: ViewContext): void {

@@ -29,13 +29,24 @@ export async function makeReviewWithRun(status: RunRecord['status'] = 'completed
       { id: 'r2', label: 'Image 8', file: `runs/${RUN_ID}/iteration-2/remix.png` },
     ],
     iterations: [
-      { index: 1, candidates: ['1', '2', '3', '4', '5', '6'], messages: [], ranking: ['2', '4', '1'], remix: { id: 'r1', file: 'iteration-1/remix.png' } },
+      {
+        index: 1,
+        candidates: ['1', '2', '3', '4', '5', '6'],
+        messages: [
+          { speaker: 'd1', turn: 1, content: 'Option 4 is calm and premium.' },
+          { speaker: 'd2', turn: 1, content: 'I prefer 3 for its warmth.' },
+          { speaker: 'g1', kind: 'guest', turn: 1, content: 'A retailer would pick 2.' },
+          { speaker: 'd1', turn: 2, content: 'Combine the bottle of 4 with the light of 3.' },
+        ],
+        ranking: ['2', '4', '1'],
+        remix: { id: 'r1', file: 'iteration-1/remix.png' },
+      },
       { index: 2, candidates: ['2', '4', '1', 'r1'], messages: [], ranking: ['2', '4'], remix: { id: 'r2', file: 'iteration-2/remix.png' } },
       { index: 3, candidates: FINAL, final: true, messages: [], ranking: ['r2', '2', '4'] },
     ],
     ...(status === 'completed' ? { finalPick: 'r2' } : {}),
-    usage: { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, images: 2 },
-    prompts: [],
+    usage: { inputTokens: 1000, cachedInputTokens: 0, outputTokens: 100, images: 2, costUsd: 0.21 },
+    prompts: [1, 2].map((k) => ({ id: `p${k}`, iteration: k, kind: 'image-edit' as const, model: 'gpt-image-1', at, usage: { images: 1, costUsd: 0.042 } })),
   };
   await fs.writeFile(path.join(runFolder, 'run.json'), `${JSON.stringify(record, null, 2)}\n`);
   return root;
@@ -64,4 +75,18 @@ export async function snapshot(root: string, skip: (rel: string) => boolean = ()
   };
   await walk(root);
   return out;
+}
+
+/** The blind re-rank key of a run's folder. */
+export async function readKeyFile(root: string): Promise<Record<string, { kind: 'option' | 'remix'; id: string; file: string }>> {
+  return JSON.parse(await fs.readFile(path.join(root, 'runs', RUN_ID, 'rerank', 'key.json'), 'utf8')) as Record<string, { kind: 'option' | 'remix'; id: string; file: string }>;
+}
+
+/** Writes a re-ranking that lists source ids best first (translated to letters through the key). */
+export async function writeRerankBySource(root: string, designer: string, bestFirst: readonly string[]): Promise<void> {
+  const key = await readKeyFile(root);
+  const letterOf = new Map(Object.entries(key).map(([letter, e]) => [e.id, letter]));
+  const ranks: Record<string, number> = {};
+  bestFirst.forEach((id, i) => (ranks[letterOf.get(id)!] = i + 1));
+  await writeRerankRanking(path.join(root, 'runs', RUN_ID, 'rerank'), designer, ranks);
 }

@@ -1,0 +1,219 @@
+/**
+ * compareRun: everything "did it help?" knows about one run — agreement before (the review's rankings) and after (the
+ * blind re-rankings in runs/<run-id>/rerank/), the paired change with its calibrated verdict, acceptance of the
+ * generated options, ratings of proxy commentary, survey means and time to decision. Never writes.
+ */
+import * as path from 'node:path';
+import { statInReview, ReviewFileError, listInReview } from '../files/reviewFiles';
+import { formatDiagnostic } from '../review/diagnostics';
+import { loadReview } from '../review/loadReview';
+import type { Diagnostic, Review } from '../review/model';
+import type { RunRecord } from '../run/record';
+import { readRunRecord } from '../run/store';
+import { analyzeReview, reviewRankMatrix, type AnalyzeOptions } from '../stats/analysis';
+import { meanSpearmanFromW, pairedChange, type IntervalOptions, type Verdict } from '../stats/convergence';
+import type { AgreementBand } from '../stats/kendallW';
+import { loadRatings, loadSurvey } from './feedback';
+import { readKey } from './key';
+import { rerankRel } from './paths';
+import { acceptance, summarizeRatings, summarizeSurvey, type Acceptance, type RatingsSummary, type SurveySummary } from './summaries';
+
+export const RERANKINGS_NEEDED = 2;
+
+export interface AgreementSide {
+  w: number;
+  /** (m·W − 1)/(m − 1); null with one designer. */
+  meanSpearman: number | null;
+  band: AgreementBand;
+  designers: string[];
+  options: number;
+  pValue: number;
+  pPermutation: number;
+}
+
+export interface PairedResult {
+  designers: string[];
+  wBefore: number;
+  wAfter: number;
+  change: number;
+  interval: [number, number];
+  verdict: Verdict;
+  chanceInterval: [number, number];
+  designerInterval: [number, number] | null;
+}
+
+export interface Timing {
+  startedAt: string;
+  /** When the re-rankings were saved: the record's `rerankedAt`, else the newest re-ranking file's time. */
+  rerankedAt: string | null;
+  rerankedFrom: 'record' | 'file times' | null;
+  committedAt: string | null;
+  hoursToRerank: number | null;
+  hoursToCommit: number | null;
+  /** Why a span is missing, in words. */
+  note: string | null;
+}
+
+export interface CompareResult {
+  runId: string;
+  before: AgreementSide;
+  after: AgreementSide | null;
+  paired: PairedResult | null;
+  acceptance: Acceptance | null;
+  ratings: RatingsSummary;
+  survey: SurveySummary;
+  /** Valid re-rankings found. */
+  rerankings: number;
+  remixes: number;
+  timing: Timing;
+  /** What is missing before "after" can be computed, in words; null when it is there. */
+  missing: string | null;
+  /** Problems in the re-rank set, ratings or survey files (`file:line:col: error: …`); the valid rest is used. */
+  problems: string[];
+}
+
+export interface CompareOptions extends AnalyzeOptions {
+  interval?: IntervalOptions;
+}
+
+function side(review: Review, opts: AnalyzeOptions): AgreementSide {
+  const k = analyzeReview(review, opts).kendall;
+  const m = review.designers.length;
+  return {
+    w: k.w,
+    meanSpearman: m >= 2 ? meanSpearmanFromW(k.w, m) : null,
+    band: k.band,
+    designers: review.designers.map((d) => d.id),
+    options: review.options.length,
+    pValue: k.pValue,
+    pPermutation: k.pPermutation,
+  };
+}
+
+function prefixed(prefix: string, d: Diagnostic): string {
+  return formatDiagnostic({ ...d, file: d.file === '.' ? prefix : `${prefix}/${d.file}` });
+}
+
+function hoursBetween(a: string, b: string | null): number | null {
+  if (!b) return null;
+  const t = Date.parse(b) - Date.parse(a);
+  return Number.isFinite(t) ? t / 3_600_000 : null;
+}
+
+async function newestRankingTime(root: string, runId: string): Promise<string | null> {
+  const rel = `${rerankRel(runId)}/rankings`;
+  let newest = 0;
+  for (const name of (await listInReview(root, rel)) ?? []) {
+    if (name.startsWith('.') || !/\.(ya?ml|json)$/i.test(name)) continue;
+    const st = await statInReview(root, `${rel}/${name}`);
+    if (st?.isFile()) newest = Math.max(newest, st.mtimeMs);
+  }
+  return newest > 0 ? new Date(newest).toISOString() : null;
+}
+
+async function timingOf(root: string, record: RunRecord, rerankings: number): Promise<Timing> {
+  let rerankedAt: string | null = record.rerankedAt ?? null;
+  let rerankedFrom: Timing['rerankedFrom'] = rerankedAt ? 'record' : null;
+  if (!rerankedAt && rerankings > 0) {
+    rerankedAt = await newestRankingTime(root, record.id);
+    rerankedFrom = rerankedAt ? 'file times' : null;
+  }
+  const committedAt = record.committedAt ?? null;
+  const notes: string[] = [];
+  if (!rerankedAt) notes.push('nobody has re-ranked yet');
+  if (!committedAt) notes.push('the run has not been committed with Commit Run');
+  return {
+    startedAt: record.startedAt,
+    rerankedAt,
+    rerankedFrom,
+    committedAt,
+    hoursToRerank: hoursBetween(record.startedAt, rerankedAt),
+    hoursToCommit: hoursBetween(record.startedAt, committedAt),
+    note: notes.length ? `Cannot say how long ${notes.length === 2 ? 'either step' : notes[0]!.startsWith('nobody') ? 're-ranking' : 'committing'} took: ${notes.join(', and ')}.` : null,
+  };
+}
+
+/** Re-rank matrix restricted to `ids` (rows in that order), columns in `letters` order. */
+function rowsOf(review: Review, ids: readonly string[]): number[][] {
+  const all = reviewRankMatrix(review);
+  return ids.map((id) => all[review.designers.findIndex((d) => d.id === id)]!);
+}
+
+/**
+ * Throws a plain sentence when the run does not exist or the review itself cannot be analysed. Problems in the run's
+ * evaluation files never throw: they are listed in `problems` and the valid files are used.
+ */
+export async function compareRun(reviewRoot: string, runId: string, opts: CompareOptions = {}): Promise<CompareResult> {
+  const root = path.resolve(reviewRoot);
+  const record = await readRunRecord(root, runId);
+  const parent = await loadReview(root, { requireRankings: true, decodeImages: false });
+  if (!parent.review) {
+    const first = parent.diagnostics.find((d) => d.severity === 'error');
+    throw new Error(`The review cannot be analysed${first ? `: ${formatDiagnostic(first)}` : '.'}`);
+  }
+  if (parent.review.designers.length < 2) throw new Error(`Agreement needs rankings from two or more designers; the review has ${parent.review.designers.length}.`);
+  const before = side(parent.review, opts);
+  const problems: string[] = [];
+  const remixes = record.iterations.filter((it) => it.remix).length;
+
+  const ratingFiles = await loadRatings(root, record);
+  const surveyFiles = await loadSurvey(root, runId);
+  problems.push(...[...ratingFiles.diagnostics, ...surveyFiles.diagnostics].filter((d) => d.severity === 'error').map((d) => formatDiagnostic(d)));
+
+  const rel = rerankRel(runId);
+  let after: AgreementSide | null = null;
+  let paired: PairedResult | null = null;
+  let accepted: Acceptance | null = null;
+  let rerankings = 0;
+  let missing: string | null = null;
+  if (!(await statInReview(root, rel))) {
+    missing = `There is no re-rank set yet: make it with "teamfusion rerank <review> ${runId}", then each designer ranks it.`;
+  } else {
+    const loaded = await loadReview(path.join(root, ...rel.split('/')), { requireRankings: true, decodeImages: false, partial: true });
+    problems.push(...loaded.diagnostics.filter((d) => d.severity === 'error' && !/has no ranking files yet/.test(d.message)).map((d) => prefixed(rel, d)));
+    const review = loaded.review;
+    rerankings = review?.designers.length ?? 0;
+    let key;
+    try {
+      key = await readKey(root, runId);
+    } catch (err) {
+      if (!(err instanceof ReviewFileError)) throw err;
+      problems.push(/:\d+:\d+: error: /.test(err.message) ? err.message : `${err.file}:0:0: error: ${err.message}`);
+    }
+    if (review && key) {
+      const letters = review.options.map((o) => o.id);
+      const keyLetters = Object.keys(key).sort();
+      if ([...letters].sort().join(',') !== keyLetters.join(',')) {
+        problems.push(`${rel}/key.json:0:0: error: The key names ${keyLetters.join(', ')}, but options/ holds ${letters.join(', ')}.`);
+        key = undefined;
+      }
+    }
+    if (rerankings < RERANKINGS_NEEDED) {
+      missing = `${rerankings} of the ${RERANKINGS_NEEDED} re-rankings needed so far: each designer ranks the options of ${rel} (rankings/<designer-id>.yaml).`;
+    } else if (review) {
+      after = side(review, opts);
+      const ids = before.designers.filter((id) => after!.designers.includes(id));
+      if (ids.length >= 2) {
+        const pc = pairedChange(rowsOf(parent.review, ids), rowsOf(review, ids), opts.interval);
+        paired = { designers: ids, wBefore: pc.wBefore, wAfter: pc.wAfter, change: pc.change, interval: pc.interval, verdict: pc.verdict, chanceInterval: pc.chanceInterval, designerInterval: pc.designerInterval };
+      } else {
+        missing = `Only ${ids.length} designer${ids.length === 1 ? '' : 's'} ranked both before and after; the paired change needs two.`;
+      }
+      if (key) accepted = acceptance(reviewRankMatrix(review), review.options.map((o) => o.id), key);
+    }
+  }
+  return {
+    runId,
+    before,
+    after,
+    paired,
+    acceptance: accepted,
+    ratings: summarizeRatings(ratingFiles.ratings),
+    survey: summarizeSurvey(surveyFiles.answers),
+    rerankings,
+    remixes,
+    timing: await timingOf(root, record, rerankings),
+    missing,
+    problems,
+  };
+}

@@ -1,0 +1,319 @@
+/**
+ * The designers' feedback on a run, validated like rankings (`file:line:col: error: …` at the offending node):
+ *   runs/<run-id>/ratings/<designer-id>.yaml  `designer`, `ratings: [{message, score 1–5, comment?}]` — only messages of
+ *                                             the designer's own proxy (kind "proxy", speaker = designer) can be rated;
+ *   runs/<run-id>/survey/<designer-id>.yaml   `designer`, `representative`, `clarity`, `satisfied` (each 1–5), `comment?`.
+ * Files are read through the review-files room (contained, regular files, LIMITS.smallFile) and written atomically.
+ */
+import { isMap, isScalar, isSeq, LineCounter, parseDocument, stringify } from 'yaml';
+import type { Node, Pair, YAMLMap } from 'yaml';
+import { LIMITS, listInReview, readReviewText, ReviewFileError, writeReviewFile } from '../files/reviewFiles';
+import { DESIGNER_ID_PATTERN } from '../review/designerId';
+import { error, sortDiagnostics, warning } from '../review/diagnostics';
+import type { Diagnostic } from '../review/model';
+import { yamlProblem } from '../review/rankingText';
+import { allMessages, type RunRecord } from '../run/record';
+import { ratingsRel, surveyRel } from './paths';
+
+export const SURVEY_QUESTIONS = ['representative', 'clarity', 'satisfied'] as const;
+export type SurveyQuestion = (typeof SURVEY_QUESTIONS)[number];
+
+/** The three questions as the live study asked them (1 = strongly disagree, 5 = strongly agree). */
+export const SURVEY_WORDING: Record<SurveyQuestion, string> = {
+  representative: 'The final output reflects my key preferences and reasoning.',
+  clarity: 'It was clear what the main agreements, disagreements and trade-offs were, and why.',
+  satisfied: 'I am satisfied with the design decision our team reached.',
+};
+
+export const RATING_WORDING = 'This is what I would have said (1 = not at all, 5 = exactly).';
+
+export interface Rating {
+  message: string;
+  score: number;
+  comment?: string;
+}
+
+export interface DesignerRatings {
+  designer: string;
+  file: string;
+  ratings: Rating[];
+}
+
+export interface SurveyAnswer {
+  designer: string;
+  file: string;
+  representative?: number;
+  clarity?: number;
+  satisfied?: number;
+  comment?: string;
+}
+
+interface Pos {
+  line: number;
+  column: number;
+}
+
+/** A parsed YAML map with positions, or diagnostics. */
+function parseMap(text: string, file: string, what: string): { map?: YAMLMap; data?: Record<string, unknown>; posOf: (n: unknown) => Pos; diagnostics: Diagnostic[] } {
+  const diagnostics: Diagnostic[] = [];
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false });
+  const posOf = (n: unknown): Pos => {
+    const node = n as (Node & { range?: [number, number] }) | Pair | null | undefined;
+    const target = node && 'key' in node && !('range' in node) ? (node.key as Node | null) : node;
+    const range = target && 'range' in target ? (target.range as [number, number] | undefined) : undefined;
+    if (!range) return { line: 1, column: 1 };
+    const p = lineCounter.linePos(range[0]);
+    return { line: p.line, column: p.col };
+  };
+  const first = doc.errors[0];
+  if (first) {
+    const p = lineCounter.linePos(first.pos[0]);
+    diagnostics.push(error(file, `This is not valid YAML: ${yamlProblem(first.code, first.message.split(/ at line \d+/)[0]!)}`, p.line, p.col));
+    return { posOf, diagnostics };
+  }
+  if (!isMap(doc.contents)) {
+    diagnostics.push(error(file, `${what} must be a group of fields (designer:, …).`, 1, 1));
+    return { posOf, diagnostics };
+  }
+  let data: Record<string, unknown>;
+  try {
+    data = (doc.toJS({ maxAliasCount: 100 }) ?? {}) as Record<string, unknown>;
+  } catch {
+    diagnostics.push(error(file, 'The file uses a YAML alias (*name) that cannot be read; write the value out instead.', 1, 1));
+    return { posOf, diagnostics };
+  }
+  return { map: doc.contents, data, posOf, diagnostics };
+}
+
+function pairOf(map: YAMLMap, key: string): Pair | undefined {
+  return map.items.find((p) => isScalar(p.key) && String(p.key.value) === key) as Pair | undefined;
+}
+
+function valuePos(pair: Pair | undefined, posOf: (n: unknown) => Pos, fallback: Pos): Pos {
+  if (!pair) return fallback;
+  return pair.value ? posOf(pair.value) : posOf(pair);
+}
+
+function isScore(v: unknown): v is number {
+  return typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= 5;
+}
+
+function shownValue(v: unknown): string {
+  return typeof v === 'string' ? `"${v.slice(0, 40)}"` : v === null || v === undefined ? 'nothing' : String(v).slice(0, 40);
+}
+
+/** Checks the designer field against the file name; returns the designer id or undefined. */
+function checkDesigner(map: YAMLMap, data: Record<string, unknown>, file: string, expected: string, posOf: (n: unknown) => Pos, out: Diagnostic[]): string | undefined {
+  const pair = pairOf(map, 'designer');
+  if (!pair) {
+    out.push(error(file, `The designer field is missing. Add designer: ${expected}.`, 1, 1));
+    return undefined;
+  }
+  const value = data.designer;
+  const at = valuePos(pair, posOf, { line: 1, column: 1 });
+  if (typeof value !== 'string' || value.trim() !== expected) {
+    out.push(error(file, `designer must be ${expected} (the file's name), found ${shownValue(value)}.`, at.line, at.column));
+    return undefined;
+  }
+  return expected;
+}
+
+function unknownFields(map: YAMLMap, allowed: readonly string[], file: string, posOf: (n: unknown) => Pos, out: Diagnostic[]): void {
+  for (const pair of map.items) {
+    const name = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
+    if (allowed.includes(name)) continue;
+    const p = posOf(pair);
+    out.push(warning(file, `Unknown field "${name}" is ignored; the fields are ${allowed.join(', ')}.`, p.line, p.column));
+  }
+}
+
+function designerIdOfFile(file: string): string {
+  return (file.split('/').pop() ?? file).replace(/\.ya?ml$/i, '');
+}
+
+/** Which message ids a designer may rate: their own proxy's messages. */
+export function ratableMessages(record: Pick<RunRecord, 'iterations'>, designer: string): string[] {
+  return allMessages(record)
+    .filter(({ message }) => (message.kind ?? 'proxy') === 'proxy' && message.speaker === designer)
+    .map(({ message }) => message.id!)
+    .filter((id) => id !== undefined);
+}
+
+/** Validates the text of runs/<id>/ratings/<designer>.yaml against the run record. */
+export function checkRatingsText(text: string, file: string, record: Pick<RunRecord, 'iterations'>): { ratings?: DesignerRatings; diagnostics: Diagnostic[] } {
+  const expected = designerIdOfFile(file);
+  const { map, data, posOf, diagnostics } = parseMap(text, file, 'A ratings file');
+  if (!map || !data) return { diagnostics };
+  unknownFields(map, ['designer', 'ratings'], file, posOf, diagnostics);
+  const designer = checkDesigner(map, data, file, expected, posOf, diagnostics);
+  const messages = new Map(allMessages(record).map(({ message }) => [message.id, message]));
+  const listPair = pairOf(map, 'ratings');
+  const ratings: Rating[] = [];
+  if (!listPair) diagnostics.push(error(file, 'The ratings field is missing. Add ratings: with one "- message: / score:" entry per rated message.', 1, 1));
+  else if (!isSeq(listPair.value) || !Array.isArray(data.ratings)) {
+    const p = valuePos(listPair, posOf, posOf(listPair));
+    diagnostics.push(error(file, 'ratings must be a list of entries, each starting with "- message:".', p.line, p.column));
+  } else {
+    const seen = new Set<string>();
+    listPair.value.items.forEach((item, index) => {
+      const entry = (data.ratings as unknown[])[index];
+      const at = posOf(item);
+      if (!isMap(item) || typeof entry !== 'object' || entry === null) {
+        diagnostics.push(error(file, `Entry ${index + 1} of ratings must have message: and score:.`, at.line, at.column));
+        return;
+      }
+      const e = entry as Record<string, unknown>;
+      unknownFields(item, ['message', 'score', 'comment'], file, posOf, diagnostics);
+      const msgAt = valuePos(pairOf(item, 'message'), posOf, at);
+      const scoreAt = valuePos(pairOf(item, 'score'), posOf, at);
+      let ok = true;
+      const id = e.message;
+      const msg = typeof id === 'string' ? messages.get(id) : undefined;
+      if (typeof id !== 'string') {
+        diagnostics.push(error(file, `message must be a message id like i1-m2 (found ${shownValue(id)}).`, msgAt.line, msgAt.column));
+        ok = false;
+      } else if (!msg) {
+        diagnostics.push(error(file, `There is no message "${id}" in this run.`, msgAt.line, msgAt.column));
+        ok = false;
+      } else if ((msg.kind ?? 'proxy') !== 'proxy') {
+        diagnostics.push(error(file, `Message ${id} is a ${msg.kind} message; only proxy messages can be rated.`, msgAt.line, msgAt.column));
+        ok = false;
+      } else if (msg.speaker !== expected) {
+        diagnostics.push(error(file, `Message ${id} is by ${msg.speaker}'s proxy; ${expected} rates only their own proxy's messages.`, msgAt.line, msgAt.column));
+        ok = false;
+      } else if (seen.has(id)) {
+        diagnostics.push(error(file, `Message ${id} is rated twice; keep one rating.`, msgAt.line, msgAt.column));
+        ok = false;
+      }
+      if (!isScore(e.score)) {
+        diagnostics.push(error(file, `score must be a whole number from 1 to 5 (found ${shownValue(e.score)}).`, scoreAt.line, scoreAt.column));
+        ok = false;
+      }
+      if (e.comment !== undefined && e.comment !== null && typeof e.comment !== 'string') {
+        const p = valuePos(pairOf(item, 'comment'), posOf, at);
+        diagnostics.push(error(file, 'comment must be text.', p.line, p.column));
+        ok = false;
+      }
+      if (!ok) return;
+      seen.add(id as string);
+      const r: Rating = { message: id as string, score: e.score as number };
+      if (typeof e.comment === 'string' && e.comment.trim() !== '') r.comment = e.comment;
+      ratings.push(r);
+    });
+  }
+  const sorted = sortDiagnostics(diagnostics);
+  if (designer === undefined || sorted.some((d) => d.severity === 'error')) return { diagnostics: sorted };
+  return { ratings: { designer, file, ratings }, diagnostics: sorted };
+}
+
+/** Validates the text of runs/<id>/survey/<designer>.yaml. */
+export function checkSurveyText(text: string, file: string): { survey?: SurveyAnswer; diagnostics: Diagnostic[] } {
+  const expected = designerIdOfFile(file);
+  const { map, data, posOf, diagnostics } = parseMap(text, file, 'A survey file');
+  if (!map || !data) return { diagnostics };
+  unknownFields(map, ['designer', ...SURVEY_QUESTIONS, 'comment'], file, posOf, diagnostics);
+  const designer = checkDesigner(map, data, file, expected, posOf, diagnostics);
+  const out: SurveyAnswer = { designer: expected, file };
+  let answered = 0;
+  for (const q of SURVEY_QUESTIONS) {
+    const pair = pairOf(map, q);
+    if (!pair || data[q] === null) continue;
+    const at = valuePos(pair, posOf, posOf(pair));
+    if (!isScore(data[q])) diagnostics.push(error(file, `${q} must be a whole number from 1 (strongly disagree) to 5 (strongly agree), found ${shownValue(data[q])}.`, at.line, at.column));
+    else {
+      out[q] = data[q] as number;
+      answered++;
+    }
+  }
+  if (data.comment !== undefined && data.comment !== null) {
+    if (typeof data.comment !== 'string') {
+      const at = valuePos(pairOf(map, 'comment'), posOf, { line: 1, column: 1 });
+      diagnostics.push(error(file, 'comment must be text.', at.line, at.column));
+    } else if (data.comment.trim() !== '') out.comment = data.comment;
+  }
+  if (answered === 0 && !diagnostics.some((d) => d.severity === 'error')) {
+    diagnostics.push(error(file, `The file answers none of ${SURVEY_QUESTIONS.join(', ')}; answer at least one (1–5).`, 1, 1));
+  }
+  const sorted = sortDiagnostics(diagnostics);
+  if (designer === undefined || sorted.some((d) => d.severity === 'error')) return { diagnostics: sorted };
+  return { survey: out, diagnostics: sorted };
+}
+
+/** YAML files of a folder of the run (ratings/ or survey/), contained; [] when the folder does not exist. */
+async function yamlFiles(root: string, folder: string): Promise<{ rel: string; id: string }[]> {
+  const names = (await listInReview(root, folder)) ?? [];
+  return names
+    .filter((n) => !n.startsWith('.') && /\.ya?ml$/i.test(n))
+    .sort()
+    .map((n) => ({ rel: `${folder}/${n}`, id: n.replace(/\.ya?ml$/i, '') }));
+}
+
+async function readSmall(root: string, rel: string, out: Diagnostic[]): Promise<string | undefined> {
+  try {
+    return await readReviewText(root, rel, LIMITS.smallFile);
+  } catch (err) {
+    if (err instanceof ReviewFileError) out.push(error(err.file, err.message));
+    else throw err;
+    return undefined;
+  }
+}
+
+/** Every valid ratings file of a run, plus the diagnostics of the others. */
+export async function loadRatings(root: string, record: RunRecord): Promise<{ ratings: DesignerRatings[]; diagnostics: Diagnostic[] }> {
+  const diagnostics: Diagnostic[] = [];
+  const ratings: DesignerRatings[] = [];
+  for (const f of await yamlFiles(root, ratingsRel(record.id))) {
+    const text = await readSmall(root, f.rel, diagnostics);
+    if (text === undefined) continue;
+    const r = checkRatingsText(text, f.rel, record);
+    diagnostics.push(...r.diagnostics);
+    if (r.ratings) ratings.push(r.ratings);
+  }
+  return { ratings, diagnostics };
+}
+
+/** Every valid survey file of a run, plus the diagnostics of the others. */
+export async function loadSurvey(root: string, runId: string): Promise<{ answers: SurveyAnswer[]; diagnostics: Diagnostic[] }> {
+  const diagnostics: Diagnostic[] = [];
+  const answers: SurveyAnswer[] = [];
+  for (const f of await yamlFiles(root, surveyRel(runId))) {
+    const text = await readSmall(root, f.rel, diagnostics);
+    if (text === undefined) continue;
+    const r = checkSurveyText(text, f.rel);
+    diagnostics.push(...r.diagnostics);
+    if (r.survey) answers.push(r.survey);
+  }
+  return { answers, diagnostics };
+}
+
+function assertDesignerId(designer: string): void {
+  if (!DESIGNER_ID_PATTERN.test(designer)) throw new Error(`"${designer}" is not a designer id.`);
+}
+
+/** Writes a designer's ratings (validated against the record first; throws with the first problem). */
+export async function writeRatings(root: string, record: RunRecord, designer: string, ratings: Rating[]): Promise<string> {
+  assertDesignerId(designer);
+  const rel = ratingsRel(record.id, designer);
+  const text = `# ${RATING_WORDING}\n${stringify({ designer, ratings: ratings.map((r) => (r.comment ? r : { message: r.message, score: r.score })) }, { lineWidth: 0 })}`;
+  const check = checkRatingsText(text, rel, record);
+  const bad = check.diagnostics.find((d) => d.severity === 'error');
+  if (bad) throw new Error(bad.message);
+  await writeReviewFile(root, rel, text);
+  return rel;
+}
+
+/** Writes a designer's survey answers (validated first). */
+export async function writeSurvey(root: string, runId: string, answer: Omit<SurveyAnswer, 'file'>): Promise<string> {
+  assertDesignerId(answer.designer);
+  const rel = surveyRel(runId, answer.designer);
+  const body: Record<string, unknown> = { designer: answer.designer };
+  for (const q of SURVEY_QUESTIONS) if (answer[q] !== undefined) body[q] = answer[q];
+  if (answer.comment) body.comment = answer.comment;
+  const text = `# 1 = strongly disagree … 5 = strongly agree\n${stringify(body, { lineWidth: 0 })}`;
+  const check = checkSurveyText(text, rel);
+  const bad = check.diagnostics.find((d) => d.severity === 'error');
+  if (bad) throw new Error(bad.message);
+  await writeReviewFile(root, rel, text);
+  return rel;
+}

@@ -1,0 +1,24 @@
+/** "Did it help?": the blind re-rank set, the comparison, ratings, survey and the many-review evaluation. No `vscode` import. */
+export { makeRerankSet, bordaTop, assignLetters, letterOf, DEFAULT_TOP } from './rerankSet';
+export type { RerankSetResult, RerankSource } from './rerankSet';
+export { readKey, formatKey } from './key';
+export type { RerankKey } from './key';
+export { compareRun, RERANKINGS_NEEDED } from './compare';
+export type { CompareResult, AgreementSide, PairedResult, Timing } from './compare';
+export { acceptance, summarizeRatings, summarizeSurvey } from './summaries';
+export type { Acceptance, RatingsSummary, SurveySummary } from './summaries';
+export {
+  checkRatingsText,
+  checkSurveyText,
+  loadRatings,
+  loadSurvey,
+  ratableMessages,
+  writeRatings,
+  writeSurvey,
+  SURVEY_QUESTIONS,
+  SURVEY_WORDING,
+  RATING_WORDING,
+} from './feedback';
+export type { DesignerRatings, Rating, SurveyAnswer, SurveyQuestion } from './feedback';
+export { rerankDir, rerankRel, keyRel, ratingsRel, surveyRel, RERANK_DIR, KEY_FILE } from './paths';
+export { REFERENCE } from './reference';

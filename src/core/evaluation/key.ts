@@ -1,0 +1,41 @@
+/**
+ * runs/<run-id>/rerank/key.json: `{"A": {"kind": "option"|"remix", "id": "4"|"r1", "file": "…"}}` — which letter of the
+ * blind re-rank set is which source (`file` relative to the review root). Read (capped, contained) only when the
+ * comparison is shown.
+ */
+import { z } from 'zod';
+import { LIMITS, readReviewText, ReviewFileError } from '../files/reviewFiles';
+import { checkJsonSyntax } from '../review/jsonSyntax';
+import { keyRel } from './paths';
+
+export const KeyEntrySchema = z.object({ kind: z.enum(['option', 'remix']), id: z.string().min(1), file: z.string().min(1) }).strict();
+export const RerankKeySchema = z.record(z.string().regex(/^[A-Z]+$/, 'a letter A, B, C, …'), KeyEntrySchema);
+export type RerankKey = z.infer<typeof RerankKeySchema>;
+
+export function formatKey(key: RerankKey): string {
+  return `${JSON.stringify(key, null, 2)}\n`;
+}
+
+function lineColOf(text: string, offset: number): string {
+  const before = text.slice(0, offset).split('\n');
+  return `${before.length}:${before[before.length - 1]!.length + 1}`;
+}
+
+/** The key of a run's re-rank set; throws ReviewFileError (`file:line:col: error: …` in its message) when it is unusable. */
+export async function readKey(reviewRoot: string, runId: string): Promise<RerankKey> {
+  const file = keyRel(runId);
+  const text = await readReviewText(reviewRoot, file, LIMITS.smallFile);
+  const syntax = checkJsonSyntax(text);
+  if (syntax) throw new ReviewFileError(file, `${file}:${lineColOf(text, syntax.offset)}: error: This is not valid JSON: ${syntax.message}`);
+  const parsed = RerankKeySchema.safeParse(JSON.parse(text));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ReviewFileError(file, `${file}:0:0: error: ${issue?.path.join('.') || 'the key'}: ${issue?.message ?? 'not a re-rank key'}.`);
+  }
+  const ids = new Set<string>();
+  for (const [letter, e] of Object.entries(parsed.data)) {
+    if (ids.has(`${e.kind}:${e.id}`)) throw new ReviewFileError(file, `${file}:0:0: error: ${letter} repeats the ${e.kind} "${e.id}".`);
+    ids.add(`${e.kind}:${e.id}`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,135 @@
+/**
+ * The blind re-rank set of a run (the published protocol): the team's Borda top N of the review's original options plus
+ * every remix the run made, each copied to runs/<run-id>/rerank/options/<letter>.<ext> under a neutral letter in a
+ * shuffle seeded by the run id (the same run always gives the same letters). runs/<run-id>/rerank/key.json says which
+ * letter is which source. The folder is an ordinary review (brief.md, options/, rankings/ empty, review.yaml), built
+ * beside its place and renamed into it, so a half-made folder never looks like a review; an existing one is never
+ * overwritten. Every read and write goes through the review-files room.
+ */
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { stringify } from 'yaml';
+import { LIMITS, copyInReview, mkdirInReview, readReviewText, resolveInReview, statInReview, writeReviewFile } from '../files/reviewFiles';
+import { formatDiagnostic } from '../review/diagnostics';
+import { loadReview } from '../review/loadReview';
+import type { Review } from '../review/model';
+import { readRunRecord, reviewRelative } from '../run/store';
+import { reviewRankMatrix } from '../stats/analysis';
+import { bordaCount } from '../stats/borda';
+import { SeededRandom, seedFromText } from '../stats/prng';
+import { averageRankMatrix } from '../stats/ranks';
+import { formatKey, type RerankKey } from './key';
+import { KEY_FILE, rerankRel, runRel } from './paths';
+
+export const DEFAULT_TOP = 3;
+
+/**
+ * The review's Borda top `top` option ids: weighted Borda points (the review's weights) first, ties broken by the lower
+ * mean rank, then natural order (the review's option order).
+ */
+export function bordaTop(review: Review, top: number): string[] {
+  const ids = review.options.map((o) => o.id);
+  const avg = averageRankMatrix(reviewRankMatrix(review));
+  const borda = bordaCount(avg, ids, review.designers.map((d) => d.weight));
+  const position = new Map(borda.map((b) => [b.option, b.position]));
+  const meanRank = ids.map((_, i) => avg.reduce((s, row) => s + row[i]!, 0) / avg.length);
+  const order = ids.map((_, i) => i).sort((a, b) => position.get(ids[a]!)! - position.get(ids[b]!)! || meanRank[a]! - meanRank[b]! || a - b);
+  return order.slice(0, top).map((i) => ids[i]!);
+}
+
+/** A, B, …, Z, AA, AB, … */
+export function letterOf(index: number): string {
+  let s = '';
+  let k = index;
+  do {
+    s = String.fromCharCode(65 + (k % 26)) + s;
+    k = Math.floor(k / 26) - 1;
+  } while (k >= 0);
+  return s;
+}
+
+export interface RerankSource {
+  kind: 'option' | 'remix';
+  id: string;
+  /** Relative to the review root. */
+  file: string;
+}
+
+/** Letters for the sources in a shuffle seeded by the run id (Fisher–Yates with the project's generator). */
+export function assignLetters(runId: string, sources: readonly RerankSource[]): RerankKey {
+  const order = sources.map((_, i) => i);
+  const rng = new SeededRandom(seedFromText(runId));
+  for (let i = order.length - 1; i > 0; i--) {
+    const k = rng.nextBelow(i + 1);
+    [order[i], order[k]] = [order[k]!, order[i]!];
+  }
+  const key: RerankKey = {};
+  order.forEach((src, slot) => {
+    const s = sources[src]!;
+    key[letterOf(slot)] = { kind: s.kind, id: s.id, file: s.file };
+  });
+  return key;
+}
+
+export interface RerankSetResult {
+  /** Absolute path of runs/<run-id>/rerank. */
+  dir: string;
+  key: RerankKey;
+}
+
+function extOf(file: string): string {
+  return (path.posix.extname(file) || '.png').toLowerCase();
+}
+
+/** Makes runs/<run-id>/rerank/. Throws a plain sentence when the run or the review cannot give a re-rank set. */
+export async function makeRerankSet(reviewRoot: string, runId: string, opts: { top?: number } = {}): Promise<RerankSetResult> {
+  const top = opts.top ?? DEFAULT_TOP;
+  if (!Number.isInteger(top) || top < 1 || top > 50) throw new Error('--top must be a whole number from 1 to 50.');
+  const root = path.resolve(reviewRoot);
+  const target = rerankRel(runId);
+  const record = await readRunRecord(root, runId);
+  if (record.status !== 'completed') throw new Error(`Run ${runId} is ${record.status}; only a completed run can be re-ranked.`);
+  if (await statInReview(root, target)) {
+    throw new Error(`Run ${runId} already has a re-rank folder (${target}); it is never overwritten. The designers rank there.`);
+  }
+  const loaded = await loadReview(root, { requireRankings: true, decodeImages: false });
+  if (!loaded.review) {
+    const first = loaded.diagnostics.find((d) => d.severity === 'error');
+    throw new Error(`The review's rankings are needed for its Borda top ${top}, but the review has an error${first ? `: ${formatDiagnostic(first)}` : '.'}`);
+  }
+  const review = loaded.review;
+  const options: RerankSource[] = bordaTop(review, top).map((id) => ({ kind: 'option', id, file: review.options.find((o) => o.id === id)!.file }));
+  const remixes: RerankSource[] = record.iterations.flatMap((it) => (it.remix ? [{ kind: 'remix' as const, id: it.remix.id, file: reviewRelative(runId, it.remix.file) }] : []));
+  if (remixes.length === 0) throw new Error(`Run ${runId} made no remix, so there is nothing new to re-rank.`);
+  const sources = [...options, ...remixes];
+  for (const s of sources) {
+    const st = await statInReview(root, s.file);
+    if (!st?.isFile()) throw new Error(`The ${s.kind} "${s.id}" of run ${runId} is missing: ${s.file} is not a file.`);
+  }
+  const key = assignLetters(runId, sources);
+  const brief = await readReviewText(root, 'brief.md', LIMITS.brief);
+
+  // Built beside the target and renamed into place.
+  const staging = `${runRel(runId)}/.${path.posix.basename(target)}.partial-${process.pid}`;
+  const stagingAbs = await resolveInReview(root, staging);
+  await fs.rm(stagingAbs, { recursive: true, force: true });
+  try {
+    await writeReviewFile(root, `${staging}/brief.md`, brief);
+    await mkdirInReview(root, `${staging}/options`);
+    for (const [letter, s] of Object.entries(key)) await copyInReview(root, s.file, `${staging}/options/${letter}${extOf(s.file)}`, LIMITS.imageBytes);
+    await mkdirInReview(root, `${staging}/rankings`);
+    await writeReviewFile(root, `${staging}/rankings/.gitkeep`, '');
+    await writeReviewFile(
+      root,
+      `${staging}/review.yaml`,
+      `# The team ranks these candidates again, blind; "teamfusion compare" shows whether the team converged.\n${stringify({ title: `${review.title} — re-rank` }, { lineWidth: 0 })}`,
+    );
+    await writeReviewFile(root, `${staging}/${KEY_FILE}`, formatKey(key));
+    if (await statInReview(root, target)) throw new Error(`Run ${runId} already has a re-rank folder (${target}); it is never overwritten.`);
+    await fs.rename(stagingAbs, await resolveInReview(root, target));
+  } catch (err) {
+    await fs.rm(stagingAbs, { recursive: true, force: true }).catch(() => undefined);
+    throw err;
+  }
+  return { dir: path.join(root, ...target.split('/')), key };
+}
