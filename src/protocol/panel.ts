@@ -132,6 +132,7 @@ export const EvaluationSchema = z.object({
     representative: z.number().nullable(),
     clarity: z.number().nullable(),
     satisfied: z.number().nullable(),
+    answered: z.object({ representative: z.number().int(), clarity: z.number().int(), satisfied: z.number().int() }),
   }),
   rerankings: z.number().int().nonnegative(),
   remixes: z.number().int().nonnegative(),

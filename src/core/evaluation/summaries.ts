@@ -83,11 +83,15 @@ export function summarizeRatings(files: readonly DesignerRatings[]): RatingsSumm
   };
 }
 
-export type SurveySummary = { n: number } & Record<SurveyQuestion, number | null>;
+export type SurveySummary = { n: number } & Record<SurveyQuestion, number | null> & { answered: Record<SurveyQuestion, number> };
 
-/** Means over the designers who answered each question; n = designers with a survey file. */
+/** Means over the designers who answered each question; n = designers with a survey file; `answered` per question. */
 export function summarizeSurvey(answers: readonly SurveyAnswer[]): SurveySummary {
-  const out = { n: answers.length } as SurveySummary;
-  for (const q of SURVEY_QUESTIONS) out[q] = mean(answers.flatMap((a) => (a[q] === undefined ? [] : [a[q]!])));
+  const out = { n: answers.length, answered: {} } as SurveySummary;
+  for (const q of SURVEY_QUESTIONS) {
+    const xs = answers.flatMap((a) => (a[q] === undefined ? [] : [a[q]!]));
+    out[q] = mean(xs);
+    out.answered[q] = xs.length;
+  }
   return out;
 }

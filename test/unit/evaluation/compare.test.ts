@@ -40,7 +40,7 @@ describe('evaluation: compareRun (independent computations of every definition)'
     assert.equal(c.remixes, 2);
     assert.deepEqual(c.ratings.n, 0);
     assert.equal(c.ratings.mean, null);
-    assert.deepEqual(c.survey, { n: 0, representative: null, clarity: null, satisfied: null });
+    assert.deepEqual(c.survey, { n: 0, representative: null, clarity: null, satisfied: null, answered: { representative: 0, clarity: 0, satisfied: 0 } });
   });
 
   it('after three blind re-rankings: after, paired change, acceptance agree with hand computations; nothing written', async () => {
