@@ -8,6 +8,7 @@ import { runImport } from './commands/import';
 import { runRun } from './commands/run';
 import { runRerank } from './commands/rerank';
 import { runCompare } from './commands/compare';
+import { runCodeDiscussion } from './commands/codeDiscussion';
 import { USAGE, UsageError } from './usage';
 import { RunRecordError } from '../core/run/store';
 
@@ -20,6 +21,7 @@ const COMMANDS: Record<string, Command> = {
   run: runRun,
   rerank: runRerank,
   compare: runCompare,
+  'code-discussion': runCodeDiscussion,
 };
 
 export async function main(argv: string[]): Promise<number> {

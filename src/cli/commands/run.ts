@@ -218,7 +218,7 @@ function displayPath(p: string): string {
   return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : p;
 }
 
-function envNumber(name: string, scale: number): number | undefined {
+export function envNumber(name: string, scale: number): number | undefined {
   const v = process.env[name]?.trim();
   if (!v) return undefined;
   const n = Number(v);
@@ -229,7 +229,7 @@ function envNumber(name: string, scale: number): number | undefined {
  * TEAMFUSION_PRICES names a JSON file with prices merged over the built-in table, e.g.
  * `{ "my-model": { "inputPerMTok": 1, "cachedInputPerMTok": 0.5, "outputPerMTok": 4 }, "gpt-image-1": { "perImage": 0.04 } }`.
  */
-async function readPriceTable(file: string | undefined): Promise<PriceTable | undefined> {
+export async function readPriceTable(file: string | undefined): Promise<PriceTable | undefined> {
   if (!file?.trim()) return undefined;
   let text: string;
   try {

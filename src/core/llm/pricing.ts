@@ -30,6 +30,12 @@ export const DEFAULT_PRICES: PriceTable = {
   'gpt-image-1-mini': { perImage: 0.011 },
 };
 
+/**
+ * OpenAI's Batch API bills a request at half the normal price (input, cached input and output alike): the discount is a
+ * factor on this table, not a second table.
+ */
+export const BATCH_DISCOUNT = 0.5;
+
 /** The built-in table with `overrides` merged over it, model by model. */
 export function mergePrices(overrides?: PriceTable): PriceTable {
   const out: PriceTable = { ...DEFAULT_PRICES };
@@ -38,13 +44,14 @@ export function mergePrices(overrides?: PriceTable): PriceTable {
 }
 
 /**
- * Estimated cost of a run's usage. Cached input tokens are part of `inputTokens` (as OpenAI reports them) and are billed
+ * Estimated cost of a run's usage (`batch`: requests sent through the Batch API, at BATCH_DISCOUNT). Cached input tokens are part of `inputTokens` (as OpenAI reports them) and are billed
  * at the cached price when the table has one. `undefined` when a model that was used has no price.
  */
 export function estimateCost(
   usage: Usage,
   models: { chatModel: string; imageModel: string },
   prices: PriceTable = DEFAULT_PRICES,
+  opts: { batch?: boolean } = {},
 ): number | undefined {
   let cost = 0;
   const chatUsed = usage.inputTokens + usage.outputTokens > 0;
@@ -60,5 +67,6 @@ export function estimateCost(
     if (!p || p.perImage === undefined) return undefined;
     cost += usage.images * p.perImage;
   }
+  if (opts.batch) cost *= BATCH_DISCOUNT;
   return Math.round(cost * 1e6) / 1e6;
 }

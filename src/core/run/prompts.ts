@@ -156,6 +156,7 @@ export function remixAgentMessage(r: RemixAgentInput): ChatMessage {
     '"disagreements": points still in dispute, one short sentence each.',
     '"decisionPoints": mutually exclusive preferences the lead has to decide (e.g. serif vs sans-serif), each with its ' +
       'positions and the designer ids holding each. Surface them; do not resolve them.',
+    '"backed": for each designer id, the candidate id that designer\'s proxy backed last in this round\'s discussion (null if they backed none).',
   ];
   if (r.iteration.final) {
     return {

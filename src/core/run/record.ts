@@ -93,6 +93,8 @@ export const IterationSchema = z.object({
   agreements: z.array(z.string()).optional(),
   disagreements: z.array(z.string()).optional(),
   decisionPoints: z.array(DecisionPointSchema).optional(),
+  /** (remix agent) Per designer id, the candidate their proxy backed last in this round; null = none (stance, see core/analysis). */
+  backed: z.record(z.string(), z.string().nullable()).optional(),
   remix: RemixSchema.optional(),
   /** Why the iteration stopped, in words, when the run failed here. */
   error: z.string().optional(),

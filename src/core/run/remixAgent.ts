@@ -32,6 +32,8 @@ export interface RemixAnswer {
   agreements: string[];
   disagreements: string[];
   decisionPoints: DecisionPoint[];
+  /** Per designer id, the candidate their proxy backed last in this round (null: none); absent when not reported. */
+  backed?: Record<string, string | null>;
 }
 
 /** The JSON schema sent as response_format (OpenAI strict mode: all properties required, no additional properties). */
@@ -70,6 +72,13 @@ export function remixJsonSchema(candidateIds: readonly string[], designerIds: re
       },
     },
   };
+  properties.backed = {
+    type: 'object',
+    description: "For each designer id, the candidate id that designer's proxy backed last in this round, or null for none.",
+    additionalProperties: false,
+    required: [...designerIds],
+    properties: Object.fromEntries(designerIds.map((id) => [id, { type: ['string', 'null'], enum: [...candidateIds, null] }])),
+  };
   return { type: 'object', additionalProperties: false, required: Object.keys(properties), properties };
 }
 
@@ -88,6 +97,10 @@ export function answerSchema(candidateIds: readonly string[], designerIds: reado
       decisionPoints: z
         .array(z.object({ question: z.string(), positions: z.array(z.object({ position: z.string(), heldBy: z.array(designer) })) }))
         .default([]),
+      backed: z
+        .record(z.string(), candidate.nullable())
+        .refine((r) => Object.keys(r).every((k) => designerIds.includes(k)), { message: 'names someone who is not a designer of this review' })
+        .optional(),
     });
 }
 
@@ -205,6 +218,7 @@ export function parseAnswer(
       agreements: res.data.agreements.map((s) => s.trim()).filter(Boolean),
       disagreements: res.data.disagreements.map((s) => s.trim()).filter(Boolean),
       decisionPoints: res.data.decisionPoints,
+      ...(res.data.backed ? { backed: res.data.backed } : {}),
     },
     filled,
   };
@@ -216,6 +230,7 @@ function applyAnswer(ctx: StepContext, r: RemixAgentInput, a: RemixAnswer, fille
   it.agreements = a.agreements;
   it.disagreements = a.disagreements;
   it.decisionPoints = a.decisionPoints;
+  if (a.backed) it.backed = a.backed;
   if (filled.length) {
     ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'warning', message: `The remix agent ranked fewer candidates than needed; ${filled.join(', ')} completed the ranking in their current order.` });
   }

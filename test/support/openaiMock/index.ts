@@ -9,7 +9,7 @@
  *   await mock.close();
  *
  * Routes: POST /v1/chat/completions (JSON, SSE when `stream: true`), POST /v1/images/edits (multipart or JSON),
- * GET /v1/models[/id]; anything else is a 404 OpenAI-style error. Every request body is checked against OpenAI's
+ * GET /v1/models[/id], the Files and Batch API (batches.ts); anything else is a 404 OpenAI-style error. Every request body is checked against OpenAI's
  * official OpenAPI spec; violations are recorded (specErrors) and, when `strict` (default), answered with 400.
  * Scripted replies are taken FIFO per route; with none queued, the fallback (setFallback) and then a default
  * auto-responder answer.
@@ -21,9 +21,11 @@ import { chatChunks, chatCompletion, makeUsage, PromptCache, promptUnits, type C
 import { multipartBoundary, parseMultipart } from './multipart';
 import { isObject } from './openapiSchema';
 import { editPng } from './png';
+import { FilesAndBatches, type LineAnswer } from './batches';
 import { loadSpecValidator, type SpecValidator } from './specValidator';
 import type { MockFallback, MockOptions, MockReply, MockRoute, MockUsage, RecordedRequest } from './types';
 
+export type { BatchOutcome, BatchSettings } from './batches';
 export type { MockFallback, MockOptions, MockReply, MockRoute, MockUsage, RecordedRequest, UploadedFile } from './types';
 export { instanceFromSchema } from './schemaInstance';
 export { imageLabels, designerReply } from './autoResponder';
@@ -110,6 +112,8 @@ export class MockOpenAI {
   private readonly promptCache = new PromptCache();
   private seq = 0;
   private closed = false;
+  /** Uploaded files and batches; `batch.settings` says how long a batch stays pending and how it ends. */
+  readonly batch: FilesAndBatches;
 
   private constructor(
     private readonly server: http.Server,
@@ -122,6 +126,11 @@ export class MockOpenAI {
     this.baseURL = `http://127.0.0.1:${this.port}/v1`;
     this.latencyMs = options.latencyMs ?? 0;
     this.strict = options.strict ?? true;
+    this.batch = new FilesAndBatches(
+      { pendingPolls: options.batch?.pendingPolls ?? 0, outcome: options.batch?.outcome ?? 'completed', answeredBeforeExpiry: options.batch?.answeredBeforeExpiry },
+      (body, customId) => this.answerBatchLine(body, customId),
+      (body) => validator.validateJson('chat', body),
+    );
   }
 
   /** Starts a server on 127.0.0.1 (port 0 = a free one). Throws when OpenAI's spec cannot be found. */
@@ -196,6 +205,7 @@ export class MockOpenAI {
     this.queues.edit = [];
     this.fallback = undefined;
     this.promptCache.clear();
+    this.batch.reset();
     this.seq = 0;
   }
 
@@ -242,6 +252,8 @@ export class MockOpenAI {
     if (method === 'POST' && rel === '/chat/completions') route = 'chat';
     else if (method === 'POST' && rel === '/images/edits') route = 'edit';
     else if (method === 'GET' && (rel === '/models' || rel.startsWith('/models/'))) route = 'models';
+    else if ((method === 'POST' && rel === '/files') || (method === 'GET' && /^\/files\/[^/]+(\/content)?$/.test(rel))) route = 'files';
+    else if ((method === 'POST' && (rel === '/batches' || /^\/batches\/[^/]+\/cancel$/.test(rel))) || (method === 'GET' && /^\/batches\/[^/]+$/.test(rel))) route = 'batches';
 
     const record: RecordedRequest = {
       seq: ++this.seq,
@@ -271,7 +283,7 @@ export class MockOpenAI {
       return;
     }
 
-    if (route === 'chat' || route === 'edit') {
+    if (route === 'chat' || route === 'edit' || route === 'files' || route === 'batches') {
       const errors = this.parseAndValidate(record, req.headers['content-type'], raw);
       record.validationErrors = errors;
       this.violations.push(...errors.map((e) => `${method} ${path}: ${e}`));
@@ -288,6 +300,10 @@ export class MockOpenAI {
 
     if (route === 'models') {
       this.answerModels(res, record, rel);
+      return;
+    }
+    if (route === 'files' || route === 'batches') {
+      this.answerFilesAndBatches(res, record, rel);
       return;
     }
     if (route === 'other') {
@@ -308,6 +324,25 @@ export class MockOpenAI {
   /** Parses the body into the record and returns its spec violations. */
   private parseAndValidate(record: RecordedRequest, contentType: string | undefined, raw: Buffer): string[] {
     const boundary = multipartBoundary(contentType);
+    if (record.route === 'files' || record.route === 'batches') {
+      const upload = record.method === 'POST' && /\/files$/.test(record.path);
+      const create = record.method === 'POST' && /\/batches$/.test(record.path);
+      if (!upload && !create) {
+        // Retrieve, download and cancel carry no body.
+        return raw.length === 0 || (record.method === 'POST' && raw.toString('utf8').trim() === '{}') ? [] : [`${record.method} ${record.path} takes no request body`];
+      }
+      if (upload) {
+        if (!boundary) return [`content-type ${contentType ?? '(none)'} is not multipart/form-data`];
+        try {
+          const parsed = parseMultipart(raw, boundary);
+          record.body = fieldsObject(parsed.fields);
+          record.files = parsed.files;
+          return this.validator.validateMultipart('file', parsed.fields, parsed.files);
+        } catch (err) {
+          return [`body is not valid multipart/form-data: ${err instanceof Error ? err.message : String(err)}`];
+        }
+      }
+    }
     if (record.route === 'edit' && boundary) {
       try {
         const parsed = parseMultipart(raw, boundary);
@@ -326,7 +361,7 @@ export class MockOpenAI {
     } catch {
       return ['body is not valid JSON'];
     }
-    return this.validator.validateJson(record.route === 'edit' ? 'editJson' : 'chat', record.body);
+    return this.validator.validateJson(record.route === 'edit' ? 'editJson' : record.route === 'batches' ? 'batch' : 'chat', record.body);
   }
 
   private sendJson(res: http.ServerResponse, record: RecordedRequest | undefined, status: number, body: unknown, headers: Record<string, string> = {}): void {
@@ -340,6 +375,76 @@ export class MockOpenAI {
       ...headers,
     });
     res.end(text);
+  }
+
+  private answerFilesAndBatches(res: http.ServerResponse, record: RecordedRequest, rel: string): void {
+    const store = this.batch;
+    const parts = rel.split('/').filter(Boolean).map((p) => decodeURIComponent(p));
+    const notFound = (what: string): void =>
+      this.sendJson(res, record, 404, openaiError(`No such ${what}: ${parts[1] ?? ''}`, 'invalid_request_error', null, 'id'));
+    if (parts[0] === 'files') {
+      if (record.method === 'POST') {
+        const file = record.files[0];
+        const body = isObject(record.body) ? record.body : {};
+        if (!file) {
+          this.sendJson(res, record, 400, openaiError('No file was uploaded.', 'invalid_request_error', null, 'file'));
+          return;
+        }
+        this.sendJson(res, record, 200, store.fileObject(store.addFile(file.filename, String(body.purpose), file.data)));
+        return;
+      }
+      const f = store.files.get(parts[1] ?? '');
+      if (!f) return notFound('File');
+      if (parts[2] === 'content') {
+        record.status = 200;
+        res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': f.data.length, 'x-request-id': `req_mock_${record.seq}` });
+        res.end(f.data);
+        return;
+      }
+      this.sendJson(res, record, 200, store.fileObject(f));
+      return;
+    }
+    let answer: { status: number; body: object };
+    if (record.method === 'POST' && parts.length === 1) answer = store.create(isObject(record.body) ? record.body : {});
+    else if (record.method === 'POST') answer = store.cancel(parts[1] ?? '');
+    else answer = store.retrieve(parts[1] ?? '');
+    this.sendJson(res, record, answer.status, answer.body);
+  }
+
+  /** One line of a batch answered like a chat request: queued reply, else the fallback, else the auto-responder. */
+  private answerBatchLine(body: unknown, customId: string): LineAnswer {
+    const record: RecordedRequest = {
+      seq: 0,
+      method: 'POST',
+      path: '/v1/chat/completions',
+      route: 'chat',
+      headers: { 'x-batch-custom-id': customId },
+      body,
+      files: [],
+      validationErrors: [],
+      receivedAt: Date.now(),
+    };
+    let reply: MockReply;
+    try {
+      reply = this.queues.chat.shift() ?? this.fallback?.(record) ?? defaultReply(record);
+    } catch (err) {
+      return { status: 500, body: openaiError(`The mock fallback threw: ${String(err)}`, 'server_error', 'mock_fallback') };
+    }
+    const meta = this.chatMeta(record);
+    const complete = (content: string, usage: MockUsage | undefined, finish: string): LineAnswer => ({
+      status: 200,
+      body: chatCompletion(meta, content, makeUsage(this.promptCache.account(promptUnits(body)), content, usage), finish),
+    });
+    switch (reply.kind) {
+      case 'chat':
+        return complete(reply.content, reply.usage, reply.finishReason ?? 'stop');
+      case 'json':
+        return complete(JSON.stringify(reply.value), reply.usage, 'stop');
+      case 'error':
+        return { status: reply.status, body: reply.body ?? defaultErrorBody(reply.status) };
+      default:
+        return { status: 500, body: openaiError(`The mock reply kind '${reply.kind}' cannot answer a batch line.`, 'server_error', 'mock_misuse') };
+    }
   }
 
   private answerModels(res: http.ServerResponse, record: RecordedRequest, rel: string): void {

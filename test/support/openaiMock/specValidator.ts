@@ -11,7 +11,7 @@ import addFormats from 'ajv-formats';
 import { convertOpenApiSchema, isObject, reachableComponents, type JsonObject } from './openapiSchema';
 import type { UploadedFile } from './types';
 
-export type SpecOperation = 'chat' | 'edit' | 'editJson';
+export type SpecOperation = 'chat' | 'edit' | 'editJson' | 'file' | 'batch';
 export type SchemaSource = 'subset' | 'openapi';
 
 /** Where each validated operation lives in the spec. */
@@ -19,8 +19,12 @@ const OPERATIONS: Record<SpecOperation, { path: string; contentType: string }> =
   chat: { path: '/chat/completions', contentType: 'application/json' },
   edit: { path: '/images/edits', contentType: 'multipart/form-data' },
   editJson: { path: '/images/edits', contentType: 'application/json' },
+  file: { path: '/files', contentType: 'multipart/form-data' },
+  batch: { path: '/batches', contentType: 'application/json' },
 };
+/** The operations the ready-made subset may cover; files and batches are always converted from openapi.json. */
 const OPERATION_NAMES: SpecOperation[] = ['chat', 'edit', 'editJson'];
+const CONVERTED_OPERATIONS: SpecOperation[] = ['file', 'batch'];
 
 const SUBSET_FILE = 'openai-subset.schema.json';
 /** Placeholder standing for a file part when a multipart body is validated. */
@@ -174,7 +178,7 @@ class AjvSpecValidator implements SpecValidator {
     readonly source: SchemaSource,
     private readonly ops: Record<SpecOperation, CompiledOperation>,
   ) {
-    this.schemaNames = { chat: ops.chat.name, edit: ops.edit.name, editJson: ops.editJson.name };
+    this.schemaNames = { chat: ops.chat.name, edit: ops.edit.name, editJson: ops.editJson.name, file: ops.file.name, batch: ops.batch.name };
   }
 
   validateJson(op: SpecOperation, body: unknown): string[] {
@@ -247,7 +251,7 @@ function loadSubset(specDir: string, names: string[]): JsonObject | undefined {
 const cache = new Map<string, SpecValidator>();
 
 /**
- * Loads (once per spec file and source preference) a validator for the chat and image-edit request bodies.
+ * Loads (once per spec file and source preference) a validator for the chat, image-edit, file-upload and batch request bodies.
  * `prefer: 'openapi'` skips the ready-made subset and converts openapi.json itself.
  */
 export function loadSpecValidator(specPath?: string, prefer: SchemaSource = 'subset'): SpecValidator {
@@ -283,18 +287,30 @@ export function loadSpecValidator(specPath?: string, prefer: SchemaSource = 'sub
     source = 'openapi';
   }
 
-  const ajv = newAjv(defs);
-  const compile = (op: SpecOperation): CompiledOperation => {
-    const converted = convertOpenApiSchema(opSchemas[op]);
-    const root: JsonObject = { ...(isObject(converted) ? converted : {}), $defs: defs };
-    const body = isObject(converted) ? converted : {};
-    const validate = ajv.compile({ ...body, $id: `openai-${op}-request.json`, $defs: defs });
-    return { validate, root, name: names[op] };
+  const compiler = (d: JsonObject) => {
+    const ajv = newAjv(d);
+    return (op: SpecOperation, schema: unknown = opSchemas[op]): CompiledOperation => {
+      const converted = convertOpenApiSchema(schema);
+      const root: JsonObject = { ...(isObject(converted) ? converted : {}), $defs: d };
+      const body = isObject(converted) ? converted : {};
+      const validate = ajv.compile({ ...body, $id: `openai-${op}-request.json`, $defs: d });
+      return { validate, root, name: componentName(schema) };
+    };
   };
+  const compile = compiler(defs);
+  // Files and batches: their schemas converted from openapi.json, whatever the source of the others.
+  const extraSchemas = CONVERTED_OPERATIONS.map((op) => operationSchema(spec, op));
+  const extraNames = new Set<string>();
+  for (const sch of extraSchemas) for (const n of reachableComponents(sch, components)) extraNames.add(n);
+  const extraDefs: JsonObject = {};
+  for (const n of [...extraNames].sort()) extraDefs[n] = convertOpenApiSchema(components[n]);
+  const compileExtra = compiler(extraDefs);
   const validator = new AjvSpecValidator(specFile, source, {
     chat: compile('chat'),
     edit: compile('edit'),
     editJson: compile('editJson'),
+    file: compileExtra('file', extraSchemas[0]),
+    batch: compileExtra('batch', extraSchemas[1]),
   });
   cache.set(key, validator);
   return validator;

@@ -45,7 +45,7 @@ export interface RecordedRequest {
   method: string;
   /** Path without the query string, e.g. `/v1/chat/completions`. */
   path: string;
-  route: MockRoute | 'models' | 'other';
+  route: MockRoute | 'models' | 'files' | 'batches' | 'other';
   /**
    * Lower-cased request headers. `authorization` is present but not enumerable, so tests can check it
    * while logs, JSON.stringify and console.log never show it.
@@ -72,6 +72,8 @@ export interface MockOptions {
   strict?: boolean;
   /** Path of openapi.json or of the folder holding it (default: env TEAMFUSION_OPENAI_SPEC, else ../shared/openai). */
   specPath?: string;
+  /** Batches: retrievals that still see a batch pending, and how it ends (see batches.ts). */
+  batch?: { pendingPolls?: number; outcome?: 'completed' | 'expired' | 'failed'; answeredBeforeExpiry?: number };
   /** Called once per finished request (the CLI prints it). Never receives the authorization value. */
   onLog?: (line: string) => void;
 }

@@ -1,0 +1,126 @@
+/**
+ * `teamfusion code-discussion <review> <run-id> [--json] [--force] [--batch] [--poll-interval S] [--max-wait S]`:
+ * every message of the run gets one Bales IPA category (runs/<run-id>/analysis.json); `--json` prints that object.
+ * Exit 0 coded (or a batch still pending, said in words), 1 invalid input / messages left uncoded / batch expired or failed,
+ * 2 usage, 130 cancelled.
+ */
+import * as path from 'node:path';
+import { createModelClient } from '../../core/llm/client';
+import {
+  BALES_CATEGORIES,
+  DEFAULT_MAX_WAIT_MS,
+  DEFAULT_POLL_INTERVAL_MS,
+  MAX_ATTEMPTS,
+  analysisPath,
+  codeDiscussion,
+  stanceSentence,
+  topChoiceOf,
+  type DesignerTop,
+} from '../../core/analysis';
+import { printable } from '../../core/files/reviewFiles';
+import { loadReview } from '../../core/review/loadReview';
+import { UsageError } from '../usage';
+import { envNumber, readPriceTable } from './run';
+import { parseStrict } from './validate';
+
+function seconds(flag: string, v: unknown, fallbackMs: number): number {
+  if (v === undefined) return fallbackMs;
+  const n = Number(v);
+  if (typeof v !== 'string' || v.trim() === '' || !Number.isFinite(n) || n < 0) throw new UsageError(`${flag} needs a number of seconds, not "${String(v)}".`);
+  return Math.round(n * 1000);
+}
+
+export async function runCodeDiscussion(args: string[]): Promise<number> {
+  const { positionals, values } = parseStrict(args, {
+    json: { type: 'boolean' },
+    force: { type: 'boolean' },
+    batch: { type: 'boolean' },
+    'poll-interval': { type: 'string' },
+    'max-wait': { type: 'string' },
+  });
+  if (positionals.length !== 2) {
+    throw new UsageError('give the review folder and the run id, e.g. teamfusion code-discussion samples/lumen-perfume 2026-11-21T22-40-05Z-3f9c');
+  }
+  const pollIntervalMs = Math.max(1, seconds('--poll-interval', values['poll-interval'], DEFAULT_POLL_INTERVAL_MS));
+  const maxWaitMs = seconds('--max-wait', values['max-wait'], DEFAULT_MAX_WAIT_MS);
+  const [review, runId] = positionals as [string, string];
+  const root = path.resolve(review);
+
+  let prices;
+  try {
+    prices = await readPriceTable(process.env.TEAMFUSION_PRICES);
+  } catch (err) {
+    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  }
+
+  // The designers' top choices (for the stance table); a review whose rankings do not load is coded without it.
+  let designers: DesignerTop[] | undefined;
+  const loaded = await loadReview(root, { decodeImages: false }).catch(() => undefined);
+  if (loaded?.review) designers = loaded.review.designers.map((d) => ({ id: d.id, topChoice: topChoiceOf(d.entries) }));
+
+  const controller = new AbortController();
+  const onSigint = (): void => {
+    process.stderr.write('\nCancelling… (what is coded is kept)\n');
+    controller.abort();
+  };
+  process.on('SIGINT', onSigint);
+  let result;
+  try {
+    result = await codeDiscussion({
+      reviewRoot: root,
+      runId,
+      client: () => createModelClient({ timeoutMs: envNumber('TEAMFUSION_REQUEST_TIMEOUT_SECONDS', 1000), maxRetries: envNumber('TEAMFUSION_MAX_RETRIES', 1) }),
+      force: values.force === true,
+      batch: values.batch === true,
+      pollIntervalMs,
+      maxWaitMs,
+      prices,
+      designers,
+      signal: controller.signal,
+      onProgress: (p) => {
+        if (values.json !== true) process.stderr.write(`${printable(p.message)}\n`);
+      },
+      log: (line) => process.stderr.write(`${printable(line)}\n`),
+    });
+  } catch (err) {
+    const cause = err instanceof Error ? err.message : String(err);
+    process.stderr.write(`teamfusion code-discussion: ${printable(cause)}\n`);
+    return 1;
+  } finally {
+    process.off('SIGINT', onSigint);
+  }
+
+  const a = result.analysis;
+  for (const n of result.notes) process.stderr.write(`${printable(n)}\n`);
+  if (values.json === true) {
+    process.stdout.write(`${JSON.stringify(a, null, 2)}\n`);
+  } else {
+    const total = a.bales.length + a.uncoded.length;
+    const cost = a.usage.costUsd === undefined ? 'cost unknown (model not in the price table)' : `estimated cost $${a.usage.costUsd.toFixed(4)}`;
+    const lines = [
+      `Coded ${a.bales.length} messages of run ${a.runId} with ${printable(a.model)} (${result.newRequests} new requests, ${result.reused} codes reused; ${a.requests} requests in all, ${cost}${a.mode !== 'direct' ? `, ${a.mode}` : ''}).`,
+    ];
+    for (const [speaker, row] of Object.entries(a.byDesigner)) {
+      const parts = BALES_CATEGORIES.filter((c) => row[String(c.number)]).map((c) => `${c.label} ${row[String(c.number)]}`);
+      lines.push(`  ${printable(speaker)}: ${parts.join(', ') || 'nothing coded'}`);
+    }
+    if (a.rounds.length) lines.push(`Agrees / disagrees per round: ${a.rounds.map((r) => `round ${r.iteration} ${r.agrees}/${r.disagrees}`).join(', ')}${a.possiblyTooCompliant ? ' — possibly too compliant (almost all Agrees)' : ''}.`);
+    if (a.stance) lines.push(`Stance: ${printable(stanceSentence(a.stance))}`);
+    if (total === 0) lines.push('The run has no messages yet.');
+    lines.push(`Written: ${analysisPath(a.runId)}`);
+    process.stdout.write(`${lines.join('\n')}\n`);
+  }
+  switch (result.state) {
+    case 'coded':
+    case 'pending':
+      return 0;
+    case 'cancelled':
+      return 130;
+    case 'uncoded':
+      process.stderr.write(`${a.uncoded.length} message${a.uncoded.length === 1 ? '' : 's'} could not be coded after ${MAX_ATTEMPTS} attempts and ${a.uncoded.length === 1 ? 'is' : 'are'} listed as uncoded: ${a.uncoded.join(', ')}.\n`);
+      return 1;
+    case 'batch-problem':
+      return 1;
+  }
+}

@@ -1,0 +1,8 @@
+/** Discussion analysis: Bales IPA coding of a run's messages (analysis.json) and the stance table. No vscode import. */
+export * from './bales';
+export * from './analysisFile';
+export * from './stance';
+export * from './summary';
+export { codeDiscussion, CodingError, MAX_ATTEMPTS, DEFAULT_MAX_WAIT_MS, DEFAULT_POLL_INTERVAL_MS } from './coder';
+export type { CodeDiscussionOptions, CodeDiscussionResult, CodingProgress, CodingState } from './coder';
+export { codingJsonSchema, CODING_SYSTEM, SCHEMA_NAME, CONTEXT_MESSAGES, MESSAGES_PER_REQUEST } from './codingPrompt';
