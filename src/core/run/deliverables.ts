@@ -8,11 +8,14 @@ import { agreementBand } from '../stats/kendallW';
 import type { Iteration, RunRecord } from './record';
 import { writeFileAtomic } from '../fsUtil';
 import { RUNS_DIR } from './store';
+import { stanceSentence, stanceTable } from '../analysis/stance';
 
 export interface Person {
   id: string;
   name: string;
   role?: string;
+  /** Rank-1 options of their ranking before the run (for the stance table). */
+  topChoice?: string[];
 }
 
 export async function writeDeliverables(runDirectory: string, record: RunRecord, people: readonly Person[]): Promise<void> {
@@ -69,6 +72,7 @@ export function resultMarkdown(record: RunRecord, people: readonly Person[]): st
   }
 
   for (const it of record.iterations) out.push(...iterationSection(record, it, people));
+  out.push(...stanceSection(record, people));
 
   const u = record.usage;
   out.push('## Usage', '');
@@ -77,6 +81,29 @@ export function resultMarkdown(record: RunRecord, people: readonly Person[]): st
   out.push(`| ${u.inputTokens} | ${u.cachedInputTokens} | ${u.outputTokens} | ${u.images} | ${u.costUsd === undefined ? 'unknown (model not in the price table)' : `$${u.costUsd.toFixed(4)}`} |`);
   out.push('', `Every prompt sent is recorded in [run.json](run.json); the discussion is in [transcript.md](transcript.md).`, '');
   return out.join('\n');
+}
+
+/** Stance kept or yielded (definitions in src/core/analysis/stance.ts), when the remix agent reported what each proxy backed. */
+function stanceSection(record: RunRecord, people: readonly Person[]): string[] {
+  const withTop = people.filter((p) => p.topChoice);
+  if (!record.iterations.some((it) => it.backed) || withTop.length === 0) return [];
+  const t = stanceTable(record, withTop.map((p) => ({ id: p.id, topChoice: p.topChoice! })));
+  const label = (id: string | null): string => (id === null ? 'nothing' : labelWithId(record, id));
+  const rounds = record.iterations.map((it) => it.index);
+  const out = ['## Stance kept or yielded', ''];
+  out.push(`| Designer | Top choice before the run | ${rounds.map((r) => `Backed after round ${r}`).join(' | ')} | Moved | Outcome |`);
+  out.push(`|---|---|${rounds.map(() => '---|').join('')}---|---|`);
+  for (const row of t.rows) {
+    const backed = rounds.map((r) => {
+      const b = row.backed.find((x) => x.iteration === r);
+      return b ? label(b.candidate) : '—';
+    });
+    const moved = row.movedAt ? `yes: round ${row.movedAt.iteration}${row.movedAt.message ? `, after ${row.movedAt.message}` : ''}` : 'no';
+    const outcome = row.outcome === 'kept' ? `kept ${label(row.last)}` : row.outcome === 'yielded' ? `yielded to ${label(row.last)}` : 'not reported';
+    out.push(`| ${names(people, [row.designer])} | ${row.topChoice.map((id) => labelWithId(record, id)).join(', ')} | ${backed.join(' | ')} | ${moved} | ${outcome} |`);
+  }
+  out.push('', stanceSentence(t, (id) => names(people, [id]), (id) => labelWithId(record, id)), '');
+  return out;
 }
 
 function iterationSection(record: RunRecord, it: Iteration, people: readonly Person[]): string[] {

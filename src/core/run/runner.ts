@@ -30,6 +30,7 @@ import { resolveRunSettings } from './settings';
 import { createRunId, readRunRecord, reviewRelative, writeRunRecord } from './store';
 import { SETTING_BOUNDS } from './settingBounds';
 import { mkdirInReview } from '../files/reviewFiles';
+import { topChoiceOf } from '../analysis/stance';
 
 export { listRuns, readRunRecord } from './store';
 
@@ -147,7 +148,7 @@ async function drive(o: RunnerOptions, review: Review, record: RunRecord, resume
       emit({ type: 'record-saved', runId: record.id, record });
     },
   };
-  const people = review.designers.map((d) => ({ id: d.id, name: d.name, role: d.role }));
+  const people = review.designers.map((d) => ({ id: d.id, name: d.name, role: d.role, topChoice: topChoiceOf(d.entries) }));
 
   record.status = 'running';
   record.error = undefined;

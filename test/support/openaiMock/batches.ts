@@ -52,6 +52,8 @@ const now = (): number => Math.floor(Date.now() / 1000);
 export class FilesAndBatches {
   readonly files = new Map<string, StoredFile>();
   readonly batches = new Map<string, BatchState>();
+  /** Spec violations found in uploaded batch input files ("<file> line <n>: …"). */
+  readonly violations: string[] = [];
   private seq = 0;
 
   constructor(
@@ -65,6 +67,7 @@ export class FilesAndBatches {
   reset(): void {
     this.files.clear();
     this.batches.clear();
+    this.violations.length = 0;
     this.seq = 0;
   }
 
@@ -117,6 +120,7 @@ export class FilesAndBatches {
     if (file.purpose !== 'batch') return { status: 400, body: { error: { message: `File ${file.id} was not uploaded with purpose "batch".`, type: 'invalid_request_error', param: 'input_file_id', code: null } } };
     const endpoint = String(body.endpoint);
     const { lines, problems } = this.readInput(file, endpoint);
+    this.violations.push(...problems.map((p) => `batch input ${p}`));
     const created = now();
     const id = `batch_mock${++this.seq}`;
     const batch: Record<string, unknown> = {

@@ -194,7 +194,7 @@ export class MockOpenAI {
 
   /** Every request-body violation of the official spec so far, as "METHOD path: violation". */
   specErrors(): string[] {
-    return [...this.violations];
+    return [...this.violations, ...this.batch.violations];
   }
 
   /** Forgets requests, violations, queued replies, the fallback and the prompt cache. Options stay. */

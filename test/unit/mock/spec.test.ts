@@ -25,7 +25,7 @@ describe('mock OpenAI: request validation against the official spec', () => {
     assert.equal(path.basename(file), 'openapi.json');
     assert.equal(path.basename(path.dirname(file)), 'openai');
     const v = loadSpecValidator();
-    assert.deepEqual(v.schemaNames, { chat: 'CreateChatCompletionRequest', edit: 'CreateImageEditRequest', editJson: 'EditImageBodyJsonParam' });
+    assert.deepEqual(v.schemaNames, { chat: 'CreateChatCompletionRequest', edit: 'CreateImageEditRequest', editJson: 'EditImageBodyJsonParam', file: 'CreateFileRequest', batch: 'CreateBatchRequest' });
   });
 
   it('takes the spec from an explicit path or TEAMFUSION_OPENAI_SPEC, and says so plainly when it is missing', () => {

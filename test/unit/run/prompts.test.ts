@@ -63,7 +63,21 @@ describe('prompts and narrowing', () => {
 
   it('remix schema follows strict-mode rules and the answer is validated', () => {
     const s = remixJsonSchema(['1', '2', '3'], ['ana', 'ben'], false, 2) as { required: string[]; properties: Record<string, unknown> };
-    assert.deepEqual(s.required, ['ranking', 'editingDirections', 'agreements', 'disagreements', 'decisionPoints']);
+    assert.deepEqual(s.required, ['ranking', 'editingDirections', 'agreements', 'disagreements', 'decisionPoints', 'backed']);
+    // Stance: per designer, the candidate their proxy backed last — an enum of this round's candidates, or null.
+    assert.deepEqual(s.properties.backed, {
+      type: 'object',
+      description: "For each designer id, the candidate id that designer's proxy backed last in this round, or null for none.",
+      additionalProperties: false,
+      required: ['ana', 'ben'],
+      properties: { ana: { type: ['string', 'null'], enum: ['1', '2', '3', null] }, ben: { type: ['string', 'null'], enum: ['1', '2', '3', null] } },
+    });
+    const backed = parseAnswer(JSON.stringify({ ranking: ['1', '2'], editingDirections: 'Do it.', agreements: [], disagreements: [], decisionPoints: [], backed: { ana: '2', ben: null } }), answerSchema(['1', '2', '3'], ['ana', 'ben'], false), ['1', '2', '3'], 2);
+    assert.deepEqual('answer' in backed && backed.answer.backed, { ana: '2', ben: null });
+    const stranger = parseAnswer(JSON.stringify({ ranking: ['1', '2'], editingDirections: 'Do it.', backed: { zoe: '2' } }), answerSchema(['1', '2', '3'], ['ana', 'ben'], false), ['1', '2', '3'], 2);
+    assert.ok('error' in stranger);
+    const inventedBacking = parseAnswer(JSON.stringify({ ranking: ['1', '2'], editingDirections: 'Do it.', backed: { ana: '9' } }), answerSchema(['1', '2', '3'], ['ana', 'ben'], false), ['1', '2', '3'], 2);
+    assert.ok('error' in inventedBacking);
     const fin = remixJsonSchema(['1', '2'], ['ana'], true, 2) as { required: string[] };
     assert.ok(!fin.required.includes('editingDirections'));
     const validator = answerSchema(['1', '2', '3'], ['ana'], false);

@@ -1,0 +1,90 @@
+import { strict as assert } from 'node:assert';
+import { existsSync, promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { MockOpenAI } from '../../support/openaiMock';
+import { buildCli, runCli } from '../cli/buildCli';
+import { TEST_KEY } from '../run/helpers';
+import { RUN_ID, categoryFor, reviewWithRun, scriptedCoder } from './fixtures';
+
+describe('teamfusion code-discussion (command line)', function () {
+  this.timeout(90_000);
+  let mock: MockOpenAI;
+  let cli: { cli: string; dispose(): Promise<void> };
+  const saved: Record<string, string | undefined> = {};
+  before(async () => {
+    mock = await MockOpenAI.start();
+    cli = await buildCli();
+    for (const k of ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'TEAMFUSION_MAX_RETRIES', 'TEAMFUSION_PRICES']) saved[k] = process.env[k];
+    process.env.OPENAI_API_KEY = TEST_KEY;
+    process.env.OPENAI_BASE_URL = mock.baseURL;
+    process.env.TEAMFUSION_MAX_RETRIES = '0';
+    delete process.env.TEAMFUSION_PRICES;
+  });
+  after(async () => {
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+    await mock.close();
+    await cli.dispose();
+  });
+  beforeEach(() => mock.reset());
+
+  it('--json prints analysis.json; exit 0; a second call sends nothing', async () => {
+    const { root } = await reviewWithRun();
+    scriptedCoder(mock);
+    const r = await runCli(cli.cli, 'code-discussion', root, RUN_ID, '--json');
+    assert.equal(r.code, 0, r.stderr);
+    const printed = JSON.parse(r.stdout);
+    const onDisk = JSON.parse(await fs.readFile(path.join(root, 'runs', RUN_ID, 'analysis.json'), 'utf8'));
+    assert.deepEqual(printed, onDisk);
+    assert.equal(printed.bales.length, 11);
+    assert.equal(printed.bales[0].category, categoryFor('i1-m1'));
+    assert.ok(printed.stance.rows.length === 3);
+    assert.ok(!r.stdout.includes(TEST_KEY) && !r.stderr.includes(TEST_KEY));
+    mock.reset();
+    const again = await runCli(cli.cli, 'code-discussion', root, RUN_ID);
+    assert.equal(again.code, 0, again.stderr);
+    assert.match(again.stdout, /Coded 11 messages .*0 new requests, 11 codes reused/);
+    assert.match(again.stdout, /Stance: 1 kept their designer's top choice, 2 yielded \(d2 → 1; d3 → nothing\)\./);
+    assert.equal(mock.requests.length, 0);
+  });
+
+  it('exit 1 with the uncoded ids when a message stays without a valid code', async () => {
+    const { root } = await reviewWithRun();
+    scriptedCoder(mock, (ids) => ({ kind: 'json', value: { codes: ids.map((id) => ({ message: id, category: id === 'i2-m5' ? 0 : categoryFor(id) })) } }));
+    const r = await runCli(cli.cli, 'code-discussion', root, RUN_ID);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /1 message could not be coded after 3 attempts and is listed as uncoded: i2-m5\./);
+    const a = JSON.parse(await fs.readFile(path.join(root, 'runs', RUN_ID, 'analysis.json'), 'utf8'));
+    assert.deepEqual(a.uncoded, ['i2-m5']);
+  });
+
+  it('an unknown run: exit 1 in words, nothing written, no request; bad flags are usage errors (2)', async () => {
+    const { root } = await reviewWithRun();
+    const r = await runCli(cli.cli, 'code-discussion', root, '2026-01-01T00-00-00Z-beef');
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /There is no run "2026-01-01T00-00-00Z-beef"/);
+    assert.equal(existsSync(path.join(root, 'runs', '2026-01-01T00-00-00Z-beef')), false);
+    assert.equal(mock.requests.length, 0);
+    assert.equal((await runCli(cli.cli, 'code-discussion', root)).code, 2);
+    assert.equal((await runCli(cli.cli, 'code-discussion', root, RUN_ID, '--max-wait', 'soon')).code, 2);
+  });
+
+  it('--batch with a short --max-wait: the pending batch is said in words (exit 0) and collected by the next call', async () => {
+    const { root } = await reviewWithRun();
+    mock.batch.settings.pendingPolls = 2;
+    scriptedCoder(mock);
+    const first = await runCli(cli.cli, 'code-discussion', root, RUN_ID, '--batch', '--poll-interval', '0.01', '--max-wait', '0');
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(first.stderr, /The batch batch_mock\d+ is still validating; it is saved in analysis\.json/);
+    const second = await runCli(cli.cli, 'code-discussion', root, RUN_ID, '--poll-interval', '0.01', '--max-wait', '5', '--json');
+    mock.batch.settings.pendingPolls = 0;
+    assert.equal(second.code, 0, second.stderr);
+    const a = JSON.parse(second.stdout);
+    assert.equal(a.bales.length, 11);
+    assert.equal(a.mode, 'batch');
+    assert.equal(mock.requests.filter((q) => q.path === '/v1/batches').length, 1);
+    assert.deepEqual(mock.specErrors(), []);
+  });
+});
