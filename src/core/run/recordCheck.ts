@@ -121,6 +121,11 @@ function checkIds(r: RunRecord, runFolder: string, optionNames: readonly string[
       known(it.ranking, [...at, 'ranking'], 'The ranked id') ??
       known(it.remix?.from, [...at, 'remix', 'from'], 'The remix input');
     if (p) return p;
+    for (const [who, c] of Object.entries(it.backed ?? {})) {
+      if (c !== null && !it.candidates.includes(c)) {
+        return { path: [...at, 'backed', who], message: `What ${q(who)}'s proxy backed, ${q(c)}, is not a candidate of iteration ${it.index}.` };
+      }
+    }
     if (it.remix) {
       const k = remixIteration(it.remix.id);
       if (k !== it.index) {

@@ -178,6 +178,17 @@ describe('code-discussion: Bales IPA coding of a run', function () {
     assert.equal(mock.requests.length, 0);
   });
 
+  it('a record whose stance report names a non-candidate is refused with run.json:line:col, before any request', async () => {
+    const { root } = await reviewWithRun();
+    const file = path.join(root, 'runs', RUN_ID, 'run.json');
+    await fs.writeFile(file, (await fs.readFile(file, 'utf8')).replace('"d3": null', '"d3": "9"'));
+    await assert.rejects(
+      codeDiscussion({ reviewRoot: root, runId: RUN_ID, client: clientFor(mock) }),
+      /runs\/2026-11-21T22-40-05Z-3f9c\/run\.json:\d+:\d+: error: What "d3"'s proxy backed, "9", is not a candidate of iteration 2\./,
+    );
+    assert.equal(mock.requests.length, 0);
+  });
+
   it('a run that is still running is coded as far as it is on disk, and says so', async () => {
     const { root } = await reviewWithRun({ status: 'running' });
     scriptedCoder(mock);
