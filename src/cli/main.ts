@@ -9,6 +9,7 @@ import { runRun } from './commands/run';
 import { runRerank } from './commands/rerank';
 import { runCompare } from './commands/compare';
 import { runCodeDiscussion } from './commands/codeDiscussion';
+import { runEvaluate } from './commands/evaluate';
 import { USAGE, UsageError } from './usage';
 import { RunRecordError } from '../core/run/store';
 
@@ -22,6 +23,7 @@ const COMMANDS: Record<string, Command> = {
   rerank: runRerank,
   compare: runCompare,
   'code-discussion': runCodeDiscussion,
+  evaluate: runEvaluate,
 };
 
 export async function main(argv: string[]): Promise<number> {

@@ -22,3 +22,7 @@ export {
 export type { DesignerRatings, Rating, SurveyAnswer, SurveyQuestion } from './feedback';
 export { rerankDir, rerankRel, keyRel, ratingsRel, surveyRel, RERANK_DIR, KEY_FILE } from './paths';
 export { REFERENCE } from './reference';
+export { evaluateFolder, findReviews, collectRun, overallOf } from './evaluate';
+export type { Evaluation, ReviewEvaluation, RunEvaluation, Overall, Skipped } from './evaluate';
+export { allCharts, CHART_FILES } from './charts';
+export { evaluationMarkdown } from './report';

@@ -1,0 +1,52 @@
+/**
+ * `teamfusion evaluate <folder> [--json] [--out <dir>]`: the study's table for every review below a folder. --out writes
+ * evaluation.md, evaluation.json and SVG charts into <dir> (created when missing). Exit 0, 1 when any review or run was
+ * skipped (the rest is still evaluated), 2 usage.
+ */
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { allCharts } from '../../core/evaluation/charts';
+import { evaluateFolder } from '../../core/evaluation/evaluate';
+import { f2 } from '../../core/evaluation/format';
+import { evaluationMarkdown } from '../../core/evaluation/report';
+import { printable } from '../../core/files/reviewFiles';
+import { UsageError } from '../usage';
+import { parseStrict } from './validate';
+
+async function writeOut(dir: string, files: Record<string, string>): Promise<void> {
+  await fs.mkdir(dir, { recursive: true });
+  for (const [name, data] of Object.entries(files)) {
+    const target = path.join(dir, name);
+    const tmp = `${target}.${process.pid}.tmp`;
+    await fs.writeFile(tmp, data);
+    await fs.rename(tmp, target);
+  }
+}
+
+export async function runEvaluate(args: string[]): Promise<number> {
+  const { positionals, values } = parseStrict(args, { json: { type: 'boolean' }, out: { type: 'string' } });
+  if (positionals.length !== 1) throw new UsageError('give one folder that holds reviews, e.g. teamfusion evaluate samples --out evaluation');
+  if (values.out !== undefined && (typeof values.out !== 'string' || values.out.trim() === '')) throw new UsageError('--out needs a folder.');
+  const folder = positionals[0]!;
+  const e = await evaluateFolder(folder, { onProgress: (rel) => process.stderr.write(`evaluating ${printable(rel)}\n`) });
+  for (const s of e.skipped) process.stderr.write(`skipped ${printable(s.path)}: ${printable(s.reason)}\n`);
+  const json = `${JSON.stringify(e, null, 2)}\n`;
+  if (typeof values.out === 'string') {
+    await writeOut(path.resolve(values.out), { 'evaluation.md': evaluationMarkdown(e), 'evaluation.json': json, ...allCharts(e) });
+    process.stderr.write(`Wrote evaluation.md, evaluation.json and 3 charts to ${printable(values.out)}\n`);
+  }
+  if (values.json === true) process.stdout.write(json);
+  else {
+    const o = e.overall;
+    process.stdout.write(
+      `${[
+        `${o.reviews} reviews: mean W ${f2(o.meanW)}; ${o.notSignificantShare === null ? '—' : Math.round(o.notSignificantShare * 100)}% not significant.`,
+        `${o.runs} runs, ${o.remixes} remixes, ${o.rerankedRuns} re-ranked: W ${f2(o.meanWBefore)} → ${f2(o.meanWAfter)}; converged ${o.verdicts.converged}, diverged ${o.verdicts.diverged}, no evidence ${o.verdicts['no evidence']}.`,
+        `Generated option top 1: ${o.top1Rate === null ? '—' : `${Math.round(o.top1Rate * 100)}%`}, top 2: ${o.top2Rate === null ? '—' : `${Math.round(o.top2Rate * 100)}%`}; ratings ${f2(o.ratingsMean)} / 5 (n = ${o.ratingsN}).`,
+        `Cost ${o.totalCostUsd === null ? '—' : `$${o.totalCostUsd.toFixed(2)}`}; per remixed image ${o.costPerRemixUsd === null ? '—' : `$${o.costPerRemixUsd.toFixed(3)}`}.`,
+        ...(o.timeToDecisionNote ? [`Time to decision: ${o.timeToDecisionNote}`] : []),
+      ].join('\n')}\n`,
+    );
+  }
+  return e.skipped.length ? 1 : 0;
+}

@@ -1,0 +1,280 @@
+/**
+ * `evaluate`: the study's table for every review below a folder. A review is a folder with brief.md and options/; the
+ * re-rank sets inside runs/ are not reviews of their own. Per review: designers, options, W and its permutation p, and
+ * per run the data `collectRun` gathers; overall: the same pooled (rates over re-ranked runs; a missing value is null,
+ * never 0). Broken reviews and runs are listed in `skipped`, the rest is still evaluated. Never writes.
+ */
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { formatDiagnostic } from '../review/diagnostics';
+import { loadReview } from '../review/loadReview';
+import { naturalCompare } from '../review/naturalOrder';
+import type { RunRecord } from '../run/record';
+import { listRunEntries, RUNS_DIR } from '../run/store';
+import { analyzeReview, type AnalyzeOptions } from '../stats/analysis';
+import { SIGNIFICANCE_LEVEL } from '../stats/sentence';
+import { compareRun, type CompareResult } from './compare';
+import { SURVEY_QUESTIONS, type SurveyQuestion } from './feedback';
+import { rerankRel } from './paths';
+import { statInReview } from '../files/reviewFiles';
+
+export interface RunEvaluation {
+  id: string;
+  status: RunRecord['status'];
+  remixes: number;
+  /** The record's usage.costUsd (whole run), null when unknown. */
+  costUsd: number | null;
+  /** Sum of the image-edit prompts' costUsd, null when any is unknown or there is none. */
+  imageEditCostUsd: number | null;
+  /** imageEditCostUsd / remixes. */
+  costPerRemixUsd: number | null;
+  /** The comparison, when the run has a re-rank set with enough re-rankings (else null). */
+  compare: CompareResult | null;
+}
+
+export interface ReviewEvaluation {
+  /** Relative to the evaluated folder, forward slashes ("." for the folder itself). */
+  path: string;
+  designers: number;
+  options: number;
+  /** Kendall's W of the review's rankings; null with fewer than two designers. */
+  w: number | null;
+  pPermutation: number | null;
+  runs: RunEvaluation[];
+}
+
+export interface Skipped {
+  path: string;
+  reason: string;
+}
+
+export interface Overall {
+  reviews: number;
+  meanW: number | null;
+  /** Mean W by team size (designers → mean W). */
+  wByTeamSize: Record<string, { reviews: number; meanW: number }>;
+  /** Share of reviews with W whose agreement is not significant (permutation p ≥ 0.05). */
+  notSignificantShare: number | null;
+  runs: number;
+  remixes: number;
+  rerankedRuns: number;
+  /** Over re-ranked runs: W before (all who ranked) and after (all who re-ranked). */
+  meanWBefore: number | null;
+  meanWAfter: number | null;
+  /** Over re-ranked runs with a paired change. */
+  meanChange: number | null;
+  verdicts: { converged: number; diverged: number; 'no evidence': number };
+  top1Rate: number | null;
+  top2Rate: number | null;
+  ratingsN: number;
+  ratingsMean: number | null;
+  ratingsSd: number | null;
+  ratingsPositiveShare: number | null;
+  lowestDesignerMean: number | null;
+  /** Rating counts for scores 1..5. */
+  ratingsDistribution: [number, number, number, number, number];
+  survey: { n: number } & Record<SurveyQuestion, number | null>;
+  totalCostUsd: number | null;
+  costPerRemixUsd: number | null;
+  /** Median hours from run start to the re-rankings / to Commit Run, over the runs where it is known. */
+  medianHoursToRerank: number | null;
+  medianHoursToCommit: number | null;
+  timeToDecisionNote: string | null;
+}
+
+export interface Evaluation {
+  reviews: ReviewEvaluation[];
+  overall: Overall;
+  skipped: Skipped[];
+}
+
+const SKIP_DIRS = new Set(['node_modules', RUNS_DIR, 'options', 'rankings']);
+const MAX_DEPTH = 12;
+const MAX_FOLDERS = 20_000;
+
+/** Review folders at or below `folder` (symbolic links are not followed; dot folders, runs/, node_modules skipped). */
+export async function findReviews(folder: string): Promise<string[]> {
+  const out: string[] = [];
+  let seen = 0;
+  const walk = async (dir: string, depth: number): Promise<void> => {
+    if (depth > MAX_DEPTH || ++seen > MAX_FOLDERS) return;
+    let entries;
+    try {
+      entries = await fs.readdir(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    const brief = entries.find((e) => e.name === 'brief.md' && e.isFile());
+    const options = entries.find((e) => e.name === 'options' && e.isDirectory());
+    if (brief && options) out.push(dir);
+    for (const e of entries.sort((a, b) => naturalCompare(a.name, b.name))) {
+      if (!e.isDirectory() || e.name.startsWith('.') || SKIP_DIRS.has(e.name)) continue;
+      await walk(path.join(dir, e.name), depth + 1);
+    }
+  };
+  await walk(path.resolve(folder), 0);
+  return out;
+}
+
+function sumOrNull(xs: readonly (number | undefined)[]): number | null {
+  if (xs.length === 0 || xs.some((x) => x === undefined)) return null;
+  return xs.reduce<number>((s, x) => s + x!, 0);
+}
+
+/**
+ * Everything `evaluate` knows about one run (the place to add a per-run field). Problems in the run's evaluation files
+ * are returned beside it, never thrown.
+ */
+export async function collectRun(reviewRoot: string, record: RunRecord, opts: AnalyzeOptions = {}): Promise<{ run: RunEvaluation; problems: string[] }> {
+  const remixes = record.iterations.filter((it) => it.remix).length;
+  const edits = record.prompts.filter((p) => p.kind === 'image-edit' && !p.error);
+  const imageEditCostUsd = edits.length ? sumOrNull(edits.map((p) => p.usage?.costUsd)) : null;
+  const run: RunEvaluation = {
+    id: record.id,
+    status: record.status,
+    remixes,
+    costUsd: record.usage.costUsd ?? null,
+    imageEditCostUsd,
+    costPerRemixUsd: imageEditCostUsd !== null && remixes > 0 ? imageEditCostUsd / remixes : null,
+    compare: null,
+  };
+  let problems: string[] = [];
+  if (await statInReview(reviewRoot, rerankRel(record.id))) {
+    const c = await compareRun(reviewRoot, record.id, opts);
+    problems = c.problems;
+    if (c.after) run.compare = c;
+  }
+  return { run, problems };
+}
+
+function mean(xs: readonly number[]): number | null {
+  return xs.length ? xs.reduce((s, x) => s + x, 0) / xs.length : null;
+}
+
+function median(xs: readonly number[]): number | null {
+  if (!xs.length) return null;
+  const s = [...xs].sort((a, b) => a - b);
+  const k = Math.floor(s.length / 2);
+  return s.length % 2 ? s[k]! : (s[k - 1]! + s[k]!) / 2;
+}
+
+export function overallOf(reviews: readonly ReviewEvaluation[]): Overall {
+  const withW = reviews.filter((r) => r.w !== null);
+  const bySize: Record<string, { reviews: number; meanW: number }> = {};
+  for (const r of withW) {
+    const k = String(r.designers);
+    const cur = bySize[k] ?? { reviews: 0, meanW: 0 };
+    bySize[k] = { reviews: cur.reviews + 1, meanW: cur.meanW + r.w! };
+  }
+  for (const v of Object.values(bySize)) v.meanW /= v.reviews;
+  const runs = reviews.flatMap((r) => r.runs);
+  const compared = runs.flatMap((r) => (r.compare ? [r.compare] : []));
+  const paired = compared.flatMap((c) => (c.paired ? [c.paired] : []));
+  const accepted = compared.flatMap((c) => (c.acceptance ? [c.acceptance] : []));
+  const allRatings = runs.map((r) => r.compare?.ratings).filter((x) => x !== undefined);
+  const dist: [number, number, number, number, number] = [0, 0, 0, 0, 0];
+  for (const r of allRatings) r.distribution.forEach((k, i) => (dist[i]! += k));
+  const n = dist.reduce((s, k) => s + k, 0);
+  const rMean = n ? dist.reduce((s, k, i) => s + k * (i + 1), 0) / n : null;
+  const rSd = n >= 2 ? Math.sqrt(dist.reduce((s, k, i) => s + k * (i + 1 - rMean!) ** 2, 0) / (n - 1)) : null;
+  const lowest = allRatings.flatMap((r) => (r.lowestDesigner ? [r.lowestDesigner.mean] : []));
+  const survey = { n: 0 } as Overall['survey'];
+  for (const q of SURVEY_QUESTIONS) {
+    let sum = 0;
+    let k = 0;
+    for (const c of compared) {
+      const m = c.survey[q];
+      if (m !== null) (sum += m * c.survey.answered[q]), (k += c.survey.answered[q]);
+    }
+    survey[q] = k ? sum / k : null;
+  }
+  survey.n = compared.reduce((s, c) => s + c.survey.n, 0);
+  const costs = runs.map((r) => r.costUsd);
+  const editRuns = runs.filter((r) => r.remixes > 0);
+  const editCost = sumOrNull(editRuns.map((r) => r.imageEditCostUsd ?? undefined));
+  const remixCount = editRuns.reduce((s, r) => s + r.remixes, 0);
+  const toRerank = compared.flatMap((c) => (c.timing.hoursToRerank !== null ? [c.timing.hoursToRerank] : []));
+  const toCommit = runs.flatMap((r) => (r.compare?.timing.hoursToCommit !== null && r.compare?.timing.hoursToCommit !== undefined ? [r.compare.timing.hoursToCommit] : []));
+  const notes: string[] = [];
+  if (compared.length && toCommit.length < compared.length) notes.push(`${compared.length - toCommit.length} of ${compared.length} re-ranked runs were not committed with Commit Run, so their time to decision is unknown`);
+  if (!compared.length) notes.push('no run has been re-ranked, so time to decision cannot be computed');
+  return {
+    reviews: reviews.length,
+    meanW: mean(withW.map((r) => r.w!)),
+    wByTeamSize: bySize,
+    notSignificantShare: withW.length ? withW.filter((r) => r.pPermutation! >= SIGNIFICANCE_LEVEL).length / withW.length : null,
+    runs: runs.length,
+    remixes: runs.reduce((s, r) => s + r.remixes, 0),
+    rerankedRuns: compared.length,
+    meanWBefore: mean(compared.map((c) => c.before.w)),
+    meanWAfter: mean(compared.map((c) => c.after!.w)),
+    meanChange: mean(paired.map((p) => p.change)),
+    verdicts: {
+      converged: paired.filter((p) => p.verdict === 'converged').length,
+      diverged: paired.filter((p) => p.verdict === 'diverged').length,
+      'no evidence': paired.filter((p) => p.verdict === 'no evidence').length,
+    },
+    top1Rate: accepted.length ? accepted.filter((a) => a.top1).length / accepted.length : null,
+    top2Rate: accepted.length ? accepted.filter((a) => a.top2).length / accepted.length : null,
+    ratingsN: n,
+    ratingsMean: rMean,
+    ratingsSd: rSd,
+    ratingsPositiveShare: n ? (dist[3] + dist[4]) / n : null,
+    lowestDesignerMean: lowest.length ? Math.min(...lowest) : null,
+    ratingsDistribution: dist,
+    survey,
+    totalCostUsd: runs.length ? sumOrNull(costs.map((c) => c ?? undefined)) : null,
+    costPerRemixUsd: editCost !== null && remixCount > 0 ? editCost / remixCount : null,
+    medianHoursToRerank: median(toRerank),
+    medianHoursToCommit: median(toCommit),
+    timeToDecisionNote: notes.length ? `${notes.join('; ')}.` : null,
+  };
+}
+
+function relPath(base: string, dir: string): string {
+  return path.relative(base, dir).split(path.sep).join('/') || '.';
+}
+
+/** Evaluates every review below `folder`. `onProgress` hears each review's path as it starts. */
+export async function evaluateFolder(folder: string, opts: AnalyzeOptions & { onProgress?: (rel: string) => void } = {}): Promise<Evaluation> {
+  const base = path.resolve(folder);
+  const st = await fs.stat(base).catch(() => undefined);
+  if (!st?.isDirectory()) throw new Error(`${folder} is not a folder.`);
+  const reviews: ReviewEvaluation[] = [];
+  const skipped: Skipped[] = [];
+  for (const dir of await findReviews(base)) {
+    const rel = relPath(base, dir);
+    opts.onProgress?.(rel);
+    const loaded = await loadReview(dir, { requireRankings: true, decodeImages: false });
+    if (!loaded.review) {
+      const first = loaded.diagnostics.find((d) => d.severity === 'error');
+      skipped.push({ path: rel, reason: first ? formatDiagnostic(first) : 'the review cannot be loaded' });
+      continue;
+    }
+    const review = loaded.review;
+    let w: number | null = null;
+    let p: number | null = null;
+    if (review.designers.length >= 2) {
+      const k = analyzeReview(review, opts).kendall;
+      w = k.w;
+      p = k.pPermutation;
+    }
+    const runs: RunEvaluation[] = [];
+    for (const entry of await listRunEntries(dir)) {
+      const runPath = `${rel === '.' ? '' : `${rel}/`}${RUNS_DIR}/${entry.id}`;
+      if (!entry.record) {
+        skipped.push({ path: runPath, reason: formatDiagnostic(entry.diagnostics[0]!) });
+        continue;
+      }
+      try {
+        const { run, problems } = await collectRun(dir, entry.record, opts);
+        runs.push(run);
+        for (const pr of problems) skipped.push({ path: runPath, reason: pr });
+      } catch (err) {
+        skipped.push({ path: runPath, reason: err instanceof Error ? err.message : String(err) });
+      }
+    }
+    reviews.push({ path: rel, designers: review.designers.length, options: review.options.length, w, pPermutation: p, runs });
+  }
+  return { reviews, overall: overallOf(reviews), skipped };
+}

@@ -1,0 +1,82 @@
+/** evaluation.md: the study's table for many reviews, in sentences and tables, beside the published reference values. */
+import type { Evaluation } from './evaluate';
+import { CHART_FILES } from './charts';
+import { f2 } from './format';
+import { REFERENCE } from './reference';
+
+function pct(x: number | null): string {
+  return x === null ? '—' : `${Math.round(x * 100)}%`;
+}
+
+function usd(x: number | null): string {
+  return x === null ? '—' : `$${x.toFixed(2)}`;
+}
+
+/** Markdown table cell: no pipes or line breaks from file-controlled text. */
+function cell(s: string): string {
+  return s.replace(/[|\\`*_[\]<>]/g, (c) => `\\${c}`).replace(/[\r\n]+/g, ' ');
+}
+
+function hours(h: number | null): string {
+  return h === null ? '—' : h < 48 ? `${h.toFixed(1)} h` : `${(h / 24).toFixed(1)} days`;
+}
+
+export function evaluationMarkdown(e: Evaluation): string {
+  const o = e.overall;
+  const lines: string[] = [];
+  lines.push('# Did it help? — evaluation', '');
+  lines.push(
+    `${o.reviews} review${o.reviews === 1 ? '' : 's'}, ${o.runs} run${o.runs === 1 ? '' : 's'} with ${o.remixes} remix${o.remixes === 1 ? '' : 'es'}, ${o.rerankedRuns} re-ranked blind.` +
+      (e.skipped.length ? ` ${e.skipped.length} item${e.skipped.length === 1 ? ' was' : 's were'} skipped (see the end).` : ''),
+    '',
+  );
+  lines.push('| measure | these reviews | the study |', '|---|---|---|');
+  lines.push(`| Mean W before (all reviews) | ${f2(o.meanW)} | ${REFERENCE.wBefore} |`);
+  lines.push(`| Reviews whose agreement is not significant (p ≥ 0.05) | ${pct(o.notSignificantShare)} | |`);
+  lines.push(`| Mean W before → after (re-ranked runs) | ${f2(o.meanWBefore)} → ${f2(o.meanWAfter)} | ${REFERENCE.wBefore} → ${REFERENCE.wAfter} |`);
+  lines.push(`| Mean paired change in mean Spearman | ${f2(o.meanChange)} | |`);
+  lines.push(`| Verdicts (converged / diverged / no evidence) | ${o.verdicts.converged} / ${o.verdicts.diverged} / ${o.verdicts['no evidence']} | |`);
+  lines.push(`| A generated option is the blind top 1 | ${pct(o.top1Rate)} | about ${pct(REFERENCE.top1Rate)} |`);
+  lines.push(`| … within the blind top 2 | ${pct(o.top2Rate)} | ${pct(REFERENCE.top2Rate)} |`);
+  lines.push(`| Proxy ratings: mean / SD / share 4–5 (n) | ${f2(o.ratingsMean)} / ${f2(o.ratingsSd)} / ${pct(o.ratingsPositiveShare)} (${o.ratingsN}) | ${REFERENCE.ratingsMean} |`);
+  lines.push(`| Lowest designer mean rating | ${f2(o.lowestDesignerMean)} | |`);
+  lines.push(
+    `| Survey: representative / clarity / satisfied (n) | ${f2(o.survey.representative)} / ${f2(o.survey.clarity)} / ${f2(o.survey.satisfied)} (${o.survey.n}) | ${REFERENCE.survey.representative} / ${REFERENCE.survey.clarity} / ${REFERENCE.survey.satisfied} |`,
+  );
+  lines.push(`| Total cost / cost per remixed image | ${usd(o.totalCostUsd)} / ${usd(o.costPerRemixUsd)} | |`);
+  lines.push(`| Median time to re-rankings / to Commit Run | ${hours(o.medianHoursToRerank)} / ${hours(o.medianHoursToCommit)} | |`, '');
+  if (o.timeToDecisionNote) lines.push(`Time to decision: ${o.timeToDecisionNote}`, '');
+  const sizes = Object.entries(o.wByTeamSize);
+  if (sizes.length) {
+    lines.push('W before by team size: ' + sizes.map(([m, v]) => `${m} designers ${f2(v.meanW)} (${v.reviews} review${v.reviews === 1 ? '' : 's'})`).join('; ') + '.', '');
+  }
+  lines.push(`![Agreement before and after](${CHART_FILES.wBeforeAfter})`, '', `![Acceptance of generated options](${CHART_FILES.acceptance})`, '', `![Ratings of proxy commentary](${CHART_FILES.ratings})`, '');
+  lines.push('## Per review', '', '| review | designers | options | W | p (perm.) | runs | re-ranked | W after | change [95% interval] | verdict | top 1 | top 2 | ratings |', '|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+  for (const r of e.reviews) {
+    const compared = r.runs.filter((x) => x.compare);
+    const last = compared[0]?.compare;
+    lines.push(
+      `| ${cell(r.path)} | ${r.designers} | ${r.options} | ${f2(r.w)} | ${f2(r.pPermutation)} | ${r.runs.length} | ${compared.length} | ${last ? f2(last.after!.w) : '—'} | ` +
+        `${last?.paired ? `${f2(last.paired.change)} [${f2(last.paired.interval[0])}, ${f2(last.paired.interval[1])}]` : '—'} | ${last?.paired?.verdict ?? '—'} | ` +
+        `${last?.acceptance ? (last.acceptance.top1 ? 'yes' : 'no') : '—'} | ${last?.acceptance ? (last.acceptance.top2 ? 'yes' : 'no') : '—'} | ${last ? f2(last.ratings.mean) : '—'} |`,
+    );
+  }
+  lines.push('', 'When a review has several re-ranked runs, its row shows the newest; evaluation.json has every run.', '');
+  if (e.skipped.length) {
+    lines.push('## Skipped', '');
+    for (const s of e.skipped) lines.push(`- ${cell(s.path)}: ${cell(s.reason)}`);
+    lines.push('');
+  }
+  lines.push(
+    '## How to read it',
+    '',
+    "- **W** is Kendall's coefficient of concordance (0 = no agreement, 1 = everyone ranks the same); its chance level is about 1/designers, so compare W only across equal team sizes.",
+    '- **Mean Spearman** = (m·W − 1)/(m − 1) is the average correlation between two designers\' rankings: 0 under pure chance for any team size and number of options.',
+    '- **Change** is mean Spearman after − before, only over the designers who ranked both times; its 95% interval covers chance and the choice of designers, and the verdict is "converged" only when the whole interval is above 0 (random rankings say "converged" in under 5% of cases).',
+    '- **Top 1 / top 2**: a generated option is first / within the first two in the Borda ranking of the blind re-rankings (ties share a position).',
+    '- **Ratings**: designers rated their own proxy\'s messages, "this is what I would have said", 1 = not at all, 5 = exactly; share 4–5 is the positive share.',
+    '- **Cost per remixed image** = the image-edit cost recorded in run.json ÷ the number of remixes; unknown costs are shown as —, never 0.',
+    '',
+  );
+  return lines.join('\n');
+}
