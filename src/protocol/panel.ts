@@ -67,6 +67,8 @@ export const RunSummarySchema = z.object({
   startedAt: z.string(),
   iterations: z.number().int().nonnegative(),
   finalPick: z.string().optional(),
+  /** Status "running" on disk but no live process drives it (killed): shown as interrupted, resumable. */
+  interrupted: z.boolean().optional(),
 });
 export type RunSummary = z.infer<typeof RunSummarySchema>;
 
@@ -74,6 +76,8 @@ export type RunSummary = z.infer<typeof RunSummarySchema>;
 export const PanelRunSchema = RunRecordSchema.omit({ prompts: true }).extend({
   /** Webview URI of the run folder, for remix images: `${base}/${remix.file}`. */
   base: z.string(),
+  /** Status "running" on disk but no live process drives it (killed): shown as interrupted, resumable. */
+  interrupted: z.boolean().optional(),
 });
 export type PanelRun = z.infer<typeof PanelRunSchema>;
 

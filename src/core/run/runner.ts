@@ -31,6 +31,7 @@ import { createRunId, readRunRecord, reviewRelative, writeRunRecord } from './st
 import { SETTING_BOUNDS } from './settingBounds';
 import { mkdirInReview } from '../files/reviewFiles';
 import { topChoiceOf } from '../analysis/stance';
+import { withRunLock } from './lock';
 
 export { listRuns, readRunRecord } from './store';
 
@@ -68,15 +69,19 @@ export async function startRun(o: RunnerOptions): Promise<RunRecord> {
     prompts: [],
     kendallW: teamKendallW(review),
   };
-  return drive(o, review, record, false);
+  return withRunLock(review.root, record.id, () => drive(o, review, record, false));
 }
 
 /** Continues a failed, cancelled or interrupted run from its record; recorded turns are never asked again. */
 export async function resumeRun(o: RunnerOptions & { runId: string }): Promise<RunRecord> {
   const review = await loadValidReview(o.reviewRoot);
-  const record = await readRunRecord(o.reviewRoot, o.runId);
-  if (record.status === 'completed') return record;
-  return drive(o, review, record, true);
+  await readRunRecord(o.reviewRoot, o.runId); // no such run, or a broken record: refused before anything is touched
+  // One driver per run (lock.ts): refused while another process drives it; the record is read again under the lock.
+  return withRunLock(review.root, o.runId, async () => {
+    const record = await readRunRecord(o.reviewRoot, o.runId);
+    if (record.status === 'completed') return record;
+    return drive(o, review, record, true);
+  });
 }
 
 /**
@@ -86,6 +91,11 @@ export async function resumeRun(o: RunnerOptions & { runId: string }): Promise<R
  */
 export async function refineRun(o: RunnerOptions & { runId: string; feedback?: string }): Promise<RunRecord> {
   const review = await loadValidReview(o.reviewRoot);
+  await readRunRecord(o.reviewRoot, o.runId);
+  return withRunLock(review.root, o.runId, () => refineLocked(o, review));
+}
+
+async function refineLocked(o: RunnerOptions & { runId: string; feedback?: string }, review: Review): Promise<RunRecord> {
   const record = await readRunRecord(o.reviewRoot, o.runId);
   if (record.status !== 'completed') {
     throw new Error(`Run ${o.runId} is ${record.status}; only a completed run can be refined (resume it first).`);

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { naturalCompare } from '../../core/review/index';
 import { formatDiagnostic } from '../../core/review/diagnostics';
 import { listRunEntries } from '../../core/run/store';
+import { interruptedRuns } from '../../core/run/lock';
 
 export interface OptionEntry {
   id: string;
@@ -32,6 +33,8 @@ export interface RunEntry {
   finalPick?: string;
   iterations: number;
   error?: string;
+  /** "running" on disk, but no live process drives it (killed): interrupted, resumable. */
+  interrupted?: boolean;
   /** Why the record cannot be used (`runs/<id>/run.json:<line>:<col>: error: …`): the run is shown as broken. */
   problem?: string;
 }
@@ -98,9 +101,19 @@ export async function readReviewContents(root: string): Promise<ReviewContents> 
     designers.push({ id, file: `rankings/${n}`, name: h.designer?.trim() || id, role: h.role, weight: h.weight ?? 1 });
   }
   // Runs are read like every command reads them: validated (a broken record is shown as broken, with its diagnostic).
-  const runs: RunEntry[] = runNames.length === 0 ? [] : (await listRunEntries(root).catch(() => [])).map((e) =>
+  const entries = runNames.length === 0 ? [] : await listRunEntries(root).catch(() => []);
+  const interrupted = await interruptedRuns(root, entries.flatMap((e) => (e.record ? [e.record] : [])));
+  const runs: RunEntry[] = entries.map((e) =>
     e.record
-      ? { runId: e.id, status: e.record.status, startedAt: e.record.startedAt, finalPick: e.record.finalPick, iterations: e.record.iterations.length, error: e.record.error }
+      ? {
+          runId: e.id,
+          status: e.record.status,
+          startedAt: e.record.startedAt,
+          finalPick: e.record.finalPick,
+          iterations: e.record.iterations.length,
+          error: e.record.error,
+          ...(interrupted.has(e.id) ? { interrupted: true } : {}),
+        }
       : { runId: e.id, iterations: 0, problem: e.diagnostics.map(formatDiagnostic).join('\n') },
   );
   return {

@@ -248,13 +248,17 @@ export class ReviewsTree implements vscode.TreeDataProvider<TreeNode>, vscode.Di
         const item = new vscode.TreeItem(r.runId, vscode.TreeItemCollapsibleState.None);
         item.id = node.id;
         item.contextValue = 'run';
-        item.iconPath = r.problem ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsErrorIcon.foreground')) : RUN_ICONS[r.status ?? 'unknown'];
-        item.description = [r.problem ? 'broken record' : r.status ?? 'unreadable', r.iterations ? plural(r.iterations, 'iteration') : '', r.finalPick ? `pick ${r.finalPick}` : '']
+        item.iconPath = r.problem
+          ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsErrorIcon.foreground'))
+          : r.interrupted
+            ? new vscode.ThemeIcon('debug-pause')
+            : RUN_ICONS[r.status ?? 'unknown'];
+        item.description = [r.problem ? 'broken record' : r.interrupted ? 'interrupted' : r.status ?? 'unreadable', r.iterations ? plural(r.iterations, 'iteration') : '', r.finalPick ? `pick ${r.finalPick}` : '']
           .filter(Boolean)
           .join(' · ');
         item.tooltip = r.problem
           ? `${r.runId}\nThis run cannot be used:\n${r.problem}`
-          : `${r.runId}\nStatus: ${r.status ?? 'run.json could not be read'}${r.startedAt ? `\nStarted: ${r.startedAt}` : ''}${r.error ? `\n${r.error}` : ''}`;
+          : `${r.runId}\nStatus: ${r.interrupted ? 'interrupted (no process drives it; resume it to continue)' : r.status ?? 'run.json could not be read'}${r.startedAt ? `\nStarted: ${r.startedAt}` : ''}${r.error ? `\n${r.error}` : ''}`;
         item.command = { command: 'teamfusion.openReview', title: 'Open Run', arguments: [{ reviewRoot: node.reviewRoot, runId: r.runId }] };
         return item;
       }

@@ -14,6 +14,8 @@ export interface PanelStateInput {
   analysis: { value: PanelAnalysis } | { error: string };
   /** Newest first. */
   runs: RunRecord[];
+  /** Ids of runs "running" on disk that no live process drives (isRunDriven): shown as interrupted. */
+  interrupted?: ReadonlySet<string>;
   /** Runs whose record cannot be used, with why (shown as broken, never run). */
   brokenRuns?: { id: string; problem: string }[];
   /** The run the user picked; the newest when absent or gone. */
@@ -50,21 +52,22 @@ export function panelReview(review: Review, toWebviewUri: (p: string) => string)
   };
 }
 
-export function runSummary(r: RunRecord): RunSummary {
+export function runSummary(r: RunRecord, interrupted?: ReadonlySet<string>): RunSummary {
   return {
     id: r.id,
     status: r.status,
     startedAt: r.startedAt,
     iterations: r.iterations.length,
     ...(r.finalPick ? { finalPick: r.finalPick } : {}),
+    ...(interrupted?.has(r.id) ? { interrupted: true } : {}),
   };
 }
 
 /** The record without its recorded prompts, plus the run folder's webview URI. */
-export function panelRun(root: string, r: RunRecord, toWebviewUri: (p: string) => string): PanelRun {
+export function panelRun(root: string, r: RunRecord, toWebviewUri: (p: string) => string, interrupted?: ReadonlySet<string>): PanelRun {
   const { prompts: _prompts, ...rest } = r;
   void _prompts;
-  return { ...rest, base: toWebviewUri(path.join(root, 'runs', r.id)) };
+  return { ...rest, base: toWebviewUri(path.join(root, 'runs', r.id)), ...(interrupted?.has(r.id) ? { interrupted: true } : {}) };
 }
 
 export function buildPanelState(i: PanelStateInput): PanelState {
@@ -77,9 +80,9 @@ export function buildPanelState(i: PanelStateInput): PanelState {
     ...(review ? { review } : {}),
     ...('value' in i.analysis ? { analysis: i.analysis.value } : { analysisError: i.analysis.error }),
     diagnostics: i.load.diagnostics,
-    runs: i.runs.map(runSummary),
+    runs: i.runs.map((r) => runSummary(r, i.interrupted)),
     ...(i.brokenRuns?.length ? { brokenRuns: i.brokenRuns } : {}),
-    ...(chosen ? { run: panelRun(i.root, chosen, i.toWebviewUri) } : {}),
+    ...(chosen ? { run: panelRun(i.root, chosen, i.toWebviewUri, i.interrupted) } : {}),
     trusted: i.trusted,
     running: i.running,
     ...(i.evaluation && chosen && i.evaluation.runId === chosen.id ? { evaluation: i.evaluation } : {}),

@@ -9,6 +9,7 @@ import type { Services } from '../services';
 import { analyzeReview } from '../../core/stats';
 import { listRunEntries, type RunEntry } from '../../core/run/store';
 import { formatDiagnostic } from '../../core/review/diagnostics';
+import { interruptedRuns } from '../../core/run/lock';
 import type { RunRecord } from '../../core/run/record';
 import type { RunEvent } from '../../core/run/events';
 import {
@@ -94,6 +95,8 @@ export class ReviewPanel implements vscode.Disposable {
   private runs: RunRecord[] = [];
   /** Runs whose record cannot be used, with their diagnostic. */
   private brokenRuns: { id: string; problem: string }[] = [];
+  /** Runs "running" on disk that no live process drives. */
+  private interrupted: ReadonlySet<string> = new Set();
   /** Agreement before → after per run id (runs with a re-ranking folder); forgotten on every reload. */
   private readonly agreements = new Map<string, Promise<PanelEvaluation | undefined>>();
 
@@ -169,6 +172,7 @@ export class ReviewPanel implements vscode.Disposable {
       this.runs = entries.flatMap((e) => (e.record ? [e.record] : []));
       this.brokenRuns = entries.flatMap((e) => (e.diagnostics ? [{ id: e.id, problem: e.diagnostics.map(formatDiagnostic).join(' ') }] : []));
       for (const b of this.brokenRuns) this.services.log.warn(b.problem);
+      this.interrupted = await interruptedRuns(this.root.fsPath, this.runs);
     } catch (e) {
       this.services.log.error(`Could not load the review ${this.root.fsPath}: ${describe(e)}`);
     }
@@ -209,6 +213,7 @@ export class ReviewPanel implements vscode.Disposable {
       analysis: this.analysisCache,
       runs: this.runs,
       brokenRuns: this.brokenRuns,
+      interrupted: this.interrupted,
       ...(this.selectedRunId ? { selectedRunId: this.selectedRunId } : {}),
       trusted: vscode.workspace.isTrusted,
       running: this.services.runs.isRunning(this.root.fsPath),

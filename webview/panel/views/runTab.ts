@@ -101,7 +101,7 @@ export class RunTab {
       picker = h('vscode-single-select', { id: 'tf-run-picker', 'aria-label': 'Run to show' });
       for (const r of state.runs) {
         picker.append(
-          h('vscode-option', { value: r.id, selected: r.id === state.run?.id }, `${shortTime(r.startedAt)} · ${r.status} · ${r.iterations} it.`),
+          h('vscode-option', { value: r.id, selected: r.id === state.run?.id }, `${shortTime(r.startedAt)} · ${r.interrupted ? 'interrupted' : r.status} · ${r.iterations} it.`),
         );
       }
       picker.addEventListener('change', (e) => {
@@ -110,7 +110,15 @@ export class RunTab {
       });
     }
     const status = state.run
-      ? h('span', { class: 'tf-run-status' }, h('vscode-badge', { class: `tf-status-${state.run.status}` }, state.run.status), ' ', h('code', {}, state.run.id))
+      ? h(
+          'span',
+          { class: 'tf-run-status' },
+          state.run.interrupted
+            ? h('vscode-badge', { class: 'tf-status-interrupted', title: 'No process drives this run any more (it was stopped); resume it to continue.' }, 'interrupted')
+            : h('vscode-badge', { class: `tf-status-${state.run.status}` }, state.run.status),
+          ' ',
+          h('code', {}, state.run.id),
+        )
       : null;
     replaceChildren(
       this.toolbar,

@@ -1,0 +1,158 @@
+import { strict as assert } from 'node:assert';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { MockOpenAI } from '../../support/openaiMock';
+import { LOCK_FILE, RunDrivenError, STALE_MS, acquireRunLock, interruptedRuns, isRunDriven, runDriver } from '../../../src/core/run/lock';
+import { RunRecordSchema } from '../../../src/core/run/record';
+import { createRunId } from '../../../src/core/run/store';
+import { makeReview, makeTempDir } from './fixtures';
+import { TEST_KEY, turnRequests } from './helpers';
+
+const REPO = path.resolve(__dirname, '../../../..');
+const CLI = path.join(REPO, 'dist', 'cli.js');
+
+/** A pid that certainly belonged to a process that has exited. */
+function deadPid(): number {
+  const r = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+  return Number(r.stdout);
+}
+
+describe('one driver per run: the lock', () => {
+  let root: string;
+  let id: string;
+  let lockFile: string;
+  beforeEach(async () => {
+    root = await makeTempDir('tf-lock-');
+    id = createRunId();
+    await fs.mkdir(path.join(root, 'runs', id), { recursive: true });
+    lockFile = path.join(root, 'runs', id, LOCK_FILE);
+  });
+
+  it('is held by one driver at a time, says who holds it, and is gone after release', async () => {
+    const lock = await acquireRunLock(root, id);
+    const onDisk = JSON.parse(await fs.readFile(lockFile, 'utf8')) as { pid: number; hostname: string };
+    assert.equal(onDisk.pid, process.pid);
+    assert.equal(onDisk.hostname, os.hostname());
+    assert.equal(await isRunDriven(root, id), true);
+    assert.equal((await runDriver(root, id))?.pid, process.pid);
+    await assert.rejects(acquireRunLock(root, id), (e: unknown) => e instanceof RunDrivenError && /is being driven by another process \(pid \d+ on /.test(e.message));
+    await lock.release();
+    assert.equal(existsSync(lockFile), false);
+    assert.equal(await isRunDriven(root, id), false);
+    await lock.release(); // idempotent
+    const again = await acquireRunLock(root, id);
+    await again.release();
+    assert.deepEqual(await fs.readdir(path.join(root, 'runs', id)), [], 'no temporary files are left');
+  });
+
+  it('a lock left by a dead process on this host is taken over', async () => {
+    const pid = deadPid();
+    await fs.writeFile(lockFile, JSON.stringify({ pid, hostname: os.hostname(), startedAt: '2026-01-01T00:00:00Z', nonce: 'old' }));
+    assert.equal(await isRunDriven(root, id), false);
+    assert.deepEqual([...(await interruptedRuns(root, [{ id, status: 'running' }, { id, status: 'completed' }]))], [id]);
+    const lock = await acquireRunLock(root, id);
+    assert.equal(JSON.parse(await fs.readFile(lockFile, 'utf8')).pid, process.pid);
+    await lock.release();
+  });
+
+  it('a lock of another host is live while it is refreshed, stale after STALE_MS', async () => {
+    await fs.writeFile(lockFile, JSON.stringify({ pid: 1, hostname: 'elsewhere.example', startedAt: '2026-01-01T00:00:00Z', nonce: 'x' }));
+    await assert.rejects(acquireRunLock(root, id), /pid 1 on elsewhere\.example/);
+    const old = new Date(Date.now() - STALE_MS - 5000);
+    await fs.utimes(lockFile, old, old);
+    assert.equal(await isRunDriven(root, id), false);
+    const lock = await acquireRunLock(root, id);
+    await lock.release();
+  });
+
+  it('a lock that is a symlink out of the review is never followed or replaced', async () => {
+    const outside = path.join(await makeTempDir('tf-outside-'), 'victim');
+    await fs.writeFile(outside, 'untouched');
+    await fs.symlink(outside, lockFile);
+    await assert.rejects(acquireRunLock(root, id), RunDrivenError);
+    assert.equal(await fs.readFile(outside, 'utf8'), 'untouched');
+    assert.equal((await fs.lstat(lockFile)).isSymbolicLink(), true);
+  });
+});
+
+describe('one driver per run: two processes', function () {
+  this.timeout(120_000);
+  let mock: MockOpenAI;
+  let env: Record<string, string>;
+  before(async function () {
+    if (!existsSync(CLI)) this.skip();
+    mock = await MockOpenAI.start();
+    env = {
+      ...Object.fromEntries(Object.entries(process.env).filter(([k, v]) => v !== undefined && !/^(OPENAI_|TEAMFUSION_)/.test(k))),
+      OPENAI_API_KEY: TEST_KEY,
+      OPENAI_BASE_URL: mock.baseURL,
+      XDG_CACHE_HOME: await makeTempDir('tf-xdg-'),
+      TEAMFUSION_MAX_RETRIES: '0',
+    } as Record<string, string>;
+  });
+  after(async () => mock?.close());
+  beforeEach(() => mock?.reset());
+
+  function run(args: string[]): { child: ChildProcess; done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> } {
+    const child = spawn(process.execPath, [CLI, 'run', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdout!.resume();
+    return { child, done: new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stderr }))) };
+  }
+
+  async function until(cond: () => boolean | Promise<boolean>, ms = 30_000): Promise<void> {
+    const end = Date.now() + ms;
+    while (!(await cond())) {
+      if (Date.now() > end) throw new Error('condition not met in time');
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  }
+
+  it('a second "run --resume" while the first drives is refused in words, exit 1, and the first completes whole', async () => {
+    const root = await makeReview({ options: 3, designers: 3 });
+    mock.latencyMs = 150;
+    const first = run([root, '--turns', '2', '--iterations', '2']);
+    await until(() => turnRequests(mock).length >= 2);
+    const id = (await fs.readdir(path.join(root, 'runs')))[0]!;
+    assert.equal(await isRunDriven(root, id), true);
+
+    const second = await run([root, '--resume', id]).done;
+    assert.equal(second.code, 1, second.stderr);
+    assert.match(second.stderr, new RegExp(`Run ${id} is being driven by another process \\(pid ${first.child.pid} on `));
+    assert.equal(second.stderr.trim().split('\n').length, 1, 'one line');
+
+    const r = await first.done;
+    assert.equal(r.code, 0, r.stderr);
+    const record = RunRecordSchema.parse(JSON.parse(await fs.readFile(path.join(root, 'runs', id, 'run.json'), 'utf8')));
+    assert.equal(record.status, 'completed');
+    // 2 iterations × 3 designers × 2 turns, each asked exactly once: nobody paid twice.
+    assert.equal(turnRequests(mock).length, 12);
+    assert.equal(record.iterations.flatMap((it) => it.messages).length, 12);
+    assert.equal(existsSync(path.join(root, 'runs', id, LOCK_FILE)), false, 'the lock is released');
+    assert.deepEqual(mock.specErrors(), []);
+  });
+
+  it('after a hard kill (SIGKILL) the run shows as interrupted, and a resume takes it over and completes', async () => {
+    const root = await makeReview({ options: 3, designers: 2 });
+    mock.latencyMs = 100;
+    const first = run([root, '--turns', '2', '--iterations', '2']);
+    await until(() => turnRequests(mock).length >= 3);
+    first.child.kill('SIGKILL');
+    assert.equal((await first.done).signal, 'SIGKILL');
+    const id = (await fs.readdir(path.join(root, 'runs')))[0]!;
+    const lock = JSON.parse(await fs.readFile(path.join(root, 'runs', id, LOCK_FILE), 'utf8')) as { pid: number };
+    assert.equal(lock.pid, first.child.pid, 'the killed driver left its lock');
+    assert.equal(await isRunDriven(root, id), false);
+    assert.deepEqual([...(await interruptedRuns(root, [{ id, status: 'running' }]))], [id]);
+
+    mock.latencyMs = 0;
+    const resumed = await run([root, '--resume', id]).done;
+    assert.equal(resumed.code, 0, resumed.stderr);
+    const record = RunRecordSchema.parse(JSON.parse(await fs.readFile(path.join(root, 'runs', id, 'run.json'), 'utf8')));
+    assert.equal(record.status, 'completed');
+    assert.equal(existsSync(path.join(root, 'runs', id, LOCK_FILE)), false);
+  });
+});
