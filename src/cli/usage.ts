@@ -8,9 +8,12 @@ Commands:
                                             Agreement analysis of the team's rankings (no model needed).
   import <spreadsheet.csv> <review> [--force]
                                             Turn a spreadsheet export into ranking files.
-  run <review> [--iterations N] [--turns N] [--feedback TEXT] [--resume RUN-ID] [--json]
+  run <review> [--iterations N] [--turns N] [--mode M] [--order O] [--seed N] [--designers a,b,…]
+      [--feedback TEXT] [--resume RUN-ID] [--json]
                                             A full TeamFusion run against an OpenAI-compatible endpoint
-                                            (OPENAI_API_KEY, OPENAI_BASE_URL).
+                                            (OPENAI_API_KEY, OPENAI_BASE_URL). --mode separate-then-together
+                                            (default) | together | separate; --order rotate (default) | shuffle |
+                                            fixed; --seed: the speaking-order seed; --designers: a subset (2+).
   rerank <review> <run-id> [--top N]        Make runs/<run-id>/rerank/, the blind re-rank set: the team's Borda top N
                                             options (3) + every remix, under neutral letters A, B, C, …
   compare <review> <run-id> [--json]        Did it help? Agreement before → after (paired change, verdict),

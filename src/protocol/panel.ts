@@ -10,6 +10,7 @@
 import { z } from 'zod';
 import { RunRecordSchema, RunStatusSchema, IterationSchema, MessageSchema } from '../core/run/record';
 import { analysisSchema } from '../core/stats/analysisSchema';
+import { PHASES } from '../core/run/discussionSettings';
 
 const text = (max: number) => z.string().max(max);
 
@@ -237,6 +238,7 @@ export const PanelRunEventSchema = z.discriminatedUnion('type', [
     speaker: z.string(),
     speakerName: z.string(),
     turn: z.number(),
+    phase: z.enum(PHASES).optional(),
   }),
   z.object({
     type: z.literal('turn-delta'),

@@ -1,5 +1,6 @@
 /**
- * `teamfusion run <review> [--iterations N] [--turns N] [--feedback TEXT] [--resume RUN-ID] [--json]`
+ * `teamfusion run <review> [--iterations N] [--turns N] [--mode M] [--order O] [--seed N] [--designers a,b,…]
+ *   [--feedback TEXT] [--resume RUN-ID] [--json]`
  * Streams the discussion to stdout ("Ana (turn 1): …"); with --json, prints only the final summary JSON on stdout.
  * Ctrl+C cancels (the record is kept, resumable). `--resume RUN-ID` continues a run; on a completed run together with
  * `--feedback` it refines it (one more remix round + a final pick).
@@ -18,6 +19,8 @@ import { readRunRecord, refineRun, resumeRun, startRun, type RunnerOptions } fro
 import { runDir } from '../../core/run/store';
 import { wholeSetting } from '../../core/run/settingBounds';
 import { UsageError } from '../usage';
+import { DISCUSSION_MODES, SPEAKING_ORDERS, oneOf } from '../../core/run/discussionSettings';
+import { SubsetError, checkSubset } from '../../core/run/runner';
 
 const ArgsSchema = z.object({
   review: z.string().min(1),
@@ -25,6 +28,10 @@ const ArgsSchema = z.object({
   turns: wholeSetting('turnsPerAgent', 'turns').optional(),
   feedback: z.string().optional(),
   resume: z.string().optional(),
+  mode: z.enum(DISCUSSION_MODES, { error: (iss) => `must be ${oneOf(DISCUSSION_MODES)}, not "${String(iss.input)}"` }).optional(),
+  order: z.enum(SPEAKING_ORDERS, { error: (iss) => `must be ${oneOf(SPEAKING_ORDERS)}, not "${String(iss.input)}"` }).optional(),
+  seed: wholeSetting('orderSeed', 'the seed').optional(),
+  designers: z.array(z.string().min(1)).min(2, 'name at least two designers, separated by commas').optional(),
   json: z.boolean(),
 });
 type RunArgs = z.infer<typeof ArgsSchema>;
@@ -50,6 +57,10 @@ export function parseRunArgs(args: readonly string[]): RunArgs {
       case '--turns': out.turns = int(); break;
       case '--feedback': out.feedback = value(); break;
       case '--resume': out.resume = value(); break;
+      case '--mode': out.mode = value(); break;
+      case '--order': out.order = value(); break;
+      case '--seed': out.seed = int(); break;
+      case '--designers': out.designers = [...new Set(value().split(',').map((x) => x.trim()).filter(Boolean))]; break;
       case '--json': out.json = true; break;
       default:
         if (a.startsWith('-')) throw new UsageError(`unknown option ${a}.`);
@@ -76,6 +87,15 @@ export async function runRun(args: string[]): Promise<number> {
   const { review, diagnostics } = await loadReview(root);
   for (const d of diagnostics) process.stderr.write(`${formatDiagnostic(d)}\n`);
   if (!review) return 1; // a valid review has at least one ranking (loadReview reports an empty rankings/ as an error)
+  let designers: string[] | undefined;
+  if (a.designers) {
+    try {
+      designers = checkSubset(review, a.designers);
+    } catch (err) {
+      if (err instanceof SubsetError) throw new UsageError(`--designers: ${err.message}`);
+      throw err;
+    }
+  }
 
   let client;
   try {
@@ -107,9 +127,14 @@ export async function runRun(args: string[]): Promise<number> {
   process.on('SIGINT', onSigint);
 
   let latest: RunRecord | undefined;
+  speakerName = (id) => review.designers.find((d) => d.id === id)?.name ?? id;
   const settings: Partial<RunSettings> = {};
   if (a.iterations !== undefined) settings.iterations = a.iterations;
   if (a.turns !== undefined) settings.turnsPerAgent = a.turns;
+  if (a.mode !== undefined) settings.mode = a.mode;
+  if (a.order !== undefined) settings.order = a.order;
+  if (a.seed !== undefined) settings.orderSeed = a.seed;
+  if (designers) settings.designers = designers;
   const options: RunnerOptions = {
     reviewRoot: root,
     client,
@@ -127,8 +152,8 @@ export async function runRun(args: string[]): Promise<number> {
   try {
     if (a.resume) {
       const existing = await readRunRecord(root, a.resume);
-      if (a.iterations !== undefined || a.turns !== undefined) {
-        process.stderr.write('Note: --iterations and --turns are fixed when a run starts; the recorded settings are used.\n');
+      if ([a.iterations, a.turns, a.mode, a.order, a.seed, a.designers].some((x) => x !== undefined)) {
+        process.stderr.write('Note: --iterations, --turns, --mode, --order, --seed and --designers are fixed when a run starts; the recorded settings are used.\n');
       }
       if (existing.status === 'completed') {
         if (!a.feedback) {
@@ -157,6 +182,9 @@ export async function runRun(args: string[]): Promise<number> {
   return record.status === 'completed' ? 0 : record.status === 'cancelled' ? 130 : 1;
 }
 
+const concurrent = new Set<string>();
+let speakerName: (id: string) => string = (id) => id;
+
 function printEvent(e: RunEvent, out: (s: string) => void, label: (id: string) => string): void {
   switch (e.type) {
     case 'run-started':
@@ -166,14 +194,19 @@ function printEvent(e: RunEvent, out: (s: string) => void, label: (id: string) =
       out(`\n== Iteration ${e.iteration}${e.final ? ' (final pick)' : ''}: ${e.candidates.length} candidates ==\n`);
       break;
     case 'turn-started':
-      out(`${e.speakerName} (turn ${e.turn}): `);
+      // Turns that run concurrently (independent, separate) are printed whole when they complete.
+      if (e.phase === 'independent' || e.phase === 'separate') concurrent.add(`${e.iteration}|${e.speaker}|${e.turn}`);
+      else out(`${e.speakerName} (turn ${e.turn}): `);
       break;
     case 'turn-delta':
-      out(e.text.replace(/\n+/g, ' '));
+      if (!concurrent.has(`${e.iteration}|${e.speaker}|${e.turn}`)) out(e.text.replace(/\n+/g, ' '));
       break;
-    case 'turn-completed':
-      out('\n');
+    case 'turn-completed': {
+      const k = `${e.iteration}|${e.message.speaker}|${e.message.turn}`;
+      if (concurrent.delete(k)) out(`${speakerName(e.message.speaker)} (turn ${e.message.turn}, ${e.message.phase}): ${e.message.content.replace(/\n+/g, ' ')}\n`);
+      else out('\n');
       break;
+    }
     case 'remix-agent-completed':
       out(`${e.iteration.final ? 'Final ranking' : 'Consensus'}: ${(e.iteration.ranking ?? []).map(label).join(', ')}\n`);
       break;

@@ -128,7 +128,8 @@ async function loadRankings(
     }
   }
   if (config.lead !== undefined && rankingFiles > 0 && !seen.has(config.lead.toLowerCase())) {
-    diagnostics.push(warning('review.yaml', `lead is "${config.lead}", but no ranking file has that designer id.`, ...where('lead')));
+    // An error: the lead is placed in the speaking order and decides under hierarchy: lead-decides.
+    diagnostics.push(error('review.yaml', `lead is "${config.lead}", but no ranking file has that designer id; name one of the designers (${[...seen.keys()].join(', ')}).`, ...where('lead')));
   }
   designers.sort((a, b) => naturalCompare(a.id, b.id));
   return { designers, diagnostics };

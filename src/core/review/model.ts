@@ -2,6 +2,7 @@
  * The in-memory shape of a review folder (contract §1). Produced by `loadReview`, consumed by statistics,
  * the run engine, the CLI and the extension. No `vscode` import anywhere under src/core.
  */
+import type { DiscussionMode, Hierarchy, ImageQuality, ImageSize, PersonaRole, PromptLayers, SpeakingOrder } from '../run/discussionSettings';
 
 export type Severity = 'error' | 'warning';
 
@@ -61,6 +62,19 @@ export interface ReviewConfig {
   iterations?: number;
   /** Long side in px of images sent to the chat model. */
   imageMaxSide?: number;
+  /** Discussion design (see src/core/run/discussionSettings.ts for values, bounds and defaults). */
+  mode?: DiscussionMode;
+  order?: SpeakingOrder;
+  orderSeed?: number;
+  leadSpeaksLast?: boolean;
+  maxConcurrency?: number;
+  hierarchy?: Hierarchy;
+  personaRole?: PersonaRole;
+  temperature?: number;
+  imageSize?: ImageSize;
+  imageQuality?: ImageQuality;
+  /** The team's prompt layers: goal and style replace the defaults; collaborativeMove is added. */
+  prompts?: PromptLayers;
   /** Team roles/weights by designer id (contract §1); used when a ranking file leaves role/weight out. */
   team?: Record<string, { role?: string; weight?: number }>;
 }

@@ -10,13 +10,41 @@ import { error, warning } from './diagnostics';
 import { closestId } from './suggest';
 import { shown } from './rankingFields';
 import { yamlProblem } from './rankingText';
-import { wholeSetting } from '../run/settingBounds';
+import {
+  DISCUSSION_MODES,
+  HIERARCHIES,
+  IMAGE_QUALITIES,
+  IMAGE_SIZES,
+  PERSONA_ROLES,
+  SPEAKING_ORDERS,
+  oneOf,
+} from '../run/discussionSettings';
+import { SETTING_BOUNDS, wholeSetting } from '../run/settingBounds';
 
 const FILE = 'review.yaml';
 
 const text = (field: string) =>
   z.string({ error: (iss) => `${field} must be text (found ${shown(iss.input)}).` }).refine((s) => s.trim() !== '', {
     error: `${field} is empty; fill it in or remove the line.`,
+  });
+const choice = <T extends readonly [string, ...string[]]>(field: string, values: T) =>
+  z.enum(values, { error: (iss) => `${field} must be ${oneOf(values)} (found ${shown(iss.input)}).` });
+const range = (field: string, min: number, max: number) =>
+  z
+    .number({ error: (iss) => `${field} must be a number from ${min} to ${max} (found ${shown(iss.input)}).` })
+    .min(min, { error: (iss) => `${field} must be a number from ${min} to ${max} (found ${shown(iss.input)}).` })
+    .max(max, { error: (iss) => `${field} must be a number from ${min} to ${max} (found ${shown(iss.input)}).` });
+const yesNo = (field: string) => z.boolean({ error: (iss) => `${field} must be true or false (found ${shown(iss.input)}).` });
+
+/** The prompt layers a team may set under `prompts:`; each is checked at its own line. */
+const PROMPT_LAYERS = {
+  goal: 'what every proxy is there for (replaces the default goal)',
+  style: 'how the proxies talk (replaces the default style)',
+  collaborativeMove: 'a house rule given in every turn that follows other messages of the round',
+} as const;
+const promptLayer = (field: string) =>
+  text(field).refine((s) => s.trim().length <= SETTING_BOUNDS.promptLayer.max, {
+    error: `${field} is longer than ${SETTING_BOUNDS.promptLayer.max} characters; keep a prompt layer short.`,
   });
 
 const teamMember = z.object(
@@ -38,6 +66,20 @@ const FIELDS = {
   turnsPerAgent: wholeSetting('turnsPerAgent'),
   iterations: wholeSetting('iterations'),
   imageMaxSide: wholeSetting('imageMaxSide'),
+  mode: choice('mode', DISCUSSION_MODES),
+  order: choice('order', SPEAKING_ORDERS),
+  orderSeed: wholeSetting('orderSeed'),
+  leadSpeaksLast: yesNo('leadSpeaksLast'),
+  maxConcurrency: wholeSetting('maxConcurrency'),
+  hierarchy: choice('hierarchy', HIERARCHIES),
+  personaRole: choice('personaRole', PERSONA_ROLES),
+  temperature: range('temperature', SETTING_BOUNDS.temperature.min, SETTING_BOUNDS.temperature.max),
+  imageSize: choice('imageSize', IMAGE_SIZES),
+  imageQuality: choice('imageQuality', IMAGE_QUALITIES),
+  // Checked key by key below (each layer at its own line); this only rejects a prompts: that is not a group.
+  prompts: z.record(z.string(), z.unknown(), {
+    error: (iss) => `prompts must be a group of prompt layers (${Object.keys(PROMPT_LAYERS).join(', ')}) (found ${shown(iss.input)}).`,
+  }),
   team: z.record(z.string(), teamMember, {
     error: (iss) => `team must list designer ids, each with role: and/or weight: (found ${shown(iss.input)}).`,
   }),
@@ -114,7 +156,51 @@ function parseReviewConfigInner(source: string): ParsedReviewConfig {
       diagnostics.push(error(FILE, r.error.issues[0]?.message ?? `${key} is not valid.`, ...valuePos));
       continue;
     }
+    if (key === 'prompts' && isMap(pair.value)) {
+      const layers = parsePromptLayers(pair.value.items, value as Record<string, unknown>, at, diagnostics);
+      if (layers) config.prompts = layers;
+      continue;
+    }
     (config as Record<string, unknown>)[key] = typeof r.data === 'string' ? r.data.trim() : r.data;
   }
   return { config, diagnostics, positions };
+}
+
+type PairItems = readonly { key: unknown; value: unknown }[];
+
+/** `prompts:` key by key: unknown layers are warnings, bad values errors at their own line. */
+function parsePromptLayers(
+  items: PairItems,
+  data: Record<string, unknown>,
+  at: (offset: number) => [number, number],
+  diagnostics: Diagnostic[],
+): NonNullable<ReviewConfig['prompts']> | undefined {
+  const known = Object.keys(PROMPT_LAYERS) as (keyof typeof PROMPT_LAYERS)[];
+  const out: NonNullable<ReviewConfig['prompts']> = {};
+  for (const item of items) {
+    const keyNode = item.key as Node | null;
+    const layer = isScalar(keyNode) ? String(keyNode.value) : String(keyNode);
+    const keyPos = keyNode?.range ? at(keyNode.range[0]) : ([0, 0] as [number, number]);
+    const valueNode = item.value as Node | null;
+    const valuePos = valueNode?.range ? at(valueNode.range[0]) : keyPos;
+    if (!(known as string[]).includes(layer)) {
+      const guess = closestId(layer, known);
+      diagnostics.push(
+        warning(FILE, `Unknown prompt layer "prompts.${layer}" is ignored.${guess ? ` Did you mean "${guess}"?` : ''} Known: ${known.map((k) => `${k} (${PROMPT_LAYERS[k]})`).join('; ')}.`, ...keyPos),
+      );
+      continue;
+    }
+    const value = data[layer];
+    if (value === null || value === undefined) {
+      diagnostics.push(warning(FILE, `prompts.${layer} is empty and is ignored; fill it in or remove the line.`, ...keyPos));
+      continue;
+    }
+    const r = promptLayer(`prompts.${layer}`).safeParse(value);
+    if (!r.success) {
+      diagnostics.push(error(FILE, r.error.issues[0]?.message ?? `prompts.${layer} is not valid.`, ...valuePos));
+      continue;
+    }
+    out[layer as keyof typeof PROMPT_LAYERS] = r.data.trim();
+  }
+  return Object.keys(out).length ? out : undefined;
 }

@@ -4,6 +4,7 @@
  */
 import type OpenAI from 'openai';
 import type { DesignerRanking } from '../review/model';
+import type { PriceTable } from '../llm/pricing';
 import type { RunEvent } from './events';
 import type { PromptRecord, RunRecord, RunSettings, Usage } from './record';
 
@@ -21,6 +22,8 @@ export interface StepContext {
   /** Writes run.json atomically and tells listeners. */
   save(): Promise<void>;
   log(line: string): void;
+  /** The price table in use (built-in merged with the user's), for per-call cost estimates. */
+  prices?: PriceTable;
 }
 
 export function nextPromptId(record: RunRecord): string {
@@ -38,6 +41,9 @@ export function addUsage(total: Usage, u: Partial<Usage>): void {
   total.cachedInputTokens += u.cachedInputTokens ?? 0;
   total.outputTokens += u.outputTokens ?? 0;
   total.images += u.images ?? 0;
+  for (const k of ['imageTextInputTokens', 'imageInputTokens', 'imageOutputTokens'] as const) {
+    if (u[k] !== undefined) total[k] = (total[k] ?? 0) + u[k]!;
+  }
 }
 
 /** OpenAI's chat usage object → ours. */

@@ -1,14 +1,21 @@
 /**
- * Step 2 — discuss: the proxies speak round-robin (review order), `turnsPerAgent` turns each. One streamed chat call is
- * one message. Each delta goes out as a `turn-delta` event; after each message the record is saved, so a resume continues
- * with the next speaker and never re-asks a recorded turn.
+ * Step 2 — discuss: one round of the discussion, following the turn schedule (schedule.ts): in the default
+ * `separate-then-together` mode every proxy's first turn is an independent assessment (sent concurrently, at most
+ * `maxConcurrency` at a time, none seeing another's message of the round), then the remaining turns go round-robin in the
+ * round's speaking order with everything visible. One chat call is one message. Each delta goes out as a `turn-delta`
+ * event; after each message the record is saved, so a resume asks only for the turns that have no message yet.
+ *
+ * Extra turns (engineer 11: @mentions, guests, a person's message) go in at the top of the loop in `runDiscussion`, before
+ * `nextBatch`: a message that is not a scheduled (speaker, turn) pair never uses up a proxy's scheduled turn.
  */
 import OpenAI from 'openai';
 import { toApiMessages, toRecordedMessages, type ChatMessage } from '../llm/messages';
 import { addPrompt, addUsage, chatUsage, nameOf, nextPromptId, type StepContext } from './context';
+import { discussionOf } from './discussionSettings';
 import { CancelledError, StepError, isAbort, withChildSignal } from './errors';
 import { personaMessage, transcriptMessages, type PromptCandidate } from './prompts';
-import { messageId, type Iteration, type Message, type Usage } from './record';
+import { messageId, type Iteration, type Message, type PromptRecord, type Usage } from './record';
+import { nextBatch, pendingTurns, roundPlan, visibleMessages, type RoundPlan, type ScheduledTurn } from './schedule';
 
 /** A stream that breaks off (connection cut, no finish) is asked again this many extra times before the run fails. */
 export const STREAM_RETRIES = 2;
@@ -21,78 +28,177 @@ export interface DiscussionInput {
   labelOf: (id: string) => string;
 }
 
-/** Who speaks at position i (0-based) of the round-robin. */
-export function speakerAt(ctx: Pick<StepContext, 'designers'>, i: number): { designerIndex: number; turn: number } {
-  const m = ctx.designers.length;
-  return { designerIndex: i % m, turn: Math.floor(i / m) + 1 };
+/** The schedule of this round for the run's designers and recorded settings. */
+export function planOf(ctx: Pick<StepContext, 'designers' | 'settings'>, it: Pick<Iteration, 'index'>): RoundPlan {
+  return roundPlan(ctx.designers.map((d) => d.id), it.index, discussionOf(ctx.settings));
 }
 
-export function expectedMessages(ctx: Pick<StepContext, 'designers' | 'settings'>): number {
-  return ctx.designers.length * ctx.settings.turnsPerAgent;
+/** True when every scheduled proxy turn of the round has its message. */
+export function discussionDone(ctx: Pick<StepContext, 'designers' | 'settings'>, it: Iteration): boolean {
+  return pendingTurns(planOf(ctx, it), it.messages).length === 0;
 }
 
-/** The messages of one proxy turn, in cache-friendly order. */
-export function proxyTurnMessages(ctx: StepContext, d: DiscussionInput, designerIndex: number, turn: number): ChatMessage[] {
-  const designer = ctx.designers[designerIndex]!;
+/** The messages of one proxy turn, in cache-friendly order; the transcript holds only what this turn may see. */
+export function proxyTurnMessages(ctx: StepContext, d: DiscussionInput, t: Pick<ScheduledTurn, 'speaker' | 'turn' | 'phase'>): ChatMessage[] {
+  const designer = ctx.designers.find((x) => x.id === t.speaker);
+  if (!designer) throw new StepError(`"${t.speaker}" is not a designer of this run.`);
+  const visible = visibleMessages(t, d.iteration.messages);
   return [
     ...d.prefix,
-    ...transcriptMessages(d.iteration.messages, (id) => nameOf(ctx.designers, id)),
+    ...transcriptMessages(visible, (id) => nameOf(ctx.designers, id)),
     personaMessage({
       designer,
       iteration: d.iteration,
       totalIterations: ctx.settings.iterations,
       candidates: d.candidates,
       labelOf: d.labelOf,
-      turn,
+      turn: t.turn,
       turnsPerAgent: ctx.settings.turnsPerAgent,
       hasFeedback: Boolean(d.iteration.feedback?.trim()),
+      phase: t.phase,
+      collaborativeMove: ctx.settings.prompts?.collaborativeMove,
+      followsOthers: visible.some((m) => m.speaker !== t.speaker),
+      personaRole: ctx.settings.personaRole,
     }),
   ];
 }
 
 export async function runDiscussion(ctx: StepContext, d: DiscussionInput): Promise<void> {
-  const total = expectedMessages(ctx);
-  while (d.iteration.messages.length < total) {
+  const plan = planOf(ctx, d.iteration);
+  for (;;) {
     if (ctx.signal?.aborted) throw new CancelledError();
-    const { designerIndex, turn } = speakerAt(ctx, d.iteration.messages.length);
-    const designer = ctx.designers[designerIndex]!;
-    const messages = proxyTurnMessages(ctx, d, designerIndex, turn);
-    ctx.emit({
-      type: 'turn-started',
-      runId: ctx.record.id,
-      iteration: d.iteration.index,
-      speaker: designer.id,
-      speakerName: designer.name,
-      turn,
-    });
-    const { text, usage } = await streamTurn(ctx, messages, (delta) =>
-      ctx.emit({ type: 'turn-delta', runId: ctx.record.id, iteration: d.iteration.index, speaker: designer.id, turn, text: delta }),
-    );
-    const promptId = nextPromptId(ctx.record);
-    const at = new Date().toISOString();
-    addPrompt(ctx.record, {
-      id: promptId,
-      iteration: d.iteration.index,
-      kind: 'proxy-turn',
-      speaker: designer.id,
-      model: ctx.settings.chatModel,
-      at,
-      messages: toRecordedMessages(messages),
-      usage,
-    });
-    const message: Message = {
-      id: messageId(d.iteration.index, d.iteration.messages.length + 1),
-      kind: 'proxy',
-      speaker: designer.id,
-      turn,
-      content: text,
-      promptId,
-      at,
-    };
-    d.iteration.messages.push(message);
-    await ctx.save();
-    ctx.emit({ type: 'turn-completed', runId: ctx.record.id, iteration: d.iteration.index, message });
+    // (Extra turns — mentions, guests, people — are taken in here, before the next scheduled batch.)
+    const batch = nextBatch(plan, d.iteration.messages);
+    if (batch.length === 0) return;
+    if (batch.length === 1) {
+      const t = batch[0]!;
+      const done = await askProxy(ctx, d, t, proxyTurnMessages(ctx, d, t));
+      await recordTurn(ctx, d, t, done);
+    } else {
+      await runConcurrently(ctx, d, batch);
+    }
   }
+}
+
+interface TurnResult {
+  text: string;
+  usage: Partial<Usage>;
+  messages: ChatMessage[];
+  at: string;
+}
+
+/**
+ * A batch of turns that may not see each other (the independent or separate phase), sent together, at most
+ * `maxConcurrency` in flight. Answers are recorded in speaking order as soon as all earlier ones are in. A failed turn
+ * fails only itself: the others finish and are recorded, then the first failure ends the round (resume asks only for the
+ * missing turns).
+ */
+async function runConcurrently(ctx: StepContext, d: DiscussionInput, batch: readonly ScheduledTurn[]): Promise<void> {
+  const limit = Math.max(1, discussionOf(ctx.settings).maxConcurrency);
+  // Built before any answer arrives: each sees only its own speaker's messages of the round anyway.
+  const prompts = batch.map((t) => proxyTurnMessages(ctx, d, t));
+  const results: (TurnResult | undefined)[] = new Array(batch.length);
+  const failures: { index: number; error: unknown }[] = [];
+  let recorded = 0;
+  let saving = Promise.resolve();
+  const flush = (all: boolean): Promise<void> => {
+    // Record the leading answers in order (or, at the end, every answer there is), one save at a time.
+    saving = saving.then(async () => {
+      while (recorded < batch.length && (results[recorded] || (all && failures.some((f) => f.index === recorded)))) {
+        const r = results[recorded];
+        if (r) await recordTurn(ctx, d, batch[recorded]!, r);
+        recorded++;
+      }
+    });
+    return saving;
+  };
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < batch.length) {
+      const i = next++;
+      if (ctx.signal?.aborted) {
+        failures.push({ index: i, error: new CancelledError() });
+        continue;
+      }
+      try {
+        results[i] = await askProxy(ctx, d, batch[i]!, prompts[i]!);
+        await flush(false);
+      } catch (error) {
+        failures.push({ index: i, error });
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, batch.length) }, () => worker()));
+  await flush(true);
+  if (failures.length === 0) return;
+  const cancelled = failures.find((f) => isAbort(f.error, ctx.signal));
+  if (cancelled) throw new CancelledError();
+  failures.sort((a, b) => a.index - b.index);
+  const missing = failures.map((f) => nameOf(ctx.designers, batch[f.index]!.speaker));
+  const first = failures[0]!.error;
+  if (failures.length < batch.length) {
+    ctx.emit({
+      type: 'notice',
+      runId: ctx.record.id,
+      level: 'error',
+      message: `${missing.join(', ')}: ${missing.length === 1 ? 'this assessment' : 'these assessments'} failed; the others are recorded. Resume the run to ask only for the missing ${missing.length === 1 ? 'one' : 'ones'}.`,
+    });
+  }
+  throw first;
+}
+
+/** One proxy call (streamed, retried when the stream breaks off); deltas of concurrent turns interleave (keyed by speaker + turn). */
+async function askProxy(ctx: StepContext, d: DiscussionInput, t: ScheduledTurn, messages: ChatMessage[]): Promise<TurnResult> {
+  const designer = ctx.designers.find((x) => x.id === t.speaker)!;
+  ctx.emit({
+    type: 'turn-started',
+    runId: ctx.record.id,
+    iteration: d.iteration.index,
+    speaker: designer.id,
+    speakerName: designer.name,
+    turn: t.turn,
+    phase: t.phase,
+  });
+  const { text, usage } = await streamTurn(ctx, messages, (delta) =>
+    ctx.emit({ type: 'turn-delta', runId: ctx.record.id, iteration: d.iteration.index, speaker: designer.id, turn: t.turn, text: delta }),
+  );
+  return { text, usage, messages, at: new Date().toISOString() };
+}
+
+/** Adds the answer of a scheduled turn to the record (prompt + message), saves, and tells listeners. */
+async function recordTurn(ctx: StepContext, d: DiscussionInput, t: ScheduledTurn, r: TurnResult): Promise<Message> {
+  const promptId = nextPromptId(ctx.record);
+  const prompt: PromptRecord = {
+    id: promptId,
+    iteration: d.iteration.index,
+    kind: 'proxy-turn',
+    speaker: t.speaker,
+    model: ctx.settings.chatModel,
+    at: r.at,
+    messages: toRecordedMessages(r.messages),
+    usage: r.usage,
+  };
+  if (ctx.settings.temperature !== undefined) prompt.temperature = ctx.settings.temperature;
+  addPrompt(ctx.record, prompt);
+  const message: Message = {
+    id: messageId(d.iteration.index, d.iteration.messages.length + 1),
+    kind: 'proxy',
+    speaker: t.speaker,
+    turn: t.turn,
+    phase: t.phase,
+    content: r.text,
+    promptId,
+    at: r.at,
+  };
+  d.iteration.messages.push(message);
+  await ctx.save();
+  ctx.emit({ type: 'turn-completed', runId: ctx.record.id, iteration: d.iteration.index, message });
+  return message;
+}
+
+/** The temperature field of a chat request (every chat request of a run made with this setting carries it). */
+export function temperatureOf(ctx: Pick<StepContext, 'settings'>): { temperature?: number } {
+  return ctx.settings.temperature === undefined ? {} : { temperature: ctx.settings.temperature };
 }
 
 /** One streamed chat call; retried when the stream breaks off or comes back empty. */
@@ -112,7 +218,13 @@ async function streamTurn(
     try {
       await withChildSignal(ctx.signal, async (signal) => {
         const stream = await ctx.client.chat.completions.create(
-          { model: ctx.settings.chatModel, messages: toApiMessages(messages), stream: true, stream_options: { include_usage: true } },
+          {
+            model: ctx.settings.chatModel,
+            messages: toApiMessages(messages),
+            ...temperatureOf(ctx),
+            stream: true,
+            stream_options: { include_usage: true },
+          },
           { signal },
         );
         for await (const chunk of stream) {

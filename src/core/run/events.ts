@@ -2,12 +2,14 @@
  * What a running TeamFusion run tells its listeners (the CLI prints these, the extension forwards them to the panel).
  * Plain data only, so they cross the webview boundary unchanged.
  */
+import type { Phase } from './discussionSettings';
 import type { Iteration, Message, RunRecord, RunStatus } from './record';
 
 export type RunEvent =
   | { type: 'run-started'; runId: string; runDir: string; resumed: boolean }
   | { type: 'iteration-started'; runId: string; iteration: number; candidates: string[]; final: boolean }
-  | { type: 'turn-started'; runId: string; iteration: number; speaker: string; speakerName: string; turn: number }
+  /** `phase`: independent and separate turns may run concurrently (their deltas interleave; tell them by speaker + turn). */
+  | { type: 'turn-started'; runId: string; iteration: number; speaker: string; speakerName: string; turn: number; phase?: Phase }
   /** A streamed piece of the message being written. */
   | { type: 'turn-delta'; runId: string; iteration: number; speaker: string; turn: number; text: string }
   | { type: 'turn-completed'; runId: string; iteration: number; message: Message }

@@ -5,10 +5,12 @@
  */
 import * as path from 'node:path';
 import { toFile } from 'openai';
+import sharp from 'sharp';
 import { readImageFile, toPng } from '../llm/images';
+import { imageCost, imageOutputTokens } from '../llm/pricing';
 import { addPrompt, nextPromptId, type StepContext } from './context';
 import { CancelledError, StepError, describeError, isAbort, withChildSignal } from './errors';
-import type { Iteration, RunOption } from './record';
+import type { Iteration, RunOption, Usage } from './record';
 import { writeFileAtomic } from '../fsUtil';
 import { reviewRelative } from './store';
 import { remixFileInRun } from './recordCheck';
@@ -39,13 +41,16 @@ export async function runImageEdit(ctx: StepContext, e: ImageEditInput): Promise
     at: new Date().toISOString(),
     prompt,
     inputs: read.map((r) => ({ file: r.file, sha256: r.sha256, mime: r.mime })),
+    ...sizeAndQuality(ctx),
   };
 
   let png: Buffer;
+  let reported: Usage | undefined;
   try {
     const res = await withChildSignal(ctx.signal, (signal) =>
-      ctx.client.images.edit({ model: ctx.settings.imageModel, image: files, prompt, n: 1 }, { signal }),
+      ctx.client.images.edit({ model: ctx.settings.imageModel, image: files, prompt, n: 1, ...sizeAndQuality(ctx) }, { signal }),
     );
+    reported = reportedUsage(res.usage);
     const first = res.data?.[0];
     let bytes: Buffer | undefined;
     if (first?.b64_json) bytes = Buffer.from(first.b64_json, 'base64');
@@ -66,7 +71,9 @@ export async function runImageEdit(ctx: StepContext, e: ImageEditInput): Promise
   const fileInRun = remixFileInRun(it.index);
   await writeFileAtomic(path.join(ctx.runDir, fileInRun), png);
   const file = reviewRelative(ctx.record.id, fileInRun);
-  addPrompt(ctx.record, { ...promptRecord, usage: { images: 1 } });
+  const usage = reported ?? (await estimatedUsage(png, prompt, ctx.settings.imageQuality));
+  const cost = imageCost(usage, ctx.settings.imageModel, ctx.prices);
+  addPrompt(ctx.record, { ...promptRecord, usage: { ...usage, ...(cost === undefined ? {} : { costUsd: round6(cost) }) } });
   // A remix made again on resume replaces its earlier entry and keeps the next free label.
   ctx.record.options = ctx.record.options.filter((o) => o.file !== file);
   const remixId = remixIdFor(ctx.record.options, it.index);
@@ -76,6 +83,42 @@ export async function runImageEdit(ctx: StepContext, e: ImageEditInput): Promise
   await ctx.save();
   ctx.emit({ type: 'remix-created', runId: ctx.record.id, iteration: it.index, remixId, file: fileInRun });
   return option;
+}
+
+/** The size and quality asked for (run settings; absent in records made before they existed). */
+function sizeAndQuality(ctx: StepContext): { size?: NonNullable<StepContext['settings']['imageSize']>; quality?: NonNullable<StepContext['settings']['imageQuality']> } {
+  const out: ReturnType<typeof sizeAndQuality> = {};
+  if (ctx.settings.imageSize) out.size = ctx.settings.imageSize;
+  if (ctx.settings.imageQuality) out.quality = ctx.settings.imageQuality;
+  return out;
+}
+
+/** The token usage the server reported (gpt-image models do), as ours. */
+function reportedUsage(u: { input_tokens?: number; output_tokens?: number; input_tokens_details?: { text_tokens?: number; image_tokens?: number } } | undefined): Usage | undefined {
+  if (!u || typeof u.output_tokens !== 'number' || u.output_tokens <= 0) return undefined;
+  const text = u.input_tokens_details?.text_tokens ?? u.input_tokens ?? 0;
+  const images = u.input_tokens_details?.image_tokens ?? 0;
+  return { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, images: 1, imageTextInputTokens: text, imageInputTokens: images, imageOutputTokens: u.output_tokens };
+}
+
+/**
+ * When the server reports no usage: output tokens from the published table (quality asked for, shape of the image
+ * returned), the prompt's text tokens as characters ÷ 4; input-image tokens are then unknown and not counted.
+ */
+async function estimatedUsage(png: Buffer, prompt: string, quality: string | undefined): Promise<Usage> {
+  const meta = await sharp(png).metadata();
+  return {
+    inputTokens: 0,
+    cachedInputTokens: 0,
+    outputTokens: 0,
+    images: 1,
+    imageTextInputTokens: Math.ceil(prompt.length / 4),
+    imageOutputTokens: imageOutputTokens(quality, meta.width ?? 1024, meta.height ?? 1024),
+  };
+}
+
+function round6(n: number): number {
+  return Math.round(n * 1e6) / 1e6;
 }
 
 async function download(url: string, signal?: AbortSignal): Promise<Buffer> {

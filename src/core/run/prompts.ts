@@ -11,6 +11,7 @@
  * So call n+1 repeats call n's prefix up to its persona message, and a provider's prompt cache covers the images.
  */
 import type { DesignerRanking } from '../review/model';
+import type { DiscussionMode, Hierarchy, Phase, PersonaRole, PromptLayers } from './discussionSettings';
 import type { ChatMessage, ChatPart } from '../llm/messages';
 import type { PreparedImage } from '../llm/images';
 import type { Iteration, Message } from './record';
@@ -31,19 +32,71 @@ export function promptLabel(c: { label: string; remixId?: string }): string {
   return c.remixId ? `${c.label} (remix ${c.remixId})` : c.label;
 }
 
+// ── The default layers. A team may replace the goal and the style, and add a collaborative move, in review.yaml `prompts:`.
+
+/** Representation first: a proxy is in the room to carry its designer's view, and stays open to the others. */
 export const GOAL =
-  'You are a design expert in a design review. Together with the rest of the team you want to reach consensus on the best ' +
-  "design for the client's brief, and on how the strongest candidates could be combined into a design that is better than any of them.";
+  "You speak for one designer of a design team in a review of candidate designs for a client's brief. Advocate your " +
+  "designer's own preferred designs and the reasons they gave: that is why you are in the room, and the team loses their view " +
+  "if you give it up to please the others. Stay open to the others all the same: when an argument is convincing by your " +
+  "designer's own standards, say so and build on it. Together the team wants to find the best design for the brief and how " +
+  'the strongest candidates could be combined into one that is better than any of them.';
 
 export const STYLE =
-  'Talk the way real designers talk in a review: direct, specific, about what you actually see (type, colour, composition, ' +
-  'imagery, mood) and how it serves the brief. Each message is a short chat message of one to three sentences: no lists, no ' +
-  'headings, no greetings, no sign-off. Refer to candidates only by their label, e.g. "Image 3". Build on what the others ' +
-  'said: agree, push back, or propose a concrete combination. Change your mind when you hear a good argument.';
+  'Talk the way real designers talk in a review: direct, specific, about what you actually see (composition, visual ' +
+  'elements, colour, typography, imagery, mood) and how it serves the brief. A discussion message is a short chat message of ' +
+  'one to three sentences: no lists, no headings, no greetings, no sign-off. Refer to candidates only by their label, e.g. ' +
+  '"Image 3". When others have spoken, answer what they actually said: agree where your designer agrees, push back where ' +
+  'they would, or propose a concrete combination.';
 
+/** The four parts the editing directions are written in, in this order, with these labels. */
+export const DIRECTION_PARTS = [
+  { key: 'composition', label: 'Composition' },
+  { key: 'visualElements', label: 'Visual elements' },
+  { key: 'colour', label: 'Colour' },
+  { key: 'typography', label: 'Typography' },
+] as const;
+export type DirectionPart = (typeof DIRECTION_PARTS)[number]['key'];
+
+/** Kept for readers of the old single constant: the default system prompt (goal + style). */
 export const SYSTEM_PROMPT = `${GOAL}\n\n${STYLE}`;
 
+export interface TeamShape {
+  designers: readonly { id: string; name: string; role?: string; weight: number }[];
+  hierarchy: Hierarchy;
+  /** Designer id of the lead. */
+  lead?: string;
+  mode: DiscussionMode;
+}
+
+/** What the hierarchy is, said plainly, so nobody pretends the room is flat when it is not. */
+export function hierarchyText(t: TeamShape): string {
+  const name = (id: string | undefined) => t.designers.find((d) => d.id === id)?.name;
+  const lead = name(t.lead);
+  if (t.hierarchy === 'weighted') {
+    const weights = t.designers.map((d) => `${d.name} ${formatWeight(d.weight)}`).join(', ');
+    return `How this team decides: views are weighted (${weights}). A designer's view counts in proportion to their weight when ` +
+      'the team settles on a consensus.';
+  }
+  if (t.hierarchy === 'lead-decides' && lead) {
+    return `How this team decides: ${lead} is the lead and settles each open decision point at the end of a round. Argue ` +
+      `your designer's case clearly so that ${lead} can decide well.`;
+  }
+  return `How this team decides: it is flat; every designer's view counts the same${lead ? ` (${lead} leads the review but does not outweigh the others)` : ''}.`;
+}
+
+function formatWeight(w: number): string {
+  return Number.isInteger(w) ? String(w) : w.toFixed(2).replace(/0+$/, '');
+}
+
+/** The first (and, with personaRole: user, only) system message: goal, style and how the team decides. */
+export function systemPrompt(layers: PromptLayers | undefined, team: TeamShape): string {
+  return [layers?.goal ?? GOAL, layers?.style ?? STYLE, hierarchyText(team)].join('\n\n');
+}
+
 export interface SharedBlockInput {
+  /** The system prompt (see systemPrompt). */
+  system: string;
   brief: string;
   candidates: readonly PromptCandidate[];
   /** Earlier rounds of this run, oldest first (complete ones). */
@@ -64,7 +117,7 @@ export function sharedPrefix(input: SharedBlockInput): ChatMessage[] {
     parts.push({ type: 'image', file: c.file, label: promptLabel(c), image: c.image });
   }
   return [
-    { role: 'system', content: SYSTEM_PROMPT },
+    { role: 'system', content: input.system },
     { role: 'user', content: parts },
   ];
 }
@@ -73,7 +126,8 @@ function summariseIteration(it: Iteration, labelOf: (id: string) => string): str
   if (!it.ranking?.length) return '';
   const lines = [`Round ${it.index}: the team's consensus was ${it.ranking.map(labelOf).join(', ')} (best first).`];
   if (it.agreements?.length) lines.push(`Agreed: ${it.agreements.map(sentence).join(' ')}`);
-  if (it.decisionPoints?.length) lines.push(`Still open for the lead: ${it.decisionPoints.map((d) => sentence(d.question)).join(' ')}`);
+  if (it.decisions?.length) lines.push(`Decided by the lead: ${it.decisions.map((d) => sentence(`${d.question} → ${d.decision}`)).join(' ')}`);
+  else if (it.decisionPoints?.length) lines.push(`Still open for the lead: ${it.decisionPoints.map((d) => sentence(d.question)).join(' ')}`);
   if (it.remix) {
     const directions = it.editingDirectionsDiscussed ?? it.editingDirections;
     lines.push(`${labelOf(it.remix.id)} was made from ${(it.remix.from ?? it.ranking).map(labelOf).join(', ')}` +
@@ -101,6 +155,14 @@ export interface PersonaInput {
   turn: number;
   turnsPerAgent: number;
   hasFeedback: boolean;
+  /** Default together (round-robin, everything visible). */
+  phase?: Phase;
+  /** The team's house rule, given when this turn follows other messages of the round. */
+  collaborativeMove?: string;
+  /** Whether the transcript above holds messages of others from this round. */
+  followsOthers?: boolean;
+  /** Default system. */
+  personaRole?: PersonaRole;
 }
 
 /** The last message of a proxy turn: who to play, their own ranking, and this round's task. */
@@ -110,13 +172,29 @@ export function personaMessage(p: PersonaInput): ChatMessage {
   const ranks = [...p.designer.entries]
     .sort((a, b) => a.rank - b.rank)
     .map((e) => `- ${p.labelOf(e.option)}: rank ${e.rank}${inRound.has(e.option) ? '' : ' (no longer in the running)'} — ${e.justification}`);
+  const phase = p.phase ?? 'together';
   const text = [
     `You are role-playing ${who}. Speak as ${p.designer.name}, in the first person; never mention being an AI or a role-play.`,
-    `${p.designer.name}'s own ranking before the review, best first (equal ranks are ties), with their reasons:\n${ranks.join('\n')}`,
+    `${p.designer.name}'s own ranking before the review, best first (equal ranks are ties), with their reasons. These are the ` +
+      `designs you advocate:\n${ranks.join('\n')}`,
     taskText(p.iteration, p.totalIterations, p.candidates, p.hasFeedback),
-    `Write ${p.designer.name}'s next message in the discussion now (their turn ${p.turn} of ${p.turnsPerAgent} in this round): one to three sentences, no list.`,
   ];
-  return { role: 'system', content: text.join('\n\n') };
+  if (p.collaborativeMove && p.followsOthers) text.push(`House rule of this team: ${p.collaborativeMove}`);
+  text.push(turnInstruction(p, phase));
+  return { role: p.personaRole === 'user' ? 'user' : 'system', content: text.join('\n\n') };
+}
+
+function turnInstruction(p: PersonaInput, phase: Phase): string {
+  const name = p.designer.name;
+  if (phase === 'independent') {
+    return `This is ${name}'s own first assessment of this round, written before hearing the others (turn ${p.turn} of ` +
+      `${p.turnsPerAgent}): in at most 120 words of plain prose, give the ranking and the concrete improvements asked for above.`;
+  }
+  if (phase === 'separate') {
+    return `${name} writes separately from the others, who will not read this; the facilitator brings all views together ` +
+      `(turn ${p.turn} of ${p.turnsPerAgent}): in at most 120 words of plain prose, give what the task above asks for.`;
+  }
+  return `Write ${name}'s next message in the discussion now (their turn ${p.turn} of ${p.turnsPerAgent} in this round): one to three sentences, no list.`;
 }
 
 export function taskText(it: Iteration, totalIterations: number, candidates: readonly PromptCandidate[], hasFeedback: boolean): string {
@@ -127,11 +205,13 @@ export function taskText(it: Iteration, totalIterations: number, candidates: rea
       `${candidates.map(promptLabel).join(', ')}. Say which one you back and why, and converge with the others.${feedback}`;
   }
   if (it.index === 1 || remixes.length === 0) {
-    return `Round ${it.index} of ${totalIterations}. Rank the candidates against the brief, then work towards agreement on which two ` +
-      `or three are strongest and how their strengths could be combined into one design.${feedback}`;
+    return `Round ${it.index} of ${totalIterations}. Rank the candidates against the brief. Then give concrete improvements along ` +
+      'composition, visual elements, colour and typography, with specific adjustments (what to change, where, and how much), ' +
+      `and work towards agreement on which two or three are strongest and how their strengths could be combined.${feedback}`;
   }
   return `Round ${it.index} of ${totalIterations}. ${remixes.join(', ')} is new: the remix made from the team's last agreement. ` +
-    `Critique it honestly against the brief, re-rank this narrowed set, and agree what the next remix should keep or change.${feedback}`;
+    'Critique it honestly against the brief, re-rank this narrowed set, and agree what the next remix should keep or change, ' +
+    `with specific adjustments to composition, visual elements, colour or typography.${feedback}`;
 }
 
 export interface RemixAgentInput {
@@ -140,17 +220,38 @@ export interface RemixAgentInput {
   designers: readonly DesignerRanking[];
   /** How many candidates the consensus ranking names (the edit's inputs); all candidates in the final round. */
   topK: number;
+  /** Default flat. */
+  hierarchy?: Hierarchy;
+  /** Under `weighted`: the candidates in weighted-Borda order of the team's own rankings (the tie-break). */
+  weightedOrder?: readonly string[];
+  /** Default together. */
+  mode?: DiscussionMode;
+  /** Default system. */
+  personaRole?: PersonaRole;
 }
 
 /** The remix agent's instructions: the last message after the shared prefix and the full transcript. */
 export function remixAgentMessage(r: RemixAgentInput): ChatMessage {
   const ids = r.candidates.map((c) => `${promptLabel(c)} = "${c.id}"`).join(', ');
-  const people = r.designers.map((d) => `"${d.id}" = ${d.name}${d.role ? ` (${d.role})` : ''}`).join(', ');
+  const weighted = r.hierarchy === 'weighted';
+  const people = r.designers
+    .map((d) => `"${d.id}" = ${d.name}${d.role ? ` (${d.role})` : ''}${weighted ? `, weight ${formatWeight(d.weight)}` : ''}`)
+    .join(', ');
   const common = [
     'You are now the facilitator of this review, not one of the designers. Read the whole discussion above; the latest ' +
       'messages weigh most, because they show where the team ended up. Report only what the team actually said.',
     `Candidate ids: ${ids}. Designer ids: ${people}.`,
   ];
+  if (r.mode === 'separate') {
+    common.push('The designers wrote separately in this round and did not read each other: synthesise their views into the team\'s consensus.');
+  }
+  if (weighted) {
+    const label = (id: string) => promptLabel(r.candidates.find((c) => c.id === id) ?? { label: id });
+    common.push(
+      "This team weighs its designers' views by the weights above: give a view weight in proportion. Where the discussion " +
+        `leaves candidates tied, break the tie by the weighted Borda order of the team's own rankings: ${(r.weightedOrder ?? []).map(label).join(', ')}.`,
+    );
+  }
   const tail = [
     '"agreements": points the team agreed on, one short sentence each.',
     '"disagreements": points still in dispute, one short sentence each.',
@@ -158,9 +259,10 @@ export function remixAgentMessage(r: RemixAgentInput): ChatMessage {
       'positions and the designer ids holding each. Surface them; do not resolve them.',
     '"backed": for each designer id, the candidate id that designer\'s proxy backed last in this round\'s discussion (null if they backed none).',
   ];
+  const role = r.personaRole === 'user' ? 'user' : 'system';
   if (r.iteration.final) {
     return {
-      role: 'system',
+      role,
       content: [
         ...common,
         'Answer with JSON only:',
@@ -170,17 +272,56 @@ export function remixAgentMessage(r: RemixAgentInput): ChatMessage {
     };
   }
   return {
-    role: 'system',
+    role,
     content: [
       ...common,
       'Answer with JSON only:',
       `"ranking": the team's consensus top ${r.topK} candidate ids, best first. These, in this order, are the inputs of an image-edit model.`,
+      '"reasons": for each candidate in your ranking, in the same order, its id and one short sentence on why the team ranked it there.',
       '"editingDirections": instructions for that image-edit model to make ONE new design combining the strengths the team ' +
-        'agreed on: what to take from which image, what to change, what to avoid. Refer to images by the labels used in the ' +
-        'discussion (e.g. "Image 4") and only to images in your ranking; TeamFusion renumbers them for the edit model. Include ' +
-        'only what was agreed, be concrete and self-contained, no designer names, no more than 120 words.',
+        `agreed on, in four parts: ${DIRECTION_PARTS.map((p) => `"${p.key}" (${p.label.toLowerCase()})`).join(', ')}; each part says ` +
+        'what to take from which image, what to change with specific adjustments, and what to avoid. Refer to images by the ' +
+        'labels used in the discussion (e.g. "Image 4") and only to images in your ranking; TeamFusion renumbers them for the ' +
+        'edit model. Include only what was agreed, be concrete and self-contained, no designer names, no more than 40 words a part.',
       ...tail,
     ].join('\n'),
+  };
+}
+
+/** The four parts joined into the one labelled string the edit model reads ("Composition: …" on its own line, …). */
+export function joinDirections(parts: Partial<Record<DirectionPart, string>>): string {
+  return DIRECTION_PARTS.map((p) => {
+    const t = parts[p.key]?.trim();
+    return t ? `${p.label}: ${t}` : '';
+  })
+    .filter(Boolean)
+    .join('\n');
+}
+
+export interface LeadDecisionInput {
+  lead: DesignerRanking;
+  decisionPoints: readonly { question: string; positions: readonly { position: string; heldBy: readonly string[] }[] }[];
+  nameOf: (id: string) => string;
+  personaRole?: PersonaRole;
+}
+
+/** Under `hierarchy: lead-decides`: the lead's proxy settles each decision point of the round. */
+export function leadDecisionMessage(p: LeadDecisionInput): ChatMessage {
+  const who = p.lead.role ? `${p.lead.name} (${p.lead.role})` : p.lead.name;
+  const ranks = [...p.lead.entries].sort((a, b) => a.rank - b.rank).map((e) => `- option "${e.option}": rank ${e.rank} — ${e.justification}`);
+  const points = p.decisionPoints.map(
+    (d, i) => `${i + 1}. ${d.question} Positions: ${d.positions.map((x) => `"${x.position}" (${x.heldBy.map(p.nameOf).join(', ') || 'nobody named'})`).join('; ')}`,
+  );
+  return {
+    role: p.personaRole === 'user' ? 'user' : 'system',
+    content: [
+      `You are role-playing ${who}, the lead of this team, who settles the open decision points at the end of the round. ` +
+        `Decide as ${p.lead.name} would, given their own ranking and the discussion above.`,
+      `${p.lead.name}'s own ranking before the review:\n${ranks.join('\n')}`,
+      `The decision points:\n${points.join('\n')}`,
+      'Answer with JSON only: "decisions": one entry per decision point, in the same order, with "question" (as given), ' +
+        '"decision" (the position chosen, in a few words) and "reason" (one short sentence).',
+    ].join('\n\n'),
   };
 }
 

@@ -5,6 +5,7 @@
  * recoverable from the record plus the review folder without bloating it.
  */
 import { z } from 'zod';
+import { PHASES, discussionSettingFields } from './discussionSettings';
 import { wholeSetting } from './settingBounds';
 
 export const RUN_RECORD_VERSION = 1;
@@ -17,6 +18,10 @@ export const UsageSchema = z.object({
   cachedInputTokens: z.number().int().nonnegative(),
   outputTokens: z.number().int().nonnegative(),
   images: z.number().int().nonnegative(),
+  /** Image-model tokens (image edits), billed at the image model's prices: text prompt, input images, generated image. */
+  imageTextInputTokens: z.number().int().nonnegative().optional(),
+  imageInputTokens: z.number().int().nonnegative().optional(),
+  imageOutputTokens: z.number().int().nonnegative().optional(),
   /** Estimate from the configured price table, US dollars. */
   costUsd: z.number().nonnegative().optional(),
 });
@@ -31,6 +36,9 @@ export const RunSettingsSchema = z.object({
   imageMaxSide: wholeSetting('imageMaxSide').optional(),
   /** Host of the endpoint only (no credentials, no query), for the audit trail. */
   endpoint: z.string().optional(),
+  /** Discussion design (issue 10): mode, order + seed, lead, concurrency, hierarchy, persona role, temperature, image
+   * size/quality, the team's prompt layers and the designers taking part (values in discussionSettings.ts, bounds in settingBounds.ts). */
+  ...discussionSettingFields,
 });
 export type RunSettings = z.infer<typeof RunSettingsSchema>;
 
@@ -56,6 +64,8 @@ export const MessageSchema = z.object({
   /** 1-based turn of this speaker within the iteration. */
   turn: z.number().int().positive(),
   content: z.string(),
+  /** Which part of the round produced it: an independent first assessment, the round-robin, or the separate mode. */
+  phase: z.enum(PHASES).optional(),
   /** Id of the prompt in `prompts` that produced this message. */
   promptId: z.string().optional(),
   at: z.string().optional(),
@@ -96,6 +106,23 @@ export const IterationSchema = z.object({
   /** (remix agent) Per designer id, the candidate their proxy backed last in this round; null = none (stance, see core/analysis). */
   backed: z.record(z.string(), z.string().nullable()).optional(),
   remix: RemixSchema.optional(),
+  /** The remix agent's short reason for each candidate it ranked, in ranking order. */
+  reasons: z.array(z.object({ candidate: z.string(), reason: z.string() })).optional(),
+  /** Under `hierarchy: lead-decides`: how each decision point of this round was settled, and by whom. */
+  decisions: z
+    .array(
+      z.object({
+        question: z.string(),
+        decision: z.string(),
+        reason: z.string().optional(),
+        /** Designer id of the lead. */
+        by: z.string(),
+        /** Whether the lead's proxy or the lead in person decided. */
+        via: z.enum(['proxy', 'human']),
+        at: z.string().optional(),
+      }),
+    )
+    .optional(),
   /** Why the iteration stopped, in words, when the run failed here. */
   error: z.string().optional(),
 });
@@ -125,7 +152,7 @@ export const RecordedMessageSchema = z.object({
 export const PromptRecordSchema = z.object({
   id: z.string(),
   iteration: z.number().int().positive(),
-  kind: z.enum(['proxy-turn', 'remix', 'remix-repair', 'image-edit']),
+  kind: z.enum(['proxy-turn', 'remix', 'remix-repair', 'image-edit', 'lead-decision']),
   /** Designer id for proxy turns. */
   speaker: z.string().optional(),
   model: z.string(),
@@ -137,6 +164,11 @@ export const PromptRecordSchema = z.object({
   /** Image edits: the prompt and the input files. */
   prompt: z.string().optional(),
   inputs: z.array(z.object({ file: z.string(), sha256: z.string(), mime: z.string() })).optional(),
+  /** Image edits: the size and quality asked for. */
+  size: z.string().optional(),
+  quality: z.string().optional(),
+  /** Chat calls: the temperature sent. */
+  temperature: z.number().optional(),
   usage: UsageSchema.partial().optional(),
   /** Raw model output when it was rejected (invalid JSON, schema mismatch), for audit. */
   rejectedOutput: z.string().optional(),

@@ -9,8 +9,11 @@ import { z } from 'zod';
 import { toApiMessages, toRecordedMessages, type ChatMessage } from '../llm/messages';
 import { addPrompt, chatUsage, nameOf, nextPromptId, type StepContext } from './context';
 import { CancelledError, StepError, isAbort, withChildSignal } from './errors';
-import { mapLabelsForEdit, remixAgentMessage, repairMessage, transcriptMessages, type PromptCandidate } from './prompts';
+import { DIRECTION_PARTS, joinDirections, mapLabelsForEdit, remixAgentMessage, repairMessage, transcriptMessages, type PromptCandidate } from './prompts';
 import type { DecisionPoint, Iteration } from './record';
+import { discussionOf } from './discussionSettings';
+import { temperatureOf } from './discussion';
+import { bordaCount } from '../stats/borda';
 
 /** 1 repair + 2 retries after the first answer. */
 export const REMIX_EXTRA_ATTEMPTS = 3;
@@ -28,6 +31,9 @@ export interface RemixAgentInput {
 
 export interface RemixAnswer {
   ranking: string[];
+  /** One short reason per ranked candidate (rounds that make a remix). */
+  reasons: { candidate: string; reason: string }[];
+  /** The four labelled parts joined into one string ("Composition: …\nVisual elements: …\n…"). */
   editingDirections?: string;
   agreements: string[];
   disagreements: string[];
@@ -49,7 +55,26 @@ export function remixJsonSchema(candidateIds: readonly string[], designerIds: re
       maxItems: topK,
     },
   };
-  if (!final) properties.editingDirections = { type: 'string', description: 'Instructions for the image-edit model.' };
+  if (!final) {
+    properties.reasons = {
+      type: 'array',
+      description: 'One entry per ranked candidate, in ranking order: why the team ranked it there.',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['candidate', 'reason'],
+        properties: { candidate: { type: 'string', enum: [...candidateIds] }, reason: text },
+      },
+    };
+    const parts = Object.fromEntries(DIRECTION_PARTS.map((p) => [p.key, { type: 'string', description: `${p.label}: what to take, change and avoid.` }]));
+    properties.editingDirections = {
+      type: 'object',
+      description: 'Instructions for the image-edit model, in four parts.',
+      additionalProperties: false,
+      required: DIRECTION_PARTS.map((p) => p.key),
+      properties: parts,
+    };
+  }
   properties.agreements = texts;
   properties.disagreements = texts;
   properties.decisionPoints = {
@@ -82,6 +107,14 @@ export function remixJsonSchema(candidateIds: readonly string[], designerIds: re
   return { type: 'object', additionalProperties: false, required: Object.keys(properties), properties };
 }
 
+const directionsSchema = z
+  .union([
+    z.string(),
+    z.object(Object.fromEntries(DIRECTION_PARTS.map((p) => [p.key, z.string().optional()])) as Record<(typeof DIRECTION_PARTS)[number]['key'], z.ZodOptional<z.ZodString>>),
+  ])
+  .transform((v) => (typeof v === 'string' ? v.trim() : joinDirections(v)))
+  .refine((v) => v.length > 0, 'editingDirections is empty');
+
 /** What a remix-agent answer must be (zod); the JSON schema above is what the model is asked for. */
 export function answerSchema(candidateIds: readonly string[], designerIds: readonly string[], final: boolean) {
   const candidate = z.enum(candidateIds as [string, ...string[]]);
@@ -89,7 +122,9 @@ export function answerSchema(candidateIds: readonly string[], designerIds: reado
   return z
     .object({
       ranking: z.array(candidate).min(1),
-      editingDirections: final ? z.string().optional() : z.string().trim().min(1, 'editingDirections is empty'),
+      // The four parts (what we ask for), or one string from a server that answers the older shape.
+      editingDirections: final ? z.unknown().optional() : directionsSchema,
+      reasons: z.array(z.object({ candidate, reason: z.string() })).default([]),
       // Tolerant reader: the schema asks for every field, but a server that leaves the lists out (or adds fields of its
       // own) still gives a usable answer; what names a candidate or a designer stays strictly checked.
       agreements: z.array(z.string()).default([]),
@@ -118,10 +153,21 @@ export async function runRemixAgent(ctx: StepContext, r: RemixAgentInput): Promi
     json_schema: { name: final ? 'teamfusion_final_pick' : 'teamfusion_remix', strict: true, schema },
   };
 
+  const weighted = discussionOf(ctx.settings).hierarchy === 'weighted';
+  const weightedOrder = weightedBordaOrder(ctx.designers, candidateIds);
   const base: ChatMessage[] = [
     ...r.prefix,
     ...transcriptMessages(it.messages, (id) => nameOf(ctx.designers, id)),
-    remixAgentMessage({ iteration: it, candidates: r.candidates, designers: ctx.designers, topK }),
+    remixAgentMessage({
+      iteration: it,
+      candidates: r.candidates,
+      designers: ctx.designers,
+      topK,
+      hierarchy: discussionOf(ctx.settings).hierarchy,
+      weightedOrder: weighted ? weightedOrder : undefined,
+      mode: discussionOf(ctx.settings).mode,
+      personaRole: ctx.settings.personaRole,
+    }),
   ];
   let conversation = base;
   let lastError = '';
@@ -139,7 +185,7 @@ export async function runRemixAgent(ctx: StepContext, r: RemixAgentInput): Promi
     try {
       completion = await withChildSignal(ctx.signal, (signal) =>
         ctx.client.chat.completions.create(
-          { model: ctx.settings.chatModel, messages: toApiMessages(conversation), response_format: responseFormat },
+          { model: ctx.settings.chatModel, messages: toApiMessages(conversation), ...temperatureOf(ctx), response_format: responseFormat },
           { signal },
         ),
       );
@@ -154,7 +200,7 @@ export async function runRemixAgent(ctx: StepContext, r: RemixAgentInput): Promi
       : completion.choices[0]?.finish_reason === 'length'
         ? 'the answer was cut off (length)'
         : undefined;
-    const parsed = problem ? { error: problem } : parseAnswer(content, validator, candidateIds, topK);
+    const parsed = problem ? { error: problem } : parseAnswer(content, validator, weighted ? weightedOrder : candidateIds, topK);
     addPrompt(ctx.record, {
       id: nextPromptId(ctx.record),
       iteration: it.index,
@@ -164,6 +210,7 @@ export async function runRemixAgent(ctx: StepContext, r: RemixAgentInput): Promi
       messages: toRecordedMessages(conversation),
       responseSchema: responseFormat.json_schema,
       usage: chatUsage(completion.usage),
+      ...temperatureOf(ctx),
       ...(attempt > 0 && rejected !== undefined ? { rejectedOutput: rejected } : {}),
       ...('error' in parsed ? { error: parsed.error } : {}),
     });
@@ -184,12 +231,26 @@ export async function runRemixAgent(ctx: StepContext, r: RemixAgentInput): Promi
 
 type Parsed = { answer: RemixAnswer; filled: string[] } | { error: string };
 
+/**
+ * Candidates in weighted-Borda order of the designers' own rankings (weights from the rankings / review.yaml); candidates no
+ * designer ranked (remixes) keep their place after the ranked ones, in the given order. Ties keep the given order.
+ */
+export function weightedBordaOrder(designers: readonly { weight: number; entries: readonly { option: string; rank: number }[] }[], candidateIds: readonly string[]): string[] {
+  const ranked = candidateIds.filter((id) => designers.length > 0 && designers.every((d) => d.entries.some((e) => e.option === id)));
+  if (ranked.length < 2) return [...candidateIds];
+  const matrix = designers.map((d) => ranked.map((id) => d.entries.find((e) => e.option === id)!.rank));
+  const order = bordaCount(matrix, ranked, designers.map((d) => d.weight)).map((b) => b.option);
+  return [...order, ...candidateIds.filter((id) => !ranked.includes(id))];
+}
+
+/** `fillOrder`: the order in which missing ranking places are completed (the candidates' order, or the weighted Borda). */
 export function parseAnswer(
   content: string,
   validator: ReturnType<typeof answerSchema>,
-  candidateIds: readonly string[],
+  fillOrder: readonly string[],
   topK: number,
 ): Parsed {
+  const candidateIds = fillOrder;
   let json: unknown;
   try {
     json = JSON.parse(content);
@@ -214,7 +275,8 @@ export function parseAnswer(
   return {
     answer: {
       ranking: ranking.slice(0, topK),
-      editingDirections: res.data.editingDirections?.trim(),
+      reasons: res.data.reasons.filter((r) => ranking.slice(0, topK).includes(r.candidate)).map((r) => ({ candidate: r.candidate, reason: r.reason.trim() })).filter((r) => r.reason),
+      editingDirections: typeof res.data.editingDirections === 'string' ? res.data.editingDirections.trim() : undefined,
       agreements: res.data.agreements.map((s) => s.trim()).filter(Boolean),
       disagreements: res.data.disagreements.map((s) => s.trim()).filter(Boolean),
       decisionPoints: res.data.decisionPoints,
@@ -231,6 +293,7 @@ function applyAnswer(ctx: StepContext, r: RemixAgentInput, a: RemixAnswer, fille
   it.disagreements = a.disagreements;
   it.decisionPoints = a.decisionPoints;
   if (a.backed) it.backed = a.backed;
+  if (!it.final) it.reasons = a.reasons;
   if (filled.length) {
     ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'warning', message: `The remix agent ranked fewer candidates than needed; ${filled.join(', ')} completed the ranking in their current order.` });
   }

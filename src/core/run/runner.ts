@@ -19,11 +19,12 @@ import { prepareImage, readImageFile } from '../llm/images';
 import { estimateCost, mergePrices, type PriceTable } from '../llm/pricing';
 import type { StepContext } from './context';
 import { writeDeliverables } from './deliverables';
-import { expectedMessages, runDiscussion } from './discussion';
+import { discussionDone, runDiscussion } from './discussion';
 import { describeError, isAbort } from './errors';
 import type { RunListener, RunEvent } from './events';
 import { runImageEdit } from './imageEdit';
-import { sharedPrefix, type PromptCandidate } from './prompts';
+import { discussionOf } from './discussionSettings';
+import { sharedPrefix, systemPrompt, type PromptCandidate } from './prompts';
 import { RUN_RECORD_VERSION, type Iteration, type RunRecord, type RunSettings } from './record';
 import { narrowTo, runRemixAgent } from './remixAgent';
 import { resolveRunSettings } from './settings';
@@ -53,6 +54,9 @@ export interface RunnerOptions {
 export async function startRun(o: RunnerOptions): Promise<RunRecord> {
   const review = await loadValidReview(o.reviewRoot);
   const settings = resolveRunSettings(o.settings, review.config);
+  settings.lead = review.designers.find((d) => d.id.toLowerCase() === settings.lead?.toLowerCase())?.id;
+  if (settings.lead === undefined) delete settings.lead;
+  if (settings.designers) settings.designers = checkSubset(review, settings.designers);
   const host = endpointHost(o.client);
   if (host) settings.endpoint = host;
   const now = new Date();
@@ -67,7 +71,7 @@ export async function startRun(o: RunnerOptions): Promise<RunRecord> {
     iterations: [],
     usage: { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, images: 0 },
     prompts: [],
-    kendallW: teamKendallW(review),
+    kendallW: teamKendallW(review, settings.designers),
   };
   return withRunLock(review.root, record.id, () => drive(o, review, record, false));
 }
@@ -120,11 +124,41 @@ async function loadValidReview(root: string): Promise<Review> {
   return review;
 }
 
-/** Kendall's W of the team's own rankings; undefined with fewer than two designers (agreement needs a team). */
-function teamKendallW(review: Review): number | undefined {
-  if (review.designers.length < 2) return undefined;
+/** A `--designers` subset: known ids (any case), each once, at least two; returned in review order with the review's spelling. */
+export function checkSubset(review: Pick<Review, 'designers'>, ids: readonly string[]): string[] {
+  const known = new Map(review.designers.map((d) => [d.id.toLowerCase(), d.id]));
+  const unknown = ids.filter((id) => !known.has(id.toLowerCase()));
+  if (unknown.length) {
+    throw new SubsetError(`${unknown.map((u) => `"${u}"`).join(', ')} ${unknown.length === 1 ? 'is not a designer' : 'are not designers'} of this review (known: ${[...known.values()].join(', ')}).`);
+  }
+  const chosen = new Set(ids.map((id) => known.get(id.toLowerCase())!));
+  if (chosen.size < 2) throw new SubsetError('A run needs at least two designers; name two or more.');
+  return review.designers.map((d) => d.id).filter((id) => chosen.has(id));
+}
+
+export class SubsetError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SubsetError';
+  }
+}
+
+/** The designers taking part in a run (all of the review's, or the recorded subset), in review order. */
+export function participants(review: Pick<Review, 'designers'>, settings: Pick<RunSettings, 'designers'>): Review['designers'] {
+  if (!settings.designers) return review.designers;
+  const chosen = new Set(settings.designers);
+  return review.designers.filter((d) => chosen.has(d.id));
+}
+
+/**
+ * Kendall's W of the team's own rankings (of the run's designers when a subset was chosen); undefined with fewer than two
+ * designers (agreement needs a team).
+ */
+function teamKendallW(review: Review, subset?: readonly string[]): number | undefined {
+  const designers = participants(review, { designers: subset ? [...subset] : undefined });
+  if (designers.length < 2) return undefined;
   try {
-    const w = kendallW(reviewRankMatrix(review)).w;
+    const w = kendallW(reviewRankMatrix({ ...review, designers })).w;
     return Number.isFinite(w) ? w : undefined;
   } catch {
     return undefined;
@@ -145,12 +179,13 @@ async function drive(o: RunnerOptions, review: Review, record: RunRecord, resume
     client: o.client,
     record,
     settings: record.settings,
-    designers: review.designers,
+    designers: participants(review, record.settings),
     reviewRoot: review.root,
     runDir: dir,
     signal: o.signal,
     emit,
     log: o.log ?? (() => undefined),
+    prices,
     async save() {
       record.updatedAt = new Date().toISOString();
       record.usage.costUsd = estimateCost(record.usage, record.settings, prices);
@@ -158,7 +193,7 @@ async function drive(o: RunnerOptions, review: Review, record: RunRecord, resume
       emit({ type: 'record-saved', runId: record.id, record });
     },
   };
-  const people = review.designers.map((d) => ({ id: d.id, name: d.name, role: d.role, topChoice: topChoiceOf(d.entries) }));
+  const people = ctx.designers.map((d) => ({ id: d.id, name: d.name, role: d.role, topChoice: topChoiceOf(d.entries) }));
 
   record.status = 'running';
   record.error = undefined;
@@ -201,7 +236,7 @@ async function drive(o: RunnerOptions, review: Review, record: RunRecord, resume
 }
 
 function isDone(ctx: StepContext, it: Iteration): boolean {
-  return it.messages.length >= expectedMessages(ctx) && Boolean(it.ranking?.length) && (it.final === true || Boolean(it.remix));
+  return discussionDone(ctx, it) && Boolean(it.ranking?.length) && (it.final === true || Boolean(it.remix));
 }
 
 /** The iterate step: which candidates the next round discusses. */
@@ -232,7 +267,13 @@ async function runIteration(ctx: StepContext, review: Review, it: Iteration, cac
     return c ? (isRemixFile(c.file) ? `${c.label} (remix ${id})` : c.label) : id;
   };
   const previous = ctx.record.iterations.filter((x) => x.index < it.index);
-  const prefix = sharedPrefix({ brief: review.brief, candidates, previous, labelOf, feedback: it.feedback });
+  const system = systemPrompt(ctx.settings.prompts, {
+    designers: ctx.designers,
+    hierarchy: discussionOf(ctx.settings).hierarchy,
+    lead: ctx.settings.lead,
+    mode: discussionOf(ctx.settings).mode,
+  });
+  const prefix = sharedPrefix({ system, brief: review.brief, candidates, previous, labelOf, feedback: it.feedback });
 
   await runDiscussion(ctx, { iteration: it, candidates, prefix, labelOf });
   if (!it.ranking?.length) {

@@ -13,9 +13,17 @@ export const SETTING_BOUNDS = {
   iterations: { min: 1, max: 10 },
   /** Longest side, in pixels, of the images the chat model sees. */
   imageMaxSide: { min: 256, max: 4096 },
+  /** Independent first assessments sent at the same time. */
+  maxConcurrency: { min: 1, max: 16 },
+  /** Speaking-order seed: an unsigned 32-bit integer. */
+  orderSeed: { min: 0, max: 4294967295 },
+  /** Sampling temperature of every chat request (not a whole number). */
+  temperature: { min: 0, max: 2 },
+  /** Characters in one prompt layer (review.yaml prompts:). */
+  promptLayer: { min: 1, max: 4000 },
 } as const;
 
-export type BoundedSetting = keyof typeof SETTING_BOUNDS;
+export type BoundedSetting = Exclude<keyof typeof SETTING_BOUNDS, 'temperature' | 'promptLayer'>;
 
 /** A whole number within the setting's bounds; every failure is one sentence naming the field and its range. */
 export function wholeSetting(field: BoundedSetting, name: string = field): z.ZodNumber {

@@ -2,10 +2,14 @@
  * Run settings, resolved once at the start of a run and then frozen in run.json.
  * Precedence (highest first): explicit settings (CLI flags, VS Code settings) > review.yaml >
  * environment (TEAMFUSION_CHAT_MODEL, TEAMFUSION_IMAGE_MODEL) > defaults.
+ * Every discussion setting is written into the record (the seed too, drawn here when none was given), so a resume — or a
+ * reader — sees exactly how the run was made.
  */
 import type { ReviewConfig } from '../review/model';
 import { DEFAULT_IMAGE_MAX_SIDE } from '../llm/images';
+import { DISCUSSION_DEFAULTS } from './discussionSettings';
 import type { RunSettings } from './record';
+import { newSeed } from './schedule';
 
 export const DEFAULT_SETTINGS: RunSettings = {
   chatModel: 'gpt-4o',
@@ -13,6 +17,7 @@ export const DEFAULT_SETTINGS: RunSettings = {
   turnsPerAgent: 2,
   iterations: 3,
   imageMaxSide: DEFAULT_IMAGE_MAX_SIDE,
+  ...DISCUSSION_DEFAULTS,
 };
 
 export function resolveRunSettings(
@@ -30,6 +35,18 @@ export function resolveRunSettings(
     turnsPerAgent: config.turnsPerAgent,
     iterations: config.iterations,
     imageMaxSide: config.imageMaxSide,
+    mode: config.mode,
+    order: config.order,
+    orderSeed: config.orderSeed,
+    lead: config.lead,
+    leadSpeaksLast: config.leadSpeaksLast,
+    maxConcurrency: config.maxConcurrency,
+    hierarchy: config.hierarchy,
+    personaRole: config.personaRole,
+    temperature: config.temperature,
+    imageSize: config.imageSize,
+    imageQuality: config.imageQuality,
+    prompts: config.prompts,
   };
   const out: RunSettings = { ...DEFAULT_SETTINGS };
   for (const layer of [fromEnv, fromReview, explicit ?? {}]) {
@@ -37,5 +54,6 @@ export function resolveRunSettings(
       if (v !== undefined && v !== null && v !== '') (out as Record<string, unknown>)[k] = v;
     }
   }
+  if (out.orderSeed === undefined) out.orderSeed = newSeed();
   return out;
 }

@@ -369,11 +369,15 @@ describe('loadReview', () => {
       assert.deepEqual(r.review!.config.chatModel, 'gpt-4o-mini');
       assert.deepEqual(r.review!.designers.map((d) => [d.id, d.role, d.weight]), [['alice', 'Lead', 3], ['bob', undefined, 2]]);
     });
-    it('lead or team naming a designer without a ranking file → warning at that key', async () => {
-      const r = await load(await makeReview({ reviewYaml: 'title: T\nlead: carol\nteam:\n  alice: { weight: 2 }\n  dave: { role: Intern }\n' }));
-      at(find(r, 'review.yaml', /^lead is "carol", but no ranking file has that designer id\.$/), 2, 1, 'warning');
+    it('team naming a designer without a ranking file → warning at that key', async () => {
+      const r = await load(await makeReview({ reviewYaml: 'title: T\nlead: alice\nteam:\n  alice: { weight: 2 }\n  dave: { role: Intern }\n' }));
       at(find(r, 'review.yaml', /^team lists "dave", but there is no rankings\/dave\.yaml/), 5, 3, 'warning');
       assert.equal(r.review!.designers[0].weight, 2);
+    });
+    it('a lead who is not a designer → error at the lead line (the review cannot run)', async () => {
+      const r = await load(await makeReview({ reviewYaml: 'title: T\nlead: carol\n' }));
+      at(find(r, 'review.yaml', /^lead is "carol", but no ranking file has that designer id; name one of the designers/), 2, 1, 'error');
+      assert.equal(r.review, undefined);
     });
     it('a YAML syntax error in review.yaml → error with position; only comments → fine', async () => {
       const r = await load(await makeReview({ reviewYaml: 'title: [a\n' }));

@@ -91,10 +91,15 @@ describe('teamfusion run (command line)', function () {
 
   it('streams the turns to stdout and says where the run folder is; --json prints only the summary', async () => {
     const root = await makeReview({ options: 3, designers: 2 });
-    const r = await start(['run', root, '--turns', '1', '--iterations', '2'], env).done;
+    const r = await start(['run', root, '--turns', '1', '--iterations', '2', '--mode', 'together'], env).done;
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /^Ana \(turn 1\): \S.*$/m);
     assert.match(r.stdout, /^Ben \(turn 1\): \S.*$/m);
+    // Independent first assessments run concurrently: each is printed whole, marked with its phase.
+    const sep = await start(['run', root, '--turns', '1', '--iterations', '1'], env).done;
+    assert.equal(sep.code, 0, sep.stderr);
+    assert.match(sep.stdout, /^Ana \(turn 1, independent\): \S.*$/m);
+    assert.match(sep.stdout, /^Ben \(turn 1, independent\): \S.*$/m);
     assert.match(r.stdout, /Run completed: .*runs[\\/]\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ-\w+/);
 
     const j = await start(['run', root, '--turns', '1', '--iterations', '1', '--json'], env).done;
@@ -122,7 +127,7 @@ describe('teamfusion run (command line)', function () {
   it('resume after a hard kill (kill -9) does not re-request recorded turns', async () => {
     const root = await makeReview({ options: 4, designers: 3 });
     mock.latencyMs = 60;
-    const p = start(['run', root, '--turns', '2', '--iterations', '2'], env);
+    const p = start(['run', root, '--turns', '2', '--iterations', '2', '--mode', 'together'], env);
     await until(() => turnRequests(mock).length >= 5);
     p.child.kill('SIGKILL');
     const killed = await p.done;

@@ -14,8 +14,8 @@ describe('run engine: failures, repair, retries, cancel and resume', function ()
   let mock: MockOpenAI;
   let cacheDir: string;
   let root: string;
-  /** 2 designers × 1 turn, 2 iterations: 2 + 2 turns, 2 remix calls, 1 edit. */
-  const small = { turnsPerAgent: 1, iterations: 2 };
+  /** 2 designers × 1 turn, 2 iterations: 2 + 2 turns, 2 remix calls, 1 edit; one turn after the other, in file order. */
+  const small = { turnsPerAgent: 1, iterations: 2, mode: 'together', order: 'fixed' } as const;
   const opts = (o: Partial<RunnerOptions> = {}): RunnerOptions => ({ reviewRoot: root, client: clientFor(mock), cacheDir, settings: small, ...o });
 
   before(async () => {
@@ -143,7 +143,7 @@ describe('run engine: failures, repair, retries, cancel and resume', function ()
     let completed = 0;
     const r = await startRun(
       opts({
-        settings: { turnsPerAgent: 2, iterations: 2 },
+        settings: { ...small, turnsPerAgent: 2 },
         signal: controller.signal,
         onEvent: (e) => {
           if (e.type === 'turn-completed' && ++completed === 3) controller.abort();

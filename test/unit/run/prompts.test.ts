@@ -63,7 +63,7 @@ describe('prompts and narrowing', () => {
 
   it('remix schema follows strict-mode rules and the answer is validated', () => {
     const s = remixJsonSchema(['1', '2', '3'], ['ana', 'ben'], false, 2) as { required: string[]; properties: Record<string, unknown> };
-    assert.deepEqual(s.required, ['ranking', 'editingDirections', 'agreements', 'disagreements', 'decisionPoints', 'backed']);
+    assert.deepEqual(s.required, ['ranking', 'reasons', 'editingDirections', 'agreements', 'disagreements', 'decisionPoints', 'backed']);
     // Stance: per designer, the candidate their proxy backed last — an enum of this round's candidates, or null.
     assert.deepEqual(s.properties.backed, {
       type: 'object',

@@ -33,7 +33,7 @@ describe('run engine: a full run against the mock', function () {
   it('completes 3 iterations: 6 → top 3 + r1 → top 2 + r2 → final pick, with files as in the contract', async () => {
     const root = await makeReview({ options: 6, designers: 4, jpegEvery: 3 });
     const { events, onEvent } = collect();
-    const record = await startRun({ reviewRoot: root, client: clientFor(mock), onEvent, cacheDir });
+    const record = await startRun({ reviewRoot: root, client: clientFor(mock), onEvent, cacheDir, settings: { orderSeed: 0 } });
 
     assert.equal(record.status, 'completed', record.error);
     assert.match(record.id, RUN_ID_PATTERN);
@@ -48,8 +48,15 @@ describe('run engine: a full run against the mock', function () {
     assert.equal(i3!.final, true);
     assert.equal(i3!.remix, undefined);
     assert.ok(i3!.candidates.includes(record.finalPick!));
-    // round-robin in review order, 2 turns each
-    assert.deepEqual(i1!.messages.map((m) => `${m.speaker}/${m.turn}`), ['d1/1', 'd2/1', 'd3/1', 'd4/1', 'd1/2', 'd2/2', 'd3/2', 'd4/2']);
+    // the default: independent first assessments, then round-robin; the order rotates by one each round (seed 0: no offset)
+    assert.deepEqual(i1!.messages.map((m) => `${m.speaker}/${m.turn}/${m.phase}`), [
+      'd1/1/independent', 'd2/1/independent', 'd3/1/independent', 'd4/1/independent',
+      'd1/2/together', 'd2/2/together', 'd3/2/together', 'd4/2/together',
+    ]);
+    assert.deepEqual(i2!.messages.filter((m) => m.turn === 2).map((m) => m.speaker), ['d2', 'd3', 'd4', 'd1']);
+    assert.equal(record.settings.mode, 'separate-then-together');
+    assert.equal(record.settings.order, 'rotate');
+    assert.equal(record.settings.orderSeed, 0);
     // remix labels continue after the options
     assert.deepEqual(record.options.slice(6), [
       { id: 'r1', label: 'Image 7', file: `runs/${record.id}/iteration-1/remix.png` },
@@ -97,7 +104,8 @@ describe('run engine: a full run against the mock', function () {
     assert.deepEqual(edits[0]!.files.map((f) => f.filename), i1!.ranking!.map((id) => (Number(id) % 3 === 0 ? `${id}.jpg` : `${id}.png`)));
     for (const f of edits[0]!.files) assert.equal(f.contentType, f.filename.endsWith('.jpg') ? 'image/jpeg' : 'image/png');
     assert.equal((edits[0]!.body as { model: string }).model, 'gpt-image-1');
-    assert.equal((edits[0]!.body as { prompt: string }).prompt, i1!.editingDirections);
+    // (multipart form fields carry line breaks as CRLF)
+    assert.equal((edits[0]!.body as { prompt: string }).prompt.replace(/\r\n/g, '\n'), i1!.editingDirections);
     assert.deepEqual(edits[1]!.files.map((f) => f.filename).slice(0, 2), i2!.ranking!.map((id) => (id === 'r1' ? 'remix.png' : Number(id) % 3 === 0 ? `${id}.jpg` : `${id}.png`)));
 
     // no secret anywhere, and every request is valid against the official spec

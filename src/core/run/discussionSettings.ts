@@ -1,0 +1,119 @@
+/**
+ * The discussion's knobs in ONE place: allowed values and defaults (bounds: settingBounds.ts) of mode, speaking order, hierarchy, persona role,
+ * temperature, concurrency, image size/quality and the team's prompt layers. review.yaml, the CLI flags, the VS Code
+ * settings and the run.json schema all take their rules from here, so a value accepted by one is accepted by all.
+ */
+import { z } from 'zod';
+import { SETTING_BOUNDS as B, wholeSetting } from './settingBounds';
+
+export const DISCUSSION_MODES = ['separate-then-together', 'together', 'separate'] as const;
+export type DiscussionMode = (typeof DISCUSSION_MODES)[number];
+
+/** Which part of a round produced a message. */
+export const PHASES = ['independent', 'together', 'separate'] as const;
+export type Phase = (typeof PHASES)[number];
+
+export const SPEAKING_ORDERS = ['rotate', 'shuffle', 'fixed'] as const;
+export type SpeakingOrder = (typeof SPEAKING_ORDERS)[number];
+
+export const HIERARCHIES = ['flat', 'weighted', 'lead-decides'] as const;
+export type Hierarchy = (typeof HIERARCHIES)[number];
+
+export const PERSONA_ROLES = ['system', 'user'] as const;
+export type PersonaRole = (typeof PERSONA_ROLES)[number];
+
+export const IMAGE_SIZES = ['auto', '1024x1024', '1536x1024', '1024x1536'] as const;
+export type ImageSize = (typeof IMAGE_SIZES)[number];
+
+export const IMAGE_QUALITIES = ['low', 'medium', 'high', 'auto'] as const;
+export type ImageQuality = (typeof IMAGE_QUALITIES)[number];
+
+export const PromptLayersSchema = z
+  .object({
+    goal: z.string().trim().min(B.promptLayer.min).max(B.promptLayer.max).optional(),
+    style: z.string().trim().min(B.promptLayer.min).max(B.promptLayer.max).optional(),
+    collaborativeMove: z.string().trim().min(B.promptLayer.min).max(B.promptLayer.max).optional(),
+  })
+  .strict();
+export type PromptLayers = z.infer<typeof PromptLayersSchema>;
+
+/** The run.json fields for all of the above (optional: records written before these existed lack them). */
+export const discussionSettingFields = {
+  mode: z.enum(DISCUSSION_MODES).optional(),
+  order: z.enum(SPEAKING_ORDERS).optional(),
+  orderSeed: wholeSetting('orderSeed').optional(),
+  /** Designer id of the lead when the run started (placed last in the order; decides under lead-decides). */
+  lead: z.string().optional(),
+  leadSpeaksLast: z.boolean().optional(),
+  maxConcurrency: wholeSetting('maxConcurrency').optional(),
+  hierarchy: z.enum(HIERARCHIES).optional(),
+  personaRole: z.enum(PERSONA_ROLES).optional(),
+  temperature: z.number().min(B.temperature.min).max(B.temperature.max).optional(),
+  imageSize: z.enum(IMAGE_SIZES).optional(),
+  imageQuality: z.enum(IMAGE_QUALITIES).optional(),
+  /** The team's own prompt layers (review.yaml `prompts:`), exactly as used. */
+  prompts: PromptLayersSchema.optional(),
+  /** The designers taking part (`run --designers`); all of the review's designers when absent. */
+  designers: z.array(z.string()).min(2).optional(),
+};
+
+/** Defaults of a new run. */
+export const DISCUSSION_DEFAULTS = {
+  mode: 'separate-then-together' as DiscussionMode,
+  order: 'rotate' as SpeakingOrder,
+  leadSpeaksLast: true,
+  maxConcurrency: 4,
+  hierarchy: 'flat' as Hierarchy,
+  personaRole: 'system' as PersonaRole,
+  temperature: 1,
+  imageSize: 'auto' as ImageSize,
+  imageQuality: 'medium' as ImageQuality,
+};
+
+/** How a run record written before these settings existed is read: one round-robin in file order, as it was run. */
+export const LEGACY_DISCUSSION = { mode: 'together' as DiscussionMode, order: 'fixed' as SpeakingOrder };
+
+export interface DiscussionSettings {
+  mode: DiscussionMode;
+  order: SpeakingOrder;
+  orderSeed: number;
+  lead?: string;
+  leadSpeaksLast: boolean;
+  maxConcurrency: number;
+  hierarchy: Hierarchy;
+  personaRole: PersonaRole;
+  temperature?: number;
+  turnsPerAgent: number;
+}
+
+/** The effective discussion settings of a recorded run (older records: as they were run). */
+export function discussionOf(s: {
+  turnsPerAgent: number;
+  mode?: DiscussionMode;
+  order?: SpeakingOrder;
+  orderSeed?: number;
+  lead?: string;
+  leadSpeaksLast?: boolean;
+  maxConcurrency?: number;
+  hierarchy?: Hierarchy;
+  personaRole?: PersonaRole;
+  temperature?: number;
+}): DiscussionSettings {
+  return {
+    mode: s.mode ?? LEGACY_DISCUSSION.mode,
+    order: s.order ?? LEGACY_DISCUSSION.order,
+    orderSeed: s.orderSeed ?? 0,
+    lead: s.lead,
+    leadSpeaksLast: s.leadSpeaksLast ?? DISCUSSION_DEFAULTS.leadSpeaksLast,
+    maxConcurrency: s.maxConcurrency ?? DISCUSSION_DEFAULTS.maxConcurrency,
+    hierarchy: s.hierarchy ?? DISCUSSION_DEFAULTS.hierarchy,
+    personaRole: s.personaRole ?? DISCUSSION_DEFAULTS.personaRole,
+    temperature: s.temperature,
+    turnsPerAgent: s.turnsPerAgent,
+  };
+}
+
+/** "a, b or c" for messages. */
+export function oneOf(values: readonly string[]): string {
+  return values.length <= 1 ? values.join('') : `${values.slice(0, -1).join(', ')} or ${values.at(-1)}`;
+}
