@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { ModelConfigError, NO_KEY_MESSAGE, createModelClient, endpointHost } from '../../../src/core/llm/client';
-import { DEFAULT_PRICES, estimateCost, mergePrices } from '../../../src/core/llm/pricing';
+import { DEFAULT_PRICES, IMAGE_OUTPUT_TOKENS, estimateCost, imageCost, imageOutputTokens, mergePrices } from '../../../src/core/llm/pricing';
 import { resolveRunSettings } from '../../../src/core/run/settings';
 
 function withEnv(vars: Record<string, string | undefined>, fn: () => void): void {
@@ -49,7 +49,15 @@ describe('model client', () => {
 describe('run settings precedence', () => {
   it('explicit > review.yaml > TEAMFUSION_* env > defaults', () => {
     const env = { TEAMFUSION_CHAT_MODEL: 'env-chat', TEAMFUSION_IMAGE_MODEL: 'env-image' };
-    assert.deepEqual(resolveRunSettings(undefined, {}, {}), { chatModel: 'gpt-4o', imageModel: 'gpt-image-1', turnsPerAgent: 2, iterations: 3, imageMaxSide: 1024 });
+    const defaults = resolveRunSettings(undefined, {}, {});
+    assert.ok(Number.isInteger(defaults.orderSeed), 'a seed is drawn and recorded when none is given');
+    assert.deepEqual({ ...defaults, orderSeed: 0 }, {
+      chatModel: 'gpt-4o', imageModel: 'gpt-image-1', turnsPerAgent: 2, iterations: 3, imageMaxSide: 1024,
+      mode: 'separate-then-together', order: 'rotate', orderSeed: 0, leadSpeaksLast: true, maxConcurrency: 4, hierarchy: 'flat',
+      personaRole: 'system', temperature: 1, imageSize: 'auto', imageQuality: 'medium',
+    });
+    assert.equal(resolveRunSettings({ orderSeed: 42 }, { orderSeed: 7 }, {}).orderSeed, 42);
+    assert.equal(resolveRunSettings(undefined, { orderSeed: 7, mode: 'separate', prompts: { goal: 'G.' } }, {}).orderSeed, 7);
     const fromEnv = resolveRunSettings(undefined, {}, env);
     assert.equal(fromEnv.chatModel, 'env-chat');
     assert.equal(fromEnv.imageModel, 'env-image');
@@ -75,5 +83,24 @@ describe('cost estimate', () => {
     const prices = mergePrices({ 'my-local-llama': { inputPerMTok: 0, outputPerMTok: 0 }, 'gpt-image-1': { perImage: 0.1 } });
     assert.equal(estimateCost(usage, { chatModel: 'my-local-llama', imageModel: 'gpt-image-1' }, prices), 0.2);
     assert.equal(DEFAULT_PRICES['gpt-image-1']!.perImage, 0.042, 'defaults untouched');
+  });
+  it('bills gpt-image-1 by its list prices per token: text $5, image input $10, image output $40 per 1M', () => {
+    // one edit: 200 prompt tokens, 3 input images of 194 tokens, a medium 1024×1024 image (1056 tokens)
+    const edit = { imageTextInputTokens: 200, imageInputTokens: 582, imageOutputTokens: 1056, images: 1 };
+    // 200 × 5 + 582 × 10 + 1056 × 40 = 1000 + 5820 + 42240 = 49060 per 1M = $0.04906
+    assert.equal(Math.round(imageCost(edit, 'gpt-image-1')! * 1e6), 49060);
+    assert.equal(
+      estimateCost({ inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, ...edit }, { chatModel: 'gpt-4o', imageModel: 'gpt-image-1' }),
+      0.04906,
+    );
+  });
+  it('knows the published output tokens per image by quality and size', () => {
+    assert.deepEqual(['low', 'medium', 'high'].map((q) => IMAGE_OUTPUT_TOKENS[q as 'low']['1024x1024']), [272, 1056, 4160]);
+    assert.deepEqual(['low', 'medium', 'high'].map((q) => IMAGE_OUTPUT_TOKENS[q as 'low']['1536x1024']), [408, 1584, 6240]);
+    assert.deepEqual(['low', 'medium', 'high'].map((q) => IMAGE_OUTPUT_TOKENS[q as 'low']['1024x1536']), [408, 1584, 6240]);
+    // an image returned without usage: by the quality asked for (auto = high) and the shape returned
+    assert.equal(imageOutputTokens('medium', 1536, 1024), 1584);
+    assert.equal(imageOutputTokens('auto', 1024, 1024), 4160);
+    assert.equal(imageOutputTokens('low', 1024, 1536), 408);
   });
 });
