@@ -19,7 +19,7 @@ import {
   SPEAKING_ORDERS,
   oneOf,
 } from '../run/discussionSettings';
-import { SETTING_BOUNDS, wholeSetting } from '../run/settingBounds';
+import { OTHER_BOUNDS, wholeSetting } from '../run/settingBounds';
 
 const FILE = 'review.yaml';
 
@@ -43,8 +43,8 @@ const PROMPT_LAYERS = {
   collaborativeMove: 'a house rule given in every turn that follows other messages of the round',
 } as const;
 const promptLayer = (field: string) =>
-  text(field).refine((s) => s.trim().length <= SETTING_BOUNDS.promptLayer.max, {
-    error: `${field} is longer than ${SETTING_BOUNDS.promptLayer.max} characters; keep a prompt layer short.`,
+  text(field).refine((s) => s.trim().length <= OTHER_BOUNDS.promptLayer.max, {
+    error: `${field} is longer than ${OTHER_BOUNDS.promptLayer.max} characters; keep a prompt layer short.`,
   });
 
 const teamMember = z.object(
@@ -73,7 +73,7 @@ const FIELDS = {
   maxConcurrency: wholeSetting('maxConcurrency'),
   hierarchy: choice('hierarchy', HIERARCHIES),
   personaRole: choice('personaRole', PERSONA_ROLES),
-  temperature: range('temperature', SETTING_BOUNDS.temperature.min, SETTING_BOUNDS.temperature.max),
+  temperature: range('temperature', OTHER_BOUNDS.temperature.min, OTHER_BOUNDS.temperature.max),
   imageSize: choice('imageSize', IMAGE_SIZES),
   imageQuality: choice('imageQuality', IMAGE_QUALITIES),
   // Checked key by key below (each layer at its own line); this only rejects a prompts: that is not a group.

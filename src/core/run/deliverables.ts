@@ -6,6 +6,7 @@
 import * as path from 'node:path';
 import { agreementBand } from '../stats/kendallW';
 import type { Iteration, RunRecord } from './record';
+import { costPerRemix, discussionFacts } from './runFacts';
 import { writeFileAtomic } from '../fsUtil';
 import { RUNS_DIR } from './store';
 import { stanceSentence, stanceTable } from '../analysis/stance';
@@ -79,6 +80,14 @@ export function resultMarkdown(record: RunRecord, people: readonly Person[]): st
   out.push('| input tokens | cached input tokens | output tokens | images | estimated cost |');
   out.push('|---:|---:|---:|---:|---:|');
   out.push(`| ${u.inputTokens} | ${u.cachedInputTokens} | ${u.outputTokens} | ${u.images} | ${u.costUsd === undefined ? 'unknown (model not in the price table)' : `$${u.costUsd.toFixed(4)}`} |`);
+  const perRemix = costPerRemix(record);
+  if (perRemix !== undefined) {
+    const remixes = record.iterations.filter((it) => it.remix).length;
+    out.push('', `Cost per remixed image (the image edit, at list prices): $${perRemix.toFixed(4)}` +
+      (u.costUsd !== undefined && remixes > 0 ? `; whole run ÷ remixes: $${(u.costUsd / remixes).toFixed(4)}` : ''));
+  }
+  out.push('', '## How the discussion ran', '');
+  for (const [k, v] of discussionFacts(record)) out.push(`- ${k}: ${v.replace(/\s*\n+\s*/g, ' ')}`);
   out.push('', `Every prompt sent is recorded in [run.json](run.json); the discussion is in [transcript.md](transcript.md).`, '');
   return out.join('\n');
 }
@@ -115,6 +124,9 @@ function iterationSection(record: RunRecord, it: Iteration, people: readonly Per
     it.ranking.forEach((id, i) => out.push(`${i + 1}. ${labelWithId(record, id)} — ${imageLink(record, id)}`));
     out.push('');
   }
+  if (it.reasons?.length) {
+    out.push('Why:', '', ...it.reasons.map((r) => `- ${labelWithId(record, r.candidate)}: ${r.reason}`), '');
+  }
   if (it.editingDirections) {
     const inputs = it.remix?.from ?? it.ranking ?? [];
     out.push('Editing directions (as sent to the edit model; ' +
@@ -132,6 +144,14 @@ function iterationSection(record: RunRecord, it: Iteration, people: readonly Per
     }
     out.push('');
   }
+  if (it.decisions?.length) {
+    out.push('Decided by the lead:', '');
+    for (const d of it.decisions) {
+      const who = `${names(people, [d.by])}${d.via === 'proxy' ? "'s proxy" : ''}`;
+      out.push(`- ${d.question} → **${d.decision}** (${who}${d.reason ? `: ${d.reason}` : ''})`);
+    }
+    out.push('');
+  }
   if (it.error) out.push(`Stopped: ${it.error}`, '');
   return out;
 }
@@ -144,7 +164,8 @@ export function transcriptMarkdown(record: RunRecord, people: readonly Person[])
     if (it.feedback) out.push(`Lead's feedback: ${it.feedback}`, '');
     for (const m of it.messages) {
       const name = people.find((p) => p.id === m.speaker)?.name ?? m.speaker;
-      out.push(`**${name}** (turn ${m.turn}): ${m.content.replace(/\s*\n+\s*/g, ' ')}`, '');
+      const phase = m.phase && m.phase !== 'together' ? `, ${m.phase}` : '';
+      out.push(`**${name}** (turn ${m.turn}${phase}): ${m.content.replace(/\s*\n+\s*/g, ' ')}`, '');
     }
   }
   return out.join('\n');

@@ -1,10 +1,9 @@
 /**
  * The discussion's knobs in ONE place: allowed values and defaults (bounds: settingBounds.ts) of mode, speaking order, hierarchy, persona role,
  * temperature, concurrency, image size/quality and the team's prompt layers. review.yaml, the CLI flags, the VS Code
- * settings and the run.json schema all take their rules from here, so a value accepted by one is accepted by all.
+ * settings and the run.json schema (discussionSchema.ts) all take their rules from here, so a value accepted by one is
+ * accepted by all. No zod here: the webview uses these values too.
  */
-import { z } from 'zod';
-import { SETTING_BOUNDS as B, wholeSetting } from './settingBounds';
 
 export const DISCUSSION_MODES = ['separate-then-together', 'together', 'separate'] as const;
 export type DiscussionMode = (typeof DISCUSSION_MODES)[number];
@@ -28,34 +27,12 @@ export type ImageSize = (typeof IMAGE_SIZES)[number];
 export const IMAGE_QUALITIES = ['low', 'medium', 'high', 'auto'] as const;
 export type ImageQuality = (typeof IMAGE_QUALITIES)[number];
 
-export const PromptLayersSchema = z
-  .object({
-    goal: z.string().trim().min(B.promptLayer.min).max(B.promptLayer.max).optional(),
-    style: z.string().trim().min(B.promptLayer.min).max(B.promptLayer.max).optional(),
-    collaborativeMove: z.string().trim().min(B.promptLayer.min).max(B.promptLayer.max).optional(),
-  })
-  .strict();
-export type PromptLayers = z.infer<typeof PromptLayersSchema>;
-
-/** The run.json fields for all of the above (optional: records written before these existed lack them). */
-export const discussionSettingFields = {
-  mode: z.enum(DISCUSSION_MODES).optional(),
-  order: z.enum(SPEAKING_ORDERS).optional(),
-  orderSeed: wholeSetting('orderSeed').optional(),
-  /** Designer id of the lead when the run started (placed last in the order; decides under lead-decides). */
-  lead: z.string().optional(),
-  leadSpeaksLast: z.boolean().optional(),
-  maxConcurrency: wholeSetting('maxConcurrency').optional(),
-  hierarchy: z.enum(HIERARCHIES).optional(),
-  personaRole: z.enum(PERSONA_ROLES).optional(),
-  temperature: z.number().min(B.temperature.min).max(B.temperature.max).optional(),
-  imageSize: z.enum(IMAGE_SIZES).optional(),
-  imageQuality: z.enum(IMAGE_QUALITIES).optional(),
-  /** The team's own prompt layers (review.yaml `prompts:`), exactly as used. */
-  prompts: PromptLayersSchema.optional(),
-  /** The designers taking part (`run --designers`); all of the review's designers when absent. */
-  designers: z.array(z.string()).min(2).optional(),
-};
+/** The prompt layers a team may set (review.yaml `prompts:`). */
+export interface PromptLayers {
+  goal?: string;
+  style?: string;
+  collaborativeMove?: string;
+}
 
 /** Defaults of a new run. */
 export const DISCUSSION_DEFAULTS = {

@@ -80,6 +80,7 @@ export async function runImageEdit(ctx: StepContext, e: ImageEditInput): Promise
   const option: RunOption = { id: remixId, label: `Image ${ctx.record.options.length + 1}`, file };
   ctx.record.options.push(option);
   it.remix = { id: remixId, file: fileInRun, from };
+  if (cost !== undefined) it.remix.costUsd = round6(cost);
   await ctx.save();
   ctx.emit({ type: 'remix-created', runId: ctx.record.id, iteration: it.index, remixId, file: fileInRun });
   return option;

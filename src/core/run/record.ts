@@ -5,7 +5,8 @@
  * recoverable from the record plus the review folder without bloating it.
  */
 import { z } from 'zod';
-import { PHASES, discussionSettingFields } from './discussionSettings';
+import { discussionSettingFields } from './discussionSchema';
+import { PHASES } from './discussionSettings';
 import { wholeSetting } from './settingBounds';
 
 export const RUN_RECORD_VERSION = 1;
@@ -86,6 +87,8 @@ export const RemixSchema = z.object({
   file: z.string(),
   /** Candidate ids that went into the edit, best first. */
   from: z.array(z.string()).optional(),
+  /** Estimated cost of this image edit (price table × tokens reported, or estimated from size and quality). */
+  costUsd: z.number().nonnegative().optional(),
 });
 
 export const IterationSchema = z.object({

@@ -27,6 +27,7 @@ import { discussionOf } from './discussionSettings';
 import { sharedPrefix, systemPrompt, type PromptCandidate } from './prompts';
 import { RUN_RECORD_VERSION, type Iteration, type RunRecord, type RunSettings } from './record';
 import { narrowTo, runRemixAgent } from './remixAgent';
+import { needsLeadDecision, runLeadDecision } from './leadDecision';
 import { resolveRunSettings } from './settings';
 import { createRunId, readRunRecord, reviewRelative, writeRunRecord } from './store';
 import { SETTING_BOUNDS } from './settingBounds';
@@ -236,7 +237,7 @@ async function drive(o: RunnerOptions, review: Review, record: RunRecord, resume
 }
 
 function isDone(ctx: StepContext, it: Iteration): boolean {
-  return discussionDone(ctx, it) && Boolean(it.ranking?.length) && (it.final === true || Boolean(it.remix));
+  return discussionDone(ctx, it) && Boolean(it.ranking?.length) && (it.final === true || Boolean(it.remix)) && !needsLeadDecision(ctx, it);
 }
 
 /** The iterate step: which candidates the next round discusses. */
@@ -282,6 +283,7 @@ async function runIteration(ctx: StepContext, review: Review, it: Iteration, cac
     await runRemixAgent(ctx, { iteration: it, candidates, prefix });
     await warm;
   }
+  if (needsLeadDecision(ctx, it)) await runLeadDecision(ctx, it, prefix);
   if (!it.final && !it.remix) {
     const inputs = (it.ranking ?? []).map((id) => ({ id, file: ctx.record.options.find((op) => op.id === id)!.file }));
     await runImageEdit(ctx, { iteration: it, inputs });

@@ -17,13 +17,17 @@ export const SETTING_BOUNDS = {
   maxConcurrency: { min: 1, max: 16 },
   /** Speaking-order seed: an unsigned 32-bit integer. */
   orderSeed: { min: 0, max: 4294967295 },
-  /** Sampling temperature of every chat request (not a whole number). */
+} as const;
+
+/** Bounds of the settings that are not whole numbers of something to count. */
+export const OTHER_BOUNDS = {
+  /** Sampling temperature of every chat request. */
   temperature: { min: 0, max: 2 },
   /** Characters in one prompt layer (review.yaml prompts:). */
   promptLayer: { min: 1, max: 4000 },
 } as const;
 
-export type BoundedSetting = Exclude<keyof typeof SETTING_BOUNDS, 'temperature' | 'promptLayer'>;
+export type BoundedSetting = keyof typeof SETTING_BOUNDS;
 
 /** A whole number within the setting's bounds; every failure is one sentence naming the field and its range. */
 export function wholeSetting(field: BoundedSetting, name: string = field): z.ZodNumber {

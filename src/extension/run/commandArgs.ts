@@ -14,6 +14,8 @@ export const RunReviewArgsSchema = z.object({
   feedback: z.string().optional(),
   /** Resume this run id instead of starting a new run. */
   resume: z.string().min(1).optional(),
+  /** Run with this subset of the review's designers (two or more ids). */
+  designers: z.array(z.string().min(1)).min(2).optional(),
 });
 export type RunReviewArgs = z.infer<typeof RunReviewArgsSchema>;
 

@@ -6,6 +6,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { guardCommand } from '../commandGuard';
 import type { RunRecord } from '../../core/run/record';
+import { loadReview } from '../../core/review/loadReview';
+import { SubsetError, checkSubset } from '../../core/run/runner';
 import type { Services } from '../services';
 import { apiKeyProblem } from './apiKeyStore';
 import {
@@ -59,15 +61,57 @@ async function runReview(services: Services, arg: unknown): Promise<RunRecord | 
     }
     const a = parsed.data;
     if (a.resume) return services.runs.resume(a.reviewRoot, a.resume);
-    const options: { feedback?: string; iterations?: number; turns?: number } = {};
+    const options: { feedback?: string; iterations?: number; turns?: number; designers?: string[] } = {};
     if (a.feedback !== undefined) options.feedback = a.feedback;
     if (a.iterations !== undefined) options.iterations = a.iterations;
     if (a.turns !== undefined) options.turns = a.turns;
+    if (a.designers !== undefined) {
+      const subset = await checkedSubset(a.reviewRoot, a.designers);
+      if (!subset) return undefined;
+      options.designers = subset;
+    }
     return services.runs.start(a.reviewRoot, options);
   }
   const root = await reviewRootOf(services, arg);
   if (!root) return undefined;
-  return services.runs.start(root);
+  const picked = await pickDesigners(root);
+  if (picked === null) return undefined;
+  return services.runs.start(root, picked ? { designers: picked } : {});
+}
+
+/** The subset checked against the review (known ids, two or more); a warning and undefined when it is not usable. */
+async function checkedSubset(root: string, ids: readonly string[]): Promise<string[] | undefined> {
+  const { review } = await loadReview(root, { decodeImages: false });
+  if (!review) return [...ids]; // the run itself reports what is wrong with the review
+  try {
+    return checkSubset(review, ids);
+  } catch (err) {
+    if (!(err instanceof SubsetError)) throw err;
+    void vscode.window.showWarningMessage(`Run TeamFusion: ${err.message}`);
+    return undefined;
+  }
+}
+
+/**
+ * With three or more designers, asks who takes part (all ticked). Returns undefined for "everyone", the chosen ids for a
+ * subset, or null when the user backed out (or chose fewer than two).
+ */
+async function pickDesigners(root: string): Promise<string[] | undefined | null> {
+  const { review } = await loadReview(root, { decodeImages: false });
+  if (!review || review.designers.length < 3) return undefined;
+  const items = review.designers.map((d) => ({ label: d.name, description: d.role, detail: d.id, id: d.id, picked: true }));
+  const chosen = await vscode.window.showQuickPick(items, {
+    canPickMany: true,
+    title: 'Run TeamFusion: who takes part?',
+    placeHolder: 'Untick designers to run with a smaller team (two or more); agreement is then computed for them only.',
+    ignoreFocusOut: true,
+  });
+  if (!chosen) return null;
+  if (chosen.length < 2) {
+    void vscode.window.showWarningMessage('Run TeamFusion: a run needs at least two designers.');
+    return null;
+  }
+  return chosen.length === review.designers.length ? undefined : chosen.map((c) => c.id);
 }
 
 async function refine(services: Services, arg: unknown): Promise<RunRecord | undefined> {

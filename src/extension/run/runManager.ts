@@ -27,6 +27,8 @@ export interface StartOptions {
   feedback?: string;
   iterations?: number;
   turns?: number;
+  /** A subset (two or more) of the review's designer ids; all of them when absent. */
+  designers?: string[];
 }
 
 type RunRequest =
@@ -187,6 +189,7 @@ export class RunManager implements vscode.Disposable {
       const resolved = resolveRunSettings((key) => config.inspect(key), {
         iterations: request.options.iterations,
         turns: request.options.turns,
+        designers: request.options.designers,
       });
       for (const w of resolved.warnings) {
         this.log.warn(w);

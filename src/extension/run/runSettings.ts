@@ -7,7 +7,16 @@
 import { z } from 'zod';
 import type { RunSettings } from '../../core/run/record';
 import { ModelPriceSchema, type PriceTable } from '../../core/llm/pricing';
-import { SETTING_BOUNDS, wholeSetting, type BoundedSetting } from '../../core/run/settingBounds';
+import { OTHER_BOUNDS, SETTING_BOUNDS, wholeSetting, type BoundedSetting } from '../../core/run/settingBounds';
+import {
+  DISCUSSION_MODES,
+  HIERARCHIES,
+  IMAGE_QUALITIES,
+  IMAGE_SIZES,
+  PERSONA_ROLES,
+  SPEAKING_ORDERS,
+  oneOf,
+} from '../../core/run/discussionSettings';
 
 /** The part of `WorkspaceConfiguration.inspect()` used here. */
 export interface InspectedValue<T> {
@@ -34,6 +43,8 @@ export type PricesSetting = PriceTable;
 export interface RunOverrides {
   iterations?: number;
   turns?: number;
+  /** A subset of the review's designers (the picker, or a command argument). */
+  designers?: readonly string[];
 }
 
 export interface ResolvedRunSettings {
@@ -73,9 +84,31 @@ export function resolveRunSettings(inspect: InspectFn, overrides: RunOverrides =
   if (iterations !== undefined) settings.iterations = iterations;
   const maxSide = bounded('imageMaxSide', ' of pixels');
   if (maxSide !== undefined) settings.imageMaxSide = maxSide;
+  const concurrency = bounded('maxConcurrency');
+  if (concurrency !== undefined) settings.maxConcurrency = concurrency;
+  const seed = bounded('orderSeed');
+  if (seed !== undefined) settings.orderSeed = seed;
+  const pick = <T extends readonly [string, ...string[]]>(key: string, values: T): T[number] | undefined =>
+    take(key, z.enum(values), oneOf(values.map((v) => `"${v}"`)));
+  const mode = pick('mode', DISCUSSION_MODES);
+  if (mode !== undefined) settings.mode = mode;
+  const order = pick('order', SPEAKING_ORDERS);
+  if (order !== undefined) settings.order = order;
+  const hierarchy = pick('hierarchy', HIERARCHIES);
+  if (hierarchy !== undefined) settings.hierarchy = hierarchy;
+  const personaRole = pick('personaRole', PERSONA_ROLES);
+  if (personaRole !== undefined) settings.personaRole = personaRole;
+  const imageSize = pick('imageSize', IMAGE_SIZES);
+  if (imageSize !== undefined) settings.imageSize = imageSize;
+  const imageQuality = pick('imageQuality', IMAGE_QUALITIES);
+  if (imageQuality !== undefined) settings.imageQuality = imageQuality;
+  const { min, max } = OTHER_BOUNDS.temperature;
+  const temperature = take('temperature', z.number().min(min).max(max), `a number from ${min} to ${max}`);
+  if (temperature !== undefined) settings.temperature = temperature;
 
   if (overrides.iterations !== undefined) settings.iterations = overrides.iterations;
   if (overrides.turns !== undefined) settings.turnsPerAgent = overrides.turns;
+  if (overrides.designers !== undefined) settings.designers = [...overrides.designers];
 
   const prices = take('prices', PricesSettingSchema, 'a price table ({ "model": { "inputPerMTok": 2.5, … } })');
   const result: ResolvedRunSettings = { settings, warnings };

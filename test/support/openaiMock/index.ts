@@ -114,6 +114,8 @@ export class MockOpenAI {
   private closed = false;
   /** Uploaded files and batches; `batch.settings` says how long a batch stays pending and how it ends. */
   readonly batch: FilesAndBatches;
+  private readonly inFlight: Record<string, number> = {};
+  private peak: Record<string, number> = {};
 
   private constructor(
     private readonly server: http.Server,
@@ -192,6 +194,12 @@ export class MockOpenAI {
     return matching();
   }
 
+  /** The most requests of a route (or of any route) that were in flight at the same time since the last reset. */
+  maxInFlight(route?: RecordedRequest['route']): number {
+    if (route) return this.peak[route] ?? 0;
+    return Math.max(0, ...Object.values(this.peak));
+  }
+
   /** Every request-body violation of the official spec so far, as "METHOD path: violation". */
   specErrors(): string[] {
     return [...this.violations, ...this.batch.violations];
@@ -207,6 +215,7 @@ export class MockOpenAI {
     this.promptCache.clear();
     this.batch.reset();
     this.seq = 0;
+    this.peak = {};
   }
 
   /** Stops the server: hanging and streaming answers are cut, keep-alive connections closed. */
@@ -268,7 +277,12 @@ export class MockOpenAI {
     };
     this.requests.push(record);
     this.openResponses.add(res);
+    this.inFlight[route] = (this.inFlight[route] ?? 0) + 1;
+    record.concurrent = this.inFlight[route];
+    this.peak[route] = Math.max(this.peak[route] ?? 0, this.inFlight[route]!);
     res.on('close', () => {
+      this.inFlight[route] = (this.inFlight[route] ?? 1) - 1;
+      record.finishedAt = Date.now();
       this.openResponses.delete(res);
       const outcome = record.status !== undefined ? String(record.status) : res.writableFinished ? 'done' : 'cut';
       const spec = record.validationErrors.length > 0 ? ` spec: ${record.validationErrors.join(' | ')}` : '';

@@ -59,6 +59,10 @@ export interface RecordedRequest {
   validationErrors: string[];
   /** Milliseconds since the epoch when the request arrived. */
   receivedAt: number;
+  /** Milliseconds since the epoch when the answer ended (or the connection closed); undefined while pending. */
+  finishedAt?: number;
+  /** Requests of the same route in flight when this one arrived (itself included). */
+  concurrent?: number;
   /** Status of the answer once sent (undefined while pending, for hangs, and for cut streams). */
   status?: number;
 }

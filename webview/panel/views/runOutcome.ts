@@ -1,4 +1,5 @@
 /** What a run produced: the timeline of iterations, remixes beside their sources, directions and decisions, usage. */
+import { costPerRemix, discussionFacts } from '../../../src/core/run/runFacts';
 import { h, section, muted } from '../dom';
 import { integer, usd } from '../format';
 import type { ViewContext } from '../context';
@@ -89,7 +90,9 @@ export function usageView(run: PanelRun): HTMLElement {
     ['Output tokens', integer(u.outputTokens)],
     ['Images', integer(u.images)],
     ['Estimated cost', usd(u.costUsd)],
+    ['Cost per remixed image', usd(costPerRemix(run))],
     ['Models', `${run.settings.chatModel} · ${run.settings.imageModel}`],
+    ...discussionFacts(run),
   ];
   return section(
     'tf-usage',

@@ -1,0 +1,33 @@
+/** The run.json fields of the discussion settings (values: discussionSettings.ts, bounds: settingBounds.ts). */
+import { z } from 'zod';
+import { DISCUSSION_MODES, HIERARCHIES, IMAGE_QUALITIES, IMAGE_SIZES, PERSONA_ROLES, SPEAKING_ORDERS, type PromptLayers } from './discussionSettings';
+import { OTHER_BOUNDS as B, wholeSetting } from './settingBounds';
+
+export const PromptLayersSchema = z
+  .object({
+    goal: z.string().trim().min(B.promptLayer.min).max(B.promptLayer.max).optional(),
+    style: z.string().trim().min(B.promptLayer.min).max(B.promptLayer.max).optional(),
+    collaborativeMove: z.string().trim().min(B.promptLayer.min).max(B.promptLayer.max).optional(),
+  })
+  .strict() satisfies z.ZodType<PromptLayers>;
+
+/** The run.json fields for all of the above (optional: records written before these existed lack them). */
+export const discussionSettingFields = {
+  mode: z.enum(DISCUSSION_MODES).optional(),
+  order: z.enum(SPEAKING_ORDERS).optional(),
+  orderSeed: wholeSetting('orderSeed').optional(),
+  /** Designer id of the lead when the run started (placed last in the order; decides under lead-decides). */
+  lead: z.string().optional(),
+  leadSpeaksLast: z.boolean().optional(),
+  maxConcurrency: wholeSetting('maxConcurrency').optional(),
+  hierarchy: z.enum(HIERARCHIES).optional(),
+  personaRole: z.enum(PERSONA_ROLES).optional(),
+  temperature: z.number().min(B.temperature.min).max(B.temperature.max).optional(),
+  imageSize: z.enum(IMAGE_SIZES).optional(),
+  imageQuality: z.enum(IMAGE_QUALITIES).optional(),
+  /** The team's own prompt layers (review.yaml `prompts:`), exactly as used. */
+  prompts: PromptLayersSchema.optional(),
+  /** The designers taking part (`run --designers`); all of the review's designers when absent. */
+  designers: z.array(z.string()).min(2).optional(),
+};
+

@@ -1,0 +1,111 @@
+/**
+ * Step 3b — under `hierarchy: lead-decides`: at the end of a round, the lead's proxy settles each decision point the remix
+ * agent surfaced (strict JSON, one decision per point). Recorded on the iteration as `decisions` with who made them
+ * (`by`: the lead's id, `via`: proxy — a person deciding in person can record `via: human`). In a round that makes a remix
+ * the decisions are added to the editing directions, so the edit follows them; later rounds see them in their history.
+ */
+import { z } from 'zod';
+import { toApiMessages, toRecordedMessages, type ChatMessage } from '../llm/messages';
+import { addPrompt, chatUsage, nameOf, nextPromptId, type StepContext } from './context';
+import { temperatureOf } from './discussion';
+import { discussionOf } from './discussionSettings';
+import { CancelledError, StepError, isAbort, withChildSignal } from './errors';
+import { leadDecisionMessage, transcriptMessages } from './prompts';
+import type { Iteration } from './record';
+
+/** Whether this round still needs the lead's decisions. */
+export function needsLeadDecision(ctx: Pick<StepContext, 'settings' | 'designers'>, it: Iteration): boolean {
+  const lead = ctx.settings.lead;
+  return (
+    discussionOf(ctx.settings).hierarchy === 'lead-decides' &&
+    lead !== undefined &&
+    ctx.designers.some((d) => d.id === lead) &&
+    Boolean(it.decisionPoints?.length) &&
+    it.decisions === undefined &&
+    !it.remix
+  );
+}
+
+const AnswerSchema = z.object({
+  decisions: z.array(z.object({ question: z.string().optional(), decision: z.string().trim().min(1), reason: z.string().optional() })).min(1),
+});
+
+export async function runLeadDecision(ctx: StepContext, it: Iteration, prefix: readonly ChatMessage[]): Promise<void> {
+  const lead = ctx.designers.find((d) => d.id === ctx.settings.lead)!;
+  const points = it.decisionPoints ?? [];
+  const messages: ChatMessage[] = [
+    ...prefix,
+    ...transcriptMessages(it.messages, (id) => nameOf(ctx.designers, id)),
+    leadDecisionMessage({ lead, decisionPoints: points, nameOf: (id) => nameOf(ctx.designers, id), personaRole: ctx.settings.personaRole }),
+  ];
+  const schema = {
+    type: 'object',
+    additionalProperties: false,
+    required: ['decisions'],
+    properties: {
+      decisions: {
+        type: 'array',
+        minItems: points.length,
+        maxItems: points.length,
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['question', 'decision', 'reason'],
+          properties: { question: { type: 'string' }, decision: { type: 'string' }, reason: { type: 'string' } },
+        },
+      },
+    },
+  };
+  const responseFormat = { type: 'json_schema' as const, json_schema: { name: 'teamfusion_lead_decisions', strict: true, schema } };
+  let completion;
+  try {
+    completion = await withChildSignal(ctx.signal, (signal) =>
+      ctx.client.chat.completions.create(
+        { model: ctx.settings.chatModel, messages: toApiMessages(messages), ...temperatureOf(ctx), response_format: responseFormat },
+        { signal },
+      ),
+    );
+  } catch (err) {
+    if (isAbort(err, ctx.signal)) throw new CancelledError();
+    throw err;
+  }
+  const content = completion.choices[0]?.message?.content ?? '';
+  let parsed: z.infer<typeof AnswerSchema> | undefined;
+  try {
+    const r = AnswerSchema.safeParse(JSON.parse(content));
+    if (r.success) parsed = r.data;
+  } catch {
+    parsed = undefined;
+  }
+  const at = new Date().toISOString();
+  addPrompt(ctx.record, {
+    id: nextPromptId(ctx.record),
+    iteration: it.index,
+    kind: 'lead-decision',
+    speaker: lead.id,
+    model: ctx.settings.chatModel,
+    at,
+    messages: toRecordedMessages(messages),
+    responseSchema: responseFormat.json_schema,
+    usage: chatUsage(completion.usage),
+    ...temperatureOf(ctx),
+    ...(parsed ? {} : { rejectedOutput: content, error: 'not a usable list of decisions' }),
+  });
+  if (!parsed) {
+    await ctx.save();
+    throw new StepError(`${lead.name}'s proxy gave no usable decisions for the open decision points. Resume the run to try again.`);
+  }
+  // One decision per point, in order; the question is always the remix agent's (the model may shorten it).
+  it.decisions = points.slice(0, parsed.decisions.length).map((p, i) => {
+    const d = parsed!.decisions[i]!;
+    const reason = d.reason?.trim();
+    return { question: p.question, decision: d.decision, ...(reason ? { reason } : {}), by: lead.id, via: 'proxy' as const, at };
+  });
+  if (!it.final && it.editingDirections && it.decisions.length) {
+    const line = `Decided by the lead: ${it.decisions.map((d) => `${d.question.replace(/[.?!]\s*$/, '')} → ${d.decision}`).join('; ')}.`;
+    it.editingDirections = `${it.editingDirections}\n${line}`;
+    if (it.editingDirectionsDiscussed) it.editingDirectionsDiscussed = `${it.editingDirectionsDiscussed}\n${line}`;
+  }
+  await ctx.save();
+  ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'info', message: `${lead.name}'s proxy settled ${it.decisions.length} decision point${it.decisions.length === 1 ? '' : 's'}.` });
+}

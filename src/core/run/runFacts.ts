@@ -1,0 +1,35 @@
+/**
+ * How a run was made and what its remixes cost, in words: one source for result.md and the panel's run details.
+ * Pure (no I/O, no vscode), so the webview bundle can use it too.
+ */
+import { DISCUSSION_DEFAULTS, LEGACY_DISCUSSION } from './discussionSettings';
+import type { RunRecord } from './record';
+
+type Facts = Pick<RunRecord, 'settings' | 'iterations'>;
+
+/** Average estimated cost of one remixed image (the image edit's own cost), or undefined when none is known. */
+export function costPerRemix(r: Facts): number | undefined {
+  const costs = r.iterations.flatMap((it) => (it.remix?.costUsd === undefined ? [] : [it.remix.costUsd]));
+  if (costs.length === 0) return undefined;
+  return costs.reduce((a, b) => a + b, 0) / costs.length;
+}
+
+/** Label → value lines describing the discussion design of the run, as recorded. */
+export function discussionFacts(r: Facts): [string, string][] {
+  const s = r.settings;
+  const mode = s.mode ?? LEGACY_DISCUSSION.mode;
+  const order = s.order ?? LEGACY_DISCUSSION.order;
+  const rows: [string, string][] = [
+    ['Mode', mode === 'separate-then-together' ? `${mode} (at most ${s.maxConcurrency ?? DISCUSSION_DEFAULTS.maxConcurrency} at once)` : mode],
+    ['Speaking order', `${order}${s.orderSeed !== undefined && order !== 'fixed' ? `, seed ${s.orderSeed}` : ''}${s.lead ? `; lead ${s.lead}${s.leadSpeaksLast === false ? '' : ' speaks last'}` : ''}`],
+    ['Hierarchy', s.hierarchy ?? DISCUSSION_DEFAULTS.hierarchy],
+    ['Persona role', s.personaRole ?? DISCUSSION_DEFAULTS.personaRole],
+  ];
+  if (s.temperature !== undefined) rows.push(['Temperature', String(s.temperature)]);
+  if (s.imageSize || s.imageQuality) rows.push(['Remix image', `${s.imageSize ?? 'auto'}, ${s.imageQuality ?? 'auto'} quality`]);
+  if (s.designers) rows.push(['Designers taking part', s.designers.join(', ')]);
+  if (s.prompts?.goal) rows.push(['Goal (team prompt)', s.prompts.goal]);
+  if (s.prompts?.style) rows.push(['Style (team prompt)', s.prompts.style]);
+  if (s.prompts?.collaborativeMove) rows.push(['Collaborative move (team prompt)', s.prompts.collaborativeMove]);
+  return rows;
+}
