@@ -47,6 +47,22 @@ describe('CLI: validate / analyze / import (spawned node process)', function () 
       assert.equal(await hashTree(root), before);
     });
 
+    it('review.yaml discussion settings: unknown mode/order/hierarchy and a lead who is not a designer → errors at their lines, exit 1', async () => {
+      const root = await makeReview({
+        reviewYaml: 'title: T\nmode: debate\norder: random\nhierarchy: boss\nlead: carol\nmaxConcurrency: 17\nprompts:\n  goal: 3\n  tone: calm\n',
+      });
+      const r = await run('validate', root);
+      assert.equal(r.code, 1);
+      const out = r.stdout.trimEnd().split('\n');
+      assert.ok(out.includes('review.yaml:2:7: error: mode must be separate-then-together, together or separate (found "debate").'), r.stdout);
+      assert.ok(out.includes('review.yaml:3:8: error: order must be rotate, shuffle or fixed (found "random").'), r.stdout);
+      assert.ok(out.includes('review.yaml:4:12: error: hierarchy must be flat, weighted or lead-decides (found "boss").'), r.stdout);
+      assert.ok(out.some((l) => l.startsWith('review.yaml:5:1: error: lead is "carol", but no ranking file has that designer id')), r.stdout);
+      assert.ok(out.includes('review.yaml:6:17: error: maxConcurrency must be a whole number from 1 to 16 (found 17).'), r.stdout);
+      assert.ok(out.includes('review.yaml:8:9: error: prompts.goal must be text (found 3).'), r.stdout);
+      assert.ok(out.some((l) => l.startsWith('review.yaml:9:3: warning: Unknown prompt layer "prompts.tone" is ignored.')), r.stdout);
+    });
+
     it('warnings only: exit 0', async () => {
       const root = await makeReview({ extra: { 'options/readme.txt': 'x' } });
       const r = await run('validate', root);

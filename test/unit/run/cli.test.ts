@@ -68,6 +68,35 @@ describe('teamfusion run (command line)', function () {
     assert.throws(() => parseRunArgs(['r', '--iterations', '0']), /iterations/);
     assert.throws(() => parseRunArgs([]), /review folder/);
     assert.throws(() => parseRunArgs(['r', '--nope']), /unknown option/);
+    assert.deepEqual(parseRunArgs(['r', '--mode', 'together', '--order=shuffle', '--seed', '42', '--designers', 'ana, ben,ana']), {
+      review: 'r', json: false, mode: 'together', order: 'shuffle', seed: 42, designers: ['ana', 'ben'],
+    });
+    assert.throws(() => parseRunArgs(['r', '--mode', 'debate']), /--mode: must be separate-then-together, together or separate, not "debate"/);
+    assert.throws(() => parseRunArgs(['r', '--order', 'random']), /--order: must be rotate, shuffle or fixed/);
+    assert.throws(() => parseRunArgs(['r', '--seed', '-1']), /whole number/);
+    assert.throws(() => parseRunArgs(['r', '--designers', 'ana']), /at least two designers/);
+  });
+
+  it('usage errors exit 2 before anything is sent: unknown mode, unknown designer, fewer than two', async () => {
+    const root = await makeReview({ options: 3, designers: 3 });
+    for (const args of [['--mode', 'debate'], ['--designers', 'd1,zoe'], ['--designers', 'd2'], ['--designers', 'd2,D2']]) {
+      const r = await start(['run', root, ...args], env).done;
+      assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+      assert.match(r.stderr, /--(mode|designers)/);
+    }
+    assert.equal(mock.requests.length, 0);
+    assert.equal(existsSync(path.join(root, 'runs')), false);
+  });
+
+  it('--designers and --seed are recorded; only the chosen designers speak', async () => {
+    const root = await makeReview({ options: 3, designers: 3 });
+    const r = await start(['run', root, '--turns', '1', '--iterations', '1', '--designers', 'd3,d1', '--seed', '7', '--json'], env).done;
+    assert.equal(r.code, 0, r.stderr);
+    const summary = JSON.parse(r.stdout) as { runDir: string };
+    const rec = RunRecordSchema.parse(JSON.parse(await fs.readFile(path.join(summary.runDir, 'run.json'), 'utf8')));
+    assert.deepEqual(rec.settings.designers, ['d1', 'd3']);
+    assert.equal(rec.settings.orderSeed, 7);
+    assert.deepEqual(rec.iterations[0]!.messages.map((m) => m.speaker).sort(), ['d1', 'd3']);
   });
 
   it('without a key: one sentence on stderr, exit 1, nothing written', async () => {
