@@ -155,6 +155,21 @@ export const EvaluationSchema = z.object({
 });
 export type PanelEvaluation = z.infer<typeof EvaluationSchema>;
 
+const SurveyAnswersSchema = z.object({
+  representative: z.number().int().min(1).max(5).optional(),
+  clarity: z.number().int().min(1).max(5).optional(),
+  satisfied: z.number().int().min(1).max(5).optional(),
+  comment: z.string().optional(),
+});
+export const FeedbackSchema = z.object({
+  runId: z.string(),
+  ratings: z.record(z.string(), z.record(z.string(), z.object({ score: z.number().int().min(1).max(5), comment: z.string().optional() }))),
+  survey: z.record(z.string(), SurveyAnswersSchema),
+  /** Problems in the run's ratings/ and survey/ files (`file:line:col: error: …`). */
+  problems: z.array(z.string()),
+});
+export type PanelFeedback = z.infer<typeof FeedbackSchema>;
+
 export const PanelStateSchema = z.object({
   /** Present when the review loaded (no error-level diagnostics). */
   review: PanelReviewSchema.optional(),
@@ -178,6 +193,8 @@ export const PanelStateSchema = z.object({
   running: z.boolean(),
   /** For the run shown, once it has a re-rank set: "Did it help?". */
   evaluation: EvaluationSchema.optional(),
+  /** For the run shown: the saved ratings (designer → message id → score) and survey answers (designer → answers). */
+  feedback: FeedbackSchema.optional(),
 });
 export type PanelState = z.infer<typeof PanelStateSchema>;
 
@@ -201,6 +218,31 @@ export const SaveRankingRequestSchema = z.object({
 });
 export type SaveRankingRequest = z.infer<typeof SaveRankingRequestSchema>;
 
+const score = z.number().int().min(1).max(5);
+
+/** A designer's ratings of their own proxy's messages in one run (the whole file is rewritten). */
+export const SaveRatingsRequestSchema = z.object({
+  type: z.literal('saveRatings'),
+  requestId: z.number().int().nonnegative(),
+  runId: text(200),
+  designer: text(200),
+  ratings: z.array(z.object({ message: text(100), score, comment: text(4000).optional() })).max(2000),
+});
+export type SaveRatingsRequest = z.infer<typeof SaveRatingsRequestSchema>;
+
+/** A designer's answers to the three study questions about one run. */
+export const SaveSurveyRequestSchema = z.object({
+  type: z.literal('saveSurvey'),
+  requestId: z.number().int().nonnegative(),
+  runId: text(200),
+  designer: text(200),
+  representative: score.optional(),
+  clarity: score.optional(),
+  satisfied: score.optional(),
+  comment: text(4000).optional(),
+});
+export type SaveSurveyRequest = z.infer<typeof SaveSurveyRequestSchema>;
+
 export const WebviewMessageSchema = z.discriminatedUnion('type', [
   /** The app is listening; the host posts nothing before this. */
   z.object({ type: z.literal('ready') }),
@@ -210,6 +252,8 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   /** Show this past run; `undefined` = the newest. */
   z.object({ type: z.literal('openRun'), runId: text(200).optional() }),
   SaveRankingRequestSchema,
+  SaveRatingsRequestSchema,
+  SaveSurveyRequestSchema,
   /** Open a file of the review (relative path) in an editor. */
   z.object({ type: z.literal('openFile'), path: text(1000) }),
   z.object({ type: z.literal('setApiKey') }),
@@ -279,10 +323,21 @@ export const SaveRankingReplySchema = z.object({
 });
 export type SaveRankingReply = z.infer<typeof SaveRankingReplySchema>;
 
+/** The answer to saveRatings / saveSurvey: the file written, or why not (one sentence). */
+export const SaveFeedbackReplySchema = z.object({
+  type: z.literal('saveFeedbackResult'),
+  requestId: z.number().int().nonnegative(),
+  ok: z.boolean(),
+  file: z.string().optional(),
+  message: z.string().optional(),
+});
+export type SaveFeedbackReply = z.infer<typeof SaveFeedbackReplySchema>;
+
 export const HostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('state'), state: PanelStateSchema }),
   z.object({ type: z.literal('runEvent'), event: PanelRunEventSchema }),
   SaveRankingReplySchema,
+  SaveFeedbackReplySchema,
   /** A short message for the user (an action failed, a run cannot start). */
   z.object({ type: z.literal('notice'), level: z.enum(['info', 'warning', 'error']), message: z.string() }),
 ]);
@@ -295,6 +350,8 @@ export const WebviewPersistedStateSchema = z.object({
   tab: z.string().optional(),
   /** The unsaved ranking form (checked again by the form when it is read back). */
   draft: z.unknown().optional(),
+  /** The designer whose proxy's messages are being rated (and who answers the survey). */
+  rateAs: z.string().optional(),
 });
 export type WebviewPersistedState = z.infer<typeof WebviewPersistedStateSchema>;
 

@@ -7,8 +7,11 @@ import {
   parseHostMessage,
   parsePersistedState,
   type HostMessage,
+  type SaveFeedbackReply,
   type SaveRankingReply,
   type SaveRankingRequest,
+  type SaveRatingsRequest,
+  type SaveSurveyRequest,
   type WebviewMessage,
   type WebviewPersistedState,
 } from '../../src/protocol/panel';
@@ -26,6 +29,7 @@ export class HostConnection {
   private readonly api: VsCodeApi = acquireVsCodeApi();
   private nextRequestId = 1;
   private readonly pending = new Map<number, (reply: SaveRankingReply) => void>();
+  private readonly pendingFeedback = new Map<number, (reply: SaveFeedbackReply) => void>();
   private persisted: WebviewPersistedState | undefined;
 
   constructor(private readonly onMessage: (m: HostMessage) => void) {
@@ -41,6 +45,12 @@ export class HostConnection {
       if (m.type === 'saveRankingResult') {
         const resolve = this.pending.get(m.requestId);
         this.pending.delete(m.requestId);
+        resolve?.(m);
+        return;
+      }
+      if (m.type === 'saveFeedbackResult') {
+        const resolve = this.pendingFeedback.get(m.requestId);
+        this.pendingFeedback.delete(m.requestId);
         resolve?.(m);
         return;
       }
@@ -75,6 +85,25 @@ export class HostConnection {
         resolve(reply);
       });
       this.post({ type: 'saveRanking', requestId, ...req });
+    });
+  }
+
+  /** saveRatings / saveSurvey: resolves with the host's answer (or a "did not answer" after `timeoutMs`). */
+  saveFeedback(
+    req: DistributiveOmit<SaveRatingsRequest, 'requestId'> | DistributiveOmit<SaveSurveyRequest, 'requestId'>,
+    timeoutMs = 30_000,
+  ): Promise<SaveFeedbackReply> {
+    const requestId = this.nextRequestId++;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.pendingFeedback.delete(requestId);
+        resolve({ type: 'saveFeedbackResult', requestId, ok: false, message: 'The extension did not answer; try again.' });
+      }, timeoutMs);
+      this.pendingFeedback.set(requestId, (reply) => {
+        clearTimeout(timer);
+        resolve(reply);
+      });
+      this.post({ ...req, requestId } as WebviewMessage);
     });
   }
 

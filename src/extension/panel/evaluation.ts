@@ -3,9 +3,19 @@
  * compareRun. No `vscode` import. Undefined when the run has no re-rank set or the review cannot be analysed (the
  * Agreement tab already says why).
  */
-import { compareRun, rerankRel } from '../../core/evaluation';
+import { compareRun, loadRatings, loadSurvey, rerankRel, writeRatings, writeSurvey } from '../../core/evaluation';
 import { statInReview } from '../../core/files/reviewFiles';
-import { EvaluationSchema, type PanelEvaluation } from '../../protocol/panel';
+import { formatDiagnostic } from '../../core/review/diagnostics';
+import type { RunRecord } from '../../core/run/record';
+import { readRunRecord } from '../../core/run/store';
+import {
+  EvaluationSchema,
+  type PanelEvaluation,
+  type PanelFeedback,
+  type SaveFeedbackReply,
+  type SaveRatingsRequest,
+  type SaveSurveyRequest,
+} from '../../protocol/panel';
 
 export async function runEvaluation(reviewRoot: string, runId: string, log: (line: string) => void): Promise<PanelEvaluation | undefined> {
   try {
@@ -21,5 +31,50 @@ export async function runEvaluation(reviewRoot: string, runId: string, log: (lin
   } catch (e) {
     log(`No "Did it help?" for run ${runId}: ${e instanceof Error ? e.message : String(e)}`);
     return undefined;
+  }
+}
+
+/** The saved ratings and survey answers of a run, for the panel's rating controls and survey form. */
+export async function runFeedback(reviewRoot: string, record: RunRecord, log: (line: string) => void): Promise<PanelFeedback | undefined> {
+  try {
+    const [r, s] = [await loadRatings(reviewRoot, record), await loadSurvey(reviewRoot, record.id)];
+    const ratings: PanelFeedback['ratings'] = {};
+    for (const f of r.ratings) ratings[f.designer] = Object.fromEntries(f.ratings.map((x) => [x.message, x.comment ? { score: x.score, comment: x.comment } : { score: x.score }]));
+    const survey: PanelFeedback['survey'] = {};
+    for (const a of s.answers) {
+      const { designer: _d, file: _f, ...answers } = a;
+      void _d;
+      void _f;
+      survey[a.designer] = answers;
+    }
+    const problems = [...r.diagnostics, ...s.diagnostics].filter((d) => d.severity === 'error').map(formatDiagnostic);
+    return { runId: record.id, ratings, survey, problems };
+  } catch (e) {
+    log(`The ratings and survey of run ${record.id} could not be read: ${e instanceof Error ? e.message : String(e)}`);
+    return undefined;
+  }
+}
+
+/** Saves a designer's ratings (validated against the record); a sentence when refused. */
+export async function saveRatingsFromPanel(reviewRoot: string, m: SaveRatingsRequest): Promise<SaveFeedbackReply> {
+  try {
+    const record = await readRunRecord(reviewRoot, m.runId);
+    const file = await writeRatings(reviewRoot, record, m.designer, m.ratings.map((r) => (r.comment?.trim() ? { message: r.message, score: r.score, comment: r.comment } : { message: r.message, score: r.score })));
+    return { type: 'saveFeedbackResult', requestId: m.requestId, ok: true, file };
+  } catch (e) {
+    return { type: 'saveFeedbackResult', requestId: m.requestId, ok: false, message: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+/** Saves a designer's survey answers; a sentence when refused. */
+export async function saveSurveyFromPanel(reviewRoot: string, m: SaveSurveyRequest): Promise<SaveFeedbackReply> {
+  try {
+    await readRunRecord(reviewRoot, m.runId);
+    const { type: _t, requestId, runId, ...answer } = m;
+    void _t;
+    const file = await writeSurvey(reviewRoot, runId, { ...answer, ...(answer.comment?.trim() ? {} : { comment: undefined }) });
+    return { type: 'saveFeedbackResult', requestId, ok: true, file };
+  } catch (e) {
+    return { type: 'saveFeedbackResult', requestId: m.requestId, ok: false, message: e instanceof Error ? e.message : String(e) };
   }
 }

@@ -5,7 +5,7 @@
 import * as path from 'node:path';
 import type { LoadResult, Review } from '../../core/review/model';
 import type { RunRecord } from '../../core/run/record';
-import type { PanelAnalysis, PanelEvaluation, PanelReview, PanelRun, PanelState, RunSummary } from '../../protocol/panel';
+import type { PanelAnalysis, PanelEvaluation, PanelFeedback, PanelReview, PanelRun, PanelState, RunSummary } from '../../protocol/panel';
 
 export interface PanelStateInput {
   root: string;
@@ -26,6 +26,7 @@ export interface PanelStateInput {
   toWebviewUri(absPath: string): string;
   /** "Did it help?" of the chosen run, once it has a re-rank set (dropped if it is for another run). */
   evaluation?: PanelEvaluation;
+  feedback?: PanelFeedback;
 }
 
 export function panelReview(review: Review, toWebviewUri: (p: string) => string): PanelReview {
@@ -86,6 +87,7 @@ export function buildPanelState(i: PanelStateInput): PanelState {
     trusted: i.trusted,
     running: i.running,
     ...(i.evaluation && chosen && i.evaluation.runId === chosen.id ? { evaluation: i.evaluation } : {}),
+    ...(i.feedback && chosen && i.feedback.runId === chosen.id ? { feedback: i.feedback } : {}),
   };
 }
 

@@ -22,7 +22,8 @@ import {
   type WebviewMessage,
 } from '../../protocol/panel';
 import { buildPanelState, chosenRunId } from './panelState';
-import { runEvaluation } from './evaluation';
+import { runEvaluation, runFeedback, saveRatingsFromPanel, saveSurveyFromPanel } from './evaluation';
+import { noteRerankingSaved } from '../../core/evaluation/decisionTimes';
 import { makeNonce, panelHtml } from './html';
 import { saveRanking } from './rankingWriter';
 
@@ -206,6 +207,8 @@ export class ReviewPanel implements vscode.Disposable {
     if (!this.ready || !this.lastLoad) return;
     const runId = chosenRunId(this.runs, this.selectedRunId);
     const evaluation = runId ? await this.evaluationOf(runId) : undefined;
+    const record = runId ? this.runs.find((r) => r.id === runId) : undefined;
+    const feedback = record ? await runFeedback(this.root.fsPath, record, (line) => this.services.log.warn(line)) : undefined;
     if (!this.ready || this.disposed || !this.lastLoad) return;
     const state = buildPanelState({
       root: this.root.fsPath,
@@ -219,6 +222,7 @@ export class ReviewPanel implements vscode.Disposable {
       running: this.services.runs.isRunning(this.root.fsPath),
       toWebviewUri: this.toWebviewUri,
       ...(evaluation ? { evaluation } : {}),
+      ...(feedback ? { feedback } : {}),
     });
     this.post({ type: 'state', state });
   }
@@ -278,6 +282,20 @@ export class ReviewPanel implements vscode.Disposable {
       case 'saveRanking':
         await this.onSaveRanking(m);
         return;
+      case 'saveRatings':
+      case 'saveSurvey': {
+        if (!vscode.workspace.isTrusted) {
+          this.post({ type: 'saveFeedbackResult', requestId: m.requestId, ok: false, message: 'Nothing is written in an untrusted workspace.' });
+          return;
+        }
+        const reply = m.type === 'saveRatings' ? await saveRatingsFromPanel(reviewRoot, m) : await saveSurveyFromPanel(reviewRoot, m);
+        this.post(reply);
+        if (reply.ok) {
+          this.services.log.info(`Saved ${reply.file} from the review panel.`);
+          this.loading = this.reload(false);
+        } else this.services.log.warn(`Not saved: ${reply.message ?? ''}`);
+        return;
+      }
       case 'openFile':
         await this.openFile(m.path);
         return;
@@ -317,6 +335,8 @@ export class ReviewPanel implements vscode.Disposable {
     });
     if (outcome.ok) {
       this.services.log.info(`Saved ${outcome.file} from the review panel.`);
+      // A ranking of a blind re-rank set: its run records when the re-rankings were saved (time to decision).
+      await noteRerankingSaved(this.root.fsPath).catch((e: unknown) => this.services.log.warn(`Could not note the re-ranking time: ${describe(e)}`));
       if (this.reloadTimer) clearTimeout(this.reloadTimer);
       this.reloadTimer = undefined;
       this.loading = this.reload(true);

@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { readRunRecord } from '../../core/run/runner';
 import { buildCommitMessage } from './commitMessage';
+import { noteCommitted } from '../../core/evaluation/decisionTimes';
 import type { GitApi, GitExtensionExports, GitRepository } from './gitApi';
 
 export interface CommitRunResult {
@@ -91,6 +92,13 @@ export async function stageRunForCommit(reviewRoot: string, runId: string): Prom
       message: `The review folder ${path.basename(reviewRoot)} is not inside a Git repository, so there is nothing to commit to. ` +
         'Run "git init" (or clone the team\'s repository) first.',
     };
+  }
+  try {
+    // Time to decision: the record keeps when the run was committed (before staging, so the staged record has it).
+    await noteCommitted(reviewRoot, runId);
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    return { staged: false, message: `The run record of ${shown} could not be updated: ${why}` };
   }
   try {
     await repo.add([runDir]);

@@ -34,7 +34,7 @@ export class DiscussionView {
     }
     for (const it of run?.iterations ?? []) {
       this.separator(it.index, it.candidates, it.final ?? false, it.feedback);
-      for (const m of it.messages) this.message(it.index, m.speaker, m.turn, m.content, false);
+      for (const m of it.messages) this.message(it.index, m.speaker, m.turn, m.content, false, undefined, m.id, m.kind ?? 'proxy');
     }
     for (const [k, m] of streaming) {
       if (this.messages.has(k)) continue;
@@ -120,7 +120,7 @@ export class DiscussionView {
     return box;
   }
 
-  private message(iteration: number, speaker: string, turn: number, content: string, streaming: boolean, speakerName?: string) {
+  private message(iteration: number, speaker: string, turn: number, content: string, streaming: boolean, speakerName?: string, id?: string, kind?: string) {
     const k = key(iteration, speaker, turn);
     const existing = this.messages.get(k);
     if (existing) return existing;
@@ -129,8 +129,13 @@ export class DiscussionView {
     const body = h('div', { class: 'tf-msg-body' }, content);
     const el = h(
       'article',
-      { class: streaming ? 'tf-msg tf-streaming' : 'tf-msg', 'data-speaker': speaker, 'aria-label': `${name}, turn ${turn}` },
-      h('header', {}, h('span', { class: 'tf-speaker' }, `${name}'s proxy`), h('span', { class: 'tf-muted' }, `turn ${turn}`)),
+      { class: streaming ? 'tf-msg tf-streaming' : 'tf-msg', 'data-speaker': speaker, 'data-message-id': id, 'data-kind': kind, 'aria-label': `${name}, turn ${turn}` },
+      h(
+        'header',
+        {},
+        h('span', { class: 'tf-speaker' }, kind === 'guest' ? `${name} (guest)` : kind === 'human' ? name : `${name}'s proxy`),
+        h('span', { class: 'tf-muted' }, `turn ${turn}`),
+      ),
       body,
     );
     el.style.setProperty('--tf-speaker', speakerColor(ctx.designerIndex(speaker)));

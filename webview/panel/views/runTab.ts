@@ -8,6 +8,7 @@ import type { ViewContext } from '../context';
 import type { PanelRunEvent, PanelState } from '../../../src/protocol/panel';
 import { DiscussionView } from './discussion';
 import { didItHelpView } from './didItHelp';
+import { FeedbackPanel } from './feedback';
 import { outcomeView, remixGallery, timelineView, usageView } from './runOutcome';
 
 interface ValueElement extends HTMLElement {
@@ -17,6 +18,7 @@ interface ValueElement extends HTMLElement {
 export class RunTab {
   readonly element = h('div', { class: 'tf-run-tab' });
   private readonly discussion = new DiscussionView();
+  private readonly feedback = new FeedbackPanel();
   private readonly toolbar = h('div', { class: 'tf-toolbar', role: 'toolbar', 'aria-label': 'Run actions' });
   private readonly notices = h('div', { class: 'tf-notices', 'aria-live': 'polite' });
   private readonly agreement = h('div', { class: 'tf-rerank', id: 'tf-rerank-agreement' });
@@ -34,8 +36,9 @@ export class RunTab {
       this.agreement,
       this.notices,
       this.progress,
-      section('tf-discussion-section', 'Discussion', this.discussion.element),
+      section('tf-discussion-section', 'Discussion', this.feedback.pickerBox, this.discussion.element),
       this.results,
+      this.feedback.surveyBox,
       this.refineBox,
     );
   }
@@ -48,6 +51,7 @@ export class RunTab {
     this.renderAgreement(state);
     this.renderBroken(state);
     this.discussion.render(ctx, run);
+    this.feedback.render(ctx, this.discussion.element);
     replaceChildren(this.results);
     if (run) this.results.append(timelineView(ctx, run), remixGallery(ctx, run), outcomeView(ctx, run), usageView(run));
     this.renderRefine(ctx);

@@ -1,0 +1,34 @@
+/**
+ * Time to decision: the run record keeps when the team's re-rankings were saved (`rerankedAt`, set when a ranking of
+ * the blind re-rank set is saved from the panel) and when the run was committed (`committedAt`, set by Commit Run).
+ * Both are written through the run store. Rankings written by hand leave `rerankedAt` unset; compare then falls back
+ * to the ranking files' times and says so.
+ */
+import * as path from 'node:path';
+import { readRunRecord, RUN_ID_PATTERN, RUNS_DIR, writeRunRecord } from '../run/store';
+import { RERANK_DIR } from './paths';
+
+/** The parent review and run of a re-rank set folder (<review>/runs/<run-id>/rerank), or undefined for any other folder. */
+export function rerankOwner(folder: string): { reviewRoot: string; runId: string } | undefined {
+  const abs = path.resolve(folder);
+  const runFolder = path.dirname(abs);
+  const runId = path.basename(runFolder);
+  if (path.basename(abs) !== RERANK_DIR || !RUN_ID_PATTERN.test(runId) || path.basename(path.dirname(runFolder)) !== RUNS_DIR) return undefined;
+  return { reviewRoot: path.dirname(path.dirname(runFolder)), runId };
+}
+
+/** After a ranking was saved in `folder`: when it is a re-rank set, its run's `rerankedAt` becomes `now`. */
+export async function noteRerankingSaved(folder: string, now: Date = new Date()): Promise<boolean> {
+  const owner = rerankOwner(folder);
+  if (!owner) return false;
+  const record = await readRunRecord(owner.reviewRoot, owner.runId);
+  if (record.status === 'running') return false;
+  await writeRunRecord(owner.reviewRoot, { ...record, rerankedAt: now.toISOString() });
+  return true;
+}
+
+/** Commit Run: the run's `committedAt` becomes `now` (the latest commit counts). */
+export async function noteCommitted(reviewRoot: string, runId: string, now: Date = new Date()): Promise<void> {
+  const record = await readRunRecord(reviewRoot, runId);
+  await writeRunRecord(reviewRoot, { ...record, committedAt: now.toISOString() });
+}

@@ -1,0 +1,170 @@
+/**
+ * The designer's own feedback on a run, in the Run tab: rating controls (1–5, "this is what I would have said") next to
+ * each message of the chosen designer's own proxy (never a guest's or another designer's), and the live study's three
+ * questions. The designer is chosen once ("Rate as") and remembered in the webview state. Saving goes through the host,
+ * which validates with the same rules as `teamfusion compare`.
+ */
+import { h, muted, replaceChildren, section } from '../dom';
+import type { ViewContext } from '../context';
+import type { PanelFeedback } from '../../../src/protocol/panel';
+import { RATING_WORDING, SURVEY_QUESTIONS, SURVEY_WORDING, type SurveyQuestion } from '../../../src/core/evaluation/feedbackWords';
+
+interface ValueElement extends HTMLElement {
+  value: string;
+}
+
+/** A row of five toggle buttons 1–5; `onPick` gets the score. */
+function scale(label: string, current: number | undefined, enabled: boolean, onPick: (score: number) => void, idPrefix: string): HTMLElement {
+  const group = h('div', { class: 'tf-scale', role: 'group', 'aria-label': label });
+  for (let s = 1; s <= 5; s++) {
+    group.append(
+      h(
+        'button',
+        {
+          type: 'button',
+          class: s === current ? 'tf-scale-btn tf-scale-on' : 'tf-scale-btn',
+          id: `${idPrefix}-${s}`,
+          'aria-pressed': s === current ? 'true' : 'false',
+          disabled: !enabled,
+          title: `${s} of 5`,
+          onclick: () => onPick(s),
+        },
+        String(s),
+      ),
+    );
+  }
+  return group;
+}
+
+export class FeedbackPanel {
+  /** "Rate as" picker and status, above the discussion. */
+  readonly pickerBox = h('div', { class: 'tf-rate-as', id: 'tf-rate-as' });
+  /** The three questions, after the run's results. */
+  readonly surveyBox = h('div', { class: 'tf-survey-box' });
+  private status = h('p', { class: 'tf-muted', 'aria-live': 'polite', id: 'tf-feedback-status' });
+  private surveyDraft: Partial<Record<SurveyQuestion, number>> & { comment?: string } = {};
+  private surveyKey = '';
+
+  /** The designer whose proxy's messages can be rated (persisted), if still a designer of the review. */
+  private rateAs(ctx: ViewContext): string | undefined {
+    const id = ctx.host.state?.rateAs;
+    return id && ctx.state.review?.designers.some((d) => d.id === id) ? id : undefined;
+  }
+
+  render(ctx: ViewContext, discussion: HTMLElement): void {
+    const run = ctx.state.run;
+    const designers = ctx.state.review?.designers ?? [];
+    if (!run || run.status === 'running' || ctx.state.running || designers.length === 0) {
+      replaceChildren(this.pickerBox);
+      replaceChildren(this.surveyBox);
+      return;
+    }
+    const me = this.rateAs(ctx);
+    const picker = h('vscode-single-select', { id: 'tf-rate-as-picker', 'aria-label': 'Rate as designer' }) as ValueElement;
+    picker.append(h('vscode-option', { value: '', selected: !me }, 'Choose who you are…'));
+    for (const d of designers) picker.append(h('vscode-option', { value: d.id, selected: d.id === me }, d.name));
+    picker.addEventListener('change', () => {
+      ctx.host.persist({ rateAs: picker.value || undefined });
+      this.surveyKey = '';
+      this.render(ctx, discussion);
+    });
+    const fb = ctx.state.feedback?.runId === run.id ? ctx.state.feedback : undefined;
+    replaceChildren(
+      this.pickerBox,
+      h('label', { class: 'tf-picker-label' }, 'Rate your proxy as: ', picker),
+      muted(me ? `Next to each message of your proxy: ${RATING_WORDING}` : 'Choose who you are to rate your own proxy’s messages and answer three questions about this run.'),
+      this.status,
+      ...(fb?.problems ?? []).map((p) => h('p', { class: 'tf-error-text' }, p)),
+    );
+    this.decorate(ctx, discussion, me, fb);
+    this.renderSurvey(ctx, me, fb);
+  }
+
+  /** Adds the 1–5 controls to the chosen designer's own proxy messages (and removes stale ones). */
+  private decorate(ctx: ViewContext, discussion: HTMLElement, me: string | undefined, fb: PanelFeedback | undefined): void {
+    for (const old of discussion.querySelectorAll('.tf-rating')) old.remove();
+    if (!me) return;
+    const run = ctx.state.run!;
+    const mine = fb?.ratings[me] ?? {};
+    for (const article of discussion.querySelectorAll<HTMLElement>('article.tf-msg')) {
+      const id = article.dataset.messageId;
+      if (!id || article.dataset.kind !== 'proxy' || article.dataset.speaker !== me) continue;
+      const box = h(
+        'div',
+        { class: 'tf-rating', 'data-message-id': id },
+        h('span', { class: 'tf-muted' }, 'What I would have said? '),
+        scale(`Rate message ${id}: ${RATING_WORDING}`, mine[id]?.score, ctx.state.trusted, (score) => void this.saveRating(ctx, run.id, me, id, score), `tf-rate-${id}`),
+      );
+      article.append(box);
+    }
+  }
+
+  private async saveRating(ctx: ViewContext, runId: string, me: string, messageId: string, score: number): Promise<void> {
+    const current = ctx.state.feedback?.runId === runId ? (ctx.state.feedback.ratings[me] ?? {}) : {};
+    const merged = { ...current, [messageId]: { ...current[messageId], score } };
+    const ratings = Object.entries(merged).map(([message, r]) => ({ message, score: r.score, ...(r.comment ? { comment: r.comment } : {}) }));
+    this.status.textContent = 'Saving…';
+    const reply = await ctx.host.saveFeedback({ type: 'saveRatings', runId, designer: me, ratings });
+    this.status.textContent = reply.ok ? `Saved ${reply.file ?? ''}.` : `Not saved: ${reply.message ?? ''}`;
+  }
+
+  private renderSurvey(ctx: ViewContext, me: string | undefined, fb: PanelFeedback | undefined): void {
+    const run = ctx.state.run!;
+    if (!me || run.status !== 'completed') {
+      replaceChildren(this.surveyBox);
+      return;
+    }
+    const key = `${run.id}|${me}|${JSON.stringify(fb?.survey[me] ?? {})}`;
+    if (key !== this.surveyKey) {
+      this.surveyKey = key;
+      this.surveyDraft = { ...(fb?.survey[me] ?? {}) };
+    }
+    const rows = SURVEY_QUESTIONS.map((q) =>
+      h(
+        'div',
+        { class: 'tf-survey-q', 'data-question': q },
+        h('p', {}, h('strong', {}, `${q[0]!.toUpperCase()}${q.slice(1)}: `), SURVEY_WORDING[q]),
+        scale(`${q}: 1 = strongly disagree, 5 = strongly agree`, this.surveyDraft[q], ctx.state.trusted, (s) => {
+          this.surveyDraft[q] = s;
+          this.renderSurvey(ctx, me, fb);
+        }, `tf-survey-${q}`),
+      ),
+    );
+    const comment = h('vscode-textarea', { id: 'tf-survey-comment', rows: 2, resize: 'vertical', placeholder: 'Optional: anything else about this run?', 'aria-label': 'Survey comment' }) as ValueElement;
+    comment.value = this.surveyDraft.comment ?? '';
+    comment.addEventListener('input', () => (this.surveyDraft.comment = comment.value));
+    const save = h(
+      'vscode-button',
+      {
+        id: 'tf-survey-save',
+        disabled: !ctx.state.trusted || SURVEY_QUESTIONS.every((q) => this.surveyDraft[q] === undefined),
+        onclick: async () => {
+          this.status.textContent = 'Saving…';
+          const d = this.surveyDraft;
+          const reply = await ctx.host.saveFeedback({
+            type: 'saveSurvey',
+            runId: run.id,
+            designer: me,
+            ...(d.representative ? { representative: d.representative } : {}),
+            ...(d.clarity ? { clarity: d.clarity } : {}),
+            ...(d.satisfied ? { satisfied: d.satisfied } : {}),
+            ...(d.comment?.trim() ? { comment: d.comment } : {}),
+          });
+          this.status.textContent = reply.ok ? `Saved ${reply.file ?? ''}.` : `Not saved: ${reply.message ?? ''}`;
+        },
+      },
+      'Save answers',
+    );
+    replaceChildren(
+      this.surveyBox,
+      section(
+        'tf-survey',
+        'Your view of this run',
+        muted(`As ${ctx.designerName(me)}; 1 = strongly disagree, 5 = strongly agree.`),
+        ...rows,
+        comment,
+        h('div', { class: 'tf-actions' }, save),
+      ),
+    );
+  }
+}
