@@ -29,6 +29,7 @@ const BENCHES: { module: string; fn: string; label: string }[] = [
   { module: './stats', fn: 'benchStats', label: 'stats' },
   { module: './validate', fn: 'benchValidate', label: 'validate' },
   { module: './run', fn: 'benchRun', label: 'run' },
+  { module: './discussion', fn: 'benchDiscussion', label: 'discussion' },
 ];
 
 async function runOne(b: (typeof BENCHES)[number]): Promise<Row[] | string> {

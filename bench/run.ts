@@ -126,7 +126,7 @@ async function timedRun(baseURL: string, root: string, cacheDir: string): Promis
 }
 
 /** `node out/test/support/openaiMock/cli.js --latency MS` as a child process; resolves with its base URL. */
-function startMockProcess(latencyMs: number): Promise<{ baseURL: string; stop: () => void }> {
+export function startMockProcess(latencyMs: number): Promise<{ baseURL: string; stop: () => void }> {
   const cli = path.join(__dirname, '..', 'test', 'support', 'openaiMock', 'cli.js');
   const child = spawn(process.execPath, [cli, '--latency', String(latencyMs)], { stdio: ['ignore', 'pipe', 'ignore'] });
   const stop = (): void => void child.kill('SIGTERM');
