@@ -1,4 +1,8 @@
 import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { DISCUSSION_DEFAULTS, DISCUSSION_MODES, HIERARCHIES, IMAGE_QUALITIES, IMAGE_SIZES, PERSONA_ROLES, SPEAKING_ORDERS } from '../../../src/core/run/discussionSettings';
+import { OTHER_BOUNDS } from '../../../src/core/run/settingBounds';
 import { explicitValue, resolveConnection, resolveRunSettings, type InspectedValue } from '../../../src/extension/run/runSettings';
 
 const DEFAULTS: Record<string, unknown> = {
@@ -81,5 +85,54 @@ describe('extension-run: connection settings', () => {
     const c = resolveConnection(get({ requestTimeoutSeconds: 7.5, maxRetries: 0 }), {});
     assert.equal(c.timeoutMs, 7500);
     assert.equal(c.maxRetries, 0);
+  });
+});
+
+describe('extension-run: discussion settings', () => {
+  const manifest = JSON.parse(readFileSync(path.join(__dirname, '..', '..', '..', '..', 'package.json'), 'utf8')) as {
+    contributes: { configuration: { properties: Record<string, { enum?: string[]; default?: unknown; minimum?: number; maximum?: number }> } };
+  };
+  const props = manifest.contributes.configuration.properties;
+
+  it('contributes every discussion setting with the engine\'s values and defaults', () => {
+    assert.deepEqual(props['teamfusion.mode']!.enum, [...DISCUSSION_MODES]);
+    assert.deepEqual(props['teamfusion.order']!.enum, [...SPEAKING_ORDERS]);
+    assert.deepEqual(props['teamfusion.hierarchy']!.enum, [...HIERARCHIES]);
+    assert.deepEqual(props['teamfusion.personaRole']!.enum, [...PERSONA_ROLES]);
+    assert.deepEqual(props['teamfusion.imageSize']!.enum, [...IMAGE_SIZES]);
+    assert.deepEqual(props['teamfusion.imageQuality']!.enum, [...IMAGE_QUALITIES]);
+    for (const k of ['mode', 'order', 'maxConcurrency', 'hierarchy', 'personaRole', 'temperature', 'imageSize', 'imageQuality'] as const) {
+      assert.equal(props[`teamfusion.${k}`]!.default, DISCUSSION_DEFAULTS[k], k);
+    }
+    assert.equal(props['teamfusion.temperature']!.minimum, OTHER_BOUNDS.temperature.min);
+    assert.equal(props['teamfusion.temperature']!.maximum, OTHER_BOUNDS.temperature.max);
+  });
+
+  it('passes the discussion settings the user set; bad values are ignored with a warning; the picker\'s subset is explicit', () => {
+    const r = resolveRunSettings(
+      inspector({
+        mode: { workspaceValue: 'together' },
+        order: { globalValue: 'shuffle' },
+        orderSeed: { globalValue: 99 },
+        maxConcurrency: { globalValue: 8 },
+        hierarchy: { globalValue: 'lead-decides' },
+        personaRole: { globalValue: 'user' },
+        temperature: { globalValue: 0.2 },
+        imageSize: { globalValue: '1024x1536' },
+        imageQuality: { globalValue: 'high' },
+      }),
+      { designers: ['ana', 'ben'] },
+    );
+    assert.deepEqual(r.settings, {
+      mode: 'together', order: 'shuffle', orderSeed: 99, maxConcurrency: 8, hierarchy: 'lead-decides', personaRole: 'user',
+      temperature: 0.2, imageSize: '1024x1536', imageQuality: 'high', designers: ['ana', 'ben'],
+    });
+    const bad = resolveRunSettings(inspector({ mode: { globalValue: 'debate' }, temperature: { globalValue: 3 }, maxConcurrency: { globalValue: 17 } }));
+    assert.deepEqual(bad.settings, {});
+    assert.deepEqual(bad.warnings, [
+      'The setting teamfusion.maxConcurrency (17) is not a whole number from 1 to 16; it is ignored.',
+      'The setting teamfusion.mode ("debate") is not "separate-then-together", "together" or "separate"; it is ignored.',
+      'The setting teamfusion.temperature (3) is not a number from 0 to 2; it is ignored.',
+    ]);
   });
 });
