@@ -82,13 +82,15 @@ async function makeReviewWithRun(dir: string): Promise<void> {
   await fs.writeFile(path.join(run, 'run.json'), `${JSON.stringify(record, null, 2)}\n`);
 }
 
-/** A re-ranking listing source ids best first, written through the key as letters. */
-async function rerank(dir: string, designer: string, bestFirst: string[]): Promise<void> {
+/** A re-ranking: the sources in `first` (ids, or "option" for the first original option of the key), then the rest in letter order. */
+async function rerank(dir: string, designer: string, first: string[]): Promise<void> {
   const folder = path.join(dir, 'runs', RUN_ID, 'rerank');
-  const key = JSON.parse(await fs.readFile(path.join(folder, 'key.json'), 'utf8')) as Record<string, { id: string }>;
-  const letter = new Map(Object.entries(key).map(([l, e]) => [e.id, l]));
+  const key = JSON.parse(await fs.readFile(path.join(folder, 'key.json'), 'utf8')) as Record<string, { kind: string; id: string }>;
+  const entries = Object.entries(key).sort(([a], [b]) => a.localeCompare(b));
+  const wanted = first.map((id) => entries.find(([, e]) => (id === 'option' ? e.kind === 'option' : e.id === id))![0]);
+  const letters = [...wanted, ...entries.map(([l]) => l).filter((l) => !wanted.includes(l))];
   const lines = [`designer: ${designer}`, 'ranking:'];
-  bestFirst.forEach((id, i) => lines.push(`  - option: "${letter.get(id)}"`, `    rank: ${i + 1}`, `    justification: Place ${i + 1} after the run.`));
+  letters.forEach((l, i) => lines.push(`  - option: "${l}"`, `    rank: ${i + 1}`, `    justification: Place ${i + 1} after the run.`));
   await fs.writeFile(path.join(folder, 'rankings', `${designer}.yaml`), `${lines.join('\n')}\n`);
 }
 
@@ -107,9 +109,9 @@ describe('"Did it help?" in a real VS Code (code-server)', function () {
     review = path.join(ws, 'lumen-perfume');
     await makeReviewWithRun(review);
     cli('rerank', review, RUN_ID);
-    await rerank(review, 'ana', ['r1', '3', 'r2', '4', '1']);
-    await rerank(review, 'ben', ['r1', '4', '3', 'r2', '1']);
-    await rerank(review, 'chen', ['3', 'r1', 'r2', '1', '4']);
+    await rerank(review, 'ana', ['r1', 'option', 'r2']);
+    await rerank(review, 'ben', ['r1', 'r2']);
+    await rerank(review, 'chen', ['option', 'r1']);
     await fs.mkdir(path.join(review, 'runs', RUN_ID, 'survey'));
     await fs.writeFile(path.join(review, 'runs', RUN_ID, 'survey', 'ben.yaml'), 'designer: ben\nrepresentative: 4\nclarity: 3\nsatisfied: 5\n');
     w = await startWorkbench({ workspace: ws, settings: { 'workbench.colorTheme': DARK, 'workbench.secondarySideBar.defaultVisibility': 'hidden' } });
@@ -191,7 +193,7 @@ describe('"Did it help?" in a real VS Code (code-server)', function () {
 
   it('the blind re-rank set\'s own panel never says which letter is generated', async () => {
     const page = w!.page;
-    await openReview(page, '— re-rank');
+    await openReview(page, 'rerank');
     const blind = await waitForPanel(page, 're-rank');
     await waitInFrame(blind, () => document.querySelectorAll('img').length >= 5, 'the five candidates');
     const shown = await blind.evaluate(() => document.body.innerText + [...document.querySelectorAll('img')].map((i) => `${i.getAttribute('src')} ${i.getAttribute('alt')} ${i.getAttribute('title')}`).join(' '));
