@@ -117,8 +117,16 @@ describe('foundation', function () {
       mkdirSync(join(root, 'runs', id), { recursive: true });
       writeFileSync(join(root, 'runs', id, 'run.json'), body);
     };
-    write('2026-11-21T10-00-00Z-aaaa', JSON.stringify({ id: 'a', status: 'completed', iterations: [{}, {}], finalPick: 'r2' }));
-    write('2026-11-21T11-00-00Z-bbbb', JSON.stringify({ id: 'b', status: 'failed', iterations: [{}], error: 'The endpoint refused the key.' }));
+    // Minimal valid records (a record is validated before it is listed as a run: its id must be its folder's name).
+    const record = (id: string, extra: Record<string, unknown>, iterations: number) => JSON.stringify({
+      version: 1, id, startedAt: '2026-11-21T10:00:00.000Z', updatedAt: '2026-11-21T10:00:00.000Z',
+      settings: { chatModel: 'gpt-4o', imageModel: 'gpt-image-1', turnsPerAgent: 2, iterations: 3 },
+      options: ['1', '2', '3', '4', '5', '6'].map((o, i) => ({ id: o, label: `Image ${i + 1}`, file: `options/${o}.png` })),
+      iterations: Array.from({ length: iterations }, (_, i) => ({ index: i + 1, candidates: ['1', '2'], messages: [] })),
+      usage: { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, images: 0 }, prompts: [], ...extra,
+    });
+    write('2026-11-21T10-00-00Z-aaaa', record('2026-11-21T10-00-00Z-aaaa', { status: 'completed', finalPick: '2' }, 2));
+    write('2026-11-21T11-00-00Z-bbbb', record('2026-11-21T11-00-00Z-bbbb', { status: 'failed', error: 'The endpoint refused the key.' }, 1));
     write('2026-11-21T12-00-00Z-cccc', '{ this is not json');
     await vscode.commands.executeCommand('teamfusion.refreshReviews');
     const runs = await waitFor('the runs of runs-check', async () => {
@@ -129,11 +137,11 @@ describe('foundation', function () {
     });
     assert.deepEqual(runs.map((r) => r.label), ['2026-11-21T12-00-00Z-cccc', '2026-11-21T11-00-00Z-bbbb', '2026-11-21T10-00-00Z-aaaa']);
     assert.deepEqual(runs.map((r) => r.contextValue), ['run', 'run', 'run']);
-    assert.equal(runs[0]!.description, 'unreadable');
+    assert.equal(runs[0]!.description, 'broken record');
     assert.equal(runs[1]!.description, 'failed · 1 iteration');
     assert.match(runs[1]!.tooltip ?? '', /refused the key/);
-    assert.equal(runs[2]!.description, 'completed · 2 iterations · pick r2');
-    assert.deepEqual(runs.map((r) => r.icon), ['question', 'error', 'pass']);
+    assert.equal(runs[2]!.description, 'completed · 2 iterations · pick 2');
+    assert.deepEqual(runs.map((r) => r.icon), ['warning', 'error', 'pass']);
     assert.equal(runs[2]!.reviewRoot, root);
     assert.equal(runs[2]!.runId, '2026-11-21T10-00-00Z-aaaa');
   });
