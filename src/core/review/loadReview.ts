@@ -131,6 +131,9 @@ async function loadRankings(
     // An error: the lead is placed in the speaking order and decides under hierarchy: lead-decides.
     diagnostics.push(error('review.yaml', `lead is "${config.lead}", but no ranking file has that designer id; name one of the designers (${[...seen.keys()].join(', ')}).`, ...where('lead')));
   }
+  if (config.hierarchy === 'lead-decides' && config.lead === undefined) {
+    diagnostics.push(error('review.yaml', 'hierarchy is lead-decides, but review.yaml names no lead; add lead: <designer-id> or choose flat or weighted.', ...where('hierarchy')));
+  }
   designers.sort((a, b) => naturalCompare(a.id, b.id));
   return { designers, diagnostics };
 }

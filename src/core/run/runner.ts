@@ -201,6 +201,9 @@ async function drive(o: RunnerOptions, review: Review, record: RunRecord, resume
   for (const it of record.iterations) it.error = undefined;
   await ctx.save();
   emit({ type: 'run-started', runId: record.id, runDir: dir, resumed });
+  if (discussionOf(record.settings).hierarchy === 'lead-decides' && !ctx.designers.some((d) => d.id === record.settings.lead)) {
+    emit({ type: 'notice', runId: record.id, level: 'warning', message: 'hierarchy is lead-decides, but the lead is not among the designers of this run; nobody settles the decision points, and the prompts say the team is flat.' });
+  }
 
   try {
     for (;;) {

@@ -374,6 +374,10 @@ describe('loadReview', () => {
       at(find(r, 'review.yaml', /^team lists "dave", but there is no rankings\/dave\.yaml/), 5, 3, 'warning');
       assert.equal(r.review!.designers[0].weight, 2);
     });
+    it('hierarchy: lead-decides without a lead → error at the hierarchy line', async () => {
+      const r = await load(await makeReview({ reviewYaml: 'title: T\nhierarchy: lead-decides\n' }));
+      at(find(r, 'review.yaml', /^hierarchy is lead-decides, but review.yaml names no lead/), 2, 1, 'error');
+    });
     it('a lead who is not a designer → error at the lead line (the review cannot run)', async () => {
       const r = await load(await makeReview({ reviewYaml: 'title: T\nlead: carol\n' }));
       at(find(r, 'review.yaml', /^lead is "carol", but no ranking file has that designer id; name one of the designers/), 2, 1, 'error');

@@ -65,7 +65,13 @@ export class RunTab {
       replaceChildren(this.notices);
       this.setProgress('Run started…');
     }
-    if (ev.type === 'turn-started') this.setProgress(`Iteration ${ev.iteration}: ${ev.speakerName}'s proxy is writing (turn ${ev.turn})…`);
+    if (ev.type === 'turn-started') {
+      this.setProgress(
+        ev.phase === 'independent' || ev.phase === 'separate'
+          ? `Iteration ${ev.iteration}: each proxy writes its own assessment, without seeing the others (turn ${ev.turn})…`
+          : `Iteration ${ev.iteration}: ${ev.speakerName}'s proxy is writing (turn ${ev.turn})…`,
+      );
+    }
     if (ev.type === 'remix-agent-completed') this.setProgress(`Iteration ${ev.iteration.index}: the remix agent picked ${(ev.iteration.ranking ?? []).join(', ')}.`);
     if (ev.type === 'image-edit-started') this.setProgress(`Making a remix from ${ev.from.join(', ')}…`);
     if (ev.type === 'remix-created') this.setProgress(`Remix ${ev.remixId} created.`);
