@@ -30,6 +30,7 @@ const BENCHES: { module: string; fn: string; label: string }[] = [
   { module: './validate', fn: 'benchValidate', label: 'validate' },
   { module: './run', fn: 'benchRun', label: 'run' },
   { module: './discussion', fn: 'benchDiscussion', label: 'discussion' },
+  { module: './record', fn: 'benchRecord', label: 'record' },
 ];
 
 async function runOne(b: (typeof BENCHES)[number]): Promise<Row[] | string> {

@@ -117,33 +117,49 @@ describe('foundation', function () {
       mkdirSync(join(root, 'runs', id), { recursive: true });
       writeFileSync(join(root, 'runs', id, 'run.json'), body);
     };
-    // Minimal valid records (a record is validated before it is listed as a run: its id must be its folder's name).
-    const record = (id: string, extra: Record<string, unknown>, iterations: number) => JSON.stringify({
-      version: 1, id, startedAt: '2026-11-21T10:00:00.000Z', updatedAt: '2026-11-21T10:00:00.000Z',
-      settings: { chatModel: 'gpt-4o', imageModel: 'gpt-image-1', turnsPerAgent: 2, iterations: 3 },
-      options: ['1', '2', '3', '4', '5', '6'].map((o, i) => ({ id: o, label: `Image ${i + 1}`, file: `options/${o}.png` })),
-      iterations: Array.from({ length: iterations }, (_, i) => ({ index: i + 1, candidates: ['1', '2'], messages: [] })),
-      usage: { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, images: 0 }, prompts: [], ...extra,
-    });
-    write('2026-11-21T10-00-00Z-aaaa', record('2026-11-21T10-00-00Z-aaaa', { status: 'completed', finalPick: '2' }, 2));
-    write('2026-11-21T11-00-00Z-bbbb', record('2026-11-21T11-00-00Z-bbbb', { status: 'failed', error: 'The endpoint refused the key.' }, 1));
+    // Records are validated before they are shown (runs/<id>/run.json:<line>:<col>); build two real ones from the sample's options.
+    const options = readdirSync(join(root, 'options'))
+      .filter((n) => /\.(png|jpe?g|webp)$/i.test(n))
+      .map((n) => ({ id: n.replace(/\.[^.]+$/, ''), file: `options/${n}` }))
+      .map((o, i) => ({ ...o, label: `Image ${i + 1}` }));
+    const record = (id: string, status: string, iterations: number, extra: Record<string, unknown>) =>
+      JSON.stringify({
+        version: 1,
+        id,
+        status,
+        startedAt: '2026-11-21T10:00:00.000Z',
+        updatedAt: '2026-11-21T10:05:00.000Z',
+        settings: { chatModel: 'gpt-4o', imageModel: 'gpt-image-1', turnsPerAgent: 2, iterations: 3 },
+        options,
+        iterations: Array.from({ length: iterations }, (_, k) => ({ index: k + 1, candidates: options.map((o) => o.id), messages: [] })),
+        usage: { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, images: 0 },
+        prompts: [],
+        ...extra,
+      });
+    const pick = options[0]!.id;
+    write('2026-11-21T10-00-00Z-aaaa', record('2026-11-21T10-00-00Z-aaaa', 'completed', 2, { finalPick: pick }));
+    write('2026-11-21T11-00-00Z-bbbb', record('2026-11-21T11-00-00Z-bbbb', 'failed', 1, { error: 'The endpoint refused the key.' }));
     write('2026-11-21T12-00-00Z-cccc', '{ this is not json');
+    write('2026-11-21T13-00-00Z-dddd', record('../../elsewhere', 'failed', 1, {}));
     await vscode.commands.executeCommand('teamfusion.refreshReviews');
     const runs = await waitFor('the runs of runs-check', async () => {
       const roots = await vscode.commands.executeCommand<TreeSnapshot[]>('teamfusion.internal.describeReviewsTree', 3);
       const review = roots.find((r) => r.description?.startsWith('runs-check'));
       const group = review?.children?.find((c) => c.label === 'Runs');
-      return group?.children?.length === 3 ? group.children : undefined;
+      return group?.children?.length === 4 ? group.children : undefined;
     });
-    assert.deepEqual(runs.map((r) => r.label), ['2026-11-21T12-00-00Z-cccc', '2026-11-21T11-00-00Z-bbbb', '2026-11-21T10-00-00Z-aaaa']);
-    assert.deepEqual(runs.map((r) => r.contextValue), ['run', 'run', 'run']);
+    assert.deepEqual(runs.map((r) => r.label), ['2026-11-21T13-00-00Z-dddd', '2026-11-21T12-00-00Z-cccc', '2026-11-21T11-00-00Z-bbbb', '2026-11-21T10-00-00Z-aaaa']);
+    assert.deepEqual(runs.map((r) => r.contextValue), ['run', 'run', 'run', 'run']);
     assert.equal(runs[0]!.description, 'broken record');
-    assert.equal(runs[1]!.description, 'failed · 1 iteration');
-    assert.match(runs[1]!.tooltip ?? '', /refused the key/);
-    assert.equal(runs[2]!.description, 'completed · 2 iterations · pick 2');
-    assert.deepEqual(runs.map((r) => r.icon), ['warning', 'error', 'pass']);
-    assert.equal(runs[2]!.reviewRoot, root);
-    assert.equal(runs[2]!.runId, '2026-11-21T10-00-00Z-aaaa');
+    assert.match(runs[0]!.tooltip ?? '', /runs\/2026-11-21T13-00-00Z-dddd\/run\.json:\d+:\d+: error: The record's id "\.\.\/\.\.\/elsewhere" is not the name of its folder/);
+    assert.equal(runs[1]!.description, 'broken record');
+    assert.match(runs[1]!.tooltip ?? '', /run\.json:1:3: error: This is not valid JSON/);
+    assert.equal(runs[2]!.description, 'failed · 1 iteration');
+    assert.match(runs[2]!.tooltip ?? '', /refused the key/);
+    assert.equal(runs[3]!.description, `completed · 2 iterations · pick ${pick}`);
+    assert.deepEqual(runs.map((r) => r.icon), ['warning', 'warning', 'error', 'pass']);
+    assert.equal(runs[3]!.reviewRoot, root);
+    assert.equal(runs[3]!.runId, '2026-11-21T10-00-00Z-aaaa');
   });
 
   it('shows a broken ranking file in the Problems panel at the right place', async () => {
@@ -235,9 +251,6 @@ describe('foundation', function () {
     const root = copySample('import-check');
     rmSync(join(root, 'rankings'), { recursive: true, force: true });
     mkdirSync(join(root, 'rankings'));
-    // A new team: the sample's lead (ana) is not among them, and a lead must be one of the designers.
-    const yamlFile = join(root, 'review.yaml');
-    writeFileSync(yamlFile, readFileSync(yamlFile, 'utf8').replace(/^lead:.*\n/m, ''));
     const { options } = info();
     const header = ['designer', 'role', ...options.flatMap((o) => [`rank:${o}`, `justification:${o}`])];
     const row = (name: string, shift: number) =>

@@ -160,8 +160,14 @@ export const PromptRecordSchema = z.object({
   speaker: z.string().optional(),
   model: z.string(),
   at: z.string(),
-  /** Chat calls: the messages exactly as sent (images as references). */
+  /** Chat calls recorded by older versions: the messages exactly as sent (images as references), in full. */
   messages: z.array(RecordedMessageSchema).optional(),
+  /** Chat calls: the first `messages` messages of an earlier prompt (a proxy turn repeats the one before it, plus a line)… */
+  base: z.object({ prompt: z.string(), messages: z.number().int().positive() }).optional(),
+  /** …followed by these lines of runs/<id>/prompts.jsonl, as ranges [first, count] (promptParts.ts rebuilds the messages). */
+  parts: z.array(z.tuple([z.number().int().nonnegative(), z.number().int().positive()])).optional(),
+  /** sha256 of the rebuilt messages (JSON), checked when a prompt is rebuilt from its parts. */
+  sha256: z.string().regex(/^[0-9a-f]{64}$/).optional(),
   /** The JSON schema sent as response_format, for remix calls. */
   responseSchema: z.unknown().optional(),
   /** Image edits: the prompt and the input files. */

@@ -34,6 +34,7 @@ import { SETTING_BOUNDS } from './settingBounds';
 import { mkdirInReview } from '../files/reviewFiles';
 import { topChoiceOf } from '../analysis/stance';
 import { withRunLock } from './lock';
+import { PromptPartsWriter } from './promptParts';
 
 export { listRuns, readRunRecord } from './store';
 
@@ -176,6 +177,8 @@ async function drive(o: RunnerOptions, review: Review, record: RunRecord, resume
       // A listener's failure never stops the run.
     }
   };
+  // Prompts are kept as parts in the append-only prompts.jsonl, so run.json stays small (promptParts.ts).
+  const promptParts = await PromptPartsWriter.open(review.root, record.id);
   const ctx: StepContext = {
     client: o.client,
     record,
@@ -190,6 +193,8 @@ async function drive(o: RunnerOptions, review: Review, record: RunRecord, resume
     async save() {
       record.updatedAt = new Date().toISOString();
       record.usage.costUsd = estimateCost(record.usage, record.settings, prices);
+      promptParts.compact(record);
+      await promptParts.flush();
       await writeRunRecord(review.root, record, { validate: record.status !== 'running' });
       emit({ type: 'record-saved', runId: record.id, record });
     },

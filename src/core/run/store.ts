@@ -42,7 +42,37 @@ export function reviewRelative(runId: string, fileInRun: string): string {
 export async function writeRunRecord(reviewRoot: string, record: RunRecord, opts: { validate?: boolean } = {}): Promise<void> {
   const data = opts.validate ? RunRecordSchema.parse(record) : record;
   runDir(reviewRoot, record.id); // the id is a run id, never a path
-  await writeReviewFile(reviewRoot, recordFile(record.id), `${JSON.stringify(data, null, 2)}\n`);
+  const text = recordText(data);
+  await writeReviewFile(reviewRoot, recordFile(record.id), text);
+  countWrite(Buffer.byteLength(text));
+}
+
+/**
+ * run.json as text: indented, except that each prompt and each message is one line (they are many and alike; one line
+ * each keeps the file — rewritten after every turn — small, and a git diff of a run one line per turn).
+ */
+export function recordText(record: RunRecord): string {
+  const nonce = randomBytes(6).toString('hex');
+  const lines: string[] = [];
+  const token = (value: unknown): string => {
+    lines.push(JSON.stringify(value));
+    return `\u0000${nonce}:${lines.length - 1}`;
+  };
+  const shape = {
+    ...record,
+    iterations: record.iterations.map((it) => ({ ...it, messages: it.messages.map(token) })),
+    prompts: record.prompts.map(token),
+  };
+  const pretty = JSON.stringify(shape, null, 2);
+  return `${pretty.replace(new RegExp(`"\\\\u0000${nonce}:(\\d+)"`, 'g'), (_, i: string) => lines[Number(i)]!)}\n`;
+}
+
+/** Bytes and writes of run files (run.json, prompt parts) since the process started, for `npm run bench`. */
+export const runFileWrites = { bytes: 0, writes: 0 };
+
+export function countWrite(bytes: number): void {
+  runFileWrites.bytes += bytes;
+  runFileWrites.writes += 1;
 }
 
 /** `runs/<id>/run.json`. */

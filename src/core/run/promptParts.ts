@@ -1,0 +1,246 @@
+/**
+ * Prompts recorded as parts, so that a run record stays small however large the team.
+ *
+ * Every prompt sent is recoverable exactly, but the record does not repeat what earlier prompts already held: each distinct
+ * recorded message (system text, the shared block with its image references, one transcript line, a persona …) is
+ * written ONCE, as one line of the append-only file `runs/<id>/prompts.jsonl` (flushed and fsync'd before the run.json
+ * that refers to it), and a prompt in run.json keeps only
+ *   - `base` (optional): "the first n messages of prompt p<k>", an earlier prompt — the one, among the last few, that
+ *     shares the longest start with it (a proxy turn repeats the turn before it and adds one transcript line);
+ *   - `parts`: the lines that follow, as ranges `[first line, count]` (0-based);
+ *   - `sha256`: of the exact recorded messages (JSON), checked when the prompt is rebuilt.
+ * So a prompt costs a few numbers in run.json, whatever the size of the team.
+ * This works on recorded messages, whatever composed them (prompt layers, human messages, pins): nothing here knows how a
+ * prompt is built. Records written before this (full `messages` in every prompt) still read; `rebuildPrompt` returns
+ * their messages as they are.
+ */
+import { createHash } from 'node:crypto';
+import { constants as fsc, promises as fs } from 'node:fs';
+import { ReviewFileError, printable, readReviewText, resolveInReview } from '../files/reviewFiles';
+import type { RecordedMessage } from '../llm/messages';
+import { RecordedMessageSchema, type PromptRecord, type RunRecord } from './record';
+import { countWrite, reviewRelative } from './store';
+
+export const PARTS_FILE = 'prompts.jsonl';
+/** How many earlier prompts are compared when choosing a prompt's base. */
+const BASE_WINDOW = 8;
+/** Byte cap of prompts.jsonl when it is read (a 48-designer run writes well under 1 MB). */
+export const PARTS_MAX_BYTES = 64 * 1024 * 1024;
+
+const O_NOFOLLOW = (fsc as Record<string, number>).O_NOFOLLOW ?? 0;
+
+export function partsFile(runId: string): string {
+  return reviewRelative(runId, PARTS_FILE);
+}
+
+/** sha256 (hex) of recorded messages as JSON: what `PromptRecord.sha256` holds. */
+export function messagesDigest(messages: readonly RecordedMessage[]): string {
+  return createHash('sha256').update(JSON.stringify(messages)).digest('hex');
+}
+
+/** The lines of prompts.jsonl, parsed; a last line without its newline (a write cut off by a crash) is left out. */
+function parseLines(text: string, file: string): RecordedMessage[] {
+  const lines = text.split('\n');
+  lines.pop(); // after the last newline: empty, or a line cut off
+  return lines.map((line, i) => {
+    let json: unknown;
+    try {
+      json = JSON.parse(line);
+    } catch {
+      throw new ReviewFileError(file, `${file}:${i + 1}:1: error: This line is not valid JSON; the prompt parts cannot be read.`);
+    }
+    const parsed = RecordedMessageSchema.safeParse(json);
+    if (!parsed.success) throw new ReviewFileError(file, `${file}:${i + 1}:1: error: This line is not a recorded message.`);
+    return parsed.data;
+  });
+}
+
+/** The table of a run's prompt parts (line i = part i); empty when the run has none. Throws ReviewFileError naming the file. */
+export async function readPromptParts(reviewRoot: string, runId: string): Promise<RecordedMessage[]> {
+  const file = partsFile(runId);
+  let text: string;
+  try {
+    text = await readReviewText(reviewRoot, file, PARTS_MAX_BYTES);
+  } catch (err) {
+    if (err instanceof ReviewFileError && err.reason === 'missing') return [];
+    throw err;
+  }
+  return parseLines(text, file);
+}
+
+/** A prompt may not be rebuilt to more messages than this (a hand-made record cannot make us build huge lists). */
+const MAX_PROMPT_MESSAGES = 100_000;
+
+/**
+ * The part numbers a prompt is made of, following its `base` chain (bases must be earlier prompts). Iterative, so a long
+ * chain cannot overflow the stack. `known` caches lists already expanded. Throws in words on a broken reference.
+ */
+export function partNumbers(
+  prompts: readonly PromptRecord[],
+  promptId: string,
+  partCount: number,
+  known: Map<string, number[]> = new Map(),
+): number[] {
+  const position = new Map(prompts.map((p, i) => [p.id, i] as const));
+  const chain: PromptRecord[] = [];
+  let id: string | undefined = promptId;
+  while (id !== undefined && !known.has(id)) {
+    const i = position.get(id);
+    if (i === undefined) throw new Error(`The run has no prompt "${printable(id)}".`);
+    const p = prompts[i]!;
+    chain.push(p);
+    const base: string | undefined = p.base?.prompt;
+    if (base !== undefined && !((position.get(base) ?? Infinity) < i)) {
+      throw new Error(`Prompt ${printable(p.id)} is based on "${printable(base)}", which is not an earlier prompt of the run.`);
+    }
+    id = base;
+  }
+  let list = id !== undefined ? known.get(id)! : [];
+  for (const p of chain.reverse()) {
+    const own: number[] = [];
+    if (p.base) {
+      if (p.base.messages > list.length) throw new Error(`Prompt ${printable(p.id)} takes ${p.base.messages} messages of ${printable(p.base.prompt)}, which has ${list.length}.`);
+      own.push(...list.slice(0, p.base.messages));
+    }
+    for (const [first, count] of p.parts ?? []) {
+      if (first + count > partCount) {
+        throw new Error(`Prompt ${printable(p.id)} refers to lines ${first + 1}–${first + count} of ${PARTS_FILE}, which has ${partCount}.`);
+      }
+      if (own.length + count > MAX_PROMPT_MESSAGES) throw new Error(`Prompt ${printable(p.id)} would have more than ${MAX_PROMPT_MESSAGES} messages.`);
+      for (let k = first; k < first + count; k++) own.push(k);
+    }
+    known.set(p.id, own);
+    list = own;
+  }
+  return list;
+}
+
+/**
+ * The exact messages a prompt sent (images as references), rebuilt from its parts and checked against its sha256.
+ * `parts` is the run's table (readPromptParts); not needed for prompts recorded in full by older versions. Undefined for
+ * prompts that have no messages (image edits: their prompt text and inputs are in the record itself).
+ */
+export function rebuildPrompt(
+  record: Pick<RunRecord, 'prompts'>,
+  promptId: string,
+  parts: readonly RecordedMessage[] = [],
+  known?: Map<string, number[]>,
+): RecordedMessage[] | undefined {
+  const p = record.prompts.find((x) => x.id === promptId);
+  if (!p) throw new Error(`The run has no prompt "${printable(promptId)}".`);
+  if (p.messages) return p.messages;
+  if (!p.parts && !p.base) return undefined;
+  const out = partNumbers(record.prompts, promptId, parts.length, known).map((i) => parts[i]!);
+  if (p.sha256 && messagesDigest(out) !== p.sha256) {
+    throw new Error(`Prompt ${printable(promptId)} rebuilt from ${PARTS_FILE} does not match its recorded fingerprint (sha256).`);
+  }
+  return out;
+}
+
+/** rebuildPrompt for one prompt of a run on disk. */
+export async function loadPrompt(reviewRoot: string, record: RunRecord, promptId: string): Promise<RecordedMessage[] | undefined> {
+  const p = record.prompts.find((x) => x.id === promptId);
+  return rebuildPrompt(record, promptId, p && !p.messages ? await readPromptParts(reviewRoot, record.id) : []);
+}
+
+/**
+ * The writer a driver holds: knows every part written so far (it reads the file when a run is resumed), turns full-text
+ * prompts into references, and appends new parts. `flush()` before writing run.json.
+ */
+export class PromptPartsWriter {
+  private readonly index = new Map<string, number>();
+  /** Part numbers of the prompts seen (a cache for choosing bases). */
+  private readonly expanded = new Map<string, number[]>();
+  private count = 0;
+  private pending: string[] = [];
+
+  private constructor(
+    private readonly reviewRoot: string,
+    private readonly runId: string,
+  ) {}
+
+  static async open(reviewRoot: string, runId: string): Promise<PromptPartsWriter> {
+    const w = new PromptPartsWriter(reviewRoot, runId);
+    const file = partsFile(runId);
+    let text = '';
+    try {
+      text = await readReviewText(reviewRoot, file, PARTS_MAX_BYTES);
+    } catch (err) {
+      if (!(err instanceof ReviewFileError && err.reason === 'missing')) throw err;
+    }
+    const complete = text.lastIndexOf('\n') + 1;
+    if (complete < text.length) {
+      // A line cut off by a crash: no record refers to it (parts are flushed before run.json); drop it before appending.
+      await fs.truncate(await resolveInReview(reviewRoot, file), Buffer.byteLength(text.slice(0, complete)));
+    }
+    for (const m of parseLines(text.slice(0, complete), file)) w.add(JSON.stringify(m));
+    w.pending = [];
+    return w;
+  }
+
+  /** The part number of a message (canonical JSON), appending it when new. */
+  private add(json: string): number {
+    let i = this.index.get(json);
+    if (i === undefined) {
+      i = this.count++;
+      this.index.set(json, i);
+      this.pending.push(json);
+    }
+    return i;
+  }
+
+  /**
+   * Replaces the full `messages` of every prompt of the record by references (in place): the longest start shared with
+   * one of the last BASE_WINDOW prompts becomes `base`, the rest `parts`.
+   */
+  compact(record: RunRecord): void {
+    const prompts = record.prompts;
+    for (const [i, p] of prompts.entries()) {
+      if (!p.messages) continue;
+      const mine = p.messages.map((m) => this.add(JSON.stringify(m)));
+      let best: { prompt: string; messages: number } | undefined;
+      for (let j = i - 1; j >= Math.max(0, i - BASE_WINDOW); j--) {
+        const q = prompts[j]!;
+        if (q.messages || (!q.parts && !q.base)) continue;
+        let theirs: number[];
+        try {
+          theirs = partNumbers(prompts, q.id, this.count, this.expanded);
+        } catch {
+          continue;
+        }
+        let n = 0;
+        while (n < mine.length && n < theirs.length && mine[n] === theirs[n]) n++;
+        if (n >= 2 && n > (best?.messages ?? 0)) best = { prompt: q.id, messages: n };
+      }
+      const parts: [number, number][] = [];
+      for (const k of mine.slice(best?.messages ?? 0)) {
+        const last = parts.at(-1);
+        if (last && last[0] + last[1] === k) last[1]++;
+        else parts.push([k, 1]);
+      }
+      if (best) p.base = best;
+      if (parts.length) p.parts = parts;
+      p.sha256 = messagesDigest(p.messages);
+      delete p.messages;
+      this.expanded.set(p.id, mine);
+    }
+  }
+
+  /** Appends the new parts to prompts.jsonl and syncs them to disk (contained; never through a symlink). */
+  async flush(): Promise<void> {
+    if (this.pending.length === 0) return;
+    const data = `${this.pending.join('\n')}\n`;
+    const abs = await resolveInReview(this.reviewRoot, partsFile(this.runId));
+    const handle = await fs.open(abs, fsc.O_WRONLY | fsc.O_APPEND | fsc.O_CREAT | O_NOFOLLOW, 0o644);
+    try {
+      if (!(await handle.stat()).isFile()) throw new ReviewFileError(partsFile(this.runId), `${partsFile(this.runId)} is not a regular file.`, 'not-regular');
+      await handle.appendFile(data);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    countWrite(Buffer.byteLength(data));
+    this.pending = [];
+  }
+}
+

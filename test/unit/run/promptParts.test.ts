@@ -1,0 +1,171 @@
+import { strict as assert } from 'node:assert';
+import { createHash } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { MockOpenAI } from '../../support/openaiMock';
+import type { RecordedMessage } from '../../../src/core/llm/messages';
+import { PARTS_FILE, PromptPartsWriter, loadPrompt, readPromptParts, rebuildPrompt } from '../../../src/core/run/promptParts';
+import type { RunRecord } from '../../../src/core/run/record';
+import { resumeRun, startRun } from '../../../src/core/run/runner';
+import { readRunRecord, runFileWrites } from '../../../src/core/run/store';
+import { makeReview, makeTempDir } from './fixtures';
+import { chatRequests, clientFor } from './helpers';
+
+type ApiPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
+type ApiMessage = { role: string; content: string | ApiPart[] };
+
+/** Asserts that a rebuilt recorded prompt is exactly the request body's messages (images: the very bytes, by sha256). */
+function assertSameAsSent(rebuilt: readonly RecordedMessage[], sent: readonly ApiMessage[], what: string): void {
+  assert.equal(rebuilt.length, sent.length, `${what}: number of messages`);
+  rebuilt.forEach((m, i) => {
+    const s = sent[i]!;
+    assert.equal(m.role, s.role, `${what} message ${i + 1}: role`);
+    if (typeof m.content === 'string') {
+      assert.equal(m.content, s.content, `${what} message ${i + 1}: text`);
+      return;
+    }
+    assert.ok(Array.isArray(s.content), `${what} message ${i + 1}: parts`);
+    assert.equal(m.content.length, s.content.length);
+    m.content.forEach((part, j) => {
+      const sp = (s.content as ApiPart[])[j]!;
+      if (part.type === 'text') {
+        assert.deepEqual(sp, { type: 'text', text: part.text }, `${what} message ${i + 1} part ${j + 1}`);
+        return;
+      }
+      assert.equal(sp.type, 'image_url');
+      const url = (sp as { image_url: { url: string } }).image_url.url;
+      const m2 = /^data:([^;]+);base64,(.*)$/.exec(url);
+      assert.ok(m2, 'a data URL');
+      assert.equal(m2[1], part.mime);
+      assert.equal(createHash('sha256').update(Buffer.from(m2[2]!, 'base64')).digest('hex'), part.sha256, 'the same image bytes');
+    });
+  });
+}
+
+async function allRebuilt(root: string, record: RunRecord): Promise<Map<string, RecordedMessage[]>> {
+  const parts = await readPromptParts(root, record.id);
+  const known = new Map<string, number[]>();
+  const out = new Map<string, RecordedMessage[]>();
+  for (const p of record.prompts) {
+    const messages = rebuildPrompt(record, p.id, parts, known);
+    if (messages) out.set(p.id, messages);
+  }
+  return out;
+}
+
+describe('prompts recorded as parts: small records, every prompt exact', function () {
+  this.timeout(120_000);
+  let mock: MockOpenAI;
+  let cacheDir: string;
+  before(async () => {
+    mock = await MockOpenAI.start();
+    cacheDir = await makeTempDir('tf-cache-');
+  });
+  after(async () => mock.close());
+  beforeEach(() => mock.reset());
+
+  it('rebuilds every prompt of a run exactly as the mock server received it', async () => {
+    const root = await makeReview({ options: 5, designers: 4, jpegEvery: 2 });
+    const record = await startRun({ reviewRoot: root, client: clientFor(mock), cacheDir });
+    assert.equal(record.status, 'completed', record.error);
+    const onDisk = await readRunRecord(root, record.id);
+    assert.ok(onDisk.prompts.every((p) => p.messages === undefined), 'no prompt is stored in full');
+    const rebuilt = await allRebuilt(root, onDisk);
+    const sent = chatRequests(mock).map((r) => (r.body as { messages: ApiMessage[] }).messages);
+    const chatPrompts = onDisk.prompts.filter((p) => p.kind !== 'image-edit');
+    assert.equal(chatPrompts.length, sent.length, 'one recorded prompt per chat request');
+    chatPrompts.forEach((p, i) => assertSameAsSent(rebuilt.get(p.id)!, sent[i]!, p.id));
+    // one by one, through the convenience reader, too
+    assertSameAsSent((await loadPrompt(root, onDisk, chatPrompts.at(-1)!.id))!, sent.at(-1)!, 'loadPrompt');
+    // proxy turns repeat the turn before them: each refers to an earlier prompt plus a few new lines
+    const turns = onDisk.prompts.filter((p) => p.kind === 'proxy-turn');
+    assert.ok(turns.slice(1).filter((p) => p.iteration === turns[turns.indexOf(p) - 1]!.iteration).every((p) => p.base && (p.parts?.length ?? 0) <= 2));
+    // every line of prompts.jsonl is distinct
+    const lines = (await fs.readFile(path.join(root, 'runs', record.id, PARTS_FILE), 'utf8')).trimEnd().split('\n');
+    assert.equal(new Set(lines).size, lines.length);
+  });
+
+  it('a resumed run continues the same parts (a line cut off by a crash is dropped), and every prompt still rebuilds', async () => {
+    const root = await makeReview({ options: 4, designers: 3 });
+    const controller = new AbortController();
+    let turns = 0;
+    const first = await startRun({
+      reviewRoot: root,
+      client: clientFor(mock),
+      cacheDir,
+      signal: controller.signal,
+      onEvent: (e) => {
+        if (e.type === 'turn-completed' && ++turns === 5) controller.abort();
+      },
+    });
+    assert.equal(first.status, 'cancelled');
+    const file = path.join(root, 'runs', first.id, PARTS_FILE);
+    await fs.appendFile(file, '{"role":"user","content":"cut off by a cra');
+    const resumed = await resumeRun({ reviewRoot: root, runId: first.id, client: clientFor(mock), cacheDir });
+    assert.equal(resumed.status, 'completed', resumed.error);
+    const text = await fs.readFile(file, 'utf8');
+    assert.ok(!text.includes('cut off'), 'the cut-off line is gone');
+    const lines = text.trimEnd().split('\n');
+    assert.equal(new Set(lines).size, lines.length, 'nothing written twice');
+    const onDisk = await readRunRecord(root, first.id);
+    const rebuilt = await allRebuilt(root, onDisk);
+    const sent = chatRequests(mock).map((r) => (r.body as { messages: ApiMessage[] }).messages);
+    const chatPrompts = onDisk.prompts.filter((p) => p.kind !== 'image-edit');
+    assert.equal(chatPrompts.length, sent.length);
+    chatPrompts.forEach((p, i) => assertSameAsSent(rebuilt.get(p.id)!, sent[i]!, p.id));
+  });
+
+  it('a prompt whose parts were tampered with is refused in words, never rebuilt wrong', async () => {
+    const root = await makeReview({ options: 3, designers: 2 });
+    const record = await startRun({ reviewRoot: root, client: clientFor(mock), cacheDir, settings: { turnsPerAgent: 1, iterations: 1 } });
+    const file = path.join(root, 'runs', record.id, PARTS_FILE);
+    const text = await fs.readFile(file, 'utf8');
+    await fs.writeFile(file, text.replace(/Speak as /, 'Speak AS '));
+    const onDisk = await readRunRecord(root, record.id);
+    const parts = await readPromptParts(root, record.id);
+    assert.throws(() => onDisk.prompts.forEach((p) => rebuildPrompt(onDisk, p.id, parts)), /does not match its recorded fingerprint/);
+    await fs.writeFile(file, text.split('\n').slice(0, 2).join('\n') + '\n');
+    const few = await readPromptParts(root, record.id);
+    assert.throws(() => onDisk.prompts.forEach((p) => rebuildPrompt(onDisk, p.id, few)), /refers to lines \d+–\d+ of prompts\.jsonl, which has 2/);
+    // a base that is not an earlier prompt
+    const looped = { prompts: [{ ...onDisk.prompts[0]!, base: { prompt: onDisk.prompts[0]!.id, messages: 1 } }] };
+    assert.throws(() => rebuildPrompt(looped, looped.prompts[0].id, parts), /is not an earlier prompt/);
+  });
+
+  it('records of older versions (every prompt in full) still read, and their prompts are given back as stored', async () => {
+    const root = await makeReview({ options: 3, designers: 2 });
+    const record = await startRun({ reviewRoot: root, client: clientFor(mock), cacheDir, settings: { turnsPerAgent: 1, iterations: 1 } });
+    const onDisk = await readRunRecord(root, record.id);
+    const full = await allRebuilt(root, onDisk);
+    // Write it back the old way: full messages in every prompt, no parts file.
+    const old = JSON.parse(JSON.stringify(onDisk)) as RunRecord;
+    for (const p of old.prompts) {
+      const m = full.get(p.id);
+      delete p.parts, delete p.base, delete p.sha256;
+      if (m) p.messages = m;
+    }
+    await fs.writeFile(path.join(root, 'runs', record.id, 'run.json'), JSON.stringify(old, null, 2));
+    await fs.rm(path.join(root, 'runs', record.id, PARTS_FILE));
+    const read = await readRunRecord(root, record.id);
+    for (const p of read.prompts) assert.deepEqual(await loadPrompt(root, read, p.id), full.get(p.id));
+    // and the writer turns them into parts when such a run is driven again
+    const w = await PromptPartsWriter.open(root, record.id);
+    w.compact(read);
+    await w.flush();
+    const parts = await readPromptParts(root, record.id);
+    for (const p of read.prompts) assert.deepEqual(rebuildPrompt(read, p.id, parts), full.get(p.id));
+  });
+
+  it('48 designers × 2 turns × 3 iterations: run.json ≤ 1.5 MB, ≤ 40 MB written to run files over the run', async () => {
+    const root = await makeReview({ options: 6, designers: 48 });
+    mock.latencyMs = 0;
+    const before = runFileWrites.bytes;
+    const record = await startRun({ reviewRoot: root, client: clientFor(mock), cacheDir, settings: { turnsPerAgent: 2, iterations: 3 } });
+    assert.equal(record.status, 'completed', record.error);
+    const size = (await fs.stat(path.join(root, 'runs', record.id, 'run.json'))).size;
+    const written = runFileWrites.bytes - before;
+    assert.ok(size <= 1.5 * 1024 * 1024, `run.json is ${size} bytes`);
+    assert.ok(written <= 40 * 1024 * 1024, `${written} bytes written`);
+    assert.equal(record.prompts.filter((p) => p.kind === 'proxy-turn').length, 48 * 2 * 3);
+  });
+});
