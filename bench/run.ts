@@ -47,19 +47,19 @@ export async function benchRun(): Promise<Row[]> {
       .toFile(jpeg);
     if (jpeg !== f) await fs.rm(f);
   }
-  const files = (await fs.readdir(path.join(root, 'options'))).map((f) => path.join(root, 'options', f));
+  const files = (await fs.readdir(path.join(root, 'options'))).map((f) => `options/${f}`);
 
   // 4. image preparation, cold then cached
   const prepCache = await makeTempDir('tf-bench-prep-');
   let t = performance.now();
-  await Promise.all(files.map((f) => prepareImage(f, { cacheDir: prepCache })));
+  await Promise.all(files.map((f) => prepareImage(root, f, { cacheDir: prepCache })));
   const prepCold = performance.now() - t;
   clearImageMemo();
   t = performance.now();
-  await Promise.all(files.map((f) => prepareImage(f, { cacheDir: prepCache })));
+  await Promise.all(files.map((f) => prepareImage(root, f, { cacheDir: prepCache })));
   const prepWarm = performance.now() - t;
   // warm the run's cache so the overhead run measures orchestration only
-  await Promise.all(files.map((f) => prepareImage(f, { cacheDir })));
+  await Promise.all(files.map((f) => prepareImage(root, f, { cacheDir })));
   clearImageMemo();
 
   // Token accounting: an in-process mock records every request body.
@@ -80,7 +80,7 @@ export async function benchRun(): Promise<Row[]> {
     const ours = await tokenAccount(chats);
     const naive = naiveTokens(record, 4000, 3000);
     const sentBytes = firstRunRequests.filter((r) => r.route === 'chat').reduce((s, r) => s + JSON.stringify(r.body).length, 0);
-    const naiveImageBytes = (await Promise.all(files.map((f) => fs.stat(f)))).reduce((s, st) => s + st.size, 0) * (4 / 3);
+    const naiveImageBytes = (await Promise.all(files.map((f) => fs.stat(path.join(root, f))))).reduce((s, st) => s + st.size, 0) * (4 / 3);
     const naiveBytes = naive.calls * naiveImageBytes;
 
     return [

@@ -12,6 +12,7 @@ import { runCodeDiscussion } from './commands/codeDiscussion';
 import { runEvaluate } from './commands/evaluate';
 import { USAGE, UsageError } from './usage';
 import { RunRecordError } from '../core/run/store';
+import { printable, writeLine } from './output';
 
 type Command = (args: string[]) => Promise<number>;
 
@@ -38,23 +39,23 @@ export async function main(argv: string[]): Promise<number> {
   }
   const command = COMMANDS[name];
   if (!command) {
-    process.stderr.write(`teamfusion: unknown command "${name}".\n\n${USAGE}`);
+    process.stderr.write(`teamfusion: unknown command "${printable(name)}".\n\n${USAGE}`);
     return 2;
   }
   try {
     return await command(rest);
   } catch (err) {
     if (err instanceof UsageError) {
-      process.stderr.write(`teamfusion ${name}: ${err.message}\n\n${USAGE}`);
+      process.stderr.write(`${printable(`teamfusion ${name}: ${err.message}`)}\n\n${USAGE}`);
       return 2;
     }
     if (err instanceof RunRecordError) {
       // A broken run record: its diagnostic lines (`runs/<id>/run.json:<line>:<col>: error: …`), nothing else.
-      process.stderr.write(`${err.message}\n`);
+      for (const line of err.message.split('\n')) writeLine(process.stderr, line);
       return 1;
     }
     // Never a stack trace for users; the message only.
-    process.stderr.write(`teamfusion ${name}: ${err instanceof Error ? err.message : String(err)}\n`);
+    writeLine(process.stderr, `teamfusion ${name}: ${err instanceof Error ? err.message : String(err)}`);
     return 1;
   }
 }
@@ -68,7 +69,7 @@ if (require.main === module) {
       process.exitCode = code;
     },
     (err) => {
-      process.stderr.write(`teamfusion: ${err instanceof Error ? err.message : String(err)}\n`);
+      writeLine(process.stderr, `teamfusion: ${err instanceof Error ? err.message : String(err)}`);
       process.exitCode = 1;
     },
   );

@@ -4,7 +4,8 @@
  * Invalid review → its diagnostics on stderr, exit 1. `--json` prints one JSON object (2-space indented).
  */
 import { analyzeReview, formatAnalysisTable } from '../../core/stats';
-import { formatDiagnostic, hasErrors, loadReview } from '../../core/review';
+import { hasErrors, loadReview } from '../../core/review';
+import { printable, printableLines, safeJson, writeDiagnostic } from '../output';
 import { UsageError } from '../usage';
 import { parseStrict } from './validate';
 
@@ -20,17 +21,17 @@ export async function runAnalyze(args: string[]): Promise<number> {
     throw new UsageError(positionals.length === 0 ? 'give the review folder to analyse, e.g. teamfusion analyze samples/lumen-perfume' : 'give exactly one review folder.');
   }
   const { review, diagnostics } = await loadReview(positionals[0], { requireRankings: true });
-  for (const d of diagnostics) process.stderr.write(`${formatDiagnostic(d)}\n`);
+  for (const d of diagnostics) writeDiagnostic(process.stderr, d);
   if (!review || hasErrors(diagnostics)) {
-    process.stderr.write(`${positionals[0]}: fix the errors above, then analyse again (teamfusion validate shows them too).\n`);
+    process.stderr.write(`${printable(positionals[0])}: fix the errors above, then analyse again (teamfusion validate shows them too).\n`);
     return 1;
   }
   if (review.designers.length < 2) {
-    process.stderr.write(`${positionals[0]}: agreement needs rankings from two or more designers; found ${review.designers.length}.\n`);
+    process.stderr.write(`${printable(positionals[0])}: agreement needs rankings from two or more designers; found ${review.designers.length}.\n`);
     return 1;
   }
   const analysis = analyzeReview(review, { permutations, seed });
-  process.stdout.write(values.json === true ? `${JSON.stringify(analysis, null, 2)}\n` : `${formatAnalysisTable(analysis).replace(/\n?$/, '\n')}`);
+  process.stdout.write(values.json === true ? `${safeJson(analysis)}\n` : `${printableLines(formatAnalysisTable(analysis)).replace(/\n?$/, '\n')}`);
   return 0;
 }
 

@@ -7,6 +7,7 @@ import { compareRun } from '../../core/evaluation';
 import { comparisonSentences } from '../../core/evaluation/format';
 import { printable } from '../../core/files/reviewFiles';
 import { UsageError } from '../usage';
+import { safeJson } from '../output';
 import { parseStrict } from './validate';
 
 export async function runCompare(args: string[]): Promise<number> {
@@ -17,7 +18,7 @@ export async function runCompare(args: string[]): Promise<number> {
   const [review, runId] = positionals as [string, string];
   const c = await compareRun(review, runId);
   for (const p of c.problems) process.stderr.write(`${printable(p)}\n`);
-  if (values.json === true) process.stdout.write(`${JSON.stringify(c, null, 2)}\n`);
+  if (values.json === true) process.stdout.write(`${safeJson(c)}\n`);
   else process.stdout.write(`${comparisonSentences(c).map(printable).join('\n')}\n`);
   if (!c.after) process.stderr.write(`teamfusion compare: ${printable(c.missing ?? 'nothing to compare yet.')}\n`);
   return c.after && c.problems.length === 0 ? 0 : 1;

@@ -5,7 +5,8 @@
  * The CSV format is described at the top of src/core/review/csvImport.ts.
  */
 import { promises as fs } from 'node:fs';
-import { formatDiagnostic, hasErrors, importRankingsCsv } from '../../core/review';
+import { hasErrors, importRankingsCsv } from '../../core/review';
+import { writeDiagnostic, writeLine } from '../output';
 import { UsageError } from '../usage';
 import { parseStrict } from './validate';
 
@@ -18,12 +19,12 @@ export async function runImport(args: string[]): Promise<number> {
   try {
     if (!(await fs.stat(review)).isDirectory()) throw new Error('not a folder');
   } catch {
-    process.stderr.write(`${formatDiagnostic({ file: '.', line: 0, column: 0, severity: 'error', message: `The review folder ${review} does not exist.` })}\n`);
+    writeDiagnostic(process.stderr, { file: '.', line: 0, column: 0, severity: 'error', message: `The review folder ${review} does not exist.` });
     return 1;
   }
   const result = await importRankingsCsv(csv, review, { force: values.force === true });
-  for (const d of result.diagnostics) process.stderr.write(`${formatDiagnostic(d)}\n`);
-  for (const f of result.written) process.stdout.write(`wrote ${f}\n`);
-  for (const f of result.skipped) process.stdout.write(`skipped ${f} (exists; --force replaces it)\n`);
+  for (const d of result.diagnostics) writeDiagnostic(process.stderr, d);
+  for (const f of result.written) writeLine(process.stdout, `wrote ${f}`);
+  for (const f of result.skipped) writeLine(process.stdout, `skipped ${f} (exists; --force replaces it)`);
   return hasErrors(result.diagnostics) ? 1 : 0;
 }

@@ -6,6 +6,7 @@
 import * as path from 'node:path';
 import { makeRerankSet } from '../../core/evaluation';
 import { UsageError } from '../usage';
+import { writeLine } from '../output';
 import { parseStrict } from './validate';
 
 export async function runRerank(args: string[]): Promise<number> {
@@ -21,11 +22,9 @@ export async function runRerank(args: string[]): Promise<number> {
   const [review, runId] = positionals as [string, string];
   const { dir, key } = await makeRerankSet(review, runId, top === undefined ? {} : { top });
   const shown = path.relative(process.cwd(), dir) || dir;
-  process.stdout.write(`${shown}\n`);
-  process.stderr.write(
-    `Made ${shown}: ${Object.keys(key).length} candidates (${Object.keys(key).join(', ')}) to rank again, blind.\n` +
-      `Next: each designer writes rankings/<designer-id>.yaml there (or uses "My ranking" in the review panel),\n` +
-      `then: teamfusion compare ${review} ${runId}\n`,
-  );
+  writeLine(process.stdout, shown);
+  writeLine(process.stderr, `Made ${shown}: ${Object.keys(key).length} candidates (${Object.keys(key).join(', ')}) to rank again, blind.`);
+  writeLine(process.stderr, 'Next: each designer writes rankings/<designer-id>.yaml there (or uses "My ranking" in the review panel),');
+  writeLine(process.stderr, `then: teamfusion compare ${review} ${runId}`);
   return 0;
 }

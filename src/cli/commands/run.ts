@@ -9,10 +9,10 @@
 import * as path from 'node:path';
 import { z } from 'zod';
 import { loadReview } from '../../core/review/loadReview';
-import { formatDiagnostic } from '../../core/review/diagnostics';
+import { printable, safeJson, writeDiagnostic, writeLine } from '../output';
 import { ModelConfigError, createModelClient } from '../../core/llm/client';
 import { PriceTableSchema, type PriceTable } from '../../core/llm/pricing';
-import { promises as fs } from 'node:fs';
+import { LIMITS, readNamedFile, ReviewFileError } from '../../core/files/reviewFiles';
 import type { RunEvent } from '../../core/run/events';
 import type { RunRecord, RunSettings } from '../../core/run/record';
 import { readRunRecord, refineRun, resumeRun, startRun, type RunnerOptions } from '../../core/run/runner';
@@ -85,7 +85,7 @@ export async function runRun(args: string[]): Promise<number> {
   };
 
   const { review, diagnostics } = await loadReview(root);
-  for (const d of diagnostics) process.stderr.write(`${formatDiagnostic(d)}\n`);
+  for (const d of diagnostics) writeDiagnostic(process.stderr, d);
   if (!review) return 1; // a valid review has at least one ranking (loadReview reports an empty rankings/ as an error)
   let designers: string[] | undefined;
   if (a.designers) {
@@ -102,7 +102,7 @@ export async function runRun(args: string[]): Promise<number> {
     client = createModelClient({ timeoutMs: envNumber('TEAMFUSION_REQUEST_TIMEOUT_SECONDS', 1000), maxRetries: envNumber('TEAMFUSION_MAX_RETRIES', 1) });
   } catch (err) {
     if (err instanceof ModelConfigError) {
-      process.stderr.write(`${err.message}\n`);
+      writeLine(process.stderr, err.message);
       return 1;
     }
     throw err;
@@ -112,7 +112,7 @@ export async function runRun(args: string[]): Promise<number> {
   try {
     prices = await readPriceTable(process.env.TEAMFUSION_PRICES);
   } catch (err) {
-    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+    writeLine(process.stderr, err instanceof Error ? err.message : String(err));
     return 1;
   }
 
@@ -157,7 +157,7 @@ export async function runRun(args: string[]): Promise<number> {
       }
       if (existing.status === 'completed') {
         if (!a.feedback) {
-          process.stderr.write(`Run ${a.resume} is already completed; add --feedback TEXT to refine it with one more round.\n`);
+          writeLine(process.stderr, `Run ${a.resume} is already completed; add --feedback TEXT to refine it with one more round.`);
           return 1;
         }
         record = await refineRun({ ...options, runId: a.resume, feedback: a.feedback });
@@ -172,56 +172,65 @@ export async function runRun(args: string[]): Promise<number> {
   }
 
   const dir = runDir(root, record.id);
-  if (a.json) process.stdout.write(`${JSON.stringify(summary(record, dir), null, 2)}\n`);
+  if (a.json) process.stdout.write(`${safeJson(summary(record, dir))}\n`);
   else {
-    out(`\nRun ${record.status}: ${displayPath(dir)}\n`);
-    if (record.finalPick) out(`Final pick: ${labelOf(record, record.finalPick)} — see ${displayPath(path.join(dir, 'result.md'))}\n`);
+    out(`\n${printable(`Run ${record.status}: ${displayPath(dir)}`)}\n`);
+    if (record.finalPick) out(`${printable(`Final pick: ${labelOf(record, record.finalPick)} — see ${displayPath(path.join(dir, 'result.md'))}`)}\n`);
   }
-  if (record.status !== 'completed' && record.error) process.stderr.write(`${record.error}\n`);
-  if (record.status !== 'completed') process.stderr.write(`Resume with: teamfusion run ${a.review} --resume ${record.id}\n`);
+  if (record.status !== 'completed' && record.error) writeLine(process.stderr, record.error);
+  if (record.status !== 'completed') writeLine(process.stderr, `Resume with: teamfusion run ${a.review} --resume ${record.id}`);
   return record.status === 'completed' ? 0 : record.status === 'cancelled' ? 130 : 1;
 }
 
 const concurrent = new Set<string>();
 let speakerName: (id: string) => string = (id) => id;
 
+/** Every line shows model or file text only through printable(): one event, one line, no control sequences. */
 function printEvent(e: RunEvent, out: (s: string) => void, label: (id: string) => string): void {
+  const line = (s: string): void => out(`${printable(s)}\n`);
   switch (e.type) {
     case 'run-started':
-      out(`${e.resumed ? 'Resuming' : 'Starting'} run ${e.runId} in ${displayPath(e.runDir)}\n`);
+      line(`${e.resumed ? 'Resuming' : 'Starting'} run ${e.runId} in ${displayPath(e.runDir)}`);
       break;
     case 'iteration-started':
-      out(`\n== Iteration ${e.iteration}${e.final ? ' (final pick)' : ''}: ${e.candidates.length} candidates ==\n`);
+      out('\n');
+      line(`== Iteration ${e.iteration}${e.final ? ' (final pick)' : ''}: ${e.candidates.length} candidates ==`);
       break;
     case 'turn-started':
       // Turns that run concurrently (independent, separate) are printed whole when they complete.
       if (e.phase === 'independent' || e.phase === 'separate') concurrent.add(`${e.iteration}|${e.speaker}|${e.turn}`);
-      else out(`${e.speakerName} (turn ${e.turn}): `);
+      else out(printable(`${e.speakerName} (turn ${e.turn}): `));
       break;
     case 'turn-delta':
-      if (!concurrent.has(`${e.iteration}|${e.speaker}|${e.turn}`)) out(e.text.replace(/\n+/g, ' '));
+      // Streamed model text: line breaks become spaces (one turn, one line), every other control character is escaped.
+      if (!concurrent.has(`${e.iteration}|${e.speaker}|${e.turn}`)) out(printable(oneLine(e.text)));
       break;
     case 'turn-completed': {
       const k = `${e.iteration}|${e.message.speaker}|${e.message.turn}`;
-      if (concurrent.delete(k)) out(`${speakerName(e.message.speaker)} (turn ${e.message.turn}, ${e.message.phase}): ${e.message.content.replace(/\n+/g, ' ')}\n`);
+      if (concurrent.delete(k)) line(`${speakerName(e.message.speaker)} (turn ${e.message.turn}, ${e.message.phase}): ${oneLine(e.message.content)}`);
       else out('\n');
       break;
     }
     case 'remix-agent-completed':
-      out(`${e.iteration.final ? 'Final ranking' : 'Consensus'}: ${(e.iteration.ranking ?? []).map(label).join(', ')}\n`);
+      line(`${e.iteration.final ? 'Final ranking' : 'Consensus'}: ${(e.iteration.ranking ?? []).map(label).join(', ')}`);
       break;
     case 'image-edit-started':
-      out(`Making the remix from ${e.from.map(label).join(', ')}…\n`);
+      line(`Making the remix from ${e.from.map(label).join(', ')}…`);
       break;
     case 'remix-created':
-      out(`Remix ${e.remixId} saved: ${e.file}\n`);
+      line(`Remix ${e.remixId} saved: ${e.file}`);
       break;
     case 'notice':
-      process.stderr.write(`${e.level}: ${e.message}\n`);
+      writeLine(process.stderr, `${e.level}: ${e.message}`);
       break;
     default:
       break;
   }
+}
+
+/** Model text on one line: line breaks (also U+2028/U+2029) become a space. */
+function oneLine(text: string): string {
+  return text.replace(/[\r\n\u2028\u2029]+/g, ' ');
 }
 
 function summary(r: RunRecord, dir: string) {
@@ -266,9 +275,9 @@ export async function readPriceTable(file: string | undefined): Promise<PriceTab
   if (!file?.trim()) return undefined;
   let text: string;
   try {
-    text = await fs.readFile(file, 'utf8');
-  } catch {
-    throw new Error(`TEAMFUSION_PRICES names ${file}, which cannot be read.`);
+    text = (await readNamedFile(file, file, LIMITS.smallFile)).toString('utf8');
+  } catch (err) {
+    throw new Error(`TEAMFUSION_PRICES names ${file}, which cannot be read${err instanceof ReviewFileError ? ` (${err.message})` : ''}.`);
   }
   let json: unknown;
   try {

@@ -6,7 +6,8 @@
  */
 import { parseArgs } from 'node:util';
 import type { ParseArgsConfig } from 'node:util';
-import { formatDiagnostic, hasErrors, loadReview } from '../../core/review';
+import { hasErrors, loadReview } from '../../core/review';
+import { printable, writeDiagnostic } from '../output';
 import { UsageError } from '../usage';
 
 /** node:util parseArgs in strict mode; any mistake becomes a UsageError (exit 2). */
@@ -28,15 +29,15 @@ export async function runValidate(args: string[]): Promise<number> {
   }
   const target = positionals[0];
   const { review, diagnostics } = await loadReview(target, { requireRankings: true });
-  for (const d of diagnostics) process.stdout.write(`${formatDiagnostic(d)}\n`);
+  for (const d of diagnostics) writeDiagnostic(process.stdout, d);
   const errors = diagnostics.filter((d) => d.severity === 'error').length;
   const warnings = diagnostics.length - errors;
   if (hasErrors(diagnostics) || !review) {
-    process.stderr.write(`${target}: ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}.\n`);
+    process.stderr.write(`${printable(target)}: ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}.\n`);
     return 1;
   }
   process.stderr.write(
-    `${target}: valid — ${review.options.length} options, ${review.designers.length} designer${review.designers.length === 1 ? '' : 's'}` +
+    `${printable(target)}: valid — ${review.options.length} options, ${review.designers.length} designer${review.designers.length === 1 ? '' : 's'}` +
       `${warnings > 0 ? `, ${warnings} warning${warnings === 1 ? '' : 's'}` : ''}.\n`,
   );
   return 0;

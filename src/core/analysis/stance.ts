@@ -44,7 +44,7 @@ export interface DesignerTop {
 /** Rank-1 option ids of a ranking (all of them when several share rank 1). */
 export function topChoiceOf(entries: readonly { option: string; rank: number }[]): string[] {
   if (entries.length === 0) return [];
-  const best = Math.min(...entries.map((e) => e.rank));
+  const best = entries.reduce((m, e) => Math.min(m, e.rank), Infinity);
   return entries.filter((e) => e.rank === best).map((e) => e.option);
 }
 

@@ -158,7 +158,7 @@ export async function compareRun(reviewRoot: string, runId: string, opts: Compar
 
   const ratingFiles = await loadRatings(root, record);
   const surveyFiles = await loadSurvey(root, runId);
-  problems.push(...[...ratingFiles.diagnostics, ...surveyFiles.diagnostics].filter((d) => d.severity === 'error').map((d) => formatDiagnostic(d)));
+  for (const d of [...ratingFiles.diagnostics, ...surveyFiles.diagnostics]) if (d.severity === 'error') problems.push(formatDiagnostic(d));
 
   const rel = rerankRel(runId);
   let after: AgreementSide | null = null;
@@ -170,7 +170,7 @@ export async function compareRun(reviewRoot: string, runId: string, opts: Compar
     missing = `There is no re-rank set yet: make it with "teamfusion rerank <review> ${runId}", then each designer ranks it.`;
   } else {
     const loaded = await loadReview(path.join(root, ...rel.split('/')), { requireRankings: true, decodeImages: false, partial: true });
-    problems.push(...loaded.diagnostics.filter((d) => d.severity === 'error' && !/has no ranking files yet/.test(d.message)).map((d) => prefixed(rel, d)));
+    for (const d of loaded.diagnostics) if (d.severity === 'error' && !/has no ranking files yet/.test(d.message)) problems.push(prefixed(rel, d));
     const review = loaded.review;
     rerankings = review?.designers.length ?? 0;
     let key;

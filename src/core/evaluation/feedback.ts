@@ -259,7 +259,7 @@ export async function loadRatings(root: string, record: RunRecord): Promise<{ ra
     const text = await readSmall(root, f.rel, diagnostics);
     if (text === undefined) continue;
     const r = checkRatingsText(text, f.rel, record);
-    diagnostics.push(...r.diagnostics);
+    for (const d of r.diagnostics) diagnostics.push(d);
     if (r.ratings) ratings.push(r.ratings);
   }
   return { ratings, diagnostics };
@@ -273,7 +273,7 @@ export async function loadSurvey(root: string, runId: string): Promise<{ answers
     const text = await readSmall(root, f.rel, diagnostics);
     if (text === undefined) continue;
     const r = checkSurveyText(text, f.rel);
-    diagnostics.push(...r.diagnostics);
+    for (const d of r.diagnostics) diagnostics.push(d);
     if (r.survey) answers.push(r.survey);
   }
   return { answers, diagnostics };

@@ -72,7 +72,7 @@ export function comparisonSentences(c: ComparisonForWords): string[] {
         : 'No generated option was in the re-rank set.',
     );
   }
-  out.push(...feedbackSentences(c));
+  for (const line of feedbackSentences(c)) out.push(line);
   return out;
 }
 

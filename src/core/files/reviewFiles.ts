@@ -137,6 +137,7 @@ export async function listInReview(root: string, rel: string): Promise<string[] 
 }
 
 const O_NONBLOCK = (fsc as Record<string, number>).O_NONBLOCK ?? 0;
+const O_NOCTTY = (fsc as Record<string, number>).O_NOCTTY ?? 0;
 
 function kindOf(st: Stats): string {
   if (st.isDirectory()) return 'a folder';
@@ -159,13 +160,27 @@ export function formatBytes(n: number): string {
 export async function readReviewBytes(root: string, rel: string, maxBytes: number): Promise<Buffer> {
   const file = toRel(rel);
   const abs = await resolveInReview(root, file);
+  return readRegular(abs, file, maxBytes);
+}
+
+/**
+ * Reads a file the user named explicitly (a CSV to import, a text file given on the command line), which may lie outside
+ * any review: not contained, but with the same checks (opened non-blocking, regular file, byte cap). `shown` is how the
+ * file is named in messages.
+ */
+export async function readNamedFile(absPath: string, shown: string, maxBytes: number): Promise<Buffer> {
+  return readRegular(path.resolve(absPath), shown, maxBytes);
+}
+
+async function readRegular(abs: string, file: string, maxBytes: number): Promise<Buffer> {
   let handle: fs.FileHandle;
   try {
-    handle = await fs.open(abs, fsc.O_RDONLY | O_NONBLOCK);
+    handle = await fs.open(abs, fsc.O_RDONLY | O_NONBLOCK | O_NOCTTY);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new ReviewFileError(file, `${file} is missing.`, 'missing');
     if (code === 'EISDIR') throw new ReviewFileError(file, `${file} is a folder, but it must be a file.`, 'not-regular');
+    if (code === 'ENXIO') throw new ReviewFileError(file, `${file} is not a regular file (a socket or a device); it is not read.`, 'not-regular');
     if (code === 'EACCES' || code === 'EPERM') throw new ReviewFileError(file, `${file} could not be opened (permission denied).`);
     throw new ReviewFileError(file, `${file} could not be opened (${code ?? 'error'}).`);
   }
@@ -236,7 +251,11 @@ export async function writeReviewFile(root: string, rel: string, data: string | 
     await fs.rename(tmp, target);
   } catch (err) {
     await fs.rm(tmp, { force: true }).catch(() => undefined);
-    throw err;
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EISDIR' || code === 'ENOTEMPTY' || code === 'EEXIST') {
+      throw new ReviewFileError(file, `${file} is a folder; the file cannot be written there.`, 'not-regular');
+    }
+    throw new ReviewFileError(file, `${file} could not be written (${code ?? 'error'}).`);
   }
 }
 

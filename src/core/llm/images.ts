@@ -4,12 +4,15 @@
  *   re-encoded with fixed options, so the same input gives the same bytes every time (providers' prompt caches hit).
  *   Results are cached by content hash in a cache folder OUTSIDE the review (the review is committed to git).
  * - Image edits: the file itself with its real MIME type, detected by sharp from the bytes (not the extension).
+ * Both take the review root and the file relative to it, and read through the review's file room (contained, regular
+ * file, at most LIMITS.imageBytes; sharp decodes at most LIMITS.imagePixels).
  */
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../fsUtil';
+import { LIMITS, readReviewBytes, resolveInReview } from '../files/reviewFiles';
 import sharp from 'sharp';
 
 export const DEFAULT_IMAGE_MAX_SIDE = 1024;
@@ -59,9 +62,19 @@ function sha256(data: string | Buffer): string {
   return createHash('sha256').update(data).digest('hex');
 }
 
-export async function prepareImage(absPath: string, opts: PrepareOptions = {}): Promise<PreparedImage> {
+/** sharp options for untrusted image bytes: errors fail, and no more than LIMITS.imagePixels are decoded. */
+const SHARP_INPUT = { failOn: 'error', limitInputPixels: LIMITS.imagePixels } as const;
+
+/** stat of a contained file, or a size/time that never matches a memo (the read below then reports the problem). */
+async function statForMemo(absPath: string): Promise<{ size: number; mtimeMs: number }> {
+  const st = await fs.stat(absPath).catch(() => undefined);
+  return st?.isFile() ? st : { size: -1, mtimeMs: Math.random() };
+}
+
+export async function prepareImage(reviewRoot: string, file: string, opts: PrepareOptions = {}): Promise<PreparedImage> {
   const maxSide = opts.maxSide ?? DEFAULT_IMAGE_MAX_SIDE;
-  const st = await fs.stat(absPath);
+  const absPath = await resolveInReview(reviewRoot, file);
+  const st = await statForMemo(absPath);
   const sk = statKey(absPath, st, `${ENCODING_VERSION}\0${maxSide}`);
   const known = memo.get(sk);
   if (known) return known;
@@ -74,7 +87,7 @@ export async function prepareImage(absPath: string, opts: PrepareOptions = {}): 
     if (key && /^[0-9a-f]{64}$/.test(key)) prepared = await readCache(path.join(cacheDir, 'images', key));
   }
   if (!prepared) {
-    const input = await fs.readFile(absPath);
+    const input = await readReviewBytes(reviewRoot, file, LIMITS.imageBytes);
     const key = sha256(`${sha256(input)}\0${ENCODING_VERSION}\0${maxSide}`);
     const cacheBase = cacheDir ? path.join(cacheDir, 'images', key) : undefined;
     prepared = cacheBase ? await readCache(cacheBase) : undefined;
@@ -103,8 +116,8 @@ async function encodeForChat(
   input: Buffer,
   maxSide: number,
 ): Promise<{ data: Buffer; mime: 'image/png' | 'image/jpeg'; width: number; height: number }> {
-  const meta = await sharp(input).metadata();
-  const pipeline = sharp(input, { failOn: 'error' })
+  const meta = await sharp(input, SHARP_INPUT).metadata();
+  const pipeline = sharp(input, SHARP_INPUT)
     .rotate()
     .resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true, kernel: 'lanczos3' });
   const transparent = meta.hasAlpha === true;
@@ -167,13 +180,14 @@ const SHARP_FORMAT_MIME: Record<string, string> = {
 const factsMemo = new Map<string, { mime: string; sha256: string }>();
 
 /** A file as an image-edit input: its bytes, the MIME type sharp detects from them, and their sha256. */
-export async function readImageFile(absPath: string): Promise<{ data: Buffer; mime: string; sha256: string }> {
-  const st = await fs.stat(absPath);
-  const data = await fs.readFile(absPath);
+export async function readImageFile(reviewRoot: string, file: string): Promise<{ data: Buffer; mime: string; sha256: string }> {
+  const absPath = await resolveInReview(reviewRoot, file);
+  const st = await statForMemo(absPath);
+  const data = await readReviewBytes(reviewRoot, file, LIMITS.imageBytes);
   const sk = statKey(absPath, st, 'facts');
   let facts = factsMemo.get(sk);
   if (!facts) {
-    const { format } = await sharp(data).metadata();
+    const { format } = await sharp(data, SHARP_INPUT).metadata();
     facts = { mime: (format && SHARP_FORMAT_MIME[format]) ?? 'application/octet-stream', sha256: sha256(data) };
     if (factsMemo.size >= MEMO_LIMIT) factsMemo.delete(factsMemo.keys().next().value as string);
     factsMemo.set(sk, facts);
@@ -183,7 +197,7 @@ export async function readImageFile(absPath: string): Promise<{ data: Buffer; mi
 
 /** Any image bytes (e.g. an edit model's answer) as PNG. Already-PNG bytes are kept as they are. */
 export async function toPng(data: Buffer): Promise<Buffer> {
-  const { format } = await sharp(data).metadata();
+  const { format } = await sharp(data, SHARP_INPUT).metadata();
   if (format === 'png') return data;
-  return sharp(data).png({ compressionLevel: 9 }).toBuffer();
+  return sharp(data, SHARP_INPUT).png({ compressionLevel: 9 }).toBuffer();
 }

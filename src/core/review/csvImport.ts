@@ -19,19 +19,17 @@
  * or .json) is skipped with a warning unless `force`, which rewrites it in its own format. Every generated file is
  * checked with validateRankingText before it is written, and written atomically (temporary file + rename).
  */
-import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import type { Diagnostic, RankingEntry } from './model';
-import { error, hasErrors, sortDiagnostics, warning } from './diagnostics';
+import { capPerFile, error, hasErrors, sortDiagnostics, warning } from './diagnostics';
 import { naturalCompare } from './naturalOrder';
 import { loadOptions } from './options';
 import { validateRankingText } from './rankingText';
 import { formatRankingJson, formatRankingYaml } from './rankingWriter';
 import { didYouMean } from './suggest';
-import { DESIGNER_ID_PATTERN, designerIdFromName } from './designerId';
-import { writeFileAtomic } from '../fsUtil';
-import { pathExists } from '../fsUtil';
+import { DESIGNER_ID_PATTERN, designerIdFromName, designerKey } from './designerId';
+import { LIMITS, listInReview, readNamedFile, ReviewFileError, writeReviewFile } from '../files/reviewFiles';
 import { firstInvalidUtf8 } from './textFile';
 
 export interface CsvImportResult {
@@ -75,7 +73,7 @@ export async function importRankingsCsv(
 ): Promise<CsvImportResult> {
   const file = csvPath.split(path.sep).join('/');
   const diagnostics: Diagnostic[] = [];
-  const done = (): CsvImportResult => ({ written: [], skipped: [], diagnostics: sortDiagnostics(diagnostics) });
+  const done = (): CsvImportResult => ({ written: [], skipped: [], diagnostics: capPerFile(sortDiagnostics(diagnostics)) });
   const at = (line: number, col: number, message: string): void => {
     diagnostics.push(error(file, message, line, col));
   };
@@ -83,7 +81,7 @@ export async function importRankingsCsv(
   // The review's option ids.
   const options = await loadOptions(path.resolve(reviewRoot), false);
   if (!options.ids || hasErrors(options.diagnostics)) {
-    diagnostics.push(...options.diagnostics.filter((d) => d.severity === 'error'));
+    for (const d of options.diagnostics) if (d.severity === 'error') diagnostics.push(d);
     diagnostics.push(error(file, 'The review\'s options/ folder has problems (listed above); fix them before importing rankings.'));
     return done();
   }
@@ -92,14 +90,12 @@ export async function importRankingsCsv(
   // Read the CSV.
   let bytes: Buffer;
   try {
-    const st = await fs.stat(csvPath);
-    if (st.isDirectory()) {
-      at(0, 0, `${file} is a folder; give the path of a .csv file.`);
-      return done();
-    }
-    bytes = await fs.readFile(csvPath);
-  } catch {
-    at(0, 0, `${file} does not exist or cannot be read.`);
+    bytes = await readNamedFile(csvPath, file, LIMITS.csv);
+  } catch (err) {
+    if (!(err instanceof ReviewFileError)) throw err;
+    if (err.reason === 'missing') at(0, 0, `${file} does not exist or cannot be read.`);
+    else if (err.reason === 'not-regular' && /a folder/.test(err.message)) at(0, 0, `${file} is a folder; give the path of a .csv file.`);
+    else at(0, 0, err.message);
     return done();
   }
   if (firstInvalidUtf8(bytes) >= 0) {
@@ -212,11 +208,11 @@ export async function importRankingsCsv(
       at(row.line, col.designer + 1, `No file name can be made from "${designer}"; fill in the id column for this row.`);
     }
     if (id !== '') {
-      const other = idLine.get(id.toLowerCase());
+      const other = idLine.get(designerKey(id));
       if (other !== undefined) {
         at(row.line, (col.id >= 0 && cell(col.id) !== '' ? col.id : col.designer) + 1, `The designer id "${id}" is used twice (also on line ${other}); give each designer their own id.`);
       } else {
-        idLine.set(id.toLowerCase(), row.line);
+        idLine.set(designerKey(id), row.line);
       }
     }
     const role = cell(col.role);
@@ -257,44 +253,53 @@ export async function importRankingsCsv(
   }
   if (hasErrors(diagnostics)) return done();
 
-  // Write (all rows are valid).
-  const rankingsDir = path.join(path.resolve(reviewRoot), 'rankings');
+  // Write (all rows are valid). An existing ranking for the same designer (by the one id rule, any extension) is kept.
+  const root = path.resolve(reviewRoot);
   const written: string[] = [];
   const skipped: string[] = [];
-  const outputs: { rel: string; abs: string; text: string }[] = [];
+  const outputs: { rel: string; text: string }[] = [];
+  let existing: string[];
+  try {
+    existing = (await listInReview(root, 'rankings')) ?? [];
+  } catch (err) {
+    if (!(err instanceof ReviewFileError)) throw err;
+    diagnostics.push(error(err.file || 'rankings', err.message));
+    return { written: [], skipped, diagnostics: capPerFile(sortDiagnostics(diagnostics)) };
+  }
+  const existingByKey = new Map<string, string>();
+  for (const name of existing) {
+    const m = /^(.*)\.(ya?ml|json)$/i.exec(name);
+    if (m && !name.startsWith('.') && !existingByKey.has(designerKey(m[1]))) existingByKey.set(designerKey(m[1]), name);
+  }
   for (const p of planned) {
-    let rel = `rankings/${p.id}.yaml`;
-    for (const ext of ['.yaml', '.yml', '.json']) {
-      if (await pathExists(path.join(rankingsDir, `${p.id}${ext}`))) {
-        rel = `rankings/${p.id}${ext}`;
-        break;
-      }
-    }
-    const abs = path.join(rankingsDir, path.basename(rel));
-    if ((await pathExists(abs)) && !opts.force) {
+    const present = existingByKey.get(designerKey(p.id));
+    const rel = present !== undefined ? `rankings/${present}` : `rankings/${p.id}.yaml`;
+    if (present !== undefined && !opts.force) {
       skipped.push(rel);
       diagnostics.push(warning(file, `${rel} already exists and was not changed; use --force to replace it.`, p.line, 0));
       continue;
     }
-    const format = rel.endsWith('.json') ? 'json' : 'yaml';
+    const format = rel.toLowerCase().endsWith('.json') ? 'json' : 'yaml';
     const out = format === 'json' ? formatRankingJson(p.data) : formatRankingYaml(p.data);
     const check = validateRankingText(out, rel, optionIds, format);
     if (!check.ranking) {
       for (const d of check.diagnostics) at(p.line, 0, `The ranking made from this row is not valid: ${d.message}`);
       continue;
     }
-    outputs.push({ rel, abs, text: out });
+    outputs.push({ rel, text: out });
   }
-  if (hasErrors(diagnostics)) return { written: [], skipped, diagnostics: sortDiagnostics(diagnostics) };
+  if (hasErrors(diagnostics)) return { written: [], skipped, diagnostics: capPerFile(sortDiagnostics(diagnostics)) };
   try {
-    if (outputs.length > 0) await fs.mkdir(rankingsDir, { recursive: true });
     for (const o of outputs) {
-      await writeFileAtomic(o.abs, o.text);
+      await writeReviewFile(root, o.rel, o.text);
       written.push(o.rel);
     }
   } catch (err) {
-    const reason = err instanceof Error && 'code' in err ? String(err.code) : 'write failed';
-    diagnostics.push(error('rankings', `Could not write the ranking files (${reason}).`));
+    if (err instanceof ReviewFileError) diagnostics.push(error(err.file || 'rankings', err.message));
+    else {
+      const reason = err instanceof Error && 'code' in err ? String(err.code) : 'write failed';
+      diagnostics.push(error('rankings', `Could not write the ranking files (${reason}).`));
+    }
   }
-  return { written, skipped, diagnostics: sortDiagnostics(diagnostics) };
+  return { written, skipped, diagnostics: capPerFile(sortDiagnostics(diagnostics)) };
 }

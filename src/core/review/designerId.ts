@@ -14,3 +14,17 @@ export function designerIdFromName(name: string): string {
     .slice(0, 60)
     .replace(/-+$/, '');
 }
+
+/**
+ * The one rule for "same designer": ids equal after Unicode compatibility normalisation (NFKC) and full case folding
+ * (upper then lower case, so "ß" and "SS" fold alike, as do NFC/NFD spellings of "é"). `Ana`, `ana`, `ANA`, `Straße`,
+ * `STRASSE` and `e\u0301` / `é` pairs each name one designer.
+ */
+export function designerKey(id: string): string {
+  return id.normalize('NFKC').toUpperCase().toLowerCase().normalize('NFKC');
+}
+
+/** True when two designer ids name the same designer (see designerKey). */
+export function sameDesigner(a: string, b: string): boolean {
+  return designerKey(a) === designerKey(b);
+}

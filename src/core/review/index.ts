@@ -10,6 +10,6 @@ export { naturalCompare } from './naturalOrder';
 export { scaffoldReview } from './scaffold';
 export { importRankingsCsv } from './csvImport';
 export type { CsvImportResult } from './csvImport';
-export { formatDiagnostic, hasErrors, sortDiagnostics } from './diagnostics';
+export { capPerFile, formatDiagnostic, hasErrors, MAX_DIAGNOSTICS_PER_FILE, sortDiagnostics } from './diagnostics';
 export { MIN_OPTIONS, MAX_OPTIONS } from './options';
-export { DESIGNER_ID_PATTERN, designerIdFromName } from './designerId';
+export { DESIGNER_ID_PATTERN, designerIdFromName, designerKey, sameDesigner } from './designerId';

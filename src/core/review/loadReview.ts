@@ -7,8 +7,10 @@
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { LIMITS, listInReview, ReviewFileError, statInReview } from '../files/reviewFiles';
 import type { DesignerRanking, Diagnostic, LoadOptions, LoadResult, Review, ReviewConfig } from './model';
-import { error, hasErrors, sortDiagnostics, warning } from './diagnostics';
+import { capPerFile, error, hasErrors, sortDiagnostics, warning } from './diagnostics';
+import { designerKey } from './designerId';
 import { naturalCompare } from './naturalOrder';
 import { loadOptions } from './options';
 import { checkRankingText, designerIdOf, rankingFormatOf } from './rankingText';
@@ -16,12 +18,22 @@ import { parseReviewConfig } from './reviewConfig';
 import type { ParsedReviewConfig } from './reviewConfig';
 import { readTextFile } from './textFile';
 
-async function statOf(p: string): Promise<import('node:fs').Stats | undefined> {
-  try {
-    return await fs.stat(p);
-  } catch {
-    return undefined;
-  }
+/** stat of a contained path: undefined when missing; a path that leads outside the review is an error (thrown). */
+async function statOf(root: string, rel: string): Promise<import('node:fs').Stats | undefined> {
+  return statInReview(root, rel);
+}
+
+/** review.yaml's team entry for a designer id (by the one designer-id rule). */
+function teamEntry(config: ReviewConfig, id: string): { role?: string; weight?: number } | undefined {
+  const key = designerKey(id);
+  const name = Object.keys(config.team ?? {}).find((k) => designerKey(k) === key);
+  return name === undefined ? undefined : config.team?.[name];
+}
+
+/** A ReviewFileError as a diagnostic on its own file; anything else is rethrown. */
+function fileProblem(err: unknown): Diagnostic {
+  if (err instanceof ReviewFileError) return error(err.file || '.', err.message);
+  throw err;
 }
 
 function titleOf(config: ReviewConfig, brief: string, root: string): string {
@@ -32,10 +44,11 @@ function titleOf(config: ReviewConfig, brief: string, root: string): string {
 
 async function loadConfig(root: string): Promise<ParsedReviewConfig> {
   const diagnostics: Diagnostic[] = [];
-  if (!(await statOf(path.join(root, 'review.yaml'))) && (await statOf(path.join(root, 'review.yml')))) {
+  const exists = async (rel: string): Promise<boolean> => (await statOf(root, rel).catch(() => 'outside')) !== undefined;
+  if (!(await exists('review.yaml')) && (await exists('review.yml'))) {
     diagnostics.push(warning('review.yml', 'review.yml is ignored: the settings file must be named review.yaml.'));
   }
-  const read = await readTextFile(path.join(root, 'review.yaml'), 'review.yaml', { label: 'review settings in YAML', allowEmpty: true });
+  const read = await readTextFile(root, 'review.yaml', { label: 'review settings in YAML', allowEmpty: true, maxBytes: LIMITS.reviewConfig });
   if (!read.ok) {
     if (!read.missing) diagnostics.push(read.diagnostic);
     return { config: {}, diagnostics, positions: new Map() };
@@ -54,8 +67,13 @@ async function loadRankings(
   const designers: DesignerRanking[] = [];
   const config = parsedConfig.config;
   const where = (key: string): [number, number] => parsedConfig.positions.get(key) ?? [0, 0];
-  const dir = path.join(root, 'rankings');
-  const stat = await statOf(dir);
+  let stat;
+  try {
+    stat = await statOf(root, 'rankings');
+  } catch (err) {
+    diagnostics.push(fileProblem(err));
+    return { designers, diagnostics };
+  }
   if (!stat) {
     if (requireRankings) {
       diagnostics.push(
@@ -70,7 +88,7 @@ async function loadRankings(
   }
   let names: string[];
   try {
-    names = (await fs.readdir(dir)).sort(naturalCompare);
+    names = ((await listInReview(root, 'rankings')) ?? []).sort(naturalCompare);
   } catch {
     diagnostics.push(error('rankings', 'The rankings/ folder could not be read (permission denied?).'));
     return { designers, diagnostics };
@@ -83,7 +101,7 @@ async function loadRankings(
     const rel = `rankings/${name}`;
     const format = rankingFormatOf(name);
     if (!format) {
-      const st = await statOf(path.join(dir, name));
+      const st = await statOf(root, rel).catch(() => undefined);
       diagnostics.push(
         warning(rel, st?.isDirectory() ? `The folder ${rel} is ignored; rankings/ holds one file per designer.` : `${rel} is not a .yaml, .yml or .json ranking file and is ignored.`),
       );
@@ -91,23 +109,23 @@ async function loadRankings(
     }
     rankingFiles++;
     const id = designerIdOf(name);
-    const read = await readTextFile(path.join(dir, name), rel, { label: 'a designer ranking', allowEmpty: true });
+    const read = await readTextFile(root, rel, { label: 'a designer ranking', allowEmpty: true, maxBytes: LIMITS.ranking });
     if (!read.ok) {
       diagnostics.push(read.diagnostic);
       continue;
     }
-    const earlier = seen.get(id.toLowerCase());
+    const earlier = seen.get(designerKey(id));
     if (earlier !== undefined) {
       diagnostics.push(
         error(rel, `${rel} and rankings/${earlier} are both for the designer id "${id}". Keep one file per designer: merge or rename one of them.`),
       );
       continue;
     }
-    seen.set(id.toLowerCase(), name);
+    seen.set(designerKey(id), name);
     const checked = checkRankingText(read.text, rel, optionIds, format);
-    diagnostics.push(...checked.diagnostics);
+    for (const d of checked.diagnostics) diagnostics.push(d);
     if (!checked.ranking) continue;
-    const team = config.team?.[id];
+    const team = teamEntry(config, id);
     if (team) {
       if (!checked.stated.role && team.role) checked.ranking.role = team.role;
       if (!checked.stated.weight && team.weight !== undefined) checked.ranking.weight = team.weight;
@@ -123,13 +141,13 @@ async function loadRankings(
     diagnostics.push(warning('rankings', 'There is only one ranking file; agreement needs two or more designers.'));
   }
   for (const id of Object.keys(config.team ?? {})) {
-    if (!seen.has(id.toLowerCase()) && rankingFiles > 0) {
+    if (!seen.has(designerKey(id)) && rankingFiles > 0) {
       diagnostics.push(warning('review.yaml', `team lists "${id}", but there is no rankings/${id}.yaml; that entry is unused.`, ...where(`team.${id}`)));
     }
   }
-  if (config.lead !== undefined && rankingFiles > 0 && !seen.has(config.lead.toLowerCase())) {
+  if (config.lead !== undefined && rankingFiles > 0 && !seen.has(designerKey(config.lead))) {
     // An error: the lead is placed in the speaking order and decides under hierarchy: lead-decides.
-    diagnostics.push(error('review.yaml', `lead is "${config.lead}", but no ranking file has that designer id; name one of the designers (${[...seen.keys()].join(', ')}).`, ...where('lead')));
+    diagnostics.push(error('review.yaml', `lead is "${config.lead}", but no ranking file has that designer id; name one of the designers (${[...seen.values()].map(designerIdOf).join(', ')}).`, ...where('lead')));
   }
   if (config.hierarchy === 'lead-decides' && config.lead === undefined) {
     diagnostics.push(error('review.yaml', 'hierarchy is lead-decides, but review.yaml names no lead; add lead: <designer-id> or choose flat or weighted.', ...where('hierarchy')));
@@ -143,15 +161,16 @@ export async function loadReview(root: string, opts: LoadOptions = {}): Promise<
   const decodeImages = opts.decodeImages ?? true;
   const absRoot = path.resolve(root);
   try {
-    const rootStat = await statOf(absRoot);
+    const rootStat = await fs.stat(absRoot).catch(() => undefined);
     if (!rootStat) return { diagnostics: [error('.', `The review folder ${root} does not exist.`)] };
     if (!rootStat.isDirectory()) {
       return { diagnostics: [error('.', `${root} is a file; a review is a folder with brief.md, options/ and rankings/.`)] };
     }
 
     const [brief, options, config] = await Promise.all([
-      readTextFile(path.join(absRoot, 'brief.md'), 'brief.md', {
+      readTextFile(absRoot, 'brief.md', {
         label: 'client brief in Markdown',
+        maxBytes: LIMITS.brief,
         missingMessage: 'brief.md is missing. Add the client brief as a Markdown file named brief.md.',
       }),
       loadOptions(absRoot, decodeImages),
@@ -159,12 +178,12 @@ export async function loadReview(root: string, opts: LoadOptions = {}): Promise<
     ]);
     const rankings = await loadRankings(absRoot, options.ids ?? null, config, requireRankings);
 
-    const diagnostics = sortDiagnostics([
+    const diagnostics = capPerFile(sortDiagnostics([
       ...(brief.ok ? [] : [brief.diagnostic]),
       ...options.diagnostics,
       ...config.diagnostics,
       ...rankings.diagnostics,
-    ]);
+    ]));
     const structural = diagnostics.some((d) => d.severity === 'error' && !(d.file === 'rankings' || d.file.startsWith('rankings/')));
     const usable = opts.partial ? !structural : !hasErrors(diagnostics);
     if (!usable || !brief.ok || !options.options) return { diagnostics };

@@ -2,9 +2,9 @@
  * options/: the candidate images. Ids are file names without extension, listed in natural order and labelled
  * "Image 1 … Image n". Each image is opened with sharp (metadata + a real decode) unless decodeImages is false.
  */
-import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import sharp from 'sharp';
+import { LIMITS, listInReview, readReviewBytes, ReviewFileError, statInReview } from '../files/reviewFiles';
 import type { Diagnostic, ReviewOption } from './model';
 import { error, warning } from './diagnostics';
 import { naturalCompare } from './naturalOrder';
@@ -35,17 +35,27 @@ async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T
   return out;
 }
 
-type Probe = { ok: true; width: number; height: number; format: string } | { ok: false; message: string };
+type Probe = { ok: true; width: number; height: number; format: string } | { ok: false; message: string; fileProblem?: boolean };
 
-async function probeImage(absPath: string, decode: boolean): Promise<Probe> {
+async function probeImage(root: string, rel: string, decode: boolean): Promise<Probe> {
+  let bytes: Buffer;
   try {
-    // From a buffer, not the path: libvips caches by file name, so an image replaced on disk could read stale.
-    const bytes = await fs.readFile(absPath);
-    const meta = await sharp(bytes, { failOn: 'error' }).metadata();
+    // From a buffer, not the path: libvips caches by file name, so an image replaced on disk could read stale. Read
+    // through the review's file room: contained, a regular file, at most LIMITS.imageBytes.
+    bytes = await readReviewBytes(root, rel, LIMITS.imageBytes);
+  } catch (err) {
+    if (err instanceof ReviewFileError) return { ok: false, message: err.message, fileProblem: true };
+    throw err;
+  }
+  try {
+    const meta = await sharp(bytes, { failOn: 'error', limitInputPixels: LIMITS.imagePixels }).metadata();
     if (!meta.format || !meta.width || !meta.height) return { ok: false, message: 'it has no readable size' };
+    if (meta.width * meta.height > LIMITS.imagePixels) {
+      return { ok: false, message: `it has ${meta.width} × ${meta.height} pixels, more than the ${LIMITS.imagePixels / 1e6} million an image may have` };
+    }
     if (decode) {
       // A real decode of every pixel (metadata alone only reads the header); the tiny output keeps it cheap.
-      await sharp(bytes, { failOn: 'error' }).resize(8, 8, { fit: 'inside' }).raw().toBuffer();
+      await sharp(bytes, { failOn: 'error', limitInputPixels: LIMITS.imagePixels }).resize(8, 8, { fit: 'inside' }).raw().toBuffer();
     }
     return { ok: true, width: meta.width, height: meta.height, format: meta.format };
   } catch (err) {
@@ -56,11 +66,15 @@ async function probeImage(absPath: string, decode: boolean): Promise<Probe> {
 
 export async function loadOptions(root: string, decodeImages: boolean): Promise<OptionsResult> {
   const diagnostics: Diagnostic[] = [];
-  const dir = path.join(root, 'options');
   let stat;
   try {
-    stat = await fs.stat(dir);
-  } catch {
+    stat = await statInReview(root, 'options');
+  } catch (err) {
+    if (!(err instanceof ReviewFileError)) throw err;
+    diagnostics.push(error('options', err.message));
+    return { diagnostics };
+  }
+  if (!stat) {
     diagnostics.push(error('options', 'The options/ folder is missing. Create it and put the candidate images in it (2 to 50 .png, .jpg or .webp files).'));
     return { diagnostics };
   }
@@ -70,7 +84,7 @@ export async function loadOptions(root: string, decodeImages: boolean): Promise<
   }
   let names: string[];
   try {
-    names = await fs.readdir(dir);
+    names = (await listInReview(root, 'options')) ?? [];
   } catch {
     diagnostics.push(error('options', 'The options/ folder could not be read (permission denied?).'));
     return { diagnostics };
@@ -84,8 +98,13 @@ export async function loadOptions(root: string, decodeImages: boolean): Promise<
     if (name.startsWith('.')) continue; // .gitkeep, .DS_Store
     let entry;
     try {
-      entry = await fs.stat(path.join(dir, name));
-    } catch {
+      entry = await statInReview(root, rel);
+    } catch (err) {
+      if (!(err instanceof ReviewFileError)) throw err;
+      diagnostics.push(error(rel, err.message));
+      continue;
+    }
+    if (!entry) {
       diagnostics.push(warning(rel, `${rel} could not be read and is ignored.`));
       continue;
     }
@@ -94,8 +113,12 @@ export async function loadOptions(root: string, decodeImages: boolean): Promise<
       else diagnostics.push(warning(rel, `${rel} is not a .png, .jpg, .jpeg or .webp image and is ignored.`));
       continue;
     }
-    if (!entry.isFile()) {
+    if (entry.isDirectory()) {
       diagnostics.push(error(rel, `${rel} is a folder, not an image file. Remove it or rename it without an image extension.`));
+      continue;
+    }
+    if (!entry.isFile()) {
+      diagnostics.push(error(rel, `${rel} is not a regular file (a pipe, socket or device); it is not read.`));
       continue;
     }
     const id = name.replace(IMAGE_EXT, '');
@@ -115,13 +138,14 @@ export async function loadOptions(root: string, decodeImages: boolean): Promise<
   }
   candidates.sort((a, b) => naturalCompare(a.id, b.id));
 
-  const probes = await mapLimited(candidates, 4, (c) => probeImage(path.join(dir, c.name), decodeImages));
+  const probes = await mapLimited(candidates, 4, (c) => probeImage(root, `options/${c.name}`, decodeImages));
   const options: ReviewOption[] = [];
   candidates.forEach((c, i) => {
     const rel = `options/${c.name}`;
     const probe = probes[i];
     if (!probe.ok) {
-      diagnostics.push(error(rel, `${rel} cannot be opened as an image: ${probe.message}. Export it again as PNG, JPEG or WebP.`));
+      if (probe.fileProblem) diagnostics.push(error(rel, probe.message));
+      else diagnostics.push(error(rel, `${rel} cannot be opened as an image: ${probe.message}. Export it again as PNG, JPEG or WebP.`));
       return;
     }
     const mime = MIME_OF_FORMAT[probe.format];
@@ -138,7 +162,7 @@ export async function loadOptions(root: string, decodeImages: boolean): Promise<
       id: c.id,
       label: '',
       file: rel,
-      absPath: path.join(dir, c.name),
+      absPath: path.join(root, 'options', c.name),
       mime,
       width: probe.width,
       height: probe.height,

@@ -7,8 +7,9 @@ import { isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
 import type { Document, Node, Pair, YAMLMap } from 'yaml';
 import type { z } from 'zod';
 import type { Diagnostic, DesignerRanking, RankingEntry } from './model';
-import { error, sortDiagnostics, warning } from './diagnostics';
+import { capPerFile, error, sortDiagnostics, warning } from './diagnostics';
 import { checkJsonSyntax } from './jsonSyntax';
+import { checkNesting } from '../files/nesting';
 import { closestId, didYouMean } from './suggest';
 import {
   designerField,
@@ -106,7 +107,7 @@ export function validateRankingText(
  */
 export function checkRankingText(text: string, file: string, optionIds: string[] | null, format: RankingFormat): RankingCheck {
   const result = checkRankingTextInner(text, file, optionIds, format);
-  result.diagnostics = sortDiagnostics(result.diagnostics);
+  result.diagnostics = capPerFile(sortDiagnostics(result.diagnostics));
   return result;
 }
 
@@ -133,6 +134,13 @@ function checkRankingTextInner(
 
   if (text.replace(/^\uFEFF/, '').trim() === '') {
     bad(`The file is empty. A ranking file needs ${skeleton}.`);
+    return { diagnostics, stated };
+  }
+
+  // Depth first, on the token stream: neither the JSON checker nor the YAML composer ever sees a file nested too deep.
+  const deep = checkNesting(text);
+  if (deep) {
+    bad(deep.message, { line: deep.line, column: deep.column });
     return { diagnostics, stated };
   }
 

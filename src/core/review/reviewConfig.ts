@@ -4,6 +4,7 @@
  */
 import { isMap, isScalar, LineCounter, parseDocument } from 'yaml';
 import type { Node } from 'yaml';
+import { checkNesting } from '../files/nesting';
 import { z } from 'zod';
 import type { Diagnostic, ReviewConfig } from './model';
 import { error, warning } from './diagnostics';
@@ -101,6 +102,11 @@ function parseReviewConfigInner(source: string): ParsedReviewConfig {
   const config: ReviewConfig = {};
   const positions = new Map<string, [number, number]>();
   if (source.trim() === '') return { config, diagnostics, positions };
+  const deep = checkNesting(source);
+  if (deep) {
+    diagnostics.push(error(FILE, deep.message, deep.line, deep.column));
+    return { config, diagnostics, positions };
+  }
   const lineCounter = new LineCounter();
   const doc = parseDocument(source, { lineCounter, uniqueKeys: true, prettyErrors: false });
   const at = (offset: number): [number, number] => {

@@ -1,19 +1,24 @@
 /** isReviewFolder: does this folder look like a review (brief.md, or options/ together with rankings/)? */
 import { promises as fs } from 'node:fs';
-import * as path from 'node:path';
+import { statInReview } from '../files/reviewFiles';
 
-async function kind(p: string): Promise<'file' | 'dir' | undefined> {
+/**
+ * What is at `rel` inside `dir`, checked through the review's file room. Something that leads outside the review counts
+ * as present (a 'file'), so the folder is still recognised and its diagnostics say what is wrong; nothing outside is read.
+ */
+async function kind(dir: string, rel: string): Promise<'file' | 'dir' | undefined> {
   try {
-    const s = await fs.stat(p);
-    return s.isDirectory() ? 'dir' : s.isFile() ? 'file' : undefined;
+    const s = await statInReview(dir, rel);
+    return s === undefined ? undefined : s.isDirectory() ? 'dir' : 'file';
   } catch {
-    return undefined;
+    return 'file';
   }
 }
 
 export async function isReviewFolder(dir: string): Promise<boolean> {
-  if ((await kind(dir)) !== 'dir') return false;
-  if ((await kind(path.join(dir, 'brief.md'))) === 'file') return true;
-  const [options, rankings] = await Promise.all([kind(path.join(dir, 'options')), kind(path.join(dir, 'rankings'))]);
+  const self = await fs.stat(dir).catch(() => undefined);
+  if (!self?.isDirectory()) return false;
+  if ((await kind(dir, 'brief.md')) === 'file') return true;
+  const [options, rankings] = await Promise.all([kind(dir, 'options'), kind(dir, 'rankings')]);
   return options === 'dir' && rankings === 'dir';
 }

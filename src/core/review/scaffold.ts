@@ -5,7 +5,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { pathExists } from '../fsUtil';
-import { writeFileAtomic } from '../fsUtil';
+import { writeReviewFile } from '../files/reviewFiles';
 
 const EMPTY_BRIEF = `# Brief title
 
@@ -64,10 +64,10 @@ export async function scaffoldReview(target: string, template: 'sample' | 'empty
     });
     return;
   }
-  await fs.mkdir(path.join(target, 'options'), { recursive: true });
-  await fs.mkdir(path.join(target, 'rankings'), { recursive: true });
-  await writeFileAtomic(path.join(target, 'brief.md'), EMPTY_BRIEF);
-  await writeFileAtomic(path.join(target, 'review.yaml'), EMPTY_REVIEW_YAML);
-  await writeFileAtomic(path.join(target, 'options', '.gitkeep'), '');
-  await writeFileAtomic(path.join(target, 'rankings', '.gitkeep'), '');
+  await fs.mkdir(target, { recursive: true });
+  // Everything below goes through the review's file room, contained in the new folder.
+  await writeReviewFile(target, 'brief.md', EMPTY_BRIEF, { exclusive: true });
+  await writeReviewFile(target, 'review.yaml', EMPTY_REVIEW_YAML, { exclusive: true });
+  await writeReviewFile(target, 'options/.gitkeep', '', { exclusive: true });
+  await writeReviewFile(target, 'rankings/.gitkeep', '', { exclusive: true });
 }

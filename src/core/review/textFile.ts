@@ -1,8 +1,9 @@
 /**
  * Reading a text file the way a designer saved it: must be a file (not a folder), UTF-8 (checked strictly, with the
- * position of the first bad byte), optionally non-empty. Never throws; problems come back as one diagnostic.
+ * position of the first bad byte), optionally non-empty. Read through the review's one file room (contained, regular
+ * file, byte cap). Never throws on bad input; problems come back as one diagnostic.
  */
-import { promises as fs } from 'node:fs';
+import { readReviewBytes, ReviewFileError } from '../files/reviewFiles';
 import type { Diagnostic } from './model';
 import { error } from './diagnostics';
 
@@ -50,36 +51,26 @@ function lineColOfByte(bytes: Uint8Array, offset: number): { line: number; colum
 }
 
 export async function readTextFile(
-  absPath: string,
+  root: string,
   relFile: string,
-  what: { label: string; allowEmpty?: boolean; missingMessage?: string },
+  what: { label: string; allowEmpty?: boolean; missingMessage?: string; maxBytes: number },
 ): Promise<TextRead> {
-  let stat;
-  try {
-    stat = await fs.stat(absPath);
-  } catch {
-    return {
-      ok: false,
-      missing: true,
-      diagnostic: error(relFile, what.missingMessage ?? `${relFile} is missing.`),
-    };
-  }
-  if (stat.isDirectory()) {
-    return {
-      ok: false,
-      missing: false,
-      diagnostic: error(relFile, `${relFile} is a folder, but it must be a file (${what.label}). Remove or rename the folder.`),
-    };
-  }
-  if (!stat.isFile()) {
-    return { ok: false, missing: false, diagnostic: error(relFile, `${relFile} is not a regular file (${what.label}).`) };
-  }
   let bytes: Uint8Array;
   try {
-    bytes = await fs.readFile(absPath);
+    bytes = await readReviewBytes(root, relFile, what.maxBytes);
   } catch (err) {
-    const reason = err instanceof Error && 'code' in err && err.code === 'EACCES' ? 'permission denied' : 'it cannot be read';
-    return { ok: false, missing: false, diagnostic: error(relFile, `${relFile} could not be opened (${reason}).`) };
+    if (!(err instanceof ReviewFileError)) throw err;
+    if (err.reason === 'missing') {
+      return { ok: false, missing: true, diagnostic: error(relFile, what.missingMessage ?? `${relFile} is missing.`) };
+    }
+    if (err.reason === 'not-regular' && /a folder/.test(err.message)) {
+      return {
+        ok: false,
+        missing: false,
+        diagnostic: error(relFile, `${relFile} is a folder, but it must be a file (${what.label}). Remove or rename the folder.`),
+      };
+    }
+    return { ok: false, missing: false, diagnostic: error(relFile, err.message) };
   }
   const bad = firstInvalidUtf8(bytes);
   if (bad >= 0) {

@@ -3,12 +3,11 @@
  * result.md (the deliverable) and transcript.md (the discussion). Plain Markdown that reads well in a git diff:
  * one fact per line, links relative to the run folder (`iteration-1/remix.png`, `../../options/4.png`).
  */
-import * as path from 'node:path';
 import { agreementBand } from '../stats/kendallW';
 import type { Iteration, RunRecord } from './record';
 import { costPerRemix, discussionFacts } from './runFacts';
-import { writeFileAtomic } from '../fsUtil';
-import { RUNS_DIR } from './store';
+import { writeReviewFile } from '../files/reviewFiles';
+import { reviewRelative, RUNS_DIR } from './store';
 import { stanceSentence, stanceTable } from '../analysis/stance';
 
 export interface Person {
@@ -19,9 +18,10 @@ export interface Person {
   topChoice?: string[];
 }
 
-export async function writeDeliverables(runDirectory: string, record: RunRecord, people: readonly Person[]): Promise<void> {
-  await writeFileAtomic(path.join(runDirectory, 'result.md'), resultMarkdown(record, people));
-  await writeFileAtomic(path.join(runDirectory, 'transcript.md'), transcriptMarkdown(record, people));
+/** Writes runs/<id>/result.md and transcript.md inside the review (contained: a symlink out of the review is an error). */
+export async function writeDeliverables(reviewRoot: string, record: RunRecord, people: readonly Person[]): Promise<void> {
+  await writeReviewFile(reviewRoot, reviewRelative(record.id, 'result.md'), resultMarkdown(record, people));
+  await writeReviewFile(reviewRoot, reviewRelative(record.id, 'transcript.md'), transcriptMarkdown(record, people));
 }
 
 /** Link from the run folder to a file given relative to the review root. */
@@ -72,8 +72,8 @@ export function resultMarkdown(record: RunRecord, people: readonly Person[]): st
     out.push('');
   }
 
-  for (const it of record.iterations) out.push(...iterationSection(record, it, people));
-  out.push(...stanceSection(record, people));
+  for (const it of record.iterations) for (const line of iterationSection(record, it, people)) out.push(line);
+  for (const line of stanceSection(record, people)) out.push(line);
 
   const u = record.usage;
   out.push('## Usage', '');
@@ -131,7 +131,8 @@ function iterationSection(record: RunRecord, it: Iteration, people: readonly Per
     const inputs = it.remix?.from ?? it.ranking ?? [];
     out.push('Editing directions (as sent to the edit model; ' +
       inputs.map((id, i) => `Image ${i + 1} = ${labelWithId(record, id)}`).join(', ') + '):', '');
-    out.push(...it.editingDirections.split('\n').map((l) => `> ${l}`), '');
+    for (const l of it.editingDirections.split('\n')) out.push(`> ${l}`);
+    out.push('');
   }
   if (it.remix) out.push(`Remix ${it.remix.id}:`, '', `![Remix ${it.remix.id}](${encodeURI(it.remix.file)})`, '');
   if (it.agreements?.length) out.push('Agreements:', '', ...it.agreements.map((a) => `- ${a}`), '');

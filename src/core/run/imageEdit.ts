@@ -11,7 +11,7 @@ import { imageCost, imageOutputTokens } from '../llm/pricing';
 import { addPrompt, nextPromptId, type StepContext } from './context';
 import { CancelledError, StepError, describeError, isAbort, withChildSignal } from './errors';
 import type { Iteration, RunOption, Usage } from './record';
-import { writeFileAtomic } from '../fsUtil';
+import { formatBytes, LIMITS, writeReviewFile } from '../files/reviewFiles';
 import { reviewRelative } from './store';
 import { remixFileInRun } from './recordCheck';
 
@@ -30,7 +30,7 @@ export async function runImageEdit(ctx: StepContext, e: ImageEditInput): Promise
   const from = e.inputs.map((i) => i.id);
   ctx.emit({ type: 'image-edit-started', runId: ctx.record.id, iteration: it.index, from });
 
-  const read = await Promise.all(e.inputs.map(async (i) => ({ ...i, ...(await readImageFile(path.join(ctx.reviewRoot, i.file))) })));
+  const read = await Promise.all(e.inputs.map(async (i) => ({ ...i, ...(await readImageFile(ctx.reviewRoot, i.file)) })));
   const files = await Promise.all(read.map((r) => toFile(r.data, path.posix.basename(r.file), { type: r.mime })));
   const promptId = nextPromptId(ctx.record);
   const promptRecord = {
@@ -69,8 +69,8 @@ export async function runImageEdit(ctx: StepContext, e: ImageEditInput): Promise
   }
 
   const fileInRun = remixFileInRun(it.index);
-  await writeFileAtomic(path.join(ctx.runDir, fileInRun), png);
   const file = reviewRelative(ctx.record.id, fileInRun);
+  await writeReviewFile(ctx.reviewRoot, file, png);
   const usage = reported ?? (await estimatedUsage(png, prompt, ctx.settings.imageQuality));
   const cost = imageCost(usage, ctx.settings.imageModel, ctx.prices);
   addPrompt(ctx.record, { ...promptRecord, usage: { ...usage, ...(cost === undefined ? {} : { costUsd: round6(cost) }) } });
@@ -125,7 +125,16 @@ function round6(n: number): number {
 async function download(url: string, signal?: AbortSignal): Promise<Buffer> {
   const res = await fetch(url, { signal });
   if (!res.ok) throw new StepError(`The remixed image could not be downloaded (HTTP ${res.status}).`);
-  return Buffer.from(await res.arrayBuffer());
+  const tooLarge = (): StepError => new StepError(`The remixed image is larger than ${formatBytes(LIMITS.imageBytes)}; it is not saved.`);
+  if (Number(res.headers.get('content-length') ?? 0) > LIMITS.imageBytes) throw tooLarge();
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of (res.body ?? []) as unknown as AsyncIterable<Uint8Array>) {
+    total += (chunk as Uint8Array).length;
+    if (total > LIMITS.imageBytes) throw tooLarge();
+    chunks.push(Buffer.from(chunk as Uint8Array));
+  }
+  return Buffer.concat(chunks);
 }
 
 /** "r<k>", unless an option of the review is already called that (then "remix-<k>", "remix-<k>-2", …). */

@@ -8,7 +8,6 @@
  * The record (run.json) is the single source of truth: every step reads what is done from it and writes its result back,
  * so `resumeRun` simply runs the same loop again and skips what is recorded.
  */
-import * as path from 'node:path';
 import type OpenAI from 'openai';
 import { loadReview } from '../review/loadReview';
 import type { Review } from '../review/model';
@@ -221,7 +220,7 @@ async function drive(o: RunnerOptions, review: Review, record: RunRecord, resume
       }
       emit({ type: 'iteration-started', runId: record.id, iteration: it.index, candidates: it.candidates, final: it.final === true });
       await runIteration(ctx, review, it, o.cacheDir);
-      await writeDeliverables(dir, record, people);
+      await writeDeliverables(review.root, record, people);
     }
     const last = record.iterations.at(-1);
     record.finalPick = last?.ranking?.[0];
@@ -239,7 +238,7 @@ async function drive(o: RunnerOptions, review: Review, record: RunRecord, resume
     }
   }
   await ctx.save();
-  await writeDeliverables(dir, record, people).catch(() => undefined);
+  await writeDeliverables(review.root, record, people).catch(() => undefined);
   emit({ type: 'run-finished', runId: record.id, status: record.status, error: record.error });
   return record;
 }
@@ -287,7 +286,7 @@ async function runIteration(ctx: StepContext, review: Review, it: Iteration, cac
   await runDiscussion(ctx, { iteration: it, candidates, prefix, labelOf });
   if (!it.ranking?.length) {
     // While the remix agent thinks, read and fingerprint the files the edit may need (they are memoised).
-    const warm = it.final ? undefined : Promise.all(candidates.map((c) => readImageFile(path.join(ctx.reviewRoot, c.file)).catch(() => undefined)));
+    const warm = it.final ? undefined : Promise.all(candidates.map((c) => readImageFile(ctx.reviewRoot, c.file).catch(() => undefined)));
     await runRemixAgent(ctx, { iteration: it, candidates, prefix });
     await warm;
   }
@@ -304,7 +303,7 @@ async function represent(ctx: StepContext, it: Iteration, cacheDir?: string): Pr
     it.candidates.map(async (id) => {
       const op = ctx.record.options.find((x) => x.id === id);
       if (!op) throw new Error(`Candidate "${id}" is not in the run record.`);
-      const image = await prepareImage(path.join(ctx.reviewRoot, op.file), {
+      const image = await prepareImage(ctx.reviewRoot, op.file, {
         maxSide: ctx.settings.imageMaxSide,
         cacheDir,
       });

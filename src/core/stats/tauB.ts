@@ -64,7 +64,7 @@ export function lowestMeanTau(tau: readonly (readonly number[])[]): { index: num
   });
   let best = 0;
   for (let a = 1; a < m; a++) if (means[a]! < means[best]! - 1e-12) best = a;
-  const highest = Math.max(...means);
+  const highest = means.reduce((hi, x) => Math.max(hi, x), -Infinity);
   if (highest - means[best]! <= 1e-12) return null;
   return { index: best, meanTau: means[best]! };
 }

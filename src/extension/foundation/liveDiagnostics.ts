@@ -3,7 +3,7 @@
  * and on file changes (debounced), and, while a ranking file has unsaved edits, that file re-checked from the editor's
  * text on every change. Diagnostic collection: 'teamfusion'.
  */
-import { promises as fs } from 'node:fs';
+import { formatBytes, LIMITS, listInReview, readNamedFile, readReviewBytes } from '../../core/files/reviewFiles';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { rankingFormatOf, validateRankingText } from '../../core/review/index';
@@ -137,7 +137,12 @@ export class LiveDiagnostics implements vscode.Disposable {
       const rel = rankingRel(root, doc.uri);
       const format = rel ? rankingFormatOf(rel) : undefined;
       if (!rel || !format) continue;
-      const fresh = validateRankingText(doc.getText(), rel, optionIds, format).diagnostics;
+      const text = doc.getText();
+      // An editor may hold more than a ranking file may have: the same cap as on disk, checked before parsing.
+      const fresh =
+        Buffer.byteLength(text, 'utf8') > LIMITS.ranking
+          ? [{ file: rel, line: 0, column: 0, severity: 'error' as const, message: `${rel} is too large (at most ${formatBytes(LIMITS.ranking)}).` }]
+          : validateRankingText(text, rel, optionIds, format).diagnostics;
       out = [...out.filter((d) => d.file !== rel), ...fresh];
     }
     return out;
@@ -154,7 +159,7 @@ export class LiveDiagnostics implements vscode.Disposable {
     for (const d of diagnostics) {
       const uri = fileUri(base, d.file);
       const k = uri.toString();
-      if (!lineCache.has(k)) lineCache.set(k, await linesOf(uri));
+      if (!lineCache.has(k)) lineCache.set(k, await linesOf(uri, base, d.file));
       const vd = new vscode.Diagnostic(rangeOf(d, lineCache.get(k)), d.message, toSeverity(d.severity));
       vd.source = 'TeamFusion';
       const list = byFile.get(k) ?? [];
@@ -190,7 +195,7 @@ function rankingRel(root: vscode.Uri, uri: vscode.Uri): string | undefined {
 
 async function optionIdsOf(root: vscode.Uri): Promise<string[]> {
   try {
-    const names = await fs.readdir(path.join(root.fsPath, 'options'));
+    const names = (await listInReview(root.fsPath, 'options')) ?? [];
     return names.filter((n) => IMAGE.test(n)).map((n) => n.replace(/\.[^.]+$/, ''));
   } catch {
     return [];
@@ -205,14 +210,19 @@ export function fileUri(root: vscode.Uri, file: string): vscode.Uri {
   return vscode.Uri.joinPath(root, ...clean.split('/'));
 }
 
-async function linesOf(uri: vscode.Uri): Promise<string[] | undefined> {
+/**
+ * The lines of a diagnostic's file, for its range. Read through the review's file room (contained, regular file, capped):
+ * a file that leads outside the review, a pipe or a huge file gives no lines, never a read outside or a hang.
+ */
+async function linesOf(uri: vscode.Uri, base: vscode.Uri, file: string): Promise<string[] | undefined> {
   const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
   if (open) return open.getText().split(/\r?\n/);
   if (uri.scheme !== 'file' || !TEXT.test(uri.path)) return undefined;
   try {
-    const stat = await fs.stat(uri.fsPath);
-    if (!stat.isFile() || stat.size > 2_000_000) return undefined;
-    return (await fs.readFile(uri.fsPath, 'utf8')).split(/\r?\n/);
+    const bytes = path.isAbsolute(file)
+      ? await readNamedFile(uri.fsPath, file, LIMITS.csv)
+      : await readReviewBytes(base.fsPath, file, LIMITS.ranking);
+    return bytes.toString('utf8').split(/\r?\n/);
   } catch {
     return undefined;
   }

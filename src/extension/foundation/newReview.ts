@@ -7,6 +7,7 @@ import { promises as fs } from 'node:fs';
 import * as vscode from 'vscode';
 import { z } from 'zod';
 import { scaffoldReview } from '../../core/review/index';
+import { resolveInReview } from '../../core/files/reviewFiles';
 
 export const NewReviewArgsSchema = z.object({
   template: z.enum(['sample', 'empty']).optional(),
@@ -60,7 +61,20 @@ async function askTarget(template: 'sample' | 'empty'): Promise<string | undefin
       return undefined;
     },
   });
-  return name ? path.join(baseDir, name.trim()) : undefined;
+  return name ? insideWorkspace(baseDir, name.trim()) : undefined;
+}
+
+/**
+ * A folder named relative to the workspace, resolved with symbolic links followed: a name that leads outside the
+ * workspace folder (through a link) is refused in words, so a new review is never written outside it.
+ */
+async function insideWorkspace(base: string, rel: string): Promise<string | undefined> {
+  try {
+    return await resolveInReview(base, rel);
+  } catch (e) {
+    void vscode.window.showErrorMessage(`New review refused: ${e instanceof Error ? e.message : String(e)}`);
+    return undefined;
+  }
 }
 
 /** Creates the review; returns its absolute path, or undefined when cancelled or refused (the user was told why). */
@@ -81,7 +95,8 @@ export async function newReview(
       void vscode.window.showErrorMessage('Open a folder first: a relative review folder needs a workspace folder.');
       return undefined;
     }
-    target = path.join(ws, target);
+    target = await insideWorkspace(ws, target);
+    if (!target) return undefined;
   }
   target ??= await askTarget(template);
   if (!target) return undefined;

@@ -4,7 +4,7 @@
  * Commands accept optional argument objects so tests and scripts can drive them without any UI.
  */
 import * as vscode from 'vscode';
-import { guardCommand } from '../commandGuard';
+import { guardCommand, guardWriteCommand } from '../commandGuard';
 import type { Services } from '../services';
 import { importRankings } from './importRankings';
 import { LiveDiagnostics } from './liveDiagnostics';
@@ -42,7 +42,7 @@ export function registerFoundation(context: vscode.ExtensionContext, services: S
     runEvents,
     vscode.commands.registerCommand(
       'teamfusion.newReview',
-      guard('New Review', (arg) => newReview(context.extensionUri, log, arg, reveal)),
+      guardWriteCommand(log, 'New Review', (arg) => newReview(context.extensionUri, log, arg, reveal)),
     ),
     vscode.commands.registerCommand(
       'teamfusion.validateReview',
@@ -50,7 +50,7 @@ export function registerFoundation(context: vscode.ExtensionContext, services: S
     ),
     vscode.commands.registerCommand(
       'teamfusion.importRankings',
-      guard('Import Rankings', (arg) => importRankings(reviews, live, log, arg)),
+      guardWriteCommand(log, 'Import Rankings', (arg) => importRankings(reviews, live, log, arg)),
     ),
     vscode.commands.registerCommand(
       'teamfusion.refreshReviews',

@@ -1,8 +1,12 @@
 /**
  * What the Reviews tree shows of a review folder, read tolerantly from disk: it must still show a review whose files
  * are broken (that is when people look at it), so nothing here rejects a folder; problems are the diagnostics' job.
+ * Tolerant, but never beyond the review's rules: every read goes through the review's file room (contained, regular
+ * files only, the same byte caps) and YAML is parsed only after its nesting depth was checked, so a repository with a
+ * huge or hostile file cannot take the extension host down.
  */
-import { promises as fs } from 'node:fs';
+import { checkNesting } from '../../core/files/nesting';
+import { LIMITS, listInReview, readReviewText } from '../../core/files/reviewFiles';
 import * as path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
@@ -55,24 +59,24 @@ const RankingHead = z.object({
 
 const ReviewYamlHead = z.object({ title: z.string().optional().catch(undefined) });
 
-async function list(dir: string): Promise<string[]> {
+async function list(root: string, rel: string): Promise<string[]> {
   try {
-    return await fs.readdir(dir);
+    return (await listInReview(root, rel)) ?? [];
   } catch {
     return [];
   }
 }
 
-async function readText(file: string): Promise<string | undefined> {
+async function readText(root: string, rel: string, maxBytes: number): Promise<string | undefined> {
   try {
-    return await fs.readFile(file, 'utf8');
+    return await readReviewText(root, rel, maxBytes);
   } catch {
     return undefined;
   }
 }
 
 function parseLoose(text: string | undefined): unknown {
-  if (text === undefined) return undefined;
+  if (text === undefined || checkNesting(text)) return undefined;
   try {
     return parseYaml(text) as unknown; // YAML is a superset of JSON
   } catch {
@@ -82,12 +86,12 @@ function parseLoose(text: string | undefined): unknown {
 
 export async function readReviewContents(root: string): Promise<ReviewContents> {
   const [rootNames, optionNames, rankingNames, runNames] = await Promise.all([
-    list(root),
-    list(path.join(root, 'options')),
-    list(path.join(root, 'rankings')),
-    list(path.join(root, 'runs')),
+    list(root, '.'),
+    list(root, 'options'),
+    list(root, 'rankings'),
+    list(root, 'runs'),
   ]);
-  const config = ReviewYamlHead.safeParse(parseLoose(await readText(path.join(root, 'review.yaml'))) ?? {});
+  const config = ReviewYamlHead.safeParse(parseLoose(await readText(root, 'review.yaml', LIMITS.reviewConfig)) ?? {});
   const options = optionNames
     .filter((n) => /\.(png|jpe?g|webp)$/i.test(n))
     .map((n) => ({ id: n.replace(/\.[^.]+$/, ''), file: `options/${n}` }))
@@ -95,7 +99,7 @@ export async function readReviewContents(root: string): Promise<ReviewContents> 
     .map((o, i) => ({ ...o, label: `Image ${i + 1}` }));
   const designers: DesignerEntry[] = [];
   for (const n of rankingNames.filter((x) => /\.(ya?ml|json)$/i.test(x)).sort(naturalCompare)) {
-    const head = RankingHead.safeParse(parseLoose(await readText(path.join(root, 'rankings', n))) ?? {});
+    const head = RankingHead.safeParse(parseLoose(await readText(root, `rankings/${n}`, LIMITS.ranking)) ?? {});
     const h = head.success ? head.data : {};
     const id = n.replace(/\.[^.]+$/, '');
     designers.push({ id, file: `rankings/${n}`, name: h.designer?.trim() || id, role: h.role, weight: h.weight ?? 1 });

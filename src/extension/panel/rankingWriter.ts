@@ -4,10 +4,9 @@
  * panel can never write a file that `teamfusion validate` would reject. The write is atomic (temp file + rename).
  * No `vscode` import: unit tested with plain files.
  */
-import * as path from 'node:path';
 import type { Diagnostic, Review } from '../../core/review/model';
-import { DESIGNER_ID_PATTERN, designerIdFromName, formatRankingYaml, validateRankingText } from '../../core/review';
-import { writeFileAtomic } from '../../core/fsUtil';
+import { DESIGNER_ID_PATTERN, designerIdFromName, formatRankingYaml, sameDesigner, validateRankingText } from '../../core/review';
+import { ReviewFileError, writeReviewFile } from '../../core/files/reviewFiles';
 import type { SaveRankingRequest } from '../../protocol/panel';
 
 export interface SaveRankingOutcome {
@@ -42,7 +41,7 @@ export async function saveRanking(review: Review, req: SaveRankingRequest): Prom
   if (!DESIGNER_ID_PATTERN.test(id)) {
     return { ok: false, diagnostics: [formError(file, 'The name needs at least one letter or digit (it names the ranking file).')] };
   }
-  if (!existing && review.designers.some((d) => d.id === id)) {
+  if (!existing && review.designers.some((d) => sameDesigner(d.id, id))) {
     return {
       ok: false,
       diagnostics: [formError(file, `A ranking named "${id}" exists already. Pick it under "Edit" to change it, or use another name.`)],
@@ -62,8 +61,10 @@ export async function saveRanking(review: Review, req: SaveRankingRequest): Prom
     return { ok: false, diagnostics: checked.diagnostics.length ? checked.diagnostics : [formError(file, 'The ranking is not valid.')] };
   }
   try {
-    await writeFileAtomic(path.join(review.root, ...file.split('/')), text);
+    // Contained: a rankings/ folder (or file) that is a symbolic link out of the review is refused, never written through.
+    await writeReviewFile(review.root, file, text);
   } catch (e) {
+    if (e instanceof ReviewFileError) return { ok: false, diagnostics: [formError(file, e.message)] };
     const why = e instanceof Error && 'code' in e ? String((e as NodeJS.ErrnoException).code) : 'unknown error';
     return { ok: false, diagnostics: [formError(file, `The file could not be written (${why}).`)] };
   }

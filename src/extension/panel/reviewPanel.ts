@@ -26,6 +26,9 @@ import { runEvaluation, runFeedback, saveRatingsFromPanel, saveSurveyFromPanel }
 import { noteRerankingSaved } from '../../core/evaluation/decisionTimes';
 import { makeNonce, panelHtml } from './html';
 import { saveRanking } from './rankingWriter';
+import { workspaceWritable } from '../commandGuard';
+import { resolveInReview } from '../../core/files/reviewFiles';
+import { untrustedWriteMessage } from '../run/trustGuard';
 
 export const REVIEW_VIEW_TYPE = 'teamfusion.review';
 
@@ -318,6 +321,11 @@ export class ReviewPanel implements vscode.Disposable {
   }
 
   private async onSaveRanking(m: SaveRankingRequest): Promise<void> {
+    if (!workspaceWritable('saving a ranking from the panel', this.services.log)) {
+      const message = untrustedWriteMessage('saving a ranking from the panel');
+      this.post({ type: 'saveRankingResult', requestId: m.requestId, ok: false, diagnostics: [{ file: 'rankings', line: 0, column: 0, severity: 'error', message }] });
+      return;
+    }
     const load = await this.services.reviews.load(this.root, { partial: true });
     if (!load.review) {
       const diagnostics = load.diagnostics.filter((d) => d.severity === 'error');
@@ -344,10 +352,12 @@ export class ReviewPanel implements vscode.Disposable {
   }
 
   private async openFile(rel: string): Promise<void> {
-    const abs = path.resolve(this.root.fsPath, rel);
-    const inside = path.relative(this.root.fsPath, abs);
-    if (inside.startsWith('..') || path.isAbsolute(inside)) {
-      this.services.log.warn(`The review panel asked to open a file outside the review: ${rel}`);
+    let abs: string;
+    try {
+      // Contained, symbolic links followed: the panel never opens a file outside the review.
+      abs = await resolveInReview(this.root.fsPath, rel);
+    } catch (e) {
+      this.services.log.warn(`The review panel asked to open a file outside the review: ${describe(e)}`);
       return;
     }
     await this.command('vscode.open', vscode.Uri.file(abs));

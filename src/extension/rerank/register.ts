@@ -6,7 +6,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { guardCommand } from '../commandGuard';
+import { guardWriteCommand } from '../commandGuard';
 import { makeRerankSet } from '../../core/evaluation';
 import type { Services } from '../services';
 import { runRefFromArg, type RunRef } from '../run/commandArgs';
@@ -56,5 +56,5 @@ export async function rerankRun(services: Services, arg: unknown): Promise<strin
 }
 
 export function registerRerank(context: vscode.ExtensionContext, services: Services): void {
-  context.subscriptions.push(vscode.commands.registerCommand(RERANK_COMMAND, guardCommand(services.log, 'Re-rank Final Candidates', (arg) => rerankRun(services, arg))));
+  context.subscriptions.push(vscode.commands.registerCommand(RERANK_COMMAND, guardWriteCommand(services.log, 'Re-rank Final Candidates', (arg) => rerankRun(services, arg))));
 }

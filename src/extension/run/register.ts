@@ -4,7 +4,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { guardCommand } from '../commandGuard';
+import { guardCommand, guardWriteCommand } from '../commandGuard';
 import type { RunRecord } from '../../core/run/record';
 import { loadReview } from '../../core/review/loadReview';
 import { SubsetError, checkSubset } from '../../core/run/runner';
@@ -257,6 +257,6 @@ export function registerRunCommands(context: vscode.ExtensionContext, services: 
     vscode.commands.registerCommand('teamfusion.cancelRun', guarded('Cancel Run', (arg) => cancel(services, arg))),
     vscode.commands.registerCommand('teamfusion.setApiKey', guarded('Set API Key', (arg) => setApiKey(services, arg))),
     vscode.commands.registerCommand('teamfusion.clearApiKey', guarded('Clear API Key', () => clearApiKey(services))),
-    vscode.commands.registerCommand('teamfusion.commitRun', guarded('Commit Run', (arg) => commitRun(services, arg))),
+    vscode.commands.registerCommand('teamfusion.commitRun', guardWriteCommand(services.log, 'Commit Run', (arg) => commitRun(services, arg))),
   );
 }

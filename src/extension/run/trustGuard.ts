@@ -61,3 +61,20 @@ export async function preflight(input: PreflightInput): Promise<PreflightResult>
   }
   return { ok: true, apiKey };
 }
+
+/** Told when a command would write into an untrusted workspace (import, re-rank, new review, ranking form, commit …). */
+export function untrustedWriteMessage(action: string): string {
+  return (
+    `TeamFusion writes nothing into an untrusted workspace, so ${action} is off. Trust this workspace to use it; ` +
+    'validation and analysis keep working without trust.'
+  );
+}
+
+/** False (after telling the user, with a button to manage trust) when the workspace is not trusted: nothing is written. */
+export function ensureTrustedToWrite(isTrusted: boolean, ui: GuardUi, action: string): boolean {
+  if (isTrusted) return true;
+  void Promise.resolve(ui.warn(untrustedWriteMessage(action), MANAGE_TRUST)).then((choice) => {
+    if (choice === MANAGE_TRUST) ui.runCommand('workbench.trust.manage');
+  });
+  return false;
+}

@@ -18,8 +18,8 @@ describe('images for the models', function () {
       .jpeg()
       .withMetadata({ exif: { IFD0: { Copyright: 'Studio X', Artist: 'Someone' } } })
       .toFile(big);
-    const a = await prepareImage(big, { cacheDir: false });
-    const b = await prepareImage(big, { cacheDir: false });
+    const a = await prepareImage(dir, path.basename(big), { cacheDir: false });
+    const b = await prepareImage(dir, path.basename(big), { cacheDir: false });
     assert.equal(a.sha256, b.sha256, 'same input → same bytes');
     assert.equal(a.dataUrl, b.dataUrl);
     assert.equal(a.mime, 'image/jpeg');
@@ -32,16 +32,16 @@ describe('images for the models', function () {
 
     const small = path.join(dir, 'small.png');
     await makeImage(small, 1, 300, 200, 'png');
-    const s = await prepareImage(small, { cacheDir: false, maxSide: 1024 });
+    const s = await prepareImage(dir, path.basename(small), { cacheDir: false, maxSide: 1024 });
     assert.deepEqual([s.width, s.height], [300, 200], 'no enlargement');
-    const custom = await prepareImage(big, { cacheDir: false, maxSide: 512 });
+    const custom = await prepareImage(dir, path.basename(big), { cacheDir: false, maxSide: 512 });
     assert.equal(Math.max(custom.width, custom.height), 512);
   });
 
   it('keeps transparency as PNG', async () => {
     const file = path.join(dir, 'alpha.png');
     await sharp({ create: { width: 200, height: 100, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0.5 } } }).png().toFile(file);
-    const p = await prepareImage(file, { cacheDir: false });
+    const p = await prepareImage(dir, path.basename(file), { cacheDir: false });
     assert.equal(p.mime, 'image/png');
     assert.ok(p.dataUrl.startsWith('data:image/png;base64,'));
   });
@@ -50,27 +50,27 @@ describe('images for the models', function () {
     const cacheDir = await makeTempDir('tf-cache-');
     const file = path.join(dir, 'c.png');
     await makeImage(file, 2, 1600, 1200, 'png');
-    const first = await prepareImage(file, { cacheDir });
+    const first = await prepareImage(dir, path.basename(file), { cacheDir });
     const list = async (): Promise<string[]> => (await fs.readdir(path.join(cacheDir, 'images'))).filter((e) => /\.(bin|json)$/.test(e));
     const entries = await list();
     assert.equal(entries.length, 2, 'one .bin + one .json');
     assert.equal((await fs.readdir(path.join(cacheDir, 'images', 'by-stat'))).length, 1, 'one stat index entry');
     clearImageMemo();
-    const again = await prepareImage(file, { cacheDir });
+    const again = await prepareImage(dir, path.basename(file), { cacheDir });
     assert.equal(again.sha256, first.sha256);
     assert.equal(again.dataUrl, first.dataUrl);
     // a different size setting is a different entry
-    await prepareImage(file, { cacheDir, maxSide: 512 });
+    await prepareImage(dir, path.basename(file), { cacheDir, maxSide: 512 });
     assert.equal((await list()).length, 4);
     // a damaged entry is not trusted
     const bin = entries.find((e) => e.endsWith('.bin'))!;
     await fs.writeFile(path.join(cacheDir, 'images', bin), 'garbage');
     clearImageMemo();
-    assert.equal((await prepareImage(file, { cacheDir })).sha256, first.sha256);
+    assert.equal((await prepareImage(dir, path.basename(file), { cacheDir })).sha256, first.sha256);
     // a changed file is prepared anew (the stat index does not match it any more)
     clearImageMemo();
     await makeImage(file, 5, 1500, 1000, 'png');
-    const changed = await prepareImage(file, { cacheDir });
+    const changed = await prepareImage(dir, path.basename(file), { cacheDir });
     assert.notEqual(changed.sha256, first.sha256);
     assert.deepEqual([changed.width, changed.height], [1024, 683]);
   });
@@ -89,7 +89,7 @@ describe('images for the models', function () {
   it('detects the real MIME type from the bytes, not the extension, and converts to PNG', async () => {
     const liar = path.join(dir, 'really-a-jpeg.png');
     await makeImage(liar, 3, 100, 80, 'jpeg');
-    const f = await readImageFile(liar);
+    const f = await readImageFile(dir, path.basename(liar));
     assert.equal(f.mime, 'image/jpeg');
     const png = await toPng(f.data);
     assert.equal((await sharp(png).metadata()).format, 'png');
