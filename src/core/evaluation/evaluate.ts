@@ -220,7 +220,7 @@ export function overallOf(reviews: readonly ReviewEvaluation[]): Overall {
     ratingsMean: rMean,
     ratingsSd: rSd,
     ratingsPositiveShare: n ? (dist[3] + dist[4]) / n : null,
-    lowestDesignerMean: lowest.length ? Math.min(...lowest) : null,
+    lowestDesignerMean: lowest.length ? lowest.reduce((m, x) => Math.min(m, x), Infinity) : null,
     ratingsDistribution: dist,
     survey,
     totalCostUsd: runs.length ? sumOrNull(costs.map((c) => c ?? undefined)) : null,
