@@ -9,7 +9,8 @@ import type { Services } from '../services';
 import { analyzeReview } from '../../core/stats';
 import { listRunEntries, type RunEntry } from '../../core/run/store';
 import { formatDiagnostic } from '../../core/review/diagnostics';
-import { interruptedRuns } from '../../core/run/lock';
+import { LOCK_FILE, interruptedRuns } from '../../core/run/lock';
+import { PARTS_FILE } from '../../core/run/promptParts';
 import type { RunRecord } from '../../core/run/record';
 import type { RunEvent } from '../../core/run/events';
 import {
@@ -149,6 +150,10 @@ export class ReviewPanel implements vscode.Disposable {
     const rel = path.relative(this.root.fsPath, uri.fsPath).split(path.sep);
     if (rel[0] !== 'runs') this.reloadAll = true;
     if (rel.some((p) => p.endsWith('.tmp'))) return;
+    // The prompt parts are appended with every run.json write, and the driver's lock is refreshed every few seconds: neither
+    // changes what the panel shows.
+    const name = rel[rel.length - 1] ?? '';
+    if (rel[0] === 'runs' && (name === PARTS_FILE || name.startsWith(LOCK_FILE))) return;
     // During a run its record is rewritten after every turn; the live events already carry that, and the run's start
     // and end reload the state.
     if (rel[0] === 'runs' && rel[rel.length - 1] === 'run.json' && this.services.runs.isRunning(this.root.fsPath)) return;

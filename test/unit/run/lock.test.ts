@@ -119,7 +119,9 @@ describe('one driver per run: two processes', function () {
     const id = (await fs.readdir(path.join(root, 'runs')))[0]!;
     assert.equal(await isRunDriven(root, id), true);
 
+    const lockBefore = await fs.readFile(path.join(root, 'runs', id, LOCK_FILE), 'utf8');
     const second = await run([root, '--resume', id]).done;
+    assert.equal(await fs.readFile(path.join(root, 'runs', id, LOCK_FILE), 'utf8'), lockBefore, 'the first driver still holds its lock');
     assert.equal(second.code, 1, second.stderr);
     assert.match(second.stderr, new RegExp(`Run ${id} is being driven by another process \\(pid ${first.child.pid} on `));
     assert.equal(second.stderr.trim().split('\n').length, 1, 'one line');
