@@ -1,5 +1,5 @@
 /**
- * "Re-rank Final Candidates…" inside the real extension host: a run made against the in-process mock OpenAI server on a
+ * "Make Blind Re-rank Set…" inside the real extension host: a run made against the in-process mock OpenAI server on a
  * copy of the sample review in the workspace, then teamfusion.rerankRun with `{ reviewRoot, runId }`: the re-ranking
  * folder holds the final candidates, the Reviews tree lists it as a review of its own, and it refuses a second time.
  */
@@ -38,7 +38,7 @@ async function waitFor<T>(what: string, fn: () => T | undefined | Promise<T | un
   }
 }
 
-describe('rerank: Re-rank Final Candidates in the extension host', function () {
+describe('rerank: Make Blind Re-rank Set in the extension host', function () {
   this.timeout(180_000);
   let mock: MockOpenAI;
   let review = '';

@@ -200,9 +200,13 @@ export function pairedChange(
     const h = tQuantile975(m - 1) * jackknifeSe(before, after);
     designerInterval = [change - h, change + h];
   }
-  const interval: [number, number] = designerInterval
+  // Mean Spearman lies in [−1/(m − 1), 1], so the change lies within ±(1 + 1/(m − 1)): the interval is clipped to that.
+  const bound = 1 + 1 / (m - 1);
+  const clip = (x: number): number => Math.max(-bound, Math.min(bound, x));
+  const wide: [number, number] = designerInterval
     ? [Math.min(chanceInterval[0], designerInterval[0]), Math.max(chanceInterval[1], designerInterval[1])]
     : chanceInterval;
+  const interval: [number, number] = [clip(wide[0]), clip(wide[1])];
   const verdict: Verdict = interval[0] > 0 ? 'converged' : interval[1] < 0 ? 'diverged' : 'no evidence';
   return { wBefore: wb, wAfter: wa, change, interval, verdict, chanceInterval, designerInterval, draws, seed };
 }

@@ -1,7 +1,7 @@
 /**
- * "TeamFusion: Re-rank Final Candidates…" (teamfusion.rerankRun): makes runs/<run-id>/rerank/ — a review of the run's
- * final candidates — reveals it and opens its panel, where each designer adds "My ranking". The parent review's Run tab
- * then shows Kendall's W before → after. Argument: `{ reviewRoot, runId }`, a run tree item, or nothing (a review and
+ * "TeamFusion: Make Blind Re-rank Set…" (teamfusion.rerankRun): makes runs/<run-id>/rerank/ — the blind re-rank set (the
+ * team's Borda top 3 + every remix, under letters) — reveals it and opens its panel, where each designer adds "My
+ * ranking". The parent review's Run tab then shows "Did it help?". Argument: `{ reviewRoot, runId }`, a run tree item, or nothing (a review and
  * then one of its completed runs are picked). Returns the new folder's path, or undefined when nothing was made.
  */
 import * as path from 'node:path';
@@ -24,7 +24,7 @@ async function runRefOf(services: Services, arg: unknown): Promise<RunRef | unde
   }
   const record = await pickRun(review.fsPath, {
     statuses: ['completed'],
-    title: 'TeamFusion: Re-rank Final Candidates',
+    title: 'TeamFusion: Make Blind Re-rank Set',
     placeHolder: 'Which completed run should the team re-rank?',
     emptyMessage: 'This review has no completed run yet; the team re-ranks the final candidates of a completed run.',
   });
@@ -39,7 +39,7 @@ export async function rerankRun(services: Services, arg: unknown): Promise<strin
     dir = (await makeRerankSet(ref.reviewRoot, ref.runId)).dir;
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e);
-    services.log.warn(`Re-rank Final Candidates: ${why}`);
+    services.log.warn(`Make Blind Re-rank Set: ${why}`);
     void vscode.window.showErrorMessage(why);
     return undefined;
   }
@@ -56,5 +56,5 @@ export async function rerankRun(services: Services, arg: unknown): Promise<strin
 }
 
 export function registerRerank(context: vscode.ExtensionContext, services: Services): void {
-  context.subscriptions.push(vscode.commands.registerCommand(RERANK_COMMAND, guardWriteCommand(services.log, 'Re-rank Final Candidates', (arg) => rerankRun(services, arg))));
+  context.subscriptions.push(vscode.commands.registerCommand(RERANK_COMMAND, guardWriteCommand(services.log, 'Make Blind Re-rank Set', (arg) => rerankRun(services, arg))));
 }

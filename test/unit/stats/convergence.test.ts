@@ -65,9 +65,12 @@ describe('stats: convergence (mean Spearman, paired change, calibrated verdict)'
     const b = pairedChange(before, after);
     assert.deepEqual(b.interval, a.interval);
     assert.ok(a.interval[0] <= a.change && a.change <= a.interval[1]);
-    // The interval is the wider of its two parts on each side.
-    assert.equal(a.interval[0], Math.min(a.chanceInterval[0], a.designerInterval![0]));
-    assert.equal(a.interval[1], Math.max(a.chanceInterval[1], a.designerInterval![1]));
+    // The interval is the wider of its two parts on each side, clipped to the possible range ±(1 + 1/(m − 1)).
+    const bound = 1 + 1 / 3;
+    assert.equal(a.interval[0], Math.max(-bound, Math.min(a.chanceInterval[0], a.designerInterval![0])));
+    assert.equal(a.interval[1], Math.min(bound, Math.max(a.chanceInterval[1], a.designerInterval![1])));
+    const wide = pairedChange([[1, 2, 3], [3, 1, 2], [2, 3, 1]], [[1, 2, 3], [1, 2, 3], [3, 2, 1]]);
+    assert.ok(wide.interval[0] >= -1.5 && wide.interval[1] <= 1.5, `clipped: ${wide.interval.join()}`);
     const other = pairedChange(before, after, { seed: 7 });
     assert.notDeepEqual(other.chanceInterval, a.chanceInterval, 'the seed drives the chance part');
   });
@@ -82,7 +85,7 @@ describe('stats: convergence (mean Spearman, paired change, calibrated verdict)'
     assert.equal(down.verdict, 'diverged', JSON.stringify(down));
     const two = pairedChange([[1, 2, 3, 4, 5, 6, 7, 8], [8, 7, 6, 5, 4, 3, 2, 1]], [[1, 2, 3, 4, 5, 6, 7, 8], [1, 2, 3, 4, 5, 6, 7, 8]]);
     assert.equal(two.designerInterval, null);
-    assert.deepEqual(two.interval, two.chanceInterval);
+    assert.deepEqual(two.interval, two.chanceInterval.map((x) => Math.max(-2, Math.min(2, x))));
     assert.equal(two.verdict, 'converged');
   });
 
