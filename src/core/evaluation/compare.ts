@@ -133,6 +133,13 @@ async function timingOf(root: string, record: RunRecord, rerankings: number): Pr
   };
 }
 
+/** The review limited to the designers who took part in the run (all of them when the run used the whole team). */
+function onlyRunDesigners(review: Review, ids: readonly string[] | undefined): Review {
+  if (!ids) return review;
+  const chosen = new Set(ids.map((id) => id.toLowerCase()));
+  return { ...review, designers: review.designers.filter((d) => chosen.has(d.id.toLowerCase())) };
+}
+
 /** Re-rank matrix restricted to `ids` (rows in that order), columns in `letters` order. */
 function rowsOf(review: Review, ids: readonly string[]): number[][] {
   const all = reviewRankMatrix(review);
@@ -151,8 +158,10 @@ export async function compareRun(reviewRoot: string, runId: string, opts: Compar
     const first = parent.diagnostics.find((d) => d.severity === 'error');
     throw new Error(`The review cannot be analysed${first ? `: ${formatDiagnostic(first)}` : '.'}`);
   }
-  if (parent.review.designers.length < 2) throw new Error(`Agreement needs rankings from two or more designers; the review has ${parent.review.designers.length}.`);
-  const before = side(parent.review, opts);
+  // A run made with `--designers` is judged on that subset, before and after.
+  const team = onlyRunDesigners(parent.review, record.settings.designers);
+  if (team.designers.length < 2) throw new Error(`Agreement needs rankings from two or more designers; the review has ${team.designers.length}.`);
+  const before = side(team, opts);
   const problems: string[] = [];
   const remixes = record.iterations.filter((it) => it.remix).length;
 
@@ -171,7 +180,7 @@ export async function compareRun(reviewRoot: string, runId: string, opts: Compar
   } else {
     const loaded = await loadReview(path.join(root, ...rel.split('/')), { requireRankings: true, decodeImages: false, partial: true });
     for (const d of loaded.diagnostics) if (d.severity === 'error' && !/has no ranking files yet/.test(d.message)) problems.push(prefixed(rel, d));
-    const review = loaded.review;
+    const review = loaded.review && onlyRunDesigners(loaded.review, record.settings.designers);
     rerankings = review?.designers.length ?? 0;
     let key;
     try {
@@ -194,7 +203,7 @@ export async function compareRun(reviewRoot: string, runId: string, opts: Compar
       after = side(review, opts);
       const ids = before.designers.filter((id) => after!.designers.includes(id));
       if (ids.length >= 2) {
-        const pc = pairedChange(rowsOf(parent.review, ids), rowsOf(review, ids), opts.interval);
+        const pc = pairedChange(rowsOf(team, ids), rowsOf(review, ids), opts.interval);
         paired = { designers: ids, wBefore: pc.wBefore, wAfter: pc.wAfter, change: pc.change, interval: pc.interval, verdict: pc.verdict, chanceInterval: pc.chanceInterval, designerInterval: pc.designerInterval };
       } else {
         missing = `Only ${ids.length} designer${ids.length === 1 ? '' : 's'} ranked both before and after; the paired change needs two.`;

@@ -58,6 +58,8 @@ export function outcomeView(ctx: ViewContext, run: PanelRun): HTMLElement {
   if (!last) return section('tf-outcome', 'Agreements and decisions', muted('The remix agent has not summarised the discussion yet.'));
   const list = (title: string, items: string[] | undefined) =>
     items && items.length ? h('div', {}, h('h3', {}, title), h('ul', {}, ...items.map((t) => h('li', {}, t)))) : null;
+  const withReasons = [...run.iterations].reverse().find((it) => it.reasons?.length);
+  const leadDecisions = [...run.iterations].reverse().find((it) => it.decisions?.length);
   const decisions = last.decisionPoints?.length
     ? h(
         'div',
@@ -79,6 +81,8 @@ export function outcomeView(ctx: ViewContext, run: PanelRun): HTMLElement {
     last.editingDirections ? h('div', {}, h('h3', {}, 'Editing directions'), h('p', { class: 'tf-directions' }, last.editingDirections)) : null,
     h('div', { class: 'tf-grid-2' }, list('Agreements', last.agreements), list('Disagreements', last.disagreements)),
     decisions,
+    leadDecisions ? list(`Decided by the lead (iteration ${leadDecisions.index})`, leadDecisions.decisions!.map((d) => `${d.question} → ${d.decision} (${ctx.designerName(d.by)}${d.via === 'proxy' ? "'s proxy" : ''}${d.reason ? `: ${d.reason}` : ''})`)) : null,
+    withReasons ? list(`Why the remix agent ranked them so (iteration ${withReasons.index})`, withReasons.reasons!.map((r) => `${ctx.labelOf(r.candidate)}: ${r.reason}`)) : null,
   );
 }
 
