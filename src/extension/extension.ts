@@ -7,6 +7,7 @@ import { registerFoundation } from './foundation/register';
 import { registerRunCommands } from './run/register';
 import { registerReviewPanel } from './panel/register';
 import { registerRerank } from './rerank/register';
+import { registerDiscussionAnalysis } from './analysis/discussionCoding';
 import { createServices } from './services';
 
 export function activate(context: vscode.ExtensionContext): void {
@@ -14,6 +15,7 @@ export function activate(context: vscode.ExtensionContext): void {
   context.subscriptions.push(services);
   registerFoundation(context, services);
   registerRunCommands(context, services);
+  registerDiscussionAnalysis(context, services);
   registerReviewPanel(context, services);
   registerRerank(context, services);
 }

@@ -11,6 +11,8 @@ import { z } from 'zod';
 import { RunRecordSchema, RunStatusSchema, IterationSchema, MessageSchema } from '../core/run/record';
 import { analysisSchema } from '../core/stats/analysisSchema';
 import { PHASES } from '../core/run/discussionSettings';
+import { AnalysisFileSchema } from '../core/analysis/schema';
+import { StanceTableSchema } from '../core/analysis/stance';
 
 const text = (max: number) => z.string().max(max);
 
@@ -169,6 +171,26 @@ export const FeedbackSchema = z.object({
   problems: z.array(z.string()),
 });
 export type PanelFeedback = z.infer<typeof FeedbackSchema>;
+/** Coding in progress for a run of this review (code-discussion from the panel or the command). */
+export const CodingProgressSchema = z.object({
+  runId: z.string(),
+  active: z.boolean(),
+  coded: z.number().int().nonnegative(),
+  total: z.number().int().nonnegative(),
+  message: z.string(),
+});
+export type PanelCodingProgress = z.infer<typeof CodingProgressSchema>;
+
+/** Discussion analysis of the run shown: its analysis.json (without the prompt text) and the stance table from the record. */
+export const DiscussionAnalysisSchema = z.object({
+  runId: z.string(),
+  analysis: AnalysisFileSchema.omit({ prompt: true }).optional(),
+  /** Why analysis.json cannot be shown, in words. */
+  error: z.string().optional(),
+  stance: StanceTableSchema.optional(),
+  coding: CodingProgressSchema.optional(),
+});
+export type PanelDiscussionAnalysis = z.infer<typeof DiscussionAnalysisSchema>;
 
 export const PanelStateSchema = z.object({
   /** Present when the review loaded (no error-level diagnostics). */
@@ -195,6 +217,8 @@ export const PanelStateSchema = z.object({
   evaluation: EvaluationSchema.optional(),
   /** For the run shown: the saved ratings (designer → message id → score) and survey answers (designer → answers). */
   feedback: FeedbackSchema.optional(),
+  /** For the run shown: Bales coding (analysis.json) and stance kept or yielded. */
+  discussion: DiscussionAnalysisSchema.optional(),
 });
 export type PanelState = z.infer<typeof PanelStateSchema>;
 
@@ -260,6 +284,9 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('refresh') }),
   /** Something went wrong inside the webview: goes to the TeamFusion log. */
   z.object({ type: z.literal('log'), level: z.enum(['info', 'warning', 'error']), message: text(4000) }),
+  /** Code the run's discussion (Bales IPA); `force` codes every message again. */
+  z.object({ type: z.literal('codeDiscussion'), runId: text(200), force: z.boolean().optional() }),
+  z.object({ type: z.literal('cancelCoding') }),
 ]);
 export type WebviewMessage = z.infer<typeof WebviewMessageSchema>;
 
@@ -340,6 +367,7 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
   SaveFeedbackReplySchema,
   /** A short message for the user (an action failed, a run cannot start). */
   z.object({ type: z.literal('notice'), level: z.enum(['info', 'warning', 'error']), message: z.string() }),
+  z.object({ type: z.literal('codingProgress'), progress: CodingProgressSchema }),
 ]);
 export type HostMessage = z.infer<typeof HostMessageSchema>;
 

@@ -61,6 +61,9 @@ class App {
         return;
       case 'saveRankingResult':
         return;
+      case 'codingProgress':
+        this.runTab.analysis.onProgress(m.progress);
+        return;
     }
   }
 

@@ -3,7 +3,7 @@
  * compliant" flag. Pure functions; analysis.json stores their results so readers need not recompute them.
  */
 import { AGREES, DISAGREES, categoryArea, type BalesArea } from './bales';
-import type { BalesCode, RoundMix } from './analysisFile';
+import type { BalesCode, RoundMix } from './schema';
 
 /** A discussion whose coded messages are at least this share "Agrees" is flagged as possibly too compliant. */
 export const COMPLIANT_SHARE = 0.8;

@@ -30,6 +30,8 @@ import { saveRanking } from './rankingWriter';
 import { workspaceWritable } from '../commandGuard';
 import { resolveInReview } from '../../core/files/reviewFiles';
 import { untrustedWriteMessage } from '../run/trustGuard';
+import { discussionCoding } from '../analysis/discussionCoding';
+import { discussionState } from '../analysis/panelDiscussion';
 
 export const REVIEW_VIEW_TYPE = 'teamfusion.review';
 
@@ -124,6 +126,16 @@ export class ReviewPanel implements vscode.Disposable {
       }),
       vscode.workspace.onDidGrantWorkspaceTrust(() => void this.postState()),
     );
+    const coding = discussionCoding();
+    if (coding) {
+      this.disposables.push(
+        coding.onProgress((e) => {
+          if (!sameFolder(e.reviewRoot, root.fsPath)) return;
+          this.post({ type: 'codingProgress', progress: e.progress });
+          if (!e.progress.active) void this.postState();
+        }),
+      );
+    }
     const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(root, '**/*'));
     const changed = (uri: vscode.Uri) => this.scheduleReload(uri);
     this.disposables.push(watcher, watcher.onDidChange(changed), watcher.onDidCreate(changed), watcher.onDidDelete(changed));
@@ -217,6 +229,7 @@ export class ReviewPanel implements vscode.Disposable {
     const evaluation = runId ? await this.evaluationOf(runId) : undefined;
     const record = runId ? this.runs.find((r) => r.id === runId) : undefined;
     const feedback = record ? await runFeedback(this.root.fsPath, record, (line) => this.services.log.warn(line)) : undefined;
+    const discussion = await discussionState(this.root.fsPath, this.runs.find((r) => r.id === runId), this.lastLoad.review, discussionCoding()?.current(this.root.fsPath));
     if (!this.ready || this.disposed || !this.lastLoad) return;
     const state = buildPanelState({
       root: this.root.fsPath,
@@ -232,6 +245,7 @@ export class ReviewPanel implements vscode.Disposable {
       ...(evaluation ? { evaluation } : {}),
       ...(feedback ? { feedback } : {}),
     });
+    if (discussion) state.discussion = discussion;
     this.post({ type: 'state', state });
   }
 
@@ -309,6 +323,16 @@ export class ReviewPanel implements vscode.Disposable {
         return;
       case 'setApiKey':
         await this.command('teamfusion.setApiKey');
+        return;
+      case 'codeDiscussion':
+        if (!vscode.workspace.isTrusted) {
+          this.post({ type: 'notice', level: 'warning', message: 'Coding is off in an untrusted workspace: nothing is sent to a model.' });
+          return;
+        }
+        await this.command('teamfusion.codeDiscussion', { reviewRoot, runId: m.runId, ...(m.force ? { force: true } : {}) });
+        return;
+      case 'cancelCoding':
+        discussionCoding()?.cancel(reviewRoot);
         return;
       case 'log':
         this.services.log[m.level === 'warning' ? 'warn' : m.level](`Review panel: ${m.message}`);

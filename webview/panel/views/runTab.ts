@@ -9,6 +9,7 @@ import type { PanelRunEvent, PanelState } from '../../../src/protocol/panel';
 import { DiscussionView } from './discussion';
 import { didItHelpView } from './didItHelp';
 import { FeedbackPanel } from './feedback';
+import { DiscussionAnalysisView } from './discussionAnalysis';
 import { outcomeView, remixGallery, timelineView, usageView } from './runOutcome';
 
 interface ValueElement extends HTMLElement {
@@ -19,6 +20,7 @@ export class RunTab {
   readonly element = h('div', { class: 'tf-run-tab' });
   private readonly discussion = new DiscussionView();
   private readonly feedback = new FeedbackPanel();
+  readonly analysis = new DiscussionAnalysisView();
   private readonly toolbar = h('div', { class: 'tf-toolbar', role: 'toolbar', 'aria-label': 'Run actions' });
   private readonly notices = h('div', { class: 'tf-notices', 'aria-live': 'polite' });
   private readonly agreement = h('div', { class: 'tf-rerank', id: 'tf-rerank-agreement' });
@@ -39,6 +41,7 @@ export class RunTab {
       section('tf-discussion-section', 'Discussion', this.feedback.pickerBox, this.discussion.element),
       this.results,
       this.feedback.surveyBox,
+      this.analysis.element,
       this.refineBox,
     );
   }
@@ -54,6 +57,7 @@ export class RunTab {
     this.feedback.render(ctx, this.discussion.element);
     replaceChildren(this.results);
     if (run) this.results.append(timelineView(ctx, run), remixGallery(ctx, run), outcomeView(ctx, run), usageView(run));
+    this.analysis.render(ctx);
     this.renderRefine(ctx);
     if (run?.status === 'failed' && run.error) this.notice('error', run.error, true);
   }

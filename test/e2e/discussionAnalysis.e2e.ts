@@ -1,0 +1,160 @@
+/**
+ * Discussion analysis in a real VS Code (code-server + Chromium): the Run tab's "Code discussion" button codes a recorded
+ * run against the local mock model server, and the panel shows the per-speaker category bars, the team's agrees vs
+ * disagrees line (flagged as possibly too compliant) and the stance table — screenshots in dark, light and high contrast.
+ * In an untrusted workspace the button is off and nothing is sent.
+ *
+ *   npm run build && npm run compile-tests && npx mocha --no-config --timeout 600000 out/test/e2e/discussionAnalysis.e2e.js
+ */
+import * as assert from 'node:assert/strict';
+import { existsSync, promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { Frame } from 'playwright-core';
+import { repoRoot } from '../harness/codeServer';
+import { MockOpenAI } from '../support/openaiMock';
+import { DARK, LIGHT, openReview, screenshot, setColorTheme, showTab, startWorkbench, waitForPanel, waitInFrame, type Workbench } from './support/workbench';
+
+const REPO = repoRoot();
+const SAMPLE = path.join(REPO, 'samples', 'lumen-perfume');
+const RUN_ID = '2026-11-21T22-40-05Z-e2e1';
+
+/** What the scripted coder answers: almost all "Agrees", one suggestion, one disagreement. */
+function category(id: string): number {
+  if (id === 'i1-m2') return 4;
+  if (id === 'i2-m2') return 10;
+  return 3;
+}
+
+async function makeReviewWithRun(dir: string): Promise<void> {
+  await fs.cp(SAMPLE, dir, { recursive: true });
+  await fs.rm(path.join(dir, 'runs'), { recursive: true, force: true });
+  const people = ['ana', 'ben', 'chen', 'dina'];
+  const say = ['Image 1 is the premium one.', 'Agreed, Image 1.', 'Yes, Image 1 works.', 'I agree.', 'Fine by me.', 'Sure, Image 1 then.', 'Agreed.', 'Right.'];
+  const round = (k: number, n: number) =>
+    Array.from({ length: n }, (_, i) => ({ id: `i${k}-m${i + 1}`, kind: 'proxy', speaker: people[i % 4]!, turn: Math.floor(i / 4) + 1, content: say[i % say.length]! }));
+  const r2 = round(2, 4);
+  r2.push({ id: 'i2-m5', kind: 'guest', speaker: 'guest-critic', turn: 1, content: 'From outside: Image 1.' });
+  const record = {
+    version: 1,
+    id: RUN_ID,
+    status: 'completed',
+    startedAt: '2026-11-21T22:40:05Z',
+    updatedAt: '2026-11-21T22:50:05Z',
+    settings: { chatModel: 'gpt-4o-mini', imageModel: 'gpt-image-1', turnsPerAgent: 2, iterations: 2 },
+    options: ['1', '2', '3', '4', '5', '6'].map((id) => ({ id, label: `Image ${id}`, file: `options/${id}.png` })),
+    iterations: [
+      { index: 1, candidates: ['1', '2', '3', '4', '5', '6'], messages: round(1, 8), ranking: ['1', '3', '6'], backed: { ana: '1', ben: '3', chen: '1', dina: '1' } },
+      { index: 2, candidates: ['1', '3'], final: true, messages: r2, ranking: ['1', '3'], backed: { ana: '1', ben: '1', chen: '1', dina: null } },
+    ],
+    finalPick: '1',
+    usage: { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, images: 0 },
+    prompts: [],
+  };
+  await fs.mkdir(path.join(dir, 'runs', RUN_ID), { recursive: true });
+  await fs.writeFile(path.join(dir, 'runs', RUN_ID, 'run.json'), JSON.stringify(record, null, 2));
+}
+
+function scriptCoder(mock: MockOpenAI): void {
+  mock.setFallback((req) => {
+    const rf = (req.body as { response_format?: { json_schema?: { name?: string; schema?: { properties?: { codes?: { items?: { properties?: { message?: { enum?: string[] } } } } } } } } }).response_format;
+    const ids = rf?.json_schema?.name === 'teamfusion_bales_codes' ? rf.json_schema.schema?.properties?.codes?.items?.properties?.message?.enum ?? [] : [];
+    if (ids.length === 0) return undefined;
+    return { kind: 'json', value: { codes: ids.map((id) => ({ message: id, category: category(id) })) } };
+  });
+}
+
+async function scrollTo(panel: Frame, id: string): Promise<void> {
+  await panel.evaluate((x) => document.getElementById(x)?.scrollIntoView({ block: 'start' }), id);
+}
+
+describe('discussion analysis in a real VS Code (code-server)', function () {
+  this.timeout(600_000);
+  let ws = '';
+  let mock: MockOpenAI | undefined;
+  let w: Workbench | undefined;
+
+  before(async () => {
+    for (const f of ['dist/extension.js', 'dist/webview/panel.js']) {
+      if (!existsSync(path.join(REPO, f)) && !process.env.TEAMFUSION_E2E_EXTENSION) throw new Error(`${f} is missing: run \`npm run build\` first.`);
+    }
+    ws = await fs.mkdtemp(path.join(os.tmpdir(), 'tf-e2e-ipa-'));
+    await makeReviewWithRun(path.join(ws, 'lumen-perfume'));
+    // A second review, so "Open Review" asks which one (as in a real workspace).
+    await fs.cp(SAMPLE, path.join(ws, 'second-review'), { recursive: true });
+    await fs.writeFile(path.join(ws, 'second-review', 'review.yaml'), 'title: Second review\n');
+    mock = await MockOpenAI.start();
+    scriptCoder(mock);
+  });
+
+  after(async () => {
+    await w?.stop();
+    await mock?.close();
+    if (ws) await fs.rm(ws, { recursive: true, force: true });
+  });
+
+  it('codes the run from the panel and shows the bars, the team line with the compliance flag and the stance table', async () => {
+    w = await startWorkbench({
+      workspace: ws,
+      settings: { 'workbench.colorTheme': DARK, 'workbench.secondarySideBar.defaultVisibility': 'hidden', 'teamfusion.baseUrl': mock!.baseURL },
+      env: { OPENAI_API_KEY: 'sk-e2e-placeholder' },
+    });
+    await w.open();
+    await w.page.waitForTimeout(1_500);
+    const page = w.page;
+    await openReview(page, 'lumen-perfume');
+    const panel = await waitForPanel(page, 'Lumen');
+    await showTab(panel, 'run');
+    await waitInFrame(panel, () => !!document.getElementById('tf-code-discussion'), 'the Code discussion button');
+    // Before coding: the stance table is there already (it comes from the record), the charts are not.
+    assert.equal(await panel.locator('#tf-stance tbody tr').count(), 4);
+    assert.equal(await panel.locator('#tf-bales-bars').count(), 0);
+
+    await panel.locator('#tf-code-discussion').click();
+    await waitInFrame(panel, () => document.querySelectorAll('#tf-bales-bars rect.tf-cat-seg').length > 0, 'the category bars', 120_000);
+
+    const analysis = JSON.parse(await fs.readFile(path.join(ws, 'lumen-perfume', 'runs', RUN_ID, 'analysis.json'), 'utf8')) as {
+      bales: { message: string; category: number; label: string }[];
+      byDesigner: Record<string, Record<string, number>>;
+    };
+    assert.equal(analysis.bales.length, 13);
+    for (const b of analysis.bales) assert.equal(b.category, category(b.message));
+    // Every bar segment is one category of one speaker with the count analysis.json has.
+    const shown = await panel.locator('#tf-bales-bars g[data-speaker]').evaluateAll((gs) =>
+      Object.fromEntries(
+        gs.map((g) => [
+          g.getAttribute('data-speaker'),
+          Object.fromEntries([...g.querySelectorAll('rect')].map((r) => [r.getAttribute('data-category'), Number(/(\d+)$/.exec(r.querySelector('title')?.textContent ?? '')?.[1])])),
+        ]),
+      ),
+    );
+    assert.deepEqual(shown, analysis.byDesigner);
+    assert.ok(shown['guest-critic'], 'guests have a bar too');
+    assert.equal(await panel.locator('#tf-team-line polyline').count(), 2);
+    assert.match((await panel.locator('#tf-compliant').textContent()) ?? '', /Possibly too compliant: 85% of the coded messages are "Agrees"/);
+    const stance = await panel.locator('#tf-stance tbody tr').evaluateAll((rows) => rows.map((r) => [...r.children].map((c) => c.textContent)));
+    // Top choices before the run (rankings): Ana 1, Ben 3, Chen 6, Dina 5.
+    const row = (name: string) => stance.find((r) => r[0]?.startsWith(name))!;
+    assert.deepEqual(row('Ana').slice(1), ['1', '1', '1', 'no', 'kept 1']);
+    assert.deepEqual(row('Ben').slice(1), ['3', '3', '1', 'yes: round 2, after i2-m2', 'yielded to 1']);
+    assert.deepEqual(row('Chen').slice(1), ['6', '1', '1', 'yes: round 1, after i1-m7', 'yielded to 1']);
+    assert.deepEqual(row('Dina').slice(1), ['5', '1', 'nothing', 'yes: round 1, after i1-m8', 'yielded to nothing']);
+    assert.equal(await panel.locator('#tf-stance-summary').textContent(), "1 kept their designer's top choice, 3 yielded (Ben Okafor, Chen Wei → 1; Dina Haddad → nothing).");
+    assert.deepEqual(mock!.specErrors(), []);
+    const codingRequests = mock!.requests.filter((r) => r.route === 'chat').length;
+    assert.equal(codingRequests, 2);
+
+    for (const [theme, name] of [[DARK, 'dark'], [LIGHT, 'light'], ['Dark High Contrast', 'high-contrast'], ['Light High Contrast', 'light-high-contrast']] as const) {
+      await setColorTheme(page, theme);
+      await scrollTo(panel, 'tf-discussion-analysis');
+      await page.waitForTimeout(500);
+      await screenshot(page, `20-discussion-analysis-${name}`);
+    }
+    await setColorTheme(page, DARK);
+
+    // Coding again reuses every code: no request.
+    await panel.locator('#tf-code-discussion').click();
+    await page.waitForTimeout(2_000);
+    assert.equal(mock!.requests.filter((r) => r.route === 'chat').length, codingRequests);
+  });
+});
