@@ -157,4 +157,32 @@ describe('discussion analysis in a real VS Code (code-server)', function () {
     await page.waitForTimeout(2_000);
     assert.equal(mock!.requests.filter((r) => r.route === 'chat').length, codingRequests);
   });
+
+  it('in an untrusted workspace the button is off and nothing is sent', async () => {
+    await w?.stop();
+    w = undefined;
+    mock!.reset();
+    scriptCoder(mock!);
+    await fs.rm(path.join(ws, 'lumen-perfume', 'runs', RUN_ID, 'analysis.json'));
+    w = await startWorkbench({
+      workspace: ws,
+      workspaceTrust: true,
+      settings: { 'workbench.colorTheme': DARK, 'workbench.secondarySideBar.defaultVisibility': 'hidden', 'teamfusion.baseUrl': mock!.baseURL },
+      env: { OPENAI_API_KEY: 'sk-e2e-placeholder' },
+    });
+    await w.open();
+    await w.page.waitForTimeout(1_500);
+    await openReview(w.page, 'lumen-perfume');
+    const panel = await waitForPanel(w.page, 'Lumen');
+    await showTab(panel, 'run');
+    await waitInFrame(panel, () => !!document.getElementById('tf-code-discussion'), 'the Code discussion button');
+    assert.equal(await panel.locator('#tf-code-discussion').getAttribute('disabled'), '');
+    assert.match((await panel.locator('#tf-discussion-analysis').textContent()) ?? '', /Restricted mode: coding is off/);
+    await panel.locator('#tf-code-discussion').click({ force: true });
+    await w.page.waitForTimeout(2_000);
+    assert.equal(mock!.requests.length, 0);
+    assert.equal(existsSync(path.join(ws, 'lumen-perfume', 'runs', RUN_ID, 'analysis.json')), false);
+    await scrollTo(panel, 'tf-discussion-analysis');
+    await screenshot(w.page, '21-discussion-analysis-untrusted-dark');
+  });
 });
