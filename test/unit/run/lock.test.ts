@@ -67,6 +67,16 @@ describe('one driver per run: the lock', () => {
     await lock.release();
   });
 
+  it('a FIFO in place of the lock never hangs: refused while fresh, taken over once stale', async () => {
+    spawnSync('mkfifo', [lockFile]);
+    await assert.rejects(acquireRunLock(root, id), RunDrivenError);
+    const old = new Date(Date.now() - STALE_MS - 5000);
+    await fs.utimes(lockFile, old, old);
+    const lock = await acquireRunLock(root, id);
+    assert.equal((await fs.lstat(lockFile)).isFile(), true);
+    await lock.release();
+  });
+
   it('a lock that is a symlink out of the review is never followed or replaced', async () => {
     const outside = path.join(await makeTempDir('tf-outside-'), 'victim');
     await fs.writeFile(outside, 'untouched');

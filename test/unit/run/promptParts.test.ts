@@ -132,6 +132,33 @@ describe('prompts recorded as parts: small records, every prompt exact', functio
     assert.throws(() => rebuildPrompt(looped, looped.prompts[0].id, parts), /is not an earlier prompt/);
   });
 
+  it('a prompts.jsonl that leads out of the review is refused in words: nothing read from it or written through it', async () => {
+    const root = await makeReview({ options: 3, designers: 2 });
+    const controller = new AbortController();
+    const first = await startRun({
+      reviewRoot: root,
+      client: clientFor(mock),
+      cacheDir,
+      signal: controller.signal,
+      settings: { turnsPerAgent: 1, iterations: 1 },
+      onEvent: (e) => e.type === 'turn-completed' && controller.abort(),
+    });
+    assert.equal(first.status, 'cancelled');
+    const file = path.join(root, 'runs', first.id, PARTS_FILE);
+    const outside = path.join(await makeTempDir('tf-outside-'), 'victim.jsonl');
+    await fs.writeFile(outside, 'private\n');
+    await fs.rm(file);
+    await fs.symlink(outside, file);
+    const requests = mock.requests.length;
+    await assert.rejects(
+      resumeRun({ reviewRoot: root, runId: first.id, client: clientFor(mock), cacheDir }),
+      new RegExp(`runs/${first.id}/prompts\\.jsonl leads outside the review folder`),
+    );
+    await assert.rejects(readPromptParts(root, first.id), /leads outside the review folder/);
+    assert.equal(await fs.readFile(outside, 'utf8'), 'private\n', 'nothing written outside');
+    assert.equal(mock.requests.length, requests, 'no request');
+  });
+
   it('records of older versions (every prompt in full) still read, and their prompts are given back as stored', async () => {
     const root = await makeReview({ options: 3, designers: 2 });
     const record = await startRun({ reviewRoot: root, client: clientFor(mock), cacheDir, settings: { turnsPerAgent: 1, iterations: 1 } });
