@@ -1,6 +1,6 @@
 /**
  * `teamfusion` command line (contract §3). Dispatches to one module per command; each returns its exit code.
- * Exit codes: 0 ok, 1 invalid input / failed, 2 usage, 130 cancelled.
+ * Exit codes: 0 ok, 1 invalid input / failed, 2 usage, 3 waiting for a person, 130 cancelled.
  */
 import { runValidate } from './commands/validate';
 import { runAnalyze } from './commands/analyze';
@@ -10,6 +10,8 @@ import { runRerank } from './commands/rerank';
 import { runCompare } from './commands/compare';
 import { runCodeDiscussion } from './commands/codeDiscussion';
 import { runEvaluate } from './commands/evaluate';
+import { runSay } from './commands/say';
+import { runPin } from './commands/pin';
 import { USAGE, UsageError } from './usage';
 import { RunRecordError } from '../core/run/store';
 import { printable, writeLine } from './output';
@@ -25,6 +27,8 @@ const COMMANDS: Record<string, Command> = {
   compare: runCompare,
   'code-discussion': runCodeDiscussion,
   evaluate: runEvaluate,
+  say: runSay,
+  pin: runPin,
 };
 
 export async function main(argv: string[]): Promise<number> {

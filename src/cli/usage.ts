@@ -14,6 +14,13 @@ Commands:
                                             (OPENAI_API_KEY, OPENAI_BASE_URL). --mode separate-then-together
                                             (default) | together | separate; --order rotate (default) | shuffle |
                                             fixed; --seed: the speaking-order seed; --designers: a subset (2+).
+      [--human ID]… [--guest ID]… [--no-wait]    --human: that designer speaks in person at their turns;
+                                            --guest: a review.yaml guest speaks once per iteration;
+                                            --no-wait: exit 3 at a person's turn, never ask.
+  say <review> <run-id> --as ID <text…>     A designer speaks in a run (@id asks them to speak next; /pass at
+                                            your own turn lets your proxy speak).
+  pin <review> <run-id> <message-id> [--as ID] [--remove]
+                                            Pin a message: every later prompt of the run carries it.
   rerank <review> <run-id> [--top N]        Make runs/<run-id>/rerank/, the blind re-rank set: the team's Borda top N
                                             options (3) + every remix, under neutral letters A, B, C, …
   compare <review> <run-id> [--json]        Did it help? Agreement before → after (paired change, verdict),
@@ -24,5 +31,6 @@ Commands:
                                             Code every message of a run with Bales' interaction categories
                                             (runs/<run-id>/analysis.json); --batch uses the Batch API.
 
-Exit codes: 0 ok, 1 invalid input or failed run, 2 usage error, 130 cancelled.
+Exit codes: 0 ok, 1 invalid input or failed run, 2 usage error, 3 waiting for a person (say, then resume),
+130 cancelled.
 `;

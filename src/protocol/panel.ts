@@ -8,7 +8,7 @@
  * Only zod and type imports here: the file is bundled into the webview.
  */
 import { z } from 'zod';
-import { RunRecordSchema, RunStatusSchema, IterationSchema, MessageSchema } from '../core/run/record';
+import { RunRecordSchema, RunStatusSchema, IterationSchema, MessageSchema, MessageKindSchema, PinSchema, WaitingForSchema } from '../core/run/record';
 import { analysisSchema } from '../core/stats/analysisSchema';
 import { PHASES } from '../core/run/discussionSettings';
 import { AnalysisFileSchema } from '../core/analysis/schema';
@@ -308,15 +308,16 @@ export const PanelRunEventSchema = z.discriminatedUnion('type', [
     iteration: z.number(),
     speaker: z.string(),
     speakerName: z.string(),
-    turn: z.number(),
+    turn: z.number().nullable(),
     phase: z.enum(PHASES).optional(),
+    kind: MessageKindSchema.optional(),
   }),
   z.object({
     type: z.literal('turn-delta'),
     runId: z.string(),
     iteration: z.number(),
     speaker: z.string(),
-    turn: z.number(),
+    turn: z.number().nullable(),
     text: z.string(),
   }),
   z.object({ type: z.literal('turn-completed'), runId: z.string(), iteration: z.number(), message: MessageSchema }),
@@ -336,6 +337,8 @@ export const PanelRunEventSchema = z.discriminatedUnion('type', [
     message: z.string(),
   }),
   z.object({ type: z.literal('run-finished'), runId: z.string(), status: RunStatusSchema, error: z.string().optional() }),
+  z.object({ type: z.literal('waiting'), runId: z.string(), waitingFor: WaitingForSchema, speakerName: z.string() }),
+  z.object({ type: z.literal('pins-changed'), runId: z.string(), pins: z.array(PinSchema) }),
 ]);
 export type PanelRunEvent = z.infer<typeof PanelRunEventSchema>;
 

@@ -4,7 +4,9 @@
  * Streams the discussion to stdout ("Ana (turn 1): …"); with --json, prints only the final summary JSON on stdout.
  * Ctrl+C cancels (the record is kept, resumable). `--resume RUN-ID` continues a run; on a completed run together with
  * `--feedback` it refines it (one more remix round + a final pick).
- * Exit: 0 completed, 1 failed or invalid input, 2 usage, 130 cancelled.
+ * `--human ID` (repeatable): that designer speaks in person at their turns — asked here in a terminal, otherwise (or with
+ * `--no-wait`) the run stops with status waiting. `--guest ID` (repeatable): a review.yaml guest speaks once per iteration.
+ * Exit: 0 completed, 1 failed or invalid input, 2 usage, 3 waiting for a person, 130 cancelled.
  */
 import * as path from 'node:path';
 import { z } from 'zod';
@@ -21,6 +23,8 @@ import { wholeSetting } from '../../core/run/settingBounds';
 import { UsageError } from '../usage';
 import { DISCUSSION_MODES, SPEAKING_ORDERS, oneOf } from '../../core/run/discussionSettings';
 import { SubsetError, checkSubset } from '../../core/run/runner';
+import { PeopleInputError, submitSay } from '../../core/run/people/submit';
+import * as readline from 'node:readline';
 
 const ArgsSchema = z.object({
   review: z.string().min(1),
@@ -33,6 +37,9 @@ const ArgsSchema = z.object({
   seed: wholeSetting('orderSeed', 'the seed').optional(),
   designers: z.array(z.string().min(1)).min(2, 'name at least two designers, separated by commas').optional(),
   json: z.boolean(),
+  human: z.array(z.string()).optional(),
+  guest: z.array(z.string()).optional(),
+  noWait: z.boolean().optional(),
 });
 type RunArgs = z.infer<typeof ArgsSchema>;
 
@@ -62,6 +69,9 @@ export function parseRunArgs(args: readonly string[]): RunArgs {
       case '--seed': out.seed = int(); break;
       case '--designers': out.designers = [...new Set(value().split(',').map((x) => x.trim()).filter(Boolean))]; break;
       case '--json': out.json = true; break;
+      case '--human': out.human = [...((out.human as string[] | undefined) ?? []), value()]; break;
+      case '--guest': out.guest = [...((out.guest as string[] | undefined) ?? []), value()]; break;
+      case '--no-wait': out.noWait = true; break;
       default:
         if (a.startsWith('-')) throw new UsageError(`unknown option ${a}.`);
         positional.push(a);
@@ -128,6 +138,8 @@ export async function runRun(args: string[]): Promise<number> {
 
   let latest: RunRecord | undefined;
   speakerName = (id) => review.designers.find((d) => d.id === id)?.name ?? id;
+  // In a terminal (and without --no-wait) the person is asked here; otherwise the run stops with status "waiting".
+  const asker = process.stdin.isTTY && !a.noWait ? new TerminalAsker(root) : undefined;
   const settings: Partial<RunSettings> = {};
   if (a.iterations !== undefined) settings.iterations = a.iterations;
   if (a.turns !== undefined) settings.turnsPerAgent = a.turns;
@@ -142,9 +154,13 @@ export async function runRun(args: string[]): Promise<number> {
     feedback: a.feedback,
     signal: controller.signal,
     prices,
+    humans: a.human,
+    guests: a.guest,
+    holdWhenWaiting: asker !== undefined,
     onEvent: (e) => {
       if (e.type === 'record-saved') latest = e.record;
       printEvent(e, out, (id) => (latest ? labelOf(latest, id) : id));
+      if (e.type === 'waiting') asker?.ask(e.waitingFor.speaker, e.speakerName, e.runId);
     },
   };
 
@@ -169,6 +185,7 @@ export async function runRun(args: string[]): Promise<number> {
     }
   } finally {
     process.off('SIGINT', onSigint);
+    asker?.close();
   }
 
   const dir = runDir(root, record.id);
@@ -176,6 +193,16 @@ export async function runRun(args: string[]): Promise<number> {
   else {
     out(`\n${printable(`Run ${record.status}: ${displayPath(dir)}`)}\n`);
     if (record.finalPick) out(`${printable(`Final pick: ${labelOf(record, record.finalPick)} — see ${displayPath(path.join(dir, 'result.md'))}`)}\n`);
+  }
+  if (record.status === 'waiting' && record.waitingFor) {
+    const who = record.waitingFor.speaker;
+    const name = review.designers.find((d) => d.id === who)?.name ?? who;
+    writeLine(
+      process.stderr,
+      `Waiting for ${name}; answer with \`teamfusion say ${a.review} ${record.id} --as ${who} <message>\` ` +
+        `(or "/pass") and resume: teamfusion run ${a.review} --resume ${record.id}`,
+    );
+    return 3;
   }
   if (record.status !== 'completed' && record.error) writeLine(process.stderr, record.error);
   if (record.status !== 'completed') writeLine(process.stderr, `Resume with: teamfusion run ${a.review} --resume ${record.id}`);
@@ -199,7 +226,7 @@ function printEvent(e: RunEvent, out: (s: string) => void, label: (id: string) =
     case 'turn-started':
       // Turns that run concurrently (independent, separate) are printed whole when they complete.
       if (e.phase === 'independent' || e.phase === 'separate') concurrent.add(`${e.iteration}|${e.speaker}|${e.turn}`);
-      else out(printable(`${e.speakerName} (turn ${e.turn}): `));
+      else out(printable(`${e.speakerName} (${e.kind === 'guest' ? 'guest' : e.turn === null ? 'extra turn' : `turn ${e.turn}`}): `));
       break;
     case 'turn-delta':
       // Streamed model text: line breaks become spaces (one turn, one line), every other control character is escaped.
@@ -207,10 +234,18 @@ function printEvent(e: RunEvent, out: (s: string) => void, label: (id: string) =
       break;
     case 'turn-completed': {
       const k = `${e.iteration}|${e.message.speaker}|${e.message.turn}`;
-      if (concurrent.delete(k)) line(`${speakerName(e.message.speaker)} (turn ${e.message.turn}, ${e.message.phase}): ${oneLine(e.message.content)}`);
+      // People's messages arrive whole (no deltas); concurrent turns are printed when they complete.
+      if (e.message.kind === 'human') line(`${speakerName(e.message.speaker)} (in person): ${oneLine(e.message.content)}`);
+      else if (concurrent.delete(k)) line(`${speakerName(e.message.speaker)} (turn ${e.message.turn}, ${e.message.phase}): ${oneLine(e.message.content)}`);
       else out('\n');
       break;
     }
+    case 'waiting':
+      line(`Waiting for ${e.speakerName} (iteration ${e.waitingFor.iteration}, turn ${e.waitingFor.turn}).`);
+      break;
+    case 'pins-changed':
+      line(`Pins: ${e.pins.map((p) => p.message).join(', ') || 'none'}`);
+      break;
     case 'remix-agent-completed':
       line(`${e.iteration.final ? 'Final ranking' : 'Consensus'}: ${(e.iteration.ranking ?? []).map(label).join(', ')}`);
       break;
@@ -291,4 +326,31 @@ export async function readPriceTable(file: string | undefined): Promise<PriceTab
     throw new Error(`${file} (TEAMFUSION_PRICES): ${issue.path.join('.') || 'the table'}: ${issue.message}.`);
   }
   return parsed.data;
+}
+
+/** Asks a person for their message in the terminal; the answer goes through the inbox like any `say`. */
+class TerminalAsker {
+  private rl: readline.Interface | undefined;
+  constructor(private readonly root: string) {}
+
+  ask(speaker: string, name: string, runId: string): void {
+    if (!this.rl) {
+      this.rl = readline.createInterface({ input: process.stdin, output: process.stderr });
+      this.rl.on('SIGINT', () => process.emit('SIGINT'));
+    }
+    const rl = this.rl;
+    const once = (): void => {
+      rl.question(`${printable(name)}, your turn (type your message, or /pass to let your proxy speak): `, (text) => {
+        submitSay({ reviewRoot: this.root, runId, as: speaker, text, isDriven: async () => true }).catch((err: unknown) => {
+          process.stderr.write(`${printable(err instanceof PeopleInputError ? err.message : String(err))}\n`);
+          once();
+        });
+      });
+    };
+    once();
+  }
+
+  close(): void {
+    this.rl?.close();
+  }
 }

@@ -17,6 +17,7 @@ import { checkRankingText, designerIdOf, rankingFormatOf } from './rankingText';
 import { parseReviewConfig } from './reviewConfig';
 import type { ParsedReviewConfig } from './reviewConfig';
 import { readTextFile } from './textFile';
+import { checkPeople } from './guests';
 
 /** stat of a contained path: undefined when missing; a path that leads outside the review is an error (thrown). */
 async function statOf(root: string, rel: string): Promise<import('node:fs').Stats | undefined> {
@@ -152,6 +153,7 @@ async function loadRankings(
   if (config.hierarchy === 'lead-decides' && config.lead === undefined) {
     diagnostics.push(error('review.yaml', 'hierarchy is lead-decides, but review.yaml names no lead; add lead: <designer-id> or choose flat or weighted.', ...where('hierarchy')));
   }
+  diagnostics.push(...checkPeople(config, seen, rankingFiles > 0, where));
   designers.sort((a, b) => naturalCompare(a.id, b.id));
   return { designers, diagnostics };
 }

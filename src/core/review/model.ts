@@ -3,6 +3,9 @@
  * the run engine, the CLI and the extension. No `vscode` import anywhere under src/core.
  */
 import type { DiscussionMode, Hierarchy, ImageQuality, ImageSize, PersonaRole, PromptLayers, SpeakingOrder } from '../run/discussionSettings';
+import type { Guest } from './guests';
+
+export type { Guest } from './guests';
 
 export type Severity = 'error' | 'warning';
 
@@ -77,6 +80,10 @@ export interface ReviewConfig {
   prompts?: PromptLayers;
   /** Team roles/weights by designer id (contract §1); used when a ranking file leaves role/weight out. */
   team?: Record<string, { role?: string; weight?: number }>;
+  /** Designers who take over their proxy in every run (like `run --human`). */
+  humans?: string[];
+  /** Perspectives that are not on the team; they speak only when called in. */
+  guests?: Guest[];
 }
 
 export interface Review {

@@ -2,7 +2,7 @@
  * Optional review.yaml: title, lead, run settings and (contract §1) team roles/weights. Unknown keys are warnings;
  * values of the wrong kind are errors at the value's line:col.
  */
-import { isMap, isScalar, LineCounter, parseDocument } from 'yaml';
+import { isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
 import type { Node } from 'yaml';
 import { checkNesting } from '../files/nesting';
 import { z } from 'zod';
@@ -21,6 +21,7 @@ import {
   oneOf,
 } from '../run/discussionSettings';
 import { OTHER_BOUNDS, wholeSetting } from '../run/settingBounds';
+import { GuestsSchema, HumansSchema } from './guests';
 
 const FILE = 'review.yaml';
 
@@ -84,6 +85,8 @@ const FIELDS = {
   team: z.record(z.string(), teamMember, {
     error: (iss) => `team must list designer ids, each with role: and/or weight: (found ${shown(iss.input)}).`,
   }),
+  humans: HumansSchema,
+  guests: GuestsSchema,
 } satisfies Record<keyof ReviewConfig, z.ZodType>;
 
 export interface ParsedReviewConfig {
@@ -143,6 +146,12 @@ function parseReviewConfigInner(source: string): ParsedReviewConfig {
         if (isScalar(node) && node.range) positions.set(`team.${String(node.value)}`, at(node.range[0]));
       }
     }
+    if ((key === 'guests' || key === 'humans') && isSeq(pair.value)) {
+      pair.value.items.forEach((item, i) => {
+        const node = item as Node | null;
+        if (node?.range) positions.set(`${key}.${i}`, at(node.range[0]));
+      });
+    }
     if (!(known as string[]).includes(key)) {
       const guess = closestId(key, known);
       diagnostics.push(
@@ -159,7 +168,9 @@ function parseReviewConfigInner(source: string): ParsedReviewConfig {
     }
     const r = FIELDS[key as keyof ReviewConfig].safeParse(value);
     if (!r.success) {
-      diagnostics.push(error(FILE, r.error.issues[0]?.message ?? `${key} is not valid.`, ...valuePos));
+      const issue = r.error.issues[0];
+      const itemPos = typeof issue?.path[0] === 'number' ? positions.get(`${key}.${issue.path[0]}`) : undefined;
+      diagnostics.push(error(FILE, issue?.message ?? `${key} is not valid.`, ...(itemPos ?? valuePos)));
       continue;
     }
     if (key === 'prompts' && isMap(pair.value)) {

@@ -7,6 +7,7 @@ import type { DesignerRanking } from '../review/model';
 import type { PriceTable } from '../llm/pricing';
 import type { RunEvent } from './events';
 import type { PromptRecord, RunRecord, RunSettings, Usage } from './record';
+import type { PeopleInRun } from './people/driver';
 
 export interface StepContext {
   client: OpenAI;
@@ -24,6 +25,8 @@ export interface StepContext {
   log(line: string): void;
   /** The price table in use (built-in merged with the user's), for per-call cost estimates. */
   prices?: PriceTable;
+  /** People in the run (their messages, pins, take-overs, guests); absent in steps run on their own. */
+  people?: PeopleInRun;
 }
 
 export function nextPromptId(record: RunRecord): string {

@@ -4,10 +4,11 @@
  * one fact per line, links relative to the run folder (`iteration-1/remix.png`, `../../options/4.png`).
  */
 import { agreementBand } from '../stats/kendallW';
-import type { Iteration, RunRecord } from './record';
+import type { Iteration, Message, RunRecord } from './record';
 import { costPerRemix, discussionFacts } from './runFacts';
 import { writeReviewFile } from '../files/reviewFiles';
 import { reviewRelative, RUNS_DIR } from './store';
+import { pinnedLines } from './people/pins';
 import { stanceSentence, stanceTable } from '../analysis/stance';
 
 export interface Person {
@@ -16,6 +17,8 @@ export interface Person {
   role?: string;
   /** Rank-1 options of their ranking before the run (for the stance table). */
   topChoice?: string[];
+  /** A guest of the review (not on the team). */
+  guest?: boolean;
 }
 
 /** Writes runs/<id>/result.md and transcript.md inside the review (contained: a symlink out of the review is an error). */
@@ -51,7 +54,8 @@ export function resultMarkdown(record: RunRecord, people: readonly Person[]): st
   const out: string[] = [`# TeamFusion run ${record.id}`, ''];
   out.push(`- Status: ${record.status}${record.error ? ` (${record.error})` : ''}`);
   out.push(`- Models: ${record.settings.chatModel} (discussion), ${record.settings.imageModel} (remix)`);
-  out.push(`- Designers: ${people.map((p) => (p.role ? `${p.name} (${p.role})` : p.name)).join(', ')}`);
+  out.push(`- Designers: ${people.filter((p) => !p.guest).map((p) => (p.role ? `${p.name} (${p.role})` : p.name)).join(', ')}`);
+  out.push(...peopleSummary(record, people));
   if (record.kendallW !== undefined) {
     out.push(`- Team agreement before the run: Kendall's W = ${record.kendallW.toFixed(2)} (${agreementBand(record.kendallW)})`);
   }
@@ -72,6 +76,7 @@ export function resultMarkdown(record: RunRecord, people: readonly Person[]): st
     out.push('');
   }
 
+  for (const line of pinsSection(record, people)) out.push(line);
   for (const it of record.iterations) for (const line of iterationSection(record, it, people)) out.push(line);
   for (const line of stanceSection(record, people)) out.push(line);
 
@@ -163,11 +168,57 @@ export function transcriptMarkdown(record: RunRecord, people: readonly Person[])
     out.push(`## Iteration ${it.index}${it.final ? ' (final pick)' : ''}`, '');
     out.push(`Candidates: ${it.candidates.map((id) => labelWithId(record, id)).join(', ')}`, '');
     if (it.feedback) out.push(`Lead's feedback: ${it.feedback}`, '');
-    for (const m of it.messages) {
-      const name = people.find((p) => p.id === m.speaker)?.name ?? m.speaker;
-      const phase = m.phase && m.phase !== 'together' ? `, ${m.phase}` : '';
-      out.push(`**${name}** (turn ${m.turn}${phase}): ${m.content.replace(/\s*\n+\s*/g, ' ')}`, '');
-    }
+    for (const m of it.messages) out.push(transcriptEntry(m, people), '');
   }
+  out.push(...pinsSection(record, people));
   return out.join('\n');
+}
+
+/** People's text in Markdown: every character Markdown or HTML could read as syntax is escaped, on one line. */
+export function escapeMarkdown(text: string): string {
+  return text
+    .replace(/\s*\n+\s*/g, ' ')
+    .replace(/[\\`*_{}[\]()#+\-.!|~>]/g, (c) => `\\${c}`)
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;');
+}
+
+function nameIn(people: readonly Person[], id: string): string {
+  return people.find((p) => p.id === id)?.name ?? id;
+}
+
+/** One transcript line: a proxy's turn, a person speaking for themself, a guest, each named for what it is. */
+export function transcriptEntry(m: Message, people: readonly Person[]): string {
+  const name = escapeMarkdown(nameIn(people, m.speaker));
+  const asked = m.replyTo ? `, asked by an @mention in ${m.replyTo}` : '';
+  if (m.kind === 'human') {
+    const when = m.turn === null ? 'in person' : `in person, turn ${m.turn}`;
+    if (m.pass) return `**${name}** (${when}) · ${m.id}: passes; the proxy speaks this turn.`;
+    const mentions = m.mentions?.length ? ` (asks ${m.mentions.map((id) => escapeMarkdown(nameIn(people, id))).join(', ')} to speak)` : '';
+    return `**${name}** (${when}) · ${m.id}: ${escapeMarkdown(m.content)}${mentions}`;
+  }
+  if (m.kind === 'guest') {
+    const role = people.find((p) => p.id === m.speaker)?.role;
+    return `**${name}** (guest${role ? `, ${escapeMarkdown(role)}` : ''}${asked}) · ${m.id}: ${m.content.replace(/\s*\n+\s*/g, ' ')}`;
+  }
+  const turn = m.turn === null ? `extra turn${asked}` : `turn ${m.turn}${asked}`;
+  return `**${name}** (${turn}) · ${m.id}: ${m.content.replace(/\s*\n+\s*/g, ' ')}`;
+}
+
+/** Who took over their proxy and which guests were called in. */
+function peopleSummary(record: RunRecord, people: readonly Person[]): string[] {
+  const out: string[] = [];
+  if (record.settings.humans?.length) out.push(`- Speaking in person at their turns: ${record.settings.humans.map((id) => escapeMarkdown(nameIn(people, id))).join(', ')}`);
+  const guests = new Set([...(record.settings.guests ?? []), ...record.iterations.flatMap((it) => it.messages.filter((m) => m.kind === 'guest').map((m) => m.speaker))]);
+  if (guests.size) out.push(`- Guests (not on the team; not counted in any agreement): ${[...guests].map((id) => escapeMarkdown(nameIn(people, id))).join(', ')}`);
+  if (record.status === 'waiting' && record.waitingFor) {
+    out.push(`- Waiting for ${escapeMarkdown(nameIn(people, record.waitingFor.speaker))} (iteration ${record.waitingFor.iteration}, turn ${record.waitingFor.turn})`);
+  }
+  return out;
+}
+
+function pinsSection(record: RunRecord, people: readonly Person[]): string[] {
+  const lines = pinnedLines(record, (id) => nameIn(people, id));
+  if (!lines.length) return [];
+  return ['## Pinned', '', ...lines.map((l) => `- Pinned by ${escapeMarkdown(l.by)}: **${escapeMarkdown(l.speaker)}**${l.kind === 'human' ? ' (in person)' : l.kind === 'guest' ? ' (guest)' : ''} · ${l.message}: ${escapeMarkdown(l.content)}`), ''];
 }

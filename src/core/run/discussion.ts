@@ -5,17 +5,21 @@
  * round's speaking order with everything visible. One chat call is one message. Each delta goes out as a `turn-delta`
  * event; after each message the record is saved, so a resume asks only for the turns that have no message yet.
  *
- * Extra turns (engineer 11: @mentions, guests, a person's message) go in at the top of the loop in `runDiscussion`, before
- * `nextBatch`: a message that is not a scheduled (speaker, turn) pair never uses up a proxy's scheduled turn.
+ * People (people/): at every turn boundary their messages and pins are taken in; turns an @mention asked for go first
+ * (extra turns: `turn: null`, they use up no scheduled turn); a scheduled turn of a designer who took over their proxy is
+ * theirs (the run waits for them; "/pass" gives it back to the proxy); guests called in for the run speak after the
+ * designers, once per round.
  */
 import OpenAI from 'openai';
 import { toApiMessages, toRecordedMessages, type ChatMessage } from '../llm/messages';
 import { addPrompt, addUsage, chatUsage, nameOf, nextPromptId, type StepContext } from './context';
 import { discussionOf } from './discussionSettings';
 import { CancelledError, StepError, isAbort, withChildSignal } from './errors';
-import { personaMessage, transcriptMessages, type PromptCandidate } from './prompts';
-import { messageId, type Iteration, type Message, type PromptRecord, type Usage } from './record';
-import { nextBatch, pendingTurns, roundPlan, visibleMessages, type RoundPlan, type ScheduledTurn } from './schedule';
+import { guestMessage, mentionRequest, personaMessage, pinnedMessage, transcriptMessages, type PromptCandidate } from './prompts';
+import { messageId, type Iteration, type Message, type MessageKind, type PromptRecord, type Usage } from './record';
+import { nextBatch, pendingTurns, roundPlan, visibleMessages, type RoundPlan, type ScheduleMessage, type ScheduledTurn } from './schedule';
+import { pinnedLines } from './people/pins';
+import { personName } from './people/team';
 
 /** A stream that breaks off (connection cut, no finish) is asked again this many extra times before the run fails. */
 export const STREAM_RETRIES = 2;
@@ -33,51 +37,128 @@ export function planOf(ctx: Pick<StepContext, 'designers' | 'settings'>, it: Pic
   return roundPlan(ctx.designers.map((d) => d.id), it.index, discussionOf(ctx.settings));
 }
 
-/** True when every scheduled proxy turn of the round has its message. */
+/** True when every scheduled turn of the round has its message (the proxy's, or the person's own). */
 export function discussionDone(ctx: Pick<StepContext, 'designers' | 'settings'>, it: Iteration): boolean {
-  return pendingTurns(planOf(ctx, it), it.messages).length === 0;
+  return pendingTurns(planOf(ctx, it), scheduleView(it.messages)).length === 0;
+}
+
+/** The messages as the schedule sees them: a person's own answer at their scheduled turn (not a "/pass") takes that turn. */
+function scheduleView(messages: readonly Message[]): ScheduleMessage[] {
+  return messages.map((m) => (m.kind === 'human' && m.turn !== null && !m.pass ? { ...m, kind: 'proxy' } : m));
 }
 
 /** The messages of one proxy turn, in cache-friendly order; the transcript holds only what this turn may see. */
-export function proxyTurnMessages(ctx: StepContext, d: DiscussionInput, t: Pick<ScheduledTurn, 'speaker' | 'turn' | 'phase'>): ChatMessage[] {
+export function proxyTurnMessages(
+  ctx: StepContext,
+  d: DiscussionInput,
+  t: Pick<ScheduledTurn, 'speaker' | 'turn' | 'phase'>,
+  askedBy?: string,
+): ChatMessage[] {
   const designer = ctx.designers.find((x) => x.id === t.speaker);
   if (!designer) throw new StepError(`"${t.speaker}" is not a designer of this run.`);
   const visible = visibleMessages(t, d.iteration.messages);
+  const persona = personaMessage({
+    designer,
+    iteration: d.iteration,
+    totalIterations: ctx.settings.iterations,
+    candidates: d.candidates,
+    labelOf: d.labelOf,
+    turn: t.turn,
+    turnsPerAgent: ctx.settings.turnsPerAgent,
+    hasFeedback: Boolean(d.iteration.feedback?.trim()),
+    phase: t.phase,
+    collaborativeMove: ctx.settings.prompts?.collaborativeMove,
+    followsOthers: visible.some((m) => m.speaker !== t.speaker),
+    personaRole: ctx.settings.personaRole,
+  });
   return [
     ...d.prefix,
-    ...transcriptMessages(visible, (id) => nameOf(ctx.designers, id)),
-    personaMessage({
-      designer,
-      iteration: d.iteration,
-      totalIterations: ctx.settings.iterations,
-      candidates: d.candidates,
-      labelOf: d.labelOf,
-      turn: t.turn,
-      turnsPerAgent: ctx.settings.turnsPerAgent,
-      hasFeedback: Boolean(d.iteration.feedback?.trim()),
-      phase: t.phase,
-      collaborativeMove: ctx.settings.prompts?.collaborativeMove,
-      followsOthers: visible.some((m) => m.speaker !== t.speaker),
-      personaRole: ctx.settings.personaRole,
-    }),
+    ...conversationMessages(ctx, d.iteration, t),
+    askedBy ? { ...persona, content: `${String(persona.content)}\n\n${mentionRequest(designer.name, askedBy)}` } : persona,
   ];
+}
+
+/**
+ * The transcript a turn may see (schedule.ts: everything, or in the independent and separate phases only its own
+ * speaker's messages — but a person's own words are seen by every later turn) and the pinned lines: what every chat call
+ * of the discussion reads before its task. Without a turn (the remix agent, extra turns): everything.
+ */
+export function conversationMessages(ctx: StepContext, it: Iteration, t?: Pick<ScheduledTurn, 'speaker' | 'phase'>): ChatMessage[] {
+  const name = (id: string): string => (ctx.people ? personName(ctx.people.team, id) : nameOf(ctx.designers, id));
+  const seen = t ? visibleMessages(t, it.messages) : it.messages;
+  const visible = it.messages.filter((m) => seen.includes(m) || m.kind === 'human');
+  const pinned = pinnedMessage(pinnedLines(ctx.record, name));
+  return [...transcriptMessages(visible, name), ...(pinned ? [pinned] : [])];
 }
 
 export async function runDiscussion(ctx: StepContext, d: DiscussionInput): Promise<void> {
   const plan = planOf(ctx, d.iteration);
+  const it = d.iteration;
+  const people = ctx.people;
   for (;;) {
     if (ctx.signal?.aborted) throw new CancelledError();
-    // (Extra turns — mentions, guests, people — are taken in here, before the next scheduled batch.)
-    const batch = nextBatch(plan, d.iteration.messages);
-    if (batch.length === 0) return;
-    if (batch.length === 1) {
+    const pending = nextBatch(plan, scheduleView(it.messages));
+    // People's messages and pins come in at every turn boundary; a person at their own turn answers it.
+    const waiting = pending.find((t) => people?.isHuman(t.speaker));
+    await people?.intake(waiting && { speaker: waiting.speaker, iteration: it.index, turn: waiting.turn });
+    const extra = people?.nextExtra(it);
+    if (extra) {
+      await speakExtra(ctx, d, extra.speaker, extra.kind, extra.replyTo);
+      continue;
+    }
+    const batch = nextBatch(plan, scheduleView(it.messages));
+    // Turns of people who took over their proxy are theirs (a "/pass" gives the turn back to the proxy).
+    const proxies = batch.filter((t) => !people?.isHuman(t.speaker) || people.answered(it, t.speaker, t.turn).pass);
+    if (batch.length > 0 && proxies.length === 0) {
       const t = batch[0]!;
+      await people!.waitFor({ speaker: t.speaker, iteration: it.index, turn: t.turn });
+      continue;
+    }
+    if (proxies.length === 1) {
+      const t = proxies[0]!;
       const done = await askProxy(ctx, d, t, proxyTurnMessages(ctx, d, t));
       await recordTurn(ctx, d, t, done);
-    } else {
-      await runConcurrently(ctx, d, batch);
+      continue;
     }
+    if (proxies.length > 1) {
+      await runConcurrently(ctx, d, proxies);
+      continue;
+    }
+    const guest = people?.nextCalledGuest(it);
+    if (guest) {
+      await speakExtra(ctx, d, guest, 'guest');
+      continue;
+    }
+    return;
   }
+}
+
+/** A turn outside the schedule: a proxy or guest an @mention asked for, or a guest called in for the run. */
+async function speakExtra(ctx: StepContext, d: DiscussionInput, speaker: string, kind: 'proxy' | 'guest', replyTo?: string): Promise<void> {
+  const it = d.iteration;
+  const asking = replyTo ? it.messages.find((m) => m.id === replyTo) : undefined;
+  const askedBy = asking ? personName(ctx.people!.team, asking.speaker) : undefined;
+  let messages: ChatMessage[];
+  let speakerName: string;
+  if (kind === 'guest') {
+    const guest = ctx.people?.team.guests.find((g) => g.id === speaker);
+    if (!guest) throw new StepError(`The guest "${speaker}" is not in review.yaml any more.`);
+    speakerName = guest.name;
+    messages = [
+      ...d.prefix,
+      ...conversationMessages(ctx, it),
+      guestMessage({ guest, candidates: d.candidates, askedBy, personaRole: ctx.settings.personaRole }),
+    ];
+  } else {
+    speakerName = nameOf(ctx.designers, speaker);
+    const done = it.messages.filter((m) => m.speaker === speaker && m.kind === 'proxy' && m.turn !== null).length;
+    messages = proxyTurnMessages(ctx, d, { speaker, turn: Math.max(1, done), phase: 'together' }, askedBy);
+  }
+  ctx.emit({ type: 'turn-started', runId: ctx.record.id, iteration: it.index, speaker, speakerName, turn: null, kind });
+  const { text, usage } = await streamTurn(ctx, messages, (delta) =>
+    ctx.emit({ type: 'turn-delta', runId: ctx.record.id, iteration: it.index, speaker, turn: null, text: delta }),
+  );
+  await recordMessage(ctx, d, { speaker, kind, turn: null, replyTo }, { text, usage, messages, at: new Date().toISOString() });
 }
 
 interface TurnResult {
@@ -167,12 +248,21 @@ async function askProxy(ctx: StepContext, d: DiscussionInput, t: ScheduledTurn, 
 
 /** Adds the answer of a scheduled turn to the record (prompt + message), saves, and tells listeners. */
 async function recordTurn(ctx: StepContext, d: DiscussionInput, t: ScheduledTurn, r: TurnResult): Promise<Message> {
+  return recordMessage(ctx, d, { speaker: t.speaker, kind: 'proxy', turn: t.turn, phase: t.phase }, r);
+}
+
+async function recordMessage(
+  ctx: StepContext,
+  d: DiscussionInput,
+  who: { speaker: string; kind: Exclude<MessageKind, 'human'>; turn: number | null; phase?: ScheduledTurn['phase']; replyTo?: string },
+  r: TurnResult,
+): Promise<Message> {
   const promptId = nextPromptId(ctx.record);
   const prompt: PromptRecord = {
     id: promptId,
     iteration: d.iteration.index,
-    kind: 'proxy-turn',
-    speaker: t.speaker,
+    kind: who.kind === 'guest' ? 'guest-turn' : 'proxy-turn',
+    speaker: who.speaker,
     model: ctx.settings.chatModel,
     at: r.at,
     messages: toRecordedMessages(r.messages),
@@ -182,14 +272,15 @@ async function recordTurn(ctx: StepContext, d: DiscussionInput, t: ScheduledTurn
   addPrompt(ctx.record, prompt);
   const message: Message = {
     id: messageId(d.iteration.index, d.iteration.messages.length + 1),
-    kind: 'proxy',
-    speaker: t.speaker,
-    turn: t.turn,
-    phase: t.phase,
+    kind: who.kind,
+    speaker: who.speaker,
+    turn: who.turn,
+    ...(who.phase ? { phase: who.phase } : {}),
     content: r.text,
     promptId,
     at: r.at,
   };
+  if (who.replyTo) message.replyTo = who.replyTo;
   d.iteration.messages.push(message);
   await ctx.save();
   ctx.emit({ type: 'turn-completed', runId: ctx.record.id, iteration: d.iteration.index, message });

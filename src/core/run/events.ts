@@ -3,16 +3,20 @@
  * Plain data only, so they cross the webview boundary unchanged.
  */
 import type { Phase } from './discussionSettings';
-import type { Iteration, Message, RunRecord, RunStatus } from './record';
+import type { Iteration, Message, MessageKind, Pin, RunRecord, RunStatus, WaitingFor } from './record';
 
 export type RunEvent =
   | { type: 'run-started'; runId: string; runDir: string; resumed: boolean }
   | { type: 'iteration-started'; runId: string; iteration: number; candidates: string[]; final: boolean }
-  /** `phase`: independent and separate turns may run concurrently (their deltas interleave; tell them by speaker + turn). */
-  | { type: 'turn-started'; runId: string; iteration: number; speaker: string; speakerName: string; turn: number; phase?: Phase }
+  /** `phase`: independent and separate turns may run concurrently (their deltas interleave; tell them by speaker + turn).
+   * `turn` is null for a turn outside the schedule (asked for by an @mention, a guest); `kind` defaults to proxy. */
+  | { type: 'turn-started'; runId: string; iteration: number; speaker: string; speakerName: string; turn: number | null; phase?: Phase; kind?: MessageKind }
   /** A streamed piece of the message being written. */
-  | { type: 'turn-delta'; runId: string; iteration: number; speaker: string; turn: number; text: string }
+  | { type: 'turn-delta'; runId: string; iteration: number; speaker: string; turn: number | null; text: string }
   | { type: 'turn-completed'; runId: string; iteration: number; message: Message }
+  /** The run waits for a person who took over their proxy (the record says status "waiting"). */
+  | { type: 'waiting'; runId: string; waitingFor: WaitingFor; speakerName: string }
+  | { type: 'pins-changed'; runId: string; pins: Pin[] }
   | { type: 'remix-agent-completed'; runId: string; iteration: Iteration }
   | { type: 'image-edit-started'; runId: string; iteration: number; from: string[] }
   | { type: 'remix-created'; runId: string; iteration: number; remixId: string; file: string }

@@ -11,7 +11,8 @@ import { wholeSetting } from './settingBounds';
 
 export const RUN_RECORD_VERSION = 1;
 
-export const RunStatusSchema = z.enum(['running', 'completed', 'failed', 'cancelled']);
+/** `waiting`: the run stopped at a turn a person took over (see `waitingFor`); `say` + resume goes on. */
+export const RunStatusSchema = z.enum(['running', 'waiting', 'completed', 'failed', 'cancelled']);
 export type RunStatus = z.infer<typeof RunStatusSchema>;
 
 export const UsageSchema = z.object({
@@ -40,6 +41,10 @@ export const RunSettingsSchema = z.object({
   /** Discussion design (issue 10): mode, order + seed, lead, concurrency, hierarchy, persona role, temperature, image
    * size/quality, the team's prompt layers and the designers taking part (values in discussionSettings.ts, bounds in settingBounds.ts). */
   ...discussionSettingFields,
+  /** Designers who took over their proxy (`run --human`, review.yaml `humans`): at their turns the run waits for them. */
+  humans: z.array(z.string()).optional(),
+  /** Guests called in for the whole run (`run --guest`): each speaks once per iteration, after the designers. */
+  guests: z.array(z.string()).optional(),
 });
 export type RunSettings = z.infer<typeof RunSettingsSchema>;
 
@@ -62,11 +67,20 @@ export const MessageSchema = z.object({
   kind: MessageKindSchema.optional(),
   /** Designer id (or guest id for guest messages). */
   speaker: z.string(),
-  /** 1-based turn of this speaker within the iteration. */
-  turn: z.number().int().positive(),
+  /** 1-based scheduled turn of this speaker within the iteration; null for a message outside the schedule (a person
+   * speaking up, a turn asked for by an @mention, a guest). */
+  turn: z.number().int().positive().nullable(),
   content: z.string(),
   /** Which part of the round produced it: an independent first assessment, the round-robin, or the separate mode. */
   phase: z.enum(PHASES).optional(),
+  /** A person's "/pass" at their own turn: their proxy speaks that turn instead. */
+  pass: z.boolean().optional(),
+  /** Ids named with @ in a person's message, in the order named: they speak next. */
+  mentions: z.array(z.string()).optional(),
+  /** The message whose @mention asked for this turn. */
+  replyTo: z.string().optional(),
+  /** The inbox entry a person's message came from (so a message taken in twice after a crash is kept once). */
+  entry: z.string().optional(),
   /** Id of the prompt in `prompts` that produced this message. */
   promptId: z.string().optional(),
   at: z.string().optional(),
@@ -155,8 +169,8 @@ export const RecordedMessageSchema = z.object({
 export const PromptRecordSchema = z.object({
   id: z.string(),
   iteration: z.number().int().positive(),
-  kind: z.enum(['proxy-turn', 'remix', 'remix-repair', 'image-edit', 'lead-decision']),
-  /** Designer id for proxy turns. */
+  kind: z.enum(['proxy-turn', 'guest-turn', 'remix', 'remix-repair', 'image-edit', 'lead-decision']),
+  /** Designer id for proxy turns, guest id for guest turns. */
   speaker: z.string().optional(),
   model: z.string(),
   at: z.string(),
@@ -185,6 +199,23 @@ export const PromptRecordSchema = z.object({
 });
 export type PromptRecord = z.infer<typeof PromptRecordSchema>;
 
+export const WaitingForSchema = z.object({
+  speaker: z.string(),
+  iteration: z.number().int().positive(),
+  /** The speaker's scheduled turn number in that iteration, as in the messages' `turn`. */
+  turn: z.number().int().positive(),
+});
+export type WaitingFor = z.infer<typeof WaitingForSchema>;
+
+export const PinSchema = z.object({
+  /** Message id (`i1-m3`). */
+  message: z.string(),
+  /** Designer id of the person who pinned it. */
+  by: z.string(),
+  at: z.string(),
+});
+export type Pin = z.infer<typeof PinSchema>;
+
 export const RunRecordSchema = z.object({
   version: z.literal(RUN_RECORD_VERSION).default(RUN_RECORD_VERSION),
   id: z.string(),
@@ -206,6 +237,10 @@ export const RunRecordSchema = z.object({
   rerankedAt: z.string().optional(),
   /** (evaluation) When the run was staged with Commit Run (ISO time). */
   committedAt: z.string().optional(),
+  /** Set while status is "waiting": whose scheduled turn the run waits for. */
+  waitingFor: WaitingForSchema.optional(),
+  /** Messages people pinned; every later chat prompt carries them. */
+  pins: z.array(PinSchema).optional(),
 });
 export type RunRecord = z.infer<typeof RunRecordSchema>;
 

@@ -7,9 +7,10 @@
  */
 import { z } from 'zod';
 import { toApiMessages, toRecordedMessages, type ChatMessage } from '../llm/messages';
-import { addPrompt, chatUsage, nameOf, nextPromptId, type StepContext } from './context';
+import { addPrompt, chatUsage, nextPromptId, type StepContext } from './context';
+import { conversationMessages } from './discussion';
 import { CancelledError, StepError, isAbort, withChildSignal } from './errors';
-import { DIRECTION_PARTS, joinDirections, mapLabelsForEdit, remixAgentMessage, repairMessage, transcriptMessages, type PromptCandidate } from './prompts';
+import { DIRECTION_PARTS, GUESTS_NOTE, joinDirections, mapLabelsForEdit, remixAgentMessage, repairMessage, type PromptCandidate } from './prompts';
 import type { DecisionPoint, Iteration } from './record';
 import { discussionOf } from './discussionSettings';
 import { temperatureOf } from './discussion';
@@ -139,6 +140,12 @@ export function answerSchema(candidateIds: readonly string[], designerIds: reado
     });
 }
 
+/** When guests spoke, the remix agent is told that the consensus stays the team's. */
+function withGuestsNote(it: Iteration, instructions: ChatMessage): ChatMessage {
+  if (!it.messages.some((m) => m.kind === 'guest')) return instructions;
+  return { ...instructions, content: `${String(instructions.content)}\n${GUESTS_NOTE}` };
+}
+
 /** Runs the remix agent and writes its answer into the iteration (ranking, directions, agreements, …). */
 export async function runRemixAgent(ctx: StepContext, r: RemixAgentInput): Promise<RemixAnswer> {
   const it = r.iteration;
@@ -157,8 +164,8 @@ export async function runRemixAgent(ctx: StepContext, r: RemixAgentInput): Promi
   const weightedOrder = weightedBordaOrder(ctx.designers, candidateIds);
   const base: ChatMessage[] = [
     ...r.prefix,
-    ...transcriptMessages(it.messages, (id) => nameOf(ctx.designers, id)),
-    remixAgentMessage({
+    ...conversationMessages(ctx, it),
+    withGuestsNote(it, remixAgentMessage({
       iteration: it,
       candidates: r.candidates,
       designers: ctx.designers,
@@ -167,7 +174,7 @@ export async function runRemixAgent(ctx: StepContext, r: RemixAgentInput): Promi
       weightedOrder: weighted ? weightedOrder : undefined,
       mode: discussionOf(ctx.settings).mode,
       personaRole: ctx.settings.personaRole,
-    }),
+    })),
   ];
   let conversation = base;
   let lastError = '';

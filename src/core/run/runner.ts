@@ -23,7 +23,10 @@ import { describeError, isAbort } from './errors';
 import type { RunListener, RunEvent } from './events';
 import { runImageEdit } from './imageEdit';
 import { discussionOf } from './discussionSettings';
-import { sharedPrefix, systemPrompt, type PromptCandidate } from './prompts';
+import { earlierPeopleMessage, sharedPrefix, systemPrompt, type PromptCandidate } from './prompts';
+import { PeopleInRun, WaitingStop } from './people/driver';
+import { earlierPeopleLines } from './people/pins';
+import { peopleOf, personName, teamOf } from './people/team';
 import { RUN_RECORD_VERSION, type Iteration, type RunRecord, type RunSettings } from './record';
 import { narrowTo, runRemixAgent } from './remixAgent';
 import { needsLeadDecision, runLeadDecision } from './leadDecision';
@@ -31,7 +34,6 @@ import { resolveRunSettings } from './settings';
 import { createRunId, readRunRecord, reviewRelative, writeRunRecord } from './store';
 import { SETTING_BOUNDS } from './settingBounds';
 import { mkdirInReview } from '../files/reviewFiles';
-import { topChoiceOf } from '../analysis/stance';
 import { withRunLock } from './lock';
 import { PromptPartsWriter } from './promptParts';
 
@@ -49,6 +51,15 @@ export interface RunnerOptions {
   cacheDir?: string;
   /** Merged over the built-in price table. */
   prices?: PriceTable;
+  /** Designers who take over their proxy (added to review.yaml's `humans` and to those of a resumed run). */
+  humans?: string[];
+  /** Guests called in for the whole run: each speaks once per iteration, after the designers. */
+  guests?: string[];
+  /**
+   * When a person's turn comes and someone can answer in this process (a terminal, a VS Code window): true holds the run
+   * (status "waiting", the inbox polled) until the answer is there; false (default) stops it with status "waiting".
+   */
+  holdWhenWaiting?: boolean;
 }
 
 /** Starts a new run. Rejects only when the review cannot be read; model failures end as status 'failed'. */
@@ -167,6 +178,9 @@ function teamKendallW(review: Review, subset?: readonly string[]): number | unde
 }
 
 async function drive(o: RunnerOptions, review: Review, record: RunRecord, resumed: boolean): Promise<RunRecord> {
+  // A take-over holds for the rest of the run: the run's humans and guests only grow.
+  record.settings.humans = mergeIds(record.settings.humans, review.config.humans, o.humans, review.designers.map((d) => d.id), 'designer');
+  record.settings.guests = mergeIds(record.settings.guests, undefined, o.guests, (review.config.guests ?? []).map((g) => g.id), 'guest');
   const dir = await mkdirInReview(review.root, reviewRelative(record.id, ''));
   const prices = mergePrices(o.prices);
   const emit = (e: RunEvent): void => {
@@ -198,9 +212,12 @@ async function drive(o: RunnerOptions, review: Review, record: RunRecord, resume
       emit({ type: 'record-saved', runId: record.id, record });
     },
   };
-  const people = ctx.designers.map((d) => ({ id: d.id, name: d.name, role: d.role, topChoice: topChoiceOf(d.entries) }));
+  ctx.people = new PeopleInRun(ctx, teamOf({ designers: ctx.designers, config: review.config }, record), o.holdWhenWaiting === true);
+  // The files name everyone who may speak; the stance table covers the designers taking part.
+  const people = peopleOf(review).map((p) => ('topChoice' in p && !ctx.designers.some((d) => d.id === p.id) ? { ...p, topChoice: undefined } : p));
 
   record.status = 'running';
+  record.waitingFor = undefined;
   record.error = undefined;
   for (const it of record.iterations) it.error = undefined;
   await ctx.save();
@@ -222,12 +239,17 @@ async function drive(o: RunnerOptions, review: Review, record: RunRecord, resume
       await runIteration(ctx, review, it, o.cacheDir);
       await writeDeliverables(review.root, record, people);
     }
+    // What people said while the last step ran is kept (in the last iteration) before the run closes.
+    await ctx.people.intake();
     const last = record.iterations.at(-1);
     record.finalPick = last?.ranking?.[0];
     record.status = 'completed';
   } catch (err) {
     const current = record.iterations.at(-1);
-    if (isAbort(err, o.signal)) {
+    if (err instanceof WaitingStop) {
+      record.status = 'waiting';
+      record.waitingFor = err.waitingFor;
+    } else if (isAbort(err, o.signal)) {
       record.status = 'cancelled';
       record.error = 'The run was cancelled; resume it to continue where it stopped.';
     } else {
@@ -245,6 +267,23 @@ async function drive(o: RunnerOptions, review: Review, record: RunRecord, resume
 
 function isDone(ctx: StepContext, it: Iteration): boolean {
   return discussionDone(ctx, it) && Boolean(it.ranking?.length) && (it.final === true || Boolean(it.remix)) && !needsLeadDecision(ctx, it);
+}
+
+/** The ids of a run's humans or guests: what it had, plus review.yaml's and the options' (spelt as the review spells them). */
+function mergeIds(
+  had: readonly string[] | undefined,
+  fromReview: readonly string[] | undefined,
+  fromOptions: readonly string[] | undefined,
+  known: readonly string[],
+  what: 'designer' | 'guest',
+): string[] | undefined {
+  const out: string[] = [...(had ?? [])];
+  for (const id of [...(fromReview ?? []), ...(fromOptions ?? [])]) {
+    const match = known.find((k) => k.toLowerCase() === id.toLowerCase());
+    if (!match) throw new Error(`"${id}" is not a ${what} of this review (${what}s: ${known.join(', ') || 'none'}).`);
+    if (!out.includes(match)) out.push(match);
+  }
+  return out.length ? out : undefined;
 }
 
 /** The iterate step: which candidates the next round discusses. */
@@ -281,7 +320,9 @@ async function runIteration(ctx: StepContext, review: Review, it: Iteration, cac
     lead: ctx.settings.lead,
     mode: discussionOf(ctx.settings).mode,
   });
-  const prefix = sharedPrefix({ system, brief: review.brief, candidates, previous, labelOf, feedback: it.feedback });
+  const shared = sharedPrefix({ system, brief: review.brief, candidates, previous, labelOf, feedback: it.feedback });
+  const earlier = ctx.people ? earlierPeopleMessage(earlierPeopleLines(ctx.record, it.index, (id) => personName(ctx.people!.team, id))) : undefined;
+  const prefix = earlier ? [...shared, earlier] : shared;
 
   await runDiscussion(ctx, { iteration: it, candidates, prefix, labelOf });
   if (!it.ranking?.length) {

@@ -32,7 +32,7 @@ export interface DesignerEntry {
 
 export interface RunEntry {
   runId: string;
-  status?: 'running' | 'completed' | 'failed' | 'cancelled';
+  status?: 'running' | 'waiting' | 'completed' | 'failed' | 'cancelled';
   startedAt?: string;
   finalPick?: string;
   iterations: number;

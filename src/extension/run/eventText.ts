@@ -99,6 +99,8 @@ export function outcomeSentence(record: RunRecord): string {
       return `TeamFusion run ${record.id} failed: ${record.error ?? 'the reason is in the log'}`;
     case 'running':
       return `TeamFusion run ${record.id} stopped while still marked as running.`;
+    case 'waiting':
+      return `TeamFusion run ${record.id} waits for ${record.waitingFor?.speaker ?? 'a designer'} to speak; answer in the panel's Run tab.`;
   }
 }
 

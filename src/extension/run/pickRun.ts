@@ -12,6 +12,7 @@ const STATUS_ICON: Record<RunStatus, string> = {
   cancelled: '$(circle-slash)',
   failed: '$(error)',
   running: '$(sync)',
+  waiting: '$(comment-discussion)',
 };
 
 export async function pickRun(

@@ -8,7 +8,7 @@ import { speakerColor } from '../colors';
 import type { ViewContext } from '../context';
 import type { PanelRun, PanelRunEvent } from '../../../src/protocol/panel';
 
-const key = (iteration: number, speaker: string, turn: number): string => `${iteration}|${speaker}|${turn}`;
+const key = (iteration: number, speaker: string, turn: number | null): string => `${iteration}|${speaker}|${turn}`;
 
 export class DiscussionView {
   readonly element = h('div', { class: 'tf-discussion', role: 'log', 'aria-live': 'polite', 'aria-label': 'Discussion', id: 'tf-discussion' });
@@ -120,7 +120,7 @@ export class DiscussionView {
     return box;
   }
 
-  private message(iteration: number, speaker: string, turn: number, content: string, streaming: boolean, speakerName?: string, id?: string, kind?: string) {
+  private message(iteration: number, speaker: string, turn: number | null, content: string, streaming: boolean, speakerName?: string, id?: string, kind?: string) {
     const k = key(iteration, speaker, turn);
     const existing = this.messages.get(k);
     if (existing) return existing;

@@ -1,0 +1,31 @@
+/**
+ * `teamfusion pin <review> <run-id> <message-id> [--as <designer-id>] [--remove]`: pins a message so every later chat
+ * prompt of the run carries it ("Pinned by Ana: …"); without --as the review's lead pins. Exit 0 done, 1 refused
+ * (unknown message or designer, no lead and no --as, --remove of a message that is not pinned), 2 usage.
+ */
+import * as path from 'node:path';
+import { printable } from '../../core/files/reviewFiles';
+import { PeopleInputError, submitPin } from '../../core/run/people/submit';
+import { UsageError } from '../usage';
+import { parseStrict } from './validate';
+
+export async function runPin(args: string[]): Promise<number> {
+  const { positionals, values } = parseStrict(args, { as: { type: 'string' }, remove: { type: 'boolean' } });
+  if (positionals.length !== 3) {
+    throw new UsageError('give the review folder, the run id and the message id, e.g. teamfusion pin samples/lumen-perfume <run-id> i1-m3');
+  }
+  const [review, runId, message] = positionals as [string, string, string];
+  const remove = values.remove === true;
+  try {
+    const r = await submitPin({ reviewRoot: path.resolve(review), runId, message, as: typeof values.as === 'string' ? values.as.trim() : undefined, remove });
+    const what = remove ? 'unpinned' : 'pinned';
+    process.stderr.write(r.applied ? `Message ${printable(message)} ${what} in run ${runId}.\n` : `Message ${printable(message)} ${what}; the process running ${runId} takes it in at the next turn.\n`);
+    return 0;
+  } catch (err) {
+    if (err instanceof PeopleInputError) {
+      process.stderr.write(`teamfusion pin: ${printable(err.message)}\n`);
+      return 1;
+    }
+    throw err;
+  }
+}

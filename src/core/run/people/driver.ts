@@ -1,0 +1,119 @@
+/**
+ * People in a run, as seen by the process that drives it: at every turn boundary the inbox is taken in (messages and
+ * pins, in order of arrival; the record is saved before the entries are deleted); @mentions queue extra turns; at the
+ * scheduled turn of a designer who took over their proxy the run waits for them — holding (polling the inbox) when
+ * someone can answer here (a terminal, a VS Code window), otherwise stopping with status "waiting".
+ */
+import type { StepContext } from '../context';
+import { CancelledError } from '../errors';
+import type { Iteration, WaitingFor } from '../record';
+import { applyEntries } from './apply';
+import { readInbox, removeFromInbox } from './inbox';
+import { findPerson, isHuman, personName, type Team } from './team';
+
+/** Thrown when the run must stop and wait for a person (no one can answer in this process). */
+export class WaitingStop extends Error {
+  constructor(readonly waitingFor: WaitingFor) {
+    super('The run waits for a person.');
+    this.name = 'WaitingStop';
+  }
+}
+
+/** How often a waiting run looks into its inbox. */
+export const WAIT_POLL_MS = 250;
+
+/** An extra turn asked for by an @mention: who speaks, and the message that asked. */
+export interface ExtraTurn {
+  speaker: string;
+  kind: 'proxy' | 'guest';
+  replyTo: string;
+}
+
+export class PeopleInRun {
+  constructor(
+    private readonly ctx: StepContext,
+    readonly team: Team,
+    /** Hold and poll while waiting (true when a person can answer in this process); otherwise stop with WaitingStop. */
+    private readonly hold: boolean,
+  ) {}
+
+  /** Takes in what the inbox holds; `slot` is the scheduled turn the driver is at. Returns true when anything changed. */
+  async intake(slot?: WaitingFor): Promise<boolean> {
+    const { ctx } = this;
+    const entries = await readInbox(ctx.reviewRoot, ctx.record.id, (file, why) =>
+      ctx.log(`${file} is not an inbox entry and is left alone (${why}).`),
+    );
+    if (entries.length === 0) return false;
+    const applied = applyEntries(ctx.record, entries, slot);
+    if (applied.messages.length || applied.pinsChanged) await ctx.save();
+    await removeFromInbox(ctx.reviewRoot, ctx.record.id, applied.done);
+    for (const { iteration, message } of applied.messages) ctx.emit({ type: 'turn-completed', runId: ctx.record.id, iteration, message });
+    if (applied.pinsChanged) ctx.emit({ type: 'pins-changed', runId: ctx.record.id, pins: ctx.record.pins ?? [] });
+    return applied.messages.length > 0 || applied.pinsChanged;
+  }
+
+  isHuman(designerId: string): boolean {
+    return isHuman(this.team, designerId);
+  }
+
+  /** Has the person answered their scheduled turn (in words or with /pass)? */
+  answered(it: Iteration, speaker: string, turn: number): { answered: boolean; pass: boolean } {
+    const m = it.messages.find((x) => x.kind === 'human' && x.speaker === speaker && x.turn === turn);
+    return { answered: Boolean(m), pass: m?.pass === true };
+  }
+
+  /** The next turn an @mention asked for and nobody has taken yet (mentions of people who speak in person are theirs to answer). */
+  nextExtra(it: Iteration): ExtraTurn | undefined {
+    for (const m of it.messages) {
+      if (m.kind !== 'human' || !m.mentions?.length) continue;
+      for (const id of m.mentions) {
+        const p = findPerson(this.team, id);
+        if (!p || (p.kind === 'designer' && this.isHuman(p.id))) continue;
+        if (it.messages.some((x) => x.replyTo === m.id && x.speaker === p.id)) continue;
+        return { speaker: p.id, kind: p.kind === 'guest' ? 'guest' : 'proxy', replyTo: m.id! };
+      }
+    }
+    return undefined;
+  }
+
+  /** Guests called in for the run who have not had their turn of this iteration yet (they speak after the designers). */
+  nextCalledGuest(it: Iteration): string | undefined {
+    return this.team.calledGuests.find((g) => !it.messages.some((m) => m.kind === 'guest' && m.speaker === g && !m.replyTo));
+  }
+
+  /**
+   * Waits for a person's scheduled turn. Saves status "waiting" with `waitingFor` and tells listeners; then either holds,
+   * taking the inbox in until the answer is there, or throws WaitingStop.
+   */
+  async waitFor(slot: WaitingFor): Promise<void> {
+    const { ctx } = this;
+    const it = ctx.record.iterations.find((x) => x.index === slot.iteration)!;
+    await this.intake(slot);
+    if (this.answered(it, slot.speaker, slot.turn).answered) return;
+    ctx.record.status = 'waiting';
+    ctx.record.waitingFor = slot;
+    await ctx.save();
+    ctx.emit({ type: 'waiting', runId: ctx.record.id, waitingFor: slot, speakerName: personName(this.team, slot.speaker) });
+    if (!this.hold) throw new WaitingStop(slot);
+    while (!this.answered(it, slot.speaker, slot.turn).answered) {
+      if (ctx.signal?.aborted) throw new CancelledError();
+      await sleep(WAIT_POLL_MS, ctx.signal);
+      await this.intake(slot);
+    }
+    ctx.record.status = 'running';
+    ctx.record.waitingFor = undefined;
+    await ctx.save();
+  }
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const t = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(t);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}

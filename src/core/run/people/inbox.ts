@@ -1,0 +1,89 @@
+/**
+ * The inbox of a run: how a person's message or pin reaches the process that drives the run (the CLI in another
+ * terminal, the VS Code window, or nobody). One JSON file per entry, `runs/<id>/inbox/<time>-<seq>-<rand>.json`, written
+ * atomically and contained (reviewFiles). The driver takes entries in at its next turn boundary, in order of arrival
+ * (file name order: the time, then a per-process sequence), and deletes them only after the record that holds them is
+ * saved: an entry is on disk before `say`/`pin` report success, and a crash between the two never loses or doubles it
+ * (each message keeps the entry's name in `entry`; an entry already in the record is just deleted).
+ */
+import { randomBytes } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import { z } from 'zod';
+import { LIMITS, ReviewFileError, listInReview, readReviewText, resolveInReview, writeReviewFile } from '../../files/reviewFiles';
+import { RUNS_DIR } from '../store';
+
+export const INBOX_DIR = 'inbox';
+/** A person's message is at most this long (characters). */
+export const MAX_SAY_CHARS = 4000;
+
+export const SayEntrySchema = z.object({
+  type: z.literal('say'),
+  /** Designer id. */
+  speaker: z.string().min(1),
+  content: z.string().min(1).max(MAX_SAY_CHARS),
+  pass: z.boolean().optional(),
+  /** Ids named with @, in order (checked when the entry was written). */
+  mentions: z.array(z.string()).optional(),
+  at: z.string(),
+});
+export const PinEntrySchema = z.object({
+  type: z.literal('pin'),
+  message: z.string().min(1),
+  by: z.string().min(1),
+  remove: z.boolean().optional(),
+  at: z.string(),
+});
+export const InboxEntrySchema = z.discriminatedUnion('type', [SayEntrySchema, PinEntrySchema]);
+export type InboxEntry = z.infer<typeof InboxEntrySchema>;
+export type SayEntry = z.infer<typeof SayEntrySchema>;
+
+export interface ReceivedEntry {
+  /** File name without `.json`; unique; sorts in order of arrival. */
+  name: string;
+  entry: InboxEntry;
+}
+
+const NAME_PATTERN = /^\d{13}-\d{6}-[0-9a-f]{8}\.json$/;
+let sequence = 0;
+
+export function inboxRel(runId: string, file?: string): string {
+  return `${RUNS_DIR}/${runId}/${INBOX_DIR}${file ? `/${file}` : ''}`;
+}
+
+/** Writes one entry atomically; returns its name once it is on disk. */
+export async function postToInbox(reviewRoot: string, runId: string, entry: InboxEntry, now: number = Date.now()): Promise<string> {
+  const data = InboxEntrySchema.parse(entry);
+  sequence = (sequence + 1) % 1_000_000;
+  const name = `${String(now).padStart(13, '0')}-${String(sequence).padStart(6, '0')}-${randomBytes(4).toString('hex')}`;
+  await writeReviewFile(reviewRoot, inboxRel(runId, `${name}.json`), `${JSON.stringify(data)}\n`, { exclusive: true });
+  return name;
+}
+
+/**
+ * Every entry waiting in the inbox, oldest first. An entry that cannot be read as one (a stray or broken file) is
+ * reported through `onBad` and left where it is, never taken in.
+ */
+export async function readInbox(reviewRoot: string, runId: string, onBad?: (file: string, why: string) => void): Promise<ReceivedEntry[]> {
+  const names = (await listInReview(reviewRoot, inboxRel(runId)).catch(() => undefined)) ?? [];
+  const out: ReceivedEntry[] = [];
+  for (const file of names.filter((n) => NAME_PATTERN.test(n)).sort()) {
+    try {
+      const text = await readReviewText(reviewRoot, inboxRel(runId, file), LIMITS.smallFile);
+      const parsed = InboxEntrySchema.safeParse(JSON.parse(text));
+      if (!parsed.success) throw new Error(parsed.error.issues[0]?.message ?? 'not an inbox entry');
+      out.push({ name: file.slice(0, -'.json'.length), entry: parsed.data });
+    } catch (err) {
+      if (err instanceof ReviewFileError && err.reason === 'missing') continue; // taken in meanwhile
+      onBad?.(inboxRel(runId, file), err instanceof Error ? err.message : String(err));
+    }
+  }
+  return out;
+}
+
+/** Deletes entries that the saved record now holds. */
+export async function removeFromInbox(reviewRoot: string, runId: string, names: readonly string[]): Promise<void> {
+  for (const name of names) {
+    const abs = await resolveInReview(reviewRoot, inboxRel(runId, `${name}.json`));
+    await fs.rm(abs, { force: true });
+  }
+}

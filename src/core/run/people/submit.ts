@@ -1,0 +1,117 @@
+/**
+ * `say` and `pin` from anywhere (the CLI in another terminal, a VS Code window that does not drive the run): the entry is
+ * checked, then written to the run's inbox — on disk before success is reported. When no process drives the run, the
+ * inbox is taken into run.json right away (so the record shows the message, e.g. on a waiting run); when one does, that
+ * process takes it in at its next turn boundary.
+ */
+import { loadReview } from '../../review/loadReview';
+import type { Review } from '../../review/model';
+import { writeDeliverables } from '../deliverables';
+import { allMessages, type Message, type RunRecord } from '../record';
+import { readRunRecord, runDir, writeRunRecord } from '../store';
+import { applyEntries } from './apply';
+import { postToInbox, readInbox, removeFromInbox } from './inbox';
+import { checkSay, findPerson, peopleOf, teamOf } from './team';
+
+/** A say or pin that cannot be accepted; the message says why, nothing was written. */
+export class PeopleInputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PeopleInputError';
+  }
+}
+
+export interface SubmitResult {
+  /** The inbox entry's name. */
+  entry: string;
+  /** True when it is in run.json already; false when the process driving the run takes it in at its next turn. */
+  applied: boolean;
+  record: RunRecord;
+  /** The message as recorded (say, when applied). */
+  message?: Message;
+}
+
+export interface SubmitOptions {
+  reviewRoot: string;
+  runId: string;
+  /** Is another process driving this run? (the run lock); default: the record says "running". */
+  isDriven?: (reviewRoot: string, runId: string) => Promise<boolean>;
+  /** Already loaded review (the extension has one). */
+  review?: Review;
+}
+
+async function reviewOf(o: SubmitOptions): Promise<Review> {
+  if (o.review) return o.review;
+  const { review, diagnostics } = await loadReview(o.reviewRoot, { decodeImages: false });
+  if (!review) {
+    const first = diagnostics.find((d) => d.severity === 'error');
+    throw new PeopleInputError(`The review cannot be read: ${first ? `${first.file}:${first.line}:${first.column}: ${first.message}` : 'unknown problem'}.`);
+  }
+  return review;
+}
+
+/** A designer's message into a run (`teamfusion say`). */
+export async function submitSay(o: SubmitOptions & { as: string; text: string }): Promise<SubmitResult> {
+  const review = await reviewOf(o);
+  const record = await readRunRecord(o.reviewRoot, o.runId);
+  const checked = checkSay(teamOf(review, record), record, o.as, o.text);
+  if (!checked.ok) throw new PeopleInputError(checked.error);
+  const content = checked.pass ? '/pass' : o.text.trim();
+  const entry = await postToInbox(o.reviewRoot, o.runId, {
+    type: 'say',
+    speaker: checked.speaker,
+    content,
+    ...(checked.pass ? { pass: true } : {}),
+    ...(checked.mentions.length ? { mentions: checked.mentions } : {}),
+    at: new Date().toISOString(),
+  });
+  const after = await takeInIfIdle(o, review);
+  const message = after && allMessages(after).find((x) => x.message.entry === entry)?.message;
+  return { entry, applied: Boolean(message), record: after ?? record, message };
+}
+
+/** Pins (or with `remove`, unpins) a message (`teamfusion pin`). Without `as`, the review's lead pins. */
+export async function submitPin(o: SubmitOptions & { message: string; as?: string; remove?: boolean }): Promise<SubmitResult> {
+  const review = await reviewOf(o);
+  const record = await readRunRecord(o.reviewRoot, o.runId);
+  const team = teamOf(review, record);
+  const asId = o.as ?? review.config.lead;
+  if (!asId) throw new PeopleInputError('This review has no lead (review.yaml `lead:`), so say who pins with --as <designer-id>.');
+  const by = findPerson(team, asId);
+  if (!by || by.kind !== 'designer') {
+    throw new PeopleInputError(`"${asId}" is not a designer of this review (designers: ${team.designers.map((d) => d.id).join(', ')}).`);
+  }
+  if (!allMessages(record).some((x) => x.message.id === o.message)) {
+    throw new PeopleInputError(`Run ${o.runId} has no message "${o.message}" (message ids look like i1-m3; see transcript.md).`);
+  }
+  const pinned = (record.pins ?? []).some((p) => p.message === o.message);
+  if (o.remove && !pinned) throw new PeopleInputError(`Message ${o.message} is not pinned.`);
+  const entry = await postToInbox(o.reviewRoot, o.runId, {
+    type: 'pin',
+    message: o.message,
+    by: by.id,
+    ...(o.remove ? { remove: true } : {}),
+    at: new Date().toISOString(),
+  });
+  const after = await takeInIfIdle(o, review);
+  return { entry, applied: Boolean(after), record: after ?? record };
+}
+
+/**
+ * When no process drives the run, takes the whole inbox into run.json now (and rewrites transcript.md / result.md).
+ * Returns the saved record, or undefined when a driver will take it in.
+ */
+export async function takeInIfIdle(o: SubmitOptions, review: Review): Promise<RunRecord | undefined> {
+  const driven = o.isDriven ? await o.isDriven(o.reviewRoot, o.runId) : (await readRunRecord(o.reviewRoot, o.runId)).status === 'running';
+  if (driven) return undefined;
+  const record = await readRunRecord(o.reviewRoot, o.runId);
+  const entries = await readInbox(o.reviewRoot, o.runId);
+  const applied = applyEntries(record, entries);
+  if (applied.messages.length || applied.pinsChanged) {
+    record.updatedAt = new Date().toISOString();
+    await writeRunRecord(o.reviewRoot, record);
+    await writeDeliverables(runDir(o.reviewRoot, o.runId), record, peopleOf(review));
+  }
+  await removeFromInbox(o.reviewRoot, o.runId, applied.done);
+  return record;
+}

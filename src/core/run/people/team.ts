@@ -1,0 +1,112 @@
+/**
+ * Who can speak in a run: the designers (each may speak in person or through their proxy) and the review's guests.
+ * Mentions, say/pin checks and the prompts all look people up here.
+ */
+import type { DesignerRanking, Guest } from '../../review/model';
+import type { Message, RunRecord } from '../record';
+import { topChoiceOf } from '../../analysis/stance';
+
+export interface Team {
+  designers: readonly Pick<DesignerRanking, 'id' | 'name' | 'role'>[];
+  guests: readonly Guest[];
+  /** Designer ids who took over their proxy for this run. */
+  humans: readonly string[];
+  /** Guest ids called in for the whole run (once per iteration, after the designers). */
+  calledGuests: readonly string[];
+  lead?: string;
+}
+
+/** The team of a run: designers and guests of the review, humans and called guests from the run's settings. */
+export function teamOf(
+  review: { designers: readonly Pick<DesignerRanking, 'id' | 'name' | 'role'>[]; config: { guests?: Guest[]; lead?: string } },
+  record?: Pick<RunRecord, 'settings'>,
+): Team {
+  return {
+    designers: review.designers,
+    guests: review.config.guests ?? [],
+    humans: record?.settings.humans ?? [],
+    calledGuests: record?.settings.guests ?? [],
+    lead: review.config.lead,
+  };
+}
+
+/** A designer or guest id as the team spells it (ids match case-insensitively, as file names do). */
+export function findPerson(team: Team, id: string): { kind: 'designer' | 'guest'; id: string; name: string; role?: string } | undefined {
+  const key = id.toLowerCase();
+  const d = team.designers.find((x) => x.id.toLowerCase() === key);
+  if (d) return { kind: 'designer', id: d.id, name: d.name, role: d.role };
+  const g = team.guests.find((x) => x.id.toLowerCase() === key);
+  if (g) return { kind: 'guest', id: g.id, name: g.name, role: g.role };
+  return undefined;
+}
+
+export function personName(team: Team, id: string): string {
+  return findPerson(team, id)?.name ?? id;
+}
+
+export function isHuman(team: Team, designerId: string): boolean {
+  return team.humans.some((h) => h.toLowerCase() === designerId.toLowerCase());
+}
+
+/** `@ana`, `@client`: an @ at the start or after a space or opening punctuation, then an id (a trailing dot is not part of it). */
+const MENTION = /(^|[\s(["'“‘,;:])@([A-Za-z0-9][A-Za-z0-9._-]*)/g;
+
+/** The ids named with @ in a text, in the order named, each once, as written (trailing "." or "-" dropped). */
+export function mentionedIds(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(MENTION)) {
+    const id = m[2]!.replace(/[._-]+$/, '');
+    if (id && !out.some((x) => x.toLowerCase() === id.toLowerCase())) out.push(id);
+  }
+  return out;
+}
+
+/** A person's message as people type it: "/pass" (any case, alone) lets the proxy speak that turn. */
+export function isPass(text: string): boolean {
+  return /^\/pass$/i.test(text.trim());
+}
+
+/** Checks a person's message before anything is written. Returns the mentions resolved to team ids, or a reason in words. */
+export function checkSay(
+  team: Team,
+  record: Pick<RunRecord, 'id' | 'status'>,
+  speaker: string,
+  text: string,
+): { ok: true; speaker: string; mentions: string[]; pass: boolean } | { ok: false; error: string } {
+  if (record.status === 'completed') {
+    return { ok: false, error: `Run ${record.id} is completed; nobody can speak in it any more (refine it with feedback instead).` };
+  }
+  const who = team.designers.find((d) => d.id.toLowerCase() === speaker.toLowerCase());
+  if (!who) {
+    const known = team.designers.map((d) => d.id).join(', ');
+    return { ok: false, error: `"${speaker}" is not a designer of this review (designers: ${known}).` };
+  }
+  if (!text.trim()) return { ok: false, error: 'The message is empty; write what you want to say (or /pass at your turn).' };
+  const pass = isPass(text);
+  const mentions: string[] = [];
+  for (const id of pass ? [] : mentionedIds(text)) {
+    const p = findPerson(team, id);
+    if (!p) {
+      const known = [...team.designers.map((d) => d.id), ...team.guests.map((g) => g.id)].join(', ');
+      return { ok: false, error: `@${id} names nobody in this review (designers and guests: ${known}).` };
+    }
+    if (!mentions.includes(p.id)) mentions.push(p.id);
+  }
+  return { ok: true, speaker: who.id, mentions, pass };
+}
+
+/** A message's speaker in words: "Ana", "Ana (in person)", "Lumen brand manager (guest)". */
+export function speakerLabel(team: Team, m: Pick<Message, 'speaker' | 'kind'>): string {
+  const name = personName(team, m.speaker);
+  if (m.kind === 'human') return `${name} (in person)`;
+  if (m.kind === 'guest') return `${name} (guest)`;
+  return name;
+}
+
+/** Everyone the files name: the designers (with their top choice, for the stance table), then the guests (marked). */
+export function peopleOf(review: { designers: readonly Pick<DesignerRanking, 'id' | 'name' | 'role' | 'entries'>[]; config: { guests?: Guest[] } }) {
+  return [
+    ...review.designers.map((d) => ({ id: d.id, name: d.name, role: d.role, topChoice: topChoiceOf(d.entries) })),
+    ...(review.config.guests ?? []).map((g) => ({ id: g.id, name: g.name, role: g.role, guest: true })),
+  ];
+}
