@@ -174,13 +174,13 @@ export function transcriptMarkdown(record: RunRecord, people: readonly Person[])
   return out.join('\n');
 }
 
-/** People's text in Markdown: every character Markdown or HTML could read as syntax is escaped, on one line. */
+/** People's text in Markdown, on one line: every character inline Markdown or HTML could read as syntax is escaped. */
 export function escapeMarkdown(text: string): string {
   return text
     .replace(/\s*\n+\s*/g, ' ')
-    .replace(/[\\`*_{}[\]()#+\-.!|~>]/g, (c) => `\\${c}`)
     .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;');
+    .replace(/</g, '&lt;')
+    .replace(/[\\`*_[\]()#!|~>]/g, (c) => `\\${c}`);
 }
 
 function nameIn(people: readonly Person[], id: string): string {

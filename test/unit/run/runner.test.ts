@@ -96,7 +96,7 @@ describe('run engine: a full run against the mock', function () {
     assert.match(result, /Kendall's W = \d\.\d\d \(\w/);
     const transcript = await fs.readFile(path.join(dir, 'transcript.md'), 'utf8');
     assert.match(transcript, /## Iteration 3 \(final pick\)/);
-    assert.match(transcript, /\*\*Ana\*\* \(turn 2\): /);
+    assert.match(transcript, /\*\*Ana\*\* \(turn 2\) · i\d+-m\d+: /);
 
     // image edits: the top candidates as files with their real MIME type, best first, an explicit model
     const edits = mock.requests.filter((r) => r.route === 'edit');

@@ -10,7 +10,7 @@ import { writeDeliverables } from '../deliverables';
 import { allMessages, type Message, type RunRecord } from '../record';
 import { readRunRecord, runDir, writeRunRecord } from '../store';
 import { applyEntries } from './apply';
-import { postToInbox, readInbox, removeFromInbox } from './inbox';
+import { postToInbox, readInbox } from './inbox';
 import { checkSay, findPerson, peopleOf, teamOf } from './team';
 
 /** A say or pin that cannot be accepted; the message says why, nothing was written. */
@@ -112,6 +112,7 @@ export async function takeInIfIdle(o: SubmitOptions, review: Review): Promise<Ru
     await writeRunRecord(o.reviewRoot, record);
     await writeDeliverables(runDir(o.reviewRoot, o.runId), record, peopleOf(review));
   }
-  await removeFromInbox(o.reviewRoot, o.runId, applied.done);
+  // Without a lock held here the entries stay in the inbox: if another writer's record wins, the next driver still
+  // takes them in (once: a message keeps its entry's name), in order of arrival.
   return record;
 }
