@@ -58,6 +58,7 @@ export interface TreeSnapshot {
 
 const RUN_ICONS: Record<NonNullable<RunEntry['status']> | 'unknown', vscode.ThemeIcon> = {
   running: new vscode.ThemeIcon('sync~spin'),
+  waiting: new vscode.ThemeIcon('comment-discussion'),
   completed: new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed')),
   failed: new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed')),
   cancelled: new vscode.ThemeIcon('circle-slash'),
