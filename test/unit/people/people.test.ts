@@ -192,6 +192,7 @@ describe('people in the discussion', function () {
       submitSay({ reviewRoot: root, runId: first.id, as: 'd1', text: 'first' }),
       submitSay({ reviewRoot: root, runId: first.id, as: 'd2', text: 'second' }),
     ]);
+    assert.ok(a.applied && b.applied, 'both are in the record at once (the second waited for the first\'s lock)');
     const done = await resumeRun({ ...base, runId: first.id });
     assert.equal(done.status, 'completed', done.error);
     const people = done.iterations[0]!.messages.filter((m) => m.kind === 'human');

@@ -10,7 +10,8 @@ import { writeDeliverables } from '../deliverables';
 import { allMessages, type Message, type RunRecord } from '../record';
 import { readRunRecord, runDir, writeRunRecord } from '../store';
 import { applyEntries } from './apply';
-import { postToInbox, readInbox } from './inbox';
+import { postToInbox, readInbox, removeFromInbox } from './inbox';
+import { RunDrivenError, acquireRunLock, isRunDriven } from '../lock';
 import { checkSay, findPerson, peopleOf, teamOf } from './team';
 
 /** A say or pin that cannot be accepted; the message says why, nothing was written. */
@@ -34,7 +35,7 @@ export interface SubmitResult {
 export interface SubmitOptions {
   reviewRoot: string;
   runId: string;
-  /** Is another process driving this run? (the run lock); default: the record says "running". */
+  /** Is a process driving this run? Default: the run's lock (lock.ts). The process that drives it says true. */
   isDriven?: (reviewRoot: string, runId: string) => Promise<boolean>;
   /** Already loaded review (the extension has one). */
   review?: Review;
@@ -65,9 +66,10 @@ export async function submitSay(o: SubmitOptions & { as: string; text: string })
     ...(checked.mentions.length ? { mentions: checked.mentions } : {}),
     at: new Date().toISOString(),
   });
-  const after = await takeInIfIdle(o, review);
-  const message = after && allMessages(after).find((x) => x.message.entry === entry)?.message;
-  return { entry, applied: Boolean(message), record: after ?? record, message };
+  await takeInIfIdle(o, review);
+  const after = await readRunRecord(o.reviewRoot, o.runId);
+  const message = allMessages(after).find((x) => x.message.entry === entry)?.message;
+  return { entry, applied: Boolean(message), record: after, message };
 }
 
 /** Pins (or with `remove`, unpins) a message (`teamfusion pin`). Without `as`, the review's lead pins. */
@@ -93,26 +95,42 @@ export async function submitPin(o: SubmitOptions & { message: string; as?: strin
     ...(o.remove ? { remove: true } : {}),
     at: new Date().toISOString(),
   });
-  const after = await takeInIfIdle(o, review);
-  return { entry, applied: Boolean(after), record: after ?? record };
+  await takeInIfIdle(o, review);
+  const after = await readRunRecord(o.reviewRoot, o.runId);
+  const left = (await readInbox(o.reviewRoot, o.runId)).some((x) => x.name === entry);
+  return { entry, applied: !left, record: after };
 }
 
 /**
- * When no process drives the run, takes the whole inbox into run.json now (and rewrites transcript.md / result.md).
- * Returns the saved record, or undefined when a driver will take it in.
+ * When no process drives the run, takes the whole inbox into run.json now, holding the run's lock (so no driver starts
+ * meanwhile), and rewrites transcript.md / result.md. Returns the saved record, or undefined when a driver takes it in.
  */
 export async function takeInIfIdle(o: SubmitOptions, review: Review): Promise<RunRecord | undefined> {
-  const driven = o.isDriven ? await o.isDriven(o.reviewRoot, o.runId) : (await readRunRecord(o.reviewRoot, o.runId)).status === 'running';
-  if (driven) return undefined;
-  const record = await readRunRecord(o.reviewRoot, o.runId);
-  const entries = await readInbox(o.reviewRoot, o.runId);
-  const applied = applyEntries(record, entries);
-  if (applied.messages.length || applied.pinsChanged) {
-    record.updatedAt = new Date().toISOString();
-    await writeRunRecord(o.reviewRoot, record);
-    await writeDeliverables(runDir(o.reviewRoot, o.runId), record, peopleOf(review));
+  if (o.isDriven ? await o.isDriven(o.reviewRoot, o.runId) : await isRunDriven(o.reviewRoot, o.runId)) return undefined;
+  let lock;
+  for (let attempt = 0; !lock; attempt++) {
+    try {
+      lock = await acquireRunLock(o.reviewRoot, o.runId);
+    } catch (err) {
+      if (!(err instanceof RunDrivenError)) throw err;
+      // Another say or pin holds the lock for a moment (a driver would have set status "running"): try again shortly.
+      const status = (await readRunRecord(o.reviewRoot, o.runId)).status;
+      if (status === 'running' || attempt >= 40) return undefined; // a driver takes the entry in
+      await new Promise((r) => setTimeout(r, 25 + Math.random() * 50));
+    }
   }
-  // Without a lock held here the entries stay in the inbox: if another writer's record wins, the next driver still
-  // takes them in (once: a message keeps its entry's name), in order of arrival.
-  return record;
+  try {
+    const record = await readRunRecord(o.reviewRoot, o.runId);
+    const entries = await readInbox(o.reviewRoot, o.runId);
+    const applied = applyEntries(record, entries);
+    if (applied.messages.length || applied.pinsChanged) {
+      record.updatedAt = new Date().toISOString();
+      await writeRunRecord(o.reviewRoot, record);
+      await writeDeliverables(runDir(o.reviewRoot, o.runId), record, peopleOf(review));
+    }
+    await removeFromInbox(o.reviewRoot, o.runId, applied.done);
+    return record;
+  } finally {
+    await lock.release();
+  }
 }
