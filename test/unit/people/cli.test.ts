@@ -50,7 +50,7 @@ describe('people on the command line (spawned processes)', function () {
 
   it('run --human stops with exit 3 at that turn; say --as + run --resume completes it, no model call for that turn', async () => {
     const root = await makeReview({ options: 3, designers: 2 });
-    const r = await tf('run', root, '--human', 'd1', '--iterations', '1', '--turns', '1', '--json');
+    const r = await tf('run', root, '--human', 'd1', '--iterations', '1', '--turns', '1', '--mode', 'together', '--order', 'fixed', '--json');
     assert.equal(r.code, 3, r.stderr);
     const id = (JSON.parse(r.stdout) as { id: string; status: string }).id;
     assert.equal((JSON.parse(r.stdout) as { status: string }).status, 'waiting');
@@ -95,7 +95,7 @@ describe('people on the command line (spawned processes)', function () {
     const rec = await startRun({
       reviewRoot: root,
       client: clientFor(mock),
-      settings: { iterations: 2, turnsPerAgent: 2 },
+      settings: { iterations: 2, turnsPerAgent: 3 }, // the default mode: independent first assessments, then together
       onEvent: (e) => {
         if (e.type === 'turn-completed' && e.message.id === 'i1-m1') said = tf('say', root, e.runId, '--as', 'd3', 'Please keep the gold foil.');
       },
@@ -109,9 +109,9 @@ describe('people on the command line (spawned processes)', function () {
     assert.deepEqual([human[0]!.speaker, human[0]!.turn, human[0]!.content], ['d3', null, 'Please keep the gold foil.']);
     const turns = turnRequests(mock);
     const firstWith = turns.findIndex((t) => JSON.stringify(t.body).includes('Please keep the gold foil.'));
-    assert.ok(firstWith > 0 && firstWith < 6, `taken in during iteration 1 (first seen in request ${firstWith})`);
+    assert.ok(firstWith > 0 && firstWith < 9, `taken in during iteration 1 (first seen in request ${firstWith})`);
     for (const t of turns.slice(firstWith)) assert.ok(JSON.stringify(t.body).includes('Chloé, in person'), 'every later proxy prompt');
-    // Chloé's own proxy still speaks both its turns: her message used up none of them.
-    assert.equal(rec.iterations[0]!.messages.filter((m) => m.speaker === 'd3' && m.kind === 'proxy').length, 2);
+    // Chloé's own proxy still speaks all its turns: her message used up none of them.
+    assert.equal(rec.iterations[0]!.messages.filter((m) => m.speaker === 'd3' && m.kind === 'proxy').length, 3);
   });
 });

@@ -37,6 +37,9 @@ function contents(r: Req): string[] {
   return (r.body as { messages: { content: unknown }[] }).messages.map((x) => (typeof x.content === 'string' ? x.content : JSON.stringify(x.content)));
 }
 
+/** Round-robin in review order (the default mode and order are tested elsewhere): turns are easy to name. */
+const FIXED = { mode: 'together', order: 'fixed', leadSpeaksLast: false } as const;
+
 describe('people in the discussion', function () {
   this.timeout(60_000);
   let mock: MockOpenAI;
@@ -54,7 +57,7 @@ describe('people in the discussion', function () {
 
   it('a take-over stops at that person\'s turn with status waiting; say + resume completes it without a model call for that turn', async () => {
     const root = await makeReview({ options: 4, designers: 3 });
-    const base = { reviewRoot: root, client: clientFor(mock), cacheDir, settings: { iterations: 2, turnsPerAgent: 1 } };
+    const base = { reviewRoot: root, client: clientFor(mock), cacheDir, settings: { iterations: 2, turnsPerAgent: 1, ...FIXED } };
     const first = await startRun({ ...base, humans: ['d2'] });
     assert.equal(first.status, 'waiting');
     assert.deepEqual(first.waitingFor, { speaker: 'd2', iteration: 1, turn: 1 });
@@ -98,7 +101,7 @@ describe('people in the discussion', function () {
   it('an @mention makes those named speak next, in the order named, as extra turns; the round goes on after them', async () => {
     const root = await makeReview({ options: 3, designers: 3 });
     await addGuests(root);
-    const base = { reviewRoot: root, client: clientFor(mock), cacheDir, settings: { iterations: 1, turnsPerAgent: 1 } };
+    const base = { reviewRoot: root, client: clientFor(mock), cacheDir, settings: { iterations: 1, turnsPerAgent: 1, ...FIXED } };
     const first = await startRun({ ...base, humans: ['d1'] });
     assert.deepEqual(first.waitingFor, { speaker: 'd1', iteration: 1, turn: 1 });
     assert.equal(chatRequests(mock).length, 0);
@@ -121,7 +124,7 @@ describe('people in the discussion', function () {
   it('a guest called in for the run speaks once per iteration after the designers and is counted in no agreement', async () => {
     const root = await makeReview({ options: 4, designers: 2 });
     await addGuests(root);
-    const record = await startRun({ reviewRoot: root, client: clientFor(mock), cacheDir, settings: { iterations: 2, turnsPerAgent: 1 }, guests: ['client'] });
+    const record = await startRun({ reviewRoot: root, client: clientFor(mock), cacheDir, settings: { iterations: 2, turnsPerAgent: 1, ...FIXED }, guests: ['client'] });
     assert.equal(record.status, 'completed', record.error);
     assert.deepEqual(record.settings.guests, ['client']);
     for (const it of record.iterations) assert.deepEqual(it.messages.map((m) => `${m.kind}:${m.speaker}`), ['proxy:d1', 'proxy:d2', 'guest:client']);
@@ -146,7 +149,7 @@ describe('people in the discussion', function () {
   it('pins appear in every later chat prompt (proxies, guests, the remix agent), later iterations included; unpin', async () => {
     const root = await makeReview({ options: 4, designers: 2 });
     await addGuests(root);
-    const base = { reviewRoot: root, client: clientFor(mock), cacheDir, settings: { iterations: 2, turnsPerAgent: 1 }, guests: ['client'] };
+    const base = { reviewRoot: root, client: clientFor(mock), cacheDir, settings: { iterations: 2, turnsPerAgent: 1, ...FIXED }, guests: ['client'] };
     const first = await startRun({ ...base, humans: ['d2'] });
     assert.equal(first.status, 'waiting');
     await assert.rejects(submitPin({ reviewRoot: root, runId: first.id, message: 'i9-m9' }), (e: Error) => e instanceof PeopleInputError && /no message "i9-m9"/.test(e.message));
@@ -174,7 +177,7 @@ describe('people in the discussion', function () {
 
   it('two say at once are both kept, in order of arrival; refusals change nothing', async () => {
     const root = await makeReview({ options: 3, designers: 2 });
-    const base = { reviewRoot: root, client: clientFor(mock), cacheDir, settings: { iterations: 1, turnsPerAgent: 1 } };
+    const base = { reviewRoot: root, client: clientFor(mock), cacheDir, settings: { iterations: 1, turnsPerAgent: 1, ...FIXED } };
     const first = await startRun({ ...base, humans: ['d2'] });
     const runJson = path.join(root, 'runs', first.id, 'run.json');
     const before = await fs.readFile(runJson, 'utf8');
