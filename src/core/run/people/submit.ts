@@ -8,7 +8,7 @@ import { loadReview } from '../../review/loadReview';
 import type { Review } from '../../review/model';
 import { writeDeliverables } from '../deliverables';
 import { allMessages, type Message, type RunRecord } from '../record';
-import { readRunRecord, runDir, writeRunRecord } from '../store';
+import { readRunRecord, writeRunRecord } from '../store';
 import { applyEntries } from './apply';
 import { postToInbox, readInbox, removeFromInbox } from './inbox';
 import { RunDrivenError, acquireRunLock, isRunDriven } from '../lock';
@@ -126,7 +126,7 @@ export async function takeInIfIdle(o: SubmitOptions, review: Review): Promise<Ru
     if (applied.messages.length || applied.pinsChanged) {
       record.updatedAt = new Date().toISOString();
       await writeRunRecord(o.reviewRoot, record);
-      await writeDeliverables(runDir(o.reviewRoot, o.runId), record, peopleOf(review));
+      await writeDeliverables(o.reviewRoot, record, peopleOf(review));
     }
     await removeFromInbox(o.reviewRoot, o.runId, applied.done);
     return record;
