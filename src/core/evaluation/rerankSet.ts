@@ -2,14 +2,17 @@
  * The blind re-rank set of a run (the published protocol): the team's Borda top N of the review's original options plus
  * every remix the run made, each copied to runs/<run-id>/rerank/options/<letter>.<ext> under a neutral letter in a
  * shuffle seeded by the run id (the same run always gives the same letters). runs/<run-id>/rerank/key.json says which
- * letter is which source. The folder is an ordinary review (brief.md, options/, rankings/ empty, review.yaml), built
+ * letter is which source. Every image is re-encoded as PNG without metadata (EXIF, text chunks, provenance manifests), so
+ * neither a file's format nor its metadata tells a remix from an original option. The folder is an ordinary review
+ * (brief.md, options/, rankings/ empty, review.yaml), built
  * beside its place and renamed into it, so a half-made folder never looks like a review; an existing one is never
  * overwritten. Every read and write goes through the review-files room.
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import sharp from 'sharp';
 import { stringify } from 'yaml';
-import { LIMITS, copyInReview, mkdirInReview, readReviewText, resolveInReview, statInReview, writeReviewFile } from '../files/reviewFiles';
+import { LIMITS, mkdirInReview, readReviewBytes, readReviewText, resolveInReview, ReviewFileError, statInReview, writeReviewFile } from '../files/reviewFiles';
 import { formatDiagnostic } from '../review/diagnostics';
 import { loadReview } from '../review/loadReview';
 import type { Review } from '../review/model';
@@ -77,8 +80,14 @@ export interface RerankSetResult {
   key: RerankKey;
 }
 
-function extOf(file: string): string {
-  return (path.posix.extname(file) || '.png').toLowerCase();
+/** The image of `rel` as PNG without metadata (read contained and capped; sharp decodes at most LIMITS.imagePixels). */
+async function blindPng(root: string, rel: string): Promise<Buffer> {
+  const bytes = await readReviewBytes(root, rel, LIMITS.imageBytes);
+  try {
+    return await sharp(bytes, { failOn: 'error', limitInputPixels: LIMITS.imagePixels }).rotate().png().toBuffer();
+  } catch (err) {
+    throw new ReviewFileError(rel, `${rel} cannot be read as an image (${err instanceof Error ? err.message : String(err)}).`);
+  }
 }
 
 /** Makes runs/<run-id>/rerank/. Throws a plain sentence when the run or the review cannot give a re-rank set. */
@@ -116,7 +125,7 @@ export async function makeRerankSet(reviewRoot: string, runId: string, opts: { t
   try {
     await writeReviewFile(root, `${staging}/brief.md`, brief);
     await mkdirInReview(root, `${staging}/options`);
-    for (const [letter, s] of Object.entries(key)) await copyInReview(root, s.file, `${staging}/options/${letter}${extOf(s.file)}`, LIMITS.imageBytes);
+    for (const [letter, s] of Object.entries(key)) await writeReviewFile(root, `${staging}/options/${letter}.png`, await blindPng(root, s.file), { exclusive: true });
     await mkdirInReview(root, `${staging}/rankings`);
     await writeReviewFile(root, `${staging}/rankings/.gitkeep`, '');
     await writeReviewFile(

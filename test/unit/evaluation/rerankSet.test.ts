@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import sharp from 'sharp';
 import { assignLetters, bordaTop, letterOf, makeRerankSet, rerankDir } from '../../../src/core/evaluation';
 import { loadReview } from '../../../src/core/review';
 import type { Review } from '../../../src/core/review/model';
@@ -63,7 +64,15 @@ describe('evaluation: the blind re-rank set', function () {
     assert.deepEqual(onDisk, key);
     for (const [letter, e] of Object.entries(key)) {
       assert.deepEqual(Object.keys(e), ['kind', 'id', 'file']);
-      assert.ok((await fs.readFile(path.join(dir, 'options', `${letter}.png`))).equals(await fs.readFile(path.join(root, ...e.file.split('/')))), letter);
+      // The same pixels as the source, re-encoded as PNG without metadata.
+      const copy = await sharp(path.join(dir, 'options', `${letter}.png`)).raw().toBuffer({ resolveWithObject: true });
+      const source = await sharp(path.join(root, ...e.file.split('/'))).raw().toBuffer({ resolveWithObject: true });
+      assert.equal(copy.info.width, source.info.width, letter);
+      assert.ok(copy.data.equals(source.data), letter);
+      const meta = await sharp(path.join(dir, 'options', `${letter}.png`)).metadata();
+      assert.equal(meta.format, 'png');
+      assert.equal(meta.exif, undefined);
+      assert.equal(meta.comments, undefined);
     }
     assert.equal(key[Object.keys(key).find((l) => key[l]!.id === 'r1')!]!.file, `runs/${RUN_ID}/iteration-1/remix.png`);
     // Blind: no file name says which is generated.
@@ -77,6 +86,32 @@ describe('evaluation: the blind re-rank set', function () {
     assert.deepEqual(loaded.diagnostics, []);
     assert.deepEqual(loaded.review?.options.map((o) => o.id), ['A', 'B', 'C', 'D', 'E']);
     assert.deepEqual(await snapshot(root, (rel) => rel === `runs/${RUN_ID}/rerank`), before);
+  });
+
+  it('a JPEG option and a remix with metadata both become plain PNGs: format and metadata do not tell a remix', async () => {
+    const root = await makeReviewWithRun();
+    made.push(root);
+    // Option 4 (in the top 3) as a JPEG with EXIF, the remix r1 with a PNG text comment naming its maker.
+    const jpeg = await sharp(path.join(root, 'options', '4.png')).jpeg().withMetadata({ exif: { IFD0: { Software: 'camera' } } }).toBuffer();
+    await fs.rm(path.join(root, 'options', '4.png'));
+    await fs.writeFile(path.join(root, 'options', '4.jpg'), jpeg);
+    const remix = path.join(root, 'runs', RUN_ID, 'iteration-1', 'remix.png');
+    const tagged = await sharp(remix).png().withMetadata({ exif: { IFD0: { Software: 'image model' } } }).toBuffer();
+    assert.match(tagged.toString('latin1'), /image model/, 'the source carries the tell');
+    assert.match(jpeg.toString('latin1'), /camera/);
+    await fs.writeFile(remix, tagged);
+    const record = JSON.parse(await fs.readFile(path.join(root, 'runs', RUN_ID, 'run.json'), 'utf8')) as { options: { id: string; file: string }[] };
+    record.options.find((o) => o.id === '4')!.file = 'options/4.jpg';
+    await fs.writeFile(path.join(root, 'runs', RUN_ID, 'run.json'), JSON.stringify(record));
+    const { dir, key } = await makeRerankSet(root, RUN_ID);
+    assert.deepEqual((await fs.readdir(path.join(dir, 'options'))).sort(), ['A.png', 'B.png', 'C.png', 'D.png', 'E.png']);
+    for (const letter of Object.keys(key)) {
+      const bytes = await fs.readFile(path.join(dir, 'options', `${letter}.png`));
+      const meta = await sharp(bytes).metadata();
+      assert.equal(meta.format, 'png', letter);
+      assert.equal(meta.exif, undefined, letter);
+      assert.doesNotMatch(bytes.toString('latin1'), /camera|image model|Software/);
+    }
   });
 
   it('--top changes the number of original options; an existing folder is never overwritten', async () => {
