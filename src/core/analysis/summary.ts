@@ -44,13 +44,3 @@ export function areaTotals(row: Record<string, number>): Record<BalesArea, numbe
   for (const [k, n] of Object.entries(row)) out[categoryArea(Number(k))] += n;
   return out;
 }
-
-/** Share of each category over many codes (for evaluate): category number as a string → fraction, in 1…13 order. */
-export function categoryMix(codes: readonly { category: number }[]): Record<string, number> {
-  const out: Record<string, number> = {};
-  if (codes.length === 0) return out;
-  for (const c of codes) out[String(c.category)] = (out[String(c.category)] ?? 0) + 1;
-  const sorted: Record<string, number> = {};
-  for (const k of Object.keys(out).sort((a, b) => Number(a) - Number(b))) sorted[k] = Math.round((out[k]! / codes.length) * 1000) / 1000;
-  return sorted;
-}

@@ -17,6 +17,8 @@ import { compareRun, type CompareResult } from './compare';
 import { SURVEY_QUESTIONS, type SurveyQuestion } from './feedback';
 import { rerankRel } from './paths';
 import { statInReview } from '../files/reviewFiles';
+import { categoryMixOf, codedCategories, type CodedCategories } from '../analysis/evaluationMix';
+import { discussionOf } from '../run/discussionSettings';
 
 export interface RunEvaluation {
   id: string;
@@ -30,6 +32,10 @@ export interface RunEvaluation {
   costPerRemixUsd: number | null;
   /** The comparison, when the run has a re-rank set with enough re-rankings (else null). */
   compare: CompareResult | null;
+  /** The run's discussion mode (older records: as they were run). */
+  mode: string;
+  /** Bales IPA codes of the run (runs/<id>/analysis.json), null when it is not coded. */
+  bales: CodedCategories | null;
 }
 
 export interface ReviewEvaluation {
@@ -41,6 +47,8 @@ export interface ReviewEvaluation {
   w: number | null;
   pPermutation: number | null;
   runs: RunEvaluation[];
+  /** Share of each Bales category (number as a string) over the coded messages of its runs; null when none is coded. */
+  categoryMix: Record<string, number> | null;
 }
 
 export interface Skipped {
@@ -80,6 +88,8 @@ export interface Overall {
   medianHoursToRerank: number | null;
   medianHoursToCommit: number | null;
   timeToDecisionNote: string | null;
+  /** Bales category mix per discussion mode, over the coded runs (mode → runs, messages, shares). */
+  categoryMixByMode: Record<string, { runs: number; messages: number; mix: Record<string, number> }>;
 }
 
 export interface Evaluation {
@@ -137,11 +147,18 @@ export async function collectRun(reviewRoot: string, record: RunRecord, opts: An
     imageEditCostUsd,
     costPerRemixUsd: imageEditCostUsd !== null && remixes > 0 ? imageEditCostUsd / remixes : null,
     compare: null,
+    mode: discussionOf(record.settings).mode,
+    bales: null,
   };
   let problems: string[] = [];
+  try {
+    run.bales = await codedCategories(reviewRoot, record.id);
+  } catch (err) {
+    problems.push(err instanceof Error ? err.message : String(err));
+  }
   if (await statInReview(reviewRoot, rerankRel(record.id))) {
     const c = await compareRun(reviewRoot, record.id, opts);
-    problems = c.problems;
+    problems = [...problems, ...c.problems];
     if (c.after) run.compare = c;
   }
   return { run, problems };
@@ -228,6 +245,12 @@ export function overallOf(reviews: readonly ReviewEvaluation[]): Overall {
     medianHoursToRerank: median(toRerank),
     medianHoursToCommit: median(toCommit),
     timeToDecisionNote: notes.length ? `${notes.join('; ')}.` : null,
+    categoryMixByMode: Object.fromEntries(
+      [...new Set(runs.filter((r) => r.bales).map((r) => r.mode))].sort().map((mode) => {
+        const coded = runs.filter((r) => r.bales && r.mode === mode).map((r) => r.bales!);
+        return [mode, { runs: coded.length, messages: coded.reduce((k, b) => k + b.coded, 0), mix: categoryMixOf(coded) }];
+      }),
+    ),
   };
 }
 
@@ -274,7 +297,8 @@ export async function evaluateFolder(folder: string, opts: AnalyzeOptions & { on
         skipped.push({ path: runPath, reason: err instanceof Error ? err.message : String(err) });
       }
     }
-    reviews.push({ path: rel, designers: review.designers.length, options: review.options.length, w, pPermutation: p, runs });
+    const coded = runs.flatMap((r) => (r.bales ? [r.bales] : []));
+    reviews.push({ path: rel, designers: review.designers.length, options: review.options.length, w, pPermutation: p, runs, categoryMix: coded.length ? categoryMixOf(coded) : null });
   }
   return { reviews, overall: overallOf(reviews), skipped };
 }

@@ -3,6 +3,7 @@ import type { Evaluation } from './evaluate';
 import { CHART_FILES } from './charts';
 import { f2 } from './format';
 import { REFERENCE } from './reference';
+import { mixWords } from '../analysis/evaluationMix';
 
 function pct(x: number | null): string {
   return x === null ? '—' : `${Math.round(x * 100)}%`;
@@ -62,6 +63,15 @@ export function evaluationMarkdown(e: Evaluation): string {
     );
   }
   lines.push('', 'When a review has several re-ranked runs, its row shows the newest; evaluation.json has every run.', '');
+  const modes = Object.entries(o.categoryMixByMode);
+  if (modes.length) {
+    lines.push('## What happened in the discussions (Bales IPA)', '', 'Share of each category over the coded messages (`code-discussion`), per discussion mode and per review.', '');
+    lines.push('| mode | coded runs | messages | category mix |', '|---|---|---|---|');
+    for (const [mode, m] of modes) lines.push(`| ${cell(mode)} | ${m.runs} | ${m.messages} | ${cell(mixWords(m.mix))} |`);
+    lines.push('', '| review | coded runs | category mix |', '|---|---|---|');
+    for (const r of e.reviews) if (r.categoryMix) lines.push(`| ${cell(r.path)} | ${r.runs.filter((x) => x.bales).length} | ${cell(mixWords(r.categoryMix))} |`);
+    lines.push('');
+  }
   if (e.skipped.length) {
     lines.push('## Skipped', '');
     for (const s of e.skipped) lines.push(`- ${cell(s.path)}: ${cell(s.reason)}`);
