@@ -1,10 +1,12 @@
 /**
  * Time to decision: the run record keeps when the team's re-rankings were saved (`rerankedAt`, set when a ranking of
  * the blind re-rank set is saved from the panel) and when the run was committed (`committedAt`, set by Commit Run).
- * Both are written through the run store. Rankings written by hand leave `rerankedAt` unset; compare then falls back
+ * Both are written through the run store, under the run's driver lock. Rankings written by hand leave `rerankedAt` unset; compare then falls back
  * to the ranking files' times and says so.
  */
 import * as path from 'node:path';
+import { RunDrivenError, withRunLock } from '../run/lock';
+import type { RunRecord } from '../run/record';
 import { readRunRecord, RUN_ID_PATTERN, RUNS_DIR, writeRunRecord } from '../run/store';
 import { RERANK_DIR } from './paths';
 
@@ -21,14 +23,34 @@ export function rerankOwner(folder: string): { reviewRoot: string; runId: string
 export async function noteRerankingSaved(folder: string, now: Date = new Date()): Promise<boolean> {
   const owner = rerankOwner(folder);
   if (!owner) return false;
-  const record = await readRunRecord(owner.reviewRoot, owner.runId);
-  if (record.status === 'running') return false;
-  await writeRunRecord(owner.reviewRoot, { ...record, rerankedAt: now.toISOString() });
-  return true;
+  return (
+    (await updateUndriven(owner.reviewRoot, owner.runId, (record) => {
+      if (record.status === 'running') return undefined;
+      return { ...record, rerankedAt: now.toISOString() };
+    })) ?? false
+  );
 }
 
 /** Commit Run: the run's `committedAt` becomes `now` (the latest commit counts). */
 export async function noteCommitted(reviewRoot: string, runId: string, now: Date = new Date()): Promise<void> {
-  const record = await readRunRecord(reviewRoot, runId);
-  await writeRunRecord(reviewRoot, { ...record, committedAt: now.toISOString() });
+  await updateUndriven(reviewRoot, runId, (record) => ({ ...record, committedAt: now.toISOString() }));
+}
+
+/**
+ * Rewrites a run record under its driver lock (lock.ts), so it never races a process driving the run (the last writer would
+ * win). While a live process drives the run nothing is written (undefined); `change` returning undefined writes nothing.
+ */
+async function updateUndriven(reviewRoot: string, runId: string, change: (record: RunRecord) => RunRecord | undefined): Promise<boolean | undefined> {
+  await readRunRecord(reviewRoot, runId); // no such run, or a broken record: said before anything is touched
+  try {
+    return await withRunLock(reviewRoot, runId, async () => {
+      const next = change(await readRunRecord(reviewRoot, runId));
+      if (!next) return false;
+      await writeRunRecord(reviewRoot, next);
+      return true;
+    });
+  } catch (err) {
+    if (err instanceof RunDrivenError) return undefined;
+    throw err;
+  }
 }

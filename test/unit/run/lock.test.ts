@@ -6,9 +6,11 @@ import * as path from 'node:path';
 import { MockOpenAI } from '../../support/openaiMock';
 import { LOCK_FILE, RunDrivenError, STALE_MS, acquireRunLock, interruptedRuns, isRunDriven, runDriver } from '../../../src/core/run/lock';
 import { RunRecordSchema } from '../../../src/core/run/record';
-import { createRunId } from '../../../src/core/run/store';
+import { createRunId, readRunRecord } from '../../../src/core/run/store';
+import { startRun } from '../../../src/core/run/runner';
+import { noteCommitted } from '../../../src/core/evaluation/decisionTimes';
 import { makeReview, makeTempDir } from './fixtures';
-import { TEST_KEY, turnRequests } from './helpers';
+import { TEST_KEY, clientFor, turnRequests } from './helpers';
 
 const REPO = path.resolve(__dirname, '../../../..');
 const CLI = path.join(REPO, 'dist', 'cli.js');
@@ -84,6 +86,27 @@ describe('one driver per run: the lock', () => {
     await assert.rejects(acquireRunLock(root, id), RunDrivenError);
     assert.equal(await fs.readFile(outside, 'utf8'), 'untouched');
     assert.equal((await fs.lstat(lockFile)).isSymbolicLink(), true);
+  });
+});
+
+describe('one driver per run: other writers of the record wait for no driver', function () {
+  this.timeout(60_000);
+  it('Commit Run\'s committedAt is not written while a process drives the run, and is once it is free', async () => {
+    const mock = await MockOpenAI.start();
+    try {
+      const root = await makeReview({ options: 3, designers: 2 });
+      const record = await startRun({ reviewRoot: root, client: clientFor(mock), cacheDir: await makeTempDir('tf-cache-'), settings: { turnsPerAgent: 1, iterations: 1 } });
+      assert.equal(record.status, 'completed', record.error);
+      const lock = await acquireRunLock(root, record.id);
+      await noteCommitted(root, record.id, new Date('2026-11-23T10:00:00Z'));
+      assert.equal((await readRunRecord(root, record.id)).committedAt, undefined, 'nothing written under a live driver');
+      await lock.release();
+      await noteCommitted(root, record.id, new Date('2026-11-23T10:00:00Z'));
+      assert.equal((await readRunRecord(root, record.id)).committedAt, '2026-11-23T10:00:00.000Z');
+      assert.equal(existsSync(path.join(root, 'runs', record.id, LOCK_FILE)), false);
+    } finally {
+      await mock.close();
+    }
   });
 });
 
