@@ -88,7 +88,7 @@ export async function resolveInReview(root: string, rel: string): Promise<string
       const real = await fs.realpath(probe);
       const full = rest.length ? path.join(real, ...rest.reverse()) : real;
       if (!isInside(base, full)) {
-        throw new ReviewFileError(file, `${file} leads outside the review folder (a symbolic link); it is not used.`, 'outside');
+        throw new ReviewFileError(file, `${file} leads outside the review folder (${await linkOut(base, file)}); it is not used.`, 'outside');
       }
       return full;
     } catch (err) {
@@ -111,6 +111,19 @@ export async function resolveInReview(root: string, rel: string): Promise<string
       probe = parent;
     }
   }
+}
+
+/** Which part of `file` is the symbolic link that leaves the review, in words (only computed for the error message). */
+async function linkOut(base: string, file: string): Promise<string> {
+  const parts = file.split('/');
+  for (let i = 1; i <= parts.length; i++) {
+    const partial = parts.slice(0, i).join('/');
+    const real = await fs.realpath(path.join(base, ...parts.slice(0, i))).catch(() => undefined);
+    if (real !== undefined && !isInside(base, real)) {
+      return i === parts.length ? 'a symbolic link' : `${partial} is a symbolic link out of it`;
+    }
+  }
+  return 'a symbolic link';
 }
 
 /** stat (symlinks followed) of a contained path; undefined when it does not exist. Throws when it leads outside. */

@@ -1,0 +1,277 @@
+/**
+ * The hostile corpus: review folders built the way an attacker would (symbolic links out of the review for every kind of
+ * file, special files, oversized and deeply nested files, control characters in names, run records with traversal in
+ * every id and path), run through the REAL command line (`node dist/cli.js validate / analyze / run / rerank / compare`)
+ * under strace, with the mock model server listening. For every folder and command:
+ *   - the exit code is 1 and the output says what is wrong in one line naming the file;
+ *   - every line is printable (no raw control character reaches the terminal) and there is no stack trace or
+ *     "Maximum call stack"; the process ends on its own (no hang);
+ *   - strace shows no file of the "secret" folder beside the review opened (or even named), and no write outside the review;
+ * and at the end the mock server has received no request at all.
+ * strace is required (CI installs it): without it this suite fails instead of skipping.
+ */
+import { strict as assert } from 'node:assert';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { MockOpenAI } from '../../support/openaiMock';
+import { RUN_ID, makeReviewWithRun } from '../evaluation/fixtures';
+import { makeImage } from '../run/fixtures';
+import { TEST_KEY } from '../run/helpers';
+
+const REPO = path.resolve(__dirname, '../../../..');
+const CLI = path.join(REPO, 'dist', 'cli.js');
+const SECRET_TEXT = 'TOP-SECRET-NEVER-READ';
+/** Control characters that must never reach the terminal raw (newline only as a line break). */
+const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
+function hasStrace(): boolean {
+  try {
+    execFileSync('strace', ['-V'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+interface Outcome {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+  trace: string;
+}
+
+function cleanEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !/^(OPENAI_|TEAMFUSION_)/.test(k)) env[k] = v;
+  return env;
+}
+
+/** Runs `node dist/cli.js …args` under strace (following forks), at most 60 s. */
+async function cliUnderStrace(args: string[], env: Record<string, string>, cwd: string, traceFile: string): Promise<Outcome> {
+  const trace = [
+    '-f', '-y', '-s', '4096', '-o', traceFile,
+    '-e', 'trace=open,openat,openat2,creat,rename,renameat,renameat2,unlink,unlinkat,mkdir,mkdirat,link,linkat,symlink,symlinkat,truncate',
+  ];
+  return new Promise((resolve, reject) => {
+    const child = spawn('strace', [...trace, process.execPath, CLI, ...args], { cwd, env: { ...cleanEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, 60_000);
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString('utf8')));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      void fs.readFile(traceFile, 'utf8').then(
+        (t) => resolve({ code, signal, stdout, stderr, timedOut, trace: t }),
+        () => resolve({ code, signal, stdout, stderr, timedOut, trace: '' }),
+      );
+    });
+  });
+}
+
+/** Every path a traced syscall names (its arguments, and the real paths strace -y shows for file descriptors). */
+function pathsOf(line: string, cwd: string): { paths: string[]; write: boolean } {
+  const m = /^\d+\s+(?:<\.\.\. )?(\w+)/.exec(line);
+  const call = m?.[1] ?? '';
+  const paths: string[] = [];
+  let dirBase = cwd;
+  const fdDir = /^\d+\s+\w+\((?:AT_FDCWD|\d+)<([^>]*)>,/.exec(line);
+  if (fdDir) dirBase = fdDir[1]!;
+  for (const q of line.matchAll(/"((?:[^"\\]|\\.)*)"/g)) {
+    const p = q[1]!;
+    paths.push(path.isAbsolute(p) ? p : path.join(dirBase, p));
+  }
+  // Real paths strace -y shows for file descriptors (the result of an open, a renameat's second folder …); the first
+  // argument's folder is only the base of a relative path, not a path the call opens or writes.
+  const rest = fdDir ? line.replace(/^(\d+\s+\w+\()(?:AT_FDCWD|\d+)<[^>]*>,/, '$1') : line;
+  for (const a of rest.matchAll(/<(\/[^>]*)>/g)) paths.push(a[1]!);
+  const writeFlags = /O_WRONLY|O_RDWR|O_CREAT|O_TRUNC/.test(line);
+  const write = /^(creat|rename|renameat2?|unlink|unlinkat|mkdir|mkdirat|link|linkat|symlink|symlinkat|truncate)$/.test(call) || (/^open/.test(call) && writeFlags);
+  return { paths: [...new Set(paths)], write };
+}
+
+function inside(parent: string, p: string): boolean {
+  const r = path.relative(parent, p);
+  return r === '' || (!r.startsWith('..') && !path.isAbsolute(r));
+}
+
+/** Lines of a trace that touch a secret folder, open a device, or write outside the review (or the image cache). */
+function violations(trace: string, cwd: string, roots: string[], secrets: string[], cache: string): string[] {
+  const out: string[] = [];
+  for (const line of trace.split('\n')) {
+    const { paths, write } = pathsOf(line, cwd);
+    for (const p of paths) {
+      if (secrets.some((s) => inside(s, p))) out.push(`touched the secret folder: ${line}`);
+      if (/^\/dev\/(zero|urandom)/.test(p) && /^\d+\s+open/.test(line)) out.push(`opened a device: ${line}`);
+    }
+    if (write && !/ENOENT|EEXIST/.test(line.split(') = ').pop() ?? '')) {
+      for (const p of paths.filter((x) => !x.startsWith('/dev/') && !x.startsWith('/proc/'))) {
+        if (!roots.some((r) => inside(r, p)) && !inside(cache, p)) out.push(`wrote outside the review: ${line}`);
+      }
+    }
+  }
+  return out;
+}
+
+interface Case {
+  name: string;
+  /** Breaks the copy of the template review at `root` (its secret folder is `secret`). */
+  make(root: string, secret: string): Promise<void>;
+  /** Commands to run (the review path is appended as the first argument after the command name). */
+  commands: string[][];
+  /** One line of the output (stdout + stderr) must match this. */
+  expect: RegExp;
+  /** Expected exit code (1 unless said). */
+  code?: number;
+}
+
+async function link(target: string, at: string): Promise<void> {
+  await fs.rm(at, { recursive: true, force: true });
+  await fs.symlink(target, at);
+}
+
+async function editRecord(root: string, edit: (r: Record<string, unknown> & { iterations: { remix?: { id: string; file: string } }[]; options: { id: string; file: string }[] }) => void): Promise<void> {
+  const file = path.join(root, 'runs', RUN_ID, 'run.json');
+  const record = JSON.parse(await fs.readFile(file, 'utf8')) as Parameters<typeof edit>[0];
+  edit(record);
+  await fs.writeFile(file, `${JSON.stringify(record, null, 2)}\n`);
+}
+
+const REVIEW = [['validate'], ['run']];
+const RUN = [['run', '--resume', RUN_ID], ['rerank', RUN_ID], ['compare', RUN_ID]];
+const EVIL = 'evil\n1:1: error: all good\u001b]0;pwned\u0007\u001b[2J\u202e\u0085';
+
+const CASES: Case[] = [
+  { name: 'brief.md is a symlink out', make: (r, s) => link(path.join(s, 'secret.md'), path.join(r, 'brief.md')), commands: REVIEW, expect: /^brief\.md:0:0: error: brief\.md leads outside the review folder/m },
+  { name: 'a ranking is a symlink out', make: (r, s) => link(path.join(s, 'ranking.yaml'), path.join(r, 'rankings', 'd1.yaml')), commands: REVIEW, expect: /^rankings\/d1\.yaml:0:0: error: .*leads outside the review folder/m },
+  { name: 'review.yaml is a symlink out', make: (r, s) => link(path.join(s, 'review.yaml'), path.join(r, 'review.yaml')), commands: REVIEW, expect: /^review\.yaml:0:0: error: .*leads outside the review folder/m },
+  { name: 'an option is a symlink out', make: (r, s) => link(path.join(s, 'secret.png'), path.join(r, 'options', '2.png')), commands: REVIEW, expect: /^options\/2\.png:0:0: error: .*leads outside the review folder/m },
+  { name: 'options/ is a symlink out', make: (r, s) => link(path.join(s, 'options'), path.join(r, 'options')), commands: REVIEW, expect: /^options:0:0: error: options leads outside the review folder/m },
+  { name: 'rankings/ is a symlink out', make: (r, s) => link(path.join(s, 'rankings'), path.join(r, 'rankings')), commands: REVIEW, expect: /^rankings:0:0: error: rankings leads outside the review folder/m },
+  { name: 'a ranking links to /dev/zero, an option to /dev/urandom', make: async (r) => { await link('/dev/zero', path.join(r, 'rankings', 'zero.yaml')); await link('/dev/urandom', path.join(r, 'options', '3.png')); }, commands: REVIEW, expect: /^rankings\/zero\.yaml:0:0: error: .*leads outside the review folder/m },
+  { name: 'brief.md is a FIFO', make: async (r) => { await fs.rm(path.join(r, 'brief.md')); execFileSync('mkfifo', [path.join(r, 'brief.md')]); }, commands: REVIEW, expect: /^brief\.md:0:0: error: brief\.md is a named pipe \(FIFO\), not a regular file/m },
+  { name: 'a ranking and an option are FIFOs', make: async (r) => { await fs.rm(path.join(r, 'rankings', 'd2.yaml')); execFileSync('mkfifo', [path.join(r, 'rankings', 'd2.yaml')]); execFileSync('mkfifo', [path.join(r, 'options', '9.png')]); }, commands: REVIEW, expect: /^rankings\/d2\.yaml:0:0: error: .*named pipe \(FIFO\)/m },
+  { name: 'a 30 MB ranking', make: (r) => fs.writeFile(path.join(r, 'rankings', 'd3.yaml'), Buffer.alloc(30 * 1024 * 1024, 0x20)), commands: REVIEW, expect: /^rankings\/d3\.yaml:0:0: error: rankings\/d3\.yaml is too large \(30 MB; at most 2 MB\)\.$/m },
+  { name: 'deeply nested YAML and JSON', make: async (r) => { await fs.writeFile(path.join(r, 'rankings', 'd1.yaml'), `designer: A\nranking:\n${'- '.repeat(300_000)}x\n`); await fs.writeFile(path.join(r, 'rankings', 'd9.json'), `{"designer": "B", "ranking": ${'['.repeat(500_000)}}`); await fs.writeFile(path.join(r, 'review.yaml'), `title: ${'{a: '.repeat(100_000)}\n`); }, commands: REVIEW, expect: /^rankings\/d1\.yaml:3:\d+: error: The lists and fields here are nested more than 64 levels deep/m },
+  { name: '200 000 problems in one ranking', make: (r) => fs.writeFile(path.join(r, 'rankings', 'd2.yaml'), `designer: Many\nranking:\n${'  - 1\n'.repeat(200_000)}`), commands: REVIEW, expect: /^rankings\/d2\.yaml:0:0: error: … and \d+ more problems in rankings\/d2\.yaml \(only the first 50 are listed\)\.$/m },
+  {
+    name: 'control characters and escape sequences in file names',
+    make: async (r) => {
+      await fs.writeFile(path.join(r, 'rankings', `${EVIL}.yaml`), 'designer: "\\e]0;x\\a"\nranking: []\n');
+      await makeImage(path.join(r, 'options', `\u001b[31mred\u202e.png`), 3, 40, 30, 'png');
+    },
+    commands: [...REVIEW, ['analyze']],
+    expect: /^rankings\/evil\\n1:1: error: all good\\x1b\]0;pwned\\x07\\x1b\[2J\\u202e\\x85\.yaml:\d+:\d+: error: /m,
+  },
+  { name: 'runs/ is a symlink out (a new run must not write through it)', make: (r, s) => link(path.join(s, 'runs'), path.join(r, 'runs')), commands: [['run'], ...RUN], expect: /leads outside the review folder \(runs is a symbolic link out of it\)/ },
+  { name: 'a run folder is a symlink out', make: (r, s) => link(path.join(s, 'runs', RUN_ID), path.join(r, 'runs', RUN_ID)), commands: RUN, expect: /leads outside the review folder/ },
+  { name: 'run.json is a symlink out', make: (r, s) => link(path.join(s, 'runs', RUN_ID, 'run.json'), path.join(r, 'runs', RUN_ID, 'run.json')), commands: RUN, expect: /run\.json leads outside the review folder/ },
+  { name: 'run.json is a FIFO', make: async (r) => { await fs.rm(path.join(r, 'runs', RUN_ID, 'run.json')); execFileSync('mkfifo', [path.join(r, 'runs', RUN_ID, 'run.json')]); }, commands: RUN, expect: /run\.json is a named pipe \(FIFO\)/ },
+  { name: 'run.json is 9 MB', make: (r) => fs.writeFile(path.join(r, 'runs', RUN_ID, 'run.json'), `{"pad": "${'x'.repeat(9 * 1024 * 1024)}"}`), commands: RUN, expect: /run\.json is too large/ },
+  { name: 'run.json is nested 500 000 deep', make: (r) => fs.writeFile(path.join(r, 'runs', RUN_ID, 'run.json'), '['.repeat(500_000)), commands: RUN, expect: /run\.json:\d+:\d+: error: / },
+  { name: 'the record id climbs out', make: (r) => editRecord(r, (x) => (x.id = '../../secret')), commands: RUN, expect: /run\.json:\d+:\d+: error: / },
+  { name: 'a remix file climbs out', make: (r) => editRecord(r, (x) => (x.iterations[0]!.remix!.file = '../../../secret/secret.png')), commands: RUN, expect: /run\.json:\d+:\d+: error: / },
+  { name: 'a remix id holds a path', make: (r) => editRecord(r, (x) => (x.iterations[0]!.remix!.id = 'r1/../../../secret')), commands: RUN, expect: /run\.json:\d+:\d+: error: / },
+  { name: 'an option file climbs out', make: (r) => editRecord(r, (x) => (x.options[1]!.file = 'options/../../secret/secret.png')), commands: RUN, expect: /run\.json:\d+:\d+: error: / },
+  { name: 'an option file is absolute', make: (r, s) => editRecord(r, (x) => (x.options[1]!.file = path.join(s, 'secret.png'))), commands: RUN, expect: /run\.json:\d+:\d+: error: / },
+  { name: 'a remix PNG the record names is a symlink out', make: (r, s) => link(path.join(s, 'secret.png'), path.join(r, 'runs', RUN_ID, 'iteration-1', 'remix.png')), commands: RUN, expect: /iteration-1\/remix\.png.*(leads outside the review folder|not a regular file)/ },
+  { name: 'a control sequence in the record', make: (r) => editRecord(r, (x) => (x.id = `${RUN_ID}\u001b[2J\n`)), commands: RUN, expect: /run\.json:\d+:\d+: error: .*\\x1b\[2J\\n/ },
+];
+
+describe('hostile corpus: the real CLI on hostile review folders (strace: nothing outside the review opened or written)', function () {
+  this.timeout(600_000);
+  let mock: MockOpenAI;
+  let base: string;
+  let template: string;
+  let env: Record<string, string>;
+  let cache: string;
+
+  before(async () => {
+    assert.ok(hasStrace(), 'strace is required for this suite (CI installs it with apt-get install strace)');
+    assert.ok(existsSync(CLI), 'dist/cli.js is missing: run npm run build first');
+    mock = await MockOpenAI.start();
+    base = await fs.mkdtemp(path.join(os.tmpdir(), 'tf-hostile-'));
+    cache = path.join(base, 'cache');
+    await fs.mkdir(cache);
+    env = { OPENAI_API_KEY: TEST_KEY, OPENAI_BASE_URL: mock.baseURL, XDG_CACHE_HOME: cache, TEAMFUSION_MAX_RETRIES: '0' };
+    template = await makeReviewWithRun('failed');
+  });
+  after(async () => {
+    await mock?.close();
+    if (base) await fs.rm(base, { recursive: true, force: true });
+  });
+
+  CASES.forEach((c, i) => {
+    it(`${c.name}: exit ${c.code ?? 1}, one clear line, no hang, no crash, nothing outside opened or written`, async () => {
+      const dir = path.join(base, `case-${i}`);
+      const root = path.join(dir, 'review');
+      const secret = path.join(dir, 'secret');
+      await fs.cp(template, root, { recursive: true });
+      // The secret folder beside the review: copies of every kind of file, each holding the secret text.
+      await fs.mkdir(secret, { recursive: true });
+      await fs.writeFile(path.join(secret, 'secret.md'), `# ${SECRET_TEXT}\n`);
+      await fs.writeFile(path.join(secret, 'ranking.yaml'), `designer: ${SECRET_TEXT}\nranking: []\n`);
+      await fs.writeFile(path.join(secret, 'review.yaml'), `title: ${SECRET_TEXT}\n`);
+      await fs.copyFile(path.join(root, 'options', '1.png'), path.join(secret, 'secret.png'));
+      await fs.cp(path.join(root, 'options'), path.join(secret, 'options'), { recursive: true });
+      await fs.cp(path.join(root, 'rankings'), path.join(secret, 'rankings'), { recursive: true });
+      await fs.cp(path.join(root, 'runs'), path.join(secret, 'runs'), { recursive: true });
+      await c.make(root, secret);
+      const realRoot = await fs.realpath(root);
+      const realSecret = await fs.realpath(secret);
+
+      let matched = false;
+      for (const [command, ...rest] of c.commands) {
+        const args = [command!, root, ...rest];
+        const shown = `${c.name} — teamfusion ${[command, ...rest].join(' ')}`;
+        const r = await cliUnderStrace(args, env, dir, path.join(dir, `strace-${command}.log`));
+        const output = `${r.stdout}${r.stderr}`;
+        assert.equal(r.timedOut, false, `${shown}: hung (killed after 60 s)`);
+        assert.equal(r.signal, null, `${shown}: killed by ${r.signal}`);
+        assert.equal(r.code, c.code ?? 1, `${shown}: exit ${r.code}\n${output.slice(0, 2000)}`);
+        assert.ok(!RAW_CONTROL.test(output), `${shown}: a raw control character reached the terminal: ${JSON.stringify(output.slice(0, 500))}`);
+        assert.ok(!/Maximum call stack|FATAL ERROR|out of memory|\n\s+at .+:\d+:\d+\)?\n/i.test(output), `${shown}: a crash or stack trace:\n${output.slice(0, 2000)}`);
+        assert.ok(!output.includes(SECRET_TEXT), `${shown}: the secret was printed`);
+        if (c.expect.test(output)) matched = true;
+        if (command === 'validate') {
+          // One diagnostic per line: every stdout line is a diagnostic.
+          for (const line of r.stdout.split('\n').filter(Boolean)) assert.match(line, /^.+:\d+:\d+: (error|warning): .+$/, `${shown}: not a diagnostic line: ${line}`);
+          assert.ok(r.stdout.split('\n').filter(Boolean).length <= 600, `${shown}: diagnostics are not capped`);
+        }
+
+        // strace: nothing of the secret folder opened (or even named), no write outside the review.
+        assert.ok(r.trace.length > 0, `${shown}: strace wrote no trace`);
+        assert.deepEqual(violations(r.trace, dir, [root, realRoot], [secret, realSecret], cache), [], shown);
+      }
+      assert.ok(matched, `${c.name}: no output line matched ${c.expect}`);
+      assert.equal(mock.requests.length, 0, `${c.name}: a request reached the model`);
+    });
+  });
+
+  it('sanity: the untouched template passes validate under strace, and the trace check sees real reads and writes', async () => {
+    const dir = path.join(base, 'sanity');
+    const root = path.join(dir, 'review');
+    await fs.cp(template, root, { recursive: true });
+    const r = await cliUnderStrace(['validate', root], env, dir, path.join(dir, 'strace.log'));
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.match(r.trace, /openat\(.*brief\.md/);
+    assert.deepEqual(violations(r.trace, dir, [root], [path.join(dir, 'secret')], cache), []);
+    // The same trace, with the review itself declared "secret": every read of it is reported.
+    assert.ok(violations(r.trace, dir, [path.join(dir, 'elsewhere')], [root], cache).some((v) => /touched the secret folder: .*brief\.md/.test(v)));
+    // A run that writes (a new run folder) is a write outside when the review is not the allowed root.
+    const w = await cliUnderStrace(['import', path.join(dir, 'missing.csv'), root], env, dir, path.join(dir, 'strace-w.log'));
+    assert.equal(w.code, 1);
+    const fake = `123 openat(AT_FDCWD<${dir}>, "out.txt", O_WRONLY|O_CREAT|O_CLOEXEC, 0666) = 3<${path.join(dir, 'out.txt')}>`;
+    assert.deepEqual(violations(fake, dir, [root], [], cache), [`wrote outside the review: ${fake}`]);
+    assert.equal(mock.requests.length, 0);
+  });
+});
