@@ -20,6 +20,7 @@ import {
 import { printable } from '../../core/files/reviewFiles';
 import { loadReview } from '../../core/review/loadReview';
 import { UsageError } from '../usage';
+import { safeJson } from '../output';
 import { envNumber, readPriceTable } from './run';
 import { parseStrict } from './validate';
 
@@ -50,7 +51,7 @@ export async function runCodeDiscussion(args: string[]): Promise<number> {
   try {
     prices = await readPriceTable(process.env.TEAMFUSION_PRICES);
   } catch (err) {
-    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+    process.stderr.write(`${printable(err instanceof Error ? err.message : String(err))}\n`);
     return 1;
   }
 
@@ -94,7 +95,7 @@ export async function runCodeDiscussion(args: string[]): Promise<number> {
   const a = result.analysis;
   for (const n of result.notes) process.stderr.write(`${printable(n)}\n`);
   if (values.json === true) {
-    process.stdout.write(`${JSON.stringify(a, null, 2)}\n`);
+    process.stdout.write(`${safeJson(a)}\n`);
   } else {
     const total = a.bales.length + a.uncoded.length;
     const cost = a.usage.costUsd === undefined ? 'cost unknown (model not in the price table)' : `estimated cost $${a.usage.costUsd.toFixed(4)}`;
@@ -118,7 +119,7 @@ export async function runCodeDiscussion(args: string[]): Promise<number> {
     case 'cancelled':
       return 130;
     case 'uncoded':
-      process.stderr.write(`${a.uncoded.length} message${a.uncoded.length === 1 ? '' : 's'} could not be coded after ${MAX_ATTEMPTS} attempts and ${a.uncoded.length === 1 ? 'is' : 'are'} listed as uncoded: ${a.uncoded.join(', ')}.\n`);
+      process.stderr.write(`${a.uncoded.length} message${a.uncoded.length === 1 ? '' : 's'} could not be coded after ${MAX_ATTEMPTS} attempts and ${a.uncoded.length === 1 ? 'is' : 'are'} listed as uncoded: ${printable(a.uncoded.join(', '))}.\n`);
       return 1;
     case 'batch-problem':
       return 1;

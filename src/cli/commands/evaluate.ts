@@ -11,6 +11,7 @@ import { f2 } from '../../core/evaluation/format';
 import { evaluationMarkdown } from '../../core/evaluation/report';
 import { printable } from '../../core/files/reviewFiles';
 import { UsageError } from '../usage';
+import { safeJson } from '../output';
 import { parseStrict } from './validate';
 
 async function writeOut(dir: string, files: Record<string, string>): Promise<void> {
@@ -35,7 +36,7 @@ export async function runEvaluate(args: string[]): Promise<number> {
     await writeOut(path.resolve(values.out), { 'evaluation.md': evaluationMarkdown(e), 'evaluation.json': json, ...allCharts(e) });
     process.stderr.write(`Wrote evaluation.md, evaluation.json and 3 charts to ${printable(values.out)}\n`);
   }
-  if (values.json === true) process.stdout.write(json);
+  if (values.json === true) process.stdout.write(`${safeJson(e)}\n`);
   else {
     const o = e.overall;
     process.stdout.write(

@@ -100,7 +100,7 @@ export function partNumbers(
     const own: number[] = [];
     if (p.base) {
       if (p.base.messages > list.length) throw new Error(`Prompt ${printable(p.id)} takes ${p.base.messages} messages of ${printable(p.base.prompt)}, which has ${list.length}.`);
-      own.push(...list.slice(0, p.base.messages));
+      for (let k = 0; k < p.base.messages; k++) own.push(list[k]!);
     }
     for (const [first, count] of p.parts ?? []) {
       if (first + count > partCount) {

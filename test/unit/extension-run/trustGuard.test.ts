@@ -1,6 +1,8 @@
 import * as assert from 'node:assert/strict';
 import {
   ensureTrusted,
+  ensureTrustedToWrite,
+  untrustedWriteMessage,
   MANAGE_TRUST,
   preflight,
   SET_API_KEY,
@@ -88,5 +90,24 @@ describe('extension-run: workspace trust guard', () => {
     const r = await preflight({ isTrusted: true, busy: false, getApiKey: async () => ' sk-abc123456 ', ui: f.ui });
     assert.deepEqual(r, { ok: true, apiKey: 'sk-abc123456' });
     assert.equal(f.warnings.length, 0);
+  });
+});
+
+describe('extension: the one write guard (Workspace Trust for every command that writes)', () => {
+  it('lets a trusted workspace write, silently', () => {
+    const f = fakeUi();
+    assert.equal(ensureTrustedToWrite(true, f.ui, 'Import Rankings'), true);
+    assert.equal(f.warnings.length, 0);
+  });
+
+  it('refuses in an untrusted workspace in words naming the action, with a button that opens the trust editor', async () => {
+    const f = fakeUi(MANAGE_TRUST);
+    assert.equal(ensureTrustedToWrite(false, f.ui, 'Re-rank Final Candidates'), false);
+    assert.equal(f.warnings.length, 1);
+    assert.equal(f.warnings[0]!.message, untrustedWriteMessage('Re-rank Final Candidates'));
+    assert.match(f.warnings[0]!.message, /writes nothing into an untrusted workspace, so Re-rank Final Candidates is off/);
+    assert.deepEqual(f.warnings[0]!.buttons, [MANAGE_TRUST]);
+    await tick();
+    assert.deepEqual(f.commands, ['workbench.trust.manage']);
   });
 });
