@@ -4,7 +4,7 @@
  * a human who is not a designer) in loadReview, at the entry's line.
  */
 import { z } from 'zod';
-import { DESIGNER_ID_PATTERN } from './designerId';
+import { DESIGNER_ID_PATTERN, designerKey } from './designerId';
 import { shown } from './rankingFields';
 import { error } from './diagnostics';
 import type { Diagnostic } from './model';
@@ -48,7 +48,7 @@ export const GuestsSchema = z
   .superRefine((guests, ctx) => {
     const seen = new Set<string>();
     guests.forEach((g, i) => {
-      const key = g.id.toLowerCase();
+      const key = designerKey(g.id);
       if (seen.has(key)) ctx.addIssue({ code: 'custom', path: [i], message: `The guest id "${g.id}" is used twice; give each guest its own id.` });
       seen.add(key);
     });
@@ -68,13 +68,13 @@ export function checkPeople(
 ): Diagnostic[] {
   const out: Diagnostic[] = [];
   (config.guests ?? []).forEach((g, i) => {
-    if (seen.has(g.id.toLowerCase())) {
-      out.push(error('review.yaml', `The guest id "${g.id}" is also a designer id (rankings/${seen.get(g.id.toLowerCase())}); give the guest another id.`, ...where(`guests.${i}`)));
+    if (seen.has(designerKey(g.id))) {
+      out.push(error('review.yaml', `The guest id "${g.id}" is also a designer id (rankings/${seen.get(designerKey(g.id))}); give the guest another id.`, ...where(`guests.${i}`)));
     }
   });
   if (haveRankings) {
     (config.humans ?? []).forEach((id, i) => {
-      if (!seen.has(id.toLowerCase())) out.push(error('review.yaml', `humans names "${id}", but no ranking file has that designer id.`, ...where(`humans.${i}`)));
+      if (!seen.has(designerKey(id))) out.push(error('review.yaml', `humans names "${id}", but no ranking file has that designer id.`, ...where(`humans.${i}`)));
     });
   }
   return out;

@@ -153,7 +153,7 @@ async function loadRankings(
   if (config.hierarchy === 'lead-decides' && config.lead === undefined) {
     diagnostics.push(error('review.yaml', 'hierarchy is lead-decides, but review.yaml names no lead; add lead: <designer-id> or choose flat or weighted.', ...where('hierarchy')));
   }
-  diagnostics.push(...checkPeople(config, seen, rankingFiles > 0, where));
+  for (const d of checkPeople(config, seen, rankingFiles > 0, where)) diagnostics.push(d);
   designers.sort((a, b) => naturalCompare(a.id, b.id));
   return { designers, diagnostics };
 }

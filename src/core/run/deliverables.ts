@@ -55,7 +55,7 @@ export function resultMarkdown(record: RunRecord, people: readonly Person[]): st
   out.push(`- Status: ${record.status}${record.error ? ` (${record.error})` : ''}`);
   out.push(`- Models: ${record.settings.chatModel} (discussion), ${record.settings.imageModel} (remix)`);
   out.push(`- Designers: ${people.filter((p) => !p.guest).map((p) => (p.role ? `${p.name} (${p.role})` : p.name)).join(', ')}`);
-  out.push(...peopleSummary(record, people));
+  for (const line of peopleSummary(record, people)) out.push(line);
   if (record.kendallW !== undefined) {
     out.push(`- Team agreement before the run: Kendall's W = ${record.kendallW.toFixed(2)} (${agreementBand(record.kendallW)})`);
   }
@@ -170,7 +170,7 @@ export function transcriptMarkdown(record: RunRecord, people: readonly Person[])
     if (it.feedback) out.push(`Lead's feedback: ${it.feedback}`, '');
     for (const m of it.messages) out.push(transcriptEntry(m, people), '');
   }
-  out.push(...pinsSection(record, people));
+  for (const line of pinsSection(record, people)) out.push(line);
   return out.join('\n');
 }
 

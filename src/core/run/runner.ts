@@ -11,6 +11,7 @@
 import type OpenAI from 'openai';
 import { loadReview } from '../review/loadReview';
 import type { Review } from '../review/model';
+import { designerKey, sameDesigner } from '../review/designerId';
 import { reviewRankMatrix } from '../stats/analysis';
 import { kendallW } from '../stats/kendallW';
 import { endpointHost } from '../llm/client';
@@ -66,7 +67,7 @@ export interface RunnerOptions {
 export async function startRun(o: RunnerOptions): Promise<RunRecord> {
   const review = await loadValidReview(o.reviewRoot);
   const settings = resolveRunSettings(o.settings, review.config);
-  settings.lead = review.designers.find((d) => d.id.toLowerCase() === settings.lead?.toLowerCase())?.id;
+  settings.lead = review.designers.find((d) => settings.lead !== undefined && sameDesigner(d.id, settings.lead))?.id;
   if (settings.lead === undefined) delete settings.lead;
   if (settings.designers) settings.designers = checkSubset(review, settings.designers);
   const host = endpointHost(o.client);
@@ -138,12 +139,12 @@ async function loadValidReview(root: string): Promise<Review> {
 
 /** A `--designers` subset: known ids (any case), each once, at least two; returned in review order with the review's spelling. */
 export function checkSubset(review: Pick<Review, 'designers'>, ids: readonly string[]): string[] {
-  const known = new Map(review.designers.map((d) => [d.id.toLowerCase(), d.id]));
-  const unknown = ids.filter((id) => !known.has(id.toLowerCase()));
+  const known = new Map(review.designers.map((d) => [designerKey(d.id), d.id]));
+  const unknown = ids.filter((id) => !known.has(designerKey(id)));
   if (unknown.length) {
     throw new SubsetError(`${unknown.map((u) => `"${u}"`).join(', ')} ${unknown.length === 1 ? 'is not a designer' : 'are not designers'} of this review (known: ${[...known.values()].join(', ')}).`);
   }
-  const chosen = new Set(ids.map((id) => known.get(id.toLowerCase())!));
+  const chosen = new Set(ids.map((id) => known.get(designerKey(id))!));
   if (chosen.size < 2) throw new SubsetError('A run needs at least two designers; name two or more.');
   return review.designers.map((d) => d.id).filter((id) => chosen.has(id));
 }
@@ -279,7 +280,7 @@ function mergeIds(
 ): string[] | undefined {
   const out: string[] = [...(had ?? [])];
   for (const id of [...(fromReview ?? []), ...(fromOptions ?? [])]) {
-    const match = known.find((k) => k.toLowerCase() === id.toLowerCase());
+    const match = known.find((k) => sameDesigner(k, id));
     if (!match) throw new Error(`"${id}" is not a ${what} of this review (${what}s: ${known.join(', ') || 'none'}).`);
     if (!out.includes(match)) out.push(match);
   }
