@@ -56,6 +56,8 @@ export const PanelReviewSchema = z.object({
   brief: z.string(),
   options: z.array(PanelOptionSchema),
   designers: z.array(PanelDesignerSchema),
+  /** review.yaml guests (perspectives not on the team), called in with "Call in…" or @id. */
+  guests: z.array(z.object({ id: z.string(), name: z.string(), role: z.string().optional() })).optional(),
 });
 export type PanelReview = z.infer<typeof PanelReviewSchema>;
 
@@ -267,9 +269,35 @@ export const SaveSurveyRequestSchema = z.object({
 });
 export type SaveSurveyRequest = z.infer<typeof SaveSurveyRequestSchema>;
 
+/** A designer speaks in the run (taken in at the next turn boundary; answers their turn when the run waits for them). */
+export const SayRequestSchema = z.object({ type: z.literal('say'), requestId: z.number().int().nonnegative(), runId: text(200), as: text(200), text: text(4000) });
+/** Pins (or unpins) a message of the run. */
+export const PinRequestSchema = z.object({
+  type: z.literal('pin'),
+  requestId: z.number().int().nonnegative(),
+  runId: text(200),
+  message: text(100),
+  as: text(200),
+  remove: z.boolean().optional(),
+});
+const PeopleRequestSchemas = [SayRequestSchema, PinRequestSchema] as const;
+export type SayRequest = z.infer<typeof SayRequestSchema>;
+export type PinRequest = z.infer<typeof PinRequestSchema>;
+
+/** The answer to a say or pin: done (recorded now, or handed to the process running the run), or why not. */
+export const PeopleReplySchema = z.object({
+  type: z.literal('peopleResult'),
+  requestId: z.number().int().nonnegative(),
+  ok: z.boolean(),
+  message: z.string(),
+});
+export type PeopleReply = z.infer<typeof PeopleReplySchema>;
+export type { WaitingFor } from '../core/run/record';
+
 export const WebviewMessageSchema = z.discriminatedUnion('type', [
   /** The app is listening; the host posts nothing before this. */
   z.object({ type: z.literal('ready') }),
+  ...PeopleRequestSchemas,
   z.object({ type: z.literal('run') }),
   z.object({ type: z.literal('refine'), runId: text(200), feedback: text(20_000) }),
   z.object({ type: z.literal('cancel'), runId: text(200).optional() }),
@@ -371,6 +399,7 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
   /** A short message for the user (an action failed, a run cannot start). */
   z.object({ type: z.literal('notice'), level: z.enum(['info', 'warning', 'error']), message: z.string() }),
   z.object({ type: z.literal('codingProgress'), progress: CodingProgressSchema }),
+  PeopleReplySchema,
 ]);
 export type HostMessage = z.infer<typeof HostMessageSchema>;
 

@@ -64,6 +64,9 @@ class App {
       case 'codingProgress':
         this.runTab.analysis.onProgress(m.progress);
         return;
+      case 'peopleResult':
+        this.runTab.people.onResult(m);
+        return;
     }
   }
 

@@ -50,6 +50,7 @@ export function panelReview(review: Review, toWebviewUri: (p: string) => string)
       file: d.file,
       entries: d.entries.map((e) => ({ option: e.option, rank: e.rank, justification: e.justification })),
     })),
+    ...(review.config.guests?.length ? { guests: review.config.guests.map((g) => ({ id: g.id, name: g.name, ...(g.role ? { role: g.role } : {}) })) } : {}),
   };
 }
 

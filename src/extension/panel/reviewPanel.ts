@@ -331,6 +331,15 @@ export class ReviewPanel implements vscode.Disposable {
         }
         await this.command('teamfusion.codeDiscussion', { reviewRoot, runId: m.runId, ...(m.force ? { force: true } : {}) });
         return;
+      case 'say':
+      case 'pin': {
+        const out = m.type === 'say'
+          ? await this.services.runs.say(reviewRoot, m.runId, m.as, m.text)
+          : await this.services.runs.pin(reviewRoot, m.runId, m.message, m.as, m.remove === true);
+        this.post({ type: 'peopleResult', requestId: m.requestId, ok: out.ok, message: out.message });
+        if (out.ok && !this.services.runs.isDriving(reviewRoot, m.runId)) this.loading = this.reload(false);
+        return;
+      }
       case 'cancelCoding':
         discussionCoding()?.cancel(reviewRoot);
         return;

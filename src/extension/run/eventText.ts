@@ -44,6 +44,10 @@ export function eventLogLine(e: RunEvent): string | undefined {
       return `[${e.runId}] run.json saved (${e.record.status}, ${e.record.iterations.length} iteration(s))`;
     case 'run-finished':
       return `[${e.runId}] finished: ${e.status}${e.error ? ` — ${oneLine(e.error)}` : ''}`;
+    case 'waiting':
+      return `[${e.runId}] iteration ${e.waitingFor.iteration}: waiting for ${e.speakerName} (${e.waitingFor.speaker}), turn ${e.waitingFor.turn}`;
+    case 'pins-changed':
+      return `[${e.runId}] pinned: ${e.pins.map((p) => p.message).join(', ') || 'nothing'}`;
   }
 }
 
@@ -65,7 +69,9 @@ export function progressMessage(e: RunEvent): string | undefined {
         ? `Iteration ${e.iteration} · final pick among ${e.candidates.length} candidates`
         : `Iteration ${e.iteration} · discussing ${e.candidates.length} candidates`;
     case 'turn-started':
-      return `Iteration ${e.iteration} · ${e.speakerName}, turn ${e.turn}`;
+      return `Iteration ${e.iteration} · ${e.speakerName}, ${e.turn === null ? 'asked to speak' : `turn ${e.turn}`}`;
+    case 'waiting':
+      return `Iteration ${e.waitingFor.iteration} · waiting for ${e.speakerName} to answer in the panel`;
     case 'remix-agent-completed':
       return `Iteration ${e.iteration.index} · remix agent agreed on ${e.iteration.ranking?.slice(0, 3).join(', ') ?? 'a ranking'}`;
     case 'image-edit-started':

@@ -12,6 +12,7 @@ import type { RunEvent } from '../../core/run/events';
 import type { RunRecord } from '../../core/run/record';
 import { refineRun, resumeRun, startRun, type RunnerOptions } from '../../core/run/runner';
 import { ApiKeyStore } from './apiKeyStore';
+import { pinFromPanel, sayFromPanel, type PeopleOutcome } from './peopleBridge';
 import { eventLogLevel, eventLogLine, outcomeSentence, progressMessage } from './eventText';
 import { redactSecrets } from './redact';
 import { resolveConnection, resolveRunSettings } from './runSettings';
@@ -57,6 +58,7 @@ const ACTION_RESUME = 'Resume';
 const ACTION_SHOW_LOG = 'Show Log';
 const ACTION_OPEN = 'Open Review';
 const ACTION_COMMIT = 'Commit Run…';
+const ACTION_ANSWER = 'Open the Panel to Answer';
 
 function errorText(err: unknown): string {
   if (err instanceof Error) return err.message || err.name;
@@ -108,6 +110,28 @@ export class RunManager implements vscode.Disposable {
         run.controller.abort();
       }
     }
+  }
+
+  /** Does this window drive that run now? */
+  isDriving(reviewRoot: string, runId: string): boolean {
+    const run = this.active.get(path.resolve(reviewRoot));
+    return run !== undefined && run.runId === runId;
+  }
+
+  /** A designer's message from the panel (see peopleBridge.ts); resumes a run that waited for exactly this answer. */
+  async say(reviewRoot: string, runId: string, as: string, text: string): Promise<PeopleOutcome> {
+    const root = path.resolve(reviewRoot);
+    const out = await sayFromPanel({ trusted: vscode.workspace.isTrusted, driving: this.isDriving(root, runId) }, root, runId, as, text);
+    this.log.info(this.redact(`${runId}: ${as} ${out.ok ? 'spoke' : 'could not speak'} (${out.message})`));
+    if (out.resume && !this.isRunning(root)) void this.resume(root, runId);
+    return out;
+  }
+
+  async pin(reviewRoot: string, runId: string, message: string, as: string, remove: boolean): Promise<PeopleOutcome> {
+    const root = path.resolve(reviewRoot);
+    const out = await pinFromPanel({ trusted: vscode.workspace.isTrusted, driving: this.isDriving(root, runId) }, root, runId, message, as, remove);
+    this.log.info(this.redact(`${runId}: ${out.message}`));
+    return out;
   }
 
   isRunning(reviewRoot?: string): boolean {
@@ -182,6 +206,8 @@ export class RunManager implements vscode.Disposable {
       reviewRoot: root,
       client,
       log: (line) => this.log.info(this.redact(line)),
+      // A person whose turn comes answers in the panel: the run holds (status "waiting") until they do.
+      holdWhenWaiting: true,
     };
     const cacheDir = this.cacheDir();
     if (cacheDir) options.cacheDir = cacheDir;
@@ -286,6 +312,7 @@ export class RunManager implements vscode.Disposable {
     }
     const message = progressMessage(event);
     if (message !== undefined) progress.report({ message: this.redact(message) });
+    if (event.type === 'waiting') this.offerWaiting(run.reviewRoot, event.speakerName);
     try {
       this.emitter.fire({ reviewRoot: run.reviewRoot, event });
     } catch (err) {
@@ -307,6 +334,11 @@ export class RunManager implements vscode.Disposable {
           if (choice === ACTION_RESUME) void this.resume(root, record.id);
         });
         break;
+      case 'waiting':
+        void vscode.window.showInformationMessage(sentence, ACTION_ANSWER).then((choice) => {
+          if (choice === ACTION_ANSWER) void vscode.commands.executeCommand('teamfusion.openReview', vscode.Uri.file(root));
+        });
+        break;
       case 'failed':
       case 'running':
         void vscode.window.showErrorMessage(sentence, ACTION_RESUME, ACTION_SHOW_LOG).then((choice) => {
@@ -315,6 +347,14 @@ export class RunManager implements vscode.Disposable {
         });
         break;
     }
+  }
+
+  /** The run waits for a person: a notification offers to open the panel where they answer. */
+  private offerWaiting(root: string, name: string): void {
+    const text = this.redact(`TeamFusion: it is ${name}'s turn in the discussion; the run waits for them to answer in the panel.`);
+    void vscode.window.showInformationMessage(text, ACTION_ANSWER).then((choice) => {
+      if (choice === ACTION_ANSWER) void vscode.commands.executeCommand('teamfusion.openReview', vscode.Uri.file(root));
+    });
   }
 
   private refreshStatus(): void {

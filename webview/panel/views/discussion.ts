@@ -18,6 +18,8 @@ export class DiscussionView {
   private runId: string | undefined;
   /** The run streaming now (from its run-started event until run-finished): the view follows it. */
   private liveRunId: string | undefined;
+  /** A pin button for a recorded message (people.ts), when pinning is possible. */
+  pinFor: ((messageId: string) => HTMLElement | null) | undefined;
 
   /** Rebuilds from the record (or clears when there is none), keeping streaming turns of the same run. */
   render(ctx: ViewContext, run: PanelRun | undefined): void {
@@ -65,7 +67,7 @@ export class DiscussionView {
         return;
       case 'turn-started':
         if (ev.runId !== this.runId) return;
-        this.message(ev.iteration, ev.speaker, ev.turn, '', true, ev.speakerName);
+        this.message(ev.iteration, ev.speaker, ev.turn, '', true, ev.speakerName, undefined, ev.kind ?? 'proxy');
         return;
       case 'turn-delta': {
         if (ev.runId !== this.runId) return;
@@ -77,7 +79,17 @@ export class DiscussionView {
       case 'turn-completed': {
         if (ev.runId !== this.runId) return;
         const msg = ev.message;
-        const m = this.messages.get(key(ev.iteration, msg.speaker, msg.turn)) ?? this.message(ev.iteration, msg.speaker, msg.turn, '', false);
+        // A streamed turn becomes the recorded message (keyed by its id from now on); a person's message arrives whole.
+        const streamingKey = key(ev.iteration, msg.speaker, msg.turn);
+        const streamed = msg.kind === 'human' ? undefined : this.messages.get(streamingKey);
+        if (streamed && msg.id) {
+          this.messages.delete(streamingKey);
+          this.messages.set(`id:${msg.id}`, streamed);
+          streamed.el.dataset.messageId = msg.id;
+          const pin = this.pinFor?.(msg.id);
+          if (pin) streamed.el.querySelector('header')?.append(pin);
+        }
+        const m = streamed ?? this.message(ev.iteration, msg.speaker, msg.turn, '', false, undefined, msg.id, msg.kind ?? 'proxy');
         m.body.textContent = msg.content;
         m.streaming = false;
         m.el.classList.remove('tf-streaming');
@@ -121,24 +133,28 @@ export class DiscussionView {
   }
 
   private message(iteration: number, speaker: string, turn: number | null, content: string, streaming: boolean, speakerName?: string, id?: string, kind?: string) {
-    const k = key(iteration, speaker, turn);
+    const k = id ? `id:${id}` : key(iteration, speaker, turn);
     const existing = this.messages.get(k);
     if (existing) return existing;
     const ctx = this.ctx!;
-    const name = speakerName ?? ctx.designerName(speaker);
+    const guest = ctx.state.review?.guests?.find((g) => g.id === speaker);
+    const name = speakerName ?? guest?.name ?? ctx.designerName(speaker);
+    const when = kind === 'human' ? (turn === null ? 'in person' : `in person · turn ${turn}`) : kind === 'guest' ? 'called in' : turn === null ? 'asked to speak' : `turn ${turn}`;
     const body = h('div', { class: 'tf-msg-body' }, content);
     const el = h(
       'article',
-      { class: streaming ? 'tf-msg tf-streaming' : 'tf-msg', 'data-speaker': speaker, 'data-message-id': id, 'data-kind': kind, 'aria-label': `${name}, turn ${turn}` },
+      { class: streaming ? 'tf-msg tf-streaming' : 'tf-msg', 'data-speaker': speaker, 'data-message-id': id, 'data-kind': kind, 'aria-label': `${name}, ${when}` },
       h(
         'header',
         {},
         h('span', { class: 'tf-speaker' }, kind === 'guest' ? `${name} (guest)` : kind === 'human' ? name : `${name}'s proxy`),
-        h('span', { class: 'tf-muted' }, `turn ${turn}`),
+        h('span', { class: 'tf-muted' }, when),
+        id && !streaming ? this.pinFor?.(id) : null,
       ),
       body,
     );
     el.style.setProperty('--tf-speaker', speakerColor(ctx.designerIndex(speaker)));
+    if (id && ctx.state.run?.pins?.some((p) => p.message === id)) el.classList.add('tf-pinned');
     this.iterationBox(iteration).append(el);
     const entry = { el, body, streaming };
     this.messages.set(k, entry);

@@ -7,6 +7,7 @@ import { shortTime } from '../format';
 import type { ViewContext } from '../context';
 import type { PanelRunEvent, PanelState } from '../../../src/protocol/panel';
 import { DiscussionView } from './discussion';
+import { PeopleBox } from './people';
 import { didItHelpView } from './didItHelp';
 import { FeedbackPanel } from './feedback';
 import { DiscussionAnalysisView } from './discussionAnalysis';
@@ -19,6 +20,7 @@ interface ValueElement extends HTMLElement {
 export class RunTab {
   readonly element = h('div', { class: 'tf-run-tab' });
   private readonly discussion = new DiscussionView();
+  readonly people = new PeopleBox();
   private readonly feedback = new FeedbackPanel();
   readonly analysis = new DiscussionAnalysisView();
   private readonly toolbar = h('div', { class: 'tf-toolbar', role: 'toolbar', 'aria-label': 'Run actions' });
@@ -38,7 +40,7 @@ export class RunTab {
       this.agreement,
       this.notices,
       this.progress,
-      section('tf-discussion-section', 'Discussion', this.feedback.pickerBox, this.discussion.element),
+      section('tf-discussion-section', 'Discussion', this.feedback.pickerBox, this.discussion.element, this.people.element),
       this.results,
       this.feedback.surveyBox,
       this.analysis.element,
@@ -53,6 +55,8 @@ export class RunTab {
     this.renderToolbar(ctx);
     this.renderAgreement(state);
     this.renderBroken(state);
+    this.people.render(ctx);
+    this.discussion.pinFor = (id) => this.people.pinButton(id);
     this.discussion.render(ctx, run);
     this.feedback.render(ctx, this.discussion.element);
     replaceChildren(this.results);
@@ -64,6 +68,7 @@ export class RunTab {
 
   onEvent(ev: PanelRunEvent): void {
     this.discussion.onEvent(ev);
+    this.people.onEvent(ev);
     if (ev.type === 'notice') this.notice(ev.level, ev.message);
     if (ev.type === 'run-started') {
       replaceChildren(this.notices);
@@ -73,9 +78,12 @@ export class RunTab {
       this.setProgress(
         ev.phase === 'independent' || ev.phase === 'separate'
           ? `Iteration ${ev.iteration}: each proxy writes its own assessment, without seeing the others (turn ${ev.turn})…`
-          : `Iteration ${ev.iteration}: ${ev.speakerName}'s proxy is writing (turn ${ev.turn})…`,
+          : ev.kind === 'guest'
+            ? `Iteration ${ev.iteration}: ${ev.speakerName} (guest) is writing…`
+            : `Iteration ${ev.iteration}: ${ev.speakerName}'s proxy is writing (${ev.turn === null ? 'asked to speak' : `turn ${ev.turn}`})…`,
       );
     }
+    if (ev.type === 'waiting') this.setProgress(`Iteration ${ev.waitingFor.iteration}: waiting for ${ev.speakerName} to answer below…`);
     if (ev.type === 'remix-agent-completed') this.setProgress(`Iteration ${ev.iteration.index}: the remix agent picked ${(ev.iteration.ranking ?? []).join(', ')}.`);
     if (ev.type === 'image-edit-started') this.setProgress(`Making a remix from ${ev.from.join(', ')}…`);
     if (ev.type === 'remix-created') this.setProgress(`Remix ${ev.remixId} created.`);

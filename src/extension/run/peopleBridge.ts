@@ -1,0 +1,51 @@
+/**
+ * People in a run, from VS Code: a designer's message or pin from the panel goes to the run's inbox (core/run/people). When
+ * this window drives the run, the engine takes it in at its next turn boundary (and a run waiting for that person goes
+ * on); otherwise it is written into run.json under the run's lock, and a run that was waiting for this person is resumed.
+ * Nothing is written in an untrusted workspace.
+ */
+import { PeopleInputError, submitPin, submitSay, type SubmitResult } from '../../core/run/people/submit';
+
+export interface PeopleOutcome {
+  ok: boolean;
+  /** One sentence for the panel. */
+  message: string;
+  /** True when the run waits for a person, no process drives it, and this say answered that person's turn: resume it. */
+  resume?: boolean;
+}
+
+export interface BridgeEnv {
+  trusted: boolean;
+  /** Does this window drive the run? */
+  driving: boolean;
+}
+
+export async function sayFromPanel(env: BridgeEnv, reviewRoot: string, runId: string, as: string, text: string): Promise<PeopleOutcome> {
+  if (!env.trusted) return { ok: false, message: 'Nothing is written in an untrusted workspace.' };
+  return attempt(async () => {
+    const r = await submitSay({ reviewRoot, runId, as, text, ...(env.driving ? { isDriven: async () => true } : {}) });
+    const answered = r.message && r.record.status === 'waiting' && r.record.waitingFor?.speaker === r.message.speaker && r.message.turn === r.record.waitingFor.turn;
+    return { ok: true, message: sentence(r, 'Said'), ...(answered ? { resume: true } : {}) };
+  });
+}
+
+export async function pinFromPanel(env: BridgeEnv, reviewRoot: string, runId: string, message: string, as: string, remove: boolean): Promise<PeopleOutcome> {
+  if (!env.trusted) return { ok: false, message: 'Nothing is written in an untrusted workspace.' };
+  return attempt(async () => {
+    const r = await submitPin({ reviewRoot, runId, message, as, remove, ...(env.driving ? { isDriven: async () => true } : {}) });
+    return { ok: true, message: sentence(r, remove ? `Unpinned ${message}` : `Pinned ${message}`) };
+  });
+}
+
+function sentence(r: SubmitResult, what: string): string {
+  return r.applied ? `${what}: recorded in the run.` : `${what}: the run takes it in at its next turn.`;
+}
+
+async function attempt(fn: () => Promise<PeopleOutcome>): Promise<PeopleOutcome> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof PeopleInputError) return { ok: false, message: err.message };
+    return { ok: false, message: err instanceof Error ? err.message : String(err) };
+  }
+}
