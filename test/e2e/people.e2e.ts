@@ -1,0 +1,163 @@
+/**
+ * People in the discussion, in a real VS Code (code-server + Chromium) against the local mock model server: a designer
+ * types a message into a running discussion from the panel's Run tab, pins a message, and answers their own turn after
+ * taking over their proxy (review.yaml `humans:`). Screenshots in dark and light themes.
+ *
+ * Needs `npm run build` (dist/) and `npm run compile-tests`. Run:
+ *   npx mocha --no-config --timeout 600000 out/test/e2e/people.e2e.js
+ */
+import * as assert from 'node:assert/strict';
+import { existsSync, promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { Frame } from 'playwright-core';
+import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+import { repoRoot } from '../harness/codeServer';
+import { MockOpenAI, designerReply } from '../support/openaiMock';
+import { RunRecordSchema, type RunRecord } from '../../src/core/run/record';
+import { DARK, LIGHT, command, openReview, showTab, setColorTheme, screenshot, startWorkbench, waitForPanel, waitInFrame, type Workbench } from './support/workbench';
+
+const REPO = repoRoot();
+const SAMPLE = path.join(REPO, 'samples', 'lumen-perfume');
+
+describe('people in the discussion, in a real VS Code (code-server)', function () {
+  this.timeout(600_000);
+  let ws = '';
+  let review = '';
+  let mock: MockOpenAI | undefined;
+  let w: Workbench | undefined;
+  let panel: Frame;
+
+  async function shoot(name: string): Promise<void> {
+    const page = w!.page;
+    await page.waitForTimeout(400);
+    await screenshot(page, `${name}-dark`);
+    await setColorTheme(page, LIGHT);
+    await page.waitForTimeout(300);
+    await screenshot(page, `${name}-light`);
+    await setColorTheme(page, DARK);
+  }
+
+  async function record(): Promise<RunRecord> {
+    const runs = (await fs.readdir(path.join(review, 'runs'))).filter((n) => /^\d{4}-/.test(n));
+    assert.equal(runs.length, 1);
+    return RunRecordSchema.parse(JSON.parse(await fs.readFile(path.join(review, 'runs', runs[0]!, 'run.json'), 'utf8')));
+  }
+
+  before(async function () {
+    for (const f of ['dist/extension.js', 'dist/webview/panel.js']) {
+      if (!existsSync(path.join(REPO, f)) && !process.env.TEAMFUSION_E2E_EXTENSION) throw new Error(`${f} is missing: run \`npm run build\` first.`);
+    }
+    ws = await fs.mkdtemp(path.join(os.tmpdir(), 'tf-e2e-people-'));
+    review = path.join(ws, 'lumen-perfume');
+    await fs.cp(SAMPLE, review, { recursive: true });
+    await fs.rm(path.join(review, 'runs'), { recursive: true, force: true });
+    // A second review, so "Open Review" asks which one (as in a real workspace with several).
+    await fs.cp(review, path.join(ws, 'other-review'), { recursive: true });
+    const config = (parseYaml(await fs.readFile(path.join(review, 'review.yaml'), 'utf8')) ?? {}) as Record<string, unknown>;
+    // One round, one turn each, in review order: Ana, Ben, Chen (who speaks in person), Dina; a guest to call in.
+    await fs.writeFile(
+      path.join(review, 'review.yaml'),
+      stringifyYaml({
+        ...config,
+        turnsPerAgent: 1,
+        iterations: 1,
+        mode: 'together',
+        order: 'fixed',
+        leadSpeaksLast: false,
+        humans: ['chen'],
+        guests: [{ id: 'client', name: 'Lumen brand manager', role: 'Client', perspective: 'Shelf impact and the premium price.' }],
+      }),
+    );
+    mock = await MockOpenAI.start();
+    // Proxy turns stream slowly, so a person can speak while the discussion runs.
+    mock.setFallback((req) => {
+      const body = req.body as { stream?: boolean; response_format?: unknown } | undefined;
+      if (req.route === 'chat' && body?.stream === true && !body.response_format) {
+        return { kind: 'chat', content: designerReply(req.body), chunkDelayMs: 120 };
+      }
+      return undefined;
+    });
+    w = await startWorkbench({
+      workspace: ws,
+      settings: {
+        'workbench.colorTheme': DARK,
+        'workbench.secondarySideBar.defaultVisibility': 'hidden',
+        'teamfusion.baseUrl': mock.baseURL,
+      },
+      env: { OPENAI_API_KEY: 'sk-e2e-placeholder' },
+    });
+    await w.open();
+    await w.page.waitForTimeout(1_500);
+    await command(w.page, 'View: Toggle Primary Side Bar Visibility');
+  });
+
+  after(async () => {
+    await w?.stop();
+    await mock?.close();
+    if (ws) await fs.rm(ws, { recursive: true, force: true });
+  });
+
+  it('a designer speaks into the running discussion, pins a message, and answers their own turn from the panel', async () => {
+    const page = w!.page;
+    await openReview(page, 'lumen-perfume');
+    panel = await waitForPanel(page, 'Lumen');
+    await showTab(panel, 'run');
+    await panel.locator('#tf-run').click();
+
+    // While Ana's proxy is still writing, Ana (chosen in "Speak as") says something and asks Dina to answer.
+    await waitInFrame(panel, () => !!document.querySelector('.tf-msg.tf-streaming'), 'a turn being written', 60_000);
+    await waitInFrame(panel, () => !!document.getElementById('tf-say-text'), 'the input under the discussion', 30_000);
+    const said = 'Keep the gold bottle from Image 2 <b>not bold</b>. @dina what do you think?';
+    await panel.locator('#tf-say-text textarea').fill(said);
+    await panel.locator('#tf-say-send').click();
+    await waitInFrame(
+      panel,
+      () => [...document.querySelectorAll('.tf-msg[data-kind="human"] .tf-msg-body')].some((b) => (b.textContent ?? '').includes('<b>not bold</b>')),
+      "Ana's own message in the discussion, as text",
+      60_000,
+    );
+    assert.equal(await panel.locator('.tf-msg[data-kind="human"] .tf-msg-body b').count(), 0, 'people\'s text is never markup');
+    await shoot('people-01-speaking');
+
+    // Chen took over his proxy: the run waits for him, the input is his.
+    await waitInFrame(panel, () => !!document.getElementById('tf-waiting'), 'the waiting banner', 120_000);
+    assert.match((await panel.locator('#tf-waiting').textContent()) ?? '', /Waiting for Chen/i);
+    assert.equal(await panel.locator('#tf-say-as').evaluate((el) => (el as HTMLElement & { value: string }).value), 'chen');
+    const waiting = await record();
+    assert.equal(waiting.status, 'waiting');
+    assert.deepEqual(waiting.waitingFor, { speaker: 'chen', iteration: 1, turn: 1 });
+
+    // Pin Ana's message (as Chen, the speaker chosen now).
+    const anaMessage = await panel.locator('.tf-msg[data-kind="human"]').first().getAttribute('data-message-id');
+    await panel.locator(`.tf-msg[data-message-id="${anaMessage}"] .tf-pin`).click();
+    await waitInFrame(panel, () => !!document.querySelector('.tf-msg.tf-pinned'), 'the pinned message', 30_000);
+    await shoot('people-02-waiting');
+
+    const requestsBefore = mock!.requests.length;
+    await panel.locator('#tf-say-text textarea').fill('I will take this turn myself: Image 3 has the calm we need.');
+    await panel.locator('#tf-say-send').click();
+    await waitInFrame(panel, () => !document.getElementById('tf-waiting'), 'the waiting banner gone', 60_000);
+    await waitInFrame(panel, () => document.querySelector('.tf-run-status vscode-badge')?.textContent === 'completed', 'status completed', 180_000);
+    await shoot('people-03-answered');
+
+    const done = await record();
+    const messages = done.iterations[0]!.messages;
+    const chen = messages.find((m) => m.speaker === 'chen' && m.kind === 'human');
+    assert.deepEqual([chen?.turn, chen?.content], [1, 'I will take this turn myself: Image 3 has the calm we need.']);
+    const ana = messages.find((m) => m.speaker === 'ana' && m.kind === 'human');
+    assert.deepEqual([ana?.turn, ana?.mentions], [null, ['dina']]);
+    assert.ok(messages.some((m) => m.speaker === 'dina' && m.replyTo === ana?.id), 'Dina was asked to speak by the @mention');
+    assert.ok(!messages.some((m) => m.speaker === 'chen' && m.kind === 'proxy'), "Chen's proxy never spoke");
+    assert.deepEqual(done.pins?.map((p) => [p.message, p.by]), [[anaMessage, 'chen']]);
+    const chenName = 'Chen Wei';
+    const later = mock!.requests.slice(requestsBefore).filter((r) => r.route === 'chat');
+    assert.ok(later.length >= 1);
+    for (const r of later) {
+      const text = JSON.stringify(r.body);
+      assert.ok(!text.includes(`role-playing ${chenName}`), 'no model request for Chen\'s turn');
+      assert.ok(text.includes('Pinned by Chen Wei'), 'the pin is in every later prompt');
+    }
+    assert.deepEqual(mock!.specErrors(), []);
+  });
+});
