@@ -4,6 +4,7 @@
  * Exit 0 coded (or a batch still pending, said in words), 1 invalid input / messages left uncoded / batch expired or failed,
  * 2 usage, 130 cancelled.
  */
+import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { createModelClient } from '../../core/llm/client';
 import {
@@ -46,6 +47,11 @@ export async function runCodeDiscussion(args: string[]): Promise<number> {
   const maxWaitMs = seconds('--max-wait', values['max-wait'], DEFAULT_MAX_WAIT_MS);
   const [review, runId] = positionals as [string, string];
   const root = path.resolve(review);
+  const st = await fs.stat(root).catch(() => undefined);
+  if (!st?.isDirectory()) {
+    process.stderr.write(`teamfusion code-discussion: ${printable(review)} is not a review folder (${st ? 'it is a file' : 'it does not exist'}); nothing was written or sent.\n`);
+    return 1;
+  }
 
   let prices;
   try {

@@ -67,6 +67,9 @@ describe('teamfusion code-discussion (command line)', function () {
     assert.match(r.stderr, /There is no run "2026-01-01T00-00-00Z-beef"/);
     assert.equal(existsSync(path.join(root, 'runs', '2026-01-01T00-00-00Z-beef')), false);
     assert.equal(mock.requests.length, 0);
+    const missing = await runCli(cli.cli, 'code-discussion', path.join(root, 'no-such-review'), RUN_ID);
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /no-such-review is not a review folder \(it does not exist\); nothing was written or sent\./);
     assert.equal((await runCli(cli.cli, 'code-discussion', root)).code, 2);
     assert.equal((await runCli(cli.cli, 'code-discussion', root, RUN_ID, '--max-wait', 'soon')).code, 2);
   });
