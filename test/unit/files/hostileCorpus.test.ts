@@ -17,7 +17,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { MockOpenAI } from '../../support/openaiMock';
 import { RUN_ID, makeReviewWithRun } from '../evaluation/fixtures';
-import { makeImage } from '../run/fixtures';
+import { makeImage, makeReview as makeRunReview } from '../run/fixtures';
 import { TEST_KEY } from '../run/helpers';
 
 const REPO = path.resolve(__dirname, '../../../..');
@@ -273,5 +273,35 @@ describe('hostile corpus: the real CLI on hostile review folders (strace: nothin
     const fake = `123 openat(AT_FDCWD<${dir}>, "out.txt", O_WRONLY|O_CREAT|O_CLOEXEC, 0666) = 3<${path.join(dir, 'out.txt')}>`;
     assert.deepEqual(violations(fake, dir, [root], [], cache), [`wrote outside the review: ${fake}`]);
     assert.equal(mock.requests.length, 0);
+  });
+});
+
+describe('hostile model text: run prints what the model says only as escaped text', function () {
+  this.timeout(120_000);
+  let mock: MockOpenAI;
+  before(async () => {
+    assert.ok(existsSync(CLI), 'dist/cli.js is missing: run npm run build first');
+    mock = await MockOpenAI.start();
+  });
+  after(async () => mock?.close());
+
+  it('streamed turns with ESC sequences, BEL, C1 and bidi overrides reach the terminal escaped, one turn per line', async () => {
+    const root = await makeRunReview({ options: 3, designers: 2, size: 64 });
+    const evil = 'Image 1 wins.\u001b]0;pwned\u0007\u001b[2J\r\nfake: line\u0085\u202eevil\u2028end';
+    mock.enqueue('chat', { kind: 'chat', content: evil }, { kind: 'chat', content: evil });
+    const cache = path.join(root, '..', `${path.basename(root)}-cache`);
+    const child = spawn(process.execPath, [CLI, 'run', root, '--mode', 'together', '--turns', '1', '--iterations', '1'], {
+      env: { ...cleanEnv(), OPENAI_API_KEY: TEST_KEY, OPENAI_BASE_URL: mock.baseURL, XDG_CACHE_HOME: cache, TEAMFUSION_MAX_RETRIES: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString('utf8')));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    assert.equal(code, 0, out.slice(0, 2000));
+    assert.ok(!RAW_CONTROL.test(out), `raw control characters reached the terminal: ${JSON.stringify(out.slice(0, 800))}`);
+    const turns = out.split('\n').filter((l) => l.includes('pwned'));
+    assert.equal(turns.length, 2, out);
+    for (const t of turns) assert.match(t, /\(turn 1\): Image 1 wins\.\\x1b\]0;pwned\\x07\\x1b\[2J fake: line\\x85\\u202eevil end$/);
   });
 });
