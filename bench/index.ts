@@ -3,7 +3,7 @@
  * Each benchmark module is loaded by name, so a missing or failing one prints "not available" instead of stopping
  * the others. Always exits 0: a slow machine is a number to look at, not a failure.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** What a benchmark returns; tolerant of `ms`/`value` and `goalMs`/`goal` spellings. */
 const ResultSchema = z
@@ -31,6 +31,7 @@ const BENCHES: { module: string; fn: string; label: string }[] = [
   { module: './run', fn: 'benchRun', label: 'run' },
   { module: './discussion', fn: 'benchDiscussion', label: 'discussion' },
   { module: './record', fn: 'benchRecord', label: 'record' },
+  { module: './package', fn: 'benchPackage', label: 'package (npm run package; timings from the VSIX stage of npm test)' },
 ];
 
 async function runOne(b: (typeof BENCHES)[number]): Promise<Row[] | string> {

@@ -1,17 +1,21 @@
 #!/usr/bin/env node
-// Packages the extension as a VSIX (vsce, with sharp's runtime from node_modules), installs it into a fresh code-server
-// with `--install-extension`, and checks what got installed and that it works: the right files and nothing else from
-// node_modules, the CLI inside the VSIX runs on the sample (proves sharp loads), the command palette lists
-// "TeamFusion: Validate Review" and running it answers. Needs `npm run build` first.
-// Env: TEAMFUSION_VSIX=<path> tests that VSIX instead of packaging one.
+// Installs the linux-x64 VSIX (vsix/teamfusion-linux-x64-<version>.vsix from `npm run package`; made here with
+// `scripts/package.mjs --target linux-x64` when missing) into a fresh code-server with `--install-extension`, and
+// checks what got installed and that it works: the right files and nothing else from node_modules, the CLI inside the
+// VSIX runs on the sample (proves sharp loads), the command palette lists "TeamFusion: Validate Review" and running it
+// answers. It measures the shipped build where users meet it: activation time (VS Code's own measure, from Show
+// Running Extensions) and Open Review → rendered panel for the sample and a 50 × 50 review, written to
+// .test-output/timings.json for `npm run bench`. Also: `npm install -g` of the npm package gives a working `teamfusion`.
+// Env: TEAMFUSION_VSIX=<path> tests that VSIX instead.
 // Prints one line per check and the closing `N passed, N failed`.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import { ensureCodeServer, startCodeServer, chromiumPath, CHROMIUM_ARGS } from './code-server/lib.mjs';
+import { vsixName } from './vsix-targets.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(join(repo, 'package.json'));
@@ -49,27 +53,39 @@ function walk(dir, base = dir, out = []) {
   return out;
 }
 
-// The same vsce flags as `npm run package` (package.json): node_modules are collected (sharp ships) and filtered by
-// .vscodeignore; README's relative image links stay relative (no repository URL to rewrite them to).
 let vsix = process.env.TEAMFUSION_VSIX;
-const packaged = await check('vsce packages the extension', () => {
+const packaged = await check('the linux-x64 VSIX is there', () => {
   if (vsix) return `using ${vsix}`;
-  if (!existsSync(join(repo, 'dist/extension.js'))) throw new Error('dist/extension.js is missing: run `npm run build` first');
-  vsix = join(scratch, 'teamfusion.vsix');
-  const vsce = join(repo, 'node_modules/.bin/vsce');
-  const r = spawnSync(vsce, ['package', '--no-rewrite-relative-links', '--allow-missing-repository', '-o', vsix], {
-    cwd: repo, encoding: 'utf8', timeout: 180_000, input: 'y\n',
-  });
-  if (r.status !== 0) throw new Error(`vsce failed: ${(r.stderr || r.stdout).trim().split('\n').slice(-8).join(' | ')}`);
-  return `${(statSync(vsix).size / 1e6).toFixed(1)} MB`;
+  vsix = join(repo, 'vsix', vsixName(pkg.version, 'linux-x64'));
+  if (!existsSync(vsix)) {
+    const r = spawnSync(process.execPath, ['scripts/package.mjs', '--target', 'linux-x64'], { cwd: repo, encoding: 'utf8', timeout: 300_000 });
+    if (r.status !== 0) throw new Error(`scripts/package.mjs failed: ${(r.stdout + r.stderr).trim().split('\n').slice(-6).join(' | ')}`);
+  }
+  return `${vsix.slice(repo.length + 1)}, ${(statSync(vsix).size / 1e6).toFixed(1)} MB`;
 });
 if (!packaged) finish();
+
+await check('`npm install -g` of the npm package gives a working `teamfusion` command', () => {
+  const packDir = join(scratch, 'npm');
+  mkdirSync(packDir, { recursive: true });
+  const pack = spawnSync('npm', ['pack', '--pack-destination', packDir], { cwd: repo, encoding: 'utf8', timeout: 120_000 });
+  if (pack.status !== 0) throw new Error(`npm pack failed: ${pack.stderr.trim().split('\n').slice(-3).join(' | ')}`);
+  const tgz = join(packDir, readdirSync(packDir).find((f) => f.endsWith('.tgz')) ?? '');
+  const prefix = join(scratch, 'global');
+  const install = spawnSync('npm', ['install', '-g', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', tgz], { encoding: 'utf8', timeout: 240_000 });
+  if (install.status !== 0) throw new Error(`npm install -g failed: ${install.stderr.trim().split('\n').slice(-3).join(' | ')}`);
+  const bin = join(prefix, process.platform === 'win32' ? 'teamfusion.cmd' : 'bin/teamfusion');
+  const r = spawnSync(bin, ['validate', join(repo, 'samples/lumen-perfume')], { encoding: 'utf8', timeout: 60_000, cwd: scratch });
+  if (r.status !== 0) throw new Error(`teamfusion validate: exit ${r.status}: ${(r.stderr || r.stdout).trim().slice(0, 300)}`);
+  return r.stdout.trim().split('\n')[0];
+});
 
 await ensureCodeServer();
 const workspace = join(scratch, 'workspace');
 const sample = join(repo, 'samples/lumen-perfume');
-if (existsSync(sample)) cpSync(sample, join(workspace, 'lumen-perfume'), { recursive: true });
+if (existsSync(sample)) cpSync(sample, join(workspace, 'lumen-perfume'), { recursive: true, filter: (src) => !/[\\/]runs([\\/]|$)/.test(src.slice(sample.length)) });
 else cpSync(join(repo, 'package.json'), join(workspace, 'package.json'));
+await makeLargeReview(join(workspace, 'large-review'), 50, 50);
 
 let server;
 try {
@@ -78,7 +94,9 @@ try {
   await check('code-server --install-extension accepts the VSIX', () => { throw e; });
   finish();
 }
-const installedDir = join(server.extensionsDir, `${pkg.publisher}.${pkg.name}-${pkg.version}`);
+// A platform VSIX installs as publisher.name-version-target.
+const installedName = readdirSync(server.extensionsDir).find((d) => d.startsWith(`${pkg.publisher}.${pkg.name}-${pkg.version}`));
+const installedDir = join(server.extensionsDir, installedName ?? `${pkg.publisher}.${pkg.name}-${pkg.version}`);
 let files = [];
 await check('code-server --install-extension installs it', () => {
   if (!existsSync(installedDir)) throw new Error(`${installedDir} does not exist; got ${readdirSync(server.extensionsDir).join(', ')}`);
@@ -87,10 +105,12 @@ await check('code-server --install-extension installs it', () => {
 });
 
 await check('the VSIX carries dist, media, schemas, samples, manifest, licence and sharp', () => {
-  const required = ['package.json', 'dist/extension.js', 'dist/cli.js', 'dist/webview/panel.js', 'media/teamfusion.svg',
+  const required = ['package.json', 'dist/extension.js', 'dist/cli.js', 'dist/openai.js', 'dist/webview/panel.js', 'media/teamfusion.svg', 'media/icon.png', 'CHANGELOG.md',
     'schemas/ranking.schema.json', 'samples/lumen-perfume/brief.md', 'node_modules/sharp/package.json',
     'node_modules/@img/colour/package.json', 'node_modules/detect-libc/package.json', 'node_modules/semver/package.json'];
-  const missing = required.filter((f) => !files.includes(f));
+  const lower = new Set(files.map((f) => f.toLowerCase()));
+  // vsce stores README.md and CHANGELOG.md in lower case.
+  const missing = required.filter((f) => !files.includes(f) && !lower.has(f.toLowerCase()));
   if (!files.some((f) => /^node_modules\/@img\/sharp-linux-x64\/.*\.node$/.test(f))) missing.push('node_modules/@img/sharp-linux-x64/**/*.node');
   if (!files.some((f) => /^readme\.md$/i.test(f))) missing.push('README.md');
   if (!files.some((f) => /^licen[cs]e(\.\w+)?$/i.test(f))) missing.push('LICENSE');
@@ -145,11 +165,15 @@ try {
   });
   if (listed) {
     await check('running it from the palette answers with a notification about the review', async () => {
+      // Two reviews in the workspace: VS Code asks which one.
+      const pick = page.locator('.quick-input-list .monaco-list-row', { hasText: 'lumen-perfume' }).first();
+      if (await pick.waitFor({ state: 'visible', timeout: 5_000 }).then(() => true, () => false)) await pick.click();
       const toast = page.locator('.notifications-toasts .notification-toast', { hasText: /Review|review/ }).first();
       await toast.waitFor({ state: 'visible', timeout: 30_000 });
       return (await toast.innerText()).split('\n')[0].slice(0, 100);
     });
   }
+  await measureTimings(page);
   if (failed) await page.screenshot({ path: join(repo, '.test-output', 'vsix-last.png') }).catch(() => undefined);
 } catch (e) {
   await check('the workbench opens with the VSIX installed', () => { throw e; });
@@ -158,3 +182,95 @@ try {
   await server.stop();
 }
 finish();
+
+/** Activation (VS Code's own measure) and Open Review → rendered panel, on the installed VSIX; → .test-output/timings.json. */
+async function measureTimings(page) {
+  const timings = {};
+  const closePalette = () => page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
+  await check('activation time, as VS Code measures it (Show Running Extensions)', async () => {
+    await page.keyboard.press('Escape');
+    await closePalette();
+    await palette(page, 'Developer: Show Running Extensions');
+    const row = page.locator('.runtime-extensions-editor .monaco-list-row', { hasText: 'TeamFusion' }).first();
+    await row.waitFor({ state: 'visible', timeout: 30_000 });
+    const text = (await row.innerText()).replace(/\s+/g, ' ');
+    const m = /(\d+)\s*ms/.exec(text);
+    if (!m) throw new Error(`no time in "${text}"`);
+    timings.activationMs = Number(m[1]);
+    await palette(page, 'View: Close Editor');
+    return `${timings.activationMs} ms (goal ≤ 50 ms)`;
+  });
+  for (const [key, name, title, goal] of [['openSampleMs', 'lumen-perfume', 'Lumen', 1000], ['open50x50Ms', 'large-review', 'Large review', 2000]]) {
+    await check(`Open Review → rendered panel: ${name}`, async () => {
+      await closePalette();
+      await palette(page, 'TeamFusion: Open Review');
+      const input = page.locator('.quick-input-widget input');
+      await input.waitFor({ state: 'visible', timeout: 10_000 });
+      await input.fill(name);
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ state: 'visible', timeout: 10_000 });
+      const t0 = Date.now();
+      await page.keyboard.press('Enter');
+      for (;;) {
+        for (const f of page.frames()) {
+          const ok = await f.evaluate((t) => document.body?.dataset.ready === 'true' && (document.getElementById('tf-title')?.textContent ?? '').includes(t), title).catch(() => false);
+          if (ok) {
+            timings[key] = Date.now() - t0;
+            await palette(page, 'View: Close Editor');
+            return `${timings[key]} ms (goal ≤ ${goal} ms)`;
+          }
+        }
+        if (Date.now() - t0 > 60_000) throw new Error('no rendered panel within 60 s');
+        await page.waitForTimeout(25);
+      }
+    });
+  }
+  mkdirSync(join(repo, '.test-output'), { recursive: true });
+  writeFileSync(join(repo, '.test-output', 'timings.json'), JSON.stringify({ ...timings, vsix: vsix.split(/[\\/]/).pop(), measuredAt: new Date().toISOString() }, null, 2));
+}
+
+/** Runs a palette command by its title (retried: right after a notification or an editor change F1 can go astray). */
+async function palette(page, title) {
+  const input = page.locator('.quick-input-widget input');
+  for (let attempt = 1; ; attempt++) {
+    try {
+      if (!(await input.isVisible())) {
+        await page.locator('.monaco-workbench').click({ position: { x: 5, y: 300 } }).catch(() => undefined);
+        await page.keyboard.press('F1');
+      }
+      await input.waitFor({ state: 'visible', timeout: 5_000 });
+      await input.fill(`>${title}`);
+      const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+      await row.waitFor({ state: 'visible', timeout: 5_000 });
+      await row.click();
+      return;
+    } catch (e) {
+      if (attempt >= 5) throw e;
+      await page.keyboard.press('Escape').catch(() => undefined);
+      await page.waitForTimeout(700);
+    }
+  }
+}
+
+/** A review with n options and m designers (seeded shuffles), images made with sharp. */
+async function makeLargeReview(dir, n, m) {
+  const sharp = require('sharp');
+  const { stringify } = require('yaml');
+  mkdirSync(join(dir, 'options'), { recursive: true });
+  mkdirSync(join(dir, 'rankings'), { recursive: true });
+  writeFileSync(join(dir, 'brief.md'), `# Large review\n\n${n} options, ${m} designers.\n`);
+  writeFileSync(join(dir, 'review.yaml'), 'title: Large review\n');
+  for (let i = 1; i <= n; i++) {
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="120" height="80"><rect width="120" height="80" fill="hsl(${Math.round((i * 360) / n)},60%,50%)"/></svg>`;
+    await sharp(Buffer.from(svg)).png().toFile(join(dir, 'options', `${i}.png`));
+  }
+  let seed = 11;
+  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  for (let d = 1; d <= m; d++) {
+    const ids = Array.from({ length: n }, (_, i) => String(i + 1));
+    for (let i = ids.length - 1; i > 0; i--) {
+      const j = Math.floor(rand() * (i + 1));
+      [ids[i], ids[j]] = [ids[j], ids[i]];
+    }
+    writeFileSync(join(dir, 'rankings', `d${d}.yaml`), stringify({ designer: `Designer ${d}`, ranking: ids.map((option, k) => ({ option, rank: k + 1, justification: `Reason ${k + 1}.` })) }));
+  }
+}

@@ -6,7 +6,8 @@
 //   unit         mocha --config .mocharc.json (node 20)
 //   integration  scripts/run-integration.mjs: mocha INSIDE the real extension host of code-server
 //   e2e          mocha on out/test/e2e/**/*.e2e.js (playwright + code-server, via test/harness)
-//   vsix         scripts/test-vsix.mjs: package, install into code-server, palette check
+//   package      scripts/package.mjs: the production build and one VSIX per platform, each checked for its @img packages
+//   vsix         scripts/test-vsix.mjs: install the linux-x64 VSIX into code-server, palette check, timings
 // Skip a stage with TEAMFUSION_SKIP_<STAGE>=1 (e.g. TEAMFUSION_SKIP_E2E=1) for local speed; CI runs all.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
@@ -69,6 +70,7 @@ const stages = [
     if (files.length === 0) return Promise.resolve({ code: 1, text: 'no compiled e2e tests under out/test/e2e\n' });
     return run(bin('mocha'), ['--no-config', '--timeout', '300000', '--reporter', 'spec', ...files], 1800);
   } },
+  { name: 'package', timeout: 900, run: () => run(process.execPath, ['scripts/package.mjs'], 900) },
   { name: 'vsix', timeout: 600, needs: 'dist/extension.js', run: () => run(process.execPath, ['scripts/test-vsix.mjs'], 600) },
 ];
 

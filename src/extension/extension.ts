@@ -9,6 +9,7 @@ import { registerReviewPanel } from './panel/register';
 import { registerRerank } from './rerank/register';
 import { registerDiscussionAnalysis } from './analysis/discussionCoding';
 import { createServices } from './services';
+import { registerWalkthrough } from './walkthrough';
 
 export function activate(context: vscode.ExtensionContext): void {
   const services = createServices(context);
@@ -18,6 +19,7 @@ export function activate(context: vscode.ExtensionContext): void {
   registerDiscussionAnalysis(context, services);
   registerReviewPanel(context, services);
   registerRerank(context, services);
+  registerWalkthrough(context, services);
 }
 
 export function deactivate(): void {

@@ -7,7 +7,7 @@
  * Every message is parsed with zod on arrival at either end; a message that does not parse is logged and dropped.
  * Only zod and type imports here: the file is bundled into the webview.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { RunRecordSchema, RunStatusSchema, IterationSchema, MessageSchema, MessageKindSchema, PinSchema, WaitingForSchema } from '../core/run/record';
 import { analysisSchema } from '../core/stats/analysisSchema';
 import { PHASES } from '../core/run/discussionSettings';
@@ -193,6 +193,8 @@ export const DiscussionAnalysisSchema = z.object({
   coding: CodingProgressSchema.optional(),
 });
 export type PanelDiscussionAnalysis = z.infer<typeof DiscussionAnalysisSchema>;
+/** Limits of the thumbnail size (the setting's minimum, maximum and default). */
+export const THUMB_SIZE = { min: 96, max: 320, default: 96 } as const;
 
 export const PanelStateSchema = z.object({
   /** Present when the review loaded (no error-level diagnostics). */
@@ -221,6 +223,8 @@ export const PanelStateSchema = z.object({
   feedback: FeedbackSchema.optional(),
   /** For the run shown: Bales coding (analysis.json) and stance kept or yielded. */
   discussion: DiscussionAnalysisSchema.optional(),
+  /** Side, in CSS pixels, of the thumbnails in the ranking form and the heatmap (setting `teamfusion.thumbnailSize`). */
+  thumbSize: z.number().int().min(THUMB_SIZE.min).max(THUMB_SIZE.max).optional(),
 });
 export type PanelState = z.infer<typeof PanelStateSchema>;
 

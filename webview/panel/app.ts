@@ -11,6 +11,8 @@ import { heatmapView } from './views/heatmap';
 import { consensusView, kendallView } from './views/agreement';
 import { RunTab } from './views/runTab';
 import { RankingForm } from './views/rankingForm';
+import { ImageViewer, viewGroup } from './views/viewer';
+import { ThumbPeek } from './views/peek';
 
 const TABS = ['overview', 'run', 'ranking'] as const;
 type Tab = (typeof TABS)[number];
@@ -22,6 +24,7 @@ class App {
   private readonly overview = h('div', { class: 'tf-overview' });
   private readonly runTab = new RunTab();
   private readonly form = new RankingForm();
+  private readonly viewer = new ImageViewer();
   private readonly tabs: HTMLElement;
 
   constructor(root: HTMLElement) {
@@ -43,6 +46,7 @@ class App {
       const i = (e as CustomEvent<{ selectedIndex: number }>).detail.selectedIndex;
       this.host.persist({ tab: TABS[i] ?? 'overview' });
     });
+    this.wireImages();
     window.addEventListener('error', (e) => this.host.log('error', `${e.message} (${e.filename}:${e.lineno})`));
     window.addEventListener('unhandledrejection', (e) => this.host.log('error', String(e.reason)));
     this.host.post({ type: 'ready' });
@@ -74,16 +78,36 @@ class App {
     const started = performance.now();
     this.host.persist({ root: state.root, ...(state.run ? { runId: state.run.id } : {}) });
     const ctx = makeContext(state, this.host);
+    if (state.thumbSize) document.documentElement.style.setProperty('--tf-thumb', `${state.thumbSize}px`);
     this.renderHeader(ctx);
     replaceChildren(this.overview, diagnosticsView(ctx), kendallView(ctx), heatmapView(ctx), consensusView(ctx), briefView(ctx));
     this.runTab.render(ctx);
     this.form.render(ctx);
+    this.viewer.update(ctx);
     if (this.tabs.parentElement !== this.root) {
       replaceChildren(this.root, this.header, this.tabs);
+      document.body.append(this.viewer.element);
       this.root.removeAttribute('aria-busy');
     }
     document.body.dataset.renderMs = String(Math.round(performance.now() - started));
     document.body.dataset.ready = 'true';
+  }
+
+  /** Any image button (`data-view`) opens the large viewer; a `data-compare` button opens the compare of its ids. */
+  private wireImages(): void {
+    document.body.append(new ThumbPeek(this.root).element);
+    this.root.addEventListener('click', (ev) => {
+      const target = ev.target as HTMLElement;
+      const view = target.closest<HTMLElement>('[data-view]');
+      if (view?.dataset.view) {
+        ev.preventDefault();
+        const ids = viewGroup(view);
+        this.viewer.open(ids, ids.indexOf(view.dataset.view), view);
+        return;
+      }
+      const compare = target.closest<HTMLElement>('[data-compare]');
+      if (compare?.dataset.compare) this.viewer.compare(compare.dataset.compare.split('\n'), compare);
+    });
   }
 
   private renderHeader(ctx: ViewContext): void {

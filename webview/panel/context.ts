@@ -8,6 +8,8 @@ export interface ViewContext {
   readonly host: HostConnection;
   /** Image URL of an option id or a remix id ("r1"), if known. */
   imageOf(id: string): string | undefined;
+  /** File of an option or remix, relative to the review root (`options/3.png`, `runs/<id>/remix-r1.png`), if known. */
+  fileOf(id: string): string | undefined;
   /** "Image 3 (4)" style label of an option or remix. */
   labelOf(id: string): string;
   designerName(id: string): string;
@@ -18,16 +20,22 @@ export interface ViewContext {
 export function makeContext(state: PanelState, host: HostConnection): ViewContext {
   const images = new Map<string, string>();
   const labels = new Map<string, string>();
+  const files = new Map<string, string>();
   for (const o of state.review?.options ?? []) {
     images.set(o.id, o.src);
     labels.set(o.id, o.label);
+    files.set(o.id, o.file);
   }
   for (const o of state.run?.options ?? []) {
     if (!images.has(o.id)) images.set(o.id, fileUrl(state.base, o.file));
     if (!labels.has(o.id)) labels.set(o.id, o.label);
+    if (!files.has(o.id)) files.set(o.id, o.file);
   }
   for (const it of state.run?.iterations ?? []) {
-    if (it.remix && !images.has(it.remix.id) && state.run) images.set(it.remix.id, fileUrl(state.run.base, it.remix.file));
+    if (it.remix && !images.has(it.remix.id) && state.run) {
+      images.set(it.remix.id, fileUrl(state.run.base, it.remix.file));
+      files.set(it.remix.id, `runs/${state.run.id}/${it.remix.file}`);
+    }
   }
   const designers = state.review?.designers ?? [];
   const names = new Map(designers.map((d) => [d.id, d.name] as const));
@@ -36,6 +44,7 @@ export function makeContext(state: PanelState, host: HostConnection): ViewContex
     state,
     host,
     imageOf: (id) => images.get(id),
+    fileOf: (id) => files.get(id),
     labelOf: (id) => {
       const label = labels.get(id);
       if (/^r\d+$/.test(id)) return `Remix ${id}`;

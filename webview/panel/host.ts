@@ -2,19 +2,17 @@
  * The webview's side of the protocol: the VS Code API object, validated posting and receiving, requests with replies
  * keyed by a sequence number, and the persisted state (getState/setState; the panel is not kept alive when hidden).
  */
-import {
-  WebviewMessageSchema,
-  parseHostMessage,
-  parsePersistedState,
-  type HostMessage,
-  type SaveFeedbackReply,
-  type SaveRankingReply,
-  type SaveRankingRequest,
-  type SaveRatingsRequest,
-  type SaveSurveyRequest,
-  type WebviewMessage,
-  type WebviewPersistedState,
+import type {
+  HostMessage,
+  SaveFeedbackReply,
+  SaveRankingReply,
+  SaveRankingRequest,
+  SaveRatingsRequest,
+  SaveSurveyRequest,
+  WebviewMessage,
+  WebviewPersistedState,
 } from '../../src/protocol/panel';
+import { checkHostMessage, checkPersistedState } from './guards';
 
 interface VsCodeApi {
   postMessage(message: unknown): void;
@@ -33,10 +31,9 @@ export class HostConnection {
   private persisted: WebviewPersistedState | undefined;
 
   constructor(private readonly onMessage: (m: HostMessage) => void) {
-    const saved = parsePersistedState(this.api.getState());
-    this.persisted = saved.ok ? saved.value : undefined;
+    this.persisted = checkPersistedState(this.api.getState());
     window.addEventListener('message', (e: MessageEvent<unknown>) => {
-      const parsed = parseHostMessage(e.data);
+      const parsed = checkHostMessage(e.data);
       if (!parsed.ok) {
         this.log('warning', `Dropped an invalid message from the extension: ${parsed.error}`);
         return;
@@ -58,14 +55,9 @@ export class HostConnection {
     });
   }
 
-  /** Posts a command after checking it against the protocol (a bug here must not reach the host as garbage). */
+  /** Posts a command (typed by the protocol; the host checks every message it receives against the schemas). */
   post(m: WebviewMessage): void {
-    const checked = WebviewMessageSchema.safeParse(m);
-    if (!checked.success) {
-      console.warn('TeamFusion: not sending an invalid message', checked.error.issues[0]?.message);
-      return;
-    }
-    this.api.postMessage(checked.data);
+    this.api.postMessage(m);
   }
 
   saveRanking(req: DistributiveOmit<SaveRankingRequest, 'type' | 'requestId'>, timeoutMs = 30_000): Promise<SaveRankingReply> {

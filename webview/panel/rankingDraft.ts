@@ -2,21 +2,31 @@
  * The model behind the "My ranking" form: an ordered list of options with a justification each, where an item may
  * be tied with the one above. Pure functions (unit tested); the view only renders and calls them.
  */
-import { z } from 'zod';
+export interface DraftItem {
+  option: string;
+  justification: string;
+  tiedWithAbove: boolean;
+}
+export interface Draft {
+  designerId?: string;
+  designer: string;
+  role: string;
+  items: DraftItem[];
+}
 
-export const DraftItemSchema = z.object({
-  option: z.string(),
-  justification: z.string(),
-  tiedWithAbove: z.boolean(),
-});
-export const DraftSchema = z.object({
-  designerId: z.string().optional(),
-  designer: z.string(),
-  role: z.string(),
-  items: z.array(DraftItemSchema),
-});
-export type DraftItem = z.infer<typeof DraftItemSchema>;
-export type Draft = z.infer<typeof DraftSchema>;
+const isItem = (v: unknown): v is DraftItem => {
+  const o = v as Partial<DraftItem> | null;
+  return typeof o === 'object' && o !== null && typeof o.option === 'string' && typeof o.justification === 'string' && typeof o.tiedWithAbove === 'boolean';
+};
+
+/** A draft read back from the webview's saved state (its own earlier setState), or undefined when it is not one. */
+export function readDraft(v: unknown): Draft | undefined {
+  const o = v as Partial<Draft> | null;
+  if (typeof o !== 'object' || o === null) return undefined;
+  if (typeof o.designer !== 'string' || typeof o.role !== 'string' || !Array.isArray(o.items) || !o.items.every(isItem)) return undefined;
+  if (o.designerId !== undefined && typeof o.designerId !== 'string') return undefined;
+  return { ...(o.designerId !== undefined ? { designerId: o.designerId } : {}), designer: o.designer, role: o.role, items: o.items.map((i) => ({ option: i.option, justification: i.justification, tiedWithAbove: i.tiedWithAbove })) };
+}
 
 export interface DesignerLike {
   id: string;

@@ -9,7 +9,7 @@
  * Exit: 0 completed, 1 failed or invalid input, 2 usage, 3 waiting for a person, 130 cancelled.
  */
 import * as path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { loadReview } from '../../core/review/loadReview';
 import { printable, safeJson, writeDiagnostic, writeLine } from '../output';
 import { ModelConfigError, createModelClient } from '../../core/llm/client';

@@ -3,7 +3,8 @@
  * create the batch (completion window 24h), poll it at an interval for a bounded time, download its output file.
  * Requests in a batch are billed at BATCH_DISCOUNT (src/core/llm/pricing.ts).
  */
-import OpenAI, { toFile } from 'openai';
+import type OpenAI from 'openai';
+import { openaiSdk } from '../llm/sdk';
 import type { ChatCompletion } from 'openai/resources/chat/completions';
 import type { CodingChatBody } from './codingPrompt';
 
@@ -29,7 +30,7 @@ export async function submitBatch(
 ): Promise<{ batch: OpenAI.Batch; inputFileId: string }> {
   const file = await client.files.create(
     {
-      file: await toFile(Buffer.from(batchJsonl(lines), 'utf8'), `teamfusion-coding-${o.runId}.jsonl`, { type: 'application/jsonl' }),
+      file: await openaiSdk().toFile(Buffer.from(batchJsonl(lines), 'utf8'), `teamfusion-coding-${o.runId}.jsonl`, { type: 'application/jsonl' }),
       purpose: 'batch',
     },
     { signal: o.signal },

@@ -8,7 +8,7 @@
  *     choice was narrowed out), to what it backed last (null: nothing).
  * A designer with no report in any round is 'unknown' (older runs), never counted as kept or yielded.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { RunRecord } from '../run/record';
 
 export const StanceRowSchema = z.object({

@@ -5,7 +5,7 @@
  *   runs/<run-id>/survey/<designer-id>.yaml   `designer`, `representative`, `clarity`, `satisfied` (each 1–5), `comment?`.
  * Files are read through the review-files room (contained, regular files, LIMITS.smallFile) and written atomically.
  */
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, stringify } from 'yaml';
+import { isMap, isScalar, isSeq, LineCounter, parseDocument, stringify } from '../yaml';
 import type { Node, Pair, YAMLMap } from 'yaml';
 import { LIMITS, listInReview, readReviewText, ReviewFileError, writeReviewFile } from '../files/reviewFiles';
 import { DESIGNER_ID_PATTERN } from '../review/designerId';

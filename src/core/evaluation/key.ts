@@ -3,7 +3,7 @@
  * blind re-rank set is which source (`file` relative to the review root). Read (capped, contained) only when the
  * comparison is shown.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { LIMITS, readReviewText, ReviewFileError } from '../files/reviewFiles';
 import { checkJsonSyntax } from '../review/jsonSyntax';
 import { keyRel } from './paths';

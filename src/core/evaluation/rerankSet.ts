@@ -10,8 +10,8 @@
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import sharp from 'sharp';
-import { stringify } from 'yaml';
+import { requireSharp } from '../images/sharp';
+import { stringify } from '../yaml';
 import { LIMITS, mkdirInReview, readReviewBytes, readReviewText, resolveInReview, ReviewFileError, statInReview, writeReviewFile } from '../files/reviewFiles';
 import { formatDiagnostic } from '../review/diagnostics';
 import { loadReview } from '../review/loadReview';
@@ -84,7 +84,7 @@ export interface RerankSetResult {
 async function blindPng(root: string, rel: string): Promise<Buffer> {
   const bytes = await readReviewBytes(root, rel, LIMITS.imageBytes);
   try {
-    return await sharp(bytes, { failOn: 'error', limitInputPixels: LIMITS.imagePixels }).rotate().png().toBuffer();
+    return await requireSharp()(bytes, { failOn: 'error', limitInputPixels: LIMITS.imagePixels }).rotate().png().toBuffer();
   } catch (err) {
     throw new ReviewFileError(rel, `${rel} cannot be read as an image (${err instanceof Error ? err.message : String(err)}).`);
   }

@@ -3,7 +3,8 @@
  * they are not given, times out each request and retries 429 (honouring retry-after), 408/409, 5xx and connection errors.
  * The key is never logged, recorded or written anywhere by TeamFusion.
  */
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
+import { openaiSdk } from './sdk';
 
 /** The configuration is unusable (no key). The message is one sentence a user can act on. */
 export class ModelConfigError extends Error {
@@ -31,7 +32,7 @@ export const NO_KEY_MESSAGE =
 export function createModelClient(cfg: ModelClientConfig = {}): OpenAI {
   const apiKey = nonEmpty(cfg.apiKey) ?? nonEmpty(process.env.OPENAI_API_KEY);
   if (!apiKey) throw new ModelConfigError(NO_KEY_MESSAGE);
-  return new OpenAI({
+  return new (openaiSdk().OpenAI)({
     apiKey,
     // undefined → the SDK reads OPENAI_BASE_URL itself, else api.openai.com.
     baseURL: nonEmpty(cfg.baseURL),

@@ -13,7 +13,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../fsUtil';
 import { LIMITS, readReviewBytes, resolveInReview } from '../files/reviewFiles';
-import sharp from 'sharp';
+import { requireSharp } from '../images/sharp';
 
 export const DEFAULT_IMAGE_MAX_SIDE = 1024;
 /** Bump when the encoding below changes, so old cache entries are not reused. */
@@ -116,6 +116,7 @@ async function encodeForChat(
   input: Buffer,
   maxSide: number,
 ): Promise<{ data: Buffer; mime: 'image/png' | 'image/jpeg'; width: number; height: number }> {
+  const sharp = requireSharp();
   const meta = await sharp(input, SHARP_INPUT).metadata();
   const pipeline = sharp(input, SHARP_INPUT)
     .rotate()
@@ -187,7 +188,7 @@ export async function readImageFile(reviewRoot: string, file: string): Promise<{
   const sk = statKey(absPath, st, 'facts');
   let facts = factsMemo.get(sk);
   if (!facts) {
-    const { format } = await sharp(data, SHARP_INPUT).metadata();
+    const { format } = await requireSharp()(data, SHARP_INPUT).metadata();
     facts = { mime: (format && SHARP_FORMAT_MIME[format]) ?? 'application/octet-stream', sha256: sha256(data) };
     if (factsMemo.size >= MEMO_LIMIT) factsMemo.delete(factsMemo.keys().next().value as string);
     factsMemo.set(sk, facts);
@@ -197,6 +198,7 @@ export async function readImageFile(reviewRoot: string, file: string): Promise<{
 
 /** Any image bytes (e.g. an edit model's answer) as PNG. Already-PNG bytes are kept as they are. */
 export async function toPng(data: Buffer): Promise<Buffer> {
+  const sharp = requireSharp();
   const { format } = await sharp(data, SHARP_INPUT).metadata();
   if (format === 'png') return data;
   return sharp(data, SHARP_INPUT).png({ compressionLevel: 9 }).toBuffer();

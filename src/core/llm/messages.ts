@@ -3,7 +3,7 @@
  * references: file + sha256 + mime). Keeping one source guarantees that what is recorded is what was sent.
  */
 import type { ChatCompletionContentPart, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { RecordedMessageSchema } from '../run/record';
 import type { PreparedImage } from './images';
 

@@ -6,7 +6,7 @@
  * (`imageOutputPerMTok`); the output tokens of one image depend on its quality and size as OpenAI publishes them
  * (IMAGE_OUTPUT_TOKENS). `perImage` is only a fallback for records without image token counts.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Usage } from '../run/record';
 
 export const ModelPriceSchema = z.object({

@@ -20,7 +20,7 @@
  * checked with validateRankingText before it is written, and written atomically (temporary file + rename).
  */
 import * as path from 'node:path';
-import { parse } from 'csv-parse/sync';
+import type * as CsvSync from 'csv-parse/sync';
 import type { Diagnostic, RankingEntry } from './model';
 import { capPerFile, error, hasErrors, sortDiagnostics, warning } from './diagnostics';
 import { naturalCompare } from './naturalOrder';
@@ -110,6 +110,8 @@ export async function importRankingsCsv(
 
   let rows: CsvRow[];
   try {
+    // Loaded on first use (an import is rare): dist/csv-parse.js in the bundles, see esbuild.mjs.
+    const { parse } = require('csv-parse/sync') as typeof CsvSync;
     const records = parse(text, {
       bom: true,
       delimiter: detectDelimiter(text),

@@ -3,7 +3,7 @@
  * take over their proxy). Shapes and messages here; checks against the rankings (a guest id that is also a designer id,
  * a human who is not a designer) in loadReview, at the entry's line.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { DESIGNER_ID_PATTERN, designerKey } from './designerId';
 import { shown } from './rankingFields';
 import { error } from './diagnostics';

@@ -3,7 +3,8 @@
  * "Image 1 … Image n". Each image is opened with sharp (metadata + a real decode) unless decodeImages is false.
  */
 import * as path from 'node:path';
-import sharp from 'sharp';
+import { optionalSharp } from '../images/sharp';
+import { readImageHeader } from '../images/imageHeader';
 import { LIMITS, listInReview, readReviewBytes, ReviewFileError, statInReview } from '../files/reviewFiles';
 import type { Diagnostic, ReviewOption } from './model';
 import { error, warning } from './diagnostics';
@@ -48,6 +49,12 @@ async function probeImage(root: string, rel: string, decode: boolean): Promise<P
     throw err;
   }
   try {
+    const sharp = optionalSharp();
+    if (!sharp) {
+      // No image library on this platform: the header tells the format and size; pixels are not checked.
+      const head = readImageHeader(bytes);
+      return head ? { ok: true, ...head } : { ok: false, message: 'it is not a PNG, JPEG or WebP image' };
+    }
     const meta = await sharp(bytes, { failOn: 'error', limitInputPixels: LIMITS.imagePixels }).metadata();
     if (!meta.format || !meta.width || !meta.height) return { ok: false, message: 'it has no readable size' };
     if (meta.width * meta.height > LIMITS.imagePixels) {

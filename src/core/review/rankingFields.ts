@@ -2,7 +2,7 @@
  * zod schemas of the fields of a ranking file (contract §1), each with the message a designer reads when it fails.
  * Positions are attached by rankingText.ts, which checks one field at a time so that every problem is reported.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** How a value looks in a message: text in quotes, numbers as written, lists/maps by kind. */
 export function shown(value: unknown): string {

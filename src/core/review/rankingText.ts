@@ -3,9 +3,9 @@
  * node. YAML and JSON are both read with the `yaml` parser (JSON is YAML) so every node keeps its source range; JSON
  * is first checked by a strict JSON syntax checker so that YAML-only forms in a .json file are reported.
  */
-import { isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
+import { isMap, isScalar, isSeq, LineCounter, parseDocument } from '../yaml';
 import type { Document, Node, Pair, YAMLMap } from 'yaml';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { Diagnostic, DesignerRanking, RankingEntry } from './model';
 import { capPerFile, error, sortDiagnostics, warning } from './diagnostics';
 import { checkJsonSyntax } from './jsonSyntax';

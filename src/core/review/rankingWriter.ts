@@ -1,5 +1,5 @@
 /** formatRankingYaml: a ranking as readable YAML, the way a designer would write it (option ids always quoted). */
-import { Document, isScalar, visit } from 'yaml';
+import { Document, isScalar, visit } from '../yaml';
 import type { RankingEntry } from './model';
 
 export interface RankingToWrite {

@@ -2,10 +2,10 @@
  * Optional review.yaml: title, lead, run settings and (contract §1) team roles/weights. Unknown keys are warnings;
  * values of the wrong kind are errors at the value's line:col.
  */
-import { isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
+import { isMap, isScalar, isSeq, LineCounter, parseDocument } from '../yaml';
 import type { Node } from 'yaml';
 import { checkNesting } from '../files/nesting';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Diagnostic, ReviewConfig } from './model';
 import { error, warning } from './diagnostics';
 import { closestId } from './suggest';

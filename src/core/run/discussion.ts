@@ -10,7 +10,7 @@
  * theirs (the run waits for them; "/pass" gives it back to the proxy); guests called in for the run speak after the
  * designers, once per round.
  */
-import OpenAI from 'openai';
+import { openaiSdk } from '../llm/sdk';
 import { toApiMessages, toRecordedMessages, type ChatMessage } from '../llm/messages';
 import { addPrompt, addUsage, chatUsage, nameOf, nextPromptId, type StepContext } from './context';
 import { discussionOf } from './discussionSettings';
@@ -354,6 +354,7 @@ async function streamTurn(
 function isBrokenStream(err: unknown, textSoFar: string): boolean {
   if (textSoFar.length > 0) return true;
   // Connection failures and timeouts were already retried by the SDK; HTTP errors carry a status. Neither is a broken stream.
+  const OpenAI = openaiSdk();
   if (err instanceof OpenAI.APIConnectionError || err instanceof OpenAI.APIError) return false;
   return err instanceof Error && !/timed out|timeout/i.test(err.message);
 }

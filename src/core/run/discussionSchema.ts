@@ -1,5 +1,5 @@
 /** The run.json fields of the discussion settings (values: discussionSettings.ts, bounds: settingBounds.ts). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { DISCUSSION_MODES, HIERARCHIES, IMAGE_QUALITIES, IMAGE_SIZES, PERSONA_ROLES, SPEAKING_ORDERS, type PromptLayers } from './discussionSettings';
 import { OTHER_BOUNDS as B, wholeSetting } from './settingBounds';
 

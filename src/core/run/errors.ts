@@ -1,5 +1,7 @@
 /** Model and network errors as one plain sentence for users (no stack traces, never the key). */
-import OpenAI from 'openai';
+import type { APIError } from 'openai';
+import { openaiSdk } from '../llm/sdk';
+import { ImagesUnavailableError } from '../images/sharp';
 
 export class CancelledError extends Error {
   constructor() {
@@ -18,11 +20,12 @@ export class StepError extends Error {
 
 export function isAbort(err: unknown, signal?: AbortSignal): boolean {
   if (signal?.aborted) return true;
-  return err instanceof OpenAI.APIUserAbortError || err instanceof CancelledError || (err instanceof Error && err.name === 'AbortError');
+  return (err instanceof Error && err instanceof openaiSdk().APIUserAbortError) || err instanceof CancelledError || (err instanceof Error && err.name === 'AbortError');
 }
 
 export function describeError(err: unknown, what: string): string {
-  if (err instanceof StepError) return err.message;
+  if (err instanceof StepError || err instanceof ImagesUnavailableError) return err.message;
+  const OpenAI = openaiSdk();
   if (err instanceof OpenAI.APIConnectionTimeoutError) return `${what} timed out, also after retries. Resume the run to try again.`;
   if (err instanceof OpenAI.APIConnectionError) return `${what} could not reach the model endpoint (${tidy(err.message)}). Resume the run to try again.`;
   if (err instanceof OpenAI.AuthenticationError) return `${what} was refused: the API key was not accepted (401).`;
@@ -37,7 +40,7 @@ export function describeError(err: unknown, what: string): string {
   return `The run stopped: ${tidy(message)}. Resume the run to try again.`;
 }
 
-function apiMessage(err: InstanceType<typeof OpenAI.APIError>): string {
+function apiMessage(err: APIError): string {
   const e = err.error as { message?: unknown } | undefined;
   return typeof e?.message === 'string' ? e.message : err.message;
 }

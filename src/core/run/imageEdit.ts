@@ -4,8 +4,8 @@
  * runs/<id>/iteration-<k>/remix.png and becomes candidate r<k> with the next free label ("Image 7").
  */
 import * as path from 'node:path';
-import { toFile } from 'openai';
-import sharp from 'sharp';
+import { openaiSdk } from '../llm/sdk';
+import { requireSharp } from '../images/sharp';
 import { readImageFile, toPng } from '../llm/images';
 import { imageCost, imageOutputTokens } from '../llm/pricing';
 import { addPrompt, nextPromptId, type StepContext } from './context';
@@ -31,7 +31,7 @@ export async function runImageEdit(ctx: StepContext, e: ImageEditInput): Promise
   ctx.emit({ type: 'image-edit-started', runId: ctx.record.id, iteration: it.index, from });
 
   const read = await Promise.all(e.inputs.map(async (i) => ({ ...i, ...(await readImageFile(ctx.reviewRoot, i.file)) })));
-  const files = await Promise.all(read.map((r) => toFile(r.data, path.posix.basename(r.file), { type: r.mime })));
+  const files = await Promise.all(read.map((r) => openaiSdk().toFile(r.data, path.posix.basename(r.file), { type: r.mime })));
   const promptId = nextPromptId(ctx.record);
   const promptRecord = {
     id: promptId,
@@ -107,7 +107,7 @@ function reportedUsage(u: { input_tokens?: number; output_tokens?: number; input
  * returned), the prompt's text tokens as characters ÷ 4; input-image tokens are then unknown and not counted.
  */
 async function estimatedUsage(png: Buffer, prompt: string, quality: string | undefined): Promise<Usage> {
-  const meta = await sharp(png).metadata();
+  const meta = await requireSharp()(png).metadata();
   return {
     inputTokens: 0,
     cachedInputTokens: 0,

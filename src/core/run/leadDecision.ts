@@ -4,7 +4,7 @@
  * (`by`: the lead's id, `via`: proxy — a person deciding in person can record `via: human`). In a round that makes a remix
  * the decisions are added to the editing directions, so the edit follows them; later rounds see them in their history.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { toApiMessages, toRecordedMessages, type ChatMessage } from '../llm/messages';
 import { addPrompt, chatUsage, nameOf, nextPromptId, type StepContext } from './context';
 import { temperatureOf } from './discussion';

@@ -15,7 +15,7 @@ import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ReviewFileError, mkdirInReview, printable, readReviewText, statInReview } from '../files/reviewFiles';
 
 export const LOCK_FILE = '.driver.lock';

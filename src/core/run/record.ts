@@ -4,7 +4,7 @@
  * Never holds a secret. Images inside recorded prompts are replaced by references (file + sha256), so every prompt is
  * recoverable from the record plus the review folder without bloating it.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { discussionSettingFields } from './discussionSchema';
 import { PHASES } from './discussionSettings';
 import { wholeSetting } from './settingBounds';

@@ -5,7 +5,7 @@
  * invent one. The answer is still validated with zod; an invalid answer (bad JSON, schema mismatch, refusal) gets one repair
  * attempt (the error is sent back) and then at most two more, each recorded as a 'remix-repair' prompt with the rejected output.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { toApiMessages, toRecordedMessages, type ChatMessage } from '../llm/messages';
 import { addPrompt, chatUsage, nextPromptId, type StepContext } from './context';
 import { conversationMessages } from './discussion';

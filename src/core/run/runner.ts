@@ -21,6 +21,7 @@ import type { StepContext } from './context';
 import { writeDeliverables } from './deliverables';
 import { discussionDone, runDiscussion } from './discussion';
 import { describeError, isAbort } from './errors';
+import { ImagesUnavailableError, imagesUnavailableReason } from '../images/sharp';
 import type { RunListener, RunEvent } from './events';
 import { runImageEdit } from './imageEdit';
 import { discussionOf } from './discussionSettings';
@@ -228,6 +229,9 @@ async function drive(o: RunnerOptions, review: Review, record: RunRecord, resume
   }
 
   try {
+    // Every step sends images: without an image library the run stops here, before any model call, in one sentence.
+    const noImages = imagesUnavailableReason();
+    if (noImages) throw new ImagesUnavailableError(noImages);
     for (;;) {
       let it = record.iterations.at(-1);
       if (!it || isDone(ctx, it)) {

@@ -3,7 +3,7 @@
  * limits from here (a record is validated through RunSettingsSchema, which is built from these, so a new bounded setting
  * added there is checked everywhere at once).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { shown } from '../review/rankingFields';
 
 export const SETTING_BOUNDS = {

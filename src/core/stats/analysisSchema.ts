@@ -2,7 +2,7 @@
  * zod schema of the Analysis object, for consumers that receive it across a boundary (a webview message, a
  * JSON file written by `analyze --json`). `analyzeReview` itself produces it directly.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 const bordaEntry = z.object({ option: z.string(), points: z.number(), position: z.number().int().min(1) });
 

@@ -5,7 +5,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { z } from 'zod';
+import * as z from 'zod';
 import { formatDiagnostic, importRankingsCsv, type CsvImportResult } from '../../core/review/index';
 import type { LiveDiagnostics } from './liveDiagnostics';
 import type { ReviewIndex } from './reviewIndex';

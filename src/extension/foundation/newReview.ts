@@ -5,7 +5,7 @@
 import * as path from 'node:path';
 import { promises as fs } from 'node:fs';
 import * as vscode from 'vscode';
-import { z } from 'zod';
+import * as z from 'zod';
 import { scaffoldReview } from '../../core/review/index';
 import { resolveInReview } from '../../core/files/reviewFiles';
 
@@ -32,7 +32,9 @@ async function askTemplate(): Promise<'sample' | 'empty' | undefined> {
       { label: '$(beaker) Sample review', detail: 'Six perfume ad candidates ranked by four designers: try everything at once.', template: 'sample' as const },
       { label: '$(new-folder) Empty review', detail: 'A brief template with empty options/ and rankings/ folders.', template: 'empty' as const },
     ],
-    { title: 'TeamFusion: New Review', placeHolder: 'Start from…' },
+    // Two questions in a row: started from the walkthrough, the page takes the focus back between them, which would close
+    // the second one.
+    { title: 'TeamFusion: New Review', placeHolder: 'Start from…', ignoreFocusOut: true },
   );
   return picked?.template;
 }
@@ -52,6 +54,7 @@ async function askTarget(template: 'sample' | 'empty'): Promise<string | undefin
   const name = await vscode.window.showInputBox({
     title: 'TeamFusion: New Review',
     prompt: `Folder for the review, inside ${path.basename(baseDir)}`,
+    ignoreFocusOut: true,
     value: suggestion,
     validateInput: async (v) => {
       const t = v.trim();

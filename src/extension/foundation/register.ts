@@ -11,6 +11,7 @@ import { LiveDiagnostics } from './liveDiagnostics';
 import { newReview } from './newReview';
 import { ReviewsTree } from './reviewsTree';
 import { validateReview } from './validateReview';
+import { completesStep, STEP_DONE } from '../walkthrough';
 
 /** Not in the command palette: used by the integration tests to see what the Reviews view shows. */
 export const DESCRIBE_TREE_COMMAND = 'teamfusion.internal.describeReviewsTree';
@@ -33,24 +34,42 @@ export function registerFoundation(context: vscode.ExtensionContext, services: S
     if (event.type === 'run-started' || event.type === 'run-finished') tree.refresh();
   });
 
-  const guard = <T>(name: string, fn: (arg: unknown) => Promise<T>) => guardCommand(log, name, fn);
+  // Activation only registers. The reviews are scanned and validated (for the Problems panel) once, when something first
+  // needs them: the Reviews view becoming visible, or one of the commands below.
+  let validated = false;
+  const validateOnce = (): void => {
+    if (validated) return;
+    validated = true;
+    void live.validateAll().catch((e: unknown) => log.error(`Validating the reviews failed: ${String(e)}`));
+  };
+  const visibility = view.onDidChangeVisibility((e) => {
+    if (e.visible) validateOnce();
+  });
+  if (view.visible) setTimeout(validateOnce, 0);
+
+  const guard = <T>(name: string, fn: (arg: unknown) => Promise<T>) =>
+    guardCommand(log, name, (arg: unknown) => {
+      validateOnce();
+      return fn(arg);
+    });
 
   context.subscriptions.push(
     live,
     tree,
     view,
     runEvents,
+    visibility,
     vscode.commands.registerCommand(
       'teamfusion.newReview',
-      guardWriteCommand(log, 'New Review', (arg) => newReview(context.extensionUri, log, arg, reveal)),
+      guardWriteCommand(log, 'New Review', completesStep(STEP_DONE.newReview, (arg) => (validateOnce(), newReview(context.extensionUri, log, arg, reveal)))),
     ),
     vscode.commands.registerCommand(
       'teamfusion.validateReview',
-      guard('Validate Review', (arg) => validateReview(reviews, live, log, arg)),
+      guard('Validate Review', completesStep(STEP_DONE.rankings, (arg) => validateReview(reviews, live, log, arg))),
     ),
     vscode.commands.registerCommand(
       'teamfusion.importRankings',
-      guardWriteCommand(log, 'Import Rankings', (arg) => importRankings(reviews, live, log, arg)),
+      guardWriteCommand(log, 'Import Rankings', completesStep(STEP_DONE.rankings, (arg) => (validateOnce(), importRankings(reviews, live, log, arg)))),
     ),
     vscode.commands.registerCommand(
       'teamfusion.refreshReviews',
@@ -61,9 +80,9 @@ export function registerFoundation(context: vscode.ExtensionContext, services: S
       }),
     ),
     vscode.commands.registerCommand('teamfusion.showLog', () => log.show(true)),
-    vscode.commands.registerCommand(DESCRIBE_TREE_COMMAND, (depth?: unknown) => tree.snapshot(typeof depth === 'number' ? depth : 3)),
+    vscode.commands.registerCommand(DESCRIBE_TREE_COMMAND, (depth?: unknown) => {
+      validateOnce();
+      return tree.snapshot(typeof depth === 'number' ? depth : 3);
+    }),
   );
-
-  // Every review once at start, so the Problems panel is right before anyone opens a file.
-  void live.validateAll().catch((e: unknown) => log.error(`Validating the reviews failed: ${String(e)}`));
 }

@@ -8,8 +8,8 @@
 import { checkNesting } from '../../core/files/nesting';
 import { LIMITS, listInReview, readReviewText } from '../../core/files/reviewFiles';
 import * as path from 'node:path';
-import { parse as parseYaml } from 'yaml';
-import { z } from 'zod';
+import { parse as parseYaml } from '../../core/yaml';
+import * as z from 'zod';
 import { naturalCompare } from '../../core/review/index';
 import { formatDiagnostic } from '../../core/review/diagnostics';
 import { listRunEntries } from '../../core/run/store';

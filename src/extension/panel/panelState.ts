@@ -5,6 +5,7 @@
 import * as path from 'node:path';
 import type { LoadResult, Review } from '../../core/review/model';
 import type { RunRecord } from '../../core/run/record';
+import { THUMB_SIZE } from '../../protocol/panel';
 import type { PanelAnalysis, PanelEvaluation, PanelFeedback, PanelReview, PanelRun, PanelState, RunSummary } from '../../protocol/panel';
 
 export interface PanelStateInput {
@@ -27,6 +28,14 @@ export interface PanelStateInput {
   /** "Did it help?" of the chosen run, once it has a re-rank set (dropped if it is for another run). */
   evaluation?: PanelEvaluation;
   feedback?: PanelFeedback;
+  /** The `teamfusion.thumbnailSize` setting as configured (clamped here). */
+  thumbSize?: unknown;
+}
+
+/** The thumbnail size the panel uses: the setting when it is a number, clamped to the allowed range. */
+export function thumbSizeOf(value: unknown): number {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return THUMB_SIZE.default;
+  return Math.min(THUMB_SIZE.max, Math.max(THUMB_SIZE.min, Math.round(value)));
 }
 
 export function panelReview(review: Review, toWebviewUri: (p: string) => string): PanelReview {
@@ -89,6 +98,7 @@ export function buildPanelState(i: PanelStateInput): PanelState {
     running: i.running,
     ...(i.evaluation && chosen && i.evaluation.runId === chosen.id ? { evaluation: i.evaluation } : {}),
     ...(i.feedback && chosen && i.feedback.runId === chosen.id ? { feedback: i.feedback } : {}),
+    thumbSize: thumbSizeOf(i.thumbSize),
   };
 }
 

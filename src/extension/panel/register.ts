@@ -9,6 +9,7 @@ import { isReviewFolder } from '../../core/review';
 import { parsePersistedState } from '../../protocol/panel';
 import { escapeHtml } from './html';
 import { REVIEW_VIEW_TYPE, ReviewPanel } from './reviewPanel';
+import { completeStep, STEP_DONE } from '../walkthrough';
 
 async function isFolder(p: string): Promise<boolean> {
   try {
@@ -37,6 +38,7 @@ export function registerReviewPanel(context: vscode.ExtensionContext, services: 
         return undefined;
       }
       ReviewPanel.show(services, root, runIdOf(arg));
+      completeStep(STEP_DONE.analysis);
       return undefined;
     })),
     vscode.window.registerWebviewPanelSerializer(REVIEW_VIEW_TYPE, {

@@ -125,6 +125,9 @@ export class ReviewPanel implements vscode.Disposable {
         if (sameFolder(e.reviewRoot, root.fsPath)) this.onRunEvent(e.event);
       }),
       vscode.workspace.onDidGrantWorkspaceTrust(() => void this.postState()),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('teamfusion.thumbnailSize')) void this.postState();
+      }),
     );
     const coding = discussionCoding();
     if (coding) {
@@ -244,6 +247,7 @@ export class ReviewPanel implements vscode.Disposable {
       toWebviewUri: this.toWebviewUri,
       ...(evaluation ? { evaluation } : {}),
       ...(feedback ? { feedback } : {}),
+      thumbSize: vscode.workspace.getConfiguration('teamfusion').get<unknown>('thumbnailSize'),
     });
     if (discussion) state.discussion = discussion;
     this.post({ type: 'state', state });

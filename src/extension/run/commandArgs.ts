@@ -3,7 +3,7 @@
  * Anything else (a Uri, a tree item) is handed to the review resolver.
  */
 import * as path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 
 const Count = z.number().int().min(1).max(10);
 

@@ -20,6 +20,7 @@ import {
 } from './commandArgs';
 import { stageRunForCommit, type CommitRunResult } from './commitRun';
 import { pickRun } from './pickRun';
+import { completesStep, STEP_DONE } from '../walkthrough';
 
 function invalidArgs(command: string, error: { issues: { path: PropertyKey[]; message: string }[] }): void {
   const first = error.issues[0];
@@ -255,7 +256,7 @@ export function registerRunCommands(context: vscode.ExtensionContext, services: 
     vscode.commands.registerCommand('teamfusion.runReview', guarded('Run', (arg) => runReview(services, arg))),
     vscode.commands.registerCommand('teamfusion.refineRun', guarded('Refine Run', (arg) => refine(services, arg))),
     vscode.commands.registerCommand('teamfusion.cancelRun', guarded('Cancel Run', (arg) => cancel(services, arg))),
-    vscode.commands.registerCommand('teamfusion.setApiKey', guarded('Set API Key', (arg) => setApiKey(services, arg))),
+    vscode.commands.registerCommand('teamfusion.setApiKey', guarded('Set API Key', completesStep(STEP_DONE.apiKey, (arg) => setApiKey(services, arg)))),
     vscode.commands.registerCommand('teamfusion.clearApiKey', guarded('Clear API Key', () => clearApiKey(services))),
     vscode.commands.registerCommand('teamfusion.commitRun', guardWriteCommand(services.log, 'Commit Run', (arg) => commitRun(services, arg))),
   );

@@ -4,7 +4,7 @@
  * (review.yaml can then decide). Command arguments (iterations, turns) count as explicit. No `vscode` import: the
  * configuration is read through a small `inspect` function so this stays unit-testable.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { RunSettings } from '../../core/run/record';
 import { ModelPriceSchema, type PriceTable } from '../../core/llm/pricing';
 import { OTHER_BOUNDS, SETTING_BOUNDS, wholeSetting, type BoundedSetting } from '../../core/run/settingBounds';

@@ -27,7 +27,11 @@ export function heatmapView(ctx: ViewContext): HTMLElement {
       h(
         'th',
         { scope: 'col', class: contested ? 'tf-opt-head tf-contested' : 'tf-opt-head', title: contested ? `${o.label}: contested` : o.label },
-        h('img', { src: o.src, alt: '', class: 'tf-head-thumb', loading: n > 60 ? 'lazy' : 'eager', decoding: 'async' }),
+        h(
+          'button',
+          { type: 'button', class: 'tf-thumb-button tf-head-button', 'data-view': o.id, 'aria-label': `View ${ctx.labelOf(o.id)} large` },
+          h('img', { src: o.src, alt: '', class: 'tf-head-thumb', loading: n > 12 ? 'lazy' : 'eager', decoding: 'async' }),
+        ),
         h('span', { class: 'tf-head-id' }, o.id),
       ),
     );
@@ -35,7 +39,7 @@ export function heatmapView(ctx: ViewContext): HTMLElement {
 
   const body = h('tbody');
   for (const d of review.designers) {
-    const row = h('tr', {}, h('th', { scope: 'row', class: 'tf-designer' }, d.name, d.role ? h('span', { class: 'tf-role' }, d.role) : null));
+    const row = h('tr', {}, h('th', { scope: 'row', class: 'tf-designer' }, h('span', { class: 'tf-designer-name' }, d.name), d.role ? h('span', { class: 'tf-role' }, d.role) : null));
     const byOption = new Map(d.entries.map((e) => [e.option, e] as const));
     const avg = averageRanks(options.map((o) => byOption.get(o.id)?.rank ?? n));
     options.forEach((o, i) => {
@@ -68,29 +72,54 @@ export function heatmapView(ctx: ViewContext): HTMLElement {
 
   const tip = h('div', { id: TIP_ID, role: 'tooltip', class: 'tf-tooltip', hidden: true });
   const table = h('table', { class: 'tf-heat', 'aria-label': 'Ranks given by each designer (1 = best)' }, h('thead', {}, headRow), body, foot);
+  let focused: HTMLElement | null = null;
   table.addEventListener('focusin', (ev) => {
     const cell = (ev.target as HTMLElement).closest<HTMLElement>('td.tf-cell[data-designer]');
     if (!cell) return;
+    focused = cell;
     tip.textContent = cell.getAttribute('aria-label') ?? '';
     cell.setAttribute('aria-describedby', TIP_ID);
     tip.hidden = false;
-    const box = cell.getBoundingClientRect();
-    const host = wrap.getBoundingClientRect();
-    tip.style.setProperty('left', `${Math.max(0, box.left - host.left + wrap.scrollLeft)}px`);
-    tip.style.setProperty('top', `${box.bottom - host.top + wrap.scrollTop + 4}px`);
+    placeTip(tip, cell);
   });
   table.addEventListener('focusout', (ev) => {
     (ev.target as HTMLElement).removeAttribute?.('aria-describedby');
+    focused = null;
     tip.hidden = true;
   });
   table.addEventListener('keydown', (ev) => moveFocus(ev, table));
-  const wrap = h('div', { class: 'tf-heat-wrap' }, table, tip);
+  const wrap = h('div', { class: 'tf-heat-wrap', 'data-view-group': '' }, table);
+  // The tooltip is fixed to the window, outside the scrolling box, so neither the box nor the panel's edge cuts it.
+  const follow = () => {
+    if (!wrap.isConnected) window.removeEventListener('scroll', follow);
+    else if (focused && !tip.hidden) placeTip(tip, focused);
+  };
+  wrap.addEventListener('scroll', follow, { passive: true });
+  window.addEventListener('scroll', follow, { passive: true });
   return section(
     'tf-heatmap',
     'Rankings',
-    h('p', { class: 'tf-muted' }, `${review.designers.length} designers × ${n} options. 1 = best; stronger colour = better rank. Hover or focus a cell for the justification.`),
+    h('p', { class: 'tf-muted' }, `${review.designers.length} designers × ${n} options. 1 = best; stronger colour = better rank. Hover or focus a cell for the justification; click an image to see it large.`),
     wrap,
+    tip,
   );
+}
+
+/** Below the cell when it fits in the window, else above it, else where the most room is (then it scrolls itself). */
+function placeTip(tip: HTMLElement, cell: HTMLElement): void {
+  const margin = 6;
+  const box = cell.getBoundingClientRect();
+  tip.style.setProperty('max-height', `${Math.max(80, window.innerHeight - 2 * margin)}px`);
+  const t = tip.getBoundingClientRect();
+  const below = window.innerHeight - box.bottom - margin;
+  const above = box.top - margin;
+  let top: number;
+  if (t.height + 4 <= below) top = box.bottom + 4;
+  else if (t.height + 4 <= above) top = box.top - 4 - t.height;
+  else top = Math.max(margin, window.innerHeight - margin - t.height);
+  const left = Math.max(margin, Math.min(box.left, window.innerWidth - margin - t.width));
+  tip.style.setProperty('top', `${Math.round(top)}px`);
+  tip.style.setProperty('left', `${Math.round(left)}px`);
 }
 
 /** Arrow keys move between ranked cells like a grid. */

@@ -7,7 +7,7 @@
 import { h, section, replaceChildren } from '../dom';
 import type { ViewContext } from '../context';
 import type { PanelDiagnostic } from '../../../src/protocol/panel';
-import { DraftSchema, draftFromDesigner, draftProblems, emptyDraft, moveItem, normalizeDraft, ranksOf, toRanking, type Draft } from '../rankingDraft';
+import { readDraft, draftFromDesigner, draftProblems, emptyDraft, moveItem, normalizeDraft, ranksOf, toRanking, type Draft } from '../rankingDraft';
 import { thumb } from './thumb';
 
 interface ValueElement extends HTMLElement {
@@ -25,7 +25,7 @@ export class RankingForm {
   private optionKey = '';
   private designersKey = '';
   private ctx: ViewContext | undefined;
-  private readonly list = h('ol', { class: 'tf-rank-list', id: 'tf-rank-list', 'aria-label': 'Your ranking, best first' });
+  private readonly list = h('ol', { class: 'tf-rank-list', id: 'tf-rank-list', 'data-view-group': '', 'aria-label': 'Your ranking, best first' });
   private readonly feedback = h('div', { class: 'tf-form-feedback', id: 'tf-rk-feedback', 'aria-live': 'polite' });
   private readonly pickerSlot = h('div', { class: 'tf-field' });
   private nameField: ValueElement | undefined;
@@ -46,8 +46,8 @@ export class RankingForm {
     const optionKey = optionIds.join('\u0000');
     const designersKey = review.designers.map((d) => `${d.id}:${d.name}`).join('\u0000');
     if (!this.draft) {
-      const saved = DraftSchema.safeParse(ctx.host.state?.draft);
-      this.draft = saved.success ? normalizeDraft(saved.data, optionIds) : emptyDraft(optionIds);
+      const saved = readDraft(ctx.host.state?.draft);
+      this.draft = saved ? normalizeDraft(saved, optionIds) : emptyDraft(optionIds);
     }
     if (optionKey === this.optionKey && this.element.childElementCount > 0) {
       if (designersKey !== this.designersKey) this.renderPicker();
@@ -180,7 +180,7 @@ export class RankingForm {
         { tabindex: 0, 'data-option': it.option, 'data-index': String(i), 'aria-label': `Rank ${ranks[i]}: ${label}. Alt+Up or Alt+Down moves it.` },
         h('span', { class: 'tf-rk-pos' }, String(ranks[i])),
         handle,
-        thumb(ctx, it.option),
+        thumb(ctx, it.option, 'md'),
         h(
           'div',
           { class: 'tf-rk-move' },

@@ -36,7 +36,7 @@ export function remixGallery(ctx: ViewContext, run: PanelRun): HTMLElement {
     const from = it.remix.from ?? it.ranking?.slice(0, 2) ?? [];
     return h(
       'figure',
-      { class: 'tf-remix-card', 'data-remix': it.remix.id },
+      { class: 'tf-remix-card', 'data-remix': it.remix.id, 'data-view-group': '' },
       h(
         'div',
         { class: 'tf-compare' },
@@ -47,7 +47,14 @@ export function remixGallery(ctx: ViewContext, run: PanelRun): HTMLElement {
       ),
       h('figcaption', {}, h('strong', {}, `Remix ${it.remix.id}`), ` · iteration ${it.index}`, run.finalPick === it.remix.id ? h('vscode-badge', {}, 'final pick') : null),
       it.editingDirections ? h('p', { class: 'tf-directions' }, it.editingDirections) : null,
-      h('vscode-button', { secondary: true, onclick: () => ctx.host.post({ type: 'openFile', path: `runs/${run.id}/${it.remix.file}` }) }, 'Open image'),
+      h(
+        'div',
+        { class: 'tf-actions' },
+        from.length
+          ? h('vscode-button', { class: 'tf-compare-sources', 'data-compare': [it.remix.id, ...from].slice(0, 3).join('\n') }, from.length === 1 ? 'Compare with its source' : 'Compare with its sources')
+          : null,
+        h('vscode-button', { secondary: true, onclick: () => ctx.host.post({ type: 'openFile', path: `runs/${run.id}/${it.remix.file}` }) }, 'Open image'),
+      ),
     );
   });
   return section('tf-remixes', 'Remixes', h('div', { class: 'tf-remix-grid' }, ...cards));

@@ -25,6 +25,9 @@ export class RunTab {
   readonly analysis = new DiscussionAnalysisView();
   private readonly toolbar = h('div', { class: 'tf-toolbar', role: 'toolbar', 'aria-label': 'Run actions' });
   private readonly notices = h('div', { class: 'tf-notices', 'aria-live': 'polite' });
+  /** Why the run shown failed; belongs to that run only, so it is rebuilt on every state. */
+  private readonly runError = h('div', { class: 'tf-run-error', id: 'tf-run-error' });
+  private shownRunId: string | undefined;
   private readonly agreement = h('div', { class: 'tf-rerank', id: 'tf-rerank-agreement' });
   private readonly broken = h('div', { class: 'tf-broken-runs', id: 'tf-broken-runs' });
   private readonly progress = h('div', { class: 'tf-progress' });
@@ -38,6 +41,7 @@ export class RunTab {
       this.toolbar,
       this.broken,
       this.agreement,
+      this.runError,
       this.notices,
       this.progress,
       section('tf-discussion-section', 'Discussion', this.feedback.pickerBox, this.discussion.element, this.people.element),
@@ -63,7 +67,13 @@ export class RunTab {
     if (run) this.results.append(timelineView(ctx, run), remixGallery(ctx, run), outcomeView(ctx, run), usageView(run));
     this.analysis.render(ctx);
     this.renderRefine(ctx);
-    if (run?.status === 'failed' && run.error) this.notice('error', run.error, true);
+    // Notices (warnings, errors of live events) are about the run they came with: another run picked, they go.
+    if (run?.id !== this.shownRunId) replaceChildren(this.notices);
+    this.shownRunId = run?.id;
+    replaceChildren(
+      this.runError,
+      run?.status === 'failed' && run.error ? h('div', { class: 'tf-notice tf-notice-error', role: 'alert' }, `Run ${run.id} failed: ${run.error}`) : null,
+    );
   }
 
   onEvent(ev: PanelRunEvent): void {
@@ -72,6 +82,7 @@ export class RunTab {
     if (ev.type === 'notice') this.notice(ev.level, ev.message);
     if (ev.type === 'run-started') {
       replaceChildren(this.notices);
+      this.shownRunId = ev.runId;
       this.setProgress('Run started…');
     }
     if (ev.type === 'turn-started') {

@@ -8,7 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { LIMITS, ReviewFileError, listInReview, readReviewText, resolveInReview, writeReviewFile } from '../../files/reviewFiles';
 import { RUNS_DIR } from '../store';
 

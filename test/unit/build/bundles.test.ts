@@ -1,0 +1,78 @@
+/**
+ * What the production bundles are made of (esbuild's metafile of `node esbuild.mjs --production`): the rules that keep
+ * them small. The size goals themselves are reported by `npm run bench` from the packaged VSIX.
+ */
+import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { promises as fs, readdirSync, readFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+const REPO = path.resolve(__dirname, '..', '..', '..', '..');
+
+interface Meta {
+  outputs: Record<string, { bytes: number; inputs: Record<string, { bytesInOutput: number }> }>;
+}
+
+describe('production bundles', function () {
+  this.timeout(120_000);
+  let dir = '';
+  let meta: Meta;
+  const output = (name: string) => {
+    const key = Object.keys(meta.outputs).find((k) => k.endsWith(`/${name}`));
+    assert.ok(key, `${name} was built`);
+    return meta.outputs[key];
+  };
+  const from = (name: string, pattern: RegExp) =>
+    Object.entries(output(name).inputs).filter(([f, v]) => pattern.test(f) && v.bytesInOutput > 0).reduce((a, [, v]) => a + v.bytesInOutput, 0);
+
+  before(async () => {
+    dir = await fs.mkdtemp(path.join(os.tmpdir(), 'tf-bundles-'));
+    const r = spawnSync(process.execPath, ['esbuild.mjs', '--production', '--outdir', dir], { cwd: REPO, encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    meta = JSON.parse(readFileSync(path.join(dir, 'meta.json'), 'utf8')) as Meta;
+  });
+  after(() => fs.rm(dir, { recursive: true, force: true }));
+
+  it('are minified and carry no source maps', async () => {
+    const names = await fs.readdir(dir);
+    assert.deepEqual(names.filter((n) => n.endsWith('.map')), []);
+    const ext = await fs.readFile(path.join(dir, 'extension.js'), 'utf8');
+    assert.ok(!ext.includes('sourceMappingURL'));
+    assert.ok(ext.length / ext.split('\n').length > 500, 'minified: long lines (only template literals break them)');
+  });
+
+  for (const [pkg, file] of [['openai', 'openai.js'], ['yaml', 'yaml.js'], ['csv-parse', 'csv-parse.js']] as const) {
+    it(`keep ${pkg} out of extension.js and cli.js: its own file, ${file}, loaded on first use`, () => {
+      const inside = new RegExp(`node_modules/${pkg}/`);
+      assert.equal(from('extension.js', inside), 0);
+      assert.equal(from('cli.js', inside), 0);
+      assert.ok(from(file, inside) > 10_000);
+      assert.ok(readFileSync(path.join(dir, 'extension.js'), 'utf8').includes(`require("./${file}")`));
+    });
+  }
+
+  it('sources take openai, yaml, csv-parse and sharp values only through their accessors (types may be imported anywhere)', () => {
+    const offenders: string[] = [];
+    const walk = (dir: string): void => {
+      for (const e of readdirSync(dir, { withFileTypes: true })) {
+        const f = path.join(dir, e.name);
+        if (e.isDirectory()) walk(f);
+        else if (f.endsWith('.ts') && /^import (?!type )[^;]*from '(openai|yaml|csv-parse|sharp)(\/[^']*)?';/m.test(readFileSync(f, 'utf8'))) offenders.push(path.relative(REPO, f));
+      }
+    };
+    walk(path.join(REPO, 'src'));
+    walk(path.join(REPO, 'webview'));
+    assert.deepEqual(offenders, []);
+  });
+
+  it('tree-shake zod: namespace imports only (no `import { z }`, which keeps every locale)', () => {
+    assert.equal(from('extension.js', /node_modules\/zod\/v4\/locales\/(?!en)/), 0);
+    assert.ok(from('extension.js', /node_modules\/zod\//) < 160_000, `zod in extension.js: ${from('extension.js', /node_modules\/zod\//)} bytes`);
+  });
+
+  it('the webview carries no schema library and no entity tables', () => {
+    assert.equal(from('webview/panel.js', /node_modules\/zod\//), 0, 'zod');
+    assert.equal(from('webview/panel.js', /node_modules\/entities\//), 0, 'the browser decodes entities');
+  });
+});
