@@ -9,6 +9,7 @@
  *      MAX_ATTEMPTS times in all; what is still without a valid code is listed in `uncoded`.
  * analysis.json is saved after every request, so a cancel or a failure loses nothing coded.
  */
+import OpenAIClass from 'openai';
 import type OpenAI from 'openai';
 import { estimateCost, mergePrices, type PriceTable } from '../llm/pricing';
 import { chatUsage } from '../run/context';
@@ -97,6 +98,8 @@ export async function codeDiscussion(o: CodeDiscussionOptions): Promise<CodeDisc
   const root = o.reviewRoot;
   const record: RunRecord = await readRunRecord(root, o.runId);
   const existing = o.force ? undefined : await readAnalysisFile(root, o.runId);
+  // --force over a pending batch: that batch is cancelled (best effort) so it is not paid for twice.
+  const abandoned = o.force ? await readAnalysisFile(root, o.runId).then((a) => a?.batch?.id, () => undefined) : undefined;
   const model = o.model ?? record.settings.chatModel;
   const prices = mergePrices(o.prices);
   const log = o.log ?? (() => undefined);
@@ -247,7 +250,21 @@ export async function codeDiscussion(o: CodeDiscussionOptions): Promise<CodeDisc
   };
 
   const runBatchWait = async (p: PendingBatch): Promise<'done' | 'pending' | 'problem'> => {
-    const b = await waitForBatch(getClient(), p.id, {
+    let b: OpenAI.Batch;
+    try {
+      b = await waitBatch(p);
+    } catch (err) {
+      if (!(err instanceof OpenAIClass.NotFoundError)) throw err;
+      // The endpoint does not know the saved batch (another server, or it was deleted): forget it; its messages are sent again.
+      pending = undefined;
+      batchProblem = `The endpoint does not know the batch ${p.id} (404); its messages are not coded. Run code-discussion again to send them again.`;
+      return 'problem';
+    }
+    return afterBatch(b, p);
+  };
+
+  const waitBatch = (p: PendingBatch): Promise<OpenAI.Batch> =>
+    waitForBatch(getClient(), p.id, {
       intervalMs: o.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
       maxWaitMs: o.maxWaitMs ?? DEFAULT_MAX_WAIT_MS,
       signal: o.signal,
@@ -256,6 +273,8 @@ export async function codeDiscussion(o: CodeDiscussionOptions): Promise<CodeDisc
         progress(`Batch ${x.id}: ${x.status}${c ? ` (${c.completed} of ${c.total} requests done)` : ''}, poll ${polls}.`);
       },
     });
+
+  const afterBatch = async (b: OpenAI.Batch, p: PendingBatch): Promise<'done' | 'pending' | 'problem'> => {
     if (!FINAL_BATCH_STATUSES.has(b.status)) {
       p.status = b.status;
       return 'pending';
@@ -274,6 +293,14 @@ export async function codeDiscussion(o: CodeDiscussionOptions): Promise<CodeDisc
 
   let state: CodingState = 'coded';
   try {
+    if (abandoned) {
+      await getClient()
+        .batches.cancel(abandoned, { signal: o.signal })
+        .then(
+          () => notes.push(`The earlier batch ${abandoned} was cancelled (--force codes every message again).`),
+          (err: unknown) => notes.push(`The earlier batch ${abandoned} could not be cancelled (${err instanceof Error ? err.message : String(err)}).`),
+        );
+    }
     if (pending) {
       progress(`Resuming batch ${pending.id}…`);
       const r = await runBatchWait(pending);
@@ -296,7 +323,7 @@ export async function codeDiscussion(o: CodeDiscussionOptions): Promise<CodeDisc
           id: batch.id,
           inputFileId,
           status: batch.status,
-          createdAt: new Date(batch.created_at * 1000).toISOString(),
+          createdAt: (Number.isFinite(batch.created_at) ? new Date(batch.created_at * 1000) : new Date()).toISOString(),
           requests: Object.fromEntries(lines.map((l, i) => [l.customId, plans[i]!.ids])),
         };
         await save();

@@ -291,6 +291,39 @@ describe('code-discussion: Bales IPA coding of a run', function () {
       for (const b of a.bales) assert.equal(b.category, categoryFor(b.message));
     });
 
+    it('a saved batch the endpoint does not know (404) is reported and forgotten; the next call sends its messages again', async () => {
+      const { root } = await reviewWithRun();
+      mock.batch.settings.pendingPolls = 5;
+      scriptedCoder(mock);
+      const first = await codeDiscussion({ reviewRoot: root, runId: RUN_ID, client: clientFor(mock), batch: true, pollIntervalMs: 5, maxWaitMs: 0 });
+      assert.equal(first.state, 'pending');
+      mock.reset(); // the endpoint forgets every batch
+      mock.batch.settings.pendingPolls = 0;
+      scriptedCoder(mock);
+      const second = await codeDiscussion({ reviewRoot: root, runId: RUN_ID, client: clientFor(mock), pollIntervalMs: 5, maxWaitMs: 5_000 });
+      assert.equal(second.state, 'batch-problem');
+      assert.match(second.notes.join(' '), /does not know the batch batch_mock\d+ \(404\)/);
+      assert.equal((await readAnalysis(root)).batch, undefined);
+      const third = await codeDiscussion({ reviewRoot: root, runId: RUN_ID, client: clientFor(mock), pollIntervalMs: 5, maxWaitMs: 5_000 });
+      assert.equal(third.state, 'coded');
+      assert.equal((await readAnalysis(root)).bales.length, 11);
+    });
+
+    it('--force over a pending batch cancels that batch and codes again', async () => {
+      const { root } = await reviewWithRun();
+      mock.batch.settings.pendingPolls = 5;
+      scriptedCoder(mock);
+      const first = await codeDiscussion({ reviewRoot: root, runId: RUN_ID, client: clientFor(mock), batch: true, pollIntervalMs: 5, maxWaitMs: 0 });
+      mock.batch.settings.pendingPolls = 0;
+      const id = first.analysis.batch!.id;
+      const forced = await codeDiscussion({ reviewRoot: root, runId: RUN_ID, client: clientFor(mock), force: true });
+      assert.equal(forced.state, 'coded');
+      assert.ok(mock.requests.some((q) => q.method === 'POST' && q.path === `/v1/batches/${id}/cancel`));
+      assert.match(forced.notes.join(' '), new RegExp(`earlier batch ${id} was cancelled`));
+      assert.equal((await readAnalysis(root)).batch, undefined);
+      assert.deepEqual(mock.specErrors(), []);
+    });
+
     it('an expired batch is reported in words, keeps what it coded, and the rest can be sent again', async () => {
       const { root } = await reviewWithRun();
       mock.batch.settings.outcome = 'expired';
