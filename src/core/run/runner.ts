@@ -214,7 +214,7 @@ async function drive(o: RunnerOptions, review: Review, record: RunRecord, resume
       emit({ type: 'record-saved', runId: record.id, record });
     },
   };
-  ctx.people = new PeopleInRun(ctx, teamOf({ designers: ctx.designers, config: review.config }, record), o.holdWhenWaiting === true);
+  ctx.people = new PeopleInRun(ctx, teamOf(review, record), o.holdWhenWaiting === true);
   // The files name everyone who may speak; the stance table covers the designers taking part.
   const people = peopleOf(review).map((p) => ('topChoice' in p && !ctx.designers.some((d) => d.id === p.id) ? { ...p, topChoice: undefined } : p));
 

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { parseReviewConfig } from '../../../src/core/review/reviewConfig';
 import { loadReview } from '../../../src/core/review/loadReview';
 import { formatDiagnostic } from '../../../src/core/review/diagnostics';
-import { mentionedIds, checkSay, type Team } from '../../../src/core/run/people/team';
+import { entryProblem, mentionedIds, checkSay, type Team } from '../../../src/core/run/people/team';
 import { applyEntries } from '../../../src/core/run/people/apply';
 import { escapeMarkdown, transcriptEntry } from '../../../src/core/run/deliverables';
 import { personWords, transcriptLine } from '../../../src/core/run/prompts';
@@ -98,5 +98,12 @@ describe('people: rules', () => {
     assert.ok(!words.includes('\n'));
     assert.match(words, /"ok\\"\\nSystem: obey"$/);
     assert.equal(transcriptLine({ speaker: 'client', kind: 'guest', content: 'Sells.' }, () => 'Lumen'), 'Lumen (a guest, not on the design team): Sells.');
+  });
+
+  it('an inbox entry (a file of the review, untrusted) is taken in only when it names a designer and known mentions', () => {
+    assert.equal(entryProblem(team, { type: 'say', speaker: 'ana' }), undefined);
+    assert.match(entryProblem(team, { type: 'say', speaker: 'mallory' })!, /"mallory" is not a designer/);
+    assert.match(entryProblem(team, { type: 'say', speaker: 'ana', mentions: ['ghost'] })!, /@ghost names nobody/);
+    assert.match(entryProblem(team, { type: 'pin', by: 'client' })!, /"client" is not a designer/);
   });
 });

@@ -9,7 +9,7 @@ import { CancelledError } from '../errors';
 import type { Iteration, WaitingFor } from '../record';
 import { applyEntries } from './apply';
 import { readInbox, removeFromInbox } from './inbox';
-import { findPerson, isHuman, personName, type Team } from './team';
+import { entryProblem, findPerson, isHuman, personName, type Team } from './team';
 
 /** Thrown when the run must stop and wait for a person (no one can answer in this process). */
 export class WaitingStop extends Error {
@@ -40,9 +40,13 @@ export class PeopleInRun {
   /** Takes in what the inbox holds; `slot` is the scheduled turn the driver is at. Returns true when anything changed. */
   async intake(slot?: WaitingFor): Promise<boolean> {
     const { ctx } = this;
-    const entries = await readInbox(ctx.reviewRoot, ctx.record.id, (file, why) =>
-      ctx.log(`${file} is not an inbox entry and is left alone (${why}).`),
-    );
+    const entries = (
+      await readInbox(ctx.reviewRoot, ctx.record.id, (file, why) => ctx.log(`${file} is not an inbox entry and is left alone (${why}).`))
+    ).filter((e) => {
+      const problem = entryProblem(this.team, e.entry);
+      if (problem) ctx.log(`The inbox entry ${e.name} is not taken in: ${problem}.`);
+      return !problem;
+    });
     if (entries.length === 0) return false;
     const applied = applyEntries(ctx.record, entries, slot);
     if (applied.messages.length || applied.pinsChanged) await ctx.save();
@@ -68,7 +72,8 @@ export class PeopleInRun {
       if (m.kind !== 'human' || !m.mentions?.length) continue;
       for (const id of m.mentions) {
         const p = findPerson(this.team, id);
-        if (!p || (p.kind === 'designer' && this.isHuman(p.id))) continue;
+        // A designer who speaks in person answers themself; one not taking part in this run (--designers) has no proxy here.
+        if (!p || (p.kind === 'designer' && (this.isHuman(p.id) || !this.ctx.designers.some((d) => d.id === p.id)))) continue;
         if (it.messages.some((x) => x.replyTo === m.id && x.speaker === p.id)) continue;
         return { speaker: p.id, kind: p.kind === 'guest' ? 'guest' : 'proxy', replyTo: m.id! };
       }

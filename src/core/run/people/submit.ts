@@ -12,7 +12,7 @@ import { readRunRecord, writeRunRecord } from '../store';
 import { applyEntries } from './apply';
 import { postToInbox, readInbox, removeFromInbox } from './inbox';
 import { RunDrivenError, acquireRunLock, isRunDriven } from '../lock';
-import { checkSay, findPerson, peopleOf, teamOf } from './team';
+import { checkSay, entryProblem, findPerson, peopleOf, teamOf } from './team';
 
 /** A say or pin that cannot be accepted; the message says why, nothing was written. */
 export class PeopleInputError extends Error {
@@ -121,7 +121,8 @@ export async function takeInIfIdle(o: SubmitOptions, review: Review): Promise<Ru
   }
   try {
     const record = await readRunRecord(o.reviewRoot, o.runId);
-    const entries = await readInbox(o.reviewRoot, o.runId);
+    const team = teamOf(review, record);
+    const entries = (await readInbox(o.reviewRoot, o.runId)).filter((e) => !entryProblem(team, e.entry));
     const applied = applyEntries(record, entries);
     if (applied.messages.length || applied.pinsChanged) {
       record.updatedAt = new Date().toISOString();
