@@ -7,10 +7,10 @@
 import * as z from 'zod';
 import { toApiMessages, toRecordedMessages, type ChatMessage } from '../llm/messages';
 import { addPrompt, chatUsage, nameOf, nextPromptId, type StepContext } from './context';
-import { temperatureOf } from './discussion';
+import { conversationMessages, temperatureOf } from './discussion';
 import { discussionOf } from './discussionSettings';
 import { CancelledError, StepError, isAbort, withChildSignal } from './errors';
-import { leadDecisionMessage, transcriptMessages } from './prompts';
+import { leadDecisionMessage } from './prompts';
 import type { Iteration } from './record';
 
 /** Whether this round still needs the lead's decisions. */
@@ -35,7 +35,7 @@ export async function runLeadDecision(ctx: StepContext, it: Iteration, prefix: r
   const points = it.decisionPoints ?? [];
   const messages: ChatMessage[] = [
     ...prefix,
-    ...transcriptMessages(it.messages, (id) => nameOf(ctx.designers, id)),
+    ...conversationMessages(ctx, it),
     leadDecisionMessage({ lead, decisionPoints: points, nameOf: (id) => nameOf(ctx.designers, id), personaRole: ctx.settings.personaRole }),
   ];
   const schema = {
