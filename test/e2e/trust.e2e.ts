@@ -182,6 +182,26 @@ describe('workspace trust in a real VS Code (code-server): an untrusted workspac
     await page.keyboard.press('Escape');
   });
 
+  it('commands that write into the workspace (Make Blind Re-rank Set, Import Rankings) are refused in words: nothing written', async () => {
+    const page = w!.page;
+    await runCommand(page, 'Notifications: Clear All Notifications');
+    await runCommand(page, 'TeamFusion: Make Blind Re-rank Set…');
+    await runCommand(page, 'Notifications: Show Notifications');
+    const warning = page.locator('.notifications-center .notification-list-item', { hasText: 'writes nothing into an untrusted workspace, so Make Blind Re-rank Set is off' });
+    await warning.first().waitFor({ state: 'visible', timeout: 15_000 });
+    assert.equal(await warning.first().locator('.monaco-button', { hasText: 'Manage Workspace Trust' }).count(), 1, 'it offers to manage trust');
+    await page.keyboard.press('Escape');
+    await runCommand(page, 'TeamFusion: Import Rankings from CSV…');
+    await runCommand(page, 'Notifications: Show Notifications');
+    await page
+      .locator('.notifications-center .notification-list-item', { hasText: 'writes nothing into an untrusted workspace, so Import Rankings is off' })
+      .first()
+      .waitFor({ state: 'visible', timeout: 15_000 });
+    await screenshot(page, 'trust-07-write-commands-refused');
+    await page.keyboard.press('Escape');
+    assert.equal(existsSync(path.join(withRun, 'runs', existingRuns[0]!, 'rerank')), false, 'no re-rank set was made');
+  });
+
   it('nothing reached the model and no run was written', async () => {
     // Anything started late would show up within a few seconds.
     await w!.page.waitForTimeout(3_000);
