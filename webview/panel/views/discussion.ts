@@ -36,7 +36,7 @@ export class DiscussionView {
     }
     for (const it of run?.iterations ?? []) {
       this.separator(it.index, it.candidates, it.final ?? false, it.feedback);
-      for (const m of it.messages) this.message(it.index, m.speaker, m.turn, m.content, false, undefined, m.id, m.kind ?? 'proxy');
+      for (const m of it.messages) this.message(it.index, m.speaker, m.turn, m.content, false, undefined, m.id, m.kind ?? 'proxy', m.phase);
     }
     for (const [k, m] of streaming) {
       if (this.messages.has(k)) continue;
@@ -67,7 +67,7 @@ export class DiscussionView {
         return;
       case 'turn-started':
         if (ev.runId !== this.runId) return;
-        this.message(ev.iteration, ev.speaker, ev.turn, '', true, ev.speakerName, undefined, ev.kind ?? 'proxy');
+        this.message(ev.iteration, ev.speaker, ev.turn, '', true, ev.speakerName, undefined, ev.kind ?? 'proxy', ev.phase);
         return;
       case 'turn-delta': {
         if (ev.runId !== this.runId) return;
@@ -132,7 +132,7 @@ export class DiscussionView {
     return box;
   }
 
-  private message(iteration: number, speaker: string, turn: number | null, content: string, streaming: boolean, speakerName?: string, id?: string, kind?: string) {
+  private message(iteration: number, speaker: string, turn: number | null, content: string, streaming: boolean, speakerName?: string, id?: string, kind?: string, phase?: string) {
     const k = id ? `id:${id}` : key(iteration, speaker, turn);
     const existing = this.messages.get(k);
     if (existing) return existing;
@@ -148,7 +148,8 @@ export class DiscussionView {
         'header',
         {},
         h('span', { class: 'tf-speaker' }, kind === 'guest' ? `${name} (guest)` : kind === 'human' ? name : `${name}'s proxy`),
-        h('span', { class: 'tf-muted' }, when),
+        // An independent or separate turn was written without seeing the others' messages of the round.
+        h('span', { class: 'tf-muted' }, phase && phase !== 'together' ? `${when} · ${phase}` : when),
         id && !streaming ? this.pinFor?.(id) : null,
       ),
       body,
