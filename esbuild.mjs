@@ -54,7 +54,8 @@ const builds = [
     format: 'iife',
     target: 'es2022',
     // markdown-it's entity table: the browser decodes named references itself (webview/panel/entities.ts).
-    alias: { entities: './webview/panel/entities.ts' },
+    // and its bare-link finder: only http(s), www. and e-mail are kept anyway (webview/panel/linkify.ts).
+    alias: { entities: './webview/panel/entities.ts', 'linkify-it': './webview/panel/linkify.ts' },
   },
 ];
 

@@ -74,5 +74,6 @@ describe('production bundles', function () {
   it('the webview carries no schema library and no entity tables', () => {
     assert.equal(from('webview/panel.js', /node_modules\/zod\//), 0, 'zod');
     assert.equal(from('webview/panel.js', /node_modules\/entities\//), 0, 'the browser decodes entities');
+    assert.equal(from('webview/panel.js', /node_modules\/linkify-it\//), 0, 'the panel finds its own bare links');
   });
 });
