@@ -9,7 +9,7 @@
  *      MAX_ATTEMPTS times in all; what is still without a valid code is listed in `uncoded`.
  * analysis.json is saved after every request, so a cancel or a failure loses nothing coded.
  */
-import OpenAIClass from 'openai';
+import { openaiSdk } from '../llm/sdk';
 import type OpenAI from 'openai';
 import { estimateCost, mergePrices, type PriceTable } from '../llm/pricing';
 import { chatUsage } from '../run/context';
@@ -254,7 +254,7 @@ export async function codeDiscussion(o: CodeDiscussionOptions): Promise<CodeDisc
     try {
       b = await waitBatch(p);
     } catch (err) {
-      if (!(err instanceof OpenAIClass.NotFoundError)) throw err;
+      if (!(err instanceof openaiSdk().NotFoundError)) throw err;
       // The endpoint does not know the saved batch (another server, or it was deleted): forget it; its messages are sent again.
       pending = undefined;
       batchProblem = `The endpoint does not know the batch ${p.id} (404); its messages are not coded. Run code-discussion again to send them again.`;
