@@ -204,4 +204,23 @@ describe('people in the discussion', function () {
     assert.deepEqual(await readInbox(root, first.id), [], 'the driver emptied the inbox');
     await assert.rejects(submitSay({ reviewRoot: root, runId: first.id, as: 'd1', text: 'too late' }), /is completed/);
   });
+
+  it('in the default mode (independent first assessments) the others speak, then the run waits for the person', async () => {
+    const root = await makeReview({ options: 3, designers: 3 });
+    const base = { reviewRoot: root, client: clientFor(mock), cacheDir, settings: { iterations: 1, turnsPerAgent: 2 } };
+    const first = await startRun({ ...base, humans: ['d2'] });
+    assert.equal(first.status, 'waiting');
+    assert.deepEqual(first.waitingFor, { speaker: 'd2', iteration: 1, turn: 1 });
+    assert.deepEqual(first.iterations[0]!.messages.map((m) => `${m.speaker}/${m.phase}`).sort(), ['d1/independent', 'd3/independent']);
+    await submitSay({ reviewRoot: root, runId: first.id, as: 'd2', text: 'My own first view: Image 1.' });
+    const before = turnRequests(mock).length;
+    const second = await resumeRun({ ...base, runId: first.id });
+    assert.equal(second.status, 'waiting', 'and again at his together turn');
+    assert.equal(second.waitingFor!.turn, 2);
+    // His words reached the together turns that followed.
+    const later = turnRequests(mock).slice(before);
+    assert.ok(later.length >= 1);
+    for (const r of later) assert.ok(JSON.stringify(r.body).includes('My own first view'), 'the person\'s words are in every later prompt');
+    assert.ok(!turnRequests(mock).some((r) => playing(r) === 'Ben'));
+  });
 });
