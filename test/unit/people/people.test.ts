@@ -13,8 +13,8 @@ import { readInbox } from '../../../src/core/run/people/inbox';
 import { loadReview } from '../../../src/core/review/loadReview';
 import { reviewRankMatrix } from '../../../src/core/stats/analysis';
 import { kendallW } from '../../../src/core/stats/kendallW';
-import { makeReview, makeTempDir } from '../run/fixtures';
-import { clientFor, turnRequests, chatRequests } from '../run/helpers';
+import { makeReview } from '../run/fixtures';
+import { clientFor, turnRequests, chatRequests, useEngineMock } from '../run/helpers';
 
 type Req = MockOpenAI['requests'][number];
 const text = (r: Req): string => JSON.stringify((r.body as { messages: unknown }).messages);
@@ -44,16 +44,10 @@ describe('people in the discussion', function () {
   this.timeout(60_000);
   let mock: MockOpenAI;
   let cacheDir: string;
-  before(async () => {
-    mock = await MockOpenAI.start();
-    cacheDir = await makeTempDir('tf-cache-');
+  useEngineMock((m, dir) => {
+    mock = m;
+    cacheDir = dir;
   });
-  after(async () => mock.close());
-  beforeEach(() => {
-    mock.reset();
-    mock.latencyMs = 0;
-  });
-  afterEach(() => assert.deepEqual(mock.specErrors(), [], 'every request is valid against the official spec'));
 
   it('a take-over stops at that person\'s turn with status waiting; say + resume completes it without a model call for that turn', async () => {
     const root = await makeReview({ options: 4, designers: 3 });

@@ -10,8 +10,8 @@ import { MockOpenAI, type RecordedRequest } from '../../support/openaiMock';
 import { resumeRun, startRun, type RunnerOptions } from '../../../src/core/run/runner';
 import { readRunRecord } from '../../../src/core/run/store';
 import { GOAL, STYLE } from '../../../src/core/run/prompts';
-import { makeReview, makeTempDir } from './fixtures';
-import { chatRequests, clientFor, collect, turnRequests } from './helpers';
+import { makeReview } from './fixtures';
+import { chatRequests, clientFor, collect, turnRequests, useEngineMock } from './helpers';
 
 type ApiMessage = { role: string; content: string | { type: string; text?: string }[] };
 const messagesOf = (r: RecordedRequest): ApiMessage[] => (r.body as { messages: ApiMessage[] }).messages;
@@ -24,16 +24,10 @@ describe('discussion design: modes, order, layers, hierarchy (against the spec-c
   this.timeout(90_000);
   let mock: MockOpenAI;
   let cacheDir: string;
-  before(async () => {
-    mock = await MockOpenAI.start();
-    cacheDir = await makeTempDir('tf-cache-');
+  useEngineMock((m, dir) => {
+    mock = m;
+    cacheDir = dir;
   });
-  after(async () => mock.close());
-  beforeEach(() => {
-    mock.reset();
-    mock.latencyMs = 0;
-  });
-  afterEach(() => assert.deepEqual(mock.specErrors(), [], 'every request is valid against the official spec'));
   const opts = (root: string, o: Partial<RunnerOptions> = {}): RunnerOptions => ({ reviewRoot: root, client: clientFor(mock), cacheDir, ...o });
 
   it('separate-then-together: round 1 independent calls overlap in time and none carries another proxy\'s message', async () => {

@@ -1,6 +1,8 @@
 /** Shared helpers for engine tests: a mock server, a client pointed at it, and a collecting listener. */
+import * as assert from 'node:assert/strict';
 import OpenAI from 'openai';
 import { MockOpenAI } from '../../support/openaiMock';
+import { makeTempDir } from './fixtures';
 import type { RunEvent } from '../../../src/core/run/events';
 import { createModelClient } from '../../../src/core/llm/client';
 
@@ -22,4 +24,25 @@ export function chatRequests(mock: MockOpenAI) {
 /** Proxy-turn requests are the streamed chat calls. */
 export function turnRequests(mock: MockOpenAI) {
   return chatRequests(mock).filter((r) => (r.body as { stream?: boolean }).stream === true);
+}
+
+/**
+ * The engine suites' one set-up: a spec-checking mock server and an image cache per suite, the mock reset (no latency)
+ * before each test, and after each test every request it saw must have been valid against OpenAI's official spec.
+ * `bind` receives both once they exist (call it from the suite to keep plain `mock` / `cacheDir` variables).
+ */
+export function useEngineMock(bind: (mock: MockOpenAI, cacheDir: string) => void, o: { checkSpec?: boolean } = {}): void {
+  let mock: MockOpenAI | undefined;
+  before(async () => {
+    mock = await MockOpenAI.start();
+    bind(mock, await makeTempDir('tf-cache-'));
+  });
+  after(async () => mock?.close());
+  beforeEach(() => {
+    mock!.reset();
+    mock!.latencyMs = 0;
+  });
+  if (o.checkSpec !== false) {
+    afterEach(() => assert.deepEqual(mock!.specErrors(), [], 'every request is valid against the official spec'));
+  }
 }

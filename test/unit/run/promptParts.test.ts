@@ -9,7 +9,7 @@ import type { RunRecord } from '../../../src/core/run/record';
 import { resumeRun, startRun } from '../../../src/core/run/runner';
 import { readRunRecord, runFileWrites } from '../../../src/core/run/store';
 import { makeReview, makeTempDir } from './fixtures';
-import { chatRequests, clientFor } from './helpers';
+import { chatRequests, clientFor, useEngineMock } from './helpers';
 
 type ApiPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
 type ApiMessage = { role: string; content: string | ApiPart[] };
@@ -57,12 +57,10 @@ describe('prompts recorded as parts: small records, every prompt exact', functio
   this.timeout(120_000);
   let mock: MockOpenAI;
   let cacheDir: string;
-  before(async () => {
-    mock = await MockOpenAI.start();
-    cacheDir = await makeTempDir('tf-cache-');
-  });
-  after(async () => mock.close());
-  beforeEach(() => mock.reset());
+  useEngineMock((m, dir) => {
+    mock = m;
+    cacheDir = dir;
+  }, { checkSpec: false });
 
   it('rebuilds every prompt of a run exactly as the mock server received it', async () => {
     const root = await makeReview({ options: 5, designers: 4, jpegEvery: 2 });

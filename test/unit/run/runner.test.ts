@@ -6,7 +6,7 @@ import { RunRecordSchema } from '../../../src/core/run/record';
 import { listRuns, readRunRecord, refineRun, resumeRun, startRun } from '../../../src/core/run/runner';
 import { RUN_ID_PATTERN } from '../../../src/core/run/store';
 import { makeReview, makeTempDir } from './fixtures';
-import { TEST_KEY, chatRequests, clientFor, collect, turnRequests } from './helpers';
+import { TEST_KEY, chatRequests, clientFor, collect, turnRequests, useEngineMock } from './helpers';
 
 async function allFiles(dir: string): Promise<string[]> {
   const out: string[] = [];
@@ -22,13 +22,10 @@ describe('run engine: a full run against the mock', function () {
   this.timeout(60_000);
   let mock: MockOpenAI;
   let cacheDir: string;
-  before(async () => {
-    mock = await MockOpenAI.start();
-    cacheDir = await makeTempDir('tf-cache-');
+  useEngineMock((m, dir) => {
+    mock = m;
+    cacheDir = dir;
   });
-  after(async () => mock.close());
-  beforeEach(() => mock.reset());
-  afterEach(() => assert.deepEqual(mock.specErrors(), [], 'every request is valid against the official spec'));
 
   it('completes 3 iterations: 6 → top 3 + r1 → top 2 + r2 → final pick, with files as in the contract', async () => {
     const root = await makeReview({ options: 6, designers: 4, jpegEvery: 3 });
