@@ -11,7 +11,7 @@ import type { Diagnostic, Review } from '../review/model';
 import type { RunRecord } from '../run/record';
 import { readRunRecord } from '../run/store';
 import { analyzeReview, reviewRankMatrix, type AnalyzeOptions } from '../stats/analysis';
-import { meanSpearmanFromW, pairedChange, type IntervalOptions, type Verdict } from '../stats/convergence';
+import { meanSpearmanFromW, pairedChange, type IntervalOptions, type PairedChange } from '../stats/convergence';
 import type { AgreementBand } from '../stats/kendallW';
 import { loadRatings, loadSurvey } from './feedback';
 import { readKey } from './key';
@@ -31,16 +31,8 @@ export interface AgreementSide {
   pPermutation: number;
 }
 
-export interface PairedResult {
-  designers: string[];
-  wBefore: number;
-  wAfter: number;
-  change: number;
-  interval: [number, number];
-  verdict: Verdict;
-  chanceInterval: [number, number];
-  designerInterval: [number, number] | null;
-}
+/** The paired change on the designers who ranked both times (the draw count and seed stay out of the printed object). */
+export type PairedResult = { designers: string[] } & Omit<PairedChange, 'draws' | 'seed'>;
 
 export interface Timing {
   startedAt: string;
@@ -203,8 +195,8 @@ export async function compareRun(reviewRoot: string, runId: string, opts: Compar
       after = side(review, opts);
       const ids = before.designers.filter((id) => after!.designers.includes(id));
       if (ids.length >= 2) {
-        const pc = pairedChange(rowsOf(team, ids), rowsOf(review, ids), opts.interval);
-        paired = { designers: ids, wBefore: pc.wBefore, wAfter: pc.wAfter, change: pc.change, interval: pc.interval, verdict: pc.verdict, chanceInterval: pc.chanceInterval, designerInterval: pc.designerInterval };
+        const { draws: _draws, seed: _seed, ...pc } = pairedChange(rowsOf(team, ids), rowsOf(review, ids), opts.interval);
+        paired = { designers: ids, ...pc };
       } else {
         missing = `Only ${ids.length} designer${ids.length === 1 ? '' : 's'} ranked both before and after; the paired change needs two.`;
       }
