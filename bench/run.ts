@@ -106,15 +106,31 @@ export async function benchRun(): Promise<Row[]> {
 
 /** One standard run (4 designers, 6 options, 2 turns, 3 iterations) with every model request timed by the client. */
 async function timedRun(baseURL: string, root: string, cacheDir: string): Promise<{ wall: number; modelMs: number; record: RunRecord }> {
+  // Model time = the time at least one request is in flight (the union of the request intervals): independent first
+  // assessments run concurrently, so a plain sum of request times would exceed the wall time.
   let modelMs = 0;
+  let inFlight = 0;
+  let busySince = 0;
+  const begin = (): void => {
+    if (inFlight++ === 0) busySince = performance.now();
+  };
+  const end = (): void => {
+    if (--inFlight === 0) modelMs += performance.now() - busySince;
+  };
   const timedFetch: typeof fetch = async (input, init) => {
-    const t0 = performance.now();
-    const res = await fetch(input, init);
+    begin();
+    let res: Response;
+    try {
+      res = await fetch(input, init);
+    } catch (err) {
+      end();
+      throw err;
+    }
     if (!res.body) {
-      modelMs += performance.now() - t0;
+      end();
       return res;
     }
-    const body = res.body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({ flush: () => void (modelMs += performance.now() - t0) }));
+    const body = res.body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({ flush: end }));
     return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
   };
   const client = new OpenAI({ apiKey: 'bench-key', baseURL, timeout: 30_000, maxRetries: 0, fetch: timedFetch });
