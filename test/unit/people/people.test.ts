@@ -201,7 +201,8 @@ describe('people in the discussion', function () {
 
   it('in the default mode (independent first assessments) the others speak, then the run waits for the person', async () => {
     const root = await makeReview({ options: 3, designers: 3 });
-    const base = { reviewRoot: root, client: clientFor(mock), cacheDir, settings: { iterations: 1, turnsPerAgent: 2 } };
+    // Seed 0: the together phase goes d1, d2, d3, so one proxy turn comes before his (a drawn seed may put him first).
+    const base = { reviewRoot: root, client: clientFor(mock), cacheDir, settings: { iterations: 1, turnsPerAgent: 2, orderSeed: 0 } };
     const first = await startRun({ ...base, humans: ['d2'] });
     assert.equal(first.status, 'waiting');
     assert.deepEqual(first.waitingFor, { speaker: 'd2', iteration: 1, turn: 1 });
