@@ -10,6 +10,9 @@
  * analysis.json is saved after every request, so a cancel or a failure loses nothing coded.
  */
 import { openaiSdk } from '../llm/sdk';
+import type { ChatBackend, StructuredOutput } from '../llm/backend';
+import type { ChatMessage } from '../llm/messages';
+import { OpenAIChatBackend } from '../llm/openaiBackend';
 import type OpenAI from 'openai';
 import { estimateCost, mergePrices, type PriceTable } from '../llm/pricing';
 import { chatUsage } from '../run/context';
@@ -45,8 +48,10 @@ export interface CodingProgress {
 export interface CodeDiscussionOptions {
   reviewRoot: string;
   runId: string;
-  /** A client, or a factory called only when a request has to be sent (a coded run needs no key). */
-  client: OpenAI | (() => OpenAI);
+  /** A client, or a factory called only when a request has to be sent (a coded run needs no key). Batches need one. */
+  client?: OpenAI | (() => OpenAI);
+  /** The chat backend for direct requests (default: `client` through the openai SDK), or a factory called only when needed. */
+  chat?: ChatBackend | (() => ChatBackend);
   /** Default: the run's chat model. */
   model?: string;
   force?: boolean;
@@ -134,7 +139,12 @@ export async function codeDiscussion(o: CodeDiscussionOptions): Promise<CodeDisc
   let changed = existing === undefined || o.force === true;
 
   let client: OpenAI | undefined;
-  const getClient = (): OpenAI => (client ??= typeof o.client === 'function' ? o.client() : o.client);
+  const getClient = (): OpenAI => {
+    if (!o.client) throw new CodingError('The Batch API needs an OpenAI endpoint; code without --batch.');
+    return (client ??= typeof o.client === 'function' ? o.client() : o.client);
+  };
+  let chat: ChatBackend | undefined;
+  const getChat = (): ChatBackend => (chat ??= o.chat ? (typeof o.chat === 'function' ? o.chat() : o.chat) : new OpenAIChatBackend(getClient()));
   const progress = (message: string): void => o.onProgress?.({ coded: codes.size, total: items.length, message });
 
   const compose = (): AnalysisFile => {
@@ -207,13 +217,17 @@ export async function codeDiscussion(o: CodeDiscussionOptions): Promise<CodeDisc
     for (let attempt = attemptsUsed; attempt < MAX_ATTEMPTS && remaining.length; attempt++) {
       if (attempt > 0) log(`Coding ${remaining.join(', ')}: the answer was not usable (${repair?.problem ?? 'the request failed'}); asking again (${attempt + 1} of ${MAX_ATTEMPTS}).`);
       const body = codingRequestBody(model, plan, remaining, repair);
-      const completion = await getClient().chat.completions.create(body, { signal: o.signal });
+      const answer = await getChat().chat({
+        model,
+        messages: body.messages.map((m) => ({ role: m.role as ChatMessage['role'], content: typeof m.content === 'string' ? m.content : '' })),
+        structured: body.response_format?.type === 'json_schema' ? (body.response_format.json_schema as StructuredOutput) : undefined,
+        signal: o.signal,
+      });
       requests++;
       usedDirect = true;
       changed = true;
-      add(std, chatUsage(completion.usage));
-      const choice = completion.choices[0];
-      const r = answerCodes({ content: choice?.message?.content ?? undefined, refusal: choice?.message?.refusal ?? undefined, finishReason: choice?.finish_reason }, remaining);
+      add(std, answer.usage);
+      const r = answerCodes({ content: answer.text, refusal: answer.refusal, finishReason: answer.finishReason }, remaining);
       for (const [id, c] of r.codes) codes.set(id, c);
       remaining = remaining.filter((id) => !codes.has(id));
       repair = r.answer ? { answer: r.answer, problem: r.problems.join(' ') } : undefined;

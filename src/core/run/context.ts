@@ -1,8 +1,9 @@
 /**
- * What every pipeline step gets: the client, the record being written, and a way to tell listeners and save.
+ * What every pipeline step gets: the chat and image backends, the record being written, and a way to tell listeners and save.
  * Steps mutate the record (the single source of truth) and call `save()` after each unit of work.
  */
 import type OpenAI from 'openai';
+import type { ChatBackend, ImageBackend } from '../llm/backend';
 import type { DesignerRanking } from '../review/model';
 import type { PriceTable } from '../llm/pricing';
 import type { RunEvent } from './events';
@@ -10,7 +11,10 @@ import type { PromptRecord, RunRecord, RunSettings, Usage } from './record';
 import type { PeopleInRun } from './people/driver';
 
 export interface StepContext {
-  client: OpenAI;
+  /** The chat model's backend (proxies, remix agent, guests, lead decisions). */
+  chat: ChatBackend;
+  /** The image-edit endpoint's backend. */
+  images: ImageBackend;
   record: RunRecord;
   settings: RunSettings;
   designers: readonly DesignerRanking[];

@@ -11,8 +11,9 @@
  * designers, once per round.
  */
 import { openaiSdk } from '../llm/sdk';
-import { toApiMessages, toRecordedMessages, type ChatMessage } from '../llm/messages';
-import { addPrompt, addUsage, chatUsage, nameOf, nextPromptId, type StepContext } from './context';
+import { ModelRequestError } from '../llm/backend';
+import { toRecordedMessages, type ChatMessage } from '../llm/messages';
+import { addPrompt, addUsage, nameOf, nextPromptId, type StepContext } from './context';
 import { discussionOf } from './discussionSettings';
 import { CancelledError, StepError, isAbort, withChildSignal } from './errors';
 import { guestMessage, mentionRequest, personaMessage, pinnedMessage, transcriptMessages, type PromptCandidate } from './prompts';
@@ -155,15 +156,17 @@ async function speakExtra(ctx: StepContext, d: DiscussionInput, speaker: string,
     messages = proxyTurnMessages(ctx, d, { speaker, turn: Math.max(1, done), phase: 'together' }, askedBy);
   }
   ctx.emit({ type: 'turn-started', runId: ctx.record.id, iteration: it.index, speaker, speakerName, turn: null, kind });
-  const { text, usage } = await streamTurn(ctx, messages, (delta) =>
+  const { text, usage, model } = await streamTurn(ctx, messages, (delta) =>
     ctx.emit({ type: 'turn-delta', runId: ctx.record.id, iteration: it.index, speaker, turn: null, text: delta }),
   );
-  await recordMessage(ctx, d, { speaker, kind, turn: null, replyTo }, { text, usage, messages, at: new Date().toISOString() });
+  await recordMessage(ctx, d, { speaker, kind, turn: null, replyTo }, { text, usage, model, messages, at: new Date().toISOString() });
 }
 
 interface TurnResult {
   text: string;
   usage: Partial<Usage>;
+  /** The model that answered, when the backend names it (a VS Code model can change between turns). */
+  model?: string;
   messages: ChatMessage[];
   at: string;
 }
@@ -240,10 +243,10 @@ async function askProxy(ctx: StepContext, d: DiscussionInput, t: ScheduledTurn, 
     turn: t.turn,
     phase: t.phase,
   });
-  const { text, usage } = await streamTurn(ctx, messages, (delta) =>
+  const { text, usage, model } = await streamTurn(ctx, messages, (delta) =>
     ctx.emit({ type: 'turn-delta', runId: ctx.record.id, iteration: d.iteration.index, speaker: designer.id, turn: t.turn, text: delta }),
   );
-  return { text, usage, messages, at: new Date().toISOString() };
+  return { text, usage, model, messages, at: new Date().toISOString() };
 }
 
 /** Adds the answer of a scheduled turn to the record (prompt + message), saves, and tells listeners. */
@@ -263,7 +266,7 @@ async function recordMessage(
     iteration: d.iteration.index,
     kind: who.kind === 'guest' ? 'guest-turn' : 'proxy-turn',
     speaker: who.speaker,
-    model: ctx.settings.chatModel,
+    model: r.model ?? ctx.settings.chatModel,
     at: r.at,
     messages: toRecordedMessages(r.messages),
     usage: r.usage,
@@ -297,7 +300,7 @@ async function streamTurn(
   ctx: StepContext,
   messages: readonly ChatMessage[],
   onDelta: (text: string) => void,
-): Promise<{ text: string; usage: Partial<Usage> }> {
+): Promise<{ text: string; usage: Partial<Usage>; model?: string }> {
   const usage: Usage = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, images: 0 };
   let lastProblem = '';
   for (let attempt = 0; attempt <= STREAM_RETRIES; attempt++) {
@@ -306,30 +309,23 @@ async function streamTurn(
     }
     let text = '';
     let finished = false;
+    let model: string | undefined;
     try {
-      await withChildSignal(ctx.signal, async (signal) => {
-        const stream = await ctx.client.chat.completions.create(
-          {
-            model: ctx.settings.chatModel,
-            messages: toApiMessages(messages),
-            ...temperatureOf(ctx),
-            stream: true,
-            stream_options: { include_usage: true },
-          },
-          { signal },
-        );
-        for await (const chunk of stream) {
-          const choice = chunk.choices[0];
-          const delta = choice?.delta?.content;
-          if (delta) {
+      const answer = await withChildSignal(ctx.signal, (signal) =>
+        ctx.chat.chat({
+          model: ctx.settings.chatModel,
+          messages,
+          ...temperatureOf(ctx),
+          signal,
+          onDelta: (delta) => {
             text += delta;
             onDelta(delta);
-          }
-          if (choice?.finish_reason) finished = true;
-          const u = chatUsage(chunk.usage);
-          if (u) addUsage(usage, u);
-        }
-      });
+          },
+        }),
+      );
+      finished = answer.finishReason !== undefined;
+      model = answer.model;
+      if (answer.usage) addUsage(usage, answer.usage);
     } catch (err) {
       if (isAbort(err, ctx.signal)) throw new CancelledError();
       // Errors before any byte arrived were already retried by the SDK (429, 5xx, timeouts): give up now.
@@ -345,7 +341,7 @@ async function streamTurn(
       lastProblem = 'The model sent an empty message.';
       continue;
     }
-    return { text: text.trim(), usage };
+    return { text: text.trim(), usage, ...(model ? { model } : {}) };
   }
   throw new StepError(`A proxy turn failed: ${lastProblem} (after ${STREAM_RETRIES + 1} attempts). Resume the run to try again.`);
 }
@@ -354,6 +350,7 @@ async function streamTurn(
 function isBrokenStream(err: unknown, textSoFar: string): boolean {
   if (textSoFar.length > 0) return true;
   // Connection failures and timeouts were already retried by the SDK; HTTP errors carry a status. Neither is a broken stream.
+  if (err instanceof ModelRequestError) return false;
   const OpenAI = openaiSdk();
   if (err instanceof OpenAI.APIConnectionError || err instanceof OpenAI.APIError) return false;
   return err instanceof Error && !/timed out|timeout/i.test(err.message);

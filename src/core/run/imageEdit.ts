@@ -4,7 +4,6 @@
  * runs/<id>/iteration-<k>/remix.png and becomes candidate r<k> with the next free label ("Image 7").
  */
 import * as path from 'node:path';
-import { openaiSdk } from '../llm/sdk';
 import { requireSharp } from '../images/sharp';
 import { readImageFile, toPng } from '../llm/images';
 import { imageCost, imageOutputTokens } from '../llm/pricing';
@@ -31,7 +30,7 @@ export async function runImageEdit(ctx: StepContext, e: ImageEditInput): Promise
   ctx.emit({ type: 'image-edit-started', runId: ctx.record.id, iteration: it.index, from });
 
   const read = await Promise.all(e.inputs.map(async (i) => ({ ...i, ...(await readImageFile(ctx.reviewRoot, i.file)) })));
-  const files = await Promise.all(read.map((r) => openaiSdk().toFile(r.data, path.posix.basename(r.file), { type: r.mime })));
+  const images = read.map((r) => ({ data: r.data, name: path.posix.basename(r.file), mime: r.mime }));
   const promptId = nextPromptId(ctx.record);
   const promptRecord = {
     id: promptId,
@@ -48,13 +47,12 @@ export async function runImageEdit(ctx: StepContext, e: ImageEditInput): Promise
   let reported: Usage | undefined;
   try {
     const res = await withChildSignal(ctx.signal, (signal) =>
-      ctx.client.images.edit({ model: ctx.settings.imageModel, image: files, prompt, n: 1, ...sizeAndQuality(ctx) }, { signal }),
+      ctx.images.edit({ model: ctx.settings.imageModel, images, prompt, ...sizeAndQuality(ctx), signal }),
     );
     reported = reportedUsage(res.usage);
-    const first = res.data?.[0];
     let bytes: Buffer | undefined;
-    if (first?.b64_json) bytes = Buffer.from(first.b64_json, 'base64');
-    else if (first?.url) bytes = await download(first.url, ctx.signal);
+    if (res.b64) bytes = Buffer.from(res.b64, 'base64');
+    else if (res.url) bytes = await download(res.url, ctx.signal);
     if (!bytes?.length) throw new StepError('The image-edit model answered without an image (it may have refused the request).');
     try {
       png = await toPng(bytes);

@@ -5,8 +5,8 @@
  * the decisions are added to the editing directions, so the edit follows them; later rounds see them in their history.
  */
 import * as z from 'zod';
-import { toApiMessages, toRecordedMessages, type ChatMessage } from '../llm/messages';
-import { addPrompt, chatUsage, nameOf, nextPromptId, type StepContext } from './context';
+import { toRecordedMessages, type ChatMessage } from '../llm/messages';
+import { addPrompt, nameOf, nextPromptId, type StepContext } from './context';
 import { conversationMessages, temperatureOf } from './discussion';
 import { discussionOf } from './discussionSettings';
 import { CancelledError, StepError, isAbort, withChildSignal } from './errors';
@@ -56,20 +56,17 @@ export async function runLeadDecision(ctx: StepContext, it: Iteration, prefix: r
       },
     },
   };
-  const responseFormat = { type: 'json_schema' as const, json_schema: { name: 'teamfusion_lead_decisions', strict: true, schema } };
+  const structured = { name: 'teamfusion_lead_decisions', strict: true, schema };
   let completion;
   try {
     completion = await withChildSignal(ctx.signal, (signal) =>
-      ctx.client.chat.completions.create(
-        { model: ctx.settings.chatModel, messages: toApiMessages(messages), ...temperatureOf(ctx), response_format: responseFormat },
-        { signal },
-      ),
+      ctx.chat.chat({ model: ctx.settings.chatModel, messages, ...temperatureOf(ctx), structured, signal }),
     );
   } catch (err) {
     if (isAbort(err, ctx.signal)) throw new CancelledError();
     throw err;
   }
-  const content = completion.choices[0]?.message?.content ?? '';
+  const content = completion.text;
   let parsed: z.infer<typeof AnswerSchema> | undefined;
   try {
     const r = AnswerSchema.safeParse(JSON.parse(content));
@@ -83,11 +80,11 @@ export async function runLeadDecision(ctx: StepContext, it: Iteration, prefix: r
     iteration: it.index,
     kind: 'lead-decision',
     speaker: lead.id,
-    model: ctx.settings.chatModel,
+    model: completion.model ?? ctx.settings.chatModel,
     at,
     messages: toRecordedMessages(messages),
-    responseSchema: responseFormat.json_schema,
-    usage: chatUsage(completion.usage),
+    responseSchema: structured,
+    usage: completion.usage,
     ...temperatureOf(ctx),
     ...(parsed ? {} : { rejectedOutput: content, error: 'not a usable list of decisions' }),
   });

@@ -6,8 +6,8 @@
  * attempt (the error is sent back) and then at most two more, each recorded as a 'remix-repair' prompt with the rejected output.
  */
 import * as z from 'zod';
-import { toApiMessages, toRecordedMessages, type ChatMessage } from '../llm/messages';
-import { addPrompt, chatUsage, nextPromptId, type StepContext } from './context';
+import { toRecordedMessages, type ChatMessage } from '../llm/messages';
+import { addPrompt, nextPromptId, type StepContext } from './context';
 import { conversationMessages } from './discussion';
 import { CancelledError, StepError, isAbort, withChildSignal } from './errors';
 import { DIRECTION_PARTS, GUESTS_NOTE, joinDirections, mapLabelsForEdit, remixAgentMessage, repairMessage, type PromptCandidate } from './prompts';
@@ -155,10 +155,7 @@ export async function runRemixAgent(ctx: StepContext, r: RemixAgentInput): Promi
   const topK = final ? candidateIds.length : narrowTo(it.index, candidateIds.length);
   const schema = remixJsonSchema(candidateIds, designerIds, final, topK);
   const validator = answerSchema(candidateIds, designerIds, final);
-  const responseFormat = {
-    type: 'json_schema' as const,
-    json_schema: { name: final ? 'teamfusion_final_pick' : 'teamfusion_remix', strict: true, schema },
-  };
+  const structured = { name: final ? 'teamfusion_final_pick' : 'teamfusion_remix', strict: true, schema };
 
   const weighted = discussionOf(ctx.settings).hierarchy === 'weighted';
   const weightedOrder = weightedBordaOrder(ctx.designers, candidateIds);
@@ -191,20 +188,16 @@ export async function runRemixAgent(ctx: StepContext, r: RemixAgentInput): Promi
     let completion;
     try {
       completion = await withChildSignal(ctx.signal, (signal) =>
-        ctx.client.chat.completions.create(
-          { model: ctx.settings.chatModel, messages: toApiMessages(conversation), ...temperatureOf(ctx), response_format: responseFormat },
-          { signal },
-        ),
+        ctx.chat.chat({ model: ctx.settings.chatModel, messages: conversation, ...temperatureOf(ctx), structured, signal }),
       );
     } catch (err) {
       if (isAbort(err, ctx.signal)) throw new CancelledError();
       throw err;
     }
-    const message = completion.choices[0]?.message;
-    const content = message?.content ?? '';
-    const problem = message?.refusal
-      ? `it refused: ${message.refusal}`
-      : completion.choices[0]?.finish_reason === 'length'
+    const content = completion.text;
+    const problem = completion.refusal
+      ? `it refused: ${completion.refusal}`
+      : completion.finishReason === 'length'
         ? 'the answer was cut off (length)'
         : undefined;
     const parsed = problem ? { error: problem } : parseAnswer(content, validator, weighted ? weightedOrder : candidateIds, topK);
@@ -212,11 +205,11 @@ export async function runRemixAgent(ctx: StepContext, r: RemixAgentInput): Promi
       id: nextPromptId(ctx.record),
       iteration: it.index,
       kind,
-      model: ctx.settings.chatModel,
+      model: completion.model ?? ctx.settings.chatModel,
       at: new Date().toISOString(),
       messages: toRecordedMessages(conversation),
-      responseSchema: responseFormat.json_schema,
-      usage: chatUsage(completion.usage),
+      responseSchema: structured,
+      usage: completion.usage,
       ...temperatureOf(ctx),
       ...(attempt > 0 && rejected !== undefined ? { rejectedOutput: rejected } : {}),
       ...('error' in parsed ? { error: parsed.error } : {}),
@@ -228,7 +221,7 @@ export async function runRemixAgent(ctx: StepContext, r: RemixAgentInput): Promi
       return parsed.answer;
     }
     lastError = parsed.error;
-    rejected = message?.refusal ?? content;
+    rejected = completion.refusal ?? content;
     // The rejected output is also kept on the prompt that produced it.
     ctx.record.prompts[ctx.record.prompts.length - 1]!.rejectedOutput = rejected;
     await ctx.save();

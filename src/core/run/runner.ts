@@ -9,12 +9,13 @@
  * so `resumeRun` simply runs the same loop again and skips what is recorded.
  */
 import type OpenAI from 'openai';
+import type { ChatBackend, ImageBackend } from '../llm/backend';
+import { OpenAIChatBackend, OpenAIImageBackend } from '../llm/openaiBackend';
 import { loadReview } from '../review/loadReview';
 import type { Review } from '../review/model';
 import { designerKey, sameDesigner } from '../review/designerId';
 import { reviewRankMatrix } from '../stats/analysis';
 import { kendallW } from '../stats/kendallW';
-import { endpointHost } from '../llm/client';
 import { prepareImage, readImageFile } from '../llm/images';
 import { estimateCost, mergePrices, type PriceTable } from '../llm/pricing';
 import type { StepContext } from './context';
@@ -43,7 +44,12 @@ export { listRuns, readRunRecord } from './store';
 
 export interface RunnerOptions {
   reviewRoot: string;
-  client: OpenAI;
+  /** An `openai` SDK client for both chat and image edits (used for whichever of `chat` / `images` is not given). */
+  client?: OpenAI;
+  /** The chat backend (default: `client` through the openai SDK). */
+  chat?: ChatBackend;
+  /** The image-edit backend (default: `client` through the openai SDK). */
+  images?: ImageBackend;
   settings?: Partial<RunSettings>;
   feedback?: string;
   signal?: AbortSignal;
@@ -71,7 +77,7 @@ export async function startRun(o: RunnerOptions): Promise<RunRecord> {
   settings.lead = review.designers.find((d) => settings.lead !== undefined && sameDesigner(d.id, settings.lead))?.id;
   if (settings.lead === undefined) delete settings.lead;
   if (settings.designers) settings.designers = checkSubset(review, settings.designers);
-  const host = endpointHost(o.client);
+  const host = backendsOf(o).chat.host;
   if (host) settings.endpoint = host;
   const now = new Date();
   const record: RunRecord = {
@@ -125,6 +131,15 @@ async function refineLocked(o: RunnerOptions & { runId: string; feedback?: strin
   record.settings.iterations = record.iterations.length + 2;
   record.finalPick = undefined;
   return drive(o, review, record, true);
+}
+
+/** The chat and image backends of a run: those given, else the openai SDK client's. */
+export function backendsOf(o: Pick<RunnerOptions, 'client' | 'chat' | 'images'>): { chat: ChatBackend; images: ImageBackend } {
+  const need = (what: string): OpenAI => {
+    if (!o.client) throw new Error(`A run needs a ${what} backend or an openai client.`);
+    return o.client;
+  };
+  return { chat: o.chat ?? new OpenAIChatBackend(need('chat')), images: o.images ?? new OpenAIImageBackend(need('image')) };
 }
 
 async function loadValidReview(root: string): Promise<Review> {
@@ -195,7 +210,7 @@ async function drive(o: RunnerOptions, review: Review, record: RunRecord, resume
   // Prompts are kept as parts in the append-only prompts.jsonl, so run.json stays small (promptParts.ts).
   const promptParts = await PromptPartsWriter.open(review.root, record.id);
   const ctx: StepContext = {
-    client: o.client,
+    ...backendsOf(o),
     record,
     settings: record.settings,
     designers: participants(review, record.settings),
