@@ -58,6 +58,7 @@ function reviewOf(ranks: number[][]): Review {
     root: '/bench',
     title: 'bench',
     brief: '',
+    comments: [],
     options: ids.map((id, i) => ({
       id,
       label: `Image ${i + 1}`,

@@ -26,6 +26,21 @@ export async function runAnalyze(args: string[]): Promise<number> {
     process.stderr.write(`${printable(positionals[0])}: fix the errors above, then analyse again (teamfusion validate shows them too).\n`);
     return 1;
   }
+  if (review.designers.length === 0 && review.comments.length > 0) {
+    // A brief review: nothing to rank, so no agreement statistics; the team's comments are reported instead.
+    const comments = review.comments.map((c) => ({ designer: c.designer, name: c.name, ...(c.role ? { role: c.role } : {}), weight: c.weight, words: wordCount(c.body), file: c.file }));
+    if (values.json === true) {
+      process.stdout.write(`${safeJson({ task: 'brief', options: [], designers: [], comments, kendall: null, borda: [] })}\n`);
+    } else {
+      const lines = [
+        `A brief review: ${comments.length} comment${comments.length === 1 ? '' : 's'} on the brief and no rankings, so there is no agreement to analyse.`,
+        ...comments.map((c) => `  ${c.designer}  ${c.name}${c.role ? ` (${c.role})` : ''}  ${c.words} words`),
+        `Run it with: teamfusion run ${positionals[0]} --task brief`,
+      ];
+      process.stdout.write(`${printableLines(lines.join('\n'))}\n`);
+    }
+    return 0;
+  }
   if (review.designers.length < 2) {
     process.stderr.write(`${printable(positionals[0])}: agreement needs rankings from two or more designers; found ${review.designers.length}.\n`);
     return 1;
@@ -42,4 +57,8 @@ function wholeNumberFlag(name: string, raw: unknown, min: number, max: number): 
     throw new UsageError(`--${name} must be a whole number from ${min} to ${max} (found "${String(raw)}").`);
   }
   return n;
+}
+
+function wordCount(text: string): number {
+  return text.split(/\s+/).filter(Boolean).length;
 }

@@ -36,8 +36,12 @@ export async function runValidate(args: string[]): Promise<number> {
     process.stderr.write(`${printable(target)}: ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}.\n`);
     return 1;
   }
+  const parts = review.options.length > 0 || review.comments.length === 0
+    ? [`${review.options.length} options`, `${review.designers.length} designer${review.designers.length === 1 ? '' : 's'}`]
+    : [];
+  if (review.comments.length > 0) parts.push(`${review.comments.length} comment${review.comments.length === 1 ? '' : 's'} on the brief`);
   process.stderr.write(
-    `${printable(target)}: valid — ${review.options.length} options, ${review.designers.length} designer${review.designers.length === 1 ? '' : 's'}` +
+    `${printable(target)}: valid — ${parts.join(', ')}` +
       `${warnings > 0 ? `, ${warnings} warning${warnings === 1 ? '' : 's'}` : ''}.\n`,
   );
   return 0;

@@ -19,6 +19,10 @@ export const LIMITS = {
   reviewConfig: 1024 * 1024,
   /** brief.md: plenty for a real brief. */
   brief: 200 * 1024,
+  /** comments/<designer-id>.md: one member's reading of the brief (a brief review). */
+  comment: 100 * 1024,
+  /** runs/<id>/baseline.md, iteration-<k>/brief.md: a revised brief written by a model. */
+  briefText: 400 * 1024,
   /** A CSV spreadsheet to import. */
   csv: 4 * 1024 * 1024,
   /** ratings/<id>.yaml, survey/<id>.yaml, rerank/key.json and other small YAML/JSON files. */

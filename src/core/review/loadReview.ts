@@ -18,6 +18,8 @@ import { parseReviewConfig } from './reviewConfig';
 import type { ParsedReviewConfig } from './reviewConfig';
 import { readTextFile } from './textFile';
 import { checkPeople } from './guests';
+import { loadComments, type CommentStated } from './comments';
+import type { DesignerComment } from './model';
 
 /** stat of a contained path: undefined when missing; a path that leads outside the review is an error (thrown). */
 async function statOf(root: string, rel: string): Promise<import('node:fs').Stats | undefined> {
@@ -158,6 +160,32 @@ async function loadRankings(
   return { designers, diagnostics };
 }
 
+/** review.yaml's team roles/weights fill in what a comment's front matter leaves out (as for rankings). */
+function fillFromTeam(comments: DesignerComment[], stated: Map<string, CommentStated>, config: ReviewConfig): void {
+  for (const c of comments) {
+    const team = teamEntry(config, c.designer);
+    if (!team) continue;
+    const s = stated.get(c.designer);
+    if (!s?.role && team.role) c.role = team.role;
+    if (!s?.weight && team.weight !== undefined) c.weight = team.weight;
+  }
+}
+
+/**
+ * The team is whoever has a comment or a ranking; one id is one member (the one designer-id rule), so a comment and a
+ * ranking of the same id with different display names is an error on the comment.
+ */
+function teamClashes(comments: readonly DesignerComment[], designers: readonly DesignerRanking[], stated: Map<string, CommentStated>): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const c of comments) {
+    const r = designers.find((d) => designerKey(d.id) === designerKey(c.designer));
+    if (r && r.name !== c.name) {
+      out.push(error(c.file, `${c.file} says designer: ${JSON.stringify(c.name)}, but ${r.file} (the same designer id) says ${JSON.stringify(r.name)}. One id is one member: use the same name in both, or rename one file.`, stated.get(c.designer)?.designerAt.line ?? 0, stated.get(c.designer)?.designerAt.column ?? 0));
+    }
+  }
+  return out;
+}
+
 export async function loadReview(root: string, opts: LoadOptions = {}): Promise<LoadResult> {
   const requireRankings = opts.requireRankings ?? true;
   const decodeImages = opts.decodeImages ?? true;
@@ -178,24 +206,34 @@ export async function loadReview(root: string, opts: LoadOptions = {}): Promise<
       loadOptions(absRoot, decodeImages),
       loadConfig(absRoot),
     ]);
-    const rankings = await loadRankings(absRoot, options.ids ?? null, config, requireRankings);
+    // A brief review (issue 17): with comments/ and no options/, neither options nor rankings are needed.
+    const comments = await loadComments(absRoot);
+    const optionsMissing = !options.options && (await statOf(absRoot, 'options').catch(() => 'outside')) === undefined;
+    const briefOnly = comments.comments !== undefined && optionsMissing;
+    const rankingsPresent = (await statOf(absRoot, 'rankings').catch(() => 'outside')) !== undefined;
+    const rankings = await loadRankings(absRoot, options.ids ?? null, config, requireRankings && !(comments.comments !== undefined && !rankingsPresent));
+    const commentList = comments.comments ?? [];
+    fillFromTeam(commentList, comments.stated, config.config);
 
     const diagnostics = capPerFile(sortDiagnostics([
       ...(brief.ok ? [] : [brief.diagnostic]),
-      ...options.diagnostics,
+      ...(briefOnly ? [] : options.diagnostics),
       ...config.diagnostics,
       ...rankings.diagnostics,
+      ...comments.diagnostics,
+      ...teamClashes(commentList, rankings.designers, comments.stated),
     ]));
     const structural = diagnostics.some((d) => d.severity === 'error' && !(d.file === 'rankings' || d.file.startsWith('rankings/')));
     const usable = opts.partial ? !structural : !hasErrors(diagnostics);
-    if (!usable || !brief.ok || !options.options) return { diagnostics };
+    if (!usable || !brief.ok || (!options.options && !briefOnly)) return { diagnostics };
 
     const review: Review = {
       root: absRoot,
       title: titleOf(config.config, brief.text, absRoot),
       brief: brief.text,
-      options: options.options,
+      options: options.options ?? [],
       designers: rankings.designers,
+      comments: commentList,
       config: config.config,
     };
     return { review, diagnostics };

@@ -54,6 +54,21 @@ export interface DesignerRanking {
   entries: RankingEntry[];
 }
 
+/** A brief review's input: comments/<designer-id>.md, one member's own reading of the brief (issue 17). */
+export interface DesignerComment {
+  /** Designer id: the file name without `.md` (the one designer-id rule, shared with rankings). */
+  designer: string;
+  /** Display name (`designer:` in the front matter). */
+  name: string;
+  role?: string;
+  /** > 0, default 1. */
+  weight: number;
+  /** The Markdown below the front matter, trimmed; never empty. Untrusted text: quote it as this member's words. */
+  body: string;
+  /** Relative to the review root: "comments/ana.md". */
+  file: string;
+}
+
 /** Optional review.yaml. Every field optional. */
 export interface ReviewConfig {
   title?: string;
@@ -91,10 +106,12 @@ export interface Review {
   root: string;
   title: string;
   brief: string;
-  /** Natural order of ids. */
+  /** Natural order of ids. Empty for a brief-only review (comments/ and no options/). */
   options: ReviewOption[];
   /** Sorted by designer id (natural order). */
   designers: DesignerRanking[];
+  /** comments/<designer-id>.md, sorted by designer id; empty when the review has no comments/ folder. */
+  comments: DesignerComment[];
   config: ReviewConfig;
 }
 

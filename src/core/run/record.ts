@@ -105,6 +105,32 @@ export const RemixSchema = z.object({
   costUsd: z.number().nonnegative().optional(),
 });
 
+/** A brief review (issue 17): how one member's key point fares in the revised brief. */
+export const COVERAGE_STATUSES = ['kept', 'changed', 'left-out'] as const;
+export const CoverageSchema = z.object({
+  /** Designer id of the member whose point it is. */
+  designer: z.string(),
+  point: z.string(),
+  status: z.enum(COVERAGE_STATUSES),
+  /** Where the revised brief carries it (a short quote); none for left-out. */
+  quote: z.string().optional(),
+});
+export type Coverage = z.infer<typeof CoverageSchema>;
+
+/** A brief review's round: the revised brief (file relative to the run folder) and what the remix agent reported. */
+export const BriefRoundSchema = z.object({
+  /** "iteration-<k>/brief.md". */
+  file: z.string(),
+  agreements: z.array(z.string()),
+  /** Points still in dispute, each with who holds which side. */
+  disagreements: z.array(DecisionPointSchema),
+  tradeOffs: z.array(z.string()),
+  /** Open questions for the client. */
+  openQuestions: z.array(z.string()),
+  coverage: z.array(CoverageSchema),
+});
+export type BriefRound = z.infer<typeof BriefRoundSchema>;
+
 export const IterationSchema = z.object({
   index: z.number().int().positive(),
   candidates: z.array(z.string()),
@@ -142,6 +168,8 @@ export const IterationSchema = z.object({
     .optional(),
   /** Why the iteration stopped, in words, when the run failed here. */
   error: z.string().optional(),
+  /** (task brief) The revised brief of this round and the remix agent's report. */
+  brief: BriefRoundSchema.optional(),
 });
 export type Iteration = z.infer<typeof IterationSchema>;
 
@@ -169,7 +197,7 @@ export const RecordedMessageSchema = z.object({
 export const PromptRecordSchema = z.object({
   id: z.string(),
   iteration: z.number().int().positive(),
-  kind: z.enum(['proxy-turn', 'guest-turn', 'remix', 'remix-repair', 'image-edit', 'lead-decision']),
+  kind: z.enum(['proxy-turn', 'guest-turn', 'remix', 'remix-repair', 'image-edit', 'lead-decision', 'baseline']),
   /** Designer id for proxy turns, guest id for guest turns. */
   speaker: z.string().optional(),
   model: z.string(),
@@ -216,9 +244,15 @@ export const PinSchema = z.object({
 });
 export type Pin = z.infer<typeof PinSchema>;
 
+/** What a run works on: candidate designs (the first release) or the brief itself (issue 17). Absent = design. */
+export const RUN_TASKS = ['design', 'brief'] as const;
+export type RunTaskKind = (typeof RUN_TASKS)[number];
+
 export const RunRecordSchema = z.object({
   version: z.literal(RUN_RECORD_VERSION).default(RUN_RECORD_VERSION),
   id: z.string(),
+  /** Records without it are design runs. */
+  task: z.enum(RUN_TASKS).optional(),
   status: RunStatusSchema,
   startedAt: z.string(),
   updatedAt: z.string(),
@@ -241,7 +275,19 @@ export const RunRecordSchema = z.object({
   waitingFor: WaitingForSchema.optional(),
   /** Messages people pinned; every later chat prompt carries them. */
   pins: z.array(PinSchema).optional(),
+  /**
+   * (task brief) The direct baseline: one request for a revision from the brief and all comments, written to
+   * runs/<id>/baseline.md. Its prompt is in `prompts` (kind "baseline"); its usage is kept here, apart from the run's.
+   */
+  baseline: z
+    .object({ file: z.literal('baseline.md'), promptId: z.string(), usage: UsageSchema.partial().optional(), costUsd: z.number().nonnegative().optional() })
+    .optional(),
 });
+
+/** A record's task (older records read as design runs). */
+export function taskOf(record: Pick<RunRecord, 'task'>): RunTaskKind {
+  return record.task ?? 'design';
+}
 export type RunRecord = z.infer<typeof RunRecordSchema>;
 
 /** THE message-id rule: the index-th message (1-based) of iteration `iteration` is `i<iteration>-m<index>`. */

@@ -32,6 +32,11 @@ export function remixFileInRun(k: number): string {
   return `iteration-${k}/remix.png`;
 }
 
+/** A brief run's revised brief of round k, relative to its run folder. */
+export function briefFileInRun(k: number): string {
+  return `iteration-${k}/brief.md`;
+}
+
 const q = (s: string): string => `"${printable(s.length > 200 ? `${s.slice(0, 200)}…` : s)}"`;
 
 function pathText(path: JsonPath): string {
@@ -125,6 +130,9 @@ function checkIds(r: RunRecord, runFolder: string, optionNames: readonly string[
       if (c !== null && !it.candidates.includes(c)) {
         return { path: [...at, 'backed', who], message: `What ${q(who)}'s proxy backed, ${q(c)}, is not a candidate of iteration ${it.index}.` };
       }
+    }
+    if (it.brief && it.brief.file !== briefFileInRun(it.index)) {
+      return { path: [...at, 'brief', 'file'], message: `The revised brief of iteration ${it.index} must be ${briefFileInRun(it.index)}, not ${q(it.brief.file)}.` };
     }
     if (it.remix) {
       const k = remixIteration(it.remix.id);

@@ -12,6 +12,7 @@ function review(options: string[], designers: { weight: number; ranks: number[] 
     root: '/r',
     title: 't',
     brief: '',
+    comments: [],
     config: {},
     options: options.map((id, i) => ({ id, label: `Image ${i + 1}`, file: `options/${id}.png`, absPath: '', mime: 'image/png', width: 1, height: 1 })),
     designers: designers.map((d, j) => ({

@@ -123,3 +123,16 @@ export async function hashTree(root: string): Promise<string> {
 /** The repository root (tests run from out/test/unit/review). */
 export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..', '..');
 export const SAMPLE = path.join(REPO_ROOT, 'samples', 'lumen-perfume');
+
+/** A comment on the brief (comments/<id>.md): front matter with the display name (and any extra lines), then the body. */
+export function commentMd(designer: string, body: string, extra = ''): string {
+  return `---\ndesigner: ${designer}\n${extra ? `${extra}\n` : ''}---\n\n${body}\n`;
+}
+
+/** A brief-only review: brief.md and comments/<id>.md per entry (no options/, no rankings/). */
+export async function makeBriefReview(comments: Record<string, Content>, spec: Omit<ReviewSpec, 'options' | 'rankings'> & Pick<ReviewSpec, 'options' | 'rankings'> = {}): Promise<string> {
+  const extra: Record<string, Content> = { ...(spec.extra ?? {}) };
+  for (const [name, content] of Object.entries(comments)) extra[`comments/${name}`] = content;
+  if (Object.keys(comments).length === 0) extra.comments = { dir: true };
+  return makeReview({ options: null, rankings: null, ...spec, extra });
+}

@@ -9,6 +9,7 @@ function makeReview(optionIds: string[], designers: { id: string; ranks: number[
     root: '/review',
     title: 'Test',
     brief: '',
+    comments: [],
     options: optionIds.map((id, i) => ({
       id,
       label: `Image ${i + 1}`,

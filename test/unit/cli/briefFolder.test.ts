@@ -1,0 +1,47 @@
+import * as assert from 'node:assert/strict';
+import { buildCli, runCli, type CliRun } from './buildCli';
+import { cleanupFixtures, commentMd, makeBriefReview } from '../review/fixtures';
+
+let cli = '';
+let dispose: () => Promise<void> = async () => undefined;
+const run = (...args: string[]): Promise<CliRun> => runCli(cli, ...args);
+
+describe('CLI: a brief-only review folder (validate / analyze)', function () {
+  this.timeout(60_000);
+  before(async () => {
+    ({ cli, dispose } = await buildCli());
+  });
+  after(async () => {
+    await dispose();
+    await cleanupFixtures();
+  });
+
+  it('validate: exit 0, "valid — 2 comments on the brief"', async () => {
+    const root = await makeBriefReview({ 'ana.md': commentMd('Ana', 'Body.'), 'ben.md': commentMd('Ben', 'Body.') });
+    const r = await run('validate', root);
+    assert.equal(r.code, 0, r.stderr + r.stdout);
+    assert.equal(r.stdout, '');
+    assert.match(r.stderr, /valid — 2 comments on the brief\./);
+  });
+
+  it('validate: a bad comment → its diagnostic line, exit 1', async () => {
+    const root = await makeBriefReview({ 'ana.md': 'no front matter\n' });
+    const r = await run('validate', root);
+    assert.equal(r.code, 1);
+    assert.match(r.stdout, /^comments\/ana\.md:1:1: error: The comment has no front matter\./m);
+  });
+
+  it('analyze: says there is nothing to rank and lists the comments; --json has task brief and kendall null', async () => {
+    const root = await makeBriefReview({ 'ana.md': commentMd('Ana', 'Three words here.', 'role: Lead'), 'ben.md': commentMd('Ben', 'Body.') });
+    const text = await run('analyze', root);
+    assert.equal(text.code, 0, text.stderr);
+    assert.match(text.stdout, /A brief review: 2 comments on the brief and no rankings, so there is no agreement to analyse\./);
+    assert.match(text.stdout, /ana {2}Ana \(Lead\) {2}3 words/);
+    const json = await run('analyze', root, '--json');
+    assert.equal(json.code, 0, json.stderr);
+    const parsed = JSON.parse(json.stdout) as { task: string; kendall: null; comments: { designer: string; words: number }[] };
+    assert.equal(parsed.task, 'brief');
+    assert.equal(parsed.kendall, null);
+    assert.deepEqual(parsed.comments.map((c) => [c.designer, c.words]), [['ana', 3], ['ben', 1]]);
+  });
+});
