@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import type { Frame } from 'playwright-core';
 import { repoRoot } from '../harness/codeServer';
 import { MockOpenAI } from '../support/openaiMock';
-import { DARK, LIGHT, openReview, screenshot, setColorTheme, showTab, startWorkbench, waitForPanel, waitInFrame, type Workbench } from './support/workbench';
+import { DARK, LIGHT, openReview, screenshot, setColorTheme, showTab, startWorkbench, waitInFrame, type Workbench, requireBuilt } from './support/workbench';
 
 const REPO = repoRoot();
 const SAMPLE = path.join(REPO, 'samples', 'lumen-perfume');
@@ -75,9 +75,7 @@ describe('discussion analysis in a real VS Code (code-server)', function () {
   let w: Workbench | undefined;
 
   before(async () => {
-    for (const f of ['dist/extension.js', 'dist/webview/panel.js']) {
-      if (!existsSync(path.join(REPO, f)) && !process.env.TEAMFUSION_E2E_EXTENSION) throw new Error(`${f} is missing: run \`npm run build\` first.`);
-    }
+    requireBuilt(['dist/extension.js', 'dist/webview/panel.js']);
     ws = await fs.mkdtemp(path.join(os.tmpdir(), 'tf-e2e-ipa-'));
     await makeReviewWithRun(path.join(ws, 'lumen-perfume'));
     // A second review, so "Open Review" asks which one (as in a real workspace).
@@ -100,10 +98,8 @@ describe('discussion analysis in a real VS Code (code-server)', function () {
       env: { OPENAI_API_KEY: 'sk-e2e-placeholder' },
     });
     await w.open();
-    await w.page.waitForTimeout(1_500);
     const page = w.page;
-    await openReview(page, 'lumen-perfume');
-    const panel = await waitForPanel(page, 'Lumen');
+    const panel = await openReview(page, 'lumen-perfume', 'Lumen');
     await showTab(panel, 'run');
     await waitInFrame(panel, () => !!document.getElementById('tf-code-discussion'), 'the Code discussion button');
     // Before coding: the stance table is there already (it comes from the record), the charts are not.
@@ -171,9 +167,7 @@ describe('discussion analysis in a real VS Code (code-server)', function () {
       env: { OPENAI_API_KEY: 'sk-e2e-placeholder' },
     });
     await w.open();
-    await w.page.waitForTimeout(1_500);
-    await openReview(w.page, 'lumen-perfume');
-    const panel = await waitForPanel(w.page, 'Lumen');
+    const panel = await openReview(w.page, 'lumen-perfume', 'Lumen');
     await showTab(panel, 'run');
     await waitInFrame(panel, () => !!document.getElementById('tf-code-discussion'), 'the Code discussion button');
     assert.equal(await panel.locator('#tf-code-discussion').getAttribute('disabled'), '');

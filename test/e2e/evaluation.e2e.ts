@@ -10,13 +10,13 @@
  */
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, promises as fs } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Frame } from 'playwright-core';
 import { parse as parseYaml } from 'yaml';
 import { repoRoot } from '../harness/codeServer';
-import { DARK, LIGHT, command, openReview, setColorTheme, screenshot, showTab, startWorkbench, waitForPanel, waitInFrame, type Workbench } from './support/workbench';
+import { DARK, LIGHT, command, openReview, setColorTheme, screenshot, showTab, startWorkbench, waitInFrame, type Workbench, requireBuilt } from './support/workbench';
 
 const REPO = repoRoot();
 const CLI = path.join(REPO, 'dist', 'cli.js');
@@ -102,9 +102,7 @@ describe('"Did it help?" in a real VS Code (code-server)', function () {
   let panel: Frame;
 
   before(async () => {
-    for (const f of ['dist/extension.js', 'dist/cli.js', 'dist/webview/panel.js']) {
-      if (!existsSync(path.join(REPO, f)) && !process.env.TEAMFUSION_E2E_EXTENSION) throw new Error(`${f} is missing: run \`npm run build\` first.`);
-    }
+    requireBuilt(['dist/extension.js', 'dist/cli.js', 'dist/webview/panel.js']);
     ws = await fs.mkdtemp(path.join(os.tmpdir(), 'tf-e2e-eval-'));
     review = path.join(ws, 'lumen-perfume');
     await makeReviewWithRun(review);
@@ -116,7 +114,6 @@ describe('"Did it help?" in a real VS Code (code-server)', function () {
     await fs.writeFile(path.join(review, 'runs', RUN_ID, 'survey', 'ben.yaml'), 'designer: ben\nrepresentative: 4\nclarity: 3\nsatisfied: 5\n');
     w = await startWorkbench({ workspace: ws, settings: { 'workbench.colorTheme': DARK, 'workbench.secondarySideBar.defaultVisibility': 'hidden' } });
     await w.open();
-    await w.page.waitForTimeout(1_500);
     await command(w.page, 'View: Toggle Primary Side Bar Visibility');
   });
 
@@ -132,8 +129,7 @@ describe('"Did it help?" in a real VS Code (code-server)', function () {
   it('the Run tab shows "Did it help?" with the numbers `teamfusion compare --json` prints, beside the study\'s', async () => {
     const page = w!.page;
     const expected = JSON.parse(cli('compare', review, RUN_ID, '--json')) as { before: { w: number }; after: { w: number }; paired: { verdict: string }; acceptance: { top1: boolean } };
-    await openReview(page, 'lumen-perfume');
-    panel = await waitForPanel(page, 'Lumen');
+    panel = await openReview(page, 'lumen-perfume', 'Lumen');
     await showTab(panel, 'run');
     await waitInFrame(panel, () => !!document.getElementById('tf-did-it-help'), 'the "Did it help?" section');
     const text = (await panel.locator('#tf-did-it-help').textContent()) ?? '';
@@ -193,8 +189,7 @@ describe('"Did it help?" in a real VS Code (code-server)', function () {
 
   it('the blind re-rank set\'s own panel never says which letter is generated', async () => {
     const page = w!.page;
-    await openReview(page, 'rerank');
-    const blind = await waitForPanel(page, 're-rank');
+    const blind = await openReview(page, 'rerank', 're-rank');
     await waitInFrame(blind, () => document.querySelectorAll('img').length >= 5, 'the five candidates');
     const shown = await blind.evaluate(() => document.body.innerText + [...document.querySelectorAll('img')].map((i) => `${i.getAttribute('src')} ${i.getAttribute('alt')} ${i.getAttribute('title')}`).join(' '));
     assert.doesNotMatch(shown, /\br[12]\b|remix/i);

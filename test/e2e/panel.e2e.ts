@@ -8,7 +8,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, promises as fs } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Frame } from 'playwright-core';
@@ -16,7 +16,7 @@ import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { repoRoot, runCommand } from '../harness/codeServer';
 import { MockOpenAI, designerReply } from '../support/openaiMock';
 import { HOSTILE_BRIEF, HOSTILE_JUSTIFICATION, HOSTILE_MODEL_TEXT } from './support/hostile';
-import { DARK, LIGHT, command, openReview, showTab, pwnedFrames, setColorTheme, screenshot, startWorkbench, waitForPanel, waitInFrame, type Workbench } from './support/workbench';
+import { DARK, command, openReview, showTab, pwnedFrames, setColorTheme, screenshot, startWorkbench, waitForPanel, waitInFrame, type Workbench, shootBothThemes, requireBuilt } from './support/workbench';
 
 const REPO = repoRoot();
 const CLI = path.join(REPO, 'dist', 'cli.js');
@@ -85,22 +85,10 @@ describe('review panel in a real VS Code (code-server)', function () {
   let panel: Frame;
 
   /** Dark screenshot, then the same in the light theme, then back to dark. */
-  async function shoot(name: string, prepare?: () => Promise<void>): Promise<void> {
-    const page = w!.page;
-    await prepare?.();
-    await page.waitForTimeout(400);
-    await screenshot(page, `${name}-dark`);
-    await setColorTheme(page, LIGHT);
-    await prepare?.();
-    await page.waitForTimeout(300);
-    await screenshot(page, `${name}-light`);
-    await setColorTheme(page, DARK);
-  }
+  const shoot = (name: string, prepare?: () => Promise<void>): Promise<void> => shootBothThemes(w!.page, name, prepare);
 
   before(async function () {
-    for (const f of ['dist/extension.js', 'dist/cli.js', 'dist/webview/panel.js']) {
-      if (!existsSync(path.join(REPO, f)) && !process.env.TEAMFUSION_E2E_EXTENSION) throw new Error(`${f} is missing: run \`npm run build\` first.`);
-    }
+    requireBuilt(['dist/extension.js', 'dist/cli.js', 'dist/webview/panel.js']);
     ws = await fs.mkdtemp(path.join(os.tmpdir(), 'tf-e2e-panel-'));
     sample = path.join(ws, 'lumen-perfume');
     hostile = path.join(ws, 'hostile-review');
@@ -130,7 +118,6 @@ describe('review panel in a real VS Code (code-server)', function () {
       env: { OPENAI_API_KEY: 'sk-e2e-placeholder' },
     });
     await w.open();
-    await w.page.waitForTimeout(1_500);
     await command(w.page, 'View: Toggle Primary Side Bar Visibility');
   });
 
@@ -146,8 +133,7 @@ describe('review panel in a real VS Code (code-server)', function () {
 
   it('opens the sample review and shows the same Kendall W as `teamfusion analyze --json`', async () => {
     const page = w!.page;
-    await openReview(page, 'lumen-perfume');
-    panel = await waitForPanel(page, 'Lumen');
+    panel = await openReview(page, 'lumen-perfume', 'Lumen');
     const shown = Number(await panel.locator('#tf-w').getAttribute('data-w'));
     const expected = analyzeJson(sample).kendall.w;
     assert.equal(shown, expected);
@@ -307,8 +293,7 @@ describe('review panel in a real VS Code (code-server)', function () {
 
   it('stays quick with 50 options × 50 designers', async () => {
     const page = w!.page;
-    await openReview(page, 'large-review');
-    const frame = await waitForPanel(page, 'Large review', 90_000);
+    const frame = await openReview(page, 'large-review', 'Large review');
     assert.equal(await frame.evaluate(() => document.querySelectorAll('td.tf-cell[data-designer]').length), 2500);
     const renderMs = Number(await frame.evaluate(() => document.body.dataset.renderMs));
     console.log(`      50 × 50 panel render: ${renderMs} ms`);
@@ -318,8 +303,7 @@ describe('review panel in a real VS Code (code-server)', function () {
 
   it('shows hostile text literally, from files and from the model, and runs none of it', async () => {
     const page = w!.page;
-    await openReview(page, 'hostile-review');
-    const frame = await waitForPanel(page, 'Hostile');
+    const frame = await openReview(page, 'hostile-review', 'Hostile');
     const brief = (await frame.locator('#tf-brief').textContent()) ?? '';
     assert.ok(brief.includes('<img src=x onerror='), 'HTML in the brief shows as text');
     assert.ok(brief.includes('</textarea><script>'), 'a closing textarea shows as text');

@@ -7,7 +7,7 @@
  *   npx mocha --no-config --timeout 600000 out/test/e2e/people.e2e.js
  */
 import * as assert from 'node:assert/strict';
-import { existsSync, promises as fs } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Frame } from 'playwright-core';
@@ -15,7 +15,7 @@ import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { repoRoot } from '../harness/codeServer';
 import { MockOpenAI, designerReply } from '../support/openaiMock';
 import { RunRecordSchema, type RunRecord } from '../../src/core/run/record';
-import { DARK, LIGHT, command, openReview, showTab, setColorTheme, screenshot, startWorkbench, waitForPanel, waitInFrame, type Workbench } from './support/workbench';
+import { DARK, command, openReview, showTab, startWorkbench, waitInFrame, type Workbench, shootBothThemes, requireBuilt } from './support/workbench';
 
 const REPO = repoRoot();
 const SAMPLE = path.join(REPO, 'samples', 'lumen-perfume');
@@ -28,15 +28,8 @@ describe('people in the discussion, in a real VS Code (code-server)', function (
   let w: Workbench | undefined;
   let panel: Frame;
 
-  async function shoot(name: string): Promise<void> {
-    const page = w!.page;
-    await page.waitForTimeout(400);
-    await screenshot(page, `${name}-dark`);
-    await setColorTheme(page, LIGHT);
-    await page.waitForTimeout(300);
-    await screenshot(page, `${name}-light`);
-    await setColorTheme(page, DARK);
-  }
+  /** Dark screenshot, then the same in the light theme, then back to dark. */
+  const shoot = (name: string): Promise<void> => shootBothThemes(w!.page, name);
 
   async function record(): Promise<RunRecord> {
     const runs = (await fs.readdir(path.join(review, 'runs'))).filter((n) => /^\d{4}-/.test(n));
@@ -45,9 +38,7 @@ describe('people in the discussion, in a real VS Code (code-server)', function (
   }
 
   before(async function () {
-    for (const f of ['dist/extension.js', 'dist/webview/panel.js']) {
-      if (!existsSync(path.join(REPO, f)) && !process.env.TEAMFUSION_E2E_EXTENSION) throw new Error(`${f} is missing: run \`npm run build\` first.`);
-    }
+    requireBuilt(['dist/extension.js', 'dist/webview/panel.js']);
     ws = await fs.mkdtemp(path.join(os.tmpdir(), 'tf-e2e-people-'));
     review = path.join(ws, 'lumen-perfume');
     await fs.cp(SAMPLE, review, { recursive: true });
@@ -88,7 +79,6 @@ describe('people in the discussion, in a real VS Code (code-server)', function (
       env: { OPENAI_API_KEY: 'sk-e2e-placeholder' },
     });
     await w.open();
-    await w.page.waitForTimeout(1_500);
     await command(w.page, 'View: Toggle Primary Side Bar Visibility');
   });
 
@@ -100,8 +90,7 @@ describe('people in the discussion, in a real VS Code (code-server)', function (
 
   it('a designer speaks into the running discussion, pins a message, and answers their own turn from the panel', async () => {
     const page = w!.page;
-    await openReview(page, 'lumen-perfume');
-    panel = await waitForPanel(page, 'Lumen');
+    panel = await openReview(page, 'lumen-perfume', 'Lumen');
     await showTab(panel, 'run');
     await panel.locator('#tf-run').click();
 

@@ -17,7 +17,7 @@ import type { Frame, Page } from 'playwright-core';
 import { stringify as stringifyYaml } from 'yaml';
 import { repoRoot, runCommand } from '../harness/codeServer';
 import { MockOpenAI } from '../support/openaiMock';
-import { DARK, LIGHT, command, panelFrames, showTab, setColorTheme, screenshot, startWorkbench, waitForPanel, waitInFrame, type Workbench } from './support/workbench';
+import { DARK, command, panelFrames, pickReview, showTab, screenshot, startWorkbench, waitForPanel, waitInFrame, type Workbench, shootBothThemes, requireBuilt } from './support/workbench';
 
 const REPO = repoRoot();
 const CLI = path.join(REPO, 'dist', 'cli.js');
@@ -61,19 +61,20 @@ async function makeLongWordsReview(dir: string): Promise<void> {
 async function timedOpenReview(page: Page, name: string, title: string): Promise<{ frame: Frame; ms: number }> {
   await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
   await runCommand(page, 'TeamFusion: Open Review');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible', timeout: 10_000 });
-  await input.fill(name);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ state: 'visible', timeout: 10_000 });
+  // The workspace holds several reviews: VS Code asks which one (however long activation and the search take).
+  const picker = page.locator('.quick-input-widget:has(input[placeholder="Which review?"])');
+  await picker.waitFor({ state: 'visible', timeout: 180_000 });
+  await picker.locator('input').fill(name);
+  await picker.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ state: 'visible', timeout: 30_000 });
   const t0 = Date.now();
   await page.keyboard.press('Enter');
-  const deadline = t0 + 60_000;
+  const deadline = t0 + 180_000;
   for (;;) {
     for (const f of await panelFrames(page)) {
       const t = await f.evaluate(() => document.getElementById('tf-title')?.textContent ?? '').catch(() => '');
       if (t.includes(title)) return { frame: f, ms: Date.now() - t0 };
     }
-    if (Date.now() > deadline) throw new Error(`No panel "${title}" within 60 s`);
+    if (Date.now() > deadline) throw new Error(`No panel "${title}" within 180 s`);
     await page.waitForTimeout(30);
   }
 }
@@ -93,22 +94,11 @@ describe('looking at the designs, panel defects, walkthrough (real VS Code)', fu
   let completedRun = '';
   let failedRun = '';
 
-  async function shoot(name: string, prepare?: () => Promise<void>): Promise<void> {
-    const page = w!.page;
-    await prepare?.();
-    await page.waitForTimeout(300);
-    await screenshot(page, `${name}-dark`);
-    await setColorTheme(page, LIGHT);
-    await prepare?.();
-    await page.waitForTimeout(300);
-    await screenshot(page, `${name}-light`);
-    await setColorTheme(page, DARK);
-  }
+  /** Dark screenshot, then the same in the light theme, then back to dark. */
+  const shoot = (name: string, prepare?: () => Promise<void>): Promise<void> => shootBothThemes(w!.page, name, prepare);
 
   before(async function () {
-    for (const f of ['dist/extension.js', 'dist/cli.js', 'dist/webview/panel.js']) {
-      if (!existsSync(path.join(REPO, f)) && !process.env.TEAMFUSION_E2E_EXTENSION) throw new Error(`${f} is missing: run \`npm run build\` first.`);
-    }
+    requireBuilt(['dist/extension.js', 'dist/cli.js', 'dist/webview/panel.js']);
     ws = await fs.mkdtemp(path.join(os.tmpdir(), 'tf-e2e-ship-'));
     sample = path.join(ws, 'lumen-perfume');
     await fs.cp(SAMPLE, sample, { recursive: true });
@@ -149,7 +139,6 @@ describe('looking at the designs, panel defects, walkthrough (real VS Code)', fu
       env: { OPENAI_API_KEY: 'sk-e2e-placeholder' },
     });
     await w.open();
-    await w.page.waitForTimeout(1_500);
     await command(w.page, 'View: Toggle Primary Side Bar Visibility');
   });
 
@@ -401,15 +390,15 @@ describe('looking at the designs, panel defects, walkthrough (real VS Code)', fu
     await page.waitForTimeout(1_000);
     await backToWalkthrough(page);
     await stepButton(page, 'See the first analysis', /Open Review/);
-    await pickInQuickInput(page, 'walkthrough-review');
-    const analysis = await waitForPanel(page, 'Lumen', 60_000);
+    await pickReview(page, 'walkthrough-review');
+    const analysis = await waitForPanel(page, 'Lumen');
     assert.ok(Number(await analysis.locator('#tf-w').getAttribute('data-w')) > 0, 'the analysis shows Kendall\'s W');
     await screenshot(page, '30-walkthrough-analysis');
 
     // "Start a first run" runs it against the local mock server, to the end.
     await backToWalkthrough(page);
     await stepButton(page, 'Start a first run', /Run TeamFusion/);
-    await pickInQuickInput(page, 'walkthrough-review');
+    await pickReview(page, 'walkthrough-review');
     // With four designers VS Code asks who takes part (everyone ticked): accept.
     const who = page.locator('.quick-input-widget', { hasText: 'who takes part' });
     if (await who.waitFor({ state: 'visible', timeout: 10_000 }).then(() => true, () => false)) {
@@ -447,15 +436,6 @@ async function stepButton(page: Page, step: string, button: RegExp): Promise<voi
     await page.waitForTimeout(1_500);
   }
   await s.getByRole('button', { name: button }).first().click();
-}
-
-/** Types into the open quick pick and takes the first match, if VS Code asks at all. */
-async function pickInQuickInput(page: Page, text: string): Promise<void> {
-  const input = page.locator('.quick-input-widget input');
-  if (!(await input.waitFor({ state: 'visible', timeout: 5_000 }).then(() => true, () => false))) return;
-  await input.fill(text);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: text }).first().waitFor({ state: 'visible', timeout: 10_000 });
-  await page.keyboard.press('Enter');
 }
 
 /** Picks a run in the Run tab's picker (the vscode-single-select) by its row, with the keyboard like a user. */

@@ -18,7 +18,7 @@ import type { Frame } from 'playwright-core';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { commandPaletteEntries, repoRoot, runCommand } from '../harness/codeServer';
 import { MockOpenAI } from '../support/openaiMock';
-import { DARK, openReview, showTab, screenshot, startWorkbench, waitForPanel, waitInFrame, type Workbench } from './support/workbench';
+import { DARK, openReview, showTab, screenshot, startWorkbench, waitForPanel, waitInFrame, type Workbench, requireBuilt } from './support/workbench';
 
 const REPO = repoRoot();
 const CLI = path.join(REPO, 'dist', 'cli.js');
@@ -64,9 +64,7 @@ describe('workspace trust in a real VS Code (code-server): an untrusted workspac
   let w: Workbench | undefined;
 
   before(async function () {
-    for (const f of ['dist/extension.js', 'dist/cli.js', 'dist/webview/panel.js']) {
-      if (!existsSync(path.join(REPO, f)) && !process.env.TEAMFUSION_E2E_EXTENSION) throw new Error(`${f} is missing: run \`npm run build\` first.`);
-    }
+    requireBuilt(['dist/extension.js', 'dist/cli.js', 'dist/webview/panel.js']);
     ws = await fs.mkdtemp(path.join(os.tmpdir(), 'tf-e2e-trust-'));
     fresh = path.join(ws, 'lumen-perfume');
     withRun = path.join(ws, 'with-run');
@@ -97,7 +95,6 @@ describe('workspace trust in a real VS Code (code-server): an untrusted workspac
       env: { OPENAI_API_KEY: 'sk-e2e-placeholder', OPENAI_BASE_URL: mock.baseURL },
     });
     await w.open();
-    await w.page.waitForTimeout(1_500);
   });
 
   after(async () => {
@@ -115,8 +112,7 @@ describe('workspace trust in a real VS Code (code-server): an untrusted workspac
 
   it('the panel says why Run is off, and Run is disabled', async () => {
     const page = w!.page;
-    await openReview(page, 'lumen-perfume');
-    const panel = await waitForPanel(page, 'Lumen untrusted');
+    const panel = await openReview(page, 'lumen-perfume', 'Lumen untrusted');
     const banner = await panel.evaluate(() => [...document.querySelectorAll('.tf-notice')].map((e) => e.textContent ?? '').join('\n'));
     assert.match(banner, UNTRUSTED_WORDS, 'the panel tells the workspace is not trusted');
     await showTab(panel, 'run');
@@ -158,8 +154,7 @@ describe('workspace trust in a real VS Code (code-server): an untrusted workspac
 
   it('a forced Refine reaches the refine command, whose trust guard refuses: nothing sent, the earlier run unchanged', async () => {
     const page = w!.page;
-    await openReview(page, 'with-run');
-    const panel = await waitForPanel(page, 'Earlier run');
+    const panel = await openReview(page, 'with-run', 'Earlier run');
     await showTab(panel, 'run');
     await waitInFrame(panel, () => !!document.getElementById('tf-refine'), 'the Refine button', 30_000);
     assert.equal(await panel.locator('#tf-refine').evaluate((el) => el.hasAttribute('disabled')), true, 'Refine is disabled');

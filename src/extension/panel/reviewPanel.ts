@@ -120,6 +120,11 @@ export class ReviewPanel implements vscode.Disposable {
 
     this.disposables.push(
       panel.onDidDispose(() => this.dispose()),
+      // A hidden webview is torn down (no retainContextWhenHidden) and says `ready` again when shown: nothing is posted
+      // into the gap, and the state is sent whole on that `ready`.
+      panel.onDidChangeViewState((e) => {
+        if (!e.webviewPanel.visible) this.ready = false;
+      }),
       webview.onDidReceiveMessage((m: unknown) => void this.onMessage(m)),
       services.runs.onEvent((e) => {
         if (sameFolder(e.reviewRoot, root.fsPath)) this.onRunEvent(e.event);

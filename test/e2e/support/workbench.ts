@@ -3,7 +3,7 @@
  * (test/harness/codeServer.ts). The extension is loaded from a folder as an extension under development (the smoke-test
  * driver's payload), so no VSIX is needed. Collects console errors of every frame and saves screenshots.
  */
-import { promises as fs } from 'node:fs';
+import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { Browser, ConsoleMessage, Frame, Page } from 'playwright-core';
 import { launchChromium, repoRoot, runCommand, startCodeServer, type CodeServer } from '../../harness/codeServer';
@@ -97,20 +97,18 @@ export async function panelFrames(page: Page): Promise<Frame[]> {
 }
 
 /** Waits for the panel frame whose title contains `title`. */
-export async function waitForPanel(page: Page, title: string, timeoutMs = 60_000): Promise<Frame> {
+export async function waitForPanel(page: Page, title: string, timeoutMs = 180_000): Promise<Frame> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    for (const f of await panelFrames(page)) {
-      const t = await f.evaluate(() => document.getElementById('tf-title')?.textContent ?? '').catch(() => '');
-      if (t.includes(title)) return f;
-    }
+    const f = await panelTitled(page, title);
+    if (f) return f;
     if (Date.now() > deadline) throw new Error(`No review panel titled "${title}" within ${timeoutMs} ms`);
     await page.waitForTimeout(250);
   }
 }
 
 /** Polls `fn` in the frame until it returns a truthy value. */
-export async function waitInFrame<T>(frame: Frame, fn: () => T, what: string, timeoutMs = 60_000): Promise<T> {
+export async function waitInFrame<T>(frame: Frame, fn: () => T, what: string, timeoutMs = 120_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await frame.evaluate(fn).catch(() => undefined);
@@ -165,17 +163,79 @@ export async function setColorTheme(page: Page, theme: string): Promise<void> {
   await page.waitForTimeout(800);
 }
 
-/** "TeamFusion: Open Review", then pick `name` when VS Code asks which review. */
-export async function openReview(page: Page, name: string): Promise<void> {
+/** The quick pick TeamFusion's commands show when the workspace holds several reviews (reviewIndex.ts: "Which review?"). */
+const REVIEW_PICKER = '.quick-input-widget:has(input[placeholder="Which review?"])';
+
+/** The panel frame titled `title`, if one is there now. */
+async function panelTitled(page: Page, title: string): Promise<Frame | undefined> {
+  for (const f of await panelFrames(page)) {
+    const t = await f.evaluate(() => document.getElementById('tf-title')?.textContent ?? '').catch(() => '');
+    if (t.includes(title)) return f;
+  }
+  return undefined;
+}
+
+/** Picks `name` in the review picker once it shows; false if it is not showing (yet). */
+async function pickIfAsked(page: Page, name: string): Promise<boolean> {
+  const picker = page.locator(REVIEW_PICKER);
+  if (!(await picker.isVisible().catch(() => false))) return false;
+  const input = picker.locator('input');
+  await input.fill(name);
+  const row = picker.locator('.quick-input-list .monaco-list-row', { hasText: name }).first();
+  await row.waitFor({ state: 'visible', timeout: 30_000 });
+  await row.click();
+  return true;
+}
+
+/**
+ * Waits until VS Code asks which review (then picks `name`) — for a command that always asks in this workspace.
+ * Waits on the picker itself, not on a clock: on a busy machine activation and the workspace search can take long.
+ */
+export async function pickReview(page: Page, name: string, ceilingMs = 180_000): Promise<void> {
+  const deadline = Date.now() + ceilingMs;
+  while (!(await pickIfAsked(page, name))) {
+    if (Date.now() > deadline) throw new Error(`VS Code did not ask which review within ${ceilingMs} ms`);
+    await page.waitForTimeout(200);
+  }
+}
+
+/**
+ * "TeamFusion: Open Review", then pick `name` if VS Code asks which review, and wait for the panel titled `title`.
+ * Whichever comes first is observed (the picker or the panel): nothing here assumes how long activation, the workspace
+ * search or the first render take (a picker that shows after a fixed wait used to be missed on a loaded machine).
+ */
+export async function openReview(page: Page, name: string, title: string, ceilingMs = 180_000): Promise<Frame> {
   await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
   await runCommand(page, 'TeamFusion: Open Review');
-  const input = page.locator('.quick-input-widget input');
-  const asked = await input.waitFor({ state: 'visible', timeout: 4_000 }).then(() => true, () => false);
-  if (asked) {
-    await input.fill(name);
-    await page.waitForTimeout(300);
-    await page.keyboard.press('Enter');
+  const deadline = Date.now() + ceilingMs;
+  let picked = false;
+  for (;;) {
+    if (!picked) picked = await pickIfAsked(page, name).catch(() => false);
+    const f = await panelTitled(page, title);
+    if (f) return f;
+    if (Date.now() > deadline) throw new Error(`No review panel titled "${title}" within ${ceilingMs} ms${picked ? '' : ' (VS Code never asked which review)'}`);
+    await page.waitForTimeout(200);
   }
+}
+
+/** Fails early, in words, when the bundles the e2e loads are missing. */
+export function requireBuilt(files: string[] = ['dist/extension.js', 'dist/cli.js', 'dist/webview/panel.js']): void {
+  if (process.env.TEAMFUSION_E2E_EXTENSION) return;
+  for (const f of files) {
+    if (!existsSync(path.join(repoRoot(), f))) throw new Error(`${f} is missing: run \`npm run build\` first.`);
+  }
+}
+
+/** A screenshot in the dark theme, then the same in the light theme, then back to dark (`prepare` runs before each). */
+export async function shootBothThemes(page: Page, name: string, prepare?: () => Promise<void>): Promise<void> {
+  await prepare?.();
+  await page.waitForTimeout(300);
+  await screenshot(page, `${name}-dark`);
+  await setColorTheme(page, LIGHT);
+  await prepare?.();
+  await page.waitForTimeout(300);
+  await screenshot(page, `${name}-light`);
+  await setColorTheme(page, DARK);
 }
 
 /** Switches the panel to one of its tabs. */
