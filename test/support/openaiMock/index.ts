@@ -158,7 +158,7 @@ export class MockOpenAI {
     return mock;
   }
 
-  /** Which schemas validate requests ('subset' = ../shared/openai/openai-subset.schema.json, 'openapi' = converted openapi.json). */
+  /** Which schemas validate requests ('subset' = test/support/openai-spec/openai-subset.schema.json, 'openapi' = converted openapi.json). */
   get specSource(): string {
     return `${this.validator.source} (${this.validator.specFile})`;
   }

@@ -1,5 +1,5 @@
 /**
- * Validates request bodies against OpenAI's official OpenAPI spec (../shared/openai/openapi.json, MIT licence).
+ * Validates request bodies against OpenAI's official OpenAPI spec (test/support/openai-spec/openapi.json, MIT licence).
  * The operation → schema mapping is read from the spec's paths; the schemas come from openai-subset.schema.json
  * beside it when that file holds them (a ready-made 2020-12 conversion), else from openapi.json converted here.
  */
@@ -43,13 +43,17 @@ export function findRepoRoot(start: string = __dirname): string | undefined {
   }
 }
 
-/** Path of openapi.json: `explicit`, else env TEAMFUSION_OPENAI_SPEC, else <repo root>/../shared/openai. A folder means its openapi.json. */
+/**
+ * Path of openapi.json: `explicit`, else env TEAMFUSION_OPENAI_SPEC, else the copy kept in the repository
+ * (test/support/openai-spec: the operations the mock validates and what they reference, with OpenAI's MIT licence).
+ * A folder means its openapi.json.
+ */
 export function resolveSpecPath(explicit?: string): string {
   let candidate = explicit ?? process.env.TEAMFUSION_OPENAI_SPEC;
   if (!candidate) {
     const root = findRepoRoot();
     if (!root) throw new SpecNotFoundError('Cannot find the repository root (no package.json above the mock server).');
-    candidate = path.join(root, '..', 'shared', 'openai');
+    candidate = path.join(root, 'test', 'support', 'openai-spec');
   }
   const file = fs.existsSync(candidate) && fs.statSync(candidate).isDirectory() ? path.join(candidate, 'openapi.json') : candidate;
   if (!fs.existsSync(file)) {

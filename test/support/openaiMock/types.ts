@@ -74,7 +74,7 @@ export interface MockOptions {
   latencyMs?: number;
   /** Answer spec-invalid requests with 400 (default true). When false they are only recorded. */
   strict?: boolean;
-  /** Path of openapi.json or of the folder holding it (default: env TEAMFUSION_OPENAI_SPEC, else ../shared/openai). */
+  /** Path of openapi.json or of the folder holding it (default: env TEAMFUSION_OPENAI_SPEC, else test/support/openai-spec). */
   specPath?: string;
   /** Batches: retrievals that still see a batch pending, and how it ends (see batches.ts). */
   batch?: { pendingPolls?: number; outcome?: 'completed' | 'expired' | 'failed'; answeredBeforeExpiry?: number };

@@ -20,10 +20,10 @@ describe('mock OpenAI: request validation against the official spec', () => {
   });
   after(() => mock.close());
 
-  it('finds ../shared/openai from the repository root and reads the chat and edit operations', () => {
+  it('finds the spec kept in the repository (test/support/openai-spec) and reads the chat and edit operations', () => {
     const file = resolveSpecPath();
     assert.equal(path.basename(file), 'openapi.json');
-    assert.equal(path.basename(path.dirname(file)), 'openai');
+    assert.equal(path.basename(path.dirname(file)), 'openai-spec');
     const v = loadSpecValidator();
     assert.deepEqual(v.schemaNames, { chat: 'CreateChatCompletionRequest', edit: 'CreateImageEditRequest', editJson: 'EditImageBodyJsonParam', file: 'CreateFileRequest', batch: 'CreateBatchRequest' });
   });
