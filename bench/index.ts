@@ -27,6 +27,7 @@ type Row = z.infer<typeof ResultSchema>;
 
 const BENCHES: { module: string; fn: string; label: string }[] = [
   { module: './stats', fn: 'benchStats', label: 'stats' },
+  { module: './convergence', fn: 'benchConvergence', label: 'convergence' },
   { module: './validate', fn: 'benchValidate', label: 'validate' },
   { module: './run', fn: 'benchRun', label: 'run' },
   { module: './discussion', fn: 'benchDiscussion', label: 'discussion' },

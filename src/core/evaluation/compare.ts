@@ -32,7 +32,7 @@ export interface AgreementSide {
 }
 
 /** The paired change on the designers who ranked both times (the draw count and seed stay out of the printed object). */
-export type PairedResult = { designers: string[] } & Omit<PairedChange, 'draws' | 'seed'>;
+export type PairedResult = { designers: string[] } & Omit<PairedChange, 'draws' | 'seed' | 'chanceExact'>;
 
 export interface Timing {
   startedAt: string;
@@ -195,7 +195,7 @@ export async function compareRun(reviewRoot: string, runId: string, opts: Compar
       after = side(review, opts);
       const ids = before.designers.filter((id) => after!.designers.includes(id));
       if (ids.length >= 2) {
-        const { draws: _draws, seed: _seed, ...pc } = pairedChange(rowsOf(team, ids), rowsOf(review, ids), opts.interval);
+        const { draws: _draws, seed: _seed, chanceExact: _exact, ...pc } = pairedChange(rowsOf(team, ids), rowsOf(review, ids), opts.interval);
         paired = { designers: ids, ...pc };
       } else {
         missing = `Only ${ids.length} designer${ids.length === 1 ? '' : 's'} ranked both before and after; the paired change needs two.`;

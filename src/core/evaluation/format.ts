@@ -58,7 +58,7 @@ export function comparisonSentences(c: ComparisonForWords): string[] {
   if (c.paired) {
     const p = c.paired;
     out.push(
-      `For the ${p.designers.length} designers who ranked both times, mean Spearman changed by ${signed(p.change)} (95% interval ${signed(p.interval[0])} to ${signed(p.interval[1])}).`,
+      `For the ${p.designers.length} designers who ranked both times, mean Spearman changed by ${signed(p.change)} (90% interval ${signed(p.interval[0])} to ${signed(p.interval[1])}).`,
       verdictSentence(p.verdict),
     );
   } else if (c.missing) out.push(c.missing);

@@ -52,7 +52,7 @@ export function evaluationMarkdown(e: Evaluation): string {
     lines.push('W before by team size: ' + sizes.map(([m, v]) => `${m} designers ${f2(v.meanW)} (${v.reviews} review${v.reviews === 1 ? '' : 's'})`).join('; ') + '.', '');
   }
   lines.push(`![Agreement before and after](${CHART_FILES.wBeforeAfter})`, '', `![Acceptance of generated options](${CHART_FILES.acceptance})`, '', `![Ratings of proxy commentary](${CHART_FILES.ratings})`, '');
-  lines.push('## Per review', '', '| review | designers | options | W | p (perm.) | runs | re-ranked | W after | change [95% interval] | verdict | top 1 | top 2 | ratings |', '|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+  lines.push('## Per review', '', '| review | designers | options | W | p (perm.) | runs | re-ranked | W after | change [90% interval] | verdict | top 1 | top 2 | ratings |', '|---|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of e.reviews) {
     const compared = r.runs.filter((x) => x.compare);
     const last = compared[0]?.compare;
@@ -82,7 +82,7 @@ export function evaluationMarkdown(e: Evaluation): string {
     '',
     "- **W** is Kendall's coefficient of concordance (0 = no agreement, 1 = everyone ranks the same); its chance level is about 1/designers, so compare W only across equal team sizes.",
     '- **Mean Spearman** = (m·W − 1)/(m − 1) is the average correlation between two designers\' rankings: 0 under pure chance for any team size and number of options.',
-    '- **Change** is mean Spearman after − before, only over the designers who ranked both times; its 95% interval covers chance and the choice of designers, and the verdict is "converged" only when the whole interval is above 0 (random rankings say "converged" in under 5% of cases).',
+    '- **Change** is mean Spearman after − before, only over the designers who ranked both times; its 90% interval covers chance (and, from 5 designers on, the choice of designers), and the verdict is "converged" only when the whole interval is above 0 (random rankings say "converged" in at most 5% of cases).',
     '- **Top 1 / top 2**: a generated option is first / within the first two in the Borda ranking of the blind re-rankings (ties share a position).',
     '- **Ratings**: designers rated their own proxy\'s messages, "this is what I would have said", 1 = not at all, 5 = exactly; share 4–5 is the positive share.',
     '- **Cost per remixed image** = the image-edit cost recorded in run.json ÷ the number of remixes; unknown costs are shown as —, never 0.',

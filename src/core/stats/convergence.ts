@@ -1,14 +1,17 @@
 /**
  * Did the team converge? The paired change in chance-corrected agreement between two rankings of the same designers
- * (before a run: the review's options; after it: the blind re-rank set), with a seeded 95% interval whose verdict is
- * calibrated (METHODS.md, "Convergence").
+ * (before a run: the review's options; after it: the blind re-rank set), with a 90% interval whose two ends are each
+ * a one-sided 95% bound, so "converged" and "diverged" each come out of purely random rankings in at most 5% of cases
+ * (METHODS.md, "Convergence").
  *
  *   meanSpearman = (m·W − 1)/(m − 1)     the average pairwise Spearman correlation (0 under chance for any m, n)
  *   change       = meanSpearman(after) − meanSpearman(before), on the designers who ranked both times
  *   interval     = the wider, on each side, of
- *                  (a) chance: [change − q97.5, change − q2.5], q the quantiles of the change when every designer's
- *                      ranking is shuffled at random on both sides (seeded Monte Carlo, ties kept), and
- *                  (b) designers: change ± t(0.975, m − 1) · jackknife SE over designers (m ≥ 3 only)
+ *                  (a) chance: [change − hi, change − lo], hi / lo the one-sided 5% critical values of the change when
+ *                      every designer's ranking is a uniformly random order on both sides (ties kept): exact by complete
+ *                      enumeration when both sides have at most EXACT_LIMIT arrangements, else seeded Monte Carlo, and
+ *                  (b) designers: change ± t(0.95, m − 1) · jackknife SE over designers, from DESIGNER_PART_FROM (5)
+ *                      designers on (below that no test that treats designers as the sampled units can reach 5%)
  *   verdict      = "converged" when the interval lies above 0, "diverged" below, else "no evidence".
  */
 import { kendallW } from './kendallW';
@@ -17,6 +20,12 @@ import { averageRanks, tieCorrectionTerm } from './ranks';
 
 export const DEFAULT_INTERVAL_DRAWS = 4000;
 export const DEFAULT_INTERVAL_SEED = 20261123;
+/** Each end of the interval is a one-sided test at this level. */
+export const ALPHA = 0.05;
+/** The chance part is exact when each side has at most this many joint arrangements (rows 2..m; row 1 held). */
+export const EXACT_LIMIT = 1_000_000;
+/** The designer part (jackknife) joins from this many designers: 2^−m ≤ 5% needs m ≥ 5. */
+export const DESIGNER_PART_FROM = 5;
 
 export type Verdict = 'converged' | 'diverged' | 'no evidence';
 
@@ -41,8 +50,10 @@ export interface PairedChange {
   verdict: Verdict;
   /** The two parts of the interval, for the record (METHODS.md). */
   chanceInterval: [number, number];
-  /** Null with two designers (a jackknife needs three). */
+  /** Null below DESIGNER_PART_FROM designers. */
   designerInterval: [number, number] | null;
+  /** Whether the chance part came from complete enumeration (else seeded Monte Carlo with `draws` and `seed`). */
+  chanceExact: boolean;
   draws: number;
   seed: number;
 }
@@ -59,13 +70,27 @@ const T975 = [
   2.051831, 2.048407, 2.04523, 2.042272,
 ];
 
-export function tQuantile975(df: number): number {
+/** One-sided 95% quantiles of Student's t for df 1..30. */
+const T95 = [
+  6.313752, 2.919986, 2.353363, 2.131847, 2.015048, 1.94318, 1.894579, 1.859548, 1.833113, 1.812461, 1.795885, 1.782288, 1.770933,
+  1.76131, 1.75305, 1.745884, 1.739607, 1.734064, 1.729133, 1.724718, 1.720743, 1.717144, 1.713872, 1.710882, 1.708141, 1.705618,
+  1.703288, 1.701131, 1.699127, 1.697261,
+];
+
+function tQuantile(df: number, table: readonly number[], z: number): number {
   if (!Number.isInteger(df) || df < 1) throw new RangeError('degrees of freedom must be a whole number ≥ 1');
-  if (df <= T975.length) return T975[df - 1]!;
-  const z = 1.959963984540054;
+  if (df <= table.length) return table[df - 1]!;
   const z3 = z * z * z;
   const z5 = z3 * z * z;
   return z + (z3 + z) / (4 * df) + (5 * z5 + 16 * z3 + 3 * z) / (96 * df * df);
+}
+
+export function tQuantile975(df: number): number {
+  return tQuantile(df, T975, 1.959963984540054);
+}
+
+export function tQuantile95(df: number): number {
+  return tQuantile(df, T95, 1.6448536269514722);
 }
 
 /** Rows of doubled average ranks (integers), each sorted ascending, rows sorted: the canonical start of the shuffles. */
@@ -129,28 +154,183 @@ const CHANCE_CACHE_SIZE = 32;
 const chanceCache = new Map<string, Float64Array>();
 
 /**
- * The 2.5% and 97.5% points of the chance change. Conservative order statistics: with k = ⌈0.975 (N + 1)⌉, a chance
- * change exceeds the k-th smallest of N draws with probability ≤ 2.5%. Each side has its own stream (seed, seed + 1),
- * so either side's draws can be reused on their own.
+ * The exact chance distribution of one side's mean Spearman, when it is small enough to enumerate: row 1 is held in
+ * its canonical order (applying one permutation to every row leaves the statistic and the null unchanged, so this
+ * loses nothing) and every distinct arrangement of every other row (ties kept) is visited once; each is equally
+ * likely under a uniformly random order. Null when there are more than EXACT_LIMIT arrangements.
  */
-function chanceQuantiles(before: readonly (readonly number[])[], after: readonly (readonly number[])[], draws: number, seed: number): [number, number] {
+function exactDistribution(ranks: readonly (readonly number[])[]): Atoms | null {
+  const rows = canonicalRows(ranks);
+  const key = rows.map((r) => r.join(',')).join(';');
+  if (exactCache.has(key)) return exactCache.get(key)!;
+  const m = rows.length;
+  const n = rows[0]!.length;
+  const arrangements: Int32Array[][] = [];
+  let total = 1;
+  for (let j = 1; j < m; j++) {
+    total *= distinctArrangements(rows[j]!);
+    if (total > EXACT_LIMIT) {
+      remember(exactCache, key, null);
+      return null;
+    }
+  }
+  for (let j = 1; j < m; j++) arrangements.push(allArrangements(rows[j]!));
+  let tieTotal = 0;
+  for (const row of ranks) tieTotal += tieCorrectionTerm(row);
+  const den = m * m * (n * n * n - n) - m * tieTotal;
+  const col = Float64Array.from(rows[0]!);
+  const index = new Array<number>(m - 1).fill(0);
+  for (const list of arrangements) for (let i = 0; i < n; i++) col[i]! += list[0]![i]!;
+  const counts = new Map<number, number>();
+  for (;;) {
+    let sum = 0;
+    let sumSq = 0;
+    for (let i = 0; i < n; i++) {
+      sum += col[i]!;
+      sumSq += col[i]! * col[i]!;
+    }
+    const w = den > 0 ? (3 * (n * sumSq - sum * sum)) / (n * den) : 0;
+    const k = Math.round(((m * w - 1) / (m - 1)) * 1e9);
+    counts.set(k, (counts.get(k) ?? 0) + 1);
+    // Odometer over the rows' arrangements, updating the column sums by the one row that changed.
+    let j = 0;
+    for (; j < m - 1; j++) {
+      const list = arrangements[j]!;
+      const from = list[index[j]!]!;
+      index[j] = (index[j]! + 1) % list.length;
+      const to = list[index[j]!]!;
+      for (let i = 0; i < n; i++) col[i]! += to[i]! - from[i]!;
+      if (index[j] !== 0) break;
+    }
+    if (j === m - 1) break;
+  }
+  const out = atomsOf(counts);
+  remember(exactCache, key, out);
+  return out;
+}
+
+/** Sorted values with their probabilities. */
+interface Atoms {
+  values: Float64Array;
+  probs: Float64Array;
+}
+
+function atomsOf(counts: Map<number, number>): Atoms {
+  const keys = [...counts.keys()].sort((a, b) => a - b);
+  let total = 0;
+  for (const c of counts.values()) total += c;
+  return { values: Float64Array.from(keys, (k) => k / 1e9), probs: Float64Array.from(keys, (k) => counts.get(k)! / total) };
+}
+
+/** n! / Π t! for the tie groups of a row. */
+function distinctArrangements(row: readonly number[]): number {
+  let out = 1;
+  const seen = new Map<number, number>();
+  row.forEach((v, i) => {
+    const t = (seen.get(v) ?? 0) + 1;
+    seen.set(v, t);
+    out = (out * (i + 1)) / t;
+  });
+  return Math.round(out);
+}
+
+/** Every distinct arrangement of a sorted row, in lexicographic order (the classic next-permutation step). */
+function allArrangements(sorted: readonly number[]): Int32Array[] {
+  const a = Int32Array.from(sorted);
+  const out: Int32Array[] = [];
+  for (;;) {
+    out.push(a.slice());
+    let i = a.length - 2;
+    while (i >= 0 && a[i]! >= a[i + 1]!) i--;
+    if (i < 0) return out;
+    let k = a.length - 1;
+    while (a[k]! <= a[i]!) k--;
+    [a[i], a[k]] = [a[k]!, a[i]!];
+    a.subarray(i + 1).reverse();
+  }
+}
+
+const exactCache = new Map<string, Atoms | null>();
+
+function remember<V>(cache: Map<string, V>, key: string, value: V): void {
+  if (cache.size >= CHANCE_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+  cache.set(key, value);
+}
+
+/**
+ * The critical values of the chance change, one-sided at ALPHA each: a change from purely random rankings is above
+ * `hi` (or below `lo`) with probability ≤ ALPHA. Exact when both sides can be enumerated (the change's distribution is
+ * the convolution of the two sides', which are independent); otherwise seeded Monte Carlo with conservative order
+ * statistics: with k = ⌈(1 − ALPHA)(N + 1)⌉, a chance change exceeds the k-th smallest of N draws with probability
+ * ≤ ALPHA (exchangeability). Each side has its own stream (seed, seed + 1).
+ */
+function chanceCritical(
+  before: readonly (readonly number[])[],
+  after: readonly (readonly number[])[],
+  draws: number,
+  seed: number,
+): { lo: number; hi: number; exact: boolean } {
+  const eb = exactDistribution(before);
+  const ea = eb && exactDistribution(after);
+  if (eb && ea) {
+    const key = `exact#${keyOfAtoms(eb)}#${keyOfAtoms(ea)}`;
+    const cached = criticalCache.get(key);
+    if (cached) return cached;
+    const counts = new Map<number, number>();
+    for (let i = 0; i < ea.values.length; i++) {
+      for (let j = 0; j < eb.values.length; j++) {
+        const k = Math.round((ea.values[i]! - eb.values[j]!) * 1e9);
+        counts.set(k, (counts.get(k) ?? 0) + ea.probs[i]! * eb.probs[j]!);
+      }
+    }
+    const d = atomsOf(counts);
+    // hi: the smallest value with P(change > hi) ≤ ALPHA; lo: the largest with P(change < lo) ≤ ALPHA.
+    let above = 1;
+    let hi = d.values[d.values.length - 1]!;
+    for (let i = 0; i < d.values.length; i++) {
+      above -= d.probs[i]!;
+      if (above <= ALPHA + 1e-12) {
+        hi = d.values[i]!;
+        break;
+      }
+    }
+    let below = 1;
+    let lo = d.values[0]!;
+    for (let i = d.values.length - 1; i >= 0; i--) {
+      below -= d.probs[i]!;
+      if (below <= ALPHA + 1e-12) {
+        lo = d.values[i]!;
+        break;
+      }
+    }
+    const out = { lo, hi, exact: true };
+    remember(criticalCache, key, out);
+    return out;
+  }
   const nb = chanceDraws(before, draws, seed);
   const na = chanceDraws(after, draws, (seed + 1) | 0);
   const key = `${keyOf.get(nb)}#${keyOf.get(na)}`;
-  const cached = quantileCache.get(key);
+  const cached = criticalCache.get(key);
   if (cached) return cached;
   const diffs = new Float64Array(draws);
   for (let d = 0; d < draws; d++) diffs[d] = na[d]! - nb[d]!;
   diffs.sort();
-  const k = Math.ceil(0.975 * (draws + 1));
-  const out: [number, number] = [orderStat(diffs, draws + 1 - k), orderStat(diffs, k)];
-  if (quantileCache.size >= CHANCE_CACHE_SIZE) quantileCache.delete(quantileCache.keys().next().value as string);
-  quantileCache.set(key, out);
+  const k = Math.ceil((1 - ALPHA) * (draws + 1));
+  const out = { lo: orderStat(diffs, draws + 1 - k), hi: orderStat(diffs, k), exact: false };
+  remember(criticalCache, key, out);
   return out;
 }
 
-const quantileCache = new Map<string, [number, number]>();
+const criticalCache = new Map<string, { lo: number; hi: number; exact: boolean }>();
 const keyOf = new WeakMap<Float64Array, string>();
+const atomKeys = new WeakMap<Atoms, string>();
+let atomCounter = 0;
+
+function keyOfAtoms(a: Atoms): string {
+  let k = atomKeys.get(a);
+  if (!k) atomKeys.set(a, (k = `a${atomCounter++}`));
+  return k;
+}
 
 /** Order statistic k (1-based) of a sorted copy. */
 function orderStat(sorted: Float64Array, k: number): number {
@@ -191,13 +371,15 @@ export function pairedChange(
   const change = meanSpearmanFromW(wa, m) - meanSpearmanFromW(wb, m);
 
   // (a) chance: the change between two independent, purely random sets of rankings with the same shapes and ties.
-  const [lo, hi] = chanceQuantiles(before, after, draws, seed);
-  const chanceInterval: [number, number] = [change - hi, change - lo];
+  const crit = chanceCritical(before, after, draws, seed);
+  // An observed change equal to a critical value (both are atoms of the same lattice) is not beyond it.
+  const snap = (x: number): number => (Math.abs(x) < 1e-9 ? 0 : x);
+  const chanceInterval: [number, number] = [snap(change - crit.hi), snap(change - crit.lo)];
 
-  // (b) designers: who happened to be on the team.
+  // (b) designers: who happened to be on the team (from DESIGNER_PART_FROM designers on).
   let designerInterval: [number, number] | null = null;
-  if (m >= 3) {
-    const h = tQuantile975(m - 1) * jackknifeSe(before, after);
+  if (m >= DESIGNER_PART_FROM) {
+    const h = tQuantile95(m - 1) * jackknifeSe(before, after);
     designerInterval = [change - h, change + h];
   }
   // Mean Spearman lies in [−1/(m − 1), 1], so the change lies within ±(1 + 1/(m − 1)): the interval is clipped to that.
@@ -208,5 +390,5 @@ export function pairedChange(
     : chanceInterval;
   const interval: [number, number] = [clip(wide[0]), clip(wide[1])];
   const verdict: Verdict = interval[0] > 0 ? 'converged' : interval[1] < 0 ? 'diverged' : 'no evidence';
-  return { wBefore: wb, wAfter: wa, change, interval, verdict, chanceInterval, designerInterval, draws, seed };
+  return { wBefore: wb, wAfter: wa, change, interval, verdict, chanceInterval, designerInterval, chanceExact: crit.exact, draws, seed };
 }

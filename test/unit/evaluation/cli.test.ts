@@ -95,7 +95,7 @@ describe('rerank: CLI rerank / compare (spawned node process)', function () {
     assert.equal(c.survey.representative, null);
     const text = await run('compare', root, RUN_ID);
     assert.equal(text.code, 0, text.stderr);
-    assert.match(text.stdout, /^For the 2 designers who ranked both times, mean Spearman changed by [+−]\d\.\d\d \(95% interval/m);
+    assert.match(text.stdout, /^For the 2 designers who ranked both times, mean Spearman changed by [+−]\d\.\d\d \(90% interval/m);
     assert.match(text.stdout, /best generated option \([A-E] = r2\) came 1st of 5/);
   });
 

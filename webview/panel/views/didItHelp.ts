@@ -29,7 +29,7 @@ export function didItHelpView(e: PanelEvaluation): HTMLElement {
         'Paired change',
         e.paired ? `${e.paired.change >= 0 ? '+' : ''}${f2(e.paired.change)} [${f2(e.paired.interval[0])}, ${f2(e.paired.interval[1])}] — ${e.paired.verdict}` : '…',
         '',
-        'Mean Spearman after − before, designers who ranked both times, with a 95% interval',
+        'Mean Spearman after − before, designers who ranked both times, with a 90% interval',
       ),
       row('Generated option top 1', a ? (a.top1 ? 'yes' : 'no') : '…', `about ${pct(REFERENCE.top1Rate)} of reviews`, 'A remix is first in the Borda ranking of the re-rankings'),
       row('Generated option top 2', a ? (a.top2 ? 'yes' : 'no') : '…', `${pct(REFERENCE.top2Rate)} of reviews`, 'A remix is within the first two positions'),

@@ -1,0 +1,104 @@
+/**
+ * The convergence verdict's calibration and power (METHODS.md, "Convergence"), by seeded simulation:
+ *   - false "converged": random rankings before and after, m = 2..10 designers × n = 3..10 options (after-set size 3..10);
+ *   - power: random before-rankings, after-rankings every designer gives identically (5 options), m = 2..10;
+ *   - a second null: persistent personal tastes and no change (m = 3..10, 5 options).
+ * Prints the tables, returns the worst false rate, the power for 3 designers and the worst rate under the second null.
+ */
+import { pairedChange } from '../src/core/stats/convergence';
+import { SeededRandom, seedFromText } from '../src/core/stats/prng';
+
+const REPS = Number(process.env.TEAMFUSION_BENCH_CONVERGENCE_REPS ?? 400);
+
+function randomRanking(rng: SeededRandom, n: number): number[] {
+  const a = Array.from({ length: n }, (_, i) => i + 1);
+  for (let i = n - 1; i > 0; i--) {
+    const k = rng.nextBelow(i + 1);
+    [a[i], a[k]] = [a[k]!, a[i]!];
+  }
+  return a;
+}
+
+function gauss(rng: SeededRandom): number {
+  let u = 0;
+  while (u === 0) u = rng.next();
+  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rng.next());
+}
+
+/** Ranks (1 = highest utility) of a utility vector. */
+function ranksOf(u: readonly number[]): number[] {
+  const order = u.map((x, i) => [x, i] as const).sort((a, b) => b[0] - a[0]);
+  const r = new Array<number>(u.length);
+  order.forEach(([, i], k) => (r[i] = k + 1));
+  return r;
+}
+
+const pct = (x: number): string => `${(100 * x).toFixed(1)}`.padStart(5);
+
+interface Rate {
+  name: string;
+  value: number;
+  goal: number;
+  unit: string;
+  higherIsBetter?: boolean;
+}
+
+export function benchConvergence(): Rate[] {
+  const rng = new SeededRandom(seedFromText('bench convergence'));
+  const lines: string[] = [`Convergence verdict, ${REPS} seeded cases a cell (one binomial SD of a 5% rate: ${(100 * Math.sqrt(0.0475 / REPS)).toFixed(1)} points)`];
+  lines.push('', 'False "converged" (%), random rankings before and after; rows m designers, columns n options:');
+  lines.push(`  m\\n ${Array.from({ length: 8 }, (_, i) => String(i + 3).padStart(5)).join('')}`);
+  let worst = 0;
+  for (let m = 2; m <= 10; m++) {
+    const cells: string[] = [];
+    for (let n = 3; n <= 10; n++) {
+      const nAfter = 3 + ((m * 3 + n) % 8);
+      let hits = 0;
+      for (let r = 0; r < REPS; r++) {
+        const before = Array.from({ length: m }, () => randomRanking(rng, n));
+        const after = Array.from({ length: m }, () => randomRanking(rng, nAfter));
+        if (pairedChange(before, after).verdict === 'converged') hits++;
+      }
+      worst = Math.max(worst, hits / REPS);
+      cells.push(pct(hits / REPS));
+    }
+    lines.push(`  ${String(m).padStart(3)} ${cells.join('')}`);
+  }
+  lines.push('', 'Power (% "converged"): random before-rankings, identical after-rankings, 5 options:');
+  let power3 = 0;
+  const powerCells: string[] = [];
+  for (let m = 2; m <= 10; m++) {
+    let hits = 0;
+    for (let r = 0; r < REPS; r++) {
+      const before = Array.from({ length: m }, () => randomRanking(rng, 5));
+      const one = randomRanking(rng, 5);
+      if (pairedChange(before, before.map(() => [...one])).verdict === 'converged') hits++;
+    }
+    if (m === 3) power3 = hits / REPS;
+    powerCells.push(`m=${m}: ${pct(hits / REPS).trim()}`);
+  }
+  lines.push(`  ${powerCells.join('  ')}`);
+  lines.push('', 'Second null (% "converged"): persistent personal tastes, no change (utility = common + τ·personal + fresh noise), 5 options:');
+  let worstTaste = 0;
+  for (const tau of [0.5, 1, 2]) {
+    const cells: string[] = [];
+    for (let m = 3; m <= 10; m++) {
+      let hits = 0;
+      for (let r = 0; r < REPS; r++) {
+        const common = Array.from({ length: 5 }, () => gauss(rng));
+        const tastes = Array.from({ length: m }, () => common.map((x) => x + tau * gauss(rng)));
+        const draw = (): number[][] => tastes.map((u) => ranksOf(u.map((x) => x + gauss(rng))));
+        if (pairedChange(draw(), draw()).verdict === 'converged') hits++;
+      }
+      worstTaste = Math.max(worstTaste, hits / REPS);
+      cells.push(`m=${m}: ${pct(hits / REPS).trim()}`);
+    }
+    lines.push(`  τ=${tau}: ${cells.join('  ')}`);
+  }
+  console.log(`${lines.join('\n')}\n`);
+  return [
+    { name: 'convergence: worst false "converged" over m 2..10 × n 3..10', value: 100 * worst, goal: 5 + 300 * Math.sqrt(0.0475 / REPS), unit: '%' },
+    { name: 'convergence: power, 3 designers, identical after-rankings (higher is better)', value: 100 * power3, goal: 80, unit: '%', higherIsBetter: true },
+    { name: 'convergence: worst "converged" with shared tastes and no change', value: 100 * worstTaste, goal: 5 + 300 * Math.sqrt(0.0475 / REPS), unit: '%' },
+  ];
+}
