@@ -10,6 +10,7 @@ import { registerRerank } from './rerank/register';
 import { registerDiscussionAnalysis } from './analysis/discussionCoding';
 import { createServices } from './services';
 import { registerWalkthrough } from './walkthrough';
+import { registerBriefReview } from './brief/register';
 
 export function activate(context: vscode.ExtensionContext): void {
   const services = createServices(context);
@@ -20,6 +21,7 @@ export function activate(context: vscode.ExtensionContext): void {
   registerReviewPanel(context, services);
   registerRerank(context, services);
   registerWalkthrough(context, services);
+  registerBriefReview(context, services);
 }
 
 export function deactivate(): void {

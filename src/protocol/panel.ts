@@ -13,6 +13,7 @@ import { analysisSchema } from '../core/stats/analysisSchema';
 import { PHASES } from '../core/run/discussionSettings';
 import { AnalysisFileSchema } from '../core/analysis/schema';
 import { StanceTableSchema } from '../core/analysis/stance';
+import { AdoptBriefSchema, CommentOnBriefSchema, PanelBriefRunSchema, PanelCommentSchema, ShowBriefChangesSchema } from './brief';
 
 const text = (max: number) => z.string().max(max);
 
@@ -58,6 +59,8 @@ export const PanelReviewSchema = z.object({
   designers: z.array(PanelDesignerSchema),
   /** review.yaml guests (perspectives not on the team), called in with "Call in…" or @id. */
   guests: z.array(z.object({ id: z.string(), name: z.string(), role: z.string().optional() })).optional(),
+  /** Members' comments on the brief (comments/<id>.md), for a brief review (src/protocol/brief.ts). */
+  comments: z.array(PanelCommentSchema).optional(),
 });
 export type PanelReview = z.infer<typeof PanelReviewSchema>;
 
@@ -225,6 +228,8 @@ export const PanelStateSchema = z.object({
   discussion: DiscussionAnalysisSchema.optional(),
   /** Side, in CSS pixels, of the thumbnails in the ranking form and the heatmap (setting `teamfusion.thumbnailSize`). */
   thumbSize: z.number().int().min(THUMB_SIZE.min).max(THUMB_SIZE.max).optional(),
+  /** For the run shown, when it is a brief run: its rounds' revised briefs, summaries and coverage. */
+  brief: PanelBriefRunSchema.optional(),
 });
 export type PanelState = z.infer<typeof PanelStateSchema>;
 
@@ -302,7 +307,11 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   /** The app is listening; the host posts nothing before this. */
   z.object({ type: z.literal('ready') }),
   ...PeopleRequestSchemas,
-  z.object({ type: z.literal('run') }),
+  /** Start a run; `task` chooses a brief or a design run (the engine's default for the folder when absent). */
+  z.object({ type: z.literal('run'), task: z.enum(['brief', 'design']).optional() }),
+  ShowBriefChangesSchema,
+  AdoptBriefSchema,
+  CommentOnBriefSchema,
   z.object({ type: z.literal('refine'), runId: text(200), feedback: text(20_000) }),
   z.object({ type: z.literal('cancel'), runId: text(200).optional() }),
   /** Show this past run; `undefined` = the newest. */

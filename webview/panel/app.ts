@@ -7,6 +7,7 @@ import { HostConnection } from './host';
 import { makeContext, type ViewContext } from './context';
 import type { HostMessage, PanelState } from '../../src/protocol/panel';
 import { briefView } from './views/brief';
+import { briefCommentsView } from './views/briefReview';
 import { heatmapView } from './views/heatmap';
 import { consensusView, kendallView } from './views/agreement';
 import { RunTab } from './views/runTab';
@@ -80,7 +81,7 @@ class App {
     const ctx = makeContext(state, this.host);
     if (state.thumbSize) document.documentElement.style.setProperty('--tf-thumb', `${state.thumbSize}px`);
     this.renderHeader(ctx);
-    replaceChildren(this.overview, diagnosticsView(ctx), kendallView(ctx), heatmapView(ctx), consensusView(ctx), briefView(ctx));
+    replaceChildren(this.overview, diagnosticsView(ctx), kendallView(ctx), heatmapView(ctx), consensusView(ctx), briefView(ctx), briefCommentsView(ctx));
     this.runTab.render(ctx);
     this.form.render(ctx);
     this.viewer.update(ctx);

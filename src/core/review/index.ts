@@ -8,6 +8,7 @@ export type { RankingToWrite } from './rankingWriter';
 export { isReviewFolder } from './reviewFolder';
 export { naturalCompare } from './naturalOrder';
 export { scaffoldReview } from './scaffold';
+export type { ReviewTemplate } from './scaffold';
 export { importRankingsCsv } from './csvImport';
 export type { CsvImportResult } from './csvImport';
 export { capPerFile, formatDiagnostic, hasErrors, MAX_DIAGNOSTICS_PER_FILE, sortDiagnostics } from './diagnostics';

@@ -1,11 +1,13 @@
 /**
- * scaffoldReview: a new review folder, either a copy of the shipped sample or an empty template. Refuses a target
+ * scaffoldReview: a new review folder: a copy of the shipped sample, an empty design review template, or a brief review
+ * (brief.md and comments/ with one example comment, no options/ or rankings/). Refuses a target
  * that exists and is not an empty folder (throws an Error with a plain sentence; nothing is written then).
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { pathExists } from '../fsUtil';
 import { writeReviewFile } from '../files/reviewFiles';
+import { EXAMPLE_COMMENT } from './commentFile';
 
 const EMPTY_BRIEF = `# Brief title
 
@@ -43,7 +45,9 @@ const EMPTY_REVIEW_YAML = `# Review settings (all optional). Delete the # in fro
 `;
 
 
-export async function scaffoldReview(target: string, template: 'sample' | 'empty', sampleDir: string): Promise<void> {
+export type ReviewTemplate = 'sample' | 'empty' | 'brief';
+
+export async function scaffoldReview(target: string, template: ReviewTemplate, sampleDir: string): Promise<void> {
   try {
     const stat = await fs.stat(target);
     if (!stat.isDirectory()) throw new Error(`${target} is a file; choose a new folder for the review.`);
@@ -68,6 +72,10 @@ export async function scaffoldReview(target: string, template: 'sample' | 'empty
   // Everything below goes through the review's file room, contained in the new folder.
   await writeReviewFile(target, 'brief.md', EMPTY_BRIEF, { exclusive: true });
   await writeReviewFile(target, 'review.yaml', EMPTY_REVIEW_YAML, { exclusive: true });
+  if (template === 'brief') {
+    await writeReviewFile(target, 'comments/example-member.md', EXAMPLE_COMMENT, { exclusive: true });
+    return;
+  }
   await writeReviewFile(target, 'options/.gitkeep', '', { exclusive: true });
   await writeReviewFile(target, 'rankings/.gitkeep', '', { exclusive: true });
 }

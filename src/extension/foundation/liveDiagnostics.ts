@@ -183,7 +183,7 @@ function isReviewFile(uri: vscode.Uri): boolean {
   const p = uri.path;
   const name = path.posix.basename(p);
   const parent = path.posix.basename(path.posix.dirname(p));
-  return name === 'brief.md' || name === 'review.yaml' || parent === 'rankings' || parent === 'options';
+  return name === 'brief.md' || name === 'review.yaml' || parent === 'rankings' || parent === 'options' || (parent === 'comments' && /\.md$/i.test(name));
 }
 
 /** "rankings/ana.yaml" when `uri` is a ranking file directly in `root`'s rankings/, else undefined. */

@@ -1,16 +1,20 @@
 /**
- * TeamFusion: New Review… — a review folder from the shipped sample or an empty template. Without arguments it asks
- * (template, then folder name under the first workspace folder); tests and scripts pass `{ template, target }`.
+ * TeamFusion: New Review… — a design review (the shipped sample or an empty template) or a brief review (brief.md and
+ * comments/ with an example comment). Without arguments it asks (kind, template, then folder name under the first
+ * workspace folder); tests and scripts pass `{ kind, template, target }`.
  */
 import * as path from 'node:path';
 import { promises as fs } from 'node:fs';
 import * as vscode from 'vscode';
 import * as z from 'zod';
-import { scaffoldReview } from '../../core/review/index';
+import { scaffoldReview, type ReviewTemplate } from '../../core/review/index';
 import { resolveInReview } from '../../core/files/reviewFiles';
 
 export const NewReviewArgsSchema = z.object({
-  template: z.enum(['sample', 'empty']).optional(),
+  /** A design review (options ranked by the team) or a brief review (the members' comments on the brief). */
+  kind: z.enum(['design', 'brief']).optional(),
+  /** `brief` is the brief review's template (the same as `kind: 'brief'`). */
+  template: z.enum(['sample', 'empty', 'brief']).optional(),
   /** Absolute folder path, or relative to the first workspace folder. */
   target: z.string().min(1).optional(),
   /** Open brief.md afterwards (default true). */
@@ -26,12 +30,21 @@ async function isEmptyOrMissing(dir: string): Promise<boolean> {
   }
 }
 
-async function askTemplate(): Promise<'sample' | 'empty' | undefined> {
+/** One question: a design review (the sample or an empty one) or a brief review. */
+async function askTemplate(kind?: 'design' | 'brief'): Promise<ReviewTemplate | undefined> {
+  if (kind === 'brief') return 'brief';
+  type Item = vscode.QuickPickItem & { template?: ReviewTemplate };
+  const design: Item[] = [
+    { label: 'Design review', kind: vscode.QuickPickItemKind.Separator },
+    { label: '$(beaker) Sample review', detail: 'Six perfume ad candidates ranked by four designers: try everything at once.', template: 'sample' },
+    { label: '$(new-folder) Empty review', detail: 'A brief template with empty options/ and rankings/ folders.', template: 'empty' },
+  ];
+  const brief: Item[] = [
+    { label: 'Brief review', kind: vscode.QuickPickItemKind.Separator },
+    { label: '$(book) Brief review', detail: "brief.md and comments/: each member's reading of the brief becomes one revised brief that keeps every voice.", template: 'brief' },
+  ];
   const picked = await vscode.window.showQuickPick(
-    [
-      { label: '$(beaker) Sample review', detail: 'Six perfume ad candidates ranked by four designers: try everything at once.', template: 'sample' as const },
-      { label: '$(new-folder) Empty review', detail: 'A brief template with empty options/ and rankings/ folders.', template: 'empty' as const },
-    ],
+    kind === 'design' ? design : [...design, ...brief],
     // Two questions in a row: started from the walkthrough, the page takes the focus back between them, which would close
     // the second one.
     { title: 'TeamFusion: New Review', placeHolder: 'Start from…', ignoreFocusOut: true },
@@ -39,7 +52,7 @@ async function askTemplate(): Promise<'sample' | 'empty' | undefined> {
   return picked?.template;
 }
 
-async function askTarget(template: 'sample' | 'empty'): Promise<string | undefined> {
+async function askTarget(template: ReviewTemplate): Promise<string | undefined> {
   let base = vscode.workspace.workspaceFolders?.[0]?.uri;
   if (!base) {
     const picked = await vscode.window.showOpenDialog({ canSelectFolders: true, canSelectFiles: false, openLabel: 'Create the review here' });
@@ -47,9 +60,10 @@ async function askTarget(template: 'sample' | 'empty'): Promise<string | undefin
   }
   if (!base) return undefined;
   const baseDir = base.fsPath;
-  let suggestion = template === 'sample' ? 'lumen-perfume' : 'new-review';
+  const stem = template === 'sample' ? 'lumen-perfume' : template === 'brief' ? 'brief-review' : 'new-review';
+  let suggestion = stem;
   for (let i = 2; !(await isEmptyOrMissing(path.join(baseDir, suggestion))) && i < 100; i++) {
-    suggestion = `${template === 'sample' ? 'lumen-perfume' : 'new-review'}-${i}`;
+    suggestion = `${stem}-${i}`;
   }
   const name = await vscode.window.showInputBox({
     title: 'TeamFusion: New Review',
@@ -89,7 +103,7 @@ export async function newReview(
 ): Promise<string | undefined> {
   const parsed = NewReviewArgsSchema.safeParse(arg ?? {});
   const args: NewReviewArgs = parsed.success ? parsed.data : {};
-  const template = args.template ?? (await askTemplate());
+  const template: ReviewTemplate | undefined = args.template ?? (await askTemplate(args.kind));
   if (!template) return undefined;
   let target = args.target;
   if (target && !path.isAbsolute(target)) {
@@ -116,6 +130,11 @@ export async function newReview(
   const root = vscode.Uri.file(target);
   if (args.open !== false) {
     await vscode.window.showTextDocument(vscode.Uri.joinPath(root, 'brief.md'), { preview: false });
+  }
+  if (template === 'brief') {
+    void vscode.window.showInformationMessage(
+      'Brief review created. Write the brief in brief.md; each member adds their reading with "Comment on the Brief" (comments/example-member.md shows the format: rename or delete it).',
+    );
   }
   await reveal(root);
   return target;

@@ -14,6 +14,7 @@ import { naturalCompare } from '../../core/review/index';
 import { formatDiagnostic } from '../../core/review/diagnostics';
 import { listRunEntries } from '../../core/run/store';
 import { interruptedRuns } from '../../core/run/lock';
+import { COMMENTS_DIR } from '../../core/review/commentFile';
 
 export interface OptionEntry {
   id: string;
@@ -28,6 +29,15 @@ export interface DesignerEntry {
   name: string;
   role?: string;
   weight: number;
+}
+
+/** A member's comment on the brief (comments/<id>.md), read tolerantly for the tree. */
+export interface CommentEntry {
+  id: string;
+  /** Relative to the review root. */
+  file: string;
+  name: string;
+  role?: string;
 }
 
 export interface RunEntry {
@@ -48,6 +58,9 @@ export interface ReviewContents {
   hasBrief: boolean;
   options: OptionEntry[];
   designers: DesignerEntry[];
+  /** Members' comments on the brief; a review with comments/ is a brief review (it may be a design review too). */
+  comments: CommentEntry[];
+  hasComments: boolean;
   runs: RunEntry[];
 }
 
@@ -84,11 +97,18 @@ function parseLoose(text: string | undefined): unknown {
   }
 }
 
+/** The YAML front matter of a Markdown file (between a first line `---` and the next `---`), if it has one. */
+function frontMatter(text: string | undefined): string | undefined {
+  const m = text === undefined ? null : /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
+  return m ? m[1] : undefined;
+}
+
 export async function readReviewContents(root: string): Promise<ReviewContents> {
-  const [rootNames, optionNames, rankingNames, runNames] = await Promise.all([
+  const [rootNames, optionNames, rankingNames, commentNames, runNames] = await Promise.all([
     list(root, '.'),
     list(root, 'options'),
     list(root, 'rankings'),
+    list(root, COMMENTS_DIR),
     list(root, 'runs'),
   ]);
   const config = ReviewYamlHead.safeParse(parseLoose(await readText(root, 'review.yaml', LIMITS.reviewConfig)) ?? {});
@@ -103,6 +123,14 @@ export async function readReviewContents(root: string): Promise<ReviewContents> 
     const h = head.success ? head.data : {};
     const id = n.replace(/\.[^.]+$/, '');
     designers.push({ id, file: `rankings/${n}`, name: h.designer?.trim() || id, role: h.role, weight: h.weight ?? 1 });
+  }
+  const comments: CommentEntry[] = [];
+  for (const n of commentNames.filter((x) => /\.md$/i.test(x) && !x.startsWith('.')).sort(naturalCompare)) {
+    const file = `${COMMENTS_DIR}/${n}`;
+    const head = RankingHead.safeParse(parseLoose(frontMatter(await readText(root, file, LIMITS.brief))) ?? {});
+    const h = head.success ? head.data : {};
+    const id = n.replace(/\.md$/i, '');
+    comments.push({ id, file, name: h.designer?.trim() || id, ...(h.role ? { role: h.role } : {}) });
   }
   // Runs are read like every command reads them: validated (a broken record is shown as broken, with its diagnostic).
   const entries = runNames.length === 0 ? [] : await listRunEntries(root).catch(() => []);
@@ -125,6 +153,8 @@ export async function readReviewContents(root: string): Promise<ReviewContents> 
     hasBrief: rootNames.includes('brief.md'),
     options,
     designers,
+    comments,
+    hasComments: rootNames.includes(COMMENTS_DIR),
     runs,
   };
 }

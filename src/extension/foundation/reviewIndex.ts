@@ -1,6 +1,7 @@
 /**
  * Knows where the review folders of the workspace are, loads them, and says when anything in them changed.
- * A review folder is one holding brief.md, or options/ next to rankings/ (see isReviewFolder).
+ * A review folder is one holding brief.md (a brief review: brief.md and comments/), or options/ next to rankings/
+ * (see isReviewFolder).
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -35,7 +36,7 @@ export class ReviewIndex implements vscode.Disposable {
 
   constructor(private readonly log: vscode.LogOutputChannel) {
     const watcher = vscode.workspace.createFileSystemWatcher(
-      '**/{brief.md,review.yaml,options,options/*,rankings,rankings/*,runs/*/run.json,runs/*/rerank}',
+      '**/{brief.md,review.yaml,options,options/*,rankings,rankings/*,comments,comments/*.md,runs/*/run.json,runs/*/rerank}',
     );
     const onFs = (uri: vscode.Uri) => {
       if (uri.path.includes('/node_modules/')) return;

@@ -20,11 +20,11 @@ export interface ReviewNode extends NodeBase {
   readonly uri: vscode.Uri;
 }
 export interface GroupNode extends NodeBase {
-  readonly kind: 'options' | 'designers' | 'runs';
+  readonly kind: 'options' | 'designers' | 'comments' | 'runs';
   readonly parent: ReviewNode;
 }
 export interface FileNode extends NodeBase {
-  readonly kind: 'brief' | 'option' | 'designer';
+  readonly kind: 'brief' | 'option' | 'designer' | 'comment';
   readonly resourceUri: vscode.Uri;
   readonly label: string;
   readonly description?: string;
@@ -133,7 +133,11 @@ export class ReviewsTree implements vscode.TreeDataProvider<TreeNode>, vscode.Di
         if (c.hasBrief) {
           out.push({ kind: 'brief', id: base('brief'), parent: node, reviewRoot: root, resourceUri: vscode.Uri.joinPath(rootUri, 'brief.md'), label: 'Brief' });
         }
-        for (const kind of ['options', 'designers', 'runs'] as const) out.push({ kind, id: base(kind), parent: node, reviewRoot: root });
+        // A brief review (comments/, no options/ or rankings/) shows its members' comments instead of options and designers;
+        // a folder with both shows both.
+        const design = c.options.length > 0 || c.designers.length > 0 || !c.hasComments;
+        const groups = [...(design ? (['options', 'designers'] as const) : []), ...(c.hasComments ? (['comments'] as const) : []), 'runs' as const];
+        for (const kind of groups) out.push({ kind, id: base(kind), parent: node, reviewRoot: root });
         return out;
       }
       case 'options': {
@@ -159,6 +163,20 @@ export class ReviewsTree implements vscode.TreeDataProvider<TreeNode>, vscode.Di
           label: d.name,
           description: d.role ? (d.weight !== 1 ? `${d.role} · weight ${d.weight}` : d.role) : d.weight !== 1 ? `weight ${d.weight}` : undefined,
           tooltip: `${d.name}${d.role ? ` — ${d.role}` : ''}\nWeight ${d.weight} (weighted consensus only)\n${d.file}`,
+        }));
+      }
+      case 'comments': {
+        const c = await this.load(root);
+        if (c.comments.length === 0) return [{ kind: 'info', id: base('none'), parent: node, reviewRoot: root, label: 'No comments yet: open the brief and use "Comment on the Brief"' }];
+        return c.comments.map((m) => ({
+          kind: 'comment' as const,
+          id: base(m.file),
+          parent: node,
+          reviewRoot: root,
+          resourceUri: vscode.Uri.joinPath(rootUri, ...m.file.split('/')),
+          label: m.name,
+          description: m.role,
+          tooltip: `${m.name}${m.role ? ` — ${m.role}` : ''}\nTheir reading of the brief\n${m.file}`,
         }));
       }
       case 'runs': {
@@ -207,25 +225,33 @@ export class ReviewsTree implements vscode.TreeDataProvider<TreeNode>, vscode.Di
         item.iconPath = problems.errors
           ? new vscode.ThemeIcon('error', new vscode.ThemeColor('problemsErrorIcon.foreground'))
           : new vscode.ThemeIcon('organization');
-        item.tooltip = `${c.title}\n${node.reviewRoot}\n${c.options.length} options · ${c.designers.length} designers · ${c.runs.length} runs`;
+        const kind = c.hasComments ? (c.options.length || c.designers.length ? 'Design and brief review' : 'Brief review') : 'Design review';
+        item.tooltip = `${c.title}\n${node.reviewRoot}\n${kind}: ${[
+          c.options.length || !c.hasComments ? `${c.options.length} options · ${c.designers.length} designers` : '',
+          c.hasComments ? `${c.comments.length} comments on the brief` : '',
+          `${c.runs.length} runs`,
+        ].filter(Boolean).join(' · ')}`;
         return item;
       }
       case 'options':
       case 'designers':
+      case 'comments':
       case 'runs': {
         const c = await this.load(node.reviewRoot);
-        const n = node.kind === 'options' ? c.options.length : node.kind === 'designers' ? c.designers.length : c.runs.length;
-        const label = node.kind === 'options' ? 'Options' : node.kind === 'designers' ? 'Designers' : 'Runs';
+        const n = { options: c.options.length, designers: c.designers.length, comments: c.comments.length, runs: c.runs.length }[node.kind];
+        const label = { options: 'Options', designers: 'Designers', comments: 'Comments on the brief', runs: 'Runs' }[node.kind];
         const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
         item.id = node.id;
         item.description = String(n);
         item.contextValue = node.kind;
-        item.iconPath = new vscode.ThemeIcon(node.kind === 'options' ? 'file-media' : node.kind === 'designers' ? 'account' : 'history');
+        item.iconPath = new vscode.ThemeIcon({ options: 'file-media', designers: 'account', comments: 'comment', runs: 'history' }[node.kind]);
+        if (node.kind === 'comments') item.tooltip = 'Each member\'s reading of the brief (comments/<designer-id>.md). Run a brief review to turn them into one revised brief.';
         return item;
       }
       case 'brief':
       case 'option':
-      case 'designer': {
+      case 'designer':
+      case 'comment': {
         const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.None);
         item.id = node.id;
         item.resourceUri = node.resourceUri;
@@ -234,13 +260,13 @@ export class ReviewsTree implements vscode.TreeDataProvider<TreeNode>, vscode.Di
         item.contextValue = node.kind;
         item.command = { command: 'vscode.open', title: 'Open', arguments: [node.resourceUri] };
         if (node.kind === 'brief') item.iconPath = new vscode.ThemeIcon('book');
-        if (node.kind === 'designer') {
+        if (node.kind === 'designer' || node.kind === 'comment') {
           const p = this.diagnostics.count(node.resourceUri);
           item.iconPath = p.errors
             ? new vscode.ThemeIcon('error', new vscode.ThemeColor('problemsErrorIcon.foreground'))
             : p.warnings
               ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'))
-              : new vscode.ThemeIcon('person');
+              : new vscode.ThemeIcon(node.kind === 'comment' ? 'comment' : 'person');
         }
         return item;
       }

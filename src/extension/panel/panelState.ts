@@ -7,6 +7,8 @@ import type { LoadResult, Review } from '../../core/review/model';
 import type { RunRecord } from '../../core/run/record';
 import { THUMB_SIZE } from '../../protocol/panel';
 import type { PanelAnalysis, PanelEvaluation, PanelFeedback, PanelReview, PanelRun, PanelState, RunSummary } from '../../protocol/panel';
+import type { PanelBriefRun } from '../../protocol/brief';
+import { panelComments, type CommentLike } from './briefState';
 
 export interface PanelStateInput {
   root: string;
@@ -30,6 +32,8 @@ export interface PanelStateInput {
   feedback?: PanelFeedback;
   /** The `teamfusion.thumbnailSize` setting as configured (clamped here). */
   thumbSize?: unknown;
+  /** The chosen run's rounds when it is a brief run (dropped if it is for another run). */
+  brief?: PanelBriefRun;
 }
 
 /** The thumbnail size the panel uses: the setting when it is a number, clamped to the allowed range. */
@@ -39,6 +43,7 @@ export function thumbSizeOf(value: unknown): number {
 }
 
 export function panelReview(review: Review, toWebviewUri: (p: string) => string): PanelReview {
+  const comments = panelComments(review as Review & { comments?: readonly CommentLike[] });
   return {
     root: review.root,
     title: review.title,
@@ -60,6 +65,7 @@ export function panelReview(review: Review, toWebviewUri: (p: string) => string)
       entries: d.entries.map((e) => ({ option: e.option, rank: e.rank, justification: e.justification })),
     })),
     ...(review.config.guests?.length ? { guests: review.config.guests.map((g) => ({ id: g.id, name: g.name, ...(g.role ? { role: g.role } : {}) })) } : {}),
+    ...(comments ? { comments } : {}),
   };
 }
 
@@ -99,6 +105,7 @@ export function buildPanelState(i: PanelStateInput): PanelState {
     ...(i.evaluation && chosen && i.evaluation.runId === chosen.id ? { evaluation: i.evaluation } : {}),
     ...(i.feedback && chosen && i.feedback.runId === chosen.id ? { feedback: i.feedback } : {}),
     thumbSize: thumbSizeOf(i.thumbSize),
+    ...(i.brief && chosen && i.brief.runId === chosen.id ? { brief: i.brief } : {}),
   };
 }
 

@@ -32,6 +32,7 @@ import { resolveInReview } from '../../core/files/reviewFiles';
 import { untrustedWriteMessage } from '../run/trustGuard';
 import { discussionCoding } from '../analysis/discussionCoding';
 import { discussionState } from '../analysis/panelDiscussion';
+import { briefRunState, type BriefRecordLike } from './briefState';
 
 export const REVIEW_VIEW_TYPE = 'teamfusion.review';
 
@@ -238,6 +239,7 @@ export class ReviewPanel implements vscode.Disposable {
     const record = runId ? this.runs.find((r) => r.id === runId) : undefined;
     const feedback = record ? await runFeedback(this.root.fsPath, record, (line) => this.services.log.warn(line)) : undefined;
     const discussion = await discussionState(this.root.fsPath, this.runs.find((r) => r.id === runId), this.lastLoad.review, discussionCoding()?.current(this.root.fsPath));
+    const brief = await briefRunState(this.root.fsPath, record as BriefRecordLike | undefined, (line) => this.services.log.warn(line));
     if (!this.ready || this.disposed || !this.lastLoad) return;
     const state = buildPanelState({
       root: this.root.fsPath,
@@ -253,6 +255,7 @@ export class ReviewPanel implements vscode.Disposable {
       ...(evaluation ? { evaluation } : {}),
       ...(feedback ? { feedback } : {}),
       thumbSize: vscode.workspace.getConfiguration('teamfusion').get<unknown>('thumbnailSize'),
+      ...(brief ? { brief } : {}),
     });
     if (discussion) state.discussion = discussion;
     this.post({ type: 'state', state });
@@ -298,7 +301,17 @@ export class ReviewPanel implements vscode.Disposable {
           this.post({ type: 'notice', level: 'warning', message: 'Runs are off in an untrusted workspace: nothing is sent to a model.' });
           return;
         }
-        await this.command('teamfusion.runReview', { reviewRoot });
+        await this.command('teamfusion.runReview', { reviewRoot, ...(m.task ? { task: m.task } : {}) });
+        return;
+      case 'showBriefChanges':
+        await this.command('teamfusion.showBriefChanges', { reviewRoot, runId: m.runId, ...(m.iteration ? { iteration: m.iteration } : {}) });
+        return;
+      case 'adoptBrief':
+        // The command asks for a modal confirmation and refuses in an untrusted workspace (the one write guard).
+        await this.command('teamfusion.adoptRevisedBrief', { reviewRoot, runId: m.runId, ...(m.iteration ? { iteration: m.iteration } : {}) });
+        return;
+      case 'commentOnBrief':
+        await this.command('teamfusion.commentOnBrief', { uri: vscode.Uri.joinPath(this.root, 'brief.md').toString() });
         return;
       case 'refine':
         await this.command('teamfusion.refineRun', { reviewRoot, runId: m.runId, feedback: m.feedback });

@@ -16,6 +16,8 @@ export const RunReviewArgsSchema = z.object({
   resume: z.string().min(1).optional(),
   /** Run with this subset of the review's designers (two or more ids). */
   designers: z.array(z.string().min(1)).min(2).optional(),
+  /** A brief run (the members' comments → one revised brief) or a design run; the engine's default for the folder when absent. */
+  task: z.enum(['brief', 'design']).optional(),
 });
 export type RunReviewArgs = z.infer<typeof RunReviewArgsSchema>;
 

@@ -9,6 +9,7 @@ import type { RunRecord } from '../../core/run/record';
 import { loadReview } from '../../core/review/loadReview';
 import { SubsetError, checkSubset } from '../../core/run/runner';
 import type { Services } from '../services';
+import type { StartOptions } from './runManager';
 import { apiKeyProblem } from './apiKeyStore';
 import {
   CancelArgsSchema,
@@ -62,7 +63,8 @@ async function runReview(services: Services, arg: unknown): Promise<RunRecord | 
     }
     const a = parsed.data;
     if (a.resume) return services.runs.resume(a.reviewRoot, a.resume);
-    const options: { feedback?: string; iterations?: number; turns?: number; designers?: string[] } = {};
+    const options: StartOptions = {};
+    if (a.task !== undefined) options.task = a.task;
     if (a.feedback !== undefined) options.feedback = a.feedback;
     if (a.iterations !== undefined) options.iterations = a.iterations;
     if (a.turns !== undefined) options.turns = a.turns;

@@ -30,6 +30,8 @@ export interface StartOptions {
   turns?: number;
   /** A subset (two or more) of the review's designer ids; all of them when absent. */
   designers?: string[];
+  /** `brief`: the members' comments → one revised brief; `design`: today's run. The engine's default when absent. */
+  task?: 'brief' | 'design';
 }
 
 type RunRequest =
@@ -225,6 +227,8 @@ export class RunManager implements vscode.Disposable {
       if (resolved.prices) options.prices = resolved.prices;
       const feedback = request.options.feedback?.trim();
       if (feedback) options.feedback = feedback;
+      // The same run path for both kinds of run: only the task differs.
+      if (request.options.task) Object.assign(options, { task: request.options.task });
     } else {
       const resolved = resolveRunSettings((key) => config.inspect(key));
       if (resolved.prices) options.prices = resolved.prices;

@@ -12,6 +12,7 @@ import { didItHelpView } from './didItHelp';
 import { FeedbackPanel } from './feedback';
 import { DiscussionAnalysisView } from './discussionAnalysis';
 import { outcomeView, remixGallery, timelineView, usageView } from './runOutcome';
+import { briefResultView, briefRunButton, canRunBrief } from './briefReview';
 
 interface ValueElement extends HTMLElement {
   value: string;
@@ -64,7 +65,9 @@ export class RunTab {
     this.discussion.render(ctx, run);
     this.feedback.render(ctx, this.discussion.element);
     replaceChildren(this.results);
-    if (run) this.results.append(timelineView(ctx, run), remixGallery(ctx, run), outcomeView(ctx, run), usageView(run));
+    // A brief run's result is its revised brief (briefReview.ts); a design run's, its remixes and pick.
+    if (run && state.brief) this.results.append(briefResultView(ctx) ?? '', usageView(run));
+    else if (run) this.results.append(timelineView(ctx, run), remixGallery(ctx, run), outcomeView(ctx, run), usageView(run));
     this.analysis.render(ctx);
     this.renderRefine(ctx);
     // Notices (warnings, errors of live events) are about the run they came with: another run picked, they go.
@@ -117,11 +120,15 @@ export class RunTab {
   private renderToolbar(ctx: ViewContext): void {
     const { state, host } = ctx;
     const canRun = state.trusted && !state.running && Boolean(state.review) && (state.review?.designers.length ?? 0) >= 2;
+    // A brief review without rankings: its Run is the brief run.
+    const briefOnly = canRunBrief(ctx) && (state.review?.designers.length ?? 0) === 0;
     const why = !state.trusted
       ? 'This workspace is not trusted, so TeamFusion sends nothing to a model. Trust the workspace to run.'
       : !state.review
         ? 'Fix the problems in the review first (see the Problems view).'
-        : (state.review.designers.length ?? 0) < 2
+        : briefOnly
+          ? undefined
+          : (state.review.designers.length ?? 0) < 2
           ? 'A run needs at least two designers\' rankings.'
           : undefined;
     const runButton = h('vscode-button', { id: 'tf-run', disabled: !canRun, onclick: () => host.post({ type: 'run' }) }, 'Run');
@@ -155,7 +162,8 @@ export class RunTab {
       : null;
     replaceChildren(
       this.toolbar,
-      runButton,
+      briefOnly ? null : runButton,
+      briefRunButton(ctx, briefOnly ? 'Run' : 'Run brief review'),
       cancelButton,
       keyButton,
       h('span', { class: 'tf-spacer' }),
