@@ -1,44 +1,19 @@
 /**
  * The brief review in the panel protocol (issue 17): members' comments on the brief, and per round of a brief run the
  * revised brief with its summary and coverage. Shared by the host (src/extension/panel) and the webview; only zod here.
- * The record fields mirror run.json's `brief` of an iteration (`{ file, agreements, disagreements, tradeOffs,
- * openQuestions, coverage }`); the revised brief's text is read by the host from `runs/<id>/iteration-<k>/brief.md`.
+ * A round is run.json's `brief` of an iteration (src/core/run/record.ts BriefRoundSchema) plus the revised brief's text,
+ * read by the host from `runs/<id>/iteration-<k>/brief.md`.
  */
 import * as z from 'zod';
+import { BriefRoundSchema, type Coverage, type DecisionPoint } from '../core/run/record';
 
-/** Cap of the Markdown sent to the webview per revised brief (the brief's own cap, 200 KB). */
-export const BRIEF_TEXT_MAX = 200 * 1024;
+/** Cap of the Markdown sent to the webview per revised brief (the core's cap of a revised brief, LIMITS.briefText). */
+export const BRIEF_TEXT_MAX = 400 * 1024;
 
-export const CoverageStatusSchema = z.enum(['kept', 'changed', 'left-out']);
-export type CoverageStatus = z.infer<typeof CoverageStatusSchema>;
-
-/** One key point of a member, and whether the revised brief carries it (with a short quote of where; none when left out). */
-export const CoverageEntrySchema = z.object({
-  designer: z.string(),
-  point: z.string(),
-  status: CoverageStatusSchema,
-  quote: z.string().optional(),
-});
-export type CoverageEntry = z.infer<typeof CoverageEntrySchema>;
-
-/**
- * A summary item: a sentence, or an object (a disagreement names who holds which side). The panel shows an object's
- * text fields and the members it names, all as text.
- */
-export const SummaryItemSchema = z.union([z.string(), z.record(z.string(), z.unknown())]);
-export type SummaryItem = z.infer<typeof SummaryItemSchema>;
-
-/** What run.json records per iteration of a brief run. */
-export const BriefIterationSchema = z.object({
-  /** The revised brief of the round (relative to the run folder, e.g. `iteration-1/brief.md`, or to the review). */
-  file: z.string(),
-  agreements: z.array(SummaryItemSchema).default([]),
-  disagreements: z.array(SummaryItemSchema).default([]),
-  tradeOffs: z.array(SummaryItemSchema).default([]),
-  openQuestions: z.array(SummaryItemSchema).default([]),
-  coverage: z.array(CoverageEntrySchema).default([]),
-});
-export type BriefIteration = z.infer<typeof BriefIterationSchema>;
+export type CoverageEntry = Coverage;
+export type CoverageStatus = Coverage['status'];
+/** A summary item: a sentence, or a disagreement (a question and who holds which position). */
+export type SummaryItem = string | DecisionPoint;
 
 /** A member's comment on the brief (`comments/<id>.md`), shown as text. */
 export const PanelCommentSchema = z.object({
@@ -53,7 +28,7 @@ export const PanelCommentSchema = z.object({
 export type PanelComment = z.infer<typeof PanelCommentSchema>;
 
 /** One round of a brief run as the panel shows it. */
-export const PanelBriefRoundSchema = BriefIterationSchema.extend({
+export const PanelBriefRoundSchema = BriefRoundSchema.extend({
   iteration: z.number().int().positive(),
   /** The revised brief's file relative to the review root (`runs/<id>/iteration-<k>/brief.md`). */
   path: z.string(),

@@ -19,7 +19,7 @@ export function coverageByMember(coverage: readonly CoverageEntry[]): Map<string
 }
 
 /** A summary item as one line of text: an object's sentences, the members it names in brackets, nested sides after "—". */
-export function summaryText(item: SummaryItem): string {
+export function summaryText(item: SummaryItem | unknown): string {
   const fmt = (v: unknown, depth: number): string => {
     if (typeof v === 'string') return v;
     if (typeof v === 'number' || typeof v === 'boolean') return String(v);

@@ -3,39 +3,20 @@
  * the front matter of a new one, and the selected lines of brief.md quoted with their line numbers so the comment stays
  * anchored to what it is about. Pure functions, plus two helpers that read and write only through the file room.
  */
-import { stringify as yamlStringify } from '../yaml';
 import { LIMITS, readReviewText, ReviewFileError, writeReviewFile } from '../files/reviewFiles';
 import { DESIGNER_ID_PATTERN, designerIdFromName, sameDesigner } from './designerId';
+import { formatComment } from './comments';
 
 /** Folder of the members' comments, relative to the review root. */
 export const COMMENTS_DIR = 'comments';
 
-/** A comment file is at most this large when "Comment on the Brief" appends to it (the brief's cap: a reading of a brief). */
-export const COMMENT_APPEND_MAX = LIMITS.brief;
+/** A comment file is read (to append to it) with the loader's cap of a comment. */
+export const COMMENT_APPEND_MAX = LIMITS.comment;
 
 /** `comments/<id>.md`; throws when `id` is not a designer id (the one rule of designerId.ts). */
 export function commentRel(id: string): string {
   if (!DESIGNER_ID_PATTERN.test(id)) throw new Error(`"${id}" is not a designer id (letters, digits, ".", "_", "-"; starting with a letter or digit).`);
   return `${COMMENTS_DIR}/${id}.md`;
-}
-
-/** The designer id a comment file's relative path names (`comments/ana.md` → `ana`), if it is one. */
-export function commentIdOf(rel: string): string | undefined {
-  const m = /^comments\/([^/]+)\.md$/i.exec(rel.replace(/\\/g, '/'));
-  return m && DESIGNER_ID_PATTERN.test(m[1] ?? '') ? m[1] : undefined;
-}
-
-/** One YAML scalar, quoted when it needs to be ("Ana: Art Director" stays one string). */
-function scalar(value: string): string {
-  return yamlStringify(value, { lineWidth: 0 }).trimEnd();
-}
-
-/** The start of a new comment file: front matter with `designer:` (and `role:` when known), then a blank line. */
-export function commentFrontMatter(name: string, role?: string): string {
-  const lines = ['---', `designer: ${scalar(name.trim())}`];
-  if (role && role.trim()) lines.push(`role: ${scalar(role.trim())}`);
-  lines.push('---', '');
-  return `${lines.join('\n')}\n`;
 }
 
 /** "L3" or "L3–L5" (1-based, inclusive). */
@@ -95,11 +76,15 @@ export async function addToCommentFile(
   } catch (err) {
     if (!(err instanceof ReviewFileError && err.reason === 'missing')) throw err;
   }
-  const created = existing === undefined;
-  const start = existing ?? commentFrontMatter(member.name, member.role);
-  if (!created && quote === undefined) return { file, created };
-  await writeReviewFile(root, file, quote === undefined ? start : appendQuote(start, quote), created ? { exclusive: true } : {});
-  return { file, created };
+  if (existing === undefined) {
+    // A new file: the loader's own format (front matter with the display name and role), the quote as the first words.
+    const text = formatComment({ name: member.name, ...(member.role ? { role: member.role } : {}), body: quote ?? '' });
+    await writeReviewFile(root, file, quote === undefined ? text : `${text}
+`, { exclusive: true });
+    return { file, created: true };
+  }
+  if (quote !== undefined) await writeReviewFile(root, file, appendQuote(existing, quote));
+  return { file, created: false };
 }
 
 /** The example comment a new brief review starts with (rename it to your own designer id). */

@@ -169,7 +169,7 @@ async function roundsOf(root: string, runId: string, log: vscode.LogOutputChanne
     void vscode.window.showWarningMessage(`There is no usable run ${runId} in this review.`);
     return undefined;
   }
-  const like = record as unknown as BriefRecordLike;
+  const like: BriefRecordLike = record;
   if (!isBriefRun(like)) {
     void vscode.window.showInformationMessage(`Run ${runId} is a design run: it has no revised brief.`);
     return undefined;
@@ -207,7 +207,7 @@ async function roundArgs(services: Services, arg: unknown, title: string): Promi
   else {
     const uri = await services.reviews.resolve(arg);
     if (!uri) return undefined;
-    const briefRuns = (await listRunEntries(uri.fsPath)).flatMap((e) => (e.record && isBriefRun(e.record as unknown as BriefRecordLike) ? [e.record] : []));
+    const briefRuns = (await listRunEntries(uri.fsPath)).flatMap((e) => (e.record && isBriefRun(e.record) ? [e.record] : []));
     const pickedRun =
       briefRuns.length <= 1
         ? briefRuns[0]

@@ -15,6 +15,7 @@ import { formatDiagnostic } from '../../core/review/diagnostics';
 import { listRunEntries } from '../../core/run/store';
 import { interruptedRuns } from '../../core/run/lock';
 import { COMMENTS_DIR } from '../../core/review/commentFile';
+import { splitFrontMatter } from '../../core/review/comments';
 
 export interface OptionEntry {
   id: string;
@@ -97,12 +98,6 @@ function parseLoose(text: string | undefined): unknown {
   }
 }
 
-/** The YAML front matter of a Markdown file (between a first line `---` and the next `---`), if it has one. */
-function frontMatter(text: string | undefined): string | undefined {
-  const m = text === undefined ? null : /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
-  return m ? m[1] : undefined;
-}
-
 export async function readReviewContents(root: string): Promise<ReviewContents> {
   const [rootNames, optionNames, rankingNames, commentNames, runNames] = await Promise.all([
     list(root, '.'),
@@ -127,7 +122,8 @@ export async function readReviewContents(root: string): Promise<ReviewContents> 
   const comments: CommentEntry[] = [];
   for (const n of commentNames.filter((x) => /\.md$/i.test(x) && !x.startsWith('.')).sort(naturalCompare)) {
     const file = `${COMMENTS_DIR}/${n}`;
-    const head = RankingHead.safeParse(parseLoose(frontMatter(await readText(root, file, LIMITS.brief))) ?? {});
+    const text = await readText(root, file, LIMITS.comment);
+    const head = RankingHead.safeParse(parseLoose(text === undefined ? undefined : splitFrontMatter(text)?.yaml) ?? {});
     const h = head.success ? head.data : {};
     const id = n.replace(/\.md$/i, '');
     comments.push({ id, file, name: h.designer?.trim() || id, ...(h.role ? { role: h.role } : {}) });

@@ -5,18 +5,16 @@
  */
 import * as path from 'node:path';
 import { LIMITS, readReviewText, statInReview } from '../../core/files/reviewFiles';
-import { BriefIterationSchema, type PanelBriefRound, type PanelBriefRun, type PanelComment } from '../../protocol/brief';
+import { BriefRoundSchema, taskOf, type RunRecord } from '../../core/run/record';
+import type { DesignerComment } from '../../core/review/model';
+import type { PanelBriefRound, PanelBriefRun, PanelComment } from '../../protocol/brief';
 
-/** The parts of a run record this module reads (the full RunRecord once the brief fields are in its schema). */
-export interface BriefRecordLike {
-  id: string;
-  task?: unknown;
-  iterations: readonly ({ index: number } & { brief?: unknown })[];
-}
+/** The parts of a run record this module reads. */
+export type BriefRecordLike = Pick<RunRecord, 'id' | 'task' | 'iterations'>;
 
 /** True for a record of a brief run (older records have no task: design runs). */
-export function isBriefRun(record: { task?: unknown } | undefined): boolean {
-  return record?.task === 'brief';
+export function isBriefRun(record: Pick<RunRecord, 'task'> | undefined): boolean {
+  return record !== undefined && taskOf(record) === 'brief';
 }
 
 /** A round's file relative to the review root: `file` as recorded is relative to the run folder (or already to the review). */
@@ -33,7 +31,8 @@ export async function briefRunState(root: string, record: BriefRecordLike | unde
   const rounds: PanelBriefRound[] = [];
   for (const it of record.iterations) {
     if (it.brief === undefined) continue;
-    const parsed = BriefIterationSchema.safeParse(it.brief);
+    // Records are checked when read; checked again here, since a round's file name is used as a path.
+    const parsed = BriefRoundSchema.safeParse(it.brief);
     if (!parsed.success) {
       log?.(`runs/${record.id}/run.json: iteration ${it.index}: the brief entry has an unexpected shape (${parsed.error.issues[0]?.message ?? ''}).`);
       continue;
@@ -41,7 +40,7 @@ export async function briefRunState(root: string, record: BriefRecordLike | unde
     const rel = roundPath(record.id, it.index, parsed.data.file);
     const round: PanelBriefRound = { ...parsed.data, iteration: it.index, path: rel };
     try {
-      round.text = await readReviewText(root, rel, LIMITS.brief);
+      round.text = await readReviewText(root, rel, LIMITS.briefText);
     } catch (e) {
       round.error = e instanceof Error ? e.message : String(e);
     }
@@ -52,18 +51,8 @@ export async function briefRunState(root: string, record: BriefRecordLike | unde
   return { runId: record.id, rounds, ...(baseline?.isFile() ? { baseline: baselineRel } : {}) };
 }
 
-/** A comment as the review loader gives it (`review.comments`). */
-export interface CommentLike {
-  designer: string;
-  name: string;
-  role?: string;
-  weight?: number;
-  body: string;
-  file: string;
-}
-
 /** The review's comments for the panel (none when the review has none). */
-export function panelComments(review: { comments?: readonly CommentLike[] } | undefined): PanelComment[] | undefined {
+export function panelComments(review: { comments?: readonly DesignerComment[] } | undefined): PanelComment[] | undefined {
   const list = review?.comments;
   if (!list?.length) return undefined;
   return list.map((c) => ({

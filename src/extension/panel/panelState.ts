@@ -8,7 +8,7 @@ import type { RunRecord } from '../../core/run/record';
 import { THUMB_SIZE } from '../../protocol/panel';
 import type { PanelAnalysis, PanelEvaluation, PanelFeedback, PanelReview, PanelRun, PanelState, RunSummary } from '../../protocol/panel';
 import type { PanelBriefRun } from '../../protocol/brief';
-import { panelComments, type CommentLike } from './briefState';
+import { panelComments } from './briefState';
 
 export interface PanelStateInput {
   root: string;
@@ -43,7 +43,7 @@ export function thumbSizeOf(value: unknown): number {
 }
 
 export function panelReview(review: Review, toWebviewUri: (p: string) => string): PanelReview {
-  const comments = panelComments(review as Review & { comments?: readonly CommentLike[] });
+  const comments = panelComments(review);
   return {
     root: review.root,
     title: review.title,

@@ -32,7 +32,7 @@ import { resolveInReview } from '../../core/files/reviewFiles';
 import { untrustedWriteMessage } from '../run/trustGuard';
 import { discussionCoding } from '../analysis/discussionCoding';
 import { discussionState } from '../analysis/panelDiscussion';
-import { briefRunState, type BriefRecordLike } from './briefState';
+import { briefRunState } from './briefState';
 
 export const REVIEW_VIEW_TYPE = 'teamfusion.review';
 
@@ -239,7 +239,7 @@ export class ReviewPanel implements vscode.Disposable {
     const record = runId ? this.runs.find((r) => r.id === runId) : undefined;
     const feedback = record ? await runFeedback(this.root.fsPath, record, (line) => this.services.log.warn(line)) : undefined;
     const discussion = await discussionState(this.root.fsPath, this.runs.find((r) => r.id === runId), this.lastLoad.review, discussionCoding()?.current(this.root.fsPath));
-    const brief = await briefRunState(this.root.fsPath, record as BriefRecordLike | undefined, (line) => this.services.log.warn(line));
+    const brief = await briefRunState(this.root.fsPath, record, (line) => this.services.log.warn(line));
     if (!this.ready || this.disposed || !this.lastLoad) return;
     const state = buildPanelState({
       root: this.root.fsPath,

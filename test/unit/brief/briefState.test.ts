@@ -37,7 +37,7 @@ function briefRecord(id: string, rounds: number): RunRecord {
       brief: {
         file: `iteration-${i + 1}/brief.md`,
         agreements: ['Launch in spring'],
-        disagreements: [{ point: 'Tone', sides: [{ position: 'calm', designers: ['ana'] }, { position: 'bold', designers: ['bo'] }] }],
+        disagreements: [{ question: 'Tone', positions: [{ position: 'calm', heldBy: ['ana'] }, { position: 'bold', heldBy: ['bo'] }] }],
         tradeOffs: ['Price vs. premium'],
         openQuestions: ['Which markets?'],
         coverage: COVERAGE,
@@ -105,6 +105,7 @@ describe('brief review: panel protocol and state', () => {
     assert.equal(await briefRunState(root, design as never), undefined);
     const bad = briefRecord('B', 1) as unknown as { iterations: { brief: unknown }[] };
     bad.iterations[0]!.brief = { file: 3 };
+    // (records are parsed when read; this one is built by hand to reach the check)
     const lines: string[] = [];
     const state = await briefRunState(root, bad as never, (l) => lines.push(l));
     assert.deepEqual(state?.rounds, []);
@@ -114,7 +115,7 @@ describe('brief review: panel protocol and state', () => {
   it('the panel state carries comments and the chosen brief run, and parses against the protocol', async () => {
     const load = await loadReview(SAMPLE, { decodeImages: false });
     assert.ok(load.review);
-    const withComments = { ...load.review, comments: [{ designer: 'ana', name: 'Ana', role: 'AD', body: '<b>not markup</b>', file: 'comments/ana.md' }] };
+    const withComments = { ...load.review, comments: [{ designer: 'ana', name: 'Ana', role: 'AD', weight: 1, body: '<b>not markup</b>', file: 'comments/ana.md' }] };
     const root = await tempDir();
     await fs.mkdir(path.join(root, 'runs', 'R1', 'iteration-1'), { recursive: true });
     await fs.writeFile(path.join(root, 'runs', 'R1', 'iteration-1', 'brief.md'), '# New\n');
@@ -139,7 +140,7 @@ describe('brief review: panel protocol and state', () => {
   it('summary items read as one line: sentences, the members in brackets, sides after a dash', () => {
     assert.equal(summaryText('Launch in spring'), 'Launch in spring');
     assert.equal(
-      summaryText({ point: 'Tone', sides: [{ position: 'calm', designers: ['ana'] }, { position: 'bold', designers: ['bo', 'cy'] }] }),
+      summaryText({ question: 'Tone', positions: [{ position: 'calm', heldBy: ['ana'] }, { position: 'bold', heldBy: ['bo', 'cy'] }] }),
       'Tone — calm (ana); bold (bo, cy)',
     );
     assert.equal(summaryText({ question: 'Which markets?', raisedBy: 'ana' }), 'Which markets?: ana');

@@ -1,38 +1,18 @@
 import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { parse as parseYaml } from 'yaml';
-import {
-  addToCommentFile,
-  appendQuote,
-  commentFrontMatter,
-  commentIdOf,
-  commentRel,
-  defaultMemberId,
-  quoteLines,
-} from '../../../src/core/review/commentFile';
-import { isReviewFolder, scaffoldReview } from '../../../src/core/review';
+import { addToCommentFile, appendQuote, commentRel, defaultMemberId, quoteLines } from '../../../src/core/review/commentFile';
+import { checkCommentText } from '../../../src/core/review/comments';
+import { formatDiagnostic, isReviewFolder, loadReview, scaffoldReview } from '../../../src/core/review';
 import { cleanupFixtures, SAMPLE, tempDir } from '../review/fixtures';
 
 const BRIEF = '# Lumen\n\nLaunch a perfume.\n\nAudience: 25–35.\nTone: calm   \n';
 
-describe('comment files: paths and front matter', () => {
+describe('comment files: paths', () => {
   it('comments/<id>.md only for a designer id', () => {
     assert.equal(commentRel('ana-ruiz'), 'comments/ana-ruiz.md');
     assert.throws(() => commentRel('../x'), /not a designer id/);
     assert.throws(() => commentRel(''), /not a designer id/);
-    assert.equal(commentIdOf('comments/ana.md'), 'ana');
-    assert.equal(commentIdOf('comments\\ana.md'), 'ana');
-    assert.equal(commentIdOf('comments/sub/ana.md'), undefined);
-    assert.equal(commentIdOf('rankings/ana.yaml'), undefined);
-  });
-
-  it('front matter keeps a name with YAML syntax in it one string', () => {
-    const fm = commentFrontMatter('Ana: "the" Lead #1', 'Art Director');
-    const m = /^---\n([\s\S]*?)\n---\n\n$/.exec(fm);
-    assert.ok(m, fm);
-    assert.deepEqual(parseYaml(m[1]!), { designer: 'Ana: "the" Lead #1', role: 'Art Director' });
-    assert.equal(commentFrontMatter('Bo'), '---\ndesigner: Bo\n---\n\n');
   });
 });
 
@@ -82,8 +62,19 @@ describe('comment files: writing through the file room', () => {
     assert.equal(second.created, false);
     assert.equal(
       await fs.readFile(path.join(root, 'comments', 'ana.md'), 'utf8'),
-      '---\ndesigner: Ana Ruiz\n---\n\n> brief.md L3:\n> Launch a perfume.\n\n> brief.md L5–L6:\n> Audience: 25–35.\n> Tone: calm\n\n',
+      '---\ndesigner: "Ana Ruiz"\n---\n\n> brief.md L3:\n> Launch a perfume.\n\n> brief.md L5–L6:\n> Audience: 25–35.\n> Tone: calm\n\n',
     );
+  });
+
+  it('a new file is what the loader accepts: the name with YAML syntax in it stays one string, the quote is the body', async () => {
+    const root = await tempDir();
+    await addToCommentFile(root, 'ana', { name: 'Ana: "the" Lead #1', role: 'Art Director' }, quoteLines(BRIEF, 1, 1));
+    const text = await fs.readFile(path.join(root, 'comments', 'ana.md'), 'utf8');
+    const checked = checkCommentText(text, 'comments/ana.md');
+    assert.deepEqual(checked.diagnostics, []);
+    assert.equal(checked.comment?.name, 'Ana: "the" Lead #1');
+    assert.equal(checked.comment?.role, 'Art Director');
+    assert.equal(checked.comment?.body, '> brief.md L1:\n> # Lumen');
   });
 
   it('without a quote: creates once, never rewrites an existing file', async () => {
@@ -116,11 +107,10 @@ describe('New Review: brief review template', () => {
     const target = await tempDir();
     await scaffoldReview(target, 'brief', SAMPLE);
     assert.deepEqual((await fs.readdir(target)).sort(), ['brief.md', 'comments', 'review.yaml']);
-    const example = await fs.readFile(path.join(target, 'comments', 'example-member.md'), 'utf8');
-    const fm = /^---\n([\s\S]*?)\n---\n/.exec(example);
-    assert.ok(fm);
-    assert.equal((parseYaml(fm[1]!) as { designer: string }).designer, 'Example Member');
-    assert.ok(example.slice(fm[0].length).trim().length > 0, 'the example has a body');
     assert.equal(await isReviewFolder(target), true);
+    const r = await loadReview(target);
+    assert.deepEqual(r.diagnostics.map(formatDiagnostic), [], 'the new brief review validates clean');
+    assert.deepEqual(r.review?.comments.map((c) => [c.designer, c.name, c.role]), [['example-member', 'Example Member', 'Copywriter']]);
+    assert.ok((r.review?.comments[0]?.body ?? '').length > 0, 'the example has a body');
   });
 });
