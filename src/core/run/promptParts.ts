@@ -19,6 +19,7 @@ import { constants as fsc, promises as fs } from 'node:fs';
 import { ReviewFileError, printable, readReviewText, resolveInReview } from '../files/reviewFiles';
 import type { RecordedMessage } from '../llm/messages';
 import { RecordedMessageSchema, type PromptRecord, type RunRecord } from './record';
+import { RECORD_LIMITS } from './recordCheck';
 import { countWrite, reviewRelative } from './store';
 
 export const PARTS_FILE = 'prompts.jsonl';
@@ -68,12 +69,12 @@ export async function readPromptParts(reviewRoot: string, runId: string): Promis
   return parseLines(text, file);
 }
 
-/** A prompt may not be rebuilt to more messages than this (a hand-made record cannot make us build huge lists). */
-const MAX_PROMPT_MESSAGES = 100_000;
-
 /**
- * The part numbers a prompt is made of, following its `base` chain (bases must be earlier prompts). Iterative, so a long
- * chain cannot overflow the stack. `known` caches lists already expanded. Throws in words on a broken reference.
+ * The part numbers a prompt is made of, following its `base` chain (bases must be earlier prompts). Nothing is expanded
+ * but the one prompt asked for: the chain is walked down iteratively, each prompt giving the parts of its own range that
+ * the prompt above still needs, so the work is the chain's length plus the prompt's size (a chain 30 000 deep costs
+ * 30 000 steps, not 30 000 lists). `known` holds lists already built (the writer's own prompts): a walk stops there.
+ * Throws in words on a broken reference. The record check (recordCheck.ts) bounds the depth and the size beforehand.
  */
 export function partNumbers(
   prompts: readonly PromptRecord[],
@@ -81,38 +82,59 @@ export function partNumbers(
   partCount: number,
   known: Map<string, number[]> = new Map(),
 ): number[] {
-  const position = new Map(prompts.map((p, i) => [p.id, i] as const));
-  const chain: PromptRecord[] = [];
-  let id: string | undefined = promptId;
-  while (id !== undefined && !known.has(id)) {
-    const i = position.get(id);
-    if (i === undefined) throw new Error(`The run has no prompt "${printable(id)}".`);
-    const p = prompts[i]!;
-    chain.push(p);
-    const base: string | undefined = p.base?.prompt;
-    if (base !== undefined && !((position.get(base) ?? Infinity) < i)) {
-      throw new Error(`Prompt ${printable(p.id)} is based on "${printable(base)}", which is not an earlier prompt of the run.`);
-    }
-    id = base;
+  const cached = known.get(promptId);
+  if (cached) return cached;
+  const position = new Map<string, number>();
+  for (const [i, p] of prompts.entries()) if (!position.has(p.id)) position.set(p.id, i);
+  const top = position.get(promptId);
+  if (top === undefined) throw new Error(`The run has no prompt "${printable(promptId)}".`);
+  const own = (p: PromptRecord): number => (p.parts ?? []).reduce((n, [, count]) => n + count, 0);
+  const topPrompt = prompts[top]!;
+  const length = (topPrompt.base?.messages ?? 0) + own(topPrompt);
+  if (length > RECORD_LIMITS.promptMessages) {
+    throw new Error(`Prompt ${printable(promptId)} would have ${length} messages, more than ${RECORD_LIMITS.promptMessages}.`);
   }
-  let list = id !== undefined ? known.get(id)! : [];
-  for (const p of chain.reverse()) {
-    const own: number[] = [];
-    if (p.base) {
-      if (p.base.messages > list.length) throw new Error(`Prompt ${printable(p.id)} takes ${p.base.messages} messages of ${printable(p.base.prompt)}, which has ${list.length}.`);
-      for (let k = 0; k < p.base.messages; k++) own.push(list[k]!);
+  const out: number[] = new Array<number>(length);
+  // `need`: how many of the first messages of the current prompt are still to be filled in.
+  let need = length;
+  let at = top;
+  let taker = promptId;
+  let depth = 0;
+  for (;;) {
+    const p = prompts[at]!;
+    const start = p.base?.messages ?? 0;
+    const end = start + own(p);
+    if (need > end) {
+      throw new Error(`Prompt ${printable(taker)} takes ${need} messages of ${printable(p.id)}, which has ${end}.`);
     }
+    let k = start;
     for (const [first, count] of p.parts ?? []) {
+      if (k >= need) break;
       if (first + count > partCount) {
         throw new Error(`Prompt ${printable(p.id)} refers to lines ${first + 1}–${first + count} of ${PARTS_FILE}, which has ${partCount}.`);
       }
-      if (own.length + count > MAX_PROMPT_MESSAGES) throw new Error(`Prompt ${printable(p.id)} would have more than ${MAX_PROMPT_MESSAGES} messages.`);
-      for (let k = first; k < first + count; k++) own.push(k);
+      for (let n = 0; n < count && k < need; n++) out[k++] = first + n;
     }
-    known.set(p.id, own);
-    list = own;
+    need = Math.min(need, start);
+    if (need === 0) break;
+    const base = p.base!.prompt;
+    const b = position.get(base);
+    if (b === undefined || b >= at) {
+      throw new Error(`Prompt ${printable(p.id)} is based on "${printable(base)}", which is not an earlier prompt of the run.`);
+    }
+    if (++depth > RECORD_LIMITS.baseDepth) {
+      throw new Error(`Prompt ${printable(promptId)} is built on a chain of more than ${RECORD_LIMITS.baseDepth} earlier prompts.`);
+    }
+    const list = known.get(base);
+    if (list) {
+      if (need > list.length) throw new Error(`Prompt ${printable(p.id)} takes ${need} messages of ${printable(base)}, which has ${list.length}.`);
+      for (let n = 0; n < need; n++) out[n] = list[n]!;
+      break;
+    }
+    taker = p.id;
+    at = b;
   }
-  return list;
+  return out;
 }
 
 /**

@@ -15,6 +15,29 @@ import { RunRecordSchema, type RunRecord } from './record';
 
 export type JsonPath = (string | number)[];
 
+/**
+ * What a run record may ask the program to do (README "Limits"): counted before anything else is checked, so a record
+ * under its byte cap still cannot make a command build huge lists or send the same image hundreds of times.
+ */
+export const RECORD_LIMITS = {
+  /** Options of a record (the review's images plus one remix per iteration). */
+  options: 200,
+  /** Prompts recorded in one run. */
+  prompts: 50_000,
+  /** Messages in one run, all iterations together. */
+  messages: 50_000,
+  /** Ids named with @ in one message. */
+  mentions: 100,
+  /** Pinned messages of a run. */
+  pins: 1_000,
+  /** Earlier prompts one prompt may be built on through `base`, one on another. */
+  baseDepth: 10_000,
+  /** Messages one recorded prompt expands to (its base's first messages plus its own parts). */
+  promptMessages: 100_000,
+  /** Lines of prompts.jsonl a prompt's part ranges may reach. */
+  partLines: 2_000_000,
+} as const;
+
 export interface RecordProblem {
   /** Where the offending value is in run.json. */
   path: JsonPath;
@@ -59,8 +82,118 @@ export function checkRunRecord(
     return { problem: { path, message: `${pathText(path)}: ${issue.message.replace(/\.?$/, '.')}` } };
   }
   const record = parsed.data;
-  const problem = checkIds(record, runFolder, optionNames);
+  const problem = checkBounds(record) ?? checkIds(record, runFolder, optionNames);
   return problem ? { problem } : { record };
+}
+
+const plural = (n: number, one: string, many: string = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
+
+/** The first id that appears twice in `list`, as a problem at its second place; undefined when all differ. */
+function duplicate(list: readonly string[] | undefined, at: JsonPath, what: string): RecordProblem | undefined {
+  const seen = new Set<string>();
+  for (const [i, id] of (list ?? []).entries()) {
+    if (seen.has(id)) return { path: [...at, i], message: `${what} ${q(id)} is listed twice; a record lists each id once.` };
+    seen.add(id);
+  }
+  return undefined;
+}
+
+/**
+ * Counts and duplicates first (cheap, linear in the record), then the prompts' `base` chains: each prompt's size and
+ * depth follow from its base's in one pass over the prompts, without expanding anything.
+ */
+function checkBounds(r: RunRecord): RecordProblem | undefined {
+  const L = RECORD_LIMITS;
+  const tooMany = (n: number, max: number, at: JsonPath, what: string): RecordProblem | undefined =>
+    n > max ? { path: at, message: `The record has ${n} ${what}, more than ${max} (README "Limits"); it is not used.` } : undefined;
+  let problem =
+    tooMany(r.options.length, L.options, ['options', L.options], 'options') ??
+    tooMany(r.prompts.length, L.prompts, ['prompts', L.prompts], 'prompts') ??
+    tooMany(r.pins?.length ?? 0, L.pins, ['pins', L.pins], 'pins');
+  if (problem) return problem;
+  let messages = 0;
+  const messageIds = new Set<string>();
+  for (const [j, it] of r.iterations.entries()) {
+    messages += it.messages.length;
+    if (messages > L.messages) {
+      return { path: ['iterations', j, 'messages'], message: `The record has more than ${L.messages} messages (README "Limits"); it is not used.` };
+    }
+    const at: JsonPath = ['iterations', j];
+    problem =
+      duplicate(it.candidates, [...at, 'candidates'], 'The candidate') ??
+      duplicate(it.ranking, [...at, 'ranking'], 'The ranked id') ??
+      duplicate(it.remix?.from, [...at, 'remix', 'from'], 'The remix input');
+    if (problem) return problem;
+    for (const [m, msg] of it.messages.entries()) {
+      if (msg.id !== undefined) {
+        if (messageIds.has(msg.id)) {
+          return { path: [...at, 'messages', m, 'id'], message: `The message id ${q(msg.id)} is listed twice; a record lists each id once.` };
+        }
+        messageIds.add(msg.id);
+      }
+      const mentions = msg.mentions ?? [];
+      problem =
+        tooMany(mentions.length, L.mentions, [...at, 'messages', m, 'mentions', L.mentions], 'mentions in one message') ??
+        duplicate(mentions, [...at, 'messages', m, 'mentions'], 'The mentioned id');
+      if (problem) return problem;
+    }
+  }
+  problem = duplicate(
+    (r.pins ?? []).map((p) => p.message),
+    ['pins'],
+    'The pinned message',
+  );
+  if (problem) return { ...problem, path: [...problem.path, 'message'] };
+
+  // Prompts: unique ids; a base is an earlier prompt; sizes and depths in one forward pass.
+  const index = new Map<string, number>();
+  const size: number[] = [];
+  const depth: number[] = [];
+  for (const [j, p] of r.prompts.entries()) {
+    const at: JsonPath = ['prompts', j];
+    if (index.has(p.id)) return { path: [...at, 'id'], message: `The prompt id ${q(p.id)} is listed twice; a record lists each id once.` };
+    let n = 0;
+    let d = 0;
+    if (p.base) {
+      const b = index.get(p.base.prompt);
+      if (b === undefined) {
+        return { path: [...at, 'base', 'prompt'], message: `Prompt ${q(p.id)} is based on ${q(p.base.prompt)}, which is not an earlier prompt of the run.` };
+      }
+      if (p.base.messages > size[b]!) {
+        return {
+          path: [...at, 'base', 'messages'],
+          message: `Prompt ${q(p.id)} takes the first ${p.base.messages} messages of ${q(p.base.prompt)}, which has ${plural(size[b]!, 'message')}.`,
+        };
+      }
+      n = p.base.messages;
+      d = depth[b]! + 1;
+      if (d > L.baseDepth) {
+        return {
+          path: [...at, 'base'],
+          message: `Prompt ${q(p.id)} is built on a chain of more than ${L.baseDepth} earlier prompts (README "Limits"); the record is not used.`,
+        };
+      }
+    }
+    for (const [k, [first, count]] of (p.parts ?? []).entries()) {
+      if (first + count > L.partLines) {
+        return {
+          path: [...at, 'parts', k],
+          message: `Prompt ${q(p.id)} refers to lines beyond line ${L.partLines} of prompts.jsonl (README "Limits"); the record is not used.`,
+        };
+      }
+      n += count;
+      if (n > L.promptMessages) {
+        return {
+          path: [...at, 'parts', k],
+          message: `Prompt ${q(p.id)} expands to more than ${L.promptMessages} messages (README "Limits"); the record is not used.`,
+        };
+      }
+    }
+    index.set(p.id, j);
+    size.push(n);
+    depth.push(d);
+  }
+  return undefined;
 }
 
 function checkIds(r: RunRecord, runFolder: string, optionNames: readonly string[] | undefined): RecordProblem | undefined {

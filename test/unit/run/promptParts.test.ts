@@ -4,7 +4,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { MockOpenAI } from '../../support/openaiMock';
 import type { RecordedMessage } from '../../../src/core/llm/messages';
-import { PARTS_FILE, PromptPartsWriter, loadPrompt, readPromptParts, rebuildPrompt } from '../../../src/core/run/promptParts';
+import { PARTS_FILE, PromptPartsWriter, loadPrompt, partNumbers, readPromptParts, rebuildPrompt } from '../../../src/core/run/promptParts';
 import type { RunRecord } from '../../../src/core/run/record';
 import { resumeRun, startRun } from '../../../src/core/run/runner';
 import { readRunRecord, runFileWrites } from '../../../src/core/run/store';
@@ -192,5 +192,24 @@ describe('prompts recorded as parts: small records, every prompt exact', functio
     assert.ok(size <= 1.5 * 1024 * 1024, `run.json is ${size} bytes`);
     assert.ok(written <= 40 * 1024 * 1024, `${written} bytes written`);
     assert.equal(record.prompts.filter((p) => p.kind === 'proxy-turn').length, 48 * 2 * 3);
+  });
+
+  it('a base chain is resolved without building a list per prompt: 9 999 deep, 100 000 messages, one list', () => {
+    const depth = 9_999;
+    const prompts = Array.from({ length: depth + 1 }, (_, k) => ({
+      id: `c${k}`, iteration: 1, kind: 'proxy-turn' as const, model: 'm', at: 't',
+      ...(k > 0 ? { base: { prompt: `c${k - 1}`, messages: k * 10 } } : {}),
+      parts: [[k * 10, 10] as [number, number]],
+    }));
+    const known = new Map<string, number[]>();
+    const list = partNumbers(prompts, `c${depth}`, 100_000, known);
+    assert.equal(list.length, 100_000);
+    assert.deepEqual(list.slice(0, 3), [0, 1, 2]);
+    assert.equal(list[99_999], 99_999);
+    assert.equal(known.size, 0, 'nothing cached for the chain below');
+    // A prompt taking only the first messages stops walking where it has them all.
+    const short = [...prompts, { id: 'top', iteration: 1, kind: 'proxy-turn' as const, model: 'm', at: 't', base: { prompt: `c${depth}`, messages: 5 }, parts: [[7, 1] as [number, number]] }];
+    assert.deepEqual(partNumbers(short, 'top', 100_000), [0, 1, 2, 3, 4, 7]);
+    assert.throws(() => partNumbers([...prompts.slice(0, 3), { ...prompts[3]!, base: { prompt: 'c2', messages: 31 } }], 'c3', 100), /Prompt c3 takes 31 messages of c2, which has 30\./);
   });
 });

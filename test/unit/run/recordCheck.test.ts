@@ -80,7 +80,8 @@ describe('run records are validated, not believed', function () {
   async function tamper(edit: (r: Json) => void): Promise<string> {
     const r = JSON.parse(original) as Json;
     edit(r);
-    const text = `${JSON.stringify(r, null, 2)}\n`;
+    let text = `${JSON.stringify(r, null, 2)}\n`;
+    if (text.length > 7 * 1024 * 1024) text = `${JSON.stringify(r)}\n`; // big records on one line, under the byte cap
     await fs.writeFile(file, text);
     return text;
   }
@@ -128,6 +129,42 @@ describe('run records are validated, not believed', function () {
       const entries = await listRunEntries(root);
       assert.deepEqual(entries.map((e) => e.diagnostics?.map(formatDiagnostic)), [[line]]);
       assert.deepEqual(await listRuns(root), [], 'a broken run is not offered');
+    });
+  }
+
+  /** The text a `line:col` of a diagnostic points at (from there to the end of its line). */
+  function pointedAt(text: string, line: string): string {
+    const [, l, c] = /run\.json:(\d+):(\d+): error: /.exec(line) ?? [];
+    assert.ok(l && c, line);
+    return text.split('\n')[Number(l) - 1]!.slice(Number(c) - 1);
+  }
+  const chainPrompt = (k: number, base: boolean, parts: [number, number][] = [[k, 1]]): Json => ({
+    id: `c${k}`, iteration: 1, kind: 'proxy-turn', model: 'm', at: 't',
+    ...(base ? { base: { prompt: `c${k - 1}`, messages: k } } : {}), parts,
+  });
+  const bounds: [string, (r: Json) => void, string, RegExp][] = [
+    ['candidates listed 240 times', (r) => (r.iterations[1].candidates = Array.from({ length: 240 }, () => r.iterations[1].candidates).flat()), '"1"', /The candidate "1" is listed twice; a record lists each id once\./],
+    ['a ranking that names an id twice', (r) => r.iterations[0].ranking.push(r.iterations[0].ranking[0]), '"', /The ranked id ".*" is listed twice/],
+    ['a remix input named twice', (r) => (r.iterations[0].remix.from = ['1', '1']), '"1"', /The remix input "1" is listed twice/],
+    ['a message id used twice', (r) => (r.iterations[1].messages[0].id = r.iterations[0].messages[0].id), '"i1-m1"', /The message id "i1-m1" is listed twice/],
+    ['a mention named twice', (r) => (r.iterations[0].messages[0].mentions = ['d1', 'd1']), '"d1"', /The mentioned id "d1" is listed twice/],
+    ['a message pinned twice', (r) => (r.pins = [{ message: 'i1-m1', by: 'd1', at: 't' }, { message: 'i1-m1', by: 'd2', at: 't' }]), '"i1-m1"', /The pinned message "i1-m1" is listed twice/],
+    ['a prompt id used twice', (r) => r.prompts.push({ ...r.prompts[0] }), `"${'p'}`, /The prompt id ".*" is listed twice/],
+    ['more messages than the limit', (r) => (r.iterations[0].messages = Array.from({ length: 50_001 }, (_, i) => ({ speaker: 'd1', turn: null, content: '', id: `i1-m${i + 1}` }))), '[', /more than 50000 messages \(README "Limits"\)/],
+    ['more prompts than the limit', (r) => (r.prompts = Array.from({ length: 50_001 }, (_, k) => chainPrompt(k, false))), '{', /The record has 50001 prompts, more than 50000/],
+    ['a base chain 30 000 deep', (r) => (r.prompts = Array.from({ length: 30_000 }, (_, k) => chainPrompt(k, k > 0))), '{', /Prompt "c10001" is built on a chain of more than 10000 earlier prompts/],
+    ['a chain that expands past the message limit', (r) => (r.prompts = Array.from({ length: 300 }, (_, k) => ({ ...chainPrompt(k, k > 0, Array.from({ length: 400 }, (_, n) => [n, 1] as [number, number])), base: k > 0 ? { prompt: `c${k - 1}`, messages: k * 400 } : undefined }))), '[', /Prompt "c250" expands to more than 100000 messages/],
+    ['a base that takes more than its base has', (r) => (r.prompts = [chainPrompt(0, false), { ...chainPrompt(1, true), base: { prompt: 'c0', messages: 5 } }]), '5', /takes the first 5 messages of "c0", which has 1 message\./],
+    ['a base that is a later prompt', (r) => (r.prompts = [{ ...chainPrompt(0, false), base: { prompt: 'c1', messages: 1 } }, chainPrompt(1, false)]), '"c1"', /is based on "c1", which is not an earlier prompt/],
+    ['a part range beyond the line limit', (r) => (r.prompts = [chainPrompt(0, false, [[1_999_999, 5]])]), '[', /refers to lines beyond line 2000000 of prompts\.jsonl/],
+  ];
+  for (const [what, edit, startsWith, message] of bounds) {
+    it(`bounds: ${what} is refused in one line at the offending value`, async () => {
+      const text = await tamper(edit);
+      const line = await brokenLine(root, id);
+      assert.match(line, new RegExp(`^runs/${id}/run\\.json:\\d+:\\d+: error: `));
+      assert.match(line, message);
+      assert.ok(pointedAt(text, line).startsWith(startsWith), `${line} points at: ${pointedAt(text, line).slice(0, 80)}`);
     });
   }
 
