@@ -2,7 +2,9 @@
  * runs/<run-id>/analysis.json: the interaction coding of a run (Bales IPA) and its stance table. Written only through the
  * review-file room (atomic, contained); read back with the same checks as any input (byte cap, UTF-8, schema).
  */
-import { LIMITS, ReviewFileError, readReviewText, writeReviewFile } from '../files/reviewFiles';
+import { readKindText } from '../files/fileKinds';
+import { ReviewFileError, writeReviewFile } from '../files/reviewFiles';
+import { zodSentence } from '../zodText';
 import { RUNS_DIR } from '../run/store';
 import { AnalysisFileSchema, type AnalysisFile } from './schema';
 
@@ -19,7 +21,7 @@ export async function readAnalysisFile(root: string, runId: string): Promise<Ana
   const rel = analysisPath(runId);
   let text: string;
   try {
-    text = await readReviewText(root, rel, LIMITS.analysis);
+    text = await readKindText(root, rel, 'analysis');
   } catch (err) {
     if (err instanceof ReviewFileError && err.reason === 'missing') return undefined;
     throw err;
@@ -32,8 +34,7 @@ export async function readAnalysisFile(root: string, runId: string): Promise<Ana
   }
   const parsed = AnalysisFileSchema.safeParse(json);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new ReviewFileError(rel, `${rel}: error: ${issue.path.join('.') || 'the file'}: ${issue.message}; code again with --force to replace it.`);
+    throw new ReviewFileError(rel, `${rel}: error: ${zodSentence(parsed.error, 'the file').replace(/\.$/, '')}; code again with --force to replace it.`);
   }
   return parsed.data;
 }

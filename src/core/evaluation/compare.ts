@@ -13,6 +13,7 @@ import { readRunRecord } from '../run/store';
 import { analyzeReview, reviewRankMatrix, type AnalyzeOptions } from '../stats/analysis';
 import { meanSpearmanFromW, pairedChange, type IntervalOptions, type PairedChange } from '../stats/convergence';
 import type { AgreementBand } from '../stats/kendallW';
+import { designerKey } from '../review/designerId';
 import { loadRatings, loadSurvey } from './feedback';
 import { readKey } from './key';
 import { rerankRel } from './paths';
@@ -128,8 +129,8 @@ async function timingOf(root: string, record: RunRecord, rerankings: number): Pr
 /** The review limited to the designers who took part in the run (all of them when the run used the whole team). */
 function onlyRunDesigners(review: Review, ids: readonly string[] | undefined): Review {
   if (!ids) return review;
-  const chosen = new Set(ids.map((id) => id.toLowerCase()));
-  return { ...review, designers: review.designers.filter((d) => chosen.has(d.id.toLowerCase())) };
+  const chosen = new Set(ids.map(designerKey));
+  return { ...review, designers: review.designers.filter((d) => chosen.has(designerKey(d.id))) };
 }
 
 /** Re-rank matrix restricted to `ids` (rows in that order), columns in `letters` order. */
@@ -157,8 +158,9 @@ export async function compareRun(reviewRoot: string, runId: string, opts: Compar
   const problems: string[] = [];
   const remixes = record.iterations.filter((it) => it.remix).length;
 
-  const ratingFiles = await loadRatings(root, record);
-  const surveyFiles = await loadSurvey(root, runId);
+  const teamIds = team.designers.map((d) => d.id);
+  const ratingFiles = await loadRatings(root, record, teamIds);
+  const surveyFiles = await loadSurvey(root, runId, teamIds);
   for (const d of [...ratingFiles.diagnostics, ...surveyFiles.diagnostics]) if (d.severity === 'error') problems.push(formatDiagnostic(d));
 
   const rel = rerankRel(runId);

@@ -3,12 +3,15 @@
  *   runs/<run-id>/ratings/<designer-id>.yaml  `designer`, `ratings: [{message, score 1–5, comment?}]` — only messages of
  *                                             the designer's own proxy (kind "proxy", speaker = designer) can be rated;
  *   runs/<run-id>/survey/<designer-id>.yaml   `designer`, `representative`, `clarity`, `satisfied` (each 1–5), `comment?`.
- * Files are read through the review-files room (contained, regular files, LIMITS.smallFile) and written atomically.
+ * Files are read as their kind in the file-kind table (contained, regular, capped, nesting checked) and written atomically;
+ * each is matched to the team by its name with the one id rule (designerId.ts): a file named after nobody on the team, or
+ * spelled otherwise than the designer's id (`ANA`, `ａｎａ` beside `ana`), is refused in words and not counted.
  */
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, stringify } from '../yaml';
 import type { Node, Pair, YAMLMap } from 'yaml';
-import { LIMITS, listInReview, readReviewText, ReviewFileError, writeReviewFile } from '../files/reviewFiles';
-import { DESIGNER_ID_PATTERN } from '../review/designerId';
+import { capKindDiagnostics, fileErrorDiagnostic, readKindText, type FileKindName } from '../files/fileKinds';
+import { listInReview, printable, ReviewFileError, writeReviewFile } from '../files/reviewFiles';
+import { DESIGNER_ID_PATTERN, designerKey } from '../review/designerId';
 import { error, sortDiagnostics, warning } from '../review/diagnostics';
 import type { Diagnostic } from '../review/model';
 import { yamlProblem } from '../review/rankingText';
@@ -241,42 +244,71 @@ async function yamlFiles(root: string, folder: string): Promise<{ rel: string; i
     .map((n) => ({ rel: `${folder}/${n}`, id: n.replace(/\.ya?ml$/i, '') }));
 }
 
-async function readSmall(root: string, rel: string, out: Diagnostic[]): Promise<string | undefined> {
+async function readFeedback(root: string, rel: string, kind: FileKindName, out: Diagnostic[]): Promise<string | undefined> {
   try {
-    return await readReviewText(root, rel, LIMITS.smallFile);
+    return await readKindText(root, rel, kind);
   } catch (err) {
-    if (err instanceof ReviewFileError) out.push(error(err.file, err.message));
+    if (err instanceof ReviewFileError) out.push(fileErrorDiagnostic(err));
     else throw err;
     return undefined;
   }
 }
 
-/** Every valid ratings file of a run, plus the diagnostics of the others. */
-export async function loadRatings(root: string, record: RunRecord): Promise<{ ratings: DesignerRatings[]; diagnostics: Diagnostic[] }> {
+/**
+ * Whether a per-designer file (named `<id>.yaml`) belongs to the team: its name must be a team member's id exactly.
+ * A name that is the same designer by the one id rule but spelled otherwise, or nobody on the team, is an error in
+ * words. Without a team (nothing to match against) every well-formed file is taken.
+ */
+function teamProblem(f: { rel: string; id: string }, team: readonly string[] | undefined): Diagnostic | undefined {
+  if (!team) return undefined;
+  if (team.includes(f.id)) return undefined;
+  const same = team.find((t) => designerKey(t) === designerKey(f.id));
+  const name = `"${printable(f.id)}"`;
+  if (same !== undefined) {
+    return error(f.rel, `This file is named ${name}, but the designer's id is "${same}"; only ${same}.yaml is theirs, so this one is not counted.`, 1, 1);
+  }
+  return error(f.rel, `This file is named after ${name}, who is not on the team of this run (${team.join(', ')}); it is not counted.`, 1, 1);
+}
+
+/**
+ * Every valid ratings file of a run, plus the diagnostics of the others (at most 50 per file, then one count line).
+ * `team`: the designers' ids; files named after anyone else are refused.
+ */
+export async function loadRatings(root: string, record: RunRecord, team?: readonly string[]): Promise<{ ratings: DesignerRatings[]; diagnostics: Diagnostic[] }> {
   const diagnostics: Diagnostic[] = [];
   const ratings: DesignerRatings[] = [];
   for (const f of await yamlFiles(root, ratingsRel(record.id))) {
-    const text = await readSmall(root, f.rel, diagnostics);
+    const notOurs = teamProblem(f, team);
+    if (notOurs) {
+      diagnostics.push(notOurs);
+      continue;
+    }
+    const text = await readFeedback(root, f.rel, 'ratings', diagnostics);
     if (text === undefined) continue;
     const r = checkRatingsText(text, f.rel, record);
     for (const d of r.diagnostics) diagnostics.push(d);
     if (r.ratings) ratings.push(r.ratings);
   }
-  return { ratings, diagnostics };
+  return { ratings, diagnostics: capKindDiagnostics(diagnostics, 'ratings') };
 }
 
-/** Every valid survey file of a run, plus the diagnostics of the others. */
-export async function loadSurvey(root: string, runId: string): Promise<{ answers: SurveyAnswer[]; diagnostics: Diagnostic[] }> {
+/** Every valid survey file of a run, plus the diagnostics of the others (capped per file); `team` as for loadRatings. */
+export async function loadSurvey(root: string, runId: string, team?: readonly string[]): Promise<{ answers: SurveyAnswer[]; diagnostics: Diagnostic[] }> {
   const diagnostics: Diagnostic[] = [];
   const answers: SurveyAnswer[] = [];
   for (const f of await yamlFiles(root, surveyRel(runId))) {
-    const text = await readSmall(root, f.rel, diagnostics);
+    const notOurs = teamProblem(f, team);
+    if (notOurs) {
+      diagnostics.push(notOurs);
+      continue;
+    }
+    const text = await readFeedback(root, f.rel, 'survey', diagnostics);
     if (text === undefined) continue;
     const r = checkSurveyText(text, f.rel);
     for (const d of r.diagnostics) diagnostics.push(d);
     if (r.survey) answers.push(r.survey);
   }
-  return { answers, diagnostics };
+  return { answers, diagnostics: capKindDiagnostics(diagnostics, 'survey') };
 }
 
 function assertDesignerId(designer: string): void {

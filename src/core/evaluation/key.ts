@@ -4,7 +4,9 @@
  * comparison is shown.
  */
 import * as z from 'zod';
-import { LIMITS, readReviewText, ReviewFileError } from '../files/reviewFiles';
+import { readKindText } from '../files/fileKinds';
+import { ReviewFileError } from '../files/reviewFiles';
+import { zodSentence } from '../zodText';
 import { checkJsonSyntax } from '../review/jsonSyntax';
 import { keyRel } from './paths';
 
@@ -24,13 +26,14 @@ function lineColOf(text: string, offset: number): string {
 /** The key of a run's re-rank set; throws ReviewFileError (`file:line:col: error: …` in its message) when it is unusable. */
 export async function readKey(reviewRoot: string, runId: string): Promise<RerankKey> {
   const file = keyRel(runId);
-  const text = await readReviewText(reviewRoot, file, LIMITS.smallFile);
+  const text = await readKindText(reviewRoot, file, 'rerankKey');
   const syntax = checkJsonSyntax(text);
   if (syntax) throw new ReviewFileError(file, `${file}:${lineColOf(text, syntax.offset)}: error: This is not valid JSON: ${syntax.message}`);
   const parsed = RerankKeySchema.safeParse(JSON.parse(text));
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new ReviewFileError(file, `${file}:0:0: error: ${issue?.path.join('.') || 'the key'}: ${issue?.message ?? 'not a re-rank key'}.`);
+    void issue;
+    throw new ReviewFileError(file, `${file}:0:0: error: ${zodSentence(parsed.error, 'the key')}`);
   }
   const ids = new Set<string>();
   for (const [letter, e] of Object.entries(parsed.data)) {

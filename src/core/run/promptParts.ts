@@ -16,7 +16,8 @@
  */
 import { createHash } from 'node:crypto';
 import { constants as fsc, promises as fs } from 'node:fs';
-import { ReviewFileError, printable, readReviewText, resolveInReview } from '../files/reviewFiles';
+import { FILE_KINDS, readKindText } from '../files/fileKinds';
+import { ReviewFileError, printable, resolveInReview } from '../files/reviewFiles';
 import type { RecordedMessage } from '../llm/messages';
 import { RecordedMessageSchema, type PromptRecord, type RunRecord } from './record';
 import { RECORD_LIMITS } from './recordCheck';
@@ -26,7 +27,7 @@ export const PARTS_FILE = 'prompts.jsonl';
 /** How many earlier prompts are compared when choosing a prompt's base. */
 const BASE_WINDOW = 8;
 /** Byte cap of prompts.jsonl when it is read (a 48-designer run writes well under 1 MB). */
-export const PARTS_MAX_BYTES = 64 * 1024 * 1024;
+export const PARTS_MAX_BYTES = FILE_KINDS.promptParts.maxBytes;
 
 const O_NOFOLLOW = (fsc as Record<string, number>).O_NOFOLLOW ?? 0;
 
@@ -61,7 +62,7 @@ export async function readPromptParts(reviewRoot: string, runId: string): Promis
   const file = partsFile(runId);
   let text: string;
   try {
-    text = await readReviewText(reviewRoot, file, PARTS_MAX_BYTES);
+    text = await readKindText(reviewRoot, file, 'promptParts');
   } catch (err) {
     if (err instanceof ReviewFileError && err.reason === 'missing') return [];
     throw err;
@@ -186,7 +187,7 @@ export class PromptPartsWriter {
     const file = partsFile(runId);
     let text = '';
     try {
-      text = await readReviewText(reviewRoot, file, PARTS_MAX_BYTES);
+      text = await readKindText(reviewRoot, file, 'promptParts');
     } catch (err) {
       if (!(err instanceof ReviewFileError && err.reason === 'missing')) throw err;
     }

@@ -10,6 +10,7 @@
  * The first problem is returned with the JSON path of the offending value, so it can be shown as `run.json:<line>:<col>`.
  */
 import { printable } from '../files/reviewFiles';
+import { zodSentence } from '../zodText';
 import { optionIdOfName } from '../review/options';
 import { RunRecordSchema, type RunRecord } from './record';
 
@@ -62,9 +63,6 @@ export function briefFileInRun(k: number): string {
 
 const q = (s: string): string => `"${printable(s.length > 200 ? `${s.slice(0, 200)}…` : s)}"`;
 
-function pathText(path: JsonPath): string {
-  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? p : `.${p}`)).join('') || 'the record';
-}
 
 /**
  * Checks the parsed JSON of `<runFolder>/run.json` (runFolder = "runs/<folderId>", relative to the review root).
@@ -79,7 +77,7 @@ export function checkRunRecord(
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const path = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
-    return { problem: { path, message: `${pathText(path)}: ${issue.message.replace(/\.?$/, '.')}` } };
+    return { problem: { path, message: zodSentence(parsed.error, 'the record') } };
   }
   const record = parsed.data;
   const problem = checkBounds(record) ?? checkIds(record, runFolder, optionNames);

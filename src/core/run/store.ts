@@ -5,7 +5,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
-import { LIMITS, ReviewFileError, listInReview, printable, readReviewText, statInReview, writeReviewFile } from '../files/reviewFiles';
+import { FileTooDeepError, readKindText } from '../files/fileKinds';
+import { ReviewFileError, listInReview, printable, statInReview, writeReviewFile } from '../files/reviewFiles';
 import { error, formatDiagnostic } from '../review/diagnostics';
 import { locateJsonValue, lineColAt } from '../review/jsonLocate';
 import { checkJsonSyntax } from '../review/jsonSyntax';
@@ -107,8 +108,9 @@ export async function loadRunRecord(reviewRoot: string, runId: string): Promise<
   const bad = (message: string, line = 0, column = 0): RunRecordLoad => ({ diagnostics: [error(file, message, line, column)] });
   let text: string;
   try {
-    text = await readReviewText(reviewRoot, file, LIMITS.runRecord);
+    text = await readKindText(reviewRoot, file, 'runRecord');
   } catch (err) {
+    if (err instanceof FileTooDeepError) return bad(err.message, err.line, err.column);
     if (err instanceof ReviewFileError && err.reason === 'missing') {
       return { diagnostics: [error(file, `There is no run "${runId}" in ${RUNS_DIR}/.`)], missing: true };
     }

@@ -35,9 +35,9 @@ export async function runEvaluation(reviewRoot: string, runId: string, log: (lin
 }
 
 /** The saved ratings and survey answers of a run, for the panel's rating controls and survey form. */
-export async function runFeedback(reviewRoot: string, record: RunRecord, log: (line: string) => void): Promise<PanelFeedback | undefined> {
+export async function runFeedback(reviewRoot: string, record: RunRecord, log: (line: string) => void, team?: readonly string[]): Promise<PanelFeedback | undefined> {
   try {
-    const [r, s] = [await loadRatings(reviewRoot, record), await loadSurvey(reviewRoot, record.id)];
+    const [r, s] = [await loadRatings(reviewRoot, record, team), await loadSurvey(reviewRoot, record.id, team)];
     const ratings: PanelFeedback['ratings'] = {};
     for (const f of r.ratings) ratings[f.designer] = Object.fromEntries(f.ratings.map((x) => [x.message, x.comment ? { score: x.score, comment: x.comment } : { score: x.score }]));
     const survey: PanelFeedback['survey'] = {};

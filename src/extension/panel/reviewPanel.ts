@@ -237,7 +237,8 @@ export class ReviewPanel implements vscode.Disposable {
     const runId = chosenRunId(this.runs, this.selectedRunId);
     const evaluation = runId ? await this.evaluationOf(runId) : undefined;
     const record = runId ? this.runs.find((r) => r.id === runId) : undefined;
-    const feedback = record ? await runFeedback(this.root.fsPath, record, (line) => this.services.log.warn(line)) : undefined;
+    const team = record?.settings.designers ?? this.lastLoad.review?.designers.map((d) => d.id);
+    const feedback = record ? await runFeedback(this.root.fsPath, record, (line) => this.services.log.warn(line), team) : undefined;
     const discussion = await discussionState(this.root.fsPath, this.runs.find((r) => r.id === runId), this.lastLoad.review, discussionCoding()?.current(this.root.fsPath));
     const brief = await briefRunState(this.root.fsPath, record, (line) => this.services.log.warn(line));
     if (!this.ready || this.disposed || !this.lastLoad) return;

@@ -110,4 +110,40 @@ describe('evaluation: ratings of proxy commentary and the survey', function () {
     assert.deepEqual(c.problems, [`runs/${RUN_ID}/survey/d2.yaml:2:17: error: representative must be a whole number from 1 (strongly disagree) to 5 (strongly agree), found 7.`]);
     assert.ok((await fs.readdir(path.join(root, 'runs', RUN_ID, 'ratings'))).every((n) => !n.endsWith('.tmp')));
   });
+
+  it('every file kind has the same caps: 20 000 bad ratings give 50 lines and one count line; a survey nested 200 000 deep is a sentence', async () => {
+    const dir = path.join(root, 'runs', RUN_ID);
+    await fs.mkdir(path.join(dir, 'ratings'), { recursive: true });
+    await fs.writeFile(path.join(dir, 'ratings', 'd2.yaml'), `designer: d2\nratings:\n${'  - message: i9-m9\n    score: 9\n'.repeat(20_000)}`);
+    await fs.writeFile(path.join(dir, 'survey', 'd3.yaml'), `designer: d3\nrepresentative: ${'['.repeat(200_000)}\n`);
+    const c = await compareRun(root, RUN_ID);
+    const ratingLines = c.problems.filter((l) => l.startsWith(`runs/${RUN_ID}/ratings/d2.yaml:`));
+    assert.equal(ratingLines.length, 51);
+    assert.match(ratingLines.at(-1)!, /: error: … and 39950 more problems in runs\/.*\/ratings\/d2\.yaml \(only the first 50 are listed\)\.$/);
+    const deep = c.problems.filter((l) => l.includes('survey/d3.yaml'));
+    assert.equal(deep.length, 1);
+    assert.match(deep[0]!, /survey\/d3\.yaml:2:\d+: error: runs\/.*\/survey\/d3\.yaml nests lists and fields more than 64 levels deep/);
+    assert.ok(!c.problems.some((l) => /Maximum call stack/.test(l)));
+    await fs.rm(path.join(dir, 'ratings', 'd2.yaml'));
+    await fs.rm(path.join(dir, 'survey', 'd3.yaml'));
+  });
+
+  it('per-designer files are matched to the team with the one id rule: ANA, ａｎａ beside d1, or someone not on the team are not counted', async () => {
+    const survey = path.join(root, 'runs', RUN_ID, 'survey');
+    await fs.mkdir(survey, { recursive: true });
+    const answer = (id: string) => `designer: ${id}\nrepresentative: 5\nclarity: 5\nsatisfied: 5\n`;
+    await fs.writeFile(path.join(survey, 'D1.yaml'), answer('D1'));
+    await fs.writeFile(path.join(survey, 'ｄ1.yaml'), answer('ｄ1'));
+    await fs.writeFile(path.join(survey, 'mallory.yaml'), answer('mallory'));
+    const c = await compareRun(root, RUN_ID);
+    assert.equal(c.survey.n, 1, 'only d1.yaml counts');
+    const lines = c.problems.filter((l) => l.includes('/survey/') && !l.includes('/d2.yaml'));
+    assert.deepEqual(lines.sort(), [
+      `runs/${RUN_ID}/survey/D1.yaml:1:1: error: This file is named "D1", but the designer's id is "d1"; only d1.yaml is theirs, so this one is not counted.`,
+      `runs/${RUN_ID}/survey/mallory.yaml:1:1: error: This file is named after "mallory", who is not on the team of this run (d1, d2, d3, d4); it is not counted.`,
+      `runs/${RUN_ID}/survey/ｄ1.yaml:1:1: error: This file is named "ｄ1", but the designer's id is "d1"; only d1.yaml is theirs, so this one is not counted.`,
+    ].sort());
+    for (const n of ['D1.yaml', 'ｄ1.yaml', 'mallory.yaml']) await fs.rm(path.join(survey, n));
+  });
 });
+

@@ -9,12 +9,17 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as z from 'zod';
-import { LIMITS, ReviewFileError, listInReview, readReviewText, resolveInReview, writeReviewFile } from '../../files/reviewFiles';
+import { ReviewFileError, listInReview, resolveInReview, writeReviewFile } from '../../files/reviewFiles';
+import { readKindText } from '../../files/fileKinds';
+import { zodSentence } from '../../zodText';
 import { RUNS_DIR } from '../store';
 
 export const INBOX_DIR = 'inbox';
 /** A person's message is at most this long (characters). */
 export const MAX_SAY_CHARS = 4000;
+/** Entries waiting in one run's inbox (README "Limits"); a `say` or `pin` beyond it is refused in words, and a driver takes
+ * in at most this many, oldest first. Bytes per entry: FILE_KINDS.inboxEntry. */
+export const MAX_INBOX_ENTRIES = 1000;
 
 export const SayEntrySchema = z.object({
   type: z.literal('say'),
@@ -52,7 +57,13 @@ export function inboxRel(runId: string, file?: string): string {
 
 /** Writes one entry atomically; returns its name once it is on disk. */
 export async function postToInbox(reviewRoot: string, runId: string, entry: InboxEntry, now: number = Date.now()): Promise<string> {
-  const data = InboxEntrySchema.parse(entry);
+  const parsed = InboxEntrySchema.safeParse(entry);
+  if (!parsed.success) throw new Error(`The inbox entry is refused: ${zodSentence(parsed.error, 'the entry')}`);
+  const data = parsed.data;
+  const waiting = ((await listInReview(reviewRoot, inboxRel(runId)).catch(() => undefined)) ?? []).filter((n) => NAME_PATTERN.test(n)).length;
+  if (waiting >= MAX_INBOX_ENTRIES) {
+    throw new Error(`The inbox of run ${runId} already holds ${waiting} entries, the most it may (README "Limits"); wait until the run takes them in.`);
+  }
   sequence = (sequence + 1) % 1_000_000;
   const name = `${String(now).padStart(13, '0')}-${String(sequence).padStart(6, '0')}-${randomBytes(4).toString('hex')}`;
   await writeReviewFile(reviewRoot, inboxRel(runId, `${name}.json`), `${JSON.stringify(data)}\n`, { exclusive: true });
@@ -66,11 +77,11 @@ export async function postToInbox(reviewRoot: string, runId: string, entry: Inbo
 export async function readInbox(reviewRoot: string, runId: string, onBad?: (file: string, why: string) => void): Promise<ReceivedEntry[]> {
   const names = (await listInReview(reviewRoot, inboxRel(runId)).catch(() => undefined)) ?? [];
   const out: ReceivedEntry[] = [];
-  for (const file of names.filter((n) => NAME_PATTERN.test(n)).sort()) {
+  for (const file of names.filter((n) => NAME_PATTERN.test(n)).sort().slice(0, MAX_INBOX_ENTRIES)) {
     try {
-      const text = await readReviewText(reviewRoot, inboxRel(runId, file), LIMITS.smallFile);
+      const text = await readKindText(reviewRoot, inboxRel(runId, file), 'inboxEntry');
       const parsed = InboxEntrySchema.safeParse(JSON.parse(text));
-      if (!parsed.success) throw new Error(parsed.error.issues[0]?.message ?? 'not an inbox entry');
+      if (!parsed.success) throw new Error(zodSentence(parsed.error, 'the entry'));
       out.push({ name: file.slice(0, -'.json'.length), entry: parsed.data });
     } catch (err) {
       if (err instanceof ReviewFileError && err.reason === 'missing') continue; // taken in meanwhile

@@ -5,6 +5,9 @@
 import type { DesignerRanking, Guest } from '../../review/model';
 import type { Message, RunRecord } from '../record';
 import { topChoiceOf } from '../../analysis/stance';
+import { printable } from '../../files/reviewFiles';
+import { sameDesigner } from '../../review/designerId';
+import { MAX_SAY_CHARS } from './inbox';
 
 export interface Team {
   designers: readonly Pick<DesignerRanking, 'id' | 'name' | 'role'>[];
@@ -76,10 +79,14 @@ export function checkSay(
   if (record.status === 'completed') {
     return { ok: false, error: `Run ${record.id} is completed; nobody can speak in it any more (refine it with feedback instead).` };
   }
-  const who = team.designers.find((d) => d.id.toLowerCase() === speaker.toLowerCase());
+  // Cheap caps first: a message too long is refused before anything is looked at in it.
+  if (text.length > MAX_SAY_CHARS) {
+    return { ok: false, error: `The message is ${text.length} characters long; a message is at most ${MAX_SAY_CHARS} (README "Limits"). Say it in shorter parts.` };
+  }
+  const who = team.designers.find((d) => sameDesigner(d.id, speaker));
   if (!who) {
     const known = team.designers.map((d) => d.id).join(', ');
-    return { ok: false, error: `"${speaker}" is not a designer of this review (designers: ${known}).` };
+    return { ok: false, error: `"${printable(speaker.length > 100 ? `${speaker.slice(0, 100)}…` : speaker)}" is not a designer of this review (designers: ${known}).` };
   }
   if (!text.trim()) return { ok: false, error: 'The message is empty; write what you want to say (or /pass at your turn).' };
   const pass = isPass(text);
