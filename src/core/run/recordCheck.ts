@@ -29,6 +29,8 @@ export const RECORD_LIMITS = {
   messages: 50_000,
   /** Ids named with @ in one message. */
   mentions: 100,
+  /** Coverage entries (a member's point and what became of it) in one round of a brief run. */
+  coverage: 10_000,
   /** Pinned messages of a run. */
   pins: 1_000,
   /** Earlier prompts one prompt may be built on through `base`, one on another. */
@@ -120,7 +122,13 @@ function checkBounds(r: RunRecord): RecordProblem | undefined {
     problem =
       duplicate(it.candidates, [...at, 'candidates'], 'The candidate') ??
       duplicate(it.ranking, [...at, 'ranking'], 'The ranked id') ??
-      duplicate(it.remix?.from, [...at, 'remix', 'from'], 'The remix input');
+      duplicate(it.remix?.from, [...at, 'remix', 'from'], 'The remix input') ??
+      tooMany(it.brief?.coverage.length ?? 0, L.coverage, [...at, 'brief', 'coverage', L.coverage], 'coverage entries in one iteration') ??
+      duplicate(
+        it.brief?.coverage.map((c) => `${c.designer}: ${c.point}`),
+        [...at, 'brief', 'coverage'],
+        'The coverage entry',
+      );
     if (problem) return problem;
     for (const [m, msg] of it.messages.entries()) {
       if (msg.id !== undefined) {
