@@ -1,12 +1,13 @@
 /**
  * Problems of review folders in the Problems panel, kept up to date while people edit: a full loadReview on open/save
- * and on file changes (debounced), and, while a ranking file has unsaved edits, that file re-checked from the editor's
- * text on every change. Diagnostic collection: 'teamfusion'.
+ * and on file changes (debounced), and, while a ranking file or a comment on the brief has unsaved edits, that file
+ * re-checked from the editor's text on every change. Diagnostic collection: 'teamfusion'.
  */
 import { formatBytes, LIMITS, listInReview, readNamedFile, readReviewBytes } from '../../core/files/reviewFiles';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { rankingFormatOf, validateRankingText } from '../../core/review/index';
+import { checkCommentText } from '../../core/review/comments';
 import type { Diagnostic, LoadResult } from '../../core/review/model';
 import type { ReviewIndex } from './reviewIndex';
 import { isInside } from './reviewIndex';
@@ -116,7 +117,7 @@ export class LiveDiagnostics implements vscode.Disposable {
     const root = await this.reviews.reviewOf(doc.uri);
     if (!root) return;
     const key = root.toString();
-    if (!rankingRel(root, doc.uri) || !this.lastFull.has(key)) {
+    if (!(rankingRel(root, doc.uri) || commentRelOf(root, doc.uri)) || !this.lastFull.has(key)) {
       // Not a ranking file (or never validated): the files on disk tell, once saved; a first validation now.
       if (!this.lastFull.has(key)) this.debounce(key, 300, () => this.validate(root));
       return;
@@ -129,10 +130,20 @@ export class LiveDiagnostics implements vscode.Disposable {
 
   /** Replaces the diagnostics of ranking files that have unsaved edits with a check of the editor's text. */
   private async withUnsavedEdits(root: vscode.Uri, diagnostics: Diagnostic[]): Promise<Diagnostic[]> {
-    const dirty = vscode.workspace.textDocuments.filter((d) => d.isDirty && rankingRel(root, d.uri));
-    if (dirty.length === 0) return diagnostics;
-    const optionIds = await optionIdsOf(root);
     let out = diagnostics;
+    // A comment on the brief being typed: that file checked from the editor's text (the same cap as on disk first).
+    for (const doc of vscode.workspace.textDocuments.filter((d) => d.isDirty && commentRelOf(root, d.uri))) {
+      const rel = commentRelOf(root, doc.uri) as string;
+      const text = doc.getText();
+      const fresh =
+        Buffer.byteLength(text, 'utf8') > LIMITS.comment
+          ? [{ file: rel, line: 0, column: 0, severity: 'error' as const, message: `${rel} is too large (at most ${formatBytes(LIMITS.comment)}).` }]
+          : checkCommentText(text, rel).diagnostics;
+      out = [...out.filter((d) => d.file !== rel), ...fresh];
+    }
+    const dirty = vscode.workspace.textDocuments.filter((d) => d.isDirty && rankingRel(root, d.uri));
+    if (dirty.length === 0) return out;
+    const optionIds = await optionIdsOf(root);
     for (const doc of dirty) {
       const rel = rankingRel(root, doc.uri);
       const format = rel ? rankingFormatOf(rel) : undefined;
@@ -191,6 +202,13 @@ function rankingRel(root: vscode.Uri, uri: vscode.Uri): string | undefined {
   if (!isInside(uri, root)) return undefined;
   const rel = path.posix.relative(root.path, uri.path);
   return /^rankings\/[^/]+\.(ya?ml|json)$/i.test(rel) ? rel : undefined;
+}
+
+/** "comments/ana.md" when `uri` is a comment file directly in `root`'s comments/, else undefined. */
+function commentRelOf(root: vscode.Uri, uri: vscode.Uri): string | undefined {
+  if (!isInside(uri, root)) return undefined;
+  const rel = path.posix.relative(root.path, uri.path);
+  return /^comments\/[^/]+\.md$/i.test(rel) ? rel : undefined;
 }
 
 async function optionIdsOf(root: vscode.Uri): Promise<string[]> {

@@ -212,6 +212,9 @@ export class ReviewPanel implements vscode.Disposable {
   private analyse(): { value: PanelAnalysis } | { error: string } {
     const review = this.lastLoad?.review;
     if (!review) return { error: 'The review has errors; fix them to see the analysis (see the Problems view).' };
+    if (review.designers.length === 0 && review.comments.length > 0) {
+      return { error: 'A brief review: there is nothing to rank. The members\' comments on the brief are below; run it from the Run tab.' };
+    }
     if (review.designers.length < 2) return { error: 'Agreement needs at least two designers\' rankings.' };
     try {
       const parsed = AnalysisSchema.safeParse(analyzeReview(review));
