@@ -276,6 +276,68 @@ export async function writeReviewFile(root: string, rel: string, data: string | 
   }
 }
 
+const O_NOFOLLOW = (fsc as Record<string, number>).O_NOFOLLOW ?? 0;
+
+/** The absolute path of `file` with its folder resolved and contained, its last name left as it is (not followed). */
+async function lastNameIn(root: string, file: string): Promise<string> {
+  if (file === '' || file.split('/').includes('..')) throw new ReviewFileError(file, `${printable(file)} is not a path inside the review folder.`, 'invalid-path');
+  const dir = path.posix.dirname(file);
+  return path.join(await resolveInReview(root, dir === '.' ? '' : dir), path.posix.basename(file));
+}
+
+/**
+ * lstat (symlinks NOT followed) of a contained path: the folder is resolved and contained, the last name is not
+ * followed, so a caller can refuse a link. Undefined when nothing is there.
+ */
+export async function lstatInReview(root: string, rel: string): Promise<Stats | undefined> {
+  const abs = await lastNameIn(root, toRel(rel));
+  try {
+    return await fs.lstat(abs);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Appends to a file of the review (created if missing) and syncs it to disk before returning: contained, never through a
+ * symbolic link (O_NOFOLLOW), and only to a regular file (a FIFO or a device is refused in words, never waited on).
+ */
+export async function appendReviewFile(root: string, rel: string, data: string | Uint8Array): Promise<void> {
+  const file = toRel(rel);
+  const abs = await lastNameIn(root, file);
+  let handle: fs.FileHandle;
+  try {
+    handle = await fs.open(abs, fsc.O_WRONLY | fsc.O_APPEND | fsc.O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0o644);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP') throw new ReviewFileError(file, `${file} is a symbolic link; it is not written through.`, 'outside');
+    if (code === 'ENXIO' || code === 'EISDIR') throw new ReviewFileError(file, `${file} is not a regular file; it is not written.`, 'not-regular');
+    throw new ReviewFileError(file, `${file} could not be opened for writing (${code ?? 'error'}).`);
+  }
+  try {
+    const st = await handle.stat();
+    if (!st.isFile()) throw new ReviewFileError(file, `${file} is ${kindOf(st)}, not a regular file; it is not written.`, 'not-regular');
+    await handle.appendFile(data);
+    await handle.sync();
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
+
+/** Cuts a regular file of the review to `size` bytes (contained, never through a symbolic link). */
+export async function truncateReviewFile(root: string, rel: string, size: number): Promise<void> {
+  const file = toRel(rel);
+  const abs = await lastNameIn(root, file);
+  const handle = await fs.open(abs, fsc.O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
+  try {
+    if (!(await handle.stat()).isFile()) throw new ReviewFileError(file, `${file} is not a regular file; it is not changed.`, 'not-regular');
+    await handle.truncate(size);
+    await handle.sync();
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
+
 /** Copies a contained regular file to another contained path (bytes read with the same checks as any read). */
 export async function copyInReview(root: string, fromRel: string, toRelPath: string, maxBytes: number): Promise<void> {
   const bytes = await readReviewBytes(root, fromRel, maxBytes);

@@ -1,6 +1,6 @@
 /**
  * run.json — the machine-readable record of a TeamFusion run (contract §2).
- * Written atomically after every turn; read back to resume. Shared by the engine, the CLI, the extension and the panel.
+ * Written atomically at round boundaries and status changes, the turns between them in the journal (journal.ts); read back to resume. Shared by the engine, the CLI, the extension and the panel.
  * Never holds a secret. Images inside recorded prompts are replaced by references (file + sha256), so every prompt is
  * recoverable from the record plus the review folder without bloating it.
  */

@@ -35,6 +35,7 @@ import { narrowTo, runRemixAgent } from './remixAgent';
 import { needsLeadDecision, runLeadDecision } from './leadDecision';
 import { resolveRunSettings } from './settings';
 import { createRunId, readRunRecord, reviewRelative, writeRunRecord } from './store';
+import { RecordWriter } from './journal';
 import { SETTING_BOUNDS } from './settingBounds';
 import { mkdirInReview } from '../files/reviewFiles';
 import { withRunLock } from './lock';
@@ -209,6 +210,8 @@ async function drive(o: RunnerOptions, review: Review, record: RunRecord, resume
   };
   // Prompts are kept as parts in the append-only prompts.jsonl, so run.json stays small (promptParts.ts).
   const promptParts = await PromptPartsWriter.open(review.root, record.id);
+  // Turns go to the journal (synced) and run.json is rewritten whole at round boundaries and status changes (journal.ts).
+  const writer = await RecordWriter.open(review.root, record.id, (r) => writeRunRecord(review.root, r, { validate: r.status !== 'running' }));
   const ctx: StepContext = {
     ...backendsOf(o),
     record,
@@ -225,7 +228,7 @@ async function drive(o: RunnerOptions, review: Review, record: RunRecord, resume
       record.usage.costUsd = estimateCost(record.usage, record.settings, prices);
       promptParts.compact(record);
       await promptParts.flush();
-      await writeRunRecord(review.root, record, { validate: record.status !== 'running' });
+      await writer.save(record, participants(review, record.settings).length);
       emit({ type: 'record-saved', runId: record.id, record });
     },
   };

@@ -1,7 +1,8 @@
 /**
- * Run folders on disk (contract §2): <review>/runs/<run-id>/{run.json, transcript.md, result.md, iteration-<k>/remix.png}.
+ * Run folders on disk (contract §2): <review>/runs/<run-id>/{run.json, journal.jsonl, transcript.md, result.md, iteration-<k>/remix.png}.
  * run.json is always written atomically (temporary file, then rename), so a reader or a crash never sees half a record,
- * and always read through loadRunRecord, which validates it (recordCheck.ts) before anything uses it.
+ * and always read through loadRunRecord, which validates it (recordCheck.ts) and applies the run's journal over it
+ * (journal.ts: what a running run added since run.json was last rewritten) before anything uses it.
  */
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
@@ -13,6 +14,7 @@ import { checkJsonSyntax } from '../review/jsonSyntax';
 import type { Diagnostic } from '../review/model';
 import { RunRecordSchema, normaliseMessages, type RunRecord } from './record';
 import { checkRunRecord, type JsonPath } from './recordCheck';
+import { JournalError, checkpointJournal, mergeJournal } from './journal';
 
 export const RUNS_DIR = 'runs';
 export const RECORD_FILE = 'run.json';
@@ -44,13 +46,14 @@ export async function writeRunRecord(reviewRoot: string, record: RunRecord, opts
   const data = opts.validate ? RunRecordSchema.parse(record) : record;
   runDir(reviewRoot, record.id); // the id is a run id, never a path
   const text = recordText(data);
+  await checkpointJournal(reviewRoot, data);
   await writeReviewFile(reviewRoot, recordFile(record.id), text);
   countWrite(Buffer.byteLength(text));
 }
 
 /**
  * run.json as text: indented, except that each prompt and each message is one line (they are many and alike; one line
- * each keeps the file — rewritten after every turn — small, and a git diff of a run one line per turn).
+ * each keeps the file — rewritten at every round boundary — small, and a git diff of a run one line per turn).
  */
 export function recordText(record: RunRecord): string {
   const nonce = randomBytes(6).toString('hex');
@@ -140,6 +143,13 @@ export async function loadRunRecord(reviewRoot: string, runId: string): Promise<
     return bad(checked.problem.message, line, column);
   }
   const record = checked.record;
+  // Between two rewrites of run.json, what the run added is in its journal (journal.ts): applied over the record.
+  try {
+    await mergeJournal(reviewRoot, record);
+  } catch (err) {
+    if (err instanceof JournalError) return { diagnostics: [err.diagnostic] };
+    throw err;
+  }
   // Every file the record names must be a regular file inside the review.
   for (const [i, op] of record.options.entries()) {
     let problem: string | undefined;

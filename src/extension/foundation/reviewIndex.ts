@@ -44,7 +44,7 @@ export class ReviewIndex implements vscode.Disposable {
     };
     watcher.onDidCreate(onFs, undefined, this.disposables);
     watcher.onDidDelete(onFs, undefined, this.disposables);
-    // run.json is rewritten after every turn of a run: a new run is a create, its later writes change no review.
+    // run.json is rewritten as a run goes: a new run is a create, its later writes change no review.
     watcher.onDidChange((uri) => (uri.path.endsWith('/run.json') ? undefined : onFs(uri)), undefined, this.disposables);
     this.disposables.push(
       watcher,

@@ -11,6 +11,7 @@ import { listRunEntries, type RunEntry } from '../../core/run/store';
 import { formatDiagnostic } from '../../core/review/diagnostics';
 import { LOCK_FILE, interruptedRuns } from '../../core/run/lock';
 import { PARTS_FILE } from '../../core/run/promptParts';
+import { JOURNAL_FILE } from '../../core/run/journal';
 import type { RunRecord } from '../../core/run/record';
 import type { RunEvent } from '../../core/run/events';
 import {
@@ -175,9 +176,9 @@ export class ReviewPanel implements vscode.Disposable {
     // changes what the panel shows.
     const name = rel[rel.length - 1] ?? '';
     if (rel[0] === 'runs' && (name === PARTS_FILE || name.startsWith(LOCK_FILE))) return;
-    // During a run its record is rewritten after every turn; the live events already carry that, and the run's start
-    // and end reload the state.
-    if (rel[0] === 'runs' && rel[rel.length - 1] === 'run.json' && this.services.runs.isRunning(this.root.fsPath)) return;
+    // During a run its turns go to the journal and its record is rewritten at round boundaries; the live events already
+    // carry both, and the run's start and end reload the state.
+    if (rel[0] === 'runs' && (name === 'run.json' || name === JOURNAL_FILE) && this.services.runs.isRunning(this.root.fsPath)) return;
     if (this.reloadTimer) clearTimeout(this.reloadTimer);
     this.reloadTimer = setTimeout(() => {
       this.reloadTimer = undefined;
@@ -276,7 +277,7 @@ export class ReviewPanel implements vscode.Disposable {
 
   private onRunEvent(event: RunEvent): void {
     if (event.type === 'run-started') this.selectedRunId = event.runId;
-    // The whole record is saved after every turn; the webview needs only the events (and fresh state at start and end).
+    // The record is saved as the run goes (journal and run.json); the webview needs only the events (and fresh state at start and end).
     if (event.type !== 'record-saved') this.post({ type: 'runEvent', event });
     if (event.type === 'run-started' || event.type === 'run-finished') {
       void this.reload(false);

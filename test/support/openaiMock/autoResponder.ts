@@ -71,13 +71,22 @@ export function requestedJsonSchema(body: unknown): { name: string; schema: unkn
   return { name: typeof js.name === 'string' ? js.name : 'response', schema: js.schema ?? {} };
 }
 
-/** The default reply for a request (route-specific). */
-export function defaultReply(req: RecordedRequest): MockReply {
+const FILLER = ' The label, the cap and the bottle read as one family, and the shelf test is what decides it in the end.';
+
+/** `text` made about `bytes` long with more of the same kind of words (never shorter than it was). */
+export function padReply(text: string, bytes: number): string {
+  let out = text;
+  while (Buffer.byteLength(out) + FILLER.length <= bytes) out += FILLER;
+  return out;
+}
+
+/** The default reply for a request (route-specific); `messageBytes` pads plain designer replies to about that size. */
+export function defaultReply(req: RecordedRequest, messageBytes = 0): MockReply {
   if (req.route === 'edit') return { kind: 'image' };
   const wanted = requestedJsonSchema(req.body);
   if (wanted) return { kind: 'json', value: instanceFromSchema(wanted.schema, wanted.name) };
   if (isObject(req.body) && isObject(req.body.response_format) && req.body.response_format.type === 'json_object') {
     return { kind: 'json', value: { answer: designerReply(req.body) } };
   }
-  return { kind: 'chat', content: designerReply(req.body) };
+  return { kind: 'chat', content: padReply(designerReply(req.body), messageBytes) };
 }

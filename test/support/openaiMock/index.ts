@@ -103,6 +103,8 @@ export class MockOpenAI {
   latencyMs: number;
   /** Answer spec-invalid requests with 400 (true) or serve them anyway (false); violations are recorded either way. */
   strict: boolean;
+  /** Default designer replies (plain chat turns) padded with more words to about this many bytes; 0: as they come. */
+  messageBytes: number;
 
   private readonly queues: Record<MockRoute, MockReply[]> = { chat: [], edit: [] };
   private fallback: MockFallback | undefined;
@@ -128,6 +130,7 @@ export class MockOpenAI {
     this.baseURL = `http://127.0.0.1:${this.port}/v1`;
     this.latencyMs = options.latencyMs ?? 0;
     this.strict = options.strict ?? true;
+    this.messageBytes = options.messageBytes ?? 0;
     this.batch = new FilesAndBatches(
       { pendingPolls: options.batch?.pendingPolls ?? 0, outcome: options.batch?.outcome ?? 'completed', answeredBeforeExpiry: options.batch?.answeredBeforeExpiry },
       (body, customId) => this.answerBatchLine(body, customId),
@@ -327,7 +330,7 @@ export class MockOpenAI {
 
     let reply: MockReply;
     try {
-      reply = this.queues[route].shift() ?? this.fallback?.(record) ?? defaultReply(record);
+      reply = this.queues[route].shift() ?? this.fallback?.(record) ?? defaultReply(record, this.messageBytes);
     } catch (err) {
       this.sendJson(res, record, 500, openaiError(`The mock fallback threw: ${String(err)}`, 'server_error', 'mock_fallback'));
       return;
@@ -440,7 +443,7 @@ export class MockOpenAI {
     };
     let reply: MockReply;
     try {
-      reply = this.queues.chat.shift() ?? this.fallback?.(record) ?? defaultReply(record);
+      reply = this.queues.chat.shift() ?? this.fallback?.(record) ?? defaultReply(record, this.messageBytes);
     } catch (err) {
       return { status: 500, body: openaiError(`The mock fallback threw: ${String(err)}`, 'server_error', 'mock_fallback') };
     }

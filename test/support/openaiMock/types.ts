@@ -74,6 +74,8 @@ export interface MockOptions {
   latencyMs?: number;
   /** Answer spec-invalid requests with 400 (default true). When false they are only recorded. */
   strict?: boolean;
+  /** Pad default designer replies to about this many bytes (e.g. 1024 for "messages of about 1 KB"); default 0: unpadded. */
+  messageBytes?: number;
   /** Path of openapi.json or of the folder holding it (default: env TEAMFUSION_OPENAI_SPEC, else test/support/openai-spec). */
   specPath?: string;
   /** Batches: retrievals that still see a batch pending, and how it ends (see batches.ts). */

@@ -1,0 +1,303 @@
+/**
+ * The run journal, `runs/<id>/journal.jsonl` (contract §6): what a run adds between two rewrites of run.json, one JSON
+ * object a line, each `iteration` plus exactly one payload key:
+ *   - `message`: a message exactly as run.json keeps it (id included);
+ *   - `prompt`: the prompt record that produced a message (so usage and the prompt behind a message survive a crash);
+ *   - `pins`: the run's pins after a change (the whole list: a pin and an unpin alike);
+ *   - `takenIn`: the id of an inbox entry taken in;
+ *   - `checkpoint`: run.json was rewritten whole with this `updatedAt`; the lines before it are in that run.json.
+ * Lines are appended and synced before the message they carry is acknowledged (an event, the inbox entry deleted).
+ * run.json is rewritten whole only at round boundaries and status changes (RecordWriter decides), each time with
+ * everything so far; between rewrites a reader applies the journal in order over run.json (applyJournal), skipping
+ * what run.json already holds by id. A torn last line (a write cut off by a crash) is ignored and its turn redone; any
+ * other line that does not parse, or that disagrees with run.json, makes the record unusable, said in words.
+ */
+import * as z from 'zod';
+import { ReviewFileError, appendReviewFile, lstatInReview, readReviewText, truncateReviewFile } from '../files/reviewFiles';
+import { error } from '../review/diagnostics';
+import type { Diagnostic } from '../review/model';
+import { addUsage } from './context';
+import { MessageSchema, PinSchema, PromptRecordSchema, messageId, type Message, type Pin, type PromptRecord, type RunRecord } from './record';
+import { countWrite, reviewRelative } from './store';
+
+export const JOURNAL_FILE = 'journal.jsonl';
+/** Byte cap of a journal when it is read (a 48-designer run with 1 KB messages writes well under 2 MB). */
+export const JOURNAL_MAX_BYTES = 32 * 1024 * 1024;
+
+export function journalFile(runId: string): string {
+  return reviewRelative(runId, JOURNAL_FILE);
+}
+
+const Iteration = z.number().int().positive();
+export const JournalLineSchema = z.union([
+  z.object({ iteration: Iteration, message: MessageSchema }).strict(),
+  z.object({ iteration: Iteration, prompt: PromptRecordSchema }).strict(),
+  z.object({ iteration: Iteration, pins: z.array(PinSchema) }).strict(),
+  z.object({ iteration: Iteration, takenIn: z.string().min(1) }).strict(),
+  z.object({ iteration: z.number().int().nonnegative(), checkpoint: z.string().min(1) }).strict(),
+]);
+export type JournalLine = z.infer<typeof JournalLineSchema>;
+
+/** A journal that cannot be used: its diagnostic names the file and the line. */
+export class JournalError extends Error {
+  constructor(readonly diagnostic: Diagnostic) {
+    super(diagnostic.message);
+    this.name = 'JournalError';
+  }
+}
+
+/** The lines of a journal's text; a last line without its newline (torn by a crash) is left out. Throws JournalError. */
+export function parseJournal(text: string, file: string): { lines: JournalLine[]; torn: boolean } {
+  const raw = text.split('\n');
+  const tail = raw.pop(); // after the last newline: empty, or a line cut off
+  const lines = raw.map((line, i) => {
+    let json: unknown;
+    try {
+      json = JSON.parse(line);
+    } catch {
+      throw new JournalError(error(file, 'This journal line is not valid JSON (only a last line cut off by a crash is ignored); the run cannot be used.', i + 1, 1));
+    }
+    const parsed = JournalLineSchema.safeParse(json);
+    if (!parsed.success) {
+      throw new JournalError(error(file, 'This journal line is not `iteration` with exactly one of message, prompt, pins, takenIn or checkpoint.', i + 1, 1));
+    }
+    return parsed.data;
+  });
+  return { lines, torn: tail !== undefined && tail !== '' };
+}
+
+/** What a journal added on top of run.json. */
+export interface JournalMerge {
+  /** Inbox entries taken in (by id), as the journal says. */
+  takenIn: Set<string>;
+  /** Lines applied (not already held by run.json). */
+  applied: number;
+}
+
+/**
+ * Applies journal lines in order over a record read from run.json (in place). Lines up to the checkpoint matching the
+ * record's `updatedAt` are in it already; after that, what the record holds by id is skipped if it is the same and refused
+ * if it differs; a new message must be the next of its iteration, a new prompt the next of the run. Throws JournalError.
+ */
+export function applyJournal(record: RunRecord, lines: readonly JournalLine[], file: string): JournalMerge {
+  const out: JournalMerge = { takenIn: new Set(), applied: 0 };
+  let start = 0;
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const l = lines[i]!;
+    if ('checkpoint' in l && l.checkpoint === record.updatedAt) {
+      start = i + 1;
+      break;
+    }
+  }
+  const promptIds = new Map(record.prompts.map((p, i) => [p.id, i] as const));
+  for (let i = start; i < lines.length; i++) {
+    const l = lines[i]!;
+    const bad = (why: string): never => {
+      throw new JournalError(error(file, `${why} The record and its journal disagree; the run cannot be used.`, i + 1, 1));
+    };
+    if ('checkpoint' in l) continue;
+    if ('takenIn' in l) {
+      out.takenIn.add(l.takenIn);
+      continue;
+    }
+    if ('pins' in l) {
+      if (JSON.stringify(record.pins ?? []) !== JSON.stringify(l.pins)) out.applied++;
+      record.pins = l.pins.length ? l.pins : undefined;
+      continue;
+    }
+    if ('prompt' in l) {
+      const at = promptIds.get(l.prompt.id);
+      if (at !== undefined) {
+        if (JSON.stringify(record.prompts[at]) !== JSON.stringify(l.prompt)) bad(`Prompt ${l.prompt.id} differs from the one in run.json.`);
+        continue;
+      }
+      if (l.prompt.id !== `p${record.prompts.length + 1}`) bad(`Prompt ${l.prompt.id} is not the next prompt of the run (p${record.prompts.length + 1}).`);
+      record.prompts.push(l.prompt);
+      promptIds.set(l.prompt.id, record.prompts.length - 1);
+      if (l.prompt.usage) addUsage(record.usage, l.prompt.usage);
+      out.applied++;
+      continue;
+    }
+    const it = record.iterations.find((x) => x.index === l.iteration);
+    if (!it) bad(`Iteration ${l.iteration} is not in run.json.`);
+    const held = it!.messages.find((m) => m.id === l.message.id);
+    if (held) {
+      if (JSON.stringify(held) !== JSON.stringify(l.message)) bad(`Message ${l.message.id} differs from the one in run.json.`);
+      continue;
+    }
+    const next = messageId(l.iteration, it!.messages.length + 1);
+    if (l.message.id !== next) bad(`Message ${l.message.id ?? '(no id)'} is not the next message of iteration ${l.iteration} (${next}).`);
+    if (l.message.promptId !== undefined && !promptIds.has(l.message.promptId)) bad(`Message ${l.message.id} names prompt ${l.message.promptId}, which the run does not have.`);
+    it!.messages.push(l.message);
+    out.applied++;
+  }
+  return out;
+}
+
+/**
+ * The journal of a run, parsed; undefined when there is none. A link (even inside the review), a FIFO, a folder or
+ * anything outside the review is refused (JournalError), like any record file.
+ */
+export async function readJournal(reviewRoot: string, runId: string): Promise<{ lines: JournalLine[]; torn: boolean; bytes: number } | undefined> {
+  const file = journalFile(runId);
+  let text: string;
+  try {
+    const st = await lstatInReview(reviewRoot, file);
+    if (!st) return undefined;
+    if (st.isSymbolicLink()) throw new JournalError(error(file, `${file} is a symbolic link; a run's journal must be a regular file. The run cannot be used.`));
+    text = await readReviewText(reviewRoot, file, JOURNAL_MAX_BYTES);
+  } catch (err) {
+    if (err instanceof JournalError) throw err;
+    if (err instanceof ReviewFileError && err.reason === 'missing') return undefined;
+    throw new JournalError(error(file, `${err instanceof Error ? err.message : String(err)} The run cannot be used.`));
+  }
+  return { ...parseJournal(text, file), bytes: Buffer.byteLength(text) };
+}
+
+/**
+ * Before run.json is rewritten whole (with `updatedAt`): a checkpoint line, synced, when the run has a journal. A reader
+ * of the old run.json still finds the checkpoint of its own `updatedAt` (or none) and applies the lines after it; a
+ * reader of the new one skips everything before the new checkpoint.
+ */
+export async function checkpointJournal(reviewRoot: string, record: RunRecord): Promise<void> {
+  const file = journalFile(record.id);
+  const st = await lstatInReview(reviewRoot, file);
+  if (!st) return;
+  const data = `${JSON.stringify({ iteration: record.iterations.at(-1)?.index ?? 0, checkpoint: record.updatedAt })}\n`;
+  await appendReviewFile(reviewRoot, file, data);
+  countWrite(Buffer.byteLength(data));
+}
+
+/** Reads the journal of a run and applies it over its run.json record (in place). Throws JournalError. */
+export async function mergeJournal(reviewRoot: string, record: RunRecord): Promise<JournalMerge | undefined> {
+  const j = await readJournal(reviewRoot, record.id);
+  return j ? applyJournal(record, j.lines, journalFile(record.id)) : undefined;
+}
+
+/** What is durable (in run.json or the journal), to tell what a save must add. */
+interface Durable {
+  /** The record without what the journal carries: any change here means a whole rewrite. */
+  skeleton: string;
+  messages: Map<string, string>;
+  /** Message count per iteration index. */
+  counts: Map<number, number>;
+  prompts: Map<string, string>;
+  pins: string;
+  usage: string;
+}
+
+function skeletonOf(record: RunRecord): string {
+  const { updatedAt: _u, usage: _g, prompts: _p, pins: _n, iterations, ...rest } = record;
+  return JSON.stringify({ ...rest, iterations: iterations.map(({ messages: _m, ...it }) => it) });
+}
+
+function usageOf(record: RunRecord): string {
+  const { costUsd: _c, ...u } = record.usage;
+  return JSON.stringify(u);
+}
+
+function snapshot(record: RunRecord): Durable {
+  return {
+    skeleton: skeletonOf(record),
+    messages: new Map(record.iterations.flatMap((it) => it.messages.map((m) => [m.id ?? '', JSON.stringify(m)] as const))),
+    counts: new Map(record.iterations.map((it) => [it.index, it.messages.length] as const)),
+    prompts: new Map(record.prompts.map((p) => [p.id, JSON.stringify(p)] as const)),
+    pins: JSON.stringify(record.pins ?? []),
+    usage: usageOf(record),
+  };
+}
+
+/**
+ * Writes a run's record as the run goes: `save()` appends what is new to the journal (synced) when that is all that
+ * changed, and rewrites run.json whole (`writeWhole`: writeRunRecord, which checkpoints the journal first) at a round
+ * boundary (a round's worth of messages since the last rewrite), at any status change and whenever anything else changed.
+ */
+export class RecordWriter {
+  private durable: Durable | undefined;
+  private sinceRewrite = 0;
+
+  private constructor(
+    private readonly reviewRoot: string,
+    private readonly runId: string,
+    private readonly writeWhole: (record: RunRecord) => Promise<void>,
+  ) {}
+
+  /** Opens the journal of a run for appending: a torn last line is cut off (its turn is redone). */
+  static async open(reviewRoot: string, runId: string, writeWhole: (record: RunRecord) => Promise<void>): Promise<RecordWriter> {
+    const j = await readJournal(reviewRoot, runId);
+    if (j?.torn) {
+      // Keep the complete lines exactly as they are: cut after the last newline.
+      const text = await readReviewText(reviewRoot, journalFile(runId), JOURNAL_MAX_BYTES);
+      await truncateReviewFile(reviewRoot, journalFile(runId), Buffer.byteLength(text.slice(0, text.lastIndexOf('\n') + 1)));
+    }
+    return new RecordWriter(reviewRoot, runId, writeWhole);
+  }
+
+  /** Appends lines (each a JSON object) and syncs them before returning. */
+  async append(lines: readonly JournalLine[]): Promise<void> {
+    if (lines.length === 0) return;
+    const data = `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`;
+    await appendReviewFile(this.reviewRoot, journalFile(this.runId), data);
+    countWrite(Buffer.byteLength(data));
+  }
+
+  /** Notes inbox entries taken in (by id), synced. */
+  async takenIn(iteration: number, ids: readonly string[]): Promise<void> {
+    await this.append(ids.map((takenIn) => ({ iteration, takenIn })));
+  }
+
+  /**
+   * Saves the record: journal lines when only messages, prompts, pins (and the usage they bring) are new and the journal
+   * holds at most a round of messages since the last rewrite; otherwise run.json whole (the first save after a round's
+   * end, any status change, anything else changed). `roundSize`: the messages that make a round (one per designer).
+   */
+  async save(record: RunRecord, roundSize: number, opts: { whole?: boolean } = {}): Promise<'journal' | 'whole'> {
+    const lines = opts.whole || record.status !== 'running' ? undefined : this.delta(record);
+    if (lines && this.sinceRewrite + lines.messages <= Math.max(1, roundSize)) {
+      await this.append(lines.lines);
+      this.sinceRewrite += lines.messages;
+      this.durable = snapshot(record);
+      return 'journal';
+    }
+    await this.writeWhole(record);
+    this.durable = snapshot(record);
+    this.sinceRewrite = 0;
+    return 'whole';
+  }
+
+  /** The journal lines that bring the durable record to `record`, or undefined when only a whole rewrite can. */
+  private delta(record: RunRecord): { lines: JournalLine[]; messages: number } | undefined {
+    const d = this.durable;
+    if (!d || skeletonOf(record) !== d.skeleton) return undefined;
+    const lines: JournalLine[] = [];
+    const current = record.iterations.at(-1)?.index ?? 0;
+    const newPrompts: PromptRecord[] = [];
+    for (const p of record.prompts) {
+      const held = d.prompts.get(p.id);
+      if (held === undefined) newPrompts.push(p);
+      else if (held !== JSON.stringify(p)) return undefined;
+    }
+    const usage = JSON.parse(d.usage) as RunRecord['usage'];
+    for (const p of newPrompts) {
+      if (p.usage) addUsage(usage, p.usage);
+      lines.push({ iteration: p.iteration, prompt: p });
+    }
+    if (JSON.stringify(usage) !== usageOf(record)) return undefined;
+    let messages = 0;
+    for (const it of record.iterations) {
+      const held = d.counts.get(it.index) ?? 0;
+      for (const [k, m] of it.messages.entries()) {
+        if (k < held) {
+          if (d.messages.get(m.id ?? '') !== JSON.stringify(m)) return undefined;
+          continue;
+        }
+        if (m.id !== messageId(it.index, k + 1)) return undefined;
+        lines.push({ iteration: it.index, message: m as Message });
+        messages++;
+      }
+    }
+    const pins = JSON.stringify(record.pins ?? []);
+    if (pins !== d.pins) lines.push({ iteration: current || 1, pins: (record.pins ?? []) as Pin[] });
+    return { lines, messages };
+  }
+}
