@@ -17,6 +17,8 @@ Commands:
       [--human ID]… [--guest ID]… [--no-wait]    --human: that designer speaks in person at their turns;
                                             --guest: a review.yaml guest speaks once per iteration;
                                             --no-wait: exit 3 at a person's turn, never ask.
+      [--image-base-url URL]                Image edits on an endpoint of their own (TEAMFUSION_IMAGE_BASE_URL;
+                                            key TEAMFUSION_IMAGE_API_KEY, else the chat key). Azure: AZURE_OPENAI_*.
   say <review> <run-id> --as ID <text…>     A designer speaks in a run (@id asks them to speak next; /pass at
                                             your own turn lets your proxy speak).
   pin <review> <run-id> <message-id> [--as ID] [--remove]

@@ -12,7 +12,8 @@ import * as path from 'node:path';
 import * as z from 'zod';
 import { loadReview } from '../../core/review/loadReview';
 import { printable, safeJson, writeDiagnostic, writeLine } from '../output';
-import { ModelConfigError, createModelClient } from '../../core/llm/client';
+import { ModelConfigError, createImageClient, createModelClient } from '../../core/llm/client';
+import { OpenAIImageBackend } from '../../core/llm/openaiBackend';
 import { PriceTableSchema, type PriceTable } from '../../core/llm/pricing';
 import { LIMITS, readNamedFile, ReviewFileError } from '../../core/files/reviewFiles';
 import type { RunEvent } from '../../core/run/events';
@@ -40,6 +41,7 @@ const ArgsSchema = z.object({
   human: z.array(z.string()).optional(),
   guest: z.array(z.string()).optional(),
   noWait: z.boolean().optional(),
+  imageBaseUrl: z.string().trim().url('must be a URL such as https://api.openai.com/v1').optional(),
 });
 type RunArgs = z.infer<typeof ArgsSchema>;
 
@@ -72,6 +74,7 @@ export function parseRunArgs(args: readonly string[]): RunArgs {
       case '--human': out.human = [...((out.human as string[] | undefined) ?? []), value()]; break;
       case '--guest': out.guest = [...((out.guest as string[] | undefined) ?? []), value()]; break;
       case '--no-wait': out.noWait = true; break;
+      case '--image-base-url': out.imageBaseUrl = value(); break;
       default:
         if (a.startsWith('-')) throw new UsageError(`unknown option ${a}.`);
         positional.push(a);
@@ -108,8 +111,15 @@ export async function runRun(args: string[]): Promise<number> {
   }
 
   let client;
+  let imageClient;
   try {
-    client = createModelClient({ timeoutMs: envNumber('TEAMFUSION_REQUEST_TIMEOUT_SECONDS', 1000), maxRetries: envNumber('TEAMFUSION_MAX_RETRIES', 1) });
+    const connection = { timeoutMs: envNumber('TEAMFUSION_REQUEST_TIMEOUT_SECONDS', 1000), maxRetries: envNumber('TEAMFUSION_MAX_RETRIES', 1) };
+    client = createModelClient(connection);
+    // The image endpoint apart when it has a URL or a key of its own (its key falls back to the chat key, its URL to the chat URL).
+    imageClient = createImageClient(
+      { baseURL: a.imageBaseUrl ?? process.env.TEAMFUSION_IMAGE_BASE_URL, apiKey: process.env.TEAMFUSION_IMAGE_API_KEY },
+      { ...connection, apiKey: client.apiKey ?? undefined, baseURL: client.baseURL },
+    );
   } catch (err) {
     if (err instanceof ModelConfigError) {
       writeLine(process.stderr, err.message);
@@ -150,6 +160,7 @@ export async function runRun(args: string[]): Promise<number> {
   const options: RunnerOptions = {
     reviewRoot: root,
     client,
+    ...(imageClient ? { images: new OpenAIImageBackend(imageClient) } : {}),
     settings,
     feedback: a.feedback,
     signal: controller.signal,
@@ -183,6 +194,13 @@ export async function runRun(args: string[]): Promise<number> {
     } else {
       record = await startRun(options);
     }
+  } catch (err) {
+    // The image endpoint cannot make remixes (checked for free before anything is spent): one sentence, nothing sent.
+    if (err instanceof ModelConfigError) {
+      writeLine(process.stderr, err.message);
+      return 1;
+    }
+    throw err;
   } finally {
     process.off('SIGINT', onSigint);
     asker?.close();

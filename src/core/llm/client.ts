@@ -41,6 +41,21 @@ export function createModelClient(cfg: ModelClientConfig = {}): OpenAI {
   });
 }
 
+/**
+ * The image endpoint, apart from the chat one when it has a URL or a key of its own (`TEAMFUSION_IMAGE_BASE_URL` /
+ * `--image-base-url` / `teamfusion.imageBaseUrl`, `TEAMFUSION_IMAGE_API_KEY` / "Set Image API Key"); else undefined: the chat
+ * client serves image edits too. Its key falls back to the chat key, its URL to the chat URL.
+ */
+export function createImageClient(
+  image: { apiKey?: string; baseURL?: string },
+  chat: ModelClientConfig,
+): OpenAI | undefined {
+  const apiKey = nonEmpty(image.apiKey);
+  const baseURL = nonEmpty(image.baseURL);
+  if (!apiKey && !baseURL) return undefined;
+  return createModelClient({ ...chat, apiKey: apiKey ?? chat.apiKey, baseURL: baseURL ?? chat.baseURL });
+}
+
 /** Host (and port) of the client's endpoint, for the audit trail: never credentials, path or query. */
 export function endpointHost(client: OpenAI): string | undefined {
   try {

@@ -85,4 +85,34 @@ export class OpenAIImageBackend implements ImageBackend {
     const first = res.data?.[0];
     return { b64: first?.b64_json ?? undefined, url: first?.url ?? undefined, usage: res.usage };
   }
+
+  /**
+   * The model list (GET /models costs nothing): a 404 on it, a refused key, or a list without the image model means this
+   * endpoint cannot make the remixes. Azure lists base models, not deployments, so there only the key is checked.
+   */
+  async check(model: string, signal?: AbortSignal): Promise<string | undefined> {
+    const sdk = openaiSdk();
+    const where = `The image endpoint ${this.host ?? 'api.openai.com'}`;
+    const setting = 'teamfusion.imageBaseUrl (CLI: --image-base-url or TEAMFUSION_IMAGE_BASE_URL)';
+    const azure = this.client instanceof sdk.AzureOpenAI || /\.azure\.com$/i.test(this.host ?? '');
+    let ids: string[];
+    try {
+      const page = await this.client.models.list({ signal });
+      ids = page.data.map((m) => m.id);
+    } catch (err) {
+      if (err instanceof sdk.AuthenticationError) {
+        return `${where} did not accept its key (401): set it with "TeamFusion: Set Image API Key" (CLI: TEAMFUSION_IMAGE_API_KEY), or point ${setting} to an endpoint the key belongs to.`;
+      }
+      if (err instanceof sdk.NotFoundError && !azure) {
+        return `${where} has no model list (404 on /models), so it is not an endpoint that edits images: set ${setting} to one that does (e.g. https://api.openai.com/v1).`;
+      }
+      // Unreachable, rate-limited, cancelled…: the edit itself will say what is wrong, in the run.
+      if (err instanceof Error && err.name === 'AbortError') throw err;
+      if (err instanceof sdk.APIUserAbortError) throw err;
+      return undefined;
+    }
+    if (azure || ids.length === 0 || ids.includes(model)) return undefined;
+    const imageModels = ids.filter((id) => /image|dall-e/i.test(id));
+    return `${where} does not list the image model "${model}" (${imageModels.length ? `it lists ${imageModels.slice(0, 5).join(', ')}` : 'it lists no image model'}): set ${setting} to an endpoint that edits images, or teamfusion.imageModel (TEAMFUSION_IMAGE_MODEL) to a model it lists.`;
+  }
 }

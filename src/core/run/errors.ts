@@ -3,6 +3,7 @@ import type { APIError } from 'openai';
 import { openaiSdk } from '../llm/sdk';
 import { ImagesUnavailableError } from '../images/sharp';
 import { ModelRequestError } from '../llm/backend';
+import { ModelConfigError } from '../llm/client';
 
 export class CancelledError extends Error {
   constructor() {
@@ -25,7 +26,7 @@ export function isAbort(err: unknown, signal?: AbortSignal): boolean {
 }
 
 export function describeError(err: unknown, what: string): string {
-  if (err instanceof StepError || err instanceof ImagesUnavailableError || err instanceof ModelRequestError) return err.message;
+  if (err instanceof StepError || err instanceof ImagesUnavailableError || err instanceof ModelRequestError || err instanceof ModelConfigError) return err.message;
   const OpenAI = openaiSdk();
   if (err instanceof OpenAI.APIConnectionTimeoutError) return `${what} timed out, also after retries. Resume the run to try again.`;
   if (err instanceof OpenAI.APIConnectionError) return `${what} could not reach the model endpoint (${tidy(err.message)}). Resume the run to try again.`;

@@ -38,6 +38,10 @@ export const RunSettingsSchema = z.object({
   imageMaxSide: wholeSetting('imageMaxSide').optional(),
   /** Host of the endpoint only (no credentials, no query), for the audit trail. */
   endpoint: z.string().optional(),
+  /** Host of the image-edit endpoint when it is not the chat endpoint's (never a key). */
+  imageEndpoint: z.string().optional(),
+  /** Who answered the chat requests: an OpenAI-compatible endpoint (default) or VS Code's language models. */
+  chatProvider: z.enum(['openai', 'vscode']).optional(),
   /** Discussion design (issue 10): mode, order + seed, lead, concurrency, hierarchy, persona role, temperature, image
    * size/quality, the team's prompt layers and the designers taking part (values in discussionSettings.ts, bounds in settingBounds.ts). */
   ...discussionSettingFields,

@@ -11,6 +11,7 @@
 import type OpenAI from 'openai';
 import type { ChatBackend, ImageBackend } from '../llm/backend';
 import { OpenAIChatBackend, OpenAIImageBackend } from '../llm/openaiBackend';
+import { ModelConfigError } from '../llm/client';
 import { loadReview } from '../review/loadReview';
 import type { Review } from '../review/model';
 import { designerKey, sameDesigner } from '../review/designerId';
@@ -37,7 +38,7 @@ import { resolveRunSettings } from './settings';
 import { createRunId, readRunRecord, reviewRelative, writeRunRecord } from './store';
 import { RecordWriter } from './journal';
 import { SETTING_BOUNDS } from './settingBounds';
-import { mkdirInReview } from '../files/reviewFiles';
+import { mkdirInReview, resolveInReview } from '../files/reviewFiles';
 import { withRunLock } from './lock';
 import { PromptPartsWriter } from './promptParts';
 
@@ -78,8 +79,10 @@ export async function startRun(o: RunnerOptions): Promise<RunRecord> {
   settings.lead = review.designers.find((d) => settings.lead !== undefined && sameDesigner(d.id, settings.lead))?.id;
   if (settings.lead === undefined) delete settings.lead;
   if (settings.designers) settings.designers = checkSubset(review, settings.designers);
-  const host = backendsOf(o).chat.host;
-  if (host) settings.endpoint = host;
+  const backends = backendsOf(o);
+  if (backends.chat.host) settings.endpoint = backends.chat.host;
+  if (backends.images.host && backends.images.host !== backends.chat.host) settings.imageEndpoint = backends.images.host;
+  if (backends.chat.provider !== 'openai') settings.chatProvider = backends.chat.provider;
   const now = new Date();
   const record: RunRecord = {
     version: RUN_RECORD_VERSION,
@@ -94,7 +97,23 @@ export async function startRun(o: RunnerOptions): Promise<RunRecord> {
     prompts: [],
     kendallW: teamKendallW(review, settings.designers),
   };
+  // Validation first (nothing is sent for an unknown person); then the image endpoint is checked before any paid request.
+  mergeIds(undefined, review.config.humans, o.humans, review.designers.map((d) => d.id), 'designer');
+  mergeIds(undefined, undefined, o.guests, (review.config.guests ?? []).map((g) => g.id), 'guest');
+  await resolveInReview(review.root, reviewRelative(record.id, '')); // a runs/ that leads out is refused before anything is sent
+  await checkImageEndpoint(backends.images, record, o.signal);
   return withRunLock(review.root, record.id, () => drive(o, review, record, false));
+}
+
+/**
+ * Before a run spends anything: when it still has remixes to make, the image endpoint is asked (for free: its model list)
+ * whether it can make them. One sentence naming the endpoint and the setting to change when it cannot (ModelConfigError).
+ */
+export async function checkImageEndpoint(images: ImageBackend, record: RunRecord, signal?: AbortSignal): Promise<void> {
+  const made = record.iterations.filter((it) => it.remix).length;
+  if (record.settings.iterations - 1 - made <= 0 || !images.check) return;
+  const problem = await images.check(record.settings.imageModel, signal);
+  if (problem) throw new ModelConfigError(problem);
 }
 
 /** Continues a failed, cancelled or interrupted run from its record; recorded turns are never asked again. */
@@ -141,6 +160,21 @@ export function backendsOf(o: Pick<RunnerOptions, 'client' | 'chat' | 'images'>)
     return o.client;
   };
   return { chat: o.chat ?? new OpenAIChatBackend(need('chat')), images: o.images ?? new OpenAIImageBackend(need('image')) };
+}
+
+/** `chat` whose first request waits for `check` (run once; its failure fails that request and every later one). */
+function checkedFirst(chat: ChatBackend, check: () => Promise<void>): ChatBackend {
+  let checked: Promise<void> | undefined;
+  return {
+    provider: chat.provider,
+    host: chat.host,
+    acceptsImages: chat.acceptsImages,
+    priced: chat.priced,
+    async chat(req) {
+      await (checked ??= check());
+      return chat.chat(req);
+    },
+  };
 }
 
 async function loadValidReview(root: string): Promise<Review> {
@@ -212,8 +246,11 @@ async function drive(o: RunnerOptions, review: Review, record: RunRecord, resume
   const promptParts = await PromptPartsWriter.open(review.root, record.id);
   // Turns go to the journal (synced) and run.json is rewritten whole at round boundaries and status changes (journal.ts).
   const writer = await RecordWriter.open(review.root, record.id, (r) => writeRunRecord(review.root, r, { validate: r.status !== 'running' }));
+  const backends = backendsOf(o);
+  // A resumed run checks the image endpoint before its first chat request, once the record's files have been read.
+  if (resumed) backends.chat = checkedFirst(backends.chat, () => checkImageEndpoint(backends.images, record, o.signal));
   const ctx: StepContext = {
-    ...backendsOf(o),
+    ...backends,
     record,
     settings: record.settings,
     designers: participants(review, record.settings),

@@ -4,6 +4,16 @@
  */
 
 export const API_KEY_SECRET = 'teamfusion.apiKey';
+/** The image endpoint's own key ("Set Image API Key"), else TEAMFUSION_IMAGE_API_KEY; without either, the chat key is used. */
+export const IMAGE_API_KEY_SECRET = 'teamfusion.imageApiKey';
+
+/** Where one key is kept: its SecretStorage entry and its environment variable. */
+export interface KeySlot {
+  secret: string;
+  envVar: string;
+}
+export const CHAT_KEY: KeySlot = { secret: API_KEY_SECRET, envVar: 'OPENAI_API_KEY' };
+export const IMAGE_KEY: KeySlot = { secret: IMAGE_API_KEY_SECRET, envVar: 'TEAMFUSION_IMAGE_API_KEY' };
 
 /** The subset of vscode.SecretStorage used here. */
 export interface SecretStore {
@@ -30,16 +40,17 @@ export class ApiKeyStore {
   constructor(
     private readonly secrets: SecretStore,
     private readonly env: NodeJS.ProcessEnv = process.env,
+    private readonly slot: KeySlot = CHAT_KEY,
   ) {}
 
-  /** The key to use: secret storage first, then OPENAI_API_KEY. */
+  /** The key to use: secret storage first, then the environment variable (OPENAI_API_KEY for the chat key). */
   async get(): Promise<{ key: string; source: KeySource } | undefined> {
-    const stored = (await this.secrets.get(API_KEY_SECRET))?.trim();
+    const stored = (await this.secrets.get(this.slot.secret))?.trim();
     if (stored) {
       this.seen.add(stored);
       return { key: stored, source: 'secret-storage' };
     }
-    const fromEnv = this.env.OPENAI_API_KEY?.trim();
+    const fromEnv = this.env[this.slot.envVar]?.trim();
     if (fromEnv) {
       this.seen.add(fromEnv);
       return { key: fromEnv, source: 'environment' };
@@ -52,21 +63,21 @@ export class ApiKeyStore {
     if (problem) throw new Error(problem);
     const clean = key.trim();
     this.seen.add(clean);
-    await this.secrets.store(API_KEY_SECRET, clean);
+    await this.secrets.store(this.slot.secret, clean);
   }
 
   async clear(): Promise<void> {
-    await this.secrets.delete(API_KEY_SECRET);
+    await this.secrets.delete(this.slot.secret);
   }
 
-  /** True when OPENAI_API_KEY is set (clearing the stored key then still leaves a key). */
+  /** True when the environment variable is set (clearing the stored key then still leaves a key). */
   hasEnvironmentKey(): boolean {
-    return Boolean(this.env.OPENAI_API_KEY?.trim());
+    return Boolean(this.env[this.slot.envVar]?.trim());
   }
 
   /** Keys to redact from any log line. */
   knownSecrets(): string[] {
-    const env = this.env.OPENAI_API_KEY?.trim();
+    const env = this.env[this.slot.envVar]?.trim();
     return env ? [...this.seen, env] : [...this.seen];
   }
 }

@@ -224,6 +224,40 @@ async function setApiKey(services: Services, arg: unknown): Promise<boolean> {
   return true;
 }
 
+async function setImageApiKey(services: Services, arg: unknown): Promise<boolean> {
+  let key: string | undefined = typeof arg === 'string' ? arg : undefined;
+  if (key !== undefined) {
+    const problem = apiKeyProblem(key);
+    if (problem) {
+      void vscode.window.showErrorMessage(`TeamFusion: the image API key was not stored. ${problem}`);
+      return false;
+    }
+  } else {
+    key = await vscode.window.showInputBox({
+      title: 'TeamFusion: Set Image API Key',
+      prompt: "The key of the image endpoint (teamfusion.imageBaseUrl), when it is not the chat key. Kept in VS Code's secret storage, never in settings or files.",
+      placeHolder: 'sk-…',
+      password: true,
+      ignoreFocusOut: true,
+      validateInput: (text) => apiKeyProblem(text),
+    });
+    if (key === undefined) return false;
+  }
+  await services.runs.imageKeys.set(key);
+  services.log.info('Image API key stored in secret storage.');
+  void vscode.window.showInformationMessage("TeamFusion: image API key stored in VS Code's secret storage.");
+  return true;
+}
+
+async function clearImageApiKey(services: Services): Promise<void> {
+  await services.runs.imageKeys.clear();
+  services.log.info('Image API key removed from secret storage.');
+  const env = services.runs.imageKeys.hasEnvironmentKey()
+    ? ' The TEAMFUSION_IMAGE_API_KEY environment variable is still set and will be used.'
+    : ' Image edits use the chat key.';
+  void vscode.window.showInformationMessage(`TeamFusion: image API key removed from secret storage.${env}`);
+}
+
 async function clearApiKey(services: Services): Promise<void> {
   await services.runs.apiKeys.clear();
   services.log.info('API key removed from secret storage.');
@@ -260,6 +294,8 @@ export function registerRunCommands(context: vscode.ExtensionContext, services: 
     vscode.commands.registerCommand('teamfusion.cancelRun', guarded('Cancel Run', (arg) => cancel(services, arg))),
     vscode.commands.registerCommand('teamfusion.setApiKey', guarded('Set API Key', completesStep(STEP_DONE.apiKey, (arg) => setApiKey(services, arg)))),
     vscode.commands.registerCommand('teamfusion.clearApiKey', guarded('Clear API Key', () => clearApiKey(services))),
+    vscode.commands.registerCommand('teamfusion.setImageApiKey', guarded('Set Image API Key', (arg) => setImageApiKey(services, arg))),
+    vscode.commands.registerCommand('teamfusion.clearImageApiKey', guarded('Clear Image API Key', () => clearImageApiKey(services))),
     vscode.commands.registerCommand('teamfusion.commitRun', guardWriteCommand(services.log, 'Commit Run', (arg) => commitRun(services, arg))),
   );
 }

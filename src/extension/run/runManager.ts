@@ -7,11 +7,12 @@ import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type OpenAI from 'openai';
-import { createModelClient, endpointHost } from '../../core/llm/client';
+import { createImageClient, createModelClient, endpointHost } from '../../core/llm/client';
+import { OpenAIImageBackend } from '../../core/llm/openaiBackend';
 import type { RunEvent } from '../../core/run/events';
 import type { RunRecord } from '../../core/run/record';
 import { refineRun, resumeRun, startRun, type RunnerOptions } from '../../core/run/runner';
-import { ApiKeyStore } from './apiKeyStore';
+import { ApiKeyStore, IMAGE_KEY } from './apiKeyStore';
 import { pinFromPanel, sayFromPanel, type PeopleOutcome } from './peopleBridge';
 import { eventLogLevel, eventLogLine, outcomeSentence, progressMessage } from './eventText';
 import { redactSecrets } from './redact';
@@ -76,6 +77,8 @@ export class RunManager implements vscode.Disposable {
   readonly onEvent: vscode.Event<RunEventEnvelope> = this.emitter.event;
   /** Where the key is kept: SecretStorage 'teamfusion.apiKey', else OPENAI_API_KEY. */
   readonly apiKeys: ApiKeyStore;
+  /** The image endpoint's own key: SecretStorage 'teamfusion.imageApiKey', else TEAMFUSION_IMAGE_API_KEY, else the chat key. */
+  readonly imageKeys: ApiKeyStore;
   private readonly active = new Map<string, ActiveRun>();
   private readonly statusBar = new RunStatusBar();
   private readonly disposables: vscode.Disposable[] = [];
@@ -86,6 +89,7 @@ export class RunManager implements vscode.Disposable {
     private readonly log: vscode.LogOutputChannel,
   ) {
     this.apiKeys = new ApiKeyStore(context.secrets);
+    this.imageKeys = new ApiKeyStore(context.secrets, process.env, IMAGE_KEY);
     this.disposables.push(this.emitter, this.statusBar);
   }
 
@@ -167,7 +171,7 @@ export class RunManager implements vscode.Disposable {
   }
 
   private redact(line: string): string {
-    return redactSecrets(line, this.apiKeys.knownSecrets());
+    return redactSecrets(line, [...this.apiKeys.knownSecrets(), ...this.imageKeys.knownSecrets()]);
   }
 
   private async execute(request: RunRequest): Promise<RunRecord | undefined> {
@@ -195,8 +199,13 @@ export class RunManager implements vscode.Disposable {
     const config = vscode.workspace.getConfiguration('teamfusion');
     const connection = resolveConnection((key) => config.get(key), process.env);
     let client: OpenAI;
+    let imageClient: OpenAI | undefined;
     try {
       client = createModelClient({ apiKey: check.apiKey, ...connection });
+      imageClient = createImageClient(
+        { apiKey: (await this.imageKeys.get())?.key, baseURL: connection.imageBaseURL },
+        { apiKey: check.apiKey, baseURL: connection.baseURL, timeoutMs: connection.timeoutMs, maxRetries: connection.maxRetries },
+      );
     } catch (err) {
       const message = this.redact(errorText(err));
       this.log.error(message);
@@ -207,6 +216,7 @@ export class RunManager implements vscode.Disposable {
     const options: RunnerOptions = {
       reviewRoot: root,
       client,
+      ...(imageClient ? { images: new OpenAIImageBackend(imageClient) } : {}),
       log: (line) => this.log.info(this.redact(line)),
       // A person whose turn comes answers in the panel: the run holds (status "waiting") until they do.
       holdWhenWaiting: true,
@@ -252,7 +262,8 @@ export class RunManager implements vscode.Disposable {
         : options.settings && Object.keys(options.settings).length
           ? `${JSON.stringify(options.settings)} over review.yaml and defaults`
           : 'from review.yaml and defaults';
-    this.log.info(`${what} of ${root} (endpoint ${endpointHost(client) ?? 'default'}, settings ${chosen}).`);
+    const imageHost = imageClient ? `, image endpoint ${endpointHost(imageClient) ?? 'default'}` : '';
+    this.log.info(`${what} of ${root} (endpoint ${endpointHost(client) ?? 'default'}${imageHost}, settings ${chosen}).`);
 
     try {
       const record = await vscode.window.withProgress(

@@ -118,6 +118,8 @@ export function resolveRunSettings(inspect: InspectFn, overrides: RunOverrides =
 
 export interface ConnectionSettings {
   baseURL?: string;
+  /** The image endpoint when it is not the chat one: `teamfusion.imageBaseUrl`, else TEAMFUSION_IMAGE_BASE_URL. */
+  imageBaseURL?: string;
   timeoutMs: number;
   maxRetries: number;
 }
@@ -136,5 +138,8 @@ export function resolveConnection(get: (key: string) => unknown, env: NodeJS.Pro
     maxRetries: retries.success ? retries.data : 3,
   };
   if (base) out.baseURL = base;
+  const imageSetting = get('imageBaseUrl');
+  const imageBase = typeof imageSetting === 'string' && imageSetting.trim() !== '' ? imageSetting.trim() : env.TEAMFUSION_IMAGE_BASE_URL?.trim();
+  if (imageBase) out.imageBaseURL = imageBase;
   return out;
 }

@@ -105,6 +105,10 @@ export class MockOpenAI {
   strict: boolean;
   /** Default designer replies (plain chat turns) padded with more words to about this many bytes; 0: as they come. */
   messageBytes: number;
+  /** Models listed by GET /v1/models. */
+  models: string[];
+  /** Routes this server plays as missing (404). */
+  missingRoutes: Set<string>;
 
   private readonly queues: Record<MockRoute, MockReply[]> = { chat: [], edit: [] };
   private fallback: MockFallback | undefined;
@@ -131,6 +135,8 @@ export class MockOpenAI {
     this.latencyMs = options.latencyMs ?? 0;
     this.strict = options.strict ?? true;
     this.messageBytes = options.messageBytes ?? 0;
+    this.models = [...(options.models ?? MOCK_MODELS)];
+    this.missingRoutes = new Set(options.missingRoutes ?? []);
     this.batch = new FilesAndBatches(
       { pendingPolls: options.batch?.pendingPolls ?? 0, outcome: options.batch?.outcome ?? 'completed', answeredBeforeExpiry: options.batch?.answeredBeforeExpiry },
       (body, customId) => this.answerBatchLine(body, customId),
@@ -262,8 +268,8 @@ export class MockOpenAI {
     const rel = path.replace(/^\/v1(?=\/)/, '');
     let route: RecordedRequest['route'] = 'other';
     if (method === 'POST' && rel === '/chat/completions') route = 'chat';
-    else if (method === 'POST' && rel === '/images/edits') route = 'edit';
-    else if (method === 'GET' && (rel === '/models' || rel.startsWith('/models/'))) route = 'models';
+    else if (method === 'POST' && rel === '/images/edits' && !this.missingRoutes.has('edit')) route = 'edit';
+    else if (method === 'GET' && (rel === '/models' || rel.startsWith('/models/')) && !this.missingRoutes.has('models')) route = 'models';
     else if ((method === 'POST' && rel === '/files') || (method === 'GET' && /^\/files\/[^/]+(\/content)?$/.test(rel))) route = 'files';
     else if ((method === 'POST' && (rel === '/batches' || /^\/batches\/[^/]+\/cancel$/.test(rel))) || (method === 'GET' && /^\/batches\/[^/]+$/.test(rel))) route = 'batches';
 
@@ -468,11 +474,11 @@ export class MockOpenAI {
     const created = 1_700_000_000;
     const model = (id: string): object => ({ id, object: 'model', created, owned_by: 'openai' });
     if (rel === '/models') {
-      this.sendJson(res, record, 200, { object: 'list', data: MOCK_MODELS.map(model) });
+      this.sendJson(res, record, 200, { object: 'list', data: this.models.map(model) });
       return;
     }
     const id = decodeURIComponent(rel.slice('/models/'.length));
-    if (MOCK_MODELS.includes(id)) this.sendJson(res, record, 200, model(id));
+    if (this.models.includes(id)) this.sendJson(res, record, 200, model(id));
     else this.sendJson(res, record, 404, openaiError(`The model '${id}' does not exist`, 'invalid_request_error', 'model_not_found', 'model'));
   }
 

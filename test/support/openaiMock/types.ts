@@ -70,6 +70,10 @@ export interface RecordedRequest {
 export interface MockOptions {
   /** 0 (default) picks a free port. */
   port?: number;
+  /** Models listed by GET /v1/models (default MOCK_MODELS); e.g. chat models only, to play a chat-only server. */
+  models?: string[];
+  /** Routes answered 404 as on a server that does not have them (e.g. ['edit', 'models'] for a chat-only server). */
+  missingRoutes?: Array<'edit' | 'models'>;
   /** Fixed delay before every answer. */
   latencyMs?: number;
   /** Answer spec-invalid requests with 400 (default true). When false they are only recorded. */

@@ -46,3 +46,29 @@ export function useEngineMock(bind: (mock: MockOpenAI, cacheDir: string) => void
     afterEach(() => assert.deepEqual(mock!.specErrors(), [], 'every request is valid against the official spec'));
   }
 }
+
+/** What one run of the built CLI (dist/cli.js) did. */
+export interface CliResult { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }
+
+/** The environment without any OPENAI_*, AZURE_OPENAI_* or TEAMFUSION_* variable of the machine running the tests. */
+export function cleanCliEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !/^(OPENAI_|AZURE_OPENAI_|TEAMFUSION_)/.test(k)) env[k] = v;
+  return env;
+}
+
+/** Starts the built CLI (dist/cli.js, made by `npm run build`) with `args` in a clean environment plus `env`. */
+export function startCli(args: string[], env: Record<string, string | undefined>): { child: import('node:child_process').ChildProcess; done: Promise<CliResult> } {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { spawn } = require('node:child_process') as typeof import('node:child_process');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const path = require('node:path') as typeof import('node:path');
+  const cli = path.resolve(__dirname, '../../../..', 'dist', 'cli.js');
+  const child = spawn(process.execPath, [cli, ...args], { env: { ...cleanCliEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  const done = new Promise<CliResult>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
+  return { child, done };
+}
