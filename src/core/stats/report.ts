@@ -1,4 +1,5 @@
 /** `formatAnalysisTable`: the analysis as a plain-text report for a terminal (fixed-width columns, no colour). */
+import { printable } from '../files/reviewFiles';
 import type { Analysis } from './analysis';
 import { contestedBand } from './perOption';
 import { bandWords } from './sentence';
@@ -13,8 +14,14 @@ function pText(p: number): string {
   return p < 0.0001 ? p.toExponential(2) : fixed(p, 4);
 }
 
-/** Lays out rows as columns: by default the first column left-aligned, the others right-aligned. */
-function table(header: string[], rows: string[][], leftAligned: number[] = [0]): string[] {
+/**
+ * Lays out rows as columns: by default the first column left-aligned, the others right-aligned. Every cell is escaped
+ * BEFORE the layout (a line break in a designer's name is `\n` in its cell), so a name can neither forge a line nor
+ * push its column out of line.
+ */
+function table(rawHeader: string[], rawRows: string[][], leftAligned: number[] = [0]): string[] {
+  const header = rawHeader.map((cell) => printable(cell));
+  const rows = rawRows.map((r) => r.map((cell) => printable(cell)));
   const indent = '  ';
   const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => (r[c] ?? '').length)));
   const line = (cells: string[]): string =>
@@ -104,5 +111,6 @@ export function formatAnalysisTable(a: Analysis): string {
   } else {
     out.push('Outlier: none (every designer agrees equally with the others).');
   }
-  return out.join('\n') + '\n';
+  // Each entry is one line: whatever a name holds, it stays on it.
+  return out.map((l) => printable(l)).join('\n') + '\n';
 }

@@ -150,6 +150,24 @@ describe('stats: sentence and report', () => {
     assert.match(agreementSentence({ w: 0.5, band: 'moderate', p: 0.05, raters: 4 }), /not significant/);
   });
 
+  it('formatAnalysisTable escapes each cell before the layout: a line break in a name is \\n in its cell, never a forged line', () => {
+    const review = makeReview(OPTIONS, TEAM);
+    review.designers[1]!.name = 'Bob\n  dan      FORGED   Lead  9\u001b[2J';
+    review.designers[2]!.role = 'x\ry';
+    const text = formatAnalysisTable(analyzeReview(review, { permutations: 100 }));
+    const lines = text.split('\n');
+    assert.ok(!lines.some((l) => /^\s+dan\s+FORGED/.test(l)), 'no line starts with the forged row');
+    const bob = lines.find((l) => /^  bob\s/.test(l) && l.includes('FORGED'))!;
+    assert.ok(bob.includes('Bob\\n  dan      FORGED   Lead  9\\x1b[2J'), bob);
+    assert.ok(!/[\u0000-\u0009\u000b-\u001f]/.test(text));
+    // The column after the name starts at the same place on every row of the Designers table.
+    const header = lines.findIndex((l) => /^  Id\s+Name\s+Role/.test(l));
+    const rows = lines.slice(header, header + 2 + TEAM.length);
+    const roleAt = rows[0]!.indexOf('Role');
+    for (const r of rows.slice(2)) assert.equal(r[roleAt - 1], ' ', r);
+    assert.ok(rows.some((r) => r.slice(roleAt).startsWith('x\\ry')));
+  });
+
   it('formatAnalysisTable shows every section', () => {
     const a = analyzeReview(makeReview(OPTIONS, TEAM), { permutations: 500 });
     const text = formatAnalysisTable(a);
