@@ -29,9 +29,10 @@ Commands:
                                             acceptance of the remixes, ratings, survey.
   evaluate <folder> [--json] [--out DIR]    The study's table for every review below a folder; --out writes
                                             evaluation.md, evaluation.json and SVG charts.
-  code-discussion <review> <run-id> [--json] [--force] [--batch] [--poll-interval S] [--max-wait S]
+  code-discussion <review> <run-id> [--json] [--force] [--batch] [--yes] [--poll-interval S] [--max-wait S]
                                             Code every message of a run with Bales' interaction categories
-                                            (runs/<run-id>/analysis.json); --batch uses the Batch API.
+                                            (runs/<run-id>/analysis.json); --batch uses the Batch API; more than
+                                            50 requests are sent only with --yes (the cost is said first).
 
 Exit codes: 0 ok, 1 invalid input or failed run, 2 usage error, 3 waiting for a person (say, then resume),
 130 cancelled.

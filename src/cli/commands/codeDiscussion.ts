@@ -1,5 +1,5 @@
 /**
- * `teamfusion code-discussion <review> <run-id> [--json] [--force] [--batch] [--poll-interval S] [--max-wait S]`:
+ * `teamfusion code-discussion <review> <run-id> [--json] [--force] [--batch] [--yes] [--poll-interval S] [--max-wait S]`:
  * every message of the run gets one Bales IPA category (runs/<run-id>/analysis.json); `--json` prints that object.
  * Exit 0 coded (or a batch still pending, said in words), 1 invalid input / messages left uncoded / batch expired or failed,
  * 2 usage, 130 cancelled.
@@ -14,6 +14,7 @@ import {
   MAX_ATTEMPTS,
   analysisPath,
   codeDiscussion,
+  costWords,
   stanceSentence,
   topChoiceOf,
   type DesignerTop,
@@ -37,6 +38,7 @@ export async function runCodeDiscussion(args: string[]): Promise<number> {
     json: { type: 'boolean' },
     force: { type: 'boolean' },
     batch: { type: 'boolean' },
+    yes: { type: 'boolean' },
     'poll-interval': { type: 'string' },
     'max-wait': { type: 'string' },
   });
@@ -84,6 +86,12 @@ export async function runCodeDiscussion(args: string[]): Promise<number> {
       maxWaitMs,
       prices,
       designers,
+      // Above CONFIRM_ABOVE_REQUESTS requests: only with --yes (said in words either way).
+      confirm: async (cost) => {
+        if (values.yes !== true) return false;
+        process.stderr.write(`${printable(`Sending ${costWords(cost)} (--yes).`)}\n`);
+        return true;
+      },
       signal: controller.signal,
       onProgress: (p) => {
         if (values.json !== true) process.stderr.write(`${printable(p.message)}\n`);

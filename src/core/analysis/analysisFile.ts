@@ -4,6 +4,7 @@
  */
 import { readKindText } from '../files/fileKinds';
 import { ReviewFileError, writeReviewFile } from '../files/reviewFiles';
+import { lineColAt, locateJsonValue } from '../review/jsonLocate';
 import { zodSentence } from '../zodText';
 import { RUNS_DIR } from '../run/store';
 import { AnalysisFileSchema, type AnalysisFile } from './schema';
@@ -34,7 +35,9 @@ export async function readAnalysisFile(root: string, runId: string): Promise<Ana
   }
   const parsed = AnalysisFileSchema.safeParse(json);
   if (!parsed.success) {
-    throw new ReviewFileError(rel, `${rel}: error: ${zodSentence(parsed.error, 'the file').replace(/\.$/, '')}; code again with --force to replace it.`);
+    const issue = parsed.error.issues[0]!;
+    const at = lineColAt(text, locateJsonValue(text, issue.path.filter((p): p is string | number => typeof p !== 'symbol')));
+    throw new ReviewFileError(rel, `${rel}:${at.line}:${at.column}: error: ${zodSentence(parsed.error, 'the file').replace(/\.$/, '')}; code again with --force to replace it.`);
   }
   return parsed.data;
 }

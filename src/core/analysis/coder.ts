@@ -38,6 +38,25 @@ import { byDesigner, possiblyTooCompliant, roundMix } from './summary';
 export const MAX_ATTEMPTS = 3;
 export const DEFAULT_POLL_INTERVAL_MS = 30_000;
 export const DEFAULT_MAX_WAIT_MS = 10 * 60_000;
+/** Above this many requests, coding says what it will cost and asks first (`--yes` on the command line, a modal in VS
+ * Code); a record of 100 000 messages never starts thousands of paid requests without a word. README "Limits". */
+export const CONFIRM_ABOVE_REQUESTS = 50;
+
+/** What a coding is about to send, for the question asked before it. */
+export interface CodingCost {
+  requests: number;
+  messages: number;
+  /** Estimated US dollars (price table × tokens estimated from the requests' text); undefined without a price. */
+  estimateUsd?: number;
+  batch: boolean;
+}
+
+/** "12,500 requests for 100,000 messages (about $3.20)": the cost in words. */
+export function costWords(c: CodingCost): string {
+  const n = (x: number): string => x.toLocaleString('en-US');
+  const usd = c.estimateUsd === undefined ? 'no price known for the model' : `about $${c.estimateUsd.toFixed(2)}`;
+  return `${n(c.requests)} ${c.batch ? 'batch ' : ''}request${c.requests === 1 ? '' : 's'} for ${n(c.messages)} message${c.messages === 1 ? '' : 's'} (${usd})`;
+}
 
 export interface CodingProgress {
   coded: number;
@@ -63,6 +82,8 @@ export interface CodeDiscussionOptions {
   /** Designers with their top choice before the run, for the stance table (left out when not given). */
   designers?: readonly DesignerTop[];
   perRequest?: number;
+  /** Asked before more than CONFIRM_ABOVE_REQUESTS requests are sent; without it (or on false) nothing is sent. */
+  confirm?: (cost: CodingCost) => Promise<boolean>;
   onProgress?: (p: CodingProgress) => void;
   log?: (line: string) => void;
 }
@@ -325,6 +346,16 @@ export async function codeDiscussion(o: CodeDiscussionOptions): Promise<CodeDisc
     const toCode = items.filter((it) => !codes.has(it.id) && !failed.has(it.id)).map((it) => it.id);
     if (state === 'coded' && toCode.length) {
       const plans = planRequests(rounds, new Set(toCode), perRequest);
+      // Counts first (cheap), then the question, before a single request is sent.
+      if (plans.length > CONFIRM_ABOVE_REQUESTS) {
+        const cost: CodingCost = { requests: plans.length, messages: toCode.length, estimateUsd: estimateCoding(plans, model, prices, o.batch === true), batch: o.batch === true };
+        if (!o.confirm || !(await o.confirm(cost))) {
+          throw new CodingError(
+            `Coding run ${o.runId} would send ${costWords(cost)}, more than ${CONFIRM_ABOVE_REQUESTS} requests; nothing was sent. ` +
+              'Confirm to go ahead (on the command line: run it again with --yes).',
+          );
+        }
+      }
       if (o.batch) {
         progress(`Uploading ${plans.length} coding requests as a batch…`);
         const lines = plans.map((plan, i) => ({ customId: `tf-${i + 1}`, body: codingRequestBody(model, plan, plan.ids) }));
@@ -384,4 +415,14 @@ function answerCodes(a: BatchAnswer, ids: readonly string[]): { codes: Map<strin
   if (a.finishReason === 'length') return { codes: new Map(), problems: ['the answer was cut off (length).'], answer: a.content ?? '' };
   const p = parseCodes(a.content ?? '', ids);
   return { ...p, answer: a.content ?? '' };
+}
+
+/** Estimated cost of sending `plans`: input tokens from the text of a sample of requests (about 4 characters a token),
+ * 40 output tokens per message coded; at the batch discount for batches. Linear in a sample, not in the record. */
+function estimateCoding(plans: readonly CodingRequestPlan[], model: string, prices: PriceTable, batch: boolean): number | undefined {
+  const sample = plans.slice(0, 20);
+  const chars = sample.reduce((n, p) => n + JSON.stringify(codingRequestBody(model, p, p.ids).messages).length, 0);
+  const inputTokens = Math.round((chars / 4 / Math.max(1, sample.length)) * plans.length);
+  const outputTokens = plans.reduce((n, p) => n + p.ids.length * 40, 0);
+  return estimateCost({ inputTokens, cachedInputTokens: 0, outputTokens, images: 0 }, { chatModel: model, imageModel: '' }, prices, { batch });
 }

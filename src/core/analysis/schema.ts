@@ -30,9 +30,15 @@ export const RoundMixSchema = z.object({
 export type RoundMix = z.infer<typeof RoundMixSchema>;
 
 /** A Batch API job of this coding that has not been collected yet (resumed by the next code-discussion). */
+/** What an id the API gave back may look like (`batch_abc123`, `file-abc123`): it is put into request paths, so never
+ * `..`, a slash or anything else a file could slip in. */
+const API_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,199}$/;
+const apiId = (what: string) =>
+  z.string().regex(API_ID, { error: `${what} must be an id the API gave (letters, digits, _ and -, like batch_abc123); this one is not, so the file is not used` });
+
 export const PendingBatchSchema = z.object({
-  id: z.string(),
-  inputFileId: z.string(),
+  id: apiId('The batch id'),
+  inputFileId: apiId('The batch input file id'),
   status: z.string(),
   createdAt: z.string(),
   /** custom_id → the message ids that request codes. */

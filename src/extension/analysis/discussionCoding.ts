@@ -6,7 +6,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { codeDiscussion, topChoiceOf, type CodeDiscussionResult } from '../../core/analysis';
+import { CONFIRM_ABOVE_REQUESTS, codeDiscussion, costWords, topChoiceOf, type CodeDiscussionResult } from '../../core/analysis';
 import { createModelClient } from '../../core/llm/client';
 import type { PanelCodingProgress } from '../../protocol/panel';
 import { guardCommand } from '../commandGuard';
@@ -97,6 +97,16 @@ export class DiscussionCoding implements vscode.Disposable {
               signal: controller.signal,
               ...(prices ? { prices } : {}),
               ...(designers ? { designers } : {}),
+              // Long paid work asks first, in a modal, with the count and the estimated cost.
+              confirm: async (cost) => {
+                const go = 'Code the discussion';
+                const answer = await vscode.window.showWarningMessage(
+                  `Coding run ${runId} will send ${costWords(cost)}.`,
+                  { modal: true, detail: `More than ${CONFIRM_ABOVE_REQUESTS} requests are sent only when you confirm.` },
+                  go,
+                );
+                return answer === go;
+              },
               onProgress: (p) => {
                 progress.report({ message: `${p.coded} of ${p.total} coded. ${p.message}` });
                 emit({ runId, active: true, coded: p.coded, total: p.total, message: p.message });

@@ -5,6 +5,7 @@ import { MockOpenAI } from '../../support/openaiMock';
 import { buildCli, runCli } from '../cli/buildCli';
 import { TEST_KEY } from '../run/helpers';
 import { RUN_ID, categoryFor, reviewWithRun, scriptedCoder } from './fixtures';
+import { writeRunRecord } from '../../../src/core/run/store';
 
 describe('teamfusion code-discussion (command line)', function () {
   this.timeout(90_000);
@@ -58,6 +59,45 @@ describe('teamfusion code-discussion (command line)', function () {
     assert.match(r.stderr, /1 message could not be coded after 3 attempts and is listed as uncoded: i2-m5\./);
     const a = JSON.parse(await fs.readFile(path.join(root, 'runs', RUN_ID, 'analysis.json'), 'utf8'));
     assert.deepEqual(a.uncoded, ['i2-m5']);
+  });
+
+  it('more than 50 requests: the count and estimated cost are said, nothing is sent without --yes; with --yes it codes', async () => {
+    const { root, record } = await reviewWithRun();
+    record.iterations[0]!.messages = Array.from({ length: 500 }, (_, i) => ({ id: `i1-m${i + 1}`, kind: 'proxy' as const, speaker: `d${(i % 3) + 1}`, turn: null, content: `Point ${i + 1}: Image ${(i % 4) + 1}.` }));
+    await writeRunRecord(root, record);
+    scriptedCoder(mock);
+    const r = await runCli(cli.cli, 'code-discussion', root, RUN_ID);
+    assert.equal(r.code, 1, r.stderr);
+    const lines = r.stderr.trim().split('\n');
+    assert.equal(lines.length, 1, r.stderr);
+    assert.match(lines[0]!, /^teamfusion code-discussion: Coding run \S+ would send 64 requests for 505 messages \(about \$\d+\.\d\d\), more than 50 requests; nothing was sent\. Confirm to go ahead \(on the command line: run it again with --yes\)\.$/);
+    assert.equal(mock.requests.length, 0);
+    assert.ok(!existsSync(path.join(root, 'runs', RUN_ID, 'analysis.json')));
+    const yes = await runCli(cli.cli, 'code-discussion', root, RUN_ID, '--yes');
+    assert.equal(yes.code, 0, yes.stderr);
+    assert.match(yes.stderr, /Sending 64 requests for 505 messages \(about \$\d+\.\d\d\) \(--yes\)\./);
+    assert.equal(mock.requests.length, 64);
+  });
+
+  it('a batch id that is not an id the API gives ("..") is refused naming analysis.json and the place; --force codes again', async () => {
+    const { root } = await reviewWithRun();
+    scriptedCoder(mock);
+    assert.equal((await runCli(cli.cli, 'code-discussion', root, RUN_ID)).code, 0);
+    const file = path.join(root, 'runs', RUN_ID, 'analysis.json');
+    const a = JSON.parse(await fs.readFile(file, 'utf8'));
+    a.batch = { id: '..', inputFileId: 'file-1', status: 'in_progress', createdAt: '2026-11-21T22:40:05Z', requests: {} };
+    const text = `${JSON.stringify(a, null, 2)}\n`;
+    await fs.writeFile(file, text);
+    const line = text.split('\n').findIndex((l) => l.includes('"id": ".."')) + 1;
+    mock.reset();
+    const r = await runCli(cli.cli, 'code-discussion', root, RUN_ID);
+    assert.equal(r.code, 1);
+    assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+    assert.match(r.stderr, new RegExp(`^teamfusion code-discussion: runs/${RUN_ID}/analysis\\.json:${line}:\\d+: error: batch\\.id: The batch id must be an id the API gave`));
+    assert.equal(mock.requests.length, 0);
+    scriptedCoder(mock);
+    const forced = await runCli(cli.cli, 'code-discussion', root, RUN_ID, '--force');
+    assert.equal(forced.code, 0, forced.stderr);
   });
 
   it('an unknown run: exit 1 in words, nothing written, no request; bad flags are usage errors (2)', async () => {
