@@ -12,6 +12,7 @@ import { runCodeDiscussion } from './commands/codeDiscussion';
 import { runEvaluate } from './commands/evaluate';
 import { runSay } from './commands/say';
 import { runPin } from './commands/pin';
+import { runDecide } from './commands/decide';
 import { USAGE, UsageError } from './usage';
 import { RunRecordError } from '../core/run/store';
 import { printable, writeLine } from './output';
@@ -29,6 +30,7 @@ const COMMANDS: Record<string, Command> = {
   evaluate: runEvaluate,
   say: runSay,
   pin: runPin,
+  decide: (args) => runDecide(args),
 };
 
 export async function main(argv: string[]): Promise<number> {

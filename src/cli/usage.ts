@@ -28,7 +28,11 @@ Commands:
   compare <review> <run-id> [--json]        Did it help? Agreement before → after (paired change, verdict),
                                             acceptance of the remixes, ratings, survey.
   evaluate <folder> [--json] [--out DIR]    The study's table for every review below a folder; --out writes
-                                            evaluation.md, evaluation.json and SVG charts.
+                                            evaluation.md, evaluation.json and SVG charts. Pairs TeamFusion with
+                                            the usual way within each team.
+  decide <review> --pick <option> [--started <time>]
+                                            Record the decision of a usual-way review (condition: usual) in
+                                            decision.yaml: the pick, when the team started (ISO time) and now.
   code-discussion <review> <run-id> [--json] [--force] [--batch] [--yes] [--poll-interval S] [--max-wait S]
                                             Code every message of a run with Bales' interaction categories
                                             (runs/<run-id>/analysis.json); --batch uses the Batch API; more than

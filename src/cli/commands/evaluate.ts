@@ -7,6 +7,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { allCharts } from '../../core/evaluation/charts';
 import { evaluateFolder } from '../../core/evaluation/evaluate';
+import { conditionsSentences } from '../../core/evaluation/baseline';
 import { f2 } from '../../core/evaluation/format';
 import { evaluationMarkdown } from '../../core/evaluation/report';
 import { printable } from '../../core/files/reviewFiles';
@@ -34,7 +35,7 @@ export async function runEvaluate(args: string[]): Promise<number> {
   const json = `${JSON.stringify(e, null, 2)}\n`;
   if (typeof values.out === 'string') {
     await writeOut(path.resolve(values.out), { 'evaluation.md': evaluationMarkdown(e), 'evaluation.json': json, ...allCharts(e) });
-    process.stderr.write(`Wrote evaluation.md, evaluation.json and 3 charts to ${printable(values.out)}\n`);
+    process.stderr.write(`Wrote evaluation.md, evaluation.json and ${Object.keys(allCharts(e)).length} charts to ${printable(values.out)}\n`);
   }
   if (values.json === true) process.stdout.write(`${safeJson(e)}\n`);
   else {
@@ -46,6 +47,7 @@ export async function runEvaluate(args: string[]): Promise<number> {
         `Generated option top 1: ${o.top1Rate === null ? '—' : `${Math.round(o.top1Rate * 100)}%`}, top 2: ${o.top2Rate === null ? '—' : `${Math.round(o.top2Rate * 100)}%`}; ratings ${f2(o.ratingsMean)} / 5 (n = ${o.ratingsN}).`,
         `Cost ${o.totalCostUsd === null ? '—' : `$${o.totalCostUsd.toFixed(2)}`}; per remixed image ${o.costPerRemixUsd === null ? '—' : `$${o.costPerRemixUsd.toFixed(3)}`}.`,
         ...(o.timeToDecisionNote ? [`Time to decision: ${o.timeToDecisionNote}`] : []),
+        ...conditionsSentences(e.conditions).map(printable),
       ].join('\n')}\n`,
     );
   }

@@ -7,6 +7,7 @@
 import { parseArgs } from 'node:util';
 import type { ParseArgsConfig } from 'node:util';
 import { hasErrors, loadReview } from '../../core/review';
+import { usualWayDiagnostics } from '../../core/evaluation/baseline';
 import { printable, writeDiagnostic } from '../output';
 import { UsageError } from '../usage';
 
@@ -28,7 +29,13 @@ export async function runValidate(args: string[]): Promise<number> {
     throw new UsageError(positionals.length === 0 ? 'give the review folder to check, e.g. teamfusion validate samples/lumen-perfume' : 'give exactly one review folder.');
   }
   const target = positionals[0];
-  const { review, diagnostics } = await loadReview(target, { requireRankings: true });
+  let { review, diagnostics } = await loadReview(target, { requireRankings: true });
+  if (!review) {
+    // A usual-way review (condition: usual) may have no rankings: the team decided without ranking first.
+    const loose = await loadReview(target, { requireRankings: false });
+    if (loose.review?.config.condition === 'usual') ({ review, diagnostics } = loose);
+  }
+  if (review?.config.condition === 'usual') diagnostics = [...diagnostics, ...(await usualWayDiagnostics(review.root, review.options.map((o) => o.id)))];
   for (const d of diagnostics) writeDiagnostic(process.stdout, d);
   const errors = diagnostics.filter((d) => d.severity === 'error').length;
   const warnings = diagnostics.length - errors;

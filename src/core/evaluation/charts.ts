@@ -126,8 +126,47 @@ export function ratingsChart(e: Evaluation): string {
   return svg(width, height, '“This is what I would have said” — ratings 1–5', body);
 }
 
-export const CHART_FILES = { wBeforeAfter: 'w-before-after.svg', acceptance: 'acceptance.svg', ratings: 'ratings.svg' } as const;
+/** Paired differences TeamFusion − usual (survey means, 1–5 scale) with their 95% intervals over teams, around 0. */
+export function conditionsChart(e: Evaluation): string {
+  const c = e.conditions;
+  const width = 560;
+  const left = 130;
+  const right = width - 30;
+  const top = 64;
+  const rowH = 40;
+  const rows: [string, { diff: number | null; low: number | null; high: number | null }][] = [
+    ['representative', c.paired.representative],
+    ['clarity', c.paired.clarity],
+    ['satisfied', c.paired.satisfied],
+  ];
+  const axisY = top + rows.length * rowH + 4;
+  const height = axisY + 60;
+  const x = (v: number): number => left + ((Math.max(-4, Math.min(4, v)) + 4) / 8) * (right - left);
+  const body: string[] = [text(16, 48, `${c.paired.teams} paired team${c.paired.teams === 1 ? '' : 's'}; dot: mean difference, bar: 95% interval over teams`, { size: 11 })];
+  for (const t of [-4, -2, 0, 2, 4]) {
+    body.push(`<line x1="${x(t)}" y1="${top - 6}" x2="${x(t)}" y2="${axisY}" stroke="${t === 0 ? COLORS.border : COLORS.grid}" stroke-width="${t === 0 ? 2 : 1}"/>`, text(x(t), axisY + 16, t > 0 ? `+${t}` : String(t), { anchor: 'middle', size: 11 }));
+  }
+  body.push(text((left + right) / 2, axisY + 34, 'TeamFusion − usual way (survey points, 1–5 scale)', { anchor: 'middle', size: 11 }));
+  rows.forEach(([label, d], i) => {
+    const y = top + i * rowH + rowH / 2;
+    body.push(text(left - 10, y + 4, label, { anchor: 'end' }));
+    if (d.diff === null) {
+      body.push(text(left + 8, y + 4, 'no paired answers', { size: 11 }));
+      return;
+    }
+    if (d.low !== null && d.high !== null) body.push(`<line x1="${x(d.low)}" y1="${y}" x2="${x(d.high)}" y2="${y}" stroke="${COLORS.before}" stroke-width="3"/>`);
+    body.push(`<circle cx="${x(d.diff)}" cy="${y}" r="6" fill="${COLORS.after}"><title>${label} ${d.diff.toFixed(2)}</title></circle>`);
+  });
+  return svg(width, height, 'TeamFusion against the usual way, paired within teams', body);
+}
+
+export const CHART_FILES = { wBeforeAfter: 'w-before-after.svg', acceptance: 'acceptance.svg', ratings: 'ratings.svg', conditions: 'conditions.svg' } as const;
 
 export function allCharts(e: Evaluation): Record<(typeof CHART_FILES)[keyof typeof CHART_FILES], string> {
-  return { [CHART_FILES.wBeforeAfter]: wBeforeAfterChart(e), [CHART_FILES.acceptance]: acceptanceChart(e), [CHART_FILES.ratings]: ratingsChart(e) } as Record<(typeof CHART_FILES)[keyof typeof CHART_FILES], string>;
+  return {
+    [CHART_FILES.wBeforeAfter]: wBeforeAfterChart(e),
+    [CHART_FILES.acceptance]: acceptanceChart(e),
+    [CHART_FILES.ratings]: ratingsChart(e),
+    [CHART_FILES.conditions]: conditionsChart(e),
+  } as Record<(typeof CHART_FILES)[keyof typeof CHART_FILES], string>;
 }

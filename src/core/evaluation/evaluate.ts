@@ -14,11 +14,12 @@ import { listRunEntries, RUNS_DIR } from '../run/store';
 import { analyzeReview, type AnalyzeOptions } from '../stats/analysis';
 import { SIGNIFICANCE_LEVEL } from '../stats/sentence';
 import { compareRun, type CompareResult } from './compare';
-import { SURVEY_QUESTIONS, type SurveyQuestion } from './feedback';
 import { rerankRel } from './paths';
 import { statInReview } from '../files/reviewFiles';
 import { categoryMixOf, codedCategories, type CodedCategories } from '../analysis/evaluationMix';
 import { discussionOf } from '../run/discussionSettings';
+import { conditionsOf, decisionMinutes, loadDecision, ROOT_SURVEY_DIR, type Condition, type ConditionReview, type Conditions, type Decision } from './baseline';
+import { loadSurvey, loadSurveyFolder, SURVEY_QUESTIONS, type SurveyAnswer, type SurveyQuestion } from './feedback';
 
 export interface RunEvaluation {
   id: string;
@@ -49,6 +50,10 @@ export interface ReviewEvaluation {
   runs: RunEvaluation[];
   /** Share of each Bales category (number as a string) over the coded messages of its runs; null when none is coded. */
   categoryMix: Record<string, number> | null;
+  /** How the review was decided (review.yaml `condition:`, default teamfusion). */
+  condition: Condition;
+  /** A usual-way review's decision.yaml (null when missing or invalid; the problem is in `skipped`). */
+  decision: Decision | null;
 }
 
 export interface Skipped {
@@ -95,6 +100,8 @@ export interface Overall {
 export interface Evaluation {
   reviews: ReviewEvaluation[];
   overall: Overall;
+  /** TeamFusion against the team's usual way, paired within each team (issue 19). */
+  conditions: Conditions;
   skipped: Skipped[];
 }
 
@@ -265,16 +272,24 @@ export async function evaluateFolder(folder: string, opts: AnalyzeOptions & { on
   if (!st?.isDirectory()) throw new Error(`${folder} is not a folder.`);
   const reviews: ReviewEvaluation[] = [];
   const skipped: Skipped[] = [];
+  const forConditions: ConditionReview[] = [];
   for (const dir of await findReviews(base)) {
     const rel = relPath(base, dir);
     opts.onProgress?.(rel);
-    const loaded = await loadReview(dir, { requireRankings: true, decodeImages: false });
+    let loaded = await loadReview(dir, { requireRankings: true, decodeImages: false });
+    if (!loaded.review) {
+      // A usual-way review may have no rankings: the team decided without ranking first.
+      const loose = await loadReview(dir, { requireRankings: false, decodeImages: false });
+      if (loose.review?.config.condition === 'usual') loaded = loose;
+    }
     if (!loaded.review) {
       const first = loaded.diagnostics.find((d) => d.severity === 'error');
       skipped.push({ path: rel, reason: first ? formatDiagnostic(first) : 'the review cannot be loaded' });
       continue;
     }
     const review = loaded.review;
+    const condition: Condition = review.config.condition ?? 'teamfusion';
+    const prefix = rel === '.' ? '' : `${rel}/`;
     let w: number | null = null;
     let p: number | null = null;
     if (review.designers.length >= 2) {
@@ -283,8 +298,22 @@ export async function evaluateFolder(folder: string, opts: AnalyzeOptions & { on
       p = k.pPermutation;
     }
     const runs: RunEvaluation[] = [];
-    for (const entry of await listRunEntries(dir)) {
-      const runPath = `${rel === '.' ? '' : `${rel}/`}${RUNS_DIR}/${entry.id}`;
+    const answers: SurveyAnswer[] = [];
+    const minutes: number[] = [];
+    let decision: Decision | null = null;
+    if (condition === 'usual') {
+      const d = await loadDecision(dir, review.options.map((o) => o.id));
+      for (const diag of d.diagnostics) if (diag.severity === 'error') skipped.push({ path: rel, reason: formatDiagnostic({ ...diag, file: `${prefix}${diag.file}` }) });
+      if (d.decision) {
+        decision = d.decision;
+        minutes.push(decisionMinutes(d.decision));
+      }
+      const sv = await loadSurveyFolder(dir, ROOT_SURVEY_DIR);
+      for (const diag of sv.diagnostics) if (diag.severity === 'error') skipped.push({ path: rel, reason: formatDiagnostic({ ...diag, file: `${prefix}${diag.file}` }) });
+      answers.push(...sv.answers);
+    }
+    for (const entry of condition === 'usual' ? [] : await listRunEntries(dir)) {
+      const runPath = `${prefix}${RUNS_DIR}/${entry.id}`;
       if (!entry.record) {
         skipped.push({ path: runPath, reason: formatDiagnostic(entry.diagnostics[0]!) });
         continue;
@@ -293,12 +322,19 @@ export async function evaluateFolder(folder: string, opts: AnalyzeOptions & { on
         const { run, problems } = await collectRun(dir, entry.record, opts);
         runs.push(run);
         for (const pr of problems) skipped.push({ path: runPath, reason: pr });
+        answers.push(...(await loadSurvey(dir, entry.record.id)).answers);
+        if (entry.record.committedAt) {
+          const t = (Date.parse(entry.record.committedAt) - Date.parse(entry.record.startedAt)) / 60_000;
+          if (Number.isFinite(t)) minutes.push(t);
+        }
       } catch (err) {
         skipped.push({ path: runPath, reason: err instanceof Error ? err.message : String(err) });
       }
     }
+    const team = (review.designers.length ? review.designers.map((d) => d.id) : [...new Set(answers.map((a) => a.designer))]).map((id) => id.toLowerCase()).sort();
+    forConditions.push({ path: rel, condition, team, answers, minutes });
     const coded = runs.flatMap((r) => (r.bales ? [r.bales] : []));
-    reviews.push({ path: rel, designers: review.designers.length, options: review.options.length, w, pPermutation: p, runs, categoryMix: coded.length ? categoryMixOf(coded) : null });
+    reviews.push({ path: rel, designers: review.designers.length, options: review.options.length, w, pPermutation: p, runs, categoryMix: coded.length ? categoryMixOf(coded) : null, condition, decision });
   }
-  return { reviews, overall: overallOf(reviews), skipped };
+  return { reviews, overall: overallOf(reviews), conditions: conditionsOf(forConditions), skipped };
 }

@@ -2,7 +2,9 @@
  * The designers' feedback on a run, validated like rankings (`file:line:col: error: …` at the offending node):
  *   runs/<run-id>/ratings/<designer-id>.yaml  `designer`, `ratings: [{message, score 1–5, comment?}]` — only messages of
  *                                             the designer's own proxy (kind "proxy", speaker = designer) can be rated;
- *   runs/<run-id>/survey/<designer-id>.yaml   `designer`, `representative`, `clarity`, `satisfied` (each 1–5), `comment?`.
+ *   runs/<run-id>/survey/<designer-id>.yaml   `designer`, `representative`, `clarity`, `satisfied` (each 1–5), `comment?`,
+ *                                             `workflow?` (teamfusion | usual: which they would choose for similar tasks);
+ *                                             a usual-way review keeps the same files in survey/ at its root.
  * Files are read as their kind in the file-kind table (contained, regular, capped, nesting checked) and written atomically;
  * each is matched to the team by its name with the one id rule (designerId.ts): a file named after nobody on the team, or
  * spelled otherwise than the designer's id (`ANA`, `ａｎａ` beside `ana`), is refused in words and not counted.
@@ -40,8 +42,13 @@ export interface SurveyAnswer {
   representative?: number;
   clarity?: number;
   satisfied?: number;
+  /** Which workflow they would choose for similar tasks (issue 19). */
+  workflow?: Workflow;
   comment?: string;
 }
+
+export const WORKFLOWS = ['teamfusion', 'usual'] as const;
+export type Workflow = (typeof WORKFLOWS)[number];
 
 interface Pos {
   line: number;
@@ -207,7 +214,7 @@ export function checkSurveyText(text: string, file: string): { survey?: SurveyAn
   const expected = designerIdOfFile(file);
   const { map, data, posOf, diagnostics } = parseMap(text, file, 'A survey file');
   if (!map || !data) return { diagnostics };
-  unknownFields(map, ['designer', ...SURVEY_QUESTIONS, 'comment'], file, posOf, diagnostics);
+  unknownFields(map, ['designer', ...SURVEY_QUESTIONS, 'workflow', 'comment'], file, posOf, diagnostics);
   const designer = checkDesigner(map, data, file, expected, posOf, diagnostics);
   const out: SurveyAnswer = { designer: expected, file };
   let answered = 0;
@@ -220,6 +227,13 @@ export function checkSurveyText(text: string, file: string): { survey?: SurveyAn
       out[q] = data[q] as number;
       answered++;
     }
+  }
+  if (data.workflow !== undefined && data.workflow !== null) {
+    const at = valuePos(pairOf(map, 'workflow'), posOf, { line: 1, column: 1 });
+    if (typeof data.workflow === 'string' && (WORKFLOWS as readonly string[]).includes(data.workflow.trim())) {
+      out.workflow = data.workflow.trim() as Workflow;
+      answered++;
+    } else diagnostics.push(error(file, `workflow must be teamfusion or usual (which you would choose for similar tasks), found ${shownValue(data.workflow)}.`, at.line, at.column));
   }
   if (data.comment !== undefined && data.comment !== null) {
     if (typeof data.comment !== 'string') {
@@ -294,9 +308,14 @@ export async function loadRatings(root: string, record: RunRecord, team?: readon
 
 /** Every valid survey file of a run, plus the diagnostics of the others (capped per file); `team` as for loadRatings. */
 export async function loadSurvey(root: string, runId: string, team?: readonly string[]): Promise<{ answers: SurveyAnswer[]; diagnostics: Diagnostic[] }> {
+  return loadSurveyFolder(root, surveyRel(runId), team);
+}
+
+/** Every valid survey file of a folder (a run's survey/, or a usual-way review's survey/ at its root). */
+export async function loadSurveyFolder(root: string, folder: string, team?: readonly string[]): Promise<{ answers: SurveyAnswer[]; diagnostics: Diagnostic[] }> {
   const diagnostics: Diagnostic[] = [];
   const answers: SurveyAnswer[] = [];
-  for (const f of await yamlFiles(root, surveyRel(runId))) {
+  for (const f of await yamlFiles(root, folder)) {
     const notOurs = teamProblem(f, team);
     if (notOurs) {
       diagnostics.push(notOurs);
@@ -333,6 +352,7 @@ export async function writeSurvey(root: string, runId: string, answer: Omit<Surv
   const rel = surveyRel(runId, answer.designer);
   const body: Record<string, unknown> = { designer: answer.designer };
   for (const q of SURVEY_QUESTIONS) if (answer[q] !== undefined) body[q] = answer[q];
+  if (answer.workflow) body.workflow = answer.workflow;
   if (answer.comment) body.comment = answer.comment;
   const text = `# 1 = strongly disagree … 5 = strongly agree\n${stringify(body, { lineWidth: 0 })}`;
   const check = checkSurveyText(text, rel);

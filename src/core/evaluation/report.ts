@@ -4,6 +4,7 @@ import { CHART_FILES } from './charts';
 import { f2 } from './format';
 import { REFERENCE } from './reference';
 import { mixWords } from '../analysis/evaluationMix';
+import { conditionsSentences } from './baseline';
 
 function pct(x: number | null): string {
   return x === null ? '—' : `${Math.round(x * 100)}%`;
@@ -72,6 +73,7 @@ export function evaluationMarkdown(e: Evaluation): string {
     for (const r of e.reviews) if (r.categoryMix) lines.push(`| ${cell(r.path)} | ${r.runs.filter((x) => x.bales).length} | ${cell(mixWords(r.categoryMix))} |`);
     lines.push('');
   }
+  lines.push('## TeamFusion against the usual way', '', ...conditionsSentences(e.conditions).map(cell), '', `![Paired differences](${CHART_FILES.conditions})`, '');
   if (e.skipped.length) {
     lines.push('## Skipped', '');
     for (const s of e.skipped) lines.push(`- ${cell(s.path)}: ${cell(s.reason)}`);

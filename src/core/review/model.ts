@@ -99,6 +99,8 @@ export interface ReviewConfig {
   humans?: string[];
   /** Perspectives that are not on the team; they speak only when called in. */
   guests?: Guest[];
+  /** `usual`: the team decided this review without TeamFusion (decision.yaml, issue 19); default teamfusion. */
+  condition?: 'teamfusion' | 'usual';
 }
 
 export interface Review {

@@ -23,6 +23,9 @@ import {
 import { OTHER_BOUNDS, wholeSetting } from '../run/settingBounds';
 import { GuestsSchema, HumansSchema } from './guests';
 
+/** How a review was decided: with TeamFusion (the default) or the team's usual way (issue 19). */
+export const CONDITIONS = ['teamfusion', 'usual'] as const;
+
 const FILE = 'review.yaml';
 
 const text = (field: string) =>
@@ -87,6 +90,7 @@ const FIELDS = {
   }),
   humans: HumansSchema,
   guests: GuestsSchema,
+  condition: choice('condition', CONDITIONS),
 } satisfies Record<keyof ReviewConfig, z.ZodType>;
 
 export interface ParsedReviewConfig {
