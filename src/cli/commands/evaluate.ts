@@ -1,28 +1,39 @@
 /**
  * `teamfusion evaluate <folder> [--json] [--out <dir>]`: the study's table for every review below a folder. --out writes
- * evaluation.md, evaluation.json and SVG charts into <dir> (created when missing). Exit 0, 1 when any review or run was
+ * evaluation.md, evaluation.json and SVG charts into <dir> (created when missing), which must lie inside <folder>
+ * and is never reached through a link. Exit 0, 1 when any review or run was
  * skipped (the rest is still evaluated), 2 usage.
  */
-import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { allCharts } from '../../core/evaluation/charts';
 import { evaluateFolder } from '../../core/evaluation/evaluate';
 import { conditionsSentences } from '../../core/evaluation/baseline';
 import { f2 } from '../../core/evaluation/format';
 import { evaluationMarkdown } from '../../core/evaluation/report';
-import { printable } from '../../core/files/reviewFiles';
+import { mkdirInReview, printable, realRoot, toRel, writeReviewFile } from '../../core/files/reviewFiles';
 import { UsageError } from '../usage';
 import { safeJson } from '../output';
 import { parseStrict } from './validate';
 
-async function writeOut(dir: string, files: Record<string, string>): Promise<void> {
-  await fs.mkdir(dir, { recursive: true });
-  for (const [name, data] of Object.entries(files)) {
-    const target = path.join(dir, name);
-    const tmp = `${target}.${process.pid}.tmp`;
-    await fs.writeFile(tmp, data);
-    await fs.rename(tmp, target);
+/**
+ * Writes the files into `out`, which must lie inside the evaluated folder: through the file room, so no folder on the
+ * way and no file at a target may be a symbolic link (refused in words, never followed), and the temporary files have
+ * names nobody can predict.
+ */
+async function writeOut(folder: string, out: string, files: Record<string, string>): Promise<void> {
+  const base = path.resolve(folder);
+  const target = path.resolve(out);
+  let rel = path.relative(base, target);
+  if (rel.startsWith('..') || path.isAbsolute(rel)) {
+    // Perhaps the folder was named through a link: compare with its real path too.
+    rel = path.relative(await realRoot(base), target);
   }
+  if (rel.startsWith('..') || path.isAbsolute(rel)) {
+    throw new Error(`--out ${printable(out)} is outside the folder being evaluated (${printable(folder)}); give a folder inside it, e.g. ${path.join(folder, 'evaluation')}.`);
+  }
+  const dir = toRel(rel.split(path.sep).join('/'));
+  await mkdirInReview(base, dir);
+  for (const [name, data] of Object.entries(files)) await writeReviewFile(base, dir ? `${dir}/${name}` : name, data);
 }
 
 export async function runEvaluate(args: string[]): Promise<number> {
@@ -34,7 +45,7 @@ export async function runEvaluate(args: string[]): Promise<number> {
   for (const s of e.skipped) process.stderr.write(`skipped ${printable(s.path)}: ${printable(s.reason)}\n`);
   const json = `${JSON.stringify(e, null, 2)}\n`;
   if (typeof values.out === 'string') {
-    await writeOut(path.resolve(values.out), { 'evaluation.md': evaluationMarkdown(e), 'evaluation.json': json, ...allCharts(e) });
+    await writeOut(folder, values.out, { 'evaluation.md': evaluationMarkdown(e), 'evaluation.json': json, ...allCharts(e) });
     process.stderr.write(`Wrote evaluation.md, evaluation.json and ${Object.keys(allCharts(e)).length} charts to ${printable(values.out)}\n`);
   }
   if (values.json === true) process.stdout.write(`${safeJson(e)}\n`);

@@ -17,7 +17,7 @@ export async function runPin(args: string[]): Promise<number> {
   const [review, runId, message] = positionals as [string, string, string];
   const remove = values.remove === true;
   try {
-    const r = await submitPin({ reviewRoot: path.resolve(review), runId, message, as: typeof values.as === 'string' ? values.as.trim() : undefined, remove });
+    const r = await submitPin({ reviewRoot: path.resolve(review), runId, message, as: typeof values.as === 'string' ? values.as.trim() : undefined, remove, onNote: (line) => process.stderr.write(`${printable(line)}\n`) });
     const what = remove ? 'unpinned' : 'pinned';
     process.stderr.write(r.applied ? `Message ${printable(message)} ${what} in run ${runId}.\n` : `Message ${printable(message)} ${what}; the process running ${runId} takes it in at the next turn.\n`);
     return 0;

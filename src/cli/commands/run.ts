@@ -168,6 +168,7 @@ export async function runRun(args: string[]): Promise<number> {
     humans: a.human,
     guests: a.guest,
     holdWhenWaiting: asker !== undefined,
+    log: (line) => writeLine(process.stderr, line),
     onEvent: (e) => {
       if (e.type === 'record-saved') latest = e.record;
       printEvent(e, out, (id) => (latest ? labelOf(latest, id) : id));

@@ -18,7 +18,7 @@ export async function runSay(args: string[]): Promise<number> {
   if (typeof values.as !== 'string' || !values.as.trim()) throw new UsageError('say who speaks with --as <designer-id>.');
   const [review, runId, ...words] = positionals as [string, string, ...string[]];
   try {
-    const r = await submitSay({ reviewRoot: path.resolve(review), runId, as: values.as.trim(), text: words.join(' ') });
+    const r = await submitSay({ reviewRoot: path.resolve(review), runId, as: values.as.trim(), text: words.join(' '), onNote: (line) => process.stderr.write(`${printable(line)}\n`) });
     const where = r.applied
       ? `recorded in run ${runId} as ${r.message?.id}${r.message?.turn ? ` (turn ${r.message.turn})` : ''}`
       : `sent to run ${runId}; the process running it takes it in at the next turn`;

@@ -2,6 +2,7 @@
 import type { Evaluation } from './evaluate';
 import { CHART_FILES } from './charts';
 import { f2 } from './format';
+import { escapeMarkdown } from '../files/markdown';
 import { REFERENCE } from './reference';
 import { mixWords } from '../analysis/evaluationMix';
 import { conditionsSentences } from './baseline';
@@ -14,10 +15,8 @@ function usd(x: number | null): string {
   return x === null ? '—' : `$${x.toFixed(2)}`;
 }
 
-/** Markdown table cell: no pipes or line breaks from file-controlled text. */
-function cell(s: string): string {
-  return s.replace(/[|\\`*_[\]<>]/g, (c) => `\\${c}`).replace(/[\r\n]+/g, ' ');
-}
+/** Markdown table cell: file-controlled text escaped by the one Markdown escape (no pipes, line breaks, HTML or links). */
+const cell = escapeMarkdown;
 
 function hours(h: number | null): string {
   return h === null ? '—' : h < 48 ? `${h.toFixed(1)} h` : `${(h / 24).toFixed(1)} days`;

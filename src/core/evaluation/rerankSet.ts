@@ -8,11 +8,10 @@
  * beside its place and renamed into it, so a half-made folder never looks like a review; an existing one is never
  * overwritten. Every read and write goes through the review-files room.
  */
-import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { requireSharp } from '../images/sharp';
 import { stringify } from '../yaml';
-import { LIMITS, mkdirInReview, readReviewBytes, readReviewText, resolveInReview, ReviewFileError, statInReview, writeReviewFile } from '../files/reviewFiles';
+import { LIMITS, makeOwnFolder, mkdirInReview, readReviewBytes, readReviewText, removeOwnFolder, renameOwnFolder, ReviewFileError, statInReview, writeReviewFile } from '../files/reviewFiles';
 import { formatDiagnostic } from '../review/diagnostics';
 import { loadReview } from '../review/loadReview';
 import type { Review } from '../review/model';
@@ -118,26 +117,26 @@ export async function makeRerankSet(reviewRoot: string, runId: string, opts: { t
   const key = assignLetters(runId, sources);
   const brief = await readReviewText(root, 'brief.md', LIMITS.brief);
 
-  // Built beside the target and renamed into place.
-  const staging = `${runRel(runId)}/.${path.posix.basename(target)}.partial-${process.pid}`;
-  const stagingAbs = await resolveInReview(root, staging);
-  await fs.rm(stagingAbs, { recursive: true, force: true });
+  // Built in a folder of its own under a random name beside the target (never a name someone could plant a link at),
+  // then moved into place; on failure only that folder, which this process made, is removed (no link followed).
+  const staging = await makeOwnFolder(root, runRel(runId), `${path.posix.basename(target)}`);
   try {
-    await writeReviewFile(root, `${staging}/brief.md`, brief);
+    await writeReviewFile(root, `${staging}/brief.md`, brief, { exclusive: true });
     await mkdirInReview(root, `${staging}/options`);
     for (const [letter, s] of Object.entries(key)) await writeReviewFile(root, `${staging}/options/${letter}.png`, await blindPng(root, s.file), { exclusive: true });
     await mkdirInReview(root, `${staging}/rankings`);
-    await writeReviewFile(root, `${staging}/rankings/.gitkeep`, '');
+    await writeReviewFile(root, `${staging}/rankings/.gitkeep`, '', { exclusive: true });
     await writeReviewFile(
       root,
       `${staging}/review.yaml`,
       `# The team ranks these candidates again, blind; "teamfusion compare" shows whether the team converged.\n${stringify({ title: `${review.title} — re-rank` }, { lineWidth: 0 })}`,
+      { exclusive: true },
     );
-    await writeReviewFile(root, `${staging}/${KEY_FILE}`, formatKey(key));
+    await writeReviewFile(root, `${staging}/${KEY_FILE}`, formatKey(key), { exclusive: true });
     if (await statInReview(root, target)) throw new Error(`Run ${runId} already has a re-rank folder (${target}); it is never overwritten.`);
-    await fs.rename(stagingAbs, await resolveInReview(root, target));
+    await renameOwnFolder(root, staging, target);
   } catch (err) {
-    await fs.rm(stagingAbs, { recursive: true, force: true }).catch(() => undefined);
+    await removeOwnFolder(root, staging);
     throw err;
   }
   return { dir: path.join(root, ...target.split('/')), key };

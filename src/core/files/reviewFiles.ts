@@ -7,7 +7,6 @@
  *   - size caps: every kind of file has a byte cap (LIMITS) checked before it is parsed.
  * Errors are ReviewFileError, whose `file` is the path relative to the review root (forward slashes) and whose message names it.
  */
-import { randomBytes } from 'node:crypto';
 import { constants as fsc, promises as fs, type Stats } from 'node:fs';
 import * as path from 'node:path';
 
@@ -155,6 +154,7 @@ export async function listInReview(root: string, rel: string): Promise<string[] 
 
 const O_NONBLOCK = (fsc as Record<string, number>).O_NONBLOCK ?? 0;
 const O_NOCTTY = (fsc as Record<string, number>).O_NOCTTY ?? 0;
+const O_NOFOLLOW = (fsc as Record<string, number>).O_NOFOLLOW ?? 0;
 
 function kindOf(st: Stats): string {
   if (st.isDirectory()) return 'a folder';
@@ -177,7 +177,7 @@ export function formatBytes(n: number): string {
 export async function readReviewBytes(root: string, rel: string, maxBytes: number): Promise<Buffer> {
   const file = toRel(rel);
   const abs = await resolveInReview(root, file);
-  return readRegular(abs, file, maxBytes);
+  return readRegular(abs, file, maxBytes, true);
 }
 
 /**
@@ -189,20 +189,32 @@ export async function readNamedFile(absPath: string, shown: string, maxBytes: nu
   return readRegular(path.resolve(absPath), shown, maxBytes);
 }
 
-async function readRegular(abs: string, file: string, maxBytes: number): Promise<Buffer> {
+/**
+ * Opens and reads a regular file at an absolute path, at most maxBytes. `checked`: the path was checked by the room
+ * (a real path, or a path with no link at any level): the final name is opened without following a link, and the
+ * handle's device and inode must equal the path's after the open, so a file swapped for a link meanwhile is refused.
+ */
+export async function readRegular(abs: string, file: string, maxBytes: number, checked = false): Promise<Buffer> {
   let handle: fs.FileHandle;
   try {
-    handle = await fs.open(abs, fsc.O_RDONLY | O_NONBLOCK | O_NOCTTY);
+    handle = await fs.open(abs, fsc.O_RDONLY | O_NONBLOCK | O_NOCTTY | (checked ? O_NOFOLLOW : 0));
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new ReviewFileError(file, `${file} is missing.`, 'missing');
     if (code === 'EISDIR') throw new ReviewFileError(file, `${file} is a folder, but it must be a file.`, 'not-regular');
     if (code === 'ENXIO') throw new ReviewFileError(file, `${file} is not a regular file (a socket or a device); it is not read.`, 'not-regular');
+    if (code === 'ELOOP') throw new ReviewFileError(file, `${file} is a symbolic link (or was replaced by one); it is not followed.`, 'outside');
     if (code === 'EACCES' || code === 'EPERM') throw new ReviewFileError(file, `${file} could not be opened (permission denied).`);
     throw new ReviewFileError(file, `${file} could not be opened (${code ?? 'error'}).`);
   }
   try {
     const st = await handle.stat();
+    if (checked) {
+      const now = await fs.lstat(abs).catch(() => undefined);
+      if (!now || now.dev !== st.dev || now.ino !== st.ino) {
+        throw new ReviewFileError(file, `${file} was replaced while it was being opened; it is not read.`, 'outside');
+      }
+    }
     if (!st.isFile()) {
       throw new ReviewFileError(file, `${file} is ${kindOf(st)}, not a regular file; it is not read.`, 'not-regular');
     }
@@ -241,43 +253,6 @@ export async function readReviewText(root: string, rel: string, maxBytes: number
   }
 }
 
-/** Creates a folder of the review (and its parents), each checked to stay inside. */
-export async function mkdirInReview(root: string, rel: string): Promise<string> {
-  const abs = await resolveInReview(root, rel);
-  await fs.mkdir(abs, { recursive: true });
-  // Re-check after creation: nothing may have been swapped for a link on the way.
-  return resolveInReview(root, rel);
-}
-
-/**
- * Writes a file of the review atomically (a temporary file beside it, then a rename), only inside the review: the folder
- * is resolved and contained, and a symlink at the target is replaced, never followed.
- */
-export async function writeReviewFile(root: string, rel: string, data: string | Uint8Array, opts: { exclusive?: boolean } = {}): Promise<void> {
-  const file = toRel(rel);
-  const dir = path.posix.dirname(file);
-  const absDir = dir === '.' ? await realRoot(root) : await mkdirInReview(root, dir);
-  const target = path.join(absDir, path.posix.basename(file));
-  if (opts.exclusive) {
-    const existing = await fs.lstat(target).catch(() => undefined);
-    if (existing) throw new ReviewFileError(file, `${file} exists already; it is not overwritten.`, 'invalid-path');
-  }
-  const tmp = path.join(absDir, `.${path.basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  try {
-    await fs.writeFile(tmp, data, { flag: 'wx' });
-    await fs.rename(tmp, target);
-  } catch (err) {
-    await fs.rm(tmp, { force: true }).catch(() => undefined);
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EISDIR' || code === 'ENOTEMPTY' || code === 'EEXIST') {
-      throw new ReviewFileError(file, `${file} is a folder; the file cannot be written there.`, 'not-regular');
-    }
-    throw new ReviewFileError(file, `${file} could not be written (${code ?? 'error'}).`);
-  }
-}
-
-const O_NOFOLLOW = (fsc as Record<string, number>).O_NOFOLLOW ?? 0;
-
 /** The absolute path of `file` with its folder resolved and contained, its last name left as it is (not followed). */
 async function lastNameIn(root: string, file: string): Promise<string> {
   if (file === '' || file.split('/').includes('..')) throw new ReviewFileError(file, `${printable(file)} is not a path inside the review folder.`, 'invalid-path');
@@ -299,52 +274,6 @@ export async function lstatInReview(root: string, rel: string): Promise<Stats | 
 }
 
 /**
- * Appends to a file of the review (created if missing) and syncs it to disk before returning: contained, never through a
- * symbolic link (O_NOFOLLOW), and only to a regular file (a FIFO or a device is refused in words, never waited on).
- */
-export async function appendReviewFile(root: string, rel: string, data: string | Uint8Array): Promise<void> {
-  const file = toRel(rel);
-  const abs = await lastNameIn(root, file);
-  let handle: fs.FileHandle;
-  try {
-    handle = await fs.open(abs, fsc.O_WRONLY | fsc.O_APPEND | fsc.O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0o644);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ELOOP') throw new ReviewFileError(file, `${file} is a symbolic link; it is not written through.`, 'outside');
-    if (code === 'ENXIO' || code === 'EISDIR') throw new ReviewFileError(file, `${file} is not a regular file; it is not written.`, 'not-regular');
-    throw new ReviewFileError(file, `${file} could not be opened for writing (${code ?? 'error'}).`);
-  }
-  try {
-    const st = await handle.stat();
-    if (!st.isFile()) throw new ReviewFileError(file, `${file} is ${kindOf(st)}, not a regular file; it is not written.`, 'not-regular');
-    await handle.appendFile(data);
-    await handle.sync();
-  } finally {
-    await handle.close().catch(() => undefined);
-  }
-}
-
-/** Cuts a regular file of the review to `size` bytes (contained, never through a symbolic link). */
-export async function truncateReviewFile(root: string, rel: string, size: number): Promise<void> {
-  const file = toRel(rel);
-  const abs = await lastNameIn(root, file);
-  const handle = await fs.open(abs, fsc.O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
-  try {
-    if (!(await handle.stat()).isFile()) throw new ReviewFileError(file, `${file} is not a regular file; it is not changed.`, 'not-regular');
-    await handle.truncate(size);
-    await handle.sync();
-  } finally {
-    await handle.close().catch(() => undefined);
-  }
-}
-
-/** Copies a contained regular file to another contained path (bytes read with the same checks as any read). */
-export async function copyInReview(root: string, fromRel: string, toRelPath: string, maxBytes: number): Promise<void> {
-  const bytes = await readReviewBytes(root, fromRel, maxBytes);
-  await writeReviewFile(root, toRelPath, bytes, { exclusive: true });
-}
-
-/**
  * Text from files or models made safe for one terminal line: C0 controls (newline as \n, tab as \t, CR as \r, ESC as
  * \x1b …), DEL, C1 (U+0080–U+009F) and bidi controls (U+202A–U+202E, U+2066–U+2069, U+200E/F, U+061C) are escaped.
  */
@@ -357,3 +286,25 @@ export function printable(s: string): string {
     return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
   });
 }
+
+// The write side of the room (and reads of the tool's own files, never through a link) lives in reviewWrites.ts.
+export {
+  appendReviewFile,
+  copyInReview,
+  makeOwnFolder,
+  mkdirInReview,
+  mkdirLocal,
+  moveAside,
+  randomName,
+  readOwnBytes,
+  readOwnText,
+  removeOwnFolder,
+  removeReviewFile,
+  renameOwnFolder,
+  restoreAside,
+  reviewFolder,
+  touchReviewFile,
+  truncateReviewFile,
+  writeLocalFile,
+  writeReviewFile,
+} from './reviewWrites';

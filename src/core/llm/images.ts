@@ -11,8 +11,7 @@ import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { writeFileAtomic } from '../fsUtil';
-import { LIMITS, readReviewBytes, resolveInReview } from '../files/reviewFiles';
+import { LIMITS, mkdirLocal, readReviewBytes, resolveInReview, writeLocalFile } from '../files/reviewFiles';
 import { requireSharp } from '../images/sharp';
 
 export const DEFAULT_IMAGE_MAX_SIDE = 1024;
@@ -97,7 +96,7 @@ export async function prepareImage(reviewRoot: string, file: string, opts: Prepa
       if (cacheBase) await writeCache(cacheBase, prepared, encoded.data).catch(() => undefined);
     }
     if (indexFile) {
-      await writeFileAtomic(indexFile, JSON.stringify({ key })).catch(() => undefined);
+      await writeLocalFile(indexFile, JSON.stringify({ key })).catch(() => undefined);
     }
   }
   if (memo.size >= MEMO_LIMIT) memo.delete(memo.keys().next().value as string);
@@ -164,10 +163,10 @@ async function readCache(base: string): Promise<PreparedImage | undefined> {
 }
 
 async function writeCache(base: string, p: PreparedImage, data: Buffer): Promise<void> {
-  await fs.mkdir(path.dirname(base), { recursive: true });
+  await mkdirLocal(path.dirname(base));
   const meta: CacheMeta = { mime: p.mime, width: p.width, height: p.height, sha256: p.sha256 };
-  await writeFileAtomic(`${base}.bin`, data);
-  await writeFileAtomic(`${base}.json`, JSON.stringify(meta));
+  await writeLocalFile(`${base}.bin`, data);
+  await writeLocalFile(`${base}.json`, JSON.stringify(meta));
 }
 
 const SHARP_FORMAT_MIME: Record<string, string> = {

@@ -6,7 +6,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { pathExists } from '../fsUtil';
-import { writeReviewFile } from '../files/reviewFiles';
+import { LIMITS, mkdirInReview, mkdirLocal, readNamedFile, writeReviewFile } from '../files/reviewFiles';
 import { EXAMPLE_COMMENT } from './commentFile';
 
 const EMPTY_BRIEF = `# Brief title
@@ -57,18 +57,13 @@ export async function scaffoldReview(target: string, template: ReviewTemplate, s
   }
   if (template === 'sample') {
     if (!(await pathExists(path.join(sampleDir, 'brief.md')))) throw new Error(`The sample review was not found at ${sampleDir}.`);
-    // The target is new or empty (checked above); `force: false` still never overwrites a file. No `errorOnExist`:
-    // on node >= 22 it also trips over the (empty) target folder itself.
-    await fs.mkdir(target, { recursive: true });
-    await fs.cp(sampleDir, target, {
-      recursive: true,
-      force: false,
-      // Runs of the sample are not part of a new review.
-      filter: (src) => path.relative(sampleDir, src).split(path.sep)[0] !== 'runs',
-    });
+    // The target is new or empty (checked above). Every file goes through the file room: read with its checks, written
+    // exclusively (never over anything, never through a link); links, FIFOs and other special files are refused in words.
+    await mkdirLocal(target);
+    await copySample(sampleDir, target);
     return;
   }
-  await fs.mkdir(target, { recursive: true });
+  await mkdirLocal(target);
   // Everything below goes through the review's file room, contained in the new folder.
   await writeReviewFile(target, 'brief.md', EMPTY_BRIEF, { exclusive: true });
   await writeReviewFile(target, 'review.yaml', EMPTY_REVIEW_YAML, { exclusive: true });
@@ -78,4 +73,31 @@ export async function scaffoldReview(target: string, template: ReviewTemplate, s
   }
   await writeReviewFile(target, 'options/.gitkeep', '', { exclusive: true });
   await writeReviewFile(target, 'rankings/.gitkeep', '', { exclusive: true });
+}
+
+const SAMPLE_MAX_DEPTH = 8;
+const SAMPLE_MAX_ENTRIES = 2000;
+
+/** Copies the sample (without its runs) into `target` through the file room, walking with lstat (no link followed). */
+async function copySample(sampleDir: string, target: string): Promise<void> {
+  let entries = 0;
+  const walk = async (rel: string, depth: number): Promise<void> => {
+    if (depth > SAMPLE_MAX_DEPTH) throw new Error(`The sample review nests folders too deeply at ${rel}; nothing more is copied.`);
+    const dirents = await fs.readdir(path.join(sampleDir, ...rel.split('/').filter(Boolean)), { withFileTypes: true });
+    for (const d of dirents) {
+      if (++entries > SAMPLE_MAX_ENTRIES) throw new Error(`The sample review has more than ${SAMPLE_MAX_ENTRIES} files; nothing more is copied.`);
+      const childRel = rel ? `${rel}/${d.name}` : d.name;
+      if (depth === 0 && d.name === 'runs') continue; // runs of the sample are not part of a new review
+      if (d.isDirectory()) {
+        await mkdirInReview(target, childRel);
+        await walk(childRel, depth + 1);
+      } else if (d.isFile()) {
+        const bytes = await readNamedFile(path.join(sampleDir, ...childRel.split('/')), `sample ${childRel}`, LIMITS.imageBytes);
+        await writeReviewFile(target, childRel, bytes, { exclusive: true });
+      } else {
+        throw new Error(`The sample review's ${childRel} is ${d.isSymbolicLink() ? 'a symbolic link' : 'not a regular file'}; it is not copied.`);
+      }
+    }
+  };
+  await walk('', 0);
 }

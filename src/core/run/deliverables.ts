@@ -7,6 +7,10 @@ import { agreementBand } from '../stats/kendallW';
 import type { Iteration, Message, RunRecord } from './record';
 import { costPerRemix, discussionFacts } from './runFacts';
 import { writeReviewFile } from '../files/reviewFiles';
+import { escapeMarkdown, markdownUrl } from '../files/markdown';
+
+export { escapeMarkdown };
+const md = escapeMarkdown;
 import { reviewRelative, RUNS_DIR } from './store';
 import { pinnedLines } from './people/pins';
 import { stanceSentence, stanceTable } from '../analysis/stance';
@@ -35,26 +39,26 @@ function linkFromRun(record: RunRecord, reviewRelativeFile: string): string {
 
 function labelWithId(record: RunRecord, id: string): string {
   const o = record.options.find((x) => x.id === id);
-  if (!o) return `"${id}"`;
-  if (o.file.startsWith(`${RUNS_DIR}/`)) return `${o.label} (remix ${id})`;
+  if (!o) return `"${md(id)}"`;
+  if (o.file.startsWith(`${RUNS_DIR}/`)) return `${md(o.label)} (remix ${md(id)})`;
   // "Image 4" is enough when the option is called "4"; otherwise the id is named too.
-  return o.label === `Image ${id}` ? o.label : `${o.label} (option "${id}")`;
+  return o.label === `Image ${id}` ? md(o.label) : `${md(o.label)} (option "${md(id)}")`;
 }
 
 function imageLink(record: RunRecord, id: string): string {
   const o = record.options.find((x) => x.id === id);
-  return o ? `[${linkFromRun(record, o.file)}](${encodeURI(linkFromRun(record, o.file))})` : '';
+  return o ? `[${md(linkFromRun(record, o.file))}](${markdownUrl(linkFromRun(record, o.file))})` : '';
 }
 
 function names(people: readonly Person[], ids: readonly string[]): string {
-  return ids.map((id) => people.find((p) => p.id === id)?.name ?? id).join(', ');
+  return ids.map((id) => md(people.find((p) => p.id === id)?.name ?? id)).join(', ');
 }
 
 export function resultMarkdown(record: RunRecord, people: readonly Person[]): string {
   const out: string[] = [`# TeamFusion run ${record.id}`, ''];
-  out.push(`- Status: ${record.status}${record.error ? ` (${record.error})` : ''}`);
-  out.push(`- Models: ${record.settings.chatModel} (discussion), ${record.settings.imageModel} (remix)`);
-  out.push(`- Designers: ${people.filter((p) => !p.guest).map((p) => (p.role ? `${p.name} (${p.role})` : p.name)).join(', ')}`);
+  out.push(`- Status: ${record.status}${record.error ? ` (${md(record.error)})` : ''}`);
+  out.push(`- Models: ${md(record.settings.chatModel)} (discussion), ${md(record.settings.imageModel)} (remix)`);
+  out.push(`- Designers: ${people.filter((p) => !p.guest).map((p) => (p.role ? `${md(p.name)} (${md(p.role)})` : md(p.name))).join(', ')}`);
   for (const line of peopleSummary(record, people)) out.push(line);
   if (record.kendallW !== undefined) {
     out.push(`- Team agreement before the run: Kendall's W = ${record.kendallW.toFixed(2)} (${agreementBand(record.kendallW)})`);
@@ -65,7 +69,7 @@ export function resultMarkdown(record: RunRecord, people: readonly Person[]): st
   if (record.finalPick) {
     const o = record.options.find((x) => x.id === record.finalPick);
     out.push(`**${labelWithId(record, record.finalPick)}**`, '');
-    if (o) out.push(`![Final pick](${encodeURI(linkFromRun(record, o.file))})`, '');
+    if (o) out.push(`![Final pick](${markdownUrl(linkFromRun(record, o.file))})`, '');
   } else {
     out.push('Not decided yet.', '');
   }
@@ -92,7 +96,7 @@ export function resultMarkdown(record: RunRecord, people: readonly Person[]): st
       (u.costUsd !== undefined && remixes > 0 ? `; whole run ÷ remixes: $${(u.costUsd / remixes).toFixed(4)}` : ''));
   }
   out.push('', '## How the discussion ran', '');
-  for (const [k, v] of discussionFacts(record)) out.push(`- ${k}: ${v.replace(/\s*\n+\s*/g, ' ')}`);
+  for (const [k, v] of discussionFacts(record)) out.push(`- ${k}: ${md(v)}`);
   out.push('', `Every prompt sent is recorded in [run.json](run.json); the discussion is in [transcript.md](transcript.md).`, '');
   return out.join('\n');
 }
@@ -123,30 +127,30 @@ function stanceSection(record: RunRecord, people: readonly Person[]): string[] {
 function iterationSection(record: RunRecord, it: Iteration, people: readonly Person[]): string[] {
   const out: string[] = [`## Iteration ${it.index}${it.final ? ' (final pick)' : ''}`, ''];
   out.push(`Candidates: ${it.candidates.map((id) => labelWithId(record, id)).join(', ')}`, '');
-  if (it.feedback) out.push(`Lead's feedback: ${it.feedback}`, '');
+  if (it.feedback) out.push(`Lead's feedback: ${md(it.feedback)}`, '');
   if (it.ranking) {
     out.push(it.final ? 'Ranking:' : 'Consensus top candidates:', '');
     it.ranking.forEach((id, i) => out.push(`${i + 1}. ${labelWithId(record, id)} — ${imageLink(record, id)}`));
     out.push('');
   }
   if (it.reasons?.length) {
-    out.push('Why:', '', ...it.reasons.map((r) => `- ${labelWithId(record, r.candidate)}: ${r.reason}`), '');
+    out.push('Why:', '', ...it.reasons.map((r) => `- ${labelWithId(record, r.candidate)}: ${md(r.reason)}`), '');
   }
   if (it.editingDirections) {
     const inputs = it.remix?.from ?? it.ranking ?? [];
     out.push('Editing directions (as sent to the edit model; ' +
       inputs.map((id, i) => `Image ${i + 1} = ${labelWithId(record, id)}`).join(', ') + '):', '');
-    for (const l of it.editingDirections.split('\n')) out.push(`> ${l}`);
+    for (const l of it.editingDirections.split('\n')) out.push(`> ${md(l)}`);
     out.push('');
   }
-  if (it.remix) out.push(`Remix ${it.remix.id}:`, '', `![Remix ${it.remix.id}](${encodeURI(it.remix.file)})`, '');
-  if (it.agreements?.length) out.push('Agreements:', '', ...it.agreements.map((a) => `- ${a}`), '');
-  if (it.disagreements?.length) out.push('Disagreements:', '', ...it.disagreements.map((a) => `- ${a}`), '');
+  if (it.remix) out.push(`Remix ${md(it.remix.id)}:`, '', `![Remix ${md(it.remix.id)}](${markdownUrl(it.remix.file)})`, '');
+  if (it.agreements?.length) out.push('Agreements:', '', ...it.agreements.map((a) => `- ${md(a)}`), '');
+  if (it.disagreements?.length) out.push('Disagreements:', '', ...it.disagreements.map((a) => `- ${md(a)}`), '');
   if (it.decisionPoints?.length) {
     out.push('Decision points for the lead:', '');
     for (const d of it.decisionPoints) {
-      out.push(`- ${d.question}`);
-      for (const p of d.positions) out.push(`  - ${p.position} — ${names(people, p.heldBy) || 'nobody named'}`);
+      out.push(`- ${md(d.question)}`);
+      for (const p of d.positions) out.push(`  - ${md(p.position)} — ${names(people, p.heldBy) || 'nobody named'}`);
     }
     out.push('');
   }
@@ -154,11 +158,11 @@ function iterationSection(record: RunRecord, it: Iteration, people: readonly Per
     out.push('Decided by the lead:', '');
     for (const d of it.decisions) {
       const who = `${names(people, [d.by])}${d.via === 'proxy' ? "'s proxy" : ''}`;
-      out.push(`- ${d.question} → **${d.decision}** (${who}${d.reason ? `: ${d.reason}` : ''})`);
+      out.push(`- ${md(d.question)} → **${md(d.decision)}** (${who}${d.reason ? `: ${md(d.reason)}` : ''})`);
     }
     out.push('');
   }
-  if (it.error) out.push(`Stopped: ${it.error}`, '');
+  if (it.error) out.push(`Stopped: ${md(it.error)}`, '');
   return out;
 }
 
@@ -167,20 +171,11 @@ export function transcriptMarkdown(record: RunRecord, people: readonly Person[])
   for (const it of record.iterations) {
     out.push(`## Iteration ${it.index}${it.final ? ' (final pick)' : ''}`, '');
     out.push(`Candidates: ${it.candidates.map((id) => labelWithId(record, id)).join(', ')}`, '');
-    if (it.feedback) out.push(`Lead's feedback: ${it.feedback}`, '');
+    if (it.feedback) out.push(`Lead's feedback: ${md(it.feedback)}`, '');
     for (const m of it.messages) out.push(transcriptEntry(m, people), '');
   }
   for (const line of pinsSection(record, people)) out.push(line);
   return out.join('\n');
-}
-
-/** People's text in Markdown, on one line: every character inline Markdown or HTML could read as syntax is escaped. */
-export function escapeMarkdown(text: string): string {
-  return text
-    .replace(/\s*\n+\s*/g, ' ')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/[\\`*_[\]()#!|~>]/g, (c) => `\\${c}`);
 }
 
 function nameIn(people: readonly Person[], id: string): string {
@@ -199,10 +194,10 @@ export function transcriptEntry(m: Message, people: readonly Person[]): string {
   }
   if (m.kind === 'guest') {
     const role = people.find((p) => p.id === m.speaker)?.role;
-    return `**${name}** (guest${role ? `, ${escapeMarkdown(role)}` : ''}${asked}) · ${m.id}: ${m.content.replace(/\s*\n+\s*/g, ' ')}`;
+    return `**${name}** (guest${role ? `, ${escapeMarkdown(role)}` : ''}${asked}) · ${m.id}: ${md(m.content)}`;
   }
   const turn = m.turn === null ? `extra turn${asked}` : `turn ${m.turn}${asked}`;
-  return `**${name}** (${turn}) · ${m.id}: ${m.content.replace(/\s*\n+\s*/g, ' ')}`;
+  return `**${name}** (${turn}) · ${m.id}: ${md(m.content)}`;
 }
 
 /** Who took over their proxy and which guests were called in. */
@@ -220,5 +215,5 @@ function peopleSummary(record: RunRecord, people: readonly Person[]): string[] {
 function pinsSection(record: RunRecord, people: readonly Person[]): string[] {
   const lines = pinnedLines(record, (id) => nameIn(people, id));
   if (!lines.length) return [];
-  return ['## Pinned', '', ...lines.map((l) => `- Pinned by ${escapeMarkdown(l.by)}: **${escapeMarkdown(l.speaker)}**${l.kind === 'human' ? ' (in person)' : l.kind === 'guest' ? ' (guest)' : ''} · ${l.message}: ${escapeMarkdown(l.content)}`), ''];
+  return ['## Pinned', '', ...lines.map((l) => `- Pinned by ${escapeMarkdown(l.by)}: **${escapeMarkdown(l.speaker)}**${l.kind === 'human' ? ' (in person)' : l.kind === 'guest' ? ' (guest)' : ''} · ${md(l.message)}: ${escapeMarkdown(l.content)}`), ''];
 }

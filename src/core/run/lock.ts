@@ -1,13 +1,16 @@
 /**
  * One driver per run. While a process drives a run (start, resume, refine) it holds `runs/<id>/.driver.lock`, a small
- * JSON file { pid, hostname, startedAt, nonce } created atomically with its content (written beside it, then hard-linked
- * to the lock name, which fails when a lock is there: O_EXCL semantics, and never through a symlink). Another process
+ * JSON file { pid, hostname, startedAt, nonce } created atomically with its content (the file room's exclusive write:
+ * made under a random name beside it, then hard-linked to the lock name, which fails when anything is there; never
+ * through a link). Another process
  * that wants to drive the same run is refused in words and changes nothing.
  *
  * A lock whose holder is gone is taken over by the next driver:
  *   - same host: the holder's pid no longer exists (`process.kill(pid, 0)` → ESRCH);
  *   - another host (a shared or cloned folder): the holder refreshes the lock's mtime every HEARTBEAT_MS while it drives;
  *     a lock not refreshed for STALE_MS is stale.
+ *   - something no driver writes (a link, dangling or not; a folder; a special or oversized file): stale at once, in
+ *     words; never followed and never read whole.
  * `isRunDriven` tells others (the panel: "interrupted" rather than "running"; `say`/`pin` from another process, which
  * hand their message to the driver) whether a live driver holds a run.
  */
@@ -16,7 +19,19 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as z from 'zod';
-import { ReviewFileError, mkdirInReview, printable, readReviewText, statInReview } from '../files/reviewFiles';
+import {
+  ReviewFileError,
+  formatBytes,
+  mkdirInReview,
+  moveAside,
+  printable,
+  readOwnText,
+  removeReviewFile,
+  restoreAside,
+  reviewFolder,
+  touchReviewFile,
+  writeReviewFile,
+} from '../files/reviewFiles';
 
 export const LOCK_FILE = '.driver.lock';
 /** How often a driver refreshes its lock's mtime. */
@@ -67,26 +82,47 @@ function pidAlive(pid: number): boolean {
   }
 }
 
-/** The holder written in the lock, or undefined when there is no lock (an unreadable lock reads as `{ unreadable }`). */
-async function readLock(root: string, runId: string): Promise<{ info?: DriverInfo; mtimeMs: number } | undefined> {
+/** What sits at the lock's name: nothing, a lock (its holder when readable), or something no driver writes (`bogus`, in words). */
+type LockState = { info?: DriverInfo; mtimeMs: number; bogus?: string };
+
+/**
+ * The lock as it is on disk, looked at without following a link at any level and read at most LOCK_MAX_BYTES (with
+ * O_NOFOLLOW): a link (dangling or not), a folder, a special file or an oversized file is `bogus`, which is stale.
+ */
+async function readLock(root: string, runId: string): Promise<LockState | undefined> {
+  let dir: string;
+  try {
+    dir = await reviewFolder(root, `runs/${runId}`);
+  } catch (err) {
+    if (err instanceof ReviewFileError && err.reason === 'missing') return undefined;
+    return { mtimeMs: 0, bogus: err instanceof Error ? err.message : String(err) };
+  }
   let st;
   try {
-    st = await statInReview(root, lockRel(runId));
+    st = await fs.lstat(path.join(dir, LOCK_FILE));
   } catch {
-    return { mtimeMs: Date.now() }; // a lock that leads outside: never followed, never taken over silently
+    return undefined;
   }
-  if (!st) return undefined;
+  const file = lockRel(runId);
+  if (st.isSymbolicLink()) return { mtimeMs: 0, bogus: `${file} is a symbolic link, not a lock this tool writes; it was treated as stale and never followed.` };
+  if (st.isDirectory()) return { mtimeMs: 0, bogus: `${file} is a folder, not a lock this tool writes; it was treated as stale.` };
+  if (!st.isFile()) return { mtimeMs: 0, bogus: `${file} is not a regular file; it was treated as stale.` };
+  if (st.size > LOCK_MAX_BYTES) return { mtimeMs: 0, bogus: `${file} is too large for a lock (${formatBytes(st.size)}); it was treated as stale and not read.` };
   try {
-    const parsed = DriverInfoSchema.safeParse(JSON.parse(await readReviewText(root, lockRel(runId), LOCK_MAX_BYTES)));
+    const parsed = DriverInfoSchema.safeParse(JSON.parse(await readOwnText(root, file, LOCK_MAX_BYTES)));
     return { info: parsed.success ? parsed.data : undefined, mtimeMs: st.mtimeMs };
   } catch (err) {
     if (err instanceof ReviewFileError && err.reason === 'missing') return undefined;
+    if (err instanceof ReviewFileError && (err.reason === 'outside' || err.reason === 'not-regular' || err.reason === 'too-large')) {
+      return { mtimeMs: 0, bogus: `${err.message} The lock was treated as stale.` };
+    }
     return { mtimeMs: st.mtimeMs };
   }
 }
 
-/** True when the lock's holder is certainly gone. */
-function isStale(lock: { info?: DriverInfo; mtimeMs: number }, now = Date.now()): boolean {
+/** True when the lock's holder is certainly gone (or the lock is something no driver writes). */
+function isStale(lock: LockState, now = Date.now()): boolean {
+  if (lock.bogus) return true;
   if (lock.info && lock.info.hostname === os.hostname()) return lock.info.pid !== process.pid && !pidAlive(lock.info.pid);
   return now - lock.mtimeMs > STALE_MS;
 }
@@ -104,68 +140,62 @@ export async function runDriver(root: string, runId: string): Promise<DriverInfo
 }
 
 /**
- * Takes the run's lock, or throws RunDrivenError when a live driver holds it. A stale lock is taken over. The run folder
- * must exist (it is created, contained, when missing).
+ * Takes the run's lock, or throws RunDrivenError when a live driver holds it. A stale lock is taken over (`onNote`
+ * hears, in words, when what stood there was not a lock at all). The run folder must exist (it is created, contained,
+ * when missing).
  */
-export async function acquireRunLock(root: string, runId: string): Promise<RunLock> {
-  const dir = await mkdirInReview(root, `runs/${runId}`);
-  const target = path.join(dir, LOCK_FILE);
+export async function acquireRunLock(root: string, runId: string, onNote?: (line: string) => void): Promise<RunLock> {
+  await mkdirInReview(root, `runs/${runId}`);
   const info: DriverInfo = { pid: process.pid, hostname: os.hostname(), startedAt: new Date().toISOString(), nonce: randomBytes(8).toString('hex') };
   for (let attempt = 0; attempt < 3; attempt++) {
-    if (await tryCreate(dir, target, info)) return held(target, info);
+    if (await tryCreate(root, runId, info)) return held(root, runId, info);
     const lock = await readLock(root, runId);
     if (!lock) continue; // released meanwhile: try again
     if (!isStale(lock)) throw new RunDrivenError(runId, lock.info);
-    await takeOver(dir, target, lock.info);
+    if (lock.bogus) onNote?.(lock.bogus);
+    await takeOver(root, runId, lock);
   }
   throw new RunDrivenError(runId, (await readLock(root, runId))?.info);
 }
 
-/** Creates the lock with its content in one step; false when a lock is there. */
-async function tryCreate(dir: string, target: string, info: DriverInfo): Promise<boolean> {
-  const tmp = path.join(dir, `${LOCK_FILE}.${info.nonce}.tmp`);
-  const handle = await fs.open(tmp, 'wx');
+/** Creates the lock with its content in one step (exclusive: never over anything, never through a link); false when something is there. */
+async function tryCreate(root: string, runId: string, info: DriverInfo): Promise<boolean> {
   try {
-    await handle.writeFile(`${JSON.stringify(info)}\n`);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await fs.link(tmp, target);
+    await writeReviewFile(root, lockRel(runId), `${JSON.stringify(info)}\n`, { exclusive: true, sync: true });
     return true;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    if (err instanceof ReviewFileError && (err.reason === 'invalid-path' || err.reason === 'outside' || err.reason === 'not-regular')) {
+      const dir = await reviewFolder(root, `runs/${runId}`);
+      if (await fs.lstat(path.join(dir, LOCK_FILE)).then(() => true, () => false)) return false;
+    }
     throw err;
-  } finally {
-    await fs.rm(tmp, { force: true });
   }
 }
 
-/** Moves a stale lock aside; if what was moved is not the lock judged stale (a new driver came first), it is put back. */
-async function takeOver(dir: string, target: string, stale: DriverInfo | undefined): Promise<void> {
-  const aside = path.join(dir, `${LOCK_FILE}.stale-${process.pid}-${randomBytes(4).toString('hex')}`);
-  try {
-    await fs.rename(target, aside);
-  } catch {
-    return; // gone already
+/**
+ * Moves a stale lock aside (the name itself: a link is never followed); if what was moved is not the lock judged stale
+ * (a new driver came first), it is put back. A link or a file moved aside is then removed; a folder or a special file
+ * stays aside, untouched (nothing of the review is deleted).
+ */
+async function takeOver(root: string, runId: string, stale: LockState): Promise<void> {
+  const aside = await moveAside(root, lockRel(runId), `${LOCK_FILE}-stale`);
+  if (!aside) return; // gone already
+  const dir = await reviewFolder(root, `runs/${runId}`);
+  const st = await fs.lstat(path.join(dir, path.posix.basename(aside))).catch(() => undefined);
+  if (!st || !(st.isFile() || st.isSymbolicLink())) return;
+  if (!stale.bogus && stale.info && st.isFile()) {
+    const moved = await readOwnText(root, aside, LOCK_MAX_BYTES).then(
+      (t) => DriverInfoSchema.safeParse(JSON.parse(t)).data,
+      () => undefined,
+    );
+    if (moved?.nonce !== stale.info.nonce) await restoreAside(root, aside, lockRel(runId));
   }
-  let moved: DriverInfo | undefined;
-  try {
-    if (!(await fs.lstat(aside)).isFile()) throw new Error('not a file');
-    moved = DriverInfoSchema.safeParse(JSON.parse(await fs.readFile(aside, 'utf8'))).data;
-  } catch {
-    moved = undefined;
-  }
-  if (stale && moved?.nonce !== stale.nonce) await fs.link(aside, target).catch(() => undefined);
-  await fs.rm(aside, { force: true });
+  await removeReviewFile(root, aside).catch(() => undefined);
 }
 
-function held(target: string, info: DriverInfo): RunLock {
-  const timer = setInterval(() => {
-    const now = new Date();
-    void fs.lutimes(target, now, now).catch(() => undefined);
-  }, HEARTBEAT_MS);
+function held(root: string, runId: string, info: DriverInfo): RunLock {
+  const rel = lockRel(runId);
+  const timer = setInterval(() => void touchReviewFile(root, rel).catch(() => undefined), HEARTBEAT_MS);
   timer.unref();
   let released = false;
   return {
@@ -174,11 +204,10 @@ function held(target: string, info: DriverInfo): RunLock {
       if (released) return;
       released = true;
       clearInterval(timer);
-      // Remove it only while it is still ours.
+      // Remove it only while it is still ours (read without following a link).
       try {
-        if (!(await fs.lstat(target)).isFile()) return;
-        const current = DriverInfoSchema.safeParse(JSON.parse(await fs.readFile(target, 'utf8'))).data;
-        if (current?.nonce === info.nonce) await fs.rm(target, { force: true });
+        const current = DriverInfoSchema.safeParse(JSON.parse(await readOwnText(root, rel, LOCK_MAX_BYTES))).data;
+        if (current?.nonce === info.nonce) await removeReviewFile(root, rel);
       } catch {
         // already gone
       }
@@ -187,8 +216,8 @@ function held(target: string, info: DriverInfo): RunLock {
 }
 
 /** Runs `fn` while holding the run's lock (released afterwards, whatever happens). */
-export async function withRunLock<T>(root: string, runId: string, fn: () => Promise<T>): Promise<T> {
-  const lock = await acquireRunLock(root, runId);
+export async function withRunLock<T>(root: string, runId: string, fn: () => Promise<T>, onNote?: (line: string) => void): Promise<T> {
+  const lock = await acquireRunLock(root, runId, onNote);
   try {
     return await fn();
   } finally {

@@ -15,9 +15,8 @@
  * their messages as they are.
  */
 import { createHash } from 'node:crypto';
-import { constants as fsc, promises as fs } from 'node:fs';
-import { FILE_KINDS, readKindText } from '../files/fileKinds';
-import { ReviewFileError, printable, resolveInReview } from '../files/reviewFiles';
+import { FILE_KINDS, checkKindText, readKindText } from '../files/fileKinds';
+import { ReviewFileError, appendReviewFile, printable, readOwnText, truncateReviewFile } from '../files/reviewFiles';
 import type { RecordedMessage } from '../llm/messages';
 import { RecordedMessageSchema, type PromptRecord, type RunRecord } from './record';
 import { RECORD_LIMITS } from './recordCheck';
@@ -29,7 +28,6 @@ const BASE_WINDOW = 8;
 /** Byte cap of prompts.jsonl when it is read (a 48-designer run writes well under 1 MB). */
 export const PARTS_MAX_BYTES = FILE_KINDS.promptParts.maxBytes;
 
-const O_NOFOLLOW = (fsc as Record<string, number>).O_NOFOLLOW ?? 0;
 
 export function partsFile(runId: string): string {
   return reviewRelative(runId, PARTS_FILE);
@@ -187,14 +185,16 @@ export class PromptPartsWriter {
     const file = partsFile(runId);
     let text = '';
     try {
-      text = await readKindText(reviewRoot, file, 'promptParts');
+      // The tool's own file: read without following a link at any level (a link here is refused before anything changes).
+      text = await readOwnText(reviewRoot, file, PARTS_MAX_BYTES);
+      checkKindText(file, text, 'promptParts');
     } catch (err) {
       if (!(err instanceof ReviewFileError && err.reason === 'missing')) throw err;
     }
     const complete = text.lastIndexOf('\n') + 1;
     if (complete < text.length) {
       // A line cut off by a crash: no record refers to it (parts are flushed before run.json); drop it before appending.
-      await fs.truncate(await resolveInReview(reviewRoot, file), Buffer.byteLength(text.slice(0, complete)));
+      await truncateReviewFile(reviewRoot, file, Buffer.byteLength(text.slice(0, complete)));
     }
     for (const m of parseLines(text.slice(0, complete), file)) w.add(JSON.stringify(m));
     w.pending = [];
@@ -253,15 +253,7 @@ export class PromptPartsWriter {
   async flush(): Promise<void> {
     if (this.pending.length === 0) return;
     const data = `${this.pending.join('\n')}\n`;
-    const abs = await resolveInReview(this.reviewRoot, partsFile(this.runId));
-    const handle = await fs.open(abs, fsc.O_WRONLY | fsc.O_APPEND | fsc.O_CREAT | O_NOFOLLOW, 0o644);
-    try {
-      if (!(await handle.stat()).isFile()) throw new ReviewFileError(partsFile(this.runId), `${partsFile(this.runId)} is not a regular file.`, 'not-regular');
-      await handle.appendFile(data);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
+    await appendReviewFile(this.reviewRoot, partsFile(this.runId), data, { sync: true });
     countWrite(Buffer.byteLength(data));
     this.pending = [];
   }

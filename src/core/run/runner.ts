@@ -102,7 +102,7 @@ export async function startRun(o: RunnerOptions): Promise<RunRecord> {
   mergeIds(undefined, undefined, o.guests, (review.config.guests ?? []).map((g) => g.id), 'guest');
   await resolveInReview(review.root, reviewRelative(record.id, '')); // a runs/ that leads out is refused before anything is sent
   await checkImageEndpoint(backends.images, record, o.signal);
-  return withRunLock(review.root, record.id, () => drive(o, review, record, false));
+  return withRunLock(review.root, record.id, () => drive(o, review, record, false), o.log);
 }
 
 /**
@@ -125,7 +125,7 @@ export async function resumeRun(o: RunnerOptions & { runId: string }): Promise<R
     const record = await readRunRecord(o.reviewRoot, o.runId);
     if (record.status === 'completed') return record;
     return drive(o, review, record, true);
-  });
+  }, o.log);
 }
 
 /**
@@ -136,7 +136,7 @@ export async function resumeRun(o: RunnerOptions & { runId: string }): Promise<R
 export async function refineRun(o: RunnerOptions & { runId: string; feedback?: string }): Promise<RunRecord> {
   const review = await loadValidReview(o.reviewRoot);
   await readRunRecord(o.reviewRoot, o.runId);
-  return withRunLock(review.root, o.runId, () => refineLocked(o, review));
+  return withRunLock(review.root, o.runId, () => refineLocked(o, review), o.log);
 }
 
 async function refineLocked(o: RunnerOptions & { runId: string; feedback?: string }, review: Review): Promise<RunRecord> {

@@ -6,8 +6,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
-import { FileTooDeepError, readKindText } from '../files/fileKinds';
-import { ReviewFileError, listInReview, printable, statInReview, writeReviewFile } from '../files/reviewFiles';
+import { FILE_KINDS, FileTooDeepError, readKindText } from '../files/fileKinds';
+import { ReviewFileError, formatBytes, listInReview, printable, statInReview, writeReviewFile } from '../files/reviewFiles';
 import { error, formatDiagnostic } from '../review/diagnostics';
 import { locateJsonValue, lineColAt } from '../review/jsonLocate';
 import { checkJsonSyntax } from '../review/jsonSyntax';
@@ -38,14 +38,23 @@ export function reviewRelative(runId: string, fileInRun: string): string {
 }
 
 /**
- * Writes run.json atomically, only inside the review (writeReviewFile: contained, a symlink at the target is replaced,
- * never followed). The engine builds the record with typed code, so the (comparatively slow) schema check runs only when
- * asked — the runner asks on the final write of a run, tests read every file back through the schema.
+ * Writes run.json atomically, only inside the review (writeReviewFile: contained, a link at the target is refused, never
+ * followed), and never over its read cap (FILE_KINDS.runRecord): a record that would be refused is not written. The
+ * engine builds the record with typed code, so the (comparatively slow) schema check runs only when asked — the runner asks on the final write of a run, tests read every file back through the schema.
  */
 export async function writeRunRecord(reviewRoot: string, record: RunRecord, opts: { validate?: boolean } = {}): Promise<void> {
   const data = opts.validate ? RunRecordSchema.parse(record) : record;
   runDir(reviewRoot, record.id); // the id is a run id, never a path
   const text = recordText(data);
+  // Never write a record the tool itself would refuse to read: the one on disk stays as it was.
+  const bytes = Buffer.byteLength(text);
+  if (bytes > FILE_KINDS.runRecord.maxBytes) {
+    throw new ReviewFileError(
+      recordFile(record.id),
+      `${recordFile(record.id)} would grow to ${formatBytes(bytes)}, over the ${formatBytes(FILE_KINDS.runRecord.maxBytes)} a run record may have; it is not written (the run as saved before stays usable). Start a new run to go on.`,
+      'too-large',
+    );
+  }
   await checkpointJournal(reviewRoot, data);
   await writeReviewFile(reviewRoot, recordFile(record.id), text);
   countWrite(Buffer.byteLength(text));
@@ -205,4 +214,14 @@ export async function listRunEntries(reviewRoot: string): Promise<RunEntry[]> {
 /** Every usable run of a review, newest first; broken ones are left out (listRunEntries shows them). */
 export async function listRuns(reviewRoot: string): Promise<RunRecord[]> {
   return (await listRunEntries(reviewRoot)).flatMap((e) => (e.record ? [e.record] : []));
+}
+
+/** Room a run record keeps for messages taken in by say/pin: above FILE_KINDS.runRecord.maxBytes minus this, no more are taken in. */
+export const RECORD_HEADROOM = 512 * 1024;
+
+/** A sentence when runs/<id>/run.json is too near its cap to take in one more message (undefined: there is room). */
+export async function recordNearCap(reviewRoot: string, runId: string): Promise<string | undefined> {
+  const st = await statInReview(reviewRoot, recordFile(runId)).catch(() => undefined);
+  if (!st || st.size <= FILE_KINDS.runRecord.maxBytes - RECORD_HEADROOM) return undefined;
+  return `${recordFile(runId)} is ${formatBytes(st.size)}, near the ${formatBytes(FILE_KINDS.runRecord.maxBytes)} a run record may have; no more messages are taken into this run. Start a new run to go on.`;
 }

@@ -3,7 +3,6 @@
  * builds the model client from SecretStorage / settings / environment, shows progress with a Cancel button, logs each
  * event in one line, forwards events to the panel, and reports the outcome in words.
  */
-import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type OpenAI from 'openai';
@@ -376,14 +375,9 @@ export class RunManager implements vscode.Disposable {
     this.statusBar.update(this.activeRuns());
   }
 
-  /** The engine's cache of resized images, outside the workspace. */
+  /** The engine's cache of resized images, outside the workspace (created by the file room when first written). */
   private cacheDir(): string | undefined {
-    try {
-      const dir = path.join(this.context.globalStorageUri.fsPath, 'image-cache');
-      mkdirSync(dir, { recursive: true });
-      return dir;
-    } catch {
-      return undefined;
-    }
+    return path.join(this.context.globalStorageUri.fsPath, 'image-cache');
   }
+
 }

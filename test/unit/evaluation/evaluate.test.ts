@@ -104,7 +104,7 @@ describe('evaluation: evaluate a folder of reviews', function () {
   });
 
   it('CLI: --json prints the object, --out writes evaluation.md/json and self-contained SVGs; exit 1 when something was skipped', async () => {
-    const out = path.join(top, '..', `${path.basename(top)}-out`);
+    const out = path.join(top, 'evaluation-out');
     try {
       const r = await runCli(cli, 'evaluate', top, '--json', '--out', out);
       assert.equal(r.code, 1, r.stderr);

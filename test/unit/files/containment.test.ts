@@ -126,12 +126,12 @@ describe('containment: nothing outside the review is read or written', function 
     await assert.rejects(writeReviewFile(root, `runs/${RUN_ID}/iteration-1/remix.png`, Buffer.from('png')), /outside the review folder/);
     await assert.rejects(writeReviewFile(root, '../escape.png', Buffer.from('png')), /not a path inside the review folder/);
     assert.deepEqual(await listAll(secret.empty), []);
-    // A symlink AT the target is replaced, never followed.
+    // A symlink AT the target is refused in words: never followed, never replaced.
     await fs.mkdir(path.join(root, 'runs', RUN_ID, 'iteration-2'));
     await fs.symlink(secret.text, path.join(root, 'runs', RUN_ID, 'iteration-2', 'remix.png'));
-    await writeReviewFile(root, `runs/${RUN_ID}/iteration-2/remix.png`, 'new');
+    await assert.rejects(writeReviewFile(root, `runs/${RUN_ID}/iteration-2/remix.png`, 'new'), /remix\.png is a symbolic link, not a file this tool writes; it is not replaced/);
     assert.match(await fs.readFile(secret.text, 'utf8'), new RegExp(SECRET));
-    assert.equal((await fs.lstat(path.join(root, 'runs', RUN_ID, 'iteration-2', 'remix.png'))).isFile(), true);
+    assert.equal((await fs.lstat(path.join(root, 'runs', RUN_ID, 'iteration-2', 'remix.png'))).isSymbolicLink(), true);
   });
 
   it('makeRerankSet: a candidate that is a symlink out of the review is refused, nothing is copied', async () => {

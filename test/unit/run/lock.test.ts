@@ -69,23 +69,53 @@ describe('one driver per run: the lock', () => {
     await lock.release();
   });
 
-  it('a FIFO in place of the lock never hangs: refused while fresh, taken over once stale', async () => {
+  it('a FIFO in place of the lock never hangs: stale at once (in words), moved aside untouched, the lock taken', async () => {
     spawnSync('mkfifo', [lockFile]);
-    await assert.rejects(acquireRunLock(root, id), RunDrivenError);
-    const old = new Date(Date.now() - STALE_MS - 5000);
-    await fs.utimes(lockFile, old, old);
-    const lock = await acquireRunLock(root, id);
+    assert.equal(await isRunDriven(root, id), false);
+    const notes: string[] = [];
+    const lock = await acquireRunLock(root, id, (l) => notes.push(l));
     assert.equal((await fs.lstat(lockFile)).isFile(), true);
+    assert.match(notes.join('\n'), /\.driver\.lock is not a regular file; it was treated as stale/);
+    const aside = (await fs.readdir(path.dirname(lockFile))).filter((n) => n.includes('stale'));
+    assert.equal(aside.length, 1);
+    assert.ok((await fs.lstat(path.join(path.dirname(lockFile), aside[0]!))).isFIFO());
     await lock.release();
   });
 
-  it('a lock that is a symlink out of the review is never followed or replaced', async () => {
+  it('a lock that is a symlink (out, to a file inside, dangling) is stale in words: never followed, the link itself replaced', async () => {
     const outside = path.join(await makeTempDir('tf-outside-'), 'victim');
     await fs.writeFile(outside, 'untouched');
-    await fs.symlink(outside, lockFile);
-    await assert.rejects(acquireRunLock(root, id), RunDrivenError);
+    for (const target of [outside, '../../brief.md', path.join(path.dirname(outside), 'nothing')]) {
+      await fs.symlink(target, lockFile);
+      assert.equal(await isRunDriven(root, id), false, 'a link is no live driver (say must not hand its message to nobody)');
+      const notes: string[] = [];
+      const lock = await acquireRunLock(root, id, (l) => notes.push(l));
+      assert.match(notes.join('\n'), /\.driver\.lock is a symbolic link, not a lock this tool writes; it was treated as stale and never followed/);
+      assert.equal((await fs.lstat(lockFile)).isFile(), true);
+      await lock.release();
+      assert.equal(existsSync(lockFile), false);
+    }
     assert.equal(await fs.readFile(outside, 'utf8'), 'untouched');
-    assert.equal((await fs.lstat(lockFile)).isSymbolicLink(), true);
+    assert.deepEqual((await fs.readdir(path.dirname(lockFile))).filter((n) => n.includes('lock')), []);
+  });
+
+  it('a folder or a huge file as the lock is stale in words: the folder moved aside untouched, the huge file never read', async () => {
+    await fs.mkdir(lockFile);
+    await fs.writeFile(path.join(lockFile, 'keep.txt'), 'keep');
+    const notes: string[] = [];
+    let lock = await acquireRunLock(root, id, (l) => notes.push(l));
+    assert.match(notes.join('\n'), /\.driver\.lock is a folder, not a lock this tool writes; it was treated as stale/);
+    const aside = (await fs.readdir(path.dirname(lockFile))).filter((n) => n.includes('stale'));
+    assert.equal(await fs.readFile(path.join(path.dirname(lockFile), aside[0]!, 'keep.txt'), 'utf8'), 'keep');
+    await lock.release();
+    await fs.rm(path.join(path.dirname(lockFile), aside[0]!), { recursive: true });
+    const fh = await fs.open(lockFile, 'w');
+    await fh.truncate(2 * 1024 * 1024 * 1024); // sparse: 2 GB, never read
+    await fh.close();
+    notes.length = 0;
+    lock = await acquireRunLock(root, id, (l) => notes.push(l));
+    assert.match(notes.join('\n'), /\.driver\.lock is too large for a lock \(2048 MB\); it was treated as stale and not read/);
+    await lock.release();
   });
 });
 

@@ -150,10 +150,19 @@ describe('prompts recorded as parts: small records, every prompt exact', functio
     const requests = mock.requests.length;
     await assert.rejects(
       resumeRun({ reviewRoot: root, runId: first.id, client: clientFor(mock), cacheDir }),
-      new RegExp(`runs/${first.id}/prompts\\.jsonl leads outside the review folder`),
+      new RegExp(`runs/${first.id}/prompts\\.jsonl is a symbolic link`),
     );
     await assert.rejects(readPromptParts(root, first.id), /leads outside the review folder/);
     assert.equal(await fs.readFile(outside, 'utf8'), 'private\n', 'nothing written outside');
+    // A link to a file inside the review (the brief) is not followed either: the brief is never cut or appended to.
+    const brief = await fs.readFile(path.join(root, 'brief.md'), 'utf8');
+    await fs.rm(file);
+    await fs.symlink('../../brief.md', file);
+    await assert.rejects(
+      resumeRun({ reviewRoot: root, runId: first.id, client: clientFor(mock), cacheDir }),
+      new RegExp(`runs/${first.id}/prompts\\.jsonl is a symbolic link`),
+    );
+    assert.equal(await fs.readFile(path.join(root, 'brief.md'), 'utf8'), brief, 'the brief is unchanged');
     assert.equal(mock.requests.length, requests, 'no request');
   });
 

@@ -7,10 +7,9 @@
  * (each message keeps the entry's name in `entry`; an entry already in the record is just deleted).
  */
 import { randomBytes } from 'node:crypto';
-import { promises as fs } from 'node:fs';
 import * as z from 'zod';
-import { ReviewFileError, listInReview, resolveInReview, writeReviewFile } from '../../files/reviewFiles';
-import { readKindText } from '../../files/fileKinds';
+import { ReviewFileError, listInReview, readOwnText, removeReviewFile, writeReviewFile } from '../../files/reviewFiles';
+import { FILE_KINDS, checkKindText } from '../../files/fileKinds';
 import { zodSentence } from '../../zodText';
 import { RUNS_DIR } from '../store';
 
@@ -79,7 +78,9 @@ export async function readInbox(reviewRoot: string, runId: string, onBad?: (file
   const out: ReceivedEntry[] = [];
   for (const file of names.filter((n) => NAME_PATTERN.test(n)).sort().slice(0, MAX_INBOX_ENTRIES)) {
     try {
-      const text = await readKindText(reviewRoot, inboxRel(runId, file), 'inboxEntry');
+      // The tool's own file: read without following a link at any level.
+      const text = await readOwnText(reviewRoot, inboxRel(runId, file), FILE_KINDS.inboxEntry.maxBytes);
+      checkKindText(inboxRel(runId, file), text, 'inboxEntry');
       const parsed = InboxEntrySchema.safeParse(JSON.parse(text));
       if (!parsed.success) throw new Error(zodSentence(parsed.error, 'the entry'));
       out.push({ name: file.slice(0, -'.json'.length), entry: parsed.data });
@@ -94,7 +95,7 @@ export async function readInbox(reviewRoot: string, runId: string, onBad?: (file
 /** Deletes entries that the saved record now holds. */
 export async function removeFromInbox(reviewRoot: string, runId: string, names: readonly string[]): Promise<void> {
   for (const name of names) {
-    const abs = await resolveInReview(reviewRoot, inboxRel(runId, `${name}.json`));
-    await fs.rm(abs, { force: true });
+    // The name itself goes (a link is removed, never followed).
+    await removeReviewFile(reviewRoot, inboxRel(runId, `${name}.json`));
   }
 }

@@ -8,7 +8,7 @@ import { loadReview } from '../../review/loadReview';
 import type { Review } from '../../review/model';
 import { writeDeliverables } from '../deliverables';
 import { allMessages, type Message, type RunRecord } from '../record';
-import { readRunRecord, writeRunRecord } from '../store';
+import { readRunRecord, recordNearCap, writeRunRecord } from '../store';
 import { applyEntries } from './apply';
 import { postToInbox, readInbox, removeFromInbox } from './inbox';
 import { RunDrivenError, acquireRunLock, isRunDriven } from '../lock';
@@ -39,6 +39,8 @@ export interface SubmitOptions {
   isDriven?: (reviewRoot: string, runId: string) => Promise<boolean>;
   /** Already loaded review (the extension has one). */
   review?: Review;
+  /** Hears notes in words (a stale lock that was not a lock at all, say). */
+  onNote?: (line: string) => void;
 }
 
 async function reviewOf(o: SubmitOptions): Promise<Review> {
@@ -57,6 +59,8 @@ export async function submitSay(o: SubmitOptions & { as: string; text: string })
   const record = await readRunRecord(o.reviewRoot, o.runId);
   const checked = checkSay(teamOf(review, record), record, o.as, o.text);
   if (!checked.ok) throw new PeopleInputError(checked.error);
+  const full = await recordNearCap(o.reviewRoot, o.runId);
+  if (full) throw new PeopleInputError(full);
   const content = checked.pass ? '/pass' : o.text.trim();
   const entry = await postToInbox(o.reviewRoot, o.runId, {
     type: 'say',
@@ -88,6 +92,8 @@ export async function submitPin(o: SubmitOptions & { message: string; as?: strin
   }
   const pinned = (record.pins ?? []).some((p) => p.message === o.message);
   if (o.remove && !pinned) throw new PeopleInputError(`Message ${o.message} is not pinned.`);
+  const full = await recordNearCap(o.reviewRoot, o.runId);
+  if (full) throw new PeopleInputError(full);
   const entry = await postToInbox(o.reviewRoot, o.runId, {
     type: 'pin',
     message: o.message,
@@ -110,7 +116,7 @@ export async function takeInIfIdle(o: SubmitOptions, review: Review): Promise<Ru
   let lock;
   for (let attempt = 0; !lock; attempt++) {
     try {
-      lock = await acquireRunLock(o.reviewRoot, o.runId);
+      lock = await acquireRunLock(o.reviewRoot, o.runId, o.onNote);
     } catch (err) {
       if (!(err instanceof RunDrivenError)) throw err;
       // Another say or pin holds the lock for a moment (a driver would have set status "running"): try again shortly.

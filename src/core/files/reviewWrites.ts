@@ -1,0 +1,425 @@
+/**
+ * The write side of the file room (re-exported by reviewFiles.ts: import from there). A review folder is untrusted, so
+ * nothing the tool creates, replaces or deletes ever goes through a symbolic link:
+ *   - folders: every component from the review's real root is lstat-checked (a link or a non-folder is refused in words)
+ *     and a missing one is created with a plain mkdir that refuses an existing path;
+ *   - files: created exclusively (O_CREAT | O_EXCL | O_NOFOLLOW) under a random name (crypto, never pid or time) beside
+ *     the target, written, then moved into place; the move replaces only a regular file (never a link, a folder or a
+ *     special file) and an exclusive write never replaces anything;
+ *   - after every open, the handle's device and inode must equal those of the checked path (closes the swap race);
+ *   - appends and truncations open the existing file without following a link and check it before a byte changes;
+ *   - a recursive remove removes only a folder this process created, walking with lstat: a link is unlinked, never
+ *     followed, at every level.
+ */
+import { randomBytes } from 'node:crypto';
+import { constants as fsc, promises as fs, type Stats } from 'node:fs';
+import * as path from 'node:path';
+import { ReviewFileError, readRegular, readReviewBytes, realRoot, toRel } from './reviewFiles';
+
+const O_NOFOLLOW = (fsc as Record<string, number>).O_NOFOLLOW ?? 0;
+const O_NONBLOCK = (fsc as Record<string, number>).O_NONBLOCK ?? 0;
+
+/** Folders (dev:ino) this process created: the only ones a recursive remove may take away. */
+const ownFolders = new Set<string>();
+
+const idOf = (st: { dev: number | bigint; ino: number | bigint }): string => `${st.dev}:${st.ino}`;
+
+/** A random name nobody can predict: `.<label>.<24 hex>.<suffix>`. */
+export function randomName(label: string, suffix = 'tmp'): string {
+  return `.${label}.${randomBytes(12).toString('hex')}.${suffix}`;
+}
+
+function whatIs(st: Stats): string {
+  if (st.isSymbolicLink()) return 'a symbolic link';
+  if (st.isDirectory()) return 'a folder';
+  if (st.isFile()) return 'a file';
+  if (st.isFIFO()) return 'a named pipe (FIFO)';
+  if (st.isSocket()) return 'a socket';
+  return 'a device';
+}
+
+function failure(file: string, err: unknown, doing: string): ReviewFileError {
+  if (err instanceof ReviewFileError) return err;
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'ELOOP') return new ReviewFileError(file, `${file} is a symbolic link; the tool never writes through a link, so it is left as it is.`, 'outside');
+  if (code === 'ENOSPC') return new ReviewFileError(file, `${file} could not be ${doing}: the disk is full.`);
+  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return new ReviewFileError(file, `${file} could not be ${doing} (permission denied).`);
+  return new ReviewFileError(file, `${file} could not be ${doing} (${code ?? 'error'}).`);
+}
+
+async function lstatOrUndefined(abs: string): Promise<Stats | undefined> {
+  try {
+    return await fs.lstat(abs);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    throw err;
+  }
+}
+
+/**
+ * The absolute path of a folder of the review, every component checked without following links (a link, or something
+ * that is not a folder, is refused in words); missing components are created when `create` (plain mkdir: an existing
+ * path is checked again, never trusted). `rel` '' or '.' is the review root itself.
+ */
+export async function reviewFolder(root: string, rel: string, opts: { create?: boolean } = {}): Promise<string> {
+  const file = toRel(rel);
+  if (path.isAbsolute(rel) || /^[a-zA-Z]:/.test(rel) || rel.includes('\0') || file.split('/').includes('..')) {
+    throw new ReviewFileError(file || rel, `${file || rel} is not a path inside the review folder.`, 'invalid-path');
+  }
+  let abs = await realRoot(root);
+  const parts = file === '' ? [] : file.split('/');
+  for (const [i, part] of parts.entries()) {
+    abs = path.join(abs, part);
+    const shown = parts.slice(0, i + 1).join('/');
+    let st: Stats | undefined;
+    try {
+      st = await lstatOrUndefined(abs);
+      if (!st) {
+        if (!opts.create) throw new ReviewFileError(shown, `The folder ${shown} is missing.`, 'missing');
+        try {
+          await fs.mkdir(abs, 0o755);
+          st = await fs.lstat(abs);
+          if (st.isDirectory()) ownFolders.add(idOf(st));
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+          st = await fs.lstat(abs); // made meanwhile by someone else: checked like any existing path
+        }
+      }
+    } catch (err) {
+      throw failure(shown, err, 'created');
+    }
+    if (st.isSymbolicLink()) {
+      throw new ReviewFileError(shown, `${shown} is a symbolic link; the tool never writes through a link (it could lead outside the review folder), so nothing is written there.`, 'outside');
+    }
+    if (!st.isDirectory()) throw new ReviewFileError(shown, `${shown} is ${whatIs(st)}, but it must be a folder.`, 'not-regular');
+  }
+  return abs;
+}
+
+/** Creates a folder of the review (and its parents): contained, no link followed at any level. Returns its path. */
+export async function mkdirInReview(root: string, rel: string): Promise<string> {
+  return reviewFolder(root, rel, { create: true });
+}
+
+/** Opens `abs` with `flags` (O_NOFOLLOW added) and checks the handle: a regular file, the same device and inode as the path. */
+async function openChecked(abs: string, file: string, flags: number, doing: string, mode = 0o644): Promise<fs.FileHandle> {
+  let handle: fs.FileHandle;
+  try {
+    handle = await fs.open(abs, flags | O_NOFOLLOW | O_NONBLOCK, mode);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new ReviewFileError(file, `${file} is missing.`, 'missing');
+    if (code === 'EEXIST') throw new ReviewFileError(file, `${file} exists already; it is not overwritten.`, 'invalid-path');
+    if (code === 'EISDIR') throw new ReviewFileError(file, `${file} is a folder, but it must be a file.`, 'not-regular');
+    if (code === 'ENXIO') throw new ReviewFileError(file, `${file} is not a regular file; it is left as it is.`, 'not-regular');
+    throw failure(file, err, doing);
+  }
+  try {
+    const [st, now] = await Promise.all([handle.stat(), fs.lstat(abs)]);
+    if (!st.isFile()) throw new ReviewFileError(file, `${file} is ${whatIs(st)}, not a regular file; it is left as it is.`, 'not-regular');
+    if (now.isSymbolicLink() || idOf(now) !== idOf(st)) {
+      throw new ReviewFileError(file, `${file} was replaced while it was being opened; nothing is written.`, 'outside');
+    }
+    return handle;
+  } catch (err) {
+    await handle.close().catch(() => undefined);
+    throw failure(file, err, doing);
+  }
+}
+
+/** Creates `abs` exclusively (never through a link, never over anything) with `data`. */
+async function createExclusive(abs: string, file: string, data: string | Uint8Array, sync: boolean): Promise<void> {
+  const handle = await openChecked(abs, file, fsc.O_WRONLY | fsc.O_CREAT | fsc.O_EXCL, 'written');
+  try {
+    await handle.writeFile(data);
+    if (sync) await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** What may stand at a name the tool replaces: nothing, or a regular file. Anything else is refused in words. */
+async function checkReplaceable(abs: string, file: string): Promise<Stats | undefined> {
+  const st = await lstatOrUndefined(abs).catch((err: unknown) => {
+    throw failure(file, err, 'written');
+  });
+  if (st && !st.isFile()) {
+    const what = whatIs(st);
+    throw new ReviewFileError(
+      file,
+      `${file} is ${what}, not a file this tool writes; it is not replaced${st.isSymbolicLink() ? ' (a link is never followed)' : ''}. Remove it and try again.`,
+      st.isSymbolicLink() ? 'outside' : 'not-regular',
+    );
+  }
+  return st;
+}
+
+/**
+ * Writes a file of the review atomically: created exclusively under a random name beside it, then moved into place.
+ * The folder is created and checked without following links; the target may only be missing or a regular file (a link,
+ * a folder or a special file there is refused in words, never followed). `exclusive`: an existing target is refused
+ * and never replaced, even if it appears meanwhile.
+ */
+export async function writeReviewFile(root: string, rel: string, data: string | Uint8Array, opts: { exclusive?: boolean; sync?: boolean } = {}): Promise<void> {
+  const file = toRel(rel);
+  const dir = path.posix.dirname(file);
+  const absDir = await reviewFolder(root, dir === '.' ? '' : dir, { create: true });
+  const base = path.posix.basename(file);
+  const target = path.join(absDir, base);
+  const existing = await checkReplaceable(target, file);
+  if (opts.exclusive && existing) throw new ReviewFileError(file, `${file} exists already; it is not overwritten.`, 'invalid-path');
+  const tmp = path.join(absDir, randomName(base));
+  await createExclusive(tmp, file, data, opts.sync ?? false);
+  try {
+    if (opts.exclusive) {
+      // link(2) never replaces: a name that appeared meanwhile stays as it is.
+      await fs.link(tmp, target);
+    } else {
+      await checkReplaceable(target, file);
+      await fs.rename(tmp, target);
+    }
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new ReviewFileError(file, `${file} exists already; it is not overwritten.`, 'invalid-path');
+    if ((err as NodeJS.ErrnoException).code === 'EISDIR') throw new ReviewFileError(file, `${file} is a folder; the file cannot be written there.`, 'not-regular');
+    throw failure(file, err, 'written');
+  } finally {
+    await fs.unlink(tmp).catch(() => undefined);
+  }
+}
+
+/**
+ * Reads a file the tool itself writes (prompts.jsonl, a lock, an inbox entry …) with no link followed at any level: a
+ * link there is refused in words (`noFollow` false: a link inside the review is followed like any read).
+ */
+export async function readOwnBytes(root: string, rel: string, maxBytes: number, noFollow = true): Promise<Buffer> {
+  const file = toRel(rel);
+  if (!noFollow) return readReviewBytes(root, file, maxBytes);
+  const dir = path.posix.dirname(file);
+  const abs = path.join(await reviewFolder(root, dir === '.' ? '' : dir), path.posix.basename(file));
+  return readRegular(abs, file, maxBytes, true);
+}
+
+/** readOwnBytes as UTF-8 text (invalid UTF-8 is an error naming the file). */
+export async function readOwnText(root: string, rel: string, maxBytes: number): Promise<string> {
+  const bytes = await readOwnBytes(root, rel, maxBytes);
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new ReviewFileError(toRel(rel), `${toRel(rel)} is not UTF-8 text; it is not used.`);
+  }
+}
+
+/** Copies a contained regular file to a new contained path (read with the room's checks; the copy never replaces). */
+export async function copyInReview(root: string, fromRel: string, toRelPath: string, maxBytes: number): Promise<void> {
+  const bytes = await readOwnBytes(root, fromRel, maxBytes, false);
+  await writeReviewFile(root, toRelPath, bytes, { exclusive: true });
+}
+
+/**
+ * Appends to a file of the review (created exclusively when missing), never through a link: the existing file is opened
+ * with O_NOFOLLOW and checked (regular, same inode as the checked path) before a byte is written. Synced to disk before
+ * it returns unless `sync: false`.
+ */
+export async function appendReviewFile(root: string, rel: string, data: string | Uint8Array, opts: { sync?: boolean } = { sync: true }): Promise<void> {
+  const file = toRel(rel);
+  const dir = path.posix.dirname(file);
+  const abs = path.join(await reviewFolder(root, dir === '.' ? '' : dir, { create: true }), path.posix.basename(file));
+  let handle: fs.FileHandle;
+  try {
+    handle = await openChecked(abs, file, fsc.O_WRONLY | fsc.O_APPEND, 'written');
+  } catch (err) {
+    if (!(err instanceof ReviewFileError && err.reason === 'missing')) throw err;
+    handle = await openChecked(abs, file, fsc.O_WRONLY | fsc.O_APPEND | fsc.O_CREAT | fsc.O_EXCL, 'written');
+  }
+  try {
+    await handle.appendFile(data);
+    if (opts.sync) await handle.sync();
+  } catch (err) {
+    throw failure(file, err, 'written');
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
+
+/** Cuts a regular file of the review to `length` bytes; opened without following a link and checked first. */
+export async function truncateReviewFile(root: string, rel: string, length: number): Promise<void> {
+  const file = toRel(rel);
+  const dir = path.posix.dirname(file);
+  const abs = path.join(await reviewFolder(root, dir === '.' ? '' : dir), path.posix.basename(file));
+  const handle = await openChecked(abs, file, fsc.O_WRONLY, 'shortened');
+  try {
+    await handle.truncate(length);
+    await handle.sync();
+  } catch (err) {
+    throw failure(file, err, 'shortened');
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
+
+/**
+ * Removes one name of the review: a regular file or a link (the link itself; its target is never touched). A folder or
+ * a special file is refused. Missing is fine.
+ */
+export async function removeReviewFile(root: string, rel: string): Promise<void> {
+  const file = toRel(rel);
+  const dir = path.posix.dirname(file);
+  let abs: string;
+  try {
+    abs = path.join(await reviewFolder(root, dir === '.' ? '' : dir), path.posix.basename(file));
+  } catch (err) {
+    if (err instanceof ReviewFileError && err.reason === 'missing') return;
+    throw err;
+  }
+  const st = await lstatOrUndefined(abs).catch((err: unknown) => {
+    throw failure(file, err, 'removed');
+  });
+  if (!st) return;
+  if (!st.isFile() && !st.isSymbolicLink()) throw new ReviewFileError(file, `${file} is ${whatIs(st)}; the tool removes only its own files.`, 'not-regular');
+  await fs.unlink(abs).catch((err: unknown) => {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw failure(file, err, 'removed');
+  });
+}
+
+/**
+ * A new folder of the review under a random name inside `parentRel` (checked, created when missing), made by this
+ * process: the only kind of folder removeOwnFolder takes away. Returns its path relative to the review root.
+ */
+export async function makeOwnFolder(root: string, parentRel: string, label: string): Promise<string> {
+  const parent = await reviewFolder(root, parentRel, { create: true });
+  const name = randomName(label, 'partial');
+  const abs = path.join(parent, name);
+  const rel = `${toRel(parentRel)}/${name}`;
+  try {
+    await fs.mkdir(abs, 0o755); // refuses an existing path, link or not
+    const st = await fs.lstat(abs);
+    if (!st.isDirectory()) throw new ReviewFileError(rel, `${rel} was replaced while it was being made.`, 'outside');
+    ownFolders.add(idOf(st));
+  } catch (err) {
+    throw failure(rel, err, 'created');
+  }
+  return rel;
+}
+
+/** Whether this process created the folder at `abs` (checked without following a link). */
+async function isOwnFolder(abs: string): Promise<boolean> {
+  const st = await lstatOrUndefined(abs).catch(() => undefined);
+  return st !== undefined && st.isDirectory() && ownFolders.has(idOf(st));
+}
+
+const MAX_REMOVE_DEPTH = 64;
+
+/**
+ * Removes a folder this process created (makeOwnFolder, or created by mkdirInReview) with everything in it. The walk
+ * uses lstat and never follows a link at any level: a link is unlinked, its target untouched. Anything else (a folder
+ * not made by this process, a link) is left alone. Errors are swallowed: this cleans up after a failure.
+ */
+export async function removeOwnFolder(root: string, rel: string): Promise<void> {
+  const file = toRel(rel);
+  const dir = path.posix.dirname(file);
+  let abs: string;
+  try {
+    abs = path.join(await reviewFolder(root, dir === '.' ? '' : dir), path.posix.basename(file));
+  } catch {
+    return;
+  }
+  if (!(await isOwnFolder(abs))) return;
+  await removeTree(abs, 0);
+}
+
+async function removeTree(abs: string, depth: number): Promise<void> {
+  const st = await lstatOrUndefined(abs).catch(() => undefined);
+  if (!st) return;
+  if (!st.isDirectory()) {
+    await fs.unlink(abs).catch(() => undefined); // a file or a link: the name goes, a link's target is never touched
+    return;
+  }
+  if (depth >= MAX_REMOVE_DEPTH) return;
+  const names = await fs.readdir(abs).catch(() => [] as string[]);
+  for (const name of names) await removeTree(path.join(abs, name), depth + 1);
+  await fs.rmdir(abs).catch(() => undefined);
+}
+
+/**
+ * Moves a folder this process created (makeOwnFolder) to a new name of the review, which must not exist (nothing is
+ * replaced: an existing name, link or not, is refused in words).
+ */
+export async function renameOwnFolder(root: string, fromRel: string, toRelPath: string): Promise<void> {
+  const from = toRel(fromRel);
+  const to = toRel(toRelPath);
+  const fromDir = path.posix.dirname(from);
+  const toDir = path.posix.dirname(to);
+  const fromAbs = path.join(await reviewFolder(root, fromDir === '.' ? '' : fromDir), path.posix.basename(from));
+  if (!(await isOwnFolder(fromAbs))) throw new ReviewFileError(from, `${from} is not a folder this tool made; it is not moved.`, 'not-regular');
+  const toAbs = path.join(await reviewFolder(root, toDir === '.' ? '' : toDir, { create: true }), path.posix.basename(to));
+  const existing = await lstatOrUndefined(toAbs).catch((err: unknown) => {
+    throw failure(to, err, 'created');
+  });
+  if (existing) throw new ReviewFileError(to, `${to} exists already (${whatIs(existing)}); it is never replaced.`, 'invalid-path');
+  try {
+    await fs.rename(fromAbs, toAbs);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST' || code === 'ENOTEMPTY' || code === 'ENOTDIR') throw new ReviewFileError(to, `${to} exists already; it is never replaced.`, 'invalid-path');
+    throw failure(to, err, 'created');
+  }
+}
+
+/**
+ * Moves a name of the review aside to a new random name in the same folder (a stale lock, say): the name itself moves,
+ * a link is never followed. Returns the new name relative to the review root, or undefined when nothing was there.
+ */
+export async function moveAside(root: string, rel: string, label: string): Promise<string | undefined> {
+  const file = toRel(rel);
+  const dir = path.posix.dirname(file);
+  const absDir = await reviewFolder(root, dir === '.' ? '' : dir);
+  const name = randomName(label, 'aside');
+  try {
+    await fs.rename(path.join(absDir, path.posix.basename(file)), path.join(absDir, name));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw failure(file, err, 'moved');
+  }
+  return dir === '.' ? name : `${dir}/${name}`;
+}
+
+/** Puts a name moved aside (moveAside) back at `rel` with a hard link, which never replaces anything already there. */
+export async function restoreAside(root: string, asideRel: string, rel: string): Promise<void> {
+  const file = toRel(rel);
+  const dir = path.posix.dirname(file);
+  const absDir = await reviewFolder(root, dir === '.' ? '' : dir);
+  await fs.link(path.join(absDir, path.posix.basename(toRel(asideRel))), path.join(absDir, path.posix.basename(file))).catch(() => undefined);
+}
+
+/** Sets a file's modification time to now without following a link (a lock's heartbeat). */
+export async function touchReviewFile(root: string, rel: string): Promise<void> {
+  const file = toRel(rel);
+  const dir = path.posix.dirname(file);
+  const absDir = await reviewFolder(root, dir === '.' ? '' : dir);
+  const now = new Date();
+  await fs.lutimes(path.join(absDir, path.posix.basename(file)), now, now);
+}
+
+/**
+ * Writes a file the tool owns outside any review (its image cache): the same exclusive creation under a random name
+ * and a move that replaces only a regular file; the folder is created when missing.
+ */
+export async function writeLocalFile(target: string, data: string | Uint8Array): Promise<void> {
+  const dir = path.dirname(target);
+  await fs.mkdir(dir, { recursive: true });
+  const shown = path.basename(target);
+  const tmp = path.join(dir, randomName(shown));
+  await createExclusive(tmp, shown, data, false);
+  try {
+    await checkReplaceable(target, shown);
+    await fs.rename(tmp, target);
+  } finally {
+    await fs.unlink(tmp).catch(() => undefined);
+  }
+}
+
+/** Creates a folder the tool owns outside any review (its caches), with its parents. */
+export async function mkdirLocal(dir: string): Promise<void> {
+  await fs.mkdir(dir, { recursive: true });
+}
