@@ -11,6 +11,7 @@ import { registerDiscussionAnalysis } from './analysis/discussionCoding';
 import { createServices } from './services';
 import { registerWalkthrough } from './walkthrough';
 import { registerBriefReview } from './brief/register';
+import { registerBaseline } from './baseline/register';
 
 export function activate(context: vscode.ExtensionContext): void {
   const services = createServices(context);
@@ -22,6 +23,7 @@ export function activate(context: vscode.ExtensionContext): void {
   registerRerank(context, services);
   registerWalkthrough(context, services);
   registerBriefReview(context, services);
+  registerBaseline(context, services);
 }
 
 export function deactivate(): void {
