@@ -30,15 +30,35 @@ export const NO_KEY_MESSAGE =
   'No API key: set OPENAI_API_KEY (and OPENAI_BASE_URL for a non-OpenAI endpoint), or use "TeamFusion: Set API Key" in VS Code.';
 
 export function createModelClient(cfg: ModelClientConfig = {}): OpenAI {
+  const sdk = openaiSdk();
+  const common = { timeout: cfg.timeoutMs ?? DEFAULT_TIMEOUT_MS, maxRetries: cfg.maxRetries ?? DEFAULT_MAX_RETRIES };
+  // Azure OpenAI through the SDK's own client: AZURE_OPENAI_ENDPOINT (+ AZURE_OPENAI_API_KEY, OPENAI_API_VERSION), deployment
+  // names as model names, the `api-key` header and `api-version` on every request. Only when no base URL was given: Azure's
+  // OpenAI-compatible `/openai/v1` path is a plain base URL.
+  const azureEndpoint = nonEmpty(process.env.AZURE_OPENAI_ENDPOINT);
+  if (azureEndpoint && !nonEmpty(cfg.baseURL) && !nonEmpty(process.env.OPENAI_BASE_URL)) {
+    const apiKey = nonEmpty(cfg.apiKey) ?? nonEmpty(process.env.AZURE_OPENAI_API_KEY) ?? nonEmpty(process.env.OPENAI_API_KEY);
+    if (!apiKey) throw new ModelConfigError(NO_AZURE_KEY_MESSAGE);
+    const apiVersion = nonEmpty(process.env.OPENAI_API_VERSION);
+    if (!apiVersion) throw new ModelConfigError(NO_AZURE_VERSION_MESSAGE);
+    return new sdk.AzureOpenAI({ endpoint: azureEndpoint, apiKey, apiVersion, ...common });
+  }
   const apiKey = nonEmpty(cfg.apiKey) ?? nonEmpty(process.env.OPENAI_API_KEY);
   if (!apiKey) throw new ModelConfigError(NO_KEY_MESSAGE);
-  return new (openaiSdk().OpenAI)({
+  return new sdk.OpenAI({
     apiKey,
     // undefined → the SDK reads OPENAI_BASE_URL itself, else api.openai.com.
     baseURL: nonEmpty(cfg.baseURL),
-    timeout: cfg.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-    maxRetries: cfg.maxRetries ?? DEFAULT_MAX_RETRIES,
+    ...common,
   });
+}
+
+export const NO_AZURE_KEY_MESSAGE = 'AZURE_OPENAI_ENDPOINT is set but no key: set AZURE_OPENAI_API_KEY (or OPENAI_API_KEY).';
+export const NO_AZURE_VERSION_MESSAGE = 'AZURE_OPENAI_ENDPOINT is set but not the API version: set OPENAI_API_VERSION (e.g. 2025-04-01-preview).';
+
+/** Whether this client talks to Azure OpenAI through the SDK's AzureOpenAI client (deployments, `api-key`, `api-version`). */
+export function isAzureClient(client: OpenAI): boolean {
+  return client instanceof openaiSdk().AzureOpenAI;
 }
 
 /**

@@ -46,3 +46,22 @@ export function toRecordedMessages(messages: readonly ChatMessage[]): RecordedMe
           ),
   }));
 }
+
+/**
+ * For a text-only chat model: every image part becomes a text part that names the candidate and says what is known of it
+ * (`describe(file)`: the designers' justifications, or what a remix was made from), so nothing is sent that it cannot read.
+ */
+export function withoutImages(messages: readonly ChatMessage[], describe: (file: string) => string | undefined): ChatMessage[] {
+  return messages.map((m) =>
+    typeof m.content === 'string'
+      ? m
+      : {
+          ...m,
+          content: m.content.map((p): ChatPart => {
+            if (p.type === 'text') return p;
+            const about = describe(p.file);
+            return { type: 'text', text: `[${p.label}: an image this model cannot see${about ? `. ${about}` : ''}]` };
+          }),
+        },
+  );
+}

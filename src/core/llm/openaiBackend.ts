@@ -71,7 +71,7 @@ export class OpenAIImageBackend implements ImageBackend {
   async edit(req: ImageEditRequest): Promise<ImageEditAnswer> {
     const sdk = openaiSdk();
     const files = await Promise.all(req.images.map((i) => sdk.toFile(i.data, i.name, { type: i.mime })));
-    const res = await this.client.images.edit(
+    const res = await this.clientFor(req.model).images.edit(
       {
         model: req.model,
         image: files,
@@ -86,15 +86,41 @@ export class OpenAIImageBackend implements ImageBackend {
     return { b64: first?.b64_json ?? undefined, url: first?.url ?? undefined, usage: res.usage };
   }
 
+  private readonly azureDeployments = new Map<string, OpenAI>();
+
+  /**
+   * Azure routes a request by the deployment in its path. The SDK finds it in a JSON body's `model`, not in a multipart
+   * edit's, so an edit goes through an AzureOpenAI client made for that deployment (the SDK's own `deployment` routing).
+   */
+  private clientFor(model: string): OpenAI {
+    const sdk = openaiSdk();
+    const c = this.client;
+    if (!(c instanceof sdk.AzureOpenAI)) return c;
+    let d = this.azureDeployments.get(model);
+    if (!d) {
+      d = new sdk.AzureOpenAI({
+        baseURL: `${c.baseURL.replace(/\/+$/, '')}/deployments/${encodeURIComponent(model)}`,
+        apiKey: c.apiKey ?? undefined,
+        apiVersion: c.apiVersion,
+        timeout: c.timeout,
+        maxRetries: c.maxRetries,
+      });
+      this.azureDeployments.set(model, d);
+    }
+    return d;
+  }
+
   /**
    * The model list (GET /models costs nothing): a 404 on it, a refused key, or a list without the image model means this
-   * endpoint cannot make the remixes. Azure lists base models, not deployments, so there only the key is checked.
+   * endpoint cannot make the remixes. Azure lists base models, not deployments: on its /openai/v1 path only the key and the route are checked.
    */
   async check(model: string, signal?: AbortSignal): Promise<string | undefined> {
     const sdk = openaiSdk();
     const where = `The image endpoint ${this.host ?? 'api.openai.com'}`;
     const setting = 'teamfusion.imageBaseUrl (CLI: --image-base-url or TEAMFUSION_IMAGE_BASE_URL)';
     const azure = this.client instanceof sdk.AzureOpenAI || /\.azure\.com$/i.test(this.host ?? '');
+    // Azure's deployments are not in a model list: the SDK's Azure client is not asked (its edits say what is wrong).
+    if (this.client instanceof sdk.AzureOpenAI) return undefined;
     let ids: string[];
     try {
       const page = await this.client.models.list({ signal });

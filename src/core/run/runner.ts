@@ -10,6 +10,7 @@
  */
 import type OpenAI from 'openai';
 import type { ChatBackend, ImageBackend } from '../llm/backend';
+import { withoutImages } from '../llm/messages';
 import { OpenAIChatBackend, OpenAIImageBackend } from '../llm/openaiBackend';
 import { ModelConfigError } from '../llm/client';
 import { loadReview } from '../review/loadReview';
@@ -162,6 +163,32 @@ export function backendsOf(o: Pick<RunnerOptions, 'client' | 'chat' | 'images'>)
   return { chat: o.chat ?? new OpenAIChatBackend(need('chat')), images: o.images ?? new OpenAIImageBackend(need('image')) };
 }
 
+/** What a text-only model is told about a candidate: the designers' justifications, or what a remix was made from. */
+function describeCandidate(review: Review, record: RunRecord, file: string): string | undefined {
+  const option = record.options.find((op) => op.file === file);
+  if (!option) return undefined;
+  const remixOf = record.iterations.find((it) => it.remix && reviewRelative(record.id, it.remix.file) === file);
+  if (remixOf?.remix) {
+    const from = (remixOf.remix.from ?? []).map((id) => record.options.find((op) => op.id === id)?.label ?? id).join(', ');
+    return `A remix made from ${from}${remixOf.editingDirections ? ` with these directions: ${remixOf.editingDirections.replace(/\s+/g, ' ').trim()}` : ''}`;
+  }
+  const said = review.designers
+    .map((d) => ({ d, e: d.entries.find((e) => e.option === option.id) }))
+    .filter((x) => x.e?.justification?.trim())
+    .map((x) => `${x.d.name} (rank ${x.e!.rank}): ${x.e!.justification.trim()}`);
+  return said.length ? `What the designers wrote about it — ${said.join('; ')}` : undefined;
+}
+
+function textOnly(chat: ChatBackend, describe: (file: string) => string | undefined): ChatBackend {
+  return {
+    provider: chat.provider,
+    host: chat.host,
+    acceptsImages: false,
+    priced: chat.priced,
+    chat: (req) => chat.chat({ ...req, messages: withoutImages(req.messages, describe) }),
+  };
+}
+
 /** `chat` whose first request waits for `check` (run once; its failure fails that request and every later one). */
 function checkedFirst(chat: ChatBackend, check: () => Promise<void>): ChatBackend {
   let checked: Promise<void> | undefined;
@@ -249,6 +276,8 @@ async function drive(o: RunnerOptions, review: Review, record: RunRecord, resume
   const backends = backendsOf(o);
   // A resumed run checks the image endpoint before its first chat request, once the record's files have been read.
   if (resumed) backends.chat = checkedFirst(backends.chat, () => checkImageEndpoint(backends.images, record, o.signal));
+  // A text-only model gets each candidate as its label and what the designers wrote about it.
+  if (!backends.chat.acceptsImages) backends.chat = textOnly(backends.chat, (file) => describeCandidate(review, record, file));
   const ctx: StepContext = {
     ...backends,
     record,
@@ -262,7 +291,9 @@ async function drive(o: RunnerOptions, review: Review, record: RunRecord, resume
     prices,
     async save() {
       record.updatedAt = new Date().toISOString();
-      record.usage.costUsd = estimateCost(record.usage, record.settings, prices);
+      // VS Code's models are covered by the user's plan: only the image edits are priced.
+      const priced = backends.chat.priced ? record.usage : { ...record.usage, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 };
+      record.usage.costUsd = estimateCost(priced, record.settings, prices);
       promptParts.compact(record);
       await promptParts.flush();
       await writer.save(record, participants(review, record.settings).length);

@@ -258,6 +258,47 @@ async function clearImageApiKey(services: Services): Promise<void> {
   void vscode.window.showInformationMessage(`TeamFusion: image API key removed from secret storage.${env}`);
 }
 
+/** Quick pick of VS Code's language models; the choice is remembered for this workspace (status bar). */
+async function pickChatModel(services: Services): Promise<boolean> {
+  const model = await services.runs.models.pick();
+  if (!model) {
+    const none = (await vscode.lm.selectChatModels()).length === 0;
+    if (none) void vscode.window.showWarningMessage('VS Code has no language model TeamFusion could use: install or sign in to a model provider (e.g. GitHub Copilot), or set an API key.');
+    return false;
+  }
+  services.log.info(`Chat model: ${model.name || model.id} (${model.vendor}).`);
+  return true;
+}
+
+/** First-run choice: the discussion runs on a language model the user already has in VS Code. */
+async function useVsCodeModel(services: Services): Promise<boolean> {
+  const picked = await pickChatModel(services);
+  if (!picked) return false;
+  await vscode.workspace.getConfiguration('teamfusion').update('chatProvider', 'vscode', vscode.ConfigurationTarget.Workspace);
+  services.runs.models.refresh();
+  void vscode.window.showInformationMessage('TeamFusion: the proxies use your VS Code model (teamfusion.chatProvider is "vscode"). Remixes still need an image endpoint key: Set Image API Key or Set API Key.');
+  return true;
+}
+
+/** First-run choice: an OpenAI-compatible server on this machine (Ollama, LM Studio, vLLM…), which needs no real key. */
+async function useLocalEndpoint(services: Services): Promise<boolean> {
+  const url = await vscode.window.showInputBox({
+    title: 'TeamFusion: Use a Local Endpoint',
+    prompt: 'Base URL of an OpenAI-compatible server on this machine (Ollama, LM Studio, vLLM, LiteLLM).',
+    value: 'http://localhost:11434/v1',
+    ignoreFocusOut: true,
+    validateInput: (text) => (/^https?:\/\/\S+$/.test(text.trim()) ? undefined : 'A URL such as http://localhost:11434/v1'),
+  });
+  if (url === undefined) return false;
+  const config = vscode.workspace.getConfiguration('teamfusion');
+  await config.update('baseUrl', url.trim(), vscode.ConfigurationTarget.Workspace);
+  await config.update('chatProvider', 'openai', vscode.ConfigurationTarget.Workspace);
+  // Local servers accept any key; one is stored so Run does not ask again (Set API Key replaces it).
+  if (!(await services.runs.apiKeys.get())) await services.runs.apiKeys.set('local-endpoint');
+  void vscode.window.showInformationMessage(`TeamFusion: the chat runs on ${url.trim()}; set teamfusion.chatModel to a model it serves, and teamfusion.imageBaseUrl for the remixes if it edits no images.`);
+  return true;
+}
+
 async function clearApiKey(services: Services): Promise<void> {
   await services.runs.apiKeys.clear();
   services.log.info('API key removed from secret storage.');
@@ -294,6 +335,9 @@ export function registerRunCommands(context: vscode.ExtensionContext, services: 
     vscode.commands.registerCommand('teamfusion.cancelRun', guarded('Cancel Run', (arg) => cancel(services, arg))),
     vscode.commands.registerCommand('teamfusion.setApiKey', guarded('Set API Key', completesStep(STEP_DONE.apiKey, (arg) => setApiKey(services, arg)))),
     vscode.commands.registerCommand('teamfusion.clearApiKey', guarded('Clear API Key', () => clearApiKey(services))),
+    vscode.commands.registerCommand('teamfusion.pickChatModel', guarded('Pick Chat Model', () => pickChatModel(services))),
+    vscode.commands.registerCommand('teamfusion.useVsCodeModel', guarded('Use a VS Code Model', completesStep(STEP_DONE.apiKey, () => useVsCodeModel(services)))),
+    vscode.commands.registerCommand('teamfusion.useLocalEndpoint', guarded('Use a Local Endpoint', completesStep(STEP_DONE.apiKey, () => useLocalEndpoint(services)))),
     vscode.commands.registerCommand('teamfusion.setImageApiKey', guarded('Set Image API Key', (arg) => setImageApiKey(services, arg))),
     vscode.commands.registerCommand('teamfusion.clearImageApiKey', guarded('Clear Image API Key', () => clearImageApiKey(services))),
     vscode.commands.registerCommand('teamfusion.commitRun', guardWriteCommand(services.log, 'Commit Run', (arg) => commitRun(services, arg))),

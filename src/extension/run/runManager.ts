@@ -12,12 +12,35 @@ import type { RunEvent } from '../../core/run/events';
 import type { RunRecord } from '../../core/run/record';
 import { refineRun, resumeRun, startRun, type RunnerOptions } from '../../core/run/runner';
 import { ApiKeyStore, IMAGE_KEY } from './apiKeyStore';
+import { ChatModelChoice, chatProviderSetting } from '../llm/chatModelChoice';
+import { VsCodeChatBackend, modelAcceptsImages, modelLabel } from '../llm/vscodeChat';
+import { ModelConfigError } from '../../core/llm/client';
+import type { ChatBackend, ImageBackend } from '../../core/llm/backend';
+
+const CONTINUE_TEXT_ONLY = 'Continue Text-Only';
+const NO_VSCODE_MODEL_MESSAGE =
+  'teamfusion.chatProvider is "vscode", but no VS Code language model is available (or none was picked): install or sign in to a ' +
+  'model provider (e.g. GitHub Copilot), set an API key, or point TeamFusion to a local endpoint. Nothing was sent.';
+
+/** A run on a VS Code model with no key at all: it has no endpoint for the remixes, and says so before anything is spent. */
+class NoImageEndpoint implements ImageBackend {
+  readonly host = undefined;
+  private readonly sentence =
+    'The remixes are made on an image endpoint, and none has a key: use "TeamFusion: Set Image API Key" (or Set API Key) and ' +
+    'teamfusion.imageBaseUrl, or run one iteration (it makes no remix).';
+  check(): Promise<string | undefined> {
+    return Promise.resolve(this.sentence);
+  }
+  edit(): Promise<never> {
+    return Promise.reject(new ModelConfigError(this.sentence));
+  }
+}
 import { pinFromPanel, sayFromPanel, type PeopleOutcome } from './peopleBridge';
 import { eventLogLevel, eventLogLine, outcomeSentence, progressMessage } from './eventText';
 import { redactSecrets } from './redact';
 import { resolveConnection, resolveRunSettings } from './runSettings';
 import { RunStatusBar } from './statusBar';
-import { ensureTrusted, preflight, type GuardUi } from './trustGuard';
+import { ensureTrusted, offerFirstRunChoices, preflight, type GuardUi } from './trustGuard';
 
 export interface RunEventEnvelope {
   reviewRoot: string;
@@ -78,6 +101,8 @@ export class RunManager implements vscode.Disposable {
   readonly apiKeys: ApiKeyStore;
   /** The image endpoint's own key: SecretStorage 'teamfusion.imageApiKey', else TEAMFUSION_IMAGE_API_KEY, else the chat key. */
   readonly imageKeys: ApiKeyStore;
+  /** The VS Code language model of `teamfusion.chatProvider: "vscode"` (remembered per workspace, in the status bar). */
+  readonly models: ChatModelChoice;
   private readonly active = new Map<string, ActiveRun>();
   private readonly statusBar = new RunStatusBar();
   private readonly disposables: vscode.Disposable[] = [];
@@ -89,6 +114,8 @@ export class RunManager implements vscode.Disposable {
   ) {
     this.apiKeys = new ApiKeyStore(context.secrets);
     this.imageKeys = new ApiKeyStore(context.secrets, process.env, IMAGE_KEY);
+    this.models = new ChatModelChoice(context.workspaceState);
+    this.disposables.push(this.models);
     this.disposables.push(this.emitter, this.statusBar);
   }
 
@@ -175,9 +202,11 @@ export class RunManager implements vscode.Disposable {
 
   private async execute(request: RunRequest): Promise<RunRecord | undefined> {
     const root = request.reviewRoot;
+    const provider = chatProviderSetting();
     const check = await preflight({
       isTrusted: vscode.workspace.isTrusted,
       busy: this.isRunning(root),
+      keyOptional: provider === 'vscode',
       getApiKey: async () => (await this.apiKeys.get())?.key,
       ui: this.guardUi(),
       onBusy: () => {
@@ -197,25 +226,51 @@ export class RunManager implements vscode.Disposable {
 
     const config = vscode.workspace.getConfiguration('teamfusion');
     const connection = resolveConnection((key) => config.get(key), process.env);
-    let client: OpenAI;
+    // The chat: VS Code's language model (picked once, remembered per workspace), or the OpenAI-compatible endpoint.
+    let chat: ChatBackend | undefined;
+    if (provider === 'vscode') {
+      const model = await this.models.current();
+      if (!model) {
+        this.log.warn(`Nothing sent for ${root}: no VS Code language model is available or none was picked.`);
+        offerFirstRunChoices(this.guardUi(), NO_VSCODE_MODEL_MESSAGE);
+        return undefined;
+      }
+      const textOnly = !modelAcceptsImages(model);
+      if (textOnly) {
+        const go = await vscode.window.showWarningMessage(
+          `${modelLabel(model)} reads text only, so the candidates will be described to it by their labels and the designers' justifications instead of being shown.`,
+          CONTINUE_TEXT_ONLY,
+        );
+        if (go !== CONTINUE_TEXT_ONLY) return undefined;
+      }
+      chat = new VsCodeChatBackend(model, { textOnly });
+    }
+    let client: OpenAI | undefined;
     let imageClient: OpenAI | undefined;
     try {
-      client = createModelClient({ apiKey: check.apiKey, ...connection });
-      imageClient = createImageClient(
-        { apiKey: (await this.imageKeys.get())?.key, baseURL: connection.imageBaseURL },
-        { apiKey: check.apiKey, baseURL: connection.baseURL, timeoutMs: connection.timeoutMs, maxRetries: connection.maxRetries },
-      );
+      const imageKey = (await this.imageKeys.get())?.key;
+      if (check.apiKey || provider === 'openai') {
+        client = createModelClient({ apiKey: check.apiKey, ...connection });
+        imageClient = createImageClient(
+          { apiKey: imageKey, baseURL: connection.imageBaseURL },
+          { apiKey: check.apiKey, baseURL: connection.baseURL, timeoutMs: connection.timeoutMs, maxRetries: connection.maxRetries },
+        );
+      } else if (imageKey) {
+        imageClient = createModelClient({ apiKey: imageKey, baseURL: connection.imageBaseURL ?? connection.baseURL, timeoutMs: connection.timeoutMs, maxRetries: connection.maxRetries });
+      }
     } catch (err) {
       const message = this.redact(errorText(err));
       this.log.error(message);
       void vscode.window.showErrorMessage(message);
       return undefined;
     }
+    const imageBackend: ImageBackend = imageClient ? new OpenAIImageBackend(imageClient) : client ? new OpenAIImageBackend(client) : new NoImageEndpoint();
 
     const options: RunnerOptions = {
       reviewRoot: root,
-      client,
-      ...(imageClient ? { images: new OpenAIImageBackend(imageClient) } : {}),
+      ...(client ? { client } : {}),
+      ...(chat ? { chat } : {}),
+      images: imageBackend,
       log: (line) => this.log.info(this.redact(line)),
       // A person whose turn comes answers in the panel: the run holds (status "waiting") until they do.
       holdWhenWaiting: true,
@@ -233,6 +288,7 @@ export class RunManager implements vscode.Disposable {
         void vscode.window.showWarningMessage(w);
       }
       options.settings = resolved.settings;
+      if (chat && this.models.lastId) options.settings.chatModel = this.models.lastId;
       if (resolved.prices) options.prices = resolved.prices;
       const feedback = request.options.feedback?.trim();
       if (feedback) options.feedback = feedback;
@@ -262,7 +318,8 @@ export class RunManager implements vscode.Disposable {
           ? `${JSON.stringify(options.settings)} over review.yaml and defaults`
           : 'from review.yaml and defaults';
     const imageHost = imageClient ? `, image endpoint ${endpointHost(imageClient) ?? 'default'}` : '';
-    this.log.info(`${what} of ${root} (endpoint ${endpointHost(client) ?? 'default'}${imageHost}, settings ${chosen}).`);
+    const chatWhere = chat ? `VS Code model ${this.models.lastId ?? ''}` : `endpoint ${client ? (endpointHost(client) ?? 'default') : 'none'}`;
+    this.log.info(`${what} of ${root} (${chatWhere}${imageHost}, settings ${chosen}).`);
 
     try {
       const record = await vscode.window.withProgress(

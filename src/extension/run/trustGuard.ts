@@ -9,9 +9,25 @@ export const UNTRUSTED_MESSAGE =
 export const MANAGE_TRUST = 'Manage Workspace Trust';
 
 export const MISSING_KEY_MESSAGE =
-  'TeamFusion needs an API key for the model endpoint. Set one (it is kept in VS Code\'s secret storage) or set the ' +
-  'OPENAI_API_KEY environment variable. Nothing was sent.';
+  'TeamFusion needs a model to run, and none is set up yet: set an API key (kept in VS Code\'s secret storage; OPENAI_API_KEY ' +
+  'works too), use a language model you already have in VS Code, or point it to a local endpoint such as Ollama or LM Studio. Nothing was sent.';
 export const SET_API_KEY = 'Set API Key';
+export const USE_VSCODE_MODEL = 'Use a VS Code Model';
+export const USE_LOCAL_ENDPOINT = 'Use a Local Endpoint';
+/** The first-run choices, in one place (Run and the walkthrough offer the same): button → command. */
+export const FIRST_RUN_CHOICES: ReadonlyArray<readonly [string, string]> = [
+  [SET_API_KEY, 'teamfusion.setApiKey'],
+  [USE_VSCODE_MODEL, 'teamfusion.useVsCodeModel'],
+  [USE_LOCAL_ENDPOINT, 'teamfusion.useLocalEndpoint'],
+];
+
+/** Offers the first-run choices with `message`; runs the command of the one chosen. */
+export function offerFirstRunChoices(ui: GuardUi, message: string = MISSING_KEY_MESSAGE): void {
+  void Promise.resolve(ui.warn(message, ...FIRST_RUN_CHOICES.map(([b]) => b))).then((choice) => {
+    const command = FIRST_RUN_CHOICES.find(([b]) => b === choice)?.[1];
+    if (command) ui.runCommand(command);
+  });
+}
 
 export interface GuardUi {
   /** Shows a warning with buttons; resolves with the chosen button (the guard does not wait for it). */
@@ -30,7 +46,8 @@ export function ensureTrusted(isTrusted: boolean, ui: GuardUi): boolean {
 }
 
 export type PreflightResult =
-  | { ok: true; apiKey: string }
+  /** `apiKey` is absent only when the key is optional (the chat runs on a VS Code model). */
+  | { ok: true; apiKey?: string }
   | { ok: false; reason: 'untrusted' | 'busy' | 'no-key' };
 
 export interface PreflightInput {
@@ -42,6 +59,8 @@ export interface PreflightInput {
   ui: GuardUi;
   /** Told when the review is busy (defaults to a plain warning). */
   onBusy?: () => void;
+  /** The chat runs on a VS Code language model: no key is needed to start (the image endpoint is checked by the run). */
+  keyOptional?: boolean;
 }
 
 /** Runs the checks in order; nothing later is touched when an earlier one fails. */
@@ -54,9 +73,8 @@ export async function preflight(input: PreflightInput): Promise<PreflightResult>
   }
   const apiKey = (await input.getApiKey())?.trim();
   if (!apiKey) {
-    void Promise.resolve(input.ui.warn(MISSING_KEY_MESSAGE, SET_API_KEY)).then((choice) => {
-      if (choice === SET_API_KEY) input.ui.runCommand('teamfusion.setApiKey');
-    });
+    if (input.keyOptional) return { ok: true };
+    offerFirstRunChoices(input.ui);
     return { ok: false, reason: 'no-key' };
   }
   return { ok: true, apiKey };

@@ -107,6 +107,8 @@ export class MockOpenAI {
   messageBytes: number;
   /** Models listed by GET /v1/models. */
   models: string[];
+  /** Azure-shaped paths (/openai/deployments/<d>/…?api-version=…) instead of /v1/…. */
+  readonly azure: boolean;
   /** Routes this server plays as missing (404). */
   missingRoutes: Set<string>;
 
@@ -131,11 +133,12 @@ export class MockOpenAI {
   ) {
     const address = server.address() as AddressInfo;
     this.port = address.port;
-    this.baseURL = `http://127.0.0.1:${this.port}/v1`;
+    this.baseURL = options.azure ? `http://127.0.0.1:${this.port}` : `http://127.0.0.1:${this.port}/v1`;
     this.latencyMs = options.latencyMs ?? 0;
     this.strict = options.strict ?? true;
     this.messageBytes = options.messageBytes ?? 0;
     this.models = [...(options.models ?? MOCK_MODELS)];
+    this.azure = options.azure === true;
     this.missingRoutes = new Set(options.missingRoutes ?? []);
     this.batch = new FilesAndBatches(
       { pendingPolls: options.batch?.pendingPolls ?? 0, outcome: options.batch?.outcome ?? 'completed', answeredBeforeExpiry: options.batch?.answeredBeforeExpiry },
@@ -265,7 +268,14 @@ export class MockOpenAI {
     const method = req.method ?? 'GET';
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const path = url.pathname;
-    const rel = path.replace(/^\/v1(?=\/)/, '');
+    let rel = path.replace(/^\/v1(?=\/)/, '');
+    let deployment: string | undefined;
+    if (this.azure) {
+      // Azure: /openai/deployments/<deployment>/<operation>; nothing under /v1.
+      const m = /^\/openai\/deployments\/([^/]+)(\/.*)$/.exec(path);
+      deployment = m ? decodeURIComponent(m[1]!) : undefined;
+      rel = m ? m[2]! : `/azure-unknown${path}`;
+    }
     let route: RecordedRequest['route'] = 'other';
     if (method === 'POST' && rel === '/chat/completions') route = 'chat';
     else if (method === 'POST' && rel === '/images/edits' && !this.missingRoutes.has('edit')) route = 'edit';
@@ -283,6 +293,8 @@ export class MockOpenAI {
       files: [],
       validationErrors: [],
       receivedAt: started,
+      query: Object.fromEntries(url.searchParams),
+      ...(deployment !== undefined ? { deployment } : {}),
     };
     this.requests.push(record);
     this.openResponses.add(res);
@@ -321,6 +333,10 @@ export class MockOpenAI {
     await this.sleep(this.latencyMs);
     if (this.closed || res.destroyed) return;
 
+    if (this.azure && route !== 'other' && !url.searchParams.get('api-version')) {
+      this.sendJson(res, record, 404, { error: { code: '404', message: 'Resource not found (no api-version).' } });
+      return;
+    }
     if (route === 'models') {
       this.answerModels(res, record, rel);
       return;

@@ -63,6 +63,10 @@ export interface RecordedRequest {
   finishedAt?: number;
   /** Requests of the same route in flight when this one arrived (itself included). */
   concurrent?: number;
+  /** Query parameters of the URL (e.g. Azure's `api-version`). */
+  query?: Record<string, string>;
+  /** Azure-shaped server: the deployment named in the path. */
+  deployment?: string;
   /** Status of the answer once sent (undefined while pending, for hangs, and for cut streams). */
   status?: number;
 }
@@ -72,6 +76,11 @@ export interface MockOptions {
   port?: number;
   /** Models listed by GET /v1/models (default MOCK_MODELS); e.g. chat models only, to play a chat-only server. */
   models?: string[];
+  /**
+   * Azure-shaped: chat and edits only at /openai/deployments/<deployment>/chat/completions and …/images/edits, each with an
+   * `api-version` query (else 404 / 400 as Azure answers); `baseURL` is then the resource URL (AZURE_OPENAI_ENDPOINT).
+   */
+  azure?: boolean;
   /** Routes answered 404 as on a server that does not have them (e.g. ['edit', 'models'] for a chat-only server). */
   missingRoutes?: Array<'edit' | 'models'>;
   /** Fixed delay before every answer. */

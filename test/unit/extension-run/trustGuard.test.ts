@@ -76,13 +76,25 @@ describe('extension-run: workspace trust guard', () => {
     assert.equal(keyReads, 0);
   });
 
-  it('preflight without a key offers Set API Key', async () => {
+  it('preflight without a key offers the first-run choices in one place: set a key, a VS Code model, a local endpoint', async () => {
     const f = fakeUi(SET_API_KEY);
     const r = await preflight({ isTrusted: true, busy: false, getApiKey: async () => '   ', ui: f.ui });
     assert.deepEqual(r, { ok: false, reason: 'no-key' });
-    assert.deepEqual(f.warnings[0]?.buttons, [SET_API_KEY]);
+    assert.deepEqual(f.warnings[0]?.buttons, [SET_API_KEY, 'Use a VS Code Model', 'Use a Local Endpoint']);
+    assert.match(f.warnings[0]!.message, /API key.*VS Code.*local endpoint.*Nothing was sent\.$/);
     await tick();
     assert.deepEqual(f.commands, ['teamfusion.setApiKey']);
+    const g = fakeUi('Use a VS Code Model');
+    await preflight({ isTrusted: true, busy: false, getApiKey: async () => undefined, ui: g.ui });
+    await tick();
+    assert.deepEqual(g.commands, ['teamfusion.useVsCodeModel']);
+  });
+
+  it('with a VS Code model the key is optional: preflight passes without one and offers nothing', async () => {
+    const f = fakeUi();
+    const r = await preflight({ isTrusted: true, busy: false, getApiKey: async () => undefined, ui: f.ui, keyOptional: true });
+    assert.deepEqual(r, { ok: true });
+    assert.equal(f.warnings.length, 0);
   });
 
   it('preflight passes the trimmed key when everything is fine', async () => {

@@ -96,4 +96,41 @@ describe('chat and image endpoints apart (command line)', function () {
     assert.equal(r.code, 1);
     assert.equal(chat.requests.length + images.requests.length, 0);
   });
+
+  it('Azure OpenAI through the SDK (AZURE_OPENAI_ENDPOINT, AZURE_OPENAI_API_KEY, OPENAI_API_VERSION): every request carries api-key and api-version, deployments as models; the run completes', async () => {
+    const azure = await MockOpenAI.start({ azure: true });
+    try {
+      const root = await makeReview({ options: 3, designers: 2 });
+      await fs.writeFile(path.join(root, 'review.yaml'), 'title: Azure\nchatModel: my-gpt-4o\nimageModel: my-image\n');
+      const env = {
+        AZURE_OPENAI_ENDPOINT: azure.baseURL, AZURE_OPENAI_API_KEY: IMAGE_KEY, OPENAI_API_VERSION: '2025-04-01-preview',
+        XDG_CACHE_HOME: cache, TEAMFUSION_MAX_RETRIES: '0',
+      };
+      const r = await startCli(['run', root, '--turns', '1', '--iterations', '2', '--json'], env).done;
+      assert.equal(r.code, 0, r.stderr);
+      assert.ok(azure.requests.length > 0);
+      for (const q of azure.requests) {
+        assert.equal(q.headers['api-key'], IMAGE_KEY, `${q.method} ${q.path}`);
+        assert.equal(q.headers.authorization, undefined);
+        assert.equal(q.query?.['api-version'], '2025-04-01-preview', `${q.method} ${q.path}`);
+      }
+      assert.deepEqual([...new Set(azure.requests.map((q) => `${q.route} ${q.deployment}`))].sort(), ['chat my-gpt-4o', 'edit my-image']);
+      assert.ok(azure.requests.every((q) => q.path.startsWith('/openai/deployments/')));
+      const summary = JSON.parse(r.stdout) as { runDir: string; status: string };
+      assert.equal(summary.status, 'completed');
+      const rec = RunRecordSchema.parse(JSON.parse(await fs.readFile(path.join(summary.runDir, 'run.json'), 'utf8')));
+      assert.equal(rec.settings.endpoint, new URL(azure.baseURL).host);
+      assert.deepEqual(azure.specErrors(), []);
+    } finally {
+      await azure.close();
+    }
+  });
+
+  it('Azure without OPENAI_API_VERSION: one sentence that names it, nothing sent', async () => {
+    const root = await makeReview({ options: 3, designers: 2 });
+    const r = await startCli(['run', root], { AZURE_OPENAI_ENDPOINT: chat.baseURL.replace(/\/v1$/, ''), AZURE_OPENAI_API_KEY: TEST_KEY, XDG_CACHE_HOME: cache }).done;
+    assert.equal(r.code, 1);
+    assert.match(r.stderr.trim(), /^AZURE_OPENAI_ENDPOINT is set but not the API version: set OPENAI_API_VERSION[^\n]*$/);
+    assert.equal(chat.requests.length, 0);
+  });
 });

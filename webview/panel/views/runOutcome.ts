@@ -100,7 +100,7 @@ export function usageView(run: PanelRun): HTMLElement {
     ['Cached input tokens', integer(u.cachedInputTokens)],
     ['Output tokens', integer(u.outputTokens)],
     ['Images', integer(u.images)],
-    ['Estimated cost', usd(u.costUsd)],
+    ['Estimated cost', run.settings.chatProvider === 'vscode' ? `chat covered by your plan (VS Code model)${u.images ? `; images ${usd(u.costUsd)}` : ''}` : usd(u.costUsd)],
     ['Cost per remixed image', usd(costPerRemix(run))],
     ['Models', `${run.settings.chatModel} · ${run.settings.imageModel}`],
     ...discussionFacts(run),
