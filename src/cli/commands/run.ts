@@ -23,7 +23,7 @@ import { runDir } from '../../core/run/store';
 import { wholeSetting } from '../../core/run/settingBounds';
 import { UsageError } from '../usage';
 import { DISCUSSION_MODES, SPEAKING_ORDERS, oneOf } from '../../core/run/discussionSettings';
-import { SubsetError, checkSubset } from '../../core/run/runner';
+import { SubsetError, USUAL_WAY_HAS_NO_RUN, checkSubset } from '../../core/run/runner';
 import { PeopleInputError, submitSay } from '../../core/run/people/submit';
 import * as readline from 'node:readline';
 
@@ -100,6 +100,10 @@ export async function runRun(args: string[]): Promise<number> {
   const { review, diagnostics } = await loadReview(root);
   for (const d of diagnostics) writeDiagnostic(process.stderr, d);
   if (!review) return 1; // a valid review has at least one ranking (loadReview reports an empty rankings/ as an error)
+  if (review.config.condition === 'usual') {
+    writeLine(process.stderr, USUAL_WAY_HAS_NO_RUN);
+    return 1;
+  }
   let designers: string[] | undefined;
   if (a.designers) {
     try {

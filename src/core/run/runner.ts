@@ -212,8 +212,13 @@ async function loadValidReview(root: string): Promise<Review> {
     throw new Error(`The review cannot be run: ${first ? `${first.file}: ${first.message}` : 'it could not be read.'}`);
   }
   if (review.designers.length === 0) throw new Error('The review has no rankings, so there is nobody to discuss.');
+  if (review.config.condition === 'usual') throw new Error(USUAL_WAY_HAS_NO_RUN);
   return review;
 }
+
+/** A usual-way review (issue 19, contract §6) is decided without TeamFusion: it never has a run. */
+export const USUAL_WAY_HAS_NO_RUN =
+  'This review was decided the usual way (condition: usual in review.yaml), so it has no run: record its decision with "teamfusion decide" or Record Team Decision…, or remove the condition to run TeamFusion on it.';
 
 /** A `--designers` subset: known ids (any case), each once, at least two; returned in review order with the review's spelling. */
 export function checkSubset(review: Pick<Review, 'designers'>, ids: readonly string[]): string[] {

@@ -109,6 +109,16 @@ describe('teamfusion run (command line)', function () {
     assert.equal(mock.requests.length, 0);
   });
 
+  it('a usual-way review (condition: usual) has no run: one sentence, exit 1, no request, nothing written', async () => {
+    const root = await makeReview({ options: 3, designers: 2 });
+    await fs.writeFile(path.join(root, 'review.yaml'), 'condition: usual\n');
+    const r = await start(['run', root], env).done;
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /decided the usual way \(condition: usual in review\.yaml\), so it has no run/);
+    assert.equal(mock.requests.length, 0);
+    assert.equal(existsSync(path.join(root, 'runs')), false);
+  });
+
   it('an invalid review: diagnostics on stderr, exit 1, no request', async () => {
     const root = await makeReview({ options: 3, designers: 2 });
     await fs.writeFile(path.join(root, 'rankings', 'd1.yaml'), 'designer: Ana\nranking: [\n');
