@@ -48,8 +48,8 @@ export const KIND_BYTES = {
   batchOutput: 64 * 1024 * 1024,
   /** runs/<id>/judge.json. */
   judge: 8 * 1024 * 1024,
-  /** journal.jsonl. */
-  journal: 16 * 1024 * 1024,
+  /** runs/<id>/journal.jsonl (a 48-designer run with 1 KB messages writes well under 2 MB). */
+  journal: 32 * 1024 * 1024,
 } as const;
 
 /** Every kind of file the tool reads. */
@@ -75,7 +75,7 @@ export const FILE_KINDS = {
   analysis: tree('json', 'runs/<run>/analysis.json', 'The coding of a discussion', LIMITS.analysis),
   judge: tree('json', 'runs/<run>/judge.json', "A judge's verdicts", KIND_BYTES.judge),
   batchOutput: tree('jsonl', '(Batch API output file)', 'A batch output file downloaded from the Batch API', KIND_BYTES.batchOutput),
-  journal: tree('jsonl', 'journal.jsonl', 'The journal', KIND_BYTES.journal),
+  journal: tree('jsonl', 'runs/<run>/journal.jsonl', "A run's journal (what it added since run.json was rewritten)", KIND_BYTES.journal),
   prices: tree('json', '$TEAMFUSION_PRICES', 'A price table', LIMITS.smallFile),
 } as const satisfies Record<string, FileKind>;
 

@@ -144,6 +144,11 @@ export async function loadOptions(root: string, decodeImages: boolean): Promise<
     candidates.push({ id, name });
   }
   candidates.sort((a, b) => naturalCompare(a.id, b.id));
+  // Cheap caps before expensive work: the count speaks before a single image is decoded.
+  if (candidates.length > MAX_OPTIONS) {
+    diagnostics.push(error('options', `options/ has ${candidates.length} images; a review compares at most ${MAX_OPTIONS}. Move some out (no image was opened).`));
+    return { diagnostics };
+  }
 
   const probes = await mapLimited(candidates, 4, (c) => probeImage(root, `options/${c.name}`, decodeImages));
   const options: ReviewOption[] = [];

@@ -13,7 +13,8 @@
  * other line that does not parse, or that disagrees with run.json, makes the record unusable, said in words.
  */
 import * as z from 'zod';
-import { ReviewFileError, appendReviewFile, lstatInReview, readReviewText, truncateReviewFile } from '../files/reviewFiles';
+import { FILE_KINDS, readKindText } from '../files/fileKinds';
+import { ReviewFileError, appendReviewFile, lstatInReview, truncateReviewFile } from '../files/reviewFiles';
 import { error } from '../review/diagnostics';
 import type { Diagnostic } from '../review/model';
 import { addUsage } from './context';
@@ -22,7 +23,7 @@ import { countWrite, reviewRelative } from './store';
 
 export const JOURNAL_FILE = 'journal.jsonl';
 /** Byte cap of a journal when it is read (a 48-designer run with 1 KB messages writes well under 2 MB). */
-export const JOURNAL_MAX_BYTES = 32 * 1024 * 1024;
+export const JOURNAL_MAX_BYTES = FILE_KINDS.journal.maxBytes;
 
 export function journalFile(runId: string): string {
   return reviewRelative(runId, JOURNAL_FILE);
@@ -145,7 +146,7 @@ export async function readJournal(reviewRoot: string, runId: string): Promise<{ 
     const st = await lstatInReview(reviewRoot, file);
     if (!st) return undefined;
     if (st.isSymbolicLink()) throw new JournalError(error(file, `${file} is a symbolic link; a run's journal must be a regular file. The run cannot be used.`));
-    text = await readReviewText(reviewRoot, file, JOURNAL_MAX_BYTES);
+    text = await readKindText(reviewRoot, file, 'journal');
   } catch (err) {
     if (err instanceof JournalError) throw err;
     if (err instanceof ReviewFileError && err.reason === 'missing') return undefined;
@@ -227,7 +228,7 @@ export class RecordWriter {
     const j = await readJournal(reviewRoot, runId);
     if (j?.torn) {
       // Keep the complete lines exactly as they are: cut after the last newline.
-      const text = await readReviewText(reviewRoot, journalFile(runId), JOURNAL_MAX_BYTES);
+      const text = await readKindText(reviewRoot, journalFile(runId), 'journal');
       await truncateReviewFile(reviewRoot, journalFile(runId), Buffer.byteLength(text.slice(0, text.lastIndexOf('\n') + 1)));
     }
     return new RecordWriter(reviewRoot, runId, writeWhole);

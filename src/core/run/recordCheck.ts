@@ -102,7 +102,7 @@ function duplicate(list: readonly string[] | undefined, at: JsonPath, what: stri
  * Counts and duplicates first (cheap, linear in the record), then the prompts' `base` chains: each prompt's size and
  * depth follow from its base's in one pass over the prompts, without expanding anything.
  */
-function checkBounds(r: RunRecord): RecordProblem | undefined {
+export function checkBounds(r: RunRecord): RecordProblem | undefined {
   const L = RECORD_LIMITS;
   const tooMany = (n: number, max: number, at: JsonPath, what: string): RecordProblem | undefined =>
     n > max ? { path: at, message: `The record has ${n} ${what}, more than ${max} (README "Limits"); it is not used.` } : undefined;

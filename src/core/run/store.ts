@@ -13,8 +13,8 @@ import { locateJsonValue, lineColAt } from '../review/jsonLocate';
 import { checkJsonSyntax } from '../review/jsonSyntax';
 import type { Diagnostic } from '../review/model';
 import { RunRecordSchema, normaliseMessages, type RunRecord } from './record';
-import { checkRunRecord, type JsonPath } from './recordCheck';
-import { JournalError, checkpointJournal, mergeJournal } from './journal';
+import { checkBounds, checkRunRecord, type JsonPath } from './recordCheck';
+import { JournalError, checkpointJournal, journalFile, mergeJournal } from './journal';
 
 export const RUNS_DIR = 'runs';
 export const RECORD_FILE = 'run.json';
@@ -159,6 +159,9 @@ export async function loadRunRecord(reviewRoot: string, runId: string): Promise<
     if (err instanceof JournalError) return { diagnostics: [err.diagnostic] };
     throw err;
   }
+  // What the journal added is bounded like the record itself (README "Limits"): counted again, linear.
+  const grown = checkBounds(record);
+  if (grown) return { diagnostics: [error(journalFile(runId), `With this journal applied: ${grown.message}`)] };
   // Every file the record names must be a regular file inside the review.
   for (const [i, op] of record.options.entries()) {
     let problem: string | undefined;

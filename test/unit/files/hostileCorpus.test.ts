@@ -15,7 +15,10 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import sharp from 'sharp';
 import { MockOpenAI } from '../../support/openaiMock';
+import { FILE_KINDS, type FileKind, type FileKindName } from '../../../src/core/files/fileKinds';
+import { printable } from '../../../src/core/files/reviewFiles';
 import { RUN_ID, makeReviewWithRun } from '../evaluation/fixtures';
 import { makeImage, makeReview as makeRunReview } from '../run/fixtures';
 import { TEST_KEY } from '../run/helpers';
@@ -50,14 +53,34 @@ function cleanEnv(): Record<string, string> {
   return env;
 }
 
-/** Runs `node dist/cli.js …args` under strace (following forks), at most 60 s. */
+const DATA_LIMIT = 3 * 1024 * 1024 * 1024;
+
+/** Every entry of a folder tree, not following links: a file by its bytes, a link by its target, anything else by its type. */
+async function snapshotTree(root: string): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  const walk = async (rel: string): Promise<void> => {
+    const abs = path.join(root, rel);
+    const st = await fs.lstat(abs);
+    if (st.isSymbolicLink()) out.set(rel, `link ${await fs.readlink(abs)}`);
+    else if (st.isFile()) out.set(rel, `file ${st.size} ${(await fs.readFile(abs)).toString('base64').slice(0, 200_000)}`);
+    else if (st.isDirectory()) {
+      out.set(rel, 'folder');
+      for (const n of await fs.readdir(abs)) await walk(path.join(rel, n));
+    } else out.set(rel, 'special');
+  };
+  await walk('.');
+  return out;
+}
+
+/** Runs `node dist/cli.js …args` under strace (following forks) and a 3 GB data limit, at most 60 s. */
 async function cliUnderStrace(args: string[], env: Record<string, string>, cwd: string, traceFile: string): Promise<Outcome> {
   const trace = [
     '-f', '-y', '-s', '4096', '-o', traceFile,
     '-e', 'trace=open,openat,openat2,creat,rename,renameat,renameat2,unlink,unlinkat,mkdir,mkdirat,link,linkat,symlink,symlinkat,truncate',
   ];
   return new Promise((resolve, reject) => {
-    const child = spawn('strace', [...trace, process.execPath, CLI, ...args], { cwd, env: { ...cleanEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Under a 3 GB data limit (prlimit): a case that would need more memory fails instead of passing slowly.
+    const child = spawn('prlimit', [`--data=${DATA_LIMIT}`, 'strace', ...trace, process.execPath, CLI, ...args], { cwd, env: { ...cleanEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     let timedOut = false;
@@ -139,11 +162,11 @@ async function link(target: string, at: string): Promise<void> {
   await fs.symlink(target, at);
 }
 
-async function editRecord(root: string, edit: (r: Record<string, unknown> & { iterations: { remix?: { id: string; file: string } }[]; options: { id: string; file: string }[] }) => void): Promise<void> {
+async function editRecord(root: string, edit: (r: Record<string, unknown> & { iterations: { remix?: { id: string; file: string } }[]; options: { id: string; file: string }[] }) => void, oneLine = false): Promise<void> {
   const file = path.join(root, 'runs', RUN_ID, 'run.json');
   const record = JSON.parse(await fs.readFile(file, 'utf8')) as Parameters<typeof edit>[0];
   edit(record);
-  await fs.writeFile(file, `${JSON.stringify(record, null, 2)}\n`);
+  await fs.writeFile(file, `${oneLine ? JSON.stringify(record) : JSON.stringify(record, null, 2)}\n`);
 }
 
 const REVIEW = [['validate'], ['run']];
@@ -185,7 +208,170 @@ const CASES: Case[] = [
   { name: 'an option file is absolute', make: (r, s) => editRecord(r, (x) => (x.options[1]!.file = path.join(s, 'secret.png'))), commands: RUN, expect: /run\.json:\d+:\d+: error: / },
   { name: 'a remix PNG the record names is a symlink out', make: (r, s) => link(path.join(s, 'secret.png'), path.join(r, 'runs', RUN_ID, 'iteration-1', 'remix.png')), commands: RUN, expect: /iteration-1\/remix\.png.*(leads outside the review folder|not a regular file)/ },
   { name: 'a control sequence in the record', make: (r) => editRecord(r, (x) => (x.id = `${RUN_ID}\u001b[2J\n`)), commands: RUN, expect: /run\.json:\d+:\d+: error: .*\\x1b\[2J\\n/ },
+  // Issue 16: what a record makes the program do is bounded.
+  {
+    name: 'prompts chained through base 30 000 deep (run.json under its cap)',
+    make: (r) =>
+      editRecord(r, (x) => {
+        x.prompts = Array.from({ length: 30_000 }, (_, k) => ({ id: `c${k}`, iteration: 1, kind: 'proxy-turn', model: 'm', at: 't', ...(k ? { base: { prompt: `c${k - 1}`, messages: k } } : {}), parts: [[k, 1]] }));
+      }, true),
+    commands: RUN,
+    expect: /run\.json:\d+:\d+: error: Prompt "c10001" is built on a chain of more than 10000 earlier prompts/,
+  },
+  { name: 'a say of 100 000 characters', make: async () => undefined, commands: [['say', RUN_ID, '--as', 'd1', 'x'.repeat(100_000)]], expect: /The message is 100000 characters long; a message is at most 4000/ },
+  {
+    name: '600 links to one 10000×10000 image: the 50-image cap speaks before any decode',
+    make: async (r) => {
+      await sharp({ create: { width: 10_000, height: 10_000, channels: 3, background: '#808080' } }).png().toFile(path.join(r, 'big.png'));
+      for (let i = 0; i < 600; i++) await fs.symlink('../big.png', path.join(r, 'options', `big-${i}.png`));
+    },
+    commands: [['validate']],
+    expect: /^options:0:0: error: options\/ has 606 images; a review compares at most 50\. Move some out \(no image was opened\)\.$/m,
+  },
 ];
+
+/**
+ * The corpus generated from the file-kind table (src/core/files/fileKinds.ts): every kind × every attack that applies to
+ * it. A kind is in the corpus by being in the table: each kind has a probe here (a file of it in the template review and
+ * the command that reads it) or is listed in NOT_PROBED with the reason, and a test fails on a kind in neither.
+ */
+interface Probe {
+  /** A file of this kind in the template review (relative to its root). */
+  file: string;
+  /** The command that reads it (the review path goes after the command name). */
+  command: string[];
+  /** Text of this kind with tens of thousands of problems (under its byte cap), when a file of it can give more than one. */
+  manyProblems?: string;
+  /** Text of this kind naming one id twice, when it lists ids. */
+  duplicate?: string;
+  /** Another file of this kind whose name holds control characters (per-designer kinds). */
+  evilName?: string;
+}
+
+const RUN_DIR = `runs/${RUN_ID}`;
+const PROBES: Partial<Record<FileKindName, Probe>> = {
+  brief: { file: 'brief.md', command: ['validate'] },
+  reviewConfig: { file: 'review.yaml', command: ['validate'] },
+  ranking: {
+    file: 'rankings/d1.yaml',
+    command: ['validate'],
+    manyProblems: `designer: Many\nranking:\n${'  - 1\n'.repeat(100_000)}`,
+    duplicate: 'designer: Dup\nranking:\n  - 1\n  - 1\n  - 2\n',
+    evilName: `rankings/${EVIL}.yaml`,
+  },
+  image: { file: 'options/2.png', command: ['validate'] },
+  comments: { file: 'comments/d1.md', command: ['validate'], evilName: `comments/${EVIL}.md` },
+  runRecord: { file: `${RUN_DIR}/run.json`, command: ['compare', RUN_ID], duplicate: 'candidates' },
+  promptParts: { file: `${RUN_DIR}/prompts.jsonl`, command: ['run', '--resume', RUN_ID] },
+  journal: { file: `${RUN_DIR}/journal.jsonl`, command: ['compare', RUN_ID] },
+  ratings: {
+    file: `${RUN_DIR}/ratings/d1.yaml`,
+    command: ['compare', RUN_ID],
+    // Under the 1 MB cap: 30 000 entries with two problems each.
+    manyProblems: `designer: d1\nratings:\n${'  - {message: i9-m9, score: 9}\n'.repeat(30_000)}`,
+    duplicate: 'designer: d1\nratings:\n  - message: i1-m1\n    score: 3\n  - message: i1-m1\n    score: 4\n',
+    evilName: `${RUN_DIR}/ratings/${EVIL}.yaml`,
+  },
+  survey: { file: `${RUN_DIR}/survey/d1.yaml`, command: ['compare', RUN_ID], evilName: `${RUN_DIR}/survey/${EVIL}.yaml` },
+  analysis: { file: `${RUN_DIR}/analysis.json`, command: ['code-discussion', RUN_ID] },
+};
+/** Kinds no command reads yet without a model, or that are not files of a review; each with the reason. */
+const NOT_PROBED: Partial<Record<FileKindName, string>> = {
+  csv: 'named on the command line, not a file of the review (covered by the import tests)',
+  driverLock: 'the lock is written and read only while a run is driven (lock tests cover links, folders and size)',
+  inboxEntry: 'read by the driver at a turn boundary, after a model answered (people tests)',
+  preference: 'being added (issue 18); probe it here when a command reads it',
+  decision: 'being added (issue 18); probe it here when a command reads it',
+  references: 'being added (issue 19); probe it here when a command reads it',
+  referencesNotes: 'being added (issue 19); probe it here when a command reads it',
+  rerankKey: 'exists only after rerank (re-rank tests cover its checks)',
+  judge: 'being added (issue 20); probe it here when a command reads it',
+  batchOutput: 'downloaded from the Batch API, never a file of the review',
+  prices: 'named by TEAMFUSION_PRICES, not a file of the review',
+  revisedBrief: 'written by brief runs; read back by the panel only',
+};
+
+/** A text of the kind nested 200 000 deep. */
+function deepText(kind: FileKind): string {
+  return kind.parser === 'yaml' ? `designer: d1\nranking: ${'['.repeat(200_000)}\n` : '['.repeat(200_000);
+}
+
+const escaped = (rel: string): string => printable(rel).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+function kindCases(): Case[] {
+  const cases: Case[] = [];
+  for (const [name, kind] of Object.entries(FILE_KINDS) as [FileKindName, FileKind][]) {
+    const probe = PROBES[name];
+    if (!probe) continue;
+    const { file, command } = probe;
+    const abs = (root: string) => path.join(root, ...file.split('/'));
+    const prepare = async (root: string) => fs.mkdir(path.dirname(abs(root)), { recursive: true });
+    const names = new RegExp(escaped(file));
+    const add = (attack: string, make: Case['make'], expect: RegExp = names) => cases.push({ name: `${name} (${file}): ${attack}`, make, commands: [command], expect });
+    add('a link out of the review', async (r, sec) => {
+      await prepare(r);
+      await link(path.join(sec, 'secret.md'), abs(r));
+    });
+    add('a link to ..', async (r) => {
+      await prepare(r);
+      await link('..', abs(r));
+    });
+    add('a FIFO', async (r) => {
+      await prepare(r);
+      await fs.rm(abs(r), { force: true });
+      execFileSync('mkfifo', [abs(r)]);
+    });
+    add('over its byte cap', async (r) => {
+      await prepare(r);
+      const h = await fs.open(abs(r), 'w');
+      await h.truncate(kind.maxBytes + 1);
+      await h.close();
+    });
+    if (kind.nesting !== null) add(`nested deeper than ${kind.nesting}`, async (r) => {
+      await prepare(r);
+      await fs.writeFile(abs(r), deepText(kind));
+    });
+    if (probe.manyProblems) {
+      const text = probe.manyProblems;
+      add('tens of thousands of problems', async (r) => {
+        await prepare(r);
+        await fs.writeFile(abs(r), text);
+      }, new RegExp(`^${escaped(file)}:0:0: error: … and \\d+ more problems in ${escaped(file)}`, 'm'));
+    }
+    if (probe.duplicate === 'candidates') {
+      add('an id listed 240 times', (r) => editRecord(r, (x) => {
+        const it = (x.iterations as unknown as { candidates: string[] }[])[0]!;
+        it.candidates = Array.from({ length: 240 }, () => it.candidates).flat();
+      }), /run\.json:\d+:\d+: error: The candidate ".*" is listed twice/);
+    } else if (probe.duplicate) {
+      const text = probe.duplicate;
+      add('an id listed twice', async (r) => {
+        await prepare(r);
+        await fs.writeFile(abs(r), text);
+      });
+    }
+    if (probe.evilName) {
+      const evil = probe.evilName;
+      add('a name with control characters', async (r) => {
+        await fs.mkdir(path.dirname(path.join(r, ...evil.split('/'))), { recursive: true });
+        await fs.writeFile(path.join(r, ...evil.split('/')), 'designer: x\n');
+      }, new RegExp(escaped(evil)));
+    }
+  }
+  return cases;
+}
+
+CASES.push(...kindCases());
+
+describe('hostile corpus: generated from the file-kind table', () => {
+  it('every kind of the table is attacked (a probe) or says why not; nothing else is listed', () => {
+    for (const name of Object.keys(FILE_KINDS) as FileKindName[]) {
+      assert.ok((PROBES[name] !== undefined) !== (NOT_PROBED[name] !== undefined), `${name}: give it a probe in PROBES, or a reason in NOT_PROBED`);
+    }
+    for (const name of [...Object.keys(PROBES), ...Object.keys(NOT_PROBED)]) assert.ok(name in FILE_KINDS, name);
+    assert.ok(kindCases().length >= 5 * Object.keys(PROBES).length);
+  });
+});
 
 describe('hostile corpus: the real CLI on hostile review folders (strace: nothing outside the review opened or written)', function () {
   this.timeout(600_000);
@@ -229,6 +415,8 @@ describe('hostile corpus: the real CLI on hostile review folders (strace: nothin
       const realRoot = await fs.realpath(root);
       const realSecret = await fs.realpath(secret);
 
+      const insideBefore = await snapshotTree(root);
+      const outsideBefore = await snapshotTree(secret);
       let matched = false;
       for (const [command, ...rest] of c.commands) {
         const args = [command!, root, ...rest];
@@ -251,6 +439,10 @@ describe('hostile corpus: the real CLI on hostile review folders (strace: nothin
         // strace: nothing of the secret folder opened (or even named), no write outside the review.
         assert.ok(r.trace.length > 0, `${shown}: strace wrote no trace`);
         assert.deepEqual(violations(r.trace, dir, [root, realRoot], [secret, realSecret], cache), [], shown);
+        // Nothing of the review lost or changed (new files may appear), nothing outside changed.
+        const insideAfter = await snapshotTree(root);
+        for (const [rel, was] of insideBefore) assert.equal(insideAfter.get(rel)?.slice(0, 300), was.slice(0, 300), `${shown}: ${rel} changed or went missing`);
+        assert.deepEqual(await snapshotTree(secret), outsideBefore, `${shown}: something outside the review changed`);
       }
       assert.ok(matched, `${c.name}: no output line matched ${c.expect}`);
       assert.equal(mock.requests.length, 0, `${c.name}: a request reached the model`);
