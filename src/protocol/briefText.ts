@@ -19,7 +19,7 @@ export function coverageByMember(coverage: readonly CoverageEntry[]): Map<string
 }
 
 /** A summary item as one line of text: an object's sentences, the members it names in brackets, nested sides after "—". */
-export function summaryText(item: SummaryItem | unknown): string {
+export function summaryText(item: SummaryItem | unknown, nameOf: (id: string) => string = (id) => id): string {
   const fmt = (v: unknown, depth: number): string => {
     if (typeof v === 'string') return v;
     if (typeof v === 'number' || typeof v === 'boolean') return String(v);
@@ -30,7 +30,7 @@ export function summaryText(item: SummaryItem | unknown): string {
     const children: string[] = [];
     for (const [k, x] of Object.entries(v)) {
       if (/^(designers?|members?|who|holders?|heldBy)$/i.test(k)) {
-        for (const n of Array.isArray(x) ? x : [x]) if (typeof n === 'string') names.push(n);
+        for (const n of Array.isArray(x) ? x : [x]) if (typeof n === 'string') names.push(nameOf(n));
       } else if (typeof x === 'string' || typeof x === 'number') texts.push(String(x));
       else {
         const c = fmt(x, depth + 1);

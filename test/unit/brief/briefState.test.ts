@@ -144,5 +144,7 @@ describe('brief review: panel protocol and state', () => {
       'Tone — calm (ana); bold (bo, cy)',
     );
     assert.equal(summaryText({ question: 'Which markets?', raisedBy: 'ana' }), 'Which markets?: ana');
+    const names: Record<string, string> = { ana: 'Ana Ruiz', bo: 'Bo' };
+    assert.equal(summaryText({ question: 'Tone', positions: [{ position: 'calm', heldBy: ['ana', 'x'] }] }, (id) => names[id] ?? id), 'Tone — calm (Ana Ruiz, x)');
   });
 });

@@ -62,12 +62,12 @@ export function briefRunButton(ctx: ViewContext, label = 'Run brief review'): HT
 /** The round shown per run (the user's pick survives state updates; the latest by default). */
 const chosenRound = new Map<string, number>();
 
-function list(id: string, title: string, items: readonly SummaryItem[], empty: string): HTMLElement {
+function list(ctx: ViewContext, id: string, title: string, items: readonly SummaryItem[], empty: string): HTMLElement {
   return h(
     'div',
     { class: 'tf-brief-list', id },
     h('h3', {}, `${title} (${items.length})`),
-    items.length ? h('ul', {}, ...items.map((x) => h('li', {}, summaryText(x)))) : muted(empty),
+    items.length ? h('ul', {}, ...items.map((x) => h('li', {}, summaryText(x, (d) => nameOf(ctx, d))))) : muted(empty),
   );
 }
 
@@ -186,10 +186,10 @@ export function briefResultView(ctx: ViewContext): HTMLElement | null {
     h(
       'div',
       { class: 'tf-brief-summary' },
-      list('tf-brief-agreements', 'Agreements', round.agreements, 'None recorded.'),
-      list('tf-brief-disagreements', 'Disagreements', round.disagreements, 'None recorded.'),
-      list('tf-brief-tradeoffs', 'Trade-offs', round.tradeOffs, 'None recorded.'),
-      list('tf-brief-questions', 'Open questions for the client', round.openQuestions, 'None.'),
+      list(ctx, 'tf-brief-agreements', 'Agreements', round.agreements, 'None recorded.'),
+      list(ctx, 'tf-brief-disagreements', 'Disagreements', round.disagreements, 'None recorded.'),
+      list(ctx, 'tf-brief-tradeoffs', 'Trade-offs', round.tradeOffs, 'None recorded.'),
+      list(ctx, 'tf-brief-questions', 'Open questions for the client', round.openQuestions, 'None.'),
     ),
     coverageTable(ctx, round.coverage),
   );
