@@ -185,7 +185,7 @@ describe('baseline: TeamFusion against the usual way (issue 19)', function () {
       assert.match(text.stdout, /^Usual way: 3 reviews, .*decision 22\.7 min \(the study: 18\.0 min\)\.$/m);
       assert.match(text.stdout, /^Not paired \(one condition only\): d1, d2 \(c-usual\)\.$/m);
       assert.match(text.stdout, /exact sign test p = 0\.453/);
-      const out = path.join(folder, '..', `${path.basename(folder)}-out`);
+      const out = path.join(folder, 'evaluation');
       const written = await run('evaluate', folder, '--out', out);
       assert.equal(written.code, 0, written.stderr);
       const chart = await fs.readFile(path.join(out, 'conditions.svg'), 'utf8');
