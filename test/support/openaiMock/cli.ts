@@ -1,21 +1,26 @@
 /**
  * Runs the mock OpenAI server until SIGTERM/SIGINT (for e2e tests, manual runs and benchmarks).
  *
- *   node out/test/support/openaiMock/cli.js [--port N] [--latency MS] [--no-strict]
+ *   node out/test/support/openaiMock/cli.js [--port N] [--latency MS] [--no-strict] [--label TEXT]
+ *
+ * --label TEXT starts every plain chat answer with TEXT (e.g. "(scripted)"), so a transcript made against this server can never
+ * be mistaken for a real discussion (`npm run demo` uses it).
  *
  * First stdout line: OPENAI_BASE_URL=http://127.0.0.1:PORT/v1 ; then one line per request.
  */
 import { z } from 'zod';
 import { MockOpenAI } from './index';
+import { defaultReply } from './autoResponder';
 
 const CliArgs = z.object({
   port: z.coerce.number().int().min(0).max(65535).default(0),
   latency: z.coerce.number().int().min(0).max(600_000).default(0),
   strict: z.boolean().default(true),
+  label: z.string().min(1).max(80).optional(),
 });
 type CliArgs = z.infer<typeof CliArgs>;
 
-const USAGE = 'Usage: node out/test/support/openaiMock/cli.js [--port N] [--latency MS] [--no-strict]';
+const USAGE = 'Usage: node out/test/support/openaiMock/cli.js [--port N] [--latency MS] [--no-strict] [--label TEXT]';
 
 export function parseCliArgs(argv: string[]): CliArgs {
   const raw: Record<string, unknown> = {};
@@ -26,7 +31,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
     const inline = eq > 0 ? arg.slice(eq + 1) : undefined;
     if (name === '--no-strict') raw.strict = false;
     else if (name === '--strict') raw.strict = true;
-    else if (name === '--port' || name === '--latency') {
+    else if (name === '--port' || name === '--latency' || name === '--label') {
       const value = inline ?? argv[++i];
       if (value === undefined) throw new Error(`${name} needs a value.`);
       raw[name.slice(2)] = value;
@@ -56,6 +61,13 @@ async function main(): Promise<void> {
     strict: args.strict,
     onLog: (line) => process.stdout.write(`${line}\n`),
   });
+  const label = args.label;
+  if (label) {
+    mock.setFallback((req) => {
+      const reply = defaultReply(req);
+      return reply.kind === 'chat' ? { ...reply, content: `${label} ${reply.content}` } : reply;
+    });
+  }
   process.stdout.write(`OPENAI_BASE_URL=${mock.baseURL}\n`);
   process.stderr.write(`Mock OpenAI server listening (latency ${args.latency} ms, ${args.strict ? 'strict' : 'lenient'} spec checks against ${mock.specSource}).\n`);
   let stopping = false;

@@ -1,0 +1,60 @@
+/** `npm run demo`: the sample end to end against the scripted server, labelled as scripted, and nothing left running. */
+import { strict as assert } from 'node:assert';
+import { spawn } from 'node:child_process';
+import { existsSync, promises as fs } from 'node:fs';
+import * as net from 'node:net';
+import * as path from 'node:path';
+import { cleanCliEnv } from '../run/helpers';
+
+const REPO = path.resolve(__dirname, '../../../..');
+
+function demo(): { child: ReturnType<typeof spawn>; out: () => string; done: Promise<number | null> } {
+  const child = spawn(process.execPath, [path.join(REPO, 'scripts', 'demo.mjs')], { cwd: REPO, env: cleanCliEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  return { child, out: () => out, done: new Promise((r) => child.on('close', (code) => r(code))) };
+}
+
+function portOpen(url: string): Promise<boolean> {
+  const u = new URL(url);
+  return new Promise((resolve) => {
+    const s = net.connect(Number(u.port), u.hostname);
+    s.once('connect', () => { s.destroy(); resolve(true); });
+    s.once('error', () => resolve(false));
+  });
+}
+
+describe('npm run demo (scripted, no key)', function () {
+  this.timeout(180_000);
+
+  it('runs the sample end to end; the terminal, the transcript and the result say it is scripted; the server is stopped', async function () {
+    if (!existsSync(path.join(REPO, 'dist', 'cli.js'))) this.skip();
+    const d = demo();
+    const code = await d.done;
+    const out = d.out();
+    assert.equal(code, 0, out);
+    assert.match(out, /^TeamFusion demo — SCRIPTED/m);
+    assert.match(out, /^\S.* \(turn 1, independent\): Scripted reply: /m);
+    assert.match(out, /Run completed: /);
+    const url = /Scripted server at (\S+)\. Sample/.exec(out)![1]!;
+    const runDir = /Run completed: (.+)$/m.exec(out)![1]!.trim();
+    for (const f of ['result.md', 'transcript.md']) assert.match(await fs.readFile(path.join(runDir, f), 'utf8'), /^> \*\*Scripted demo\.\*\*/);
+    assert.match(await fs.readFile(path.join(runDir, 'transcript.md'), 'utf8'), /Scripted reply: /);
+    assert.equal(await portOpen(url), false, 'the scripted server was stopped');
+  });
+
+  it('Ctrl-C stops the run and the scripted server', async function () {
+    if (!existsSync(path.join(REPO, 'dist', 'cli.js'))) this.skip();
+    const d = demo();
+    const end = Date.now() + 120_000;
+    while (!/Scripted server at (\S+)\. Sample/.test(d.out())) {
+      if (Date.now() > end) throw new Error(`the demo did not start: ${d.out()}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const url = /Scripted server at (\S+)\. Sample/.exec(d.out())![1]!;
+    d.child.kill('SIGINT');
+    assert.equal(await d.done, 130, d.out());
+    assert.equal(await portOpen(url), false, 'the scripted server was stopped');
+  });
+});
