@@ -1,0 +1,215 @@
+/**
+ * The write side of the hostile corpus, through the REAL command line (dist/cli.js): the attacks of issue 16 on what the
+ * tool writes, renames and deletes. After each: every file of the review is still there (and unchanged unless the command
+ * wrote it), everything outside is unchanged, the answer is one line, the exit code is the documented one, and the model
+ * server received nothing.
+ */
+import { strict as assert } from 'node:assert';
+import { spawn } from 'node:child_process';
+import { existsSync, promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { MockOpenAI } from '../../support/openaiMock';
+import { RUN_ID, makeReviewWithRun } from '../evaluation/fixtures';
+import { TEST_KEY } from '../run/helpers';
+
+const CLI = path.resolve(__dirname, '../../../../dist/cli.js');
+
+/** Every path below `dir` (links as links, never followed) with a fingerprint of its content. */
+async function snapshot(dir: string): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  const walk = async (abs: string, rel: string): Promise<void> => {
+    for (const d of await fs.readdir(abs, { withFileTypes: true })) {
+      const a = path.join(abs, d.name);
+      const r = rel ? `${rel}/${d.name}` : d.name;
+      if (d.isSymbolicLink()) out.set(r, `-> ${await fs.readlink(a)}`);
+      else if (d.isDirectory()) {
+        out.set(`${r}/`, 'dir');
+        await walk(a, r);
+      } else if (d.isFile()) {
+        const st = await fs.stat(a);
+        out.set(r, st.size > 1024 * 1024 ? `size ${st.size}` : (await fs.readFile(a)).toString('base64'));
+      } else out.set(r, 'special');
+    }
+  };
+  await walk(dir, '');
+  return out;
+}
+
+/** Paths of `before` missing or changed in `after`, except those `mayChange` accepts. */
+function lost(before: Map<string, string>, after: Map<string, string>, mayChange: (p: string) => boolean = () => false): string[] {
+  return [...before].filter(([p, v]) => !mayChange(p) && after.get(p) !== v).map(([p]) => p);
+}
+
+interface Outcome {
+  code: number | null;
+  out: string;
+}
+
+describe('hostile writes: the real CLI never writes, renames or deletes through a planted link', function () {
+  this.timeout(300_000);
+  let mock: MockOpenAI;
+  let env: Record<string, string>;
+  let base: string;
+
+  const cli = (args: string[], cwd: string): Promise<Outcome> =>
+    new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, [CLI, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+      child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
+      child.stderr.on('data', (d: Buffer) => (out += d.toString('utf8')));
+      child.on('error', reject);
+      child.on('close', (code) => {
+        clearTimeout(timer);
+        resolve({ code, out });
+      });
+    });
+
+  /** A review with a run beside an "outside" folder (a secret file and an empty folder), in a fresh folder. */
+  async function setup(status: 'completed' | 'failed' = 'completed'): Promise<{ top: string; root: string; outside: string; run: string }> {
+    const top = await fs.mkdtemp(path.join(base, 'case-'));
+    const root = path.join(top, 'review');
+    await fs.cp(status === 'completed' ? completed : failed, root, { recursive: true });
+    const outside = path.join(top, 'outside');
+    await fs.mkdir(path.join(outside, 'empty'), { recursive: true });
+    await fs.writeFile(path.join(outside, 'secret.md'), 'SECRET\n');
+    return { top, root, outside, run: path.join(root, 'runs', RUN_ID) };
+  }
+
+  let completed: string;
+  let failed: string;
+
+  before(async function () {
+    if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run npm run build first');
+    mock = await MockOpenAI.start();
+    base = await fs.mkdtemp(path.join(os.tmpdir(), 'tf-hostile-writes-'));
+    env = {
+      ...(Object.fromEntries(Object.entries(process.env).filter(([k, v]) => v !== undefined && !/^(OPENAI_|TEAMFUSION_)/.test(k))) as Record<string, string>),
+      OPENAI_API_KEY: TEST_KEY,
+      OPENAI_BASE_URL: mock.baseURL,
+      XDG_CACHE_HOME: path.join(base, 'cache'),
+      TEAMFUSION_MAX_RETRIES: '0',
+    };
+    completed = await makeReviewWithRun('completed');
+    failed = await makeReviewWithRun('failed');
+  });
+  after(async () => {
+    await mock?.close();
+    if (base) await fs.rm(base, { recursive: true, force: true });
+  });
+  afterEach(() => assert.equal(mock.requests.length, 0, 'no request reached the model'));
+
+  it('rerank with links planted at every guessable partial name (to ../.. and out): the review and outside survive whole', async () => {
+    const { top, root, outside, run } = await setup();
+    for (let pid = 1; pid <= 400; pid++) await fs.symlink('../..', path.join(run, `.rerank.partial-${pid}`));
+    await fs.symlink(outside, path.join(run, '.rerank.partial'));
+    await fs.symlink('../..', path.join(run, '.rerank.0123456789abcdef01234567.partial'));
+    const before = await snapshot(top);
+    const r = await cli(['rerank', root, RUN_ID], top);
+    assert.equal(r.code, 0, r.out);
+    const after = await snapshot(top);
+    assert.deepEqual(lost(before, after), [], 'nothing of the review or outside lost or changed');
+    assert.ok(after.has(`review/runs/${RUN_ID}/rerank/key.json`) || [...after.keys()].some((p) => p.startsWith(`review/runs/${RUN_ID}/rerank/`)));
+    assert.deepEqual([...after.keys()].filter((p) => /\.partial\/?$/.test(p) && !before.has(p)), [], 'no staging folder left');
+  });
+
+  it('rerank when runs/<id>/rerank is a link to ../.. : refused in one line, exit 1, nothing lost', async () => {
+    const { top, root, run } = await setup();
+    await fs.symlink('../..', path.join(run, 'rerank'));
+    const before = await snapshot(top);
+    const r = await cli(['rerank', root, RUN_ID], top);
+    assert.equal(r.code, 1, r.out);
+    assert.equal(r.out.trim().split('\n').length, 1, r.out);
+    assert.match(r.out, /rerank/);
+    assert.deepEqual(lost(before, await snapshot(top)), []);
+  });
+
+  it('evaluate . --out evaluation with evaluation a link (out, or to a folder inside): refused in words, exit 1, nothing written', async () => {
+    for (const target of ['OUT', 'options', '..']) {
+      const { top, root, outside } = await setup();
+      await fs.symlink(target === 'OUT' ? path.join(outside, 'empty') : target, path.join(root, 'evaluation'));
+      const before = await snapshot(top);
+      const r = await cli(['evaluate', '.', '--out', 'evaluation'], root);
+      assert.equal(r.code, 1, r.out);
+      assert.match(r.out, /^teamfusion evaluate: evaluation is a symbolic link; the tool never writes through a link/m, r.out);
+      assert.deepEqual(await snapshot(top), before, `evaluation -> ${target}: nothing changed`);
+    }
+  });
+
+  it('evaluate --out outside the evaluated folder is refused in words', async () => {
+    const { top, root } = await setup();
+    const before = await snapshot(top);
+    const r = await cli(['evaluate', root, '--out', path.join(top, 'outside', 'empty')], top);
+    assert.equal(r.code, 1, r.out);
+    assert.match(r.out, /--out .* is outside the folder being evaluated/);
+    assert.deepEqual(await snapshot(top), before);
+  });
+
+  it('evaluate --out with links planted at the old temporary names and at a target: never followed', async () => {
+    const { top, root, outside } = await setup();
+    const out = path.join(root, 'evaluation');
+    await fs.mkdir(out);
+    for (const name of ['evaluation.md', 'evaluation.json', 'w-before-after.svg']) {
+      for (let pid = 1; pid <= 50; pid++) await fs.symlink(path.join(outside, 'secret.md'), path.join(out, `${name}.${pid}.tmp`));
+    }
+    const before = await snapshot(top);
+    let r = await cli(['evaluate', '.', '--out', 'evaluation'], root);
+    assert.ok(r.code === 0 || r.code === 1, r.out);
+    let after = await snapshot(top);
+    assert.deepEqual(lost(before, after), []);
+    assert.ok(after.has('review/evaluation/evaluation.md'), 'written next to the planted links');
+    // A link at a target itself: refused, the brief it points to unchanged.
+    await fs.rm(path.join(out, 'evaluation.json'));
+    await fs.symlink('../brief.md', path.join(out, 'evaluation.json'));
+    const before2 = await snapshot(top);
+    r = await cli(['evaluate', '.', '--out', 'evaluation'], root);
+    assert.equal(r.code, 1, r.out);
+    assert.match(r.out, /evaluation\/evaluation\.json is a symbolic link, not a file this tool writes; it is not replaced/);
+    after = await snapshot(top);
+    assert.deepEqual(lost(before2, after, (p) => p === 'review/evaluation/evaluation.md'), []);
+  });
+
+  it('run --resume with prompts.jsonl a link to ../../brief.md: refused in one line before anything changes', async () => {
+    const { top, root, run } = await setup('failed');
+    await fs.writeFile(path.join(run, 'prompts.jsonl'), '').catch(() => undefined);
+    await fs.rm(path.join(run, 'prompts.jsonl'));
+    await fs.symlink('../../brief.md', path.join(run, 'prompts.jsonl'));
+    await fs.appendFile(path.join(root, 'brief.md'), 'no newline at the end');
+    const before = await snapshot(top);
+    const r = await cli(['run', root, '--resume', RUN_ID], top);
+    assert.equal(r.code, 1, r.out);
+    assert.match(r.out, /prompts\.jsonl is a symbolic link/);
+    assert.deepEqual(lost(before, await snapshot(top), (p) => p.startsWith(`review/runs/${RUN_ID}/`) && !p.endsWith('prompts.jsonl')), []);
+    assert.equal((await snapshot(top)).get('review/brief.md'), before.get('review/brief.md'), 'the brief is not truncated');
+  });
+
+  it('say with .driver.lock a link, a dangling link, a folder or 2 GB: stale in words, the message recorded, nothing followed', async () => {
+    const kinds: [string, (lock: string, outside: string) => Promise<void>, RegExp][] = [
+      ['link to the brief', (l) => fs.symlink('../../brief.md', l), /is a symbolic link, not a lock this tool writes; it was treated as stale and never followed/],
+      ['link out', (l, o) => fs.symlink(path.join(o, 'secret.md'), l), /is a symbolic link/],
+      ['dangling link', (l, o) => fs.symlink(path.join(o, 'nothing'), l), /is a symbolic link/],
+      ['folder', async (l) => { await fs.mkdir(l); await fs.writeFile(path.join(l, 'keep.txt'), 'keep'); }, /is a folder, not a lock this tool writes; it was treated as stale/],
+      ['2 GB file', async (l) => { const h = await fs.open(l, 'w'); await h.truncate(2 * 1024 * 1024 * 1024); await h.close(); }, /is too large for a lock \(2048 MB\); it was treated as stale and not read/],
+    ];
+    for (const [what, plant, said] of kinds) {
+      const { top, root, outside, run } = await setup('failed');
+      const lock = path.join(run, '.driver.lock');
+      await plant(lock, outside);
+      const before = await snapshot(top);
+      const r = await cli(['say', root, RUN_ID, '--as', 'd1', 'Keep the serif'], top);
+      assert.equal(r.code, 0, `${what}: ${r.out}`);
+      assert.match(r.out, said, what);
+      assert.match(r.out, /recorded in run/, `${what}: taken in now, not left for a process that does not exist`);
+      assert.doesNotMatch(r.out, /takes it in at the next turn/, what);
+      const after = await snapshot(top);
+      assert.deepEqual(lost(before, after, (p) => p.startsWith(`review/runs/${RUN_ID}/`)), [], `${what}: nothing outside the run folder changed`);
+      assert.equal(after.get('review/brief.md'), before.get('review/brief.md'));
+      assert.equal(after.get('outside/secret.md'), before.get('outside/secret.md'));
+      if (what === 'folder') {
+        const aside = [...after.keys()].find((p) => p.includes('.driver.lock-stale') && p.endsWith('keep.txt'));
+        assert.ok(aside, 'the folder is moved aside whole, never deleted');
+      }
+    }
+  });
+});
