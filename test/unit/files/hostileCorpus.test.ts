@@ -281,7 +281,7 @@ const NOT_PROBED: Partial<Record<FileKindName, string>> = {
   driverLock: 'the lock is written and read only while a run is driven (lock tests cover links, folders and size)',
   inboxEntry: 'read by the driver at a turn boundary, after a model answered (people tests)',
   preference: 'being added (issue 18); probe it here when a command reads it',
-  decision: 'being added (issue 18); probe it here when a command reads it',
+  decision: 'read by validate only in a usual-way review (no run), which this template is not; baseline tests cover it',
   references: 'being added (issue 19); probe it here when a command reads it',
   referencesNotes: 'being added (issue 19); probe it here when a command reads it',
   rerankKey: 'exists only after rerank (re-rank tests cover its checks)',
