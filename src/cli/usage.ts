@@ -19,10 +19,15 @@ Commands:
                                             --no-wait: exit 3 at a person's turn, never ask.
       [--image-base-url URL]                Image edits on an endpoint of their own (TEAMFUSION_IMAGE_BASE_URL;
                                             key TEAMFUSION_IMAGE_API_KEY, else the chat key). Azure: AZURE_OPENAI_*.
-  say <review> <run-id> --as ID <text…>     A designer speaks in a run (@id asks them to speak next; /pass at
+      [--sync [--sync-interval S] [--max-wait S]]   --sync: through the branch's git upstream: pull at
+                                            each turn (at most every S seconds, 10), commit + push each turn;
+                                            a person's turn waits up to --max-wait (3600) for their say.
+  say <review> <run-id> --as ID [--sync] <text…>
+                                            A designer speaks in a run (@id asks them to speak next; /pass at
                                             your own turn lets your proxy speak).
-  pin <review> <run-id> <message-id> [--as ID] [--remove]
+  pin <review> <run-id> <message-id> [--as ID] [--remove] [--sync]
                                             Pin a message: every later prompt of the run carries it.
+                                            --sync (say, pin): commit only your entry, pull, push.
   rerank <review> <run-id> [--top N]        Make runs/<run-id>/rerank/, the blind re-rank set: the team's Borda top N
                                             options (3) + every remix, under neutral letters A, B, C, …
   compare <review> <run-id> [--json]        Did it help? Agreement before → after (paired change, verdict),

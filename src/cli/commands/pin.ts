@@ -1,5 +1,5 @@
 /**
- * `teamfusion pin <review> <run-id> <message-id> [--as <designer-id>] [--remove]`: pins a message so every later chat
+ * `teamfusion pin <review> <run-id> <message-id> [--as <designer-id>] [--remove] [--sync]`: pins a message so every later chat
  * prompt of the run carries it ("Pinned by Ana: …"); without --as the review's lead pins. Exit 0 done, 1 refused
  * (unknown message or designer, no lead and no --as, --remove of a message that is not pinned), 2 usage.
  */
@@ -8,20 +8,27 @@ import { printable } from '../../core/files/reviewFiles';
 import { PeopleInputError, submitPin } from '../../core/run/people/submit';
 import { UsageError } from '../usage';
 import { parseStrict } from './validate';
+import { SyncExit, throughRemote } from '../personSync';
 
 export async function runPin(args: string[]): Promise<number> {
-  const { positionals, values } = parseStrict(args, { as: { type: 'string' }, remove: { type: 'boolean' } });
+  const { positionals, values } = parseStrict(args, { as: { type: 'string' }, remove: { type: 'boolean' }, sync: { type: 'boolean' } });
   if (positionals.length !== 3) {
     throw new UsageError('give the review folder, the run id and the message id, e.g. teamfusion pin samples/lumen-perfume <run-id> i1-m3');
   }
   const [review, runId, message] = positionals as [string, string, string];
   const remove = values.remove === true;
   try {
-    const r = await submitPin({ reviewRoot: path.resolve(review), runId, message, as: typeof values.as === 'string' ? values.as.trim() : undefined, remove, onNote: (line) => process.stderr.write(`${printable(line)}\n`) });
+    const root = path.resolve(review);
+    const as = typeof values.as === 'string' ? values.as.trim() : undefined;
+    const submit = (entryOnly: boolean) => submitPin({ reviewRoot: root, runId, message, as, remove, entryOnly, onNote: (line) => process.stderr.write(`${printable(line)}\n`) });
+    const r = values.sync
+      ? await throughRemote(root, 'pin', `TeamFusion ${runId}: ${as ?? 'the lead'} ${remove ? 'unpins' : 'pins'} ${message}`, () => submit(true))
+      : await submit(false);
     const what = remove ? 'unpinned' : 'pinned';
     process.stderr.write(r.applied ? `Message ${printable(message)} ${what} in run ${runId}.\n` : `Message ${printable(message)} ${what}; the process running ${runId} takes it in at the next turn.\n`);
     return 0;
   } catch (err) {
+    if (err instanceof SyncExit) return err.code;
     if (err instanceof PeopleInputError) {
       process.stderr.write(`teamfusion pin: ${printable(err.message)}\n`);
       return 1;

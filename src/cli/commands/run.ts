@@ -26,6 +26,11 @@ import { DISCUSSION_MODES, SPEAKING_ORDERS, oneOf } from '../../core/run/discuss
 import { SubsetError, USUAL_WAY_HAS_NO_RUN, checkSubset } from '../../core/run/runner';
 import { PeopleInputError, submitSay } from '../../core/run/people/submit';
 import * as readline from 'node:readline';
+import { GitMissingError, gitTransportFor } from '../../core/sync/gitCli';
+import { DEFAULT_SYNC_INTERVAL_S, RunSync } from '../../core/sync/runSync';
+
+/** With --sync and no --max-wait, a run waits this long for a person's answer through the remote, then exits 3. */
+const DEFAULT_SYNC_MAX_WAIT_S = 3600;
 
 const ArgsSchema = z.object({
   review: z.string().min(1),
@@ -42,6 +47,9 @@ const ArgsSchema = z.object({
   guest: z.array(z.string()).optional(),
   noWait: z.boolean().optional(),
   imageBaseUrl: z.string().trim().url('must be a URL such as https://api.openai.com/v1').optional(),
+  sync: z.boolean().optional(),
+  syncInterval: z.number().min(0.05, 'must be at least 0.05 seconds').max(3600, 'must be at most 3600 seconds').optional(),
+  maxWait: z.number().min(0).max(7 * 24 * 3600, 'must be at most a week (604800 seconds)').optional(),
 });
 type RunArgs = z.infer<typeof ArgsSchema>;
 
@@ -55,6 +63,11 @@ export function parseRunArgs(args: readonly string[]): RunArgs {
       const v = inline ?? args[++i];
       if (v === undefined || (inline === undefined && v.startsWith('--'))) throw new UsageError(`${flag} needs a value.`);
       return v;
+    };
+    const seconds = (): number => {
+      const v = value();
+      if (!/^\d+(\.\d+)?$/.test(v)) throw new UsageError(`${flag} needs a number of seconds, not "${v}".`);
+      return Number(v);
     };
     const int = (): number => {
       const v = value();
@@ -75,12 +88,16 @@ export function parseRunArgs(args: readonly string[]): RunArgs {
       case '--guest': out.guest = [...((out.guest as string[] | undefined) ?? []), value()]; break;
       case '--no-wait': out.noWait = true; break;
       case '--image-base-url': out.imageBaseUrl = value(); break;
+      case '--sync': out.sync = true; break;
+      case '--sync-interval': out.syncInterval = seconds(); break;
+      case '--max-wait': out.maxWait = seconds(); break;
       default:
         if (a.startsWith('-')) throw new UsageError(`unknown option ${a}.`);
         positional.push(a);
     }
   }
   if (positional.length !== 1) throw new UsageError(positional.length ? 'give exactly one review folder.' : 'give the review folder to run.');
+  if (out.syncInterval !== undefined && !out.sync) throw new UsageError('--sync-interval goes with --sync.');
   out.review = positional[0];
   const parsed = ArgsSchema.safeParse(out);
   if (!parsed.success) {
@@ -112,6 +129,27 @@ export async function runRun(args: string[]): Promise<number> {
       if (err instanceof SubsetError) throw new UsageError(`--designers: ${err.message}`);
       throw err;
     }
+  }
+
+  // --sync: the run goes through the team's git remote (core/sync); without git that is one sentence and exit 1.
+  let sync: RunSync | undefined;
+  if (a.sync) {
+    let transport;
+    try {
+      transport = await gitTransportFor(root);
+    } catch (err) {
+      if (err instanceof GitMissingError) {
+        writeLine(process.stderr, err.message);
+        return 1;
+      }
+      throw err;
+    }
+    sync = new RunSync({
+      transport,
+      reviewRoot: root,
+      intervalMs: (a.syncInterval ?? DEFAULT_SYNC_INTERVAL_S) * 1000,
+      log: (line) => writeLine(process.stderr, line),
+    });
   }
 
   let client;
@@ -171,7 +209,10 @@ export async function runRun(args: string[]): Promise<number> {
     prices,
     humans: a.human,
     guests: a.guest,
-    holdWhenWaiting: asker !== undefined,
+    // With --sync the person answers from their own machine: the run holds, pulling, up to --max-wait.
+    holdWhenWaiting: asker !== undefined || (a.sync === true && !a.noWait),
+    sync,
+    maxWaitMs: a.maxWait !== undefined ? a.maxWait * 1000 : a.sync ? DEFAULT_SYNC_MAX_WAIT_S * 1000 : undefined,
     log: (line) => writeLine(process.stderr, line),
     onEvent: (e) => {
       if (e.type === 'record-saved') latest = e.record;
@@ -220,15 +261,16 @@ export async function runRun(args: string[]): Promise<number> {
   if (record.status === 'waiting' && record.waitingFor) {
     const who = record.waitingFor.speaker;
     const name = review.designers.find((d) => d.id === who)?.name ?? who;
+    const s = a.sync ? ' --sync' : '';
     writeLine(
       process.stderr,
-      `Waiting for ${name}; answer with \`teamfusion say ${a.review} ${record.id} --as ${who} <message>\` ` +
-        `(or "/pass") and resume: teamfusion run ${a.review} --resume ${record.id}`,
+      `Waiting for ${name}; answer with \`teamfusion say ${a.review} ${record.id} --as ${who}${s} <message>\` ` +
+        `(or "/pass") and resume: teamfusion run ${a.review} --resume ${record.id}${s}`,
     );
     return 3;
   }
   if (record.status !== 'completed' && record.error) writeLine(process.stderr, record.error);
-  if (record.status !== 'completed') writeLine(process.stderr, `Resume with: teamfusion run ${a.review} --resume ${record.id}`);
+  if (record.status !== 'completed') writeLine(process.stderr, `Resume with: teamfusion run ${a.review} --resume ${record.id}${a.sync ? ' --sync' : ''}`);
   return record.status === 'completed' ? 0 : record.status === 'cancelled' ? 130 : 1;
 }
 

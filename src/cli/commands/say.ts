@@ -1,7 +1,7 @@
 /**
- * `teamfusion say <review> <run-id> --as <designer-id> <text…>`: a designer speaks in a run — running (taken in by the
+ * `teamfusion say <review> <run-id> --as <designer-id> [--sync] <text…>`: a designer speaks in a run — running (taken in by the
  * process that drives it at its next turn), waiting, failed or cancelled (written into run.json now). "/pass" at the
- * person's own turn lets their proxy speak it. Exit 0 accepted, 1 refused (completed run, unknown designer, empty text,
+ * person's own turn lets their proxy speak it. `--sync`: through the team's git remote (cli/personSync.ts). Exit 0 accepted, 1 refused (completed run, unknown designer, empty text,
  * an @mention of nobody), 2 usage.
  */
 import * as path from 'node:path';
@@ -9,25 +9,32 @@ import { printable } from '../../core/files/reviewFiles';
 import { PeopleInputError, submitSay } from '../../core/run/people/submit';
 import { UsageError } from '../usage';
 import { parseStrict } from './validate';
+import { SyncExit, throughRemote } from '../personSync';
 
 export async function runSay(args: string[]): Promise<number> {
-  const { positionals, values } = parseStrict(args, { as: { type: 'string' } });
+  const { positionals, values } = parseStrict(args, { as: { type: 'string' }, sync: { type: 'boolean' } });
   if (positionals.length < 2) {
     throw new UsageError('give the review folder, the run id and the message, e.g. teamfusion say samples/lumen-perfume <run-id> --as ana "Keep the serif"');
   }
   if (typeof values.as !== 'string' || !values.as.trim()) throw new UsageError('say who speaks with --as <designer-id>.');
   const [review, runId, ...words] = positionals as [string, string, ...string[]];
   try {
-    const r = await submitSay({ reviewRoot: path.resolve(review), runId, as: values.as.trim(), text: words.join(' '), onNote: (line) => process.stderr.write(`${printable(line)}\n`) });
+    const root = path.resolve(review);
+    const as = values.as.trim();
+    const submit = (entryOnly: boolean) => submitSay({ reviewRoot: root, runId, as, text: words.join(' '), entryOnly, onNote: (line) => process.stderr.write(`${printable(line)}\n`) });
+    const r = values.sync ? await throughRemote(root, 'say', `TeamFusion ${runId}: ${as} says`, () => submit(true)) : await submit(false);
     const where = r.applied
       ? `recorded in run ${runId} as ${r.message?.id}${r.message?.turn ? ` (turn ${r.message.turn})` : ''}`
-      : `sent to run ${runId}; the process running it takes it in at the next turn`;
+      : values.sync
+        ? `sent to run ${runId} as ${r.file}; the process driving it takes it in after its next pull`
+        : `sent to run ${runId}; the process running it takes it in at the next turn`;
     process.stderr.write(`${printable(values.as.trim())}: ${where}.\n`);
-    if (r.record.status === 'waiting' || r.record.status === 'failed' || r.record.status === 'cancelled') {
+    if (!values.sync && (r.record.status === 'waiting' || r.record.status === 'failed' || r.record.status === 'cancelled')) {
       process.stderr.write(`Go on with: teamfusion run ${review} --resume ${runId}\n`);
     }
     return 0;
   } catch (err) {
+    if (err instanceof SyncExit) return err.code;
     if (err instanceof PeopleInputError) {
       process.stderr.write(`teamfusion say: ${printable(err.message)}\n`);
       return 1;

@@ -286,6 +286,8 @@ export const RunRecordSchema = z.object({
   baseline: z
     .object({ file: z.literal('baseline.md'), promptId: z.string(), usage: UsageSchema.partial().optional(), costUsd: z.number().nonnegative().optional() })
     .optional(),
+  /** The ids (file names without .json) of the inbox entries this record took in, in order: an entry is never taken twice. */
+  takenIn: z.array(z.string().max(200)).optional(),
 });
 
 /** A record's task (older records read as design runs). */

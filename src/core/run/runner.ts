@@ -42,6 +42,7 @@ import { SETTING_BOUNDS } from './settingBounds';
 import { mkdirInReview, resolveInReview } from '../files/reviewFiles';
 import { withRunLock } from './lock';
 import { PromptPartsWriter } from './promptParts';
+import { SyncStopError, type RunSync } from '../sync/runSync';
 
 export { listRuns, readRunRecord } from './store';
 
@@ -71,6 +72,10 @@ export interface RunnerOptions {
    * (status "waiting", the inbox polled) until the answer is there; false (default) stops it with status "waiting".
    */
   holdWhenWaiting?: boolean;
+  /** The run goes through the team's git remote (core/sync): pulls at turn boundaries, a commit + push per saved change. */
+  sync?: RunSync;
+  /** With holdWhenWaiting: stop with status "waiting" after this long without the person's answer. */
+  maxWaitMs?: number;
 }
 
 /** Starts a new run. Rejects only when the review cannot be read; model failures end as status 'failed'. */
@@ -303,9 +308,11 @@ async function drive(o: RunnerOptions, review: Review, record: RunRecord, resume
       await promptParts.flush();
       await writer.save(record, participants(review, record.settings).length);
       emit({ type: 'record-saved', runId: record.id, record });
+      await o.sync?.saved(record);
     },
   };
-  ctx.people = new PeopleInRun(ctx, teamOf(review, record), o.holdWhenWaiting === true);
+  o.sync?.attach(record.id);
+  ctx.people = new PeopleInRun(ctx, teamOf(review, record), o.holdWhenWaiting === true, { sync: o.sync, maxWaitMs: o.maxWaitMs });
   // The files name everyone who may speak; the stance table covers the designers taking part.
   const people = peopleOf(review).map((p) => ('topChoice' in p && !ctx.designers.some((d) => d.id === p.id) ? { ...p, topChoice: undefined } : p));
 
@@ -342,6 +349,14 @@ async function drive(o: RunnerOptions, review: Review, record: RunRecord, resume
     record.status = 'completed';
   } catch (err) {
     const current = record.iterations.at(-1);
+    if (err instanceof SyncStopError) {
+      // What the remote brought is not written over: the record on disk stays as it is; the run is resumable once fixed.
+      record.status = 'failed';
+      record.error = err.message;
+      emit({ type: 'notice', runId: record.id, level: 'error', message: err.message });
+      emit({ type: 'run-finished', runId: record.id, status: record.status, error: record.error });
+      return record;
+    }
     if (err instanceof WaitingStop) {
       record.status = 'waiting';
       record.waitingFor = err.waitingFor;
@@ -355,8 +370,16 @@ async function drive(o: RunnerOptions, review: Review, record: RunRecord, resume
       emit({ type: 'notice', runId: record.id, level: 'error', message: record.error });
     }
   }
-  await ctx.save();
-  await writeDeliverables(review.root, record, people).catch(() => undefined);
+  try {
+    await ctx.save();
+    await writeDeliverables(review.root, record, people).catch(() => undefined);
+    await o.sync?.saved(record); // the deliverables written after the last save
+  } catch (err) {
+    if (!(err instanceof SyncStopError)) throw err;
+    record.status = 'failed';
+    record.error = err.message;
+    emit({ type: 'notice', runId: record.id, level: 'error', message: err.message });
+  }
   emit({ type: 'run-finished', runId: record.id, status: record.status, error: record.error });
   return record;
 }

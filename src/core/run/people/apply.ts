@@ -1,8 +1,9 @@
 /**
  * Taking inbox entries into a run record: a person's message becomes a `kind: "human"` message of the current iteration
  * (`turn` = their scheduled turn when the run waits for exactly that, else null), a pin is added to or removed from
- * `pins`. Applying is idempotent: an entry whose name a message already carries, a pin already there, an unpin of what
- * is not pinned change nothing — so an entry taken in twice (a crash between saving and deleting) is kept once.
+ * `pins`. Applying is idempotent: an entry the record lists in `takenIn` (or whose name a message carries, in records
+ * from before `takenIn`), a pin already there, an unpin of what is not pinned change nothing — so an entry that comes
+ * back (a crash between saving and deleting, a merge that restores a deleted file, a second pull) is kept once.
  */
 import { allMessages, messageId, type Message, type RunRecord } from '../record';
 import type { ReceivedEntry } from './inbox';
@@ -14,6 +15,10 @@ export interface Applied {
   messages: { iteration: number; message: Message }[];
   /** True when pins changed. */
   pinsChanged: boolean;
+  /** True when the record changed (a message, a pin, or only its `takenIn` list): save it before deleting `done`. */
+  changed: boolean;
+  /** Entries taken in that changed nothing, and why (a pin of a message the run does not have). */
+  skipped: { name: string; why: string }[];
 }
 
 /**
@@ -25,16 +30,23 @@ export function applyEntries(
   entries: readonly ReceivedEntry[],
   slot?: { speaker: string; iteration: number; turn: number },
 ): Applied {
-  const out: Applied = { done: [], messages: [], pinsChanged: false };
-  const taken = new Set(allMessages(record).map((x) => x.message.entry).filter(Boolean));
+  const out: Applied = { done: [], messages: [], pinsChanged: false, changed: false, skipped: [] };
+  const taken = new Set([...allMessages(record).map((x) => x.message.entry).filter(Boolean), ...(record.takenIn ?? [])]);
+  const done = (name: string): void => {
+    out.done.push(name);
+    if (!record.takenIn?.includes(name)) {
+      (record.takenIn ??= []).push(name);
+      out.changed = true;
+    }
+  };
   for (const { name, entry } of entries) {
+    if (taken.has(name)) {
+      out.done.push(name);
+      continue;
+    }
     if (entry.type === 'say') {
       const it = record.iterations.at(-1);
       if (!it) continue;
-      if (taken.has(name)) {
-        out.done.push(name);
-        continue;
-      }
       const target = slot ?? record.waitingFor;
       const answers = target && target.speaker === entry.speaker && target.iteration === it.index &&
         !it.messages.some((m) => m.speaker === entry.speaker && m.kind === 'human' && m.turn === target.turn);
@@ -50,7 +62,6 @@ export function applyEntries(
       if (entry.pass) message.pass = true;
       if (entry.mentions?.length) message.mentions = entry.mentions;
       it.messages.push(message);
-      taken.add(name);
       out.messages.push({ iteration: it.index, message });
     } else {
       const pins = (record.pins ??= []);
@@ -63,10 +74,13 @@ export function applyEntries(
       } else if (i < 0 && allMessages(record).some((x) => x.message.id === entry.message)) {
         pins.push({ message: entry.message, by: entry.by, at: entry.at });
         out.pinsChanged = true;
+      } else if (i < 0) {
+        out.skipped.push({ name, why: `it pins ${entry.message}, which run ${record.id} does not have` });
       }
       if (pins.length === 0) record.pins = undefined;
     }
-    out.done.push(name);
+    taken.add(name);
+    done(name);
   }
   return out;
 }

@@ -8,7 +8,8 @@ import type { StepContext } from '../context';
 import { CancelledError } from '../errors';
 import type { Iteration, WaitingFor } from '../record';
 import { applyEntries } from './apply';
-import { readInbox, removeFromInbox } from './inbox';
+import { inboxRel, readInbox, removeFromInbox } from './inbox';
+import { SyncStopError, type RunSync } from '../../sync/runSync';
 import { entryProblem, findPerson, isHuman, personName, type Team } from './team';
 
 /** Thrown when the run must stop and wait for a person (no one can answer in this process). */
@@ -29,27 +30,65 @@ export interface ExtraTurn {
   replyTo: string;
 }
 
+export interface PeopleOptions {
+  /** The run goes through the team's git remote: pull before taking the inbox in (people answer from other machines). */
+  sync?: RunSync;
+  /** How long a held wait lasts before the run stops with status "waiting" (default: no limit). */
+  maxWaitMs?: number;
+}
+
 export class PeopleInRun {
+  /** Order of arrival at this driver: an entry's number when it was first seen (never the entry's own clock). */
+  private readonly arrival = new Map<string, number>();
+  /** Entries already reported as not taken in (said once, not at every turn). */
+  private readonly reported = new Set<string>();
+
   constructor(
     private readonly ctx: StepContext,
     readonly team: Team,
     /** Hold and poll while waiting (true when a person can answer in this process); otherwise stop with WaitingStop. */
     private readonly hold: boolean,
+    private readonly options: PeopleOptions = {},
   ) {}
+
+  private once(key: string, line: string): void {
+    if (this.reported.has(key)) return;
+    this.reported.add(key);
+    this.ctx.log(line);
+  }
 
   /** Takes in what the inbox holds; `slot` is the scheduled turn the driver is at. Returns true when anything changed. */
   async intake(slot?: WaitingFor): Promise<boolean> {
     const { ctx } = this;
-    const entries = (
-      await readInbox(ctx.reviewRoot, ctx.record.id, (file, why) => ctx.log(`${file} is not an inbox entry and is left alone (${why}).`))
-    ).filter((e) => {
+    const sync = this.options.sync;
+    await sync?.pull();
+    const bad: string[] = [];
+    const read = await readInbox(ctx.reviewRoot, ctx.record.id, (file, why) => {
+      bad.push(`${file} (${why})`);
+      if (!sync) this.once(file, `${file} is not an inbox entry and is left alone (${why}).`);
+    });
+    if (sync && bad.length) {
+      // Through the remote, anyone's file can arrive: a broken one is refused in words and nothing is written through it.
+      throw new SyncStopError(
+        `Run ${ctx.record.id} stops: ${bad[0]} is not a valid inbox entry, and it is not taken in. ` +
+          'Remove it (git rm, commit, push), then resume with --sync.',
+      );
+    }
+    for (const rel of sync?.takeArrivals() ?? []) {
+      const name = rel.slice(inboxRel(ctx.record.id).length + 1).replace(/\.json$/, '');
+      if (!this.arrival.has(name)) this.arrival.set(name, this.arrival.size);
+    }
+    for (const e of read) if (!this.arrival.has(e.name)) this.arrival.set(e.name, this.arrival.size);
+    read.sort((a, b) => this.arrival.get(a.name)! - this.arrival.get(b.name)!);
+    const entries = read.filter((e) => {
       const problem = entryProblem(this.team, e.entry);
-      if (problem) ctx.log(`The inbox entry ${e.name} is not taken in: ${problem}.`);
+      if (problem) this.once(e.name, `The inbox entry ${e.name} is not taken in: ${problem}.`);
       return !problem;
     });
     if (entries.length === 0) return false;
     const applied = applyEntries(ctx.record, entries, slot);
-    if (applied.messages.length || applied.pinsChanged) await ctx.save();
+    for (const s of applied.skipped) this.once(s.name, `The inbox entry ${s.name} changes nothing: ${s.why}.`);
+    if (applied.changed) await ctx.save();
     await removeFromInbox(ctx.reviewRoot, ctx.record.id, applied.done);
     for (const { iteration, message } of applied.messages) ctx.emit({ type: 'turn-completed', runId: ctx.record.id, iteration, message });
     if (applied.pinsChanged) ctx.emit({ type: 'pins-changed', runId: ctx.record.id, pins: ctx.record.pins ?? [] });
@@ -100,8 +139,10 @@ export class PeopleInRun {
     await ctx.save();
     ctx.emit({ type: 'waiting', runId: ctx.record.id, waitingFor: slot, speakerName: personName(this.team, slot.speaker) });
     if (!this.hold) throw new WaitingStop(slot);
+    const until = this.options.maxWaitMs === undefined ? undefined : Date.now() + this.options.maxWaitMs;
     while (!this.answered(it, slot.speaker, slot.turn).answered) {
       if (ctx.signal?.aborted) throw new CancelledError();
+      if (until !== undefined && Date.now() >= until) throw new WaitingStop(slot);
       await sleep(WAIT_POLL_MS, ctx.signal);
       await this.intake(slot);
     }

@@ -1,10 +1,11 @@
 /**
  * The inbox of a run: how a person's message or pin reaches the process that drives the run (the CLI in another
- * terminal, the VS Code window, or nobody). One JSON file per entry, `runs/<id>/inbox/<time>-<seq>-<rand>.json`, written
- * atomically and contained (reviewFiles). The driver takes entries in at its next turn boundary, in order of arrival
- * (file name order: the time, then a per-process sequence), and deletes them only after the record that holds them is
+ * terminal or on another machine through git, the VS Code window, or nobody). One JSON file per entry, a file of that
+ * person only: `runs/<id>/inbox/<person>-<time>-<seq>-<rand>.json`, written atomically and contained (reviewFiles). The
+ * driver takes entries in at its next turn boundary, in order of arrival (on one disk: the time, then a per-process
+ * sequence; through git: the order the pulls brought them), and deletes them only after the record that holds them is
  * saved: an entry is on disk before `say`/`pin` report success, and a crash between the two never loses or doubles it
- * (each message keeps the entry's name in `entry`; an entry already in the record is just deleted).
+ * (the record keeps the ids of the entries it took in, `takenIn`; an entry already taken in is just deleted).
  */
 import { randomBytes } from 'node:crypto';
 import * as z from 'zod';
@@ -12,6 +13,7 @@ import { ReviewFileError, listInReview, readOwnText, removeReviewFile, writeRevi
 import { FILE_KINDS, checkKindText } from '../../files/fileKinds';
 import { zodSentence } from '../../zodText';
 import { RUNS_DIR } from '../store';
+import { DESIGNER_ID_PATTERN, sameDesigner } from '../../review/designerId';
 
 export const INBOX_DIR = 'inbox';
 /** A person's message is at most this long (characters). */
@@ -47,8 +49,20 @@ export interface ReceivedEntry {
   entry: InboxEntry;
 }
 
-const NAME_PATTERN = /^\d{13}-\d{6}-[0-9a-f]{8}\.json$/;
+/** `<person>-<time>-<seq>-<rand>.json`; entries written before people were named in the file name have no `<person>-`. */
+const NAME_PATTERN = /^(?:([A-Za-z0-9][A-Za-z0-9._-]{0,99})-)?(\d{13})-(\d{6})-([0-9a-f]{8})\.json$/;
 let sequence = 0;
+
+/** The person an entry speaks for (a message's speaker, a pin's pinner). */
+export function entryPerson(entry: InboxEntry): string {
+  return entry.type === 'say' ? entry.speaker : entry.by;
+}
+
+/** The sort key of an entry file on one disk: its time, then its sequence. */
+function arrivalKey(file: string): string {
+  const m = NAME_PATTERN.exec(file);
+  return m ? `${m[2]}-${m[3]}-${m[4]}` : file;
+}
 
 export function inboxRel(runId: string, file?: string): string {
   return `${RUNS_DIR}/${runId}/${INBOX_DIR}${file ? `/${file}` : ''}`;
@@ -64,7 +78,9 @@ export async function postToInbox(reviewRoot: string, runId: string, entry: Inbo
     throw new Error(`The inbox of run ${runId} already holds ${waiting} entries, the most it may (README "Limits"); wait until the run takes them in.`);
   }
   sequence = (sequence + 1) % 1_000_000;
-  const name = `${String(now).padStart(13, '0')}-${String(sequence).padStart(6, '0')}-${randomBytes(4).toString('hex')}`;
+  const person = entryPerson(data);
+  const prefix = DESIGNER_ID_PATTERN.test(person) ? `${person}-` : '';
+  const name = `${prefix}${String(now).padStart(13, '0')}-${String(sequence).padStart(6, '0')}-${randomBytes(4).toString('hex')}`;
   await writeReviewFile(reviewRoot, inboxRel(runId, `${name}.json`), `${JSON.stringify(data)}\n`, { exclusive: true });
   return name;
 }
@@ -76,13 +92,17 @@ export async function postToInbox(reviewRoot: string, runId: string, entry: Inbo
 export async function readInbox(reviewRoot: string, runId: string, onBad?: (file: string, why: string) => void): Promise<ReceivedEntry[]> {
   const names = (await listInReview(reviewRoot, inboxRel(runId)).catch(() => undefined)) ?? [];
   const out: ReceivedEntry[] = [];
-  for (const file of names.filter((n) => NAME_PATTERN.test(n)).sort().slice(0, MAX_INBOX_ENTRIES)) {
+  const files = names.filter((n) => NAME_PATTERN.test(n)).sort((a, b) => (arrivalKey(a) < arrivalKey(b) ? -1 : arrivalKey(a) > arrivalKey(b) ? 1 : 0));
+  for (const file of files.slice(0, MAX_INBOX_ENTRIES)) {
     try {
       // The tool's own file: read without following a link at any level.
       const text = await readOwnText(reviewRoot, inboxRel(runId, file), FILE_KINDS.inboxEntry.maxBytes);
       checkKindText(inboxRel(runId, file), text, 'inboxEntry');
       const parsed = InboxEntrySchema.safeParse(JSON.parse(text));
       if (!parsed.success) throw new Error(zodSentence(parsed.error, 'the entry'));
+      // A person writes only files of their own: the name says whose it is.
+      const named = NAME_PATTERN.exec(file)![1];
+      if (named && !sameDesigner(named, entryPerson(parsed.data))) throw new Error(`the file is ${named}'s but speaks for ${entryPerson(parsed.data)}`);
       out.push({ name: file.slice(0, -'.json'.length), entry: parsed.data });
     } catch (err) {
       if (err instanceof ReviewFileError && err.reason === 'missing') continue; // taken in meanwhile

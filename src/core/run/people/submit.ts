@@ -10,7 +10,7 @@ import { writeDeliverables } from '../deliverables';
 import { allMessages, type Message, type RunRecord } from '../record';
 import { readRunRecord, recordNearCap, writeRunRecord } from '../store';
 import { applyEntries } from './apply';
-import { postToInbox, readInbox, removeFromInbox } from './inbox';
+import { inboxRel, postToInbox, readInbox, removeFromInbox } from './inbox';
 import { RunDrivenError, acquireRunLock, isRunDriven } from '../lock';
 import { checkSay, entryProblem, findPerson, peopleOf, teamOf } from './team';
 
@@ -25,6 +25,8 @@ export class PeopleInputError extends Error {
 export interface SubmitResult {
   /** The inbox entry's name. */
   entry: string;
+  /** The entry's path relative to the review. */
+  file: string;
   /** True when it is in run.json already; false when the process driving the run takes it in at its next turn. */
   applied: boolean;
   record: RunRecord;
@@ -39,8 +41,16 @@ export interface SubmitOptions {
   isDriven?: (reviewRoot: string, runId: string) => Promise<boolean>;
   /** Already loaded review (the extension has one). */
   review?: Review;
+<<<<<<< HEAD
   /** Hears notes in words (a stale lock that was not a lock at all, say). */
   onNote?: (line: string) => void;
+=======
+  /**
+   * Only write the entry, never take it into run.json here (the run goes through git: only its driver writes run.json,
+   * on whichever machine it runs).
+   */
+  entryOnly?: boolean;
+>>>>>>> 2158b5d (Team on several machines through git (issue 18): core/sync transport over the git program (pull ff-or-rebase, commit given paths, push with pull-and-retry, conflicts named); run/say/pin --sync; inbox entries named by their person; takenIn keeps taken-in entries once; pulled driver files or broken entries stop the run in words)
 }
 
 async function reviewOf(o: SubmitOptions): Promise<Review> {
@@ -73,7 +83,7 @@ export async function submitSay(o: SubmitOptions & { as: string; text: string })
   await takeInIfIdle(o, review);
   const after = await readRunRecord(o.reviewRoot, o.runId);
   const message = allMessages(after).find((x) => x.message.entry === entry)?.message;
-  return { entry, applied: Boolean(message), record: after, message };
+  return { entry, file: inboxRel(o.runId, `${entry}.json`), applied: Boolean(message), record: after, message };
 }
 
 /** Pins (or with `remove`, unpins) a message (`teamfusion pin`). Without `as`, the review's lead pins. */
@@ -104,7 +114,7 @@ export async function submitPin(o: SubmitOptions & { message: string; as?: strin
   await takeInIfIdle(o, review);
   const after = await readRunRecord(o.reviewRoot, o.runId);
   const left = (await readInbox(o.reviewRoot, o.runId)).some((x) => x.name === entry);
-  return { entry, applied: !left, record: after };
+  return { entry, file: inboxRel(o.runId, `${entry}.json`), applied: !left, record: after };
 }
 
 /**
@@ -112,6 +122,7 @@ export async function submitPin(o: SubmitOptions & { message: string; as?: strin
  * meanwhile), and rewrites transcript.md / result.md. Returns the saved record, or undefined when a driver takes it in.
  */
 export async function takeInIfIdle(o: SubmitOptions, review: Review): Promise<RunRecord | undefined> {
+  if (o.entryOnly) return undefined;
   if (o.isDriven ? await o.isDriven(o.reviewRoot, o.runId) : await isRunDriven(o.reviewRoot, o.runId)) return undefined;
   let lock;
   for (let attempt = 0; !lock; attempt++) {
@@ -130,7 +141,7 @@ export async function takeInIfIdle(o: SubmitOptions, review: Review): Promise<Ru
     const team = teamOf(review, record);
     const entries = (await readInbox(o.reviewRoot, o.runId)).filter((e) => !entryProblem(team, e.entry));
     const applied = applyEntries(record, entries);
-    if (applied.messages.length || applied.pinsChanged) {
+    if (applied.changed) {
       record.updatedAt = new Date().toISOString();
       await writeRunRecord(o.reviewRoot, record);
       await writeDeliverables(o.reviewRoot, record, peopleOf(review));

@@ -1,0 +1,58 @@
+/**
+ * `say … --sync`, `pin … --sync`: the person's entry goes through the team's git remote (core/sync/personSync). The
+ * command pulls first, writes the entry (never run.json: only the run's driver writes that), commits only that file —
+ * the entry is acknowledged once it is committed — then pulls and pushes. Without git: one sentence, exit 1. A remote
+ * that cannot be reached: the entry stays committed here, "not synced: <reason>", exit 0.
+ */
+import * as path from 'node:path';
+import { GitMissingError, gitTransportFor } from '../core/sync/gitCli';
+import { commitAndPush, pullFirst } from '../core/sync/personSync';
+import { SyncConflictError } from '../core/sync/transport';
+import { writeLine } from './output';
+
+/** Thrown to end the command with this exit code after its sentence is written. */
+export class SyncExit extends Error {
+  constructor(readonly code: number) {
+    super(`exit ${code}`);
+  }
+}
+
+export interface Written {
+  /** Path of the written file relative to the review. */
+  file: string;
+}
+
+/**
+ * Runs `write` between a pull and a commit + push of the file it wrote. Returns what `write` returned, after the
+ * commit; throws SyncExit(1) without git or on a conflict (the sentence is written).
+ */
+export async function throughRemote<T extends Written>(root: string, command: string, message: string, write: () => Promise<T>): Promise<T> {
+  let t;
+  try {
+    t = await gitTransportFor(root);
+  } catch (err) {
+    if (err instanceof GitMissingError) {
+      writeLine(process.stderr, `teamfusion ${command}: ${err.message}`);
+      throw new SyncExit(1);
+    }
+    throw err;
+  }
+  try {
+    const before = await pullFirst(t);
+    const written = await write();
+    const out = await commitAndPush(t, [path.join(root, ...written.file.split('/'))], message);
+    if (out.committed) writeLine(process.stderr, `Committed ${written.file} ("${message}").`);
+    if (out.pushed) writeLine(process.stderr, `Pushed to ${out.remote ?? 'the upstream'}.`);
+    else {
+      const why = out.problem ?? before ?? 'unknown';
+      writeLine(process.stderr, `not synced: ${why}. ${out.committed ? 'The entry is committed here; the next sync (or git push) delivers it.' : 'The entry is written here.'}`);
+    }
+    return written;
+  } catch (err) {
+    if (err instanceof SyncConflictError) {
+      writeLine(process.stderr, `teamfusion ${command}: ${err.message}`);
+      throw new SyncExit(1);
+    }
+    throw err;
+  }
+}

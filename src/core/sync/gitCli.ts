@@ -1,0 +1,194 @@
+/**
+ * The git transport over the user's own `git` program: `git -C <repo> …` through execFile (no shell, arguments as an
+ * array), with GIT_TERMINAL_PROMPT=0 (a remote that wants a password fails in words instead of waiting for a terminal)
+ * and a fixed locale (so the few messages we tell apart read the same everywhere).
+ */
+import { execFile } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { SyncConflictError, SyncError, type GitTransport, type PullResult, type SyncStatus } from './transport';
+
+/** `git` is not installed (or not on PATH). */
+export class GitMissingError extends Error {
+  constructor() {
+    super('--sync needs the git program, and git was not found on this machine (install git or add it to PATH).');
+    this.name = 'GitMissingError';
+  }
+}
+
+interface GitOut {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+const GIT_TIMEOUT_MS = 120_000;
+
+function gitEnv(): NodeJS.ProcessEnv {
+  return { ...process.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C', LANG: 'C', GIT_EDITOR: 'true', GIT_MERGE_AUTOEDIT: 'no' };
+}
+
+/** Runs git; resolves with its exit code and output (never rejects on a non-zero exit). Rejects GitMissingError when git is absent. */
+export function runGit(cwd: string, args: readonly string[]): Promise<GitOut> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      'git',
+      ['-C', cwd, '-c', 'core.quotePath=false', ...args],
+      { env: gitEnv(), timeout: GIT_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024, windowsHide: true },
+      (err, stdout, stderr) => {
+        if (err && (err as NodeJS.ErrnoException).code === 'ENOENT') return reject(new GitMissingError());
+        const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
+        resolve({ code, stdout: String(stdout), stderr: String(stderr) });
+      },
+    );
+  });
+}
+
+/** Is the git program there? */
+export async function gitAvailable(): Promise<boolean> {
+  try {
+    await runGit(process.cwd(), ['--version']);
+    return true;
+  } catch (err) {
+    if (err instanceof GitMissingError) return false;
+    throw err;
+  }
+}
+
+/** The first line git wrote, for a reason in words. */
+function firstLine(o: GitOut): string {
+  const line = `${o.stderr}\n${o.stdout}`
+    .split('\n')
+    .map((l) => l.replace(/^(fatal|error):\s*/, '').trim())
+    .find((l) => l && !/^hint:/.test(l));
+  return line ?? `git exited with code ${o.code}`;
+}
+
+function unreachable(o: GitOut): boolean {
+  return /does not appear to be a git repository|Could not read from remote|unable to access|Could not resolve host|Connection (refused|timed out)|No such file or directory|not found|terminal prompts disabled|Authentication failed/i.test(o.stderr);
+}
+
+/**
+ * Opens the repository that holds `dir`. Rejects GitMissingError without git, SyncError('no-repo') when `dir` is not in a
+ * repository.
+ */
+export async function openGitCli(dir: string): Promise<GitTransport> {
+  const top = await runGit(dir, ['rev-parse', '--show-toplevel']);
+  if (top.code !== 0) throw new SyncError('no-repo', `${dir} is not in a git repository`);
+  const root = await fs.realpath(top.stdout.trim());
+  return new GitCli(root);
+}
+
+class GitCli implements GitTransport {
+  constructor(readonly root: string) {}
+
+  private git(args: readonly string[]): Promise<GitOut> {
+    return runGit(this.root, args);
+  }
+
+  private async must(args: readonly string[], kind: 'failed' | 'unreachable' = 'failed'): Promise<string> {
+    const o = await this.git(args);
+    if (o.code !== 0) throw new SyncError(kind === 'unreachable' && !unreachable(o) ? 'failed' : kind, `git ${args[0]}: ${firstLine(o)}`);
+    return o.stdout;
+  }
+
+  /** Repository path (forward slashes) of an absolute path; the path's real parent is resolved (it may not exist yet). */
+  private async rel(abs: string): Promise<string> {
+    let real = abs;
+    try {
+      real = await fs.realpath(abs);
+    } catch {
+      try {
+        real = path.join(await fs.realpath(path.dirname(abs)), path.basename(abs));
+      } catch {
+        // Neither exists (a deleted folder): keep it as given.
+      }
+    }
+    const rel = path.relative(this.root, real);
+    if (rel.startsWith('..') || path.isAbsolute(rel)) throw new SyncError('failed', `${abs} is not inside the repository ${this.root}`);
+    return rel.split(path.sep).join('/') || '.';
+  }
+
+  async status(): Promise<SyncStatus> {
+    const branch = (await this.git(['symbolic-ref', '--quiet', '--short', 'HEAD'])).stdout.trim() || undefined;
+    if (!branch) return { root: this.root };
+    const remote = (await this.git(['config', '--get', `branch.${branch}.remote`])).stdout.trim();
+    const merge = (await this.git(['config', '--get', `branch.${branch}.merge`])).stdout.trim();
+    if (!remote || !merge || remote === '.') return { root: this.root, branch };
+    return { root: this.root, branch, upstream: { remote, branch: merge.replace(/^refs\/heads\//, '') } };
+  }
+
+  private async needUpstream(): Promise<Required<SyncStatus>['upstream']> {
+    const s = await this.status();
+    if (!s.branch) throw new SyncError('no-upstream', 'the repository is not on a branch (detached HEAD)');
+    if (!s.upstream) throw new SyncError('no-upstream', `the branch ${s.branch} has no upstream (git push -u <remote> ${s.branch} sets one)`);
+    return s.upstream;
+  }
+
+  async pull(): Promise<PullResult> {
+    const up = await this.needUpstream();
+    const none: PullResult = { changed: false, changedFiles: [], addedFiles: [] };
+    await this.must(['fetch', '--quiet', up.remote], 'unreachable');
+    const upRef = `refs/remotes/${up.remote}/${up.branch}`;
+    const behind = Number((await this.must(['rev-list', '--count', `HEAD..${upRef}`])).trim());
+    if (!behind) return none;
+    const before = (await this.must(['rev-parse', 'HEAD'])).trim();
+    const added = splitZ(await this.must(['log', '--reverse', '--format=', '--name-only', '--diff-filter=A', '-z', `HEAD..${upRef}`]));
+    const rebase = await this.git(['rebase', '--autostash', '--no-verify', upRef]);
+    if (rebase.code !== 0) {
+      const files = splitZ((await this.git(['diff', '--name-only', '--diff-filter=U', '-z'])).stdout);
+      await this.git(['rebase', '--abort']);
+      throw new SyncConflictError(files[0] ?? '(a file git did not name)', this.root, `${up.remote}/${up.branch}`);
+    }
+    const changed = splitZ(await this.must(['diff', '--name-only', '-z', before, 'HEAD']));
+    const abs = (p: string): string => path.join(this.root, ...p.split('/'));
+    return { changed: true, changedFiles: changed.map(abs), addedFiles: [...new Set(added)].map(abs) };
+  }
+
+  async commit(paths: string[], message: string, exclude: string[] = []): Promise<boolean> {
+    const rels = await Promise.all(paths.map((p) => this.rel(p)));
+    const excluded = await Promise.all(exclude.map(async (p) => `:(exclude,literal)${await this.rel(p)}`));
+    const specs = rels.map((r) => `:(literal)${r}`);
+    const add = await this.git(['add', '-A', '--', ...specs, ...excluded]);
+    if (add.code !== 0 && !/did not match any files/.test(add.stderr)) throw new SyncError('failed', `git add: ${firstLine(add)}`);
+    const staged = await this.git(['diff', '--cached', '--quiet', '--', ...specs]);
+    if (staged.code === 0) return false;
+    const c = await this.git(['commit', '--quiet', '--no-verify', '-m', message, '--', ...specs]);
+    if (c.code !== 0) throw new SyncError('failed', `git commit: ${firstLine(c)}`);
+    return true;
+  }
+
+  async push(): Promise<void> {
+    const up = await this.needUpstream();
+    const o = await this.git(['push', '--quiet', '--porcelain', up.remote, `HEAD:refs/heads/${up.branch}`]);
+    if (o.code === 0) return;
+    if (/\[rejected\]|\(fetch first\)|non-fast-forward|\[remote rejected\].*(cannot lock|failed to update)/.test(`${o.stdout}\n${o.stderr}`)) {
+      throw new SyncError('rejected', `the push to ${up.remote}/${up.branch} was rejected (the remote has newer commits)`);
+    }
+    throw new SyncError(unreachable(o) ? 'unreachable' : 'failed', `git push: ${firstLine(o)}`);
+  }
+
+  async ahead(): Promise<number> {
+    const s = await this.status();
+    if (!s.upstream) return 0;
+    const o = await this.git(['rev-list', '--count', `refs/remotes/${s.upstream.remote}/${s.upstream.branch}..HEAD`]);
+    return o.code === 0 ? Number(o.stdout.trim()) || 0 : 0;
+  }
+}
+
+function splitZ(s: string): string[] {
+  return s.split('\0').map((x) => x.trim()).filter(Boolean);
+}
+
+/**
+ * The transport for the repository holding `dir`, or why there is none (not a repository): the caller goes on locally
+ * and says "not synced: <reason>". Rejects GitMissingError when git is absent.
+ */
+export async function gitTransportFor(dir: string): Promise<GitTransport | { unavailable: string }> {
+  try {
+    return await openGitCli(dir);
+  } catch (err) {
+    if (err instanceof SyncError) return { unavailable: err.message };
+    throw err;
+  }
+}

@@ -1,0 +1,211 @@
+/**
+ * The driver of a run going through the team's git remote (`run --sync`, the VS Code setting): the runner calls it at
+ * turn boundaries and nothing else.
+ *   - pull(): before a turn and while waiting for a person; no more often than the interval; fast-forward or rebase.
+ *     What the pull brings is checked: a file the driver alone writes (run.json, transcript.md, result.md, prompts,
+ *     journal, iteration folders) changed by someone else stops the run (SyncStopError) without writing through it.
+ *   - saved(record): after each saved turn and each change of status, commits the run folder ("TeamFusion <run-id>:
+ *     iteration k, <speaker> turn t") and pushes, pulling and retrying when the push is rejected.
+ * A sync that cannot happen (no upstream, an unreachable remote, a failing push) never stops the run: it says once
+ * "not synced: <reason>" and tries again at the next boundary; the commits wait locally and a later push delivers them.
+ * A conflict is never resolved here: SyncStopError names the file.
+ */
+import * as path from 'node:path';
+import { allMessages, type RunRecord } from '../run/record';
+import { RECORD_FILE, RUNS_DIR, readRunRecord } from '../run/store';
+import { LOCK_FILE } from '../run/lock';
+import { SyncConflictError, SyncError, pushWithRetry, upstreamName, type GitTransport, type PullResult } from './transport';
+
+/** The run must stop because of what the remote holds (a conflict, a file only the driver writes changed elsewhere). */
+export class SyncStopError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SyncStopError';
+  }
+}
+
+export const DEFAULT_SYNC_INTERVAL_S = 10;
+
+export interface SyncState {
+  /** "origin/main". */
+  remote?: string;
+  /** When the last pull or push went through (ISO time). */
+  lastSyncAt?: string;
+  /** Why the last attempt did not go through (undefined when it did). */
+  problem?: string;
+}
+
+export interface RunSyncOptions {
+  /** The transport, or why there is none (e.g. the review is not in a git repository). */
+  transport: GitTransport | { unavailable: string };
+  reviewRoot: string;
+  /** Minimum time between two pulls. */
+  intervalMs: number;
+  /** A line for the user ("not synced: …"). */
+  log: (line: string) => void;
+  /** Told after every attempt (the panel's "live from <remote>"). */
+  onState?: (s: SyncState) => void;
+  now?: () => number;
+}
+
+/** Files of a run folder that only its driver writes (relative to the run folder, forward slashes). */
+export function driverOwned(fileInRun: string): boolean {
+  return /^(run\.json|transcript\.md|result\.md|prompts\.jsonl|journal\.jsonl|iteration-\d+\/.*)$/.test(fileInRun);
+}
+
+export class RunSync {
+  private queue: Promise<unknown> = Promise.resolve();
+  private lastPull = Number.NEGATIVE_INFINITY;
+  private reported: string | undefined;
+  private readonly pulledAdded: string[] = [];
+  private runId: string | undefined;
+  private stopped: SyncStopError | undefined;
+  readonly state: SyncState = {};
+
+  constructor(private readonly o: RunSyncOptions) {}
+
+  /** The run this driver drives (its folder is what it commits). */
+  attach(runId: string): void {
+    this.runId = runId;
+  }
+
+  /** Review-relative paths of inbox entries the pulls brought since the last call, in order of arrival. */
+  takeArrivals(): string[] {
+    return this.pulledAdded.splice(0);
+  }
+
+  /** Pulls when the interval has passed (or `force`). Throws SyncStopError; any other failure is "not synced". */
+  pull(force = false): Promise<void> {
+    return this.serial(async () => {
+      const t = this.transport();
+      if (!t) return;
+      const now = this.now();
+      if (!force && now - this.lastPull < this.o.intervalMs) return;
+      this.lastPull = now;
+      await this.attempt(t, async () => {
+        const r = await t.pull();
+        await this.check(t, r);
+        // Something committed locally while the remote was away goes out now.
+        if ((await t.ahead()) > 0) await pushWithRetry(t, (p) => this.check(t, p));
+      });
+    });
+  }
+
+  /** Commits the run folder with a message that says what happened, and pushes. */
+  saved(record: RunRecord): Promise<void> {
+    return this.serial(async () => {
+      const t = this.transport();
+      if (!t) return;
+      const dir = path.join(this.o.reviewRoot, RUNS_DIR, record.id);
+      await this.attempt(t, async () => {
+        await t.commit([dir], commitMessage(record), [path.join(dir, LOCK_FILE)]);
+        await pushWithRetry(t, (p) => this.check(t, p));
+      });
+    });
+  }
+
+  private transport(): GitTransport | undefined {
+    if (this.stopped) throw this.stopped;
+    if ('unavailable' in this.o.transport) {
+      this.notSynced(this.o.transport.unavailable);
+      return undefined;
+    }
+    return this.o.transport;
+  }
+
+  private async attempt(t: GitTransport, fn: () => Promise<void>): Promise<void> {
+    try {
+      await fn();
+      const s = await t.status();
+      this.state.remote = s.upstream ? upstreamName(s) : this.state.remote;
+      this.state.lastSyncAt = new Date(this.now()).toISOString();
+      this.state.problem = undefined;
+      if (this.reported) this.o.log(`synced again with ${this.state.remote ?? 'the remote'}.`);
+      this.reported = undefined;
+      this.o.onState?.({ ...this.state });
+    } catch (err) {
+      if (err instanceof SyncConflictError) throw this.stop(err.message);
+      if (err instanceof SyncStopError) throw err;
+      if (err instanceof SyncError) {
+        this.notSynced(err.message);
+        return;
+      }
+      throw err;
+    }
+  }
+
+  private notSynced(reason: string): void {
+    this.state.problem = reason;
+    if (this.reported === reason) return;
+    // Said once per reason; the next boundary tries again.
+    if (this.reported === undefined) this.o.log(`not synced: ${reason}; the run goes on here and tries again at the next turn.`);
+    this.reported = reason;
+    this.o.onState?.({ ...this.state });
+  }
+
+  private stop(message: string): SyncStopError {
+    this.stopped = new SyncStopError(message);
+    return this.stopped;
+  }
+
+  /** What a pull brought into this run's folder: inbox entries are queued in order of arrival; driver files stop the run. */
+  private async check(t: GitTransport, r: PullResult): Promise<void> {
+    if (!r.changed || !this.runId) return;
+    const runRel = `${RUNS_DIR}/${this.runId}/`;
+    const inRun = (abs: string): string | undefined => {
+      const rel = path.relative(this.o.reviewRoot, abs).split(path.sep).join('/');
+      return rel.startsWith(runRel) ? rel.slice(runRel.length) : undefined;
+    };
+    for (const abs of r.addedFiles) {
+      const f = inRun(abs);
+      if (f?.startsWith('inbox/')) this.pulledAdded.push(`${runRel}${f}`);
+    }
+    const touched = r.changedFiles.map(inRun).filter((f): f is string => f !== undefined && driverOwned(f));
+    if (!touched.length) return;
+    const file = `${runRel}${touched[0]}`;
+    let why = '';
+    if (touched.includes(RECORD_FILE)) {
+      const problem = await recordProblem(this.o.reviewRoot, this.runId);
+      if (problem) why = ` (and it is not a valid run record: ${problem})`;
+    }
+    const s = await t.status().catch(() => undefined);
+    throw this.stop(
+      `A pull from ${s ? upstreamName(s) : 'the remote'} changed ${file}${why}, which only the process driving run ${this.runId} writes; ` +
+        'the run stops here without writing over it. See who changed it with `git log -p -- ' + file + '`, revert that commit, then resume with --sync.',
+    );
+  }
+
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(fn, fn);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private now(): number {
+    return this.o.now ? this.o.now() : Date.now();
+  }
+}
+
+async function recordProblem(reviewRoot: string, runId: string): Promise<string | undefined> {
+  try {
+    await readRunRecord(reviewRoot, runId); // the same check as any record read from disk
+    return undefined;
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  }
+}
+
+/** "TeamFusion <run-id>: iteration k, <speaker> turn t", or the status the run is in. */
+export function commitMessage(record: RunRecord): string {
+  const head = `TeamFusion ${record.id}`;
+  if (record.status === 'waiting' && record.waitingFor) {
+    const w = record.waitingFor;
+    return `${head}: iteration ${w.iteration}, waiting for ${w.speaker} turn ${w.turn}`;
+  }
+  if (record.status !== 'running') return `${head}: ${record.status}`;
+  const last = allMessages(record).at(-1);
+  if (!last) return `${head}: ${record.iterations.length ? `iteration ${record.iterations.length} started` : 'started'}`;
+  const m = last.message;
+  const turn = m.turn === null || m.turn === undefined ? (m.kind === 'guest' ? 'guest turn' : 'extra turn') : `turn ${m.turn}`;
+  return `${head}: iteration ${last.iteration}, ${m.speaker} ${turn}`;
+}

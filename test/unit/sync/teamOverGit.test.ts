@@ -1,0 +1,265 @@
+/**
+ * A team on three machines through its git remote (issue 18), with real git and the real built CLI: a bare repository
+ * and three clones in a temporary folder. Ana's clone drives `run --sync --human d2`; Ben answers from his clone with
+ * `say --sync`; Chen pins from his with `pin --sync`; the remote goes away (renamed) for part of the run and comes back.
+ * Also: git missing, a tampered record or inbox entry pulled from the remote.
+ */
+import { strict as assert } from 'node:assert';
+import { execFileSync, spawn } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { MockOpenAI } from '../../support/openaiMock';
+import { RunRecordSchema, type RunRecord } from '../../../src/core/run/record';
+import { buildCli } from '../cli/buildCli';
+import { makeReview, makeTempDir } from '../run/fixtures';
+import { TEST_KEY, chatRequests } from '../run/helpers';
+
+interface Result { code: number | null; stdout: string; stderr: string }
+interface Running { done: Promise<Result>; stderr(): string }
+
+const git = (dir: string, ...args: string[]): string => execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8', env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } });
+
+/** Waits for a condition (no clock assertion: the deadline only keeps a broken run from hanging the suite). */
+async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, ms = 60_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > end) throw new Error(`gave up waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Every file under a folder with its bytes (relative path → content). */
+async function tree(dir: string): Promise<Map<string, Buffer>> {
+  const out = new Map<string, Buffer>();
+  const walk = async (rel: string): Promise<void> => {
+    for (const e of await fs.readdir(path.join(dir, rel), { withFileTypes: true })) {
+      const r = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) await walk(r);
+      else out.set(r, await fs.readFile(path.join(dir, r)));
+    }
+  };
+  await walk('');
+  return out;
+}
+
+function count(haystack: string, needle: string): number {
+  return haystack.split(needle).length - 1;
+}
+
+describe('a team on three machines through its git remote (real git, the built CLI)', function () {
+  this.timeout(180_000);
+  let mock: MockOpenAI;
+  let cli: Awaited<ReturnType<typeof buildCli>>;
+  let env: NodeJS.ProcessEnv;
+  before(async () => {
+    mock = await MockOpenAI.start();
+    cli = await buildCli();
+    const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(OPENAI_|TEAMFUSION_|GIT_)/.test(k) || k === 'TEAMFUSION_OPENAI_SPEC'));
+    env = { ...clean, OPENAI_API_KEY: TEST_KEY, OPENAI_BASE_URL: mock.baseURL, XDG_CACHE_HOME: await makeTempDir('tf-xdg-'), TEAMFUSION_MAX_RETRIES: '0' };
+  });
+  after(async () => {
+    await mock.close();
+    await cli.dispose();
+  });
+  beforeEach(() => {
+    mock.reset();
+    mock.latencyMs = 0;
+  });
+  afterEach(() => assert.deepEqual(mock.specErrors(), [], 'every request is valid against the official spec'));
+
+  const start = (args: string[], e: NodeJS.ProcessEnv = env): Running => {
+    const child = spawn(process.execPath, [cli.cli, ...args], { env: e, stdio: ['ignore', 'pipe', 'pipe'], timeout: 150_000 });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+    const done = new Promise<Result>((resolve, reject) => {
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, stdout, stderr }));
+    });
+    return { done, stderr: () => stderr };
+  };
+  const tf = (args: string[], e?: NodeJS.ProcessEnv): Promise<Result> => start(args, e).done;
+  const record = async (review: string, id: string): Promise<RunRecord> =>
+    RunRecordSchema.parse(JSON.parse(await fs.readFile(path.join(review, 'runs', id, 'run.json'), 'utf8')));
+
+  /** A bare remote and clones ana, ben, chen of a repository holding a review at review/. */
+  async function team(): Promise<{ base: string; remote: string; clone: Record<'ana' | 'ben' | 'chen', string>; review: (who: 'ana' | 'ben' | 'chen') => string }> {
+    const base = await makeTempDir('tf-team-');
+    const remote = path.join(base, 'remote.git');
+    execFileSync('git', ['-c', 'init.defaultBranch=main', 'init', '--quiet', '--bare', remote]);
+    const clone = { ana: path.join(base, 'ana'), ben: path.join(base, 'ben'), chen: path.join(base, 'chen') };
+    const seed = await makeReview({ options: 3, designers: 3 });
+    execFileSync('git', ['-c', 'init.defaultBranch=main', 'clone', '--quiet', remote, clone.ana], { stdio: 'ignore' });
+    await fs.cp(seed, path.join(clone.ana, 'review'), { recursive: true });
+    const who = { ana: ['Ana', 'ana@example.com'], ben: ['Ben', 'ben@example.com'], chen: ['Chen', 'chen@example.com'] } as const;
+    const configure = (k: keyof typeof who): void => {
+      git(clone[k], 'config', 'user.name', who[k][0]);
+      git(clone[k], 'config', 'user.email', who[k][1]);
+    };
+    configure('ana');
+    git(clone.ana, 'checkout', '--quiet', '-B', 'main');
+    git(clone.ana, 'add', '-A');
+    git(clone.ana, 'commit', '--quiet', '-m', 'The review');
+    git(clone.ana, 'push', '--quiet', '-u', 'origin', 'main');
+    for (const k of ['ben', 'chen'] as const) {
+      execFileSync('git', ['clone', '--quiet', remote, clone[k]], { stdio: 'ignore' });
+      configure(k);
+    }
+    return { base, remote, clone, review: (k) => path.join(clone[k], 'review') };
+  }
+
+  it('Ana drives with --sync, Ben answers and Chen pins from their clones; the remote goes away and back; nothing lost, nothing twice', async () => {
+    const t = await team();
+    mock.latencyMs = 150;
+    const ana = start(['run', t.review('ana'), '--sync', '--sync-interval', '0.2', '--human', 'd2', '--iterations', '2', '--turns', '1', '--mode', 'together', '--order', 'fixed', '--json']);
+
+    // Ben pulls until he sees the run waiting for him.
+    const waitingFor = async (turnOf: number): Promise<string | undefined> => {
+      git(t.clone.ben, 'pull', '--quiet', '--rebase');
+      const runs = await fs.readdir(path.join(t.review('ben'), 'runs')).catch(() => [] as string[]);
+      for (const id of runs) {
+        const r = await record(t.review('ben'), id).catch(() => undefined);
+        if (r?.status === 'waiting' && r.waitingFor?.speaker === 'd2' && r.waitingFor.iteration === turnOf) return id;
+      }
+      return undefined;
+    };
+    const id = await until('Ben to see the run waiting for him', () => waitingFor(1));
+
+    // Chen pins Ana's first message from his clone, and (by hand) commits two entries the driver must skip.
+    git(t.clone.chen, 'pull', '--quiet', '--rebase');
+    const pinned = await tf(['pin', t.review('chen'), id, 'i1-m1', '--as', 'd3', '--sync']);
+    assert.equal(pinned.code, 0, pinned.stderr);
+    assert.match(pinned.stderr, /Committed runs\/.*\/inbox\/d3-.*\.json/);
+    assert.match(pinned.stderr, /Pushed to origin\/main/);
+    const inbox = path.join(t.review('chen'), 'runs', id, 'inbox');
+    await fs.writeFile(path.join(inbox, 'zed-1700000000000-000001-0badc0de.json'), JSON.stringify({ type: 'say', speaker: 'zed', content: 'not on the team', at: '2026-01-01T00:00:00Z' }));
+    await fs.writeFile(path.join(inbox, 'd3-1700000000000-000002-0badc0df.json'), JSON.stringify({ type: 'pin', message: 'i9-m9', by: 'd3', at: '2026-01-01T00:00:00Z' }));
+    git(t.clone.chen, 'add', '-A');
+    git(t.clone.chen, 'commit', '--quiet', '-m', 'by hand');
+    git(t.clone.chen, 'pull', '--quiet', '--rebase');
+    git(t.clone.chen, 'push', '--quiet');
+
+    // Ben answers his turn.
+    const said = await tf(['say', t.review('ben'), id, '--as', 'd2', '--sync', 'Keep', 'the', 'SERIF-WORDMARK-7', 'please.']);
+    assert.equal(said.code, 0, said.stderr);
+    assert.match(said.stderr, /sent to run .* takes it in after its next pull/);
+    assert.match(said.stderr, /Pushed to origin\/main/);
+
+    // The driver takes both in; then the remote goes away for a while.
+    await until('the driver to take Ben in', async () => {
+      const r = await record(t.review('ana'), id);
+      return r.iterations[0]!.messages.some((m) => m.kind === 'human' && m.speaker === 'd2') || undefined;
+    });
+    const away = `${t.remote}-away`;
+    await fs.rename(t.remote, away);
+    await until('the driver to say it is not synced', () => ana.stderr().includes('not synced:') || undefined);
+    await fs.rename(away, t.remote);
+
+    // Ben's second turn (iteration 2): he passes; his proxy speaks.
+    await until('Ben to see the run waiting for him again', () => waitingFor(2), 90_000);
+    const passed = await tf(['say', t.review('ben'), id, '--as', 'd2', '--sync', '/pass']);
+    assert.equal(passed.code, 0, passed.stderr);
+
+    const r = await ana.done;
+    if (process.env.TF_SHOW) process.stdout.write(r.stderr);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal((JSON.parse(r.stdout) as { status: string }).status, 'completed');
+    assert.equal(count(r.stderr, 'not synced:'), 1, `said once:\n${r.stderr}`);
+    assert.match(r.stderr, /zed-1700000000000-000001-0badc0de is not taken in: "zed" is not a designer/);
+    assert.match(r.stderr, /d3-1700000000000-000002-0badc0df changes nothing: it pins i9-m9/);
+    assert.equal(count(r.stderr, 'zed-1700000000000-000001-0badc0de is not taken in'), 1, 'logged once');
+
+    // The record: Ben's words once, Chen's pin once; every entry taken in once.
+    const done = await record(t.review('ana'), id);
+    const human = done.iterations.flatMap((it) => it.messages).filter((m) => m.kind === 'human');
+    assert.deepEqual(human.map((m) => [m.speaker, m.content, m.turn]), [['d2', 'Keep the SERIF-WORDMARK-7 please.', 1], ['d2', '/pass', 1]]);
+    assert.deepEqual(done.pins?.map((p) => [p.message, p.by]), [['i1-m1', 'd3']]);
+    assert.equal(new Set(done.takenIn).size, done.takenIn?.length);
+    assert.ok(done.takenIn!.some((n) => n.startsWith('d3-')) && done.takenIn!.filter((n) => n.startsWith('d2-')).length === 2);
+    // Chen's pin arrived before Ben's words (order of arrival at the driver), whatever the entries' clocks say.
+    assert.ok(done.takenIn!.findIndex((n) => n.startsWith('d3-')) < done.takenIn!.findIndex((n) => n.startsWith('d2-')));
+
+    // Every prompt after the take-in carries Ben's words and Chen's pin exactly once.
+    const chats = chatRequests(mock).map((q) => JSON.stringify(q.body));
+    const first = chats.findIndex((c) => c.includes('SERIF-WORDMARK-7'));
+    assert.equal(first, 1, 'only Ana\'s first turn was asked before Ben spoke');
+    for (const c of chats.slice(first)) {
+      assert.equal(count(c, 'SERIF-WORDMARK-7'), 1);
+      assert.equal(count(c, 'Pinned by Chloé'), 1);
+    }
+    assert.ok(chats.length >= 6, `turns, remix agents: ${chats.length} chat requests`);
+
+    // After a final pull all three clones hold the same run folder, byte for byte; one commit per turn.
+    for (const k of ['ana', 'ben', 'chen'] as const) git(t.clone[k], 'pull', '--quiet', '--rebase');
+    const trees = await Promise.all((['ana', 'ben', 'chen'] as const).map((k) => tree(path.join(t.review(k), 'runs', id))));
+    assert.deepEqual([...trees[1]!.keys()].sort(), [...trees[0]!.keys()].sort());
+    for (const other of trees.slice(1)) for (const [f, bytes] of trees[0]!) assert.ok(bytes.equals(other.get(f)!), `${f} is the same`);
+    // Taken-in entries are gone; the one nobody can take in (not on the team) stays where it is.
+    assert.deepEqual([...trees[0]!.keys()].filter((f) => f.includes('.driver.lock') || f.startsWith('inbox/')), ['inbox/zed-1700000000000-000001-0badc0de.json']);
+    const log = git(t.clone.ana, 'log', '--format=%s').split('\n');
+    assert.ok(log.includes(`TeamFusion ${id}: iteration 1, d1 turn 1`), log.join('\n'));
+    assert.ok(log.includes(`TeamFusion ${id}: iteration 1, waiting for d2 turn 1`));
+    assert.ok(log.includes(`TeamFusion ${id}: completed`));
+    assert.ok(!git(t.clone.ana, 'log', '--merges', '--format=%H').trim(), 'no merge commits');
+    assert.equal(git(t.clone.ana, 'status', '--porcelain', '--', 'review').trim(), '', 'nothing left uncommitted');
+    process.stdout.write(`      (${log.length - 1} commits for ${chats.length} chat requests)\n`);
+  });
+
+  it('a pulled run.json someone else changed stops the run in words, without writing over it; a broken pulled entry too', async () => {
+    const t = await team();
+    const ana = start(['run', t.review('ana'), '--sync', '--sync-interval', '0.2', '--human', 'd2', '--iterations', '1', '--turns', '1', '--mode', 'together', '--order', 'fixed']);
+    let id = '';
+    await until('the run to wait', async () => {
+      git(t.clone.ben, 'pull', '--quiet', '--rebase');
+      id = (await fs.readdir(path.join(t.review('ben'), 'runs')).catch(() => [] as string[]))[0] ?? '';
+      return id && (await record(t.review('ben'), id)).status === 'waiting' ? true : undefined;
+    });
+    const file = path.join(t.review('ben'), 'runs', id, 'run.json');
+    const tampered = (await fs.readFile(file, 'utf8')).replace('"candidates": [', '"candidates": [\n        "../../secret",');
+    await fs.writeFile(file, tampered);
+    git(t.clone.ben, 'commit', '--quiet', '-am', 'tamper');
+    git(t.clone.ben, 'push', '--quiet');
+    const r = await ana.done;
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, new RegExp(`changed runs/${id}/run\\.json \\(and it is not a valid run record: .*\\), which only the process driving run ${id} writes`));
+    assert.equal(await fs.readFile(path.join(t.review('ana'), 'runs', id, 'run.json'), 'utf8'), tampered, 'not written over');
+
+    // Put right by hand (revert), then an entry that speaks for someone else under Ben's name stops the resumed run.
+    git(t.clone.ben, 'revert', '--no-edit', 'HEAD');
+    await fs.mkdir(path.join(t.review('ben'), 'runs', id, 'inbox'), { recursive: true });
+    await fs.writeFile(path.join(t.review('ben'), 'runs', id, 'inbox', 'd2-1700000000000-000001-0badc0de.json'), JSON.stringify({ type: 'say', speaker: 'd1', content: 'I am Ana', at: 'x' }));
+    git(t.clone.ben, 'add', '-A');
+    git(t.clone.ben, 'commit', '--quiet', '-m', 'forged');
+    git(t.clone.ben, 'push', '--quiet');
+    git(t.clone.ana, 'pull', '--quiet', '--rebase');
+    const again = await tf(['run', t.review('ana'), '--resume', id, '--sync', '--sync-interval', '0.2', '--max-wait', '5']);
+    if (process.env.TF_SHOW) process.stdout.write(r.stderr + again.stderr);
+    assert.equal(again.code, 1, again.stderr);
+    assert.match(again.stderr, /d2-1700000000000-000001-0badc0de\.json \(the file is d2's but speaks for d1\) is not a valid inbox entry/);
+    assert.equal((await record(t.review('ana'), id)).iterations[0]!.messages.filter((m) => m.kind === 'human').length, 0);
+  });
+
+  it('without git, --sync is one sentence and exit 1; everything else works', async () => {
+    const root = await makeReview({ options: 3, designers: 2 });
+    const noGit = { ...env, PATH: await makeTempDir('tf-nopath-') };
+    for (const args of [['run', root, '--sync'], ['say', root, '2026-01-01T00-00-00Z-abcd', '--as', 'd1', '--sync', 'hi']]) {
+      const r = await tf(args, noGit);
+      assert.equal(r.code, 1, r.stderr);
+      assert.match(r.stderr, /--sync needs the git program, and git was not found on this machine/);
+      assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+    }
+    assert.equal((await tf(['analyze', root], noGit)).code, 0);
+    assert.equal(mock.requests.length, 0);
+  });
+
+  it('a review outside any repository runs on locally with --sync and says once why it is not synced', async () => {
+    const root = await makeReview({ options: 3, designers: 2 });
+    const r = await tf(['run', root, '--sync', '--iterations', '1', '--turns', '1', '--json'], { ...env, GIT_CEILING_DIRECTORIES: path.dirname(root) });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(count(r.stderr, 'not synced:'), 1, r.stderr);
+    assert.match(r.stderr, /not synced: .* is not in a git repository/);
+  });
+});
