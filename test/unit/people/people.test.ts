@@ -193,7 +193,9 @@ describe('people in the discussion', function () {
     const done = await resumeRun({ ...base, runId: first.id });
     assert.equal(done.status, 'completed', done.error);
     const people = done.iterations[0]!.messages.filter((m) => m.kind === 'human');
-    const order = [a, b].sort((x, y) => x.entry.localeCompare(y.entry)).map((x) => x.entry);
+    // An entry's name is <person>-<time>-<seq>-<rand>: on one disk, arrival is the time, then the sequence.
+    const arrival = (name: string): string => name.replace(/^.*?-(?=\d{13}-\d{6}-)/, '');
+    const order = [a, b].sort((x, y) => arrival(x.entry).localeCompare(arrival(y.entry))).map((x) => x.entry);
     assert.deepEqual(people.map((m) => m.entry), order, 'both kept once, in order of arrival');
     assert.deepEqual(await readInbox(root, first.id), [], 'the driver emptied the inbox');
     await assert.rejects(submitSay({ reviewRoot: root, runId: first.id, as: 'd1', text: 'too late' }), /is completed/);
