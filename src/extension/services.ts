@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import { ReviewIndex } from './foundation/reviewIndex';
 import { RunManager } from './run/runManager';
+import { TeamSync } from './sync/teamSync';
 
 export interface Services extends vscode.Disposable {
   readonly context: vscode.ExtensionContext;
@@ -13,19 +14,24 @@ export interface Services extends vscode.Disposable {
   readonly reviews: ReviewIndex;
   /** Runs in flight, their events, the API key. */
   readonly runs: RunManager;
+  /** The team's git remote (setting teamfusion.sync): runs, people's files and panels through it. */
+  readonly sync: TeamSync;
 }
 
 export function createServices(context: vscode.ExtensionContext): Services {
   const log = vscode.window.createOutputChannel('TeamFusion', { log: true });
   const reviews = new ReviewIndex(log);
-  const runs = new RunManager(context, log);
+  const sync = new TeamSync(log);
+  const runs = new RunManager(context, log, sync);
   return {
     context,
     log,
     reviews,
     runs,
+    sync,
     dispose() {
       runs.dispose();
+      sync.dispose();
       reviews.dispose();
       log.dispose();
     },

@@ -404,6 +404,20 @@ export const SaveFeedbackReplySchema = z.object({
 });
 export type SaveFeedbackReply = z.infer<typeof SaveFeedbackReplySchema>;
 
+/**
+ * The review goes through the team's git remote (setting teamfusion.sync): the Run tab says "live from <remote>" and
+ * when it last synced, or why it did not.
+ */
+export const SyncStateMessageSchema = z.object({
+  type: z.literal('syncState'),
+  remote: z.string().max(500).optional(),
+  /** ISO time of the last pull or push that went through. */
+  lastSyncAt: z.string().max(64).optional(),
+  /** Why the last attempt did not go through (`not synced: …`). */
+  problem: z.string().max(2000).optional(),
+});
+export type SyncStateMessage = z.infer<typeof SyncStateMessageSchema>;
+
 export const HostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('state'), state: PanelStateSchema }),
   z.object({ type: z.literal('runEvent'), event: PanelRunEventSchema }),
@@ -413,6 +427,7 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('notice'), level: z.enum(['info', 'warning', 'error']), message: z.string() }),
   z.object({ type: z.literal('codingProgress'), progress: CodingProgressSchema }),
   PeopleReplySchema,
+  SyncStateMessageSchema,
 ]);
 export type HostMessage = z.infer<typeof HostMessageSchema>;
 

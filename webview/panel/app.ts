@@ -72,6 +72,9 @@ class App {
       case 'peopleResult':
         this.runTab.people.onResult(m);
         return;
+      case 'syncState':
+        this.runTab.syncState(m);
+        return;
     }
   }
 

@@ -146,6 +146,14 @@ export class ReviewPanel implements vscode.Disposable {
         }),
       );
     }
+    // Setting teamfusion.sync: the panel follows the team's remote (a pull every interval unless this window drives the
+    // run); what a pull brings reaches the panel through the file watcher below.
+    this.disposables.push(
+      services.sync.follow(root.fsPath, () => services.runs.isRunning(root.fsPath)),
+      services.sync.onState((e) => {
+        if (sameFolder(e.reviewRoot, root.fsPath)) this.post({ type: 'syncState', ...e.state });
+      }),
+    );
     const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(root, '**/*'));
     const changed = (uri: vscode.Uri) => this.scheduleReload(uri);
     this.disposables.push(watcher, watcher.onDidChange(changed), watcher.onDidCreate(changed), watcher.onDidDelete(changed));
@@ -293,11 +301,14 @@ export class ReviewPanel implements vscode.Disposable {
     const m: WebviewMessage = parsed.value;
     const reviewRoot = this.root.fsPath;
     switch (m.type) {
-      case 'ready':
+      case 'ready': {
         this.ready = true;
         await this.loading;
         await this.postState();
+        const sync = this.services.sync.stateOf(this.root.fsPath);
+        if (sync) this.post({ type: 'syncState', ...sync });
         return;
+      }
       case 'refresh':
         this.loading = this.reload(true);
         return;
@@ -341,6 +352,13 @@ export class ReviewPanel implements vscode.Disposable {
         this.post(reply);
         if (reply.ok) {
           this.services.log.info(`Saved ${reply.file} from the review panel.`);
+          if (this.services.sync.enabled() && reply.file) {
+            // A person's own file: committed alone, pulled and pushed (setting teamfusion.sync).
+            const what = m.type === 'saveRatings' ? `${m.designer} rates` : `${m.designer} answers the survey`;
+            const how = await this.services.sync.commitFile(reviewRoot, reply.file, `TeamFusion ${m.runId}: ${what}`).catch((e: unknown) => describe(e));
+            this.services.log.info(`${reply.file}: ${how}`);
+            this.post({ type: 'notice', level: how.startsWith('committed') ? 'info' : 'warning', message: `Saved ${reply.file}: ${how}.` });
+          }
           this.loading = this.reload(false);
         } else this.services.log.warn(`Not saved: ${reply.message ?? ''}`);
         return;

@@ -8,7 +8,9 @@ import * as vscode from 'vscode';
 import { readRunRecord } from '../../core/run/runner';
 import { buildCommitMessage } from './commitMessage';
 import { noteCommitted } from '../../core/evaluation/decisionTimes';
-import type { GitApi, GitExtensionExports, GitRepository } from './gitApi';
+import { gitApi, repositoryFor } from './gitApi';
+
+export { findGitRoot } from './gitApi';
 
 export interface CommitRunResult {
   staged: boolean;
@@ -17,56 +19,6 @@ export interface CommitRunResult {
   /** The pre-filled commit message when staged. */
   commitMessage?: string;
   repositoryRoot?: string;
-}
-
-const GIT_READY_TIMEOUT_MS = 10_000;
-
-/** The nearest folder at or above `dir` holding `.git` (a folder, or a file for worktrees/submodules). */
-export function findGitRoot(dir: string): string | undefined {
-  let current = path.resolve(dir);
-  for (;;) {
-    if (existsSync(path.join(current, '.git'))) return current;
-    const parent = path.dirname(current);
-    if (parent === current) return undefined;
-    current = parent;
-  }
-}
-
-async function gitApi(): Promise<GitApi | string> {
-  const extension = vscode.extensions.getExtension<GitExtensionExports>('vscode.git');
-  if (!extension) return 'The built-in Git extension is not available in this editor';
-  let exports: GitExtensionExports;
-  try {
-    exports = extension.isActive ? extension.exports : await extension.activate();
-  } catch {
-    return 'The built-in Git extension could not start';
-  }
-  if (!exports || !exports.enabled) return 'Git is turned off in this editor (setting git.enabled)';
-  const api = exports.getAPI(1);
-  if (api.state !== 'initialized') {
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(() => {
-        sub.dispose();
-        resolve();
-      }, GIT_READY_TIMEOUT_MS);
-      const sub = api.onDidChangeState((state) => {
-        if (state === 'initialized') {
-          clearTimeout(timer);
-          sub.dispose();
-          resolve();
-        }
-      });
-    });
-  }
-  return api;
-}
-
-async function repositoryFor(api: GitApi, dir: string): Promise<GitRepository | undefined> {
-  const known = api.getRepository(vscode.Uri.file(dir));
-  if (known) return known;
-  const root = findGitRoot(dir);
-  if (!root || !api.openRepository) return undefined;
-  return (await api.openRepository(vscode.Uri.file(root))) ?? api.getRepository(vscode.Uri.file(dir)) ?? undefined;
 }
 
 /** Stages `<review>/runs/<id>` and pre-fills the commit message; says in words why not when it cannot. */

@@ -18,12 +18,18 @@ export interface BridgeEnv {
   trusted: boolean;
   /** Does this window drive the run? */
   driving: boolean;
+  /**
+   * The sync setting is on: the entry is only written (run.json is its driver's, wherever that runs), then this commits
+   * only that file, pulls and pushes; returns a few words on how that went.
+   */
+  through?: (file: string, message: string) => Promise<string>;
 }
 
 export async function sayFromPanel(env: BridgeEnv, reviewRoot: string, runId: string, as: string, text: string): Promise<PeopleOutcome> {
   if (!env.trusted) return { ok: false, message: 'Nothing is written in an untrusted workspace.' };
   return attempt(async () => {
-    const r = await submitSay({ reviewRoot, runId, as, text, ...(env.driving ? { isDriven: async () => true } : {}) });
+    const r = await submitSay({ reviewRoot, runId, as, text, ...(env.driving ? { isDriven: async () => true } : {}), entryOnly: Boolean(env.through) });
+    if (env.through) return { ok: true, message: `Said: ${await env.through(r.file, `TeamFusion ${runId}: ${as} says`)}.` };
     const answered = r.message && r.record.status === 'waiting' && r.record.waitingFor?.speaker === r.message.speaker && r.message.turn === r.record.waitingFor.turn;
     return { ok: true, message: sentence(r, 'Said'), ...(answered ? { resume: true } : {}) };
   });
@@ -32,7 +38,11 @@ export async function sayFromPanel(env: BridgeEnv, reviewRoot: string, runId: st
 export async function pinFromPanel(env: BridgeEnv, reviewRoot: string, runId: string, message: string, as: string, remove: boolean): Promise<PeopleOutcome> {
   if (!env.trusted) return { ok: false, message: 'Nothing is written in an untrusted workspace.' };
   return attempt(async () => {
-    const r = await submitPin({ reviewRoot, runId, message, as, remove, ...(env.driving ? { isDriven: async () => true } : {}) });
+    const r = await submitPin({ reviewRoot, runId, message, as, remove, ...(env.driving ? { isDriven: async () => true } : {}), entryOnly: Boolean(env.through) });
+    if (env.through) {
+      const how = await env.through(r.file, `TeamFusion ${runId}: ${as} ${remove ? 'unpins' : 'pins'} ${message}`);
+      return { ok: true, message: `${remove ? `Unpinned ${message}` : `Pinned ${message}`}: ${how}.` };
+    }
     return { ok: true, message: sentence(r, remove ? `Unpinned ${message}` : `Pinned ${message}`) };
   });
 }

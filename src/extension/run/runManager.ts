@@ -35,12 +35,13 @@ class NoImageEndpoint implements ImageBackend {
     return Promise.reject(new ModelConfigError(this.sentence));
   }
 }
-import { pinFromPanel, sayFromPanel, type PeopleOutcome } from './peopleBridge';
+import { pinFromPanel, sayFromPanel, type BridgeEnv, type PeopleOutcome } from './peopleBridge';
 import { eventLogLevel, eventLogLine, outcomeSentence, progressMessage } from './eventText';
 import { redactSecrets } from './redact';
 import { resolveConnection, resolveRunSettings } from './runSettings';
 import { RunStatusBar } from './statusBar';
 import { ensureTrusted, offerFirstRunChoices, preflight, type GuardUi } from './trustGuard';
+import type { TeamSync } from '../sync/teamSync';
 
 export interface RunEventEnvelope {
   reviewRoot: string;
@@ -111,6 +112,7 @@ export class RunManager implements vscode.Disposable {
   constructor(
     private readonly context: vscode.ExtensionContext,
     private readonly log: vscode.LogOutputChannel,
+    private readonly sync?: TeamSync,
   ) {
     this.apiKeys = new ApiKeyStore(context.secrets);
     this.imageKeys = new ApiKeyStore(context.secrets, process.env, IMAGE_KEY);
@@ -153,7 +155,7 @@ export class RunManager implements vscode.Disposable {
   /** A designer's message from the panel (see peopleBridge.ts); resumes a run that waited for exactly this answer. */
   async say(reviewRoot: string, runId: string, as: string, text: string): Promise<PeopleOutcome> {
     const root = path.resolve(reviewRoot);
-    const out = await sayFromPanel({ trusted: vscode.workspace.isTrusted, driving: this.isDriving(root, runId) }, root, runId, as, text);
+    const out = await sayFromPanel({ trusted: vscode.workspace.isTrusted, driving: this.isDriving(root, runId), through: this.through(root) }, root, runId, as, text);
     this.log.info(this.redact(`${runId}: ${as} ${out.ok ? 'spoke' : 'could not speak'} (${out.message})`));
     if (out.resume && !this.isRunning(root)) void this.resume(root, runId);
     return out;
@@ -161,9 +163,16 @@ export class RunManager implements vscode.Disposable {
 
   async pin(reviewRoot: string, runId: string, message: string, as: string, remove: boolean): Promise<PeopleOutcome> {
     const root = path.resolve(reviewRoot);
-    const out = await pinFromPanel({ trusted: vscode.workspace.isTrusted, driving: this.isDriving(root, runId) }, root, runId, message, as, remove);
+    const out = await pinFromPanel({ trusted: vscode.workspace.isTrusted, driving: this.isDriving(root, runId), through: this.through(root) }, root, runId, message, as, remove);
     this.log.info(this.redact(`${runId}: ${out.message}`));
     return out;
+  }
+
+  /** With the sync setting on: a person's file goes through the team's remote (commit only it, pull, push). */
+  private through(root: string): BridgeEnv['through'] {
+    const sync = this.sync;
+    if (!sync?.enabled()) return undefined;
+    return (file, message) => sync.commitFile(root, file, message);
   }
 
   isRunning(reviewRoot?: string): boolean {
@@ -277,6 +286,9 @@ export class RunManager implements vscode.Disposable {
     };
     const cacheDir = this.cacheDir();
     if (cacheDir) options.cacheDir = cacheDir;
+    // Setting teamfusion.sync: the run goes through the review repository's upstream (pull per turn, commit + push).
+    const sync = await this.sync?.forRun(root);
+    if (sync) options.sync = sync;
     if (request.kind === 'start') {
       const resolved = resolveRunSettings((key) => config.inspect(key), {
         iterations: request.options.iterations,

@@ -5,7 +5,7 @@
 import { h, section, muted, replaceChildren } from '../dom';
 import { shortTime } from '../format';
 import type { ViewContext } from '../context';
-import type { PanelRunEvent, PanelState } from '../../../src/protocol/panel';
+import type { PanelRunEvent, PanelState, SyncStateMessage } from '../../../src/protocol/panel';
 import { DiscussionView } from './discussion';
 import { PeopleBox } from './people';
 import { didItHelpView } from './didItHelp';
@@ -32,6 +32,8 @@ export class RunTab {
   private readonly agreement = h('div', { class: 'tf-rerank', id: 'tf-rerank-agreement' });
   private readonly broken = h('div', { class: 'tf-broken-runs', id: 'tf-broken-runs' });
   private readonly progress = h('div', { class: 'tf-progress' });
+  /** "live from origin/main · last sync 14:02:11" when the review goes through the team's git remote. */
+  private readonly live = h('div', { class: 'tf-live', id: 'tf-live', role: 'status' });
   private readonly results = h('div', { class: 'tf-results' });
   private readonly refineBox = h('div', { class: 'tf-refine' });
   private feedbackDraft = '';
@@ -43,6 +45,7 @@ export class RunTab {
       this.broken,
       this.agreement,
       this.runError,
+      this.live,
       this.notices,
       this.progress,
       section('tf-discussion-section', 'Discussion', this.feedback.pickerBox, this.discussion.element, this.people.element),
@@ -104,6 +107,17 @@ export class RunTab {
     if (ev.type === 'run-finished') {
       this.setProgress(ev.status === 'completed' ? '' : `Run ${ev.status}${ev.error ? `: ${ev.error}` : '.'}`);
     }
+  }
+
+  /** The review's sync with the team's remote (the host tells after every pull or push, and when one fails). */
+  syncState(m: SyncStateMessage): void {
+    const when = m.lastSyncAt ? new Date(m.lastSyncAt).toLocaleTimeString() : undefined;
+    replaceChildren(
+      this.live,
+      m.remote ? h('span', { class: 'tf-live-remote' }, `live from ${m.remote}`) : null,
+      when ? h('span', { class: 'tf-live-time' }, ` · last sync ${when}`) : null,
+      m.problem ? h('span', { class: 'tf-live-problem' }, `${m.remote || when ? ' · ' : ''}not synced: ${m.problem}`) : null,
+    );
   }
 
   notice(level: 'info' | 'warning' | 'error', message: string, replace = false): void {
