@@ -33,6 +33,8 @@ export const RECORD_LIMITS = {
   coverage: 10_000,
   /** Pinned messages of a run. */
   pins: 1_000,
+  /** Inbox entries a run took in (their ids, kept so an entry that comes back is never taken twice). */
+  takenIn: 100_000,
   /** Earlier prompts one prompt may be built on through `base`, one on another. */
   baseDepth: 10_000,
   /** Messages one recorded prompt expands to (its base's first messages plus its own parts). */
@@ -109,7 +111,8 @@ export function checkBounds(r: RunRecord): RecordProblem | undefined {
   let problem =
     tooMany(r.options.length, L.options, ['options', L.options], 'options') ??
     tooMany(r.prompts.length, L.prompts, ['prompts', L.prompts], 'prompts') ??
-    tooMany(r.pins?.length ?? 0, L.pins, ['pins', L.pins], 'pins');
+    tooMany(r.pins?.length ?? 0, L.pins, ['pins', L.pins], 'pins') ??
+    tooMany(r.takenIn?.length ?? 0, L.takenIn, ['takenIn', L.takenIn], 'inbox entries taken in');
   if (problem) return problem;
   let messages = 0;
   const messageIds = new Set<string>();
@@ -150,6 +153,8 @@ export function checkBounds(r: RunRecord): RecordProblem | undefined {
     'The pinned message',
   );
   if (problem) return { ...problem, path: [...problem.path, 'message'] };
+  problem = duplicate(r.takenIn, ['takenIn'], 'The inbox entry');
+  if (problem) return problem;
 
   // Prompts: unique ids; a base is an earlier prompt; sizes and depths in one forward pass.
   const index = new Map<string, number>();
