@@ -99,6 +99,10 @@ export function applyJournal(record: RunRecord, lines: readonly JournalLine[], f
     if ('checkpoint' in l) continue;
     if ('takenIn' in l) {
       out.takenIn.add(l.takenIn);
+      if (!record.takenIn?.includes(l.takenIn)) {
+        (record.takenIn ??= []).push(l.takenIn);
+        out.applied++;
+      }
       continue;
     }
     if ('pins' in l) {
@@ -185,10 +189,12 @@ interface Durable {
   prompts: Map<string, string>;
   pins: string;
   usage: string;
+  /** The record's `takenIn` ids, in order. */
+  takenIn: readonly string[];
 }
 
 function skeletonOf(record: RunRecord): string {
-  const { updatedAt: _u, usage: _g, prompts: _p, pins: _n, iterations, ...rest } = record;
+  const { updatedAt: _u, usage: _g, prompts: _p, pins: _n, takenIn: _t, iterations, ...rest } = record;
   return JSON.stringify({ ...rest, iterations: iterations.map(({ messages: _m, ...it }) => it) });
 }
 
@@ -205,6 +211,7 @@ function snapshot(record: RunRecord): Durable {
     prompts: new Map(record.prompts.map((p) => [p.id, JSON.stringify(p)] as const)),
     pins: JSON.stringify(record.pins ?? []),
     usage: usageOf(record),
+    takenIn: [...(record.takenIn ?? [])],
   };
 }
 
@@ -299,6 +306,10 @@ export class RecordWriter {
     }
     const pins = JSON.stringify(record.pins ?? []);
     if (pins !== d.pins) lines.push({ iteration: current || 1, pins: (record.pins ?? []) as Pin[] });
+    // Inbox entries taken in (the record's `takenIn` only grows): one `takenIn` line each.
+    const taken = record.takenIn ?? [];
+    if (taken.length < d.takenIn.length || d.takenIn.some((id, i) => taken[i] !== id)) return undefined;
+    for (const id of taken.slice(d.takenIn.length)) lines.push({ iteration: current || 1, takenIn: id });
     return { lines, messages };
   }
 }
