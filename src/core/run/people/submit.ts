@@ -41,16 +41,13 @@ export interface SubmitOptions {
   isDriven?: (reviewRoot: string, runId: string) => Promise<boolean>;
   /** Already loaded review (the extension has one). */
   review?: Review;
-<<<<<<< HEAD
   /** Hears notes in words (a stale lock that was not a lock at all, say). */
   onNote?: (line: string) => void;
-=======
   /**
    * Only write the entry, never take it into run.json here (the run goes through git: only its driver writes run.json,
    * on whichever machine it runs).
    */
   entryOnly?: boolean;
->>>>>>> 2158b5d (Team on several machines through git (issue 18): core/sync transport over the git program (pull ff-or-rebase, commit given paths, push with pull-and-retry, conflicts named); run/say/pin --sync; inbox entries named by their person; takenIn keeps taken-in entries once; pulled driver files or broken entries stop the run in words)
 }
 
 async function reviewOf(o: SubmitOptions): Promise<Review> {
