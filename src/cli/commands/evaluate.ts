@@ -38,7 +38,7 @@ async function writeOut(folder: string, out: string, files: Record<string, strin
 
 export async function runEvaluate(args: string[]): Promise<number> {
   const { positionals, values } = parseStrict(args, { json: { type: 'boolean' }, out: { type: 'string' } });
-  if (positionals.length !== 1) throw new UsageError('give one folder that holds reviews, e.g. teamfusion evaluate samples --out evaluation');
+  if (positionals.length !== 1) throw new UsageError('give one folder that holds reviews, e.g. teamfusion evaluate samples --out samples/evaluation');
   if (values.out !== undefined && (typeof values.out !== 'string' || values.out.trim() === '')) throw new UsageError('--out needs a folder.');
   const folder = positionals[0]!;
   const e = await evaluateFolder(folder, { onProgress: (rel) => process.stderr.write(`evaluating ${printable(rel)}\n`) });
