@@ -19,6 +19,8 @@ Commands:
                                             --no-wait: exit 3 at a person's turn, never ask.
       [--image-base-url URL]                Image edits on an endpoint of their own (TEAMFUSION_IMAGE_BASE_URL;
                                             key TEAMFUSION_IMAGE_API_KEY, else the chat key). Azure: AZURE_OPENAI_*.
+      [--task brief|design]                 brief: the team's comments on the brief → one revised brief + a direct
+                                            baseline (default when comments/ and no rankings/); design: the images.
       [--sync [--sync-interval S] [--max-wait S]]   --sync: through the branch's git upstream: pull at
                                             each turn (at most every S seconds, 10), commit + push each turn;
                                             a person's turn waits up to --max-wait (3600) for their say.
@@ -32,6 +34,8 @@ Commands:
                                             options (3) + every remix, under neutral letters A, B, C, …
   compare <review> <run-id> [--json]        Did it help? Agreement before → after (paired change, verdict),
                                             acceptance of the remixes, ratings, survey.
+  judge <review> <run-id> [--json] [--force] A brief run: a model compares the revised brief with the baseline on
+                                            four dimensions, each twice in swapped order (runs/<run-id>/judge.json).
   evaluate <folder> [--json] [--out DIR]    The study's table for every review below a folder; --out writes
                                             evaluation.md, evaluation.json and SVG charts. Pairs TeamFusion with
                                             the usual way within each team.

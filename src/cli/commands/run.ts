@@ -18,7 +18,9 @@ import { PriceTableSchema, type PriceTable } from '../../core/llm/pricing';
 import { LIMITS, readNamedFile, ReviewFileError } from '../../core/files/reviewFiles';
 import type { RunEvent } from '../../core/run/events';
 import type { RunRecord, RunSettings } from '../../core/run/record';
-import { readRunRecord, refineRun, resumeRun, startRun, type RunnerOptions } from '../../core/run/runner';
+import { defaultTaskOf, readRunRecord, refineRun, resumeRun, runTask, startRun, type RunnerOptions } from '../../core/run/runner';
+import { RUN_TASKS } from '../../core/run/record';
+import { coverageCounts, lastBriefRound } from '../../core/run/briefTask';
 import { runDir } from '../../core/run/store';
 import { wholeSetting } from '../../core/run/settingBounds';
 import { UsageError } from '../usage';
@@ -50,6 +52,7 @@ const ArgsSchema = z.object({
   sync: z.boolean().optional(),
   syncInterval: z.number().min(0.05, 'must be at least 0.05 seconds').max(3600, 'must be at most 3600 seconds').optional(),
   maxWait: z.number().min(0).max(7 * 24 * 3600, 'must be at most a week (604800 seconds)').optional(),
+  task: z.enum(RUN_TASKS, { error: (iss) => `must be brief or design, not "${String(iss.input)}"` }).optional(),
 });
 type RunArgs = z.infer<typeof ArgsSchema>;
 
@@ -91,6 +94,7 @@ export function parseRunArgs(args: readonly string[]): RunArgs {
       case '--sync': out.sync = true; break;
       case '--sync-interval': out.syncInterval = seconds(); break;
       case '--max-wait': out.maxWait = seconds(); break;
+      case '--task': out.task = value(); break;
       default:
         if (a.startsWith('-')) throw new UsageError(`unknown option ${a}.`);
         positional.push(a);
@@ -121,10 +125,19 @@ export async function runRun(args: string[]): Promise<number> {
     writeLine(process.stderr, USUAL_WAY_HAS_NO_RUN);
     return 1;
   }
+  // What the run works on: the recorded task when resuming; else --task, or a brief run for a review with comments only.
+  const kind = a.resume ? undefined : (a.task ?? defaultTaskOf(review));
+  if (kind) {
+    const unusable = runTask(kind).unusable(review);
+    if (unusable) {
+      writeLine(process.stderr, unusable);
+      return 1;
+    }
+  }
   let designers: string[] | undefined;
   if (a.designers) {
     try {
-      designers = checkSubset(review, a.designers);
+      designers = checkSubset(kind ? runTask(kind).view(review) : review, a.designers);
     } catch (err) {
       if (err instanceof SubsetError) throw new UsageError(`--designers: ${err.message}`);
       throw err;
@@ -189,7 +202,7 @@ export async function runRun(args: string[]): Promise<number> {
   process.on('SIGINT', onSigint);
 
   let latest: RunRecord | undefined;
-  speakerName = (id) => review.designers.find((d) => d.id === id)?.name ?? id;
+  speakerName = (id) => review.designers.find((d) => d.id === id)?.name ?? review.comments.find((c) => c.designer === id)?.name ?? id;
   // In a terminal (and without --no-wait) the person is asked here; otherwise the run stops with status "waiting".
   const asker = process.stdin.isTTY && !a.noWait ? new TerminalAsker(root) : undefined;
   const settings: Partial<RunSettings> = {};
@@ -204,6 +217,7 @@ export async function runRun(args: string[]): Promise<number> {
     client,
     ...(imageClient ? { images: new OpenAIImageBackend(imageClient) } : {}),
     settings,
+    ...(kind ? { task: kind } : {}),
     feedback: a.feedback,
     signal: controller.signal,
     prices,
@@ -256,11 +270,12 @@ export async function runRun(args: string[]): Promise<number> {
   if (a.json) process.stdout.write(`${safeJson(summary(record, dir))}\n`);
   else {
     out(`\n${printable(`Run ${record.status}: ${displayPath(dir)}`)}\n`);
+    if (record.task === 'brief' && lastBriefRound(record)) out(`${printable(`Revised brief: see ${displayPath(path.join(dir, 'result.md'))}${record.baseline ? `; direct baseline: ${displayPath(path.join(dir, record.baseline.file))}` : ''}`)}\n`);
     if (record.finalPick) out(`${printable(`Final pick: ${labelOf(record, record.finalPick)} — see ${displayPath(path.join(dir, 'result.md'))}`)}\n`);
   }
   if (record.status === 'waiting' && record.waitingFor) {
     const who = record.waitingFor.speaker;
-    const name = review.designers.find((d) => d.id === who)?.name ?? who;
+    const name = speakerName(who);
     const s = a.sync ? ' --sync' : '';
     writeLine(
       process.stderr,
@@ -286,7 +301,9 @@ function printEvent(e: RunEvent, out: (s: string) => void, label: (id: string) =
       break;
     case 'iteration-started':
       out('\n');
-      line(`== Iteration ${e.iteration}${e.final ? ' (final pick)' : ''}: ${e.candidates.length} candidates ==`);
+      line(e.candidates.length === 0
+        ? `== Round ${e.iteration}${e.final ? ' (last)' : ''}: the brief ==`
+        : `== Iteration ${e.iteration}${e.final ? ' (final pick)' : ''}: ${e.candidates.length} candidates ==`);
       break;
     case 'turn-started':
       // Turns that run concurrently (independent, separate) are printed whole when they complete.
@@ -312,6 +329,11 @@ function printEvent(e: RunEvent, out: (s: string) => void, label: (id: string) =
       line(`Pins: ${e.pins.map((p) => p.message).join(', ') || 'none'}`);
       break;
     case 'remix-agent-completed':
+      if (e.iteration.brief) {
+        const c = coverageCounts(e.iteration.brief.coverage);
+        line(`Revised brief: ${e.iteration.brief.file} (coverage: ${c.kept} kept, ${c.changed} changed, ${c.leftOut} left out)`);
+        break;
+      }
       line(`${e.iteration.final ? 'Final ranking' : 'Consensus'}: ${(e.iteration.ranking ?? []).map(label).join(', ')}`);
       break;
     case 'image-edit-started':
@@ -337,8 +359,10 @@ function summary(r: RunRecord, dir: string) {
   const last = r.iterations.at(-1);
   return {
     id: r.id,
+    task: r.task ?? 'design',
     status: r.status,
     runDir: dir,
+    ...(r.task === 'brief' ? { brief: lastBriefRound(r)?.brief?.file ?? null, baseline: r.baseline ?? null } : {}),
     finalPick: r.finalPick ?? null,
     ranking: last?.ranking ?? null,
     iterations: r.iterations.length,

@@ -169,8 +169,8 @@ function iterationSection(record: RunRecord, it: Iteration, people: readonly Per
 export function transcriptMarkdown(record: RunRecord, people: readonly Person[]): string {
   const out: string[] = [`# Transcript of TeamFusion run ${record.id}`, ''];
   for (const it of record.iterations) {
-    out.push(`## Iteration ${it.index}${it.final ? ' (final pick)' : ''}`, '');
-    out.push(`Candidates: ${it.candidates.map((id) => labelWithId(record, id)).join(', ')}`, '');
+    out.push(`## Iteration ${it.index}${it.final ? (record.task === 'brief' ? ' (last round)' : ' (final pick)') : ''}`, '');
+    if (record.task !== 'brief') out.push(`Candidates: ${it.candidates.map((id) => labelWithId(record, id)).join(', ')}`, '');
     if (it.feedback) out.push(`Lead's feedback: ${md(it.feedback)}`, '');
     for (const m of it.messages) out.push(transcriptEntry(m, people), '');
   }

@@ -16,7 +16,7 @@ import { toRecordedMessages, type ChatMessage } from '../llm/messages';
 import { addPrompt, addUsage, nameOf, nextPromptId, type StepContext } from './context';
 import { discussionOf } from './discussionSettings';
 import { CancelledError, StepError, isAbort, withChildSignal } from './errors';
-import { guestMessage, mentionRequest, personaMessage, pinnedMessage, transcriptMessages, type PromptCandidate } from './prompts';
+import { guestMessage, mentionRequest, personaMessage, pinnedMessage, transcriptMessages, type PersonaInput, type PromptCandidate } from './prompts';
 import { messageId, type Iteration, type Message, type MessageKind, type PromptRecord, type Usage } from './record';
 import { nextBatch, pendingTurns, roundPlan, visibleMessages, type RoundPlan, type ScheduleMessage, type ScheduledTurn } from './schedule';
 import { pinnedLines } from './people/pins';
@@ -31,6 +31,8 @@ export interface DiscussionInput {
   /** System + shared block (brief, history, images): identical for every call of this iteration. */
   prefix: readonly ChatMessage[];
   labelOf: (id: string) => string;
+  /** The task's persona message (task.ts); default the design review's (the designer's own ranking). */
+  persona?: (p: PersonaInput) => ChatMessage;
 }
 
 /** The schedule of this round for the run's designers and recorded settings. */
@@ -58,7 +60,7 @@ export function proxyTurnMessages(
   const designer = ctx.designers.find((x) => x.id === t.speaker);
   if (!designer) throw new StepError(`"${t.speaker}" is not a designer of this run.`);
   const visible = visibleMessages(t, d.iteration.messages);
-  const persona = personaMessage({
+  const persona = (d.persona ?? personaMessage)({
     designer,
     iteration: d.iteration,
     totalIterations: ctx.settings.iterations,

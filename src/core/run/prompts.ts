@@ -201,7 +201,7 @@ export function guestMessage(g: GuestTurnInput): ChatMessage {
       `You are role-playing ${who}, a guest called into this design review. You are not on the design team, you have no ` +
         'ranking and no vote; you bring your own perspective. Speak in the first person; never mention being an AI or a role-play.',
       `What ${g.guest.name} cares about: ${g.guest.perspective}`,
-      `The candidates are ${g.candidates.map(promptLabel).join(', ')}.`,
+      g.candidates.length ? `The candidates are ${g.candidates.map(promptLabel).join(', ')}.` : 'The team is discussing what the client\'s brief should say.',
       g.askedBy ? `${g.askedBy} called you in with an @mention: answer them directly.` : 'Give your view on the discussion so far.',
       `Write ${g.guest.name}'s message now: one to three sentences, no list.`,
     ].join('\n\n'),

@@ -7,6 +7,7 @@
  */
 import * as z from 'zod';
 import { toRecordedMessages, type ChatMessage } from '../llm/messages';
+import type { StructuredOutput } from '../llm/backend';
 import { addPrompt, nextPromptId, type StepContext } from './context';
 import { conversationMessages } from './discussion';
 import { CancelledError, StepError, isAbort, withChildSignal } from './errors';
@@ -173,7 +174,30 @@ export async function runRemixAgent(ctx: StepContext, r: RemixAgentInput): Promi
       personaRole: ctx.settings.personaRole,
     })),
   ];
-  let conversation = base;
+  const answer = await askStructured(ctx, {
+    iteration: it.index,
+    base,
+    structured,
+    parse: (content) => parseAnswer(content, validator, weighted ? weightedOrder : candidateIds, topK),
+  });
+  applyAnswer(ctx, r, answer.answer, answer.filled);
+  await ctx.save();
+  ctx.emit({ type: 'remix-agent-completed', runId: ctx.record.id, iteration: it });
+  return answer.answer;
+}
+
+/**
+ * The remix agent's one way of asking for a structured answer (every task's remix agent uses it): the request with a strict
+ * JSON schema, each answer recorded as a prompt ('remix', then 'remix-repair' with the rejected output), an unusable answer
+ * (refusal, cut off, `parse` error) sent back for repair, at most REMIX_EXTRA_ATTEMPTS more times. Returns what `parse` made.
+ */
+export async function askStructured<T>(
+  ctx: StepContext,
+  q: { iteration: number; base: readonly ChatMessage[]; structured: StructuredOutput; parse: (content: string) => T | { error: string } },
+): Promise<T> {
+  const base = q.base;
+  const structured = q.structured;
+  let conversation: readonly ChatMessage[] = base;
   let lastError = '';
   let rejected: string | undefined;
 
@@ -200,10 +224,11 @@ export async function runRemixAgent(ctx: StepContext, r: RemixAgentInput): Promi
       : completion.finishReason === 'length'
         ? 'the answer was cut off (length)'
         : undefined;
-    const parsed = problem ? { error: problem } : parseAnswer(content, validator, weighted ? weightedOrder : candidateIds, topK);
+    const parsed: T | { error: string } = problem ? { error: problem } : q.parse(content);
+    const failed = typeof parsed === 'object' && parsed !== null && 'error' in parsed && typeof (parsed as { error: unknown }).error === 'string';
     addPrompt(ctx.record, {
       id: nextPromptId(ctx.record),
-      iteration: it.index,
+      iteration: q.iteration,
       kind,
       model: completion.model ?? ctx.settings.chatModel,
       at: new Date().toISOString(),
@@ -212,15 +237,10 @@ export async function runRemixAgent(ctx: StepContext, r: RemixAgentInput): Promi
       usage: completion.usage,
       ...temperatureOf(ctx),
       ...(attempt > 0 && rejected !== undefined ? { rejectedOutput: rejected } : {}),
-      ...('error' in parsed ? { error: parsed.error } : {}),
+      ...(failed ? { error: (parsed as { error: string }).error } : {}),
     });
-    if ('answer' in parsed) {
-      applyAnswer(ctx, r, parsed.answer, parsed.filled);
-      await ctx.save();
-      ctx.emit({ type: 'remix-agent-completed', runId: ctx.record.id, iteration: it });
-      return parsed.answer;
-    }
-    lastError = parsed.error;
+    if (!failed) return parsed as T;
+    lastError = (parsed as { error: string }).error;
     rejected = completion.refusal ?? content;
     // The rejected output is also kept on the prompt that produced it.
     ctx.record.prompts[ctx.record.prompts.length - 1]!.rejectedOutput = rejected;

@@ -32,7 +32,9 @@ import { earlierPeopleMessage, sharedPrefix, systemPrompt, type PromptCandidate 
 import { PeopleInRun, WaitingStop } from './people/driver';
 import { earlierPeopleLines } from './people/pins';
 import { peopleOf, personName, teamOf } from './people/team';
-import { RUN_RECORD_VERSION, type Iteration, type RunRecord, type RunSettings } from './record';
+import { RUN_RECORD_VERSION, taskOf, type Iteration, type RunRecord, type RunSettings, type RunTaskKind } from './record';
+import type { RunTask } from './task';
+import { briefTask } from './briefTask';
 import { narrowTo, runRemixAgent } from './remixAgent';
 import { needsLeadDecision, runLeadDecision } from './leadDecision';
 import { resolveRunSettings } from './settings';
@@ -59,6 +61,8 @@ export interface RunnerOptions {
   signal?: AbortSignal;
   onEvent?: RunListener;
   log?: (line: string) => void;
+  /** What a new run works on (default: defaultTaskOf the review); a resumed run keeps its recorded task. */
+  task?: RunTaskKind;
   /** Cache of prepared images; default the OS cache folder (never inside the review). */
   cacheDir?: string;
   /** Merged over the built-in price table. */
@@ -80,7 +84,11 @@ export interface RunnerOptions {
 
 /** Starts a new run. Rejects only when the review cannot be read; model failures end as status 'failed'. */
 export async function startRun(o: RunnerOptions): Promise<RunRecord> {
-  const review = await loadValidReview(o.reviewRoot);
+  const loaded = await loadValidReview(o.reviewRoot);
+  const task = runTask(o.task ?? defaultTaskOf(loaded));
+  const unusable = task.unusable(loaded);
+  if (unusable) throw new Error(unusable);
+  const review = task.view(loaded);
   const settings = resolveRunSettings(o.settings, review.config);
   settings.lead = review.designers.find((d) => settings.lead !== undefined && sameDesigner(d.id, settings.lead))?.id;
   if (settings.lead === undefined) delete settings.lead;
@@ -93,21 +101,23 @@ export async function startRun(o: RunnerOptions): Promise<RunRecord> {
   const record: RunRecord = {
     version: RUN_RECORD_VERSION,
     id: createRunId(now),
+    ...(task.kind === 'design' ? {} : { task: task.kind }),
     status: 'running',
     startedAt: now.toISOString(),
     updatedAt: now.toISOString(),
     settings,
-    options: review.options.map((op) => ({ id: op.id, label: op.label, file: op.file })),
+    options: task.options(review),
     iterations: [],
     usage: { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, images: 0 },
     prompts: [],
-    kendallW: teamKendallW(review, settings.designers),
   };
+  const w = task.kind === 'design' ? teamKendallW(review, settings.designers) : undefined;
+  if (w !== undefined) record.kendallW = w;
   // Validation first (nothing is sent for an unknown person); then the image endpoint is checked before any paid request.
   mergeIds(undefined, review.config.humans, o.humans, review.designers.map((d) => d.id), 'designer');
   mergeIds(undefined, undefined, o.guests, (review.config.guests ?? []).map((g) => g.id), 'guest');
   await resolveInReview(review.root, reviewRelative(record.id, '')); // a runs/ that leads out is refused before anything is sent
-  await checkImageEndpoint(backends.images, record, o.signal);
+  if (task.usesImages) await checkImageEndpoint(backends.images, record, o.signal);
   return withRunLock(review.root, record.id, () => drive(o, review, record, false), o.log);
 }
 
@@ -151,10 +161,12 @@ async function refineLocked(o: RunnerOptions & { runId: string; feedback?: strin
     throw new Error(`Run ${o.runId} is ${record.status}; only a completed run can be refined (resume it first).`);
   }
   const max = SETTING_BOUNDS.iterations.max;
-  if (record.iterations.length + 2 > max) {
-    throw new Error(`Run ${o.runId} has ${record.iterations.length} iterations; a refinement adds two, and a run has at most ${max}. Start a new run instead.`);
+  // A design refinement is a remix round and a closing pick; a brief refinement is one more round.
+  const adds = taskOf(record) === 'brief' ? 1 : 2;
+  if (record.iterations.length + adds > max) {
+    throw new Error(`Run ${o.runId} has ${record.iterations.length} iterations; a refinement adds ${adds === 1 ? 'one' : 'two'}, and a run has at most ${max}. Start a new run instead.`);
   }
-  record.settings.iterations = record.iterations.length + 2;
+  record.settings.iterations = record.iterations.length + adds;
   record.finalPick = undefined;
   return drive(o, review, record, true);
 }
@@ -216,7 +228,6 @@ async function loadValidReview(root: string): Promise<Review> {
     const first = diagnostics.find((d) => d.severity === 'error');
     throw new Error(`The review cannot be run: ${first ? `${first.file}: ${first.message}` : 'it could not be read.'}`);
   }
-  if (review.designers.length === 0) throw new Error('The review has no rankings, so there is nobody to discuss.');
   if (review.config.condition === 'usual') throw new Error(USUAL_WAY_HAS_NO_RUN);
   return review;
 }
@@ -224,6 +235,35 @@ async function loadValidReview(root: string): Promise<Review> {
 /** A usual-way review (issue 19, contract §6) is decided without TeamFusion: it never has a run. */
 export const USUAL_WAY_HAS_NO_RUN =
   'This review was decided the usual way (condition: usual in review.yaml), so it has no run: record its decision with "teamfusion decide" or Record Team Decision…, or remove the condition to run TeamFusion on it.';
+
+/** A run without `--task`: a brief run when the review has comments and no rankings, else a design run. */
+export function defaultTaskOf(review: Pick<Review, 'comments' | 'designers'>): RunTaskKind {
+  return review.comments.length > 0 && review.designers.length === 0 ? 'brief' : 'design';
+}
+
+/** The task of that kind (task.ts). */
+export function runTask(kind: RunTaskKind): RunTask {
+  return kind === 'brief' ? briefTask : designTask;
+}
+
+/** The design task: candidate images, rankings, remixes (the steps below). */
+export const designTask: RunTask = {
+  kind: 'design',
+  usesImages: true,
+  view: (review) => review,
+  unusable(review) {
+    if (review.designers.length > 0 && review.options.length > 0) return undefined;
+    if (review.comments.length > 0) return 'A design run needs options/ and rankings/; this review has only comments on the brief (run it with --task brief).';
+    return 'The review has no rankings, so there is nobody to discuss.';
+  },
+  options: (review) => review.options.map((op) => ({ id: op.id, label: op.label, file: op.file })),
+  planNext: (record, feedback) => planNextIteration(record, feedback),
+  runIteration: (ctx, review, it, cacheDir) => runIteration(ctx, review, it, cacheDir),
+  isDone: (ctx, it) => isDone(ctx, it),
+  finish: async () => undefined,
+  finalPick: (record) => record.iterations.at(-1)?.ranking?.[0],
+  writeDeliverables: (root, record, people) => writeDeliverables(root, record, people),
+};
 
 /** A `--designers` subset: known ids (any case), each once, at least two; returned in review order with the review's spelling. */
 export function checkSubset(review: Pick<Review, 'designers'>, ids: readonly string[]): string[] {
@@ -266,7 +306,11 @@ function teamKendallW(review: Review, subset?: readonly string[]): number | unde
   }
 }
 
-async function drive(o: RunnerOptions, review: Review, record: RunRecord, resumed: boolean): Promise<RunRecord> {
+async function drive(o: RunnerOptions, loaded: Review, record: RunRecord, resumed: boolean): Promise<RunRecord> {
+  const task = runTask(taskOf(record));
+  const unusable = task.unusable(loaded);
+  if (unusable) throw new Error(unusable);
+  const review = task.view(loaded);
   // A take-over holds for the rest of the run: the run's humans and guests only grow.
   record.settings.humans = mergeIds(record.settings.humans, review.config.humans, o.humans, review.designers.map((d) => d.id), 'designer');
   record.settings.guests = mergeIds(record.settings.guests, undefined, o.guests, (review.config.guests ?? []).map((g) => g.id), 'guest');
@@ -327,25 +371,25 @@ async function drive(o: RunnerOptions, review: Review, record: RunRecord, resume
   }
 
   try {
-    // Every step sends images: without an image library the run stops here, before any model call, in one sentence.
-    const noImages = imagesUnavailableReason();
+    // Every step of a design run sends images: without an image library it stops here, before any model call, in one sentence.
+    const noImages = task.usesImages ? imagesUnavailableReason() : undefined;
     if (noImages) throw new ImagesUnavailableError(noImages);
     for (;;) {
       let it = record.iterations.at(-1);
-      if (!it || isDone(ctx, it)) {
+      if (!it || task.isDone(ctx, it)) {
         if (record.iterations.length >= record.settings.iterations) break;
-        it = planNextIteration(record, o.feedback);
+        it = task.planNext(record, o.feedback);
         record.iterations.push(it);
         await ctx.save();
       }
       emit({ type: 'iteration-started', runId: record.id, iteration: it.index, candidates: it.candidates, final: it.final === true });
-      await runIteration(ctx, review, it, o.cacheDir);
-      await writeDeliverables(review.root, record, people);
+      await task.runIteration(ctx, review, it, o.cacheDir);
+      await task.writeDeliverables(review.root, record, people);
     }
     // What people said while the last step ran is kept (in the last iteration) before the run closes.
     await ctx.people.intake();
-    const last = record.iterations.at(-1);
-    record.finalPick = last?.ranking?.[0];
+    await task.finish(ctx, review, prices);
+    record.finalPick = task.finalPick(record);
     record.status = 'completed';
   } catch (err) {
     const current = record.iterations.at(-1);
@@ -372,7 +416,7 @@ async function drive(o: RunnerOptions, review: Review, record: RunRecord, resume
   }
   try {
     await ctx.save();
-    await writeDeliverables(review.root, record, people).catch(() => undefined);
+    await task.writeDeliverables(review.root, record, people).catch(() => undefined);
     await o.sync?.saved(record); // the deliverables written after the last save
   } catch (err) {
     if (!(err instanceof SyncStopError)) throw err;

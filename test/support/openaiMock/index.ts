@@ -625,3 +625,4 @@ export class MockOpenAI {
     });
   }
 }
+export { briefFallback, briefRemixValue, memberIdsOf, type BriefScript } from './briefAnswers';

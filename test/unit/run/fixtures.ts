@@ -57,3 +57,32 @@ export async function makeReview(o: FixtureOptions = {}): Promise<string> {
   }
   return root;
 }
+
+const COMMENT_TOPICS = [
+  'The goal should be awareness, not sales.',
+  'The audience is unclear: young urban buyers or gift buyers?',
+  'The tone must stay calm and premium; no shouting.',
+  'Mandatories are missing: the logo lock-up and the legal line.',
+  'The message tries to say three things at once; pick one.',
+  'Ask the client about the budget for outdoor.',
+];
+
+/**
+ * A brief review (brief.md + comments/<id>.md, no options or rankings) with m members "m1"…; each comment carries a
+ * marker MARK-<id> so a test can see which prompts carried it.
+ */
+export async function makeBriefRunReview(m = 4): Promise<string> {
+  const root = await makeTempDir('tf-brief-');
+  await fs.mkdir(path.join(root, 'comments'));
+  await fs.writeFile(
+    path.join(root, 'brief.md'),
+    '# Lumen — perfume launch\n\nA key visual for a new unisex perfume, "Lumen": light, calm, premium, for a young urban audience.\n',
+  );
+  for (let d = 0; d < m; d++) {
+    const id = `m${d + 1}`;
+    const name = d < NAMES.length ? NAMES[d]! : `Member ${d + 1}`;
+    const body = `MARK-${id}. ${COMMENT_TOPICS[d % COMMENT_TOPICS.length]} ${COMMENT_TOPICS[(d + 2) % COMMENT_TOPICS.length]}`;
+    await fs.writeFile(path.join(root, 'comments', `${id}.md`), `---\ndesigner: ${name}\nrole: ${ROLES[d % ROLES.length]}\n---\n\n${body}\n`);
+  }
+  return root;
+}

@@ -72,3 +72,12 @@ export function startCli(args: string[], env: Record<string, string | undefined>
   const done = new Promise<CliResult>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
   return { child, done };
 }
+
+/** Waits until `cond` holds (polling), failing after `ms`. */
+export async function until(cond: () => boolean, ms = 20_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
