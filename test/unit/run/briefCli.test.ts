@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { MockOpenAI, briefFallback } from '../../support/openaiMock';
-import { RunRecordSchema } from '../../../src/core/run/record';
+import { readRunRecord } from '../../../src/core/run/store';
 import { makeBriefRunReview, makeReview, makeTempDir } from './fixtures';
 import { TEST_KEY, startCli, turnRequests, until } from './helpers';
 
@@ -23,7 +23,8 @@ describe('teamfusion run --task brief (command line)', function () {
   });
   afterEach(() => assert.deepEqual(mock.specErrors(), []));
 
-  const readRecord = async (root: string, id: string) => RunRecordSchema.parse(JSON.parse(await fs.readFile(path.join(root, 'runs', id, 'run.json'), 'utf8')));
+  // run.json plus the journal (journal.ts): what a reader sees.
+  const readRecord = (root: string, id: string) => readRunRecord(root, id);
 
   it('a folder with comments and no rankings runs as a brief review by default; --json says task brief, the brief and the baseline', async () => {
     const root = await makeBriefRunReview(2);
