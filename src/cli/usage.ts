@@ -34,8 +34,6 @@ Commands:
                                             options (3) + every remix, under neutral letters A, B, C, …
   compare <review> <run-id> [--json]        Did it help? Agreement before → after (paired change, verdict),
                                             acceptance of the remixes, ratings, survey.
-  judge <review> <run-id> [--json] [--force] A brief run: a model compares the revised brief with the baseline on
-                                            four dimensions, each twice in swapped order (runs/<run-id>/judge.json).
   evaluate <folder> [--json] [--out DIR]    The study's table for every review below a folder; --out writes
                                             evaluation.md, evaluation.json and SVG charts. Pairs TeamFusion with
                                             the usual way within each team.
