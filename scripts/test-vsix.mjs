@@ -24,12 +24,14 @@ const scratch = mkdtempSync(join(tmpdir(), 'teamfusion-vsix-'));
 let passed = 0;
 let failed = 0;
 
+/** Runs one check; `fn` returns a note, or `{ note, overGoal }` for a timing (reported, never failed: contract §6). */
 async function check(name, fn) {
   const t0 = Date.now();
   try {
-    const note = await fn();
+    const out = await fn();
+    const { note, overGoal } = typeof out === 'object' && out !== null ? out : { note: out, overGoal: false };
     passed++;
-    console.log(`  ok   ${name}${note ? ` — ${note}` : ''} (${Date.now() - t0} ms)`);
+    console.log(`  ${overGoal ? 'over the goal' : 'ok  '} ${name}${note ? ` — ${note}` : ''} (${Date.now() - t0} ms)`);
     return true;
   } catch (e) {
     failed++;
@@ -198,14 +200,15 @@ async function measureTimings(page) {
     if (!m) throw new Error(`no time in "${text}"`);
     timings.activationMs = Number(m[1]);
     await palette(page, 'View: Close Editor');
-    return `${timings.activationMs} ms (goal ≤ 50 ms)`;
+    return { note: `${timings.activationMs} ms (goal ≤ 50 ms)`, overGoal: timings.activationMs > 50 };
   });
   for (const [key, name, title, goal] of [['openSampleMs', 'lumen-perfume', 'Lumen', 1000], ['open50x50Ms', 'large-review', 'Large review', 2000]]) {
     await check(`Open Review → rendered panel: ${name}`, async () => {
       await closePalette();
       await palette(page, 'TeamFusion: Open Review');
-      const input = page.locator('.quick-input-widget input');
-      await input.waitFor({ state: 'visible', timeout: 10_000 });
+      // VS Code asks which review (the workspace holds several): wait for that picker, however long activation takes.
+      const input = page.locator('.quick-input-widget input[placeholder="Which review?"]');
+      await input.waitFor({ state: 'visible', timeout: 180_000 });
       await input.fill(name);
       await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ state: 'visible', timeout: 10_000 });
       const t0 = Date.now();
@@ -216,10 +219,10 @@ async function measureTimings(page) {
           if (ok) {
             timings[key] = Date.now() - t0;
             await palette(page, 'View: Close Editor');
-            return `${timings[key]} ms (goal ≤ ${goal} ms)`;
+            return { note: `${timings[key]} ms (goal ≤ ${goal} ms)`, overGoal: timings[key] > goal };
           }
         }
-        if (Date.now() - t0 > 60_000) throw new Error('no rendered panel within 60 s');
+        if (Date.now() - t0 > 180_000) throw new Error('no rendered panel within 180 s');
         await page.waitForTimeout(25);
       }
     });

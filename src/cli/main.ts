@@ -13,7 +13,7 @@ import { runEvaluate } from './commands/evaluate';
 import { runSay } from './commands/say';
 import { runPin } from './commands/pin';
 import { runDecide } from './commands/decide';
-import { USAGE, UsageError } from './usage';
+import { USAGE, UsageError, commandUsage } from './usage';
 import { RunRecordError } from '../core/run/store';
 import { printable, writeLine } from './output';
 
@@ -47,6 +47,11 @@ export async function main(argv: string[]): Promise<number> {
   if (!command) {
     process.stderr.write(`teamfusion: unknown command "${printable(name)}".\n\n${USAGE}`);
     return 2;
+  }
+  // Every command answers --help (before any of its own option parsing), on stdout, exit 0.
+  if (rest.includes('--help') || rest.includes('-h')) {
+    process.stdout.write(commandUsage(name) ?? USAGE);
+    return 0;
   }
   try {
     return await command(rest);

@@ -23,9 +23,13 @@ export function printableLines(text: string): string {
     .join('\n');
 }
 
-/** One diagnostic, one line. */
+/**
+ * One diagnostic, one line. One about the review folder as a whole (no file inside it, no position: it does not exist,
+ * it is a file) is said as a sentence, `error: …`, not `.:0:0: error: …`.
+ */
 export function writeDiagnostic(stream: NodeJS.WritableStream, d: Diagnostic): void {
-  writeLine(stream, formatDiagnostic(d));
+  if (d.file === '.' && d.line === 0 && d.column === 0) writeLine(stream, `${d.severity}: ${d.message}`);
+  else writeLine(stream, formatDiagnostic(d));
 }
 
 /** JSON.stringify (2-space indented) with DEL, C1, bidi controls and U+2028/U+2029 escaped as \uXXXX as well. */

@@ -48,3 +48,17 @@ Commands:
 Exit codes: 0 ok, 1 invalid input or failed run, 2 usage error, 3 waiting for a person (say, then resume),
 130 cancelled.
 `;
+
+/**
+ * The usage of one command (`teamfusion <command> --help`): its lines of USAGE (the command line and its description, up
+ * to the next command), then the exit codes. Undefined for a name USAGE does not list.
+ */
+export function commandUsage(name: string): string | undefined {
+  const lines = USAGE.split('\n');
+  const start = lines.findIndex((l) => l.startsWith(`  ${name} `));
+  if (start < 0) return undefined;
+  let end = start + 1;
+  while (end < lines.length && lines[end] !== '' && !/^ {2}[a-z]/.test(lines[end]!)) end++;
+  const exit = lines.findIndex((l) => l.startsWith('Exit codes:'));
+  return `Usage: teamfusion ${lines.slice(start, end).join('\n').replace(/^ {2}/, '')}\n\n${lines.slice(exit).join('\n')}`;
+}

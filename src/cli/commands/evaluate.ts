@@ -53,8 +53,8 @@ export async function runEvaluate(args: string[]): Promise<number> {
     const o = e.overall;
     process.stdout.write(
       `${[
-        `${o.reviews} reviews: mean W ${f2(o.meanW)}; ${o.notSignificantShare === null ? '—' : Math.round(o.notSignificantShare * 100)}% not significant.`,
-        `${o.runs} runs, ${o.remixes} remixes, ${o.rerankedRuns} re-ranked: W ${f2(o.meanWBefore)} → ${f2(o.meanWAfter)}; converged ${o.verdicts.converged}, diverged ${o.verdicts.diverged}, no evidence ${o.verdicts['no evidence']}.`,
+        `${plural(o.reviews, 'review')}: mean W ${f2(o.meanW)}; ${o.notSignificantShare === null ? '—' : Math.round(o.notSignificantShare * 100)}% not significant.`,
+        `${plural(o.runs, 'run')}, ${plural(o.remixes, 'remix', 'remixes')}, ${o.rerankedRuns} re-ranked: W ${f2(o.meanWBefore)} → ${f2(o.meanWAfter)}; converged ${o.verdicts.converged}, diverged ${o.verdicts.diverged}, no evidence ${o.verdicts['no evidence']}.`,
         `Generated option top 1: ${o.top1Rate === null ? '—' : `${Math.round(o.top1Rate * 100)}%`}, top 2: ${o.top2Rate === null ? '—' : `${Math.round(o.top2Rate * 100)}%`}; ratings ${f2(o.ratingsMean)} / 5 (n = ${o.ratingsN}).`,
         `Cost ${o.totalCostUsd === null ? '—' : `$${o.totalCostUsd.toFixed(2)}`}; per remixed image ${o.costPerRemixUsd === null ? '—' : `$${o.costPerRemixUsd.toFixed(3)}`}.`,
         ...(o.timeToDecisionNote ? [`Time to decision: ${o.timeToDecisionNote}`] : []),
@@ -63,4 +63,9 @@ export async function runEvaluate(args: string[]): Promise<number> {
     );
   }
   return e.skipped.length ? 1 : 0;
+}
+
+/** `1 review`, `2 reviews`. */
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
 }

@@ -70,10 +70,14 @@ describe('CLI: validate / analyze / import (spawned node process)', function () 
       assert.match(r.stdout, /^options\/readme\.txt:0:0: warning: /);
     });
 
-    it('a path that does not exist: exit 1 with a .:0:0 error', async () => {
+    it('a path that does not exist: exit 1 with the error said as a sentence (no .:0:0), from validate and analyze alike', async () => {
       const r = await run('validate', path.join(await tempDir(), 'missing'));
       assert.equal(r.code, 1);
-      assert.match(r.stdout, /^\.:0:0: error: The review folder .* does not exist\.\n$/);
+      assert.match(r.stdout, /^error: The review folder .* does not exist\.\n$/);
+      const a = await run('analyze', '/nonexistent');
+      assert.equal(a.code, 1);
+      assert.match(a.stdout + a.stderr, /^error: The review folder \/nonexistent does not exist\./m);
+      assert.doesNotMatch(a.stdout + a.stderr, /\.:0:0/);
     });
 
     it('usage errors exit 2: no argument, two arguments, unknown option', async () => {
@@ -83,6 +87,27 @@ describe('CLI: validate / analyze / import (spawned node process)', function () 
         assert.match(r.stderr, /^teamfusion validate: .+\n\nUsage: teamfusion/);
         assert.doesNotMatch(r.stderr, STACK);
       }
+    });
+  });
+
+  describe('--help on every command', () => {
+    it('each command answers --help (and -h) with its own usage and the exit codes, exit 0, nothing else done', async () => {
+      for (const name of ['validate', 'analyze', 'import', 'run', 'say', 'pin', 'rerank', 'compare', 'evaluate', 'code-discussion']) {
+        for (const flag of ['--help', '-h']) {
+          const r = await run(name, flag);
+          assert.equal(r.code, 0, `${name} ${flag}: ${r.stderr}`);
+          assert.match(r.stdout, new RegExp(`^Usage: teamfusion ${name} `), name);
+          assert.match(r.stdout, /Exit codes:/);
+          assert.equal(r.stderr, '');
+        }
+      }
+    });
+
+    it('evaluate counts in words: "1 review", not "1 reviews"', async () => {
+      const r = await run('evaluate', path.dirname(SAMPLE));
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /^1 review: mean W/);
+      assert.match(r.stdout, /^0 runs, 0 remixes, /m);
     });
   });
 
