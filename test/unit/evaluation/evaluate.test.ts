@@ -125,7 +125,7 @@ describe('evaluation: evaluate a folder of reviews', function () {
       }
       const text = await runCli(cli, 'evaluate', path.join(top, 'brand-a'));
       assert.equal(text.code, 0, text.stderr);
-      assert.match(text.stdout, /^1 reviews: mean W 0\.14/m);
+      assert.match(text.stdout, /^1 review: mean W 0\.14/m);
       const usage = await runCli(cli, 'evaluate');
       assert.equal(usage.code, 2);
     } finally {
