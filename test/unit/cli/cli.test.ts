@@ -92,7 +92,7 @@ describe('CLI: validate / analyze / import (spawned node process)', function () 
 
   describe('--help on every command', () => {
     it('each command answers --help (and -h) with its own usage and the exit codes, exit 0, nothing else done', async () => {
-      for (const name of ['validate', 'analyze', 'import', 'run', 'say', 'pin', 'rerank', 'compare', 'evaluate', 'code-discussion']) {
+      for (const name of ['validate', 'analyze', 'import', 'run', 'say', 'pin', 'rerank', 'compare', 'evaluate', 'code-discussion', 'decide']) {
         for (const flag of ['--help', '-h']) {
           const r = await run(name, flag);
           assert.equal(r.code, 0, `${name} ${flag}: ${r.stderr}`);
