@@ -27,7 +27,7 @@ import { MockOpenAI } from '../test/support/openaiMock';
 import { makeReview, makeTempDir } from '../test/unit/run/fixtures';
 import { clearImageMemo, prepareImage } from '../src/core/llm/images';
 import { startRun } from '../src/core/run/runner';
-import type { RunRecord } from '../src/core/run/record';
+import type { RunRecord } from '../src/core/record/record';
 
 interface Row { name: string; value: number; goal: number; unit: string }
 

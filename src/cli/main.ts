@@ -14,7 +14,7 @@ import { runSay } from './commands/say';
 import { runPin } from './commands/pin';
 import { runDecide } from './commands/decide';
 import { USAGE, UsageError, commandUsage } from './usage';
-import { RunRecordError } from '../core/run/store';
+import { RunRecordError } from '../core/record/store';
 import { printable, writeLine } from './output';
 
 type Command = (args: string[]) => Promise<number>;

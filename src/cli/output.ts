@@ -5,7 +5,7 @@
  * print: JSON.stringify alone escapes C0 but not DEL, C1, bidi controls or U+2028/U+2029).
  */
 import { printable } from '../core/files/reviewFiles';
-import { formatDiagnostic } from '../core/review/diagnostics';
+import { formatDiagnostic } from '../core/diagnostics/diagnostics';
 import type { Diagnostic } from '../core/review/model';
 
 export { printable };

@@ -1,11 +1,11 @@
 /**
  * The brief review in the panel protocol (issue 17): members' comments on the brief, and per round of a brief run the
  * revised brief with its summary and coverage. Shared by the host (src/extension/panel) and the webview; only zod here.
- * A round is run.json's `brief` of an iteration (src/core/run/record.ts BriefRoundSchema) plus the revised brief's text,
+ * A round is run.json's `brief` of an iteration (src/core/record/record.ts BriefRoundSchema) plus the revised brief's text,
  * read by the host from `runs/<id>/iteration-<k>/brief.md`.
  */
 import * as z from 'zod';
-import { BriefRoundSchema, type Coverage, type DecisionPoint } from '../core/run/record';
+import { BriefRoundSchema, type Coverage, type DecisionPoint } from '../core/record/record';
 
 /** Cap of the Markdown sent to the webview per revised brief (the core's cap of a revised brief, LIMITS.briefText). */
 export const BRIEF_TEXT_MAX = 400 * 1024;

@@ -8,9 +8,9 @@
  * Only zod and type imports here: the file is bundled into the webview.
  */
 import * as z from 'zod';
-import { RunRecordSchema, RunStatusSchema, IterationSchema, MessageSchema, MessageKindSchema, PinSchema, WaitingForSchema } from '../core/run/record';
+import { RunRecordSchema, RunStatusSchema, IterationSchema, MessageSchema, MessageKindSchema, PinSchema, WaitingForSchema } from '../core/record/record';
 import { analysisSchema } from '../core/stats/analysisSchema';
-import { PHASES } from '../core/run/discussionSettings';
+import { PHASES } from '../core/settings/discussionSettings';
 import { AnalysisFileSchema } from '../core/analysis/schema';
 import { StanceTableSchema } from '../core/analysis/stance';
 import { AdoptBriefSchema, CommentOnBriefSchema, PanelBriefRunSchema, PanelCommentSchema, ShowBriefChangesSchema } from './brief';
@@ -301,7 +301,7 @@ export const PeopleReplySchema = z.object({
   message: z.string(),
 });
 export type PeopleReply = z.infer<typeof PeopleReplySchema>;
-export type { WaitingFor } from '../core/run/record';
+export type { WaitingFor } from '../core/record/record';
 
 export const WebviewMessageSchema = z.discriminatedUnion('type', [
   /** The app is listening; the host posts nothing before this. */

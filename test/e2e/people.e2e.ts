@@ -14,7 +14,7 @@ import type { Frame } from 'playwright-core';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { repoRoot } from '../harness/codeServer';
 import { MockOpenAI, designerReply } from '../support/openaiMock';
-import { RunRecordSchema, type RunRecord } from '../../src/core/run/record';
+import { RunRecordSchema, type RunRecord } from '../../src/core/record/record';
 import { DARK, command, openReview, showTab, startWorkbench, waitInFrame, type Workbench, shootBothThemes, requireBuilt } from './support/workbench';
 
 const REPO = repoRoot();

@@ -8,7 +8,7 @@ import { cpSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import * as vscode from 'vscode';
 import { MockOpenAI } from '../support/openaiMock';
-import type { RunRecord } from '../../src/core/run/record';
+import type { RunRecord } from '../../src/core/record/record';
 
 interface TreeSnapshot {
   label: string;

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve, sep } from 'node:path';
 import * as vscode from 'vscode';
 import { MockOpenAI } from '../support/openaiMock';
-import type { RunRecord } from '../../src/core/run/record';
+import type { RunRecord } from '../../src/core/record/record';
 
 /** A key that must show up in the Authorization header and nowhere on disk. */
 const KEY = `sk-teamfusion-it-${Date.now().toString(36)}-0123456789`;

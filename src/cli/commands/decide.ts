@@ -6,7 +6,7 @@
 import * as path from 'node:path';
 import { isIsoTime, loadDecision, writeDecision } from '../../core/evaluation/baseline';
 import { printable } from '../../core/files/reviewFiles';
-import { formatDiagnostic } from '../../core/review/diagnostics';
+import { formatDiagnostic } from '../../core/diagnostics/diagnostics';
 import { loadReview } from '../../core/review/loadReview';
 import { writeLine } from '../output';
 import { UsageError } from '../usage';

@@ -2,7 +2,7 @@
  * `teamfusion import <spreadsheet.csv> <review> [--force]`: one ranking file per CSV row in <review>/rankings/.
  * Written/skipped files on stdout, diagnostics (`<csv>:<line>:<column>: …`) on stderr.
  * Exit 0 when there is no error (skipped existing files are warnings), 1 on errors (then nothing is written), 2 usage.
- * The CSV format is described at the top of src/core/review/csvImport.ts.
+ * The CSV format is described at the top of src/core/rankings/csvImport.ts.
  */
 import { promises as fs } from 'node:fs';
 import { hasErrors, importRankingsCsv } from '../../core/review';

@@ -6,7 +6,7 @@
  */
 import * as path from 'node:path';
 import { printable } from '../../core/files/reviewFiles';
-import { PeopleInputError, submitSay } from '../../core/run/people/submit';
+import { PeopleInputError, submitSay } from '../../core/people/submit';
 import { UsageError } from '../usage';
 import { parseStrict } from './validate';
 import { SyncExit, throughRemote } from '../personSync';

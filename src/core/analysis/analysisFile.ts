@@ -4,9 +4,9 @@
  */
 import { readKindText } from '../files/fileKinds';
 import { ReviewFileError, writeReviewFile } from '../files/reviewFiles';
-import { lineColAt, locateJsonValue } from '../review/jsonLocate';
+import { lineColAt, locateJsonValue } from '../diagnostics/jsonLocate';
 import { zodSentence } from '../zodText';
-import { RUNS_DIR } from '../run/store';
+import { RUNS_DIR } from '../record/store';
 import { AnalysisFileSchema, type AnalysisFile } from './schema';
 
 export * from './schema';

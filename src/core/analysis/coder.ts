@@ -17,8 +17,8 @@ import type OpenAI from 'openai';
 import { estimateCost, mergePrices, type PriceTable } from '../llm/pricing';
 import { chatUsage } from '../run/context';
 import { isAbort } from '../run/errors';
-import { allMessages, type RunRecord, type Usage } from '../run/record';
-import { readRunRecord } from '../run/store';
+import { allMessages, type RunRecord, type Usage } from '../record/record';
+import { readRunRecord } from '../record/store';
 import {
   ANALYSIS_VERSION,
   readAnalysisFile,

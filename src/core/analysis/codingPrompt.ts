@@ -5,7 +5,7 @@
  * where `message` is an enum of exactly the ids of that request and `category` an integer enum of the category numbers.
  */
 import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
-import type { Message } from '../run/record';
+import type { Message } from '../record/record';
 import { BALES_CATEGORIES, CATEGORY_NUMBERS } from './bales';
 
 export const CONTEXT_MESSAGES = 2;

@@ -2,7 +2,7 @@
  * The shape of runs/<run-id>/analysis.json (zod only, no Node imports: the panel's protocol and webview use it too).
  */
 import * as z from 'zod';
-import { RunStatusSchema, UsageSchema, MessageKindSchema } from '../run/record';
+import { RunStatusSchema, UsageSchema, MessageKindSchema } from '../record/record';
 import { BALES_CATEGORIES } from './bales';
 import { StanceTableSchema } from './stance';
 

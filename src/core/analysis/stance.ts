@@ -9,7 +9,7 @@
  * A designer with no report in any round is 'unknown' (older runs), never counted as kept or yielded.
  */
 import * as z from 'zod';
-import type { RunRecord } from '../run/record';
+import type { RunRecord } from '../record/record';
 
 export const StanceRowSchema = z.object({
   designer: z.string(),

@@ -8,10 +8,10 @@ import { isMap, isScalar, LineCounter, parseDocument, stringify } from '../yaml'
 import type { Node, Pair, YAMLMap } from 'yaml';
 import { fileErrorDiagnostic, readKindText } from '../files/fileKinds';
 import { ReviewFileError, statInReview, writeReviewFile } from '../files/reviewFiles';
-import { error, sortDiagnostics, warning } from '../review/diagnostics';
+import { error, sortDiagnostics, warning } from '../diagnostics/diagnostics';
 import type { Diagnostic } from '../review/model';
-import { yamlProblem } from '../review/rankingText';
-import { closestId } from '../review/suggest';
+import { yamlProblem } from '../rankings/rankingText';
+import { closestId } from '../rankings/suggest';
 import { tQuantile975 } from '../stats/convergence';
 import { loadSurveyFolder, SURVEY_QUESTIONS, type SurveyAnswer } from './feedback';
 import type { SurveyQuestion } from './feedbackWords';

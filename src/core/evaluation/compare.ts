@@ -5,18 +5,18 @@
  */
 import * as path from 'node:path';
 import { statInReview, ReviewFileError, listInReview } from '../files/reviewFiles';
-import { formatDiagnostic } from '../review/diagnostics';
+import { formatDiagnostic } from '../diagnostics/diagnostics';
 import { loadReview } from '../review/loadReview';
 import type { Diagnostic, Review } from '../review/model';
-import type { RunRecord } from '../run/record';
-import { readRunRecord } from '../run/store';
+import type { RunRecord } from '../record/record';
+import { readRunRecord } from '../record/store';
 import { analyzeReview, reviewRankMatrix, type AnalyzeOptions } from '../stats/analysis';
 import { meanSpearmanFromW, pairedChange, type IntervalOptions, type PairedChange } from '../stats/convergence';
 import type { AgreementBand } from '../stats/kendallW';
 import { designerKey } from '../review/designerId';
 import { loadRatings, loadSurvey } from './feedback';
-import { readKey } from './key';
-import { rerankRel } from './paths';
+import { readKey } from '../rerank/key';
+import { rerankRel } from '../rerank/paths';
 import { acceptance, summarizeRatings, summarizeSurvey, type Acceptance, type RatingsSummary, type SurveySummary } from './summaries';
 
 export const RERANKINGS_NEEDED = 2;

@@ -5,10 +5,10 @@
  * to the ranking files' times and says so.
  */
 import * as path from 'node:path';
-import { RunDrivenError, withRunLock } from '../run/lock';
-import type { RunRecord } from '../run/record';
-import { readRunRecord, RUN_ID_PATTERN, RUNS_DIR, writeRunRecord } from '../run/store';
-import { RERANK_DIR } from './paths';
+import { RunDrivenError, withRunLock } from '../record/lock';
+import type { RunRecord } from '../record/record';
+import { readRunRecord, RUN_ID_PATTERN, RUNS_DIR, writeRunRecord } from '../record/store';
+import { RERANK_DIR } from '../rerank/paths';
 
 /** The parent review and run of a re-rank set folder (<review>/runs/<run-id>/rerank), or undefined for any other folder. */
 export function rerankOwner(folder: string): { reviewRoot: string; runId: string } | undefined {

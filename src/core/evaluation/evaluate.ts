@@ -6,18 +6,18 @@
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { formatDiagnostic } from '../review/diagnostics';
+import { formatDiagnostic } from '../diagnostics/diagnostics';
 import { loadReview } from '../review/loadReview';
 import { naturalCompare } from '../review/naturalOrder';
-import type { RunRecord } from '../run/record';
-import { listRunEntries, RUNS_DIR } from '../run/store';
+import type { RunRecord } from '../record/record';
+import { listRunEntries, RUNS_DIR } from '../record/store';
 import { analyzeReview, type AnalyzeOptions } from '../stats/analysis';
 import { SIGNIFICANCE_LEVEL } from '../stats/sentence';
 import { compareRun, type CompareResult } from './compare';
-import { rerankRel } from './paths';
+import { rerankRel } from '../rerank/paths';
 import { statInReview } from '../files/reviewFiles';
 import { categoryMixOf, codedCategories, type CodedCategories } from '../analysis/evaluationMix';
-import { discussionOf } from '../run/discussionSettings';
+import { discussionOf } from '../settings/discussionSettings';
 import { conditionsOf, decisionMinutes, loadDecision, ROOT_SURVEY_DIR, type Condition, type ConditionReview, type Conditions, type Decision } from './baseline';
 import { loadSurvey, loadSurveyFolder, SURVEY_QUESTIONS, type SurveyAnswer, type SurveyQuestion } from './feedback';
 

@@ -14,11 +14,11 @@ import type { Node, Pair, YAMLMap } from 'yaml';
 import { capKindDiagnostics, fileErrorDiagnostic, readKindText, type FileKindName } from '../files/fileKinds';
 import { listInReview, printable, ReviewFileError, writeReviewFile } from '../files/reviewFiles';
 import { DESIGNER_ID_PATTERN, designerKey } from '../review/designerId';
-import { error, sortDiagnostics, warning } from '../review/diagnostics';
+import { error, sortDiagnostics, warning } from '../diagnostics/diagnostics';
 import type { Diagnostic } from '../review/model';
-import { yamlProblem } from '../review/rankingText';
-import { allMessages, type RunRecord } from '../run/record';
-import { ratingsRel, surveyRel } from './paths';
+import { yamlProblem } from '../rankings/rankingText';
+import { allMessages, type RunRecord } from '../record/record';
+import { ratingsRel, surveyRel } from '../rerank/paths';
 import { RATING_WORDING, SURVEY_QUESTIONS } from './feedbackWords';
 
 export { SURVEY_QUESTIONS, SURVEY_WORDING, RATING_WORDING } from './feedbackWords';

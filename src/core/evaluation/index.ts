@@ -1,8 +1,8 @@
 /** "Did it help?": the blind re-rank set, the comparison, ratings, survey and the many-review evaluation. No `vscode` import. */
-export { makeRerankSet, bordaTop, assignLetters, letterOf, DEFAULT_TOP } from './rerankSet';
-export type { RerankSetResult, RerankSource } from './rerankSet';
-export { readKey, formatKey } from './key';
-export type { RerankKey } from './key';
+export { makeRerankSet, bordaTop, assignLetters, letterOf, DEFAULT_TOP } from '../rerank/rerankSet';
+export type { RerankSetResult, RerankSource } from '../rerank/rerankSet';
+export { readKey, formatKey } from '../rerank/key';
+export type { RerankKey } from '../rerank/key';
 export { compareRun, RERANKINGS_NEEDED } from './compare';
 export type { CompareResult, AgreementSide, PairedResult, Timing } from './compare';
 export { acceptance, summarizeRatings, summarizeSurvey } from './summaries';
@@ -20,7 +20,7 @@ export {
   RATING_WORDING,
 } from './feedback';
 export type { DesignerRatings, Rating, SurveyAnswer, SurveyQuestion } from './feedback';
-export { rerankDir, rerankRel, keyRel, ratingsRel, surveyRel, RERANK_DIR, KEY_FILE } from './paths';
+export { rerankDir, rerankRel, keyRel, ratingsRel, surveyRel, RERANK_DIR, KEY_FILE } from '../rerank/paths';
 export { REFERENCE } from './reference';
 export { evaluateFolder, findReviews, collectRun, overallOf } from './evaluate';
 export type { Evaluation, ReviewEvaluation, RunEvaluation, Overall, Skipped } from './evaluate';

@@ -6,7 +6,7 @@ import { bordaCount } from '../stats/borda';
 import { averageRankMatrix } from '../stats/ranks';
 import type { DesignerRatings, SurveyAnswer, SurveyQuestion } from './feedback';
 import { SURVEY_QUESTIONS } from './feedback';
-import type { RerankKey } from './key';
+import type { RerankKey } from '../rerank/key';
 
 export interface Acceptance {
   /** Letters, best first (unweighted Borda of the re-rankings; equal points keep letter order). */

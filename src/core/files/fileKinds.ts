@@ -6,7 +6,7 @@
  * against this table by a unit test, and the hostile corpus (test/unit/files/hostileCorpus.test.ts) is generated from
  * it: a kind added here is capped, documented and attacked without anything else to remember.
  */
-import { error, capPerFile, MAX_DIAGNOSTICS_PER_FILE } from '../review/diagnostics';
+import { error, capPerFile, MAX_DIAGNOSTICS_PER_FILE } from '../diagnostics/diagnostics';
 import type { Diagnostic } from '../review/model';
 import { MAX_NESTING, checkNesting } from './nesting';
 import { LIMITS, ReviewFileError, readReviewText, toRel } from './reviewFiles';

@@ -4,7 +4,7 @@
  */
 import type { ChatCompletionContentPart, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type * as z from 'zod';
-import type { RecordedMessageSchema } from '../run/record';
+import type { RecordedMessageSchema } from '../record/record';
 import type { PreparedImage } from './images';
 
 export type RecordedMessage = z.infer<typeof RecordedMessageSchema>;

@@ -4,7 +4,7 @@
  */
 import type OpenAI from 'openai';
 import { chatUsage, addUsage } from '../run/context';
-import type { Usage } from '../run/record';
+import type { Usage } from '../record/record';
 import type { ChatAnswer, ChatBackend, ChatRequest, ImageBackend, ImageEditAnswer, ImageEditRequest } from './backend';
 import { endpointHost } from './client';
 import { toApiMessages } from './messages';

@@ -9,13 +9,13 @@ import type { Document, Node, Pair, YAMLMap } from 'yaml';
 import { LIMITS, listInReview, ReviewFileError, statInReview } from '../files/reviewFiles';
 import { checkNesting } from '../files/nesting';
 import type { DesignerComment, Diagnostic } from './model';
-import { capPerFile, error, sortDiagnostics, warning } from './diagnostics';
+import { capPerFile, error, sortDiagnostics, warning } from '../diagnostics/diagnostics';
 import { designerKey } from './designerId';
-import { designerField, roleField, weightField } from './rankingFields';
+import { designerField, roleField, weightField } from '../rankings/rankingFields';
 import { naturalCompare } from './naturalOrder';
-import { readTextFile } from './textFile';
-import { yamlProblem } from './rankingText';
-import { closestId } from './suggest';
+import { readTextFile } from '../diagnostics/textFile';
+import { yamlProblem } from '../rankings/rankingText';
+import { closestId } from '../rankings/suggest';
 
 export const COMMENT_FIELDS = ['designer', 'role', 'weight'] as const;
 const COMMENT_EXT = /\.md$/i;

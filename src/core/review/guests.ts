@@ -5,8 +5,8 @@
  */
 import * as z from 'zod';
 import { DESIGNER_ID_PATTERN, designerKey } from './designerId';
-import { shown } from './rankingFields';
-import { error } from './diagnostics';
+import { shown } from '../rankings/rankingFields';
+import { error } from '../diagnostics/diagnostics';
 import type { Diagnostic } from './model';
 
 export interface Guest {

@@ -2,7 +2,7 @@
  * The in-memory shape of a review folder (contract §1). Produced by `loadReview`, consumed by statistics,
  * the run engine, the CLI and the extension. No `vscode` import anywhere under src/core.
  */
-import type { DiscussionMode, Hierarchy, ImageQuality, ImageSize, PersonaRole, PromptLayers, SpeakingOrder } from '../run/discussionSettings';
+import type { DiscussionMode, Hierarchy, ImageQuality, ImageSize, PersonaRole, PromptLayers, SpeakingOrder } from '../settings/discussionSettings';
 import type { Guest } from './guests';
 
 export type { Guest } from './guests';
@@ -80,7 +80,7 @@ export interface ReviewConfig {
   iterations?: number;
   /** Long side in px of images sent to the chat model. */
   imageMaxSide?: number;
-  /** Discussion design (see src/core/run/discussionSettings.ts for values, bounds and defaults). */
+  /** Discussion design (see src/core/settings/discussionSettings.ts for values, bounds and defaults). */
   mode?: DiscussionMode;
   order?: SpeakingOrder;
   orderSeed?: number;

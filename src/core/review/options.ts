@@ -7,7 +7,7 @@ import { optionalSharp } from '../images/sharp';
 import { readImageHeader } from '../images/imageHeader';
 import { LIMITS, listInReview, readReviewBytes, ReviewFileError, statInReview } from '../files/reviewFiles';
 import type { Diagnostic, ReviewOption } from './model';
-import { error, warning } from './diagnostics';
+import { error, warning } from '../diagnostics/diagnostics';
 import { naturalCompare } from './naturalOrder';
 
 export const MIN_OPTIONS = 2;

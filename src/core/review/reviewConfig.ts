@@ -7,10 +7,10 @@ import type { Node } from 'yaml';
 import { checkNesting } from '../files/nesting';
 import * as z from 'zod';
 import type { Diagnostic, ReviewConfig } from './model';
-import { error, warning } from './diagnostics';
-import { closestId } from './suggest';
-import { shown } from './rankingFields';
-import { yamlProblem } from './rankingText';
+import { error, warning } from '../diagnostics/diagnostics';
+import { closestId } from '../rankings/suggest';
+import { shown } from '../rankings/rankingFields';
+import { yamlProblem } from '../rankings/rankingText';
 import {
   DISCUSSION_MODES,
   HIERARCHIES,
@@ -19,8 +19,8 @@ import {
   PERSONA_ROLES,
   SPEAKING_ORDERS,
   oneOf,
-} from '../run/discussionSettings';
-import { OTHER_BOUNDS, wholeSetting } from '../run/settingBounds';
+} from '../settings/discussionSettings';
+import { OTHER_BOUNDS, wholeSetting } from '../settings/settingBounds';
 import { GuestsSchema, HumansSchema } from './guests';
 
 /** How a review was decided: with TeamFusion (the default) or the team's usual way (issue 19). */

@@ -8,9 +8,9 @@
  */
 import type { DesignerComment } from '../review/model';
 import type { ChatMessage } from '../llm/messages';
-import type { PersonaRole, Phase, PromptLayers } from './discussionSettings';
-import { hierarchyText, type TeamShape } from './prompts';
-import { COVERAGE_STATUSES, type BriefRound, type Iteration } from './record';
+import type { PersonaRole, Phase, PromptLayers } from '../settings/discussionSettings';
+import { hierarchyText, type TeamShape } from '../discussion/prompts';
+import { COVERAGE_STATUSES, type BriefRound, type Iteration } from '../record/record';
 
 export const BRIEF_GOAL =
   "You speak for one member of a creative team reviewing a client's brief before anyone designs. Advocate your member's own " +

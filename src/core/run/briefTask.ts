@@ -12,17 +12,17 @@ import { LIMITS, readReviewText, writeReviewFile } from '../files/reviewFiles';
 import { toRecordedMessages } from '../llm/messages';
 import { estimateCost, type PriceTable } from '../llm/pricing';
 import type { StepContext } from './context';
-import { conversationMessages, runDiscussion, discussionDone, temperatureOf } from './discussion';
-import { discussionOf } from './discussionSettings';
+import { conversationMessages, runDiscussion, discussionDone, temperatureOf } from '../discussion/discussion';
+import { discussionOf } from '../settings/discussionSettings';
 import { CancelledError, isAbort, withChildSignal } from './errors';
-import { earlierPeopleMessage } from './prompts';
-import { earlierPeopleLines } from './people/pins';
-import { personName } from './people/team';
+import { earlierPeopleMessage } from '../discussion/prompts';
+import { earlierPeopleLines } from '../people/pins';
+import { personName } from '../people/team';
 import { escapeMarkdown, transcriptMarkdown, type Person } from './deliverables';
-import { askStructured } from './remixAgent';
-import { briefFileInRun } from './recordCheck';
-import { COVERAGE_STATUSES, type BriefRound, type Coverage, type Iteration, type RunRecord } from './record';
-import { reviewRelative } from './store';
+import { askStructured } from '../remix/remixAgent';
+import { briefFileInRun } from '../record/recordCheck';
+import { COVERAGE_STATUSES, type BriefRound, type Coverage, type Iteration, type RunRecord } from '../record/record';
+import { reviewRelative } from '../record/store';
 import {
   baselineMessages,
   briefPersonaMessage,

@@ -7,8 +7,8 @@ import type { ChatBackend, ImageBackend } from '../llm/backend';
 import type { DesignerRanking } from '../review/model';
 import type { PriceTable } from '../llm/pricing';
 import type { RunEvent } from './events';
-import type { PromptRecord, RunRecord, RunSettings, Usage } from './record';
-import type { PeopleInRun } from './people/driver';
+import type { PromptRecord, RunRecord, RunSettings, Usage } from '../record/record';
+import type { PeopleInRun } from '../people/driver';
 
 export interface StepContext {
   /** The chat model's backend (proxies, remix agent, guests, lead decisions). */

@@ -4,15 +4,15 @@
  * one fact per line, links relative to the run folder (`iteration-1/remix.png`, `../../options/4.png`).
  */
 import { agreementBand } from '../stats/kendallW';
-import type { Iteration, Message, RunRecord } from './record';
+import type { Iteration, Message, RunRecord } from '../record/record';
 import { costPerRemix, discussionFacts } from './runFacts';
 import { writeReviewFile } from '../files/reviewFiles';
 import { escapeMarkdown, markdownUrl } from '../files/markdown';
 
 export { escapeMarkdown };
 const md = escapeMarkdown;
-import { reviewRelative, RUNS_DIR } from './store';
-import { pinnedLines } from './people/pins';
+import { reviewRelative, RUNS_DIR } from '../record/store';
+import { pinnedLines } from '../people/pins';
 import { stanceSentence, stanceTable } from '../analysis/stance';
 
 export interface Person {

@@ -2,8 +2,8 @@
  * What a running TeamFusion run tells its listeners (the CLI prints these, the extension forwards them to the panel).
  * Plain data only, so they cross the webview boundary unchanged.
  */
-import type { Phase } from './discussionSettings';
-import type { Iteration, Message, MessageKind, Pin, RunRecord, RunStatus, WaitingFor } from './record';
+import type { Phase } from '../settings/discussionSettings';
+import type { Iteration, Message, MessageKind, Pin, RunRecord, RunStatus, WaitingFor } from '../record/record';
 
 export type RunEvent =
   | { type: 'run-started'; runId: string; runDir: string; resumed: boolean }

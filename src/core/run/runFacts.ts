@@ -2,8 +2,8 @@
  * How a run was made and what its remixes cost, in words: one source for result.md and the panel's run details.
  * Pure (no I/O, no vscode), so the webview bundle can use it too.
  */
-import { DISCUSSION_DEFAULTS, LEGACY_DISCUSSION } from './discussionSettings';
-import type { RunRecord } from './record';
+import { DISCUSSION_DEFAULTS, LEGACY_DISCUSSION } from '../settings/discussionSettings';
+import type { RunRecord } from '../record/record';
 
 type Facts = Pick<RunRecord, 'settings' | 'iterations'>;
 

@@ -12,7 +12,7 @@ import type { Review } from '../review/model';
 import type { PriceTable } from '../llm/pricing';
 import type { StepContext } from './context';
 import type { Person } from './deliverables';
-import type { Iteration, RunOption, RunRecord, RunTaskKind } from './record';
+import type { Iteration, RunOption, RunRecord, RunTaskKind } from '../record/record';
 
 export interface RunTask {
   readonly kind: RunTaskKind;

@@ -11,9 +11,9 @@
  * A conflict is never resolved here: SyncStopError names the file.
  */
 import * as path from 'node:path';
-import { allMessages, type RunRecord } from '../run/record';
-import { RECORD_FILE, RUNS_DIR, readRunRecord } from '../run/store';
-import { LOCK_FILE } from '../run/lock';
+import { allMessages, type RunRecord } from '../record/record';
+import { RECORD_FILE, RUNS_DIR, readRunRecord } from '../record/store';
+import { LOCK_FILE } from '../record/lock';
 import { SyncConflictError, SyncError, pushWithRetry, upstreamName, type GitTransport, type PullResult } from './transport';
 
 /** The run must stop because of what the remote holds (a conflict, a file only the driver writes changed elsewhere). */

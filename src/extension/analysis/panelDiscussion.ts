@@ -1,7 +1,7 @@
 /** The review panel's "Discussion analysis" data for the run shown: analysis.json (checked on read) and the stance table. */
 import { readAnalysisFile, stanceTable, topChoiceOf } from '../../core/analysis';
 import type { Review } from '../../core/review/model';
-import type { RunRecord } from '../../core/run/record';
+import type { RunRecord } from '../../core/record/record';
 import type { PanelCodingProgress, PanelDiscussionAnalysis } from '../../protocol/panel';
 
 export async function discussionState(

@@ -14,7 +14,7 @@ import type { Services } from '../services';
 import { LIMITS, readReviewText, resolveInReview, writeReviewFile } from '../../core/files/reviewFiles';
 import { addToCommentFile, commentRel, defaultMemberId, quoteLines } from '../../core/review/commentFile';
 import { DESIGNER_ID_PATTERN, designerIdFromName, sameDesigner } from '../../core/review/designerId';
-import { listRunEntries } from '../../core/run/store';
+import { listRunEntries } from '../../core/record/store';
 import { readReviewContents } from '../foundation/reviewContents';
 import { toUri } from '../foundation/reviewIndex';
 import { briefRunState, isBriefRun, type BriefRecordLike } from '../panel/briefState';

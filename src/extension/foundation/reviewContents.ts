@@ -11,9 +11,9 @@ import * as path from 'node:path';
 import { parse as parseYaml } from '../../core/yaml';
 import * as z from 'zod';
 import { naturalCompare } from '../../core/review/index';
-import { formatDiagnostic } from '../../core/review/diagnostics';
-import { listRunEntries } from '../../core/run/store';
-import { interruptedRuns } from '../../core/run/lock';
+import { formatDiagnostic } from '../../core/diagnostics/diagnostics';
+import { listRunEntries } from '../../core/record/store';
+import { interruptedRuns } from '../../core/record/lock';
 import { COMMENTS_DIR } from '../../core/review/commentFile';
 import { splitFrontMatter } from '../../core/review/comments';
 

@@ -9,7 +9,7 @@
 import * as vscode from 'vscode';
 import { ModelRequestError, type ChatAnswer, type ChatBackend, type ChatRequest } from '../../core/llm/backend';
 import type { ChatMessage } from '../../core/llm/messages';
-import type { Usage } from '../../core/run/record';
+import type { Usage } from '../../core/record/record';
 
 interface DataPartClass {
   image(data: Uint8Array, mimeType: string): unknown;

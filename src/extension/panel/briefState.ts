@@ -5,7 +5,7 @@
  */
 import * as path from 'node:path';
 import { LIMITS, readReviewText, statInReview } from '../../core/files/reviewFiles';
-import { BriefRoundSchema, taskOf, type RunRecord } from '../../core/run/record';
+import { BriefRoundSchema, taskOf, type RunRecord } from '../../core/record/record';
 import type { DesignerComment } from '../../core/review/model';
 import type { PanelBriefRound, PanelBriefRun, PanelComment } from '../../protocol/brief';
 

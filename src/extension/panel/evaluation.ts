@@ -5,9 +5,9 @@
  */
 import { compareRun, loadRatings, loadSurvey, rerankRel, writeRatings, writeSurvey } from '../../core/evaluation';
 import { statInReview } from '../../core/files/reviewFiles';
-import { formatDiagnostic } from '../../core/review/diagnostics';
-import type { RunRecord } from '../../core/run/record';
-import { readRunRecord } from '../../core/run/store';
+import { formatDiagnostic } from '../../core/diagnostics/diagnostics';
+import type { RunRecord } from '../../core/record/record';
+import { readRunRecord } from '../../core/record/store';
 import {
   EvaluationSchema,
   type PanelEvaluation,

@@ -4,7 +4,7 @@
  */
 import * as path from 'node:path';
 import type { LoadResult, Review } from '../../core/review/model';
-import type { RunRecord } from '../../core/run/record';
+import type { RunRecord } from '../../core/record/record';
 import { THUMB_SIZE } from '../../protocol/panel';
 import type { PanelAnalysis, PanelEvaluation, PanelFeedback, PanelReview, PanelRun, PanelState, RunSummary } from '../../protocol/panel';
 import type { PanelBriefRun } from '../../protocol/brief';

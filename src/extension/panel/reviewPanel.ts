@@ -7,12 +7,12 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Services } from '../services';
 import { analyzeReview } from '../../core/stats';
-import { listRunEntries, type RunEntry } from '../../core/run/store';
-import { formatDiagnostic } from '../../core/review/diagnostics';
-import { LOCK_FILE, interruptedRuns } from '../../core/run/lock';
-import { PARTS_FILE } from '../../core/run/promptParts';
-import { JOURNAL_FILE } from '../../core/run/journal';
-import type { RunRecord } from '../../core/run/record';
+import { listRunEntries, type RunEntry } from '../../core/record/store';
+import { formatDiagnostic } from '../../core/diagnostics/diagnostics';
+import { LOCK_FILE, interruptedRuns } from '../../core/record/lock';
+import { PARTS_FILE } from '../../core/record/promptParts';
+import { JOURNAL_FILE } from '../../core/record/journal';
+import type { RunRecord } from '../../core/record/record';
 import type { RunEvent } from '../../core/run/events';
 import {
   AnalysisSchema,

@@ -2,7 +2,7 @@
  * The commit message TeamFusion pre-fills for a run: a subject with the outcome, a body with the final ranking and the
  * first line of the editing directions. Pure; the user reviews and commits it themselves.
  */
-import type { Iteration, RunRecord } from '../../core/run/record';
+import type { Iteration, RunRecord } from '../../core/record/record';
 import { labelOf } from './eventText';
 
 function lastWith<K extends keyof Iteration>(record: RunRecord, key: K): Iteration | undefined {

@@ -3,7 +3,7 @@
  * Pure functions over RunEvent / RunRecord.
  */
 import type { RunEvent } from '../../core/run/events';
-import type { RunRecord } from '../../core/run/record';
+import type { RunRecord } from '../../core/record/record';
 
 const MAX_LOGGED_MESSAGE = 2000;
 

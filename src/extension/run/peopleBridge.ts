@@ -1,10 +1,10 @@
 /**
- * People in a run, from VS Code: a designer's message or pin from the panel goes to the run's inbox (core/run/people). When
+ * People in a run, from VS Code: a designer's message or pin from the panel goes to the run's inbox (core/people). When
  * this window drives the run, the engine takes it in at its next turn boundary (and a run waiting for that person goes
  * on); otherwise it is written into run.json under the run's lock, and a run that was waiting for this person is resumed.
  * Nothing is written in an untrusted workspace.
  */
-import { PeopleInputError, submitPin, submitSay, type SubmitResult } from '../../core/run/people/submit';
+import { PeopleInputError, submitPin, submitSay, type SubmitResult } from '../../core/people/submit';
 
 export interface PeopleOutcome {
   ok: boolean;

@@ -2,9 +2,9 @@
  * A QuickPick of a review's runs, newest first, with their outcome.
  */
 import * as vscode from 'vscode';
-import type { RunRecord, RunStatus } from '../../core/run/record';
-import { formatDiagnostic } from '../../core/review/diagnostics';
-import { listRunEntries, type RunEntry } from '../../core/run/store';
+import type { RunRecord, RunStatus } from '../../core/record/record';
+import { formatDiagnostic } from '../../core/diagnostics/diagnostics';
+import { listRunEntries, type RunEntry } from '../../core/record/store';
 import { labelOf } from './eventText';
 
 const STATUS_ICON: Record<RunStatus, string> = {

@@ -5,7 +5,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { guardCommand, guardWriteCommand } from '../commandGuard';
-import type { RunRecord } from '../../core/run/record';
+import type { RunRecord } from '../../core/record/record';
 import { loadReview } from '../../core/review/loadReview';
 import { SubsetError, checkSubset } from '../../core/run/runner';
 import type { Services } from '../services';

@@ -9,7 +9,7 @@ import type OpenAI from 'openai';
 import { createImageClient, createModelClient, endpointHost } from '../../core/llm/client';
 import { OpenAIImageBackend } from '../../core/llm/openaiBackend';
 import type { RunEvent } from '../../core/run/events';
-import type { RunRecord } from '../../core/run/record';
+import type { RunRecord } from '../../core/record/record';
 import { refineRun, resumeRun, startRun, type RunnerOptions } from '../../core/run/runner';
 import { ApiKeyStore, IMAGE_KEY } from './apiKeyStore';
 import { ChatModelChoice, chatProviderSetting } from '../llm/chatModelChoice';

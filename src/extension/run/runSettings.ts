@@ -5,9 +5,9 @@
  * configuration is read through a small `inspect` function so this stays unit-testable.
  */
 import * as z from 'zod';
-import type { RunSettings } from '../../core/run/record';
+import type { RunSettings } from '../../core/record/record';
 import { ModelPriceSchema, type PriceTable } from '../../core/llm/pricing';
-import { OTHER_BOUNDS, SETTING_BOUNDS, wholeSetting, type BoundedSetting } from '../../core/run/settingBounds';
+import { OTHER_BOUNDS, SETTING_BOUNDS, wholeSetting, type BoundedSetting } from '../../core/settings/settingBounds';
 import {
   DISCUSSION_MODES,
   HIERARCHIES,
@@ -16,7 +16,7 @@ import {
   PERSONA_ROLES,
   SPEAKING_ORDERS,
   oneOf,
-} from '../../core/run/discussionSettings';
+} from '../../core/settings/discussionSettings';
 
 /** The part of `WorkspaceConfiguration.inspect()` used here. */
 export interface InspectedValue<T> {

@@ -5,7 +5,7 @@ import { MockOpenAI } from '../../support/openaiMock';
 import { buildCli, runCli } from '../cli/buildCli';
 import { TEST_KEY } from '../run/helpers';
 import { RUN_ID, categoryFor, reviewWithRun, scriptedCoder } from './fixtures';
-import { writeRunRecord } from '../../../src/core/run/store';
+import { writeRunRecord } from '../../../src/core/record/store';
 
 describe('teamfusion code-discussion (command line)', function () {
   this.timeout(90_000);

@@ -10,7 +10,7 @@ import {
   MAX_ATTEMPTS,
   topChoiceOf,
 } from '../../../src/core/analysis';
-import { allMessages } from '../../../src/core/run/record';
+import { allMessages } from '../../../src/core/record/record';
 import { estimateCost, BATCH_DISCOUNT } from '../../../src/core/llm/pricing';
 import { RUN_ID, askedIds, categoryFor, codingSchemaOf, reviewWithRun, scriptedCoder } from './fixtures';
 

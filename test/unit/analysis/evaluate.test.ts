@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { MockOpenAI } from '../../support/openaiMock';
 import { codeDiscussion } from '../../../src/core/analysis';
 import { evaluateFolder, evaluationMarkdown } from '../../../src/core/evaluation';
-import { writeRunRecord } from '../../../src/core/run/store';
+import { writeRunRecord } from '../../../src/core/record/store';
 import { clientFor } from '../run/helpers';
 import { RUN_ID, categoryFor, reviewWithRun, scriptedCoder } from './fixtures';
 

@@ -1,7 +1,7 @@
 /** A review with a recorded run (no model needed to make it) and a scripted coder for the mock server. */
 import type { MockOpenAI, MockReply, RecordedRequest } from '../../support/openaiMock';
-import { normaliseMessages, type RunRecord } from '../../../src/core/run/record';
-import { writeRunRecord } from '../../../src/core/run/store';
+import { normaliseMessages, type RunRecord } from '../../../src/core/record/record';
+import { writeRunRecord } from '../../../src/core/record/store';
 import { makeReview } from '../run/fixtures';
 
 export const RUN_ID = '2026-11-21T22-40-05Z-3f9c';

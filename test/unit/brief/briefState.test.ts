@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { loadReview } from '../../../src/core/review';
-import type { RunRecord } from '../../../src/core/run/record';
+import type { RunRecord } from '../../../src/core/record/record';
 import { PanelStateSchema, parseWebviewMessage } from '../../../src/protocol/panel';
 import { coverageByMember, summaryText } from '../../../src/protocol/briefText';
 import { briefRunState, isBriefRun, panelComments, roundPath } from '../../../src/extension/panel/briefState';

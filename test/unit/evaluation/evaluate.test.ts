@@ -3,7 +3,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { compareRun, evaluateFolder, findReviews, makeRerankSet, writeRatings, writeSurvey } from '../../../src/core/evaluation';
-import { readRunRecord } from '../../../src/core/run/store';
+import { readRunRecord } from '../../../src/core/record/store';
 import { analyzeReview } from '../../../src/core/stats/analysis';
 import { loadReview } from '../../../src/core/review';
 import { buildCli, runCli } from '../cli/buildCli';

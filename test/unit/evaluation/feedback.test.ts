@@ -12,7 +12,7 @@ import {
   writeSurvey,
 } from '../../../src/core/evaluation';
 import { formatDiagnostic } from '../../../src/core/review';
-import { readRunRecord } from '../../../src/core/run/store';
+import { readRunRecord } from '../../../src/core/record/store';
 import { makeReviewWithRun, RUN_ID } from './fixtures';
 
 const FILE = `runs/${RUN_ID}/ratings/d1.yaml`;

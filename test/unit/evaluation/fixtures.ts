@@ -1,7 +1,7 @@
 /** A review with a completed three-iteration run (written by hand, no model), for the re-ranking tests. */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import type { RunRecord } from '../../../src/core/run/record';
+import type { RunRecord } from '../../../src/core/record/record';
 import { makeImage, makeReview } from '../run/fixtures';
 
 export const RUN_ID = '2026-11-21T22-40-05Z-3f9c';

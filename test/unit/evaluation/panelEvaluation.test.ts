@@ -5,7 +5,7 @@ import { makeRerankSet, writeRatings } from '../../../src/core/evaluation';
 import { noteCommitted, noteRerankingSaved, rerankOwner } from '../../../src/core/evaluation/decisionTimes';
 import { comparisonSentences } from '../../../src/core/evaluation/format';
 import { loadReview } from '../../../src/core/review';
-import { readRunRecord } from '../../../src/core/run/store';
+import { readRunRecord } from '../../../src/core/record/store';
 import { runEvaluation, runFeedback, saveRatingsFromPanel, saveSurveyFromPanel } from '../../../src/extension/panel/evaluation';
 import { buildPanelState } from '../../../src/extension/panel/panelState';
 import { EvaluationSchema, parseWebviewMessage } from '../../../src/protocol/panel';

@@ -1,4 +1,4 @@
-import type { RunRecord } from '../../../src/core/run/record';
+import type { RunRecord } from '../../../src/core/record/record';
 
 /** A completed three-iteration record of the sample review's shape. */
 export function sampleRecord(over: Partial<RunRecord> = {}): RunRecord {

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { DISCUSSION_DEFAULTS, DISCUSSION_MODES, HIERARCHIES, IMAGE_QUALITIES, IMAGE_SIZES, PERSONA_ROLES, SPEAKING_ORDERS } from '../../../src/core/run/discussionSettings';
-import { OTHER_BOUNDS } from '../../../src/core/run/settingBounds';
+import { DISCUSSION_DEFAULTS, DISCUSSION_MODES, HIERARCHIES, IMAGE_QUALITIES, IMAGE_SIZES, PERSONA_ROLES, SPEAKING_ORDERS } from '../../../src/core/settings/discussionSettings';
+import { OTHER_BOUNDS } from '../../../src/core/settings/settingBounds';
 import { explicitValue, resolveConnection, resolveRunSettings, type InspectedValue } from '../../../src/extension/run/runSettings';
 
 const DEFAULTS: Record<string, unknown> = {

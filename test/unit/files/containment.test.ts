@@ -15,7 +15,7 @@ import { compareRun, makeRerankSet } from '../../../src/core/evaluation';
 import { saveRanking } from '../../../src/extension/panel/rankingWriter';
 import { readReviewContents } from '../../../src/extension/foundation/reviewContents';
 import { ReviewFileError, writeReviewFile } from '../../../src/core/files/reviewFiles';
-import type { RunRecord } from '../../../src/core/run/record';
+import type { RunRecord } from '../../../src/core/record/record';
 import { cleanupFixtures, imageBytes, makeReview, rankingYaml, tempDir } from '../review/fixtures';
 import { makeReviewWithRun, RUN_ID } from '../evaluation/fixtures';
 

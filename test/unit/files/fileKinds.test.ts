@@ -2,8 +2,8 @@ import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { FILE_KINDS, checkJsonNesting, fileKindRows } from '../../../src/core/files/fileKinds';
-import { RECORD_LIMITS } from '../../../src/core/run/recordCheck';
-import { MAX_INBOX_ENTRIES, MAX_SAY_CHARS } from '../../../src/core/run/people/inbox';
+import { RECORD_LIMITS } from '../../../src/core/record/recordCheck';
+import { MAX_INBOX_ENTRIES, MAX_SAY_CHARS } from '../../../src/core/people/inbox';
 import { zodSentence } from '../../../src/core/zodText';
 import * as z from 'zod';
 

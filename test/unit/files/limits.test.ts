@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { capPerFile, designerKey, formatDiagnostic, loadReview, sameDesigner } from '../../../src/core/review';
-import { error } from '../../../src/core/review/diagnostics';
+import { error } from '../../../src/core/diagnostics/diagnostics';
 import { checkNesting, MAX_NESTING } from '../../../src/core/files/nesting';
 import { LIMITS, printable, readReviewBytes, ReviewFileError } from '../../../src/core/files/reviewFiles';
 import { safeJson } from '../../../src/cli/output';

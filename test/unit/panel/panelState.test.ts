@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { loadReview } from '../../../src/core/review';
 import { analyzeReview } from '../../../src/core/stats';
-import type { RunRecord } from '../../../src/core/run/record';
+import type { RunRecord } from '../../../src/core/record/record';
 import { AnalysisSchema, PanelStateSchema } from '../../../src/protocol/panel';
 import { buildPanelState } from '../../../src/extension/panel/panelState';
 

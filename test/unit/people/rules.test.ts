@@ -4,12 +4,12 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { parseReviewConfig } from '../../../src/core/review/reviewConfig';
 import { loadReview } from '../../../src/core/review/loadReview';
-import { formatDiagnostic } from '../../../src/core/review/diagnostics';
-import { entryProblem, mentionedIds, checkSay, type Team } from '../../../src/core/run/people/team';
-import { applyEntries } from '../../../src/core/run/people/apply';
+import { formatDiagnostic } from '../../../src/core/diagnostics/diagnostics';
+import { entryProblem, mentionedIds, checkSay, type Team } from '../../../src/core/people/team';
+import { applyEntries } from '../../../src/core/people/apply';
 import { escapeMarkdown, transcriptEntry } from '../../../src/core/run/deliverables';
-import { personWords, transcriptLine } from '../../../src/core/run/prompts';
-import type { RunRecord } from '../../../src/core/run/record';
+import { personWords, transcriptLine } from '../../../src/core/discussion/prompts';
+import type { RunRecord } from '../../../src/core/record/record';
 import { makeReview } from '../run/fixtures';
 
 const team: Team = {

@@ -3,9 +3,9 @@ import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { MockOpenAI, briefFallback } from '../../support/openaiMock';
 import { requestTexts } from '../../support/openaiMock/autoResponder';
-import { RunRecordSchema } from '../../../src/core/run/record';
+import { RunRecordSchema } from '../../../src/core/record/record';
 import { readRunRecord, refineRun, startRun } from '../../../src/core/run/runner';
-import { loadPrompt } from '../../../src/core/run/promptParts';
+import { loadPrompt } from '../../../src/core/record/promptParts';
 import { makeBriefRunReview, makeReview } from './fixtures';
 import { chatRequests, clientFor, collect, turnRequests, useEngineMock } from './helpers';
 

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { MockOpenAI, briefFallback } from '../../support/openaiMock';
-import { readRunRecord } from '../../../src/core/run/store';
+import { readRunRecord } from '../../../src/core/record/store';
 import { makeBriefRunReview, makeReview, makeTempDir } from './fixtures';
 import { TEST_KEY, startCli, turnRequests, until } from './helpers';
 

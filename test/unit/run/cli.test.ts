@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { MockOpenAI } from '../../support/openaiMock';
-import { RunRecordSchema } from '../../../src/core/run/record';
+import { RunRecordSchema } from '../../../src/core/record/record';
 import { parseRunArgs } from '../../../src/cli/commands/run';
 import { makeReview, makeTempDir } from './fixtures';
 import { TEST_KEY, turnRequests } from './helpers';

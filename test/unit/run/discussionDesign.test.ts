@@ -8,8 +8,8 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { MockOpenAI, type RecordedRequest } from '../../support/openaiMock';
 import { resumeRun, startRun, type RunnerOptions } from '../../../src/core/run/runner';
-import { readRunRecord } from '../../../src/core/run/store';
-import { GOAL, STYLE } from '../../../src/core/run/prompts';
+import { readRunRecord } from '../../../src/core/record/store';
+import { GOAL, STYLE } from '../../../src/core/discussion/prompts';
 import { makeReview } from './fixtures';
 import { chatRequests, clientFor, collect, turnRequests, useEngineMock } from './helpers';
 

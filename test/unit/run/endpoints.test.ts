@@ -6,7 +6,7 @@ import { strict as assert } from 'node:assert';
 import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { MockOpenAI } from '../../support/openaiMock';
-import { RunRecordSchema } from '../../../src/core/run/record';
+import { RunRecordSchema } from '../../../src/core/record/record';
 import { makeReview, makeTempDir } from './fixtures';
 import { TEST_KEY, startCli } from './helpers';
 

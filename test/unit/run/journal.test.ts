@@ -3,11 +3,11 @@ import { execFileSync } from 'node:child_process';
 import { promises as fs, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { MockOpenAI } from '../../support/openaiMock';
-import { JOURNAL_FILE, JournalLineSchema } from '../../../src/core/run/journal';
-import { LOCK_FILE } from '../../../src/core/run/lock';
-import { RunRecordSchema, type RunRecord } from '../../../src/core/run/record';
+import { JOURNAL_FILE, JournalLineSchema } from '../../../src/core/record/journal';
+import { LOCK_FILE } from '../../../src/core/record/lock';
+import { RunRecordSchema, type RunRecord } from '../../../src/core/record/record';
 import { resumeRun, startRun, type RunnerOptions } from '../../../src/core/run/runner';
-import { loadRunRecord, runFileWrites } from '../../../src/core/run/store';
+import { loadRunRecord, runFileWrites } from '../../../src/core/record/store';
 import { makeReview } from './fixtures';
 import { clientFor, turnRequests, useEngineMock } from './helpers';
 

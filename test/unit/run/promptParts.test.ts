@@ -4,10 +4,10 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { MockOpenAI } from '../../support/openaiMock';
 import type { RecordedMessage } from '../../../src/core/llm/messages';
-import { PARTS_FILE, PromptPartsWriter, loadPrompt, partNumbers, readPromptParts, rebuildPrompt } from '../../../src/core/run/promptParts';
-import type { RunRecord } from '../../../src/core/run/record';
+import { PARTS_FILE, PromptPartsWriter, loadPrompt, partNumbers, readPromptParts, rebuildPrompt } from '../../../src/core/record/promptParts';
+import type { RunRecord } from '../../../src/core/record/record';
 import { resumeRun, startRun } from '../../../src/core/run/runner';
-import { readRunRecord, runFileWrites } from '../../../src/core/run/store';
+import { readRunRecord, runFileWrites } from '../../../src/core/record/store';
 import { makeReview, makeTempDir } from './fixtures';
 import { chatRequests, clientFor, useEngineMock } from './helpers';
 

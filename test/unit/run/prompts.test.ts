@@ -1,10 +1,10 @@
 import { strict as assert } from 'node:assert';
-import { mapLabelsForEdit, personaMessage, taskText, promptLabel } from '../../../src/core/run/prompts';
-import { answerSchema, narrowTo, parseAnswer, remixJsonSchema } from '../../../src/core/run/remixAgent';
+import { mapLabelsForEdit, personaMessage, taskText, promptLabel } from '../../../src/core/discussion/prompts';
+import { answerSchema, narrowTo, parseAnswer, remixJsonSchema } from '../../../src/core/remix/remixAgent';
 import { planNextIteration } from '../../../src/core/run/runner';
-import { createRunId, RUN_ID_PATTERN } from '../../../src/core/run/store';
+import { createRunId, RUN_ID_PATTERN } from '../../../src/core/record/store';
 import type { PreparedImage } from '../../../src/core/llm/images';
-import type { RunRecord } from '../../../src/core/run/record';
+import type { RunRecord } from '../../../src/core/record/record';
 
 const img: PreparedImage = { dataUrl: 'data:image/png;base64,', sha256: 'x', mime: 'image/png', bytes: 0, width: 1, height: 1 };
 

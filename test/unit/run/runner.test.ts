@@ -2,9 +2,9 @@ import { strict as assert } from 'node:assert';
 import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { MockOpenAI } from '../../support/openaiMock';
-import { RunRecordSchema } from '../../../src/core/run/record';
+import { RunRecordSchema } from '../../../src/core/record/record';
 import { listRuns, readRunRecord, refineRun, resumeRun, startRun } from '../../../src/core/run/runner';
-import { RUN_ID_PATTERN } from '../../../src/core/run/store';
+import { RUN_ID_PATTERN } from '../../../src/core/record/store';
 import { makeReview, makeTempDir } from './fixtures';
 import { TEST_KEY, chatRequests, clientFor, collect, turnRequests, useEngineMock } from './helpers';
 

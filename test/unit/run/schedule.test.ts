@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { discussionOf, type DiscussionSettings } from '../../../src/core/run/discussionSettings';
-import { nextBatch, pendingTurns, roundPlan, speakingOrder, visibleMessages } from '../../../src/core/run/schedule';
+import { discussionOf, type DiscussionSettings } from '../../../src/core/settings/discussionSettings';
+import { nextBatch, pendingTurns, roundPlan, speakingOrder, visibleMessages } from '../../../src/core/discussion/schedule';
 
 const TEAM = ['ana', 'ben', 'chloe', 'dev'];
 const settings = (o: Partial<DiscussionSettings> = {}): DiscussionSettings => ({

@@ -2,9 +2,9 @@
 import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { applyEntries } from '../../../src/core/run/people/apply';
-import { postToInbox, readInbox, removeFromInbox } from '../../../src/core/run/people/inbox';
-import type { RunRecord } from '../../../src/core/run/record';
+import { applyEntries } from '../../../src/core/people/apply';
+import { postToInbox, readInbox, removeFromInbox } from '../../../src/core/people/inbox';
+import type { RunRecord } from '../../../src/core/record/record';
 import { commitMessage, driverOwned } from '../../../src/core/sync/runSync';
 import { makeTempDir } from '../run/fixtures';
 

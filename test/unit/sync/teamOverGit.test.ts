@@ -9,7 +9,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { MockOpenAI } from '../../support/openaiMock';
-import { RunRecordSchema, type RunRecord } from '../../../src/core/run/record';
+import { RunRecordSchema, type RunRecord } from '../../../src/core/record/record';
 import { buildCli } from '../cli/buildCli';
 import { makeReview, makeTempDir } from '../run/fixtures';
 import { TEST_KEY, chatRequests } from '../run/helpers';

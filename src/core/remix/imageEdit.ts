@@ -7,12 +7,12 @@ import * as path from 'node:path';
 import { requireSharp } from '../images/sharp';
 import { readImageFile, toPng } from '../llm/images';
 import { imageCost, imageOutputTokens } from '../llm/pricing';
-import { addPrompt, nextPromptId, type StepContext } from './context';
-import { CancelledError, StepError, describeError, isAbort, withChildSignal } from './errors';
-import type { Iteration, RunOption, Usage } from './record';
+import { addPrompt, nextPromptId, type StepContext } from '../run/context';
+import { CancelledError, StepError, describeError, isAbort, withChildSignal } from '../run/errors';
+import type { Iteration, RunOption, Usage } from '../record/record';
 import { formatBytes, LIMITS, writeReviewFile } from '../files/reviewFiles';
-import { reviewRelative } from './store';
-import { remixFileInRun } from './recordCheck';
+import { reviewRelative } from '../record/store';
+import { remixFileInRun } from '../record/recordCheck';
 
 export interface ImageEditInput {
   iteration: Iteration;

@@ -1,5 +1,5 @@
 /** Pinned messages as the prompts and files show them: who pinned what, resolved against the record. */
-import { allMessages, type Message, type RunRecord } from '../record';
+import { allMessages, type Message, type RunRecord } from '../record/record';
 
 export interface PinnedLine {
   /** Name of who pinned it. */

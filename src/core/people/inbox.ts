@@ -9,11 +9,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import * as z from 'zod';
-import { ReviewFileError, listInReview, readOwnText, removeReviewFile, writeReviewFile } from '../../files/reviewFiles';
-import { FILE_KINDS, checkKindText } from '../../files/fileKinds';
-import { zodSentence } from '../../zodText';
-import { RUNS_DIR } from '../store';
-import { DESIGNER_ID_PATTERN, sameDesigner } from '../../review/designerId';
+import { ReviewFileError, listInReview, readOwnText, removeReviewFile, writeReviewFile } from '../files/reviewFiles';
+import { FILE_KINDS, checkKindText } from '../files/fileKinds';
+import { zodSentence } from '../zodText';
+import { RUNS_DIR } from '../record/store';
+import { DESIGNER_ID_PATTERN, sameDesigner } from '../review/designerId';
 
 export const INBOX_DIR = 'inbox';
 /** A person's message is at most this long (characters). */

@@ -8,13 +8,13 @@
 import * as z from 'zod';
 import { toRecordedMessages, type ChatMessage } from '../llm/messages';
 import type { StructuredOutput } from '../llm/backend';
-import { addPrompt, nextPromptId, type StepContext } from './context';
-import { conversationMessages } from './discussion';
-import { CancelledError, StepError, isAbort, withChildSignal } from './errors';
-import { DIRECTION_PARTS, GUESTS_NOTE, joinDirections, mapLabelsForEdit, remixAgentMessage, repairMessage, type PromptCandidate } from './prompts';
-import type { DecisionPoint, Iteration } from './record';
-import { discussionOf } from './discussionSettings';
-import { temperatureOf } from './discussion';
+import { addPrompt, nextPromptId, type StepContext } from '../run/context';
+import { conversationMessages } from '../discussion/discussion';
+import { CancelledError, StepError, isAbort, withChildSignal } from '../run/errors';
+import { DIRECTION_PARTS, GUESTS_NOTE, joinDirections, mapLabelsForEdit, remixAgentMessage, repairMessage, type PromptCandidate } from '../discussion/prompts';
+import type { DecisionPoint, Iteration } from '../record/record';
+import { discussionOf } from '../settings/discussionSettings';
+import { temperatureOf } from '../discussion/discussion';
 import { bordaCount } from '../stats/borda';
 
 /** 1 repair + 2 retries after the first answer. */

@@ -15,9 +15,9 @@
 import * as z from 'zod';
 import { FILE_KINDS, readKindText } from '../files/fileKinds';
 import { ReviewFileError, appendReviewFile, lstatInReview, truncateReviewFile } from '../files/reviewFiles';
-import { error } from '../review/diagnostics';
+import { error } from '../diagnostics/diagnostics';
 import type { Diagnostic } from '../review/model';
-import { addUsage } from './context';
+import { addUsage } from '../run/context';
 import { MessageSchema, PinSchema, PromptRecordSchema, messageId, type Message, type Pin, type PromptRecord, type RunRecord } from './record';
 import { countWrite, reviewRelative } from './store';
 

@@ -16,7 +16,7 @@
  * scheduled (speaker, turn) pair, so they never use up a proxy's scheduled turn (see `pendingTurns`).
  */
 import { SeededRandom } from '../stats/prng';
-import type { DiscussionSettings, Phase } from './discussionSettings';
+import type { DiscussionSettings, Phase } from '../settings/discussionSettings';
 
 export interface ScheduledTurn {
   speaker: string;

@@ -4,7 +4,7 @@
  * file, byte cap). Never throws on bad input; problems come back as one diagnostic.
  */
 import { readReviewBytes, ReviewFileError } from '../files/reviewFiles';
-import type { Diagnostic } from './model';
+import type { Diagnostic } from '../review/model';
 import { error } from './diagnostics';
 
 export type TextRead = { ok: true; text: string } | { ok: false; missing: boolean; diagnostic: Diagnostic };

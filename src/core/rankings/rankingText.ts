@@ -6,9 +6,9 @@
 import { isMap, isScalar, isSeq, LineCounter, parseDocument } from '../yaml';
 import type { Document, Node, Pair, YAMLMap } from 'yaml';
 import type * as z from 'zod';
-import type { Diagnostic, DesignerRanking, RankingEntry } from './model';
-import { capPerFile, error, sortDiagnostics, warning } from './diagnostics';
-import { checkJsonSyntax } from './jsonSyntax';
+import type { Diagnostic, DesignerRanking, RankingEntry } from '../review/model';
+import { capPerFile, error, sortDiagnostics, warning } from '../diagnostics/diagnostics';
+import { checkJsonSyntax } from '../diagnostics/jsonSyntax';
 import { checkNesting } from '../files/nesting';
 import { closestId, didYouMean } from './suggest';
 import {

@@ -4,12 +4,12 @@
  * scheduled turn of a designer who took over their proxy the run waits for them — holding (polling the inbox) when
  * someone can answer here (a terminal, a VS Code window), otherwise stopping with status "waiting".
  */
-import type { StepContext } from '../context';
-import { CancelledError } from '../errors';
-import type { Iteration, WaitingFor } from '../record';
+import type { StepContext } from '../run/context';
+import { CancelledError } from '../run/errors';
+import type { Iteration, WaitingFor } from '../record/record';
 import { applyEntries } from './apply';
 import { inboxRel, readInbox, removeFromInbox } from './inbox';
-import { SyncStopError, type RunSync } from '../../sync/runSync';
+import { SyncStopError, type RunSync } from '../sync/runSync';
 import { entryProblem, findPerson, isHuman, personName, type Team } from './team';
 
 /** Thrown when the run must stop and wait for a person (no one can answer in this process). */

@@ -8,8 +8,8 @@
 import type { ReviewConfig } from '../review/model';
 import { DEFAULT_IMAGE_MAX_SIDE } from '../llm/images';
 import { DISCUSSION_DEFAULTS } from './discussionSettings';
-import type { RunSettings } from './record';
-import { newSeed } from './schedule';
+import type { RunSettings } from '../record/record';
+import { newSeed } from '../discussion/schedule';
 
 export const DEFAULT_SETTINGS: RunSettings = {
   chatModel: 'gpt-4o',

@@ -1,6 +1,6 @@
 /** Building, ordering and printing diagnostics (contract §3: `<file>:<line>:<col>: error|warning: <message>`). */
-import type { Diagnostic, Severity } from './model';
-import { naturalCompare } from './naturalOrder';
+import type { Diagnostic, Severity } from '../review/model';
+import { naturalCompare } from '../review/naturalOrder';
 import { printable } from '../files/reviewFiles';
 
 export function diag(file: string, line: number, column: number, severity: Severity, message: string): Diagnostic {

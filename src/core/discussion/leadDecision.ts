@@ -6,12 +6,12 @@
  */
 import * as z from 'zod';
 import { toRecordedMessages, type ChatMessage } from '../llm/messages';
-import { addPrompt, nameOf, nextPromptId, type StepContext } from './context';
+import { addPrompt, nameOf, nextPromptId, type StepContext } from '../run/context';
 import { conversationMessages, temperatureOf } from './discussion';
-import { discussionOf } from './discussionSettings';
-import { CancelledError, StepError, isAbort, withChildSignal } from './errors';
+import { discussionOf } from '../settings/discussionSettings';
+import { CancelledError, StepError, isAbort, withChildSignal } from '../run/errors';
 import { leadDecisionMessage } from './prompts';
-import type { Iteration } from './record';
+import type { Iteration } from '../record/record';
 
 /** Whether this round still needs the lead's decisions. */
 export function needsLeadDecision(ctx: Pick<StepContext, 'settings' | 'designers'>, it: Iteration): boolean {

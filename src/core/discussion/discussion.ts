@@ -13,14 +13,14 @@
 import { openaiSdk } from '../llm/sdk';
 import { ModelRequestError } from '../llm/backend';
 import { toRecordedMessages, type ChatMessage } from '../llm/messages';
-import { addPrompt, addUsage, nameOf, nextPromptId, type StepContext } from './context';
-import { discussionOf } from './discussionSettings';
-import { CancelledError, StepError, isAbort, withChildSignal } from './errors';
+import { addPrompt, addUsage, nameOf, nextPromptId, type StepContext } from '../run/context';
+import { discussionOf } from '../settings/discussionSettings';
+import { CancelledError, StepError, isAbort, withChildSignal } from '../run/errors';
 import { guestMessage, mentionRequest, personaMessage, pinnedMessage, transcriptMessages, type PersonaInput, type PromptCandidate } from './prompts';
-import { messageId, type Iteration, type Message, type MessageKind, type PromptRecord, type Usage } from './record';
+import { messageId, type Iteration, type Message, type MessageKind, type PromptRecord, type Usage } from '../record/record';
 import { nextBatch, pendingTurns, roundPlan, visibleMessages, type RoundPlan, type ScheduleMessage, type ScheduledTurn } from './schedule';
-import { pinnedLines } from './people/pins';
-import { personName } from './people/team';
+import { pinnedLines } from '../people/pins';
+import { personName } from '../people/team';
 
 /** A stream that breaks off (connection cut, no finish) is asked again this many extra times before the run fails. */
 export const STREAM_RETRIES = 2;

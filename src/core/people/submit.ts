@@ -4,14 +4,14 @@
  * inbox is taken into run.json right away (so the record shows the message, e.g. on a waiting run); when one does, that
  * process takes it in at its next turn boundary.
  */
-import { loadReview } from '../../review/loadReview';
-import type { Review } from '../../review/model';
-import { writeDeliverables } from '../deliverables';
-import { allMessages, type Message, type RunRecord } from '../record';
-import { readRunRecord, recordNearCap, writeRunRecord } from '../store';
+import { loadReview } from '../review/loadReview';
+import type { Review } from '../review/model';
+import { writeDeliverables } from '../run/deliverables';
+import { allMessages, type Message, type RunRecord } from '../record/record';
+import { readRunRecord, recordNearCap, writeRunRecord } from '../record/store';
 import { applyEntries } from './apply';
 import { inboxRel, postToInbox, readInbox, removeFromInbox } from './inbox';
-import { RunDrivenError, acquireRunLock, isRunDriven } from '../lock';
+import { RunDrivenError, acquireRunLock, isRunDriven } from '../record/lock';
 import { checkSay, entryProblem, findPerson, peopleOf, teamOf } from './team';
 
 /** A say or pin that cannot be accepted; the message says why, nothing was written. */

@@ -5,9 +5,9 @@
  * recoverable from the record plus the review folder without bloating it.
  */
 import * as z from 'zod';
-import { discussionSettingFields } from './discussionSchema';
-import { PHASES } from './discussionSettings';
-import { wholeSetting } from './settingBounds';
+import { discussionSettingFields } from '../settings/discussionSchema';
+import { PHASES } from '../settings/discussionSettings';
+import { wholeSetting } from '../settings/settingBounds';
 
 export const RUN_RECORD_VERSION = 1;
 

@@ -7,7 +7,7 @@ import * as z from 'zod';
 import { readKindText } from '../files/fileKinds';
 import { ReviewFileError } from '../files/reviewFiles';
 import { zodSentence } from '../zodText';
-import { checkJsonSyntax } from '../review/jsonSyntax';
+import { checkJsonSyntax } from '../diagnostics/jsonSyntax';
 import { keyRel } from './paths';
 
 export const KeyEntrySchema = z.object({ kind: z.enum(['option', 'remix']), id: z.string().min(1), file: z.string().min(1) }).strict();

@@ -2,11 +2,11 @@
  * Who can speak in a run: the designers (each may speak in person or through their proxy) and the review's guests.
  * Mentions, say/pin checks and the prompts all look people up here.
  */
-import type { DesignerRanking, Guest } from '../../review/model';
-import type { Message, RunRecord } from '../record';
-import { topChoiceOf } from '../../analysis/stance';
-import { printable } from '../../files/reviewFiles';
-import { sameDesigner } from '../../review/designerId';
+import type { DesignerRanking, Guest } from '../review/model';
+import type { Message, RunRecord } from '../record/record';
+import { topChoiceOf } from '../analysis/stance';
+import { printable } from '../files/reviewFiles';
+import { sameDesigner } from '../review/designerId';
 import { MAX_SAY_CHARS } from './inbox';
 
 export interface Team {

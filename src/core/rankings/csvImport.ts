@@ -21,16 +21,16 @@
  */
 import * as path from 'node:path';
 import type * as CsvSync from 'csv-parse/sync';
-import type { Diagnostic, RankingEntry } from './model';
-import { capPerFile, error, hasErrors, sortDiagnostics, warning } from './diagnostics';
-import { naturalCompare } from './naturalOrder';
-import { loadOptions } from './options';
+import type { Diagnostic, RankingEntry } from '../review/model';
+import { capPerFile, error, hasErrors, sortDiagnostics, warning } from '../diagnostics/diagnostics';
+import { naturalCompare } from '../review/naturalOrder';
+import { loadOptions } from '../review/options';
 import { validateRankingText } from './rankingText';
 import { formatRankingJson, formatRankingYaml } from './rankingWriter';
 import { didYouMean } from './suggest';
-import { DESIGNER_ID_PATTERN, designerIdFromName, designerKey } from './designerId';
+import { DESIGNER_ID_PATTERN, designerIdFromName, designerKey } from '../review/designerId';
 import { LIMITS, listInReview, readNamedFile, ReviewFileError, writeReviewFile } from '../files/reviewFiles';
-import { firstInvalidUtf8 } from './textFile';
+import { firstInvalidUtf8 } from '../diagnostics/textFile';
 
 export interface CsvImportResult {
   /** Paths relative to the review root, e.g. "rankings/ana.yaml". */

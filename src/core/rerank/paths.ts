@@ -6,7 +6,7 @@
  *   runs/<run-id>/survey/<id>.yaml   a designer's answers to the three study questions
  */
 import * as path from 'node:path';
-import { runDir, RUNS_DIR } from '../run/store';
+import { runDir, RUNS_DIR } from '../record/store';
 
 export const RERANK_DIR = 'rerank';
 export const KEY_FILE = 'key.json';

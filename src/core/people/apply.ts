@@ -5,7 +5,7 @@
  * from before `takenIn`), a pin already there, an unpin of what is not pinned change nothing — so an entry that comes
  * back (a crash between saving and deleting, a merge that restores a deleted file, a second pull) is kept once.
  */
-import { allMessages, messageId, type Message, type RunRecord } from '../record';
+import { allMessages, messageId, type Message, type RunRecord } from '../record/record';
 import type { ReceivedEntry } from './inbox';
 
 export interface Applied {

@@ -11,10 +11,10 @@
  * So call n+1 repeats call n's prefix up to its persona message, and a provider's prompt cache covers the images.
  */
 import type { DesignerRanking } from '../review/model';
-import type { DiscussionMode, Hierarchy, Phase, PersonaRole, PromptLayers } from './discussionSettings';
+import type { DiscussionMode, Hierarchy, Phase, PersonaRole, PromptLayers } from '../settings/discussionSettings';
 import type { ChatMessage, ChatPart } from '../llm/messages';
 import type { PreparedImage } from '../llm/images';
-import type { Iteration, Message } from './record';
+import type { Iteration, Message } from '../record/record';
 
 export interface PromptCandidate {
   id: string;
