@@ -133,3 +133,32 @@ describe('evaluation: evaluate a folder of reviews', function () {
     }
   });
 });
+
+describe('evaluation: the folder walk refuses links and special files in words', function () {
+  this.timeout(60_000);
+  let top = '';
+  let outside = '';
+  after(async () => {
+    for (const d of [top, outside]) if (d) await fs.rm(d, { recursive: true, force: true });
+  });
+
+  it('a link to a review outside, a link to the folder itself and a FIFO are named and not followed; the real review is still found', async () => {
+    top = await fs.mkdtemp(path.join(os.tmpdir(), 'tf-evaluate-walk-'));
+    outside = await makeReview({ options: 3, designers: 2, size: 32 });
+    const inside = await makeReview({ options: 3, designers: 2, size: 32 });
+    await fs.rename(inside, path.join(top, 'real'));
+    await fs.symlink(outside, path.join(top, 'elsewhere'));
+    await fs.symlink('..', path.join(top, 'loop'));
+    const { execFileSync } = await import('node:child_process');
+    execFileSync('mkfifo', [path.join(top, 'pipe')]);
+    const skips: { rel: string; reason: string }[] = [];
+    const found = await findReviews(top, (rel, reason) => skips.push({ rel, reason }));
+    assert.deepEqual(found.map((d) => path.relative(top, d)), ['real']);
+    assert.deepEqual(skips.map((s) => s.rel).sort(), ['elsewhere', 'loop', 'pipe']);
+    assert.match(skips.find((s) => s.rel === 'elsewhere')!.reason, /symbolic link/);
+    assert.match(skips.find((s) => s.rel === 'pipe')!.reason, /FIFO/);
+    const e = await evaluateFolder(top);
+    assert.deepEqual(e.reviews.map((r) => r.path), ['real']);
+    assert.deepEqual(e.skipped.map((s) => s.path).sort(), ['elsewhere', 'loop', 'pipe']);
+  });
+});
