@@ -3,7 +3,8 @@
  *
  * `review` is present iff there is no error-severity diagnostic (warnings allowed), so callers can rely on
  * `if (result.review)` meaning "valid". With `partial: true` (live views), `review` is also built when the only
- * errors are in rankings/; the ranking files with errors are then left out of `review.designers`.
+ * errors are in rankings/; the ranking files with errors are then left out of `review.designers`. With
+ * `despiteSettings` as well, errors in review.yaml do not stop it either (only its valid settings are kept).
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
@@ -223,7 +224,9 @@ export async function loadReview(root: string, opts: LoadOptions = {}): Promise<
       ...comments.diagnostics,
       ...teamClashes(commentList, rankings.designers, comments.stated),
     ]));
-    const structural = diagnostics.some((d) => d.severity === 'error' && !(d.file === 'rankings' || d.file.startsWith('rankings/')));
+    const tolerated = (file: string): boolean =>
+      file === 'rankings' || file.startsWith('rankings/') || (opts.despiteSettings === true && file === 'review.yaml');
+    const structural = diagnostics.some((d) => d.severity === 'error' && !tolerated(d.file));
     const usable = opts.partial ? !structural : !hasErrors(diagnostics);
     if (!usable || !brief.ok || (!options.options && !briefOnly)) return { diagnostics };
 

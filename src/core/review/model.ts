@@ -133,4 +133,9 @@ export interface LoadOptions {
    * want to show what is there). Default false: `review` is present only when there is no error at all.
    */
   partial?: boolean;
+  /**
+   * With `partial`: also build `review` when review.yaml has errors, keeping only the settings that validated (the
+   * panel lists the rankings with the errors above them). For showing only: runs and analysis commands load strictly.
+   */
+  despiteSettings?: boolean;
 }

@@ -200,7 +200,7 @@ export class ReviewPanel implements vscode.Disposable {
     this.agreements.clear();
     try {
       if (all || !this.lastLoad) {
-        this.lastLoad = await this.services.reviews.load(this.root, { partial: true });
+        this.lastLoad = await this.services.reviews.load(this.root, { partial: true, despiteSettings: true });
         this.analysisCache = this.analyse();
         if (this.lastLoad.review) this.panel.title = `Review: ${this.lastLoad.review.title}`;
       }

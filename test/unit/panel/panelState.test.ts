@@ -5,6 +5,7 @@ import { analyzeReview } from '../../../src/core/stats';
 import type { RunRecord } from '../../../src/core/record/record';
 import { AnalysisSchema, PanelStateSchema } from '../../../src/protocol/panel';
 import { buildPanelState } from '../../../src/extension/panel/panelState';
+import { cleanupFixtures, makeReview, rankingYaml } from '../review/fixtures';
 
 const SAMPLE = path.resolve(__dirname, '../../../../samples/lumen-perfume');
 const toUri = (p: string) => `https://webview.test${p.split(path.sep).join('/')}`;
@@ -41,6 +42,21 @@ describe('panel state', () => {
     assert.equal(parsed.run?.base, toUri(path.join(SAMPLE, 'runs', 'b')));
     assert.equal(parsed.analysis?.kendall.w, analysis.kendall.w);
     assert.equal(parsed.trusted, false);
+  });
+
+  it('a review.yaml with an error: the valid rankings are still listed, with the error in the diagnostics', async () => {
+    const root = await makeReview({ reviewYaml: 'iterations: many\n', rankings: { 'alice.yaml': rankingYaml('Alice', ['1', '2', '3']), 'bob.yaml': 'designer: Bob\nranking: []\n' } });
+    try {
+      // As the panel loads it (reviewPanel.reload).
+      const load = await loadReview(root, { decodeImages: false, partial: true, despiteSettings: true });
+      const state = PanelStateSchema.parse(JSON.parse(JSON.stringify(buildPanelState({ root, load, analysis: { error: 'Too few.' }, runs: [], trusted: true, running: false, toWebviewUri: toUri }))));
+      assert.deepEqual(state.review?.designers.map((d) => d.id), ['alice']);
+      assert.deepEqual(state.review?.designers[0]?.entries.map((e) => e.option), ['1', '2', '3']);
+      assert.ok(state.diagnostics.some((d) => d.file === 'review.yaml' && d.severity === 'error'), 'the review.yaml error is shown');
+      assert.ok(state.diagnostics.some((d) => d.file === 'rankings/bob.yaml' && d.severity === 'error'), 'the broken ranking is shown');
+    } finally {
+      await cleanupFixtures();
+    }
   });
 
   it('shows the picked run and explains a missing analysis', async () => {

@@ -221,6 +221,20 @@ describe('loadReview', () => {
       assert.deepEqual(partial.review!.designers.map((d) => d.id), ['a']);
       find(partial, 'rankings/b.yaml', /Options "1", "2", "3" are missing/);
     });
+    it('an error in review.yaml → no review, even partial; with despiteSettings the valid rankings and settings are kept', async () => {
+      const root = await makeReview({ reviewYaml: 'title: Kept\niterations: many\n' });
+      assert.equal((await load(root)).review, undefined);
+      assert.equal((await load(root, { partial: true })).review, undefined);
+      const shown = await load(root, { partial: true, despiteSettings: true });
+      assert.deepEqual(shown.review!.designers.map((d) => d.id), ['alice', 'bob']);
+      assert.equal(shown.review!.config.title, 'Kept');
+      assert.equal(shown.review!.config.iterations, undefined);
+      assert.ok(shown.diagnostics.some((d) => d.file === 'review.yaml' && d.severity === 'error'));
+    });
+    it('despiteSettings still does not hide a broken options/ folder', async () => {
+      const r = await load(await makeReview({ options: ['1.png'], reviewYaml: 'iterations: many\n' }), { partial: true, despiteSettings: true });
+      assert.equal(r.review, undefined);
+    });
     it('partial does not hide a broken options/ folder', async () => {
       const r = await load(await makeReview({ options: ['1.png'] }), { partial: true });
       assert.equal(r.review, undefined);
