@@ -44,6 +44,34 @@ export interface RemixAnswer {
   backed?: Record<string, string | null>;
 }
 
+/**
+ * The JSON schema of decision points (a question and the positions on it, each with who holds it): shared by the design
+ * and the brief remix agents, `heldBy` an enum of the team's ids so a model cannot name someone who is not there.
+ */
+export function decisionPointsJsonSchema(memberIds: readonly string[]) {
+  const text = { type: 'string' };
+  return {
+    type: 'array',
+    items: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['question', 'positions'],
+      properties: {
+        question: text,
+        positions: {
+          type: 'array',
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['position', 'heldBy'],
+            properties: { position: text, heldBy: { type: 'array', items: { type: 'string', enum: [...memberIds] } } },
+          },
+        },
+      },
+    },
+  };
+}
+
 /** The JSON schema sent as response_format (OpenAI strict mode: all properties required, no additional properties). */
 export function remixJsonSchema(candidateIds: readonly string[], designerIds: readonly string[], final: boolean, topK: number) {
   const text = { type: 'string' };
@@ -79,26 +107,7 @@ export function remixJsonSchema(candidateIds: readonly string[], designerIds: re
   }
   properties.agreements = texts;
   properties.disagreements = texts;
-  properties.decisionPoints = {
-    type: 'array',
-    items: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['question', 'positions'],
-      properties: {
-        question: text,
-        positions: {
-          type: 'array',
-          items: {
-            type: 'object',
-            additionalProperties: false,
-            required: ['position', 'heldBy'],
-            properties: { position: text, heldBy: { type: 'array', items: { type: 'string', enum: [...designerIds] } } },
-          },
-        },
-      },
-    },
-  };
+  properties.decisionPoints = decisionPointsJsonSchema(designerIds);
   properties.backed = {
     type: 'object',
     description: "For each designer id, the candidate id that designer's proxy backed last in this round, or null for none.",

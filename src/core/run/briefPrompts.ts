@@ -10,6 +10,7 @@ import type { DesignerComment } from '../review/model';
 import type { ChatMessage } from '../llm/messages';
 import type { PersonaRole, Phase, PromptLayers } from '../settings/discussionSettings';
 import { hierarchyText, type TeamShape } from '../discussion/prompts';
+import { decisionPointsJsonSchema } from '../remix/remixAgent';
 import { COVERAGE_STATUSES, type BriefRound, type Iteration } from '../record/record';
 
 export const BRIEF_GOAL =
@@ -127,21 +128,7 @@ export function briefRemixJsonSchema(memberIds: readonly string[]) {
   const properties = {
     revisedBrief: { type: 'string', description: 'The revised brief, in Markdown, complete and self-contained.' },
     agreements: texts,
-    disagreements: {
-      type: 'array',
-      items: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['question', 'positions'],
-        properties: {
-          question: text,
-          positions: {
-            type: 'array',
-            items: { type: 'object', additionalProperties: false, required: ['position', 'heldBy'], properties: { position: text, heldBy: { type: 'array', items: member } } },
-          },
-        },
-      },
-    },
+    disagreements: decisionPointsJsonSchema(memberIds),
     tradeOffs: texts,
     openQuestions: texts,
     coverage: {
