@@ -20,7 +20,7 @@ function sampleDir(): string {
 }
 
 describe('baseline: Record Team Decision in the extension host', function () {
-  this.timeout(120_000);
+  this.timeout(300_000);
   let review = '';
 
   before(async () => {

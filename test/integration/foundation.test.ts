@@ -7,6 +7,7 @@ import * as assert from 'node:assert/strict';
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { waitFor } from './waitFor';
 
 interface WorkspaceInfo {
   sample: string;
@@ -42,20 +43,6 @@ interface ImportOutcome {
 const ws = (): string => vscode.workspace.workspaceFolders![0]!.uri.fsPath;
 const info = (): WorkspaceInfo => JSON.parse(readFileSync(join(ws(), '.teamfusion-it.json'), 'utf8')) as WorkspaceInfo;
 
-async function waitFor<T>(what: string, fn: () => T | undefined | Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await fn();
-      if (v !== undefined && v !== false) return v;
-    } catch (e) {
-      last = e;
-    }
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 function ourDiagnostics(uri: vscode.Uri): vscode.Diagnostic[] {
   return vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'TeamFusion');
@@ -71,7 +58,7 @@ function copySample(name: string): string {
 }
 
 describe('foundation', function () {
-  this.timeout(60_000);
+  this.timeout(300_000);
 
   before(async () => {
     const ext = vscode.extensions.getExtension('teamfusion.teamfusion');

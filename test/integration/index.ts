@@ -74,7 +74,7 @@ function findTests(dir: string): string[] {
 
 export async function run(): Promise<void> {
   const t0 = Date.now();
-  const mocha = new Mocha({ ui: 'bdd', timeout: 60_000, color: false, reporter: CountingReporter });
+  const mocha = new Mocha({ ui: 'bdd', timeout: 300_000, color: false, reporter: CountingReporter });
   const grep = process.env.TEAMFUSION_TEST_GREP;
   if (grep) mocha.grep(grep);
   const files = findTests(__dirname);

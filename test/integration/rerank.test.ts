@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import * as vscode from 'vscode';
 import { MockOpenAI } from '../support/openaiMock';
 import type { RunRecord } from '../../src/core/record/record';
+import { waitFor } from './waitFor';
 
 interface TreeSnapshot {
   label: string;
@@ -28,18 +29,9 @@ function sampleDir(): string {
   return join(repo, 'samples', SAMPLE);
 }
 
-async function waitFor<T>(what: string, fn: () => T | undefined | Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}.`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 describe('rerank: Make Blind Re-rank Set in the extension host', function () {
-  this.timeout(180_000);
+  this.timeout(300_000);
   let mock: MockOpenAI;
   let review = '';
   const savedEnv = { key: process.env.OPENAI_API_KEY, base: process.env.OPENAI_BASE_URL };

@@ -10,6 +10,7 @@ import { join, relative, resolve, sep } from 'node:path';
 import * as vscode from 'vscode';
 import { MockOpenAI } from '../support/openaiMock';
 import type { RunRecord } from '../../src/core/record/record';
+import { waitFor } from './waitFor';
 
 /** A key that must show up in the Authorization header and nowhere on disk. */
 const KEY = `sk-teamfusion-it-${Date.now().toString(36)}-0123456789`;
@@ -50,15 +51,6 @@ function readRecord(review: string, id: string): RunRecord {
   return JSON.parse(readFileSync(join(review, 'runs', id, 'run.json'), 'utf8')) as RunRecord;
 }
 
-async function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs = 30_000): Promise<T> {
-  const t0 = Date.now();
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() - t0 > timeoutMs) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}.`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 function assertRequestsClean(mock: MockOpenAI): void {
   assert.ok(mock.requests.length > 0, 'the mock was called');
@@ -73,7 +65,7 @@ function assertNoKeyOnDisk(root: string): void {
 }
 
 describe('TeamFusion runs from the extension (mock endpoint)', function () {
-  this.timeout(180_000);
+  this.timeout(300_000);
   let mock: MockOpenAI;
   let scratch: string;
   let review: string;
@@ -290,7 +282,7 @@ describe('TeamFusion runs from the extension (mock endpoint)', function () {
         const exportsOfGit = gitExt.isActive ? gitExt.exports : await gitExt.activate();
         if (!exportsOfGit.enabled) {
           await gitConfig().update('enabled', true, vscode.ConfigurationTarget.Global);
-          await waitFor('the git extension to turn on', () => (exportsOfGit.enabled ? true : undefined), 20_000);
+          await waitFor('the git extension to turn on', () => (exportsOfGit.enabled ? true : undefined));
         }
       }
       result = await vscode.commands.executeCommand<CommitResult | undefined>('teamfusion.commitRun', {
