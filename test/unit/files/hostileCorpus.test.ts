@@ -246,6 +246,8 @@ interface Probe {
   duplicate?: string;
   /** Another file of this kind whose name holds control characters (per-designer kinds). */
   evilName?: string;
+  /** Makes the template a review in which the command reads this kind (before the attack is planted). */
+  setup?: (root: string) => Promise<void>;
 }
 
 const RUN_DIR = `runs/${RUN_ID}`;
@@ -274,6 +276,19 @@ const PROBES: Partial<Record<FileKindName, Probe>> = {
   },
   survey: { file: `${RUN_DIR}/survey/d1.yaml`, command: ['compare', RUN_ID], evilName: `${RUN_DIR}/survey/${EVIL}.yaml` },
   analysis: { file: `${RUN_DIR}/analysis.json`, command: ['code-discussion', RUN_ID] },
+  // compare reads the key once the run has a re-rank set (a folder of it is enough).
+  rerankKey: {
+    file: `${RUN_DIR}/rerank/key.json`,
+    command: ['compare', RUN_ID],
+    duplicate: '{"A": {"kind": "option", "id": "1", "file": "options/1.png"}, "B": {"kind": "option", "id": "1", "file": "options/2.png"}}\n',
+  },
+  // validate reads decision.yaml in a usual-way review (condition: usual).
+  decision: {
+    file: 'decision.yaml',
+    command: ['validate'],
+    duplicate: 'pick: "1"\npick: "2"\nstartedAt: 2026-11-24T09:00:00Z\ndecidedAt: 2026-11-24T09:18:00Z\n',
+    setup: (root) => fs.writeFile(path.join(root, 'review.yaml'), 'condition: usual\n'),
+  },
 };
 /** Kinds no command reads yet without a model, or that are not files of a review; each with the reason. */
 const NOT_PROBED: Partial<Record<FileKindName, string>> = {
@@ -281,10 +296,8 @@ const NOT_PROBED: Partial<Record<FileKindName, string>> = {
   driverLock: 'the lock is written and read only while a run is driven (lock tests cover links, folders and size)',
   inboxEntry: 'read by the driver at a turn boundary, after a model answered (people tests)',
   preference: 'being added (issue 18); probe it here when a command reads it',
-  decision: 'read by validate only in a usual-way review (no run), which this template is not; baseline tests cover it',
   references: 'being added (issue 19); probe it here when a command reads it',
   referencesNotes: 'being added (issue 19); probe it here when a command reads it',
-  rerankKey: 'exists only after rerank (re-rank tests cover its checks)',
   judge: 'being added (issue 20); probe it here when a command reads it',
   batchOutput: 'downloaded from the Batch API, never a file of the review',
   prices: 'named by TEAMFUSION_PRICES, not a file of the review',
@@ -305,7 +318,10 @@ function kindCases(): Case[] {
     if (!probe) continue;
     const { file, command } = probe;
     const abs = (root: string) => path.join(root, ...file.split('/'));
-    const prepare = async (root: string) => fs.mkdir(path.dirname(abs(root)), { recursive: true });
+    const prepare = async (root: string) => {
+      await probe.setup?.(root);
+      await fs.mkdir(path.dirname(abs(root)), { recursive: true });
+    };
     const names = new RegExp(escaped(file));
     const add = (attack: string, make: Case['make'], expect: RegExp = names) => cases.push({ name: `${name} (${file}): ${attack}`, make, commands: [command], expect });
     add('a link out of the review', async (r, sec) => {
@@ -339,7 +355,7 @@ function kindCases(): Case[] {
       }, new RegExp(`^${escaped(file)}:0:0: error: … and \\d+ more problems in ${escaped(file)}`, 'm'));
     }
     if (probe.duplicate === 'candidates') {
-      add('an id listed 240 times', (r) => editRecord(r, (x) => {
+      add('an id listed 240 times', async (r) => editRecord(r, (x) => {
         const it = (x.iterations as unknown as { candidates: string[] }[])[0]!;
         it.candidates = Array.from({ length: 240 }, () => it.candidates).flat();
       }), /run\.json:\d+:\d+: error: The candidate ".*" is listed twice/);
@@ -353,6 +369,7 @@ function kindCases(): Case[] {
     if (probe.evilName) {
       const evil = probe.evilName;
       add('a name with control characters', async (r) => {
+        await prepare(r);
         await fs.mkdir(path.dirname(path.join(r, ...evil.split('/'))), { recursive: true });
         await fs.writeFile(path.join(r, ...evil.split('/')), 'designer: x\n');
       }, new RegExp(escaped(evil)));
