@@ -136,7 +136,9 @@ export async function takeInIfIdle(o: SubmitOptions, review: Review): Promise<Ru
   try {
     const record = await readRunRecord(o.reviewRoot, o.runId);
     const team = teamOf(review, record);
-    const entries = (await readInbox(o.reviewRoot, o.runId)).filter((e) => !entryProblem(team, e.entry));
+    // A stray or broken file in the inbox is left alone, and said in one line naming it (as the driver says it).
+    const read = await readInbox(o.reviewRoot, o.runId, (file, why) => o.onNote?.(`${file} is not an inbox entry and is left alone (${why}).`));
+    const entries = read.filter((e) => !entryProblem(team, e.entry));
     const applied = applyEntries(record, entries);
     if (applied.changed) {
       record.updatedAt = new Date().toISOString();
