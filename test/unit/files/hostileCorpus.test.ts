@@ -22,128 +22,13 @@ import { printable } from '../../../src/core/files/reviewFiles';
 import { RUN_ID, makeReviewWithRun } from '../evaluation/fixtures';
 import { makeImage, makeReview as makeRunReview } from '../run/fixtures';
 import { TEST_KEY } from '../run/helpers';
+import { cleanEnv, cliUnderStrace, hasStrace, snapshotTree, violations } from '../../support/strace';
 
 const REPO = path.resolve(__dirname, '../../../..');
 const CLI = path.join(REPO, 'dist', 'cli.js');
 const SECRET_TEXT = 'TOP-SECRET-NEVER-READ';
 /** Control characters that must never reach the terminal raw (newline only as a line break). */
 const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
-
-function hasStrace(): boolean {
-  try {
-    execFileSync('strace', ['-V'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-interface Outcome {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-  timedOut: boolean;
-  trace: string;
-}
-
-function cleanEnv(): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !/^(OPENAI_|TEAMFUSION_)/.test(k)) env[k] = v;
-  return env;
-}
-
-const DATA_LIMIT = 3 * 1024 * 1024 * 1024;
-
-/** Every entry of a folder tree, not following links: a file by its bytes, a link by its target, anything else by its type. */
-async function snapshotTree(root: string): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  const walk = async (rel: string): Promise<void> => {
-    const abs = path.join(root, rel);
-    const st = await fs.lstat(abs);
-    if (st.isSymbolicLink()) out.set(rel, `link ${await fs.readlink(abs)}`);
-    else if (st.isFile()) out.set(rel, `file ${st.size} ${(await fs.readFile(abs)).toString('base64').slice(0, 200_000)}`);
-    else if (st.isDirectory()) {
-      out.set(rel, 'folder');
-      for (const n of await fs.readdir(abs)) await walk(path.join(rel, n));
-    } else out.set(rel, 'special');
-  };
-  await walk('.');
-  return out;
-}
-
-/** Runs `node dist/cli.js …args` under strace (following forks) and a 3 GB data limit, at most 60 s. */
-async function cliUnderStrace(args: string[], env: Record<string, string>, cwd: string, traceFile: string): Promise<Outcome> {
-  const trace = [
-    '-f', '-y', '-s', '4096', '-o', traceFile,
-    '-e', 'trace=open,openat,openat2,creat,rename,renameat,renameat2,unlink,unlinkat,mkdir,mkdirat,link,linkat,symlink,symlinkat,truncate',
-  ];
-  return new Promise((resolve, reject) => {
-    // Under a 3 GB data limit (prlimit): a case that would need more memory fails instead of passing slowly.
-    const child = spawn('prlimit', [`--data=${DATA_LIMIT}`, 'strace', ...trace, process.execPath, CLI, ...args], { cwd, env: { ...cleanEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      child.kill('SIGKILL');
-    }, 60_000);
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString('utf8')));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      void fs.readFile(traceFile, 'utf8').then(
-        (t) => resolve({ code, signal, stdout, stderr, timedOut, trace: t }),
-        () => resolve({ code, signal, stdout, stderr, timedOut, trace: '' }),
-      );
-    });
-  });
-}
-
-/** Every path a traced syscall names (its arguments, and the real paths strace -y shows for file descriptors). */
-function pathsOf(line: string, cwd: string): { paths: string[]; write: boolean } {
-  const m = /^\d+\s+(?:<\.\.\. )?(\w+)/.exec(line);
-  const call = m?.[1] ?? '';
-  const paths: string[] = [];
-  let dirBase = cwd;
-  const fdDir = /^\d+\s+\w+\((?:AT_FDCWD|\d+)<([^>]*)>,/.exec(line);
-  if (fdDir) dirBase = fdDir[1]!;
-  for (const q of line.matchAll(/"((?:[^"\\]|\\.)*)"/g)) {
-    const p = q[1]!;
-    paths.push(path.isAbsolute(p) ? p : path.join(dirBase, p));
-  }
-  // Real paths strace -y shows for file descriptors (the result of an open, a renameat's second folder …); the first
-  // argument's folder is only the base of a relative path, not a path the call opens or writes.
-  const rest = fdDir ? line.replace(/^(\d+\s+\w+\()(?:AT_FDCWD|\d+)<[^>]*>,/, '$1') : line;
-  for (const a of rest.matchAll(/<(\/[^>]*)>/g)) paths.push(a[1]!);
-  const writeFlags = /O_WRONLY|O_RDWR|O_CREAT|O_TRUNC/.test(line);
-  const write = /^(creat|rename|renameat2?|unlink|unlinkat|mkdir|mkdirat|link|linkat|symlink|symlinkat|truncate)$/.test(call) || (/^open/.test(call) && writeFlags);
-  return { paths: [...new Set(paths)], write };
-}
-
-function inside(parent: string, p: string): boolean {
-  const r = path.relative(parent, p);
-  return r === '' || (!r.startsWith('..') && !path.isAbsolute(r));
-}
-
-/** Lines of a trace that touch a secret folder, open a device, or write outside the review (or the image cache). */
-function violations(trace: string, cwd: string, roots: string[], secrets: string[], cache: string): string[] {
-  const out: string[] = [];
-  for (const line of trace.split('\n')) {
-    const { paths, write } = pathsOf(line, cwd);
-    for (const p of paths) {
-      if (secrets.some((s) => inside(s, p))) out.push(`touched the secret folder: ${line}`);
-      if (/^\/dev\/(zero|urandom)/.test(p) && /^\d+\s+open/.test(line)) out.push(`opened a device: ${line}`);
-    }
-    if (write && !/ENOENT|EEXIST/.test(line.split(') = ').pop() ?? '')) {
-      for (const p of paths.filter((x) => !x.startsWith('/dev/') && !x.startsWith('/proc/'))) {
-        if (!roots.some((r) => inside(r, p)) && !inside(cache, p)) out.push(`wrote outside the review: ${line}`);
-      }
-    }
-  }
-  return out;
-}
 
 interface Case {
   name: string;
@@ -155,6 +40,8 @@ interface Case {
   expect: RegExp;
   /** Expected exit code (1 unless said). */
   code?: number;
+  /** Files of the review the command itself rewrites (relative paths); every other file must stay as it was. */
+  rewrites?: RegExp;
 }
 
 async function link(target: string, at: string): Promise<void> {
@@ -248,6 +135,9 @@ interface Probe {
   evilName?: string;
   /** Makes the template a review in which the command reads this kind (before the attack is planted). */
   setup?: (root: string) => Promise<void>;
+  /** The command's exit code when it goes on past the bad file (1 unless said), and the files it rewrites meanwhile. */
+  code?: number;
+  rewrites?: RegExp;
 }
 
 const RUN_DIR = `runs/${RUN_ID}`;
@@ -282,6 +172,14 @@ const PROBES: Partial<Record<FileKindName, Probe>> = {
     command: ['compare', RUN_ID],
     duplicate: '{"A": {"kind": "option", "id": "1", "file": "options/1.png"}, "B": {"kind": "option", "id": "1", "file": "options/2.png"}}\n',
   },
+  // say takes the inbox into run.json when no process drives the run: a bad entry is left alone, said in one line, and
+  // the message is still recorded (exit 0; run.json and the deliverables are rewritten).
+  inboxEntry: {
+    file: `${RUN_DIR}/inbox/d1-1764000000000-000001-0123abcd.json`,
+    command: ['say', RUN_ID, '--as', 'd1', 'hello'],
+    code: 0,
+    rewrites: /^runs\/[^/]+\/(run\.json|transcript\.md|result\.md|journal\.jsonl)$/,
+  },
   // validate reads decision.yaml in a usual-way review (condition: usual).
   decision: {
     file: 'decision.yaml',
@@ -294,7 +192,6 @@ const PROBES: Partial<Record<FileKindName, Probe>> = {
 const NOT_PROBED: Partial<Record<FileKindName, string>> = {
   csv: 'named on the command line, not a file of the review (covered by the import tests)',
   driverLock: 'the lock is written and read only while a run is driven (lock tests cover links, folders and size)',
-  inboxEntry: 'read by the driver at a turn boundary, after a model answered (people tests)',
   preference: 'being added (issue 18); probe it here when a command reads it',
   references: 'being added (issue 19); probe it here when a command reads it',
   referencesNotes: 'being added (issue 19); probe it here when a command reads it',
@@ -304,9 +201,10 @@ const NOT_PROBED: Partial<Record<FileKindName, string>> = {
   revisedBrief: 'written by brief runs; read back by the panel only',
 };
 
-/** A text of the kind nested 200 000 deep. */
+/** A text of the kind nested 200 000 deep (or as deep as its byte cap allows). */
 function deepText(kind: FileKind): string {
-  return kind.parser === 'yaml' ? `designer: d1\nranking: ${'['.repeat(200_000)}\n` : '['.repeat(200_000);
+  const depth = Math.min(200_000, kind.maxBytes - 100);
+  return kind.parser === 'yaml' ? `designer: d1\nranking: ${'['.repeat(depth)}\n` : '['.repeat(depth);
 }
 
 const escaped = (rel: string): string => printable(rel).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -323,7 +221,8 @@ function kindCases(): Case[] {
       await fs.mkdir(path.dirname(abs(root)), { recursive: true });
     };
     const names = new RegExp(escaped(file));
-    const add = (attack: string, make: Case['make'], expect: RegExp = names) => cases.push({ name: `${name} (${file}): ${attack}`, make, commands: [command], expect });
+    const add = (attack: string, make: Case['make'], expect: RegExp = names) =>
+      cases.push({ name: `${name} (${file}): ${attack}`, make, commands: [command], expect, ...(probe.code !== undefined ? { code: probe.code } : {}), ...(probe.rewrites ? { rewrites: probe.rewrites } : {}) });
     add('a link out of the review', async (r, sec) => {
       await prepare(r);
       await link(path.join(sec, 'secret.md'), abs(r));
@@ -458,7 +357,7 @@ describe('hostile corpus: the real CLI on hostile review folders (strace: nothin
         assert.deepEqual(violations(r.trace, dir, [root, realRoot], [secret, realSecret], cache), [], shown);
         // Nothing of the review lost or changed (new files may appear), nothing outside changed.
         const insideAfter = await snapshotTree(root);
-        for (const [rel, was] of insideBefore) assert.equal(insideAfter.get(rel)?.slice(0, 300), was.slice(0, 300), `${shown}: ${rel} changed or went missing`);
+        for (const [rel, was] of insideBefore) if (!c.rewrites?.test(rel)) assert.equal(insideAfter.get(rel)?.slice(0, 300), was.slice(0, 300), `${shown}: ${rel} changed or went missing`);
         assert.deepEqual(await snapshotTree(secret), outsideBefore, `${shown}: something outside the review changed`);
       }
       assert.ok(matched, `${c.name}: no output line matched ${c.expect}`);

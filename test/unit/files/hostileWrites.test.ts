@@ -2,16 +2,17 @@
  * The write side of the hostile corpus, through the REAL command line (dist/cli.js): the attacks of issue 16 on what the
  * tool writes, renames and deletes. After each: every file of the review is still there (and unchanged unless the command
  * wrote it), everything outside is unchanged, the answer is one line, the exit code is the documented one, and the model
- * server received nothing.
+ * server received nothing. Each command runs under strace: no call names the outside folder, and nothing outside the
+ * review is written, renamed or deleted.
  */
 import { strict as assert } from 'node:assert';
-import { spawn } from 'node:child_process';
 import { existsSync, promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { MockOpenAI } from '../../support/openaiMock';
 import { RUN_ID, makeReviewWithRun } from '../evaluation/fixtures';
 import { TEST_KEY } from '../run/helpers';
+import { cliUnderStrace, hasStrace, violations } from '../../support/strace';
 
 const CLI = path.resolve(__dirname, '../../../../dist/cli.js');
 
@@ -52,19 +53,21 @@ describe('hostile writes: the real CLI never writes, renames or deletes through 
   let env: Record<string, string>;
   let base: string;
 
-  const cli = (args: string[], cwd: string): Promise<Outcome> =>
-    new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [CLI, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-      let out = '';
-      const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-      child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
-      child.stderr.on('data', (d: Buffer) => (out += d.toString('utf8')));
-      child.on('error', reject);
-      child.on('close', (code) => {
-        clearTimeout(timer);
-        resolve({ code, out });
-      });
-    });
+  let traces = 0;
+  /**
+   * Runs the CLI under strace and a 3 GB data limit (as the read corpus does): besides what each test checks, the
+   * trace shows no call that names the outside folder and no write, rename or delete outside the review (or the cache).
+   */
+  const cli = async (args: string[], cwd: string, top: string): Promise<Outcome> => {
+    const r = await cliUnderStrace(args, env, cwd, path.join(base, `strace-${++traces}.log`));
+    assert.equal(r.timedOut, false, `${args.join(' ')}: hung`);
+    assert.ok(r.trace.length > 0, 'strace wrote no trace');
+    const realTop = await fs.realpath(top);
+    const roots = [path.join(top, 'review'), path.join(realTop, 'review')];
+    const outside = [path.join(top, 'outside'), path.join(realTop, 'outside')];
+    assert.deepEqual(violations(r.trace, cwd, roots, outside, path.join(base, 'cache')), [], `teamfusion ${args.join(' ')}`);
+    return { code: r.code, out: `${r.stdout}${r.stderr}` };
+  };
 
   /** A review with a run beside an "outside" folder (a secret file and an empty folder), in a fresh folder. */
   async function setup(status: 'completed' | 'failed' = 'completed'): Promise<{ top: string; root: string; outside: string; run: string }> {
@@ -82,6 +85,7 @@ describe('hostile writes: the real CLI never writes, renames or deletes through 
 
   before(async function () {
     if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run npm run build first');
+    assert.ok(hasStrace(), 'strace is required for this suite (CI installs it with apt-get install strace)');
     mock = await MockOpenAI.start();
     base = await fs.mkdtemp(path.join(os.tmpdir(), 'tf-hostile-writes-'));
     env = {
@@ -106,7 +110,7 @@ describe('hostile writes: the real CLI never writes, renames or deletes through 
     await fs.symlink(outside, path.join(run, '.rerank.partial'));
     await fs.symlink('../..', path.join(run, '.rerank.0123456789abcdef01234567.partial'));
     const before = await snapshot(top);
-    const r = await cli(['rerank', root, RUN_ID], top);
+    const r = await cli(['rerank', root, RUN_ID], top, top);
     assert.equal(r.code, 0, r.out);
     const after = await snapshot(top);
     assert.deepEqual(lost(before, after), [], 'nothing of the review or outside lost or changed');
@@ -118,7 +122,7 @@ describe('hostile writes: the real CLI never writes, renames or deletes through 
     const { top, root, run } = await setup();
     await fs.symlink('../..', path.join(run, 'rerank'));
     const before = await snapshot(top);
-    const r = await cli(['rerank', root, RUN_ID], top);
+    const r = await cli(['rerank', root, RUN_ID], top, top);
     assert.equal(r.code, 1, r.out);
     assert.equal(r.out.trim().split('\n').length, 1, r.out);
     assert.match(r.out, /rerank/);
@@ -130,7 +134,7 @@ describe('hostile writes: the real CLI never writes, renames or deletes through 
       const { top, root, outside } = await setup();
       await fs.symlink(target === 'OUT' ? path.join(outside, 'empty') : target, path.join(root, 'evaluation'));
       const before = await snapshot(top);
-      const r = await cli(['evaluate', '.', '--out', 'evaluation'], root);
+      const r = await cli(['evaluate', '.', '--out', 'evaluation'], root, top);
       assert.equal(r.code, 1, r.out);
       assert.match(r.out, /^teamfusion evaluate: evaluation is a symbolic link; the tool never writes through a link/m, r.out);
       assert.deepEqual(await snapshot(top), before, `evaluation -> ${target}: nothing changed`);
@@ -140,7 +144,7 @@ describe('hostile writes: the real CLI never writes, renames or deletes through 
   it('evaluate --out outside the evaluated folder is refused in words', async () => {
     const { top, root } = await setup();
     const before = await snapshot(top);
-    const r = await cli(['evaluate', root, '--out', path.join(top, 'outside', 'empty')], top);
+    const r = await cli(['evaluate', root, '--out', path.join(top, 'outside', 'empty')], top, top);
     assert.equal(r.code, 1, r.out);
     assert.match(r.out, /--out .* is outside the folder being evaluated/);
     assert.deepEqual(await snapshot(top), before);
@@ -154,7 +158,7 @@ describe('hostile writes: the real CLI never writes, renames or deletes through 
       for (let pid = 1; pid <= 50; pid++) await fs.symlink(path.join(outside, 'secret.md'), path.join(out, `${name}.${pid}.tmp`));
     }
     const before = await snapshot(top);
-    let r = await cli(['evaluate', '.', '--out', 'evaluation'], root);
+    let r = await cli(['evaluate', '.', '--out', 'evaluation'], root, top);
     assert.ok(r.code === 0 || r.code === 1, r.out);
     let after = await snapshot(top);
     assert.deepEqual(lost(before, after), []);
@@ -163,7 +167,7 @@ describe('hostile writes: the real CLI never writes, renames or deletes through 
     await fs.rm(path.join(out, 'evaluation.json'));
     await fs.symlink('../brief.md', path.join(out, 'evaluation.json'));
     const before2 = await snapshot(top);
-    r = await cli(['evaluate', '.', '--out', 'evaluation'], root);
+    r = await cli(['evaluate', '.', '--out', 'evaluation'], root, top);
     assert.equal(r.code, 1, r.out);
     assert.match(r.out, /evaluation\/evaluation\.json is a symbolic link, not a file this tool writes; it is not replaced/);
     after = await snapshot(top);
@@ -177,7 +181,7 @@ describe('hostile writes: the real CLI never writes, renames or deletes through 
     await fs.symlink('../../brief.md', path.join(run, 'prompts.jsonl'));
     await fs.appendFile(path.join(root, 'brief.md'), 'no newline at the end');
     const before = await snapshot(top);
-    const r = await cli(['run', root, '--resume', RUN_ID], top);
+    const r = await cli(['run', root, '--resume', RUN_ID], top, top);
     assert.equal(r.code, 1, r.out);
     assert.match(r.out, /prompts\.jsonl is a symbolic link/);
     assert.deepEqual(lost(before, await snapshot(top), (p) => p.startsWith(`review/runs/${RUN_ID}/`) && !p.endsWith('prompts.jsonl')), []);
@@ -197,7 +201,7 @@ describe('hostile writes: the real CLI never writes, renames or deletes through 
       const lock = path.join(run, '.driver.lock');
       await plant(lock, outside);
       const before = await snapshot(top);
-      const r = await cli(['say', root, RUN_ID, '--as', 'd1', 'Keep the serif'], top);
+      const r = await cli(['say', root, RUN_ID, '--as', 'd1', 'Keep the serif'], top, top);
       assert.equal(r.code, 0, `${what}: ${r.out}`);
       assert.match(r.out, said, what);
       assert.match(r.out, /recorded in run/, `${what}: taken in now, not left for a process that does not exist`);
