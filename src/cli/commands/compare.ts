@@ -1,9 +1,12 @@
 /**
  * `teamfusion compare <review> <run-id> [--json]`: did the run help? Agreement before and after (blind re-ranking), the
- * paired change with a calibrated verdict, acceptance of the generated options, ratings and survey. Exit 0 with an
+ * paired change with a calibrated verdict, acceptance of the generated options, ratings and survey. A brief run: the
+ * blind pair's preference counts with a sign test, the survey beside the study's, and coverage. Exit 0 with an
  * "after", 1 when it cannot be computed yet (what is missing is said) or when an evaluation file has an error, 2 usage.
  */
-import { compareRun } from '../../core/evaluation';
+import { briefComparisonSentences, compareBriefRun, compareRun } from '../../core/evaluation';
+import { taskOf } from '../../core/record/record';
+import { readRunRecord } from '../../core/record/store';
 import { comparisonSentences } from '../../core/evaluation/format';
 import { printable } from '../../core/files/reviewFiles';
 import { UsageError } from '../usage';
@@ -16,6 +19,16 @@ export async function runCompare(args: string[]): Promise<number> {
     throw new UsageError('give the review folder and the run id, e.g. teamfusion compare samples/lumen-perfume 2026-11-21T22-40-05Z-3f9c');
   }
   const [review, runId] = positionals as [string, string];
+  const record = await readRunRecord(review, runId);
+  if (taskOf(record) === 'brief') {
+    // A brief run: the blind pair's preference counts, the survey and coverage; exit 0 once the counts can be given.
+    const b = await compareBriefRun(review, record);
+    for (const p of b.problems) process.stderr.write(`${printable(p)}\n`);
+    if (values.json === true) process.stdout.write(`${safeJson(b)}\n`);
+    else process.stdout.write(`${briefComparisonSentences(b).map(printable).join('\n')}\n`);
+    if (!b.preference) process.stderr.write(`teamfusion compare: ${printable(b.note ?? 'no preference counts yet.')}\n`);
+    return b.preference && b.problems.length === 0 ? 0 : 1;
+  }
   const c = await compareRun(review, runId);
   for (const p of c.problems) process.stderr.write(`${printable(p)}\n`);
   if (values.json === true) process.stdout.write(`${safeJson(c)}\n`);

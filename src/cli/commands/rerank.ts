@@ -1,6 +1,7 @@
 /**
  * `teamfusion rerank <review> <run-id> [--top N]`: makes runs/<run-id>/rerank/, the blind re-rank set (the review's
- * Borda top N options + every remix, under neutral letters). Exit 0 made, 1 refused (run not completed, folder exists,
+ * Borda top N options + every remix, under neutral letters); on a brief run, the revised brief and the baseline as A.md
+ * and B.md. Exit 0 made, 1 refused (run not completed, folder exists,
  * no such run), 2 usage.
  */
 import * as path from 'node:path';
@@ -23,6 +24,12 @@ export async function runRerank(args: string[]): Promise<number> {
   const { dir, key } = await makeRerankSet(review, runId, top === undefined ? {} : { top });
   const shown = path.relative(process.cwd(), dir) || dir;
   writeLine(process.stdout, shown);
+  if (Object.values(key).some((e) => e.kind === 'teamfusion' || e.kind === 'direct')) {
+    writeLine(process.stderr, `Made ${shown}: two revisions of the brief (A.md, B.md), one TeamFusion's and one written directly, in an order drawn for this run.`);
+    writeLine(process.stderr, `Next: each member writes runs/${runId}/preference/<designer-id>.yaml (designer:, prefer: A, B or tie, why: optional),`);
+    writeLine(process.stderr, `then: teamfusion compare ${review} ${runId}`);
+    return 0;
+  }
   writeLine(process.stderr, `Made ${shown}: ${Object.keys(key).length} candidates (${Object.keys(key).join(', ')}) to rank again, blind.`);
   writeLine(process.stderr, 'Next: each designer writes rankings/<designer-id>.yaml there (or uses "My ranking" in the review panel),');
   writeLine(process.stderr, `then: teamfusion compare ${review} ${runId}`);

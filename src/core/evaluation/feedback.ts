@@ -5,6 +5,7 @@
  *   runs/<run-id>/survey/<designer-id>.yaml   `designer`, `representative`, `clarity`, `satisfied` (each 1–5), `comment?`,
  *                                             `workflow?` (teamfusion | usual: which they would choose for similar tasks);
  *                                             a usual-way review keeps the same files in survey/ at its root.
+ *   runs/<run-id>/preference/<id>.yaml (brief run) `designer`, `prefer: A | B | tie` (letters of rerank/), `why?`.
  * Files are read as their kind in the file-kind table (contained, regular, capped, nesting checked) and written atomically;
  * each is matched to the team by its name with the one id rule (designerId.ts): a file named after nobody on the team, or
  * spelled otherwise than the designer's id (`ANA`, `ａｎａ` beside `ana`), is refused in words and not counted.
@@ -18,7 +19,7 @@ import { error, sortDiagnostics, warning } from '../diagnostics/diagnostics';
 import type { Diagnostic } from '../review/model';
 import { yamlProblem } from '../rankings/rankingText';
 import { allMessages, type RunRecord } from '../record/record';
-import { ratingsRel, surveyRel } from '../rerank/paths';
+import { preferenceRel, ratingsRel, surveyRel } from '../rerank/paths';
 import { RATING_WORDING, SURVEY_QUESTIONS } from './feedbackWords';
 
 export { SURVEY_QUESTIONS, SURVEY_WORDING, RATING_WORDING } from './feedbackWords';
@@ -247,6 +248,63 @@ export function checkSurveyText(text: string, file: string): { survey?: SurveyAn
   const sorted = sortDiagnostics(diagnostics);
   if (designer === undefined || sorted.some((d) => d.severity === 'error')) return { diagnostics: sorted };
   return { survey: out, diagnostics: sorted };
+}
+
+export const PREFERENCES = ['A', 'B', 'tie'] as const;
+export type Prefer = (typeof PREFERENCES)[number];
+
+export interface PreferenceAnswer {
+  designer: string;
+  file: string;
+  prefer: Prefer;
+  why?: string;
+}
+
+/** Validates the text of runs/<id>/preference/<designer>.yaml (a brief run's blind pair). */
+export function checkPreferenceText(text: string, file: string): { preference?: PreferenceAnswer; diagnostics: Diagnostic[] } {
+  const expected = designerIdOfFile(file);
+  const { map, data, posOf, diagnostics } = parseMap(text, file, 'A preference file');
+  if (!map || !data) return { diagnostics };
+  unknownFields(map, ['designer', 'prefer', 'why'], file, posOf, diagnostics);
+  const designer = checkDesigner(map, data, file, expected, posOf, diagnostics);
+  const pair = pairOf(map, 'prefer');
+  let prefer: Prefer | undefined;
+  if (!pair) diagnostics.push(error(file, 'The prefer field is missing. Add prefer: A, prefer: B or prefer: tie.', 1, 1));
+  else {
+    const at = valuePos(pair, posOf, posOf(pair));
+    const v = typeof data.prefer === 'string' ? data.prefer.trim() : undefined;
+    if (v !== undefined && (PREFERENCES as readonly string[]).includes(v)) prefer = v as Prefer;
+    else diagnostics.push(error(file, `prefer must be A, B or tie (the letters of rerank/A.md and rerank/B.md), found ${shownValue(data.prefer)}.`, at.line, at.column));
+  }
+  let why: string | undefined;
+  if (data.why !== undefined && data.why !== null) {
+    if (typeof data.why !== 'string') {
+      const at = valuePos(pairOf(map, 'why'), posOf, { line: 1, column: 1 });
+      diagnostics.push(error(file, 'why must be text.', at.line, at.column));
+    } else if (data.why.trim() !== '') why = data.why;
+  }
+  const sorted = sortDiagnostics(diagnostics);
+  if (designer === undefined || prefer === undefined || sorted.some((d) => d.severity === 'error')) return { diagnostics: sorted };
+  return { preference: { designer, file, prefer, ...(why ? { why } : {}) }, diagnostics: sorted };
+}
+
+/** Every valid preference file of a brief run, plus the diagnostics of the others (capped per file); `team` as for loadRatings. */
+export async function loadPreferences(root: string, runId: string, team?: readonly string[]): Promise<{ answers: PreferenceAnswer[]; diagnostics: Diagnostic[] }> {
+  const diagnostics: Diagnostic[] = [];
+  const answers: PreferenceAnswer[] = [];
+  for (const f of await yamlFiles(root, preferenceRel(runId))) {
+    const notOurs = teamProblem(f, team);
+    if (notOurs) {
+      diagnostics.push(notOurs);
+      continue;
+    }
+    const text = await readFeedback(root, f.rel, 'preference', diagnostics);
+    if (text === undefined) continue;
+    const r = checkPreferenceText(text, f.rel);
+    for (const d of r.diagnostics) diagnostics.push(d);
+    if (r.preference) answers.push(r.preference);
+  }
+  return { answers, diagnostics: capKindDiagnostics(diagnostics, 'preference') };
 }
 
 /** YAML files of a folder of the run (ratings/ or survey/), contained; [] when the folder does not exist. */

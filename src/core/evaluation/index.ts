@@ -4,6 +4,8 @@ export type { RerankSetResult, RerankSource } from '../rerank/rerankSet';
 export { readKey, formatKey } from '../rerank/key';
 export type { RerankKey } from '../rerank/key';
 export { compareRun, RERANKINGS_NEEDED } from './compare';
+export { compareBriefRun, briefComparisonSentences, signTestP } from './briefCompare';
+export type { BriefCompareResult, PreferenceSummary } from './briefCompare';
 export type { CompareResult, AgreementSide, PairedResult, Timing } from './compare';
 export { acceptance, summarizeRatings, summarizeSurvey } from './summaries';
 export type { Acceptance, RatingsSummary, SurveySummary } from './summaries';

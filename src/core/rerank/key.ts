@@ -1,5 +1,6 @@
 /**
- * runs/<run-id>/rerank/key.json: `{"A": {"kind": "option"|"remix", "id": "4"|"r1", "file": "…"}}` — which letter of the
+ * runs/<run-id>/rerank/key.json: `{"A": {"kind": "option"|"remix", "id": "4"|"r1", "file": "…"}}` (a brief run: kind
+ * "teamfusion"|"direct") — which letter of the
  * blind re-rank set is which source (`file` relative to the review root). Read (capped, contained) only when the
  * comparison is shown.
  */
@@ -10,7 +11,7 @@ import { zodSentence } from '../zodText';
 import { checkJsonSyntax } from '../diagnostics/jsonSyntax';
 import { keyRel } from './paths';
 
-export const KeyEntrySchema = z.object({ kind: z.enum(['option', 'remix']), id: z.string().min(1), file: z.string().min(1) }).strict();
+export const KeyEntrySchema = z.object({ kind: z.enum(['option', 'remix', 'teamfusion', 'direct']), id: z.string().min(1), file: z.string().min(1) }).strict();
 export const RerankKeySchema = z.record(z.string().regex(/^[A-Z]+$/, 'a letter A, B, C, …'), KeyEntrySchema);
 export type RerankKey = z.infer<typeof RerankKeySchema>;
 

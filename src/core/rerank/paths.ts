@@ -4,6 +4,7 @@
  *   runs/<run-id>/rerank/key.json    which letter is which source (read only when the comparison is shown)
  *   runs/<run-id>/ratings/<id>.yaml  a designer's ratings of their own proxy's messages
  *   runs/<run-id>/survey/<id>.yaml   a designer's answers to the three study questions
+ *   runs/<run-id>/preference/<id>.yaml  (brief run) which of rerank/A.md and B.md a member prefers
  */
 import * as path from 'node:path';
 import { runDir, RUNS_DIR } from '../record/store';
@@ -12,6 +13,7 @@ export const RERANK_DIR = 'rerank';
 export const KEY_FILE = 'key.json';
 export const RATINGS_DIR = 'ratings';
 export const SURVEY_DIR = 'survey';
+export const PREFERENCE_DIR = 'preference';
 
 /** runs/<run-id> (throws a plain sentence when `runId` is not a run id). */
 export function runRel(runId: string): string {
@@ -38,4 +40,8 @@ export function surveyRel(runId: string, designer?: string): string {
 /** Absolute path of the re-rank folder of a run. */
 export function rerankDir(reviewRoot: string, runId: string): string {
   return path.join(path.resolve(reviewRoot), ...rerankRel(runId).split('/'));
+}
+
+export function preferenceRel(runId: string, designer?: string): string {
+  return designer === undefined ? `${runRel(runId)}/${PREFERENCE_DIR}` : `${runRel(runId)}/${PREFERENCE_DIR}/${designer}.yaml`;
 }

@@ -16,6 +16,8 @@ import { formatDiagnostic } from '../diagnostics/diagnostics';
 import { loadReview } from '../review/loadReview';
 import type { Review } from '../review/model';
 import { readRunRecord, reviewRelative } from '../record/store';
+import { taskOf } from '../record/record';
+import { makeBriefRerankSet } from './briefRerank';
 import { reviewRankMatrix } from '../stats/analysis';
 import { bordaCount } from '../stats/borda';
 import { SeededRandom, seedFromText } from '../stats/prng';
@@ -51,7 +53,7 @@ export function letterOf(index: number): string {
 }
 
 export interface RerankSource {
-  kind: 'option' | 'remix';
+  kind: RerankKey[string]['kind'];
   id: string;
   /** Relative to the review root. */
   file: string;
@@ -100,6 +102,7 @@ export async function makeRerankSet(reviewRoot: string, runId: string, opts: { t
   if (await statInReview(root, target)) {
     throw new Error(`Run ${runId} already has a re-rank folder (${target}); it is never overwritten. The designers rank there.`);
   }
+  if (taskOf(record) === 'brief') return makeBriefRerankSet(root, record);
   const loaded = await loadReview(root, { requireRankings: true, decodeImages: false });
   if (!loaded.review) {
     const first = loaded.diagnostics.find((d) => d.severity === 'error');

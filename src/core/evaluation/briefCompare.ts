@@ -1,0 +1,147 @@
+/**
+ * compareBriefRun: what "did it help?" knows about one brief run (issue 17) — which of the blind pair (rerank/A.md,
+ * rerank/B.md) each member preferred, mapped through key.json to `teamfusion` or `direct`, with a two-sided exact sign
+ * test over the members who did not tie; the survey means beside the study's; and the coverage of every member's points
+ * in the last round. Missing preference or survey files are listed as missing, never an error. Never writes.
+ */
+import * as path from 'node:path';
+import { formatDiagnostic } from '../diagnostics/diagnostics';
+import { statInReview, ReviewFileError } from '../files/reviewFiles';
+import { loadReview } from '../review/loadReview';
+import type { RunRecord } from '../record/record';
+import { readKey, type RerankKey } from '../rerank/key';
+import { rerankRel } from '../rerank/paths';
+import { loadPreferences, loadSurvey } from './feedback';
+import { REFERENCE } from './reference';
+import { summarizeSurvey, type SurveySummary } from './summaries';
+
+export interface PreferenceSummary {
+  /** Members with a valid preference file. */
+  n: number;
+  teamfusion: number;
+  direct: number;
+  tie: number;
+  /** Two-sided exact sign test over the members who did not tie; null when all tied (or nobody answered). */
+  signTestP: number | null;
+}
+
+export interface BriefCompareResult {
+  runId: string;
+  task: 'brief';
+  team: string[];
+  /** null until the blind pair exists and its key can be read. */
+  preference: PreferenceSummary | null;
+  survey: SurveySummary;
+  reference: { survey: typeof REFERENCE.survey };
+  /** Over all members' points of the last round. */
+  coverage: { kept: number; changed: number; leftOut: number };
+  /** Members without a preference / survey file (not an error). */
+  missing: { preference: string[]; survey: string[] };
+  /** What stops the preference counts, in words; null when they are there. */
+  note: string | null;
+  problems: string[];
+}
+
+function choose(n: number, k: number): number {
+  let c = 1;
+  for (let i = 1; i <= k; i++) c = (c * (n - k + i)) / i;
+  return c;
+}
+
+/** Two-sided exact sign test: P(|X − n/2| ≥ |k − n/2|) for X ~ Binomial(n, ½); null when n = 0. */
+export function signTestP(k: number, n: number): number | null {
+  if (n === 0) return null;
+  const low = Math.min(k, n - k);
+  let tail = 0;
+  for (let i = 0; i <= low; i++) tail += choose(n, i);
+  return Math.min(1, (2 * tail) / 2 ** n);
+}
+
+function coverageOf(record: RunRecord): BriefCompareResult['coverage'] {
+  const last = [...record.iterations].reverse().find((it) => it.brief);
+  const out = { kept: 0, changed: 0, leftOut: 0 };
+  for (const c of last?.brief?.coverage ?? []) {
+    if (c.status === 'kept') out.kept++;
+    else if (c.status === 'changed') out.changed++;
+    else out.leftOut++;
+  }
+  return out;
+}
+
+export async function compareBriefRun(reviewRoot: string, record: RunRecord): Promise<BriefCompareResult> {
+  const root = path.resolve(reviewRoot);
+  const runId = record.id;
+  const loaded = await loadReview(root, { requireRankings: false, decodeImages: false });
+  if (!loaded.review) {
+    const first = loaded.diagnostics.find((d) => d.severity === 'error');
+    throw new Error(`The review cannot be read${first ? `: ${formatDiagnostic(first)}` : '.'}`);
+  }
+  const chosen = record.settings.designers;
+  const team = loaded.review.comments.map((c) => c.designer).filter((id) => !chosen || chosen.includes(id));
+  const problems: string[] = [];
+  const prefs = await loadPreferences(root, runId, team);
+  const survey = await loadSurvey(root, runId, team);
+  for (const d of [...prefs.diagnostics, ...survey.diagnostics]) if (d.severity === 'error') problems.push(formatDiagnostic(d));
+
+  let key: RerankKey | undefined;
+  let note: string | null = null;
+  if (!(await statInReview(root, rerankRel(runId)))) {
+    note = `There is no blind pair yet: make it with "teamfusion rerank <review> ${runId}", then each member writes preference/<designer-id>.yaml.`;
+  } else {
+    try {
+      key = await readKey(root, runId);
+    } catch (err) {
+      if (!(err instanceof ReviewFileError)) throw err;
+      problems.push(/:\d+:\d+: error: /.test(err.message) ? err.message : `${err.file}:0:0: error: ${err.message}`);
+      note = 'The key of the blind pair cannot be read, so the letters cannot be told apart.';
+    }
+  }
+  let preference: PreferenceSummary | null = null;
+  if (key) {
+    const p = { n: 0, teamfusion: 0, direct: 0, tie: 0 };
+    for (const a of prefs.answers) {
+      const kind = a.prefer === 'tie' ? 'tie' : key[a.prefer]?.kind;
+      if (kind === 'teamfusion' || kind === 'direct' || kind === 'tie') {
+        p.n++;
+        p[kind]++;
+      } else problems.push(`${a.file}:1:1: error: prefer: ${a.prefer} is not a letter of this run's blind pair.`);
+    }
+    preference = { ...p, signTestP: signTestP(p.teamfusion, p.teamfusion + p.direct) };
+  }
+  const answered = (xs: { designer: string }[]) => new Set(xs.map((x) => x.designer));
+  const hasPref = answered(prefs.answers);
+  const hasSurvey = answered(survey.answers);
+  return {
+    runId,
+    task: 'brief',
+    team,
+    preference,
+    survey: summarizeSurvey(survey.answers),
+    reference: { survey: REFERENCE.survey },
+    coverage: coverageOf(record),
+    missing: { preference: team.filter((id) => !hasPref.has(id)), survey: team.filter((id) => !hasSurvey.has(id)) },
+    note,
+    problems,
+  };
+}
+
+const two = (x: number | null): string => (x === null ? 'no answer' : x.toFixed(2));
+
+/** The comparison in sentences. */
+export function briefComparisonSentences(c: BriefCompareResult): string[] {
+  const out: string[] = [`Brief run ${c.runId}, team of ${c.team.length} (${c.team.join(', ')}).`];
+  const p = c.preference;
+  if (!p) out.push(c.note ?? 'There are no preference counts yet.');
+  else if (p.n === 0) out.push('Nobody has said which brief they prefer yet (preference/<designer-id>.yaml, prefer: A, B or tie).');
+  else {
+    out.push(`Of ${p.n} member${p.n === 1 ? '' : 's'} who chose blind, ${p.teamfusion} preferred TeamFusion's revised brief, ${p.direct} the direct revision, and ${p.tie} called it a tie.`);
+    out.push(p.signTestP === null ? 'Everyone tied, so there is no sign test.' : `Two-sided exact sign test over the ${p.teamfusion + p.direct} who did not tie: p = ${p.signTestP.toFixed(3)}.`);
+  }
+  if (c.survey.n === 0) out.push('Nobody has answered the survey yet.');
+  else out.push(`Survey means (${c.survey.n} answered; the study's in brackets): representative ${two(c.survey.representative)} (${c.reference.survey.representative}), clarity ${two(c.survey.clarity)} (${c.reference.survey.clarity}), satisfied ${two(c.survey.satisfied)} (${c.reference.survey.satisfied}).`);
+  const cv = c.coverage;
+  out.push(`Coverage of the members' points in the last round: ${cv.kept} kept, ${cv.changed} changed, ${cv.leftOut} left out.`);
+  if (c.missing.preference.length) out.push(`No preference file yet from: ${c.missing.preference.join(', ')}.`);
+  if (c.missing.survey.length) out.push(`No survey file yet from: ${c.missing.survey.join(', ')}.`);
+  return out;
+}

@@ -1,0 +1,52 @@
+/**
+ * The blind pair of a brief run (issue 17): the final revised brief and the direct baseline (baseline.md) copied to
+ * runs/<run-id>/rerank/A.md and B.md in an order drawn from the run id (the same run always gives the same letters), and
+ * key.json in the design runs' shape, each letter's kind `teamfusion` or `direct`. Built in a folder of its own under a
+ * random name and moved into place, like the design re-rank set; an existing one is never overwritten. Every read and
+ * write goes through the review-files room.
+ */
+import * as path from 'node:path';
+import { readKindText } from '../files/fileKinds';
+import { makeOwnFolder, removeOwnFolder, renameOwnFolder, statInReview, writeReviewFile } from '../files/reviewFiles';
+import type { RunRecord } from '../record/record';
+import { reviewRelative } from '../record/store';
+import { formatKey, type RerankKey } from './key';
+import { assignLetters, type RerankSetResult } from './rerankSet';
+import { KEY_FILE, rerankRel, runRel } from './paths';
+
+/** The revised brief of the last round that has one, relative to the review root; undefined when none. */
+export function finalBriefRel(record: RunRecord): string | undefined {
+  const last = [...record.iterations].reverse().find((it) => it.brief);
+  return last?.brief ? reviewRelative(record.id, last.brief.file) : undefined;
+}
+
+/** Makes runs/<run-id>/rerank/{A.md,B.md,key.json} for a completed brief run (the caller checked status and absence). */
+export async function makeBriefRerankSet(root: string, record: RunRecord): Promise<RerankSetResult> {
+  const runId = record.id;
+  const target = rerankRel(runId);
+  const revised = finalBriefRel(record);
+  if (!revised) throw new Error(`Run ${runId} wrote no revised brief, so there is nothing to compare.`);
+  if (!record.baseline) throw new Error(`Run ${runId} has no direct baseline (baseline.md), so there is nothing to compare it with.`);
+  const baseline = reviewRelative(runId, record.baseline.file);
+  const texts = new Map<string, string>();
+  for (const file of [revised, baseline]) {
+    const st = await statInReview(root, file);
+    if (!st?.isFile()) throw new Error(`Run ${runId} is missing ${file}; it is not a file.`);
+    texts.set(file, await readKindText(root, file, 'revisedBrief'));
+  }
+  const key: RerankKey = assignLetters(runId, [
+    { kind: 'teamfusion', id: 'revised', file: revised },
+    { kind: 'direct', id: 'baseline', file: baseline },
+  ]);
+  const staging = await makeOwnFolder(root, runRel(runId), path.posix.basename(target));
+  try {
+    for (const [letter, s] of Object.entries(key)) await writeReviewFile(root, `${staging}/${letter}.md`, texts.get(s.file)!, { exclusive: true });
+    await writeReviewFile(root, `${staging}/${KEY_FILE}`, formatKey(key), { exclusive: true });
+    if (await statInReview(root, target)) throw new Error(`Run ${runId} already has a re-rank folder (${target}); it is never overwritten.`);
+    await renameOwnFolder(root, staging, target);
+  } catch (err) {
+    await removeOwnFolder(root, staging);
+    throw err;
+  }
+  return { dir: path.join(root, ...target.split('/')), key };
+}
