@@ -20,7 +20,7 @@ interface Running { done: Promise<Result>; stderr(): string }
 const git = (dir: string, ...args: string[]): string => execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8', env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } });
 
 /** Waits for a condition (no clock assertion: the deadline only keeps a broken run from hanging the suite). */
-async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, ms = 60_000): Promise<T> {
+async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, ms = 240_000): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const v = await probe();
@@ -49,7 +49,7 @@ function count(haystack: string, needle: string): number {
 }
 
 describe('a team on three machines through its git remote (real git, the built CLI)', function () {
-  this.timeout(180_000);
+  this.timeout(600_000);
   let mock: MockOpenAI;
   let cli: Awaited<ReturnType<typeof buildCli>>;
   let env: NodeJS.ProcessEnv;
@@ -70,7 +70,7 @@ describe('a team on three machines through its git remote (real git, the built C
   afterEach(() => assert.deepEqual(mock.specErrors(), [], 'every request is valid against the official spec'));
 
   const start = (args: string[], e: NodeJS.ProcessEnv = env): Running => {
-    const child = spawn(process.execPath, [cli.cli, ...args], { env: e, stdio: ['ignore', 'pipe', 'pipe'], timeout: 150_000 });
+    const child = spawn(process.execPath, [cli.cli, ...args], { env: e, stdio: ['ignore', 'pipe', 'pipe'], timeout: 540_000 });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
@@ -160,7 +160,7 @@ describe('a team on three machines through its git remote (real git, the built C
     await fs.rename(away, t.remote);
 
     // Ben's second turn (iteration 2): he passes; his proxy speaks.
-    await until('Ben to see the run waiting for him again', () => waitingFor(2), 90_000);
+    await until('Ben to see the run waiting for him again', () => waitingFor(2));
     const passed = await tf(['say', t.review('ben'), id, '--as', 'd2', '--sync', '/pass']);
     assert.equal(passed.code, 0, passed.stderr);
 
