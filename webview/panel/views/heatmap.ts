@@ -1,6 +1,6 @@
 /**
  * Designers × options: each cell shows the rank the designer gave, coloured by it (strong = best). The justification
- * shows in a tooltip for the cell under the pointer or with focus (aria-describedby); it closes on leave and Escape.
+ * shows on hover (title) and, for keyboard users, in a visible tooltip when the cell has focus (aria-describedby).
  * Built as a plain table with one listener for the whole grid, so 50 × 50 stays quick.
  */
 import { h, section, muted } from '../dom';
@@ -49,7 +49,7 @@ export function heatmapView(ctx: ViewContext): HTMLElement {
         return;
       }
       const describe = `${d.name}, option ${o.id}, ranked ${ordinal(e.rank)}: ${e.justification}`;
-      const cell = h('td', { class: 'tf-cell', tabindex: 0, 'aria-label': describe, 'data-designer': d.id, 'data-option': o.id }, String(e.rank));
+      const cell = h('td', { class: 'tf-cell', tabindex: 0, title: e.justification, 'aria-label': describe, 'data-designer': d.id, 'data-option': o.id }, String(e.rank));
       cell.style.setProperty('--tf-heat', `${heatPercent(avg[i] ?? n, n)}%`);
       if ((avg[i] ?? n) <= 1.5) cell.classList.add('tf-cell-top');
       row.append(cell);
@@ -72,51 +72,27 @@ export function heatmapView(ctx: ViewContext): HTMLElement {
 
   const tip = h('div', { id: TIP_ID, role: 'tooltip', class: 'tf-tooltip', hidden: true });
   const table = h('table', { class: 'tf-heat', 'aria-label': 'Ranks given by each designer (1 = best)' }, h('thead', {}, headRow), body, foot);
-  const wrap = h('div', { class: 'tf-heat-wrap', 'data-view-group': '' }, table);
-  // One tooltip for the grid, for the cell under the pointer or with focus. It never takes the pointer
-  // (pointer-events: none) and sits outside the grid where there is room, so it never hides the cells around it.
-  let shownFor: HTMLElement | null = null;
-  const cellOf = (t: EventTarget | null): HTMLElement | null => (t instanceof Element ? t.closest<HTMLElement>('td.tf-cell[data-designer]') : null);
-  const show = (cell: HTMLElement) => {
-    if (shownFor && shownFor !== cell) shownFor.removeAttribute('aria-describedby');
-    shownFor = cell;
+  let focused: HTMLElement | null = null;
+  table.addEventListener('focusin', (ev) => {
+    const cell = (ev.target as HTMLElement).closest<HTMLElement>('td.tf-cell[data-designer]');
+    if (!cell) return;
+    focused = cell;
     tip.textContent = cell.getAttribute('aria-label') ?? '';
     cell.setAttribute('aria-describedby', TIP_ID);
     tip.hidden = false;
-    placeTip(tip, cell, wrap);
-    document.addEventListener('keydown', onEscape, true);
-  };
-  const hide = () => {
-    shownFor?.removeAttribute('aria-describedby');
-    shownFor = null;
-    tip.hidden = true;
-    document.removeEventListener('keydown', onEscape, true);
-  };
-  const onEscape = (ev: KeyboardEvent) => {
-    if (ev.key !== 'Escape' || tip.hidden) return;
-    ev.stopPropagation();
-    hide();
-  };
-  table.addEventListener('focusin', (ev) => {
-    const cell = cellOf(ev.target);
-    if (cell) show(cell);
+    placeTip(tip, cell);
   });
   table.addEventListener('focusout', (ev) => {
-    if (cellOf(ev.target) === shownFor) hide();
+    (ev.target as HTMLElement).removeAttribute?.('aria-describedby');
+    focused = null;
+    tip.hidden = true;
   });
-  table.addEventListener('pointerover', (ev) => {
-    const cell = cellOf(ev.target);
-    if (cell && cell !== shownFor) show(cell);
-    else if (!cell && shownFor && shownFor !== document.activeElement) hide();
-  });
-  table.addEventListener('pointerleave', hide);
   table.addEventListener('keydown', (ev) => moveFocus(ev, table));
+  const wrap = h('div', { class: 'tf-heat-wrap', 'data-view-group': '' }, table);
   // The tooltip is fixed to the window, outside the scrolling box, so neither the box nor the panel's edge cuts it.
   const follow = () => {
-    if (!wrap.isConnected) {
-      window.removeEventListener('scroll', follow);
-      document.removeEventListener('keydown', onEscape, true);
-    } else if (shownFor && !tip.hidden) placeTip(tip, shownFor, wrap);
+    if (!wrap.isConnected) window.removeEventListener('scroll', follow);
+    else if (focused && !tip.hidden) placeTip(tip, focused);
   };
   wrap.addEventListener('scroll', follow, { passive: true });
   window.addEventListener('scroll', follow, { passive: true });
@@ -129,33 +105,19 @@ export function heatmapView(ctx: ViewContext): HTMLElement {
   );
 }
 
-/**
- * Outside the grid, in line with the cell: above the grid when it fits in the window, else below it. When neither edge
- * of the grid is in view (a grid taller than the window), beside the grid; only when there is no room at all does it
- * sit over the grid, at the window's edge farthest from the cell. It never takes the pointer either way (CSS).
- */
-function placeTip(tip: HTMLElement, cell: HTMLElement, grid: HTMLElement): void {
+/** Below the cell when it fits in the window, else above it, else where the most room is (then it scrolls itself). */
+function placeTip(tip: HTMLElement, cell: HTMLElement): void {
   const margin = 6;
-  const gap = 4;
   const box = cell.getBoundingClientRect();
-  const g = grid.getBoundingClientRect();
   tip.style.setProperty('max-height', `${Math.max(80, window.innerHeight - 2 * margin)}px`);
   const t = tip.getBoundingClientRect();
-  const clampLeft = (x: number) => Math.max(margin, Math.min(x, window.innerWidth - margin - t.width));
-  const clampTop = (y: number) => Math.max(margin, Math.min(y, window.innerHeight - margin - t.height));
+  const below = window.innerHeight - box.bottom - margin;
+  const above = box.top - margin;
   let top: number;
-  let left = clampLeft(box.left);
-  if (g.top - gap - t.height >= margin) top = g.top - gap - t.height;
-  else if (g.bottom + gap + t.height <= window.innerHeight - margin) top = g.bottom + gap;
-  else if (window.innerWidth - g.right - gap - margin >= t.width) {
-    left = g.right + gap;
-    top = clampTop(box.top);
-  } else if (g.left - gap - margin >= t.width) {
-    left = g.left - gap - t.width;
-    top = clampTop(box.top);
-  } else {
-    top = box.top + box.height / 2 < window.innerHeight / 2 ? window.innerHeight - margin - t.height : margin;
-  }
+  if (t.height + 4 <= below) top = box.bottom + 4;
+  else if (t.height + 4 <= above) top = box.top - 4 - t.height;
+  else top = Math.max(margin, window.innerHeight - margin - t.height);
+  const left = Math.max(margin, Math.min(box.left, window.innerWidth - margin - t.width));
   tip.style.setProperty('top', `${Math.round(top)}px`);
   tip.style.setProperty('left', `${Math.round(left)}px`);
 }
