@@ -111,6 +111,10 @@ describe('looking at the designs, panel defects, walkthrough (real VS Code)', fu
     const env = { OPENAI_BASE_URL: mock.baseURL, OPENAI_API_KEY: 'sk-e2e-placeholder', TEAMFUSION_MAX_RETRIES: '0' };
     const ok = await cli(['run', sample, '--iterations', '2', '--turns', '1', '--json'], env);
     assert.equal(ok.code, 0, `the first run completes: ${ok.out.slice(-400)}`);
+    // Run ids sort by their start second: the failing run must start in a later second than the completed one, or the
+    // two could sort either way (the condition waited on is the clock's next second, not a fixed pause).
+    const startedIn = Math.floor(Date.now() / 1000);
+    while (Math.floor(Date.now() / 1000) === startedIn) await new Promise((r) => setTimeout(r, 50));
     mock.enqueue('chat', { kind: 'error', status: 400, body: { error: { message: `Bad request: ${LONG_WORD}`, type: 'invalid_request_error', code: null, param: null } } });
     const bad = await cli(['run', sample, '--iterations', '2', '--turns', '1'], env);
     assert.notEqual(bad.code, 0, 'the second run fails');
