@@ -95,6 +95,11 @@ describe('review panel in a real VS Code (code-server)', function () {
     await makeReview(sample, {});
     await makeReview(hostile, { title: 'Hostile <img src=x onerror="window.__pwned=1"> review', hostile: true });
     await makeLargeReview(path.join(ws, 'large-review'), 50, 50);
+    // review.yaml with one bad value (and a good title): the rankings are all valid.
+    const broken = path.join(ws, 'broken-settings');
+    await makeReview(broken, { title: 'Broken settings' });
+    const brokenConfig = parseYaml(await fs.readFile(path.join(broken, 'review.yaml'), 'utf8')) as Record<string, unknown>;
+    await fs.writeFile(path.join(broken, 'review.yaml'), stringifyYaml({ ...brokenConfig, iterations: 'many' }));
 
     mock = await MockOpenAI.start();
     // Proxy turns stream slowly enough to be seen arriving.
