@@ -1,6 +1,7 @@
 /**
  * `teamfusion pin <review> <run-id> <message-id> [--as <designer-id>] [--remove] [--sync]`: pins a message so every later chat
- * prompt of the run carries it ("Pinned by Ana: …"); without --as the review's lead pins. Exit 0 done, 1 refused
+ * prompt of the run carries it ("Pinned by Ana: …"); without --as the review's lead pins. Like say, the pin is an inbox
+ * entry of that person; the run's driver takes it in. Exit 0 done, 1 refused
  * (unknown message or designer, no lead and no --as, --remove of a message that is not pinned), 2 usage.
  */
 import * as path from 'node:path';
@@ -20,12 +21,17 @@ export async function runPin(args: string[]): Promise<number> {
   try {
     const root = path.resolve(review);
     const as = typeof values.as === 'string' ? values.as.trim() : undefined;
-    const submit = (entryOnly: boolean) => submitPin({ reviewRoot: root, runId, message, as, remove, entryOnly, onNote: (line) => process.stderr.write(`${printable(line)}\n`) });
+    const submit = () => submitPin({ reviewRoot: root, runId, message, as, remove, onNote: (line) => process.stderr.write(`${printable(line)}\n`) });
     const r = values.sync
-      ? await throughRemote(root, 'pin', `TeamFusion ${runId}: ${as ?? 'the lead'} ${remove ? 'unpins' : 'pins'} ${message}`, () => submit(true))
-      : await submit(false);
+      ? await throughRemote(root, 'pin', `TeamFusion ${runId}: ${as ?? 'the lead'} ${remove ? 'unpins' : 'pins'} ${message}`, submit)
+      : await submit();
     const what = remove ? 'unpinned' : 'pinned';
-    process.stderr.write(r.applied ? `Message ${printable(message)} ${what} in run ${runId}.\n` : `Message ${printable(message)} ${what}; the process running ${runId} takes it in at the next turn.\n`);
+    const when = values.sync
+      ? `the process driving ${runId} takes it in after its next pull`
+      : r.driven
+        ? `the process running ${runId} takes it in at the next turn`
+        : `nobody drives ${runId} now, so it is taken in when the run goes on (run --resume, or a refine of a completed run)`;
+    process.stderr.write(`Message ${printable(message)} ${what} (${r.file}); ${when}.\n`);
     return 0;
   } catch (err) {
     if (err instanceof SyncExit) return err.code;

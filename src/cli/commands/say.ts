@@ -1,6 +1,7 @@
 /**
- * `teamfusion say <review> <run-id> --as <designer-id> [--sync] <text…>`: a designer speaks in a run — running (taken in by the
- * process that drives it at its next turn), waiting, failed or cancelled (written into run.json now). "/pass" at the
+ * `teamfusion say <review> <run-id> --as <designer-id> [--sync] <text…>`: a designer speaks in a run — the message becomes an
+ * entry of the run's inbox, a file of that person only; the process that drives the run takes it in at its next turn, or,
+ * when nobody drives it now (waiting, failed, cancelled), the next `run --resume` does. "/pass" at the
  * person's own turn lets their proxy speak it. `--sync`: through the team's git remote (cli/personSync.ts). Exit 0 accepted, 1 refused (completed run, unknown designer, empty text,
  * an @mention of nobody), 2 usage.
  */
@@ -21,17 +22,16 @@ export async function runSay(args: string[]): Promise<number> {
   try {
     const root = path.resolve(review);
     const as = values.as.trim();
-    const submit = (entryOnly: boolean) => submitSay({ reviewRoot: root, runId, as, text: words.join(' '), entryOnly, onNote: (line) => process.stderr.write(`${printable(line)}\n`) });
-    const r = values.sync ? await throughRemote(root, 'say', `TeamFusion ${runId}: ${as} says`, () => submit(true)) : await submit(false);
-    const where = r.applied
-      ? `recorded in run ${runId} as ${r.message?.id}${r.message?.turn ? ` (turn ${r.message.turn})` : ''}`
-      : values.sync
-        ? `sent to run ${runId} as ${r.file}; the process driving it takes it in after its next pull`
-        : `sent to run ${runId}; the process running it takes it in at the next turn`;
+    const submit = () => submitSay({ reviewRoot: root, runId, as, text: words.join(' '), onNote: (line) => process.stderr.write(`${printable(line)}\n`) });
+    const r = values.sync ? await throughRemote(root, 'say', `TeamFusion ${runId}: ${as} says`, submit) : await submit();
+    const turn = r.message?.turn ? ` (it answers turn ${r.message.turn})` : '';
+    const where = values.sync
+      ? `sent to run ${runId} as ${r.file}${turn}; the process driving it takes it in after its next pull`
+      : r.driven
+        ? `sent to run ${runId}; the process running it takes it in at the next turn`
+        : `sent to run ${runId} as ${r.file}${turn}; nobody drives the run now, so it is taken in when the run goes on`;
     process.stderr.write(`${printable(values.as.trim())}: ${where}.\n`);
-    if (!values.sync && (r.record.status === 'waiting' || r.record.status === 'failed' || r.record.status === 'cancelled')) {
-      process.stderr.write(`Go on with: teamfusion run ${review} --resume ${runId}\n`);
-    }
+    if (!values.sync && !r.driven) process.stderr.write(`Go on with: teamfusion run ${review} --resume ${runId}\n`);
     return 0;
   } catch (err) {
     if (err instanceof SyncExit) return err.code;

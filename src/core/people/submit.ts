@@ -1,20 +1,20 @@
 /**
- * `say` and `pin` from anywhere (the CLI in another terminal, a VS Code window that does not drive the run): the entry is
- * checked, then written to the run's inbox — on disk before success is reported. When no process drives the run, the
- * inbox is taken into run.json right away (so the record shows the message, e.g. on a waiting run); when one does, that
- * process takes it in at its next turn boundary.
+ * `say` and `pin` from anywhere (the CLI in another terminal or on another machine, a VS Code window): the entry is checked,
+ * then written to the run's inbox — on disk before success is reported — and that is all. A person writes only files of
+ * their own (issue 18): run.json, transcript.md and result.md are written by the process that drives the run alone, which
+ * takes the inbox in at its next turn boundary (or, when nobody drives the run now, the next `run --resume`, refine or
+ * VS Code resume does). Checks read the run as it will be once the inbox is taken in (pending entries applied in memory),
+ * so a pin followed by an unpin, or two people answering, are judged as the driver will judge them.
  */
 import { loadReview } from '../review/loadReview';
 import type { Review } from '../review/model';
-import { writeDeliverables } from '../run/deliverables';
 import { allMessages, type Message, type RunRecord } from '../record/record';
-import { readRunRecord, recordNearCap, writeRunRecord } from '../record/store';
+import { readRunRecord, recordNearCap } from '../record/store';
 import { applyEntries } from './apply';
-import { inboxRel, postToInbox, readInbox, removeFromInbox } from './inbox';
-import { RunDrivenError, acquireRunLock, isRunDriven } from '../record/lock';
-import { checkSay, entryProblem, findPerson, peopleOf, teamOf } from './team';
+import { inboxRel, postToInbox, readInbox, type ReceivedEntry } from './inbox';
+import { isRunDriven } from '../record/lock';
+import { checkSay, entryProblem, findPerson, teamOf } from './team';
 
-/** A say or pin that cannot be accepted; the message says why, nothing was written. */
 export class PeopleInputError extends Error {
   constructor(message: string) {
     super(message);
@@ -27,27 +27,24 @@ export interface SubmitResult {
   entry: string;
   /** The entry's path relative to the review. */
   file: string;
-  /** True when it is in run.json already; false when the process driving the run takes it in at its next turn. */
-  applied: boolean;
+  /** True when a live process drives the run now (it takes the entry in at its next turn boundary); false when the next
+   * driver (a resume, a refine) will. */
+  driven: boolean;
+  /** The record as its driver last saved it (the entry is not in it yet). */
   record: RunRecord;
-  /** The message as recorded (say, when applied). */
+  /** The message as it will be recorded once taken in, with nothing else arriving first (say). */
   message?: Message;
 }
 
 export interface SubmitOptions {
   reviewRoot: string;
   runId: string;
-  /** Is a process driving this run? Default: the run's lock (lock.ts). The process that drives it says true. */
+  /** Is a process driving this run? Default: a look at the run's lock (lock.ts). The process that drives it says true. */
   isDriven?: (reviewRoot: string, runId: string) => Promise<boolean>;
   /** Already loaded review (the extension has one). */
   review?: Review;
-  /** Hears notes in words (a stale lock that was not a lock at all, say). */
+  /** Hears notes in words (a stale lock that was not a lock at all, a stray file in the inbox). */
   onNote?: (line: string) => void;
-  /**
-   * Only write the entry, never take it into run.json here (the run goes through git: only its driver writes run.json,
-   * on whichever machine it runs).
-   */
-  entryOnly?: boolean;
 }
 
 async function reviewOf(o: SubmitOptions): Promise<Review> {
@@ -64,7 +61,8 @@ async function reviewOf(o: SubmitOptions): Promise<Review> {
 export async function submitSay(o: SubmitOptions & { as: string; text: string }): Promise<SubmitResult> {
   const review = await reviewOf(o);
   const record = await readRunRecord(o.reviewRoot, o.runId);
-  const checked = checkSay(teamOf(review, record), record, o.as, o.text);
+  const team = teamOf(review, record);
+  const checked = checkSay(team, record, o.as, o.text);
   if (!checked.ok) throw new PeopleInputError(checked.error);
   const full = await recordNearCap(o.reviewRoot, o.runId);
   if (full) throw new PeopleInputError(full);
@@ -77,10 +75,9 @@ export async function submitSay(o: SubmitOptions & { as: string; text: string })
     ...(checked.mentions.length ? { mentions: checked.mentions } : {}),
     at: new Date().toISOString(),
   });
-  await takeInIfIdle(o, review);
-  const after = await readRunRecord(o.reviewRoot, o.runId);
-  const message = allMessages(after).find((x) => x.message.entry === entry)?.message;
-  return { entry, file: inboxRel(o.runId, `${entry}.json`), applied: Boolean(message), record: after, message };
+  const view = pendingView(record, team, await pendingEntries(o));
+  const message = allMessages(view).find((x) => x.message.entry === entry)?.message;
+  return { entry, file: inboxRel(o.runId, `${entry}.json`), driven: await drivenNow(o), record, message };
 }
 
 /** Pins (or with `remove`, unpins) a message (`teamfusion pin`). Without `as`, the review's lead pins. */
@@ -94,10 +91,12 @@ export async function submitPin(o: SubmitOptions & { message: string; as?: strin
   if (!by || by.kind !== 'designer') {
     throw new PeopleInputError(`"${asId}" is not a designer of this review (designers: ${team.designers.map((d) => d.id).join(', ')}).`);
   }
-  if (!allMessages(record).some((x) => x.message.id === o.message)) {
+  // The run as it will be once what waits in the inbox is taken in (a pin, then an unpin, before a driver runs).
+  const view = pendingView(record, team, await pendingEntries(o));
+  if (!allMessages(view).some((x) => x.message.id === o.message)) {
     throw new PeopleInputError(`Run ${o.runId} has no message "${o.message}" (message ids look like i1-m3; see transcript.md).`);
   }
-  const pinned = (record.pins ?? []).some((p) => p.message === o.message);
+  const pinned = (view.pins ?? []).some((p) => p.message === o.message);
   if (o.remove && !pinned) throw new PeopleInputError(`Message ${o.message} is not pinned.`);
   const full = await recordNearCap(o.reviewRoot, o.runId);
   if (full) throw new PeopleInputError(full);
@@ -108,46 +107,25 @@ export async function submitPin(o: SubmitOptions & { message: string; as?: strin
     ...(o.remove ? { remove: true } : {}),
     at: new Date().toISOString(),
   });
-  await takeInIfIdle(o, review);
-  const after = await readRunRecord(o.reviewRoot, o.runId);
-  const left = (await readInbox(o.reviewRoot, o.runId)).some((x) => x.name === entry);
-  return { entry, file: inboxRel(o.runId, `${entry}.json`), applied: !left, record: after };
+  return { entry, file: inboxRel(o.runId, `${entry}.json`), driven: await drivenNow(o), record };
+}
+
+/** Entries waiting in the run's inbox (a stray or broken file is left alone and said in one line, as the driver says it). */
+async function pendingEntries(o: SubmitOptions): Promise<ReceivedEntry[]> {
+  return readInbox(o.reviewRoot, o.runId, (file, why) => o.onNote?.(`${file} is not an inbox entry and is left alone (${why}).`));
 }
 
 /**
- * When no process drives the run, takes the whole inbox into run.json now, holding the run's lock (so no driver starts
- * meanwhile), and rewrites transcript.md / result.md. Returns the saved record, or undefined when a driver takes it in.
+ * The run as it will be once its driver takes in what waits in the inbox (on a copy: nothing is written). Entries a driver
+ * would skip (someone not on the team) are skipped here too.
  */
-export async function takeInIfIdle(o: SubmitOptions, review: Review): Promise<RunRecord | undefined> {
-  if (o.entryOnly) return undefined;
-  if (o.isDriven ? await o.isDriven(o.reviewRoot, o.runId) : await isRunDriven(o.reviewRoot, o.runId)) return undefined;
-  let lock;
-  for (let attempt = 0; !lock; attempt++) {
-    try {
-      lock = await acquireRunLock(o.reviewRoot, o.runId, o.onNote);
-    } catch (err) {
-      if (!(err instanceof RunDrivenError)) throw err;
-      // Another say or pin holds the lock for a moment (a driver would have set status "running"): try again shortly.
-      const status = (await readRunRecord(o.reviewRoot, o.runId)).status;
-      if (status === 'running' || attempt >= 40) return undefined; // a driver takes the entry in
-      await new Promise((r) => setTimeout(r, 25 + Math.random() * 50));
-    }
-  }
-  try {
-    const record = await readRunRecord(o.reviewRoot, o.runId);
-    const team = teamOf(review, record);
-    // A stray or broken file in the inbox is left alone, and said in one line naming it (as the driver says it).
-    const read = await readInbox(o.reviewRoot, o.runId, (file, why) => o.onNote?.(`${file} is not an inbox entry and is left alone (${why}).`));
-    const entries = read.filter((e) => !entryProblem(team, e.entry));
-    const applied = applyEntries(record, entries);
-    if (applied.changed) {
-      record.updatedAt = new Date().toISOString();
-      await writeRunRecord(o.reviewRoot, record);
-      await writeDeliverables(o.reviewRoot, record, peopleOf(review));
-    }
-    await removeFromInbox(o.reviewRoot, o.runId, applied.done);
-    return record;
-  } finally {
-    await lock.release();
-  }
+export function pendingView(record: RunRecord, team: ReturnType<typeof teamOf>, entries: readonly ReceivedEntry[]): RunRecord {
+  const view = structuredClone(record);
+  applyEntries(view, entries.filter((e) => !entryProblem(team, e.entry)));
+  return view;
+}
+
+/** Does a live process drive the run (only a look at its lock; a driver's own say answers true)? */
+async function drivenNow(o: SubmitOptions): Promise<boolean> {
+  return o.isDriven ? o.isDriven(o.reviewRoot, o.runId) : isRunDriven(o.reviewRoot, o.runId, o.onNote);
 }

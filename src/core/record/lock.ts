@@ -127,9 +127,13 @@ function isStale(lock: LockState, now = Date.now()): boolean {
   return now - lock.mtimeMs > STALE_MS;
 }
 
-/** Whether a live process drives the run now (a stale lock, or none, says no). */
-export async function isRunDriven(root: string, runId: string): Promise<boolean> {
+/**
+ * Whether a live process drives the run now (a stale lock, or none, says no). Only looks: `onNote` hears, in words, when
+ * what stands at the lock's name is not a lock at all (the next driver moves it aside).
+ */
+export async function isRunDriven(root: string, runId: string, onNote?: (line: string) => void): Promise<boolean> {
   const lock = await readLock(root, runId);
+  if (lock?.bogus) onNote?.(lock.bogus);
   return lock !== undefined && !isStale(lock);
 }
 

@@ -1,8 +1,9 @@
 /**
- * People in a run, from VS Code: a designer's message or pin from the panel goes to the run's inbox (core/people). When
- * this window drives the run, the engine takes it in at its next turn boundary (and a run waiting for that person goes
- * on); otherwise it is written into run.json under the run's lock, and a run that was waiting for this person is resumed.
- * Nothing is written in an untrusted workspace.
+ * People in a run, from VS Code: a designer's message or pin from the panel goes to the run's inbox (core/people) and
+ * nowhere else — only the run's driver writes run.json (issue 18). When this window (or another process) drives the run,
+ * it takes the entry in at its next turn boundary (and a run waiting for that person goes on); when nobody drives it, the
+ * entry waits for the next driver, and a run that was waiting for this person is resumed here. Nothing is written in an
+ * untrusted workspace.
  */
 import { PeopleInputError, submitPin, submitSay, type SubmitResult } from '../../core/people/submit';
 
@@ -28,17 +29,19 @@ export interface BridgeEnv {
 export async function sayFromPanel(env: BridgeEnv, reviewRoot: string, runId: string, as: string, text: string): Promise<PeopleOutcome> {
   if (!env.trusted) return { ok: false, message: 'Nothing is written in an untrusted workspace.' };
   return attempt(async () => {
-    const r = await submitSay({ reviewRoot, runId, as, text, ...(env.driving ? { isDriven: async () => true } : {}), entryOnly: Boolean(env.through) });
+    const r = await submitSay({ reviewRoot, runId, as, text, ...(env.driving ? { isDriven: async () => true } : {}) });
     if (env.through) return { ok: true, message: `Said: ${await env.through(r.file, `TeamFusion ${runId}: ${as} says`)}.` };
-    const answered = r.message && r.record.status === 'waiting' && r.record.waitingFor?.speaker === r.message.speaker && r.message.turn === r.record.waitingFor.turn;
-    return { ok: true, message: sentence(r, 'Said'), ...(answered ? { resume: true } : {}) };
+    const w = r.record.waitingFor;
+    const answered = !r.driven && r.message && r.record.status === 'waiting' && w?.speaker === r.message.speaker && r.message.turn === w.turn;
+    if (answered) return { ok: true, message: 'Said: the run goes on with it.', resume: true };
+    return { ok: true, message: sentence(r, 'Said') };
   });
 }
 
 export async function pinFromPanel(env: BridgeEnv, reviewRoot: string, runId: string, message: string, as: string, remove: boolean): Promise<PeopleOutcome> {
   if (!env.trusted) return { ok: false, message: 'Nothing is written in an untrusted workspace.' };
   return attempt(async () => {
-    const r = await submitPin({ reviewRoot, runId, message, as, remove, ...(env.driving ? { isDriven: async () => true } : {}), entryOnly: Boolean(env.through) });
+    const r = await submitPin({ reviewRoot, runId, message, as, remove, ...(env.driving ? { isDriven: async () => true } : {}) });
     if (env.through) {
       const how = await env.through(r.file, `TeamFusion ${runId}: ${as} ${remove ? 'unpins' : 'pins'} ${message}`);
       return { ok: true, message: `${remove ? `Unpinned ${message}` : `Pinned ${message}`}: ${how}.` };
@@ -48,7 +51,7 @@ export async function pinFromPanel(env: BridgeEnv, reviewRoot: string, runId: st
 }
 
 function sentence(r: SubmitResult, what: string): string {
-  return r.applied ? `${what}: recorded in the run.` : `${what}: the run takes it in at its next turn.`;
+  return r.driven ? `${what}: the run takes it in at its next turn.` : `${what}: kept in the run's inbox; it is taken in when the run goes on (Resume).`;
 }
 
 async function attempt(fn: () => Promise<PeopleOutcome>): Promise<PeopleOutcome> {

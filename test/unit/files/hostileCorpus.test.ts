@@ -174,21 +174,19 @@ const PROBES: Partial<Record<FileKindName, Probe>> = {
     command: ['compare', RUN_ID],
     duplicate: '{"A": {"kind": "option", "id": "1", "file": "options/1.png"}, "B": {"kind": "option", "id": "1", "file": "options/2.png"}}\n',
   },
-  // say takes the inbox into run.json when no process drives the run: a bad entry is left alone, said in one line, and
-  // the message is still recorded (exit 0; run.json and the deliverables are rewritten).
+  // say reads the waiting inbox (to judge the message as the run will be): a bad entry is left alone, said in one line,
+  // and the message is still sent (exit 0). say writes only its own entry (issue 18): nothing of the review is rewritten.
   inboxEntry: {
     file: `${RUN_DIR}/inbox/d1-1764000000000-000001-0123abcd.json`,
     command: ['say', RUN_ID, '--as', 'd1', 'hello'],
     code: 0,
-    rewrites: /^runs\/[^/]+\/(run\.json|transcript\.md|result\.md|journal\.jsonl)$/,
   },
-  // say takes the run's lock to take the inbox in: anything no driver writes is stale at once, said in one line naming
-  // it, moved aside (never followed), and the message is recorded.
+  // say looks at the run's lock (is a driver there to take the entry in?): anything no driver writes is stale at once,
+  // said in one line naming it, never followed nor touched (the next driver moves it aside), and the message is sent.
   driverLock: {
     file: `${RUN_DIR}/.driver.lock`,
     command: ['say', RUN_ID, '--as', 'd1', 'hello'],
     code: 0,
-    rewrites: /^runs\/[^/]+\/(run\.json|transcript\.md|result\.md|journal\.jsonl|\.driver\.lock)$/,
     noNesting: 'a lock that does not parse is taken for one being written and waited out (stale after STALE_MS), by design',
   },
   // validate reads decision.yaml in a usual-way review (condition: usual).

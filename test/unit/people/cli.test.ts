@@ -69,7 +69,9 @@ describe('people on the command line (spawned processes)', function () {
     }
     const said = await tf('say', root, id, '--as', 'd1', 'Image', '2', 'is', 'the', 'one.');
     assert.equal(said.code, 0, said.stderr);
-    assert.match(said.stderr, /recorded in run .* as i1-m1 \(turn 1\)/);
+    assert.match(said.stderr, /sent to run .* as runs\/.*\/inbox\/d1-\S+\.json \(it answers turn 1\); nobody drives the run now/);
+    assert.match(said.stderr, /Go on with: teamfusion run .* --resume /);
+    assert.equal((await record(root, id)).iterations[0]!.messages.length, 0, 'say writes only its inbox entry; the driver writes run.json');
     const resumed = await tf('run', root, '--resume', id, '--json');
     assert.equal(resumed.code, 0, resumed.stderr);
     const done = await record(root, id);
@@ -83,9 +85,11 @@ describe('people on the command line (spawned processes)', function () {
     const pin = await tf('pin', root, id, 'i1-m2');
     assert.equal(pin.code, 1, 'no lead and no --as');
     assert.match(pin.stderr, /--as/);
-    assert.equal((await tf('pin', root, id, 'i1-m2', '--as', 'd2')).code, 0);
+    const pinned = await tf('pin', root, id, 'i1-m2', '--as', 'd2');
+    assert.equal(pinned.code, 0, pinned.stderr);
+    assert.match(pinned.stderr, /Message i1-m2 pinned \(runs\/.*\/inbox\/d2-\S+\.json\); nobody drives .* now, so it is taken in when the run goes on/);
     assert.equal((await tf('pin', root, id, 'i1-m1', '--as', 'd2', '--remove')).code, 1, 'not pinned');
-    assert.deepEqual((await record(root, id)).pins?.map((p) => [p.message, p.by]), [['i1-m2', 'd2']]);
+    assert.equal((await record(root, id)).pins, undefined, 'the pin waits in the inbox: only a driver writes run.json');
   });
 
   it('a say from another process while a run is running is taken in at the next turn and shown in every later proxy prompt', async () => {

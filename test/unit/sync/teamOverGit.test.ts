@@ -20,12 +20,12 @@ interface Running { done: Promise<Result>; stderr(): string }
 const git = (dir: string, ...args: string[]): string => execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8', env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } });
 
 /** Waits for a condition (no clock assertion: the deadline only keeps a broken run from hanging the suite). */
-async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, ms = 240_000): Promise<T> {
+async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, ms = 240_000, detail?: () => string): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const v = await probe();
     if (v !== undefined && v !== false) return v;
-    if (Date.now() > end) throw new Error(`gave up waiting for ${what}`);
+    if (Date.now() > end) throw new Error(`gave up waiting for ${what}${detail ? `; the driver said:\n${detail()}` : ''}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -160,7 +160,7 @@ describe('a team on three machines through its git remote (real git, the built C
     await fs.rename(away, t.remote);
 
     // Ben's second turn (iteration 2): he passes; his proxy speaks.
-    await until('Ben to see the run waiting for him again', () => waitingFor(2));
+    await until('Ben to see the run waiting for him again', () => waitingFor(2), undefined, () => `${ana.stderr()}\n${git(t.clone.ana, 'log', '--format=%h %s', '-12')}\n${git(t.clone.ana, 'status', '--short')}`);
     const passed = await tf(['say', t.review('ben'), id, '--as', 'd2', '--sync', '/pass']);
     assert.equal(passed.code, 0, passed.stderr);
 
