@@ -13,6 +13,7 @@ import { runEvaluate } from './commands/evaluate';
 import { runSay } from './commands/say';
 import { runPin } from './commands/pin';
 import { runDecide } from './commands/decide';
+import { runJudge } from './commands/judge';
 import { USAGE, UsageError, commandUsage } from './usage';
 import { RunRecordError } from '../core/record/store';
 import { printable, writeLine } from './output';
@@ -31,6 +32,7 @@ const COMMANDS: Record<string, Command> = {
   say: runSay,
   pin: runPin,
   decide: (args) => runDecide(args),
+  judge: runJudge,
 };
 
 export async function main(argv: string[]): Promise<number> {

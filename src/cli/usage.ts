@@ -34,6 +34,12 @@ Commands:
                                             options (3) + every remix, under neutral letters A, B, C, …
   compare <review> <run-id> [--json]        Did it help? Agreement before → after (paired change, verdict),
                                             acceptance of the remixes, ratings, survey.
+  judge <review> <run-id> [--json] [--force] [--model M]
+                                            A brief run: a model compares the revised brief with the direct baseline
+                                            on representativeness, informativeness, neutrality and readiness for the
+                                            client, each twice with the order swapped (a flip is a tie);
+                                            runs/<run-id>/judge.json, reused unless --force. A proxy for people's
+                                            judgement, not a substitute.
   evaluate <folder> [--json] [--out DIR]    The study's table for every review below a folder; --out writes
                                             evaluation.md, evaluation.json and SVG charts. Pairs TeamFusion with
                                             the usual way within each team.

@@ -10,15 +10,16 @@ import { toRecordedMessages, type ChatMessage } from '../llm/messages';
 import type { StructuredOutput } from '../llm/backend';
 import { addPrompt, nextPromptId, type StepContext } from '../run/context';
 import { conversationMessages } from '../discussion/discussion';
-import { CancelledError, StepError, isAbort, withChildSignal } from '../run/errors';
-import { DIRECTION_PARTS, GUESTS_NOTE, joinDirections, mapLabelsForEdit, remixAgentMessage, repairMessage, type PromptCandidate } from '../discussion/prompts';
+import { StepError } from '../run/errors';
+import { STRUCTURED_EXTRA_ATTEMPTS, askForStructuredAnswer } from './structuredAnswer';
+import { DIRECTION_PARTS, GUESTS_NOTE, joinDirections, mapLabelsForEdit, remixAgentMessage, type PromptCandidate } from '../discussion/prompts';
 import type { DecisionPoint, Iteration } from '../record/record';
 import { discussionOf } from '../settings/discussionSettings';
 import { temperatureOf } from '../discussion/discussion';
 import { bordaCount } from '../stats/borda';
 
 /** 1 repair + 2 retries after the first answer. */
-export const REMIX_EXTRA_ATTEMPTS = 3;
+export const REMIX_EXTRA_ATTEMPTS = STRUCTURED_EXTRA_ATTEMPTS;
 
 /** How many candidates survive iteration `index` (the edit's inputs): 3 after round 1, then 2; never below 2. */
 export function narrowTo(index: number, candidateCount: number): number {
@@ -204,58 +205,37 @@ export async function askStructured<T>(
   ctx: StepContext,
   q: { iteration: number; base: readonly ChatMessage[]; structured: StructuredOutput; parse: (content: string) => T | { error: string } },
 ): Promise<T> {
-  const base = q.base;
-  const structured = q.structured;
-  let conversation: readonly ChatMessage[] = base;
-  let lastError = '';
-  let rejected: string | undefined;
-
-  for (let attempt = 0; attempt <= REMIX_EXTRA_ATTEMPTS; attempt++) {
-    if (ctx.signal?.aborted) throw new CancelledError();
-    const kind = attempt === 0 ? 'remix' : 'remix-repair';
-    if (attempt > 0) {
-      ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'warning', message: `The remix agent's answer was not usable (${lastError}); asking it to repair (${attempt} of ${REMIX_EXTRA_ATTEMPTS}).` });
-      // First the repair (the bad answer and the error go back); later attempts repeat the repair with the latest error.
-      conversation = [...base, { role: 'assistant', content: rejected ?? '' }, repairMessage(lastError)];
-    }
-    let completion;
-    try {
-      completion = await withChildSignal(ctx.signal, (signal) =>
-        ctx.chat.chat({ model: ctx.settings.chatModel, messages: conversation, ...temperatureOf(ctx), structured, signal }),
-      );
-    } catch (err) {
-      if (isAbort(err, ctx.signal)) throw new CancelledError();
-      throw err;
-    }
-    const content = completion.text;
-    const problem = completion.refusal
-      ? `it refused: ${completion.refusal}`
-      : completion.finishReason === 'length'
-        ? 'the answer was cut off (length)'
-        : undefined;
-    const parsed: T | { error: string } = problem ? { error: problem } : q.parse(content);
-    const failed = typeof parsed === 'object' && parsed !== null && 'error' in parsed && typeof (parsed as { error: unknown }).error === 'string';
-    addPrompt(ctx.record, {
-      id: nextPromptId(ctx.record),
-      iteration: q.iteration,
-      kind,
-      model: completion.model ?? ctx.settings.chatModel,
-      at: new Date().toISOString(),
-      messages: toRecordedMessages(conversation),
-      responseSchema: structured,
-      usage: completion.usage,
-      ...temperatureOf(ctx),
-      ...(attempt > 0 && rejected !== undefined ? { rejectedOutput: rejected } : {}),
-      ...(failed ? { error: (parsed as { error: string }).error } : {}),
-    });
-    if (!failed) return parsed as T;
-    lastError = (parsed as { error: string }).error;
-    rejected = completion.refusal ?? content;
-    // The rejected output is also kept on the prompt that produced it.
-    ctx.record.prompts[ctx.record.prompts.length - 1]!.rejectedOutput = rejected;
-    await ctx.save();
-  }
-  throw new StepError(`The remix agent gave no usable answer after ${REMIX_EXTRA_ATTEMPTS + 1} attempts (last problem: ${lastError}). Resume the run to try again.`);
+  return askForStructuredAnswer({
+    chat: ctx.chat,
+    model: ctx.settings.chatModel,
+    ...temperatureOf(ctx),
+    signal: ctx.signal,
+    base: q.base,
+    structured: q.structured,
+    parse: q.parse,
+    extraAttempts: REMIX_EXTRA_ATTEMPTS,
+    onRepair: (problem, attempt, of) =>
+      ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'warning', message: `The remix agent's answer was not usable (${problem}); asking it to repair (${attempt} of ${of}).` }),
+    onAttempt: async (a) => {
+      // A rejected output is kept on the prompt that produced it; a repair also names the output it was asked to repair.
+      const rejectedOutput = a.rejected ?? a.repairing;
+      addPrompt(ctx.record, {
+        id: nextPromptId(ctx.record),
+        iteration: q.iteration,
+        kind: a.attempt === 0 ? 'remix' : 'remix-repair',
+        model: a.answer.model ?? ctx.settings.chatModel,
+        at: new Date().toISOString(),
+        messages: toRecordedMessages(a.conversation),
+        responseSchema: q.structured,
+        usage: a.answer.usage,
+        ...temperatureOf(ctx),
+        ...(rejectedOutput !== undefined ? { rejectedOutput } : {}),
+        ...(a.error !== undefined ? { error: a.error } : {}),
+      });
+      if (a.error !== undefined) await ctx.save();
+    },
+    giveUp: (problem, attempts) => new StepError(`The remix agent gave no usable answer after ${attempts} attempts (last problem: ${problem}). Resume the run to try again.`),
+  });
 }
 
 type Parsed = { answer: RemixAnswer; filled: string[] } | { error: string };

@@ -168,6 +168,8 @@ const PROBES: Partial<Record<FileKindName, Probe>> = {
   },
   survey: { file: `${RUN_DIR}/survey/d1.yaml`, command: ['compare', RUN_ID], evilName: `${RUN_DIR}/survey/${EVIL}.yaml` },
   analysis: { file: `${RUN_DIR}/analysis.json`, command: ['code-discussion', RUN_ID] },
+  // judge reads judge.json first (before it refuses the template's run, a design run), so a hostile one is named.
+  judge: { file: `${RUN_DIR}/judge.json`, command: ['judge', RUN_ID] },
   // compare reads the key once the run has a re-rank set (a folder of it is enough).
   rerankKey: {
     file: `${RUN_DIR}/rerank/key.json`,
@@ -203,7 +205,6 @@ const NOT_PROBED: Partial<Record<FileKindName, string>> = {
   preference: 'being added (issue 18); probe it here when a command reads it',
   references: 'being added (issue 19); probe it here when a command reads it',
   referencesNotes: 'being added (issue 19); probe it here when a command reads it',
-  judge: 'being added (issue 20); probe it here when a command reads it',
   batchOutput: 'downloaded from the Batch API, never a file of the review',
   prices: 'named by TEAMFUSION_PRICES, not a file of the review',
   revisedBrief: 'written by brief runs; read back by the panel only',

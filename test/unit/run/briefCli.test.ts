@@ -2,39 +2,27 @@ import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { MockOpenAI, briefFallback } from '../../support/openaiMock';
+import { briefFallback } from '../../support/openaiMock';
 import { readRunRecord } from '../../../src/core/record/store';
 import { makeBriefRunReview, makeReview, makeTempDir } from './fixtures';
-import { TEST_KEY, startCli, turnRequests, until } from './helpers';
+import { mockSuite, startCli, turnRequests, until } from './helpers';
 
 describe('teamfusion run --task brief (command line)', function () {
   this.timeout(90_000);
-  let mock: MockOpenAI;
-  let env: Record<string, string>;
-  before(async () => {
-    mock = await MockOpenAI.start();
-    env = { OPENAI_API_KEY: TEST_KEY, OPENAI_BASE_URL: mock.baseURL, XDG_CACHE_HOME: await makeTempDir('tf-xdg-'), TEAMFUSION_MAX_RETRIES: '0' };
-  });
-  after(async () => mock.close());
-  beforeEach(() => {
-    mock.reset();
-    mock.latencyMs = 0;
-    mock.setFallback(briefFallback());
-  });
-  afterEach(() => assert.deepEqual(mock.specErrors(), []));
+  const suite = mockSuite({ fallback: () => briefFallback() });
 
   // run.json plus the journal (journal.ts): what a reader sees.
   const readRecord = (root: string, id: string) => readRunRecord(root, id);
 
   it('a folder with comments and no rankings runs as a brief review by default; --json says task brief, the brief and the baseline', async () => {
     const root = await makeBriefRunReview(2);
-    const r = await startCli(['run', root, '--iterations', '2', '--turns', '1', '--json'], env).done;
+    const r = await startCli(['run', root, '--iterations', '2', '--turns', '1', '--json'], suite.env).done;
     assert.equal(r.code, 0, r.stderr);
     const out = JSON.parse(r.stdout) as { task: string; status: string; brief: string; baseline: { file: string } };
     assert.equal(out.task, 'brief');
     assert.equal(out.brief, 'iteration-2/brief.md');
     assert.equal(out.baseline.file, 'baseline.md');
-    const text = await startCli(['run', root, '--iterations', '1', '--turns', '1'], env).done;
+    const text = await startCli(['run', root, '--iterations', '1', '--turns', '1'], suite.env).done;
     assert.equal(text.code, 0, text.stderr);
     assert.match(text.stdout, /== Round 1 \(last\): the brief ==/);
     assert.match(text.stdout, /^Ana \(turn 1, independent\): /m);
@@ -43,9 +31,9 @@ describe('teamfusion run --task brief (command line)', function () {
 
   it('a crash in the middle (kill -9) resumes without redoing a turn, and completes with the brief files', async () => {
     const root = await makeBriefRunReview(3);
-    mock.latencyMs = 60;
-    const p = startCli(['run', root, '--task', 'brief', '--turns', '2', '--iterations', '2', '--mode', 'together'], env);
-    await until(() => turnRequests(mock).length >= 4);
+    suite.mock.latencyMs = 60;
+    const p = startCli(['run', root, '--task', 'brief', '--turns', '2', '--iterations', '2', '--mode', 'together'], suite.env);
+    await until(() => turnRequests(suite.mock).length >= 4);
     p.child.kill('SIGKILL');
     assert.equal((await p.done).signal, 'SIGKILL');
     const id = (await fs.readdir(path.join(root, 'runs')))[0]!;
@@ -54,15 +42,15 @@ describe('teamfusion run --task brief (command line)', function () {
     assert.equal(before.task, 'brief');
     const recorded = before.iterations[0]!.messages.length;
     assert.ok(recorded >= 3 && recorded < 6, `recorded ${recorded}`);
-    const atKill = turnRequests(mock).length;
+    const atKill = turnRequests(suite.mock).length;
 
-    mock.latencyMs = 0;
-    const r = await startCli(['run', root, '--resume', id], env).done;
+    suite.mock.latencyMs = 0;
+    const r = await startCli(['run', root, '--resume', id], suite.env).done;
     assert.equal(r.code, 0, r.stderr);
     const after = await readRecord(root, id);
     assert.equal(after.status, 'completed');
     // 2 rounds × 3 members × 2 turns = 12 turns; only the unrecorded ones were asked after the kill
-    assert.equal(turnRequests(mock).length - atKill, 12 - recorded);
+    assert.equal(turnRequests(suite.mock).length - atKill, 12 - recorded);
     assert.deepEqual(after.iterations[0]!.messages.slice(0, recorded), before.iterations[0]!.messages);
     for (const f of ['iteration-1/brief.md', 'iteration-2/brief.md', 'baseline.md', 'result.md', 'transcript.md']) {
       await fs.access(path.join(root, 'runs', id, f));
@@ -71,17 +59,17 @@ describe('teamfusion run --task brief (command line)', function () {
 
   it('bad input: --task brief without comments, --task design without options/rankings → one sentence, exit 1; --task other → usage, exit 2; nothing sent', async () => {
     const design = await makeReview({ options: 3, designers: 2 });
-    const a = await startCli(['run', design, '--task', 'brief'], env).done;
+    const a = await startCli(['run', design, '--task', 'brief'], suite.env).done;
     assert.equal(a.code, 1);
     assert.equal(a.stderr, 'A brief run needs comments on the brief (comments/<designer-id>.md, one per member); this review has none.\n');
     const brief = await makeBriefRunReview(2);
-    const b = await startCli(['run', brief, '--task', 'design'], env).done;
+    const b = await startCli(['run', brief, '--task', 'design'], suite.env).done;
     assert.equal(b.code, 1);
     assert.equal(b.stderr, 'A design run needs options/ and rankings/; this review has only comments on the brief (run it with --task brief).\n');
-    const c = await startCli(['run', brief, '--task', 'poem'], env).done;
+    const c = await startCli(['run', brief, '--task', 'poem'], suite.env).done;
     assert.equal(c.code, 2);
     assert.match(c.stderr, /^teamfusion run: --task: must be brief or design, not "poem"\.\n/);
-    assert.equal(mock.requests.length, 0);
+    assert.equal(suite.mock.requests.length, 0);
   });
 
   it('bad comments (no front matter, no designer:, empty body, oversized, a link out, a FIFO): file:line:col diagnostics, exit 1, nothing sent', async function () {
@@ -106,11 +94,11 @@ describe('teamfusion run --task brief (command line)', function () {
     for (const [what, breakIt, expected] of cases) {
       const root = await makeBriefRunReview(2);
       await breakIt(root);
-      const r = await startCli(['run', root, '--task', 'brief'], env).done;
+      const r = await startCli(['run', root, '--task', 'brief'], suite.env).done;
       assert.equal(r.code, 1, `${what}: ${r.stderr}`);
       assert.match(r.stderr, expected, what);
       await assert.rejects(fs.access(path.join(root, 'runs')), `${what}: no run folder`);
     }
-    assert.equal(mock.requests.length, 0, 'nothing sent');
+    assert.equal(suite.mock.requests.length, 0, 'nothing sent');
   });
 });

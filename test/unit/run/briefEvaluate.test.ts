@@ -1,26 +1,14 @@
 import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { MockOpenAI, briefFallback } from '../../support/openaiMock';
+import { briefFallback } from '../../support/openaiMock';
 import { signTestP } from '../../../src/core/evaluation';
-import { makeBriefRunReview, makeTempDir } from './fixtures';
-import { TEST_KEY, startCli } from './helpers';
+import { makeBriefRunReview } from './fixtures';
+import { mockSuite, startCli } from './helpers';
 
 describe('teamfusion rerank / compare on a brief run (command line)', function () {
   this.timeout(120_000);
-  let mock: MockOpenAI;
-  let env: Record<string, string>;
-  before(async () => {
-    mock = await MockOpenAI.start();
-    env = { OPENAI_API_KEY: TEST_KEY, OPENAI_BASE_URL: mock.baseURL, XDG_CACHE_HOME: await makeTempDir('tf-xdg-'), TEAMFUSION_MAX_RETRIES: '0' };
-  });
-  after(async () => mock.close());
-  beforeEach(() => {
-    mock.reset();
-    mock.latencyMs = 0;
-    mock.setFallback(briefFallback());
-  });
-  afterEach(() => assert.deepEqual(mock.specErrors(), []));
+  const suite = mockSuite({ fallback: () => briefFallback() });
 
   it('sign test p against a hand count: 3–1 → 0.625, 4–0 → 0.125, 0 untied → null', () => {
     assert.equal(signTestP(3, 4), 0.625);
@@ -32,17 +20,17 @@ describe('teamfusion rerank / compare on a brief run (command line)', function (
 
   it('a completed brief run → rerank (A.md/B.md + key.json, drawn per run, never overwritten) → four preference files → compare --json gives the counts and the sign test', async () => {
     const root = await makeBriefRunReview(4);
-    const run = await startCli(['run', root, '--task', 'brief', '--iterations', '2', '--turns', '1'], env).done;
+    const run = await startCli(['run', root, '--task', 'brief', '--iterations', '2', '--turns', '1'], suite.env).done;
     assert.equal(run.code, 0, run.stderr);
     const id = (await fs.readdir(path.join(root, 'runs')))[0]!;
     const runDir = path.join(root, 'runs', id);
-    const sent = mock.requests.length;
+    const sent = suite.mock.requests.length;
 
-    const early = await startCli(['compare', root, id, '--json'], env).done;
+    const early = await startCli(['compare', root, id, '--json'], suite.env).done;
     assert.equal(early.code, 1, 'no blind pair yet: no counts');
     assert.match(early.stderr, /There is no blind pair yet/);
 
-    const r = await startCli(['rerank', root, id], env).done;
+    const r = await startCli(['rerank', root, id], suite.env).done;
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, /two revisions of the brief \(A\.md, B\.md\)/);
     const key = JSON.parse(await fs.readFile(path.join(runDir, 'rerank', 'key.json'), 'utf8')) as Record<string, { kind: string; id: string; file: string }>;
@@ -56,7 +44,7 @@ describe('teamfusion rerank / compare on a brief run (command line)', function (
 
     // rerank twice: refused in words, nothing overwritten
     await fs.writeFile(path.join(runDir, 'rerank', 'A.md'), 'edited by hand\n');
-    const again = await startCli(['rerank', root, id], env).done;
+    const again = await startCli(['rerank', root, id], suite.env).done;
     assert.equal(again.code, 1);
     assert.match(again.stderr, /already has a re-rank folder .*never overwritten/);
     assert.equal(await fs.readFile(path.join(runDir, 'rerank', 'A.md'), 'utf8'), 'edited by hand\n');
@@ -71,7 +59,7 @@ describe('teamfusion rerank / compare on a brief run (command line)', function (
     await fs.mkdir(path.join(runDir, 'survey'));
     await fs.writeFile(path.join(runDir, 'survey', 'm1.yaml'), 'designer: m1\nrepresentative: 5\nclarity: 4\nsatisfied: 4\n');
     await fs.writeFile(path.join(runDir, 'survey', 'm2.yaml'), 'designer: m2\nrepresentative: 4\nclarity: 3\nsatisfied: 5\n');
-    const c = await startCli(['compare', root, id, '--json'], env).done;
+    const c = await startCli(['compare', root, id, '--json'], suite.env).done;
     assert.equal(c.code, 0, c.stderr);
     const out = JSON.parse(c.stdout) as {
       task: string;
@@ -91,11 +79,11 @@ describe('teamfusion rerank / compare on a brief run (command line)', function (
     assert.ok(total > 0, JSON.stringify(out.coverage));
 
     await prefer('m4', tfLetter);
-    const all = await startCli(['compare', root, id, '--json'], env).done;
+    const all = await startCli(['compare', root, id, '--json'], suite.env).done;
     assert.equal(all.code, 0, all.stderr);
     assert.deepEqual((JSON.parse(all.stdout) as typeof out).preference, { n: 4, teamfusion: 4, direct: 0, tie: 0, signTestP: 0.125 });
 
-    const text = await startCli(['compare', root, id], env).done;
+    const text = await startCli(['compare', root, id], suite.env).done;
     assert.equal(text.code, 0, text.stderr);
     assert.match(text.stdout, /Of 4 members who chose blind, 4 preferred TeamFusion's revised brief, 0 the direct revision, and 0 called it a tie\./);
     assert.match(text.stdout, /p = 0\.125\./);
@@ -104,11 +92,11 @@ describe('teamfusion rerank / compare on a brief run (command line)', function (
     // a bad preference file: file:line:col, exit 1; a non-team file refused in words
     await fs.writeFile(path.join(runDir, 'preference', 'm2.yaml'), 'designer: m2\nprefer: C\n');
     await fs.writeFile(path.join(runDir, 'preference', 'zed.yaml'), 'designer: zed\nprefer: A\n');
-    const bad = await startCli(['compare', root, id, '--json'], env).done;
+    const bad = await startCli(['compare', root, id, '--json'], suite.env).done;
     assert.equal(bad.code, 1);
     assert.match(bad.stderr, new RegExp(`^runs/${id}/preference/m2\\.yaml:2:9: error: prefer must be A, B or tie`, 'm'));
     assert.match(bad.stderr, /preference\/zed\.yaml:1:1: error: This file is named after "zed", who is not on the team of this run/);
     assert.equal((JSON.parse(bad.stdout) as typeof out).preference.n, 3, 'the valid files still count');
-    assert.equal(mock.requests.length, sent, 'rerank and compare send nothing');
+    assert.equal(suite.mock.requests.length, sent, 'rerank and compare send nothing');
   });
 });

@@ -1,7 +1,7 @@
 /** Shared helpers for engine tests: a mock server, a client pointed at it, and a collecting listener. */
 import * as assert from 'node:assert/strict';
 import OpenAI from 'openai';
-import { MockOpenAI } from '../../support/openaiMock';
+import { MockOpenAI, type MockFallback } from '../../support/openaiMock';
 import { makeTempDir } from './fixtures';
 import type { RunEvent } from '../../../src/core/run/events';
 import { createModelClient } from '../../../src/core/llm/client';
@@ -45,6 +45,41 @@ export function useEngineMock(bind: (mock: MockOpenAI, cacheDir: string) => void
   if (o.checkSpec !== false) {
     afterEach(() => assert.deepEqual(mock!.specErrors(), [], 'every request is valid against the official spec'));
   }
+}
+
+/** A suite's mock server and what goes with it, once `before` has run (read them inside tests and hooks). */
+export interface MockSuite {
+  readonly mock: MockOpenAI;
+  /** The suite's image cache folder (also the CLI's XDG_CACHE_HOME). */
+  readonly cacheDir: string;
+  /** The built CLI's environment pointed at the mock: a test key, its URL, the suite's cache, no retries. */
+  readonly env: Record<string, string>;
+}
+
+/**
+ * useEngineMock for suites that read the mock as `suite.mock` (and the CLI's environment as `suite.env`) instead of binding
+ * variables; `fallback` (e.g. briefFallback) is made fresh and set again after each reset.
+ */
+export function mockSuite(o: { fallback?: () => MockFallback; checkSpec?: boolean } = {}): MockSuite {
+  let state: { mock: MockOpenAI; cacheDir: string } | undefined;
+  const ready = (): { mock: MockOpenAI; cacheDir: string } => {
+    if (!state) throw new Error('the mock suite is used before its before() hook ran');
+    return state;
+  };
+  useEngineMock((mock, cacheDir) => (state = { mock, cacheDir }), o.checkSpec === undefined ? {} : { checkSpec: o.checkSpec });
+  if (o.fallback) beforeEach(() => ready().mock.setFallback(o.fallback!()));
+  return {
+    get mock() {
+      return ready().mock;
+    },
+    get cacheDir() {
+      return ready().cacheDir;
+    },
+    get env() {
+      const { mock, cacheDir } = ready();
+      return { OPENAI_API_KEY: TEST_KEY, OPENAI_BASE_URL: mock.baseURL, XDG_CACHE_HOME: cacheDir, TEAMFUSION_MAX_RETRIES: '0' };
+    },
+  };
 }
 
 /** What one run of the built CLI (dist/cli.js) did. */

@@ -1,0 +1,104 @@
+/**
+ * `teamfusion judge <review> <run-id> [--json] [--force] [--model M]`: a model compares a completed brief run's revised
+ * brief with its direct baseline on four dimensions, each asked twice with the order swapped (a flip is a tie), and
+ * writes runs/<run-id>/judge.json; an existing one is reused (nothing sent) unless --force. Exit 0 judged or reused, 1
+ * refused (not a brief run, not completed, an unreadable file) or failed, 2 usage, 130 cancelled.
+ */
+import * as path from 'node:path';
+import { createModelClient, ModelConfigError } from '../../core/llm/client';
+import { OpenAIChatBackend } from '../../core/llm/openaiBackend';
+import { judgeRun } from '../../core/judge/judge';
+import { JUDGE_DIMENSIONS, DIMENSION_NAMES } from '../../core/judge/judgePrompts';
+import { judgePath, type JudgeFile } from '../../core/judge/judgeFile';
+import { ReviewFileError } from '../../core/files/reviewFiles';
+import { fileErrorDiagnostic } from '../../core/files/fileKinds';
+import { formatDiagnostic } from '../../core/diagnostics/diagnostics';
+import { CancelledError, describeError } from '../../core/run/errors';
+import { openaiSdk } from '../../core/llm/sdk';
+import { UsageError } from '../usage';
+import { safeJson, writeLine } from '../output';
+import { envNumber, readPriceTable } from './run';
+import { parseStrict } from './validate';
+
+const SIDE_WORDS = { teamfusion: "TeamFusion's revised brief", direct: 'the direct revision', tie: 'tie' } as const;
+
+/** The verdicts in sentences. */
+export function judgeLines(j: JudgeFile, reused: boolean): string[] {
+  const out = [`The judge (${j.model}) on run ${j.runId}, each dimension asked twice with the order swapped; a verdict that flips with the order is a tie:`];
+  for (const d of DIMENSION_NAMES) {
+    out.push(`  ${JUDGE_DIMENSIONS[d].label}: ${SIDE_WORDS[j.dimensions[d]]}${j.flipped.includes(d) ? ' (it flipped with the order)' : ''}`);
+  }
+  const cost = j.costUsd === undefined ? 'cost unknown (model not in the price table)' : `estimated cost $${j.costUsd.toFixed(4)}`;
+  out.push(
+    reused
+      ? `Reused ${judgePath(j.runId)} (judged ${j.at}; ${j.requests} requests then, ${cost}); nothing sent. --force judges again.`
+      : `${j.requests} requests, ${j.usage.inputTokens} input and ${j.usage.outputTokens} output tokens, ${cost}. Written: ${judgePath(j.runId)}`,
+  );
+  out.push(j.caveat);
+  return out;
+}
+
+export async function runJudge(args: string[]): Promise<number> {
+  const { positionals, values } = parseStrict(args, { json: { type: 'boolean' }, force: { type: 'boolean' }, model: { type: 'string' } });
+  if (positionals.length !== 2) {
+    throw new UsageError('give the review folder and the run id, e.g. teamfusion judge samples/lumen-brief 2026-11-21T22-40-05Z-3f9c');
+  }
+  if (values.model !== undefined && !/^[\w.:/-]{1,200}$/.test(String(values.model))) throw new UsageError('--model needs a model name.');
+  const [review, runId] = positionals as [string, string];
+  let prices;
+  try {
+    prices = await readPriceTable(process.env.TEAMFUSION_PRICES);
+  } catch (err) {
+    writeLine(process.stderr, err instanceof Error ? err.message : String(err));
+    return 1;
+  }
+  // The client is made only when a request is needed: a reused judge.json or a refusal needs no key.
+  let chat: OpenAIChatBackend | undefined;
+  const lazyChat = {
+    provider: 'openai' as const,
+    acceptsImages: false,
+    priced: true,
+    chat: (req: Parameters<OpenAIChatBackend['chat']>[0]) => {
+      chat ??= new OpenAIChatBackend(createModelClient({ timeoutMs: envNumber('TEAMFUSION_REQUEST_TIMEOUT_SECONDS', 1000), maxRetries: envNumber('TEAMFUSION_MAX_RETRIES', 1) }));
+      return chat.chat(req);
+    },
+  };
+  const controller = new AbortController();
+  const onSigint = (): void => {
+    process.stderr.write('\nCancelling… (nothing is written)\n');
+    controller.abort();
+  };
+  process.on('SIGINT', onSigint);
+  try {
+    const { judge, reused } = await judgeRun({
+      reviewRoot: path.resolve(review),
+      runId,
+      chat: lazyChat,
+      ...(values.model !== undefined ? { model: String(values.model) } : {}),
+      force: values.force === true,
+      prices,
+      signal: controller.signal,
+      log: (line) => writeLine(process.stderr, line),
+    });
+    if (values.json === true) process.stdout.write(`${safeJson({ ...judge, reused })}\n`);
+    else for (const line of judgeLines(judge, reused)) writeLine(process.stdout, line);
+    return 0;
+  } catch (err) {
+    if (err instanceof CancelledError) return 130;
+    if (err instanceof ModelConfigError) {
+      writeLine(process.stderr, err.message);
+      return 1;
+    }
+    if (err instanceof ReviewFileError) {
+      writeLine(process.stderr, /:\d+:\d+: error: /.test(err.message) ? err.message : formatDiagnostic(fileErrorDiagnostic(err)));
+      return 1;
+    }
+    if (err instanceof openaiSdk().OpenAIError) {
+      writeLine(process.stderr, `teamfusion judge: ${describeError(err, 'The judge').replace(/ Resume the run (to try again|later)\.$/, ' Nothing was written; judge again later.')}`);
+      return 1;
+    }
+    throw err;
+  } finally {
+    process.off('SIGINT', onSigint);
+  }
+}
