@@ -8,10 +8,11 @@ Commands:
                                             Agreement analysis of the team's rankings (no model needed).
   import <spreadsheet.csv> <review> [--force]
                                             Turn a spreadsheet export into ranking files.
-  run <review> [--iterations N] [--turns N] [--mode M] [--order O] [--seed N] [--designers a,b,…]
+  run <review> [--iterations N] [--turns N] [--remixes N] [--mode M] [--order O] [--seed N] [--designers a,b,…]
       [--feedback TEXT] [--resume RUN-ID] [--json]
                                             A full TeamFusion run against an OpenAI-compatible endpoint
-                                            (OPENAI_API_KEY, OPENAI_BASE_URL). --mode separate-then-together
+                                            (OPENAI_API_KEY, OPENAI_BASE_URL). --remixes 1–4: remixes a round
+                                            (r1a, r1b, …; review.yaml remixesPerIteration). --mode separate-then-together
                                             (default) | together | separate; --order rotate (default) | shuffle |
                                             fixed; --seed: the speaking-order seed; --designers: a subset (2+).
       [--human ID]… [--guest ID]… [--no-wait]    --human: that designer speaks in person at their turns;

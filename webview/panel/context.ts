@@ -2,6 +2,7 @@
 import type { PanelState } from '../../src/protocol/panel';
 import type { HostConnection } from './host';
 import { fileUrl } from './dom';
+import { remixesOf } from '../../src/core/record/remixes';
 
 export interface ViewContext {
   readonly state: PanelState;
@@ -32,9 +33,11 @@ export function makeContext(state: PanelState, host: HostConnection): ViewContex
     if (!files.has(o.id)) files.set(o.id, o.file);
   }
   for (const it of state.run?.iterations ?? []) {
-    if (it.remix && !images.has(it.remix.id) && state.run) {
-      images.set(it.remix.id, fileUrl(state.run.base, it.remix.file));
-      files.set(it.remix.id, `runs/${state.run.id}/${it.remix.file}`);
+    for (const m of remixesOf(it)) {
+      if (!images.has(m.id) && state.run) {
+        images.set(m.id, fileUrl(state.run.base, m.file));
+        files.set(m.id, `runs/${state.run.id}/${m.file}`);
+      }
     }
   }
   const designers = state.review?.designers ?? [];

@@ -1,5 +1,5 @@
 /**
- * `teamfusion run <review> [--iterations N] [--turns N] [--mode M] [--order O] [--seed N] [--designers a,b,…]
+ * `teamfusion run <review> [--iterations N] [--turns N] [--remixes N] [--mode M] [--order O] [--seed N] [--designers a,b,…]
  *   [--feedback TEXT] [--resume RUN-ID] [--json]`
  * Streams the discussion to stdout ("Ana (turn 1): …"); with --json, prints only the final summary JSON on stdout.
  * Ctrl+C cancels (the record is kept, resumable). `--resume RUN-ID` continues a run; on a completed run together with
@@ -18,6 +18,7 @@ import { PriceTableSchema, type PriceTable } from '../../core/llm/pricing';
 import { LIMITS, readNamedFile, ReviewFileError } from '../../core/files/reviewFiles';
 import type { RunEvent } from '../../core/run/events';
 import type { RunRecord, RunSettings } from '../../core/record/record';
+import { remixesOf } from '../../core/record/remixes';
 import { defaultTaskOf, readRunRecord, refineRun, resumeRun, runTask, startRun, type RunnerOptions } from '../../core/run/runner';
 import { RUN_TASKS } from '../../core/record/record';
 import { coverageCounts, lastBriefRound } from '../../core/run/briefTask';
@@ -38,6 +39,7 @@ const ArgsSchema = z.object({
   review: z.string().min(1),
   iterations: wholeSetting('iterations').optional(),
   turns: wholeSetting('turnsPerAgent', 'turns').optional(),
+  remixes: wholeSetting('remixesPerIteration', 'remixes').optional(),
   feedback: z.string().optional(),
   resume: z.string().optional(),
   mode: z.enum(DISCUSSION_MODES, { error: (iss) => `must be ${oneOf(DISCUSSION_MODES)}, not "${String(iss.input)}"` }).optional(),
@@ -80,6 +82,7 @@ export function parseRunArgs(args: readonly string[]): RunArgs {
     switch (flag) {
       case '--iterations': out.iterations = int(); break;
       case '--turns': out.turns = int(); break;
+      case '--remixes': out.remixes = int(); break;
       case '--feedback': out.feedback = value(); break;
       case '--resume': out.resume = value(); break;
       case '--mode': out.mode = value(); break;
@@ -208,6 +211,7 @@ export async function runRun(args: string[]): Promise<number> {
   const settings: Partial<RunSettings> = {};
   if (a.iterations !== undefined) settings.iterations = a.iterations;
   if (a.turns !== undefined) settings.turnsPerAgent = a.turns;
+  if (a.remixes !== undefined) settings.remixesPerIteration = a.remixes;
   if (a.mode !== undefined) settings.mode = a.mode;
   if (a.order !== undefined) settings.order = a.order;
   if (a.seed !== undefined) settings.orderSeed = a.seed;
@@ -239,8 +243,8 @@ export async function runRun(args: string[]): Promise<number> {
   try {
     if (a.resume) {
       const existing = await readRunRecord(root, a.resume);
-      if ([a.iterations, a.turns, a.mode, a.order, a.seed, a.designers].some((x) => x !== undefined)) {
-        process.stderr.write('Note: --iterations, --turns, --mode, --order, --seed and --designers are fixed when a run starts; the recorded settings are used.\n');
+      if ([a.iterations, a.turns, a.remixes, a.mode, a.order, a.seed, a.designers].some((x) => x !== undefined)) {
+        process.stderr.write('Note: --iterations, --turns, --remixes, --mode, --order, --seed and --designers are fixed when a run starts; the recorded settings are used.\n');
       }
       if (existing.status === 'completed') {
         if (!a.feedback) {
@@ -337,7 +341,7 @@ function printEvent(e: RunEvent, out: (s: string) => void, label: (id: string) =
       line(`${e.iteration.final ? 'Final ranking' : 'Consensus'}: ${(e.iteration.ranking ?? []).map(label).join(', ')}`);
       break;
     case 'image-edit-started':
-      line(`Making the remix from ${e.from.map(label).join(', ')}…`);
+      line(`Making the remix${e.remixId ? ` ${e.remixId}` : ''} from ${e.from.map(label).join(', ')}…`);
       break;
     case 'remix-created':
       line(`Remix ${e.remixId} saved: ${e.file}`);
@@ -366,7 +370,7 @@ function summary(r: RunRecord, dir: string) {
     finalPick: r.finalPick ?? null,
     ranking: last?.ranking ?? null,
     iterations: r.iterations.length,
-    remixes: r.iterations.flatMap((it) => (it.remix ? [{ id: it.remix.id, file: it.remix.file }] : [])),
+    remixes: r.iterations.flatMap((it) => remixesOf(it).map((m) => ({ id: m.id, file: m.file, iteration: it.index }))),
     usage: r.usage,
     kendallW: r.kendallW ?? null,
     error: r.error ?? null,

@@ -22,7 +22,8 @@ export function needsLeadDecision(ctx: Pick<StepContext, 'settings' | 'designers
     ctx.designers.some((d) => d.id === lead) &&
     Boolean(it.decisionPoints?.length) &&
     it.decisions === undefined &&
-    !it.remix
+    !it.remix &&
+    !it.remixes?.length
   );
 }
 
@@ -98,10 +99,14 @@ export async function runLeadDecision(ctx: StepContext, it: Iteration, prefix: r
     const reason = d.reason?.trim();
     return { question: p.question, decision: d.decision, ...(reason ? { reason } : {}), by: lead.id, via: 'proxy' as const, at };
   });
-  if (!it.final && it.editingDirections && it.decisions.length) {
+  if (!it.final && it.decisions.length && (it.editingDirections || it.proposals?.length)) {
     const line = `Decided by the lead: ${it.decisions.map((d) => `${d.question.replace(/[.?!]\s*$/, '')} → ${d.decision}`).join('; ')}.`;
-    it.editingDirections = `${it.editingDirections}\n${line}`;
-    if (it.editingDirectionsDiscussed) it.editingDirectionsDiscussed = `${it.editingDirectionsDiscussed}\n${line}`;
+    // Every edit of the round carries the lead's decisions (its one remix's directions, or each proposal's).
+    for (const target of [it, ...(it.proposals ?? [])]) {
+      if (!target.editingDirections) continue;
+      target.editingDirections = `${target.editingDirections}\n${line}`;
+      if (target.editingDirectionsDiscussed) target.editingDirectionsDiscussed = `${target.editingDirectionsDiscussed}\n${line}`;
+    }
   }
   await ctx.save();
   ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'info', message: `${lead.name}'s proxy settled ${it.decisions.length} decision point${it.decisions.length === 1 ? '' : 's'}.` });

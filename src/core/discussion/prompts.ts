@@ -15,6 +15,7 @@ import type { DiscussionMode, Hierarchy, Phase, PersonaRole, PromptLayers } from
 import type { ChatMessage, ChatPart } from '../llm/messages';
 import type { PreparedImage } from '../llm/images';
 import type { Iteration, Message } from '../record/record';
+import { remixesWithDirections } from '../record/remixes';
 
 export interface PromptCandidate {
   id: string;
@@ -128,9 +129,9 @@ function summariseIteration(it: Iteration, labelOf: (id: string) => string): str
   if (it.agreements?.length) lines.push(`Agreed: ${it.agreements.map(sentence).join(' ')}`);
   if (it.decisions?.length) lines.push(`Decided by the lead: ${it.decisions.map((d) => sentence(`${d.question} → ${d.decision}`)).join(' ')}`);
   else if (it.decisionPoints?.length) lines.push(`Still open for the lead: ${it.decisionPoints.map((d) => sentence(d.question)).join(' ')}`);
-  if (it.remix) {
-    const directions = it.editingDirectionsDiscussed ?? it.editingDirections;
-    lines.push(`${labelOf(it.remix.id)} was made from ${(it.remix.from ?? it.ranking).map(labelOf).join(', ')}` +
+  for (const m of remixesWithDirections(it)) {
+    const directions = m.editingDirectionsDiscussed ?? m.editingDirections;
+    lines.push(`${labelOf(m.id)} was made from ${(m.from ?? it.ranking).map(labelOf).join(', ')}` +
       (directions ? ` following these directions: ${directions}` : '.'));
   }
   return lines.join(' ');
@@ -275,7 +276,8 @@ export function taskText(it: Iteration, totalIterations: number, candidates: rea
       'composition, visual elements, colour and typography, with specific adjustments (what to change, where, and how much), ' +
       `and work towards agreement on which two or three are strongest and how their strengths could be combined.${feedback}`;
   }
-  return `Round ${it.index} of ${totalIterations}. ${remixes.join(', ')} is new: the remix made from the team's last agreement. ` +
+  const isNew = remixes.length === 1 ? 'is new: the remix' : 'are new: the remixes';
+  return `Round ${it.index} of ${totalIterations}. ${remixes.join(', ')} ${isNew} made from the team's last agreement. ` +
     'Critique it honestly against the brief, re-rank this narrowed set, and agree what the next remix should keep or change, ' +
     `with specific adjustments to composition, visual elements, colour or typography.${feedback}`;
 }
@@ -294,6 +296,16 @@ export interface RemixAgentInput {
   mode?: DiscussionMode;
   /** Default system. */
   personaRole?: PersonaRole;
+  /** Remixes this round makes (default 1): with more, the agent proposes that many, each its own image edit. */
+  remixes?: number;
+}
+
+/** How the remix agent is told to write the directions of one edit (one remix a round, or each of several). */
+function directionsText(inputs: string): string {
+  return `in four parts: ${DIRECTION_PARTS.map((p) => `"${p.key}" (${p.label.toLowerCase()})`).join(', ')}; each part says ` +
+    'what to take from which image, what to change with specific adjustments, and what to avoid. Refer to images by the ' +
+    `labels used in the discussion (e.g. "Image 4") and only to ${inputs}; TeamFusion renumbers them for the ` +
+    'edit model. Include only what was agreed, be concrete and self-contained, no designer names, no more than 40 words a part.';
 }
 
 /** The remix agent's instructions: the last message after the shared prefix and the full transcript. */
@@ -337,6 +349,24 @@ export function remixAgentMessage(r: RemixAgentInput): ChatMessage {
       ].join('\n'),
     };
   }
+  const n = r.remixes ?? 1;
+  if (n > 1) {
+    return {
+      role,
+      content: [
+        ...common,
+        'Answer with JSON only:',
+        `"ranking": the team's consensus top ${r.topK} candidate ids, best first. These go on to the next round, with the new remixes.`,
+        '"reasons": for each candidate in your ranking, in the same order, its id and one short sentence on why the team ranked it there.',
+        `"remixes": exactly ${n} proposals for new designs, each made by its own image-edit call, and each clearly different from ` +
+          'the others in what it sets out to do (for example one that combines the top two and one that pushes the favourite ' +
+          'further), all within what the team agreed. For each: "idea": what it sets out to do, in a few words; "from": the ' +
+          'candidate ids it starts from, best first (these, in this order, are its input images; one id is fine for pushing one ' +
+          'design further); "editingDirections": instructions for the image-edit model, ' + directionsText('the images in its "from"'),
+        ...tail,
+      ].join('\n'),
+    };
+  }
   return {
     role,
     content: [
@@ -345,10 +375,7 @@ export function remixAgentMessage(r: RemixAgentInput): ChatMessage {
       `"ranking": the team's consensus top ${r.topK} candidate ids, best first. These, in this order, are the inputs of an image-edit model.`,
       '"reasons": for each candidate in your ranking, in the same order, its id and one short sentence on why the team ranked it there.',
       '"editingDirections": instructions for that image-edit model to make ONE new design combining the strengths the team ' +
-        `agreed on, in four parts: ${DIRECTION_PARTS.map((p) => `"${p.key}" (${p.label.toLowerCase()})`).join(', ')}; each part says ` +
-        'what to take from which image, what to change with specific adjustments, and what to avoid. Refer to images by the ' +
-        'labels used in the discussion (e.g. "Image 4") and only to images in your ranking; TeamFusion renumbers them for the ' +
-        'edit model. Include only what was agreed, be concrete and self-contained, no designer names, no more than 40 words a part.',
+        `agreed on, ${directionsText('images in your ranking')}`,
       ...tail,
     ].join('\n'),
   };
@@ -409,7 +436,7 @@ export function mapLabelsForEdit(
 ): { text: string; unmapped: string[] } {
   const position = new Map(inputs.map((c, i) => [c.label.toLowerCase(), i + 1]));
   const unmapped: string[] = [];
-  const out = text.replace(/\bImage\s+(\d+)(\s*\(remix\s+r\d+\))?/gi, (whole, n: string) => {
+  const out = text.replace(/\bImage\s+(\d+)(\s*\(remix\s+r\d+[a-z]?\))?/gi, (whole, n: string) => {
     const pos = position.get(`image ${n}`);
     if (pos === undefined) {
       unmapped.push(`Image ${n}`);

@@ -3,6 +3,7 @@
  * blind re-rankings in runs/<run-id>/rerank/), the paired change with its calibrated verdict, acceptance of the
  * generated options, ratings of proxy commentary, survey means and time to decision. Never writes.
  */
+import { remixesOf } from '../record/remixes';
 import * as path from 'node:path';
 import { statInReview, ReviewFileError, listInReview } from '../files/reviewFiles';
 import { formatDiagnostic } from '../diagnostics/diagnostics';
@@ -156,7 +157,7 @@ export async function compareRun(reviewRoot: string, runId: string, opts: Compar
   if (team.designers.length < 2) throw new Error(`Agreement needs rankings from two or more designers; the review has ${team.designers.length}.`);
   const before = side(team, opts);
   const problems: string[] = [];
-  const remixes = record.iterations.filter((it) => it.remix).length;
+  const remixes = record.iterations.reduce((n, it) => n + remixesOf(it).length, 0);
 
   const teamIds = team.designers.map((d) => d.id);
   const ratingFiles = await loadRatings(root, record, teamIds);

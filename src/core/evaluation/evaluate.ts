@@ -4,6 +4,7 @@
  * per run the data `collectRun` gathers; overall: the same pooled (rates over re-ranked runs; a missing value is null,
  * never 0). Broken reviews and runs are listed in `skipped`, the rest is still evaluated. Never writes.
  */
+import { remixesOf } from '../record/remixes';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { formatDiagnostic } from '../diagnostics/diagnostics';
@@ -161,7 +162,7 @@ function sumOrNull(xs: readonly (number | undefined)[]): number | null {
  * are returned beside it, never thrown.
  */
 export async function collectRun(reviewRoot: string, record: RunRecord, opts: AnalyzeOptions = {}): Promise<{ run: RunEvaluation; problems: string[] }> {
-  const remixes = record.iterations.filter((it) => it.remix).length;
+  const remixes = record.iterations.reduce((n, it) => n + remixesOf(it).length, 0);
   const edits = record.prompts.filter((p) => p.kind === 'image-edit' && !p.error);
   const imageEditCostUsd = edits.length ? sumOrNull(edits.map((p) => p.usage?.costUsd)) : null;
   const run: RunEvaluation = {

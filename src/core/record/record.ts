@@ -36,6 +36,8 @@ export const RunSettingsSchema = z.object({
   turnsPerAgent: wholeSetting('turnsPerAgent'),
   iterations: wholeSetting('iterations'),
   imageMaxSide: wholeSetting('imageMaxSide').optional(),
+  /** Remixes a remix round makes (1–4); absent in records made before it existed = 1. */
+  remixesPerIteration: wholeSetting('remixesPerIteration').optional(),
   /** Host of the endpoint only (no credentials, no query), for the audit trail. */
   endpoint: z.string().optional(),
   /** Host of the image-edit endpoint when it is not the chat endpoint's (never a key). */
@@ -99,15 +101,34 @@ export const DecisionPointSchema = z.object({
 export type DecisionPoint = z.infer<typeof DecisionPointSchema>;
 
 export const RemixSchema = z.object({
-  /** "r1", "r2", … */
+  /** "r1", "r2", … (several a round: "r1a", "r1b", …) */
   id: z.string(),
-  /** Relative to the run folder: "iteration-1/remix.png". */
+  /** Relative to the run folder: "iteration-1/remix.png" (several a round: "iteration-1/remix-a.png", …). */
   file: z.string(),
+  /** Several remixes a round: the letter of the proposal it was made from ("a", "b", …). */
+  letter: z.string().regex(/^[a-z]$/).optional(),
   /** Candidate ids that went into the edit, best first. */
   from: z.array(z.string()).optional(),
   /** Estimated cost of this image edit (price table × tokens reported, or estimated from size and quality). */
   costUsd: z.number().nonnegative().optional(),
 });
+
+export type Remix = z.infer<typeof RemixSchema>;
+
+/**
+ * Several remixes a round (issue 19): one of the remix agent's proposals, each its own image edit. `from` are the candidates
+ * it combines (best first, the edit's input images); `editingDirections` the four labelled parts renumbered for the edit
+ * model, `editingDirectionsDiscussed` the same with the discussion's labels.
+ */
+export const ProposalSchema = z.object({
+  letter: z.string().regex(/^[a-z]$/),
+  /** What this proposal sets out to do, in a few words ("combines the top two", "pushes the favourite further"). */
+  idea: z.string().optional(),
+  from: z.array(z.string()).min(1),
+  editingDirections: z.string(),
+  editingDirectionsDiscussed: z.string().optional(),
+});
+export type Proposal = z.infer<typeof ProposalSchema>;
 
 /** A brief review (issue 17): how one member's key point fares in the revised brief. */
 export const COVERAGE_STATUSES = ['kept', 'changed', 'left-out'] as const;
@@ -153,6 +174,10 @@ export const IterationSchema = z.object({
   /** (remix agent) Per designer id, the candidate their proxy backed last in this round; null = none (stance, see core/analysis). */
   backed: z.record(z.string(), z.string().nullable()).optional(),
   remix: RemixSchema.optional(),
+  /** Several remixes a round: the remix agent's proposals, in letter order (a round with one remix has none). */
+  proposals: z.array(ProposalSchema).optional(),
+  /** Several remixes a round: the remixes made so far, in letter order; a proposal without its remix is still to be made. */
+  remixes: z.array(RemixSchema).optional(),
   /** The remix agent's short reason for each candidate it ranked, in ranking order. */
   reasons: z.array(z.object({ candidate: z.string(), reason: z.string() })).optional(),
   /** Under `hierarchy: lead-decides`: how each decision point of this round was settled, and by whom. */

@@ -4,7 +4,8 @@
  *   - the shape and the settings go through RunRecordSchema (settings with the same bounds as review.yaml and the CLI);
  *   - the record's id is its folder's name;
  *   - option ids come from options/ (file `options/<id>.<ext>`), remixes are `r<k>` / `remix-<k>` with file
- *     `runs/<this id>/iteration-<k>/remix.png`; an iteration's remix is `iteration-<k>/remix.png` for its own k;
+ *     `runs/<this id>/iteration-<k>/remix.png`; an iteration's remix is `iteration-<k>/remix.png` for its own k; several a
+ *     round are `r<k><letter>` with file `iteration-<k>/remix-<letter>.png`, each letter a proposal of that round;
  *   - every id the iterations use (candidates, rankings, remix inputs, the final pick) is one of the record's options,
  *     and every file a prompt names is one of their files.
  * The first problem is returned with the JSON path of the offending value, so it can be shown as `run.json:<line>:<col>`.
@@ -13,6 +14,7 @@ import { printable } from '../files/reviewFiles';
 import { zodSentence } from '../zodText';
 import { optionIdOfName } from '../review/options';
 import { RunRecordSchema, type RunRecord } from './record';
+import { SETTING_BOUNDS } from '../settings/settingBounds';
 
 export type JsonPath = (string | number)[];
 
@@ -49,15 +51,21 @@ export interface RecordProblem {
   message: string;
 }
 
-/** `r3`, `remix-3`, `remix-3-2` → 3 (the iteration whose edit made it). */
+/** `r3`, `remix-3`, `remix-3-2` → 3 (the iteration whose edit made it); `r3b`, `remix-3b`, `remix-3b-2` → 3 too. */
 export function remixIteration(id: string): number | undefined {
-  const m = /^(?:r|remix-)([1-9]\d{0,5})(?:-[1-9]\d{0,5})?$/.exec(id);
-  return m ? Number(m[1]) : undefined;
+  return remixParts(id)?.k;
 }
 
-/** The file of a remix relative to its run folder. */
-export function remixFileInRun(k: number): string {
-  return `iteration-${k}/remix.png`;
+/** `r3b` → { k: 3, letter: 'b' }; `r3` → { k: 3 }. */
+export function remixParts(id: string): { k: number; letter?: string } | undefined {
+  const m = /^(?:r|remix-)([1-9]\d{0,5})([a-z])?(?:-[1-9]\d{0,5})?$/.exec(id);
+  if (!m) return undefined;
+  return m[2] ? { k: Number(m[1]), letter: m[2] } : { k: Number(m[1]) };
+}
+
+/** The file of a remix relative to its run folder: `iteration-<k>/remix.png`, or `iteration-<k>/remix-<letter>.png` (several a round). */
+export function remixFileInRun(k: number, letter?: string): string {
+  return letter ? `iteration-${k}/remix-${letter}.png` : `iteration-${k}/remix.png`;
 }
 
 /** A brief run's revised brief of round k, relative to its run folder. */
@@ -207,6 +215,50 @@ export function checkBounds(r: RunRecord): RecordProblem | undefined {
   return undefined;
 }
 
+/** Several remixes a round: proposals lettered a, b, … in order, each remix made from one of them, in its own file. */
+function checkSeveral(
+  r: RunRecord,
+  it: RunRecord['iterations'][number],
+  at: JsonPath,
+  remixPrefix: string,
+  known: (list: readonly string[] | undefined, at: JsonPath, what: string) => RecordProblem | undefined,
+): RecordProblem | undefined {
+  const max = SETTING_BOUNDS.remixesPerIteration.max;
+  if ((it.proposals?.length ?? 0) > max || (it.remixes?.length ?? 0) > max) {
+    return { path: [...at, it.remixes && it.remixes.length > max ? 'remixes' : 'proposals', max], message: `Iteration ${it.index} lists more than ${max} remixes; a round makes at most ${max}.` };
+  }
+  if ((it.proposals || it.remixes) && it.remix) {
+    return { path: [...at, 'remixes'], message: `Iteration ${it.index} has both one remix and several; a round makes one or the other.` };
+  }
+  for (const [i, p] of (it.proposals ?? []).entries()) {
+    const letter = String.fromCharCode(97 + i);
+    if (p.letter !== letter) return { path: [...at, 'proposals', i, 'letter'], message: `Proposal ${i + 1} of iteration ${it.index} must have the letter ${q(letter)}, not ${q(p.letter)}.` };
+    const problem = duplicate(p.from, [...at, 'proposals', i, 'from'], 'The remix input') ?? known(p.from, [...at, 'proposals', i, 'from'], 'The remix input');
+    if (problem) return problem;
+  }
+  const letters = new Set<string>();
+  for (const [i, m] of (it.remixes ?? []).entries()) {
+    const where = [...at, 'remixes', i];
+    const parts = remixParts(m.id);
+    if (parts?.k !== it.index || parts.letter === undefined || parts.letter !== m.letter) {
+      return { path: [...where, 'id'], message: `Remix ${i + 1} of iteration ${it.index} must be called r${it.index}${m.letter ?? '<letter>'} (or remix-${it.index}${m.letter ?? '<letter>'}), not ${q(m.id)}.` };
+    }
+    if (letters.has(parts.letter)) return { path: [...where, 'letter'], message: `The remix letter ${q(parts.letter)} is listed twice in iteration ${it.index}.` };
+    letters.add(parts.letter);
+    if (!it.proposals?.some((p) => p.letter === parts.letter)) {
+      return { path: [...where, 'letter'], message: `Remix ${q(m.id)} has no proposal ${q(parts.letter)} in iteration ${it.index}.` };
+    }
+    const file = remixFileInRun(it.index, parts.letter);
+    if (m.file !== file) return { path: [...where, 'file'], message: `The file of remix ${q(m.id)} must be ${file}, not ${q(m.file)}.` };
+    if (!r.options.some((op) => op.id === m.id && op.file === `${remixPrefix}${file}`)) {
+      return { path: [...where, 'id'], message: `The remix ${q(m.id)} is not among the record's options.` };
+    }
+    const problem = duplicate(m.from, [...where, 'from'], 'The remix input') ?? known(m.from, [...where, 'from'], 'The remix input');
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
 function checkIds(r: RunRecord, runFolder: string, optionNames: readonly string[] | undefined): RecordProblem | undefined {
   const folderId = runFolder.split('/').pop()!;
   if (r.id !== folderId) {
@@ -227,14 +279,14 @@ function checkIds(r: RunRecord, runFolder: string, optionNames: readonly string[
     ids.add(op.id);
     files.add(op.file);
     if (op.file.startsWith(runsDir)) {
-      const k = remixIteration(op.id);
-      if (k === undefined) {
+      const parts = remixParts(op.id);
+      if (parts === undefined) {
         return { path: ['options', i, 'id'], message: `${q(op.id)} is not a remix id (r<k> or remix-<k>), but its file is in the run folder.` };
       }
-      if (op.file !== `${remixPrefix}${remixFileInRun(k)}`) {
+      if (op.file !== `${remixPrefix}${remixFileInRun(parts.k, parts.letter)}`) {
         return {
           path: ['options', i, 'file'],
-          message: `The file of remix ${q(op.id)} must be ${remixPrefix}${remixFileInRun(k)}, not ${q(op.file)}.`,
+          message: `The file of remix ${q(op.id)} must be ${remixPrefix}${remixFileInRun(parts.k, parts.letter)}, not ${q(op.file)}.`,
         };
       }
       continue;
@@ -290,6 +342,8 @@ function checkIds(r: RunRecord, runFolder: string, optionNames: readonly string[
         return { path: [...at, 'remix', 'id'], message: `The remix ${q(it.remix.id)} is not among the record's options.` };
       }
     }
+    const several = checkSeveral(r, it, at, remixPrefix, known);
+    if (several) return several;
   }
   if (r.finalPick !== undefined && !ids.has(r.finalPick)) {
     return { path: ['finalPick'], message: `The final pick ${q(r.finalPick)} is not one of the record's options.` };

@@ -1,7 +1,9 @@
 /**
  * Step 4 — edit: the image-edit model gets the consensus top candidates as files (real name, sharp-detected MIME type),
  * best first, and the editing directions as its prompt. The answer (b64_json, or a URL) is saved as PNG in
- * runs/<id>/iteration-<k>/remix.png and becomes candidate r<k> with the next free label ("Image 7").
+ * runs/<id>/iteration-<k>/remix.png and becomes candidate r<k> with the next free label ("Image 7"). With several remixes a
+ * round each proposal is its own edit: its `from` as inputs, its directions as prompt, saved as iteration-<k>/remix-<letter>.png,
+ * candidate r<k><letter>, recorded in the iteration's `remixes` as soon as it is made.
  */
 import * as path from 'node:path';
 import { requireSharp } from '../images/sharp';
@@ -9,31 +11,53 @@ import { readImageFile, toPng } from '../llm/images';
 import { imageCost, imageOutputTokens } from '../llm/pricing';
 import { addPrompt, nextPromptId, type StepContext } from '../run/context';
 import { CancelledError, StepError, describeError, isAbort, withChildSignal } from '../run/errors';
-import type { Iteration, RunOption, Usage } from '../record/record';
+import type { Iteration, Proposal, Remix, RunOption, Usage } from '../record/record';
 import { formatBytes, LIMITS, writeReviewFile } from '../files/reviewFiles';
 import { reviewRelative } from '../record/store';
 import { remixFileInRun } from '../record/recordCheck';
 
 export interface ImageEditInput {
   iteration: Iteration;
-  /** The inputs in order (the remix agent's ranking): their ids and files relative to the review root. */
+  /** The inputs in order (the remix agent's ranking, or the proposal's `from`): their ids and files relative to the review root. */
   inputs: readonly { id: string; file: string }[];
+  /** Several remixes a round: the proposal this edit makes (its letter and directions); absent: the round's one remix. */
+  proposal?: Proposal;
+  /**
+   * Several edits at once: runs what writes the record (the image file, the prompt, the option, the save) one at a time, so
+   * concurrent edits never interleave their records. Default: at once.
+   */
+  serial?: <T>(fn: () => T | Promise<T>) => Promise<T>;
+}
+
+/** One at a time: each call's work starts when the previous call's has ended (whether it succeeded or not). */
+export function serialiser(): <T>(fn: () => T | Promise<T>) => Promise<T> {
+  let tail: Promise<unknown> = Promise.resolve();
+  return <T>(fn: () => T | Promise<T>): Promise<T> => {
+    const next = tail.then(fn);
+    tail = next.catch(() => undefined);
+    return next;
+  };
 }
 
 export { remixFileInRun };
 
 export async function runImageEdit(ctx: StepContext, e: ImageEditInput): Promise<RunOption> {
   const it = e.iteration;
-  const prompt = it.editingDirections?.trim();
-  if (!prompt) throw new StepError(`Iteration ${it.index} has no editing directions, so no remix can be made.`);
+  const letter = e.proposal?.letter;
+  const serial = e.serial ?? (<T>(fn: () => T | Promise<T>) => Promise.resolve().then(fn));
+  const prompt = (e.proposal ? e.proposal.editingDirections : it.editingDirections)?.trim();
+  if (!prompt) throw new StepError(`Iteration ${it.index} has no editing directions${letter ? ` for remix ${letter}` : ''}, so no remix can be made.`);
   const from = e.inputs.map((i) => i.id);
-  ctx.emit({ type: 'image-edit-started', runId: ctx.record.id, iteration: it.index, from });
+  const fileInRun = remixFileInRun(it.index, letter);
+  const file = reviewRelative(ctx.record.id, fileInRun);
+  // A remix made again on resume replaces its earlier entry and keeps the next free label.
+  const others = ctx.record.options.filter((o) => o.file !== file);
+  const remixId = remixIdFor(others, it.index, letter);
+  ctx.emit({ type: 'image-edit-started', runId: ctx.record.id, iteration: it.index, from, ...(letter ? { remixId } : {}) });
 
   const read = await Promise.all(e.inputs.map(async (i) => ({ ...i, ...(await readImageFile(ctx.reviewRoot, i.file)) })));
   const images = read.map((r) => ({ data: r.data, name: path.posix.basename(r.file), mime: r.mime }));
-  const promptId = nextPromptId(ctx.record);
   const promptRecord = {
-    id: promptId,
     iteration: it.index,
     kind: 'image-edit' as const,
     model: ctx.settings.imageModel,
@@ -61,27 +85,30 @@ export async function runImageEdit(ctx: StepContext, e: ImageEditInput): Promise
     }
   } catch (err) {
     if (isAbort(err, ctx.signal)) throw new CancelledError();
-    const message = describeError(err, 'The image edit');
-    addPrompt(ctx.record, { ...promptRecord, error: message });
+    const message = describeError(err, letter ? `The image edit of remix ${remixId}` : 'The image edit');
+    await serial(() => addPrompt(ctx.record, { id: nextPromptId(ctx.record), ...promptRecord, error: message }));
     throw new StepError(message);
   }
-
-  const fileInRun = remixFileInRun(it.index);
-  const file = reviewRelative(ctx.record.id, fileInRun);
-  await writeReviewFile(ctx.reviewRoot, file, png);
-  const usage = reported ?? (await estimatedUsage(png, prompt, ctx.settings.imageQuality));
-  const cost = imageCost(usage, ctx.settings.imageModel, ctx.prices);
-  addPrompt(ctx.record, { ...promptRecord, usage: { ...usage, ...(cost === undefined ? {} : { costUsd: round6(cost) }) } });
-  // A remix made again on resume replaces its earlier entry and keeps the next free label.
-  ctx.record.options = ctx.record.options.filter((o) => o.file !== file);
-  const remixId = remixIdFor(ctx.record.options, it.index);
-  const option: RunOption = { id: remixId, label: `Image ${ctx.record.options.length + 1}`, file };
-  ctx.record.options.push(option);
-  it.remix = { id: remixId, file: fileInRun, from };
-  if (cost !== undefined) it.remix.costUsd = round6(cost);
-  await ctx.save();
-  ctx.emit({ type: 'remix-created', runId: ctx.record.id, iteration: it.index, remixId, file: fileInRun });
-  return option;
+  return serial(async () => {
+    await writeReviewFile(ctx.reviewRoot, file, png);
+    const usage = reported ?? (await estimatedUsage(png, prompt, ctx.settings.imageQuality));
+    const cost = imageCost(usage, ctx.settings.imageModel, ctx.prices);
+    addPrompt(ctx.record, { id: nextPromptId(ctx.record), ...promptRecord, usage: { ...usage, ...(cost === undefined ? {} : { costUsd: round6(cost) }) } });
+    ctx.record.options = ctx.record.options.filter((o) => o.file !== file);
+    const option: RunOption = { id: remixId, label: `Image ${ctx.record.options.length + 1}`, file };
+    ctx.record.options.push(option);
+    const remix: Remix = { id: remixId, file: fileInRun, ...(letter ? { letter } : {}), from };
+    if (cost !== undefined) remix.costUsd = round6(cost);
+    if (letter) {
+      // Several a round: the remixes made so far, in letter order (the record says which edits are done).
+      it.remixes = [...(it.remixes ?? []).filter((m) => m.letter !== letter), remix].sort((a, b) => (a.letter ?? '').localeCompare(b.letter ?? ''));
+    } else {
+      it.remix = remix;
+    }
+    await ctx.save();
+    ctx.emit({ type: 'remix-created', runId: ctx.record.id, iteration: it.index, remixId, file: fileInRun });
+    return option;
+  });
 }
 
 /** The size and quality asked for (run settings; absent in records made before they existed). */
@@ -135,11 +162,14 @@ async function download(url: string, signal?: AbortSignal): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-/** "r<k>", unless an option of the review is already called that (then "remix-<k>", "remix-<k>-2", …). */
-export function remixIdFor(options: readonly RunOption[], k: number): string {
+/**
+ * "r<k>" (several a round: "r<k><letter>"), unless an option of the review is already called that (then "remix-<k>",
+ * "remix-<k>-2", …, or "remix-<k><letter>", …).
+ */
+export function remixIdFor(options: readonly RunOption[], k: number, letter = ''): string {
   const taken = new Set(options.map((o) => o.id));
-  if (!taken.has(`r${k}`)) return `r${k}`;
-  let id = `remix-${k}`;
-  for (let n = 2; taken.has(id); n++) id = `remix-${k}-${n}`;
+  if (!taken.has(`r${k}${letter}`)) return `r${k}${letter}`;
+  let id = `remix-${k}${letter}`;
+  for (let n = 2; taken.has(id); n++) id = `remix-${k}${letter}-${n}`;
   return id;
 }

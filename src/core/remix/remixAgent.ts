@@ -15,6 +15,7 @@ import { STRUCTURED_EXTRA_ATTEMPTS, askForStructuredAnswer } from './structuredA
 import { DIRECTION_PARTS, GUESTS_NOTE, joinDirections, mapLabelsForEdit, remixAgentMessage, type PromptCandidate } from '../discussion/prompts';
 import type { DecisionPoint, Iteration } from '../record/record';
 import { discussionOf } from '../settings/discussionSettings';
+import { remixesPerIterationOf } from '../record/remixes';
 import { temperatureOf } from '../discussion/discussion';
 import { bordaCount } from '../stats/borda';
 
@@ -43,6 +44,38 @@ export interface RemixAnswer {
   decisionPoints: DecisionPoint[];
   /** Per designer id, the candidate their proxy backed last in this round (null: none); absent when not reported. */
   backed?: Record<string, string | null>;
+  /** Several remixes a round: one proposal per image edit, each with the candidates it starts from and its own directions. */
+  proposals?: { idea?: string; from: string[]; editingDirections: string }[];
+}
+
+/** The JSON schema of one proposal of several remixes a round: what it sets out to do, its inputs and its four-part directions. */
+export function proposalJsonSchema(candidateIds: readonly string[]) {
+  return {
+    type: 'object',
+    additionalProperties: false,
+    required: ['idea', 'from', 'editingDirections'],
+    properties: {
+      idea: { type: 'string', description: 'What this remix sets out to do, in a few words.' },
+      from: {
+        type: 'array',
+        description: 'The candidate ids this remix starts from, best first: its input images, in this order.',
+        items: { type: 'string', enum: [...candidateIds] },
+        minItems: 1,
+      },
+      editingDirections: directionsJsonSchema(),
+    },
+  };
+}
+
+function directionsJsonSchema() {
+  const parts = Object.fromEntries(DIRECTION_PARTS.map((p) => [p.key, { type: 'string', description: `${p.label}: what to take, change and avoid.` }]));
+  return {
+    type: 'object',
+    description: 'Instructions for the image-edit model, in four parts.',
+    additionalProperties: false,
+    required: DIRECTION_PARTS.map((p) => p.key),
+    properties: parts,
+  };
 }
 
 /**
@@ -74,7 +107,7 @@ export function decisionPointsJsonSchema(memberIds: readonly string[]) {
 }
 
 /** The JSON schema sent as response_format (OpenAI strict mode: all properties required, no additional properties). */
-export function remixJsonSchema(candidateIds: readonly string[], designerIds: readonly string[], final: boolean, topK: number) {
+export function remixJsonSchema(candidateIds: readonly string[], designerIds: readonly string[], final: boolean, topK: number, remixes = 1) {
   const text = { type: 'string' };
   const texts = { type: 'array', items: text };
   const properties: Record<string, unknown> = {
@@ -97,14 +130,17 @@ export function remixJsonSchema(candidateIds: readonly string[], designerIds: re
         properties: { candidate: { type: 'string', enum: [...candidateIds] }, reason: text },
       },
     };
-    const parts = Object.fromEntries(DIRECTION_PARTS.map((p) => [p.key, { type: 'string', description: `${p.label}: what to take, change and avoid.` }]));
-    properties.editingDirections = {
-      type: 'object',
-      description: 'Instructions for the image-edit model, in four parts.',
-      additionalProperties: false,
-      required: DIRECTION_PARTS.map((p) => p.key),
-      properties: parts,
-    };
+    if (remixes > 1) {
+      properties.remixes = {
+        type: 'array',
+        description: `Exactly ${remixes} different proposals, each made by its own image edit.`,
+        items: proposalJsonSchema(candidateIds),
+        minItems: remixes,
+        maxItems: remixes,
+      };
+    } else {
+      properties.editingDirections = directionsJsonSchema();
+    }
   }
   properties.agreements = texts;
   properties.disagreements = texts;
@@ -128,14 +164,30 @@ const directionsSchema = z
   .refine((v) => v.length > 0, 'editingDirections is empty');
 
 /** What a remix-agent answer must be (zod); the JSON schema above is what the model is asked for. */
-export function answerSchema(candidateIds: readonly string[], designerIds: readonly string[], final: boolean) {
+export function answerSchema(candidateIds: readonly string[], designerIds: readonly string[], final: boolean, remixes = 1) {
   const candidate = z.enum(candidateIds as [string, ...string[]]);
   const designer = z.enum(designerIds as [string, ...string[]]);
+  const several = !final && remixes > 1;
   return z
     .object({
       ranking: z.array(candidate).min(1),
       // The four parts (what we ask for), or one string from a server that answers the older shape.
-      editingDirections: final ? z.unknown().optional() : directionsSchema,
+      editingDirections: final || several ? z.unknown().optional() : directionsSchema,
+      remixes: several
+        ? z
+            .array(z.object({ idea: z.string().optional(), from: z.array(candidate).min(1), editingDirections: directionsSchema }))
+            .length(remixes, { message: `must hold exactly ${remixes} proposals` })
+            .superRefine((list, c) => {
+              const seen = new Map<string, number>();
+              list.forEach((p, i) => {
+                const key = p.editingDirections.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+                const same = seen.get(key);
+                if (same !== undefined) {
+                  c.addIssue({ code: 'custom', path: [i, 'editingDirections'], message: `proposal ${i + 1} has the same editing directions as proposal ${same + 1}; each remix must be different` });
+                } else seen.set(key, i);
+              });
+            })
+        : z.unknown().optional(),
       reasons: z.array(z.object({ candidate, reason: z.string() })).default([]),
       // Tolerant reader: the schema asks for every field, but a server that leaves the lists out (or adds fields of its
       // own) still gives a usable answer; what names a candidate or a designer stays strictly checked.
@@ -164,8 +216,9 @@ export async function runRemixAgent(ctx: StepContext, r: RemixAgentInput): Promi
   const candidateIds = r.candidates.map((c) => c.id);
   const designerIds = ctx.designers.map((d) => d.id);
   const topK = final ? candidateIds.length : narrowTo(it.index, candidateIds.length);
-  const schema = remixJsonSchema(candidateIds, designerIds, final, topK);
-  const validator = answerSchema(candidateIds, designerIds, final);
+  const remixes = final ? 1 : remixesPerIterationOf(ctx.settings);
+  const schema = remixJsonSchema(candidateIds, designerIds, final, topK, remixes);
+  const validator = answerSchema(candidateIds, designerIds, final, remixes);
   const structured = { name: final ? 'teamfusion_final_pick' : 'teamfusion_remix', strict: true, schema };
 
   const weighted = discussionOf(ctx.settings).hierarchy === 'weighted';
@@ -182,6 +235,7 @@ export async function runRemixAgent(ctx: StepContext, r: RemixAgentInput): Promi
       weightedOrder: weighted ? weightedOrder : undefined,
       mode: discussionOf(ctx.settings).mode,
       personaRole: ctx.settings.personaRole,
+      remixes,
     })),
   ];
   const answer = await askStructured(ctx, {
@@ -290,6 +344,15 @@ export function parseAnswer(
       disagreements: res.data.disagreements.map((s) => s.trim()).filter(Boolean),
       decisionPoints: res.data.decisionPoints,
       ...(res.data.backed ? { backed: res.data.backed } : {}),
+      ...(Array.isArray(res.data.remixes)
+        ? {
+            proposals: (res.data.remixes as { idea?: string; from: string[]; editingDirections: string }[]).map((p) => ({
+              ...(p.idea?.trim() ? { idea: p.idea.trim() } : {}),
+              from: [...new Set(p.from)],
+              editingDirections: p.editingDirections,
+            })),
+          }
+        : {}),
     },
     filled,
   };
@@ -305,6 +368,24 @@ function applyAnswer(ctx: StepContext, r: RemixAgentInput, a: RemixAnswer, fille
   if (!it.final) it.reasons = a.reasons;
   if (filled.length) {
     ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'warning', message: `The remix agent ranked fewer candidates than needed; ${filled.join(', ')} completed the ranking in their current order.` });
+  }
+  if (a.proposals && !it.final) {
+    const byId = new Map(r.candidates.map((c) => [c.id, c]));
+    const unmapped = new Set<string>();
+    it.proposals = a.proposals.map((p, i) => {
+      const mapped = mapLabelsForEdit(p.editingDirections, p.from.map((id) => ({ label: byId.get(id)!.label })));
+      for (const u of mapped.unmapped) unmapped.add(u);
+      return {
+        letter: String.fromCharCode(97 + i),
+        ...(p.idea ? { idea: p.idea } : {}),
+        from: p.from,
+        editingDirections: mapped.text,
+        editingDirectionsDiscussed: p.editingDirections,
+      };
+    });
+    if (unmapped.size) {
+      ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'warning', message: `The editing directions mention ${[...unmapped].join(', ')}, which the edit model will not receive.` });
+    }
   }
   if (a.editingDirections !== undefined && !it.final) {
     const byId = new Map(r.candidates.map((c) => [c.id, c]));

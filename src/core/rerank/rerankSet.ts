@@ -8,6 +8,7 @@
  * beside its place and renamed into it, so a half-made folder never looks like a review; an existing one is never
  * overwritten. Every read and write goes through the review-files room.
  */
+import { remixesOf } from '../record/remixes';
 import * as path from 'node:path';
 import { requireSharp } from '../images/sharp';
 import { stringify } from '../yaml';
@@ -110,7 +111,7 @@ export async function makeRerankSet(reviewRoot: string, runId: string, opts: { t
   }
   const review = loaded.review;
   const options: RerankSource[] = bordaTop(review, top).map((id) => ({ kind: 'option', id, file: review.options.find((o) => o.id === id)!.file }));
-  const remixes: RerankSource[] = record.iterations.flatMap((it) => (it.remix ? [{ kind: 'remix' as const, id: it.remix.id, file: reviewRelative(runId, it.remix.file) }] : []));
+  const remixes: RerankSource[] = record.iterations.flatMap((it) => remixesOf(it).map((m) => ({ kind: 'remix' as const, id: m.id, file: reviewRelative(runId, m.file) })));
   if (remixes.length === 0) throw new Error(`Run ${runId} made no remix, so there is nothing new to re-rank.`);
   const sources = [...options, ...remixes];
   for (const s of sources) {

@@ -80,6 +80,8 @@ export interface ReviewConfig {
   iterations?: number;
   /** Long side in px of images sent to the chat model. */
   imageMaxSide?: number;
+  /** Remixes each remix round makes (1–4, default 1): the remix agent proposes that many, each its own image edit. */
+  remixesPerIteration?: number;
   /** Discussion design (see src/core/settings/discussionSettings.ts for values, bounds and defaults). */
   mode?: DiscussionMode;
   order?: SpeakingOrder;

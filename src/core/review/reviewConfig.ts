@@ -71,6 +71,7 @@ const FIELDS = {
   turnsPerAgent: wholeSetting('turnsPerAgent'),
   iterations: wholeSetting('iterations'),
   imageMaxSide: wholeSetting('imageMaxSide'),
+  remixesPerIteration: wholeSetting('remixesPerIteration'),
   mode: choice('mode', DISCUSSION_MODES),
   order: choice('order', SPEAKING_ORDERS),
   orderSeed: wholeSetting('orderSeed'),

@@ -3,6 +3,7 @@
  * result.md (the deliverable) and transcript.md (the discussion). Plain Markdown that reads well in a git diff:
  * one fact per line, links relative to the run folder (`iteration-1/remix.png`, `../../options/4.png`).
  */
+import { remixesOf } from '../record/remixes';
 import { agreementBand } from '../stats/kendallW';
 import type { Iteration, Message, RunRecord } from '../record/record';
 import { costPerRemix, discussionFacts } from './runFacts';
@@ -91,7 +92,7 @@ export function resultMarkdown(record: RunRecord, people: readonly Person[]): st
   out.push(`| ${u.inputTokens} | ${u.cachedInputTokens} | ${u.outputTokens} | ${u.images} | ${u.costUsd === undefined ? 'unknown (model not in the price table)' : `$${u.costUsd.toFixed(4)}`} |`);
   const perRemix = costPerRemix(record);
   if (perRemix !== undefined) {
-    const remixes = record.iterations.filter((it) => it.remix).length;
+    const remixes = record.iterations.reduce((n, it) => n + remixesOf(it).length, 0);
     out.push('', `Cost per remixed image (the image edit, at list prices): $${perRemix.toFixed(4)}` +
       (u.costUsd !== undefined && remixes > 0 ? `; whole run ÷ remixes: $${(u.costUsd / remixes).toFixed(4)}` : ''));
   }
@@ -144,6 +145,14 @@ function iterationSection(record: RunRecord, it: Iteration, people: readonly Per
     out.push('');
   }
   if (it.remix) out.push(`Remix ${md(it.remix.id)}:`, '', `![Remix ${md(it.remix.id)}](${markdownUrl(it.remix.file)})`, '');
+  for (const p of it.proposals ?? []) {
+    const made = it.remixes?.find((m) => m.letter === p.letter);
+    out.push(`Remix ${md(made?.id ?? p.letter)}${p.idea ? ` — ${md(p.idea)}` : ''}${made ? '' : ' (not made yet)'}`, '');
+    out.push('Editing directions (as sent to the edit model; ' + p.from.map((id, i) => `Image ${i + 1} = ${labelWithId(record, id)}`).join(', ') + '):', '');
+    for (const l of p.editingDirections.split('\n')) out.push(`> ${md(l)}`);
+    out.push('');
+    if (made) out.push(`![Remix ${md(made.id)}](${markdownUrl(made.file)})`, '');
+  }
   if (it.agreements?.length) out.push('Agreements:', '', ...it.agreements.map((a) => `- ${md(a)}`), '');
   if (it.disagreements?.length) out.push('Disagreements:', '', ...it.disagreements.map((a) => `- ${md(a)}`), '');
   if (it.decisionPoints?.length) {

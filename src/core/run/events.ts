@@ -18,7 +18,8 @@ export type RunEvent =
   | { type: 'waiting'; runId: string; waitingFor: WaitingFor; speakerName: string }
   | { type: 'pins-changed'; runId: string; pins: Pin[] }
   | { type: 'remix-agent-completed'; runId: string; iteration: Iteration }
-  | { type: 'image-edit-started'; runId: string; iteration: number; from: string[] }
+  /** `remixId`: which of several remixes of the round (absent with one a round). */
+  | { type: 'image-edit-started'; runId: string; iteration: number; from: string[]; remixId?: string }
   | { type: 'remix-created'; runId: string; iteration: number; remixId: string; file: string }
   /** Something the user should read: a retry, a repair, a warning. */
   | { type: 'notice'; runId: string; level: 'info' | 'warning' | 'error'; message: string }

@@ -4,12 +4,13 @@
  */
 import { DISCUSSION_DEFAULTS, LEGACY_DISCUSSION } from '../settings/discussionSettings';
 import type { RunRecord } from '../record/record';
+import { remixesOf } from '../record/remixes';
 
 type Facts = Pick<RunRecord, 'settings' | 'iterations'>;
 
 /** Average estimated cost of one remixed image (the image edit's own cost), or undefined when none is known. */
 export function costPerRemix(r: Facts): number | undefined {
-  const costs = r.iterations.flatMap((it) => (it.remix?.costUsd === undefined ? [] : [it.remix.costUsd]));
+  const costs = r.iterations.flatMap((it) => remixesOf(it).flatMap((m) => (m.costUsd === undefined ? [] : [m.costUsd])));
   if (costs.length === 0) return undefined;
   return costs.reduce((a, b) => a + b, 0) / costs.length;
 }

@@ -23,15 +23,16 @@ import { estimateCost, mergePrices, type PriceTable } from '../llm/pricing';
 import type { StepContext } from './context';
 import { writeDeliverables } from './deliverables';
 import { discussionDone, runDiscussion } from '../discussion/discussion';
-import { describeError, isAbort } from './errors';
+import { CancelledError, StepError, describeError, isAbort } from './errors';
 import { ImagesUnavailableError, imagesUnavailableReason } from '../images/sharp';
 import type { RunListener, RunEvent } from './events';
-import { runImageEdit } from '../remix/imageEdit';
+import { runImageEdit, serialiser } from '../remix/imageEdit';
 import { discussionOf } from '../settings/discussionSettings';
 import { earlierPeopleMessage, sharedPrefix, systemPrompt, type PromptCandidate } from '../discussion/prompts';
 import { PeopleInRun, WaitingStop } from '../people/driver';
 import { earlierPeopleLines } from '../people/pins';
 import { peopleOf, personName, teamOf } from '../people/team';
+import { remixesOf, remixesWithDirections } from '../record/remixes';
 import { RUN_RECORD_VERSION, taskOf, type Iteration, type RunRecord, type RunSettings, type RunTaskKind } from '../record/record';
 import type { RunTask } from './task';
 import { briefTask } from './briefTask';
@@ -126,7 +127,7 @@ export async function startRun(o: RunnerOptions): Promise<RunRecord> {
  * whether it can make them. One sentence naming the endpoint and the setting to change when it cannot (ModelConfigError).
  */
 export async function checkImageEndpoint(images: ImageBackend, record: RunRecord, signal?: AbortSignal): Promise<void> {
-  const made = record.iterations.filter((it) => it.remix).length;
+  const made = record.iterations.filter((it) => !it.final && remixRoundDone(it)).length;
   if (record.settings.iterations - 1 - made <= 0 || !images.check) return;
   const problem = await images.check(record.settings.imageModel, signal);
   if (problem) throw new ModelConfigError(problem);
@@ -184,10 +185,10 @@ export function backendsOf(o: Pick<RunnerOptions, 'client' | 'chat' | 'images'>)
 function describeCandidate(review: Review, record: RunRecord, file: string): string | undefined {
   const option = record.options.find((op) => op.file === file);
   if (!option) return undefined;
-  const remixOf = record.iterations.find((it) => it.remix && reviewRelative(record.id, it.remix.file) === file);
-  if (remixOf?.remix) {
-    const from = (remixOf.remix.from ?? []).map((id) => record.options.find((op) => op.id === id)?.label ?? id).join(', ');
-    return `A remix made from ${from}${remixOf.editingDirections ? ` with these directions: ${remixOf.editingDirections.replace(/\s+/g, ' ').trim()}` : ''}`;
+  const remix = record.iterations.flatMap((it) => remixesWithDirections(it)).find((m) => reviewRelative(record.id, m.file) === file);
+  if (remix) {
+    const from = (remix.from ?? []).map((id) => record.options.find((op) => op.id === id)?.label ?? id).join(', ');
+    return `A remix made from ${from}${remix.editingDirections ? ` with these directions: ${remix.editingDirections.replace(/\s+/g, ' ').trim()}` : ''}`;
   }
   const said = review.designers
     .map((d) => ({ d, e: d.entries.find((e) => e.option === option.id) }))
@@ -429,7 +430,14 @@ async function drive(o: RunnerOptions, loaded: Review, record: RunRecord, resume
 }
 
 function isDone(ctx: StepContext, it: Iteration): boolean {
-  return discussionDone(ctx, it) && Boolean(it.ranking?.length) && (it.final === true || Boolean(it.remix)) && !needsLeadDecision(ctx, it);
+  return discussionDone(ctx, it) && Boolean(it.ranking?.length) && (it.final === true || remixRoundDone(it)) && !needsLeadDecision(ctx, it);
+}
+
+/** A remix round is done when its one remix is made, or (several a round) every proposal has its remix. */
+export function remixRoundDone(it: Iteration): boolean {
+  if (it.remix) return true;
+  if (!it.proposals?.length) return false;
+  return it.proposals.every((p) => it.remixes?.some((m) => m.letter === p.letter));
 }
 
 /** The ids of a run's humans or guests: what it had, plus review.yaml's and the options' (spelt as the review spells them). */
@@ -456,8 +464,9 @@ export function planNextIteration(record: RunRecord, feedback?: string): Iterati
   const prev = record.iterations.at(-1);
   let candidates: string[];
   if (!prev) candidates = record.options.filter((op) => !isRemixFile(op.file)).map((op) => op.id);
-  else if (prev.final || !prev.remix) candidates = (prev.ranking ?? prev.candidates).slice(0, 2);
-  else candidates = [...(prev.ranking ?? []).slice(0, narrowTo(prev.index, prev.candidates.length)), prev.remix.id];
+  else if (prev.final || remixesOf(prev).length === 0) candidates = (prev.ranking ?? prev.candidates).slice(0, 2);
+  // Narrowing keeps the top candidates plus every remix of that round.
+  else candidates = [...(prev.ranking ?? []).slice(0, narrowTo(prev.index, prev.candidates.length)), ...remixesOf(prev).map((m) => m.id)];
   const it: Iteration = { index, candidates, messages: [] };
   if (final) it.final = true;
   if (feedback?.trim()) it.feedback = feedback.trim();
@@ -495,10 +504,36 @@ async function runIteration(ctx: StepContext, review: Review, it: Iteration, cac
     await warm;
   }
   if (needsLeadDecision(ctx, it)) await runLeadDecision(ctx, it, prefix);
-  if (!it.final && !it.remix) {
+  if (!it.final && it.proposals?.length) await runSeveralEdits(ctx, it);
+  else if (!it.final && !it.remix) {
     const inputs = (it.ranking ?? []).map((id) => ({ id, file: ctx.record.options.find((op) => op.id === id)!.file }));
     await runImageEdit(ctx, { iteration: it, inputs });
   }
+}
+
+/**
+ * Several remixes a round: each proposal not yet made goes to its own image edit, all at once (the record is written one
+ * edit at a time). A failed edit fails only its remix: the others are made and recorded, then the round stops in words
+ * naming the failed ones, and a resume makes only those.
+ */
+async function runSeveralEdits(ctx: StepContext, it: Iteration): Promise<void> {
+  const pending = (it.proposals ?? []).filter((p) => !it.remixes?.some((m) => m.letter === p.letter));
+  const serial = serialiser();
+  const results = await Promise.allSettled(
+    pending.map((proposal) => {
+      const inputs = proposal.from.map((id) => ({ id, file: ctx.record.options.find((op) => op.id === id)!.file }));
+      return runImageEdit(ctx, { iteration: it, inputs, proposal, serial });
+    }),
+  );
+  const failed = results.flatMap((r, i) => (r.status === 'rejected' ? [{ letter: pending[i]!.letter, err: r.reason as unknown }] : []));
+  if (failed.length === 0) return;
+  const cancelled = failed.find((f) => f.err instanceof CancelledError || isAbort(f.err, ctx.signal));
+  if (cancelled) throw cancelled.err;
+  const made = remixesOf(it).map((m) => m.id);
+  const errors = failed.map((f) => describeError(f.err, `The image edit of remix ${f.letter}`).replace(/ Resume the run to try again\.$/, ''));
+  throw new StepError(
+    `${errors.join(' ')} ${made.length ? `${made.join(', ')} ${made.length === 1 ? 'was' : 'were'} made and kept; resume the run to make only the rest.` : 'Resume the run to make them again.'}`,
+  );
 }
 
 /** The represent step: each candidate as the chat model sees it, with its stable label. */

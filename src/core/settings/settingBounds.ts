@@ -15,6 +15,8 @@ export const SETTING_BOUNDS = {
   imageMaxSide: { min: 256, max: 4096 },
   /** Independent first assessments sent at the same time. */
   maxConcurrency: { min: 1, max: 16 },
+  /** Remixes each remix round makes (issue 19): the remix agent proposes this many, each its own image edit. */
+  remixesPerIteration: { min: 1, max: 4 },
   /** Speaking-order seed: an unsigned 32-bit integer. */
   orderSeed: { min: 0, max: 4294967295 },
 } as const;

@@ -35,6 +35,7 @@ export function resolveRunSettings(
     turnsPerAgent: config.turnsPerAgent,
     iterations: config.iterations,
     imageMaxSide: config.imageMaxSide,
+    remixesPerIteration: config.remixesPerIteration,
     mode: config.mode,
     order: config.order,
     orderSeed: config.orderSeed,

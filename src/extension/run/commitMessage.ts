@@ -2,6 +2,7 @@
  * The commit message TeamFusion pre-fills for a run: a subject with the outcome, a body with the final ranking and the
  * first line of the editing directions. Pure; the user reviews and commits it themselves.
  */
+import { remixesOf } from '../../core/record/remixes';
 import type { Iteration, RunRecord } from '../../core/record/record';
 import { labelOf } from './eventText';
 
@@ -47,7 +48,7 @@ export function buildCommitMessage(record: RunRecord): string {
   if (directed?.editingDirections) {
     body.push('', `Editing directions (iteration ${directed.index}): ${firstLine(directed.editingDirections)}`);
   }
-  const remixes = record.iterations.flatMap((it) => (it.remix ? [`${it.remix.id} = ${it.remix.file}`] : []));
+  const remixes = record.iterations.flatMap((it) => remixesOf(it).map((m) => `${m.id} = ${m.file}`));
   if (remixes.length) body.push('', `Remixes: ${remixes.join(', ')}`);
   if (record.kendallW !== undefined) body.push(`Team agreement before the run: Kendall's W ${formatW(record.kendallW)}.`);
   const u = record.usage;

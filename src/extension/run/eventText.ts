@@ -31,11 +31,13 @@ export function eventLogLine(e: RunEvent): string | undefined {
     case 'remix-agent-completed': {
       const it = e.iteration;
       const ranking = it.ranking?.length ? it.ranking.join(' > ') : 'no ranking';
-      const directions = it.editingDirections ? `; directions: ${oneLine(it.editingDirections, 300)}` : '';
+      const directions = it.editingDirections
+        ? `; directions: ${oneLine(it.editingDirections, 300)}`
+        : it.proposals?.length ? `; ${it.proposals.length} remix proposals: ${it.proposals.map((p) => `${p.letter}) ${oneLine(p.editingDirections, 140)}`).join(' ')}` : '';
       return `[${e.runId}] iteration ${it.index}: remix agent ranking ${ranking}${directions}`;
     }
     case 'image-edit-started':
-      return `[${e.runId}] iteration ${e.iteration}: image edit from ${e.from.join(', ')}…`;
+      return `[${e.runId}] iteration ${e.iteration}: image edit${e.remixId ? ` ${e.remixId}` : ''} from ${e.from.join(', ')}…`;
     case 'remix-created':
       return `[${e.runId}] iteration ${e.iteration}: remix ${e.remixId} written to ${e.file}`;
     case 'notice':
@@ -75,7 +77,7 @@ export function progressMessage(e: RunEvent): string | undefined {
     case 'remix-agent-completed':
       return `Iteration ${e.iteration.index} · remix agent agreed on ${e.iteration.ranking?.slice(0, 3).join(', ') ?? 'a ranking'}`;
     case 'image-edit-started':
-      return `Iteration ${e.iteration} · making the remix`;
+      return `Iteration ${e.iteration} · making the remix${e.remixId ? ` ${e.remixId}` : ''}`;
     case 'remix-created':
       return `Iteration ${e.iteration} · remix ${e.remixId} ready`;
     case 'notice':

@@ -84,6 +84,8 @@ export function resolveRunSettings(inspect: InspectFn, overrides: RunOverrides =
   if (iterations !== undefined) settings.iterations = iterations;
   const maxSide = bounded('imageMaxSide', ' of pixels');
   if (maxSide !== undefined) settings.imageMaxSide = maxSide;
+  const remixes = bounded('remixesPerIteration');
+  if (remixes !== undefined) settings.remixesPerIteration = remixes;
   const concurrency = bounded('maxConcurrency');
   if (concurrency !== undefined) settings.maxConcurrency = concurrency;
   const seed = bounded('orderSeed');

@@ -5,6 +5,7 @@
 import { h } from '../dom';
 import { ordinal, fixed } from '../format';
 import type { ViewContext } from '../context';
+import { remixesOf, remixesWithDirections } from '../../../src/core/record/remixes';
 
 export interface Placement {
   designer: string;
@@ -26,13 +27,15 @@ export function placementsOf(ctx: ViewContext, id: string): Placement[] {
 export function placementsView(ctx: ViewContext, id: string): HTMLElement {
   const placements = placementsOf(ctx, id);
   const borda = ctx.state.analysis?.borda.find((b) => b.option === id);
-  const remixOf = ctx.state.run?.iterations.find((it) => it.remix?.id === id);
+  const remixIt = ctx.state.run?.iterations.find((it) => remixesOf(it).some((m) => m.id === id));
+  const remixOf = remixIt ? { index: remixIt.index, remix: remixesWithDirections(remixIt).find((m) => m.id === id)! } : undefined;
   const box = h('div', { class: 'tf-facts-box' });
   if (borda) box.append(h('p', { class: 'tf-facts-consensus' }, `Consensus: #${borda.position} of ${ctx.state.analysis?.borda.length ?? 0} (${fixed(borda.points, 1)} Borda points)`));
   if (remixOf?.remix) {
     const from = remixOf.remix.from ?? [];
     box.append(h('p', {}, `Remix made in iteration ${remixOf.index}${from.length ? ` from ${listWords(from.map((f) => ctx.labelOf(f)))}` : ''}.`));
-    if (remixOf.editingDirections) box.append(h('p', { class: 'tf-directions' }, remixOf.editingDirections));
+    if (remixOf.remix.idea) box.append(h('p', {}, `Idea: ${remixOf.remix.idea}`));
+    if (remixOf.remix.editingDirections) box.append(h('p', { class: 'tf-directions' }, remixOf.remix.editingDirections));
   }
   for (const it of ctx.state.run?.iterations ?? []) {
     const place = it.ranking?.indexOf(id) ?? -1;

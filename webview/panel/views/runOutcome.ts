@@ -1,5 +1,6 @@
 /** What a run produced: the timeline of iterations, remixes beside their sources, directions and decisions, usage. */
 import { costPerRemix, discussionFacts } from '../../../src/core/run/runFacts';
+import { remixesOf, remixesWithDirections } from '../../../src/core/record/remixes';
 import { h, section, muted } from '../dom';
 import { integer, usd } from '../format';
 import type { ViewContext } from '../context';
@@ -18,7 +19,7 @@ export function timelineView(ctx: ViewContext, run: PanelRun): HTMLElement {
         h('div', { class: 'tf-step-title' }, it.final ? `${it.index}. Final pick` : `${it.index}. ${it.candidates.length} candidates`),
         h('div', { class: 'tf-step-row' }, ...it.candidates.map((c) => thumb(ctx, c))),
         it.ranking?.length ? h('div', { class: 'tf-muted' }, `Consensus: ${it.ranking.join(' › ')}`) : null,
-        it.remix ? h('div', {}, `→ remix ${it.remix.id}`) : null,
+        remixesOf(it).length ? h('div', {}, `→ ${remixesOf(it).length === 1 ? 'remix' : 'remixes'} ${remixesOf(it).map((m) => m.id).join(', ')}`) : null,
         it.error ? h('div', { class: 'tf-error-text' }, it.error) : null,
       ),
     );
@@ -30,38 +31,61 @@ export function timelineView(ctx: ViewContext, run: PanelRun): HTMLElement {
 }
 
 export function remixGallery(ctx: ViewContext, run: PanelRun): HTMLElement {
-  const withRemix = run.iterations.filter((it): it is Iteration & { remix: NonNullable<Iteration['remix']> } => Boolean(it.remix));
-  if (withRemix.length === 0) return section('tf-remixes', 'Remixes', muted('No remix yet.'));
-  const cards = withRemix.map((it) => {
-    const from = it.remix.from ?? it.ranking?.slice(0, 2) ?? [];
+  // Every remix of every round (several a round: r1a, r1b, … each with its own sources and directions), oldest first.
+  const made = run.iterations.flatMap((it: Iteration) => remixesWithDirections(it).map((remix) => ({ it, remix, several: remixesOf(it).length > 1 || Boolean(it.proposals?.length) })));
+  if (made.length === 0) return section('tf-remixes', 'Remixes', muted('No remix yet.'));
+  const cards = made.map(({ it, remix, several }) => {
+    const from = remix.from ?? it.ranking?.slice(0, 2) ?? [];
     return h(
       'figure',
-      { class: 'tf-remix-card', 'data-remix': it.remix.id, 'data-view-group': '' },
+      { class: 'tf-remix-card', 'data-remix': remix.id, 'data-view-group': '' },
       h(
         'div',
         { class: 'tf-compare' },
-        h('div', { class: 'tf-compare-main' }, thumb(ctx, it.remix.id, 'lg')),
+        h('div', { class: 'tf-compare-main' }, thumb(ctx, remix.id, 'lg')),
         from.length
           ? h('div', { class: 'tf-compare-from' }, h('div', { class: 'tf-muted' }, 'made from'), ...from.map((c) => thumb(ctx, c, 'md')))
           : null,
       ),
-      h('figcaption', {}, h('strong', {}, `Remix ${it.remix.id}`), ` · iteration ${it.index}`, run.finalPick === it.remix.id ? h('vscode-badge', {}, 'final pick') : null),
-      it.editingDirections ? h('p', { class: 'tf-directions' }, it.editingDirections) : null,
+      h(
+        'figcaption',
+        {},
+        h('strong', {}, `Remix ${remix.id}`),
+        ` · iteration ${it.index}`,
+        several && remix.letter ? ` · proposal ${remix.letter} of ${it.proposals?.length ?? remixesOf(it).length}` : '',
+        run.finalPick === remix.id ? h('vscode-badge', {}, 'final pick') : null,
+      ),
+      remix.idea ? h('p', { class: 'tf-remix-idea' }, remix.idea) : null,
+      remix.editingDirections ? h('p', { class: 'tf-directions' }, remix.editingDirections) : null,
       h(
         'div',
         { class: 'tf-actions' },
         from.length
-          ? h('vscode-button', { class: 'tf-compare-sources', 'data-compare': [it.remix.id, ...from].slice(0, 3).join('\n') }, from.length === 1 ? 'Compare with its source' : 'Compare with its sources')
+          ? h('vscode-button', { class: 'tf-compare-sources', 'data-compare': [remix.id, ...from].slice(0, 3).join('\n') }, from.length === 1 ? 'Compare with its source' : 'Compare with its sources')
           : null,
-        h('vscode-button', { secondary: true, onclick: () => ctx.host.post({ type: 'openFile', path: `runs/${run.id}/${it.remix.file}` }) }, 'Open image'),
+        h('vscode-button', { secondary: true, onclick: () => ctx.host.post({ type: 'openFile', path: `runs/${run.id}/${remix.file}` }) }, 'Open image'),
       ),
     );
   });
+  // A round whose edits are not all made yet says which proposals are still to come.
+  for (const it of run.iterations) {
+    const pending = (it.proposals ?? []).filter((p) => !it.remixes?.some((m) => m.letter === p.letter));
+    if (pending.length) {
+      cards.push(
+        h(
+          'figure',
+          { class: 'tf-remix-card tf-remix-pending', 'data-remix-pending': `${it.index}${pending.map((p) => p.letter).join('')}` },
+          h('figcaption', {}, h('strong', {}, `Iteration ${it.index}: ${pending.length === 1 ? 'remix' : 'remixes'} ${pending.map((p) => p.letter).join(', ')} not made yet`)),
+          ...pending.map((p) => h('p', { class: 'tf-directions' }, `${p.letter}) ${p.idea ? `${p.idea}: ` : ''}${p.editingDirections}`)),
+        ),
+      );
+    }
+  }
   return section('tf-remixes', 'Remixes', h('div', { class: 'tf-remix-grid' }, ...cards));
 }
 
 export function outcomeView(ctx: ViewContext, run: PanelRun): HTMLElement {
-  const last = [...run.iterations].reverse().find((it) => it.agreements || it.disagreements || it.decisionPoints || it.editingDirections);
+  const last = [...run.iterations].reverse().find((it) => it.agreements || it.disagreements || it.decisionPoints || it.editingDirections || it.proposals);
   if (!last) return section('tf-outcome', 'Agreements and decisions', muted('The remix agent has not summarised the discussion yet.'));
   const list = (title: string, items: string[] | undefined) =>
     items && items.length ? h('div', {}, h('h3', {}, title), h('ul', {}, ...items.map((t) => h('li', {}, t)))) : null;
@@ -86,6 +110,14 @@ export function outcomeView(ctx: ViewContext, run: PanelRun): HTMLElement {
     'tf-outcome',
     `Agreements and decisions (iteration ${last.index})`,
     last.editingDirections ? h('div', {}, h('h3', {}, 'Editing directions'), h('p', { class: 'tf-directions' }, last.editingDirections)) : null,
+    last.proposals?.length
+      ? h(
+          'div',
+          {},
+          h('h3', {}, `Editing directions of the ${last.proposals.length} remixes`),
+          ...last.proposals.map((p) => h('div', { class: 'tf-proposal' }, h('p', {}, h('strong', {}, `${remixesOf(last).find((m) => m.letter === p.letter)?.id ?? p.letter}`), p.idea ? ` — ${p.idea}` : ''), h('p', { class: 'tf-directions' }, p.editingDirections))),
+        )
+      : null,
     h('div', { class: 'tf-grid-2' }, list('Agreements', last.agreements), list('Disagreements', last.disagreements)),
     decisions,
     leadDecisions ? list(`Decided by the lead (iteration ${leadDecisions.index})`, leadDecisions.decisions!.map((d) => `${d.question} → ${d.decision} (${ctx.designerName(d.by)}${d.via === 'proxy' ? "'s proxy" : ''}${d.reason ? `: ${d.reason}` : ''})`)) : null,

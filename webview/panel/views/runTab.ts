@@ -102,7 +102,7 @@ export class RunTab {
     }
     if (ev.type === 'waiting') this.setProgress(`Iteration ${ev.waitingFor.iteration}: waiting for ${ev.speakerName} to answer below…`);
     if (ev.type === 'remix-agent-completed') this.setProgress(`Iteration ${ev.iteration.index}: the remix agent picked ${(ev.iteration.ranking ?? []).join(', ')}.`);
-    if (ev.type === 'image-edit-started') this.setProgress(`Making a remix from ${ev.from.join(', ')}…`);
+    if (ev.type === 'image-edit-started') this.setProgress(`Making a remix${ev.remixId ? ` (${ev.remixId})` : ''} from ${ev.from.join(', ')}…`);
     if (ev.type === 'remix-created') this.setProgress(`Remix ${ev.remixId} created.`);
     if (ev.type === 'run-finished') {
       this.setProgress(ev.status === 'completed' ? '' : `Run ${ev.status}${ev.error ? `: ${ev.error}` : '.'}`);
