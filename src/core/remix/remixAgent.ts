@@ -49,7 +49,7 @@ export interface RemixAnswer {
 }
 
 /** The JSON schema of one proposal of several remixes a round: what it sets out to do, its inputs and its four-part directions. */
-export function proposalJsonSchema(candidateIds: readonly string[]) {
+export function proposalJsonSchema(candidateIds: readonly string[], maxInputs: number) {
   return {
     type: 'object',
     additionalProperties: false,
@@ -61,6 +61,7 @@ export function proposalJsonSchema(candidateIds: readonly string[]) {
         description: 'The candidate ids this remix starts from, best first: its input images, in this order.',
         items: { type: 'string', enum: [...candidateIds] },
         minItems: 1,
+        maxItems: maxInputs,
       },
       editingDirections: directionsJsonSchema(),
     },
@@ -134,7 +135,7 @@ export function remixJsonSchema(candidateIds: readonly string[], designerIds: re
       properties.remixes = {
         type: 'array',
         description: `Exactly ${remixes} different proposals, each made by its own image edit.`,
-        items: proposalJsonSchema(candidateIds),
+        items: proposalJsonSchema(candidateIds, topK),
         minItems: remixes,
         maxItems: remixes,
       };
@@ -348,7 +349,8 @@ export function parseAnswer(
         ? {
             proposals: (res.data.remixes as { idea?: string; from: string[]; editingDirections: string }[]).map((p) => ({
               ...(p.idea?.trim() ? { idea: p.idea.trim() } : {}),
-              from: [...new Set(p.from)],
+              // At most as many inputs as the round's one remix would have had (the consensus top K).
+              from: [...new Set(p.from)].slice(0, topK),
               editingDirections: p.editingDirections,
             })),
           }

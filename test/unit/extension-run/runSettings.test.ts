@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { DISCUSSION_DEFAULTS, DISCUSSION_MODES, HIERARCHIES, IMAGE_QUALITIES, IMAGE_SIZES, PERSONA_ROLES, SPEAKING_ORDERS } from '../../../src/core/settings/discussionSettings';
-import { OTHER_BOUNDS } from '../../../src/core/settings/settingBounds';
+import { OTHER_BOUNDS, SETTING_BOUNDS } from '../../../src/core/settings/settingBounds';
 import { explicitValue, resolveConnection, resolveRunSettings, type InspectedValue } from '../../../src/extension/run/runSettings';
 
 const DEFAULTS: Record<string, unknown> = {
@@ -134,5 +134,19 @@ describe('extension-run: discussion settings', () => {
       'The setting teamfusion.mode ("debate") is not "separate-then-together", "together" or "separate"; it is ignored.',
       'The setting teamfusion.temperature (3) is not a number from 0 to 2; it is ignored.',
     ]);
+  });
+
+  it('teamfusion.remixesPerIteration: contributed with the engine\'s bounds (default 1 = one remix a round), passed when set, 0 or 5 ignored with a warning', () => {
+    const p = props['teamfusion.remixesPerIteration']!;
+    assert.equal(p.default, 1);
+    assert.equal(p.minimum, SETTING_BOUNDS.remixesPerIteration.min);
+    assert.equal(p.maximum, SETTING_BOUNDS.remixesPerIteration.max);
+    assert.deepEqual(resolveRunSettings(inspector({ remixesPerIteration: { defaultValue: 1 } })).settings, {});
+    assert.deepEqual(resolveRunSettings(inspector({ remixesPerIteration: { workspaceValue: 3 } })).settings, { remixesPerIteration: 3 });
+    for (const bad of [0, 5, 2.5]) {
+      const r = resolveRunSettings(inspector({ remixesPerIteration: { globalValue: bad } }));
+      assert.deepEqual(r.settings, {});
+      assert.deepEqual(r.warnings, [`The setting teamfusion.remixesPerIteration (${bad}) is not a whole number from 1 to 4; it is ignored.`]);
+    }
   });
 });

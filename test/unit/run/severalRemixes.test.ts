@@ -105,6 +105,19 @@ describe('several remixes a round (command line)', function () {
     const key = JSON.parse(await fs.readFile(path.join(root, 'runs', rec.id, 'rerank', 'key.json'), 'utf8')) as Record<string, { kind: string; id: string; file: string }>;
     assert.deepEqual(Object.values(key).filter((v) => v.kind === 'remix').map((v) => v.id).sort(), ['r1a', 'r1b', 'r2a', 'r2b']);
     assert.equal(Object.values(key).filter((v) => v.kind === 'option').length, 3);
+    // …and acceptance: the team's blind re-rankings (a remix first) make compare count all four as generated.
+    const letters = Object.keys(key).sort();
+    const remixLetters = letters.filter((l) => key[l]!.kind === 'remix');
+    for (const d of ['d1', 'd2', 'd3']) {
+      const order = [remixLetters[1]!, ...letters.filter((l) => l !== remixLetters[1])];
+      const lines = [`designer: ${d}`, 'ranking:', ...order.flatMap((l, i) => [`  - option: "${l}"`, `    rank: ${i + 1}`, `    justification: Place ${i + 1}.`])];
+      await fs.writeFile(path.join(root, 'runs', rec.id, 'rerank', 'rankings', `${d}.yaml`), `${lines.join('\n')}\n`);
+    }
+    const cmp = await startCli(['compare', root, rec.id, '--json'], env).done;
+    const compared = JSON.parse(cmp.stdout) as { acceptance: { generated: string[]; top1: boolean; bestGenerated: { letter: string; id: string } } };
+    assert.deepEqual([...compared.acceptance.generated].sort(), remixLetters);
+    assert.equal(compared.acceptance.top1, true);
+    assert.equal(compared.acceptance.bestGenerated.id, key[remixLetters[1]!]!.id);
     const check = checkRunRecord(JSON.parse(await fs.readFile(path.join(root, 'runs', rec.id, 'run.json'), 'utf8')), `runs/${rec.id}`, ['1.png', '2.png', '3.png', '4.png', '5.png', '6.png']);
     assert.ok('record' in check, JSON.stringify(check));
   });
@@ -218,6 +231,7 @@ describe('several remixes a round (remix agent and record)', () => {
     assert.equal(three.properties.remixes.minItems, 3);
     assert.equal(three.properties.remixes.maxItems, 3);
     assert.deepEqual(three.properties.remixes.items.properties.from.items.enum, ids);
+    assert.equal((three.properties.remixes.items.properties.from as unknown as { maxItems: number }).maxItems, 2);
     const final = remixJsonSchema(ids, designers, true, 3, 3) as { properties: Record<string, unknown> };
     assert.ok(!('remixes' in final.properties), 'the final pick makes no remix');
   });
@@ -231,6 +245,8 @@ describe('several remixes a round (remix agent and record)', () => {
     assert.match((parseAnswer(answer([p(['1'], 'Warmer!'), p(['2'], ' warmer ')]), v, ids, 2) as { error: string }).error, /same editing directions/);
     const ok = parseAnswer(answer([p(['1', '2', '1'], 'Warmer.'), p(['2'], 'Cooler.')]), v, ids, 2) as { answer: { proposals: { from: string[] }[] } };
     assert.deepEqual(ok.answer.proposals.map((x) => x.from), [['1', '2'], ['2']]);
+    const capped = parseAnswer(answer([p(['3', '1', '2'], 'Warmer.'), p(['2'], 'Cooler.')]), v, ids, 2) as { answer: { proposals: { from: string[] }[] } };
+    assert.deepEqual(capped.answer.proposals[0]!.from, ['3', '1'], 'at most the consensus top K inputs, as one remix has');
   });
 
   it('the record check: several remixes in their own files; older records and one remix a round read unchanged', () => {
