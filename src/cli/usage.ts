@@ -32,7 +32,8 @@ Commands:
                                             Pin a message: every later prompt of the run carries it.
                                             --sync (say, pin): commit only your entry, pull, push.
   rerank <review> <run-id> [--top N]        Make runs/<run-id>/rerank/, the blind re-rank set: the team's Borda top N
-                                            options (3) + every remix, under neutral letters A, B, C, …
+                                            options (3) + every remix, under neutral letters A, B, C, …; a brief
+                                            run: its revised brief and baseline as A.md, B.md (no --top).
   compare <review> <run-id> [--json]        Did it help? Agreement before → after (paired change, verdict),
                                             acceptance of the remixes, ratings, survey.
   judge <review> <run-id> [--json] [--force] [--model M]

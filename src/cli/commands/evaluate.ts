@@ -10,6 +10,7 @@ import { evaluateFolder } from '../../core/evaluation/evaluate';
 import { conditionsSentences } from '../../core/evaluation/baseline';
 import { f2 } from '../../core/evaluation/format';
 import { evaluationMarkdown } from '../../core/evaluation/report';
+import { briefSentences } from '../../core/evaluation/briefEvaluation';
 import { mkdirInReview, printable, realRoot, toRel, writeReviewFile } from '../../core/files/reviewFiles';
 import { UsageError } from '../usage';
 import { safeJson } from '../output';
@@ -58,6 +59,7 @@ export async function runEvaluate(args: string[]): Promise<number> {
         `Generated option top 1: ${o.top1Rate === null ? '—' : `${Math.round(o.top1Rate * 100)}%`}, top 2: ${o.top2Rate === null ? '—' : `${Math.round(o.top2Rate * 100)}%`}; ratings ${f2(o.ratingsMean)} / 5 (n = ${o.ratingsN}).`,
         `Cost ${o.totalCostUsd === null ? '—' : `$${o.totalCostUsd.toFixed(2)}`}; per remixed image ${o.costPerRemixUsd === null ? '—' : `$${o.costPerRemixUsd.toFixed(3)}`}.`,
         ...(o.timeToDecisionNote ? [`Time to decision: ${o.timeToDecisionNote}`] : []),
+        ...briefSentences(o.brief),
         ...conditionsSentences(e.conditions).map(printable),
       ].join('\n')}\n`,
     );

@@ -160,7 +160,40 @@ export function conditionsChart(e: Evaluation): string {
   return svg(width, height, 'TeamFusion against the usual way, paired within teams', body);
 }
 
-export const CHART_FILES = { wBeforeAfter: 'w-before-after.svg', acceptance: 'acceptance.svg', ratings: 'ratings.svg', conditions: 'conditions.svg' } as const;
+/**
+ * Brief runs: the members' blind choices (TeamFusion's revised brief / the direct revision / tie) and the coverage of
+ * their points (kept / changed / left out), each a stacked bar of counts with the numbers written beside it.
+ */
+export function briefChart(e: Evaluation): string {
+  const b = e.overall.brief;
+  const width = 560;
+  const left = 130;
+  const right = width - 30;
+  const body: string[] = [];
+  const bars: [string, [string, number, string][]][] = [
+    ['blind choice', [['TeamFusion', b.preference.teamfusion, COLORS.after], ['direct', b.preference.direct, COLORS.before], ['tie', b.preference.tie, COLORS.border]]],
+    ['coverage', [['kept', b.coverage.kept, COLORS.ref], ['changed', b.coverage.changed, '#f28e2b'], ['left out', b.coverage.leftOut, COLORS.after]]],
+  ];
+  bars.forEach(([label, parts], i) => {
+    const y = 60 + i * 70;
+    const total = parts.reduce((s, [, k]) => s + k, 0);
+    body.push(text(left - 10, y + 21, label, { anchor: 'end' }));
+    body.push(`<rect x="${left}" y="${y}" width="${right - left}" height="32" fill="${COLORS.grid}"/>`);
+    let x0 = left;
+    for (const [name, k, color] of parts) {
+      if (!total || !k) continue;
+      const w = ((right - left) * k) / total;
+      body.push(`<rect x="${x0.toFixed(1)}" y="${y}" width="${w.toFixed(1)}" height="32" fill="${color}"><title>${escapeXml(`${name}: ${k}`)}</title></rect>`);
+      x0 += w;
+    }
+    body.push(text(left, y + 50, total ? parts.map(([name, k]) => `${name} ${k}`).join(' · ') : 'none yet', { size: 11 }));
+  });
+  const p = b.preference.signTestP;
+  body.push(text(16, 212, `${b.runs} brief run${b.runs === 1 ? '' : 's'}, ${b.withBlindPair} with a blind pair; two-sided sign test over the choices that were not ties: ${p === null ? '—' : `p = ${p.toFixed(3)}`}`, { size: 11 }));
+  return svg(width, 230, 'Brief runs: which revision the members chose, and their points', body);
+}
+
+export const CHART_FILES = { wBeforeAfter: 'w-before-after.svg', acceptance: 'acceptance.svg', ratings: 'ratings.svg', conditions: 'conditions.svg', brief: 'brief.svg' } as const;
 
 export function allCharts(e: Evaluation): Record<(typeof CHART_FILES)[keyof typeof CHART_FILES], string> {
   return {
@@ -168,5 +201,6 @@ export function allCharts(e: Evaluation): Record<(typeof CHART_FILES)[keyof type
     [CHART_FILES.acceptance]: acceptanceChart(e),
     [CHART_FILES.ratings]: ratingsChart(e),
     [CHART_FILES.conditions]: conditionsChart(e),
+    [CHART_FILES.brief]: briefChart(e),
   } as Record<(typeof CHART_FILES)[keyof typeof CHART_FILES], string>;
 }

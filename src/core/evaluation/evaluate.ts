@@ -1,5 +1,6 @@
 /**
- * `evaluate`: the study's table for every review below a folder. A review is a folder with brief.md and options/; the
+ * `evaluate`: the study's table for every review below a folder. A review is a folder with brief.md and options/ (or
+ * comments/, a brief review: its brief runs count their blind choices and coverage, briefEvaluation.ts); the
  * re-rank sets inside runs/ are not reviews of their own. Per review: designers, options, W and its permutation p, and
  * per run the data `collectRun` gathers; overall: the same pooled (rates over re-ranked runs; a missing value is null,
  * never 0). Broken reviews and runs are listed in `skipped`, the rest is still evaluated. Never writes.
@@ -10,7 +11,7 @@ import * as path from 'node:path';
 import { formatDiagnostic } from '../diagnostics/diagnostics';
 import { loadReview } from '../review/loadReview';
 import { naturalCompare } from '../review/naturalOrder';
-import type { RunRecord } from '../record/record';
+import { taskOf, type RunRecord, type RunTaskKind } from '../record/record';
 import { listRunEntries, RUNS_DIR } from '../record/store';
 import { analyzeReview, type AnalyzeOptions } from '../stats/analysis';
 import { SIGNIFICANCE_LEVEL } from '../stats/sentence';
@@ -20,6 +21,7 @@ import { statInReview } from '../files/reviewFiles';
 import { categoryMixOf, codedCategories, type CodedCategories } from '../analysis/evaluationMix';
 import { discussionOf } from '../settings/discussionSettings';
 import { conditionsOf, decisionMinutes, loadDecision, ROOT_SURVEY_DIR, type Condition, type ConditionReview, type Conditions, type Decision } from './baseline';
+import { briefOverallOf, collectBriefRun, type BriefOverall, type BriefRunEvaluation } from './briefEvaluation';
 import { loadSurvey, loadSurveyFolder, SURVEY_QUESTIONS, type SurveyAnswer, type SurveyQuestion } from './feedback';
 
 export interface RunEvaluation {
@@ -38,11 +40,16 @@ export interface RunEvaluation {
   mode: string;
   /** Bales IPA codes of the run (runs/<id>/analysis.json), null when it is not coded. */
   bales: CodedCategories | null;
+  /** What the run worked on (records without a task are design runs). */
+  task: RunTaskKind;
+  /** A brief run's preference counts, coverage, survey and judge; null for a design run. */
+  brief: BriefRunEvaluation | null;
 }
 
 export interface ReviewEvaluation {
   /** Relative to the evaluated folder, forward slashes ("." for the folder itself). */
   path: string;
+  /** Who ranked; in a brief-only review, who commented on the brief. */
   designers: number;
   options: number;
   /** Kendall's W of the review's rankings; null with fewer than two designers. */
@@ -96,6 +103,8 @@ export interface Overall {
   timeToDecisionNote: string | null;
   /** Bales category mix per discussion mode, over the coded runs (mode → runs, messages, shares). */
   categoryMixByMode: Record<string, { runs: number; messages: number; mix: Record<string, number> }>;
+  /** Brief runs: blind choices with the sign test, coverage, judge verdicts (briefEvaluation.ts). */
+  brief: BriefOverall;
 }
 
 export interface Evaluation {
@@ -106,7 +115,7 @@ export interface Evaluation {
   skipped: Skipped[];
 }
 
-const SKIP_DIRS = new Set(['node_modules', RUNS_DIR, 'options', 'rankings']);
+const SKIP_DIRS = new Set(['node_modules', RUNS_DIR, 'options', 'rankings', 'comments']);
 const MAX_DEPTH = 12;
 const MAX_FOLDERS = 20_000;
 
@@ -133,8 +142,9 @@ export async function findReviews(folder: string, onSkip?: (rel: string, reason:
       return;
     }
     const brief = entries.find((e) => e.name === 'brief.md' && e.isFile());
-    const options = entries.find((e) => e.name === 'options' && e.isDirectory());
-    const isReview = Boolean(brief && options);
+    // A design review has options/, a brief review comments/ (issue 17).
+    const work = entries.find((e) => (e.name === 'options' || e.name === 'comments') && e.isDirectory());
+    const isReview = Boolean(brief && work);
     if (isReview) out.push(dir);
     // Inside a review, its own loader judges links and special files (a link that stays inside is allowed there).
     const report = !(inReview || isReview);
@@ -175,6 +185,8 @@ export async function collectRun(reviewRoot: string, record: RunRecord, opts: An
     compare: null,
     mode: discussionOf(record.settings).mode,
     bales: null,
+    task: taskOf(record),
+    brief: null,
   };
   let problems: string[] = [];
   try {
@@ -182,7 +194,11 @@ export async function collectRun(reviewRoot: string, record: RunRecord, opts: An
   } catch (err) {
     problems.push(err instanceof Error ? err.message : String(err));
   }
-  if (await statInReview(reviewRoot, rerankRel(record.id))) {
+  if (run.task === 'brief') {
+    const b = await collectBriefRun(reviewRoot, record);
+    run.brief = b.brief;
+    problems = [...problems, ...b.problems];
+  } else if (await statInReview(reviewRoot, rerankRel(record.id))) {
     const c = await compareRun(reviewRoot, record.id, opts);
     problems = [...problems, ...c.problems];
     if (c.after) run.compare = c;
@@ -277,6 +293,7 @@ export function overallOf(reviews: readonly ReviewEvaluation[]): Overall {
         return [mode, { runs: coded.length, messages: coded.reduce((k, b) => k + b.coded, 0), mix: categoryMixOf(coded) }];
       }),
     ),
+    brief: briefOverallOf(runs.flatMap((r) => (r.brief ? [r.brief] : []))),
   };
 }
 
@@ -297,9 +314,9 @@ export async function evaluateFolder(folder: string, opts: AnalyzeOptions & { on
     opts.onProgress?.(rel);
     let loaded = await loadReview(dir, { requireRankings: true, decodeImages: false });
     if (!loaded.review) {
-      // A usual-way review may have no rankings: the team decided without ranking first.
+      // A usual-way review may have no rankings (the team decided without ranking first), a brief review neither.
       const loose = await loadReview(dir, { requireRankings: false, decodeImages: false });
-      if (loose.review?.config.condition === 'usual') loaded = loose;
+      if (loose.review?.config.condition === 'usual' || (loose.review && loose.review.comments.length > 0)) loaded = loose;
     }
     if (!loaded.review) {
       const first = loaded.diagnostics.find((d) => d.severity === 'error');
@@ -350,10 +367,12 @@ export async function evaluateFolder(folder: string, opts: AnalyzeOptions & { on
         skipped.push({ path: runPath, reason: err instanceof Error ? err.message : String(err) });
       }
     }
-    const team = (review.designers.length ? review.designers.map((d) => d.id) : [...new Set(answers.map((a) => a.designer))]).map((id) => id.toLowerCase()).sort();
+    // The team: who ranked, else who commented on the brief, else who answered the survey.
+    const members = review.designers.length ? review.designers.map((d) => d.id) : review.comments.map((c) => c.designer);
+    const team = (members.length ? members : [...new Set(answers.map((a) => a.designer))]).map((id) => id.toLowerCase()).sort();
     forConditions.push({ path: rel, condition, team, answers, minutes });
     const coded = runs.flatMap((r) => (r.bales ? [r.bales] : []));
-    reviews.push({ path: rel, designers: review.designers.length, options: review.options.length, w, pPermutation: p, runs, categoryMix: coded.length ? categoryMixOf(coded) : null, condition, decision });
+    reviews.push({ path: rel, designers: members.length, options: review.options.length, w, pPermutation: p, runs, categoryMix: coded.length ? categoryMixOf(coded) : null, condition, decision });
   }
   return { reviews, overall: overallOf(reviews), conditions: conditionsOf(forConditions), skipped };
 }

@@ -6,6 +6,7 @@ import { escapeMarkdown } from '../files/markdown';
 import { REFERENCE } from './reference';
 import { mixWords } from '../analysis/evaluationMix';
 import { conditionsSentences } from './baseline';
+import { briefMeasureRows, briefRunTable, briefSentences } from './briefEvaluation';
 
 function pct(x: number | null): string {
   return x === null ? '—' : `${Math.round(x * 100)}%`;
@@ -45,7 +46,9 @@ export function evaluationMarkdown(e: Evaluation): string {
     `| Survey: representative / clarity / satisfied (n) | ${f2(o.survey.representative)} / ${f2(o.survey.clarity)} / ${f2(o.survey.satisfied)} (${o.survey.n}) | ${REFERENCE.survey.representative} / ${REFERENCE.survey.clarity} / ${REFERENCE.survey.satisfied} |`,
   );
   lines.push(`| Total cost / cost per remixed image | ${usd(o.totalCostUsd)} / ${usd(o.costPerRemixUsd)} | |`);
-  lines.push(`| Median time to re-rankings / to Commit Run | ${hours(o.medianHoursToRerank)} / ${hours(o.medianHoursToCommit)} | |`, '');
+  lines.push(`| Median time to re-rankings / to Commit Run | ${hours(o.medianHoursToRerank)} / ${hours(o.medianHoursToCommit)} | |`);
+  lines.push(...briefMeasureRows(o.brief), '');
+  lines.push(...briefSentences(o.brief).flatMap((x) => [cell(x), '']));
   if (o.timeToDecisionNote) lines.push(`Time to decision: ${o.timeToDecisionNote}`, '');
   const sizes = Object.entries(o.wByTeamSize);
   if (sizes.length) {
@@ -63,6 +66,8 @@ export function evaluationMarkdown(e: Evaluation): string {
     );
   }
   lines.push('', 'When a review has several re-ranked runs, its row shows the newest; evaluation.json has every run.', '');
+  lines.push(...briefRunTable(e.reviews.flatMap((r) => r.runs.flatMap((run) => (run.brief ? [{ review: r.path, run: run.id, brief: run.brief }] : []))), cell));
+  if (o.brief.runs) lines.push(`![Brief runs: blind choices and coverage](${CHART_FILES.brief})`, '');
   const modes = Object.entries(o.categoryMixByMode);
   if (modes.length) {
     lines.push('## What happened in the discussions (Bales IPA)', '', 'Share of each category over the coded messages (`code-discussion`), per discussion mode and per review.', '');
@@ -87,6 +92,7 @@ export function evaluationMarkdown(e: Evaluation): string {
     '- **Top 1 / top 2**: a generated option is first / within the first two in the Borda ranking of the blind re-rankings (ties share a position).',
     '- **Ratings**: designers rated their own proxy\'s messages, "this is what I would have said", 1 = not at all, 5 = exactly; share 4–5 is the positive share.',
     '- **Cost per remixed image** = the image-edit cost recorded in run.json ÷ the number of remixes; unknown costs are shown as —, never 0.',
+    "- **Brief runs**: each member chose blind between TeamFusion's revised brief and the direct revision (A/B, `rerank`); the sign test is two-sided and exact over the choices that were not ties, pooled over the brief runs; coverage counts every member's points of each run's last round.",
     '',
   );
   return lines.join('\n');

@@ -3,10 +3,8 @@
  * room and read back as its kind (byte cap, nesting, UTF-8) and checked with zod like any input.
  */
 import * as z from 'zod';
-import { readKindText } from '../files/fileKinds';
-import { ReviewFileError, writeReviewFile } from '../files/reviewFiles';
-import { lineColAt, locateJsonValue } from '../diagnostics/jsonLocate';
-import { zodSentence } from '../zodText';
+import { readKindJson } from '../files/kindJson';
+import { writeReviewFile } from '../files/reviewFiles';
 import { UsageSchema } from '../record/record';
 import { reviewRelative } from '../record/store';
 import { DIMENSION_NAMES, type JudgeDimension } from './judgePrompts';
@@ -60,27 +58,7 @@ export function judgePath(runId: string): string {
 
 /** The run's judge.json, or undefined when there is none. Throws ReviewFileError naming the file when it is unusable. */
 export async function readJudgeFile(root: string, runId: string): Promise<JudgeFile | undefined> {
-  const rel = judgePath(runId);
-  let text: string;
-  try {
-    text = await readKindText(root, rel, 'judge');
-  } catch (err) {
-    if (err instanceof ReviewFileError && err.reason === 'missing') return undefined;
-    throw err;
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (err) {
-    throw new ReviewFileError(rel, `${rel}:1:1: error: not valid JSON (${err instanceof Error ? err.message : String(err)}); judge again with --force to replace it.`);
-  }
-  const parsed = JudgeFileSchema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const at = lineColAt(text, locateJsonValue(text, issue.path.filter((p): p is string | number => typeof p !== 'symbol')));
-    throw new ReviewFileError(rel, `${rel}:${at.line}:${at.column}: error: ${zodSentence(parsed.error, 'the file').replace(/\.$/, '')}; judge again with --force to replace it.`);
-  }
-  return parsed.data;
+  return readKindJson(root, judgePath(runId), 'judge', JudgeFileSchema, 'judge again with --force to replace it');
 }
 
 export async function writeJudgeFile(root: string, judge: JudgeFile): Promise<void> {

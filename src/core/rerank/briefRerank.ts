@@ -10,8 +10,7 @@ import { readKindText } from '../files/fileKinds';
 import { makeOwnFolder, removeOwnFolder, renameOwnFolder, statInReview, writeReviewFile } from '../files/reviewFiles';
 import type { RunRecord } from '../record/record';
 import { reviewRelative } from '../record/store';
-import { formatKey, type RerankKey } from './key';
-import { assignLetters, type RerankSetResult } from './rerankSet';
+import { assignLetters, formatKey, type RerankKey, type RerankSetResult } from './key';
 import { KEY_FILE, rerankRel, runRel } from './paths';
 
 /** The revised brief of the last round that has one, relative to the review root; undefined when none. */

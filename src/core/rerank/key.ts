@@ -2,7 +2,7 @@
  * runs/<run-id>/rerank/key.json: `{"A": {"kind": "option"|"remix", "id": "4"|"r1", "file": "…"}}` (a brief run: kind
  * "teamfusion"|"direct") — which letter of the
  * blind re-rank set is which source (`file` relative to the review root). Read (capped, contained) only when the
- * comparison is shown.
+ * comparison is shown. The letters are drawn here (assignLetters), for the design and the brief re-rank sets alike.
  */
 import * as z from 'zod';
 import { readKindText } from '../files/fileKinds';
@@ -10,6 +10,7 @@ import { ReviewFileError } from '../files/reviewFiles';
 import { zodSentence } from '../zodText';
 import { checkJsonSyntax } from '../diagnostics/jsonSyntax';
 import { keyRel } from './paths';
+import { SeededRandom, seedFromText } from '../stats/prng';
 
 export const KeyEntrySchema = z.object({ kind: z.enum(['option', 'remix', 'teamfusion', 'direct']), id: z.string().min(1), file: z.string().min(1) }).strict();
 export const RerankKeySchema = z.record(z.string().regex(/^[A-Z]+$/, 'a letter A, B, C, …'), KeyEntrySchema);
@@ -42,4 +43,44 @@ export async function readKey(reviewRoot: string, runId: string): Promise<Rerank
     ids.add(`${e.kind}:${e.id}`);
   }
   return parsed.data;
+}
+
+/** A, B, …, Z, AA, AB, … */
+export function letterOf(index: number): string {
+  let s = '';
+  let k = index;
+  do {
+    s = String.fromCharCode(65 + (k % 26)) + s;
+    k = Math.floor(k / 26) - 1;
+  } while (k >= 0);
+  return s;
+}
+
+export interface RerankSource {
+  kind: RerankKey[string]['kind'];
+  id: string;
+  /** Relative to the review root. */
+  file: string;
+}
+
+/** Letters for the sources in a shuffle seeded by the run id (Fisher–Yates with the project's generator). */
+export function assignLetters(runId: string, sources: readonly RerankSource[]): RerankKey {
+  const order = sources.map((_, i) => i);
+  const rng = new SeededRandom(seedFromText(runId));
+  for (let i = order.length - 1; i > 0; i--) {
+    const k = rng.nextBelow(i + 1);
+    [order[i], order[k]] = [order[k]!, order[i]!];
+  }
+  const key: RerankKey = {};
+  order.forEach((src, slot) => {
+    const s = sources[src]!;
+    key[letterOf(slot)] = { kind: s.kind, id: s.id, file: s.file };
+  });
+  return key;
+}
+
+export interface RerankSetResult {
+  /** Absolute path of runs/<run-id>/rerank. */
+  dir: string;
+  key: RerankKey;
 }

@@ -21,9 +21,10 @@ import { taskOf } from '../record/record';
 import { makeBriefRerankSet } from './briefRerank';
 import { reviewRankMatrix } from '../stats/analysis';
 import { bordaCount } from '../stats/borda';
-import { SeededRandom, seedFromText } from '../stats/prng';
 import { averageRankMatrix } from '../stats/ranks';
-import { formatKey, type RerankKey } from './key';
+import { assignLetters, formatKey, type RerankSetResult, type RerankSource } from './key';
+
+export { assignLetters, letterOf, type RerankSetResult, type RerankSource } from './key';
 import { KEY_FILE, rerankRel, runRel } from './paths';
 
 export const DEFAULT_TOP = 3;
@@ -40,46 +41,6 @@ export function bordaTop(review: Review, top: number): string[] {
   const meanRank = ids.map((_, i) => avg.reduce((s, row) => s + row[i]!, 0) / avg.length);
   const order = ids.map((_, i) => i).sort((a, b) => position.get(ids[a]!)! - position.get(ids[b]!)! || meanRank[a]! - meanRank[b]! || a - b);
   return order.slice(0, top).map((i) => ids[i]!);
-}
-
-/** A, B, …, Z, AA, AB, … */
-export function letterOf(index: number): string {
-  let s = '';
-  let k = index;
-  do {
-    s = String.fromCharCode(65 + (k % 26)) + s;
-    k = Math.floor(k / 26) - 1;
-  } while (k >= 0);
-  return s;
-}
-
-export interface RerankSource {
-  kind: RerankKey[string]['kind'];
-  id: string;
-  /** Relative to the review root. */
-  file: string;
-}
-
-/** Letters for the sources in a shuffle seeded by the run id (Fisher–Yates with the project's generator). */
-export function assignLetters(runId: string, sources: readonly RerankSource[]): RerankKey {
-  const order = sources.map((_, i) => i);
-  const rng = new SeededRandom(seedFromText(runId));
-  for (let i = order.length - 1; i > 0; i--) {
-    const k = rng.nextBelow(i + 1);
-    [order[i], order[k]] = [order[k]!, order[i]!];
-  }
-  const key: RerankKey = {};
-  order.forEach((src, slot) => {
-    const s = sources[src]!;
-    key[letterOf(slot)] = { kind: s.kind, id: s.id, file: s.file };
-  });
-  return key;
-}
-
-export interface RerankSetResult {
-  /** Absolute path of runs/<run-id>/rerank. */
-  dir: string;
-  key: RerankKey;
 }
 
 /** The image of `rel` as PNG without metadata (read contained and capped; sharp decodes at most LIMITS.imagePixels). */
@@ -103,7 +64,10 @@ export async function makeRerankSet(reviewRoot: string, runId: string, opts: { t
   if (await statInReview(root, target)) {
     throw new Error(`Run ${runId} already has a re-rank folder (${target}); it is never overwritten. The designers rank there.`);
   }
-  if (taskOf(record) === 'brief') return makeBriefRerankSet(root, record);
+  if (taskOf(record) === 'brief') {
+    if (opts.top !== undefined) throw new Error(`--top picks how many of a design run's options go into its re-rank set; run ${runId} is a brief run, whose blind pair is always its revised brief and its direct baseline. Leave --top out.`);
+    return makeBriefRerankSet(root, record);
+  }
   const loaded = await loadReview(root, { requireRankings: true, decodeImages: false });
   if (!loaded.review) {
     const first = loaded.diagnostics.find((d) => d.severity === 'error');

@@ -49,6 +49,11 @@ export function briefRemixValue(req: RecordedRequest, script: BriefScript = {}):
   };
 }
 
+/** Which revision a judge request shows as A: the revised brief (briefRemixValue's starts "# Revised brief") or the baseline. */
+export function judgeShownAsA(req: RecordedRequest): 'teamfusion' | 'direct' {
+  return /Brief A \(quoted as one JSON string\): "# Revised brief/.test(requestTexts(req.body).join('\n')) ? 'teamfusion' : 'direct';
+}
+
 /** Answers `teamfusion_brief` and `teamfusion_judge` requests; undefined (the default answer) for everything else. */
 export function briefFallback(script: BriefScript = {}): MockFallback {
   return (req): MockReply | undefined => {

@@ -625,4 +625,4 @@ export class MockOpenAI {
     });
   }
 }
-export { briefFallback, briefRemixValue, memberIdsOf, type BriefScript } from './briefAnswers';
+export { briefFallback, briefRemixValue, judgeShownAsA, memberIdsOf, type BriefScript } from './briefAnswers';

@@ -43,7 +43,7 @@ describe('discussion analysis in the panel: host data, protocol, bar geometry', 
     const { root, record } = await reviewWithRun();
     await fs.writeFile(path.join(root, 'runs', RUN_ID, 'analysis.json'), '{"version": 1, "bales": [');
     const d = (await discussionState(root, record, undefined, undefined))!;
-    assert.match(d.error!, /^runs\/2026-11-21T22-40-05Z-3f9c\/analysis\.json: error: not valid JSON/);
+    assert.match(d.error!, /^runs\/2026-11-21T22-40-05Z-3f9c\/analysis\.json:1:1: error: not valid JSON/);
     assert.equal(d.stance, undefined);
   });
 

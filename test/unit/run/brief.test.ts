@@ -1,13 +1,13 @@
 import { strict as assert } from 'node:assert';
 import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { MockOpenAI, briefFallback } from '../../support/openaiMock';
+import { briefFallback } from '../../support/openaiMock';
 import { requestTexts } from '../../support/openaiMock/autoResponder';
 import { RunRecordSchema } from '../../../src/core/record/record';
 import { readRunRecord, refineRun, startRun } from '../../../src/core/run/runner';
 import { loadPrompt } from '../../../src/core/record/promptParts';
 import { makeBriefRunReview, makeReview } from './fixtures';
-import { chatRequests, clientFor, collect, turnRequests, useEngineMock } from './helpers';
+import { chatRequests, clientFor, collect, turnRequests, mockSuite } from './helpers';
 
 const MEMBERS = ['m1', 'm2', 'm3', 'm4'];
 
@@ -20,18 +20,12 @@ function personaOf(body: unknown, names: Record<string, string>): string | undef
 
 describe('brief review run (task brief) against the mock', function () {
   this.timeout(60_000);
-  let mock: MockOpenAI;
-  let cacheDir: string;
-  useEngineMock((m, dir) => {
-    mock = m;
-    cacheDir = dir;
-  });
+  const suite = mockSuite({ fallback: () => briefFallback() });
 
   it('a 4-member brief review runs 3 rounds to completion: files, fields, comments only to their own proxy and the remix agent, strict member enums, baseline', async () => {
     const root = await makeBriefRunReview(4);
-    mock.setFallback(briefFallback());
     const { events, onEvent } = collect();
-    const record = await startRun({ reviewRoot: root, client: clientFor(mock), onEvent, cacheDir, settings: { orderSeed: 0, iterations: 3, turnsPerAgent: 2 } });
+    const record = await startRun({ reviewRoot: root, client: clientFor(suite.mock), onEvent, cacheDir: suite.cacheDir, settings: { orderSeed: 0, iterations: 3, turnsPerAgent: 2 } });
 
     assert.equal(record.status, 'completed', record.error);
     assert.equal(record.task, 'brief');
@@ -70,9 +64,9 @@ describe('brief review run (task brief) against the mock', function () {
     assert.deepEqual(await readRunRecord(root, record.id).then((r) => r.iterations.map((it) => it.brief?.file)), ['iteration-1/brief.md', 'iteration-2/brief.md', 'iteration-3/brief.md']);
 
     // requests: 3 rounds × 8 turns (streamed), 3 remix requests (strict json_schema, member enums), 1 baseline
-    const turns = turnRequests(mock);
+    const turns = turnRequests(suite.mock);
     assert.equal(turns.length, 24);
-    const structured = chatRequests(mock).filter((r) => (r.body as { response_format?: unknown }).response_format);
+    const structured = chatRequests(suite.mock).filter((r) => (r.body as { response_format?: unknown }).response_format);
     assert.equal(structured.length, 3);
     for (const r of structured) {
       const rf = (r.body as { response_format: { type: string; json_schema: { name: string; strict: boolean; schema: any } } }).response_format;
@@ -102,7 +96,7 @@ describe('brief review run (task brief) against the mock', function () {
     const round2 = turns.find((r) => requestTexts(r.body).join('\n').includes('Round 2 of 3'))!;
     assert.match(requestTexts(round2.body).join('\n'), /The revised brief under discussion \(the facilitator's synthesis of round 1\):\n\n# Revised brief \(round 1\)/);
     // the baseline: one request with the brief and every comment, recorded, its usage apart from the run's
-    const baselineReq = chatRequests(mock).filter((r) => !(r.body as { stream?: boolean }).stream && !(r.body as { response_format?: unknown }).response_format);
+    const baselineReq = chatRequests(suite.mock).filter((r) => !(r.body as { stream?: boolean }).stream && !(r.body as { response_format?: unknown }).response_format);
     assert.equal(baselineReq.length, 1);
     for (const id of MEMBERS) assert.ok(requestTexts(baselineReq[0]!.body).join('\n').includes(`MARK-${id}`));
     assert.ok(record.baseline);
@@ -115,15 +109,15 @@ describe('brief review run (task brief) against the mock', function () {
     assert.equal(record.usage.inputTokens, runInput, "the baseline's tokens are not in the run's usage");
     assert.ok((record.baseline!.usage?.inputTokens ?? 0) > 0);
     assert.ok(events.some((e) => e.type === 'remix-agent-completed'));
-    assert.deepEqual(mock.specErrors(), []);
+    assert.deepEqual(suite.mock.specErrors(), []);
   });
 
   it('coverage for someone not on the team is dropped with a warning; left-out points carry no quote', async () => {
     const root = await makeBriefRunReview(3);
-    mock.setFallback(briefFallback({ strangers: ['mallory'], leftOut: ['m2'] }));
+    suite.mock.setFallback(briefFallback({ strangers: ['mallory'], leftOut: ['m2'] }));
     const lines: string[] = [];
     const { events, onEvent } = collect();
-    const record = await startRun({ reviewRoot: root, client: clientFor(mock), onEvent, cacheDir, log: (l) => lines.push(l), settings: { iterations: 1, turnsPerAgent: 1 } });
+    const record = await startRun({ reviewRoot: root, client: clientFor(suite.mock), onEvent, cacheDir: suite.cacheDir, log: (l) => lines.push(l), settings: { iterations: 1, turnsPerAgent: 1 } });
     assert.equal(record.status, 'completed', record.error);
     const cov = record.iterations[0]!.brief!.coverage;
     assert.ok(!cov.some((c) => c.designer === 'mallory'));
@@ -137,10 +131,9 @@ describe('brief review run (task brief) against the mock', function () {
 
   it('an answer that breaks the schema is repaired (the error goes back), as in design runs', async () => {
     const root = await makeBriefRunReview(2);
-    mock.setFallback(briefFallback());
-    mock.enqueue('chat', ...Array.from({ length: 2 }, () => ({ kind: 'chat' as const, content: 'A turn.' })));
-    mock.enqueue('chat', { kind: 'json', value: { revisedBrief: '', agreements: [], disagreements: [], tradeOffs: [], openQuestions: [], coverage: [] } });
-    const record = await startRun({ reviewRoot: root, client: clientFor(mock), cacheDir, settings: { iterations: 1, turnsPerAgent: 1 } });
+    suite.mock.enqueue('chat', ...Array.from({ length: 2 }, () => ({ kind: 'chat' as const, content: 'A turn.' })));
+    suite.mock.enqueue('chat', { kind: 'json', value: { revisedBrief: '', agreements: [], disagreements: [], tradeOffs: [], openQuestions: [], coverage: [] } });
+    const record = await startRun({ reviewRoot: root, client: clientFor(suite.mock), cacheDir: suite.cacheDir, settings: { iterations: 1, turnsPerAgent: 1 } });
     assert.equal(record.status, 'completed', record.error);
     const kinds = record.prompts.map((p) => p.kind);
     assert.deepEqual(kinds, ['proxy-turn', 'proxy-turn', 'remix', 'remix-repair', 'baseline']);
@@ -149,21 +142,20 @@ describe('brief review run (task brief) against the mock', function () {
 
   it('a brief run refined with feedback adds one round with the lead\'s feedback; the baseline is not asked again', async () => {
     const root = await makeBriefRunReview(2);
-    mock.setFallback(briefFallback());
-    const first = await startRun({ reviewRoot: root, client: clientFor(mock), cacheDir, settings: { iterations: 1, turnsPerAgent: 1 } });
-    const before = chatRequests(mock).length;
-    const refined = await refineRun({ reviewRoot: root, client: clientFor(mock), cacheDir, runId: first.id, feedback: 'Keep it short.' });
+    const first = await startRun({ reviewRoot: root, client: clientFor(suite.mock), cacheDir: suite.cacheDir, settings: { iterations: 1, turnsPerAgent: 1 } });
+    const before = chatRequests(suite.mock).length;
+    const refined = await refineRun({ reviewRoot: root, client: clientFor(suite.mock), cacheDir: suite.cacheDir, runId: first.id, feedback: 'Keep it short.' });
     assert.equal(refined.status, 'completed', refined.error);
     assert.equal(refined.iterations.length, 2);
     assert.equal(refined.iterations[1]!.feedback, 'Keep it short.');
-    assert.equal(chatRequests(mock).length - before, 3, '2 turns + 1 remix, no second baseline');
+    assert.equal(chatRequests(suite.mock).length - before, 3, '2 turns + 1 remix, no second baseline');
   });
 
   it('the task: default brief for comments without rankings; --task brief without comments and design without rankings are refused in one sentence before any request', async () => {
     const design = await makeReview({ options: 3, designers: 2 });
-    await assert.rejects(startRun({ reviewRoot: design, client: clientFor(mock), cacheDir, task: 'brief' }), /^Error: A brief run needs comments on the brief \(comments\/<designer-id>\.md, one per member\); this review has none\.$/);
+    await assert.rejects(startRun({ reviewRoot: design, client: clientFor(suite.mock), cacheDir: suite.cacheDir, task: 'brief' }), /^Error: A brief run needs comments on the brief \(comments\/<designer-id>\.md, one per member\); this review has none\.$/);
     const brief = await makeBriefRunReview(2);
-    await assert.rejects(startRun({ reviewRoot: brief, client: clientFor(mock), cacheDir, task: 'design' }), /^Error: A design run needs options\/ and rankings\/; this review has only comments on the brief \(run it with --task brief\)\.$/);
-    assert.equal(mock.requests.length, 0);
+    await assert.rejects(startRun({ reviewRoot: brief, client: clientFor(suite.mock), cacheDir: suite.cacheDir, task: 'design' }), /^Error: A design run needs options\/ and rankings\/; this review has only comments on the brief \(run it with --task brief\)\.$/);
+    assert.equal(suite.mock.requests.length, 0);
   });
 });

@@ -3,8 +3,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { briefFallback } from '../../support/openaiMock';
 import { signTestP } from '../../../src/core/evaluation';
-import { makeBriefRunReview } from './fixtures';
-import { mockSuite, startCli } from './helpers';
+import { completedBriefRun, mockSuite, preferBlind, startCli } from './helpers';
 
 describe('teamfusion rerank / compare on a brief run (command line)', function () {
   this.timeout(120_000);
@@ -19,16 +18,17 @@ describe('teamfusion rerank / compare on a brief run (command line)', function (
   });
 
   it('a completed brief run → rerank (A.md/B.md + key.json, drawn per run, never overwritten) → four preference files → compare --json gives the counts and the sign test', async () => {
-    const root = await makeBriefRunReview(4);
-    const run = await startCli(['run', root, '--task', 'brief', '--iterations', '2', '--turns', '1'], suite.env).done;
-    assert.equal(run.code, 0, run.stderr);
-    const id = (await fs.readdir(path.join(root, 'runs')))[0]!;
-    const runDir = path.join(root, 'runs', id);
+    const { root, id, runDir } = await completedBriefRun(suite.env, 4, ['--iterations', '2', '--turns', '1']);
     const sent = suite.mock.requests.length;
 
     const early = await startCli(['compare', root, id, '--json'], suite.env).done;
     assert.equal(early.code, 1, 'no blind pair yet: no counts');
     assert.match(early.stderr, /There is no blind pair yet/);
+
+    const top = await startCli(['rerank', root, id, '--top', '2'], suite.env).done;
+    assert.equal(top.code, 1);
+    assert.match(top.stderr, /^teamfusion rerank: --top picks how many of a design run's options go into its re-rank set; run \S+ is a brief run, whose blind pair is always its revised brief and its direct baseline\. Leave --top out\.\n$/);
+    await assert.rejects(fs.access(path.join(runDir, 'rerank')), 'nothing made');
 
     const r = await startCli(['rerank', root, id], suite.env).done;
     assert.equal(r.code, 0, r.stderr);
@@ -50,12 +50,7 @@ describe('teamfusion rerank / compare on a brief run (command line)', function (
     assert.equal(await fs.readFile(path.join(runDir, 'rerank', 'A.md'), 'utf8'), 'edited by hand\n');
 
     // 3 teamfusion, 1 direct; two survey answers; m4 missing a survey
-    await fs.mkdir(path.join(runDir, 'preference'));
-    const prefer = async (who: string, letter: string) => fs.writeFile(path.join(runDir, 'preference', `${who}.yaml`), `designer: ${who}\nprefer: ${letter}\nwhy: clearer\n`);
-    await prefer('m1', tfLetter);
-    await prefer('m2', tfLetter);
-    await prefer('m3', tfLetter);
-    await prefer('m4', directLetter);
+    await preferBlind(runDir, { m1: 'teamfusion', m2: 'teamfusion', m3: 'teamfusion', m4: 'direct' });
     await fs.mkdir(path.join(runDir, 'survey'));
     await fs.writeFile(path.join(runDir, 'survey', 'm1.yaml'), 'designer: m1\nrepresentative: 5\nclarity: 4\nsatisfied: 4\n');
     await fs.writeFile(path.join(runDir, 'survey', 'm2.yaml'), 'designer: m2\nrepresentative: 4\nclarity: 3\nsatisfied: 5\n');
@@ -78,7 +73,7 @@ describe('teamfusion rerank / compare on a brief run (command line)', function (
     const total = out.coverage.kept + out.coverage.changed + out.coverage.leftOut;
     assert.ok(total > 0, JSON.stringify(out.coverage));
 
-    await prefer('m4', tfLetter);
+    await preferBlind(runDir, { m4: 'teamfusion' });
     const all = await startCli(['compare', root, id, '--json'], suite.env).done;
     assert.equal(all.code, 0, all.stderr);
     assert.deepEqual((JSON.parse(all.stdout) as typeof out).preference, { n: 4, teamfusion: 4, direct: 0, tie: 0, signTestP: 0.125 });

@@ -1,8 +1,10 @@
 /** Shared helpers for engine tests: a mock server, a client pointed at it, and a collecting listener. */
 import * as assert from 'node:assert/strict';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
 import OpenAI from 'openai';
 import { MockOpenAI, type MockFallback } from '../../support/openaiMock';
-import { makeTempDir } from './fixtures';
+import { makeBriefRunReview, makeTempDir } from './fixtures';
 import type { RunEvent } from '../../../src/core/run/events';
 import { createModelClient } from '../../../src/core/llm/client';
 
@@ -114,5 +116,29 @@ export async function until(cond: () => boolean, ms = 20_000): Promise<void> {
   while (!cond()) {
     if (Date.now() > end) throw new Error('condition not met in time');
     await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** A brief review of `members` members ("m1"…) with one completed brief run made by the built CLI against the suite's mock. */
+export async function completedBriefRun(env: Record<string, string>, members = 4, args: string[] = ['--iterations', '1', '--turns', '1']): Promise<{ root: string; id: string; runDir: string }> {
+  const root = await makeBriefRunReview(members);
+  const run = await startCli(['run', root, '--task', 'brief', ...args], env).done;
+  assert.equal(run.code, 0, run.stderr);
+  const id = (await fs.readdir(path.join(root, 'runs')))[0]!;
+  return { root, id, runDir: path.join(root, 'runs', id) };
+}
+
+/** The letter of the blind pair (rerank/key.json) that holds `kind`. */
+export async function letterOf(runDir: string, kind: 'teamfusion' | 'direct'): Promise<string> {
+  const key = JSON.parse(await fs.readFile(path.join(runDir, 'rerank', 'key.json'), 'utf8')) as Record<string, { kind: string }>;
+  return Object.keys(key).find((l) => key[l]!.kind === kind)!;
+}
+
+/** Writes preference/<member>.yaml for each member: the letter of the side they chose blind, or tie. */
+export async function preferBlind(runDir: string, choices: Record<string, 'teamfusion' | 'direct' | 'tie'>): Promise<void> {
+  await fs.mkdir(path.join(runDir, 'preference'), { recursive: true });
+  for (const [who, side] of Object.entries(choices)) {
+    const prefer = side === 'tie' ? 'tie' : await letterOf(runDir, side);
+    await fs.writeFile(path.join(runDir, 'preference', `${who}.yaml`), `designer: ${who}\nprefer: ${prefer}\nwhy: clearer\n`);
   }
 }

@@ -1,16 +1,11 @@
 import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { briefFallback, type RecordedRequest } from '../../support/openaiMock';
+import { briefFallback, judgeShownAsA, type RecordedRequest } from '../../support/openaiMock';
 import { requestedJsonSchema, requestTexts } from '../../support/openaiMock/autoResponder';
 import { combineOrders, sideOf } from '../../../src/core/judge/judge';
 import { makeBriefRunReview, makeReview, makeTempDir } from './fixtures';
-import { mockSuite, startCli } from './helpers';
-
-/** Which revision a judge request shows as A: the revised brief (the mock's starts "# Revised brief") or the baseline. */
-function shownAsA(req: RecordedRequest): 'teamfusion' | 'direct' {
-  return /Brief A \(quoted as one JSON string\): "# Revised brief/.test(requestTexts(req.body).join('\n')) ? 'teamfusion' : 'direct';
-}
+import { completedBriefRun, mockSuite, startCli } from './helpers';
 
 const judgeRequests = (reqs: readonly RecordedRequest[]) => reqs.filter((r) => requestedJsonSchema(r.body)?.name === 'teamfusion_judge');
 const dimensionOf = (req: RecordedRequest) => /Dimension: ([a-z ]+?)\./.exec(requestTexts(req.body).join('\n'))?.[1];
@@ -20,7 +15,7 @@ const dimensionOf = (req: RecordedRequest) => /Dimension: ([a-z ]+?)\./.exec(req
  * informativeness, the direct one in both orders on neutrality, and "tie" in one order only on readiness.
  */
 function scriptedJudge(dimension: string, req: RecordedRequest): 'A' | 'B' | 'tie' {
-  const a = shownAsA(req);
+  const a = judgeShownAsA(req);
   const letterOf = (side: 'teamfusion' | 'direct') => (a === side ? 'A' : 'B');
   if (dimension === 'representativeness') return 'A';
   if (dimension === 'informativeness') return letterOf('teamfusion');
@@ -46,15 +41,8 @@ describe('teamfusion judge <review> <run-id> (command line)', function () {
   this.timeout(120_000);
   const suite = mockSuite({ fallback: () => briefFallback({ judge: scriptedJudge }) });
 
-  async function completedBriefRun(): Promise<{ root: string; id: string }> {
-    const root = await makeBriefRunReview(4);
-    const run = await startCli(['run', root, '--task', 'brief', '--iterations', '1', '--turns', '1'], suite.env).done;
-    assert.equal(run.code, 0, run.stderr);
-    return { root, id: (await fs.readdir(path.join(root, 'runs')))[0]! };
-  }
-
   it('asks each of the four dimensions twice with the order swapped, a flip is a tie; judge.json; reused unless --force; the cost shown', async () => {
-    const { root, id } = await completedBriefRun();
+    const { root, id } = await completedBriefRun(suite.env);
     const before = suite.mock.requests.length;
     const r = await startCli(['judge', root, id], suite.env).done;
     assert.equal(r.code, 0, r.stderr);
@@ -64,7 +52,7 @@ describe('teamfusion judge <review> <run-id> (command line)', function () {
     assert.equal(suite.mock.requests.length - before, 8, 'nothing but the judge was asked');
     for (const dimension of ['representativeness', 'informativeness', 'neutrality', 'readiness for the client']) {
       const pair = asked.filter((q) => dimensionOf(q) === dimension);
-      assert.deepEqual(pair.map(shownAsA).sort(), ['direct', 'teamfusion'], `${dimension}: both orders sent`);
+      assert.deepEqual(pair.map(judgeShownAsA).sort(), ['direct', 'teamfusion'], `${dimension}: both orders sent`);
       for (const q of pair) {
         const body = q.body as { response_format: { json_schema: { strict: boolean; schema: { properties: { better: { enum: string[] } } } } } };
         assert.equal(body.response_format.json_schema.strict, true);
@@ -107,7 +95,7 @@ describe('teamfusion judge <review> <run-id> (command line)', function () {
     assert.equal(await fs.readFile(file, 'utf8'), written);
 
     // --force judges again (the judge now always prefers TeamFusion's) and replaces the file
-    suite.mock.setFallback(briefFallback({ judge: (_d, q) => (shownAsA(q) === 'teamfusion' ? 'A' : 'B') }));
+    suite.mock.setFallback(briefFallback({ judge: (_d, q) => (judgeShownAsA(q) === 'teamfusion' ? 'A' : 'B') }));
     const forced = await startCli(['judge', root, id, '--force', '--json'], suite.env).done;
     assert.equal(forced.code, 0, forced.stderr);
     assert.equal(judgeRequests(suite.mock.requests.slice(before)).length, 16);
@@ -117,7 +105,7 @@ describe('teamfusion judge <review> <run-id> (command line)', function () {
   });
 
   it('an answer that breaks the schema is repaired (the problem sent back), and counted in the requests', async () => {
-    const { root, id } = await completedBriefRun();
+    const { root, id } = await completedBriefRun(suite.env);
     const before = suite.mock.requests.length;
     suite.mock.enqueue('chat', { kind: 'json', value: { better: 'C', reason: 'neither' } });
     const r = await startCli(['judge', root, id, '--json'], suite.env).done;
@@ -148,7 +136,7 @@ describe('teamfusion judge <review> <run-id> (command line)', function () {
     assert.equal(b.code, 1);
     assert.equal(b.stderr, `teamfusion judge: Run ${waitingId} is waiting; only a completed brief run can be judged (resume it first).\n`);
 
-    const { root, id } = await completedBriefRun();
+    const { root, id } = await completedBriefRun(suite.env);
     const sentBefore = suite.mock.requests.length;
     const outside = await makeTempDir('tf-out-');
     await fs.writeFile(path.join(outside, 'judge.json'), '{}\n');

@@ -125,18 +125,38 @@ export function outcomeView(ctx: ViewContext, run: PanelRun): HTMLElement {
   );
 }
 
-export function usageView(run: PanelRun): HTMLElement {
+/**
+ * The "Tokens and cost" rows. A brief run makes no image: no image rows, only the chat model, and the direct baseline's
+ * cost apart (it is not in the run's usage).
+ */
+export function usageRows(run: Pick<PanelRun, 'usage' | 'settings' | 'iterations' | 'task' | 'baseline'>): [string, string][] {
   const u = run.usage;
-  const rows: [string, string][] = [
+  const vscodeChat = run.settings.chatProvider === 'vscode';
+  if (run.task === 'brief') {
+    return [
+      ['Input tokens', integer(u.inputTokens)],
+      ['Cached input tokens', integer(u.cachedInputTokens)],
+      ['Output tokens', integer(u.outputTokens)],
+      ['Estimated cost', vscodeChat ? 'covered by your plan (VS Code model)' : usd(u.costUsd)],
+      ...(run.baseline ? ([['Direct baseline (cost apart)', vscodeChat ? 'covered by your plan (VS Code model)' : usd(run.baseline.costUsd)]] as [string, string][]) : []),
+      ['Model', run.settings.chatModel],
+      ...discussionFacts(run).filter(([k]) => k !== 'Remix image'),
+    ];
+  }
+  return [
     ['Input tokens', integer(u.inputTokens)],
     ['Cached input tokens', integer(u.cachedInputTokens)],
     ['Output tokens', integer(u.outputTokens)],
     ['Images', integer(u.images)],
-    ['Estimated cost', run.settings.chatProvider === 'vscode' ? `chat covered by your plan (VS Code model)${u.images ? `; images ${usd(u.costUsd)}` : ''}` : usd(u.costUsd)],
+    ['Estimated cost', vscodeChat ? `chat covered by your plan (VS Code model)${u.images ? `; images ${usd(u.costUsd)}` : ''}` : usd(u.costUsd)],
     ['Cost per remixed image', usd(costPerRemix(run))],
     ['Models', `${run.settings.chatModel} · ${run.settings.imageModel}`],
     ...discussionFacts(run),
   ];
+}
+
+export function usageView(run: PanelRun): HTMLElement {
+  const rows = usageRows(run);
   return section(
     'tf-usage',
     'Tokens and cost',
