@@ -29,16 +29,6 @@ export interface ImageEditInput {
   serial?: <T>(fn: () => T | Promise<T>) => Promise<T>;
 }
 
-/** One at a time: each call's work starts when the previous call's has ended (whether it succeeded or not). */
-export function serialiser(): <T>(fn: () => T | Promise<T>) => Promise<T> {
-  let tail: Promise<unknown> = Promise.resolve();
-  return <T>(fn: () => T | Promise<T>): Promise<T> => {
-    const next = tail.then(fn);
-    tail = next.catch(() => undefined);
-    return next;
-  };
-}
-
 export { remixFileInRun };
 
 export async function runImageEdit(ctx: StepContext, e: ImageEditInput): Promise<RunOption> {

@@ -26,7 +26,7 @@ import { discussionDone, runDiscussion } from '../discussion/discussion';
 import { CancelledError, StepError, describeError, isAbort } from './errors';
 import { ImagesUnavailableError, imagesUnavailableReason } from '../images/sharp';
 import type { RunListener, RunEvent } from './events';
-import { runImageEdit, serialiser } from '../remix/imageEdit';
+import { runImageEdit } from '../remix/imageEdit';
 import { discussionOf } from '../settings/discussionSettings';
 import { earlierPeopleMessage, sharedPrefix, systemPrompt, type PromptCandidate } from '../discussion/prompts';
 import { PeopleInRun, WaitingStop } from '../people/driver';
@@ -513,18 +513,23 @@ async function runIteration(ctx: StepContext, review: Review, it: Iteration, cac
 
 /**
  * Several remixes a round: each proposal not yet made goes to its own image edit, all at once (the record is written one
- * edit at a time). A failed edit fails only its remix: the others are made and recorded, then the round stops in words
+ * edit at a time, in letter order). A failed edit fails only its remix: the others are made and recorded, then the round stops in words
  * naming the failed ones, and a resume makes only those.
  */
 async function runSeveralEdits(ctx: StepContext, it: Iteration): Promise<void> {
   const pending = (it.proposals ?? []).filter((p) => !it.remixes?.some((m) => m.letter === p.letter));
-  const serial = serialiser();
-  const results = await Promise.allSettled(
-    pending.map((proposal) => {
-      const inputs = proposal.from.map((id) => ({ id, file: ctx.record.options.find((op) => op.id === id)!.file }));
-      return runImageEdit(ctx, { iteration: it, inputs, proposal, serial });
-    }),
-  );
+  // The requests go out at once; each edit writes the record after the one before it has (letter order, so the labels
+  // "Image 7", "Image 8", … follow the letters).
+  let previous: Promise<unknown> = Promise.resolve();
+  const runs = pending.map((proposal) => {
+    const after = previous;
+    const serial = <T>(fn: () => T | Promise<T>): Promise<T> => after.then(() => fn());
+    const inputs = proposal.from.map((id) => ({ id, file: ctx.record.options.find((op) => op.id === id)!.file }));
+    const run = runImageEdit(ctx, { iteration: it, inputs, proposal, serial });
+    previous = run.catch(() => undefined);
+    return run;
+  });
+  const results = await Promise.allSettled(runs);
   const failed = results.flatMap((r, i) => (r.status === 'rejected' ? [{ letter: pending[i]!.letter, err: r.reason as unknown }] : []));
   if (failed.length === 0) return;
   const cancelled = failed.find((f) => f.err instanceof CancelledError || isAbort(f.err, ctx.signal));

@@ -47,7 +47,9 @@ describe('several remixes a round (command line)', function () {
   it('remixesPerIteration: 2, 3 iterations: two edits in each of the first two rounds, distinct directions and ids, all four in the next rounds and the blind set', async () => {
     const root = await makeReview({ options: 6, designers: 3 });
     await fs.writeFile(path.join(root, 'review.yaml'), 'iterations: 3\nturnsPerAgent: 1\nremixesPerIteration: 2\n');
+    mock.latencyMs = 150; // so the two edits of a round are seen in flight together
     const r = await startCli(['run', root, '--json'], env).done;
+    mock.latencyMs = 0;
     assert.equal(r.code, 0, r.stderr);
     const summary = JSON.parse(r.stdout) as { id: string; remixes: { id: string; file: string; iteration: number }[] };
     assert.deepEqual(summary.remixes.map((m) => m.id), ['r1a', 'r1b', 'r2a', 'r2b']);
@@ -71,6 +73,7 @@ describe('several remixes a round (command line)', function () {
     const editPrompts = rec.prompts.filter((p) => p.kind === 'image-edit');
     assert.deepEqual(editPrompts.map((p) => p.iteration), [1, 1, 2, 2]);
     assert.equal(edits(mock).length, 4);
+    assert.equal(mock.maxInFlight('edit'), 2, 'the edits of a round are sent at once');
     for (const k of [1, 2]) {
       const prompts = editPrompts.filter((p) => p.iteration === k).map((p) => p.prompt);
       assert.equal(new Set(prompts).size, 2, `round ${k}: the two edits have distinct directions`);
@@ -86,6 +89,8 @@ describe('several remixes a round (command line)', function () {
         assert.deepEqual(m.from, it.proposals!.find((p) => p.letter === m.letter)!.from);
       }
     }
+    // The edits went out at once, but the labels follow the letters.
+    assert.deepEqual(['r1a', 'r1b', 'r2a', 'r2b'].map((id) => rec.options.find((o) => o.id === id)!.label), ['Image 7', 'Image 8', 'Image 9', 'Image 10']);
     // Narrowing keeps the top candidates plus every remix of that round.
     assert.deepEqual(two!.candidates, [...one!.ranking!.slice(0, 3), 'r1a', 'r1b']);
     assert.deepEqual(three!.candidates, [...two!.ranking!.slice(0, 2), 'r2a', 'r2b']);
@@ -97,6 +102,7 @@ describe('several remixes a round (command line)', function () {
 
     const result = await fs.readFile(path.join(root, 'runs', rec.id, 'result.md'), 'utf8');
     assert.match(result, /Cost per remixed image/);
+    assert.match(result, /- Remixes a round: 2, each its own image edit/);
     for (const id of ['r1a', 'r1b', 'r2a', 'r2b']) assert.match(result, new RegExp(`!\\[Remix ${id}\\]`));
 
     // All four reach the blind re-rank set.
