@@ -28,6 +28,18 @@ export interface PromptCandidate {
   image: PreparedImage;
 }
 
+/** A reference image of the gallery (references/, issue 19) as the chat model sees it: never a candidate. */
+export interface PromptReference {
+  id: string;
+  /** "Reference 2"; stable for the whole run. */
+  label: string;
+  /** Relative to the review root. */
+  file: string;
+  /** What the team chose it for (untrusted text: sent quoted). */
+  note?: string;
+  image: PreparedImage;
+}
+
 /** "Image 7 (remix r1)" for remixes, "Image 3" otherwise. */
 export function promptLabel(c: { label: string; remixId?: string }): string {
   return c.remixId ? `${c.label} (remix ${c.remixId})` : c.label;
@@ -104,11 +116,33 @@ export interface SharedBlockInput {
   previous: readonly Iteration[];
   labelOf: (id: string) => string;
   feedback?: string;
+  /** The team's reference gallery (the same in every round): shown apart from the candidates, never ranked. */
+  references?: readonly PromptReference[];
+}
+
+/** The reference gallery's words: what the images are, and that they are not candidates. */
+export const REFERENCES_INTRO = (n: number): string =>
+  `The team's reference gallery (${n} ${n === 1 ? 'image' : 'images'}) follows: images the team chose for style and look, ` +
+  'each after its label. They are NOT candidates: never rank, pick or vote on them, and never call them "Image …"; ' +
+  'use them only as references for what the team wants the design to feel like.';
+
+/** One reference's label line: its label, its id and the team's note, quoted. */
+export function referenceLine(r: Pick<PromptReference, 'id' | 'label' | 'note'>): string {
+  return `${r.label} (reference id "${r.id}")${r.note ? `, chosen by the team for (their words, quoted): ${JSON.stringify(r.note)}` : ''}`;
 }
 
 /** Messages 1 and 2: identical for every call of the discussion. */
 export function sharedPrefix(input: SharedBlockInput): ChatMessage[] {
   const parts: ChatPart[] = [{ type: 'text', text: `The client's brief:\n\n${input.brief.trim()}` }];
+  // The references first (they never change in a run, so every round's prompts share them), then the candidates apart.
+  if (input.references?.length) {
+    parts.push({ type: 'text', text: REFERENCES_INTRO(input.references.length) });
+    for (const r of input.references) {
+      parts.push({ type: 'text', text: referenceLine(r) });
+      parts.push({ type: 'image', file: r.file, label: r.label, image: r.image });
+    }
+    parts.push({ type: 'text', text: 'End of the reference gallery.' });
+  }
   const history = input.previous.map((it) => summariseIteration(it, input.labelOf)).filter(Boolean);
   if (history.length) parts.push({ type: 'text', text: `Earlier rounds of this review:\n\n${history.join('\n\n')}` });
   if (input.feedback?.trim()) parts.push({ type: 'text', text: `Feedback from the lead, to take into account:\n\n${input.feedback.trim()}` });
@@ -298,6 +332,8 @@ export interface RemixAgentInput {
   personaRole?: PersonaRole;
   /** Remixes this round makes (default 1): with more, the agent proposes that many, each its own image edit. */
   remixes?: number;
+  /** The reference gallery: the agent may cite references for the edit (never rank them). */
+  references?: readonly Pick<PromptReference, 'id' | 'label'>[];
 }
 
 /** How the remix agent is told to write the directions of one edit (one remix a round, or each of several). */
@@ -306,6 +342,14 @@ function directionsText(inputs: string): string {
     'what to take from which image, what to change with specific adjustments, and what to avoid. Refer to images by the ' +
     `labels used in the discussion (e.g. "Image 4") and only to ${inputs}; TeamFusion renumbers them for the ` +
     'edit model. Include only what was agreed, be concrete and self-contained, no designer names, no more than 40 words a part.';
+}
+
+/** With a reference gallery: the remix agent's "references" field (the cited ones go to every edit of the round). */
+function citeReferences(count: number, what: string): string[] {
+  if (!count) return [];
+  return ['"references": the ids of the reference images whose look the team wants ' + what + ' to borrow (they go to the ' +
+    'image-edit model after the candidates, for style only); [] for none. Cite only what the discussion supports; you may ' +
+    'name them in the directions by their labels (e.g. "Reference 2").'];
 }
 
 /** The remix agent's instructions: the last message after the shared prefix and the full transcript. */
@@ -320,6 +364,10 @@ export function remixAgentMessage(r: RemixAgentInput): ChatMessage {
       'messages weigh most, because they show where the team ended up. Report only what the team actually said.',
     `Candidate ids: ${ids}. Designer ids: ${people}.`,
   ];
+  const refs = r.references ?? [];
+  if (refs.length) {
+    common.push(`Reference ids (the gallery; never candidates, never in "ranking"): ${refs.map((x) => `${x.label} = "${x.id}"`).join(', ')}.`);
+  }
   if (r.mode === 'separate') {
     common.push('The designers wrote separately in this round and did not read each other: synthesise their views into the team\'s consensus.');
   }
@@ -363,6 +411,7 @@ export function remixAgentMessage(r: RemixAgentInput): ChatMessage {
           'further), all within what the team agreed. For each: "idea": what it sets out to do, in a few words; "from": the ' +
           'candidate ids it starts from, best first (these, in this order, are its input images; one id is fine for pushing one ' +
           'design further); "editingDirections": instructions for the image-edit model, ' + directionsText('the images in its "from"'),
+        ...citeReferences(refs.length, 'every new design of this round'),
         ...tail,
       ].join('\n'),
     };
@@ -376,6 +425,7 @@ export function remixAgentMessage(r: RemixAgentInput): ChatMessage {
       '"reasons": for each candidate in your ranking, in the same order, its id and one short sentence on why the team ranked it there.',
       '"editingDirections": instructions for that image-edit model to make ONE new design combining the strengths the team ' +
         `agreed on, ${directionsText('images in your ranking')}`,
+      ...citeReferences(refs.length, 'the new design'),
       ...tail,
     ].join('\n'),
   };
@@ -433,6 +483,7 @@ export function repairMessage(error: string): ChatMessage {
 export function mapLabelsForEdit(
   text: string,
   inputs: readonly { label: string }[],
+  references: readonly { label: string }[] = [],
 ): { text: string; unmapped: string[] } {
   const position = new Map(inputs.map((c, i) => [c.label.toLowerCase(), i + 1]));
   const unmapped: string[] = [];
@@ -444,5 +495,21 @@ export function mapLabelsForEdit(
     }
     return `Image ${pos}`;
   });
-  return { text: out, unmapped };
+  // References sent to the edit come after the candidates: "Reference 2" becomes "Image <its place>".
+  const refPosition = new Map(references.map((r, i) => [r.label.toLowerCase(), inputs.length + i + 1]));
+  const withRefs = out.replace(/\bReference\s+(\d+)/gi, (whole, n: string) => {
+    const pos = refPosition.get(`reference ${n}`);
+    if (pos === undefined) {
+      unmapped.push(`Reference ${n}`);
+      return whole;
+    }
+    return `Image ${pos}`;
+  });
+  return { text: withRefs, unmapped };
+}
+
+/** The line added to the edit prompt when references go with it: which input images are references, and what for. */
+export function referencesForEditLine(first: number, references: readonly { note?: string }[]): string {
+  const each = references.map((r, i) => `Image ${first + i}${r.note ? ` (${r.note.replace(/\s+/g, ' ').trim()})` : ''}`);
+  return `Reference images, for style only (not designs to combine or copy): ${each.join('; ')}.`;
 }

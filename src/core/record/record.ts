@@ -111,6 +111,10 @@ export const RemixSchema = z.object({
   from: z.array(z.string()).optional(),
   /** Estimated cost of this image edit (price table × tokens reported, or estimated from size and quality). */
   costUsd: z.number().nonnegative().optional(),
+  /** Reference ids sent to the edit as extra input images, after the candidates (issue 19). */
+  references: z.array(z.string()).optional(),
+  /** Cited references left out because the edit endpoint takes no more input images. */
+  referencesDropped: z.array(z.string()).optional(),
 });
 
 export type Remix = z.infer<typeof RemixSchema>;
@@ -178,6 +182,8 @@ export const IterationSchema = z.object({
   proposals: z.array(ProposalSchema).optional(),
   /** Several remixes a round: the remixes made so far, in letter order; a proposal without its remix is still to be made. */
   remixes: z.array(RemixSchema).optional(),
+  /** (remix agent) Reference ids it cited for the edit (an enum of the run's references): they go to the edit after the candidates. */
+  references: z.array(z.string()).optional(),
   /** The remix agent's short reason for each candidate it ranked, in ranking order. */
   reasons: z.array(z.object({ candidate: z.string(), reason: z.string() })).optional(),
   /** Under `hierarchy: lead-decides`: how each decision point of this round was settled, and by whom. */
@@ -288,6 +294,8 @@ export const RunRecordSchema = z.object({
   settings: RunSettingsSchema,
   /** The review's options and their prompt labels ("Image 1" …), plus remixes as they appear. */
   options: z.array(RunOptionSchema),
+  /** The review's reference gallery when the run started (references/<id>.<ext>, "Reference 1" …): shown, never ranked. */
+  references: z.array(RunOptionSchema.extend({ note: z.string().max(1000).optional() })).optional(),
   iterations: z.array(IterationSchema),
   finalPick: z.string().optional(),
   usage: UsageSchema,

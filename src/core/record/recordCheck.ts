@@ -84,6 +84,7 @@ export function checkRunRecord(
   json: unknown,
   runFolder: string,
   optionNames: readonly string[] | undefined,
+  referenceNames: readonly string[] = [],
 ): { record: RunRecord } | { problem: RecordProblem } {
   const parsed = RunRecordSchema.safeParse(json);
   if (!parsed.success) {
@@ -92,7 +93,7 @@ export function checkRunRecord(
     return { problem: { path, message: zodSentence(parsed.error, 'the record') } };
   }
   const record = parsed.data;
-  const problem = checkBounds(record) ?? checkIds(record, runFolder, optionNames);
+  const problem = checkBounds(record) ?? checkIds(record, runFolder, optionNames) ?? checkReferences(record, referenceNames);
   return problem ? { problem } : { record };
 }
 
@@ -134,6 +135,8 @@ export function checkBounds(r: RunRecord): RecordProblem | undefined {
       duplicate(it.candidates, [...at, 'candidates'], 'The candidate') ??
       duplicate(it.ranking, [...at, 'ranking'], 'The ranked id') ??
       duplicate(it.remix?.from, [...at, 'remix', 'from'], 'The remix input') ??
+      duplicate(it.references, [...at, 'references'], 'The cited reference') ??
+      duplicate(it.remix?.references, [...at, 'remix', 'references'], 'The reference input') ??
       tooMany(it.brief?.coverage.length ?? 0, L.coverage, [...at, 'brief', 'coverage', L.coverage], 'coverage entries in one iteration') ??
       duplicate(
         it.brief?.coverage.map((c) => `${c.designer}: ${c.point}`),
@@ -303,6 +306,7 @@ function checkIds(r: RunRecord, runFolder: string, optionNames: readonly string[
     }
   }
 
+  for (const ref of r.references ?? []) files.add(ref.file);
   const known = (list: readonly string[] | undefined, at: JsonPath, what: string): RecordProblem | undefined => {
     const bad = (list ?? []).findIndex((id) => !ids.has(id));
     return bad === -1 ? undefined : { path: [...at, bad], message: `${what} ${q(list![bad]!)} is not one of the record's options.` };
@@ -354,14 +358,48 @@ function checkIds(r: RunRecord, runFolder: string, optionNames: readonly string[
       if (typeof msg.content === 'string') continue;
       for (const [n, part] of msg.content.entries()) {
         if (part.type === 'image' && !files.has(part.file)) {
-          return { path: ['prompts', j, 'messages', m, 'content', n, 'file'], message: `The prompt image ${q(part.file)} is not a file of the record's options.` };
+          return { path: ['prompts', j, 'messages', m, 'content', n, 'file'], message: `The prompt image ${q(part.file)} is not a file of the record's options or references.` };
         }
       }
     }
     for (const [n, input] of (p.inputs ?? []).entries()) {
       if (!files.has(input.file)) {
-        return { path: ['prompts', j, 'inputs', n, 'file'], message: `The edit input ${q(input.file)} is not a file of the record's options.` };
+        return { path: ['prompts', j, 'inputs', n, 'file'], message: `The edit input ${q(input.file)} is not a file of the record's options or references.` };
       }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The record's references are images of references/ (file `references/<id>.<ext>`, each id once, at most 50), and every
+ * reference an iteration cites or sends to an edit is one of them: a record cannot make a reference a candidate.
+ */
+function checkReferences(r: RunRecord, referenceNames: readonly string[]): RecordProblem | undefined {
+  const refs = r.references ?? [];
+  if (refs.length > 50) return { path: ['references', 50], message: `The record has ${refs.length} references, more than 50; it is not used.` };
+  const byId = new Map<string, string>();
+  for (const name of referenceNames) {
+    const id = optionIdOfName(name);
+    if (id !== undefined) byId.set(id, `references/${name}`);
+  }
+  const ids = new Set<string>();
+  for (const [i, ref] of refs.entries()) {
+    if (ids.has(ref.id)) return { path: ['references', i, 'id'], message: `The reference id ${q(ref.id)} appears twice in the record.` };
+    ids.add(ref.id);
+    const expected = byId.get(ref.id);
+    if (expected === undefined) return { path: ['references', i, 'id'], message: `The record names reference ${q(ref.id)}, which is not an image in references/.` };
+    if (ref.file !== expected) return { path: ['references', i, 'file'], message: `The file of reference ${q(ref.id)} must be ${q(expected)}, not ${q(ref.file)}.` };
+  }
+  for (const [j, it] of r.iterations.entries()) {
+    const lists: [JsonPath, readonly string[] | undefined][] = [
+      [['iterations', j, 'references'], it.references],
+      [['iterations', j, 'remix', 'references'], it.remix?.references],
+      ...(it.remixes ?? []).map((m, k): [JsonPath, readonly string[] | undefined] => [['iterations', j, 'remixes', k, 'references'], m.references]),
+    ];
+    for (const [at, list] of lists) {
+      const bad = (list ?? []).findIndex((id) => !ids.has(id));
+      if (bad !== -1) return { path: [...at, bad], message: `The reference ${q(list![bad]!)} is not one of the record's references.` };
     }
   }
   return undefined;

@@ -140,12 +140,15 @@ export async function loadRunRecord(reviewRoot: string, runId: string): Promise<
     return bad('This is not valid JSON.');
   }
   let optionNames: string[] | undefined;
+  let referenceNames: string[] | undefined;
   try {
     optionNames = await listInReview(reviewRoot, 'options');
+    // Only a record that names references needs references/ (whose problems the review's validation reports).
+    if ((json as { references?: unknown[] } | null)?.references?.length) referenceNames = await listInReview(reviewRoot, 'references');
   } catch (err) {
-    return { diagnostics: [error('options', err instanceof Error ? err.message : String(err))] };
+    return { diagnostics: [error(optionNames === undefined ? 'options' : 'references', err instanceof Error ? err.message : String(err))] };
   }
-  const checked = checkRunRecord(json, `${RUNS_DIR}/${runId}`, optionNames);
+  const checked = checkRunRecord(json, `${RUNS_DIR}/${runId}`, optionNames, referenceNames);
   const at = (p: JsonPath) => lineColAt(text, locateJsonValue(text, p));
   if ('problem' in checked) {
     const { line, column } = at(checked.problem.path);

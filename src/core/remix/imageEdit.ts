@@ -27,6 +27,26 @@ export interface ImageEditInput {
    * concurrent edits never interleave their records. Default: at once.
    */
   serial?: <T>(fn: () => T | Promise<T>) => Promise<T>;
+  /** Cited references that go after the candidates (already cut to the endpoint's limit: referencesForEdit). */
+  references?: readonly { id: string; file: string }[];
+}
+
+/**
+ * Input images one edit request may carry: OpenAI's spec says "up to 16" for the GPT image models (and what the mock
+ * enforces); dall-e-2 takes one.
+ */
+export function maxEditImages(model: string): number {
+  return /^dall-e-2/i.test(model) ? 1 : 16;
+}
+
+/**
+ * The cited references that go to the edit after the candidates, in the order cited, within the endpoint's limit on input
+ * images; the rest are dropped (said in a notice and recorded as `remix.referencesDropped`).
+ */
+export function referencesForEdit(candidates: number, cited: readonly string[], model: string): { sent: string[]; dropped: string[] } {
+  const room = Math.max(0, maxEditImages(model) - candidates);
+  const unique = [...new Set(cited)];
+  return { sent: unique.slice(0, room), dropped: unique.slice(room) };
 }
 
 export { remixFileInRun };
@@ -45,7 +65,8 @@ export async function runImageEdit(ctx: StepContext, e: ImageEditInput): Promise
   const remixId = remixIdFor(others, it.index, letter);
   ctx.emit({ type: 'image-edit-started', runId: ctx.record.id, iteration: it.index, from, ...(letter ? { remixId } : {}) });
 
-  const read = await Promise.all(e.inputs.map(async (i) => ({ ...i, ...(await readImageFile(ctx.reviewRoot, i.file)) })));
+  const all = [...e.inputs, ...(e.references ?? [])];
+  const read = await Promise.all(all.map(async (i) => ({ ...i, ...(await readImageFile(ctx.reviewRoot, i.file)) })));
   const images = read.map((r) => ({ data: r.data, name: path.posix.basename(r.file), mime: r.mime }));
   const promptRecord = {
     iteration: it.index,
@@ -89,6 +110,9 @@ export async function runImageEdit(ctx: StepContext, e: ImageEditInput): Promise
     ctx.record.options.push(option);
     const remix: Remix = { id: remixId, file: fileInRun, ...(letter ? { letter } : {}), from };
     if (cost !== undefined) remix.costUsd = round6(cost);
+    if (e.references?.length) remix.references = e.references.map((r) => r.id);
+    const dropped = (it.references ?? []).filter((id) => !e.references?.some((r) => r.id === id));
+    if (dropped.length) remix.referencesDropped = dropped;
     if (letter) {
       // Several a round: the remixes made so far, in letter order (the record says which edits are done).
       it.remixes = [...(it.remixes ?? []).filter((m) => m.letter !== letter), remix].sort((a, b) => (a.letter ?? '').localeCompare(b.letter ?? ''));

@@ -12,7 +12,8 @@ import { addPrompt, nextPromptId, type StepContext } from '../run/context';
 import { conversationMessages } from '../discussion/discussion';
 import { StepError } from '../run/errors';
 import { STRUCTURED_EXTRA_ATTEMPTS, askForStructuredAnswer } from './structuredAnswer';
-import { DIRECTION_PARTS, GUESTS_NOTE, joinDirections, mapLabelsForEdit, remixAgentMessage, type PromptCandidate } from '../discussion/prompts';
+import { DIRECTION_PARTS, GUESTS_NOTE, joinDirections, mapLabelsForEdit, referencesForEditLine, remixAgentMessage, type PromptCandidate, type PromptReference } from '../discussion/prompts';
+import { referencesForEdit } from './imageEdit';
 import type { DecisionPoint, Iteration } from '../record/record';
 import { discussionOf } from '../settings/discussionSettings';
 import { remixesPerIterationOf } from '../record/remixes';
@@ -31,9 +32,13 @@ export interface RemixAgentInput {
   iteration: Iteration;
   candidates: readonly PromptCandidate[];
   prefix: readonly ChatMessage[];
+  /** The run's reference gallery (may be cited for the edit, never ranked). */
+  references?: readonly Pick<PromptReference, 'id' | 'label' | 'note'>[];
 }
 
 export interface RemixAnswer {
+  /** Reference ids cited for the edit (rounds that make a remix, reviews with references). */
+  references?: string[];
   ranking: string[];
   /** One short reason per ranked candidate (rounds that make a remix). */
   reasons: { candidate: string; reason: string }[];
@@ -108,7 +113,7 @@ export function decisionPointsJsonSchema(memberIds: readonly string[]) {
 }
 
 /** The JSON schema sent as response_format (OpenAI strict mode: all properties required, no additional properties). */
-export function remixJsonSchema(candidateIds: readonly string[], designerIds: readonly string[], final: boolean, topK: number, remixes = 1) {
+export function remixJsonSchema(candidateIds: readonly string[], designerIds: readonly string[], final: boolean, topK: number, remixes = 1, referenceIds: readonly string[] = []) {
   const text = { type: 'string' };
   const texts = { type: 'array', items: text };
   const properties: Record<string, unknown> = {
@@ -142,6 +147,14 @@ export function remixJsonSchema(candidateIds: readonly string[], designerIds: re
     } else {
       properties.editingDirections = directionsJsonSchema();
     }
+    // Only with a gallery: an enum of its ids (an empty enum is no valid schema), so no candidate can be cited as one.
+    if (referenceIds.length) {
+      properties.references = {
+        type: 'array',
+        description: 'Reference ids (never candidates) whose look the image-edit model should also see, after the candidates; [] for none.',
+        items: { type: 'string', enum: [...referenceIds] },
+      };
+    }
   }
   properties.agreements = texts;
   properties.disagreements = texts;
@@ -165,8 +178,9 @@ const directionsSchema = z
   .refine((v) => v.length > 0, 'editingDirections is empty');
 
 /** What a remix-agent answer must be (zod); the JSON schema above is what the model is asked for. */
-export function answerSchema(candidateIds: readonly string[], designerIds: readonly string[], final: boolean, remixes = 1) {
+export function answerSchema(candidateIds: readonly string[], designerIds: readonly string[], final: boolean, remixes = 1, referenceIds: readonly string[] = []) {
   const candidate = z.enum(candidateIds as [string, ...string[]]);
+  
   const designer = z.enum(designerIds as [string, ...string[]]);
   const several = !final && remixes > 1;
   return z
@@ -190,6 +204,8 @@ export function answerSchema(candidateIds: readonly string[], designerIds: reado
             })
         : z.unknown().optional(),
       reasons: z.array(z.object({ candidate, reason: z.string() })).default([]),
+      // Without a gallery the field is not asked for, and ignored if a server sends it anyway.
+      references: referenceIds.length ? z.array(z.enum(referenceIds as [string, ...string[]])).default([]) : z.unknown().optional().transform((): string[] => []),
       // Tolerant reader: the schema asks for every field, but a server that leaves the lists out (or adds fields of its
       // own) still gives a usable answer; what names a candidate or a designer stays strictly checked.
       agreements: z.array(z.string()).default([]),
@@ -218,8 +234,9 @@ export async function runRemixAgent(ctx: StepContext, r: RemixAgentInput): Promi
   const designerIds = ctx.designers.map((d) => d.id);
   const topK = final ? candidateIds.length : narrowTo(it.index, candidateIds.length);
   const remixes = final ? 1 : remixesPerIterationOf(ctx.settings);
-  const schema = remixJsonSchema(candidateIds, designerIds, final, topK, remixes);
-  const validator = answerSchema(candidateIds, designerIds, final, remixes);
+  const referenceIds = (r.references ?? []).map((x) => x.id);
+  const schema = remixJsonSchema(candidateIds, designerIds, final, topK, remixes, referenceIds);
+  const validator = answerSchema(candidateIds, designerIds, final, remixes, referenceIds);
   const structured = { name: final ? 'teamfusion_final_pick' : 'teamfusion_remix', strict: true, schema };
 
   const weighted = discussionOf(ctx.settings).hierarchy === 'weighted';
@@ -237,6 +254,7 @@ export async function runRemixAgent(ctx: StepContext, r: RemixAgentInput): Promi
       mode: discussionOf(ctx.settings).mode,
       personaRole: ctx.settings.personaRole,
       remixes,
+      references: r.references,
     })),
   ];
   const answer = await askStructured(ctx, {
@@ -355,6 +373,7 @@ export function parseAnswer(
             })),
           }
         : {}),
+      ...(res.data.references.length ? { references: [...new Set(res.data.references)] } : {}),
     },
     filled,
   };
@@ -371,17 +390,22 @@ function applyAnswer(ctx: StepContext, r: RemixAgentInput, a: RemixAnswer, fille
   if (filled.length) {
     ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'warning', message: `The remix agent ranked fewer candidates than needed; ${filled.join(', ')} completed the ranking in their current order.` });
   }
+  // Cited references go to every edit of the round after its candidates, within its limit on input images (imageEdit.ts).
+  if (a.references?.length && !it.final) it.references = a.references;
+  const sentWith = (inputs: number) =>
+    referencesForEdit(inputs, a.references ?? [], ctx.settings.imageModel).sent.map((id) => (r.references ?? []).find((x) => x.id === id)!);
   if (a.proposals && !it.final) {
     const byId = new Map(r.candidates.map((c) => [c.id, c]));
     const unmapped = new Set<string>();
     it.proposals = a.proposals.map((p, i) => {
-      const mapped = mapLabelsForEdit(p.editingDirections, p.from.map((id) => ({ label: byId.get(id)!.label })));
+      const sent = sentWith(p.from.length);
+      const mapped = mapLabelsForEdit(p.editingDirections, p.from.map((id) => ({ label: byId.get(id)!.label })), sent);
       for (const u of mapped.unmapped) unmapped.add(u);
       return {
         letter: String.fromCharCode(97 + i),
         ...(p.idea ? { idea: p.idea } : {}),
         from: p.from,
-        editingDirections: mapped.text,
+        editingDirections: sent.length ? `${mapped.text}\n${referencesForEditLine(p.from.length + 1, sent)}` : mapped.text,
         editingDirectionsDiscussed: p.editingDirections,
       };
     });
@@ -392,9 +416,10 @@ function applyAnswer(ctx: StepContext, r: RemixAgentInput, a: RemixAnswer, fille
   if (a.editingDirections !== undefined && !it.final) {
     const byId = new Map(r.candidates.map((c) => [c.id, c]));
     const inputs = a.ranking.map((id) => ({ label: byId.get(id)!.label }));
-    const mapped = mapLabelsForEdit(a.editingDirections, inputs);
+    const sent = sentWith(inputs.length);
+    const mapped = mapLabelsForEdit(a.editingDirections, inputs, sent);
     it.editingDirectionsDiscussed = a.editingDirections;
-    it.editingDirections = mapped.text;
+    it.editingDirections = sent.length ? `${mapped.text}\n${referencesForEditLine(inputs.length + 1, sent)}` : mapped.text;
     if (mapped.unmapped.length) {
       ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'warning', message: `The editing directions mention ${[...new Set(mapped.unmapped)].join(', ')}, which the edit model will not receive.` });
     }

@@ -21,6 +21,7 @@ import { readTextFile } from '../diagnostics/textFile';
 import { checkPeople } from './guests';
 import { loadComments, type CommentStated } from './comments';
 import type { DesignerComment } from './model';
+import { loadReferences } from './references';
 
 /** stat of a contained path: undefined when missing; a path that leads outside the review is an error (thrown). */
 async function statOf(root: string, rel: string): Promise<import('node:fs').Stats | undefined> {
@@ -209,6 +210,7 @@ export async function loadReview(root: string, opts: LoadOptions = {}): Promise<
     ]);
     // A brief review (issue 17): with comments/ and no options/, neither options nor rankings are needed.
     const comments = await loadComments(absRoot);
+    const references = await loadReferences(absRoot, decodeImages);
     const optionsMissing = !options.options && (await statOf(absRoot, 'options').catch(() => 'outside')) === undefined;
     const briefOnly = comments.comments !== undefined && optionsMissing;
     const rankingsPresent = (await statOf(absRoot, 'rankings').catch(() => 'outside')) !== undefined;
@@ -222,6 +224,7 @@ export async function loadReview(root: string, opts: LoadOptions = {}): Promise<
       ...config.diagnostics,
       ...rankings.diagnostics,
       ...comments.diagnostics,
+      ...references.diagnostics,
       ...teamClashes(commentList, rankings.designers, comments.stated),
     ]));
     const tolerated = (file: string): boolean =>
@@ -238,6 +241,7 @@ export async function loadReview(root: string, opts: LoadOptions = {}): Promise<
       designers: rankings.designers,
       comments: commentList,
       config: config.config,
+      ...(references.references.length ? { references: references.references } : {}),
     };
     return { review, diagnostics };
   } catch (err) {

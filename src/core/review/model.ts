@@ -33,6 +33,14 @@ export interface ReviewOption {
   height: number;
 }
 
+/** A reference image (references/<id>.png): shown to the proxies and the remix agent for style, never a candidate. */
+export interface ReviewReference extends ReviewOption {
+  /** "Reference 1" … in natural order of ids. */
+  label: string;
+  /** What it is for (references.yaml or references/README.md); untrusted text, quoted where it is sent. */
+  note?: string;
+}
+
 export interface RankingEntry {
   option: string;
   /** As written in the file (integer >= 1; equal numbers are ties). */
@@ -117,6 +125,8 @@ export interface Review {
   /** comments/<designer-id>.md, sorted by designer id; empty when the review has no comments/ folder. */
   comments: DesignerComment[];
   config: ReviewConfig;
+  /** references/ (issue 19): the team's reference gallery, never ranked; absent or empty without one. */
+  references?: ReviewReference[];
 }
 
 export interface LoadResult {

@@ -71,38 +71,67 @@ async function probeImage(root: string, rel: string, decode: boolean): Promise<P
   }
 }
 
-export async function loadOptions(root: string, decodeImages: boolean): Promise<OptionsResult> {
+/** What one image folder holds (options/ or references/): the images that open, every image id found, and the problems. */
+export interface ImageFolderScan {
+  /** Undefined when the folder is missing or not a folder. */
+  images?: ReviewOption[];
+  ids?: string[];
+  /** The folder exists (as a folder or not). */
+  exists: boolean;
+  diagnostics: Diagnostic[];
+}
+
+export interface ImageFolderRules {
+  /** Said in messages: "options" or "references". */
+  folder: string;
+  /** What the folder holds, in words ("the candidate images"). */
+  holds: string;
+  /** A file that is not an image: a warning that it is ignored (options/) or an error (references/). */
+  strangeFile: 'warning' | 'error';
+  /** Names the folder may hold besides images, skipped silently (references/README.md). */
+  allowed?: readonly string[];
+  /** "option" or "reference": what an id names, in messages. */
+  idWord: string;
+  /** Most images the folder may hold (checked before any is opened). */
+  max: number;
+}
+
+/**
+ * THE scan of an image folder of a review: contained (every entry through the file room), regular files only, the same
+ * formats (.png .jpg .jpeg .webp, checked against the real bytes), caps (count before any decode, bytes, pixels) and id
+ * rule (the file name without extension, each once), natural order. Options and references both go through here.
+ */
+export async function scanImageFolder(root: string, decodeImages: boolean, rules: ImageFolderRules): Promise<ImageFolderScan> {
   const diagnostics: Diagnostic[] = [];
+  const dir = rules.folder;
   let stat;
   try {
-    stat = await statInReview(root, 'options');
+    stat = await statInReview(root, dir);
   } catch (err) {
     if (!(err instanceof ReviewFileError)) throw err;
-    diagnostics.push(error('options', err.message));
-    return { diagnostics };
+    diagnostics.push(error(dir, err.message));
+    return { exists: true, diagnostics };
   }
-  if (!stat) {
-    diagnostics.push(error('options', 'The options/ folder is missing. Create it and put the candidate images in it (2 to 50 .png, .jpg or .webp files).'));
-    return { diagnostics };
-  }
+  if (!stat) return { exists: false, diagnostics };
   if (!stat.isDirectory()) {
-    diagnostics.push(error('options', 'options is a file, but it must be a folder holding the candidate images.'));
-    return { diagnostics };
+    diagnostics.push(error(dir, `${dir} is a file, but it must be a folder holding ${rules.holds}.`));
+    return { exists: true, diagnostics };
   }
   let names: string[];
   try {
-    names = (await listInReview(root, 'options')) ?? [];
+    names = (await listInReview(root, dir)) ?? [];
   } catch {
-    diagnostics.push(error('options', 'The options/ folder could not be read (permission denied?).'));
-    return { diagnostics };
+    diagnostics.push(error(dir, `The ${dir}/ folder could not be read (permission denied?).`));
+    return { exists: true, diagnostics };
   }
   names.sort(naturalCompare);
 
   const byId = new Map<string, string>();
   const candidates: { id: string; name: string }[] = [];
   for (const name of names) {
-    const rel = `options/${name}`;
+    const rel = `${dir}/${name}`;
     if (name.startsWith('.')) continue; // .gitkeep, .DS_Store
+    if (rules.allowed?.includes(name)) continue;
     let entry;
     try {
       entry = await statInReview(root, rel);
@@ -116,8 +145,13 @@ export async function loadOptions(root: string, decodeImages: boolean): Promise<
       continue;
     }
     if (!IMAGE_EXT.test(name)) {
-      if (entry.isDirectory()) diagnostics.push(warning(rel, `The folder ${rel} is ignored; options/ holds only image files.`));
-      else diagnostics.push(warning(rel, `${rel} is not a .png, .jpg, .jpeg or .webp image and is ignored.`));
+      if (rules.strangeFile === 'warning') {
+        if (entry.isDirectory()) diagnostics.push(warning(rel, `The folder ${rel} is ignored; ${dir}/ holds only image files.`));
+        else diagnostics.push(warning(rel, `${rel} is not a .png, .jpg, .jpeg or .webp image and is ignored.`));
+      } else {
+        const besides = rules.allowed?.length ? ` (and ${rules.allowed.join(', ')})` : '';
+        diagnostics.push(error(rel, `${rel} is not a .png, .jpg, .jpeg or .webp image; ${dir}/ holds only images${besides}. Move it out of the folder.`));
+      }
       continue;
     }
     if (entry.isDirectory()) {
@@ -130,13 +164,13 @@ export async function loadOptions(root: string, decodeImages: boolean): Promise<
     }
     const id = name.replace(IMAGE_EXT, '');
     if (id === '') {
-      diagnostics.push(error(rel, `${rel} has no name before the extension; rename it, e.g. options/1${path.extname(name)}.`));
+      diagnostics.push(error(rel, `${rel} has no name before the extension; rename it, e.g. ${dir}/1${path.extname(name)}.`));
       continue;
     }
     const other = byId.get(id);
     if (other !== undefined) {
       diagnostics.push(
-        error(rel, `${rel} and options/${other} both have the option id "${id}". Rename or remove one of them: each option needs its own file name.`),
+        error(rel, `${rel} and ${dir}/${other} both have the ${rules.idWord} id "${id}". Rename or remove one of them: each ${rules.idWord} needs its own file name.`),
       );
       continue;
     }
@@ -145,15 +179,15 @@ export async function loadOptions(root: string, decodeImages: boolean): Promise<
   }
   candidates.sort((a, b) => naturalCompare(a.id, b.id));
   // Cheap caps before expensive work: the count speaks before a single image is decoded.
-  if (candidates.length > MAX_OPTIONS) {
-    diagnostics.push(error('options', `options/ has ${candidates.length} images; a review compares at most ${MAX_OPTIONS}. Move some out (no image was opened).`));
-    return { diagnostics };
+  if (candidates.length > rules.max) {
+    diagnostics.push(error(dir, `${dir}/ has ${candidates.length} images; a review ${rules.folder === 'options' ? 'compares' : 'holds'} at most ${rules.max}. Move some out (no image was opened).`));
+    return { exists: true, diagnostics };
   }
 
-  const probes = await mapLimited(candidates, 4, (c) => probeImage(root, `options/${c.name}`, decodeImages));
-  const options: ReviewOption[] = [];
+  const probes = await mapLimited(candidates, 4, (c) => probeImage(root, `${dir}/${c.name}`, decodeImages));
+  const images: ReviewOption[] = [];
   candidates.forEach((c, i) => {
-    const rel = `options/${c.name}`;
+    const rel = `${dir}/${c.name}`;
     const probe = probes[i];
     if (!probe.ok) {
       if (probe.fileProblem) diagnostics.push(error(rel, probe.message));
@@ -170,19 +204,31 @@ export async function loadOptions(root: string, decodeImages: boolean): Promise<
     if (extFormat !== probe.format) {
       diagnostics.push(warning(rel, `${rel} is really a ${probe.format.toUpperCase()} image although its name ends in .${ext}; it is read as ${probe.format.toUpperCase()}.`));
     }
-    options.push({
+    images.push({
       id: c.id,
       label: '',
       file: rel,
-      absPath: path.join(root, 'options', c.name),
+      absPath: path.join(root, dir, c.name),
       mime,
       width: probe.width,
       height: probe.height,
     });
   });
+  return { images, ids: candidates.map((c) => c.id), exists: true, diagnostics };
+}
+
+export async function loadOptions(root: string, decodeImages: boolean): Promise<OptionsResult> {
+  const scan = await scanImageFolder(root, decodeImages, { folder: 'options', holds: 'the candidate images', idWord: 'option', strangeFile: 'warning', max: MAX_OPTIONS });
+  const diagnostics = scan.diagnostics;
+  if (!scan.exists) {
+    diagnostics.push(error('options', 'The options/ folder is missing. Create it and put the candidate images in it (2 to 50 .png, .jpg or .webp files).'));
+    return { diagnostics };
+  }
+  if (!scan.images || !scan.ids) return { diagnostics };
+  const options = scan.images;
   options.forEach((o, i) => (o.label = `Image ${i + 1}`));
 
-  const found = candidates.length;
+  const found = scan.ids.length;
   if (found < MIN_OPTIONS) {
     diagnostics.push(
       error(
@@ -192,10 +238,8 @@ export async function loadOptions(root: string, decodeImages: boolean): Promise<
           : `options/ has only ${found} image; a review compares 2 to 50. Add at least one more.`,
       ),
     );
-  } else if (found > MAX_OPTIONS) {
-    diagnostics.push(error('options', `options/ has ${found} images; a review compares at most ${MAX_OPTIONS}. Move some out.`));
   }
-  return { options, ids: candidates.map((c) => c.id), diagnostics };
+  return { options, ids: scan.ids, diagnostics };
 }
 
 /** The option id a file name in options/ gives ("4.png" → "4"); undefined for a name that is not an option image. */

@@ -26,9 +26,9 @@ import { discussionDone, runDiscussion } from '../discussion/discussion';
 import { CancelledError, StepError, describeError, isAbort } from './errors';
 import { ImagesUnavailableError, imagesUnavailableReason } from '../images/sharp';
 import type { RunListener, RunEvent } from './events';
-import { runImageEdit } from '../remix/imageEdit';
+import { maxEditImages, referencesForEdit, runImageEdit } from '../remix/imageEdit';
 import { discussionOf } from '../settings/discussionSettings';
-import { earlierPeopleMessage, sharedPrefix, systemPrompt, type PromptCandidate } from '../discussion/prompts';
+import { earlierPeopleMessage, sharedPrefix, systemPrompt, type PromptCandidate, type PromptReference } from '../discussion/prompts';
 import { PeopleInRun, WaitingStop } from '../people/driver';
 import { earlierPeopleLines } from '../people/pins';
 import { peopleOf, personName, teamOf } from '../people/team';
@@ -108,6 +108,9 @@ export async function startRun(o: RunnerOptions): Promise<RunRecord> {
     updatedAt: now.toISOString(),
     settings,
     options: task.options(review),
+    ...(task.kind === 'design' && review.references?.length
+      ? { references: review.references.map((r) => ({ id: r.id, label: r.label, file: r.file, ...(r.note ? { note: r.note } : {}) })) }
+      : {}),
     iterations: [],
     usage: { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, images: 0 },
     prompts: [],
@@ -183,6 +186,8 @@ export function backendsOf(o: Pick<RunnerOptions, 'client' | 'chat' | 'images'>)
 
 /** What a text-only model is told about a candidate: the designers' justifications, or what a remix was made from. */
 function describeCandidate(review: Review, record: RunRecord, file: string): string | undefined {
+  const reference = record.references?.find((r) => r.file === file);
+  if (reference) return `A reference image the team chose for style, not a candidate${reference.note ? `: ${JSON.stringify(reference.note)}` : ''}`;
   const option = record.options.find((op) => op.file === file);
   if (!option) return undefined;
   const remix = record.iterations.flatMap((it) => remixesWithDirections(it)).find((m) => reviewRelative(record.id, m.file) === file);
@@ -481,6 +486,7 @@ function isRemixFile(file: string): boolean {
 /** represent → discuss → remix → edit, each skipped when the record shows it done. */
 async function runIteration(ctx: StepContext, review: Review, it: Iteration, cacheDir?: string): Promise<void> {
   const candidates = await represent(ctx, it, cacheDir);
+  const references = await representReferences(ctx, cacheDir);
   const labelOf = (id: string): string => {
     const c = ctx.record.options.find((op) => op.id === id);
     return c ? (isRemixFile(c.file) ? `${c.label} (remix ${id})` : c.label) : id;
@@ -492,7 +498,7 @@ async function runIteration(ctx: StepContext, review: Review, it: Iteration, cac
     lead: ctx.settings.lead,
     mode: discussionOf(ctx.settings).mode,
   });
-  const shared = sharedPrefix({ system, brief: review.brief, candidates, previous, labelOf, feedback: it.feedback });
+  const shared = sharedPrefix({ system, brief: review.brief, candidates, previous, labelOf, feedback: it.feedback, references });
   const earlier = ctx.people ? earlierPeopleMessage(earlierPeopleLines(ctx.record, it.index, (id) => personName(ctx.people!.team, id))) : undefined;
   const prefix = earlier ? [...shared, earlier] : shared;
 
@@ -500,14 +506,14 @@ async function runIteration(ctx: StepContext, review: Review, it: Iteration, cac
   if (!it.ranking?.length) {
     // While the remix agent thinks, read and fingerprint the files the edit may need (they are memoised).
     const warm = it.final ? undefined : Promise.all(candidates.map((c) => readImageFile(ctx.reviewRoot, c.file).catch(() => undefined)));
-    await runRemixAgent(ctx, { iteration: it, candidates, prefix });
+    await runRemixAgent(ctx, { iteration: it, candidates, prefix, references });
     await warm;
   }
   if (needsLeadDecision(ctx, it)) await runLeadDecision(ctx, it, prefix);
   if (!it.final && it.proposals?.length) await runSeveralEdits(ctx, it);
   else if (!it.final && !it.remix) {
     const inputs = (it.ranking ?? []).map((id) => ({ id, file: ctx.record.options.find((op) => op.id === id)!.file }));
-    await runImageEdit(ctx, { iteration: it, inputs });
+    await runImageEdit(ctx, { iteration: it, inputs, references: citedFor(ctx, it, inputs.length) });
   }
 }
 
@@ -525,7 +531,7 @@ async function runSeveralEdits(ctx: StepContext, it: Iteration): Promise<void> {
     const after = previous;
     const serial = <T>(fn: () => T | Promise<T>): Promise<T> => after.then(() => fn());
     const inputs = proposal.from.map((id) => ({ id, file: ctx.record.options.find((op) => op.id === id)!.file }));
-    const run = runImageEdit(ctx, { iteration: it, inputs, proposal, serial });
+    const run = runImageEdit(ctx, { iteration: it, inputs, proposal, serial, references: citedFor(ctx, it, inputs.length, proposal.letter) });
     previous = run.catch(() => undefined);
     return run;
   });
@@ -538,6 +544,31 @@ async function runSeveralEdits(ctx: StepContext, it: Iteration): Promise<void> {
   const errors = failed.map((f) => describeError(f.err, `The image edit of remix ${f.letter}`).replace(/ Resume the run to try again\.$/, ''));
   throw new StepError(
     `${errors.join(' ')} ${made.length ? `${made.join(', ')} ${made.length === 1 ? 'was' : 'were'} made and kept; resume the run to make only the rest.` : 'Resume the run to make them again.'}`,
+  );
+}
+
+/**
+ * The references the remix agent cited this round that go to one edit, after its `candidates` input images, within the
+ * endpoint's limit; those left out are said in a notice (and recorded on the remix by the edit).
+ */
+function citedFor(ctx: StepContext, it: Iteration, candidates: number, letter?: string): { id: string; file: string }[] {
+  const cited = referencesForEdit(candidates, it.references ?? [], ctx.settings.imageModel);
+  if (cited.dropped.length) {
+    ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'warning', message: `The image edit${letter ? ` of remix ${letter}` : ''} takes at most ${maxEditImages(ctx.settings.imageModel)} input images; the cited references ${cited.dropped.join(', ')} are left out of it.` });
+  }
+  return cited.sent.map((id) => ({ id, file: ctx.record.references!.find((r) => r.id === id)!.file }));
+}
+
+/** The run's reference gallery as the chat model sees it (the same prepared images every round). */
+async function representReferences(ctx: StepContext, cacheDir?: string): Promise<PromptReference[]> {
+  return Promise.all(
+    (ctx.record.references ?? []).map(async (r) => ({
+      id: r.id,
+      label: r.label,
+      file: r.file,
+      ...(r.note ? { note: r.note } : {}),
+      image: await prepareImage(ctx.reviewRoot, r.file, { maxSide: ctx.settings.imageMaxSide, cacheDir }),
+    })),
   );
 }
 

@@ -198,13 +198,25 @@ const PROBES: Partial<Record<FileKindName, Probe>> = {
     duplicate: 'pick: "1"\npick: "2"\nstartedAt: 2026-11-24T09:00:00Z\ndecidedAt: 2026-11-24T09:18:00Z\n',
     setup: (root) => fs.writeFile(path.join(root, 'review.yaml'), 'condition: usual\n'),
   },
+  // validate reads the notes of the reference gallery (references/ with an image, then references.yaml or its README).
+  references: {
+    file: 'references.yaml',
+    command: ['validate'],
+    duplicate: 'references:\n  a: the foil\n  a: the linen\n',
+    setup: (root) => makeGallery(root),
+  },
+  referencesNotes: { file: 'references/README.md', command: ['validate'], setup: (root) => makeGallery(root) },
 };
+
+/** A reference gallery of one image, references/a.png. */
+async function makeGallery(root: string): Promise<void> {
+  await fs.mkdir(path.join(root, 'references'), { recursive: true });
+  await makeImage(path.join(root, 'references', 'a.png'), 5, 40, 30, 'png');
+}
 /** Kinds no command reads yet without a model, or that are not files of a review; each with the reason. */
 const NOT_PROBED: Partial<Record<FileKindName, string>> = {
   csv: 'named on the command line, not a file of the review (covered by the import tests)',
   preference: 'being added (issue 18); probe it here when a command reads it',
-  references: 'being added (issue 19); probe it here when a command reads it',
-  referencesNotes: 'being added (issue 19); probe it here when a command reads it',
   batchOutput: 'downloaded from the Batch API, never a file of the review',
   prices: 'named by TEAMFUSION_PRICES, not a file of the review',
   revisedBrief: 'written by brief runs; read back by the panel only',
