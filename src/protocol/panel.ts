@@ -40,6 +40,13 @@ export const PanelOptionSchema = z.object({
 });
 export type PanelOption = z.infer<typeof PanelOptionSchema>;
 
+/** A reference of the gallery (references/, issue 19): shown in the Overview apart from the options, never ranked. */
+export const PanelReferenceSchema = PanelOptionSchema.extend({
+  /** What the team chose it for (shown as text). */
+  note: z.string().max(1000).optional(),
+});
+export type PanelReference = z.infer<typeof PanelReferenceSchema>;
+
 export const PanelDesignerSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -61,6 +68,8 @@ export const PanelReviewSchema = z.object({
   guests: z.array(z.object({ id: z.string(), name: z.string(), role: z.string().optional() })).optional(),
   /** Members' comments on the brief (comments/<id>.md), for a brief review (src/protocol/brief.ts). */
   comments: z.array(PanelCommentSchema).optional(),
+  /** The reference gallery (references/), in natural order. */
+  references: z.array(PanelReferenceSchema).max(50).optional(),
 });
 export type PanelReview = z.infer<typeof PanelReviewSchema>;
 
@@ -162,6 +171,43 @@ export const EvaluationSchema = z.object({
 });
 export type PanelEvaluation = z.infer<typeof EvaluationSchema>;
 
+/** One condition of the comparison with the team's usual way (src/core/evaluation/baseline.ts ConditionSide). */
+const ConditionSideSchema = z.object({
+  reviews: z.number().int().nonnegative(),
+  survey: z.object({ n: z.number().int().nonnegative(), representative: z.number().nullable(), clarity: z.number().nullable(), satisfied: z.number().nullable() }),
+  decisionMinutes: z.number().nullable(),
+});
+const PairedDifferenceSchema = z.object({ diff: z.number().nullable(), low: z.number().nullable(), high: z.number().nullable(), teams: z.number().int().nonnegative() });
+
+/**
+ * "Did it help?" beside the team's usual way (issue 19): this TeamFusion review's team, paired with its usual-way review(s)
+ * in the same parent folder exactly as `evaluate` pairs them (conditionsOf); survey means Q1–Q3, decision time, workflow.
+ */
+export const SideBySideSchema = z.object({
+  /** The parent folder's name. */
+  folder: z.string(),
+  /** The team: sorted designer ids. */
+  team: z.array(z.string()),
+  conditions: z.object({
+    teamfusion: ConditionSideSchema,
+    usual: ConditionSideSchema,
+    paired: z.object({
+      teams: z.number().int().nonnegative(),
+      representative: PairedDifferenceSchema,
+      clarity: PairedDifferenceSchema,
+      satisfied: PairedDifferenceSchema,
+      decisionMinutes: PairedDifferenceSchema,
+    }),
+    workflow: z.object({ teamfusion: z.number().int().nonnegative(), usual: z.number().int().nonnegative(), signTestP: z.number().min(0).max(1).nullable(), conflicting: z.number().int().nonnegative() }),
+    teams: z.array(z.object({ designers: z.array(z.string()), teamfusion: z.array(z.string()), usual: z.array(z.string()), paired: z.boolean() })),
+    reference: z.object({
+      survey: z.object({ representative: z.number(), clarity: z.number(), satisfied: z.number() }),
+      decisionMinutes: z.object({ usual: z.number(), teamfusion: z.number() }),
+    }),
+  }),
+});
+export type PanelSideBySide = z.infer<typeof SideBySideSchema>;
+
 const SurveyAnswersSchema = z.object({
   representative: z.number().int().min(1).max(5).optional(),
   clarity: z.number().int().min(1).max(5).optional(),
@@ -224,6 +270,8 @@ export const PanelStateSchema = z.object({
   evaluation: EvaluationSchema.optional(),
   /** For the run shown: the saved ratings (designer → message id → score) and survey answers (designer → answers). */
   feedback: FeedbackSchema.optional(),
+  /** A TeamFusion review whose parent folder holds a usual-way review of the same team: the two conditions side by side. */
+  sideBySide: SideBySideSchema.optional(),
   /** For the run shown: Bales coding (analysis.json) and stance kept or yielded. */
   discussion: DiscussionAnalysisSchema.optional(),
   /** Side, in CSS pixels, of the thumbnails in the ranking form and the heatmap (setting `teamfusion.thumbnailSize`). */

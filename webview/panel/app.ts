@@ -2,6 +2,7 @@
  * The review panel app: receives the host's state and run events, renders three tabs (Overview, Run, My ranking) and
  * remembers the chosen tab and run. Rendering is plain DOM; every string goes in as text.
  */
+import { galleryView } from './views/gallery';
 import { h, replaceChildren } from './dom';
 import { HostConnection } from './host';
 import { makeContext, type ViewContext } from './context';
@@ -84,7 +85,7 @@ class App {
     const ctx = makeContext(state, this.host);
     if (state.thumbSize) document.documentElement.style.setProperty('--tf-thumb', `${state.thumbSize}px`);
     this.renderHeader(ctx);
-    replaceChildren(this.overview, diagnosticsView(ctx), kendallView(ctx), heatmapView(ctx), consensusView(ctx), briefView(ctx), briefCommentsView(ctx));
+    replaceChildren(this.overview, diagnosticsView(ctx), kendallView(ctx), heatmapView(ctx), consensusView(ctx), briefView(ctx), galleryView(ctx), briefCommentsView(ctx));
     this.runTab.render(ctx);
     this.form.render(ctx);
     this.viewer.update(ctx);

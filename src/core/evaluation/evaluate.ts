@@ -12,7 +12,8 @@ import { formatDiagnostic } from '../diagnostics/diagnostics';
 import { loadReview } from '../review/loadReview';
 import { naturalCompare } from '../review/naturalOrder';
 import { taskOf, type RunRecord, type RunTaskKind } from '../record/record';
-import { listRunEntries, RUNS_DIR } from '../record/store';
+import { listRunEntries, RUNS_DIR, type RunEntry } from '../record/store';
+import type { Review } from '../review/model';
 import { analyzeReview, type AnalyzeOptions } from '../stats/analysis';
 import { SIGNIFICANCE_LEVEL } from '../stats/sentence';
 import { compareRun, type CompareResult } from './compare';
@@ -312,19 +313,13 @@ export async function evaluateFolder(folder: string, opts: AnalyzeOptions & { on
   for (const dir of await findReviews(base, (rel, reason) => skipped.push({ path: rel, reason }))) {
     const rel = relPath(base, dir);
     opts.onProgress?.(rel);
-    let loaded = await loadReview(dir, { requireRankings: true, decodeImages: false });
-    if (!loaded.review) {
-      // A usual-way review may have no rankings (the team decided without ranking first), a brief review neither.
-      const loose = await loadReview(dir, { requireRankings: false, decodeImages: false });
-      if (loose.review?.config.condition === 'usual' || (loose.review && loose.review.comments.length > 0)) loaded = loose;
-    }
+    const loaded = await loadForConditions(dir);
     if (!loaded.review) {
       const first = loaded.diagnostics.find((d) => d.severity === 'error');
       skipped.push({ path: rel, reason: first ? formatDiagnostic(first) : 'the review cannot be loaded' });
       continue;
     }
     const review = loaded.review;
-    const condition: Condition = review.config.condition ?? 'teamfusion';
     const prefix = rel === '.' ? '' : `${rel}/`;
     let w: number | null = null;
     let p: number | null = null;
@@ -333,46 +328,118 @@ export async function evaluateFolder(folder: string, opts: AnalyzeOptions & { on
       w = k.w;
       p = k.pPermutation;
     }
+    const entries = review.config.condition === 'usual' ? [] : await listRunEntries(dir);
+    const facts = await conditionReviewOf(dir, rel, review, entries);
+    skipped.push(...facts.skipped);
     const runs: RunEvaluation[] = [];
-    const answers: SurveyAnswer[] = [];
-    const minutes: number[] = [];
-    let decision: Decision | null = null;
-    if (condition === 'usual') {
-      const d = await loadDecision(dir, review.options.map((o) => o.id));
-      for (const diag of d.diagnostics) if (diag.severity === 'error') skipped.push({ path: rel, reason: formatDiagnostic({ ...diag, file: `${prefix}${diag.file}` }) });
-      if (d.decision) {
-        decision = d.decision;
-        minutes.push(decisionMinutes(d.decision));
-      }
-      const sv = await loadSurveyFolder(dir, ROOT_SURVEY_DIR);
-      for (const diag of sv.diagnostics) if (diag.severity === 'error') skipped.push({ path: rel, reason: formatDiagnostic({ ...diag, file: `${prefix}${diag.file}` }) });
-      answers.push(...sv.answers);
-    }
-    for (const entry of condition === 'usual' ? [] : await listRunEntries(dir)) {
+    for (const entry of entries) {
       const runPath = `${prefix}${RUNS_DIR}/${entry.id}`;
-      if (!entry.record) {
-        skipped.push({ path: runPath, reason: formatDiagnostic(entry.diagnostics[0]!) });
-        continue;
-      }
+      if (!entry.record) continue; // listed in skipped by conditionReviewOf
       try {
         const { run, problems } = await collectRun(dir, entry.record, opts);
         runs.push(run);
         for (const pr of problems) skipped.push({ path: runPath, reason: pr });
-        answers.push(...(await loadSurvey(dir, entry.record.id)).answers);
-        if (entry.record.committedAt) {
-          const t = (Date.parse(entry.record.committedAt) - Date.parse(entry.record.startedAt)) / 60_000;
-          if (Number.isFinite(t)) minutes.push(t);
-        }
       } catch (err) {
         skipped.push({ path: runPath, reason: err instanceof Error ? err.message : String(err) });
       }
     }
-    // The team: who ranked, else who commented on the brief, else who answered the survey.
-    const members = review.designers.length ? review.designers.map((d) => d.id) : review.comments.map((c) => c.designer);
-    const team = (members.length ? members : [...new Set(answers.map((a) => a.designer))]).map((id) => id.toLowerCase()).sort();
-    forConditions.push({ path: rel, condition, team, answers, minutes });
+    forConditions.push(facts.review);
     const coded = runs.flatMap((r) => (r.bales ? [r.bales] : []));
-    reviews.push({ path: rel, designers: members.length, options: review.options.length, w, pPermutation: p, runs, categoryMix: coded.length ? categoryMixOf(coded) : null, condition, decision });
+    reviews.push({ path: rel, designers: membersOf(review).length, options: review.options.length, w, pPermutation: p, runs, categoryMix: coded.length ? categoryMixOf(coded) : null, condition: facts.review.condition, decision: facts.decision });
   }
   return { reviews, overall: overallOf(reviews), conditions: conditionsOf(forConditions), skipped };
+}
+
+/** A review as evaluate loads it: with its rankings, or without them when it was decided the usual way. */
+async function loadForConditions(dir: string): Promise<Awaited<ReturnType<typeof loadReview>>> {
+  const loaded = await loadReview(dir, { requireRankings: true, decodeImages: false });
+  if (loaded.review) return loaded;
+  // A usual-way review may have no rankings: the team decided without ranking first.
+  // A usual-way review may have no rankings (the team decided without ranking first), a brief review neither.
+  const loose = await loadReview(dir, { requireRankings: false, decodeImages: false });
+  return loose.review?.config.condition === 'usual' || (loose.review && loose.review.comments.length > 0) ? loose : loaded;
+}
+
+/**
+ * THE facts one review brings to the comparison of conditions (evaluate's `conditions` and the panel's side by side): its
+ * condition, team (sorted designer ids), survey answers and minutes to each decision (TeamFusion: run start → Commit Run of
+ * each run; usual: decision.yaml). Broken files and runs come back in `skipped`.
+ */
+export async function conditionReviewOf(
+  dir: string,
+  rel: string,
+  review: Pick<Review, 'designers' | 'comments' | 'options' | 'config'>,
+  entries: readonly RunEntry[],
+): Promise<{ review: ConditionReview; decision: Decision | null; skipped: Skipped[] }> {
+  const condition: Condition = review.config.condition ?? 'teamfusion';
+  const prefix = rel === '.' ? '' : `${rel}/`;
+  const skipped: Skipped[] = [];
+  const answers: SurveyAnswer[] = [];
+  const minutes: number[] = [];
+  let decision: Decision | null = null;
+  if (condition === 'usual') {
+    const d = await loadDecision(dir, review.options.map((o) => o.id));
+    for (const diag of d.diagnostics) if (diag.severity === 'error') skipped.push({ path: rel, reason: formatDiagnostic({ ...diag, file: `${prefix}${diag.file}` }) });
+    if (d.decision) {
+      decision = d.decision;
+      minutes.push(decisionMinutes(d.decision));
+    }
+    const sv = await loadSurveyFolder(dir, ROOT_SURVEY_DIR);
+    for (const diag of sv.diagnostics) if (diag.severity === 'error') skipped.push({ path: rel, reason: formatDiagnostic({ ...diag, file: `${prefix}${diag.file}` }) });
+    answers.push(...sv.answers);
+  }
+  for (const entry of condition === 'usual' ? [] : entries) {
+    const runPath = `${prefix}${RUNS_DIR}/${entry.id}`;
+    if (!entry.record) {
+      skipped.push({ path: runPath, reason: formatDiagnostic(entry.diagnostics[0]!) });
+      continue;
+    }
+    answers.push(...(await loadSurvey(dir, entry.record.id)).answers);
+    if (entry.record.committedAt) {
+      const t = (Date.parse(entry.record.committedAt) - Date.parse(entry.record.startedAt)) / 60_000;
+      if (Number.isFinite(t)) minutes.push(t);
+    }
+  }
+  // The team: who ranked, else who commented on the brief, else who answered the survey.
+  const members = membersOf(review);
+  const team = (members.length ? members : [...new Set(answers.map((a) => a.designer))]).map((id) => id.toLowerCase()).sort();
+  return { review: { path: rel, condition, team, answers, minutes }, decision, skipped };
+}
+
+/** Who is on a review's team: who ranked, else who commented on the brief. */
+function membersOf(review: Pick<Review, 'designers' | 'comments'>): string[] {
+  return review.designers.length ? review.designers.map((d) => d.id) : review.comments.map((c) => c.designer);
+}
+
+/** A TeamFusion review beside its team's usual-way reviews in the same parent folder (the panel's Did it help?). */
+export interface SideBySide {
+  /** The parent folder, as the user knows it (its base name). */
+  folder: string;
+  /** The team (sorted designer ids). */
+  team: string[];
+  conditions: Conditions;
+}
+
+/**
+ * The two conditions of this review's team, paired as `evaluate` pairs them (conditionsOf over the reviews of the same set
+ * of designer ids) among the reviews below the review's parent folder; undefined unless this review is a TeamFusion review
+ * and that folder holds a usual-way review of the same team.
+ */
+export async function sideBySideOf(reviewRoot: string): Promise<SideBySide | undefined> {
+  const root = path.resolve(reviewRoot);
+  const parent = path.dirname(root);
+  const dirs = await findReviews(parent);
+  const facts: ConditionReview[] = [];
+  for (const dir of dirs) {
+    const loaded = await loadForConditions(dir);
+    if (!loaded.review) continue;
+    const usual = loaded.review.config.condition === 'usual';
+    facts.push((await conditionReviewOf(dir, relPath(parent, dir), loaded.review, usual ? [] : await listRunEntries(dir))).review);
+  }
+  const self = facts.find((f) => path.resolve(parent, f.path) === root);
+  if (!self || self.condition !== 'teamfusion') return undefined;
+  const key = self.team.join('\n');
+  const team = facts.filter((f) => f.team.join('\n') === key);
+  if (!team.some((f) => f.condition === 'usual')) return undefined;
+  return { folder: path.basename(parent), team: self.team, conditions: conditionsOf(team) };
 }

@@ -3,13 +3,17 @@
  * compareRun. No `vscode` import. Undefined when the run has no re-rank set or the review cannot be analysed (the
  * Agreement tab already says why).
  */
+import * as path from 'node:path';
 import { compareRun, loadRatings, loadSurvey, rerankRel, writeRatings, writeSurvey } from '../../core/evaluation';
 import { statInReview } from '../../core/files/reviewFiles';
 import { formatDiagnostic } from '../../core/diagnostics/diagnostics';
 import type { RunRecord } from '../../core/record/record';
 import { readRunRecord } from '../../core/record/store';
+import { sideBySideOf } from '../../core/evaluation/evaluate';
 import {
   EvaluationSchema,
+  SideBySideSchema,
+  type PanelSideBySide,
   type PanelEvaluation,
   type PanelFeedback,
   type SaveFeedbackReply,
@@ -32,6 +36,34 @@ export async function runEvaluation(reviewRoot: string, runId: string, log: (lin
     log(`No "Did it help?" for run ${runId}: ${e instanceof Error ? e.message : String(e)}`);
     return undefined;
   }
+}
+
+/**
+ * This TeamFusion review beside its team's usual-way review(s) in its parent folder (core: sideBySideOf, which pairs as
+ * `evaluate` does). Only when the parent folder is inside one of `within` (the workspace folders): a panel never walks
+ * folders the user did not open. Undefined when there is nothing to pair.
+ */
+export async function sideBySide(reviewRoot: string, within: readonly string[], log: (line: string) => void): Promise<PanelSideBySide | undefined> {
+  const parent = path.dirname(path.resolve(reviewRoot));
+  if (!within.some((w) => isInside(path.resolve(w), parent))) return undefined;
+  try {
+    const found = await sideBySideOf(reviewRoot);
+    if (!found) return undefined;
+    const parsed = SideBySideSchema.safeParse(found);
+    if (!parsed.success) {
+      log(`The comparison with the usual way has an unexpected shape: ${parsed.error.issues[0]?.message ?? ''}`);
+      return undefined;
+    }
+    return parsed.data;
+  } catch (e) {
+    log(`No comparison with the usual way: ${e instanceof Error ? e.message : String(e)}`);
+    return undefined;
+  }
+}
+
+function isInside(parent: string, child: string): boolean {
+  const r = path.relative(parent, child);
+  return r === '' || (!r.startsWith('..') && !path.isAbsolute(r));
 }
 
 /** The saved ratings and survey answers of a run, for the panel's rating controls and survey form. */

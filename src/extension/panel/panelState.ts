@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import type { LoadResult, Review } from '../../core/review/model';
 import type { RunRecord } from '../../core/record/record';
 import { THUMB_SIZE } from '../../protocol/panel';
-import type { PanelAnalysis, PanelEvaluation, PanelFeedback, PanelReview, PanelRun, PanelState, RunSummary } from '../../protocol/panel';
+import type { PanelAnalysis, PanelEvaluation, PanelFeedback, PanelReview, PanelRun, PanelSideBySide, PanelState, RunSummary } from '../../protocol/panel';
 import type { PanelBriefRun } from '../../protocol/brief';
 import { panelComments } from './briefState';
 
@@ -34,6 +34,8 @@ export interface PanelStateInput {
   thumbSize?: unknown;
   /** The chosen run's rounds when it is a brief run (dropped if it is for another run). */
   brief?: PanelBriefRun;
+  /** This review beside its team's usual-way review(s) in the parent folder. */
+  sideBySide?: PanelSideBySide;
 }
 
 /** The thumbnail size the panel uses: the setting when it is a number, clamped to the allowed range. */
@@ -66,6 +68,19 @@ export function panelReview(review: Review, toWebviewUri: (p: string) => string)
     })),
     ...(review.config.guests?.length ? { guests: review.config.guests.map((g) => ({ id: g.id, name: g.name, ...(g.role ? { role: g.role } : {}) })) } : {}),
     ...(comments ? { comments } : {}),
+    ...(review.references?.length
+      ? {
+          references: review.references.map((r) => ({
+            id: r.id,
+            label: r.label,
+            file: r.file,
+            src: toWebviewUri(r.absPath),
+            width: r.width,
+            height: r.height,
+            ...(r.note ? { note: r.note } : {}),
+          })),
+        }
+      : {}),
   };
 }
 
@@ -106,6 +121,7 @@ export function buildPanelState(i: PanelStateInput): PanelState {
     ...(i.feedback && chosen && i.feedback.runId === chosen.id ? { feedback: i.feedback } : {}),
     thumbSize: thumbSizeOf(i.thumbSize),
     ...(i.brief && chosen && i.brief.runId === chosen.id ? { brief: i.brief } : {}),
+    ...(i.sideBySide ? { sideBySide: i.sideBySide } : {}),
   };
 }
 

@@ -20,11 +20,12 @@ import {
   type HostMessage,
   type PanelAnalysis,
   type PanelEvaluation,
+  type PanelSideBySide,
   type SaveRankingRequest,
   type WebviewMessage,
 } from '../../protocol/panel';
 import { buildPanelState, chosenRunId } from './panelState';
-import { runEvaluation, runFeedback, saveRatingsFromPanel, saveSurveyFromPanel } from './evaluation';
+import { runEvaluation, runFeedback, saveRatingsFromPanel, saveSurveyFromPanel, sideBySide } from './evaluation';
 import { noteRerankingSaved } from '../../core/evaluation/decisionTimes';
 import { makeNonce, panelHtml } from './html';
 import { saveRanking } from './rankingWriter';
@@ -108,6 +109,8 @@ export class ReviewPanel implements vscode.Disposable {
   private interrupted: ReadonlySet<string> = new Set();
   /** Agreement before → after per run id (runs with a re-ranking folder); forgotten on every reload. */
   private readonly agreements = new Map<string, Promise<PanelEvaluation | undefined>>();
+  /** This review beside its team's usual-way review(s) in the parent folder; forgotten on every reload. */
+  private sideBySide: Promise<PanelSideBySide | undefined> | undefined;
 
   private constructor(
     private readonly services: Services,
@@ -198,6 +201,7 @@ export class ReviewPanel implements vscode.Disposable {
 
   private async reload(all: boolean): Promise<void> {
     this.agreements.clear();
+    this.sideBySide = undefined;
     try {
       if (all || !this.lastLoad) {
         this.lastLoad = await this.services.reviews.load(this.root, { partial: true, despiteSettings: true });
@@ -253,6 +257,8 @@ export class ReviewPanel implements vscode.Disposable {
     const feedback = record ? await runFeedback(this.root.fsPath, record, (line) => this.services.log.warn(line), team) : undefined;
     const discussion = await discussionState(this.root.fsPath, this.runs.find((r) => r.id === runId), this.lastLoad.review, discussionCoding()?.current(this.root.fsPath));
     const brief = await briefRunState(this.root.fsPath, record, (line) => this.services.log.warn(line));
+    const within = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
+    const paired = await (this.sideBySide ??= sideBySide(this.root.fsPath, within, (line) => this.services.log.warn(line)));
     if (!this.ready || this.disposed || !this.lastLoad) return;
     const state = buildPanelState({
       root: this.root.fsPath,
@@ -269,6 +275,7 @@ export class ReviewPanel implements vscode.Disposable {
       ...(feedback ? { feedback } : {}),
       thumbSize: vscode.workspace.getConfiguration('teamfusion').get<unknown>('thumbnailSize'),
       ...(brief ? { brief } : {}),
+      ...(paired ? { sideBySide: paired } : {}),
     });
     if (discussion) state.discussion = discussion;
     this.post({ type: 'state', state });

@@ -3,6 +3,8 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { checkDecisionText, signTestP } from '../../../src/core/evaluation/baseline';
 import { checkSurveyText } from '../../../src/core/evaluation/feedback';
+import { sideBySideOf } from '../../../src/core/evaluation/evaluate';
+import { SideBySideSchema } from '../../../src/protocol/panel';
 import { parseReviewConfig } from '../../../src/core/review/reviewConfig';
 import { makeReview, makeTempDir } from '../run/fixtures';
 import { buildCli, runCli, type CliRun } from '../cli/buildCli';
@@ -193,6 +195,30 @@ describe('baseline: TeamFusion against the usual way (issue 19)', function () {
       assert.match(chart, /<title>clarity 1\.25<\/title>/);
       assert.match(await fs.readFile(path.join(out, 'evaluation.md'), 'utf8'), /## TeamFusion against the usual way/);
       await fs.rm(out, { recursive: true, force: true });
+    });
+
+    it("the panel's side by side: a TeamFusion review paired with its own team's usual way in the parent folder, as evaluate pairs", async () => {
+      const a = await sideBySideOf(path.join(folder, 'a-teamfusion'));
+      assert.ok(a);
+      assert.equal(a.folder, path.basename(folder));
+      assert.deepEqual(a.team, ['d1', 'd2', 'd3', 'd4']);
+      assert.ok(SideBySideSchema.safeParse(a).success, 'the typed panel message carries it as it is');
+      const c = a.conditions;
+      assert.deepEqual(c.teams, [{ designers: ['d1', 'd2', 'd3', 'd4'], teamfusion: ['a-teamfusion'], usual: ['a-usual'], paired: true }]);
+      // By hand, team A only: TeamFusion 5,4,3 / 4,4,3 / 5,4,4 and 12.4 min; usual 3,4,2 / 3,2,3 / 3,3,2 and 18 min.
+      close(c.teamfusion.survey.representative, 4, 'A tf representative');
+      close(c.usual.survey.clarity, 8 / 3, 'A usual clarity');
+      close(c.paired.satisfied.diff, 5 / 3, 'A paired satisfied');
+      assert.equal(c.paired.satisfied.low, null, 'one team: no interval');
+      close(c.paired.decisionMinutes.diff, 12.4 - 18, 'A minutes');
+      assert.deepEqual([c.workflow.teamfusion, c.workflow.usual], [2, 1]);
+      const b = await sideBySideOf(path.join(folder, 'b-teamfusion'));
+      assert.deepEqual(b?.conditions.teams.map((t) => [t.teamfusion, t.usual]), [[['b-teamfusion'], ['b-usual']]]);
+      // A usual-way review shows no side by side of its own; nor does a TeamFusion review whose team has no usual way.
+      assert.equal(await sideBySideOf(path.join(folder, 'a-usual')), undefined);
+      const lone = await makeTempDir();
+      await tfReview(lone, 'solo', 2, 5, {});
+      assert.equal(await sideBySideOf(path.join(lone, 'solo')), undefined);
     });
 
     it('a bad decision.yaml or survey answer is skipped with file:line:col (exit 1), the rest still counts', async () => {

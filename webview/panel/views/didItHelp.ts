@@ -3,7 +3,8 @@
  * study's, and the same sentences `teamfusion compare` prints. Everything goes in as text.
  */
 import { h, muted, section } from '../dom';
-import type { PanelEvaluation } from '../../../src/protocol/panel';
+import type { PanelEvaluation, PanelSideBySide } from '../../../src/protocol/panel';
+import { conditionsView } from './conditions';
 import { comparisonSentences, f2 } from '../../../src/core/evaluation/format';
 import { REFERENCE } from '../../../src/core/evaluation/reference';
 
@@ -15,7 +16,9 @@ function row(label: string, team: string, study: string, title: string): HTMLEle
   return h('tr', { title }, h('th', { scope: 'row' }, label), h('td', {}, team), h('td', {}, study));
 }
 
-export function didItHelpView(e: PanelEvaluation): HTMLElement {
+/** The section: this run's numbers once it has a re-rank set, and the two conditions side by side when paired. */
+export function didItHelpView(e: PanelEvaluation | undefined, sb?: PanelSideBySide): HTMLElement {
+  if (!e) return section('tf-did-it-help', 'Did it help?', sb ? conditionsView(sb) : null);
   const a = e.acceptance;
   const table = h(
     'table',
@@ -50,5 +53,6 @@ export function didItHelpView(e: PanelEvaluation): HTMLElement {
     table,
     sentences,
     ...e.problems.map((p) => h('p', { class: 'tf-error-text' }, p)),
+    sb ? conditionsView(sb) : null,
   );
 }

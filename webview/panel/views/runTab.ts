@@ -200,14 +200,15 @@ export class RunTab {
     );
   }
 
-  /** "Did it help?" for a run with a blind re-rank set. */
+  /** "Did it help?" for a run with a blind re-rank set, and the team's usual way side by side when it is paired. */
   private renderAgreement(state: PanelState): void {
-    const e = state.evaluation;
-    if (!e || e.runId !== state.run?.id) {
+    const e = state.evaluation && state.evaluation.runId === state.run?.id ? state.evaluation : undefined;
+    const sb = state.sideBySide;
+    if (!e && !sb) {
       replaceChildren(this.agreement);
       return;
     }
-    replaceChildren(this.agreement, didItHelpView(e));
+    replaceChildren(this.agreement, didItHelpView(e, sb));
   }
 
   private renderRefine(ctx: ViewContext): void {
