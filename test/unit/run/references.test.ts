@@ -193,6 +193,32 @@ describe('reference gallery through the real CLI (scripted mock, every request c
     assert.doesNotMatch(compare.stderr, /run\.json/);
   });
 
+  it('with two remixes a round, the cited references go to both edits, each after its own candidates', async () => {
+    const root = await withReferences('yaml');
+    await fs.writeFile(path.join(root, 'review.yaml'), 'remixesPerIteration: 2\n');
+    mock.setFallback((req) => {
+      const rf = (req.body as { response_format?: { json_schema?: { name?: string; schema?: unknown } } }).response_format;
+      if (rf?.json_schema?.name !== 'teamfusion_remix') return undefined;
+      const value = instanceFromSchema(rf.json_schema.schema, 'teamfusion_remix') as Record<string, unknown>;
+      value.references = ['serif'];
+      return { kind: 'json', value };
+    });
+    const run = await startCli(['run', root, '--iterations', '2', '--turns', '1', '--json'], env).done;
+    assert.equal(run.code, 0, run.stderr);
+    assert.deepEqual(mock.specErrors(), []);
+    const edits = mock.requests.filter((r) => r.route === 'edit');
+    assert.equal(edits.length, 2);
+    for (const e of edits) {
+      const names = e.files.map((f) => f.filename);
+      assert.equal(names.at(-1), 'serif.png');
+      assert.ok(!names.includes('gold.png') && !names.includes('linen.jpg'));
+      assert.match(String((e.body as { prompt: string }).prompt), new RegExp(`Reference images, for style only \\(not designs to combine or copy\\): Image ${names.length}\\.`));
+    }
+    const runId = JSON.parse(run.stdout).runId ?? JSON.parse(run.stdout).id;
+    const record = JSON.parse(await fs.readFile(path.join(root, 'runs', runId, 'run.json'), 'utf8'));
+    assert.deepEqual(record.iterations[0].remixes.map((m: { references?: string[] }) => m.references), [['serif'], ['serif']]);
+  });
+
   it('a reference that is not an image or leaves the folder: diagnostics file:line:col, exit 1, nothing sent or written', async () => {
     const root = await withReferences('yaml');
     await fs.writeFile(path.join(root, 'references', 'moodboard.pdf'), '%PDF-1.4');
