@@ -80,6 +80,7 @@ export async function openGitCli(dir: string): Promise<GitTransport> {
 }
 
 class GitCli implements GitTransport {
+  readonly via = 'the git program';
   constructor(readonly root: string) {}
 
   private git(args: readonly string[]): Promise<GitOut> {

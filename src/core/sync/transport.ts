@@ -59,6 +59,8 @@ export interface PullResult {
 export interface GitTransport {
   /** Repository top level (absolute). */
   readonly root: string;
+  /** What carries the git work, in words ("the git program", "VS Code's Git"). */
+  readonly via: string;
   status(): Promise<SyncStatus>;
   /** Fetch + fast-forward or rebase onto the upstream. Throws SyncError or SyncConflictError. */
   pull(): Promise<PullResult>;

@@ -9,7 +9,7 @@ import type { Services } from '../services';
 import { analyzeReview } from '../../core/stats';
 import { listRunEntries, type RunEntry } from '../../core/record/store';
 import { formatDiagnostic } from '../../core/diagnostics/diagnostics';
-import { LOCK_FILE, interruptedRuns } from '../../core/record/lock';
+import { LOCK_FILE, STALE_MS, interruptedRuns } from '../../core/record/lock';
 import { PARTS_FILE } from '../../core/record/promptParts';
 import { JOURNAL_FILE } from '../../core/record/journal';
 import type { RunRecord } from '../../core/record/record';
@@ -40,6 +40,12 @@ export const REVIEW_VIEW_TYPE = 'teamfusion.review';
 
 function sameFolder(a: string, b: string): boolean {
   return path.resolve(a) === path.resolve(b);
+}
+
+/** When a run's record last moved (its last save, or its last message: turns go to the journal between saves). */
+function lastMove(r: RunRecord): number {
+  const times = [r.updatedAt, ...r.iterations.flatMap((it) => it.messages.map((m) => m.at))].map((t) => (t ? Date.parse(t) : NaN));
+  return Math.max(0, ...times.filter((t) => Number.isFinite(t)));
 }
 
 function describe(e: unknown): string {
@@ -154,7 +160,10 @@ export class ReviewPanel implements vscode.Disposable {
     this.disposables.push(
       services.sync.follow(root.fsPath, () => services.runs.isRunning(root.fsPath)),
       services.sync.onState((e) => {
-        if (sameFolder(e.reviewRoot, root.fsPath)) this.post({ type: 'syncState', ...e.state });
+        if (!sameFolder(e.reviewRoot, root.fsPath)) return;
+        this.post({ type: 'syncState', ...e.state });
+        // A pull that brought files of this review (new turns of a run driven on another machine) refreshes the panel.
+        for (const f of e.pulled ?? []) this.scheduleReload(vscode.Uri.file(f));
       }),
     );
     const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(root, '**/*'));
@@ -215,7 +224,13 @@ export class ReviewPanel implements vscode.Disposable {
       this.runs = entries.flatMap((e) => (e.record ? [e.record] : []));
       this.brokenRuns = entries.flatMap((e) => (e.diagnostics ? [{ id: e.id, problem: e.diagnostics.map(formatDiagnostic).join(' ') }] : []));
       for (const b of this.brokenRuns) this.services.log.warn(b.problem);
-      this.interrupted = await interruptedRuns(this.root.fsPath, this.runs);
+      const interrupted = new Set(await interruptedRuns(this.root.fsPath, this.runs));
+      // Through the team's remote (setting teamfusion.sync) a run may be driven on another machine: its lock is not here.
+      // It counts as interrupted only once its record has not moved for as long as another host's lock goes stale.
+      if (this.services.sync.enabled()) {
+        for (const r of this.runs) if (interrupted.has(r.id) && Date.now() - lastMove(r) < STALE_MS) interrupted.delete(r.id);
+      }
+      this.interrupted = interrupted;
     } catch (e) {
       this.services.log.error(`Could not load the review ${this.root.fsPath}: ${describe(e)}`);
     }

@@ -155,7 +155,9 @@ export class RunManager implements vscode.Disposable {
   /** A designer's message from the panel (see peopleBridge.ts); resumes a run that waited for exactly this answer. */
   async say(reviewRoot: string, runId: string, as: string, text: string): Promise<PeopleOutcome> {
     const root = path.resolve(reviewRoot);
-    const out = await sayFromPanel({ trusted: vscode.workspace.isTrusted, driving: this.isDriving(root, runId), through: this.through(root) }, root, runId, as, text);
+    const driving = this.isDriving(root, runId);
+    // A run this window drives takes the entry in and commits it with its turn; otherwise it goes through the remote alone.
+    const out = await sayFromPanel({ trusted: vscode.workspace.isTrusted, driving, through: driving ? undefined : this.through(root) }, root, runId, as, text);
     this.log.info(this.redact(`${runId}: ${as} ${out.ok ? 'spoke' : 'could not speak'} (${out.message})`));
     if (out.resume && !this.isRunning(root)) void this.resume(root, runId);
     return out;
@@ -163,7 +165,8 @@ export class RunManager implements vscode.Disposable {
 
   async pin(reviewRoot: string, runId: string, message: string, as: string, remove: boolean): Promise<PeopleOutcome> {
     const root = path.resolve(reviewRoot);
-    const out = await pinFromPanel({ trusted: vscode.workspace.isTrusted, driving: this.isDriving(root, runId), through: this.through(root) }, root, runId, message, as, remove);
+    const driving = this.isDriving(root, runId);
+    const out = await pinFromPanel({ trusted: vscode.workspace.isTrusted, driving, through: driving ? undefined : this.through(root) }, root, runId, message, as, remove);
     this.log.info(this.redact(`${runId}: ${out.message}`));
     return out;
   }

@@ -7,6 +7,7 @@
  * All git work goes through VS Code's built-in git extension (vscodeGit.ts). A remote that cannot be reached is said once
  * ("not synced: …") and tried again; a conflict is never resolved here: it is named.
  */
+import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { commitAndPush } from '../../core/sync/personSync';
@@ -17,6 +18,8 @@ import { vscodeGitTransportFor } from './vscodeGit';
 export interface SyncStateEvent {
   reviewRoot: string;
   state: SyncState;
+  /** Files of this review a pull of the panel's follower just brought (absolute paths under reviewRoot): the panel reloads them. */
+  pulled?: string[];
 }
 
 export class TeamSync implements vscode.Disposable {
@@ -24,6 +27,9 @@ export class TeamSync implements vscode.Disposable {
   readonly onState: vscode.Event<SyncStateEvent> = this.emitter.event;
   private readonly states = new Map<string, SyncState>();
   private readonly reported = new Map<string, string>();
+  private readonly via = new Map<string, string>();
+  /** One git operation at a time per review (a follower's pull never runs into a panel's commit). */
+  private readonly queues = new Map<string, Promise<unknown>>();
 
   constructor(private readonly log: vscode.LogOutputChannel) {}
 
@@ -41,14 +47,20 @@ export class TeamSync implements vscode.Disposable {
     return this.states.get(path.resolve(reviewRoot));
   }
 
-  private setState(reviewRoot: string, state: SyncState): void {
+  private setState(reviewRoot: string, state: SyncState, pulled?: string[]): void {
     const root = path.resolve(reviewRoot);
     this.states.set(root, { ...state });
-    this.emitter.fire({ reviewRoot: root, state: { ...state } });
+    this.emitter.fire({ reviewRoot: root, state: { ...state }, ...(pulled?.length ? { pulled } : {}) });
   }
 
-  private transport(reviewRoot: string): Promise<GitTransport | { unavailable: string }> {
-    return vscodeGitTransportFor(reviewRoot).catch((err: unknown) => ({ unavailable: err instanceof Error ? err.message : String(err) }));
+  private async transport(reviewRoot: string): Promise<GitTransport | { unavailable: string }> {
+    const t = await vscodeGitTransportFor(reviewRoot).catch((err: unknown) => ({ unavailable: err instanceof Error ? err.message : String(err) }));
+    const root = path.resolve(reviewRoot);
+    if ('via' in t && this.via.get(root) !== t.via) {
+      this.via.set(root, t.via);
+      this.log.info(`The review ${root} goes through its git remote with ${t.via}.`);
+    }
+    return t;
   }
 
   /** The driver's collaborator for a run started or resumed in this window; undefined when the setting is off. */
@@ -67,7 +79,18 @@ export class TeamSync implements vscode.Disposable {
    * A person's file written from the panel (an inbox entry, ratings, survey), `file` relative to the review: commits only
    * that file, pulls and pushes. Returns a few words for the panel. A conflict is thrown in words (never resolved).
    */
-  async commitFile(reviewRoot: string, file: string, message: string): Promise<string> {
+  commitFile(reviewRoot: string, file: string, message: string): Promise<string> {
+    return this.serial(reviewRoot, () => this.commitFileNow(reviewRoot, file, message));
+  }
+
+  private serial<T>(reviewRoot: string, fn: () => Promise<T>): Promise<T> {
+    const root = path.resolve(reviewRoot);
+    const next = (this.queues.get(root) ?? Promise.resolve()).then(fn, fn);
+    this.queues.set(root, next.catch(() => undefined));
+    return next;
+  }
+
+  private async commitFileNow(reviewRoot: string, file: string, message: string): Promise<string> {
     const t = await this.transport(reviewRoot);
     try {
       const out = await commitAndPush(t, [path.join(reviewRoot, ...file.split('/'))], message);
@@ -98,7 +121,7 @@ export class TeamSync implements vscode.Disposable {
       if (this.enabled() && !driving() && !busy) {
         busy = true;
         try {
-          await this.pullOnce(reviewRoot);
+          await this.serial(reviewRoot, () => this.pullOnce(reviewRoot));
         } finally {
           busy = false;
         }
@@ -118,9 +141,16 @@ export class TeamSync implements vscode.Disposable {
     try {
       if ('unavailable' in t) throw new SyncError('no-repo', t.unavailable);
       const status = await t.status();
-      await t.pull();
+      const pulled = await t.pull();
+      if (this.reported.has(root)) this.log.info(`synced again with ${status.upstream ? upstreamName(status) : 'the remote'}.`);
       this.reported.delete(root);
-      this.setState(root, { remote: status.upstream ? upstreamName(status) : undefined, lastSyncAt: new Date().toISOString() });
+      // What the pull brought into this review is reloaded at once (the file watcher may see git's writes late).
+      const real = await fs.realpath(root).catch(() => root);
+      const mine = pulled.changedFiles.flatMap((f) => {
+        const rel = path.relative(real, f);
+        return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? [path.join(root, rel)] : [];
+      });
+      this.setState(root, { remote: status.upstream ? upstreamName(status) : undefined, lastSyncAt: new Date().toISOString() }, mine);
     } catch (err) {
       const why = err instanceof Error ? err.message : String(err);
       if (this.reported.get(root) !== why) {

@@ -3,9 +3,12 @@
  * from the editor. The same rules as the CLI's: fetch, then fast-forward (pull with nothing local) or rebase (when the
  * API offers it) — never a merge commit of ours; a conflict is never resolved (the file is named); only TeamFusion's own
  * files are committed (refused when something else is staged in Source Control); a rejected push is SyncError('rejected').
+ * Where the editor has no usable git extension (turned off, missing, or it does not see the repository), the git program
+ * transport of the CLI (core/sync/gitCli.ts) is used instead: one transport room, the same rules.
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { GitMissingError, gitTransportFor } from '../../core/sync/gitCli';
 import { SyncConflictError, SyncError, type GitTransport, type PullResult, type SyncStatus } from '../../core/sync/transport';
 import { gitApi, repositoryFor, type GitChange, type GitRepository } from '../run/gitApi';
 
@@ -22,16 +25,24 @@ function gitErrorCode(err: unknown): string | undefined {
   return (err as { gitErrorCode?: string })?.gitErrorCode;
 }
 
-/** The transport for the repository holding `dir`, or why there is none. */
+/**
+ * The transport for the repository holding `dir`, or why there is none: VS Code's git extension when it is there and sees
+ * the repository, else the git program (the CLI's transport).
+ */
 export async function vscodeGitTransportFor(dir: string): Promise<GitTransport | { unavailable: string }> {
   const api = await gitApi();
-  if (typeof api === 'string') return { unavailable: api };
-  const repo = await repositoryFor(api, dir);
-  if (!repo) return { unavailable: `${dir} is not in a git repository` };
-  return new VsCodeGit(repo);
+  const repo = typeof api === 'string' ? undefined : await repositoryFor(api, dir);
+  if (repo) return new VsCodeGit(repo);
+  try {
+    return await gitTransportFor(dir);
+  } catch (err) {
+    if (err instanceof GitMissingError) return { unavailable: typeof api === 'string' ? `${api}, and the git program was not found` : 'the git program was not found' };
+    throw err;
+  }
 }
 
 class VsCodeGit implements GitTransport {
+  readonly via = "VS Code's Git";
   readonly root: string;
   constructor(private readonly repo: GitRepository) {
     this.root = repo.rootUri.fsPath;

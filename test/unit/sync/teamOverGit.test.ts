@@ -5,10 +5,11 @@
  * Also: git missing, a tampered record or inbox entry pulled from the remote.
  */
 import { strict as assert } from 'node:assert';
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { MockOpenAI } from '../../support/openaiMock';
+import { git, makeGitTeam, type GitTeam } from '../../support/gitTeam';
 import { RunRecordSchema, type RunRecord } from '../../../src/core/record/record';
 import { buildCli } from '../cli/buildCli';
 import { makeReview, makeTempDir } from '../run/fixtures';
@@ -17,7 +18,6 @@ import { TEST_KEY, chatRequests } from '../run/helpers';
 interface Result { code: number | null; stdout: string; stderr: string }
 interface Running { done: Promise<Result>; stderr(): string }
 
-const git = (dir: string, ...args: string[]): string => execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8', env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } });
 
 /** Waits for a condition (no clock assertion: the deadline only keeps a broken run from hanging the suite). */
 async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, ms = 240_000, detail?: () => string): Promise<T> {
@@ -86,34 +86,16 @@ describe('a team on three machines through its git remote (real git, the built C
     RunRecordSchema.parse(JSON.parse(await fs.readFile(path.join(review, 'runs', id, 'run.json'), 'utf8')));
 
   /** A bare remote and clones ana, ben, chen of a repository holding a review at review/. */
-  async function team(): Promise<{ base: string; remote: string; clone: Record<'ana' | 'ben' | 'chen', string>; review: (who: 'ana' | 'ben' | 'chen') => string }> {
+  async function team(): Promise<{ base: string } & GitTeam<'ana' | 'ben' | 'chen'>> {
     const base = await makeTempDir('tf-team-');
-    const remote = path.join(base, 'remote.git');
-    execFileSync('git', ['-c', 'init.defaultBranch=main', 'init', '--quiet', '--bare', remote]);
-    const clone = { ana: path.join(base, 'ana'), ben: path.join(base, 'ben'), chen: path.join(base, 'chen') };
-    const seed = await makeReview({ options: 3, designers: 3 });
-    execFileSync('git', ['-c', 'init.defaultBranch=main', 'clone', '--quiet', remote, clone.ana], { stdio: 'ignore' });
-    await fs.cp(seed, path.join(clone.ana, 'review'), { recursive: true });
-    const who = { ana: ['Ana', 'ana@example.com'], ben: ['Ben', 'ben@example.com'], chen: ['Chen', 'chen@example.com'] } as const;
-    const configure = (k: keyof typeof who): void => {
-      git(clone[k], 'config', 'user.name', who[k][0]);
-      git(clone[k], 'config', 'user.email', who[k][1]);
-    };
-    configure('ana');
-    git(clone.ana, 'checkout', '--quiet', '-B', 'main');
-    git(clone.ana, 'add', '-A');
-    git(clone.ana, 'commit', '--quiet', '-m', 'The review');
-    git(clone.ana, 'push', '--quiet', '-u', 'origin', 'main');
-    for (const k of ['ben', 'chen'] as const) {
-      execFileSync('git', ['clone', '--quiet', remote, clone[k]], { stdio: 'ignore' });
-      configure(k);
-    }
-    return { base, remote, clone, review: (k) => path.join(clone[k], 'review') };
+    return { base, ...(await makeGitTeam(base, await makeReview({ options: 3, designers: 3 }), ['ana', 'ben', 'chen'] as const)) };
   }
 
   it('Ana drives with --sync, Ben answers and Chen pins from their clones; the remote goes away and back; nothing lost, nothing twice', async () => {
     const t = await team();
     mock.latencyMs = 150;
+    const t0 = Date.now();
+    const phase = (what: string): void => void (process.env.TF_SHOW && process.stdout.write(`      ${((Date.now() - t0) / 1000).toFixed(1)} s: ${what}\n`));
     const ana = start(['run', t.review('ana'), '--sync', '--sync-interval', '0.2', '--human', 'd2', '--iterations', '2', '--turns', '1', '--mode', 'together', '--order', 'fixed', '--json']);
 
     // Ben pulls until he sees the run waiting for him.
@@ -127,6 +109,7 @@ describe('a team on three machines through its git remote (real git, the built C
       return undefined;
     };
     const id = await until('Ben to see the run waiting for him', () => waitingFor(1));
+    phase('Ben sees the run waiting');
 
     // Chen pins Ana's first message from his clone, and (by hand) commits two entries the driver must skip.
     git(t.clone.chen, 'pull', '--quiet', '--rebase');
@@ -134,6 +117,7 @@ describe('a team on three machines through its git remote (real git, the built C
     assert.equal(pinned.code, 0, pinned.stderr);
     assert.match(pinned.stderr, /Committed runs\/.*\/inbox\/d3-.*\.json/);
     assert.match(pinned.stderr, /Pushed to origin\/main/);
+    phase('Chen pinned');
     const inbox = path.join(t.review('chen'), 'runs', id, 'inbox');
     await fs.writeFile(path.join(inbox, 'zed-1700000000000-000001-0badc0de.json'), JSON.stringify({ type: 'say', speaker: 'zed', content: 'not on the team', at: '2026-01-01T00:00:00Z' }));
     await fs.writeFile(path.join(inbox, 'd3-1700000000000-000002-0badc0df.json'), JSON.stringify({ type: 'pin', message: 'i9-m9', by: 'd3', at: '2026-01-01T00:00:00Z' }));
@@ -147,6 +131,7 @@ describe('a team on three machines through its git remote (real git, the built C
     assert.equal(said.code, 0, said.stderr);
     assert.match(said.stderr, /sent to run .* takes it in after its next pull/);
     assert.match(said.stderr, /Pushed to origin\/main/);
+    phase('Ben said');
 
     // The driver takes both in; then the remote goes away for a while.
     await until('the driver to take Ben in', async () => {
@@ -156,15 +141,19 @@ describe('a team on three machines through its git remote (real git, the built C
     });
     const away = `${t.remote}-away`;
     await fs.rename(t.remote, away);
+    phase('the remote is away');
     await until('the driver to say it is not synced', () => ana.stderr().includes('not synced:') || undefined);
     await fs.rename(away, t.remote);
+    phase('the remote is back');
 
     // Ben's second turn (iteration 2): he passes; his proxy speaks.
     await until('Ben to see the run waiting for him again', () => waitingFor(2), undefined, () => `${ana.stderr()}\n${git(t.clone.ana, 'log', '--format=%h %s', '-12')}\n${git(t.clone.ana, 'status', '--short')}`);
     const passed = await tf(['say', t.review('ben'), id, '--as', 'd2', '--sync', '/pass']);
+    phase('Ben passed');
     assert.equal(passed.code, 0, passed.stderr);
 
     const r = await ana.done;
+    phase('the driver is done');
     if (process.env.TF_SHOW) process.stdout.write(r.stderr);
     assert.equal(r.code, 0, r.stderr);
     assert.equal((JSON.parse(r.stdout) as { status: string }).status, 'completed');
