@@ -110,11 +110,19 @@ class GitCli implements GitTransport {
     return rel.split(path.sep).join('/') || '.';
   }
 
+  /**
+   * The branch and its upstream in ONE git call (a sync at every turn asks for them several times, and on a loaded
+   * machine every process git starts is what a sync costs).
+   */
   async status(): Promise<SyncStatus> {
-    const branch = (await this.git(['symbolic-ref', '--quiet', '--short', 'HEAD'])).stdout.trim() || undefined;
-    if (!branch) return { root: this.root };
-    const remote = (await this.git(['config', '--get', `branch.${branch}.remote`])).stdout.trim();
-    const merge = (await this.git(['config', '--get', `branch.${branch}.merge`])).stdout.trim();
+    const o = await this.git(['for-each-ref', '--format=%(HEAD)%00%(refname:short)%00%(upstream:remotename)%00%(upstream:remoteref)', 'refs/heads/']);
+    const head = o.stdout.split('\n').map((l) => l.split('\0')).find((f) => f[0] === '*' && f.length === 4);
+    if (!head) {
+      // Detached, or a branch with no commit yet (for-each-ref lists only branches that exist).
+      const unborn = (await this.git(['symbolic-ref', '--quiet', '--short', 'HEAD'])).stdout.trim();
+      return unborn ? { root: this.root, branch: unborn } : { root: this.root };
+    }
+    const [, branch, remote, merge] = head as [string, string, string, string];
     if (!remote || !merge || remote === '.') return { root: this.root, branch };
     return { root: this.root, branch, upstream: { remote, branch: merge.replace(/^refs\/heads\//, '') } };
   }
@@ -170,9 +178,7 @@ class GitCli implements GitTransport {
   }
 
   async ahead(): Promise<number> {
-    const s = await this.status();
-    if (!s.upstream) return 0;
-    const o = await this.git(['rev-list', '--count', `refs/remotes/${s.upstream.remote}/${s.upstream.branch}..HEAD`]);
+    const o = await this.git(['rev-list', '--count', '@{upstream}..HEAD']);
     return o.code === 0 ? Number(o.stdout.trim()) || 0 : 0;
   }
 }

@@ -116,8 +116,11 @@ export class RunSync {
   private async attempt(t: GitTransport, fn: () => Promise<void>): Promise<void> {
     try {
       await fn();
-      const s = await t.status();
-      this.state.remote = s.upstream ? upstreamName(s) : this.state.remote;
+      // The upstream's name is asked once (it went through, so there is one).
+      if (this.state.remote === undefined) {
+        const s = await t.status();
+        this.state.remote = s.upstream ? upstreamName(s) : undefined;
+      }
       this.state.lastSyncAt = new Date(this.now()).toISOString();
       this.state.problem = undefined;
       if (this.reported) this.o.log(`synced again with ${this.state.remote ?? 'the remote'}.`);

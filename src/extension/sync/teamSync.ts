@@ -54,11 +54,12 @@ export class TeamSync implements vscode.Disposable {
   }
 
   private async transport(reviewRoot: string): Promise<GitTransport | { unavailable: string }> {
-    const t = await vscodeGitTransportFor(reviewRoot).catch((err: unknown) => ({ unavailable: err instanceof Error ? err.message : String(err) }));
+    let fallback = '';
+    const t = await vscodeGitTransportFor(reviewRoot, (why) => (fallback = why)).catch((err: unknown) => ({ unavailable: err instanceof Error ? err.message : String(err) }));
     const root = path.resolve(reviewRoot);
     if ('via' in t && this.via.get(root) !== t.via) {
       this.via.set(root, t.via);
-      this.log.info(`The review ${root} goes through its git remote with ${t.via}.`);
+      this.log.info(`The review ${root} goes through its git remote with ${t.via}${fallback ? ` (${fallback})` : ''}.`);
     }
     return t;
   }

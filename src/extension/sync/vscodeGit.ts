@@ -29,10 +29,11 @@ function gitErrorCode(err: unknown): string | undefined {
  * The transport for the repository holding `dir`, or why there is none: VS Code's git extension when it is there and sees
  * the repository, else the git program (the CLI's transport).
  */
-export async function vscodeGitTransportFor(dir: string): Promise<GitTransport | { unavailable: string }> {
+export async function vscodeGitTransportFor(dir: string, onFallback?: (why: string) => void): Promise<GitTransport | { unavailable: string }> {
   const api = await gitApi();
   const repo = typeof api === 'string' ? undefined : await repositoryFor(api, dir);
   if (repo) return new VsCodeGit(repo);
+  onFallback?.(typeof api === 'string' ? api : `VS Code's Git does not see a repository holding ${dir}`);
   try {
     return await gitTransportFor(dir);
   } catch (err) {
