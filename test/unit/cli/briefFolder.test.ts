@@ -1,20 +1,12 @@
 import * as assert from 'node:assert/strict';
-import { buildCli, runCli, type CliRun } from './buildCli';
+import { useBuiltCli } from './buildCli';
 import { cleanupFixtures, commentMd, makeBriefReview } from '../review/fixtures';
 
-let cli = '';
-let dispose: () => Promise<void> = async () => undefined;
-const run = (...args: string[]): Promise<CliRun> => runCli(cli, ...args);
 
 describe('CLI: a brief-only review folder (validate / analyze)', function () {
   this.timeout(60_000);
-  before(async () => {
-    ({ cli, dispose } = await buildCli());
-  });
-  after(async () => {
-    await dispose();
-    await cleanupFixtures();
-  });
+  const { run } = useBuiltCli();
+  after(cleanupFixtures);
 
   it('validate: exit 0, "valid — 2 comments on the brief"', async () => {
     const root = await makeBriefReview({ 'ana.md': commentMd('Ana', 'Body.'), 'ben.md': commentMd('Ben', 'Body.') });

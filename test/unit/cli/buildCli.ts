@@ -9,6 +9,9 @@ import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { build } from 'esbuild';
 import type { Plugin } from 'esbuild';
+import { MockOpenAI } from '../../support/openaiMock';
+import { makeTempDir } from '../run/fixtures';
+import { TEST_KEY } from '../run/helpers';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..', '..');
 
@@ -56,13 +59,116 @@ export interface CliRun {
 
 /** Runs the bundled CLI at `cli` in a fresh node process with `args`; resolves when it exits (30 s at most). */
 export function runCli(cli: string, ...args: string[]): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'], timeout: 30_000 });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+  return startCli(cli, args).done;
+}
+
+/** A CLI process that is running: what it printed so far, and its end. */
+export interface RunningCli {
+  done: Promise<CliRun>;
+  stdout(): string;
+  stderr(): string;
+}
+
+/** Starts the bundled CLI at `cli` with `args` (environment: this process's unless `env`; killed after `timeoutMs`). */
+export function startCli(cli: string, args: string[], o: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): RunningCli {
+  const child = spawn(process.execPath, [cli, ...args], { ...(o.env ? { env: o.env } : {}), stdio: ['ignore', 'pipe', 'pipe'], timeout: o.timeoutMs ?? 30_000 });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+  const done = new Promise<CliRun>((resolve, reject) => {
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
+  return { done, stdout: () => stdout, stderr: () => stderr };
+}
+
+/** The CLI of one suite: built in `before`, removed in `after`. */
+export interface BuiltCli {
+  /** The bundle's path (once `before` has run). */
+  readonly cli: string;
+  /** Runs it with `args` (30 s at most). */
+  run(...args: string[]): Promise<CliRun>;
+}
+
+/** Builds the CLI for the suite it is called in (registers its `before` and `after`). */
+export function useBuiltCli(): BuiltCli {
+  let built: { cli: string; dispose(): Promise<void> } | undefined;
+  before(async () => {
+    built = await buildCli();
+  });
+  after(async () => {
+    await built?.dispose();
+  });
+  const cliPath = (): string => {
+    if (!built) throw new Error('useBuiltCli: the CLI is built in before()');
+    return built.cli;
+  };
+  return {
+    get cli() {
+      return cliPath();
+    },
+    run: (...args) => runCli(cliPath(), ...args),
+  };
+}
+
+/** The CLI of one suite, run against the scripted mock server in an environment of its own. */
+export interface CliAgainstMock {
+  readonly cli: string;
+  readonly mock: MockOpenAI;
+  /** This process's environment without OPENAI_* / TEAMFUSION_* (and `drop`), plus the test key, the mock's URL, an image cache of its own and no retries. */
+  readonly env: NodeJS.ProcessEnv;
+  /** Starts the CLI with `args` (in `env` unless another is given; killed after the suite's `timeoutMs`). */
+  start(args: string[], env?: NodeJS.ProcessEnv): RunningCli;
+  /** Runs the CLI with `args` to its end. */
+  run(args: string[], env?: NodeJS.ProcessEnv): Promise<CliRun>;
+}
+
+/**
+ * Builds the CLI and starts the mock for the suite it is called in: `before` builds and starts, `after` stops and removes,
+ * and before each test the mock forgets everything (no latency). `drop` removes more variables of this process's
+ * environment (e.g. GIT_*); `timeoutMs` (default 60 s) ends a CLI process that hangs.
+ */
+export function useCliAgainstMock(o: { drop?: RegExp; timeoutMs?: number } = {}): CliAgainstMock {
+  let built: { cli: string; dispose(): Promise<void> } | undefined;
+  let mock: MockOpenAI | undefined;
+  let env: NodeJS.ProcessEnv | undefined;
+  before(async () => {
+    mock = await MockOpenAI.start();
+    built = await buildCli();
+    const keep = ([k]: [string, unknown]): boolean => (!/^(OPENAI_|TEAMFUSION_)/.test(k) && !o.drop?.test(k)) || k === 'TEAMFUSION_OPENAI_SPEC';
+    env = {
+      ...Object.fromEntries(Object.entries(process.env).filter(keep)),
+      OPENAI_API_KEY: TEST_KEY,
+      OPENAI_BASE_URL: mock.baseURL,
+      XDG_CACHE_HOME: await makeTempDir('tf-xdg-'),
+      TEAMFUSION_MAX_RETRIES: '0',
+    };
+  });
+  after(async () => {
+    await mock?.close();
+    await built?.dispose();
+  });
+  beforeEach(() => {
+    mock!.reset();
+    mock!.latencyMs = 0;
+  });
+  const ready = <T>(v: T | undefined): T => {
+    if (v === undefined) throw new Error('useCliAgainstMock: the CLI and the mock are set up in before()');
+    return v;
+  };
+  const rig: CliAgainstMock = {
+    get cli() {
+      return ready(built).cli;
+    },
+    get mock() {
+      return ready(mock);
+    },
+    get env() {
+      return ready(env);
+    },
+    start: (args, e) => startCli(rig.cli, args, { env: e ?? rig.env, timeoutMs: o.timeoutMs ?? 60_000 }),
+    run: (args, e) => rig.start(args, e).done,
+  };
+  return rig;
 }

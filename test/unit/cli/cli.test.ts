@@ -1,26 +1,18 @@
 import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { buildCli, runCli, type CliRun } from './buildCli';
+import { useBuiltCli } from './buildCli';
 import { ANXIETY } from '../stats/referenceData';
 import { cleanupFixtures, hashTree, makeReview, SAMPLE, tempDir } from '../review/fixtures';
 
-let cli = '';
-let dispose: () => Promise<void> = async () => undefined;
-const run = (...args: string[]): Promise<CliRun> => runCli(cli, ...args);
 
 const DIAGNOSTIC_LINE = /^[^\s:][^:]*:\d+:\d+: (error|warning): \S.*$/;
 const STACK = /^\s+at .+:\d+:\d+\)?$/m;
 
 describe('CLI: validate / analyze / import (spawned node process)', function () {
   this.timeout(60_000);
-  before(async () => {
-    ({ cli, dispose } = await buildCli());
-  });
-  after(async () => {
-    await dispose();
-    await cleanupFixtures();
-  });
+  const { run } = useBuiltCli();
+  after(cleanupFixtures);
 
   describe('validate', () => {
     it('the sample: exit 0, nothing on stdout, a summary on stderr', async () => {

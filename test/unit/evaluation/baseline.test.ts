@@ -7,7 +7,7 @@ import { sideBySideOf } from '../../../src/core/evaluation/evaluate';
 import { SideBySideSchema } from '../../../src/protocol/panel';
 import { parseReviewConfig } from '../../../src/core/review/reviewConfig';
 import { makeReview, makeTempDir } from '../run/fixtures';
-import { buildCli, runCli, type CliRun } from '../cli/buildCli';
+import { useBuiltCli } from '../cli/buildCli';
 import { makeReviewWithRun, RUN_ID, snapshot } from './fixtures';
 
 const OPTIONS = ['1', '2', '3', '4', '5', '6'];
@@ -101,12 +101,9 @@ describe('baseline: TeamFusion against the usual way (issue 19)', function () {
   });
 
   describe('through the real CLI', () => {
-    let cli = '';
-    let dispose: () => Promise<void> = async () => undefined;
+    const { run } = useBuiltCli();
     let folder = '';
-    const run = (...args: string[]): Promise<CliRun> => runCli(cli, ...args);
     before(async () => {
-      ({ cli, dispose } = await buildCli());
       folder = await makeTempDir();
       // Team A = d1..d4, team B = d1..d3 (each with both conditions); team C = d1, d2 (usual way only).
       await tfReview(folder, 'a-teamfusion', 4, 12.4, {
@@ -124,7 +121,6 @@ describe('baseline: TeamFusion against the usual way (issue 19)', function () {
       await usualReview(folder, 'c-usual', 2, '2026-11-22T09:00:00+01:00', '2026-11-22T09:30:00+01:00', { d1: { rep: 1, cla: 1, sat: 1, wf: 'usual' } });
     });
     after(async () => {
-      await dispose();
       if (folder) await fs.rm(folder, { recursive: true, force: true });
     });
 

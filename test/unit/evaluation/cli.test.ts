@@ -1,24 +1,20 @@
 import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { buildCli, runCli, type CliRun } from '../cli/buildCli';
+import { useBuiltCli } from '../cli/buildCli';
 import { makeReviewWithRun, RUN_ID, writeRerankBySource } from './fixtures';
 
 const STACK = /^\s+at .+:\d+:\d+\)?$/m;
 
 describe('rerank: CLI rerank / compare (spawned node process)', function () {
   this.timeout(60_000);
-  let cli = '';
-  let dispose: () => Promise<void> = async () => undefined;
+  const { run } = useBuiltCli();
   let root = '';
-  const run = (...args: string[]): Promise<CliRun> => runCli(cli, ...args);
 
   before(async () => {
-    ({ cli, dispose } = await buildCli());
     root = await makeReviewWithRun();
   });
   after(async () => {
-    await dispose();
     if (root) await fs.rm(root, { recursive: true, force: true });
   });
 

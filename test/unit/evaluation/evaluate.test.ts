@@ -6,18 +6,16 @@ import { compareRun, evaluateFolder, findReviews, makeRerankSet, writeRatings, w
 import { readRunRecord } from '../../../src/core/record/store';
 import { analyzeReview } from '../../../src/core/stats/analysis';
 import { loadReview } from '../../../src/core/review';
-import { buildCli, runCli } from '../cli/buildCli';
+import { useBuiltCli } from '../cli/buildCli';
 import { makeReviewWithRun, RUN_ID, snapshot, writeRerankBySource } from './fixtures';
 import { makeReview } from '../run/fixtures';
 
 describe('evaluation: evaluate a folder of reviews', function () {
   this.timeout(90_000);
+  const built = useBuiltCli();
   let top = '';
-  let cli = '';
-  let dispose: () => Promise<void> = async () => undefined;
 
   before(async () => {
-    ({ cli, dispose } = await buildCli());
     top = await fs.mkdtemp(path.join(os.tmpdir(), 'tf-evaluate-'));
     // brand-a/hero: a run with a blind re-rank set, three re-rankings, ratings and a survey.
     const hero = await makeReviewWithRun();
@@ -43,7 +41,6 @@ describe('evaluation: evaluate a folder of reviews', function () {
     await fs.writeFile(path.join(top, 'broken', 'rankings', 'd2.yaml'), 'designer: [\n');
   });
   after(async () => {
-    await dispose();
     if (top) await fs.rm(top, { recursive: true, force: true });
   });
 
@@ -106,7 +103,7 @@ describe('evaluation: evaluate a folder of reviews', function () {
   it('CLI: --json prints the object, --out writes evaluation.md/json and self-contained SVGs; exit 1 when something was skipped', async () => {
     const out = path.join(top, 'evaluation-out');
     try {
-      const r = await runCli(cli, 'evaluate', top, '--json', '--out', out);
+      const r = await built.run('evaluate', top, '--json', '--out', out);
       assert.equal(r.code, 1, r.stderr);
       assert.match(r.stderr, /^skipped broken: rankings\/d2\.yaml:/m);
       const e = JSON.parse(r.stdout) as { reviews: { path: string }[]; overall: { reviews: number; ratingsMean: number }; skipped: unknown[] };
@@ -123,10 +120,10 @@ describe('evaluation: evaluate a folder of reviews', function () {
         assert.doesNotMatch(svg, /<script|href=|@import|url\(|currentColor/i, `${name} is self-contained`);
         assert.equal((svg.match(/<svg/g) ?? []).length, (svg.match(/<\/svg>/g) ?? []).length);
       }
-      const text = await runCli(cli, 'evaluate', path.join(top, 'brand-a'));
+      const text = await built.run('evaluate', path.join(top, 'brand-a'));
       assert.equal(text.code, 0, text.stderr);
       assert.match(text.stdout, /^1 review: mean W 0\.14/m);
-      const usage = await runCli(cli, 'evaluate');
+      const usage = await built.run('evaluate');
       assert.equal(usage.code, 2);
     } finally {
       if (!process.env.TF_KEEP_OUT) await fs.rm(out, { recursive: true, force: true });

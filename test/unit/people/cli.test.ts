@@ -3,48 +3,18 @@
  * person's turn, say + --resume goes on, a say from another process reaches a running run, refusals exit 1.
  */
 import { strict as assert } from 'node:assert';
-import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { MockOpenAI } from '../../support/openaiMock';
 import { RunRecordSchema, type RunRecord } from '../../../src/core/record/record';
 import { startRun } from '../../../src/core/run/runner';
-import { buildCli } from '../cli/buildCli';
-import { makeReview, makeTempDir } from '../run/fixtures';
-import { TEST_KEY, clientFor, turnRequests } from '../run/helpers';
-
-interface Result { code: number | null; stdout: string; stderr: string }
+import { useCliAgainstMock, type CliRun } from '../cli/buildCli';
+import { makeReview } from '../run/fixtures';
+import { clientFor, turnRequests } from '../run/helpers';
 
 describe('people on the command line (spawned processes)', function () {
   this.timeout(90_000);
-  let mock: MockOpenAI;
-  let cli: Awaited<ReturnType<typeof buildCli>>;
-  let env: NodeJS.ProcessEnv;
-  before(async () => {
-    mock = await MockOpenAI.start();
-    cli = await buildCli();
-    const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(OPENAI_|TEAMFUSION_)/.test(k) || k === 'TEAMFUSION_OPENAI_SPEC'));
-    env = { ...clean, OPENAI_API_KEY: TEST_KEY, OPENAI_BASE_URL: mock.baseURL, XDG_CACHE_HOME: await makeTempDir('tf-xdg-'), TEAMFUSION_MAX_RETRIES: '0' };
-  });
-  after(async () => {
-    await mock.close();
-    await cli.dispose();
-  });
-  beforeEach(() => {
-    mock.reset();
-    mock.latencyMs = 0;
-  });
-
-  const tf = (...args: string[]): Promise<Result> =>
-    new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [cli.cli, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-      child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
-    });
+  const rig = useCliAgainstMock();
+  const tf = (...args: string[]): Promise<CliRun> => rig.run(args);
   const record = async (root: string, id: string): Promise<RunRecord> =>
     RunRecordSchema.parse(JSON.parse(await fs.readFile(path.join(root, 'runs', id, 'run.json'), 'utf8')));
 
@@ -55,7 +25,7 @@ describe('people on the command line (spawned processes)', function () {
     const id = (JSON.parse(r.stdout) as { id: string; status: string }).id;
     assert.equal((JSON.parse(r.stdout) as { status: string }).status, 'waiting');
     assert.match(r.stderr, /Waiting for Ana; answer with `teamfusion say .* --as d1 <message>`/);
-    assert.equal(mock.requests.length, 0, 'Ana speaks first: nothing was asked of a model');
+    assert.equal(rig.mock.requests.length, 0, 'Ana speaks first: nothing was asked of a model');
     assert.deepEqual((await record(root, id)).waitingFor, { speaker: 'd1', iteration: 1, turn: 1 });
 
     for (const [args, why] of [
@@ -76,8 +46,8 @@ describe('people on the command line (spawned processes)', function () {
     assert.equal(resumed.code, 0, resumed.stderr);
     const done = await record(root, id);
     assert.deepEqual(done.iterations[0]!.messages.map((m) => `${m.kind}:${m.speaker}/${m.turn}`), ['human:d1/1', 'proxy:d2/1']);
-    assert.equal(turnRequests(mock).length, 1, 'only Ben\'s proxy was asked');
-    assert.ok(!JSON.stringify(turnRequests(mock)[0]!.body).includes('role-playing Ana'));
+    assert.equal(turnRequests(rig.mock).length, 1, 'only Ben\'s proxy was asked');
+    assert.ok(!JSON.stringify(turnRequests(rig.mock)[0]!.body).includes('role-playing Ana'));
 
     const late = await tf('say', root, id, '--as', 'd1', 'more');
     assert.equal(late.code, 1);
@@ -94,11 +64,11 @@ describe('people on the command line (spawned processes)', function () {
 
   it('a say from another process while a run is running is taken in at the next turn and shown in every later proxy prompt', async () => {
     const root = await makeReview({ options: 3, designers: 3 });
-    mock.latencyMs = 250;
-    let said: Promise<Result> | undefined;
+    rig.mock.latencyMs = 250;
+    let said: Promise<CliRun> | undefined;
     const rec = await startRun({
       reviewRoot: root,
-      client: clientFor(mock),
+      client: clientFor(rig.mock),
       settings: { iterations: 2, turnsPerAgent: 3 }, // the default mode: independent first assessments, then together
       onEvent: (e) => {
         if (e.type === 'turn-completed' && e.message.id === 'i1-m1') said = tf('say', root, e.runId, '--as', 'd3', 'Please keep the gold foil.');
@@ -111,7 +81,7 @@ describe('people on the command line (spawned processes)', function () {
     const human = rec.iterations.flatMap((it) => it.messages).filter((m) => m.kind === 'human');
     assert.equal(human.length, 1);
     assert.deepEqual([human[0]!.speaker, human[0]!.turn, human[0]!.content], ['d3', null, 'Please keep the gold foil.']);
-    const turns = turnRequests(mock);
+    const turns = turnRequests(rig.mock);
     const firstWith = turns.findIndex((t) => JSON.stringify(t.body).includes('Please keep the gold foil.'));
     assert.ok(firstWith > 0 && firstWith < 9, `taken in during iteration 1 (first seen in request ${firstWith})`);
     for (const t of turns.slice(firstWith)) assert.ok(JSON.stringify(t.body).includes('Chloé, in person'), 'every later proxy prompt');
