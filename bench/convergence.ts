@@ -5,33 +5,10 @@
  *   - a second null: persistent personal tastes and no change (m = 3..10, 5 options).
  * Prints the tables, returns the worst false rate, the power for 3 designers and the worst rate under the second null.
  */
-import { pairedChange } from '../src/core/stats/convergence';
 import { SeededRandom, seedFromText } from '../src/core/stats/prng';
+import { convergedShare, gauss, identicalAfter, randomRankings, ranksOf } from '../test/support/rankingSimulation';
 
 const REPS = Number(process.env.TEAMFUSION_BENCH_CONVERGENCE_REPS ?? 400);
-
-function randomRanking(rng: SeededRandom, n: number): number[] {
-  const a = Array.from({ length: n }, (_, i) => i + 1);
-  for (let i = n - 1; i > 0; i--) {
-    const k = rng.nextBelow(i + 1);
-    [a[i], a[k]] = [a[k]!, a[i]!];
-  }
-  return a;
-}
-
-function gauss(rng: SeededRandom): number {
-  let u = 0;
-  while (u === 0) u = rng.next();
-  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rng.next());
-}
-
-/** Ranks (1 = highest utility) of a utility vector. */
-function ranksOf(u: readonly number[]): number[] {
-  const order = u.map((x, i) => [x, i] as const).sort((a, b) => b[0] - a[0]);
-  const r = new Array<number>(u.length);
-  order.forEach(([, i], k) => (r[i] = k + 1));
-  return r;
-}
 
 const pct = (x: number): string => `${(100 * x).toFixed(1)}`.padStart(5);
 
@@ -53,14 +30,9 @@ export function benchConvergence(): Rate[] {
     const cells: string[] = [];
     for (let n = 3; n <= 10; n++) {
       const nAfter = 3 + ((m * 3 + n) % 8);
-      let hits = 0;
-      for (let r = 0; r < REPS; r++) {
-        const before = Array.from({ length: m }, () => randomRanking(rng, n));
-        const after = Array.from({ length: m }, () => randomRanking(rng, nAfter));
-        if (pairedChange(before, after).verdict === 'converged') hits++;
-      }
-      worst = Math.max(worst, hits / REPS);
-      cells.push(pct(hits / REPS));
+      const rate = convergedShare(REPS, () => [randomRankings(rng, m, n), randomRankings(rng, m, nAfter)]);
+      worst = Math.max(worst, rate);
+      cells.push(pct(rate));
     }
     lines.push(`  ${String(m).padStart(3)} ${cells.join('')}`);
   }
@@ -68,14 +40,9 @@ export function benchConvergence(): Rate[] {
   let power3 = 0;
   const powerCells: string[] = [];
   for (let m = 2; m <= 10; m++) {
-    let hits = 0;
-    for (let r = 0; r < REPS; r++) {
-      const before = Array.from({ length: m }, () => randomRanking(rng, 5));
-      const one = randomRanking(rng, 5);
-      if (pairedChange(before, before.map(() => [...one])).verdict === 'converged') hits++;
-    }
-    if (m === 3) power3 = hits / REPS;
-    powerCells.push(`m=${m}: ${pct(hits / REPS).trim()}`);
+    const rate = convergedShare(REPS, () => identicalAfter(rng, m, 5));
+    if (m === 3) power3 = rate;
+    powerCells.push(`m=${m}: ${pct(rate).trim()}`);
   }
   lines.push(`  ${powerCells.join('  ')}`);
   lines.push('', 'Second null (% "converged"): persistent personal tastes, no change (utility = common + τ·personal + fresh noise), 5 options:');
@@ -83,15 +50,14 @@ export function benchConvergence(): Rate[] {
   for (const tau of [0.5, 1, 2]) {
     const cells: string[] = [];
     for (let m = 3; m <= 10; m++) {
-      let hits = 0;
-      for (let r = 0; r < REPS; r++) {
+      const rate = convergedShare(REPS, () => {
         const common = Array.from({ length: 5 }, () => gauss(rng));
         const tastes = Array.from({ length: m }, () => common.map((x) => x + tau * gauss(rng)));
         const draw = (): number[][] => tastes.map((u) => ranksOf(u.map((x) => x + gauss(rng))));
-        if (pairedChange(draw(), draw()).verdict === 'converged') hits++;
-      }
-      worstTaste = Math.max(worstTaste, hits / REPS);
-      cells.push(`m=${m}: ${pct(hits / REPS).trim()}`);
+        return [draw(), draw()];
+      });
+      worstTaste = Math.max(worstTaste, rate);
+      cells.push(`m=${m}: ${pct(rate).trim()}`);
     }
     lines.push(`  τ=${tau}: ${cells.join('  ')}`);
   }

@@ -103,6 +103,25 @@ function canonicalRows(ranks: readonly (readonly number[])[]): number[][] {
     });
 }
 
+/** Kendall's W denominator for m rows of n ranks, ties corrected: m²(n³ − n) − m Σ (t³ − t). */
+function wDenominator(ranks: readonly (readonly number[])[], m: number, n: number): number {
+  let tieTotal = 0;
+  for (const row of ranks) tieTotal += tieCorrectionTerm(row);
+  return m * m * (n * n * n - n) - m * tieTotal;
+}
+
+/** The mean Spearman (m·W − 1)/(m − 1) of m rows whose rank sums per option are `col`, with W's denominator `den`. */
+function meanSpearmanOfColumns(col: Float64Array, m: number, n: number, den: number): number {
+  let sum = 0;
+  let sumSq = 0;
+  for (let i = 0; i < n; i++) {
+    sum += col[i]!;
+    sumSq += col[i]! * col[i]!;
+  }
+  const w = den > 0 ? (3 * (n * sumSq - sum * sum)) / (n * den) : 0;
+  return (m * w - 1) / (m - 1);
+}
+
 /**
  * `draws` values of meanSpearman when each designer's (tie-kept) ranking is a uniformly random permutation. The rows
  * are put in a canonical order first, so the same tie structure, draws and seed always give the same values.
@@ -115,9 +134,7 @@ function chanceDraws(ranks: readonly (readonly number[])[], draws: number, seed:
   const rng = new SeededRandom(seed);
   const m = rows.length;
   const n = rows[0]!.length;
-  let tieTotal = 0;
-  for (const row of ranks) tieTotal += tieCorrectionTerm(row);
-  const den = m * m * (n * n * n - n) - m * tieTotal;
+  const den = wDenominator(ranks, m, n);
   const flat = new Int32Array(m * n);
   rows.forEach((row, j) => flat.set(row, j * n));
   const col = new Float64Array(n);
@@ -134,14 +151,7 @@ function chanceDraws(ranks: readonly (readonly number[])[], draws: number, seed:
       }
       for (let i = 0; i < n; i++) col[i]! += flat[off + i]!;
     }
-    let sum = 0;
-    let sumSq = 0;
-    for (let i = 0; i < n; i++) {
-      sum += col[i]!;
-      sumSq += col[i]! * col[i]!;
-    }
-    const w = den > 0 ? (3 * (n * sumSq - sum * sum)) / (n * den) : 0;
-    out[d] = (m * w - 1) / (m - 1);
+    out[d] = meanSpearmanOfColumns(col, m, n, den);
   }
   if (chanceCache.size >= CHANCE_CACHE_SIZE) chanceCache.delete(chanceCache.keys().next().value as string);
   chanceCache.set(key, out);
@@ -175,22 +185,13 @@ function exactDistribution(ranks: readonly (readonly number[])[]): Atoms | null 
     }
   }
   for (let j = 1; j < m; j++) arrangements.push(allArrangements(rows[j]!));
-  let tieTotal = 0;
-  for (const row of ranks) tieTotal += tieCorrectionTerm(row);
-  const den = m * m * (n * n * n - n) - m * tieTotal;
+  const den = wDenominator(ranks, m, n);
   const col = Float64Array.from(rows[0]!);
   const index = new Array<number>(m - 1).fill(0);
   for (const list of arrangements) for (let i = 0; i < n; i++) col[i]! += list[0]![i]!;
   const counts = new Map<number, number>();
   for (;;) {
-    let sum = 0;
-    let sumSq = 0;
-    for (let i = 0; i < n; i++) {
-      sum += col[i]!;
-      sumSq += col[i]! * col[i]!;
-    }
-    const w = den > 0 ? (3 * (n * sumSq - sum * sum)) / (n * den) : 0;
-    const k = Math.round(((m * w - 1) / (m - 1)) * 1e9);
+    const k = Math.round(meanSpearmanOfColumns(col, m, n, den) * 1e9);
     counts.set(k, (counts.get(k) ?? 0) + 1);
     // Odometer over the rows' arrangements, updating the column sums by the one row that changed.
     let j = 0;
