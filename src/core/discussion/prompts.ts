@@ -247,12 +247,9 @@ export function guestMessage(g: GuestTurnInput): ChatMessage {
 export const GUESTS_NOTE = 'Guests (not on the design team) spoke in this discussion: use what they said, but the consensus, ' +
   'the ranking and the decision points are the design team\'s alone.';
 
-export interface PersonaInput {
-  designer: DesignerRanking;
-  iteration: Iteration;
+/** What every proxy turn is told whatever the review is about (a design review's options, a brief review's comments). */
+export interface PersonaTurn {
   totalIterations: number;
-  candidates: readonly PromptCandidate[];
-  labelOf: (id: string) => string;
   turn: number;
   turnsPerAgent: number;
   hasFeedback: boolean;
@@ -266,36 +263,64 @@ export interface PersonaInput {
   personaRole?: PersonaRole;
 }
 
-/** The last message of a proxy turn: who to play, their own ranking, and this round's task. */
+export interface PersonaInput extends PersonaTurn {
+  designer: DesignerRanking;
+  iteration: Iteration;
+  candidates: readonly PromptCandidate[];
+  labelOf: (id: string) => string;
+}
+
+/** What one kind of review puts into a proxy's persona message. */
+export interface PersonaParts {
+  member: { name: string; role?: string };
+  /** What the member stands for (their ranking, their comment), with the words that say so. */
+  advocates: string;
+  /** This round's task. */
+  task: string;
+  /** Ends of the prose asked for in the independent and separate phases (after "in at most 120 words of plain prose"). */
+  prose?: { independent: string; separate: string };
+}
+
+/**
+ * The last message of a proxy turn, for every kind of review: who to play, what they advocate, this round's task, the
+ * house rule once others have spoken, and how to write this turn in its phase.
+ */
+export function personaTurnMessage(p: PersonaTurn, parts: PersonaParts): ChatMessage {
+  const name = parts.member.name;
+  const who = parts.member.role ? `${name} (${parts.member.role})` : name;
+  const text = [`You are role-playing ${who}. Speak as ${name}, in the first person; never mention being an AI or a role-play.`, parts.advocates, parts.task];
+  if (p.collaborativeMove && p.followsOthers) text.push(`House rule of this team: ${p.collaborativeMove}`);
+  text.push(turnInstruction(name, p, parts.prose ?? { independent: '', separate: '' }));
+  return { role: p.personaRole === 'user' ? 'user' : 'system', content: text.join('\n\n') };
+}
+
+function turnInstruction(name: string, p: PersonaTurn, prose: { independent: string; separate: string }): string {
+  const phase = p.phase ?? 'together';
+  if (phase === 'independent') {
+    return `This is ${name}'s own first assessment of this round, written before hearing the others (turn ${p.turn} of ` +
+      `${p.turnsPerAgent}): in at most 120 words of plain prose${prose.independent}.`;
+  }
+  if (phase === 'separate') {
+    return `${name} writes separately from the others, who will not read this; the facilitator brings all views together ` +
+      `(turn ${p.turn} of ${p.turnsPerAgent}): in at most 120 words of plain prose${prose.separate}.`;
+  }
+  return `Write ${name}'s next message in the discussion now (their turn ${p.turn} of ${p.turnsPerAgent} in this round): one to three sentences, no list.`;
+}
+
+/** The last message of a proxy turn in a design review: who to play, their own ranking, and this round's task. */
 export function personaMessage(p: PersonaInput): ChatMessage {
-  const who = p.designer.role ? `${p.designer.name} (${p.designer.role})` : p.designer.name;
   const inRound = new Set(p.candidates.map((c) => c.id));
   const ranks = [...p.designer.entries]
     .sort((a, b) => a.rank - b.rank)
     .map((e) => `- ${p.labelOf(e.option)}: rank ${e.rank}${inRound.has(e.option) ? '' : ' (no longer in the running)'} — ${e.justification}`);
-  const phase = p.phase ?? 'together';
-  const text = [
-    `You are role-playing ${who}. Speak as ${p.designer.name}, in the first person; never mention being an AI or a role-play.`,
-    `${p.designer.name}'s own ranking before the review, best first (equal ranks are ties), with their reasons. These are the ` +
+  return personaTurnMessage(p, {
+    member: p.designer,
+    advocates:
+      `${p.designer.name}'s own ranking before the review, best first (equal ranks are ties), with their reasons. These are the ` +
       `designs you advocate:\n${ranks.join('\n')}`,
-    taskText(p.iteration, p.totalIterations, p.candidates, p.hasFeedback),
-  ];
-  if (p.collaborativeMove && p.followsOthers) text.push(`House rule of this team: ${p.collaborativeMove}`);
-  text.push(turnInstruction(p, phase));
-  return { role: p.personaRole === 'user' ? 'user' : 'system', content: text.join('\n\n') };
-}
-
-function turnInstruction(p: PersonaInput, phase: Phase): string {
-  const name = p.designer.name;
-  if (phase === 'independent') {
-    return `This is ${name}'s own first assessment of this round, written before hearing the others (turn ${p.turn} of ` +
-      `${p.turnsPerAgent}): in at most 120 words of plain prose, give the ranking and the concrete improvements asked for above.`;
-  }
-  if (phase === 'separate') {
-    return `${name} writes separately from the others, who will not read this; the facilitator brings all views together ` +
-      `(turn ${p.turn} of ${p.turnsPerAgent}): in at most 120 words of plain prose, give what the task above asks for.`;
-  }
-  return `Write ${name}'s next message in the discussion now (their turn ${p.turn} of ${p.turnsPerAgent} in this round): one to three sentences, no list.`;
+    task: taskText(p.iteration, p.totalIterations, p.candidates, p.hasFeedback),
+    prose: { independent: ', give the ranking and the concrete improvements asked for above', separate: ', give what the task above asks for' },
+  });
 }
 
 export function taskText(it: Iteration, totalIterations: number, candidates: readonly PromptCandidate[], hasFeedback: boolean): string {

@@ -8,8 +8,8 @@
  */
 import type { DesignerComment } from '../review/model';
 import type { ChatMessage } from '../llm/messages';
-import type { PersonaRole, Phase, PromptLayers } from '../settings/discussionSettings';
-import { hierarchyText, type TeamShape } from '../discussion/prompts';
+import type { PersonaRole, PromptLayers } from '../settings/discussionSettings';
+import { hierarchyText, personaTurnMessage, type PersonaTurn, type TeamShape } from '../discussion/prompts';
 import { decisionPointsJsonSchema } from '../remix/remixAgent';
 import { COVERAGE_STATUSES, type BriefRound, type Iteration } from '../record/record';
 
@@ -76,24 +76,15 @@ function summariseBriefRound(it: Iteration, nameOf: (id: string) => string): str
   return lines.join(' ');
 }
 
-export interface BriefPersonaInput {
+export interface BriefPersonaInput extends PersonaTurn {
   member: { id: string; name: string; role?: string };
   comment: DesignerComment;
   iteration: Pick<Iteration, 'index' | 'final'>;
-  totalIterations: number;
-  turn: number;
-  turnsPerAgent: number;
-  hasFeedback: boolean;
-  phase?: Phase;
-  collaborativeMove?: string;
-  followsOthers?: boolean;
-  personaRole?: PersonaRole;
 }
 
 /** The last message of a proxy turn in a brief review: who to play, their own comment (quoted), this round's task. */
 export function briefPersonaMessage(p: BriefPersonaInput): ChatMessage {
   const name = p.member.name;
-  const who = p.member.role ? `${name} (${p.member.role})` : name;
   const feedback = p.hasFeedback ? " Take the lead's feedback into account." : '';
   const task =
     p.iteration.index === 1
@@ -103,21 +94,7 @@ export function briefPersonaMessage(p: BriefPersonaInput): ChatMessage {
       : `Round ${p.iteration.index} of ${p.totalIterations}${p.iteration.final ? ' (the last)' : ''}. The revised brief above is ` +
         `new: the facilitator's synthesis of the last round. Critique it honestly from ${name}'s reading: is ${name}'s point ` +
         `kept, changed or lost? Say what the next revision should keep, change, add or ask the client.${feedback}`;
-  const text = [
-    `You are role-playing ${who}. Speak as ${name}, in the first person; never mention being an AI or a role-play.`,
-    `${quotedComment(p.comment)}\nThese are the points you advocate.`,
-    task,
-  ];
-  if (p.collaborativeMove && p.followsOthers) text.push(`House rule of this team: ${p.collaborativeMove}`);
-  const phase = p.phase ?? 'together';
-  if (phase === 'independent') {
-    text.push(`This is ${name}'s own first assessment of this round, written before hearing the others (turn ${p.turn} of ${p.turnsPerAgent}): in at most 120 words of plain prose.`);
-  } else if (phase === 'separate') {
-    text.push(`${name} writes separately from the others, who will not read this; the facilitator brings all views together (turn ${p.turn} of ${p.turnsPerAgent}): in at most 120 words of plain prose.`);
-  } else {
-    text.push(`Write ${name}'s next message in the discussion now (their turn ${p.turn} of ${p.turnsPerAgent} in this round): one to three sentences, no list.`);
-  }
-  return { role: p.personaRole === 'user' ? 'user' : 'system', content: text.join('\n\n') };
+  return personaTurnMessage(p, { member: p.member, advocates: `${quotedComment(p.comment)}\nThese are the points you advocate.`, task });
 }
 
 /** The strict JSON schema of the brief remix agent's answer: every field naming a member is an enum of the team's ids. */

@@ -158,19 +158,7 @@ export const briefTask: RunTask = {
       prefix,
       labelOf: (id) => id,
       persona: (p) =>
-        briefPersonaMessage({
-          member: p.designer,
-          comment: comments.get(p.designer.id)!,
-          iteration: p.iteration,
-          totalIterations: p.totalIterations,
-          turn: p.turn,
-          turnsPerAgent: p.turnsPerAgent,
-          hasFeedback: p.hasFeedback,
-          phase: p.phase,
-          collaborativeMove: p.collaborativeMove,
-          followsOthers: p.followsOthers,
-          personaRole: p.personaRole,
-        }),
+        briefPersonaMessage({ ...p, member: p.designer, comment: comments.get(p.designer.id)! }),
     });
     if (it.brief) return;
 
