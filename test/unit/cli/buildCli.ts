@@ -9,9 +9,8 @@ import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { build } from 'esbuild';
 import type { Plugin } from 'esbuild';
-import { MockOpenAI } from '../../support/openaiMock';
-import { makeTempDir } from '../run/fixtures';
-import { TEST_KEY } from '../run/helpers';
+import type { MockOpenAI } from '../../support/openaiMock';
+import { cleanCliEnv, mockSuite } from '../run/helpers';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..', '..');
 
@@ -116,7 +115,7 @@ export function useBuiltCli(): BuiltCli {
 export interface CliAgainstMock {
   readonly cli: string;
   readonly mock: MockOpenAI;
-  /** This process's environment without OPENAI_* / TEAMFUSION_* (and `drop`), plus the test key, the mock's URL, an image cache of its own and no retries. */
+  /** This process's environment without OPENAI_* / AZURE_OPENAI_* / TEAMFUSION_* (nor `drop`), plus mockSuite's (the test key, the mock's URL, the suite's image cache, no retries). */
   readonly env: NodeJS.ProcessEnv;
   /** Starts the CLI with `args` (in `env` unless another is given; killed after the suite's `timeoutMs`). */
   start(args: string[], env?: NodeJS.ProcessEnv): RunningCli;
@@ -125,47 +124,25 @@ export interface CliAgainstMock {
 }
 
 /**
- * Builds the CLI and starts the mock for the suite it is called in: `before` builds and starts, `after` stops and removes,
- * and before each test the mock forgets everything (no latency). `drop` removes more variables of this process's
- * environment (e.g. GIT_*); `timeoutMs` (default 60 s) ends a CLI process that hangs.
+ * The suite's mock (mockSuite: started in `before`, reset before each test, closed in `after`; with `checkSpec`, every
+ * request of a test must be valid against OpenAI's spec) and its own build of the CLI (useBuiltCli), run as separate
+ * processes. `drop` removes more variables of this process's environment (e.g. GIT_*); `timeoutMs` (default 60 s) ends
+ * a CLI process that hangs.
  */
-export function useCliAgainstMock(o: { drop?: RegExp; timeoutMs?: number } = {}): CliAgainstMock {
-  let built: { cli: string; dispose(): Promise<void> } | undefined;
-  let mock: MockOpenAI | undefined;
+export function useCliAgainstMock(o: { drop?: RegExp; timeoutMs?: number; checkSpec?: boolean } = {}): CliAgainstMock {
+  const suite = mockSuite({ checkSpec: o.checkSpec ?? false });
+  const built = useBuiltCli();
   let env: NodeJS.ProcessEnv | undefined;
-  before(async () => {
-    mock = await MockOpenAI.start();
-    built = await buildCli();
-    const keep = ([k]: [string, unknown]): boolean => (!/^(OPENAI_|TEAMFUSION_)/.test(k) && !o.drop?.test(k)) || k === 'TEAMFUSION_OPENAI_SPEC';
-    env = {
-      ...Object.fromEntries(Object.entries(process.env).filter(keep)),
-      OPENAI_API_KEY: TEST_KEY,
-      OPENAI_BASE_URL: mock.baseURL,
-      XDG_CACHE_HOME: await makeTempDir('tf-xdg-'),
-      TEAMFUSION_MAX_RETRIES: '0',
-    };
-  });
-  after(async () => {
-    await mock?.close();
-    await built?.dispose();
-  });
-  beforeEach(() => {
-    mock!.reset();
-    mock!.latencyMs = 0;
-  });
-  const ready = <T>(v: T | undefined): T => {
-    if (v === undefined) throw new Error('useCliAgainstMock: the CLI and the mock are set up in before()');
-    return v;
-  };
   const rig: CliAgainstMock = {
     get cli() {
-      return ready(built).cli;
+      return built.cli;
     },
     get mock() {
-      return ready(mock);
+      return suite.mock;
     },
     get env() {
-      return ready(env);
+      env ??= { ...Object.fromEntries(Object.entries(cleanCliEnv()).filter(([k]) => !o.drop?.test(k))), ...suite.env };
+      return env;
     },
     start: (args, e) => startCli(rig.cli, args, { env: e ?? rig.env, timeoutMs: o.timeoutMs ?? 60_000 }),
     run: (args, e) => rig.start(args, e).done,
