@@ -66,9 +66,15 @@ describe('people on the command line (spawned processes)', function () {
     const root = await makeReview({ options: 3, designers: 3 });
     rig.mock.latencyMs = 250;
     let said: Promise<CliRun> | undefined;
+    // The run's requests wait for the say process to end once it has started: on a loaded machine starting a node process
+    // can take longer than the rest of the round, so the run waits on that condition, not on the mock's latency.
+    const afterSay: typeof fetch = async (input, init) => {
+      await said;
+      return fetch(input, init);
+    };
     const rec = await startRun({
       reviewRoot: root,
-      client: clientFor(rig.mock),
+      client: clientFor(rig.mock).withOptions({ fetch: afterSay }),
       settings: { iterations: 2, turnsPerAgent: 3 }, // the default mode: independent first assessments, then together
       onEvent: (e) => {
         if (e.type === 'turn-completed' && e.message.id === 'i1-m1') said = tf('say', root, e.runId, '--as', 'd3', 'Please keep the gold foil.');
