@@ -6,7 +6,7 @@
  */
 import * as path from 'node:path';
 import { printable } from '../../core/files/reviewFiles';
-import { PeopleInputError, submitPin } from '../../core/people/submit';
+import { PeopleInputError, driverWords, submitPin } from '../../core/people/submit';
 import { UsageError } from '../usage';
 import { parseStrict } from './validate';
 import { SyncExit, throughRemote } from '../personSync';
@@ -29,7 +29,7 @@ export async function runPin(args: string[]): Promise<number> {
     const when = values.sync
       ? `the process driving ${runId} takes it in after its next pull`
       : r.driven
-        ? `the process running ${runId} takes it in at the next turn`
+        ? driverWords(r, runId)
         : `nobody drives ${runId} now, so it is taken in when the run goes on (run --resume, or a refine of a completed run)`;
     process.stderr.write(`Message ${printable(message)} ${what} (${r.file}); ${when}.\n`);
     return 0;

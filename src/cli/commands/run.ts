@@ -15,7 +15,8 @@ import { printable, safeJson, writeDiagnostic, writeLine } from '../output';
 import { ModelConfigError, createImageClient, createModelClient } from '../../core/llm/client';
 import { OpenAIImageBackend } from '../../core/llm/openaiBackend';
 import { PriceTableSchema, type PriceTable } from '../../core/llm/pricing';
-import { LIMITS, readNamedFile, ReviewFileError } from '../../core/files/reviewFiles';
+import { readNamedFile, ReviewFileError } from '../../core/files/reviewFiles';
+import { FILE_KINDS, checkKindText } from '../../core/files/fileKinds';
 import type { RunEvent } from '../../core/run/events';
 import type { RunRecord, RunSettings } from '../../core/record/record';
 import { remixesOf } from '../../core/record/remixes';
@@ -403,7 +404,8 @@ export async function readPriceTable(file: string | undefined): Promise<PriceTab
   if (!file?.trim()) return undefined;
   let text: string;
   try {
-    text = (await readNamedFile(file, file, LIMITS.smallFile)).toString('utf8');
+    text = (await readNamedFile(file, file, FILE_KINDS.prices.maxBytes)).toString('utf8');
+    checkKindText(file, text, 'prices');
   } catch (err) {
     throw new Error(`TEAMFUSION_PRICES names ${file}, which cannot be read${err instanceof ReviewFileError ? ` (${err.message})` : ''}.`);
   }

@@ -7,7 +7,7 @@
  */
 import * as path from 'node:path';
 import { printable } from '../../core/files/reviewFiles';
-import { PeopleInputError, submitSay } from '../../core/people/submit';
+import { PeopleInputError, driverWords, submitSay } from '../../core/people/submit';
 import { UsageError } from '../usage';
 import { parseStrict } from './validate';
 import { SyncExit, throughRemote } from '../personSync';
@@ -28,7 +28,7 @@ export async function runSay(args: string[]): Promise<number> {
     const where = values.sync
       ? `sent to run ${runId} as ${r.file}${turn}; the process driving it takes it in after its next pull`
       : r.driven
-        ? `sent to run ${runId}; the process running it takes it in at the next turn`
+        ? `sent to run ${runId}; ${driverWords(r, runId)}`
         : `sent to run ${runId} as ${r.file}${turn}; nobody drives the run now, so it is taken in when the run goes on`;
     process.stderr.write(`${printable(values.as.trim())}: ${where}.\n`);
     if (!values.sync && !r.driven) process.stderr.write(`Go on with: teamfusion run ${review} --resume ${runId}\n`);

@@ -7,12 +7,13 @@ import type OpenAI from 'openai';
 import { openaiSdk } from '../llm/sdk';
 import type { ChatCompletion } from 'openai/resources/chat/completions';
 import type { CodingChatBody } from './codingPrompt';
+import { FILE_KINDS, nestingOf } from '../files/fileKinds';
 
 export const CHAT_ENDPOINT = '/v1/chat/completions';
 /** Batch statuses after which nothing changes any more. */
 export const FINAL_BATCH_STATUSES = new Set(['completed', 'failed', 'expired', 'cancelled']);
 /** Output files larger than this are not read (a coding batch is far smaller). */
-export const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
+export const MAX_OUTPUT_BYTES = FILE_KINDS.batchOutput.maxBytes;
 
 export interface BatchLine {
   customId: string;
@@ -80,6 +81,11 @@ export async function readBatchFile(client: OpenAI, fileId: string, signal?: Abo
   let unreadable = 0;
   for (const line of text.split('\n')) {
     if (!line.trim()) continue;
+    // Nested deeper than the kind allows (fileKinds.ts): not an answer of ours, counted as unreadable.
+    if (nestingOf(FILE_KINDS.batchOutput, line)) {
+      unreadable++;
+      continue;
+    }
     let row: unknown;
     try {
       row = JSON.parse(line);

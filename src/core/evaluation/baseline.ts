@@ -4,9 +4,9 @@
  * `decidedAt`, ISO times) and its designers answer the same survey in `survey/<designer-id>.yaml` at its root (contract §6).
  * Everything is read and written through the review-files room; diagnostics are `file:line:col`.
  */
-import { isMap, isScalar, LineCounter, parseDocument, stringify } from '../yaml';
+import { isMap, isScalar, LineCounter, parseDocumentUnique, stringify } from '../yaml';
 import type { Node, Pair, YAMLMap } from 'yaml';
-import { fileErrorDiagnostic, readKindText } from '../files/fileKinds';
+import { capKindDiagnostics, fileErrorDiagnostic, readKindText } from '../files/fileKinds';
 import { ReviewFileError, statInReview, writeReviewFile } from '../files/reviewFiles';
 import { error, sortDiagnostics, warning } from '../diagnostics/diagnostics';
 import type { Diagnostic } from '../review/model';
@@ -48,7 +48,7 @@ function shown(v: unknown): string {
 export function checkDecisionText(text: string, optionIds: readonly string[], file = DECISION_FILE): { decision?: Decision; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false });
+  const doc = parseDocumentUnique(text, { lineCounter, prettyErrors: false });
   const pos = (n: unknown): [number, number] => {
     const range = (n as Node | null)?.range;
     if (!range) return [1, 1];
@@ -106,15 +106,17 @@ export function checkDecisionText(text: string, optionIds: readonly string[], fi
 
 /** decision.yaml of a review: undefined when there is none; diagnostics when it cannot be read or is invalid. */
 export async function loadDecision(root: string, optionIds: readonly string[]): Promise<{ decision?: Decision; diagnostics: Diagnostic[]; present: boolean }> {
-  if (!(await statInReview(root, DECISION_FILE))) return { diagnostics: [], present: false };
   let text: string;
   try {
+    // Inside the try: a decision.yaml that leads outside (a link to .., say) is a diagnostic of its file like any other.
+    if (!(await statInReview(root, DECISION_FILE))) return { diagnostics: [], present: false };
     text = await readKindText(root, DECISION_FILE, 'decision');
   } catch (err) {
     if (err instanceof ReviewFileError) return { diagnostics: [fileErrorDiagnostic(err)], present: true };
     throw err;
   }
-  return { ...checkDecisionText(text, optionIds), present: true };
+  const checked = checkDecisionText(text, optionIds);
+  return { ...checked, diagnostics: capKindDiagnostics(checked.diagnostics, 'decision'), present: true };
 }
 
 /** What `validate` adds for a usual-way review: decision.yaml (when present) and the survey files at the root. */

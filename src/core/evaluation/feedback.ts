@@ -10,7 +10,7 @@
  * each is matched to the team by its name with the one id rule (designerId.ts): a file named after nobody on the team, or
  * spelled otherwise than the designer's id (`ANA`, `ａｎａ` beside `ana`), is refused in words and not counted.
  */
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, stringify } from '../yaml';
+import { isMap, isScalar, isSeq, LineCounter, parseDocumentUnique, stringify } from '../yaml';
 import type { Node, Pair, YAMLMap } from 'yaml';
 import { capKindDiagnostics, fileErrorDiagnostic, readKindText, type FileKindName } from '../files/fileKinds';
 import { listInReview, printable, ReviewFileError, writeReviewFile } from '../files/reviewFiles';
@@ -60,7 +60,7 @@ interface Pos {
 function parseMap(text: string, file: string, what: string): { map?: YAMLMap; data?: Record<string, unknown>; posOf: (n: unknown) => Pos; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false });
+  const doc = parseDocumentUnique(text, { lineCounter, prettyErrors: false });
   const posOf = (n: unknown): Pos => {
     const node = n as (Node & { range?: [number, number] }) | Pair | null | undefined;
     const target = node && 'key' in node && !('range' in node) ? (node.key as Node | null) : node;
@@ -292,7 +292,7 @@ export function checkPreferenceText(text: string, file: string): { preference?: 
 export async function loadPreferences(root: string, runId: string, team?: readonly string[]): Promise<{ answers: PreferenceAnswer[]; diagnostics: Diagnostic[] }> {
   const diagnostics: Diagnostic[] = [];
   const answers: PreferenceAnswer[] = [];
-  for (const f of await yamlFiles(root, preferenceRel(runId))) {
+  for (const f of await yamlFiles(root, preferenceRel(runId), diagnostics)) {
     const notOurs = teamProblem(f, team);
     if (notOurs) {
       diagnostics.push(notOurs);
@@ -308,8 +308,16 @@ export async function loadPreferences(root: string, runId: string, team?: readon
 }
 
 /** YAML files of a folder of the run (ratings/ or survey/), contained; [] when the folder does not exist. */
-async function yamlFiles(root: string, folder: string): Promise<{ rel: string; id: string }[]> {
-  const names = (await listInReview(root, folder)) ?? [];
+async function yamlFiles(root: string, folder: string, out: Diagnostic[]): Promise<{ rel: string; id: string }[]> {
+  let names: string[];
+  try {
+    names = (await listInReview(root, folder)) ?? [];
+  } catch (err) {
+    // The folder itself leads outside (a link to .., say) or is not a folder: a diagnostic naming it, nothing read.
+    if (!(err instanceof ReviewFileError)) throw err;
+    out.push(fileErrorDiagnostic(err));
+    return [];
+  }
   return names
     .filter((n) => !n.startsWith('.') && /\.ya?ml$/i.test(n))
     .sort()
@@ -349,7 +357,7 @@ function teamProblem(f: { rel: string; id: string }, team: readonly string[] | u
 export async function loadRatings(root: string, record: RunRecord, team?: readonly string[]): Promise<{ ratings: DesignerRatings[]; diagnostics: Diagnostic[] }> {
   const diagnostics: Diagnostic[] = [];
   const ratings: DesignerRatings[] = [];
-  for (const f of await yamlFiles(root, ratingsRel(record.id))) {
+  for (const f of await yamlFiles(root, ratingsRel(record.id), diagnostics)) {
     const notOurs = teamProblem(f, team);
     if (notOurs) {
       diagnostics.push(notOurs);
@@ -373,7 +381,7 @@ export async function loadSurvey(root: string, runId: string, team?: readonly st
 export async function loadSurveyFolder(root: string, folder: string, team?: readonly string[]): Promise<{ answers: SurveyAnswer[]; diagnostics: Diagnostic[] }> {
   const diagnostics: Diagnostic[] = [];
   const answers: SurveyAnswer[] = [];
-  for (const f of await yamlFiles(root, folder)) {
+  for (const f of await yamlFiles(root, folder, diagnostics)) {
     const notOurs = teamProblem(f, team);
     if (notOurs) {
       diagnostics.push(notOurs);

@@ -89,8 +89,15 @@ export async function postToInbox(reviewRoot: string, runId: string, entry: Inbo
  * Every entry waiting in the inbox, oldest first. An entry that cannot be read as one (a stray or broken file) is
  * reported through `onBad` and left where it is, never taken in.
  */
-export async function readInbox(reviewRoot: string, runId: string, onBad?: (file: string, why: string) => void): Promise<ReceivedEntry[]> {
+export async function readInbox(
+  reviewRoot: string,
+  runId: string,
+  onBad?: (file: string, why: string) => void,
+  /** Hears names not named like an entry (never read, left alone); the tool's own dot-files are not said. */
+  onStray?: (file: string) => void,
+): Promise<ReceivedEntry[]> {
   const names = (await listInReview(reviewRoot, inboxRel(runId)).catch(() => undefined)) ?? [];
+  if (onStray) for (const n of names) if (!n.startsWith('.') && !NAME_PATTERN.test(n)) onStray(inboxRel(runId, n));
   const out: ReceivedEntry[] = [];
   const files = names.filter((n) => NAME_PATTERN.test(n)).sort((a, b) => (arrivalKey(a) < arrivalKey(b) ? -1 : arrivalKey(a) > arrivalKey(b) ? 1 : 0));
   for (const file of files.slice(0, MAX_INBOX_ENTRIES)) {

@@ -12,7 +12,8 @@ import { allMessages, type Message, type RunRecord } from '../record/record';
 import { readRunRecord, recordNearCap } from '../record/store';
 import { applyEntries } from './apply';
 import { inboxRel, postToInbox, readInbox, type ReceivedEntry } from './inbox';
-import { isRunDriven } from '../record/lock';
+import { isRunDriven, runDriver, type DriverInfo } from '../record/lock';
+import { printable } from '../files/reviewFiles';
 import { checkSay, entryProblem, findPerson, teamOf } from './team';
 
 export class PeopleInputError extends Error {
@@ -30,6 +31,8 @@ export interface SubmitResult {
   /** True when a live process drives the run now (it takes the entry in at its next turn boundary); false when the next
    * driver (a resume, a refine) will. */
   driven: boolean;
+  /** The live driver, from its lock (pid, host, since when), when `driven` and the lock names one. */
+  driver?: DriverInfo;
   /** The record as its driver last saved it (the entry is not in it yet). */
   record: RunRecord;
   /** The message as it will be recorded once taken in, with nothing else arriving first (say). */
@@ -77,7 +80,7 @@ export async function submitSay(o: SubmitOptions & { as: string; text: string })
   });
   const view = pendingView(record, team, await pendingEntries(o));
   const message = allMessages(view).find((x) => x.message.entry === entry)?.message;
-  return { entry, file: inboxRel(o.runId, `${entry}.json`), driven: await drivenNow(o), record, message };
+  return { entry, file: inboxRel(o.runId, `${entry}.json`), ...(await drivenNow(o)), record, message };
 }
 
 /** Pins (or with `remove`, unpins) a message (`teamfusion pin`). Without `as`, the review's lead pins. */
@@ -107,12 +110,17 @@ export async function submitPin(o: SubmitOptions & { message: string; as?: strin
     ...(o.remove ? { remove: true } : {}),
     at: new Date().toISOString(),
   });
-  return { entry, file: inboxRel(o.runId, `${entry}.json`), driven: await drivenNow(o), record };
+  return { entry, file: inboxRel(o.runId, `${entry}.json`), ...(await drivenNow(o)), record };
 }
 
 /** Entries waiting in the run's inbox (a stray or broken file is left alone and said in one line, as the driver says it). */
 async function pendingEntries(o: SubmitOptions): Promise<ReceivedEntry[]> {
-  return readInbox(o.reviewRoot, o.runId, (file, why) => o.onNote?.(`${file} is not an inbox entry and is left alone (${why}).`));
+  return readInbox(
+    o.reviewRoot,
+    o.runId,
+    (file, why) => o.onNote?.(`${file} is not an inbox entry and is left alone (${why}).`),
+    (file) => o.onNote?.(`${file} is not named like an inbox entry (<person>-<time>-<sequence>-<random>.json); it is left alone, never read.`),
+  );
 }
 
 /**
@@ -125,7 +133,16 @@ export function pendingView(record: RunRecord, team: ReturnType<typeof teamOf>, 
   return view;
 }
 
-/** Does a live process drive the run (only a look at its lock; a driver's own say answers true)? */
-async function drivenNow(o: SubmitOptions): Promise<boolean> {
-  return o.isDriven ? o.isDriven(o.reviewRoot, o.runId) : isRunDriven(o.reviewRoot, o.runId, o.onNote);
+/** Does a live process drive the run, and which (only a look at its lock; a driver's own say answers true)? */
+async function drivenNow(o: SubmitOptions): Promise<{ driven: boolean; driver?: DriverInfo }> {
+  if (o.isDriven) return { driven: await o.isDriven(o.reviewRoot, o.runId) };
+  if (!(await isRunDriven(o.reviewRoot, o.runId, o.onNote))) return { driven: false };
+  const driver = await runDriver(o.reviewRoot, o.runId);
+  return { driven: true, ...(driver ? { driver } : {}) };
+}
+
+/** The process that takes an entry in, in words: named from its lock (pid, host, since when) so a person can check it. */
+export function driverWords(r: SubmitResult, runId: string): string {
+  const d = r.driver;
+  return d ? `the process driving ${runId} (pid ${d.pid} on ${printable(d.hostname)}, since ${printable(d.startedAt)}) takes it in at its next turn` : `the process driving ${runId} takes it in at its next turn`;
 }

@@ -29,7 +29,8 @@ import { validateRankingText } from './rankingText';
 import { formatRankingJson, formatRankingYaml } from './rankingWriter';
 import { didYouMean } from './suggest';
 import { DESIGNER_ID_PATTERN, designerIdFromName, designerKey } from '../review/designerId';
-import { LIMITS, listInReview, readNamedFile, ReviewFileError, writeReviewFile } from '../files/reviewFiles';
+import { listInReview, readNamedFile, readReviewBytes, ReviewFileError, writeReviewFile } from '../files/reviewFiles';
+import { FILE_KINDS } from '../files/fileKinds';
 import { firstInvalidUtf8 } from '../diagnostics/textFile';
 
 export interface CsvImportResult {
@@ -90,7 +91,11 @@ export async function importRankingsCsv(
   // Read the CSV.
   let bytes: Buffer;
   try {
-    bytes = await readNamedFile(csvPath, file, LIMITS.csv);
+    // A CSV inside the review is a file of the review, so untrusted like the rest: read through the room (contained,
+    // a link out refused). One the user keeps elsewhere is theirs, read as named (still regular, non-blocking, capped).
+    const rel = path.relative(path.resolve(reviewRoot), path.resolve(csvPath));
+    const inReview = rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
+    bytes = inReview ? await readReviewBytes(reviewRoot, rel, FILE_KINDS.csv.maxBytes) : await readNamedFile(csvPath, file, FILE_KINDS.csv.maxBytes);
   } catch (err) {
     if (!(err instanceof ReviewFileError)) throw err;
     if (err.reason === 'missing') at(0, 0, `${file} does not exist or cannot be read.`);

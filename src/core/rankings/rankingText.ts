@@ -3,7 +3,7 @@
  * node. YAML and JSON are both read with the `yaml` parser (JSON is YAML) so every node keeps its source range; JSON
  * is first checked by a strict JSON syntax checker so that YAML-only forms in a .json file are reported.
  */
-import { isMap, isScalar, isSeq, LineCounter, parseDocument } from '../yaml';
+import { isMap, isScalar, isSeq, LineCounter, parseDocumentUnique } from '../yaml';
 import type { Document, Node, Pair, YAMLMap } from 'yaml';
 import type * as z from 'zod';
 import type { Diagnostic, DesignerRanking, RankingEntry } from '../review/model';
@@ -155,7 +155,7 @@ function checkRankingTextInner(
   const lineCounter = new LineCounter();
   let doc: Document.Parsed;
   try {
-    doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false, keepSourceTokens: false });
+    doc = parseDocumentUnique(text, { lineCounter, prettyErrors: false, keepSourceTokens: false });
   } catch {
     bad(`The file could not be read as ${format === 'json' ? 'JSON' : 'YAML'}.`);
     return { diagnostics, stated };

@@ -32,6 +32,7 @@ import {
   touchReviewFile,
   writeReviewFile,
 } from '../files/reviewFiles';
+import { checkKindText } from '../files/fileKinds';
 
 export const LOCK_FILE = '.driver.lock';
 /** How often a driver refreshes its lock's mtime. */
@@ -108,16 +109,25 @@ async function readLock(root: string, runId: string): Promise<LockState | undefi
   if (st.isDirectory()) return { mtimeMs: 0, bogus: `${file} is a folder, not a lock this tool writes; it was treated as stale.` };
   if (!st.isFile()) return { mtimeMs: 0, bogus: `${file} is not a regular file; it was treated as stale.` };
   if (st.size > LOCK_MAX_BYTES) return { mtimeMs: 0, bogus: `${file} is too large for a lock (${formatBytes(st.size)}); it was treated as stale and not read.` };
+  let text: string;
   try {
-    const parsed = DriverInfoSchema.safeParse(JSON.parse(await readOwnText(root, file, LOCK_MAX_BYTES)));
-    return { info: parsed.success ? parsed.data : undefined, mtimeMs: st.mtimeMs };
+    text = await readOwnText(root, file, LOCK_MAX_BYTES);
+    checkKindText(file, text, 'driverLock');
   } catch (err) {
     if (err instanceof ReviewFileError && err.reason === 'missing') return undefined;
-    if (err instanceof ReviewFileError && (err.reason === 'outside' || err.reason === 'not-regular' || err.reason === 'too-large')) {
-      return { mtimeMs: 0, bogus: `${err.message} The lock was treated as stale.` };
-    }
-    return { mtimeMs: st.mtimeMs };
+    if (err instanceof ReviewFileError) return { mtimeMs: 0, bogus: `${err.message} The lock was treated as stale.` };
+    throw err;
   }
+  // A driver writes its lock whole in one step (tryCreate: made beside it, then linked), so a lock never holds half of
+  // its content: anything that is not a driver's pid, host, time and nonce was not written by a driver, and is stale.
+  let parsed;
+  try {
+    parsed = DriverInfoSchema.safeParse(JSON.parse(text));
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed?.success) return { mtimeMs: 0, bogus: `${file} does not hold a driver's pid, host and start time, so no driver wrote it; it was treated as stale.` };
+  return { info: parsed.data, mtimeMs: st.mtimeMs };
 }
 
 /** True when the lock's holder is certainly gone (or the lock is something no driver writes). */

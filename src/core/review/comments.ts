@@ -4,7 +4,7 @@
  * through the file room (contained, regular file, LIMITS.comment); the front matter is checked field by field with the
  * ranking file's zod schemas, and its diagnostics carry line:col of the file (not of the front matter alone).
  */
-import { isMap, isScalar, LineCounter, parseDocument } from '../yaml';
+import { isMap, isScalar, LineCounter, parseDocumentUnique } from '../yaml';
 import type { Document, Node, Pair, YAMLMap } from 'yaml';
 import { LIMITS, listInReview, ReviewFileError, statInReview } from '../files/reviewFiles';
 import { checkNesting } from '../files/nesting';
@@ -91,7 +91,7 @@ export function checkCommentText(text: string, file: string): { comment?: Design
   const lineCounter = new LineCounter();
   let doc: Document.Parsed;
   try {
-    doc = parseDocument(split.yaml, { lineCounter, uniqueKeys: true, prettyErrors: false });
+    doc = parseDocumentUnique(split.yaml, { lineCounter, prettyErrors: false });
   } catch {
     bad('The front matter could not be read as YAML.', { line: 2, column: 1 });
     return done();

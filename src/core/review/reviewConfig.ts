@@ -2,7 +2,7 @@
  * Optional review.yaml: title, lead, run settings and (contract §1) team roles/weights. Unknown keys are warnings;
  * values of the wrong kind are errors at the value's line:col.
  */
-import { isMap, isScalar, isSeq, LineCounter, parseDocument } from '../yaml';
+import { isMap, isScalar, isSeq, LineCounter, parseDocumentUnique } from '../yaml';
 import type { Node } from 'yaml';
 import { checkNesting } from '../files/nesting';
 import * as z from 'zod';
@@ -116,7 +116,7 @@ function parseReviewConfigInner(source: string): ParsedReviewConfig {
     return { config, diagnostics, positions };
   }
   const lineCounter = new LineCounter();
-  const doc = parseDocument(source, { lineCounter, uniqueKeys: true, prettyErrors: false });
+  const doc = parseDocumentUnique(source, { lineCounter, prettyErrors: false });
   const at = (offset: number): [number, number] => {
     const p = lineCounter.linePos(offset);
     return [p.line, p.col];

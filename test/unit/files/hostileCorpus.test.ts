@@ -17,12 +17,13 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import sharp from 'sharp';
 import { MockOpenAI } from '../../support/openaiMock';
-import { FILE_KINDS, type FileKind, type FileKindName } from '../../../src/core/files/fileKinds';
-import { printable } from '../../../src/core/files/reviewFiles';
+import { MockOpenAI as BriefMock, briefFallback } from '../../support/openaiMock';
+import { FILE_KINDS, type FileKindName } from '../../../src/core/files/fileKinds';
 import { RUN_ID, makeReviewWithRun } from '../evaluation/fixtures';
-import { makeImage, makeReview as makeRunReview } from '../run/fixtures';
-import { TEST_KEY } from '../run/helpers';
+import { makeBriefRunReview, makeImage, makeReview as makeRunReview } from '../run/fixtures';
+import { TEST_KEY, startCli } from '../run/helpers';
 import { cleanEnv, cliUnderStrace, hasStrace, snapshotTree, violations } from '../../support/strace';
+import { CORPUS, EVIL, isProbe, kindCases, sub, unexplained, type CorpusEntry, type Template } from './corpusProbes';
 
 const REPO = path.resolve(__dirname, '../../../..');
 const CLI = path.join(REPO, 'dist', 'cli.js');
@@ -32,12 +33,19 @@ const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\
 
 interface Case {
   name: string;
-  /** Breaks the copy of the template review at `root` (its secret folder is `secret`). */
-  make(root: string, secret: string): Promise<void>;
-  /** Commands to run (the review path is appended as the first argument after the command name). */
+  /** The review to start from (the design review with a failed run unless said). */
+  template?: Template;
+  /** Environment the commands need besides the mock's. */
+  env?: (root: string) => Record<string, string>;
+  /** Breaks the copy of the template review at `root` (its secret folder is `secret`, its run `run`). */
+  make(root: string, secret: string, run: string): Promise<void>;
+  /**
+   * Commands to run, the name first: `<root>` is the review (else it goes right after the name), `<run>` the template's
+   * run id.
+   */
   commands: string[][];
   /** One line of the output (stdout + stderr) must match this. */
-  expect: RegExp;
+  expect: RegExp | ((run: string) => RegExp);
   /** Expected exit code (1 unless said). */
   code?: number;
   /** Files of the review the command itself rewrites (relative paths); every other file must stay as it was. */
@@ -58,7 +66,6 @@ async function editRecord(root: string, edit: (r: Record<string, unknown> & { it
 
 const REVIEW = [['validate'], ['run']];
 const RUN = [['run', '--resume', RUN_ID], ['rerank', RUN_ID], ['compare', RUN_ID]];
-const EVIL = 'evil\n1:1: error: all good\u001b]0;pwned\u0007\u001b[2J\u202e\u0085';
 
 const CASES: Case[] = [
   { name: 'brief.md is a symlink out', make: (r, s) => link(path.join(s, 'secret.md'), path.join(r, 'brief.md')), commands: REVIEW, expect: /^brief\.md:0:0: error: brief\.md leads outside the review folder/m },
@@ -117,196 +124,60 @@ const CASES: Case[] = [
   },
 ];
 
-/**
- * The corpus generated from the file-kind table (src/core/files/fileKinds.ts): every kind × every attack that applies to
- * it. A kind is in the corpus by being in the table: each kind has a probe here (a file of it in the template review and
- * the command that reads it) or is listed in NOT_PROBED with the reason, and a test fails on a kind in neither.
- */
-interface Probe {
-  /** A file of this kind in the template review (relative to its root). */
-  file: string;
-  /** The command that reads it (the review path goes after the command name). */
-  command: string[];
-  /** Text of this kind with tens of thousands of problems (under its byte cap), when a file of it can give more than one. */
-  manyProblems?: string;
-  /** Text of this kind naming one id twice, when it lists ids. */
-  duplicate?: string;
-  /** Another file of this kind whose name holds control characters (per-designer kinds). */
-  evilName?: string;
-  /** Makes the template a review in which the command reads this kind (before the attack is planted). */
-  setup?: (root: string) => Promise<void>;
-  /** The command's exit code when it goes on past the bad file (1 unless said), and the files it rewrites meanwhile. */
-  code?: number;
-  rewrites?: RegExp;
-  /** Why the nesting attack does not apply (the kind's reader never builds a tree of a deep text). */
-  noNesting?: string;
-}
+/** The generated corpus (corpusProbes.ts: every kind of the table × every attack that applies), as cases of the harness. */
+CASES.push(
+  ...kindCases().map((k): Case => ({
+    name: k.name,
+    template: k.template,
+    ...(k.env ? { env: k.env } : {}),
+    make: k.make,
+    commands: k.commands,
+    expect: k.expect,
+    ...(k.code !== undefined ? { code: k.code } : {}),
+    ...(k.rewrites ? { rewrites: k.rewrites } : {}),
+  })),
+);
 
-const RUN_DIR = `runs/${RUN_ID}`;
-const PROBES: Partial<Record<FileKindName, Probe>> = {
-  brief: { file: 'brief.md', command: ['validate'] },
-  reviewConfig: { file: 'review.yaml', command: ['validate'] },
-  ranking: {
-    file: 'rankings/d1.yaml',
-    command: ['validate'],
-    manyProblems: `designer: Many\nranking:\n${'  - 1\n'.repeat(100_000)}`,
-    duplicate: 'designer: Dup\nranking:\n  - 1\n  - 1\n  - 2\n',
-    evilName: `rankings/${EVIL}.yaml`,
-  },
-  image: { file: 'options/2.png', command: ['validate'] },
-  comments: { file: 'comments/d1.md', command: ['validate'], evilName: `comments/${EVIL}.md` },
-  runRecord: { file: `${RUN_DIR}/run.json`, command: ['compare', RUN_ID], duplicate: 'candidates' },
-  promptParts: { file: `${RUN_DIR}/prompts.jsonl`, command: ['run', '--resume', RUN_ID] },
-  journal: { file: `${RUN_DIR}/journal.jsonl`, command: ['compare', RUN_ID] },
-  ratings: {
-    file: `${RUN_DIR}/ratings/d1.yaml`,
-    command: ['compare', RUN_ID],
-    // Under the 1 MB cap: 30 000 entries with two problems each.
-    manyProblems: `designer: d1\nratings:\n${'  - {message: i9-m9, score: 9}\n'.repeat(30_000)}`,
-    duplicate: 'designer: d1\nratings:\n  - message: i1-m1\n    score: 3\n  - message: i1-m1\n    score: 4\n',
-    evilName: `${RUN_DIR}/ratings/${EVIL}.yaml`,
-  },
-  survey: { file: `${RUN_DIR}/survey/d1.yaml`, command: ['compare', RUN_ID], evilName: `${RUN_DIR}/survey/${EVIL}.yaml` },
-  analysis: { file: `${RUN_DIR}/analysis.json`, command: ['code-discussion', RUN_ID] },
-  // judge reads judge.json first (before it refuses the template's run, a design run), so a hostile one is named.
-  judge: { file: `${RUN_DIR}/judge.json`, command: ['judge', RUN_ID] },
-  // compare reads the key once the run has a re-rank set (a folder of it is enough).
-  rerankKey: {
-    file: `${RUN_DIR}/rerank/key.json`,
-    command: ['compare', RUN_ID],
-    duplicate: '{"A": {"kind": "option", "id": "1", "file": "options/1.png"}, "B": {"kind": "option", "id": "1", "file": "options/2.png"}}\n',
-  },
-  // say reads the waiting inbox (to judge the message as the run will be): a bad entry is left alone, said in one line,
-  // and the message is still sent (exit 0). say writes only its own entry (issue 18): nothing of the review is rewritten.
-  inboxEntry: {
-    file: `${RUN_DIR}/inbox/d1-1764000000000-000001-0123abcd.json`,
-    command: ['say', RUN_ID, '--as', 'd1', 'hello'],
-    code: 0,
-  },
-  // say looks at the run's lock (is a driver there to take the entry in?): anything no driver writes is stale at once,
-  // said in one line naming it, never followed nor touched (the next driver moves it aside), and the message is sent.
-  driverLock: {
-    file: `${RUN_DIR}/.driver.lock`,
-    command: ['say', RUN_ID, '--as', 'd1', 'hello'],
-    code: 0,
-    noNesting: 'a lock that does not parse is taken for one being written and waited out (stale after STALE_MS), by design',
-  },
-  // validate reads decision.yaml in a usual-way review (condition: usual).
-  decision: {
-    file: 'decision.yaml',
-    command: ['validate'],
-    duplicate: 'pick: "1"\npick: "2"\nstartedAt: 2026-11-24T09:00:00Z\ndecidedAt: 2026-11-24T09:18:00Z\n',
-    setup: (root) => fs.writeFile(path.join(root, 'review.yaml'), 'condition: usual\n'),
-  },
-  // validate reads the notes of the reference gallery (references/ with an image, then references.yaml or its README).
-  references: {
-    file: 'references.yaml',
-    command: ['validate'],
-    duplicate: 'references:\n  a: the foil\n  a: the linen\n',
-    setup: (root) => makeGallery(root),
-  },
-  referencesNotes: { file: 'references/README.md', command: ['validate'], setup: (root) => makeGallery(root) },
-};
-
-/** A reference gallery of one image, references/a.png. */
-async function makeGallery(root: string): Promise<void> {
-  await fs.mkdir(path.join(root, 'references'), { recursive: true });
-  await makeImage(path.join(root, 'references', 'a.png'), 5, 40, 30, 'png');
-}
-/** Kinds no command reads yet without a model, or that are not files of a review; each with the reason. */
-const NOT_PROBED: Partial<Record<FileKindName, string>> = {
-  csv: 'named on the command line, not a file of the review (covered by the import tests)',
-  preference: 'being added (issue 18); probe it here when a command reads it',
-  batchOutput: 'downloaded from the Batch API, never a file of the review',
-  prices: 'named by TEAMFUSION_PRICES, not a file of the review',
-  revisedBrief: 'written by brief runs; read back by the panel only',
-};
-
-/** A text of the kind nested 200 000 deep (or as deep as its byte cap allows). */
-function deepText(kind: FileKind): string {
-  const depth = Math.min(200_000, kind.maxBytes - 100);
-  return kind.parser === 'yaml' ? `designer: d1\nranking: ${'['.repeat(depth)}\n` : '['.repeat(depth);
-}
-
-const escaped = (rel: string): string => printable(rel).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-function kindCases(): Case[] {
-  const cases: Case[] = [];
-  for (const [name, kind] of Object.entries(FILE_KINDS) as [FileKindName, FileKind][]) {
-    const probe = PROBES[name];
-    if (!probe) continue;
-    const { file, command } = probe;
-    const abs = (root: string) => path.join(root, ...file.split('/'));
-    const prepare = async (root: string) => {
-      await probe.setup?.(root);
-      await fs.mkdir(path.dirname(abs(root)), { recursive: true });
-    };
-    const names = new RegExp(escaped(file));
-    const add = (attack: string, make: Case['make'], expect: RegExp = names) =>
-      cases.push({ name: `${name} (${file}): ${attack}`, make, commands: [command], expect, ...(probe.code !== undefined ? { code: probe.code } : {}), ...(probe.rewrites ? { rewrites: probe.rewrites } : {}) });
-    add('a link out of the review', async (r, sec) => {
-      await prepare(r);
-      await link(path.join(sec, 'secret.md'), abs(r));
-    });
-    add('a link to ..', async (r) => {
-      await prepare(r);
-      await link('..', abs(r));
-    });
-    add('a FIFO', async (r) => {
-      await prepare(r);
-      await fs.rm(abs(r), { force: true });
-      execFileSync('mkfifo', [abs(r)]);
-    });
-    add('over its byte cap', async (r) => {
-      await prepare(r);
-      const h = await fs.open(abs(r), 'w');
-      await h.truncate(kind.maxBytes + 1);
-      await h.close();
-    });
-    if (kind.nesting !== null && !probe.noNesting) add(`nested deeper than ${kind.nesting}`, async (r) => {
-      await prepare(r);
-      await fs.writeFile(abs(r), deepText(kind));
-    });
-    if (probe.manyProblems) {
-      const text = probe.manyProblems;
-      add('tens of thousands of problems', async (r) => {
-        await prepare(r);
-        await fs.writeFile(abs(r), text);
-      }, new RegExp(`^${escaped(file)}:0:0: error: … and \\d+ more problems in ${escaped(file)}`, 'm'));
+/** Files of src/ that read a kind (through the table's read, its checks, or its caps), by kind. */
+async function readersOf(name: FileKindName): Promise<string[]> {
+  const out: string[] = [];
+  const use = new RegExp(`(readKindText|checkKindText|capKindDiagnostics|nestingOf)\\([^;]*['"]${name}['"]|FILE_KINDS\\.${name}\\b|FILE_KINDS\\[['"]${name}['"]\\]|KIND_BYTES\\.${name}\\b`);
+  const walk = async (dir: string): Promise<void> => {
+    for (const d of await fs.readdir(dir, { withFileTypes: true })) {
+      const abs = path.join(dir, d.name);
+      if (d.isDirectory()) await walk(abs);
+      else if (/\.tsx?$/.test(d.name) && !abs.endsWith(path.join('files', 'fileKinds.ts')) && use.test(await fs.readFile(abs, 'utf8'))) out.push(path.relative(REPO, abs));
     }
-    if (probe.duplicate === 'candidates') {
-      add('an id listed 240 times', async (r) => editRecord(r, (x) => {
-        const it = (x.iterations as unknown as { candidates: string[] }[])[0]!;
-        it.candidates = Array.from({ length: 240 }, () => it.candidates).flat();
-      }), /run\.json:\d+:\d+: error: The candidate ".*" is listed twice/);
-    } else if (probe.duplicate) {
-      const text = probe.duplicate;
-      add('an id listed twice', async (r) => {
-        await prepare(r);
-        await fs.writeFile(abs(r), text);
-      });
-    }
-    if (probe.evilName) {
-      const evil = probe.evilName;
-      add('a name with control characters', async (r) => {
-        await prepare(r);
-        await fs.mkdir(path.dirname(path.join(r, ...evil.split('/'))), { recursive: true });
-        await fs.writeFile(path.join(r, ...evil.split('/')), 'designer: x\n');
-      }, new RegExp(escaped(evil)));
-    }
-  }
-  return cases;
+  };
+  await walk(path.join(REPO, 'src'));
+  return out;
 }
-
-CASES.push(...kindCases());
 
 describe('hostile corpus: generated from the file-kind table', () => {
-  it('every kind of the table is attacked (a probe) or says why not; nothing else is listed', () => {
+  it('every kind of the table is probed, or is not read by anything in src/ yet, or is never a file of a review', async () => {
+    const missing: string[] = [];
     for (const name of Object.keys(FILE_KINDS) as FileKindName[]) {
-      assert.ok((PROBES[name] !== undefined) !== (NOT_PROBED[name] !== undefined), `${name}: give it a probe in PROBES, or a reason in NOT_PROBED`);
+      const entry = CORPUS[name];
+      assert.ok(entry, `${name}: give it an entry in CORPUS (test/unit/files/corpusProbes.ts)`);
+      if ('notReadYet' in entry) {
+        const readers = await readersOf(name);
+        if (readers.length) missing.push(`${name} is read by ${readers.join(', ')} but has no probe in the hostile corpus: give it one in CORPUS (test/unit/files/corpusProbes.ts)`);
+      }
     }
-    for (const name of [...Object.keys(PROBES), ...Object.keys(NOT_PROBED)]) assert.ok(name in FILE_KINDS, name);
-    assert.ok(kindCases().length >= 5 * Object.keys(PROBES).length);
+    assert.deepEqual(missing, []);
+    for (const name of Object.keys(CORPUS)) assert.ok(name in FILE_KINDS, `${name} is in CORPUS but not in the table`);
+  });
+
+  it('every probe plants every attack, or says why it does not apply', () => {
+    const gaps = (Object.entries(CORPUS) as [FileKindName, CorpusEntry][]).flatMap(([name, e]) => (isProbe(e) ? unexplained(name, e).map((a) => `${name}: ${a}`) : []));
+    assert.deepEqual(gaps, []);
+    const probed = (Object.values(CORPUS) as CorpusEntry[]).filter(isProbe).length;
+    assert.ok(kindCases().length >= 4 * probed);
+  });
+
+  it('the corpus covers every kind a command reads today: at least 19 of the table\'s kinds are probed', () => {
+    // 23 kinds: the Batch API's output is never a file of a review.
+    assert.ok((Object.values(CORPUS) as CorpusEntry[]).filter(isProbe).length >= 22);
   });
 });
 
@@ -314,9 +185,11 @@ describe('hostile corpus: the real CLI on hostile review folders (strace: nothin
   this.timeout(600_000);
   let mock: MockOpenAI;
   let base: string;
-  let template: string;
+  const templates: Record<Template, { root: string; run: string }> = { design: { root: '', run: RUN_ID }, brief: { root: '', run: '' } };
   let env: Record<string, string>;
   let cache: string;
+  /** Wall time of every command (reported, never asserted against a clock). */
+  const times: { name: string; ms: number }[] = [];
 
   before(async () => {
     assert.ok(hasStrace(), 'strace is required for this suite (CI installs it with apt-get install strace)');
@@ -326,9 +199,26 @@ describe('hostile corpus: the real CLI on hostile review folders (strace: nothin
     cache = path.join(base, 'cache');
     await fs.mkdir(cache);
     env = { OPENAI_API_KEY: TEST_KEY, OPENAI_BASE_URL: mock.baseURL, XDG_CACHE_HOME: cache, TEAMFUSION_MAX_RETRIES: '0' };
-    template = await makeReviewWithRun('failed');
+    templates.design.root = await makeReviewWithRun('failed');
+    // A completed brief run with its blind pair (rerank/), made against a mock of its own (the corpus's gets nothing).
+    const briefMock = await BriefMock.start();
+    try {
+      briefMock.setFallback(briefFallback());
+      const benv = { OPENAI_API_KEY: TEST_KEY, OPENAI_BASE_URL: briefMock.baseURL, XDG_CACHE_HOME: cache, TEAMFUSION_MAX_RETRIES: '0' };
+      const root = await makeBriefRunReview(4);
+      const made = await startCli(['run', root, '--task', 'brief', '--iterations', '1', '--turns', '1'], benv).done;
+      assert.equal(made.code, 0, made.stderr);
+      const run = (await fs.readdir(path.join(root, 'runs')))[0]!;
+      const pair = await startCli(['rerank', root, run], benv).done;
+      assert.equal(pair.code, 0, pair.stderr);
+      templates.brief = { root, run };
+    } finally {
+      await briefMock.close();
+    }
   });
   after(async () => {
+    const slow = [...times].sort((a, b) => b.ms - a.ms).slice(0, 3);
+    if (times.length) console.log(`      corpus: ${times.length} commands under strace, slowest ${slow.map((t) => `${(t.ms / 1000).toFixed(1)} s (${t.name})`).join(', ')}`);
     await mock?.close();
     if (base) await fs.rm(base, { recursive: true, force: true });
   });
@@ -338,27 +228,30 @@ describe('hostile corpus: the real CLI on hostile review folders (strace: nothin
       const dir = path.join(base, `case-${i}`);
       const root = path.join(dir, 'review');
       const secret = path.join(dir, 'secret');
-      await fs.cp(template, root, { recursive: true });
+      const t = templates[c.template ?? 'design'];
+      await fs.cp(t.root, root, { recursive: true });
       // The secret folder beside the review: copies of every kind of file, each holding the secret text.
       await fs.mkdir(secret, { recursive: true });
       await fs.writeFile(path.join(secret, 'secret.md'), `# ${SECRET_TEXT}\n`);
       await fs.writeFile(path.join(secret, 'ranking.yaml'), `designer: ${SECRET_TEXT}\nranking: []\n`);
       await fs.writeFile(path.join(secret, 'review.yaml'), `title: ${SECRET_TEXT}\n`);
-      await fs.copyFile(path.join(root, 'options', '1.png'), path.join(secret, 'secret.png'));
-      await fs.cp(path.join(root, 'options'), path.join(secret, 'options'), { recursive: true });
-      await fs.cp(path.join(root, 'rankings'), path.join(secret, 'rankings'), { recursive: true });
-      await fs.cp(path.join(root, 'runs'), path.join(secret, 'runs'), { recursive: true });
-      await c.make(root, secret);
+      for (const folder of ['options', 'rankings', 'comments', 'runs']) if (existsSync(path.join(root, folder))) await fs.cp(path.join(root, folder), path.join(secret, folder), { recursive: true });
+      if (existsSync(path.join(root, 'options', '1.png'))) await fs.copyFile(path.join(root, 'options', '1.png'), path.join(secret, 'secret.png'));
+      await c.make(root, secret, t.run);
       const realRoot = await fs.realpath(root);
       const realSecret = await fs.realpath(secret);
 
       const insideBefore = await snapshotTree(root);
       const outsideBefore = await snapshotTree(secret);
       let matched = false;
-      for (const [command, ...rest] of c.commands) {
-        const args = [command!, root, ...rest];
-        const shown = `${c.name} — teamfusion ${[command, ...rest].join(' ')}`;
-        const r = await cliUnderStrace(args, env, dir, path.join(dir, `strace-${command}.log`));
+      const expect = typeof c.expect === 'function' ? c.expect(t.run) : c.expect;
+      for (const [command, ...given] of c.commands) {
+        const rest = given.map((a) => sub(a, t.run).split('<root>').join(root));
+        const args = given.some((a) => a.includes('<root>')) ? [command!, ...rest] : [command!, root, ...rest];
+        const shown = `${c.name} — teamfusion ${[command, ...given].join(' ').slice(0, 200)}`;
+        const started = Date.now();
+        const r = await cliUnderStrace(args, { ...env, ...c.env?.(root) }, dir, path.join(dir, `strace-${command}.log`));
+        times.push({ name: shown, ms: Date.now() - started });
         const output = `${r.stdout}${r.stderr}`;
         assert.equal(r.timedOut, false, `${shown}: hung (killed after 60 s)`);
         assert.equal(r.signal, null, `${shown}: killed by ${r.signal}`);
@@ -366,7 +259,9 @@ describe('hostile corpus: the real CLI on hostile review folders (strace: nothin
         assert.ok(!RAW_CONTROL.test(output), `${shown}: a raw control character reached the terminal: ${JSON.stringify(output.slice(0, 500))}`);
         assert.ok(!/Maximum call stack|FATAL ERROR|out of memory|\n\s+at .+:\d+:\d+\)?\n/i.test(output), `${shown}: a crash or stack trace:\n${output.slice(0, 2000)}`);
         assert.ok(!output.includes(SECRET_TEXT), `${shown}: the secret was printed`);
-        if (c.expect.test(output)) matched = true;
+        if (expect.test(output)) matched = true;
+        // The answer stays short whatever the input: diagnostics capped per file, never one line per problem.
+        assert.ok(output.split('\n').length <= 200, `${shown}: ${output.split('\n').length} lines of output`);
         if (command === 'validate') {
           // One diagnostic per line: every stdout line is a diagnostic.
           for (const line of r.stdout.split('\n').filter(Boolean)) assert.match(line, /^.+:\d+:\d+: (error|warning): .+$/, `${shown}: not a diagnostic line: ${line}`);
@@ -381,7 +276,7 @@ describe('hostile corpus: the real CLI on hostile review folders (strace: nothin
         for (const [rel, was] of insideBefore) if (!c.rewrites?.test(rel)) assert.equal(insideAfter.get(rel)?.slice(0, 300), was.slice(0, 300), `${shown}: ${rel} changed or went missing`);
         assert.deepEqual(await snapshotTree(secret), outsideBefore, `${shown}: something outside the review changed`);
       }
-      assert.ok(matched, `${c.name}: no output line matched ${c.expect}`);
+      assert.ok(matched, `${c.name}: no output line matched ${expect}`);
       assert.equal(mock.requests.length, 0, `${c.name}: a request reached the model`);
     });
   });
@@ -389,7 +284,7 @@ describe('hostile corpus: the real CLI on hostile review folders (strace: nothin
   it('sanity: the untouched template passes validate under strace, and the trace check sees real reads and writes', async () => {
     const dir = path.join(base, 'sanity');
     const root = path.join(dir, 'review');
-    await fs.cp(template, root, { recursive: true });
+    await fs.cp(templates.design.root, root, { recursive: true });
     const r = await cliUnderStrace(['validate', root], env, dir, path.join(dir, 'strace.log'));
     assert.equal(r.code, 0, r.stdout + r.stderr);
     assert.match(r.trace, /openat\(.*brief\.md/);

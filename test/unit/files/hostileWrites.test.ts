@@ -195,6 +195,10 @@ describe('hostile writes: the real CLI never writes, renames or deletes through 
       ['dangling link', (l, o) => fs.symlink(path.join(o, 'nothing'), l), /is a symbolic link/],
       ['folder', async (l) => { await fs.mkdir(l); await fs.writeFile(path.join(l, 'keep.txt'), 'keep'); }, /is a folder, not a lock this tool writes; it was treated as stale/],
       ['2 GB file', async (l) => { const h = await fs.open(l, 'w'); await h.truncate(2 * 1024 * 1024 * 1024); await h.close(); }, /is too large for a lock \(2048 MB\); it was treated as stale and not read/],
+      // A driver writes its lock whole in one step, so a fresh lock that is not a driver's pid/host/time is no driver's.
+      ['garbage, just written', (l) => fs.writeFile(l, 'garbage\n'), /does not hold a driver's pid, host and start time, so no driver wrote it; it was treated as stale/],
+      ['JSON of another shape, just written', (l) => fs.writeFile(l, '{"pid": "me", "hostname": 1}\n'), /does not hold a driver's pid, host and start time/],
+      ['nested 3000 deep', (l) => fs.writeFile(l, '['.repeat(3000)), /nests lists and fields more than 64 levels deep .* The lock was treated as stale/],
     ];
     for (const [what, plant, said] of kinds) {
       const { top, root, outside, run } = await setup('failed');
@@ -213,5 +217,19 @@ describe('hostile writes: the real CLI never writes, renames or deletes through 
       assert.equal(after.get('review/brief.md'), before.get('review/brief.md'));
       assert.equal(after.get('outside/secret.md'), before.get('outside/secret.md'));
     }
+  });
+
+  it('say while a live process holds the lock names that process (pid, host, since when); the lock is left as it is', async () => {
+    const { top, root, run } = await setup('failed');
+    // This test's own process: alive, on this host.
+    const info = { pid: process.pid, hostname: os.hostname(), startedAt: '2026-11-24T09:00:00.000Z', nonce: '0123456789abcdef' };
+    await fs.writeFile(path.join(run, '.driver.lock'), `${JSON.stringify(info)}\n`);
+    const before = await snapshot(top);
+    const r = await cli(['say', root, RUN_ID, '--as', 'd1', 'Keep the serif'], top, top);
+    assert.equal(r.code, 0, r.out);
+    assert.equal(r.out.trim().split('\n').length, 1, r.out);
+    assert.match(r.out, new RegExp(`the process driving ${RUN_ID} \\(pid ${process.pid} on .+, since 2026-11-24T09:00:00\\.000Z\\) takes it in at its next turn`));
+    const after = await snapshot(top);
+    assert.deepEqual(lost(before, after), [], 'the lock and everything else as it was');
   });
 });

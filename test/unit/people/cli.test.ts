@@ -83,7 +83,7 @@ describe('people on the command line (spawned processes)', function () {
     assert.equal(rec.status, 'completed', rec.error);
     const r = await said!;
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stderr, /the process running it takes it in at the next turn/);
+    assert.match(r.stderr, /the process driving \S+ \(pid \d+ on .+, since .+\) takes it in at its next turn/, 'names the process that takes it in');
     const human = rec.iterations.flatMap((it) => it.messages).filter((m) => m.kind === 'human');
     assert.equal(human.length, 1);
     assert.deepEqual([human[0]!.speaker, human[0]!.turn, human[0]!.content], ['d3', null, 'Please keep the gold foil.']);
