@@ -11,7 +11,7 @@ import { conditionsSentences } from '../../core/evaluation/baseline';
 import { f2 } from '../../core/evaluation/format';
 import { evaluationMarkdown } from '../../core/evaluation/report';
 import { briefSentences } from '../../core/evaluation/briefEvaluation';
-import { mkdirInReview, printable, realRoot, toRel, writeReviewFile } from '../../core/files/reviewFiles';
+import { checkWritable, mkdirInReview, printable, realRoot, toRel, writeReviewFile } from '../../core/files/reviewFiles';
 import { UsageError } from '../usage';
 import { safeJson } from '../output';
 import { parseStrict } from './validate';
@@ -33,6 +33,8 @@ async function writeOut(folder: string, out: string, files: Record<string, strin
     throw new Error(`--out ${printable(out)} is outside the folder being evaluated (${printable(folder)}); give a folder inside it, e.g. ${path.join(folder, 'evaluation')}.`);
   }
   const dir = toRel(rel.split(path.sep).join('/'));
+  const rels = Object.keys(files).map((name) => (dir ? `${dir}/${name}` : name));
+  await checkWritable(base, rels); // every target checked first: a link at one refuses them all, nothing written
   await mkdirInReview(base, dir);
   for (const [name, data] of Object.entries(files)) await writeReviewFile(base, dir ? `${dir}/${name}` : name, data);
 }

@@ -190,6 +190,21 @@ export async function readNamedFile(absPath: string, shown: string, maxBytes: nu
 }
 
 /**
+ * Where an open handle really is (on Linux, /proc/self/fd/<fd> names it), or undefined where the system does not say.
+ * After every checked open it must be the checked path itself: a folder on the way swapped for a link between the check
+ * and the open (which O_NOFOLLOW on the last name cannot see) shows as a handle somewhere else, and the file is refused
+ * before a byte of it is read or written.
+ */
+export async function handlePath(handle: fs.FileHandle): Promise<string | undefined> {
+  if (process.platform !== 'linux') return undefined;
+  try {
+    return await fs.readlink(`/proc/self/fd/${handle.fd}`);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Opens and reads a regular file at an absolute path, at most maxBytes. `checked`: the path was checked by the room
  * (a real path, or a path with no link at any level): the final name is opened without following a link, and the
  * handle's device and inode must equal the path's after the open, so a file swapped for a link meanwhile is refused.
@@ -213,6 +228,10 @@ export async function readRegular(abs: string, file: string, maxBytes: number, c
       const now = await fs.lstat(abs).catch(() => undefined);
       if (!now || now.dev !== st.dev || now.ino !== st.ino) {
         throw new ReviewFileError(file, `${file} was replaced while it was being opened; it is not read.`, 'outside');
+      }
+      const where = await handlePath(handle);
+      if (where !== undefined && where !== abs) {
+        throw new ReviewFileError(file, `${file} was reached through a folder replaced by a link while it was being opened; it is not read.`, 'outside');
       }
     }
     if (!st.isFile()) {
@@ -290,6 +309,7 @@ export function printable(s: string): string {
 // The write side of the room (and reads of the tool's own files, never through a link) lives in reviewWrites.ts.
 export {
   appendReviewFile,
+  checkWritable,
   copyInReview,
   makeOwnFolder,
   mkdirInReview,

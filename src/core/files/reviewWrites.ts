@@ -14,7 +14,7 @@
 import { randomBytes } from 'node:crypto';
 import { constants as fsc, promises as fs, type Stats } from 'node:fs';
 import * as path from 'node:path';
-import { ReviewFileError, readRegular, readReviewBytes, realRoot, toRel } from './reviewFiles';
+import { ReviewFileError, handlePath, readRegular, readReviewBytes, realRoot, toRel } from './reviewFiles';
 
 const O_NOFOLLOW = (fsc as Record<string, number>).O_NOFOLLOW ?? 0;
 const O_NONBLOCK = (fsc as Record<string, number>).O_NONBLOCK ?? 0;
@@ -102,8 +102,12 @@ export async function mkdirInReview(root: string, rel: string): Promise<string> 
   return reviewFolder(root, rel, { create: true });
 }
 
-/** Opens `abs` with `flags` (O_NOFOLLOW added) and checks the handle: a regular file, the same device and inode as the path. */
-async function openChecked(abs: string, file: string, flags: number, doing: string, mode = 0o644): Promise<fs.FileHandle> {
+/**
+ * Opens `abs` with `flags` (O_NOFOLLOW added) and checks the handle: a regular file, the same device and inode as the
+ * path, and (`canonical`: `abs` is a real path, every folder on it checked) where the system says the handle is must be
+ * `abs` itself, so a folder swapped for a link since it was checked is caught before a byte is written.
+ */
+async function openChecked(abs: string, file: string, flags: number, doing: string, mode = 0o644, canonical = true): Promise<fs.FileHandle> {
   let handle: fs.FileHandle;
   try {
     handle = await fs.open(abs, flags | O_NOFOLLOW | O_NONBLOCK, mode);
@@ -121,6 +125,15 @@ async function openChecked(abs: string, file: string, flags: number, doing: stri
     if (now.isSymbolicLink() || idOf(now) !== idOf(st)) {
       throw new ReviewFileError(file, `${file} was replaced while it was being opened; nothing is written.`, 'outside');
     }
+    const where = canonical ? await handlePath(handle) : undefined;
+    if (where !== undefined && where !== abs) {
+      // Created just now (exclusive, a random name, empty) where the link led: taken away again if it is still ours.
+      if (flags & fsc.O_EXCL) {
+        const there = await fs.lstat(where).catch(() => undefined);
+        if (there && idOf(there) === idOf(st)) await fs.unlink(where).catch(() => undefined);
+      }
+      throw new ReviewFileError(file, `${file} was reached through a folder replaced by a link while it was being opened; nothing is written.`, 'outside');
+    }
     return handle;
   } catch (err) {
     await handle.close().catch(() => undefined);
@@ -129,8 +142,8 @@ async function openChecked(abs: string, file: string, flags: number, doing: stri
 }
 
 /** Creates `abs` exclusively (never through a link, never over anything) with `data`. */
-async function createExclusive(abs: string, file: string, data: string | Uint8Array, sync: boolean): Promise<void> {
-  const handle = await openChecked(abs, file, fsc.O_WRONLY | fsc.O_CREAT | fsc.O_EXCL, 'written');
+async function createExclusive(abs: string, file: string, data: string | Uint8Array, sync: boolean, canonical = true): Promise<void> {
+  const handle = await openChecked(abs, file, fsc.O_WRONLY | fsc.O_CREAT | fsc.O_EXCL, 'written', 0o644, canonical);
   try {
     await handle.writeFile(data);
     if (sync) await handle.sync();
@@ -153,6 +166,27 @@ async function checkReplaceable(abs: string, file: string): Promise<Stats | unde
     );
   }
   return st;
+}
+
+/**
+ * Checks, before any work is done, that the tool may write every file of `rels` (relative to the review root): each
+ * folder on the way is a folder, not a link (a missing one is fine: it is created when written), and each name holds
+ * nothing or a regular file. Throws the first problem as a ReviewFileError naming the file, so a command that would
+ * only find out at the end (after paying a model) refuses at the start, in one sentence, with nothing written.
+ */
+export async function checkWritable(root: string, rels: readonly string[]): Promise<void> {
+  for (const rel of rels) {
+    const file = toRel(rel);
+    const dir = path.posix.dirname(file);
+    let absDir: string;
+    try {
+      absDir = await reviewFolder(root, dir === '.' ? '' : dir);
+    } catch (err) {
+      if (err instanceof ReviewFileError && err.reason === 'missing') continue;
+      throw err;
+    }
+    await checkReplaceable(path.join(absDir, path.posix.basename(file)), file);
+  }
 }
 
 /**
@@ -410,7 +444,7 @@ export async function writeLocalFile(target: string, data: string | Uint8Array):
   await fs.mkdir(dir, { recursive: true });
   const shown = path.basename(target);
   const tmp = path.join(dir, randomName(shown));
-  await createExclusive(tmp, shown, data, false);
+  await createExclusive(tmp, shown, data, false, false); // the tool's own cache: its path may hold a link the user made
   try {
     await checkReplaceable(target, shown);
     await fs.rename(tmp, target);

@@ -29,7 +29,7 @@ import { validateRankingText } from './rankingText';
 import { formatRankingJson, formatRankingYaml } from './rankingWriter';
 import { didYouMean } from './suggest';
 import { DESIGNER_ID_PATTERN, designerIdFromName, designerKey } from '../review/designerId';
-import { listInReview, readNamedFile, readReviewBytes, ReviewFileError, writeReviewFile } from '../files/reviewFiles';
+import { checkWritable, listInReview, readNamedFile, readReviewBytes, ReviewFileError, writeReviewFile } from '../files/reviewFiles';
 import { FILE_KINDS } from '../files/fileKinds';
 import { firstInvalidUtf8 } from '../diagnostics/textFile';
 
@@ -297,6 +297,8 @@ export async function importRankingsCsv(
   }
   if (hasErrors(diagnostics)) return { written: [], skipped, diagnostics: capPerFile(sortDiagnostics(diagnostics)) };
   try {
+    // All or nothing: every target is checked (no link, no folder) before the first file is written.
+    await checkWritable(root, outputs.map((o) => o.rel));
     for (const o of outputs) {
       await writeReviewFile(root, o.rel, o.text);
       written.push(o.rel);

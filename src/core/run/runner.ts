@@ -42,7 +42,7 @@ import { resolveRunSettings } from '../settings/settings';
 import { createRunId, readRunRecord, reviewRelative, writeRunRecord } from '../record/store';
 import { RecordWriter } from '../record/journal';
 import { SETTING_BOUNDS } from '../settings/settingBounds';
-import { mkdirInReview, resolveInReview } from '../files/reviewFiles';
+import { checkWritable, mkdirInReview, resolveInReview } from '../files/reviewFiles';
 import { withRunLock } from '../record/lock';
 import { PromptPartsWriter } from '../record/promptParts';
 import { SyncStopError, type RunSync } from '../sync/runSync';
@@ -136,6 +136,11 @@ export async function checkImageEndpoint(images: ImageBackend, record: RunRecord
   if (problem) throw new ModelConfigError(problem);
 }
 
+/** Every file a run's driver rewrites in its folder (checked writable before a resume or refine sends anything). */
+export function driverOutputs(runId: string): string[] {
+  return ['run.json', 'journal.jsonl', 'prompts.jsonl', 'transcript.md', 'result.md'].map((f) => reviewRelative(runId, f));
+}
+
 /** Continues a failed, cancelled or interrupted run from its record; recorded turns are never asked again. */
 export async function resumeRun(o: RunnerOptions & { runId: string }): Promise<RunRecord> {
   const review = await loadValidReview(o.reviewRoot);
@@ -144,6 +149,7 @@ export async function resumeRun(o: RunnerOptions & { runId: string }): Promise<R
   return withRunLock(review.root, o.runId, async () => {
     const record = await readRunRecord(o.reviewRoot, o.runId);
     if (record.status === 'completed') return record;
+    await checkWritable(review.root, driverOutputs(record.id)); // a link at an output is refused before anything is sent
     return drive(o, review, record, true);
   }, o.log);
 }
@@ -170,6 +176,7 @@ async function refineLocked(o: RunnerOptions & { runId: string; feedback?: strin
   if (record.iterations.length + adds > max) {
     throw new Error(`Run ${o.runId} has ${record.iterations.length} iterations; a refinement adds ${adds === 1 ? 'one' : 'two'}, and a run has at most ${max}. Start a new run instead.`);
   }
+  await checkWritable(review.root, driverOutputs(record.id)); // a link at an output is refused before anything is sent
   record.settings.iterations = record.iterations.length + adds;
   record.finalPick = undefined;
   return drive(o, review, record, true);

@@ -376,3 +376,55 @@ export function kindCases(): KindCase[] {
   }
   return cases;
 }
+
+/**
+ * Every command that writes, with what it writes (files and folders, relative to the review; `<run>` the run id). The
+ * write corpus (hostileWrites.test.ts) plants, for each: a link at every output (out of the review, and to something
+ * inside it) — refused in one line naming it, exit 1, nothing changed, nothing sent — and links at every temporary name
+ * the tool could be guessed to use beside each output — never followed, never removed, the command does its work.
+ */
+export interface Writer {
+  /** The command, its name first; `<root>` and `<run>` as in probes. */
+  command: string[];
+  /** The run the command works on: a completed or a failed design run. */
+  status: 'completed' | 'failed';
+  setup?: (root: string, run: string) => Promise<void>;
+  /** What it writes: files, and folders (ending in `/`). */
+  outputs: string[];
+  /** Exit codes when it does its work (the temporary-name attack). */
+  ok: number[];
+  /** Why the temporary-name attack does not run (its work needs a model, whose answers are other tests' business). */
+  noTemp?: string;
+}
+
+const USUAL = async (root: string): Promise<void> => fs.writeFile(path.join(root, 'review.yaml'), 'condition: usual\n');
+const CSV = async (root: string): Promise<void> =>
+  fs.writeFile(path.join(root, 'ranks.csv'), `designer,id,${CSV_OPTIONS.map((o) => `rank:${o},justification:${o}`).join(',')}\nAna,d1,${CSV_OPTIONS.map((o) => `${o},why`).join(',')}\n`);
+
+export const WRITERS: Record<string, Writer> = {
+  say: { command: ['say', '<run>', '--as', 'd1', 'Keep the serif'], status: 'failed', outputs: ['runs/<run>/inbox/'], ok: [0] },
+  pin: { command: ['pin', '<run>', 'i1-m1', '--as', 'd2'], status: 'failed', outputs: ['runs/<run>/inbox/'], ok: [0] },
+  rerank: { command: ['rerank', '<run>'], status: 'completed', outputs: ['runs/<run>/rerank/'], ok: [0] },
+  evaluate: { command: ['evaluate', '<root>', '--out', '<root>/evaluation'], status: 'completed', outputs: ['evaluation/', 'evaluation/evaluation.md', 'evaluation/evaluation.json'], ok: [0, 1] },
+  decide: { command: ['decide', '--pick', '2', '--started', '2026-11-24T09:00:00Z'], status: 'completed', setup: USUAL, outputs: ['decision.yaml'], ok: [0] },
+  import: { command: ['import', '<root>/ranks.csv', '<root>', '--force'], status: 'completed', setup: CSV, outputs: ['rankings/d1.yaml'], ok: [0] },
+  'run --resume': {
+    command: ['run', '--resume', '<run>'],
+    status: 'failed',
+    outputs: ['runs/<run>/run.json', 'runs/<run>/journal.jsonl', 'runs/<run>/prompts.jsonl', 'runs/<run>/transcript.md', 'runs/<run>/result.md'],
+    ok: [0],
+    noTemp: 'its work is a discussion with the model',
+  },
+  run: { command: ['run'], status: 'completed', outputs: ['runs/'], ok: [0], noTemp: 'its work is a discussion with the model (and its run id is new)' },
+  'code-discussion': { command: ['code-discussion', '<run>'], status: 'completed', outputs: ['runs/<run>/analysis.json'], ok: [0], noTemp: 'its work is coding by the model' },
+  judge: { command: ['judge', '<run>'], status: 'completed', outputs: ['runs/<run>/judge.json'], ok: [0], noTemp: 'its work is judging by the model (on a brief run)' },
+};
+
+/** Names beside `output` that a tool writing it could be guessed to use for its temporary file or folder. */
+export function guessableTemps(output: string): string[] {
+  const folder = output.endsWith('/');
+  const base = path.posix.basename(output.replace(/\/$/, ''));
+  const out = [`.${base}.tmp`, `${base}.tmp`, `.${base}.0123456789abcdef01234567.tmp`, `.${base}.0123456789abcdef01234567.partial`, `${base}.partial`, `.${base}.partial`];
+  for (let pid = 1; pid <= 64; pid++) out.push(`${base}.${pid}.tmp`, `.${base}.${pid}.tmp`, folder ? `.${base}.partial-${pid}` : `${base}.tmp.${pid}`);
+  return out;
+}

@@ -12,7 +12,7 @@
  */
 import { strict as assert } from 'node:assert';
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, promises as fs } from 'node:fs';
+import { existsSync, promises as fs, readFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import sharp from 'sharp';
@@ -55,6 +55,11 @@ interface Case {
 async function link(target: string, at: string): Promise<void> {
   await fs.rm(at, { recursive: true, force: true });
   await fs.symlink(target, at);
+}
+
+/** A ranking file of the template as text (read synchronously: it is small). */
+function readRanking(root: string, id: string): string {
+  return readFileSync(path.join(root, 'rankings', `${id}.yaml`), 'utf8');
 }
 
 async function editRecord(root: string, edit: (r: Record<string, unknown> & { iterations: { remix?: { id: string; file: string } }[]; options: { id: string; file: string }[] }) => void, oneLine = false): Promise<void> {
@@ -111,6 +116,44 @@ const CASES: Case[] = [
       }, true),
     commands: RUN,
     expect: /run\.json:\d+:\d+: error: Prompt "c10001" is built on a chain of more than 10000 earlier prompts/,
+  },
+  // The issue's other cases ("Why"), each through the real CLI under strace like the rest.
+  {
+    name: 'survey files named ANA, ａｎａ and after someone not on the team are not counted (n stays within the team)',
+    make: async (r, _s, run) => {
+      const dir = path.join(r, 'runs', run, 'survey');
+      await fs.mkdir(dir, { recursive: true });
+      for (const who of ['d1', 'ANA', 'ａｎａ', 'D1', 'stranger']) await fs.writeFile(path.join(dir, `${who}.yaml`), `designer: ${who}\nrepresentative: 4\nclarity: 4\nsatisfied: 4\n`);
+    },
+    commands: [['compare', '<run>']],
+    expect: /survey\/stranger\.yaml.*(not|no one|nobody).*team/i,
+  },
+  {
+    name: "a line break in a designer's name cannot forge a line of analyze's table",
+    make: (r) => fs.writeFile(path.join(r, 'rankings', 'd1.yaml'), (readRanking(r, 'd1')).replace(/^designer: .*$/m, 'designer: "Ana\\n| forged | 1.000 | row |"')),
+    commands: [['analyze']],
+    code: 0,
+    expect: /Ana\\n\| forged/,
+  },
+  {
+    name: 'code-discussion on a record of 40 000 messages says what it would cost and sends nothing without --yes',
+    make: (r) =>
+      editRecord(r, (x) => {
+        (x.iterations as unknown as { messages: unknown[] }[])[0]!.messages = Array.from({ length: 40_000 }, (_, i) => ({ id: `i1-m${i + 1}`, kind: 'proxy', speaker: 'd1', turn: null, content: `Point ${i + 1}.` }));
+      }, true),
+    commands: [['code-discussion', '<run>']],
+    expect: /would send 5,000 requests for 40,\d\d\d messages \(about \$[\d.,]+\), more than 50 requests; nothing was sent/,
+  },
+  {
+    name: 'an inbox holding 1000 entries takes no more (say refused in one sentence)',
+    make: async (r, _s, run) => {
+      const dir = path.join(r, 'runs', run, 'inbox');
+      await fs.mkdir(dir, { recursive: true });
+      const entry = JSON.stringify({ type: 'say', speaker: 'd2', content: 'x', at: '2026-11-24T09:00:00.000Z' });
+      for (let i = 0; i < 1000; i++) await fs.writeFile(path.join(dir, `d2-${String(1764000000000 + i)}-${String(i).padStart(6, '0')}-0123abcd.json`), entry);
+    },
+    commands: [['say', '<run>', '--as', 'd1', 'one more']],
+    expect: /inbox of run \S+ already holds 1000 entries/,
   },
   { name: 'a say of 100 000 characters', make: async () => undefined, commands: [['say', RUN_ID, '--as', 'd1', 'x'.repeat(100_000)]], expect: /The message is 100000 characters long; a message is at most 4000/ },
   {

@@ -13,6 +13,7 @@ import { MockOpenAI } from '../../support/openaiMock';
 import { RUN_ID, makeReviewWithRun } from '../evaluation/fixtures';
 import { TEST_KEY } from '../run/helpers';
 import { cliUnderStrace, hasStrace, violations } from '../../support/strace';
+import { WRITERS, guessableTemps, sub } from './corpusProbes';
 
 const CLI = path.resolve(__dirname, '../../../../dist/cli.js');
 
@@ -171,7 +172,7 @@ describe('hostile writes: the real CLI never writes, renames or deletes through 
     assert.equal(r.code, 1, r.out);
     assert.match(r.out, /evaluation\/evaluation\.json is a symbolic link, not a file this tool writes; it is not replaced/);
     after = await snapshot(top);
-    assert.deepEqual(lost(before2, after, (p) => p === 'review/evaluation/evaluation.md'), []);
+    assert.deepEqual(after, before2, 'every target is checked before the first is written: nothing changed');
   });
 
   it('run --resume with prompts.jsonl a link to ../../brief.md: refused in one line before anything changes', async () => {
@@ -232,4 +233,63 @@ describe('hostile writes: the real CLI never writes, renames or deletes through 
     const after = await snapshot(top);
     assert.deepEqual(lost(before, after), [], 'the lock and everything else as it was');
   });
+  // Generated from WRITERS (corpusProbes.ts): every command that writes × {a link at each output, links at every
+  // guessable temporary name beside each output}.
+  const argsOf = (command: string[], root: string): string[] => {
+    const rest = command.slice(1).map((a) => sub(a, RUN_ID).split('<root>').join(root));
+    return command.slice(1).some((a) => a.includes('<root>')) ? [command[0]!, ...rest] : [command[0]!, root, ...rest];
+  };
+  const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  /** The relative path from `output` (a file or folder of the review) to brief.md, and to `..` of its folder. */
+  const insideTarget = (output: string): string => {
+    const depth = output.replace(/\/$/, '').split('/').length - 1;
+    return output.endsWith('/') ? '..' : `${'../'.repeat(depth)}brief.md`;
+  };
+
+  for (const [name, w] of Object.entries(WRITERS)) {
+    for (const output of w.outputs) {
+      for (const where of ['out', 'in'] as const) {
+        it(`${name}: ${output} is a link ${where === 'out' ? 'out of the review' : `to ${insideTarget(output)}`}: refused in one line naming it, exit 1, nothing changed, nothing sent`, async () => {
+          const { top, root, outside } = await setup(w.status);
+          await w.setup?.(root, RUN_ID);
+          const at = path.join(root, ...sub(output, RUN_ID).replace(/\/$/, '').split('/'));
+          await fs.mkdir(path.dirname(at), { recursive: true });
+          await fs.rm(at, { recursive: true, force: true });
+          await fs.symlink(where === 'out' ? path.join(outside, output.endsWith('/') ? 'empty' : 'secret.md') : insideTarget(output), at);
+          const before = await snapshot(top);
+          const r = await cli(argsOf(w.command, root), top, top);
+          assert.equal(r.code, 1, r.out);
+          const shown = sub(output, RUN_ID).replace(/\/$/, '');
+          const lines = r.out.trim().split('\n');
+          assert.ok(lines.some((l) => new RegExp(`${escapeRe(path.posix.basename(shown))}\\b`).test(l)), `names ${shown}:\n${r.out}`);
+          assert.ok(lines.length <= 2, `one line (a second only to say how to go on):\n${r.out}`);
+          assert.deepEqual(await snapshot(top), before, 'nothing of the review or outside changed, nothing new');
+        });
+      }
+    }
+    if (w.noTemp) continue;
+    it(`${name}: links planted at every guessable temporary name beside ${w.outputs.join(', ')}: never followed nor removed, the work is done`, async () => {
+      const { top, root, outside } = await setup(w.status);
+      await w.setup?.(root, RUN_ID);
+      let planted = 0;
+      for (const output of w.outputs) {
+        const at = path.join(root, ...sub(output, RUN_ID).replace(/\/$/, '').split('/'));
+        await fs.mkdir(path.dirname(at), { recursive: true });
+        for (const [i, temp] of guessableTemps(output).entries()) {
+          const link = path.join(path.dirname(at), temp);
+          if (existsSync(link)) continue;
+          await fs.symlink(i % 2 ? path.join(outside, output.endsWith('/') ? 'empty' : 'secret.md') : insideTarget(output), link);
+          planted++;
+        }
+      }
+      assert.ok(planted > 100);
+      const before = await snapshot(top);
+      const r = await cli(argsOf(w.command, root), top, top);
+      assert.ok(w.ok.includes(r.code ?? -1), `exit ${r.code}:\n${r.out}`);
+      const after = await snapshot(top);
+      const changed = lost(before, after).filter((p) => !w.outputs.some((o) => p === `review/${sub(o, RUN_ID)}`));
+      assert.deepEqual(changed, [], 'every planted link and every file of the review and outside as it was');
+      assert.ok([...after].some(([p, v]) => before.get(p) !== v), 'the command wrote its output beside the links');
+    });
+  }
 });

@@ -183,4 +183,39 @@ describe('file room: writes, renames and removes never follow a link', () => {
     }
     assert.equal(await readReviewText(root, 'brief.md', 1000), 'other\n');
   });
+  it('a folder on the way swapped for a link between the check and the open: the read is refused, the write leaves nothing outside', async () => {
+    const { root } = await setup();
+    const outside = path.join(path.dirname(root), `${path.basename(root)}-outside`);
+    await fs.mkdir(path.join(outside, 'r1'), { recursive: true });
+    await fs.writeFile(path.join(outside, 'r1', 'entry.json'), 'SECRET\n');
+    await fs.mkdir(path.join(root, 'runs', 'r1'), { recursive: true });
+    await fs.writeFile(path.join(root, 'runs', 'r1', 'entry.json'), '{}\n');
+    const orig = fs.open;
+    // Every check has passed when open is called; the attacker swaps runs/ for a link out right then.
+    const swapping = (fs as { open: typeof fs.open }).open = async (...args: Parameters<typeof fs.open>) => {
+      if (String(args[0]).includes(`${path.sep}runs${path.sep}`) && !(await fs.lstat(path.join(root, 'runs'))).isSymbolicLink()) {
+        await fs.rename(path.join(root, 'runs'), path.join(root, 'runs-moved'));
+        await fs.symlink(outside, path.join(root, 'runs'));
+      }
+      return orig(...args);
+    };
+    const restore = async (): Promise<void> => {
+      await fs.rm(path.join(root, 'runs'), { force: true });
+      await fs.rename(path.join(root, 'runs-moved'), path.join(root, 'runs'));
+    };
+    try {
+      await assert.rejects(readOwnText(root, 'runs/r1/entry.json', 1000), /reached through a folder replaced by a link/);
+      await restore();
+      await assert.rejects(writeReviewFile(root, 'runs/r1/new.json', 'DATA'), /reached through a folder replaced by a link while it was being opened; nothing is written/);
+      await restore();
+      await assert.rejects(appendReviewFile(root, 'runs/r1/entry.json', 'DATA'), /reached through a folder replaced by a link/);
+      await restore();
+    } finally {
+      if ((fs as { open: typeof fs.open }).open === swapping) (fs as { open: typeof fs.open }).open = orig;
+    }
+    // Outside: the secret as it was, nothing new (the exclusive file made there for a moment was taken away again).
+    assert.deepEqual(await fs.readdir(path.join(outside, 'r1')), ['entry.json']);
+    assert.equal(await fs.readFile(path.join(outside, 'r1', 'entry.json'), 'utf8'), 'SECRET\n');
+    assert.equal(await fs.readFile(path.join(root, 'runs', 'r1', 'entry.json'), 'utf8'), '{}\n');
+  });
 });
