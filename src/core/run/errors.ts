@@ -4,6 +4,7 @@ import { openaiSdk } from '../llm/sdk';
 import { ImagesUnavailableError } from '../images/sharp';
 import { ModelRequestError } from '../llm/backend';
 import { ModelConfigError } from '../llm/client';
+import { ReviewFileError } from '../files/reviewFiles';
 
 export class CancelledError extends Error {
   constructor() {
@@ -27,6 +28,8 @@ export function isAbort(err: unknown, signal?: AbortSignal): boolean {
 
 export function describeError(err: unknown, what: string): string {
   if (err instanceof StepError || err instanceof ImagesUnavailableError || err instanceof ModelRequestError || err instanceof ModelConfigError) return err.message;
+  // A file of the review that cannot be used says what to do itself (a resume would meet it again).
+  if (err instanceof ReviewFileError) return err.message;
   const OpenAI = openaiSdk();
   if (err instanceof OpenAI.APIConnectionTimeoutError) return `${what} timed out, also after retries. Resume the run to try again.`;
   if (err instanceof OpenAI.APIConnectionError) return `${what} could not reach the model endpoint (${tidy(err.message)}). Resume the run to try again.`;

@@ -155,6 +155,22 @@ const CASES: Case[] = [
     commands: [['say', '<run>', '--as', 'd1', 'one more']],
     expect: /inbox of run \S+ already holds 1000 entries/,
   },
+  {
+    name: 'a resume that would take in 1000 messages of 3900 characters into a 7.5 MB record: run.json is never written over its cap, nothing sent',
+    make: async (r, _s, run) => {
+      await editRecord(r, (x) => {
+        (x.iterations as unknown as { messages: unknown[] }[])[0]!.messages = Array.from({ length: 1900 }, (_, i) => ({ id: `i1-m${i + 1}`, kind: 'proxy', speaker: 'd1', turn: null, content: 'x'.repeat(3900) }));
+      }, true);
+      const dir = path.join(r, 'runs', run, 'inbox');
+      await fs.mkdir(dir, { recursive: true });
+      const entry = JSON.stringify({ type: 'say', speaker: 'd2', content: 'y'.repeat(3900), at: '2026-11-24T09:00:00.000Z' });
+      for (let i = 0; i < 1000; i++) await fs.writeFile(path.join(dir, `d2-${String(1764000000000 + i)}-${String(i).padStart(6, '0')}-0123abcd.json`), entry);
+    },
+    commands: [['run', '--resume', '<run>']],
+    // The record is saved as failed (with why), under its cap; nothing else of the review changes.
+    rewrites: /^runs\/[^/]+\/(run\.json|journal\.jsonl|transcript\.md|result\.md)$/,
+    expect: /^teamfusion run: runs\/\S+\/run\.json would grow to 1\d\.\d MB, over the 8 MB a run record may have; it is not written \(the run as saved before stays usable\)\. Start a new run to go on\.$/m,
+  },
   { name: 'a say of 100 000 characters', make: async () => undefined, commands: [['say', RUN_ID, '--as', 'd1', 'x'.repeat(100_000)]], expect: /The message is 100000 characters long; a message is at most 4000/ },
   {
     name: '600 links to one 10000×10000 image: the 50-image cap speaks before any decode',
@@ -184,7 +200,7 @@ CASES.push(
 /** Files of src/ that read a kind (through the table's read, its checks, or its caps), by kind. */
 async function readersOf(name: FileKindName): Promise<string[]> {
   const out: string[] = [];
-  const use = new RegExp(`(readKindText|checkKindText|capKindDiagnostics|nestingOf)\\([^;]*['"]${name}['"]|FILE_KINDS\\.${name}\\b|FILE_KINDS\\[['"]${name}['"]\\]|KIND_BYTES\\.${name}\\b`);
+  const use = new RegExp(`(readKind\\w*|checkKindText|capKindDiagnostics|nestingOf)\\([^;]*['"]${name}['"]|FILE_KINDS\\.${name}\\b|FILE_KINDS\\[['"]${name}['"]\\]|KIND_BYTES\\.${name}\\b`);
   const walk = async (dir: string): Promise<void> => {
     for (const d of await fs.readdir(dir, { withFileTypes: true })) {
       const abs = path.join(dir, d.name);
@@ -218,7 +234,7 @@ describe('hostile corpus: generated from the file-kind table', () => {
     assert.ok(kindCases().length >= 4 * probed);
   });
 
-  it('the corpus covers every kind a command reads today: at least 19 of the table\'s kinds are probed', () => {
+  it('the corpus covers every kind a command reads today: at least 22 of the table\'s kinds are probed', () => {
     // 23 kinds: the Batch API's output is never a file of a review.
     assert.ok((Object.values(CORPUS) as CorpusEntry[]).filter(isProbe).length >= 22);
   });
@@ -351,6 +367,28 @@ describe('hostile model text: run prints what the model says only as escaped tex
     mock = await MockOpenAI.start();
   });
   after(async () => mock?.close());
+
+  it('names and messages with raw HTML, Markdown links and control characters reach transcript.md and result.md only as text (under strace)', async () => {
+    const root = await makeRunReview({ options: 3, designers: 2, size: 64 });
+    const name = '<img src=x onerror=alert(1)> [click](javascript:alert(1)) \u001b[2J';
+    const file = path.join(root, 'rankings', 'd1.yaml');
+    await fs.writeFile(file, (await fs.readFile(file, 'utf8')).replace(/^designer: .*$/m, `designer: ${JSON.stringify(name)}`));
+    const said = 'Image 1 <img src=y onerror=alert(2)> wins, see ](javascript:alert(3)) and <script>x</script>\u0007';
+    mock.enqueue('chat', { kind: 'chat', content: said }, { kind: 'chat', content: said });
+    const dir = path.dirname(root);
+    const cache = path.join(dir, `${path.basename(root)}-cache`);
+    const env = { OPENAI_API_KEY: TEST_KEY, OPENAI_BASE_URL: mock.baseURL, XDG_CACHE_HOME: cache, TEAMFUSION_MAX_RETRIES: '0' };
+    const r = await cliUnderStrace(['run', root, '--mode', 'together', '--turns', '1', '--iterations', '1'], env, dir, path.join(dir, `${path.basename(root)}-strace.log`));
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.deepEqual(violations(r.trace, dir, [root, await fs.realpath(root)], [], cache), []);
+    const runDir = path.join(root, 'runs', (await fs.readdir(path.join(root, 'runs')))[0]!);
+    for (const md of ['transcript.md', 'result.md']) {
+      const text = await fs.readFile(path.join(runDir, md), 'utf8');
+      assert.ok(text.includes('onerror'), `${md} carries the name and the message (as text)`);
+      assert.doesNotMatch(text, /<img|<script|\]\(javascript:/i, `${md}: raw HTML or a live link`);
+      assert.ok(!RAW_CONTROL.test(text.replace(/\n/g, '')), `${md}: a raw control character`);
+    }
+  });
 
   it('streamed turns with ESC sequences, BEL, C1 and bidi overrides reach the terminal escaped, one turn per line', async () => {
     const root = await makeRunReview({ options: 3, designers: 2, size: 64 });
