@@ -31,6 +31,7 @@ const BENCHES: { module: string; fn: string; label: string }[] = [
   { module: './validate', fn: 'benchValidate', label: 'validate' },
   { module: './run', fn: 'benchRun', label: 'run' },
   { module: './discussion', fn: 'benchDiscussion', label: 'discussion' },
+  { module: './brief', fn: 'benchBrief', label: 'brief (issue 17: brief runs of 4 and 12 members against the naive way)' },
   { module: './record', fn: 'benchRecord', label: 'record' },
   { module: './package', fn: 'benchPackage', label: 'package (npm run package; timings from the VSIX stage of npm test)' },
 ];
