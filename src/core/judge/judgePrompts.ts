@@ -8,6 +8,7 @@ import type { ChatMessage } from '../llm/messages';
 import type { StructuredOutput } from '../llm/backend';
 import type { DesignerComment } from '../review/model';
 import { quotedComment } from '../run/briefPrompts';
+import { parseJsonAnswer } from '../remix/structuredAnswer';
 
 /** The paper's four dimensions, in the order asked, with what each means to the judge. */
 export const JUDGE_DIMENSIONS = {
@@ -86,16 +87,8 @@ export function judgeMessages(q: JudgeQuestion): ChatMessage[] {
 
 /** One answer, checked with zod; a problem in words (sent back for repair). */
 export function parseJudgeAnswer(content: string): JudgeAnswer | { error: string } {
-  let json: unknown;
-  try {
-    json = JSON.parse(content);
-  } catch {
-    return { error: 'the answer is not valid JSON.' };
-  }
-  const res = JudgeAnswerSchema.safeParse(json);
-  if (!res.success) {
-    const issue = res.error.issues[0]!;
-    return { error: `${issue.path.join('.') || 'the answer'}: ${issue.message}.` };
-  }
-  return { reason: res.data.reason.trim(), better: res.data.better };
+  const parsed = parseJsonAnswer(content, JudgeAnswerSchema);
+  if ('error' in parsed) return parsed;
+  const data = parsed.value;
+  return { reason: data.reason.trim(), better: data.better };
 }

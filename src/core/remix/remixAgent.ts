@@ -11,7 +11,7 @@ import type { StructuredOutput } from '../llm/backend';
 import { addPrompt, nextPromptId, type StepContext } from '../run/context';
 import { conversationMessages } from '../discussion/discussion';
 import { StepError } from '../run/errors';
-import { STRUCTURED_EXTRA_ATTEMPTS, askForStructuredAnswer } from './structuredAnswer';
+import { STRUCTURED_EXTRA_ATTEMPTS, askForStructuredAnswer, parseJsonAnswer } from './structuredAnswer';
 import { DIRECTION_PARTS, GUESTS_NOTE, joinDirections, mapLabelsForEdit, referencesForEditLine, remixAgentMessage, type PromptCandidate, type PromptReference } from '../discussion/prompts';
 import { referencesForEdit } from './imageEdit';
 import type { DecisionPoint, Iteration } from '../record/record';
@@ -333,19 +333,11 @@ export function parseAnswer(
   topK: number,
 ): Parsed {
   const candidateIds = fillOrder;
-  let json: unknown;
-  try {
-    json = JSON.parse(content);
-  } catch {
-    return { error: 'the answer is not valid JSON.' };
-  }
-  const res = validator.safeParse(json);
-  if (!res.success) {
-    const issue = res.error.issues[0]!;
-    return { error: `${issue.path.join('.') || 'the answer'}: ${issue.message}.` };
-  }
+  const parsed = parseJsonAnswer(content, validator);
+  if ('error' in parsed) return parsed;
+  const data = parsed.value;
   // Duplicates are dropped; a ranking shorter than needed is completed in the candidates' current order (reported).
-  const ranking = [...new Set(res.data.ranking)];
+  const ranking = [...new Set(data.ranking)];
   const filled: string[] = [];
   for (const id of candidateIds) {
     if (ranking.length >= topK) break;
@@ -357,15 +349,15 @@ export function parseAnswer(
   return {
     answer: {
       ranking: ranking.slice(0, topK),
-      reasons: res.data.reasons.filter((r) => ranking.slice(0, topK).includes(r.candidate)).map((r) => ({ candidate: r.candidate, reason: r.reason.trim() })).filter((r) => r.reason),
-      editingDirections: typeof res.data.editingDirections === 'string' ? res.data.editingDirections.trim() : undefined,
-      agreements: res.data.agreements.map((s) => s.trim()).filter(Boolean),
-      disagreements: res.data.disagreements.map((s) => s.trim()).filter(Boolean),
-      decisionPoints: res.data.decisionPoints,
-      ...(res.data.backed ? { backed: res.data.backed } : {}),
-      ...(Array.isArray(res.data.remixes)
+      reasons: data.reasons.filter((r) => ranking.slice(0, topK).includes(r.candidate)).map((r) => ({ candidate: r.candidate, reason: r.reason.trim() })).filter((r) => r.reason),
+      editingDirections: typeof data.editingDirections === 'string' ? data.editingDirections.trim() : undefined,
+      agreements: data.agreements.map((s) => s.trim()).filter(Boolean),
+      disagreements: data.disagreements.map((s) => s.trim()).filter(Boolean),
+      decisionPoints: data.decisionPoints,
+      ...(data.backed ? { backed: data.backed } : {}),
+      ...(Array.isArray(data.remixes)
         ? {
-            proposals: (res.data.remixes as { idea?: string; from: string[]; editingDirections: string }[]).map((p) => ({
+            proposals: (data.remixes as { idea?: string; from: string[]; editingDirections: string }[]).map((p) => ({
               ...(p.idea?.trim() ? { idea: p.idea.trim() } : {}),
               // At most as many inputs as the round's one remix would have had (the consensus top K).
               from: [...new Set(p.from)].slice(0, topK),
@@ -373,7 +365,7 @@ export function parseAnswer(
             })),
           }
         : {}),
-      ...(res.data.references.length ? { references: [...new Set(res.data.references)] } : {}),
+      ...(data.references.length ? { references: [...new Set(data.references)] } : {}),
     },
     filled,
   };

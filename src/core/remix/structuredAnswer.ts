@@ -4,6 +4,7 @@
  * `parse` error) sent back with the problem for repair, at most `extraAttempts` more times. Each attempt is handed to
  * `onAttempt` (to record it); the caller says what a give-up sounds like.
  */
+import type * as z from 'zod';
 import type { ChatAnswer, ChatBackend, StructuredOutput } from '../llm/backend';
 import type { ChatMessage } from '../llm/messages';
 import { repairMessage } from '../discussion/prompts';
@@ -79,4 +80,20 @@ export async function askForStructuredAnswer<T>(q: StructuredQuestion<T>): Promi
     await q.onAttempt?.({ attempt, conversation, answer, ...(repairing !== undefined ? { repairing } : {}), error: lastError, rejected });
   }
   throw q.giveUp(lastError, extra + 1);
+}
+
+/** An answer's JSON checked with zod: the value, or the first problem in words (what goes back for repair). */
+export function parseJsonAnswer<T extends z.ZodType>(content: string, schema: T): { value: z.infer<T> } | { error: string } {
+  let json: unknown;
+  try {
+    json = JSON.parse(content);
+  } catch {
+    return { error: 'the answer is not valid JSON.' };
+  }
+  const res = schema.safeParse(json);
+  if (!res.success) {
+    const issue = res.error.issues[0]!;
+    return { error: `${issue.path.join('.') || 'the answer'}: ${issue.message}.` };
+  }
+  return { value: res.data };
 }

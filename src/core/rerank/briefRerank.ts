@@ -5,13 +5,12 @@
  * random name and moved into place, like the design re-rank set; an existing one is never overwritten. Every read and
  * write goes through the review-files room.
  */
-import * as path from 'node:path';
 import { readKindText } from '../files/fileKinds';
-import { makeOwnFolder, removeOwnFolder, renameOwnFolder, statInReview, writeReviewFile } from '../files/reviewFiles';
+import { statInReview, writeReviewFile } from '../files/reviewFiles';
 import type { RunRecord } from '../record/record';
 import { reviewRelative } from '../record/store';
-import { assignLetters, formatKey, type RerankKey, type RerankSetResult } from './key';
-import { KEY_FILE, rerankRel, runRel } from './paths';
+import { assignLetters, type RerankKey, type RerankSetResult } from './key';
+import { buildRerankFolder } from './staging';
 
 /** The revised brief of the last round that has one, relative to the review root; undefined when none. */
 export function finalBriefRel(record: RunRecord): string | undefined {
@@ -22,7 +21,6 @@ export function finalBriefRel(record: RunRecord): string | undefined {
 /** Makes runs/<run-id>/rerank/{A.md,B.md,key.json} for a completed brief run (the caller checked status and absence). */
 export async function makeBriefRerankSet(root: string, record: RunRecord): Promise<RerankSetResult> {
   const runId = record.id;
-  const target = rerankRel(runId);
   const revised = finalBriefRel(record);
   if (!revised) throw new Error(`Run ${runId} wrote no revised brief, so there is nothing to compare.`);
   if (!record.baseline) throw new Error(`Run ${runId} has no direct baseline (baseline.md), so there is nothing to compare it with.`);
@@ -37,15 +35,7 @@ export async function makeBriefRerankSet(root: string, record: RunRecord): Promi
     { kind: 'teamfusion', id: 'revised', file: revised },
     { kind: 'direct', id: 'baseline', file: baseline },
   ]);
-  const staging = await makeOwnFolder(root, runRel(runId), path.posix.basename(target));
-  try {
+  return buildRerankFolder(root, runId, key, async (staging) => {
     for (const [letter, s] of Object.entries(key)) await writeReviewFile(root, `${staging}/${letter}.md`, texts.get(s.file)!, { exclusive: true });
-    await writeReviewFile(root, `${staging}/${KEY_FILE}`, formatKey(key), { exclusive: true });
-    if (await statInReview(root, target)) throw new Error(`Run ${runId} already has a re-rank folder (${target}); it is never overwritten.`);
-    await renameOwnFolder(root, staging, target);
-  } catch (err) {
-    await removeOwnFolder(root, staging);
-    throw err;
-  }
-  return { dir: path.join(root, ...target.split('/')), key };
+  });
 }

@@ -12,7 +12,7 @@ import { remixesOf } from '../record/remixes';
 import * as path from 'node:path';
 import { requireSharp } from '../images/sharp';
 import { stringify } from '../yaml';
-import { LIMITS, makeOwnFolder, mkdirInReview, readReviewBytes, readReviewText, removeOwnFolder, renameOwnFolder, ReviewFileError, statInReview, writeReviewFile } from '../files/reviewFiles';
+import { LIMITS, mkdirInReview, readReviewBytes, readReviewText, ReviewFileError, statInReview, writeReviewFile } from '../files/reviewFiles';
 import { formatDiagnostic } from '../diagnostics/diagnostics';
 import { loadReview } from '../review/loadReview';
 import type { Review } from '../review/model';
@@ -22,10 +22,11 @@ import { makeBriefRerankSet } from './briefRerank';
 import { reviewRankMatrix } from '../stats/analysis';
 import { bordaCount } from '../stats/borda';
 import { averageRankMatrix } from '../stats/ranks';
-import { assignLetters, formatKey, type RerankSetResult, type RerankSource } from './key';
+import { assignLetters, type RerankSetResult, type RerankSource } from './key';
+import { buildRerankFolder } from './staging';
 
 export { assignLetters, letterOf, type RerankSetResult, type RerankSource } from './key';
-import { KEY_FILE, rerankRel, runRel } from './paths';
+import { rerankRel } from './paths';
 
 export const DEFAULT_TOP = 3;
 
@@ -85,10 +86,7 @@ export async function makeRerankSet(reviewRoot: string, runId: string, opts: { t
   const key = assignLetters(runId, sources);
   const brief = await readReviewText(root, 'brief.md', LIMITS.brief);
 
-  // Built in a folder of its own under a random name beside the target (never a name someone could plant a link at),
-  // then moved into place; on failure only that folder, which this process made, is removed (no link followed).
-  const staging = await makeOwnFolder(root, runRel(runId), `${path.posix.basename(target)}`);
-  try {
+  return buildRerankFolder(root, runId, key, async (staging) => {
     await writeReviewFile(root, `${staging}/brief.md`, brief, { exclusive: true });
     await mkdirInReview(root, `${staging}/options`);
     for (const [letter, s] of Object.entries(key)) await writeReviewFile(root, `${staging}/options/${letter}.png`, await blindPng(root, s.file), { exclusive: true });
@@ -100,12 +98,5 @@ export async function makeRerankSet(reviewRoot: string, runId: string, opts: { t
       `# The team ranks these candidates again, blind; "teamfusion compare" shows whether the team converged.\n${stringify({ title: `${review.title} — re-rank` }, { lineWidth: 0 })}`,
       { exclusive: true },
     );
-    await writeReviewFile(root, `${staging}/${KEY_FILE}`, formatKey(key), { exclusive: true });
-    if (await statInReview(root, target)) throw new Error(`Run ${runId} already has a re-rank folder (${target}); it is never overwritten.`);
-    await renameOwnFolder(root, staging, target);
-  } catch (err) {
-    await removeOwnFolder(root, staging);
-    throw err;
-  }
-  return { dir: path.join(root, ...target.split('/')), key };
+  });
 }

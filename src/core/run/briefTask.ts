@@ -32,6 +32,7 @@ import {
   briefSystemPrompt,
 } from './briefPrompts';
 import type { RunTask } from './task';
+import { parseJsonAnswer } from '../remix/structuredAnswer';
 
 export const BASELINE_FILE = 'baseline.md';
 
@@ -66,21 +67,13 @@ export interface BriefAnswer {
 
 /** Parses and cleans one answer; coverage of non-members is dropped (reported), quotes of left-out points removed. */
 export function parseBriefAnswer(content: string, memberIds: readonly string[]): BriefAnswer | { error: string } {
-  let json: unknown;
-  try {
-    json = JSON.parse(content);
-  } catch {
-    return { error: 'the answer is not valid JSON.' };
-  }
-  const res = briefAnswerSchema(memberIds).safeParse(json);
-  if (!res.success) {
-    const issue = res.error.issues[0]!;
-    return { error: `${issue.path.join('.') || 'the answer'}: ${issue.message}.` };
-  }
+  const parsed = parseJsonAnswer(content, briefAnswerSchema(memberIds));
+  if ('error' in parsed) return parsed;
+  const data = parsed.value;
   const clean = (xs: readonly string[]): string[] => xs.map((s) => s.trim()).filter(Boolean);
   const dropped: string[] = [];
   const coverage: Coverage[] = [];
-  for (const c of res.data.coverage) {
+  for (const c of data.coverage) {
     const id = memberIds.find((m) => m === c.designer);
     if (!id) {
       dropped.push(c.designer);
@@ -92,14 +85,14 @@ export function parseBriefAnswer(content: string, memberIds: readonly string[]):
     coverage.push(entry);
   }
   return {
-    revisedBrief: `${res.data.revisedBrief.trim()}\n`,
+    revisedBrief: `${data.revisedBrief.trim()}\n`,
     report: {
-      agreements: clean(res.data.agreements),
-      disagreements: res.data.disagreements
+      agreements: clean(data.agreements),
+      disagreements: data.disagreements
         .map((d) => ({ question: d.question.trim(), positions: d.positions.map((p) => ({ position: p.position.trim(), heldBy: [...new Set(p.heldBy)] })) }))
         .filter((d) => d.question),
-      tradeOffs: clean(res.data.tradeOffs),
-      openQuestions: clean(res.data.openQuestions),
+      tradeOffs: clean(data.tradeOffs),
+      openQuestions: clean(data.openQuestions),
       coverage,
     },
     dropped,
