@@ -3,6 +3,7 @@
 //   node esbuild.mjs --production   what ships (`npm run package`): minified, tree-shaken, no source maps, and
 //                                   <outdir>/meta.json (esbuild's metafile: what each bundle is made of; not shipped)
 //   node esbuild.mjs --watch        rebuilds on change
+// The extension's core is dist/extension-core.js, loaded by dist/extension.js (the activation shell) on first use.
 // openai, yaml and csv-parse are files of their own (dist/openai.js, yaml.js, csv-parse.js) that the extension and the
 // CLI load on first use: activation parses none of them. sharp is native and ships as node_modules/sharp + @img/* (scripts/package.mjs).
 import * as esbuild from 'esbuild';
@@ -41,9 +42,20 @@ const common = {
   define: { __TEAMFUSION_VERSION__: JSON.stringify(version), ...(production ? { 'process.env.NODE_ENV': '"production"' } : {}) },
 };
 const node = { ...common, platform: 'node', format: 'cjs', target: 'node20', external: ['vscode', 'sharp'], plugins: [chunks] };
+/**
+ * The extension's activation shell (src/extension/extension.ts) loads the core (src/extension/core.ts) on first use:
+ * its `require('./core')` becomes `require('./extension-core.js')`, a bundle of its own, so activation parses none of it.
+ */
+const lazyCore = {
+  name: 'lazy-core',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/core$/ }, (args) => (/[\\/]src[\\/]extension[\\/]extension\.ts$/.test(args.importer) ? { path: './extension-core.js', external: true } : undefined));
+  },
+};
 
 const builds = [
-  { ...node, entryPoints: ['src/extension/extension.ts'], outfile: `${outdir}/extension.js` },
+  { ...node, entryPoints: ['src/extension/extension.ts'], outfile: `${outdir}/extension.js`, plugins: [lazyCore, chunks] },
+  { ...node, entryPoints: ['src/extension/core.ts'], outfile: `${outdir}/extension-core.js` },
   { ...node, entryPoints: ['src/cli/main.ts'], outfile: `${outdir}/cli.js`, banner: { js: '#!/usr/bin/env node' } },
   ...Object.entries(CHUNKS).map(([pkg, file]) => ({ ...common, entryPoints: [require.resolve(pkg)], outfile: `${outdir}/${file}`, platform: 'node', format: 'cjs', target: 'node20' })),
   {

@@ -11,6 +11,7 @@ import { checkCommentText } from '../../core/review/comments';
 import type { Diagnostic, LoadResult } from '../../core/review/model';
 import type { ReviewIndex } from './reviewIndex';
 import { isInside } from './reviewIndex';
+import { isReviewFilePath } from '../firstUse';
 
 const IMAGE = /\.(png|jpe?g|webp)$/i;
 const TEXT = /\.(md|ya?ml|json|csv|txt)$/i;
@@ -105,6 +106,11 @@ export class LiveDiagnostics implements vscode.Disposable {
     );
   }
 
+  /** An open, save or close (`edit` false) or a change (`edit` true) that happened before this was listening. */
+  replay(doc: vscode.TextDocument, edit: boolean): void {
+    void (edit ? this.onEdit(doc) : this.onDocument(doc, 100));
+  }
+
   private async onDocument(doc: vscode.TextDocument, delayMs: number): Promise<void> {
     if (doc.uri.scheme !== 'file' || !isReviewFile(doc.uri)) return;
     const root = await this.reviews.reviewOf(doc.uri);
@@ -191,10 +197,7 @@ export class LiveDiagnostics implements vscode.Disposable {
 }
 
 function isReviewFile(uri: vscode.Uri): boolean {
-  const p = uri.path;
-  const name = path.posix.basename(p);
-  const parent = path.posix.basename(path.posix.dirname(p));
-  return name === 'brief.md' || name === 'review.yaml' || parent === 'rankings' || parent === 'options' || (parent === 'comments' && /\.md$/i.test(name));
+  return isReviewFilePath(uri.path);
 }
 
 /** "rankings/ana.yaml" when `uri` is a ranking file directly in `root`'s rankings/, else undefined. */

@@ -1,5 +1,5 @@
 /**
- * The foundation of the extension: the Reviews view, live diagnostics of review folders, and the commands
+ * The foundation of the extension: the Reviews view's data (the view itself is the activation shell's), live diagnostics of review folders, and the commands
  * New Review, Validate Review, Import Rankings from CSV, Refresh Reviews and Show Log.
  * Commands accept optional argument objects so tests and scripts can drive them without any UI.
  */
@@ -12,15 +12,23 @@ import { newReview } from './newReview';
 import { ReviewsTree } from './reviewsTree';
 import { validateReview } from './validateReview';
 import { completesStep, STEP_DONE } from '../walkthrough';
+import type { INTERNAL_COMMANDS } from '../firstUse';
 
 /** Not in the command palette: used by the integration tests to see what the Reviews view shows. */
-export const DESCRIBE_TREE_COMMAND = 'teamfusion.internal.describeReviewsTree';
+export const DESCRIBE_TREE_COMMAND: (typeof INTERNAL_COMMANDS)[number] = 'teamfusion.internal.describeReviewsTree';
 
-export function registerFoundation(context: vscode.ExtensionContext, services: Services): void {
+/** The Reviews view the activation shell created (extension.ts), and how to give it its data. */
+export interface ShellTree {
+  readonly view: vscode.TreeView<unknown>;
+  attach(provider: vscode.TreeDataProvider<unknown>): vscode.Disposable;
+}
+
+/** Returns the live diagnostics, so the shell can hand over the document event that loaded the core. */
+export function registerFoundation(context: vscode.ExtensionContext, services: Services, shell: ShellTree): LiveDiagnostics {
   const { reviews, log } = services;
   const live = new LiveDiagnostics(reviews, log);
   const tree = new ReviewsTree(reviews, live);
-  const view = vscode.window.createTreeView('teamfusion.reviews', { treeDataProvider: tree, showCollapseAll: true });
+  const view = shell.view;
 
   const reveal = async (root: vscode.Uri): Promise<void> => {
     reviews.invalidate();
@@ -56,7 +64,7 @@ export function registerFoundation(context: vscode.ExtensionContext, services: S
   context.subscriptions.push(
     live,
     tree,
-    view,
+    shell.attach(tree as vscode.TreeDataProvider<unknown>),
     runEvents,
     visibility,
     vscode.commands.registerCommand(
@@ -85,4 +93,5 @@ export function registerFoundation(context: vscode.ExtensionContext, services: S
       return tree.snapshot(typeof depth === 'number' ? depth : 3);
     }),
   );
+  return live;
 }

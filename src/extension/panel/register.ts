@@ -1,5 +1,5 @@
 /**
- * Registers "TeamFusion: Open Review" and the serializer that brings review panels back after a window reload.
+ * Registers "TeamFusion: Open Review", and brings review panels back after a window reload (for the shell's serializer).
  */
 import { promises as fs } from 'node:fs';
 import * as vscode from 'vscode';
@@ -8,7 +8,7 @@ import type { Services } from '../services';
 import { isReviewFolder } from '../../core/review';
 import { parsePersistedState } from '../../protocol/panel';
 import { escapeHtml } from './html';
-import { REVIEW_VIEW_TYPE, ReviewPanel } from './reviewPanel';
+import { ReviewPanel } from './reviewPanel';
 import { completeStep, STEP_DONE } from '../walkthrough';
 
 async function isFolder(p: string): Promise<boolean> {
@@ -26,6 +26,20 @@ function runIdOf(arg: unknown): string | undefined {
   return typeof runId === 'string' && runId.length > 0 ? runId : undefined;
 }
 
+/** Brings back a review panel after a window reload (the activation shell's serializer hands it over). */
+export async function reviveReviewPanel(services: Services, panel: vscode.WebviewPanel, state: unknown): Promise<void> {
+  const parsed = parsePersistedState(state);
+  if (parsed.ok && (await isFolder(parsed.value.root))) {
+    ReviewPanel.revive(services, panel, vscode.Uri.file(parsed.value.root), parsed.value.runId);
+    return;
+  }
+  services.log.info('A review panel could not be restored: its review folder is gone or unknown.');
+  panel.webview.options = { enableScripts: false, localResourceRoots: [] };
+  panel.webview.html = `<!DOCTYPE html><html><head><meta http-equiv="Content-Security-Policy" content="default-src 'none'"></head><body><p>${escapeHtml(
+    'This review is no longer available. Open it again with "TeamFusion: Open Review".',
+  )}</p></body></html>`;
+}
+
 export function registerReviewPanel(context: vscode.ExtensionContext, services: Services): void {
   context.subscriptions.push(
     vscode.commands.registerCommand('teamfusion.openReview', guardCommand(services.log, 'Open Review', async (arg: unknown) => {
@@ -41,19 +55,5 @@ export function registerReviewPanel(context: vscode.ExtensionContext, services: 
       completeStep(STEP_DONE.analysis);
       return undefined;
     })),
-    vscode.window.registerWebviewPanelSerializer(REVIEW_VIEW_TYPE, {
-      async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
-        const parsed = parsePersistedState(state);
-        if (parsed.ok && (await isFolder(parsed.value.root))) {
-          ReviewPanel.revive(services, panel, vscode.Uri.file(parsed.value.root), parsed.value.runId);
-          return;
-        }
-        services.log.info('A review panel could not be restored: its review folder is gone or unknown.');
-        panel.webview.options = { enableScripts: false, localResourceRoots: [] };
-        panel.webview.html = `<!DOCTYPE html><html><head><meta http-equiv="Content-Security-Policy" content="default-src 'none'"></head><body><p>${escapeHtml(
-          'This review is no longer available. Open it again with "TeamFusion: Open Review".',
-        )}</p></body></html>`;
-      },
-    }),
   );
 }

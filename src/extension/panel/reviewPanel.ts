@@ -36,7 +36,8 @@ import { discussionCoding } from '../analysis/discussionCoding';
 import { discussionState } from '../analysis/panelDiscussion';
 import { briefRunState } from './briefState';
 
-export const REVIEW_VIEW_TYPE = 'teamfusion.review';
+import { REVIEW_VIEW_TYPE } from '../firstUse';
+export { REVIEW_VIEW_TYPE };
 
 function sameFolder(a: string, b: string): boolean {
   return path.resolve(a) === path.resolve(b);

@@ -34,6 +34,14 @@ describe('production bundles', function () {
   });
   after(() => fs.rm(dir, { recursive: true, force: true }));
 
+  it('activation (extension.js) parses only the shell: no src/core, no protocol, no library; the core is extension-core.js, loaded on first use', () => {
+    const inputs = Object.entries(output('extension.js').inputs).filter(([, v]) => v.bytesInOutput > 0).map(([f]) => f.replace(/^.*?(src|node_modules)\//, '$1/'));
+    assert.deepEqual(inputs.sort(), ['src/extension/extension.ts', 'src/extension/firstUse.ts']);
+    assert.ok(output('extension.js').bytes < 10_000, `extension.js: ${output('extension.js').bytes} bytes`);
+    assert.ok(readFileSync(path.join(dir, 'extension.js'), 'utf8').includes('require("./extension-core.js")'));
+    assert.ok(from('extension-core.js', /src\/core\//) > 100_000, 'the core is in extension-core.js');
+  });
+
   it('are minified and carry no source maps', async () => {
     const names = await fs.readdir(dir);
     assert.deepEqual(names.filter((n) => n.endsWith('.map')), []);
@@ -43,12 +51,13 @@ describe('production bundles', function () {
   });
 
   for (const [pkg, file] of [['openai', 'openai.js'], ['yaml', 'yaml.js'], ['csv-parse', 'csv-parse.js']] as const) {
-    it(`keep ${pkg} out of extension.js and cli.js: its own file, ${file}, loaded on first use`, () => {
+    it(`keep ${pkg} out of extension.js, extension-core.js and cli.js: its own file, ${file}, loaded on first use`, () => {
       const inside = new RegExp(`node_modules/${pkg}/`);
       assert.equal(from('extension.js', inside), 0);
+      assert.equal(from('extension-core.js', inside), 0);
       assert.equal(from('cli.js', inside), 0);
       assert.ok(from(file, inside) > 10_000);
-      assert.ok(readFileSync(path.join(dir, 'extension.js'), 'utf8').includes(`require("./${file}")`));
+      assert.ok(readFileSync(path.join(dir, 'extension-core.js'), 'utf8').includes(`require("./${file}")`));
     });
   }
 
@@ -67,8 +76,8 @@ describe('production bundles', function () {
   });
 
   it('tree-shake zod: namespace imports only (no `import { z }`, which keeps every locale)', () => {
-    assert.equal(from('extension.js', /node_modules\/zod\/v4\/locales\/(?!en)/), 0, "every locale is in: write `import * as z from 'zod'`, not `import { z } from 'zod'`");
-    assert.ok(from('extension.js', /node_modules\/zod\//) < 160_000, `zod in extension.js: ${from('extension.js', /node_modules\/zod\//)} bytes`);
+    assert.equal(from('extension-core.js', /node_modules\/zod\/v4\/locales\/(?!en)/), 0, "every locale is in: write `import * as z from 'zod'`, not `import { z } from 'zod'`");
+    assert.ok(from('extension-core.js', /node_modules\/zod\//) < 160_000, `zod in extension-core.js: ${from('extension-core.js', /node_modules\/zod\//)} bytes`);
   });
 
   it('the webview carries no schema library and no entity tables', () => {

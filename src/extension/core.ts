@@ -1,0 +1,40 @@
+/**
+ * Everything the extension does, loaded by the activation shell (extension.ts) on first use — a command, the Reviews
+ * view asking for its items, a review file opened or edited, a review panel restored: the shared services and every
+ * area's commands, the Reviews view's data, live diagnostics and the review panel. Bundled apart as dist/extension-core.js.
+ */
+import * as vscode from 'vscode';
+import { registerFoundation, type ShellTree } from './foundation/register';
+import { registerRunCommands } from './run/register';
+import { registerReviewPanel, reviveReviewPanel } from './panel/register';
+import { registerRerank } from './rerank/register';
+import { registerDiscussionAnalysis } from './analysis/discussionCoding';
+import { createServices } from './services';
+import { registerWalkthrough } from './walkthrough';
+import { registerBriefReview } from './brief/register';
+import { registerBaseline } from './baseline/register';
+
+export interface Core {
+  /** A review panel VS Code restored after a reload. */
+  revivePanel(panel: vscode.WebviewPanel, state: unknown): Promise<void>;
+  /** A document event that happened before the core listened (the one that loaded it). */
+  replayDocument(doc: vscode.TextDocument, edit: boolean): void;
+}
+
+/** Registers every command and listener; the commands the shell stood in for must be free again (it disposed them). */
+export function startCore(context: vscode.ExtensionContext, tree: ShellTree): Core {
+  const services = createServices(context);
+  context.subscriptions.push(services);
+  const live = registerFoundation(context, services, tree);
+  registerRunCommands(context, services);
+  registerDiscussionAnalysis(context, services);
+  registerReviewPanel(context, services);
+  registerRerank(context, services);
+  registerWalkthrough(context, services);
+  registerBriefReview(context, services);
+  registerBaseline(context, services);
+  return {
+    revivePanel: (panel, state) => reviveReviewPanel(services, panel, state),
+    replayDocument: (doc, edit) => live.replay(doc, edit),
+  };
+}
