@@ -144,8 +144,8 @@ describe('review panel in a real VS Code (code-server)', function () {
     assert.equal(shown, expected);
     assert.equal(await panel.locator('#tf-w').textContent(), expected.toFixed(3));
     assert.equal(await panel.locator('td.tf-cell[data-designer]').count(), 4 * 6);
-    const tip = await panel.locator('td.tf-cell[data-designer]').first().getAttribute('title');
-    assert.ok(tip && tip.length > 10, 'justification on hover');
+    const tip = await panel.locator('td.tf-cell[data-designer]').first().getAttribute('aria-label');
+    assert.ok(tip && tip.length > 10, "the justification is in the cell's label (the tooltip shows it on hover and focus)");
     await panel.locator('td.tf-cell[data-designer]').first().focus();
     assert.equal(await panel.locator('#tf-heat-tip').isVisible(), true, 'justification on keyboard focus');
     await screenshot(page, '01-overview-tooltip-dark');
@@ -157,6 +157,72 @@ describe('review panel in a real VS Code (code-server)', function () {
     await panel.evaluate(() => document.getElementById('tf-consensus')?.scrollIntoView());
     await shoot('02-consensus');
     await panel.evaluate(() => window.scrollTo(0, 0));
+  });
+
+  it('the heatmap tooltip follows hover and focus, never covers or takes the pointer from the cells around it, and closes on leave and Escape', async () => {
+    const page = w!.page;
+    await showTab(panel, 'overview');
+    await panel.locator('#tf-title').click(); // the webview has keyboard focus, nothing in the grid does
+    const cellSel = (designer: string, option: string) => `td.tf-cell[data-designer="${designer}"][data-option="${option}"]`;
+    const ids = await panel.evaluate(() => {
+      const rows = [...document.querySelectorAll('table.tf-heat tbody tr')].map((r) => [...r.querySelectorAll<HTMLElement>('td.tf-cell[data-designer]')].map((c) => [c.dataset.designer!, c.dataset.option!] as const));
+      return { first: rows[0]![1]!, right: rows[0]![2]!, below: rows[1]![1]! };
+    });
+    const hidden = () => (document.getElementById('tf-heat-tip') as HTMLElement).hidden;
+    /** Waits (a condition, under a ceiling for a loaded machine) for the tooltip to be open for that cell. */
+    const shownFor = async (designer: string, option: string) => {
+      await panel
+        .waitForFunction(
+          ([d, o]) => !(document.getElementById('tf-heat-tip') as HTMLElement).hidden && document.querySelector(`td.tf-cell[data-designer="${d}"][data-option="${o}"]`)?.getAttribute('aria-describedby') === 'tf-heat-tip',
+          [designer, option] as const,
+          { timeout: 60_000, polling: 100 },
+        )
+        .catch((e: unknown) => {
+          throw new Error(`the tooltip for ${designer}/${option} did not open: ${String(e)}`);
+        });
+    };
+    await panel.locator(cellSel(...ids.first)).hover();
+    await shownFor(...ids.first);
+    // While it is open: what lies under the tooltip, and what the pointer finds at the centres of the cells around it.
+    const checked = await panel.evaluate(({ first, around }) => {
+      const tip = document.getElementById('tf-heat-tip')!;
+      const t = tip.getBoundingClientRect();
+      const centreHits = around.map((sel) => {
+        const b = document.querySelector<HTMLElement>(sel)!.getBoundingClientRect();
+        return document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2) === document.querySelector(sel);
+      });
+      const overlapping = [...document.querySelectorAll('td.tf-cell')].filter((c) => {
+        const b = c.getBoundingClientRect();
+        return b.left < t.right && b.right > t.left && b.top < t.bottom && b.bottom > t.top;
+      }).length;
+      return { describes: document.querySelector(first)!.getAttribute('aria-describedby'), text: tip.textContent ?? '', centreHits, overlapping };
+    }, { first: cellSel(...ids.first), around: [cellSel(...ids.below), cellSel(...ids.right)] });
+    assert.equal(checked.describes, 'tf-heat-tip');
+    assert.ok(checked.text.includes('ranked'), checked.text);
+    assert.deepEqual(checked.centreHits, [true, true], 'the cells below and beside it are what the pointer finds at their centres');
+    assert.equal(checked.overlapping, 0, 'the tooltip lies over no cell of the grid');
+    await screenshot(page, '01-heat-tooltip-hover-dark');
+    // The real pointer, moved onto the neighbouring cells while the tooltip is open, reaches them: the tooltip follows.
+    await panel.locator(cellSel(...ids.below)).hover();
+    await shownFor(...ids.below);
+    await panel.locator(cellSel(...ids.right)).hover();
+    await shownFor(...ids.right);
+    // Escape closes it.
+    await page.keyboard.press('Escape');
+    await waitInFrame(panel, hidden, 'Escape to close the tooltip', 60_000);
+    // Shows again on hover, closes when the pointer leaves the grid.
+    await panel.locator(cellSel(...ids.first)).hover();
+    await shownFor(...ids.first);
+    await panel.locator('#tf-title').hover();
+    await waitInFrame(panel, hidden, 'the tooltip to close on pointer leave', 60_000);
+    // Keyboard: follows focus, Escape closes it.
+    await panel.locator(cellSel(...ids.first)).focus();
+    await shownFor(...ids.first);
+    await page.keyboard.press('ArrowDown');
+    await shownFor(...ids.below);
+    await page.keyboard.press('Escape');
+    await waitInFrame(panel, hidden, 'Escape to close the focus tooltip', 60_000);
+    await panel.locator('#tf-title').click();
   });
 
   it('runs against the mock server: the discussion streams in and the remix image shows', async () => {
@@ -317,7 +383,7 @@ describe('review panel in a real VS Code (code-server)', function () {
     assert.equal(await active('#tf-brief a[href^="javascript"], #tf-brief a[href^="data"]'), 0);
     assert.equal(await active('#tf-brief .tf-markdown :is(img, script, iframe, svg, div[style])'), 0);
     assert.match((await frame.locator('#tf-title').textContent()) ?? '', /<img src=x onerror=/);
-    const cell = await frame.locator('td.tf-cell[data-designer="ana"]').first().getAttribute('title');
+    const cell = await frame.locator('td.tf-cell[data-designer="ana"]').first().getAttribute('aria-label');
     assert.ok(cell?.includes('<img src=x'), 'the justification shows literally');
 
     // The model says hostile things too.

@@ -1,6 +1,7 @@
 /**
  * Designers × options: each cell shows the rank the designer gave, coloured by it (strong = best). The justification
- * shows on hover (title) and, for keyboard users, in a visible tooltip when the cell has focus (aria-describedby).
+ * shows in one tooltip for the cell under the pointer or with focus (aria-describedby); it closes when the pointer leaves
+ * the grid, on Escape and on blur. It never covers the cells around it or takes their pointer (see placeTip).
  * Built as a plain table with one listener for the whole grid, so 50 × 50 stays quick.
  */
 import { h, section, muted } from '../dom';
@@ -49,7 +50,7 @@ export function heatmapView(ctx: ViewContext): HTMLElement {
         return;
       }
       const describe = `${d.name}, option ${o.id}, ranked ${ordinal(e.rank)}: ${e.justification}`;
-      const cell = h('td', { class: 'tf-cell', tabindex: 0, title: e.justification, 'aria-label': describe, 'data-designer': d.id, 'data-option': o.id }, String(e.rank));
+      const cell = h('td', { class: 'tf-cell', tabindex: 0, 'aria-label': describe, 'data-designer': d.id, 'data-option': o.id }, String(e.rank));
       cell.style.setProperty('--tf-heat', `${heatPercent(avg[i] ?? n, n)}%`);
       if ((avg[i] ?? n) <= 1.5) cell.classList.add('tf-cell-top');
       row.append(cell);
@@ -72,27 +73,51 @@ export function heatmapView(ctx: ViewContext): HTMLElement {
 
   const tip = h('div', { id: TIP_ID, role: 'tooltip', class: 'tf-tooltip', hidden: true });
   const table = h('table', { class: 'tf-heat', 'aria-label': 'Ranks given by each designer (1 = best)' }, h('thead', {}, headRow), body, foot);
-  let focused: HTMLElement | null = null;
-  table.addEventListener('focusin', (ev) => {
-    const cell = (ev.target as HTMLElement).closest<HTMLElement>('td.tf-cell[data-designer]');
-    if (!cell) return;
-    focused = cell;
+  const wrap = h('div', { class: 'tf-heat-wrap', 'data-view-group': '' }, table);
+  let shownFor: HTMLElement | null = null;
+  const cellOf = (t: EventTarget | null): HTMLElement | null => (t instanceof Element ? t.closest<HTMLElement>('td.tf-cell[data-designer]') : null);
+  const onEscape = (ev: KeyboardEvent) => {
+    if (ev.key !== 'Escape' || tip.hidden) return;
+    ev.stopPropagation();
+    hide();
+  };
+  const show = (cell: HTMLElement) => {
+    if (shownFor && shownFor !== cell) shownFor.removeAttribute('aria-describedby');
+    shownFor = cell;
     tip.textContent = cell.getAttribute('aria-label') ?? '';
     cell.setAttribute('aria-describedby', TIP_ID);
     tip.hidden = false;
-    placeTip(tip, cell);
+    placeTip(tip, cell, wrap);
+    document.addEventListener('keydown', onEscape, true);
+  };
+  function hide(): void {
+    shownFor?.removeAttribute('aria-describedby');
+    shownFor = null;
+    tip.hidden = true;
+    document.removeEventListener('keydown', onEscape, true);
+  }
+  table.addEventListener('focusin', (ev) => {
+    const cell = cellOf(ev.target);
+    if (cell) show(cell);
   });
   table.addEventListener('focusout', (ev) => {
-    (ev.target as HTMLElement).removeAttribute?.('aria-describedby');
-    focused = null;
-    tip.hidden = true;
+    if (cellOf(ev.target) === shownFor) hide();
   });
+  // Hover: the tooltip follows the pointer from cell to cell; off a cell (a header, the gaps) it closes unless the cell
+  // it is for has focus; leaving the grid closes it.
+  table.addEventListener('pointerover', (ev) => {
+    const cell = cellOf(ev.target);
+    if (cell && cell !== shownFor) show(cell);
+    else if (!cell && shownFor && shownFor !== document.activeElement) hide();
+  });
+  table.addEventListener('pointerleave', hide);
   table.addEventListener('keydown', (ev) => moveFocus(ev, table));
-  const wrap = h('div', { class: 'tf-heat-wrap', 'data-view-group': '' }, table);
   // The tooltip is fixed to the window, outside the scrolling box, so neither the box nor the panel's edge cuts it.
   const follow = () => {
-    if (!wrap.isConnected) window.removeEventListener('scroll', follow);
-    else if (focused && !tip.hidden) placeTip(tip, focused);
+    if (!wrap.isConnected) {
+      window.removeEventListener('scroll', follow);
+      document.removeEventListener('keydown', onEscape, true);
+    } else if (shownFor && !tip.hidden) placeTip(tip, shownFor, wrap);
   };
   wrap.addEventListener('scroll', follow, { passive: true });
   window.addEventListener('scroll', follow, { passive: true });
@@ -105,19 +130,51 @@ export function heatmapView(ctx: ViewContext): HTMLElement {
   );
 }
 
-/** Below the cell when it fits in the window, else above it, else where the most room is (then it scrolls itself). */
-function placeTip(tip: HTMLElement, cell: HTMLElement): void {
+/**
+ * Outside the grid's visible part, in line with the cell: above it when the tooltip fits in the window there, else below
+ * it, else beside it. There it lies over no cell, so nothing of the grid is hidden or loses the pointer, and it takes the
+ * pointer like any element (it closes as soon as the pointer leaves the grid anyway). Only when the grid fills the
+ * window does it lie over the grid: then on the side of the cell with more room, clear of the cell's own row and the
+ * rows next to it, shortened to fit (it scrolls itself), and it lets the pointer through to the cells under it
+ * (tf-tooltip-over: pointer-events none).
+ */
+function placeTip(tip: HTMLElement, cell: HTMLElement, grid: HTMLElement): void {
   const margin = 6;
-  const box = cell.getBoundingClientRect();
+  const gap = 4;
+  tip.classList.remove('tf-tooltip-over');
   tip.style.setProperty('max-height', `${Math.max(80, window.innerHeight - 2 * margin)}px`);
+  const box = cell.getBoundingClientRect();
+  // The table as its scrolling box shows it.
+  const w = grid.getBoundingClientRect();
+  const tb = (grid.querySelector('table') ?? grid).getBoundingClientRect();
+  const g = { top: Math.max(w.top, tb.top), bottom: Math.min(w.bottom, tb.bottom), left: Math.max(w.left, tb.left), right: Math.min(w.right, tb.right) };
+  // The part of the grid the window shows.
+  const top0 = Math.max(g.top, 0);
+  const bottom0 = Math.min(g.bottom, window.innerHeight);
   const t = tip.getBoundingClientRect();
-  const below = window.innerHeight - box.bottom - margin;
-  const above = box.top - margin;
+  const clampLeft = (x: number) => Math.max(margin, Math.min(x, window.innerWidth - margin - t.width));
+  const clampTop = (y: number) => Math.max(margin, Math.min(y, window.innerHeight - margin - t.height));
   let top: number;
-  if (t.height + 4 <= below) top = box.bottom + 4;
-  else if (t.height + 4 <= above) top = box.top - 4 - t.height;
-  else top = Math.max(margin, window.innerHeight - margin - t.height);
-  const left = Math.max(margin, Math.min(box.left, window.innerWidth - margin - t.width));
+  let left = clampLeft(box.left);
+  if (top0 - gap - t.height >= margin) top = top0 - gap - t.height;
+  else if (bottom0 + gap + t.height <= window.innerHeight - margin) top = bottom0 + gap;
+  else if (window.innerWidth - g.right - gap - margin >= t.width) {
+    left = g.right + gap;
+    top = clampTop(box.top);
+  } else if (g.left - gap - margin >= t.width) {
+    left = g.left - gap - t.width;
+    top = clampTop(box.top);
+  } else {
+    tip.classList.add('tf-tooltip-over');
+    const clearAbove = box.top - box.height - gap; // the row above the cell stays clear
+    const clearBelow = box.bottom + box.height + gap; // and the row below
+    const roomAbove = clearAbove - margin;
+    const roomBelow = window.innerHeight - margin - clearBelow;
+    const room = Math.max(roomAbove, roomBelow, 40);
+    tip.style.setProperty('max-height', `${Math.round(room)}px`);
+    const height = Math.min(t.height, room);
+    top = roomAbove >= roomBelow ? Math.max(margin, clearAbove - height) : clearBelow;
+  }
   tip.style.setProperty('top', `${Math.round(top)}px`);
   tip.style.setProperty('left', `${Math.round(left)}px`);
 }
