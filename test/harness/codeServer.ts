@@ -114,9 +114,10 @@ export async function commandPaletteEntries(page: Page, title: string): Promise<
 /**
  * Runs a command the way a user does: F1, type the title (e.g. "TeamFusion: Validate Review"), pick it.
  * The palette lists only commands known when it opened, and right after the workbench renders the extensions may not be
- * registered yet, so it re-opens the palette until the command shows up. Fails after `timeoutMs` (default 30 s).
+ * registered yet, so it re-opens the palette until the command shows up. Fails after `timeoutMs` (default 120 s: a ceiling for a
+ * loaded machine, not a clock).
  */
-export async function runCommand(page: Page, title: string, timeoutMs = 30_000): Promise<void> {
+export async function runCommand(page: Page, title: string, timeoutMs = 120_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   const input = page.locator('.quick-input-widget input');
   for (let attempt = 1; ; attempt++) {

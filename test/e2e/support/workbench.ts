@@ -149,18 +149,43 @@ export async function command(page: Page, title: string): Promise<void> {
   await page.waitForTimeout(300);
 }
 
-/** Switches the colour theme the way a user does ("Preferences: Color Theme", type the name, Enter). */
-export async function setColorTheme(page: Page, theme: string): Promise<void> {
+/** The classes VS Code gives the workbench and every webview's body for a built-in theme of that name. */
+function themeClasses(theme: string): { workbench: string; webview: string } {
+  if (/high contrast/i.test(theme)) return /light/i.test(theme) ? { workbench: 'hc-light', webview: 'vscode-high-contrast-light' } : { workbench: 'hc-black', webview: 'vscode-high-contrast' };
+  return /light/i.test(theme) ? { workbench: 'vs', webview: 'vscode-light' } : { workbench: 'vs-dark', webview: 'vscode-dark' };
+}
+
+/**
+ * Switches the colour theme the way a user does ("Preferences: Color Theme", type the name, Enter), then waits until the
+ * workbench and every open webview wear it (a condition under a ceiling for a loaded machine, not a fixed pause).
+ */
+export async function setColorTheme(page: Page, theme: string, ceilingMs = 120_000): Promise<void> {
   await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
   await runCommand(page, 'Preferences: Color Theme');
   const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible', timeout: 15_000 });
-  await page.waitForTimeout(300);
+  await input.waitFor({ state: 'visible', timeout: ceilingMs });
   await input.fill(theme);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: theme }).first().waitFor({ state: 'visible', timeout: 15_000 });
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: theme }).first().waitFor({ state: 'visible', timeout: ceilingMs });
   await page.keyboard.press('Enter');
   await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
-  await page.waitForTimeout(800);
+  const want = themeClasses(theme);
+  const deadline = Date.now() + ceilingMs;
+  for (;;) {
+    const workbench = await page.locator('.monaco-workbench').first().evaluate((e, c) => e.classList.contains(c), want.workbench).catch(() => false);
+    let webviews = true;
+    for (const f of page.frames()) {
+      // A webview's document: its body wears one of vscode-light / vscode-dark / vscode-high-contrast(-light).
+      const ok = await f.evaluate((c) => {
+        const b = document.body;
+        if (!b || ![...b.classList].some((x) => /^vscode-(light|dark|high-contrast)/.test(x))) return true;
+        return b.classList.contains(c) && (c !== 'vscode-high-contrast' || !b.classList.contains('vscode-high-contrast-light'));
+      }, want.webview).catch(() => true);
+      if (!ok) webviews = false;
+    }
+    if (workbench && webviews) return;
+    if (Date.now() > deadline) throw new Error(`The colour theme "${theme}" was not applied within ${ceilingMs} ms`);
+    await page.waitForTimeout(100);
+  }
 }
 
 /** The quick pick TeamFusion's commands show when the workspace holds several reviews (reviewIndex.ts: "Which review?"). */
@@ -238,8 +263,17 @@ export async function shootBothThemes(page: Page, name: string, prepare?: () => 
   await setColorTheme(page, DARK);
 }
 
-/** Switches the panel to one of its tabs. */
-export async function showTab(frame: Frame, name: 'overview' | 'run' | 'ranking'): Promise<void> {
+/** Switches the panel to one of its tabs and waits until that tab's panel shows (a condition, not a pause). */
+export async function showTab(frame: Frame, name: 'overview' | 'run' | 'ranking', ceilingMs = 120_000): Promise<void> {
   await frame.locator(`vscode-tab-header[data-tab=${name}]`).click();
-  await frame.page().waitForTimeout(300);
+  const index = ['overview', 'run', 'ranking'].indexOf(name);
+  await frame.waitForFunction(
+    (i) => {
+      const tabs = document.getElementById('tf-tabs') as (HTMLElement & { selectedIndex?: number }) | null;
+      const panel = document.querySelectorAll<HTMLElement>('#tf-tabs > vscode-tab-panel')[i];
+      return !!tabs && tabs.selectedIndex === i && !!panel && !panel.hidden && panel.getBoundingClientRect().height > 0;
+    },
+    index,
+    { timeout: ceilingMs, polling: 100 },
+  );
 }
