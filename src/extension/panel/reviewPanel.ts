@@ -39,6 +39,9 @@ import { briefRunState } from './briefState';
 import { REVIEW_VIEW_TYPE } from '../firstUse';
 export { REVIEW_VIEW_TYPE };
 
+/** Designers × options above which the panel shows the rankings before the agreement (50 × 50 is 2,500; the sample 24). */
+const DEFER_ANALYSIS_CELLS = 400;
+
 function sameFolder(a: string, b: string): boolean {
   return path.resolve(a) === path.resolve(b);
 }
@@ -108,6 +111,8 @@ export class ReviewPanel implements vscode.Disposable {
   private reloadAll = false;
   private loading: Promise<void> | undefined;
   private analysisCache: { value: PanelAnalysis } | { error: string } = { error: 'Loading…' };
+  /** Bumped by every reload of the review: a deferred analysis of an older load is dropped. */
+  private analysisGeneration = 0;
   private lastLoad: Awaited<ReturnType<Services['reviews']['load']>> | undefined;
   private runs: RunRecord[] = [];
   /** Runs whose record cannot be used, with their diagnostic. */
@@ -212,10 +217,16 @@ export class ReviewPanel implements vscode.Disposable {
   private async reload(all: boolean): Promise<void> {
     this.agreements.clear();
     this.sideBySide = undefined;
+    let analyseAfter = false;
     try {
       if (all || !this.lastLoad) {
         this.lastLoad = await this.services.reviews.load(this.root, { partial: true, despiteSettings: true });
-        this.analysisCache = this.analyse();
+        // A large review's permutation test takes a few hundred milliseconds of the extension host: the panel shows the
+        // rankings first and the agreement right after, instead of waiting for it.
+        const review = this.lastLoad.review;
+        analyseAfter = !!review && review.designers.length * review.options.length > DEFER_ANALYSIS_CELLS;
+        this.analysisGeneration++;
+        this.analysisCache = analyseAfter ? { error: 'Working out the agreement (10,000 permutations)…' } : this.analyse();
         if (this.lastLoad.review) this.panel.title = `Review: ${this.lastLoad.review.title}`;
       }
       const entries = await listRunEntries(this.root.fsPath).catch((e: unknown) => {
@@ -235,6 +246,16 @@ export class ReviewPanel implements vscode.Disposable {
     } catch (e) {
       this.services.log.error(`Could not load the review ${this.root.fsPath}: ${describe(e)}`);
     }
+    await this.postState();
+    // `loading` (which `ready` waits for) ends here; the agreement follows in a state of its own.
+    if (analyseAfter) void this.analyseLater(this.analysisGeneration);
+  }
+
+  /** The deferred analysis of a large review, unless a later reload has replaced it or the panel is gone. */
+  private async analyseLater(generation: number): Promise<void> {
+    await new Promise((r) => setImmediate(r));
+    if (this.disposed || generation !== this.analysisGeneration) return;
+    this.analysisCache = this.analyse();
     await this.postState();
   }
 
