@@ -63,6 +63,14 @@ export async function benchPackage(): Promise<{ name: string; value: number; goa
     add('activationMs', 'activation (VS Code measure, installed VSIX)', 50);
     add('openSampleMs', 'Open Review → rendered panel, sample', 1000);
     add('open50x50Ms', 'Open Review → rendered panel, 50 × 50', 2000);
+    add('open50x50AgreementMs', 'Open Review → agreement shown, 50 × 50', 2000);
+    // Against the floor of the same run (a minimal extension beside it): ratios, goal ≤ 1.5.
+    const addRatio = (key: string, name: string) => {
+      if (typeof t[key] === 'number') rows.push({ name, value: t[key] as number, goal: 1.5, unit: '× floor' });
+    };
+    addRatio('activationRatio', 'activation ÷ the floor extension\'s');
+    addRatio('openSampleRatio', 'Open Review → rendered, sample ÷ a minimal panel\'s');
+    addRatio('open50x50Ratio', 'Open Review → rendered, 50 × 50 ÷ a minimal panel\'s');
   }
   return rows;
 }
