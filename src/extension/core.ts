@@ -19,13 +19,21 @@ export interface Core {
   revivePanel(panel: vscode.WebviewPanel, state: unknown): Promise<void>;
   /** A document event that happened before the core listened (the one that loaded it). */
   replayDocument(doc: vscode.TextDocument, edit: boolean): void;
+  /** A review file's change on disk that the shell's watcher saw before the core listened (the one that loaded it). */
+  replayWatched(kind: 'create' | 'delete' | 'change', uri: vscode.Uri): void;
+}
+
+/** What the activation shell made at activation and hands over. */
+export interface ShellParts extends ShellTree {
+  /** Watches REVIEW_FILES_GLOB since activation. */
+  readonly reviewWatcher: vscode.FileSystemWatcher;
 }
 
 /** Registers every command and listener; the commands the shell stood in for must be free again (it disposed them). */
-export function startCore(context: vscode.ExtensionContext, tree: ShellTree): Core {
-  const services = createServices(context);
+export function startCore(context: vscode.ExtensionContext, shell: ShellParts): Core {
+  const services = createServices(context, shell.reviewWatcher);
   context.subscriptions.push(services);
-  const live = registerFoundation(context, services, tree);
+  const live = registerFoundation(context, services, shell);
   registerRunCommands(context, services);
   registerDiscussionAnalysis(context, services);
   registerReviewPanel(context, services);
@@ -36,5 +44,6 @@ export function startCore(context: vscode.ExtensionContext, tree: ShellTree): Co
   return {
     revivePanel: (panel, state) => reviveReviewPanel(services, panel, state),
     replayDocument: (doc, edit) => live.replay(doc, edit),
+    replayWatched: (kind, uri) => services.reviews.onWatched(kind, uri),
   };
 }

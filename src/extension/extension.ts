@@ -2,13 +2,13 @@
  * Entry point of the extension (dist/extension.js), and all that activation does: it registers every command (each a
  * stand-in), the Reviews view and the review panel's serializer, and returns. The core — src/core, the zod schemas, the
  * services and every area's code (core.ts, bundled apart as dist/extension-core.js) — is loaded on first use: a command
- * run, the Reviews view asking for its items, a review file opened, edited or saved, a review panel restored, or the VS
- * Code chat model that belongs in the status bar (teamfusion.chatProvider "vscode"). Loading replaces the stand-ins
- * with the core's commands in one synchronous step, and the command that loaded it then runs as the core's.
+ * run, the Reviews view asking for its items, a review file opened, edited, saved or changed on disk, a review panel
+ * restored, or the VS Code chat model that belongs in the status bar (teamfusion.chatProvider "vscode"). Loading replaces
+ * the stand-ins with the core's commands in one synchronous step, and the command that loaded it then runs as the core's.
  */
 import * as vscode from 'vscode';
 import type { Core } from './core';
-import { INTERNAL_COMMANDS, isReviewFilePath, REVIEW_VIEW_TYPE, REVIEWS_VIEW_ID } from './firstUse';
+import { INTERNAL_COMMANDS, isReviewFilePath, REVIEW_FILES_GLOB, REVIEW_VIEW_TYPE, REVIEWS_VIEW_ID } from './firstUse';
 
 /** The Reviews view's data provider until the core attaches its own, which it then forwards to. */
 class ShellTree implements vscode.TreeDataProvider<unknown> {
@@ -64,7 +64,7 @@ export function activate(context: vscode.ExtensionContext): void {
     try {
       // The core's bundle is parsed here, on first use, never at activation (esbuild.mjs keeps it a file of its own).
       const { startCore } = require('./core') as typeof import('./core');
-      core = startCore(context, { view, attach: (provider) => tree.attach(provider) });
+      core = startCore(context, { view, attach: (provider) => tree.attach(provider), reviewWatcher });
       return core;
     } catch (e) {
       failure = e instanceof Error ? e : new Error(String(e));
@@ -73,6 +73,9 @@ export function activate(context: vscode.ExtensionContext): void {
     }
   };
 
+  // Review files changed on disk: watched from activation on (a change is a first use), so none is missed while the core loads.
+  const reviewWatcher = vscode.workspace.createFileSystemWatcher(REVIEW_FILES_GLOB);
+  context.subscriptions.push(reviewWatcher);
   const tree = new ShellTree(load);
   const view = vscode.window.createTreeView(REVIEWS_VIEW_ID, { treeDataProvider: tree, showCollapseAll: true });
   context.subscriptions.push(view);
@@ -90,7 +93,13 @@ export function activate(context: vscode.ExtensionContext): void {
     if (doc.uri.scheme === 'file' && isReviewFilePath(doc.uri.path)) load().replayDocument(doc, edit);
   };
   const wantsChatModel = () => vscode.workspace.getConfiguration('teamfusion').get('chatProvider') === 'vscode';
+  const watched = (kind: 'create' | 'delete' | 'change') => (uri: vscode.Uri) => {
+    if (!uri.path.includes('/node_modules/') && !(kind === 'change' && uri.path.endsWith('/run.json'))) load().replayWatched(kind, uri);
+  };
   standIns.push(
+    reviewWatcher.onDidCreate(watched('create')),
+    reviewWatcher.onDidDelete(watched('delete')),
+    reviewWatcher.onDidChange(watched('change')),
     vscode.workspace.onDidOpenTextDocument(touched(false)),
     vscode.workspace.onDidSaveTextDocument(touched(false)),
     vscode.workspace.onDidChangeTextDocument((e) => touched(true)(e.document)),

@@ -1,5 +1,5 @@
 /**
- * The few long-lived objects every area of the extension shares. Created once in activate().
+ * The few long-lived objects every area of the extension shares. Created once, when the core loads (core.ts).
  */
 import * as vscode from 'vscode';
 import { ReviewIndex } from './foundation/reviewIndex';
@@ -18,9 +18,10 @@ export interface Services extends vscode.Disposable {
   readonly sync: TeamSync;
 }
 
-export function createServices(context: vscode.ExtensionContext): Services {
+/** `reviewWatcher`: the activation shell's watcher of the review files (REVIEW_FILES_GLOB). */
+export function createServices(context: vscode.ExtensionContext, reviewWatcher: vscode.FileSystemWatcher): Services {
   const log = vscode.window.createOutputChannel('TeamFusion', { log: true });
-  const reviews = new ReviewIndex(log);
+  const reviews = new ReviewIndex(log, reviewWatcher);
   const sync = new TeamSync(log);
   const runs = new RunManager(context, log, sync);
   return {

@@ -34,18 +34,14 @@ export class ReviewIndex implements vscode.Disposable {
   private cachedAt = 0;
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly log: vscode.LogOutputChannel) {
-    const watcher = vscode.workspace.createFileSystemWatcher(
-      '**/{brief.md,review.yaml,options,options/*,rankings,rankings/*,comments,comments/*.md,runs/*/run.json,runs/*/rerank}',
-    );
-    const onFs = (uri: vscode.Uri) => {
-      if (uri.path.includes('/node_modules/')) return;
-      this.invalidate();
-    };
-    watcher.onDidCreate(onFs, undefined, this.disposables);
-    watcher.onDidDelete(onFs, undefined, this.disposables);
-    // run.json is rewritten as a run goes: a new run is a create, its later writes change no review.
-    watcher.onDidChange((uri) => (uri.path.endsWith('/run.json') ? undefined : onFs(uri)), undefined, this.disposables);
+  /** `watcher` watches REVIEW_FILES_GLOB (firstUse.ts); the activation shell made it, so it was live before the core loaded. */
+  constructor(
+    private readonly log: vscode.LogOutputChannel,
+    watcher: vscode.FileSystemWatcher,
+  ) {
+    watcher.onDidCreate((uri) => this.onWatched('create', uri), undefined, this.disposables);
+    watcher.onDidDelete((uri) => this.onWatched('delete', uri), undefined, this.disposables);
+    watcher.onDidChange((uri) => this.onWatched('change', uri), undefined, this.disposables);
     this.disposables.push(
       watcher,
       vscode.workspace.onDidChangeWorkspaceFolders(() => this.invalidate()),
@@ -54,6 +50,14 @@ export class ReviewIndex implements vscode.Disposable {
       vscode.workspace.onDidRenameFiles(() => this.invalidate()),
       vscode.workspace.onDidCreateFiles(() => this.invalidate()),
     );
+  }
+
+  /** A review file created, deleted or changed on disk (also the one the shell saw before the core loaded). */
+  onWatched(kind: 'create' | 'delete' | 'change', uri: vscode.Uri): void {
+    if (uri.path.includes('/node_modules/')) return;
+    // run.json is rewritten as a run goes: a new run is a create, its later writes change no review.
+    if (kind === 'change' && uri.path.endsWith('/run.json')) return;
+    this.invalidate();
   }
 
   /** Forgets what was found and fires onDidChange (debounced by 250 ms). */
