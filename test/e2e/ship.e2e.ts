@@ -156,7 +156,17 @@ describe('looking at the designs, panel defects, walkthrough (real VS Code)', fu
     const page = w!.page;
     await runCommand(page, 'Developer: Show Running Extensions');
     const row = page.locator('.runtime-extensions-editor .monaco-list-row', { hasText: 'TeamFusion' }).first();
-    await row.waitFor({ state: 'visible', timeout: 30_000 });
+    // The list holds every running extension (the built-in ones too) and renders only the rows in view: scroll until
+    // TeamFusion's row shows (down, then back up), under a ceiling for a loaded machine.
+    const list = page.locator('.runtime-extensions-editor .monaco-list').first();
+    await list.waitFor({ state: 'visible', timeout: 120_000 });
+    const box = await list.boundingBox();
+    if (box) await page.mouse.move(box.x + box.width / 2, box.y + Math.min(box.height / 2, 200));
+    for (let scrolled = 0, deadline = Date.now() + 120_000; !(await row.isVisible().catch(() => false)); scrolled++) {
+      if (Date.now() > deadline) throw new Error('no TeamFusion row in Running Extensions within 120 s');
+      await page.mouse.wheel(0, scrolled % 40 < 20 ? 300 : -300);
+      await page.waitForTimeout(100);
+    }
     // While it is still activating the row says so; the editor updates when it is done.
     let text = '';
     for (const until = Date.now() + 60_000; Date.now() < until; await page.waitForTimeout(500)) {
