@@ -210,6 +210,28 @@ export async function handlePath(handle: fs.FileHandle): Promise<string | undefi
  * handle's device and inode must equal the path's after the open, so a file swapped for a link meanwhile is refused.
  */
 export async function readRegular(abs: string, file: string, maxBytes: number, checked = false): Promise<Buffer> {
+  // A regular file replaced by another regular file between the open and the check is a writer's atomic rename
+  // (the driver saving run.json while the panel or `say` reads it): opened again, a few times at most.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await readRegularOnce(abs, file, maxBytes, checked);
+    } catch (err) {
+      if (!(err instanceof ReplacedByFile) || attempt >= REOPENS) {
+        throw err instanceof ReplacedByFile
+          ? new ReviewFileError(file, `${file} was replaced while it was being opened; it is not read.`, 'outside')
+          : err;
+      }
+    }
+  }
+}
+
+/** How many times a read re-opens a file that another process keeps replacing (by rename) while it opens it. */
+const REOPENS = 5;
+
+/** Thrown by readRegularOnce when the checked path now holds another regular file (not a link) than the one opened. */
+class ReplacedByFile extends Error {}
+
+async function readRegularOnce(abs: string, file: string, maxBytes: number, checked: boolean): Promise<Buffer> {
   let handle: fs.FileHandle;
   try {
     handle = await fs.open(abs, fsc.O_RDONLY | O_NONBLOCK | O_NOCTTY | (checked ? O_NOFOLLOW : 0));
@@ -227,6 +249,7 @@ export async function readRegular(abs: string, file: string, maxBytes: number, c
     if (checked) {
       const now = await fs.lstat(abs).catch(() => undefined);
       if (!now || now.dev !== st.dev || now.ino !== st.ino) {
+        if (now?.isFile() && st.isFile()) throw new ReplacedByFile();
         throw new ReviewFileError(file, `${file} was replaced while it was being opened; it is not read.`, 'outside');
       }
       const where = await handlePath(handle);
@@ -254,7 +277,7 @@ export async function readRegular(abs: string, file: string, maxBytes: number, c
     }
     return buf.subarray(0, got);
   } catch (err) {
-    if (err instanceof ReviewFileError) throw err;
+    if (err instanceof ReviewFileError || err instanceof ReplacedByFile) throw err;
     const code = (err as NodeJS.ErrnoException).code;
     throw new ReviewFileError(file, `${file} could not be read (${code ?? 'error'}).`);
   } finally {

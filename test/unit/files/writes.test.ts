@@ -12,7 +12,6 @@ import {
   makeOwnFolder,
   mkdirInReview,
   readOwnText,
-  readReviewText,
   removeOwnFolder,
   removeReviewFile,
   renameOwnFolder,
@@ -162,26 +161,52 @@ describe('file room: writes, renames and removes never follow a link', () => {
     await assert.rejects(removeReviewFile(root, 'runs/r1'), /is a folder/);
   });
 
-  it('after an open, the handle must be the checked file (device and inode): a swapped file is refused', async () => {
+  it('after an open, the handle must be the checked file (device and inode): a file swapped once by rename is read again, a file swapped at every open is refused', async () => {
     const { root } = await setup();
     const abs = path.join(root, 'brief.md');
-    // The identity check compares the handle with the path after the open: a path that no longer names the opened file
-    // (simulated by opening through a hard-linked copy that is then replaced) is refused.
     assert.equal((await readRegular(abs, 'brief.md', 1000, true)).toString(), '# Brief\n');
-    const other = path.join(root, 'other.md');
-    await fs.writeFile(other, 'other\n');
+    // Another process saves the file by rename (as the driver saves run.json) right after this open, before the check.
     const orig = fs.open;
-    (fs as { open: typeof fs.open }).open = async (...args: Parameters<typeof fs.open>) => {
-      const h = await orig(...args);
-      await fs.rename(other, abs); // swapped after the open, before the check
-      return h;
+    let opens = 0;
+    const swapAfterOpen = (times: number) => {
+      (fs as { open: typeof fs.open }).open = async (...args: Parameters<typeof fs.open>) => {
+        const h = await orig(...args);
+        if (opens++ < times) {
+          const next = path.join(root, `next-${opens}.md`);
+          await orig(next, 'w').then(async (w) => { await w.writeFile(`version ${opens}\n`); await w.close(); });
+          await fs.rename(next, abs);
+        }
+        return h;
+      };
     };
     try {
-      await assert.rejects(readRegular(abs, 'brief.md', 1000, true), /was replaced while it was being opened/);
+      swapAfterOpen(1);
+      assert.equal((await readRegular(abs, 'brief.md', 1000, true)).toString(), 'version 1\n', 'the new file is read whole');
+      opens = 0;
+      swapAfterOpen(Number.POSITIVE_INFINITY);
+      await assert.rejects(readRegular(abs, 'brief.md', 1000, true), /brief\.md was replaced while it was being opened; it is not read/);
+      assert.equal(opens, 5, 'a bounded number of re-opens');
     } finally {
       (fs as { open: typeof fs.open }).open = orig;
     }
-    assert.equal(await readReviewText(root, 'brief.md', 1000), 'other\n');
+    // Swapped for a link after the open: refused at once, never re-opened through the link.
+    const outside = path.join(path.dirname(root), `${path.basename(root)}-outside.md`);
+    await fs.writeFile(outside, 'secret\n');
+    opens = 0;
+    (fs as { open: typeof fs.open }).open = async (...args: Parameters<typeof fs.open>) => {
+      const h = await orig(...args);
+      opens++;
+      await fs.rm(abs, { force: true });
+      await fs.symlink(outside, abs);
+      return h;
+    };
+    try {
+      await assert.rejects(readRegular(abs, 'brief.md', 1000, true), /brief\.md was replaced while it was being opened; it is not read/);
+      assert.equal(opens, 1);
+    } finally {
+      (fs as { open: typeof fs.open }).open = orig;
+      await fs.rm(outside, { force: true });
+    }
   });
   it('a folder on the way swapped for a link between the check and the open: the read is refused, the write leaves nothing outside', async () => {
     const { root } = await setup();
