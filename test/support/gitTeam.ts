@@ -12,6 +12,22 @@ export function git(dir: string, ...args: string[]): string {
   return execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8', env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } });
 }
 
+/**
+ * What a person does by hand to share a commit while the driver pushes too: pull (rebase), push, and again when the
+ * remote moved on in between (a push rejected as "fetch first"), a few times at most.
+ */
+export function pullAndPush(dir: string, attempts = 10): void {
+  for (let attempt = 1; ; attempt++) {
+    git(dir, 'pull', '--quiet', '--rebase');
+    try {
+      git(dir, 'push', '--quiet');
+      return;
+    } catch (err) {
+      if (attempt >= attempts || !/\[rejected\]|fetch first|non-fast-forward/.test(String((err as { stderr?: unknown }).stderr ?? err))) throw err;
+    }
+  }
+}
+
 export interface GitTeam<P extends string> {
   /** The bare repository (the team's remote, "origin"). */
   remote: string;

@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { MockOpenAI } from '../../support/openaiMock';
-import { git, makeGitTeam, type GitTeam } from '../../support/gitTeam';
+import { git, makeGitTeam, pullAndPush, type GitTeam } from '../../support/gitTeam';
 import { RunRecordSchema, type RunRecord } from '../../../src/core/record/record';
 import { buildCli } from '../cli/buildCli';
 import { makeReview, makeTempDir } from '../run/fixtures';
@@ -123,8 +123,7 @@ describe('a team on three machines through its git remote (real git, the built C
     await fs.writeFile(path.join(inbox, 'd3-1700000000000-000002-0badc0df.json'), JSON.stringify({ type: 'pin', message: 'i9-m9', by: 'd3', at: '2026-01-01T00:00:00Z' }));
     git(t.clone.chen, 'add', '-A');
     git(t.clone.chen, 'commit', '--quiet', '-m', 'by hand');
-    git(t.clone.chen, 'pull', '--quiet', '--rebase');
-    git(t.clone.chen, 'push', '--quiet');
+    pullAndPush(t.clone.chen);
 
     // Ben answers his turn.
     const said = await tf(['say', t.review('ben'), id, '--as', 'd2', '--sync', 'Keep', 'the', 'SERIF-WORDMARK-7', 'please.']);
