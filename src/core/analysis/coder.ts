@@ -189,7 +189,8 @@ export async function codeDiscussion(o: CodeDiscussionOptions): Promise<CodeDisc
     add(usage, bat);
     const part = (u: Usage, batch: boolean): number | undefined =>
       u.inputTokens + u.outputTokens === 0 ? 0 : estimateCost(u, { chatModel: model, imageModel: model }, prices, { batch });
-    const s = part(std, false);
+    // A backend not billed per token (a VS Code model: covered by the user's plan) adds no cost.
+    const s = chat && !chat.priced ? 0 : part(std, false);
     const b = part(bat, true);
     cost = cost === undefined || s === undefined || b === undefined ? undefined : Math.round((cost + s + b) * 1e6) / 1e6;
     if (cost !== undefined) usage.costUsd = cost;

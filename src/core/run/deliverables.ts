@@ -89,7 +89,10 @@ export function resultMarkdown(record: RunRecord, people: readonly Person[]): st
   out.push('## Usage', '');
   out.push('| input tokens | cached input tokens | output tokens | images | estimated cost |');
   out.push('|---:|---:|---:|---:|---:|');
-  out.push(`| ${u.inputTokens} | ${u.cachedInputTokens} | ${u.outputTokens} | ${u.images} | ${u.costUsd === undefined ? 'unknown (model not in the price table)' : `$${u.costUsd.toFixed(4)}`} |`);
+  const priced = u.costUsd === undefined ? 'unknown (model not in the price table)' : `$${u.costUsd.toFixed(4)}`;
+  // A VS Code language model is covered by the user's plan: its tokens are counted, never priced; only image edits cost.
+  const cost = record.settings.chatProvider === 'vscode' ? `chat covered by your plan (VS Code model)${u.images ? `; images ${priced}` : ''}` : priced;
+  out.push(`| ${u.inputTokens} | ${u.cachedInputTokens} | ${u.outputTokens} | ${u.images} | ${cost} |`);
   const perRemix = costPerRemix(record);
   if (perRemix !== undefined) {
     const remixes = record.iterations.reduce((n, it) => n + remixesOf(it).length, 0);

@@ -1,13 +1,18 @@
 /**
  * "TeamFusion: Code Discussion" (teamfusion.codeDiscussion): codes a run's messages with Bales IPA (src/core/analysis)
  * from VS Code — with a cancellable progress notification, a log in the Output channel, and the same guard as runs:
- * nothing is sent in an untrusted workspace or without an API key. One coding per review at a time; the review panel
+ * nothing is sent in an untrusted workspace or without a model (an API key, or with `teamfusion.chatProvider: "vscode"`
+ * the VS Code language model the runs use, through the same chat interface). One coding per review at a time; the review panel
  * listens to `onProgress`. Argument: `{ reviewRoot, runId, force? }`, or nothing (a review and a run are picked).
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { CONFIRM_ABOVE_REQUESTS, codeDiscussion, costWords, topChoiceOf, type CodeDiscussionResult } from '../../core/analysis';
+import type { ChatBackend } from '../../core/llm/backend';
 import { createModelClient } from '../../core/llm/client';
+import { chatProviderSetting } from '../llm/chatModelChoice';
+import { modelLabel } from '../llm/vscodeChat';
+import { vscodeChatFor } from '../llm/vscodeChatFor';
 import type { PanelCodingProgress } from '../../protocol/panel';
 import { guardCommand } from '../commandGuard';
 import type { Services } from '../services';
@@ -54,14 +59,17 @@ export class DiscussionCoding implements vscode.Disposable {
 
   async code(reviewRoot: string, runId: string, force = false): Promise<CodeDiscussionResult | undefined> {
     const log = this.services.log;
+    const provider = chatProviderSetting();
+    const ui = {
+      warn: (message: string, ...buttons: string[]) => vscode.window.showWarningMessage(message, ...buttons),
+      runCommand: (command: string) => vscode.commands.executeCommand(command),
+    };
     const check = await preflight({
+      keyOptional: provider === 'vscode',
       isTrusted: vscode.workspace.isTrusted,
       busy: this.active.has(key(reviewRoot)),
       getApiKey: async () => (await this.services.runs.apiKeys.get())?.key,
-      ui: {
-        warn: (message, ...buttons) => vscode.window.showWarningMessage(message, ...buttons),
-        runCommand: (command) => vscode.commands.executeCommand(command),
-      },
+      ui,
       onBusy: () => void vscode.window.showWarningMessage('The discussion of this review is already being coded.'),
     });
     if (!check.ok) {
@@ -69,7 +77,22 @@ export class DiscussionCoding implements vscode.Disposable {
       return undefined;
     }
     const config = vscode.workspace.getConfiguration('teamfusion');
-    const client = createModelClient({ apiKey: check.apiKey, ...resolveConnection((k) => config.get(k), process.env) });
+    // The chat: the VS Code language model of the runs (text only: coding sends no images), or the OpenAI-compatible endpoint.
+    let chat: ChatBackend | undefined;
+    let model: string | undefined;
+    if (provider === 'vscode') {
+      const picked = await vscodeChatFor(this.services.runs.models, ui, { textOnly: true });
+      if (!picked) {
+        log.warn(`Code Discussion: nothing sent for ${reviewRoot} (no VS Code language model is available or none was picked).`);
+        return undefined;
+      }
+      chat = picked.chat;
+      model = picked.model.id;
+      log.info(`Code Discussion on the VS Code model ${modelLabel(picked.model)}.`);
+    }
+    const connection = resolveConnection((k) => config.get(k), process.env);
+    const apiKey = check.apiKey;
+    const client = apiKey ? () => createModelClient({ apiKey, ...connection }) : undefined;
     const prices = resolveRunSettings((k) => config.inspect(k)).prices;
     const load = await this.services.reviews.load(vscode.Uri.file(reviewRoot), { partial: true });
     const designers = load.review?.designers.map((d) => ({ id: d.id, topChoice: topChoiceOf(d.entries) }));
@@ -92,7 +115,9 @@ export class DiscussionCoding implements vscode.Disposable {
             return await codeDiscussion({
               reviewRoot,
               runId,
-              client,
+              ...(client ? { client } : {}),
+              ...(chat ? { chat } : {}),
+              ...(model ? { model } : {}),
               force,
               signal: controller.signal,
               ...(prices ? { prices } : {}),
@@ -120,7 +145,7 @@ export class DiscussionCoding implements vscode.Disposable {
       );
       const a = result.analysis;
       for (const n of result.notes) log.info(this.redact(n));
-      const summary = `Coded ${a.bales.length} messages of run ${runId} (${result.newRequests} new requests, ${result.reused} reused${a.usage.costUsd !== undefined ? `, about $${a.usage.costUsd.toFixed(4)}` : ''}).`;
+      const summary = `Coded ${a.bales.length} messages of run ${runId} (${result.newRequests} new requests, ${result.reused} reused${chat ? ', covered by your plan (VS Code model)' : a.usage.costUsd !== undefined ? `, about $${a.usage.costUsd.toFixed(4)}` : ''}).`;
       if (result.state === 'uncoded') {
         const text = `${summary} ${a.uncoded.length} could not be coded and are listed as uncoded: ${a.uncoded.join(', ')}.`;
         log.warn(text);

@@ -13,14 +13,12 @@ import type { RunRecord } from '../../core/record/record';
 import { refineRun, resumeRun, startRun, type RunnerOptions } from '../../core/run/runner';
 import { ApiKeyStore, IMAGE_KEY } from './apiKeyStore';
 import { ChatModelChoice, chatProviderSetting } from '../llm/chatModelChoice';
-import { VsCodeChatBackend, modelAcceptsImages, modelLabel } from '../llm/vscodeChat';
+import { modelLabel } from '../llm/vscodeChat';
+import { vscodeChatFor } from '../llm/vscodeChatFor';
 import { ModelConfigError } from '../../core/llm/client';
 import type { ChatBackend, ImageBackend } from '../../core/llm/backend';
 
 const CONTINUE_TEXT_ONLY = 'Continue Text-Only';
-const NO_VSCODE_MODEL_MESSAGE =
-  'teamfusion.chatProvider is "vscode", but no VS Code language model is available (or none was picked): install or sign in to a ' +
-  'model provider (e.g. GitHub Copilot), set an API key, or point TeamFusion to a local endpoint. Nothing was sent.';
 
 /** A run on a VS Code model with no key at all: it has no endpoint for the remixes, and says so before anything is spent. */
 class NoImageEndpoint implements ImageBackend {
@@ -40,7 +38,7 @@ import { eventLogLevel, eventLogLine, outcomeSentence, progressMessage } from '.
 import { redactSecrets } from './redact';
 import { resolveConnection, resolveRunSettings } from './runSettings';
 import { RunStatusBar } from './statusBar';
-import { ensureTrusted, offerFirstRunChoices, preflight, type GuardUi } from './trustGuard';
+import { ensureTrusted, preflight, type GuardUi } from './trustGuard';
 import type { TeamSync } from '../sync/teamSync';
 
 export interface RunEventEnvelope {
@@ -241,21 +239,19 @@ export class RunManager implements vscode.Disposable {
     // The chat: VS Code's language model (picked once, remembered per workspace), or the OpenAI-compatible endpoint.
     let chat: ChatBackend | undefined;
     if (provider === 'vscode') {
-      const model = await this.models.current();
-      if (!model) {
+      const picked = await vscodeChatFor(this.models, this.guardUi());
+      if (!picked) {
         this.log.warn(`Nothing sent for ${root}: no VS Code language model is available or none was picked.`);
-        offerFirstRunChoices(this.guardUi(), NO_VSCODE_MODEL_MESSAGE);
         return undefined;
       }
-      const textOnly = !modelAcceptsImages(model);
-      if (textOnly) {
+      if (picked.textOnly) {
         const go = await vscode.window.showWarningMessage(
-          `${modelLabel(model)} reads text only, so the candidates will be described to it by their labels and the designers' justifications instead of being shown.`,
+          `${modelLabel(picked.model)} reads text only, so the candidates will be described to it by their labels and the designers' justifications instead of being shown.`,
           CONTINUE_TEXT_ONLY,
         );
         if (go !== CONTINUE_TEXT_ONLY) return undefined;
       }
-      chat = new VsCodeChatBackend(model, { textOnly });
+      chat = picked.chat;
     }
     let client: OpenAI | undefined;
     let imageClient: OpenAI | undefined;
