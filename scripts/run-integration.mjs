@@ -46,6 +46,8 @@ const server = await startCodeServer({
   workspace,
   smokeDriver: true,
   keepScratch: keep,
+  // Beside TeamFusion: a test extension that registers scripted language models (vscode.lm), for chatProvider "vscode".
+  extensionFolders: [join(repo, 'test', 'lmProvider')],
   env: {
     TEAMFUSION_TEST_RESULTS: resultsFile,
     TEAMFUSION_IT_WORKSPACE: workspace,

@@ -8,7 +8,7 @@
 //   shim/    `node` and `npm` that point at node 24 + npm 10, first on PATH for the code-server install
 //   cs/      code-server@CODE_SERVER_VERSION with its native modules built against node 24
 import { spawn, spawnSync } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, chmodSync, mkdtempSync, statSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, chmodSync, mkdtempSync, statSync, symlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { join, delimiter } from 'node:path';
@@ -230,7 +230,8 @@ function killGroup(pid, signal) {
 
 /**
  * Starts code-server on a free port with a throw-away profile (user data, extensions, XDG dirs in a scratch folder).
- * o: { workspace, settings?, env?, smokeDriver?, extensions?: string[] (VSIX paths to install first), quiet?, logFile?,
+ * o: { workspace, settings?, env?, smokeDriver?, extensions?: string[] (VSIX paths to install first),
+ *      extensionFolders?: string[] (unpacked extensions to load as installed, by link), quiet?, logFile?,
  *      workspaceTrust?: boolean (default false: started with --disable-workspace-trust, everything trusted; true: trust
  *      is on and the fresh profile trusts nothing, so the workspace opens in Restricted Mode) }
  * Returns { url, port, pid, scratch, extensionsDir, userDataDir, stop() }.
@@ -255,6 +256,13 @@ export async function startCodeServer(o) {
   });
   delete env.VSCODE_IPC_HOOK_CLI;
   const common = ['--user-data-dir', userDataDir, '--extensions-dir', extensionsDir];
+  // Extension folders loaded as installed extensions (a link named publisher.name-version, as an install would name it):
+  // the smoke-test payload carries only one extensionDevelopmentPath (it is read into a Map), so test extensions that
+  // run beside TeamFusion come this way.
+  for (const dir of o.extensionFolders ?? []) {
+    const m = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+    symlinkSync(dir, join(extensionsDir, `${m.publisher}.${m.name}-${m.version}`), 'dir');
+  }
   for (const vsix of o.extensions ?? []) {
     const r = spawnSync(node24, [p.csEntry, ...common, '--install-extension', vsix], { env, encoding: 'utf8', timeout: 120_000 });
     if (r.status !== 0) {

@@ -34,6 +34,8 @@ export interface StartOptions {
   smokeDriver?: boolean;
   /** VSIX files installed into this server's extensions dir before it starts. */
   extensions?: string[];
+  /** Unpacked extension folders loaded as installed extensions (linked into the extensions dir), e.g. test/lmProvider. */
+  extensionFolders?: string[];
   /**
    * Start with workspace trust ON (no `--disable-workspace-trust`). The fresh profile trusts no folder and the trust
    * settings skip the startup prompt, so the workspace opens untrusted, in Restricted Mode. Default false: trust is

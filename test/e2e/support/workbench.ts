@@ -32,6 +32,8 @@ export interface WorkbenchOptions {
   extensionPath?: string;
   /** Workspace trust on, the workspace untrusted (Restricted Mode); see the harness's StartOptions. Default off. */
   workspaceTrust?: boolean;
+  /** More extension folders loaded beside TeamFusion as installed extensions (e.g. test/lmProvider). */
+  extraExtensions?: string[];
 }
 
 export async function startWorkbench(o: WorkbenchOptions): Promise<Workbench> {
@@ -42,6 +44,7 @@ export async function startWorkbench(o: WorkbenchOptions): Promise<Workbench> {
     settings: o.settings ?? {},
     ...(o.env ? { env: o.env } : {}),
     ...(o.workspaceTrust ? { workspaceTrust: true } : {}),
+    ...(o.extraExtensions ? { extensionFolders: o.extraExtensions } : {}),
   });
   let browser: Browser | undefined;
   try {
