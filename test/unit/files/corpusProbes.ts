@@ -393,8 +393,10 @@ export interface Writer {
   outputs: string[];
   /** Exit codes when it does its work (the temporary-name attack). */
   ok: number[];
-  /** Why the temporary-name attack does not run (its work needs a model, whose answers are other tests' business). */
+  /** Why the temporary-name attack does not run for this command. */
   noTemp?: string;
+  /** Its work asks the model (the scripted mock answers): requests are expected in the temporary-name attack only. */
+  model?: boolean;
 }
 
 const USUAL = async (root: string): Promise<void> => fs.writeFile(path.join(root, 'review.yaml'), 'condition: usual\n');
@@ -413,11 +415,11 @@ export const WRITERS: Record<string, Writer> = {
     status: 'failed',
     outputs: ['runs/<run>/run.json', 'runs/<run>/journal.jsonl', 'runs/<run>/prompts.jsonl', 'runs/<run>/transcript.md', 'runs/<run>/result.md'],
     ok: [0],
-    noTemp: 'its work is a discussion with the model',
+    model: true,
   },
-  run: { command: ['run'], status: 'completed', outputs: ['runs/'], ok: [0], noTemp: 'its work is a discussion with the model (and its run id is new)' },
-  'code-discussion': { command: ['code-discussion', '<run>'], status: 'completed', outputs: ['runs/<run>/analysis.json'], ok: [0], noTemp: 'its work is coding by the model' },
-  judge: { command: ['judge', '<run>'], status: 'completed', outputs: ['runs/<run>/judge.json'], ok: [0], noTemp: 'its work is judging by the model (on a brief run)' },
+  run: { command: ['run'], status: 'completed', outputs: ['runs/'], ok: [0], model: true },
+  'code-discussion': { command: ['code-discussion', '<run>', '--yes'], status: 'completed', outputs: ['runs/<run>/analysis.json'], ok: [0], model: true },
+  judge: { command: ['judge', '<run>'], status: 'completed', outputs: ['runs/<run>/judge.json'], ok: [0], noTemp: 'it judges brief runs only, and the corpus runs are design runs; its judge.json goes through the same exclusive creation as analysis.json' },
 };
 
 /** Names beside `output` that a tool writing it could be guessed to use for its temporary file or folder. */

@@ -103,7 +103,14 @@ describe('hostile writes: the real CLI never writes, renames or deletes through 
     await mock?.close();
     if (base) await fs.rm(base, { recursive: true, force: true });
   });
-  afterEach(() => assert.equal(mock.requests.length, 0, 'no request reached the model'));
+  /** Set by a test whose command does its work with the model (the temporary-name attack on run, resume, coding). */
+  let modelWork = false;
+  afterEach(() => {
+    if (!modelWork) assert.equal(mock.requests.length, 0, 'no request reached the model');
+    assert.deepEqual(mock.specErrors(), [], 'every request the model got is valid by the spec');
+    modelWork = false;
+    mock.reset();
+  });
 
   it('rerank with links planted at every guessable partial name (to ../.. and out): the review and outside survive whole', async () => {
     const { top, root, outside, run } = await setup();
@@ -269,6 +276,7 @@ describe('hostile writes: the real CLI never writes, renames or deletes through 
     }
     if (w.noTemp) continue;
     it(`${name}: links planted at every guessable temporary name beside ${w.outputs.join(', ')}: never followed nor removed, the work is done`, async () => {
+      modelWork = w.model === true;
       const { top, root, outside } = await setup(w.status);
       await w.setup?.(root, RUN_ID);
       let planted = 0;
