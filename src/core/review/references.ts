@@ -6,7 +6,7 @@
  * of the file-kind table; problems are `file:line:col` diagnostics.
  */
 import type { Node, Pair, YAMLMap } from 'yaml';
-import { isMap, isScalar, LineCounter, parseDocument } from '../yaml';
+import { isMap, isScalar, LineCounter, parseDocumentUnique } from '../yaml';
 import { fileErrorDiagnostic, readKindText } from '../files/fileKinds';
 import { ReviewFileError, statInReview } from '../files/reviewFiles';
 import { error, sortDiagnostics, warning } from '../diagnostics/diagnostics';
@@ -105,7 +105,7 @@ export function checkReferencesYaml(text: string, ids: readonly string[], file =
   const notes = new Map<string, string>();
   const diagnostics: Diagnostic[] = [];
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false });
+  const doc = parseDocumentUnique(text, { lineCounter, prettyErrors: false });
   const pos = (n: unknown): [number, number] => {
     const range = (n as Node | null)?.range;
     if (!range) return [1, 1];
