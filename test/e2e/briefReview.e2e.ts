@@ -11,12 +11,11 @@
  */
 import * as assert from 'node:assert/strict';
 import { existsSync, promises as fs } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import type { Frame, Page } from 'playwright-core';
-import * as openaiMock from '../support/openaiMock';
-import type { MockFallback } from '../support/openaiMock/types';
-import { DARK, command, openReview, requireBuilt, screenshot, shootBothThemes, showTab, startWorkbench, waitInFrame, type Workbench } from './support/workbench';
+import type { Frame } from 'playwright-core';
+import { briefFallback } from '../support/openaiMock';
+import { e2eSuite, until, untilRun } from './support/suite';
+import { command, openReview, requireBuilt, screenshot, shootBothThemes, showTab, waitInFrame } from './support/workbench';
 
 const BRIEF = `# Lumen launch brief
 
@@ -46,72 +45,23 @@ async function makeBriefReview(dir: string): Promise<void> {
   }
 }
 
-/** Console errors that come from webviews (the workbench's own offline noise is not ours). */
-function webviewErrors(w: Workbench): string[] {
-  return w.consoleErrors.filter((e) => /webview|vscode-resource|vscode-cdn|panel\.js/i.test(e));
-}
-
-/** Waits until `check` holds (polling the page's clock, never a fixed sleep in place of a condition). */
-async function until<T>(page: Page, what: string, check: () => Promise<T | undefined | false>, timeoutMs = 120_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await check().catch(() => undefined);
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
-    await page.waitForTimeout(250);
-  }
-}
-
 describe('brief review in a real VS Code (code-server)', function () {
   this.timeout(600_000);
-  let ws = '';
+  const s = e2eSuite('brief');
   let review = '';
-  let mock: openaiMock.MockOpenAI | undefined;
-  let w: Workbench | undefined;
   let panel: Frame;
 
   before(async function () {
     requireBuilt(['dist/extension.js', 'dist/cli.js', 'dist/webview/panel.js']);
-    // The brief remix agent's scripted answers come with the brief engine (issue 17, core side): until both are on main,
-    // this suite says so and skips.
-    const briefFallback = (openaiMock as unknown as { briefFallback?: (s: { leftOut?: string[] }) => MockFallback }).briefFallback;
-    if (!briefFallback) {
-      console.warn('Skipped: the mock has no briefFallback yet (the brief engine is not on this branch).');
-      this.skip();
-    }
-    ws = await fs.mkdtemp(path.join(os.tmpdir(), 'tf-e2e-brief-'));
-    review = path.join(ws, 'lumen-brief');
+    review = path.join(await s.makeWorkspace(), 'lumen-brief');
     await makeBriefReview(review);
-    mock = await openaiMock.MockOpenAI.start();
     // The brief remix agent's answers are scripted: Dev's points are left out of the revised brief.
-    mock.setFallback(briefFallback({ leftOut: ['dev'] }));
-    w = await startWorkbench({
-      workspace: ws,
-      settings: {
-        'workbench.colorTheme': DARK,
-        'workbench.secondarySideBar.defaultVisibility': 'hidden',
-        'teamfusion.baseUrl': mock.baseURL,
-        'teamfusion.turnsPerAgent': 1,
-        'teamfusion.iterations': 2,
-        'git.enabled': false,
-      },
-      env: { OPENAI_API_KEY: 'sk-e2e-placeholder' },
-    });
-    await w.open();
-  });
-
-  after(async () => {
-    await w?.stop();
-    await mock?.close();
-    if (ws) await fs.rm(ws, { recursive: true, force: true });
-  });
-
-  afterEach(function () {
-    if (w) assert.deepEqual(webviewErrors(w), [], 'no console errors in the webview');
+    (await s.startMock()).setFallback(briefFallback({ leftOut: ['dev'] }));
+    await s.startWorkbench({ settings: { 'teamfusion.turnsPerAgent': 1, 'teamfusion.iterations': 2, 'git.enabled': false } });
   });
 
   it('the Reviews tree shows the brief review with its four members\' comments', async () => {
-    const page = w!.page;
+    const page = s.page;
     await command(page, 'TeamFusion: Focus on Reviews View');
     const group = page.locator('.monaco-list-row', { hasText: 'Comments on the brief' }).first();
     await group.waitFor({ state: 'visible', timeout: 120_000 });
@@ -122,7 +72,7 @@ describe('brief review in a real VS Code (code-server)', function () {
   });
 
   it('Comment on the Brief quotes the selected lines with their numbers in the member\'s file, beside the brief', async () => {
-    const page = w!.page;
+    const page = s.page;
     await command(page, 'Go to File...');
     const input = page.locator('.quick-input-widget input');
     await input.waitFor({ state: 'visible', timeout: 15_000 });
@@ -164,24 +114,17 @@ describe('brief review in a real VS Code (code-server)', function () {
   });
 
   it('runs the brief review from the tree; the panel shows the revised brief, the summary, the coverage table and the diff', async () => {
-    const page = w!.page;
+    const page = s.page;
     await command(page, 'TeamFusion: Focus on Reviews View');
     const group = page.locator('.monaco-list-row', { hasText: 'Comments on the brief' }).first();
     await group.waitFor({ state: 'visible', timeout: 60_000 });
     await group.hover();
     await group.locator('.action-label[aria-label="Run Brief Review"]').click();
     const runs = path.join(review, 'runs');
-    const runId = await until(page, 'a completed brief run on disk', async () => {
-      if (!existsSync(runs)) return undefined;
-      for (const id of await fs.readdir(runs)) {
-        const rec = JSON.parse(await fs.readFile(path.join(runs, id, 'run.json'), 'utf8').catch(() => '{}')) as { task?: string; status?: string };
-        if (rec.task === 'brief' && rec.status === 'completed') return id;
-      }
-      return undefined;
-    }, 300_000);
+    const runId = await untilRun(page, review, 'completed', { task: 'brief' });
     assert.ok(existsSync(path.join(runs, runId, 'iteration-2', 'brief.md')), 'the revised brief of round 2');
     assert.ok(existsSync(path.join(runs, runId, 'baseline.md')), 'the direct baseline');
-    assert.deepEqual(mock!.specErrors(), [], 'every request valid against the OpenAPI spec');
+    assert.deepEqual(s.mock.specErrors(), [], 'every request valid against the OpenAPI spec');
 
     panel = await openReview(page, 'lumen-brief', 'Lumen brief');
     // Overview: the members' comments, as text.

@@ -8,15 +8,12 @@
  */
 import * as assert from 'node:assert/strict';
 import { existsSync, promises as fs } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Frame } from 'playwright-core';
-import { repoRoot } from '../harness/codeServer';
-import { MockOpenAI } from '../support/openaiMock';
-import { DARK, LIGHT, openReview, screenshot, setColorTheme, showTab, startWorkbench, waitInFrame, type Workbench, requireBuilt } from './support/workbench';
+import type { MockOpenAI } from '../support/openaiMock';
+import { copySample, e2eSuite } from './support/suite';
+import { DARK, LIGHT, openReview, screenshot, setColorTheme, showTab, waitInFrame, requireBuilt } from './support/workbench';
 
-const REPO = repoRoot();
-const SAMPLE = path.join(REPO, 'samples', 'lumen-perfume');
 const RUN_ID = '2026-11-21T22-40-05Z-e2e1';
 
 /** What the scripted coder answers: almost all "Agrees", one suggestion, one disagreement. */
@@ -26,9 +23,8 @@ function category(id: string): number {
   return 3;
 }
 
-async function makeReviewWithRun(dir: string): Promise<void> {
-  await fs.cp(SAMPLE, dir, { recursive: true });
-  await fs.rm(path.join(dir, 'runs'), { recursive: true, force: true });
+async function makeReviewWithRun(parent: string, name: string): Promise<string> {
+  const dir = await copySample(parent, name);
   const people = ['ana', 'ben', 'chen', 'dina'];
   const say = ['Image 1 is the premium one.', 'Agreed, Image 1.', 'Yes, Image 1 works.', 'I agree.', 'Fine by me.', 'Sure, Image 1 then.', 'Agreed.', 'Right.'];
   const round = (k: number, n: number) =>
@@ -53,6 +49,7 @@ async function makeReviewWithRun(dir: string): Promise<void> {
   };
   await fs.mkdir(path.join(dir, 'runs', RUN_ID), { recursive: true });
   await fs.writeFile(path.join(dir, 'runs', RUN_ID, 'run.json'), JSON.stringify(record, null, 2));
+  return dir;
 }
 
 function scriptCoder(mock: MockOpenAI): void {
@@ -70,35 +67,21 @@ async function scrollTo(panel: Frame, id: string): Promise<void> {
 
 describe('discussion analysis in a real VS Code (code-server)', function () {
   this.timeout(600_000);
-  let ws = '';
-  let mock: MockOpenAI | undefined;
-  let w: Workbench | undefined;
+  const s = e2eSuite('ipa', { checkWebviewErrors: false });
+  let review = '';
 
   before(async () => {
     requireBuilt(['dist/extension.js', 'dist/webview/panel.js']);
-    ws = await fs.mkdtemp(path.join(os.tmpdir(), 'tf-e2e-ipa-'));
-    await makeReviewWithRun(path.join(ws, 'lumen-perfume'));
+    const ws = await s.makeWorkspace();
+    review = await makeReviewWithRun(ws, 'lumen-perfume');
     // A second review, so "Open Review" asks which one (as in a real workspace).
-    await fs.cp(SAMPLE, path.join(ws, 'second-review'), { recursive: true });
+    await copySample(ws, 'second-review');
     await fs.writeFile(path.join(ws, 'second-review', 'review.yaml'), 'title: Second review\n');
-    mock = await MockOpenAI.start();
-    scriptCoder(mock);
-  });
-
-  after(async () => {
-    await w?.stop();
-    await mock?.close();
-    if (ws) await fs.rm(ws, { recursive: true, force: true });
+    scriptCoder(await s.startMock());
   });
 
   it('codes the run from the panel and shows the bars, the team line with the compliance flag and the stance table', async () => {
-    w = await startWorkbench({
-      workspace: ws,
-      settings: { 'workbench.colorTheme': DARK, 'workbench.secondarySideBar.defaultVisibility': 'hidden', 'teamfusion.baseUrl': mock!.baseURL },
-      env: { OPENAI_API_KEY: 'sk-e2e-placeholder' },
-    });
-    await w.open();
-    const page = w.page;
+    const page = (await s.startWorkbench()).page;
     const panel = await openReview(page, 'lumen-perfume', 'Lumen');
     await showTab(panel, 'run');
     await waitInFrame(panel, () => !!document.getElementById('tf-code-discussion'), 'the Code discussion button');
@@ -109,7 +92,7 @@ describe('discussion analysis in a real VS Code (code-server)', function () {
     await panel.locator('#tf-code-discussion').click();
     await waitInFrame(panel, () => document.querySelectorAll('#tf-bales-bars rect.tf-cat-seg').length > 0, 'the category bars', 120_000);
 
-    const analysis = JSON.parse(await fs.readFile(path.join(ws, 'lumen-perfume', 'runs', RUN_ID, 'analysis.json'), 'utf8')) as {
+    const analysis = JSON.parse(await fs.readFile(path.join(review, 'runs', RUN_ID, 'analysis.json'), 'utf8')) as {
       bales: { message: string; category: number; label: string }[];
       byDesigner: Record<string, Record<string, number>>;
     };
@@ -136,8 +119,8 @@ describe('discussion analysis in a real VS Code (code-server)', function () {
     assert.deepEqual(row('Chen').slice(1), ['6', '1', '1', 'yes: round 1, after i1-m7', 'yielded to 1']);
     assert.deepEqual(row('Dina').slice(1), ['5', '1', 'nothing', 'yes: round 1, after i1-m8', 'yielded to nothing']);
     assert.equal(await panel.locator('#tf-stance-summary').textContent(), "1 kept their designer's top choice, 3 yielded (Ben Okafor, Chen Wei → 1; Dina Haddad → nothing).");
-    assert.deepEqual(mock!.specErrors(), []);
-    const codingRequests = mock!.requests.filter((r) => r.route === 'chat').length;
+    assert.deepEqual(s.mock.specErrors(), []);
+    const codingRequests = s.mock.requests.filter((r) => r.route === 'chat').length;
     assert.equal(codingRequests, 2);
 
     for (const [theme, name] of [[DARK, 'dark'], [LIGHT, 'light'], ['Dark High Contrast', 'high-contrast'], ['Light High Contrast', 'light-high-contrast']] as const) {
@@ -151,32 +134,25 @@ describe('discussion analysis in a real VS Code (code-server)', function () {
     // Coding again reuses every code: no request.
     await panel.locator('#tf-code-discussion').click();
     await page.waitForTimeout(2_000);
-    assert.equal(mock!.requests.filter((r) => r.route === 'chat').length, codingRequests);
+    assert.equal(s.mock.requests.filter((r) => r.route === 'chat').length, codingRequests);
   });
 
   it('in an untrusted workspace the button is off and nothing is sent', async () => {
-    await w?.stop();
-    w = undefined;
-    mock!.reset();
-    scriptCoder(mock!);
-    await fs.rm(path.join(ws, 'lumen-perfume', 'runs', RUN_ID, 'analysis.json'));
-    w = await startWorkbench({
-      workspace: ws,
-      workspaceTrust: true,
-      settings: { 'workbench.colorTheme': DARK, 'workbench.secondarySideBar.defaultVisibility': 'hidden', 'teamfusion.baseUrl': mock!.baseURL },
-      env: { OPENAI_API_KEY: 'sk-e2e-placeholder' },
-    });
-    await w.open();
-    const panel = await openReview(w.page, 'lumen-perfume', 'Lumen');
+    await s.stopWorkbench();
+    s.mock.reset();
+    scriptCoder(s.mock);
+    await fs.rm(path.join(review, 'runs', RUN_ID, 'analysis.json'));
+    await s.startWorkbench({ workspaceTrust: true });
+    const panel = await openReview(s.page, 'lumen-perfume', 'Lumen');
     await showTab(panel, 'run');
     await waitInFrame(panel, () => !!document.getElementById('tf-code-discussion'), 'the Code discussion button');
     assert.equal(await panel.locator('#tf-code-discussion').getAttribute('disabled'), '');
     assert.match((await panel.locator('#tf-discussion-analysis').textContent()) ?? '', /Restricted mode: coding is off/);
     await panel.locator('#tf-code-discussion').click({ force: true });
-    await w.page.waitForTimeout(2_000);
-    assert.equal(mock!.requests.length, 0);
-    assert.equal(existsSync(path.join(ws, 'lumen-perfume', 'runs', RUN_ID, 'analysis.json')), false);
+    await s.page.waitForTimeout(2_000);
+    assert.equal(s.mock.requests.length, 0);
+    assert.equal(existsSync(path.join(review, 'runs', RUN_ID, 'analysis.json')), false);
     await scrollTo(panel, 'tf-discussion-analysis');
-    await screenshot(w.page, '21-discussion-analysis-untrusted-dark');
+    await screenshot(s.page, '21-discussion-analysis-untrusted-dark');
   });
 });

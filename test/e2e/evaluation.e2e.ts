@@ -9,28 +9,18 @@
  *   npx mocha --no-config --timeout 600000 out/test/e2e/evaluation.e2e.js
  */
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Frame } from 'playwright-core';
 import { parse as parseYaml } from 'yaml';
-import { repoRoot } from '../harness/codeServer';
-import { DARK, LIGHT, command, openReview, setColorTheme, screenshot, showTab, startWorkbench, waitInFrame, type Workbench, requireBuilt } from './support/workbench';
+import { cliOutput, copySample, e2eSuite } from './support/suite';
+import { DARK, LIGHT, openReview, setColorTheme, screenshot, showTab, waitInFrame, requireBuilt } from './support/workbench';
 
-const REPO = repoRoot();
-const CLI = path.join(REPO, 'dist', 'cli.js');
-const SAMPLE = path.join(REPO, 'samples', 'lumen-perfume');
 const RUN_ID = '2026-11-21T22-40-05Z-e2e9';
 
-function cli(...args: string[]): string {
-  return execFileSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60_000 });
-}
-
-async function makeReviewWithRun(dir: string): Promise<void> {
+async function makeReviewWithRun(parent: string, name: string): Promise<string> {
   const sharp = (await import('sharp')).default;
-  await fs.cp(SAMPLE, dir, { recursive: true });
-  await fs.rm(path.join(dir, 'runs'), { recursive: true, force: true });
+  const dir = await copySample(parent, name);
   const run = path.join(dir, 'runs', RUN_ID);
   for (const k of [1, 2]) {
     await fs.mkdir(path.join(run, `iteration-${k}`), { recursive: true });
@@ -80,6 +70,7 @@ async function makeReviewWithRun(dir: string): Promise<void> {
     prompts: [],
   };
   await fs.writeFile(path.join(run, 'run.json'), `${JSON.stringify(record, null, 2)}\n`);
+  return dir;
 }
 
 /** A re-ranking: the sources in `first` (ids, or "option" for the first original option of the key), then the rest in letter order. */
@@ -96,39 +87,25 @@ async function rerank(dir: string, designer: string, first: string[]): Promise<v
 
 describe('"Did it help?" in a real VS Code (code-server)', function () {
   this.timeout(600_000);
-  let ws = '';
+  const s = e2eSuite('eval');
   let review = '';
-  let w: Workbench | undefined;
   let panel: Frame;
 
   before(async () => {
     requireBuilt(['dist/extension.js', 'dist/cli.js', 'dist/webview/panel.js']);
-    ws = await fs.mkdtemp(path.join(os.tmpdir(), 'tf-e2e-eval-'));
-    review = path.join(ws, 'lumen-perfume');
-    await makeReviewWithRun(review);
-    cli('rerank', review, RUN_ID);
+    review = await makeReviewWithRun(await s.makeWorkspace(), 'lumen-perfume');
+    cliOutput(['rerank', review, RUN_ID]);
     await rerank(review, 'ana', ['r1', 'option', 'r2']);
     await rerank(review, 'ben', ['r1', 'r2']);
     await rerank(review, 'chen', ['option', 'r1']);
     await fs.mkdir(path.join(review, 'runs', RUN_ID, 'survey'));
     await fs.writeFile(path.join(review, 'runs', RUN_ID, 'survey', 'ben.yaml'), 'designer: ben\nrepresentative: 4\nclarity: 3\nsatisfied: 5\n');
-    w = await startWorkbench({ workspace: ws, settings: { 'workbench.colorTheme': DARK, 'workbench.secondarySideBar.defaultVisibility': 'hidden' } });
-    await w.open();
-    await command(w.page, 'View: Toggle Primary Side Bar Visibility');
-  });
-
-  after(async () => {
-    await w?.stop();
-    if (ws) await fs.rm(ws, { recursive: true, force: true });
-  });
-
-  afterEach(function () {
-    if (w) assert.deepEqual(w.consoleErrors.filter((e) => /webview|vscode-resource|vscode-cdn|panel\.js/i.test(e)), [], 'no console errors in the webview');
+    await s.startWorkbench({ hideSideBar: true });
   });
 
   it('the Run tab shows "Did it help?" with the numbers `teamfusion compare --json` prints, beside the study\'s', async () => {
-    const page = w!.page;
-    const expected = JSON.parse(cli('compare', review, RUN_ID, '--json')) as { before: { w: number }; after: { w: number }; paired: { verdict: string }; acceptance: { top1: boolean } };
+    const page = s.page;
+    const expected = JSON.parse(cliOutput(['compare', review, RUN_ID, '--json'])) as { before: { w: number }; after: { w: number }; paired: { verdict: string }; acceptance: { top1: boolean } };
     panel = await openReview(page, 'lumen-perfume', 'Lumen');
     await showTab(panel, 'run');
     await waitInFrame(panel, () => !!document.getElementById('tf-did-it-help'), 'the "Did it help?" section');
@@ -149,7 +126,7 @@ describe('"Did it help?" in a real VS Code (code-server)', function () {
   });
 
   it('rating controls only next to the chosen designer\'s own proxy messages; a click writes runs/<id>/ratings/<designer>.yaml', async () => {
-    const page = w!.page;
+    const page = s.page;
     assert.equal(await panel.locator('.tf-rating').count(), 0, 'no controls before choosing who you are');
     await panel.evaluate(() => {
       const picker = document.getElementById('tf-rate-as-picker') as HTMLElement & { value: string };
@@ -188,7 +165,7 @@ describe('"Did it help?" in a real VS Code (code-server)', function () {
   });
 
   it('the blind re-rank set\'s own panel never says which letter is generated', async () => {
-    const page = w!.page;
+    const page = s.page;
     const blind = await openReview(page, 'rerank', 're-rank');
     await waitInFrame(blind, () => document.querySelectorAll('img').length >= 5, 'the five candidates');
     const shown = await blind.evaluate(() => document.body.innerText + [...document.querySelectorAll('img')].map((i) => `${i.getAttribute('src')} ${i.getAttribute('alt')} ${i.getAttribute('title')}`).join(' '));

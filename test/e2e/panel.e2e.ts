@@ -7,65 +7,26 @@
  * Screenshots land in .test-output/screenshots/.
  */
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Frame } from 'playwright-core';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
-import { repoRoot, runCommand } from '../harness/codeServer';
-import { MockOpenAI, designerReply } from '../support/openaiMock';
+import { runCommand } from '../harness/codeServer';
 import { HOSTILE_BRIEF, HOSTILE_JUSTIFICATION, HOSTILE_MODEL_TEXT } from './support/hostile';
-import { DARK, command, openReview, showTab, pwnedFrames, setColorTheme, screenshot, startWorkbench, waitForPanel, waitInFrame, type Workbench, shootBothThemes, requireBuilt } from './support/workbench';
-
-const REPO = repoRoot();
-const CLI = path.join(REPO, 'dist', 'cli.js');
-const SAMPLE = path.join(REPO, 'samples', 'lumen-perfume');
+import { cliOutput, copySample, e2eSuite, makeLargeReview, patchReviewYaml, streamProxyTurns, until } from './support/suite';
+import { DARK, command, openReview, showTab, pwnedFrames, setColorTheme, screenshot, waitForPanel, waitInFrame, shootBothThemes, requireBuilt } from './support/workbench';
 
 interface AnalyzeJson {
   kendall: { w: number; pValue: number };
 }
 
 function analyzeJson(review: string): AnalyzeJson {
-  return JSON.parse(execFileSync(process.execPath, [CLI, 'analyze', review, '--json'], { encoding: 'utf8', timeout: 60_000 })) as AnalyzeJson;
+  return JSON.parse(cliOutput(['analyze', review, '--json'])) as AnalyzeJson;
 }
 
-/** Console errors that come from webviews (the workbench's own offline noise is not ours). */
-function webviewErrors(w: Workbench): string[] {
-  return w.consoleErrors.filter((e) => /webview|vscode-resource|vscode-cdn|panel\.js/i.test(e));
-}
-
-/** A review with `n` options and `m` designers (seeded shuffles), images made with sharp. */
-async function makeLargeReview(dir: string, n: number, m: number): Promise<void> {
-  const sharp = (await import('sharp')).default;
-  await fs.mkdir(path.join(dir, 'options'), { recursive: true });
-  await fs.mkdir(path.join(dir, 'rankings'), { recursive: true });
-  await fs.writeFile(path.join(dir, 'brief.md'), `# Large review\n\n${n} options, ${m} designers.\n`);
-  await fs.writeFile(path.join(dir, 'review.yaml'), 'title: Large review\n');
-  for (let i = 1; i <= n; i++) {
-    const hue = Math.round((i * 360) / n);
-    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="120" height="80"><rect width="120" height="80" fill="hsl(${hue},60%,50%)"/><text x="60" y="50" font-size="28" text-anchor="middle" fill="white">${i}</text></svg>`;
-    await sharp(Buffer.from(svg)).png().toFile(path.join(dir, 'options', `${i}.png`));
-  }
-  let seed = 42;
-  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
-  for (let d = 1; d <= m; d++) {
-    const ids = Array.from({ length: n }, (_, i) => String(i + 1));
-    for (let i = ids.length - 1; i > 0; i--) {
-      const j = Math.floor(rand() * (i + 1));
-      [ids[i], ids[j]] = [ids[j]!, ids[i]!];
-    }
-    const ranking = ids.map((option, k) => ({ option, rank: k + 1, justification: `Designer ${d} puts ${option} at ${k + 1}.` }));
-    await fs.writeFile(path.join(dir, 'rankings', `d${d}.yaml`), stringifyYaml({ designer: `Designer ${d}`, ranking }));
-  }
-}
-
-async function makeReview(dir: string, o: { title?: string; hostile?: boolean }): Promise<void> {
-  await fs.cp(SAMPLE, dir, { recursive: true });
-  await fs.rm(path.join(dir, 'runs'), { recursive: true, force: true });
-  const config = (parseYaml(await fs.readFile(path.join(dir, 'review.yaml'), 'utf8')) ?? {}) as Record<string, unknown>;
-  // Short runs: one turn each; iteration 1 makes remix r1, iteration 2 is the final pick (refine adds 3 and 4).
-  await fs.writeFile(path.join(dir, 'review.yaml'), stringifyYaml({ ...config, ...(o.title ? { title: o.title } : {}), turnsPerAgent: 1, iterations: 2 }));
+/** The sample (short runs: one turn each; iteration 1 makes remix r1, iteration 2 is the final pick, refine adds 3 and 4). */
+async function makeReview(ws: string, name: string, o: { title?: string; hostile?: boolean }): Promise<string> {
+  const dir = await copySample(ws, name, { ...(o.title ? { title: o.title } : {}), turnsPerAgent: 1, iterations: 2 });
   if (o.hostile) {
     await fs.writeFile(path.join(dir, 'brief.md'), HOSTILE_BRIEF);
     const file = path.join(dir, 'rankings', 'ana.yaml');
@@ -73,71 +34,33 @@ async function makeReview(dir: string, o: { title?: string; hostile?: boolean })
     ranking.ranking[0]!.justification = HOSTILE_JUSTIFICATION;
     await fs.writeFile(file, stringifyYaml(ranking));
   }
+  return dir;
 }
 
 describe('review panel in a real VS Code (code-server)', function () {
   this.timeout(600_000);
-  let ws = '';
+  const s = e2eSuite('panel');
   let sample = '';
-  let hostile = '';
-  let mock: MockOpenAI | undefined;
-  let w: Workbench | undefined;
   let panel: Frame;
 
   /** Dark screenshot, then the same in the light theme, then back to dark. */
-  const shoot = (name: string, prepare?: () => Promise<void>): Promise<void> => shootBothThemes(w!.page, name, prepare);
+  const shoot = (name: string, prepare?: () => Promise<void>): Promise<void> => shootBothThemes(s.page, name, prepare);
 
   before(async function () {
     requireBuilt(['dist/extension.js', 'dist/cli.js', 'dist/webview/panel.js']);
-    ws = await fs.mkdtemp(path.join(os.tmpdir(), 'tf-e2e-panel-'));
-    sample = path.join(ws, 'lumen-perfume');
-    hostile = path.join(ws, 'hostile-review');
-    await makeReview(sample, {});
-    await makeReview(hostile, { title: 'Hostile <img src=x onerror="window.__pwned=1"> review', hostile: true });
+    const ws = await s.makeWorkspace();
+    sample = await makeReview(ws, 'lumen-perfume', {});
+    await makeReview(ws, 'hostile-review', { title: 'Hostile <img src=x onerror="window.__pwned=1"> review', hostile: true });
     await makeLargeReview(path.join(ws, 'large-review'), 50, 50);
     // review.yaml with one bad value (and a good title): the rankings are all valid.
-    const broken = path.join(ws, 'broken-settings');
-    await makeReview(broken, { title: 'Broken settings' });
-    const brokenConfig = parseYaml(await fs.readFile(path.join(broken, 'review.yaml'), 'utf8')) as Record<string, unknown>;
-    await fs.writeFile(path.join(broken, 'review.yaml'), stringifyYaml({ ...brokenConfig, iterations: 'many' }));
-
-    mock = await MockOpenAI.start();
+    await patchReviewYaml(await makeReview(ws, 'broken-settings', { title: 'Broken settings' }), { iterations: 'many' });
     // Proxy turns stream slowly enough to be seen arriving.
-    mock.setFallback((req) => {
-      const body = req.body as { stream?: boolean; response_format?: unknown } | undefined;
-      if (req.route === 'chat' && body?.stream === true && !body.response_format) {
-        return { kind: 'chat', content: designerReply(req.body), chunkDelayMs: 30 };
-      }
-      return undefined;
-    });
-
-    w = await startWorkbench({
-      workspace: ws,
-      settings: {
-        'workbench.colorTheme': DARK,
-        'workbench.secondarySideBar.defaultVisibility': 'hidden',
-        'teamfusion.baseUrl': mock.baseURL,
-        'teamfusion.turnsPerAgent': 1,
-        'teamfusion.iterations': 2,
-      },
-      env: { OPENAI_API_KEY: 'sk-e2e-placeholder' },
-    });
-    await w.open();
-    await command(w.page, 'View: Toggle Primary Side Bar Visibility');
-  });
-
-  after(async () => {
-    await w?.stop();
-    await mock?.close();
-    if (ws) await fs.rm(ws, { recursive: true, force: true });
-  });
-
-  afterEach(function () {
-    if (w) assert.deepEqual(webviewErrors(w), [], 'no console errors in the webview');
+    streamProxyTurns(await s.startMock(), 30);
+    await s.startWorkbench({ settings: { 'teamfusion.turnsPerAgent': 1, 'teamfusion.iterations': 2 }, hideSideBar: true });
   });
 
   it('opens the sample review and shows the same Kendall W as `teamfusion analyze --json`', async () => {
-    const page = w!.page;
+    const page = s.page;
     panel = await openReview(page, 'lumen-perfume', 'Lumen');
     const shown = Number(await panel.locator('#tf-w').getAttribute('data-w'));
     const expected = analyzeJson(sample).kendall.w;
@@ -238,7 +161,7 @@ describe('review panel in a real VS Code (code-server)', function () {
     await panel.locator('#tf-run').click();
     await waitInFrame(panel, () => document.querySelectorAll('.tf-msg').length > 0, 'a discussion message', 60_000);
     await waitInFrame(panel, () => (window as Window & { __tfSawStreaming?: boolean }).__tfSawStreaming === true, 'streamed text', 60_000);
-    await screenshot(w!.page, '03-run-streaming-dark');
+    await screenshot(s.page, '03-run-streaming-dark');
     await waitInFrame(
       panel,
       () => {
@@ -252,7 +175,7 @@ describe('review panel in a real VS Code (code-server)', function () {
     await waitInFrame(panel, () => document.querySelector('.tf-run-status vscode-badge')?.textContent === 'completed', 'status completed', 60_000);
     const speakers = await panel.locator('.tf-msg').evaluateAll((els) => new Set(els.map((e) => e.getAttribute('data-speaker'))).size);
     assert.equal(speakers, 4, 'every proxy spoke');
-    assert.deepEqual(mock!.specErrors(), [], 'every request valid against the OpenAPI spec');
+    assert.deepEqual(s.mock.specErrors(), [], 'every request valid against the OpenAPI spec');
     await panel.evaluate(() => window.scrollTo(0, 0));
     await shoot('04-run-discussion');
     await panel.evaluate(() => document.getElementById('tf-remixes')?.scrollIntoView());
@@ -284,7 +207,7 @@ describe('review panel in a real VS Code (code-server)', function () {
     // Keyboard: option 4 from the 4th place to the top; a button: option 3 one down.
     const four = panel.locator('#tf-rank-list li[data-option="4"]');
     await four.focus();
-    for (let i = 0; i < 3; i++) await w!.page.keyboard.press('Alt+ArrowUp');
+    for (let i = 0; i < 3; i++) await s.page.keyboard.press('Alt+ArrowUp');
     assert.equal(await panel.locator('#tf-rank-list li').first().getAttribute('data-option'), '4');
     assert.equal(await panel.locator('#tf-rank-list li[data-option="4"]').evaluate((el) => el === document.activeElement), true, 'focus follows the moved item');
     await panel.locator('button[aria-label="Move 3 down"]').click();
@@ -307,20 +230,16 @@ describe('review panel in a real VS Code (code-server)', function () {
     const expected = analyzeJson(sample).kendall.w;
     assert.notEqual(expected, before);
     await showTab(panel, 'overview');
-    await waitInFrame(panel, () => document.querySelector('#tf-w')?.getAttribute('data-w') ?? '', 'W', 5_000);
-    const deadline = Date.now() + 30_000;
-    let shown = Number(await panel.locator('#tf-w').getAttribute('data-w'));
-    while (shown !== expected && Date.now() < deadline) {
-      await w!.page.waitForTimeout(250);
-      shown = Number(await panel.locator('#tf-w').getAttribute('data-w'));
-    }
+    const shownW = async () => Number(await panel.locator('#tf-w').getAttribute('data-w'));
+    await until(s.page, 'the panel to show the new W', async () => (await shownW()) === expected).catch(() => undefined);
+    const shown = await shownW();
     assert.equal(shown, expected, 'the panel shows the new W');
     assert.equal(await panel.locator('td.tf-cell[data-designer="eve-park"]').count(), 6);
     await shoot('08-overview-with-new-ranking');
   });
 
   it('keeps its state while hidden (no retainContextWhenHidden): tab and unsaved form', async () => {
-    const page = w!.page;
+    const page = s.page;
     await showTab(panel, 'ranking');
     await panel.locator('#tf-rk-name input').fill('Unsaved Draft');
     await page.waitForTimeout(800);
@@ -334,7 +253,7 @@ describe('review panel in a real VS Code (code-server)', function () {
   });
 
   it('comes back after a window reload (the serializer restores it)', async () => {
-    const page = w!.page;
+    const page = s.page;
     await showTab(panel, 'run');
     await page.waitForTimeout(1_000);
     // "Developer: Reload Window" shuts the workbench down properly (its storage is flushed), like a user's reload.
@@ -363,7 +282,7 @@ describe('review panel in a real VS Code (code-server)', function () {
   });
 
   it('stays quick with 50 options × 50 designers', async () => {
-    const page = w!.page;
+    const page = s.page;
     const frame = await openReview(page, 'large-review', 'Large review');
     assert.equal(await frame.evaluate(() => document.querySelectorAll('td.tf-cell[data-designer]').length), 2500);
     const renderMs = Number(await frame.evaluate(() => document.body.dataset.renderMs));
@@ -373,7 +292,7 @@ describe('review panel in a real VS Code (code-server)', function () {
   });
 
   it('shows hostile text literally, from files and from the model, and runs none of it', async () => {
-    const page = w!.page;
+    const page = s.page;
     const frame = await openReview(page, 'hostile-review', 'Hostile');
     const brief = (await frame.locator('#tf-brief').textContent()) ?? '';
     assert.ok(brief.includes('<img src=x onerror='), 'HTML in the brief shows as text');
@@ -387,7 +306,7 @@ describe('review panel in a real VS Code (code-server)', function () {
     assert.ok(cell?.includes('<img src=x'), 'the justification shows literally');
 
     // The model says hostile things too.
-    mock!.enqueue('chat', { kind: 'chat', content: HOSTILE_MODEL_TEXT, chunkDelayMs: 5 });
+    s.mock.enqueue('chat', { kind: 'chat', content: HOSTILE_MODEL_TEXT, chunkDelayMs: 5 });
     await showTab(frame, 'run');
     await frame.locator('#tf-run').click();
     await waitInFrame(frame, () => [...document.querySelectorAll('.tf-msg-body')].some((m) => (m.textContent ?? '').includes('<script>window.__pwned')), 'the hostile model message', 120_000);
@@ -404,7 +323,7 @@ describe('review panel in a real VS Code (code-server)', function () {
 
   // Last: opening another review hides (and so detaches) the Lumen panel the tests above share.
   it('lists the valid rankings of a review whose review.yaml has an error, with the error above them', async () => {
-    const frame = await openReview(w!.page, 'broken-settings', 'Broken settings');
+    const frame = await openReview(s.page, 'broken-settings', 'Broken settings');
     await waitInFrame(frame, () => document.querySelectorAll('td.tf-cell[data-designer]').length > 0, 'the rankings to be listed', 30_000);
     const seen = await frame.evaluate(() => {
       const problems = document.getElementById('tf-problems');
@@ -420,6 +339,6 @@ describe('review panel in a real VS Code (code-server)', function () {
     assert.match(seen.problems, /review\.yaml:\d+:\d+: error:/);
     assert.ok(seen.above, 'the error is shown above the rankings');
     assert.equal(seen.noRankings, false);
-    await screenshot(w!.page, '01-broken-settings-dark');
+    await screenshot(s.page, '01-broken-settings-dark');
   });
 });

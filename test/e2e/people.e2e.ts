@@ -8,88 +8,49 @@
  */
 import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Frame } from 'playwright-core';
-import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
-import { repoRoot } from '../harness/codeServer';
-import { MockOpenAI, designerReply } from '../support/openaiMock';
 import { RunRecordSchema, type RunRecord } from '../../src/core/record/record';
-import { DARK, command, openReview, showTab, startWorkbench, waitInFrame, type Workbench, shootBothThemes, requireBuilt } from './support/workbench';
-
-const REPO = repoRoot();
-const SAMPLE = path.join(REPO, 'samples', 'lumen-perfume');
+import { copySample, e2eSuite, runIds, streamProxyTurns } from './support/suite';
+import { openReview, showTab, waitInFrame, shootBothThemes, requireBuilt } from './support/workbench';
 
 describe('people in the discussion, in a real VS Code (code-server)', function () {
   this.timeout(600_000);
-  let ws = '';
+  const s = e2eSuite('people', { checkWebviewErrors: false });
   let review = '';
-  let mock: MockOpenAI | undefined;
-  let w: Workbench | undefined;
   let panel: Frame;
 
   /** Dark screenshot, then the same in the light theme, then back to dark. */
-  const shoot = (name: string): Promise<void> => shootBothThemes(w!.page, name);
+  const shoot = (name: string): Promise<void> => shootBothThemes(s.page, name);
 
   async function record(): Promise<RunRecord> {
-    const runs = (await fs.readdir(path.join(review, 'runs'))).filter((n) => /^\d{4}-/.test(n));
+    const runs = (await runIds(review)).filter((n) => /^\d{4}-/.test(n));
     assert.equal(runs.length, 1);
     return RunRecordSchema.parse(JSON.parse(await fs.readFile(path.join(review, 'runs', runs[0]!, 'run.json'), 'utf8')));
   }
 
   before(async function () {
     requireBuilt(['dist/extension.js', 'dist/webview/panel.js']);
-    ws = await fs.mkdtemp(path.join(os.tmpdir(), 'tf-e2e-people-'));
-    review = path.join(ws, 'lumen-perfume');
-    await fs.cp(SAMPLE, review, { recursive: true });
-    await fs.rm(path.join(review, 'runs'), { recursive: true, force: true });
+    const ws = await s.makeWorkspace();
     // A second review, so "Open Review" asks which one (as in a real workspace with several).
-    await fs.cp(review, path.join(ws, 'other-review'), { recursive: true });
-    const config = (parseYaml(await fs.readFile(path.join(review, 'review.yaml'), 'utf8')) ?? {}) as Record<string, unknown>;
+    await copySample(ws, 'other-review');
     // One round, one turn each, in review order: Ana, Ben, Chen (who speaks in person), Dina; a guest to call in.
-    await fs.writeFile(
-      path.join(review, 'review.yaml'),
-      stringifyYaml({
-        ...config,
-        turnsPerAgent: 1,
-        iterations: 1,
-        mode: 'together',
-        order: 'fixed',
-        leadSpeaksLast: false,
-        humans: ['chen'],
-        guests: [{ id: 'client', name: 'Lumen brand manager', role: 'Client', perspective: 'Shelf impact and the premium price.' }],
-      }),
-    );
-    mock = await MockOpenAI.start();
+    review = await copySample(ws, 'lumen-perfume', {
+      turnsPerAgent: 1,
+      iterations: 1,
+      mode: 'together',
+      order: 'fixed',
+      leadSpeaksLast: false,
+      humans: ['chen'],
+      guests: [{ id: 'client', name: 'Lumen brand manager', role: 'Client', perspective: 'Shelf impact and the premium price.' }],
+    });
     // Proxy turns stream slowly, so a person can speak while the discussion runs.
-    mock.setFallback((req) => {
-      const body = req.body as { stream?: boolean; response_format?: unknown } | undefined;
-      if (req.route === 'chat' && body?.stream === true && !body.response_format) {
-        return { kind: 'chat', content: designerReply(req.body), chunkDelayMs: 120 };
-      }
-      return undefined;
-    });
-    w = await startWorkbench({
-      workspace: ws,
-      settings: {
-        'workbench.colorTheme': DARK,
-        'workbench.secondarySideBar.defaultVisibility': 'hidden',
-        'teamfusion.baseUrl': mock.baseURL,
-      },
-      env: { OPENAI_API_KEY: 'sk-e2e-placeholder' },
-    });
-    await w.open();
-    await command(w.page, 'View: Toggle Primary Side Bar Visibility');
-  });
-
-  after(async () => {
-    await w?.stop();
-    await mock?.close();
-    if (ws) await fs.rm(ws, { recursive: true, force: true });
+    streamProxyTurns(await s.startMock(), 120);
+    await s.startWorkbench({ hideSideBar: true });
   });
 
   it('a designer speaks into the running discussion, pins a message, and answers their own turn from the panel', async () => {
-    const page = w!.page;
+    const page = s.page;
     panel = await openReview(page, 'lumen-perfume', 'Lumen');
     await showTab(panel, 'run');
     await panel.locator('#tf-run').click();
@@ -123,7 +84,7 @@ describe('people in the discussion, in a real VS Code (code-server)', function (
     await waitInFrame(panel, () => !!document.querySelector('.tf-msg.tf-pinned'), 'the pinned message', 30_000);
     await shoot('people-02-waiting');
 
-    const requestsBefore = mock!.requests.length;
+    const requestsBefore = s.mock.requests.length;
     await panel.locator('#tf-say-text textarea').fill('I will take this turn myself: Image 3 has the calm we need.');
     await panel.locator('#tf-say-send').click();
     await waitInFrame(panel, () => !document.getElementById('tf-waiting'), 'the waiting banner gone', 60_000);
@@ -140,13 +101,13 @@ describe('people in the discussion, in a real VS Code (code-server)', function (
     assert.ok(!messages.some((m) => m.speaker === 'chen' && m.kind === 'proxy'), "Chen's proxy never spoke");
     assert.deepEqual(done.pins?.map((p) => [p.message, p.by]), [[anaMessage, 'chen']]);
     const chenName = 'Chen Wei';
-    const later = mock!.requests.slice(requestsBefore).filter((r) => r.route === 'chat');
+    const later = s.mock.requests.slice(requestsBefore).filter((r) => r.route === 'chat');
     assert.ok(later.length >= 1);
     for (const r of later) {
       const text = JSON.stringify(r.body);
       assert.ok(!text.includes(`role-playing ${chenName}`), 'no model request for Chen\'s turn');
       assert.ok(text.includes('Pinned by Chen Wei'), 'the pin is in every later prompt');
     }
-    assert.deepEqual(mock!.specErrors(), []);
+    assert.deepEqual(s.mock.specErrors(), []);
   });
 });

@@ -9,19 +9,13 @@
  *   npx mocha --no-config --timeout 600000 out/test/e2e/ship.e2e.js
  */
 import * as assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { existsSync, promises as fs } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { stringify as stringifyYaml } from 'yaml';
-import { repoRoot, runCommand } from '../harness/codeServer';
-import { MockOpenAI } from '../support/openaiMock';
-import { DARK, command, panelFrames, pickReview, showTab, screenshot, startWorkbench, waitForPanel, waitInFrame, type Workbench, shootBothThemes, requireBuilt } from './support/workbench';
-
-const REPO = repoRoot();
-const CLI = path.join(REPO, 'dist', 'cli.js');
-const SAMPLE = path.join(REPO, 'samples', 'lumen-perfume');
+import { runCommand } from '../harness/codeServer';
+import { copySample, e2eSuite, makeLargeReview, mockEnv, readRunJson, runCli, runIds, until } from './support/suite';
+import { command, openReviewTimed, pickReview, showTab, screenshot, waitForPanel, waitInFrame, shootBothThemes, requireBuilt } from './support/workbench';
 
 /** The thumbnail size setting the workbench starts with (the default is 96). */
 const THUMB = 120;
@@ -29,14 +23,6 @@ const LONG_WORD = `Supercalifragilistic${'expialidocious'.repeat(12)}`;
 const LONG_URL = `https://example.invalid/${'very-long-path-segment-without-spaces_'.repeat(10)}brief.pdf`;
 const LONG_OPTION = `campaign_final_FINAL_v7_${'reallyfinal'.repeat(9)}`;
 const LONG_DESIGNER = `Maximiliana${'Wolfeschlegelsteinhausenbergerdorff'.repeat(3)}`;
-
-function cli(args: string[], env: Record<string, string>): Promise<{ code: number; out: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, timeout: 240_000, encoding: 'utf8' }, (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, out: `${stdout}${stderr}` });
-    });
-  });
-}
 
 /** A review whose names, file names, brief and justifications hold long unbroken words. */
 async function makeLongWordsReview(dir: string): Promise<void> {
@@ -57,28 +43,6 @@ async function makeLongWordsReview(dir: string): Promise<void> {
   }
 }
 
-/** "TeamFusion: Open Review" on `name`; milliseconds from choosing the review until its panel has rendered. */
-async function timedOpenReview(page: Page, name: string, title: string): Promise<{ frame: Frame; ms: number }> {
-  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
-  await runCommand(page, 'TeamFusion: Open Review');
-  // The workspace holds several reviews: VS Code asks which one (however long activation and the search take).
-  const picker = page.locator('.quick-input-widget:has(input[placeholder="Which review?"])');
-  await picker.waitFor({ state: 'visible', timeout: 180_000 });
-  await picker.locator('input').fill(name);
-  await picker.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ state: 'visible', timeout: 30_000 });
-  const t0 = Date.now();
-  await page.keyboard.press('Enter');
-  const deadline = t0 + 180_000;
-  for (;;) {
-    for (const f of await panelFrames(page)) {
-      const t = await f.evaluate(() => document.getElementById('tf-title')?.textContent ?? '').catch(() => '');
-      if (t.includes(title)) return { frame: f, ms: Date.now() - t0 };
-    }
-    if (Date.now() > deadline) throw new Error(`No panel "${title}" within 180 s`);
-    await page.waitForTimeout(30);
-  }
-}
-
 /** Whether two rectangles overlap by more than a pixel. */
 function overlaps(a: { left: number; right: number; top: number; bottom: number }, b: typeof a): boolean {
   return a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
@@ -86,39 +50,35 @@ function overlaps(a: { left: number; right: number; top: number; bottom: number 
 
 describe('looking at the designs, panel defects, walkthrough (real VS Code)', function () {
   this.timeout(600_000);
-  let ws = '';
+  const s = e2eSuite('ship', { checkWebviewErrors: false });
   let sample = '';
-  let mock: MockOpenAI | undefined;
-  let w: Workbench | undefined;
   let panel: Frame;
   let completedRun = '';
   let failedRun = '';
 
   /** Dark screenshot, then the same in the light theme, then back to dark. */
-  const shoot = (name: string, prepare?: () => Promise<void>): Promise<void> => shootBothThemes(w!.page, name, prepare);
+  const shoot = (name: string, prepare?: () => Promise<void>): Promise<void> => shootBothThemes(s.page, name, prepare);
 
   before(async function () {
     requireBuilt(['dist/extension.js', 'dist/cli.js', 'dist/webview/panel.js']);
-    ws = await fs.mkdtemp(path.join(os.tmpdir(), 'tf-e2e-ship-'));
-    sample = path.join(ws, 'lumen-perfume');
-    await fs.cp(SAMPLE, sample, { recursive: true });
-    await fs.rm(path.join(sample, 'runs'), { recursive: true, force: true });
+    const ws = await s.makeWorkspace();
+    sample = await copySample(ws, 'lumen-perfume');
     await makeLongWordsReview(path.join(ws, 'long-words'));
-    await makeLarge(path.join(ws, 'large-review'), 50, 50);
+    await makeLargeReview(path.join(ws, 'large-review'), 50, 50);
 
     // Two runs of the sample made by the CLI against the mock: one completes (with a remix), the next fails.
-    mock = await MockOpenAI.start();
-    const env = { OPENAI_BASE_URL: mock.baseURL, OPENAI_API_KEY: 'sk-e2e-placeholder', TEAMFUSION_MAX_RETRIES: '0' };
-    const ok = await cli(['run', sample, '--iterations', '2', '--turns', '1', '--json'], env);
+    const mock = await s.startMock();
+    const env = { ...mockEnv(mock), TEAMFUSION_MAX_RETRIES: '0' };
+    const ok = await runCli(['run', sample, '--iterations', '2', '--turns', '1', '--json'], env);
     assert.equal(ok.code, 0, `the first run completes: ${ok.out.slice(-400)}`);
     // Run ids sort by their start second: the failing run must start in a later second than the completed one, or the
     // two could sort either way (the condition waited on is the clock's next second, not a fixed pause).
     const startedIn = Math.floor(Date.now() / 1000);
     while (Math.floor(Date.now() / 1000) === startedIn) await new Promise((r) => setTimeout(r, 50));
     mock.enqueue('chat', { kind: 'error', status: 400, body: { error: { message: `Bad request: ${LONG_WORD}`, type: 'invalid_request_error', code: null, param: null } } });
-    const bad = await cli(['run', sample, '--iterations', '2', '--turns', '1'], env);
+    const bad = await runCli(['run', sample, '--iterations', '2', '--turns', '1'], env);
     assert.notEqual(bad.code, 0, 'the second run fails');
-    const runs = (await fs.readdir(path.join(sample, 'runs'))).sort();
+    const runs = await runIds(sample);
     assert.equal(runs.length, 2);
     [completedRun, failedRun] = runs as [string, string];
     // The remix agent's lists with long unbroken words (the narrow-panel overlap check reads them).
@@ -130,30 +90,14 @@ describe('looking at the designs, panel defects, walkthrough (real VS Code)', fu
     }
     await fs.writeFile(file, JSON.stringify(record, null, 2));
 
-    w = await startWorkbench({
-      workspace: ws,
-      settings: {
-        'workbench.colorTheme': DARK,
-        'workbench.secondarySideBar.defaultVisibility': 'hidden',
-        'teamfusion.baseUrl': mock.baseURL,
-        'teamfusion.turnsPerAgent': 1,
-        'teamfusion.iterations': 2,
-        'teamfusion.thumbnailSize': THUMB,
-      },
-      env: { OPENAI_API_KEY: 'sk-e2e-placeholder' },
+    await s.startWorkbench({
+      settings: { 'teamfusion.turnsPerAgent': 1, 'teamfusion.iterations': 2, 'teamfusion.thumbnailSize': THUMB },
+      hideSideBar: true,
     });
-    await w.open();
-    await command(w.page, 'View: Toggle Primary Side Bar Visibility');
-  });
-
-  after(async () => {
-    await w?.stop();
-    await mock?.close();
-    if (ws) await fs.rm(ws, { recursive: true, force: true });
   });
 
   it('activates quickly: VS Code measures the activation (Show Running Extensions)', async () => {
-    const page = w!.page;
+    const page = s.page;
     await runCommand(page, 'Developer: Show Running Extensions');
     const row = page.locator('.runtime-extensions-editor .monaco-list-row', { hasText: 'TeamFusion' }).first();
     // The list holds every running extension (the built-in ones too) and renders only the rows in view: scroll until
@@ -168,11 +112,10 @@ describe('looking at the designs, panel defects, walkthrough (real VS Code)', fu
       await page.waitForTimeout(100);
     }
     // While it is still activating the row says so; the editor updates when it is done.
-    let text = '';
-    for (const until = Date.now() + 60_000; Date.now() < until; await page.waitForTimeout(500)) {
-      text = (await row.innerText()).replace(/\s+/g, ' ');
-      if (/\d+\s*ms/.test(text)) break;
-    }
+    const text = await until(page, 'VS Code to show the activation time', async () => {
+      const t = (await row.innerText()).replace(/\s+/g, ' ');
+      return /\d+\s*ms/.test(t) ? t : undefined;
+    }).catch(async () => (await row.innerText()).replace(/\s+/g, ' '));
     const m = /(\d+)\s*ms/.exec(text);
     assert.ok(m, `an activation time in "${text}"`);
     const ms = Number(m[1]);
@@ -182,8 +125,8 @@ describe('looking at the designs, panel defects, walkthrough (real VS Code)', fu
   });
 
   it('opens the sample quickly and its Run tab drops a failed run\'s error when a completed run is picked', async () => {
-    const page = w!.page;
-    const opened = await timedOpenReview(page, 'lumen-perfume', 'Lumen');
+    const page = s.page;
+    const opened = await openReviewTimed(page, 'lumen-perfume', 'Lumen');
     panel = opened.frame;
     console.log(`      Open Review → rendered panel (sample): ${opened.ms} ms`);
     await showTab(panel, 'run');
@@ -201,7 +144,7 @@ describe('looking at the designs, panel defects, walkthrough (real VS Code)', fu
   });
 
   it('compares a remix side by side with the images it came from', async () => {
-    const page = w!.page;
+    const page = s.page;
     await panel.evaluate(() => document.getElementById('tf-remixes')?.scrollIntoView());
     const button = panel.locator('.tf-remix-card vscode-button.tf-compare-sources').first();
     const ids = ((await button.getAttribute('data-compare')) ?? '').split('\n');
@@ -223,7 +166,7 @@ describe('looking at the designs, panel defects, walkthrough (real VS Code)', fu
   });
 
   it('Agreements and Disagreements never overlap in a narrow panel with the side bar open', async () => {
-    const page = w!.page;
+    const page = s.page;
     await command(page, 'View: Toggle Primary Side Bar Visibility');
     await page.setViewportSize({ width: 880, height: 900 });
     await page.waitForTimeout(800);
@@ -243,7 +186,7 @@ describe('looking at the designs, panel defects, walkthrough (real VS Code)', fu
   });
 
   it('views any option large: ← / → step, Esc closes, file name and who ranked it where', async () => {
-    const page = w!.page;
+    const page = s.page;
     await showTab(panel, 'overview');
     await panel.evaluate(() => window.scrollTo(0, 0));
     const first = panel.locator('#tf-heatmap th.tf-opt-head button[data-view="1"]');
@@ -292,7 +235,7 @@ describe('looking at the designs, panel defects, walkthrough (real VS Code)', fu
     });
     assert.equal(peek.src, await thumb.locator('img').getAttribute('src'));
     assert.ok(peek.w > THUMB && peek.inside, JSON.stringify(peek));
-    await screenshot(w!.page, '24-peek-dark');
+    await screenshot(s.page, '24-peek-dark');
     await showTab(panel, 'overview');
   });
 
@@ -315,14 +258,14 @@ describe('looking at the designs, panel defects, walkthrough (real VS Code)', fu
     });
     assert.ok(tip.inside && tip.whole, `the whole tooltip is visible: ${JSON.stringify(tip)}`);
     assert.match(tip.text, /ranked/);
-    await screenshot(w!.page, '25-bottom-tooltip-dark');
+    await screenshot(s.page, '25-bottom-tooltip-dark');
   });
 
   it('wraps long unbroken words: brief, names, option file names, captions in My ranking', async () => {
-    const page = w!.page;
+    const page = s.page;
     await command(page, 'View: Close Editor');
     await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
-    const { frame } = await timedOpenReview(page, 'long-words', 'Long words');
+    const { frame } = await openReviewTimed(page, 'long-words', 'Long words');
     const report = await frame.evaluate(() => {
       const root = document.documentElement;
       const heads = [...document.querySelectorAll('#tf-heatmap th.tf-opt-head')].map((e) => e.getBoundingClientRect().width);
@@ -353,15 +296,15 @@ describe('looking at the designs, panel defects, walkthrough (real VS Code)', fu
   });
 
   it('stays quick to open with 50 options × 50 designers', async () => {
-    const page = w!.page;
-    const { frame, ms } = await timedOpenReview(page, 'large-review', 'Large review');
+    const page = s.page;
+    const { frame, ms } = await openReviewTimed(page, 'large-review', 'Large review');
     console.log(`      Open Review → rendered panel (50 × 50): ${ms} ms`);
     assert.equal(await frame.evaluate(() => document.querySelectorAll('td.tf-cell[data-designer]').length), 2500);
     await command(page, 'View: Close Editor');
   });
 
   it('the walkthrough opens from the Welcome page and leads from New Review to an analysis', async () => {
-    const page = w!.page;
+    const page = s.page;
     await runCommand(page, 'Help: Welcome');
     const entry = page.locator('.gettingStartedContainer', { hasText: 'Get started with TeamFusion' }).first();
     await entry.waitFor({ state: 'visible', timeout: 30_000 });
@@ -392,10 +335,9 @@ describe('looking at the designs, panel defects, walkthrough (real VS Code)', fu
     await input.fill('walkthrough-review');
     await page.keyboard.press('Enter');
     // The sample is copied file by file: wait for its brief and its rankings.
-    const made = path.join(ws, 'walkthrough-review');
+    const made = path.join(s.ws, 'walkthrough-review');
     const rankingsOf = async () => (existsSync(path.join(made, 'rankings')) ? (await fs.readdir(path.join(made, 'rankings'))).length : 0);
-    const deadline = Date.now() + 30_000;
-    while (!(existsSync(path.join(made, 'brief.md')) && (await rankingsOf()) >= 4) && Date.now() < deadline) await page.waitForTimeout(250);
+    await until(page, 'the new review\'s brief and four rankings', async () => existsSync(path.join(made, 'brief.md')) && (await rankingsOf()) >= 4).catch(() => undefined);
     assert.ok(existsSync(path.join(made, 'brief.md')), 'New Review made the folder with its brief');
     assert.equal(await rankingsOf(), 4, 'the sample comes with its four rankings');
 
@@ -418,16 +360,11 @@ describe('looking at the designs, panel defects, walkthrough (real VS Code)', fu
     if (await who.waitFor({ state: 'visible', timeout: 10_000 }).then(() => true, () => false)) {
       await page.locator('.quick-input-widget input').press('Enter');
     }
-    const runsDir = path.join(ws, 'walkthrough-review', 'runs');
-    const until = Date.now() + 240_000;
-    let status = '';
-    while (Date.now() < until) {
-      const ids = existsSync(runsDir) ? await fs.readdir(runsDir) : [];
-      const file = ids[0] ? path.join(runsDir, ids[0], 'run.json') : '';
-      status = file && existsSync(file) ? ((JSON.parse(await fs.readFile(file, 'utf8').catch(() => '{}')) as { status?: string }).status ?? '') : '';
-      if (status === 'completed' || status === 'failed') break;
-      await page.waitForTimeout(1_000);
-    }
+    const status = await until(page, 'the first run to end', async () => {
+      const [first] = await runIds(made);
+      const st = first ? (await readRunJson(made, first))?.status : undefined;
+      return st === 'completed' || st === 'failed' ? st : undefined;
+    }, 240_000);
     assert.equal(status, 'completed', 'the first run completed');
   });
 });
@@ -464,26 +401,4 @@ async function pickRun(panel: Frame, runId: string): Promise<void> {
   for (let i = 0; i < Math.abs(index - current); i++) await panel.page().keyboard.press(key);
   await panel.page().keyboard.press('Enter');
   await panel.page().waitForTimeout(600);
-}
-
-async function makeLarge(dir: string, n: number, m: number): Promise<void> {
-  const sharp = (await import('sharp')).default;
-  await fs.mkdir(path.join(dir, 'options'), { recursive: true });
-  await fs.mkdir(path.join(dir, 'rankings'), { recursive: true });
-  await fs.writeFile(path.join(dir, 'brief.md'), `# Large review\n\n${n} options, ${m} designers.\n`);
-  await fs.writeFile(path.join(dir, 'review.yaml'), 'title: Large review\n');
-  for (let i = 1; i <= n; i++) {
-    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="120" height="80"><rect width="120" height="80" fill="hsl(${Math.round((i * 360) / n)},60%,50%)"/></svg>`;
-    await sharp(Buffer.from(svg)).png().toFile(path.join(dir, 'options', `${i}.png`));
-  }
-  let seed = 7;
-  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
-  for (let d = 1; d <= m; d++) {
-    const ids = Array.from({ length: n }, (_, i) => String(i + 1));
-    for (let i = ids.length - 1; i > 0; i--) {
-      const j = Math.floor(rand() * (i + 1));
-      [ids[i], ids[j]] = [ids[j]!, ids[i]!];
-    }
-    await fs.writeFile(path.join(dir, 'rankings', `d${d}.yaml`), stringifyYaml({ designer: `Designer ${d}`, ranking: ids.map((option, k) => ({ option, rank: k + 1, justification: `Reason ${k + 1}.` })) }));
-  }
 }

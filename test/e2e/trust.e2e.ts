@@ -9,33 +9,14 @@
  * Screenshots land in .test-output/screenshots/trust-*.png.
  */
 import * as assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { existsSync, promises as fs } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { promisify } from 'node:util';
 import type { Frame } from 'playwright-core';
-import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
-import { commandPaletteEntries, repoRoot, runCommand } from '../harness/codeServer';
-import { MockOpenAI } from '../support/openaiMock';
-import { DARK, openReview, showTab, screenshot, startWorkbench, waitForPanel, waitInFrame, type Workbench, requireBuilt } from './support/workbench';
+import { commandPaletteEntries, runCommand } from '../harness/codeServer';
+import { copySample, e2eSuite, mockEnv, runCli, runIds } from './support/suite';
+import { openReview, showTab, screenshot, waitForPanel, waitInFrame, requireBuilt } from './support/workbench';
 
-const REPO = repoRoot();
-const CLI = path.join(REPO, 'dist', 'cli.js');
-const SAMPLE = path.join(REPO, 'samples', 'lumen-perfume');
 const UNTRUSTED_WORDS = /untrusted|not trusted|restricted/i;
-
-async function copySample(dir: string, title: string): Promise<void> {
-  await fs.cp(SAMPLE, dir, { recursive: true });
-  await fs.rm(path.join(dir, 'runs'), { recursive: true, force: true });
-  const config = (parseYaml(await fs.readFile(path.join(dir, 'review.yaml'), 'utf8')) ?? {}) as Record<string, unknown>;
-  await fs.writeFile(path.join(dir, 'review.yaml'), stringifyYaml({ ...config, title, turnsPerAgent: 1, iterations: 2 }));
-}
-
-/** The run folders of a review ([] when it has no runs/ folder). */
-async function runIds(review: string): Promise<string[]> {
-  return existsSync(path.join(review, 'runs')) ? (await fs.readdir(path.join(review, 'runs'))).sort() : [];
-}
 
 /**
  * Does what no user can do: enables a disabled button of the panel and clicks it, so the webview posts its message to
@@ -55,63 +36,45 @@ async function forceClick(frame: Frame, selector: string): Promise<void> {
 
 describe('workspace trust in a real VS Code (code-server): an untrusted workspace sends nothing to a model', function () {
   this.timeout(300_000);
-  let ws = '';
+  const s = e2eSuite('trust', { checkWebviewErrors: false });
   let fresh = '';
   let withRun = '';
   let existingRuns: string[] = [];
   let existingRecord = '';
-  let mock: MockOpenAI | undefined;
-  let w: Workbench | undefined;
 
   before(async function () {
     requireBuilt(['dist/extension.js', 'dist/cli.js', 'dist/webview/panel.js']);
-    ws = await fs.mkdtemp(path.join(os.tmpdir(), 'tf-e2e-trust-'));
-    fresh = path.join(ws, 'lumen-perfume');
-    withRun = path.join(ws, 'with-run');
-    await copySample(fresh, 'Lumen untrusted');
-    await copySample(withRun, 'Earlier run');
+    const ws = await s.makeWorkspace();
+    fresh = await copySample(ws, 'lumen-perfume', { title: 'Lumen untrusted', turnsPerAgent: 1, iterations: 2 });
+    withRun = await copySample(ws, 'with-run', { title: 'Earlier run', turnsPerAgent: 1, iterations: 2 });
 
-    mock = await MockOpenAI.start();
+    const mock = await s.startMock();
     // A completed run made by the CLI (outside VS Code) before the workbench starts: the panel then offers Refine.
-    await promisify(execFile)(process.execPath, [CLI, 'run', withRun, '--json'], {
-      env: { ...process.env, OPENAI_API_KEY: 'sk-e2e-placeholder', OPENAI_BASE_URL: mock.baseURL },
-      timeout: 120_000,
-    });
+    const made = await runCli(['run', withRun, '--json'], mockEnv(mock), 120_000);
+    assert.equal(made.code, 0, `the CLI run completes: ${made.out.slice(-400)}`);
     existingRuns = await runIds(withRun);
     assert.equal(existingRuns.length, 1, 'the CLI made one run');
     existingRecord = await fs.readFile(path.join(withRun, 'runs', existingRuns[0]!, 'run.json'), 'utf8');
     assert.ok(mock.requests.length > 0, 'the CLI run talked to the mock (so the mock does count requests)');
     mock.reset();
 
-    w = await startWorkbench({
-      workspace: ws,
+    await s.startWorkbench({
       workspaceTrust: true,
-      settings: {
-        'workbench.colorTheme': DARK,
-        'workbench.secondarySideBar.defaultVisibility': 'hidden',
-        // User-level: in an untrusted workspace only workspace-level values of restricted settings are ignored.
-        'teamfusion.baseUrl': mock.baseURL,
-      },
-      env: { OPENAI_API_KEY: 'sk-e2e-placeholder', OPENAI_BASE_URL: mock.baseURL },
+      // User-level baseUrl (the suite's default): in an untrusted workspace only workspace-level values of restricted
+      // settings are ignored.
+      env: { OPENAI_BASE_URL: mock.baseURL },
     });
-    await w.open();
-  });
-
-  after(async () => {
-    await w?.stop();
-    await mock?.close();
-    if (ws) await fs.rm(ws, { recursive: true, force: true });
   });
 
   it('opens the workspace in Restricted Mode', async () => {
-    const page = w!.page;
+    const page = s.page;
     const item = page.locator('.statusbar-item', { hasText: 'Restricted Mode' });
     await item.first().waitFor({ state: 'visible', timeout: 30_000 });
     await screenshot(page, 'trust-01-restricted-mode');
   });
 
   it('the panel says why Run is off, and Run is disabled', async () => {
-    const page = w!.page;
+    const page = s.page;
     const panel = await openReview(page, 'lumen-perfume', 'Lumen untrusted');
     const banner = await panel.evaluate(() => [...document.querySelectorAll('.tf-notice')].map((e) => e.textContent ?? '').join('\n'));
     assert.match(banner, UNTRUSTED_WORDS, 'the panel tells the workspace is not trusted');
@@ -124,7 +87,7 @@ describe('workspace trust in a real VS Code (code-server): an untrusted workspac
   });
 
   it('the command palette does not offer "Run TeamFusion on Review"', async () => {
-    const page = w!.page;
+    const page = s.page;
     // The palette works and lists the extension's other commands (so an empty answer below means something).
     const open = await commandPaletteEntries(page, 'TeamFusion: Open Review');
     assert.ok(open.some((l) => l.includes('TeamFusion: Open Review')), `Open Review is listed: ${JSON.stringify(open)}`);
@@ -138,7 +101,7 @@ describe('workspace trust in a real VS Code (code-server): an untrusted workspac
   });
 
   it('a forced Run message from the panel is refused by the extension host', async () => {
-    const page = w!.page;
+    const page = s.page;
     const panel = await waitForPanel(page, 'Lumen untrusted');
     await showTab(panel, 'run');
     await forceClick(panel, '#tf-run');
@@ -153,7 +116,7 @@ describe('workspace trust in a real VS Code (code-server): an untrusted workspac
   });
 
   it('a forced Refine reaches the refine command, whose trust guard refuses: nothing sent, the earlier run unchanged', async () => {
-    const page = w!.page;
+    const page = s.page;
     const panel = await openReview(page, 'with-run', 'Earlier run');
     await showTab(panel, 'run');
     await waitInFrame(panel, () => !!document.getElementById('tf-refine'), 'the Refine button', 30_000);
@@ -164,7 +127,7 @@ describe('workspace trust in a real VS Code (code-server): an untrusted workspac
     // The webview's click handler ran (it posts `refine` to the host and clears the draft).
     await waitInFrame(panel, () => (document.getElementById('tf-feedback') as (HTMLElement & { value?: string }) | null)?.value === '', 'the refine message to be posted', 10_000);
     await page.waitForTimeout(3_000);
-    assert.equal(mock!.requests.length, 0, 'the forced refine sent nothing');
+    assert.equal(s.mock.requests.length, 0, 'the forced refine sent nothing');
     const record = await fs.readFile(path.join(withRun, 'runs', existingRuns[0]!, 'run.json'), 'utf8');
     assert.equal(record, existingRecord, 'the earlier run was not refined');
     await screenshot(page, 'trust-05-forced-refine');
@@ -178,7 +141,7 @@ describe('workspace trust in a real VS Code (code-server): an untrusted workspac
   });
 
   it('commands that write into the workspace (Make Blind Re-rank Set, Import Rankings) are refused in words: nothing written', async () => {
-    const page = w!.page;
+    const page = s.page;
     await runCommand(page, 'Notifications: Clear All Notifications');
     await runCommand(page, 'TeamFusion: Make Blind Re-rank Set…');
     await runCommand(page, 'Notifications: Show Notifications');
@@ -199,8 +162,8 @@ describe('workspace trust in a real VS Code (code-server): an untrusted workspac
 
   it('nothing reached the model and no run was written', async () => {
     // Anything started late would show up within a few seconds.
-    await w!.page.waitForTimeout(3_000);
-    assert.equal(mock!.requests.length, 0, `requests to the model: ${mock!.requests.map((r) => r.route).join(', ')}`);
+    await s.page.waitForTimeout(3_000);
+    assert.equal(s.mock.requests.length, 0, `requests to the model: ${s.mock.requests.map((r) => r.route).join(', ')}`);
     assert.equal(existsSync(path.join(fresh, 'runs')), false, 'no runs/ folder in the untouched review');
     assert.deepEqual(await runIds(withRun), existingRuns, 'no new run next to the earlier one');
     const record = await fs.readFile(path.join(withRun, 'runs', existingRuns[0]!, 'run.json'), 'utf8');

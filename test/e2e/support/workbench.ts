@@ -246,6 +246,28 @@ export async function openReview(page: Page, name: string, title: string, ceilin
   }
 }
 
+/**
+ * "TeamFusion: Open Review" in a workspace with several reviews, timed: milliseconds from choosing `name` in the picker
+ * (Enter) until its panel titled `title` has rendered. Waits for the picker however long activation and the search take.
+ */
+export async function openReviewTimed(page: Page, name: string, title: string, ceilingMs = 180_000): Promise<{ frame: Frame; ms: number }> {
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
+  await runCommand(page, 'TeamFusion: Open Review');
+  const picker = page.locator(REVIEW_PICKER);
+  await picker.waitFor({ state: 'visible', timeout: ceilingMs });
+  await picker.locator('input').fill(name);
+  await picker.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ state: 'visible', timeout: 30_000 });
+  const t0 = Date.now();
+  await page.keyboard.press('Enter');
+  const deadline = t0 + ceilingMs;
+  for (;;) {
+    const f = await panelTitled(page, title);
+    if (f) return { frame: f, ms: Date.now() - t0 };
+    if (Date.now() > deadline) throw new Error(`No review panel titled "${title}" within ${ceilingMs} ms`);
+    await page.waitForTimeout(30);
+  }
+}
+
 /** Fails early, in words, when the bundles the e2e loads are missing. */
 export function requireBuilt(files: string[] = ['dist/extension.js', 'dist/cli.js', 'dist/webview/panel.js']): void {
   if (process.env.TEAMFUSION_E2E_EXTENSION) return;
