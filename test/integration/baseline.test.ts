@@ -5,33 +5,19 @@
  * writes nothing.
  */
 import * as assert from 'node:assert/strict';
-import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { checkDecisionText } from '../../src/core/evaluation/baseline';
-
-const SAMPLE = 'lumen-perfume';
-
-function sampleDir(): string {
-  const ws = process.env.TEAMFUSION_IT_WORKSPACE;
-  if (ws && existsSync(join(ws, SAMPLE, 'brief.md'))) return join(ws, SAMPLE);
-  const repo = process.env.TEAMFUSION_REPO ?? resolve(__dirname, '..', '..', '..');
-  return join(repo, 'samples', SAMPLE);
-}
+import { activateTeamFusion, copySampleTo, workspaceFolder } from './setup';
 
 describe('baseline: Record Team Decision in the extension host', function () {
   this.timeout(300_000);
   let review = '';
 
   before(async () => {
-    const ext = vscode.extensions.getExtension('teamfusion.teamfusion');
-    assert.ok(ext, 'the extension is loaded');
-    await ext.activate();
-    const ws = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-    assert.ok(ws, 'a workspace folder is open');
-    review = join(ws, `usual-it-${Date.now().toString(36)}`);
-    const sample = sampleDir();
-    cpSync(sample, review, { recursive: true, filter: (src) => !src.startsWith(join(sample, 'runs')) });
+    await activateTeamFusion();
+    review = copySampleTo(join(workspaceFolder(), `usual-it-${Date.now().toString(36)}`));
     writeFileSync(join(review, 'review.yaml'), 'title: Lumen, the usual way\ncondition: usual\n');
   });
   after(() => {

@@ -8,6 +8,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, write
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { waitFor } from './waitFor';
+import { activateTeamFusion, type TreeSnapshot } from './setup';
 
 interface WorkspaceInfo {
   sample: string;
@@ -15,17 +16,6 @@ interface WorkspaceInfo {
   brokenFile: string;
   brokenLine: number;
   options: string[];
-}
-
-interface TreeSnapshot {
-  label: string;
-  description?: string;
-  contextValue?: string;
-  tooltip?: string;
-  icon?: string;
-  reviewRoot?: string;
-  runId?: string;
-  children?: TreeSnapshot[];
 }
 
 interface ValidateOutcome {
@@ -61,9 +51,7 @@ describe('foundation', function () {
   this.timeout(300_000);
 
   before(async () => {
-    const ext = vscode.extensions.getExtension('teamfusion.teamfusion');
-    assert.ok(ext, 'the extension is loaded');
-    await ext.activate();
+    await activateTeamFusion();
   });
 
   it('registers the review commands', async () => {

@@ -4,30 +4,15 @@
  * folder holds the final candidates, the Reviews tree lists it as a review of its own, and it refuses a second time.
  */
 import * as assert from 'node:assert/strict';
-import { cpSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { MockOpenAI } from '../support/openaiMock';
 import type { RunRecord } from '../../src/core/record/record';
+import { activateTeamFusion, copySampleTo, workspaceFolder, type TreeSnapshot } from './setup';
 import { waitFor } from './waitFor';
 
-interface TreeSnapshot {
-  label: string;
-  description?: string;
-  contextValue?: string;
-  runId?: string;
-  children?: TreeSnapshot[];
-}
-
-const SAMPLE = 'lumen-perfume';
 const KEY = `sk-teamfusion-rerank-it-${Date.now().toString(36)}`;
-
-function sampleDir(): string {
-  const ws = process.env.TEAMFUSION_IT_WORKSPACE;
-  if (ws && existsSync(join(ws, SAMPLE, 'brief.md'))) return join(ws, SAMPLE);
-  const repo = process.env.TEAMFUSION_REPO ?? resolve(__dirname, '..', '..', '..');
-  return join(repo, 'samples', SAMPLE);
-}
 
 
 describe('rerank: Make Blind Re-rank Set in the extension host', function () {
@@ -38,17 +23,11 @@ describe('rerank: Make Blind Re-rank Set in the extension host', function () {
   const config = () => vscode.workspace.getConfiguration('teamfusion');
 
   before(async () => {
-    const ext = vscode.extensions.getExtension('teamfusion.teamfusion');
-    assert.ok(ext, 'the extension is loaded');
-    await ext.activate();
+    await activateTeamFusion();
     delete process.env.OPENAI_API_KEY;
     delete process.env.OPENAI_BASE_URL;
     mock = await MockOpenAI.start();
-    const ws = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-    assert.ok(ws, 'a workspace folder is open');
-    review = join(ws, `rerank-it-${Date.now().toString(36)}`);
-    const sample = sampleDir();
-    cpSync(sample, review, { recursive: true, filter: (src) => !src.startsWith(join(sample, 'runs')) });
+    review = copySampleTo(join(workspaceFolder(), `rerank-it-${Date.now().toString(36)}`));
     await config().update('baseUrl', mock.baseURL, vscode.ConfigurationTarget.Global);
     assert.equal(await vscode.commands.executeCommand<boolean>('teamfusion.setApiKey', KEY), true);
   });

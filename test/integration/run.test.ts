@@ -4,17 +4,17 @@
  */
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve, sep } from 'node:path';
 import * as vscode from 'vscode';
 import { MockOpenAI } from '../support/openaiMock';
 import type { RunRecord } from '../../src/core/record/record';
+import { SAMPLE, activateTeamFusion, copySampleTo } from './setup';
 import { waitFor } from './waitFor';
 
 /** A key that must show up in the Authorization header and nowhere on disk. */
 const KEY = `sk-teamfusion-it-${Date.now().toString(36)}-0123456789`;
-const SAMPLE = 'lumen-perfume';
 const YAML_CHAT_MODEL = 'gpt-4.1-mini';
 const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
@@ -23,13 +23,6 @@ interface CommitResult {
   message: string;
   commitMessage?: string;
   repositoryRoot?: string;
-}
-
-function sampleDir(): string {
-  const ws = process.env.TEAMFUSION_IT_WORKSPACE;
-  if (ws && existsSync(join(ws, SAMPLE, 'brief.md'))) return join(ws, SAMPLE);
-  const repo = process.env.TEAMFUSION_REPO ?? resolve(__dirname, '..', '..', '..');
-  return join(repo, 'samples', SAMPLE);
 }
 
 function filesUnder(dir: string): string[] {
@@ -79,17 +72,13 @@ describe('TeamFusion runs from the extension (mock endpoint)', function () {
   }
 
   before(async () => {
-    const ext = vscode.extensions.getExtension('teamfusion.teamfusion');
-    assert.ok(ext, 'the extension is loaded');
-    await ext.activate();
+    await activateTeamFusion();
     // The extension shares this process: make sure the environment provides neither key nor endpoint.
     delete process.env.OPENAI_API_KEY;
     delete process.env.OPENAI_BASE_URL;
     mock = await MockOpenAI.start();
     scratch = mkdtempSync(join(tmpdir(), 'teamfusion-run-it-'));
-    review = join(scratch, SAMPLE);
-    const sample = sampleDir();
-    cpSync(sample, review, { recursive: true, filter: (src) => !src.startsWith(join(sample, 'runs')) });
+    review = copySampleTo(join(scratch, SAMPLE));
     // review.yaml names a chat model other than the setting's default: it must win while the user has not set one.
     appendFileSync(join(review, 'review.yaml'), `\nchatModel: ${YAML_CHAT_MODEL}\n`);
     await useEndpoint(mock);

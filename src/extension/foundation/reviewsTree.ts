@@ -126,6 +126,16 @@ export class ReviewsTree implements vscode.TreeDataProvider<TreeNode>, vscode.Di
     const root = node.reviewRoot;
     const rootUri = vscode.Uri.file(root);
     const base = (id: string) => `${node.id}/${id}`;
+    /** An item for a file of the review (`file` relative to its folder). */
+    const fileItem = <K extends 'option' | 'designer' | 'comment'>(group: GroupNode, kind: K, file: string) => ({
+      kind,
+      id: base(file),
+      parent: group,
+      reviewRoot: root,
+      resourceUri: vscode.Uri.joinPath(rootUri, ...file.split('/')),
+    });
+    /** A person's tooltip: name — role, what the file is, the file. */
+    const personTooltip = (p: { name: string; role?: string }, what: string, file: string) => `${p.name}${p.role ? ` — ${p.role}` : ''}\n${what}\n${file}`;
     switch (node.kind) {
       case 'review': {
         const c = await this.load(root);
@@ -143,11 +153,7 @@ export class ReviewsTree implements vscode.TreeDataProvider<TreeNode>, vscode.Di
       case 'options': {
         const c = await this.load(root);
         return c.options.map((o) => ({
-          kind: 'option' as const,
-          id: base(o.file),
-          parent: node,
-          reviewRoot: root,
-          resourceUri: vscode.Uri.joinPath(rootUri, ...o.file.split('/')),
+          ...fileItem(node, 'option', o.file),
           label: path.posix.basename(o.file),
           description: `${o.label} · id ${o.id}`,
         }));
@@ -155,28 +161,20 @@ export class ReviewsTree implements vscode.TreeDataProvider<TreeNode>, vscode.Di
       case 'designers': {
         const c = await this.load(root);
         return c.designers.map((d) => ({
-          kind: 'designer' as const,
-          id: base(d.file),
-          parent: node,
-          reviewRoot: root,
-          resourceUri: vscode.Uri.joinPath(rootUri, ...d.file.split('/')),
+          ...fileItem(node, 'designer', d.file),
           label: d.name,
           description: d.role ? (d.weight !== 1 ? `${d.role} · weight ${d.weight}` : d.role) : d.weight !== 1 ? `weight ${d.weight}` : undefined,
-          tooltip: `${d.name}${d.role ? ` — ${d.role}` : ''}\nWeight ${d.weight} (weighted consensus only)\n${d.file}`,
+          tooltip: personTooltip(d, `Weight ${d.weight} (weighted consensus only)`, d.file),
         }));
       }
       case 'comments': {
         const c = await this.load(root);
         if (c.comments.length === 0) return [{ kind: 'info', id: base('none'), parent: node, reviewRoot: root, label: 'No comments yet: open the brief and use "Comment on the Brief"' }];
         return c.comments.map((m) => ({
-          kind: 'comment' as const,
-          id: base(m.file),
-          parent: node,
-          reviewRoot: root,
-          resourceUri: vscode.Uri.joinPath(rootUri, ...m.file.split('/')),
+          ...fileItem(node, 'comment', m.file),
           label: m.name,
           description: m.role,
-          tooltip: `${m.name}${m.role ? ` — ${m.role}` : ''}\nTheir reading of the brief\n${m.file}`,
+          tooltip: personTooltip(m, 'Their reading of the brief', m.file),
         }));
       }
       case 'runs': {
