@@ -10,22 +10,13 @@
  *   flock /tmp/tf-vscode.lock npx mocha --no-config --timeout 600000 out/test/e2e/gallery.e2e.js
  */
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Frame } from 'playwright-core';
-import { repoRoot } from '../harness/codeServer';
-import { DARK, command, openReview, requireBuilt, shootBothThemes, showTab, startWorkbench, waitInFrame, type Workbench } from './support/workbench';
+import { cliOutput, copySample, e2eSuite } from './support/suite';
+import { openReview, requireBuilt, shootBothThemes, showTab, waitInFrame } from './support/workbench';
 
-const REPO = repoRoot();
-const CLI = path.join(REPO, 'dist', 'cli.js');
-const SAMPLE = path.join(REPO, 'samples', 'lumen-perfume');
 const RUN_ID = '2026-11-24T09-00-00Z-e2e7';
-
-function cli(...args: string[]): string {
-  return execFileSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60_000 });
-}
 
 async function image(file: string, hue: number): Promise<void> {
   const sharp = (await import('sharp')).default;
@@ -41,8 +32,7 @@ async function survey(folder: string, id: string, rep: number, cla: number, sat:
 
 /** The sample with a gallery and a completed run committed 12 minutes after its start. */
 async function teamfusionReview(dir: string): Promise<void> {
-  await fs.cp(SAMPLE, dir, { recursive: true });
-  await fs.rm(path.join(dir, 'runs'), { recursive: true, force: true });
+  await copySample(path.dirname(dir), path.basename(dir));
   await image(path.join(dir, 'references', 'gold-foil.png'), 45);
   await image(path.join(dir, 'references', 'linen.png'), 30);
   await image(path.join(dir, 'references', 'night-sky.png'), 230);
@@ -93,8 +83,7 @@ async function teamfusionReview(dir: string): Promise<void> {
 
 /** The same team, decided the usual way in 18 minutes. */
 async function usualReview(dir: string): Promise<void> {
-  await fs.cp(SAMPLE, dir, { recursive: true });
-  await fs.rm(path.join(dir, 'runs'), { recursive: true, force: true });
+  await copySample(path.dirname(dir), path.basename(dir));
   await fs.writeFile(path.join(dir, 'review.yaml'), 'title: Lumen, the usual way\ncondition: usual\n');
   await fs.writeFile(path.join(dir, 'decision.yaml'), 'pick: "3"\nstartedAt: 2026-11-23T09:00:00Z\ndecidedAt: 2026-11-23T09:18:00Z\n');
   const s = path.join(dir, 'survey');
@@ -105,33 +94,19 @@ async function usualReview(dir: string): Promise<void> {
 
 describe('reference gallery and TeamFusion beside the usual way in a real VS Code (code-server)', function () {
   this.timeout(600_000);
-  let ws = '';
-  let review = '';
-  let w: Workbench | undefined;
+  const s = e2eSuite('gallery');
   let panel: Frame;
 
   before(async () => {
-    requireBuilt(['dist/extension.js', 'dist/cli.js', 'dist/webview/panel.js']);
-    ws = await fs.mkdtemp(path.join(os.tmpdir(), 'tf-e2e-gallery-'));
-    review = path.join(ws, 'lumen-teamfusion');
-    await teamfusionReview(review);
+    requireBuilt();
+    const ws = await s.makeWorkspace();
+    await teamfusionReview(path.join(ws, 'lumen-teamfusion'));
     await usualReview(path.join(ws, 'lumen-usual'));
-    w = await startWorkbench({ workspace: ws, settings: { 'workbench.colorTheme': DARK, 'workbench.secondarySideBar.defaultVisibility': 'hidden' } });
-    await w.open();
-    await command(w.page, 'View: Toggle Primary Side Bar Visibility');
-  });
-
-  after(async () => {
-    await w?.stop();
-    if (ws) await fs.rm(ws, { recursive: true, force: true });
-  });
-
-  afterEach(function () {
-    if (w) assert.deepEqual(w.consoleErrors.filter((e) => /webview|vscode-resource|vscode-cdn|panel\.js|Content Security Policy/i.test(e)), [], 'no console errors in the webview');
+    await s.startWorkbench({ hideSideBar: true });
   });
 
   it('the Overview shows the reference gallery apart from the candidates: images, labels, notes as text, no rank', async () => {
-    const page = w!.page;
+    const page = s.page;
     panel = await openReview(page, 'lumen-teamfusion', 'Lumen');
     await showTab(panel, 'overview');
     await waitInFrame(panel, () => document.querySelectorAll('#tf-references img').length === 3, 'the three reference images');
@@ -157,8 +132,8 @@ describe('reference gallery and TeamFusion beside the usual way in a real VS Cod
   });
 
   it('"Did it help?" shows this team\'s TeamFusion review beside its usual-way review, as evaluate pairs them', async () => {
-    const page = w!.page;
-    const e = JSON.parse(cli('evaluate', ws, '--json')) as { conditions: { paired: { teams: number }; teamfusion: { decisionMinutes: number }; usual: { decisionMinutes: number } } };
+    const page = s.page;
+    const e = JSON.parse(cliOutput(['evaluate', s.ws, '--json'])) as { conditions: { paired: { teams: number }; teamfusion: { decisionMinutes: number }; usual: { decisionMinutes: number } } };
     assert.equal(e.conditions.paired.teams, 1);
     await showTab(panel, 'run');
     await waitInFrame(panel, () => !!document.getElementById('tf-conditions'), 'the side-by-side conditions');

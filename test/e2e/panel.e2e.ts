@@ -83,7 +83,7 @@ describe('review panel in a real VS Code (code-server)', function () {
   });
 
   it('the heatmap tooltip follows hover and focus, never covers or takes the pointer from the cells around it, and closes on leave and Escape', async () => {
-    const page = w!.page;
+    const page = s.page;
     await showTab(panel, 'overview');
     await panel.locator('#tf-title').click(); // the webview has keyboard focus, nothing in the grid does
     const cellSel = (designer: string, option: string) => `td.tf-cell[data-designer="${designer}"][data-option="${option}"]`;

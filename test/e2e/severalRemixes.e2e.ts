@@ -8,55 +8,24 @@
  *   flock /tmp/tf-vscode.lock npx mocha --no-config --timeout 600000 out/test/e2e/severalRemixes.e2e.js
  */
 import * as assert from 'node:assert/strict';
-import { promises as fs } from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import type { Frame } from 'playwright-core';
-import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
-import { repoRoot } from '../harness/codeServer';
-import { MockOpenAI } from '../support/openaiMock';
-import { DARK, command, openReview, requireBuilt, shootBothThemes, showTab, startWorkbench, waitInFrame, type Workbench } from './support/workbench';
-
-const SAMPLE = path.join(repoRoot(), 'samples', 'lumen-perfume');
+import { copySample, e2eSuite } from './support/suite';
+import { openReview, requireBuilt, shootBothThemes, showTab, waitInFrame } from './support/workbench';
 
 describe('several remixes a round in a real VS Code (code-server)', function () {
   this.timeout(600_000);
-  let ws = '';
-  let mock: MockOpenAI | undefined;
-  let w: Workbench | undefined;
+  const s = e2eSuite('remixes');
   let panel: Frame;
 
   before(async function () {
-    requireBuilt(['dist/extension.js', 'dist/cli.js', 'dist/webview/panel.js']);
-    ws = await fs.mkdtemp(path.join(os.tmpdir(), 'tf-e2e-remixes-'));
-    const review = path.join(ws, 'lumen-perfume');
-    await fs.cp(SAMPLE, review, { recursive: true });
-    await fs.rm(path.join(review, 'runs'), { recursive: true, force: true });
-    const config = (parseYaml(await fs.readFile(path.join(review, 'review.yaml'), 'utf8')) ?? {}) as Record<string, unknown>;
-    await fs.writeFile(path.join(review, 'review.yaml'), stringifyYaml({ ...config, title: 'Two remixes a round', turnsPerAgent: 1, iterations: 2 }));
-    mock = await MockOpenAI.start();
-    w = await startWorkbench({
-      workspace: ws,
-      settings: {
-        'workbench.colorTheme': DARK,
-        'workbench.secondarySideBar.defaultVisibility': 'hidden',
-        'teamfusion.baseUrl': mock.baseURL,
-        'teamfusion.remixesPerIteration': 2,
-      },
-      env: { OPENAI_API_KEY: 'sk-e2e-placeholder' },
-    });
-    await w.open();
-    await command(w.page, 'View: Toggle Primary Side Bar Visibility');
-  });
-
-  after(async () => {
-    await w?.stop();
-    await mock?.close();
-    if (ws) await fs.rm(ws, { recursive: true, force: true });
+    requireBuilt();
+    await copySample(await s.makeWorkspace(), 'lumen-perfume', { title: 'Two remixes a round', turnsPerAgent: 1, iterations: 2 });
+    await s.startMock();
+    await s.startWorkbench({ hideSideBar: true, settings: { 'teamfusion.remixesPerIteration': 2 } });
   });
 
   it('a run from the panel with the setting at 2 shows r1a and r1b, each with its proposal, sources and directions', async () => {
-    panel = await openReview(w!.page, 'lumen-perfume', 'Two remixes a round');
+    panel = await openReview(s.page, 'lumen-perfume', 'Two remixes a round');
     await showTab(panel, 'run');
     await panel.locator('#tf-run').click();
     await waitInFrame(panel, () => document.querySelector('.tf-run-status vscode-badge')?.textContent === 'completed', 'status completed', 300_000);
@@ -70,8 +39,8 @@ describe('several remixes a round in a real VS Code (code-server)', function () 
       'both remix images',
       120_000,
     );
-    assert.equal(mock!.requests.filter((r) => r.route === 'edit').length, 2, 'two image edits in the one remix round');
-    assert.deepEqual(mock!.specErrors(), [], 'every request valid against the OpenAPI spec');
+    assert.equal(s.mock.requests.filter((r) => r.route === 'edit').length, 2, 'two image edits in the one remix round');
+    assert.deepEqual(s.mock.specErrors(), [], 'every request valid against the OpenAPI spec');
 
     const cards = await panel.locator('.tf-remix-card').evaluateAll((els) =>
       els.map((e) => ({
@@ -93,8 +62,8 @@ describe('several remixes a round in a real VS Code (code-server)', function () 
     const round2 = await panel.locator('.tf-step[data-iteration="2"] .tf-step-row').evaluate((e) => e.children.length);
     assert.equal(round2, 3 + 2, 'the top 3 and both remixes');
 
-    await shootBothThemes(w!.page, 'several-remixes', async () => {
-      await w!.page.mouse.move(2, 2); // no thumbnail zoomed under the pointer
+    await shootBothThemes(s.page, 'several-remixes', async () => {
+      await s.page.mouse.move(2, 2); // no thumbnail zoomed under the pointer
       await panel.evaluate(() => document.getElementById('tf-remixes')?.scrollIntoView());
     });
   });

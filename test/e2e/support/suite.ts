@@ -173,7 +173,7 @@ export function untilRun(page: Page, review: string, status: string, o: { task?:
 
 /** Console errors that come from webviews (the workbench's own offline noise is not ours). */
 export function webviewErrors(consoleErrors: readonly string[]): string[] {
-  return consoleErrors.filter((e) => /webview|vscode-resource|vscode-cdn|panel\.js/i.test(e));
+  return consoleErrors.filter((e) => /webview|vscode-resource|vscode-cdn|panel\.js|Content Security Policy/i.test(e));
 }
 
 export interface SuiteWorkbenchOptions {

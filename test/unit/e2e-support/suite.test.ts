@@ -104,8 +104,9 @@ describe('e2e support: the shared set-up of the e2e suites', function () {
   });
 
   it('webviewErrors keeps the webviews\' console errors only', () => {
-    const errors = ['https://x/vscode-resource/panel.js: boom', 'https://x/workbench.js: offline', 'webview frame: oops', 'pageerror: a.vscode-cdn.net'];
-    assert.deepEqual(webviewErrors(errors), ['https://x/vscode-resource/panel.js: boom', 'webview frame: oops', 'pageerror: a.vscode-cdn.net']);
+    const csp = "Refused to load the image 'https://evil.example/x.png' because it violates the following Content Security Policy directive";
+    const errors = ['https://x/vscode-resource/panel.js: boom', 'https://x/workbench.js: offline', 'webview frame: oops', 'pageerror: a.vscode-cdn.net', csp];
+    assert.deepEqual(webviewErrors(errors), ['https://x/vscode-resource/panel.js: boom', 'webview frame: oops', 'pageerror: a.vscode-cdn.net', csp]);
     assert.doesNotThrow(() => assertNoWebviewErrors({ consoleErrors: ['https://x/workbench.js: offline'] }));
     assert.throws(() => assertNoWebviewErrors({ consoleErrors: ['webview frame: oops'] }), /console errors in the webview:\nwebview frame: oops/);
   });
