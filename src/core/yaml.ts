@@ -1,6 +1,7 @@
 /**
  * The parts of the `yaml` library TeamFusion uses, loaded on first use: activating the extension never parses the
- * library (it loads with the first review). Import these from here, types straight from 'yaml'. The bundles keep the
+ * library (it loads with the first review). Import these from here, types straight from 'yaml'. Parsing goes only
+ * through parseDocumentUnique (a source scan in test/unit/files/yamlScan.test.ts keeps it so). The bundles keep the
  * library in a file of its own, dist/yaml.js (see esbuild.mjs).
  */
 import type * as Yaml from 'yaml';
@@ -8,9 +9,7 @@ import type * as Yaml from 'yaml';
 let loaded: typeof Yaml | undefined;
 const lib = (): typeof Yaml => (loaded ??= require('yaml') as typeof Yaml);
 
-export const parse = ((...a: Parameters<typeof Yaml.parse>) => lib().parse(...a)) as typeof Yaml.parse;
 export const stringify = ((...a: Parameters<typeof Yaml.stringify>) => lib().stringify(...a)) as typeof Yaml.stringify;
-export const parseDocument = ((...a: Parameters<typeof Yaml.parseDocument>) => lib().parseDocument(...a)) as typeof Yaml.parseDocument;
 export const visit = ((...a: Parameters<typeof Yaml.visit>) => lib().visit(...a)) as typeof Yaml.visit;
 export const isMap = ((n: unknown) => lib().isMap(n)) as typeof Yaml.isMap;
 export const isSeq = ((n: unknown) => lib().isSeq(n)) as typeof Yaml.isSeq;

@@ -8,7 +8,7 @@
 import { checkNesting } from '../../core/files/nesting';
 import { LIMITS, listInReview, readReviewText } from '../../core/files/reviewFiles';
 import * as path from 'node:path';
-import { parse as parseYaml } from '../../core/yaml';
+import { parseDocumentUnique } from '../../core/yaml';
 import * as z from 'zod';
 import { naturalCompare } from '../../core/review/index';
 import { formatDiagnostic } from '../../core/diagnostics/diagnostics';
@@ -92,7 +92,10 @@ async function readText(root: string, rel: string, maxBytes: number): Promise<st
 function parseLoose(text: string | undefined): unknown {
   if (text === undefined || checkNesting(text)) return undefined;
   try {
-    return parseYaml(text) as unknown; // YAML is a superset of JSON
+    // YAML is a superset of JSON. Through the one linear duplicate-key check: a hostile file of many keys must not
+    // stall the tree; a file with any error shows as unreadable here (its diagnostics say why).
+    const doc = parseDocumentUnique(text);
+    return doc.errors.length > 0 ? undefined : (doc.toJS() as unknown);
   } catch {
     return undefined;
   }
