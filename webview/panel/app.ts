@@ -9,7 +9,7 @@ import { makeContext, type ViewContext } from './context';
 import type { HostMessage, PanelState } from '../../src/protocol/panel';
 import { briefView } from './views/brief';
 import { briefCommentsView } from './views/briefReview';
-import { heatmapView } from './views/heatmap';
+import { Heatmap } from './views/heatmap';
 import { consensusView, kendallView } from './views/agreement';
 import { RunTab } from './views/runTab';
 import { RankingForm } from './views/rankingForm';
@@ -27,13 +27,22 @@ class App {
   private readonly runTab = new RunTab();
   private readonly form = new RankingForm();
   private readonly viewer = new ImageViewer();
+  private readonly heatmap = new Heatmap();
   private readonly tabs: HTMLElement;
+  /** The tab in view. */
+  private tab: Tab;
+  /** Tabs not yet drawn from the last state: the one in view is drawn at once, these right after (see render). */
+  private readonly stale = new Set<Tab>();
+  private ctx: ViewContext | undefined;
+  private drawMs = 0;
+  private flushTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(root: HTMLElement) {
     this.root = root;
     this.host = new HostConnection((m) => this.onMessage(m));
     const saved = this.host.state?.tab;
     const index = Math.max(0, TABS.indexOf((saved ?? 'overview') as Tab));
+    this.tab = TABS[index] ?? 'overview';
     this.tabs = h(
       'vscode-tabs',
       { 'selected-index': index, id: 'tf-tabs' },
@@ -46,17 +55,29 @@ class App {
     );
     this.tabs.addEventListener('vsc-tabs-select', (e) => {
       const i = (e as CustomEvent<{ selectedIndex: number }>).detail.selectedIndex;
-      this.host.persist({ tab: TABS[i] ?? 'overview' });
+      this.tab = TABS[i] ?? 'overview';
+      this.flush();
+      this.host.persist({ tab: this.tab });
     });
     this.wireImages();
     window.addEventListener('error', (e) => this.host.log('error', `${e.message} (${e.filename}:${e.lineno})`));
     window.addEventListener('unhandledrejection', (e) => this.host.log('error', String(e.reason)));
+    // The first state comes with the page: drawn now, before the host hears `ready` (it then sends only a newer one).
+    const first = this.host.pageState();
+    if (first) {
+      performance.mark('tf:state');
+      this.render(first);
+    }
+    performance.mark('tf:ready');
     this.host.post({ type: 'ready' });
   }
 
   private onMessage(m: HostMessage): void {
+    // What a message changes lands on tabs drawn from the latest state.
+    if (m.type !== 'state') this.flush();
     switch (m.type) {
       case 'state':
+        if (!document.body.dataset.ready) performance.mark('tf:state');
         this.render(m.state);
         return;
       case 'runEvent':
@@ -79,22 +100,81 @@ class App {
     }
   }
 
+  /**
+   * Draws a state. The first one (the panel opening): the header and the tab in view at once (body data-drawn), the other
+   * tabs right after the next paint, or sooner when one is chosen or a message comes; body data-ready once every tab is
+   * drawn. Every later state: all of it at once. body data-render-ms: the time drawing a state's tabs took.
+   */
   private render(state: PanelState): void {
     const started = performance.now();
     this.host.persist({ root: state.root, ...(state.run ? { runId: state.run.id } : {}) });
     const ctx = makeContext(state, this.host);
+    this.ctx = ctx;
     if (state.thumbSize) document.documentElement.style.setProperty('--tf-thumb', `${state.thumbSize}px`);
     this.renderHeader(ctx);
-    replaceChildren(this.overview, diagnosticsView(ctx), kendallView(ctx), heatmapView(ctx), consensusView(ctx), briefView(ctx), galleryView(ctx), briefCommentsView(ctx));
-    this.runTab.render(ctx);
-    this.form.render(ctx);
+    for (const t of TABS) this.stale.add(t);
+    this.draw(this.tab);
     this.viewer.update(ctx);
     if (this.tabs.parentElement !== this.root) {
       replaceChildren(this.root, this.header, this.tabs);
       document.body.append(this.viewer.element);
       this.root.removeAttribute('aria-busy');
     }
-    document.body.dataset.renderMs = String(Math.round(performance.now() - started));
+    this.drawMs = performance.now() - started;
+    if (state.analysis && performance.getEntriesByName('tf:analysis').length === 0) performance.mark('tf:analysis');
+    if (document.body.dataset.ready === 'true') {
+      this.flush();
+      return;
+    }
+    if (!document.body.dataset.drawn) {
+      performance.mark('tf:rendered');
+      // After the next frame: what drawing the first state cost the page beyond building it (components, styles, layout).
+      requestAnimationFrame(() => setTimeout(() => {
+        performance.mark('tf:painted');
+        publishMarks();
+      }, 0));
+      window.addEventListener('load', () => {
+        performance.mark('tf:loaded');
+        publishMarks();
+      }, { once: true });
+    }
+    document.body.dataset.drawn = 'true';
+    publishMarks();
+    if (this.flushTimer === undefined) {
+      // After the next frame is painted (the timer alone where frames do not come: a page VS Code keeps hidden).
+      const later = () => {
+        if (this.flushTimer === undefined) return;
+        clearTimeout(this.flushTimer);
+        this.flushTimer = undefined;
+        this.flush();
+      };
+      this.flushTimer = setTimeout(later, 100);
+      requestAnimationFrame(() => setTimeout(later, 0));
+    }
+  }
+
+  /** Draws `tab` from the latest state, if it is not drawn from it yet. */
+  private draw(tab: Tab): void {
+    const ctx = this.ctx;
+    if (!ctx || !this.stale.delete(tab)) return;
+    if (tab === 'overview') {
+      replaceChildren(this.overview, diagnosticsView(ctx), kendallView(ctx), this.heatmap.view(ctx), consensusView(ctx), briefView(ctx), galleryView(ctx), briefCommentsView(ctx));
+    } else if (tab === 'run') {
+      this.runTab.render(ctx);
+    } else {
+      this.form.render(ctx);
+    }
+    performance.mark(`tf:${tab === 'run' ? 'runTab' : tab === 'ranking' ? 'form' : tab}`);
+  }
+
+  /** Draws every tab not yet drawn from the latest state; then the page is ready. */
+  private flush(): void {
+    if (this.stale.size === 0) return;
+    const started = performance.now();
+    for (const t of TABS) this.draw(t);
+    this.drawMs += performance.now() - started;
+    document.body.dataset.renderMs = String(Math.round(this.drawMs));
+    publishMarks();
     document.body.dataset.ready = 'true';
   }
 
@@ -128,6 +208,26 @@ class App {
       state.running ? h('p', { class: 'tf-running' }, h('vscode-progress-ring', { class: 'tf-ring', 'aria-hidden': 'true' }), ' A run is in progress — see the Run tab.') : null,
     );
   }
+}
+
+/**
+ * The panel's timing marks (performance.mark, named tf:…) as wall-clock milliseconds in body data-marks, with `origin`
+ * (when this document began loading): the vsix stage reports from them where the time of an open goes.
+ */
+function publishMarks(): void {
+  const marks: Record<string, number> = { origin: Math.round(performance.timeOrigin) };
+  // The app's script and stylesheet: asked for and received (what is left until `script` is compiling the bundle).
+  for (const r of performance.getEntriesByType('resource')) {
+    const name = /\/panel\.js(\?|$)/.test(r.name) ? 'js' : /\/panel\.css(\?|$)/.test(r.name) ? 'css' : undefined;
+    if (!name || r.startTime === 0) continue;
+    marks[`${name}Asked`] = Math.round(performance.timeOrigin + r.startTime);
+    marks[`${name}Received`] = Math.round(performance.timeOrigin + (r as PerformanceResourceTiming).responseEnd);
+  }
+  for (const m of performance.getEntriesByType('mark')) {
+    const name = m.name.startsWith('tf:') ? m.name.slice(3) : undefined;
+    if (name && marks[name] === undefined) marks[name] = Math.round(performance.timeOrigin + m.startTime);
+  }
+  document.body.dataset.marks = JSON.stringify(marks);
 }
 
 function diagnosticsView(ctx: ViewContext): HTMLElement | null {

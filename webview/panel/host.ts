@@ -4,6 +4,7 @@
  */
 import type {
   HostMessage,
+  PanelState,
   SaveFeedbackReply,
   SaveRankingReply,
   SaveRankingRequest,
@@ -53,6 +54,28 @@ export class HostConnection {
       }
       this.onMessage(m);
     });
+  }
+
+  /**
+   * The state the page came with (the host writes the first state into the page: no round trip before the first
+   * paint), checked like a posted one; undefined when there is none or it does not check.
+   */
+  pageState(): PanelState | undefined {
+    const text = document.getElementById('tf-state')?.textContent;
+    if (!text) return undefined;
+    let data: unknown;
+    try {
+      data = JSON.parse(text);
+    } catch (e) {
+      this.log('warning', `The page's state is not JSON: ${e instanceof Error ? e.message : String(e)}`);
+      return undefined;
+    }
+    const parsed = checkHostMessage({ type: 'state', state: data });
+    if (!parsed.ok || parsed.value.type !== 'state') {
+      this.log('warning', `Dropped the page's state: ${parsed.ok ? 'not a state' : parsed.error}`);
+      return undefined;
+    }
+    return parsed.value.state;
   }
 
   /** Posts a command (typed by the protocol; the host checks every message it receives against the schemas). */

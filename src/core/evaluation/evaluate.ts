@@ -18,7 +18,9 @@ import { analyzeReview, type AnalyzeOptions } from '../stats/analysis';
 import { SIGNIFICANCE_LEVEL } from '../stats/sentence';
 import { compareRun, type CompareResult } from './compare';
 import { rerankRel } from '../rerank/paths';
-import { statInReview } from '../files/reviewFiles';
+import { LIMITS, statInReview } from '../files/reviewFiles';
+import { readTextFile } from '../diagnostics/textFile';
+import { parseReviewConfig } from '../review/reviewConfig';
 import { categoryMixOf, codedCategories, type CodedCategories } from '../analysis/evaluationMix';
 import { discussionOf } from '../settings/discussionSettings';
 import { conditionsOf, decisionMinutes, loadDecision, ROOT_SURVEY_DIR, type Condition, type ConditionReview, type Conditions, type Decision } from './baseline';
@@ -420,6 +422,15 @@ export interface SideBySide {
   conditions: Conditions;
 }
 
+/** Whether one of the review folders `dirs` says `condition: usual` in its review.yaml (read as loadReview reads it). */
+async function someSaysUsual(dirs: readonly string[]): Promise<boolean> {
+  for (const dir of dirs) {
+    const read = await readTextFile(dir, 'review.yaml', { label: 'review settings in YAML', allowEmpty: true, maxBytes: LIMITS.reviewConfig }).catch(() => undefined);
+    if (read?.ok && parseReviewConfig(read.text).config.condition === 'usual') return true;
+  }
+  return false;
+}
+
 /**
  * The two conditions of this review's team, paired as `evaluate` pairs them (conditionsOf over the reviews of the same set
  * of designer ids) among the reviews below the review's parent folder; undefined unless this review is a TeamFusion review
@@ -429,6 +440,9 @@ export async function sideBySideOf(reviewRoot: string): Promise<SideBySide | und
   const root = path.resolve(reviewRoot);
   const parent = path.dirname(root);
   const dirs = await findReviews(parent);
+  // No pairing without a usual-way review, and a review is one when its review.yaml says so: reading those settings first
+  // spares loading every review of the folder (the panel asks on every open).
+  if (!(await someSaysUsual(dirs.filter((d) => path.resolve(d) !== root)))) return undefined;
   const facts: ConditionReview[] = [];
   for (const dir of dirs) {
     const loaded = await loadForConditions(dir);

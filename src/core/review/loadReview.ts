@@ -13,7 +13,7 @@ import type { DesignerRanking, Diagnostic, LoadOptions, LoadResult, Review, Revi
 import { capPerFile, error, hasErrors, sortDiagnostics, warning } from '../diagnostics/diagnostics';
 import { designerKey } from './designerId';
 import { naturalCompare } from './naturalOrder';
-import { loadOptions } from './options';
+import { loadOptions, mapLimited } from './options';
 import { checkRankingText, designerIdOf, rankingFormatOf } from '../rankings/rankingText';
 import { parseReviewConfig } from './reviewConfig';
 import type { ParsedReviewConfig } from './reviewConfig';
@@ -99,6 +99,11 @@ async function loadRankings(
     return { designers, diagnostics };
   }
 
+  // The ranking files are read a few at a time (a large team's folder is mostly waiting on the disk), then checked in order.
+  const reads = new Map(
+    await mapLimited(names.filter((n) => !n.startsWith('.') && rankingFormatOf(n)), 8, async (name) =>
+      [name, await readTextFile(root, `rankings/${name}`, { label: 'a designer ranking', allowEmpty: true, maxBytes: LIMITS.ranking })] as const),
+  );
   const seen = new Map<string, string>();
   let rankingFiles = 0;
   for (const name of names) {
@@ -114,7 +119,7 @@ async function loadRankings(
     }
     rankingFiles++;
     const id = designerIdOf(name);
-    const read = await readTextFile(root, rel, { label: 'a designer ranking', allowEmpty: true, maxBytes: LIMITS.ranking });
+    const read = reads.get(name) ?? (await readTextFile(root, rel, { label: 'a designer ranking', allowEmpty: true, maxBytes: LIMITS.ranking }));
     if (!read.ok) {
       diagnostics.push(read.diagnostic);
       continue;

@@ -1,6 +1,6 @@
 /**
- * The review panel's HTML shell: a strict Content-Security-Policy, one nonce'd script (the bundled app) and one
- * stylesheet. No `vscode` import, so it can be unit tested.
+ * The review panel's HTML shell: a strict Content-Security-Policy, one nonce'd script (the bundled app), one stylesheet
+ * and the first state as a JSON data block. No `vscode` import, so it can be unit tested.
  *
  * About styles and the CSP: the UI components (@vscode-elements/elements, built on Lit) style their shadow roots with
  * constructable stylesheets (`adoptedStyleSheets`), which `style-src` does not govern, and the app sets colours through
@@ -20,6 +20,17 @@ export interface PanelHtmlInput {
   nonce: string;
   /** Shown before the app starts (and if it cannot). */
   title: string;
+  /**
+   * The first state (a PanelState), given with the page so the app draws it at once instead of asking for it: JSON in
+   * a data block (`<script type="application/json">`, never run), every `<` written as \u003c so no `</script>` or
+   * `<!--` in a review's text can end the block.
+   */
+  state?: unknown;
+}
+
+/** JSON for an HTML data block: `<` (so `</script>` and `<!--`) and the line separators are written as escapes. */
+export function jsonForScript(value: unknown): string {
+  return JSON.stringify(value).replace(/[<\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 export function makeNonce(): string {
@@ -56,7 +67,7 @@ export function panelHtml(i: PanelHtmlInput): string {
 </head>
 <body>
 <main id="app" aria-busy="true"><p class="tf-muted">Loading ${escapeHtml(i.title)}…</p></main>
-<script nonce="${nonce}" src="${escapeHtml(i.scriptUri)}"></script>
+${i.state === undefined ? '' : `<script type="application/json" id="tf-state" nonce="${nonce}">${jsonForScript(i.state)}</script>\n`}<script nonce="${nonce}" src="${escapeHtml(i.scriptUri)}"></script>
 </body>
 </html>`;
 }

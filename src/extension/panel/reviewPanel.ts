@@ -1,7 +1,10 @@
 /**
- * One webview panel per review folder. Loads the review, its analysis and its runs, posts them to the webview app as
- * a `state` notification, forwards live run events, and turns the app's commands into extension commands.
- * The host posts nothing before the app says `ready`; after that, a state change is posted at once.
+ * One webview panel per review folder. Loads the review, its analysis and its runs, gives them to the webview app as
+ * its state, forwards live run events, and turns the app's commands into extension commands.
+ * The first state comes with the page (the HTML is written once it is built), so the app draws it without a round trip.
+ * The host posts nothing before the app says `ready`; on `ready` it posts the state unless the page already holds that
+ * very state, and after that a state change is posted at once. While the panel is hidden (its page torn down) a new state
+ * rewrites the page, so it comes back showing the current state.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -21,6 +24,7 @@ import {
   type PanelAnalysis,
   type PanelEvaluation,
   type PanelSideBySide,
+  type PanelState,
   type SaveRankingRequest,
   type WebviewMessage,
 } from '../../protocol/panel';
@@ -105,6 +109,13 @@ export class ReviewPanel implements vscode.Disposable {
 
   private readonly disposables: vscode.Disposable[] = [];
   private ready = false;
+  /** The state (JSON) the current page was written with; undefined until the page is written. */
+  private pageState: string | undefined;
+  /** What waits for the page's `ready` (the rest of a load: see reload). */
+  private afterReady: (() => void) | undefined;
+  /** When the steps of opening happened (ms since `created`), logged once the page says `ready`. */
+  private readonly openMarks: Record<string, number> = {};
+  private readonly createdAt = Date.now();
   private disposed = false;
   private selectedRunId: string | undefined;
   private reloadTimer: ReturnType<typeof setTimeout> | undefined;
@@ -133,7 +144,7 @@ export class ReviewPanel implements vscode.Disposable {
     const webview = panel.webview;
     webview.options = ReviewPanel.webviewOptions(services.context.extensionUri, root);
     panel.iconPath = vscode.Uri.joinPath(services.context.extensionUri, 'media', 'teamfusion.svg');
-    webview.html = this.html();
+    // The page is written with the first state (postState), once the review is loaded.
 
     this.disposables.push(
       panel.onDidDispose(() => this.dispose()),
@@ -179,7 +190,7 @@ export class ReviewPanel implements vscode.Disposable {
     this.loading = this.reload(true);
   }
 
-  private html(): string {
+  private html(state: PanelState): string {
     const webview = this.panel.webview;
     const ext = this.services.context.extensionUri;
     return panelHtml({
@@ -188,7 +199,13 @@ export class ReviewPanel implements vscode.Disposable {
       styleUri: webview.asWebviewUri(vscode.Uri.joinPath(ext, 'media', 'panel.css')).toString(),
       nonce: makeNonce(),
       title: path.basename(this.root.fsPath),
+      state,
     });
+  }
+
+  /** Notes when a step of opening the panel happened (the first time only). */
+  private mark(name: string): void {
+    this.openMarks[name] ??= Date.now() - this.createdAt;
   }
 
   private toWebviewUri = (absPath: string): string => this.panel.webview.asWebviewUri(vscode.Uri.file(absPath)).toString();
@@ -218,9 +235,20 @@ export class ReviewPanel implements vscode.Disposable {
     this.agreements.clear();
     this.sideBySide = undefined;
     let analyseAfter = false;
+    let decodeAfter = false;
     try {
+      // The runs and the usual-way reviews beside this one are read while the review loads.
+      const listed = listRunEntries(this.root.fsPath).catch((e: unknown) => {
+        this.services.log.warn(`Could not list the runs of ${this.root.fsPath}: ${describe(e)}`);
+        return [] as RunEntry[];
+      });
+      this.sideBySide = this.pairedReviews();
       if (all || !this.lastLoad) {
-        this.lastLoad = await this.services.reviews.load(this.root, { partial: true, despiteSettings: true });
+        // Decoding every image (to find a corrupt one) is most of a review's load: the panel shows the review first and
+        // decodes right after (completeLater), like the agreement of a large review.
+        this.lastLoad = await this.services.reviews.load(this.root, { partial: true, despiteSettings: true, decodeImages: false });
+        decodeAfter = true;
+        this.mark('loaded');
         // A large review's permutation test takes a few hundred milliseconds of the extension host: the panel shows the
         // rankings first and the agreement right after, instead of waiting for it.
         const review = this.lastLoad.review;
@@ -229,10 +257,7 @@ export class ReviewPanel implements vscode.Disposable {
         this.analysisCache = analyseAfter ? { error: 'Working out the agreement (10,000 permutations)…' } : this.analyse();
         if (this.lastLoad.review) this.panel.title = `Review: ${this.lastLoad.review.title}`;
       }
-      const entries = await listRunEntries(this.root.fsPath).catch((e: unknown) => {
-        this.services.log.warn(`Could not list the runs of ${this.root.fsPath}: ${describe(e)}`);
-        return [] as RunEntry[];
-      });
+      const entries = await listed;
       this.runs = entries.flatMap((e) => (e.record ? [e.record] : []));
       this.brokenRuns = entries.flatMap((e) => (e.diagnostics ? [{ id: e.id, problem: e.diagnostics.map(formatDiagnostic).join(' ') }] : []));
       for (const b of this.brokenRuns) this.services.log.warn(b.problem);
@@ -247,14 +272,39 @@ export class ReviewPanel implements vscode.Disposable {
       this.services.log.error(`Could not load the review ${this.root.fsPath}: ${describe(e)}`);
     }
     await this.postState();
-    // `loading` (which `ready` waits for) ends here; the agreement follows in a state of its own.
-    if (analyseAfter) void this.analyseLater(this.analysisGeneration);
+    // `loading` (which `ready` waits for) ends here; the agreement and the images' decode follow in states of their own,
+    // once the page is up (the extension host's work would hold back what it sends the page while it starts).
+    if (analyseAfter || decodeAfter) {
+      const generation = this.analysisGeneration;
+      this.whenReady(() => void this.completeLater(generation, analyseAfter, decodeAfter));
+    }
   }
 
-  /** The deferred analysis of a large review, unless a later reload has replaced it or the panel is gone. */
-  private async analyseLater(generation: number): Promise<void> {
+  /** Runs `fn` now if the page is ready, else when it says `ready` (the last one asked for wins). */
+  private whenReady(fn: () => void): void {
+    if (this.ready) fn();
+    else this.afterReady = fn;
+  }
+
+  /**
+   * What the first state left out, unless a later reload has replaced it or the panel is gone: a large review's agreement
+   * (posted as soon as it is worked out), then the load with every image decoded, which replaces the first one only when
+   * it finds more (a corrupt image: an error in the Problems list and the panel).
+   */
+  private async completeLater(generation: number, analyse: boolean, decode: boolean): Promise<void> {
+    const current = () => !this.disposed && generation === this.analysisGeneration;
     await new Promise((r) => setImmediate(r));
-    if (this.disposed || generation !== this.analysisGeneration) return;
+    if (!current()) return;
+    if (analyse) {
+      this.analysisCache = this.analyse();
+      await this.postState();
+    }
+    if (!decode || !current()) return;
+    const full = await this.services.reviews.load(this.root, { partial: true, despiteSettings: true });
+    if (!current()) return;
+    const shown = this.lastLoad;
+    if (shown && JSON.stringify(full.diagnostics) === JSON.stringify(shown.diagnostics) && !!full.review === !!shown.review) return;
+    this.lastLoad = full;
     this.analysisCache = this.analyse();
     await this.postState();
   }
@@ -285,8 +335,14 @@ export class ReviewPanel implements vscode.Disposable {
     });
   }
 
-  private async postState(): Promise<void> {
-    if (!this.ready || !this.lastLoad) return;
+  /**
+   * Builds the state and gives it to the page: posted when the app is ready; else written with the page when there is
+   * none yet or the panel is hidden (a hidden page is torn down and rebuilt from its HTML when shown). A visible page
+   * that is still starting gets it on its `ready`.
+   */
+  private async postState(onReady = false): Promise<void> {
+    if (!this.lastLoad || this.disposed) return;
+    if (!this.ready && this.pageState !== undefined && this.panel.visible) return;
     const runId = chosenRunId(this.runs, this.selectedRunId);
     const evaluation = runId ? await this.evaluationOf(runId) : undefined;
     const record = runId ? this.runs.find((r) => r.id === runId) : undefined;
@@ -294,9 +350,8 @@ export class ReviewPanel implements vscode.Disposable {
     const feedback = record ? await runFeedback(this.root.fsPath, record, (line) => this.services.log.warn(line), team) : undefined;
     const discussion = await discussionState(this.root.fsPath, this.runs.find((r) => r.id === runId), this.lastLoad.review, discussionCoding()?.current(this.root.fsPath));
     const brief = await briefRunState(this.root.fsPath, record, (line) => this.services.log.warn(line));
-    const within = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
-    const paired = await (this.sideBySide ??= sideBySide(this.root.fsPath, within, (line) => this.services.log.warn(line)));
-    if (!this.ready || this.disposed || !this.lastLoad) return;
+    const paired = await (this.sideBySide ??= this.pairedReviews());
+    if (this.disposed || !this.lastLoad) return;
     const state = buildPanelState({
       root: this.root.fsPath,
       load: this.lastLoad,
@@ -315,7 +370,30 @@ export class ReviewPanel implements vscode.Disposable {
       ...(paired ? { sideBySide: paired } : {}),
     });
     if (discussion) state.discussion = discussion;
-    this.post({ type: 'state', state });
+    if (this.ready) {
+      // On `ready` the page may already show this very state (it came with the page): then nothing to send.
+      if (!(onReady && JSON.stringify(state) === this.pageState)) this.post({ type: 'state', state });
+      this.mark('statePosted');
+      return;
+    }
+    if (this.pageState !== undefined && this.panel.visible) return;
+    this.pageState = JSON.stringify(state);
+    this.panel.webview.html = this.html(state);
+    this.mark('pageWritten');
+  }
+
+  /** Once: how long opening took, step by step (the TeamFusion output; the vsix stage reports it). */
+  private logOpen(): void {
+    if (this.openMarks.logged !== undefined) return;
+    this.openMarks.logged = 0;
+    const steps = Object.entries({ created: 0, ...this.openMarks }).filter(([k]) => k !== 'logged').map(([k, v]) => `${k} +${v} ms`);
+    this.services.log.info(`Review panel ${path.basename(this.root.fsPath)} opened at ${this.createdAt}: ${steps.join(', ')}`);
+  }
+
+  /** This review beside its team's usual-way review(s) in the parent folder, when the workspace holds that folder. */
+  private pairedReviews(): Promise<PanelSideBySide | undefined> {
+    const within = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
+    return sideBySide(this.root.fsPath, within, (line) => this.services.log.warn(line));
   }
 
   private evaluationOf(runId: string): Promise<PanelEvaluation | undefined> {
@@ -347,8 +425,13 @@ export class ReviewPanel implements vscode.Disposable {
     switch (m.type) {
       case 'ready': {
         this.ready = true;
+        this.mark('ready');
         await this.loading;
-        await this.postState();
+        await this.postState(true);
+        this.logOpen();
+        const next = this.afterReady;
+        this.afterReady = undefined;
+        next?.();
         const sync = this.services.sync.stateOf(this.root.fsPath);
         if (sync) this.post({ type: 'syncState', ...sync });
         return;

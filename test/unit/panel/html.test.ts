@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { contentSecurityPolicy, escapeHtml, makeNonce, panelHtml } from '../../../src/extension/panel/html';
+import { contentSecurityPolicy, escapeHtml, jsonForScript, makeNonce, panelHtml } from '../../../src/extension/panel/html';
 
 describe('panel HTML', () => {
   const html = panelHtml({
@@ -24,6 +24,28 @@ describe('panel HTML', () => {
     assert.equal(scripts.length, 1);
     assert.match(scripts[0]!, /nonce="abc123"/);
     assert.match(scripts[0]!, /src="https:\/\/x\/dist\/webview\/panel.js"/);
+  });
+
+  it('carries the first state as a JSON data block that no text in it can close, and still runs only the app', () => {
+    const state = {
+      title: '</script><script>alert(1)</script>',
+      brief: '<!-- <script> --> </SCRIPT > \u2028 \u2029 & "quotes"',
+      root: '/r',
+      nested: { list: [1, 'two', null] },
+    };
+    const page = panelHtml({ cspSource: 'https://src', scriptUri: 'https://x/panel.js', styleUri: 'https://x/panel.css', nonce: 'n1', title: 't', state });
+    const tags = page.match(/<script[^>]*>/g) ?? [];
+    assert.equal(tags.length, 2);
+    const runnable = tags.filter((t) => !/type="application\/json"/.test(t));
+    assert.equal(runnable.length, 1, 'one script runs: the app');
+    assert.match(runnable[0]!, /src="https:\/\/x\/panel.js"/);
+    const block = /<script type="application\/json" id="tf-state" nonce="n1">([\s\S]*?)<\/script>/.exec(page);
+    assert.ok(block, 'the data block is there');
+    assert.ok(!block[1]!.includes('<'), 'no < inside the block');
+    assert.deepEqual(JSON.parse(block[1]!), state);
+    assert.equal(page.match(/<\/script>/gi)?.length, 2, 'no text closes a script early');
+    assert.equal(jsonForScript('\u2028<'), '"\\u2028\\u003c"');
+    assert.ok(!html.includes('tf-state'), 'no block without a state');
   });
 
   it('escapes the title', () => {

@@ -2,7 +2,9 @@
  * Designers × options: each cell shows the rank the designer gave, coloured by it (strong = best). The justification
  * shows in one tooltip for the cell under the pointer or with focus (aria-describedby); it closes when the pointer leaves
  * the grid, on Escape and on blur. It never covers the cells around it or takes their pointer (see placeTip).
- * Built as a plain table with one listener for the whole grid, so 50 × 50 stays quick.
+ * Built as a plain table with one listener for the whole grid, so 50 × 50 stays quick, and drawn once per set of rankings:
+ * a state that brings only the agreement (a large review's comes right after its rankings) marks the contested options
+ * and fills the consensus row of the grid already drawn.
  */
 import { h, section, muted } from '../dom';
 import { heatPercent, averageRanks } from '../colors';
@@ -11,31 +13,73 @@ import type { ViewContext } from '../context';
 
 const TIP_ID = 'tf-heat-tip';
 
-export function heatmapView(ctx: ViewContext): HTMLElement {
-  const review = ctx.state.review;
-  if (!review || review.designers.length === 0) {
-    return section('tf-heatmap', 'Rankings', muted('No rankings yet. Add yours under "My ranking".'));
+/** The rankings grid of the overview, kept between states while the rankings and options stay the same. */
+export class Heatmap {
+  private key = '';
+  private drawn: { element: HTMLElement; heads: HTMLElement[]; foot: HTMLElement } | undefined;
+
+  view(ctx: ViewContext): HTMLElement {
+    const review = ctx.state.review;
+    if (!review || review.designers.length === 0) {
+      this.key = '';
+      this.drawn = undefined;
+      return section('tf-heatmap', 'Rankings', muted('No rankings yet. Add yours under "My ranking".'));
+    }
+    const key = JSON.stringify([review.options, review.designers]);
+    if (!this.drawn || key !== this.key) {
+      this.drawn = drawGrid(ctx);
+      this.key = key;
+    }
+    markAgreement(ctx, this.drawn.heads, this.drawn.foot);
+    return this.drawn.element;
   }
-  const options = review.options;
-  const n = options.length;
+}
+
+/** The contested options' column heads and the consensus (Borda) row, from the state's analysis. */
+function markAgreement(ctx: ViewContext, heads: HTMLElement[], foot: HTMLElement): void {
+  const options = ctx.state.review?.options ?? [];
   const perOption = new Map((ctx.state.analysis?.perOption ?? []).map((p) => [p.option, p] as const));
   const borda = new Map((ctx.state.analysis?.borda ?? []).map((b) => [b.option, b] as const));
+  options.forEach((o, i) => {
+    const head = heads[i];
+    if (!head) return;
+    const contested = perOption.get(o.id)?.contested === true;
+    head.classList.toggle('tf-contested', contested);
+    head.title = contested ? `${o.label}: contested` : o.label;
+  });
+  foot.replaceChildren();
+  if (borda.size === 0) return;
+  const consensus = h('tr', {}, h('th', { scope: 'row', class: 'tf-designer' }, 'Consensus', h('span', { class: 'tf-role' }, 'Borda position')));
+  for (const o of options) {
+    const b = borda.get(o.id);
+    const p = perOption.get(o.id);
+    consensus.append(
+      h('td', { class: 'tf-cell tf-cell-consensus', title: p ? `Mean rank ${fixed(p.meanRank)} (sd ${fixed(p.sd)}), ${b?.points ?? ''} points` : '' }, b ? String(b.position) : '–'),
+    );
+  }
+  foot.append(consensus);
+}
+
+function drawGrid(ctx: ViewContext): { element: HTMLElement; heads: HTMLElement[]; foot: HTMLElement } {
+  const review = ctx.state.review!;
+  const options = review.options;
+  const n = options.length;
 
   const headRow = h('tr', {}, h('th', { scope: 'col', class: 'tf-corner' }, 'Designer'));
+  const heads: HTMLElement[] = [];
   for (const o of options) {
-    const contested = perOption.get(o.id)?.contested;
-    headRow.append(
+    const head = h(
+      'th',
+      { scope: 'col', class: 'tf-opt-head', title: o.label },
       h(
-        'th',
-        { scope: 'col', class: contested ? 'tf-opt-head tf-contested' : 'tf-opt-head', title: contested ? `${o.label}: contested` : o.label },
-        h(
-          'button',
-          { type: 'button', class: 'tf-thumb-button tf-head-button', 'data-view': o.id, 'aria-label': `View ${ctx.labelOf(o.id)} large` },
-          h('img', { src: o.src, alt: '', class: 'tf-head-thumb', loading: n > 12 ? 'lazy' : 'eager', decoding: 'async' }),
-        ),
-        h('span', { class: 'tf-head-id' }, o.id),
+        'button',
+        { type: 'button', class: 'tf-thumb-button tf-head-button', 'data-view': o.id, 'aria-label': `View ${ctx.labelOf(o.id)} large` },
+        h('img', { src: o.src, alt: '', class: 'tf-head-thumb', loading: n > 12 ? 'lazy' : 'eager', decoding: 'async' }),
       ),
+      h('span', { class: 'tf-head-id' }, o.id),
     );
+    heads.push(head);
+    headRow.append(head);
   }
 
   const body = h('tbody');
@@ -59,17 +103,6 @@ export function heatmapView(ctx: ViewContext): HTMLElement {
   }
 
   const foot = h('tfoot');
-  if (borda.size > 0) {
-    const consensus = h('tr', {}, h('th', { scope: 'row', class: 'tf-designer' }, 'Consensus', h('span', { class: 'tf-role' }, 'Borda position')));
-    for (const o of options) {
-      const b = borda.get(o.id);
-      const p = perOption.get(o.id);
-      consensus.append(
-        h('td', { class: 'tf-cell tf-cell-consensus', title: p ? `Mean rank ${fixed(p.meanRank)} (sd ${fixed(p.sd)}), ${b?.points ?? ''} points` : '' }, b ? String(b.position) : '–'),
-      );
-    }
-    foot.append(consensus);
-  }
 
   const tip = h('div', { id: TIP_ID, role: 'tooltip', class: 'tf-tooltip', hidden: true });
   const table = h('table', { class: 'tf-heat', 'aria-label': 'Ranks given by each designer (1 = best)' }, h('thead', {}, headRow), body, foot);
@@ -121,13 +154,14 @@ export function heatmapView(ctx: ViewContext): HTMLElement {
   };
   wrap.addEventListener('scroll', follow, { passive: true });
   window.addEventListener('scroll', follow, { passive: true });
-  return section(
+  const element = section(
     'tf-heatmap',
     'Rankings',
     h('p', { class: 'tf-muted' }, `${review.designers.length} designers × ${n} options. 1 = best; stronger colour = better rank. Hover or focus a cell for the justification; click an image to see it large.`),
     wrap,
     tip,
   );
+  return { element, heads, foot };
 }
 
 /**
