@@ -89,8 +89,20 @@ export const RunSummarySchema = z.object({
 });
 export type RunSummary = z.infer<typeof RunSummarySchema>;
 
+/**
+ * What a person said or pinned that no driver has taken in yet (an entry waiting in the run's inbox, e.g. pushed from this
+ * machine while the run is driven on another, or written while nobody drives it): shown as pending, never as recorded.
+ */
+export const PendingEntrySchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('say'), name: text(200), person: text(200), content: text(4000), pass: z.boolean().optional(), at: text(64) }),
+  z.object({ type: z.literal('pin'), name: text(200), person: text(200), message: text(200), remove: z.boolean().optional(), at: text(64) }),
+]);
+export type PendingEntry = z.infer<typeof PendingEntrySchema>;
+
 /** The run record as the panel gets it: recorded prompts are left out (they can be large; they stay in run.json). */
 export const PanelRunSchema = RunRecordSchema.omit({ prompts: true }).extend({
+  /** Entries waiting in the run's inbox, oldest first (at most the inbox's cap, 1000). */
+  pending: z.array(PendingEntrySchema).max(1000).optional(),
   /** Webview URI of the run folder, for remix images: `${base}/${remix.file}`. */
   base: z.string(),
   /** Status "running" on disk but no live process drives it (killed): shown as interrupted, resumable. */

@@ -1,31 +1,28 @@
 /**
- * A team on several machines in a real VS Code (issue 18, done when "an e2e in a real VS Code shows the panel following a
- * run driven from another clone"): a bare repository and two clones in the e2e's temporary folder. code-server opens
- * clone B with the setting teamfusion.sync on; a CLI `run --sync --human chen` drives the run from clone A against the
- * scripted mock server. The panel in B follows it through the remote: Ana's and Ben's turns appear, the Run tab says
- * "live from origin/main · last sync …", the run waits for Chen; Chen answers in B's panel (his entry committed alone,
- * pulled and pushed); A's driver takes it in, Dina's proxy speaks, the run completes — and B's panel shows the new turns
- * and the completed status. Screenshots teamsync-*-dark/-light.
+ * A team on several machines in a real VS Code (issue 18): a bare repository and two clones in the suite's workspace.
+ * code-server opens clone B with the setting teamfusion.sync on and VS Code's built-in Git turned on (the harness turns it
+ * off for every other suite), so B's git work goes through the Git extension's API — the log lines of TeamFusion and of
+ * the Git extension say so, and a failing pre-commit hook in B shows TeamFusion's commits skip hooks there too.
+ *   1. A CLI `run --sync --human chen` drives the run from clone A against the scripted mock server. B's panel follows it
+ *      through the remote ("live from origin/main · last sync …"), the run waits for Chen; from B's panel Chen pins Ana's
+ *      message and answers — each entry committed alone and pushed; A's driver takes both in once, the pin rides in the
+ *      later prompts, and the run completes; B's panel shows the new turns.
+ *   2. A run started in B's panel goes through the remote from B: one commit per turn (and per change of status), each
+ *      only the run folder, pushed as it goes; A pulls and holds the same run; no merge commits.
+ * Screenshots teamsync-*-dark/-light.
  *
  * Needs `npm run build` (dist/) and `npm run compile-tests`. Run under the shared lock:
- *   flock /tmp/tf-vscode.lock npx mocha --no-config --timeout 600000 out/test/e2e/teamSync.e2e.js
+ *   flock /tmp/tf-vscode.lock npx mocha --no-config --timeout 300000 out/test/e2e/teamSync.e2e.js
  */
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Frame } from 'playwright-core';
-import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
-import { repoRoot } from '../harness/codeServer';
-import { MockOpenAI } from '../support/openaiMock';
 import { git, makeGitTeam, type GitTeam } from '../support/gitTeam';
 import { RunRecordSchema, type RunRecord } from '../../src/core/record/record';
-import { DARK, command, openReview, requireBuilt, shootBothThemes, showTab, startWorkbench, waitInFrame, type Workbench } from './support/workbench';
-
-const REPO = repoRoot();
-const SAMPLE = path.join(REPO, 'samples', 'lumen-perfume');
-const CLI = path.join(REPO, 'dist', 'cli.js');
+import { CLI, copySample, e2eSuite, mockEnv, runIds, until } from './support/suite';
+import { extensionLog, openReview, requireBuilt, shootBothThemes, showTab, waitInFrame } from './support/workbench';
 
 interface Result {
   code: number | null;
@@ -33,94 +30,88 @@ interface Result {
   stderr: string;
 }
 
-/** The first capture of `re` in any file under `dir` (logs of the extension host), or undefined. */
-async function findInFiles(dir: string, re: RegExp): Promise<string | undefined> {
-  for (const e of await fs.readdir(dir, { withFileTypes: true }).catch(() => [])) {
-    const p = path.join(dir, e.name);
-    const found = e.isDirectory() ? await findInFiles(p, re) : re.exec(await fs.readFile(p, 'utf8').catch(() => ''))?.[1];
-    if (found) return found;
+/** Every file under `dir` (relative path → bytes). */
+async function tree(dir: string, rel = ''): Promise<Map<string, Buffer>> {
+  const out = new Map<string, Buffer>();
+  for (const e of await fs.readdir(path.join(dir, rel), { withFileTypes: true })) {
+    const r = rel ? `${rel}/${e.name}` : e.name;
+    if (e.isDirectory()) for (const [k, v] of await tree(dir, r)) out.set(k, v);
+    else out.set(r, await fs.readFile(path.join(dir, r)));
   }
-  return undefined;
+  return out;
 }
 
-describe('a team on several machines: the panel follows a run driven from another clone (code-server)', function () {
+describe('a team on several machines through git, with VS Code\'s built-in Git (code-server)', function () {
   this.timeout(600_000);
-  let base = '';
+  const s = e2eSuite('sync');
   let team: GitTeam<'ana' | 'ben'>;
-  let mock: MockOpenAI | undefined;
-  let w: Workbench | undefined;
   let panel: Frame;
   let driverErr = '';
   let driver: Promise<Result> | undefined;
 
-  async function record(who: 'ana' | 'ben'): Promise<RunRecord | undefined> {
-    const runs = (await fs.readdir(path.join(team.review(who), 'runs')).catch(() => [] as string[])).filter((n) => /^\d{4}-/.test(n));
-    if (runs.length !== 1) return undefined;
-    const text = await fs.readFile(path.join(team.review(who), 'runs', runs[0]!, 'run.json'), 'utf8').catch(() => '');
-    const parsed = text ? RunRecordSchema.safeParse(JSON.parse(text)) : undefined;
-    return parsed?.success ? parsed.data : undefined;
+  async function record(who: 'ana' | 'ben', runId?: string): Promise<RunRecord | undefined> {
+    const id = runId ?? (await runIds(team.review(who))).filter((n) => /^\d{4}-/.test(n)).at(-1);
+    if (!id) return undefined;
+    const text = await fs.readFile(path.join(team.review(who), 'runs', id, 'run.json'), 'utf8').catch(() => '');
+    try {
+      const parsed = RunRecordSchema.safeParse(JSON.parse(text));
+      return parsed.success ? parsed.data : undefined;
+    } catch {
+      return undefined; // half written (a pull in progress)
+    }
   }
 
-  /** The discussion's messages in B's panel, as "kind:speaker". */
+  /** The discussion's messages in B's panel, as "kind:id". */
   const shown = (): Promise<string[]> =>
     panel.evaluate(() => [...document.querySelectorAll('.tf-msg[data-message-id]')].map((m) => `${(m as HTMLElement).dataset.kind ?? ''}:${m.getAttribute('data-message-id') ?? ''}`));
+  /** Files the commit at HEAD of B touched. */
+  const headFiles = (): string[] => git(team.clone.ben, 'show', '--name-only', '--format=', 'HEAD').trim().split('\n').filter(Boolean);
+  const resultLine = (): Promise<string> => panel.evaluate(() => document.getElementById('tf-say-result')?.textContent ?? '');
 
   before(async function () {
     requireBuilt(['dist/extension.js', 'dist/cli.js', 'dist/webview/panel.js']);
-    base = await fs.mkdtemp(path.join(os.tmpdir(), 'tf-e2e-sync-'));
-    const seed = path.join(base, 'seed');
-    await fs.cp(SAMPLE, seed, { recursive: true });
-    await fs.rm(path.join(seed, 'runs'), { recursive: true, force: true });
-    const config = (parseYaml(await fs.readFile(path.join(seed, 'review.yaml'), 'utf8')) ?? {}) as Record<string, unknown>;
+    const ws = await s.makeWorkspace();
     // One round, one turn each, in review order: Ana, Ben, Chen (who answers in person from clone B), Dina.
-    await fs.writeFile(
-      path.join(seed, 'review.yaml'),
-      stringifyYaml({ ...config, turnsPerAgent: 1, iterations: 1, mode: 'together', order: 'fixed', leadSpeaksLast: false }),
-    );
-    team = await makeGitTeam(base, seed, ['ana', 'ben'] as const);
+    const seed = await copySample(ws, 'seed', { turnsPerAgent: 1, iterations: 1, mode: 'together', order: 'fixed', leadSpeaksLast: false });
+    team = await makeGitTeam(ws, seed, ['ana', 'ben'] as const);
     await fs.rm(seed, { recursive: true, force: true });
-    mock = await MockOpenAI.start();
-    w = await startWorkbench({
-      workspace: team.clone.ben,
+    // A hook that refuses every commit in B: TeamFusion's own commits skip hooks (as the git program transport does).
+    await fs.writeFile(path.join(team.clone.ben, '.git', 'hooks', 'pre-commit'), '#!/bin/sh\necho "the e2e pre-commit hook refuses" >&2\nexit 1\n', { mode: 0o755 });
+    await s.startMock();
+    await s.startWorkbench({
+      folder: team.clone.ben,
+      hideSideBar: true,
       settings: {
-        'workbench.colorTheme': DARK,
-        'workbench.secondarySideBar.defaultVisibility': 'hidden',
-        'teamfusion.baseUrl': mock.baseURL,
         'teamfusion.sync': true,
         'teamfusion.syncInterval': 1,
+        // The harness turns the built-in Git off for every other suite; here it carries B's git work.
+        'git.enabled': true,
         'git.autofetch': false,
         'git.openRepositoryInParentFolders': 'always',
       },
-      env: { OPENAI_API_KEY: 'sk-e2e-placeholder' },
     });
-    await w.open();
-    await command(w.page, 'View: Toggle Primary Side Bar Visibility');
   });
 
   after(async () => {
-    await w?.stop();
     await driver?.catch(() => undefined);
-    await mock?.close();
-    if (base) await fs.rm(base, { recursive: true, force: true });
   });
 
-  it('B\'s panel shows the turns A drives as pulls bring them, "live from origin/main", and Chen\'s answer from B reaches A\'s driver', async () => {
-    const page = w!.page;
+  it('B\'s panel follows a run A drives; Chen pins and answers from B through VS Code\'s Git, A\'s driver takes both in once', async () => {
+    const page = s.page;
     panel = await openReview(page, 'review', 'Lumen');
     await showTab(panel, 'run');
     // The follower pulls once the panel is open: the live line names the upstream and the time of the last sync.
     await waitInFrame(panel, () => /live from origin\/main/.test(document.querySelector('.tf-live-remote')?.textContent ?? ''), 'the live-from line', 120_000);
     assert.match((await panel.locator('.tf-live-time').textContent()) ?? '', /last sync \S+/);
+    // The path taken: VS Code's Git, not the git program (the log says which, once per review).
+    const log = await until(page, 'the transport line in TeamFusion\'s log', async () => /goes through its git remote with ([^\n.(]+)/.exec(await extensionLog(s.w, 'teamfusion.teamfusion'))?.[1]);
+    assert.equal(log.trim(), "VS Code's Git");
 
     // Clone A drives the run through the remote (the CLI, the git program).
-    const child = spawn(
-      process.execPath,
-      [CLI, 'run', team.review('ana'), '--sync', '--sync-interval', '1', '--human', 'chen', '--json'],
-      {
-        env: { ...process.env, OPENAI_API_KEY: 'sk-e2e-placeholder', OPENAI_BASE_URL: mock!.baseURL, TEAMFUSION_MAX_RETRIES: '0', XDG_CACHE_HOME: path.join(base, 'cache') },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
+    const child = spawn(process.execPath, [CLI, 'run', team.review('ana'), '--sync', '--sync-interval', '1', '--human', 'chen', '--json'], {
+      env: { ...process.env, ...mockEnv(s.mock), TEAMFUSION_MAX_RETRIES: '0', XDG_CACHE_HOME: path.join(s.ws, 'cache') },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
     child.stderr.on('data', (c: Buffer) => (driverErr += c.toString('utf8')));
@@ -128,46 +119,133 @@ describe('a team on several machines: the panel follows a run driven from anothe
       child.on('error', reject);
       child.on('close', (code) => resolve({ code, stdout, stderr: driverErr }));
     });
+    const withDriver = (e: Error): never => {
+      throw new Error(`${e.message}\nthe driver said:\n${driverErr}`);
+    };
 
     // B never ran anything: what it shows came through the remote. Ana's and Ben's turns, then the wait for Chen.
-    await waitInFrame(panel, () => !!document.getElementById('tf-waiting'), 'the waiting banner in B (pulled from A\'s run)', 240_000).catch((e: Error) => {
-      throw new Error(`${e.message}\nthe driver said:\n${driverErr}`);
-    });
+    await waitInFrame(panel, () => !!document.getElementById('tf-waiting'), 'the waiting banner in B (pulled from A\'s run)', 240_000).catch(withDriver);
     assert.match((await panel.locator('#tf-waiting').textContent()) ?? '', /Waiting for Chen/i);
     const before = await shown();
     assert.deepEqual(before.map((m) => m.split(':')[0]), ['proxy', 'proxy'], `Ana's and Ben's turns: ${before.join(', ')}`);
+    const runId = (await record('ben'))!.id;
     assert.equal((await record('ben'))?.status, 'waiting', 'B\'s clone holds the waiting run (pulled)');
     assert.equal(await panel.locator('.tf-status-interrupted').count(), 0, 'a run driven on another machine is not shown as interrupted');
     await shootBothThemes(page, 'teamsync-01-waiting');
+    const inbox = (who: string) => `review/runs/${runId}/inbox/${who}-…`;
+    const entryOf = (files: string[]) => files.map((f) => f.replace(/-\d{13}-\d{6}-[0-9a-f]{8}\.json$/, '-…'));
 
-    // Chen answers in B's panel: his entry is committed alone, pulled and pushed.
-    assert.equal(await panel.locator('#tf-say-as').evaluate((el) => (el as HTMLElement & { value: string }).value), 'chen');
+    // Chen pins Ana's message from B's panel (he is the one the run waits for): his entry alone is committed and pushed.
+    const ana = before[0]!.split(':')[1]!;
+    await panel.locator(`.tf-pin[data-message="${ana}"]`).click();
+    await waitInFrame(panel, () => /Pinned .*committed and pushed to origin\/main/.test(document.getElementById('tf-say-result')?.textContent ?? ''), 'Chen\'s pin pushed', 120_000);
+    assert.equal(git(team.clone.ben, 'log', '--format=%s', '-1').trim(), `TeamFusion ${runId}: chen pins ${ana}`);
+    assert.deepEqual(entryOf(headFiles()), [inbox('chen')], 'only his pin entry');
+    const pinCommit = git(team.clone.ben, 'rev-parse', 'HEAD').trim();
+    assert.ok(git(team.remote, 'merge-base', '--is-ancestor', pinCommit, 'main') === '', 'the pin is on the remote');
+
+    // Chen answers in B's panel: the same way.
     await panel.locator('#tf-say-text textarea').fill('From my own machine: Image 3, and keep the gold cap.');
     await panel.locator('#tf-say-send').click();
-    await waitInFrame(panel, () => /committed and pushed to origin\/main/.test(document.getElementById('tf-say-result')?.textContent ?? ''), 'Chen\'s entry pushed', 120_000);
-    const subjects = git(team.clone.ben, 'log', '--format=%s', '-1');
-    assert.match(subjects, /TeamFusion .*: chen says/);
-    assert.deepEqual(git(team.clone.ben, 'show', '--name-only', '--format=', 'HEAD').trim().split('\n').filter(Boolean).map((f) => f.replace(/-\d{13}-.*$/, '-…')), ['review/runs/' + (await record('ben'))!.id + '/inbox/chen-…'], 'only his entry');
+    await until(page, 'Chen\'s answer committed in B', async () => /: chen says$/.test(git(team.clone.ben, 'log', '--format=%s', '-1').trim()));
+    await waitInFrame(panel, () => /^Said: committed and pushed to origin\/main/.test(document.getElementById('tf-say-result')?.textContent ?? ''), 'Chen\'s entry pushed', 120_000);
+    assert.deepEqual(entryOf(headFiles()), [inbox('chen')], 'only his message entry');
+    assert.match(await resultLine(), /committed and pushed/);
 
-    // A's driver takes it in and completes; B's panel follows: Chen's words and Dina's turn appear, the run is completed.
-    await waitInFrame(panel, () => document.querySelector('.tf-run-status vscode-badge')?.textContent === 'completed', 'status completed in B', 240_000).catch((e: Error) => {
-      throw new Error(`${e.message}\nthe driver said:\n${driverErr}`);
-    });
+    // A's driver takes both in and completes; B's panel follows: Chen's words and Dina's turn appear, the run is completed.
+    await waitInFrame(panel, () => document.querySelector('.tf-run-status vscode-badge')?.textContent === 'completed', 'status completed in B', 240_000).catch(withDriver);
     const after = await shown();
     assert.deepEqual(after.map((m) => m.split(':')[0]), ['proxy', 'proxy', 'human', 'proxy'], `the new turns appeared: ${after.join(', ')}`);
     await waitInFrame(panel, () => (document.querySelector('.tf-msg[data-kind="human"] .tf-msg-body')?.textContent ?? '').includes('From my own machine'), 'Chen\'s words in B', 30_000);
+    await panel.waitForFunction((id) => document.querySelector(`.tf-msg[data-message-id="${id}"]`)?.classList.contains('tf-pinned'), ana, { timeout: 30_000, polling: 200 });
     const r = await driver!;
     assert.equal(r.code, 0, r.stderr);
     assert.equal((JSON.parse(r.stdout) as { status: string }).status, 'completed');
-    const done = (await record('ana'))!;
+    const done = (await record('ana', runId))!;
     const chen = done.iterations[0]!.messages.find((m) => m.kind === 'human');
     assert.deepEqual([chen?.speaker, chen?.turn], ['chen', 1]);
-    assert.equal(done.takenIn?.filter((n) => n.startsWith('chen-')).length, 1, 'taken in once');
+    assert.deepEqual(done.pins?.map((p) => [p.message, p.by]), [[ana, 'chen']], 'the pin, once');
+    assert.equal(done.takenIn?.filter((n) => n.startsWith('chen-')).length, 2, 'both entries taken in once');
+    // Dina's turn came after the pin: her prompt carried it.
+    assert.ok(s.mock.requests.some((q) => q.route === 'chat' && JSON.stringify(q.body).includes('Pinned by')), 'a later prompt carries the pin');
     assert.ok(!git(team.clone.ana, 'log', '--merges', '--format=%H').trim(), 'no merge commits');
     await shootBothThemes(page, 'teamsync-02-completed');
-    // Which carried B's git work (VS Code's Git, or the git program when the editor's Git does not see the repository).
-    const via = await findInFiles(path.join(w!.server.userDataDir, 'logs'), /goes through its git remote with ([^\n]+)/);
-    process.stdout.write(`      (B's sync went through ${via ?? 'an unknown transport: the log line was not found'})\n`);
-    assert.deepEqual(mock!.specErrors(), []);
+    // The built-in Git extension did B's commits and pushes (its own log), and the failing hook never ran.
+    const gitLog = await extensionLog(s.w, 'vscode.git');
+    assert.match(gitLog, /> git -c user\.useConfigOnly=true commit .*--no-verify/);
+    assert.match(gitLog, /> git push origin main/);
+    assert.ok(!gitLog.includes('the e2e pre-commit hook refuses'), 'the hook did not run');
+    assert.deepEqual(s.mock.specErrors(), []);
+  });
+
+  it('a run started in B\'s panel is committed turn by turn from B through VS Code\'s Git and pushed; A pulls the same run', async () => {
+    const page = s.page;
+    const pushesBefore = ((await extensionLog(s.w, 'vscode.git')).match(/> git push origin main/g) ?? []).length;
+    const known = new Set(await runIds(team.review('ben')));
+    const base = git(team.clone.ben, 'rev-parse', 'HEAD').trim();
+    await showTab(panel, 'run');
+    await panel.locator('#tf-run').click();
+    const runId = await until(page, 'the run started in B', async () => (await runIds(team.review('ben'))).find((id) => !known.has(id)));
+    const rec = await until(
+      page,
+      'the run started in B completed',
+      async () => {
+        const r = await record('ben', runId);
+        return r?.status === 'completed' ? r : undefined;
+      },
+      300_000,
+    );
+    await waitInFrame(panel, () => document.querySelector('.tf-run-status vscode-badge')?.textContent === 'completed' && document.querySelectorAll('.tf-msg[data-message-id]').length === 4, 'B\'s panel showing the completed run', 60_000);
+    // Everything is committed and pushed from B: nothing of the review left uncommitted, B's branch is the remote's.
+    await until(page, 'B\'s last commit on the remote', async () => git(team.clone.ben, 'status', '--porcelain', '--', 'review').trim() === '' && git(team.clone.ben, 'rev-parse', 'HEAD').trim() === git(team.remote, 'rev-parse', 'main').trim());
+    // A pulls: the same run folder, byte for byte.
+    git(team.clone.ana, 'pull', '--quiet', '--rebase');
+    const [a, b] = await Promise.all([tree(path.join(team.review('ana'), 'runs', runId)), tree(path.join(team.review('ben'), 'runs', runId))]);
+    assert.deepEqual([...a.keys()].sort(), [...b.keys()].sort());
+    for (const [f, bytes] of a) assert.ok(bytes.equals(b.get(f)!), `${f} is the same in A and B`);
+
+    // One commit per turn (and per change of status), made by Ben's clone, each holding only the run folder; no merges.
+    const commits = git(team.clone.ana, 'log', '--reverse', '--format=%H%x09%an%x09%s', `${base}..HEAD`).trim().split('\n').map((l) => l.split('\t') as [string, string, string]);
+    const subjects = commits.map((c) => c[2]);
+    const turns = rec.iterations.flatMap((it) => it.messages.map((m) => `TeamFusion ${runId}: iteration ${it.index}, ${m.speaker} turn ${m.turn}`));
+    assert.equal(turns.length, 4, 'four proxy turns');
+    for (const t of turns) assert.equal(subjects.filter((x) => x === t).length, 1, `one commit for "${t}" in:\n${subjects.join('\n')}`);
+    // The saves between turns say what they add (the remix; the transcript and result after the status): no subject twice.
+    assert.equal(new Set(subjects).size, subjects.length, `no subject twice:\n${subjects.join('\n')}`);
+    assert.ok(subjects.includes(`TeamFusion ${runId}: completed`), subjects.join('\n'));
+    for (const [sha, author, subject] of commits) {
+      assert.equal(author, 'Ben', `${subject} was committed in B`);
+      assert.ok(subject.startsWith(`TeamFusion ${runId}: `), subject);
+      const files = git(team.clone.ana, 'show', '--name-only', '--format=', sha).trim().split('\n').filter(Boolean);
+      assert.ok(files.every((f) => f.startsWith(`review/runs/${runId}/`)), `${subject}: ${files.join(', ')}`);
+    }
+    assert.ok(!git(team.clone.ana, 'log', '--merges', '--format=%H').trim(), 'no merge commits');
+    // Pushed turn by turn by VS Code's Git (its log; the git program would not write there).
+    const pushesNow = async (): Promise<number> => ((await extensionLog(s.w, 'vscode.git')).match(/> git push origin main/g) ?? []).length - pushesBefore;
+    const pushes = await until(page, `a push by VS Code's Git for each of the ${commits.length} commits`, async () => {
+        const n = await pushesNow();
+        return n >= commits.length ? n : undefined;
+      }, 60_000).catch(async () => pushesNow());
+    assert.ok(pushes >= commits.length, `${pushes} pushes by VS Code's Git for ${commits.length} commits`);
+    process.stdout.write(`      (${commits.length} commits for ${turns.length} turns, ${pushes} pushes by VS Code's Git)\n`);
+
+    // A pin on the completed run from B's panel: committed alone and pushed; no driver takes it in now, so B's panel shows
+    // it as pending (not as pinned); A's next pull brings the entry.
+    const target = rec.iterations[0]!.messages[1]!.id!;
+    await panel.locator(`.tf-pin[data-message="${target}"]`).click();
+    const pinner = await until(page, 'the pin committed in B', async () => new RegExp(`^TeamFusion ${runId}: (\\w+) pins ${target}$`).exec(git(team.clone.ben, 'log', '--format=%s', '-1').trim())?.[1]);
+    const [entry] = headFiles();
+    assert.match(entry ?? '', new RegExp(`^review/runs/${runId}/inbox/${pinner}-\\d{13}-\\d{6}-[0-9a-f]{8}\\.json$`));
+    assert.equal(headFiles().length, 1, 'only the pin entry');
+    await until(page, 'the pin on the remote', async () => git(team.clone.ben, 'rev-parse', 'HEAD').trim() === git(team.remote, 'rev-parse', 'main').trim());
+    const note = await until(page, 'the pending pin in B\'s panel', async () =>
+      panel.evaluate((id) => document.querySelector(`.tf-msg.tf-pin-pending[data-message-id="${id}"] .tf-pending-note`)?.textContent ?? '', target),
+    );
+    assert.match(note, /^pin by .+ pending · taken in if the run goes on/);
+    assert.equal(await panel.locator(`.tf-msg.tf-pinned[data-message-id="${target}"]`).count(), 0, 'not shown as pinned: the record does not hold it');
+    await shootBothThemes(page, 'teamsync-03-pending-pin');
+    git(team.clone.ana, 'pull', '--quiet', '--rebase');
+    assert.ok((await fs.stat(path.join(team.clone.ana, entry!))).isFile(), 'A holds the pin entry after a pull');
+    assert.deepEqual(s.mock.specErrors(), []);
   });
 });

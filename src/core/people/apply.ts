@@ -21,6 +21,17 @@ export interface Applied {
   skipped: { name: string; why: string }[];
 }
 
+/** Names of the inbox entries the record holds (its `takenIn`, and the entries its messages came from). */
+function takenNames(record: RunRecord): Set<string> {
+  return new Set([...allMessages(record).flatMap((x) => (x.message.entry ? [x.message.entry] : [])), ...(record.takenIn ?? [])]);
+}
+
+/** The entries the record does not hold yet: what a person said or pinned that no driver has taken in (shown as pending). */
+export function notTakenIn(record: RunRecord, entries: readonly ReceivedEntry[]): ReceivedEntry[] {
+  const taken = takenNames(record);
+  return entries.filter((e) => !taken.has(e.name));
+}
+
 /**
  * Applies entries in order. `slot` is the scheduled turn the driver is at (a person who took over answers it); without a
  * driver, `record.waitingFor` is that slot. Entries for a record with no iteration yet stay in the inbox.
@@ -31,7 +42,7 @@ export function applyEntries(
   slot?: { speaker: string; iteration: number; turn: number },
 ): Applied {
   const out: Applied = { done: [], messages: [], pinsChanged: false, changed: false, skipped: [] };
-  const taken = new Set([...allMessages(record).map((x) => x.message.entry).filter(Boolean), ...(record.takenIn ?? [])]);
+  const taken = takenNames(record);
   const done = (name: string): void => {
     out.done.push(name);
     if (!record.takenIn?.includes(name)) {

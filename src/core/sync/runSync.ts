@@ -60,6 +60,7 @@ export class RunSync {
   private readonly pulledAdded: string[] = [];
   private runId: string | undefined;
   private stopped: SyncStopError | undefined;
+  private committed: CommittedShape | undefined;
   readonly state: SyncState = {};
 
   constructor(private readonly o: RunSyncOptions) {}
@@ -98,7 +99,8 @@ export class RunSync {
       if (!t) return;
       const dir = path.join(this.o.reviewRoot, RUNS_DIR, record.id);
       await this.attempt(t, async () => {
-        await t.commit([dir], commitMessage(record), [path.join(dir, LOCK_FILE)]);
+        // What the last commit recorded, so the next says what it adds (a record saved again after a turn is not that turn).
+        if (await t.commit([dir], commitMessage(record, this.committed), [path.join(dir, LOCK_FILE)])) this.committed = shapeOf(record);
         await pushWithRetry(t, (p) => this.check(t, p));
       });
     });
@@ -198,17 +200,51 @@ async function recordProblem(reviewRoot: string, runId: string): Promise<string 
   }
 }
 
-/** "TeamFusion <run-id>: iteration k, <speaker> turn t", or the status the run is in. */
-export function commitMessage(record: RunRecord): string {
+/** What a commit of the run folder recorded, to say what the next one adds (a turn, a status, a remix, pins). */
+export interface CommittedShape {
+  status: RunRecord['status'];
+  iterations: number;
+  messages: number;
+  remixes: number;
+  pins: number;
+}
+
+export function shapeOf(record: RunRecord): CommittedShape {
+  return {
+    status: record.status,
+    iterations: record.iterations.length,
+    messages: allMessages(record).length,
+    remixes: record.iterations.reduce((n, it) => n + (it.remixes?.length ?? (it.remix ? 1 : 0)), 0),
+    pins: record.pins?.length ?? 0,
+  };
+}
+
+/**
+ * "TeamFusion <run-id>: iteration k, <speaker> turn t", or the status the run is in. Given what the previous commit
+ * recorded, a save that adds no turn and changes no status says what it adds instead (the remix, the transcript and result,
+ * pins): one commit per turn, a turn's subject never repeated by what is saved after it.
+ */
+export function commitMessage(record: RunRecord, previous?: CommittedShape): string {
   const head = `TeamFusion ${record.id}`;
-  if (record.status === 'waiting' && record.waitingFor) {
+  const now = shapeOf(record);
+  const index = record.iterations.at(-1)?.index ?? 0;
+  const statusChanged = !previous || previous.status !== record.status;
+  const newMessage = !previous || now.messages > previous.messages;
+  if (record.status === 'waiting' && record.waitingFor && (statusChanged || newMessage)) {
     const w = record.waitingFor;
     return `${head}: iteration ${w.iteration}, waiting for ${w.speaker} turn ${w.turn}`;
   }
-  if (record.status !== 'running') return `${head}: ${record.status}`;
-  const last = allMessages(record).at(-1);
-  if (!last) return `${head}: ${record.iterations.length ? `iteration ${record.iterations.length} started` : 'started'}`;
-  const m = last.message;
-  const turn = m.turn === null || m.turn === undefined ? (m.kind === 'guest' ? 'guest turn' : 'extra turn') : `turn ${m.turn}`;
-  return `${head}: iteration ${last.iteration}, ${m.speaker} ${turn}`;
+  if (record.status !== 'running' && record.status !== 'waiting') return statusChanged ? `${head}: ${record.status}` : `${head}: ${record.status}, transcript and result`;
+  if (record.status === 'running') {
+    const last = allMessages(record).at(-1);
+    if (last && newMessage) {
+      const m = last.message;
+      const turn = m.turn === null || m.turn === undefined ? (m.kind === 'guest' ? 'guest turn' : 'extra turn') : `turn ${m.turn}`;
+      return `${head}: iteration ${last.iteration}, ${m.speaker} ${turn}`;
+    }
+    if (statusChanged || now.iterations > previous.iterations) return `${head}: ${record.iterations.length ? `iteration ${record.iterations.length} started` : 'started'}`;
+  }
+  if (previous && now.remixes > previous.remixes) return `${head}: iteration ${index}, remix`;
+  if (previous && now.pins !== previous.pins) return `${head}: iteration ${index}, pins`;
+  return `${head}: iteration ${index}, record saved`;
 }

@@ -5,8 +5,9 @@
 import * as path from 'node:path';
 import type { LoadResult, Review } from '../../core/review/model';
 import type { RunRecord } from '../../core/record/record';
+import type { ReceivedEntry } from '../../core/people/inbox';
 import { THUMB_SIZE } from '../../protocol/panel';
-import type { PanelAnalysis, PanelEvaluation, PanelFeedback, PanelReview, PanelRun, PanelSideBySide, PanelState, RunSummary } from '../../protocol/panel';
+import type { PanelAnalysis, PanelEvaluation, PanelFeedback, PanelReview, PanelRun, PanelSideBySide, PanelState, PendingEntry, RunSummary } from '../../protocol/panel';
 import type { PanelBriefRun } from '../../protocol/brief';
 import { panelComments } from './briefState';
 
@@ -36,6 +37,8 @@ export interface PanelStateInput {
   brief?: PanelBriefRun;
   /** This review beside its team's usual-way review(s) in the parent folder. */
   sideBySide?: PanelSideBySide;
+  /** The chosen run's inbox entries not taken in yet (dropped if they are for another run). */
+  pending?: { runId: string; entries: readonly ReceivedEntry[] };
 }
 
 /** The thumbnail size the panel uses: the setting when it is a number, clamped to the allowed range. */
@@ -95,11 +98,33 @@ export function runSummary(r: RunRecord, interrupted?: ReadonlySet<string>): Run
   };
 }
 
-/** The record without its recorded prompts, plus the run folder's webview URI. */
-export function panelRun(root: string, r: RunRecord, toWebviewUri: (p: string) => string, interrupted?: ReadonlySet<string>): PanelRun {
+/** An inbox entry as the panel shows it while it waits (the person, what they said or which message they pin). */
+export function pendingEntry(e: ReceivedEntry): PendingEntry {
+  // Within the protocol's bounds whatever the entry holds (a state that does not parse would be dropped whole).
+  const cut = (t: string, n: number): string => (t.length > n ? t.slice(0, n) : t);
+  const common = { name: cut(e.name, 200), at: cut(e.entry.at, 64) };
+  if (e.entry.type === 'say') {
+    return { type: 'say', ...common, person: cut(e.entry.speaker, 200), content: cut(e.entry.content, 4000), ...(e.entry.pass ? { pass: true } : {}) };
+  }
+  return { type: 'pin', ...common, person: cut(e.entry.by, 200), message: cut(e.entry.message, 200), ...(e.entry.remove ? { remove: true } : {}) };
+}
+
+/** The record without its recorded prompts, plus the run folder's webview URI (and what waits in its inbox). */
+export function panelRun(
+  root: string,
+  r: RunRecord,
+  toWebviewUri: (p: string) => string,
+  interrupted?: ReadonlySet<string>,
+  pending?: readonly ReceivedEntry[],
+): PanelRun {
   const { prompts: _prompts, ...rest } = r;
   void _prompts;
-  return { ...rest, base: toWebviewUri(path.join(root, 'runs', r.id)), ...(interrupted?.has(r.id) ? { interrupted: true } : {}) };
+  return {
+    ...rest,
+    base: toWebviewUri(path.join(root, 'runs', r.id)),
+    ...(interrupted?.has(r.id) ? { interrupted: true } : {}),
+    ...(pending?.length ? { pending: pending.slice(0, 1000).map(pendingEntry) } : {}),
+  };
 }
 
 export function buildPanelState(i: PanelStateInput): PanelState {
@@ -114,7 +139,7 @@ export function buildPanelState(i: PanelStateInput): PanelState {
     diagnostics: i.load.diagnostics,
     runs: i.runs.map((r) => runSummary(r, i.interrupted)),
     ...(i.brokenRuns?.length ? { brokenRuns: i.brokenRuns } : {}),
-    ...(chosen ? { run: panelRun(i.root, chosen, i.toWebviewUri, i.interrupted) } : {}),
+    ...(chosen ? { run: panelRun(i.root, chosen, i.toWebviewUri, i.interrupted, i.pending?.runId === chosen.id ? i.pending.entries : undefined) } : {}),
     trusted: i.trusted,
     running: i.running,
     ...(i.evaluation && chosen && i.evaluation.runId === chosen.id ? { evaluation: i.evaluation } : {}),

@@ -29,6 +29,8 @@ import {
   type WebviewMessage,
 } from '../../protocol/panel';
 import { buildPanelState, chosenRunId } from './panelState';
+import { readInbox } from '../../core/people/inbox';
+import { notTakenIn } from '../../core/people/apply';
 import { runEvaluation, runFeedback, saveRatingsFromPanel, saveSurveyFromPanel, sideBySide } from './evaluation';
 import { noteRerankingSaved } from '../../core/evaluation/decisionTimes';
 import { makeNonce, panelHtml } from './html';
@@ -350,6 +352,8 @@ export class ReviewPanel implements vscode.Disposable {
     const feedback = record ? await runFeedback(this.root.fsPath, record, (line) => this.services.log.warn(line), team) : undefined;
     const discussion = await discussionState(this.root.fsPath, this.runs.find((r) => r.id === runId), this.lastLoad.review, discussionCoding()?.current(this.root.fsPath));
     const brief = await briefRunState(this.root.fsPath, record, (line) => this.services.log.warn(line));
+    // What people said or pinned that no driver has taken in yet (a stray or broken entry is the driver's to name).
+    const waiting = record ? notTakenIn(record, await readInbox(this.root.fsPath, record.id).catch(() => [])) : [];
     const paired = await (this.sideBySide ??= this.pairedReviews());
     if (this.disposed || !this.lastLoad) return;
     const state = buildPanelState({
@@ -368,6 +372,7 @@ export class ReviewPanel implements vscode.Disposable {
       thumbSize: vscode.workspace.getConfiguration('teamfusion').get<unknown>('thumbnailSize'),
       ...(brief ? { brief } : {}),
       ...(paired ? { sideBySide: paired } : {}),
+      ...(record && waiting.length ? { pending: { runId: record.id, entries: waiting } } : {}),
     });
     if (discussion) state.discussion = discussion;
     if (this.ready) {

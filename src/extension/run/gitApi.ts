@@ -43,7 +43,8 @@ export interface GitRepository {
   fetch(remote?: string, ref?: string): Promise<void>;
   pull(unshallow?: boolean): Promise<void>;
   push(remoteName?: string, branchName?: string, setUpstream?: boolean): Promise<void>;
-  commit(message: string): Promise<void>;
+  /** `noVerify` skips the commit hooks (the API's CommitOptions; passed through to `git commit --no-verify`). */
+  commit(message: string, opts?: { noVerify?: boolean }): Promise<void>;
   diffBetween(ref1: string, ref2: string): Promise<GitChange[]>;
   /** Present in recent VS Code versions. */
   rebase?(branch: string): Promise<void>;

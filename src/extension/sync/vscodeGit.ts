@@ -121,7 +121,8 @@ class VsCodeGit implements GitTransport {
     }
     if (!this.repo.state.indexChanges.some((c) => inside(c.uri.fsPath))) return false;
     try {
-      await this.repo.commit(message);
+      // Like the git program transport: TeamFusion's own commits skip the commit hooks.
+      await this.repo.commit(message, { noVerify: true });
     } catch (err) {
       throw new SyncError('failed', `git commit: ${why(err)}`);
     }

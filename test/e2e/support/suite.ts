@@ -186,6 +186,8 @@ export interface SuiteWorkbenchOptions {
   /** Workspace trust on, the workspace untrusted (Restricted Mode). */
   workspaceTrust?: boolean;
   extensionPath?: string;
+  /** The folder VS Code opens, inside the workspace (e.g. one person's clone of a git team); default the workspace. */
+  folder?: string;
 }
 
 export interface E2eSuite {
@@ -253,7 +255,7 @@ export function e2eSuite(name: string, o: SuiteOptions = {}): E2eSuite {
     },
     async startWorkbench(so = {}) {
       const options: WorkbenchOptions = {
-        workspace: need(ws, 'makeWorkspace()'),
+        workspace: so.folder ?? need(ws, 'makeWorkspace()'),
         settings: {
           'workbench.colorTheme': DARK,
           'workbench.secondarySideBar.defaultVisibility': 'hidden',

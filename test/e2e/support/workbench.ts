@@ -302,3 +302,22 @@ export async function showTab(frame: Frame, name: 'overview' | 'run' | 'ranking'
     { timeout: ceilingMs, polling: 100 },
   );
 }
+
+/**
+ * What an extension wrote to its log (its Output channel, e.g. `teamfusion.teamfusion`, or the built-in Git's `vscode.git`)
+ * in this workbench so far: every `<logs>/<session>/exthost*\/<extensionId>/*.log` of the server's profile, joined.
+ */
+export async function extensionLog(w: Pick<Workbench, 'server'>, extensionId: string): Promise<string> {
+  const texts: string[] = [];
+  const logs = path.join(w.server.userDataDir, 'logs');
+  for (const session of await fs.readdir(logs).catch(() => [] as string[])) {
+    for (const host of await fs.readdir(path.join(logs, session)).catch(() => [] as string[])) {
+      if (!host.startsWith('exthost')) continue;
+      const dir = path.join(logs, session, host, extensionId);
+      for (const f of (await fs.readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith('.log')).sort()) {
+        texts.push(await fs.readFile(path.join(dir, f), 'utf8').catch(() => ''));
+      }
+    }
+  }
+  return texts.join('\n');
+}

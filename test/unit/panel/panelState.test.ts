@@ -5,6 +5,8 @@ import { analyzeReview } from '../../../src/core/stats';
 import type { RunRecord } from '../../../src/core/record/record';
 import { AnalysisSchema, PanelStateSchema } from '../../../src/protocol/panel';
 import { buildPanelState } from '../../../src/extension/panel/panelState';
+import { notTakenIn } from '../../../src/core/people/apply';
+import type { ReceivedEntry } from '../../../src/core/people/inbox';
 import { cleanupFixtures, makeReview, rankingYaml } from '../review/fixtures';
 
 const SAMPLE = path.resolve(__dirname, '../../../../samples/lumen-perfume');
@@ -67,5 +69,32 @@ describe('panel state', () => {
     assert.equal(state.analysisError, 'Too few.');
     assert.equal(state.runs.length, 2);
     assert.equal(state.runs[0]?.finalPick, 'r1');
+  });
+
+  it('a person\'s say or pin the run has not taken in shows as pending on the chosen run; one it holds does not', async () => {
+    const load = await loadReview(SAMPLE, { decodeImages: false });
+    const run = { ...record('b', '2026-11-21T23:00:00Z'), status: 'running' as const, takenIn: ['ben-1700000000000-000001-aaaaaaaa'] };
+    const entries: ReceivedEntry[] = [
+      { name: 'ben-1700000000000-000001-aaaaaaaa', entry: { type: 'say', speaker: 'ben', content: 'taken in already', at: '2026-11-21T23:01:00Z' } },
+      { name: 'chen-1700000000001-000002-bbbbbbbb', entry: { type: 'pin', message: 'i1-m1', by: 'chen', at: '2026-11-21T23:02:00Z' } },
+      { name: 'chen-1700000000002-000003-cccccccc', entry: { type: 'say', speaker: 'chen', content: 'Keep the gold cap.', at: '2026-11-21T23:03:00Z' } },
+      // Whatever an entry holds, the state stays within the protocol's bounds (a state that does not parse is dropped whole).
+      { name: 'dina-1700000000003-000004-dddddddd', entry: { type: 'pin', message: 'i1-m1'.padEnd(500, 'x'), by: 'd'.repeat(500), remove: true, at: 'x'.repeat(500) } },
+    ];
+    const waiting = notTakenIn(run, entries);
+    assert.deepEqual(waiting.map((e) => e.name.split('-')[0]), ['chen', 'chen', 'dina']);
+    const base = { root: SAMPLE, load, analysis: { error: 'n/a' }, runs: [run, record('a', '2026-11-21T22:00:00Z')], trusted: true, running: false, toWebviewUri: toUri };
+    const state = PanelStateSchema.parse(JSON.parse(JSON.stringify(buildPanelState({ ...base, pending: { runId: 'b', entries: waiting } }))));
+    assert.deepEqual(state.run?.pending?.slice(0, 2), [
+      { type: 'pin', name: 'chen-1700000000001-000002-bbbbbbbb', person: 'chen', message: 'i1-m1', at: '2026-11-21T23:02:00Z' },
+      { type: 'say', name: 'chen-1700000000002-000003-cccccccc', person: 'chen', content: 'Keep the gold cap.', at: '2026-11-21T23:03:00Z' },
+    ]);
+    assert.equal(state.run?.pending?.[2]?.type === 'pin' && state.run.pending[2].remove, true);
+    // Entries of another run are not shown on the chosen one.
+    const other = PanelStateSchema.parse(JSON.parse(JSON.stringify(buildPanelState({ ...base, pending: { runId: 'a', entries: waiting } }))));
+    assert.equal(other.run?.pending, undefined);
+    // A message the record holds (from before takenIn: its entry named on the message) is not pending either.
+    const held = { ...run, takenIn: [], iterations: [{ ...run.iterations[0]!, messages: [{ speaker: 'chen', turn: null, kind: 'human' as const, content: 'x', entry: 'chen-1700000000002-000003-cccccccc' }] }] };
+    assert.deepEqual(notTakenIn(held, entries).map((e) => e.name.split('-')[0]), ['ben', 'chen', 'dina']);
   });
 });

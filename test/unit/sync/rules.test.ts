@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { applyEntries } from '../../../src/core/people/apply';
 import { postToInbox, readInbox, removeFromInbox } from '../../../src/core/people/inbox';
 import type { RunRecord } from '../../../src/core/record/record';
-import { commitMessage, driverOwned } from '../../../src/core/sync/runSync';
+import { commitMessage, driverOwned, shapeOf } from '../../../src/core/sync/runSync';
 import { makeTempDir } from '../run/fixtures';
 
 function record(): RunRecord {
@@ -74,5 +74,48 @@ describe('a run through git: small rules', () => {
     assert.equal(commitMessage(r), `TeamFusion ${r.id}: completed`);
     for (const f of ['run.json', 'transcript.md', 'result.md', 'prompts.jsonl', 'journal.jsonl', 'iteration-2/remix.png']) assert.ok(driverOwned(f), f);
     for (const f of ['inbox/ben-1.json', 'ratings/ben.yaml', 'survey/ben.yaml', 'preference/ben.yaml', 'rerank/key.json']) assert.ok(!driverOwned(f), f);
+  });
+
+  it('one commit per turn: after what the last commit recorded, a save that adds no turn says what it adds (remix, pins, transcript and result)', () => {
+    const r = record();
+    r.iterations = [];
+    const said: string[] = [];
+    let previous: ReturnType<typeof shapeOf> | undefined;
+    const save = (): void => {
+      said.push(commitMessage(r, previous).replace(`TeamFusion ${r.id}: `, ''));
+      previous = shapeOf(r);
+    };
+    save();
+    r.iterations.push({ index: 1, candidates: ['1', '2'], messages: [] } as unknown as RunRecord['iterations'][number]);
+    save();
+    r.iterations[0]!.messages.push({ id: 'i1-m1', kind: 'proxy', speaker: 'ana', turn: 1, content: 'a' });
+    save();
+    r.iterations[0]!.messages.push({ id: 'i1-m2', kind: 'proxy', speaker: 'ben', turn: 1, content: 'b' });
+    save();
+    r.pins = [{ message: 'i1-m1', by: 'chen', at: 't' }] as unknown as RunRecord['pins'];
+    save();
+    r.iterations[0]!.remix = { id: 'r1', file: 'iteration-1/remix.png' } as unknown as RunRecord['iterations'][number]['remix'];
+    save();
+    save();
+    r.status = 'completed';
+    save();
+    save();
+    assert.deepEqual(said, [
+      'started',
+      'iteration 1 started',
+      'iteration 1, ana turn 1',
+      'iteration 1, ben turn 1',
+      'iteration 1, pins',
+      'iteration 1, remix',
+      'iteration 1, record saved',
+      'completed',
+      'completed, transcript and result',
+    ]);
+    // A run that starts waiting says so once; a waiting run that takes in a message says the wait again.
+    r.status = 'waiting';
+    r.waitingFor = { speaker: 'ben', iteration: 1, turn: 2 };
+    assert.equal(commitMessage(r, previous), `TeamFusion ${r.id}: iteration 1, waiting for ben turn 2`);
+    previous = shapeOf(r);
+    assert.equal(commitMessage(r, previous), `TeamFusion ${r.id}: iteration 1, record saved`);
   });
 });

@@ -44,6 +44,37 @@ export class DiscussionView {
       this.iterationBox(Number(iteration)).append(m.el);
       this.messages.set(k, m);
     }
+    this.pending(run);
+  }
+
+  /**
+   * What people said or pinned that the run has not taken in yet (entries waiting in its inbox): a message shows after the
+   * discussion as pending, a pin as a note on its message — until the driver takes them in and they become the record's.
+   */
+  private pending(run: PanelRun | undefined): void {
+    const ctx = this.ctx!;
+    const entries = run?.pending ?? [];
+    if (!run || entries.length === 0) return;
+    const note = run.status === 'completed' ? 'taken in if the run goes on (refine)' : 'not taken in by the run yet';
+    for (const e of entries) {
+      const name = ctx.designerName(e.person);
+      if (e.type === 'pin') {
+        const target = this.messages.get(`id:${e.message}`);
+        if (!target) continue;
+        target.el.classList.add('tf-pin-pending');
+        target.el.querySelector('header')?.append(h('span', { class: 'tf-muted tf-pending-note', 'data-pending': e.name }, `${e.remove ? 'unpin' : 'pin'} by ${name} pending · ${note}`));
+        continue;
+      }
+      const last = run.iterations.at(-1);
+      const el = h(
+        'article',
+        { class: 'tf-msg tf-pending', 'data-speaker': e.person, 'data-kind': 'pending', 'data-pending': e.name, 'aria-label': `${name}, pending` },
+        h('header', {}, h('span', { class: 'tf-speaker' }, name), h('span', { class: 'tf-muted' }, `pending · ${note}`)),
+        h('div', { class: 'tf-msg-body' }, e.pass ? '(passes: their proxy speaks)' : e.content),
+      );
+      el.style.setProperty('--tf-speaker', speakerColor(ctx.designerIndex(e.person)));
+      (last ? this.iterationBox(last.index) : this.element).append(el);
+    }
   }
 
   onEvent(ev: PanelRunEvent): void {
