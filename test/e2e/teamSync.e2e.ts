@@ -65,7 +65,11 @@ describe('a team on several machines through git, with VS Code\'s built-in Git (
   const shown = (): Promise<string[]> =>
     panel.evaluate(() => [...document.querySelectorAll('.tf-msg[data-message-id]')].map((m) => `${(m as HTMLElement).dataset.kind ?? ''}:${m.getAttribute('data-message-id') ?? ''}`));
   /** Files the commit at HEAD of B touched. */
-  const headFiles = (): string[] => git(team.clone.ben, 'show', '--name-only', '--format=', 'HEAD').trim().split('\n').filter(Boolean);
+  const filesOf = (rev: string): string[] => git(team.clone.ben, 'show', '--name-only', '--format=', rev).trim().split('\n').filter(Boolean);
+  const headFiles = (): string[] => filesOf('HEAD');
+  /** The commit in B's history with this subject (A's driver may already have pushed commits over it that B pulled). */
+  const commitWith = (subject: string): string | undefined =>
+    git(team.clone.ben, 'log', '--format=%H%x09%s', '-50').split('\n').find((l) => l.endsWith(`\t${subject}`))?.split('\t')[0];
   const resultLine = (): Promise<string> => panel.evaluate(() => document.getElementById('tf-say-result')?.textContent ?? '');
 
   before(async function () {
@@ -139,17 +143,17 @@ describe('a team on several machines through git, with VS Code\'s built-in Git (
     const ana = before[0]!.split(':')[1]!;
     await panel.locator(`.tf-pin[data-message="${ana}"]`).click();
     await waitInFrame(panel, () => /Pinned .*committed and pushed to origin\/main/.test(document.getElementById('tf-say-result')?.textContent ?? ''), 'Chen\'s pin pushed', 120_000);
-    assert.equal(git(team.clone.ben, 'log', '--format=%s', '-1').trim(), `TeamFusion ${runId}: chen pins ${ana}`);
-    assert.deepEqual(entryOf(headFiles()), [inbox('chen')], 'only his pin entry');
-    const pinCommit = git(team.clone.ben, 'rev-parse', 'HEAD').trim();
+    const pinCommit = commitWith(`TeamFusion ${runId}: chen pins ${ana}`);
+    assert.ok(pinCommit, git(team.clone.ben, 'log', '--format=%s', '-10'));
+    assert.deepEqual(entryOf(filesOf(pinCommit)), [inbox('chen')], 'only his pin entry');
     assert.ok(git(team.remote, 'merge-base', '--is-ancestor', pinCommit, 'main') === '', 'the pin is on the remote');
 
     // Chen answers in B's panel: the same way.
     await panel.locator('#tf-say-text textarea').fill('From my own machine: Image 3, and keep the gold cap.');
     await panel.locator('#tf-say-send').click();
-    await until(page, 'Chen\'s answer committed in B', async () => /: chen says$/.test(git(team.clone.ben, 'log', '--format=%s', '-1').trim()));
+    const sayCommit = await until(page, 'Chen\'s answer committed in B', async () => commitWith(`TeamFusion ${runId}: chen says`));
     await waitInFrame(panel, () => /^Said: committed and pushed to origin\/main/.test(document.getElementById('tf-say-result')?.textContent ?? ''), 'Chen\'s entry pushed', 120_000);
-    assert.deepEqual(entryOf(headFiles()), [inbox('chen')], 'only his message entry');
+    assert.deepEqual(entryOf(filesOf(sayCommit)), [inbox('chen')], 'only his message entry');
     assert.match(await resultLine(), /committed and pushed/);
 
     // A's driver takes both in and completes; B's panel follows: Chen's words and Dina's turn appear, the run is completed.
@@ -234,6 +238,8 @@ describe('a team on several machines through git, with VS Code\'s built-in Git (
     const target = rec.iterations[0]!.messages[1]!.id!;
     await panel.locator(`.tf-pin[data-message="${target}"]`).click();
     const pinner = await until(page, 'the pin committed in B', async () => new RegExp(`^TeamFusion ${runId}: (\\w+) pins ${target}$`).exec(git(team.clone.ben, 'log', '--format=%s', '-1').trim())?.[1]);
+    // The panel says what became of it (no say box on a completed run, but the pin's answer shows).
+    await waitInFrame(panel, () => /^Pinned i1-m\d+: committed and pushed to origin\/main/.test(document.getElementById('tf-say-result')?.textContent ?? ''), 'the pin\'s answer in B', 60_000);
     const [entry] = headFiles();
     assert.match(entry ?? '', new RegExp(`^review/runs/${runId}/inbox/${pinner}-\\d{13}-\\d{6}-[0-9a-f]{8}\\.json$`));
     assert.equal(headFiles().length, 1, 'only the pin entry');

@@ -22,7 +22,7 @@ export class PeopleBox {
   private pins = new Set<string>();
   private nextRequest = 1;
   private readonly pending = new Map<number, string>();
-  private result: { ok: boolean; message: string } | undefined;
+  private result: { ok: boolean; message: string; what?: string } | undefined;
 
   render(ctx: ViewContext): void {
     this.ctx = ctx;
@@ -66,7 +66,7 @@ export class PeopleBox {
     const what = this.pending.get(reply.requestId);
     this.pending.delete(reply.requestId);
     if (what === 'say' && reply.ok) this.draft = '';
-    this.result = { ok: reply.ok, message: reply.message };
+    this.result = { ok: reply.ok, message: reply.message, ...(what ? { what } : {}) };
     this.draw();
   }
 
@@ -106,7 +106,9 @@ export class PeopleBox {
     const run = ctx?.state.run;
     const designers = ctx?.state.review?.designers ?? [];
     if (!ctx || !run || run.status === 'completed' || designers.length === 0) {
-      replaceChildren(this.element);
+      // Nobody speaks in a completed run, but a pin still goes to its inbox (a refine takes it in): say what became of it.
+      const pinned = run?.status === 'completed' && this.result?.what === 'pin' ? this.result : undefined;
+      replaceChildren(this.element, pinned ? h('p', { class: pinned.ok ? 'tf-muted' : 'tf-notice tf-notice-error', id: 'tf-say-result', role: 'status' }, pinned.message) : null);
       return;
     }
     if (this.waitingFor) this.speaker = this.waitingFor.speaker;
