@@ -18,8 +18,9 @@ describe('team sync in VS Code: the git program when the editor\'s Git is off', 
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('falls back to the git program, says why, and it works (status names the branch)', async () => {
-    assert.equal(vscode.workspace.getConfiguration('git').get('enabled'), false, 'this suite runs with the built-in Git turned off');
+  it('falls back to the git program, says why, and it works (status names the branch)', async function () {
+    // code-server's harness turns the built-in Git off; a runner that leaves it on (@vscode/test-electron) cannot show this.
+    if (vscode.workspace.getConfiguration('git').get('enabled') !== false) this.skip();
     dir = mkdtempSync(join(tmpdir(), 'tf-it-sync-'));
     const git = (...args: string[]): string => execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8' });
     git('-c', 'init.defaultBranch=main', 'init', '--quiet');
