@@ -9,7 +9,7 @@ import type { RunRecord } from '../../core/record/record';
 import { loadReview } from '../../core/review/loadReview';
 import { SubsetError, checkSubset } from '../../core/run/runner';
 import type { Services } from '../services';
-import type { StartOptions } from './runManager';
+import type { ChatReady, StartOptions } from './runManager';
 import { apiKeyProblem } from './apiKeyStore';
 import {
   CancelArgsSchema,
@@ -75,11 +75,14 @@ async function runReview(services: Services, arg: unknown): Promise<RunRecord | 
     }
     return services.runs.start(a.reviewRoot, options);
   }
+  // Whether anything can run comes first: without a key or a model the first-run choices show before any question.
+  const ready = await services.runs.chatReady();
+  if (!ready) return undefined;
   const root = await reviewRootOf(services, arg);
   if (!root) return undefined;
   const picked = await pickDesigners(root);
   if (picked === null) return undefined;
-  return services.runs.start(root, picked ? { designers: picked } : {});
+  return services.runs.start(root, picked ? { designers: picked } : {}, ready);
 }
 
 /** The subset checked against the review (known ids, two or more); a warning and undefined when it is not usable. */
@@ -121,6 +124,7 @@ async function refine(services: Services, arg: unknown): Promise<RunRecord | und
   if (!services.runs.ensureTrusted()) return undefined;
   let feedback: string | undefined;
   let ref: RunRef | undefined;
+  let ready: ChatReady | undefined;
   const parsed = RefineArgsSchema.safeParse(arg);
   if (parsed.success) {
     ref = { reviewRoot: parsed.data.reviewRoot, runId: parsed.data.runId };
@@ -129,6 +133,9 @@ async function refine(services: Services, arg: unknown): Promise<RunRecord | und
     invalidArgs('Refine Run', parsed.error);
     return undefined;
   } else {
+    // As for Run: no key or model = the first-run choices, before the user picks a run and writes feedback.
+    ready = await services.runs.chatReady();
+    if (!ready) return undefined;
     ref = await runRefOf(services, arg, {
       statuses: ['completed'],
       title: 'TeamFusion: Refine Run',
@@ -146,7 +153,7 @@ async function refine(services: Services, arg: unknown): Promise<RunRecord | und
     });
     if (feedback === undefined) return undefined; // Escape: the user changed their mind.
   }
-  return services.runs.refine(ref.reviewRoot, ref.runId, feedback);
+  return services.runs.refine(ref.reviewRoot, ref.runId, feedback, ready);
 }
 
 async function cancel(services: Services, arg: unknown): Promise<boolean> {

@@ -46,6 +46,15 @@ export interface RunEventEnvelope {
   event: RunEvent;
 }
 
+/** The chat a run goes through, checked before anything about the run is asked (RunManager.chatReady). */
+export interface ChatReady {
+  provider: 'openai' | 'vscode';
+  /** The chat key (absent only on a VS Code model). */
+  apiKey?: string;
+  /** The VS Code model's backend (provider "vscode"). */
+  chat?: ChatBackend;
+}
+
 export interface StartOptions {
   feedback?: string;
   iterations?: number;
@@ -119,18 +128,58 @@ export class RunManager implements vscode.Disposable {
     this.disposables.push(this.emitter, this.statusBar);
   }
 
-  start(reviewRoot: string, o: StartOptions = {}): Promise<RunRecord | undefined> {
-    return this.execute({ kind: 'start', reviewRoot: path.resolve(reviewRoot), options: o });
+  /** `ready`: the chat checked beforehand with chatReady() (the interactive commands ask that before anything else). */
+  start(reviewRoot: string, o: StartOptions = {}, ready?: ChatReady): Promise<RunRecord | undefined> {
+    return this.execute({ kind: 'start', reviewRoot: path.resolve(reviewRoot), options: o }, ready);
   }
 
   resume(reviewRoot: string, runId: string): Promise<RunRecord | undefined> {
     return this.execute({ kind: 'resume', reviewRoot: path.resolve(reviewRoot), runId });
   }
 
-  refine(reviewRoot: string, runId: string, feedback?: string): Promise<RunRecord | undefined> {
+  refine(reviewRoot: string, runId: string, feedback?: string, ready?: ChatReady): Promise<RunRecord | undefined> {
     const request: RunRequest = { kind: 'refine', reviewRoot: path.resolve(reviewRoot), runId };
     if (feedback !== undefined && feedback.trim() !== '') request.feedback = feedback.trim();
-    return this.execute(request);
+    return this.execute(request, ready);
+  }
+
+  /**
+   * Is there a chat a run can go through? Asked first, before "which review?" or "who takes part?": without a key or a
+   * model the user gets the first-run choices at once (nothing asked before, nothing sent); on a VS Code model, the model
+   * is picked now when none is remembered, and a model that reads text only is confirmed now. Undefined when no run can
+   * start (the user was told) or the user backed out.
+   */
+  async chatReady(): Promise<ChatReady | undefined> {
+    const provider = chatProviderSetting();
+    const check = await preflight({
+      isTrusted: vscode.workspace.isTrusted,
+      busy: false,
+      keyOptional: provider === 'vscode',
+      getApiKey: async () => (await this.apiKeys.get())?.key,
+      ui: this.guardUi(),
+    });
+    if (!check.ok) {
+      this.log.warn(`Nothing sent: ${check.reason === 'untrusted' ? 'the workspace is not trusted' : 'no API key is set'}.`);
+      return undefined;
+    }
+    const ready: ChatReady = { provider, ...(check.apiKey ? { apiKey: check.apiKey } : {}) };
+    if (provider === 'vscode') {
+      // VS Code's language model (picked once, remembered per workspace); none = the first-run choices.
+      const picked = await vscodeChatFor(this.models, this.guardUi());
+      if (!picked) {
+        this.log.warn('Nothing sent: no VS Code language model is available or none was picked.');
+        return undefined;
+      }
+      if (picked.textOnly) {
+        const go = await vscode.window.showWarningMessage(
+          `${modelLabel(picked.model)} reads text only, so the candidates will be described to it by their labels and the designers' justifications instead of being shown.`,
+          CONTINUE_TEXT_ONLY,
+        );
+        if (go !== CONTINUE_TEXT_ONLY) return undefined;
+      }
+      ready.chat = picked.chat;
+    }
+    return ready;
   }
 
   /** Cancels the run with this id (or of the review at this path); with no argument, every active run. */
@@ -199,6 +248,16 @@ export class RunManager implements vscode.Disposable {
     for (const d of this.disposables) d.dispose();
   }
 
+  /** Told when a run of this review is in flight already (with Cancel Run and Show Log). */
+  private tellBusy(root: string): void {
+    void vscode.window
+      .showWarningMessage('A TeamFusion run of this review is already in progress.', 'Cancel Run', ACTION_SHOW_LOG)
+      .then((choice) => {
+        if (choice === 'Cancel Run') this.cancel(root);
+        if (choice === ACTION_SHOW_LOG) this.showLog();
+      });
+  }
+
   private guardUi(): GuardUi {
     return {
       warn: (message, ...buttons) => vscode.window.showWarningMessage(message, ...buttons),
@@ -210,58 +269,32 @@ export class RunManager implements vscode.Disposable {
     return redactSecrets(line, [...this.apiKeys.knownSecrets(), ...this.imageKeys.knownSecrets()]);
   }
 
-  private async execute(request: RunRequest): Promise<RunRecord | undefined> {
+  private async execute(request: RunRequest, given?: ChatReady): Promise<RunRecord | undefined> {
     const root = request.reviewRoot;
-    const provider = chatProviderSetting();
-    const check = await preflight({
-      isTrusted: vscode.workspace.isTrusted,
-      busy: this.isRunning(root),
-      keyOptional: provider === 'vscode',
-      getApiKey: async () => (await this.apiKeys.get())?.key,
-      ui: this.guardUi(),
-      onBusy: () => {
-        void vscode.window
-          .showWarningMessage('A TeamFusion run of this review is already in progress.', 'Cancel Run', ACTION_SHOW_LOG)
-          .then((choice) => {
-            if (choice === 'Cancel Run') this.cancel(root);
-            if (choice === ACTION_SHOW_LOG) this.showLog();
-          });
-      },
-    });
-    if (!check.ok) {
-      const why = { untrusted: 'the workspace is not trusted', busy: 'a run of this review is in progress', 'no-key': 'no API key is set' };
-      this.log.warn(`Nothing sent for ${root}: ${why[check.reason]}.`);
+    if (!this.ensureTrusted()) {
+      this.log.warn(`Nothing sent for ${root}: the workspace is not trusted.`);
       return undefined;
     }
+    if (this.isRunning(root)) {
+      this.tellBusy(root);
+      this.log.warn(`Nothing sent for ${root}: a run of this review is in progress.`);
+      return undefined;
+    }
+    const ready = given ?? (await this.chatReady());
+    if (!ready) return undefined;
+    const { provider, chat, apiKey } = ready;
 
     const config = vscode.workspace.getConfiguration('teamfusion');
     const connection = resolveConnection((key) => config.get(key), process.env);
-    // The chat: VS Code's language model (picked once, remembered per workspace), or the OpenAI-compatible endpoint.
-    let chat: ChatBackend | undefined;
-    if (provider === 'vscode') {
-      const picked = await vscodeChatFor(this.models, this.guardUi());
-      if (!picked) {
-        this.log.warn(`Nothing sent for ${root}: no VS Code language model is available or none was picked.`);
-        return undefined;
-      }
-      if (picked.textOnly) {
-        const go = await vscode.window.showWarningMessage(
-          `${modelLabel(picked.model)} reads text only, so the candidates will be described to it by their labels and the designers' justifications instead of being shown.`,
-          CONTINUE_TEXT_ONLY,
-        );
-        if (go !== CONTINUE_TEXT_ONLY) return undefined;
-      }
-      chat = picked.chat;
-    }
     let client: OpenAI | undefined;
     let imageClient: OpenAI | undefined;
     try {
       const imageKey = (await this.imageKeys.get())?.key;
-      if (check.apiKey || provider === 'openai') {
-        client = createModelClient({ apiKey: check.apiKey, ...connection });
+      if (apiKey || provider === 'openai') {
+        client = createModelClient({ apiKey: apiKey, ...connection });
         imageClient = createImageClient(
           { apiKey: imageKey, baseURL: connection.imageBaseURL },
-          { apiKey: check.apiKey, baseURL: connection.baseURL, timeoutMs: connection.timeoutMs, maxRetries: connection.maxRetries },
+          { apiKey: apiKey, baseURL: connection.baseURL, timeoutMs: connection.timeoutMs, maxRetries: connection.maxRetries },
         );
       } else if (imageKey) {
         imageClient = createModelClient({ apiKey: imageKey, baseURL: connection.imageBaseURL ?? connection.baseURL, timeoutMs: connection.timeoutMs, maxRetries: connection.maxRetries });
