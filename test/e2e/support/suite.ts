@@ -188,6 +188,8 @@ export interface SuiteWorkbenchOptions {
   extensionPath?: string;
   /** The folder VS Code opens, inside the workspace (e.g. one person's clone of a git team); default the workspace. */
   folder?: string;
+  /** More extension folders loaded beside TeamFusion as installed extensions (e.g. test/lmProvider). */
+  extraExtensions?: string[];
 }
 
 export interface E2eSuite {
@@ -265,6 +267,7 @@ export function e2eSuite(name: string, o: SuiteOptions = {}): E2eSuite {
         ...(mock || so.env ? { env: { ...(mock ? { OPENAI_API_KEY: PLACEHOLDER_KEY } : {}), ...so.env } } : {}),
         ...(so.workspaceTrust ? { workspaceTrust: true } : {}),
         ...(so.extensionPath ? { extensionPath: so.extensionPath } : {}),
+        ...(so.extraExtensions ? { extraExtensions: so.extraExtensions } : {}),
       };
       w = await startWorkbench(options);
       await w.open();

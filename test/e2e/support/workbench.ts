@@ -5,7 +5,7 @@
  */
 import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import type { Browser, ConsoleMessage, Frame, Page } from 'playwright-core';
+import type { Browser, ConsoleMessage, Frame, Locator, Page } from 'playwright-core';
 import { launchChromium, repoRoot, runCommand, startCodeServer, type CodeServer } from '../../harness/codeServer';
 
 export const DARK = 'Dark Modern';
@@ -320,4 +320,23 @@ export async function extensionLog(w: Pick<Workbench, 'server'>, extensionId: st
     }
   }
   return texts.join('\n');
+}
+
+/** A notification whose message contains `text`: its toast, or its row in the notification centre. */
+export function notificationItem(page: Page, text: string): Locator {
+  return page.locator('.notification-list-item', { hasText: text }).first();
+}
+
+/**
+ * Whether the notification shows now, found as a user finds it: its toast, else — VS Code often puts a notification in the
+ * notification centre without a toast here, and the status bar's bell gets a dot — the centre, opened with a click on the
+ * bell (not while a quick pick is open: the click would close it).
+ */
+export async function notificationShows(page: Page, item: Locator): Promise<boolean> {
+  if (await item.isVisible().catch(() => false)) return true;
+  const quickPick = await page.locator('.quick-input-widget').isVisible().catch(() => false);
+  const centre = await page.locator('.notifications-center.visible').isVisible().catch(() => false);
+  const dot = page.locator('.statusbar-item .codicon-bell-dot').first();
+  if (!quickPick && !centre && (await dot.isVisible().catch(() => false))) await dot.click({ timeout: 5_000 }).catch(() => undefined);
+  return item.isVisible().catch(() => false);
 }
