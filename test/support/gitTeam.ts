@@ -14,7 +14,8 @@ export function git(dir: string, ...args: string[]): string {
 
 /**
  * What a person does by hand to share a commit while the driver pushes too: pull (rebase), push, and again when the
- * remote moved on in between (a push rejected as "fetch first"), a few times at most.
+ * remote moved on in between (a push rejected as "fetch first", or — both pushing at the same instant — the remote's ref
+ * lock taken: "[remote rejected] … cannot lock ref"), a few times at most.
  */
 export function pullAndPush(dir: string, attempts = 10): void {
   for (let attempt = 1; ; attempt++) {
@@ -23,7 +24,7 @@ export function pullAndPush(dir: string, attempts = 10): void {
       git(dir, 'push', '--quiet');
       return;
     } catch (err) {
-      if (attempt >= attempts || !/\[rejected\]|fetch first|non-fast-forward/.test(String((err as { stderr?: unknown }).stderr ?? err))) throw err;
+      if (attempt >= attempts || !/\[rejected\]|fetch first|non-fast-forward|\[remote rejected\]|cannot lock ref/.test(String((err as { stderr?: unknown }).stderr ?? err))) throw err;
     }
   }
 }
