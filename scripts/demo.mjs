@@ -58,11 +58,19 @@ const stopAll = async () => {
   );
 };
 process.on('exit', () => [cli, server].filter(running).forEach((p) => p.kill('SIGKILL')));
-process.on('SIGINT', () => {
-  say('\nStopping the demo (the scripted server is stopped too).');
-  void stopAll().then(() => process.exit(130));
-});
-process.on('SIGTERM', () => void stopAll().then(() => process.exit(143)));
+/** 130 after Ctrl-C, 143 after SIGTERM: the demo's exit code, whatever code the run ended with once stopped. */
+let interrupted;
+const interrupt = (exitCode) => {
+  if (interrupted !== undefined) return;
+  interrupted = exitCode;
+  if (exitCode === 130) say('\nStopping the demo (the scripted server is stopped too).');
+  // Once the run has started, stopping it lets the main flow go on: it marks the run's files as scripted, stops the server
+  // and exits with this code. Before that, nothing is left to finish.
+  if (cli) void stopAll();
+  else void stopAll().then(() => process.exit(exitCode));
+};
+process.on('SIGINT', () => interrupt(130));
+process.on('SIGTERM', () => interrupt(143));
 
 server = spawn(process.execPath, [serverJs, '--label', LABEL], { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] });
 const baseURL = await new Promise((resolveUrl, reject) => {
@@ -101,6 +109,7 @@ if (existsSync(runs)) {
   }
 }
 await stopAll();
-say(`\nSCRIPTED demo ${code === 0 ? 'finished' : `stopped (exit ${code})`}. The run folder is under ${runs} — result.md and transcript.md`);
+const exitCode = interrupted ?? code;
+say(`\nSCRIPTED demo ${exitCode === 0 ? 'finished' : `stopped (exit ${exitCode})`}. The run folder is under ${runs} — result.md and transcript.md`);
 say('say at the top that the answers were scripted. For a real discussion, see "A run" in the README (an API key, a VS Code model or a local endpoint).');
-process.exit(code);
+process.exit(exitCode);
