@@ -5,8 +5,8 @@
 import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { SRC, sourceFiles } from '../../support/sourceFiles';
 
-const SRC = path.resolve(__dirname, '../../../../src');
 const ROOM = path.join(SRC, 'core', 'files');
 const WRITING = [
   'writeFile', 'writeFileSync', 'appendFile', 'appendFileSync', 'rename', 'renameSync', 'rm', 'rmSync', 'rmdir', 'rmdirSync',
@@ -18,20 +18,11 @@ const CALL = new RegExp(`\\b(?:fs|fsp|promises|handle|fh)\\.(${WRITING.join('|')
 const IMPORT = new RegExp(`import\\s*\\{[^}]*\\b(${WRITING.join('|')})\\b[^}]*\\}\\s*from\\s*'(?:node:)?fs(?:/promises)?'`);
 const OPEN_FOR_WRITE = /\bopen(?:Sync)?\s*\([^)]*(?:'[wa]x?\+?'|O_WRONLY|O_RDWR|O_CREAT|O_APPEND|O_TRUNC)/;
 
-async function sources(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const d of await fs.readdir(dir, { withFileTypes: true })) {
-    const abs = path.join(dir, d.name);
-    if (d.isDirectory()) out.push(...(await sources(abs)));
-    else if (/\.tsx?$/.test(d.name)) out.push(abs);
-  }
-  return out;
-}
 
 describe('file room: no direct write outside src/core/files', () => {
   it('no source file outside the room writes, renames, deletes or creates through node:fs itself', async () => {
     const found: string[] = [];
-    for (const file of await sources(SRC)) {
+    for (const file of await sourceFiles()) {
       if (file.startsWith(ROOM + path.sep)) continue;
       const text = await fs.readFile(file, 'utf8');
       text.split('\n').forEach((line, i) => {

@@ -7,8 +7,8 @@
 import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { SRC, sourceFiles } from '../../support/sourceFiles';
 
-const SRC = path.resolve(__dirname, '../../../../src');
 const GATE = path.join(SRC, 'core', 'yaml.ts');
 
 /** `import { parse } from 'yaml'`, `import YAML from "yaml"`, `import * as Y from 'yaml'` — anything but `import type`. */
@@ -17,15 +17,6 @@ const REQUIRE = /\brequire\(\s*['"]yaml['"]\s*\)|\bimport\(\s*['"]yaml['"]\s*\)/
 /** `YAML.parse(`, `yaml.parseDocument(`, `lib().parse(` — the library's parsers called on a namespace. */
 const LIBRARY_PARSE = /\b(?:YAML|Yaml|yaml|lib\(\))\.(?:parse|parseDocument|parseAllDocuments)\s*\(/;
 
-async function sources(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const d of await fs.readdir(dir, { withFileTypes: true })) {
-    const abs = path.join(dir, d.name);
-    if (d.isDirectory()) out.push(...(await sources(abs)));
-    else if (/\.tsx?$/.test(d.name)) out.push(abs);
-  }
-  return out;
-}
 
 /** The offending lines of one source text, as "line: text". */
 export function yamlBypasses(text: string): string[] {
@@ -50,7 +41,7 @@ describe('YAML: one parser for every review file (src/core/yaml.ts)', () => {
 
   it('no source file but src/core/yaml.ts loads the library or calls its parsers', async () => {
     const found: string[] = [];
-    for (const file of await sources(SRC)) {
+    for (const file of await sourceFiles()) {
       if (file === GATE) continue;
       for (const hit of yamlBypasses(await fs.readFile(file, 'utf8'))) found.push(`${path.relative(SRC, file)}:${hit}`);
     }
