@@ -33,7 +33,10 @@ describe('team sync in VS Code: the git program when the editor\'s Git is off', 
     const t = await vscodeGitTransportFor(dir, (w) => why.push(w));
     assert.ok(!('unavailable' in t), JSON.stringify(t));
     assert.equal(t.via, 'the git program');
-    assert.deepEqual(why, ['Git is turned off in this editor (setting git.enabled)']);
+    // Which of the two reasons depends on how far the Git extension got with the setting off when it was asked (a fresh
+    // clone's CI run saw the second): either way the fallback is said once, in words.
+    assert.equal(why.length, 1, JSON.stringify(why));
+    assert.match(why[0]!, /^(Git is turned off in this editor \(setting git\.enabled\)|VS Code's Git does not see a repository holding .+)$/);
     const status = await t.status();
     assert.equal(status.branch, 'main');
     assert.equal(status.upstream, undefined, 'no upstream: a sync says so instead of pushing');
