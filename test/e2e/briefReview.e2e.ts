@@ -90,9 +90,18 @@ describe('brief review in a real VS Code (code-server)', function () {
     await page.keyboard.press('Home');
     await page.keyboard.press('Shift+ArrowDown');
     await page.keyboard.press('Shift+End');
-    await until(page, 'lines 6–7 selected', async () => /Ln 7,.*selected/.test((await cursor.textContent()) ?? ''));
+    // The editor's own account of its selection, exactly: from line 6 column 1 to the end of line 7, every character of
+    // both lines and the line break between them (a selection of line 7 alone also reads "Ln 7, … selected").
+    const lines = BRIEF.split('\n');
+    const selected = `Ln 7, Col ${lines[6]!.length + 1} (${lines[5]!.length + 1 + lines[6]!.length} selected)`;
+    await until(page, `the status bar to read "${selected}"`, async () => ((await cursor.textContent()) ?? '').trim() === selected);
     await command(page, 'TeamFusion: Comment on the Brief');
     const picker = page.locator('.quick-input-widget:has(input[placeholder="Which member are you?"])');
+    await picker.waitFor({ state: 'visible', timeout: 30_000 });
+    // While the picker waits (it stays open when focus leaves it), a click on line 4's number in the brief selects that
+    // line instead: the quote is still of the lines selected when the command was run.
+    await page.locator('.monaco-editor .line-numbers').filter({ hasText: /^\s*4\s*$/ }).first().click();
+    await until(page, 'line 4 selected instead', async () => /^Ln 5, Col 1 \(\d+ selected\)$/.test(((await cursor.textContent()) ?? '').trim()));
     await picker.waitFor({ state: 'visible', timeout: 30_000 });
     await picker.locator('input').fill('Chloé');
     await picker.locator('.quick-input-list .monaco-list-row', { hasText: 'Chloé Martin' }).first().click();

@@ -138,7 +138,10 @@ export async function runCommand(page: Page, title: string, timeoutMs = 120_000)
         const why = e instanceof Error ? e.message.split('\n')[0] : String(e);
         throw new Error(`The command palette did not run "${title}" after ${attempt} attempts: ${why}`);
       }
-      await page.keyboard.press('Escape').catch(() => undefined);
+      // Close what the palette shows, to open it afresh: Escape to the quick input itself, and only while it shows. Pressed
+      // anywhere else it lands in the editor, where it clears the selection, and the command about to run would act on the
+      // cursor's line alone (a palette slow to open under load did exactly that).
+      if (await input.isVisible().catch(() => false)) await input.press('Escape', { timeout: 3_000 }).catch(() => undefined);
       await page.waitForTimeout(700);
     }
   }

@@ -111,6 +111,9 @@ async function commentOnBrief(services: Services, arg: unknown): Promise<string 
   const parsed = CommentArgsSchema.safeParse(arg instanceof vscode.Uri || arg === undefined ? {} : arg);
   const a = parsed.success ? parsed.data : {};
   const editor = vscode.window.activeTextEditor;
+  // The lines selected when the command was invoked: what the person meant, whatever happens in the editor while they pick
+  // who they are (the picker stays open when focus leaves it, so a click in the brief could move the cursor meanwhile).
+  const invokedLines = selectedLines(editor);
   const briefUri = (a.uri ? toUri(a.uri) : undefined) ?? (arg instanceof vscode.Uri ? arg : undefined) ?? editor?.document.uri;
   const root = briefUri ? await services.reviews.reviewOf(briefUri) : undefined;
   if (!briefUri || !root || path.resolve(briefUri.fsPath) !== path.resolve(root.fsPath, 'brief.md')) {
@@ -136,7 +139,7 @@ async function commentOnBrief(services: Services, arg: unknown): Promise<string 
   const briefDoc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === briefUri.toString());
   const briefText = briefDoc ? briefDoc.getText() : await readReviewText(root.fsPath, 'brief.md', LIMITS.brief);
   const lines: [number, number] | undefined =
-    a.startLine !== undefined ? [a.startLine, a.endLine ?? a.startLine] : editor && editor.document.uri.toString() === briefUri.toString() ? selectedLines(editor) : undefined;
+    a.startLine !== undefined ? [a.startLine, a.endLine ?? a.startLine] : editor && editor.document.uri.toString() === briefUri.toString() ? invokedLines : undefined;
   const quote = lines ? quoteLines(briefText, lines[0], lines[1]) : undefined;
 
   const rel = commentRel(member.id);
