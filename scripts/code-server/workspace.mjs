@@ -1,10 +1,12 @@
-// The workspace the integration suite opens: a copy of the sample review and a broken copy of it.
-// Writes <workspace>/.teamfusion-it.json describing what it made, so tests need not guess.
-import { cpSync, existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+// The workspace the integration suite opens: a copy of the sample review and a broken copy of it, and workspace settings
+// that keep VS Code's file watcher out of one folder (UNWATCHED: changes there come with no file event, as when a watcher
+// misses them). Writes <workspace>/.teamfusion-it.json describing what it made, so tests need not guess.
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, parse } from 'node:path';
 
 export const SAMPLE = 'lumen-perfume';
 export const BROKEN = 'broken-review';
+export const UNWATCHED = 'unwatched';
 
 /** Fills `workspace` (an empty folder) from `<repo>/samples/lumen-perfume`. Returns the description it wrote. */
 export function prepareTestWorkspace(repo, workspace) {
@@ -34,7 +36,11 @@ export function prepareTestWorkspace(repo, workspace) {
     '    justification: Names an image that is not in options/.',
     '',
   ].join('\n'));
-  const info = { sample: SAMPLE, broken: BROKEN, brokenFile, brokenLine: 4, options, rankingFiles };
+  // Made now, before VS Code starts: the folder itself is watched (only what is inside it is left out).
+  mkdirSync(join(workspace, UNWATCHED), { recursive: true });
+  mkdirSync(join(workspace, '.vscode'), { recursive: true });
+  writeFileSync(join(workspace, '.vscode', 'settings.json'), JSON.stringify({ 'files.watcherExclude': { [`**/${UNWATCHED}/**`]: true } }, null, 2));
+  const info = { sample: SAMPLE, broken: BROKEN, brokenFile, brokenLine: 4, options, rankingFiles, unwatched: UNWATCHED };
   writeFileSync(join(workspace, '.teamfusion-it.json'), JSON.stringify(info, null, 2));
   return info;
 }

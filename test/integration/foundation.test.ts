@@ -16,6 +16,8 @@ interface WorkspaceInfo {
   brokenFile: string;
   brokenLine: number;
   options: string[];
+  /** A folder VS Code's file watcher leaves out (files.watcherExclude in the workspace's settings). */
+  unwatched: string;
 }
 
 interface ValidateOutcome {
@@ -166,6 +168,41 @@ describe('foundation', function () {
     assert.equal(diag.range.start.line, lineOf33);
     writeFileSync(file, good);
     await waitFor('the diagnostics to clear', () => ourDiagnostics(uri).length === 0);
+  });
+
+  it('sees changes on disk that no file event reported: a review found by search, a ranking fixed, then broken again', async () => {
+    // The watcher leaves unwatched/ out, as a loaded machine's watcher misses a change in a folder made moments before: the
+    // extension learns of these changes only by looking at the disk. A watcher of the test's own shows no event came.
+    const events: string[] = [];
+    const watcher = vscode.workspace.createFileSystemWatcher(`**/${info().unwatched}/**`);
+    for (const [kind, on] of [['create', watcher.onDidCreate], ['change', watcher.onDidChange], ['delete', watcher.onDidDelete]] as const) {
+      on((u) => events.push(`${kind} ${u.fsPath}`));
+    }
+    const name = `${info().unwatched}/live-unwatched`;
+    const root = copySample(name);
+    const file = join(root, 'rankings', 'ben.yaml');
+    const uri = vscode.Uri.file(file);
+    const good = readFileSync(file, 'utf8');
+    const line = good.split('\n').findIndex((l) => l.includes('option: "3"'));
+    try {
+      // Broken before the extension ever saw the review: found by a search, validated without any event.
+      writeFileSync(file, good.replace('option: "3"', 'option: "33"'));
+      await waitFor('the unannounced review in the tree', async () => {
+        const roots = await vscode.commands.executeCommand<TreeSnapshot[]>('teamfusion.internal.describeReviewsTree', 1);
+        return roots.some((r) => r.description?.startsWith(name));
+      });
+      const first = await waitFor('a diagnostic for option 33', () => ourDiagnostics(uri).find((d) => d.message.includes('"33"')));
+      assert.equal(first.range.start.line, line);
+      writeFileSync(file, good);
+      await waitFor('the diagnostics to clear once the file is fixed on disk', () => ourDiagnostics(uri).length === 0);
+      writeFileSync(file, good.replace('option: "3"', 'option: "34"'));
+      const again = await waitFor('a diagnostic for option 34', () => ourDiagnostics(uri).find((d) => d.message.includes('"34"')));
+      assert.equal(again.range.start.line, line);
+      assert.deepEqual(events, [], 'no file event came from the unwatched folder (else this test would not show what it claims)');
+    } finally {
+      watcher.dispose();
+      writeFileSync(file, good);
+    }
   });
 
   it('checks unsaved edits of a ranking file as you type', async () => {

@@ -2,11 +2,18 @@
  * Problems of review folders in the Problems panel, kept up to date while people edit: a full loadReview on open/save
  * and on file changes (debounced), and, while a ranking file or a comment on the brief has unsaved edits, that file
  * re-checked from the editor's text on every change. Diagnostic collection: 'teamfusion'.
+ *
+ * File events can be missed (a watcher on a busy machine misses changes in a folder made moments before; files it does
+ * not watch, such as references.yaml), so they are not the only way a change on disk is seen: each review keeps a stat
+ * fingerprint of its files taken before its last load (core/files/fingerprint.ts), and whenever a search of the
+ * workspace lists the reviews, and every few seconds once diagnostics are live, a review whose fingerprint differs is
+ * validated again (and a review that was found without any event is validated for the first time).
  */
 import { formatBytes, LIMITS, listInReview, readNamedFile, readReviewBytes } from '../../core/files/reviewFiles';
+import { reviewFingerprint } from '../../core/files/fingerprint';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { rankingFormatOf, validateRankingText } from '../../core/review/index';
+import { isReviewFolder, rankingFormatOf, validateRankingText } from '../../core/review/index';
 import { checkCommentText } from '../../core/review/comments';
 import type { Diagnostic, LoadResult } from '../../core/review/model';
 import type { ReviewIndex } from './reviewIndex';
@@ -15,6 +22,8 @@ import { isReviewFilePath } from '../firstUse';
 
 const IMAGE = /\.(png|jpe?g|webp)$/i;
 const TEXT = /\.(md|ya?ml|json|csv|txt)$/i;
+/** Pause between two looks at the disk for changes no file event reported (stat only; never two at once). */
+const RECHECK_MS = 4_000;
 
 export interface ProblemCount {
   errors: number;
@@ -27,6 +36,12 @@ export class LiveDiagnostics implements vscode.Disposable {
   /** Last full loadReview diagnostics per review root (Uri string). */
   private readonly lastFull = new Map<string, Diagnostic[]>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
+  /** Per review root (Uri string): the fingerprint of its files taken just before its last full load. */
+  private readonly fingerprints = new Map<string, string>();
+  /** Diagnostics are live once the reviews were first validated; until then nothing is looked at. */
+  private live = false;
+  private recheckTimer: NodeJS.Timeout | undefined;
+  private disposed = false;
   private readonly didPublish = new vscode.EventEmitter<vscode.Uri>();
   /** Fires with the review root whenever its diagnostics were (re)published. */
   readonly onDidPublish = this.didPublish.event;
@@ -43,12 +58,16 @@ export class LiveDiagnostics implements vscode.Disposable {
       vscode.workspace.onDidCloseTextDocument(onDoc(100)),
       vscode.workspace.onDidChangeTextDocument((e) => void this.onEdit(e.document)),
       reviews.onDidChange(() => this.scheduleAll()),
+      reviews.onDidSearch((roots) => void this.onSearched(roots)),
     );
   }
 
   /** Loads a review, publishes its diagnostics, and returns the result (with unsaved ranking edits overlaid). */
   async validate(root: vscode.Uri): Promise<LoadResult> {
+    // Taken before loading: a change made while it loads shows as a different fingerprint at the next look.
+    const fingerprint = await this.fingerprintOf(root);
     const result = await this.reviews.load(root);
+    if (fingerprint !== undefined) this.fingerprints.set(root.toString(), fingerprint);
     this.lastFull.set(root.toString(), result.diagnostics);
     const diagnostics = await this.withUnsavedEdits(root, result.diagnostics);
     await this.publish(root, diagnostics);
@@ -57,6 +76,7 @@ export class LiveDiagnostics implements vscode.Disposable {
 
   /** Validates every review of the workspace; clears reviews that are gone. */
   async validateAll(): Promise<void> {
+    this.goLive();
     const roots = await this.reviews.find();
     const keep = new Set(roots.map((r) => r.toString()));
     for (const key of [...this.published.keys()]) {
@@ -75,6 +95,63 @@ export class LiveDiagnostics implements vscode.Disposable {
     for (const u of this.published.get(key) ?? []) this.collection.delete(vscode.Uri.parse(u));
     this.published.delete(key);
     this.lastFull.delete(key);
+    this.fingerprints.delete(key);
+  }
+
+  /**
+   * Looks at the disk for changes no file event reported: each review whose files' fingerprint differs from the one taken
+   * before its last load is validated again; one never validated is validated; one that is no longer a review folder
+   * is cleared (and the index told). Cheap when nothing changed: stat calls only.
+   */
+  async recheck(roots: readonly vscode.Uri[]): Promise<void> {
+    for (const root of roots) {
+      const key = root.toString();
+      if (this.timers.has(key)) continue; // a validation is already on its way
+      const now = await this.fingerprintOf(root);
+      if (now === undefined || now === this.fingerprints.get(key)) continue;
+      if (this.fingerprints.has(key) && !(await isReviewFolder(root.fsPath).catch(() => false))) {
+        this.clear(root);
+        this.didPublish.fire(root);
+        this.reviews.invalidate();
+        continue;
+      }
+      this.log.debug(`Files of ${root.fsPath} changed on disk without a file event; validating it again.`);
+      this.debounce(key, 50, () => this.validate(root));
+    }
+  }
+
+  /**
+   * A search listed the reviews: validate what changed or is new. (What the search no longer lists is left to the looks
+   * at the disk: a search that began before a review was made may end after it was validated.)
+   */
+  private async onSearched(roots: readonly vscode.Uri[]): Promise<void> {
+    if (!this.live || this.disposed) return;
+    await this.recheck(roots).catch((e: unknown) => this.log.error(`Checking the reviews on disk failed: ${String(e)}`));
+  }
+
+  /** From the first validation on: a look at the disk every RECHECK_MS after the previous one ended. */
+  private goLive(): void {
+    if (this.live) return;
+    this.live = true;
+    const next = (): void => {
+      if (this.disposed) return;
+      this.recheckTimer = setTimeout(() => {
+        const roots = [...this.fingerprints.keys()].map((k) => vscode.Uri.parse(k));
+        this.recheck(roots)
+          .catch((e: unknown) => this.log.error(`Checking the reviews on disk failed: ${String(e)}`))
+          .finally(next);
+      }, RECHECK_MS);
+    };
+    next();
+  }
+
+  private async fingerprintOf(root: vscode.Uri): Promise<string | undefined> {
+    if (root.scheme !== 'file') return undefined;
+    try {
+      return await reviewFingerprint(root.fsPath);
+    } catch {
+      return undefined;
+    }
   }
 
   /** Errors and warnings currently shown for a file, or for everything under a folder. */
@@ -191,6 +268,8 @@ export class LiveDiagnostics implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.disposed = true;
+    if (this.recheckTimer) clearTimeout(this.recheckTimer);
     for (const t of this.timers.values()) clearTimeout(t);
     for (const d of this.disposables) d.dispose();
   }

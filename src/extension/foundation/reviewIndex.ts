@@ -29,7 +29,13 @@ export class ReviewIndex implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   /** Fires (debounced) when a review appears, disappears, or a file inside one changes. */
   readonly onDidChange: vscode.Event<void> = this.changed.event;
-  private readonly disposables: vscode.Disposable[] = [this.changed];
+  private readonly searched = new vscode.EventEmitter<readonly vscode.Uri[]>();
+  /**
+   * Fires with the review roots each time a search of the workspace completed (not for answers from the cache): what is
+   * on disk now, whether or not a file event told about it.
+   */
+  readonly onDidSearch: vscode.Event<readonly vscode.Uri[]> = this.searched.event;
+  private readonly disposables: vscode.Disposable[] = [this.changed, this.searched];
   private cached: Promise<vscode.Uri[]> | undefined;
   private cachedAt = 0;
   private timer: NodeJS.Timeout | undefined;
@@ -103,6 +109,7 @@ export class ReviewIndex implements vscode.Disposable {
     }
     roots.sort((a, b) => a.fsPath.localeCompare(b.fsPath));
     this.log.debug(`Found ${roots.length} review folder(s).`);
+    this.searched.fire(roots);
     return roots;
   }
 
