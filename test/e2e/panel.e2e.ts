@@ -67,6 +67,14 @@ describe('review panel in a real VS Code (code-server)', function () {
     assert.equal(shown, expected);
     assert.equal(await panel.locator('#tf-w').textContent(), expected.toFixed(3));
     assert.equal(await panel.locator('td.tf-cell[data-designer]').count(), 4 * 6);
+    // The first state came with the page (a JSON data block) and was drawn before the page said `ready`: no round trip.
+    const first = await panel.evaluate(() => ({
+      state: JSON.parse(document.getElementById('tf-state')?.textContent ?? 'null') as { title?: string; review?: { designers: unknown[] } } | null,
+      marks: JSON.parse(document.body.dataset.marks ?? '{}') as Record<string, number>,
+    }));
+    assert.equal(first.state?.title, await panel.locator('#tf-title').textContent());
+    assert.equal(first.state?.review?.designers.length, 4);
+    assert.ok(first.marks.state !== undefined && first.marks.ready !== undefined && first.marks.state <= first.marks.ready, JSON.stringify(first.marks));
     const tip = await panel.locator('td.tf-cell[data-designer]').first().getAttribute('aria-label');
     assert.ok(tip && tip.length > 10, "the justification is in the cell's label (the tooltip shows it on hover and focus)");
     await panel.locator('td.tf-cell[data-designer]').first().focus();
