@@ -364,7 +364,7 @@ async function measureTimings(page) {
   // Each is opened once unmeasured (a webview, a panel's code and files warm up once), then measured ROUNDS times, each
   // round the floor then both reviews, so a moment of load weighs on all three alike; per review, the ratio of each round
   // to that round's floor, reported as min and median (the median judged against the goal).
-  const ROUNDS = 3;
+  const ROUNDS = 5;
   const reviews = [['openSampleMs', 'lumen-perfume', 'Lumen', 1000], ['open50x50Ms', 'large-review', 'Large review', 2000]];
   const runs = { floor: [], openSampleMs: [], open50x50Ms: [] };
   await check(`warming up: the floor's panel and each review's opened once, unmeasured`, async () => {
