@@ -150,10 +150,13 @@ export class ReviewPanel implements vscode.Disposable {
 
     this.disposables.push(
       panel.onDidDispose(() => this.dispose()),
-      // A hidden webview is torn down (no retainContextWhenHidden) and says `ready` again when shown: nothing is posted
-      // into the gap, and the state is sent whole on that `ready`.
+      // A hidden webview is torn down (no retainContextWhenHidden) and rebuilt from its HTML when shown: nothing is posted
+      // into the gap; the page is rewritten with the current state, so it comes back showing that, not the state it
+      // was first written with (and `ready` sends a newer one if there is).
       panel.onDidChangeViewState((e) => {
-        if (!e.webviewPanel.visible) this.ready = false;
+        if (e.webviewPanel.visible) return;
+        this.ready = false;
+        void this.postState();
       }),
       webview.onDidReceiveMessage((m: unknown) => void this.onMessage(m)),
       services.runs.onEvent((e) => {
@@ -382,7 +385,9 @@ export class ReviewPanel implements vscode.Disposable {
       return;
     }
     if (this.pageState !== undefined && this.panel.visible) return;
-    this.pageState = JSON.stringify(state);
+    const json = JSON.stringify(state);
+    if (json === this.pageState) return;
+    this.pageState = json;
     this.panel.webview.html = this.html(state);
     this.mark('pageWritten');
   }
