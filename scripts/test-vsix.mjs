@@ -27,6 +27,8 @@ const scratch = mkdtempSync(join(tmpdir(), 'teamfusion-vsix-'));
 /** The floor TeamFusion is measured against: the least an extension can be (see makeFloorExtension). */
 const FLOOR = { displayName: 'Minimal Floor', commandTitle: 'Minimal Floor: Open Minimal Panel', panelTitle: 'Minimal panel' };
 const RATIO_GOAL = 1.5;
+/** Activation is read at start and after each reload of the window (a new extension host each time). */
+const ACTIVATION_ROUNDS = 5;
 let passed = 0;
 let failed = 0;
 
@@ -204,12 +206,24 @@ finish();
  */
 async function measureTimings(page) {
   const timings = {};
+  const median = (xs) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return s.length === 0 ? NaN : s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+  };
   const closePalette = () => page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
   const ratio = (ours, floor) => (floor > 0 ? ours / floor : ours > 0 ? Infinity : 1);
   const ratioNote = (r) => `${Number.isFinite(r) ? r.toFixed(2) : '∞'}× the floor (goal ≤ ${RATIO_GOAL}×)`;
-  await check('activation time, as VS Code measures it (Show Running Extensions), beside the floor extension', async () => {
-    await page.keyboard.press('Escape');
-    await closePalette();
+  /** How often the extension host has started activating `id` (its log: ExtensionService#_doActivateExtension). */
+  const activationsOf = (id) => {
+    const logs = join(server.userDataDir, 'logs');
+    const line = new RegExp(`_doActivateExtension ${id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')},`, 'gi');
+    return walk(logs).filter((f) => /exthost[^/]*\.log$|exthost\/.*\.log$/i.test(f))
+      .reduce((n, f) => n + (readFileSync(join(logs, f), 'utf8').match(line)?.length ?? 0), 0);
+  };
+  const ourId = `${pkg.publisher}.${pkg.name}`;
+  const floorId = 'teamfusion-test.minimal-floor';
+  /** Both activation times as Running Extensions shows them. */
+  const readActivations = async () => {
     await palette(page, 'Developer: Show Running Extensions');
     // The list holds every running extension (the built-in ones too) and renders only the rows in view: a quick
     // activation sorts low, so scroll until the row shows, under a ceiling for a loaded machine.
@@ -235,12 +249,36 @@ async function measureTimings(page) {
       if (!m) throw new Error(`no time in "${text}"`);
       return Number(m[1]);
     };
-    timings.activationMs = await activationOf('TeamFusion');
-    timings.floorActivationMs = await activationOf(FLOOR.displayName);
-    timings.activationRatio = ratio(timings.activationMs, timings.floorActivationMs);
+    const ours = await activationOf('TeamFusion');
+    const floor = await activationOf(FLOOR.displayName);
     await palette(page, 'View: Close Editor');
+    return { ours, floor };
+  };
+  await check(`activation time, as VS Code measures it (Show Running Extensions), beside the floor extension: at start and after ${ACTIVATION_ROUNDS - 1} reloads of the window`, async () => {
+    await page.keyboard.press('Escape');
+    await closePalette();
+    const rounds = [await readActivations()];
+    for (let r = 1; r < ACTIVATION_ROUNDS; r++) {
+      const before = [activationsOf(ourId), activationsOf(floorId)];
+      // Reloading the window starts a new extension host, which activates both again.
+      await page.reload({ waitUntil: 'domcontentloaded', timeout: 120_000 });
+      await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 120_000 });
+      await page.locator('.statusbar').waitFor({ state: 'visible', timeout: 120_000 });
+      // Until the new extension host has activated both (its log says so), then read them.
+      for (const until = Date.now() + 120_000; activationsOf(ourId) <= before[0] || activationsOf(floorId) <= before[1]; await page.waitForTimeout(200)) {
+        if (Date.now() > until) throw new Error('the extension host did not activate both extensions again within 120 s of the reload');
+      }
+      rounds.push(await readActivations());
+    }
+    timings.activationRuns = rounds.map((r) => r.ours);
+    timings.floorActivationRuns = rounds.map((r) => r.floor);
+    timings.activationMs = median(timings.activationRuns);
+    timings.floorActivationMs = median(timings.floorActivationRuns);
+    const ratios = rounds.map((r) => ratio(r.ours, r.floor));
+    timings.activationRatio = median(ratios);
     return {
-      note: `TeamFusion ${timings.activationMs} ms, floor ${timings.floorActivationMs} ms: ${ratioNote(timings.activationRatio)}; goal ≤ 50 ms`,
+      note: `TeamFusion median ${timings.activationMs} ms (${timings.activationRuns.join(', ')}), floor median ${timings.floorActivationMs} ms ` +
+        `(${timings.floorActivationRuns.join(', ')}): ${ratioNote(timings.activationRatio)} (median of the rounds' ratios; VS Code counts whole ms); goal ≤ 50 ms`,
       overGoal: timings.activationMs > 50 || timings.activationRatio > RATIO_GOAL,
     };
   });
@@ -249,25 +287,31 @@ async function measureTimings(page) {
    * is rendered and shown: the active frame is visible (VS Code keeps a webview's document hidden until it has loaded,
    * its images too, or for 200 ms after writing it) and has drawn what shows — TeamFusion's panel its header and the tab
    * in view (body data-drawn; the other tabs follow, then data-ready), the floor all of it (data-ready) — with #tf-title
-   * holding `title` (and #tf-w when `agreement`). Polled in the page, so the time is the page's own, not a round trip of this script's. 0 if not within 180 s.
+   * holding `title` (and #tf-w when `agreement`) — and painted: checked each frame, timed right after the frame that
+   * first shows it. Watched in the page, so the time is the page's own, not a round trip of this script's. 0 if not
+   * within 180 s.
    */
   const watchShown = ({ title, agreement }) => new Promise((resolve) => {
     const until = Date.now() + 180_000;
-    const tick = () => {
+    // Checked at the start of every frame (requestAnimationFrame): the first frame that finds it shown and drawn is the
+    // one that paints it, and the time is taken in the task right after that paint — its layout included, for the floor
+    // and TeamFusion alike.
+    const frame = () => {
       const f = document.getElementById('active-frame');
       const d = f?.contentDocument;
       const ok = !!f && f.style.visibility !== 'hidden' && (d?.body?.dataset.drawn === 'true' || d?.body?.dataset.ready === 'true') &&
         (d.getElementById('tf-title')?.textContent ?? '').includes(title) && (!agreement || !!d.getElementById('tf-w'));
       if (ok) {
-        // VS Code's own marks in this outer frame (its start, the content message, the inner frame loaded and written).
-        const outer = { 'vscode:frame': Math.round(performance.timeOrigin) };
-        for (const m of performance.getEntriesByType('mark')) outer[`vscode:${m.name.replace(/^.*\//, '')}`] ??= Math.round(performance.timeOrigin + m.startTime);
-        resolve({ at: Date.now(), marks: d.body.dataset.marks ?? null, origin: Math.round(f.contentWindow.performance.timeOrigin), outer });
-      }
-      else if (Date.now() > until) resolve(undefined);
-      else setTimeout(tick, 4);
+        setTimeout(() => {
+          // VS Code's own marks in this outer frame (its start, the content message, the inner frame loaded and written).
+          const outer = { 'vscode:frame': Math.round(performance.timeOrigin) };
+          for (const m of performance.getEntriesByType('mark')) outer[`vscode:${m.name.replace(/^.*\//, '')}`] ??= Math.round(performance.timeOrigin + m.startTime);
+          resolve({ at: Date.now(), marks: d.body.dataset.marks ?? null, origin: Math.round(f.contentWindow.performance.timeOrigin), outer });
+        }, 0);
+      } else if (Date.now() > until) resolve(undefined);
+      else requestAnimationFrame(frame);
     };
-    tick();
+    requestAnimationFrame(frame);
   });
   /** The first webview outer frame (new since `known`) whose document `watchShown` sees rendered: `{ frame, at, … }`. */
   const firstShown = async (want, known, t0) => {
@@ -356,10 +400,6 @@ async function measureTimings(page) {
     Object.assign(out.steps, await hostSteps(name, t0));
     await palette(page, 'View: Close Editor');
     return out;
-  };
-  const median = (xs) => {
-    const s = [...xs].sort((a, b) => a - b);
-    return s.length === 0 ? NaN : s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
   };
   // Each is opened once unmeasured (a webview, a panel's code and files warm up once), then measured ROUNDS times, each
   // round the floor then both reviews, so a moment of load weighs on all three alike; per review, the ratio of each round

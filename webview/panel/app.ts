@@ -62,14 +62,21 @@ class App {
     this.wireImages();
     window.addEventListener('error', (e) => this.host.log('error', `${e.message} (${e.filename}:${e.lineno})`));
     window.addEventListener('unhandledrejection', (e) => this.host.log('error', String(e.reason)));
-    // The first state comes with the page: drawn now, before the host hears `ready` (it then sends only a newer one).
-    const first = this.host.pageState();
-    if (first) {
-      performance.mark('tf:state');
-      this.render(first);
-    }
-    performance.mark('tf:ready');
-    this.host.post({ type: 'ready' });
+    // The first state comes with the page and is drawn before the host hears `ready` (it then sends only a newer one),
+    // at the page's load: VS Code shows a webview at its load, so drawing before it would only hold the panel back (the
+    // layout of a large grid ran before the load, and the first frame waited for both); drawn in the load event, the
+    // panel is shown and drawn in one frame.
+    const start = () => {
+      const first = this.host.pageState();
+      if (first) {
+        performance.mark('tf:state');
+        this.render(first);
+      }
+      performance.mark('tf:ready');
+      this.host.post({ type: 'ready' });
+    };
+    if (document.readyState === 'complete') start();
+    else window.addEventListener('load', start, { once: true });
   }
 
   private onMessage(m: HostMessage): void {
@@ -101,8 +108,8 @@ class App {
   }
 
   /**
-   * Draws a state. The first one (the panel opening): the header and the tab in view at once (body data-drawn), the other
-   * tabs right after the next paint, or sooner when one is chosen or a message comes; body data-ready once every tab is
+   * Draws a state. The first one (the panel opening): the header and the tab in view at once (body data-drawn; of a large
+   * rankings grid the rows the window shows), the rest of the grid and the other tabs right after the next paint, or sooner when one is chosen or a message comes; body data-ready once every tab is
    * drawn. Every later state: all of it at once. body data-render-ms: the time drawing a state's tabs took.
    */
   private render(state: PanelState): void {
@@ -171,6 +178,7 @@ class App {
   private flush(): void {
     if (this.stale.size === 0) return;
     const started = performance.now();
+    this.heatmap.finish();
     for (const t of TABS) this.draw(t);
     this.drawMs += performance.now() - started;
     document.body.dataset.renderMs = String(Math.round(this.drawMs));

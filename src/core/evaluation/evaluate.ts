@@ -422,6 +422,21 @@ export interface SideBySide {
   conditions: Conditions;
 }
 
+/** How many folders beside a review the panel's pairing looks at. */
+const MAX_BESIDE = 500;
+
+/** The folders in `parent` other than `self` (not hidden, not links), the first MAX_BESIDE in name order. */
+async function foldersBeside(parent: string, self: string): Promise<string[]> {
+  const entries = await fs.readdir(parent, { withFileTypes: true }).catch(() => []);
+  return entries
+    .filter((e) => e.isDirectory() && !e.name.startsWith('.') && !SKIP_DIRS.has(e.name))
+    .map((e) => e.name)
+    .sort(naturalCompare)
+    .slice(0, MAX_BESIDE)
+    .map((name) => path.join(parent, name))
+    .filter((d) => path.resolve(d) !== self);
+}
+
 /** Whether one of the review folders `dirs` says `condition: usual` in its review.yaml (read as loadReview reads it). */
 async function someSaysUsual(dirs: readonly string[]): Promise<boolean> {
   for (const dir of dirs) {
@@ -439,10 +454,11 @@ async function someSaysUsual(dirs: readonly string[]): Promise<boolean> {
 export async function sideBySideOf(reviewRoot: string): Promise<SideBySide | undefined> {
   const root = path.resolve(reviewRoot);
   const parent = path.dirname(root);
+  // No pairing without a usual-way review beside this one, and a review is one when its review.yaml says so. The panel
+  // asks on every open: one listing of the parent folder and its first folders' settings answer, and the folder is
+  // walked (as evaluate walks it) only when one of them is a usual-way review.
+  if (!(await someSaysUsual(await foldersBeside(parent, root)))) return undefined;
   const dirs = await findReviews(parent);
-  // No pairing without a usual-way review, and a review is one when its review.yaml says so: reading those settings first
-  // spares loading every review of the folder (the panel asks on every open).
-  if (!(await someSaysUsual(dirs.filter((d) => path.resolve(d) !== root)))) return undefined;
   const facts: ConditionReview[] = [];
   for (const dir of dirs) {
     const loaded = await loadForConditions(dir);

@@ -106,9 +106,40 @@ export function validateRankingText(
  * so only the file's own shape is checked, not which options it names.
  */
 export function checkRankingText(text: string, file: string, optionIds: string[] | null, format: RankingFormat): RankingCheck {
+  // Everything the check reads is in the key, so a hit is the same answer: a review loaded again (the panel opened
+  // again, the Problems view's check and then the panel) parses each unchanged ranking file once.
+  const key = `${format}\0${file}\0${optionIds === null ? '\u0001' : optionIds.join('\0')}\0${text}`;
+  const hit = checked.get(key);
+  if (hit) {
+    checked.delete(key);
+    checked.set(key, hit);
+    checkCounts.reused++;
+    return structuredClone(hit);
+  }
   const result = checkRankingTextInner(text, file, optionIds, format);
   result.diagnostics = capPerFile(sortDiagnostics(result.diagnostics));
+  checkCounts.parsed++;
+  remember(key, structuredClone(result));
   return result;
+}
+
+/** Checked ranking files by everything the check reads, oldest first; each caller gets a copy of its own. */
+const checked = new Map<string, RankingCheck>();
+/** What the remembered checks' keys may hold in all (characters): about a hundred 50 × 50 reviews' rankings. */
+const CHECKED_CHARS = 16_000_000;
+let checkedChars = 0;
+/** How many checks parsed a file and how many were answered from an earlier one (for tests and the bench). */
+export const checkCounts = { parsed: 0, reused: 0 };
+
+function remember(key: string, result: RankingCheck): void {
+  if (key.length > CHECKED_CHARS / 4) return;
+  checked.set(key, result);
+  checkedChars += key.length;
+  for (const k of checked.keys()) {
+    if (checkedChars <= CHECKED_CHARS) break;
+    checked.delete(k);
+    checkedChars -= k.length;
+  }
 }
 
 function checkRankingTextInner(

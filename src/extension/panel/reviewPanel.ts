@@ -113,6 +113,8 @@ export class ReviewPanel implements vscode.Disposable {
   private ready = false;
   /** The state (JSON) the current page was written with; undefined until the page is written. */
   private pageState: string | undefined;
+  /** Whether something changed after the page was written and before it said `ready` (then `ready` sends a new state). */
+  private pageStale = false;
   /** What waits for the page's `ready` (the rest of a load: see reload). */
   private afterReady: (() => void) | undefined;
   /** When the steps of opening happened (ms since `created`), logged once the page says `ready`. */
@@ -345,9 +347,12 @@ export class ReviewPanel implements vscode.Disposable {
    * none yet or the panel is hidden (a hidden page is torn down and rebuilt from its HTML when shown). A visible page
    * that is still starting gets it on its `ready`.
    */
-  private async postState(onReady = false): Promise<void> {
+  private async postState(): Promise<void> {
     if (!this.lastLoad || this.disposed) return;
-    if (!this.ready && this.pageState !== undefined && this.panel.visible) return;
+    if (!this.ready && this.pageState !== undefined && this.panel.visible) {
+      this.pageStale = true;
+      return;
+    }
     const runId = chosenRunId(this.runs, this.selectedRunId);
     const evaluation = runId ? await this.evaluationOf(runId) : undefined;
     const record = runId ? this.runs.find((r) => r.id === runId) : undefined;
@@ -379,8 +384,7 @@ export class ReviewPanel implements vscode.Disposable {
     });
     if (discussion) state.discussion = discussion;
     if (this.ready) {
-      // On `ready` the page may already show this very state (it came with the page): then nothing to send.
-      if (!(onReady && JSON.stringify(state) === this.pageState)) this.post({ type: 'state', state });
+      this.post({ type: 'state', state });
       this.mark('statePosted');
       return;
     }
@@ -388,6 +392,7 @@ export class ReviewPanel implements vscode.Disposable {
     const json = JSON.stringify(state);
     if (json === this.pageState) return;
     this.pageState = json;
+    this.pageStale = false;
     this.panel.webview.html = this.html(state);
     this.mark('pageWritten');
   }
@@ -437,7 +442,9 @@ export class ReviewPanel implements vscode.Disposable {
         this.ready = true;
         this.mark('ready');
         await this.loading;
-        await this.postState(true);
+        // The page came with the state it was written with: a new one only if something changed since.
+        if (this.pageState === undefined || this.pageStale) await this.postState();
+        this.pageStale = false;
         this.logOpen();
         const next = this.afterReady;
         this.afterReady = undefined;

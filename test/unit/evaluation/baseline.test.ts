@@ -215,6 +215,14 @@ describe('baseline: TeamFusion against the usual way (issue 19)', function () {
       const lone = await makeTempDir();
       await tfReview(lone, 'solo', 2, 5, {});
       assert.equal(await sideBySideOf(path.join(lone, 'solo')), undefined);
+      // Beside means in the same folder: the same team's usual way one folder further down is not beside it.
+      const nested = await makeTempDir();
+      await tfReview(nested, 'a-teamfusion', 4, 5, {});
+      await fs.cp(path.join(folder, 'a-usual'), path.join(nested, 'a-usual'), { recursive: true });
+      assert.deepEqual((await sideBySideOf(path.join(nested, 'a-teamfusion')))?.conditions.teams.map((t) => t.usual), [['a-usual']]);
+      await fs.mkdir(path.join(nested, 'older'));
+      await fs.rename(path.join(nested, 'a-usual'), path.join(nested, 'older', 'a-usual'));
+      assert.equal(await sideBySideOf(path.join(nested, 'a-teamfusion')), undefined);
     });
 
     it('a bad decision.yaml or survey answer is skipped with file:line:col (exit 1), the rest still counts', async () => {

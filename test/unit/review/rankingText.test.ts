@@ -5,6 +5,7 @@ import Ajv from 'ajv';
 import { parse as parseYaml } from 'yaml';
 import { formatDiagnostic, formatRankingYaml, naturalCompare, validateRankingText } from '../../../src/core/review';
 import { REPO_ROOT, SAMPLE } from './fixtures';
+import { checkCounts, checkRankingText } from '../../../src/core/rankings/rankingText';
 
 describe('validateRankingText', () => {
   const ids = ['1', '2', 'hero-blue'];
@@ -135,5 +136,31 @@ describe('schemas/ranking.schema.json', () => {
     assert.equal(s.$schema, 'http://json-schema.org/draft-07/schema#');
     assert.ok(s.defaultSnippets.length > 0);
     for (const key of ['designer', 'role', 'weight', 'ranking']) assert.ok(s.properties[key].markdownDescription, key);
+  });
+});
+
+describe('checkRankingText remembers what it checked', () => {
+  const text = 'designer: Ana\nranking:\n  - option: "1"\n    rank: 1\n    justification: Bold.\n  - option: "2"\n    rank: 2\n    justification: Quiet.\n';
+
+  it('a file checked again with the same text, name and options is not parsed again, and each caller gets its own copy', () => {
+    const before = { ...checkCounts };
+    const first = checkRankingText(text, 'rankings/ana.yaml', ['1', '2'], 'yaml');
+    first.ranking!.role = 'changed by the first caller';
+    first.ranking!.entries.pop();
+    const again = checkRankingText(text, 'rankings/ana.yaml', ['1', '2'], 'yaml');
+    assert.equal(checkCounts.reused - before.reused, 1);
+    assert.equal(again.ranking?.role, undefined);
+    assert.equal(again.ranking?.entries.length, 2);
+  });
+
+  it('another text, file name or set of options is checked afresh, with its own answer', () => {
+    checkRankingText(text, 'rankings/ana.yaml', ['1', '2'], 'yaml');
+    const before = { ...checkCounts };
+    const otherOptions = checkRankingText(text, 'rankings/ana.yaml', ['1', '3'], 'yaml');
+    assert.ok(otherOptions.diagnostics.some((d) => d.severity === 'error' && /"2"/.test(d.message)), JSON.stringify(otherOptions.diagnostics));
+    assert.equal(checkRankingText(text, 'rankings/ben.yaml', ['1', '2'], 'yaml').ranking?.id, 'ben');
+    assert.equal(checkRankingText(text.replace('Bold.', 'Loud.'), 'rankings/ana.yaml', ['1', '2'], 'yaml').ranking?.entries[0]?.justification, 'Loud.');
+    assert.equal(checkCounts.parsed - before.parsed, 3);
+    assert.equal(checkCounts.reused - before.reused, 0);
   });
 });

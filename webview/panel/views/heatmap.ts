@@ -2,7 +2,8 @@
  * Designers × options: each cell shows the rank the designer gave, coloured by it (strong = best). The justification
  * shows in one tooltip for the cell under the pointer or with focus (aria-describedby); it closes when the pointer leaves
  * the grid, on Escape and on blur. It never covers the cells around it or takes their pointer (see placeTip).
- * Built as a plain table with one listener for the whole grid, so 50 × 50 stays quick, and drawn once per set of rankings:
+ * Built as a plain table with one listener for the whole grid, so 50 × 50 stays quick (the rows in view first, see
+ * drawGrid), and drawn once per set of rankings:
  * a state that brings only the agreement (a large review's comes right after its rankings) marks the contested options
  * and fills the consensus row of the grid already drawn.
  */
@@ -12,11 +13,13 @@ import { ordinal, fixed } from '../format';
 import type { ViewContext } from '../context';
 
 const TIP_ID = 'tf-heat-tip';
+/** A grid of more cells than this draws the rows the window shows first, and the rest right after the first paint. */
+const FIRST_DRAW_CELLS = 400;
 
 /** The rankings grid of the overview, kept between states while the rankings and options stay the same. */
 export class Heatmap {
   private key = '';
-  private drawn: { element: HTMLElement; heads: HTMLElement[]; foot: HTMLElement } | undefined;
+  private drawn: Grid | undefined;
 
   view(ctx: ViewContext): HTMLElement {
     const review = ctx.state.review;
@@ -33,7 +36,22 @@ export class Heatmap {
     markAgreement(ctx, this.drawn.heads, this.drawn.foot);
     return this.drawn.element;
   }
+
+  /** Adds the rows the first draw of a large grid left for after the first paint. */
+  finish(): void {
+    this.drawn?.finish();
+  }
 }
+
+interface Grid {
+  element: HTMLElement;
+  heads: HTMLElement[];
+  foot: HTMLElement;
+  finish(): void;
+}
+
+/** Row height in the stylesheet (.tf-cell height plus border spacing), to know how many rows a window shows. */
+const ROW_PX = 36;
 
 /** The contested options' column heads and the consensus (Borda) row, from the state's analysis. */
 function markAgreement(ctx: ViewContext, heads: HTMLElement[], foot: HTMLElement): void {
@@ -60,7 +78,11 @@ function markAgreement(ctx: ViewContext, heads: HTMLElement[], foot: HTMLElement
   foot.append(consensus);
 }
 
-function drawGrid(ctx: ViewContext): { element: HTMLElement; heads: HTMLElement[]; foot: HTMLElement } {
+/**
+ * The grid. Of a large one (a 50 × 50 review is 2,500 cells) the first draw holds the rows the window shows, so laying
+ * out the rest does not hold back the panel's first frame; finish() adds them (the app calls it after that frame).
+ */
+function drawGrid(ctx: ViewContext): Grid {
   const review = ctx.state.review!;
   const options = review.options;
   const n = options.length;
@@ -74,7 +96,7 @@ function drawGrid(ctx: ViewContext): { element: HTMLElement; heads: HTMLElement[
       h(
         'button',
         { type: 'button', class: 'tf-thumb-button tf-head-button', 'data-view': o.id, 'aria-label': `View ${ctx.labelOf(o.id)} large` },
-        h('img', { src: o.src, alt: '', class: 'tf-head-thumb', loading: n > 12 ? 'lazy' : 'eager', decoding: 'async' }),
+        h('img', { src: o.src, alt: '', class: 'tf-head-thumb', decoding: 'async' }),
       ),
       h('span', { class: 'tf-head-id' }, o.id),
     );
@@ -83,7 +105,7 @@ function drawGrid(ctx: ViewContext): { element: HTMLElement; heads: HTMLElement[
   }
 
   const body = h('tbody');
-  for (const d of review.designers) {
+  const rowOf = (d: (typeof review.designers)[number]): HTMLElement => {
     const row = h('tr', {}, h('th', { scope: 'row', class: 'tf-designer' }, h('span', { class: 'tf-designer-name' }, d.name), d.role ? h('span', { class: 'tf-role' }, d.role) : null));
     const byOption = new Map(d.entries.map((e) => [e.option, e] as const));
     const avg = averageRanks(options.map((o) => byOption.get(o.id)?.rank ?? n));
@@ -99,8 +121,18 @@ function drawGrid(ctx: ViewContext): { element: HTMLElement; heads: HTMLElement[
       if ((avg[i] ?? n) <= 1.5) cell.classList.add('tf-cell-top');
       row.append(cell);
     });
-    body.append(row);
-  }
+    return row;
+  };
+  // A large grid: the rows the window shows now, the others built and added by finish().
+  const firstRows = n * review.designers.length > FIRST_DRAW_CELLS ? Math.ceil(window.innerHeight / ROW_PX) + 1 : Infinity;
+  const rest = review.designers.slice(Math.min(firstRows, review.designers.length));
+  for (const d of review.designers.slice(0, firstRows)) body.append(rowOf(d));
+  const finish = (): void => {
+    if (rest.length === 0) return;
+    const later = document.createDocumentFragment();
+    for (const d of rest.splice(0)) later.append(rowOf(d));
+    body.append(later);
+  };
 
   const foot = h('tfoot');
 
@@ -161,7 +193,7 @@ function drawGrid(ctx: ViewContext): { element: HTMLElement; heads: HTMLElement[
     wrap,
     tip,
   );
-  return { element, heads, foot };
+  return { element, heads, foot, finish };
 }
 
 /**
