@@ -71,7 +71,7 @@ const stages = [
     return run(bin('mocha'), ['--no-config', '--timeout', '300000', '--reporter', 'spec', ...files], 1800);
   } },
   { name: 'package', timeout: 900, run: () => run(process.execPath, ['scripts/package.mjs'], 900) },
-  { name: 'vsix', timeout: 600, needs: 'dist/extension.js', run: () => run(process.execPath, ['scripts/test-vsix.mjs'], 600) },
+  { name: 'vsix', timeout: 1200, needs: 'dist/extension.js', run: () => run(process.execPath, ['scripts/test-vsix.mjs'], 1200) },
 ];
 
 const results = [];
