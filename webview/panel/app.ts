@@ -3,7 +3,7 @@
  * remembers the chosen tab and run. Rendering is plain DOM; every string goes in as text.
  */
 import { galleryView } from './views/gallery';
-import { h, replaceChildren } from './dom';
+import { append, h, replaceChildren } from './dom';
 import { HostConnection } from './host';
 import { makeContext, type ViewContext } from './context';
 import type { HostMessage, PanelState } from '../../src/protocol/panel';
@@ -36,6 +36,8 @@ class App {
   private ctx: ViewContext | undefined;
   private drawMs = 0;
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
+  /** What of the overview follows a large grid's first rows (drawn by flush). */
+  private overviewRest: (() => void) | undefined;
 
   constructor(root: HTMLElement) {
     this.root = root;
@@ -109,7 +111,7 @@ class App {
 
   /**
    * Draws a state. The first one (the panel opening): the header and the tab in view at once (body data-drawn; of a large
-   * rankings grid the rows the window shows), the rest of the grid and the other tabs right after the next paint, or sooner when one is chosen or a message comes; body data-ready once every tab is
+   * rankings grid its first rows, the rest of it and what the overview shows below it following), the rest of the grid and the other tabs right after the next paint, or sooner when one is chosen or a message comes; body data-ready once every tab is
    * drawn. Every later state: all of it at once. body data-render-ms: the time drawing a state's tabs took.
    */
   private render(state: PanelState): void {
@@ -165,7 +167,12 @@ class App {
     const ctx = this.ctx;
     if (!ctx || !this.stale.delete(tab)) return;
     if (tab === 'overview') {
-      replaceChildren(this.overview, diagnosticsView(ctx), kendallView(ctx), this.heatmap.view(ctx), consensusView(ctx), briefView(ctx), galleryView(ctx), briefCommentsView(ctx));
+      replaceChildren(this.overview, diagnosticsView(ctx), kendallView(ctx), this.heatmap.view(ctx));
+      const rest = () => append(this.overview, consensusView(ctx), briefView(ctx), galleryView(ctx), briefCommentsView(ctx));
+      // Below a large grid drawn in part, the rest of the overview follows it (flush); else all of it now.
+      this.overviewRest = undefined;
+      if (this.heatmap.partial()) this.overviewRest = rest;
+      else rest();
     } else if (tab === 'run') {
       this.runTab.render(ctx);
     } else {
@@ -179,6 +186,9 @@ class App {
     if (this.stale.size === 0) return;
     const started = performance.now();
     this.heatmap.finish();
+    const rest = this.overviewRest;
+    this.overviewRest = undefined;
+    rest?.();
     for (const t of TABS) this.draw(t);
     this.drawMs += performance.now() - started;
     document.body.dataset.renderMs = String(Math.round(this.drawMs));

@@ -2,7 +2,7 @@
  * Designers × options: each cell shows the rank the designer gave, coloured by it (strong = best). The justification
  * shows in one tooltip for the cell under the pointer or with focus (aria-describedby); it closes when the pointer leaves
  * the grid, on Escape and on blur. It never covers the cells around it or takes their pointer (see placeTip).
- * Built as a plain table with one listener for the whole grid, so 50 × 50 stays quick (the rows in view first, see
+ * Built as a plain table with one listener for the whole grid, so 50 × 50 stays quick (its first rows first, see
  * drawGrid), and drawn once per set of rankings:
  * a state that brings only the agreement (a large review's comes right after its rankings) marks the contested options
  * and fills the consensus row of the grid already drawn.
@@ -13,7 +13,7 @@ import { ordinal, fixed } from '../format';
 import type { ViewContext } from '../context';
 
 const TIP_ID = 'tf-heat-tip';
-/** A grid of more cells than this draws the rows the window shows first, and the rest right after the first paint. */
+/** A grid of more cells than this draws its first rows (about this many cells) first, and the rest right after the first paint. */
 const FIRST_DRAW_CELLS = 400;
 
 /** The rankings grid of the overview, kept between states while the rankings and options stay the same. */
@@ -41,6 +41,11 @@ export class Heatmap {
   finish(): void {
     this.drawn?.finish();
   }
+
+  /** Whether the grid drawn has rows still to add (finish). */
+  partial(): boolean {
+    return this.drawn?.partial() ?? false;
+  }
 }
 
 interface Grid {
@@ -48,10 +53,11 @@ interface Grid {
   heads: HTMLElement[];
   foot: HTMLElement;
   finish(): void;
+  partial(): boolean;
 }
 
-/** Row height in the stylesheet (.tf-cell height plus border spacing), to know how many rows a window shows. */
-const ROW_PX = 36;
+/** The fewest rows a large grid's first draw holds (what a panel shows of it below the Kendall section). */
+const MIN_FIRST_ROWS = 6;
 
 /** The contested options' column heads and the consensus (Borda) row, from the state's analysis. */
 function markAgreement(ctx: ViewContext, heads: HTMLElement[], foot: HTMLElement): void {
@@ -79,8 +85,9 @@ function markAgreement(ctx: ViewContext, heads: HTMLElement[], foot: HTMLElement
 }
 
 /**
- * The grid. Of a large one (a 50 × 50 review is 2,500 cells) the first draw holds the rows the window shows, so laying
- * out the rest does not hold back the panel's first frame; finish() adds them (the app calls it after that frame).
+ * The grid. Of a large one (a 50 × 50 review is 2,500 cells) the first draw holds its first rows — about as many as a
+ * panel shows below the Kendall section — so laying out the rest does not hold back the panel's first frame; finish()
+ * adds them (the app calls it after that frame).
  */
 function drawGrid(ctx: ViewContext): Grid {
   const review = ctx.state.review!;
@@ -123,8 +130,8 @@ function drawGrid(ctx: ViewContext): Grid {
     });
     return row;
   };
-  // A large grid: the rows the window shows now, the others built and added by finish().
-  const firstRows = n * review.designers.length > FIRST_DRAW_CELLS ? Math.ceil(window.innerHeight / ROW_PX) + 1 : Infinity;
+  // A large grid: its first rows now, the others built and added by finish().
+  const firstRows = n * review.designers.length > FIRST_DRAW_CELLS ? Math.max(MIN_FIRST_ROWS, Math.floor(FIRST_DRAW_CELLS / n)) : Infinity;
   const rest = review.designers.slice(Math.min(firstRows, review.designers.length));
   for (const d of review.designers.slice(0, firstRows)) body.append(rowOf(d));
   const finish = (): void => {
@@ -193,7 +200,7 @@ function drawGrid(ctx: ViewContext): Grid {
     wrap,
     tip,
   );
-  return { element, heads, foot, finish };
+  return { element, heads, foot, finish, partial: () => rest.length > 0 };
 }
 
 /**
