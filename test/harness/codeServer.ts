@@ -113,6 +113,11 @@ export async function commandPaletteEntries(page: Page, title: string): Promise<
   return labels;
 }
 
+/** Whether the keyboard focus is in a text editor (where Escape would clear the selection). */
+async function focusInTextEditor(page: Page): Promise<boolean> {
+  return page.evaluate(() => !!document.activeElement?.closest('.monaco-editor:not(.quick-input-widget *)')).catch(() => true);
+}
+
 /**
  * Runs a command the way a user does: F1, type the title (e.g. "TeamFusion: Validate Review"), pick it.
  * The palette lists only commands known when it opened, and right after the workbench renders the extensions may not be
@@ -138,10 +143,12 @@ export async function runCommand(page: Page, title: string, timeoutMs = 120_000)
         const why = e instanceof Error ? e.message.split('\n')[0] : String(e);
         throw new Error(`The command palette did not run "${title}" after ${attempt} attempts: ${why}`);
       }
-      // Close what the palette shows, to open it afresh: Escape to the quick input itself, and only while it shows. Pressed
-      // anywhere else it lands in the editor, where it clears the selection, and the command about to run would act on the
-      // cursor's line alone (a palette slow to open under load did exactly that).
+      // Close what is in the way, to open the palette afresh: Escape to the quick input itself while it shows; else
+      // Escape to the page (a modal editor such as Running Extensions, a menu or a hover keeps F1 from the palette) — but
+      // never into a text editor, where it clears the selection and the command about to run would act on the cursor's
+      // line alone (a palette slow to open under load did exactly that).
       if (await input.isVisible().catch(() => false)) await input.press('Escape', { timeout: 3_000 }).catch(() => undefined);
+      else if (!(await focusInTextEditor(page))) await page.keyboard.press('Escape').catch(() => undefined);
       await page.waitForTimeout(700);
     }
   }

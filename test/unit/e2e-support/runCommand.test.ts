@@ -1,5 +1,6 @@
 // The harness's runCommand (test/harness/codeServer.ts) against a pretend workbench: when an attempt fails, the palette
-// is closed through the quick input itself, never by an Escape that lands in the editor and clears its selection.
+// is closed through the quick input itself, never by an Escape that lands in the editor and clears its selection; a modal
+// editor that keeps F1 from the palette is closed by Escape.
 import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { runCommand } from '../../harness/codeServer';
@@ -10,21 +11,26 @@ interface Bench {
   selection: string;
   /** The selection each run of the command saw. */
   ran: string[];
-  escapes: { to: 'palette' | 'editor' }[];
+  escapes: { to: 'palette' | 'editor' | 'modal' }[];
 }
 
 /**
  * A workbench whose palette opens only on the `opensOnF1`-th F1 (the earlier ones are too slow for the attempt's wait)
  * and lists the command only from its `listsFrom`-th opening on (commands registered late).
  */
-function bench(o: { opensOnF1: number; listsFrom: number }): Bench {
+function bench(o: { opensOnF1: number; listsFrom: number; modal?: boolean }): Bench {
   let f1 = 0;
+  /** A modal editor (Running Extensions) has the focus: F1 does not reach the palette until Escape closes it. */
+  let modal = o.modal ?? false;
   let openings = 0;
   let visible = false;
   const b: Bench = { page: undefined as unknown as Page, selection: 'lines 6-7', ran: [], escapes: [] };
   const fail = (what: string) => Promise.reject(new Error(`Timeout: ${what}`));
   const escape = () => {
-    if (visible) {
+    if (modal) {
+      modal = false;
+      b.escapes.push({ to: 'modal' });
+    } else if (visible) {
       visible = false;
       b.escapes.push({ to: 'palette' });
     } else {
@@ -57,7 +63,7 @@ function bench(o: { opensOnF1: number; listsFrom: number }): Bench {
     locator: (selector: string) => (selector.includes('monaco-list-row') ? row : input),
     keyboard: {
       press: (key: string) => {
-        if (key === 'F1' && ++f1 >= o.opensOnF1 && !visible) {
+        if (key === 'F1' && !modal && ++f1 >= o.opensOnF1 && !visible) {
           visible = true;
           openings++;
         }
@@ -67,6 +73,8 @@ function bench(o: { opensOnF1: number; listsFrom: number }): Bench {
       },
     },
     waitForTimeout: () => Promise.resolve(),
+    // Where the focus is: in the modal while it shows, else in the text editor.
+    evaluate: () => Promise.resolve(!modal),
   } as unknown as Page;
   return b;
 }
@@ -84,5 +92,12 @@ describe('e2e harness: runCommand', () => {
     await runCommand(b.page, 'TeamFusion: Comment on the Brief');
     assert.deepEqual(b.ran, ['lines 6-7']);
     assert.deepEqual(b.escapes, [{ to: 'palette' }, { to: 'palette' }]);
+  });
+
+  it('closes a modal editor that keeps F1 from the palette with Escape, then runs the command', async () => {
+    const b = bench({ opensOnF1: 1, listsFrom: 1, modal: true });
+    await runCommand(b.page, 'View: Close Editor');
+    assert.deepEqual(b.ran, ['lines 6-7']);
+    assert.deepEqual(b.escapes, [{ to: 'modal' }]);
   });
 });
