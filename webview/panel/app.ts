@@ -185,11 +185,13 @@ class App {
   private flush(): void {
     if (this.stale.size === 0) return;
     const started = performance.now();
+    for (const t of TABS) this.draw(t);
+    // Then the rest of a large grid and of the overview below it, also when the overview was drawn just now (another
+    // tab was in view).
     this.heatmap.finish();
     const rest = this.overviewRest;
     this.overviewRest = undefined;
     rest?.();
-    for (const t of TABS) this.draw(t);
     this.drawMs += performance.now() - started;
     document.body.dataset.renderMs = String(Math.round(this.drawMs));
     publishMarks();

@@ -15,16 +15,12 @@ export function h(tag: string, attrs?: Attrs, ...children: Child[]): HTMLElement
 export function h(tag: string, attrs: Attrs = {}, ...children: Child[]): HTMLElement {
   const el = document.createElement(tag);
   // An image's loading mode goes on before its src (set after, the fetch has already begun), lazy unless asked
-  // otherwise, and while the page is still loading its src waits for the page's load: VS Code shows a webview only once
-  // the page has loaded, images included, so no image holds the panel back (they fill in right after).
+  // otherwise: VS Code shows a webview only once its page has loaded, so no image may hold the panel back (the app draws
+  // at the page's load, and lazy images fill in right after).
   const img = tag === 'img';
   if (img) el.setAttribute('loading', typeof attrs.loading === 'string' ? attrs.loading : 'lazy');
   for (const [k, v] of Object.entries(attrs)) {
     if (img && k === 'loading') continue;
-    if (img && k === 'src' && typeof v === 'string') {
-      srcAfterLoad(el, v);
-      continue;
-    }
     if (v === undefined || v === null || v === false) continue;
     if (typeof v === 'function') {
       el.addEventListener(k.replace(/^on/, ''), v);
@@ -36,22 +32,6 @@ export function h(tag: string, attrs: Attrs = {}, ...children: Child[]): HTMLEle
   }
   append(el, ...children);
   return el;
-}
-
-const pendingSrc: [Element, string][] = [];
-
-/** Sets an image's src now if the page has loaded, else once it has. */
-function srcAfterLoad(el: Element, src: string): void {
-  if (document.readyState === 'complete') {
-    el.setAttribute('src', src);
-    return;
-  }
-  if (pendingSrc.length === 0) {
-    window.addEventListener('load', () => {
-      for (const [e, s] of pendingSrc.splice(0)) e.setAttribute('src', s);
-    }, { once: true });
-  }
-  pendingSrc.push([el, src]);
 }
 
 export function append(parent: Node, ...children: Child[]): void {

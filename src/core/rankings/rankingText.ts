@@ -128,7 +128,7 @@ const checked = new Map<string, RankingCheck>();
 /** What the remembered checks' keys may hold in all (characters): about a hundred 50 × 50 reviews' rankings. */
 const CHECKED_CHARS = 16_000_000;
 let checkedChars = 0;
-/** How many checks parsed a file and how many were answered from an earlier one (for tests and the bench). */
+/** How many checks parsed a file and how many were answered from an earlier one (the unit tests read them). */
 export const checkCounts = { parsed: 0, reused: 0 };
 
 function remember(key: string, result: RankingCheck): void {

@@ -24,6 +24,8 @@ const IMAGE = /\.(png|jpe?g|webp)$/i;
 const TEXT = /\.(md|ya?ml|json|csv|txt)$/i;
 /** Pause between two looks at the disk for changes no file event reported (stat only; never two at once). */
 const RECHECK_MS = 4_000;
+/** Reviews one look takes in, in turn (a workspace of many reviews is gone through over several looks). */
+const RECHECK_REVIEWS = 16;
 
 export interface ProblemCount {
   errors: number;
@@ -41,6 +43,8 @@ export class LiveDiagnostics implements vscode.Disposable {
   /** Diagnostics are live once the reviews were first validated; until then nothing is looked at. */
   private live = false;
   private recheckTimer: NodeJS.Timeout | undefined;
+  /** Where the next look at the disk starts among the known reviews. */
+  private recheckFrom = 0;
   private disposed = false;
   private readonly didPublish = new vscode.EventEmitter<vscode.Uri>();
   /** Fires with the review root whenever its diagnostics were (re)published. */
@@ -129,15 +133,18 @@ export class LiveDiagnostics implements vscode.Disposable {
     await this.recheck(roots).catch((e: unknown) => this.log.error(`Checking the reviews on disk failed: ${String(e)}`));
   }
 
-  /** From the first validation on: a look at the disk every RECHECK_MS after the previous one ended. */
+  /** From the first validation on: a look at the disk every RECHECK_MS after the previous one, RECHECK_REVIEWS reviews each. */
   private goLive(): void {
     if (this.live) return;
     this.live = true;
     const next = (): void => {
       if (this.disposed) return;
       this.recheckTimer = setTimeout(() => {
-        const roots = [...this.fingerprints.keys()].map((k) => vscode.Uri.parse(k));
-        this.recheck(roots)
+        const keys = [...this.fingerprints.keys()];
+        const from = keys.length ? this.recheckFrom % keys.length : 0;
+        const turn = [...keys.slice(from), ...keys.slice(0, from)].slice(0, RECHECK_REVIEWS);
+        this.recheckFrom = from + turn.length;
+        this.recheck(turn.map((k) => vscode.Uri.parse(k)))
           .catch((e: unknown) => this.log.error(`Checking the reviews on disk failed: ${String(e)}`))
           .finally(next);
       }, RECHECK_MS);
