@@ -308,6 +308,17 @@ describe('review panel in a real VS Code (code-server)', function () {
     console.log(`      50 × 50 panel render: ${renderMs} ms`);
     assert.ok(renderMs < 1_000, `rendering took ${renderMs} ms`);
     await screenshot(page, '11-large-dark');
+    // Hidden with the Run tab in view and shown again, the page is rebuilt with the Run tab first: the Overview, drawn
+    // after it, still holds the whole grid and what stands below it.
+    await showTab(frame, 'run');
+    await command(page, 'File: New Untitled Text File');
+    await until(page, 'the hidden panel torn down', async () => frame.isDetached(), 60_000);
+    await command(page, 'View: Close Editor');
+    const again = await waitForPanel(page, 'Large review');
+    assert.equal(await again.locator('vscode-tab-header[data-tab=run]').evaluate((el) => el.getAttribute('aria-selected') === 'true'), true);
+    await showTab(again, 'overview');
+    assert.equal(await again.evaluate(() => document.querySelectorAll('td.tf-cell[data-designer]').length), 2500);
+    assert.equal(await again.evaluate(() => !!document.getElementById('tf-brief')), true, 'the brief below the grid');
   });
 
   it('shows hostile text literally, from files and from the model, and runs none of it', async () => {
