@@ -115,8 +115,11 @@ export function activate(context: vscode.ExtensionContext): void {
       deserializeWebviewPanel: (panel, state) => load().revivePanel(panel, state),
     }),
   );
-  // The chosen VS Code chat model is shown in the status bar: that needs the core, but not before activation returns.
-  if (wantsChatModel()) setTimeout(() => void Promise.resolve().then(load).catch(() => undefined), 0);
+  // The chosen VS Code chat model is shown in the status bar: that needs the core, but not before activation returns (nor
+  // does reading the setting that says so).
+  setTimeout(() => {
+    if (wantsChatModel()) void Promise.resolve().then(load).catch(() => undefined);
+  }, 0);
 }
 
 export function deactivate(): void {

@@ -32,7 +32,7 @@ export const PanelBriefRoundSchema = BriefRoundSchema.extend({
   iteration: z.number().int().positive(),
   /** The revised brief's file relative to the review root (`runs/<id>/iteration-<k>/brief.md`). */
   path: z.string(),
-  /** Its Markdown (rendered sanitised in the webview); absent when it cannot be read, with `error` saying why. */
+  /** Its Markdown (the webview builds only allowed elements from it, text as text); absent when it cannot be read, with `error` saying why. */
   text: z.string().max(BRIEF_TEXT_MAX).optional(),
   error: z.string().optional(),
 });

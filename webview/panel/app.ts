@@ -3,7 +3,7 @@
  * remembers the chosen tab and run. Rendering is plain DOM; every string goes in as text.
  */
 import { galleryView } from './views/gallery';
-import { append, h, replaceChildren } from './dom';
+import { append, h, releaseImages, replaceChildren } from './dom';
 import { HostConnection } from './host';
 import { makeContext, type ViewContext } from './context';
 import type { HostMessage, PanelState } from '../../src/protocol/panel';
@@ -141,6 +141,7 @@ class App {
       requestAnimationFrame(() => setTimeout(() => {
         performance.mark('tf:painted');
         publishMarks();
+        releaseImages();
       }, 0));
       window.addEventListener('load', () => {
         performance.mark('tf:loaded');

@@ -1,6 +1,6 @@
 /**
  * Building DOM without HTML strings: text always goes in as text nodes, so nothing the model, a designer or a file
- * says can become markup. (The only HTML the app inserts is the brief's Markdown, sanitised in markdown.ts.)
+ * says can become markup. (The brief's Markdown too is built element by element, in markdown.ts.)
  */
 
 export type Child = Node | string | number | null | undefined | false;
@@ -8,7 +8,7 @@ export type Attrs = Record<string, string | number | boolean | null | undefined 
 
 /**
  * `h('div', { class: 'x', onclick: fn }, 'text', h('span', {}, 'more'))`. Attributes `on*` with a function are listeners.
- * An `img` is lazy unless `loading` says otherwise.
+ * An `img` is lazy unless `loading` says otherwise, and gets its `src` only once the first frame is painted (releaseImages).
  */
 export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs?: Attrs, ...children: Child[]): HTMLElementTagNameMap[K];
 export function h(tag: string, attrs?: Attrs, ...children: Child[]): HTMLElement;
@@ -21,6 +21,10 @@ export function h(tag: string, attrs: Attrs = {}, ...children: Child[]): HTMLEle
   if (img) el.setAttribute('loading', typeof attrs.loading === 'string' ? attrs.loading : 'lazy');
   for (const [k, v] of Object.entries(attrs)) {
     if (img && k === 'loading') continue;
+    if (img && k === 'src' && heldImages && typeof v === 'string') {
+      heldImages.push([el as HTMLImageElement, v]);
+      continue;
+    }
     if (v === undefined || v === null || v === false) continue;
     if (typeof v === 'function') {
       el.addEventListener(k.replace(/^on/, ''), v);
@@ -32,6 +36,21 @@ export function h(tag: string, attrs: Attrs = {}, ...children: Child[]): HTMLEle
   }
   append(el, ...children);
   return el;
+}
+
+/** Images made before the panel's first frame was painted, with the address each gets then (undefined: none held any more). */
+let heldImages: [HTMLImageElement, string][] | undefined = [];
+
+/**
+ * The panel's first frame goes out without images: each one shown is a request that VS Code's workbench answers on the
+ * main thread it shares with the panel's page, and a large review's grid asks for 50 thumbnails in that frame, holding its
+ * paint back. The app calls this once the first frame is painted; every image made before then gets its address now, and
+ * every later one at once.
+ */
+export function releaseImages(): void {
+  const held = heldImages ?? [];
+  heldImages = undefined;
+  for (const [img, src] of held) img.src = src;
 }
 
 export function append(parent: Node, ...children: Child[]): void {

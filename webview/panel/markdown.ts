@@ -1,53 +1,89 @@
 /**
- * The brief's Markdown → a sanitised DocumentFragment. markdown-it runs with `html: false` (raw HTML in the Markdown
- * shows as text), then DOMPurify removes anything active that might remain. Links may only go to http(s) or mailto
- * (VS Code opens them outside the panel); images may only come from the review folder.
+ * The brief's Markdown → DOM, built element by element from markdown-it's tokens: text always goes in as text nodes and
+ * only the elements and attributes named here are ever made, so nothing a brief says becomes markup, a style or a
+ * script (no HTML string is parsed, so no sanitiser is needed). markdown-it runs with `html: false`, so raw HTML in the
+ * Markdown is text. Links may only go to http(s) or mailto (VS Code opens them outside the panel); images may only
+ * come from the review folder. `markdownTree` is the pure half (unit tested); `renderMarkdown` makes the nodes.
  */
 import MarkdownIt from 'markdown-it';
-import DOMPurify from 'dompurify';
-import { fileUrl } from './dom';
+import { append, fileUrl, h, type Child } from './dom';
+
+type Token = ReturnType<MarkdownIt['parse']>[number];
+
+/** Text, or an element of the allowed tags with its (already checked) attributes. */
+export type MdNode = string | { tag: string; attrs: Record<string, string>; children: MdNode[] };
 
 const md = new MarkdownIt({ html: false, linkify: true, typographer: false });
 
+/** The elements a brief may hold: anything else markdown-it makes keeps its content without its element. */
+const TAGS = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'ul', 'ol', 'li', 'pre', 'code', 'hr', 'br', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'em', 'strong', 's', 'a', 'img']);
 const SAFE_LINK = /^(?:https?:|mailto:)/i;
-let currentBase = '';
-let hooked = false;
 
-function installHooks(): void {
-  if (hooked) return;
-  hooked = true;
-  DOMPurify.addHook('afterSanitizeAttributes', (node) => {
-    if (node.tagName === 'A') {
-      const href = node.getAttribute('href') ?? '';
-      if (!SAFE_LINK.test(href.trim())) {
-        node.removeAttribute('href');
-      } else {
-        node.setAttribute('rel', 'noopener noreferrer');
-        node.setAttribute('title', href);
-      }
-      node.removeAttribute('target');
+/** The attributes kept for an element (each checked); `undefined`: the element is dropped, content and all. */
+function attributesOf(t: Token, base: string): Record<string, string> | undefined {
+  const attr = (name: string) => String(t.attrGet(name) ?? '').trim();
+  switch (t.tag) {
+    case 'a': {
+      const href = attr('href');
+      return SAFE_LINK.test(href) ? { href, rel: 'noopener noreferrer', title: href } : {};
     }
-    if (node.tagName === 'IMG') {
-      const src = (node.getAttribute('src') ?? '').trim();
-      const relative = src && !/^[a-z][a-z0-9+.-]*:/i.test(src) && !src.startsWith('/') && !src.split('/').includes('..');
-      if (relative && currentBase) {
-        node.setAttribute('src', fileUrl(currentBase, src.replace(/^\.\//, '')));
-      } else {
-        node.remove();
-      }
+    case 'img': {
+      const src = attr('src');
+      const relative = !!src && !/^[a-z][a-z0-9+.-]*:/i.test(src) && !src.startsWith('/') && !src.split('/').includes('..');
+      return relative && base ? { src: fileUrl(base, src.replace(/^\.\//, '')), alt: (t.children ?? []).map((c) => c.content).join('') } : undefined;
     }
-  });
+    case 'ol': {
+      const start = attr('start');
+      return /^\d{1,9}$/.test(start) ? { start } : {};
+    }
+    default:
+      return {};
+  }
 }
 
-/** Renders `markdown`; relative image paths resolve against the review folder's webview URI `base`. */
+/** The brief's Markdown as nodes; relative image paths resolve against the review folder's webview URI `base`. */
+export function markdownTree(markdown: string, base: string): MdNode[] {
+  const root: MdNode[] = [];
+  // The children being filled, innermost last; a dropped element's content is kept in its parent's.
+  const stack: MdNode[][] = [root];
+  const add = (n: MdNode) => stack[stack.length - 1].push(n);
+  const open = (t: Token) => {
+    const attrs = TAGS.has(t.tag) ? attributesOf(t, base) : undefined;
+    if (attrs === undefined) {
+      stack.push(stack[stack.length - 1]);
+      return;
+    }
+    const el = { tag: t.tag, attrs, children: [] as MdNode[] };
+    add(el);
+    stack.push(el.children);
+  };
+  const walk = (tokens: Token[]) => {
+    for (const t of tokens) {
+      if (t.nesting === 1) open(t);
+      else if (t.nesting === -1) stack.pop();
+      else if (t.type === 'inline') walk(t.children ?? []);
+      else if (t.type === 'softbreak') add('\n');
+      else if (t.type === 'fence' || t.type === 'code_block') add({ tag: 'pre', attrs: {}, children: [{ tag: 'code', attrs: {}, children: [t.content] }] });
+      else if (t.type === 'code_inline') add({ tag: 'code', attrs: {}, children: [t.content] });
+      else if (t.type === 'image') {
+        const attrs = attributesOf(t, base);
+        if (attrs) add({ tag: 'img', attrs, children: [] });
+      } else if (TAGS.has(t.tag) && t.tag !== 'img' && t.tag !== 'a') add({ tag: t.tag, attrs: {}, children: [] }); // hr, br
+      else if (t.content) add(t.content); // text (and raw HTML, which html: false leaves as text)
+    }
+  };
+  walk(md.parse(markdown, {}));
+  return root;
+}
+
+function materialise(n: MdNode): Child {
+  if (typeof n === 'string') return n;
+  return h(n.tag, n.attrs, ...n.children.map(materialise));
+}
+
+/** Renders `markdown` as DOM; relative image paths resolve against the review folder's webview URI `base`. */
 export function renderMarkdown(markdown: string, base: string): DocumentFragment {
-  installHooks();
-  currentBase = base;
-  const html = md.render(markdown);
-  return DOMPurify.sanitize(html, {
-    RETURN_DOM_FRAGMENT: true,
-    FORBID_TAGS: ['style', 'form', 'input', 'button', 'textarea', 'select', 'iframe', 'object', 'embed', 'svg', 'math'],
-    FORBID_ATTR: ['style', 'srcset'],
-    ALLOW_DATA_ATTR: false,
-  });
+  const fragment = document.createDocumentFragment();
+  append(fragment, ...markdownTree(markdown, base).map(materialise));
+  return fragment;
 }

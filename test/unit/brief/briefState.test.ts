@@ -83,7 +83,7 @@ describe('brief review: panel protocol and state', () => {
       [1, 'runs/R1/iteration-1/brief.md', true],
       [2, 'runs/R1/iteration-2/brief.md', false],
     ]);
-    assert.equal(state.rounds[0]?.text, '# New\n<script>x</script>\n', 'the text as written: the webview renders it through the sanitiser');
+    assert.equal(state.rounds[0]?.text, '# New\n<script>x</script>\n', 'the text as written: the webview renders it through its Markdown renderer, markup as text');
     assert.match(state.rounds[1]?.error ?? '', /runs\/R1\/iteration-2\/brief\.md is missing/);
   });
 

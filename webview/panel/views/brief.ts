@@ -2,7 +2,7 @@ import { h, section, muted } from '../dom';
 import { renderMarkdown } from '../markdown';
 import type { ViewContext } from '../context';
 
-/** The client brief, rendered from Markdown (sanitised). */
+/** The client brief, rendered from Markdown (markdown.ts: allowed elements only, text as text). */
 export function briefView(ctx: ViewContext): HTMLElement {
   const brief = ctx.state.review?.brief ?? '';
   if (!brief.trim()) return section('tf-brief', 'Brief', muted('brief.md is empty.'));

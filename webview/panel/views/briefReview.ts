@@ -1,6 +1,6 @@
 /**
  * The brief review in the panel (issue 17). Overview: the members' comments on the brief, as text. Run tab: the result
- * of a brief run — per round the revised brief (Markdown through the one sanitiser, markdown.ts), the agreements,
+ * of a brief run — per round the revised brief (Markdown through the one renderer, markdown.ts), the agreements,
  * disagreements, trade-offs and open questions, and the coverage table per member (a member with points left out
  * stands out: a badge with words and a theme colour, never colour only); "Show changes" (VS Code's diff editor) and
  * "Adopt revised brief" (the host confirms and writes). Comment text and model text go in as text nodes only.
