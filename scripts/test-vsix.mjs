@@ -422,6 +422,7 @@ async function measureTimings(page) {
   timings.floorOpenMs = median(floorMs);
   timings.floorOpenRuns = floorMs;
   timings.floorSteps = runs.floor[runs.floor.length - 1]?.steps;
+  timings.floorRoundSteps = runs.floor.map((r) => r.steps);
   for (const [key, name, , goal] of reviews) {
     await check(`Open Review → rendered panel: ${name}, beside the floor's minimal panel`, () => {
       const measured = runs[key];
@@ -432,6 +433,7 @@ async function measureTimings(page) {
       timings[key] = median(ms);
       timings[key.replace(/Ms$/, 'Runs')] = ms;
       timings[key.replace(/Ms$/, 'Steps')] = typical.steps;
+      timings[key.replace(/Ms$/, 'RoundSteps')] = measured.map((r) => r.steps);
       timings[key.replace(/Ms$/, 'AgreementMs')] = median(measured.map((r) => r.agreementMs));
       timings[key.replace(/Ms$/, 'Ratio')] = median(ratios);
       timings[key.replace(/Ms$/, 'RatioMin')] = Math.min(...ratios);
