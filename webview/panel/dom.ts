@@ -42,10 +42,10 @@ export function h(tag: string, attrs: Attrs = {}, ...children: Child[]): HTMLEle
 let heldImages: [HTMLImageElement, string][] | undefined = [];
 
 /**
- * The panel's first frame goes out without images: each one shown is a request that VS Code's workbench answers on the
- * main thread it shares with the panel's page, and a large review's grid asks for 50 thumbnails in that frame, holding its
- * paint back. The app calls this once the first frame is painted; every image made before then gets its address now, and
- * every later one at once.
+ * The panel's first frame goes out without images: each image is a request that VS Code's workbench answers on the main
+ * thread it shares with the panel's page, and a large review's grid would ask for 50 thumbnails while that frame is laid
+ * out. The app calls this once the first frame is painted; every image made before then gets its address now, and every
+ * later one at once.
  */
 export function releaseImages(): void {
   const held = heldImages ?? [];

@@ -68,7 +68,7 @@ export function markdownTree(markdown: string, base: string): MdNode[] {
       else if (t.type === 'image') {
         const attrs = attributesOf(t, base);
         if (attrs) add({ tag: 'img', attrs, children: [] });
-      } else if (TAGS.has(t.tag) && t.tag !== 'img' && t.tag !== 'a') add({ tag: t.tag, attrs: {}, children: [] }); // hr, br
+      } else if (t.type === 'hr' || t.type === 'hardbreak') add({ tag: t.tag, attrs: {}, children: [] });
       else if (t.content) add(t.content); // text (and raw HTML, which html: false leaves as text)
     }
   };

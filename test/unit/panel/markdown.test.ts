@@ -13,9 +13,9 @@ function text(nodes: MdNode[]): string {
 
 describe('the brief\'s Markdown as DOM nodes (webview markdown.ts)', () => {
   it('builds headings, paragraphs, emphasis, lists, quotes, code and tables as elements of their own', () => {
-    const tree = markdownTree('# Lumen\n\nA **bold** and *calm* hero.\n\n1. one\n2. two\n\n> quoted\n\n`inline` code\n\n```\nblock <b>\n```\n\n| a | b |\n|---|--:|\n| 1 | 2 |\n', BASE);
+    const tree = markdownTree('# Lumen\n\nA **bold** and *calm* hero.\n\n1. one\n2. two\n\n> quoted\n\n`inline` code\n\n```\nblock <b>\n```\n\n| a | b |\n|---|--:|\n| 1 | 2 |\n\n---\n', BASE);
     const tags = elements(tree).map((e) => e.tag);
-    for (const t of ['h1', 'p', 'strong', 'em', 'ol', 'li', 'blockquote', 'code', 'pre', 'table', 'thead', 'tbody', 'tr', 'th', 'td']) assert.ok(tags.includes(t), t);
+    for (const t of ['h1', 'p', 'strong', 'em', 'ol', 'li', 'blockquote', 'code', 'pre', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'hr']) assert.ok(tags.includes(t), t);
     const pre = elements(tree).find((e) => e.tag === 'pre');
     assert.equal(text(pre ? [pre] : []), 'block <b>\n', 'code keeps its text exactly, markup included, as text');
     assert.ok(elements(tree).every((e) => !('style' in e.attrs)), 'no style attribute (a table column\'s alignment is not kept)');

@@ -16,8 +16,8 @@ export function thumb(ctx: ViewContext, id: string, size: 'sm' | 'md' | 'lg' = '
       ? h(
           'button',
           { type: 'button', class: 'tf-thumb-button', 'data-view': id, 'aria-label': `View ${label} large`, title: `${label} — click to view large` },
-          // Lazy but the large one: an image out of view (a long ranking list, a tab not shown) is fetched when it comes
-          // into view, and none holds back the page's load (VS Code shows a webview once it has loaded).
+          // Lazy, as every image h() makes: one out of view (a long ranking list, a tab not shown) is fetched when it
+          // comes into view, and none holds back the page's load (VS Code shows a webview once it has loaded).
           h('img', { src, alt: '', decoding: 'async' }),
         )
       : h('div', { class: 'tf-thumb-missing', role: 'img', 'aria-label': `${label}: no image` }, '?'),
