@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { waitFor } from './waitFor';
+import { waitFor } from '../support/waitFor';
 import { activateTeamFusion, type TreeSnapshot } from './setup';
 
 interface WorkspaceInfo {

@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import { MockOpenAI } from '../support/openaiMock';
 import type { RunRecord } from '../../src/core/record/record';
 import { activateTeamFusion, copySampleTo, workspaceFolder, type TreeSnapshot } from './setup';
-import { waitFor } from './waitFor';
+import { waitFor } from '../support/waitFor';
 
 const KEY = `sk-teamfusion-rerank-it-${Date.now().toString(36)}`;
 

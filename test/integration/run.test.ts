@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import { MockOpenAI } from '../support/openaiMock';
 import type { RunRecord } from '../../src/core/record/record';
 import { SAMPLE, activateTeamFusion, copySampleTo } from './setup';
-import { waitFor } from './waitFor';
+import { waitFor } from '../support/waitFor';
 
 /** A key that must show up in the Authorization header and nowhere on disk. */
 const KEY = `sk-teamfusion-it-${Date.now().toString(36)}-0123456789`;

@@ -13,7 +13,7 @@ import * as vscode from 'vscode';
 import { MockOpenAI } from '../support/openaiMock';
 import type { RunRecord } from '../../src/core/record/record';
 import type { ScriptedLmApi } from '../lmProvider/extension';
-import { waitFor } from './waitFor';
+import { waitFor } from '../support/waitFor';
 
 const SAMPLE = 'lumen-perfume';
 const IMAGE_KEY = `sk-teamfusion-image-it-${Date.now().toString(36)}-0123456789`;

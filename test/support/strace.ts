@@ -6,6 +6,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { WAIT_CEILING_MS } from './waitFor';
 
 const REPO = path.resolve(__dirname, '../../..');
 const CLI = path.join(REPO, 'dist', 'cli.js');
@@ -53,7 +54,7 @@ export async function snapshotTree(root: string): Promise<Map<string, string>> {
   return out;
 }
 
-/** Runs `node dist/cli.js …args` under strace (following forks) and a 3 GB data limit, at most 60 s. */
+/** Runs `node dist/cli.js …args` under strace (following forks) and a 3 GB data limit, killed after the suites' wait ceiling. */
 export async function cliUnderStrace(args: string[], env: Record<string, string>, cwd: string, traceFile: string): Promise<Outcome> {
   const trace = [
     '-f', '-y', '-s', '4096', '-o', traceFile,
@@ -68,7 +69,7 @@ export async function cliUnderStrace(args: string[], env: Record<string, string>
     const timer = setTimeout(() => {
       timedOut = true;
       child.kill('SIGKILL');
-    }, 60_000);
+    }, WAIT_CEILING_MS);
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString('utf8')));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
     child.on('error', reject);

@@ -23,6 +23,7 @@ import { isObject } from './openapiSchema';
 import { editPng } from './png';
 import { FilesAndBatches, type LineAnswer } from './batches';
 import { loadSpecValidator, type SpecValidator } from './specValidator';
+import { WAIT_CEILING_MS } from '../waitFor';
 import type { MockFallback, MockOptions, MockReply, MockRoute, MockUsage, RecordedRequest } from './types';
 
 export type { BatchOutcome, BatchSettings } from './batches';
@@ -93,6 +94,12 @@ function fieldsObject(fields: Array<{ name: string; value: string }>): Record<st
   return out;
 }
 
+/** A closed door answers wait at; `open` lets them all through. */
+interface Gate {
+  promise: Promise<void>;
+  open: () => void;
+}
+
 export class MockOpenAI {
   /** http://127.0.0.1:PORT/v1 */
   readonly baseURL: string;
@@ -120,6 +127,10 @@ export class MockOpenAI {
   private readonly promptCache = new PromptCache();
   private seq = 0;
   private closed = false;
+  /** While set, every answer waits for it (see hold). */
+  private gate: Gate | undefined;
+  /** A hold that starts with the first request for which `when` holds. */
+  private holdAt: { when: () => boolean; gate: Gate } | undefined;
   /** Uploaded files and batches; `batch.settings` says how long a batch stays pending and how it ends. */
   readonly batch: FilesAndBatches;
   private readonly inFlight: Record<string, number> = {};
@@ -191,11 +202,11 @@ export class MockOpenAI {
   }
 
   /**
-   * Resolves once at least `count` requests (of `route`, when given) have arrived; rejects after `timeoutMs`.
-   * Handy to act while a request is pending (e.g. cancel during a hang).
+   * Resolves once at least `count` requests (of `route`, when given) have arrived; rejects after `timeoutMs` (default:
+   * the suites' generous wait ceiling). Handy to act while a request is pending (e.g. cancel during a hang).
    */
   async waitForRequests(count: number, o: { route?: RecordedRequest['route']; timeoutMs?: number } = {}): Promise<RecordedRequest[]> {
-    const deadline = Date.now() + (o.timeoutMs ?? 5_000);
+    const deadline = Date.now() + (o.timeoutMs ?? WAIT_CEILING_MS);
     const matching = (): RecordedRequest[] => this.requests.filter((r) => o.route === undefined || r.route === o.route);
     while (matching().length < count) {
       if (Date.now() > deadline) {
@@ -204,6 +215,25 @@ export class MockOpenAI {
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
     return matching();
+  }
+
+  /**
+   * Holds every answer until the returned function is called: requests still arrive and are recorded, none is answered.
+   * With `when`, the hold starts at the first request that arrives while `when()` is true (it sees `requests` with that
+   * request in it), e.g. `mock.hold(() => turnRequests(mock).length > 4)` lets exactly four turns through. A test that
+   * must act while a run is mid-way (a second driver, a signal, a kill) holds the mock instead of counting on the run
+   * being slow on this machine. `reset()` and `close()` let held requests go too.
+   */
+  hold(when?: () => boolean): () => void {
+    let open!: () => void;
+    const gate: Gate = { promise: new Promise<void>((resolve) => (open = resolve)), open: () => open() };
+    if (when) this.holdAt = { when, gate };
+    else this.gate = gate;
+    return () => {
+      if (this.gate === gate) this.gate = undefined;
+      if (this.holdAt?.gate === gate) this.holdAt = undefined;
+      gate.open();
+    };
   }
 
   /** The most requests of a route (or of any route) that were in flight at the same time since the last reset. */
@@ -217,8 +247,11 @@ export class MockOpenAI {
     return [...this.violations, ...this.batch.violations];
   }
 
-  /** Forgets requests, violations, queued replies, the fallback and the prompt cache. Options stay. */
+  /** Forgets requests, violations, queued replies, the fallback and the prompt cache, and lets held answers go. Options stay. */
   reset(): void {
+    this.gate?.open();
+    this.holdAt?.gate.open();
+    this.gate = this.holdAt = undefined;
     this.requests.length = 0;
     this.violations = [];
     this.queues.chat = [];
@@ -239,6 +272,8 @@ export class MockOpenAI {
       p.resolve();
     }
     this.pending.clear();
+    this.gate?.open();
+    this.holdAt?.gate.open();
     for (const res of this.openResponses) res.destroy();
     this.openResponses.clear();
     await new Promise<void>((resolve) => {
@@ -330,7 +365,12 @@ export class MockOpenAI {
       }
     }
 
+    if (this.holdAt?.when()) {
+      this.gate = this.holdAt.gate;
+      this.holdAt = undefined;
+    }
     await this.sleep(this.latencyMs);
+    while (this.gate && !this.closed) await this.gate.promise;
     if (this.closed || res.destroyed) return;
 
     if (this.azure && route !== 'other' && !url.searchParams.get('api-version')) {

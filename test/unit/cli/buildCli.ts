@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { build } from 'esbuild';
 import type { Plugin } from 'esbuild';
 import type { MockOpenAI } from '../../support/openaiMock';
+import { WAIT_CEILING_MS } from '../../support/waitFor';
 import { cleanCliEnv, mockSuite } from '../run/helpers';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..', '..');
@@ -70,7 +71,7 @@ export interface RunningCli {
 
 /** Starts the bundled CLI at `cli` with `args` (environment: this process's unless `env`; killed after `timeoutMs`). */
 export function startCli(cli: string, args: string[], o: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): RunningCli {
-  const child = spawn(process.execPath, [cli, ...args], { ...(o.env ? { env: o.env } : {}), stdio: ['ignore', 'pipe', 'pipe'], timeout: o.timeoutMs ?? 30_000 });
+  const child = spawn(process.execPath, [cli, ...args], { ...(o.env ? { env: o.env } : {}), stdio: ['ignore', 'pipe', 'pipe'], timeout: o.timeoutMs ?? WAIT_CEILING_MS });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
@@ -126,8 +127,8 @@ export interface CliAgainstMock {
 /**
  * The suite's mock (mockSuite: started in `before`, reset before each test, closed in `after`; with `checkSpec`, every
  * request of a test must be valid against OpenAI's spec) and its own build of the CLI (useBuiltCli), run as separate
- * processes. `drop` removes more variables of this process's environment (e.g. GIT_*); `timeoutMs` (default 60 s) ends
- * a CLI process that hangs.
+ * processes. `drop` removes more variables of this process's environment (e.g. GIT_*); `timeoutMs` (default: the suites'
+ * wait ceiling) ends a CLI process that hangs.
  */
 export function useCliAgainstMock(o: { drop?: RegExp; timeoutMs?: number; checkSpec?: boolean } = {}): CliAgainstMock {
   const suite = mockSuite({ checkSpec: o.checkSpec ?? false });
@@ -144,7 +145,7 @@ export function useCliAgainstMock(o: { drop?: RegExp; timeoutMs?: number; checkS
       env ??= { ...Object.fromEntries(Object.entries(cleanCliEnv()).filter(([k]) => !o.drop?.test(k))), ...suite.env };
       return env;
     },
-    start: (args, e) => startCli(rig.cli, args, { env: e ?? rig.env, timeoutMs: o.timeoutMs ?? 60_000 }),
+    start: (args, e) => startCli(rig.cli, args, { env: e ?? rig.env, timeoutMs: o.timeoutMs ?? WAIT_CEILING_MS }),
     run: (args, e) => rig.start(args, e).done,
   };
   return rig;

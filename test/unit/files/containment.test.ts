@@ -176,9 +176,8 @@ describe('containment: nothing outside the review is read or written', function 
     const dir = await tempDir();
     const fifo = path.join(dir, 'pipe.csv');
     execFileSync('mkfifo', [fifo]);
-    const started = Date.now();
+    // (a FIFO opened for reading would block forever: mocha's timeout is the hang's witness, not a clock here)
     const r1 = await importRankingsCsv(fifo, root, { force: false });
-    assert.ok(Date.now() - started < 5000);
     assert.match(allText(r1.diagnostics), /named pipe \(FIFO\), not a regular file/);
     const big = path.join(dir, 'big.csv');
     await fs.writeFile(big, Buffer.alloc(5 * 1024 * 1024, 'a'));

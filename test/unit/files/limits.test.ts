@@ -19,9 +19,8 @@ describe('limits: regular files, byte caps, nesting, diagnostics per file', func
   it('a FIFO as brief.md is "not a regular file" at once (no hang)', async () => {
     const root = await makeReview({ brief: null });
     execFileSync('mkfifo', [path.join(root, 'brief.md')]);
-    const started = Date.now();
+    // Opening a FIFO for reading would block until a writer comes: that hang is what mocha's timeout would catch.
     const { diagnostics } = await loadReview(root);
-    assert.ok(Date.now() - started < 5000, 'no hang');
     assert.match(formatDiagnostic(diagnostics.find((d) => d.file === 'brief.md')!), /^brief\.md:0:0: error: brief\.md is a named pipe \(FIFO\), not a regular file/);
   });
 
@@ -54,9 +53,7 @@ describe('limits: regular files, byte caps, nesting, diagnostics per file', func
     it(`deep ${name} nesting in a ranking is an error in words with its place, never "Maximum call stack"`, async () => {
       const root = await makeReview();
       await fs.writeFile(path.join(root, 'rankings', 'deep.yaml'), text);
-      const started = Date.now();
       const { diagnostics } = await loadReview(root);
-      assert.ok(Date.now() - started < 10_000);
       const d = diagnostics.find((x) => x.file === 'rankings/deep.yaml')!;
       assert.match(d.message, new RegExp(`nested more than ${MAX_NESTING} levels deep`));
       assert.ok(d.line >= 2, 'with its line');

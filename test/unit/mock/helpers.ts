@@ -5,9 +5,10 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import OpenAI from 'openai';
 import { resolveSpecPath } from '../../support/openaiMock/specValidator';
+import { WAIT_CEILING_MS } from '../../support/waitFor';
 
 export function client(baseURL: string, o: { maxRetries?: number; timeout?: number } = {}): OpenAI {
-  return new OpenAI({ apiKey: 'test-key', baseURL, maxRetries: o.maxRetries ?? 0, timeout: o.timeout ?? 5_000 });
+  return new OpenAI({ apiKey: 'test-key', baseURL, maxRetries: o.maxRetries ?? 0, timeout: o.timeout ?? WAIT_CEILING_MS });
 }
 
 /** A validator for one of the subset's definitions (responses included), to check what the mock answers. */

@@ -4,9 +4,11 @@ import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { MockOpenAI } from '../../support/openaiMock';
 import { RunRecordSchema } from '../../../src/core/record/record';
+import { readRunRecord } from '../../../src/core/record/store';
 import { parseRunArgs } from '../../../src/cli/commands/run';
 import { makeReview, makeTempDir } from './fixtures';
 import { TEST_KEY, turnRequests } from './helpers';
+import { waitFor } from '../../support/waitFor';
 
 const REPO = path.resolve(__dirname, '../../../..');
 const DIST_CLI = path.join(REPO, 'dist', 'cli.js');
@@ -36,13 +38,6 @@ function cleanEnv(): Record<string, string> {
   return env;
 }
 
-async function until(cond: () => boolean, ms = 20_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe('teamfusion run (command line)', function () {
   this.timeout(90_000);
@@ -151,11 +146,13 @@ describe('teamfusion run (command line)', function () {
 
   it('Ctrl+C (SIGINT) cancels: exit 130, status cancelled', async () => {
     const root = await makeReview({ options: 3, designers: 2 });
-    mock.latencyMs = 100;
+    // The second turn waits on the model until the signal has done its work: the run cannot finish first.
+    const release = mock.hold(() => turnRequests(mock).length > 1);
     const p = start(['run', root], env);
-    await until(() => turnRequests(mock).length >= 2);
+    await waitFor('the run to ask its second turn', () => turnRequests(mock).length >= 2);
     p.child.kill('SIGINT');
     const r = await p.done;
+    release();
     assert.equal(r.code, 130, r.stderr);
     const id = (await fs.readdir(path.join(root, 'runs')))[0]!;
     const rec = RunRecordSchema.parse(JSON.parse(await fs.readFile(path.join(root, 'runs', id, 'run.json'), 'utf8')));
@@ -165,20 +162,22 @@ describe('teamfusion run (command line)', function () {
 
   it('resume after a hard kill (kill -9) does not re-request recorded turns', async () => {
     const root = await makeReview({ options: 4, designers: 3 });
-    mock.latencyMs = 60;
+    // Four turns answered; the fifth is asked and never answered before the kill.
+    const release = mock.hold(() => turnRequests(mock).length > 4);
     const p = start(['run', root, '--turns', '2', '--iterations', '2', '--mode', 'together'], env);
-    await until(() => turnRequests(mock).length >= 5);
+    await waitFor('the run to ask its fifth turn', () => turnRequests(mock).length >= 5);
     p.child.kill('SIGKILL');
     const killed = await p.done;
     assert.equal(killed.signal, 'SIGKILL');
     const id = (await fs.readdir(path.join(root, 'runs')))[0]!;
-    const before = RunRecordSchema.parse(JSON.parse(await fs.readFile(path.join(root, 'runs', id, 'run.json'), 'utf8')));
+    // What a resume starts from: run.json (rewritten at each round's end) with the journal's later turns over it.
+    const before = await readRunRecord(root, id);
     assert.equal(before.status, 'running', 'a killed run stays "running" on disk');
     const recorded = before.iterations[0]!.messages.length;
-    assert.ok(recorded >= 4 && recorded < 12, `recorded ${recorded}`);
+    assert.equal(recorded, 4, 'the four answered turns are on disk');
     const requestsAtKill = turnRequests(mock).length;
 
-    mock.latencyMs = 0;
+    release();
     const r = await start(['run', root, '--resume', id], env).done;
     assert.equal(r.code, 0, r.stderr);
     const after = RunRecordSchema.parse(JSON.parse(await fs.readFile(path.join(root, 'runs', id, 'run.json'), 'utf8')));

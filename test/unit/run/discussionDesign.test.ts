@@ -12,6 +12,7 @@ import { readRunRecord } from '../../../src/core/record/store';
 import { GOAL, STYLE } from '../../../src/core/discussion/prompts';
 import { makeReview } from './fixtures';
 import { chatRequests, clientFor, collect, turnRequests, useEngineMock } from './helpers';
+import { waitFor } from '../../support/waitFor';
 
 type ApiMessage = { role: string; content: string | { type: string; text?: string }[] };
 const messagesOf = (r: RecordedRequest): ApiMessage[] => (r.body as { messages: ApiMessage[] }).messages;
@@ -32,8 +33,17 @@ describe('discussion design: modes, order, layers, hierarchy (against the spec-c
 
   it('separate-then-together: round 1 independent calls overlap in time and none carries another proxy\'s message', async () => {
     const root = await makeReview({ options: 4, designers: 4 });
-    mock.latencyMs = 150;
-    const record = await startRun(opts(root, { settings: { iterations: 1, turnsPerAgent: 2 } }));
+    // Nothing is answered until the four have arrived (a runner that asked one after another would never ask the second).
+    const release = mock.hold();
+    const running = startRun(opts(root, { settings: { iterations: 1, turnsPerAgent: 2 } }));
+    let ended = false;
+    void running.then(
+      () => (ended = true),
+      () => (ended = true),
+    );
+    await waitFor('the four independent calls in flight at once', () => ended || turnRequests(mock).length >= 4);
+    release();
+    const record = await running;
     assert.equal(record.status, 'completed', record.error);
     const turns = turnRequests(mock);
     const independent = turns.slice(0, 4);
@@ -60,8 +70,19 @@ describe('discussion design: modes, order, layers, hierarchy (against the spec-c
   it('maxConcurrency bounds how many independent calls are in flight', async () => {
     const root = await makeReview({ options: 3, designers: 4 });
     await fs.writeFile(path.join(root, 'review.yaml'), 'maxConcurrency: 2\n');
+    // Two are held until both have arrived: the limit is used. Later answers take a while, so a third sent too early
+    // would be in flight beside them.
+    const release = mock.hold();
     mock.latencyMs = 120;
-    const record = await startRun(opts(root, { settings: { iterations: 1, turnsPerAgent: 1 } }));
+    const running = startRun(opts(root, { settings: { iterations: 1, turnsPerAgent: 1 } }));
+    let ended = false;
+    void running.then(
+      () => (ended = true),
+      () => (ended = true),
+    );
+    await waitFor('two independent calls in flight at once', () => ended || turnRequests(mock).length >= 2);
+    release();
+    const record = await running;
     assert.equal(record.status, 'completed', record.error);
     assert.equal(record.settings.maxConcurrency, 2);
     assert.equal(mock.maxInFlight('chat'), 2);

@@ -4,6 +4,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import OpenAI from 'openai';
 import { MockOpenAI, type MockFallback } from '../../support/openaiMock';
+import { WAIT_CEILING_MS } from '../../support/waitFor';
 import { makeBriefRunReview, makeTempDir } from './fixtures';
 import type { RunEvent } from '../../../src/core/run/events';
 import { createModelClient } from '../../../src/core/llm/client';
@@ -11,7 +12,7 @@ import { createModelClient } from '../../../src/core/llm/client';
 export const TEST_KEY = 'sk-test-SECRET-do-not-write-0123456789';
 
 export function clientFor(mock: MockOpenAI, o: { timeoutMs?: number; maxRetries?: number } = {}): OpenAI {
-  return createModelClient({ apiKey: TEST_KEY, baseURL: mock.baseURL, timeoutMs: o.timeoutMs ?? 5000, maxRetries: o.maxRetries ?? 2 });
+  return createModelClient({ apiKey: TEST_KEY, baseURL: mock.baseURL, timeoutMs: o.timeoutMs ?? WAIT_CEILING_MS, maxRetries: o.maxRetries ?? 2 });
 }
 
 export function collect(): { events: RunEvent[]; onEvent: (e: RunEvent) => void } {
@@ -108,15 +109,6 @@ export function startCli(args: string[], env: Record<string, string | undefined>
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   const done = new Promise<CliResult>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
   return { child, done };
-}
-
-/** Waits until `cond` holds (polling), failing after `ms`. */
-export async function until(cond: () => boolean, ms = 20_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 /** A brief review of `members` members ("m1"…) with one completed brief run made by the built CLI against the suite's mock. */

@@ -10,6 +10,7 @@ import { resumeRun, startRun, type RunnerOptions } from '../../../src/core/run/r
 import { loadRunRecord, runFileWrites } from '../../../src/core/record/store';
 import { makeReview } from './fixtures';
 import { clientFor, turnRequests, useEngineMock } from './helpers';
+import { waitFor } from '../../support/waitFor';
 
 /** 4 designers × 1 turn, 2 iterations, one after the other in file order: a round is 4 messages. */
 const settings = { turnsPerAgent: 1, iterations: 2, mode: 'together', order: 'fixed' } as const;
@@ -82,15 +83,10 @@ describe('run journal: turns appended and synced, run.json whole at round bounda
     const controller = new AbortController();
     const started = startRun(opts({ signal: controller.signal }));
     const runs = path.join(root, 'runs');
-    let id = '';
-    for (let i = 0; i < 400 && turns < 3; i++) await new Promise((res) => setTimeout(res, 25));
-    id = (await fs.readdir(runs)).find((n) => /^\d{4}-/.test(n))!;
+    await waitFor('the third turn to be asked', () => turns >= 3);
+    const id = (await fs.readdir(runs)).find((n) => /^\d{4}-/.test(n))!;
     const dir = path.join(runs, id);
-    for (let i = 0; i < 400; i++) {
-      const text = await fs.readFile(path.join(dir, JOURNAL_FILE), 'utf8').catch(() => '');
-      if ((text.match(/"message"/g) ?? []).length >= 2) break;
-      await new Promise((res) => setTimeout(res, 25));
-    }
+    await waitFor('two turns in the journal', async () => ((await fs.readFile(path.join(dir, JOURNAL_FILE), 'utf8').catch(() => '')).match(/"message"/g) ?? []).length >= 2);
     const crash = path.join(root, 'crash-copy');
     await fs.cp(dir, crash, { recursive: true, filter: (src) => !path.basename(src).startsWith(LOCK_FILE) });
     controller.abort();

@@ -11,6 +11,7 @@ import { startRun } from '../../../src/core/run/runner';
 import { noteCommitted } from '../../../src/core/evaluation/decisionTimes';
 import { makeReview, makeTempDir } from './fixtures';
 import { TEST_KEY, clientFor, turnRequests } from './helpers';
+import { waitFor } from '../../support/waitFor';
 
 const REPO = path.resolve(__dirname, '../../../..');
 const CLI = path.join(REPO, 'dist', 'cli.js');
@@ -166,19 +167,12 @@ describe('one driver per run: two processes', function () {
     return { child, done: new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stderr }))) };
   }
 
-  async function until(cond: () => boolean | Promise<boolean>, ms = 30_000): Promise<void> {
-    const end = Date.now() + ms;
-    while (!(await cond())) {
-      if (Date.now() > end) throw new Error('condition not met in time');
-      await new Promise((r) => setTimeout(r, 25));
-    }
-  }
-
   it('a second "run --resume" while the first drives is refused in words, exit 1, and the first completes whole', async () => {
     const root = await makeReview({ options: 3, designers: 3 });
-    mock.latencyMs = 150;
+    // Two turns answered, then the first driver waits on the model while the second tries: however slow this machine.
+    const release = mock.hold(() => turnRequests(mock).length > 2);
     const first = run([root, '--turns', '2', '--iterations', '2']);
-    await until(() => turnRequests(mock).length >= 2);
+    await waitFor('the first driver to ask its third turn', () => turnRequests(mock).length >= 3);
     const id = (await fs.readdir(path.join(root, 'runs')))[0]!;
     assert.equal(await isRunDriven(root, id), true);
 
@@ -189,6 +183,7 @@ describe('one driver per run: two processes', function () {
     assert.match(second.stderr, new RegExp(`Run ${id} is being driven by another process \\(pid ${first.child.pid} on `));
     assert.equal(second.stderr.trim().split('\n').length, 1, 'one line');
 
+    release();
     const r = await first.done;
     assert.equal(r.code, 0, r.stderr);
     const record = RunRecordSchema.parse(JSON.parse(await fs.readFile(path.join(root, 'runs', id, 'run.json'), 'utf8')));
@@ -202,9 +197,9 @@ describe('one driver per run: two processes', function () {
 
   it('after a hard kill (SIGKILL) the run shows as interrupted, and a resume takes it over and completes', async () => {
     const root = await makeReview({ options: 3, designers: 2 });
-    mock.latencyMs = 100;
+    mock.hold(() => turnRequests(mock).length > 2);
     const first = run([root, '--turns', '2', '--iterations', '2']);
-    await until(() => turnRequests(mock).length >= 3);
+    await waitFor('the driver to ask its third turn', () => turnRequests(mock).length >= 3);
     first.child.kill('SIGKILL');
     assert.equal((await first.done).signal, 'SIGKILL');
     const id = (await fs.readdir(path.join(root, 'runs')))[0]!;
@@ -213,7 +208,7 @@ describe('one driver per run: two processes', function () {
     assert.equal(await isRunDriven(root, id), false);
     assert.deepEqual([...(await interruptedRuns(root, [{ id, status: 'running' }]))], [id]);
 
-    mock.latencyMs = 0;
+    mock.reset();
     const resumed = await run([root, '--resume', id]).done;
     assert.equal(resumed.code, 0, resumed.stderr);
     const record = RunRecordSchema.parse(JSON.parse(await fs.readFile(path.join(root, 'runs', id, 'run.json'), 'utf8')));

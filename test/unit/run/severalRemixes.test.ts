@@ -16,6 +16,7 @@ import { answerSchema, parseAnswer, remixJsonSchema } from '../../../src/core/re
 import { parseRunArgs } from '../../../src/cli/commands/run';
 import { makeReview, makeTempDir } from './fixtures';
 import { TEST_KEY, startCli } from './helpers';
+import { waitFor } from '../../support/waitFor';
 
 const isRemixAgent = (r: RecordedRequest): boolean => requestedJsonSchema(r.body)?.name === 'teamfusion_remix';
 const edits = (mock: MockOpenAI): RecordedRequest[] => mock.requests.filter((r) => r.route === 'edit');
@@ -47,9 +48,20 @@ describe('several remixes a round (command line)', function () {
   it('remixesPerIteration: 2, 3 iterations: two edits in each of the first two rounds, distinct directions and ids, all four in the next rounds and the blind set', async () => {
     const root = await makeReview({ options: 6, designers: 3 });
     await fs.writeFile(path.join(root, 'review.yaml'), 'iterations: 3\nturnsPerAgent: 1\nremixesPerIteration: 2\n');
-    mock.latencyMs = 150; // so the two edits of a round are seen in flight together
-    const r = await startCli(['run', root, '--json'], env).done;
-    mock.latencyMs = 0;
+    // Each round's edits are held until both have arrived: seen in flight together however slow this machine is (a
+    // CLI that sent them one after the other would never send the second, and the wait would fail).
+    const running = startCli(['run', root, '--json'], env).done;
+    let ended = false;
+    void running.then(
+      () => (ended = true),
+      () => (ended = true),
+    );
+    for (const k of [1, 2]) {
+      const release = mock.hold(() => edits(mock).length > 2 * (k - 1));
+      await waitFor(`round ${k}'s two edits in flight at once`, () => ended || edits(mock).length >= 2 * k);
+      release();
+    }
+    const r = await running;
     assert.equal(r.code, 0, r.stderr);
     const summary = JSON.parse(r.stdout) as { id: string; remixes: { id: string; file: string; iteration: number }[] };
     assert.deepEqual(summary.remixes.map((m) => m.id), ['r1a', 'r1b', 'r2a', 'r2b']);

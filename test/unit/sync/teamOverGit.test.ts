@@ -14,21 +14,13 @@ import { RunRecordSchema, type RunRecord } from '../../../src/core/record/record
 import { buildCli } from '../cli/buildCli';
 import { makeReview, makeTempDir } from '../run/fixtures';
 import { TEST_KEY, chatRequests } from '../run/helpers';
+import { waitFor } from '../../support/waitFor';
 
 interface Result { code: number | null; stdout: string; stderr: string }
 interface Running { done: Promise<Result>; stderr(): string }
 
-
-/** Waits for a condition (no clock assertion: the deadline only keeps a broken run from hanging the suite). */
-async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, ms = 240_000, detail?: () => string): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > end) throw new Error(`gave up waiting for ${what}${detail ? `; the driver said:\n${detail()}` : ''}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+/** A team's sync goes through real git several times a second: on a loaded machine a step can take minutes. */
+const PATIENCE_MS = 240_000;
 
 /** Every file under a folder with its bytes (relative path → content). */
 async function tree(dir: string): Promise<Map<string, Buffer>> {
@@ -108,7 +100,7 @@ describe('a team on three machines through its git remote (real git, the built C
       }
       return undefined;
     };
-    const id = await until('Ben to see the run waiting for him', () => waitingFor(1));
+    const id = await waitFor('Ben to see the run waiting for him', () => waitingFor(1), PATIENCE_MS);
     phase('Ben sees the run waiting');
 
     // Chen pins Ana's first message from his clone, and (by hand) commits two entries the driver must skip.
@@ -133,20 +125,20 @@ describe('a team on three machines through its git remote (real git, the built C
     phase('Ben said');
 
     // The driver takes both in; then the remote goes away for a while.
-    await until('the driver to take Ben in', async () => {
+    await waitFor('the driver to take Ben in', async () => {
       // (read while the driver may be rebasing its clone: a file can be away for a moment)
       const r = await record(t.review('ana'), id).catch(() => undefined);
       return r?.iterations[0]!.messages.some((m) => m.kind === 'human' && m.speaker === 'd2') || undefined;
-    });
+    }, PATIENCE_MS);
     const away = `${t.remote}-away`;
     await fs.rename(t.remote, away);
     phase('the remote is away');
-    await until('the driver to say it is not synced', () => ana.stderr().includes('not synced:') || undefined);
+    await waitFor('the driver to say it is not synced', () => ana.stderr().includes('not synced:') || undefined, PATIENCE_MS);
     await fs.rename(away, t.remote);
     phase('the remote is back');
 
     // Ben's second turn (iteration 2): he passes; his proxy speaks.
-    await until('Ben to see the run waiting for him again', () => waitingFor(2), undefined, () => `${ana.stderr()}\n${git(t.clone.ana, 'log', '--format=%h %s', '-12')}\n${git(t.clone.ana, 'status', '--short')}`);
+    await waitFor('Ben to see the run waiting for him again', () => waitingFor(2), PATIENCE_MS, () => `${ana.stderr()}\n${git(t.clone.ana, 'log', '--format=%h %s', '-12')}\n${git(t.clone.ana, 'status', '--short')}`);
     const passed = await tf(['say', t.review('ben'), id, '--as', 'd2', '--sync', '/pass']);
     phase('Ben passed');
     assert.equal(passed.code, 0, passed.stderr);
@@ -201,11 +193,11 @@ describe('a team on three machines through its git remote (real git, the built C
     const t = await team();
     const ana = start(['run', t.review('ana'), '--sync', '--sync-interval', '0.2', '--human', 'd2', '--iterations', '1', '--turns', '1', '--mode', 'together', '--order', 'fixed']);
     let id = '';
-    await until('the run to wait', async () => {
+    await waitFor('the run to wait', async () => {
       git(t.clone.ben, 'pull', '--quiet', '--rebase');
       id = (await fs.readdir(path.join(t.review('ben'), 'runs')).catch(() => [] as string[]))[0] ?? '';
       return id && (await record(t.review('ben'), id)).status === 'waiting' ? true : undefined;
-    });
+    }, PATIENCE_MS);
     const file = path.join(t.review('ben'), 'runs', id, 'run.json');
     const tampered = (await fs.readFile(file, 'utf8')).replace('"candidates": [', '"candidates": [\n        "../../secret",');
     await fs.writeFile(file, tampered);
