@@ -23,7 +23,7 @@ import type { Page } from 'playwright-core';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { repoRoot } from '../../harness/codeServer';
 import { MockOpenAI, designerReply } from '../../support/openaiMock';
-import { DARK, command, startWorkbench, type Workbench, type WorkbenchOptions } from './workbench';
+import { DARK, command, screenshot, startWorkbench, type Workbench, type WorkbenchOptions } from './workbench';
 
 export const REPO = repoRoot();
 /** The built command-line tool (`npm run build`). */
@@ -280,6 +280,15 @@ export function e2eSuite(name: string, o: SuiteOptions = {}): E2eSuite {
       await running?.stop();
     },
   };
+  // What the screen showed when a test failed: .test-output/screenshots/FAILED-<suite>-<test>.png.
+  afterEach(async function () {
+    if (this.currentTest?.state !== 'failed' || !w) return;
+    const shot = `FAILED-${name}-${this.currentTest.title}`.replace(/[^\w.-]+/g, '-').slice(0, 120);
+    await screenshot(w.page, shot).then(
+      (file) => console.log(`      (screenshot of the failure: ${path.relative(repoRoot(), file)})`),
+      () => undefined,
+    );
+  });
   after(async () => {
     await suite.stopWorkbench();
     await mock?.close();

@@ -231,20 +231,39 @@ export async function pickReview(page: Page, name: string, ceilingMs = 180_000):
  * "TeamFusion: Open Review", then pick `name` if VS Code asks which review, and wait for the panel titled `title`.
  * Whichever comes first is observed (the picker or the panel): nothing here assumes how long activation, the workspace
  * search or the first render take (a picker that shows after a fixed wait used to be missed on a loaded machine).
+ * A quick pick closes when focus moves away, and then nothing opens: when neither the picker nor the panel nor any
+ * quick input has shown for a while, the command is run again (a second picker replaces a first one still coming, so
+ * a command that was only slow is not hurt). A picker still up once the panel shows is closed.
  */
 export async function openReview(page: Page, name: string, title: string, ceilingMs = 180_000): Promise<Frame> {
-  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
+  const quickInput = page.locator('.quick-input-widget');
+  await quickInput.waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
   await runCommand(page, 'TeamFusion: Open Review');
   const deadline = Date.now() + ceilingMs;
   let picked = false;
+  let runs = 1;
+  let quietSince = Date.now();
   for (;;) {
     if (!picked) picked = await pickIfAsked(page, name).catch(() => false);
     const f = await panelTitled(page, title);
-    if (f) return f;
-    if (Date.now() > deadline) throw new Error(`No review panel titled "${title}" within ${ceilingMs} ms${picked ? '' : ' (VS Code never asked which review)'}`);
+    if (f) {
+      const picker = page.locator(REVIEW_PICKER);
+      if (await picker.isVisible().catch(() => false)) await picker.locator('input').press('Escape').catch(() => undefined);
+      return f;
+    }
+    if (picked || (await quickInput.isVisible().catch(() => false))) quietSince = Date.now();
+    else if (Date.now() - quietSince > RERUN_AFTER_MS) {
+      await runCommand(page, 'TeamFusion: Open Review');
+      runs++;
+      quietSince = Date.now();
+    }
+    if (Date.now() > deadline) throw new Error(`No review panel titled "${title}" within ${ceilingMs} ms${picked ? '' : ` (VS Code never asked which review; the command was run ${runs} times)`}`);
     await page.waitForTimeout(200);
   }
 }
+
+/** How long Open Review may show nothing at all (no picker, no panel, no quick input) before it is run again. */
+const RERUN_AFTER_MS = 30_000;
 
 /**
  * "TeamFusion: Open Review" in a workspace with several reviews, timed: milliseconds from choosing `name` in the picker
