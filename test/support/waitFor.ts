@@ -25,3 +25,14 @@ export async function waitFor<T>(
     await new Promise((r) => setTimeout(r, every));
   }
 }
+
+/**
+ * A getter that turns true once `p` has settled, either way: for a probe that stops waiting when the work it watches
+ * ended early (the caller then awaits `p` and its assertions say what went wrong).
+ */
+export function hasSettled(p: Promise<unknown>): () => boolean {
+  let settled = false;
+  const mark = (): void => void (settled = true);
+  p.then(mark, mark);
+  return () => settled;
+}

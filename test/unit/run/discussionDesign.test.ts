@@ -12,7 +12,7 @@ import { readRunRecord } from '../../../src/core/record/store';
 import { GOAL, STYLE } from '../../../src/core/discussion/prompts';
 import { makeReview } from './fixtures';
 import { chatRequests, clientFor, collect, turnRequests, useEngineMock } from './helpers';
-import { waitFor } from '../../support/waitFor';
+import { hasSettled, waitFor } from '../../support/waitFor';
 
 type ApiMessage = { role: string; content: string | { type: string; text?: string }[] };
 const messagesOf = (r: RecordedRequest): ApiMessage[] => (r.body as { messages: ApiMessage[] }).messages;
@@ -36,12 +36,8 @@ describe('discussion design: modes, order, layers, hierarchy (against the spec-c
     // Nothing is answered until the four have arrived (a runner that asked one after another would never ask the second).
     const release = mock.hold();
     const running = startRun(opts(root, { settings: { iterations: 1, turnsPerAgent: 2 } }));
-    let ended = false;
-    void running.then(
-      () => (ended = true),
-      () => (ended = true),
-    );
-    await waitFor('the four independent calls in flight at once', () => ended || turnRequests(mock).length >= 4);
+    const ended = hasSettled(running);
+    await waitFor('the four independent calls in flight at once', () => ended() || turnRequests(mock).length >= 4);
     release();
     const record = await running;
     assert.equal(record.status, 'completed', record.error);
@@ -75,12 +71,8 @@ describe('discussion design: modes, order, layers, hierarchy (against the spec-c
     const release = mock.hold();
     mock.latencyMs = 120;
     const running = startRun(opts(root, { settings: { iterations: 1, turnsPerAgent: 1 } }));
-    let ended = false;
-    void running.then(
-      () => (ended = true),
-      () => (ended = true),
-    );
-    await waitFor('two independent calls in flight at once', () => ended || turnRequests(mock).length >= 2);
+    const ended = hasSettled(running);
+    await waitFor('two independent calls in flight at once', () => ended() || turnRequests(mock).length >= 2);
     release();
     const record = await running;
     assert.equal(record.status, 'completed', record.error);

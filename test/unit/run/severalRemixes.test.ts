@@ -16,7 +16,7 @@ import { answerSchema, parseAnswer, remixJsonSchema } from '../../../src/core/re
 import { parseRunArgs } from '../../../src/cli/commands/run';
 import { makeReview, makeTempDir } from './fixtures';
 import { TEST_KEY, startCli } from './helpers';
-import { waitFor } from '../../support/waitFor';
+import { hasSettled, waitFor } from '../../support/waitFor';
 
 const isRemixAgent = (r: RecordedRequest): boolean => requestedJsonSchema(r.body)?.name === 'teamfusion_remix';
 const edits = (mock: MockOpenAI): RecordedRequest[] => mock.requests.filter((r) => r.route === 'edit');
@@ -51,14 +51,10 @@ describe('several remixes a round (command line)', function () {
     // Each round's edits are held until both have arrived: seen in flight together however slow this machine is (a
     // CLI that sent them one after the other would never send the second, and the wait would fail).
     const running = startCli(['run', root, '--json'], env).done;
-    let ended = false;
-    void running.then(
-      () => (ended = true),
-      () => (ended = true),
-    );
+    const ended = hasSettled(running);
     for (const k of [1, 2]) {
       const release = mock.hold(() => edits(mock).length > 2 * (k - 1));
-      await waitFor(`round ${k}'s two edits in flight at once`, () => ended || edits(mock).length >= 2 * k);
+      await waitFor(`round ${k}'s two edits in flight at once`, () => ended() || edits(mock).length >= 2 * k);
       release();
     }
     const r = await running;
