@@ -38,7 +38,6 @@ function cleanEnv(): Record<string, string> {
   return env;
 }
 
-
 describe('teamfusion run (command line)', function () {
   this.timeout(90_000);
   let mock: MockOpenAI;

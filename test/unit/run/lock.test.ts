@@ -197,7 +197,7 @@ describe('one driver per run: two processes', function () {
 
   it('after a hard kill (SIGKILL) the run shows as interrupted, and a resume takes it over and completes', async () => {
     const root = await makeReview({ options: 3, designers: 2 });
-    mock.hold(() => turnRequests(mock).length > 2);
+    const release = mock.hold(() => turnRequests(mock).length > 2);
     const first = run([root, '--turns', '2', '--iterations', '2']);
     await waitFor('the driver to ask its third turn', () => turnRequests(mock).length >= 3);
     first.child.kill('SIGKILL');
@@ -208,7 +208,7 @@ describe('one driver per run: two processes', function () {
     assert.equal(await isRunDriven(root, id), false);
     assert.deepEqual([...(await interruptedRuns(root, [{ id, status: 'running' }]))], [id]);
 
-    mock.reset();
+    release();
     const resumed = await run([root, '--resume', id]).done;
     assert.equal(resumed.code, 0, resumed.stderr);
     const record = RunRecordSchema.parse(JSON.parse(await fs.readFile(path.join(root, 'runs', id, 'run.json'), 'utf8')));
