@@ -4,9 +4,9 @@
  * is always one line. `--json` output escapes the same characters as \uXXXX inside strings (valid JSON, and safe to
  * print: JSON.stringify alone escapes C0 but not DEL, C1, bidi controls or U+2028/U+2029).
  */
-import { printable } from '../core/files/reviewFiles';
+import { printable } from '../core/kernel/text';
 import { formatDiagnostic } from '../core/diagnostics/diagnostics';
-import type { Diagnostic } from '../core/review/model';
+import type { Diagnostic } from '../core/diagnostics/diagnostics';
 
 export { printable };
 

@@ -19,7 +19,7 @@ import {
   topChoiceOf,
   type DesignerTop,
 } from '../../core/analysis';
-import { printable } from '../../core/files/reviewFiles';
+import { printable } from '../../core/kernel/text';
 import { loadReview } from '../../core/review/loadReview';
 import { UsageError } from '../usage';
 import { safeJson } from '../output';

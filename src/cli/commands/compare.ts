@@ -8,7 +8,7 @@ import { briefComparisonSentences, compareBriefRun, compareRun } from '../../cor
 import { taskOf } from '../../core/record/record';
 import { readRunRecord } from '../../core/record/store';
 import { comparisonSentences } from '../../core/evaluation/format';
-import { printable } from '../../core/files/reviewFiles';
+import { printable } from '../../core/kernel/text';
 import { UsageError } from '../usage';
 import { safeJson } from '../output';
 import { parseStrict } from './validate';

@@ -5,7 +5,7 @@
  */
 import * as path from 'node:path';
 import { isIsoTime, loadDecision, writeDecision } from '../../core/evaluation/baseline';
-import { printable } from '../../core/files/reviewFiles';
+import { printable } from '../../core/kernel/text';
 import { formatDiagnostic } from '../../core/diagnostics/diagnostics';
 import { loadReview } from '../../core/review/loadReview';
 import { writeLine } from '../output';

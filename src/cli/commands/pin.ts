@@ -5,7 +5,7 @@
  * (unknown message or designer, no lead and no --as, --remove of a message that is not pinned), 2 usage.
  */
 import * as path from 'node:path';
-import { printable } from '../../core/files/reviewFiles';
+import { printable } from '../../core/kernel/text';
 import { PeopleInputError, driverWords, submitPin } from '../../core/people/submit';
 import { UsageError } from '../usage';
 import { parseStrict } from './validate';

@@ -6,7 +6,7 @@
  * an @mention of nobody), 2 usage.
  */
 import * as path from 'node:path';
-import { printable } from '../../core/files/reviewFiles';
+import { printable } from '../../core/kernel/text';
 import { PeopleInputError, driverWords, submitSay } from '../../core/people/submit';
 import { UsageError } from '../usage';
 import { parseStrict } from './validate';

@@ -3,7 +3,7 @@
  * review-file room (atomic, contained); read back with the same checks as any input (byte cap, UTF-8, schema).
  */
 import { readKindJson } from '../files/kindJson';
-import { writeReviewFile } from '../files/reviewFiles';
+import { writeReviewFile } from '../files/reviewWrites';
 import { RUNS_DIR } from '../record/store';
 import { AnalysisFileSchema, type AnalysisFile } from './schema';
 

@@ -1,7 +1,19 @@
 /** Building, ordering and printing diagnostics (contract §3: `<file>:<line>:<col>: error|warning: <message>`). */
-import type { Diagnostic, Severity } from '../review/model';
-import { naturalCompare } from '../review/naturalOrder';
-import { printable } from '../files/reviewFiles';
+import { naturalCompare } from '../kernel/naturalOrder';
+import { printable } from '../kernel/text';
+
+export type Severity = 'error' | 'warning';
+
+/** One problem found in a review folder. `file` is relative to the review root, with forward slashes. */
+export interface Diagnostic {
+  file: string;
+  /** 1-based; 0 when unknown. */
+  line: number;
+  /** 1-based; 0 when unknown. */
+  column: number;
+  severity: Severity;
+  message: string;
+}
 
 export function diag(file: string, line: number, column: number, severity: Severity, message: string): Diagnostic {
   return { file, line, column, severity, message };

@@ -4,12 +4,13 @@
  * `decidedAt`, ISO times) and its designers answer the same survey in `survey/<designer-id>.yaml` at its root (contract §6).
  * Everything is read and written through the review-files room; diagnostics are `file:line:col`.
  */
-import { isMap, isScalar, LineCounter, parseDocumentUnique, stringify } from '../yaml';
+import { isMap, isScalar, LineCounter, parseDocumentUnique, stringify } from '../kernel/yaml';
 import type { Node, Pair, YAMLMap } from 'yaml';
 import { capKindDiagnostics, fileErrorDiagnostic, readKindText } from '../files/fileKinds';
-import { ReviewFileError, statInReview, writeReviewFile } from '../files/reviewFiles';
+import { ReviewFileError, statInReview } from '../files/reviewFiles';
+import { writeReviewFile } from '../files/reviewWrites';
 import { error, sortDiagnostics, warning } from '../diagnostics/diagnostics';
-import type { Diagnostic } from '../review/model';
+import type { Diagnostic } from '../diagnostics/diagnostics';
 import { yamlProblem } from '../rankings/rankingText';
 import { closestId } from '../rankings/suggest';
 import { tQuantile975 } from '../stats/convergence';

@@ -10,13 +10,15 @@
  * each is matched to the team by its name with the one id rule (designerId.ts): a file named after nobody on the team, or
  * spelled otherwise than the designer's id (`ANA`, `ａｎａ` beside `ana`), is refused in words and not counted.
  */
-import { isMap, isScalar, isSeq, LineCounter, parseDocumentUnique, stringify } from '../yaml';
+import { isMap, isScalar, isSeq, LineCounter, parseDocumentUnique, stringify } from '../kernel/yaml';
 import type { Node, Pair, YAMLMap } from 'yaml';
 import { capKindDiagnostics, fileErrorDiagnostic, readKindText, type FileKindName } from '../files/fileKinds';
-import { listInReview, printable, ReviewFileError, writeReviewFile } from '../files/reviewFiles';
+import { listInReview, ReviewFileError } from '../files/reviewFiles';
+import { writeReviewFile } from '../files/reviewWrites';
+import { printable } from '../kernel/text';
 import { DESIGNER_ID_PATTERN, designerKey } from '../review/designerId';
 import { error, sortDiagnostics, warning } from '../diagnostics/diagnostics';
-import type { Diagnostic } from '../review/model';
+import type { Diagnostic } from '../diagnostics/diagnostics';
 import { yamlProblem } from '../rankings/rankingText';
 import { allMessages, type RunRecord } from '../record/record';
 import { preferenceRel, ratingsRel, surveyRel } from '../rerank/paths';

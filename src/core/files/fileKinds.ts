@@ -7,7 +7,7 @@
  * it: a kind added here is capped, documented and attacked without anything else to remember.
  */
 import { error, capPerFile, MAX_DIAGNOSTICS_PER_FILE } from '../diagnostics/diagnostics';
-import type { Diagnostic } from '../review/model';
+import type { Diagnostic } from '../diagnostics/diagnostics';
 import { MAX_NESTING, checkNesting } from './nesting';
 import { LIMITS, ReviewFileError, readReviewText, toRel } from './reviewFiles';
 

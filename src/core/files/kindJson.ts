@@ -5,7 +5,7 @@
  */
 import type * as z from 'zod';
 import { lineColAt, locateJsonValue } from '../diagnostics/jsonLocate';
-import { zodSentence } from '../zodText';
+import { zodSentence } from '../kernel/zodText';
 import { readKindText, type FileKindName } from './fileKinds';
 import { ReviewFileError } from './reviewFiles';
 

@@ -3,7 +3,7 @@
  * (transcript.md, result.md, evaluation.md …): it renders as the text it is, never as HTML, a link, an image or a control
  * character. Used for every name, message and file name those files carry.
  */
-import { printable } from './reviewFiles';
+import { printable } from '../kernel/text';
 
 /**
  * Text on one Markdown line: line breaks become spaces; control and bidi characters are shown escaped (\x1b …); `&` and

@@ -8,7 +8,7 @@
  * a column); inside `[…]`/`{…}` that bound at the opening bracket plus the bracket depth. Quoted scalars, comments and
  * block scalars are skipped by the lexer, so brackets or indentation inside text never count.
  */
-import { CST, Lexer } from '../yaml';
+import { CST, Lexer } from '../kernel/yaml';
 
 /** Deepest nesting a review file may have (a ranking needs 3 levels, a run record under 10). README "Limits". */
 export const MAX_NESTING = 64;

@@ -9,6 +9,7 @@
  */
 import { constants as fsc, promises as fs, type Stats } from 'node:fs';
 import * as path from 'node:path';
+import { printable } from '../kernel/text';
 
 /** Byte caps per kind of file, checked before a file is parsed (README "Limits"). */
 export const LIMITS = {
@@ -314,40 +315,3 @@ export async function lstatInReview(root: string, rel: string): Promise<Stats | 
     return undefined;
   }
 }
-
-/**
- * Text from files or models made safe for one terminal line: C0 controls (newline as \n, tab as \t, CR as \r, ESC as
- * \x1b …), DEL, C1 (U+0080–U+009F) and bidi controls (U+202A–U+202E, U+2066–U+2069, U+200E/F, U+061C) are escaped.
- */
-export function printable(s: string): string {
-  return s.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => {
-    if (c === '\n') return '\\n';
-    if (c === '\r') return '\\r';
-    if (c === '\t') return '\\t';
-    const code = c.charCodeAt(0);
-    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
-  });
-}
-
-// The write side of the room (and reads of the tool's own files, never through a link) lives in reviewWrites.ts.
-export {
-  appendReviewFile,
-  checkWritable,
-  copyInReview,
-  makeOwnFolder,
-  mkdirInReview,
-  mkdirLocal,
-  moveAside,
-  randomName,
-  readOwnBytes,
-  readOwnText,
-  removeOwnFolder,
-  removeReviewFile,
-  renameOwnFolder,
-  restoreAside,
-  reviewFolder,
-  touchReviewFile,
-  truncateReviewFile,
-  writeLocalFile,
-  writeReviewFile,
-} from './reviewWrites';

@@ -4,7 +4,7 @@
  */
 import * as z from 'zod';
 import { readKindJson } from '../files/kindJson';
-import { writeReviewFile } from '../files/reviewFiles';
+import { writeReviewFile } from '../files/reviewWrites';
 import { UsageSchema } from '../record/record';
 import { reviewRelative } from '../record/store';
 import { DIMENSION_NAMES, type JudgeDimension } from './judgePrompts';

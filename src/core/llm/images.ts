@@ -11,7 +11,8 @@ import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { LIMITS, mkdirLocal, readReviewBytes, resolveInReview, writeLocalFile } from '../files/reviewFiles';
+import { LIMITS, readReviewBytes, resolveInReview } from '../files/reviewFiles';
+import { mkdirLocal, writeLocalFile } from '../files/reviewWrites';
 import { requireSharp } from '../images/sharp';
 
 export const DEFAULT_IMAGE_MAX_SIDE = 1024;

@@ -9,9 +9,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import * as z from 'zod';
-import { ReviewFileError, listInReview, readOwnText, removeReviewFile, writeReviewFile } from '../files/reviewFiles';
+import { ReviewFileError, listInReview } from '../files/reviewFiles';
+import { readOwnText, removeReviewFile, writeReviewFile } from '../files/reviewWrites';
 import { FILE_KINDS, checkKindText } from '../files/fileKinds';
-import { zodSentence } from '../zodText';
+import { zodSentence } from '../kernel/zodText';
 import { RUNS_DIR } from '../record/store';
 import { DESIGNER_ID_PATTERN, sameDesigner } from '../review/designerId';
 

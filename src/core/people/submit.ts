@@ -13,7 +13,7 @@ import { readRunRecord, recordNearCap } from '../record/store';
 import { applyEntries } from './apply';
 import { inboxRel, postToInbox, readInbox, type ReceivedEntry } from './inbox';
 import { isRunDriven, runDriver, type DriverInfo } from '../record/lock';
-import { printable } from '../files/reviewFiles';
+import { printable } from '../kernel/text';
 import { checkSay, entryProblem, findPerson, teamOf } from './team';
 
 export class PeopleInputError extends Error {

@@ -5,7 +5,7 @@
 import type { DesignerRanking, Guest } from '../review/model';
 import type { Message, RunRecord } from '../record/record';
 import { topChoiceOf } from '../analysis/stance';
-import { printable } from '../files/reviewFiles';
+import { printable } from '../kernel/text';
 import { sameDesigner } from '../review/designerId';
 import { MAX_SAY_CHARS } from './inbox';
 

@@ -21,17 +21,19 @@
  */
 import * as path from 'node:path';
 import type * as CsvSync from 'csv-parse/sync';
-import type { Diagnostic, RankingEntry } from '../review/model';
+import type { RankingEntry } from '../review/model';
+import type { Diagnostic } from '../diagnostics/diagnostics';
 import { capPerFile, error, hasErrors, sortDiagnostics, warning } from '../diagnostics/diagnostics';
-import { naturalCompare } from '../review/naturalOrder';
+import { naturalCompare } from '../kernel/naturalOrder';
 import { loadOptions } from '../review/options';
 import { validateRankingText } from './rankingText';
 import { formatRankingJson, formatRankingYaml } from './rankingWriter';
 import { didYouMean } from './suggest';
 import { DESIGNER_ID_PATTERN, designerIdFromName, designerKey } from '../review/designerId';
-import { checkWritable, listInReview, readNamedFile, readReviewBytes, ReviewFileError, writeReviewFile } from '../files/reviewFiles';
+import { listInReview, readNamedFile, readReviewBytes, ReviewFileError } from '../files/reviewFiles';
+import { checkWritable, writeReviewFile } from '../files/reviewWrites';
 import { FILE_KINDS } from '../files/fileKinds';
-import { firstInvalidUtf8 } from '../diagnostics/textFile';
+import { firstInvalidUtf8 } from '../files/textFile';
 
 export interface CsvImportResult {
   /** Paths relative to the review root, e.g. "rankings/ana.yaml". */

@@ -3,15 +3,7 @@
  * Positions are attached by rankingText.ts, which checks one field at a time so that every problem is reported.
  */
 import * as z from 'zod';
-
-/** How a value looks in a message: text in quotes, numbers as written, lists/maps by kind. */
-export function shown(value: unknown): string {
-  if (value === null || value === undefined) return 'nothing';
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (Array.isArray(value)) return 'a list';
-  return 'a group of fields';
-}
+import { shown } from '../kernel/text';
 
 const textNote = (value: unknown): string =>
   typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)) ? ', which is text: remove the quotes' : '';

@@ -3,26 +3,17 @@
  * node. YAML and JSON are both read with the `yaml` parser (JSON is YAML) so every node keeps its source range; JSON
  * is first checked by a strict JSON syntax checker so that YAML-only forms in a .json file are reported.
  */
-import { isMap, isScalar, isSeq, LineCounter, parseDocumentUnique } from '../yaml';
+import { isMap, isScalar, isSeq, LineCounter, parseDocumentUnique } from '../kernel/yaml';
 import type { Document, Node, Pair, YAMLMap } from 'yaml';
 import type * as z from 'zod';
-import type { Diagnostic, DesignerRanking, RankingEntry } from '../review/model';
+import type { DesignerRanking, RankingEntry } from '../review/model';
+import type { Diagnostic } from '../diagnostics/diagnostics';
 import { capPerFile, error, sortDiagnostics, warning } from '../diagnostics/diagnostics';
 import { checkJsonSyntax } from '../diagnostics/jsonSyntax';
 import { checkNesting } from '../files/nesting';
 import { closestId, didYouMean } from './suggest';
-import {
-  designerField,
-  ENTRY_FIELDS,
-  justificationField,
-  optionField,
-  rankField,
-  rankingListField,
-  roleField,
-  shown,
-  TOP_LEVEL_FIELDS,
-  weightField,
-} from './rankingFields';
+import { designerField, ENTRY_FIELDS, justificationField, optionField, rankField, rankingListField, roleField, TOP_LEVEL_FIELDS, weightField } from './rankingFields';
+import { shown } from '../kernel/text';
 
 export type RankingFormat = 'yaml' | 'json';
 

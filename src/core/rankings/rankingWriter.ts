@@ -1,5 +1,5 @@
 /** formatRankingYaml: a ranking as readable YAML, the way a designer would write it (option ids always quoted). */
-import { Document, isScalar, visit } from '../yaml';
+import { Document, isScalar, visit } from '../kernel/yaml';
 import type { RankingEntry } from '../review/model';
 
 export interface RankingToWrite {

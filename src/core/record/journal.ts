@@ -14,9 +14,10 @@
  */
 import * as z from 'zod';
 import { FILE_KINDS, readKindText } from '../files/fileKinds';
-import { ReviewFileError, appendReviewFile, lstatInReview, truncateReviewFile } from '../files/reviewFiles';
+import { ReviewFileError, lstatInReview } from '../files/reviewFiles';
+import { appendReviewFile, truncateReviewFile } from '../files/reviewWrites';
 import { error } from '../diagnostics/diagnostics';
-import type { Diagnostic } from '../review/model';
+import type { Diagnostic } from '../diagnostics/diagnostics';
 import { addUsage } from '../run/context';
 import { MessageSchema, PinSchema, PromptRecordSchema, messageId, type Message, type Pin, type PromptRecord, type RunRecord } from './record';
 import { countWrite, reviewRelative } from './store';

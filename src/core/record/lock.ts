@@ -19,19 +19,9 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as z from 'zod';
-import {
-  ReviewFileError,
-  formatBytes,
-  mkdirInReview,
-  moveAside,
-  printable,
-  readOwnText,
-  removeReviewFile,
-  restoreAside,
-  reviewFolder,
-  touchReviewFile,
-  writeReviewFile,
-} from '../files/reviewFiles';
+import { ReviewFileError, formatBytes } from '../files/reviewFiles';
+import { mkdirInReview, moveAside, readOwnText, removeReviewFile, restoreAside, reviewFolder, touchReviewFile, writeReviewFile } from '../files/reviewWrites';
+import { printable } from '../kernel/text';
 import { checkKindText } from '../files/fileKinds';
 
 export const LOCK_FILE = '.driver.lock';

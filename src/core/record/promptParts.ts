@@ -16,7 +16,9 @@
  */
 import { createHash } from 'node:crypto';
 import { FILE_KINDS, checkKindText, readKindText } from '../files/fileKinds';
-import { ReviewFileError, appendReviewFile, printable, readOwnText, truncateReviewFile } from '../files/reviewFiles';
+import { ReviewFileError } from '../files/reviewFiles';
+import { appendReviewFile, readOwnText, truncateReviewFile } from '../files/reviewWrites';
+import { printable } from '../kernel/text';
 import type { RecordedMessage } from '../llm/messages';
 import { RecordedMessageSchema, type PromptRecord, type RunRecord } from './record';
 import { RECORD_LIMITS } from './recordCheck';

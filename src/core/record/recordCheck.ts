@@ -10,8 +10,8 @@
  *     and every file a prompt names is one of their files.
  * The first problem is returned with the JSON path of the offending value, so it can be shown as `run.json:<line>:<col>`.
  */
-import { printable } from '../files/reviewFiles';
-import { zodSentence } from '../zodText';
+import { printable } from '../kernel/text';
+import { zodSentence } from '../kernel/zodText';
 import { optionIdOfName } from '../review/options';
 import { RunRecordSchema, type RunRecord } from './record';
 import { SETTING_BOUNDS } from '../settings/settingBounds';

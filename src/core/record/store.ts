@@ -7,11 +7,13 @@
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import { FILE_KINDS, FileTooDeepError, readKindText } from '../files/fileKinds';
-import { ReviewFileError, formatBytes, listInReview, printable, statInReview, writeReviewFile } from '../files/reviewFiles';
+import { ReviewFileError, formatBytes, listInReview, statInReview } from '../files/reviewFiles';
+import { writeReviewFile } from '../files/reviewWrites';
+import { printable } from '../kernel/text';
 import { error, formatDiagnostic } from '../diagnostics/diagnostics';
 import { locateJsonValue, lineColAt } from '../diagnostics/jsonLocate';
 import { checkJsonSyntax } from '../diagnostics/jsonSyntax';
-import type { Diagnostic } from '../review/model';
+import type { Diagnostic } from '../diagnostics/diagnostics';
 import { RunRecordSchema, normaliseMessages, type RunRecord } from './record';
 import { checkBounds, checkRunRecord, type JsonPath } from './recordCheck';
 import { JournalError, checkpointJournal, journalFile, mergeJournal } from './journal';

@@ -12,7 +12,8 @@ import { imageCost, imageOutputTokens } from '../llm/pricing';
 import { addPrompt, nextPromptId, type StepContext } from '../run/context';
 import { CancelledError, StepError, describeError, isAbort, withChildSignal } from '../run/errors';
 import type { Iteration, Proposal, Remix, RunOption, Usage } from '../record/record';
-import { formatBytes, LIMITS, writeReviewFile } from '../files/reviewFiles';
+import { formatBytes, LIMITS } from '../files/reviewFiles';
+import { writeReviewFile } from '../files/reviewWrites';
 import { reviewRelative } from '../record/store';
 import { remixFileInRun } from '../record/recordCheck';
 

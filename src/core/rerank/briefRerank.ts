@@ -6,7 +6,8 @@
  * write goes through the review-files room.
  */
 import { readKindText } from '../files/fileKinds';
-import { statInReview, writeReviewFile } from '../files/reviewFiles';
+import { statInReview } from '../files/reviewFiles';
+import { writeReviewFile } from '../files/reviewWrites';
 import type { RunRecord } from '../record/record';
 import { reviewRelative } from '../record/store';
 import { assignLetters, type RerankKey, type RerankSetResult } from './key';

@@ -7,7 +7,7 @@
 import * as z from 'zod';
 import { readKindText } from '../files/fileKinds';
 import { ReviewFileError } from '../files/reviewFiles';
-import { zodSentence } from '../zodText';
+import { zodSentence } from '../kernel/zodText';
 import { checkJsonSyntax } from '../diagnostics/jsonSyntax';
 import { keyRel } from './paths';
 import { SeededRandom, seedFromText } from '../stats/prng';

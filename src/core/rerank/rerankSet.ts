@@ -11,8 +11,9 @@
 import { remixesOf } from '../record/remixes';
 import * as path from 'node:path';
 import { requireSharp } from '../images/sharp';
-import { stringify } from '../yaml';
-import { LIMITS, mkdirInReview, readReviewBytes, readReviewText, ReviewFileError, statInReview, writeReviewFile } from '../files/reviewFiles';
+import { stringify } from '../kernel/yaml';
+import { LIMITS, readReviewBytes, readReviewText, ReviewFileError, statInReview } from '../files/reviewFiles';
+import { mkdirInReview, writeReviewFile } from '../files/reviewWrites';
 import { formatDiagnostic } from '../diagnostics/diagnostics';
 import { loadReview } from '../review/loadReview';
 import type { Review } from '../review/model';

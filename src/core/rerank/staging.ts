@@ -5,7 +5,8 @@
  * link followed).
  */
 import * as path from 'node:path';
-import { makeOwnFolder, removeOwnFolder, renameOwnFolder, statInReview, writeReviewFile } from '../files/reviewFiles';
+import { statInReview } from '../files/reviewFiles';
+import { makeOwnFolder, removeOwnFolder, renameOwnFolder, writeReviewFile } from '../files/reviewWrites';
 import { formatKey, type RerankKey, type RerankSetResult } from './key';
 import { KEY_FILE, rerankRel, runRel } from './paths';
 

@@ -3,7 +3,8 @@
  * the front matter of a new one, and the selected lines of brief.md quoted with their line numbers so the comment stays
  * anchored to what it is about. Pure functions, plus two helpers that read and write only through the file room.
  */
-import { LIMITS, readReviewText, ReviewFileError, writeReviewFile } from '../files/reviewFiles';
+import { LIMITS, readReviewText, ReviewFileError } from '../files/reviewFiles';
+import { writeReviewFile } from '../files/reviewWrites';
 import { DESIGNER_ID_PATTERN, designerIdFromName, sameDesigner } from './designerId';
 import { formatComment } from './comments';
 

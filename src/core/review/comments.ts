@@ -4,16 +4,17 @@
  * through the file room (contained, regular file, LIMITS.comment); the front matter is checked field by field with the
  * ranking file's zod schemas, and its diagnostics carry line:col of the file (not of the front matter alone).
  */
-import { isMap, isScalar, LineCounter, parseDocumentUnique } from '../yaml';
+import { isMap, isScalar, LineCounter, parseDocumentUnique } from '../kernel/yaml';
 import type { Document, Node, Pair, YAMLMap } from 'yaml';
 import { LIMITS, listInReview, ReviewFileError, statInReview } from '../files/reviewFiles';
 import { checkNesting } from '../files/nesting';
-import type { DesignerComment, Diagnostic } from './model';
+import type { DesignerComment } from './model';
+import type { Diagnostic } from '../diagnostics/diagnostics';
 import { capPerFile, error, sortDiagnostics, warning } from '../diagnostics/diagnostics';
 import { designerKey } from './designerId';
 import { designerField, roleField, weightField } from '../rankings/rankingFields';
-import { naturalCompare } from './naturalOrder';
-import { readTextFile } from '../diagnostics/textFile';
+import { naturalCompare } from '../kernel/naturalOrder';
+import { readTextFile } from '../files/textFile';
 import { yamlProblem } from '../rankings/rankingText';
 import { closestId } from '../rankings/suggest';
 

@@ -5,9 +5,9 @@
  */
 import * as z from 'zod';
 import { DESIGNER_ID_PATTERN, designerKey } from './designerId';
-import { shown } from '../rankings/rankingFields';
+import { shown } from '../kernel/text';
 import { error } from '../diagnostics/diagnostics';
-import type { Diagnostic } from './model';
+import type { Diagnostic } from '../diagnostics/diagnostics';
 
 export interface Guest {
   /** Called in with `@<id>`; same rule as designer ids, and never equal to one. */

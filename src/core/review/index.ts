@@ -1,12 +1,13 @@
 /** FORMATS: reading, checking and writing review folders (contract §1). No `vscode` import here. */
 export * from './model';
+export type { Diagnostic, Severity } from '../diagnostics/diagnostics';
 export { loadReview } from './loadReview';
 export { validateRankingText, designerIdOf, rankingFormatOf } from '../rankings/rankingText';
 export type { RankingFormat } from '../rankings/rankingText';
 export { formatRankingYaml, formatRankingJson } from '../rankings/rankingWriter';
 export type { RankingToWrite } from '../rankings/rankingWriter';
 export { isReviewFolder } from './reviewFolder';
-export { naturalCompare } from './naturalOrder';
+export { naturalCompare } from '../kernel/naturalOrder';
 export { scaffoldReview } from './scaffold';
 export type { ReviewTemplate } from './scaffold';
 export { importRankingsCsv } from '../rankings/csvImport';

@@ -3,22 +3,10 @@
  * the run engine, the CLI and the extension. No `vscode` import anywhere under src/core.
  */
 import type { DiscussionMode, Hierarchy, ImageQuality, ImageSize, PersonaRole, PromptLayers, SpeakingOrder } from '../settings/discussionSettings';
+import type { Diagnostic } from '../diagnostics/diagnostics';
 import type { Guest } from './guests';
 
 export type { Guest } from './guests';
-
-export type Severity = 'error' | 'warning';
-
-/** One problem found in a review folder. `file` is relative to the review root, with forward slashes. */
-export interface Diagnostic {
-  file: string;
-  /** 1-based; 0 when unknown. */
-  line: number;
-  /** 1-based; 0 when unknown. */
-  column: number;
-  severity: Severity;
-  message: string;
-}
 
 export interface ReviewOption {
   /** File name without extension: options/4.png → "4". */

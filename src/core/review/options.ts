@@ -6,9 +6,10 @@ import * as path from 'node:path';
 import { optionalSharp } from '../images/sharp';
 import { readImageHeader } from '../images/imageHeader';
 import { LIMITS, listInReview, readReviewBytes, ReviewFileError, statInReview } from '../files/reviewFiles';
-import type { Diagnostic, ReviewOption } from './model';
+import type { ReviewOption } from './model';
+import type { Diagnostic } from '../diagnostics/diagnostics';
 import { error, warning } from '../diagnostics/diagnostics';
-import { naturalCompare } from './naturalOrder';
+import { naturalCompare } from '../kernel/naturalOrder';
 
 export const MIN_OPTIONS = 2;
 export const MAX_OPTIONS = 50;

@@ -6,13 +6,14 @@
  * of the file-kind table; problems are `file:line:col` diagnostics.
  */
 import type { Node, Pair, YAMLMap } from 'yaml';
-import { isMap, isScalar, LineCounter, parseDocumentUnique } from '../yaml';
+import { isMap, isScalar, LineCounter, parseDocumentUnique } from '../kernel/yaml';
 import { fileErrorDiagnostic, readKindText } from '../files/fileKinds';
 import { ReviewFileError, statInReview } from '../files/reviewFiles';
 import { error, sortDiagnostics, warning } from '../diagnostics/diagnostics';
 import { yamlProblem } from '../rankings/rankingText';
 import { closestId } from '../rankings/suggest';
-import type { Diagnostic, ReviewReference } from './model';
+import type { ReviewReference } from './model';
+import type { Diagnostic } from '../diagnostics/diagnostics';
 import { scanImageFolder } from './options';
 
 export const REFERENCES_DIR = 'references';

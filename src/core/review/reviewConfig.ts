@@ -2,14 +2,15 @@
  * Optional review.yaml: title, lead, run settings and (contract §1) team roles/weights. Unknown keys are warnings;
  * values of the wrong kind are errors at the value's line:col.
  */
-import { isMap, isScalar, isSeq, LineCounter, parseDocumentUnique } from '../yaml';
+import { isMap, isScalar, isSeq, LineCounter, parseDocumentUnique } from '../kernel/yaml';
 import type { Node } from 'yaml';
 import { checkNesting } from '../files/nesting';
 import * as z from 'zod';
-import type { Diagnostic, ReviewConfig } from './model';
+import type { ReviewConfig } from './model';
+import type { Diagnostic } from '../diagnostics/diagnostics';
 import { error, warning } from '../diagnostics/diagnostics';
 import { closestId } from '../rankings/suggest';
-import { shown } from '../rankings/rankingFields';
+import { shown } from '../kernel/text';
 import { yamlProblem } from '../rankings/rankingText';
 import {
   DISCUSSION_MODES,

@@ -5,8 +5,9 @@
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { pathExists } from '../fsUtil';
-import { LIMITS, mkdirInReview, mkdirLocal, readNamedFile, writeReviewFile } from '../files/reviewFiles';
+import { pathExists } from '../kernel/fsUtil';
+import { LIMITS, readNamedFile } from '../files/reviewFiles';
+import { mkdirInReview, mkdirLocal, writeReviewFile } from '../files/reviewWrites';
 import { EXAMPLE_COMMENT } from './commentFile';
 
 const EMPTY_BRIEF = `# Brief title

@@ -8,7 +8,8 @@
  */
 import * as z from 'zod';
 import type { DesignerComment, DesignerRanking, Review } from '../review/model';
-import { LIMITS, readReviewText, writeReviewFile } from '../files/reviewFiles';
+import { LIMITS, readReviewText } from '../files/reviewFiles';
+import { writeReviewFile } from '../files/reviewWrites';
 import { toRecordedMessages } from '../llm/messages';
 import { estimateCost, type PriceTable } from '../llm/pricing';
 import type { StepContext } from './context';

@@ -7,7 +7,7 @@ import { remixesOf } from '../record/remixes';
 import { agreementBand } from '../stats/kendallW';
 import type { Iteration, Message, RunRecord } from '../record/record';
 import { costPerRemix, discussionFacts } from './runFacts';
-import { writeReviewFile } from '../files/reviewFiles';
+import { writeReviewFile } from '../files/reviewWrites';
 import { escapeMarkdown, markdownUrl } from '../files/markdown';
 
 export { escapeMarkdown };

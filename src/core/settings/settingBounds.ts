@@ -4,7 +4,7 @@
  * added there is checked everywhere at once).
  */
 import * as z from 'zod';
-import { shown } from '../rankings/rankingFields';
+import { shown } from '../kernel/text';
 
 export const SETTING_BOUNDS = {
   /** Turns each proxy takes per iteration. */

@@ -1,5 +1,5 @@
 /** `formatAnalysisTable`: the analysis as a plain-text report for a terminal (fixed-width columns, no colour). */
-import { printable } from '../files/reviewFiles';
+import { printable } from '../kernel/text';
 import type { Analysis } from './analysis';
 import { contestedBand } from './perOption';
 import { bandWords } from './sentence';

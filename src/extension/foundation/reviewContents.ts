@@ -8,7 +8,7 @@
 import { checkNesting } from '../../core/files/nesting';
 import { LIMITS, listInReview, readReviewText } from '../../core/files/reviewFiles';
 import * as path from 'node:path';
-import { parseDocumentUnique } from '../../core/yaml';
+import { parseDocumentUnique } from '../../core/kernel/yaml';
 import * as z from 'zod';
 import { naturalCompare } from '../../core/review/index';
 import { formatDiagnostic } from '../../core/diagnostics/diagnostics';

@@ -5,7 +5,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { formatDiagnostic } from '../../core/review/index';
-import type { Diagnostic } from '../../core/review/model';
+import type { Diagnostic } from '../../core/diagnostics/diagnostics';
 import type { LiveDiagnostics } from './liveDiagnostics';
 import type { ReviewIndex } from './reviewIndex';
 

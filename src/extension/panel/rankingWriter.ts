@@ -4,9 +4,11 @@
  * panel can never write a file that `teamfusion validate` would reject. The write is atomic (temp file + rename).
  * No `vscode` import: unit tested with plain files.
  */
-import type { Diagnostic, Review } from '../../core/review/model';
+import type { Review } from '../../core/review/model';
+import type { Diagnostic } from '../../core/diagnostics/diagnostics';
 import { DESIGNER_ID_PATTERN, designerIdFromName, formatRankingYaml, sameDesigner, validateRankingText } from '../../core/review';
-import { ReviewFileError, writeReviewFile } from '../../core/files/reviewFiles';
+import { ReviewFileError } from '../../core/files/reviewFiles';
+import { writeReviewFile } from '../../core/files/reviewWrites';
 import type { SaveRankingRequest } from '../../protocol/panel';
 
 export interface SaveRankingOutcome {

@@ -13,7 +13,7 @@ import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { FILE_KINDS, type FileKind, type FileKindName } from '../../../src/core/files/fileKinds';
-import { printable } from '../../../src/core/files/reviewFiles';
+import { printable } from '../../../src/core/kernel/text';
 import { makeImage } from '../run/fixtures';
 
 /** The review a case starts from: a design review with a failed run, or a completed brief run with its blind pair. */

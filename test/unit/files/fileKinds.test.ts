@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { FILE_KINDS, checkJsonNesting, fileKindRows } from '../../../src/core/files/fileKinds';
 import { RECORD_LIMITS } from '../../../src/core/record/recordCheck';
 import { MAX_INBOX_ENTRIES, MAX_SAY_CHARS } from '../../../src/core/people/inbox';
-import { zodSentence } from '../../../src/core/zodText';
+import { zodSentence } from '../../../src/core/kernel/zodText';
 import * as z from 'zod';
 
 const README = readFileSync(path.resolve(__dirname, '../../../../README.md'), 'utf8');

@@ -8,7 +8,8 @@ import * as path from 'node:path';
 import { capPerFile, designerKey, formatDiagnostic, loadReview, sameDesigner } from '../../../src/core/review';
 import { error } from '../../../src/core/diagnostics/diagnostics';
 import { checkNesting, MAX_NESTING } from '../../../src/core/files/nesting';
-import { LIMITS, printable, readReviewBytes, ReviewFileError } from '../../../src/core/files/reviewFiles';
+import { LIMITS, readReviewBytes, ReviewFileError } from '../../../src/core/files/reviewFiles';
+import { printable } from '../../../src/core/kernel/text';
 import { safeJson } from '../../../src/cli/output';
 import { cleanupFixtures, makeReview, rankingYaml } from '../review/fixtures';
 

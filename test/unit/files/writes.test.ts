@@ -6,18 +6,8 @@
 import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import {
-  ReviewFileError,
-  appendReviewFile,
-  makeOwnFolder,
-  mkdirInReview,
-  readOwnText,
-  removeOwnFolder,
-  removeReviewFile,
-  renameOwnFolder,
-  truncateReviewFile,
-  writeReviewFile,
-} from '../../../src/core/files/reviewFiles';
+import { ReviewFileError } from '../../../src/core/files/reviewFiles';
+import { appendReviewFile, makeOwnFolder, mkdirInReview, readOwnText, removeOwnFolder, removeReviewFile, renameOwnFolder, truncateReviewFile, writeReviewFile } from '../../../src/core/files/reviewWrites';
 import { readRegular } from '../../../src/core/files/reviewFiles';
 import { cleanupFixtures, tempDir } from '../review/fixtures';
 

@@ -3,7 +3,7 @@
  * dumped schema error (a JSON list of issues). Every user-facing `safeParse` failure goes through `zodSentence`.
  */
 import type * as z from 'zod';
-import { printable } from './files/reviewFiles';
+import { printable } from './text';
 
 type Issue = z.core.$ZodIssue;
 

@@ -3,9 +3,9 @@
  * position of the first bad byte), optionally non-empty. Read through the review's one file room (contained, regular
  * file, byte cap). Never throws on bad input; problems come back as one diagnostic.
  */
-import { readReviewBytes, ReviewFileError } from '../files/reviewFiles';
-import type { Diagnostic } from '../review/model';
-import { error } from './diagnostics';
+import { readReviewBytes, ReviewFileError } from './reviewFiles';
+import type { Diagnostic } from '../diagnostics/diagnostics';
+import { error } from '../diagnostics/diagnostics';
 
 export type TextRead = { ok: true; text: string } | { ok: false; missing: boolean; diagnostic: Diagnostic };
 
