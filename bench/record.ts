@@ -11,7 +11,7 @@ import OpenAI from 'openai';
 import { MockOpenAI } from '../test/support/openaiMock';
 import { makeReview, makeTempDir } from '../test/unit/run/fixtures';
 import { startRun } from '../src/core/run/runner';
-import { runFileWrites } from '../src/core/record/store';
+import { runFileWrites } from '../src/core/record/paths';
 
 interface Row { name: string; value: number; goal: number; unit: string }
 

@@ -4,7 +4,7 @@
  */
 import { readKindJson } from '../files/kindJson';
 import { writeReviewFile } from '../files/reviewWrites';
-import { RUNS_DIR } from '../record/store';
+import { RUNS_DIR } from '../record/paths';
 import { AnalysisFileSchema, type AnalysisFile } from './schema';
 
 export * from './schema';

@@ -12,11 +12,11 @@
 import { openaiSdk } from '../llm/sdk';
 import type { ChatBackend, StructuredOutput } from '../llm/backend';
 import type { ChatMessage } from '../llm/messages';
-import { OpenAIChatBackend } from '../llm/openaiBackend';
+import { OpenAIChatBackend, chatUsage } from '../llm/openaiBackend';
 import type OpenAI from 'openai';
 import { estimateCost, mergePrices, type PriceTable } from '../llm/pricing';
-import { chatUsage } from '../run/context';
-import { isAbort } from '../run/errors';
+import { addUsage, zeroUsage } from '../kernel/usage';
+import { isAbort } from '../llm/errors';
 import { allMessages, type RunRecord, type Usage } from '../record/record';
 import { readRunRecord } from '../record/store';
 import {
@@ -111,15 +111,6 @@ export class CodingError extends Error {
   }
 }
 
-const zero = (): Usage => ({ inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, images: 0 });
-
-function add(total: Usage, u: Partial<Usage> | undefined): void {
-  if (!u) return;
-  total.inputTokens += u.inputTokens ?? 0;
-  total.cachedInputTokens += u.cachedInputTokens ?? 0;
-  total.outputTokens += u.outputTokens ?? 0;
-}
-
 export async function codeDiscussion(o: CodeDiscussionOptions): Promise<CodeDiscussionResult> {
   const root = o.reviewRoot;
   const record: RunRecord = await readRunRecord(root, o.runId);
@@ -150,8 +141,8 @@ export async function codeDiscussion(o: CodeDiscussionOptions): Promise<CodeDisc
 
   // What this call spends, on top of what produced the codes that are kept.
   const keepPrior = existing !== undefined && (reused > 0 || existing.batch !== undefined);
-  const std = zero();
-  const bat = zero();
+  const std = zeroUsage();
+  const bat = zeroUsage();
   let requests = 0;
   let usedDirect = false;
   let usedBatch = false;
@@ -179,14 +170,14 @@ export async function codeDiscussion(o: CodeDiscussionOptions): Promise<CodeDisc
         category: codes.get(it.id)!,
         label: categoryLabel(codes.get(it.id)!),
       }));
-    const usage = zero();
+    const usage = zeroUsage();
     let cost: number | undefined = 0;
     if (keepPrior && existing) {
-      add(usage, existing.usage);
+      addUsage(usage, existing.usage);
       cost = existing.usage.costUsd;
     }
-    add(usage, std);
-    add(usage, bat);
+    addUsage(usage, std);
+    addUsage(usage, bat);
     const part = (u: Usage, batch: boolean): number | undefined =>
       u.inputTokens + u.outputTokens === 0 ? 0 : estimateCost(u, { chatModel: model, imageModel: model }, prices, { batch });
     // A backend not billed per token (a VS Code model: covered by the user's plan) adds no cost.
@@ -248,7 +239,7 @@ export async function codeDiscussion(o: CodeDiscussionOptions): Promise<CodeDisc
       requests++;
       usedDirect = true;
       changed = true;
-      add(std, answer.usage);
+      addUsage(std, answer.usage);
       const r = answerCodes({ content: answer.text, refusal: answer.refusal, finishReason: answer.finishReason }, remaining);
       for (const [id, c] of r.codes) codes.set(id, c);
       remaining = remaining.filter((id) => !codes.has(id));
@@ -273,7 +264,7 @@ export async function codeDiscussion(o: CodeDiscussionOptions): Promise<CodeDisc
       const answer = answers.get(customId);
       const open = ids.filter((id) => byId.has(id) && !codes.has(id));
       if (!answer) continue; // not answered (the batch stopped): sent again by a later call
-      if (answer.usage) add(bat, chatUsage(answer.usage));
+      if (answer.usage) addUsage(bat, chatUsage(answer.usage));
       const r = answerCodes(answer, open);
       for (const [id, c] of r.codes) codes.set(id, c);
       const left = open.filter((id) => !codes.has(id));

@@ -13,9 +13,11 @@
 import { openaiSdk } from '../llm/sdk';
 import { ModelRequestError } from '../llm/backend';
 import { toRecordedMessages, type ChatMessage } from '../llm/messages';
-import { addPrompt, addUsage, nameOf, nextPromptId, type StepContext } from '../run/context';
+import { addPrompt, nameOf, nextPromptId, type StepContext } from '../step/context';
+import { addUsage } from '../kernel/usage';
 import { discussionOf } from '../settings/discussionSettings';
-import { CancelledError, StepError, isAbort, withChildSignal } from '../run/errors';
+import { isAbort } from '../llm/errors';
+import { CancelledError, StepError, withChildSignal } from '../kernel/errors';
 import { guestMessage, mentionRequest, personaMessage, pinnedMessage, transcriptMessages, type PersonaInput, type PromptCandidate } from './prompts';
 import { messageId, type Iteration, type Message, type MessageKind, type PromptRecord, type Usage } from '../record/record';
 import { nextBatch, pendingTurns, roundPlan, visibleMessages, type RoundPlan, type ScheduleMessage, type ScheduledTurn } from './schedule';

@@ -6,10 +6,11 @@
  */
 import * as z from 'zod';
 import { toRecordedMessages, type ChatMessage } from '../llm/messages';
-import { addPrompt, nameOf, nextPromptId, type StepContext } from '../run/context';
+import { addPrompt, nameOf, nextPromptId, type StepContext } from '../step/context';
 import { conversationMessages, temperatureOf } from './discussion';
 import { discussionOf } from '../settings/discussionSettings';
-import { CancelledError, StepError, isAbort, withChildSignal } from '../run/errors';
+import { isAbort } from '../llm/errors';
+import { CancelledError, StepError, withChildSignal } from '../kernel/errors';
 import { leadDecisionMessage } from './prompts';
 import type { Iteration } from '../record/record';
 

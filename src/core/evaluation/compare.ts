@@ -15,7 +15,7 @@ import { readRunRecord } from '../record/store';
 import { analyzeReview, reviewRankMatrix, type AnalyzeOptions } from '../stats/analysis';
 import { meanSpearmanFromW, pairedChange, type IntervalOptions, type PairedChange } from '../stats/convergence';
 import type { AgreementBand } from '../stats/kendallW';
-import { designerKey } from '../review/designerId';
+import { designerKey } from '../rankings/designerId';
 import { loadRatings, loadSurvey } from './feedback';
 import { readKey } from '../rerank/key';
 import { rerankRel } from '../rerank/paths';

@@ -7,7 +7,8 @@
 import * as path from 'node:path';
 import { RunDrivenError, withRunLock } from '../record/lock';
 import type { RunRecord } from '../record/record';
-import { readRunRecord, RUN_ID_PATTERN, RUNS_DIR, writeRunRecord } from '../record/store';
+import { readRunRecord, writeRunRecord } from '../record/store';
+import { RUN_ID_PATTERN, RUNS_DIR } from '../record/paths';
 import { RERANK_DIR } from '../rerank/paths';
 
 /** The parent review and run of a re-rank set folder (<review>/runs/<run-id>/rerank), or undefined for any other folder. */

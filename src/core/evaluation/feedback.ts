@@ -16,7 +16,7 @@ import { capKindDiagnostics, fileErrorDiagnostic, readKindText, type FileKindNam
 import { listInReview, ReviewFileError } from '../files/reviewFiles';
 import { writeReviewFile } from '../files/reviewWrites';
 import { printable } from '../kernel/text';
-import { DESIGNER_ID_PATTERN, designerKey } from '../review/designerId';
+import { DESIGNER_ID_PATTERN, designerKey } from '../rankings/designerId';
 import { error, sortDiagnostics, warning } from '../diagnostics/diagnostics';
 import type { Diagnostic } from '../diagnostics/diagnostics';
 import { yamlProblem } from '../rankings/rankingText';

@@ -11,10 +11,12 @@ import { estimateCost, type PriceTable } from '../llm/pricing';
 import { readKindText } from '../files/fileKinds';
 import { formatDiagnostic } from '../diagnostics/diagnostics';
 import { loadReview } from '../review/loadReview';
-import { taskOf, type RunRecord, type Usage } from '../record/record';
-import { readRunRecord, reviewRelative } from '../record/store';
+import { taskOf, type RunRecord } from '../record/record';
+import { addUsage, zeroUsage } from '../kernel/usage';
+import { readRunRecord } from '../record/store';
+import { reviewRelative } from '../record/paths';
 import { finalBriefRel } from '../rerank/briefRerank';
-import { StepError } from '../run/errors';
+import { StepError } from '../kernel/errors';
 import { askForStructuredAnswer } from '../remix/structuredAnswer';
 import { DIMENSION_NAMES, JUDGE_STRUCTURED, judgeMessages, parseJudgeAnswer, type JudgeDimension } from './judgePrompts';
 import { JUDGE_CAVEAT, readJudgeFile, writeJudgeFile, type JudgeFile, type JudgeOrder, type Side } from './judgeFile';
@@ -81,7 +83,7 @@ export async function judgeRun(o: JudgeOptions): Promise<JudgeResult> {
   const comments = loaded.review.comments.filter((c) => !chosen || chosen.includes(c.designer));
   const model = o.model ?? record.settings.chatModel;
 
-  const usage: Usage = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, images: 0 };
+  const usage = zeroUsage();
   let requests = 0;
   const dimensions = {} as Record<JudgeDimension, Side>;
   const orders = {} as Record<JudgeDimension, [JudgeOrder, JudgeOrder]>;
@@ -99,9 +101,7 @@ export async function judgeRun(o: JudgeOptions): Promise<JudgeResult> {
         parse: parseJudgeAnswer,
         onAttempt: (a) => {
           requests++;
-          usage.inputTokens += a.answer.usage?.inputTokens ?? 0;
-          usage.cachedInputTokens += a.answer.usage?.cachedInputTokens ?? 0;
-          usage.outputTokens += a.answer.usage?.outputTokens ?? 0;
+          addUsage(usage, a.answer.usage);
         },
         onRepair: (problem, attempt, of) => o.log?.(`The judge's answer on ${dimension} was not usable (${problem}); asking it to repair (${attempt} of ${of}).`),
         giveUp: (problem, attempts) => new StepError(`The judge gave no usable answer on ${dimension} after ${attempts} attempts (last problem: ${problem}); nothing was written.`),

@@ -6,7 +6,7 @@ import * as z from 'zod';
 import { readKindJson } from '../files/kindJson';
 import { writeReviewFile } from '../files/reviewWrites';
 import { UsageSchema } from '../record/record';
-import { reviewRelative } from '../record/store';
+import { reviewRelative } from '../record/paths';
 import { DIMENSION_NAMES, type JudgeDimension } from './judgePrompts';
 
 export const JUDGE_FILE = 'judge.json';

@@ -7,7 +7,7 @@ import * as z from 'zod';
 import type { ChatMessage } from '../llm/messages';
 import type { StructuredOutput } from '../llm/backend';
 import type { DesignerComment } from '../review/model';
-import { quotedComment } from '../run/briefPrompts';
+import { quotedComment } from '../discussion/prompts';
 import { parseJsonAnswer } from '../remix/structuredAnswer';
 
 /** The paper's four dimensions, in the order asked, with what each means to the judge. */

@@ -3,7 +3,7 @@
  * coding, image edits) talks only to these two small interfaces; the `openai` SDK implements both (openaiBackend.ts), VS Code's
  * Language Model API implements the chat one in the extension (src/extension/llm/). No `vscode` here.
  */
-import type { Usage } from '../record/record';
+import type { Usage } from '../kernel/usage';
 import type { ChatMessage } from './messages';
 
 /** A structured answer: a JSON schema the answer must follow (OpenAI: `response_format: json_schema`; others: asked in the prompt). */

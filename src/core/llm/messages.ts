@@ -3,11 +3,8 @@
  * references: file + sha256 + mime). Keeping one source guarantees that what is recorded is what was sent.
  */
 import type { ChatCompletionContentPart, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import type * as z from 'zod';
-import type { RecordedMessageSchema } from '../record/record';
+import type { RecordedMessage } from '../record/record';
 import type { PreparedImage } from './images';
-
-export type RecordedMessage = z.infer<typeof RecordedMessageSchema>;
 
 export type ChatPart =
   | { type: 'text'; text: string }

@@ -3,8 +3,8 @@
  * OpenAI through the SDK's own AzureOpenAI client (client.ts makes either).
  */
 import type OpenAI from 'openai';
-import { chatUsage, addUsage } from '../run/context';
-import type { Usage } from '../record/record';
+import { addUsage } from '../kernel/usage';
+import type { Usage } from '../kernel/usage';
 import type { ChatAnswer, ChatBackend, ChatRequest, ImageBackend, ImageEditAnswer, ImageEditRequest } from './backend';
 import { endpointHost } from './client';
 import { toApiMessages } from './messages';
@@ -141,4 +141,14 @@ export class OpenAIImageBackend implements ImageBackend {
     const imageModels = ids.filter((id) => /image|dall-e/i.test(id));
     return `${where} does not list the image model "${model}" (${imageModels.length ? `it lists ${imageModels.slice(0, 5).join(', ')}` : 'it lists no image model'}): set ${setting} to an endpoint that edits images, or teamfusion.imageModel (TEAMFUSION_IMAGE_MODEL) to a model it lists.`;
   }
+}
+
+/** OpenAI's chat usage object → ours. */
+export function chatUsage(u: OpenAI.CompletionUsage | null | undefined): Partial<Usage> | undefined {
+  if (!u) return undefined;
+  return {
+    inputTokens: u.prompt_tokens ?? 0,
+    cachedInputTokens: u.prompt_tokens_details?.cached_tokens ?? 0,
+    outputTokens: u.completion_tokens ?? 0,
+  };
 }

@@ -7,7 +7,7 @@
  * (IMAGE_OUTPUT_TOKENS). `perImage` is only a fallback for records without image token counts.
  */
 import * as z from 'zod';
-import type { Usage } from '../record/record';
+import type { Usage } from '../kernel/usage';
 
 export const ModelPriceSchema = z.object({
   inputPerMTok: z.number().nonnegative().optional(),

@@ -4,13 +4,14 @@
  * scheduled turn of a designer who took over their proxy the run waits for them — holding (polling the inbox) when
  * someone can answer here (a terminal, a VS Code window), otherwise stopping with status "waiting".
  */
-import type { StepContext } from '../run/context';
-import { CancelledError } from '../run/errors';
+import type { StepContext } from '../step/context';
+import { CancelledError } from '../kernel/errors';
 import type { Iteration, WaitingFor } from '../record/record';
 import { applyEntries } from './apply';
 import { inboxRel, readInbox, removeFromInbox } from './inbox';
 import { SyncStopError, type RunSync } from '../sync/runSync';
-import { entryProblem, findPerson, isHuman, personName, type Team } from './team';
+import { entryProblem, findPerson, isHuman, personName } from './team';
+import type { ExtraTurn, People, Team } from '../step/people';
 
 /** Thrown when the run must stop and wait for a person (no one can answer in this process). */
 export class WaitingStop extends Error {
@@ -23,13 +24,6 @@ export class WaitingStop extends Error {
 /** How often a waiting run looks into its inbox. */
 export const WAIT_POLL_MS = 250;
 
-/** An extra turn asked for by an @mention: who speaks, and the message that asked. */
-export interface ExtraTurn {
-  speaker: string;
-  kind: 'proxy' | 'guest';
-  replyTo: string;
-}
-
 export interface PeopleOptions {
   /** The run goes through the team's git remote: pull before taking the inbox in (people answer from other machines). */
   sync?: RunSync;
@@ -37,7 +31,7 @@ export interface PeopleOptions {
   maxWaitMs?: number;
 }
 
-export class PeopleInRun {
+export class PeopleInRun implements People {
   /** Order of arrival at this driver: an entry's number when it was first seen (never the entry's own clock). */
   private readonly arrival = new Map<string, number>();
   /** Entries already reported as not taken in (said once, not at every turn). */

@@ -13,8 +13,8 @@ import { ReviewFileError, listInReview } from '../files/reviewFiles';
 import { readOwnText, removeReviewFile, writeReviewFile } from '../files/reviewWrites';
 import { FILE_KINDS, checkKindText } from '../files/fileKinds';
 import { zodSentence } from '../kernel/zodText';
-import { RUNS_DIR } from '../record/store';
-import { DESIGNER_ID_PATTERN, sameDesigner } from '../review/designerId';
+import { RUNS_DIR } from '../record/paths';
+import { DESIGNER_ID_PATTERN, sameDesigner } from '../rankings/designerId';
 
 export const INBOX_DIR = 'inbox';
 /** A person's message is at most this long (characters). */

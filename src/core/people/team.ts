@@ -6,18 +6,9 @@ import type { DesignerRanking, Guest } from '../review/model';
 import type { Message, RunRecord } from '../record/record';
 import { topChoiceOf } from '../analysis/stance';
 import { printable } from '../kernel/text';
-import { sameDesigner } from '../review/designerId';
+import { sameDesigner } from '../rankings/designerId';
 import { MAX_SAY_CHARS } from './inbox';
-
-export interface Team {
-  designers: readonly Pick<DesignerRanking, 'id' | 'name' | 'role'>[];
-  guests: readonly Guest[];
-  /** Designer ids who took over their proxy for this run. */
-  humans: readonly string[];
-  /** Guest ids called in for the whole run (once per iteration, after the designers). */
-  calledGuests: readonly string[];
-  lead?: string;
-}
+import type { Team } from '../step/people';
 
 /** The team of a run: designers and guests of the review, humans and called guests from the run's settings. */
 export function teamOf(

@@ -6,7 +6,7 @@
 import { isMap, isScalar, isSeq, LineCounter, parseDocumentUnique } from '../kernel/yaml';
 import type { Document, Node, Pair, YAMLMap } from 'yaml';
 import type * as z from 'zod';
-import type { DesignerRanking, RankingEntry } from '../review/model';
+import type { DesignerRanking, RankingEntry } from './ranking';
 import type { Diagnostic } from '../diagnostics/diagnostics';
 import { capPerFile, error, sortDiagnostics, warning } from '../diagnostics/diagnostics';
 import { checkJsonSyntax } from '../diagnostics/jsonSyntax';

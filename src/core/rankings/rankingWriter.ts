@@ -1,6 +1,6 @@
 /** formatRankingYaml: a ranking as readable YAML, the way a designer would write it (option ids always quoted). */
 import { Document, isScalar, visit } from '../kernel/yaml';
-import type { RankingEntry } from '../review/model';
+import type { RankingEntry } from './ranking';
 
 export interface RankingToWrite {
   designer: string;

@@ -18,9 +18,9 @@ import { ReviewFileError, lstatInReview } from '../files/reviewFiles';
 import { appendReviewFile, truncateReviewFile } from '../files/reviewWrites';
 import { error } from '../diagnostics/diagnostics';
 import type { Diagnostic } from '../diagnostics/diagnostics';
-import { addUsage } from '../run/context';
+import { addUsage } from '../kernel/usage';
 import { MessageSchema, PinSchema, PromptRecordSchema, messageId, type Message, type Pin, type PromptRecord, type RunRecord } from './record';
-import { countWrite, reviewRelative } from './store';
+import { countWrite, reviewRelative } from './paths';
 
 export const JOURNAL_FILE = 'journal.jsonl';
 /** Byte cap of a journal when it is read (a 48-designer run with 1 KB messages writes well under 2 MB). */

@@ -19,10 +19,10 @@ import { FILE_KINDS, checkKindText, readKindText } from '../files/fileKinds';
 import { ReviewFileError } from '../files/reviewFiles';
 import { appendReviewFile, readOwnText, truncateReviewFile } from '../files/reviewWrites';
 import { printable } from '../kernel/text';
-import type { RecordedMessage } from '../llm/messages';
+import type { RecordedMessage } from './record';
 import { RecordedMessageSchema, type PromptRecord, type RunRecord } from './record';
 import { RECORD_LIMITS } from './recordCheck';
-import { countWrite, reviewRelative } from './store';
+import { countWrite, reviewRelative } from './paths';
 
 export const PARTS_FILE = 'prompts.jsonl';
 /** How many earlier prompts are compared when choosing a prompt's base. */

@@ -8,6 +8,7 @@ import * as z from 'zod';
 import { discussionSettingFields } from '../settings/discussionSchema';
 import { PHASES } from '../settings/discussionSettings';
 import { wholeSetting } from '../settings/settingBounds';
+import { UsageSchema } from '../kernel/usage';
 
 export const RUN_RECORD_VERSION = 1;
 
@@ -15,19 +16,7 @@ export const RUN_RECORD_VERSION = 1;
 export const RunStatusSchema = z.enum(['running', 'waiting', 'completed', 'failed', 'cancelled']);
 export type RunStatus = z.infer<typeof RunStatusSchema>;
 
-export const UsageSchema = z.object({
-  inputTokens: z.number().int().nonnegative(),
-  cachedInputTokens: z.number().int().nonnegative(),
-  outputTokens: z.number().int().nonnegative(),
-  images: z.number().int().nonnegative(),
-  /** Image-model tokens (image edits), billed at the image model's prices: text prompt, input images, generated image. */
-  imageTextInputTokens: z.number().int().nonnegative().optional(),
-  imageInputTokens: z.number().int().nonnegative().optional(),
-  imageOutputTokens: z.number().int().nonnegative().optional(),
-  /** Estimate from the configured price table, US dollars. */
-  costUsd: z.number().nonnegative().optional(),
-});
-export type Usage = z.infer<typeof UsageSchema>;
+export { UsageSchema, type Usage } from '../kernel/usage';
 
 export const RunSettingsSchema = z.object({
   chatModel: z.string(),
@@ -228,6 +217,8 @@ export const RecordedMessageSchema = z.object({
   content: z.union([z.string(), z.array(RecordedPartSchema)]),
   name: z.string().optional(),
 });
+
+export type RecordedMessage = z.infer<typeof RecordedMessageSchema>;
 
 export const PromptRecordSchema = z.object({
   id: z.string(),

@@ -5,7 +5,6 @@
  * (journal.ts: what a running run added since run.json was last rewritten) before anything uses it.
  */
 import { randomBytes } from 'node:crypto';
-import * as path from 'node:path';
 import { FILE_KINDS, FileTooDeepError, readKindText } from '../files/fileKinds';
 import { ReviewFileError, formatBytes, listInReview, statInReview } from '../files/reviewFiles';
 import { writeReviewFile } from '../files/reviewWrites';
@@ -17,27 +16,7 @@ import type { Diagnostic } from '../diagnostics/diagnostics';
 import { RunRecordSchema, normaliseMessages, type RunRecord } from './record';
 import { checkBounds, checkRunRecord, type JsonPath } from './recordCheck';
 import { JournalError, checkpointJournal, journalFile, mergeJournal } from './journal';
-
-export const RUNS_DIR = 'runs';
-export const RECORD_FILE = 'run.json';
-
-/** `2026-11-21T22-40-05Z-3f9c`: sorts by start time as plain text; safe in file names on every OS. */
-export function createRunId(now: Date = new Date(), suffix: string = randomBytes(2).toString('hex')): string {
-  const iso = now.toISOString().replace(/\.\d{3}Z$/, 'Z'); // 2026-11-21T22:40:05Z
-  return `${iso.replace(/:/g, '-')}-${suffix}`;
-}
-
-export const RUN_ID_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z-[0-9a-z]+$/;
-
-export function runDir(reviewRoot: string, runId: string): string {
-  if (!RUN_ID_PATTERN.test(runId)) throw new Error(`"${printable(runId)}" is not a run id (like 2026-11-21T22-40-05Z-3f9c).`);
-  return path.join(reviewRoot, RUNS_DIR, runId);
-}
-
-/** Path of a run-folder file relative to the review root, with forward slashes: runs/<id>/iteration-1/remix.png. */
-export function reviewRelative(runId: string, fileInRun: string): string {
-  return `${RUNS_DIR}/${runId}/${fileInRun}`;
-}
+import { RUNS_DIR, RUN_ID_PATTERN, countWrite, recordFile, runDir } from './paths';
 
 /**
  * Writes run.json atomically, only inside the review (writeReviewFile: contained, a link at the target is refused, never
@@ -80,19 +59,6 @@ export function recordText(record: RunRecord): string {
   };
   const pretty = JSON.stringify(shape, null, 2);
   return `${pretty.replace(new RegExp(`"\\\\u0000${nonce}:(\\d+)"`, 'g'), (_, i: string) => lines[Number(i)]!)}\n`;
-}
-
-/** Bytes and writes of run files (run.json, prompt parts) since the process started, for `npm run bench`. */
-export const runFileWrites = { bytes: 0, writes: 0 };
-
-export function countWrite(bytes: number): void {
-  runFileWrites.bytes += bytes;
-  runFileWrites.writes += 1;
-}
-
-/** `runs/<id>/run.json`. */
-export function recordFile(runId: string): string {
-  return reviewRelative(runId, RECORD_FILE);
 }
 
 /** A run record, or why it cannot be used: diagnostics like `runs/<id>/run.json:<line>:<col>: error: …` (one, today). */

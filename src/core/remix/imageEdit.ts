@@ -9,12 +9,13 @@ import * as path from 'node:path';
 import { requireSharp } from '../images/sharp';
 import { readImageFile, toPng } from '../llm/images';
 import { imageCost, imageOutputTokens } from '../llm/pricing';
-import { addPrompt, nextPromptId, type StepContext } from '../run/context';
-import { CancelledError, StepError, describeError, isAbort, withChildSignal } from '../run/errors';
+import { addPrompt, nextPromptId, type StepContext } from '../step/context';
+import { describeError, isAbort } from '../llm/errors';
+import { CancelledError, StepError, withChildSignal } from '../kernel/errors';
 import type { Iteration, Proposal, Remix, RunOption, Usage } from '../record/record';
 import { formatBytes, LIMITS } from '../files/reviewFiles';
 import { writeReviewFile } from '../files/reviewWrites';
-import { reviewRelative } from '../record/store';
+import { reviewRelative } from '../record/paths';
 import { remixFileInRun } from '../record/recordCheck';
 
 export interface ImageEditInput {

@@ -8,9 +8,9 @@
 import * as z from 'zod';
 import { toRecordedMessages, type ChatMessage } from '../llm/messages';
 import type { StructuredOutput } from '../llm/backend';
-import { addPrompt, nextPromptId, type StepContext } from '../run/context';
+import { addPrompt, nextPromptId, type StepContext } from '../step/context';
 import { conversationMessages } from '../discussion/discussion';
-import { StepError } from '../run/errors';
+import { StepError } from '../kernel/errors';
 import { STRUCTURED_EXTRA_ATTEMPTS, askForStructuredAnswer, parseJsonAnswer } from './structuredAnswer';
 import { DIRECTION_PARTS, GUESTS_NOTE, joinDirections, mapLabelsForEdit, referencesForEditLine, remixAgentMessage, type PromptCandidate, type PromptReference } from '../discussion/prompts';
 import { referencesForEdit } from './imageEdit';

@@ -8,7 +8,8 @@ import type * as z from 'zod';
 import type { ChatAnswer, ChatBackend, StructuredOutput } from '../llm/backend';
 import type { ChatMessage } from '../llm/messages';
 import { repairMessage } from '../discussion/prompts';
-import { CancelledError, isAbort, withChildSignal } from '../run/errors';
+import { isAbort } from '../llm/errors';
+import { CancelledError, withChildSignal } from '../kernel/errors';
 
 /** 1 repair + 2 retries after the first answer. */
 export const STRUCTURED_EXTRA_ATTEMPTS = 3;

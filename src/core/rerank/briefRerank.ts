@@ -9,7 +9,7 @@ import { readKindText } from '../files/fileKinds';
 import { statInReview } from '../files/reviewFiles';
 import { writeReviewFile } from '../files/reviewWrites';
 import type { RunRecord } from '../record/record';
-import { reviewRelative } from '../record/store';
+import { reviewRelative } from '../record/paths';
 import { assignLetters, type RerankKey, type RerankSetResult } from './key';
 import { buildRerankFolder } from './staging';
 

@@ -7,7 +7,7 @@
  *   runs/<run-id>/preference/<id>.yaml  (brief run) which of rerank/A.md and B.md a member prefers
  */
 import * as path from 'node:path';
-import { runDir, RUNS_DIR } from '../record/store';
+import { runDir, RUNS_DIR } from '../record/paths';
 
 export const RERANK_DIR = 'rerank';
 export const KEY_FILE = 'key.json';

@@ -5,7 +5,7 @@
  */
 import { LIMITS, readReviewText, ReviewFileError } from '../files/reviewFiles';
 import { writeReviewFile } from '../files/reviewWrites';
-import { DESIGNER_ID_PATTERN, designerIdFromName, sameDesigner } from './designerId';
+import { DESIGNER_ID_PATTERN, designerIdFromName, sameDesigner } from '../rankings/designerId';
 import { formatComment } from './comments';
 
 /** Folder of the members' comments, relative to the review root. */

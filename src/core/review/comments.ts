@@ -11,7 +11,7 @@ import { checkNesting } from '../files/nesting';
 import type { DesignerComment } from './model';
 import type { Diagnostic } from '../diagnostics/diagnostics';
 import { capPerFile, error, sortDiagnostics, warning } from '../diagnostics/diagnostics';
-import { designerKey } from './designerId';
+import { designerKey } from '../rankings/designerId';
 import { designerField, roleField, weightField } from '../rankings/rankingFields';
 import { naturalCompare } from '../kernel/naturalOrder';
 import { readTextFile } from '../files/textFile';

@@ -4,7 +4,7 @@
  * a human who is not a designer) in loadReview, at the entry's line.
  */
 import * as z from 'zod';
-import { DESIGNER_ID_PATTERN, designerKey } from './designerId';
+import { DESIGNER_ID_PATTERN, designerKey } from '../rankings/designerId';
 import { shown } from '../kernel/text';
 import { error } from '../diagnostics/diagnostics';
 import type { Diagnostic } from '../diagnostics/diagnostics';

@@ -12,7 +12,7 @@ import { LIMITS, listInReview, ReviewFileError, statInReview } from '../files/re
 import type { DesignerRanking, LoadOptions, LoadResult, Review, ReviewConfig } from './model';
 import type { Diagnostic } from '../diagnostics/diagnostics';
 import { capPerFile, error, hasErrors, sortDiagnostics, warning } from '../diagnostics/diagnostics';
-import { designerKey } from './designerId';
+import { designerKey } from '../rankings/designerId';
 import { naturalCompare } from '../kernel/naturalOrder';
 import { loadOptions, mapLimited } from './options';
 import { checkRankingText, designerIdOf, rankingFormatOf } from '../rankings/rankingText';

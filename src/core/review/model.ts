@@ -4,9 +4,11 @@
  */
 import type { DiscussionMode, Hierarchy, ImageQuality, ImageSize, PersonaRole, PromptLayers, SpeakingOrder } from '../settings/discussionSettings';
 import type { Diagnostic } from '../diagnostics/diagnostics';
+import type { DesignerRanking } from '../rankings/ranking';
 import type { Guest } from './guests';
 
 export type { Guest } from './guests';
+export type { DesignerRanking, RankingEntry } from '../rankings/ranking';
 
 export interface ReviewOption {
   /** File name without extension: options/4.png → "4". */
@@ -27,27 +29,6 @@ export interface ReviewReference extends ReviewOption {
   label: string;
   /** What it is for (references.yaml or references/README.md); untrusted text, quoted where it is sent. */
   note?: string;
-}
-
-export interface RankingEntry {
-  option: string;
-  /** As written in the file (integer >= 1; equal numbers are ties). */
-  rank: number;
-  justification: string;
-}
-
-export interface DesignerRanking {
-  /** Ranking file name without extension. */
-  id: string;
-  /** Display name (`designer:` field). */
-  name: string;
-  role?: string;
-  /** > 0, default 1. */
-  weight: number;
-  /** Relative to the review root: "rankings/alice.yaml". */
-  file: string;
-  /** In file order. */
-  entries: RankingEntry[];
 }
 
 /** A brief review's input: comments/<designer-id>.md, one member's own reading of the brief (issue 17). */

@@ -12,10 +12,11 @@ import { LIMITS, readReviewText } from '../files/reviewFiles';
 import { writeReviewFile } from '../files/reviewWrites';
 import { toRecordedMessages } from '../llm/messages';
 import { estimateCost, type PriceTable } from '../llm/pricing';
-import type { StepContext } from './context';
+import type { StepContext } from '../step/context';
 import { conversationMessages, runDiscussion, discussionDone, temperatureOf } from '../discussion/discussion';
 import { discussionOf } from '../settings/discussionSettings';
-import { CancelledError, isAbort, withChildSignal } from './errors';
+import { isAbort } from '../llm/errors';
+import { CancelledError, withChildSignal } from '../kernel/errors';
 import { earlierPeopleMessage } from '../discussion/prompts';
 import { earlierPeopleLines } from '../people/pins';
 import { personName } from '../people/team';
@@ -23,7 +24,7 @@ import { escapeMarkdown, transcriptMarkdown, type Person } from './deliverables'
 import { askStructured } from '../remix/remixAgent';
 import { briefFileInRun } from '../record/recordCheck';
 import { COVERAGE_STATUSES, type BriefRound, type Coverage, type Iteration, type RunRecord } from '../record/record';
-import { reviewRelative } from '../record/store';
+import { reviewRelative } from '../record/paths';
 import {
   baselineMessages,
   briefPersonaMessage,

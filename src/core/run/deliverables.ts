@@ -12,7 +12,7 @@ import { escapeMarkdown, markdownUrl } from '../files/markdown';
 
 export { escapeMarkdown };
 const md = escapeMarkdown;
-import { reviewRelative, RUNS_DIR } from '../record/store';
+import { reviewRelative, RUNS_DIR } from '../record/paths';
 import { pinnedLines } from '../people/pins';
 import { stanceSentence, stanceTable } from '../analysis/stance';
 

@@ -10,7 +10,7 @@
  */
 import type { Review } from '../review/model';
 import type { PriceTable } from '../llm/pricing';
-import type { StepContext } from './context';
+import type { StepContext } from '../step/context';
 import type { Person } from './deliverables';
 import type { Iteration, RunOption, RunRecord, RunTaskKind } from '../record/record';
 

@@ -12,7 +12,8 @@
  */
 import * as path from 'node:path';
 import { allMessages, type RunRecord } from '../record/record';
-import { RECORD_FILE, RUNS_DIR, readRunRecord } from '../record/store';
+import { readRunRecord } from '../record/store';
+import { RECORD_FILE, RUNS_DIR } from '../record/paths';
 import { LOCK_FILE } from '../record/lock';
 import { SyncConflictError, SyncError, pushWithRetry, upstreamName, type GitTransport, type PullResult } from './transport';
 

@@ -14,7 +14,7 @@ import type { Services } from '../services';
 import { LIMITS, readReviewText, resolveInReview } from '../../core/files/reviewFiles';
 import { writeReviewFile } from '../../core/files/reviewWrites';
 import { addToCommentFile, commentRel, defaultMemberId, quoteLines } from '../../core/review/commentFile';
-import { DESIGNER_ID_PATTERN, designerIdFromName, sameDesigner } from '../../core/review/designerId';
+import { DESIGNER_ID_PATTERN, designerIdFromName, sameDesigner } from '../../core/rankings/designerId';
 import { listRunEntries } from '../../core/record/store';
 import { readReviewContents } from '../foundation/reviewContents';
 import { toUri } from '../foundation/reviewIndex';

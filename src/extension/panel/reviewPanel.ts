@@ -16,7 +16,7 @@ import { LOCK_FILE, STALE_MS, interruptedRuns } from '../../core/record/lock';
 import { PARTS_FILE } from '../../core/record/promptParts';
 import { JOURNAL_FILE } from '../../core/record/journal';
 import type { RunRecord } from '../../core/record/record';
-import type { RunEvent } from '../../core/run/events';
+import type { RunEvent } from '../../core/step/events';
 import {
   AnalysisSchema,
   parseWebviewMessage,

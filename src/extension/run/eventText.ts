@@ -2,7 +2,7 @@
  * Words for run events: one Output-channel line per event, the progress notification's message, the status bar text.
  * Pure functions over RunEvent / RunRecord.
  */
-import type { RunEvent } from '../../core/run/events';
+import type { RunEvent } from '../../core/step/events';
 import type { RunRecord } from '../../core/record/record';
 
 const MAX_LOGGED_MESSAGE = 2000;

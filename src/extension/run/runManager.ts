@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type OpenAI from 'openai';
 import { createImageClient, createModelClient, endpointHost } from '../../core/llm/client';
 import { OpenAIImageBackend } from '../../core/llm/openaiBackend';
-import type { RunEvent } from '../../core/run/events';
+import type { RunEvent } from '../../core/step/events';
 import type { RunRecord } from '../../core/record/record';
 import { refineRun, resumeRun, startRun, type RunnerOptions } from '../../core/run/runner';
 import { ApiKeyStore, IMAGE_KEY } from './apiKeyStore';

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { ModelConfigError, NO_KEY_MESSAGE, createModelClient, endpointHost } from '../../../src/core/llm/client';
 import { DEFAULT_PRICES, IMAGE_OUTPUT_TOKENS, estimateCost, imageCost, imageOutputTokens, mergePrices } from '../../../src/core/llm/pricing';
-import { resolveRunSettings } from '../../../src/core/settings/settings';
+import { resolveRunSettings } from '../../../src/core/run/runSettings';
 
 function withEnv(vars: Record<string, string | undefined>, fn: () => void): void {
   const saved: Record<string, string | undefined> = {};

@@ -6,7 +6,7 @@ import OpenAI from 'openai';
 import { MockOpenAI, type MockFallback } from '../../support/openaiMock';
 import { WAIT_CEILING_MS } from '../../support/waitFor';
 import { makeBriefRunReview, makeTempDir } from './fixtures';
-import type { RunEvent } from '../../../src/core/run/events';
+import type { RunEvent } from '../../../src/core/step/events';
 import { createModelClient } from '../../../src/core/llm/client';
 
 export const TEST_KEY = 'sk-test-SECRET-do-not-write-0123456789';

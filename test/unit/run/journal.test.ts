@@ -7,7 +7,8 @@ import { JOURNAL_FILE, JournalLineSchema } from '../../../src/core/record/journa
 import { LOCK_FILE } from '../../../src/core/record/lock';
 import { RunRecordSchema, type RunRecord } from '../../../src/core/record/record';
 import { resumeRun, startRun, type RunnerOptions } from '../../../src/core/run/runner';
-import { loadRunRecord, runFileWrites } from '../../../src/core/record/store';
+import { loadRunRecord } from '../../../src/core/record/store';
+import { runFileWrites } from '../../../src/core/record/paths';
 import { makeReview } from './fixtures';
 import { clientFor, turnRequests, useEngineMock } from './helpers';
 import { waitFor } from '../../support/waitFor';

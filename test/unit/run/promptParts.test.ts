@@ -3,11 +3,12 @@ import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { MockOpenAI } from '../../support/openaiMock';
-import type { RecordedMessage } from '../../../src/core/llm/messages';
+import type { RecordedMessage } from '../../../src/core/record/record';
 import { PARTS_FILE, PromptPartsWriter, loadPrompt, partNumbers, readPromptParts, rebuildPrompt } from '../../../src/core/record/promptParts';
 import type { RunRecord } from '../../../src/core/record/record';
 import { resumeRun, startRun } from '../../../src/core/run/runner';
-import { readRunRecord, runFileWrites } from '../../../src/core/record/store';
+import { readRunRecord } from '../../../src/core/record/store';
+import { runFileWrites } from '../../../src/core/record/paths';
 import { makeReview, makeTempDir } from './fixtures';
 import { chatRequests, clientFor, useEngineMock } from './helpers';
 

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { mapLabelsForEdit, personaMessage, taskText, promptLabel } from '../../../src/core/discussion/prompts';
 import { answerSchema, narrowTo, parseAnswer, remixJsonSchema } from '../../../src/core/remix/remixAgent';
 import { planNextIteration } from '../../../src/core/run/runner';
-import { createRunId, RUN_ID_PATTERN } from '../../../src/core/record/store';
+import { createRunId, RUN_ID_PATTERN } from '../../../src/core/record/paths';
 import type { PreparedImage } from '../../../src/core/llm/images';
 import type { RunRecord } from '../../../src/core/record/record';
 

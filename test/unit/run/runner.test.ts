@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { MockOpenAI } from '../../support/openaiMock';
 import { RunRecordSchema } from '../../../src/core/record/record';
 import { listRuns, readRunRecord, refineRun, resumeRun, startRun } from '../../../src/core/run/runner';
-import { RUN_ID_PATTERN } from '../../../src/core/record/store';
+import { RUN_ID_PATTERN } from '../../../src/core/record/paths';
 import { makeReview, makeTempDir } from './fixtures';
 import { TEST_KEY, chatRequests, clientFor, collect, turnRequests, useEngineMock } from './helpers';
 

@@ -1,25 +1,11 @@
 /** Model and network errors as one plain sentence for users (no stack traces, never the key). */
 import type { APIError } from 'openai';
-import { openaiSdk } from '../llm/sdk';
+import { openaiSdk } from './sdk';
 import { ImagesUnavailableError } from '../images/sharp';
-import { ModelRequestError } from '../llm/backend';
-import { ModelConfigError } from '../llm/client';
+import { ModelRequestError } from './backend';
+import { ModelConfigError } from './client';
 import { ReviewFileError } from '../files/reviewFiles';
-
-export class CancelledError extends Error {
-  constructor() {
-    super('The run was cancelled.');
-    this.name = 'CancelledError';
-  }
-}
-
-/** A step failed in a way the user should read; the run stays resumable. */
-export class StepError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'StepError';
-  }
-}
+import { CancelledError, StepError } from '../kernel/errors';
 
 export function isAbort(err: unknown, signal?: AbortSignal): boolean {
   if (signal?.aborted) return true;
@@ -55,19 +41,3 @@ function tidy(s: string): string {
   return oneLine.length > 300 ? `${oneLine.slice(0, 300)}…` : oneLine;
 }
 
-/**
- * Runs `fn` with a signal of its own that follows `parent`, and unhooks it afterwards. The SDK adds an abort listener to
- * the signal of every request; one long-lived run signal would collect hundreds of them.
- */
-export async function withChildSignal<T>(parent: AbortSignal | undefined, fn: (signal: AbortSignal | undefined) => Promise<T>): Promise<T> {
-  if (!parent) return fn(undefined);
-  const child = new AbortController();
-  const onAbort = (): void => child.abort(parent.reason);
-  if (parent.aborted) child.abort(parent.reason);
-  else parent.addEventListener('abort', onAbort, { once: true });
-  try {
-    return await fn(child.signal);
-  } finally {
-    parent.removeEventListener('abort', onAbort);
-  }
-}

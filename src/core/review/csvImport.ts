@@ -21,15 +21,15 @@
  */
 import * as path from 'node:path';
 import type * as CsvSync from 'csv-parse/sync';
-import type { RankingEntry } from '../review/model';
+import type { RankingEntry } from './model';
 import type { Diagnostic } from '../diagnostics/diagnostics';
 import { capPerFile, error, hasErrors, sortDiagnostics, warning } from '../diagnostics/diagnostics';
 import { naturalCompare } from '../kernel/naturalOrder';
-import { loadOptions } from '../review/options';
-import { validateRankingText } from './rankingText';
-import { formatRankingJson, formatRankingYaml } from './rankingWriter';
-import { didYouMean } from './suggest';
-import { DESIGNER_ID_PATTERN, designerIdFromName, designerKey } from '../review/designerId';
+import { loadOptions } from './options';
+import { validateRankingText } from '../rankings/rankingText';
+import { formatRankingJson, formatRankingYaml } from '../rankings/rankingWriter';
+import { didYouMean } from '../rankings/suggest';
+import { DESIGNER_ID_PATTERN, designerIdFromName, designerKey } from '../rankings/designerId';
 import { listInReview, readNamedFile, readReviewBytes, ReviewFileError } from '../files/reviewFiles';
 import { checkWritable, writeReviewFile } from '../files/reviewWrites';
 import { FILE_KINDS } from '../files/fileKinds';

@@ -7,7 +7,7 @@
  */
 import type { ReviewConfig } from '../review/model';
 import { DEFAULT_IMAGE_MAX_SIDE } from '../llm/images';
-import { DISCUSSION_DEFAULTS } from './discussionSettings';
+import { DISCUSSION_DEFAULTS } from '../settings/discussionSettings';
 import type { RunSettings } from '../record/record';
 import { newSeed } from '../discussion/schedule';
 
