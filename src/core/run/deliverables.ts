@@ -64,6 +64,7 @@ export function resultMarkdown(record: RunRecord, people: readonly Person[]): st
   if (record.kendallW !== undefined) {
     out.push(`- Team agreement before the run: Kendall's W = ${record.kendallW.toFixed(2)} (${agreementBand(record.kendallW)})`);
   }
+  for (const line of consensusLines(record)) out.push(line);
   out.push('');
 
   out.push('## Final pick', '');
@@ -228,4 +229,17 @@ function pinsSection(record: RunRecord, people: readonly Person[]): string[] {
   const lines = pinnedLines(record, (id) => nameIn(people, id));
   if (!lines.length) return [];
   return ['## Pinned', '', ...lines.map((l) => `- Pinned by ${escapeMarkdown(l.by)}: **${escapeMarkdown(l.speaker)}**${l.kind === 'human' ? ' (in person)' : l.kind === 'guest' ? ' (guest)' : ''} · ${md(l.message)}: ${escapeMarkdown(l.content)}`), ''];
+}
+
+/** The team's own consensus before the run: Borda beside Schulze, and which one the run fell back on. */
+function consensusLines(record: RunRecord): string[] {
+  const c = record.consensus;
+  if (!c) return [];
+  const label = (id: string) => labelWithId(record, id);
+  const lines = [
+    `- Team consensus before the run (their own rankings, weights counted): Borda ${c.borda.map(label).join(', ')}; ` +
+      `Schulze ${c.schulze.map((tier) => tier.map(label).join(' = ')).join(', ')}.${c.method === 'schulze' ? ' The remix agent breaks ties by the Schulze order (consensus: schulze).' : ''}`,
+  ];
+  if (c.sentence) lines.push(`- ${md(c.sentence)}`);
+  return lines;
 }

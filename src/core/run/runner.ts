@@ -18,6 +18,7 @@ import type { Review } from '../review/model';
 import { designerKey, sameDesigner } from '../review/designerId';
 import { reviewRankMatrix } from '../stats/analysis';
 import { kendallW } from '../stats/kendallW';
+import { teamConsensus } from './teamConsensus';
 import { prepareImage, readImageFile } from '../llm/images';
 import { estimateCost, mergePrices, type PriceTable } from '../llm/pricing';
 import type { StepContext } from './context';
@@ -117,6 +118,8 @@ export async function startRun(o: RunnerOptions): Promise<RunRecord> {
   };
   const w = task.kind === 'design' ? teamKendallW(review, settings.designers) : undefined;
   if (w !== undefined) record.kendallW = w;
+  const consensus = task.kind === 'design' ? teamConsensus(participants(review, settings), review.options, settings.consensus) : undefined;
+  if (consensus) record.consensus = consensus;
   // Validation first (nothing is sent for an unknown person); then the image endpoint is checked before any paid request.
   mergeIds(undefined, review.config.humans, o.humans, review.designers.map((d) => d.id), 'designer');
   mergeIds(undefined, undefined, o.guests, (review.config.guests ?? []).map((g) => g.id), 'guest');
