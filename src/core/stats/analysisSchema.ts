@@ -31,7 +31,7 @@ export const analysisSchema = z.object({
     differsFromBorda: z.boolean(),
     condorcetWinner: z.string().nullable(),
     sentence: z.string().nullable(),
-  }),
+  }).optional(), // an analysis made before Schulze was added has none
   pairwise: z.object({ designers: z.array(z.string()), tau: z.array(z.array(z.number())) }),
   perOption: z.array(
     z.object({
