@@ -18,7 +18,7 @@ import { DESIGNER_ID_PATTERN, sameDesigner } from '../review/designerId';
 export const INBOX_DIR = 'inbox';
 /** A person's message is at most this long (characters). */
 export const MAX_SAY_CHARS = 4000;
-/** Entries waiting in one run's inbox (README "Limits"); a `say` or `pin` beyond it is refused in words, and a driver takes
+/** Entries waiting in one run's inbox (docs/security.md "Limits"); a `say` or `pin` beyond it is refused in words, and a driver takes
  * in at most this many, oldest first. Bytes per entry: FILE_KINDS.inboxEntry. */
 export const MAX_INBOX_ENTRIES = 1000;
 
@@ -75,7 +75,7 @@ export async function postToInbox(reviewRoot: string, runId: string, entry: Inbo
   const data = parsed.data;
   const waiting = ((await listInReview(reviewRoot, inboxRel(runId)).catch(() => undefined)) ?? []).filter((n) => NAME_PATTERN.test(n)).length;
   if (waiting >= MAX_INBOX_ENTRIES) {
-    throw new Error(`The inbox of run ${runId} already holds ${waiting} entries, the most it may (README "Limits"); wait until the run takes them in.`);
+    throw new Error(`The inbox of run ${runId} already holds ${waiting} entries, the most it may (docs/security.md "Limits"); wait until the run takes them in.`);
   }
   sequence = (sequence + 1) % 1_000_000;
   const person = entryPerson(data);
