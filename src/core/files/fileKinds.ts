@@ -2,7 +2,7 @@
  * THE table of every kind of file TeamFusion reads: where it lives, its byte cap, how deep it may nest, how it is parsed,
  * and how many diagnostics one file of it may give (then one "… and N more" line). Every read of a kind goes through
  * `readKindText` (the file room's contained, regular, capped read, then the nesting check on the tokens before any
- * tree is built), and every list of diagnostics through `capKindDiagnostics`; the README's Limits table is checked
+ * tree is built), and every list of diagnostics through `capKindDiagnostics`; the Limits table of docs/security.md is checked
  * against this table by a unit test, and the hostile corpus (test/unit/files/hostileCorpus.test.ts) is generated from
  * it: a kind added here is capped, documented and attacked without anything else to remember.
  */
@@ -17,7 +17,7 @@ export type FileParser = 'yaml' | 'json' | 'jsonl' | 'markdown' | 'text' | 'imag
 export interface FileKind {
   /** Where files of this kind are, relative to the review root (`<run>` a run id, `<designer>` a designer id). */
   readonly path: string;
-  /** In words, for the README. */
+  /** In words, for docs/security.md. */
   readonly what: string;
   readonly maxBytes: number;
   /** Deepest nesting of lists and fields (tree formats); null for text and images. */
@@ -167,7 +167,7 @@ export function capKindDiagnostics(diagnostics: readonly Diagnostic[], kind: Fil
   return capPerFile(diagnostics, k.diagnostics);
 }
 
-/** The README's table of file kinds, one row per kind (a unit test checks the README holds exactly these rows). */
+/** The table of file kinds in docs/security.md, one row per kind (a unit test checks the page holds exactly these rows). */
 export function fileKindRows(): string[] {
   return Object.entries(FILE_KINDS).map(([name, k]: [string, FileKind]) => {
     const nesting = k.nesting === null ? '—' : `${k.nesting} levels`;

@@ -19,7 +19,7 @@ import { AtField, MAX_SAY_CHARS, MentionsField, MessageIdField, PersonIdField, S
 export const INBOX_DIR = 'inbox';
 /** A person's message is at most this long (characters); the journal holds it to the same (fields.ts). */
 export { MAX_SAY_CHARS };
-/** Entries waiting in one run's inbox (README "Limits"); a `say` or `pin` beyond it is refused in words, and a driver takes
+/** Entries waiting in one run's inbox (docs/security.md "Limits"); a `say` or `pin` beyond it is refused in words, and a driver takes
  * in at most this many, oldest first. Bytes per entry: FILE_KINDS.inboxEntry. */
 export const MAX_INBOX_ENTRIES = 1000;
 
@@ -107,7 +107,7 @@ export async function postToInbox(reviewRoot: string, runId: string, entry: Inbo
   // Only members' entries count: files of anyone else are refused by every reader and never crowd people out.
   const waiting = (await memberFiles(reviewRoot, runId, isMember)).files.length;
   if (waiting >= MAX_INBOX_ENTRIES) {
-    throw new Error(`The inbox of run ${runId} already holds ${waiting} entries, the most it may (README "Limits"); wait until the run takes them in.`);
+    throw new Error(`The inbox of run ${runId} already holds ${waiting} entries, the most it may (docs/security.md "Limits"); wait until the run takes them in.`);
   }
   sequence = (sequence + 1) % 1_000_000;
   const name = `${entryPerson(data)}-${String(now).padStart(13, '0')}-${String(sequence).padStart(6, '0')}-${randomBytes(4).toString('hex')}`;

@@ -95,7 +95,7 @@ export function checkSay(
   }
   // Cheap caps first: a message too long is refused before anything is looked at in it.
   if (text.length > MAX_SAY_CHARS) {
-    return { ok: false, error: `The message is ${text.length} characters long; a message is at most ${MAX_SAY_CHARS} (README "Limits"). Say it in shorter parts.` };
+    return { ok: false, error: `The message is ${text.length} characters long; a message is at most ${MAX_SAY_CHARS} (docs/security.md "Limits"). Say it in shorter parts.` };
   }
   const who = team.designers.find((d) => sameDesigner(d.id, speaker));
   if (!who) {

@@ -165,7 +165,7 @@ export async function loadRunRecord(reviewRoot: string, runId: string): Promise<
     if (err instanceof JournalError) return { diagnostics: [err.diagnostic] };
     throw err;
   }
-  // What the journal added is bounded like the record itself (README "Limits"): counted again, linear.
+  // What the journal added is bounded like the record itself (docs/security.md "Limits"): counted again, linear.
   const grown = checkBounds(record);
   if (grown) return { diagnostics: [error(journalFile(runId), `With this journal applied: ${grown.message}`)] };
   // Every file the record names must be a regular file inside the review.
