@@ -22,5 +22,3 @@ export function shown(value: unknown): string {
   if (Array.isArray(value)) return 'a list';
   return 'a group of fields';
 }
-import type { RunRecord } from '../record/record';
-export type X = RunRecord;
