@@ -6,14 +6,11 @@
 // rounds, then rerank, judge and compare on it. It builds what it needs, runs the sample in a temporary copy, prints where
 // the run folder is and how to do the same by hand, and stops the server on exit, on an error and on Ctrl-C.
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repo, startScriptedServer } from './scriptedServer.mjs';
 
-const BANNER =
-  '> **Scripted demo.** Every answer in this run came from TeamFusion\'s bundled scripted server (`npm run demo`), not from a ' +
-  'model: it shows the pipeline and the files, not a real discussion.';
 const say = (s) => process.stdout.write(`${s}\n`);
 
 const argv = process.argv.slice(2);
@@ -90,21 +87,10 @@ const teamfusion = (args) =>
 
 const runs = join(review, 'runs');
 const runIds = () => (existsSync(runs) ? readdirSync(runs).filter((id) => !id.startsWith('.')).sort() : []);
-/** The run's own files say so too (once, at the top). */
-const label = () => {
-  for (const id of runIds()) {
-    for (const f of ['result.md', 'transcript.md']) {
-      const file = join(runs, id, f);
-      if (!existsSync(file)) continue;
-      const text = readFileSync(file, 'utf8');
-      if (!text.startsWith('> **Scripted')) writeFileSync(file, `${BANNER}\n\n${text}`);
-    }
-  }
-};
-
+// The run's own files say so: the run is recorded `scripted: true` (the server names itself in every answer) and its
+// result.md and transcript.md open with the scripted banner at every rewrite.
 const runArgs = task === 'brief' ? ['run', review, '--task', 'brief', '--iterations', '2', '--turns', '1'] : ['run', review, '--iterations', '2', '--turns', '1'];
 let code = await teamfusion(runArgs);
-label();
 const runId = runIds()[0];
 if (task === 'brief' && code === 0 && interrupted === undefined && runId) {
   // The blind pair, the judge, and what compare can say before the members have chosen.

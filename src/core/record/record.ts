@@ -6,7 +6,7 @@
  */
 import * as z from 'zod';
 import { discussionSettingFields } from '../settings/discussionSchema';
-import { PHASES } from '../settings/discussionSettings';
+import { CONSENSUS_METHODS, PHASES } from '../settings/discussionSettings';
 import { wholeSetting } from '../settings/settingBounds';
 
 export const RUN_RECORD_VERSION = 1;
@@ -304,6 +304,19 @@ export const RunRecordSchema = z.object({
   prompts: z.array(PromptRecordSchema),
   /** Kendall's W of the team's own rankings when the run started (unweighted, tie-corrected). */
   kendallW: z.number().optional(),
+  /**
+   * The team's own consensus when the run started (weights count): weighted Borda best first, Schulze tiers, whether they
+   * differ (and the sentence saying how), and `method`, the one the remix agent falls back on (review.yaml `consensus`).
+   */
+  consensus: z
+    .object({
+      method: z.enum(CONSENSUS_METHODS),
+      borda: z.array(z.string().max(200)).max(100),
+      schulze: z.array(z.array(z.string().max(200)).max(100)).max(100),
+      differsFromBorda: z.boolean(),
+      sentence: z.string().max(2000).optional(),
+    })
+    .optional(),
   /** Why the run failed or was cancelled, in words. */
   error: z.string().optional(),
   /** (evaluation) When the last re-ranking of the blind re-rank set was saved through the panel (ISO time). */
@@ -321,6 +334,12 @@ export const RunRecordSchema = z.object({
   baseline: z
     .object({ file: z.literal('baseline.md'), promptId: z.string(), usage: UsageSchema.partial().optional(), costUsd: z.number().nonnegative().optional() })
     .optional(),
+  /**
+   * (contract §7) Made against the bundled scripted server (`npm run demo`, `npm run scripted-server`): its answers are canned,
+   * not a model's. Set once any answer of the run came from it, never unset (kept through resume and refine); such a run is
+   * labelled everywhere and left out of every total (compare, evaluate, the panel).
+   */
+  scripted: z.literal(true).optional(),
   /** The ids (file names without .json) of the inbox entries this record took in, in order: an entry is never taken twice. */
   takenIn: z.array(z.string().max(200)).optional(),
 });

@@ -68,6 +68,8 @@ async function main(): Promise<void> {
     port: args.port,
     latencyMs: args.latency,
     strict: args.strict,
+    // The bundled scripted server always names itself, so every run made against it is recorded as scripted.
+    scripted: true,
     ...(args.quiet ? {} : { onLog: (line: string) => process.stdout.write(`${line}\n`) }),
   });
   const label = args.label;
