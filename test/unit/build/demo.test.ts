@@ -55,7 +55,7 @@ describe('npm run demo (scripted, no key)', function () {
     for (const command of ['rerank', 'judge', 'compare']) assert.match(out, new RegExp(`^\\$ teamfusion ${command} brief-review \\S+$`, 'm'));
     assert.match(out, /npm run scripted-server/);
     const runDir = /Run completed: (.+)$/m.exec(out)![1]!.trim();
-    for (const f of ['result.md', 'transcript.md']) assert.match(await fs.readFile(path.join(runDir, f), 'utf8'), /^> \*\*Scripted demo\.\*\*/);
+    for (const f of ['result.md', 'transcript.md']) assert.match(await fs.readFile(path.join(runDir, f), 'utf8'), /^> \*\*Scripted run\.\*\*/);
     for (const f of ['rerank/A.md', 'rerank/B.md', 'rerank/key.json', 'judge.json', 'baseline.md']) assert.ok(existsSync(path.join(runDir, f)), f);
     // The revised brief carries each member's own first point, word for word.
     const revised = await fs.readFile(path.join(runDir, 'iteration-2', 'brief.md'), 'utf8');
