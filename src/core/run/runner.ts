@@ -150,7 +150,7 @@ export async function resumeRun(o: RunnerOptions & { runId: string }): Promise<R
   await readRunRecord(o.reviewRoot, o.runId); // no such run, or a broken record: refused before anything is touched
   // One driver per run (lock.ts): refused while another process drives it; the record is read again under the lock.
   return withRunLock(review.root, o.runId, async () => {
-    const record = await readRunRecord(o.reviewRoot, o.runId);
+    const record = await readRunRecord(o.reviewRoot, o.runId, o.log);
     if (record.status === 'completed') return record;
     await checkWritable(review.root, driverOutputs(record.id)); // a link at an output is refused before anything is sent
     return drive(o, review, record, true);
