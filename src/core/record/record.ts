@@ -143,6 +143,8 @@ export const CoverageSchema = z.object({
   status: z.enum(COVERAGE_STATUSES),
   /** Where the revised brief carries it (a short quote); none for left-out. */
   quote: z.string().optional(),
+  /** Whether the quote was found in the revised brief (folded: whitespace, case, quotes); absent on left-out entries. */
+  verified: z.boolean().optional(),
 });
 export type Coverage = z.infer<typeof CoverageSchema>;
 

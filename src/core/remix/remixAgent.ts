@@ -276,7 +276,16 @@ export async function runRemixAgent(ctx: StepContext, r: RemixAgentInput): Promi
  */
 export async function askStructured<T>(
   ctx: StepContext,
-  q: { iteration: number; base: readonly ChatMessage[]; structured: StructuredOutput; parse: (content: string) => T | { error: string } },
+  q: {
+    iteration: number;
+    base: readonly ChatMessage[];
+    structured: StructuredOutput;
+    parse: (content: string) => T | { error: string };
+    /** Repairs after the first answer (default REMIX_EXTRA_ATTEMPTS). */
+    extraAttempts?: number;
+    /** Set when the first request is itself a repair of this output (recorded as 'remix-repair'). */
+    repairing?: string;
+  },
 ): Promise<T> {
   return askForStructuredAnswer({
     chat: ctx.chat,
@@ -286,16 +295,16 @@ export async function askStructured<T>(
     base: q.base,
     structured: q.structured,
     parse: q.parse,
-    extraAttempts: REMIX_EXTRA_ATTEMPTS,
+    extraAttempts: q.extraAttempts ?? REMIX_EXTRA_ATTEMPTS,
     onRepair: (problem, attempt, of) =>
       ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'warning', message: `The remix agent's answer was not usable (${problem}); asking it to repair (${attempt} of ${of}).` }),
     onAttempt: async (a) => {
       // A rejected output is kept on the prompt that produced it; a repair also names the output it was asked to repair.
-      const rejectedOutput = a.rejected ?? a.repairing;
+      const rejectedOutput = a.rejected ?? a.repairing ?? (a.attempt === 0 ? q.repairing : undefined);
       addPrompt(ctx.record, {
         id: nextPromptId(ctx.record),
         iteration: q.iteration,
-        kind: a.attempt === 0 ? 'remix' : 'remix-repair',
+        kind: a.attempt === 0 && q.repairing === undefined ? 'remix' : 'remix-repair',
         model: a.answer.model ?? ctx.settings.chatModel,
         at: new Date().toISOString(),
         messages: toRecordedMessages(a.conversation),
