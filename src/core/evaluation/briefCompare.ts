@@ -44,6 +44,8 @@ export interface BriefCompareResult {
   /** What stops the preference counts, in words; null when they are there. */
   note: string | null;
   problems: string[];
+  /** The run was answered by the bundled scripted server (evaluation/scripted.ts): never part of a total. */
+  scripted?: true;
 }
 
 function choose(n: number, k: number): number {
@@ -114,7 +116,8 @@ export async function compareBriefRun(reviewRoot: string, record: RunRecord): Pr
     preference = { ...p, signTestP: signTestP(p.teamfusion, p.teamfusion + p.direct) };
   }
   const answered = (xs: { designer: string }[]) => new Set(xs.map((x) => x.designer));
-  const hasPref = answered(prefs.answers);
+  // A member whose preference file is broken has one: its problem is said, not "no preference file yet".
+  const hasPref = new Set([...answered(prefs.answers), ...team.filter((id) => prefs.diagnostics.some((d) => d.severity === 'error' && d.file.endsWith(`/${id}.yaml`)))]);
   const hasSurvey = answered(survey.answers);
   return {
     runId,
@@ -128,6 +131,7 @@ export async function compareBriefRun(reviewRoot: string, record: RunRecord): Pr
     missing: { preference: team.filter((id) => !hasPref.has(id)), survey: team.filter((id) => !hasSurvey.has(id)) },
     note,
     problems,
+    ...(record.scripted ? { scripted: true as const } : {}),
   };
 }
 

@@ -321,6 +321,12 @@ export const RunRecordSchema = z.object({
   baseline: z
     .object({ file: z.literal('baseline.md'), promptId: z.string(), usage: UsageSchema.partial().optional(), costUsd: z.number().nonnegative().optional() })
     .optional(),
+  /**
+   * (contract §7) Made against the bundled scripted server (`npm run demo`, `npm run scripted-server`): its answers are canned,
+   * not a model's. Set once any answer of the run came from it, never unset (kept through resume and refine); such a run is
+   * labelled everywhere and left out of every total (compare, evaluate, the panel).
+   */
+  scripted: z.literal(true).optional(),
   /** The ids (file names without .json) of the inbox entries this record took in, in order: an entry is never taken twice. */
   takenIn: z.array(z.string().max(200)).optional(),
 });

@@ -18,7 +18,7 @@ import { CancelledError, isAbort, withChildSignal } from './errors';
 import { earlierPeopleMessage } from '../discussion/prompts';
 import { earlierPeopleLines } from '../people/pins';
 import { personName } from '../people/team';
-import { escapeMarkdown, transcriptMarkdown, type Person } from './deliverables';
+import { escapeMarkdown, scriptedBanner, transcriptMarkdown, type Person } from './deliverables';
 import { askWithCheckedCoverage } from './briefCoverage';
 import { briefFileInRun } from '../record/recordCheck';
 import { COVERAGE_STATUSES, type BriefRound, type Coverage, type Iteration, type RunRecord } from '../record/record';
@@ -274,7 +274,7 @@ function quoteCell(c: Coverage): string {
 /** result.md of a brief run: the last revised brief, the summary, and a coverage table per member. */
 export function briefResultMarkdown(record: RunRecord, people: readonly Person[], briefText?: string): string {
   const nameOf = (id: string): string => people.find((p) => p.id === id)?.name ?? id;
-  const out: string[] = [`# TeamFusion brief review ${record.id}`, ''];
+  const out: string[] = [...scriptedBanner(record), `# TeamFusion brief review ${record.id}`, ''];
   out.push(`- Status: ${record.status}${record.error ? ` (${cell(record.error)})` : ''}`);
   out.push(`- Model: ${record.settings.chatModel}`);
   out.push(`- Members: ${people.filter((p) => !p.guest).map((p) => cell(p.role ? `${p.name} (${p.role})` : p.name)).join(', ')}`);

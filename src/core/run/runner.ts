@@ -341,6 +341,8 @@ async function drive(o: RunnerOptions, loaded: Review, record: RunRecord, resume
   // Turns go to the journal (synced) and run.json is rewritten whole at round boundaries and status changes (journal.ts).
   const writer = await RecordWriter.open(review.root, record.id, (r) => writeRunRecord(review.root, r, { validate: r.status !== 'running' }));
   const backends = backendsOf(o);
+  // The backends as made (before the wrappers below): whether the scripted server answered them.
+  const answeredBy = { ...backends };
   // A resumed run checks the image endpoint before its first chat request, once the record's files have been read.
   if (resumed) backends.chat = checkedFirst(backends.chat, () => checkImageEndpoint(backends.images, record, o.signal));
   // A text-only model gets each candidate as its label and what the designers wrote about it.
@@ -358,6 +360,8 @@ async function drive(o: RunnerOptions, loaded: Review, record: RunRecord, resume
     prices,
     async save() {
       record.updatedAt = new Date().toISOString();
+      // Once scripted, always scripted: a resume or refine against a real endpoint does not make the canned turns real.
+      if (answeredBy.chat.scripted === true || answeredBy.images.scripted === true) record.scripted = true;
       // VS Code's models are covered by the user's plan: only the image edits are priced.
       const priced = backends.chat.priced ? record.usage : { ...record.usage, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 };
       record.usage.costUsd = estimateCost(priced, record.settings, prices);
