@@ -4,3 +4,4 @@ export { criteriaState, findCriteria, loadForCriteria, type CriteriaState, type 
 export { readCriteriaSources, criteriaTask } from './sources';
 export { criteriaMarkdown, readCriteriaFile } from './file';
 export { explainContested, groundAnswer } from './ground';
+export { criteriaSummary, type CriteriaSummary } from './summary';

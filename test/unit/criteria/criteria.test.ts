@@ -198,3 +198,40 @@ describe('criteria: what the disagreement is about', function () {
     assert.ok(Math.abs(c.controversy - expectedControversy(c, 4)) < 1e-12);
   });
 });
+
+describe('analyze shows the criteria while they are current', function () {
+  this.timeout(120_000);
+  const rig = useCliAgainstMock({ checkSpec: true });
+  const tf = (...args: string[]): Promise<CliRun> => rig.run(args);
+
+  it('the top criteria and the contested options they explain; after a ranking changes, one sentence instead; nothing sent', async () => {
+    const root = await makeReview({ options: 6, designers: 2 });
+    rig.mock.enqueue('chat', {
+      kind: 'json',
+      value: answer([
+        {
+          name: 'Calm premium tone',
+          stances: [
+            ['d1', 'values', 'Option 1 fits the calm, premium tone', 'rankings/d1.yaml'],
+            ['d2', 'against', 'Option 1 feels too loud for the brief', 'rankings/d2.yaml'],
+          ],
+          options: [],
+        },
+      ]),
+    });
+    assert.equal((await tf('criteria', root)).code, 0);
+    const shown = await tf('analyze', root);
+    assert.equal(shown.code, 0, shown.stderr);
+    assert.match(shown.stdout, /Criteria the team splits on most \(criteria\.json, controversy 0–1\): Calm premium tone 1\.00\./);
+    assert.match(shown.stdout, /Option 1: its supporters and critics split on Calm premium tone\./);
+    const json = JSON.parse((await tf('analyze', root, '--json')).stdout) as { criteria: { state: string; top: { name: string }[] } };
+    assert.equal(json.criteria.state, 'current');
+    assert.equal(json.criteria.top[0]!.name, 'Calm premium tone');
+
+    await fs.appendFile(path.join(root, 'rankings', 'd1.yaml'), '# edited\n');
+    const stale = await tf('analyze', root);
+    assert.equal(stale.code, 0);
+    assert.match(stale.stdout, /Criteria: not shown: Rankings changed since the criteria were found \(rankings\/d1\.yaml\); run teamfusion criteria again\./);
+    assert.equal(rig.mock.requests.length, 1, 'analyze never asks a model');
+  });
+});
