@@ -18,6 +18,7 @@ import type { Review } from '../review/model';
 import { designerKey, sameDesigner } from '../review/designerId';
 import { reviewRankMatrix } from '../stats/analysis';
 import { kendallW } from '../stats/kendallW';
+import { teamConsensus } from './teamConsensus';
 import { prepareImage, readImageFile } from '../llm/images';
 import { estimateCost, mergePrices, type PriceTable } from '../llm/pricing';
 import type { StepContext } from './context';
@@ -117,6 +118,8 @@ export async function startRun(o: RunnerOptions): Promise<RunRecord> {
   };
   const w = task.kind === 'design' ? teamKendallW(review, settings.designers) : undefined;
   if (w !== undefined) record.kendallW = w;
+  const consensus = task.kind === 'design' ? teamConsensus(participants(review, settings), review.options, settings.consensus) : undefined;
+  if (consensus) record.consensus = consensus;
   // Validation first (nothing is sent for an unknown person); then the image endpoint is checked before any paid request.
   mergeIds(undefined, review.config.humans, o.humans, review.designers.map((d) => d.id), 'designer');
   mergeIds(undefined, undefined, o.guests, (review.config.guests ?? []).map((g) => g.id), 'guest');
@@ -147,7 +150,7 @@ export async function resumeRun(o: RunnerOptions & { runId: string }): Promise<R
   await readRunRecord(o.reviewRoot, o.runId); // no such run, or a broken record: refused before anything is touched
   // One driver per run (lock.ts): refused while another process drives it; the record is read again under the lock.
   return withRunLock(review.root, o.runId, async () => {
-    const record = await readRunRecord(o.reviewRoot, o.runId);
+    const record = await readRunRecord(o.reviewRoot, o.runId, o.log);
     if (record.status === 'completed') return record;
     await checkWritable(review.root, driverOutputs(record.id)); // a link at an output is refused before anything is sent
     return drive(o, review, record, true);
