@@ -7,7 +7,7 @@ import { chatUsage, addUsage } from '../run/context';
 import type { Usage } from '../record/record';
 import type { ChatAnswer, ChatBackend, ChatRequest, ImageBackend, ImageEditAnswer, ImageEditRequest } from './backend';
 import { endpointHost } from './client';
-import { toApiMessages } from './messages';
+import { checkRequestSize, toApiMessages } from './messages';
 import { openaiSdk } from './sdk';
 
 export class OpenAIChatBackend implements ChatBackend {
@@ -21,6 +21,7 @@ export class OpenAIChatBackend implements ChatBackend {
   }
 
   async chat(req: ChatRequest): Promise<ChatAnswer> {
+    checkRequestSize(req.messages); // counted from the parts: a request past the caps is never built
     const base = {
       model: req.model,
       messages: toApiMessages(req.messages),

@@ -45,6 +45,8 @@ import { SETTING_BOUNDS } from '../settings/settingBounds';
 import { checkWritable, mkdirInReview, resolveInReview } from '../files/reviewFiles';
 import { withRunLock } from '../record/lock';
 import { PromptPartsWriter } from '../record/promptParts';
+import { checkRunWork, estimateRun } from './runEstimate';
+import type { ConfirmCost } from '../llm/costQuestion';
 import { SyncStopError, type RunSync } from '../sync/runSync';
 
 export { listRuns, readRunRecord } from '../record/store';
@@ -77,6 +79,8 @@ export interface RunnerOptions {
    * (status "waiting", the inbox polled) until the answer is there; false (default) stops it with status "waiting".
    */
   holdWhenWaiting?: boolean;
+  /** The cost question (core/llm/costQuestion.ts), asked before a new run above its thresholds; without a yes nothing is sent. */
+  confirm?: ConfirmCost;
   /** The run goes through the team's git remote (core/sync): pulls at turn boundaries, a commit + push per saved change. */
   sync?: RunSync;
   /** With holdWhenWaiting: stop with status "waiting" after this long without the person's answer. */
@@ -119,8 +123,10 @@ export async function startRun(o: RunnerOptions): Promise<RunRecord> {
   if (w !== undefined) record.kendallW = w;
   // Validation first (nothing is sent for an unknown person); then the image endpoint is checked before any paid request.
   mergeIds(undefined, review.config.humans, o.humans, review.designers.map((d) => d.id), 'designer');
-  mergeIds(undefined, undefined, o.guests, (review.config.guests ?? []).map((g) => g.id), 'guest');
+  const guests = mergeIds(undefined, undefined, o.guests, (review.config.guests ?? []).map((g) => g.id), 'guest');
   await resolveInReview(review.root, reviewRelative(record.id, '')); // a runs/ that leads out is refused before anything is sent
+  // Bounded work (runEstimate.ts): a run too large for a request is refused, a costly one asked for, before anything is built.
+  await checkRunWork(estimateRun(review, task.kind, { ...settings, ...(guests ? { guests } : {}) }, o.prices), o.confirm, 'This run');
   if (task.usesImages) await checkImageEndpoint(backends.images, record, o.signal);
   return withRunLock(review.root, record.id, () => drive(o, review, record, false), o.log);
 }
