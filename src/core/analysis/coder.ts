@@ -20,8 +20,10 @@ import { chatUsage } from '../run/context';
 import { isAbort } from '../run/errors';
 import { allMessages, type RunRecord, type Usage } from '../record/record';
 import { readRunRecord } from '../record/store';
+import { checkWritable } from '../files/reviewFiles';
 import {
   ANALYSIS_VERSION,
+  analysisPath,
   readAnalysisFile,
   writeAnalysisFile,
   type AnalysisFile,
@@ -111,6 +113,8 @@ export async function codeDiscussion(o: CodeDiscussionOptions): Promise<CodeDisc
   const root = o.reviewRoot;
   const record: RunRecord = await readRunRecord(root, o.runId);
   const existing = o.force ? undefined : await readAnalysisFile(root, o.runId);
+  // analysis.json must be writable before anything is sent (a link, a folder or a read-only place there: refused now).
+  await checkWritable(root, [analysisPath(record.id)]);
   // --force over a pending batch: that batch is cancelled (best effort) so it is not paid for twice.
   const abandoned = o.force ? await readAnalysisFile(root, o.runId).then((a) => a?.batch?.id, () => undefined) : undefined;
   const model = o.model ?? record.settings.chatModel;

@@ -142,9 +142,16 @@ export async function checkImageEndpoint(images: ImageBackend, record: RunRecord
   if (problem) throw new ModelConfigError(problem);
 }
 
-/** Every file a run's driver rewrites in its folder (checked writable before a resume or refine sends anything). */
-export function driverOutputs(runId: string): string[] {
-  return ['run.json', 'journal.jsonl', 'prompts.jsonl', 'transcript.md', 'result.md'].map((f) => reviewRelative(runId, f));
+/**
+ * Every file a run's driver may still write in its folder, checked writable before a resume or refine sends anything: the
+ * record files, and in each round's folder its revised brief (a committed link at iteration-<k>/ is refused up front, not
+ * after the round was paid for), and a brief run's baseline.
+ */
+export function driverOutputs(record: Pick<RunRecord, 'id' | 'task'> & { settings: Pick<RunSettings, 'iterations'> }, rounds = record.settings.iterations): string[] {
+  const files = ['run.json', 'journal.jsonl', 'prompts.jsonl', 'transcript.md', 'result.md'];
+  for (let k = 1; k <= rounds; k++) files.push(`iteration-${k}/brief.md`);
+  if (taskOf(record) === 'brief') files.push('baseline.md');
+  return files.map((f) => reviewRelative(record.id, f));
 }
 
 /** Continues a failed, cancelled or interrupted run from its record; recorded turns are never asked again. */
@@ -155,7 +162,7 @@ export async function resumeRun(o: RunnerOptions & { runId: string }): Promise<R
   return withRunLock(review.root, o.runId, async () => {
     const record = await readRunRecord(o.reviewRoot, o.runId);
     if (record.status === 'completed') return record;
-    await checkWritable(review.root, driverOutputs(record.id)); // a link at an output is refused before anything is sent
+    await checkWritable(review.root, driverOutputs(record)); // a link at an output is refused before anything is sent
     return drive(o, review, record, true);
   }, o.log);
 }
@@ -182,7 +189,7 @@ async function refineLocked(o: RunnerOptions & { runId: string; feedback?: strin
   if (record.iterations.length + adds > max) {
     throw new Error(`Run ${o.runId} has ${record.iterations.length} iterations; a refinement adds ${adds === 1 ? 'one' : 'two'}, and a run has at most ${max}. Start a new run instead.`);
   }
-  await checkWritable(review.root, driverOutputs(record.id)); // a link at an output is refused before anything is sent
+  await checkWritable(review.root, driverOutputs(record, record.iterations.length + adds)); // a link at an output is refused before anything is sent
   record.settings.iterations = record.iterations.length + adds;
   record.finalPick = undefined;
   return drive(o, review, record, true);
