@@ -5,7 +5,7 @@
  * nothing is sent and nothing is written.
  */
 
-/** Above this many requests, the work is asked for first. README "Limits". */
+/** Above this many requests, the work is asked for first. docs/security.md "Limits". */
 export const CONFIRM_ABOVE_REQUESTS = 50;
 /** Above this estimated cost (US dollars), the work is asked for first, however few the requests. */
 export const CONFIRM_ABOVE_USD = 5;

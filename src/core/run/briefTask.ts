@@ -18,8 +18,8 @@ import { CancelledError, isAbort, withChildSignal } from './errors';
 import { earlierPeopleMessage } from '../discussion/prompts';
 import { earlierPeopleLines } from '../people/pins';
 import { personName } from '../people/team';
-import { escapeMarkdown, transcriptMarkdown, type Person } from './deliverables';
-import { askStructured } from '../remix/remixAgent';
+import { escapeMarkdown, scriptedBanner, transcriptMarkdown, type Person } from './deliverables';
+import { askWithCheckedCoverage } from './briefCoverage';
 import { briefFileInRun } from '../record/recordCheck';
 import { COVERAGE_STATUSES, type BriefRound, type Coverage, type Iteration, type RunRecord } from '../record/record';
 import { reviewRelative } from '../record/store';
@@ -33,6 +33,7 @@ import {
 } from './briefPrompts';
 import type { RunTask } from './task';
 import { parseJsonAnswer } from '../remix/structuredAnswer';
+import { reportedNothing } from '../coverage/verify';
 
 export const BASELINE_FILE = 'baseline.md';
 
@@ -169,11 +170,13 @@ export const briefTask: RunTask = {
         personaRole: ctx.settings.personaRole,
       }),
     ];
-    const answer = await askStructured(ctx, {
+    const answer = await askWithCheckedCoverage(ctx, {
       iteration: it.index,
       base,
       structured: { name: 'teamfusion_brief', strict: true, schema: briefRemixJsonSchema(memberIds) },
       parse: (content) => parseBriefAnswer(content, memberIds),
+      memberIds,
+      nameOf,
     });
     if (answer.dropped.length) {
       const who = [...new Set(answer.dropped)].map((d) => JSON.stringify(d)).join(', ');
@@ -262,10 +265,16 @@ function cell(text: string): string {
   return escapeMarkdown(text);
 }
 
+/** A coverage quote as result.md shows it: quoted, and said when the revised brief does not hold it. */
+function quoteCell(c: Coverage): string {
+  if (!c.quote) return c.status === 'left-out' ? '—' : '— (no quote: not verified)';
+  return c.verified === false ? `"${cell(c.quote)}" (not found in the revised brief)` : `"${cell(c.quote)}"`;
+}
+
 /** result.md of a brief run: the last revised brief, the summary, and a coverage table per member. */
 export function briefResultMarkdown(record: RunRecord, people: readonly Person[], briefText?: string): string {
   const nameOf = (id: string): string => people.find((p) => p.id === id)?.name ?? id;
-  const out: string[] = [`# TeamFusion brief review ${record.id}`, ''];
+  const out: string[] = [...scriptedBanner(record), `# TeamFusion brief review ${record.id}`, ''];
   out.push(`- Status: ${record.status}${record.error ? ` (${cell(record.error)})` : ''}`);
   out.push(`- Model: ${record.settings.chatModel}`);
   out.push(`- Members: ${people.filter((p) => !p.guest).map((p) => cell(p.role ? `${p.name} (${p.role})` : p.name)).join(', ')}`);
@@ -303,11 +312,11 @@ export function briefResultMarkdown(record: RunRecord, people: readonly Person[]
     const left = mine.filter((c) => c.status === 'left-out').length;
     out.push(`### ${cell(p.name)}${left ? ` — ${left} point${left === 1 ? '' : 's'} left out` : ''}`, '');
     if (!mine.length) {
-      out.push('No points reported.', '');
+      out.push(`No coverage: ${cell(reportedNothing(p.name))}.`, '');
       continue;
     }
     out.push('| Point | Status | Where the brief carries it |', '| --- | --- | --- |');
-    for (const c of mine) out.push(`| ${cell(c.point)} | ${c.status === 'left-out' ? '**left out**' : c.status} | ${c.quote ? `"${cell(c.quote)}"` : '—'} |`);
+    for (const c of mine) out.push(`| ${cell(c.point)} | ${c.status === 'left-out' ? '**left out**' : c.status} | ${quoteCell(c)} |`);
     out.push('');
   }
   // The deliverable itself last: the model's Markdown as written (the panel renders it safely; it is not a person's text).
