@@ -44,6 +44,10 @@ Commands:
                                             client, each twice with the order swapped (a flip is a tie);
                                             runs/<run-id>/judge.json, reused unless --force. A proxy for people's
                                             judgement, not a substitute.
+  criteria <review> [--json] [--force] [--model M]
+                                            The criteria the team judges by (from its justifications or comments):
+                                            each member's stance and each option's standing, every quote checked;
+                                            criteria.json and criteria.md, reused until a ranking or comment changes.
   evaluate <folder> [--json] [--out DIR]    The study's table for every review below a folder; --out writes
                                             evaluation.md, evaluation.json and SVG charts. Pairs TeamFusion with
                                             the usual way within each team.
