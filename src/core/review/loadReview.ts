@@ -12,7 +12,7 @@ import { LIMITS, listInReview, ReviewFileError, statInReview } from '../files/re
 import type { DesignerRanking, LoadOptions, LoadResult, Review, ReviewConfig } from './model';
 import type { Diagnostic } from '../diagnostics/diagnostics';
 import { capPerFile, error, hasErrors, sortDiagnostics, warning } from '../diagnostics/diagnostics';
-import { designerKey } from '../rankings/designerId';
+import { designerKey, MAX_MEMBERS, tooManyMembersMessage } from '../rankings/designerId';
 import { naturalCompare } from '../kernel/naturalOrder';
 import { loadOptions, mapLimited } from './options';
 import { checkRankingText, designerIdOf, rankingFormatOf } from '../rankings/rankingText';
@@ -100,6 +100,11 @@ async function loadRankings(
     return { designers, diagnostics };
   }
 
+  const count = names.filter((n) => !n.startsWith('.') && rankingFormatOf(n)).length;
+  if (count > MAX_MEMBERS) {
+    diagnostics.push(error('rankings', tooManyMembersMessage('rankings', count)));
+    return { designers, diagnostics };
+  }
   // The ranking files are read a few at a time (a large team's folder is mostly waiting on the disk), then checked in order.
   const reads = new Map(
     await mapLimited(names.filter((n) => !n.startsWith('.') && rankingFormatOf(n)), 8, async (name) =>
