@@ -91,6 +91,10 @@ export const MessageSchema = z.object({
   /** Id of the prompt in `prompts` that produced this message. */
   promptId: z.string().optional(),
   at: z.string().optional(),
+  /** The engine stopped this answer at its length limit (finish_reason "length"): the content is what came before. */
+  cut: z.literal(true).optional(),
+  /** Citations (an "Image k", an option or reference id, a member's name) the round did not show, as written. */
+  ungrounded: z.array(z.string()).optional(),
 });
 export type Message = z.infer<typeof MessageSchema>;
 
@@ -333,7 +337,7 @@ export const RunRecordSchema = z.object({
    * runs/<id>/baseline.md. Its prompt is in `prompts` (kind "baseline"); its usage is kept here, apart from the run's.
    */
   baseline: z
-    .object({ file: z.literal('baseline.md'), promptId: z.string(), usage: UsageSchema.partial().optional(), costUsd: z.number().nonnegative().optional() })
+    .object({ file: z.literal('baseline.md'), promptId: z.string(), usage: UsageSchema.partial().optional(), costUsd: z.number().nonnegative().optional(), cut: z.literal(true).optional() })
     .optional(),
   /**
    * (contract §7) Made against the bundled scripted server (`npm run demo`, `npm run scripted-server`): its answers are canned,
