@@ -2,7 +2,8 @@
  * Who can speak in a run: the designers (each may speak in person or through their proxy) and the review's guests.
  * Mentions, say/pin checks and the prompts all look people up here.
  */
-import type { DesignerComment, DesignerRanking, Guest } from '../review/model';
+import type { DesignerComment, DesignerRanking, Guest, ReviewConfig } from '../review/model';
+import { identitiesOf } from '../sync/authors';
 import { taskOf, type Message, type RunRecord } from '../record/record';
 import { topChoiceOf } from '../analysis/stance';
 import { printable } from '../kernel/text';
@@ -14,7 +15,7 @@ import type { Team } from '../step/people';
 type Members = {
   designers: readonly Pick<DesignerRanking, 'id' | 'name' | 'role'>[];
   comments?: readonly Pick<DesignerComment, 'designer' | 'name' | 'role'>[];
-  config: { guests?: Guest[]; lead?: string };
+  config: { guests?: Guest[]; lead?: string } & Pick<ReviewConfig, 'team' | 'requireSignedCommits'>;
 };
 
 /**
@@ -30,6 +31,7 @@ export function teamOf(review: Members, record?: Pick<RunRecord, 'settings' | 't
     humans: record?.settings.humans ?? [],
     calledGuests: record?.settings.guests ?? [],
     lead: review.config.lead,
+    identities: identitiesOf(review.config),
   };
 }
 

@@ -5,6 +5,7 @@
  */
 import type { DesignerRanking, Guest } from '../review/model';
 import type { Iteration, WaitingFor } from '../record/record';
+import type { Identities } from '../sync/authors';
 
 /** Who can speak in a run: the designers, the review's guests, who took over their proxy, who was called in. */
 export interface Team {
@@ -15,6 +16,8 @@ export interface Team {
   /** Guest ids called in for the whole run (once per iteration, after the designers). */
   calledGuests: readonly string[];
   lead?: string;
+  /** The members' git e-mails (review.yaml team.<id>.git): over --sync, entries are checked against their commits. */
+  identities?: Identities;
 }
 
 /** An extra turn asked for by an @mention: who speaks, and the message that asked. */
