@@ -30,6 +30,7 @@ Commands:
                                             your own turn lets your proxy speak).
   pin <review> <run-id> <message-id> [--as ID] [--remove] [--sync]
                                             Pin a message: every later prompt of the run carries it.
+                                            --criterion NAME (no message id): pin one of the team's criteria.
                                             --sync (say, pin): commit only your entry, pull, push.
   rerank <review> <run-id> [--top N]        Make runs/<run-id>/rerank/, the blind re-rank set: the team's Borda top N
                                             options (3) + every remix, under neutral letters A, B, C, …; a brief
