@@ -15,6 +15,7 @@ import { runPin } from './commands/pin';
 import { runVote } from './commands/vote';
 import { runDecide } from './commands/decide';
 import { runJudge } from './commands/judge';
+import { runCriteria } from './commands/criteria';
 import { USAGE, UsageError, commandUsage } from './usage';
 import { RunRecordError } from '../core/record/store';
 import { printable, writeLine } from './output';
@@ -35,6 +36,7 @@ const COMMANDS: Record<string, Command> = {
   vote: runVote,
   decide: (args) => runDecide(args),
   judge: runJudge,
+  criteria: runCriteria,
 };
 
 export async function main(argv: string[]): Promise<number> {

@@ -5,6 +5,7 @@
  */
 import { loadVotes } from '../votes/voteFile';
 import { tallyAll, type ForkTally } from '../votes/tally';
+import { groundingOf, type Grounding } from '../grounding/citations';
 import { remixesOf } from '../record/remixes';
 import * as path from 'node:path';
 import { statInReview, ReviewFileError, listInReview } from '../files/reviewFiles';
@@ -68,6 +69,8 @@ export interface CompareResult {
   scripted?: true;
   /** The tally of every fork's vote (issue 33), in round order; [] without forks. */
   votes: ForkTally[];
+  /** Citations of images, ids and members the round did not show, per 100 model-written messages. */
+  grounding: Grounding;
   /** Problems in the re-rank set, ratings or survey files (`file:line:col: error: …`); the valid rest is used. */
   problems: string[];
 }
@@ -226,6 +229,7 @@ export async function compareRun(reviewRoot: string, runId: string, opts: Compar
     remixes,
     timing: await timingOf(root, record, rerankings),
     missing,
+    grounding: groundingOf(record),
     problems,
     ...(record.scripted ? { scripted: true as const } : {}),
   };

@@ -219,10 +219,18 @@ export function transcriptEntry(m: Message, people: readonly Person[]): string {
   }
   if (m.kind === 'guest') {
     const role = people.find((p) => p.id === m.speaker)?.role;
-    return `**${name}** (guest${role ? `, ${escapeMarkdown(role)}` : ''}${asked}) · ${m.id}: ${md(m.content)}`;
+    return `**${name}** (guest${role ? `, ${escapeMarkdown(role)}` : ''}${asked}) · ${m.id}: ${md(m.content)}${messageMarks(m)}`;
   }
   const turn = m.turn === null ? `extra turn${asked}` : `turn ${m.turn}${asked}`;
-  return `**${name}** (${turn}) · ${m.id}: ${md(m.content)}`;
+  return `**${name}** (${turn}) · ${m.id}: ${md(m.content)}${messageMarks(m)}`;
+}
+
+/** What transcript.md says after a message the engine cut off, or one citing what its round did not show. */
+export function messageMarks(m: Pick<Message, 'cut' | 'ungrounded'>): string {
+  let out = '';
+  if (m.cut) out += " *(cut off: the model's length limit ended this answer)*";
+  if (m.ungrounded?.length) out += ` *(cites what this round did not show: ${m.ungrounded.map((c) => escapeMarkdown(c)).join(', ')})*`;
+  return out;
 }
 
 /** Who took over their proxy and which guests were called in. */
