@@ -4,16 +4,13 @@
 // It builds what it needs (dist/cli.js via `npm run build`, the server bundled here with esbuild), runs the sample in a
 // temporary copy, prints where the run folder is, and stops the server on exit, on an error and on Ctrl-C.
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const LABEL = 'Scripted reply:';
-const BANNER =
-  '> **Scripted demo.** Every answer in this run came from TeamFusion\'s bundled scripted server (`npm run demo`), not from a ' +
-  'model: it shows the pipeline and the files, not a real discussion.';
 const say = (s) => process.stdout.write(`${s}\n`);
 
 say('TeamFusion demo — SCRIPTED: a local server with canned answers stands in for the model; nothing leaves this machine.');
@@ -98,16 +95,9 @@ const code = await new Promise((done) => {
   cli.on('exit', (c, sig) => done(c ?? (sig === 'SIGINT' ? 130 : 1)));
 });
 
-// The run's own files say so too.
+// The run's own files say so: the run is recorded `scripted: true` (the server names itself in every answer) and its
+// result.md and transcript.md open with the scripted banner at every rewrite.
 const runs = join(review, 'runs');
-if (existsSync(runs)) {
-  for (const id of spawnSync('ls', [runs]).stdout.toString().split('\n').filter(Boolean)) {
-    for (const f of ['result.md', 'transcript.md']) {
-      const file = join(runs, id, f);
-      if (existsSync(file)) writeFileSync(file, `${BANNER}\n\n${readFileSync(file, 'utf8')}`);
-    }
-  }
-}
 await stopAll();
 const exitCode = interrupted ?? code;
 say(`\nSCRIPTED demo ${exitCode === 0 ? 'finished' : `stopped (exit ${exitCode})`}. The run folder is under ${runs} — result.md and transcript.md`);

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run package`: one VSIX per platform in vsix/, each with exactly its platform's sharp binaries.
 //   1. a production build (minified, no source maps) into .package/dist;
-//   2. per target, a staging folder .package/<target>/ with the manifest, dist, media, schemas, samples, README,
+//   2. per target, a staging folder .package/<target>/ with the manifest, dist, media, schemas, samples, docs, README,
 //      CHANGELOG, LICENSE, and node_modules from `npm install sharp@<pinned> --os --cpu [--libc]` (sharp's documented
 //      cross-platform install: npm fetches the @img/* packages of that platform by name);
 //   3. `vsce package --target <target>` in each staging folder;
@@ -45,7 +45,7 @@ function run(cmd, argv, cwd, env = {}) {
   });
 }
 
-const SHIP = ['media', 'schemas', 'samples', 'README.md', 'LICENSE', 'CHANGELOG.md'];
+const SHIP = ['media', 'schemas', 'samples', 'docs', 'README.md', 'LICENSE', 'CHANGELOG.md'];
 /** The staging folder's own .vscodeignore: node_modules is collected by vsce from `npm ls` (sharp's tree only). */
 const STAGE_IGNORE = ['package-lock.json', 'node_modules/.package-lock.json', 'samples/**/runs/**', '**/*.map', '.vscodeignore'].join('\n');
 

@@ -86,6 +86,8 @@ export const RunSummarySchema = z.object({
   finalPick: z.string().optional(),
   /** Status "running" on disk but no live process drives it (killed): shown as interrupted, resumable. */
   interrupted: z.boolean().optional(),
+  /** Made against the bundled scripted server (run.json `scripted: true`): labelled as such. */
+  scripted: z.literal(true).optional(),
 });
 export type RunSummary = z.infer<typeof RunSummarySchema>;
 
@@ -180,6 +182,8 @@ export const EvaluationSchema = z.object({
   }),
   missing: z.string().nullable(),
   problems: z.array(z.string()),
+  /** The run was answered by the bundled scripted server: said first, in words. */
+  scripted: z.literal(true).optional(),
 });
 export type PanelEvaluation = z.infer<typeof EvaluationSchema>;
 

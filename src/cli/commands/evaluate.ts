@@ -12,6 +12,7 @@ import { f2 } from '../../core/evaluation/format';
 import { evaluationMarkdown } from '../../core/evaluation/report';
 import { briefSentences } from '../../core/evaluation/briefEvaluation';
 import { writeInertMarkdown } from '../../core/files/inertMarkdown';
+import { scriptedSentences } from '../../core/evaluation/scripted';
 import { checkWritable, mkdirInReview, printable, realRoot, toRel, writeReviewFile } from '../../core/files/reviewFiles';
 import { UsageError } from '../usage';
 import { safeJson } from '../output';
@@ -67,6 +68,7 @@ export async function runEvaluate(args: string[]): Promise<number> {
         `Generated option top 1: ${o.top1Rate === null ? '—' : `${Math.round(o.top1Rate * 100)}%`}, top 2: ${o.top2Rate === null ? '—' : `${Math.round(o.top2Rate * 100)}%`}; ratings ${f2(o.ratingsMean)} / 5 (n = ${o.ratingsN}).`,
         `Cost ${o.totalCostUsd === null ? '—' : `$${o.totalCostUsd.toFixed(2)}`}; per remixed image ${o.costPerRemixUsd === null ? '—' : `$${o.costPerRemixUsd.toFixed(3)}`}.`,
         ...(o.timeToDecisionNote ? [`Time to decision: ${o.timeToDecisionNote}`] : []),
+        ...scriptedSentences(e.scripted).map(printable),
         ...briefSentences(o.brief),
         ...conditionsSentences(e.conditions).map(printable),
       ].join('\n')}\n`,

@@ -39,7 +39,7 @@ export const MAX_ATTEMPTS = 3;
 export const DEFAULT_POLL_INTERVAL_MS = 30_000;
 export const DEFAULT_MAX_WAIT_MS = 10 * 60_000;
 /** Above this many requests, coding says what it will cost and asks first (`--yes` on the command line, a modal in VS
- * Code); a record of 100 000 messages never starts thousands of paid requests without a word. README "Limits". */
+ * Code); a record of 100 000 messages never starts thousands of paid requests without a word. docs/security.md "Limits". */
 export const CONFIRM_ABOVE_REQUESTS = 50;
 
 /** What a coding is about to send, for the question asked before it. */

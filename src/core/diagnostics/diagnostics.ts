@@ -44,7 +44,7 @@ export function toPosix(p: string): string {
   return p.split('\\').join('/');
 }
 
-/** Diagnostics kept per file; the rest are counted in one more diagnostic for that file (README "Limits"). */
+/** Diagnostics kept per file; the rest are counted in one more diagnostic for that file (docs/security.md "Limits"). */
 export const MAX_DIAGNOSTICS_PER_FILE = 50;
 
 /** The count line of each capped file, and how many problems it stands for (so capping twice adds up, never nests). */

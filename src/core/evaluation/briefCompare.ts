@@ -14,6 +14,8 @@ import { rerankRel } from '../rerank/paths';
 import { loadPreferences, loadSurvey } from './feedback';
 import { REFERENCE } from './reference';
 import { summarizeSurvey, type SurveySummary } from './summaries';
+import { confirmableCoverage, loadCoverageConfirmations } from './coverageConfirmations';
+import { coverageCheckOf, type CoverageCheck } from './coverageCheck';
 
 export interface PreferenceSummary {
   /** Members with a valid preference file. */
@@ -35,11 +37,15 @@ export interface BriefCompareResult {
   reference: { survey: typeof REFERENCE.survey };
   /** Over all members' points of the last round. */
   coverage: { kept: number; changed: number; leftOut: number };
+  /** The last round's quotes checked against its revised brief, and the members' confirmations (agreement, Cohen's κ). */
+  coverageCheck: CoverageCheck;
   /** Members without a preference / survey file (not an error). */
   missing: { preference: string[]; survey: string[] };
   /** What stops the preference counts, in words; null when they are there. */
   note: string | null;
   problems: string[];
+  /** The run was answered by the bundled scripted server (evaluation/scripted.ts): never part of a total. */
+  scripted?: true;
 }
 
 function choose(n: number, k: number): number {
@@ -81,7 +87,8 @@ export async function compareBriefRun(reviewRoot: string, record: RunRecord): Pr
   const problems: string[] = [];
   const prefs = await loadPreferences(root, runId, team);
   const survey = await loadSurvey(root, runId, team);
-  for (const d of [...prefs.diagnostics, ...survey.diagnostics]) if (d.severity === 'error') problems.push(formatDiagnostic(d));
+  const confirmed = await loadCoverageConfirmations(root, record, team);
+  for (const d of [...prefs.diagnostics, ...survey.diagnostics, ...confirmed.diagnostics]) if (d.severity === 'error') problems.push(formatDiagnostic(d));
 
   let key: RerankKey | undefined;
   let note: string | null = null;
@@ -109,7 +116,8 @@ export async function compareBriefRun(reviewRoot: string, record: RunRecord): Pr
     preference = { ...p, signTestP: signTestP(p.teamfusion, p.teamfusion + p.direct) };
   }
   const answered = (xs: { designer: string }[]) => new Set(xs.map((x) => x.designer));
-  const hasPref = answered(prefs.answers);
+  // A member whose preference file is broken has one: its problem is said, not "no preference file yet".
+  const hasPref = new Set([...answered(prefs.answers), ...team.filter((id) => prefs.diagnostics.some((d) => d.severity === 'error' && d.file.endsWith(`/${id}.yaml`)))]);
   const hasSurvey = answered(survey.answers);
   return {
     runId,
@@ -119,9 +127,11 @@ export async function compareBriefRun(reviewRoot: string, record: RunRecord): Pr
     survey: summarizeSurvey(survey.answers),
     reference: { survey: REFERENCE.survey },
     coverage: coverageOf(record),
+    coverageCheck: coverageCheckOf(confirmableCoverage(record), team, confirmed.confirmations),
     missing: { preference: team.filter((id) => !hasPref.has(id)), survey: team.filter((id) => !hasSurvey.has(id)) },
     note,
     problems,
+    ...(record.scripted ? { scripted: true as const } : {}),
   };
 }
 
@@ -141,7 +151,21 @@ export function briefComparisonSentences(c: BriefCompareResult): string[] {
   else out.push(`Survey means (${c.survey.n} answered; the study's in brackets): representative ${two(c.survey.representative)} (${c.reference.survey.representative}), clarity ${two(c.survey.clarity)} (${c.reference.survey.clarity}), satisfied ${two(c.survey.satisfied)} (${c.reference.survey.satisfied}).`);
   const cv = c.coverage;
   out.push(`Coverage of the members' points in the last round: ${cv.kept} kept, ${cv.changed} changed, ${cv.leftOut} left out.`);
+  out.push(...coverageCheckSentences(c.coverageCheck));
   if (c.missing.preference.length) out.push(`No preference file yet from: ${c.missing.preference.join(', ')}.`);
   if (c.missing.survey.length) out.push(`No survey file yet from: ${c.missing.survey.join(', ')}.`);
+  return out;
+}
+
+/** The coverage check in sentences: quotes found, members reported nothing for, the members' confirmations. */
+export function coverageCheckSentences(k: CoverageCheck): string[] {
+  const out = [`Coverage quotes found in the revised brief: ${k.verified} of ${k.quotes}${k.unverified ? ` (${k.unverified} not found: verified false)` : ''}.`];
+  for (const id of k.unreported) out.push(`The agent reported nothing for ${id}.`);
+  const c = k.confirmations;
+  if (c.n === 0) out.push("No member has confirmed the coverage of their points yet (coverage/<designer-id>.yaml).");
+  else {
+    const kappa = c.kappa === null ? "Cohen's κ cannot be computed (every status is the same, so chance alone explains the agreement)" : `Cohen's κ = ${c.kappa.toFixed(2)}`;
+    out.push(`Members agreed with the agent's status on ${Math.round((c.agreement ?? 0) * 100)}% of ${c.n} confirmed point${c.n === 1 ? '' : 's'}; ${kappa}.`);
+  }
   return out;
 }

@@ -62,6 +62,8 @@ export interface CompareResult {
   timing: Timing;
   /** What is missing before "after" can be computed, in words; null when it is there. */
   missing: string | null;
+  /** The run was answered by the bundled scripted server (evaluation/scripted.ts): never part of a total. */
+  scripted?: true;
   /** Problems in the re-rank set, ratings or survey files (`file:line:col: error: …`); the valid rest is used. */
   problems: string[];
 }
@@ -219,5 +221,6 @@ export async function compareRun(reviewRoot: string, runId: string, opts: Compar
     timing: await timingOf(root, record, rerankings),
     missing,
     problems,
+    ...(record.scripted ? { scripted: true as const } : {}),
   };
 }

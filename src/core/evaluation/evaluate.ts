@@ -11,8 +11,12 @@ import * as path from 'node:path';
 import { formatDiagnostic } from '../diagnostics/diagnostics';
 import { loadReview } from '../review/loadReview';
 import { naturalCompare } from '../review/naturalOrder';
+import { findReviews, relPath, SKIP_DIRS } from './findReviews';
+import { scriptedRunOf, type ScriptedRun } from './scripted';
 import { taskOf, type RunRecord, type RunTaskKind } from '../record/record';
 import { listRunEntries, RUNS_DIR, type RunEntry } from '../record/store';
+
+export { findReviews };
 import type { Review } from '../review/model';
 import { analyzeReview, type AnalyzeOptions } from '../stats/analysis';
 import { SIGNIFICANCE_LEVEL } from '../stats/sentence';
@@ -116,53 +120,8 @@ export interface Evaluation {
   /** TeamFusion against the team's usual way, paired within each team (issue 19). */
   conditions: Conditions;
   skipped: Skipped[];
-}
-
-const SKIP_DIRS = new Set(['node_modules', RUNS_DIR, 'options', 'rankings', 'comments']);
-const MAX_DEPTH = 12;
-const MAX_FOLDERS = 20_000;
-
-/**
- * Review folders at or below `folder`. Symbolic links are never followed, and a link, FIFO, socket or device met on the
- * way is named to `onSkip` in words (a review cannot lead the walk out of the folder or into a loop); dot folders, runs/
- * and node_modules are passed over quietly. The walk stops, in words, at MAX_DEPTH levels or MAX_FOLDERS folders.
- */
-export async function findReviews(folder: string, onSkip?: (rel: string, reason: string) => void): Promise<string[]> {
-  const out: string[] = [];
-  const base = path.resolve(folder);
-  let seen = 0;
-  let capped = false;
-  const walk = async (dir: string, depth: number, inReview: boolean): Promise<void> => {
-    if (depth > MAX_DEPTH || ++seen > MAX_FOLDERS) {
-      if (!capped) onSkip?.(relPath(base, dir), `the walk stops here: evaluate looks at most ${MAX_DEPTH} folders deep and ${MAX_FOLDERS} folders in all.`);
-      capped = true;
-      return;
-    }
-    let entries;
-    try {
-      entries = await fs.readdir(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    const brief = entries.find((e) => e.name === 'brief.md' && e.isFile());
-    // A design review has options/, a brief review comments/ (issue 17).
-    const work = entries.find((e) => (e.name === 'options' || e.name === 'comments') && e.isDirectory());
-    const isReview = Boolean(brief && work);
-    if (isReview) out.push(dir);
-    // Inside a review, its own loader judges links and special files (a link that stays inside is allowed there).
-    const report = !(inReview || isReview);
-    for (const e of entries.sort((a, b) => naturalCompare(a.name, b.name))) {
-      if (e.name.startsWith('.') || SKIP_DIRS.has(e.name)) continue;
-      const rel = relPath(base, path.join(dir, e.name));
-      if (e.isSymbolicLink()) {
-        if (report) onSkip?.(rel, 'it is a symbolic link, and evaluate does not follow links out of the folder it walks.');
-      } else if (e.isFIFO() || e.isSocket() || e.isBlockDevice() || e.isCharacterDevice()) {
-        if (report) onSkip?.(rel, 'it is not a file or a folder (a FIFO, socket or device), so it is not read.');
-      } else if (e.isDirectory()) await walk(path.join(dir, e.name), depth + 1, inReview || isReview);
-    }
-  };
-  await walk(base, 0, false);
-  return out;
+  /** Runs made against the bundled scripted server: listed apart, in no total, table or comparison (scripted.ts). */
+  scripted: ScriptedRun[];
 }
 
 function sumOrNull(xs: readonly (number | undefined)[]): number | null {
@@ -300,10 +259,6 @@ export function overallOf(reviews: readonly ReviewEvaluation[]): Overall {
   };
 }
 
-function relPath(base: string, dir: string): string {
-  return path.relative(base, dir).split(path.sep).join('/') || '.';
-}
-
 /** Evaluates every review below `folder`. `onProgress` hears each review's path as it starts. */
 export async function evaluateFolder(folder: string, opts: AnalyzeOptions & { onProgress?: (rel: string) => void } = {}): Promise<Evaluation> {
   const base = path.resolve(folder);
@@ -311,6 +266,7 @@ export async function evaluateFolder(folder: string, opts: AnalyzeOptions & { on
   if (!st?.isDirectory()) throw new Error(`${folder} is not a folder.`);
   const reviews: ReviewEvaluation[] = [];
   const skipped: Skipped[] = [];
+  const scripted: ScriptedRun[] = [];
   const forConditions: ConditionReview[] = [];
   for (const dir of await findReviews(base, (rel, reason) => skipped.push({ path: rel, reason }))) {
     const rel = relPath(base, dir);
@@ -337,6 +293,10 @@ export async function evaluateFolder(folder: string, opts: AnalyzeOptions & { on
     for (const entry of entries) {
       const runPath = `${prefix}${RUNS_DIR}/${entry.id}`;
       if (!entry.record) continue; // listed in skipped by conditionReviewOf
+      if (entry.record.scripted) {
+        scripted.push(scriptedRunOf(runPath, entry.record));
+        continue;
+      }
       try {
         const { run, problems } = await collectRun(dir, entry.record, opts);
         runs.push(run);
@@ -349,7 +309,7 @@ export async function evaluateFolder(folder: string, opts: AnalyzeOptions & { on
     const coded = runs.flatMap((r) => (r.bales ? [r.bales] : []));
     reviews.push({ path: rel, designers: membersOf(review).length, options: review.options.length, w, pPermutation: p, runs, categoryMix: coded.length ? categoryMixOf(coded) : null, condition: facts.review.condition, decision: facts.decision });
   }
-  return { reviews, overall: overallOf(reviews), conditions: conditionsOf(forConditions), skipped };
+  return { reviews, overall: overallOf(reviews), conditions: conditionsOf(forConditions), skipped, scripted };
 }
 
 /** A review as evaluate loads it: with its rankings, or without them when it was decided the usual way. */
@@ -396,6 +356,7 @@ export async function conditionReviewOf(
       skipped.push({ path: runPath, reason: formatDiagnostic(entry.diagnostics[0]!) });
       continue;
     }
+    if (entry.record.scripted) continue; // its survey and times are not a team's (scripted.ts)
     answers.push(...(await loadSurvey(dir, entry.record.id)).answers);
     if (entry.record.committedAt) {
       const t = (Date.parse(entry.record.committedAt) - Date.parse(entry.record.startedAt)) / 60_000;

@@ -52,13 +52,13 @@ export interface SurveyAnswer {
 export const WORKFLOWS = ['teamfusion', 'usual'] as const;
 export type Workflow = (typeof WORKFLOWS)[number];
 
-interface Pos {
+export interface Pos {
   line: number;
   column: number;
 }
 
 /** A parsed YAML map with positions, or diagnostics. */
-function parseMap(text: string, file: string, what: string): { map?: YAMLMap; data?: Record<string, unknown>; posOf: (n: unknown) => Pos; diagnostics: Diagnostic[] } {
+export function parseMap(text: string, file: string, what: string): { map?: YAMLMap; data?: Record<string, unknown>; posOf: (n: unknown) => Pos; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   const lineCounter = new LineCounter();
   const doc = parseDocumentUnique(text, { lineCounter, prettyErrors: false });
@@ -90,25 +90,25 @@ function parseMap(text: string, file: string, what: string): { map?: YAMLMap; da
   return { map: doc.contents, data, posOf, diagnostics };
 }
 
-function pairOf(map: YAMLMap, key: string): Pair | undefined {
+export function pairOf(map: YAMLMap, key: string): Pair | undefined {
   return map.items.find((p) => isScalar(p.key) && String(p.key.value) === key) as Pair | undefined;
 }
 
-function valuePos(pair: Pair | undefined, posOf: (n: unknown) => Pos, fallback: Pos): Pos {
+export function valuePos(pair: Pair | undefined, posOf: (n: unknown) => Pos, fallback: Pos): Pos {
   if (!pair) return fallback;
   return pair.value ? posOf(pair.value) : posOf(pair);
 }
 
-function isScore(v: unknown): v is number {
+export function isScore(v: unknown): v is number {
   return typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= 5;
 }
 
-function shownValue(v: unknown): string {
+export function shownValue(v: unknown): string {
   return typeof v === 'string' ? `"${v.slice(0, 40)}"` : v === null || v === undefined ? 'nothing' : String(v).slice(0, 40);
 }
 
 /** Checks the designer field against the file name; returns the designer id or undefined. */
-function checkDesigner(map: YAMLMap, data: Record<string, unknown>, file: string, expected: string, posOf: (n: unknown) => Pos, out: Diagnostic[]): string | undefined {
+export function checkDesigner(map: YAMLMap, data: Record<string, unknown>, file: string, expected: string, posOf: (n: unknown) => Pos, out: Diagnostic[]): string | undefined {
   const pair = pairOf(map, 'designer');
   if (!pair) {
     out.push(error(file, `The designer field is missing. Add designer: ${expected}.`, 1, 1));
@@ -123,7 +123,7 @@ function checkDesigner(map: YAMLMap, data: Record<string, unknown>, file: string
   return expected;
 }
 
-function unknownFields(map: YAMLMap, allowed: readonly string[], file: string, posOf: (n: unknown) => Pos, out: Diagnostic[]): void {
+export function unknownFields(map: YAMLMap, allowed: readonly string[], file: string, posOf: (n: unknown) => Pos, out: Diagnostic[]): void {
   for (const pair of map.items) {
     const name = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
     if (allowed.includes(name)) continue;
@@ -132,7 +132,7 @@ function unknownFields(map: YAMLMap, allowed: readonly string[], file: string, p
   }
 }
 
-function designerIdOfFile(file: string): string {
+export function designerIdOfFile(file: string): string {
   return (file.split('/').pop() ?? file).replace(/\.ya?ml$/i, '');
 }
 
@@ -309,7 +309,7 @@ export async function loadPreferences(root: string, runId: string, team?: readon
 }
 
 /** YAML files of a folder of the run (ratings/ or survey/), contained; [] when the folder does not exist. */
-async function yamlFiles(root: string, folder: string, out: Diagnostic[]): Promise<{ rel: string; id: string }[]> {
+export async function yamlFiles(root: string, folder: string, out: Diagnostic[]): Promise<{ rel: string; id: string }[]> {
   let names: string[];
   try {
     names = (await listInReview(root, folder)) ?? [];
@@ -325,7 +325,7 @@ async function yamlFiles(root: string, folder: string, out: Diagnostic[]): Promi
     .map((n) => ({ rel: `${folder}/${n}`, id: n.replace(/\.ya?ml$/i, '') }));
 }
 
-async function readFeedback(root: string, rel: string, kind: FileKindName, out: Diagnostic[]): Promise<string | undefined> {
+export async function readFeedback(root: string, rel: string, kind: FileKindName, out: Diagnostic[]): Promise<string | undefined> {
   try {
     return await readKindText(root, rel, kind);
   } catch (err) {
@@ -340,7 +340,7 @@ async function readFeedback(root: string, rel: string, kind: FileKindName, out: 
  * A name that is the same designer by the one id rule but spelled otherwise, or nobody on the team, is an error in
  * words. Without a team (nothing to match against) every well-formed file is taken.
  */
-function teamProblem(f: { rel: string; id: string }, team: readonly string[] | undefined): Diagnostic | undefined {
+export function teamProblem(f: { rel: string; id: string }, team: readonly string[] | undefined): Diagnostic | undefined {
   if (!team) return undefined;
   if (team.includes(f.id)) return undefined;
   const same = team.find((t) => designerKey(t) === designerKey(f.id));

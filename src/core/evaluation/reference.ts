@@ -1,5 +1,5 @@
 /**
- * The published study's reference values, shown beside a team's own numbers (README "Did it help?"): Kendall's W before
+ * The published study's reference values, shown beside a team's own numbers (docs/evaluation.md "Did it help?"): Kendall's W before
  * → after the discussion, how often a generated option was the team's top 1 / within its top 2 in the blind re-ranking,
  * the mean rating of proxy commentary (1–5), and the means of the three survey questions (1–5).
  */

@@ -6,6 +6,7 @@ import { escapeMarkdown } from '../files/markdown';
 import { REFERENCE } from './reference';
 import { mixWords } from '../analysis/evaluationMix';
 import { conditionsSentences } from './baseline';
+import { scriptedSentences } from './scripted';
 import { briefMeasureRows, briefRunTable, briefSentences } from './briefEvaluation';
 
 function pct(x: number | null): string {
@@ -31,6 +32,7 @@ export function evaluationMarkdown(e: Evaluation): string {
     `${o.reviews} review${o.reviews === 1 ? '' : 's'}, ${o.runs} run${o.runs === 1 ? '' : 's'} with ${o.remixes} remix${o.remixes === 1 ? '' : 'es'}, ${o.rerankedRuns} re-ranked blind.` +
       (e.skipped.length ? ` ${e.skipped.length} item${e.skipped.length === 1 ? ' was' : 's were'} skipped (see the end).` : ''),
     '',
+    ...scriptedSentences(e.scripted).flatMap((x) => [cell(x), '']),
   );
   lines.push('| measure | these reviews | the study |', '|---|---|---|');
   lines.push(`| Mean W before (all reviews) | ${f2(o.meanW)} | ${REFERENCE.wBefore} |`);

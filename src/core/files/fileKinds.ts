@@ -2,7 +2,7 @@
  * THE table of every kind of file TeamFusion reads: where it lives, its byte cap, how deep it may nest, how it is parsed,
  * and how many diagnostics one file of it may give (then one "… and N more" line). Every read of a kind goes through
  * `readKindText` (the file room's contained, regular, capped read, then the nesting check on the tokens before any
- * tree is built), and every list of diagnostics through `capKindDiagnostics`; the README's Limits table is checked
+ * tree is built), and every list of diagnostics through `capKindDiagnostics`; the Limits table of docs/security.md is checked
  * against this table by a unit test, and the hostile corpus (test/unit/files/hostileCorpus.test.ts) is generated from
  * it: a kind added here is capped, documented and attacked without anything else to remember.
  */
@@ -17,7 +17,7 @@ export type FileParser = 'yaml' | 'json' | 'jsonl' | 'markdown' | 'text' | 'imag
 export interface FileKind {
   /** Where files of this kind are, relative to the review root (`<run>` a run id, `<designer>` a designer id). */
   readonly path: string;
-  /** In words, for the README. */
+  /** In words, for docs/security.md. */
   readonly what: string;
   readonly maxBytes: number;
   /** Deepest nesting of lists and fields (tree formats); null for text and images. */
@@ -66,6 +66,7 @@ export const FILE_KINDS = {
   ratings: tree('yaml', 'runs/<run>/ratings/<designer>.yaml', "A designer's ratings of their proxy", LIMITS.smallFile, true),
   survey: tree('yaml', 'runs/<run>/survey/<designer>.yaml', "A designer's survey answers (at the root, `survey/`, for a usual-way review)", LIMITS.smallFile, true),
   preference: tree('yaml', 'runs/<run>/preference/<designer>.yaml', "A designer's preference", LIMITS.smallFile, true),
+  coverage: tree('yaml', 'runs/<run>/coverage/<designer>.yaml', "A member's confirmations of the coverage of their points", LIMITS.smallFile, true),
   decision: tree('yaml', 'decision.yaml', "What a team working the usual way picked, and when", LIMITS.smallFile),
   comments: { ...flat('markdown', 'comments/<designer>.md', "A designer's comments on the brief (front matter, then Markdown)", LIMITS.comment), perDesigner: true },
   revisedBrief: flat('markdown', 'runs/<run>/iteration-<k>/brief.md', 'A revised brief, and the baseline (`baseline.md`)', LIMITS.briefText),
@@ -167,7 +168,7 @@ export function capKindDiagnostics(diagnostics: readonly Diagnostic[], kind: Fil
   return capPerFile(diagnostics, k.diagnostics);
 }
 
-/** The README's table of file kinds, one row per kind (a unit test checks the README holds exactly these rows). */
+/** The table of file kinds in docs/security.md, one row per kind (a unit test checks the page holds exactly these rows). */
 export function fileKindRows(): string[] {
   return Object.entries(FILE_KINDS).map(([name, k]: [string, FileKind]) => {
     const nesting = k.nesting === null ? '—' : `${k.nesting} levels`;

@@ -10,7 +10,7 @@
  */
 import { CST, Lexer } from '../yaml';
 
-/** Deepest nesting a review file may have (a ranking needs 3 levels, a run record under 10). README "Limits". */
+/** Deepest nesting a review file may have (a ranking needs 3 levels, a run record under 10). docs/security.md "Limits". */
 export const MAX_NESTING = 64;
 
 export interface NestingProblem {

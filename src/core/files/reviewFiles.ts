@@ -10,7 +10,7 @@
 import { constants as fsc, promises as fs, type Stats } from 'node:fs';
 import * as path from 'node:path';
 
-/** Byte caps per kind of file, checked before a file is parsed (README "Limits"). */
+/** Byte caps per kind of file, checked before a file is parsed (docs/security.md "Limits"). */
 export const LIMITS = {
   /** A ranking file (YAML or JSON). */
   ranking: 2 * 1024 * 1024,

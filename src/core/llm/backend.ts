@@ -43,6 +43,8 @@ export interface ChatBackend {
   readonly acceptsImages: boolean;
   /** Whether cost is billed per token from the price table (false: "covered by your plan", no cost estimated). */
   readonly priced: boolean;
+  /** True once an answer came from the bundled scripted server (llm/scripted.ts): the run is marked `scripted`. */
+  readonly scripted?: boolean;
   chat(req: ChatRequest): Promise<ChatAnswer>;
 }
 
@@ -71,6 +73,8 @@ export interface ImageEditAnswer {
 
 export interface ImageBackend {
   readonly host?: string;
+  /** True once an answer came from the bundled scripted server (llm/scripted.ts). */
+  readonly scripted?: boolean;
   edit(req: ImageEditRequest): Promise<ImageEditAnswer>;
   /**
    * Checks with requests that cost nothing (the model list) that this endpoint can edit images with `model`.

@@ -5,6 +5,7 @@
  */
 import type OpenAI from 'openai';
 import { openaiSdk } from './sdk';
+import { watchingFetch } from './scripted';
 
 /** The configuration is unusable (no key). The message is one sentence a user can act on. */
 export class ModelConfigError extends Error {
@@ -31,7 +32,13 @@ export const NO_KEY_MESSAGE =
 
 export function createModelClient(cfg: ModelClientConfig = {}): OpenAI {
   const sdk = openaiSdk();
-  const common = { timeout: cfg.timeoutMs ?? DEFAULT_TIMEOUT_MS, maxRetries: cfg.maxRetries ?? DEFAULT_MAX_RETRIES };
+  // Every answer is watched for the scripted server's mark (scripted.ts), so a run against it is labelled as such.
+  let client: OpenAI | undefined;
+  const common = {
+    timeout: cfg.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    maxRetries: cfg.maxRetries ?? DEFAULT_MAX_RETRIES,
+    fetch: watchingFetch(() => client),
+  };
   // Azure OpenAI through the SDK's own client: AZURE_OPENAI_ENDPOINT (+ AZURE_OPENAI_API_KEY, OPENAI_API_VERSION), deployment
   // names as model names, the `api-key` header and `api-version` on every request. Only when no base URL was given: Azure's
   // OpenAI-compatible `/openai/v1` path is a plain base URL.
@@ -41,16 +48,16 @@ export function createModelClient(cfg: ModelClientConfig = {}): OpenAI {
     if (!apiKey) throw new ModelConfigError(NO_AZURE_KEY_MESSAGE);
     const apiVersion = nonEmpty(process.env.OPENAI_API_VERSION);
     if (!apiVersion) throw new ModelConfigError(NO_AZURE_VERSION_MESSAGE);
-    return new sdk.AzureOpenAI({ endpoint: azureEndpoint, apiKey, apiVersion, ...common });
+    return (client = new sdk.AzureOpenAI({ endpoint: azureEndpoint, apiKey, apiVersion, ...common }));
   }
   const apiKey = nonEmpty(cfg.apiKey) ?? nonEmpty(process.env.OPENAI_API_KEY);
   if (!apiKey) throw new ModelConfigError(NO_KEY_MESSAGE);
-  return new sdk.OpenAI({
+  return (client = new sdk.OpenAI({
     apiKey,
     // undefined → the SDK reads OPENAI_BASE_URL itself, else api.openai.com.
     baseURL: nonEmpty(cfg.baseURL),
     ...common,
-  });
+  }));
 }
 
 export const NO_AZURE_KEY_MESSAGE = 'AZURE_OPENAI_ENDPOINT is set but no key: set AZURE_OPENAI_API_KEY (or OPENAI_API_KEY).';

@@ -7,6 +7,7 @@ import { chatUsage, addUsage } from '../run/context';
 import type { Usage } from '../record/record';
 import type { ChatAnswer, ChatBackend, ChatRequest, ImageBackend, ImageEditAnswer, ImageEditRequest } from './backend';
 import { endpointHost } from './client';
+import { isScriptedClient } from './scripted';
 import { toApiMessages } from './messages';
 import { openaiSdk } from './sdk';
 
@@ -18,6 +19,10 @@ export class OpenAIChatBackend implements ChatBackend {
 
   constructor(readonly client: OpenAI) {
     this.host = endpointHost(client);
+  }
+
+  get scripted(): boolean {
+    return isScriptedClient(this.client);
   }
 
   async chat(req: ChatRequest): Promise<ChatAnswer> {
@@ -66,6 +71,10 @@ export class OpenAIImageBackend implements ImageBackend {
 
   constructor(readonly client: OpenAI) {
     this.host = endpointHost(client);
+  }
+
+  get scripted(): boolean {
+    return isScriptedClient(this.client);
   }
 
   async edit(req: ImageEditRequest): Promise<ImageEditAnswer> {

@@ -8,9 +8,9 @@ import type { StepContext } from '../run/context';
 import { CancelledError } from '../run/errors';
 import type { Iteration, WaitingFor } from '../record/record';
 import { applyEntries } from './apply';
-import { inboxRel, readInbox, removeFromInbox } from './inbox';
-import { SyncStopError, type RunSync } from '../sync/runSync';
-import { entryProblem, findPerson, isHuman, personName, type Team } from './team';
+import { inboxProblem, inboxRel, readInbox, removeFromInbox } from './inbox';
+import type { RunSync } from '../sync/runSync';
+import { entryProblem, findPerson, isDesigner, isHuman, personName, type Team } from './team';
 
 /** Thrown when the run must stop and wait for a person (no one can answer in this process). */
 export class WaitingStop extends Error {
@@ -62,18 +62,15 @@ export class PeopleInRun {
     const { ctx } = this;
     const sync = this.options.sync;
     await sync?.pull();
-    const bad: string[] = [];
-    const read = await readInbox(ctx.reviewRoot, ctx.record.id, (file, why) => {
-      bad.push(`${file} (${why})`);
-      if (!sync) this.once(file, `${file} is not an inbox entry and is left alone (${why}).`);
-    });
-    if (sync && bad.length) {
-      // Through the remote, anyone's file can arrive: a broken one is refused in words and nothing is written through it.
-      throw new SyncStopError(
-        `Run ${ctx.record.id} stops: ${bad[0]} is not a valid inbox entry, and it is not taken in. ` +
-          'Remove it (git rm, commit, push), then resume with --sync.',
-      );
-    }
+    // Anyone's file can arrive (a teammate's disk, a pull): what is not a member's own entry is refused in words, once,
+    // and left where it is for people to look at; the run goes on with the rest.
+    const read = await readInbox(
+      ctx.reviewRoot,
+      ctx.record.id,
+      (file, why) => this.once(file, `${file} is not taken in and is left alone (${why}).`),
+      undefined,
+      (id) => isDesigner(this.team, id),
+    );
     for (const rel of sync?.takeArrivals() ?? []) {
       const name = rel.slice(inboxRel(ctx.record.id).length + 1).replace(/\.json$/, '');
       if (!this.arrival.has(name)) this.arrival.set(name, this.arrival.size);
@@ -139,6 +136,12 @@ export class PeopleInRun {
     await ctx.save();
     ctx.emit({ type: 'waiting', runId: ctx.record.id, waitingFor: slot, speakerName: personName(this.team, slot.speaker) });
     if (!this.hold) throw new WaitingStop(slot);
+    // An inbox that is a link is never read: nobody's answer can arrive through it, so the run does not wait on it.
+    const linked = await inboxProblem(ctx.reviewRoot, ctx.record.id);
+    if (linked) {
+      this.once('inbox-linked', `${linked} The run stops here and waits for ${personName(this.team, slot.speaker)} (status "waiting").`);
+      throw new WaitingStop(slot);
+    }
     const until = this.options.maxWaitMs === undefined ? undefined : Date.now() + this.options.maxWaitMs;
     while (!this.answered(it, slot.speaker, slot.turn).answered) {
       if (ctx.signal?.aborted) throw new CancelledError();

@@ -2,12 +2,12 @@
  * Who can speak in a run: the designers (each may speak in person or through their proxy) and the review's guests.
  * Mentions, say/pin checks and the prompts all look people up here.
  */
-import type { DesignerRanking, Guest } from '../review/model';
-import type { Message, RunRecord } from '../record/record';
+import type { DesignerComment, DesignerRanking, Guest } from '../review/model';
+import { taskOf, type Message, type RunRecord } from '../record/record';
 import { topChoiceOf } from '../analysis/stance';
 import { printable } from '../files/reviewFiles';
 import { sameDesigner } from '../review/designerId';
-import { MAX_SAY_CHARS } from './inbox';
+import { MAX_SAY_CHARS } from '../record/fields';
 
 export interface Team {
   designers: readonly Pick<DesignerRanking, 'id' | 'name' | 'role'>[];
@@ -19,18 +19,32 @@ export interface Team {
   lead?: string;
 }
 
-/** The team of a run: designers and guests of the review, humans and called guests from the run's settings. */
-export function teamOf(
-  review: { designers: readonly Pick<DesignerRanking, 'id' | 'name' | 'role'>[]; config: { guests?: Guest[]; lead?: string } },
-  record?: Pick<RunRecord, 'settings'>,
-): Team {
+/** The members of a review who speak in a run: the rankings' designers in a design run, the comments' authors in a brief run. */
+type Members = {
+  designers: readonly Pick<DesignerRanking, 'id' | 'name' | 'role'>[];
+  comments?: readonly Pick<DesignerComment, 'designer' | 'name' | 'role'>[];
+  config: { guests?: Guest[]; lead?: string };
+};
+
+/**
+ * The team of a run: designers and guests of the review, humans and called guests from the run's settings. A brief run's
+ * members are the authors of comments/ (the same intake for both kinds of run: people say and pin in either).
+ */
+export function teamOf(review: Members, record?: Pick<RunRecord, 'settings' | 'task'>): Team {
+  const brief = record ? taskOf(record) === 'brief' : review.designers.length === 0;
+  const commenters = (review.comments ?? []).map((c) => ({ id: c.designer, name: c.name, role: c.role }));
   return {
-    designers: review.designers,
+    designers: brief ? commenters : review.designers,
     guests: review.config.guests ?? [],
     humans: record?.settings.humans ?? [],
     calledGuests: record?.settings.guests ?? [],
     lead: review.config.lead,
   };
+}
+
+/** Is `id` one of the team's designers (the people who may have entries in a run's inbox)? */
+export function isDesigner(team: Team, id: string): boolean {
+  return team.designers.some((d) => sameDesigner(d.id, id));
 }
 
 /** A designer or guest id as the team spells it (ids match case-insensitively, as file names do). */
@@ -81,7 +95,7 @@ export function checkSay(
   }
   // Cheap caps first: a message too long is refused before anything is looked at in it.
   if (text.length > MAX_SAY_CHARS) {
-    return { ok: false, error: `The message is ${text.length} characters long; a message is at most ${MAX_SAY_CHARS} (README "Limits"). Say it in shorter parts.` };
+    return { ok: false, error: `The message is ${text.length} characters long; a message is at most ${MAX_SAY_CHARS} (docs/security.md "Limits"). Say it in shorter parts.` };
   }
   const who = team.designers.find((d) => sameDesigner(d.id, speaker));
   if (!who) {

@@ -15,11 +15,12 @@ import { zodSentence } from '../zodText';
 import { optionIdOfName } from '../review/options';
 import { RunRecordSchema, type RunRecord } from './record';
 import { SETTING_BOUNDS } from '../settings/settingBounds';
+import { MAX_SAY_CHARS } from './fields';
 
 export type JsonPath = (string | number)[];
 
 /**
- * What a run record may ask the program to do (README "Limits"): counted before anything else is checked, so a record
+ * What a run record may ask the program to do (docs/security.md "Limits"): counted before anything else is checked, so a record
  * under its byte cap still cannot make a command build huge lists or send the same image hundreds of times.
  */
 export const RECORD_LIMITS = {
@@ -116,7 +117,7 @@ function duplicate(list: readonly string[] | undefined, at: JsonPath, what: stri
 export function checkBounds(r: RunRecord): RecordProblem | undefined {
   const L = RECORD_LIMITS;
   const tooMany = (n: number, max: number, at: JsonPath, what: string): RecordProblem | undefined =>
-    n > max ? { path: at, message: `The record has ${n} ${what}, more than ${max} (README "Limits"); it is not used.` } : undefined;
+    n > max ? { path: at, message: `The record has ${n} ${what}, more than ${max} (docs/security.md "Limits"); it is not used.` } : undefined;
   let problem =
     tooMany(r.options.length, L.options, ['options', L.options], 'options') ??
     tooMany(r.prompts.length, L.prompts, ['prompts', L.prompts], 'prompts') ??
@@ -128,7 +129,7 @@ export function checkBounds(r: RunRecord): RecordProblem | undefined {
   for (const [j, it] of r.iterations.entries()) {
     messages += it.messages.length;
     if (messages > L.messages) {
-      return { path: ['iterations', j, 'messages'], message: `The record has more than ${L.messages} messages (README "Limits"); it is not used.` };
+      return { path: ['iterations', j, 'messages'], message: `The record has more than ${L.messages} messages (docs/security.md "Limits"); it is not used.` };
     }
     const at: JsonPath = ['iterations', j];
     problem =
@@ -156,6 +157,10 @@ export function checkBounds(r: RunRecord): RecordProblem | undefined {
         tooMany(mentions.length, L.mentions, [...at, 'messages', m, 'mentions', L.mentions], 'mentions in one message') ??
         duplicate(mentions, [...at, 'messages', m, 'mentions'], 'The mentioned id');
       if (problem) return problem;
+      // A person's message was at most MAX_SAY_CHARS at intake; a longer one was never taken in by the tool.
+      if (msg.kind === 'human' && msg.content.length > MAX_SAY_CHARS) {
+        return { path: [...at, 'messages', m, 'content'], message: `A person's message is at most ${MAX_SAY_CHARS} characters; this one has ${msg.content.length}, so the tool never took it in.` };
+      }
     }
   }
   problem = duplicate(
@@ -192,7 +197,7 @@ export function checkBounds(r: RunRecord): RecordProblem | undefined {
       if (d > L.baseDepth) {
         return {
           path: [...at, 'base'],
-          message: `Prompt ${q(p.id)} is built on a chain of more than ${L.baseDepth} earlier prompts (README "Limits"); the record is not used.`,
+          message: `Prompt ${q(p.id)} is built on a chain of more than ${L.baseDepth} earlier prompts (docs/security.md "Limits"); the record is not used.`,
         };
       }
     }
@@ -200,14 +205,14 @@ export function checkBounds(r: RunRecord): RecordProblem | undefined {
       if (first + count > L.partLines) {
         return {
           path: [...at, 'parts', k],
-          message: `Prompt ${q(p.id)} refers to lines beyond line ${L.partLines} of prompts.jsonl (README "Limits"); the record is not used.`,
+          message: `Prompt ${q(p.id)} refers to lines beyond line ${L.partLines} of prompts.jsonl (docs/security.md "Limits"); the record is not used.`,
         };
       }
       n += count;
       if (n > L.promptMessages) {
         return {
           path: [...at, 'parts', k],
-          message: `Prompt ${q(p.id)} expands to more than ${L.promptMessages} messages (README "Limits"); the record is not used.`,
+          message: `Prompt ${q(p.id)} expands to more than ${L.promptMessages} messages (docs/security.md "Limits"); the record is not used.`,
         };
       }
     }

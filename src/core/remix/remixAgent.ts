@@ -18,7 +18,7 @@ import type { DecisionPoint, Iteration } from '../record/record';
 import { discussionOf } from '../settings/discussionSettings';
 import { remixesPerIterationOf } from '../record/remixes';
 import { temperatureOf } from '../discussion/discussion';
-import { bordaCount } from '../stats/borda';
+import { teamOrder, type TeamRanking } from './teamOrder';
 
 /** 1 repair + 2 retries after the first answer. */
 export const REMIX_EXTRA_ATTEMPTS = STRUCTURED_EXTRA_ATTEMPTS;
@@ -240,7 +240,10 @@ export async function runRemixAgent(ctx: StepContext, r: RemixAgentInput): Promi
   const structured = { name: final ? 'teamfusion_final_pick' : 'teamfusion_remix', strict: true, schema };
 
   const weighted = discussionOf(ctx.settings).hierarchy === 'weighted';
-  const weightedOrder = weightedBordaOrder(ctx.designers, candidateIds);
+  const consensus = ctx.settings.consensus ?? 'borda';
+  // The team's own consensus order breaks ties and fills a short ranking: under weighted, or whenever Schulze is chosen.
+  const teamOrdered = weighted || consensus === 'schulze';
+  const weightedOrder = teamOrder(ctx.designers, candidateIds, consensus);
   const base: ChatMessage[] = [
     ...r.prefix,
     ...conversationMessages(ctx, it),
@@ -250,7 +253,8 @@ export async function runRemixAgent(ctx: StepContext, r: RemixAgentInput): Promi
       designers: ctx.designers,
       topK,
       hierarchy: discussionOf(ctx.settings).hierarchy,
-      weightedOrder: weighted ? weightedOrder : undefined,
+      weightedOrder: teamOrdered ? weightedOrder : undefined,
+      consensus,
       mode: discussionOf(ctx.settings).mode,
       personaRole: ctx.settings.personaRole,
       remixes,
@@ -261,7 +265,7 @@ export async function runRemixAgent(ctx: StepContext, r: RemixAgentInput): Promi
     iteration: it.index,
     base,
     structured,
-    parse: (content) => parseAnswer(content, validator, weighted ? weightedOrder : candidateIds, topK),
+    parse: (content) => parseAnswer(content, validator, teamOrdered ? weightedOrder : candidateIds, topK),
   });
   applyAnswer(ctx, r, answer.answer, answer.filled);
   await ctx.save();
@@ -276,7 +280,16 @@ export async function runRemixAgent(ctx: StepContext, r: RemixAgentInput): Promi
  */
 export async function askStructured<T>(
   ctx: StepContext,
-  q: { iteration: number; base: readonly ChatMessage[]; structured: StructuredOutput; parse: (content: string) => T | { error: string } },
+  q: {
+    iteration: number;
+    base: readonly ChatMessage[];
+    structured: StructuredOutput;
+    parse: (content: string) => T | { error: string };
+    /** Repairs after the first answer (default REMIX_EXTRA_ATTEMPTS). */
+    extraAttempts?: number;
+    /** Set when the first request is itself a repair of this output (recorded as 'remix-repair'). */
+    repairing?: string;
+  },
 ): Promise<T> {
   return askForStructuredAnswer({
     chat: ctx.chat,
@@ -286,16 +299,16 @@ export async function askStructured<T>(
     base: q.base,
     structured: q.structured,
     parse: q.parse,
-    extraAttempts: REMIX_EXTRA_ATTEMPTS,
+    extraAttempts: q.extraAttempts ?? REMIX_EXTRA_ATTEMPTS,
     onRepair: (problem, attempt, of) =>
       ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'warning', message: `The remix agent's answer was not usable (${problem}); asking it to repair (${attempt} of ${of}).` }),
     onAttempt: async (a) => {
       // A rejected output is kept on the prompt that produced it; a repair also names the output it was asked to repair.
-      const rejectedOutput = a.rejected ?? a.repairing;
+      const rejectedOutput = a.rejected ?? a.repairing ?? (a.attempt === 0 ? q.repairing : undefined);
       addPrompt(ctx.record, {
         id: nextPromptId(ctx.record),
         iteration: q.iteration,
-        kind: a.attempt === 0 ? 'remix' : 'remix-repair',
+        kind: a.attempt === 0 && q.repairing === undefined ? 'remix' : 'remix-repair',
         model: a.answer.model ?? ctx.settings.chatModel,
         at: new Date().toISOString(),
         messages: toRecordedMessages(a.conversation),
@@ -313,16 +326,9 @@ export async function askStructured<T>(
 
 type Parsed = { answer: RemixAnswer; filled: string[] } | { error: string };
 
-/**
- * Candidates in weighted-Borda order of the designers' own rankings (weights from the rankings / review.yaml); candidates no
- * designer ranked (remixes) keep their place after the ranked ones, in the given order. Ties keep the given order.
- */
-export function weightedBordaOrder(designers: readonly { weight: number; entries: readonly { option: string; rank: number }[] }[], candidateIds: readonly string[]): string[] {
-  const ranked = candidateIds.filter((id) => designers.length > 0 && designers.every((d) => d.entries.some((e) => e.option === id)));
-  if (ranked.length < 2) return [...candidateIds];
-  const matrix = designers.map((d) => ranked.map((id) => d.entries.find((e) => e.option === id)!.rank));
-  const order = bordaCount(matrix, ranked, designers.map((d) => d.weight)).map((b) => b.option);
-  return [...order, ...candidateIds.filter((id) => !ranked.includes(id))];
+/** Candidates in weighted-Borda order of the designers' own rankings (see teamOrder). */
+export function weightedBordaOrder(designers: readonly TeamRanking[], candidateIds: readonly string[]): string[] {
+  return teamOrder(designers, candidateIds, 'borda');
 }
 
 /** `fillOrder`: the order in which missing ranking places are completed (the candidates' order, or the weighted Borda). */

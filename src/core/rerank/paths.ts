@@ -5,6 +5,7 @@
  *   runs/<run-id>/ratings/<id>.yaml  a designer's ratings of their own proxy's messages
  *   runs/<run-id>/survey/<id>.yaml   a designer's answers to the three study questions
  *   runs/<run-id>/preference/<id>.yaml  (brief run) which of rerank/A.md and B.md a member prefers
+ *   runs/<run-id>/coverage/<id>.yaml    (brief run) a member's confirmations of the coverage of their own points
  */
 import * as path from 'node:path';
 import { runDir, RUNS_DIR } from '../record/store';
@@ -14,6 +15,7 @@ export const KEY_FILE = 'key.json';
 export const RATINGS_DIR = 'ratings';
 export const SURVEY_DIR = 'survey';
 export const PREFERENCE_DIR = 'preference';
+export const COVERAGE_DIR = 'coverage';
 
 /** runs/<run-id> (throws a plain sentence when `runId` is not a run id). */
 export function runRel(runId: string): string {
@@ -44,4 +46,8 @@ export function rerankDir(reviewRoot: string, runId: string): string {
 
 export function preferenceRel(runId: string, designer?: string): string {
   return designer === undefined ? `${runRel(runId)}/${PREFERENCE_DIR}` : `${runRel(runId)}/${PREFERENCE_DIR}/${designer}.yaml`;
+}
+
+export function coverageRel(runId: string, designer?: string): string {
+  return designer === undefined ? `${runRel(runId)}/${COVERAGE_DIR}` : `${runRel(runId)}/${COVERAGE_DIR}/${designer}.yaml`;
 }

@@ -2,7 +2,7 @@
  * The in-memory shape of a review folder (contract §1). Produced by `loadReview`, consumed by statistics,
  * the run engine, the CLI and the extension. No `vscode` import anywhere under src/core.
  */
-import type { DiscussionMode, Hierarchy, ImageQuality, ImageSize, PersonaRole, PromptLayers, SpeakingOrder } from '../settings/discussionSettings';
+import type { ConsensusMethod, DiscussionMode, Hierarchy, ImageQuality, ImageSize, PersonaRole, PromptLayers, SpeakingOrder } from '../settings/discussionSettings';
 import type { Guest } from './guests';
 
 export type { Guest } from './guests';
@@ -97,6 +97,8 @@ export interface ReviewConfig {
   leadSpeaksLast?: boolean;
   maxConcurrency?: number;
   hierarchy?: Hierarchy;
+  /** Which consensus order of the team's own rankings a run falls back on (default borda). */
+  consensus?: ConsensusMethod;
   personaRole?: PersonaRole;
   temperature?: number;
   imageSize?: ImageSize;

@@ -12,6 +12,7 @@ import { closestId } from '../rankings/suggest';
 import { isOneLine, notOneLineMessage, shown } from '../rankings/rankingFields';
 import { yamlProblem } from '../rankings/rankingText';
 import {
+  CONSENSUS_METHODS,
   DISCUSSION_MODES,
   HIERARCHIES,
   IMAGE_QUALITIES,
@@ -81,6 +82,7 @@ const FIELDS = {
   leadSpeaksLast: yesNo('leadSpeaksLast'),
   maxConcurrency: wholeSetting('maxConcurrency'),
   hierarchy: choice('hierarchy', HIERARCHIES),
+  consensus: choice('consensus', CONSENSUS_METHODS),
   personaRole: choice('personaRole', PERSONA_ROLES),
   temperature: range('temperature', OTHER_BOUNDS.temperature.min, OTHER_BOUNDS.temperature.max),
   imageSize: choice('imageSize', IMAGE_SIZES),

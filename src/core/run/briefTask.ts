@@ -20,8 +20,8 @@ import { CancelledError, isAbort, withChildSignal } from './errors';
 import { earlierPeopleMessage } from '../discussion/prompts';
 import { earlierPeopleLines } from '../people/pins';
 import { personName } from '../people/team';
-import { escapeMarkdown, transcriptMarkdown, type Person } from './deliverables';
-import { askStructured } from '../remix/remixAgent';
+import { escapeMarkdown, scriptedBanner, transcriptMarkdown, type Person } from './deliverables';
+import { askWithCheckedCoverage } from './briefCoverage';
 import { briefFileInRun } from '../record/recordCheck';
 import { COVERAGE_STATUSES, type BriefRound, type Coverage, type Iteration, type RunRecord } from '../record/record';
 import { reviewRelative } from '../record/store';
@@ -35,6 +35,7 @@ import {
 } from './briefPrompts';
 import type { RunTask } from './task';
 import { parseJsonAnswer } from '../remix/structuredAnswer';
+import { reportedNothing } from '../coverage/verify';
 
 export const BASELINE_FILE = 'baseline.md';
 
@@ -170,11 +171,13 @@ export const briefTask: RunTask = {
         personaRole: ctx.settings.personaRole,
       }),
     ];
-    const answer = await askStructured(ctx, {
+    const answer = await askWithCheckedCoverage(ctx, {
       iteration: it.index,
       base,
       structured: { name: 'teamfusion_brief', strict: true, schema: briefRemixJsonSchema(memberIds) },
       parse: (content) => parseBriefAnswer(content, memberIds),
+      memberIds,
+      nameOf,
     });
     if (answer.dropped.length) {
       const who = [...new Set(answer.dropped)].map((d) => JSON.stringify(d)).join(', ');
@@ -226,6 +229,12 @@ export async function runBaseline(ctx: StepContext, review: Review, prices: Pric
   }
   const text = answer.text.trim();
   if (!text) throw new Error('The direct baseline came back empty; resume the run to ask again.');
+  const cut = answer.finishReason === 'length';
+  if (cut) {
+    const line = "The direct baseline was cut off by the model's length limit (finish_reason \"length\"); baseline.md keeps what came and run.json marks it cut.";
+    ctx.log(`warning: ${line}`);
+    ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'warning', message: line });
+  }
   await writeInertMarkdown(ctx.reviewRoot, reviewRelative(ctx.record.id, BASELINE_FILE), `${text}\n`, { cap: FILE_KINDS.revisedBrief.maxBytes, log: capLog(ctx) });
   const promptId = `p${ctx.record.prompts.length + 1}`;
   // Recorded like every prompt, but its usage is not the run's: it is kept on the baseline, its cost shown apart.
@@ -241,7 +250,7 @@ export async function runBaseline(ctx: StepContext, review: Review, prices: Pric
   });
   const usage = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, images: 0, ...answer.usage };
   const cost = estimateCost(usage, ctx.settings, prices);
-  ctx.record.baseline = { file: BASELINE_FILE, promptId, ...(answer.usage ? { usage: answer.usage } : {}), ...(cost !== undefined ? { costUsd: cost } : {}) };
+  ctx.record.baseline = { file: BASELINE_FILE, promptId, ...(answer.usage ? { usage: answer.usage } : {}), ...(cost !== undefined ? { costUsd: cost } : {}), ...(cut ? { cut: true as const } : {}) };
   await ctx.save();
 }
 
@@ -271,10 +280,16 @@ function cell(text: string): string {
   return escapeMarkdown(text);
 }
 
+/** A coverage quote as result.md shows it: quoted, and said when the revised brief does not hold it. */
+function quoteCell(c: Coverage): string {
+  if (!c.quote) return c.status === 'left-out' ? '—' : '— (no quote: not verified)';
+  return c.verified === false ? `"${cell(c.quote)}" (not found in the revised brief)` : `"${cell(c.quote)}"`;
+}
+
 /** result.md of a brief run: the last revised brief, the summary, and a coverage table per member. */
 export function briefResultMarkdown(record: RunRecord, people: readonly Person[], briefText?: string): string {
   const nameOf = (id: string): string => people.find((p) => p.id === id)?.name ?? id;
-  const out: string[] = [`# TeamFusion brief review ${record.id}`, ''];
+  const out: string[] = [...scriptedBanner(record), `# TeamFusion brief review ${record.id}`, ''];
   out.push(`- Status: ${record.status}${record.error ? ` (${cell(record.error)})` : ''}`);
   out.push(`- Model: ${record.settings.chatModel}`);
   out.push(`- Members: ${people.filter((p) => !p.guest).map((p) => cell(p.role ? `${p.name} (${p.role})` : p.name)).join(', ')}`);
@@ -312,11 +327,11 @@ export function briefResultMarkdown(record: RunRecord, people: readonly Person[]
     const left = mine.filter((c) => c.status === 'left-out').length;
     out.push(`### ${cell(p.name)}${left ? ` — ${left} point${left === 1 ? '' : 's'} left out` : ''}`, '');
     if (!mine.length) {
-      out.push('No points reported.', '');
+      out.push(`No coverage: ${cell(reportedNothing(p.name))}.`, '');
       continue;
     }
     out.push('| Point | Status | Where the brief carries it |', '| --- | --- | --- |');
-    for (const c of mine) out.push(`| ${cell(c.point)} | ${c.status === 'left-out' ? '**left out**' : c.status} | ${c.quote ? `"${cell(c.quote)}"` : '—'} |`);
+    for (const c of mine) out.push(`| ${cell(c.point)} | ${c.status === 'left-out' ? '**left out**' : c.status} | ${quoteCell(c)} |`);
     out.push('');
   }
   // The deliverable itself last: the revised brief's Markdown, made inert like every file the tool writes (inertMarkdown.ts).

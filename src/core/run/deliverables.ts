@@ -26,6 +26,18 @@ export interface Person {
   guest?: boolean;
 }
 
+/**
+ * The first lines of every result.md and transcript.md of a scripted run (record.scripted), written by the same function
+ * as the rest of the file, so every rewrite (each round, a resume, a refinement) keeps it.
+ */
+export const SCRIPTED_BANNER =
+  "> **Scripted run.** Every answer in this run came from TeamFusion's bundled scripted server (`npm run demo`, " +
+  '`npm run scripted-server`), not from a model: it shows the pipeline and the files, not a real discussion.';
+
+export function scriptedBanner(record: Pick<RunRecord, 'scripted'>): string[] {
+  return record.scripted ? [SCRIPTED_BANNER, ''] : [];
+}
+
 /** Writes runs/<id>/result.md and transcript.md inside the review (contained: a symlink out of the review is an error). */
 export async function writeDeliverables(reviewRoot: string, record: RunRecord, people: readonly Person[]): Promise<void> {
   await writeInertMarkdown(reviewRoot, reviewRelative(record.id, 'result.md'), resultMarkdown(record, people));
@@ -56,7 +68,7 @@ function names(people: readonly Person[], ids: readonly string[]): string {
 }
 
 export function resultMarkdown(record: RunRecord, people: readonly Person[]): string {
-  const out: string[] = [`# TeamFusion run ${record.id}`, ''];
+  const out: string[] = [...scriptedBanner(record), `# TeamFusion run ${record.id}`, ''];
   out.push(`- Status: ${record.status}${record.error ? ` (${md(record.error)})` : ''}`);
   out.push(`- Models: ${md(record.settings.chatModel)} (discussion), ${md(record.settings.imageModel)} (remix)`);
   out.push(`- Designers: ${people.filter((p) => !p.guest).map((p) => (p.role ? `${md(p.name)} (${md(p.role)})` : md(p.name))).join(', ')}`);
@@ -64,6 +76,7 @@ export function resultMarkdown(record: RunRecord, people: readonly Person[]): st
   if (record.kendallW !== undefined) {
     out.push(`- Team agreement before the run: Kendall's W = ${record.kendallW.toFixed(2)} (${agreementBand(record.kendallW)})`);
   }
+  for (const line of consensusLines(record)) out.push(line);
   out.push('');
 
   out.push('## Final pick', '');
@@ -179,7 +192,7 @@ function iterationSection(record: RunRecord, it: Iteration, people: readonly Per
 }
 
 export function transcriptMarkdown(record: RunRecord, people: readonly Person[]): string {
-  const out: string[] = [`# Transcript of TeamFusion run ${record.id}`, ''];
+  const out: string[] = [...scriptedBanner(record), `# Transcript of TeamFusion run ${record.id}`, ''];
   for (const it of record.iterations) {
     out.push(`## Iteration ${it.index}${it.final ? (record.task === 'brief' ? ' (last round)' : ' (final pick)') : ''}`, '');
     if (record.task !== 'brief') out.push(`Candidates: ${it.candidates.map((id) => labelWithId(record, id)).join(', ')}`, '');
@@ -206,10 +219,18 @@ export function transcriptEntry(m: Message, people: readonly Person[]): string {
   }
   if (m.kind === 'guest') {
     const role = people.find((p) => p.id === m.speaker)?.role;
-    return `**${name}** (guest${role ? `, ${escapeMarkdown(role)}` : ''}${asked}) · ${m.id}: ${md(m.content)}`;
+    return `**${name}** (guest${role ? `, ${escapeMarkdown(role)}` : ''}${asked}) · ${m.id}: ${md(m.content)}${messageMarks(m)}`;
   }
   const turn = m.turn === null ? `extra turn${asked}` : `turn ${m.turn}${asked}`;
-  return `**${name}** (${turn}) · ${m.id}: ${md(m.content)}`;
+  return `**${name}** (${turn}) · ${m.id}: ${md(m.content)}${messageMarks(m)}`;
+}
+
+/** What transcript.md says after a message the engine cut off, or one citing what its round did not show. */
+export function messageMarks(m: Pick<Message, 'cut' | 'ungrounded'>): string {
+  let out = '';
+  if (m.cut) out += " *(cut off: the model's length limit ended this answer)*";
+  if (m.ungrounded?.length) out += ` *(cites what this round did not show: ${m.ungrounded.map((c) => escapeMarkdown(c)).join(', ')})*`;
+  return out;
 }
 
 /** Who took over their proxy and which guests were called in. */
@@ -228,4 +249,17 @@ function pinsSection(record: RunRecord, people: readonly Person[]): string[] {
   const lines = pinnedLines(record, (id) => nameIn(people, id));
   if (!lines.length) return [];
   return ['## Pinned', '', ...lines.map((l) => `- Pinned by ${escapeMarkdown(l.by)}: **${escapeMarkdown(l.speaker)}**${l.kind === 'human' ? ' (in person)' : l.kind === 'guest' ? ' (guest)' : ''} · ${md(l.message)}: ${escapeMarkdown(l.content)}`), ''];
+}
+
+/** The team's own consensus before the run: Borda beside Schulze, and which one the run fell back on. */
+function consensusLines(record: RunRecord): string[] {
+  const c = record.consensus;
+  if (!c) return [];
+  const label = (id: string) => labelWithId(record, id);
+  const lines = [
+    `- Team consensus before the run (their own rankings, weights counted): Borda ${c.borda.map(label).join(', ')}; ` +
+      `Schulze ${c.schulze.map((tier) => tier.map(label).join(' = ')).join(', ')}.${c.method === 'schulze' ? ' The remix agent breaks ties by the Schulze order (consensus: schulze).' : ''}`,
+  ];
+  if (c.sentence) lines.push(`- ${md(c.sentence)}`);
+  return lines;
 }

@@ -18,6 +18,7 @@ import type { Review } from '../review/model';
 import { designerKey, sameDesigner } from '../review/designerId';
 import { reviewRankMatrix } from '../stats/analysis';
 import { kendallW } from '../stats/kendallW';
+import { teamConsensus } from './teamConsensus';
 import { prepareImage, readImageFile } from '../llm/images';
 import { estimateCost, mergePrices, type PriceTable } from '../llm/pricing';
 import type { StepContext } from './context';
@@ -117,6 +118,8 @@ export async function startRun(o: RunnerOptions): Promise<RunRecord> {
   };
   const w = task.kind === 'design' ? teamKendallW(review, settings.designers) : undefined;
   if (w !== undefined) record.kendallW = w;
+  const consensus = task.kind === 'design' ? teamConsensus(participants(review, settings), review.options, settings.consensus) : undefined;
+  if (consensus) record.consensus = consensus;
   // Validation first (nothing is sent for an unknown person); then the image endpoint is checked before any paid request.
   mergeIds(undefined, review.config.humans, o.humans, review.designers.map((d) => d.id), 'designer');
   mergeIds(undefined, undefined, o.guests, (review.config.guests ?? []).map((g) => g.id), 'guest');
@@ -147,7 +150,7 @@ export async function resumeRun(o: RunnerOptions & { runId: string }): Promise<R
   await readRunRecord(o.reviewRoot, o.runId); // no such run, or a broken record: refused before anything is touched
   // One driver per run (lock.ts): refused while another process drives it; the record is read again under the lock.
   return withRunLock(review.root, o.runId, async () => {
-    const record = await readRunRecord(o.reviewRoot, o.runId);
+    const record = await readRunRecord(o.reviewRoot, o.runId, o.log);
     if (record.status === 'completed') return record;
     await checkWritable(review.root, driverOutputs(record.id)); // a link at an output is refused before anything is sent
     return drive(o, review, record, true);
@@ -341,6 +344,8 @@ async function drive(o: RunnerOptions, loaded: Review, record: RunRecord, resume
   // Turns go to the journal (synced) and run.json is rewritten whole at round boundaries and status changes (journal.ts).
   const writer = await RecordWriter.open(review.root, record.id, (r) => writeRunRecord(review.root, r, { validate: r.status !== 'running' }));
   const backends = backendsOf(o);
+  // The backends as made (before the wrappers below): whether the scripted server answered them.
+  const answeredBy = { ...backends };
   // A resumed run checks the image endpoint before its first chat request, once the record's files have been read.
   if (resumed) backends.chat = checkedFirst(backends.chat, () => checkImageEndpoint(backends.images, record, o.signal));
   // A text-only model gets each candidate as its label and what the designers wrote about it.
@@ -358,6 +363,8 @@ async function drive(o: RunnerOptions, loaded: Review, record: RunRecord, resume
     prices,
     async save() {
       record.updatedAt = new Date().toISOString();
+      // Once scripted, always scripted: a resume or refine against a real endpoint does not make the canned turns real.
+      if (answeredBy.chat.scripted === true || answeredBy.images.scripted === true) record.scripted = true;
       // VS Code's models are covered by the user's plan: only the image edits are priced.
       const priced = backends.chat.priced ? record.usage : { ...record.usage, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 };
       record.usage.costUsd = estimateCost(priced, record.settings, prices);

@@ -95,6 +95,7 @@ export function runSummary(r: RunRecord, interrupted?: ReadonlySet<string>): Run
     iterations: r.iterations.length,
     ...(r.finalPick ? { finalPick: r.finalPick } : {}),
     ...(interrupted?.has(r.id) ? { interrupted: true } : {}),
+    ...(r.scripted ? { scripted: true as const } : {}),
   };
 }
 

@@ -59,6 +59,8 @@ async function main(): Promise<void> {
     port: args.port,
     latencyMs: args.latency,
     strict: args.strict,
+    // The bundled scripted server always names itself, so every run made against it is recorded as scripted.
+    scripted: true,
     onLog: (line) => process.stdout.write(`${line}\n`),
   });
   const label = args.label;

@@ -24,6 +24,7 @@ import { editPng } from './png';
 import { FilesAndBatches, type LineAnswer } from './batches';
 import { loadSpecValidator, type SpecValidator } from './specValidator';
 import { WAIT_CEILING_MS } from '../waitFor';
+import { SCRIPTED_HEADER } from '../../../src/core/llm/scripted';
 import type { MockFallback, MockOptions, MockReply, MockRoute, MockUsage, RecordedRequest } from './types';
 
 export type { BatchOutcome, BatchSettings } from './batches';
@@ -172,6 +173,7 @@ export class MockOpenAI {
     });
     const mock = new MockOpenAI(server, validator, options.onLog, options);
     server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
+      if (options.scripted) res.setHeader(SCRIPTED_HEADER, 'true');
       mock.handle(req, res).catch((err: unknown) => {
         if (!res.headersSent && !res.destroyed) {
           mock.sendJson(res, undefined, 500, openaiError(`Mock server failure: ${String(err)}`, 'server_error', null));

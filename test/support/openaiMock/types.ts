@@ -93,6 +93,12 @@ export interface MockOptions {
   specPath?: string;
   /** Batches: retrievals that still see a batch pending, and how it ends (see batches.ts). */
   batch?: { pendingPolls?: number; outcome?: 'completed' | 'expired' | 'failed'; answeredBeforeExpiry?: number };
+  /**
+   * Name itself as TeamFusion's scripted server: every answer carries `x-teamfusion-scripted: true`, so a run made against it
+   * is recorded `scripted: true` (src/core/llm/scripted.ts). The bundled server (cli.ts: `npm run demo`, `npm run
+   * scripted-server`) always does; tests that play a real endpoint leave it off (default false).
+   */
+  scripted?: boolean;
   /** Called once per finished request (the CLI prints it). Never receives the authorization value. */
   onLog?: (line: string) => void;
 }

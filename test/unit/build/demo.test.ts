@@ -39,7 +39,7 @@ describe('npm run demo (scripted, no key)', function () {
     assert.match(out, /Run completed: /);
     const url = /Scripted server at (\S+)\. Sample/.exec(out)![1]!;
     const runDir = /Run completed: (.+)$/m.exec(out)![1]!.trim();
-    for (const f of ['result.md', 'transcript.md']) assert.match(await fs.readFile(path.join(runDir, f), 'utf8'), /^> \*\*Scripted demo\.\*\*/);
+    for (const f of ['result.md', 'transcript.md']) assert.match(await fs.readFile(path.join(runDir, f), 'utf8'), /^> \*\*Scripted run\.\*\*/);
     assert.match(await fs.readFile(path.join(runDir, 'transcript.md'), 'utf8'), /Scripted reply: /);
     assert.equal(await portOpen(url), false, 'the scripted server was stopped');
   });

@@ -157,6 +157,17 @@ export const CORPUS: { readonly [K in FileKindName]: CorpusEntry } = {
     duplicate: 'designer: m1\nprefer: A\nprefer: B\n',
     evilName: `${RUN}/preference/${EVIL}.yaml`,
   },
+  // compare on a brief run reads the members' confirmations of the coverage of their points.
+  coverage: {
+    template: 'brief',
+    file: `${RUN}/coverage/m1.yaml`,
+    command: ['compare', '<run>'],
+    setup: async (root, run) => void (await fs.mkdir(path.join(root, 'runs', run, 'coverage'), { recursive: true })),
+    // Under the 1 MB cap: 30 000 entries with two problems each (no such point, agree not a boolean).
+    manyProblems: `designer: m1\npoints:\n${'  - {point: nope, agree: 9}\n'.repeat(30_000)}`,
+    duplicate: "designer: m1\npoints:\n  - point: m1's point on the goal\n    agree: true\n  - point: m1's point on the goal\n    agree: false\n    status: left-out\n",
+    evilName: `${RUN}/coverage/${EVIL}.yaml`,
+  },
   // validate reads decision.yaml in a usual-way review (condition: usual).
   decision: {
     file: 'decision.yaml',

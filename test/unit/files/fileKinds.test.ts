@@ -7,11 +7,12 @@ import { MAX_INBOX_ENTRIES, MAX_SAY_CHARS } from '../../../src/core/people/inbox
 import { zodSentence } from '../../../src/core/zodText';
 import * as z from 'zod';
 
-const README = readFileSync(path.resolve(__dirname, '../../../../README.md'), 'utf8');
+/** The page that documents the file kinds and limits (docs/security.md, "Limits"). */
+const LIMITS_PAGE = readFileSync(path.resolve(__dirname, '../../../../docs/security.md'), 'utf8');
 
 describe('file kinds: one table, documented, every kind capped', () => {
-  it('the README lists every kind of the table, row for row, and nothing else', () => {
-    const rows = README.split('\n').filter((l) => /^\| `[^`]+` \| .* \| `\w+` \|$/.test(l));
+  it('docs/security.md lists every kind of the table, row for row, and nothing else', () => {
+    const rows = LIMITS_PAGE.split('\n').filter((l) => /^\| `[^`]+` \| .* \| `\w+` \|$/.test(l));
     assert.deepEqual(rows, fileKindRows());
     for (const [name, k] of Object.entries(FILE_KINDS)) {
       assert.ok(k.maxBytes > 0 && k.diagnostics === 50, name);
@@ -19,14 +20,14 @@ describe('file kinds: one table, documented, every kind capped', () => {
     }
   });
 
-  it('the README lists every record bound with its value', () => {
+  it('docs/security.md lists every record bound with its value', () => {
     for (const [name, max] of Object.entries(RECORD_LIMITS)) {
-      const row = README.split('\n').find((l) => l.includes(`(\`${name}\`)`));
-      assert.ok(row, `README Limits has no row for ${name}`);
+      const row = LIMITS_PAGE.split('\n').find((l) => l.includes(`(\`${name}\`)`));
+      assert.ok(row, `docs/security.md Limits has no row for ${name}`);
       assert.ok(row.endsWith(`| ${max.toLocaleString('en-US')} |`), `${name}: ${row}`);
     }
-    assert.ok(README.includes(`at most ${MAX_INBOX_ENTRIES.toLocaleString('en-US')} entries (\`MAX_INBOX_ENTRIES\`)`));
-    assert.ok(README.includes(`at most ${MAX_SAY_CHARS.toLocaleString('en-US')} characters`));
+    assert.ok(LIMITS_PAGE.includes(`at most ${MAX_INBOX_ENTRIES.toLocaleString('en-US')} entries (\`MAX_INBOX_ENTRIES\`)`));
+    assert.ok(LIMITS_PAGE.includes(`at most ${MAX_SAY_CHARS.toLocaleString('en-US')} characters`));
   });
 
   it('JSON nesting is measured on the text, strings skipped, without recursion', () => {

@@ -20,4 +20,13 @@ describe('panel: tokens and cost', () => {
     const labels = usageRows({ usage: { ...usage, images: 2 }, settings, iterations: [] } as unknown as Run).map(([k]) => k);
     for (const kept of ['Images', 'Cost per remixed image', 'Models', 'Remix image']) assert.ok(labels.includes(kept), kept);
   });
+
+  it('a scripted run says at each cost that it is not a real cost and is left out of every total', () => {
+    const rows = usageRows({ usage: { ...usage, images: 2 }, settings, iterations: [], scripted: true } as unknown as Run);
+    const costs = rows.filter(([k]) => /cost/i.test(k));
+    assert.ok(costs.length >= 2);
+    for (const [k, v] of costs) assert.match(v, /scripted run: not a real cost, left out of every total/, k);
+    const real = usageRows({ usage: { ...usage, images: 2 }, settings, iterations: [] } as unknown as Run);
+    assert.ok(!real.some(([, v]) => /scripted/.test(v)));
+  });
 });

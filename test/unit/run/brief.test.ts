@@ -44,8 +44,8 @@ describe('brief review run (task brief) against the mock', function () {
       assert.deepEqual(b.tradeOffs, ['A calmer tone gives up some shelf impact.']);
       assert.deepEqual(b.openQuestions, ['Is there a budget for outdoor?']);
       assert.deepEqual(b.coverage.filter((c) => c.designer === 'm3'), [
-        { designer: 'm3', point: "m3's point on the goal", status: 'kept', quote: `Goal (round ${it.index})` },
-        { designer: 'm3', point: "m3's point on tone", status: 'changed', quote: 'Tone: calm' },
+        { designer: 'm3', point: "m3's point on the goal", status: 'kept', quote: `Goal (round ${it.index})`, verified: true },
+        { designer: 'm3', point: "m3's point on tone", status: 'changed', quote: 'Tone: calm', verified: true },
       ]);
     }
     assert.equal(record.iterations[2]!.final, true);

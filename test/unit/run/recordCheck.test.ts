@@ -150,7 +150,7 @@ describe('run records are validated, not believed', function () {
     ['a mention named twice', (r) => (r.iterations[0].messages[0].mentions = ['d1', 'd1']), '"d1"', /The mentioned id "d1" is listed twice/],
     ['a message pinned twice', (r) => (r.pins = [{ message: 'i1-m1', by: 'd1', at: 't' }, { message: 'i1-m1', by: 'd2', at: 't' }]), '"i1-m1"', /The pinned message "i1-m1" is listed twice/],
     ['a prompt id used twice', (r) => r.prompts.push({ ...r.prompts[0] }), `"${'p'}`, /The prompt id ".*" is listed twice/],
-    ['more messages than the limit', (r) => (r.iterations[0].messages = Array.from({ length: 50_001 }, (_, i) => ({ speaker: 'd1', turn: null, content: '', id: `i1-m${i + 1}` }))), '[', /more than 50000 messages \(README "Limits"\)/],
+    ['more messages than the limit', (r) => (r.iterations[0].messages = Array.from({ length: 50_001 }, (_, i) => ({ speaker: 'd1', turn: null, content: '', id: `i1-m${i + 1}` }))), '[', /more than 50000 messages \(docs\/security\.md "Limits"\)/],
     ['more prompts than the limit', (r) => (r.prompts = Array.from({ length: 50_001 }, (_, k) => chainPrompt(k, false))), '{', /The record has 50001 prompts, more than 50000/],
     ['a base chain 30 000 deep', (r) => (r.prompts = Array.from({ length: 30_000 }, (_, k) => chainPrompt(k, k > 0))), '{', /Prompt "c10001" is built on a chain of more than 10000 earlier prompts/],
     ['a chain that expands past the message limit', (r) => (r.prompts = Array.from({ length: 300 }, (_, k) => ({ ...chainPrompt(k, k > 0, Array.from({ length: 400 }, (_, n) => [n, 1] as [number, number])), base: k > 0 ? { prompt: `c${k - 1}`, messages: k * 400 } : undefined }))), '[', /Prompt "c250" expands to more than 100000 messages/],

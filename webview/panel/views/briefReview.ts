@@ -10,6 +10,7 @@ import { renderMarkdown } from '../markdown';
 import type { ViewContext } from '../context';
 import type { CoverageEntry, PanelBriefRound, SummaryItem } from '../../../src/protocol/brief';
 import { coverageByMember, summaryText } from '../../../src/protocol/briefText';
+import { reportedNothing } from '../../../src/core/coverage/verify';
 
 /** Members' comments on the brief (Overview), each as plain text with the member's name and role. */
 export function briefCommentsView(ctx: ViewContext): HTMLElement | null {
@@ -108,10 +109,21 @@ export function coverageTable(ctx: ViewContext, coverage: readonly CoverageEntry
           { class: `tf-cov-row tf-cov-row-${e.status}`, 'data-designer': designer },
           h('td', {}, e.point),
           h('td', {}, statusBadge(e.status)),
-          h('td', { class: 'tf-cov-quote' }, e.quote ? `“${e.quote}”` : e.status === 'left-out' ? '— not in the revised brief' : ''),
+          h('td', { class: 'tf-cov-quote' }, quoteText(e)),
         ),
       );
     }
+  }
+  // A member who commented and has no point at all is said in words, never left out of the table.
+  const silent = (ctx.state.review?.comments ?? []).filter((c) => !by.has(c.designer));
+  for (const c of silent) {
+    body.append(
+      h(
+        'tr',
+        { class: 'tf-cov-member tf-cov-flagged tf-cov-unreported', 'data-designer': c.designer },
+        h('th', { scope: 'rowgroup', colspan: 3 }, h('span', { class: 'tf-cov-alert', role: 'img', 'aria-label': 'warning' }, '⚠'), ' ', c.name, ' ', h('span', {}, `— ${reportedNothing(c.name)}`)),
+      ),
+    );
   }
   const table = h(
     'table',
@@ -129,8 +141,18 @@ export function coverageTable(ctx: ViewContext, coverage: readonly CoverageEntry
       : coverage.length
         ? muted("Every member's points are kept or changed in the revised brief.")
         : muted('The remix agent gave no coverage for this round.'),
-    coverage.length ? h('div', { class: 'tf-scroll-x' }, table) : null,
+    silent.length
+      ? h('p', { class: 'tf-notice tf-notice-warning', id: 'tf-coverage-unreported', role: 'status' }, `${silent.map((c) => reportedNothing(c.name)).join('; ')}.`.replace(/^t/, 'T'))
+      : null,
+    coverage.length || silent.length ? h('div', { class: 'tf-scroll-x' }, table) : null,
   );
+}
+
+/** Where the revised brief carries a point: its quote, and whether the brief really holds it. */
+function quoteText(e: CoverageEntry): string {
+  if (e.status === 'left-out') return e.quote ? `“${e.quote}”` : '— not in the revised brief';
+  if (!e.quote) return '— no quote (not verified)';
+  return e.verified === false ? `“${e.quote}” — not found in the revised brief` : `“${e.quote}”`;
 }
 
 function nameOf(ctx: ViewContext, id: string): string {

@@ -6,6 +6,7 @@ import { h, muted, section } from '../dom';
 import type { PanelEvaluation, PanelSideBySide } from '../../../src/protocol/panel';
 import { conditionsView } from './conditions';
 import { comparisonSentences, f2 } from '../../../src/core/evaluation/format';
+import { SCRIPTED_RUN_SENTENCE } from '../../../src/core/evaluation/scripted';
 import { REFERENCE } from '../../../src/core/evaluation/reference';
 
 function pct(x: number | null | undefined): string {
@@ -45,7 +46,7 @@ export function didItHelpView(e: PanelEvaluation | undefined, sb?: PanelSideBySi
       ),
     ),
   );
-  const sentences = h('ul', { class: 'tf-eval-sentences' }, ...comparisonSentences(e).map((s) => h('li', {}, s)));
+  const sentences = h('ul', { class: 'tf-eval-sentences' }, ...[...(e.scripted ? [SCRIPTED_RUN_SENTENCE] : []), ...comparisonSentences(e)].map((s) => h('li', {}, s)));
   return section(
     'tf-did-it-help',
     'Did it help?',

@@ -129,7 +129,15 @@ export function outcomeView(ctx: ViewContext, run: PanelRun): HTMLElement {
  * The "Tokens and cost" rows. A brief run makes no image: no image rows, only the chat model, and the direct baseline's
  * cost apart (it is not in the run's usage).
  */
-export function usageRows(run: Pick<PanelRun, 'usage' | 'settings' | 'iterations' | 'task' | 'baseline'>): [string, string][] {
+export function usageRows(run: Pick<PanelRun, 'usage' | 'settings' | 'iterations' | 'task' | 'baseline' | 'scripted'>): [string, string][] {
+  const rows = usageRowsOf(run);
+  // A scripted run's cost is not a team's: said in words, and left out of every total (evaluation/scripted.ts).
+  return run.scripted
+    ? rows.map(([k, v]) => (/cost/i.test(k) ? [k, `${v} (scripted run: not a real cost, left out of every total)`] : [k, v]))
+    : rows;
+}
+
+function usageRowsOf(run: Pick<PanelRun, 'usage' | 'settings' | 'iterations' | 'task' | 'baseline'>): [string, string][] {
   const u = run.usage;
   const vscodeChat = run.settings.chatProvider === 'vscode';
   if (run.task === 'brief') {

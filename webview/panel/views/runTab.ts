@@ -155,7 +155,7 @@ export class RunTab {
       picker = h('vscode-single-select', { id: 'tf-run-picker', 'aria-label': 'Run to show' });
       for (const r of state.runs) {
         picker.append(
-          h('vscode-option', { value: r.id, selected: r.id === state.run?.id }, `${shortTime(r.startedAt)} · ${r.interrupted ? 'interrupted' : r.status} · ${r.iterations} it.`),
+          h('vscode-option', { value: r.id, selected: r.id === state.run?.id }, `${shortTime(r.startedAt)} · ${r.interrupted ? 'interrupted' : r.status} · ${r.iterations} it.${r.scripted ? ' · scripted' : ''}`),
         );
       }
       picker.addEventListener('change', (e) => {
@@ -170,6 +170,10 @@ export class RunTab {
           state.run.interrupted
             ? h('vscode-badge', { class: 'tf-status-interrupted', title: 'No process drives this run any more (it was stopped); resume it to continue.' }, 'interrupted')
             : h('vscode-badge', { class: `tf-status-${state.run.status}` }, state.run.status),
+          state.run.scripted ? ' ' : null,
+          state.run.scripted
+            ? h('vscode-badge', { class: 'tf-status-scripted', title: "Answered by TeamFusion's bundled scripted server, not a model: its cost and measures are left out of every total." }, 'scripted')
+            : null,
           ' ',
           h('code', {}, state.run.id),
         )
