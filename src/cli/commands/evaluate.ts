@@ -11,7 +11,7 @@ import { conditionsSentences } from '../../core/evaluation/baseline';
 import { f2 } from '../../core/evaluation/format';
 import { evaluationMarkdown } from '../../core/evaluation/report';
 import { briefSentences } from '../../core/evaluation/briefEvaluation';
-import { writeInertMarkdown } from '../../core/files/inertMarkdown';
+import { writeInertMarkdown } from '../../core/files/markdown';
 import { scriptedSentences } from '../../core/evaluation/scripted';
 import { checkWritable, mkdirInReview, printable, realRoot, toRel, writeReviewFile } from '../../core/files/reviewFiles';
 import { UsageError } from '../usage';

@@ -7,7 +7,7 @@
  */
 import { FILE_KINDS, readKindText } from '../files/fileKinds';
 import { statInReview } from '../files/reviewFiles';
-import { writeInertMarkdown } from '../files/inertMarkdown';
+import { writeInertMarkdown } from '../files/markdown';
 import type { RunRecord } from '../record/record';
 import { reviewRelative } from '../record/store';
 import { assignLetters, type RerankKey, type RerankSetResult } from './key';

@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import { requireSharp } from '../images/sharp';
 import { stringify } from '../yaml';
 import { FILE_KINDS } from '../files/fileKinds';
-import { writeInertMarkdown } from '../files/inertMarkdown';
+import { writeInertMarkdown } from '../files/markdown';
 import { LIMITS, mkdirInReview, readReviewBytes, readReviewText, ReviewFileError, statInReview, writeReviewFile } from '../files/reviewFiles';
 import { formatDiagnostic } from '../diagnostics/diagnostics';
 import { loadReview } from '../review/loadReview';

@@ -10,7 +10,7 @@ import * as z from 'zod';
 import type { DesignerComment, DesignerRanking, Review } from '../review/model';
 import { LIMITS, readReviewText } from '../files/reviewFiles';
 import { FILE_KINDS } from '../files/fileKinds';
-import { writeInertMarkdown } from '../files/inertMarkdown';
+import { writeInertMarkdown } from '../files/markdown';
 import { toRecordedMessages } from '../llm/messages';
 import { estimateCost, type PriceTable } from '../llm/pricing';
 import type { StepContext } from './context';
@@ -334,7 +334,7 @@ export function briefResultMarkdown(record: RunRecord, people: readonly Person[]
     for (const c of mine) out.push(`| ${cell(c.point)} | ${c.status === 'left-out' ? '**left out**' : c.status} | ${quoteCell(c)} |`);
     out.push('');
   }
-  // The deliverable itself last: the revised brief's Markdown, made inert like every file the tool writes (inertMarkdown.ts).
+  // The deliverable itself last: the revised brief's Markdown, made inert like every file the tool writes (files/markdown.ts).
   if (briefText !== undefined) out.push('## The revised brief', '', briefText.trim(), '');
   return out.join('\n');
 }

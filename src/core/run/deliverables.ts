@@ -7,8 +7,7 @@ import { remixesOf } from '../record/remixes';
 import { agreementBand } from '../stats/kendallW';
 import type { Iteration, Message, RunRecord } from '../record/record';
 import { costPerRemix, discussionFacts } from './runFacts';
-import { writeInertMarkdown } from '../files/inertMarkdown';
-import { escapeMarkdown, markdownUrl } from '../files/markdown';
+import { escapeMarkdown, markdownUrl, writeInertMarkdown } from '../files/markdown';
 
 export { escapeMarkdown };
 const md = escapeMarkdown;

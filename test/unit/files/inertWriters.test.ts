@@ -12,7 +12,7 @@ import { HOSTILE, HOSTILE_LINES, STRUCTURED, liveParts, structureOf } from '../.
 import { briefRemixValue } from '../../support/openaiMock';
 import { requestedJsonSchema } from '../../support/openaiMock/autoResponder';
 import type { MockFallback } from '../../support/openaiMock';
-import { writeInertMarkdown } from '../../../src/core/files/inertMarkdown';
+import { writeInertMarkdown } from '../../../src/core/files/markdown';
 import { writeDeliverables } from '../../../src/core/run/deliverables';
 import { briefTask } from '../../../src/core/run/briefTask';
 import { makeBriefRerankSet } from '../../../src/core/rerank/briefRerank';

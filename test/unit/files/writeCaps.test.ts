@@ -14,7 +14,7 @@ import { writeJudgeFile, type JudgeFile } from '../../../src/core/judge/judgeFil
 import { writeAnalysisFile, type AnalysisFile } from '../../../src/core/analysis/analysisFile';
 import { addToCommentFile } from '../../../src/core/review/commentFile';
 import { makeBriefRerankSet } from '../../../src/core/rerank/briefRerank';
-import { writeInertMarkdown } from '../../../src/core/files/inertMarkdown';
+import { writeInertMarkdown } from '../../../src/core/files/markdown';
 import { readRunRecord } from '../../../src/core/record/store';
 import { briefRemixValue } from '../../support/openaiMock';
 import { requestedJsonSchema, requestTexts } from '../../support/openaiMock/autoResponder';
