@@ -9,12 +9,14 @@ Commands:
   import <spreadsheet.csv> <review> [--force]
                                             Turn a spreadsheet export into ranking files.
   run <review> [--iterations N] [--turns N] [--remixes N] [--mode M] [--order O] [--seed N] [--designers a,b,…]
-      [--feedback TEXT] [--resume RUN-ID] [--json]
+      [--feedback TEXT] [--resume RUN-ID] [--json] [--yes]
                                             A full TeamFusion run against an OpenAI-compatible endpoint
                                             (OPENAI_API_KEY, OPENAI_BASE_URL). --remixes 1–4: remixes a round
                                             (r1a, r1b, …; review.yaml remixesPerIteration). --mode separate-then-together
                                             (default) | together | separate; --order rotate (default) | shuffle |
                                             fixed; --seed: the speaking-order seed; --designers: a subset (2+).
+                                            A run of more than 50 requests or $5 (estimated) is asked for
+                                            first (a terminal's y/N); without a terminal only with --yes.
       [--human ID]… [--guest ID]… [--no-wait]    --human: that designer speaks in person at their turns;
                                             --guest: a review.yaml guest speaks once per iteration;
                                             --no-wait: exit 3 at a person's turn, never ask.
@@ -42,6 +44,10 @@ Commands:
                                             client, each twice with the order swapped (a flip is a tie);
                                             runs/<run-id>/judge.json, reused unless --force. A proxy for people's
                                             judgement, not a substitute.
+  criteria <review> [--json] [--force] [--model M]
+                                            The criteria the team judges by (from its justifications or comments):
+                                            each member's stance and each option's standing, every quote checked;
+                                            criteria.json and criteria.md, reused until a ranking or comment changes.
   evaluate <folder> [--json] [--out DIR]    The study's table for every review below a folder; --out writes
                                             evaluation.md, evaluation.json and SVG charts. Pairs TeamFusion with
                                             the usual way within each team.
@@ -51,7 +57,8 @@ Commands:
   code-discussion <review> <run-id> [--json] [--force] [--batch] [--yes] [--poll-interval S] [--max-wait S]
                                             Code every message of a run with Bales' interaction categories
                                             (runs/<run-id>/analysis.json); --batch uses the Batch API; more than
-                                            50 requests are sent only with --yes (the cost is said first).
+                                            50 requests (or $5) are asked for first (the cost is said): a
+                                            terminal's y/N, otherwise only with --yes. --poll-interval: 1 s or more.
 
 Exit codes: 0 ok, 1 invalid input or failed run, 2 usage error, 3 waiting for a person (say, then resume),
 130 cancelled.
