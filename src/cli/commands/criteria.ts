@@ -17,7 +17,7 @@ import { resolveRunSettings } from '../../core/settings/settings';
 import { loadForCriteria } from '../../core/criteria/find';
 import { UsageError } from '../usage';
 import { safeJson, writeLine } from '../output';
-import { envNumber, readPriceTable } from './run';
+import { envNumber, readPriceTable } from '../environment';
 import { parseStrict } from './validate';
 
 const STANCE_SHORT = { values: 'values', against: 'against', 'no-position': '·' } as const;

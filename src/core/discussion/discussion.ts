@@ -15,6 +15,7 @@ import { addPrompt, nameOf, nextPromptId, type StepContext } from '../run/contex
 import { discussionOf } from '../settings/discussionSettings';
 import { CancelledError, StepError, isAbort } from '../run/errors';
 import { streamTurn, type StreamedTurn } from './streamTurn';
+import { ungroundedCitations, type Shown } from '../grounding/citations';
 import { guestMessage, mentionRequest, personaMessage, pinnedMessage, transcriptMessages, type PersonaInput, type PromptCandidate } from './prompts';
 import { messageId, type Iteration, type Message, type MessageKind, type PromptRecord } from '../record/record';
 import { nextBatch, pendingTurns, roundPlan, visibleMessages, type RoundPlan, type ScheduleMessage, type ScheduledTurn } from './schedule';
@@ -277,6 +278,7 @@ async function recordMessage(
     ...(who.phase ? { phase: who.phase } : {}),
     content: r.text,
     ...(r.cut ? { cut: true as const } : {}),
+    ...ungroundedOf(ctx, d, r.text),
     promptId,
     at: r.at,
   };
@@ -285,4 +287,16 @@ async function recordMessage(
   await ctx.save();
   ctx.emit({ type: 'turn-completed', runId: ctx.record.id, iteration: d.iteration.index, message });
   return message;
+}
+
+/** The citations of a model-written message its round did not show (citations.ts), as the message's field. */
+function ungroundedOf(ctx: StepContext, d: DiscussionInput, text: string): { ungrounded?: string[] } {
+  const team = ctx.people?.team;
+  const shown: Shown = {
+    labels: [...d.candidates.map((c) => c.label), ...(ctx.record.references ?? []).map((r) => r.label)],
+    remixIds: d.candidates.flatMap((c) => (c.remixId ? [c.remixId] : [])),
+    members: [...ctx.designers.flatMap((x) => [x.id, x.name]), ...(team?.guests ?? []).flatMap((g) => [g.id, g.name])],
+  };
+  const ungrounded = ungroundedCitations(text, shown);
+  return ungrounded.length ? { ungrounded } : {};
 }

@@ -19,6 +19,7 @@ import { discussionOf } from '../settings/discussionSettings';
 import { remixesPerIterationOf } from '../record/remixes';
 import { temperatureOf } from '../discussion/discussion';
 import { teamOrder, type TeamRanking } from './teamOrder';
+import { directionsProblem } from '../grounding/citations';
 
 /** 1 repair + 2 retries after the first answer. */
 export const REMIX_EXTRA_ATTEMPTS = STRUCTURED_EXTRA_ATTEMPTS;
@@ -265,7 +266,17 @@ export async function runRemixAgent(ctx: StepContext, r: RemixAgentInput): Promi
     iteration: it.index,
     base,
     structured,
-    parse: (content) => parseAnswer(content, validator, teamOrdered ? weightedOrder : candidateIds, topK),
+    parse: (content): Parsed => {
+      const parsed = parseAnswer(content, validator, teamOrdered ? weightedOrder : candidateIds, topK);
+      if ('error' in parsed) return parsed;
+      // Directions may not rest on an image the round did not have (repaired like an id outside the enum).
+      const problem = directionsProblem([parsed.answer.editingDirections, ...(parsed.answer.proposals ?? []).map((p) => p.editingDirections)], {
+        labels: [...r.candidates.map((c) => c.label), ...(r.references ?? []).map((x) => x.label)],
+        remixIds: r.candidates.flatMap((c) => (c.remixId ? [c.remixId] : [])),
+        members: ctx.designers.flatMap((d) => [d.id, d.name]),
+      });
+      return problem ? { error: problem } : parsed;
+    },
   });
   applyAnswer(ctx, r, answer.answer, answer.filled);
   await ctx.save();
