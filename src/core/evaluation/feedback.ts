@@ -14,8 +14,8 @@ import { isMap, isScalar, isSeq, LineCounter, parseDocumentUnique, stringify } f
 import type { Node, Pair, YAMLMap } from 'yaml';
 import { capKindDiagnostics, fileErrorDiagnostic, readKindText, type FileKindName } from '../files/fileKinds';
 import { listInReview, ReviewFileError } from '../files/reviewFiles';
-import { writeReviewFile } from '../files/reviewWrites';
 import { printable } from '../kernel/text';
+import { writeKindFile } from '../files/writeCaps';
 import { DESIGNER_ID_PATTERN, designerKey } from '../rankings/designerId';
 import { error, sortDiagnostics, warning } from '../diagnostics/diagnostics';
 import type { Diagnostic } from '../diagnostics/diagnostics';
@@ -410,7 +410,7 @@ export async function writeRatings(root: string, record: RunRecord, designer: st
   const check = checkRatingsText(text, rel, record);
   const bad = check.diagnostics.find((d) => d.severity === 'error');
   if (bad) throw new Error(bad.message);
-  await writeReviewFile(root, rel, text);
+  await writeKindFile(root, rel, 'ratings', text);
   return rel;
 }
 
@@ -426,6 +426,6 @@ export async function writeSurvey(root: string, runId: string, answer: Omit<Surv
   const check = checkSurveyText(text, rel);
   const bad = check.diagnostics.find((d) => d.severity === 'error');
   if (bad) throw new Error(bad.message);
-  await writeReviewFile(root, rel, text);
+  await writeKindFile(root, rel, 'survey', text);
   return rel;
 }

@@ -9,7 +9,7 @@ import { discussionSettingFields } from '../settings/discussionSchema';
 import { CONSENSUS_METHODS, PHASES } from '../settings/discussionSettings';
 import { wholeSetting } from '../settings/settingBounds';
 import { UsageSchema } from '../kernel/usage';
-import { AtField, EntryIdField, MessageIdField, PersonIdField } from './fields';
+import { AtField, CriterionNameField, CriterionTextField, EntryIdField, MessageIdField, PersonIdField } from './fields';
 
 export const RUN_RECORD_VERSION = 1;
 
@@ -109,6 +109,8 @@ export const RemixSchema = z.object({
   references: z.array(z.string()).optional(),
   /** Cited references left out because the edit endpoint takes no more input images. */
   referencesDropped: z.array(z.string()).optional(),
+  /** A fork remix (issue 33): the side of one decision point it takes (`decisionPoint`: 1-based in the round's decisionPoints). */
+  fork: z.object({ question: z.string(), position: z.string(), decisionPoint: z.number().int().min(1).max(100) }).optional(),
 });
 
 export type Remix = z.infer<typeof RemixSchema>;
@@ -189,11 +191,14 @@ export const IterationSchema = z.object({
         question: z.string(),
         decision: z.string(),
         reason: z.string().optional(),
-        /** Designer id of the lead. */
+        /** Designer id of the lead, or "team" when every member voted. */
         by: z.string(),
-        /** Whether the lead's proxy or the lead in person decided. */
+        /** Whether the lead's proxy or the lead in person (or the team's vote) decided. */
         via: z.enum(['proxy', 'human']),
         at: z.string().optional(),
+        /** A vote on a fork (issue 33): who voted, and the votes per position. */
+        voters: z.array(z.string()).max(100).optional(),
+        counts: z.record(z.string(), z.number().int().min(0)).optional(),
       }),
     )
     .optional(),
@@ -277,6 +282,20 @@ export const PinSchema = z.object({
 });
 export type Pin = z.infer<typeof PinSchema>;
 
+/** A criterion of the team (issue 34) as a run carries it: offered at the start, or pinned by a member. */
+export const CriterionRefSchema = z.strictObject({ name: CriterionNameField, description: CriterionTextField });
+export const RunCriteriaSchema = z.strictObject({
+  /** The most controversial criteria of a current criteria.json when the run started: the points to settle. */
+  offered: z.array(CriterionRefSchema).max(12).optional(),
+  /** Criteria members pinned (`pin --criterion`): every later prompt carries them. Each name once. */
+  pinned: z
+    .array(CriterionRefSchema.extend({ by: PersonIdField, at: AtField }))
+    .max(12)
+    .refine((xs) => new Set(xs.map((x) => x.name.toLowerCase())).size === xs.length, 'names a criterion twice')
+    .optional(),
+});
+export type RunCriteria = z.infer<typeof RunCriteriaSchema>;
+
 /** What a run works on: candidate designs (the first release) or the brief itself (issue 17). Absent = design. */
 export const RUN_TASKS = ['design', 'brief'] as const;
 export type RunTaskKind = (typeof RUN_TASKS)[number];
@@ -323,6 +342,8 @@ export const RunRecordSchema = z.object({
   waitingFor: WaitingForSchema.optional(),
   /** Messages people pinned; every later chat prompt carries them. */
   pins: z.array(PinSchema).optional(),
+  /** The team's criteria in this run (issue 34): offered at the start, pinned by members. */
+  criteria: RunCriteriaSchema.optional(),
   /**
    * (task brief) The direct baseline: one request for a revision from the brief and all comments, written to
    * runs/<id>/baseline.md. Its prompt is in `prompts` (kind "baseline"); its usage is kept here, apart from the run's.

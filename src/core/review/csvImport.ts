@@ -31,7 +31,8 @@ import { formatRankingJson, formatRankingYaml } from '../rankings/rankingWriter'
 import { didYouMean } from '../rankings/suggest';
 import { DESIGNER_ID_PATTERN, designerIdFromName, designerKey } from '../rankings/designerId';
 import { listInReview, readNamedFile, readReviewBytes, ReviewFileError } from '../files/reviewFiles';
-import { checkWritable, writeReviewFile } from '../files/reviewWrites';
+import { checkWritable } from '../files/reviewWrites';
+import { writeKindFile } from '../files/writeCaps';
 import { FILE_KINDS } from '../files/fileKinds';
 import { firstInvalidUtf8 } from '../files/textFile';
 
@@ -302,7 +303,7 @@ export async function importRankingsCsv(
     // All or nothing: every target is checked (no link, no folder) before the first file is written.
     await checkWritable(root, outputs.map((o) => o.rel));
     for (const o of outputs) {
-      await writeReviewFile(root, o.rel, o.text);
+      await writeKindFile(root, o.rel, 'ranking', o.text);
       written.push(o.rel);
     }
   } catch (err) {
