@@ -11,6 +11,7 @@ import { checkNesting } from '../files/nesting';
 import type { DesignerComment, Diagnostic } from './model';
 import { capPerFile, error, sortDiagnostics, warning } from '../diagnostics/diagnostics';
 import { designerKey } from './designerId';
+import { OnePersonOneFile } from './samePerson';
 import { designerField, roleField, weightField } from '../rankings/rankingFields';
 import { naturalCompare } from './naturalOrder';
 import { readTextFile } from '../diagnostics/textFile';
@@ -196,6 +197,7 @@ export async function loadComments(root: string): Promise<{ comments?: DesignerC
   }
   const comments: DesignerComment[] = [];
   const seen = new Map<string, string>();
+  const people = new OnePersonOneFile('comment');
   for (const name of names) {
     if (name.startsWith('.')) continue;
     const rel = `comments/${name}`;
@@ -218,7 +220,9 @@ export async function loadComments(root: string): Promise<{ comments?: DesignerC
     }
     const checked = checkCommentText(read.text, rel);
     for (const d of checked.diagnostics) diagnostics.push(d);
-    if (checked.comment) {
+    const twice = checked.comment && people.add(rel, checked.comment.name, read.text);
+    if (twice) diagnostics.push(twice);
+    else if (checked.comment) {
       comments.push(checked.comment);
       stated.set(checked.comment.designer, checked.stated);
     }

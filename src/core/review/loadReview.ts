@@ -12,6 +12,7 @@ import { LIMITS, listInReview, ReviewFileError, statInReview } from '../files/re
 import type { DesignerRanking, Diagnostic, LoadOptions, LoadResult, Review, ReviewConfig } from './model';
 import { capPerFile, error, hasErrors, sortDiagnostics, warning } from '../diagnostics/diagnostics';
 import { designerKey } from './designerId';
+import { OnePersonOneFile } from './samePerson';
 import { naturalCompare } from './naturalOrder';
 import { loadOptions, mapLimited } from './options';
 import { checkRankingText, designerIdOf, rankingFormatOf } from '../rankings/rankingText';
@@ -105,6 +106,7 @@ async function loadRankings(
       [name, await readTextFile(root, `rankings/${name}`, { label: 'a designer ranking', allowEmpty: true, maxBytes: LIMITS.ranking })] as const),
   );
   const seen = new Map<string, string>();
+  const people = new OnePersonOneFile('ranking');
   let rankingFiles = 0;
   for (const name of names) {
     if (name.startsWith('.')) continue;
@@ -135,6 +137,11 @@ async function loadRankings(
     const checked = checkRankingText(read.text, rel, optionIds, format);
     for (const d of checked.diagnostics) diagnostics.push(d);
     if (!checked.ranking) continue;
+    const twice = people.add(rel, checked.ranking.name, read.text);
+    if (twice) {
+      diagnostics.push(twice);
+      continue;
+    }
     const team = teamEntry(config, id);
     if (team) {
       if (!checked.stated.role && team.role) checked.ranking.role = team.role;
