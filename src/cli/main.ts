@@ -14,6 +14,7 @@ import { runSay } from './commands/say';
 import { runPin } from './commands/pin';
 import { runDecide } from './commands/decide';
 import { runJudge } from './commands/judge';
+import { runCriteria } from './commands/criteria';
 import { UsageError } from './usage';
 import { canonicalCommand, commandHelp, commandNames, mainHelp, nearest, optionSuggestion } from './help';
 import { RunRecordError } from '../core/record/store';
@@ -34,6 +35,7 @@ const COMMANDS: Record<string, Command> = {
   pin: runPin,
   decide: (args) => runDecide(args),
   judge: runJudge,
+  criteria: runCriteria,
 };
 
 export async function main(argv: string[]): Promise<number> {

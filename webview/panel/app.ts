@@ -15,6 +15,7 @@ import { RunTab } from './views/runTab';
 import { RankingForm } from './views/rankingForm';
 import { ImageViewer, viewGroup } from './views/viewer';
 import { ThumbPeek } from './views/peek';
+import { count } from './format';
 
 const TABS = ['overview', 'run', 'ranking'] as const;
 type Tab = (typeof TABS)[number];
@@ -219,7 +220,7 @@ class App {
   private renderHeader(ctx: ViewContext): void {
     const { state } = ctx;
     const review = state.review;
-    const facts = review ? `${review.options.length} options · ${review.designers.length} designers · ${state.runs.length} runs` : '';
+    const facts = review ? `${count(review.options.length, 'option')} · ${count(review.designers.length, 'designer')} · ${count(state.runs.length, 'run')}` : '';
     replaceChildren(
       this.header,
       h('h1', { id: 'tf-title' }, state.title),

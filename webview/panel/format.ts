@@ -17,6 +17,11 @@ export function ordinal(n: number): string {
   return `${r}${s}`;
 }
 
+/** "1 run", "2 runs": a count with its noun in the right number (`many` for irregular plurals). */
+export function count(n: number, one: string, many = `${one}s`): string {
+  return `${integer(n)} ${n === 1 ? one : many}`;
+}
+
 export function integer(n: number): string {
   return Math.round(n).toLocaleString('en-US');
 }

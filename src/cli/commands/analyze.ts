@@ -8,6 +8,7 @@ import { hasErrors, loadReview } from '../../core/review';
 import { printable, printableLines, safeJson, writeDiagnostic } from '../output';
 import { UsageError } from '../usage';
 import { parseStrict } from './validate';
+import { criteriaSummary } from '../../core/criteria/summary';
 
 export async function runAnalyze(args: string[]): Promise<number> {
   const { positionals, values } = parseStrict(args, {
@@ -29,13 +30,16 @@ export async function runAnalyze(args: string[]): Promise<number> {
   if (review.designers.length === 0 && review.comments.length > 0) {
     // A brief review: nothing to rank, so no agreement statistics; the team's comments are reported instead.
     const comments = review.comments.map((c) => ({ designer: c.designer, name: c.name, ...(c.role ? { role: c.role } : {}), weight: c.weight, words: wordCount(c.body), file: c.file }));
+    const briefCriteria = await criteriaSummary(review);
+    const { lines: briefCriteriaLines, ...briefCriteriaJson } = briefCriteria ?? { lines: [] as string[] };
     if (values.json === true) {
-      process.stdout.write(`${safeJson({ task: 'brief', options: [], designers: [], comments, kendall: null, borda: [] })}\n`);
+      process.stdout.write(`${safeJson({ task: 'brief', options: [], designers: [], comments, kendall: null, borda: [], ...(briefCriteria ? { criteria: briefCriteriaJson } : {}) })}\n`);
     } else {
       const lines = [
         `A brief review: ${comments.length} comment${comments.length === 1 ? '' : 's'} on the brief and no rankings, so there is no agreement to analyse.`,
         ...comments.map((c) => `  ${c.designer}  ${c.name}${c.role ? ` (${c.role})` : ''}  ${c.words} words`),
         `Run it with: teamfusion run ${positionals[0]} --task brief`,
+        ...briefCriteriaLines,
       ];
       process.stdout.write(`${printableLines(lines.join('\n'))}\n`);
     }
@@ -46,7 +50,14 @@ export async function runAnalyze(args: string[]): Promise<number> {
     return 1;
   }
   const analysis = analyzeReview(review, { permutations, seed });
-  process.stdout.write(values.json === true ? `${safeJson(analysis)}\n` : `${printableLines(formatAnalysisTable(analysis)).replace(/\n?$/, '\n')}`);
+  // The team's criteria (teamfusion criteria), when criteria.json is there: shown when current, said when out of date.
+  const criteria = await criteriaSummary(review);
+  const { lines: criteriaLines, ...criteriaJson } = criteria ?? { lines: [] as string[] };
+  process.stdout.write(
+    values.json === true
+      ? `${safeJson(criteria ? { ...analysis, criteria: criteriaJson } : analysis)}\n`
+      : `${printableLines([formatAnalysisTable(analysis).replace(/\n+$/, ''), ...criteriaLines].join('\n'))}\n`,
+  );
   return 0;
 }
 

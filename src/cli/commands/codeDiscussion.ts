@@ -11,10 +11,10 @@ import {
   BALES_CATEGORIES,
   DEFAULT_MAX_WAIT_MS,
   DEFAULT_POLL_INTERVAL_MS,
+  MIN_POLL_INTERVAL_MS,
   MAX_ATTEMPTS,
   analysisPath,
   codeDiscussion,
-  costWords,
   stanceSentence,
   topChoiceOf,
   type DesignerTop,
@@ -23,8 +23,9 @@ import { printable } from '../../core/files/reviewFiles';
 import { loadReview } from '../../core/review/loadReview';
 import { UsageError } from '../usage';
 import { safeJson } from '../output';
-import { envNumber, readPriceTable } from './run';
+import { envNumber, readPriceTable } from '../environment';
 import { parseStrict } from './validate';
+import { confirmOnCli } from '../costQuestion';
 
 function seconds(flag: string, v: unknown, fallbackMs: number): number {
   if (v === undefined) return fallbackMs;
@@ -45,7 +46,8 @@ export async function runCodeDiscussion(args: string[]): Promise<number> {
   if (positionals.length !== 2) {
     throw new UsageError('give the review folder and the run id, e.g. teamfusion code-discussion samples/lumen-perfume 2026-11-21T22-40-05Z-3f9c');
   }
-  const pollIntervalMs = Math.max(1, seconds('--poll-interval', values['poll-interval'], DEFAULT_POLL_INTERVAL_MS));
+  const pollIntervalMs = seconds('--poll-interval', values['poll-interval'], DEFAULT_POLL_INTERVAL_MS);
+  if (pollIntervalMs < MIN_POLL_INTERVAL_MS) throw new UsageError(`--poll-interval must be at least ${MIN_POLL_INTERVAL_MS / 1000} second (found "${String(values['poll-interval'])}"); a batch is not asked after more often.`);
   const maxWaitMs = seconds('--max-wait', values['max-wait'], DEFAULT_MAX_WAIT_MS);
   const [review, runId] = positionals as [string, string];
   const root = path.resolve(review);
@@ -86,12 +88,8 @@ export async function runCodeDiscussion(args: string[]): Promise<number> {
       maxWaitMs,
       prices,
       designers,
-      // Above CONFIRM_ABOVE_REQUESTS requests: only with --yes (said in words either way).
-      confirm: async (cost) => {
-        if (values.yes !== true) return false;
-        process.stderr.write(`${printable(`Sending ${costWords(cost)} (--yes).`)}\n`);
-        return true;
-      },
+      // The one cost question: --yes, a terminal's y/N, otherwise no (said in words either way).
+      confirm: confirmOnCli(values.yes === true),
       signal: controller.signal,
       onProgress: (p) => {
         if (values.json !== true) process.stderr.write(`${printable(p.message)}\n`);

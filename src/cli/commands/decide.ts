@@ -31,7 +31,7 @@ export async function runDecide(args: string[], now: () => Date = () => new Date
   const ids = review.options.map((o) => o.id);
   let startedAt = typeof values.started === 'string' ? values.started.trim() : undefined;
   if (startedAt !== undefined && !isIsoTime(startedAt)) {
-    writeLine(process.stderr, `teamfusion decide: --started must be an ISO time with a zone, like 2026-11-24T13:05:00Z (found "${printable(startedAt.slice(0, 40))}").`);
+    writeLine(process.stderr, `teamfusion decide: --started must be a real ISO time with a zone (a day the calendar has), like 2026-11-24T13:05:00Z (found "${printable(startedAt.slice(0, 40))}").`);
     return 1;
   }
   if (startedAt === undefined) {

@@ -17,7 +17,7 @@ import { CancelledError, describeError } from '../../core/run/errors';
 import { openaiSdk } from '../../core/llm/sdk';
 import { UsageError } from '../usage';
 import { safeJson, writeLine } from '../output';
-import { envNumber, readPriceTable } from './run';
+import { envNumber, readPriceTable } from '../environment';
 import { parseStrict } from './validate';
 
 const SIDE_WORDS = { teamfusion: "TeamFusion's revised brief", direct: 'the direct revision', tie: 'tie' } as const;

@@ -14,9 +14,11 @@ import { loadReview } from '../../core/review/loadReview';
 import { printable, safeJson, writeDiagnostic, writeLine } from '../output';
 import { ModelConfigError, createImageClient, createModelClient } from '../../core/llm/client';
 import { OpenAIImageBackend } from '../../core/llm/openaiBackend';
-import { PriceTableSchema, type PriceTable } from '../../core/llm/pricing';
-import { readNamedFile, ReviewFileError } from '../../core/files/reviewFiles';
-import { FILE_KINDS, checkKindText } from '../../core/files/fileKinds';
+import type { PriceTable } from '../../core/llm/pricing';
+import { envNumber, readPriceTable } from '../environment';
+import { confirmOnCli } from '../costQuestion';
+import { CostNotConfirmedError } from '../../core/llm/costQuestion';
+import { RunTooLargeError } from '../../core/run/runEstimate';
 import type { RunEvent } from '../../core/run/events';
 import type { RunRecord, RunSettings } from '../../core/record/record';
 import { remixesOf } from '../../core/record/remixes';
@@ -56,6 +58,7 @@ const ArgsSchema = z.object({
   syncInterval: z.number().min(0.05, 'must be at least 0.05 seconds').max(3600, 'must be at most 3600 seconds').optional(),
   maxWait: z.number().min(0).max(7 * 24 * 3600, 'must be at most a week (604800 seconds)').optional(),
   task: z.enum(RUN_TASKS, { error: (iss) => `must be brief or design, not "${String(iss.input)}"` }).optional(),
+  yes: z.boolean().optional(),
 });
 type RunArgs = z.infer<typeof ArgsSchema>;
 
@@ -99,6 +102,7 @@ export function parseRunArgs(args: readonly string[]): RunArgs {
       case '--sync-interval': out.syncInterval = seconds(); break;
       case '--max-wait': out.maxWait = seconds(); break;
       case '--task': out.task = value(); break;
+      case '--yes': out.yes = true; break;
       default:
         if (a.startsWith('-')) throw new UsageError(`unknown option ${a}.`);
         positional.push(a);
@@ -232,6 +236,8 @@ export async function runRun(args: string[]): Promise<number> {
     holdWhenWaiting: asker !== undefined || (a.sync === true && !a.noWait),
     sync,
     maxWaitMs: a.maxWait !== undefined ? a.maxWait * 1000 : a.sync ? DEFAULT_SYNC_MAX_WAIT_S * 1000 : undefined,
+    // A new run above the cost thresholds: --yes, a terminal's y/N, otherwise refused in one sentence (nothing sent).
+    confirm: confirmOnCli(a.yes === true),
     log: (line) => writeLine(process.stderr, line),
     onEvent: (e) => {
       if (e.type === 'record-saved') latest = e.record;
@@ -260,8 +266,9 @@ export async function runRun(args: string[]): Promise<number> {
       record = await startRun(options);
     }
   } catch (err) {
-    // The image endpoint cannot make remixes (checked for free before anything is spent): one sentence, nothing sent.
-    if (err instanceof ModelConfigError) {
+    // The image endpoint cannot make remixes (checked for free before anything is spent), the run is too large for a
+    // request or its cost was not confirmed: one sentence, nothing sent or written.
+    if (err instanceof ModelConfigError || err instanceof RunTooLargeError || err instanceof CostNotConfirmedError) {
       writeLine(process.stderr, err.message);
       return 1;
     }
@@ -387,40 +394,6 @@ function labelOf(r: RunRecord, id: string): string {
 function displayPath(p: string): string {
   const rel = path.relative(process.cwd(), p);
   return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : p;
-}
-
-export function envNumber(name: string, scale: number): number | undefined {
-  const v = process.env[name]?.trim();
-  if (!v) return undefined;
-  const n = Number(v);
-  return Number.isFinite(n) && n >= 0 ? n * scale : undefined;
-}
-
-/**
- * TEAMFUSION_PRICES names a JSON file with prices merged over the built-in table, e.g.
- * `{ "my-model": { "inputPerMTok": 1, "cachedInputPerMTok": 0.5, "outputPerMTok": 4 }, "gpt-image-1": { "perImage": 0.04 } }`.
- */
-export async function readPriceTable(file: string | undefined): Promise<PriceTable | undefined> {
-  if (!file?.trim()) return undefined;
-  let text: string;
-  try {
-    text = (await readNamedFile(file, file, FILE_KINDS.prices.maxBytes)).toString('utf8');
-    checkKindText(file, text, 'prices');
-  } catch (err) {
-    throw new Error(`TEAMFUSION_PRICES names ${file}, which cannot be read${err instanceof ReviewFileError ? ` (${err.message})` : ''}.`);
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new Error(`${file} (TEAMFUSION_PRICES) is not valid JSON.`);
-  }
-  const parsed = PriceTableSchema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new Error(`${file} (TEAMFUSION_PRICES): ${issue.path.join('.') || 'the table'}: ${issue.message}.`);
-  }
-  return parsed.data;
 }
 
 /** Asks a person for their message in the terminal; the answer goes through the inbox like any `say`. */

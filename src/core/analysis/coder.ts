@@ -15,12 +15,15 @@ import type { ChatMessage } from '../llm/messages';
 import { OpenAIChatBackend } from '../llm/openaiBackend';
 import type OpenAI from 'openai';
 import { estimateCost, mergePrices, type PriceTable } from '../llm/pricing';
+import { CONFIRM_ABOVE_REQUESTS, CostNotConfirmedError, askBeforeSending, costWords, type ConfirmCost, type WorkCost } from '../llm/costQuestion';
 import { chatUsage } from '../run/context';
 import { isAbort } from '../run/errors';
 import { allMessages, type RunRecord, type Usage } from '../record/record';
 import { readRunRecord } from '../record/store';
+import { checkWritable } from '../files/reviewFiles';
 import {
   ANALYSIS_VERSION,
+  analysisPath,
   readAnalysisFile,
   writeAnalysisFile,
   type AnalysisFile,
@@ -37,26 +40,12 @@ import { byDesigner, possiblyTooCompliant, roundMix } from './summary';
 /** Answers per message set: the first request and at most two repairs. */
 export const MAX_ATTEMPTS = 3;
 export const DEFAULT_POLL_INTERVAL_MS = 30_000;
+/** The floor of --poll-interval: a batch is never asked after more often than once a second. */
+export const MIN_POLL_INTERVAL_MS = 1_000;
 export const DEFAULT_MAX_WAIT_MS = 10 * 60_000;
-/** Above this many requests, coding says what it will cost and asks first (`--yes` on the command line, a modal in VS
- * Code); a record of 100 000 messages never starts thousands of paid requests without a word. docs/security.md "Limits". */
-export const CONFIRM_ABOVE_REQUESTS = 50;
-
-/** What a coding is about to send, for the question asked before it. */
-export interface CodingCost {
-  requests: number;
-  messages: number;
-  /** Estimated US dollars (price table × tokens estimated from the requests' text); undefined without a price. */
-  estimateUsd?: number;
-  batch: boolean;
-}
-
-/** "12,500 requests for 100,000 messages (about $3.20)": the cost in words. */
-export function costWords(c: CodingCost): string {
-  const n = (x: number): string => x.toLocaleString('en-US');
-  const usd = c.estimateUsd === undefined ? 'no price known for the model' : `about $${c.estimateUsd.toFixed(2)}`;
-  return `${n(c.requests)} ${c.batch ? 'batch ' : ''}request${c.requests === 1 ? '' : 's'} for ${n(c.messages)} message${c.messages === 1 ? '' : 's'} (${usd})`;
-}
+/** What a coding is about to send, for the one cost question (costQuestion.ts). */
+export type CodingCost = WorkCost;
+export { CONFIRM_ABOVE_REQUESTS, costWords };
 
 export interface CodingProgress {
   coded: number;
@@ -82,8 +71,8 @@ export interface CodeDiscussionOptions {
   /** Designers with their top choice before the run, for the stance table (left out when not given). */
   designers?: readonly DesignerTop[];
   perRequest?: number;
-  /** Asked before more than CONFIRM_ABOVE_REQUESTS requests are sent; without it (or on false) nothing is sent. */
-  confirm?: (cost: CodingCost) => Promise<boolean>;
+  /** The cost question (costQuestion.ts), asked above its thresholds; without it (or on false) nothing is sent. */
+  confirm?: ConfirmCost;
   onProgress?: (p: CodingProgress) => void;
   log?: (line: string) => void;
 }
@@ -124,6 +113,8 @@ export async function codeDiscussion(o: CodeDiscussionOptions): Promise<CodeDisc
   const root = o.reviewRoot;
   const record: RunRecord = await readRunRecord(root, o.runId);
   const existing = o.force ? undefined : await readAnalysisFile(root, o.runId);
+  // analysis.json must be writable before anything is sent (a link, a folder or a read-only place there: refused now).
+  await checkWritable(root, [analysisPath(record.id)]);
   // --force over a pending batch: that batch is cancelled (best effort) so it is not paid for twice.
   const abandoned = o.force ? await readAnalysisFile(root, o.runId).then((a) => a?.batch?.id, () => undefined) : undefined;
   const model = o.model ?? record.settings.chatModel;
@@ -347,15 +338,14 @@ export async function codeDiscussion(o: CodeDiscussionOptions): Promise<CodeDisc
     const toCode = items.filter((it) => !codes.has(it.id) && !failed.has(it.id)).map((it) => it.id);
     if (state === 'coded' && toCode.length) {
       const plans = planRequests(rounds, new Set(toCode), perRequest);
-      // Counts first (cheap), then the question, before a single request is sent.
-      if (plans.length > CONFIRM_ABOVE_REQUESTS) {
-        const cost: CodingCost = { requests: plans.length, messages: toCode.length, estimateUsd: estimateCoding(plans, model, prices, o.batch === true), batch: o.batch === true };
-        if (!o.confirm || !(await o.confirm(cost))) {
-          throw new CodingError(
-            `Coding run ${o.runId} would send ${costWords(cost)}, more than ${CONFIRM_ABOVE_REQUESTS} requests; nothing was sent. ` +
-              'Confirm to go ahead (on the command line: run it again with --yes).',
-          );
-        }
+      // Counts first (cheap), then the one cost question, before a single request is sent.
+      const n = toCode.length;
+      const cost: CodingCost = { requests: plans.length, of: `${n.toLocaleString('en-US')} message${n === 1 ? '' : 's'}`, estimateUsd: estimateCoding(plans, model, prices, o.batch === true), batch: o.batch === true };
+      try {
+        await askBeforeSending(cost, o.confirm, `Coding run ${o.runId}`);
+      } catch (err) {
+        if (err instanceof CostNotConfirmedError) throw new CodingError(err.message);
+        throw err;
       }
       if (o.batch) {
         progress(`Uploading ${plans.length} coding requests as a batch…`);

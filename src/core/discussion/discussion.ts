@@ -10,20 +10,19 @@
  * theirs (the run waits for them; "/pass" gives it back to the proxy); guests called in for the run speak after the
  * designers, once per round.
  */
-import { openaiSdk } from '../llm/sdk';
-import { ModelRequestError } from '../llm/backend';
 import { toRecordedMessages, type ChatMessage } from '../llm/messages';
-import { addPrompt, addUsage, nameOf, nextPromptId, type StepContext } from '../run/context';
+import { addPrompt, nameOf, nextPromptId, type StepContext } from '../run/context';
 import { discussionOf } from '../settings/discussionSettings';
-import { CancelledError, StepError, isAbort, withChildSignal } from '../run/errors';
+import { CancelledError, StepError, isAbort } from '../run/errors';
+import { streamTurn, type StreamedTurn } from './streamTurn';
+import { ungroundedCitations, type Shown } from '../grounding/citations';
 import { guestMessage, mentionRequest, personaMessage, pinnedMessage, transcriptMessages, type PersonaInput, type PromptCandidate } from './prompts';
-import { messageId, type Iteration, type Message, type MessageKind, type PromptRecord, type Usage } from '../record/record';
+import { messageId, type Iteration, type Message, type MessageKind, type PromptRecord } from '../record/record';
 import { nextBatch, pendingTurns, roundPlan, visibleMessages, type RoundPlan, type ScheduleMessage, type ScheduledTurn } from './schedule';
 import { pinnedLines } from '../people/pins';
 import { personName } from '../people/team';
 
-/** A stream that breaks off (connection cut, no finish) is asked again this many extra times before the run fails. */
-export const STREAM_RETRIES = 2;
+export { STREAM_RETRIES, temperatureOf } from './streamTurn';
 
 export interface DiscussionInput {
   iteration: Iteration;
@@ -158,17 +157,13 @@ async function speakExtra(ctx: StepContext, d: DiscussionInput, speaker: string,
     messages = proxyTurnMessages(ctx, d, { speaker, turn: Math.max(1, done), phase: 'together' }, askedBy);
   }
   ctx.emit({ type: 'turn-started', runId: ctx.record.id, iteration: it.index, speaker, speakerName, turn: null, kind });
-  const { text, usage, model } = await streamTurn(ctx, messages, (delta) =>
+  const answer = await streamTurn(ctx, { name: speakerName, kind, iteration: it.index, turn: null }, messages, (delta) =>
     ctx.emit({ type: 'turn-delta', runId: ctx.record.id, iteration: it.index, speaker, turn: null, text: delta }),
   );
-  await recordMessage(ctx, d, { speaker, kind, turn: null, replyTo }, { text, usage, model, messages, at: new Date().toISOString() });
+  await recordMessage(ctx, d, { speaker, kind, turn: null, replyTo }, { ...answer, messages, at: new Date().toISOString() });
 }
 
-interface TurnResult {
-  text: string;
-  usage: Partial<Usage>;
-  /** The model that answered, when the backend names it (a VS Code model can change between turns). */
-  model?: string;
+interface TurnResult extends StreamedTurn {
   messages: ChatMessage[];
   at: string;
 }
@@ -245,10 +240,10 @@ async function askProxy(ctx: StepContext, d: DiscussionInput, t: ScheduledTurn, 
     turn: t.turn,
     phase: t.phase,
   });
-  const { text, usage, model } = await streamTurn(ctx, messages, (delta) =>
+  const answer = await streamTurn(ctx, { name: designer.name, kind: 'proxy', iteration: d.iteration.index, turn: t.turn }, messages, (delta) =>
     ctx.emit({ type: 'turn-delta', runId: ctx.record.id, iteration: d.iteration.index, speaker: designer.id, turn: t.turn, text: delta }),
   );
-  return { text, usage, model, messages, at: new Date().toISOString() };
+  return { ...answer, messages, at: new Date().toISOString() };
 }
 
 /** Adds the answer of a scheduled turn to the record (prompt + message), saves, and tells listeners. */
@@ -282,6 +277,8 @@ async function recordMessage(
     turn: who.turn,
     ...(who.phase ? { phase: who.phase } : {}),
     content: r.text,
+    ...(r.cut ? { cut: true as const } : {}),
+    ...ungroundedOf(ctx, d, r.text),
     promptId,
     at: r.at,
   };
@@ -292,68 +289,14 @@ async function recordMessage(
   return message;
 }
 
-/** The temperature field of a chat request (every chat request of a run made with this setting carries it). */
-export function temperatureOf(ctx: Pick<StepContext, 'settings'>): { temperature?: number } {
-  return ctx.settings.temperature === undefined ? {} : { temperature: ctx.settings.temperature };
-}
-
-/** One streamed chat call; retried when the stream breaks off or comes back empty. */
-async function streamTurn(
-  ctx: StepContext,
-  messages: readonly ChatMessage[],
-  onDelta: (text: string) => void,
-): Promise<{ text: string; usage: Partial<Usage>; model?: string }> {
-  const usage: Usage = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, images: 0 };
-  let lastProblem = '';
-  for (let attempt = 0; attempt <= STREAM_RETRIES; attempt++) {
-    if (attempt > 0) {
-      ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'warning', message: `${lastProblem} Asking again (${attempt} of ${STREAM_RETRIES}).` });
-    }
-    let text = '';
-    let finished = false;
-    let model: string | undefined;
-    try {
-      const answer = await withChildSignal(ctx.signal, (signal) =>
-        ctx.chat.chat({
-          model: ctx.settings.chatModel,
-          messages,
-          ...temperatureOf(ctx),
-          signal,
-          onDelta: (delta) => {
-            text += delta;
-            onDelta(delta);
-          },
-        }),
-      );
-      finished = answer.finishReason !== undefined;
-      model = answer.model;
-      if (answer.usage) addUsage(usage, answer.usage);
-    } catch (err) {
-      if (isAbort(err, ctx.signal)) throw new CancelledError();
-      // Errors before any byte arrived were already retried by the SDK (429, 5xx, timeouts): give up now.
-      if (!isBrokenStream(err, text)) throw err;
-      lastProblem = 'The model\'s answer broke off.';
-      continue;
-    }
-    if (!finished) {
-      lastProblem = 'The model\'s answer broke off before it finished.';
-      continue;
-    }
-    if (!text.trim()) {
-      lastProblem = 'The model sent an empty message.';
-      continue;
-    }
-    return { text: text.trim(), usage, ...(model ? { model } : {}) };
-  }
-  throw new StepError(`A proxy turn failed: ${lastProblem} (after ${STREAM_RETRIES + 1} attempts). Resume the run to try again.`);
-}
-
-/** A failure after the stream started (or a connection dropped while reading) rather than an HTTP error status. */
-function isBrokenStream(err: unknown, textSoFar: string): boolean {
-  if (textSoFar.length > 0) return true;
-  // Connection failures and timeouts were already retried by the SDK; HTTP errors carry a status. Neither is a broken stream.
-  if (err instanceof ModelRequestError) return false;
-  const OpenAI = openaiSdk();
-  if (err instanceof OpenAI.APIConnectionError || err instanceof OpenAI.APIError) return false;
-  return err instanceof Error && !/timed out|timeout/i.test(err.message);
+/** The citations of a model-written message its round did not show (citations.ts), as the message's field. */
+function ungroundedOf(ctx: StepContext, d: DiscussionInput, text: string): { ungrounded?: string[] } {
+  const team = ctx.people?.team;
+  const shown: Shown = {
+    labels: [...d.candidates.map((c) => c.label), ...(ctx.record.references ?? []).map((r) => r.label)],
+    remixIds: d.candidates.flatMap((c) => (c.remixId ? [c.remixId] : [])),
+    members: [...ctx.designers.flatMap((x) => [x.id, x.name]), ...(team?.guests ?? []).flatMap((g) => [g.id, g.name])],
+  };
+  const ungrounded = ungroundedCitations(text, shown);
+  return ungrounded.length ? { ungrounded } : {};
 }

@@ -11,7 +11,7 @@
  * So call n+1 repeats call n's prefix up to its persona message, and a provider's prompt cache covers the images.
  */
 import type { DesignerRanking } from '../review/model';
-import type { DiscussionMode, Hierarchy, Phase, PersonaRole, PromptLayers } from '../settings/discussionSettings';
+import type { ConsensusMethod, DiscussionMode, Hierarchy, Phase, PersonaRole, PromptLayers } from '../settings/discussionSettings';
 import type { ChatMessage, ChatPart } from '../llm/messages';
 import type { PreparedImage } from '../llm/images';
 import type { Iteration, Message } from '../record/record';
@@ -349,8 +349,10 @@ export interface RemixAgentInput {
   topK: number;
   /** Default flat. */
   hierarchy?: Hierarchy;
-  /** Under `weighted`: the candidates in weighted-Borda order of the team's own rankings (the tie-break). */
+  /** Under `weighted` or `consensus: schulze`: the candidates in the team's own consensus order (the tie-break). */
   weightedOrder?: readonly string[];
+  /** Which consensus order `weightedOrder` is (default borda). */
+  consensus?: ConsensusMethod;
   /** Default together. */
   mode?: DiscussionMode;
   /** Default system. */
@@ -396,12 +398,13 @@ export function remixAgentMessage(r: RemixAgentInput): ChatMessage {
   if (r.mode === 'separate') {
     common.push('The designers wrote separately in this round and did not read each other: synthesise their views into the team\'s consensus.');
   }
+  const label = (id: string) => promptLabel(r.candidates.find((c) => c.id === id) ?? { label: id });
+  const orderName = r.consensus === 'schulze' ? 'Schulze order (pairwise majorities, weights counted)' : 'weighted Borda order';
+  const tieBreak = `break the tie by the ${orderName} of the team's own rankings: ${(r.weightedOrder ?? []).map(label).join(', ')}.`;
   if (weighted) {
-    const label = (id: string) => promptLabel(r.candidates.find((c) => c.id === id) ?? { label: id });
-    common.push(
-      "This team weighs its designers' views by the weights above: give a view weight in proportion. Where the discussion " +
-        `leaves candidates tied, break the tie by the weighted Borda order of the team's own rankings: ${(r.weightedOrder ?? []).map(label).join(', ')}.`,
-    );
+    common.push("This team weighs its designers' views by the weights above: give a view weight in proportion. Where the discussion " + `leaves candidates tied, ${tieBreak}`);
+  } else if (r.consensus === 'schulze' && r.weightedOrder?.length) {
+    common.push(`Where the discussion leaves candidates tied, ${tieBreak}`);
   }
   const tail = [
     '"agreements": points the team agreed on, one short sentence each.',

@@ -34,10 +34,21 @@ export interface Decision {
 
 const FIELDS = ['pick', 'startedAt', 'decidedAt'] as const;
 /** ISO 8601 date and time with an offset or Z (seconds and fractions optional). */
-const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+const ISO_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):(\d{2}))$/;
 
+/**
+ * An ISO time that names a real moment: the calendar is checked field by field (2026-02-30, month 13, 24:00 and an offset
+ * of +25:00 are refused), since Date.parse quietly rolls an impossible day over into the next month.
+ */
 export function isIsoTime(s: string): boolean {
-  return ISO_TIME.test(s) && Number.isFinite(Date.parse(s));
+  const m = ISO_TIME.exec(s);
+  if (!m) return false;
+  const [year, month, day, hour, minute, second, offH, offM] = m.slice(1).map((v) => (v === undefined ? 0 : Number(v))) as number[];
+  const daysInMonth = new Date(Date.UTC(year!, month!, 0)).getUTCDate();
+  return (
+    month! >= 1 && month! <= 12 && day! >= 1 && day! <= daysInMonth && hour! <= 23 && minute! <= 59 && second! <= 59 && offH! <= 23 && offM! <= 59 &&
+    Number.isFinite(Date.parse(s))
+  );
 }
 
 function shown(v: unknown): string {
@@ -91,7 +102,7 @@ export function checkDecisionText(text: string, optionIds: readonly string[], fi
         continue;
       }
     } else if (!isIsoTime(t)) {
-      diagnostics.push(error(file, `${key} must be an ISO time with a zone, like 2026-11-24T13:05:00Z (found ${shown(t)}).`, ...at));
+      diagnostics.push(error(file, `${key} must be a real ISO time with a zone (a day the calendar has), like 2026-11-24T13:05:00Z (found ${shown(t)}).`, ...at));
       continue;
     }
     values[key] = t;

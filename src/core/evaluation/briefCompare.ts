@@ -16,6 +16,7 @@ import { REFERENCE } from './reference';
 import { summarizeSurvey, type SurveySummary } from './summaries';
 import { confirmableCoverage, loadCoverageConfirmations } from './coverageConfirmations';
 import { coverageCheckOf, type CoverageCheck } from './coverageCheck';
+import { groundingOf, type Grounding } from '../grounding/citations';
 
 export interface PreferenceSummary {
   /** Members with a valid preference file. */
@@ -39,6 +40,8 @@ export interface BriefCompareResult {
   coverage: { kept: number; changed: number; leftOut: number };
   /** The last round's quotes checked against its revised brief, and the members' confirmations (agreement, Cohen's κ). */
   coverageCheck: CoverageCheck;
+  /** Citations of images, ids and members the round did not show, per 100 model-written messages. */
+  grounding: Grounding;
   /** Members without a preference / survey file (not an error). */
   missing: { preference: string[]; survey: string[] };
   /** What stops the preference counts, in words; null when they are there. */
@@ -128,6 +131,7 @@ export async function compareBriefRun(reviewRoot: string, record: RunRecord): Pr
     reference: { survey: REFERENCE.survey },
     coverage: coverageOf(record),
     coverageCheck: coverageCheckOf(confirmableCoverage(record), team, confirmed.confirmations),
+    grounding: groundingOf(record),
     missing: { preference: team.filter((id) => !hasPref.has(id)), survey: team.filter((id) => !hasSurvey.has(id)) },
     note,
     problems,
@@ -152,6 +156,7 @@ export function briefComparisonSentences(c: BriefCompareResult): string[] {
   const cv = c.coverage;
   out.push(`Coverage of the members' points in the last round: ${cv.kept} kept, ${cv.changed} changed, ${cv.leftOut} left out.`);
   out.push(...coverageCheckSentences(c.coverageCheck));
+  out.push(groundingSentence(c.grounding));
   if (c.missing.preference.length) out.push(`No preference file yet from: ${c.missing.preference.join(', ')}.`);
   if (c.missing.survey.length) out.push(`No survey file yet from: ${c.missing.survey.join(', ')}.`);
   return out;
@@ -168,4 +173,10 @@ export function coverageCheckSentences(k: CoverageCheck): string[] {
     out.push(`Members agreed with the agent's status on ${Math.round((c.agreement ?? 0) * 100)}% of ${c.n} confirmed point${c.n === 1 ? '' : 's'}; ${kappa}.`);
   }
   return out;
+}
+
+/** Ungrounded citations in a sentence (design and brief runs). */
+export function groundingSentence(g: Grounding): string {
+  if (g.messages === 0) return 'No model-written messages, so no citations to check.';
+  return `Citations of what the round did not show: ${g.ungrounded} in ${g.messages} model-written message${g.messages === 1 ? '' : 's'} (${g.per100!.toFixed(1)} per 100 messages).`;
 }

@@ -29,6 +29,18 @@ function text(x: number, y: number, s: string, opts: { size?: number; anchor?: '
   return `<text x="${x.toFixed(1)}" y="${y.toFixed(1)}" ${FONT} font-size="${opts.size ?? 12}" text-anchor="${opts.anchor ?? 'start'}" fill="${opts.color ?? COLORS.text}">${escapeXml(s)}</text>`;
 }
 
+/**
+ * A label on its own background, so a reference line drawn before it never crosses its text (the box is an estimate of
+ * the text's extent: 0.62 em a character, 1.2 em high, with 2 px to spare).
+ */
+export function boxedText(x: number, y: number, s: string, opts: { size?: number; anchor?: 'start' | 'middle' | 'end'; color?: string; bg: string }): string {
+  const size = opts.size ?? 12;
+  const w = s.length * size * 0.62 + 4;
+  const h = size * 1.2;
+  const x0 = opts.anchor === 'end' ? x - w + 2 : opts.anchor === 'middle' ? x - w / 2 : x - 2;
+  return `<rect class="label-bg" x="${x0.toFixed(1)}" y="${(y - size).toFixed(1)}" width="${w.toFixed(1)}" height="${h.toFixed(1)}" fill="${opts.bg}"/>\n${text(x, y, s, opts)}`;
+}
+
 function shorten(s: string, max: number): string {
   return s.length <= max ? s : `…${s.slice(s.length - max + 1)}`;
 }
@@ -60,7 +72,7 @@ export function wBeforeAfterChart(e: Evaluation): string {
     body.push(`<line x1="${x(ref)}" y1="${top - 6}" x2="${x(ref)}" y2="${axisY}" stroke="${COLORS.ref}" stroke-width="1.5" stroke-dasharray="4 3"/>`);
   }
   body.push(text((left + right) / 2, axisY + 34, "Kendall's W", { anchor: 'middle', size: 11 }));
-  if (rows.length === 0) body.push(text(left, top + 16, 'No re-ranked run yet.'));
+  if (rows.length === 0) body.push(boxedText(left + 4, top + 16, 'No re-ranked run yet.', { bg: COLORS.card }));
   rows.forEach((r, i) => {
     const y = top + i * rowH + rowH / 2;
     body.push(
@@ -91,8 +103,10 @@ export function acceptanceChart(e: Evaluation): string {
     body.push(text(left - 10, y + 22, `generated ${label}`, { anchor: 'end' }));
     body.push(`<rect x="${left}" y="${y}" width="${right - left}" height="32" fill="${COLORS.grid}"/>`);
     if (v !== null) body.push(`<rect x="${left}" y="${y}" width="${(x(v) - left).toFixed(1)}" height="32" fill="${COLORS.bar}"/>`);
-    body.push(text(v !== null && v > 0.85 ? x(v) - 6 : x(v ?? 0) + 6, y + 21, v === null ? 'no re-ranked run' : `${Math.round(v * 100)}%`, { anchor: v !== null && v > 0.85 ? 'end' : 'start', color: v !== null && v > 0.85 ? '#ffffff' : COLORS.text }));
+    // The study's mark first, the value's label after it on its own background: the dashed line never crosses the label.
     body.push(`<line x1="${x(ref)}" y1="${y - 6}" x2="${x(ref)}" y2="${y + 38}" stroke="${COLORS.ref}" stroke-width="2.5" stroke-dasharray="4 3"/>`);
+    const inside = v !== null && v > 0.85;
+    body.push(boxedText(inside ? x(v) - 6 : x(v ?? 0) + 6, y + 21, v === null ? 'no re-ranked run' : `${Math.round(v * 100)}%`, { anchor: inside ? 'end' : 'start', color: inside ? '#ffffff' : COLORS.text, bg: inside ? COLORS.bar : COLORS.grid }));
   });
   body.push(text(left, 196, `${o.rerankedRuns} re-ranked run${o.rerankedRuns === 1 ? '' : 's'}; dashed: the study (${Math.round(REFERENCE.top1Rate * 100)}%, ${Math.round(REFERENCE.top2Rate * 100)}%)`, { size: 11 }));
   return svg(width, height, 'A generated option in the team’s blind top 1 / top 2', body);
@@ -109,17 +123,20 @@ export function ratingsChart(e: Evaluation): string {
   const maxCount = Math.max(1, ...o.ratingsDistribution);
   const slot = (width - left - 30) / 5;
   const body: string[] = [];
+  const xAt = (score: number): number => left + (score - 0.5) * slot;
+  const labels: string[] = [];
   o.ratingsDistribution.forEach((k, i) => {
     const hgt = ((bottom - top) * k) / maxCount;
     const x0 = left + i * slot + 8;
     body.push(`<rect x="${x0.toFixed(1)}" y="${(bottom - hgt).toFixed(1)}" width="${(slot - 16).toFixed(1)}" height="${hgt.toFixed(1)}" fill="${COLORS.bar}"><title>score ${i + 1}: ${k}</title></rect>`);
-    body.push(text(x0 + (slot - 16) / 2, bottom - hgt - 5, String(k), { anchor: 'middle', size: 11 }));
-    body.push(text(x0 + (slot - 16) / 2, bottom + 16, String(i + 1), { anchor: 'middle' }));
+    labels.push(boxedText(x0 + (slot - 16) / 2, bottom - hgt - 5, String(k), { anchor: 'middle', size: 11, bg: COLORS.card }));
+    labels.push(text(x0 + (slot - 16) / 2, bottom + 16, String(i + 1), { anchor: 'middle' }));
   });
   body.push(`<line x1="${left}" y1="${bottom}" x2="${width - 30}" y2="${bottom}" stroke="${COLORS.border}"/>`);
-  const xAt = (score: number): number => left + (score - 0.5) * slot;
+  // The study's mean and this team's as lines first, the counts after them on their own background: no line crosses one.
   body.push(`<line x1="${xAt(REFERENCE.ratingsMean)}" y1="${top - 6}" x2="${xAt(REFERENCE.ratingsMean)}" y2="${bottom}" stroke="${COLORS.ref}" stroke-width="2" stroke-dasharray="4 3"/>`);
   if (o.ratingsMean !== null) body.push(`<line x1="${xAt(o.ratingsMean)}" y1="${top - 6}" x2="${xAt(o.ratingsMean)}" y2="${bottom}" stroke="${COLORS.after}" stroke-width="2"/>`);
+  body.push(...labels);
   body.push(
     text(left, 228, o.ratingsN ? `${o.ratingsN} ratings, mean ${o.ratingsMean!.toFixed(2)} (red); the study ${REFERENCE.ratingsMean} (dashed)` : `No ratings yet; the study's mean ${REFERENCE.ratingsMean} (dashed)`, { size: 11 }),
   );
@@ -151,7 +168,7 @@ export function conditionsChart(e: Evaluation): string {
     const y = top + i * rowH + rowH / 2;
     body.push(text(left - 10, y + 4, label, { anchor: 'end' }));
     if (d.diff === null) {
-      body.push(text(left + 8, y + 4, 'no paired answers', { size: 11 }));
+      body.push(boxedText(left + 8, y + 4, 'no paired answers', { size: 11, bg: COLORS.card }));
       return;
     }
     if (d.low !== null && d.high !== null) body.push(`<line x1="${x(d.low)}" y1="${y}" x2="${x(d.high)}" y2="${y}" stroke="${COLORS.before}" stroke-width="3"/>`);

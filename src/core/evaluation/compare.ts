@@ -3,6 +3,7 @@
  * blind re-rankings in runs/<run-id>/rerank/), the paired change with its calibrated verdict, acceptance of the
  * generated options, ratings of proxy commentary, survey means and time to decision. Never writes.
  */
+import { groundingOf, type Grounding } from '../grounding/citations';
 import { remixesOf } from '../record/remixes';
 import * as path from 'node:path';
 import { statInReview, ReviewFileError, listInReview } from '../files/reviewFiles';
@@ -64,6 +65,8 @@ export interface CompareResult {
   missing: string | null;
   /** The run was answered by the bundled scripted server (evaluation/scripted.ts): never part of a total. */
   scripted?: true;
+  /** Citations of images, ids and members the round did not show, per 100 model-written messages. */
+  grounding: Grounding;
   /** Problems in the re-rank set, ratings or survey files (`file:line:col: error: …`); the valid rest is used. */
   problems: string[];
 }
@@ -220,6 +223,7 @@ export async function compareRun(reviewRoot: string, runId: string, opts: Compar
     remixes,
     timing: await timingOf(root, record, rerankings),
     missing,
+    grounding: groundingOf(record),
     problems,
     ...(record.scripted ? { scripted: true as const } : {}),
   };

@@ -17,7 +17,8 @@ import { finalBriefRel } from '../rerank/briefRerank';
 import { StepError } from '../run/errors';
 import { askForStructuredAnswer } from '../remix/structuredAnswer';
 import { DIMENSION_NAMES, JUDGE_STRUCTURED, judgeMessages, parseJudgeAnswer, type JudgeDimension } from './judgePrompts';
-import { JUDGE_CAVEAT, readJudgeFile, writeJudgeFile, type JudgeFile, type JudgeOrder, type Side } from './judgeFile';
+import { JUDGE_CAVEAT, judgePath, readJudgeFile, writeJudgeFile, type JudgeFile, type JudgeOrder, type Side } from './judgeFile';
+import { checkWritable } from '../files/reviewFiles';
 
 /** A side wins only when both orders prefer it; anything else (a flip, a tie in either order) is a tie. */
 export function combineOrders(first: Side, second: Side): { verdict: Side; flipped: boolean } {
@@ -70,6 +71,8 @@ export async function judgeRun(o: JudgeOptions): Promise<JudgeResult> {
   const why = unjudgeable(record);
   if (why) throw new Error(why);
   if (existing) return { judge: existing, reused: true };
+  // judge.json must be writable before anything is sent (a link, a folder or a read-only place there: refused now).
+  await checkWritable(root, [judgePath(record.id)]);
   const files = { teamfusion: finalBriefRel(record)!, direct: reviewRelative(record.id, record.baseline!.file) };
   const texts = { teamfusion: await readKindText(root, files.teamfusion, 'revisedBrief'), direct: await readKindText(root, files.direct, 'revisedBrief') };
   const loaded = await loadReview(root, { requireRankings: false, decodeImages: false });

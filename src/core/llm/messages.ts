@@ -65,3 +65,40 @@ export function withoutImages(messages: readonly ChatMessage[], describe: (file:
         },
   );
 }
+
+/** The most text one request may carry (about a million tokens, the largest context window a chat model offers). */
+export const MAX_REQUEST_TEXT_BYTES = 4 * 1024 * 1024;
+/** The most one request may carry with its images (as data URLs). */
+export const MAX_REQUEST_BYTES = 32 * 1024 * 1024;
+
+/** Bytes of text and of images (data URLs) of a request, counted from its parts without building it. */
+export function requestBytes(messages: readonly ChatMessage[]): { text: number; images: number } {
+  let text = 0;
+  let images = 0;
+  for (const m of messages) {
+    if (typeof m.content === 'string') text += Buffer.byteLength(m.content, 'utf8');
+    else for (const p of m.content) if (p.type === 'text') text += Buffer.byteLength(p.text, 'utf8');
+    else images += p.image.dataUrl.length;
+  }
+  return { text, images };
+}
+
+/** A request larger than a request may be, refused before it is built or sent. */
+export class RequestTooLargeError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RequestTooLargeError';
+  }
+}
+
+/** Throws RequestTooLargeError (one sentence) when `messages` would make a request past the caps. Every backend calls it first. */
+export function checkRequestSize(messages: readonly ChatMessage[]): void {
+  const { text, images } = requestBytes(messages);
+  const mb = (n: number): string => `${(n / 1024 / 1024).toFixed(1)} MB`;
+  if (text > MAX_REQUEST_TEXT_BYTES) {
+    throw new RequestTooLargeError(`This request would carry ${mb(text)} of text, more than the ${mb(MAX_REQUEST_TEXT_BYTES)} a request may; it was not sent.`);
+  }
+  if (text + images > MAX_REQUEST_BYTES) {
+    throw new RequestTooLargeError(`This request would carry ${mb(text + images)} with its images, more than the ${mb(MAX_REQUEST_BYTES)} a request may; it was not sent (a smaller imageMaxSide makes the images smaller).`);
+  }
+}

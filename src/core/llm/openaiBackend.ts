@@ -8,7 +8,7 @@ import type { Usage } from '../record/record';
 import type { ChatAnswer, ChatBackend, ChatRequest, ImageBackend, ImageEditAnswer, ImageEditRequest } from './backend';
 import { endpointHost } from './client';
 import { isScriptedClient } from './scripted';
-import { toApiMessages } from './messages';
+import { checkRequestSize, toApiMessages } from './messages';
 import { openaiSdk } from './sdk';
 
 export class OpenAIChatBackend implements ChatBackend {
@@ -26,6 +26,7 @@ export class OpenAIChatBackend implements ChatBackend {
   }
 
   async chat(req: ChatRequest): Promise<ChatAnswer> {
+    checkRequestSize(req.messages); // counted from the parts: a request past the caps is never built
     const base = {
       model: req.model,
       messages: toApiMessages(req.messages),

@@ -9,35 +9,37 @@
  */
 import { randomBytes } from 'node:crypto';
 import * as z from 'zod';
-import { ReviewFileError, listInReview, readOwnText, removeReviewFile, writeReviewFile } from '../files/reviewFiles';
+import { ReviewFileError, listInReview, lstatInReview, readOwnText, removeReviewFile, writeReviewFile } from '../files/reviewFiles';
 import { FILE_KINDS, checkKindText } from '../files/fileKinds';
 import { zodSentence } from '../zodText';
 import { RUNS_DIR } from '../record/store';
-import { DESIGNER_ID_PATTERN, sameDesigner } from '../review/designerId';
+import { sameDesigner } from '../review/designerId';
+import { AtField, MAX_SAY_CHARS, MentionsField, MessageIdField, PersonIdField, SayTextField } from '../record/fields';
 
 export const INBOX_DIR = 'inbox';
-/** A person's message is at most this long (characters). */
-export const MAX_SAY_CHARS = 4000;
+/** A person's message is at most this long (characters); the journal holds it to the same (fields.ts). */
+export { MAX_SAY_CHARS };
 /** Entries waiting in one run's inbox (docs/security.md "Limits"); a `say` or `pin` beyond it is refused in words, and a driver takes
  * in at most this many, oldest first. Bytes per entry: FILE_KINDS.inboxEntry. */
 export const MAX_INBOX_ENTRIES = 1000;
 
-export const SayEntrySchema = z.object({
+/** What an inbox entry may hold: the same fields a journal line and the record check (fields.ts), nothing else. */
+export const SayEntrySchema = z.strictObject({
   type: z.literal('say'),
   /** Designer id. */
-  speaker: z.string().min(1),
-  content: z.string().min(1).max(MAX_SAY_CHARS),
+  speaker: PersonIdField,
+  content: SayTextField,
   pass: z.boolean().optional(),
-  /** Ids named with @, in order (checked when the entry was written). */
-  mentions: z.array(z.string()).optional(),
-  at: z.string(),
+  /** Ids named with @, in order, each once (checked when the entry was written). */
+  mentions: MentionsField.optional(),
+  at: AtField,
 });
-export const PinEntrySchema = z.object({
+export const PinEntrySchema = z.strictObject({
   type: z.literal('pin'),
-  message: z.string().min(1),
-  by: z.string().min(1),
+  message: MessageIdField,
+  by: PersonIdField,
   remove: z.boolean().optional(),
-  at: z.string(),
+  at: AtField,
 });
 export const InboxEntrySchema = z.discriminatedUnion('type', [SayEntrySchema, PinEntrySchema]);
 export type InboxEntry = z.infer<typeof InboxEntrySchema>;
@@ -49,7 +51,8 @@ export interface ReceivedEntry {
   entry: InboxEntry;
 }
 
-/** `<person>-<time>-<seq>-<rand>.json`; entries written before people were named in the file name have no `<person>-`. */
+/** `<person>-<time>-<seq>-<rand>.json`; entries written before people were named in the file name have no `<person>-`
+ * (such a file speaks for nobody: it is refused in words, never taken in). */
 const NAME_PATTERN = /^(?:([A-Za-z0-9][A-Za-z0-9._-]{0,99})-)?(\d{13})-(\d{6})-([0-9a-f]{8})\.json$/;
 let sequence = 0;
 
@@ -68,26 +71,54 @@ export function inboxRel(runId: string, file?: string): string {
   return `${RUNS_DIR}/${runId}/${INBOX_DIR}${file ? `/${file}` : ''}`;
 }
 
-/** Writes one entry atomically; returns its name once it is on disk. */
-export async function postToInbox(reviewRoot: string, runId: string, entry: InboxEntry, now: number = Date.now()): Promise<string> {
+/** Who may have entries in an inbox (the run's team): entries of anyone else are refused and never fill the inbox. */
+export type IsMember = (id: string) => boolean;
+
+/** A sentence when runs/<id>/inbox is not a folder of the run's own (a link): entries are never read through it. */
+export async function inboxProblem(reviewRoot: string, runId: string): Promise<string | undefined> {
+  const st = await lstatInReview(reviewRoot, inboxRel(runId)).catch((err: unknown) => (err instanceof Error ? err.message : String(err)));
+  if (typeof st === 'string') return `${inboxRel(runId)} cannot be used: ${st}`;
+  if (!st) return undefined;
+  if (st.isSymbolicLink()) return `${inboxRel(runId)} is a symbolic link; a run's inbox must be a folder of its own, so nothing is read through it and nobody is waited for through it (remove the link).`;
+  if (!st.isDirectory()) return `${inboxRel(runId)} is not a folder; a run's inbox must be one (remove the file).`;
+  return undefined;
+}
+
+/** Entry files waiting for members (names only, in order of arrival on this disk): what counts toward the inbox's cap. */
+async function memberFiles(reviewRoot: string, runId: string, isMember?: IsMember): Promise<{ files: string[]; names: string[] }> {
+  if (await inboxProblem(reviewRoot, runId)) return { files: [], names: [] };
+  const names = (await listInReview(reviewRoot, inboxRel(runId)).catch(() => undefined)) ?? [];
+  const files = names
+    .filter((n) => {
+      const owner = NAME_PATTERN.exec(n)?.[1];
+      return owner !== undefined && (!isMember || isMember(owner));
+    })
+    .sort((a, b) => (arrivalKey(a) < arrivalKey(b) ? -1 : arrivalKey(a) > arrivalKey(b) ? 1 : 0));
+  return { files, names };
+}
+
+/** Writes one entry atomically; returns its name once it is on disk. Throws in words when it cannot be taken. */
+export async function postToInbox(reviewRoot: string, runId: string, entry: InboxEntry, now: number = Date.now(), isMember?: IsMember): Promise<string> {
   const parsed = InboxEntrySchema.safeParse(entry);
   if (!parsed.success) throw new Error(`The inbox entry is refused: ${zodSentence(parsed.error, 'the entry')}`);
   const data = parsed.data;
-  const waiting = ((await listInReview(reviewRoot, inboxRel(runId)).catch(() => undefined)) ?? []).filter((n) => NAME_PATTERN.test(n)).length;
+  const linked = await inboxProblem(reviewRoot, runId);
+  if (linked) throw new Error(linked);
+  // Only members' entries count: files of anyone else are refused by every reader and never crowd people out.
+  const waiting = (await memberFiles(reviewRoot, runId, isMember)).files.length;
   if (waiting >= MAX_INBOX_ENTRIES) {
     throw new Error(`The inbox of run ${runId} already holds ${waiting} entries, the most it may (docs/security.md "Limits"); wait until the run takes them in.`);
   }
   sequence = (sequence + 1) % 1_000_000;
-  const person = entryPerson(data);
-  const prefix = DESIGNER_ID_PATTERN.test(person) ? `${person}-` : '';
-  const name = `${prefix}${String(now).padStart(13, '0')}-${String(sequence).padStart(6, '0')}-${randomBytes(4).toString('hex')}`;
+  const name = `${entryPerson(data)}-${String(now).padStart(13, '0')}-${String(sequence).padStart(6, '0')}-${randomBytes(4).toString('hex')}`;
   await writeReviewFile(reviewRoot, inboxRel(runId, `${name}.json`), `${JSON.stringify(data)}\n`, { exclusive: true });
   return name;
 }
 
 /**
- * Every entry waiting in the inbox, oldest first. An entry that cannot be read as one (a stray or broken file) is
- * reported through `onBad` and left where it is, never taken in.
+ * Every entry waiting in the inbox, oldest first. An entry that cannot be read as one (a stray or broken file, a file
+ * without its `<designer-id>-` prefix, a file of someone not on the team, a file that speaks for someone else) is
+ * reported through `onBad` and left where it is, never taken in. A linked inbox is reported through `onBad` and not read.
  */
 export async function readInbox(
   reviewRoot: string,
@@ -95,11 +126,27 @@ export async function readInbox(
   onBad?: (file: string, why: string) => void,
   /** Hears names not named like an entry (never read, left alone); the tool's own dot-files are not said. */
   onStray?: (file: string) => void,
+  /** The run's team: files of anyone else are refused before they are read and never count toward the cap. */
+  isMember?: IsMember,
 ): Promise<ReceivedEntry[]> {
-  const names = (await listInReview(reviewRoot, inboxRel(runId)).catch(() => undefined)) ?? [];
+  const linked = await inboxProblem(reviewRoot, runId);
+  if (linked) {
+    onBad?.(inboxRel(runId), linked);
+    return [];
+  }
+  const { files: all, names } = await memberFiles(reviewRoot, runId);
   if (onStray) for (const n of names) if (!n.startsWith('.') && !NAME_PATTERN.test(n)) onStray(inboxRel(runId, n));
+  const files: string[] = [];
+  for (const n of names) {
+    const m = NAME_PATTERN.exec(n);
+    if (m && !m[1]) onBad?.(inboxRel(runId, n), 'its name has no <designer-id>- prefix, so it speaks for nobody');
+  }
+  for (const n of all) {
+    const owner = NAME_PATTERN.exec(n)![1]!;
+    if (isMember && !isMember(owner)) onBad?.(inboxRel(runId, n), `it is ${owner}'s, and "${owner}" is not a designer of this run`);
+    else files.push(n);
+  }
   const out: ReceivedEntry[] = [];
-  const files = names.filter((n) => NAME_PATTERN.test(n)).sort((a, b) => (arrivalKey(a) < arrivalKey(b) ? -1 : arrivalKey(a) > arrivalKey(b) ? 1 : 0));
   for (const file of files.slice(0, MAX_INBOX_ENTRIES)) {
     try {
       // The tool's own file: read without following a link at any level.
@@ -108,8 +155,8 @@ export async function readInbox(
       const parsed = InboxEntrySchema.safeParse(JSON.parse(text));
       if (!parsed.success) throw new Error(zodSentence(parsed.error, 'the entry'));
       // A person writes only files of their own: the name says whose it is.
-      const named = NAME_PATTERN.exec(file)![1];
-      if (named && !sameDesigner(named, entryPerson(parsed.data))) throw new Error(`the file is ${named}'s but speaks for ${entryPerson(parsed.data)}`);
+      const named = NAME_PATTERN.exec(file)![1]!;
+      if (!sameDesigner(named, entryPerson(parsed.data))) throw new Error(`the file is ${named}'s but speaks for ${entryPerson(parsed.data)}`);
       out.push({ name: file.slice(0, -'.json'.length), entry: parsed.data });
     } catch (err) {
       if (err instanceof ReviewFileError && err.reason === 'missing') continue; // taken in meanwhile

@@ -14,7 +14,7 @@ import { applyEntries } from './apply';
 import { inboxRel, postToInbox, readInbox, type ReceivedEntry } from './inbox';
 import { isRunDriven, runDriver, type DriverInfo } from '../record/lock';
 import { printable } from '../files/reviewFiles';
-import { checkSay, entryProblem, findPerson, teamOf } from './team';
+import { checkSay, entryProblem, findPerson, isDesigner, teamOf, type Team } from './team';
 
 export class PeopleInputError extends Error {
   constructor(message: string) {
@@ -63,7 +63,7 @@ async function reviewOf(o: SubmitOptions): Promise<Review> {
 /** A designer's message into a run (`teamfusion say`). */
 export async function submitSay(o: SubmitOptions & { as: string; text: string }): Promise<SubmitResult> {
   const review = await reviewOf(o);
-  const record = await readRunRecord(o.reviewRoot, o.runId);
+  const record = await readRunRecord(o.reviewRoot, o.runId, o.onNote);
   const team = teamOf(review, record);
   const checked = checkSay(team, record, o.as, o.text);
   if (!checked.ok) throw new PeopleInputError(checked.error);
@@ -77,8 +77,8 @@ export async function submitSay(o: SubmitOptions & { as: string; text: string })
     ...(checked.pass ? { pass: true } : {}),
     ...(checked.mentions.length ? { mentions: checked.mentions } : {}),
     at: new Date().toISOString(),
-  });
-  const view = pendingView(record, team, await pendingEntries(o));
+  }, Date.now(), (id) => isDesigner(team, id));
+  const view = pendingView(record, team, await pendingEntries(o, team));
   const message = allMessages(view).find((x) => x.message.entry === entry)?.message;
   return { entry, file: inboxRel(o.runId, `${entry}.json`), ...(await drivenNow(o)), record, message };
 }
@@ -86,7 +86,7 @@ export async function submitSay(o: SubmitOptions & { as: string; text: string })
 /** Pins (or with `remove`, unpins) a message (`teamfusion pin`). Without `as`, the review's lead pins. */
 export async function submitPin(o: SubmitOptions & { message: string; as?: string; remove?: boolean }): Promise<SubmitResult> {
   const review = await reviewOf(o);
-  const record = await readRunRecord(o.reviewRoot, o.runId);
+  const record = await readRunRecord(o.reviewRoot, o.runId, o.onNote);
   const team = teamOf(review, record);
   const asId = o.as ?? review.config.lead;
   if (!asId) throw new PeopleInputError('This review has no lead (review.yaml `lead:`), so say who pins with --as <designer-id>.');
@@ -95,7 +95,7 @@ export async function submitPin(o: SubmitOptions & { message: string; as?: strin
     throw new PeopleInputError(`"${asId}" is not a designer of this review (designers: ${team.designers.map((d) => d.id).join(', ')}).`);
   }
   // The run as it will be once what waits in the inbox is taken in (a pin, then an unpin, before a driver runs).
-  const view = pendingView(record, team, await pendingEntries(o));
+  const view = pendingView(record, team, await pendingEntries(o, team));
   if (!allMessages(view).some((x) => x.message.id === o.message)) {
     throw new PeopleInputError(`Run ${o.runId} has no message "${o.message}" (message ids look like i1-m3; see transcript.md).`);
   }
@@ -109,17 +109,18 @@ export async function submitPin(o: SubmitOptions & { message: string; as?: strin
     by: by.id,
     ...(o.remove ? { remove: true } : {}),
     at: new Date().toISOString(),
-  });
+  }, Date.now(), (id) => isDesigner(team, id));
   return { entry, file: inboxRel(o.runId, `${entry}.json`), ...(await drivenNow(o)), record };
 }
 
 /** Entries waiting in the run's inbox (a stray or broken file is left alone and said in one line, as the driver says it). */
-async function pendingEntries(o: SubmitOptions): Promise<ReceivedEntry[]> {
+async function pendingEntries(o: SubmitOptions, team: Team): Promise<ReceivedEntry[]> {
   return readInbox(
     o.reviewRoot,
     o.runId,
-    (file, why) => o.onNote?.(`${file} is not an inbox entry and is left alone (${why}).`),
+    (file, why) => o.onNote?.(`${file} is not taken in and is left alone (${why}).`),
     (file) => o.onNote?.(`${file} is not named like an inbox entry (<person>-<time>-<sequence>-<random>.json); it is left alone, never read.`),
+    (id) => isDesigner(team, id),
   );
 }
 
@@ -127,7 +128,7 @@ async function pendingEntries(o: SubmitOptions): Promise<ReceivedEntry[]> {
  * The run as it will be once its driver takes in what waits in the inbox (on a copy: nothing is written). Entries a driver
  * would skip (someone not on the team) are skipped here too.
  */
-export function pendingView(record: RunRecord, team: ReturnType<typeof teamOf>, entries: readonly ReceivedEntry[]): RunRecord {
+export function pendingView(record: RunRecord, team: Team, entries: readonly ReceivedEntry[]): RunRecord {
   const view = structuredClone(record);
   applyEntries(view, entries.filter((e) => !entryProblem(team, e.entry)));
   return view;

@@ -2,12 +2,13 @@
  * Who can speak in a run: the designers (each may speak in person or through their proxy) and the review's guests.
  * Mentions, say/pin checks and the prompts all look people up here.
  */
-import type { DesignerRanking, Guest } from '../review/model';
-import type { Message, RunRecord } from '../record/record';
+import type { DesignerComment, DesignerRanking, Guest, ReviewConfig } from '../review/model';
+import { identitiesOf, type Identities } from '../sync/authors';
+import { taskOf, type Message, type RunRecord } from '../record/record';
 import { topChoiceOf } from '../analysis/stance';
 import { printable } from '../files/reviewFiles';
 import { sameDesigner } from '../review/designerId';
-import { MAX_SAY_CHARS } from './inbox';
+import { MAX_SAY_CHARS } from '../record/fields';
 
 export interface Team {
   designers: readonly Pick<DesignerRanking, 'id' | 'name' | 'role'>[];
@@ -17,20 +18,37 @@ export interface Team {
   /** Guest ids called in for the whole run (once per iteration, after the designers). */
   calledGuests: readonly string[];
   lead?: string;
+  /** The members' git e-mails (review.yaml team.<id>.git): over --sync, entries are checked against their commits. */
+  identities?: Identities;
 }
 
-/** The team of a run: designers and guests of the review, humans and called guests from the run's settings. */
-export function teamOf(
-  review: { designers: readonly Pick<DesignerRanking, 'id' | 'name' | 'role'>[]; config: { guests?: Guest[]; lead?: string } },
-  record?: Pick<RunRecord, 'settings'>,
-): Team {
+/** The members of a review who speak in a run: the rankings' designers in a design run, the comments' authors in a brief run. */
+type Members = {
+  designers: readonly Pick<DesignerRanking, 'id' | 'name' | 'role'>[];
+  comments?: readonly Pick<DesignerComment, 'designer' | 'name' | 'role'>[];
+  config: { guests?: Guest[]; lead?: string } & Pick<ReviewConfig, 'team' | 'requireSignedCommits'>;
+};
+
+/**
+ * The team of a run: designers and guests of the review, humans and called guests from the run's settings. A brief run's
+ * members are the authors of comments/ (the same intake for both kinds of run: people say and pin in either).
+ */
+export function teamOf(review: Members, record?: Pick<RunRecord, 'settings' | 'task'>): Team {
+  const brief = record ? taskOf(record) === 'brief' : review.designers.length === 0;
+  const commenters = (review.comments ?? []).map((c) => ({ id: c.designer, name: c.name, role: c.role }));
   return {
-    designers: review.designers,
+    designers: brief ? commenters : review.designers,
     guests: review.config.guests ?? [],
     humans: record?.settings.humans ?? [],
     calledGuests: record?.settings.guests ?? [],
     lead: review.config.lead,
+    identities: identitiesOf(review.config),
   };
+}
+
+/** Is `id` one of the team's designers (the people who may have entries in a run's inbox)? */
+export function isDesigner(team: Team, id: string): boolean {
+  return team.designers.some((d) => sameDesigner(d.id, id));
 }
 
 /** A designer or guest id as the team spells it (ids match case-insensitively, as file names do). */

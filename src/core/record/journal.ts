@@ -10,15 +10,18 @@
  * run.json is rewritten whole only at round boundaries and status changes (RecordWriter decides), each time with
  * everything so far; between rewrites a reader applies the journal in order over run.json (applyJournal), skipping
  * what run.json already holds by id. A torn last line (a write cut off by a crash) is ignored and its turn redone; any
- * other line that does not parse, or that disagrees with run.json, makes the record unusable, said in words.
+ * other line that does not parse, fails the checks of intake and membership (journalCheck.ts) or disagrees with run.json
+ * is refused in words (file:line) and never applied: the journal holds only what the driver would have written, and a
+ * line appended by anyone else can neither forge a message or pin nor make the run unreadable.
  */
-import * as z from 'zod';
 import { FILE_KINDS, readKindText } from '../files/fileKinds';
 import { ReviewFileError, appendReviewFile, lstatInReview, truncateReviewFile } from '../files/reviewFiles';
-import { error } from '../diagnostics/diagnostics';
+import { error, warning } from '../diagnostics/diagnostics';
+import { zodSentence } from '../zodText';
+import { JournalLineSchema, lineProblem, readRoster, type JournalLine, type Roster } from './journalCheck';
 import type { Diagnostic } from '../review/model';
 import { addUsage } from '../run/context';
-import { MessageSchema, PinSchema, PromptRecordSchema, messageId, type Message, type Pin, type PromptRecord, type RunRecord } from './record';
+import { messageId, type Pin, type PromptRecord, type RunRecord } from './record';
 import { countWrite, reviewRelative } from './store';
 
 export const JOURNAL_FILE = 'journal.jsonl';
@@ -29,15 +32,7 @@ export function journalFile(runId: string): string {
   return reviewRelative(runId, JOURNAL_FILE);
 }
 
-const Iteration = z.number().int().positive();
-export const JournalLineSchema = z.union([
-  z.object({ iteration: Iteration, message: MessageSchema }).strict(),
-  z.object({ iteration: Iteration, prompt: PromptRecordSchema }).strict(),
-  z.object({ iteration: Iteration, pins: z.array(PinSchema) }).strict(),
-  z.object({ iteration: Iteration, takenIn: z.string().min(1) }).strict(),
-  z.object({ iteration: z.number().int().nonnegative(), checkpoint: z.string().min(1) }).strict(),
-]);
-export type JournalLine = z.infer<typeof JournalLineSchema>;
+export { JournalLineSchema, type JournalLine };
 
 /** A journal that cannot be used: its diagnostic names the file and the line. */
 export class JournalError extends Error {
@@ -47,24 +42,36 @@ export class JournalError extends Error {
   }
 }
 
-/** The lines of a journal's text; a last line without its newline (torn by a crash) is left out. Throws JournalError. */
-export function parseJournal(text: string, file: string): { lines: JournalLine[]; torn: boolean } {
+/** A line of the journal refused (never applied), in words at its line: `file:line:1`. */
+export type Refused = Diagnostic;
+
+/**
+ * The lines of a journal's text, each with its line number; a last line without its newline (torn by a crash) is left
+ * out (its turn is redone). A line that is not JSON or not a journal line is refused in words and never applied.
+ */
+export function parseJournal(text: string, file: string): { lines: JournalLine[]; at: number[]; refused: Refused[]; torn: boolean } {
   const raw = text.split('\n');
   const tail = raw.pop(); // after the last newline: empty, or a line cut off
-  const lines = raw.map((line, i) => {
+  const lines: JournalLine[] = [];
+  const at: number[] = [];
+  const refused: Refused[] = [];
+  raw.forEach((line, i) => {
     let json: unknown;
     try {
       json = JSON.parse(line);
     } catch {
-      throw new JournalError(error(file, 'This journal line is not valid JSON (only a last line cut off by a crash is ignored); the run cannot be used.', i + 1, 1));
+      refused.push(warning(file, 'This journal line is not valid JSON (only a last line cut off by a crash is redone); it is not applied.', i + 1, 1));
+      return;
     }
     const parsed = JournalLineSchema.safeParse(json);
     if (!parsed.success) {
-      throw new JournalError(error(file, 'This journal line is not `iteration` with exactly one of message, prompt, pins, takenIn or checkpoint.', i + 1, 1));
+      refused.push(warning(file, `This journal line is not one the run writes (${zodSentence(parsed.error, 'the line')}); it is not applied.`, i + 1, 1));
+      return;
     }
-    return parsed.data;
+    lines.push(parsed.data);
+    at.push(i + 1);
   });
-  return { lines, torn: tail !== undefined && tail !== '' };
+  return { lines, at, refused, torn: tail !== undefined && tail !== '' };
 }
 
 /** What a journal added on top of run.json. */
@@ -73,15 +80,18 @@ export interface JournalMerge {
   takenIn: Set<string>;
   /** Lines applied (not already held by run.json). */
   applied: number;
+  /** Lines refused (not applied), each in words at its line. */
+  refused: Refused[];
 }
 
 /**
  * Applies journal lines in order over a record read from run.json (in place). Lines up to the checkpoint matching the
- * record's `updatedAt` are in it already; after that, what the record holds by id is skipped if it is the same and refused
- * if it differs; a new message must be the next of its iteration, a new prompt the next of the run. Throws JournalError.
+ * record's `updatedAt` are in it already; after that, what the record holds by id is skipped if it is the same; a new
+ * message must be the next of its iteration and pass membership (journalCheck.ts), a new prompt the next of the run.
+ * A line that fails is refused in words (`refused`) and not applied: the run stays readable. `lineNo[i]`: line i's number.
  */
-export function applyJournal(record: RunRecord, lines: readonly JournalLine[], file: string): JournalMerge {
-  const out: JournalMerge = { takenIn: new Set(), applied: 0 };
+export function applyJournal(record: RunRecord, lines: readonly JournalLine[], file: string, roster?: Roster, lineNo?: readonly number[]): JournalMerge {
+  const out: JournalMerge = { takenIn: new Set(), applied: 0, refused: [] };
   let start = 0;
   for (let i = lines.length - 1; i >= 0; i--) {
     const l = lines[i]!;
@@ -93,8 +103,8 @@ export function applyJournal(record: RunRecord, lines: readonly JournalLine[], f
   const promptIds = new Map(record.prompts.map((p, i) => [p.id, i] as const));
   for (let i = start; i < lines.length; i++) {
     const l = lines[i]!;
-    const bad = (why: string): never => {
-      throw new JournalError(error(file, `${why} The record and its journal disagree; the run cannot be used.`, i + 1, 1));
+    const refuse = (why: string): void => {
+      out.refused.push(warning(file, `${why} This line is not applied.`, lineNo?.[i] ?? i + 1, 1));
     };
     if ('checkpoint' in l) continue;
     if ('takenIn' in l) {
@@ -105,6 +115,11 @@ export function applyJournal(record: RunRecord, lines: readonly JournalLine[], f
       }
       continue;
     }
+    const problem = roster ? lineProblem(record, l, roster) : undefined;
+    if (problem) {
+      refuse(problem);
+      continue;
+    }
     if ('pins' in l) {
       if (JSON.stringify(record.pins ?? []) !== JSON.stringify(l.pins)) out.applied++;
       record.pins = l.pins.length ? l.pins : undefined;
@@ -113,10 +128,13 @@ export function applyJournal(record: RunRecord, lines: readonly JournalLine[], f
     if ('prompt' in l) {
       const at = promptIds.get(l.prompt.id);
       if (at !== undefined) {
-        if (JSON.stringify(record.prompts[at]) !== JSON.stringify(l.prompt)) bad(`Prompt ${l.prompt.id} differs from the one in run.json.`);
+        if (JSON.stringify(record.prompts[at]) !== JSON.stringify(l.prompt)) refuse(`Prompt ${l.prompt.id} differs from the one in run.json.`);
         continue;
       }
-      if (l.prompt.id !== `p${record.prompts.length + 1}`) bad(`Prompt ${l.prompt.id} is not the next prompt of the run (p${record.prompts.length + 1}).`);
+      if (l.prompt.id !== `p${record.prompts.length + 1}`) {
+        refuse(`Prompt ${l.prompt.id} is not the next prompt of the run (p${record.prompts.length + 1}).`);
+        continue;
+      }
       record.prompts.push(l.prompt);
       promptIds.set(l.prompt.id, record.prompts.length - 1);
       if (l.prompt.usage) addUsage(record.usage, l.prompt.usage);
@@ -124,16 +142,25 @@ export function applyJournal(record: RunRecord, lines: readonly JournalLine[], f
       continue;
     }
     const it = record.iterations.find((x) => x.index === l.iteration);
-    if (!it) bad(`Iteration ${l.iteration} is not in run.json.`);
-    const held = it!.messages.find((m) => m.id === l.message.id);
-    if (held) {
-      if (JSON.stringify(held) !== JSON.stringify(l.message)) bad(`Message ${l.message.id} differs from the one in run.json.`);
+    if (!it) {
+      refuse(`Iteration ${l.iteration} is not in run.json.`);
       continue;
     }
-    const next = messageId(l.iteration, it!.messages.length + 1);
-    if (l.message.id !== next) bad(`Message ${l.message.id ?? '(no id)'} is not the next message of iteration ${l.iteration} (${next}).`);
-    if (l.message.promptId !== undefined && !promptIds.has(l.message.promptId)) bad(`Message ${l.message.id} names prompt ${l.message.promptId}, which the run does not have.`);
-    it!.messages.push(l.message);
+    const held = it.messages.find((m) => m.id === l.message.id);
+    if (held) {
+      if (JSON.stringify(held) !== JSON.stringify(l.message)) refuse(`Message ${l.message.id} differs from the one in run.json.`);
+      continue;
+    }
+    const next = messageId(l.iteration, it.messages.length + 1);
+    if (l.message.id !== next) {
+      refuse(`Message ${l.message.id} is not the next message of iteration ${l.iteration} (${next}).`);
+      continue;
+    }
+    if (l.message.promptId !== undefined && !promptIds.has(l.message.promptId)) {
+      refuse(`Message ${l.message.id} names prompt ${l.message.promptId}, which the run does not have.`);
+      continue;
+    }
+    it.messages.push(l.message);
     out.applied++;
   }
   return out;
@@ -143,7 +170,7 @@ export function applyJournal(record: RunRecord, lines: readonly JournalLine[], f
  * The journal of a run, parsed; undefined when there is none. A link (even inside the review), a FIFO, a folder or
  * anything outside the review is refused (JournalError), like any record file.
  */
-export async function readJournal(reviewRoot: string, runId: string): Promise<{ lines: JournalLine[]; torn: boolean; bytes: number } | undefined> {
+export async function readJournal(reviewRoot: string, runId: string): Promise<{ lines: JournalLine[]; at: number[]; refused: Refused[]; torn: boolean; bytes: number } | undefined> {
   const file = journalFile(runId);
   let text: string;
   try {
@@ -173,10 +200,17 @@ export async function checkpointJournal(reviewRoot: string, record: RunRecord): 
   countWrite(Buffer.byteLength(data));
 }
 
-/** Reads the journal of a run and applies it over its run.json record (in place). Throws JournalError. */
+/**
+ * Reads the journal of a run and applies it over its run.json record (in place), judging people's lines against the
+ * review's team (read only when the journal has lines past run.json's checkpoint). Throws JournalError.
+ */
 export async function mergeJournal(reviewRoot: string, record: RunRecord): Promise<JournalMerge | undefined> {
   const j = await readJournal(reviewRoot, record.id);
-  return j ? applyJournal(record, j.lines, journalFile(record.id)) : undefined;
+  if (!j) return undefined;
+  const last = j.lines.map((l) => 'checkpoint' in l && l.checkpoint === record.updatedAt).lastIndexOf(true);
+  const roster = j.lines.slice(last + 1).some((l) => 'message' in l || 'pins' in l) ? await readRoster(reviewRoot) : undefined;
+  const merged = applyJournal(record, j.lines, journalFile(record.id), roster, j.at);
+  return { ...merged, refused: [...j.refused, ...merged.refused] };
 }
 
 /** What is durable (in run.json or the journal), to tell what a save must add. */
@@ -300,7 +334,7 @@ export class RecordWriter {
           continue;
         }
         if (m.id !== messageId(it.index, k + 1)) return undefined;
-        lines.push({ iteration: it.index, message: m as Message });
+        lines.push({ iteration: it.index, message: m } as JournalLine);
         messages++;
       }
     }

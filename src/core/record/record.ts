@@ -6,8 +6,9 @@
  */
 import * as z from 'zod';
 import { discussionSettingFields } from '../settings/discussionSchema';
-import { PHASES } from '../settings/discussionSettings';
+import { CONSENSUS_METHODS, PHASES } from '../settings/discussionSettings';
 import { wholeSetting } from '../settings/settingBounds';
+import { AtField, EntryIdField, MessageIdField, PersonIdField } from './fields';
 
 export const RUN_RECORD_VERSION = 1;
 
@@ -72,7 +73,7 @@ export const MessageSchema = z.object({
   /** Records without it read as "proxy". */
   kind: MessageKindSchema.optional(),
   /** Designer id (or guest id for guest messages). */
-  speaker: z.string(),
+  speaker: PersonIdField,
   /** 1-based scheduled turn of this speaker within the iteration; null for a message outside the schedule (a person
    * speaking up, a turn asked for by an @mention, a guest). */
   turn: z.number().int().positive().nullable(),
@@ -81,15 +82,19 @@ export const MessageSchema = z.object({
   phase: z.enum(PHASES).optional(),
   /** A person's "/pass" at their own turn: their proxy speaks that turn instead. */
   pass: z.boolean().optional(),
-  /** Ids named with @ in a person's message, in the order named: they speak next. */
-  mentions: z.array(z.string()).optional(),
+  /** Ids named with @ in a person's message, in the order named: they speak next (each once: recordCheck.ts). */
+  mentions: z.array(PersonIdField).optional(),
   /** The message whose @mention asked for this turn. */
   replyTo: z.string().optional(),
   /** The inbox entry a person's message came from (so a message taken in twice after a crash is kept once). */
-  entry: z.string().optional(),
+  entry: EntryIdField.optional(),
   /** Id of the prompt in `prompts` that produced this message. */
   promptId: z.string().optional(),
   at: z.string().optional(),
+  /** The engine stopped this answer at its length limit (finish_reason "length"): the content is what came before. */
+  cut: z.literal(true).optional(),
+  /** Citations (an "Image k", an option or reference id, a member's name) the round did not show, as written. */
+  ungrounded: z.array(z.string()).optional(),
 });
 export type Message = z.infer<typeof MessageSchema>;
 
@@ -274,10 +279,10 @@ export type WaitingFor = z.infer<typeof WaitingForSchema>;
 
 export const PinSchema = z.object({
   /** Message id (`i1-m3`). */
-  message: z.string(),
+  message: MessageIdField,
   /** Designer id of the person who pinned it. */
-  by: z.string(),
-  at: z.string(),
+  by: PersonIdField,
+  at: AtField,
 });
 export type Pin = z.infer<typeof PinSchema>;
 
@@ -304,6 +309,19 @@ export const RunRecordSchema = z.object({
   prompts: z.array(PromptRecordSchema),
   /** Kendall's W of the team's own rankings when the run started (unweighted, tie-corrected). */
   kendallW: z.number().optional(),
+  /**
+   * The team's own consensus when the run started (weights count): weighted Borda best first, Schulze tiers, whether they
+   * differ (and the sentence saying how), and `method`, the one the remix agent falls back on (review.yaml `consensus`).
+   */
+  consensus: z
+    .object({
+      method: z.enum(CONSENSUS_METHODS),
+      borda: z.array(z.string().max(200)).max(100),
+      schulze: z.array(z.array(z.string().max(200)).max(100)).max(100),
+      differsFromBorda: z.boolean(),
+      sentence: z.string().max(2000).optional(),
+    })
+    .optional(),
   /** Why the run failed or was cancelled, in words. */
   error: z.string().optional(),
   /** (evaluation) When the last re-ranking of the blind re-rank set was saved through the panel (ISO time). */
@@ -319,7 +337,7 @@ export const RunRecordSchema = z.object({
    * runs/<id>/baseline.md. Its prompt is in `prompts` (kind "baseline"); its usage is kept here, apart from the run's.
    */
   baseline: z
-    .object({ file: z.literal('baseline.md'), promptId: z.string(), usage: UsageSchema.partial().optional(), costUsd: z.number().nonnegative().optional() })
+    .object({ file: z.literal('baseline.md'), promptId: z.string(), usage: UsageSchema.partial().optional(), costUsd: z.number().nonnegative().optional(), cut: z.literal(true).optional() })
     .optional(),
   /**
    * (contract §7) Made against the bundled scripted server (`npm run demo`, `npm run scripted-server`): its answers are canned,
@@ -328,7 +346,7 @@ export const RunRecordSchema = z.object({
    */
   scripted: z.literal(true).optional(),
   /** The ids (file names without .json) of the inbox entries this record took in, in order: an entry is never taken twice. */
-  takenIn: z.array(z.string().max(200)).optional(),
+  takenIn: z.array(EntryIdField).optional(),
 });
 
 /** A record's task (older records read as design runs). */

@@ -15,6 +15,7 @@ import { zodSentence } from '../zodText';
 import { optionIdOfName } from '../review/options';
 import { RunRecordSchema, type RunRecord } from './record';
 import { SETTING_BOUNDS } from '../settings/settingBounds';
+import { MAX_SAY_CHARS } from './fields';
 
 export type JsonPath = (string | number)[];
 
@@ -156,6 +157,10 @@ export function checkBounds(r: RunRecord): RecordProblem | undefined {
         tooMany(mentions.length, L.mentions, [...at, 'messages', m, 'mentions', L.mentions], 'mentions in one message') ??
         duplicate(mentions, [...at, 'messages', m, 'mentions'], 'The mentioned id');
       if (problem) return problem;
+      // A person's message was at most MAX_SAY_CHARS at intake; a longer one was never taken in by the tool.
+      if (msg.kind === 'human' && msg.content.length > MAX_SAY_CHARS) {
+        return { path: [...at, 'messages', m, 'content'], message: `A person's message is at most ${MAX_SAY_CHARS} characters; this one has ${msg.content.length}, so the tool never took it in.` };
+      }
     }
   }
   problem = duplicate(

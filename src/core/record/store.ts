@@ -95,7 +95,8 @@ export function recordFile(runId: string): string {
 
 /** A run record, or why it cannot be used: diagnostics like `runs/<id>/run.json:<line>:<col>: error: …` (one, today). */
 export type RunRecordLoad =
-  | { record: RunRecord; diagnostics?: undefined; missing?: undefined }
+  /** `refused`: journal lines not applied (each a warning at its line): the record is what the driver wrote without them. */
+  | { record: RunRecord; diagnostics?: undefined; missing?: undefined; refused?: Diagnostic[] }
   /** `missing`: there is no such run (no run.json in its folder), as opposed to a broken one. */
   | { record?: undefined; diagnostics: Diagnostic[]; missing?: boolean };
 
@@ -156,8 +157,10 @@ export async function loadRunRecord(reviewRoot: string, runId: string): Promise<
   }
   const record = checked.record;
   // Between two rewrites of run.json, what the run added is in its journal (journal.ts): applied over the record.
+  let refused: Diagnostic[] | undefined;
   try {
-    await mergeJournal(reviewRoot, record);
+    const merged = await mergeJournal(reviewRoot, record);
+    if (merged?.refused.length) refused = merged.refused;
   } catch (err) {
     if (err instanceof JournalError) return { diagnostics: [err.diagnostic] };
     throw err;
@@ -180,19 +183,21 @@ export async function loadRunRecord(reviewRoot: string, runId: string): Promise<
       return bad(problem, line, column);
     }
   }
-  return { record: normaliseMessages(record) };
+  return { record: normaliseMessages(record), ...(refused ? { refused } : {}) };
 }
 
 /**
  * loadRunRecord that throws: a plain sentence when there is no such run, RunRecordError (its message: the diagnostic
- * lines) when the record is broken.
+ * lines) when the record is broken. `onNote` hears each journal line refused (file:line: warning: …).
  */
-export async function readRunRecord(reviewRoot: string, runId: string): Promise<RunRecord> {
+export async function readRunRecord(reviewRoot: string, runId: string, onNote?: (line: string) => void): Promise<RunRecord> {
   const loaded = await loadRunRecord(reviewRoot, runId);
   if (loaded.diagnostics) {
     if (loaded.missing) throw new Error(loaded.diagnostics[0]!.message);
     throw new RunRecordError(loaded.diagnostics);
   }
+  // Journal lines the driver would not have written: said, never applied (the run stays readable).
+  for (const d of loaded.refused ?? []) onNote?.(formatDiagnostic(d));
   return loaded.record;
 }
 

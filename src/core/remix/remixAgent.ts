@@ -18,7 +18,8 @@ import type { DecisionPoint, Iteration } from '../record/record';
 import { discussionOf } from '../settings/discussionSettings';
 import { remixesPerIterationOf } from '../record/remixes';
 import { temperatureOf } from '../discussion/discussion';
-import { bordaCount } from '../stats/borda';
+import { teamOrder, type TeamRanking } from './teamOrder';
+import { directionsProblem } from '../grounding/citations';
 
 /** 1 repair + 2 retries after the first answer. */
 export const REMIX_EXTRA_ATTEMPTS = STRUCTURED_EXTRA_ATTEMPTS;
@@ -240,7 +241,10 @@ export async function runRemixAgent(ctx: StepContext, r: RemixAgentInput): Promi
   const structured = { name: final ? 'teamfusion_final_pick' : 'teamfusion_remix', strict: true, schema };
 
   const weighted = discussionOf(ctx.settings).hierarchy === 'weighted';
-  const weightedOrder = weightedBordaOrder(ctx.designers, candidateIds);
+  const consensus = ctx.settings.consensus ?? 'borda';
+  // The team's own consensus order breaks ties and fills a short ranking: under weighted, or whenever Schulze is chosen.
+  const teamOrdered = weighted || consensus === 'schulze';
+  const weightedOrder = teamOrder(ctx.designers, candidateIds, consensus);
   const base: ChatMessage[] = [
     ...r.prefix,
     ...conversationMessages(ctx, it),
@@ -250,7 +254,8 @@ export async function runRemixAgent(ctx: StepContext, r: RemixAgentInput): Promi
       designers: ctx.designers,
       topK,
       hierarchy: discussionOf(ctx.settings).hierarchy,
-      weightedOrder: weighted ? weightedOrder : undefined,
+      weightedOrder: teamOrdered ? weightedOrder : undefined,
+      consensus,
       mode: discussionOf(ctx.settings).mode,
       personaRole: ctx.settings.personaRole,
       remixes,
@@ -261,7 +266,17 @@ export async function runRemixAgent(ctx: StepContext, r: RemixAgentInput): Promi
     iteration: it.index,
     base,
     structured,
-    parse: (content) => parseAnswer(content, validator, weighted ? weightedOrder : candidateIds, topK),
+    parse: (content): Parsed => {
+      const parsed = parseAnswer(content, validator, teamOrdered ? weightedOrder : candidateIds, topK);
+      if ('error' in parsed) return parsed;
+      // Directions may not rest on an image the round did not have (repaired like an id outside the enum).
+      const problem = directionsProblem([parsed.answer.editingDirections, ...(parsed.answer.proposals ?? []).map((p) => p.editingDirections)], {
+        labels: [...r.candidates.map((c) => c.label), ...(r.references ?? []).map((x) => x.label)],
+        remixIds: r.candidates.flatMap((c) => (c.remixId ? [c.remixId] : [])),
+        members: ctx.designers.flatMap((d) => [d.id, d.name]),
+      });
+      return problem ? { error: problem } : parsed;
+    },
   });
   applyAnswer(ctx, r, answer.answer, answer.filled);
   await ctx.save();
@@ -322,16 +337,9 @@ export async function askStructured<T>(
 
 type Parsed = { answer: RemixAnswer; filled: string[] } | { error: string };
 
-/**
- * Candidates in weighted-Borda order of the designers' own rankings (weights from the rankings / review.yaml); candidates no
- * designer ranked (remixes) keep their place after the ranked ones, in the given order. Ties keep the given order.
- */
-export function weightedBordaOrder(designers: readonly { weight: number; entries: readonly { option: string; rank: number }[] }[], candidateIds: readonly string[]): string[] {
-  const ranked = candidateIds.filter((id) => designers.length > 0 && designers.every((d) => d.entries.some((e) => e.option === id)));
-  if (ranked.length < 2) return [...candidateIds];
-  const matrix = designers.map((d) => ranked.map((id) => d.entries.find((e) => e.option === id)!.rank));
-  const order = bordaCount(matrix, ranked, designers.map((d) => d.weight)).map((b) => b.option);
-  return [...order, ...candidateIds.filter((id) => !ranked.includes(id))];
+/** Candidates in weighted-Borda order of the designers' own rankings (see teamOrder). */
+export function weightedBordaOrder(designers: readonly TeamRanking[], candidateIds: readonly string[]): string[] {
+  return teamOrder(designers, candidateIds, 'borda');
 }
 
 /** `fillOrder`: the order in which missing ranking places are completed (the candidates' order, or the weighted Borda). */

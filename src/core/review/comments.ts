@@ -10,7 +10,7 @@ import { LIMITS, listInReview, ReviewFileError, statInReview } from '../files/re
 import { checkNesting } from '../files/nesting';
 import type { DesignerComment, Diagnostic } from './model';
 import { capPerFile, error, sortDiagnostics, warning } from '../diagnostics/diagnostics';
-import { designerKey } from './designerId';
+import { designerKey, MAX_MEMBERS, tooManyMembersMessage } from './designerId';
 import { OnePersonOneFile } from './samePerson';
 import { designerField, roleField, weightField } from '../rankings/rankingFields';
 import { naturalCompare } from './naturalOrder';
@@ -195,6 +195,9 @@ export async function loadComments(root: string): Promise<{ comments?: DesignerC
   } catch {
     return { diagnostics: [error('comments', 'The comments/ folder could not be read (permission denied?).')], stated };
   }
+  const count = names.filter((n) => !n.startsWith('.') && COMMENT_EXT.test(n)).length;
+  // Still a brief review (comments: []): the folder's one error stands alone, without "options/ is missing" after it.
+  if (count > MAX_MEMBERS) return { comments: [], diagnostics: [error('comments', tooManyMembersMessage('comments', count))], stated };
   const comments: DesignerComment[] = [];
   const seen = new Map<string, string>();
   const people = new OnePersonOneFile('comment');

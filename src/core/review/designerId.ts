@@ -28,3 +28,14 @@ export function designerKey(id: string): string {
 export function sameDesigner(a: string, b: string): boolean {
   return designerKey(a) === designerKey(b);
 }
+
+/**
+ * The most members a review holds: ranking files in rankings/, comment files in comments/ (each counted before any is
+ * read). A discussion sends every member's turns, so the cap bounds the work of a run as MAX_OPTIONS bounds the images.
+ */
+export const MAX_MEMBERS = 50;
+
+/** The one sentence for a folder of more member files than MAX_MEMBERS (none of them was read). */
+export function tooManyMembersMessage(folder: 'rankings' | 'comments', count: number): string {
+  return `${folder}/ has ${count} ${folder === 'rankings' ? 'ranking' : 'comment'} files; a review has at most ${MAX_MEMBERS} members. Move some out (no file was read).`;
+}

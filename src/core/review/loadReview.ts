@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { LIMITS, listInReview, ReviewFileError, statInReview } from '../files/reviewFiles';
 import type { DesignerRanking, Diagnostic, LoadOptions, LoadResult, Review, ReviewConfig } from './model';
 import { capPerFile, error, hasErrors, sortDiagnostics, warning } from '../diagnostics/diagnostics';
-import { designerKey } from './designerId';
+import { designerKey, MAX_MEMBERS, tooManyMembersMessage } from './designerId';
 import { OnePersonOneFile } from './samePerson';
 import { naturalCompare } from './naturalOrder';
 import { loadOptions, mapLimited } from './options';
@@ -100,6 +100,11 @@ async function loadRankings(
     return { designers, diagnostics };
   }
 
+  const count = names.filter((n) => !n.startsWith('.') && rankingFormatOf(n)).length;
+  if (count > MAX_MEMBERS) {
+    diagnostics.push(error('rankings', tooManyMembersMessage('rankings', count)));
+    return { designers, diagnostics };
+  }
   // The ranking files are read a few at a time (a large team's folder is mostly waiting on the disk), then checked in order.
   const reads = new Map(
     await mapLimited(names.filter((n) => !n.startsWith('.') && rankingFormatOf(n)), 8, async (name) =>

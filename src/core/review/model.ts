@@ -2,7 +2,7 @@
  * The in-memory shape of a review folder (contract §1). Produced by `loadReview`, consumed by statistics,
  * the run engine, the CLI and the extension. No `vscode` import anywhere under src/core.
  */
-import type { DiscussionMode, Hierarchy, ImageQuality, ImageSize, PersonaRole, PromptLayers, SpeakingOrder } from '../settings/discussionSettings';
+import type { ConsensusMethod, DiscussionMode, Hierarchy, ImageQuality, ImageSize, PersonaRole, PromptLayers, SpeakingOrder } from '../settings/discussionSettings';
 import type { Guest } from './guests';
 
 export type { Guest } from './guests';
@@ -97,6 +97,8 @@ export interface ReviewConfig {
   leadSpeaksLast?: boolean;
   maxConcurrency?: number;
   hierarchy?: Hierarchy;
+  /** Which consensus order of the team's own rankings a run falls back on (default borda). */
+  consensus?: ConsensusMethod;
   personaRole?: PersonaRole;
   temperature?: number;
   imageSize?: ImageSize;
@@ -104,7 +106,9 @@ export interface ReviewConfig {
   /** The team's prompt layers: goal and style replace the defaults; collaborativeMove is added. */
   prompts?: PromptLayers;
   /** Team roles/weights by designer id (contract §1); used when a ranking file leaves role/weight out. */
-  team?: Record<string, { role?: string; weight?: number }>;
+  team?: Record<string, { role?: string; weight?: number; git?: string | string[] }>;
+  /** Over `--sync`, an inbox entry is taken in only when `git verify-commit` accepts the commits that made it (default false). */
+  requireSignedCommits?: boolean;
   /** Designers who take over their proxy in every run (like `run --human`). */
   humans?: string[];
   /** Perspectives that are not on the team; they speak only when called in. */

@@ -41,6 +41,9 @@ export async function loadReferences(root: string, decodeImages: boolean): Promi
   });
   const diagnostics = [...scan.diagnostics];
   const references: ReviewReference[] = (scan.images ?? []).map((img, i) => ({ ...img, label: `Reference ${i + 1}` }));
+  // A folder that could not be scanned (too many images, unreadable) has said so once: its notes are not checked against
+  // an empty list of ids, which would add one "not a reference" error per note.
+  if (scan.exists && scan.ids === undefined) return { references, diagnostics: sortDiagnostics(diagnostics) };
   const ids = scan.ids ?? [];
   const notes = await loadNotes(root, ids, scan.exists);
   diagnostics.push(...notes.diagnostics);

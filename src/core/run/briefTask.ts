@@ -228,6 +228,12 @@ export async function runBaseline(ctx: StepContext, review: Review, prices: Pric
   }
   const text = answer.text.trim();
   if (!text) throw new Error('The direct baseline came back empty; resume the run to ask again.');
+  const cut = answer.finishReason === 'length';
+  if (cut) {
+    const line = "The direct baseline was cut off by the model's length limit (finish_reason \"length\"); baseline.md keeps what came and run.json marks it cut.";
+    ctx.log(`warning: ${line}`);
+    ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'warning', message: line });
+  }
   await writeReviewFile(ctx.reviewRoot, reviewRelative(ctx.record.id, BASELINE_FILE), `${text}\n`);
   const promptId = `p${ctx.record.prompts.length + 1}`;
   // Recorded like every prompt, but its usage is not the run's: it is kept on the baseline, its cost shown apart.
@@ -243,7 +249,7 @@ export async function runBaseline(ctx: StepContext, review: Review, prices: Pric
   });
   const usage = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, images: 0, ...answer.usage };
   const cost = estimateCost(usage, ctx.settings, prices);
-  ctx.record.baseline = { file: BASELINE_FILE, promptId, ...(answer.usage ? { usage: answer.usage } : {}), ...(cost !== undefined ? { costUsd: cost } : {}) };
+  ctx.record.baseline = { file: BASELINE_FILE, promptId, ...(answer.usage ? { usage: answer.usage } : {}), ...(cost !== undefined ? { costUsd: cost } : {}), ...(cut ? { cut: true as const } : {}) };
   await ctx.save();
 }
 

@@ -76,6 +76,7 @@ export function resultMarkdown(record: RunRecord, people: readonly Person[]): st
   if (record.kendallW !== undefined) {
     out.push(`- Team agreement before the run: Kendall's W = ${record.kendallW.toFixed(2)} (${agreementBand(record.kendallW)})`);
   }
+  for (const line of consensusLines(record)) out.push(line);
   out.push('');
 
   out.push('## Final pick', '');
@@ -218,10 +219,18 @@ export function transcriptEntry(m: Message, people: readonly Person[]): string {
   }
   if (m.kind === 'guest') {
     const role = people.find((p) => p.id === m.speaker)?.role;
-    return `**${name}** (guest${role ? `, ${escapeMarkdown(role)}` : ''}${asked}) · ${m.id}: ${md(m.content)}`;
+    return `**${name}** (guest${role ? `, ${escapeMarkdown(role)}` : ''}${asked}) · ${m.id}: ${md(m.content)}${messageMarks(m)}`;
   }
   const turn = m.turn === null ? `extra turn${asked}` : `turn ${m.turn}${asked}`;
-  return `**${name}** (${turn}) · ${m.id}: ${md(m.content)}`;
+  return `**${name}** (${turn}) · ${m.id}: ${md(m.content)}${messageMarks(m)}`;
+}
+
+/** What transcript.md says after a message the engine cut off, or one citing what its round did not show. */
+export function messageMarks(m: Pick<Message, 'cut' | 'ungrounded'>): string {
+  let out = '';
+  if (m.cut) out += " *(cut off: the model's length limit ended this answer)*";
+  if (m.ungrounded?.length) out += ` *(cites what this round did not show: ${m.ungrounded.map((c) => escapeMarkdown(c)).join(', ')})*`;
+  return out;
 }
 
 /** Who took over their proxy and which guests were called in. */
@@ -240,4 +249,17 @@ function pinsSection(record: RunRecord, people: readonly Person[]): string[] {
   const lines = pinnedLines(record, (id) => nameIn(people, id));
   if (!lines.length) return [];
   return ['## Pinned', '', ...lines.map((l) => `- Pinned by ${escapeMarkdown(l.by)}: **${escapeMarkdown(l.speaker)}**${l.kind === 'human' ? ' (in person)' : l.kind === 'guest' ? ' (guest)' : ''} · ${md(l.message)}: ${escapeMarkdown(l.content)}`), ''];
+}
+
+/** The team's own consensus before the run: Borda beside Schulze, and which one the run fell back on. */
+function consensusLines(record: RunRecord): string[] {
+  const c = record.consensus;
+  if (!c) return [];
+  const label = (id: string) => labelWithId(record, id);
+  const lines = [
+    `- Team consensus before the run (their own rankings, weights counted): Borda ${c.borda.map(label).join(', ')}; ` +
+      `Schulze ${c.schulze.map((tier) => tier.map(label).join(' = ')).join(', ')}.${c.method === 'schulze' ? ' The remix agent breaks ties by the Schulze order (consensus: schulze).' : ''}`,
+  ];
+  if (c.sentence) lines.push(`- ${md(c.sentence)}`);
+  return lines;
 }

@@ -26,12 +26,18 @@ export function isAbort(err: unknown, signal?: AbortSignal): boolean {
   return (err instanceof Error && err instanceof openaiSdk().APIUserAbortError) || err instanceof CancelledError || (err instanceof Error && err.name === 'AbortError');
 }
 
+/** What a timeout says: the setting that raises it, in VS Code and on the command line, and when to raise it. */
+export const TIMEOUT_ADVICE =
+  'A slow model (a local one above all: Ollama, LM Studio, llama.cpp) needs a longer timeout: raise the VS Code setting ' +
+  'teamfusion.requestTimeoutSeconds, or the environment variable TEAMFUSION_REQUEST_TIMEOUT_SECONDS on the command line ' +
+  '(seconds; 120 by default), then resume the run.';
+
 export function describeError(err: unknown, what: string): string {
   if (err instanceof StepError || err instanceof ImagesUnavailableError || err instanceof ModelRequestError || err instanceof ModelConfigError) return err.message;
   // A file of the review that cannot be used says what to do itself (a resume would meet it again).
   if (err instanceof ReviewFileError) return err.message;
   const OpenAI = openaiSdk();
-  if (err instanceof OpenAI.APIConnectionTimeoutError) return `${what} timed out, also after retries. Resume the run to try again.`;
+  if (err instanceof OpenAI.APIConnectionTimeoutError) return `${what} timed out, also after retries. ${TIMEOUT_ADVICE}`;
   if (err instanceof OpenAI.APIConnectionError) return `${what} could not reach the model endpoint (${tidy(err.message)}). Resume the run to try again.`;
   if (err instanceof OpenAI.AuthenticationError) return `${what} was refused: the API key was not accepted (401).`;
   if (err instanceof OpenAI.PermissionDeniedError) return `${what} was refused: no permission for this model (403).`;

@@ -18,6 +18,7 @@ import type { Review } from '../review/model';
 import { designerKey, sameDesigner } from '../review/designerId';
 import { reviewRankMatrix } from '../stats/analysis';
 import { kendallW } from '../stats/kendallW';
+import { teamConsensus } from './teamConsensus';
 import { prepareImage, readImageFile } from '../llm/images';
 import { estimateCost, mergePrices, type PriceTable } from '../llm/pricing';
 import type { StepContext } from './context';
@@ -45,6 +46,8 @@ import { SETTING_BOUNDS } from '../settings/settingBounds';
 import { checkWritable, mkdirInReview, resolveInReview } from '../files/reviewFiles';
 import { withRunLock } from '../record/lock';
 import { PromptPartsWriter } from '../record/promptParts';
+import { checkRunWork, estimateRun } from './runEstimate';
+import type { ConfirmCost } from '../llm/costQuestion';
 import { SyncStopError, type RunSync } from '../sync/runSync';
 
 export { listRuns, readRunRecord } from '../record/store';
@@ -77,6 +80,8 @@ export interface RunnerOptions {
    * (status "waiting", the inbox polled) until the answer is there; false (default) stops it with status "waiting".
    */
   holdWhenWaiting?: boolean;
+  /** The cost question (core/llm/costQuestion.ts), asked before a new run above its thresholds; without a yes nothing is sent. */
+  confirm?: ConfirmCost;
   /** The run goes through the team's git remote (core/sync): pulls at turn boundaries, a commit + push per saved change. */
   sync?: RunSync;
   /** With holdWhenWaiting: stop with status "waiting" after this long without the person's answer. */
@@ -117,10 +122,14 @@ export async function startRun(o: RunnerOptions): Promise<RunRecord> {
   };
   const w = task.kind === 'design' ? teamKendallW(review, settings.designers) : undefined;
   if (w !== undefined) record.kendallW = w;
+  const consensus = task.kind === 'design' ? teamConsensus(participants(review, settings), review.options, settings.consensus) : undefined;
+  if (consensus) record.consensus = consensus;
   // Validation first (nothing is sent for an unknown person); then the image endpoint is checked before any paid request.
   mergeIds(undefined, review.config.humans, o.humans, review.designers.map((d) => d.id), 'designer');
-  mergeIds(undefined, undefined, o.guests, (review.config.guests ?? []).map((g) => g.id), 'guest');
+  const guests = mergeIds(undefined, undefined, o.guests, (review.config.guests ?? []).map((g) => g.id), 'guest');
   await resolveInReview(review.root, reviewRelative(record.id, '')); // a runs/ that leads out is refused before anything is sent
+  // Bounded work (runEstimate.ts): a run too large for a request is refused, a costly one asked for, before anything is built.
+  await checkRunWork(estimateRun(review, task.kind, { ...settings, ...(guests ? { guests } : {}) }, o.prices), o.confirm, 'This run');
   if (task.usesImages) await checkImageEndpoint(backends.images, record, o.signal);
   return withRunLock(review.root, record.id, () => drive(o, review, record, false), o.log);
 }
@@ -136,9 +145,16 @@ export async function checkImageEndpoint(images: ImageBackend, record: RunRecord
   if (problem) throw new ModelConfigError(problem);
 }
 
-/** Every file a run's driver rewrites in its folder (checked writable before a resume or refine sends anything). */
-export function driverOutputs(runId: string): string[] {
-  return ['run.json', 'journal.jsonl', 'prompts.jsonl', 'transcript.md', 'result.md'].map((f) => reviewRelative(runId, f));
+/**
+ * Every file a run's driver may still write in its folder, checked writable before a resume or refine sends anything: the
+ * record files, and in each round's folder its revised brief (a committed link at iteration-<k>/ is refused up front, not
+ * after the round was paid for), and a brief run's baseline.
+ */
+export function driverOutputs(record: Pick<RunRecord, 'id' | 'task'> & { settings: Pick<RunSettings, 'iterations'> }, rounds = record.settings.iterations): string[] {
+  const files = ['run.json', 'journal.jsonl', 'prompts.jsonl', 'transcript.md', 'result.md'];
+  for (let k = 1; k <= rounds; k++) files.push(`iteration-${k}/brief.md`);
+  if (taskOf(record) === 'brief') files.push('baseline.md');
+  return files.map((f) => reviewRelative(record.id, f));
 }
 
 /** Continues a failed, cancelled or interrupted run from its record; recorded turns are never asked again. */
@@ -147,9 +163,9 @@ export async function resumeRun(o: RunnerOptions & { runId: string }): Promise<R
   await readRunRecord(o.reviewRoot, o.runId); // no such run, or a broken record: refused before anything is touched
   // One driver per run (lock.ts): refused while another process drives it; the record is read again under the lock.
   return withRunLock(review.root, o.runId, async () => {
-    const record = await readRunRecord(o.reviewRoot, o.runId);
+    const record = await readRunRecord(o.reviewRoot, o.runId, o.log);
     if (record.status === 'completed') return record;
-    await checkWritable(review.root, driverOutputs(record.id)); // a link at an output is refused before anything is sent
+    await checkWritable(review.root, driverOutputs(record)); // a link at an output is refused before anything is sent
     return drive(o, review, record, true);
   }, o.log);
 }
@@ -176,7 +192,7 @@ async function refineLocked(o: RunnerOptions & { runId: string; feedback?: strin
   if (record.iterations.length + adds > max) {
     throw new Error(`Run ${o.runId} has ${record.iterations.length} iterations; a refinement adds ${adds === 1 ? 'one' : 'two'}, and a run has at most ${max}. Start a new run instead.`);
   }
-  await checkWritable(review.root, driverOutputs(record.id)); // a link at an output is refused before anything is sent
+  await checkWritable(review.root, driverOutputs(record, record.iterations.length + adds)); // a link at an output is refused before anything is sent
   record.settings.iterations = record.iterations.length + adds;
   record.finalPick = undefined;
   return drive(o, review, record, true);

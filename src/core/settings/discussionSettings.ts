@@ -18,6 +18,10 @@ export type SpeakingOrder = (typeof SPEAKING_ORDERS)[number];
 export const HIERARCHIES = ['flat', 'weighted', 'lead-decides'] as const;
 export type Hierarchy = (typeof HIERARCHIES)[number];
 
+/** Which consensus order of the team's own rankings a run uses for its tie-breaks and fills (default borda). */
+export const CONSENSUS_METHODS = ['borda', 'schulze'] as const;
+export type ConsensusMethod = (typeof CONSENSUS_METHODS)[number];
+
 export const PERSONA_ROLES = ['system', 'user'] as const;
 export type PersonaRole = (typeof PERSONA_ROLES)[number];
 

@@ -43,6 +43,7 @@ export function resolveRunSettings(
     leadSpeaksLast: config.leadSpeaksLast,
     maxConcurrency: config.maxConcurrency,
     hierarchy: config.hierarchy,
+    consensus: config.consensus,
     personaRole: config.personaRole,
     temperature: config.temperature,
     imageSize: config.imageSize,

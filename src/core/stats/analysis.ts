@@ -4,6 +4,7 @@
  */
 import type { Review } from '../review/model';
 import { bordaCount, type BordaEntry } from './borda';
+import { schulzeSummary, type SchulzeSummary } from './consensus';
 import { agreementBand, kendallW, type AgreementBand } from './kendallW';
 import { permutationPValue, resolvePermutationOptions } from './permutation';
 import { summarizeOptions, type OptionSummary } from './perOption';
@@ -46,6 +47,8 @@ export interface Analysis {
   borda: BordaEntry[];
   /** Borda with each designer's points multiplied by the designer's weight. */
   weightedBorda: BordaEntry[];
+  /** Schulze order of the same rankings, designers counted with their weights, beside the weighted Borda order. */
+  schulze: SchulzeSummary;
   /** Kendall's tau-b between designers (ids in review order); symmetric, 1 on the diagonal. */
   pairwise: { designers: string[]; tau: number[][] };
   perOption: OptionSummary[];
@@ -91,6 +94,7 @@ export function analyzeReview(review: Review, opts: AnalyzeOptions = {}): Analys
   const tau = tauBMatrix(avg);
   const low = lowestMeanTau(tau);
   const designerIds = review.designers.map((d) => d.id);
+  const weights = review.designers.map((d) => d.weight);
 
   return {
     options,
@@ -112,11 +116,8 @@ export function analyzeReview(review: Review, opts: AnalyzeOptions = {}): Analys
       sentence: agreementSentence({ w: k.w, band, p: perm.pValue, raters: k.m }),
     },
     borda: bordaCount(avg, options),
-    weightedBorda: bordaCount(
-      avg,
-      options,
-      review.designers.map((d) => d.weight),
-    ),
+    weightedBorda: bordaCount(avg, options, weights),
+    schulze: schulzeSummary(avg, options, weights),
     pairwise: { designers: designerIds, tau },
     perOption: summarizeOptions(avg, options),
     outlier: low ? { designer: designerIds[low.index]!, meanTau: low.meanTau } : null,

@@ -25,6 +25,13 @@ export const analysisSchema = z.object({
   }),
   borda: z.array(bordaEntry),
   weightedBorda: z.array(bordaEntry),
+  schulze: z.object({
+    ranking: z.array(z.array(z.string())),
+    winners: z.array(z.string()),
+    differsFromBorda: z.boolean(),
+    condorcetWinner: z.string().nullable(),
+    sentence: z.string().nullable(),
+  }).optional(), // an analysis made before Schulze was added has none
   pairwise: z.object({ designers: z.array(z.string()), tau: z.array(z.array(z.number())) }),
   perOption: z.array(
     z.object({

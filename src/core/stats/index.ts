@@ -4,6 +4,10 @@ export type { Analysis, AnalysisDesigner, AnalyzeOptions, KendallSummary } from 
 export { analysisSchema } from './analysisSchema';
 export { bordaCount } from './borda';
 export type { BordaEntry } from './borda';
+export { bordaTiers, consensusOrder, differenceSentence, schulzeSummary, tiersText } from './consensus';
+export type { SchulzeSummary } from './consensus';
+export { pairwisePreferences, schulzeRanking, strictOrder, strongestPaths } from './schulze';
+export type { SchulzeResult } from './schulze';
 export { chiSquareUpperTail, logGamma, regularizedGammaP, regularizedGammaQ } from './chiSquare';
 export { agreementBand, kendallW } from './kendallW';
 export type { AgreementBand, KendallWResult } from './kendallW';

@@ -2,6 +2,7 @@
 import { printable } from '../files/reviewFiles';
 import type { Analysis } from './analysis';
 import { contestedBand } from './perOption';
+import { tiersText } from './consensus';
 import { bandWords } from './sentence';
 
 function fixed(x: number, digits: number): string {
@@ -73,6 +74,8 @@ export function formatAnalysisTable(a: Analysis): string {
     ),
   );
   out.push('');
+  out.push(...schulzeLines(a));
+  out.push('');
   const third = contestedBand(n);
   const top = third === 1 ? 'ranked 1st' : `in the top ${third}`;
   const bottom = third === 1 ? `ranked ${n}${ordinalSuffix(n)}` : `in the bottom ${third}`;
@@ -113,4 +116,13 @@ export function formatAnalysisTable(a: Analysis): string {
   }
   // Each entry is one line: whatever a name holds, it stays on it.
   return out.map((l) => printable(l)).join('\n') + '\n';
+}
+
+/** The Schulze order (ties as "="), and the sentence where it differs from Borda. */
+function schulzeLines(a: Analysis): string[] {
+  const weighted = a.designers.some((d) => d.weight !== 1);
+  const out = [`Consensus ranking (Schulze: pairwise majorities, strongest paths${weighted ? '; designers count with their weight' : ''})`];
+  out.push(`  ${tiersText(a.schulze.ranking)}`);
+  out.push(`  ${a.schulze.sentence ?? `Schulze agrees with ${weighted ? 'the weighted ' : ''}Borda.`}`);
+  return out;
 }

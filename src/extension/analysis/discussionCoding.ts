@@ -7,7 +7,8 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { CONFIRM_ABOVE_REQUESTS, codeDiscussion, costWords, topChoiceOf, type CodeDiscussionResult } from '../../core/analysis';
+import { codeDiscussion, topChoiceOf, type CodeDiscussionResult } from '../../core/analysis';
+import { confirmInModal } from '../costModal';
 import type { ChatBackend } from '../../core/llm/backend';
 import { createModelClient } from '../../core/llm/client';
 import { chatProviderSetting } from '../llm/chatModelChoice';
@@ -123,15 +124,7 @@ export class DiscussionCoding implements vscode.Disposable {
               ...(prices ? { prices } : {}),
               ...(designers ? { designers } : {}),
               // Long paid work asks first, in a modal, with the count and the estimated cost.
-              confirm: async (cost) => {
-                const go = 'Code the discussion';
-                const answer = await vscode.window.showWarningMessage(
-                  `Coding run ${runId} will send ${costWords(cost)}.`,
-                  { modal: true, detail: `More than ${CONFIRM_ABOVE_REQUESTS} requests are sent only when you confirm.` },
-                  go,
-                );
-                return answer === go;
-              },
+              confirm: confirmInModal(`Coding run ${runId}`, 'Code the discussion'),
               onProgress: (p) => {
                 progress.report({ message: `${p.coded} of ${p.total} coded. ${p.message}` });
                 emit({ runId, active: true, coded: p.coded, total: p.total, message: p.message });

@@ -227,7 +227,7 @@ export class ReviewsTree implements vscode.TreeDataProvider<TreeNode>, vscode.Di
         item.tooltip = `${c.title}\n${node.reviewRoot}\n${kind}: ${[
           c.options.length || !c.hasComments ? `${c.options.length} options · ${c.designers.length} designers` : '',
           c.hasComments ? `${c.comments.length} comments on the brief` : '',
-          `${c.runs.length} runs`,
+          `${c.runs.length} run${c.runs.length === 1 ? '' : 's'}`,
         ].filter(Boolean).join(' · ')}`;
         return item;
       }

@@ -8,7 +8,7 @@
  */
 import * as vscode from 'vscode';
 import { ModelRequestError, type ChatAnswer, type ChatBackend, type ChatRequest } from '../../core/llm/backend';
-import type { ChatMessage } from '../../core/llm/messages';
+import { checkRequestSize, type ChatMessage } from '../../core/llm/messages';
 import type { Usage } from '../../core/record/record';
 
 interface DataPartClass {
@@ -62,6 +62,7 @@ export class VsCodeChatBackend implements ChatBackend {
   }
 
   async chat(req: ChatRequest): Promise<ChatAnswer> {
+    checkRequestSize(req.messages); // the caps of every backend, before the request is built
     const messages = this.toLmMessages(req.messages);
     if (req.structured) messages.push(vscode.LanguageModelChatMessage.User(structuredInstruction(req.structured.schema)));
     const cts = new vscode.CancellationTokenSource();

@@ -11,6 +11,7 @@ import { OpenAIImageBackend } from '../../core/llm/openaiBackend';
 import type { RunEvent } from '../../core/run/events';
 import type { RunRecord } from '../../core/record/record';
 import { refineRun, resumeRun, startRun, type RunnerOptions } from '../../core/run/runner';
+import { confirmInModal } from '../costModal';
 import { ApiKeyStore, IMAGE_KEY } from './apiKeyStore';
 import { ChatModelChoice, chatProviderSetting } from '../llm/chatModelChoice';
 import { modelLabel } from '../llm/vscodeChat';
@@ -315,6 +316,7 @@ export class RunManager implements vscode.Disposable {
       log: (line) => this.log.info(this.redact(line)),
       // A person whose turn comes answers in the panel: the run holds (status "waiting") until they do.
       holdWhenWaiting: true,
+      confirm: confirmInModal('This run', 'Start the run'),
     };
     const cacheDir = this.cacheDir();
     if (cacheDir) options.cacheDir = cacheDir;

@@ -1,26 +1,33 @@
 /**
- * Runs the mock OpenAI server until SIGTERM/SIGINT (for e2e tests, manual runs and benchmarks).
+ * Runs the mock OpenAI server until SIGTERM/SIGINT (for e2e tests, manual runs, benchmarks and the scripted demo).
  *
- *   node out/test/support/openaiMock/cli.js [--port N] [--latency MS] [--no-strict] [--label TEXT]
+ *   node out/test/support/openaiMock/cli.js [--port N] [--latency MS] [--no-strict] [--label TEXT] [--from-run] [--quiet]
  *
  * --label TEXT starts every plain chat answer with TEXT (e.g. "(scripted)"), so a transcript made against this server can never
  * be mistaken for a real discussion (`npm run demo` uses it).
+ * --from-run answers from the run itself (runAnswers.ts: each proxy from its designer's ranking, the consensus from the
+ * round's orders, remixes blended from their sources) instead of the canned answers; `npm run demo` and
+ * `npm run scripted-server` use it.
+ * --quiet prints nothing but the first line.
  *
- * First stdout line: OPENAI_BASE_URL=http://127.0.0.1:PORT/v1 ; then one line per request.
+ * First stdout line: OPENAI_BASE_URL=http://127.0.0.1:PORT/v1 ; then one line per request (unless --quiet).
  */
 import { z } from 'zod';
 import { MockOpenAI } from './index';
 import { defaultReply } from './autoResponder';
+import { runFallback } from './runAnswers';
 
 const CliArgs = z.object({
   port: z.coerce.number().int().min(0).max(65535).default(0),
   latency: z.coerce.number().int().min(0).max(600_000).default(0),
   strict: z.boolean().default(true),
   label: z.string().min(1).max(80).optional(),
+  fromRun: z.boolean().default(false),
+  quiet: z.boolean().default(false),
 });
 type CliArgs = z.infer<typeof CliArgs>;
 
-const USAGE = 'Usage: node out/test/support/openaiMock/cli.js [--port N] [--latency MS] [--no-strict] [--label TEXT]';
+const USAGE = 'Usage: node out/test/support/openaiMock/cli.js [--port N] [--latency MS] [--no-strict] [--label TEXT] [--from-run] [--quiet]';
 
 export function parseCliArgs(argv: string[]): CliArgs {
   const raw: Record<string, unknown> = {};
@@ -31,6 +38,8 @@ export function parseCliArgs(argv: string[]): CliArgs {
     const inline = eq > 0 ? arg.slice(eq + 1) : undefined;
     if (name === '--no-strict') raw.strict = false;
     else if (name === '--strict') raw.strict = true;
+    else if (name === '--from-run') raw.fromRun = true;
+    else if (name === '--quiet') raw.quiet = true;
     else if (name === '--port' || name === '--latency' || name === '--label') {
       const value = inline ?? argv[++i];
       if (value === undefined) throw new Error(`${name} needs a value.`);
@@ -61,17 +70,18 @@ async function main(): Promise<void> {
     strict: args.strict,
     // The bundled scripted server always names itself, so every run made against it is recorded as scripted.
     scripted: true,
-    onLog: (line) => process.stdout.write(`${line}\n`),
+    ...(args.quiet ? {} : { onLog: (line: string) => process.stdout.write(`${line}\n`) }),
   });
   const label = args.label;
-  if (label) {
+  if (args.fromRun) mock.setFallback(runFallback(label ?? 'Scripted reply:'));
+  else if (label) {
     mock.setFallback((req) => {
       const reply = defaultReply(req);
       return reply.kind === 'chat' ? { ...reply, content: `${label} ${reply.content}` } : reply;
     });
   }
   process.stdout.write(`OPENAI_BASE_URL=${mock.baseURL}\n`);
-  process.stderr.write(`Mock OpenAI server listening (latency ${args.latency} ms, ${args.strict ? 'strict' : 'lenient'} spec checks against ${mock.specSource}).\n`);
+  if (!args.quiet) process.stderr.write(`Mock OpenAI server listening (latency ${args.latency} ms, ${args.strict ? 'strict' : 'lenient'} spec checks against ${mock.specSource}).\n`);
   let stopping = false;
   const stop = (): void => {
     if (stopping) return;

@@ -21,6 +21,7 @@ import { chatChunks, chatCompletion, makeUsage, PromptCache, promptUnits, type C
 import { multipartBoundary, parseMultipart } from './multipart';
 import { isObject } from './openapiSchema';
 import { editPng } from './png';
+import { blendPng } from './runImage';
 import { FilesAndBatches, type LineAnswer } from './batches';
 import { loadSpecValidator, type SpecValidator } from './specValidator';
 import { WAIT_CEILING_MS } from '../waitFor';
@@ -556,7 +557,7 @@ export class MockOpenAI {
         return; // Left open: ends when the client gives up or close() destroys it.
       case 'image':
         if (route !== 'edit') break;
-        await this.answerImage(reply.png, record, res);
+        await this.answerImage(reply.png ?? (reply.blend ? await blendPng(record.files) : undefined), record, res);
         return;
       case 'json':
         if (route === 'edit') {

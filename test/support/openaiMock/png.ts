@@ -74,7 +74,7 @@ export function patternPng(seed = 0, size = EDIT_SIZE): Buffer {
 type SharpFactory = typeof import('sharp');
 
 let sharpLoad: Promise<SharpFactory | undefined> | undefined;
-function loadSharp(): Promise<SharpFactory | undefined> {
+export function loadSharp(): Promise<SharpFactory | undefined> {
   sharpLoad ??= import('sharp').then(
     (m) => (m as unknown as { default?: SharpFactory }).default ?? (m as unknown as SharpFactory),
     () => undefined,

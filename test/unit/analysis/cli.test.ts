@@ -110,16 +110,23 @@ describe('teamfusion code-discussion (command line)', function () {
     assert.match(missing.stderr, /no-such-review is not a review folder \(it does not exist\); nothing was written or sent\./);
     assert.equal((await cli.run('code-discussion', root)).code, 2);
     assert.equal((await cli.run('code-discussion', root, RUN_ID, '--max-wait', 'soon')).code, 2);
+    // --poll-interval has a floor: a batch is never asked after in a busy loop.
+    for (const fast of ['0', '0.01', '0.999']) {
+      const r = await cli.run('code-discussion', root, RUN_ID, '--batch', '--poll-interval', fast);
+      assert.equal(r.code, 2, fast);
+      assert.match(r.stderr, new RegExp(`--poll-interval must be at least 1 second \\(found "${fast.replace('.', '\\.')}"\\)`));
+    }
+    assert.equal(mock.requests.length, 0);
   });
 
   it('--batch with a short --max-wait: the pending batch is said in words (exit 0) and collected by the next call', async () => {
     const { root } = await reviewWithRun();
     mock.batch.settings.pendingPolls = 2;
     scriptedCoder(mock);
-    const first = await cli.run('code-discussion', root, RUN_ID, '--batch', '--poll-interval', '0.01', '--max-wait', '0');
+    const first = await cli.run('code-discussion', root, RUN_ID, '--batch', '--poll-interval', '1', '--max-wait', '0');
     assert.equal(first.code, 0, first.stderr);
     assert.match(first.stderr, /The batch batch_mock\d+ is still validating; it is saved in analysis\.json/);
-    const second = await cli.run('code-discussion', root, RUN_ID, '--poll-interval', '0.01', '--max-wait', '5', '--json');
+    const second = await cli.run('code-discussion', root, RUN_ID, '--poll-interval', '1', '--max-wait', '5', '--json');
     mock.batch.settings.pendingPolls = 0;
     assert.equal(second.code, 0, second.stderr);
     const a = JSON.parse(second.stdout);

@@ -8,8 +8,8 @@ import { cleanCliEnv } from '../run/helpers';
 
 const REPO = path.resolve(__dirname, '../../../..');
 
-function demo(): { child: ReturnType<typeof spawn>; out: () => string; done: Promise<number | null> } {
-  const child = spawn(process.execPath, [path.join(REPO, 'scripts', 'demo.mjs')], { cwd: REPO, env: cleanCliEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+function demo(...args: string[]): { child: ReturnType<typeof spawn>; out: () => string; done: Promise<number | null> } {
+  const child = spawn(process.execPath, [path.join(REPO, 'scripts', 'demo.mjs'), ...args], { cwd: REPO, env: cleanCliEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
@@ -42,6 +42,32 @@ describe('npm run demo (scripted, no key)', function () {
     for (const f of ['result.md', 'transcript.md']) assert.match(await fs.readFile(path.join(runDir, f), 'utf8'), /^> \*\*Scripted run\.\*\*/);
     assert.match(await fs.readFile(path.join(runDir, 'transcript.md'), 'utf8'), /Scripted reply: /);
     assert.equal(await portOpen(url), false, 'the scripted server was stopped');
+  });
+
+  it('--task brief runs the brief sample, then rerank, judge and compare on it, labelled, and says how to do it by hand', async function () {
+    if (!existsSync(path.join(REPO, 'dist', 'cli.js'))) this.skip();
+    const d = demo('--task', 'brief');
+    const code = await d.done;
+    const out = d.out();
+    assert.equal(code, 0, out);
+    assert.match(out, /^\$ teamfusion run brief-review --task brief/m);
+    assert.match(out, /^\S.* \(turn 1, independent\): Scripted reply: From my reading of the brief: /m);
+    for (const command of ['rerank', 'judge', 'compare']) assert.match(out, new RegExp(`^\\$ teamfusion ${command} brief-review \\S+$`, 'm'));
+    assert.match(out, /npm run scripted-server/);
+    const runDir = /Run completed: (.+)$/m.exec(out)![1]!.trim();
+    for (const f of ['result.md', 'transcript.md']) assert.match(await fs.readFile(path.join(runDir, f), 'utf8'), /^> \*\*Scripted run\.\*\*/);
+    for (const f of ['rerank/A.md', 'rerank/B.md', 'rerank/key.json', 'judge.json', 'baseline.md']) assert.ok(existsSync(path.join(runDir, f)), f);
+    // The revised brief carries each member's own first point, word for word.
+    const revised = await fs.readFile(path.join(runDir, 'iteration-2', 'brief.md'), 'utf8');
+    assert.match(revised, /the real problem is the platform numbering/);
+    assert.match(revised, /Low vision is named once and then forgotten/);
+    assert.match(out, /Coverage of the members' points in the last round: 4 kept/);
+  });
+
+  it('an unknown task is a usage error', async () => {
+    const d = demo('--task', 'posters');
+    assert.equal(await d.done, 2);
+    assert.match(d.out(), /Unknown demo task "posters"/);
   });
 
   it('Ctrl-C stops the run and the scripted server', async function () {

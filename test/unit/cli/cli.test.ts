@@ -122,6 +122,38 @@ describe('CLI: validate / analyze / import (spawned node process)', function () 
       assert.match(r.stdout, /^\{\n {2}"options"/);
     });
 
+    it('Schulze beside Borda: --json gives the tiers, the winners and differsFromBorda; the text says how they differ', async () => {
+      // 3 designers A > B > C > D > E and 2 designers B > C > D > E > A: Borda puts B first, yet 3 of 5 prefer A to each other option.
+      const options = ['A', 'B', 'C', 'D', 'E'];
+      const ranking = (order: string) => options.map((o) => `  - option: "${o}"\n    rank: ${order.indexOf(o) + 1}\n    justification: Seen.\n`).join('');
+      const rankings: Record<string, string> = {};
+      for (const [id, order] of [['ann', 'ABCDE'], ['bo', 'ABCDE'], ['cy', 'ABCDE'], ['di', 'BCDEA'], ['ed', 'BCDEA']]) {
+        rankings[`${id}.yaml`] = `designer: ${id}\nranking:\n${ranking(order!)}`;
+      }
+      const root = await makeReview({ options: options.map((o) => `${o}.png`), rankings });
+      const r = await run('analyze', root, '--json');
+      assert.equal(r.code, 0, r.stderr);
+      const a = JSON.parse(r.stdout) as { borda: { option: string }[]; schulze: { ranking: string[][]; winners: string[]; differsFromBorda: boolean } };
+      assert.equal(a.borda[0]!.option, 'B');
+      assert.deepEqual(a.schulze.ranking, [['A'], ['B'], ['C'], ['D'], ['E']]);
+      assert.deepEqual(a.schulze.winners, ['A']);
+      assert.equal(a.schulze.differsFromBorda, true);
+      const text = await run('analyze', root);
+      assert.equal(text.code, 0, text.stderr);
+      assert.match(text.stdout, /^ {2}Borda puts B first; a majority prefers A to every other option\.$/m);
+      // di weighs 3: B's side wins the majorities and both orders put B first, but Borda keeps A above D and E.
+      rankings['di.yaml'] = rankings['di.yaml']!.replace('designer: di', 'designer: di\nweight: 3');
+      const heavy = await makeReview({ options: options.map((o) => `${o}.png`), rankings });
+      const h = JSON.parse((await run('analyze', heavy, '--json')).stdout) as typeof a;
+      assert.deepEqual(h.schulze.ranking, [['B'], ['C'], ['D'], ['E'], ['A']]);
+      assert.equal(h.schulze.differsFromBorda, true);
+      assert.match((await run('analyze', heavy)).stdout, /^ {2}Weighted Borda and Schulze both put B first but differ further down \(Borda: B, C, A, D, E; Schulze: B, C, D, E, A\)\.$/m);
+      // Where they agree, the text says so and differsFromBorda is false.
+      const same = await makeReview({ options: options.map((o) => `${o}.png`), rankings: { 'ann.yaml': rankings['ann.yaml']!, 'bo.yaml': rankings['bo.yaml']! } });
+      assert.equal((JSON.parse((await run('analyze', same, '--json')).stdout) as typeof a).schulze.differsFromBorda, false);
+      assert.match((await run('analyze', same)).stdout, /^ {2}Schulze agrees with Borda\.$/m);
+    });
+
     it('an invalid review: exit 1, diagnostics on stderr, nothing on stdout', async () => {
       const root = await makeReview({ brief: null });
       const r = await run('analyze', root, '--json');

@@ -70,7 +70,7 @@ describe('baseline: TeamFusion against the usual way (issue 19)', function () {
       ],
     );
     assert.match(bad.diagnostics[0]!.message, /pick "9" is not an option of this review.*1, 2, 3, 4, 5, 6/);
-    assert.match(bad.diagnostics[1]!.message, /startedAt must be an ISO time/);
+    assert.match(bad.diagnostics[1]!.message, /startedAt must be a real ISO time/);
     const backwards = checkDecisionText('pick: "1"\nstartedAt: 2026-11-24T09:30:00Z\ndecidedAt: 2026-11-24T09:18:00+00:00\n', OPTIONS);
     assert.equal(backwards.diagnostics.length, 1);
     assert.deepEqual([backwards.diagnostics[0]!.line, backwards.diagnostics[0]!.column], [3, 12]);
@@ -257,12 +257,23 @@ describe('baseline: TeamFusion against the usual way (issue 19)', function () {
           ['--pick', '2', '--started', 'this morning'],
           ['--pick', '2'],
           ['--pick', '2', '--started', '2999-01-01T00:00:00Z'],
+          // Days and times the calendar does not have (Date.parse would roll 02-30 over into March).
+          ['--pick', '2', '--started', '2026-02-30T10:00:00Z'],
+          ['--pick', '2', '--started', '2026-13-01T10:00:00Z'],
+          ['--pick', '2', '--started', '2026-11-24T24:30:00Z'],
+          ['--pick', '2', '--started', '2026-11-24T10:00:00+25:00'],
         ]) {
           const r = await run('decide', root, ...args);
           assert.equal(r.code, 1, `${args.join(' ')}: ${r.stderr}`);
           assert.doesNotMatch(r.stderr, /^\s+at /m);
         }
         assert.match((await run('decide', root, '--pick', '9', '--started', '2026-11-24T09:00:00Z')).stderr, /pick "9" is not an option/);
+        assert.match((await run('decide', root, '--pick', '2', '--started', '2026-02-30T10:00:00Z')).stderr, /^teamfusion decide: --started must be a real ISO time .*found "2026-02-30T10:00:00Z"/);
+        assert.deepEqual(
+          checkDecisionText('pick: "1"\nstartedAt: 2026-02-29T09:00:00Z\ndecidedAt: 2026-11-24T09:18:00Z\n', OPTIONS).diagnostics.map((d) => `${d.line}:${d.column} ${d.message.slice(0, 40)}`),
+          ['2:12 startedAt must be a real ISO time with a'],
+          '2026 is not a leap year: decision.yaml with February 29 is refused at its line',
+        );
         assert.deepEqual(await snapshot(root), before, 'nothing written');
         assert.equal((await run('decide', root)).code, 2);
         const ok = await run('decide', root, '--pick', '3', '--started', '2026-11-24T09:00:00Z');

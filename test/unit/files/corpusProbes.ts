@@ -227,6 +227,11 @@ export const CORPUS: { readonly [K in FileKindName]: CorpusEntry } = {
     command: ['judge', '<run>'],
     notApplicable: { manyProblems: 'refused at its first problem, in one line', duplicate: 'its verdicts are keyed by criterion in a JSON object', evilName: FIXED_NAME },
   },
+  criteria: {
+    file: 'criteria.json',
+    command: ['criteria'],
+    notApplicable: { manyProblems: 'refused at its first problem, in one line', duplicate: 'its criteria are checked whole: a name twice is its first problem', evilName: FIXED_NAME },
+  },
   batchOutput: { notAReviewFile: "the Batch API's output, read from the download by code-discussion --batch (byte cap and nesting per line in src/core/analysis/batch.ts)" },
   journal: { file: `${RUN}/journal.jsonl`, command: ['compare', '<run>'], notApplicable: { manyProblems: ONE_PROBLEM, duplicate: 'a message id twice is a tampered journal, refused at its first problem', evilName: FIXED_NAME } },
   // The price table is named by TEAMFUSION_PRICES (the user's environment, not the review); run reads it before anything.
@@ -430,6 +435,7 @@ export const WRITERS: Record<string, Writer> = {
   },
   run: { command: ['run'], status: 'completed', outputs: ['runs/'], ok: [0], model: true },
   'code-discussion': { command: ['code-discussion', '<run>', '--yes'], status: 'completed', outputs: ['runs/<run>/analysis.json'], ok: [0], model: true },
+  criteria: { command: ['criteria'], status: 'completed', outputs: ['criteria.json', 'criteria.md'], ok: [0], model: true },
   judge: { command: ['judge', '<run>'], status: 'completed', outputs: ['runs/<run>/judge.json'], ok: [0], noTemp: 'it judges brief runs only, and the corpus runs are design runs; its judge.json goes through the same exclusive creation as analysis.json' },
 };
 

@@ -66,5 +66,11 @@ describe('panel protocol', () => {
     assert.equal(ok.data.analysis?.kendall.w, 0.5);
     const bad = PanelStateSchema.safeParse({ ...base, analysis: { ...analysis, kendall: { ...analysis.kendall, w: '0.5' } } });
     assert.equal(bad.success, false);
+    // The Schulze order travels with it (an older analysis without one still reads).
+    const schulze = { ranking: [['1'], ['2']], winners: ['1'], differsFromBorda: false, condorcetWinner: '1', sentence: null };
+    const withSchulze = PanelStateSchema.safeParse({ ...base, analysis: { ...analysis, schulze } });
+    assert.ok(withSchulze.success);
+    assert.deepEqual(withSchulze.data.analysis?.schulze?.ranking, [['1'], ['2']]);
+    assert.equal(PanelStateSchema.safeParse({ ...base, analysis: { ...analysis, schulze: { ...schulze, winners: '1' } } }).success, false);
   });
 });

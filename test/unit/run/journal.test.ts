@@ -133,18 +133,27 @@ describe('run journal: turns appended and synced, run.json whole at round bounda
       await assert.rejects(resumeRun({ ...opts(), runId: id }), pattern);
     };
 
+    /** A line the driver would not have written is refused in words at its line and never applied; the run stays readable. */
+    const lineRefused = async (pattern: RegExp) => {
+      const loaded = await loadRunRecord(root, id);
+      assert.ok(loaded.record, loaded.diagnostics?.[0]?.message);
+      const said = (loaded.refused ?? []).map((d) => `${d.file}:${d.line}:${d.column}: ${d.severity}: ${d.message}`);
+      assert.ok(said.some((l) => pattern.test(l)), said.join('\n'));
+      return loaded.record;
+    };
+
     it('a tampered line (not the last) that is not JSON', async () => {
       const lines = text.split('\n');
       lines[1] = lines[1]!.slice(0, 20);
       await fs.writeFile(path.join(dir, JOURNAL_FILE), lines.join('\n'));
-      await refused(/journal\.jsonl:2:1: error: .*not valid JSON/);
+      await lineRefused(/journal\.jsonl:2:1: warning: .*not valid JSON.*not applied/);
     });
 
     it('a line with a payload key it does not know, or two payload keys', async () => {
       const lines = text.split('\n');
       lines[0] = JSON.stringify({ iteration: 1, status: 'completed' });
       await fs.writeFile(path.join(dir, JOURNAL_FILE), lines.join('\n'));
-      await refused(/journal\.jsonl:1:1: error: .*exactly one of message/);
+      await lineRefused(/journal\.jsonl:1:1: warning: This journal line is not one the run writes/);
     });
 
     it('a record and journal that disagree (a message changed after the last rewrite)', async () => {
@@ -157,7 +166,8 @@ describe('run journal: turns appended and synced, run.json whole at round bounda
       lines[i] = JSON.stringify(line);
       await fs.writeFile(path.join(dir, JOURNAL_FILE), `${lines.join('\n')}\n`);
       assert.ok(record.iterations[0]!.messages.length > 0);
-      await refused(/journal\.jsonl:\d+:1: error: Message i1-m1 differs from the one in run\.json/);
+      const read = await lineRefused(/journal\.jsonl:\d+:1: warning: Message i1-m1 differs from the one in run\.json\. This line is not applied/);
+      assert.equal(read.iterations[0]!.messages[0]!.content, record.iterations[0]!.messages[0]!.content, 'run.json is believed, the line is not');
     });
 
     it('a journal that is a symbolic link (even to a file inside the review), or a FIFO', async () => {

@@ -194,8 +194,11 @@ describe('prompts recorded as parts: small records, every prompt exact', functio
     const root = await makeReview({ options: 6, designers: 48 });
     mock.latencyMs = 0;
     const before = runFileWrites.bytes;
-    const record = await startRun({ reviewRoot: root, client: clientFor(mock), cacheDir, settings: { turnsPerAgent: 2, iterations: 3 } });
+    // 293 requests: past the cost question's threshold, so this run is confirmed (asked once, with the count).
+    const asked: number[] = [];
+    const record = await startRun({ reviewRoot: root, client: clientFor(mock), cacheDir, settings: { turnsPerAgent: 2, iterations: 3 }, confirm: async (c) => (asked.push(c.requests), true) });
     assert.equal(record.status, 'completed', record.error);
+    assert.deepEqual(asked, [3 * (48 * 2 + 1) + 2]);
     const size = (await fs.stat(path.join(root, 'runs', record.id, 'run.json'))).size;
     const written = runFileWrites.bytes - before;
     assert.ok(size <= 1.5 * 1024 * 1024, `run.json is ${size} bytes`);

@@ -237,4 +237,23 @@ describe('reference gallery through the real CLI (scripted mock, every request c
     assert.equal(validate.code, 1);
     assert.match(validate.stdout + validate.stderr, /references\/moodboard\.pdf:0:0: error/);
   });
+
+  it('51 references with a note each: one error for the folder, not one per note; exit 1, nothing sent or written', async () => {
+    const root = await withReferences('none');
+    const names = Array.from({ length: 51 }, (_, i) => `r${i + 1}`);
+    // Empty files: the count speaks before any image is opened.
+    for (const n of names) await fs.writeFile(path.join(root, 'references', `${n}.png`), '');
+    await fs.rm(path.join(root, 'references', 'gold.png'));
+    await fs.rm(path.join(root, 'references', 'linen.jpg'));
+    await fs.rm(path.join(root, 'references', 'serif.png'));
+    await fs.writeFile(path.join(root, 'references.yaml'), `references:\n${names.map((n) => `  ${n}: a note on ${n}`).join('\n')}\n`);
+    for (const command of [['validate', root], ['run', root, '--iterations', '1', '--turns', '1']]) {
+      const r = await startCli(command, env).done;
+      assert.equal(r.code, 1, r.stderr);
+      const errors = (r.stdout + r.stderr).split('\n').filter((l) => / error: /.test(l));
+      assert.deepEqual(errors, ['references:0:0: error: references/ has 51 images; a review holds at most 50. Move some out (no image was opened).'], command[0]);
+    }
+    assert.equal(mock.requests.length, 0);
+    assert.equal(existsSync(path.join(root, 'runs')), false);
+  });
 });

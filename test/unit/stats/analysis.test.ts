@@ -78,13 +78,15 @@ describe('stats: analyzeReview', () => {
     assert.deepEqual(a, b);
   });
 
-  it('weights only change the weighted Borda', () => {
+  it('weights change only the weighted orders (weighted Borda and Schulze)', () => {
     const heavy = TEAM.map((d) => ({ ...d, weight: d.id === 'dan' ? 10 : 1 }));
     const a = analyzeReview(makeReview(OPTIONS, heavy), { permutations: 200 });
     const b = analyzeReview(makeReview(OPTIONS, TEAM), { permutations: 200 });
     assert.equal(a.kendall.w, b.kendall.w);
     assert.deepEqual(a.borda, b.borda);
     assert.equal(a.weightedBorda[0]!.option, '4', "dan's favourite wins when dan weighs 10");
+    assert.deepEqual(a.schulze.winners, ['4'], 'and a weighted majority prefers it too');
+    assert.notDeepEqual(b.schulze.winners, ['4']);
   });
 
   it('a missing rank is reported in words', () => {
@@ -176,6 +178,8 @@ describe('stats: sentence and report', () => {
     assert.match(text, /Chi-square \(df 5\)/);
     assert.match(text, /p \(permutation, N = 500, seed 20261121\)/);
     assert.match(text, /Consensus ranking \(Borda/);
+    assert.match(text, /Consensus ranking \(Schulze: pairwise majorities, strongest paths; designers count with their weight\)/);
+    assert.ok(text.includes(a.schulze.sentence ?? 'Schulze agrees with the weighted Borda.'));
     assert.match(text, /Contested/);
     assert.match(text, /Pairwise agreement/);
     assert.match(text, /alice\s+ALICE\s+Art Director\s+2/);

@@ -48,7 +48,7 @@ describe('a run through git: small rules', () => {
     assert.equal(r.pins, undefined);
   });
 
-  it("an entry's file name carries its person; a file that speaks for someone else is refused; legacy names still read", async () => {
+  it("an entry's file name carries its person; a file that speaks for someone else, or for nobody (no prefix), is refused", async () => {
     const root = await makeTempDir('tf-inbox-');
     const id = '2026-01-01T00-00-00Z-abcd';
     const name = await postToInbox(root, id, { type: 'say', speaker: 'ben', content: 'hi', at: 't' }, 2000);
@@ -58,10 +58,14 @@ describe('a run through git: small rules', () => {
     await fs.writeFile(path.join(dir, 'ana-0000000003000-000001-bbbbbbbb.json'), JSON.stringify({ type: 'say', speaker: 'ben', content: 'forged', at: 't' }));
     const bad: string[] = [];
     const read = await readInbox(root, id, (f, why) => bad.push(`${f}: ${why}`));
-    assert.deepEqual(read.map((e) => (e.entry.type === 'say' ? e.entry.content : '')), ['old', 'hi'], 'one disk: in time order');
-    assert.deepEqual(bad, [`runs/${id}/inbox/ana-0000000003000-000001-bbbbbbbb.json: the file is ana's but speaks for ben`]);
+    assert.deepEqual(read.map((e) => (e.entry.type === 'say' ? e.entry.content : '')), ['hi']);
+    assert.deepEqual(bad, [
+      `runs/${id}/inbox/0000000001000-000001-aaaaaaaa.json: its name has no <designer-id>- prefix, so it speaks for nobody`,
+      `runs/${id}/inbox/ana-0000000003000-000001-bbbbbbbb.json: the file is ana's but speaks for ben`,
+    ]);
     await removeFromInbox(root, id, [name]);
-    assert.deepEqual((await readInbox(root, id)).map((e) => (e.entry.type === 'say' ? e.entry.content : '')), ['old']);
+    assert.deepEqual(await readInbox(root, id), [], 'the refused files are left for people to look at, never taken in');
+    assert.ok(await fs.stat(path.join(dir, '0000000001000-000001-aaaaaaaa.json')));
   });
 
   it('commit messages say the turn or the status; the files only the driver writes', () => {

@@ -1,5 +1,5 @@
 /**
- * The team's agreement: Kendall's W with its band and tests, the Borda consensus, contested options, the outlier and
+ * The team's agreement: Kendall's W with its band and tests, the Borda and Schulze consensus, contested options, the outlier and
  * the pairwise Kendall tau-b matrix.
  */
 import { h, section, muted } from '../dom';
@@ -71,6 +71,19 @@ function bordaBlock(ctx: ViewContext, a: PanelAnalysis): HTMLElement {
     h('h3', {}, 'Borda ranking'),
     list,
     weighted ? h('p', { class: 'tf-muted' }, `Weighted by designer weight: ${weighted.map((b) => b.option).join(' › ')}`) : null,
+    schulzeBlock(a),
+  );
+}
+
+/** The Schulze order beside Borda (ties as "="), and the sentence where the two differ. */
+function schulzeBlock(a: PanelAnalysis): HTMLElement | null {
+  const s = a.schulze;
+  if (!s) return null;
+  return h(
+    'div',
+    { class: 'tf-schulze' },
+    h('p', { class: 'tf-muted', title: 'Pairwise majorities and their strongest chains; designers count with their weight' }, `Schulze: ${s.ranking.map((tier) => tier.join(' = ')).join(' › ')}`),
+    h('p', { class: 'tf-schulze-sentence' }, s.sentence ?? `Schulze agrees with ${a.designers.some((d) => d.weight !== 1) ? 'the weighted ' : ''}Borda.`),
   );
 }
 

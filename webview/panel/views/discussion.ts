@@ -36,7 +36,10 @@ export class DiscussionView {
     }
     for (const it of run?.iterations ?? []) {
       this.separator(it.index, it.candidates, it.final ?? false, it.feedback);
-      for (const m of it.messages) this.message(it.index, m.speaker, m.turn, m.content, false, undefined, m.id, m.kind ?? 'proxy', m.phase);
+      for (const m of it.messages) {
+        const shown = this.message(it.index, m.speaker, m.turn, m.content, false, undefined, m.id, m.kind ?? 'proxy', m.phase);
+        markMessage(shown.el, m);
+      }
     }
     for (const [k, m] of streaming) {
       if (this.messages.has(k)) continue;
@@ -122,6 +125,7 @@ export class DiscussionView {
         }
         const m = streamed ?? this.message(ev.iteration, msg.speaker, msg.turn, '', false, undefined, msg.id, msg.kind ?? 'proxy');
         m.body.textContent = msg.content;
+        markMessage(m.el, msg);
         m.streaming = false;
         m.el.classList.remove('tf-streaming');
         return;
@@ -191,5 +195,17 @@ export class DiscussionView {
     const entry = { el, body, streaming };
     this.messages.set(k, entry);
     return entry;
+  }
+}
+
+/**
+ * A message the engine cut off at its length limit, or one citing an image, id or member its round did not show: said in
+ * words under its header (text nodes only), never by colour alone.
+ */
+function markMessage(el: HTMLElement, m: { cut?: true; ungrounded?: string[] }): void {
+  el.querySelectorAll(':scope > .tf-msg-mark').forEach((x) => x.remove());
+  if (m.cut) el.append(h('p', { class: 'tf-msg-mark tf-msg-cut', role: 'note' }, "Cut off: the model's length limit ended this answer."));
+  if (m.ungrounded?.length) {
+    el.append(h('p', { class: 'tf-msg-mark tf-msg-ungrounded', role: 'note' }, `Cites what this round did not show: ${m.ungrounded.join(', ')}.`));
   }
 }

@@ -9,6 +9,7 @@ import { COMPLIANT_SHARE, areaTotals } from '../../../src/core/analysis/summary'
 import type { PanelCodingProgress, PanelDiscussionAnalysis } from '../../../src/protocol/panel';
 import type { ViewContext } from '../context';
 import { h, muted, replaceChildren, section } from '../dom';
+import { count } from '../format';
 
 const SVG = 'http://www.w3.org/2000/svg';
 /** Bar order: task area (answers, then questions), then social area (positive, then negative), then "none". */
@@ -177,7 +178,7 @@ export class DiscussionAnalysisView {
       { class: 'tf-figure' },
       h('figcaption', {}, 'Team: ', h('span', { class: 'tf-key tf-key-agrees' }, 'Agrees'), ' vs ', h('span', { class: 'tf-key tf-key-disagrees' }, 'Disagrees'), ' per round'),
       chart,
-      h('p', { class: 'tf-muted' }, rounds.map((r) => `Round ${r.iteration}: ${r.agrees} agrees, ${r.disagrees} disagrees (of ${r.coded})`).join(' · ')),
+      h('p', { class: 'tf-muted' }, rounds.map((r) => `Round ${r.iteration}: of ${count(r.coded, 'coded message')}, ${r.agrees} “Agrees” and ${r.disagrees} “Disagrees”`).join(' · ')),
       compliant
         ? h('p', { class: 'tf-notice tf-notice-warning', id: 'tf-compliant' }, `Possibly too compliant: ${share}% of the coded messages are "Agrees" (flagged at ${Math.round(COMPLIANT_SHARE * 100)}% or more).`)
         : null,

@@ -1,0 +1,73 @@
+/**
+ * criteria.json and criteria.md at the review root (issue 34): written only through the review-file room, read back as
+ * their kind (capped, nesting checked, zod), and the JSON's own hash checked, so a hand edit is noticed, said, and the
+ * criteria found again.
+ */
+import { readKindJson } from '../files/kindJson';
+import { escapeMarkdown } from '../files/markdown';
+import { writeReviewFile } from '../files/reviewFiles';
+import { CRITERIA_FILE, CRITERIA_MARKDOWN, CriteriaFileSchema, contentHash, type CriteriaFile } from './model';
+
+/** criteria.json, or undefined when there is none. Throws ReviewFileError naming the file when it cannot be used. */
+export async function readCriteriaFile(root: string): Promise<CriteriaFile | undefined> {
+  return readKindJson(root, CRITERIA_FILE, 'criteria', CriteriaFileSchema, 'find the criteria again with --force to replace it');
+}
+
+/** Whether the file is as the tool wrote it (its content matches the hash it keeps). */
+export function untouched(file: CriteriaFile): boolean {
+  return contentHash(file) === file.sha256;
+}
+
+export async function writeCriteriaFiles(root: string, file: CriteriaFile, names: Record<string, string>): Promise<void> {
+  await writeReviewFile(root, CRITERIA_FILE, `${JSON.stringify(file, null, 2)}\n`);
+  await writeReviewFile(root, CRITERIA_MARKDOWN, criteriaMarkdown(file, names));
+}
+
+const STANCE_WORDS = { values: 'values', against: 'against', 'no-position': '—' } as const;
+
+/** criteria.md: for people, inert (every name, quote and description escaped; no links, no HTML). */
+export function criteriaMarkdown(file: CriteriaFile, names: Record<string, string>): string {
+  const members = Object.keys(names);
+  const cell = (s: string): string => escapeMarkdown(s);
+  const out: string[] = [
+    "# The team's criteria",
+    '',
+    `Found ${cell(file.at)} by ${cell(file.model)} from the brief and every member's ${file.task === 'design' ? 'justifications' : 'comments'}. ` +
+      'A stance counts only when its quote was found in that member\'s own file; controversy = (v + a) / n × (1 − |v − a| / (v + a)), ' +
+      'with n the team\'s size and v, a the members who value or are against the criterion.',
+    '',
+    `| criterion | controversy | ${members.map((m) => cell(names[m] ?? m)).join(' | ')} |`,
+    `| --- | --- | ${members.map(() => '---').join(' | ')} |`,
+  ];
+  for (const c of file.criteria) {
+    const stances = members.map((m) => {
+      const st = c.stances[m];
+      if (!st) return '—';
+      return st.verified === false ? `${STANCE_WORDS[st.stance]} (quote not found)` : STANCE_WORDS[st.stance];
+    });
+    out.push(`| ${cell(c.name)} | ${c.controversy.toFixed(2)} | ${stances.join(' | ')} |`);
+  }
+  out.push('');
+  for (const c of file.criteria) {
+    out.push(`## ${cell(c.name)}`, '', cell(c.description), '');
+    for (const m of members) {
+      const st = c.stances[m];
+      if (!st?.quote) continue;
+      const mark = st.verified ? '' : ` — not counted: the quote was not found (claimed: ${st.claimed ?? st.stance})`;
+      out.push(`- ${cell(names[m] ?? m)}, ${STANCE_WORDS[st.stance]}: “${cell(st.quote)}” (${cell(st.file ?? '')})${mark}`);
+    }
+    for (const [o, st] of Object.entries(c.options ?? {})) {
+      if (st.standing === 'not-mentioned' && !st.quote) continue;
+      const mark = st.verified ? '' : ' — not counted: the quote was not found';
+      out.push(`- Option ${cell(o)}: ${st.standing}${st.quote ? `, “${cell(st.quote)}” (${cell(st.file ?? '')})` : ''}${mark}`);
+    }
+    out.push('');
+  }
+  const contested = Object.entries(file.contested ?? {});
+  if (contested.length) {
+    out.push('## Where the contested options split the team', '');
+    for (const [o, cs] of contested) out.push(`- Option ${cell(o)}: ${cs.map(cell).join(', ')}`);
+    out.push('');
+  }
+  return `${out.join('\n')}\n`;
+}

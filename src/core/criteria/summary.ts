@@ -1,0 +1,38 @@
+/**
+ * What `analyze` says of the criteria (issue 34, item 3): the most controversial criteria when criteria.json is current for
+ * the review's files, one sentence when it is out of date or unusable, nothing when there is none. Never sends anything.
+ */
+import { ReviewFileError } from '../files/reviewFiles';
+import type { Review } from '../review/model';
+import { criteriaState } from './find';
+import { readCriteriaSources } from './sources';
+
+/** Criteria shown by analyze. */
+export const TOP_CRITERIA = 3;
+
+export interface CriteriaSummary {
+  state: 'current' | 'stale' | 'edited' | 'unreadable';
+  top: { name: string; controversy: number }[];
+  /** Per contested option, the criteria its supporters and critics split on (current only). */
+  contested: Record<string, string[]>;
+  /** In words, for the text output. */
+  lines: string[];
+}
+
+export async function criteriaSummary(review: Review): Promise<CriteriaSummary | undefined> {
+  try {
+    const st = await criteriaState(review.root, await readCriteriaSources(review));
+    if (st.state === 'missing') return undefined;
+    if (st.state !== 'current') return { state: st.state, top: [], contested: {}, lines: [`Criteria: not shown: ${st.why}; run teamfusion criteria again.`] };
+    const top = st.file.criteria.slice(0, TOP_CRITERIA).map((c) => ({ name: c.name, controversy: c.controversy }));
+    const contested = st.file.contested ?? {};
+    const lines = [
+      `Criteria the team splits on most (criteria.json, controversy 0–1): ${top.map((c) => `${c.name} ${c.controversy.toFixed(2)}`).join('; ') || 'none found'}.`,
+      ...Object.entries(contested).map(([o, cs]) => `  Option ${o}: its supporters and critics split on ${cs.join(', ')}.`),
+    ];
+    return { state: 'current', top, contested, lines };
+  } catch (err) {
+    if (!(err instanceof ReviewFileError)) throw err;
+    return { state: 'unreadable', top: [], contested: {}, lines: [`Criteria: not shown: ${err.message}`] };
+  }
+}

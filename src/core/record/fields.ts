@@ -1,0 +1,51 @@
+/**
+ * THE fields people put into a run (issue 29): one schema at every door. An inbox entry (`say`, `pin`, a file pulled
+ * through git), a journal line and the record's own fields are checked by these same pieces, so nothing the tool accepts
+ * at intake can later make a reader refuse the run, and nothing a reader refuses could have been accepted at intake.
+ */
+import * as z from 'zod';
+import { DESIGNER_ID_PATTERN, sameDesigner } from '../review/designerId';
+
+/** A person's message is at most this long (characters), at `say` and in the journal alike. */
+export const MAX_SAY_CHARS = 4000;
+/** Ids named with @ in one message. */
+export const MAX_MENTIONS = 100;
+/** Longest time stamp a person's entry may carry (an ISO time is 24). */
+export const MAX_AT_CHARS = 40;
+
+/** A designer or guest id: letters, digits, ".", "_", "-", at most 100 characters. */
+export const PersonIdField = z
+  .string()
+  .max(100)
+  .regex(DESIGNER_ID_PATTERN, { error: 'must be a person id (letters, digits, ".", "_", "-"; at most 100 characters)' });
+
+/** `i<iteration>-m<index>`. */
+export const MessageIdField = z.string().max(24).regex(/^i[1-9]\d{0,5}-m[1-9]\d{0,6}$/, { error: 'must be a message id like i1-m3' });
+
+/** An inbox entry's id (its file name without `.json`): `<designer-id>-<time>-<seq>-<rand>`. */
+export const ENTRY_ID_PATTERN = /^([A-Za-z0-9][A-Za-z0-9._-]{0,99})-(\d{13})-(\d{6})-([0-9a-f]{8})$/;
+/** Entries of records from before people were named in the file name have no `<designer-id>-`: the record may keep them. */
+export const LEGACY_ENTRY_ID_PATTERN = /^(?:[A-Za-z0-9][A-Za-z0-9._-]{0,99}-)?\d{13}-\d{6}-[0-9a-f]{8}$/;
+
+/** An entry id as the record keeps it (`takenIn`, a message's `entry`). */
+export const EntryIdField = z.string().max(200).regex(LEGACY_ENTRY_ID_PATTERN, { error: 'must be an inbox entry id like ana-1700000000000-000001-0a1b2c3d' });
+
+/** The person an entry id names (its `<designer-id>-` prefix), or undefined when it names nobody. */
+export function entryOwner(id: string): string | undefined {
+  return ENTRY_ID_PATTERN.exec(id)?.[1];
+}
+
+/** Does the entry id name this person? */
+export function entryOf(id: string, person: string): boolean {
+  const owner = entryOwner(id);
+  return owner !== undefined && sameDesigner(owner, person);
+}
+
+export const AtField = z.string().min(1).max(MAX_AT_CHARS);
+export const SayTextField = z.string().min(1).max(MAX_SAY_CHARS);
+
+/** Ids named with @, in order, each once. */
+export const MentionsField = z
+  .array(PersonIdField)
+  .max(MAX_MENTIONS)
+  .refine((ids) => new Set(ids.map((x) => x.toLowerCase())).size === ids.length, { error: 'names the same person twice' });

@@ -1,0 +1,152 @@
+/**
+ * Scripted answers made from the run itself (the demo's and `npm run scripted-server`'s mode; tests keep the canned ones):
+ * - a proxy speaks from its own designer's ranking and reasons, as its persona gives them, and orders only this round's
+ *   candidates (a remix goes right after the best of its sources in that designer's order);
+ * - the remix agent's consensus is the Borda order of the orders the proxies stated in this round; agreements,
+ *   disagreements and decision points name the designers who hold them; `backed` is each one's first;
+ * - an image edit is a visible blend of its input images at the first one's size (runImage.ts);
+ * - a brief run's agent and judge answer from the brief and the members' comments (runBriefAnswers.ts).
+ * Every plain answer starts with `label` (e.g. "Scripted reply:"), so it can never pass for a model's.
+ */
+import { defaultReply, requestedJsonSchema } from './autoResponder';
+import { isObject } from './openapiSchema';
+import { idsOf, ORDER_LEAD, personaOf, remixSources, roundLabels, statedOrders, type Persona } from './requestFacts';
+import { briefRunFallback } from './runBriefAnswers';
+import type { MockFallback, MockReply, RecordedRequest } from './types';
+
+const list = (xs: string[]): string => (xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`);
+const lowerFirst = (s: string): string => s.charAt(0).toLowerCase() + s.slice(1);
+const sentence = (s: string): string => (/[.!?]$/.test(s) ? s : `${s}.`);
+
+/** The persona's order of this round's candidates: their ranks, and a remix right after the best of its sources. */
+export function personaOrder(p: Persona, round: string[], sources: Map<string, string[]>): string[] {
+  const rank = new Map(p.ranking.map((r) => [r.label, r.rank]));
+  const originals = round.filter((l) => rank.has(l)).sort((a, b) => rank.get(a)! - rank.get(b)! || round.indexOf(a) - round.indexOf(b));
+  const order = [...originals];
+  for (const label of round.filter((l) => !rank.has(l))) {
+    const from = sources.get(label) ?? [];
+    const best = order.findIndex((l) => from.includes(l));
+    order.splice(best < 0 ? order.length : best + 1, 0, label);
+  }
+  return order;
+}
+
+/** A proxy's turn: its order of the round, why the first and the last, what a remix keeps, and one concrete change. */
+export function proxyTurn(body: unknown): string | undefined {
+  const p = personaOf(body);
+  const round = roundLabels(body);
+  if (!p || round.length === 0) return undefined;
+  const sources = remixSources(body);
+  const order = personaOrder(p, round, sources);
+  const reason = (l: string): string | undefined => p.ranking.find((r) => r.label === l)?.reason;
+  const [first, second] = order;
+  const last = order[order.length - 1]!;
+  const parts = [`${ORDER_LEAD} ${order.join(', ')}.`];
+  const why = reason(first!);
+  const out = p.ranking.filter((r) => !r.inRunning && r.rank < (p.ranking.find((x) => x.label === first)?.rank ?? Infinity)).map((r) => r.label);
+  // Images out of the running are not named: a proxy speaks about this round's candidates only.
+  const leads = out.length ? `With my ${out.length === 1 ? 'first choice' : `first ${out.length} choices`} out of the running, ${first} is the best left for me` : `${first} leads for me`;
+  parts.push(why ? `${leads}: ${lowerFirst(sentence(why))}` : `${leads}: it keeps what I ranked highest.`);
+  if (last !== first && reason(last)) parts.push(`${last} comes last: ${lowerFirst(sentence(reason(last)!))}`);
+  for (const remix of order.filter((l) => sources.has(l) && l !== first)) {
+    // Only sources still in this round are named: a proxy speaks about this round's candidates only.
+    const here = sources.get(remix)!.filter((l) => round.includes(l));
+    parts.push(here.length ? `${remix} is made from ${list(here)}${here.length < sources.get(remix)!.length ? ' and earlier candidates' : ''}, so I place it right after the one of those I rank highest.` : `${remix} is made from earlier candidates; I place it last.`);
+  }
+  // The previous speaker of this round, when they stated an order: agree or differ with them by name.
+  const others = [...statedOrders(body)].filter(([who]) => who !== p.name);
+  const prev = others[others.length - 1];
+  if (prev && prev[1][0]) {
+    parts.push(prev[1][0] === first ? `I am with ${prev[0]} on ${first}.` : `${prev[0]} puts ${prev[1][0]} first; I still would not, for the reason above.`);
+  }
+  if (second) parts.push(`To combine them, I would keep ${first}'s composition and bring in what works in ${second}, and check the type still reads when cropped to a square.`);
+  return parts.join(' ');
+}
+
+/** Borda over the stated orders (points = candidates − position), ties in the round's order. */
+export function bordaOrder(orders: string[][], round: string[]): string[] {
+  const points = new Map(round.map((l) => [l, 0]));
+  for (const order of orders) order.forEach((l, i) => points.has(l) && points.set(l, points.get(l)! + (round.length - i)));
+  return [...round].sort((a, b) => points.get(b)! - points.get(a)! || round.indexOf(a) - round.indexOf(b));
+}
+
+/** The remix agent's (or the final pick's) answer, made from this round's stated orders; undefined when it has none. */
+export function facilitatorValue(body: unknown, schema: Record<string, unknown>, base: Record<string, unknown>): Record<string, unknown> | undefined {
+  const { candidates, designers } = idsOf(body);
+  const round = [...candidates.keys()];
+  const orders = new Map([...statedOrders(body)].filter(([who]) => designers.has(who)).map(([who, o]) => [who, o.filter((l) => candidates.has(l))]));
+  if (round.length === 0 || orders.size === 0) return undefined;
+  const props = isObject(schema.properties) ? schema.properties : {};
+  const rankingSchema = isObject(props.ranking) ? props.ranking : {};
+  const k = typeof rankingSchema.maxItems === 'number' ? rankingSchema.maxItems : round.length;
+  const consensus = bordaOrder([...orders.values()], round);
+  const top = consensus.slice(0, k);
+  const id = (l: string): string => candidates.get(l)!;
+  const whoPut = (test: (o: string[], l: string) => boolean, l: string): string[] => [...orders].filter(([, o]) => test(o, l)).map(([who]) => who);
+  const firstFor = (l: string): string[] => whoPut((o, x) => o[0] === x, l);
+  const value: Record<string, unknown> = { ...base, ranking: top.map(id) };
+  if ('reasons' in props) {
+    value.reasons = top.map((l, i) => {
+      const firsts = firstFor(l);
+      return { candidate: id(l), reason: `Place ${i + 1} on the Borda count of this round's orders${firsts.length ? `; first for ${list(firsts)}` : '; nobody put it first'}.` };
+    });
+  }
+  const [a, b = a, c = b] = top;
+  const parts = {
+    composition: `Keep the layout and product size of ${a}; take the calmer spacing of ${b}; avoid crowding the frame.`,
+    visualElements: `Keep the main visual of ${a}; bring in the strongest element of ${b} in a supporting role; avoid adding new objects.`,
+    colour: `Start from the palette of ${a} and move it towards the warmth of ${b}; avoid a third dominant colour.`,
+    typography: `Use the typography of ${a}, at most two weights; keep the copy as short as in ${c}.`,
+  };
+  if ('editingDirections' in props) {
+    const ed = props.editingDirections;
+    value.editingDirections = isObject(ed) && ed.type === 'string' ? Object.values(parts).join('\n') : parts;
+  }
+  if (Array.isArray(base.remixes)) {
+    value.remixes = base.remixes.map((_, i) => {
+      const from = i === 0 ? top : [top[Math.min(i, top.length - 1)]!, ...top.filter((_l, j) => j !== Math.min(i, top.length - 1))];
+      const lead = from[0]!;
+      return {
+        idea: i === 0 ? `combine the team's top ${top.length}` : `push ${lead} further`,
+        from: from.map(id),
+        editingDirections: { ...parts, composition: `Start from the layout of ${lead} (proposal ${i + 1}); avoid crowding the frame.` },
+      };
+    });
+  }
+  if ('references' in props) value.references = [];
+  const names = [...orders.keys()];
+  value.agreements = round
+    .map((l) => ({ l, who: whoPut((o, x) => o.indexOf(x) >= 0 && o.indexOf(x) < 2, l) }))
+    .filter((x) => x.who.length >= 2)
+    .map((x) => `${list(x.who)} ${x.who.length === names.length ? 'all put' : 'put'} ${x.l} in their top two.`);
+  value.disagreements = round
+    .map((l) => ({ l, first: firstFor(l), last: whoPut((o, x) => o[o.length - 1] === x, l) }))
+    .filter((x) => x.first.length > 0 && x.last.length > 0)
+    .map((x) => `${x.l} is first for ${list(x.first)} and last for ${list(x.last)}.`);
+  const leaders = [...new Set([...orders.values()].map((o) => o[0]!))].sort((x, y) => firstFor(y).length - firstFor(x).length);
+  value.decisionPoints =
+    leaders.length >= 2
+      ? [{ question: `Which candidate should lead: ${list(leaders).replace(/ and (?=[^,]*$)/, ' or ')}?`, positions: leaders.map((l) => ({ position: `${l} leads`, heldBy: firstFor(l).map((n) => designers.get(n)!) })) }]
+      : [];
+  if ('backed' in props) value.backed = Object.fromEntries([...designers].map(([name, did]) => [did, orders.get(name)?.[0] ? id(orders.get(name)![0]!) : null]));
+  return value;
+}
+
+/** The demo's fallback: answers made from the run, each plain one starting with `label`; the rest as the mock's default. */
+export function runFallback(label: string): MockFallback {
+  const brief = briefRunFallback(label);
+  return (req: RecordedRequest): MockReply | undefined => {
+    const briefAnswer = brief(req);
+    if (briefAnswer) return briefAnswer;
+    if (req.route === 'edit') return { kind: 'image', blend: true };
+    const wanted = requestedJsonSchema(req.body);
+    const fallback = defaultReply(req);
+    if (wanted && (wanted.name === 'teamfusion_remix' || wanted.name === 'teamfusion_final_pick') && fallback.kind === 'json' && isObject(wanted.schema)) {
+      const value = facilitatorValue(req.body, wanted.schema, isObject(fallback.value) ? fallback.value : {});
+      return value ? { kind: 'json', value } : fallback;
+    }
+    if (fallback.kind !== 'chat') return fallback;
+    const turn = proxyTurn(req.body);
+    return { kind: 'chat', content: `${label} ${turn ?? fallback.content}` };
+  };
+}
