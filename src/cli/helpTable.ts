@@ -104,6 +104,18 @@ export const COMMAND_HELP: CommandHelp[] = [
     exits: [0, 1, 2],
   },
   {
+    name: 'vote',
+    args: '<review> <run-id> --as ID [options] <decision-point> <choice>',
+    summary: 'Vote on a fork (its remix id or letter); the lead closes with --close.',
+    more: ["When all have voted, the decision joins that round's decisions."],
+    options: [
+      ['--as ID', 'Who votes.'],
+      ['--iteration K', 'The round (default: the last round that forked).'],
+      ['--close', 'The lead closes the decision point.'],
+    ],
+    exits: [0, 1, 2],
+  },
+  {
     name: 'rerank',
     args: '<review> <run-id> [options]',
     summary: 'Make runs/<run-id>/rerank/, the blind re-rank set.',
