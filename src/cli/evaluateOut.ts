@@ -7,6 +7,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { checkWritable, printable, statInReview, writeReviewFile } from '../core/files/reviewFiles';
+import { writeInertMarkdown } from '../core/files/markdown';
 
 /** A review's folders that only people (or a run) write. */
 const REVIEW_OWN = new Set(['options', 'rankings', 'comments', 'references', 'runs']);
@@ -57,5 +58,9 @@ export async function writeEvaluationOut(out: string, files: Record<string, stri
   if (existing.length && !force) {
     throw new Error(`${printable(out)} already has ${existing.join(', ')}; add --force to replace ${existing.length === 1 ? 'it' : 'them'}.`);
   }
-  for (const [name, data] of Object.entries(files)) await writeReviewFile(dir, name, data);
+  for (const [name, data] of Object.entries(files)) {
+    // evaluation.md carries review and run text: the one Markdown writer makes it inert like every deliverable.
+    if (name.endsWith('.md')) await writeInertMarkdown(dir, name, data);
+    else await writeReviewFile(dir, name, data);
+  }
 }
