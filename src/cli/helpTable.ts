@@ -99,6 +99,7 @@ export const COMMAND_HELP: CommandHelp[] = [
     options: [
       ['--as ID', 'Who pins it.'],
       ['--remove', 'Unpin it.'],
+      ['--criterion NAME', "(no message id) Pin one of the team's criteria."],
       ['--sync', 'Commit only your entry, pull, push.'],
     ],
     exits: [0, 1, 2],
