@@ -38,9 +38,10 @@ export async function throughRemote<T extends Written>(root: string, command: st
     throw err;
   }
   try {
-    const before = await pullFirst(t);
+    const say = (line: string): void => writeLine(process.stderr, line);
+    const before = await pullFirst(t, say);
     const written = await write();
-    const out = await commitAndPush(t, [path.join(root, ...written.file.split('/'))], message);
+    const out = await commitAndPush(t, [path.join(root, ...written.file.split('/'))], message, say);
     if (out.committed) writeLine(process.stderr, `Committed ${written.file} ("${message}").`);
     if (out.pushed) writeLine(process.stderr, `Pushed to ${out.remote ?? 'the upstream'}.`);
     else {

@@ -7,8 +7,9 @@
 import type { StepContext } from '../run/context';
 import { CancelledError } from '../run/errors';
 import type { Iteration, WaitingFor } from '../record/record';
-import { applyEntries } from './apply';
-import { inboxProblem, inboxRel, readInbox, removeFromInbox } from './inbox';
+import { applyEntries, notTakenIn } from './apply';
+import { UNCHECKED_AUTHORS } from '../sync/authors';
+import { entryPerson, inboxProblem, inboxRel, readInbox, removeFromInbox, type ReceivedEntry } from './inbox';
 import type { RunSync } from '../sync/runSync';
 import { entryProblem, findPerson, isDesigner, isHuman, personName, type Team } from './team';
 
@@ -40,6 +41,8 @@ export interface PeopleOptions {
 export class PeopleInRun {
   /** Order of arrival at this driver: an entry's number when it was first seen (never the entry's own clock). */
   private readonly arrival = new Map<string, number>();
+  /** Entries judged against their commits (authors.ts): why one is refused, or undefined when it may be taken in. */
+  private readonly authors = new Map<string, string | undefined>();
   /** Entries already reported as not taken in (said once, not at every turn). */
   private readonly reported = new Set<string>();
 
@@ -71,6 +74,13 @@ export class PeopleInRun {
       undefined,
       (id) => isDesigner(this.team, id),
     );
+    if (sync) await this.checkAuthors(read);
+    // An entry someone deleted before the run took it in (it was acknowledged to its person): said, so it is not lost unseen.
+    for (const rel of sync?.takeDeletions() ?? []) {
+      const name = rel.slice(inboxRel(ctx.record.id).length + 1).replace(/\.json$/, '');
+      if (ctx.record.takenIn?.includes(name) || read.some((e) => e.name === name)) continue;
+      this.once(`deleted:${name}`, `${rel} was deleted by a commit pulled from the remote before this run took it in; it is not in the run (see git log --diff-filter=D -- ${rel}; its person can say it again).`);
+    }
     for (const rel of sync?.takeArrivals() ?? []) {
       const name = rel.slice(inboxRel(ctx.record.id).length + 1).replace(/\.json$/, '');
       if (!this.arrival.has(name)) this.arrival.set(name, this.arrival.size);
@@ -78,8 +88,8 @@ export class PeopleInRun {
     for (const e of read) if (!this.arrival.has(e.name)) this.arrival.set(e.name, this.arrival.size);
     read.sort((a, b) => this.arrival.get(a.name)! - this.arrival.get(b.name)!);
     const entries = read.filter((e) => {
-      const problem = entryProblem(this.team, e.entry);
-      if (problem) this.once(e.name, `The inbox entry ${e.name} is not taken in: ${problem}.`);
+      const problem = entryProblem(this.team, e.entry) ?? this.authors.get(e.name);
+      if (problem) this.once(e.name, problem.startsWith(inboxRel(ctx.record.id)) ? `${problem}.` : `The inbox entry ${e.name} is not taken in: ${problem}.`);
       return !problem;
     });
     if (entries.length === 0) return false;
@@ -90,6 +100,25 @@ export class PeopleInRun {
     for (const { iteration, message } of applied.messages) ctx.emit({ type: 'turn-completed', runId: ctx.record.id, iteration, message });
     if (applied.pinsChanged) ctx.emit({ type: 'pins-changed', runId: ctx.record.id, pins: ctx.record.pins ?? [] });
     return applied.messages.length > 0 || applied.pinsChanged;
+  }
+
+  /**
+   * Over git, each new entry is judged once against the commits that wrote it (authors.ts): one refused is said with the
+   * file, commit and author, left in place, never taken in. Without git e-mails in review.yaml it is said once that
+   * entries are not checked.
+   */
+  private async checkAuthors(read: readonly ReceivedEntry[]): Promise<void> {
+    const ids = this.team.identities;
+    if (!ids) {
+      this.once('authors-unchecked', UNCHECKED_AUTHORS);
+      return;
+    }
+    for (const e of notTakenIn(this.ctx.record, read)) {
+      if (this.authors.has(e.name)) continue;
+      const file = inboxRel(this.ctx.record.id, `${e.name}.json`);
+      const problem = await this.options.sync!.entryAuthorProblem(file, entryPerson(e.entry), ids);
+      this.authors.set(e.name, problem ? `${file} is not taken in and is left alone: ${problem}` : undefined);
+    }
   }
 
   isHuman(designerId: string): boolean {

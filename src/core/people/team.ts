@@ -2,7 +2,8 @@
  * Who can speak in a run: the designers (each may speak in person or through their proxy) and the review's guests.
  * Mentions, say/pin checks and the prompts all look people up here.
  */
-import type { DesignerComment, DesignerRanking, Guest } from '../review/model';
+import type { DesignerComment, DesignerRanking, Guest, ReviewConfig } from '../review/model';
+import { identitiesOf, type Identities } from '../sync/authors';
 import { taskOf, type Message, type RunRecord } from '../record/record';
 import { topChoiceOf } from '../analysis/stance';
 import { printable } from '../files/reviewFiles';
@@ -17,13 +18,15 @@ export interface Team {
   /** Guest ids called in for the whole run (once per iteration, after the designers). */
   calledGuests: readonly string[];
   lead?: string;
+  /** The members' git e-mails (review.yaml team.<id>.git): over --sync, entries are checked against their commits. */
+  identities?: Identities;
 }
 
 /** The members of a review who speak in a run: the rankings' designers in a design run, the comments' authors in a brief run. */
 type Members = {
   designers: readonly Pick<DesignerRanking, 'id' | 'name' | 'role'>[];
   comments?: readonly Pick<DesignerComment, 'designer' | 'name' | 'role'>[];
-  config: { guests?: Guest[]; lead?: string };
+  config: { guests?: Guest[]; lead?: string } & Pick<ReviewConfig, 'team' | 'requireSignedCommits'>;
 };
 
 /**
@@ -39,6 +42,7 @@ export function teamOf(review: Members, record?: Pick<RunRecord, 'settings' | 't
     humans: record?.settings.humans ?? [],
     calledGuests: record?.settings.guests ?? [],
     lead: review.config.lead,
+    identities: identitiesOf(review.config),
   };
 }
 

@@ -106,7 +106,9 @@ export interface ReviewConfig {
   /** The team's prompt layers: goal and style replace the defaults; collaborativeMove is added. */
   prompts?: PromptLayers;
   /** Team roles/weights by designer id (contract §1); used when a ranking file leaves role/weight out. */
-  team?: Record<string, { role?: string; weight?: number }>;
+  team?: Record<string, { role?: string; weight?: number; git?: string | string[] }>;
+  /** Over `--sync`, an inbox entry is taken in only when `git verify-commit` accepts the commits that made it (default false). */
+  requireSignedCommits?: boolean;
   /** Designers who take over their proxy in every run (like `run --human`). */
   humans?: string[];
   /** Perspectives that are not on the team; they speak only when called in. */

@@ -53,6 +53,11 @@ const promptLayer = (field: string) =>
     error: `${field} is longer than ${OTHER_BOUNDS.promptLayer.max} characters; keep a prompt layer short.`,
   });
 
+const gitEmail = z
+  .string({ error: (iss) => `A team member's git: must be an e-mail (found ${shown(iss.input)}).` })
+  .max(254)
+  .regex(/^[^\s@<>]+@[^\s@<>]+$/, { error: (iss) => `A team member's git: must be an e-mail like ana@example.com (found ${shown(iss.input)}).` });
+
 const teamMember = z.object(
   {
     role: z.string({ error: (iss) => `A team member's role must be text (found ${shown(iss.input)}).` }).optional(),
@@ -60,8 +65,10 @@ const teamMember = z.object(
       .number({ error: (iss) => `A team member's weight must be a number greater than 0 (found ${shown(iss.input)}).` })
       .positive({ error: (iss) => `A team member's weight must be a number greater than 0 (found ${shown(iss.input)}).` })
       .optional(),
+    /** The e-mail(s) this member's git commits are authored with (contract §7): over --sync, their entries are checked against it. */
+    git: z.union([gitEmail, z.array(gitEmail).min(1).max(20)], { error: (iss) => `A team member's git: must be an e-mail or a list of e-mails (found ${shown(iss.input)}).` }).optional(),
   },
-  { error: (iss) => `Each team member (by designer id) needs role: and/or weight: (found ${shown(iss.input)}).` },
+  { error: (iss) => `Each team member (by designer id) needs role:, weight: and/or git: (found ${shown(iss.input)}).` },
 );
 
 const FIELDS = {
@@ -94,6 +101,7 @@ const FIELDS = {
   humans: HumansSchema,
   guests: GuestsSchema,
   condition: choice('condition', CONDITIONS),
+  requireSignedCommits: yesNo('requireSignedCommits'),
 } satisfies Record<keyof ReviewConfig, z.ZodType>;
 
 export interface ParsedReviewConfig {

@@ -6,7 +6,7 @@
 import { execFile } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { SyncConflictError, SyncError, type GitTransport, type PullResult, type SyncStatus } from './transport';
+import { SyncConflictError, SyncError, type CommitAuthor, type GitTransport, type PullResult, type SyncStatus } from './transport';
 
 /** `git` is not installed (or not on PATH). */
 export class GitMissingError extends Error {
@@ -149,9 +149,25 @@ class GitCli implements GitTransport {
       await this.git(['rebase', '--abort']);
       throw new SyncConflictError(files[0] ?? '(a file git did not name)', this.root, `${up.remote}/${up.branch}`);
     }
+    const note = await this.undoStashClash();
     const changed = splitZ(await this.must(['diff', '--name-only', '-z', before, 'HEAD']));
     const abs = (p: string): string => path.join(this.root, ...p.split('/'));
-    return { changed: true, changedFiles: changed.map(abs), addedFiles: [...new Set(added)].map(abs) };
+    const deleted = splitZ(await this.must(['diff', '--name-only', '--diff-filter=D', '-z', before, 'HEAD']));
+    return { changed: true, changedFiles: changed.map(abs), addedFiles: [...new Set(added)].map(abs), deletedFiles: deleted.map(abs), ...(note ? { note } : {}) };
+  }
+
+  /**
+   * A rebase that went through can still leave conflict markers in the person's own uncommitted files (git re-applies
+   * what --autostash put aside, and says only "Your changes are safe in the stash"). Undone here: those files go back to
+   * what the pull brought, the person's changes stay in the stash, and the sentence says so.
+   */
+  private async undoStashClash(): Promise<string | undefined> {
+    const stuck = splitZ((await this.git(['diff', '--name-only', '--diff-filter=U', '-z'])).stdout);
+    if (!stuck.length) return undefined;
+    const specs = stuck.map((f) => `:(literal)${f}`);
+    await this.git(['reset', '--quiet', '--', ...specs]);
+    await this.git(['checkout', '--', ...specs]);
+    return `your uncommitted changes to ${stuck.join(', ')} clashed with what the pull brought; the clash is undone (the files are as pulled) and your changes are kept in the git stash (git stash list; git stash pop takes them back)`;
   }
 
   async commit(paths: string[], message: string, exclude: string[] = []): Promise<boolean> {
@@ -175,6 +191,24 @@ class GitCli implements GitTransport {
       throw new SyncError('rejected', `the push to ${up.remote}/${up.branch} was rejected (the remote has newer commits)`);
     }
     throw new SyncError(unreachable(o) ? 'unreachable' : 'failed', `git push: ${firstLine(o)}`);
+  }
+
+  async history(abs: string): Promise<CommitAuthor[]> {
+    const rel = await this.rel(abs);
+    // Renames count as additions (--no-renames): a file moved to someone's name is the mover's.
+    const o = await this.must(['log', '--no-renames', '--diff-filter=AM', '--format=%H%x02%ae%x02%an', '--', `:(literal)${rel}`]);
+    return o
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => {
+        const [commit = '', email = '', name = ''] = l.split('\x02');
+        return { commit, email, name };
+      });
+  }
+
+  async verifyCommit(commit: string): Promise<boolean> {
+    if (!/^[0-9a-f]{7,64}$/.test(commit)) return false;
+    return (await this.git(['verify-commit', commit])).code === 0;
   }
 
   async ahead(): Promise<number> {

@@ -18,10 +18,11 @@ export interface PersonSyncOutcome {
 }
 
 /** Pull before writing: the run as the team sees it. A conflict throws; any other failure is returned as the reason. */
-export async function pullFirst(t: GitTransport | { unavailable: string }): Promise<string | undefined> {
+export async function pullFirst(t: GitTransport | { unavailable: string }, onNote?: (line: string) => void): Promise<string | undefined> {
   if ('unavailable' in t) return t.unavailable;
   try {
-    await t.pull();
+    const r = await t.pull();
+    if (r.note) onNote?.(`${r.note[0]!.toUpperCase()}${r.note.slice(1)}.`);
     return undefined;
   } catch (err) {
     if (err instanceof SyncError) return err.message;
@@ -30,7 +31,7 @@ export async function pullFirst(t: GitTransport | { unavailable: string }): Prom
 }
 
 /** Commits the given files only, then pulls and pushes. Throws SyncConflictError; other failures come back as `problem`. */
-export async function commitAndPush(t: GitTransport | { unavailable: string }, files: string[], message: string): Promise<PersonSyncOutcome> {
+export async function commitAndPush(t: GitTransport | { unavailable: string }, files: string[], message: string, onNote?: (line: string) => void): Promise<PersonSyncOutcome> {
   if ('unavailable' in t) return { committed: false, pushed: false, problem: t.unavailable };
   let committed = false;
   try {
@@ -42,8 +43,9 @@ export async function commitAndPush(t: GitTransport | { unavailable: string }, f
   const s = await t.status().catch(() => undefined);
   const remote = s?.upstream ? upstreamName(s) : undefined;
   try {
-    await t.pull();
-    await pushWithRetry(t);
+    const said = (r: { note?: string }): void => void (r.note && onNote?.(`${r.note[0]!.toUpperCase()}${r.note.slice(1)}.`));
+    said(await t.pull());
+    await pushWithRetry(t, said);
     return { committed, pushed: true, remote };
   } catch (err) {
     if (err instanceof SyncConflictError) throw err;

@@ -14,6 +14,7 @@ import * as path from 'node:path';
 import { allMessages, type RunRecord } from '../record/record';
 import { RECORD_FILE, RUNS_DIR, readRunRecord } from '../record/store';
 import { LOCK_FILE } from '../record/lock';
+import { authorProblem, type Identities } from './authors';
 import { SyncConflictError, SyncError, pushWithRetry, upstreamName, type GitTransport, type PullResult } from './transport';
 
 /** The run must stop because of what the remote holds (a conflict, a file only the driver writes changed elsewhere). */
@@ -58,6 +59,7 @@ export class RunSync {
   private lastPull = Number.NEGATIVE_INFINITY;
   private reported: string | undefined;
   private readonly pulledAdded: string[] = [];
+  private readonly pulledDeleted: string[] = [];
   private runId: string | undefined;
   private stopped: SyncStopError | undefined;
   private committed: CommittedShape | undefined;
@@ -68,6 +70,26 @@ export class RunSync {
   /** The run this driver drives (its folder is what it commits). */
   attach(runId: string): void {
     this.runId = runId;
+  }
+
+  /**
+   * Why an inbox entry file (review-relative) may not speak for `person` per the commits that wrote it (authors.ts), or
+   * undefined. Without a transport nothing is pulled, so only this machine's files are there: undefined.
+   */
+  entryAuthorProblem(rel: string, person: string, ids: Identities): Promise<string | undefined> {
+    return this.serial(async () => {
+      if ('unavailable' in this.o.transport) return undefined;
+      try {
+        return await authorProblem(this.o.transport, path.join(this.o.reviewRoot, ...rel.split('/')), person, ids);
+      } catch (err) {
+        return `who committed it cannot be told (${err instanceof Error ? err.message : String(err)})`;
+      }
+    });
+  }
+
+  /** Review-relative paths of inbox entries the pulls deleted since the last call (someone removed them, by hand or git rm). */
+  takeDeletions(): string[] {
+    return this.pulledDeleted.splice(0);
   }
 
   /** Review-relative paths of inbox entries the pulls brought since the last call, in order of arrival. */
@@ -155,6 +177,7 @@ export class RunSync {
 
   /** What a pull brought into this run's folder: inbox entries are queued in order of arrival; driver files stop the run. */
   private async check(t: GitTransport, r: PullResult): Promise<void> {
+    if (r.note) this.o.log(`${r.note[0]!.toUpperCase()}${r.note.slice(1)}.`);
     if (!r.changed || !this.runId) return;
     const runRel = `${RUNS_DIR}/${this.runId}/`;
     const inRun = (abs: string): string | undefined => {
@@ -164,6 +187,10 @@ export class RunSync {
     for (const abs of r.addedFiles) {
       const f = inRun(abs);
       if (f?.startsWith('inbox/')) this.pulledAdded.push(`${runRel}${f}`);
+    }
+    for (const abs of r.deletedFiles ?? []) {
+      const f = inRun(abs);
+      if (f?.startsWith('inbox/')) this.pulledDeleted.push(`${runRel}${f}`);
     }
     const touched = r.changedFiles.map(inRun).filter((f): f is string => f !== undefined && driverOwned(f));
     if (!touched.length) return;

@@ -54,6 +54,10 @@ export interface PullResult {
   changedFiles: string[];
   /** Absolute paths the pulled commits added, in the order of the commits (oldest first): the order of arrival. */
   addedFiles: string[];
+  /** Absolute paths the pulled commits deleted (when the transport can tell). */
+  deletedFiles?: string[];
+  /** Said to the person when the pull had to undo something of theirs (their own files clashing with it), in words. */
+  note?: string;
 }
 
 export interface GitTransport {
@@ -70,6 +74,17 @@ export interface GitTransport {
   push(): Promise<void>;
   /** Commits not on the upstream yet (0 when unknown). */
   ahead(): Promise<number>;
+  /** The commits that added or changed a file (newest first; [] when it was never committed): who wrote it, per git. */
+  history?(abs: string): Promise<CommitAuthor[]>;
+  /** Does `git verify-commit` accept this commit's signature? */
+  verifyCommit?(commit: string): Promise<boolean>;
+}
+
+/** A commit and its author as git records them. */
+export interface CommitAuthor {
+  commit: string;
+  email: string;
+  name: string;
 }
 
 /** How often a rejected push is retried after a pull. */

@@ -43,6 +43,22 @@ describe('package.json for the Marketplace', () => {
   });
 });
 
+describe('the walkthrough pages', () => {
+  // VS Code shows a walkthrough's Markdown in a narrow column and does not wrap its code blocks: a longer line is cut off.
+  it('keep every line of a code block within 44 characters, so nothing is cut off', () => {
+    const dir = path.join(REPO, 'media', 'walkthrough');
+    const long: string[] = [];
+    for (const f of readdirSync(dir).filter((n) => n.endsWith('.md'))) {
+      let fence = false;
+      readFileSync(path.join(dir, f), 'utf8').split('\n').forEach((line, i) => {
+        if (line.startsWith('```')) fence = !fence;
+        else if (fence && [...line].length > 44) long.push(`${f}:${i + 1}: ${line}`);
+      });
+    }
+    assert.deepEqual(long, []);
+  });
+});
+
 describe('activation shell', () => {
   it('stands in for every command the core registers (package.json commands + INTERNAL_COMMANDS), so any of them loads the core', () => {
     const manifest = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { contributes: { commands: { command: string }[] } };

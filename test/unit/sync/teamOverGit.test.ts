@@ -149,9 +149,10 @@ describe('a team on three machines through its git remote (real git, the built C
     assert.equal(r.code, 0, r.stderr);
     assert.equal((JSON.parse(r.stdout) as { status: string }).status, 'completed');
     assert.equal(count(r.stderr, 'not synced:'), 1, `said once:\n${r.stderr}`);
-    assert.match(r.stderr, /zed-1700000000000-000001-0badc0de is not taken in: "zed" is not a designer/);
+    assert.match(r.stderr, /inbox\/zed-1700000000000-000001-0badc0de\.json is not taken in and is left alone \(it is zed's, and "zed" is not a designer of this run\)/);
+    assert.equal(count(r.stderr, 'are not checked against their authors'), 1, 'a review without git e-mails says once that entries are not checked');
     assert.match(r.stderr, /d3-1700000000000-000002-0badc0df changes nothing: it pins i9-m9/);
-    assert.equal(count(r.stderr, 'zed-1700000000000-000001-0badc0de is not taken in'), 1, 'logged once');
+    assert.equal(count(r.stderr, 'zed-1700000000000-000001-0badc0de.json is not taken in'), 1, 'logged once');
 
     // The record: Ben's words once, Chen's pin once; every entry taken in once.
     const done = await record(t.review('ana'), id);
@@ -189,7 +190,7 @@ describe('a team on three machines through its git remote (real git, the built C
     process.stdout.write(`      (${log.length - 1} commits for ${chats.length} chat requests)\n`);
   });
 
-  it('a pulled run.json someone else changed stops the run in words, without writing over it; a broken pulled entry too', async () => {
+  it('a pulled run.json someone else changed stops the run in words, without writing over it; a broken pulled entry is refused in words', async () => {
     const t = await team();
     const ana = start(['run', t.review('ana'), '--sync', '--sync-interval', '0.2', '--human', 'd2', '--iterations', '1', '--turns', '1', '--mode', 'together', '--order', 'fixed']);
     let id = '';
@@ -208,7 +209,8 @@ describe('a team on three machines through its git remote (real git, the built C
     assert.match(r.stderr, new RegExp(`changed runs/${id}/run\\.json \\(and it is not a valid run record: .*\\), which only the process driving run ${id} writes`));
     assert.equal(await fs.readFile(path.join(t.review('ana'), 'runs', id, 'run.json'), 'utf8'), tampered, 'not written over');
 
-    // Put right by hand (revert), then an entry that speaks for someone else under Ben's name stops the resumed run.
+    // Put right by hand (revert), then an entry that speaks for someone else under Ben's name is refused in words, left in
+    // place, and the resumed run goes on waiting for Ben (issue 29: refusals are named, the run is not stopped by them).
     git(t.clone.ben, 'revert', '--no-edit', 'HEAD');
     await fs.mkdir(path.join(t.review('ben'), 'runs', id, 'inbox'), { recursive: true });
     await fs.writeFile(path.join(t.review('ben'), 'runs', id, 'inbox', 'd2-1700000000000-000001-0badc0de.json'), JSON.stringify({ type: 'say', speaker: 'd1', content: 'I am Ana', at: 'x' }));
@@ -218,8 +220,10 @@ describe('a team on three machines through its git remote (real git, the built C
     git(t.clone.ana, 'pull', '--quiet', '--rebase');
     const again = await tf(['run', t.review('ana'), '--resume', id, '--sync', '--sync-interval', '0.2', '--max-wait', '5']);
     if (process.env.TF_SHOW) process.stdout.write(r.stderr + again.stderr);
-    assert.equal(again.code, 1, again.stderr);
-    assert.match(again.stderr, /d2-1700000000000-000001-0badc0de\.json \(the file is d2's but speaks for d1\) is not a valid inbox entry/);
+    assert.equal(again.code, 3, again.stderr);
+    assert.match(again.stderr, /d2-1700000000000-000001-0badc0de\.json is not taken in and is left alone \(the file is d2's but speaks for d1\)/);
+    assert.equal(again.stderr.split('0badc0de.json is not taken in').length - 1, 1, 'said once');
+    assert.ok(await fs.stat(path.join(t.review('ana'), 'runs', id, 'inbox', 'd2-1700000000000-000001-0badc0de.json')), 'left in place');
     assert.equal((await record(t.review('ana'), id)).iterations[0]!.messages.filter((m) => m.kind === 'human').length, 0);
   });
 
