@@ -12,6 +12,7 @@ import { runCodeDiscussion } from './commands/codeDiscussion';
 import { runEvaluate } from './commands/evaluate';
 import { runSay } from './commands/say';
 import { runPin } from './commands/pin';
+import { runVote } from './commands/vote';
 import { runDecide } from './commands/decide';
 import { runJudge } from './commands/judge';
 import { runCriteria } from './commands/criteria';
@@ -32,6 +33,7 @@ const COMMANDS: Record<string, Command> = {
   evaluate: runEvaluate,
   say: runSay,
   pin: runPin,
+  vote: runVote,
   decide: (args) => runDecide(args),
   judge: runJudge,
   criteria: runCriteria,

@@ -33,6 +33,9 @@ Commands:
   pin <review> <run-id> <message-id> [--as ID] [--remove] [--sync]
                                             Pin a message: every later prompt of the run carries it.
                                             --sync (say, pin): commit only your entry, pull, push.
+  vote <review> <run-id> --as ID [--iteration K] [--close] <decision-point> <choice>
+                                            Vote on a fork (its remix id or letter); the lead closes with --close.
+                                            When all have voted, the decision joins that round's decisions.
   rerank <review> <run-id> [--top N]        Make runs/<run-id>/rerank/, the blind re-rank set: the team's Borda top N
                                             options (3) + every remix, under neutral letters A, B, C, …; a brief
                                             run: its revised brief and baseline as A.md, B.md (no --top).

@@ -10,6 +10,7 @@
  *      or, for the remix agent, its instructions.
  * So call n+1 repeats call n's prefix up to its persona message, and a provider's prompt cache covers the images.
  */
+import { marginText } from '../votes/tally';
 import type { DesignerRanking } from '../review/model';
 import type { ConsensusMethod, DiscussionMode, Hierarchy, Phase, PersonaRole, PromptLayers } from '../settings/discussionSettings';
 import type { ChatMessage, ChatPart } from '../llm/messages';
@@ -161,8 +162,12 @@ function summariseIteration(it: Iteration, labelOf: (id: string) => string): str
   if (!it.ranking?.length) return '';
   const lines = [`Round ${it.index}: the team's consensus was ${it.ranking.map(labelOf).join(', ')} (best first).`];
   if (it.agreements?.length) lines.push(`Agreed: ${it.agreements.map(sentence).join(' ')}`);
-  if (it.decisions?.length) lines.push(`Decided by the lead: ${it.decisions.map((d) => sentence(`${d.question} → ${d.decision}`)).join(' ')}`);
-  else if (it.decisionPoints?.length) lines.push(`Still open for the lead: ${it.decisionPoints.map((d) => sentence(d.question)).join(' ')}`);
+  const byTeam = (it.decisions ?? []).filter((d) => d.counts);
+  const byLead = (it.decisions ?? []).filter((d) => !d.counts);
+  if (byLead.length) lines.push(`Decided by the lead: ${byLead.map((d) => sentence(`${d.question} → ${d.decision}`)).join(' ')}`);
+  // A fork the team voted on: every later prompt carries the side it chose ("decided by the team: warm palette, 3 to 1").
+  if (byTeam.length) lines.push(`Decided by the team: ${byTeam.map((d) => sentence(`${d.question} → ${marginText(d)}`)).join(' ')}`);
+  if (!it.decisions?.length && it.decisionPoints?.length) lines.push(`Still open for the lead: ${it.decisionPoints.map((d) => sentence(d.question)).join(' ')}`);
   for (const m of remixesWithDirections(it)) {
     const directions = m.editingDirectionsDiscussed ?? m.editingDirections;
     lines.push(`${labelOf(m.id)} was made from ${(m.from ?? it.ranking).map(labelOf).join(', ')}` +

@@ -3,6 +3,8 @@
  * blind re-rankings in runs/<run-id>/rerank/), the paired change with its calibrated verdict, acceptance of the
  * generated options, ratings of proxy commentary, survey means and time to decision. Never writes.
  */
+import { loadVotes } from '../votes/voteFile';
+import { tallyAll, type ForkTally } from '../votes/tally';
 import { groundingOf, type Grounding } from '../grounding/citations';
 import { remixesOf } from '../record/remixes';
 import * as path from 'node:path';
@@ -65,6 +67,8 @@ export interface CompareResult {
   missing: string | null;
   /** The run was answered by the bundled scripted server (evaluation/scripted.ts): never part of a total. */
   scripted?: true;
+  /** The tally of every fork's vote (issue 33), in round order; [] without forks. */
+  votes: ForkTally[];
   /** Citations of images, ids and members the round did not show, per 100 model-written messages. */
   grounding: Grounding;
   /** Problems in the re-rank set, ratings or survey files (`file:line:col: error: …`); the valid rest is used. */
@@ -167,7 +171,8 @@ export async function compareRun(reviewRoot: string, runId: string, opts: Compar
   const teamIds = team.designers.map((d) => d.id);
   const ratingFiles = await loadRatings(root, record, teamIds);
   const surveyFiles = await loadSurvey(root, runId, teamIds);
-  for (const d of [...ratingFiles.diagnostics, ...surveyFiles.diagnostics]) if (d.severity === 'error') problems.push(formatDiagnostic(d));
+  const voteFiles = await loadVotes(root, record, teamIds);
+  for (const d of [...ratingFiles.diagnostics, ...surveyFiles.diagnostics, ...voteFiles.diagnostics]) if (d.severity === 'error') problems.push(formatDiagnostic(d));
 
   const rel = rerankRel(runId);
   let after: AgreementSide | null = null;
@@ -219,6 +224,7 @@ export async function compareRun(reviewRoot: string, runId: string, opts: Compar
     acceptance: accepted,
     ratings: summarizeRatings(ratingFiles.ratings),
     survey: summarizeSurvey(surveyFiles.answers),
+    votes: tallyAll(record, voteFiles.members, teamIds),
     rerankings,
     remixes,
     timing: await timingOf(root, record, rerankings),

@@ -15,6 +15,8 @@ export interface ComparisonForWords {
   survey: { n: number; representative: number | null; clarity: number | null; satisfied: number | null };
   timing: { hoursToRerank: number | null; hoursToCommit: number | null; rerankedFrom: string | null; note: string | null };
   missing: string | null;
+  /** Fork votes (issue 33); absent in comparisons made before them. */
+  votes?: { iteration: number; decisionPoint: number; question: string; counts: Record<string, number>; missing: string[]; decided: boolean }[];
 }
 
 export function f2(x: number | null | undefined): string {
@@ -92,6 +94,11 @@ function feedbackSentences(c: ComparisonForWords): string[] {
         ` (the study: ${REFERENCE.survey.representative}, ${REFERENCE.survey.clarity}, ${REFERENCE.survey.satisfied}).`,
     );
   } else out.push('No survey answers yet.');
+  for (const v of c.votes ?? []) {
+    const counts = Object.entries(v.counts).map(([p, n]) => `${p} ${n}`).join(', ');
+    out.push(`Vote on "${v.question}" (round ${v.iteration}, decision point ${v.decisionPoint}): ${counts}` +
+      `${v.decided ? ' — decided.' : v.missing.length ? `; waiting for ${v.missing.join(', ')}.` : '.'}`);
+  }
   const t = c.timing;
   const spans: string[] = [];
   if (t.hoursToRerank !== null) spans.push(`re-rankings saved ${hours(t.hoursToRerank)} after the run started${t.rerankedFrom === 'file times' ? ' (from the files\' times)' : ''}`);

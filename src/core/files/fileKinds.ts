@@ -66,6 +66,7 @@ export const FILE_KINDS = {
   ratings: tree('yaml', 'runs/<run>/ratings/<designer>.yaml', "A designer's ratings of their proxy", LIMITS.smallFile, true),
   survey: tree('yaml', 'runs/<run>/survey/<designer>.yaml', "A designer's survey answers (at the root, `survey/`, for a usual-way review)", LIMITS.smallFile, true),
   preference: tree('yaml', 'runs/<run>/preference/<designer>.yaml', "A designer's preference", LIMITS.smallFile, true),
+  votes: tree('yaml', 'runs/<run>/votes/<designer>.yaml', "A member's votes on a run's forks", LIMITS.smallFile, true),
   coverage: tree('yaml', 'runs/<run>/coverage/<designer>.yaml', "A member's confirmations of the coverage of their points", LIMITS.smallFile, true),
   decision: tree('yaml', 'decision.yaml', "What a team working the usual way picked, and when", LIMITS.smallFile),
   comments: { ...flat('markdown', 'comments/<designer>.md', "A designer's comments on the brief (front matter, then Markdown)", LIMITS.comment), perDesigner: true },

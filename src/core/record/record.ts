@@ -120,6 +120,8 @@ export const RemixSchema = z.object({
   references: z.array(z.string()).optional(),
   /** Cited references left out because the edit endpoint takes no more input images. */
   referencesDropped: z.array(z.string()).optional(),
+  /** A fork remix (issue 33): the side of one decision point it takes (`decisionPoint`: 1-based in the round's decisionPoints). */
+  fork: z.object({ question: z.string(), position: z.string(), decisionPoint: z.number().int().min(1).max(100) }).optional(),
 });
 
 export type Remix = z.infer<typeof RemixSchema>;
@@ -200,11 +202,14 @@ export const IterationSchema = z.object({
         question: z.string(),
         decision: z.string(),
         reason: z.string().optional(),
-        /** Designer id of the lead. */
+        /** Designer id of the lead, or "team" when every member voted. */
         by: z.string(),
-        /** Whether the lead's proxy or the lead in person decided. */
+        /** Whether the lead's proxy or the lead in person (or the team's vote) decided. */
         via: z.enum(['proxy', 'human']),
         at: z.string().optional(),
+        /** A vote on a fork (issue 33): who voted, and the votes per position. */
+        voters: z.array(z.string()).max(100).optional(),
+        counts: z.record(z.string(), z.number().int().min(0)).optional(),
       }),
     )
     .optional(),

@@ -46,10 +46,12 @@ export function proxyTurn(body: unknown): string | undefined {
   const out = p.ranking.filter((r) => !r.inRunning && r.rank < (p.ranking.find((x) => x.label === first)?.rank ?? Infinity)).map((r) => r.label);
   // Images out of the running are not named: a proxy speaks about this round's candidates only.
   const leads = out.length ? `With my ${out.length === 1 ? 'first choice' : `first ${out.length} choices`} out of the running, ${first} is the best left for me` : `${first} leads for me`;
-  parts.push(why ? `${leads}: ${lowerFirst(sentence(why))}` : `${leads}: it keeps what I ranked highest, ${list(sources.get(first!) ?? [])}.`);
+  parts.push(why ? `${leads}: ${lowerFirst(sentence(why))}` : `${leads}: it keeps what I ranked highest.`);
   if (last !== first && reason(last)) parts.push(`${last} comes last: ${lowerFirst(sentence(reason(last)!))}`);
   for (const remix of order.filter((l) => sources.has(l) && l !== first)) {
-    parts.push(`${remix} is made from ${list(sources.get(remix)!)}, so I place it right after the one of those I rank highest.`);
+    // Only sources still in this round are named: a proxy speaks about this round's candidates only.
+    const here = sources.get(remix)!.filter((l) => round.includes(l));
+    parts.push(here.length ? `${remix} is made from ${list(here)}${here.length < sources.get(remix)!.length ? ' and earlier candidates' : ''}, so I place it right after the one of those I rank highest.` : `${remix} is made from earlier candidates; I place it last.`);
   }
   // The previous speaker of this round, when they stated an order: agree or differ with them by name.
   const others = [...statedOrders(body)].filter(([who]) => who !== p.name);

@@ -147,6 +147,15 @@ export const CORPUS: { readonly [K in FileKindName]: CorpusEntry } = {
     duplicate: 'designer: d1\nrepresentative: 4\nrepresentative: 5\n',
     evilName: `${RUN}/survey/${EVIL}.yaml`,
   },
+  // compare reads the members' votes on the run's forks (issue 33).
+  votes: {
+    file: `${RUN}/votes/d1.yaml`,
+    command: ['compare', '<run>'],
+    // Under the 1 MB cap: 30 000 entries, each refused (no such round, no such fork).
+    manyProblems: `designer: d1\nvotes:\n${'  - {iteration: 9, decisionPoint: 9, choice: r9a}\n'.repeat(30_000)}`,
+    duplicate: 'designer: d1\nvotes: []\nvotes: []\n',
+    evilName: `${RUN}/votes/${EVIL}.yaml`,
+  },
   // compare on a brief run reads the members' preferences between the blind pair.
   preference: {
     template: 'brief',

@@ -38,7 +38,7 @@ describe('the scripted demo answers from the run itself', function () {
     const review = path.join(await tempDir('tf-demo-answers-'), 'review');
     await fs.cp(SAMPLE, review, { recursive: true });
     rig.mock.setFallback(runFallback(LABEL));
-    const r = await rig.run(['run', review, '--iterations', '2', '--turns', '1']);
+    const r = await rig.run(['run', review, '--iterations', '3', '--turns', '1']);
     assert.equal(r.code, 0, r.stderr + r.stdout);
     assert.deepEqual(rig.mock.specErrors(), []);
     const [runId] = await fs.readdir(path.join(review, 'runs'));

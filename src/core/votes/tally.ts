@@ -1,0 +1,90 @@
+/**
+ * The tally of a fork's votes and the decision it makes (issue 33). A fork is decided when every member has voted on it, or
+ * when the lead closes it; the winner is the position with the most votes. A tie decides nothing: the lead's close on a tie is
+ * refused in words (a vote must break it). A decision is recorded once on that fork round's `decisions` — also on a
+ * completed run — as { question, decision, by, via: "human", voters, counts }; the round itself is never run again.
+ */
+import type { Iteration, RunRecord } from '../record/record';
+import type { Fork } from './forks';
+import { forksOf } from './forks';
+import type { MemberVotes } from './voteFile';
+
+export interface ForkTally {
+  iteration: number;
+  decisionPoint: number;
+  question: string;
+  /** Votes per position, every side listed (0 when nobody chose it). */
+  counts: Record<string, number>;
+  voters: string[];
+  /** Members who have not voted on it yet. */
+  missing: string[];
+  /** The position with the most votes; null while none or tied. */
+  leader: string | null;
+  /** Already recorded as a decision of its round. */
+  decided: boolean;
+}
+
+export type Decision = NonNullable<Iteration['decisions']>[number];
+
+function decisionOn(it: Iteration | undefined, question: string): Decision | undefined {
+  return it?.decisions?.find((d) => d.question === question);
+}
+
+export function tallyFork(record: Pick<RunRecord, 'iterations'>, fork: Fork, members: readonly MemberVotes[], team: readonly string[]): ForkTally {
+  const counts: Record<string, number> = Object.fromEntries(fork.sides.map((s) => [s.position, 0]));
+  const voters: string[] = [];
+  for (const m of members) {
+    if (!team.includes(m.designer)) continue;
+    const v = m.votes.find((x) => x.iteration === fork.iteration && x.decisionPoint === fork.decisionPoint);
+    const side = v && fork.sides.find((s) => s.id === v.choice);
+    if (!side) continue;
+    counts[side.position] = (counts[side.position] ?? 0) + 1;
+    voters.push(m.designer);
+  }
+  const top = Math.max(0, ...Object.values(counts));
+  const leaders = Object.keys(counts).filter((p) => counts[p] === top);
+  const it = record.iterations.find((x) => x.index === fork.iteration);
+  return {
+    iteration: fork.iteration,
+    decisionPoint: fork.decisionPoint,
+    question: fork.question,
+    counts,
+    voters,
+    missing: team.filter((id) => !voters.includes(id)),
+    leader: top > 0 && leaders.length === 1 ? leaders[0]! : null,
+    decided: decisionOn(it, fork.question) !== undefined,
+  };
+}
+
+export function tallyAll(record: Pick<RunRecord, 'iterations'>, members: readonly MemberVotes[], team: readonly string[]): ForkTally[] {
+  return forksOf(record).map((f) => tallyFork(record, f, members, team));
+}
+
+/**
+ * Records the decision of a tally on its round when it is due: everyone voted (`by: "team"`), or `closedBy` (the lead) closes
+ * it. Returns the decision added, or a sentence saying why nothing was recorded. Never records one question twice.
+ */
+export function recordDecision(record: RunRecord, t: ForkTally, closedBy?: string, at = new Date().toISOString()): Decision | string {
+  const it = record.iterations.find((x) => x.index === t.iteration);
+  if (!it) return `Round ${t.iteration} is not in this run.`;
+  const already = decisionOn(it, t.question);
+  if (already) return `"${t.question}" is already decided: ${already.decision}.`;
+  if (t.missing.length && !closedBy) return `Waiting for ${t.missing.join(', ')} to vote on "${t.question}".`;
+  if (!t.leader) return t.voters.length ? `The vote on "${t.question}" is tied (${countsText(t.counts)}); another vote must break the tie.` : `Nobody has voted on "${t.question}" yet.`;
+  const decision: Decision = { question: t.question, decision: t.leader, by: closedBy ?? 'team', via: 'human', at, voters: [...t.voters], counts: { ...t.counts } };
+  it.decisions = [...(it.decisions ?? []), decision];
+  return decision;
+}
+
+/** "warm palette 3, cool palette 1". */
+export function countsText(counts: Readonly<Record<string, number>>): string {
+  return Object.entries(counts).map(([p, n]) => `${p} ${n}`).join(', ');
+}
+
+/** "warm palette, 3 to 1" — the winner and its margin, as later prompts say it. */
+export function marginText(d: Pick<Decision, 'decision' | 'counts'>): string {
+  if (!d.counts) return d.decision;
+  const won = d.counts[d.decision] ?? 0;
+  const rest = Object.entries(d.counts).filter(([p]) => p !== d.decision).map(([, n]) => n).sort((a, b) => b - a);
+  return `${d.decision}, ${[won, ...rest].join(' to ')}`;
+}

@@ -1,0 +1,115 @@
+/**
+ * A member's votes on a run's forks (issue 33): `runs/<run-id>/votes/<designer-id>.yaml` =
+ *   designer: <id>
+ *   votes: [ { iteration: <k>, decisionPoint: <n>, choice: <remix id> } ]
+ * validated like survey files (one schema at the door, each problem at its line): the designer must be the file's name
+ * (the one id rule, by loadVotes), a vote must name a round that forked at that decision point, its choice must be one of
+ * that fork's remixes, and one question gets one vote. The valid votes of a file count even when another entry is refused.
+ */
+import { isMap, isSeq, stringify } from '../yaml';
+import type { Diagnostic } from '../review/model';
+import { error } from '../diagnostics/diagnostics';
+import { capKindDiagnostics } from '../files/fileKinds';
+import { writeReviewFile } from '../files/reviewFiles';
+import { DESIGNER_ID_PATTERN } from '../review/designerId';
+import { runRel } from '../rerank/paths';
+import type { RunRecord } from '../record/record';
+import { checkDesigner, designerIdOfFile, pairOf, parseMap, readFeedback, shownValue, teamProblem, unknownFields, valuePos, yamlFiles } from '../evaluation/feedback';
+import { forkOf } from './forks';
+
+export interface Vote {
+  iteration: number;
+  decisionPoint: number;
+  /** A remix id of that fork. */
+  choice: string;
+}
+
+export interface MemberVotes {
+  designer: string;
+  file: string;
+  votes: Vote[];
+}
+
+export const VOTES_DIR = 'votes';
+
+export function votesRel(runId: string, designer?: string): string {
+  return designer === undefined ? `${runRel(runId)}/${VOTES_DIR}` : `${runRel(runId)}/${VOTES_DIR}/${designer}.yaml`;
+}
+
+const whole = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 1;
+
+/** Validates the text of a votes file against the run record. */
+export function checkVotesText(text: string, file: string, record: Pick<RunRecord, 'iterations'>): { votes?: MemberVotes; diagnostics: Diagnostic[] } {
+  const expected = designerIdOfFile(file);
+  const { map, data, posOf, diagnostics } = parseMap(text, file, 'A votes file');
+  if (!map || !data) return { diagnostics };
+  unknownFields(map, ['designer', 'votes'], file, posOf, diagnostics);
+  const designer = checkDesigner(map, data, file, expected, posOf, diagnostics);
+  const listPair = pairOf(map, 'votes');
+  const votes: Vote[] = [];
+  if (!listPair) diagnostics.push(error(file, 'The votes field is missing. Add votes: with one "- iteration: / decisionPoint: / choice:" entry per vote.', 1, 1));
+  else if (!isSeq(listPair.value) || !Array.isArray(data.votes)) {
+    const p = valuePos(listPair, posOf, posOf(listPair));
+    diagnostics.push(error(file, 'votes must be a list of entries, each starting with "- iteration:".', p.line, p.column));
+  } else {
+    const seen = new Set<string>();
+    listPair.value.items.forEach((item, index) => {
+      const entry = (data.votes as unknown[])[index];
+      const at = posOf(item);
+      if (!isMap(item) || typeof entry !== 'object' || entry === null) {
+        diagnostics.push(error(file, `Entry ${index + 1} of votes must have iteration:, decisionPoint: and choice:.`, at.line, at.column));
+        return;
+      }
+      unknownFields(item, ['iteration', 'decisionPoint', 'choice'], file, posOf, diagnostics);
+      const e = entry as Record<string, unknown>;
+      const place = (key: string) => valuePos(pairOf(item, key), posOf, at);
+      const problem = (key: string, message: string) => {
+        const p = place(key);
+        diagnostics.push(error(file, message, p.line, p.column));
+      };
+      if (!whole(e.iteration)) return problem('iteration', `iteration must be a round number of this run (found ${shownValue(e.iteration)}).`);
+      if (!whole(e.decisionPoint)) return problem('decisionPoint', `decisionPoint must be a whole number of 1 or more (found ${shownValue(e.decisionPoint)}).`);
+      const fork = forkOf(record, e.iteration, e.decisionPoint);
+      if (!fork) return problem('decisionPoint', `Round ${e.iteration} has no fork at decision point ${e.decisionPoint}, so there is nothing to vote on there.`);
+      if (typeof e.choice !== 'string' || !fork.sides.some((s) => s.id === e.choice)) {
+        return problem('choice', `choice must be one of this fork's remixes (${fork.sides.map((s) => s.id).join(', ')}), found ${shownValue(e.choice)}.`);
+      }
+      const key = `${e.iteration}/${e.decisionPoint}`;
+      if (seen.has(key)) return problem('decisionPoint', `A second vote on decision point ${e.decisionPoint} of round ${e.iteration}; keep one vote per question.`);
+      seen.add(key);
+      votes.push({ iteration: e.iteration, decisionPoint: e.decisionPoint, choice: e.choice });
+    });
+  }
+  if (!designer) return { diagnostics };
+  return { votes: { designer, file, votes }, diagnostics };
+}
+
+/** Every valid votes file of a run (files named after anyone not on `team` refused), plus the diagnostics (capped per file). */
+export async function loadVotes(root: string, record: RunRecord, team?: readonly string[]): Promise<{ members: MemberVotes[]; diagnostics: Diagnostic[] }> {
+  const diagnostics: Diagnostic[] = [];
+  const members: MemberVotes[] = [];
+  for (const f of await yamlFiles(root, votesRel(record.id), diagnostics)) {
+    const notOurs = teamProblem(f, team);
+    if (notOurs) {
+      diagnostics.push(notOurs);
+      continue;
+    }
+    const text = await readFeedback(root, f.rel, 'votes', diagnostics);
+    if (text === undefined) continue;
+    const r = checkVotesText(text, f.rel, record);
+    for (const d of r.diagnostics) diagnostics.push(d);
+    if (r.votes) members.push(r.votes);
+  }
+  return { members, diagnostics: capKindDiagnostics(diagnostics, 'votes') };
+}
+
+/** Writes a member's votes (validated against the record first; throws with the first problem). */
+export async function writeVotes(root: string, record: RunRecord, designer: string, votes: readonly Vote[]): Promise<string> {
+  if (!DESIGNER_ID_PATTERN.test(designer)) throw new Error(`"${designer}" is not a designer id.`);
+  const rel = votesRel(record.id, designer);
+  const text = stringify({ designer, votes: votes.map((v) => ({ iteration: v.iteration, decisionPoint: v.decisionPoint, choice: v.choice })) }, { lineWidth: 0 });
+  const bad = checkVotesText(text, rel, record).diagnostics.find((d) => d.severity === 'error');
+  if (bad) throw new Error(bad.message);
+  await writeReviewFile(root, rel, text);
+  return rel;
+}
