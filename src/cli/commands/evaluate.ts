@@ -11,6 +11,7 @@ import { conditionsSentences } from '../../core/evaluation/baseline';
 import { f2 } from '../../core/evaluation/format';
 import { evaluationMarkdown } from '../../core/evaluation/report';
 import { briefSentences } from '../../core/evaluation/briefEvaluation';
+import { writeInertMarkdown } from '../../core/files/markdown';
 import { scriptedSentences } from '../../core/evaluation/scripted';
 import { checkWritable, mkdirInReview, printable, realRoot, toRel, writeReviewFile } from '../../core/files/reviewFiles';
 import { UsageError } from '../usage';
@@ -37,7 +38,12 @@ async function writeOut(folder: string, out: string, files: Record<string, strin
   const rels = Object.keys(files).map((name) => (dir ? `${dir}/${name}` : name));
   await checkWritable(base, rels); // every target checked first: a link at one refuses them all, nothing written
   await mkdirInReview(base, dir);
-  for (const [name, data] of Object.entries(files)) await writeReviewFile(base, dir ? `${dir}/${name}` : name, data);
+  for (const [name, data] of Object.entries(files)) {
+    const rel = dir ? `${dir}/${name}` : name;
+    // evaluation.md carries review and run text: the one Markdown writer makes it inert like every deliverable.
+    if (name.endsWith('.md')) await writeInertMarkdown(base, rel, data);
+    else await writeReviewFile(base, rel, data);
+  }
 }
 
 export async function runEvaluate(args: string[]): Promise<number> {

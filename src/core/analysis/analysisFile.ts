@@ -3,7 +3,7 @@
  * review-file room (atomic, contained); read back with the same checks as any input (byte cap, UTF-8, schema).
  */
 import { readKindJson } from '../files/kindJson';
-import { writeReviewFile } from '../files/reviewFiles';
+import { writeKindFile } from '../files/writeCaps';
 import { RUNS_DIR } from '../record/store';
 import { AnalysisFileSchema, type AnalysisFile } from './schema';
 
@@ -21,5 +21,5 @@ export async function readAnalysisFile(root: string, runId: string): Promise<Ana
 }
 
 export async function writeAnalysisFile(root: string, analysis: AnalysisFile): Promise<void> {
-  await writeReviewFile(root, analysisPath(analysis.runId), `${JSON.stringify(analysis, null, 2)}\n`);
+  await writeKindFile(root, analysisPath(analysis.runId), 'analysis', `${JSON.stringify(analysis, null, 2)}\n`);
 }

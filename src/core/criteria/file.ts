@@ -4,8 +4,8 @@
  * criteria found again.
  */
 import { readKindJson } from '../files/kindJson';
-import { escapeMarkdown } from '../files/markdown';
-import { writeReviewFile } from '../files/reviewFiles';
+import { escapeMarkdown, writeInertMarkdown } from '../files/markdown';
+import { writeKindFile } from '../files/writeCaps';
 import { CRITERIA_FILE, CRITERIA_MARKDOWN, CriteriaFileSchema, contentHash, type CriteriaFile } from './model';
 
 /** criteria.json, or undefined when there is none. Throws ReviewFileError naming the file when it cannot be used. */
@@ -19,8 +19,8 @@ export function untouched(file: CriteriaFile): boolean {
 }
 
 export async function writeCriteriaFiles(root: string, file: CriteriaFile, names: Record<string, string>): Promise<void> {
-  await writeReviewFile(root, CRITERIA_FILE, `${JSON.stringify(file, null, 2)}\n`);
-  await writeReviewFile(root, CRITERIA_MARKDOWN, criteriaMarkdown(file, names));
+  await writeKindFile(root, CRITERIA_FILE, 'criteria', `${JSON.stringify(file, null, 2)}\n`);
+  await writeInertMarkdown(root, CRITERIA_MARKDOWN, criteriaMarkdown(file, names));
 }
 
 const STANCE_WORDS = { values: 'values', against: 'against', 'no-position': '—' } as const;

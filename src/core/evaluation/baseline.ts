@@ -7,7 +7,8 @@
 import { isMap, isScalar, LineCounter, parseDocumentUnique, stringify } from '../yaml';
 import type { Node, Pair, YAMLMap } from 'yaml';
 import { capKindDiagnostics, fileErrorDiagnostic, readKindText } from '../files/fileKinds';
-import { ReviewFileError, statInReview, writeReviewFile } from '../files/reviewFiles';
+import { ReviewFileError, statInReview } from '../files/reviewFiles';
+import { writeKindFile } from '../files/writeCaps';
 import { error, sortDiagnostics, warning } from '../diagnostics/diagnostics';
 import type { Diagnostic } from '../review/model';
 import { yamlProblem } from '../rankings/rankingText';
@@ -143,7 +144,7 @@ export async function writeDecision(root: string, optionIds: readonly string[], 
   const check = checkDecisionText(text, optionIds);
   const bad = check.diagnostics.find((d) => d.severity === 'error');
   if (bad) throw new Error(bad.message);
-  await writeReviewFile(root, DECISION_FILE, text);
+  await writeKindFile(root, DECISION_FILE, 'decision', text);
   return DECISION_FILE;
 }
 

@@ -8,7 +8,7 @@
  */
 import { isMap, isSeq, stringify } from '../yaml';
 import { capKindDiagnostics } from '../files/fileKinds';
-import { writeReviewFile } from '../files/reviewFiles';
+import { writeKindFile } from '../files/writeCaps';
 import { DESIGNER_ID_PATTERN } from '../review/designerId';
 import { error, sortDiagnostics } from '../diagnostics/diagnostics';
 import type { Diagnostic } from '../review/model';
@@ -145,6 +145,6 @@ export async function writeCoverageConfirmations(root: string, record: RunRecord
   const check = checkCoverageText(text, rel, confirmableCoverage(record));
   const bad = check.diagnostics.find((d) => d.severity === 'error');
   if (bad) throw new Error(bad.message);
-  await writeReviewFile(root, rel, text);
+  await writeKindFile(root, rel, 'coverage', text);
   return rel;
 }

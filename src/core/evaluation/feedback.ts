@@ -13,7 +13,8 @@
 import { isMap, isScalar, isSeq, LineCounter, parseDocumentUnique, stringify } from '../yaml';
 import type { Node, Pair, YAMLMap } from 'yaml';
 import { capKindDiagnostics, fileErrorDiagnostic, readKindText, type FileKindName } from '../files/fileKinds';
-import { listInReview, printable, ReviewFileError, writeReviewFile } from '../files/reviewFiles';
+import { listInReview, printable, ReviewFileError } from '../files/reviewFiles';
+import { writeKindFile } from '../files/writeCaps';
 import { DESIGNER_ID_PATTERN, designerKey } from '../review/designerId';
 import { error, sortDiagnostics, warning } from '../diagnostics/diagnostics';
 import type { Diagnostic } from '../review/model';
@@ -408,7 +409,7 @@ export async function writeRatings(root: string, record: RunRecord, designer: st
   const check = checkRatingsText(text, rel, record);
   const bad = check.diagnostics.find((d) => d.severity === 'error');
   if (bad) throw new Error(bad.message);
-  await writeReviewFile(root, rel, text);
+  await writeKindFile(root, rel, 'ratings', text);
   return rel;
 }
 
@@ -424,6 +425,6 @@ export async function writeSurvey(root: string, runId: string, answer: Omit<Surv
   const check = checkSurveyText(text, rel);
   const bad = check.diagnostics.find((d) => d.severity === 'error');
   if (bad) throw new Error(bad.message);
-  await writeReviewFile(root, rel, text);
+  await writeKindFile(root, rel, 'survey', text);
   return rel;
 }

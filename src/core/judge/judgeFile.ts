@@ -4,7 +4,7 @@
  */
 import * as z from 'zod';
 import { readKindJson } from '../files/kindJson';
-import { writeReviewFile } from '../files/reviewFiles';
+import { writeKindFile } from '../files/writeCaps';
 import { UsageSchema } from '../record/record';
 import { reviewRelative } from '../record/store';
 import { DIMENSION_NAMES, type JudgeDimension } from './judgePrompts';
@@ -62,5 +62,5 @@ export async function readJudgeFile(root: string, runId: string): Promise<JudgeF
 }
 
 export async function writeJudgeFile(root: string, judge: JudgeFile): Promise<void> {
-  await writeReviewFile(root, judgePath(judge.runId), `${JSON.stringify(judge, null, 2)}\n`);
+  await writeKindFile(root, judgePath(judge.runId), 'judge', `${JSON.stringify(judge, null, 2)}\n`);
 }

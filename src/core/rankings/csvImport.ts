@@ -29,7 +29,8 @@ import { validateRankingText } from './rankingText';
 import { formatRankingJson, formatRankingYaml } from './rankingWriter';
 import { didYouMean } from './suggest';
 import { DESIGNER_ID_PATTERN, designerIdFromName, designerKey } from '../review/designerId';
-import { checkWritable, listInReview, readNamedFile, readReviewBytes, ReviewFileError, writeReviewFile } from '../files/reviewFiles';
+import { checkWritable, listInReview, readNamedFile, readReviewBytes, ReviewFileError } from '../files/reviewFiles';
+import { writeKindFile } from '../files/writeCaps';
 import { FILE_KINDS } from '../files/fileKinds';
 import { firstInvalidUtf8 } from '../diagnostics/textFile';
 
@@ -300,7 +301,7 @@ export async function importRankingsCsv(
     // All or nothing: every target is checked (no link, no folder) before the first file is written.
     await checkWritable(root, outputs.map((o) => o.rel));
     for (const o of outputs) {
-      await writeReviewFile(root, o.rel, o.text);
+      await writeKindFile(root, o.rel, 'ranking', o.text);
       written.push(o.rel);
     }
   } catch (err) {

@@ -16,13 +16,30 @@ export function shown(value: unknown): string {
 const textNote = (value: unknown): string =>
   typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)) ? ', which is text: remove the quotes' : '';
 
+/** A line break, a control character (C0, DEL, C1) or a bidi control: never in a name or a role. */
+const NOT_ONE_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
+/**
+ * A name or a role is data, one line of text: a line break or a control character could forge a line of a prompt
+ * (another member speaking, a "SYSTEM:" line), so it is refused at validation, at the value's place.
+ */
+export function isOneLine(s: string): boolean {
+  return !NOT_ONE_LINE.test(s);
+}
+
+/** The sentence for a name or role that is not one line (`what`: "The designer name", "A guest's role" …). */
+export function notOneLineMessage(what: string, input: unknown): string {
+  return `${what} must be one line of text, without line breaks or control characters (found ${shown(input)}).`;
+}
+
 export const designerField = z
   .string({ error: (iss) => `The designer must be a name in text (found ${shown(iss.input)}).` })
-  .refine((s) => s.trim() !== '', { error: 'The designer name is empty. Write the display name, e.g. designer: Ana Ruiz.' });
+  .refine((s) => s.trim() !== '', { error: 'The designer name is empty. Write the display name, e.g. designer: Ana Ruiz.' })
+  .refine(isOneLine, { error: (iss) => notOneLineMessage('The designer name', iss.input) });
 
-export const roleField = z.string({
-  error: (iss) => `The role must be text, e.g. role: Art Director (found ${shown(iss.input)}).`,
-});
+export const roleField = z
+  .string({ error: (iss) => `The role must be text, e.g. role: Art Director (found ${shown(iss.input)}).` })
+  .refine(isOneLine, { error: (iss) => notOneLineMessage('The role', iss.input) });
 
 export const weightField = z
   .number({ error: (iss) => `The weight must be a number greater than 0 (found ${shown(iss.input)}${textNote(iss.input)}).` })

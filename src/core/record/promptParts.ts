@@ -21,6 +21,7 @@ import type { RecordedMessage } from '../llm/messages';
 import { RecordedMessageSchema, type PromptRecord, type RunRecord } from './record';
 import { RECORD_LIMITS } from './recordCheck';
 import { countWrite, reviewRelative } from './store';
+import { byteLength, refuseOverCap } from '../files/writeCaps';
 
 export const PARTS_FILE = 'prompts.jsonl';
 /** How many earlier prompts are compared when choosing a prompt's base. */
@@ -173,6 +174,8 @@ export class PromptPartsWriter {
   /** Part numbers of the prompts seen (a cache for choosing bases). */
   private readonly expanded = new Map<string, number[]>();
   private count = 0;
+  /** Bytes of prompts.jsonl so far (an append that would pass its read cap is refused before it is written). */
+  private bytes = 0;
   private pending: string[] = [];
 
   private constructor(
@@ -196,6 +199,7 @@ export class PromptPartsWriter {
       // A line cut off by a crash: no record refers to it (parts are flushed before run.json); drop it before appending.
       await truncateReviewFile(reviewRoot, file, Buffer.byteLength(text.slice(0, complete)));
     }
+    w.bytes = Buffer.byteLength(text.slice(0, complete));
     for (const m of parseLines(text.slice(0, complete), file)) w.add(JSON.stringify(m));
     w.pending = [];
     return w;
@@ -253,8 +257,10 @@ export class PromptPartsWriter {
   async flush(): Promise<void> {
     if (this.pending.length === 0) return;
     const data = `${this.pending.join('\n')}\n`;
+    refuseOverCap(partsFile(this.runId), byteLength(data), PARTS_MAX_BYTES, this.bytes);
     await appendReviewFile(this.reviewRoot, partsFile(this.runId), data, { sync: true });
     countWrite(Buffer.byteLength(data));
+    this.bytes += byteLength(data);
     this.pending = [];
   }
 }

@@ -5,8 +5,9 @@
  * random name and moved into place, like the design re-rank set; an existing one is never overwritten. Every read and
  * write goes through the review-files room.
  */
-import { readKindText } from '../files/fileKinds';
-import { statInReview, writeReviewFile } from '../files/reviewFiles';
+import { FILE_KINDS, readKindText } from '../files/fileKinds';
+import { statInReview } from '../files/reviewFiles';
+import { writeInertMarkdown } from '../files/markdown';
 import type { RunRecord } from '../record/record';
 import { reviewRelative } from '../record/store';
 import { assignLetters, type RerankKey, type RerankSetResult } from './key';
@@ -36,6 +37,6 @@ export async function makeBriefRerankSet(root: string, record: RunRecord): Promi
     { kind: 'direct', id: 'baseline', file: baseline },
   ]);
   return buildRerankFolder(root, runId, key, async (staging) => {
-    for (const [letter, s] of Object.entries(key)) await writeReviewFile(root, `${staging}/${letter}.md`, texts.get(s.file)!, { exclusive: true });
+    for (const [letter, s] of Object.entries(key)) await writeInertMarkdown(root, `${staging}/${letter}.md`, texts.get(s.file)!, { exclusive: true, cap: FILE_KINDS.revisedBrief.maxBytes });
   });
 }

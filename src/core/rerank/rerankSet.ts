@@ -12,6 +12,8 @@ import { remixesOf } from '../record/remixes';
 import * as path from 'node:path';
 import { requireSharp } from '../images/sharp';
 import { stringify } from '../yaml';
+import { FILE_KINDS } from '../files/fileKinds';
+import { writeInertMarkdown } from '../files/markdown';
 import { LIMITS, mkdirInReview, readReviewBytes, readReviewText, ReviewFileError, statInReview, writeReviewFile } from '../files/reviewFiles';
 import { formatDiagnostic } from '../diagnostics/diagnostics';
 import { loadReview } from '../review/loadReview';
@@ -87,7 +89,7 @@ export async function makeRerankSet(reviewRoot: string, runId: string, opts: { t
   const brief = await readReviewText(root, 'brief.md', LIMITS.brief);
 
   return buildRerankFolder(root, runId, key, async (staging) => {
-    await writeReviewFile(root, `${staging}/brief.md`, brief, { exclusive: true });
+    await writeInertMarkdown(root, `${staging}/brief.md`, brief, { exclusive: true, cap: FILE_KINDS.brief.maxBytes });
     await mkdirInReview(root, `${staging}/options`);
     for (const [letter, s] of Object.entries(key)) await writeReviewFile(root, `${staging}/options/${letter}.png`, await blindPng(root, s.file), { exclusive: true });
     await mkdirInReview(root, `${staging}/rankings`);

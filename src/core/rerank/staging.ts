@@ -5,7 +5,8 @@
  * link followed).
  */
 import * as path from 'node:path';
-import { makeOwnFolder, removeOwnFolder, renameOwnFolder, statInReview, writeReviewFile } from '../files/reviewFiles';
+import { makeOwnFolder, removeOwnFolder, renameOwnFolder, statInReview } from '../files/reviewFiles';
+import { writeKindFile } from '../files/writeCaps';
 import { formatKey, type RerankKey, type RerankSetResult } from './key';
 import { KEY_FILE, rerankRel, runRel } from './paths';
 
@@ -14,7 +15,7 @@ export async function buildRerankFolder(root: string, runId: string, key: Rerank
   const staging = await makeOwnFolder(root, runRel(runId), path.posix.basename(target));
   try {
     await fill(staging);
-    await writeReviewFile(root, `${staging}/${KEY_FILE}`, formatKey(key), { exclusive: true });
+    await writeKindFile(root, `${staging}/${KEY_FILE}`, 'rerankKey', formatKey(key), { exclusive: true });
     if (await statInReview(root, target)) throw new Error(`Run ${runId} already has a re-rank folder (${target}); it is never overwritten.`);
     await renameOwnFolder(root, staging, target);
   } catch (err) {

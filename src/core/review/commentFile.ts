@@ -3,7 +3,8 @@
  * the front matter of a new one, and the selected lines of brief.md quoted with their line numbers so the comment stays
  * anchored to what it is about. Pure functions, plus two helpers that read and write only through the file room.
  */
-import { LIMITS, readReviewText, ReviewFileError, writeReviewFile } from '../files/reviewFiles';
+import { LIMITS, readReviewText, ReviewFileError } from '../files/reviewFiles';
+import { writeKindFile } from '../files/writeCaps';
 import { DESIGNER_ID_PATTERN, designerIdFromName, sameDesigner } from './designerId';
 import { formatComment } from './comments';
 
@@ -79,11 +80,11 @@ export async function addToCommentFile(
   if (existing === undefined) {
     // A new file: the loader's own format (front matter with the display name and role), the quote as the first words.
     const text = formatComment({ name: member.name, ...(member.role ? { role: member.role } : {}), body: quote ?? '' });
-    await writeReviewFile(root, file, quote === undefined ? text : `${text}
+    await writeKindFile(root, file, 'comments', quote === undefined ? text : `${text}
 `, { exclusive: true });
     return { file, created: true };
   }
-  if (quote !== undefined) await writeReviewFile(root, file, appendQuote(existing, quote));
+  if (quote !== undefined) await writeKindFile(root, file, 'comments', appendQuote(existing, quote));
   return { file, created: false };
 }
 

@@ -5,7 +5,7 @@
  */
 import * as z from 'zod';
 import { DESIGNER_ID_PATTERN, designerKey } from './designerId';
-import { shown } from '../rankings/rankingFields';
+import { isOneLine, notOneLineMessage, shown } from '../rankings/rankingFields';
 import { error } from '../diagnostics/diagnostics';
 import type { Diagnostic } from './model';
 
@@ -27,14 +27,24 @@ const guestText = (field: string, required: boolean) => {
     .max(2000, { error: `A guest's ${field} is longer than 2000 characters.` });
   return required ? t : t.optional();
 };
+/** A guest's name or role: one line (rankingFields.isOneLine), like a designer's. */
+const guestLine = (field: string, required: boolean) => {
+  const t = z
+    .string({ error: (iss) => `A guest's ${field} must be text (found ${shown(iss.input)}).` })
+    .trim()
+    .min(1, { error: `A guest's ${field} is empty; fill it in${required ? '' : ' or remove the line'}.` })
+    .max(2000, { error: `A guest's ${field} is longer than 2000 characters.` })
+    .refine(isOneLine, { error: (iss) => notOneLineMessage(`A guest's ${field}`, iss.input) });
+  return required ? t : t.optional();
+};
 
 export const GuestSchema = z.strictObject(
   {
     id: z
       .string({ error: (iss) => `A guest needs id: (letters, digits, ".", "_", "-"; found ${shown(iss.input)}).` })
       .regex(DESIGNER_ID_PATTERN, { error: (iss) => `A guest id uses letters, digits, ".", "_" and "-" only, starting with a letter or digit (found ${shown(iss.input)}).` }),
-    name: guestText('name', true),
-    role: guestText('role', false),
+    name: guestLine('name', true),
+    role: guestLine('role', false),
     perspective: guestText('perspective', true),
   },
   { error: (iss) => iss.code === 'unrecognized_keys'

@@ -9,7 +9,7 @@ import * as z from 'zod';
 import type { Diagnostic, ReviewConfig } from './model';
 import { error, warning } from '../diagnostics/diagnostics';
 import { closestId } from '../rankings/suggest';
-import { shown } from '../rankings/rankingFields';
+import { isOneLine, notOneLineMessage, shown } from '../rankings/rankingFields';
 import { yamlProblem } from '../rankings/rankingText';
 import {
   CONSENSUS_METHODS,
@@ -60,7 +60,10 @@ const gitEmail = z
 
 const teamMember = z.object(
   {
-    role: z.string({ error: (iss) => `A team member's role must be text (found ${shown(iss.input)}).` }).optional(),
+    role: z
+      .string({ error: (iss) => `A team member's role must be text (found ${shown(iss.input)}).` })
+      .refine(isOneLine, { error: (iss) => notOneLineMessage("A team member's role", iss.input) })
+      .optional(),
     weight: z
       .number({ error: (iss) => `A team member's weight must be a number greater than 0 (found ${shown(iss.input)}).` })
       .positive({ error: (iss) => `A team member's weight must be a number greater than 0 (found ${shown(iss.input)}).` })
@@ -185,7 +188,10 @@ function parseReviewConfigInner(source: string): ParsedReviewConfig {
     if (!r.success) {
       const issue = r.error.issues[0];
       const itemPos = typeof issue?.path[0] === 'number' ? positions.get(`${key}.${issue.path[0]}`) : undefined;
-      diagnostics.push(error(FILE, issue?.message ?? `${key} is not valid.`, ...(itemPos ?? valuePos)));
+      // A field's own value when the issue names one (a team member's role, a guest's name), else the item, else the setting.
+      const fieldNode = issue && issue.path.length >= 2 ? nodeAtPath(valueNode, issue.path) : undefined;
+      const fieldPos = fieldNode?.range ? at(fieldNode.range[0]) : undefined;
+      diagnostics.push(error(FILE, issue?.message ?? `${key} is not valid.`, ...(fieldPos ?? itemPos ?? valuePos)));
       continue;
     }
     if (key === 'prompts' && isMap(pair.value)) {
@@ -199,6 +205,17 @@ function parseReviewConfigInner(source: string): ParsedReviewConfig {
 }
 
 type PairItems = readonly { key: unknown; value: unknown }[];
+
+/** The YAML node a zod issue path leads to inside `node` (map keys by name, list items by index), if it is there. */
+function nodeAtPath(node: Node | null, issuePath: readonly PropertyKey[]): Node | undefined {
+  let cur: Node | null | undefined = node;
+  for (const seg of issuePath) {
+    if (isMap(cur)) cur = cur.items.find((p) => isScalar(p.key) && String(p.key.value) === String(seg))?.value as Node | null | undefined;
+    else if (isSeq(cur) && typeof seg === 'number') cur = cur.items[seg] as Node | null | undefined;
+    else return undefined;
+  }
+  return cur ?? undefined;
+}
 
 /** `prompts:` key by key: unknown layers are warnings, bad values errors at their own line. */
 function parsePromptLayers(

@@ -8,7 +8,9 @@
  */
 import * as z from 'zod';
 import type { DesignerComment, DesignerRanking, Review } from '../review/model';
-import { LIMITS, readReviewText, writeReviewFile } from '../files/reviewFiles';
+import { LIMITS, readReviewText } from '../files/reviewFiles';
+import { FILE_KINDS } from '../files/fileKinds';
+import { writeInertMarkdown } from '../files/markdown';
 import { toRecordedMessages } from '../llm/messages';
 import { estimateCost, type PriceTable } from '../llm/pricing';
 import type { StepContext } from './context';
@@ -48,8 +50,7 @@ export function briefAnswerSchema(memberIds: readonly string[]) {
   return z.object({
     revisedBrief: z
       .string()
-      .refine((s) => s.trim() !== '', 'the revised brief is empty')
-      .refine((s) => Buffer.byteLength(s, 'utf8') <= LIMITS.briefText, `the revised brief is longer than ${LIMITS.briefText / 1024} KB`),
+      .refine((s) => s.trim() !== '', 'the revised brief is empty'),
     agreements: z.array(z.string()).default([]),
     disagreements: z.array(z.object({ question: z.string(), positions: z.array(z.object({ position: z.string(), heldBy: z.array(member) })) })).default([]),
     tradeOffs: z.array(z.string()).default([]),
@@ -187,7 +188,7 @@ export const briefTask: RunTask = {
     }
     // The file first, then the record: a crash in between asks the remix agent again, never leaves a record without its file.
     const file = briefFileInRun(it.index);
-    await writeReviewFile(ctx.reviewRoot, reviewRelative(ctx.record.id, file), answer.revisedBrief);
+    await writeInertMarkdown(ctx.reviewRoot, reviewRelative(ctx.record.id, file), answer.revisedBrief, { cap: FILE_KINDS.revisedBrief.maxBytes, log: capLog(ctx) });
     it.brief = { file, ...answer.report };
     await ctx.save();
     ctx.emit({ type: 'remix-agent-completed', runId: ctx.record.id, iteration: it });
@@ -209,8 +210,8 @@ export const briefTask: RunTask = {
   async writeDeliverables(reviewRoot, record, people) {
     const last = lastBriefRound(record)?.brief;
     const text = last ? await readReviewText(reviewRoot, reviewRelative(record.id, last.file), LIMITS.briefText).catch(() => undefined) : undefined;
-    await writeReviewFile(reviewRoot, reviewRelative(record.id, 'result.md'), briefResultMarkdown(record, people, text));
-    await writeReviewFile(reviewRoot, reviewRelative(record.id, 'transcript.md'), transcriptMarkdown(record, people));
+    await writeInertMarkdown(reviewRoot, reviewRelative(record.id, 'result.md'), briefResultMarkdown(record, people, text));
+    await writeInertMarkdown(reviewRoot, reviewRelative(record.id, 'transcript.md'), transcriptMarkdown(record, people));
   },
 };
 
@@ -234,7 +235,7 @@ export async function runBaseline(ctx: StepContext, review: Review, prices: Pric
     ctx.log(`warning: ${line}`);
     ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'warning', message: line });
   }
-  await writeReviewFile(ctx.reviewRoot, reviewRelative(ctx.record.id, BASELINE_FILE), `${text}\n`);
+  await writeInertMarkdown(ctx.reviewRoot, reviewRelative(ctx.record.id, BASELINE_FILE), `${text}\n`, { cap: FILE_KINDS.revisedBrief.maxBytes, log: capLog(ctx) });
   const promptId = `p${ctx.record.prompts.length + 1}`;
   // Recorded like every prompt, but its usage is not the run's: it is kept on the baseline, its cost shown apart.
   ctx.record.prompts.push({
@@ -251,6 +252,14 @@ export async function runBaseline(ctx: StepContext, review: Review, prices: Pric
   const cost = estimateCost(usage, ctx.settings, prices);
   ctx.record.baseline = { file: BASELINE_FILE, promptId, ...(answer.usage ? { usage: answer.usage } : {}), ...(cost !== undefined ? { costUsd: cost } : {}), ...(cut ? { cut: true as const } : {}) };
   await ctx.save();
+}
+
+/** A cut of a model's text, said in the run's log and as a notice. */
+function capLog(ctx: StepContext): (line: string) => void {
+  return (line) => {
+    ctx.log(`warning: ${line}`);
+    ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'warning', message: line });
+  };
 }
 
 /** The last round with a revised brief. */
@@ -325,7 +334,7 @@ export function briefResultMarkdown(record: RunRecord, people: readonly Person[]
     for (const c of mine) out.push(`| ${cell(c.point)} | ${c.status === 'left-out' ? '**left out**' : c.status} | ${quoteCell(c)} |`);
     out.push('');
   }
-  // The deliverable itself last: the model's Markdown as written (the panel renders it safely; it is not a person's text).
+  // The deliverable itself last: the revised brief's Markdown, made inert like every file the tool writes (files/markdown.ts).
   if (briefText !== undefined) out.push('## The revised brief', '', briefText.trim(), '');
   return out.join('\n');
 }

@@ -7,8 +7,7 @@ import { remixesOf } from '../record/remixes';
 import { agreementBand } from '../stats/kendallW';
 import type { Iteration, Message, RunRecord } from '../record/record';
 import { costPerRemix, discussionFacts } from './runFacts';
-import { writeReviewFile } from '../files/reviewFiles';
-import { escapeMarkdown, markdownUrl } from '../files/markdown';
+import { escapeMarkdown, markdownUrl, writeInertMarkdown } from '../files/markdown';
 
 export { escapeMarkdown };
 const md = escapeMarkdown;
@@ -40,8 +39,8 @@ export function scriptedBanner(record: Pick<RunRecord, 'scripted'>): string[] {
 
 /** Writes runs/<id>/result.md and transcript.md inside the review (contained: a symlink out of the review is an error). */
 export async function writeDeliverables(reviewRoot: string, record: RunRecord, people: readonly Person[]): Promise<void> {
-  await writeReviewFile(reviewRoot, reviewRelative(record.id, 'result.md'), resultMarkdown(record, people));
-  await writeReviewFile(reviewRoot, reviewRelative(record.id, 'transcript.md'), transcriptMarkdown(record, people));
+  await writeInertMarkdown(reviewRoot, reviewRelative(record.id, 'result.md'), resultMarkdown(record, people));
+  await writeInertMarkdown(reviewRoot, reviewRelative(record.id, 'transcript.md'), transcriptMarkdown(record, people));
 }
 
 /** Link from the run folder to a file given relative to the review root. */

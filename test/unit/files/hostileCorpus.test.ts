@@ -371,7 +371,7 @@ describe('hostile model text: run prints what the model says only as escaped tex
 
   it('names and messages with raw HTML, Markdown links and control characters reach transcript.md and result.md only as text (under strace)', async () => {
     const root = await makeRunReview({ options: 3, designers: 2, size: 64 });
-    const name = '<img src=x onerror=alert(1)> [click](javascript:alert(1)) \u001b[2J';
+    const name = '<img src=x onerror=alert(1)> [click](javascript:alert(1))'; // a control character in a name is refused at validation (namesAreData.test)
     const file = path.join(root, 'rankings', 'd1.yaml');
     await fs.writeFile(file, (await fs.readFile(file, 'utf8')).replace(/^designer: .*$/m, `designer: ${JSON.stringify(name)}`));
     const said = 'Image 1 <img src=y onerror=alert(2)> wins, see ](javascript:alert(3)) and <script>x</script>\u0007';

@@ -47,7 +47,7 @@ describe('people on the command line (spawned processes)', function () {
     const done = await record(root, id);
     assert.deepEqual(done.iterations[0]!.messages.map((m) => `${m.kind}:${m.speaker}/${m.turn}`), ['human:d1/1', 'proxy:d2/1']);
     assert.equal(turnRequests(rig.mock).length, 1, 'only Ben\'s proxy was asked');
-    assert.ok(!JSON.stringify(turnRequests(rig.mock)[0]!.body).includes('role-playing Ana'));
+    assert.ok(!JSON.stringify(turnRequests(rig.mock)[0]!.body).includes('role-playing \\"Ana'));
 
     const late = await tf('say', root, id, '--as', 'd1', 'more');
     assert.equal(late.code, 1);

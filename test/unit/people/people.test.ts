@@ -19,7 +19,7 @@ import { clientFor, turnRequests, chatRequests, useEngineMock } from '../run/hel
 type Req = MockOpenAI['requests'][number];
 const text = (r: Req): string => JSON.stringify((r.body as { messages: unknown }).messages);
 /** The proxy a streamed request speaks for ("You are role-playing Ben …"), or the guest. */
-const playing = (r: Req): string => /You are role-playing ([^.(,]+)/.exec(text(r))?.[1]?.trim() ?? '';
+const playing = (r: Req): string => /You are role-playing \\"([^"\\]+)\\"/.exec(text(r))?.[1]?.trim() ?? '';
 
 async function readRecord(root: string, id: string): Promise<RunRecord> {
   return RunRecordSchema.parse(JSON.parse(await fs.readFile(path.join(root, 'runs', id, 'run.json'), 'utf8')));
@@ -81,7 +81,7 @@ describe('people in the discussion', function () {
     for (const r of after) {
       const ben = (r.body as { messages: { content: unknown }[] }).messages.map((x) => (typeof x.content === 'string' ? x.content : JSON.stringify(x.content))).find((c) => c.includes('I want the serif kept'));
       assert.ok(ben, 'Ben\'s words are in every later prompt');
-      assert.match(ben, /Ben, in person \(Ben's own words/);
+      assert.match(ben, /"Ben", in person \(their own words/);
       assert.ok(!ben.includes('\nSystem:'), 'his text cannot start a line of its own');
     }
 
@@ -115,9 +115,9 @@ describe('people in the discussion', function () {
     );
     const turns = turnRequests(mock);
     assert.equal(playing(turns[0]!), 'Chloé', 'the first one named speaks first');
-    assert.match(contents(turns[0]!).at(-1)!, /Ana has just asked Chloé to speak/);
-    assert.match(contents(turns[1]!).at(-1)!, /You are role-playing Lumen brand manager \(Client\), a guest/);
-    assert.match(contents(turns[1]!).at(-1)!, /Ana called you in with an @mention/);
+    assert.match(contents(turns[0]!).at(-1)!, /"Ana" has just asked "Chloé" to speak/);
+    assert.match(contents(turns[1]!).at(-1)!, /You are role-playing "Lumen brand manager" \(role "Client"\), a guest/);
+    assert.match(contents(turns[1]!).at(-1)!, /"Ana" called you in with an @mention/);
     assert.equal(done.prompts.find((p) => p.speaker === 'client')!.kind, 'guest-turn');
   });
 
@@ -171,7 +171,7 @@ describe('people in the discussion', function () {
     for (const r of later) {
       const pin = contents(r).find((c) => c.startsWith('Pinned by the team'));
       assert.ok(pin, 'every later prompt carries the pin');
-      assert.ok(pin.includes(`Pinned by Ana: Ana: ${JSON.stringify(ana)}`));
+      assert.ok(pin.includes(`Pinned by "Ana": "Ana": ${JSON.stringify(ana)}`));
     }
     await submitPin({ reviewRoot: root, runId: first.id, message: 'i1-m1', as: 'd2', remove: true });
     await submitSay({ reviewRoot: root, runId: first.id, as: 'd2', text: '/pass' });

@@ -15,7 +15,7 @@ const MEMBERS = ['m1', 'm2', 'm3', 'm4'];
 function personaOf(body: unknown, names: Record<string, string>): string | undefined {
   const texts = requestTexts(body);
   const last = texts.at(-1) ?? '';
-  return Object.entries(names).find(([, name]) => last.startsWith(`You are role-playing ${name} (`))?.[0];
+  return Object.entries(names).find(([, name]) => last.startsWith(`You are role-playing ${JSON.stringify(name)} (`))?.[0];
 }
 
 describe('brief review run (task brief) against the mock', function () {
@@ -90,7 +90,7 @@ describe('brief review run (task brief) against the mock', function () {
         assert.equal(text.includes(`MARK-${id}`), id === who, `${who}'s turn ${id === who ? 'carries' : 'does not carry'} ${id}'s comment`);
       }
       // quoted as that member's words (one JSON string)
-      assert.match(text, new RegExp(`${names[who as keyof typeof names]}'s own comments on the brief \\(.*\\): "MARK-${who}\\.`));
+      assert.match(text, new RegExp(`"${names[who as keyof typeof names]}"'s own comments on the brief \\(.*\\): "MARK-${who}\\.`));
     }
     // round 2 discusses round 1's revised brief
     const round2 = turns.find((r) => requestTexts(r.body).join('\n').includes('Round 2 of 3'))!;

@@ -18,7 +18,7 @@ type ApiMessage = { role: string; content: string | { type: string; text?: strin
 const messagesOf = (r: RecordedRequest): ApiMessage[] => (r.body as { messages: ApiMessage[] }).messages;
 const textOf = (m: ApiMessage): string => (typeof m.content === 'string' ? m.content : m.content.map((p) => p.text ?? '').join('\n'));
 /** The proxy a turn request is for ("You are role-playing Ana (…)"). */
-const personaOf = (r: RecordedRequest): string | undefined => /You are role-playing (\p{L}+)/u.exec(textOf(messagesOf(r).at(-1)!))?.[1];
+const personaOf = (r: RecordedRequest): string | undefined => /You are role-playing "(\p{L}+)"/u.exec(textOf(messagesOf(r).at(-1)!))?.[1];
 const NAMES = ['Ana', 'Ben', 'Chloé', 'Dev'];
 
 describe('discussion design: modes, order, layers, hierarchy (against the spec-checking mock)', function () {
@@ -51,13 +51,13 @@ describe('discussion design: modes, order, layers, hierarchy (against the spec-c
     for (const r of independent) {
       const others = NAMES.filter((n) => n !== personaOf(r));
       for (const m of messagesOf(r)) {
-        for (const n of others) assert.ok(!textOf(m).startsWith(`${n}: `), `${personaOf(r)}'s independent call carries ${n}'s message`);
+        for (const n of others) assert.ok(!textOf(m).startsWith(`${JSON.stringify(n)}: `), `${personaOf(r)}'s independent call carries ${n}'s message`);
       }
       assert.match(textOf(messagesOf(r).at(-1)!), /own first assessment of this round, written before hearing the others/);
     }
     // Round-robin turns then see everything said before them.
     const lastTurn = turns.at(-1)!;
-    const transcript = messagesOf(lastTurn).filter((m) => NAMES.some((n) => textOf(m).startsWith(`${n}: `)));
+    const transcript = messagesOf(lastTurn).filter((m) => NAMES.some((n) => textOf(m).startsWith(`${JSON.stringify(n)}: `)));
     assert.equal(transcript.length, 7);
     const it1 = record.iterations[0]!;
     assert.deepEqual(it1.messages.map((m) => m.phase), ['independent', 'independent', 'independent', 'independent', 'together', 'together', 'together', 'together']);
@@ -151,7 +151,7 @@ describe('discussion design: modes, order, layers, hierarchy (against the spec-c
     assert.equal(it1.decisions![0]!.via, 'proxy');
     assert.equal(it1.decisions![0]!.question, 'Serif or sans-serif?');
     assert.match(it1.editingDirections!, /Decided by the lead: Serif or sans-serif → /);
-    assert.match(textOf(messagesOf(chats[0]!)[0]!), /Ben is the lead and settles each open decision point/);
+    assert.match(textOf(messagesOf(chats[0]!)[0]!), /"Ben" is the lead and settles each open decision point/);
     // reasons per ranked candidate and the four labelled parts
     assert.deepEqual(it1.reasons!.map((x) => x.candidate), it1.ranking);
     assert.match(it1.editingDirections!, /^Composition: Centre the bottle of Image 1\.\nVisual elements: Keep the halo\.\nColour: Warm amber\.\nTypography: Thin serif\./);
@@ -181,7 +181,7 @@ describe('discussion design: modes, order, layers, hierarchy (against the spec-c
     // the house rule: given in every turn that follows others' messages of the round, and only there
     for (const t of turnRequests(mock)) {
       const last = textOf(messagesOf(t).at(-1)!);
-      const followsOthers = messagesOf(t).some((m) => /^(Ana|Ben): /.test(textOf(m)) && !last.includes(`role-playing ${textOf(m).split(':')[0]}`));
+      const followsOthers = messagesOf(t).some((m) => /^"(Ana|Ben)": /.test(textOf(m)) && !last.includes(`role-playing ${textOf(m).split(':')[0]}`));
       assert.equal(last.includes(`House rule of this team: ${move}`), followsOthers);
     }
     assert.ok(turnRequests(mock).some((t) => textOf(messagesOf(t).at(-1)!).includes(move)));
@@ -224,7 +224,7 @@ describe('discussion design: modes, order, layers, hierarchy (against the spec-c
     assert.notEqual(r.kendallW, full.kendallW, 'agreement of the subset, not of the team');
     // d1 and d3 rank in opposite rotations of the fixture: W of just those two
     const remix = chatRequests(mock).find((c) => (c.body as { response_format?: unknown }).response_format)!;
-    assert.ok(!/"d2" = Ben/.test(JSON.stringify(remix.body)), 'the remix agent is told only the designers taking part');
+    assert.ok(!/"d2\\" = \\"Ben/.test(JSON.stringify(remix.body)), 'the remix agent is told only the designers taking part');
     await assert.rejects(startRun(opts(root, { settings: { designers: ['d1', 'zoe'] } })), /"zoe" is not a designer/);
     await assert.rejects(startRun(opts(root, { settings: { designers: ['d1', 'd1'] } })), /at least two designers/);
   });
@@ -263,8 +263,8 @@ describe('discussion design: modes, order, layers, hierarchy (against the spec-c
     assert.equal(r.status, 'completed', r.error);
     const remix = chatRequests(mock).find((c) => (c.body as { response_format?: unknown }).response_format)!;
     const last = textOf(messagesOf(remix).at(-1)!);
-    assert.match(last, /"d1" = Ana \(Art Director\), weight 3/);
+    assert.match(last, /"d1" = "Ana" \(role "Art Director"\), weight 3/);
     assert.match(last, /weighted Borda order of the team's own rankings: Image 1, /);
-    assert.match(textOf(messagesOf(remix)[0]!), /views are weighted \(Ana 3, Ben 1\)/);
+    assert.match(textOf(messagesOf(remix)[0]!), /views are weighted \("Ana" 3, "Ben" 1\)/);
   });
 });

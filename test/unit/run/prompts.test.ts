@@ -53,9 +53,9 @@ describe('prompts and narrowing', () => {
     const labelOf = (id: string) => (id === 'r1' ? 'Image 3 (remix r1)' : `Image ${id}`);
     const m = personaMessage({ designer, iteration: it, totalIterations: 3, candidates, labelOf, turn: 1, turnsPerAgent: 2, hasFeedback: false });
     const text = String(m.content);
-    assert.match(text, /You are role-playing Ana \(Art Director\)/);
-    assert.match(text, /- Image 2: rank 1 — Calm\./);
-    assert.match(text, /- Image 1: rank 2 \(no longer in the running\) — Loud\./);
+    assert.match(text, /You are role-playing "Ana" \(role "Art Director"\)/);
+    assert.match(text, /- Image 2: rank 1 — "Calm\."/);
+    assert.match(text, /- Image 1: rank 2 \(no longer in the running\) — "Loud\."/);
     assert.match(text, /Image 3 \(remix r1\) is new/);
     assert.equal(promptLabel(candidates[1]!), 'Image 3 (remix r1)');
     assert.match(taskText({ ...it, final: true }, 3, candidates, true), /ONE design.*lead's feedback/s);

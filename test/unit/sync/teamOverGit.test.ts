@@ -170,7 +170,7 @@ describe('a team on three machines through its git remote (real git, the built C
     assert.equal(first, 1, 'only Ana\'s first turn was asked before Ben spoke');
     for (const c of chats.slice(first)) {
       assert.equal(count(c, 'SERIF-WORDMARK-7'), 1);
-      assert.equal(count(c, 'Pinned by Chloé'), 1);
+      assert.equal(count(c, 'Pinned by \\"Chloé\\"'), 1);
     }
     assert.ok(chats.length >= 6, `turns, remix agents: ${chats.length} chat requests`);
 
