@@ -32,6 +32,7 @@ Commands:
                                             your own turn lets your proxy speak).
   pin <review> <run-id> <message-id> [--as ID] [--remove] [--sync]
                                             Pin a message: every later prompt of the run carries it.
+                                            --criterion NAME (no message id): pin one of the team's criteria.
                                             --sync (say, pin): commit only your entry, pull, push.
   vote <review> <run-id> --as ID [--iteration K] [--close] <decision-point> <choice>
                                             Vote on a fork (its remix id or letter); the lead closes with --close.

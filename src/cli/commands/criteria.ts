@@ -7,11 +7,11 @@
 import * as path from 'node:path';
 import { createModelClient, ModelConfigError } from '../../core/llm/client';
 import { OpenAIChatBackend } from '../../core/llm/openaiBackend';
-import { CRITERIA_FILE, CRITERIA_MARKDOWN, findCriteria, type CriteriaFile } from '../../core/criteria';
+import { CRITERIA_FILE, CRITERIA_MARKDOWN, CriteriaError, findCriteria, type CriteriaFile } from '../../core/criteria';
 import { ReviewFileError } from '../../core/files/reviewFiles';
 import { fileErrorDiagnostic } from '../../core/files/fileKinds';
 import { formatDiagnostic } from '../../core/diagnostics/diagnostics';
-import { CancelledError, StepError, describeError } from '../../core/run/errors';
+import { CancelledError, describeError } from '../../core/run/errors';
 import { openaiSdk } from '../../core/llm/sdk';
 import { resolveRunSettings } from '../../core/settings/settings';
 import { loadForCriteria } from '../../core/criteria/find';
@@ -89,7 +89,7 @@ export async function runCriteria(args: string[]): Promise<number> {
     return 0;
   } catch (err) {
     if (err instanceof CancelledError) return 130;
-    if (err instanceof ModelConfigError || err instanceof StepError) {
+    if (err instanceof ModelConfigError || err instanceof CriteriaError) {
       writeLine(process.stderr, `teamfusion criteria: ${err.message}`);
       return 1;
     }

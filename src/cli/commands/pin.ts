@@ -1,18 +1,22 @@
 /**
  * `teamfusion pin <review> <run-id> <message-id> [--as <designer-id>] [--remove] [--sync]`: pins a message so every later chat
- * prompt of the run carries it ("Pinned by Ana: …"); without --as the review's lead pins. Like say, the pin is an inbox
+ * prompt of the run carries it ("Pinned by Ana: …"); without --as the review's lead pins. `pin <review> <run-id> --criterion
+ * <name>` pins one of the team's criteria (criteria.json, `teamfusion criteria`) the same way. Like say, the pin is an inbox
  * entry of that person; the run's driver takes it in. Exit 0 done, 1 refused
  * (unknown message or designer, no lead and no --as, --remove of a message that is not pinned), 2 usage.
  */
 import * as path from 'node:path';
 import { printable } from '../../core/files/reviewFiles';
-import { PeopleInputError, driverWords, submitPin } from '../../core/people/submit';
+import { PeopleInputError, driverWords, submitCriterionPin, submitPin } from '../../core/people/submit';
+import { readCriteriaFile } from '../../core/criteria/file';
+import { ReviewFileError } from '../../core/files/reviewFiles';
 import { UsageError } from '../usage';
 import { parseStrict } from './validate';
 import { SyncExit, throughRemote } from '../personSync';
 
 export async function runPin(args: string[]): Promise<number> {
-  const { positionals, values } = parseStrict(args, { as: { type: 'string' }, remove: { type: 'boolean' }, sync: { type: 'boolean' } });
+  const { positionals, values } = parseStrict(args, { as: { type: 'string' }, remove: { type: 'boolean' }, sync: { type: 'boolean' }, criterion: { type: 'string' } });
+  if (values.criterion !== undefined) return pinCriterion(positionals, String(values.criterion), values);
   if (positionals.length !== 3) {
     throw new UsageError('give the review folder, the run id and the message id, e.g. teamfusion pin samples/lumen-perfume <run-id> i1-m3');
   }
@@ -36,6 +40,42 @@ export async function runPin(args: string[]): Promise<number> {
   } catch (err) {
     if (err instanceof SyncExit) return err.code;
     if (err instanceof PeopleInputError) {
+      process.stderr.write(`teamfusion pin: ${printable(err.message)}\n`);
+      return 1;
+    }
+    throw err;
+  }
+}
+
+/** `pin <review> <run-id> --criterion <name>`: the criterion is looked up in criteria.json (by name, any case). */
+async function pinCriterion(positionals: string[], name: string, values: { as?: unknown; remove?: unknown; sync?: unknown }): Promise<number> {
+  if (positionals.length !== 2) {
+    throw new UsageError('give the review folder and the run id with --criterion, e.g. teamfusion pin samples/lumen-perfume <run-id> --criterion "Legibility"');
+  }
+  const [review, runId] = positionals as [string, string];
+  const remove = values.remove === true;
+  try {
+    const root = path.resolve(review);
+    const file = await readCriteriaFile(root);
+    if (!file) throw new PeopleInputError('This review has no criteria.json yet; find the criteria first: teamfusion criteria <review>.');
+    const found = file.criteria.find((c) => c.name.toLowerCase() === name.trim().toLowerCase());
+    if (!found) throw new PeopleInputError(`criteria.json has no criterion "${name}" (criteria: ${file.criteria.map((c) => c.name).join(', ')}).`);
+    const criterion = { name: found.name, description: found.description.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ') };
+    const as = typeof values.as === 'string' ? values.as.trim() : undefined;
+    const submit = () => submitCriterionPin({ reviewRoot: root, runId, criterion, as, remove, onNote: (line) => process.stderr.write(`${printable(line)}\n`) });
+    const r = values.sync
+      ? await throughRemote(root, 'pin', `TeamFusion ${runId}: ${as ?? 'the lead'} ${remove ? 'unpins' : 'pins'} the criterion ${found.name}`, submit)
+      : await submit();
+    const when = values.sync
+      ? `the process driving ${runId} takes it in after its next pull`
+      : r.driven
+        ? driverWords(r, runId)
+        : `nobody drives ${runId} now, so it is taken in when the run goes on (run --resume, or a refine of a completed run)`;
+    process.stderr.write(`${printable(`The criterion "${found.name}" ${remove ? 'unpinned' : 'pinned'} (${r.file}); ${when}.`)}\n`);
+    return 0;
+  } catch (err) {
+    if (err instanceof SyncExit) return err.code;
+    if (err instanceof PeopleInputError || err instanceof ReviewFileError) {
       process.stderr.write(`teamfusion pin: ${printable(err.message)}\n`);
       return 1;
     }

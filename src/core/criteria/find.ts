@@ -11,11 +11,10 @@ import { formatDiagnostic } from '../diagnostics/diagnostics';
 import { loadReview } from '../review/loadReview';
 import type { Review } from '../review/model';
 import { askForStructuredAnswer } from '../remix/structuredAnswer';
-import { StepError } from '../run/errors';
 import { readCriteriaFile, untouched, writeCriteriaFiles } from './file';
 import { explainContested, groundAnswer } from './ground';
 import { checkWritable } from '../files/reviewFiles';
-import { CRITERIA_FILE, CRITERIA_MARKDOWN, contentHash, type CriteriaFile } from './model';
+import { CRITERIA_FILE, CRITERIA_MARKDOWN, CriteriaError, contentHash, type CriteriaFile } from './model';
 import { criteriaMessages, criteriaStructured, parseCriteriaAnswer } from './prompt';
 import { changedSources, nothingWorthReading, readCriteriaSources, type CriteriaSources } from './sources';
 
@@ -83,11 +82,11 @@ export async function findCriteria(o: FindCriteriaOptions): Promise<FindCriteria
   // Both outputs must be writable before anything is paid for: a planted link is refused now, not after the answer.
   await checkWritable(root, [CRITERIA_FILE, CRITERIA_MARKDOWN]);
   const why = nothingWorthReading(sources);
-  if (why) throw new StepError(why);
+  if (why) throw new CriteriaError(why);
   const messages = criteriaMessages(sources);
   const size = messages.reduce((n, m) => n + (typeof m.content === 'string' ? m.content.length : 0), 0);
   if (size > MAX_CRITERIA_REQUEST_CHARS) {
-    throw new StepError(`The members' words come to ${size.toLocaleString('en-US')} characters, more than one request may carry (${MAX_CRITERIA_REQUEST_CHARS.toLocaleString('en-US')}); nothing was sent.`);
+    throw new CriteriaError(`The members' words come to ${size.toLocaleString('en-US')} characters, more than one request may carry (${MAX_CRITERIA_REQUEST_CHARS.toLocaleString('en-US')}); nothing was sent.`);
   }
   const chat = typeof o.chat === 'function' ? o.chat() : o.chat;
   const usage = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, images: 0 };
@@ -107,7 +106,7 @@ export async function findCriteria(o: FindCriteriaOptions): Promise<FindCriteria
       usage.outputTokens += a.answer.usage?.outputTokens ?? 0;
     },
     onRepair: (problem, attempt, of) => o.log?.(`The criteria answer was not usable (${problem}); asking for a repair (${attempt} of ${of}).`),
-    giveUp: (problem, attempts) => new StepError(`No usable criteria after ${attempts} answers (last problem: ${problem}); nothing was written.`),
+    giveUp: (problem, attempts) => new CriteriaError(`No usable criteria after ${attempts} answers (last problem: ${problem}); nothing was written.`),
   });
   const grounded = groundAnswer(sources, answer);
   notes.push(...grounded.notes);

@@ -5,3 +5,4 @@ export { readCriteriaSources, criteriaTask } from './sources';
 export { criteriaMarkdown, readCriteriaFile } from './file';
 export { explainContested, groundAnswer } from './ground';
 export { criteriaSummary, type CriteriaSummary } from './summary';
+export { criteriaToSettle } from './summary';

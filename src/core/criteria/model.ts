@@ -111,3 +111,11 @@ export function sha256Of(bytes: Uint8Array | string): string {
 export function byControversy(cs: readonly Criterion[]): Criterion[] {
   return [...cs].sort((x, y) => y.controversy - x.controversy || x.name.localeCompare(y.name));
 }
+
+/** Criteria cannot be found (nothing worth reading, too large, no usable answer): one sentence; nothing was written. */
+export class CriteriaError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CriteriaError';
+  }
+}

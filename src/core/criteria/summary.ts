@@ -36,3 +36,21 @@ export async function criteriaSummary(review: Review): Promise<CriteriaSummary |
     return { state: 'unreadable', top: [], contested: {}, lines: [`Criteria: not shown: ${err.message}`] };
   }
 }
+
+/** Criteria offered to a run's proxies as the points to settle. */
+export const OFFERED_CRITERIA = 3;
+
+/**
+ * The most controversial criteria that split the team (controversy above 0) of a current criteria.json, for a run to offer
+ * as the points to settle; undefined when there is none, or it is out of date or unusable (a run never waits on it).
+ */
+export async function criteriaToSettle(review: Review): Promise<{ name: string; description: string }[] | undefined> {
+  try {
+    const st = await criteriaState(review.root, await readCriteriaSources(review));
+    if (st.state !== 'current') return undefined;
+    const top = st.file.criteria.filter((c) => c.controversy > 0).slice(0, OFFERED_CRITERIA);
+    return top.length ? top.map((c) => ({ name: c.name, description: c.description.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ') })) : undefined;
+  } catch {
+    return undefined;
+  }
+}

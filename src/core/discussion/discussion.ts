@@ -20,6 +20,7 @@ import { guestMessage, mentionRequest, personaMessage, pinnedMessage, transcript
 import { messageId, type Iteration, type Message, type MessageKind, type PromptRecord } from '../record/record';
 import { nextBatch, pendingTurns, roundPlan, visibleMessages, type RoundPlan, type ScheduleMessage, type ScheduledTurn } from './schedule';
 import { pinnedLines } from '../people/pins';
+import { criteriaMessage } from './criteriaPrompt';
 import { personName } from '../people/team';
 
 export { STREAM_RETRIES, temperatureOf } from './streamTurn';
@@ -90,7 +91,8 @@ export function conversationMessages(ctx: StepContext, it: Iteration, t?: Pick<S
   const seen = t ? visibleMessages(t, it.messages) : it.messages;
   const visible = it.messages.filter((m) => seen.includes(m) || m.kind === 'human');
   const pinned = pinnedMessage(pinnedLines(ctx.record, name));
-  return [...transcriptMessages(visible, name), ...(pinned ? [pinned] : [])];
+  const criteria = criteriaMessage(ctx.record.criteria, name);
+  return [...transcriptMessages(visible, name), ...(pinned ? [pinned] : []), ...(criteria ? [criteria] : [])];
 }
 
 export async function runDiscussion(ctx: StepContext, d: DiscussionInput): Promise<void> {

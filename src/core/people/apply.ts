@@ -6,7 +6,7 @@
  * back (a crash between saving and deleting, a merge that restores a deleted file, a second pull) is kept once.
  */
 import { allMessages, messageId, type Message, type RunRecord } from '../record/record';
-import type { ReceivedEntry } from './inbox';
+import type { InboxEntry, ReceivedEntry } from './inbox';
 
 export interface Applied {
   /** Entries now held by the record (or that can never apply): delete them from the inbox once the record is saved. */
@@ -74,6 +74,9 @@ export function applyEntries(
       if (entry.mentions?.length) message.mentions = entry.mentions;
       it.messages.push(message);
       out.messages.push({ iteration: it.index, message });
+    } else if (entry.type === 'criterion') {
+      applyCriterionPin(record, entry);
+      out.pinsChanged = true;
     } else {
       const pins = (record.pins ??= []);
       const i = pins.findIndex((p) => p.message === entry.message);
@@ -94,4 +97,15 @@ export function applyEntries(
     done(name);
   }
   return out;
+}
+
+/** A criterion pinned or unpinned by a member: kept once by name (case-insensitive); an unpin of what is not pinned changes nothing. */
+function applyCriterionPin(record: RunRecord, entry: Extract<InboxEntry, { type: 'criterion' }>): void {
+  const pinned = record.criteria?.pinned ?? [];
+  const rest = pinned.filter((p) => p.name.toLowerCase() !== entry.criterion.toLowerCase());
+  const next = entry.remove ? rest : [...rest, { name: entry.criterion, description: entry.description, by: entry.by, at: entry.at }].slice(-12);
+  const { pinned: _old, ...others } = record.criteria ?? {};
+  const criteria = next.length ? { ...others, pinned: next } : others;
+  if (Object.keys(criteria).length) record.criteria = criteria;
+  else delete record.criteria;
 }

@@ -14,7 +14,7 @@ import { FILE_KINDS, checkKindText } from '../files/fileKinds';
 import { zodSentence } from '../zodText';
 import { RUNS_DIR } from '../record/store';
 import { sameDesigner } from '../review/designerId';
-import { AtField, MAX_SAY_CHARS, MentionsField, MessageIdField, PersonIdField, SayTextField } from '../record/fields';
+import { AtField, CriterionNameField, CriterionTextField, MAX_SAY_CHARS, MentionsField, MessageIdField, PersonIdField, SayTextField } from '../record/fields';
 
 export const INBOX_DIR = 'inbox';
 /** A person's message is at most this long (characters); the journal holds it to the same (fields.ts). */
@@ -41,7 +41,16 @@ export const PinEntrySchema = z.strictObject({
   remove: z.boolean().optional(),
   at: AtField,
 });
-export const InboxEntrySchema = z.discriminatedUnion('type', [SayEntrySchema, PinEntrySchema]);
+/** A member pins (or unpins) one of the team's criteria (criteria.json): its name and description travel with it. */
+export const CriterionPinEntrySchema = z.strictObject({
+  type: z.literal('criterion'),
+  criterion: CriterionNameField,
+  description: CriterionTextField,
+  by: PersonIdField,
+  remove: z.boolean().optional(),
+  at: AtField,
+});
+export const InboxEntrySchema = z.discriminatedUnion('type', [SayEntrySchema, PinEntrySchema, CriterionPinEntrySchema]);
 export type InboxEntry = z.infer<typeof InboxEntrySchema>;
 export type SayEntry = z.infer<typeof SayEntrySchema>;
 

@@ -113,6 +113,36 @@ export async function submitPin(o: SubmitOptions & { message: string; as?: strin
   return { entry, file: inboxRel(o.runId, `${entry}.json`), ...(await drivenNow(o)), record };
 }
 
+/**
+ * A member pins (or unpins) one of the team's criteria (issue 34, item 5): every later prompt of the run carries it. The
+ * caller found `criterion` in criteria.json; like a message pin it is an inbox entry of that person, taken in by the driver.
+ */
+export async function submitCriterionPin(o: SubmitOptions & { criterion: { name: string; description: string }; as?: string; remove?: boolean }): Promise<SubmitResult> {
+  const review = await reviewOf(o);
+  const record = await readRunRecord(o.reviewRoot, o.runId, o.onNote);
+  const team = teamOf(review, record);
+  const asId = o.as ?? review.config.lead;
+  if (!asId) throw new PeopleInputError('This review has no lead (review.yaml `lead:`), so say who pins with --as <designer-id>.');
+  const by = findPerson(team, asId);
+  if (!by || by.kind !== 'designer') {
+    throw new PeopleInputError(`"${asId}" is not a designer of this review (designers: ${team.designers.map((d) => d.id).join(', ')}).`);
+  }
+  const view = pendingView(record, team, await pendingEntries(o, team));
+  const pinned = (view.criteria?.pinned ?? []).some((p) => p.name.toLowerCase() === o.criterion.name.toLowerCase());
+  if (o.remove && !pinned) throw new PeopleInputError(`The criterion "${o.criterion.name}" is not pinned in run ${o.runId}.`);
+  const full = await recordNearCap(o.reviewRoot, o.runId);
+  if (full) throw new PeopleInputError(full);
+  const entry = await postToInbox(o.reviewRoot, o.runId, {
+    type: 'criterion',
+    criterion: o.criterion.name,
+    description: o.criterion.description,
+    by: by.id,
+    ...(o.remove ? { remove: true } : {}),
+    at: new Date().toISOString(),
+  }, Date.now(), (id) => isDesigner(team, id));
+  return { entry, file: inboxRel(o.runId, `${entry}.json`), ...(await drivenNow(o)), record };
+}
+
 /** Entries waiting in the run's inbox (a stray or broken file is left alone and said in one line, as the driver says it). */
 async function pendingEntries(o: SubmitOptions, team: Team): Promise<ReceivedEntry[]> {
   return readInbox(

@@ -140,7 +140,7 @@ export function peopleOf(review: { designers: readonly Pick<DesignerRanking, 'id
  * An inbox entry is a file in the review folder like any other (untrusted): it is taken in only when it names a designer
  * of the run (and, for a message, known @mentions). Returns why not, or undefined when it may be taken in.
  */
-export function entryProblem(team: Team, entry: { type: 'say'; speaker: string; mentions?: string[] } | { type: 'pin'; by: string }): string | undefined {
+export function entryProblem(team: Team, entry: { type: 'say'; speaker: string; mentions?: string[] } | { type: 'pin' | 'criterion'; by: string }): string | undefined {
   const who = entry.type === 'say' ? entry.speaker : entry.by;
   if (!team.designers.some((d) => d.id === who)) return `"${who}" is not a designer of this run`;
   if (entry.type === 'say') {

@@ -19,6 +19,18 @@ export const PersonIdField = z
   .max(100)
   .regex(DESIGNER_ID_PATTERN, { error: 'must be a person id (letters, digits, ".", "_", "-"; at most 100 characters)' });
 
+/** A criterion of the team (criteria.json): its short name, one line. */
+export const CriterionNameField = z
+  .string()
+  .min(1)
+  .max(80)
+  .regex(/^[^\u0000-\u001f\u007f-\u009f]+$/, { error: 'must be one line without control characters' });
+/** A criterion's one-sentence description, one line. */
+export const CriterionTextField = z
+  .string()
+  .max(600)
+  .regex(/^[^\u0000-\u001f\u007f-\u009f]*$/, { error: 'must be one line without control characters' });
+
 /** `i<iteration>-m<index>`. */
 export const MessageIdField = z.string().max(24).regex(/^i[1-9]\d{0,5}-m[1-9]\d{0,6}$/, { error: 'must be a message id like i1-m3' });
 

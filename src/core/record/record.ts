@@ -8,7 +8,7 @@ import * as z from 'zod';
 import { discussionSettingFields } from '../settings/discussionSchema';
 import { CONSENSUS_METHODS, PHASES } from '../settings/discussionSettings';
 import { wholeSetting } from '../settings/settingBounds';
-import { AtField, EntryIdField, MessageIdField, PersonIdField } from './fields';
+import { AtField, CriterionNameField, CriterionTextField, EntryIdField, MessageIdField, PersonIdField } from './fields';
 
 export const RUN_RECORD_VERSION = 1;
 
@@ -291,6 +291,20 @@ export const PinSchema = z.object({
 });
 export type Pin = z.infer<typeof PinSchema>;
 
+/** A criterion of the team (issue 34) as a run carries it: offered at the start, or pinned by a member. */
+export const CriterionRefSchema = z.strictObject({ name: CriterionNameField, description: CriterionTextField });
+export const RunCriteriaSchema = z.strictObject({
+  /** The most controversial criteria of a current criteria.json when the run started: the points to settle. */
+  offered: z.array(CriterionRefSchema).max(12).optional(),
+  /** Criteria members pinned (`pin --criterion`): every later prompt carries them. Each name once. */
+  pinned: z
+    .array(CriterionRefSchema.extend({ by: PersonIdField, at: AtField }))
+    .max(12)
+    .refine((xs) => new Set(xs.map((x) => x.name.toLowerCase())).size === xs.length, 'names a criterion twice')
+    .optional(),
+});
+export type RunCriteria = z.infer<typeof RunCriteriaSchema>;
+
 /** What a run works on: candidate designs (the first release) or the brief itself (issue 17). Absent = design. */
 export const RUN_TASKS = ['design', 'brief'] as const;
 export type RunTaskKind = (typeof RUN_TASKS)[number];
@@ -337,6 +351,8 @@ export const RunRecordSchema = z.object({
   waitingFor: WaitingForSchema.optional(),
   /** Messages people pinned; every later chat prompt carries them. */
   pins: z.array(PinSchema).optional(),
+  /** The team's criteria in this run (issue 34): offered at the start, pinned by members. */
+  criteria: RunCriteriaSchema.optional(),
   /**
    * (task brief) The direct baseline: one request for a revision from the brief and all comments, written to
    * runs/<id>/baseline.md. Its prompt is in `prompts` (kind "baseline"); its usage is kept here, apart from the run's.

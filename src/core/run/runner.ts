@@ -8,6 +8,7 @@
  * The record (run.json) is the single source of truth: every step reads what is done from it and writes its result back,
  * so `resumeRun` simply runs the same loop again and skips what is recorded.
  */
+import { criteriaToSettle } from '../criteria/summary';
 import type OpenAI from 'openai';
 import type { ChatBackend, ImageBackend } from '../llm/backend';
 import { withoutImages } from '../llm/messages';
@@ -124,6 +125,9 @@ export async function startRun(o: RunnerOptions): Promise<RunRecord> {
   if (w !== undefined) record.kendallW = w;
   const consensus = task.kind === 'design' ? teamConsensus(participants(review, settings), review.options, settings.consensus) : undefined;
   if (consensus) record.consensus = consensus;
+  // A current criteria.json (teamfusion criteria): its most controversial criteria are the points the proxies settle.
+  const offered = await criteriaToSettle(review);
+  if (offered) record.criteria = { offered };
   // Validation first (nothing is sent for an unknown person); then the image endpoint is checked before any paid request.
   mergeIds(undefined, review.config.humans, o.humans, review.designers.map((d) => d.id), 'designer');
   const guests = mergeIds(undefined, undefined, o.guests, (review.config.guests ?? []).map((g) => g.id), 'guest');

@@ -107,7 +107,9 @@ export function pendingEntry(e: ReceivedEntry): PendingEntry {
   if (e.entry.type === 'say') {
     return { type: 'say', ...common, person: cut(e.entry.speaker, 200), content: cut(e.entry.content, 4000), ...(e.entry.pass ? { pass: true } : {}) };
   }
-  return { type: 'pin', ...common, person: cut(e.entry.by, 200), message: cut(e.entry.message, 200), ...(e.entry.remove ? { remove: true } : {}) };
+  // A criterion pin waits like a message pin, named by its criterion.
+  const what = e.entry.type === 'criterion' ? `the criterion "${e.entry.criterion}"` : e.entry.message;
+  return { type: 'pin', ...common, person: cut(e.entry.by, 200), message: cut(what, 200), ...(e.entry.remove ? { remove: true } : {}) };
 }
 
 /** The record without its recorded prompts, plus the run folder's webview URI (and what waits in its inbox). */

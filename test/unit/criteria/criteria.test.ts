@@ -235,3 +235,58 @@ describe('analyze shows the criteria while they are current', function () {
     assert.equal(rig.mock.requests.length, 1, 'analyze never asks a model');
   });
 });
+
+describe('criteria in a run: offered as the points to settle, pinned by a member', function () {
+  this.timeout(180_000);
+  const rig = useCliAgainstMock({ checkSpec: true });
+  const tf = (...args: string[]): Promise<CliRun> => rig.run(args);
+  const chatTexts = (from: number): string[] =>
+    rig.mock.requests.filter((r) => r.route === 'chat' && r.seq > from).map((r) => JSON.stringify((r.body as { messages: unknown }).messages));
+
+  it('a current criteria.json puts its controversial criteria in every prompt of a run; a pinned criterion is in every later prompt', async () => {
+    const root = await makeReview({ options: 3, designers: 2 });
+    rig.mock.enqueue('chat', {
+      kind: 'json',
+      value: {
+        criteria: [
+          {
+            name: 'Calm premium tone',
+            description: 'Quiet and expensive, not loud.',
+            stances: [
+              { member: 'd1', stance: 'values', quote: 'Option 1 fits the calm, premium tone', file: 'rankings/d1.yaml' },
+              { member: 'd2', stance: 'against', quote: 'Option 1 feels too loud for the brief', file: 'rankings/d2.yaml' },
+            ],
+            options: [],
+          },
+          { name: 'Legibility', description: 'Readable at thumbnail size.', stances: [], options: [] },
+        ],
+      },
+    });
+    assert.equal((await tf('criteria', root)).code, 0);
+    const start = rig.mock.requests.length;
+    const r = await tf('run', root, '--human', 'd1', '--iterations', '1', '--turns', '1', '--mode', 'together', '--order', 'fixed', '--no-wait', '--json');
+    assert.equal(r.code, 3, r.stderr);
+    const id = (JSON.parse(r.stdout) as { id: string }).id;
+    const record = JSON.parse(await fs.readFile(path.join(root, 'runs', id, 'run.json'), 'utf8')) as { criteria?: { offered?: { name: string }[] } };
+    assert.deepEqual(record.criteria?.offered?.map((c) => c.name), ['Calm premium tone'], 'only criteria that split the team are offered');
+
+    const refused = await tf('pin', root, id, '--criterion', 'Mood', '--as', 'd2');
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /criteria\.json has no criterion "Mood" \(criteria: Calm premium tone, Legibility\)/);
+    const pinned = await tf('pin', root, id, '--criterion', 'legibility', '--as', 'd2');
+    assert.equal(pinned.code, 0, pinned.stderr);
+    assert.match(pinned.stderr, /The criterion "Legibility" pinned \(runs\/.*\/inbox\/d2-\S+\.json\)/);
+    assert.equal((await tf('say', root, id, '--as', 'd1', 'Image 2 please.')).code, 0);
+    const resumed = await tf('run', root, '--resume', id, '--json');
+    assert.equal(resumed.code, 0, resumed.stderr);
+    const texts = chatTexts(start);
+    assert.ok(texts.length >= 1, 'the run asked the model');
+    for (const t of texts) {
+      assert.match(t, /points to settle/, 'the offered criteria are in every prompt');
+      assert.match(t, /\\"Calm premium tone\\"/);
+      assert.match(t, /Pinned by Ben: \\"Legibility\\"/, 'the pinned criterion is in every later prompt');
+    }
+    const done = JSON.parse(await fs.readFile(path.join(root, 'runs', id, 'run.json'), 'utf8')) as { criteria?: { pinned?: { name: string; by: string }[] } };
+    assert.deepEqual(done.criteria?.pinned?.map((p) => [p.name, p.by]), [['Legibility', 'd2']]);
+  });
+});
