@@ -21,6 +21,7 @@ import type { ParsedReviewConfig } from './reviewConfig';
 import { readTextFile } from '../diagnostics/textFile';
 import { checkPeople } from './guests';
 import { loadComments, type CommentStated } from './comments';
+import { usualWayRunsNote } from './usualRuns';
 import type { DesignerComment } from './model';
 import { loadReferences } from './references';
 
@@ -235,7 +236,9 @@ export async function loadReview(root: string, opts: LoadOptions = {}): Promise<
     const commentList = comments.comments ?? [];
     fillFromTeam(commentList, comments.stated, config.config);
 
+    const usualRuns = config.config.condition === 'usual' ? await usualWayRunsNote(absRoot) : undefined;
     const diagnostics = capPerFile(sortDiagnostics([
+      ...(usualRuns ? [warning('runs', usualRuns)] : []),
       ...(brief.ok ? [] : [brief.diagnostic]),
       ...(briefOnly ? [] : options.diagnostics),
       ...config.diagnostics,
