@@ -16,9 +16,10 @@ import { runVote } from './commands/vote';
 import { runDecide } from './commands/decide';
 import { runJudge } from './commands/judge';
 import { runCriteria } from './commands/criteria';
-import { USAGE, UsageError, commandUsage } from './usage';
+import { UsageError } from './usage';
+import { canonicalCommand, commandHelp, commandNames, mainHelp, nearest, optionSuggestion } from './help';
 import { RunRecordError } from '../core/record/store';
-import { printable, writeLine } from './output';
+import { writeLine } from './output';
 
 type Command = (args: string[]) => Promise<number>;
 
@@ -40,30 +41,37 @@ const COMMANDS: Record<string, Command> = {
 };
 
 export async function main(argv: string[]): Promise<number> {
-  const [name, ...rest] = argv;
-  if (!name || name === '--help' || name === '-h' || name === 'help') {
-    process.stdout.write(USAGE);
-    return name ? 0 : 2;
+  const [given, ...rest] = argv;
+  if (!given || given === '--help' || given === '-h' || given === 'help') {
+    // No command at all is a usage error: the help goes to stderr then.
+    (given ? process.stdout : process.stderr).write(mainHelp());
+    return given ? 0 : 2;
   }
-  if (name === '--version' || name === '-v') {
+  if (given === '--version' || given === '-v') {
     process.stdout.write(`${VERSION}\n`);
     return 0;
   }
-  const command = COMMANDS[name];
+  // British spellings (analyse) are the same command.
+  const name = canonicalCommand(given) ?? given;
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!command) {
-    process.stderr.write(`teamfusion: unknown command "${printable(name)}".\n\n${USAGE}`);
+    const near = nearest(given, commandNames());
+    writeLine(process.stderr, `teamfusion: unknown command "${given}".${near ? ` Did you mean ${canonicalCommand(near) ?? near}?` : ''}`);
+    process.stderr.write('See `teamfusion --help` for the commands.\n');
     return 2;
   }
   // Every command answers --help (before any of its own option parsing), on stdout, exit 0.
   if (rest.includes('--help') || rest.includes('-h')) {
-    process.stdout.write(commandUsage(name) ?? USAGE);
+    process.stdout.write(commandHelp(name) ?? mainHelp());
     return 0;
   }
   try {
     return await command(rest);
   } catch (err) {
     if (err instanceof UsageError) {
-      process.stderr.write(`${printable(`teamfusion ${name}: ${err.message}`)}\n\n${USAGE}`);
+      // One line, and where to read more: not the whole help.
+      writeLine(process.stderr, `teamfusion ${name}: ${err.message}${optionSuggestion(name, err.message)}`);
+      process.stderr.write(`See \`teamfusion ${name} --help\`.\n`);
       return 2;
     }
     if (err instanceof RunRecordError) {

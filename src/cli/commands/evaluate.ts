@@ -1,64 +1,36 @@
 /**
  * `teamfusion evaluate <folder> [--json] [--out <dir>]`: the study's table for every review below a folder. --out writes
- * evaluation.md, evaluation.json and SVG charts into <dir> (created when missing), which must lie inside <folder>
- * and is never reached through a link. Exit 0, 1 when any review or run was
+ * evaluation.md, evaluation.json and SVG charts into <dir> (created when missing; inside or outside <folder>, never through
+ * a link or into a review's own folders, an existing file replaced only with --force: evaluateOut.ts). Exit 0, 1 when any
+ * review or run was
  * skipped (the rest is still evaluated), 2 usage.
  */
-import * as path from 'node:path';
 import { allCharts } from '../../core/evaluation/charts';
 import { evaluateFolder } from '../../core/evaluation/evaluate';
 import { conditionsSentences } from '../../core/evaluation/baseline';
 import { f2 } from '../../core/evaluation/format';
 import { evaluationMarkdown } from '../../core/evaluation/report';
 import { briefSentences } from '../../core/evaluation/briefEvaluation';
-import { writeInertMarkdown } from '../../core/files/markdown';
 import { scriptedSentences } from '../../core/evaluation/scripted';
-import { realRoot, toRel } from '../../core/files/reviewFiles';
-import { checkWritable, mkdirInReview, writeReviewFile } from '../../core/files/reviewWrites';
 import { printable } from '../../core/kernel/text';
+import { writeEvaluationOut } from '../evaluateOut';
 import { UsageError } from '../usage';
 import { safeJson } from '../output';
 import { parseStrict } from './validate';
 
-/**
- * Writes the files into `out`, which must lie inside the evaluated folder: through the file room, so no folder on the
- * way and no file at a target may be a symbolic link (refused in words, never followed), and the temporary files have
- * names nobody can predict.
- */
-async function writeOut(folder: string, out: string, files: Record<string, string>): Promise<void> {
-  const base = path.resolve(folder);
-  const target = path.resolve(out);
-  let rel = path.relative(base, target);
-  if (rel.startsWith('..') || path.isAbsolute(rel)) {
-    // Perhaps the folder was named through a link: compare with its real path too.
-    rel = path.relative(await realRoot(base), target);
-  }
-  if (rel.startsWith('..') || path.isAbsolute(rel)) {
-    throw new Error(`--out ${printable(out)} is outside the folder being evaluated (${printable(folder)}); give a folder inside it, e.g. ${path.join(folder, 'evaluation')}.`);
-  }
-  const dir = toRel(rel.split(path.sep).join('/'));
-  const rels = Object.keys(files).map((name) => (dir ? `${dir}/${name}` : name));
-  await checkWritable(base, rels); // every target checked first: a link at one refuses them all, nothing written
-  await mkdirInReview(base, dir);
-  for (const [name, data] of Object.entries(files)) {
-    const rel = dir ? `${dir}/${name}` : name;
-    // evaluation.md carries review and run text: the one Markdown writer makes it inert like every deliverable.
-    if (name.endsWith('.md')) await writeInertMarkdown(base, rel, data);
-    else await writeReviewFile(base, rel, data);
-  }
-}
-
 export async function runEvaluate(args: string[]): Promise<number> {
-  const { positionals, values } = parseStrict(args, { json: { type: 'boolean' }, out: { type: 'string' } });
+  const { positionals, values } = parseStrict(args, { json: { type: 'boolean' }, out: { type: 'string' }, force: { type: 'boolean' } });
   if (positionals.length !== 1) throw new UsageError('give one folder that holds reviews, e.g. teamfusion evaluate samples --out samples/evaluation');
   if (values.out !== undefined && (typeof values.out !== 'string' || values.out.trim() === '')) throw new UsageError('--out needs a folder.');
+  if (values.force === true && values.out === undefined) throw new UsageError('--force goes with --out.');
   const folder = positionals[0]!;
   const e = await evaluateFolder(folder, { onProgress: (rel) => process.stderr.write(`evaluating ${printable(rel)}\n`) });
   for (const s of e.skipped) process.stderr.write(`skipped ${printable(s.path)}: ${printable(s.reason)}\n`);
   const json = `${JSON.stringify(e, null, 2)}\n`;
   if (typeof values.out === 'string') {
-    await writeOut(folder, values.out, { 'evaluation.md': evaluationMarkdown(e), 'evaluation.json': json, ...allCharts(e) });
-    process.stderr.write(`Wrote evaluation.md, evaluation.json and ${Object.keys(allCharts(e)).length} charts to ${printable(values.out)}\n`);
+    await writeEvaluationOut(values.out, { 'evaluation.md': evaluationMarkdown(e), 'evaluation.json': json, ...allCharts(e) }, values.force === true);
+    // A success line: on stdout, unless stdout is the JSON.
+    (values.json === true ? process.stderr : process.stdout).write(`Wrote evaluation.md, evaluation.json and ${Object.keys(allCharts(e)).length} charts to ${printable(values.out)}\n`);
   }
   if (values.json === true) process.stdout.write(`${safeJson(e)}\n`);
   else {

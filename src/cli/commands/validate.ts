@@ -1,6 +1,7 @@
 /**
  * `teamfusion validate <review>` (contract §3): one line per problem on stdout,
- * `<path relative to review>:<line>:<col>: error|warning: <message>`; a one-line summary on stderr.
+ * `<path relative to review>:<line>:<col>: error|warning: <message>`; then one line: "valid — …" on stdout, or the count
+ * of errors on stderr.
  * Exit 0 valid (warnings allowed), 1 errors (a review path that does not exist is an error diagnostic `.:0:0`),
  * 2 usage (missing or extra argument, unknown option).
  */
@@ -47,7 +48,8 @@ export async function runValidate(args: string[]): Promise<number> {
     ? [`${review.options.length} options`, `${review.designers.length} designer${review.designers.length === 1 ? '' : 's'}`]
     : [];
   if (review.comments.length > 0) parts.push(`${review.comments.length} comment${review.comments.length === 1 ? '' : 's'} on the brief`);
-  process.stderr.write(
+  // Success is not a problem: it goes to stdout (the summary of errors above goes to stderr).
+  process.stdout.write(
     `${printable(target)}: valid — ${parts.join(', ')}` +
       `${warnings > 0 ? `, ${warnings} warning${warnings === 1 ? '' : 's'}` : ''}.\n`,
   );

@@ -9,6 +9,7 @@ import { remixesOf } from '../record/remixes';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { formatDiagnostic } from '../diagnostics/diagnostics';
+import { usualWayRunsNote } from '../review/usualRuns';
 import { loadReview } from '../review/loadReview';
 import { naturalCompare } from '../kernel/naturalOrder';
 import { findReviews, relPath, SKIP_DIRS } from './findReviews';
@@ -288,6 +289,8 @@ export async function evaluateFolder(folder: string, opts: AnalyzeOptions & { on
       p = k.pPermutation;
     }
     const entries = review.config.condition === 'usual' ? [] : await listRunEntries(dir);
+    const usualRuns = review.config.condition === 'usual' ? await usualWayRunsNote(dir) : undefined;
+    if (usualRuns) skipped.push({ path: `${prefix}${RUNS_DIR}`, reason: usualRuns });
     const facts = await conditionReviewOf(dir, rel, review, entries);
     skipped.push(...facts.skipped);
     const runs: RunEvaluation[] = [];

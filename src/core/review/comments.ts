@@ -12,6 +12,7 @@ import type { DesignerComment } from './model';
 import type { Diagnostic } from '../diagnostics/diagnostics';
 import { capPerFile, error, sortDiagnostics, warning } from '../diagnostics/diagnostics';
 import { designerKey, MAX_MEMBERS, tooManyMembersMessage } from '../rankings/designerId';
+import { OnePersonOneFile } from './samePerson';
 import { designerField, roleField, weightField } from '../rankings/rankingFields';
 import { naturalCompare } from '../kernel/naturalOrder';
 import { readTextFile } from '../files/textFile';
@@ -200,6 +201,7 @@ export async function loadComments(root: string): Promise<{ comments?: DesignerC
   if (count > MAX_MEMBERS) return { comments: [], diagnostics: [error('comments', tooManyMembersMessage('comments', count))], stated };
   const comments: DesignerComment[] = [];
   const seen = new Map<string, string>();
+  const people = new OnePersonOneFile('comment');
   for (const name of names) {
     if (name.startsWith('.')) continue;
     const rel = `comments/${name}`;
@@ -222,7 +224,9 @@ export async function loadComments(root: string): Promise<{ comments?: DesignerC
     }
     const checked = checkCommentText(read.text, rel);
     for (const d of checked.diagnostics) diagnostics.push(d);
-    if (checked.comment) {
+    const twice = checked.comment && people.add(rel, checked.comment.name, read.text);
+    if (twice) diagnostics.push(twice);
+    else if (checked.comment) {
       comments.push(checked.comment);
       stated.set(checked.comment.designer, checked.stated);
     }

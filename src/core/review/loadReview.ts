@@ -13,6 +13,7 @@ import type { DesignerRanking, LoadOptions, LoadResult, Review, ReviewConfig } f
 import type { Diagnostic } from '../diagnostics/diagnostics';
 import { capPerFile, error, hasErrors, sortDiagnostics, warning } from '../diagnostics/diagnostics';
 import { designerKey, MAX_MEMBERS, tooManyMembersMessage } from '../rankings/designerId';
+import { OnePersonOneFile } from './samePerson';
 import { naturalCompare } from '../kernel/naturalOrder';
 import { loadOptions, mapLimited } from './options';
 import { checkRankingText, designerIdOf, rankingFormatOf } from '../rankings/rankingText';
@@ -21,6 +22,7 @@ import type { ParsedReviewConfig } from './reviewConfig';
 import { readTextFile } from '../files/textFile';
 import { checkPeople } from './guests';
 import { loadComments, type CommentStated } from './comments';
+import { usualWayRunsNote } from './usualRuns';
 import type { DesignerComment } from './model';
 import { loadReferences } from './references';
 
@@ -111,6 +113,7 @@ async function loadRankings(
       [name, await readTextFile(root, `rankings/${name}`, { label: 'a designer ranking', allowEmpty: true, maxBytes: LIMITS.ranking })] as const),
   );
   const seen = new Map<string, string>();
+  const people = new OnePersonOneFile('ranking');
   let rankingFiles = 0;
   for (const name of names) {
     if (name.startsWith('.')) continue;
@@ -141,6 +144,11 @@ async function loadRankings(
     const checked = checkRankingText(read.text, rel, optionIds, format);
     for (const d of checked.diagnostics) diagnostics.push(d);
     if (!checked.ranking) continue;
+    const twice = people.add(rel, checked.ranking.name, read.text);
+    if (twice) {
+      diagnostics.push(twice);
+      continue;
+    }
     const team = teamEntry(config, id);
     if (team) {
       if (!checked.stated.role && team.role) checked.ranking.role = team.role;
@@ -229,7 +237,9 @@ export async function loadReview(root: string, opts: LoadOptions = {}): Promise<
     const commentList = comments.comments ?? [];
     fillFromTeam(commentList, comments.stated, config.config);
 
+    const usualRuns = config.config.condition === 'usual' ? await usualWayRunsNote(absRoot) : undefined;
     const diagnostics = capPerFile(sortDiagnostics([
+      ...(usualRuns ? [warning('runs', usualRuns)] : []),
       ...(brief.ok ? [] : [brief.diagnostic]),
       ...(briefOnly ? [] : options.diagnostics),
       ...config.diagnostics,

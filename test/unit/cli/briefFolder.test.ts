@@ -12,8 +12,8 @@ describe('CLI: a brief-only review folder (validate / analyze)', function () {
     const root = await makeBriefReview({ 'ana.md': commentMd('Ana', 'Body.'), 'ben.md': commentMd('Ben', 'Body.') });
     const r = await run('validate', root);
     assert.equal(r.code, 0, r.stderr + r.stdout);
-    assert.equal(r.stdout, '');
-    assert.match(r.stderr, /valid — 2 comments on the brief\./);
+    assert.equal(r.stderr, '');
+    assert.match(r.stdout, /valid — 2 comments on the brief\./);
   });
 
   it('validate: a bad comment → its diagnostic line, exit 1', async () => {

@@ -225,6 +225,25 @@ describe('baseline: TeamFusion against the usual way (issue 19)', function () {
       assert.equal(await sideBySideOf(path.join(nested, 'a-teamfusion')), undefined);
     });
 
+    it('a usual-way review that holds a TeamFusion run: a warning at validation; evaluate leaves the run out and says so', async () => {
+      const root = path.join(folder, 'c-usual');
+      await fs.mkdir(path.join(root, 'runs', RUN_ID), { recursive: true });
+      await fs.writeFile(path.join(root, 'runs', RUN_ID, 'run.json'), '{}\n');
+      try {
+        const v = await run('validate', root);
+        assert.equal(v.code, 0, v.stdout + v.stderr);
+        assert.match(v.stdout + v.stderr, /^runs:0:0: warning: This review is decided the usual way \(condition: usual\), but runs\/ holds 1 TeamFusion run; they are left out \(evaluate counts only decision\.yaml and survey\/ here\)\./m);
+        const r = await run('evaluate', folder, '--json');
+        assert.equal(r.code, 1, 'something was left out');
+        assert.match(r.stderr, /^skipped c-usual\/runs: This review is decided the usual way \(condition: usual\), but runs\/ holds 1 TeamFusion run; they are left out/m);
+        const e = JSON.parse(r.stdout) as { conditions: { usual: { reviews: number } }; reviews: { path: string; runs: unknown[] }[] };
+        assert.equal(e.conditions.usual.reviews, 3, 'the review still counts the usual way');
+        assert.deepEqual(e.reviews.find((x) => x.path === 'c-usual')?.runs, [], 'its run is not counted');
+      } finally {
+        await fs.rm(path.join(root, 'runs'), { recursive: true, force: true });
+      }
+    });
+
     it('a bad decision.yaml or survey answer is skipped with file:line:col (exit 1), the rest still counts', async () => {
       const root = path.join(folder, 'c-usual');
       const keep = await fs.readFile(path.join(root, 'decision.yaml'), 'utf8');

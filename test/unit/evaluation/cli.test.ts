@@ -22,11 +22,10 @@ describe('rerank: CLI rerank / compare (spawned node process)', function () {
     for (const args of [['rerank'], ['rerank', root], ['compare', root], ['compare', root, RUN_ID, 'extra'], ['compare', root, RUN_ID, '--nope']]) {
       const r = await run(...args);
       assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
-      assert.match(r.stderr, /Usage: teamfusion/);
+      assert.match(r.stderr, new RegExp(`^teamfusion ${args[0]}: .+\\nSee \`teamfusion ${args[0]} --help\`\\.\\n$`));
     }
-    const help = await run('--help');
-    assert.match(help.stdout, /rerank <review> <run-id>/);
-    assert.match(help.stdout, /compare <review> <run-id> \[--json\]/);
+    assert.match((await run('rerank', '--help')).stdout, /^Usage: teamfusion rerank <review> <run-id> \[options\]\n[\s\S]*\n {2}--top N +/);
+    assert.match((await run('compare', '--help')).stdout, /^Usage: teamfusion compare <review> <run-id> \[options\]\n[\s\S]*\n {2}--json +/);
   });
 
   it('compare before any re-rank set: exit 1, W before and what is missing', async () => {

@@ -149,15 +149,6 @@ describe('hostile writes: the real CLI never writes, renames or deletes through 
     }
   });
 
-  it('evaluate --out outside the evaluated folder is refused in words', async () => {
-    const { top, root } = await setup();
-    const before = await snapshot(top);
-    const r = await cli(['evaluate', root, '--out', path.join(top, 'outside', 'empty')], top, top);
-    assert.equal(r.code, 1, r.out);
-    assert.match(r.out, /--out .* is outside the folder being evaluated/);
-    assert.deepEqual(await snapshot(top), before);
-  });
-
   it('evaluate --out with links planted at the old temporary names and at a target: never followed', async () => {
     const { top, root, outside } = await setup();
     const out = path.join(root, 'evaluation');
@@ -177,7 +168,7 @@ describe('hostile writes: the real CLI never writes, renames or deletes through 
     const before2 = await snapshot(top);
     r = await cli(['evaluate', '.', '--out', 'evaluation'], root, top);
     assert.equal(r.code, 1, r.out);
-    assert.match(r.out, /evaluation\/evaluation\.json is a symbolic link, not a file this tool writes; it is not replaced/);
+    assert.match(r.out, /evaluation\.json is a symbolic link, not a file this tool writes; it is not replaced/);
     after = await snapshot(top);
     assert.deepEqual(after, before2, 'every target is checked before the first is written: nothing changed');
   });
