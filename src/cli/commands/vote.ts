@@ -6,7 +6,7 @@
  */
 import * as path from 'node:path';
 import { printable } from '../../core/kernel/text';
-import { castVote, VoteError } from '../../core/votes/cast';
+import { castVote, VoteError } from '../../core/evaluation/votes/cast';
 import { RunRecordError } from '../../core/record/store';
 import { UsageError } from '../usage';
 import { parseStrict } from './validate';

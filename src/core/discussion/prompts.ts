@@ -11,7 +11,7 @@
  * So call n+1 repeats call n's prefix up to its persona message, and a provider's prompt cache covers the images.
  */
 import { quoted, quotedMember } from '../llm/quoted';
-import { marginText } from '../votes/tally';
+import { marginText } from './decisionWords';
 import type { DesignerComment, DesignerRanking } from '../review/model';
 import type { ConsensusMethod, DiscussionMode, Hierarchy, Phase, PersonaRole, PromptLayers } from '../settings/discussionSettings';
 import type { ChatMessage, ChatPart } from '../llm/messages';

@@ -3,8 +3,8 @@
  * blind re-rankings in runs/<run-id>/rerank/), the paired change with its calibrated verdict, acceptance of the
  * generated options, ratings of proxy commentary, survey means and time to decision. Never writes.
  */
-import { loadVotes } from '../votes/voteFile';
-import { tallyAll, type ForkTally } from '../votes/tally';
+import { loadVotes } from './votes/voteFile';
+import { tallyAll, type ForkTally } from './votes/tally';
 import { groundingOf, type Grounding } from '../grounding/citations';
 import { remixesOf } from '../record/remixes';
 import * as path from 'node:path';

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import * as os from 'node:os';
 import { useBuiltCli } from './buildCli';
 import { ANXIETY } from '../stats/referenceData';
 import { cleanupFixtures, hashTree, makeReview, SAMPLE, tempDir } from '../review/fixtures';
@@ -97,7 +98,11 @@ describe('CLI: validate / analyze / import (spawned node process)', function () 
     });
 
     it('evaluate counts in words: "1 review", not "1 reviews"', async () => {
-      const r = await run('evaluate', path.dirname(SAMPLE));
+      // A folder holding one review (samples/ also holds the brief-review sample).
+      const folder = await fs.mkdtemp(path.join(os.tmpdir(), 'tf-one-review-'));
+      await fs.cp(SAMPLE, path.join(folder, path.basename(SAMPLE)), { recursive: true });
+      const r = await run('evaluate', folder);
+      await fs.rm(folder, { recursive: true, force: true });
       assert.equal(r.code, 0, r.stderr);
       assert.match(r.stdout, /^1 review: mean W/);
       assert.match(r.stdout, /^0 runs, 0 remixes, /m);

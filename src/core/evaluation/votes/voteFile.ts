@@ -6,15 +6,15 @@
  * (the one id rule, by loadVotes), a vote must name a round that forked at that decision point, its choice must be one of
  * that fork's remixes, and one question gets one vote. The valid votes of a file count even when another entry is refused.
  */
-import { isMap, isSeq, stringify } from '../kernel/yaml';
-import type { Diagnostic } from '../diagnostics/diagnostics';
-import { error } from '../diagnostics/diagnostics';
-import { capKindDiagnostics } from '../files/fileKinds';
-import { writeReviewFile } from '../files/reviewWrites';
-import { DESIGNER_ID_PATTERN } from '../rankings/designerId';
-import { runRel } from '../rerank/paths';
-import type { RunRecord } from '../record/record';
-import { checkDesigner, designerIdOfFile, pairOf, parseMap, readFeedback, shownValue, teamProblem, unknownFields, valuePos, yamlFiles } from '../evaluation/feedback';
+import { isMap, isSeq, stringify } from '../../kernel/yaml';
+import type { Diagnostic } from '../../diagnostics/diagnostics';
+import { error } from '../../diagnostics/diagnostics';
+import { capKindDiagnostics } from '../../files/fileKinds';
+import { writeReviewFile } from '../../files/reviewWrites';
+import { DESIGNER_ID_PATTERN } from '../../rankings/designerId';
+import { runRel } from '../../rerank/paths';
+import type { RunRecord } from '../../record/record';
+import { checkDesigner, designerIdOfFile, pairOf, parseMap, readFeedback, shownValue, teamProblem, unknownFields, valuePos, yamlFiles } from '../feedback';
 import { forkOf } from './forks';
 
 export interface Vote {

@@ -1,6 +1,6 @@
 /** A run's forks as recorded (issue 33): the remixes of one round that each take one side of one decision point. */
-import type { RunRecord } from '../record/record';
-import { remixesOf } from '../record/remixes';
+import type { RunRecord } from '../../record/record';
+import { remixesOf } from '../../record/remixes';
 
 export interface ForkSide {
   /** The remix id ("r1a"). */

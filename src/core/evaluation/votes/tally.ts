@@ -4,7 +4,7 @@
  * refused in words (a vote must break it). A decision is recorded once on that fork round's `decisions` — also on a
  * completed run — as { question, decision, by, via: "human", voters, counts }; the round itself is never run again.
  */
-import type { Iteration, RunRecord } from '../record/record';
+import type { Iteration, RunRecord } from '../../record/record';
 import type { Fork } from './forks';
 import { forksOf } from './forks';
 import type { MemberVotes } from './voteFile';
@@ -81,10 +81,4 @@ export function countsText(counts: Readonly<Record<string, number>>): string {
   return Object.entries(counts).map(([p, n]) => `${p} ${n}`).join(', ');
 }
 
-/** "warm palette, 3 to 1" — the winner and its margin, as later prompts say it. */
-export function marginText(d: Pick<Decision, 'decision' | 'counts'>): string {
-  if (!d.counts) return d.decision;
-  const won = d.counts[d.decision] ?? 0;
-  const rest = Object.entries(d.counts).filter(([p]) => p !== d.decision).map(([, n]) => n).sort((a, b) => b - a);
-  return `${d.decision}, ${[won, ...rest].join(' to ')}`;
-}
+export { marginText } from '../../discussion/decisionWords';

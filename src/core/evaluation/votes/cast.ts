@@ -4,9 +4,9 @@
  * written into that fork round's `decisions` in run.json under the run's lock — also on a completed run. A run another
  * process is driving keeps its record: the vote is saved and the decision waits for the next vote or close.
  */
-import { loadReview } from '../review/loadReview';
-import { readRunRecord, writeRunRecord } from '../record/store';
-import { acquireRunLock, RunDrivenError } from '../record/lock';
+import { loadReview } from '../../review/loadReview';
+import { readRunRecord, writeRunRecord } from '../../record/store';
+import { acquireRunLock, RunDrivenError } from '../../record/lock';
 import { forkOf, lastForkedIteration, sideOf, type Fork } from './forks';
 import { loadVotes, writeVotes, type Vote } from './voteFile';
 import { countsText, recordDecision, tallyFork, type Decision, type ForkTally } from './tally';
