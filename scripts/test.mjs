@@ -62,7 +62,7 @@ function findFiles(dir, suffix) {
 const stages = [
   { name: 'build', timeout: 300, run: () => run('npm', ['run', 'build'], 300), single: true },
   { name: 'typecheck', timeout: 300, run: () => run('npm', ['run', 'compile-tests'], 300), single: true },
-  { name: 'unit', timeout: 900, run: () => run(bin('mocha'), ['--config', '.mocharc.json'], 900) },
+  { name: 'unit', timeout: 3000, run: () => run(bin('mocha'), ['--config', '.mocharc.json'], 3000) },
   { name: 'integration', realHost: true, timeout: 900, needs: 'dist/extension.js',
     run: () => run(process.execPath, ['scripts/run-integration.mjs'], 900) },
   { name: 'e2e', timeout: 1800, needs: 'dist/extension.js', run: () => {

@@ -6,7 +6,7 @@
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { checkWritable, writeReviewFile } from '../core/files/reviewWrites';
+import { checkWritable, mkdirLocal, writeReviewFile } from '../core/files/reviewWrites';
 import { printable } from '../core/kernel/text';
 import { statInReview } from '../core/files/reviewFiles';
 import { writeInertMarkdown } from '../core/files/markdown';
@@ -52,7 +52,7 @@ export async function writeEvaluationOut(out: string, files: Record<string, stri
   if (own) {
     throw new Error(`--out ${printable(out)} is inside ${printable(own)}, a review's own folder (options/, rankings/, comments/, references/, runs/); name a folder of its own, e.g. ${printable(path.join(path.dirname(path.dirname(own)), 'evaluation'))}.`);
   }
-  await fs.mkdir(dir, { recursive: true });
+  await mkdirLocal(dir);
   const names = Object.keys(files);
   await checkWritable(dir, names); // a link or a folder at any target refuses them all, before anything is written
   const existing: string[] = [];

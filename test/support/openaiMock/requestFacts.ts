@@ -28,11 +28,13 @@ const LABEL = String.raw`Image [\w.-]+(?: \(remix [\w-]+\))?`;
 export function personaOf(body: unknown): Persona | undefined {
   const text = requestTexts(body).filter((t) => t.startsWith('You are role-playing ')).pop();
   if (!text) return undefined;
-  const name = /^You are role-playing (.+?)(?: \([^)]*\))?\. Speak as/.exec(text)?.[1];
-  if (!name) return undefined;
+  // Names and reasons reach prompts quoted as JSON strings (the members' data); read them back as the text they are.
+  const raw = /^You are role-playing (.+?)(?: \((?:role )?[^)]*\))?\. Speak as/.exec(text)?.[1];
+  if (!raw) return undefined;
+  const name = unquote(raw);
   const ranking: RankedLine[] = [];
   for (const m of text.matchAll(/^- (Image [^:\n]+): rank (\d+)( \(no longer in the running\))? — (.*)$/gm)) {
-    ranking.push({ label: m[1]!, rank: Number(m[2]), inRunning: !m[3], reason: m[4]!.trim() });
+    ranking.push({ label: m[1]!, rank: Number(m[2]), inRunning: !m[3], reason: unquote(m[4]!.trim()) });
   }
   return { name, ranking };
 }
@@ -69,7 +71,8 @@ export function idsOf(body: unknown): { candidates: Map<string, string>; designe
   const c = /^Candidate ids: (.*)$/m.exec(all)?.[1] ?? '';
   for (const m of c.matchAll(/(Image [^=,]+?) = "([^"]+)"/g)) candidates.set(m[1]!, m[2]!);
   const d = /Designer ids: (.*)$/m.exec(all)?.[1] ?? '';
-  for (const m of d.matchAll(/"([^"]+)" = ([^"(,]+)/g)) designers.set(m[2]!.trim().replace(/\.$/, ''), m[1]!);
+  // `"ana" = "Ana Ruiz" (role "Art Director")` (names quoted as data), or `"ana" = Ana Ruiz (Art Director)`.
+  for (const m of d.matchAll(/"([^"]+)" = ("(?:[^"\\]|\\.)*"|[^"(,]+)/g)) designers.set(unquote(m[2]!.trim().replace(/\.$/, '')), m[1]!);
   return { candidates, designers };
 }
 
@@ -80,7 +83,7 @@ export function transcript(body: unknown): Array<{ speaker: string; text: string
   for (const m of messages) {
     if (!isObject(m) || m.role !== 'user' || typeof m.content !== 'string') continue;
     const line = /^([^:\n]{1,120}): ([\s\S]*)$/.exec(m.content);
-    if (line) out.push({ speaker: line[1]!, text: line[2]! });
+    if (line) out.push({ speaker: unquote(line[1]!), text: line[2]! });
   }
   return out;
 }
@@ -95,4 +98,15 @@ export function statedOrders(body: unknown): Map<string, string[]> {
     out.set(speaker, [...list.matchAll(new RegExp(LABEL, 'g'))].map((m) => m[0]));
   }
   return out;
+}
+
+/** A JSON-quoted string as its text; anything else as it is. */
+function unquote(s: string): string {
+  if (!/^".*"$/.test(s)) return s;
+  try {
+    const v: unknown = JSON.parse(s);
+    return typeof v === 'string' ? v : s;
+  } catch {
+    return s;
+  }
 }

@@ -130,11 +130,10 @@ const CASES: Case[] = [
     expect: /survey\/stranger\.yaml.*(not|no one|nobody).*team/i,
   },
   {
-    name: "a line break in a designer's name cannot forge a line of analyze's table",
+    name: "a line break in a designer's name is refused at its place: it can forge no line of analyze's table",
     make: (r) => fs.writeFile(path.join(r, 'rankings', 'd1.yaml'), (readRanking(r, 'd1')).replace(/^designer: .*$/m, 'designer: "Ana\\n| forged | 1.000 | row |"')),
     commands: [['analyze']],
-    code: 0,
-    expect: /Ana\\n\| forged/,
+    expect: /rankings\/d1\.yaml:\d+:\d+: error: .*must be one line of text/,
   },
   {
     name: 'code-discussion on a record of 40 000 messages says what it would cost and sends nothing without --yes',

@@ -1,5 +1,5 @@
 /**
- * Every YAML a review holds is parsed through one function, parseDocumentUnique in src/core/yaml.ts (unique keys checked
+ * Every YAML a review holds is parsed through one function, parseDocumentUnique in src/core/kernel/yaml.ts (unique keys checked
  * in linear time). The library's own parse/parseDocument check unique keys in quadratic time, so a source scan fails when
  * code in src/ reaches the library other than through that file: a value import from 'yaml', a require of it, or a call
  * of parse/parseDocument on it.
@@ -9,7 +9,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { SRC, sourceFiles } from '../../support/sourceFiles';
 
-const GATE = path.join(SRC, 'core', 'yaml.ts');
+const GATE = path.join(SRC, 'core', 'kernel', 'yaml.ts');
 
 /** `import { parse } from 'yaml'`, `import YAML from "yaml"`, `import * as Y from 'yaml'` — anything but `import type`. */
 const VALUE_IMPORT = /^\s*import\s+(?!type\b)[^;]*?from\s*['"]yaml['"]/;
@@ -27,7 +27,7 @@ export function yamlBypasses(text: string): string[] {
   return found;
 }
 
-describe('YAML: one parser for every review file (src/core/yaml.ts)', () => {
+describe('YAML: one parser for every review file (src/core/kernel/yaml.ts)', () => {
   it('the scan sees each way round the gate, and lets types and the gate itself through', () => {
     assert.equal(yamlBypasses("import { parse } from 'yaml';").length, 1);
     assert.equal(yamlBypasses('import YAML from "yaml";').length, 1);
@@ -39,13 +39,13 @@ describe('YAML: one parser for every review file (src/core/yaml.ts)', () => {
     assert.equal(yamlBypasses('const doc = parseDocumentUnique(text);').length, 0);
   });
 
-  it('no source file but src/core/yaml.ts loads the library or calls its parsers', async () => {
+  it('no source file but src/core/kernel/yaml.ts loads the library or calls its parsers', async () => {
     const found: string[] = [];
     for (const file of await sourceFiles()) {
       if (file === GATE) continue;
       for (const hit of yamlBypasses(await fs.readFile(file, 'utf8'))) found.push(`${path.relative(SRC, file)}:${hit}`);
     }
-    assert.deepEqual(found, [], 'parse YAML with parseDocumentUnique from src/core/yaml.ts');
+    assert.deepEqual(found, [], 'parse YAML with parseDocumentUnique from src/core/kernel/yaml.ts');
   });
 
   it('the gate parses only through the linear check (the library is asked with uniqueKeys off)', async () => {

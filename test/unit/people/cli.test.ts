@@ -90,7 +90,8 @@ describe('people on the command line (spawned processes)', function () {
     const turns = turnRequests(rig.mock);
     const firstWith = turns.findIndex((t) => JSON.stringify(t.body).includes('Please keep the gold foil.'));
     assert.ok(firstWith > 0 && firstWith < 9, `taken in during iteration 1 (first seen in request ${firstWith})`);
-    for (const t of turns.slice(firstWith)) assert.ok(JSON.stringify(t.body).includes('Chloé, in person'), 'every later proxy prompt');
+    // Her name is quoted as data ("Chloé", in person …), so in the request's JSON its quotes are escaped.
+    for (const t of turns.slice(firstWith)) assert.ok(JSON.stringify(t.body).includes('Chloé\\", in person'), 'every later proxy prompt');
     // Chloé's own proxy still speaks all its turns: her message used up none of them.
     assert.equal(rec.iterations[0]!.messages.filter((m) => m.speaker === 'd3' && m.kind === 'proxy').length, 3);
   });
