@@ -49,7 +49,9 @@ export async function makeReview(o: FixtureOptions = {}): Promise<string> {
   }
   for (let d = 0; d < m; d++) {
     const order = Array.from({ length: n }, (_, i) => ((i + d) % n) + 1);
-    const lines = [`designer: ${NAMES[d % NAMES.length]}`, `role: ${ROLES[d % ROLES.length]}`, 'ranking:'];
+    // One person, one ranking: past the six names, each name gets a number (Ana 2, Ben 2, …).
+    const name = d < NAMES.length ? NAMES[d]! : `${NAMES[d % NAMES.length]!} ${Math.floor(d / NAMES.length) + 1}`;
+    const lines = [`designer: ${name}`, `role: ${ROLES[d % ROLES.length]}`, 'ranking:'];
     order.forEach((opt, i) => {
       lines.push(`  - option: "${opt}"`, `    rank: ${i + 1}`, `    justification: Option ${opt} ${i < 2 ? 'fits the calm, premium tone' : 'feels too loud for the brief'}.`);
     });
