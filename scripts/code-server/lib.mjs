@@ -196,6 +196,7 @@ const DEFAULT_SETTINGS = {
   'extensions.ignoreRecommendations': true,
   'chat.disableAIFeatures': true,
   'git.enabled': false,
+  'github.gitAuthentication': false,
   'window.restoreWindows': 'none',
 };
 

@@ -50,7 +50,7 @@ export function makeContext(state: PanelState, host: HostConnection): ViewContex
     fileOf: (id) => files.get(id),
     labelOf: (id) => {
       const label = labels.get(id);
-      if (/^r\d+$/.test(id)) return `Remix ${id}`;
+      if (/^r\d+[a-z]?$/.test(id)) return `Remix ${id}`;
       return label && label !== id && label !== `Image ${id}` ? `${id} (${label})` : id;
     },
     designerName: (id) => names.get(id) ?? id,

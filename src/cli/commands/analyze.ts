@@ -35,9 +35,14 @@ export async function runAnalyze(args: string[]): Promise<number> {
     if (values.json === true) {
       process.stdout.write(`${safeJson({ task: 'brief', options: [], designers: [], comments, kendall: null, borda: [], ...(briefCriteria ? { criteria: briefCriteriaJson } : {}) })}\n`);
     } else {
+      // One row per member, the id and name columns padded to their widest entry so the word counts line up.
+      const names = comments.map((c) => `${c.name}${c.role ? ` (${c.role})` : ''}`);
+      const idWidth = Math.max(...comments.map((c) => c.designer.length));
+      const nameWidth = Math.max(...names.map((n) => n.length));
+      const wordsWidth = Math.max(...comments.map((c) => String(c.words).length));
       const lines = [
         `A brief review: ${comments.length} comment${comments.length === 1 ? '' : 's'} on the brief and no rankings, so there is no agreement to analyse.`,
-        ...comments.map((c) => `  ${c.designer}  ${c.name}${c.role ? ` (${c.role})` : ''}  ${c.words} words`),
+        ...comments.map((c, i) => `  ${c.designer.padEnd(idWidth)}  ${names[i].padEnd(nameWidth)}  ${String(c.words).padStart(wordsWidth)} words`),
         `Run it with: teamfusion run ${positionals[0]} --task brief`,
         ...briefCriteriaLines,
       ];

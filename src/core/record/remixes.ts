@@ -31,3 +31,33 @@ export function remixesWithDirections(it: Pick<Iteration, 'remix' | 'remixes' | 
 export function remixesPerIterationOf(s: Pick<RunSettings, 'remixesPerIteration'>): number {
   return s.remixesPerIteration ?? 1;
 }
+
+/** A remix by both its names: the image label the discussion uses ("Image 7") and its id ("r1"), and the round that made it. */
+export interface RemixName {
+  id: string;
+  label: string;
+  round: number;
+}
+
+/** Every remix of a run in the order made, with the label it was given when it joined the candidates. */
+export function remixNames(record: { iterations: readonly Pick<Iteration, 'index' | 'remix' | 'remixes'>[]; options: readonly { id: string; label: string }[] }): RemixName[] {
+  return record.iterations.flatMap((it) => remixesOf(it).map((r) => ({
+    id: r.id,
+    label: record.options.find((o) => o.id === r.id)?.label ?? r.id,
+    round: it.index,
+  })));
+}
+
+/**
+ * Whether the remix ids skip: an id is "r" and the round that made it (and a letter when a round made several), so a
+ * round that made no remix leaves a gap (r1, r3) that needs saying.
+ */
+export function remixIdsJump(names: readonly RemixName[]): boolean {
+  const rounds = [...new Set(names.map((n) => n.round))];
+  return rounds.some((round, i) => round !== i + 1);
+}
+
+/** The sentence that explains the ids, said where they jump. */
+export const REMIX_ID_NOTE =
+  'A remix id is "r" and the round that made it (with a letter when a round made several), so a round without a remix ' +
+  'leaves a gap; its image number is the next one free after every candidate before it.';

@@ -3,7 +3,7 @@
  * result.md (the deliverable) and transcript.md (the discussion). Plain Markdown that reads well in a git diff:
  * one fact per line, links relative to the run folder (`iteration-1/remix.png`, `../../options/4.png`).
  */
-import { remixesOf } from '../record/remixes';
+import { remixesOf, remixIdsJump, remixNames, REMIX_ID_NOTE } from '../record/remixes';
 import { agreementBand } from '../stats/kendallW';
 import type { Iteration, Message, RunRecord } from '../record/record';
 import { costPerRemix, discussionFacts } from './runFacts';
@@ -76,6 +76,7 @@ export function resultMarkdown(record: RunRecord, people: readonly Person[]): st
     out.push(`- Team agreement before the run: Kendall's W = ${record.kendallW.toFixed(2)} (${agreementBand(record.kendallW)})`);
   }
   for (const line of consensusLines(record)) out.push(line);
+  for (const line of remixKeyLines(record)) out.push(`- ${line}`);
   out.push('');
 
   out.push('## Final pick', '');
@@ -192,6 +193,8 @@ function iterationSection(record: RunRecord, it: Iteration, people: readonly Per
 
 export function transcriptMarkdown(record: RunRecord, people: readonly Person[]): string {
   const out: string[] = [...scriptedBanner(record), `# Transcript of TeamFusion run ${record.id}`, ''];
+  const key = remixKeyLines(record);
+  if (key.length > 0) out.push(...key, '');
   for (const it of record.iterations) {
     out.push(`## Iteration ${it.index}${it.final ? (record.task === 'brief' ? ' (last round)' : ' (final pick)') : ''}`, '');
     if (record.task !== 'brief') out.push(`Candidates: ${it.candidates.map((id) => labelWithId(record, id)).join(', ')}`, '');
@@ -261,4 +264,12 @@ function consensusLines(record: RunRecord): string[] {
   ];
   if (c.sentence) lines.push(`- ${md(c.sentence)}`);
   return lines;
+}
+
+/** The discussion calls a remix by its image label; these lines say which remix each is ("Image 7 = remix r1"). */
+function remixKeyLines(record: RunRecord): string[] {
+  const made = remixNames(record);
+  if (made.length === 0) return [];
+  const pairs = made.map((r) => `${md(r.label)} = remix ${md(r.id)} (round ${r.round})`);
+  return [`Remixes, by the name the discussion uses: ${pairs.join('; ')}.`, ...(remixIdsJump(made) ? [REMIX_ID_NOTE] : [])];
 }

@@ -23,12 +23,16 @@ describe('CLI: a brief-only review folder (validate / analyze)', function () {
     assert.match(r.stdout, /^comments\/ana\.md:1:1: error: The comment has no front matter\./m);
   });
 
-  it('analyze: says there is nothing to rank and lists the comments; --json has task brief and kendall null', async () => {
+  it('analyze: says there is nothing to rank and lists the comments in aligned columns; --json has task brief and kendall null', async () => {
     const root = await makeBriefReview({ 'ana.md': commentMd('Ana', 'Three words here.', 'role: Lead'), 'ben.md': commentMd('Ben', 'Body.') });
     const text = await run('analyze', root);
     assert.equal(text.code, 0, text.stderr);
     assert.match(text.stdout, /A brief review: 2 comments on the brief and no rankings, so there is no agreement to analyse\./);
     assert.match(text.stdout, /ana {2}Ana \(Lead\) {2}3 words/);
+    // The columns line up: every row's word count ends at the same column.
+    const rows = text.stdout.split('\n').filter((l) => l.endsWith(' words'));
+    assert.equal(rows.length, 2);
+    assert.equal(rows[0].length, rows[1].length, rows.join('\n'));
     const json = await run('analyze', root, '--json');
     assert.equal(json.code, 0, json.stderr);
     const parsed = JSON.parse(json.stdout) as { task: string; kendall: null; comments: { designer: string; words: number }[] };

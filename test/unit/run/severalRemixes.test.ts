@@ -112,6 +112,13 @@ describe('several remixes a round (command line)', function () {
     assert.match(result, /Cost per remixed image/);
     assert.match(result, /- Remixes a round: 2, each its own image edit/);
     for (const id of ['r1a', 'r1b', 'r2a', 'r2b']) assert.match(result, new RegExp(`!\\[Remix ${id}\\]`));
+    // The discussion calls them Image 7…10: result.md and transcript.md say which remix each is; the ids do not jump here.
+    const mapping = 'Image 7 = remix r1a (round 1); Image 8 = remix r1b (round 1); Image 9 = remix r2a (round 2); Image 10 = remix r2b (round 2).';
+    const transcript = await fs.readFile(path.join(root, 'runs', rec.id, 'transcript.md'), 'utf8');
+    for (const text of [result, transcript]) {
+      assert.ok(text.includes(mapping), text);
+      assert.ok(!text.includes('leaves a gap'), 'no id note when the ids run on');
+    }
 
     // All four reach the blind re-rank set.
     const rr = await startCli(['rerank', root, rec.id], env).done;

@@ -53,6 +53,7 @@ export function remixGallery(ctx: ViewContext, run: PanelRun): HTMLElement {
         h('strong', {}, `Remix ${remix.id}`),
         ` · iteration ${it.index}`,
         several && remix.letter ? ` · proposal ${remix.letter} of ${it.proposals?.length ?? remixesOf(it).length}` : '',
+        imageName(run, remix.id),
         run.finalPick === remix.id ? h('vscode-badge', {}, 'final pick') : null,
       ),
       remix.idea ? h('p', { class: 'tf-remix-idea' }, remix.idea) : null,
@@ -170,4 +171,10 @@ export function usageView(run: PanelRun): HTMLElement {
     'Tokens and cost',
     h('dl', { class: 'tf-usage' }, ...rows.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)])),
   );
+}
+
+/** The name the discussion uses for a remix (" · Image 7 in the discussion"), so the panel's "Remix r1" maps to the messages. */
+export function imageName(run: Pick<PanelRun, 'options'>, id: string): string {
+  const label = run.options.find((o) => o.id === id)?.label;
+  return label && label !== id ? ` · ${label} in the discussion` : '';
 }
