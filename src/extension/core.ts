@@ -9,6 +9,7 @@ import { registerRunCommands } from './run/register';
 import { registerReviewPanel, reviveReviewPanel } from './panel/register';
 import { registerRerank } from './rerank/register';
 import { registerDiscussionAnalysis } from './analysis/discussionCoding';
+import { registerFindCriteria } from './analysis/findCriteria';
 import { createServices } from './services';
 import { registerWalkthrough } from './walkthrough';
 import { registerBriefReview } from './brief/register';
@@ -36,6 +37,7 @@ export function startCore(context: vscode.ExtensionContext, shell: ShellParts): 
   const live = registerFoundation(context, services, shell);
   registerRunCommands(context, services);
   registerDiscussionAnalysis(context, services);
+  registerFindCriteria(context, services);
   registerReviewPanel(context, services);
   registerRerank(context, services);
   registerWalkthrough(context, services);

@@ -7,6 +7,7 @@
  * Every message is parsed with zod on arrival at either end; a message that does not parse is logged and dropped.
  * Only zod and type imports here: the file is bundled into the webview.
  */
+import { PanelCriteriaSchema } from './criteria';
 import * as z from 'zod';
 import { RunRecordSchema, RunStatusSchema, IterationSchema, MessageSchema, MessageKindSchema, PinSchema, WaitingForSchema } from '../core/record/record';
 import { analysisSchema } from '../core/stats/analysisSchema';
@@ -294,6 +295,8 @@ export const PanelStateSchema = z.object({
   thumbSize: z.number().int().min(THUMB_SIZE.min).max(THUMB_SIZE.max).optional(),
   /** For the run shown, when it is a brief run: its rounds' revised briefs, summaries and coverage. */
   brief: PanelBriefRunSchema.optional(),
+  /** The team's criteria (criteria.json), or why they are not shown; absent when the review has none. */
+  criteria: PanelCriteriaSchema.optional(),
 });
 export type PanelState = z.infer<typeof PanelStateSchema>;
 

@@ -9,6 +9,7 @@ import { makeContext, type ViewContext } from './context';
 import type { HostMessage, PanelState } from '../../src/protocol/panel';
 import { briefView } from './views/brief';
 import { briefCommentsView } from './views/briefReview';
+import { criteriaView } from './views/criteria';
 import { Heatmap } from './views/heatmap';
 import { consensusView, kendallView } from './views/agreement';
 import { RunTab } from './views/runTab';
@@ -170,7 +171,7 @@ class App {
     if (!ctx || !this.stale.delete(tab)) return;
     if (tab === 'overview') {
       replaceChildren(this.overview, diagnosticsView(ctx), kendallView(ctx), this.heatmap.view(ctx));
-      const rest = () => append(this.overview, consensusView(ctx), briefView(ctx), galleryView(ctx), briefCommentsView(ctx));
+      const rest = () => append(this.overview, consensusView(ctx), criteriaView(ctx), briefView(ctx), galleryView(ctx), briefCommentsView(ctx));
       // Below a large grid drawn in part, the rest of the overview follows it (flush); else all of it now.
       this.overviewRest = undefined;
       if (this.heatmap.partial()) this.overviewRest = rest;

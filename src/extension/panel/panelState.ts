@@ -9,6 +9,7 @@ import type { ReceivedEntry } from '../../core/people/inbox';
 import { THUMB_SIZE } from '../../protocol/panel';
 import type { PanelAnalysis, PanelEvaluation, PanelFeedback, PanelReview, PanelRun, PanelSideBySide, PanelState, PendingEntry, RunSummary } from '../../protocol/panel';
 import type { PanelBriefRun } from '../../protocol/brief';
+import type { PanelCriteria } from '../../protocol/criteria';
 import { panelComments } from './briefState';
 
 export interface PanelStateInput {
@@ -39,6 +40,8 @@ export interface PanelStateInput {
   sideBySide?: PanelSideBySide;
   /** The chosen run's inbox entries not taken in yet (dropped if they are for another run). */
   pending?: { runId: string; entries: readonly ReceivedEntry[] };
+  /** The team's criteria (panelCriteria), or why they are not shown. */
+  criteria?: PanelCriteria;
 }
 
 /** The thumbnail size the panel uses: the setting when it is a number, clamped to the allowed range. */
@@ -150,6 +153,7 @@ export function buildPanelState(i: PanelStateInput): PanelState {
     thumbSize: thumbSizeOf(i.thumbSize),
     ...(i.brief && chosen && i.brief.runId === chosen.id ? { brief: i.brief } : {}),
     ...(i.sideBySide ? { sideBySide: i.sideBySide } : {}),
+    ...(i.criteria ? { criteria: i.criteria } : {}),
   };
 }
 

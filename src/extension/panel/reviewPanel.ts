@@ -31,6 +31,7 @@ import {
 import { buildPanelState, chosenRunId } from './panelState';
 import { readInbox } from '../../core/people/inbox';
 import { notTakenIn } from '../../core/people/apply';
+import { panelCriteria } from './criteriaState';
 import { runEvaluation, runFeedback, saveRatingsFromPanel, saveSurveyFromPanel, sideBySide } from './evaluation';
 import { noteRerankingSaved } from '../../core/evaluation/decisionTimes';
 import { makeNonce, panelHtml } from './html';
@@ -363,6 +364,7 @@ export class ReviewPanel implements vscode.Disposable {
     // What people said or pinned that no driver has taken in yet (a stray or broken entry is the driver's to name).
     const waiting = record ? notTakenIn(record, await readInbox(this.root.fsPath, record.id).catch(() => [])) : [];
     const paired = await (this.sideBySide ??= this.pairedReviews());
+    const criteria = this.lastLoad.review ? await panelCriteria(this.root.fsPath, this.lastLoad.review) : undefined;
     if (this.disposed || !this.lastLoad) return;
     const state = buildPanelState({
       root: this.root.fsPath,
@@ -380,6 +382,7 @@ export class ReviewPanel implements vscode.Disposable {
       thumbSize: vscode.workspace.getConfiguration('teamfusion').get<unknown>('thumbnailSize'),
       ...(brief ? { brief } : {}),
       ...(paired ? { sideBySide: paired } : {}),
+      ...(criteria ? { criteria } : {}),
       ...(record && waiting.length ? { pending: { runId: record.id, entries: waiting } } : {}),
     });
     if (discussion) state.discussion = discussion;
