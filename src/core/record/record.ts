@@ -49,6 +49,8 @@ export const RunOptionSchema = z.object({
   label: z.string(),
   /** Relative to the review root ("options/4.png") or, for remixes, to the run folder's parent review ("runs/<id>/iteration-1/remix.png"). */
   file: z.string(),
+  /** sha256 (hex) of the candidate's bytes when the run started (review options only; older records have none). */
+  sha256: z.string().regex(/^[0-9a-f]{64}$/).optional(),
 });
 export type RunOption = z.infer<typeof RunOptionSchema>;
 
