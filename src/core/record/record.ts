@@ -338,6 +338,8 @@ export const RunRecordSchema = z.object({
   error: z.string().optional(),
   /** (evaluation) When the last re-ranking of the blind re-rank set was saved through the panel (ISO time). */
   rerankedAt: z.string().optional(),
+  /** (evaluation) sha256 of rerank/key.json as `rerank` wrote it: a key changed since is refused by its readers. */
+  rerankKeySha256: z.string().regex(/^[0-9a-f]{64}$/).optional(),
   /** (evaluation) When the run was staged with Commit Run (ISO time). */
   committedAt: z.string().optional(),
   /** Set while status is "waiting": whose scheduled turn the run waits for. */
