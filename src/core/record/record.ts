@@ -157,6 +157,8 @@ export const BriefRoundSchema = z.object({
   /** Open questions for the client. */
   openQuestions: z.array(z.string()),
   coverage: z.array(CoverageSchema),
+  /** sha256 of the file as written (older records have none): a file changed since is refused by its readers. */
+  sha256: z.string().regex(/^[0-9a-f]{64}$/).optional(),
 });
 export type BriefRound = z.infer<typeof BriefRoundSchema>;
 
@@ -353,7 +355,7 @@ export const RunRecordSchema = z.object({
    * runs/<id>/baseline.md. Its prompt is in `prompts` (kind "baseline"); its usage is kept here, apart from the run's.
    */
   baseline: z
-    .object({ file: z.literal('baseline.md'), promptId: z.string(), usage: UsageSchema.partial().optional(), costUsd: z.number().nonnegative().optional(), cut: z.literal(true).optional() })
+    .object({ file: z.literal('baseline.md'), promptId: z.string(), usage: UsageSchema.partial().optional(), costUsd: z.number().nonnegative().optional(), cut: z.literal(true).optional(), sha256: z.string().regex(/^[0-9a-f]{64}$/).optional() })
     .optional(),
   /**
    * (contract §7) Made against the bundled scripted server (`npm run demo`, `npm run scripted-server`): its answers are canned,
