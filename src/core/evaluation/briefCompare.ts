@@ -99,7 +99,7 @@ export async function compareBriefRun(reviewRoot: string, record: RunRecord): Pr
     note = `There is no blind pair yet: make it with "teamfusion rerank <review> ${runId}", then each member writes preference/<designer-id>.yaml.`;
   } else {
     try {
-      key = await readKey(root, runId);
+      key = await readKey(root, runId, record.rerankKeySha256);
     } catch (err) {
       if (!(err instanceof ReviewFileError)) throw err;
       problems.push(/:\d+:\d+: error: /.test(err.message) ? err.message : `${err.file}:0:0: error: ${err.message}`);

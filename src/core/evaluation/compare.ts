@@ -190,7 +190,7 @@ export async function compareRun(reviewRoot: string, runId: string, opts: Compar
     rerankings = review?.designers.length ?? 0;
     let key;
     try {
-      key = await readKey(root, runId);
+      key = await readKey(root, runId, record.rerankKeySha256);
     } catch (err) {
       if (!(err instanceof ReviewFileError)) throw err;
       problems.push(/:\d+:\d+: error: /.test(err.message) ? err.message : `${err.file}:0:0: error: ${err.message}`);

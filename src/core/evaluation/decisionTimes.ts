@@ -37,6 +37,11 @@ export async function noteCommitted(reviewRoot: string, runId: string, now: Date
   await updateUndriven(reviewRoot, runId, (record) => ({ ...record, committedAt: now.toISOString() }));
 }
 
+/** `rerank` wrote the run's key: its sha256 is kept, so a key changed afterwards is noticed (rerank/key.ts readKey). */
+export async function noteRerankKey(reviewRoot: string, runId: string, sha256: string): Promise<void> {
+  await updateUndriven(reviewRoot, runId, (record) => ({ ...record, rerankKeySha256: sha256 }));
+}
+
 /**
  * Rewrites a run record under its driver lock (lock.ts), so it never races a process driving the run (the last writer would
  * win). While a live process drives the run nothing is written (undefined); `change` returning undefined writes nothing.

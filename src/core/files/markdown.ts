@@ -15,6 +15,7 @@
  *     Code is treated like prose (a fence a renderer reads differently could otherwise carry live HTML out), so a `<` in
  *     code reads `&lt;`. The pass is idempotent, so text already escaped with escapeMarkdown goes through unchanged.
  */
+import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import { cutToBytes, type CapLog } from './writeCaps';
 import { printable } from '../kernel/text';
@@ -108,9 +109,9 @@ export async function writeInertMarkdown(
   rel: string,
   text: string,
   opts: { cap?: number; log?: CapLog; exclusive?: boolean } = {},
-): Promise<{ cut: boolean }> {
+): Promise<{ cut: boolean; sha256: string }> {
   const inert = inertMarkdown(text, rel);
   const fitted = opts.cap === undefined ? { text: inert, cut: false } : cutToBytes(inert, opts.cap, toRel(rel), opts.log);
   await writeReviewFile(root, rel, fitted.text, opts.exclusive ? { exclusive: true } : {});
-  return { cut: fitted.cut };
+  return { cut: fitted.cut, sha256: createHash('sha256').update(fitted.text).digest('hex') };
 }

@@ -8,14 +8,13 @@
 import * as path from 'node:path';
 import type { ChatBackend } from '../llm/backend';
 import { estimateCost, type PriceTable } from '../llm/pricing';
-import { readKindText } from '../files/fileKinds';
 import { formatDiagnostic } from '../diagnostics/diagnostics';
 import { loadReview } from '../review/loadReview';
 import { taskOf, type RunRecord } from '../record/record';
 import { addUsage, zeroUsage } from '../kernel/usage';
 import { readRunRecord } from '../record/store';
 import { reviewRelative } from '../record/paths';
-import { finalBriefRel } from '../rerank/briefRerank';
+import { finalBriefRel, readRunBrief } from '../rerank/briefRerank';
 import { StepError } from '../kernel/errors';
 import { askForStructuredAnswer } from '../remix/structuredAnswer';
 import { DIMENSION_NAMES, JUDGE_STRUCTURED, judgeMessages, parseJudgeAnswer, type JudgeDimension } from './judgePrompts';
@@ -76,7 +75,7 @@ export async function judgeRun(o: JudgeOptions): Promise<JudgeResult> {
   // judge.json must be writable before anything is sent (a link, a folder or a read-only place there: refused now).
   await checkWritable(root, [judgePath(record.id)]);
   const files = { teamfusion: finalBriefRel(record)!, direct: reviewRelative(record.id, record.baseline!.file) };
-  const texts = { teamfusion: await readKindText(root, files.teamfusion, 'revisedBrief'), direct: await readKindText(root, files.direct, 'revisedBrief') };
+  const texts = { teamfusion: await readRunBrief(root, record, files.teamfusion), direct: await readRunBrief(root, record, files.direct) };
   const loaded = await loadReview(root, { requireRankings: false, decodeImages: false });
   if (!loaded.review) {
     const first = loaded.diagnostics.find((d) => d.severity === 'error');

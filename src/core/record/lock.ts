@@ -15,7 +15,7 @@
  * hand their message to the driver) whether a live driver holds a run.
  */
 import { randomBytes } from 'node:crypto';
-import { promises as fs } from 'node:fs';
+import { promises as fs, readFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as z from 'zod';
@@ -120,11 +120,54 @@ async function readLock(root: string, runId: string): Promise<LockState | undefi
   return { info: parsed.data, mtimeMs: st.mtimeMs };
 }
 
+/**
+ * When the process with this pid started (ms since the epoch), where the system says (Linux /proc); undefined elsewhere.
+ * A pid that started after the lock was written is not the driver that wrote it (the pid was reused).
+ */
+function processStartMs(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[19]); // field 22 of stat: start time in clock ticks after boot
+    const btime = /^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'utf8'))?.[1];
+    if (!Number.isFinite(ticks) || !btime) return undefined;
+    return Number(btime) * 1000 + (ticks / 100) * 1000;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Why the lock's holder is certainly gone (the lock is stale), in words; undefined while a driver may hold it.
+ * Same host: the pid is gone, or is a process that started after the lock was written (not the driver that wrote it).
+ * Another host: not refreshed for STALE_MS.
+ */
+function staleReason(runId: string, lock: LockState, now = Date.now()): string | undefined {
+  if (lock.bogus) return lock.bogus;
+  const file = lockRel(runId);
+  const info = lock.info;
+  if (info && info.hostname === os.hostname()) {
+    if (info.pid === process.pid) return undefined;
+    const who = `pid ${info.pid} on this host`;
+    if (!pidAlive(info.pid)) return `${file} was left by ${who}, which is no longer running; it was treated as stale.`;
+    const started = processStartMs(info.pid);
+    const written = Date.parse(info.startedAt);
+    // Ticks are coarse and the clock may have been set: only a start well after the lock's time counts.
+    if (started !== undefined && Number.isFinite(written) && started > written + 5000) {
+      return `${file} names ${who}, but that process started after the lock was written, so it is not the run's driver; the lock was treated as stale.`;
+    }
+    return undefined;
+  }
+  if (now - lock.mtimeMs > STALE_MS) {
+    const host = info ? printable(info.hostname) : 'another host';
+    return `${file} was written on ${host} and not refreshed for over ${Math.round(STALE_MS / 60_000)} minutes, so no driver holds it; it was treated as stale.`;
+  }
+  return undefined;
+}
+
 /** True when the lock's holder is certainly gone (or the lock is something no driver writes). */
-function isStale(lock: LockState, now = Date.now()): boolean {
-  if (lock.bogus) return true;
-  if (lock.info && lock.info.hostname === os.hostname()) return lock.info.pid !== process.pid && !pidAlive(lock.info.pid);
-  return now - lock.mtimeMs > STALE_MS;
+function isStale(lock: LockState, runId: string, now = Date.now()): boolean {
+  return staleReason(runId, lock, now) !== undefined;
 }
 
 /**
@@ -134,13 +177,13 @@ function isStale(lock: LockState, now = Date.now()): boolean {
 export async function isRunDriven(root: string, runId: string, onNote?: (line: string) => void): Promise<boolean> {
   const lock = await readLock(root, runId);
   if (lock?.bogus) onNote?.(lock.bogus);
-  return lock !== undefined && !isStale(lock);
+  return lock !== undefined && !isStale(lock, runId);
 }
 
 /** The live driver of a run, if any. */
 export async function runDriver(root: string, runId: string): Promise<DriverInfo | undefined> {
   const lock = await readLock(root, runId);
-  return lock && !isStale(lock) ? lock.info : undefined;
+  return lock && !isStale(lock, runId) ? lock.info : undefined;
 }
 
 /**
@@ -155,8 +198,9 @@ export async function acquireRunLock(root: string, runId: string, onNote?: (line
     if (await tryCreate(root, runId, info)) return held(root, runId, info);
     const lock = await readLock(root, runId);
     if (!lock) continue; // released meanwhile: try again
-    if (!isStale(lock)) throw new RunDrivenError(runId, lock.info);
-    if (lock.bogus) onNote?.(lock.bogus);
+    const stale = staleReason(runId, lock);
+    if (!stale) throw new RunDrivenError(runId, lock.info);
+    onNote?.(stale);
     await takeOver(root, runId, lock);
   }
   throw new RunDrivenError(runId, (await readLock(root, runId))?.info);

@@ -49,6 +49,8 @@ export const RunOptionSchema = z.object({
   label: z.string(),
   /** Relative to the review root ("options/4.png") or, for remixes, to the run folder's parent review ("runs/<id>/iteration-1/remix.png"). */
   file: z.string(),
+  /** sha256 (hex) of the candidate's bytes when the run started (review options only; older records have none). */
+  sha256: z.string().regex(/^[0-9a-f]{64}$/).optional(),
 });
 export type RunOption = z.infer<typeof RunOptionSchema>;
 
@@ -155,6 +157,8 @@ export const BriefRoundSchema = z.object({
   /** Open questions for the client. */
   openQuestions: z.array(z.string()),
   coverage: z.array(CoverageSchema),
+  /** sha256 of the file as written (older records have none): a file changed since is refused by its readers. */
+  sha256: z.string().regex(/^[0-9a-f]{64}$/).optional(),
 });
 export type BriefRound = z.infer<typeof BriefRoundSchema>;
 
@@ -336,6 +340,8 @@ export const RunRecordSchema = z.object({
   error: z.string().optional(),
   /** (evaluation) When the last re-ranking of the blind re-rank set was saved through the panel (ISO time). */
   rerankedAt: z.string().optional(),
+  /** (evaluation) sha256 of rerank/key.json as `rerank` wrote it: a key changed since is refused by its readers. */
+  rerankKeySha256: z.string().regex(/^[0-9a-f]{64}$/).optional(),
   /** (evaluation) When the run was staged with Commit Run (ISO time). */
   committedAt: z.string().optional(),
   /** Set while status is "waiting": whose scheduled turn the run waits for. */
@@ -349,7 +355,7 @@ export const RunRecordSchema = z.object({
    * runs/<id>/baseline.md. Its prompt is in `prompts` (kind "baseline"); its usage is kept here, apart from the run's.
    */
   baseline: z
-    .object({ file: z.literal('baseline.md'), promptId: z.string(), usage: UsageSchema.partial().optional(), costUsd: z.number().nonnegative().optional(), cut: z.literal(true).optional() })
+    .object({ file: z.literal('baseline.md'), promptId: z.string(), usage: UsageSchema.partial().optional(), costUsd: z.number().nonnegative().optional(), cut: z.literal(true).optional(), sha256: z.string().regex(/^[0-9a-f]{64}$/).optional() })
     .optional(),
   /**
    * (contract §7) Made against the bundled scripted server (`npm run demo`, `npm run scripted-server`): its answers are canned,

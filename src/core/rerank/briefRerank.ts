@@ -5,8 +5,9 @@
  * random name and moved into place, like the design re-rank set; an existing one is never overwritten. Every read and
  * write goes through the review-files room.
  */
+import { createHash } from 'node:crypto';
 import { FILE_KINDS, readKindText } from '../files/fileKinds';
-import { statInReview } from '../files/reviewFiles';
+import { ReviewFileError, statInReview } from '../files/reviewFiles';
 import { writeInertMarkdown } from '../files/markdown';
 import type { RunRecord } from '../record/record';
 import { reviewRelative } from '../record/paths';
@@ -17,6 +18,22 @@ import { buildRerankFolder } from './staging';
 export function finalBriefRel(record: RunRecord): string | undefined {
   const last = [...record.iterations].reverse().find((it) => it.brief);
   return last?.brief ? reviewRelative(record.id, last.brief.file) : undefined;
+}
+
+/** The sha256 run.json keeps for one of its brief files (the final revised brief or baseline.md), if any (older records: none). */
+function keptSha256(record: RunRecord, rel: string): string | undefined {
+  if (record.baseline && rel === reviewRelative(record.id, record.baseline.file)) return record.baseline.sha256;
+  return record.iterations.find((it) => it.brief && reviewRelative(record.id, it.brief.file) === rel)?.brief?.sha256;
+}
+
+/** A revised brief or baseline of a run, read as its kind and refused (one sentence naming it) when it is not the file the run wrote. */
+export async function readRunBrief(root: string, record: RunRecord, rel: string): Promise<string> {
+  const text = await readKindText(root, rel, 'revisedBrief');
+  const kept = keptSha256(record, rel);
+  if (kept && createHash('sha256').update(text).digest('hex') !== kept) {
+    throw new ReviewFileError(rel, `${rel} is not the file this run wrote (its sha256 differs from the one run.json keeps), so it is not used.`);
+  }
+  return text;
 }
 
 /** Makes runs/<run-id>/rerank/{A.md,B.md,key.json} for a completed brief run (the caller checked status and absence). */
@@ -30,7 +47,7 @@ export async function makeBriefRerankSet(root: string, record: RunRecord): Promi
   for (const file of [revised, baseline]) {
     const st = await statInReview(root, file);
     if (!st?.isFile()) throw new Error(`Run ${runId} is missing ${file}; it is not a file.`);
-    texts.set(file, await readKindText(root, file, 'revisedBrief'));
+    texts.set(file, await readRunBrief(root, record, file));
   }
   const key: RerankKey = assignLetters(runId, [
     { kind: 'teamfusion', id: 'revised', file: revised },

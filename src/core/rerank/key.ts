@@ -4,6 +4,7 @@
  * blind re-rank set is which source (`file` relative to the review root). Read (capped, contained) only when the
  * comparison is shown. The letters are drawn here (assignLetters), for the design and the brief re-rank sets alike.
  */
+import { createHash } from 'node:crypto';
 import * as z from 'zod';
 import { readKindText } from '../files/fileKinds';
 import { ReviewFileError } from '../files/reviewFiles';
@@ -26,9 +27,12 @@ function lineColOf(text: string, offset: number): string {
 }
 
 /** The key of a run's re-rank set; throws ReviewFileError (`file:line:col: error: …` in its message) when it is unusable. */
-export async function readKey(reviewRoot: string, runId: string): Promise<RerankKey> {
+export async function readKey(reviewRoot: string, runId: string, expectedSha256?: string): Promise<RerankKey> {
   const file = keyRel(runId);
   const text = await readKindText(reviewRoot, file, 'rerankKey');
+  if (expectedSha256 && createHash('sha256').update(text).digest('hex') !== expectedSha256) {
+    throw new ReviewFileError(file, `${file}:0:0: error: This key is not the one teamfusion rerank wrote (its sha256 differs from the one run.json keeps), so it is not used.`);
+  }
   const syntax = checkJsonSyntax(text);
   if (syntax) throw new ReviewFileError(file, `${file}:${lineColOf(text, syntax.offset)}: error: This is not valid JSON: ${syntax.message}`);
   const parsed = RerankKeySchema.safeParse(JSON.parse(text));

@@ -4,7 +4,9 @@
  * existing runs/<run-id>/rerank/ is never overwritten, and on failure only the folder this process made is removed (no
  * link followed).
  */
+import { createHash } from 'node:crypto';
 import * as path from 'node:path';
+import { noteRerankKey } from '../evaluation/decisionTimes';
 import { makeOwnFolder, removeOwnFolder, renameOwnFolder } from '../files/reviewWrites';
 import { statInReview } from '../files/reviewFiles';
 import { writeKindFile } from '../files/writeCaps';
@@ -13,15 +15,18 @@ import { KEY_FILE, rerankRel, runRel } from './paths';
 
 export async function buildRerankFolder(root: string, runId: string, key: RerankKey, fill: (staging: string) => Promise<void>): Promise<RerankSetResult> {
   const target = rerankRel(runId);
+  let keyHash = '';
   const staging = await makeOwnFolder(root, runRel(runId), path.posix.basename(target));
   try {
     await fill(staging);
     await writeKindFile(root, `${staging}/${KEY_FILE}`, 'rerankKey', formatKey(key), { exclusive: true });
+    keyHash = createHash('sha256').update(formatKey(key)).digest('hex');
     if (await statInReview(root, target)) throw new Error(`Run ${runId} already has a re-rank folder (${target}); it is never overwritten.`);
     await renameOwnFolder(root, staging, target);
   } catch (err) {
     await removeOwnFolder(root, staging);
     throw err;
   }
+  await noteRerankKey(root, runId, keyHash);
   return { dir: path.join(root, ...target.split('/')), key };
 }

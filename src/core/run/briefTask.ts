@@ -189,8 +189,8 @@ export const briefTask: RunTask = {
     }
     // The file first, then the record: a crash in between asks the remix agent again, never leaves a record without its file.
     const file = briefFileInRun(it.index);
-    await writeInertMarkdown(ctx.reviewRoot, reviewRelative(ctx.record.id, file), answer.revisedBrief, { cap: FILE_KINDS.revisedBrief.maxBytes, log: capLog(ctx) });
-    it.brief = { file, ...answer.report };
+    const written = await writeInertMarkdown(ctx.reviewRoot, reviewRelative(ctx.record.id, file), answer.revisedBrief, { cap: FILE_KINDS.revisedBrief.maxBytes, log: capLog(ctx) });
+    it.brief = { file, ...answer.report, sha256: written.sha256 };
     await ctx.save();
     ctx.emit({ type: 'remix-agent-completed', runId: ctx.record.id, iteration: it });
   },
@@ -236,7 +236,7 @@ export async function runBaseline(ctx: StepContext, review: Review, prices: Pric
     ctx.log(`warning: ${line}`);
     ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'warning', message: line });
   }
-  await writeInertMarkdown(ctx.reviewRoot, reviewRelative(ctx.record.id, BASELINE_FILE), `${text}\n`, { cap: FILE_KINDS.revisedBrief.maxBytes, log: capLog(ctx) });
+  const written = await writeInertMarkdown(ctx.reviewRoot, reviewRelative(ctx.record.id, BASELINE_FILE), `${text}\n`, { cap: FILE_KINDS.revisedBrief.maxBytes, log: capLog(ctx) });
   const promptId = `p${ctx.record.prompts.length + 1}`;
   // Recorded like every prompt, but its usage is not the run's: it is kept on the baseline, its cost shown apart.
   ctx.record.prompts.push({
@@ -251,7 +251,7 @@ export async function runBaseline(ctx: StepContext, review: Review, prices: Pric
   });
   const usage = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, images: 0, ...answer.usage };
   const cost = estimateCost(usage, ctx.settings, prices);
-  ctx.record.baseline = { file: BASELINE_FILE, promptId, ...(answer.usage ? { usage: answer.usage } : {}), ...(cost !== undefined ? { costUsd: cost } : {}), ...(cut ? { cut: true as const } : {}) };
+  ctx.record.baseline = { file: BASELINE_FILE, promptId, ...(answer.usage ? { usage: answer.usage } : {}), ...(cost !== undefined ? { costUsd: cost } : {}), ...(cut ? { cut: true as const } : {}), sha256: written.sha256 };
   await ctx.save();
 }
 

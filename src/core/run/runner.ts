@@ -49,6 +49,7 @@ import { SETTING_BOUNDS } from '../settings/settingBounds';
 import { resolveInReview } from '../files/reviewFiles';
 import { checkWritable, mkdirInReview } from '../files/reviewWrites';
 import { withRunLock } from '../record/lock';
+import { CandidateChangedError, checkCandidates, withCandidateHashes } from './candidateHashes';
 import { PromptPartsWriter } from '../record/promptParts';
 import { checkRunWork, estimateRun } from './runEstimate';
 import type { ConfirmCost } from '../llm/costQuestion';
@@ -124,6 +125,7 @@ export async function startRun(o: RunnerOptions): Promise<RunRecord> {
     usage: { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, images: 0 },
     prompts: [],
   };
+  record.options = await withCandidateHashes(review.root, record.options);
   const w = task.kind === 'design' ? teamKendallW(review, settings.designers) : undefined;
   if (w !== undefined) record.kendallW = w;
   const consensus = task.kind === 'design' ? teamConsensus(participants(review, settings), review.options, settings.consensus) : undefined;
@@ -422,6 +424,7 @@ async function drive(o: RunnerOptions, loaded: Review, record: RunRecord, resume
         record.iterations.push(it);
         await ctx.save();
       }
+      await checkCandidates(review.root, record.options); // before every round, and first thing on resume
       emit({ type: 'iteration-started', runId: record.id, iteration: it.index, candidates: it.candidates, final: it.final === true });
       await task.runIteration(ctx, review, it, o.cacheDir);
       await task.writeDeliverables(review.root, record, people);
@@ -449,7 +452,7 @@ async function drive(o: RunnerOptions, loaded: Review, record: RunRecord, resume
       record.error = 'The run was cancelled; resume it to continue where it stopped.';
     } else {
       record.status = 'failed';
-      record.error = describeError(err, 'A model request');
+      record.error = err instanceof CandidateChangedError ? err.message : describeError(err, 'A model request');
       if (current) current.error = record.error;
       emit({ type: 'notice', runId: record.id, level: 'error', message: record.error });
     }

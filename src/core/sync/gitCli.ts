@@ -176,9 +176,16 @@ class GitCli implements GitTransport {
     const specs = rels.map((r) => `:(literal)${r}`);
     const add = await this.git(['add', '-A', '--', ...specs, ...excluded]);
     if (add.code !== 0 && !/did not match any files/.test(add.stderr)) throw new SyncError('failed', `git add: ${firstLine(add)}`);
+    // An excluded file (the driver's lock) that a commit once carried is taken out of git's index here, so this commit
+    // removes it from the branch; the file itself stays on disk.
+    const unTrack = excluded.map((e) => e.replace(':(exclude,literal)', ':(literal)'));
+    if (unTrack.length) await this.git(['rm', '--quiet', '--cached', '--ignore-unmatch', '--', ...unTrack]);
     const staged = await this.git(['diff', '--cached', '--quiet', '--', ...specs]);
     if (staged.code === 0) return false;
-    const c = await this.git(['commit', '--quiet', '--no-verify', '-m', message, '--', ...specs]);
+    // `commit -- paths` would put a tracked excluded file back; when nothing else is staged, the index is committed as is.
+    const elsewhere = await this.git(['diff', '--cached', '--quiet', '--', ':/', ...specs.map((x) => x.replace(':(literal)', ':(exclude,literal)'))]);
+    const only = elsewhere.code === 0 ? [] : ['--', ...specs, ...excluded];
+    const c = await this.git(['commit', '--quiet', '--no-verify', '-m', message, ...only]);
     if (c.code !== 0) throw new SyncError('failed', `git commit: ${firstLine(c)}`);
     return true;
   }

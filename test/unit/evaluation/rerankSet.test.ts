@@ -86,7 +86,12 @@ describe('evaluation: the blind re-rank set', function () {
     const loaded = await loadReview(dir, { requireRankings: false });
     assert.deepEqual(loaded.diagnostics, []);
     assert.deepEqual(loaded.review?.options.map((o) => o.id), ['A', 'B', 'C', 'D', 'E']);
-    assert.deepEqual(await snapshot(root, (rel) => rel === `runs/${RUN_ID}/rerank`), before);
+    // Besides its folder, rerank keeps the key's sha256 in run.json (a key changed afterwards is noticed).
+    const recordRel = `runs/${RUN_ID}/run.json`;
+    const others = new Map([...before].filter(([rel]) => rel !== recordRel));
+    assert.deepEqual(await snapshot(root, (rel) => rel === `runs/${RUN_ID}/rerank` || rel === recordRel), others);
+    const record = JSON.parse(await fs.readFile(path.join(root, 'runs', RUN_ID, 'run.json'), 'utf8')) as { rerankKeySha256?: string };
+    assert.match(record.rerankKeySha256 ?? '', /^[0-9a-f]{64}$/);
   });
 
   it('a JPEG option and a remix with metadata both become plain PNGs: format and metadata do not tell a remix', async () => {

@@ -169,6 +169,11 @@ describe('Every Markdown file the tool writes is inert (issue 29: one table of w
       await fs.writeFile(path.join(runDir, 'iteration-1', 'brief.md'), HOSTILE);
       await fs.writeFile(path.join(runDir, 'baseline.md'), HOSTILE);
       const record = await readRunRecord(root, id);
+      // The record keeps their sha256, so the blind pair refuses them by name; a record from before hashes were kept
+      // (none in it) reads them, and the writers that copy them make them inert again.
+      await assert.rejects(makeBriefRerankSet(root, record), /is not the file this run wrote/);
+      delete record.baseline!.sha256;
+      for (const it of record.iterations) delete it.brief?.sha256;
       await briefTask.writeDeliverables(root, record, hostilePeople);
       await makeBriefRerankSet(root, record);
       await assertInert(root, [`runs/${id}/result.md`, `runs/${id}/transcript.md`, `runs/${id}/rerank/A.md`, `runs/${id}/rerank/B.md`]);

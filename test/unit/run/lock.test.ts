@@ -61,13 +61,40 @@ describe('one driver per run: the lock', () => {
     await lock.release();
   });
 
+  it('a stale lock is said in words when taken over: a pid no longer running, or a running pid that is not the driver that wrote it', async () => {
+    const notes: string[] = [];
+    await fs.writeFile(lockFile, JSON.stringify({ pid: deadPid(), hostname: os.hostname(), startedAt: '2026-01-01T00:00:00Z', nonce: 'old' }));
+    await (await acquireRunLock(root, id, (l) => notes.push(l))).release();
+    assert.match(notes.join('\n'), new RegExp(`runs/${id}/\\.driver\\.lock was left by pid \\d+ on this host, which is no longer running; it was treated as stale\\.`));
+
+    // A live process that started after the lock's time (a reused pid, or a lock committed long ago): not the driver.
+    const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)']);
+    try {
+      await new Promise((r) => setTimeout(r, 300));
+      await fs.writeFile(lockFile, JSON.stringify({ pid: other.pid, hostname: os.hostname(), startedAt: '2020-01-01T00:00:00Z', nonce: 'reused' }));
+      assert.equal(await isRunDriven(root, id), false);
+      notes.length = 0;
+      const lock = await acquireRunLock(root, id, (l) => notes.push(l));
+      assert.match(notes.join('\n'), new RegExp(`names pid ${other.pid} on this host, but that process started after the lock was written, so it is not the run's driver`));
+      await lock.release();
+      // The same live process named by a lock written after it started is a driver: waited for, in words.
+      const started = new Date(Date.now() - 100).toISOString();
+      await fs.writeFile(lockFile, JSON.stringify({ pid: other.pid, hostname: os.hostname(), startedAt: started, nonce: 'live' }));
+      await assert.rejects(acquireRunLock(root, id), RunDrivenError);
+    } finally {
+      other.kill();
+    }
+  });
+
   it('a lock of another host is live while it is refreshed, stale after STALE_MS', async () => {
     await fs.writeFile(lockFile, JSON.stringify({ pid: 1, hostname: 'elsewhere.example', startedAt: '2026-01-01T00:00:00Z', nonce: 'x' }));
     await assert.rejects(acquireRunLock(root, id), /pid 1 on elsewhere\.example/);
     const old = new Date(Date.now() - STALE_MS - 5000);
     await fs.utimes(lockFile, old, old);
     assert.equal(await isRunDriven(root, id), false);
-    const lock = await acquireRunLock(root, id);
+    const notes: string[] = [];
+    const lock = await acquireRunLock(root, id, (l) => notes.push(l));
+    assert.match(notes.join('\n'), /was written on elsewhere\.example and not refreshed for over 2 minutes, so no driver holds it; it was treated as stale\./);
     await lock.release();
   });
 
