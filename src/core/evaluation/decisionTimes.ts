@@ -5,9 +5,7 @@
  * to the ranking files' times and says so.
  */
 import * as path from 'node:path';
-import { RunDrivenError, withRunLock } from '../record/lock';
-import type { RunRecord } from '../record/record';
-import { readRunRecord, writeRunRecord } from '../record/store';
+import { updateUndriven } from '../record/update';
 import { RUN_ID_PATTERN, RUNS_DIR } from '../record/paths';
 import { RERANK_DIR } from '../rerank/paths';
 
@@ -37,26 +35,3 @@ export async function noteCommitted(reviewRoot: string, runId: string, now: Date
   await updateUndriven(reviewRoot, runId, (record) => ({ ...record, committedAt: now.toISOString() }));
 }
 
-/** `rerank` wrote the run's key: its sha256 is kept, so a key changed afterwards is noticed (rerank/key.ts readKey). */
-export async function noteRerankKey(reviewRoot: string, runId: string, sha256: string): Promise<void> {
-  await updateUndriven(reviewRoot, runId, (record) => ({ ...record, rerankKeySha256: sha256 }));
-}
-
-/**
- * Rewrites a run record under its driver lock (lock.ts), so it never races a process driving the run (the last writer would
- * win). While a live process drives the run nothing is written (undefined); `change` returning undefined writes nothing.
- */
-async function updateUndriven(reviewRoot: string, runId: string, change: (record: RunRecord) => RunRecord | undefined): Promise<boolean | undefined> {
-  await readRunRecord(reviewRoot, runId); // no such run, or a broken record: said before anything is touched
-  try {
-    return await withRunLock(reviewRoot, runId, async () => {
-      const next = change(await readRunRecord(reviewRoot, runId));
-      if (!next) return false;
-      await writeRunRecord(reviewRoot, next);
-      return true;
-    });
-  } catch (err) {
-    if (err instanceof RunDrivenError) return undefined;
-    throw err;
-  }
-}

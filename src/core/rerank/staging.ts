@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
-import { noteRerankKey } from '../evaluation/decisionTimes';
+import { noteRerankKey } from './keyHash';
 import { makeOwnFolder, removeOwnFolder, renameOwnFolder } from '../files/reviewWrites';
 import { statInReview } from '../files/reviewFiles';
 import { writeKindFile } from '../files/writeCaps';
