@@ -222,13 +222,15 @@ describe('hostile writes: the real CLI never writes, renames or deletes through 
   it('say while a live process holds the lock names that process (pid, host, since when); the lock is left as it is', async () => {
     const { top, root, run } = await setup('failed');
     // This test's own process: alive, on this host.
-    const info = { pid: process.pid, hostname: os.hostname(), startedAt: '2026-11-24T09:00:00.000Z', nonce: '0123456789abcdef' };
+    // Written now, after this process started, as a driver writes its lock (a lock older than its pid's process is stale).
+    const since = new Date().toISOString();
+    const info = { pid: process.pid, hostname: os.hostname(), startedAt: since, nonce: '0123456789abcdef' };
     await fs.writeFile(path.join(run, '.driver.lock'), `${JSON.stringify(info)}\n`);
     const before = await snapshot(top);
     const r = await cli(['say', root, RUN_ID, '--as', 'd1', 'Keep the serif'], top, top);
     assert.equal(r.code, 0, r.out);
     assert.equal(r.out.trim().split('\n').length, 1, r.out);
-    assert.match(r.out, new RegExp(`the process driving ${RUN_ID} \\(pid ${process.pid} on .+, since 2026-11-24T09:00:00\\.000Z\\) takes it in at its next turn`));
+    assert.match(r.out, new RegExp(`the process driving ${RUN_ID} \\(pid ${process.pid} on .+, since ${since.replace(/\./g, '\\.')}\\) takes it in at its next turn`));
     const after = await snapshot(top);
     assert.deepEqual(lost(before, after), [], 'the lock and everything else as it was');
   });
