@@ -14,20 +14,21 @@ import { parseStrict } from './validate';
 export async function runVote(args: string[]): Promise<number> {
   const { positionals, values } = parseStrict(args, { as: { type: 'string' }, iteration: { type: 'string' }, close: { type: 'boolean' } });
   const close = values.close === true;
-  if (positionals.length !== 4 && !(close && positionals.length === 3)) {
+  const [review, runId, pointText, choice] = positionals;
+  if (review === undefined || runId === undefined || pointText === undefined || positionals.length > 4 || (choice === undefined && !close)) {
     throw new UsageError('give the review folder, the run id, the decision point and your choice, e.g. teamfusion vote samples/lumen-perfume <run-id> --as ana 1 r1a');
   }
   if (typeof values.as !== 'string' || values.as.trim() === '') throw new UsageError('--as needs your designer id: each member votes only as themselves.');
-  const point = wholeNumber('decision point', positionals[2]!);
+  const point = wholeNumber('decision point', pointText);
   const iteration = values.iteration === undefined ? undefined : wholeNumber('--iteration', String(values.iteration));
   try {
     const r = await castVote({
-      reviewRoot: path.resolve(positionals[0]!),
-      runId: positionals[1]!,
+      reviewRoot: path.resolve(review),
+      runId,
       as: values.as.trim(),
       ...(iteration !== undefined ? { iteration } : {}),
       decisionPoint: point,
-      ...(positionals[3] !== undefined ? { choice: positionals[3] } : {}),
+      ...(choice !== undefined ? { choice } : {}),
       close,
     });
     if (r.file) process.stderr.write(`Vote saved (${printable(r.file)}).\n`);
