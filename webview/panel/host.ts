@@ -14,6 +14,7 @@ import type {
   WebviewPersistedState,
 } from '../../src/protocol/panel';
 import { checkHostMessage, checkPersistedState } from './guards';
+import { errorMessage } from '../../src/core/kernel/errors';
 
 interface VsCodeApi {
   postMessage(message: unknown): void;
@@ -67,7 +68,7 @@ export class HostConnection {
     try {
       data = JSON.parse(text);
     } catch (e) {
-      this.log('warning', `The page's state is not JSON: ${e instanceof Error ? e.message : String(e)}`);
+      this.log('warning', `The page's state is not JSON: ${errorMessage(e)}`);
       return undefined;
     }
     const parsed = checkHostMessage({ type: 'state', state: data });

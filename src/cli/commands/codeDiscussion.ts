@@ -26,6 +26,7 @@ import { safeJson } from '../output';
 import { envNumber, readPriceTable } from '../environment';
 import { parseStrict } from './validate';
 import { confirmOnCli } from '../costQuestion';
+import { errorMessage } from '../../core/kernel/errors';
 
 function seconds(flag: string, v: unknown, fallbackMs: number): number {
   if (v === undefined) return fallbackMs;
@@ -58,7 +59,7 @@ export async function runCodeDiscussion(args: string[]): Promise<number> {
   try {
     prices = await readPriceTable(process.env.TEAMFUSION_PRICES);
   } catch (err) {
-    process.stderr.write(`${printable(err instanceof Error ? err.message : String(err))}\n`);
+    process.stderr.write(`${printable(errorMessage(err))}\n`);
     return 1;
   }
 
@@ -94,7 +95,7 @@ export async function runCodeDiscussion(args: string[]): Promise<number> {
       log: (line) => process.stderr.write(`${printable(line)}\n`),
     });
   } catch (err) {
-    const cause = err instanceof Error ? err.message : String(err);
+    const cause = errorMessage(err);
     process.stderr.write(`teamfusion code-discussion: ${printable(cause)}\n`);
     return 1;
   } finally {

@@ -11,7 +11,7 @@ import { CRITERIA_FILE, CRITERIA_MARKDOWN, CriteriaError, findCriteria, type Cri
 import { ReviewFileError } from '../../core/files/reviewFiles';
 import { fileErrorDiagnostic } from '../../core/files/fileKinds';
 import { formatDiagnostic } from '../../core/diagnostics/diagnostics';
-import { CancelledError } from '../../core/kernel/errors';
+import { CancelledError, errorMessage } from '../../core/kernel/errors';
 import { describeError } from '../../core/llm/errors';
 import { openaiSdk } from '../../core/llm/sdk';
 import { resolveRunSettings } from '../../core/run/runSettings';
@@ -62,7 +62,7 @@ export async function runCriteria(args: string[]): Promise<number> {
   try {
     prices = await readPriceTable(process.env.TEAMFUSION_PRICES);
   } catch (err) {
-    writeLine(process.stderr, err instanceof Error ? err.message : String(err));
+    writeLine(process.stderr, errorMessage(err));
     return 1;
   }
   const controller = new AbortController();

@@ -14,7 +14,7 @@ import { ReviewFileError } from '../../core/files/reviewFiles';
 import { fileErrorDiagnostic } from '../../core/files/fileKinds';
 import { formatDiagnostic } from '../../core/diagnostics/diagnostics';
 import { describeError } from '../../core/llm/errors';
-import { CancelledError } from '../../core/kernel/errors';
+import { CancelledError, errorMessage } from '../../core/kernel/errors';
 import { openaiSdk } from '../../core/llm/sdk';
 import { UsageError, exactPositionals } from '../usage';
 import { safeJson, writeLine } from '../output';
@@ -47,7 +47,7 @@ export async function runJudge(args: string[]): Promise<number> {
   try {
     prices = await readPriceTable(process.env.TEAMFUSION_PRICES);
   } catch (err) {
-    writeLine(process.stderr, err instanceof Error ? err.message : String(err));
+    writeLine(process.stderr, errorMessage(err));
     return 1;
   }
   // The client is made only when a request is needed: a reused judge.json or a refusal needs no key.

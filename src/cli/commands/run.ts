@@ -34,6 +34,7 @@ import { PeopleInputError, submitSay } from '../../core/people/submit';
 import * as readline from 'node:readline';
 import { GitMissingError, gitTransportFor } from '../../core/sync/gitCli';
 import { DEFAULT_SYNC_INTERVAL_S, RunSync } from '../../core/sync/runSync';
+import { errorMessage } from '../../core/kernel/errors';
 
 /** With --sync and no --max-wait, a run waits this long for a person's answer through the remote, then exits 3. */
 const DEFAULT_SYNC_MAX_WAIT_S = 3600;
@@ -195,7 +196,7 @@ export async function runRun(args: string[]): Promise<number> {
   try {
     prices = await readPriceTable(process.env.TEAMFUSION_PRICES);
   } catch (err) {
-    writeLine(process.stderr, err instanceof Error ? err.message : String(err));
+    writeLine(process.stderr, errorMessage(err));
     return 1;
   }
 

@@ -32,6 +32,7 @@ import { discussionOf } from '../settings/discussionSettings';
 import { conditionsOf, decisionMinutes, loadDecision, ROOT_SURVEY_DIR, type Condition, type ConditionReview, type Conditions, type Decision } from './baseline';
 import { briefOverallOf, collectBriefRun, type BriefOverall, type BriefRunEvaluation } from './briefEvaluation';
 import { loadSurvey, loadSurveyFolder, SURVEY_QUESTIONS, type SurveyAnswer, type SurveyQuestion } from './feedback';
+import { errorMessage } from '../kernel/errors';
 
 export interface RunEvaluation {
   id: string;
@@ -156,7 +157,7 @@ export async function collectRun(reviewRoot: string, record: RunRecord, opts: An
   try {
     run.bales = await codedCategories(reviewRoot, record.id);
   } catch (err) {
-    problems.push(err instanceof Error ? err.message : String(err));
+    problems.push(errorMessage(err));
   }
   if (run.task === 'brief') {
     const b = await collectBriefRun(reviewRoot, record);
@@ -306,7 +307,7 @@ export async function evaluateFolder(folder: string, opts: AnalyzeOptions & { on
         runs.push(run);
         for (const pr of problems) skipped.push({ path: runPath, reason: pr });
       } catch (err) {
-        skipped.push({ path: runPath, reason: err instanceof Error ? err.message : String(err) });
+        skipped.push({ path: runPath, reason: errorMessage(err) });
       }
     }
     forConditions.push(facts.review);

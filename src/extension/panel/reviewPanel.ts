@@ -44,6 +44,7 @@ import { discussionState } from '../analysis/panelDiscussion';
 import { briefRunState } from './briefState';
 
 import { REVIEW_VIEW_TYPE } from '../firstUse';
+import { errorMessage } from '../../core/kernel/errors';
 export { REVIEW_VIEW_TYPE };
 
 /** Designers × options above which the panel shows the rankings before the agreement (50 × 50 is 2,500; the sample 24). */
@@ -57,10 +58,6 @@ function sameFolder(a: string, b: string): boolean {
 function lastMove(r: RunRecord): number {
   const times = [r.updatedAt, ...r.iterations.flatMap((it) => it.messages.map((m) => m.at))].map((t) => (t ? Date.parse(t) : NaN));
   return Math.max(0, ...times.filter((t) => Number.isFinite(t)));
-}
-
-function describe(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
 }
 
 export class ReviewPanel implements vscode.Disposable {
@@ -247,7 +244,7 @@ export class ReviewPanel implements vscode.Disposable {
     try {
       // The runs and the usual-way reviews beside this one are read while the review loads.
       const listed = listRunEntries(this.root.fsPath).catch((e: unknown) => {
-        this.services.log.warn(`Could not list the runs of ${this.root.fsPath}: ${describe(e)}`);
+        this.services.log.warn(`Could not list the runs of ${this.root.fsPath}: ${errorMessage(e)}`);
         return [] as RunEntry[];
       });
       this.sideBySide = this.pairedReviews();
@@ -277,7 +274,7 @@ export class ReviewPanel implements vscode.Disposable {
       }
       this.interrupted = interrupted;
     } catch (e) {
-      this.services.log.error(`Could not load the review ${this.root.fsPath}: ${describe(e)}`);
+      this.services.log.error(`Could not load the review ${this.root.fsPath}: ${errorMessage(e)}`);
     }
     await this.postState();
     // `loading` (which `ready` waits for) ends here; the agreement and the images' decode follow in states of their own,
@@ -332,14 +329,14 @@ export class ReviewPanel implements vscode.Disposable {
       }
       return { value: parsed.data };
     } catch (e) {
-      return { error: `The analysis failed: ${describe(e)}` };
+      return { error: `The analysis failed: ${errorMessage(e)}` };
     }
   }
 
   private post(message: HostMessage): void {
     if (!this.ready || this.disposed) return;
     void this.panel.webview.postMessage(message).then(undefined, (e: unknown) => {
-      this.services.log.warn(`Posting to the review panel failed: ${describe(e)}`);
+      this.services.log.warn(`Posting to the review panel failed: ${errorMessage(e)}`);
     });
   }
 
@@ -502,7 +499,7 @@ export class ReviewPanel implements vscode.Disposable {
           if (this.services.sync.enabled() && reply.file) {
             // A person's own file: committed alone, pulled and pushed (setting teamfusion.sync).
             const what = m.type === 'saveRatings' ? `${m.designer} rates` : `${m.designer} answers the survey`;
-            const how = await this.services.sync.commitFile(reviewRoot, reply.file, `TeamFusion ${m.runId}: ${what}`).catch((e: unknown) => describe(e));
+            const how = await this.services.sync.commitFile(reviewRoot, reply.file, `TeamFusion ${m.runId}: ${what}`).catch((e: unknown) => errorMessage(e));
             this.services.log.info(`${reply.file}: ${how}`);
             this.post({ type: 'notice', level: how.startsWith('committed') ? 'info' : 'warning', message: `Saved ${reply.file}: ${how}.` });
           }
@@ -545,8 +542,8 @@ export class ReviewPanel implements vscode.Disposable {
     try {
       await vscode.commands.executeCommand(id, ...(arg === undefined ? [] : [arg]));
     } catch (e) {
-      this.services.log.error(`${id} failed: ${describe(e)}`);
-      this.post({ type: 'notice', level: 'error', message: describe(e) });
+      this.services.log.error(`${id} failed: ${errorMessage(e)}`);
+      this.post({ type: 'notice', level: 'error', message: errorMessage(e) });
     }
   }
 
@@ -574,7 +571,7 @@ export class ReviewPanel implements vscode.Disposable {
     if (outcome.ok) {
       this.services.log.info(`Saved ${outcome.file} from the review panel.`);
       // A ranking of a blind re-rank set: its run records when the re-rankings were saved (time to decision).
-      await noteRerankingSaved(this.root.fsPath).catch((e: unknown) => this.services.log.warn(`Could not note the re-ranking time: ${describe(e)}`));
+      await noteRerankingSaved(this.root.fsPath).catch((e: unknown) => this.services.log.warn(`Could not note the re-ranking time: ${errorMessage(e)}`));
       if (this.reloadTimer) clearTimeout(this.reloadTimer);
       this.reloadTimer = undefined;
       this.loading = this.reload(true);
@@ -587,7 +584,7 @@ export class ReviewPanel implements vscode.Disposable {
       // Contained, symbolic links followed: the panel never opens a file outside the review.
       abs = await resolveInReview(this.root.fsPath, rel);
     } catch (e) {
-      this.services.log.warn(`The review panel asked to open a file outside the review: ${describe(e)}`);
+      this.services.log.warn(`The review panel asked to open a file outside the review: ${errorMessage(e)}`);
       return;
     }
     await this.command('vscode.open', vscode.Uri.file(abs));

@@ -6,6 +6,7 @@
  * untrusted workspace.
  */
 import { PeopleInputError, submitPin, submitSay, type SubmitResult } from '../../core/people/submit';
+import { errorMessage } from '../../core/kernel/errors';
 
 export interface PeopleOutcome {
   ok: boolean;
@@ -59,6 +60,6 @@ async function attempt(fn: () => Promise<PeopleOutcome>): Promise<PeopleOutcome>
     return await fn();
   } catch (err) {
     if (err instanceof PeopleInputError) return { ok: false, message: err.message };
-    return { ok: false, message: err instanceof Error ? err.message : String(err) };
+    return { ok: false, message: errorMessage(err) };
   }
 }
