@@ -18,14 +18,14 @@ import { votesRel } from '../../core/evaluation/votes/voteFile';
 export async function runVote(args: string[]): Promise<number> {
   const { positionals, values } = parseStrict(args, { as: { type: 'string' }, iteration: { type: 'string' }, close: { type: 'boolean' }, sync: { type: 'boolean' } });
   const close = values.close === true;
-  if (positionals.length !== 4 && !(close && positionals.length === 3)) {
+  const [review, runId, pointText, choice] = positionals;
+  if (review === undefined || runId === undefined || pointText === undefined || positionals.length > 4 || (choice === undefined && !close)) {
     throw new UsageError('give the review folder, the run id, the decision point and your choice, e.g. teamfusion vote samples/lumen-perfume <run-id> --as ana 1 r1a');
   }
   if (typeof values.as !== 'string' || values.as.trim() === '') throw new UsageError('--as needs your designer id: each member votes only as themselves.');
-  const point = wholeNumber('decision point', positionals[2]!);
+  const point = wholeNumber('decision point', pointText);
   const iteration = values.iteration === undefined ? undefined : wholeNumber('--iteration', String(values.iteration));
-  const root = path.resolve(positionals[0]!);
-  const runId = positionals[1]!;
+  const root = path.resolve(review);
   const as = values.as.trim();
   const cast = () =>
     castVote({
@@ -34,7 +34,7 @@ export async function runVote(args: string[]): Promise<number> {
       as,
       ...(iteration !== undefined ? { iteration } : {}),
       decisionPoint: point,
-      ...(positionals[3] !== undefined ? { choice: positionals[3] } : {}),
+      ...(choice !== undefined ? { choice } : {}),
       close,
       shared: values.sync === true,
     });
@@ -49,7 +49,7 @@ export async function runVote(args: string[]): Promise<number> {
       : await cast();
     for (const line of r.refused ?? []) process.stderr.write(`${printable(line)}\n`);
     if (r.replaced) process.stderr.write(`${printable(r.replaced)}\n`);
-    if (r.file && positionals[3] !== undefined) process.stderr.write(`Vote saved (${printable(r.file)}).\n`);
+    if (r.file && choice !== undefined) process.stderr.write(`Vote saved (${printable(r.file)}).\n`);
     process.stderr.write(`${printable(r.note)}\n`);
     return 0;
   } catch (err) {
