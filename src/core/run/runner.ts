@@ -41,6 +41,7 @@ import type { RunTask } from './task';
 import { briefTask } from './briefTask';
 import { narrowTo, runRemixAgent } from '../remix/remixAgent';
 import { needsLeadDecision, runLeadDecision } from '../discussion/leadDecision';
+import { forkDesignRound } from '../fork/designFork';
 import { resolveRunSettings } from './runSettings';
 import { readRunRecord, writeRunRecord } from '../record/store';
 import { createRunId, reviewRelative } from '../record/paths';
@@ -547,6 +548,7 @@ async function runIteration(ctx: StepContext, review: Review, it: Iteration, cac
     await warm;
   }
   if (needsLeadDecision(ctx, it)) await runLeadDecision(ctx, it, prefix);
+  await forkDesignRound(ctx, it); // issue 33: one remix per side of a decision point that splits the team (core/fork)
   if (!it.final && it.proposals?.length) await runSeveralEdits(ctx, it);
   else if (!it.final && !it.remix) {
     const inputs = (it.ranking ?? []).map((id) => ({ id, file: ctx.record.options.find((op) => op.id === id)!.file }));
