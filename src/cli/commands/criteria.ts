@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { CRITERIA_FILE, CRITERIA_MARKDOWN, CriteriaError, findCriteria, type CriteriaFile } from '../../core/criteria';
 import { resolveRunSettings } from '../../core/run/runSettings';
 import { loadForCriteria } from '../../core/criteria/find';
-import { UsageError } from '../usage';
+import { UsageError, exactPositionals } from '../usage';
 import { safeJson, writeLine } from '../output';
 import { parseStrict } from './validate';
 import { exitForRefusal, lazyChatBackend, pricesOrSay, withCtrlC } from '../modelCommand';
@@ -47,9 +47,9 @@ export function criteriaLines(f: CriteriaFile, names: Record<string, string>, re
 
 export async function runCriteria(args: string[]): Promise<number> {
   const { positionals, values } = parseStrict(args, { json: { type: 'boolean' }, force: { type: 'boolean' }, model: { type: 'string' } });
-  if (positionals.length !== 1) throw new UsageError('give the review folder, e.g. teamfusion criteria samples/lumen-perfume');
+  const [folder] = exactPositionals(positionals, 1, 'give the review folder, e.g. teamfusion criteria samples/lumen-perfume');
   if (values.model !== undefined && !/^[\w.:/-]{1,200}$/.test(String(values.model))) throw new UsageError('--model needs a model name.');
-  const root = path.resolve(positionals[0]!);
+  const root = path.resolve(folder);
   const prices = await pricesOrSay();
   if (prices === false) return 1;
   try {

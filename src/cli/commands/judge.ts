@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { judgeRun } from '../../core/judge/judge';
 import { JUDGE_DIMENSIONS, DIMENSION_NAMES } from '../../core/judge/judgePrompts';
 import { judgePath, type JudgeFile } from '../../core/judge/judgeFile';
-import { UsageError } from '../usage';
+import { UsageError, exactPositionals } from '../usage';
 import { safeJson, writeLine } from '../output';
 import { parseStrict } from './validate';
 import { exitForRefusal, lazyChatBackend, pricesOrSay, withCtrlC } from '../modelCommand';
@@ -33,11 +33,8 @@ export function judgeLines(j: JudgeFile, reused: boolean): string[] {
 
 export async function runJudge(args: string[]): Promise<number> {
   const { positionals, values } = parseStrict(args, { json: { type: 'boolean' }, force: { type: 'boolean' }, model: { type: 'string' } });
-  if (positionals.length !== 2) {
-    throw new UsageError('give the review folder and the run id, e.g. teamfusion judge samples/lumen-brief 2026-11-21T22-40-05Z-3f9c');
-  }
+  const [review, runId] = exactPositionals(positionals, 2, 'give the review folder and the run id, e.g. teamfusion judge samples/lumen-brief 2026-11-21T22-40-05Z-3f9c');
   if (values.model !== undefined && !/^[\w.:/-]{1,200}$/.test(String(values.model))) throw new UsageError('--model needs a model name.');
-  const [review, runId] = positionals as [string, string];
   const prices = await pricesOrSay();
   if (prices === false) return 1;
   try {
