@@ -7,7 +7,7 @@ import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { MockOpenAI } from '../../support/openaiMock';
-import { startRun } from '../../../src/core/run/runner';
+import { startRun } from '../../../src/core/run/session';
 import { readRunRecord, writeRunRecord } from '../../../src/core/record/store';
 import { castVote, VoteError } from '../../../src/core/evaluation/votes/cast';
 import { loadVotes } from '../../../src/core/evaluation/votes/voteFile';
