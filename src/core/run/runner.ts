@@ -6,6 +6,7 @@
  * resume or a refinement, the record; it reads neither again (a record is read again only when its files changed since).
  */
 import { criteriaToSettle } from '../criteria/summary';
+import { readCriteriaFile } from '../criteria/file';
 import type OpenAI from 'openai';
 import type { ChatBackend, ImageBackend } from '../llm/backend';
 import { ModelConfigError } from '../llm/client';
@@ -246,7 +247,11 @@ async function drive(o: RunnerOptions, loaded: Review, record: RunRecord, resume
     },
   };
   o.sync?.attach(record.id);
-  ctx.people = new PeopleInRun(ctx, teamOf(review, record), o.holdWhenWaiting === true, { sync: o.sync, maxWaitMs: o.maxWaitMs });
+  ctx.people = new PeopleInRun(ctx, teamOf(review, record), o.holdWhenWaiting === true, {
+    sync: o.sync,
+    maxWaitMs: o.maxWaitMs,
+    criteria: async () => (await readCriteriaFile(review.root))?.criteria,
+  });
   // The files name everyone who may speak; the stance table covers the designers taking part.
   const people = peopleOf(review).map((p) => ('topChoice' in p && !ctx.designers.some((d) => d.id === p.id) ? { ...p, topChoice: undefined } : p));
 
