@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import * as z from 'zod';
 import { safeJson, printable, writeDiagnostic, writeLine } from '../output';
 import { ModelConfigError, createImageClient, createModelClient } from '../../core/llm/client';
-import { OpenAIImageBackend } from '../../core/llm/openaiBackend';
+import { OpenAIChatBackend, OpenAIImageBackend } from '../../core/llm/openaiBackend';
 import { envNumber, readPriceTable } from '../environment';
 import { confirmOnCli } from '../costQuestion';
 import { CostNotConfirmedError } from '../../core/llm/costQuestion';
@@ -55,6 +55,7 @@ const ArgsSchema = z.object({
   sync: z.boolean().optional(),
   syncInterval: z.number().min(0.05, 'must be at least 0.05 seconds').max(3600, 'must be at most 3600 seconds').optional(),
   maxWait: z.number().min(0).max(7 * 24 * 3600, 'must be at most a week (604800 seconds)').optional(),
+  textOnly: z.boolean().optional(),
   task: z.enum(RUN_TASKS, { error: (iss) => `must be brief or design, not "${String(iss.input)}"` }).optional(),
   yes: z.boolean().optional(),
 });
@@ -100,6 +101,7 @@ export function parseRunArgs(args: readonly string[]): RunArgs {
       case '--sync-interval': out.syncInterval = seconds(); break;
       case '--max-wait': out.maxWait = seconds(); break;
       case '--task': out.task = value(); break;
+      case '--text-only': out.textOnly = true; break;
       case '--yes': out.yes = true; break;
       default:
         if (a.startsWith('-')) throw new UsageError(`unknown option ${a}.`);
@@ -265,7 +267,13 @@ async function cliMeans(a: RunArgs, root: string): Promise<RunMeans> {
   } catch (err) {
     throw new RunRefusedError(errorMessage(err));
   }
-  return { client, ...(imageClient ? { images: new OpenAIImageBackend(imageClient) } : {}), ...(prices ? { prices } : {}), ...(sync ? { sync } : {}) };
+  return {
+    client,
+    ...(a.textOnly ? { chat: new OpenAIChatBackend(client, { textOnly: true }) } : {}),
+    ...(imageClient ? { images: new OpenAIImageBackend(imageClient) } : {}),
+    ...(prices ? { prices } : {}),
+    ...(sync ? { sync } : {}),
+  };
 }
 
 function summary(r: RunRecord, dir: string) {
