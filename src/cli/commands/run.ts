@@ -1,5 +1,5 @@
 /**
- * `teamfusion run <review> [--iterations N] [--turns N] [--remixes N] [--mode M] [--order O] [--seed N] [--designers a,b,…]
+ * `teamfusion run <review> [--iterations N] [--turns N] [--remixes N] [--mode M] [--order O] [--forks F] [--seed N] [--designers a,b,…]
  *   [--feedback TEXT] [--resume RUN-ID] [--json]`
  * Streams the discussion to stdout ("Ana (turn 1): …"); with --json, prints only the final summary JSON on stdout.
  * Ctrl+C cancels (the record is kept, resumable). `--resume RUN-ID` continues a run; on a completed run together with
@@ -24,7 +24,7 @@ import { lastBriefRound } from '../../core/run/briefTask';
 import { runDir } from '../../core/record/paths';
 import { wholeSetting } from '../../core/settings/settingBounds';
 import { UsageError } from '../usage';
-import { DISCUSSION_MODES, SPEAKING_ORDERS, oneOf } from '../../core/settings/discussionSettings';
+import { DISCUSSION_MODES, FORK_MODES, SPEAKING_ORDERS, oneOf } from '../../core/settings/discussionSettings';
 import { SubsetError, checkSubset } from '../../core/run/runTeam';
 import { RunCompletedError, RunRefusedError, runSession, type RunMeans, type RunWhat } from '../../core/run/session';
 import { errorMessage } from '../../core/kernel/errors';
@@ -45,6 +45,7 @@ const ArgsSchema = z.object({
   resume: z.string().optional(),
   mode: z.enum(DISCUSSION_MODES, { error: (iss) => `must be ${oneOf(DISCUSSION_MODES)}, not "${String(iss.input)}"` }).optional(),
   order: z.enum(SPEAKING_ORDERS, { error: (iss) => `must be ${oneOf(SPEAKING_ORDERS)}, not "${String(iss.input)}"` }).optional(),
+  forks: z.enum(FORK_MODES, { error: (iss) => `must be ${oneOf(FORK_MODES)}, not "${String(iss.input)}"` }).optional(),
   seed: wholeSetting('orderSeed', 'the seed').optional(),
   designers: z.array(z.string().min(1)).min(2, 'name at least two designers, separated by commas').optional(),
   json: z.boolean(),
@@ -90,6 +91,7 @@ export function parseRunArgs(args: readonly string[]): RunArgs {
       case '--resume': out.resume = value(); break;
       case '--mode': out.mode = value(); break;
       case '--order': out.order = value(); break;
+      case '--forks': out.forks = value(); break;
       case '--seed': out.seed = int(); break;
       case '--designers': out.designers = [...new Set(value().split(',').map((x) => x.trim()).filter(Boolean))]; break;
       case '--json': out.json = true; break;
@@ -166,13 +168,13 @@ export async function runRun(args: string[]): Promise<number> {
           if (a.resume && a.designers) checkSubset(review, a.designers);
         },
         recordRead: () => {
-          if ([a.iterations, a.turns, a.remixes, a.mode, a.order, a.seed, a.designers].some((x) => x !== undefined)) {
-            process.stderr.write('Note: --iterations, --turns, --remixes, --mode, --order, --seed and --designers are fixed when a run starts; the recorded settings are used.\n');
+          if ([a.iterations, a.turns, a.remixes, a.mode, a.order, a.forks, a.seed, a.designers].some((x) => x !== undefined)) {
+            process.stderr.write('Note: --iterations, --turns, --remixes, --mode, --order, --forks, --seed and --designers are fixed when a run starts; the recorded settings are used.\n');
           }
         },
         event: (e) => {
           printer.event(e);
-          if (e.type === 'waiting') asker?.ask(e.waitingFor.speaker, e.speakerName, e.runId);
+          if (e.type === 'waiting') asker?.ask(e.waitingFor.speaker, e.speakerName, e.runId, e.waitingFor.forkChoice === true);
         },
         log: (line) => writeLine(process.stderr, line),
       },
@@ -207,9 +209,10 @@ export async function runRun(args: string[]): Promise<number> {
     const who = record.waitingFor.speaker;
     const name = printer.speakerName(who);
     const s = a.sync ? ' --sync' : '';
+    const answer = record.waitingFor.forkChoice ? '<decision point number | none>' : '<message>';
     writeLine(
       process.stderr,
-      `Waiting for ${name}; answer with \`teamfusion say ${a.review} ${record.id} --as ${who}${s} <message>\` ` +
+      `Waiting for ${name}${record.waitingFor.forkChoice ? ' to pick which decision point to fork' : ''}; answer with \`teamfusion say ${a.review} ${record.id} --as ${who}${s} ${answer}\` ` +
         `(or "/pass") and resume: teamfusion run ${a.review} --resume ${record.id}${s}`,
     );
     return 3;
@@ -228,6 +231,7 @@ function whatOf(a: RunArgs): RunWhat {
   if (a.remixes !== undefined) settings.remixesPerIteration = a.remixes;
   if (a.mode !== undefined) settings.mode = a.mode;
   if (a.order !== undefined) settings.order = a.order;
+  if (a.forks !== undefined) settings.forks = a.forks;
   if (a.seed !== undefined) settings.orderSeed = a.seed;
   if (a.designers) settings.designers = a.designers;
   return { kind: 'start', ...(a.task ? { task: a.task } : {}), settings };

@@ -64,7 +64,9 @@ export class RunPrinter {
         break;
       }
       case 'waiting':
-        line(`Waiting for ${e.speakerName} (iteration ${e.waitingFor.iteration}, turn ${e.waitingFor.turn}).`);
+        line(e.waitingFor.forkChoice
+          ? `Waiting for ${e.speakerName} to pick which decision point iteration ${e.waitingFor.iteration} forks.`
+          : `Waiting for ${e.speakerName} (iteration ${e.waitingFor.iteration}, turn ${e.waitingFor.turn}).`);
         break;
       case 'pins-changed':
         line(`Pins: ${e.pins.map((p) => p.message).join(', ') || 'none'}`);

@@ -19,6 +19,7 @@ import { discussionDone, runDiscussion } from '../discussion/discussion';
 import { earlierPeopleMessage, sharedPrefix, systemPrompt, type PromptCandidate, type PromptReference } from '../discussion/prompts';
 import { needsLeadDecision, runLeadDecision } from '../discussion/leadDecision';
 import { carryDecidedSides } from '../discussion/decisionWords';
+import { forkDesignRound } from '../fork/designFork';
 import { discussionOf } from '../settings/discussionSettings';
 import { earlierPeopleLines } from '../people/pins';
 import { personName } from '../people/team';
@@ -107,6 +108,7 @@ async function runIteration(ctx: StepContext, review: Review, it: Iteration, cac
   if (needsLeadDecision(ctx, it)) await runLeadDecision(ctx, it, prefix);
   // Sides people settled on earlier forks (a vote, or the lead in person) go into every edit of this round not yet made.
   if (carryDecidedSides(ctx.record.iterations, it)) await ctx.save();
+  await forkDesignRound(ctx, it); // issue 33: one remix per side of a decision point that splits the team (core/fork)
   if (!it.final && it.proposals?.length) await runSeveralEdits(ctx, it);
   else if (!it.final && !it.remix) {
     const inputs = (it.ranking ?? []).map((id) => ({ id, file: ctx.record.options.find((op) => op.id === id)!.file }));
