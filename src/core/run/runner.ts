@@ -9,6 +9,7 @@
  * so `resumeRun` simply runs the same loop again and skips what is recorded.
  */
 import { criteriaToSettle } from '../criteria/summary';
+import { readCriteriaFile } from '../criteria/file';
 import type OpenAI from 'openai';
 import type { ChatBackend, ImageBackend } from '../llm/backend';
 import { withoutImages } from '../llm/messages';
@@ -31,6 +32,7 @@ import { ImagesUnavailableError, imagesUnavailableReason } from '../images/sharp
 import type { RunListener, RunEvent } from '../step/events';
 import { maxEditImages, referencesForEdit, runImageEdit } from '../remix/imageEdit';
 import { discussionOf } from '../settings/discussionSettings';
+import { carryDecidedSides } from '../discussion/decisionWords';
 import { earlierPeopleMessage, sharedPrefix, systemPrompt, type PromptCandidate, type PromptReference } from '../discussion/prompts';
 import { PeopleInRun, WaitingStop } from '../people/driver';
 import { earlierPeopleLines } from '../people/pins';
@@ -398,7 +400,11 @@ async function drive(o: RunnerOptions, loaded: Review, record: RunRecord, resume
     },
   };
   o.sync?.attach(record.id);
-  ctx.people = new PeopleInRun(ctx, teamOf(review, record), o.holdWhenWaiting === true, { sync: o.sync, maxWaitMs: o.maxWaitMs });
+  ctx.people = new PeopleInRun(ctx, teamOf(review, record), o.holdWhenWaiting === true, {
+    sync: o.sync,
+    maxWaitMs: o.maxWaitMs,
+    criteria: async () => (await readCriteriaFile(o.reviewRoot))?.criteria,
+  });
   // The files name everyone who may speak; the stance table covers the designers taking part.
   const people = peopleOf(review).map((p) => ('topChoice' in p && !ctx.designers.some((d) => d.id === p.id) ? { ...p, topChoice: undefined } : p));
 
@@ -547,6 +553,8 @@ async function runIteration(ctx: StepContext, review: Review, it: Iteration, cac
     await warm;
   }
   if (needsLeadDecision(ctx, it)) await runLeadDecision(ctx, it, prefix);
+  // Sides people settled on earlier forks (a vote, or the lead in person) go into every edit of this round not yet made.
+  if (carryDecidedSides(ctx.record.iterations, it)) await ctx.save();
   if (!it.final && it.proposals?.length) await runSeveralEdits(ctx, it);
   else if (!it.final && !it.remix) {
     const inputs = (it.ranking ?? []).map((id) => ({ id, file: ctx.record.options.find((op) => op.id === id)!.file }));
