@@ -236,6 +236,14 @@ export const CORPUS: { readonly [K in FileKindName]: CorpusEntry } = {
     command: ['judge', '<run>'],
     notApplicable: { manyProblems: 'refused at its first problem, in one line', duplicate: 'its verdicts are keyed by criterion in a JSON object', evilName: FIXED_NAME },
   },
+  // compare on a brief run reads the proxies' sealed forecasts (after the key of the blind pair).
+  forecast: {
+    template: 'brief',
+    file: `${RUN}/forecast.json`,
+    command: ['compare', '<run>'],
+    duplicate: '{"runId": "x", "task": "brief", "letters": ["A", "A"], "forecasts": [], "sha256": "' + '0'.repeat(64) + '"}\n',
+    notApplicable: { manyProblems: 'refused at its first problem, in one line', evilName: FIXED_NAME },
+  },
   criteria: {
     file: 'criteria.json',
     command: ['criteria'],
