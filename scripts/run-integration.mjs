@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import { ensureCodeServer, startCodeServer, chromiumPath, CHROMIUM_ARGS } from './code-server/lib.mjs';
 import { prepareTestWorkspace } from './code-server/workspace.mjs';
+import { ensureLlama } from './llama/lib.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(join(repo, 'package.json'));
@@ -36,6 +37,19 @@ if (!existsSync(join(repo, 'dist/extension.js'))) {
 
 const t0 = Date.now();
 await ensureCodeServer();
+// The llama.cpp engine and its tiny model (test/integration/llama.test.ts): installed or reused here; when that fails,
+// the reason goes to the suite, whose llama.cpp test fails with it.
+const llamaEnv = {};
+try {
+  const llama = await ensureLlama();
+  llamaEnv.TEAMFUSION_LLAMA_ENGINE = llama.engineDir;
+  llamaEnv.TEAMFUSION_LLAMA_MODEL = llama.modelPath;
+  const s = llama.seconds;
+  console.log(`llama.cpp test engine: install ${s.engine.toFixed(1)} s, venv ${s.python.toFixed(1)} s, model ${s.model.toFixed(1)} s (0: reused)`);
+} catch (e) {
+  llamaEnv.TEAMFUSION_LLAMA_ERROR = e instanceof Error ? e.message : String(e);
+  console.error(`llama.cpp test engine not installed: ${llamaEnv.TEAMFUSION_LLAMA_ERROR}`);
+}
 const scratch = mkdtempSync(join(tmpdir(), 'teamfusion-it-'));
 const workspace = join(scratch, 'workspace');
 mkdirSync(workspace);
@@ -52,6 +66,7 @@ const server = await startCodeServer({
     TEAMFUSION_TEST_RESULTS: resultsFile,
     TEAMFUSION_IT_WORKSPACE: workspace,
     TEAMFUSION_REPO: repo,
+    ...llamaEnv,
     ...(process.env.TEAMFUSION_TEST_GREP ? { TEAMFUSION_TEST_GREP: process.env.TEAMFUSION_TEST_GREP } : {}),
   },
 });

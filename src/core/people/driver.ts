@@ -5,11 +5,11 @@
  * someone can answer here (a terminal, a VS Code window), otherwise stopping with status "waiting".
  */
 import type { StepContext } from '../step/context';
-import { CancelledError } from '../kernel/errors';
+import { CancelledError, errorMessage } from '../kernel/errors';
 import type { Iteration, WaitingFor } from '../record/record';
 import { applyEntries, notTakenIn } from './apply';
 import { UNCHECKED_AUTHORS } from '../sync/authors';
-import { entryPerson, inboxProblem, inboxRel, readInbox, removeFromInbox, type ReceivedEntry } from './inbox';
+import { entryPerson, inboxProblem, inboxRel, readInbox, removeFromInbox, STRAY_NAME, type ReceivedEntry } from './inbox';
 import type { RunSync } from '../sync/runSync';
 import { entryProblem, findPerson, isDesigner, isHuman, personName } from './team';
 import type { ExtraTurn, People, Team } from '../step/people';
@@ -30,6 +30,12 @@ export interface PeopleOptions {
   sync?: RunSync;
   /** How long a held wait lasts before the run stops with status "waiting" (default: no limit). */
   maxWaitMs?: number;
+  /**
+   * The team's criteria as criteria.json holds them now (read when a criterion pin arrives). A pin is taken in only for a
+   * criterion found here, and carries the file's name and description, never the entry's own words. Without it, no
+   * criterion pin is taken in.
+   */
+  criteria?: () => Promise<readonly { name: string; description: string }[] | undefined>;
 }
 
 export class PeopleInRun implements People {
@@ -65,7 +71,7 @@ export class PeopleInRun implements People {
       ctx.reviewRoot,
       ctx.record.id,
       (file, why) => this.once(file, `${file} is not taken in and is left alone (${why}).`),
-      undefined,
+      (file) => this.once(file, `${file} is not taken in and is left alone (${STRAY_NAME}).`),
       (id) => isDesigner(this.team, id),
     );
     if (sync) await this.checkAuthors(read);
@@ -86,14 +92,50 @@ export class PeopleInRun implements People {
       if (problem) this.once(e.name, problem.startsWith(inboxRel(ctx.record.id)) ? `${problem}.` : `The inbox entry ${e.name} is not taken in: ${problem}.`);
       return !problem;
     });
-    if (entries.length === 0) return false;
-    const applied = applyEntries(ctx.record, entries, slot);
+    const checked = await this.criterionPinsFromFile(entries);
+    if (checked.length === 0) return false;
+    const applied = applyEntries(ctx.record, checked, slot);
     for (const s of applied.skipped) this.once(s.name, `The inbox entry ${s.name} changes nothing: ${s.why}.`);
     if (applied.changed) await ctx.save();
     await removeFromInbox(ctx.reviewRoot, ctx.record.id, applied.done);
     for (const { iteration, message } of applied.messages) ctx.emit({ type: 'turn-completed', runId: ctx.record.id, iteration, message });
     if (applied.pinsChanged) ctx.emit({ type: 'pins-changed', runId: ctx.record.id, pins: ctx.record.pins ?? [] });
     return applied.messages.length > 0 || applied.pinsChanged;
+  }
+
+  /**
+   * A criterion pin names a criterion of criteria.json: its name and description are taken from the file as it is now, so
+   * an entry cannot put words of its own into every later prompt. An unpin needs no file (it only takes words away).
+   */
+  private async criterionPinsFromFile(entries: ReceivedEntry[]): Promise<ReceivedEntry[]> {
+    if (!entries.some((e) => e.entry.type === 'criterion' && !e.entry.remove)) return entries;
+    let known: readonly { name: string; description: string }[] | undefined;
+    let unreadable: string | undefined;
+    try {
+      known = await this.options.criteria?.();
+    } catch (e) {
+      unreadable = errorMessage(e);
+    }
+    const out: ReceivedEntry[] = [];
+    for (const e of entries) {
+      if (e.entry.type !== 'criterion' || e.entry.remove) {
+        out.push(e);
+        continue;
+      }
+      const wanted = e.entry.criterion.toLowerCase();
+      const found = known?.find((c) => c.name.toLowerCase() === wanted);
+      if (found) {
+        out.push({ ...e, entry: { ...e.entry, criterion: found.name, description: found.description } });
+        continue;
+      }
+      const why = unreadable
+        ? `criteria.json cannot be read (${unreadable})`
+        : known
+          ? `criteria.json has no criterion "${e.entry.criterion}"`
+          : 'the review has no criteria.json';
+      this.once(e.name, `The inbox entry ${e.name} is not taken in: it pins a criterion and ${why}.`);
+    }
+    return out;
   }
 
   /**

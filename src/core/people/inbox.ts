@@ -65,6 +65,8 @@ export interface ReceivedEntry {
  * (such a file speaks for nobody: it is refused in words, never taken in). */
 const NAME_PATTERN = /^(?:([A-Za-z0-9][A-Za-z0-9._-]{0,99})-)?(\d{13})-(\d{6})-([0-9a-f]{8})\.json$/;
 let sequence = 0;
+/** Why a file in an inbox that is not named like an entry is never read (said once by the driver). */
+export const STRAY_NAME = "its name is not an inbox entry's: say and pin write <designer-id>-<13-digit time>-<6-digit sequence>-<8 hex digits>.json";
 
 /** The person an entry speaks for (a message's speaker, a pin's pinner). */
 export function entryPerson(entry: InboxEntry): string {

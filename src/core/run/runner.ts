@@ -9,6 +9,7 @@
  * so `resumeRun` simply runs the same loop again and skips what is recorded.
  */
 import { criteriaToSettle } from '../criteria/summary';
+import { readCriteriaFile } from '../criteria/file';
 import type OpenAI from 'openai';
 import type { ChatBackend, ImageBackend } from '../llm/backend';
 import { withoutImages } from '../llm/messages';
@@ -398,7 +399,11 @@ async function drive(o: RunnerOptions, loaded: Review, record: RunRecord, resume
     },
   };
   o.sync?.attach(record.id);
-  ctx.people = new PeopleInRun(ctx, teamOf(review, record), o.holdWhenWaiting === true, { sync: o.sync, maxWaitMs: o.maxWaitMs });
+  ctx.people = new PeopleInRun(ctx, teamOf(review, record), o.holdWhenWaiting === true, {
+    sync: o.sync,
+    maxWaitMs: o.maxWaitMs,
+    criteria: async () => (await readCriteriaFile(o.reviewRoot))?.criteria,
+  });
   // The files name everyone who may speak; the stance table covers the designers taking part.
   const people = peopleOf(review).map((p) => ('topChoice' in p && !ctx.designers.some((d) => d.id === p.id) ? { ...p, topChoice: undefined } : p));
 
