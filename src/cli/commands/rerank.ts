@@ -11,6 +11,7 @@ import { UsageError } from '../usage';
 import { writeLine } from '../output';
 import { parseStrict } from './validate';
 import { forecastOnCli } from './forecastStep';
+import { checkForecastWritable } from '../../core/forecast/forecast';
 
 export async function runRerank(args: string[]): Promise<number> {
   const { positionals, values } = parseStrict(args, { top: { type: 'string' }, 'no-forecast': { type: 'boolean' }, yes: { type: 'boolean' } });
@@ -23,6 +24,8 @@ export async function runRerank(args: string[]): Promise<number> {
     if (!/^\d+$/.test(String(values.top)) || top < 1 || top > 50) throw new UsageError('--top must be a whole number from 1 to 50.');
   }
   const [review, runId] = positionals as [string, string];
+  // What the forecasts will write is checked first: a link there refuses the whole command before anything is made.
+  if (values['no-forecast'] !== true) await checkForecastWritable(review, runId);
   const { dir, key } = await makeRerankSet(review, runId, top === undefined ? {} : { top });
   const shown = path.relative(process.cwd(), dir) || dir;
   writeLine(process.stdout, shown);

@@ -23,7 +23,7 @@ import { formatDiagnostic } from '../diagnostics/diagnostics';
 import { loadReview } from '../review/loadReview';
 import { readRunRecord } from '../record/store';
 import { taskOf, type PromptRecord, type RecordedMessage, type RunRecord } from '../record/record';
-import { PromptPartsWriter, readPromptParts, rebuildPrompt } from '../record/promptParts';
+import { PromptPartsWriter, partsFile, readPromptParts, rebuildPrompt } from '../record/promptParts';
 import { updateUndriven } from '../record/update';
 import { addPrompt } from '../step/context';
 import { askForStructuredAnswer, type StructuredAttempt } from '../remix/structuredAnswer';
@@ -126,6 +126,11 @@ interface Asked {
   attempts: Omit<PromptRecord, 'id'>[];
 }
 
+/** What the forecasts will write (forecast.json, prompts.jsonl), checked before the set is made: a link there is refused first. */
+export async function checkForecastWritable(reviewRoot: string, runId: string): Promise<void> {
+  await checkWritable(path.resolve(reviewRoot), [forecastRel(runId), partsFile(runId)]);
+}
+
 /**
  * Makes the forecasts of a run whose blind set exists and writes forecast.json (never over an existing one). Throws a
  * plain sentence before anything is sent when the run, its key or the review cannot be read, or the cost is not confirmed.
@@ -136,7 +141,7 @@ export async function makeForecasts(o: ForecastOptions): Promise<ForecastResult>
   const task = taskOf(record);
   const rel = forecastRel(record.id);
   if (await statInReview(root, rel)) throw new Error(`Run ${record.id} already has its forecasts (${rel}); they are never made again.`);
-  await checkWritable(root, [rel]);
+  await checkForecastWritable(root, record.id);
   const key = await readKey(root, record.id, record.rerankKeySha256);
   const letters = sortedLetters(Object.keys(key));
   const team = await forecasters(root, record);
