@@ -42,7 +42,7 @@ async function runOne(b: (typeof BENCHES)[number]): Promise<Row[] | string> {
     // require (not import()): these are CommonJS files compiled next to this one.
     mod = require(b.module) as Record<string, unknown>;
   } catch (e) {
-    const why = e instanceof Error ? e.message.split('\n')[0].replace(/ imported from .*$/, '') : String(e);
+    const why = e instanceof Error ? (e.message.split('\n')[0] ?? '').replace(/ imported from .*$/, '') : String(e);
     return `not available (${why})`;
   }
   const fn = mod[b.fn];
@@ -63,7 +63,8 @@ function fmt(n: number, unit: string): string {
 }
 
 export async function main(): Promise<void> {
-  const rows: string[][] = [['benchmark', 'value', 'goal', 'ratio']];
+  const header = ['benchmark', 'value', 'goal', 'ratio'];
+  const rows: string[][] = [header];
   for (const b of BENCHES) {
     const r = await runOne(b);
     if (typeof r === 'string') {
@@ -78,9 +79,9 @@ export async function main(): Promise<void> {
       rows.push([row.name, fmt(row.value, row.unit), `${row.higherIsBetter ? '≥' : '≤'} ${fmt(row.goal, row.unit)}`, verdict]);
     }
   }
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
+  const widths = header.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
   for (const [i, r] of rows.entries()) {
-    console.log(r.map((c, j) => (j === 0 ? c.padEnd(widths[j]) : c.padStart(widths[j]))).join('  '));
+    console.log(r.map((c, j) => (j === 0 ? c.padEnd(widths[j] ?? 0) : c.padStart(widths[j] ?? 0))).join('  '));
     if (i === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   }
 }

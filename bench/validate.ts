@@ -15,7 +15,7 @@ const RUNS = 5;
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
+  return s[Math.floor(s.length / 2)] ?? NaN;
 }
 
 async function timeIt(fn: () => Promise<unknown> | unknown, runs = RUNS): Promise<number> {
@@ -35,7 +35,8 @@ function order(ids: string[], seed: number): string[] {
   for (let i = out.length - 1; i > 0; i--) {
     x = (x * 1103515245 + 12345) % 2147483648;
     const j = x % (i + 1);
-    [out[i], out[j]] = [out[j], out[i]];
+    const [a, b] = [out[i], out[j]];
+    if (a !== undefined && b !== undefined) [out[i], out[j]] = [b, a];
   }
   return out;
 }

@@ -112,7 +112,8 @@ export const COMMAND_HELP: CommandHelp[] = [
     options: [
       ['--as ID', 'Who votes.'],
       ['--iteration K', 'The round (default: the last round that forked).'],
-      ['--close', 'The lead closes the decision point.'],
+      ['--close', 'The lead closes the decision point (under lead-decides, with a choice: the lead decides in person).'],
+      ['--sync', 'Commit only your votes file (and run.json when it decides), pull, push.'],
     ],
     exits: [0, 1, 2],
   },

@@ -1,5 +1,5 @@
 /**
- * `say … --sync`, `pin … --sync`: the person's entry goes through the team's git remote (core/sync/personSync). The
+ * `say … --sync`, `pin … --sync`, `vote … --sync`: the person's entry (a vote: their votes file) goes through the team's git remote (core/sync/personSync). The
  * command pulls first, writes the entry (never run.json: only the run's driver writes that), commits only that file —
  * the entry is acknowledged once it is committed — then pulls and pushes. Without git: one sentence, exit 1. A remote
  * that cannot be reached: the entry stays committed here, "not synced: <reason>", exit 0.
@@ -20,6 +20,8 @@ export class SyncExit extends Error {
 export interface Written {
   /** Path of the written file relative to the review. */
   file: string;
+  /** Other files it wrote that go in the same commit (a vote that decides: run.json with the decision). */
+  also?: string[];
 }
 
 /**
@@ -41,8 +43,9 @@ export async function throughRemote<T extends Written>(root: string, command: st
     const say = (line: string): void => writeLine(process.stderr, line);
     const before = await pullFirst(t, say);
     const written = await write();
-    const out = await commitAndPush(t, [path.join(root, ...written.file.split('/'))], message, say);
-    if (out.committed) writeLine(process.stderr, `Committed ${written.file} ("${message}").`);
+    const files = [written.file, ...(written.also ?? [])];
+    const out = await commitAndPush(t, files.map((f) => path.join(root, ...f.split('/'))), message, say);
+    if (out.committed) writeLine(process.stderr, `Committed ${files.join(', ')} ("${message}").`);
     if (out.pushed) writeLine(process.stderr, `Pushed to ${out.remote ?? 'the upstream'}.`);
     else {
       const why = out.problem ?? before ?? 'unknown';

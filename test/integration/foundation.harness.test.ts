@@ -9,7 +9,8 @@ describe('integration harness', () => {
     assert.ok(vscode.version.length > 0, 'vscode.version is set');
     const folders = vscode.workspace.workspaceFolders ?? [];
     assert.equal(folders.length, 1, 'one workspace folder');
-    const ws = folders[0].uri.fsPath;
+    const ws = folders[0]?.uri.fsPath;
+    assert.ok(ws, 'the workspace folder has a path');
     const expected = process.env.TEAMFUSION_IT_WORKSPACE;
     if (expected) assert.equal(ws, expected);
     assert.ok(existsSync(join(ws, '.teamfusion-it.json')), 'the runner described the workspace');

@@ -97,13 +97,8 @@ class App {
       case 'notice':
         this.runTab.notice(m.level, m.message);
         return;
-      case 'saveRankingResult':
-        return;
       case 'codingProgress':
         this.runTab.analysis.onProgress(m.progress);
-        return;
-      case 'peopleResult':
-        this.runTab.people.onResult(m);
         return;
       case 'syncState':
         this.runTab.syncState(m);

@@ -46,11 +46,13 @@ export function markdownTree(markdown: string, base: string): MdNode[] {
   const root: MdNode[] = [];
   // The children being filled, innermost last; a dropped element's content is kept in its parent's.
   const stack: MdNode[][] = [root];
-  const add = (n: MdNode) => stack[stack.length - 1].push(n);
+  // markdown-it's tokens open and close in pairs, so the root is never popped.
+  const innermost = (): MdNode[] => stack.at(-1) ?? root;
+  const add = (n: MdNode) => innermost().push(n);
   const open = (t: Token) => {
     const attrs = TAGS.has(t.tag) ? attributesOf(t, base) : undefined;
     if (attrs === undefined) {
-      stack.push(stack[stack.length - 1]);
+      stack.push(innermost());
       return;
     }
     const el = { tag: t.tag, attrs, children: [] as MdNode[] };

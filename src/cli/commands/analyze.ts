@@ -6,7 +6,7 @@
 import { analyzeReview, formatAnalysisTable } from '../../core/stats';
 import { hasErrors, loadReview } from '../../core/review';
 import { printable, printableLines, safeJson, writeDiagnostic } from '../output';
-import { UsageError } from '../usage';
+import { UsageError, exactPositionals } from '../usage';
 import { parseStrict } from './validate';
 import { criteriaSummary } from '../../core/criteria/summary';
 
@@ -18,13 +18,11 @@ export async function runAnalyze(args: string[]): Promise<number> {
   });
   const permutations = wholeNumberFlag('permutations', values.permutations, 1, 10_000_000);
   const seed = wholeNumberFlag('seed', values.seed, 0, 0xffffffff);
-  if (positionals.length !== 1) {
-    throw new UsageError(positionals.length === 0 ? 'give the review folder to analyse, e.g. teamfusion analyze samples/lumen-perfume' : 'give exactly one review folder.');
-  }
-  const { review, diagnostics } = await loadReview(positionals[0], { requireRankings: true });
+  const [folder] = exactPositionals(positionals, 1, (given) => (given === 0 ? 'give the review folder to analyse, e.g. teamfusion analyze samples/lumen-perfume' : 'give exactly one review folder.'));
+  const { review, diagnostics } = await loadReview(folder, { requireRankings: true });
   for (const d of diagnostics) writeDiagnostic(process.stderr, d);
   if (!review || hasErrors(diagnostics)) {
-    process.stderr.write(`${printable(positionals[0])}: fix the errors above, then analyse again (teamfusion validate shows them too).\n`);
+    process.stderr.write(`${printable(folder)}: fix the errors above, then analyse again (teamfusion validate shows them too).\n`);
     return 1;
   }
   if (review.designers.length === 0 && review.comments.length > 0) {
@@ -36,14 +34,14 @@ export async function runAnalyze(args: string[]): Promise<number> {
       process.stdout.write(`${safeJson({ task: 'brief', options: [], designers: [], comments, kendall: null, borda: [], ...(briefCriteria ? { criteria: briefCriteriaJson } : {}) })}\n`);
     } else {
       // One row per member, the id and name columns padded to their widest entry so the word counts line up.
-      const names = comments.map((c) => `${c.name}${c.role ? ` (${c.role})` : ''}`);
+      const named = comments.map((c) => ({ ...c, shown: `${c.name}${c.role ? ` (${c.role})` : ''}` }));
       const idWidth = Math.max(...comments.map((c) => c.designer.length));
-      const nameWidth = Math.max(...names.map((n) => n.length));
+      const nameWidth = Math.max(...named.map((c) => c.shown.length));
       const wordsWidth = Math.max(...comments.map((c) => String(c.words).length));
       const lines = [
         `A brief review: ${comments.length} comment${comments.length === 1 ? '' : 's'} on the brief and no rankings, so there is no agreement to analyse.`,
-        ...comments.map((c, i) => `  ${c.designer.padEnd(idWidth)}  ${names[i].padEnd(nameWidth)}  ${String(c.words).padStart(wordsWidth)} words`),
-        `Run it with: teamfusion run ${positionals[0]} --task brief`,
+        ...named.map((c) => `  ${c.designer.padEnd(idWidth)}  ${c.shown.padEnd(nameWidth)}  ${String(c.words).padStart(wordsWidth)} words`),
+        `Run it with: teamfusion run ${folder} --task brief`,
         ...briefCriteriaLines,
       ];
       process.stdout.write(`${printableLines(lines.join('\n'))}\n`);
@@ -51,7 +49,7 @@ export async function runAnalyze(args: string[]): Promise<number> {
     return 0;
   }
   if (review.designers.length < 2) {
-    process.stderr.write(`${printable(positionals[0])}: agreement needs rankings from two or more designers; found ${review.designers.length}.\n`);
+    process.stderr.write(`${printable(folder)}: agreement needs rankings from two or more designers; found ${review.designers.length}.\n`);
     return 1;
   }
   const analysis = analyzeReview(review, { permutations, seed });

@@ -21,7 +21,7 @@ import {
 } from '../../core/analysis';
 import { printable } from '../../core/kernel/text';
 import { loadReview } from '../../core/review/loadReview';
-import { UsageError } from '../usage';
+import { UsageError, exactPositionals } from '../usage';
 import { safeJson } from '../output';
 import { envNumber, readPriceTable } from '../environment';
 import { parseStrict } from './validate';
@@ -43,13 +43,10 @@ export async function runCodeDiscussion(args: string[]): Promise<number> {
     'poll-interval': { type: 'string' },
     'max-wait': { type: 'string' },
   });
-  if (positionals.length !== 2) {
-    throw new UsageError('give the review folder and the run id, e.g. teamfusion code-discussion samples/lumen-perfume 2026-11-21T22-40-05Z-3f9c');
-  }
+  const [review, runId] = exactPositionals(positionals, 2, 'give the review folder and the run id, e.g. teamfusion code-discussion samples/lumen-perfume 2026-11-21T22-40-05Z-3f9c');
   const pollIntervalMs = seconds('--poll-interval', values['poll-interval'], DEFAULT_POLL_INTERVAL_MS);
   if (pollIntervalMs < MIN_POLL_INTERVAL_MS) throw new UsageError(`--poll-interval must be at least ${MIN_POLL_INTERVAL_MS / 1000} second (found "${String(values['poll-interval'])}"); a batch is not asked after more often.`);
   const maxWaitMs = seconds('--max-wait', values['max-wait'], DEFAULT_MAX_WAIT_MS);
-  const [review, runId] = positionals as [string, string];
   const root = path.resolve(review);
   const st = await fs.stat(root).catch(() => undefined);
   if (!st?.isDirectory()) {

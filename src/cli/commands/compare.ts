@@ -9,7 +9,7 @@ import { taskOf } from '../../core/record/record';
 import { readRunRecord } from '../../core/record/store';
 import { comparisonSentences } from '../../core/evaluation/format';
 import { printable } from '../../core/kernel/text';
-import { UsageError } from '../usage';
+import { exactPositionals } from '../usage';
 import { safeJson } from '../output';
 import { parseStrict } from './validate';
 import { SCRIPTED_RUN_SENTENCE } from '../../core/evaluation/scripted';
@@ -22,10 +22,7 @@ function scriptedLine(c: { scripted?: true }): string[] {
 
 export async function runCompare(args: string[]): Promise<number> {
   const { positionals, values } = parseStrict(args, { json: { type: 'boolean' } });
-  if (positionals.length !== 2) {
-    throw new UsageError('give the review folder and the run id, e.g. teamfusion compare samples/lumen-perfume 2026-11-21T22-40-05Z-3f9c');
-  }
-  const [review, runId] = positionals as [string, string];
+  const [review, runId] = exactPositionals(positionals, 2, 'give the review folder and the run id, e.g. teamfusion compare samples/lumen-perfume 2026-11-21T22-40-05Z-3f9c');
   const record = await readRunRecord(review, runId);
   if (taskOf(record) === 'brief') {
     // A brief run: the blind pair's preference counts, the survey and coverage; exit 0 once the counts can be given.

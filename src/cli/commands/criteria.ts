@@ -16,7 +16,7 @@ import { describeError } from '../../core/llm/errors';
 import { openaiSdk } from '../../core/llm/sdk';
 import { resolveRunSettings } from '../../core/run/runSettings';
 import { loadForCriteria } from '../../core/criteria/find';
-import { UsageError } from '../usage';
+import { UsageError, exactPositionals } from '../usage';
 import { safeJson, writeLine } from '../output';
 import { envNumber, readPriceTable } from '../environment';
 import { parseStrict } from './validate';
@@ -55,9 +55,9 @@ export function criteriaLines(f: CriteriaFile, names: Record<string, string>, re
 
 export async function runCriteria(args: string[]): Promise<number> {
   const { positionals, values } = parseStrict(args, { json: { type: 'boolean' }, force: { type: 'boolean' }, model: { type: 'string' } });
-  if (positionals.length !== 1) throw new UsageError('give the review folder, e.g. teamfusion criteria samples/lumen-perfume');
+  const [folder] = exactPositionals(positionals, 1, 'give the review folder, e.g. teamfusion criteria samples/lumen-perfume');
   if (values.model !== undefined && !/^[\w.:/-]{1,200}$/.test(String(values.model))) throw new UsageError('--model needs a model name.');
-  const root = path.resolve(positionals[0]!);
+  const root = path.resolve(folder);
   let prices;
   try {
     prices = await readPriceTable(process.env.TEAMFUSION_PRICES);

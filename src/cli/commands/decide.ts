@@ -9,14 +9,14 @@ import { printable } from '../../core/kernel/text';
 import { formatDiagnostic } from '../../core/diagnostics/diagnostics';
 import { loadReview } from '../../core/review/loadReview';
 import { writeLine } from '../output';
-import { UsageError } from '../usage';
+import { UsageError, exactPositionals } from '../usage';
 import { parseStrict } from './validate';
 
 export async function runDecide(args: string[], now: () => Date = () => new Date()): Promise<number> {
   const { positionals, values } = parseStrict(args, { pick: { type: 'string' }, started: { type: 'string' } });
-  if (positionals.length !== 1) throw new UsageError('give the review folder, e.g. teamfusion decide reviews/poster --pick 3 --started 2026-11-24T13:00:00Z');
+  const [folder] = exactPositionals(positionals, 1, 'give the review folder, e.g. teamfusion decide reviews/poster --pick 3 --started 2026-11-24T13:00:00Z');
   if (typeof values.pick !== 'string' || values.pick.trim() === '') throw new UsageError('--pick needs the id of the option the team chose.');
-  const root = path.resolve(positionals[0]!);
+  const root = path.resolve(folder);
   const loaded = await loadReview(root, { requireRankings: false, decodeImages: false });
   const errors = loaded.diagnostics.filter((d) => d.severity === 'error');
   if (!loaded.review || errors.length) {

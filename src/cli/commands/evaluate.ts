@@ -14,16 +14,15 @@ import { briefSentences } from '../../core/evaluation/briefEvaluation';
 import { scriptedSentences } from '../../core/evaluation/scripted';
 import { printable } from '../../core/kernel/text';
 import { writeEvaluationOut } from '../evaluateOut';
-import { UsageError } from '../usage';
+import { UsageError, exactPositionals } from '../usage';
 import { safeJson } from '../output';
 import { parseStrict } from './validate';
 
 export async function runEvaluate(args: string[]): Promise<number> {
   const { positionals, values } = parseStrict(args, { json: { type: 'boolean' }, out: { type: 'string' }, force: { type: 'boolean' } });
-  if (positionals.length !== 1) throw new UsageError('give one folder that holds reviews, e.g. teamfusion evaluate samples --out samples/evaluation');
+  const [folder] = exactPositionals(positionals, 1, 'give one folder that holds reviews, e.g. teamfusion evaluate samples --out samples/evaluation');
   if (values.out !== undefined && (typeof values.out !== 'string' || values.out.trim() === '')) throw new UsageError('--out needs a folder.');
   if (values.force === true && values.out === undefined) throw new UsageError('--force goes with --out.');
-  const folder = positionals[0]!;
   const e = await evaluateFolder(folder, { onProgress: (rel) => process.stderr.write(`evaluating ${printable(rel)}\n`) });
   for (const s of e.skipped) process.stderr.write(`skipped ${printable(s.path)}: ${printable(s.reason)}\n`);
   const json = `${JSON.stringify(e, null, 2)}\n`;

@@ -7,15 +7,12 @@
 import { promises as fs } from 'node:fs';
 import { hasErrors, importRankingsCsv } from '../../core/review';
 import { writeDiagnostic, writeLine } from '../output';
-import { UsageError } from '../usage';
+import { exactPositionals } from '../usage';
 import { parseStrict } from './validate';
 
 export async function runImport(args: string[]): Promise<number> {
   const { positionals, values } = parseStrict(args, { force: { type: 'boolean' } });
-  if (positionals.length !== 2) {
-    throw new UsageError('give the CSV file and the review folder, e.g. teamfusion import rankings.csv samples/lumen-perfume');
-  }
-  const [csv, review] = positionals;
+  const [csv, review] = exactPositionals(positionals, 2, 'give the CSV file and the review folder, e.g. teamfusion import rankings.csv samples/lumen-perfume');
   try {
     if (!(await fs.stat(review)).isDirectory()) throw new Error('not a folder');
   } catch {

@@ -16,7 +16,7 @@ import { formatDiagnostic } from '../../core/diagnostics/diagnostics';
 import { describeError } from '../../core/llm/errors';
 import { CancelledError } from '../../core/kernel/errors';
 import { openaiSdk } from '../../core/llm/sdk';
-import { UsageError } from '../usage';
+import { UsageError, exactPositionals } from '../usage';
 import { safeJson, writeLine } from '../output';
 import { envNumber, readPriceTable } from '../environment';
 import { parseStrict } from './validate';
@@ -41,11 +41,8 @@ export function judgeLines(j: JudgeFile, reused: boolean): string[] {
 
 export async function runJudge(args: string[]): Promise<number> {
   const { positionals, values } = parseStrict(args, { json: { type: 'boolean' }, force: { type: 'boolean' }, model: { type: 'string' } });
-  if (positionals.length !== 2) {
-    throw new UsageError('give the review folder and the run id, e.g. teamfusion judge samples/lumen-brief 2026-11-21T22-40-05Z-3f9c');
-  }
+  const [review, runId] = exactPositionals(positionals, 2, 'give the review folder and the run id, e.g. teamfusion judge samples/lumen-brief 2026-11-21T22-40-05Z-3f9c');
   if (values.model !== undefined && !/^[\w.:/-]{1,200}$/.test(String(values.model))) throw new UsageError('--model needs a model name.');
-  const [review, runId] = positionals as [string, string];
   let prices;
   try {
     prices = await readPriceTable(process.env.TEAMFUSION_PRICES);

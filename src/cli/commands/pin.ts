@@ -10,17 +10,14 @@ import { printable } from '../../core/kernel/text';
 import { PeopleInputError, driverWords, submitCriterionPin, submitPin } from '../../core/people/submit';
 import { readCriteriaFile } from '../../core/criteria/file';
 import { ReviewFileError } from '../../core/files/reviewFiles';
-import { UsageError } from '../usage';
+import { exactPositionals } from '../usage';
 import { parseStrict } from './validate';
 import { SyncExit, throughRemote } from '../personSync';
 
 export async function runPin(args: string[]): Promise<number> {
   const { positionals, values } = parseStrict(args, { as: { type: 'string' }, remove: { type: 'boolean' }, sync: { type: 'boolean' }, criterion: { type: 'string' } });
   if (values.criterion !== undefined) return pinCriterion(positionals, String(values.criterion), values);
-  if (positionals.length !== 3) {
-    throw new UsageError('give the review folder, the run id and the message id, e.g. teamfusion pin samples/lumen-perfume <run-id> i1-m3');
-  }
-  const [review, runId, message] = positionals as [string, string, string];
+  const [review, runId, message] = exactPositionals(positionals, 3, 'give the review folder, the run id and the message id, e.g. teamfusion pin samples/lumen-perfume <run-id> i1-m3');
   const remove = values.remove === true;
   try {
     const root = path.resolve(review);
@@ -49,10 +46,7 @@ export async function runPin(args: string[]): Promise<number> {
 
 /** `pin <review> <run-id> --criterion <name>`: the criterion is looked up in criteria.json (by name, any case). */
 async function pinCriterion(positionals: string[], name: string, values: { as?: unknown; remove?: unknown; sync?: unknown }): Promise<number> {
-  if (positionals.length !== 2) {
-    throw new UsageError('give the review folder and the run id with --criterion, e.g. teamfusion pin samples/lumen-perfume <run-id> --criterion "Legibility"');
-  }
-  const [review, runId] = positionals as [string, string];
+  const [review, runId] = exactPositionals(positionals, 2, 'give the review folder and the run id with --criterion, e.g. teamfusion pin samples/lumen-perfume <run-id> --criterion "Legibility"');
   const remove = values.remove === true;
   try {
     const root = path.resolve(review);

@@ -7,7 +7,7 @@
  */
 import * as path from 'node:path';
 import { makeRerankSet } from '../../core/evaluation';
-import { UsageError } from '../usage';
+import { UsageError, exactPositionals } from '../usage';
 import { writeLine } from '../output';
 import { parseStrict } from './validate';
 import { forecastOnCli } from './forecastStep';
@@ -15,15 +15,12 @@ import { checkForecastWritable } from '../../core/forecast/forecast';
 
 export async function runRerank(args: string[]): Promise<number> {
   const { positionals, values } = parseStrict(args, { top: { type: 'string' }, 'no-forecast': { type: 'boolean' }, yes: { type: 'boolean' } });
-  if (positionals.length !== 2) {
-    throw new UsageError('give the review folder and the run id, e.g. teamfusion rerank samples/lumen-perfume 2026-11-21T22-40-05Z-3f9c');
-  }
+  const [review, runId] = exactPositionals(positionals, 2, 'give the review folder and the run id, e.g. teamfusion rerank samples/lumen-perfume 2026-11-21T22-40-05Z-3f9c');
   let top: number | undefined;
   if (values.top !== undefined) {
     top = Number(values.top);
     if (!/^\d+$/.test(String(values.top)) || top < 1 || top > 50) throw new UsageError('--top must be a whole number from 1 to 50.');
   }
-  const [review, runId] = positionals as [string, string];
   // What the forecasts will write is checked first: a link there refuses the whole command before anything is made.
   if (values['no-forecast'] !== true) await checkForecastWritable(review, runId);
   const { dir, key } = await makeRerankSet(review, runId, top === undefined ? {} : { top });

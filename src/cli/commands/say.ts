@@ -14,11 +14,11 @@ import { SyncExit, throughRemote } from '../personSync';
 
 export async function runSay(args: string[]): Promise<number> {
   const { positionals, values } = parseStrict(args, { as: { type: 'string' }, sync: { type: 'boolean' } });
-  if (positionals.length < 2) {
+  const [review, runId, ...words] = positionals;
+  if (review === undefined || runId === undefined) {
     throw new UsageError('give the review folder, the run id and the message, e.g. teamfusion say samples/lumen-perfume <run-id> --as ana "Keep the serif"');
   }
   if (typeof values.as !== 'string' || !values.as.trim()) throw new UsageError('say who speaks with --as <designer-id>.');
-  const [review, runId, ...words] = positionals as [string, string, ...string[]];
   try {
     const root = path.resolve(review);
     const as = values.as.trim();

@@ -10,7 +10,7 @@ import type { ParseArgsConfig } from 'node:util';
 import { hasErrors, loadReview } from '../../core/review';
 import { usualWayDiagnostics } from '../../core/evaluation/baseline';
 import { printable, writeDiagnostic } from '../output';
-import { UsageError } from '../usage';
+import { UsageError, exactPositionals } from '../usage';
 
 /** node:util parseArgs in strict mode; any mistake becomes a UsageError (exit 2). */
 export function parseStrict(
@@ -26,10 +26,7 @@ export function parseStrict(
 
 export async function runValidate(args: string[]): Promise<number> {
   const { positionals } = parseStrict(args);
-  if (positionals.length !== 1) {
-    throw new UsageError(positionals.length === 0 ? 'give the review folder to check, e.g. teamfusion validate samples/lumen-perfume' : 'give exactly one review folder.');
-  }
-  const target = positionals[0];
+  const [target] = exactPositionals(positionals, 1, (given) => (given === 0 ? 'give the review folder to check, e.g. teamfusion validate samples/lumen-perfume' : 'give exactly one review folder.'));
   let { review, diagnostics } = await loadReview(target, { requireRankings: true });
   if (!review) {
     // A usual-way review (condition: usual) may have no rankings: the team decided without ranking first.

@@ -2,7 +2,9 @@
  * `teamfusion vote <review> <run-id> --as <id> [--iteration <k>] <decision-point> <choice>` and
  * `teamfusion vote <review> <run-id> --as <lead> --close [--iteration <k>] <decision-point> [<choice>]` (contract §7): a
  * member's vote on a fork (the fork's remix id or letter), kept in runs/<run-id>/votes/<id>.yaml; when every member has
- * voted, or the lead closes, the decision goes into that fork round's `decisions`. Exit 0 done, 1 refused, 2 usage.
+ * voted, or the lead closes, the decision goes into that fork round's `decisions` (under `lead-decides`, the lead's close
+ * with a choice is the lead deciding in person). `--sync`: through the team's git remote, like say and pin
+ * (cli/personSync.ts). Exit 0 done, 1 refused, 2 usage.
  */
 import * as path from 'node:path';
 import { printable } from '../../core/kernel/text';
@@ -10,30 +12,47 @@ import { castVote, VoteError } from '../../core/evaluation/votes/cast';
 import { RunRecordError } from '../../core/record/store';
 import { UsageError } from '../usage';
 import { parseStrict } from './validate';
+import { SyncExit, throughRemote } from '../personSync';
+import { votesRel } from '../../core/evaluation/votes/voteFile';
 
 export async function runVote(args: string[]): Promise<number> {
-  const { positionals, values } = parseStrict(args, { as: { type: 'string' }, iteration: { type: 'string' }, close: { type: 'boolean' } });
+  const { positionals, values } = parseStrict(args, { as: { type: 'string' }, iteration: { type: 'string' }, close: { type: 'boolean' }, sync: { type: 'boolean' } });
   const close = values.close === true;
-  if (positionals.length !== 4 && !(close && positionals.length === 3)) {
+  const [review, runId, pointText, choice] = positionals;
+  if (review === undefined || runId === undefined || pointText === undefined || positionals.length > 4 || (choice === undefined && !close)) {
     throw new UsageError('give the review folder, the run id, the decision point and your choice, e.g. teamfusion vote samples/lumen-perfume <run-id> --as ana 1 r1a');
   }
   if (typeof values.as !== 'string' || values.as.trim() === '') throw new UsageError('--as needs your designer id: each member votes only as themselves.');
-  const point = wholeNumber('decision point', positionals[2]!);
+  const point = wholeNumber('decision point', pointText);
   const iteration = values.iteration === undefined ? undefined : wholeNumber('--iteration', String(values.iteration));
-  try {
-    const r = await castVote({
-      reviewRoot: path.resolve(positionals[0]!),
-      runId: positionals[1]!,
-      as: values.as.trim(),
+  const root = path.resolve(review);
+  const as = values.as.trim();
+  const cast = () =>
+    castVote({
+      reviewRoot: root,
+      runId,
+      as,
       ...(iteration !== undefined ? { iteration } : {}),
       decisionPoint: point,
-      ...(positionals[3] !== undefined ? { choice: positionals[3] } : {}),
+      ...(choice !== undefined ? { choice } : {}),
       close,
+      shared: values.sync === true,
     });
-    if (r.file) process.stderr.write(`Vote saved (${printable(r.file)}).\n`);
+  try {
+    // --sync: pulled first (the votes as the team has them), then the voter's own file — and run.json when the vote decides.
+    const r = values.sync
+      ? await throughRemote(root, 'vote', `TeamFusion ${runId}: ${as} ${close ? 'closes a vote' : 'votes'}`, async () => {
+          const o = await cast();
+          const files = [o.file, o.recordFile].filter((f): f is string => f !== undefined);
+          return { ...o, file: files[0] ?? votesRel(runId, as), also: files.slice(1) };
+        })
+      : await cast();
+    if (r.replaced) process.stderr.write(`${printable(r.replaced)}\n`);
+    if (r.file && choice !== undefined) process.stderr.write(`Vote saved (${printable(r.file)}).\n`);
     process.stderr.write(`${printable(r.note)}\n`);
     return 0;
   } catch (err) {
+    if (err instanceof SyncExit) return err.code;
     if (err instanceof VoteError || err instanceof RunRecordError) {
       process.stderr.write(`teamfusion vote: ${printable(err.message)}\n`);
       return 1;

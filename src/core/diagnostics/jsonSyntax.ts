@@ -32,8 +32,7 @@ export function checkJsonSyntax(text: string): JsonSyntaxProblem | undefined {
   const string = (): void => {
     const start = i;
     i++; // opening quote
-    while (i < text.length) {
-      const c = text[i];
+    for (let c = text[i]; c !== undefined; c = text[i]) {
       if (c === '"') {
         i++;
         return;

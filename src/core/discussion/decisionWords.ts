@@ -1,4 +1,10 @@
-/** How a decision the team voted on reads in later prompts (issue 33). */
+/**
+ * How a settled decision point reads in later prompts and edits (issues 10 and 33): one sentence per decision, said the same
+ * way in the history every later prompt carries and in the directions of every later edit.
+ *   - the lead's proxy:                       "Decided by the lead: Serif or sans → serif."
+ *   - the team's vote (everyone, or closed):  "Decided by the team: Warm or cool palette? → warm palette, 3 to 1."
+ *   - the lead in person (`lead-decides`):    "Decided by the lead in person: Warm or cool palette? → cool palette."
+ */
 import type { Iteration } from '../record/record';
 
 type Decision = NonNullable<Iteration['decisions']>[number];
@@ -9,4 +15,57 @@ export function marginText(d: Pick<Decision, 'decision' | 'counts'>): string {
   const won = d.counts[d.decision] ?? 0;
   const rest = Object.entries(d.counts).filter(([p]) => p !== d.decision).map(([, n]) => n).sort((a, b) => b - a);
   return `${d.decision}, ${[won, ...rest].join(' to ')}`;
+}
+
+/** Did the votes (not a person) choose this side: the count's one leader? */
+function wonTheVote(d: Pick<Decision, 'decision' | 'counts'>): boolean {
+  if (!d.counts) return false;
+  const won = d.counts[d.decision] ?? 0;
+  return won > 0 && Object.entries(d.counts).every(([p, n]) => p === d.decision || n < won);
+}
+
+/** Who settled it, in words: "the team", "the lead in person", "the lead". */
+export function decidedBy(d: Pick<Decision, 'decision' | 'counts' | 'via' | 'by'>): string {
+  if (d.via === 'proxy') return 'the lead';
+  return d.by === 'team' || wonTheVote(d) ? 'the team' : 'the lead in person';
+}
+
+/** "Decided by the team: Warm or cool palette? → warm palette, 3 to 1." */
+export function decisionSentence(d: Decision): string {
+  const what = decidedBy(d) === 'the team' ? marginText(d) : d.decision;
+  const s = `Decided by ${decidedBy(d)}: ${d.question.trim()} → ${what.trim()}`;
+  return /[.!?]$/.test(s) ? s : `${s}.`;
+}
+
+/** The decisions people made in person or by vote (`via: human`) in the rounds before `index`, in round order. */
+export function humanDecisionsBefore(iterations: readonly Iteration[], index: number): Decision[] {
+  return iterations.filter((it) => it.index < index).flatMap((it) => (it.decisions ?? []).filter((d) => d.via === 'human'));
+}
+
+/** `text` with `line` on a line of its own at the end, once (a resume never adds it twice). */
+export function withLine(text: string, line: string): string {
+  return text.split('\n').includes(line) ? text : `${text}\n${line}`;
+}
+
+/**
+ * The edits of round `it` not yet made carry every side people decided in earlier rounds: each decision's sentence goes
+ * at the end of the round's directions (its one remix's and each proposal's), discussed and as sent to the edit model.
+ * A round whose remix is already made is left as it is (a round already run is never changed by a later decision).
+ * Returns whether anything changed.
+ */
+export function carryDecidedSides(iterations: readonly Iteration[], it: Iteration): boolean {
+  if (it.final || it.remix || it.remixes?.length) return false;
+  const lines = humanDecisionsBefore(iterations, it.index).map(decisionSentence);
+  let changed = false;
+  for (const target of [it, ...(it.proposals ?? [])]) {
+    for (const line of lines) {
+      if (target.editingDirections !== undefined) {
+        const next = withLine(target.editingDirections, line);
+        changed ||= next !== target.editingDirections;
+        target.editingDirections = next;
+      }
+      if (target.editingDirectionsDiscussed !== undefined) target.editingDirectionsDiscussed = withLine(target.editingDirectionsDiscussed, line);
+    }
+  }
+  return changed;
 }

@@ -11,7 +11,7 @@
  * So call n+1 repeats call n's prefix up to its persona message, and a provider's prompt cache covers the images.
  */
 import { quoted, quotedMember } from '../llm/quoted';
-import { marginText } from './decisionWords';
+import { decisionSentence } from './decisionWords';
 import type { DesignerComment, DesignerRanking } from '../review/model';
 import type { ConsensusMethod, DiscussionMode, Hierarchy, Phase, PersonaRole, PromptLayers } from '../settings/discussionSettings';
 import type { ChatMessage, ChatPart } from '../llm/messages';
@@ -164,11 +164,10 @@ function summariseIteration(it: Iteration, labelOf: (id: string) => string): str
   if (!it.ranking?.length) return '';
   const lines = [`Round ${it.index}: the team's consensus was ${it.ranking.map(labelOf).join(', ')} (best first).`];
   if (it.agreements?.length) lines.push(`Agreed: ${it.agreements.map(sentence).join(' ')}`);
-  const byTeam = (it.decisions ?? []).filter((d) => d.counts);
-  const byLead = (it.decisions ?? []).filter((d) => !d.counts);
-  if (byLead.length) lines.push(`Decided by the lead: ${byLead.map((d) => sentence(`${d.question} → ${d.decision}`)).join(' ')}`);
-  // A fork the team voted on: every later prompt carries the side it chose ("decided by the team: warm palette, 3 to 1").
-  if (byTeam.length) lines.push(`Decided by the team: ${byTeam.map((d) => sentence(`${d.question} → ${marginText(d)}`)).join(' ')}`);
+  const byProxy = (it.decisions ?? []).filter((d) => d.via === 'proxy');
+  if (byProxy.length) lines.push(`Decided by the lead: ${byProxy.map((d) => sentence(`${d.question} → ${d.decision}`)).join(' ')}`);
+  // A side people settled (the team's vote, or the lead in person): every later prompt carries it ("…: warm palette, 3 to 1").
+  for (const d of (it.decisions ?? []).filter((x) => x.via === 'human')) lines.push(decisionSentence(d));
   if (!it.decisions?.length && it.decisionPoints?.length) lines.push(`Still open for the lead: ${it.decisionPoints.map((d) => sentence(d.question)).join(' ')}`);
   for (const m of remixesWithDirections(it)) {
     const directions = m.editingDirectionsDiscussed ?? m.editingDirections;

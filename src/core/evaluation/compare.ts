@@ -4,6 +4,7 @@
  * generated options, ratings of proxy commentary, survey means and time to decision. Never writes.
  */
 import { loadVotes } from './votes/voteFile';
+import { voteAuthorCheck } from './votes/authorship';
 import { tallyAll, type ForkTally } from './votes/tally';
 import { groundingOf, type Grounding } from '../grounding/citations';
 import { remixesOf } from '../record/remixes';
@@ -178,7 +179,7 @@ export async function compareRun(reviewRoot: string, runId: string, opts: Compar
   const teamIds = team.designers.map((d) => d.id);
   const ratingFiles = await loadRatings(root, record, teamIds);
   const surveyFiles = await loadSurvey(root, runId, teamIds);
-  const voteFiles = await loadVotes(root, record, teamIds);
+  const voteFiles = await loadVotes(root, record, teamIds, await voteAuthorCheck(root, parent.review.config));
   for (const d of [...ratingFiles.diagnostics, ...surveyFiles.diagnostics, ...voteFiles.diagnostics]) if (d.severity === 'error') problems.push(formatDiagnostic(d));
 
   const rel = rerankRel(runId);

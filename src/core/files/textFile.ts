@@ -12,8 +12,7 @@ export type TextRead = { ok: true; text: string } | { ok: false; missing: boolea
 /** Byte offset of the first byte that breaks UTF-8, or -1. */
 export function firstInvalidUtf8(bytes: Uint8Array): number {
   let i = 0;
-  while (i < bytes.length) {
-    const b = bytes[i];
+  for (let b = bytes[i]; b !== undefined; b = bytes[i]) {
     let need: number;
     let min: number;
     if (b < 0x80) {
@@ -47,7 +46,7 @@ export function firstInvalidUtf8(bytes: Uint8Array): number {
 function lineColOfByte(bytes: Uint8Array, offset: number): { line: number; column: number } {
   const before = new TextDecoder('utf-8').decode(bytes.subarray(0, offset));
   const lines = before.split('\n');
-  return { line: lines.length, column: [...lines[lines.length - 1]].length + 1 };
+  return { line: lines.length, column: [...(lines.at(-1) ?? '')].length + 1 };
 }
 
 export async function readTextFile(
@@ -78,7 +77,7 @@ export async function readTextFile(
     const { line, column } = lineColOfByte(bytes, bad);
     const how = utf16
       ? 'It looks like UTF-16; save it again as UTF-8.'
-      : `The byte 0x${bytes[bad].toString(16).toUpperCase().padStart(2, '0')} is not valid UTF-8; save the file again with UTF-8 encoding.`;
+      : `The byte 0x${(bytes[bad] ?? 0).toString(16).toUpperCase().padStart(2, '0')} is not valid UTF-8; save the file again with UTF-8 encoding.`;
     return { ok: false, missing: false, diagnostic: error(relFile, `${relFile} is not UTF-8 text. ${how}`, line, column) };
   }
   // Strict decode as well (belt and braces), dropping a UTF-8 byte-order mark.

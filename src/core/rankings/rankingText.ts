@@ -36,7 +36,7 @@ export function rankingFormatOf(file: string): RankingFormat | undefined {
 
 function offsetToPos(text: string, offset: number): Pos {
   const before = text.slice(0, offset).split('\n');
-  return { line: before.length, column: before[before.length - 1].length + 1 };
+  return { line: before.length, column: (before.at(-1) ?? '').length + 1 };
 }
 
 function keyName(pair: Pair): string {
@@ -194,7 +194,7 @@ function checkRankingTextInner(
 
   const firstError = doc.errors[0];
   if (firstError) {
-    const hint = yamlProblem(firstError.code, firstError.message.split(/ at line \d+/)[0]);
+    const hint = yamlProblem(firstError.code, firstError.message.split(/ at line \d+/)[0] ?? firstError.message);
     bad(`This is not valid ${format === 'json' ? 'JSON' : 'YAML'}: ${hint}`, posOfOffset(firstError.pos[0]));
     return { diagnostics, stated };
   }

@@ -1,17 +1,19 @@
 /** "Did you mean …?" for option ids a designer mistyped. */
 
 function editDistance(a: string, b: string): number {
+  // One row of the table at a time: prev[j] is the distance from a's first i characters to b's first j (j ≤ b.length).
   const prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  const cell = (j: number): number => prev[j] ?? 0;
   for (let i = 1; i <= a.length; i++) {
-    let diagonal = prev[0];
+    let diagonal = cell(0);
     prev[0] = i;
     for (let j = 1; j <= b.length; j++) {
-      const above = prev[j];
-      prev[j] = Math.min(prev[j] + 1, prev[j - 1] + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
+      const above = cell(j);
+      prev[j] = Math.min(above + 1, cell(j - 1) + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
       diagonal = above;
     }
   }
-  return prev[b.length];
+  return cell(b.length);
 }
 
 /** The option id a written value most likely meant, or undefined when nothing is close. */

@@ -141,13 +141,13 @@ export async function importRankingsCsv(
     at(line, 0, `${file} could not be read as CSV (${reason || 'bad quoting'}). Check the quotes in this row.`);
     return done();
   }
-  if (rows.length === 0) {
+  const [header, ...body] = rows;
+  if (header === undefined) {
     at(0, 0, `${file} has no rows.`);
     return done();
   }
 
   // Header.
-  const [header, ...body] = rows;
   const columns = header.cells.map((c) => c.trim());
   const col = { designer: -1, id: -1, role: -1, weight: -1 };
   const rankCol = new Map<string, number>();
@@ -156,8 +156,9 @@ export async function importRankingsCsv(
     const lower = name.toLowerCase();
     const m = /^(rank|justification)\s*:\s*(.+)$/i.exec(name);
     if (m) {
-      const kind = m[1].toLowerCase();
-      const option = m[2].trim();
+      const [, kindWord = '', optionWord = ''] = m;
+      const kind = kindWord.toLowerCase();
+      const option = optionWord.trim();
       const where = `column ${columnLetter(i)}, "${name}"`;
       if (!optionIds.includes(option)) {
         at(header.line, i + 1, `There is no option "${option}" in options/ (${where}).${didYouMean(option, optionIds)}`);
@@ -278,8 +279,8 @@ export async function importRankingsCsv(
   }
   const existingByKey = new Map<string, string>();
   for (const name of existing) {
-    const m = /^(.*)\.(ya?ml|json)$/i.exec(name);
-    if (m && !name.startsWith('.') && !existingByKey.has(designerKey(m[1]))) existingByKey.set(designerKey(m[1]), name);
+    const stem = /^(.*)\.(ya?ml|json)$/i.exec(name)?.[1];
+    if (stem !== undefined && !name.startsWith('.') && !existingByKey.has(designerKey(stem))) existingByKey.set(designerKey(stem), name);
   }
   for (const p of planned) {
     const present = existingByKey.get(designerKey(p.id));

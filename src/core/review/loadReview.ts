@@ -47,7 +47,7 @@ function fileProblem(err: unknown): Diagnostic {
 function titleOf(config: ReviewConfig, brief: string, root: string): string {
   if (config.title) return config.title;
   const heading = /^#\s+(.+?)\s*#*\s*$/m.exec(brief);
-  return heading ? heading[1] : path.basename(root);
+  return heading?.[1] ?? path.basename(root);
 }
 
 async function loadConfig(root: string): Promise<ParsedReviewConfig> {

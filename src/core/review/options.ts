@@ -27,12 +27,10 @@ export interface OptionsResult {
 /** `fn` over `items`, at most `limit` at a time; results in the items' order. */
 export async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
   const out: R[] = new Array<R>(items.length);
-  let next = 0;
+  // The workers share one iterator over the items, so each item is taken by exactly one of them.
+  const entries = items.entries();
   const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]);
-    }
+    for (const [i, item] of entries) out[i] = await fn(item);
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return out;
@@ -186,20 +184,19 @@ export async function scanImageFolder(root: string, decodeImages: boolean, rules
     return { exists: true, diagnostics };
   }
 
-  const probes = await mapLimited(candidates, 4, (c) => probeImage(root, `${dir}/${c.name}`, decodeImages));
+  const probed = await mapLimited(candidates, 4, async (c) => ({ c, probe: await probeImage(root, `${dir}/${c.name}`, decodeImages) }));
   const images: ReviewOption[] = [];
-  candidates.forEach((c, i) => {
+  for (const { c, probe } of probed) {
     const rel = `${dir}/${c.name}`;
-    const probe = probes[i];
     if (!probe.ok) {
       if (probe.fileProblem) diagnostics.push(error(rel, probe.message));
       else diagnostics.push(error(rel, `${rel} cannot be opened as an image: ${probe.message}. Export it again as PNG, JPEG or WebP.`));
-      return;
+      continue;
     }
     const mime = MIME_OF_FORMAT[probe.format];
     if (!mime) {
       diagnostics.push(error(rel, `${rel} is really a ${probe.format.toUpperCase()} image; save it as PNG, JPEG or WebP.`));
-      return;
+      continue;
     }
     const ext = path.extname(c.name).slice(1).toLowerCase();
     const extFormat = ext === 'jpg' ? 'jpeg' : ext;
@@ -215,7 +212,7 @@ export async function scanImageFolder(root: string, decodeImages: boolean, rules
       width: probe.width,
       height: probe.height,
     });
-  });
+  }
   return { images, ids: candidates.map((c) => c.id), exists: true, diagnostics };
 }
 

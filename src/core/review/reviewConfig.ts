@@ -138,7 +138,7 @@ function parseReviewConfigInner(source: string): ParsedReviewConfig {
   };
   const firstError = doc.errors[0];
   if (firstError) {
-    const hint = yamlProblem(firstError.code, firstError.message.split(/ at line \d+/)[0]);
+    const hint = yamlProblem(firstError.code, firstError.message.split(/ at line \d+/)[0] ?? firstError.message);
     diagnostics.push(error(FILE, `This is not valid YAML: ${hint}`, ...at(firstError.pos[0])));
     return { config, diagnostics, positions };
   }

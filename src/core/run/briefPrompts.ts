@@ -11,6 +11,7 @@ import type { DesignerComment } from '../review/model';
 import type { ChatMessage } from '../llm/messages';
 import type { PersonaRole, PromptLayers } from '../settings/discussionSettings';
 import { hierarchyText, personaTurnMessage, quotedComment, type PersonaTurn, type TeamShape } from '../discussion/prompts';
+import { decisionSentence } from '../discussion/decisionWords';
 import { decisionPointsJsonSchema } from '../remix/remixAgent';
 import { COVERAGE_STATUSES, type BriefRound, type Iteration } from '../record/record';
 
@@ -67,6 +68,8 @@ function summariseBriefRound(it: Iteration, nameOf: (id: string) => string): str
     lines.push(`Still in dispute: ${b.disagreements.map((d) => `${d.question} (${d.positions.map((x) => `${x.position}: ${x.heldBy.map((id) => quoted(nameOf(id))).join(', ')}`).join('; ')})`).join(' ')}`);
   }
   if (b.openQuestions.length) lines.push(`Open questions for the client: ${b.openQuestions.join(' ')}`);
+  // A side people settled on this round's fork (the team's vote, or the lead in person) binds every later round.
+  for (const d of (it.decisions ?? []).filter((x) => x.via === 'human')) lines.push(decisionSentence(d));
   const left = b.coverage.filter((c) => c.status === 'left-out');
   if (left.length) lines.push(`Left out: ${left.map((c) => `${quoted(nameOf(c.designer))}: ${c.point}`).join('; ')}`);
   return lines.join(' ');

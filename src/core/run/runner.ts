@@ -32,6 +32,7 @@ import { ImagesUnavailableError, imagesUnavailableReason } from '../images/sharp
 import type { RunListener, RunEvent } from '../step/events';
 import { maxEditImages, referencesForEdit, runImageEdit } from '../remix/imageEdit';
 import { discussionOf } from '../settings/discussionSettings';
+import { carryDecidedSides } from '../discussion/decisionWords';
 import { earlierPeopleMessage, sharedPrefix, systemPrompt, type PromptCandidate, type PromptReference } from '../discussion/prompts';
 import { PeopleInRun, WaitingStop } from '../people/driver';
 import { earlierPeopleLines } from '../people/pins';
@@ -552,6 +553,8 @@ async function runIteration(ctx: StepContext, review: Review, it: Iteration, cac
     await warm;
   }
   if (needsLeadDecision(ctx, it)) await runLeadDecision(ctx, it, prefix);
+  // Sides people settled on earlier forks (a vote, or the lead in person) go into every edit of this round not yet made.
+  if (carryDecidedSides(ctx.record.iterations, it)) await ctx.save();
   if (!it.final && it.proposals?.length) await runSeveralEdits(ctx, it);
   else if (!it.final && !it.remix) {
     const inputs = (it.ranking ?? []).map((id) => ({ id, file: ctx.record.options.find((op) => op.id === id)!.file }));

@@ -30,12 +30,16 @@ export const UNCHECKED_AUTHORS =
   'Entries that arrive through git are not checked against their authors: review.yaml names no git e-mail for anyone (team: <id>: { git: <email> }).';
 
 /**
- * Why the entry file `abs` may not speak for `person` per git, or undefined when it may. Says the commit and its author.
+ * Why the file `abs` may not speak for `person` per git, or undefined when it may. Says the commit and its author.
+ * An inbox entry is written once: every commit that wrote it must be the person's. A file the person rewrites whole (a
+ * votes file, `latestOnly`) speaks as its last commit made it: only that commit must be theirs, so a member's own vote
+ * replaces a forgery of their file.
  */
-export async function authorProblem(t: GitTransport, abs: string, person: string, ids: Identities): Promise<string | undefined> {
+export async function authorProblem(t: GitTransport, abs: string, person: string, ids: Identities, o: { latestOnly?: boolean } = {}): Promise<string | undefined> {
   const allowed = ids.emails.get(designerKey(person));
   if (!t.history) return 'this git connection cannot tell who committed it, so it is not taken in while review.yaml names git e-mails';
-  const commits = await t.history(abs);
+  const all = await t.history(abs); // newest first
+  const commits = o.latestOnly ? all.slice(0, 1) : all;
   if (commits.length === 0) return undefined; // written here, never committed: this machine's own file
   for (const c of commits) {
     const who = `commit ${c.commit.slice(0, 12)} by ${printable(c.name)} <${printable(c.email)}>`;

@@ -58,9 +58,9 @@ export function designerReply(body: unknown): string {
       ? 'I agree with the direction so far: the calmer options suit the brief better than the loud ones.'
       : 'I disagree a little: the boldest option is the only one that would stand out on a shelf.';
   }
-  const first = labels[messages % labels.length];
+  const first = labels[messages % labels.length] ?? '';
   const second = labels.length > 1 ? labels[(messages + 1) % labels.length] : undefined;
-  return phrase(first, second);
+  return phrase ? phrase(first, second) : first;
 }
 
 /** The json_schema of a request's response_format, when it asks for one. */

@@ -72,8 +72,9 @@ export class PromptCache {
     let best = 0;
     for (const earlier of this.history) {
       let shared = 0;
-      for (let i = 0; i < Math.min(earlier.length, units.length) && earlier[i].key === units[i].key; i++) {
-        shared += units[i].tokens;
+      for (const [i, unit] of units.entries()) {
+        if (earlier[i]?.key !== unit.key) break;
+        shared += unit.tokens;
       }
       best = Math.max(best, shared);
     }

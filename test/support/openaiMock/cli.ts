@@ -31,8 +31,7 @@ const USAGE = 'Usage: node out/test/support/openaiMock/cli.js [--port N] [--late
 
 export function parseCliArgs(argv: string[]): CliArgs {
   const raw: Record<string, unknown> = {};
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
+  for (let i = 0, arg = argv[0]; arg !== undefined; arg = argv[++i]) {
     const eq = arg.indexOf('=');
     const name = eq > 0 ? arg.slice(0, eq) : arg;
     const inline = eq > 0 ? arg.slice(eq + 1) : undefined;
@@ -50,7 +49,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
   const parsed = CliArgs.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new Error(`Invalid --${issue.path.join('.')}: ${issue.message}.`);
+    throw new Error(issue ? `Invalid --${issue.path.join('.')}: ${issue.message}.` : USAGE);
   }
   return parsed.data;
 }

@@ -21,18 +21,19 @@ export function multipartBoundary(contentType: string | undefined): string | und
 function headerParam(header: string, name: string): string | undefined {
   // name="value" (with \" escapes) or name=token; filename* (RFC 5987) is decoded when present.
   const star = new RegExp(`;\\s*${name}\\*=([^']*)'[^']*'([^;]+)`, 'i').exec(header);
-  if (star) {
+  const starred = star?.[2]?.trim();
+  if (starred !== undefined) {
     try {
-      return decodeURIComponent(star[2].trim());
+      return decodeURIComponent(starred);
     } catch {
-      return star[2].trim();
+      return starred;
     }
   }
   const quoted = new RegExp(`;\\s*${name}="((?:[^"\\\\]|\\\\.)*)"`, 'i').exec(header);
   // Browsers and undici escape '"', CR and LF in names as %22, %0D, %0A (HTML form-data encoding).
-  if (quoted) return quoted[1].replace(/\\(.)/g, '$1').replace(/%22/g, '"').replace(/%0D/g, '\r').replace(/%0A/g, '\n');
+  if (quoted?.[1] !== undefined) return quoted[1].replace(/\\(.)/g, '$1').replace(/%22/g, '"').replace(/%0D/g, '\r').replace(/%0A/g, '\n');
   const bare = new RegExp(`;\\s*${name}=([^;\\s]+)`, 'i').exec(header);
-  return bare ? bare[1] : undefined;
+  return bare?.[1];
 }
 
 /** Splits a multipart body. Throws MultipartError when the body is malformed. */

@@ -19,7 +19,8 @@ const CRC_TABLE = (() => {
 
 function crc32(buf: Buffer): number {
   let c = 0xffffffff;
-  for (const byte of buf) c = CRC_TABLE[(c ^ byte) & 0xff] ^ (c >>> 8);
+  // The table has 256 entries and the index is masked to a byte, so every lookup is in range.
+  for (const byte of buf) c = (CRC_TABLE[(c ^ byte) & 0xff] ?? 0) ^ (c >>> 8);
   return (c ^ 0xffffffff) >>> 0;
 }
 
@@ -54,9 +55,7 @@ function addPattern(rgb: Buffer, width: number, height: number): void {
     for (let x = 0; x < width; x++) {
       if ((x + y) % 64 < 4) {
         const i = (y * width + x) * 3;
-        rgb[i] = Math.round(rgb[i] * 0.75);
-        rgb[i + 1] = Math.round(rgb[i + 1] * 0.75);
-        rgb[i + 2] = Math.round(rgb[i + 2] * 0.75);
+        for (const k of [i, i + 1, i + 2]) rgb[k] = Math.round(rgb.readUInt8(k) * 0.75);
       }
     }
   }
@@ -98,7 +97,7 @@ export async function editPng(files: UploadedFile[], size = EDIT_SIZE): Promise<
       const rgb = Buffer.alloc(size * size * 3);
       for (let i = 0; i < rgb.length; i++) {
         let sum = 0;
-        for (const layer of layers) sum += layer[i];
+        for (const layer of layers) sum += layer.readUInt8(i);
         rgb[i] = Math.round(sum / layers.length);
       }
       addPattern(rgb, size, size);

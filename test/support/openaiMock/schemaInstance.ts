@@ -77,7 +77,7 @@ function makeString(schema: JsonObject, name: string, ctx: Context): string {
     default: {
       const label = words(name);
       if (/(reasons?|rationale|justifications?|directions?|instructions?|summary|explanation|prompt|description|feedback|notes?|comments?|changes?)$/.test(label)) {
-        text = SENTENCES[ctx.variant % SENTENCES.length];
+        text = SENTENCES[ctx.variant % SENTENCES.length] ?? label;
       } else if (/\bid$/.test(label) || label === 'id') {
         text = `${label.replace(/\s+/g, '-')}-${ctx.variant + 1}`;
       } else {

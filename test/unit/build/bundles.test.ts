@@ -19,9 +19,9 @@ describe('production bundles', function () {
   let dir = '';
   let meta: Meta;
   const output = (name: string) => {
-    const key = Object.keys(meta.outputs).find((k) => k.endsWith(`/${name}`));
-    assert.ok(key, `${name} was built`);
-    return meta.outputs[key];
+    const built = Object.entries(meta.outputs).find(([k]) => k.endsWith(`/${name}`))?.[1];
+    assert.ok(built, `${name} was built`);
+    return built;
   };
   const from = (name: string, pattern: RegExp) =>
     Object.entries(output(name).inputs).filter(([f, v]) => pattern.test(f) && v.bytesInOutput > 0).reduce((a, [, v]) => a + v.bytesInOutput, 0);

@@ -73,8 +73,8 @@ describe('activation shell', () => {
         if (e.isDirectory()) walk(f);
         else if (f.endsWith('.ts')) {
           const text = readFileSync(f, 'utf8');
-          for (const m of text.matchAll(/export const (\w+_COMMAND)\b[^=]*= '([^']+)'/g)) constants.set(m[1], m[2]);
-          for (const m of text.matchAll(/registerCommand\(\s*('([^']+)'|\w+)/g)) calls.push(m[2] ?? m[1]);
+          for (const m of text.matchAll(/export const (\w+_COMMAND)\b[^=]*= '([^']+)'/g)) if (m[1] && m[2]) constants.set(m[1], m[2]);
+          for (const m of text.matchAll(/registerCommand\(\s*('([^']+)'|\w+)/g)) calls.push(m[2] ?? m[1] ?? '');
         }
       }
     };

@@ -32,7 +32,7 @@ describe('CLI: a brief-only review folder (validate / analyze)', function () {
     // The columns line up: every row's word count ends at the same column.
     const rows = text.stdout.split('\n').filter((l) => l.endsWith(' words'));
     assert.equal(rows.length, 2);
-    assert.equal(rows[0].length, rows[1].length, rows.join('\n'));
+    assert.equal(rows[0]?.length, rows[1]?.length, rows.join('\n'));
     const json = await run('analyze', root, '--json');
     assert.equal(json.code, 0, json.stderr);
     const parsed = JSON.parse(json.stdout) as { task: string; kendall: null; comments: { designer: string; words: number }[] };

@@ -123,7 +123,7 @@ describe('CLI: validate / analyze / import (spawned node process)', function () 
       assert.deepEqual(a.designers.map((d) => [d.id, d.weight]), [['ana', 2], ['ben', 1], ['chen', 1], ['dina', 1]]);
       assert.ok(a.kendall.w > 0.3 && a.kendall.w < 0.5, `sample W should show real disagreement, got ${a.kendall.w}`);
       assert.equal(a.kendall.df, 5);
-      assert.equal(a.borda[0].option, '1');
+      assert.equal(a.borda[0]?.option, '1');
       assert.match(r.stdout, /^\{\n {2}"options"/);
     });
 

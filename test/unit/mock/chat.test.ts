@@ -18,14 +18,15 @@ describe('mock OpenAI: chat completions with the real SDK', () => {
     const r = await client(mock.baseURL).chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Which one?' }] });
     assert.equal(r.object, 'chat.completion');
     assert.equal(r.model, 'gpt-4o');
-    assert.equal(r.choices[0].message.content, 'Image 2 wins.');
-    assert.equal(r.choices[0].finish_reason, 'stop');
+    assert.equal(r.choices[0]?.message.content, 'Image 2 wins.');
+    assert.equal(r.choices[0]?.finish_reason, 'stop');
     assert.deepEqual(
       { p: r.usage?.prompt_tokens, c: r.usage?.completion_tokens, t: r.usage?.total_tokens, cached: r.usage?.prompt_tokens_details?.cached_tokens },
       { p: 1200, c: 7, t: 1207, cached: 1024 },
     );
     assert.equal(mock.requests.length, 1);
     const req = mock.requests[0];
+    assert.ok(req);
     assert.equal(req.path, '/v1/chat/completions');
     assert.equal(req.headers.authorization, 'Bearer test-key');
     assert.ok(!JSON.stringify(req).includes('test-key'), 'the key is never serialised');
@@ -85,7 +86,7 @@ describe('mock OpenAI: chat completions with the real SDK', () => {
         { role: 'user', content: [{ type: 'text', text: 'Give your view.' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=', detail: 'low' } }] },
       ],
     });
-    const text = r.choices[0].message.content ?? '';
+    const text = r.choices[0]?.message.content ?? '';
     assert.match(text, /Image [123]/);
     assert.ok(text.length > 20 && text.length < 400, text);
   });
@@ -117,7 +118,7 @@ describe('mock OpenAI: chat completions with the real SDK', () => {
     mock.enqueue('chat', { kind: 'chat', content: 'queued' });
     const c = client(mock.baseURL);
     const ask = async (): Promise<string | null> =>
-      (await c.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] })).choices[0].message.content;
+      (await c.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] })).choices[0]?.message.content ?? null;
     assert.equal(await ask(), 'queued');
     assert.equal(await ask(), 'fallback #2');
     mock.setFallback(() => undefined);

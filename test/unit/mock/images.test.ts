@@ -37,8 +37,9 @@ describe('mock OpenAI: image edits', () => {
 
     assert.equal(mock.requests.length, 1);
     const req = mock.requests[0];
+    assert.ok(req);
     assert.equal(req.path, '/v1/images/edits');
-    assert.match(req.headers['content-type'], /^multipart\/form-data; boundary=/);
+    assert.match(req.headers['content-type'] ?? '', /^multipart\/form-data; boundary=/);
     assert.deepEqual(req.body, { model: 'gpt-image-1', prompt: 'Merge the label of the first with the colours of the second.' });
     assert.deepEqual(
       req.files.map((f) => [f.field, f.filename, f.contentType]),
@@ -47,7 +48,7 @@ describe('mock OpenAI: image edits', () => {
         ['image[]', 'option-2.webp', 'image/webp'],
       ],
     );
-    assert.ok(req.files[0].data.equals(red) && req.files[1].data.equals(blue), 'file bytes arrive unchanged');
+    assert.ok(req.files[0]?.data.equals(red) && req.files[1]?.data.equals(blue), 'file bytes arrive unchanged');
     assert.deepEqual(mock.specErrors(), []);
   });
 
@@ -61,7 +62,7 @@ describe('mock OpenAI: image edits', () => {
     const second = await c.images.edit({ model: 'gpt-image-1', prompt: 'p', image: await file() });
     const meta = await sharp(Buffer.from(second.data?.[0]?.b64_json ?? '', 'base64')).metadata();
     assert.deepEqual([meta.width, meta.height], [512, 512]);
-    assert.deepEqual(mock.requests[0].files.map((f) => f.field), ['image'], 'a single image goes as "image"');
+    assert.deepEqual(mock.requests[0]?.files.map((f) => f.field), ['image'], 'a single image goes as "image"');
   });
 
   it('flags an edit without a prompt as a spec violation', async () => {
@@ -70,6 +71,6 @@ describe('mock OpenAI: image edits', () => {
       (err: Error & { status?: number }) => err.status === 400 && /prompt/.test(err.message),
     );
     assert.equal(mock.specErrors().length, 1);
-    assert.match(mock.specErrors()[0], /^POST \/v1\/images\/edits: .*prompt/);
+    assert.match(mock.specErrors()[0] ?? '', /^POST \/v1\/images\/edits: .*prompt/);
   });
 });

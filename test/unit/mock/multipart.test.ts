@@ -26,8 +26,8 @@ describe('mock OpenAI: multipart parser', () => {
       ['image[]', 'a "quoted" name.png', 'image/png'],
       ['image[]', 'b.webp', 'image/webp'],
     ]);
-    assert.ok(parsed.files[0].data.equals(bytes));
-    assert.equal(parsed.files[1].data.toString(), 'second');
+    assert.ok(parsed.files[0]?.data.equals(bytes));
+    assert.equal(parsed.files[1]?.data.toString(), 'second');
   });
 
   it('reads quoted boundaries and refuses malformed bodies', () => {

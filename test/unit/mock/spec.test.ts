@@ -50,8 +50,8 @@ describe('mock OpenAI: request validation against the official spec', () => {
     assert.equal(body.error.code, 'spec_violation');
     assert.match(body.error.message, /messages/);
     assert.equal(mock.specErrors().length, 1);
-    assert.match(mock.specErrors()[0], /^POST \/v1\/chat\/completions: body must have required property 'messages'/);
-    assert.deepEqual(mock.requests[0].validationErrors.length, 1);
+    assert.match(mock.specErrors()[0] ?? '', /^POST \/v1\/chat\/completions: body must have required property 'messages'/);
+    assert.deepEqual(mock.requests[0]?.validationErrors.length, 1);
   });
 
   it('catches deeper mistakes: an unknown role, a wrong content part, a bad response_format', async () => {
@@ -69,8 +69,8 @@ describe('mock OpenAI: request validation against the official spec', () => {
   it('flags invalid JSON and a wrong content type', async () => {
     assert.equal((await post(mock.baseURL, '{"model": ')).status, 400);
     assert.equal((await post(mock.baseURL, JSON.stringify({ model: 'm', messages: [] }), 'text/plain')).status, 400);
-    assert.match(mock.specErrors()[0], /not valid JSON/);
-    assert.match(mock.specErrors()[1], /content-type text\/plain/);
+    assert.match(mock.specErrors()[0] ?? '', /not valid JSON/);
+    assert.match(mock.specErrors()[1] ?? '', /content-type text\/plain/);
   });
 
   it('with strict = false, records the violation but still answers', async () => {
@@ -78,9 +78,9 @@ describe('mock OpenAI: request validation against the official spec', () => {
     mock.enqueue('chat', { kind: 'chat', content: 'served anyway' });
     const res = await post(mock.baseURL, JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user' }] }));
     assert.equal(res.status, 200);
-    assert.equal(((await res.json()) as { choices: Array<{ message: { content: string } }> }).choices[0].message.content, 'served anyway');
+    assert.equal(((await res.json()) as { choices: Array<{ message: { content: string } }> }).choices[0]?.message.content, 'served anyway');
     assert.ok(mock.specErrors().length >= 1);
-    assert.equal(mock.requests[0].validationErrors.length, mock.specErrors().length);
+    assert.equal(mock.requests[0]?.validationErrors.length, mock.specErrors().length);
     assert.ok(mock.specErrors().every((e) => e.startsWith('POST /v1/chat/completions: body/messages/0')), mock.specErrors().join('\n'));
   });
 

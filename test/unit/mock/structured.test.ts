@@ -71,7 +71,7 @@ describe('mock OpenAI: JSON instances generated from a schema', () => {
       const c = client(mock.baseURL);
       const response_format = { type: 'json_schema' as const, json_schema: { name: 'remix', strict: true, schema: remixSchema } };
       const r = await c.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Decide.' }], response_format });
-      assertValid(remixSchema, JSON.parse(r.choices[0].message.content ?? ''));
+      assertValid(remixSchema, JSON.parse(r.choices[0]?.message.content ?? ''));
       const stream = await c.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Decide.' }], response_format, stream: true });
       let text = '';
       let pieces = 0;
@@ -84,7 +84,7 @@ describe('mock OpenAI: JSON instances generated from a schema', () => {
       assert.ok(pieces > 3, `JSON streams in pieces (${pieces})`);
       mock.enqueue('chat', { kind: 'json', value: { top: ['x'] } });
       const scripted = await c.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Decide.' }], response_format });
-      assert.deepEqual(JSON.parse(scripted.choices[0].message.content ?? ''), { top: ['x'] });
+      assert.deepEqual(JSON.parse(scripted.choices[0]?.message.content ?? ''), { top: ['x'] });
       assert.deepEqual(mock.specErrors(), []);
     } finally {
       await mock.close();

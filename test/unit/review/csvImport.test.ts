@@ -34,7 +34,8 @@ describe('importRankingsCsv', () => {
     assert.deepEqual(r.written, ['rankings/ana-ruiz.yaml', 'rankings/jose-nunez.yaml', 'rankings/third.yaml']);
     const loaded = await loadReview(root);
     assert.deepEqual(loaded.diagnostics, []);
-    const [ana, jose, third] = loaded.review!.designers;
+    const [ana, jose, third] = loaded.review?.designers ?? [];
+    assert.ok(ana && jose && third, 'three designers');
     assert.deepEqual([ana.name, ana.role, ana.weight], ['Ana Ruiz', 'Art Director', 2]);
     assert.deepEqual(ana.entries.map((e) => [e.option, e.rank, e.justification]), [['1', 1, 'Bold, warm'], ['2', 2, 'Two\nlines'], ['3', 3, 'Flat']]);
     assert.deepEqual(jose.entries.map((e) => e.option), ['2', '1', '3'], 'entries are written best first');

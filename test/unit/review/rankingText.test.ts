@@ -49,7 +49,9 @@ describe('validateRankingText', () => {
 
   it('an entry that is not a group of fields → error at the entry', () => {
     const r = validateRankingText('designer: A\nranking:\n  - "1"\n', 'rankings/a.yaml', ['1'], 'yaml');
-    assert.equal(formatDiagnostic(r.diagnostics[1]), 'rankings/a.yaml:3:5: error: Entry 1 of the ranking must have option:, rank: and justification: (found "1").');
+    const second = r.diagnostics[1];
+    assert.ok(second, 'a second diagnostic');
+    assert.equal(formatDiagnostic(second), 'rankings/a.yaml:3:5: error: Entry 1 of the ranking must have option:, rank: and justification: (found "1").');
   });
 
   it('ranking: that is not a list → error at the value', () => {
@@ -65,8 +67,8 @@ describe('validateRankingText', () => {
       'rankings/a.json:1:36: error: This is not valid JSON: Remove the comma before "]": JSON does not allow a trailing comma.',
     ]);
     const unclosed = validateRankingText('{\n  "designer": "A\n}', 'rankings/a.json', ['1'], 'json');
-    assert.equal(unclosed.diagnostics[0].line, 2);
-    assert.match(unclosed.diagnostics[0].message, /cannot run over a line break/);
+    assert.equal(unclosed.diagnostics[0]?.line, 2);
+    assert.match(unclosed.diagnostics[0]?.message ?? '', /cannot run over a line break/);
   });
 
   it('a UTF-8 byte-order mark is fine', () => {
@@ -135,7 +137,7 @@ describe('schemas/ranking.schema.json', () => {
     const s = schema as { $schema: string; defaultSnippets: unknown[]; properties: Record<string, { markdownDescription?: string }> };
     assert.equal(s.$schema, 'http://json-schema.org/draft-07/schema#');
     assert.ok(s.defaultSnippets.length > 0);
-    for (const key of ['designer', 'role', 'weight', 'ranking']) assert.ok(s.properties[key].markdownDescription, key);
+    for (const key of ['designer', 'role', 'weight', 'ranking']) assert.ok(s.properties[key]?.markdownDescription, key);
   });
 });
 

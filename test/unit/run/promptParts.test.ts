@@ -127,8 +127,10 @@ describe('prompts recorded as parts: small records, every prompt exact', functio
     const few = await readPromptParts(root, record.id);
     assert.throws(() => onDisk.prompts.forEach((p) => rebuildPrompt(onDisk, p.id, few)), /refers to lines \d+–\d+ of prompts\.jsonl, which has 2/);
     // a base that is not an earlier prompt
-    const looped = { prompts: [{ ...onDisk.prompts[0]!, base: { prompt: onDisk.prompts[0]!.id, messages: 1 } }] };
-    assert.throws(() => rebuildPrompt(looped, looped.prompts[0].id, parts), /is not an earlier prompt/);
+    const [first] = onDisk.prompts;
+    assert.ok(first);
+    const looped = { prompts: [{ ...first, base: { prompt: first.id, messages: 1 } }] };
+    assert.throws(() => rebuildPrompt(looped, first.id, parts), /is not an earlier prompt/);
   });
 
   it('a prompts.jsonl that leads out of the review is refused in words: nothing read from it or written through it', async () => {

@@ -7,17 +7,14 @@ import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { MockOpenAI } from '../../support/openaiMock';
-import { startRun } from '../../../src/core/run/runner';
-import { readRunRecord, writeRunRecord } from '../../../src/core/record/store';
+import { readRunRecord } from '../../../src/core/record/store';
 import { castVote, VoteError } from '../../../src/core/evaluation/votes/cast';
 import { loadVotes } from '../../../src/core/evaluation/votes/voteFile';
 import { tallyAll } from '../../../src/core/evaluation/votes/tally';
 import { sharedPrefix } from '../../../src/core/discussion/prompts';
 import { compareRun } from '../../../src/core/evaluation/compare';
-import { makeReview } from '../run/fixtures';
-import { clientFor, useEngineMock } from '../run/helpers';
-
-const QUESTION = 'Warm or cool palette?';
+import { useEngineMock } from '../run/helpers';
+import { QUESTION, forkedRun } from './forkedRun';
 
 describe('votes on a fork: files, tally and the team decision', function () {
   this.timeout(120_000);
@@ -28,24 +25,10 @@ describe('votes on a fork: files, tally and the team decision', function () {
     cacheDir = dir;
   });
 
-  /** A completed 2-round run of 3 designers (d1 the lead) whose round 1 made r1a (warm) and r1b (cool) as a fork. */
-  async function forkedRun(): Promise<{ root: string; runId: string }> {
-    const root = await makeReview({ options: 4, designers: 3 });
-    await fs.writeFile(path.join(root, 'review.yaml'), 'lead: d1\nremixesPerIteration: 2\n');
-    const r = await startRun({ reviewRoot: root, client: clientFor(mock), cacheDir, settings: { iterations: 2, turnsPerAgent: 1 } });
-    assert.equal(r.status, 'completed', r.error);
-    const record = await readRunRecord(root, r.id);
-    const it1 = record.iterations[0]!;
-    it1.decisionPoints = [{ question: QUESTION, positions: [{ position: 'warm palette', heldBy: ['d1', 'd2'] }, { position: 'cool palette', heldBy: ['d3'] }] }];
-    const [a, b] = it1.remixes!;
-    a!.fork = { question: QUESTION, position: 'warm palette', decisionPoint: 1 };
-    b!.fork = { question: QUESTION, position: 'cool palette', decisionPoint: 1 };
-    await writeRunRecord(root, record, { validate: true });
-    return { root, runId: r.id };
-  }
+  const forked = () => forkedRun(mock, cacheDir);
 
   it('every member votes (id or letter): the tally, then one via-human decision with voters and counts, carried into later prompts', async () => {
-    const { root, runId } = await forkedRun();
+    const { root, runId } = await forked();
     const first = await castVote({ reviewRoot: root, runId, as: 'd1', decisionPoint: 1, choice: 'r1a' });
     assert.equal(first.file, `runs/${runId}/votes/d1.yaml`);
     assert.match(first.note, /^1 of 3 have voted \(warm palette 1, cool palette 0\); waiting for d2, d3\.$/);
@@ -72,7 +55,7 @@ describe('votes on a fork: files, tally and the team decision', function () {
   });
 
   it('refused: someone not on the team, a side of no fork, a point without a fork; the lead closes a split vote', async () => {
-    const { root, runId } = await forkedRun();
+    const { root, runId } = await forked();
     await assert.rejects(castVote({ reviewRoot: root, runId, as: 'zoe', decisionPoint: 1, choice: 'r1a' }), (e: Error) => e instanceof VoteError && /"zoe" is not on the team/.test(e.message));
     await assert.rejects(castVote({ reviewRoot: root, runId, as: 'd2', decisionPoint: 1, choice: 'r2' }), /"r2" is not a side of this fork; choose r1a \(a\) = warm palette, r1b \(b\) = cool palette\./);
     await assert.rejects(castVote({ reviewRoot: root, runId, as: 'd2', decisionPoint: 2, choice: 'a' }), /Round 1 of run .* has no fork at decision point 2\./);
@@ -85,7 +68,7 @@ describe('votes on a fork: files, tally and the team decision', function () {
   });
 
   it('vote files are checked at their lines: another fork\'s letter, two votes for one question, a point without a fork, someone not on the team', async () => {
-    const { root, runId } = await forkedRun();
+    const { root, runId } = await forked();
     const dir = path.join(root, 'runs', runId, 'votes');
     await fs.mkdir(dir, { recursive: true });
     await fs.writeFile(path.join(dir, 'd2.yaml'), 'designer: d2\nvotes:\n  - iteration: 1\n    decisionPoint: 1\n    choice: r2\n  - iteration: 1\n    decisionPoint: 3\n    choice: r1a\n');

@@ -6,8 +6,9 @@
  */
 import { h, muted, replaceChildren, section } from '../dom';
 import type { ViewContext } from '../context';
-import type { PanelFeedback } from '../../../src/protocol/panel';
+import type { PanelFeedback, SaveFeedbackReply } from '../../../src/protocol/panel';
 import { RATING_WORDING, SURVEY_QUESTIONS, SURVEY_WORDING, type SurveyQuestion } from '../../../src/core/evaluation/feedbackWords';
+import { errorMessage } from '../../../src/core/kernel/errors';
 
 interface ValueElement extends HTMLElement {
   value: string;
@@ -104,8 +105,7 @@ export class FeedbackPanel {
     const merged = { ...current, [messageId]: { ...current[messageId], score } };
     const ratings = Object.entries(merged).map(([message, r]) => ({ message, score: r.score, ...(r.comment ? { comment: r.comment } : {}) }));
     this.status.textContent = 'Saving…';
-    const reply = await ctx.host.saveFeedback({ type: 'saveRatings', runId, designer: me, ratings });
-    this.status.textContent = reply.ok ? `Saved ${reply.file ?? ''}.` : `Not saved: ${reply.message ?? ''}`;
+    this.status.textContent = await saved(ctx.host.request('saveRatings', { runId, designer: me, ratings }));
   }
 
   private renderSurvey(ctx: ViewContext, me: string | undefined, fb: PanelFeedback | undefined): void {
@@ -141,16 +141,14 @@ export class FeedbackPanel {
         onclick: async () => {
           this.status.textContent = 'Saving…';
           const d = this.surveyDraft;
-          const reply = await ctx.host.saveFeedback({
-            type: 'saveSurvey',
+          this.status.textContent = await saved(ctx.host.request('saveSurvey', {
             runId: run.id,
             designer: me,
             ...(d.representative ? { representative: d.representative } : {}),
             ...(d.clarity ? { clarity: d.clarity } : {}),
             ...(d.satisfied ? { satisfied: d.satisfied } : {}),
             ...(d.comment?.trim() ? { comment: d.comment } : {}),
-          });
-          this.status.textContent = reply.ok ? `Saved ${reply.file ?? ''}.` : `Not saved: ${reply.message ?? ''}`;
+          }));
         },
       },
       'Save answers',
@@ -166,5 +164,15 @@ export class FeedbackPanel {
         h('div', { class: 'tf-actions' }, save),
       ),
     );
+  }
+}
+
+/** What became of a save of ratings or answers, in words: the file written, or why not (no answer is a why not too). */
+async function saved(reply: Promise<SaveFeedbackReply>): Promise<string> {
+  try {
+    const r = await reply;
+    return r.ok ? `Saved ${r.file ?? ''}.` : `Not saved: ${r.message ?? ''}`;
+  } catch (e) {
+    return `Not saved: ${errorMessage(e)}`;
   }
 }

@@ -6,7 +6,8 @@
  */
 import { h, replaceChildren } from '../dom';
 import type { ViewContext } from '../context';
-import type { PanelRunEvent, PeopleReply, WaitingFor } from '../../../src/protocol/panel';
+import type { PanelRequests, PanelRunEvent, WaitingFor } from '../../../src/protocol/panel';
+import { errorMessage } from '../../../src/core/kernel/errors';
 
 interface ValueElement extends HTMLElement {
   value: string;
@@ -20,8 +21,6 @@ export class PeopleBox {
   private draft = '';
   private waitingFor: WaitingFor | undefined;
   private pins = new Set<string>();
-  private nextRequest = 1;
-  private readonly pending = new Map<number, string>();
   private result: { ok: boolean; message: string; what?: string } | undefined;
 
   render(ctx: ViewContext): void {
@@ -62,14 +61,6 @@ export class PeopleBox {
     }
   }
 
-  onResult(reply: PeopleReply): void {
-    const what = this.pending.get(reply.requestId);
-    this.pending.delete(reply.requestId);
-    if (what === 'say' && reply.ok) this.draft = '';
-    this.result = { ok: reply.ok, message: reply.message, ...(what ? { what } : {}) };
-    this.draw();
-  }
-
   /** Who speaks or pins: the person the run waits for, else the one chosen, else the lead-less first designer. */
   currentSpeaker(): string {
     const designers = this.ctx?.state.review?.designers ?? [];
@@ -88,17 +79,24 @@ export class PeopleBox {
       'data-message': messageId,
       onclick: () => {
         const pinned = this.pins.has(messageId);
-        this.send({ type: 'pin', runId: run.id, message: messageId, as: this.currentSpeaker(), ...(pinned ? { remove: true } : {}) });
+        this.send('pin', { runId: run.id, message: messageId, as: this.currentSpeaker(), ...(pinned ? { remove: true } : {}) });
       },
     });
     markPin(button, this.pins.has(messageId));
     return button;
   }
 
-  private send(m: { type: 'say'; runId: string; as: string; text: string } | { type: 'pin'; runId: string; message: string; as: string; remove?: boolean }): void {
-    const requestId = this.nextRequest++;
-    this.pending.set(requestId, m.type);
-    this.ctx?.host.post({ ...m, requestId });
+  /** Says or pins through the host's request channel; what came of it (or that nothing answered) is shown under the input. */
+  private send<K extends 'say' | 'pin'>(kind: K, params: PanelRequests[K]['params']): void {
+    const host = this.ctx?.host;
+    if (!host) return;
+    host.request(kind, params).then(
+      (reply) => {
+        if (kind === 'say' && reply.ok) this.draft = '';
+        this.result = { ok: reply.ok, message: reply.message, what: kind };
+      },
+      (e: unknown) => (this.result = { ok: false, message: errorMessage(e), what: kind }),
+    ).finally(() => this.draw());
   }
 
   private draw(): void {
@@ -140,7 +138,7 @@ export class PeopleBox {
     const submit = (): void => {
       const value = text.value.trim();
       if (!value) return;
-      this.send({ type: 'say', runId: run.id, as: this.currentSpeaker(), text: value });
+      this.send('say', { runId: run.id, as: this.currentSpeaker(), text: value });
     };
     text.addEventListener('keydown', (e: KeyboardEvent) => {
       if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) submit();

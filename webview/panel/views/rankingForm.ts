@@ -9,6 +9,7 @@ import type { ViewContext } from '../context';
 import type { PanelDiagnostic } from '../../../src/protocol/panel';
 import { readDraft, draftFromDesigner, draftProblems, emptyDraft, moveItem, normalizeDraft, ranksOf, toRanking, type Draft } from '../rankingDraft';
 import { thumb } from './thumb';
+import { errorMessage } from '../../../src/core/kernel/errors';
 
 interface ValueElement extends HTMLElement {
   value: string;
@@ -248,7 +249,7 @@ export class RankingForm {
     this.saving = true;
     replaceChildren(this.feedback, h('p', { class: 'tf-muted' }, 'Saving…'));
     try {
-      const reply = await this.ctx.host.saveRanking({
+      const reply = await this.ctx.host.request('saveRanking', {
         ...(draft.designerId ? { designerId: draft.designerId } : {}),
         designer: draft.designer.trim(),
         ...(draft.role.trim() ? { role: draft.role.trim() } : {}),
@@ -260,6 +261,9 @@ export class RankingForm {
         this.designersKey = '';
         this.persist();
       }
+    } catch (e) {
+      // No answer from the extension (or one that does not answer this save): said like a refusal, the draft kept.
+      this.showDiagnostics([{ file: 'rankings', line: 0, column: 0, severity: 'error', message: errorMessage(e) }], false);
     } finally {
       this.saving = false;
     }

@@ -2,14 +2,21 @@
  * `vote`: one member's vote on a fork, and the lead's close (issue 33). The vote goes into the member's own votes file
  * (a later vote on the same question replaces theirs); when every member has voted (or the lead closes), the decision is
  * written into that fork round's `decisions` in run.json under the run's lock — also on a completed run. A run another
- * process is driving keeps its record: the vote is saved and the decision waits for the next vote or close.
+ * process is driving keeps its record: the vote is saved and the decision waits for the next vote or close. Under
+ * `hierarchy: lead-decides` the lead may decide in person: their close with a choice records that side (`by` the lead,
+ * `via: human`), whatever the counts. Votes count only as their author (authorship.ts) wherever the team names git e-mails.
+ * The CLI and the panel both vote through `castVote`.
  */
 import { loadReview } from '../../review/loadReview';
 import { readRunRecord, writeRunRecord } from '../../record/store';
 import { acquireRunLock, RunDrivenError } from '../../record/lock';
+import { recordFile } from '../../record/paths';
+import type { RunRecord } from '../../record/record';
+import { discussionOf } from '../../settings/discussionSettings';
 import { forkOf, lastForkedIteration, sideOf, type Fork } from './forks';
-import { loadVotes, writeVotes, type Vote } from './voteFile';
-import { countsText, recordDecision, tallyFork, type Decision, type ForkTally } from './tally';
+import { loadVotes, votesRel, writeVotes, type Vote } from './voteFile';
+import { countsText, recordDecision, tallyFork, type Close, type Decision, type ForkTally } from './tally';
+import { voteAuthorCheck, type AuthorCheck } from './authorship';
 
 export class VoteError extends Error {
   constructor(message: string) {
@@ -28,14 +35,23 @@ export interface VoteRequest {
   /** The fork's remix id or letter; may be left out when closing. */
   choice?: string;
   close?: boolean;
+  /**
+   * The run may be driven on another machine (`vote --sync`): a record that says running or waiting is left to its
+   * driver (the local lock cannot see a driver elsewhere); the vote is saved and the decision waits.
+   */
+  shared?: boolean;
 }
 
 export interface VoteOutcome {
   file?: string;
+  /** run.json (review-relative) when the decision was written into it. */
+  recordFile?: string;
   tally: ForkTally;
   decision?: Decision;
   /** One sentence on where the vote stands. */
   note: string;
+  /** Said before the note when the member's votes file was last committed by someone else and is replaced. */
+  replaced?: string;
 }
 
 export async function castVote(q: VoteRequest): Promise<VoteOutcome> {
@@ -50,44 +66,62 @@ export async function castVote(q: VoteRequest): Promise<VoteOutcome> {
   if (iteration === undefined) throw new VoteError(`Run ${record.id} has no fork to vote on.`);
   const fork = forkOf(record, iteration, q.decisionPoint);
   if (!fork) throw new VoteError(`Round ${iteration} of run ${record.id} has no fork at decision point ${q.decisionPoint}.`);
-  let file: string | undefined;
-  if (q.choice !== undefined) file = await saveVote(q, record, fork);
+  const authored = await voteAuthorCheck(q.reviewRoot, loaded.review.config);
+  let saved: { file: string; replaced?: string } | undefined;
+  if (q.choice !== undefined) saved = await saveVote(q, record, fork, authored);
   else if (!q.close) throw new VoteError('Give your choice: the fork\'s remix id or letter.');
-  const { members } = await loadVotes(q.reviewRoot, record, team);
+  const mine = saved ? { file: saved.file, ...(saved.replaced ? { replaced: saved.replaced } : {}) } : {};
+  const { members } = await loadVotes(q.reviewRoot, record, team, authored);
   const tally = tallyFork(record, fork, members, team);
   const due = q.close || tally.missing.length === 0;
-  if (!due || tally.decided) return { ...(file ? { file } : {}), tally, note: tally.decided ? `"${fork.question}" was already decided; the vote is kept.` : `${tally.voters.length} of ${team.length} have voted (${countsText(tally.counts)}); waiting for ${tally.missing.join(', ')}.` };
+  if (!due || tally.decided) return { ...mine, tally, note: tally.decided ? `"${fork.question}" was already decided; the vote is kept.` : `${tally.voters.length} of ${team.length} have voted (${countsText(tally.counts)}); waiting for ${tally.missing.join(', ')}.` };
+  const close = q.close ? closeOf(q, record, fork) : undefined;
+  const waits = `so the decision is not written now; vote again or close the vote once it stops.`;
+  if (q.shared && (record.status === 'running' || record.status === 'waiting')) {
+    return { ...mine, tally, note: `Run ${record.id} is ${record.status} (its driver may be on another machine), ${waits}` };
+  }
   let lock;
   try {
     lock = await acquireRunLock(q.reviewRoot, record.id);
   } catch (err) {
     if (!(err instanceof RunDrivenError)) throw err;
-    return { ...(file ? { file } : {}), tally, note: `Run ${record.id} is being driven by another process, so the decision is not written now; vote again or close the vote once it stops.` };
+    return { ...mine, tally, note: `Run ${record.id} is being driven by another process, ${waits}` };
   }
   try {
     const fresh = await readRunRecord(q.reviewRoot, record.id);
     const t = tallyFork(fresh, fork, members, team);
-    const made = recordDecision(fresh, t, q.close ? q.as : undefined);
+    const made = recordDecision(fresh, t, close);
     if (typeof made === 'string') {
       if (q.close) throw new VoteError(made);
-      return { ...(file ? { file } : {}), tally: t, note: made };
+      return { ...mine, tally: t, note: made };
     }
     fresh.updatedAt = new Date().toISOString();
     await writeRunRecord(q.reviewRoot, fresh, { validate: true });
-    return { ...(file ? { file } : {}), tally: t, decision: made, note: `Decided: ${made.decision} (${countsText(t.counts)}); the next refinement carries it.` };
+    const how = close?.inPerson !== undefined ? `the lead's decision in person; votes: ${countsText(t.counts)}` : countsText(t.counts);
+    return { ...mine, recordFile: recordFile(record.id), tally: t, decision: made, note: `Decided: ${made.decision} (${how}); the next refinement carries it.` };
   } finally {
     await lock.release();
   }
 }
 
-async function saveVote(q: VoteRequest, record: Awaited<ReturnType<typeof readRunRecord>>, fork: Fork): Promise<string> {
-  const side = sideOf(fork, q.choice!);
+/** The lead's close: the count's winner, or under `lead-decides` with a choice, the side the lead chose in person. */
+function closeOf(q: VoteRequest, record: RunRecord, fork: Fork): Close {
+  const inPerson = discussionOf(record.settings).hierarchy === 'lead-decides' && q.choice !== undefined ? sideOf(fork, q.choice)?.position : undefined;
+  return { by: q.as, ...(inPerson !== undefined ? { inPerson } : {}) };
+}
+
+async function saveVote(q: VoteRequest, record: RunRecord, fork: Fork, authored: AuthorCheck | undefined): Promise<{ file: string; replaced?: string }> {
+  const side = sideOf(fork, q.choice ?? '');
   if (!side) throw new VoteError(`"${q.choice}" is not a side of this fork; choose ${fork.sides.map((s) => `${s.id}${s.letter ? ` (${s.letter})` : ''} = ${s.position}`).join(', ')}.`);
-  const { members, diagnostics } = await loadVotes(q.reviewRoot, record, [q.as]);
-  const mine = members.find((m) => m.designer === q.as);
-  const own = diagnostics.find((d) => d.severity === 'error' && d.file.endsWith(`/${q.as}.yaml`));
+  const { members, diagnostics, unauthored } = await loadVotes(q.reviewRoot, record, [q.as], authored);
+  const rel = votesRel(record.id, q.as);
+  // A file of theirs that someone else committed is not theirs: their vote replaces it whole (nothing of it is kept).
+  const forged = unauthored.get(rel);
+  const mine = forged === undefined ? members.find((m) => m.designer === q.as) : undefined;
+  const own = forged === undefined ? diagnostics.find((d) => d.severity === 'error' && d.file === rel) : undefined;
   if (own) throw new VoteError(`Your votes file has a problem; fix it first: ${own.file}:${own.line}:${own.column}: ${own.message}`);
   const votes: Vote[] = (mine?.votes ?? []).filter((v) => !(v.iteration === fork.iteration && v.decisionPoint === fork.decisionPoint));
   votes.push({ iteration: fork.iteration, decisionPoint: fork.decisionPoint, choice: side.id });
-  return writeVotes(q.reviewRoot, record, q.as, votes);
+  const file = await writeVotes(q.reviewRoot, record, q.as, votes);
+  return { file, ...(forged !== undefined ? { replaced: `${rel} was not yours as committed (${forged}); it now holds your vote alone.` } : {}) };
 }

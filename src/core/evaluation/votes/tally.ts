@@ -60,18 +60,31 @@ export function tallyAll(record: Pick<RunRecord, 'iterations'>, members: readonl
   return forksOf(record).map((f) => tallyFork(record, f, members, team));
 }
 
+/** Who ends a vote before everyone has voted: the lead, by closing it — or, under `hierarchy: lead-decides`, by choosing a side in person. */
+export interface Close {
+  /** The lead's designer id. */
+  by: string;
+  /** Under `lead-decides`: the position the lead chose in person (it wins whatever the counts). */
+  inPerson?: string;
+}
+
 /**
- * Records the decision of a tally on its round when it is due: everyone voted (`by: "team"`), or `closedBy` (the lead) closes
- * it. Returns the decision added, or a sentence saying why nothing was recorded. Never records one question twice.
+ * Records the decision of a tally on its round when it is due: everyone voted (`by: "team"`), or the lead closes it (`by`:
+ * the lead; the count's winner, or under `lead-decides` the side the lead chose in person). Returns the decision added, or a
+ * sentence saying why nothing was recorded. Never records one question twice.
  */
-export function recordDecision(record: RunRecord, t: ForkTally, closedBy?: string, at = new Date().toISOString()): Decision | string {
+export function recordDecision(record: RunRecord, t: ForkTally, close?: Close, at = new Date().toISOString()): Decision | string {
   const it = record.iterations.find((x) => x.index === t.iteration);
   if (!it) return `Round ${t.iteration} is not in this run.`;
   const already = decisionOn(it, t.question);
   if (already) return `"${t.question}" is already decided: ${already.decision}.`;
-  if (t.missing.length && !closedBy) return `Waiting for ${t.missing.join(', ')} to vote on "${t.question}".`;
-  if (!t.leader) return t.voters.length ? `The vote on "${t.question}" is tied (${countsText(t.counts)}); another vote must break the tie.` : `Nobody has voted on "${t.question}" yet.`;
-  const decision: Decision = { question: t.question, decision: t.leader, by: closedBy ?? 'team', via: 'human', at, voters: [...t.voters], counts: { ...t.counts } };
+  if (t.missing.length && !close) return `Waiting for ${t.missing.join(', ')} to vote on "${t.question}".`;
+  const side = close?.inPerson ?? t.leader;
+  if (side === null || side === undefined) {
+    return t.voters.length ? `The vote on "${t.question}" is tied (${countsText(t.counts)}); another vote must break the tie.` : `Nobody has voted on "${t.question}" yet.`;
+  }
+  if (!Object.hasOwn(t.counts, side)) return `"${side}" is not a side of "${t.question}".`;
+  const decision: Decision = { question: t.question, decision: side, by: close?.by ?? 'team', via: 'human', at, voters: [...t.voters], counts: { ...t.counts } };
   it.decisions = [...(it.decisions ?? []), decision];
   return decision;
 }

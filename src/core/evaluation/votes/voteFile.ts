@@ -16,6 +16,7 @@ import { runRel } from '../../rerank/paths';
 import type { RunRecord } from '../../record/record';
 import { checkDesigner, designerIdOfFile, pairOf, parseMap, readFeedback, shownValue, teamProblem, unknownFields, valuePos, yamlFiles } from '../feedback';
 import { forkOf } from './forks';
+import type { AuthorCheck } from './authorship';
 
 export interface Vote {
   iteration: number;
@@ -84,14 +85,30 @@ export function checkVotesText(text: string, file: string, record: Pick<RunRecor
   return { votes: { designer, file, votes }, diagnostics };
 }
 
-/** Every valid votes file of a run (files named after anyone not on `team` refused), plus the diagnostics (capped per file). */
-export async function loadVotes(root: string, record: RunRecord, team?: readonly string[]): Promise<{ members: MemberVotes[]; diagnostics: Diagnostic[] }> {
+/**
+ * Every valid votes file of a run (files named after anyone not on `team` refused, and with `authored` those whose last
+ * commit is not their member's: see authorship.ts), plus the diagnostics (capped per file) and the files refused for
+ * their author (review-relative path → why).
+ */
+export async function loadVotes(
+  root: string,
+  record: RunRecord,
+  team?: readonly string[],
+  authored?: AuthorCheck,
+): Promise<{ members: MemberVotes[]; diagnostics: Diagnostic[]; unauthored: Map<string, string> }> {
   const diagnostics: Diagnostic[] = [];
   const members: MemberVotes[] = [];
+  const unauthored = new Map<string, string>();
   for (const f of await yamlFiles(root, votesRel(record.id), diagnostics)) {
     const notOurs = teamProblem(f, team);
     if (notOurs) {
       diagnostics.push(notOurs);
+      continue;
+    }
+    const forged = await authored?.(f.rel, f.id);
+    if (forged !== undefined) {
+      unauthored.set(f.rel, forged);
+      diagnostics.push(error(f.rel, `These votes are not counted: ${forged}; each member votes only as themselves.`, 1, 1));
       continue;
     }
     const text = await readFeedback(root, f.rel, 'votes', diagnostics);
@@ -100,7 +117,7 @@ export async function loadVotes(root: string, record: RunRecord, team?: readonly
     for (const d of r.diagnostics) diagnostics.push(d);
     if (r.votes) members.push(r.votes);
   }
-  return { members, diagnostics: capKindDiagnostics(diagnostics, 'votes') };
+  return { members, diagnostics: capKindDiagnostics(diagnostics, 'votes'), unauthored };
 }
 
 /** Writes a member's votes (validated against the record first; throws with the first problem). */

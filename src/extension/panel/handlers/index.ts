@@ -1,0 +1,56 @@
+/**
+ * Routes each message of the review panel's webview to its area's handler: a request (src/protocol/requests.ts) to one
+ * that answers it exactly once, with a reply checked against the request's declared reply schema; anything else to one
+ * that acts. Workspace Trust is asked first, in one place (../trust.ts).
+ */
+import { PANEL_REQUESTS, isRequestKind, type RequestKind, type RequestMessage, type WebviewMessage } from '../../../protocol/panel';
+import { untrustedRefusal } from '../trust';
+import type { CommandHandler, PanelActions, RequestHandler } from './context';
+import { briefHandlers } from './brief';
+import { pageHandlers } from './page';
+import { peopleHandlers } from './people';
+import { runHandlers } from './run';
+import { savingHandlers } from './saving';
+
+type CommandType = Exclude<WebviewMessage['type'], RequestKind>;
+
+/** Every message that is not a request, by type (the Record is complete: a new message type needs its handler). */
+const COMMAND_HANDLERS: { [T in CommandType]: CommandHandler<T> } = { ...pageHandlers, ...runHandlers, ...briefHandlers };
+/** Every request, by kind. */
+const REQUEST_HANDLERS: { [K in RequestKind]: RequestHandler<K> } = { ...savingHandlers, ...peopleHandlers };
+
+export async function dispatch(m: WebviewMessage, panel: PanelActions): Promise<void> {
+  const refusal = untrustedRefusal(m, panel.services.log);
+  if (refusal) {
+    panel.post(refusal);
+    return;
+  }
+  if (isRequestKind(m.type)) {
+    await answerRequest(m as RequestMessage, panel);
+    return;
+  }
+  const handler = COMMAND_HANDLERS[m.type as CommandType] as CommandHandler<CommandType>;
+  await handler(m as Parameters<typeof handler>[0], panel);
+}
+
+/** Runs a request's handler; its one reply is checked against the declared schema before it is posted. */
+async function answerRequest(m: RequestMessage, panel: PanelActions): Promise<void> {
+  const kind = m.type;
+  const declared = PANEL_REQUESTS[kind];
+  let answered = false;
+  const answer = (reply: unknown): void => {
+    const checked = declared.reply.safeParse(reply);
+    if (answered || !checked.success || checked.data.requestId !== m.requestId) {
+      panel.services.log.error(`The review panel's answer to ${kind} ${answered ? 'came twice' : 'does not match its schema'}: not sent.`);
+      return;
+    }
+    answered = true;
+    panel.post(checked.data);
+  };
+  const handler = REQUEST_HANDLERS[kind] as RequestHandler<RequestKind>;
+  try {
+    await handler(m, panel, answer);
+  } finally {
+    if (!answered) panel.services.log.error(`The review panel did not answer ${kind} (request ${m.requestId}); the page says it got no answer.`);
+  }
+}

@@ -1,0 +1,29 @@
+/** The panel's page area: the app is ready, wants a reload or another run shown, opens a file of the review, or logs. */
+import * as vscode from 'vscode';
+import type { CommandHandler } from './context';
+import { resolveInReview } from '../../../core/files/reviewFiles';
+import { errorMessage } from '../../../core/kernel/errors';
+
+export const pageHandlers: {
+  ready: CommandHandler<'ready'>;
+  refresh: CommandHandler<'refresh'>;
+  openRun: CommandHandler<'openRun'>;
+  openFile: CommandHandler<'openFile'>;
+  log: CommandHandler<'log'>;
+} = {
+  ready: (_m, panel) => panel.pageReady(),
+  refresh: (_m, panel) => panel.reload(true),
+  openRun: (m, panel) => panel.showRun(m.runId),
+  openFile: async (m, panel) => {
+    let abs: string;
+    try {
+      // Contained, symbolic links followed: the panel never opens a file outside the review.
+      abs = await resolveInReview(panel.root.fsPath, m.path);
+    } catch (e) {
+      panel.services.log.warn(`The review panel asked to open a file outside the review: ${errorMessage(e)}`);
+      return;
+    }
+    await panel.command('open', vscode.Uri.file(abs));
+  },
+  log: (m, panel) => panel.services.log[m.level === 'warning' ? 'warn' : m.level](`Review panel: ${m.message}`),
+};

@@ -1,0 +1,269 @@
+/**
+ * The review panel's state builder: what the panel shows of one review folder, loaded and kept current. It loads the
+ * review, its analysis and its runs, reloads them when files change (debounced; a change under runs/ reloads only the
+ * runs), completes a large review's agreement and its images' decode after the first state, and builds the `state`
+ * notification for the run shown. The page is told through `PageSide` (page host: pageHost.ts).
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { Services } from '../services';
+import { analyzeReview } from '../../core/stats';
+import { listRunEntries, type RunEntry } from '../../core/record/store';
+import { formatDiagnostic } from '../../core/diagnostics/diagnostics';
+import { LOCK_FILE, STALE_MS, interruptedRuns } from '../../core/record/lock';
+import { PARTS_FILE } from '../../core/record/promptParts';
+import { JOURNAL_FILE } from '../../core/record/journal';
+import type { RunRecord } from '../../core/record/record';
+import { errorMessage } from '../../core/kernel/errors';
+import { readInbox } from '../../core/people/inbox';
+import { notTakenIn } from '../../core/people/apply';
+import { AnalysisSchema, type PanelAnalysis, type PanelEvaluation, type PanelSideBySide, type PanelState } from '../../protocol/panel';
+import { buildPanelState, chosenRunId } from './panelState';
+import { panelCriteria } from './criteriaState';
+import { runEvaluation, runFeedback, sideBySide } from './evaluation';
+import { briefRunState } from './briefState';
+import { discussionCoding } from '../analysis/discussionCoding';
+import { discussionState } from '../analysis/panelDiscussion';
+import { workspaceTrusted } from './trust';
+
+/** Designers × options above which the panel shows the rankings before the agreement (50 × 50 is 2,500; the sample 24). */
+const DEFER_ANALYSIS_CELLS = 400;
+
+/** What the state builder needs of the page: to give it a new state, to wait for it, and to note the steps of opening. */
+export interface PageSide {
+  /** Builds the state (ReviewState.build) and gives it to the page, or marks the page stale. */
+  postState(): Promise<void>;
+  /** Runs `fn` once the page is ready. */
+  whenReady(fn: () => void): void;
+  mark(step: string): void;
+  setTitle(title: string): void;
+  readonly disposed: boolean;
+}
+
+/** When a run's record last moved (its last save, or its last message: turns go to the journal between saves). */
+function lastMove(r: RunRecord): number {
+  const times = [r.updatedAt, ...r.iterations.flatMap((it) => it.messages.map((m) => m.at))].map((t) => (t ? Date.parse(t) : NaN));
+  return Math.max(0, ...times.filter((t) => Number.isFinite(t)));
+}
+
+export class ReviewState {
+  /** The run the user picked (undefined: the newest). */
+  selectedRunId: string | undefined;
+  /** The load in flight (which the page's `ready` waits for). */
+  loading: Promise<void> | undefined;
+  private reloadTimer: ReturnType<typeof setTimeout> | undefined;
+  private reloadAll = false;
+  private analysisCache: { value: PanelAnalysis } | { error: string } = { error: 'Loading…' };
+  /** Bumped by every reload of the review: a deferred analysis of an older load is dropped. */
+  private analysisGeneration = 0;
+  private lastLoad: Awaited<ReturnType<Services['reviews']['load']>> | undefined;
+  private runs: RunRecord[] = [];
+  /** Runs whose record cannot be used, with their diagnostic. */
+  private brokenRuns: { id: string; problem: string }[] = [];
+  /** Runs "running" on disk that no live process drives. */
+  private interrupted: ReadonlySet<string> = new Set();
+  /** Agreement before → after per run id (runs with a re-ranking folder); forgotten on every reload. */
+  private readonly agreements = new Map<string, Promise<PanelEvaluation | undefined>>();
+  /** This review beside its team's usual-way review(s) in the parent folder; forgotten on every reload. */
+  private sideBySide: Promise<PanelSideBySide | undefined> | undefined;
+
+  constructor(
+    private readonly services: Services,
+    private readonly root: vscode.Uri,
+    private readonly page: PageSide,
+  ) {}
+
+  /** Loads the review now (`all`) or only its runs; a reload of the review drops a reload the file watcher has scheduled. */
+  reload(all: boolean): void {
+    if (all) this.cancelScheduled();
+    this.loading = this.load(all);
+  }
+
+  /** Reloads the runs when one starts or ends (the page's `ready` does not wait for this). */
+  reloadRuns(): void {
+    void this.load(false);
+  }
+
+  /** The first load of the panel. */
+  start(): void {
+    this.reloadAll = true;
+    this.loading = this.load(true);
+  }
+
+  cancelScheduled(): void {
+    if (this.reloadTimer) clearTimeout(this.reloadTimer);
+    this.reloadTimer = undefined;
+  }
+
+  /** Changes under runs/ only reload the runs; anything else reloads the review and its analysis too. */
+  scheduleReload(uri: vscode.Uri): void {
+    const rel = path.relative(this.root.fsPath, uri.fsPath).split(path.sep);
+    if (rel[0] !== 'runs') this.reloadAll = true;
+    if (rel.some((p) => p.endsWith('.tmp'))) return;
+    // The prompt parts are appended with every run.json write, and the driver's lock is refreshed every few seconds: neither
+    // changes what the panel shows.
+    const name = rel[rel.length - 1] ?? '';
+    if (rel[0] === 'runs' && (name === PARTS_FILE || name.startsWith(LOCK_FILE))) return;
+    // During a run its turns go to the journal and its record is rewritten at round boundaries; the live events already
+    // carry both, and the run's start and end reload the state.
+    if (rel[0] === 'runs' && (name === 'run.json' || name === JOURNAL_FILE) && this.services.runs.isRunning(this.root.fsPath)) return;
+    if (this.reloadTimer) clearTimeout(this.reloadTimer);
+    this.reloadTimer = setTimeout(() => {
+      this.reloadTimer = undefined;
+      const all = this.reloadAll;
+      this.reloadAll = false;
+      this.loading = this.load(all);
+    }, 250);
+  }
+
+  private async load(all: boolean): Promise<void> {
+    this.agreements.clear();
+    this.sideBySide = undefined;
+    let analyseAfter = false;
+    let decodeAfter = false;
+    try {
+      // The runs and the usual-way reviews beside this one are read while the review loads.
+      const listed = listRunEntries(this.root.fsPath).catch((e: unknown) => {
+        this.services.log.warn(`Could not list the runs of ${this.root.fsPath}: ${errorMessage(e)}`);
+        return [] as RunEntry[];
+      });
+      this.sideBySide = this.pairedReviews();
+      if (all || !this.lastLoad) {
+        // Decoding every image (to find a corrupt one) is most of a review's load: the panel shows the review first and
+        // decodes right after (completeLater), like the agreement of a large review.
+        this.lastLoad = await this.services.reviews.load(this.root, { partial: true, despiteSettings: true, decodeImages: false });
+        decodeAfter = true;
+        this.page.mark('loaded');
+        // A large review's permutation test takes a few hundred milliseconds of the extension host: the panel shows the
+        // rankings first and the agreement right after, instead of waiting for it.
+        const review = this.lastLoad.review;
+        analyseAfter = !!review && review.designers.length * review.options.length > DEFER_ANALYSIS_CELLS;
+        this.analysisGeneration++;
+        this.analysisCache = analyseAfter ? { error: 'Working out the agreement (10,000 permutations)…' } : this.analyse();
+        if (this.lastLoad.review) this.page.setTitle(`Review: ${this.lastLoad.review.title}`);
+      }
+      const entries = await listed;
+      this.runs = entries.flatMap((e) => (e.record ? [e.record] : []));
+      this.brokenRuns = entries.flatMap((e) => (e.diagnostics ? [{ id: e.id, problem: e.diagnostics.map(formatDiagnostic).join(' ') }] : []));
+      for (const b of this.brokenRuns) this.services.log.warn(b.problem);
+      const interrupted = new Set(await interruptedRuns(this.root.fsPath, this.runs));
+      // Through the team's remote (setting teamfusion.sync) a run may be driven on another machine: its lock is not here.
+      // It counts as interrupted only once its record has not moved for as long as another host's lock goes stale.
+      if (this.services.sync.enabled()) {
+        for (const r of this.runs) if (interrupted.has(r.id) && Date.now() - lastMove(r) < STALE_MS) interrupted.delete(r.id);
+      }
+      this.interrupted = interrupted;
+    } catch (e) {
+      this.services.log.error(`Could not load the review ${this.root.fsPath}: ${errorMessage(e)}`);
+    }
+    await this.page.postState();
+    // `loading` (which `ready` waits for) ends here; the agreement and the images' decode follow in states of their own,
+    // once the page is up (the extension host's work would hold back what it sends the page while it starts).
+    if (analyseAfter || decodeAfter) {
+      const generation = this.analysisGeneration;
+      this.page.whenReady(() => void this.completeLater(generation, analyseAfter, decodeAfter));
+    }
+  }
+
+  /**
+   * What the first state left out, unless a later reload has replaced it or the panel is gone: a large review's agreement
+   * (posted as soon as it is worked out), then the load with every image decoded, which replaces the first one only when
+   * it finds more (a corrupt image: an error in the Problems list and the panel).
+   */
+  private async completeLater(generation: number, analyse: boolean, decode: boolean): Promise<void> {
+    const current = () => !this.page.disposed && generation === this.analysisGeneration;
+    await new Promise((r) => setImmediate(r));
+    if (!current()) return;
+    if (analyse) {
+      this.analysisCache = this.analyse();
+      await this.page.postState();
+    }
+    if (!decode || !current()) return;
+    const full = await this.services.reviews.load(this.root, { partial: true, despiteSettings: true });
+    if (!current()) return;
+    const shown = this.lastLoad;
+    if (shown && JSON.stringify(full.diagnostics) === JSON.stringify(shown.diagnostics) && !!full.review === !!shown.review) return;
+    this.lastLoad = full;
+    this.analysisCache = this.analyse();
+    await this.page.postState();
+  }
+
+  private analyse(): { value: PanelAnalysis } | { error: string } {
+    const review = this.lastLoad?.review;
+    if (!review) return { error: 'The review has errors; fix them to see the analysis (see the Problems view).' };
+    if (review.designers.length === 0 && review.comments.length > 0) {
+      return { error: 'A brief review: there is nothing to rank. The members\' comments on the brief are below; run it from the Run tab.' };
+    }
+    if (review.designers.length < 2) return { error: 'Agreement needs at least two designers\' rankings.' };
+    try {
+      const parsed = AnalysisSchema.safeParse(analyzeReview(review));
+      if (!parsed.success) {
+        this.services.log.error(`The analysis has an unexpected shape: ${parsed.error.issues[0]?.message ?? ''}`);
+        return { error: 'The analysis could not be shown.' };
+      }
+      return { value: parsed.data };
+    } catch (e) {
+      return { error: `The analysis failed: ${errorMessage(e)}` };
+    }
+  }
+
+  /** Whether there is anything to show yet (the first load has come back). */
+  get loaded(): boolean {
+    return this.lastLoad !== undefined;
+  }
+
+  /** The `state` notification for the run shown; undefined before the first load or once the panel is gone. */
+  async build(toWebviewUri: (absPath: string) => string): Promise<PanelState | undefined> {
+    if (!this.lastLoad) return undefined;
+    const root = this.root.fsPath;
+    const warn = (line: string) => this.services.log.warn(line);
+    const runId = chosenRunId(this.runs, this.selectedRunId);
+    const evaluation = runId ? await this.evaluationOf(runId) : undefined;
+    const record = runId ? this.runs.find((r) => r.id === runId) : undefined;
+    const team = record?.settings.designers ?? this.lastLoad.review?.designers.map((d) => d.id);
+    const feedback = record ? await runFeedback(root, record, warn, team) : undefined;
+    const discussion = await discussionState(root, record, this.lastLoad.review, discussionCoding()?.current(root));
+    const brief = await briefRunState(root, record, warn);
+    // What people said or pinned that no driver has taken in yet (a stray or broken entry is the driver's to name).
+    const waiting = record ? notTakenIn(record, await readInbox(root, record.id).catch(() => [])) : [];
+    const paired = await (this.sideBySide ??= this.pairedReviews());
+    const criteria = this.lastLoad.review ? await panelCriteria(root, this.lastLoad.review) : undefined;
+    if (this.page.disposed || !this.lastLoad) return undefined;
+    const state = buildPanelState({
+      root,
+      load: this.lastLoad,
+      analysis: this.analysisCache,
+      runs: this.runs,
+      brokenRuns: this.brokenRuns,
+      interrupted: this.interrupted,
+      ...(this.selectedRunId ? { selectedRunId: this.selectedRunId } : {}),
+      trusted: workspaceTrusted(),
+      running: this.services.runs.isRunning(root),
+      toWebviewUri,
+      ...(evaluation ? { evaluation } : {}),
+      ...(feedback ? { feedback } : {}),
+      thumbSize: vscode.workspace.getConfiguration('teamfusion').get<unknown>('thumbnailSize'),
+      ...(brief ? { brief } : {}),
+      ...(paired ? { sideBySide: paired } : {}),
+      ...(criteria ? { criteria } : {}),
+      ...(record && waiting.length ? { pending: { runId: record.id, entries: waiting } } : {}),
+    });
+    if (discussion) state.discussion = discussion;
+    return state;
+  }
+
+  /** This review beside its team's usual-way review(s) in the parent folder, when the workspace holds that folder. */
+  private pairedReviews(): Promise<PanelSideBySide | undefined> {
+    const within = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
+    return sideBySide(this.root.fsPath, within, (line) => this.services.log.warn(line));
+  }
+
+  private evaluationOf(runId: string): Promise<PanelEvaluation | undefined> {
+    let p = this.agreements.get(runId);
+    if (!p) {
+      p = runEvaluation(this.root.fsPath, runId, (line) => this.services.log.warn(line));
+      this.agreements.set(runId, p);
+    }
+    return p;
+  }
+}

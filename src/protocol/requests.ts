@@ -1,0 +1,127 @@
+/**
+ * Every request the panel's webview makes of the host, declared once: its params and the schema of its one reply
+ * (the pattern of a protocol map: request name → { params, reply }). On the wire a request is its params with
+ * `type` (the request's name) and a `requestId`; its reply is a host message of the type requestKinds.ts names, carrying
+ * the same `requestId`. The host parses every request and checks every reply it sends against these schemas; the webview
+ * (no schema library) waits for the reply type REQUEST_REPLIES names and checks its shape (webview/panel/guards.ts).
+ * Only zod and type imports here.
+ */
+import * as z from 'zod';
+import { DiagnosticSchema } from './panelData';
+import { REQUEST_REPLIES, type ReplyType, type RequestKind } from './requestKinds';
+
+const text = (max: number) => z.string().max(max);
+const requestId = z.number().int().nonnegative();
+const score = z.number().int().min(1).max(5);
+
+/** A request on the wire: `{ type: kind, requestId, ...params }`. */
+function request<K extends RequestKind, P extends z.ZodRawShape>(kind: K, params: P) {
+  return z.object({ type: z.literal(kind), requestId, ...params });
+}
+
+/** A reply on the wire: `{ type, requestId, ...answer }`. */
+function reply<T extends ReplyType, A extends z.ZodRawShape>(type: T, answer: A) {
+  return z.object({ type: z.literal(type), requestId, ...answer });
+}
+
+// ── Params ───────────────────────────────────────────────────────────────────────────────────────────────────────
+
+export const RankingDraftEntrySchema = z.object({
+  option: text(500),
+  rank: z.number().int().positive(),
+  justification: text(20_000),
+});
+export type RankingDraftEntry = z.infer<typeof RankingDraftEntrySchema>;
+
+export const SaveRankingRequestSchema = request('saveRanking', {
+  /** Existing designer id when editing; absent for a new ranking (the id is made from the name). */
+  designerId: text(200).optional(),
+  designer: text(200),
+  role: text(200).optional(),
+  ranking: z.array(RankingDraftEntrySchema).max(500),
+});
+export type SaveRankingRequest = z.infer<typeof SaveRankingRequestSchema>;
+
+/** A designer's ratings of their own proxy's messages in one run (the whole file is rewritten). */
+export const SaveRatingsRequestSchema = request('saveRatings', {
+  runId: text(200),
+  designer: text(200),
+  ratings: z.array(z.object({ message: text(100), score, comment: text(4000).optional() })).max(2000),
+});
+export type SaveRatingsRequest = z.infer<typeof SaveRatingsRequestSchema>;
+
+/** A designer's answers to the three study questions about one run. */
+export const SaveSurveyRequestSchema = request('saveSurvey', {
+  runId: text(200),
+  designer: text(200),
+  representative: score.optional(),
+  clarity: score.optional(),
+  satisfied: score.optional(),
+  comment: text(4000).optional(),
+});
+export type SaveSurveyRequest = z.infer<typeof SaveSurveyRequestSchema>;
+
+/** A designer speaks in the run (taken in at the next turn boundary; answers their turn when the run waits for them). */
+export const SayRequestSchema = request('say', { runId: text(200), as: text(200), text: text(4000) });
+export type SayRequest = z.infer<typeof SayRequestSchema>;
+
+/** Pins (or unpins) a message of the run. */
+export const PinRequestSchema = request('pin', { runId: text(200), message: text(100), as: text(200), remove: z.boolean().optional() });
+export type PinRequest = z.infer<typeof PinRequestSchema>;
+
+// ── Replies ──────────────────────────────────────────────────────────────────────────────────────────────────────
+
+export const SaveRankingReplySchema = reply('saveRankingResult', {
+  ok: z.boolean(),
+  /** Written file, relative to the review root, when ok. */
+  file: z.string().optional(),
+  designerId: z.string().optional(),
+  diagnostics: z.array(DiagnosticSchema),
+});
+export type SaveRankingReply = z.infer<typeof SaveRankingReplySchema>;
+
+/** The answer to saveRatings / saveSurvey: the file written, or why not (one sentence). */
+export const SaveFeedbackReplySchema = reply('saveFeedbackResult', { ok: z.boolean(), file: z.string().optional(), message: z.string().optional() });
+export type SaveFeedbackReply = z.infer<typeof SaveFeedbackReplySchema>;
+
+/** The answer to a say or pin: done (recorded now, or handed to the process running the run), or why not. */
+export const PeopleReplySchema = reply('peopleResult', { ok: z.boolean(), message: z.string() });
+export type PeopleReply = z.infer<typeof PeopleReplySchema>;
+
+// ── The map ──────────────────────────────────────────────────────────────────────────────────────────────────────
+
+type Declared = {
+  [K in RequestKind]: {
+    params: z.ZodType<{ type: K; requestId: number }>;
+    reply: z.ZodType<{ type: (typeof REQUEST_REPLIES)[K]; requestId: number }>;
+  };
+};
+
+/** Request name → its message schema (params with type and requestId) and its reply's schema. */
+export const PANEL_REQUESTS = {
+  saveRanking: { params: SaveRankingRequestSchema, reply: SaveRankingReplySchema },
+  saveRatings: { params: SaveRatingsRequestSchema, reply: SaveFeedbackReplySchema },
+  saveSurvey: { params: SaveSurveyRequestSchema, reply: SaveFeedbackReplySchema },
+  say: { params: SayRequestSchema, reply: PeopleReplySchema },
+  pin: { params: PinRequestSchema, reply: PeopleReplySchema },
+} as const satisfies Declared;
+
+/** The request messages, for the union of what the webview posts. */
+export const REQUEST_SCHEMAS = [SaveRankingRequestSchema, SaveRatingsRequestSchema, SaveSurveyRequestSchema, SayRequestSchema, PinRequestSchema] as const;
+/** Each reply type once, for the union of what the host posts. */
+export const REPLY_SCHEMAS = [SaveRankingReplySchema, SaveFeedbackReplySchema, PeopleReplySchema] as const;
+
+/** The typed map: request name → its request message, its params (what the caller gives) and its reply. */
+export type PanelRequests = {
+  [K in RequestKind]: {
+    message: z.infer<(typeof PANEL_REQUESTS)[K]['params']>;
+    params: DistributiveOmit<z.infer<(typeof PANEL_REQUESTS)[K]['params']>, 'type' | 'requestId'>;
+    reply: z.infer<(typeof PANEL_REQUESTS)[K]['reply']>;
+  };
+};
+export type RequestMessage = PanelRequests[RequestKind]['message'];
+export type ReplyMessage = PanelRequests[RequestKind]['reply'];
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+export { REQUEST_REPLIES, REQUEST_KINDS, REQUEST_TIMEOUT_MS, isReplyType, isRequestKind, type ReplyType, type RequestKind } from './requestKinds';
