@@ -73,6 +73,7 @@ export const COMMAND_HELP: CommandHelp[] = [
       ['--human ID', 'That designer speaks in person at their turns (repeatable).'],
       ['--guest ID', 'A review.yaml guest speaks once per iteration (repeatable).'],
       ['--no-wait', "Exit 3 at a person's turn, never ask."],
+      ['--text-only', 'The chat model cannot see images (a local model without vision): each candidate is sent as its label and what the designers wrote about it.'],
       ['--image-base-url URL', 'Image edits on an endpoint of their own (TEAMFUSION_IMAGE_BASE_URL; key TEAMFUSION_IMAGE_API_KEY, else the chat key). Azure: AZURE_OPENAI_*.'],
       ['--sync', "Through the branch's git upstream: pull at each turn, commit + push each turn."],
       ['--sync-interval S', 'With --sync: pull at most every S seconds (10).'],

@@ -13,7 +13,7 @@ import * as z from 'zod';
 import { loadReview } from '../../core/review/loadReview';
 import { printable, safeJson, writeDiagnostic, writeLine } from '../output';
 import { ModelConfigError, createImageClient, createModelClient } from '../../core/llm/client';
-import { OpenAIImageBackend } from '../../core/llm/openaiBackend';
+import { OpenAIChatBackend, OpenAIImageBackend } from '../../core/llm/openaiBackend';
 import type { PriceTable } from '../../core/llm/pricing';
 import { envNumber, readPriceTable } from '../environment';
 import { confirmOnCli } from '../costQuestion';
@@ -57,6 +57,7 @@ const ArgsSchema = z.object({
   sync: z.boolean().optional(),
   syncInterval: z.number().min(0.05, 'must be at least 0.05 seconds').max(3600, 'must be at most 3600 seconds').optional(),
   maxWait: z.number().min(0).max(7 * 24 * 3600, 'must be at most a week (604800 seconds)').optional(),
+  textOnly: z.boolean().optional(),
   task: z.enum(RUN_TASKS, { error: (iss) => `must be brief or design, not "${String(iss.input)}"` }).optional(),
   yes: z.boolean().optional(),
 });
@@ -102,6 +103,7 @@ export function parseRunArgs(args: readonly string[]): RunArgs {
       case '--sync-interval': out.syncInterval = seconds(); break;
       case '--max-wait': out.maxWait = seconds(); break;
       case '--task': out.task = value(); break;
+      case '--text-only': out.textOnly = true; break;
       case '--yes': out.yes = true; break;
       default:
         if (a.startsWith('-')) throw new UsageError(`unknown option ${a}.`);
@@ -224,6 +226,7 @@ export async function runRun(args: string[]): Promise<number> {
   const options: RunnerOptions = {
     reviewRoot: root,
     client,
+    ...(a.textOnly ? { chat: new OpenAIChatBackend(client, { textOnly: true }) } : {}),
     ...(imageClient ? { images: new OpenAIImageBackend(imageClient) } : {}),
     settings,
     ...(kind ? { task: kind } : {}),

@@ -47,6 +47,7 @@ export async function runVote(args: string[]): Promise<number> {
           return { ...o, file: files[0] ?? votesRel(runId, as), also: files.slice(1) };
         })
       : await cast();
+    for (const line of r.refused ?? []) process.stderr.write(`${printable(line)}\n`);
     if (r.replaced) process.stderr.write(`${printable(r.replaced)}\n`);
     if (r.file && choice !== undefined) process.stderr.write(`Vote saved (${printable(r.file)}).\n`);
     process.stderr.write(`${printable(r.note)}\n`);

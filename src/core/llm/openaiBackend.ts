@@ -13,12 +13,14 @@ import { openaiSdk } from './sdk';
 
 export class OpenAIChatBackend implements ChatBackend {
   readonly provider = 'openai' as const;
-  readonly acceptsImages = true;
+  readonly acceptsImages: boolean;
   readonly priced = true;
   readonly host: string | undefined;
 
-  constructor(readonly client: OpenAI) {
+  /** `textOnly`: the model cannot see images (a local model without vision); the runner sends each image as words. */
+  constructor(readonly client: OpenAI, o: { textOnly?: boolean } = {}) {
     this.host = endpointHost(client);
+    this.acceptsImages = o.textOnly !== true;
   }
 
   get scripted(): boolean {

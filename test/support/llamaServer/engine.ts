@@ -6,8 +6,9 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-interface Grammar {
-  readonly _brand?: 'grammar';
+export interface Grammar {
+  /** (a JSON-schema grammar) The answer parsed and checked against the schema; throws when it does not conform. */
+  parse?(json: string): unknown;
 }
 interface LlamaText {
   tokenize(tokenizer: unknown): unknown[];

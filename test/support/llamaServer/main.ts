@@ -4,7 +4,7 @@
  * request, and serves until stopped.
  *   TEAMFUSION_LLAMA_ENGINE      a folder with node_modules/node-llama-cpp (scripts/llama/ensure.mjs)
  *   TEAMFUSION_LLAMA_MODEL       the GGUF file
- *   TEAMFUSION_LLAMA_MAX_TOKENS  the token cap of a request that names none (default 256)
+ *   TEAMFUSION_LLAMA_MAX_TOKENS  the token cap of a request that names none (default 2048)
  *   TEAMFUSION_LLAMA_CONTEXT     the context size in tokens (default 16384)
  */
 import { LlamaEngine } from './engine';
@@ -21,7 +21,7 @@ async function main(): Promise<void> {
   const engine = await LlamaEngine.load(engineDir, modelPath, Number(process.env.TEAMFUSION_LLAMA_CONTEXT ?? 16384));
   const server = new LlamaHttpServer(engine, {
     modelId: MODEL_ID,
-    defaultMaxTokens: Number(process.env.TEAMFUSION_LLAMA_MAX_TOKENS ?? 256),
+    defaultMaxTokens: Number(process.env.TEAMFUSION_LLAMA_MAX_TOKENS ?? 2048),
     onRequest: (log) => process.stdout.write(`LLAMA_REQUEST ${JSON.stringify(log)}\n`),
   });
   const url = await server.listen();

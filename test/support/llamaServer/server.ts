@@ -8,7 +8,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { LlamaEngine, Turn } from './engine';
+import type { Generation, Grammar, LlamaEngine, Turn } from './engine';
 import { errorMessage } from '../../../src/core/kernel/errors';
 import { unsupportedPart } from './schemaSupport';
 
@@ -25,6 +25,10 @@ export interface LlamaRequestLog {
   promptTokens?: number;
   completionTokens?: number;
   ms?: number;
+  /** The answer's text (the words are noise; kept so a test can compare what the product made of it). */
+  text?: string;
+  /** (json_schema) Whether the answer parses and conforms to the schema (node-llama-cpp's own check of its grammar). */
+  withinSchema?: boolean;
   error?: string;
 }
 
@@ -116,7 +120,7 @@ export class LlamaHttpServer {
     }
     const turns = turnsOf(body);
     const format = body.response_format?.type ?? 'text';
-    let grammar;
+    let grammar: Grammar | undefined;
     let schemaName: string | undefined;
     if (format === 'json_schema') {
       schemaName = body.response_format?.json_schema?.name ?? '(unnamed)';
@@ -145,9 +149,10 @@ export class LlamaHttpServer {
       signal: abort.signal,
     };
     const base = { id, created: Math.floor(Date.now() / 1000), model, system_fingerprint: 'llama.cpp-node-llama-cpp' };
-    const report = (g: { finishReason: 'stop' | 'length'; promptTokens: number; completionTokens: number; ms: number }) =>
+    const report = (g: Generation) =>
       this.o.onRequest?.({ route: 'chat', status: 200, stream: body.stream === true, format: format as 'text', ...(schemaName ? { schemaName } : {}),
-        finishReason: g.finishReason, promptTokens: g.promptTokens, completionTokens: g.completionTokens, ms: g.ms });
+        finishReason: g.finishReason, promptTokens: g.promptTokens, completionTokens: g.completionTokens, ms: g.ms, text: g.text,
+        ...(schemaName ? { withinSchema: conforms(grammar, g.text) } : {}) });
     const usageOf = (g: { promptTokens: number; completionTokens: number }) => ({
       prompt_tokens: g.promptTokens, completion_tokens: g.completionTokens, total_tokens: g.promptTokens + g.completionTokens,
     });
@@ -172,6 +177,15 @@ export class LlamaHttpServer {
     send({ choices: [{ index: 0, delta: {}, logprobs: null, finish_reason: g.finishReason }] });
     if (body.stream_options?.include_usage) send({ choices: [], usage: usageOf(g) });
     res.end('data: [DONE]\n\n');
+  }
+}
+
+function conforms(grammar: Grammar | undefined, text: string): boolean {
+  try {
+    grammar?.parse?.(text);
+    return grammar?.parse !== undefined;
+  } catch {
+    return false;
   }
 }
 

@@ -13,6 +13,7 @@ import { acquireRunLock, RunDrivenError } from '../../record/lock';
 import { recordFile } from '../../record/paths';
 import type { RunRecord } from '../../record/record';
 import { discussionOf } from '../../settings/discussionSettings';
+import { formatDiagnostic } from '../../diagnostics/diagnostics';
 import { forkOf, lastForkedIteration, sideOf, type Fork } from './forks';
 import { loadVotes, votesRel, writeVotes, type Vote } from './voteFile';
 import { countsText, recordDecision, tallyFork, type Close, type Decision, type ForkTally } from './tally';
@@ -52,6 +53,8 @@ export interface VoteOutcome {
   note: string;
   /** Said before the note when the member's votes file was last committed by someone else and is replaced. */
   replaced?: string;
+  /** Votes files not counted because their last commit is not their member's (`file:line:col: error: …`). */
+  refused?: string[];
 }
 
 export async function castVote(q: VoteRequest): Promise<VoteOutcome> {
@@ -70,8 +73,13 @@ export async function castVote(q: VoteRequest): Promise<VoteOutcome> {
   let saved: { file: string; replaced?: string } | undefined;
   if (q.choice !== undefined) saved = await saveVote(q, record, fork, authored);
   else if (!q.close) throw new VoteError('Give your choice: the fork\'s remix id or letter.');
-  const mine = saved ? { file: saved.file, ...(saved.replaced ? { replaced: saved.replaced } : {}) } : {};
-  const { members } = await loadVotes(q.reviewRoot, record, team, authored);
+  const mine: Pick<VoteOutcome, 'file' | 'replaced' | 'refused'> = saved ? { file: saved.file, ...(saved.replaced ? { replaced: saved.replaced } : {}) } : {};
+  // The file this command just wrote for the voter is theirs, whoever committed it last (it is committed after, with --sync).
+  const counted: AuthorCheck | undefined = authored && (async (rel, designer) => (saved && designer === q.as ? undefined : authored(rel, designer)));
+  const { members, diagnostics, unauthored } = await loadVotes(q.reviewRoot, record, team, counted);
+  // Whose votes are not counted because someone else committed them: said, file and commit, every time the votes are counted.
+  const refused = diagnostics.filter((d) => unauthored.has(d.file)).map(formatDiagnostic);
+  if (refused.length) Object.assign(mine, { refused });
   const tally = tallyFork(record, fork, members, team);
   const due = q.close || tally.missing.length === 0;
   if (!due || tally.decided) return { ...mine, tally, note: tally.decided ? `"${fork.question}" was already decided; the vote is kept.` : `${tally.voters.length} of ${team.length} have voted (${countsText(tally.counts)}); waiting for ${tally.missing.join(', ')}.` };
