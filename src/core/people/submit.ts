@@ -61,13 +61,21 @@ async function reviewOf(o: SubmitOptions): Promise<Review> {
   return review;
 }
 
+/**
+ * What a step asks of a person's answer beyond a message's rules (the lead's fork choice: core/fork/choice.ts), given by the
+ * caller so this room does not depend on the step's: the problem in one sentence, or undefined.
+ */
+export type AnswerCheck = (record: RunRecord, speaker: string, text: string, designers: readonly string[]) => string | undefined;
+
 /** A designer's message into a run (`teamfusion say`). */
-export async function submitSay(o: SubmitOptions & { as: string; text: string }): Promise<SubmitResult> {
+export async function submitSay(o: SubmitOptions & { as: string; text: string; checkAnswer?: AnswerCheck }): Promise<SubmitResult> {
   const review = await reviewOf(o);
   const record = await readRunRecord(o.reviewRoot, o.runId, o.onNote);
   const team = teamOf(review, record);
   const checked = checkSay(team, record, o.as, o.text);
   if (!checked.ok) throw new PeopleInputError(checked.error);
+  const problem = o.checkAnswer?.(record, checked.speaker, o.text, record.settings.designers ?? team.designers.map((d) => d.id));
+  if (problem) throw new PeopleInputError(problem);
   const full = await recordNearCap(o.reviewRoot, o.runId);
   if (full) throw new PeopleInputError(full);
   const content = checked.pass ? '/pass' : o.text.trim();
