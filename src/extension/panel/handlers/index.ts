@@ -1,9 +1,10 @@
 /**
  * Routes each message of the review panel's webview to its area's handler: a request (src/protocol/requests.ts) to one
- * that answers it exactly once, with a reply checked against the request's declared reply schema; anything else to one
+ * that answers it exactly once, with a reply checked against the request's declared reply schema (or its refusal); anything else to one
  * that acts. Workspace Trust is asked first, in one place (../trust.ts).
  */
-import { PANEL_REQUESTS, isRequestKind, type RequestKind, type RequestMessage, type WebviewMessage } from '../../../protocol/panel';
+import { isRequestKind, type RequestKind, type RequestMessage, type WebviewMessage } from '../../../protocol/panel';
+import { answerRequest } from './answer';
 import { untrustedRefusal } from '../trust';
 import type { CommandHandler, PanelActions, RequestHandler } from './context';
 import { briefHandlers } from './brief';
@@ -26,31 +27,9 @@ export async function dispatch(m: WebviewMessage, panel: PanelActions): Promise<
     return;
   }
   if (isRequestKind(m.type)) {
-    await answerRequest(m as RequestMessage, panel);
+    await answerRequest(m as RequestMessage, panel, REQUEST_HANDLERS[m.type] as RequestHandler<RequestKind>);
     return;
   }
   const handler = COMMAND_HANDLERS[m.type as CommandType] as CommandHandler<CommandType>;
   await handler(m as Parameters<typeof handler>[0], panel);
-}
-
-/** Runs a request's handler; its one reply is checked against the declared schema before it is posted. */
-async function answerRequest(m: RequestMessage, panel: PanelActions): Promise<void> {
-  const kind = m.type;
-  const declared = PANEL_REQUESTS[kind];
-  let answered = false;
-  const answer = (reply: unknown): void => {
-    const checked = declared.reply.safeParse(reply);
-    if (answered || !checked.success || checked.data.requestId !== m.requestId) {
-      panel.services.log.error(`The review panel's answer to ${kind} ${answered ? 'came twice' : 'does not match its schema'}: not sent.`);
-      return;
-    }
-    answered = true;
-    panel.post(checked.data);
-  };
-  const handler = REQUEST_HANDLERS[kind] as RequestHandler<RequestKind>;
-  try {
-    await handler(m, panel, answer);
-  } finally {
-    if (!answered) panel.services.log.error(`The review panel did not answer ${kind} (request ${m.requestId}); the page says it got no answer.`);
-  }
 }
