@@ -37,7 +37,7 @@ export async function runEvaluation(reviewRoot: string, runId: string, log: (lin
     }
     return parsed.data;
   } catch (e) {
-    log(`No "Did it help?" for run ${runId}: ${e instanceof Error ? e.message : String(e)}`);
+    log(`No "Did it help?" for run ${runId}: ${errorMessage(e)}`);
     return undefined;
   }
 }
@@ -60,7 +60,7 @@ export async function sideBySide(reviewRoot: string, within: readonly string[], 
     }
     return parsed.data;
   } catch (e) {
-    log(`No comparison with the usual way: ${e instanceof Error ? e.message : String(e)}`);
+    log(`No comparison with the usual way: ${errorMessage(e)}`);
     return undefined;
   }
 }
@@ -90,7 +90,7 @@ export async function runFeedback(reviewRoot: string, record: RunRecord, log: (l
     const problems = [...r.diagnostics, ...s.diagnostics, ...(c?.diagnostics ?? [])].filter((d) => d.severity === 'error').map(formatDiagnostic);
     return { runId: record.id, ratings, survey, ...(c ? { coverage } : {}), problems };
   } catch (e) {
-    log(`The ratings and survey of run ${record.id} could not be read: ${e instanceof Error ? e.message : String(e)}`);
+    log(`The ratings and survey of run ${record.id} could not be read: ${errorMessage(e)}`);
     return undefined;
   }
 }
@@ -102,7 +102,7 @@ export async function saveRatingsFromPanel(reviewRoot: string, m: SaveRatingsReq
     const file = await writeRatings(reviewRoot, record, m.designer, m.ratings.map((r) => (r.comment?.trim() ? { message: r.message, score: r.score, comment: r.comment } : { message: r.message, score: r.score })));
     return { type: 'saveFeedbackResult', requestId: m.requestId, ok: true, file };
   } catch (e) {
-    return { type: 'saveFeedbackResult', requestId: m.requestId, ok: false, message: e instanceof Error ? e.message : String(e) };
+    return { type: 'saveFeedbackResult', requestId: m.requestId, ok: false, message: errorMessage(e) };
   }
 }
 
@@ -115,7 +115,7 @@ export async function saveSurveyFromPanel(reviewRoot: string, m: SaveSurveyReque
     const file = await writeSurvey(reviewRoot, runId, { ...answer, ...(answer.comment?.trim() ? {} : { comment: undefined }) });
     return { type: 'saveFeedbackResult', requestId, ok: true, file };
   } catch (e) {
-    return { type: 'saveFeedbackResult', requestId: m.requestId, ok: false, message: e instanceof Error ? e.message : String(e) };
+    return { type: 'saveFeedbackResult', requestId: m.requestId, ok: false, message: errorMessage(e) };
   }
 }
 
