@@ -11,6 +11,7 @@ export const REQUEST_REPLIES = {
   saveSurvey: 'saveFeedbackResult',
   say: 'peopleResult',
   pin: 'peopleResult',
+  vote: 'peopleResult',
 } as const;
 
 export type RequestKind = keyof typeof REQUEST_REPLIES;

@@ -69,6 +69,10 @@ export type SayRequest = z.infer<typeof SayRequestSchema>;
 export const PinRequestSchema = request('pin', { runId: text(200), message: text(100), as: text(200), remove: z.boolean().optional() });
 export type PinRequest = z.infer<typeof PinRequestSchema>;
 
+/** A member's vote on a fork of the run: the side (remix id) they prefer (written to their own votes file). */
+export const VoteRequestSchema = request('vote', { runId: text(200), as: text(200), iteration: z.number().int().min(1).max(100), decisionPoint: z.number().int().min(1).max(100), choice: text(200) });
+export type VoteRequest = z.infer<typeof VoteRequestSchema>;
+
 // ── Replies ──────────────────────────────────────────────────────────────────────────────────────────────────────
 
 export const SaveRankingReplySchema = reply('saveRankingResult', {
@@ -104,10 +108,11 @@ export const PANEL_REQUESTS = {
   saveSurvey: { params: SaveSurveyRequestSchema, reply: SaveFeedbackReplySchema },
   say: { params: SayRequestSchema, reply: PeopleReplySchema },
   pin: { params: PinRequestSchema, reply: PeopleReplySchema },
+  vote: { params: VoteRequestSchema, reply: PeopleReplySchema },
 } as const satisfies Declared;
 
 /** The request messages, for the union of what the webview posts. */
-export const REQUEST_SCHEMAS = [SaveRankingRequestSchema, SaveRatingsRequestSchema, SaveSurveyRequestSchema, SayRequestSchema, PinRequestSchema] as const;
+export const REQUEST_SCHEMAS = [SaveRankingRequestSchema, SaveRatingsRequestSchema, SaveSurveyRequestSchema, SayRequestSchema, PinRequestSchema, VoteRequestSchema] as const;
 /** Each reply type once, for the union of what the host posts. */
 export const REPLY_SCHEMAS = [SaveRankingReplySchema, SaveFeedbackReplySchema, PeopleReplySchema] as const;
 

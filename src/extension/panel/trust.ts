@@ -23,6 +23,8 @@ export function untrustedRefusal(m: WebviewMessage, log: vscode.LogOutputChannel
       return { type: 'notice', level: 'warning', message: 'Runs are off in an untrusted workspace: nothing is sent to a model.' };
     case 'codeDiscussion':
       return { type: 'notice', level: 'warning', message: 'Coding is off in an untrusted workspace: nothing is sent to a model.' };
+    case 'vote':
+      return { type: 'peopleResult', requestId: m.requestId, ok: false, message: 'Nothing is written in an untrusted workspace: your vote is not saved.' };
     case 'saveRatings':
     case 'saveSurvey':
       return { type: 'saveFeedbackResult', requestId: m.requestId, ok: false, message: 'Nothing is written in an untrusted workspace.' };
