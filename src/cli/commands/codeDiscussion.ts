@@ -6,7 +6,6 @@
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { createModelClient } from '../../core/llm/client';
 import {
   BALES_CATEGORIES,
   DEFAULT_MAX_WAIT_MS,
@@ -23,8 +22,8 @@ import { printable } from '../../core/kernel/text';
 import { loadReview } from '../../core/review/loadReview';
 import { UsageError, exactPositionals } from '../usage';
 import { safeJson } from '../output';
-import { envNumber, readPriceTable } from '../environment';
 import { parseStrict } from './validate';
+import { cliModelClient, pricesOrSay, withCtrlC } from '../modelCommand';
 import { confirmOnCli } from '../costQuestion';
 
 function seconds(flag: string, v: unknown, fallbackMs: number): number {
@@ -54,31 +53,20 @@ export async function runCodeDiscussion(args: string[]): Promise<number> {
     return 1;
   }
 
-  let prices;
-  try {
-    prices = await readPriceTable(process.env.TEAMFUSION_PRICES);
-  } catch (err) {
-    process.stderr.write(`${printable(err instanceof Error ? err.message : String(err))}\n`);
-    return 1;
-  }
+  const prices = await pricesOrSay();
+  if (prices === false) return 1;
 
   // The designers' top choices (for the stance table); a review whose rankings do not load is coded without it.
   let designers: DesignerTop[] | undefined;
   const loaded = await loadReview(root, { decodeImages: false }).catch(() => undefined);
   if (loaded?.review) designers = loaded.review.designers.map((d) => ({ id: d.id, topChoice: topChoiceOf(d.entries) }));
 
-  const controller = new AbortController();
-  const onSigint = (): void => {
-    process.stderr.write('\nCancelling… (what is coded is kept)\n');
-    controller.abort();
-  };
-  process.on('SIGINT', onSigint);
   let result;
   try {
-    result = await codeDiscussion({
+    result = await withCtrlC('what is coded is kept', (signal) => codeDiscussion({
       reviewRoot: root,
       runId,
-      client: () => createModelClient({ timeoutMs: envNumber('TEAMFUSION_REQUEST_TIMEOUT_SECONDS', 1000), maxRetries: envNumber('TEAMFUSION_MAX_RETRIES', 1) }),
+      client: cliModelClient,
       force: values.force === true,
       batch: values.batch === true,
       pollIntervalMs,
@@ -87,18 +75,16 @@ export async function runCodeDiscussion(args: string[]): Promise<number> {
       designers,
       // The one cost question: --yes, a terminal's y/N, otherwise no (said in words either way).
       confirm: confirmOnCli(values.yes === true),
-      signal: controller.signal,
+      signal,
       onProgress: (p) => {
         if (values.json !== true) process.stderr.write(`${printable(p.message)}\n`);
       },
       log: (line) => process.stderr.write(`${printable(line)}\n`),
-    });
+    }));
   } catch (err) {
     const cause = err instanceof Error ? err.message : String(err);
     process.stderr.write(`teamfusion code-discussion: ${printable(cause)}\n`);
     return 1;
-  } finally {
-    process.off('SIGINT', onSigint);
   }
 
   const a = result.analysis;

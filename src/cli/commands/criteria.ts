@@ -5,21 +5,13 @@
  * (an unreadable review or criteria.json, no reasons worth reading, no usable answer), 2 usage, 130 cancelled.
  */
 import * as path from 'node:path';
-import { createModelClient, ModelConfigError } from '../../core/llm/client';
-import { OpenAIChatBackend } from '../../core/llm/openaiBackend';
 import { CRITERIA_FILE, CRITERIA_MARKDOWN, CriteriaError, findCriteria, type CriteriaFile } from '../../core/criteria';
-import { ReviewFileError } from '../../core/files/reviewFiles';
-import { fileErrorDiagnostic } from '../../core/files/fileKinds';
-import { formatDiagnostic } from '../../core/diagnostics/diagnostics';
-import { CancelledError } from '../../core/kernel/errors';
-import { describeError } from '../../core/llm/errors';
-import { openaiSdk } from '../../core/llm/sdk';
 import { resolveRunSettings } from '../../core/run/runSettings';
 import { loadForCriteria } from '../../core/criteria/find';
 import { UsageError, exactPositionals } from '../usage';
 import { safeJson, writeLine } from '../output';
-import { envNumber, readPriceTable } from '../environment';
 import { parseStrict } from './validate';
+import { exitForRefusal, lazyChatBackend, pricesOrSay, withCtrlC } from '../modelCommand';
 
 const STANCE_SHORT = { values: 'values', against: 'against', 'no-position': '·' } as const;
 
@@ -58,52 +50,28 @@ export async function runCriteria(args: string[]): Promise<number> {
   const [folder] = exactPositionals(positionals, 1, 'give the review folder, e.g. teamfusion criteria samples/lumen-perfume');
   if (values.model !== undefined && !/^[\w.:/-]{1,200}$/.test(String(values.model))) throw new UsageError('--model needs a model name.');
   const root = path.resolve(folder);
-  let prices;
-  try {
-    prices = await readPriceTable(process.env.TEAMFUSION_PRICES);
-  } catch (err) {
-    writeLine(process.stderr, err instanceof Error ? err.message : String(err));
-    return 1;
-  }
-  const controller = new AbortController();
-  const onSigint = (): void => {
-    process.stderr.write('\nCancelling… (nothing is written)\n');
-    controller.abort();
-  };
-  process.on('SIGINT', onSigint);
+  const prices = await pricesOrSay();
+  if (prices === false) return 1;
   try {
     const review = await loadForCriteria(root);
     const model = values.model !== undefined ? String(values.model) : resolveRunSettings(undefined, review.config).chatModel;
-    const r = await findCriteria({
-      reviewRoot: root,
-      // The client is made only when a request is needed: a reused criteria.json or a refusal needs no key.
-      chat: () => new OpenAIChatBackend(createModelClient({ timeoutMs: envNumber('TEAMFUSION_REQUEST_TIMEOUT_SECONDS', 1000), maxRetries: envNumber('TEAMFUSION_MAX_RETRIES', 1) })),
-      model,
-      force: values.force === true,
-      prices,
-      signal: controller.signal,
-      log: (line) => writeLine(process.stderr, line),
-    });
+    const r = await withCtrlC('nothing is written', (signal) =>
+      findCriteria({
+        reviewRoot: root,
+        // The client is made only when a request is needed: a reused criteria.json or a refusal needs no key.
+        chat: lazyChatBackend,
+        model,
+        force: values.force === true,
+        prices,
+        signal,
+        log: (line) => writeLine(process.stderr, line),
+      }),
+    );
     for (const n of r.notes) writeLine(process.stderr, n);
     if (values.json === true) process.stdout.write(`${safeJson(r.file)}\n`);
     else for (const line of criteriaLines(r.file, r.names, r.reused)) writeLine(process.stdout, line);
     return 0;
   } catch (err) {
-    if (err instanceof CancelledError) return 130;
-    if (err instanceof ModelConfigError || err instanceof CriteriaError) {
-      writeLine(process.stderr, `teamfusion criteria: ${err.message}`);
-      return 1;
-    }
-    if (err instanceof ReviewFileError) {
-      writeLine(process.stderr, /:\d+:\d+: error: /.test(err.message) ? err.message : formatDiagnostic(fileErrorDiagnostic(err)));
-      return 1;
-    }
-    if (err instanceof openaiSdk().OpenAIError) {
-      writeLine(process.stderr, `teamfusion criteria: ${describeError(err, 'The criteria request').replace(/ Resume the run (to try again|later)\.$/, ' Nothing was written; try again later.')}`);
-      return 1;
-    }
-    throw err;
-  } finally {
-    process.off('SIGINT', onSigint);
+    return exitForRefusal(err, { command: 'criteria', request: 'The criteria request', again: 'try again later', own: (e) => e instanceof CriteriaError });
   }
 }

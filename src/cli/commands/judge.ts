@@ -5,21 +5,13 @@
  * refused (not a brief run, not completed, an unreadable file) or failed, 2 usage, 130 cancelled.
  */
 import * as path from 'node:path';
-import { createModelClient, ModelConfigError } from '../../core/llm/client';
-import { OpenAIChatBackend } from '../../core/llm/openaiBackend';
 import { judgeRun } from '../../core/judge/judge';
 import { JUDGE_DIMENSIONS, DIMENSION_NAMES } from '../../core/judge/judgePrompts';
 import { judgePath, type JudgeFile } from '../../core/judge/judgeFile';
-import { ReviewFileError } from '../../core/files/reviewFiles';
-import { fileErrorDiagnostic } from '../../core/files/fileKinds';
-import { formatDiagnostic } from '../../core/diagnostics/diagnostics';
-import { describeError } from '../../core/llm/errors';
-import { CancelledError } from '../../core/kernel/errors';
-import { openaiSdk } from '../../core/llm/sdk';
 import { UsageError, exactPositionals } from '../usage';
 import { safeJson, writeLine } from '../output';
-import { envNumber, readPriceTable } from '../environment';
 import { parseStrict } from './validate';
+import { exitForRefusal, lazyChatBackend, pricesOrSay, withCtrlC } from '../modelCommand';
 
 const SIDE_WORDS = { teamfusion: "TeamFusion's revised brief", direct: 'the direct revision', tie: 'tie' } as const;
 
@@ -43,60 +35,25 @@ export async function runJudge(args: string[]): Promise<number> {
   const { positionals, values } = parseStrict(args, { json: { type: 'boolean' }, force: { type: 'boolean' }, model: { type: 'string' } });
   const [review, runId] = exactPositionals(positionals, 2, 'give the review folder and the run id, e.g. teamfusion judge samples/lumen-brief 2026-11-21T22-40-05Z-3f9c');
   if (values.model !== undefined && !/^[\w.:/-]{1,200}$/.test(String(values.model))) throw new UsageError('--model needs a model name.');
-  let prices;
+  const prices = await pricesOrSay();
+  if (prices === false) return 1;
   try {
-    prices = await readPriceTable(process.env.TEAMFUSION_PRICES);
-  } catch (err) {
-    writeLine(process.stderr, err instanceof Error ? err.message : String(err));
-    return 1;
-  }
-  // The client is made only when a request is needed: a reused judge.json or a refusal needs no key.
-  let chat: OpenAIChatBackend | undefined;
-  const lazyChat = {
-    provider: 'openai' as const,
-    acceptsImages: false,
-    priced: true,
-    chat: (req: Parameters<OpenAIChatBackend['chat']>[0]) => {
-      chat ??= new OpenAIChatBackend(createModelClient({ timeoutMs: envNumber('TEAMFUSION_REQUEST_TIMEOUT_SECONDS', 1000), maxRetries: envNumber('TEAMFUSION_MAX_RETRIES', 1) }));
-      return chat.chat(req);
-    },
-  };
-  const controller = new AbortController();
-  const onSigint = (): void => {
-    process.stderr.write('\nCancelling… (nothing is written)\n');
-    controller.abort();
-  };
-  process.on('SIGINT', onSigint);
-  try {
-    const { judge, reused } = await judgeRun({
-      reviewRoot: path.resolve(review),
-      runId,
-      chat: lazyChat,
-      ...(values.model !== undefined ? { model: String(values.model) } : {}),
-      force: values.force === true,
-      prices,
-      signal: controller.signal,
-      log: (line) => writeLine(process.stderr, line),
-    });
+    const { judge, reused } = await withCtrlC('nothing is written', (signal) =>
+      judgeRun({
+        reviewRoot: path.resolve(review),
+        runId,
+        chat: lazyChatBackend(),
+        ...(values.model !== undefined ? { model: String(values.model) } : {}),
+        force: values.force === true,
+        prices,
+        signal,
+        log: (line) => writeLine(process.stderr, line),
+      }),
+    );
     if (values.json === true) process.stdout.write(`${safeJson({ ...judge, reused })}\n`);
     else for (const line of judgeLines(judge, reused)) writeLine(process.stdout, line);
     return 0;
   } catch (err) {
-    if (err instanceof CancelledError) return 130;
-    if (err instanceof ModelConfigError) {
-      writeLine(process.stderr, err.message);
-      return 1;
-    }
-    if (err instanceof ReviewFileError) {
-      writeLine(process.stderr, /:\d+:\d+: error: /.test(err.message) ? err.message : formatDiagnostic(fileErrorDiagnostic(err)));
-      return 1;
-    }
-    if (err instanceof openaiSdk().OpenAIError) {
-      writeLine(process.stderr, `teamfusion judge: ${describeError(err, 'The judge').replace(/ Resume the run (to try again|later)\.$/, ' Nothing was written; judge again later.')}`);
-      return 1;
-    }
-    throw err;
-  } finally {
-    process.off('SIGINT', onSigint);
+    return exitForRefusal(err, { command: 'judge', request: 'The judge', again: 'judge again later' });
   }
 }

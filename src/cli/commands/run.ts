@@ -1,5 +1,5 @@
 /**
- * `teamfusion run <review> [--iterations N] [--turns N] [--remixes N] [--mode M] [--order O] [--seed N] [--designers a,b,…]
+ * `teamfusion run <review> [--iterations N] [--turns N] [--remixes N] [--mode M] [--order O] [--forks F] [--seed N] [--designers a,b,…]
  *   [--feedback TEXT] [--resume RUN-ID] [--json]`
  * Streams the discussion to stdout ("Ana (turn 1): …"); with --json, prints only the final summary JSON on stdout.
  * Ctrl+C cancels (the record is kept, resumable). `--resume RUN-ID` continues a run; on a completed run together with
@@ -28,9 +28,10 @@ import { coverageCounts, lastBriefRound } from '../../core/run/briefTask';
 import { runDir } from '../../core/record/paths';
 import { wholeSetting } from '../../core/settings/settingBounds';
 import { UsageError } from '../usage';
-import { DISCUSSION_MODES, SPEAKING_ORDERS, oneOf } from '../../core/settings/discussionSettings';
+import { DISCUSSION_MODES, FORK_MODES, SPEAKING_ORDERS, oneOf } from '../../core/settings/discussionSettings';
 import { SubsetError, USUAL_WAY_HAS_NO_RUN, checkSubset } from '../../core/run/runner';
 import { PeopleInputError, submitSay } from '../../core/people/submit';
+import { forkChoiceCheck } from '../../core/fork/choice';
 import * as readline from 'node:readline';
 import { GitMissingError, gitTransportFor } from '../../core/sync/gitCli';
 import { DEFAULT_SYNC_INTERVAL_S, RunSync } from '../../core/sync/runSync';
@@ -47,6 +48,7 @@ const ArgsSchema = z.object({
   resume: z.string().optional(),
   mode: z.enum(DISCUSSION_MODES, { error: (iss) => `must be ${oneOf(DISCUSSION_MODES)}, not "${String(iss.input)}"` }).optional(),
   order: z.enum(SPEAKING_ORDERS, { error: (iss) => `must be ${oneOf(SPEAKING_ORDERS)}, not "${String(iss.input)}"` }).optional(),
+  forks: z.enum(FORK_MODES, { error: (iss) => `must be ${oneOf(FORK_MODES)}, not "${String(iss.input)}"` }).optional(),
   seed: wholeSetting('orderSeed', 'the seed').optional(),
   designers: z.array(z.string().min(1)).min(2, 'name at least two designers, separated by commas').optional(),
   json: z.boolean(),
@@ -92,6 +94,7 @@ export function parseRunArgs(args: readonly string[]): RunArgs {
       case '--resume': out.resume = value(); break;
       case '--mode': out.mode = value(); break;
       case '--order': out.order = value(); break;
+      case '--forks': out.forks = value(); break;
       case '--seed': out.seed = int(); break;
       case '--designers': out.designers = [...new Set(value().split(',').map((x) => x.trim()).filter(Boolean))]; break;
       case '--json': out.json = true; break;
@@ -221,6 +224,7 @@ export async function runRun(args: string[]): Promise<number> {
   if (a.remixes !== undefined) settings.remixesPerIteration = a.remixes;
   if (a.mode !== undefined) settings.mode = a.mode;
   if (a.order !== undefined) settings.order = a.order;
+  if (a.forks !== undefined) settings.forks = a.forks;
   if (a.seed !== undefined) settings.orderSeed = a.seed;
   if (designers) settings.designers = designers;
   const options: RunnerOptions = {
@@ -245,7 +249,7 @@ export async function runRun(args: string[]): Promise<number> {
     onEvent: (e) => {
       if (e.type === 'record-saved') latest = e.record;
       printEvent(e, out, (id) => (latest ? labelOf(latest, id) : id));
-      if (e.type === 'waiting') asker?.ask(e.waitingFor.speaker, e.speakerName, e.runId);
+      if (e.type === 'waiting') asker?.ask(e.waitingFor.speaker, e.speakerName, e.runId, e.waitingFor.forkChoice === true);
     },
   };
 
@@ -253,8 +257,8 @@ export async function runRun(args: string[]): Promise<number> {
   try {
     if (a.resume) {
       const existing = await readRunRecord(root, a.resume);
-      if ([a.iterations, a.turns, a.remixes, a.mode, a.order, a.seed, a.designers].some((x) => x !== undefined)) {
-        process.stderr.write('Note: --iterations, --turns, --remixes, --mode, --order, --seed and --designers are fixed when a run starts; the recorded settings are used.\n');
+      if ([a.iterations, a.turns, a.remixes, a.mode, a.order, a.forks, a.seed, a.designers].some((x) => x !== undefined)) {
+        process.stderr.write('Note: --iterations, --turns, --remixes, --mode, --order, --forks, --seed and --designers are fixed when a run starts; the recorded settings are used.\n');
       }
       if (existing.status === 'completed') {
         if (!a.feedback) {
@@ -292,9 +296,10 @@ export async function runRun(args: string[]): Promise<number> {
     const who = record.waitingFor.speaker;
     const name = speakerName(who);
     const s = a.sync ? ' --sync' : '';
+    const answer = record.waitingFor.forkChoice ? '<decision point number | none>' : '<message>';
     writeLine(
       process.stderr,
-      `Waiting for ${name}; answer with \`teamfusion say ${a.review} ${record.id} --as ${who}${s} <message>\` ` +
+      `Waiting for ${name}${record.waitingFor.forkChoice ? ' to pick which decision point to fork' : ''}; answer with \`teamfusion say ${a.review} ${record.id} --as ${who}${s} ${answer}\` ` +
         `(or "/pass") and resume: teamfusion run ${a.review} --resume ${record.id}${s}`,
     );
     return 3;
@@ -338,7 +343,9 @@ function printEvent(e: RunEvent, out: (s: string) => void, label: (id: string) =
       break;
     }
     case 'waiting':
-      line(`Waiting for ${e.speakerName} (iteration ${e.waitingFor.iteration}, turn ${e.waitingFor.turn}).`);
+      line(e.waitingFor.forkChoice
+        ? `Waiting for ${e.speakerName} to pick which decision point iteration ${e.waitingFor.iteration} forks.`
+        : `Waiting for ${e.speakerName} (iteration ${e.waitingFor.iteration}, turn ${e.waitingFor.turn}).`);
       break;
     case 'pins-changed':
       line(`Pins: ${e.pins.map((p) => p.message).join(', ') || 'none'}`);
@@ -404,15 +411,18 @@ class TerminalAsker {
   private rl: readline.Interface | undefined;
   constructor(private readonly root: string) {}
 
-  ask(speaker: string, name: string, runId: string): void {
+  ask(speaker: string, name: string, runId: string, forkChoice = false): void {
     if (!this.rl) {
       this.rl = readline.createInterface({ input: process.stdin, output: process.stderr });
       this.rl.on('SIGINT', () => process.emit('SIGINT'));
     }
     const rl = this.rl;
     const once = (): void => {
-      rl.question(`${printable(name)}, your turn (type your message, or /pass to let your proxy speak): `, (text) => {
-        submitSay({ reviewRoot: this.root, runId, as: speaker, text, isDriven: async () => true }).catch((err: unknown) => {
+      const question = forkChoice
+        ? `${printable(name)}, which decision point should this round fork (its number, none, or /pass for the first)? `
+        : `${printable(name)}, your turn (type your message, or /pass to let your proxy speak): `;
+      rl.question(question, (text) => {
+        submitSay({ reviewRoot: this.root, runId, as: speaker, text, isDriven: async () => true, checkAnswer: forkChoiceCheck }).catch((err: unknown) => {
           process.stderr.write(`${printable(err instanceof PeopleInputError ? err.message : String(err))}\n`);
           once();
         });

@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { printable } from '../../core/kernel/text';
 import { PeopleInputError, driverWords, submitSay } from '../../core/people/submit';
 import { UsageError } from '../usage';
+import { forkChoiceCheck } from '../../core/fork/choice';
 import { parseStrict } from './validate';
 import { SyncExit, throughRemote } from '../personSync';
 
@@ -22,7 +23,7 @@ export async function runSay(args: string[]): Promise<number> {
   try {
     const root = path.resolve(review);
     const as = values.as.trim();
-    const submit = () => submitSay({ reviewRoot: root, runId, as, text: words.join(' '), onNote: (line) => process.stderr.write(`${printable(line)}\n`) });
+    const submit = () => submitSay({ reviewRoot: root, runId, as, text: words.join(' '), checkAnswer: forkChoiceCheck, onNote: (line) => process.stderr.write(`${printable(line)}\n`) });
     const r = values.sync ? await throughRemote(root, 'say', `TeamFusion ${runId}: ${as} says`, submit) : await submit();
     const turn = r.message?.turn ? ` (it answers turn ${r.message.turn})` : '';
     const where = values.sync

@@ -61,13 +61,21 @@ async function reviewOf(o: SubmitOptions): Promise<Review> {
   return review;
 }
 
+/**
+ * What a step asks of a person's answer beyond a message's rules (the lead's fork choice: core/fork/choice.ts), given by the
+ * caller so this room does not depend on the step's: the problem in one sentence, or undefined.
+ */
+export type AnswerCheck = (record: RunRecord, speaker: string, text: string, designers: readonly string[]) => string | undefined;
+
 /** A designer's message into a run (`teamfusion say`). */
-export async function submitSay(o: SubmitOptions & { as: string; text: string }): Promise<SubmitResult> {
+export async function submitSay(o: SubmitOptions & { as: string; text: string; checkAnswer?: AnswerCheck }): Promise<SubmitResult> {
   const review = await reviewOf(o);
   const record = await readRunRecord(o.reviewRoot, o.runId, o.onNote);
   const team = teamOf(review, record);
   const checked = checkSay(team, record, o.as, o.text);
   if (!checked.ok) throw new PeopleInputError(checked.error);
+  const problem = o.checkAnswer?.(record, checked.speaker, o.text, record.settings.designers ?? team.designers.map((d) => d.id));
+  if (problem) throw new PeopleInputError(problem);
   const full = await recordNearCap(o.reviewRoot, o.runId);
   if (full) throw new PeopleInputError(full);
   const content = checked.pass ? '/pass' : o.text.trim();
@@ -84,8 +92,8 @@ export async function submitSay(o: SubmitOptions & { as: string; text: string })
   return { entry, file: inboxRel(o.runId, `${entry}.json`), ...(await drivenNow(o)), record, message };
 }
 
-/** Pins (or with `remove`, unpins) a message (`teamfusion pin`). Without `as`, the review's lead pins. */
-export async function submitPin(o: SubmitOptions & { message: string; as?: string; remove?: boolean }): Promise<SubmitResult> {
+/** Who pins: `as`, else the review's lead; a designer of the run's team. With the record and team the pin is judged against. */
+async function pinner(o: SubmitOptions & { as?: string }): Promise<{ record: RunRecord; team: Team; by: { id: string } }> {
   const review = await reviewOf(o);
   const record = await readRunRecord(o.reviewRoot, o.runId, o.onNote);
   const team = teamOf(review, record);
@@ -95,6 +103,12 @@ export async function submitPin(o: SubmitOptions & { message: string; as?: strin
   if (!by || by.kind !== 'designer') {
     throw new PeopleInputError(`"${asId}" is not a designer of this review (designers: ${team.designers.map((d) => d.id).join(', ')}).`);
   }
+  return { record, team, by };
+}
+
+/** Pins (or with `remove`, unpins) a message (`teamfusion pin`). Without `as`, the review's lead pins. */
+export async function submitPin(o: SubmitOptions & { message: string; as?: string; remove?: boolean }): Promise<SubmitResult> {
+  const { record, team, by } = await pinner(o);
   // The run as it will be once what waits in the inbox is taken in (a pin, then an unpin, before a driver runs).
   const view = pendingView(record, team, await pendingEntries(o, team));
   if (!allMessages(view).some((x) => x.message.id === o.message)) {
@@ -119,15 +133,7 @@ export async function submitPin(o: SubmitOptions & { message: string; as?: strin
  * caller found `criterion` in criteria.json; like a message pin it is an inbox entry of that person, taken in by the driver.
  */
 export async function submitCriterionPin(o: SubmitOptions & { criterion: { name: string; description: string }; as?: string; remove?: boolean }): Promise<SubmitResult> {
-  const review = await reviewOf(o);
-  const record = await readRunRecord(o.reviewRoot, o.runId, o.onNote);
-  const team = teamOf(review, record);
-  const asId = o.as ?? review.config.lead;
-  if (!asId) throw new PeopleInputError('This review has no lead (review.yaml `lead:`), so say who pins with --as <designer-id>.');
-  const by = findPerson(team, asId);
-  if (!by || by.kind !== 'designer') {
-    throw new PeopleInputError(`"${asId}" is not a designer of this review (designers: ${team.designers.map((d) => d.id).join(', ')}).`);
-  }
+  const { record, team, by } = await pinner(o);
   const view = pendingView(record, team, await pendingEntries(o, team));
   const pinned = (view.criteria?.pinned ?? []).some((p) => p.name.toLowerCase() === o.criterion.name.toLowerCase());
   if (o.remove && !pinned) throw new PeopleInputError(`The criterion "${o.criterion.name}" is not pinned in run ${o.runId}.`);

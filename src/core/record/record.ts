@@ -96,6 +96,10 @@ export const DecisionPointSchema = z.object({
 });
 export type DecisionPoint = z.infer<typeof DecisionPointSchema>;
 
+/** The side of one decision point a fork takes (issue 33, contract §7): `decisionPoint` is 1-based in its round's decisionPoints. */
+export const ForkSideSchema = z.object({ question: z.string(), position: z.string(), decisionPoint: z.number().int().min(1).max(100) });
+export type ForkSide = z.infer<typeof ForkSideSchema>;
+
 export const RemixSchema = z.object({
   /** "r1", "r2", … (several a round: "r1a", "r1b", …) */
   id: z.string(),
@@ -112,7 +116,7 @@ export const RemixSchema = z.object({
   /** Cited references left out because the edit endpoint takes no more input images. */
   referencesDropped: z.array(z.string()).optional(),
   /** A fork remix (issue 33): the side of one decision point it takes (`decisionPoint`: 1-based in the round's decisionPoints). */
-  fork: z.object({ question: z.string(), position: z.string(), decisionPoint: z.number().int().min(1).max(100) }).optional(),
+  fork: ForkSideSchema.optional(),
 });
 
 export type Remix = z.infer<typeof RemixSchema>;
@@ -129,6 +133,8 @@ export const ProposalSchema = z.object({
   from: z.array(z.string()).min(1),
   editingDirections: z.string(),
   editingDirectionsDiscussed: z.string().optional(),
+  /** A fork (issue 33): the side this proposal takes; its remix records the same. */
+  fork: ForkSideSchema.optional(),
 });
 export type Proposal = z.infer<typeof ProposalSchema>;
 
@@ -159,6 +165,11 @@ export const BriefRoundSchema = z.object({
   coverage: z.array(CoverageSchema),
   /** sha256 of the file as written (older records have none): a file changed since is refused by its readers. */
   sha256: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+  /** Forks (issue 33): the contested passage written each way, "iteration-<k>/fork-<letter>.md", in letter order. */
+  forks: z
+    .array(z.object({ letter: z.string().regex(/^[a-d]$/), file: z.string(), fork: ForkSideSchema, sha256: z.string().regex(/^[0-9a-f]{64}$/).optional() }))
+    .max(4)
+    .optional(),
 });
 export type BriefRound = z.infer<typeof BriefRoundSchema>;
 
@@ -274,6 +285,8 @@ export const WaitingForSchema = z.object({
   iteration: z.number().int().positive(),
   /** The speaker's scheduled turn number in that iteration, as in the messages' `turn`. */
   turn: z.number().int().positive(),
+  /** Forks (issue 33, `forks: ask`): the lead is asked which decision point to fork, not for a turn of the discussion. */
+  forkChoice: z.literal(true).optional(),
 });
 export type WaitingFor = z.infer<typeof WaitingForSchema>;
 

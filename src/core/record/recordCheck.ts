@@ -263,6 +263,13 @@ function checkSeveral(
     }
     const problem = duplicate(m.from, [...where, 'from'], 'The remix input') ?? known(m.from, [...where, 'from'], 'The remix input');
     if (problem) return problem;
+    if (m.fork) {
+      // A fork (issue 33) names a side of one of its round's decision points: the votes on it are counted by that side.
+      const point = it.decisionPoints?.[m.fork.decisionPoint - 1];
+      if (!point || point.question !== m.fork.question || !point.positions.some((p) => p.position === m.fork!.position)) {
+        return { path: [...where, 'fork'], message: `Remix ${q(m.id)} takes a side of decision point ${m.fork.decisionPoint}, which iteration ${it.index} does not have with that question and position.` };
+      }
+    }
   }
   return undefined;
 }

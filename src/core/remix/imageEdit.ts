@@ -110,7 +110,7 @@ export async function runImageEdit(ctx: StepContext, e: ImageEditInput): Promise
     ctx.record.options = ctx.record.options.filter((o) => o.file !== file);
     const option: RunOption = { id: remixId, label: `Image ${ctx.record.options.length + 1}`, file };
     ctx.record.options.push(option);
-    const remix: Remix = { id: remixId, file: fileInRun, ...(letter ? { letter } : {}), from };
+    const remix: Remix = { id: remixId, file: fileInRun, ...(letter ? { letter } : {}), from, ...(e.proposal?.fork ? { fork: { ...e.proposal.fork } } : {}) };
     if (cost !== undefined) remix.costUsd = round6(cost);
     if (e.references?.length) remix.references = e.references.map((r) => r.id);
     const dropped = (it.references ?? []).filter((id) => !e.references?.some((r) => r.id === id));

@@ -2,7 +2,7 @@
  * The in-memory shape of a review folder (contract §1). Produced by `loadReview`, consumed by statistics,
  * the run engine, the CLI and the extension. No `vscode` import anywhere under src/core.
  */
-import type { ConsensusMethod, DiscussionMode, Hierarchy, ImageQuality, ImageSize, PersonaRole, PromptLayers, SpeakingOrder } from '../settings/discussionSettings';
+import type { ConsensusMethod, DiscussionMode, ForkMode, Hierarchy, ImageQuality, ImageSize, PersonaRole, PromptLayers, SpeakingOrder } from '../settings/discussionSettings';
 import type { Diagnostic } from '../diagnostics/diagnostics';
 import type { DesignerRanking } from '../rankings/ranking';
 import type { Guest } from './guests';
@@ -68,6 +68,8 @@ export interface ReviewConfig {
   hierarchy?: Hierarchy;
   /** Which consensus order of the team's own rankings a run falls back on (default borda). */
   consensus?: ConsensusMethod;
+  /** Forks (issue 33): one remix per side of a decision point that splits the team (default auto). */
+  forks?: ForkMode;
   personaRole?: PersonaRole;
   temperature?: number;
   imageSize?: ImageSize;

@@ -7,7 +7,7 @@
  */
 import type { ReviewConfig } from '../review/model';
 import { DEFAULT_IMAGE_MAX_SIDE } from '../llm/images';
-import { DISCUSSION_DEFAULTS } from '../settings/discussionSettings';
+import { DEFAULT_FORK_MODE, DISCUSSION_DEFAULTS } from '../settings/discussionSettings';
 import type { RunSettings } from '../record/record';
 import { newSeed } from '../discussion/schedule';
 
@@ -18,6 +18,7 @@ export const DEFAULT_SETTINGS: RunSettings = {
   iterations: 3,
   imageMaxSide: DEFAULT_IMAGE_MAX_SIDE,
   ...DISCUSSION_DEFAULTS,
+  forks: DEFAULT_FORK_MODE,
 };
 
 export function resolveRunSettings(
@@ -44,6 +45,7 @@ export function resolveRunSettings(
     maxConcurrency: config.maxConcurrency,
     hierarchy: config.hierarchy,
     consensus: config.consensus,
+    forks: config.forks,
     personaRole: config.personaRole,
     temperature: config.temperature,
     imageSize: config.imageSize,

@@ -43,6 +43,7 @@ import type { RunTask } from './task';
 import { briefTask } from './briefTask';
 import { narrowTo, runRemixAgent } from '../remix/remixAgent';
 import { needsLeadDecision, runLeadDecision } from '../discussion/leadDecision';
+import { forkDesignRound } from '../fork/designFork';
 import { resolveRunSettings } from './runSettings';
 import { readRunRecord, writeRunRecord } from '../record/store';
 import { createRunId, reviewRelative } from '../record/paths';
@@ -555,6 +556,7 @@ async function runIteration(ctx: StepContext, review: Review, it: Iteration, cac
   if (needsLeadDecision(ctx, it)) await runLeadDecision(ctx, it, prefix);
   // Sides people settled on earlier forks (a vote, or the lead in person) go into every edit of this round not yet made.
   if (carryDecidedSides(ctx.record.iterations, it)) await ctx.save();
+  await forkDesignRound(ctx, it); // issue 33: one remix per side of a decision point that splits the team (core/fork)
   if (!it.final && it.proposals?.length) await runSeveralEdits(ctx, it);
   else if (!it.final && !it.remix) {
     const inputs = (it.ranking ?? []).map((id) => ({ id, file: ctx.record.options.find((op) => op.id === id)!.file }));

@@ -1,6 +1,6 @@
 /** The run.json fields of the discussion settings (values: discussionSettings.ts, bounds: settingBounds.ts). */
 import * as z from 'zod';
-import { CONSENSUS_METHODS, DISCUSSION_MODES, HIERARCHIES, IMAGE_QUALITIES, IMAGE_SIZES, PERSONA_ROLES, SPEAKING_ORDERS, type PromptLayers } from './discussionSettings';
+import { CONSENSUS_METHODS, DISCUSSION_MODES, FORK_MODES, HIERARCHIES, IMAGE_QUALITIES, IMAGE_SIZES, PERSONA_ROLES, SPEAKING_ORDERS, type PromptLayers } from './discussionSettings';
 import { OTHER_BOUNDS as B, wholeSetting } from './settingBounds';
 
 export const PromptLayersSchema = z
@@ -24,6 +24,8 @@ export const discussionSettingFields = {
   personaRole: z.enum(PERSONA_ROLES).optional(),
   /** The consensus order of the team's own rankings the remix agent falls back on; absent = borda. */
   consensus: z.enum(CONSENSUS_METHODS).optional(),
+  /** Forks (issue 33): off | auto | ask; absent (records from before it) = off. */
+  forks: z.enum(FORK_MODES).optional(),
   temperature: z.number().min(B.temperature.min).max(B.temperature.max).optional(),
   imageSize: z.enum(IMAGE_SIZES).optional(),
   imageQuality: z.enum(IMAGE_QUALITIES).optional(),

@@ -22,6 +22,20 @@ export type Hierarchy = (typeof HIERARCHIES)[number];
 export const CONSENSUS_METHODS = ['borda', 'schulze'] as const;
 export type ConsensusMethod = (typeof CONSENSUS_METHODS)[number];
 
+/**
+ * Forks (issue 33): what a remix round does with a decision point that splits the team. `off`: nothing (records from before
+ * the setting read so); `auto` (default of a new run): one remix per side of the first such point; `ask`: the lead picks
+ * which point to fork, or none, at the round's end.
+ */
+export const FORK_MODES = ['off', 'auto', 'ask'] as const;
+export type ForkMode = (typeof FORK_MODES)[number];
+export const DEFAULT_FORK_MODE: ForkMode = 'auto';
+
+/** The fork mode of a recorded run (a record written before the setting existed never forks). */
+export function forkModeOf(s: { forks?: ForkMode }): ForkMode {
+  return s.forks ?? 'off';
+}
+
 export const PERSONA_ROLES = ['system', 'user'] as const;
 export type PersonaRole = (typeof PERSONA_ROLES)[number];
 

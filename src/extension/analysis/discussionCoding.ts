@@ -9,19 +9,14 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { codeDiscussion, topChoiceOf, type CodeDiscussionResult } from '../../core/analysis';
 import { confirmInModal } from '../costModal';
-import type { ChatBackend } from '../../core/llm/backend';
-import { createModelClient } from '../../core/llm/client';
-import { chatProviderSetting } from '../llm/chatModelChoice';
-import { modelLabel } from '../llm/vscodeChat';
-import { vscodeChatFor } from '../llm/vscodeChatFor';
 import type { PanelCodingProgress } from '../../protocol/panel';
 import { guardCommand } from '../commandGuard';
 import type { Services } from '../services';
 import { runRefFromArg } from '../run/commandArgs';
 import { pickRun } from '../run/pickRun';
 import { redactSecrets } from '../run/redact';
-import { resolveConnection, resolveRunSettings } from '../run/runSettings';
-import { preflight } from '../run/trustGuard';
+import { resolveRunSettings } from '../run/runSettings';
+import { textChatFor } from './textChat';
 
 export const CODE_DISCUSSION_COMMAND = 'teamfusion.codeDiscussion';
 export const CANCEL_CODING_COMMAND = 'teamfusion.cancelCoding';
@@ -60,40 +55,15 @@ export class DiscussionCoding implements vscode.Disposable {
 
   async code(reviewRoot: string, runId: string, force = false): Promise<CodeDiscussionResult | undefined> {
     const log = this.services.log;
-    const provider = chatProviderSetting();
-    const ui = {
-      warn: (message: string, ...buttons: string[]) => vscode.window.showWarningMessage(message, ...buttons),
-      runCommand: (command: string) => vscode.commands.executeCommand(command),
-    };
-    const check = await preflight({
-      keyOptional: provider === 'vscode',
-      isTrusted: vscode.workspace.isTrusted,
-      busy: this.active.has(key(reviewRoot)),
-      getApiKey: async () => (await this.services.runs.apiKeys.get())?.key,
-      ui,
-      onBusy: () => void vscode.window.showWarningMessage('The discussion of this review is already being coded.'),
+    const text = await textChatFor(this.services, 'Code Discussion', reviewRoot, {
+      now: this.active.has(key(reviewRoot)),
+      say: () => void vscode.window.showWarningMessage('The discussion of this review is already being coded.'),
     });
-    if (!check.ok) {
-      log.warn(`Code Discussion: nothing sent for ${reviewRoot} (${check.reason === 'untrusted' ? 'the workspace is not trusted' : check.reason === 'busy' ? 'a coding is in progress' : 'no API key is set'}).`);
-      return undefined;
-    }
+    if (!text) return undefined;
     const config = vscode.workspace.getConfiguration('teamfusion');
-    // The chat: the VS Code language model of the runs (text only: coding sends no images), or the OpenAI-compatible endpoint.
-    let chat: ChatBackend | undefined;
-    let model: string | undefined;
-    if (provider === 'vscode') {
-      const picked = await vscodeChatFor(this.services.runs.models, ui, { textOnly: true });
-      if (!picked) {
-        log.warn(`Code Discussion: nothing sent for ${reviewRoot} (no VS Code language model is available or none was picked).`);
-        return undefined;
-      }
-      chat = picked.chat;
-      model = picked.model.id;
-      log.info(`Code Discussion on the VS Code model ${modelLabel(picked.model)}.`);
-    }
-    const connection = resolveConnection((k) => config.get(k), process.env);
-    const apiKey = check.apiKey;
-    const client = apiKey ? () => createModelClient({ apiKey, ...connection }) : undefined;
+    const client = text.client;
+    const chat = text.onPlan?.chat;
+    const model = text.onPlan?.model;
     const prices = resolveRunSettings((k) => config.inspect(k)).prices;
     const load = await this.services.reviews.load(vscode.Uri.file(reviewRoot), { partial: true });
     const designers = load.review?.designers.map((d) => ({ id: d.id, topChoice: topChoiceOf(d.entries) }));

@@ -13,14 +13,11 @@ import type { ChatBackend } from '../../core/llm/backend';
 import { createModelClient } from '../../core/llm/client';
 import { OpenAIChatBackend } from '../../core/llm/openaiBackend';
 import { CancelledError } from '../../core/kernel/errors';
-import { chatProviderSetting } from '../llm/chatModelChoice';
-import { modelLabel } from '../llm/vscodeChat';
-import { vscodeChatFor } from '../llm/vscodeChatFor';
 import { guardCommand } from '../commandGuard';
 import type { Services } from '../services';
 import { redactSecrets } from '../run/redact';
-import { resolveConnection, resolveRunSettings } from '../run/runSettings';
-import { preflight } from '../run/trustGuard';
+import { resolveRunSettings } from '../run/runSettings';
+import { textChatFor } from './textChat';
 
 export const FIND_CRITERIA_COMMAND = 'teamfusion.findCriteria';
 const NAME = "Find the Team's Criteria";
@@ -43,44 +40,15 @@ export async function findTeamCriteria(services: Services, arg: unknown): Promis
     return undefined;
   }
   const reviewRoot = review.fsPath;
-  const provider = chatProviderSetting();
-  const ui = {
-    warn: (message: string, ...buttons: string[]) => vscode.window.showWarningMessage(message, ...buttons),
-    runCommand: (command: string) => vscode.commands.executeCommand(command),
-  };
-  const check = await preflight({
-    keyOptional: provider === 'vscode',
-    isTrusted: vscode.workspace.isTrusted,
-    busy: false,
-    getApiKey: async () => (await services.runs.apiKeys.get())?.key,
-    ui,
-    onBusy: () => undefined,
-  });
-  if (!check.ok) {
-    log.warn(`${NAME}: nothing sent for ${reviewRoot} (${check.reason === 'untrusted' ? 'the workspace is not trusted' : 'no API key is set'}).`);
-    return undefined;
-  }
+  const text = await textChatFor(services, NAME, reviewRoot);
+  if (!text) return undefined;
   const config = vscode.workspace.getConfiguration('teamfusion');
   const settings = resolveRunSettings((k) => config.inspect(k));
-  let chat: ChatBackend | (() => ChatBackend);
   // The model the runs of this review use: the setting, else review.yaml, env and the default (as the engine resolves it).
-  let model = engineSettings(settings.settings, (await loadForCriteria(reviewRoot)).config).chatModel;
-  let onPlan = false;
-  if (provider === 'vscode') {
-    const picked = await vscodeChatFor(services.runs.models, ui, { textOnly: true });
-    if (!picked) {
-      log.warn(`${NAME}: nothing sent for ${reviewRoot} (no VS Code language model is available or none was picked).`);
-      return undefined;
-    }
-    chat = picked.chat;
-    model = picked.model.id;
-    onPlan = true;
-    log.info(`${NAME} on the VS Code model ${modelLabel(picked.model)}.`);
-  } else {
-    const apiKey = check.apiKey;
-    const connection = resolveConnection((k) => config.get(k), process.env);
-    chat = () => new OpenAIChatBackend(createModelClient({ ...(apiKey ? { apiKey } : {}), ...connection }));
-  }
+  const model = text.onPlan?.model ?? engineSettings(settings.settings, (await loadForCriteria(reviewRoot)).config).chatModel;
+  const onPlan = text.onPlan !== undefined;
+  const client = text.client;
+  const chat: ChatBackend | (() => ChatBackend) = text.onPlan?.chat ?? (() => new OpenAIChatBackend(client ? client() : createModelClient()));
   const force = typeof arg === 'object' && arg !== null && (arg as { force?: unknown }).force === true;
   log.info(`${NAME}: ${reviewRoot}${force ? ' (found again)' : ''}.`);
   const controller = new AbortController();

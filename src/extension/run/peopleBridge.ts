@@ -6,6 +6,7 @@
  * untrusted workspace.
  */
 import { PeopleInputError, submitPin, submitSay, type SubmitResult } from '../../core/people/submit';
+import { forkChoiceCheck } from '../../core/fork/choice';
 
 export interface PeopleOutcome {
   ok: boolean;
@@ -29,7 +30,7 @@ export interface BridgeEnv {
 export async function sayFromPanel(env: BridgeEnv, reviewRoot: string, runId: string, as: string, text: string): Promise<PeopleOutcome> {
   if (!env.trusted) return { ok: false, message: 'Nothing is written in an untrusted workspace.' };
   return attempt(async () => {
-    const r = await submitSay({ reviewRoot, runId, as, text, ...(env.driving ? { isDriven: async () => true } : {}) });
+    const r = await submitSay({ reviewRoot, runId, as, text, checkAnswer: forkChoiceCheck, ...(env.driving ? { isDriven: async () => true } : {}) });
     if (env.through) return { ok: true, message: `Said: ${await env.through(r.file, `TeamFusion ${runId}: ${as} says`)}.` };
     const w = r.record.waitingFor;
     const answered = !r.driven && r.message && r.record.status === 'waiting' && w?.speaker === r.message.speaker && r.message.turn === w.turn;

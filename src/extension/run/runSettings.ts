@@ -11,6 +11,7 @@ import { OTHER_BOUNDS, SETTING_BOUNDS, wholeSetting, type BoundedSetting } from 
 import {
   DISCUSSION_MODES,
   HIERARCHIES,
+  FORK_MODES,
   IMAGE_QUALITIES,
   IMAGE_SIZES,
   PERSONA_ROLES,
@@ -98,6 +99,8 @@ export function resolveRunSettings(inspect: InspectFn, overrides: RunOverrides =
   if (order !== undefined) settings.order = order;
   const hierarchy = pick('hierarchy', HIERARCHIES);
   if (hierarchy !== undefined) settings.hierarchy = hierarchy;
+  const forks = pick('forks', FORK_MODES);
+  if (forks !== undefined) settings.forks = forks;
   const personaRole = pick('personaRole', PERSONA_ROLES);
   if (personaRole !== undefined) settings.personaRole = personaRole;
   const imageSize = pick('imageSize', IMAGE_SIZES);
