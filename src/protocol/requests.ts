@@ -98,17 +98,28 @@ type Declared = {
   [K in RequestKind]: {
     params: z.ZodType<{ type: K; requestId: number }>;
     reply: z.ZodType<{ type: (typeof REQUEST_REPLIES)[K]; requestId: number }>;
+    /** The reply that says the request was not done, and why (one sentence): a refusal, or a failure of the host. */
+    refused(requestId: number, message: string): { type: (typeof REQUEST_REPLIES)[K]; requestId: number };
   };
 };
 
-/** Request name → its message schema (params with type and requestId) and its reply's schema. */
+const rankingRefused = (requestId: number, message: string): SaveRankingReply => ({
+  type: 'saveRankingResult',
+  requestId,
+  ok: false,
+  diagnostics: [{ file: 'rankings', line: 0, column: 0, severity: 'error', message }],
+});
+const feedbackRefused = (requestId: number, message: string): SaveFeedbackReply => ({ type: 'saveFeedbackResult', requestId, ok: false, message });
+const peopleRefused = (requestId: number, message: string): PeopleReply => ({ type: 'peopleResult', requestId, ok: false, message });
+
+/** Request name → its message schema (params with type and requestId), its reply's schema, and its refusal. */
 export const PANEL_REQUESTS = {
-  saveRanking: { params: SaveRankingRequestSchema, reply: SaveRankingReplySchema },
-  saveRatings: { params: SaveRatingsRequestSchema, reply: SaveFeedbackReplySchema },
-  saveSurvey: { params: SaveSurveyRequestSchema, reply: SaveFeedbackReplySchema },
-  say: { params: SayRequestSchema, reply: PeopleReplySchema },
-  pin: { params: PinRequestSchema, reply: PeopleReplySchema },
-  vote: { params: VoteRequestSchema, reply: PeopleReplySchema },
+  saveRanking: { params: SaveRankingRequestSchema, reply: SaveRankingReplySchema, refused: rankingRefused },
+  saveRatings: { params: SaveRatingsRequestSchema, reply: SaveFeedbackReplySchema, refused: feedbackRefused },
+  saveSurvey: { params: SaveSurveyRequestSchema, reply: SaveFeedbackReplySchema, refused: feedbackRefused },
+  say: { params: SayRequestSchema, reply: PeopleReplySchema, refused: peopleRefused },
+  pin: { params: PinRequestSchema, reply: PeopleReplySchema, refused: peopleRefused },
+  vote: { params: VoteRequestSchema, reply: PeopleReplySchema, refused: peopleRefused },
 } as const satisfies Declared;
 
 /** The request messages, for the union of what the webview posts. */

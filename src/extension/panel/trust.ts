@@ -5,7 +5,7 @@
  * command (refine, adopt a brief, comment on it) are refused by that command's own guard; say and pin by the people room.
  */
 import * as vscode from 'vscode';
-import type { HostMessage, WebviewMessage } from '../../protocol/panel';
+import { PANEL_REQUESTS, type HostMessage, type WebviewMessage } from '../../protocol/panel';
 import { workspaceWritable } from '../commandGuard';
 import { untrustedWriteMessage } from '../run/trustGuard';
 
@@ -24,16 +24,14 @@ export function untrustedRefusal(m: WebviewMessage, log: vscode.LogOutputChannel
     case 'codeDiscussion':
       return { type: 'notice', level: 'warning', message: 'Coding is off in an untrusted workspace: nothing is sent to a model.' };
     case 'vote':
-      return { type: 'peopleResult', requestId: m.requestId, ok: false, message: 'Nothing is written in an untrusted workspace: your vote is not saved.' };
+      return PANEL_REQUESTS.vote.refused(m.requestId, 'Nothing is written in an untrusted workspace: your vote is not saved.');
     case 'saveRatings':
     case 'saveSurvey':
-      return { type: 'saveFeedbackResult', requestId: m.requestId, ok: false, message: 'Nothing is written in an untrusted workspace.' };
-    case 'saveRanking': {
+      return PANEL_REQUESTS[m.type].refused(m.requestId, 'Nothing is written in an untrusted workspace.');
+    case 'saveRanking':
       // Also tells the user, with a button to manage trust, as every write command does.
       workspaceWritable(SAVE_RANKING, log);
-      const message = untrustedWriteMessage(SAVE_RANKING);
-      return { type: 'saveRankingResult', requestId: m.requestId, ok: false, diagnostics: [{ file: 'rankings', line: 0, column: 0, severity: 'error', message }] };
-    }
+      return PANEL_REQUESTS.saveRanking.refused(m.requestId, untrustedWriteMessage(SAVE_RANKING));
     default:
       return undefined;
   }

@@ -27,7 +27,7 @@ function channel(timeoutMs = 1000) {
 }
 
 describe('panel requests: one channel', () => {
-  it('declares every request kind once, with params and a reply schema of the reply type it waits for', () => {
+  it('declares every request kind once, with params, a reply schema of the reply type it waits for, and its refusal', () => {
     assert.deepEqual([...REQUEST_KINDS].sort(), Object.keys(PANEL_REQUESTS).sort());
     for (const kind of REQUEST_KINDS) {
       const declared = PANEL_REQUESTS[kind];
@@ -38,6 +38,10 @@ describe('panel requests: one channel', () => {
       const incomplete = { type: REQUEST_REPLIES[kind], requestId: 1 };
       assert.equal(declared.reply.safeParse(incomplete).success, false);
       assert.equal(checkHostMessage(incomplete).ok, false, `${kind}: the webview checks its reply's shape`);
+      // Its refusal (untrusted workspace, a failure of the host) is a reply of its own schema that says no, and why.
+      const refusal = declared.reply.safeParse(declared.refused(7, 'Nothing is written in an untrusted workspace.'));
+      assert.ok(refusal.success && refusal.data.requestId === 7 && refusal.data.ok === false, `${kind}: its refusal is a reply`);
+      assert.match(JSON.stringify(refusal.data), /Nothing is written in an untrusted workspace\./);
     }
   });
 
