@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { MockOpenAI, briefFallback, type RecordedRequest } from '../test/support/openaiMock';
 import { requestedJsonSchema, requestTexts } from '../test/support/openaiMock/autoResponder';
 import { makeBriefRunReview, makeTempDir } from '../test/unit/run/fixtures';
-import { startRun } from '../src/core/run/runner';
+import { startRun } from '../src/core/run/session';
 import { createModelClient } from '../src/core/llm/client';
 import type { RunRecord } from '../src/core/record/record';
 

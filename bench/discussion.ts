@@ -10,7 +10,7 @@
 import { promises as fs } from 'node:fs';
 import OpenAI from 'openai';
 import { makeReview, makeTempDir } from '../test/unit/run/fixtures';
-import { startRun } from '../src/core/run/runner';
+import { startRun } from '../src/core/run/session';
 import type { RunRecord, RunSettings } from '../src/core/record/record';
 import { costPerRemix } from '../src/core/run/runFacts';
 import { startMockProcess } from './run';

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import OpenAI from 'openai';
 import { MockOpenAI } from '../test/support/openaiMock';
 import { makeReview, makeTempDir } from '../test/unit/run/fixtures';
-import { startRun } from '../src/core/run/runner';
+import { startRun } from '../src/core/run/session';
 import { runFileWrites } from '../src/core/record/paths';
 
 interface Row { name: string; value: number; goal: number; unit: string }

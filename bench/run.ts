@@ -26,7 +26,7 @@ import sharp from 'sharp';
 import { MockOpenAI } from '../test/support/openaiMock';
 import { makeReview, makeTempDir } from '../test/unit/run/fixtures';
 import { clearImageMemo, prepareImage } from '../src/core/llm/images';
-import { startRun } from '../src/core/run/runner';
+import { startRun } from '../src/core/run/session';
 import type { RunRecord } from '../src/core/record/record';
 
 interface Row { name: string; value: number; goal: number; unit: string }

@@ -10,31 +10,28 @@
  */
 import * as path from 'node:path';
 import * as z from 'zod';
-import { loadReview } from '../../core/review/loadReview';
-import { printable, safeJson, writeDiagnostic, writeLine } from '../output';
+import { safeJson, printable, writeDiagnostic, writeLine } from '../output';
 import { ModelConfigError, createImageClient, createModelClient } from '../../core/llm/client';
 import { OpenAIChatBackend, OpenAIImageBackend } from '../../core/llm/openaiBackend';
-import type { PriceTable } from '../../core/llm/pricing';
 import { envNumber, readPriceTable } from '../environment';
 import { confirmOnCli } from '../costQuestion';
 import { CostNotConfirmedError } from '../../core/llm/costQuestion';
 import { RunTooLargeError } from '../../core/run/runEstimate';
-import type { RunEvent } from '../../core/step/events';
 import type { RunRecord, RunSettings } from '../../core/record/record';
 import { remixesOf } from '../../core/record/remixes';
-import { defaultTaskOf, readRunRecord, refineRun, resumeRun, runTask, startRun, type RunnerOptions } from '../../core/run/runner';
 import { RUN_TASKS } from '../../core/record/record';
-import { coverageCounts, lastBriefRound } from '../../core/run/briefTask';
+import { lastBriefRound } from '../../core/run/briefTask';
 import { runDir } from '../../core/record/paths';
 import { wholeSetting } from '../../core/settings/settingBounds';
 import { UsageError } from '../usage';
 import { DISCUSSION_MODES, FORK_MODES, SPEAKING_ORDERS, oneOf } from '../../core/settings/discussionSettings';
-import { SubsetError, USUAL_WAY_HAS_NO_RUN, checkSubset } from '../../core/run/runner';
-import { PeopleInputError, submitSay } from '../../core/people/submit';
-import { forkChoiceCheck } from '../../core/fork/choice';
-import * as readline from 'node:readline';
+import { SubsetError, checkSubset } from '../../core/run/runTeam';
+import { RunCompletedError, RunRefusedError, runSession, type RunMeans, type RunWhat } from '../../core/run/session';
+import { errorMessage } from '../../core/kernel/errors';
 import { GitMissingError, gitTransportFor } from '../../core/sync/gitCli';
 import { DEFAULT_SYNC_INTERVAL_S, RunSync } from '../../core/sync/runSync';
+import { RunPrinter, displayPath, labelOf } from './runPrinter';
+import { TerminalAsker } from './terminalAsker';
 
 /** With --sync and no --max-wait, a run waits this long for a person's answer through the remote, then exits 3. */
 const DEFAULT_SYNC_MAX_WAIT_S = 3600;
@@ -124,86 +121,16 @@ export function parseRunArgs(args: readonly string[]): RunArgs {
   return parsed.data;
 }
 
+/** `teamfusion run`: the arguments as one run request (core/run/session.ts); what it prints observes the run. */
 export async function runRun(args: string[]): Promise<number> {
   const a = parseRunArgs(args);
   const root = path.resolve(a.review);
   const out = (s: string): void => {
     if (!a.json) process.stdout.write(s);
   };
-
-  const { review, diagnostics } = await loadReview(root);
-  for (const d of diagnostics) writeDiagnostic(process.stderr, d);
-  if (!review) return 1; // a valid review has at least one ranking (loadReview reports an empty rankings/ as an error)
-  if (review.config.condition === 'usual') {
-    writeLine(process.stderr, USUAL_WAY_HAS_NO_RUN);
-    return 1;
-  }
-  // What the run works on: the recorded task when resuming; else --task, or a brief run for a review with comments only.
-  const kind = a.resume ? undefined : (a.task ?? defaultTaskOf(review));
-  if (kind) {
-    const unusable = runTask(kind).unusable(review);
-    if (unusable) {
-      writeLine(process.stderr, unusable);
-      return 1;
-    }
-  }
-  let designers: string[] | undefined;
-  if (a.designers) {
-    try {
-      designers = checkSubset(kind ? runTask(kind).view(review) : review, a.designers);
-    } catch (err) {
-      if (err instanceof SubsetError) throw new UsageError(`--designers: ${err.message}`);
-      throw err;
-    }
-  }
-
-  // --sync: the run goes through the team's git remote (core/sync); without git that is one sentence and exit 1.
-  let sync: RunSync | undefined;
-  if (a.sync) {
-    let transport;
-    try {
-      transport = await gitTransportFor(root);
-    } catch (err) {
-      if (err instanceof GitMissingError) {
-        writeLine(process.stderr, err.message);
-        return 1;
-      }
-      throw err;
-    }
-    sync = new RunSync({
-      transport,
-      reviewRoot: root,
-      intervalMs: (a.syncInterval ?? DEFAULT_SYNC_INTERVAL_S) * 1000,
-      log: (line) => writeLine(process.stderr, line),
-    });
-  }
-
-  let client;
-  let imageClient;
-  try {
-    const connection = { timeoutMs: envNumber('TEAMFUSION_REQUEST_TIMEOUT_SECONDS', 1000), maxRetries: envNumber('TEAMFUSION_MAX_RETRIES', 1) };
-    client = createModelClient(connection);
-    // The image endpoint apart when it has a URL or a key of its own (its key falls back to the chat key, its URL to the chat URL).
-    imageClient = createImageClient(
-      { baseURL: a.imageBaseUrl ?? process.env.TEAMFUSION_IMAGE_BASE_URL, apiKey: process.env.TEAMFUSION_IMAGE_API_KEY },
-      { ...connection, apiKey: client.apiKey ?? undefined, baseURL: client.baseURL },
-    );
-  } catch (err) {
-    if (err instanceof ModelConfigError) {
-      writeLine(process.stderr, err.message);
-      return 1;
-    }
-    throw err;
-  }
-
-  let prices: PriceTable | undefined;
-  try {
-    prices = await readPriceTable(process.env.TEAMFUSION_PRICES);
-  } catch (err) {
-    writeLine(process.stderr, err instanceof Error ? err.message : String(err));
-    return 1;
-  }
-
+  const printer = new RunPrinter(out);
+  // In a terminal (and without --no-wait) the person is asked here; otherwise the run stops with status "waiting".
+  const asker = process.stdin.isTTY && !a.noWait ? new TerminalAsker(root) : undefined;
   const controller = new AbortController();
   let interrupts = 0;
   const onSigint = (): void => {
@@ -214,68 +141,54 @@ export async function runRun(args: string[]): Promise<number> {
   };
   process.on('SIGINT', onSigint);
 
-  let latest: RunRecord | undefined;
-  speakerName = (id) => review.designers.find((d) => d.id === id)?.name ?? review.comments.find((c) => c.designer === id)?.name ?? id;
-  // In a terminal (and without --no-wait) the person is asked here; otherwise the run stops with status "waiting".
-  const asker = process.stdin.isTTY && !a.noWait ? new TerminalAsker(root) : undefined;
-  const settings: Partial<RunSettings> = {};
-  if (a.iterations !== undefined) settings.iterations = a.iterations;
-  if (a.turns !== undefined) settings.turnsPerAgent = a.turns;
-  if (a.remixes !== undefined) settings.remixesPerIteration = a.remixes;
-  if (a.mode !== undefined) settings.mode = a.mode;
-  if (a.order !== undefined) settings.order = a.order;
-  if (a.forks !== undefined) settings.forks = a.forks;
-  if (a.seed !== undefined) settings.orderSeed = a.seed;
-  if (designers) settings.designers = designers;
-  const options: RunnerOptions = {
-    reviewRoot: root,
-    client,
-    ...(a.textOnly ? { chat: new OpenAIChatBackend(client, { textOnly: true }) } : {}),
-    ...(imageClient ? { images: new OpenAIImageBackend(imageClient) } : {}),
-    settings,
-    ...(kind ? { task: kind } : {}),
-    feedback: a.feedback,
-    signal: controller.signal,
-    prices,
-    humans: a.human,
-    guests: a.guest,
-    // With --sync the person answers from their own machine: the run holds, pulling, up to --max-wait.
-    holdWhenWaiting: asker !== undefined || (a.sync === true && !a.noWait),
-    sync,
-    maxWaitMs: a.maxWait !== undefined ? a.maxWait * 1000 : a.sync ? DEFAULT_SYNC_MAX_WAIT_S * 1000 : undefined,
-    // A new run above the cost thresholds: --yes, a terminal's y/N, otherwise refused in one sentence (nothing sent).
-    confirm: confirmOnCli(a.yes === true),
-    log: (line) => writeLine(process.stderr, line),
-    onEvent: (e) => {
-      if (e.type === 'record-saved') latest = e.record;
-      printEvent(e, out, (id) => (latest ? labelOf(latest, id) : id));
-      if (e.type === 'waiting') asker?.ask(e.waitingFor.speaker, e.speakerName, e.runId, e.waitingFor.forkChoice === true);
-    },
-  };
-
   let record: RunRecord;
   try {
-    if (a.resume) {
-      const existing = await readRunRecord(root, a.resume);
-      if ([a.iterations, a.turns, a.remixes, a.mode, a.order, a.forks, a.seed, a.designers].some((x) => x !== undefined)) {
-        process.stderr.write('Note: --iterations, --turns, --remixes, --mode, --order, --forks, --seed and --designers are fixed when a run starts; the recorded settings are used.\n');
-      }
-      if (existing.status === 'completed') {
-        if (!a.feedback) {
-          writeLine(process.stderr, `Run ${a.resume} is already completed; add --feedback TEXT to refine it with one more round.`);
-          return 1;
-        }
-        record = await refineRun({ ...options, runId: a.resume, feedback: a.feedback });
-      } else {
-        record = await resumeRun({ ...options, runId: a.resume });
-      }
-    } else {
-      record = await startRun(options);
-    }
+    record = await runSession(
+      {
+        reviewRoot: root,
+        what: whatOf(a),
+        // The CLI validates every image while it loads the review.
+        decodeImages: true,
+        means: () => cliMeans(a, root),
+        feedback: a.feedback,
+        signal: controller.signal,
+        humans: a.human,
+        guests: a.guest,
+        // With --sync the person answers from their own machine: the run holds, pulling, up to --max-wait.
+        holdWhenWaiting: asker !== undefined || (a.sync === true && !a.noWait),
+        maxWaitMs: a.maxWait !== undefined ? a.maxWait * 1000 : a.sync ? DEFAULT_SYNC_MAX_WAIT_S * 1000 : undefined,
+        // A new run above the cost thresholds: --yes, a terminal's y/N, otherwise refused in one sentence (nothing sent).
+        confirm: confirmOnCli(a.yes === true),
+      },
+      {
+        diagnostics: (found) => found.forEach((d) => writeDiagnostic(process.stderr, d)),
+        loaded: (review) => {
+          printer.know(review);
+          // Fixed when a run starts, yet a resume's --designers is still checked against the review.
+          if (a.resume && a.designers) checkSubset(review, a.designers);
+        },
+        recordRead: () => {
+          if ([a.iterations, a.turns, a.remixes, a.mode, a.order, a.forks, a.seed, a.designers].some((x) => x !== undefined)) {
+            process.stderr.write('Note: --iterations, --turns, --remixes, --mode, --order, --forks, --seed and --designers are fixed when a run starts; the recorded settings are used.\n');
+          }
+        },
+        event: (e) => {
+          printer.event(e);
+          if (e.type === 'waiting') asker?.ask(e.waitingFor.speaker, e.speakerName, e.runId, e.waitingFor.forkChoice === true);
+        },
+        log: (line) => writeLine(process.stderr, line),
+      },
+    );
   } catch (err) {
-    // The image endpoint cannot make remixes (checked for free before anything is spent), the run is too large for a
-    // request or its cost was not confirmed: one sentence, nothing sent or written.
-    if (err instanceof ModelConfigError || err instanceof RunTooLargeError || err instanceof CostNotConfirmedError) {
+    if (err instanceof SubsetError) throw new UsageError(`--designers: ${err.message}`);
+    // The review cannot be run (its diagnostics said why), the image endpoint cannot make remixes (checked for free before
+    // anything is spent), the run is too large for a request or its cost was not confirmed: one sentence, nothing sent or written.
+    if (err instanceof RunRefusedError && err.diagnosed) return 1;
+    if (err instanceof RunCompletedError) {
+      writeLine(process.stderr, `Run ${err.runId} is already completed; add --feedback TEXT to refine it with one more round.`);
+      return 1;
+    }
+    if (err instanceof RunRefusedError || err instanceof ModelConfigError || err instanceof RunTooLargeError || err instanceof CostNotConfirmedError) {
       writeLine(process.stderr, err.message);
       return 1;
     }
@@ -294,7 +207,7 @@ export async function runRun(args: string[]): Promise<number> {
   }
   if (record.status === 'waiting' && record.waitingFor) {
     const who = record.waitingFor.speaker;
-    const name = speakerName(who);
+    const name = printer.speakerName(who);
     const s = a.sync ? ' --sync' : '';
     const answer = record.waitingFor.forkChoice ? '<decision point number | none>' : '<message>';
     writeLine(
@@ -309,72 +222,62 @@ export async function runRun(args: string[]): Promise<number> {
   return record.status === 'completed' ? 0 : record.status === 'cancelled' ? 130 : 1;
 }
 
-const concurrent = new Set<string>();
-let speakerName: (id: string) => string = (id) => id;
-
-/** Every line shows model or file text only through printable(): one event, one line, no control sequences. */
-function printEvent(e: RunEvent, out: (s: string) => void, label: (id: string) => string): void {
-  const line = (s: string): void => out(`${printable(s)}\n`);
-  switch (e.type) {
-    case 'run-started':
-      line(`${e.resumed ? 'Resuming' : 'Starting'} run ${e.runId} in ${displayPath(e.runDir)}`);
-      break;
-    case 'iteration-started':
-      out('\n');
-      line(e.candidates.length === 0
-        ? `== Round ${e.iteration}${e.final ? ' (last)' : ''}: the brief ==`
-        : `== Iteration ${e.iteration}${e.final ? ' (final pick)' : ''}: ${e.candidates.length} candidates ==`);
-      break;
-    case 'turn-started':
-      // Turns that run concurrently (independent, separate) are printed whole when they complete.
-      if (e.phase === 'independent' || e.phase === 'separate') concurrent.add(`${e.iteration}|${e.speaker}|${e.turn}`);
-      else out(printable(`${e.speakerName} (${e.kind === 'guest' ? 'guest' : e.turn === null ? 'extra turn' : `turn ${e.turn}`}): `));
-      break;
-    case 'turn-delta':
-      // Streamed model text: line breaks become spaces (one turn, one line), every other control character is escaped.
-      if (!concurrent.has(`${e.iteration}|${e.speaker}|${e.turn}`)) out(printable(oneLine(e.text)));
-      break;
-    case 'turn-completed': {
-      const k = `${e.iteration}|${e.message.speaker}|${e.message.turn}`;
-      // People's messages arrive whole (no deltas); concurrent turns are printed when they complete.
-      if (e.message.kind === 'human') line(`${speakerName(e.message.speaker)} (in person): ${oneLine(e.message.content)}`);
-      else if (concurrent.delete(k)) line(`${speakerName(e.message.speaker)} (turn ${e.message.turn}, ${e.message.phase}): ${oneLine(e.message.content)}`);
-      else out('\n');
-      break;
-    }
-    case 'waiting':
-      line(e.waitingFor.forkChoice
-        ? `Waiting for ${e.speakerName} to pick which decision point iteration ${e.waitingFor.iteration} forks.`
-        : `Waiting for ${e.speakerName} (iteration ${e.waitingFor.iteration}, turn ${e.waitingFor.turn}).`);
-      break;
-    case 'pins-changed':
-      line(`Pins: ${e.pins.map((p) => p.message).join(', ') || 'none'}`);
-      break;
-    case 'remix-agent-completed':
-      if (e.iteration.brief) {
-        const c = coverageCounts(e.iteration.brief.coverage);
-        line(`Revised brief: ${e.iteration.brief.file} (coverage: ${c.kept} kept, ${c.changed} changed, ${c.leftOut} left out)`);
-        break;
-      }
-      line(`${e.iteration.final ? 'Final ranking' : 'Consensus'}: ${(e.iteration.ranking ?? []).map(label).join(', ')}`);
-      break;
-    case 'image-edit-started':
-      line(`Making the remix${e.remixId ? ` ${e.remixId}` : ''} from ${e.from.map(label).join(', ')}…`);
-      break;
-    case 'remix-created':
-      line(`Remix ${e.remixId} saved: ${e.file}`);
-      break;
-    case 'notice':
-      writeLine(process.stderr, `${e.level}: ${e.message}`);
-      break;
-    default:
-      break;
-  }
+/** What the arguments ask for: --resume (a completed run: refined with --feedback, else refused), else a new run. */
+function whatOf(a: RunArgs): RunWhat {
+  if (a.resume) return { kind: 'resume', runId: a.resume, completed: a.feedback ? 'refine' : 'refuse' };
+  const settings: Partial<RunSettings> = {};
+  if (a.iterations !== undefined) settings.iterations = a.iterations;
+  if (a.turns !== undefined) settings.turnsPerAgent = a.turns;
+  if (a.remixes !== undefined) settings.remixesPerIteration = a.remixes;
+  if (a.mode !== undefined) settings.mode = a.mode;
+  if (a.order !== undefined) settings.order = a.order;
+  if (a.forks !== undefined) settings.forks = a.forks;
+  if (a.seed !== undefined) settings.orderSeed = a.seed;
+  if (a.designers) settings.designers = a.designers;
+  return { kind: 'start', ...(a.task ? { task: a.task } : {}), settings };
 }
 
-/** Model text on one line: line breaks (also U+2028/U+2029) become a space. */
-function oneLine(text: string): string {
-  return text.replace(/[\r\n\u2028\u2029]+/g, ' ');
+/**
+ * The models, the team's remote (--sync) and the prices, made once the review is found runnable. Without git, or with a
+ * price table that cannot be read, one sentence (RunRefusedError); a model client that cannot be made: ModelConfigError.
+ */
+async function cliMeans(a: RunArgs, root: string): Promise<RunMeans> {
+  let sync: RunSync | undefined;
+  if (a.sync) {
+    let transport;
+    try {
+      transport = await gitTransportFor(root);
+    } catch (err) {
+      if (err instanceof GitMissingError) throw new RunRefusedError(err.message);
+      throw err;
+    }
+    sync = new RunSync({
+      transport,
+      reviewRoot: root,
+      intervalMs: (a.syncInterval ?? DEFAULT_SYNC_INTERVAL_S) * 1000,
+      log: (line) => writeLine(process.stderr, line),
+    });
+  }
+  const connection = { timeoutMs: envNumber('TEAMFUSION_REQUEST_TIMEOUT_SECONDS', 1000), maxRetries: envNumber('TEAMFUSION_MAX_RETRIES', 1) };
+  const client = createModelClient(connection);
+  // The image endpoint apart when it has a URL or a key of its own (its key falls back to the chat key, its URL to the chat URL).
+  const imageClient = createImageClient(
+    { baseURL: a.imageBaseUrl ?? process.env.TEAMFUSION_IMAGE_BASE_URL, apiKey: process.env.TEAMFUSION_IMAGE_API_KEY },
+    { ...connection, apiKey: client.apiKey ?? undefined, baseURL: client.baseURL },
+  );
+  let prices;
+  try {
+    prices = await readPriceTable(process.env.TEAMFUSION_PRICES);
+  } catch (err) {
+    throw new RunRefusedError(errorMessage(err));
+  }
+  return {
+    client,
+    ...(a.textOnly ? { chat: new OpenAIChatBackend(client, { textOnly: true }) } : {}),
+    ...(imageClient ? { images: new OpenAIImageBackend(imageClient) } : {}),
+    ...(prices ? { prices } : {}),
+    ...(sync ? { sync } : {}),
+  };
 }
 
 function summary(r: RunRecord, dir: string) {
@@ -393,45 +296,4 @@ function summary(r: RunRecord, dir: string) {
     kendallW: r.kendallW ?? null,
     error: r.error ?? null,
   };
-}
-
-function labelOf(r: RunRecord, id: string): string {
-  const o = r.options.find((x) => x.id === id);
-  if (!o) return id;
-  return o.file.startsWith('runs/') ? `${o.label} (remix ${id})` : `${o.label} ("${id}")`;
-}
-
-function displayPath(p: string): string {
-  const rel = path.relative(process.cwd(), p);
-  return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : p;
-}
-
-/** Asks a person for their message in the terminal; the answer goes through the inbox like any `say`. */
-class TerminalAsker {
-  private rl: readline.Interface | undefined;
-  constructor(private readonly root: string) {}
-
-  ask(speaker: string, name: string, runId: string, forkChoice = false): void {
-    if (!this.rl) {
-      this.rl = readline.createInterface({ input: process.stdin, output: process.stderr });
-      this.rl.on('SIGINT', () => process.emit('SIGINT'));
-    }
-    const rl = this.rl;
-    const once = (): void => {
-      const question = forkChoice
-        ? `${printable(name)}, which decision point should this round fork (its number, none, or /pass for the first)? `
-        : `${printable(name)}, your turn (type your message, or /pass to let your proxy speak): `;
-      rl.question(question, (text) => {
-        submitSay({ reviewRoot: this.root, runId, as: speaker, text, isDriven: async () => true, checkAnswer: forkChoiceCheck }).catch((err: unknown) => {
-          process.stderr.write(`${printable(err instanceof PeopleInputError ? err.message : String(err))}\n`);
-          once();
-        });
-      });
-    };
-    once();
-  }
-
-  close(): void {
-    this.rl?.close();
-  }
 }

@@ -24,6 +24,7 @@ import { loadRatings, loadSurvey } from './feedback';
 import { readKey } from '../rerank/key';
 import { rerankRel } from '../rerank/paths';
 import { acceptance, summarizeRatings, summarizeSurvey, type Acceptance, type RatingsSummary, type SurveySummary } from './summaries';
+import { finalPickRank, type FinalPickRank } from './finalPick';
 
 export const RERANKINGS_NEEDED = 2;
 
@@ -59,6 +60,8 @@ export interface CompareResult {
   after: AgreementSide | null;
   paired: PairedResult | null;
   acceptance: Acceptance | null;
+  /** The final pick's rank by its lowest-ranking member in the blind re-rank (issue 33); null when it is not in the set. */
+  finalPick: FinalPickRank | null;
   ratings: RatingsSummary;
   survey: SurveySummary;
   /** Valid re-rankings found. */
@@ -180,6 +183,7 @@ export async function compareRun(reviewRoot: string, runId: string, opts: Compar
   let after: AgreementSide | null = null;
   let paired: PairedResult | null = null;
   let accepted: Acceptance | null = null;
+  let finalPick: FinalPickRank | null = null;
   let rerankings = 0;
   let missing: string | null = null;
   if (!(await statInReview(root, rel))) {
@@ -215,7 +219,10 @@ export async function compareRun(reviewRoot: string, runId: string, opts: Compar
       } else {
         missing = `Only ${ids.length} designer${ids.length === 1 ? '' : 's'} ranked both before and after; the paired change needs two.`;
       }
-      if (key) accepted = acceptance(reviewRankMatrix(review), review.options.map((o) => o.id), key);
+      if (key) {
+        accepted = acceptance(reviewRankMatrix(review), review.options.map((o) => o.id), key);
+        finalPick = finalPickRank(record.finalPick, reviewRankMatrix(review), review.options.map((o) => o.id), key);
+      }
     }
   }
   return {
@@ -224,6 +231,7 @@ export async function compareRun(reviewRoot: string, runId: string, opts: Compar
     after,
     paired,
     acceptance: accepted,
+    finalPick,
     ratings: summarizeRatings(ratingFiles.ratings),
     survey: summarizeSurvey(surveyFiles.answers),
     votes: tallyAll(record, voteFiles.members, teamIds),

@@ -169,6 +169,36 @@ export async function readRunRecord(reviewRoot: string, runId: string, onNote?: 
   return loaded.record;
 }
 
+/** A run record as read, with what its files were just before it was read (run.json's and the journal's size, time, inode). */
+export interface ReadRecord {
+  runId: string;
+  record: RunRecord;
+  stamp: string;
+}
+
+async function recordStamp(reviewRoot: string, runId: string): Promise<string> {
+  const of = async (rel: string): Promise<string> => {
+    const st = await statInReview(reviewRoot, rel).catch(() => undefined);
+    return st ? `${st.ino}:${st.size}:${st.mtimeMs}` : '-';
+  };
+  return `${await of(recordFile(runId))}|${await of(journalFile(runId))}`;
+}
+
+/** readRunRecord, keeping what its files were (recordStill tells whether they changed since). */
+export async function readRunRecordOnce(reviewRoot: string, runId: string, onNote?: (line: string) => void): Promise<ReadRecord> {
+  const stamp = await recordStamp(reviewRoot, runId);
+  return { runId, record: await readRunRecord(reviewRoot, runId, onNote), stamp };
+}
+
+/**
+ * The record as read, when its files are still as they were then; otherwise (another process wrote the run meanwhile)
+ * read again. Nothing is read when they are unchanged: the one read of a run's way in stays the only one.
+ */
+export async function recordStill(reviewRoot: string, read: ReadRecord, onNote?: (line: string) => void): Promise<RunRecord> {
+  if ((await recordStamp(reviewRoot, read.runId)) === read.stamp) return read.record;
+  return readRunRecord(reviewRoot, read.runId, onNote);
+}
+
 /** One run folder of a review: its record, or why it cannot be used (shown as a broken run). */
 export type RunEntry = { id: string; record: RunRecord; diagnostics?: undefined } | { id: string; record?: undefined; diagnostics: Diagnostic[] };
 

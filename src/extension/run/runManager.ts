@@ -1,79 +1,41 @@
 /**
- * Runs in flight, seen from VS Code: a thin shell over the engine (src/core/run/runner.ts). It checks trust and the key,
- * builds the model client from SecretStorage / settings / environment, shows progress with a Cancel button, logs each
- * event in one line, forwards events to the panel, and reports the outcome in words.
+ * Runs in flight, seen from VS Code: a thin shell over the one way into a run (src/core/run/session.ts). It checks trust
+ * and the key, makes what the user asked into one run request (runRequest.ts: the models from SecretStorage / settings /
+ * environment, the settings), shows progress with a Cancel button, logs each event in one line, forwards events to the
+ * panel, and reports the outcome in words (outcomeUi.ts).
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type OpenAI from 'openai';
-import { createImageClient, createModelClient, endpointHost } from '../../core/llm/client';
-import { OpenAIImageBackend } from '../../core/llm/openaiBackend';
 import type { RunEvent } from '../../core/step/events';
 import type { RunRecord } from '../../core/record/record';
-import { refineRun, resumeRun, startRun, type RunnerOptions } from '../../core/run/runner';
+import { runSession, type RunMeans } from '../../core/run/session';
 import { confirmInModal } from '../costModal';
 import { ApiKeyStore, IMAGE_KEY } from './apiKeyStore';
 import { ChatModelChoice, chatProviderSetting } from '../llm/chatModelChoice';
 import { modelLabel } from '../llm/vscodeChat';
 import { vscodeChatFor } from '../llm/vscodeChatFor';
-import { ModelConfigError } from '../../core/llm/client';
-import type { ChatBackend, ImageBackend } from '../../core/llm/backend';
-
-const CONTINUE_TEXT_ONLY = 'Continue Text-Only';
-
-/** A run on a VS Code model with no key at all: it has no endpoint for the remixes, and says so before anything is spent. */
-class NoImageEndpoint implements ImageBackend {
-  readonly host = undefined;
-  private readonly sentence =
-    'The remixes are made on an image endpoint, and none has a key: use "TeamFusion: Set Image API Key" (or Set API Key) and ' +
-    'teamfusion.imageBaseUrl, or run one iteration (it makes no remix).';
-  check(): Promise<string | undefined> {
-    return Promise.resolve(this.sentence);
-  }
-  edit(): Promise<never> {
-    return Promise.reject(new ModelConfigError(this.sentence));
-  }
-}
+import { askedRun, modelMeans, type ChatReady, type RunAsked, type StartOptions } from './runRequest';
 import { pinFromPanel, sayFromPanel, type BridgeEnv, type PeopleOutcome } from './peopleBridge';
 import { eventLogLevel, eventLogLine, outcomeSentence, progressMessage } from './eventText';
 import { redactSecrets } from './redact';
-import { resolveConnection, resolveRunSettings } from './runSettings';
+import { resolveConnection } from './runSettings';
 import { RunStatusBar } from './statusBar';
 import { ensureTrusted, preflight, type GuardUi } from './trustGuard';
 import type { TeamSync } from '../sync/teamSync';
+import { ACTION_RESUME, ACTION_SHOW_LOG, offerWaiting, reportOutcome, type OutcomeActions } from './outcomeUi';
+
+export type { ChatReady, StartOptions } from './runRequest';
+
+const CONTINUE_TEXT_ONLY = 'Continue Text-Only';
 
 export interface RunEventEnvelope {
   reviewRoot: string;
   event: RunEvent;
 }
 
-/** The chat a run goes through, checked before anything about the run is asked (RunManager.chatReady). */
-export interface ChatReady {
-  provider: 'openai' | 'vscode';
-  /** The chat key (absent only on a VS Code model). */
-  apiKey?: string;
-  /** The VS Code model's backend (provider "vscode"). */
-  chat?: ChatBackend;
-}
-
-export interface StartOptions {
-  feedback?: string;
-  iterations?: number;
-  turns?: number;
-  /** A subset (two or more) of the review's designer ids; all of them when absent. */
-  designers?: string[];
-  /** `brief`: the members' comments → one revised brief; `design`: today's run. The engine's default when absent. */
-  task?: 'brief' | 'design';
-}
-
-type RunRequest =
-  | { kind: 'start'; reviewRoot: string; options: StartOptions }
-  | { kind: 'resume'; reviewRoot: string; runId: string }
-  | { kind: 'refine'; reviewRoot: string; runId: string; feedback?: string };
-
 interface ActiveRun {
   reviewRoot: string;
-  kind: RunRequest['kind'];
+  kind: RunAsked['kind'];
   controller: AbortController;
   runId?: string;
   iteration?: number;
@@ -87,12 +49,6 @@ export interface ActiveRunInfo {
   iteration?: number;
   total?: number;
 }
-
-const ACTION_RESUME = 'Resume';
-const ACTION_SHOW_LOG = 'Show Log';
-const ACTION_OPEN = 'Open Review';
-const ACTION_COMMIT = 'Commit Run…';
-const ACTION_ANSWER = 'Open the Panel to Answer';
 
 function errorText(err: unknown): string {
   if (err instanceof Error) return err.message || err.name;
@@ -139,7 +95,7 @@ export class RunManager implements vscode.Disposable {
   }
 
   refine(reviewRoot: string, runId: string, feedback?: string, ready?: ChatReady): Promise<RunRecord | undefined> {
-    const request: RunRequest = { kind: 'refine', reviewRoot: path.resolve(reviewRoot), runId };
+    const request: RunAsked = { kind: 'refine', reviewRoot: path.resolve(reviewRoot), runId };
     if (feedback !== undefined && feedback.trim() !== '') request.feedback = feedback.trim();
     return this.execute(request, ready);
   }
@@ -270,7 +226,8 @@ export class RunManager implements vscode.Disposable {
     return redactSecrets(line, [...this.apiKeys.knownSecrets(), ...this.imageKeys.knownSecrets()]);
   }
 
-  private async execute(request: RunRequest, given?: ChatReady): Promise<RunRecord | undefined> {
+  /** What the user asked, as one run request (core/run/session.ts); the progress, the log and the panel observe the run. */
+  private async execute(request: RunAsked, given?: ChatReady): Promise<RunRecord | undefined> {
     const root = request.reviewRoot;
     if (!this.ensureTrusted()) {
       this.log.warn(`Nothing sent for ${root}: the workspace is not trusted.`);
@@ -283,67 +240,28 @@ export class RunManager implements vscode.Disposable {
     }
     const ready = given ?? (await this.chatReady());
     if (!ready) return undefined;
-    const { provider, chat, apiKey } = ready;
 
     const config = vscode.workspace.getConfiguration('teamfusion');
-    const connection = resolveConnection((key) => config.get(key), process.env);
-    let client: OpenAI | undefined;
-    let imageClient: OpenAI | undefined;
+    let made: { means: RunMeans; where: string };
     try {
-      const imageKey = (await this.imageKeys.get())?.key;
-      if (apiKey || provider === 'openai') {
-        client = createModelClient({ apiKey: apiKey, ...connection });
-        imageClient = createImageClient(
-          { apiKey: imageKey, baseURL: connection.imageBaseURL },
-          { apiKey: apiKey, baseURL: connection.baseURL, timeoutMs: connection.timeoutMs, maxRetries: connection.maxRetries },
-        );
-      } else if (imageKey) {
-        imageClient = createModelClient({ apiKey: imageKey, baseURL: connection.imageBaseURL ?? connection.baseURL, timeoutMs: connection.timeoutMs, maxRetries: connection.maxRetries });
-      }
+      const connection = resolveConnection((key) => config.get(key), process.env);
+      made = modelMeans(ready, (await this.imageKeys.get())?.key, connection, this.models.lastId);
     } catch (err) {
       const message = this.redact(errorText(err));
       this.log.error(message);
       void vscode.window.showErrorMessage(message);
       return undefined;
     }
-    const imageBackend: ImageBackend = imageClient ? new OpenAIImageBackend(imageClient) : client ? new OpenAIImageBackend(client) : new NoImageEndpoint();
-
-    const options: RunnerOptions = {
-      reviewRoot: root,
-      ...(client ? { client } : {}),
-      ...(chat ? { chat } : {}),
-      images: imageBackend,
-      log: (line) => this.log.info(this.redact(line)),
-      // A person whose turn comes answers in the panel: the run holds (status "waiting") until they do.
-      holdWhenWaiting: true,
-      confirm: confirmInModal('This run', 'Start the run'),
-    };
-    const cacheDir = this.cacheDir();
-    if (cacheDir) options.cacheDir = cacheDir;
+    const { means } = made;
     // Setting teamfusion.sync: the run goes through the review repository's upstream (pull per turn, commit + push).
     const sync = await this.sync?.forRun(root);
-    if (sync) options.sync = sync;
-    if (request.kind === 'start') {
-      const resolved = resolveRunSettings((key) => config.inspect(key), {
-        iterations: request.options.iterations,
-        turns: request.options.turns,
-        designers: request.options.designers,
-      });
-      for (const w of resolved.warnings) {
-        this.log.warn(w);
-        void vscode.window.showWarningMessage(w);
-      }
-      options.settings = resolved.settings;
-      if (chat && this.models.lastId) options.settings.chatModel = this.models.lastId;
-      if (resolved.prices) options.prices = resolved.prices;
-      const feedback = request.options.feedback?.trim();
-      if (feedback) options.feedback = feedback;
-      // The same run path for both kinds of run: only the task differs.
-      if (request.options.task) Object.assign(options, { task: request.options.task });
-    } else {
-      const resolved = resolveRunSettings((key) => config.inspect(key));
-      if (resolved.prices) options.prices = resolved.prices;
+    if (sync) means.sync = sync;
+    const { what, feedback, prices, warnings } = askedRun(request, (key) => config.inspect(key), ready.chat ? this.models.lastId : undefined);
+    for (const w of warnings) {
+      this.log.warn(w);
+      void vscode.window.showWarningMessage(w);
     }
+    if (prices) means.prices = prices;
 
     // Another start may have slipped in while the key was read: the slot is taken synchronously from here on.
     if (this.active.has(root)) {
@@ -356,16 +274,14 @@ export class RunManager implements vscode.Disposable {
     if (request.kind !== 'start') run.runId = request.runId;
     this.active.set(root, run);
     this.refreshStatus();
-    const what = request.kind === 'start' ? 'Starting a run' : request.kind === 'resume' ? `Resuming ${request.runId}` : `Refining ${request.runId}`;
+    const doing = request.kind === 'start' ? 'Starting a run' : request.kind === 'resume' ? `Resuming ${request.runId}` : `Refining ${request.runId}`;
     const chosen =
-      request.kind !== 'start'
+      what.kind !== 'start'
         ? 'as recorded in the run'
-        : options.settings && Object.keys(options.settings).length
-          ? `${JSON.stringify(options.settings)} over review.yaml and defaults`
+        : what.settings && Object.keys(what.settings).length
+          ? `${JSON.stringify(what.settings)} over review.yaml and defaults`
           : 'from review.yaml and defaults';
-    const imageHost = imageClient ? `, image endpoint ${endpointHost(imageClient) ?? 'default'}` : '';
-    const chatWhere = chat ? `VS Code model ${this.models.lastId ?? ''}` : `endpoint ${client ? (endpointHost(client) ?? 'default') : 'none'}`;
-    this.log.info(`${what} of ${root} (${chatWhere}${imageHost}, settings ${chosen}).`);
+    this.log.info(`${doing} of ${root} (${made.where}, settings ${chosen}).`);
 
     try {
       const record = await vscode.window.withProgress(
@@ -373,19 +289,20 @@ export class RunManager implements vscode.Disposable {
         async (progress, token) => {
           const sub = token.onCancellationRequested(() => controller.abort());
           try {
-            options.signal = controller.signal;
-            options.onEvent = (event) => this.onRunEvent(run, event, progress);
-            switch (request.kind) {
-              case 'start':
-                return await startRun(options);
-              case 'resume':
-                return await resumeRun({ ...options, runId: request.runId });
-              case 'refine': {
-                const refineOptions: RunnerOptions & { runId: string; feedback?: string } = { ...options, runId: request.runId };
-                if (request.feedback) refineOptions.feedback = request.feedback;
-                return await refineRun(refineOptions);
-              }
-            }
+            return await runSession(
+              {
+                reviewRoot: root,
+                what,
+                means,
+                ...(feedback ? { feedback } : {}),
+                signal: controller.signal,
+                // A person whose turn comes answers in the panel: the run holds (status "waiting") until they do.
+                holdWhenWaiting: true,
+                confirm: confirmInModal('This run', 'Start the run'),
+                cacheDir: this.cacheDir(),
+              },
+              { event: (event) => this.onRunEvent(run, event, progress), log: (line) => this.log.info(this.redact(line)) },
+            );
           } finally {
             sub.dispose();
           }
@@ -395,7 +312,7 @@ export class RunManager implements vscode.Disposable {
       if (record.status === 'completed') this.log.info(outcome);
       else if (record.status === 'cancelled') this.log.warn(outcome);
       else this.log.error(outcome);
-      this.reportOutcome(root, record);
+      reportOutcome(root, record, this.outcomeActions());
       return record;
     } catch (err) {
       const message = this.redact(errorText(err));
@@ -429,7 +346,7 @@ export class RunManager implements vscode.Disposable {
     }
     const message = progressMessage(event);
     if (message !== undefined) progress.report({ message: this.redact(message) });
-    if (event.type === 'waiting') this.offerWaiting(run.reviewRoot, event.speakerName);
+    if (event.type === 'waiting') offerWaiting(run.reviewRoot, event.speakerName, this.outcomeActions());
     try {
       this.emitter.fire({ reviewRoot: run.reviewRoot, event });
     } catch (err) {
@@ -437,41 +354,8 @@ export class RunManager implements vscode.Disposable {
     }
   }
 
-  private reportOutcome(root: string, record: RunRecord): void {
-    const sentence = this.redact(outcomeSentence(record));
-    switch (record.status) {
-      case 'completed':
-        void vscode.window.showInformationMessage(sentence, ACTION_OPEN, ACTION_COMMIT).then((choice) => {
-          if (choice === ACTION_OPEN) void vscode.commands.executeCommand('teamfusion.openReview', vscode.Uri.file(root));
-          if (choice === ACTION_COMMIT) void vscode.commands.executeCommand('teamfusion.commitRun', { reviewRoot: root, runId: record.id });
-        });
-        break;
-      case 'cancelled':
-        void vscode.window.showInformationMessage(sentence, ACTION_RESUME).then((choice) => {
-          if (choice === ACTION_RESUME) void this.resume(root, record.id);
-        });
-        break;
-      case 'waiting':
-        void vscode.window.showInformationMessage(sentence, ACTION_ANSWER).then((choice) => {
-          if (choice === ACTION_ANSWER) void vscode.commands.executeCommand('teamfusion.openReview', vscode.Uri.file(root));
-        });
-        break;
-      case 'failed':
-      case 'running':
-        void vscode.window.showErrorMessage(sentence, ACTION_RESUME, ACTION_SHOW_LOG).then((choice) => {
-          if (choice === ACTION_RESUME) void this.resume(root, record.id);
-          if (choice === ACTION_SHOW_LOG) this.showLog();
-        });
-        break;
-    }
-  }
-
-  /** The run waits for a person: a notification offers to open the panel where they answer. */
-  private offerWaiting(root: string, name: string): void {
-    const text = this.redact(`TeamFusion: it is ${name}'s turn in the discussion; the run waits for them to answer in the panel.`);
-    void vscode.window.showInformationMessage(text, ACTION_ANSWER).then((choice) => {
-      if (choice === ACTION_ANSWER) void vscode.commands.executeCommand('teamfusion.openReview', vscode.Uri.file(root));
-    });
+  private outcomeActions(): OutcomeActions {
+    return { redact: (line) => this.redact(line), resume: (root, runId) => void this.resume(root, runId), showLog: () => this.showLog() };
   }
 
   private refreshStatus(): void {
@@ -479,7 +363,7 @@ export class RunManager implements vscode.Disposable {
   }
 
   /** The engine's cache of resized images, outside the workspace (created by the file room when first written). */
-  private cacheDir(): string | undefined {
+  private cacheDir(): string {
     return path.join(this.context.globalStorageUri.fsPath, 'image-cache');
   }
 

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { MockOpenAI } from '../../support/openaiMock';
-import { startRun } from '../../../src/core/run/runner';
+import { startRun } from '../../../src/core/run/session';
 import { loadReview } from '../../../src/core/review/loadReview';
 import { codeDiscussion, stanceTable, topChoiceOf } from '../../../src/core/analysis';
 import { makeReview, makeTempDir } from '../run/fixtures';

@@ -6,7 +6,7 @@ import { requestedJsonSchema, requestTexts } from '../../support/openaiMock/auto
 import { briefRemixValue } from '../../support/openaiMock/briefAnswers';
 import type { MockReply, RecordedRequest } from '../../support/openaiMock/types';
 import { foldForQuote, markVerified, quoteFound } from '../../../src/core/coverage/verify';
-import { startRun } from '../../../src/core/run/runner';
+import { startRun } from '../../../src/core/run/session';
 import { makeBriefRunReview } from '../run/fixtures';
 import { clientFor, collect, mockSuite } from '../run/helpers';
 

@@ -6,7 +6,7 @@ import { instanceFromSchema } from '../../support/openaiMock/schemaInstance';
 import type { MockReply, RecordedRequest } from '../../support/openaiMock/types';
 import { groundingOf, ungroundedCitations } from '../../../src/core/grounding/citations';
 import { compareRun } from '../../../src/core/evaluation/compare';
-import { startRun } from '../../../src/core/run/runner';
+import { startRun } from '../../../src/core/run/session';
 import { makeReview } from '../run/fixtures';
 import { clientFor, mockSuite } from '../run/helpers';
 

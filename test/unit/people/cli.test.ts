@@ -6,7 +6,7 @@ import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { RunRecordSchema, type RunRecord } from '../../../src/core/record/record';
-import { startRun } from '../../../src/core/run/runner';
+import { startRun } from '../../../src/core/run/session';
 import { useCliAgainstMock, type CliRun } from '../cli/buildCli';
 import { makeReview } from '../run/fixtures';
 import { clientFor, turnRequests } from '../run/helpers';

@@ -7,7 +7,7 @@ import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { MockOpenAI } from '../../support/openaiMock';
-import { resumeRun, startRun } from '../../../src/core/run/runner';
+import { resumeRun, startRun } from '../../../src/core/run/session';
 import { submitPin, submitSay } from '../../../src/core/people/submit';
 import { readInbox } from '../../../src/core/people/inbox';
 import { applyEntries } from '../../../src/core/people/apply';

@@ -7,7 +7,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { MockOpenAI } from '../../support/openaiMock';
 import { RunRecordSchema, type RunRecord } from '../../../src/core/record/record';
-import { resumeRun, startRun } from '../../../src/core/run/runner';
+import { resumeRun, startRun } from '../../../src/core/run/session';
 import { PeopleInputError, submitPin, submitSay } from '../../../src/core/people/submit';
 import { readInbox } from '../../../src/core/people/inbox';
 import { loadReview } from '../../../src/core/review/loadReview';

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { briefFallback } from '../../support/openaiMock';
-import { startRun, type RunnerOptions } from '../../../src/core/run/runner';
+import { startRun, type RunnerOptions } from '../../../src/core/run/session';
 import { makeBriefRunReview, makeReview } from '../run/fixtures';
 import { clientFor, collect, mockSuite } from '../run/helpers';
 

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { briefFallback } from '../../support/openaiMock';
 import { requestTexts } from '../../support/openaiMock/autoResponder';
 import { RunRecordSchema } from '../../../src/core/record/record';
-import { readRunRecord, refineRun, startRun } from '../../../src/core/run/runner';
+import { readRunRecord, refineRun, startRun } from '../../../src/core/run/session';
 import { loadPrompt } from '../../../src/core/record/promptParts';
 import { makeBriefRunReview, makeReview } from './fixtures';
 import { chatRequests, clientFor, collect, turnRequests, mockSuite } from './helpers';

@@ -6,7 +6,7 @@ import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { MockOpenAI, type RecordedRequest } from '../../support/openaiMock';
-import { startRun, type RunnerOptions } from '../../../src/core/run/runner';
+import { startRun, type RunnerOptions } from '../../../src/core/run/session';
 import { teamOrder } from '../../../src/core/remix/teamOrder';
 import { parseReviewConfig } from '../../../src/core/review/reviewConfig';
 import { makeReview } from './fixtures';

@@ -7,7 +7,7 @@ import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { MockOpenAI, type RecordedRequest } from '../../support/openaiMock';
-import { resumeRun, startRun, type RunnerOptions } from '../../../src/core/run/runner';
+import { resumeRun, startRun, type RunnerOptions } from '../../../src/core/run/session';
 import { readRunRecord } from '../../../src/core/record/store';
 import { GOAL, STYLE } from '../../../src/core/discussion/prompts';
 import { makeReview } from './fixtures';

@@ -3,7 +3,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { MockOpenAI, type RecordedRequest } from '../../support/openaiMock';
 import { RunRecordSchema, type RunRecord } from '../../../src/core/record/record';
-import { resumeRun, startRun, type RunnerOptions } from '../../../src/core/run/runner';
+import { resumeRun, startRun, type RunnerOptions } from '../../../src/core/run/session';
 import { makeReview, makeTempDir } from './fixtures';
 import { TEST_KEY, chatRequests, clientFor, collect, turnRequests } from './helpers';
 

@@ -6,7 +6,7 @@ import type { MockOpenAI } from '../../support/openaiMock';
 import { JOURNAL_FILE, JournalLineSchema } from '../../../src/core/record/journal';
 import { LOCK_FILE } from '../../../src/core/record/lock';
 import { RunRecordSchema, type RunRecord } from '../../../src/core/record/record';
-import { resumeRun, startRun, type RunnerOptions } from '../../../src/core/run/runner';
+import { resumeRun, startRun, type RunnerOptions } from '../../../src/core/run/session';
 import { loadRunRecord } from '../../../src/core/record/store';
 import { runFileWrites } from '../../../src/core/record/paths';
 import { makeReview } from './fixtures';

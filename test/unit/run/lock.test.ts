@@ -8,7 +8,7 @@ import { LOCK_FILE, RunDrivenError, STALE_MS, acquireRunLock, interruptedRuns, i
 import { RunRecordSchema } from '../../../src/core/record/record';
 import { readRunRecord } from '../../../src/core/record/store';
 import { createRunId } from '../../../src/core/record/paths';
-import { startRun } from '../../../src/core/run/runner';
+import { startRun } from '../../../src/core/run/session';
 import { noteCommitted } from '../../../src/core/evaluation/decisionTimes';
 import { makeReview, makeTempDir } from './fixtures';
 import { TEST_KEY, clientFor, turnRequests } from './helpers';

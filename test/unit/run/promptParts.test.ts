@@ -6,7 +6,7 @@ import { MockOpenAI } from '../../support/openaiMock';
 import type { RecordedMessage } from '../../../src/core/record/record';
 import { PARTS_FILE, PromptPartsWriter, loadPrompt, partNumbers, readPromptParts, rebuildPrompt } from '../../../src/core/record/promptParts';
 import type { RunRecord } from '../../../src/core/record/record';
-import { resumeRun, startRun } from '../../../src/core/run/runner';
+import { resumeRun, startRun } from '../../../src/core/run/session';
 import { readRunRecord } from '../../../src/core/record/store';
 import { runFileWrites } from '../../../src/core/record/paths';
 import { makeReview, makeTempDir } from './fixtures';

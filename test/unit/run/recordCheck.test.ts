@@ -9,7 +9,7 @@ import { parseReviewConfig } from '../../../src/core/review/reviewConfig';
 import { SETTING_BOUNDS } from '../../../src/core/settings/settingBounds';
 import { resolveRunSettings as resolveVsCodeSettings } from '../../../src/extension/run/runSettings';
 import { lineColAt, locateJsonValue } from '../../../src/core/diagnostics/jsonLocate';
-import { startRun } from '../../../src/core/run/runner';
+import { startRun } from '../../../src/core/run/session';
 import { RunRecordError, listRunEntries, listRuns, loadRunRecord, readRunRecord } from '../../../src/core/record/store';
 import { buildPanelState } from '../../../src/extension/panel/panelState';
 import { makeReview, makeTempDir } from './fixtures';

@@ -3,7 +3,7 @@ import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { MockOpenAI } from '../../support/openaiMock';
 import { RunRecordSchema } from '../../../src/core/record/record';
-import { listRuns, readRunRecord, refineRun, resumeRun, startRun } from '../../../src/core/run/runner';
+import { listRuns, readRunRecord, refineRun, resumeRun, startRun } from '../../../src/core/run/session';
 import { RUN_ID_PATTERN } from '../../../src/core/record/paths';
 import { makeReview, makeTempDir } from './fixtures';
 import { TEST_KEY, chatRequests, clientFor, collect, turnRequests, useEngineMock } from './helpers';

@@ -11,7 +11,7 @@ import { codeDiscussion } from '../../../src/core/analysis';
 import type { ChatAnswer, ChatBackend, ChatRequest } from '../../../src/core/llm/backend';
 import { OpenAIChatBackend, OpenAIImageBackend } from '../../../src/core/llm/openaiBackend';
 import { estimateCost } from '../../../src/core/llm/pricing';
-import { startRun } from '../../../src/core/run/runner';
+import { startRun } from '../../../src/core/run/session';
 import { RUN_ID, reviewWithRun, scriptedCoder } from '../analysis/fixtures';
 import { makeReview, makeTempDir } from './fixtures';
 import { clientFor } from './helpers';

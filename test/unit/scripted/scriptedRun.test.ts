@@ -7,7 +7,7 @@ import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { MockOpenAI } from '../../support/openaiMock';
-import { readRunRecord, refineRun, resumeRun, startRun } from '../../../src/core/run/runner';
+import { readRunRecord, refineRun, resumeRun, startRun } from '../../../src/core/run/session';
 import { SCRIPTED_BANNER } from '../../../src/core/run/deliverables';
 import { SCRIPTED_HEADER } from '../../../src/core/llm/scripted';
 import { makeReview, makeTempDir } from '../run/fixtures';

@@ -6,7 +6,7 @@ import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { MockOpenAI } from '../../support/openaiMock';
-import { startRun } from '../../../src/core/run/runner';
+import { startRun } from '../../../src/core/run/session';
 import { evaluateFolder } from '../../../src/core/evaluation/evaluate';
 import { evaluationMarkdown } from '../../../src/core/evaluation/report';
 import { SCRIPTED_RUN_SENTENCE } from '../../../src/core/evaluation/scripted';

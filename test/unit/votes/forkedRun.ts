@@ -7,7 +7,7 @@ import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { MockOpenAI } from '../../support/openaiMock';
-import { startRun } from '../../../src/core/run/runner';
+import { startRun } from '../../../src/core/run/session';
 import { readRunRecord, writeRunRecord } from '../../../src/core/record/store';
 import { makeReview } from '../run/fixtures';
 import { clientFor } from '../run/helpers';

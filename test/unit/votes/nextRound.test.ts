@@ -7,7 +7,7 @@
 import { strict as assert } from 'node:assert';
 import { MockOpenAI } from '../../support/openaiMock';
 import { readRunRecord, writeRunRecord } from '../../../src/core/record/store';
-import { refineRun } from '../../../src/core/run/runner';
+import { refineRun } from '../../../src/core/run/session';
 import { castVote } from '../../../src/core/evaluation/votes/cast';
 import { carryDecidedSides } from '../../../src/core/discussion/decisionWords';
 import { clientFor, useEngineMock } from '../run/helpers';
