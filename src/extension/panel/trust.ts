@@ -27,6 +27,7 @@ export function untrustedRefusal(m: WebviewMessage, log: vscode.LogOutputChannel
       return PANEL_REQUESTS.vote.refused(m.requestId, 'Nothing is written in an untrusted workspace: your vote is not saved.');
     case 'saveRatings':
     case 'saveSurvey':
+    case 'saveCoverage':
       return PANEL_REQUESTS[m.type].refused(m.requestId, 'Nothing is written in an untrusted workspace.');
     case 'saveRanking':
       // Also tells the user, with a button to manage trust, as every write command does.
