@@ -10,12 +10,15 @@ import { readJudgeFile, SIDES, type Side } from '../judge/judgeFile';
 import { DIMENSION_NAMES, JUDGE_DIMENSIONS, type JudgeDimension } from '../judge/judgePrompts';
 import { compareBriefRun, signTestP, type PreferenceSummary } from './briefCompare';
 import type { SurveySummary } from './summaries';
+import type { CoverageCheck } from './coverageCheck';
 
 export interface BriefRunEvaluation {
   members: number;
   /** null until the run has its blind pair (rerank). */
   preference: PreferenceSummary | null;
   coverage: { kept: number; changed: number; leftOut: number };
+  /** compare's check of the last round's coverage quotes and the members' confirmations (coverageCheck.ts). */
+  coverageCheck: CoverageCheck;
   survey: SurveySummary;
   /** The judge's verdict per dimension (judge.json), null when the run was not judged. */
   judge: Record<JudgeDimension, Side> | null;
@@ -45,7 +48,7 @@ export async function collectBriefRun(reviewRoot: string, record: RunRecord): Pr
     if (!(err instanceof ReviewFileError)) throw err;
     problems.push(/:\d+:\d+: error: /.test(err.message) ? err.message : `${err.file}:0:0: error: ${err.message}`);
   }
-  return { brief: { members: c.team.length, preference: c.preference, coverage: c.coverage, survey: c.survey, judge }, problems };
+  return { brief: { members: c.team.length, preference: c.preference, coverage: c.coverage, coverageCheck: c.coverageCheck, survey: c.survey, judge }, problems };
 }
 
 export function briefOverallOf(briefs: readonly BriefRunEvaluation[]): BriefOverall {

@@ -23,7 +23,10 @@ import { designerKey } from '../rankings/designerId';
 import { loadRatings, loadSurvey } from './feedback';
 import { readKey } from '../rerank/key';
 import { rerankRel } from '../rerank/paths';
+import { runFidelity } from '../forecast/runFidelity';
+import type { Fidelity } from '../forecast/fidelity';
 import { acceptance, summarizeRatings, summarizeSurvey, type Acceptance, type RatingsSummary, type SurveySummary } from './summaries';
+import { finalPickRank, type FinalPickRank } from './finalPick';
 
 export const RERANKINGS_NEEDED = 2;
 
@@ -59,6 +62,8 @@ export interface CompareResult {
   after: AgreementSide | null;
   paired: PairedResult | null;
   acceptance: Acceptance | null;
+  /** The final pick's rank by its lowest-ranking member in the blind re-rank (issue 33); null when it is not in the set. */
+  finalPick: FinalPickRank | null;
   ratings: RatingsSummary;
   survey: SurveySummary;
   /** Valid re-rankings found. */
@@ -73,6 +78,10 @@ export interface CompareResult {
   votes: ForkTally[];
   /** Citations of images, ids and members the round did not show, per 100 model-written messages. */
   grounding: Grounding;
+  /** Each proxy's sealed forecast against its designer's blind re-ranking (τ-b, control, lift); null without forecasts. */
+  fidelity: Fidelity | null;
+  /** Why there is no fidelity, in words; null when there is (or a problem says why). */
+  fidelityNote: string | null;
   /** Problems in the re-rank set, ratings or survey files (`file:line:col: error: …`); the valid rest is used. */
   problems: string[];
 }
@@ -180,8 +189,11 @@ export async function compareRun(reviewRoot: string, runId: string, opts: Compar
   let after: AgreementSide | null = null;
   let paired: PairedResult | null = null;
   let accepted: Acceptance | null = null;
+  let finalPick: FinalPickRank | null = null;
   let rerankings = 0;
   let missing: string | null = null;
+  let fidelity: Fidelity | null = null;
+  let fidelityNote: string | null = null;
   if (!(await statInReview(root, rel))) {
     missing = `There is no re-rank set yet: make it with "teamfusion rerank <review> ${runId}", then each designer ranks it.`;
   } else {
@@ -204,6 +216,12 @@ export async function compareRun(reviewRoot: string, runId: string, opts: Compar
         key = undefined;
       }
     }
+    if (review) {
+      const rankings = review.designers.map((d) => ({ designer: d.id, ranks: new Map(d.entries.map((e) => [e.option, e.rank])) }));
+      const f = await runFidelity(root, record, { task: 'design', rankings });
+      ({ fidelity, note: fidelityNote } = f);
+      if (f.problem) problems.push(f.problem);
+    }
     if (rerankings < RERANKINGS_NEEDED) {
       missing = `${rerankings} of the ${RERANKINGS_NEEDED} re-rankings needed so far: each designer ranks the options of ${rel} (rankings/<designer-id>.yaml).`;
     } else if (review) {
@@ -215,7 +233,10 @@ export async function compareRun(reviewRoot: string, runId: string, opts: Compar
       } else {
         missing = `Only ${ids.length} designer${ids.length === 1 ? '' : 's'} ranked both before and after; the paired change needs two.`;
       }
-      if (key) accepted = acceptance(reviewRankMatrix(review), review.options.map((o) => o.id), key);
+      if (key) {
+        accepted = acceptance(reviewRankMatrix(review), review.options.map((o) => o.id), key);
+        finalPick = finalPickRank(record.finalPick, reviewRankMatrix(review), review.options.map((o) => o.id), key);
+      }
     }
   }
   return {
@@ -224,6 +245,7 @@ export async function compareRun(reviewRoot: string, runId: string, opts: Compar
     after,
     paired,
     acceptance: accepted,
+    finalPick,
     ratings: summarizeRatings(ratingFiles.ratings),
     survey: summarizeSurvey(surveyFiles.answers),
     votes: tallyAll(record, voteFiles.members, teamIds),
@@ -232,6 +254,8 @@ export async function compareRun(reviewRoot: string, runId: string, opts: Compar
     timing: await timingOf(root, record, rerankings),
     missing,
     grounding: groundingOf(record),
+    fidelity,
+    fidelityNote,
     problems,
     ...(record.scripted ? { scripted: true as const } : {}),
   };

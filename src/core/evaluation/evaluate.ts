@@ -10,16 +10,14 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { formatDiagnostic } from '../diagnostics/diagnostics';
 import { usualWayRunsNote } from '../review/usualRuns';
-import { loadReview } from '../review/loadReview';
 import { naturalCompare } from '../kernel/naturalOrder';
 import { findReviews, relPath, SKIP_DIRS } from './findReviews';
 import { scriptedRunOf, type ScriptedRun } from './scripted';
 import { taskOf, type RunRecord, type RunTaskKind } from '../record/record';
-import { listRunEntries, type RunEntry } from '../record/store';
+import { listRunEntries } from '../record/store';
 import { RUNS_DIR } from '../record/paths';
 
 export { findReviews };
-import type { Review } from '../review/model';
 import { analyzeReview, type AnalyzeOptions } from '../stats/analysis';
 import { SIGNIFICANCE_LEVEL } from '../stats/sentence';
 import { compareRun, type CompareResult } from './compare';
@@ -29,9 +27,20 @@ import { readTextFile } from '../files/textFile';
 import { parseReviewConfig } from '../review/reviewConfig';
 import { categoryMixOf, codedCategories, type CodedCategories } from '../analysis/evaluationMix';
 import { discussionOf } from '../settings/discussionSettings';
-import { conditionsOf, decisionMinutes, loadDecision, ROOT_SURVEY_DIR, type Condition, type ConditionReview, type Conditions, type Decision } from './baseline';
+import { conditionsOf, type Condition, type ConditionReview, type Conditions, type Decision } from './baseline';
 import { briefOverallOf, collectBriefRun, type BriefOverall, type BriefRunEvaluation } from './briefEvaluation';
-import { loadSurvey, loadSurveyFolder, SURVEY_QUESTIONS, type SurveyAnswer, type SurveyQuestion } from './feedback';
+import { SURVEY_QUESTIONS, type SurveyQuestion } from './feedback';
+import { conditionReviewOf, loadForConditions, membersOf, type Skipped } from './conditionFacts';
+import { groundingOf, type Grounding } from '../grounding/citations';
+import { groupValuesOf, type GroupBy } from './groupBy';
+import { acrossRunsOf, type AcrossRuns, type WBands } from './acrossRuns';
+import { groupsOf, type GroupHead } from './groups';
+import { errorMessage } from '../kernel/errors';
+
+export type { Skipped };
+
+/** One group of `evaluate --by`: its head and every overall measure over its runs. */
+export type Group = GroupHead & Overall;
 
 export interface RunEvaluation {
   id: string;
@@ -53,6 +62,10 @@ export interface RunEvaluation {
   task: RunTaskKind;
   /** A brief run's preference counts, coverage, survey and judge; null for a design run. */
   brief: BriefRunEvaluation | null;
+  /** Citations of what the run's rounds did not show, over its model-written messages (every run, re-ranked or not). */
+  grounding: Grounding;
+  /** The run's value for each `evaluate --by` (groupBy.ts). */
+  groupValues: Record<GroupBy, string>;
 }
 
 export interface ReviewEvaluation {
@@ -73,12 +86,7 @@ export interface ReviewEvaluation {
   decision: Decision | null;
 }
 
-export interface Skipped {
-  path: string;
-  reason: string;
-}
-
-export interface Overall {
+export interface Overall extends AcrossRuns {
   reviews: number;
   meanW: number | null;
   /** Mean W by team size (designers → mean W). */
@@ -124,6 +132,11 @@ export interface Evaluation {
   skipped: Skipped[];
   /** Runs made against the bundled scripted server: listed apart, in no total, table or comparison (scripted.ts). */
   scripted: ScriptedRun[];
+  /** Re-ranked runs by the agreement band of W before and after (the paper's Fig. 3; overall.wBands). */
+  wBands: WBands;
+  /** With `--by`: what the runs are grouped by, and every overall measure per group of runs. */
+  by?: GroupBy;
+  groups?: Group[];
 }
 
 function sumOrNull(xs: readonly (number | undefined)[]): number | null {
@@ -135,7 +148,7 @@ function sumOrNull(xs: readonly (number | undefined)[]): number | null {
  * Everything `evaluate` knows about one run (the place to add a per-run field). Problems in the run's evaluation files
  * are returned beside it, never thrown.
  */
-export async function collectRun(reviewRoot: string, record: RunRecord, opts: AnalyzeOptions = {}): Promise<{ run: RunEvaluation; problems: string[] }> {
+export async function collectRun(reviewRoot: string, record: RunRecord, opts: AnalyzeOptions & { teamSize?: number } = {}): Promise<{ run: RunEvaluation; problems: string[] }> {
   const remixes = record.iterations.reduce((n, it) => n + remixesOf(it).length, 0);
   const edits = record.prompts.filter((p) => p.kind === 'image-edit' && !p.error);
   const imageEditCostUsd = edits.length ? sumOrNull(edits.map((p) => p.usage?.costUsd)) : null;
@@ -151,12 +164,14 @@ export async function collectRun(reviewRoot: string, record: RunRecord, opts: An
     bales: null,
     task: taskOf(record),
     brief: null,
+    grounding: groundingOf(record),
+    groupValues: groupValuesOf(record, opts.teamSize ?? 0),
   };
   let problems: string[] = [];
   try {
     run.bales = await codedCategories(reviewRoot, record.id);
   } catch (err) {
-    problems.push(err instanceof Error ? err.message : String(err));
+    problems.push(errorMessage(err));
   }
   if (run.task === 'brief') {
     const b = await collectBriefRun(reviewRoot, record);
@@ -258,11 +273,12 @@ export function overallOf(reviews: readonly ReviewEvaluation[]): Overall {
       }),
     ),
     brief: briefOverallOf(runs.flatMap((r) => (r.brief ? [r.brief] : []))),
+    ...acrossRunsOf(runs),
   };
 }
 
 /** Evaluates every review below `folder`. `onProgress` hears each review's path as it starts. */
-export async function evaluateFolder(folder: string, opts: AnalyzeOptions & { onProgress?: (rel: string) => void } = {}): Promise<Evaluation> {
+export async function evaluateFolder(folder: string, opts: AnalyzeOptions & { onProgress?: (rel: string) => void; by?: GroupBy } = {}): Promise<Evaluation> {
   const base = path.resolve(folder);
   const st = await fs.stat(base).catch(() => undefined);
   if (!st?.isDirectory()) throw new Error(`${folder} is not a folder.`);
@@ -302,80 +318,20 @@ export async function evaluateFolder(folder: string, opts: AnalyzeOptions & { on
         continue;
       }
       try {
-        const { run, problems } = await collectRun(dir, entry.record, opts);
+        const { run, problems } = await collectRun(dir, entry.record, { ...opts, teamSize: membersOf(review).length });
         runs.push(run);
         for (const pr of problems) skipped.push({ path: runPath, reason: pr });
       } catch (err) {
-        skipped.push({ path: runPath, reason: err instanceof Error ? err.message : String(err) });
+        skipped.push({ path: runPath, reason: errorMessage(err) });
       }
     }
     forConditions.push(facts.review);
     const coded = runs.flatMap((r) => (r.bales ? [r.bales] : []));
     reviews.push({ path: rel, designers: membersOf(review).length, options: review.options.length, w, pPermutation: p, runs, categoryMix: coded.length ? categoryMixOf(coded) : null, condition: facts.review.condition, decision: facts.decision });
   }
-  return { reviews, overall: overallOf(reviews), conditions: conditionsOf(forConditions), skipped, scripted };
-}
-
-/** A review as evaluate loads it: with its rankings, or without them when it was decided the usual way. */
-async function loadForConditions(dir: string): Promise<Awaited<ReturnType<typeof loadReview>>> {
-  const loaded = await loadReview(dir, { requireRankings: true, decodeImages: false });
-  if (loaded.review) return loaded;
-  // A usual-way review may have no rankings: the team decided without ranking first.
-  // A usual-way review may have no rankings (the team decided without ranking first), a brief review neither.
-  const loose = await loadReview(dir, { requireRankings: false, decodeImages: false });
-  return loose.review?.config.condition === 'usual' || (loose.review && loose.review.comments.length > 0) ? loose : loaded;
-}
-
-/**
- * THE facts one review brings to the comparison of conditions (evaluate's `conditions` and the panel's side by side): its
- * condition, team (sorted designer ids), survey answers and minutes to each decision (TeamFusion: run start → Commit Run of
- * each run; usual: decision.yaml). Broken files and runs come back in `skipped`.
- */
-export async function conditionReviewOf(
-  dir: string,
-  rel: string,
-  review: Pick<Review, 'designers' | 'comments' | 'options' | 'config'>,
-  entries: readonly RunEntry[],
-): Promise<{ review: ConditionReview; decision: Decision | null; skipped: Skipped[] }> {
-  const condition: Condition = review.config.condition ?? 'teamfusion';
-  const prefix = rel === '.' ? '' : `${rel}/`;
-  const skipped: Skipped[] = [];
-  const answers: SurveyAnswer[] = [];
-  const minutes: number[] = [];
-  let decision: Decision | null = null;
-  if (condition === 'usual') {
-    const d = await loadDecision(dir, review.options.map((o) => o.id));
-    for (const diag of d.diagnostics) if (diag.severity === 'error') skipped.push({ path: rel, reason: formatDiagnostic({ ...diag, file: `${prefix}${diag.file}` }) });
-    if (d.decision) {
-      decision = d.decision;
-      minutes.push(decisionMinutes(d.decision));
-    }
-    const sv = await loadSurveyFolder(dir, ROOT_SURVEY_DIR);
-    for (const diag of sv.diagnostics) if (diag.severity === 'error') skipped.push({ path: rel, reason: formatDiagnostic({ ...diag, file: `${prefix}${diag.file}` }) });
-    answers.push(...sv.answers);
-  }
-  for (const entry of condition === 'usual' ? [] : entries) {
-    const runPath = `${prefix}${RUNS_DIR}/${entry.id}`;
-    if (!entry.record) {
-      skipped.push({ path: runPath, reason: formatDiagnostic(entry.diagnostics[0]!) });
-      continue;
-    }
-    if (entry.record.scripted) continue; // its survey and times are not a team's (scripted.ts)
-    answers.push(...(await loadSurvey(dir, entry.record.id)).answers);
-    if (entry.record.committedAt) {
-      const t = (Date.parse(entry.record.committedAt) - Date.parse(entry.record.startedAt)) / 60_000;
-      if (Number.isFinite(t)) minutes.push(t);
-    }
-  }
-  // The team: who ranked, else who commented on the brief, else who answered the survey.
-  const members = membersOf(review);
-  const team = (members.length ? members : [...new Set(answers.map((a) => a.designer))]).map((id) => id.toLowerCase()).sort();
-  return { review: { path: rel, condition, team, answers, minutes }, decision, skipped };
-}
-
-/** Who is on a review's team: who ranked, else who commented on the brief. */
-function membersOf(review: Pick<Review, 'designers' | 'comments'>): string[] {
-  return review.designers.length ? review.designers.map((d) => d.id) : review.comments.map((c) => c.designer);
+  const overall = overallOf(reviews);
+  const groups = opts.by ? { by: opts.by, groups: groupsOf(reviews, opts.by, overallOf) } : {};
+  return { reviews, overall, conditions: conditionsOf(forConditions), skipped, scripted, wBands: overall.wBands, ...groups };
 }
 
 /** A TeamFusion review beside its team's usual-way reviews in the same parent folder (the panel's Did it help?). */

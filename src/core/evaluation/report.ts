@@ -4,10 +4,22 @@ import { CHART_FILES } from './charts';
 import { f2 } from './format';
 import { escapeMarkdown } from '../files/markdown';
 import { REFERENCE } from './reference';
+import { AGREEMENT_BANDS } from '../stats/kendallW';
+import { bandWords } from '../stats/sentence';
 import { mixWords } from '../analysis/evaluationMix';
 import { conditionsSentences } from './baseline';
 import { scriptedSentences } from './scripted';
 import { briefMeasureRows, briefRunTable, briefSentences } from './briefEvaluation';
+import { acceptanceRows, acrossRunsSentences, bandRows, groupRows, groupSentence, markdownTable } from './acrossRunsText';
+
+/** evaluation.md's section of measures across runs: Fig. 3 and Fig. 4 as text bars, coverage, grounding, forks, groups. */
+function acrossRunsSection(e: Evaluation): string[] {
+  const lines = ['## Across runs', '', 'Re-ranked runs by the agreement band of W before and after (the paper\'s Fig. 3):', '', ...markdownTable(bandRows(e.wBands), cell), ''];
+  lines.push('A generated option in the blind top 1 / top 2, by team size (the paper\'s Fig. 4):', '', ...markdownTable(acceptanceRows(e.overall.acceptanceByTeamSize), cell), '');
+  lines.push(...acrossRunsSentences(e.overall).flatMap((x) => [cell(x), '']));
+  if (e.groups && e.by) lines.push(cell(groupSentence(e.by, e.groups.length)), '', ...(e.groups.length ? markdownTable(groupRows(e.groups), cell) : []), '');
+  return lines;
+}
 
 function pct(x: number | null): string {
   return x === null ? '—' : `${Math.round(x * 100)}%`;
@@ -68,6 +80,7 @@ export function evaluationMarkdown(e: Evaluation): string {
     );
   }
   lines.push('', 'When a review has several re-ranked runs, its row shows the newest; evaluation.json has every run.', '');
+  lines.push(...acrossRunsSection(e));
   lines.push(...briefRunTable(e.reviews.flatMap((r) => r.runs.flatMap((run) => (run.brief ? [{ review: r.path, run: run.id, brief: run.brief }] : []))), cell));
   if (o.brief.runs) lines.push(`![Brief runs: blind choices and coverage](${CHART_FILES.brief})`, '');
   const modes = Object.entries(o.categoryMixByMode);
@@ -93,6 +106,8 @@ export function evaluationMarkdown(e: Evaluation): string {
     '- **Change** is mean Spearman after − before, only over the designers who ranked both times; its 90% interval covers chance (and, from 5 designers on, the choice of designers), and the verdict is "converged" only when the whole interval is above 0 (random rankings say "converged" in at most 5% of cases).',
     '- **Top 1 / top 2**: a generated option is first / within the first two in the Borda ranking of the blind re-rankings (ties share a position).',
     '- **Ratings**: designers rated their own proxy\'s messages, "this is what I would have said", 1 = not at all, 5 = exactly; share 4–5 is the positive share.',
+    `- **Agreement bands** of W: ${AGREEMENT_BANDS.map((b, i) => `${bandWords(b.band)} ${b.from.toFixed(1)}–${AGREEMENT_BANDS[i + 1]?.from.toFixed(1) ?? '1'}`).join(', ')} (a band holds its lower end, not its upper one).`,
+    '- **Groups** (`--by`): every measure over the runs of each group with its n; means with a 95% interval over runs, and a group of fewer than 5 runs is marked "too few runs".',
     '- **Cost per remixed image** = the image-edit cost recorded in run.json ÷ the number of remixes; unknown costs are shown as —, never 0.',
     "- **Brief runs**: each member chose blind between TeamFusion's revised brief and the direct revision (A/B, `rerank`); the sign test is two-sided and exact over the choices that were not ties, pooled over the brief runs; coverage counts every member's points of each run's last round.",
     '',

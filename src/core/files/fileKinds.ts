@@ -76,6 +76,7 @@ export const FILE_KINDS = {
   rerankKey: tree('json', 'runs/<run>/rerank/key.json', 'The blind re-ranking key', LIMITS.smallFile),
   analysis: tree('json', 'runs/<run>/analysis.json', 'The coding of a discussion', LIMITS.analysis),
   judge: tree('json', 'runs/<run>/judge.json', "A judge's verdicts", KIND_BYTES.judge),
+  forecast: tree('json', 'runs/<run>/forecast.json', "The proxies' sealed forecasts of their designers' blind re-rank", LIMITS.smallFile),
   criteria: tree('json', 'criteria.json', "The team's criteria (found by `teamfusion criteria`)", LIMITS.smallFile),
   batchOutput: tree('jsonl', '(Batch API output file)', 'A batch output file downloaded from the Batch API', KIND_BYTES.batchOutput),
   journal: tree('jsonl', 'runs/<run>/journal.jsonl', "A run's journal (what it added since run.json was rewritten)", KIND_BYTES.journal),

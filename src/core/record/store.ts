@@ -18,6 +18,7 @@ import { checkBounds, checkRunRecord, type JsonPath } from './recordCheck';
 import { JournalError, checkpointJournal, journalFile, mergeJournal } from './journal';
 import type { Roster } from './journalCheck';
 import { RUNS_DIR, RUN_ID_PATTERN, countWrite, recordFile, runDir } from './paths';
+import { errorMessage } from '../kernel/errors';
 
 /**
  * Writes run.json atomically, only inside the review (writeReviewFile: contained, a link at the target is refused, never
@@ -96,7 +97,7 @@ export async function loadRunRecord(reviewRoot: string, runId: string, roster?: 
     if (err instanceof ReviewFileError && err.reason === 'missing') {
       return { diagnostics: [error(file, `There is no run "${runId}" in ${RUNS_DIR}/.`)], missing: true };
     }
-    return bad(err instanceof Error ? err.message : String(err));
+    return bad(errorMessage(err));
   }
   const syntax = checkJsonSyntax(text);
   if (syntax) {
@@ -116,7 +117,7 @@ export async function loadRunRecord(reviewRoot: string, runId: string, roster?: 
     // Only a record that names references needs references/ (whose problems the review's validation reports).
     if ((json as { references?: unknown[] } | null)?.references?.length) referenceNames = await listInReview(reviewRoot, 'references');
   } catch (err) {
-    return { diagnostics: [error(optionNames === undefined ? 'options' : 'references', err instanceof Error ? err.message : String(err))] };
+    return { diagnostics: [error(optionNames === undefined ? 'options' : 'references', errorMessage(err))] };
   }
   const checked = checkRunRecord(json, `${RUNS_DIR}/${runId}`, optionNames, referenceNames);
   const at = (p: JsonPath) => lineColAt(text, locateJsonValue(text, p));
@@ -145,7 +146,7 @@ export async function loadRunRecord(reviewRoot: string, runId: string, roster?: 
       if (!st) problem = `${op.file}, named here, is missing.`;
       else if (!st.isFile()) problem = `${op.file}, named here, is not a regular file.`;
     } catch (err) {
-      problem = err instanceof Error ? err.message : String(err);
+      problem = errorMessage(err);
     }
     if (problem) {
       const { line, column } = at(['options', i, 'file']);

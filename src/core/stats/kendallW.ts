@@ -74,13 +74,24 @@ export function kendallW(ranks: readonly (readonly number[])[]): KendallWResult 
   return { m, n, w, wUncorrected, s, tieTotal, chiSquare, df, pValue };
 }
 
-export type AgreementBand = 'slight' | 'fair' | 'moderate' | 'substantial' | 'almost-perfect';
+/**
+ * THE agreement bands of Kendall's W (analyze's `band`, evaluate's `wBands` histogram, the paper's Fig. 3), lowest first:
+ * a band holds `from` ≤ W < the next band's `from`. slight < 0.2 ≤ fair < 0.4 ≤ moderate < 0.6 ≤ substantial < 0.8 ≤
+ * almost-perfect.
+ */
+export const AGREEMENT_BANDS = [
+  { band: 'slight', from: 0 },
+  { band: 'fair', from: 0.2 },
+  { band: 'moderate', from: 0.4 },
+  { band: 'substantial', from: 0.6 },
+  { band: 'almost-perfect', from: 0.8 },
+] as const;
 
-/** slight < 0.2 ≤ fair < 0.4 ≤ moderate < 0.6 ≤ substantial < 0.8 ≤ almost-perfect. */
+export type AgreementBand = (typeof AGREEMENT_BANDS)[number]['band'];
+
+/** The band W falls in (AGREEMENT_BANDS). */
 export function agreementBand(w: number): AgreementBand {
-  if (w < 0.2) return 'slight';
-  if (w < 0.4) return 'fair';
-  if (w < 0.6) return 'moderate';
-  if (w < 0.8) return 'substantial';
-  return 'almost-perfect';
+  let out: AgreementBand = AGREEMENT_BANDS[0].band;
+  for (const b of AGREEMENT_BANDS) if (w >= b.from) out = b.band;
+  return out;
 }

@@ -90,3 +90,40 @@ export async function writeRerankBySource(root: string, designer: string, bestFi
   bestFirst.forEach((id, i) => (ranks[letterOf.get(id)!] = i + 1));
   await writeRerankRanking(path.join(root, 'runs', RUN_ID, 'rerank'), designer, ranks);
 }
+
+/** Rewrites the fixture run's run.json through `change` (a hand edit, as a team's tool would make it). */
+export async function editRun(root: string, change: (record: RunRecord) => void): Promise<void> {
+  const file = path.join(root, 'runs', RUN_ID, 'run.json');
+  const record = JSON.parse(await fs.readFile(file, 'utf8')) as RunRecord;
+  change(record);
+  await fs.writeFile(file, `${JSON.stringify(record, null, 2)}\n`);
+}
+
+/**
+ * Turns the fixture run's first round into a fork (issue 33): one remix per side of decision point 1 (r1a warm, r1b cool)
+ * in place of r1, each its own image; the second round takes both in.
+ */
+export async function forkFirstRound(root: string): Promise<void> {
+  const folder = path.join(root, 'runs', RUN_ID, 'iteration-1');
+  await fs.rm(path.join(folder, 'remix.png'));
+  await makeImage(path.join(folder, 'remix-a.png'), 71, 160, 120, 'png');
+  await makeImage(path.join(folder, 'remix-b.png'), 72, 160, 120, 'png');
+  const question = 'Warm or cool palette?';
+  await editRun(root, (record) => {
+    const it1 = record.iterations[0]!;
+    delete it1.remix;
+    it1.decisionPoints = [{ question, positions: [{ position: 'warm palette', heldBy: ['d1', 'd2'] }, { position: 'cool palette', heldBy: ['d3', 'd4'] }] }];
+    it1.proposals = [
+      { letter: 'a', from: ['2', '4'], editingDirections: 'Image 2 with the warm palette of Image 3.' },
+      { letter: 'b', from: ['2', '4'], editingDirections: 'Image 2 in a cool palette.' },
+    ];
+    it1.remixes = (['a', 'b'] as const).map((letter, i) => ({ id: `r1${letter}`, letter, file: `iteration-1/remix-${letter}.png`, fork: { question, position: it1.decisionPoints![0]!.positions[i]!.position, decisionPoint: 1 } }));
+    record.options = [
+      ...record.options.filter((o) => o.id !== 'r1' && o.id !== 'r2'),
+      { id: 'r1a', label: 'Image 7', file: `runs/${RUN_ID}/iteration-1/remix-a.png` },
+      { id: 'r1b', label: 'Image 8', file: `runs/${RUN_ID}/iteration-1/remix-b.png` },
+      { id: 'r2', label: 'Image 9', file: `runs/${RUN_ID}/iteration-2/remix.png` },
+    ];
+    record.iterations[1]!.candidates = ['2', '4', 'r1a', 'r1b'];
+  });
+}
