@@ -70,7 +70,7 @@ export const FILE_KINDS = {
   coverage: tree('yaml', 'runs/<run>/coverage/<designer>.yaml', "A member's confirmations of the coverage of their points", LIMITS.smallFile, true),
   decision: tree('yaml', 'decision.yaml', "What a team working the usual way picked, and when", LIMITS.smallFile),
   comments: { ...flat('markdown', 'comments/<designer>.md', "A designer's comments on the brief (front matter, then Markdown)", LIMITS.comment), perDesigner: true },
-  revisedBrief: flat('markdown', 'runs/<run>/iteration-<k>/brief.md', 'A revised brief, and the baseline (`baseline.md`)', LIMITS.briefText),
+  revisedBrief: flat('markdown', 'runs/<run>/iteration-<k>/brief.md', 'A revised brief, its forks (`fork-<letter>.md`, the contested passage each way) and the baseline (`baseline.md`)', LIMITS.briefText),
   references: tree('yaml', 'references.yaml', 'The references list', LIMITS.smallFile),
   referencesNotes: flat('markdown', 'references/README.md', "The references' notes", LIMITS.brief),
   rerankKey: tree('json', 'runs/<run>/rerank/key.json', 'The blind re-ranking key', LIMITS.smallFile),
