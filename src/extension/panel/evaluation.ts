@@ -19,7 +19,11 @@ import {
   type SaveFeedbackReply,
   type SaveRatingsRequest,
   type SaveSurveyRequest,
+  type SaveCoverageRequest,
 } from '../../protocol/panel';
+import { loadCoverageConfirmations, writeCoverageConfirmations } from '../../core/evaluation/coverageConfirmations';
+import { taskOf } from '../../core/record/record';
+import { errorMessage } from '../../core/kernel/errors';
 
 export async function runEvaluation(reviewRoot: string, runId: string, log: (line: string) => void): Promise<PanelEvaluation | undefined> {
   try {
@@ -33,7 +37,7 @@ export async function runEvaluation(reviewRoot: string, runId: string, log: (lin
     }
     return parsed.data;
   } catch (e) {
-    log(`No "Did it help?" for run ${runId}: ${e instanceof Error ? e.message : String(e)}`);
+    log(`No "Did it help?" for run ${runId}: ${errorMessage(e)}`);
     return undefined;
   }
 }
@@ -56,7 +60,7 @@ export async function sideBySide(reviewRoot: string, within: readonly string[], 
     }
     return parsed.data;
   } catch (e) {
-    log(`No comparison with the usual way: ${e instanceof Error ? e.message : String(e)}`);
+    log(`No comparison with the usual way: ${errorMessage(e)}`);
     return undefined;
   }
 }
@@ -79,10 +83,14 @@ export async function runFeedback(reviewRoot: string, record: RunRecord, log: (l
       void _f;
       survey[a.designer] = answers;
     }
-    const problems = [...r.diagnostics, ...s.diagnostics].filter((d) => d.severity === 'error').map(formatDiagnostic);
-    return { runId: record.id, ratings, survey, problems };
+    // A brief run: what each member said of the agent's account of their own points.
+    const c = taskOf(record) === 'brief' ? await loadCoverageConfirmations(reviewRoot, record, team) : undefined;
+    const coverage: NonNullable<PanelFeedback['coverage']> = {};
+    for (const m of c?.confirmations ?? []) coverage[m.designer] = m.points;
+    const problems = [...r.diagnostics, ...s.diagnostics, ...(c?.diagnostics ?? [])].filter((d) => d.severity === 'error').map(formatDiagnostic);
+    return { runId: record.id, ratings, survey, ...(c ? { coverage } : {}), problems };
   } catch (e) {
-    log(`The ratings and survey of run ${record.id} could not be read: ${e instanceof Error ? e.message : String(e)}`);
+    log(`The ratings and survey of run ${record.id} could not be read: ${errorMessage(e)}`);
     return undefined;
   }
 }
@@ -94,7 +102,7 @@ export async function saveRatingsFromPanel(reviewRoot: string, m: SaveRatingsReq
     const file = await writeRatings(reviewRoot, record, m.designer, m.ratings.map((r) => (r.comment?.trim() ? { message: r.message, score: r.score, comment: r.comment } : { message: r.message, score: r.score })));
     return { type: 'saveFeedbackResult', requestId: m.requestId, ok: true, file };
   } catch (e) {
-    return { type: 'saveFeedbackResult', requestId: m.requestId, ok: false, message: e instanceof Error ? e.message : String(e) };
+    return { type: 'saveFeedbackResult', requestId: m.requestId, ok: false, message: errorMessage(e) };
   }
 }
 
@@ -107,6 +115,18 @@ export async function saveSurveyFromPanel(reviewRoot: string, m: SaveSurveyReque
     const file = await writeSurvey(reviewRoot, runId, { ...answer, ...(answer.comment?.trim() ? {} : { comment: undefined }) });
     return { type: 'saveFeedbackResult', requestId, ok: true, file };
   } catch (e) {
-    return { type: 'saveFeedbackResult', requestId: m.requestId, ok: false, message: e instanceof Error ? e.message : String(e) };
+    return { type: 'saveFeedbackResult', requestId: m.requestId, ok: false, message: errorMessage(e) };
+  }
+}
+
+/** Saves a member's confirmations of their own coverage (validated against the run's last revised brief); a sentence when refused. */
+export async function saveCoverageFromPanel(reviewRoot: string, m: SaveCoverageRequest): Promise<SaveFeedbackReply> {
+  try {
+    const record = await readRunRecord(reviewRoot, m.runId);
+    const points = m.points.map((p) => ({ point: p.point, agree: p.agree, ...(p.status ? { status: p.status } : {}), ...(p.comment?.trim() ? { comment: p.comment } : {}) }));
+    const file = await writeCoverageConfirmations(reviewRoot, record, m.designer, points);
+    return { type: 'saveFeedbackResult', requestId: m.requestId, ok: true, file };
+  } catch (e) {
+    return { type: 'saveFeedbackResult', requestId: m.requestId, ok: false, message: errorMessage(e) };
   }
 }
