@@ -22,6 +22,14 @@ export interface BriefRunEvaluation {
   survey: SurveySummary;
   /** The judge's verdict per dimension (judge.json), null when the run was not judged. */
   judge: Record<JudgeDimension, Side> | null;
+  /** Proxy fidelity's lift when compare reports it for the run (issue 32, item 1); evaluate summarises it across runs. */
+  fidelity?: { meanLift: number | null } | null;
+}
+
+/** The lift of compare's `fidelity` (the forecast room's), when the comparison has one. */
+function fidelityOf(c: object): { meanLift: number | null } | null {
+  const f = (c as { fidelity?: { meanLift?: unknown } | null }).fidelity;
+  return f && typeof f.meanLift === 'number' ? { meanLift: f.meanLift } : null;
 }
 
 export interface BriefOverall {
@@ -48,7 +56,7 @@ export async function collectBriefRun(reviewRoot: string, record: RunRecord): Pr
     if (!(err instanceof ReviewFileError)) throw err;
     problems.push(/:\d+:\d+: error: /.test(err.message) ? err.message : `${err.file}:0:0: error: ${err.message}`);
   }
-  return { brief: { members: c.team.length, preference: c.preference, coverage: c.coverage, coverageCheck: c.coverageCheck, survey: c.survey, judge }, problems };
+  return { brief: { members: c.team.length, preference: c.preference, coverage: c.coverage, coverageCheck: c.coverageCheck, survey: c.survey, judge, fidelity: fidelityOf(c) }, problems };
 }
 
 export function briefOverallOf(briefs: readonly BriefRunEvaluation[]): BriefOverall {
