@@ -4,6 +4,7 @@
  * the others. Always exits 0: a slow machine is a number to look at, not a failure.
  */
 import * as z from 'zod';
+import { errorMessage } from '../src/core/kernel/errors';
 
 /** What a benchmark returns; tolerant of `ms`/`value` and `goalMs`/`goal` spellings. */
 const ResultSchema = z
@@ -88,6 +89,6 @@ export async function main(): Promise<void> {
 
 if (require.main === module) {
   main()
-    .catch((e: unknown) => console.error(`bench: ${e instanceof Error ? e.message : String(e)}`))
+    .catch((e: unknown) => console.error(`bench: ${errorMessage(e)}`))
     .finally(() => process.exit(0));
 }

@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import sharp from 'sharp';
 import { formatRankingYaml, loadReview, validateRankingText } from '../src/core/review';
+import { errorMessage } from '../src/core/kernel/errors';
 
 const DESIGNERS = 50;
 const OPTIONS = 50;
@@ -96,7 +97,7 @@ if (require.main === module) {
       for (const r of rows) console.log(`${r.ms <= r.goalMs ? 'ok  ' : 'SLOW'} ${r.ms} ms (goal ${r.goalMs} ms)  ${r.name}`);
     },
     (err: unknown) => {
-      console.error(err instanceof Error ? err.message : String(err));
+      console.error(errorMessage(err));
       process.exitCode = 1;
     },
   );

@@ -20,6 +20,7 @@ import { UsageError } from './usage';
 import { canonicalCommand, commandHelp, commandNames, mainHelp, nearest, optionSuggestion } from './help';
 import { RunRecordError } from '../core/record/store';
 import { writeLine } from './output';
+import { errorMessage } from '../core/kernel/errors';
 
 type Command = (args: string[]) => Promise<number>;
 
@@ -80,7 +81,7 @@ export async function main(argv: string[]): Promise<number> {
       return 1;
     }
     // Never a stack trace for users; the message only.
-    writeLine(process.stderr, `teamfusion ${name}: ${err instanceof Error ? err.message : String(err)}`);
+    writeLine(process.stderr, `teamfusion ${name}: ${errorMessage(err)}`);
     return 1;
   }
 }
@@ -94,7 +95,7 @@ if (require.main === module) {
       process.exitCode = code;
     },
     (err) => {
-      writeLine(process.stderr, `teamfusion: ${err instanceof Error ? err.message : String(err)}`);
+      writeLine(process.stderr, `teamfusion: ${errorMessage(err)}`);
       process.exitCode = 1;
     },
   );

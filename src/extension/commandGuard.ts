@@ -9,6 +9,7 @@
  */
 import * as vscode from 'vscode';
 import { ensureTrustedToWrite, type GuardUi } from './run/trustGuard';
+import { errorMessage } from '../core/kernel/errors';
 
 export function guardCommand<T>(
   log: vscode.LogOutputChannel,
@@ -19,7 +20,7 @@ export function guardCommand<T>(
     try {
       return await fn(arg);
     } catch (e) {
-      const why = e instanceof Error ? e.message : String(e);
+      const why = errorMessage(e);
       log.error(`${name} failed: ${e instanceof Error && e.stack ? e.stack : why}`);
       void vscode.window.showErrorMessage(`TeamFusion ${name} failed: ${why}`);
       return undefined;

@@ -25,6 +25,7 @@ import { safeJson } from '../output';
 import { parseStrict } from './validate';
 import { cliModelClient, pricesOrSay, withCtrlC } from '../modelCommand';
 import { confirmOnCli } from '../costQuestion';
+import { errorMessage } from '../../core/kernel/errors';
 
 function seconds(flag: string, v: unknown, fallbackMs: number): number {
   if (v === undefined) return fallbackMs;
@@ -82,7 +83,7 @@ export async function runCodeDiscussion(args: string[]): Promise<number> {
       log: (line) => process.stderr.write(`${printable(line)}\n`),
     }));
   } catch (err) {
-    const cause = err instanceof Error ? err.message : String(err);
+    const cause = errorMessage(err);
     process.stderr.write(`teamfusion code-discussion: ${printable(cause)}\n`);
     return 1;
   }

@@ -11,6 +11,7 @@ import { loadReview } from '../../core/review/loadReview';
 import { writeLine } from '../output';
 import { UsageError, exactPositionals } from '../usage';
 import { parseStrict } from './validate';
+import { errorMessage } from '../../core/kernel/errors';
 
 export async function runDecide(args: string[], now: () => Date = () => new Date()): Promise<number> {
   const { positionals, values } = parseStrict(args, { pick: { type: 'string' }, started: { type: 'string' } });
@@ -46,7 +47,7 @@ export async function runDecide(args: string[], now: () => Date = () => new Date
     const rel = await writeDecision(root, ids, { pick: values.pick.trim(), startedAt, decidedAt: now().toISOString() });
     process.stdout.write(`${printable(path.join(root, rel))}\n`);
   } catch (err) {
-    writeLine(process.stderr, `teamfusion decide: ${err instanceof Error ? err.message : String(err)}`);
+    writeLine(process.stderr, `teamfusion decide: ${errorMessage(err)}`);
     return 1;
   }
   return 0;

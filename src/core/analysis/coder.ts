@@ -36,6 +36,7 @@ import { MESSAGES_PER_REQUEST, codingRequestBody, planRequests, promptDescriptio
 import { parseCodes } from './parseCodes';
 import { stanceTable, type DesignerTop } from './stance';
 import { byDesigner, possiblyTooCompliant, roundMix } from './summary';
+import { errorMessage } from '../kernel/errors';
 
 /** Answers per message set: the first request and at most two repairs. */
 export const MAX_ATTEMPTS = 3;
@@ -316,7 +317,7 @@ export async function codeDiscussion(o: CodeDiscussionOptions): Promise<CodeDisc
         .batches.cancel(abandoned, { signal: o.signal })
         .then(
           () => notes.push(`The earlier batch ${abandoned} was cancelled (--force codes every message again).`),
-          (err: unknown) => notes.push(`The earlier batch ${abandoned} could not be cancelled (${err instanceof Error ? err.message : String(err)}).`),
+          (err: unknown) => notes.push(`The earlier batch ${abandoned} could not be cancelled (${errorMessage(err)}).`),
         );
     }
     if (pending) {
@@ -367,13 +368,13 @@ export async function codeDiscussion(o: CodeDiscussionOptions): Promise<CodeDisc
     }
   } catch (err) {
     // Nothing was sent yet (e.g. no API key): nothing is written either.
-    if (requests === 0 && !pending && !isAbort(err, o.signal)) throw new CodingError(err instanceof Error ? err.message : String(err));
+    if (requests === 0 && !pending && !isAbort(err, o.signal)) throw new CodingError(errorMessage(err));
     const a = await save();
     if (isAbort(err, o.signal)) {
       notes.push(`Cancelled: ${a.bales.length} of ${items.length} messages are coded and saved${pending ? `; batch ${pending.id} is kept and resumed next time` : ''}.`);
       return { analysis: a, state: 'cancelled', newRequests: requests, reused, notes };
     }
-    throw new CodingError(`Coding stopped: ${err instanceof Error ? err.message : String(err)}. The ${a.bales.length} codes so far are saved; run code-discussion again to continue.`);
+    throw new CodingError(`Coding stopped: ${errorMessage(err)}. The ${a.bales.length} codes so far are saved; run code-discussion again to continue.`);
   }
 
   const before = existing ? JSON.stringify({ ...existing, codedAt: '' }) : '';

@@ -35,6 +35,7 @@ import { groundingOf, type Grounding } from '../grounding/citations';
 import { groupValuesOf, type GroupBy } from './groupBy';
 import { acrossRunsOf, type AcrossRuns, type WBands } from './acrossRuns';
 import { groupsOf, type GroupHead } from './groups';
+import { errorMessage } from '../kernel/errors';
 
 export type { Skipped };
 
@@ -170,7 +171,7 @@ export async function collectRun(reviewRoot: string, record: RunRecord, opts: An
   try {
     run.bales = await codedCategories(reviewRoot, record.id);
   } catch (err) {
-    problems.push(err instanceof Error ? err.message : String(err));
+    problems.push(errorMessage(err));
   }
   if (run.task === 'brief') {
     const b = await collectBriefRun(reviewRoot, record);
@@ -321,7 +322,7 @@ export async function evaluateFolder(folder: string, opts: AnalyzeOptions & { on
         runs.push(run);
         for (const pr of problems) skipped.push({ path: runPath, reason: pr });
       } catch (err) {
-        skipped.push({ path: runPath, reason: err instanceof Error ? err.message : String(err) });
+        skipped.push({ path: runPath, reason: errorMessage(err) });
       }
     }
     forConditions.push(facts.review);

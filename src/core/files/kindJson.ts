@@ -8,6 +8,7 @@ import { lineColAt, locateJsonValue } from '../diagnostics/jsonLocate';
 import { zodSentence } from '../kernel/zodText';
 import { readKindText, type FileKindName } from './fileKinds';
 import { ReviewFileError } from './reviewFiles';
+import { errorMessage } from '../kernel/errors';
 
 export async function readKindJson<T extends z.ZodType>(root: string, rel: string, kind: FileKindName, schema: T, again: string): Promise<z.infer<T> | undefined> {
   let text: string;
@@ -21,7 +22,7 @@ export async function readKindJson<T extends z.ZodType>(root: string, rel: strin
   try {
     json = JSON.parse(text);
   } catch (err) {
-    throw new ReviewFileError(rel, `${rel}:1:1: error: not valid JSON (${err instanceof Error ? err.message : String(err)}); ${again}.`);
+    throw new ReviewFileError(rel, `${rel}:1:1: error: not valid JSON (${errorMessage(err)}); ${again}.`);
   }
   const parsed = schema.safeParse(json);
   if (!parsed.success) {

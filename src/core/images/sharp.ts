@@ -4,6 +4,7 @@
  * see imageHeader.ts) and a run stops before its first model call with one sentence saying why it cannot prepare images.
  */
 import type SharpDefault from 'sharp';
+import { errorMessage } from '../kernel/errors';
 
 export type Sharp = typeof SharpDefault;
 type Loaded = { ok: true; sharp: Sharp } | { ok: false; reason: string };
@@ -18,7 +19,7 @@ export function loadSharpWith(load: () => unknown): Loaded {
     if (typeof sharp !== 'function') return { ok: false, reason: 'sharp loaded but is not usable' };
     return { ok: true, sharp };
   } catch (e) {
-    const first = (e instanceof Error ? e.message : String(e)).split('\n').find((l) => l.trim()) ?? 'unknown error';
+    const first = errorMessage(e).split('\n').find((l) => l.trim()) ?? 'unknown error';
     return { ok: false, reason: first.trim().slice(0, 200) };
   }
 }

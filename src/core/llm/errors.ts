@@ -5,7 +5,7 @@ import { ImagesUnavailableError } from '../images/sharp';
 import { ModelRequestError } from './backend';
 import { ModelConfigError } from './client';
 import { ReviewFileError } from '../files/reviewFiles';
-import { CancelledError, StepError } from '../kernel/errors';
+import { CancelledError, StepError, errorMessage } from '../kernel/errors';
 
 export function isAbort(err: unknown, signal?: AbortSignal): boolean {
   if (signal?.aborted) return true;
@@ -32,7 +32,7 @@ export function describeError(err: unknown, what: string): string {
   if (err instanceof OpenAI.APIError && err.status !== undefined) {
     return `${what} failed with HTTP ${err.status}: ${tidy(apiMessage(err))}. Resume the run to try again.`;
   }
-  const message = err instanceof Error ? err.message : String(err);
+  const message = errorMessage(err);
   if (err instanceof OpenAI.OpenAIError) return `${what} failed: ${tidy(message)}. Resume the run to try again.`;
   return `The run stopped: ${tidy(message)}. Resume the run to try again.`;
 }

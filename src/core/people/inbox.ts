@@ -16,6 +16,7 @@ import { zodSentence } from '../kernel/zodText';
 import { RUNS_DIR } from '../record/paths';
 import { sameDesigner } from '../rankings/designerId';
 import { AtField, CriterionNameField, CriterionTextField, MAX_SAY_CHARS, MentionsField, MessageIdField, PersonIdField, SayTextField } from '../record/fields';
+import { errorMessage } from '../kernel/errors';
 
 export const INBOX_DIR = 'inbox';
 /** A person's message is at most this long (characters); the journal holds it to the same (fields.ts). */
@@ -88,7 +89,7 @@ export type IsMember = (id: string) => boolean;
 
 /** A sentence when runs/<id>/inbox is not a folder of the run's own (a link): entries are never read through it. */
 export async function inboxProblem(reviewRoot: string, runId: string): Promise<string | undefined> {
-  const st = await lstatInReview(reviewRoot, inboxRel(runId)).catch((err: unknown) => (err instanceof Error ? err.message : String(err)));
+  const st = await lstatInReview(reviewRoot, inboxRel(runId)).catch((err: unknown) => errorMessage(err));
   if (typeof st === 'string') return `${inboxRel(runId)} cannot be used: ${st}`;
   if (!st) return undefined;
   if (st.isSymbolicLink()) return `${inboxRel(runId)} is a symbolic link; a run's inbox must be a folder of its own, so nothing is read through it and nobody is waited for through it (remove the link).`;
@@ -172,7 +173,7 @@ export async function readInbox(
       out.push({ name: file.slice(0, -'.json'.length), entry: parsed.data });
     } catch (err) {
       if (err instanceof ReviewFileError && err.reason === 'missing') continue; // taken in meanwhile
-      onBad?.(inboxRel(runId, file), err instanceof Error ? err.message : String(err));
+      onBad?.(inboxRel(runId, file), errorMessage(err));
     }
   }
   return out;

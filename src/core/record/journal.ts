@@ -24,6 +24,7 @@ import { JournalLineSchema, lineProblem, readRoster, type JournalLine, type Rost
 import { addUsage } from '../kernel/usage';
 import { messageId, type Pin, type PromptRecord, type RunRecord } from './record';
 import { countWrite, reviewRelative } from './paths';
+import { errorMessage } from '../kernel/errors';
 
 export const JOURNAL_FILE = 'journal.jsonl';
 /** Byte cap of a journal when it is read (a 48-designer run with 1 KB messages writes well under 2 MB). */
@@ -182,7 +183,7 @@ export async function readJournal(reviewRoot: string, runId: string): Promise<{ 
   } catch (err) {
     if (err instanceof JournalError) throw err;
     if (err instanceof ReviewFileError && err.reason === 'missing') return undefined;
-    throw new JournalError(error(file, `${err instanceof Error ? err.message : String(err)} The run cannot be used.`));
+    throw new JournalError(error(file, `${errorMessage(err)} The run cannot be used.`));
   }
   return { ...parseJournal(text, file), bytes: Buffer.byteLength(text) };
 }

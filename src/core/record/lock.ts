@@ -23,6 +23,7 @@ import { ReviewFileError, formatBytes } from '../files/reviewFiles';
 import { mkdirInReview, moveAside, readOwnText, removeReviewFile, restoreAside, reviewFolder, touchReviewFile, writeReviewFile } from '../files/reviewWrites';
 import { printable } from '../kernel/text';
 import { checkKindText } from '../files/fileKinds';
+import { errorMessage } from '../kernel/errors';
 
 export const LOCK_FILE = '.driver.lock';
 /** How often a driver refreshes its lock's mtime. */
@@ -86,7 +87,7 @@ async function readLock(root: string, runId: string): Promise<LockState | undefi
     dir = await reviewFolder(root, `runs/${runId}`);
   } catch (err) {
     if (err instanceof ReviewFileError && err.reason === 'missing') return undefined;
-    return { mtimeMs: 0, bogus: err instanceof Error ? err.message : String(err) };
+    return { mtimeMs: 0, bogus: errorMessage(err) };
   }
   let st;
   try {

@@ -17,6 +17,7 @@ import { RunRecordSchema, normaliseMessages, type RunRecord } from './record';
 import { checkBounds, checkRunRecord, type JsonPath } from './recordCheck';
 import { JournalError, checkpointJournal, journalFile, mergeJournal } from './journal';
 import { RUNS_DIR, RUN_ID_PATTERN, countWrite, recordFile, runDir } from './paths';
+import { errorMessage } from '../kernel/errors';
 
 /**
  * Writes run.json atomically, only inside the review (writeReviewFile: contained, a link at the target is refused, never
@@ -95,7 +96,7 @@ export async function loadRunRecord(reviewRoot: string, runId: string): Promise<
     if (err instanceof ReviewFileError && err.reason === 'missing') {
       return { diagnostics: [error(file, `There is no run "${runId}" in ${RUNS_DIR}/.`)], missing: true };
     }
-    return bad(err instanceof Error ? err.message : String(err));
+    return bad(errorMessage(err));
   }
   const syntax = checkJsonSyntax(text);
   if (syntax) {
@@ -115,7 +116,7 @@ export async function loadRunRecord(reviewRoot: string, runId: string): Promise<
     // Only a record that names references needs references/ (whose problems the review's validation reports).
     if ((json as { references?: unknown[] } | null)?.references?.length) referenceNames = await listInReview(reviewRoot, 'references');
   } catch (err) {
-    return { diagnostics: [error(optionNames === undefined ? 'options' : 'references', err instanceof Error ? err.message : String(err))] };
+    return { diagnostics: [error(optionNames === undefined ? 'options' : 'references', errorMessage(err))] };
   }
   const checked = checkRunRecord(json, `${RUNS_DIR}/${runId}`, optionNames, referenceNames);
   const at = (p: JsonPath) => lineColAt(text, locateJsonValue(text, p));
@@ -144,7 +145,7 @@ export async function loadRunRecord(reviewRoot: string, runId: string): Promise<
       if (!st) problem = `${op.file}, named here, is missing.`;
       else if (!st.isFile()) problem = `${op.file}, named here, is not a regular file.`;
     } catch (err) {
-      problem = err instanceof Error ? err.message : String(err);
+      problem = errorMessage(err);
     }
     if (problem) {
       const { line, column } = at(['options', i, 'file']);

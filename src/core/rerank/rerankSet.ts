@@ -31,6 +31,7 @@ import { buildRerankFolder } from './staging';
 
 export { assignLetters, letterOf, type RerankSetResult, type RerankSource } from './key';
 import { rerankRel } from './paths';
+import { errorMessage } from '../kernel/errors';
 
 export const DEFAULT_TOP = 3;
 
@@ -54,7 +55,7 @@ async function blindPng(root: string, rel: string): Promise<Buffer> {
   try {
     return await requireSharp()(bytes, { failOn: 'error', limitInputPixels: LIMITS.imagePixels }).rotate().png().toBuffer();
   } catch (err) {
-    throw new ReviewFileError(rel, `${rel} cannot be read as an image (${err instanceof Error ? err.message : String(err)}).`);
+    throw new ReviewFileError(rel, `${rel} cannot be read as an image (${errorMessage(err)}).`);
   }
 }
 

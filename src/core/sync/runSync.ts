@@ -17,6 +17,7 @@ import { RECORD_FILE, RUNS_DIR } from '../record/paths';
 import { LOCK_FILE } from '../record/lock';
 import { authorProblem, type Identities } from './authors';
 import { SyncConflictError, SyncError, pushWithRetry, upstreamName, type GitTransport, type PullResult } from './transport';
+import { errorMessage } from '../kernel/errors';
 
 /** The run must stop because of what the remote holds (a conflict, a file only the driver writes changed elsewhere). */
 export class SyncStopError extends Error {
@@ -83,7 +84,7 @@ export class RunSync {
       try {
         return await authorProblem(this.o.transport, path.join(this.o.reviewRoot, ...rel.split('/')), person, ids);
       } catch (err) {
-        return `who committed it cannot be told (${err instanceof Error ? err.message : String(err)})`;
+        return `who committed it cannot be told (${errorMessage(err)})`;
       }
     });
   }
@@ -224,7 +225,7 @@ async function recordProblem(reviewRoot: string, runId: string): Promise<string 
     await readRunRecord(reviewRoot, runId); // the same check as any record read from disk
     return undefined;
   } catch (err) {
-    return err instanceof Error ? err.message : String(err);
+    return errorMessage(err);
   }
 }
 

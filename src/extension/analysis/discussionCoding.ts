@@ -17,6 +17,7 @@ import { pickRun } from '../run/pickRun';
 import { redactSecrets } from '../run/redact';
 import { resolveRunSettings } from '../run/runSettings';
 import { textChatFor } from './textChat';
+import { errorMessage } from '../../core/kernel/errors';
 
 export const CODE_DISCUSSION_COMMAND = 'teamfusion.codeDiscussion';
 export const CANCEL_CODING_COMMAND = 'teamfusion.cancelCoding';
@@ -121,7 +122,7 @@ export class DiscussionCoding implements vscode.Disposable {
       emit({ runId, active: false, coded: a.bales.length, total: a.bales.length + a.uncoded.length, message: result.state === 'cancelled' ? 'Cancelled; what was coded is kept.' : summary });
       return result;
     } catch (err) {
-      const message = this.redact(err instanceof Error ? err.message : String(err));
+      const message = this.redact(errorMessage(err));
       log.error(`Code Discussion: ${message}`);
       void vscode.window.showErrorMessage(`TeamFusion could not code the discussion: ${message}`);
       emit({ runId, active: false, coded: 0, total: 0, message });

@@ -12,7 +12,7 @@ import { resolveRunSettings as engineSettings } from '../../core/run/runSettings
 import type { ChatBackend } from '../../core/llm/backend';
 import { createModelClient } from '../../core/llm/client';
 import { OpenAIChatBackend } from '../../core/llm/openaiBackend';
-import { CancelledError } from '../../core/kernel/errors';
+import { CancelledError, errorMessage } from '../../core/kernel/errors';
 import { guardCommand } from '../commandGuard';
 import type { Services } from '../services';
 import { redactSecrets } from '../run/redact';
@@ -86,7 +86,7 @@ export async function findTeamCriteria(services: Services, arg: unknown): Promis
       void vscode.window.showInformationMessage("TeamFusion: finding the criteria was cancelled; nothing was written.");
       return undefined;
     }
-    const message = redact(err instanceof Error ? err.message : String(err));
+    const message = redact(errorMessage(err));
     log.error(`${NAME}: ${message}`);
     if (err instanceof CriteriaError) void vscode.window.showWarningMessage(`TeamFusion: ${message}`);
     else void vscode.window.showErrorMessage(`TeamFusion could not find the criteria: ${message}`);

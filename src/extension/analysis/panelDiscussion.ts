@@ -3,6 +3,7 @@ import { readAnalysisFile, stanceTable, topChoiceOf } from '../../core/analysis'
 import type { Review } from '../../core/review/model';
 import type { RunRecord } from '../../core/record/record';
 import type { PanelCodingProgress, PanelDiscussionAnalysis } from '../../protocol/panel';
+import { errorMessage } from '../../core/kernel/errors';
 
 export async function discussionState(
   root: string,
@@ -20,7 +21,7 @@ export async function discussionState(
       out.analysis = rest;
     }
   } catch (e) {
-    out.error = e instanceof Error ? e.message : String(e);
+    out.error = errorMessage(e);
   }
   if (review && run.iterations.some((it) => it.backed)) {
     out.stance = stanceTable(run, review.designers.map((d) => ({ id: d.id, topChoice: topChoiceOf(d.entries) })));

@@ -11,6 +11,7 @@ import { isIsoTime, loadDecision, writeDecision } from '../../core/evaluation/ba
 import { formatDiagnostic } from '../../core/diagnostics/diagnostics';
 import { loadReview } from '../../core/review/loadReview';
 import type { Services } from '../services';
+import { errorMessage } from '../../core/kernel/errors';
 
 export const RECORD_DECISION_COMMAND = 'teamfusion.recordDecision';
 
@@ -82,7 +83,7 @@ export async function recordDecision(services: Services, arg: unknown, now: () =
     void vscode.window.showInformationMessage(`Recorded the team's decision: option ${pick}. "teamfusion evaluate" pairs it with the team's TeamFusion review.`);
     return file;
   } catch (e) {
-    const why = e instanceof Error ? e.message : String(e);
+    const why = errorMessage(e);
     services.log.warn(`Record Team Decision: ${why}`);
     void vscode.window.showErrorMessage(why);
     return undefined;

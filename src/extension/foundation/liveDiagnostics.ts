@@ -20,6 +20,7 @@ import type { Diagnostic } from '../../core/diagnostics/diagnostics';
 import type { ReviewIndex } from './reviewIndex';
 import { isInside } from './reviewIndex';
 import { isReviewFilePath } from '../firstUse';
+import { errorMessage } from '../../core/kernel/errors';
 
 const IMAGE = /\.(png|jpe?g|webp)$/i;
 const TEXT = /\.(md|ya?ml|json|csv|txt)$/i;
@@ -186,7 +187,7 @@ export class LiveDiagnostics implements vscode.Disposable {
       key,
       setTimeout(() => {
         this.timers.delete(key);
-        fn().catch((e: unknown) => this.log.error(`Validation failed: ${e instanceof Error ? e.message : String(e)}`));
+        fn().catch((e: unknown) => this.log.error(`Validation failed: ${errorMessage(e)}`));
       }, ms),
     );
   }

@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import * as z from 'zod';
 import { scaffoldReview, type ReviewTemplate } from '../../core/review/index';
 import { resolveInReview } from '../../core/files/reviewFiles';
+import { errorMessage } from '../../core/kernel/errors';
 
 export const NewReviewArgsSchema = z.object({
   /** A design review (options ranked by the team) or a brief review (the members' comments on the brief). */
@@ -89,7 +90,7 @@ async function insideWorkspace(base: string, rel: string): Promise<string | unde
   try {
     return await resolveInReview(base, rel);
   } catch (e) {
-    void vscode.window.showErrorMessage(`New review refused: ${e instanceof Error ? e.message : String(e)}`);
+    void vscode.window.showErrorMessage(`New review refused: ${errorMessage(e)}`);
     return undefined;
   }
 }
@@ -121,7 +122,7 @@ export async function newReview(
   try {
     await scaffoldReview(target, template, sampleDir);
   } catch (e) {
-    const why = e instanceof Error ? e.message : String(e);
+    const why = errorMessage(e);
     log.warn(`New review refused: ${why}`);
     void vscode.window.showErrorMessage(why);
     return undefined;

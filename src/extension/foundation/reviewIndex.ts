@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { isReviewFolder, loadReview } from '../../core/review/index';
 import type { LoadOptions, LoadResult } from '../../core/review/model';
+import { errorMessage } from '../../core/kernel/errors';
 
 /** Folders never searched: dependencies, build output and run folders (runs hold copies, not reviews). */
 const EXCLUDE = '{**/node_modules/**,**/runs/**,**/.git/**,**/out/**,**/dist/**}';
@@ -170,7 +171,7 @@ export class ReviewIndex implements vscode.Disposable {
     try {
       return await loadReview(root.fsPath, opts);
     } catch (e) {
-      this.log.error(`Loading ${root.fsPath} failed: ${e instanceof Error ? e.message : String(e)}`);
+      this.log.error(`Loading ${root.fsPath} failed: ${errorMessage(e)}`);
       return {
         diagnostics: [{ file: '.', line: 0, column: 0, severity: 'error', message: 'The review folder could not be read.' }],
       };

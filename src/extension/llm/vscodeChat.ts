@@ -10,6 +10,7 @@ import * as vscode from 'vscode';
 import { ModelRequestError, type ChatAnswer, type ChatBackend, type ChatRequest } from '../../core/llm/backend';
 import { checkRequestSize, type ChatMessage } from '../../core/llm/messages';
 import type { Usage } from '../../core/record/record';
+import { errorMessage } from '../../core/kernel/errors';
 
 interface DataPartClass {
   image(data: Uint8Array, mimeType: string): unknown;
@@ -140,7 +141,7 @@ export class VsCodeChatBackend implements ChatBackend {
         return new ModelRequestError(`${name} refused the request (blocked, for example by a quota); resume the run later or with another model ("TeamFusion: Pick Chat Model").`, 'blocked');
       }
     }
-    const message = err instanceof Error ? err.message : String(err);
+    const message = errorMessage(err);
     return new ModelRequestError(`${name} failed: ${message.replace(/\s+/g, ' ').trim().replace(/[.\s]+$/, '')}. Resume the run to try again.`, 'failed');
   }
 }

@@ -8,6 +8,7 @@ import { LIMITS, readReviewText, statInReview } from '../../core/files/reviewFil
 import { BriefRoundSchema, taskOf, type RunRecord } from '../../core/record/record';
 import type { DesignerComment } from '../../core/review/model';
 import type { PanelBriefRound, PanelBriefRun, PanelComment } from '../../protocol/brief';
+import { errorMessage } from '../../core/kernel/errors';
 
 /** The parts of a run record this module reads. */
 export type BriefRecordLike = Pick<RunRecord, 'id' | 'task' | 'iterations'>;
@@ -42,7 +43,7 @@ export async function briefRunState(root: string, record: BriefRecordLike | unde
     try {
       round.text = await readReviewText(root, rel, LIMITS.briefText);
     } catch (e) {
-      round.error = e instanceof Error ? e.message : String(e);
+      round.error = errorMessage(e);
     }
     rounds.push(round);
   }

@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { byControversy, CRITERIA_FILE, criteriaState, criteriaTask, readCriteriaSources, type CriteriaFile } from '../../core/criteria';
 import type { Review } from '../../core/review/model';
 import type { PanelCriteria, PanelCriteriaCell } from '../../protocol/criteria';
+import { errorMessage } from '../../core/kernel/errors';
 
 type Quoted = { quote?: string | undefined; file?: string | undefined; verified?: boolean | undefined; claimed?: string | undefined };
 
@@ -50,6 +51,6 @@ export async function panelCriteria(root: string, review: Review): Promise<Panel
     if (st.state !== 'current') return { state: st.state, why: `${st.why}; run Find the Team's Criteria to find them again.` };
     return criteriaMatrix(st.file, sources.members.map((m) => ({ id: m.id, name: m.name })), sources.options);
   } catch (err) {
-    return { state: 'unreadable', why: err instanceof Error ? err.message : String(err) };
+    return { state: 'unreadable', why: errorMessage(err) };
   }
 }

@@ -20,6 +20,7 @@ import {
   type SaveRatingsRequest,
   type SaveSurveyRequest,
 } from '../../protocol/panel';
+import { errorMessage } from '../../core/kernel/errors';
 
 export async function runEvaluation(reviewRoot: string, runId: string, log: (line: string) => void): Promise<PanelEvaluation | undefined> {
   try {
@@ -33,7 +34,7 @@ export async function runEvaluation(reviewRoot: string, runId: string, log: (lin
     }
     return parsed.data;
   } catch (e) {
-    log(`No "Did it help?" for run ${runId}: ${e instanceof Error ? e.message : String(e)}`);
+    log(`No "Did it help?" for run ${runId}: ${errorMessage(e)}`);
     return undefined;
   }
 }
@@ -56,7 +57,7 @@ export async function sideBySide(reviewRoot: string, within: readonly string[], 
     }
     return parsed.data;
   } catch (e) {
-    log(`No comparison with the usual way: ${e instanceof Error ? e.message : String(e)}`);
+    log(`No comparison with the usual way: ${errorMessage(e)}`);
     return undefined;
   }
 }
@@ -82,7 +83,7 @@ export async function runFeedback(reviewRoot: string, record: RunRecord, log: (l
     const problems = [...r.diagnostics, ...s.diagnostics].filter((d) => d.severity === 'error').map(formatDiagnostic);
     return { runId: record.id, ratings, survey, problems };
   } catch (e) {
-    log(`The ratings and survey of run ${record.id} could not be read: ${e instanceof Error ? e.message : String(e)}`);
+    log(`The ratings and survey of run ${record.id} could not be read: ${errorMessage(e)}`);
     return undefined;
   }
 }
@@ -94,7 +95,7 @@ export async function saveRatingsFromPanel(reviewRoot: string, m: SaveRatingsReq
     const file = await writeRatings(reviewRoot, record, m.designer, m.ratings.map((r) => (r.comment?.trim() ? { message: r.message, score: r.score, comment: r.comment } : { message: r.message, score: r.score })));
     return { type: 'saveFeedbackResult', requestId: m.requestId, ok: true, file };
   } catch (e) {
-    return { type: 'saveFeedbackResult', requestId: m.requestId, ok: false, message: e instanceof Error ? e.message : String(e) };
+    return { type: 'saveFeedbackResult', requestId: m.requestId, ok: false, message: errorMessage(e) };
   }
 }
 
@@ -107,6 +108,6 @@ export async function saveSurveyFromPanel(reviewRoot: string, m: SaveSurveyReque
     const file = await writeSurvey(reviewRoot, runId, { ...answer, ...(answer.comment?.trim() ? {} : { comment: undefined }) });
     return { type: 'saveFeedbackResult', requestId, ok: true, file };
   } catch (e) {
-    return { type: 'saveFeedbackResult', requestId: m.requestId, ok: false, message: e instanceof Error ? e.message : String(e) };
+    return { type: 'saveFeedbackResult', requestId: m.requestId, ok: false, message: errorMessage(e) };
   }
 }

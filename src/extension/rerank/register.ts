@@ -11,6 +11,7 @@ import { makeRerankSet } from '../../core/evaluation';
 import type { Services } from '../services';
 import { runRefFromArg, type RunRef } from '../run/commandArgs';
 import { pickRun } from '../run/pickRun';
+import { errorMessage } from '../../core/kernel/errors';
 
 export const RERANK_COMMAND = 'teamfusion.rerankRun';
 
@@ -38,7 +39,7 @@ export async function rerankRun(services: Services, arg: unknown): Promise<strin
   try {
     dir = (await makeRerankSet(ref.reviewRoot, ref.runId)).dir;
   } catch (e) {
-    const why = e instanceof Error ? e.message : String(e);
+    const why = errorMessage(e);
     services.log.warn(`Make Blind Re-rank Set: ${why}`);
     void vscode.window.showErrorMessage(why);
     return undefined;

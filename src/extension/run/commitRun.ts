@@ -9,6 +9,7 @@ import { readRunRecord } from '../../core/run/runner';
 import { buildCommitMessage } from './commitMessage';
 import { noteCommitted } from '../../core/evaluation/decisionTimes';
 import { gitApi, repositoryFor } from './gitApi';
+import { errorMessage } from '../../core/kernel/errors';
 
 export { findGitRoot } from './gitApi';
 
@@ -30,7 +31,7 @@ export async function stageRunForCommit(reviewRoot: string, runId: string): Prom
   try {
     commitMessage = buildCommitMessage(await readRunRecord(reviewRoot, runId));
   } catch (err) {
-    const why = err instanceof Error ? err.message : String(err);
+    const why = errorMessage(err);
     return { staged: false, message: `The run record of ${shown} could not be read: ${why}` };
   }
   const api = await gitApi();
@@ -49,13 +50,13 @@ export async function stageRunForCommit(reviewRoot: string, runId: string): Prom
     // Time to decision: the record keeps when the run was committed (before staging, so the staged record has it).
     await noteCommitted(reviewRoot, runId);
   } catch (err) {
-    const why = err instanceof Error ? err.message : String(err);
+    const why = errorMessage(err);
     return { staged: false, message: `The run record of ${shown} could not be updated: ${why}` };
   }
   try {
     await repo.add([runDir]);
   } catch (err) {
-    const why = err instanceof Error ? err.message : String(err);
+    const why = errorMessage(err);
     return { staged: false, message: `Git could not stage ${shown}: ${why}` };
   }
   repo.inputBox.value = commitMessage;

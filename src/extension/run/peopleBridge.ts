@@ -6,6 +6,7 @@
  * untrusted workspace.
  */
 import { PeopleInputError, submitPin, submitSay, type SubmitResult } from '../../core/people/submit';
+import { errorMessage } from '../../core/kernel/errors';
 import { forkChoiceCheck } from '../../core/fork/choice';
 
 export interface PeopleOutcome {
@@ -60,6 +61,6 @@ async function attempt(fn: () => Promise<PeopleOutcome>): Promise<PeopleOutcome>
     return await fn();
   } catch (err) {
     if (err instanceof PeopleInputError) return { ok: false, message: err.message };
-    return { ok: false, message: err instanceof Error ? err.message : String(err) };
+    return { ok: false, message: errorMessage(err) };
   }
 }

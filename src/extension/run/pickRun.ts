@@ -6,6 +6,7 @@ import type { RunRecord, RunStatus } from '../../core/record/record';
 import { formatDiagnostic } from '../../core/diagnostics/diagnostics';
 import { listRunEntries, type RunEntry } from '../../core/record/store';
 import { labelOf } from './eventText';
+import { errorMessage } from '../../core/kernel/errors';
 
 const STATUS_ICON: Record<RunStatus, string> = {
   completed: '$(pass)',
@@ -23,7 +24,7 @@ export async function pickRun(
   try {
     entries = await listRunEntries(reviewRoot);
   } catch (err) {
-    void vscode.window.showErrorMessage(`The runs of this review could not be listed: ${err instanceof Error ? err.message : String(err)}`);
+    void vscode.window.showErrorMessage(`The runs of this review could not be listed: ${errorMessage(err)}`);
     return undefined;
   }
   const runs = entries.flatMap((e) => (e.record ? [e.record] : []));

@@ -14,6 +14,7 @@ import { commitAndPush } from '../../core/sync/personSync';
 import { DEFAULT_SYNC_INTERVAL_S, RunSync, type SyncState } from '../../core/sync/runSync';
 import { SyncConflictError, SyncError, upstreamName, type GitTransport } from '../../core/sync/transport';
 import { vscodeGitTransportFor } from './vscodeGit';
+import { errorMessage } from '../../core/kernel/errors';
 
 export interface SyncStateEvent {
   reviewRoot: string;
@@ -55,7 +56,7 @@ export class TeamSync implements vscode.Disposable {
 
   private async transport(reviewRoot: string): Promise<GitTransport | { unavailable: string }> {
     let fallback = '';
-    const t = await vscodeGitTransportFor(reviewRoot, (why) => (fallback = why)).catch((err: unknown) => ({ unavailable: err instanceof Error ? err.message : String(err) }));
+    const t = await vscodeGitTransportFor(reviewRoot, (why) => (fallback = why)).catch((err: unknown) => ({ unavailable: errorMessage(err) }));
     const root = path.resolve(reviewRoot);
     if ('via' in t && this.via.get(root) !== t.via) {
       this.via.set(root, t.via);
@@ -153,7 +154,7 @@ export class TeamSync implements vscode.Disposable {
       });
       this.setState(root, { remote: status.upstream ? upstreamName(status) : undefined, lastSyncAt: new Date().toISOString() }, mine);
     } catch (err) {
-      const why = err instanceof Error ? err.message : String(err);
+      const why = errorMessage(err);
       if (this.reported.get(root) !== why) {
         this.reported.set(root, why);
         this.log.warn(`not synced: ${why}`);

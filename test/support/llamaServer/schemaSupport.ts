@@ -49,7 +49,6 @@ export function unsupportedPart(schema: unknown, path = '$'): string | undefined
     return undefined;
   }
   if (s.format !== undefined && !FORMATS.has(String(s.format))) return `${path}: format "${String(s.format)}" is not supported`;
-  const unknown = types.find((t) => typeof t !== 'string' || !BASIC_TYPES.has(t));
-  if (unknown !== undefined) return `${path}: type ${JSON.stringify(s.type)} (a list may hold only basic types; objects and arrays need a type of their own)`;
+  if (types.length === 0 || types.some((t) => typeof t !== 'string' || !BASIC_TYPES.has(t))) return `${path}: type ${JSON.stringify(s.type)} (a list may hold only basic types; objects and arrays need a type of their own)`;
   return undefined;
 }
