@@ -125,10 +125,15 @@ export const COMMAND_HELP: CommandHelp[] = [
     summary: 'Make runs/<run-id>/rerank/, the blind re-rank set.',
     more: [
       "The team's Borda top N options + every remix, under neutral letters A, B, C, …; a brief run: its revised brief",
-      'and baseline as A.md, B.md.',
+      'and baseline as A.md, B.md. Then each proxy forecasts its own designer\'s blind answer, and one persona-free control',
+      'the same (one request each, kept sealed in runs/<run-id>/forecast.json; compare shows them after the re-rank).',
     ],
-    options: [['--top N', 'Options of the review in the set (3); not for a brief run.']],
-    exits: [0, 1, 2],
+    options: [
+      ['--top N', 'Options of the review in the set (3); not for a brief run.'],
+      ['--no-forecast', 'Make the set only: no forecasts, no request sent.'],
+      ['--yes', 'Send the forecasts of more than 50 requests (or $5) without asking (the cost is said first).'],
+    ],
+    exits: [0, 1, 2, 130],
   },
   {
     name: 'compare',

@@ -13,6 +13,7 @@ import { exactPositionals } from '../usage';
 import { safeJson } from '../output';
 import { parseStrict } from './validate';
 import { SCRIPTED_RUN_SENTENCE } from '../../core/evaluation/scripted';
+import { fidelitySentences } from '../../core/forecast/fidelity';
 
 /** A scripted run's comparison opens with the sentence saying so. */
 function scriptedLine(c: { scripted?: true }): string[] {
@@ -29,14 +30,14 @@ export async function runCompare(args: string[]): Promise<number> {
     for (const p of b.problems) process.stderr.write(`${printable(p)}\n`);
     if (values.json === true) process.stdout.write(`${safeJson(b)}\n`);
     // What is missing is a problem, said once, on stderr (the sentences only say "not yet").
-    else process.stdout.write(`${[...scriptedLine(b), ...briefComparisonSentences({ ...b, note: null })].map(printable).join('\n')}\n`);
+    else process.stdout.write(`${[...scriptedLine(b), ...briefComparisonSentences({ ...b, note: null }), ...fidelitySentences(b.fidelity, b.fidelityNote)].map(printable).join('\n')}\n`);
     if (!b.preference) process.stderr.write(`teamfusion compare: ${printable(b.note ?? 'no preference counts yet.')}\n`);
     return b.preference && b.problems.length === 0 ? 0 : 1;
   }
   const c = await compareRun(review, runId);
   for (const p of c.problems) process.stderr.write(`${printable(p)}\n`);
   if (values.json === true) process.stdout.write(`${safeJson(c)}\n`);
-  else process.stdout.write(`${[...scriptedLine(c), ...comparisonSentences({ ...c, missing: null })].map(printable).join('\n')}\n`);
+  else process.stdout.write(`${[...scriptedLine(c), ...comparisonSentences({ ...c, missing: null }), ...fidelitySentences(c.fidelity, c.fidelityNote)].map(printable).join('\n')}\n`);
   if (!c.after) process.stderr.write(`teamfusion compare: ${printable(c.missing ?? 'nothing to compare yet.')}\n`);
   return c.after && c.problems.length === 0 ? 0 : 1;
 }

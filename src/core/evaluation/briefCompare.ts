@@ -17,6 +17,8 @@ import { summarizeSurvey, type SurveySummary } from './summaries';
 import { confirmableCoverage, loadCoverageConfirmations } from './coverageConfirmations';
 import { coverageCheckOf, type CoverageCheck } from './coverageCheck';
 import { groundingOf, type Grounding } from '../grounding/citations';
+import { runFidelity } from '../forecast/runFidelity';
+import type { Fidelity } from '../forecast/fidelity';
 
 export interface PreferenceSummary {
   /** Members with a valid preference file. */
@@ -44,6 +46,9 @@ export interface BriefCompareResult {
   grounding: Grounding;
   /** Members without a preference / survey file (not an error). */
   missing: { preference: string[]; survey: string[] };
+  /** Each proxy's sealed forecast against its member's blind choice (hit, control, lift); null without forecasts. */
+  fidelity: Fidelity | null;
+  fidelityNote: string | null;
   /** What stops the preference counts, in words; null when they are there. */
   note: string | null;
   problems: string[];
@@ -118,6 +123,8 @@ export async function compareBriefRun(reviewRoot: string, record: RunRecord): Pr
     }
     preference = { ...p, signTestP: signTestP(p.teamfusion, p.teamfusion + p.direct) };
   }
+  const f = key ? await runFidelity(root, record, { task: 'brief', preferences: prefs.answers }) : { fidelity: null, note: null, problem: null };
+  if (f.problem) problems.push(f.problem);
   const answered = (xs: { designer: string }[]) => new Set(xs.map((x) => x.designer));
   // A member whose preference file is broken has one: its problem is said, not "no preference file yet".
   const hasPref = new Set([...answered(prefs.answers), ...team.filter((id) => prefs.diagnostics.some((d) => d.severity === 'error' && d.file.endsWith(`/${id}.yaml`)))]);
@@ -132,6 +139,8 @@ export async function compareBriefRun(reviewRoot: string, record: RunRecord): Pr
     coverage: coverageOf(record),
     coverageCheck: coverageCheckOf(confirmableCoverage(record), team, confirmed.confirmations),
     grounding: groundingOf(record),
+    fidelity: f.fidelity,
+    fidelityNote: f.note,
     missing: { preference: team.filter((id) => !hasPref.has(id)), survey: team.filter((id) => !hasSurvey.has(id)) },
     note,
     problems,

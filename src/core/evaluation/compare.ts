@@ -23,6 +23,8 @@ import { designerKey } from '../rankings/designerId';
 import { loadRatings, loadSurvey } from './feedback';
 import { readKey } from '../rerank/key';
 import { rerankRel } from '../rerank/paths';
+import { runFidelity } from '../forecast/runFidelity';
+import type { Fidelity } from '../forecast/fidelity';
 import { acceptance, summarizeRatings, summarizeSurvey, type Acceptance, type RatingsSummary, type SurveySummary } from './summaries';
 import { finalPickRank, type FinalPickRank } from './finalPick';
 
@@ -76,6 +78,10 @@ export interface CompareResult {
   votes: ForkTally[];
   /** Citations of images, ids and members the round did not show, per 100 model-written messages. */
   grounding: Grounding;
+  /** Each proxy's sealed forecast against its designer's blind re-ranking (τ-b, control, lift); null without forecasts. */
+  fidelity: Fidelity | null;
+  /** Why there is no fidelity, in words; null when there is (or a problem says why). */
+  fidelityNote: string | null;
   /** Problems in the re-rank set, ratings or survey files (`file:line:col: error: …`); the valid rest is used. */
   problems: string[];
 }
@@ -186,6 +192,8 @@ export async function compareRun(reviewRoot: string, runId: string, opts: Compar
   let finalPick: FinalPickRank | null = null;
   let rerankings = 0;
   let missing: string | null = null;
+  let fidelity: Fidelity | null = null;
+  let fidelityNote: string | null = null;
   if (!(await statInReview(root, rel))) {
     missing = `There is no re-rank set yet: make it with "teamfusion rerank <review> ${runId}", then each designer ranks it.`;
   } else {
@@ -207,6 +215,12 @@ export async function compareRun(reviewRoot: string, runId: string, opts: Compar
         problems.push(`${rel}/key.json:0:0: error: The key names ${keyLetters.join(', ')}, but options/ holds ${letters.join(', ')}.`);
         key = undefined;
       }
+    }
+    if (review) {
+      const rankings = review.designers.map((d) => ({ designer: d.id, ranks: new Map(d.entries.map((e) => [e.option, e.rank])) }));
+      const f = await runFidelity(root, record, { task: 'design', rankings });
+      ({ fidelity, note: fidelityNote } = f);
+      if (f.problem) problems.push(f.problem);
     }
     if (rerankings < RERANKINGS_NEEDED) {
       missing = `${rerankings} of the ${RERANKINGS_NEEDED} re-rankings needed so far: each designer ranks the options of ${rel} (rankings/<designer-id>.yaml).`;
@@ -240,6 +254,8 @@ export async function compareRun(reviewRoot: string, runId: string, opts: Compar
     timing: await timingOf(root, record, rerankings),
     missing,
     grounding: groundingOf(record),
+    fidelity,
+    fidelityNote,
     problems,
     ...(record.scripted ? { scripted: true as const } : {}),
   };

@@ -8,7 +8,7 @@ import type { Iteration, Message, RunRecord, WaitingFor } from '../record/record
 import type { StepContext } from '../step/context';
 import { SETTING_BOUNDS } from '../settings/settingBounds';
 import { forkModeOf } from '../settings/discussionSettings';
-import { forkablePoints, pointWords } from './points';
+import { forkablePoints, pointWords, roundPoints } from './points';
 
 /** The turn number of the lead's fork choice: after every turn a proxy can have (1..10), so it never meets a scheduled one. */
 export const FORK_CHOICE_TURN = SETTING_BOUNDS.turnsPerAgent.max + 1;
@@ -69,6 +69,23 @@ export function forkChoiceSlot(it: Pick<Iteration, 'index'>, lead: string): Wait
 }
 
 /**
+ * Whether the round's fork question is settled without a fork still to make: off, nothing to fork, or the lead's answer
+ * is none (or names no point this round can fork). Auto, a pass or a valid number leave a fork to make.
+ */
+export function forkSettled(ctx: Pick<StepContext, 'settings' | 'designers' | 'record'>, it: Iteration): boolean {
+  const mode = forkModeOf(ctx.settings);
+  if (mode === 'off') return true;
+  const forkable = forkablePoints(it, ctx.designers.map((d) => d.id));
+  if (forkable.length === 0) return true;
+  const lead = ctx.settings.lead;
+  if (mode === 'auto' || !lead) return false;
+  const said = leadAnswer(ctx.record, it, lead);
+  if (!said) return false;
+  const answer = readForkAnswer(said.content);
+  return !('pass' in answer) && !('point' in answer && forkable.includes(answer.point));
+}
+
+/**
  * The point this round forks (1-based in its decisionPoints), or undefined for none. Under `ask` this waits for the lead
  * (holding, or stopping the run with status "waiting" as the people driver was made).
  */
@@ -84,8 +101,8 @@ export async function chosenPoint(ctx: StepContext, it: Iteration): Promise<numb
     return forkable[0];
   }
   if (!leadAnswer(ctx.record, it, lead)) {
-    const points = it.decisionPoints ?? [];
-    const list = forkable.map((n) => `${n}. ${pointWords(points[n - 1]!)}`).join(' ');
+    const points = roundPoints(it);
+    const list = forkable.flatMap((n) => { const p = points[n - 1]; return p ? [`${n}. ${pointWords(p)}`] : []; }).join(' ');
     ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'info', message: `Which decision point should round ${it.index} fork (one remix per side)? ${list} — answer with its number, none, or /pass to fork the first.` });
     await ctx.people.waitFor(forkChoiceSlot(it, lead));
   }

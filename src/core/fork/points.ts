@@ -26,10 +26,15 @@ export function splitsTeam(point: DecisionPoint, members: readonly string[]): bo
   return true;
 }
 
-/** The 1-based indices (in the round's decisionPoints) of the points this round can fork, in order. */
-export function forkablePoints(it: Pick<Iteration, 'decisionPoints' | 'decisions'>, members: readonly string[]): number[] {
+/** A round's decision points: a design round's `decisionPoints`, a brief round's disagreements (who holds which side). */
+export function roundPoints(it: Pick<Iteration, 'decisionPoints' | 'brief'>): readonly DecisionPoint[] {
+  return it.brief ? it.brief.disagreements : (it.decisionPoints ?? []);
+}
+
+/** The 1-based indices (in the round's decision points) of the points this round can fork, in order. */
+export function forkablePoints(it: Pick<Iteration, 'decisionPoints' | 'decisions' | 'brief'>, members: readonly string[]): number[] {
   const settled = new Set((it.decisions ?? []).map((d) => d.question.trim().toLowerCase()));
-  return (it.decisionPoints ?? []).flatMap((p, i) => (splitsTeam(p, members) && !settled.has(p.question.trim().toLowerCase()) ? [i + 1] : []));
+  return roundPoints(it).flatMap((p, i) => (splitsTeam(p, members) && !settled.has(p.question.trim().toLowerCase()) ? [i + 1] : []));
 }
 
 /** The sides of one point as recorded on each fork (`fork` of a remix or a brief passage), letters a, b, … in position order. */

@@ -250,8 +250,8 @@ export type RecordedMessage = z.infer<typeof RecordedMessageSchema>;
 export const PromptRecordSchema = z.object({
   id: z.string(),
   iteration: z.number().int().positive(),
-  kind: z.enum(['proxy-turn', 'guest-turn', 'remix', 'remix-repair', 'image-edit', 'lead-decision', 'baseline']),
-  /** Designer id for proxy turns, guest id for guest turns. */
+  kind: z.enum(['proxy-turn', 'guest-turn', 'remix', 'remix-repair', 'image-edit', 'lead-decision', 'baseline', 'forecast']),
+  /** Designer id for proxy turns and forecasts (none for the persona-free control forecast), guest id for guest turns. */
   speaker: z.string().optional(),
   model: z.string(),
   at: z.string(),
@@ -355,6 +355,8 @@ export const RunRecordSchema = z.object({
   rerankedAt: z.string().optional(),
   /** (evaluation) sha256 of rerank/key.json as `rerank` wrote it: a key changed since is refused by its readers. */
   rerankKeySha256: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+  /** (evaluation) sha256 of forecast.json's content as `rerank` wrote it (forecast/forecastFile.ts): a forecast changed since is refused. */
+  forecastSha256: z.string().regex(/^[0-9a-f]{64}$/).optional(),
   /** (evaluation) When the run was staged with Commit Run (ISO time). */
   committedAt: z.string().optional(),
   /** Set while status is "waiting": whose scheduled turn the run waits for. */

@@ -27,6 +27,11 @@ export function remixesWithDirections(it: Pick<Iteration, 'remix' | 'remixes' | 
   });
 }
 
+/** What a fork remix's card says (issue 33): the side it takes, of which decision point. */
+export function forkSideText(fork: NonNullable<Remix['fork']>): string {
+  return `Takes the side "${fork.position}" of decision point ${fork.decisionPoint}: ${fork.question}`;
+}
+
 /** Remixes a round of this run makes (older records: 1). */
 export function remixesPerIterationOf(s: Pick<RunSettings, 'remixesPerIteration'>): number {
   return s.remixesPerIteration ?? 1;

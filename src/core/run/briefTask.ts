@@ -37,6 +37,8 @@ import {
 import type { RunTask } from './task';
 import { parseJsonAnswer } from '../remix/structuredAnswer';
 import { reportedNothing } from '../coverage/verify';
+import { briefForkPending, forkBriefRound } from '../fork/briefFork';
+import type { ChatMessage } from '../llm/messages';
 
 export const BASELINE_FILE = 'baseline.md';
 
@@ -156,47 +158,13 @@ export const briefTask: RunTask = {
       persona: (p) =>
         briefPersonaMessage({ ...p, member: p.designer, comment: comments.get(p.designer.id)! }),
     });
-    if (it.brief) return;
-
-    const memberIds = ctx.designers.map((d) => d.id);
-    const base = [
-      ...prefix,
-      ...conversationMessages(ctx, it),
-      briefRemixMessage({
-        members: ctx.designers,
-        comments: ctx.designers.map((d) => comments.get(d.id)!).filter(Boolean),
-        iteration: it,
-        totalIterations: ctx.settings.iterations,
-        separate: discussionOf(ctx.settings).mode === 'separate',
-        guestsSpoke: it.messages.some((m) => m.kind === 'guest'),
-        personaRole: ctx.settings.personaRole,
-      }),
-    ];
-    const answer = await askWithCheckedCoverage(ctx, {
-      iteration: it.index,
-      base,
-      structured: { name: 'teamfusion_brief', strict: true, schema: briefRemixJsonSchema(memberIds) },
-      parse: (content) => parseBriefAnswer(content, memberIds),
-      memberIds,
-      nameOf,
-    });
-    if (answer.dropped.length) {
-      const who = [...new Set(answer.dropped)].map((d) => JSON.stringify(d)).join(', ');
-      const n = answer.dropped.length;
-      const line = `The remix agent reported coverage for ${who}, not on the team; ${n === 1 ? 'that entry was' : `those ${n} entries were`} dropped.`;
-      ctx.log(`warning: ${line}`);
-      ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'warning', message: line });
-    }
-    // The file first, then the record: a crash in between asks the remix agent again, never leaves a record without its file.
-    const file = briefFileInRun(it.index);
-    const written = await writeInertMarkdown(ctx.reviewRoot, reviewRelative(ctx.record.id, file), answer.revisedBrief, { cap: FILE_KINDS.revisedBrief.maxBytes, log: capLog(ctx) });
-    it.brief = { file, ...answer.report, sha256: written.sha256 };
-    await ctx.save();
-    ctx.emit({ type: 'remix-agent-completed', runId: ctx.record.id, iteration: it });
+    const conversation = [...prefix, ...conversationMessages(ctx, it)];
+    if (!it.brief) await reviseBrief(ctx, it, conversation, comments, nameOf);
+    await forkBriefRound(ctx, it, conversation); // issue 33: the contested passage written each way (core/fork)
   },
 
   isDone(ctx, it) {
-    return discussionDone(ctx, it) && it.brief !== undefined;
+    return discussionDone(ctx, it) && it.brief !== undefined && !briefForkPending(ctx, it);
   },
 
   async finish(ctx, review, prices) {
@@ -215,6 +183,50 @@ export const briefTask: RunTask = {
     await writeInertMarkdown(reviewRoot, reviewRelative(record.id, 'transcript.md'), transcriptMarkdown(record, people));
   },
 };
+
+/** The brief remix agent: the revised brief of round `it` (iteration-<k>/brief.md) and its report, recorded. */
+async function reviseBrief(
+  ctx: StepContext,
+  it: Iteration,
+  conversation: readonly ChatMessage[],
+  comments: ReadonlyMap<string, DesignerComment>,
+  nameOf: (id: string) => string,
+): Promise<void> {
+  const memberIds = ctx.designers.map((d) => d.id);
+  const base = [
+    ...conversation,
+    briefRemixMessage({
+      members: ctx.designers,
+      comments: ctx.designers.map((d) => comments.get(d.id)!).filter(Boolean),
+      iteration: it,
+      totalIterations: ctx.settings.iterations,
+      separate: discussionOf(ctx.settings).mode === 'separate',
+      guestsSpoke: it.messages.some((m) => m.kind === 'guest'),
+      personaRole: ctx.settings.personaRole,
+    }),
+  ];
+  const answer = await askWithCheckedCoverage(ctx, {
+    iteration: it.index,
+    base,
+    structured: { name: 'teamfusion_brief', strict: true, schema: briefRemixJsonSchema(memberIds) },
+    parse: (content) => parseBriefAnswer(content, memberIds),
+    memberIds,
+    nameOf,
+  });
+  if (answer.dropped.length) {
+    const who = [...new Set(answer.dropped)].map((d) => JSON.stringify(d)).join(', ');
+    const n = answer.dropped.length;
+    const line = `The remix agent reported coverage for ${who}, not on the team; ${n === 1 ? 'that entry was' : `those ${n} entries were`} dropped.`;
+    ctx.log(`warning: ${line}`);
+    ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'warning', message: line });
+  }
+  // The file first, then the record: a crash in between asks the remix agent again, never leaves a record without its file.
+  const file = briefFileInRun(it.index);
+  const written = await writeInertMarkdown(ctx.reviewRoot, reviewRelative(ctx.record.id, file), answer.revisedBrief, { cap: FILE_KINDS.revisedBrief.maxBytes, log: capLog(ctx) });
+  it.brief = { file, ...answer.report, sha256: written.sha256 };
+  await ctx.save();
+  ctx.emit({ type: 'remix-agent-completed', runId: ctx.record.id, iteration: it });
+}
 
 /** The direct baseline: one request with the brief and every comment → baseline.md; recorded, its usage kept apart. */
 export async function runBaseline(ctx: StepContext, review: Review, prices: PriceTable): Promise<void> {

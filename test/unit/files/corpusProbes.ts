@@ -236,6 +236,14 @@ export const CORPUS: { readonly [K in FileKindName]: CorpusEntry } = {
     command: ['judge', '<run>'],
     notApplicable: { manyProblems: 'refused at its first problem, in one line', duplicate: 'its verdicts are keyed by criterion in a JSON object', evilName: FIXED_NAME },
   },
+  // compare on a brief run reads the proxies' sealed forecasts (after the key of the blind pair).
+  forecast: {
+    template: 'brief',
+    file: `${RUN}/forecast.json`,
+    command: ['compare', '<run>'],
+    duplicate: '{"runId": "x", "task": "brief", "letters": ["A", "A"], "forecasts": [], "sha256": "' + '0'.repeat(64) + '"}\n',
+    notApplicable: { manyProblems: 'refused at its first problem, in one line', evilName: FIXED_NAME },
+  },
   criteria: {
     file: 'criteria.json',
     command: ['criteria'],
@@ -431,7 +439,8 @@ const CSV = async (root: string): Promise<void> =>
 export const WRITERS: Record<string, Writer> = {
   say: { command: ['say', '<run>', '--as', 'd1', 'Keep the serif'], status: 'failed', outputs: ['runs/<run>/inbox/'], ok: [0] },
   pin: { command: ['pin', '<run>', 'i1-m1', '--as', 'd2'], status: 'failed', outputs: ['runs/<run>/inbox/'], ok: [0] },
-  rerank: { command: ['rerank', '<run>'], status: 'completed', outputs: ['runs/<run>/rerank/', 'runs/<run>/run.json'], ok: [0] }, // run.json: the key's sha256
+  // run.json: the key's and the forecasts' sha256; forecast.json and prompts.jsonl: the forecasts (the control's request).
+  rerank: { command: ['rerank', '<run>'], status: 'completed', outputs: ['runs/<run>/rerank/', 'runs/<run>/run.json', 'runs/<run>/forecast.json', 'runs/<run>/prompts.jsonl'], ok: [0], model: true },
   evaluate: { command: ['evaluate', '<root>', '--out', '<root>/evaluation'], status: 'completed', outputs: ['evaluation/', 'evaluation/evaluation.md', 'evaluation/evaluation.json'], ok: [0, 1] },
   decide: { command: ['decide', '--pick', '2', '--started', '2026-11-24T09:00:00Z'], status: 'completed', setup: USUAL, outputs: ['decision.yaml'], ok: [0] },
   import: { command: ['import', '<root>/ranks.csv', '<root>', '--force'], status: 'completed', setup: CSV, outputs: ['rankings/d1.yaml'], ok: [0] },

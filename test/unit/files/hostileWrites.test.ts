@@ -120,6 +120,7 @@ describe('hostile writes: the real CLI never writes, renames or deletes through 
     const before = await snapshot(top);
     const r = await cli(['rerank', root, RUN_ID], top, top);
     assert.equal(r.code, 0, r.out);
+    modelWork = true; // the forecasts: this hand-written run has no persona, so the control's one request
     const after = await snapshot(top);
     // Besides its folder, rerank writes only the key's sha256 into run.json.
     assert.deepEqual(lost(before, after).filter((p) => p !== `review/runs/${RUN_ID}/run.json`), [], 'nothing of the review or outside lost or changed');

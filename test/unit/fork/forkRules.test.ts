@@ -13,6 +13,7 @@ import { parseReviewConfig } from '../../../src/core/review/reviewConfig';
 import { resolveRunSettings as resolveForRun } from '../../../src/core/run/runSettings';
 import { resolveRunSettings, type InspectedValue } from '../../../src/extension/run/runSettings';
 import type { DecisionPoint, Iteration } from '../../../src/core/record/record';
+import { forkSideText } from '../../../src/core/record/remixes';
 
 const side = (position: string, ...heldBy: string[]) => ({ position, heldBy });
 const point = (...positions: { position: string; heldBy: string[] }[]): DecisionPoint => ({ question: 'Which way?', positions });
@@ -53,6 +54,8 @@ describe('forks: which decision points split the team', () => {
     });
     assert.equal(b!.fork!.position, 'cold');
     assert.equal(b!.letter, 'b');
+    // Its card in the panel says which side it takes.
+    assert.equal(forkSideText(b!.fork!), 'Takes the side "cold" of decision point 1: Palette?');
   });
 });
 

@@ -25,7 +25,7 @@ describe('brief review run (task brief) against the mock', function () {
   it('a 4-member brief review runs 3 rounds to completion: files, fields, comments only to their own proxy and the remix agent, strict member enums, baseline', async () => {
     const root = await makeBriefRunReview(4);
     const { events, onEvent } = collect();
-    const record = await startRun({ reviewRoot: root, client: clientFor(suite.mock), onEvent, cacheDir: suite.cacheDir, settings: { orderSeed: 0, iterations: 3, turnsPerAgent: 2 } });
+    const record = await startRun({ reviewRoot: root, client: clientFor(suite.mock), onEvent, cacheDir: suite.cacheDir, settings: { orderSeed: 0, iterations: 3, turnsPerAgent: 2, forks: 'off' } }); // forks: test/unit/fork
 
     assert.equal(record.status, 'completed', record.error);
     assert.equal(record.task, 'brief');
@@ -117,7 +117,7 @@ describe('brief review run (task brief) against the mock', function () {
     suite.mock.setFallback(briefFallback({ strangers: ['mallory'], leftOut: ['m2'] }));
     const lines: string[] = [];
     const { events, onEvent } = collect();
-    const record = await startRun({ reviewRoot: root, client: clientFor(suite.mock), onEvent, cacheDir: suite.cacheDir, log: (l) => lines.push(l), settings: { iterations: 1, turnsPerAgent: 1 } });
+    const record = await startRun({ reviewRoot: root, client: clientFor(suite.mock), onEvent, cacheDir: suite.cacheDir, log: (l) => lines.push(l), settings: { iterations: 1, turnsPerAgent: 1, forks: 'off' } });
     assert.equal(record.status, 'completed', record.error);
     const cov = record.iterations[0]!.brief!.coverage;
     assert.ok(!cov.some((c) => c.designer === 'mallory'));
@@ -133,7 +133,7 @@ describe('brief review run (task brief) against the mock', function () {
     const root = await makeBriefRunReview(2);
     suite.mock.enqueue('chat', ...Array.from({ length: 2 }, () => ({ kind: 'chat' as const, content: 'A turn.' })));
     suite.mock.enqueue('chat', { kind: 'json', value: { revisedBrief: '', agreements: [], disagreements: [], tradeOffs: [], openQuestions: [], coverage: [] } });
-    const record = await startRun({ reviewRoot: root, client: clientFor(suite.mock), cacheDir: suite.cacheDir, settings: { iterations: 1, turnsPerAgent: 1 } });
+    const record = await startRun({ reviewRoot: root, client: clientFor(suite.mock), cacheDir: suite.cacheDir, settings: { iterations: 1, turnsPerAgent: 1, forks: 'off' } });
     assert.equal(record.status, 'completed', record.error);
     const kinds = record.prompts.map((p) => p.kind);
     assert.deepEqual(kinds, ['proxy-turn', 'proxy-turn', 'remix', 'remix-repair', 'baseline']);
@@ -142,7 +142,7 @@ describe('brief review run (task brief) against the mock', function () {
 
   it('a brief run refined with feedback adds one round with the lead\'s feedback; the baseline is not asked again', async () => {
     const root = await makeBriefRunReview(2);
-    const first = await startRun({ reviewRoot: root, client: clientFor(suite.mock), cacheDir: suite.cacheDir, settings: { iterations: 1, turnsPerAgent: 1 } });
+    const first = await startRun({ reviewRoot: root, client: clientFor(suite.mock), cacheDir: suite.cacheDir, settings: { iterations: 1, turnsPerAgent: 1, forks: 'off' } });
     const before = chatRequests(suite.mock).length;
     const refined = await refineRun({ reviewRoot: root, client: clientFor(suite.mock), cacheDir: suite.cacheDir, runId: first.id, feedback: 'Keep it short.' });
     assert.equal(refined.status, 'completed', refined.error);

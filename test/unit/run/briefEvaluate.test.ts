@@ -30,7 +30,8 @@ describe('teamfusion rerank / compare on a brief run (command line)', function (
     assert.match(top.stderr, /^teamfusion rerank: --top picks how many of a design run's options go into its re-rank set; run \S+ is a brief run, whose blind pair is always its revised brief and its direct baseline\. Leave --top out\.\n$/);
     await assert.rejects(fs.access(path.join(runDir, 'rerank')), 'nothing made');
 
-    const r = await startCli(['rerank', root, id], suite.env).done;
+    // The set alone (--no-forecast): the forecasts, one request per member and one control, are pinned in forecast.test.ts.
+    const r = await startCli(['rerank', root, id, '--no-forecast'], suite.env).done;
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, /two revisions of the brief \(A\.md, B\.md\)/);
     const key = JSON.parse(await fs.readFile(path.join(runDir, 'rerank', 'key.json'), 'utf8')) as Record<string, { kind: string; id: string; file: string }>;
@@ -92,6 +93,6 @@ describe('teamfusion rerank / compare on a brief run (command line)', function (
     assert.match(bad.stderr, new RegExp(`^runs/${id}/preference/m2\\.yaml:2:9: error: prefer must be A, B or tie`, 'm'));
     assert.match(bad.stderr, /preference\/zed\.yaml:1:1: error: This file is named after "zed", who is not on the team of this run/);
     assert.equal((JSON.parse(bad.stdout) as typeof out).preference.n, 3, 'the valid files still count');
-    assert.equal(suite.mock.requests.length, sent, 'rerank and compare send nothing');
+    assert.equal(suite.mock.requests.length, sent, 'rerank --no-forecast and compare send nothing');
   });
 });

@@ -5,7 +5,7 @@
 import { h } from '../dom';
 import { ordinal, fixed } from '../format';
 import type { ViewContext } from '../context';
-import { remixesOf, remixesWithDirections } from '../../../src/core/record/remixes';
+import { forkSideText, remixesOf, remixesWithDirections } from '../../../src/core/record/remixes';
 
 export interface Placement {
   designer: string;
@@ -34,7 +34,8 @@ export function placementsView(ctx: ViewContext, id: string): HTMLElement {
   if (remixOf?.remix) {
     const from = remixOf.remix.from ?? [];
     box.append(h('p', {}, `Remix made in iteration ${remixOf.index}${from.length ? ` from ${listWords(from.map((f) => ctx.labelOf(f)))}` : ''}.`));
-    if (remixOf.remix.idea) box.append(h('p', {}, `Idea: ${remixOf.remix.idea}`));
+    if (remixOf.remix.fork) box.append(h('p', { class: 'tf-remix-fork' }, forkSideText(remixOf.remix.fork)));
+    else if (remixOf.remix.idea) box.append(h('p', {}, `Idea: ${remixOf.remix.idea}`));
     if (remixOf.remix.editingDirections) box.append(h('p', { class: 'tf-directions' }, remixOf.remix.editingDirections));
   }
   for (const it of ctx.state.run?.iterations ?? []) {

@@ -1,6 +1,6 @@
 /** What a run produced: the timeline of iterations, remixes beside their sources, directions and decisions, usage. */
 import { costPerRemix, discussionFacts } from '../../../src/core/run/runFacts';
-import { remixesOf, remixesWithDirections } from '../../../src/core/record/remixes';
+import { forkSideText, remixesOf, remixesWithDirections } from '../../../src/core/record/remixes';
 import { h, section, muted } from '../dom';
 import { integer, usd } from '../format';
 import type { ViewContext } from '../context';
@@ -56,7 +56,7 @@ export function remixGallery(ctx: ViewContext, run: PanelRun): HTMLElement {
         imageName(run, remix.id),
         run.finalPick === remix.id ? h('vscode-badge', {}, 'final pick') : null,
       ),
-      remix.idea ? h('p', { class: 'tf-remix-idea' }, remix.idea) : null,
+      remix.fork ? h('p', { class: 'tf-remix-fork' }, forkSideText(remix.fork)) : remix.idea ? h('p', { class: 'tf-remix-idea' }, remix.idea) : null,
       remix.editingDirections ? h('p', { class: 'tf-directions' }, remix.editingDirections) : null,
       h(
         'div',

@@ -21,7 +21,9 @@ export function forksOf(record: Pick<RunRecord, 'iterations'>): Fork[] {
   const out: Fork[] = [];
   for (const it of record.iterations) {
     const byPoint = new Map<number, Fork>();
-    for (const r of remixesOf(it)) {
+    // A brief round's fork is its contested passage written each way (iteration-<k>/fork-<letter>.md): side id f<k><letter>.
+    const sides = [...remixesOf(it), ...(it.brief?.forks ?? []).map((b) => ({ id: briefForkId(it.index, b.letter), letter: b.letter, fork: b.fork }))];
+    for (const r of sides) {
       if (!r.fork) continue;
       const f = byPoint.get(r.fork.decisionPoint) ?? { iteration: it.index, decisionPoint: r.fork.decisionPoint, question: r.fork.question, sides: [] };
       f.sides.push({ id: r.id, ...(r.letter ? { letter: r.letter } : {}), position: r.fork.position });
@@ -30,6 +32,11 @@ export function forksOf(record: Pick<RunRecord, 'iterations'>): Fork[] {
     for (const f of [...byPoint.values()].sort((a, b) => a.decisionPoint - b.decisionPoint)) if (f.sides.length >= 2) out.push(f);
   }
   return out;
+}
+
+/** The id of a brief round's fork side: "f", the round and the letter ("f1a"). */
+export function briefForkId(k: number, letter: string): string {
+  return `f${k}${letter}`;
 }
 
 export function forkOf(record: Pick<RunRecord, 'iterations'>, iteration: number, decisionPoint: number): Fork | undefined {

@@ -1,0 +1,82 @@
+/**
+ * A brief round's fork (issue 33): when the round forks one of its disagreements, the remix agent writes the contested
+ * passage of the revised brief each way — one passage per position, in order (strict JSON, repaired like every structured
+ * answer) — kept as `iteration-<k>/fork-<letter>.md` (inert Markdown within the revised brief's cap) and recorded in the
+ * round's `brief.forks` with the side each takes, like a design fork's remixes. A round whose forks are written is never
+ * asked again.
+ */
+import * as z from 'zod';
+import type { ChatMessage } from '../llm/messages';
+import type { Iteration } from '../record/record';
+import { reviewRelative } from '../record/paths';
+import type { StepContext } from '../step/context';
+import { LIMITS, readReviewText } from '../files/reviewFiles';
+import { FILE_KINDS } from '../files/fileKinds';
+import { writeInertMarkdown } from '../files/markdown';
+import { askStructured } from '../remix/remixAgent';
+import { parseJsonAnswer } from '../remix/structuredAnswer';
+import { chosenPoint, forkSettled } from './choice';
+import { forkSides, roundPoints } from './points';
+
+/** A brief fork's file, relative to the run folder. */
+export function briefForkFile(k: number, letter: string): string {
+  return `iteration-${k}/fork-${letter}.md`;
+}
+
+/** Whether the brief round still has a fork to write (the engine's isDone of a brief round asks). */
+export function briefForkPending(ctx: Pick<StepContext, 'settings' | 'designers' | 'record'>, it: Iteration): boolean {
+  if (!it.brief || it.brief.forks?.length) return false;
+  return !forkSettled(ctx, it);
+}
+
+/** The brief task's one call, once the round's revised brief is written: `conversation` is what the remix agent saw. */
+export async function forkBriefRound(ctx: StepContext, it: Iteration, conversation: readonly ChatMessage[]): Promise<void> {
+  const brief = it.brief;
+  if (!brief || brief.forks?.length) return;
+  const point = await chosenPoint(ctx, it);
+  if (point === undefined) return;
+  const sides = forkSides(roundPoints(it), point);
+  const revised = await readReviewText(ctx.reviewRoot, reviewRelative(ctx.record.id, brief.file), LIMITS.briefText);
+  const question = sides[0]?.fork.question ?? '';
+  const ask: ChatMessage = {
+    role: 'user',
+    content: [
+      `The team is split on a point of the revised brief below: ${question}`,
+      `Positions, in this order: ${sides.map((s, i) => `(${i + 1}) ${s.fork.position}`).join(' ')}`,
+      'For each position, in the same order, write the passage of the revised brief this point touches as that side would have it: the same passage rewritten each way, in Markdown, with no preamble. Change nothing the point does not touch.',
+      '--- The revised brief ---',
+      revised,
+    ].join('\n\n'),
+  };
+  const n = sides.length;
+  const schema = {
+    type: 'object',
+    additionalProperties: false,
+    required: ['passages'],
+    properties: { passages: { type: 'array', description: 'One passage per position, in the order given.', items: { type: 'string' }, minItems: n, maxItems: n } },
+  };
+  const validator = z.object({ passages: z.array(z.string().trim().min(1, 'a passage is empty')).length(n, { message: `must hold exactly ${n} passages, one per position` }) });
+  const answer = await askStructured(ctx, {
+    iteration: it.index,
+    base: [...conversation, ask],
+    structured: { name: 'teamfusion_brief_fork', strict: true, schema },
+    parse: (content) => {
+      const parsed = parseJsonAnswer(content, validator);
+      return 'error' in parsed ? parsed : parsed.value.passages;
+    },
+  });
+  const forks: NonNullable<NonNullable<Iteration['brief']>['forks']> = [];
+  for (const [i, s] of sides.entries()) {
+    const file = briefForkFile(it.index, s.letter);
+    const line = (t: string): string => t.replace(/\s+/g, ' ').trim();
+    const text = `# Fork ${s.letter.toUpperCase()}: ${line(s.fork.position)}\n\n${line(s.fork.question)}\n\n${answer[i] ?? ''}\n`;
+    const written = await writeInertMarkdown(ctx.reviewRoot, reviewRelative(ctx.record.id, file), text, {
+      cap: FILE_KINDS.revisedBrief.maxBytes,
+      log: (line) => ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'warning', message: line }),
+    });
+    forks.push({ letter: s.letter, file, fork: s.fork, sha256: written.sha256 });
+  }
+  brief.forks = forks;
+  await ctx.save();
+  ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'info', message: `Round ${it.index} forks decision point ${point} (${question}): the contested passage each way — ${forks.map((f) => `${f.file}: ${f.fork.position}`).join('; ')}.` });
+}

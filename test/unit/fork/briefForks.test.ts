@@ -1,0 +1,93 @@
+/**
+ * Brief runs fork too (issue 33, item 1): the built CLI against the scripted server, real files. A round whose remix agent
+ * reports a disagreement that splits the team gets the contested passage written each way, kept as
+ * iteration-<k>/fork-<letter>.md (inert Markdown) and recorded in brief.forks with question and position; forksOf sees it and
+ * `teamfusion vote` takes its letters. `--forks off` writes none.
+ */
+import { strict as assert } from 'node:assert';
+import { existsSync, promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { briefFallback } from '../../support/openaiMock';
+import { requestedJsonSchema } from '../../support/openaiMock/autoResponder';
+import type { DecisionPoint } from '../../../src/core/record/record';
+import { readRunRecord } from '../../../src/core/record/store';
+import { forksOf } from '../../../src/core/evaluation/votes/forks';
+import { makeBriefRunReview } from '../run/fixtures';
+import { mockSuite, startCli, type CliResult } from '../run/helpers';
+import { withDecisionPoints } from './forkSupport';
+
+const TONE: DecisionPoint = {
+  question: 'Playful or sober tone?',
+  positions: [
+    { position: 'a playful tone', heldBy: ['m1', 'm2'] },
+    { position: 'a sober tone', heldBy: ['m3'] },
+  ],
+};
+const HOSTILE_PASSAGE = 'The audience is <script>alert(1)</script> young [buyers](javascript:alert(1)).';
+
+describe('forks in a brief run (command line)', function () {
+  this.timeout(180_000);
+  const suite = mockSuite();
+  const cli = (args: string[]): Promise<CliResult> => startCli(args, suite.env).done;
+  const forkRequests = () => suite.mock.requests.filter((r) => requestedJsonSchema(r.body)?.name === 'teamfusion_brief_fork');
+
+  /** The brief answers of the scripted server, with `points` as the disagreements and the passages given. */
+  function script(points: DecisionPoint[], passages?: string[]) {
+    const brief = briefFallback();
+    const withPoints = withDecisionPoints(points);
+    suite.mock.setFallback((req) => {
+      const name = requestedJsonSchema(req.body)?.name;
+      if (name === 'teamfusion_brief') {
+        const reply = brief(req);
+        return reply?.kind === 'json' && typeof reply.value === 'object' && reply.value !== null ? { ...reply, value: { ...reply.value, disagreements: points } } : reply;
+      }
+      if (name === 'teamfusion_brief_fork' && passages) return { kind: 'json', value: { passages } };
+      return brief(req) ?? withPoints(req);
+    });
+  }
+
+  it('a two-sided disagreement: fork-a.md and fork-b.md, recorded with question and position, voted on by letter', async () => {
+    const root = await makeBriefRunReview(3);
+    script([TONE], [HOSTILE_PASSAGE, 'The tone is sober and precise.']);
+    const run = await cli(['run', root, '--task', 'brief', '--iterations', '1', '--turns', '1', '--json']);
+    assert.equal(run.code, 0, run.stderr);
+    const id = (await fs.readdir(path.join(root, 'runs')))[0]!;
+    const rec = await readRunRecord(root, id);
+    const brief = rec.iterations[0]!.brief!;
+    assert.deepEqual(brief.forks?.map((f) => [f.letter, f.file, f.fork]), [
+      ['a', 'iteration-1/fork-a.md', { question: 'Playful or sober tone?', position: 'a playful tone', decisionPoint: 1 }],
+      ['b', 'iteration-1/fork-b.md', { question: 'Playful or sober tone?', position: 'a sober tone', decisionPoint: 1 }],
+    ]);
+    // One request for the passages: both positions, in order, and the revised brief they rewrite.
+    assert.equal(forkRequests().length, 1);
+    const asked = JSON.stringify(forkRequests()[0]!.body);
+    assert.match(asked, /Positions, in this order: \(1\) a playful tone \(2\) a sober tone/);
+    assert.equal((requestedJsonSchema(forkRequests()[0]!.body)!.schema as { properties: { passages: { minItems: number } } }).properties.passages.minItems, 2);
+    const a = await fs.readFile(path.join(root, 'runs', id, 'iteration-1', 'fork-a.md'), 'utf8');
+    const b = await fs.readFile(path.join(root, 'runs', id, 'iteration-1', 'fork-b.md'), 'utf8');
+    assert.match(a, /^# Fork A: a playful tone\n\nPlayful or sober tone\?\n\n/);
+    assert.ok(!a.includes('<script>') && !a.includes('](javascript:'), `the passage is written inert: ${a}`);
+    assert.match(b, /The tone is sober and precise\./);
+    assert.deepEqual(forksOf(rec), [{ iteration: 1, decisionPoint: 1, question: 'Playful or sober tone?', sides: [
+      { id: 'f1a', letter: 'a', position: 'a playful tone' },
+      { id: 'f1b', letter: 'b', position: 'a sober tone' },
+    ] }]);
+    for (const [who, choice] of [['m1', 'a'], ['m2', 'B'], ['m3', 'f1b']] as const) {
+      const vote = await cli(['vote', root, id, '--as', who, '1', choice]);
+      assert.equal(vote.code, 0, vote.stderr);
+    }
+    const decided = await readRunRecord(root, id);
+    assert.deepEqual(decided.iterations[0]!.decisions?.map((d) => [d.decision, d.counts]), [['a sober tone', { 'a playful tone': 1, 'a sober tone': 2 }]]);
+  });
+
+  it('off: no passages are asked for and no fork file is written', async () => {
+    const root = await makeBriefRunReview(3);
+    script([TONE]);
+    const run = await cli(['run', root, '--task', 'brief', '--iterations', '1', '--turns', '1', '--forks', 'off', '--json']);
+    assert.equal(run.code, 0, run.stderr);
+    const id = (await fs.readdir(path.join(root, 'runs')))[0]!;
+    assert.equal(forkRequests().length, 0);
+    assert.equal((await readRunRecord(root, id)).iterations[0]!.brief!.forks, undefined);
+    assert.ok(!existsSync(path.join(root, 'runs', id, 'iteration-1', 'fork-a.md')));
+  });
+});
