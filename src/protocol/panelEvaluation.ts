@@ -128,7 +128,11 @@ export const FeedbackSchema = z.object({
   runId: z.string(),
   ratings: z.record(z.string(), z.record(z.string(), z.object({ score: z.number().int().min(1).max(5), comment: z.string().optional() }))),
   survey: z.record(z.string(), SurveyAnswersSchema),
-  /** Problems in the run's ratings/ and survey/ files (`file:line:col: error: …`). */
+  /** Brief runs: each member's saved confirmations of their own coverage (runs/<id>/coverage/<designer-id>.yaml). */
+  coverage: z
+    .record(z.string(), z.array(z.object({ point: z.string(), agree: z.boolean(), status: z.enum(['kept', 'changed', 'left-out']).optional(), comment: z.string().optional() })))
+    .optional(),
+  /** Problems in the run's ratings/, survey/ and coverage/ files (`file:line:col: error: …`). */
   problems: z.array(z.string()),
 });
 export type PanelFeedback = z.infer<typeof FeedbackSchema>;

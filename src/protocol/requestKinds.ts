@@ -9,6 +9,7 @@ export const REQUEST_REPLIES = {
   saveRanking: 'saveRankingResult',
   saveRatings: 'saveFeedbackResult',
   saveSurvey: 'saveFeedbackResult',
+  saveCoverage: 'saveFeedbackResult',
   say: 'peopleResult',
   pin: 'peopleResult',
 } as const;

@@ -61,6 +61,16 @@ export const SaveSurveyRequestSchema = request('saveSurvey', {
 });
 export type SaveSurveyRequest = z.infer<typeof SaveSurveyRequestSchema>;
 
+/** A member confirms or corrects what the agent says became of each of their own points (the last revised brief's coverage). */
+export const SaveCoverageRequestSchema = request('saveCoverage', {
+  runId: text(200),
+  designer: text(200),
+  points: z
+    .array(z.object({ point: text(2000), agree: z.boolean(), status: z.enum(['kept', 'changed', 'left-out']).optional(), comment: text(4000).optional() }))
+    .max(200),
+});
+export type SaveCoverageRequest = z.infer<typeof SaveCoverageRequestSchema>;
+
 /** A designer speaks in the run (taken in at the next turn boundary; answers their turn when the run waits for them). */
 export const SayRequestSchema = request('say', { runId: text(200), as: text(200), text: text(4000) });
 export type SayRequest = z.infer<typeof SayRequestSchema>;
@@ -80,7 +90,7 @@ export const SaveRankingReplySchema = reply('saveRankingResult', {
 });
 export type SaveRankingReply = z.infer<typeof SaveRankingReplySchema>;
 
-/** The answer to saveRatings / saveSurvey: the file written, or why not (one sentence). */
+/** The answer to saveRatings / saveSurvey / saveCoverage: the file written, or why not (one sentence). */
 export const SaveFeedbackReplySchema = reply('saveFeedbackResult', { ok: z.boolean(), file: z.string().optional(), message: z.string().optional() });
 export type SaveFeedbackReply = z.infer<typeof SaveFeedbackReplySchema>;
 
@@ -113,12 +123,13 @@ export const PANEL_REQUESTS = {
   saveRanking: { params: SaveRankingRequestSchema, reply: SaveRankingReplySchema, refused: rankingRefused },
   saveRatings: { params: SaveRatingsRequestSchema, reply: SaveFeedbackReplySchema, refused: feedbackRefused },
   saveSurvey: { params: SaveSurveyRequestSchema, reply: SaveFeedbackReplySchema, refused: feedbackRefused },
+  saveCoverage: { params: SaveCoverageRequestSchema, reply: SaveFeedbackReplySchema, refused: feedbackRefused },
   say: { params: SayRequestSchema, reply: PeopleReplySchema, refused: peopleRefused },
   pin: { params: PinRequestSchema, reply: PeopleReplySchema, refused: peopleRefused },
 } as const satisfies Declared;
 
 /** The request messages, for the union of what the webview posts. */
-export const REQUEST_SCHEMAS = [SaveRankingRequestSchema, SaveRatingsRequestSchema, SaveSurveyRequestSchema, SayRequestSchema, PinRequestSchema] as const;
+export const REQUEST_SCHEMAS = [SaveRankingRequestSchema, SaveRatingsRequestSchema, SaveSurveyRequestSchema, SaveCoverageRequestSchema, SayRequestSchema, PinRequestSchema] as const;
 /** Each reply type once, for the union of what the host posts. */
 export const REPLY_SCHEMAS = [SaveRankingReplySchema, SaveFeedbackReplySchema, PeopleReplySchema] as const;
 

@@ -14,6 +14,7 @@ import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { Frame } from 'playwright-core';
 import { briefFallback } from '../support/openaiMock';
+import { parse as parseYaml } from 'yaml';
 import { e2eSuite, until, untilRun } from './support/suite';
 import { command, openReview, requireBuilt, screenshot, shootBothThemes, showTab, waitInFrame } from './support/workbench';
 
@@ -161,6 +162,28 @@ describe('brief review in a real VS Code (code-server)', function () {
       await panel.evaluate(() => document.getElementById('tf-coverage')?.scrollIntoView());
     };
     await shootBothThemes(page, 'brief-04-coverage', toCoverage);
+
+    // Dev checks the agent's account of his own points in the panel: coverage/dev.yaml, as `compare` reads it.
+    await panel.evaluate(() => {
+      const picker = document.getElementById('tf-rate-as-picker') as HTMLElement & { value: string };
+      picker.value = 'dev';
+      picker.dispatchEvent(new Event('change'));
+    });
+    await waitInFrame(panel, () => !!document.getElementById('tf-coverage-confirm'), "Dev's check of his own points");
+    await panel.evaluate(() => {
+      const answer = document.getElementById('tf-cov-agree-0') as HTMLElement & { value: string };
+      answer.value = 'yes';
+      answer.dispatchEvent(new Event('change'));
+    });
+    await panel.locator('#tf-coverage-save').click();
+    await waitInFrame(panel, () => /Saved runs\//.test(document.getElementById('tf-coverage-status')?.textContent ?? ''), 'the saved note');
+    const checked = parseYaml(await fs.readFile(path.join(runs, runId, 'coverage', 'dev.yaml'), 'utf8')) as { designer: string; points: { point: string; agree: boolean }[] };
+    assert.equal(checked.designer, 'dev');
+    assert.equal(checked.points.length, 1);
+    assert.equal(checked.points[0]?.agree, true);
+    await shootBothThemes(page, 'brief-04b-coverage-check', async () => {
+      await panel.evaluate(() => document.getElementById('tf-coverage-confirm')?.scrollIntoView());
+    });
 
     // Show changes: VS Code's own diff editor between brief.md and the revised brief of the round shown.
     await toResult();

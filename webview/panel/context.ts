@@ -42,6 +42,8 @@ export function makeContext(state: PanelState, host: HostConnection): ViewContex
   }
   const designers = state.review?.designers ?? [];
   const names = new Map(designers.map((d) => [d.id, d.name] as const));
+  // A brief review's members are named by their comment files.
+  for (const c of state.review?.comments ?? []) if (!names.has(c.designer)) names.set(c.designer, c.name);
   const order = new Map(designers.map((d, i) => [d.id, i] as const));
   return {
     state,

@@ -19,7 +19,10 @@ import {
   type SaveFeedbackReply,
   type SaveRatingsRequest,
   type SaveSurveyRequest,
+  type SaveCoverageRequest,
 } from '../../protocol/panel';
+import { loadCoverageConfirmations, writeCoverageConfirmations } from '../../core/evaluation/coverageConfirmations';
+import { taskOf } from '../../core/record/record';
 import { errorMessage } from '../../core/kernel/errors';
 
 export async function runEvaluation(reviewRoot: string, runId: string, log: (line: string) => void): Promise<PanelEvaluation | undefined> {
@@ -80,8 +83,12 @@ export async function runFeedback(reviewRoot: string, record: RunRecord, log: (l
       void _f;
       survey[a.designer] = answers;
     }
-    const problems = [...r.diagnostics, ...s.diagnostics].filter((d) => d.severity === 'error').map(formatDiagnostic);
-    return { runId: record.id, ratings, survey, problems };
+    // A brief run: what each member said of the agent's account of their own points.
+    const c = taskOf(record) === 'brief' ? await loadCoverageConfirmations(reviewRoot, record, team) : undefined;
+    const coverage: NonNullable<PanelFeedback['coverage']> = {};
+    for (const m of c?.confirmations ?? []) coverage[m.designer] = m.points;
+    const problems = [...r.diagnostics, ...s.diagnostics, ...(c?.diagnostics ?? [])].filter((d) => d.severity === 'error').map(formatDiagnostic);
+    return { runId: record.id, ratings, survey, ...(c ? { coverage } : {}), problems };
   } catch (e) {
     log(`The ratings and survey of run ${record.id} could not be read: ${errorMessage(e)}`);
     return undefined;
@@ -107,6 +114,18 @@ export async function saveSurveyFromPanel(reviewRoot: string, m: SaveSurveyReque
     void _t;
     const file = await writeSurvey(reviewRoot, runId, { ...answer, ...(answer.comment?.trim() ? {} : { comment: undefined }) });
     return { type: 'saveFeedbackResult', requestId, ok: true, file };
+  } catch (e) {
+    return { type: 'saveFeedbackResult', requestId: m.requestId, ok: false, message: errorMessage(e) };
+  }
+}
+
+/** Saves a member's confirmations of their own coverage (validated against the run's last revised brief); a sentence when refused. */
+export async function saveCoverageFromPanel(reviewRoot: string, m: SaveCoverageRequest): Promise<SaveFeedbackReply> {
+  try {
+    const record = await readRunRecord(reviewRoot, m.runId);
+    const points = m.points.map((p) => ({ point: p.point, agree: p.agree, ...(p.status ? { status: p.status } : {}), ...(p.comment?.trim() ? { comment: p.comment } : {}) }));
+    const file = await writeCoverageConfirmations(reviewRoot, record, m.designer, points);
+    return { type: 'saveFeedbackResult', requestId: m.requestId, ok: true, file };
   } catch (e) {
     return { type: 'saveFeedbackResult', requestId: m.requestId, ok: false, message: errorMessage(e) };
   }

@@ -25,6 +25,7 @@ export function untrustedRefusal(m: WebviewMessage, log: vscode.LogOutputChannel
       return { type: 'notice', level: 'warning', message: 'Coding is off in an untrusted workspace: nothing is sent to a model.' };
     case 'saveRatings':
     case 'saveSurvey':
+    case 'saveCoverage':
       return PANEL_REQUESTS[m.type].refused(m.requestId, 'Nothing is written in an untrusted workspace.');
     case 'saveRanking':
       // Also tells the user, with a button to manage trust, as every write command does.

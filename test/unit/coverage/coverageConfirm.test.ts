@@ -6,6 +6,9 @@ import { checkCoverageText } from '../../../src/core/evaluation/coverageConfirma
 import { cohensKappa } from '../../../src/core/stats/kappa';
 import type { Coverage } from '../../../src/core/record/record';
 import { completedBriefRun, mockSuite, startCli } from '../run/helpers';
+import { runFeedback, saveCoverageFromPanel } from '../../../src/extension/panel/evaluation';
+import { readRunRecord } from '../../../src/core/record/store';
+import { PANEL_REQUESTS } from '../../../src/protocol/panel';
 
 const COVERAGE: Coverage[] = [
   { designer: 'm1', point: "m1's point on the goal", status: 'kept', quote: 'Goal', verified: true },
@@ -65,5 +68,31 @@ describe("members confirm the coverage of their own points: coverage/<designer-i
     const text = await startCli(['compare', root, id], suite.env).done;
     assert.match(text.stdout, /Coverage quotes found in the revised brief: 8 of 8\./);
     assert.match(text.stdout, /Members agreed with the agent's status on 75% of 4 confirmed points; Cohen's κ = 0\.60\./);
+  });
+
+  it('the panel saves a member\'s check through the same validation, refuses someone else\'s point, and gives it back in the state', async () => {
+    const { root, id } = await completedBriefRun(suite.env, 2);
+    const request = {
+      type: 'saveCoverage' as const,
+      requestId: 7,
+      runId: id,
+      designer: 'm1',
+      points: [
+        { point: "m1's point on the goal", agree: true },
+        { point: "m1's point on tone", agree: false, status: 'left-out' as const, comment: 'It is gone.' },
+      ],
+    };
+    assert.ok(PANEL_REQUESTS.saveCoverage.params.safeParse(request).success, 'the request is declared in the protocol');
+    const ok = await saveCoverageFromPanel(root, request);
+    assert.deepEqual(ok, { type: 'saveFeedbackResult', requestId: 7, ok: true, file: `runs/${id}/coverage/m1.yaml` });
+    assert.ok(PANEL_REQUESTS.saveCoverage.reply.safeParse(ok).success);
+    const theirs = await saveCoverageFromPanel(root, { ...request, requestId: 8, designer: 'm2' });
+    assert.equal(theirs.ok, false);
+    assert.match(theirs.message ?? '', /That point is m1's, not m2's/);
+    const state = await runFeedback(root, await readRunRecord(root, id), () => undefined);
+    assert.deepEqual(state?.coverage, { m1: request.points });
+    assert.deepEqual(state?.problems, []);
+    const compared = JSON.parse((await startCli(['compare', root, id, '--json'], suite.env).done).stdout) as { coverageCheck: { confirmations: { n: number } } };
+    assert.equal(compared.coverageCheck.confirmations.n, 2, 'compare counts what the panel saved');
   });
 });

@@ -9,6 +9,7 @@ import type { ViewContext } from '../context';
 import type { PanelFeedback, SaveFeedbackReply } from '../../../src/protocol/panel';
 import { RATING_WORDING, SURVEY_QUESTIONS, SURVEY_WORDING, type SurveyQuestion } from '../../../src/core/evaluation/feedbackWords';
 import { errorMessage } from '../../../src/core/kernel/errors';
+import { CoverageConfirm } from './coverageConfirm';
 
 interface ValueElement extends HTMLElement {
   value: string;
@@ -45,16 +46,24 @@ export class FeedbackPanel {
   private status = h('p', { class: 'tf-muted', 'aria-live': 'polite', id: 'tf-feedback-status' });
   private surveyDraft: Partial<Record<SurveyQuestion, number>> & { comment?: string } = {};
   private surveyKey = '';
+  private readonly coverage = new CoverageConfirm();
 
-  /** The designer whose proxy's messages can be rated (persisted), if still a designer of the review. */
+  /** The members who have a proxy: the designers who ranked, and (a brief review) those who commented on the brief. */
+  private members(ctx: ViewContext): { id: string; name: string }[] {
+    const out = (ctx.state.review?.designers ?? []).map((d) => ({ id: d.id, name: d.name }));
+    for (const c of ctx.state.review?.comments ?? []) if (!out.some((m) => m.id === c.designer)) out.push({ id: c.designer, name: c.name });
+    return out;
+  }
+
+  /** The member whose proxy's messages can be rated (persisted), if still a member of the review. */
   private rateAs(ctx: ViewContext): string | undefined {
     const id = ctx.host.state?.rateAs;
-    return id && ctx.state.review?.designers.some((d) => d.id === id) ? id : undefined;
+    return id && this.members(ctx).some((d) => d.id === id) ? id : undefined;
   }
 
   render(ctx: ViewContext, discussion: HTMLElement): void {
     const run = ctx.state.run;
-    const designers = ctx.state.review?.designers ?? [];
+    const designers = this.members(ctx);
     if (!run || run.status === 'running' || ctx.state.running || designers.length === 0) {
       replaceChildren(this.pickerBox);
       replaceChildren(this.surveyBox);
@@ -163,6 +172,7 @@ export class FeedbackPanel {
         comment,
         h('div', { class: 'tf-actions' }, save),
       ),
+      this.coverage.render(ctx, me, fb, saved),
     );
   }
 }

@@ -3,14 +3,14 @@
  * survey answers about a run. The workspace's trust is checked before these run (../trust.ts).
  */
 import type { PanelActions, RequestHandler } from './context';
-import type { SaveFeedbackReply, SaveRatingsRequest, SaveSurveyRequest } from '../../../protocol/panel';
+import type { SaveCoverageRequest, SaveFeedbackReply, SaveRatingsRequest, SaveSurveyRequest } from '../../../protocol/panel';
 import { errorMessage } from '../../../core/kernel/errors';
 import { noteRerankingSaved } from '../../../core/evaluation/decisionTimes';
 import { saveRanking } from '../rankingWriter';
-import { saveRatingsFromPanel, saveSurveyFromPanel } from '../evaluation';
+import { saveCoverageFromPanel, saveRatingsFromPanel, saveSurveyFromPanel } from '../evaluation';
 
 /** After ratings or answers were saved: with the sync setting on, the person's file is committed alone, pulled and pushed. */
-async function afterFeedback(m: SaveRatingsRequest | SaveSurveyRequest, reply: SaveFeedbackReply, panel: PanelActions): Promise<void> {
+async function afterFeedback(m: SaveRatingsRequest | SaveSurveyRequest | SaveCoverageRequest, reply: SaveFeedbackReply, panel: PanelActions): Promise<void> {
   const { services } = panel;
   if (!reply.ok) {
     services.log.warn(`Not saved: ${reply.message ?? ''}`);
@@ -18,7 +18,7 @@ async function afterFeedback(m: SaveRatingsRequest | SaveSurveyRequest, reply: S
   }
   services.log.info(`Saved ${reply.file} from the review panel.`);
   if (services.sync.enabled() && reply.file) {
-    const what = m.type === 'saveRatings' ? `${m.designer} rates` : `${m.designer} answers the survey`;
+    const what = m.type === 'saveRatings' ? `${m.designer} rates` : m.type === 'saveSurvey' ? `${m.designer} answers the survey` : `${m.designer} confirms their coverage`;
     const how = await services.sync.commitFile(panel.root.fsPath, reply.file, `TeamFusion ${m.runId}: ${what}`).catch((e: unknown) => errorMessage(e));
     services.log.info(`${reply.file}: ${how}`);
     panel.post({ type: 'notice', level: how.startsWith('committed') ? 'info' : 'warning', message: `Saved ${reply.file}: ${how}.` });
@@ -30,6 +30,7 @@ export const savingHandlers: {
   saveRanking: RequestHandler<'saveRanking'>;
   saveRatings: RequestHandler<'saveRatings'>;
   saveSurvey: RequestHandler<'saveSurvey'>;
+  saveCoverage: RequestHandler<'saveCoverage'>;
 } = {
   saveRanking: async (m, panel, answer) => {
     const { services } = panel;
@@ -60,6 +61,11 @@ export const savingHandlers: {
   },
   saveSurvey: async (m, panel, answer) => {
     const reply = await saveSurveyFromPanel(panel.root.fsPath, m);
+    answer(reply);
+    await afterFeedback(m, reply, panel);
+  },
+  saveCoverage: async (m, panel, answer) => {
+    const reply = await saveCoverageFromPanel(panel.root.fsPath, m);
     answer(reply);
     await afterFeedback(m, reply, panel);
   },
