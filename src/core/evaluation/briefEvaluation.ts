@@ -11,6 +11,7 @@ import { DIMENSION_NAMES, JUDGE_DIMENSIONS, type JudgeDimension } from '../judge
 import { compareBriefRun, signTestP, type PreferenceSummary } from './briefCompare';
 import type { SurveySummary } from './summaries';
 import type { CoverageCheck } from './coverageCheck';
+import type { BriefFidelity } from '../forecast/fidelity';
 
 export interface BriefRunEvaluation {
   members: number;
@@ -22,14 +23,8 @@ export interface BriefRunEvaluation {
   survey: SurveySummary;
   /** The judge's verdict per dimension (judge.json), null when the run was not judged. */
   judge: Record<JudgeDimension, Side> | null;
-  /** Proxy fidelity's lift when compare reports it for the run (issue 32, item 1); evaluate summarises it across runs. */
-  fidelity?: { meanLift: number | null } | null;
-}
-
-/** The lift of compare's `fidelity` (the forecast room's), when the comparison has one. */
-function fidelityOf(c: object): { meanLift: number | null } | null {
-  const f = (c as { fidelity?: { meanLift?: unknown } | null }).fidelity;
-  return f && typeof f.meanLift === 'number' ? { meanLift: f.meanLift } : null;
+  /** Each proxy's sealed forecast against its member's blind choice (compare's `fidelity`); null without forecasts. */
+  fidelity: BriefFidelity | null;
 }
 
 export interface BriefOverall {
@@ -56,7 +51,7 @@ export async function collectBriefRun(reviewRoot: string, record: RunRecord): Pr
     if (!(err instanceof ReviewFileError)) throw err;
     problems.push(/:\d+:\d+: error: /.test(err.message) ? err.message : `${err.file}:0:0: error: ${err.message}`);
   }
-  return { brief: { members: c.team.length, preference: c.preference, coverage: c.coverage, coverageCheck: c.coverageCheck, survey: c.survey, judge, fidelity: fidelityOf(c) }, problems };
+  return { brief: { members: c.team.length, preference: c.preference, coverage: c.coverage, coverageCheck: c.coverageCheck, survey: c.survey, judge, fidelity: c.fidelity?.task === 'brief' ? c.fidelity : null }, problems };
 }
 
 export function briefOverallOf(briefs: readonly BriefRunEvaluation[]): BriefOverall {

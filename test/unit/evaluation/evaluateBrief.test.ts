@@ -10,7 +10,7 @@ import { makeReviewWithRun, RUN_ID, writeRerankBySource } from './fixtures';
 
 const none = { n: 0, representative: null, clarity: null, satisfied: null, answered: { representative: 0, clarity: 0, satisfied: 0 } };
 const noCheck = { quotes: 0, verified: 0, unverified: 0, unreported: [], confirmations: { n: 0, agreement: null, kappa: null } };
-const run = (b: Partial<BriefRunEvaluation>): BriefRunEvaluation => ({ members: 4, preference: null, coverage: { kept: 0, changed: 0, leftOut: 0 }, coverageCheck: noCheck, survey: none, judge: null, ...b });
+const run = (b: Partial<BriefRunEvaluation>): BriefRunEvaluation => ({ members: 4, preference: null, coverage: { kept: 0, changed: 0, leftOut: 0 }, coverageCheck: noCheck, survey: none, judge: null, fidelity: null, ...b });
 
 describe('evaluate: brief runs pooled', function () {
   it('blind choices are summed over runs with one sign test over the choices that were not ties; coverage summed; runs without a blind pair add coverage only', () => {

@@ -155,6 +155,12 @@ describe('proxy fidelity: forecasts of the blind re-rank', function () {
     assert.ok(Math.abs(fidelity.meanLift - mean('lift')) < 1e-12);
     const text = await tf('compare', root, id);
     assert.match(text.stdout, /Proxy fidelity \(Kendall's τ-b .*3 designers\): mean τ-b/);
+    // evaluate carries the run's lift among its per-run measures (the mean over runs with its interval; one run: no interval).
+    const evaluated = await tf('evaluate', root, '--json');
+    const lift = (JSON.parse(evaluated.stdout) as { overall: { perRun: { fidelityLift: { n: number; mean: number; low: number | null; high: number | null } } } }).overall.perRun.fidelityLift;
+    assert.equal(lift.n, 1, evaluated.stderr);
+    assert.ok(Math.abs(lift.mean - mean('lift')) < 1e-12);
+    assert.deepEqual([lift.low, lift.high], [null, null]);
 
     // A letter changed after the re-rank was saved (the file's own hash kept as it was): noticed against run.json's, said.
     const file = path.join(root, 'runs', id, 'forecast.json');
@@ -257,6 +263,8 @@ describe('proxy fidelity: forecasts of the blind re-rank', function () {
     );
     assert.deepEqual(fidelity.byDesigner, expected);
     assert.deepEqual([fidelity.hitRate, fidelity.controlHitRate, fidelity.meanLift, fidelity.n], [0.5, 0.5, 0, 4]);
+    const evaluated = await tf('evaluate', root, '--json');
+    assert.deepEqual((JSON.parse(evaluated.stdout) as { overall: { perRun: { fidelityLift: unknown } } }).overall.perRun.fidelityLift, { n: 1, mean: 0, low: null, high: null }, evaluated.stderr);
     assert.match((await tf('compare', root, id)).stdout, /Proxy fidelity \(did each proxy's sealed forecast name its member's blind choice\?, 4 members\): hits 50%, persona-free control 50%, lift 0\.00\./);
   });
 });
