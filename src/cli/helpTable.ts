@@ -132,6 +132,7 @@ export const COMMAND_HELP: CommandHelp[] = [
       ['--top N', 'Options of the review in the set (3); not for a brief run.'],
       ['--no-forecast', 'Make the set only: no forecasts, no request sent.'],
       ['--yes', 'Send the forecasts of more than 50 requests (or $5) without asking (the cost is said first).'],
+      ['--text-only', 'The chat model cannot see images (a local model without vision): each forecast gets the letters without their images.'],
     ],
     exits: [0, 1, 2, 130],
   },

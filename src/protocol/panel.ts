@@ -11,6 +11,7 @@
  */
 import * as z from 'zod';
 import { PanelCriteriaSchema } from './criteria';
+import { PanelForksSchema } from './votes';
 import { AdoptBriefSchema, CommentOnBriefSchema, PanelBriefRunSchema, ShowBriefChangesSchema } from './brief';
 import { AnalysisSchema, DiagnosticSchema, PanelReviewSchema, PanelRunSchema, RunSummarySchema } from './panelData';
 import { CodingProgressSchema, DiscussionAnalysisSchema, EvaluationSchema, FeedbackSchema, SideBySideSchema } from './panelEvaluation';
@@ -22,6 +23,7 @@ export * from './panelData';
 export * from './panelEvaluation';
 export * from './runEvents';
 export * from './requests';
+export * from './votes';
 export type { WaitingFor } from '../core/record/record';
 
 const text = (max: number) => z.string().max(max);
@@ -64,6 +66,8 @@ export const PanelStateSchema = z.object({
   brief: PanelBriefRunSchema.optional(),
   /** The team's criteria (criteria.json), or why they are not shown; absent when the review has none. */
   criteria: PanelCriteriaSchema.optional(),
+  /** For the run shown, when it forked: its forks, votes and tallies (the panel's blind vote, issue 33). */
+  forks: PanelForksSchema.optional(),
 });
 export type PanelState = z.infer<typeof PanelStateSchema>;
 

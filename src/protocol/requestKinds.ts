@@ -12,6 +12,7 @@ export const REQUEST_REPLIES = {
   saveCoverage: 'saveFeedbackResult',
   say: 'peopleResult',
   pin: 'peopleResult',
+  vote: 'peopleResult',
 } as const;
 
 export type RequestKind = keyof typeof REQUEST_REPLIES;

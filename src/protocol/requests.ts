@@ -79,6 +79,10 @@ export type SayRequest = z.infer<typeof SayRequestSchema>;
 export const PinRequestSchema = request('pin', { runId: text(200), message: text(100), as: text(200), remove: z.boolean().optional() });
 export type PinRequest = z.infer<typeof PinRequestSchema>;
 
+/** A member's vote on a fork of the run: the side (remix id) they prefer (written to their own votes file). */
+export const VoteRequestSchema = request('vote', { runId: text(200), as: text(200), iteration: z.number().int().min(1).max(100), decisionPoint: z.number().int().min(1).max(100), choice: text(200) });
+export type VoteRequest = z.infer<typeof VoteRequestSchema>;
+
 // ── Replies ──────────────────────────────────────────────────────────────────────────────────────────────────────
 
 export const SaveRankingReplySchema = reply('saveRankingResult', {
@@ -126,10 +130,11 @@ export const PANEL_REQUESTS = {
   saveCoverage: { params: SaveCoverageRequestSchema, reply: SaveFeedbackReplySchema, refused: feedbackRefused },
   say: { params: SayRequestSchema, reply: PeopleReplySchema, refused: peopleRefused },
   pin: { params: PinRequestSchema, reply: PeopleReplySchema, refused: peopleRefused },
+  vote: { params: VoteRequestSchema, reply: PeopleReplySchema, refused: peopleRefused },
 } as const satisfies Declared;
 
 /** The request messages, for the union of what the webview posts. */
-export const REQUEST_SCHEMAS = [SaveRankingRequestSchema, SaveRatingsRequestSchema, SaveSurveyRequestSchema, SaveCoverageRequestSchema, SayRequestSchema, PinRequestSchema] as const;
+export const REQUEST_SCHEMAS = [SaveRankingRequestSchema, SaveRatingsRequestSchema, SaveSurveyRequestSchema, SaveCoverageRequestSchema, SayRequestSchema, PinRequestSchema, VoteRequestSchema] as const;
 /** Each reply type once, for the union of what the host posts. */
 export const REPLY_SCHEMAS = [SaveRankingReplySchema, SaveFeedbackReplySchema, PeopleReplySchema] as const;
 

@@ -2,8 +2,8 @@
  * A real inference engine behind the product (issue 32, item 5): llama.cpp on the CPU (node-llama-cpp 3.21.1, one thread)
  * with a tiny stand-in model generated at test time, behind our OpenAI-compatible test server (test/support/llamaServer).
  * The command line runs against it from the extension host: one brief run, one design run without images (the engine
- * has no vision: `--text-only`; the one remix image comes from the scripted server), `judge`, `rerank` and `compare`,
- * and a brief run under a tiny token cap.
+ * has no vision: `--text-only`; the one remix image comes from the scripted server), `judge`, `rerank` with the proxies'
+ * forecasts, `compare`, and a brief run under a tiny token cap.
  *
  * The model's words are noise, so this pins what can be said of them: every json_schema the product sends becomes a
  * grammar (the server refuses one it cannot convert, and an image, with a 400) and every answer conforms to it or is
@@ -12,7 +12,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { RunRecord } from '../../src/core/record/record';
@@ -68,6 +68,42 @@ function assertAnsweredWithinGrammar(logs: LlamaRequestLog[], what: string): voi
   for (const l of logs.filter((x) => x.format === 'json_schema' && x.finishReason === 'stop')) {
     assert.equal(l.withinSchema, true, `${what}: the ${l.schemaName} answer conforms to its schema: ${l.text ?? ''}`);
   }
+}
+
+interface ForecastEntry {
+  kind: 'persona' | 'control';
+  designer: string | null;
+  ranking?: string[];
+  prefer?: 'A' | 'B' | 'tie';
+  failed?: string;
+}
+interface Forecasts {
+  task: 'design' | 'brief';
+  letters: string[];
+  forecasts: ForecastEntry[];
+}
+
+/** forecast.json: one persona forecast per member and one control, each an answer or a failure in words. */
+function readForecasts(review: string, id: string, members: string[], task: 'design' | 'brief'): Forecasts {
+  const f = JSON.parse(readFileSync(join(review, 'runs', id, 'forecast.json'), 'utf8')) as Forecasts;
+  assert.equal(f.task, task);
+  assert.deepEqual(f.forecasts.filter((e) => e.kind === 'persona').map((e) => e.designer).sort(), [...members].sort(), 'a forecast for every member');
+  assert.equal(f.forecasts.filter((e) => e.kind === 'control' && e.designer === null).length, 1, 'one persona-free control');
+  for (const e of f.forecasts) {
+    if (e.failed !== undefined) assert.ok(e.failed.trim().length > 0, 'a failed forecast says why in words');
+    else if (task === 'design') assert.deepEqual([...(e.ranking ?? [])].sort(), [...f.letters].sort(), `${e.designer ?? 'control'}: an order of every letter`);
+    else assert.ok(e.prefer === 'A' || e.prefer === 'B' || e.prefer === 'tie', `${e.designer ?? 'control'}: A, B or tie`);
+  }
+  return f;
+}
+
+/** Kendall's τ between two orders of the same letters (no ties, so τ-b is τ-a). */
+function tau(a: readonly string[], b: readonly string[]): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) {
+    for (let j = i + 1; j < a.length; j++) s += Math.sign(b.indexOf(a[j] ?? '') - b.indexOf(a[i] ?? '')); // +1 when b also puts a[i] first
+  }
+  return s / ((a.length * (a.length - 1)) / 2);
 }
 
 function timing(label: string, r: CliResult, logs: LlamaRequestLog[]): void {
@@ -132,7 +168,7 @@ describe('llama.cpp on the CPU behind the product (tiny generated model)', funct
     for (const m of record.iterations.flatMap((it) => it.messages)) assert.ok(m.content.trim().length > 0, `${m.id} has words`);
   });
 
-  it('judge, rerank and compare on the brief run: strict json_schema answers, judge.json, the blind pair, compare reads it', async () => {
+  it('judge, rerank with forecasts and compare on the brief run: strict json_schema answers, forecasts sealed and counted, hit or miss as the files say', async () => {
     assert.ok(briefRun, 'the brief run exists');
     const from = llama.requests.length;
     const r = await cli(['judge', brief, briefRun], llama.baseURL);
@@ -143,16 +179,36 @@ describe('llama.cpp on the CPU behind the product (tiny generated model)', funct
     assert.ok(logs.every((l) => l.format === 'json_schema'), 'every judge request is strict json_schema');
     const judged = JSON.parse(readFileSync(join(brief, 'runs', briefRun, 'judge.json'), 'utf8')) as object;
     assert.ok(judged && typeof judged === 'object');
-    // The blind pair, then compare reads the run (the members' preference files are listed as missing).
+    // The blind pair and the forecasts (one per member and the control, in strict json_schema), then compare.
+    const usageBefore = readRecord(brief, briefRun).usage;
+    const at = llama.requests.length;
     const rerank = await cli(['rerank', brief, briefRun], llama.baseURL);
+    const forecastLogs = llama.requests.slice(at);
+    timing('rerank with forecasts (brief)', rerank, forecastLogs);
     assert.equal(rerank.code, 0, rerank.stderr);
     assert.ok(existsSync(join(brief, 'runs', briefRun, 'rerank', 'A.md')) && existsSync(join(brief, 'runs', briefRun, 'rerank', 'B.md')));
-    const compare = await cli(['compare', brief, briefRun], llama.baseURL);
+    const members = readdirSync(join(brief, 'comments')).map((f) => f.replace(/\.md$/, '')).sort();
+    assertAnsweredWithinGrammar(forecastLogs, 'brief forecasts');
+    assert.ok(forecastLogs.length >= members.length + 1, 'a request per member and the control');
+    const usageAfter = readRecord(brief, briefRun).usage;
+    assert.equal(usageAfter.inputTokens - usageBefore.inputTokens, sum(forecastLogs, 'promptTokens'), 'the forecasts are counted in the run\'s usage');
+    assert.equal(usageAfter.outputTokens - usageBefore.outputTokens, sum(forecastLogs, 'completionTokens'));
+    const forecasts = readForecasts(brief, briefRun, members, 'brief');
+    // Each member chooses blind (alternating A, B), then compare reports hit or miss against the sealed forecasts.
+    mkdirSync(join(brief, 'runs', briefRun, 'preference'), { recursive: true });
+    members.forEach((m, i) => writeFileSync(join(brief, 'runs', briefRun, 'preference', `${m}.yaml`), `designer: ${m}\nprefer: ${i % 2 ? 'B' : 'A'}\n`));
+    const compare = await cli(['compare', brief, briefRun, '--json'], llama.baseURL);
     assert.equal(compare.code, 0, compare.stderr);
-    assert.match(compare.stdout + compare.stderr, /preference file/i);
+    const fidelity = (JSON.parse(compare.stdout) as { fidelity?: { byDesigner: Record<string, { hit: boolean }> } }).fidelity;
+    members.forEach((m, i) => {
+      const said = forecasts.forecasts.find((e) => e.designer === m)?.prefer;
+      if (said !== undefined) assert.equal(fidelity?.byDesigner[m]?.hit, said === (i % 2 ? 'B' : 'A'), `${m}: hit is the forecast against the blind choice`);
+    });
+    const text = await cli(['compare', brief, briefRun], llama.baseURL);
+    assert.equal(text.code, 0, text.stderr);
   });
 
-  it('a design run without images (--text-only): completed, no image reached the engine; rerank, the blind re-rankings and compare read it', async () => {
+  it('a design run without images (--text-only): completed, no image reached the engine; rerank with forecasts, blind re-rankings, τ-b and lift as the files say', async () => {
     const design = copySample('lumen-perfume', scratch);
     const from = llama.requests.length;
     const r = await cli(['run', design, '--iterations', '2', '--turns', '1', '--text-only', '--image-base-url', images.baseURL, '--yes', '--no-wait'],
@@ -169,9 +225,14 @@ describe('llama.cpp on the CPU behind the product (tiny generated model)', funct
     assert.equal(record.usage.outputTokens, sum(logs, 'completionTokens'));
     assert.equal(images.requests.filter((q) => q.route === 'edit').length, 1, 'one remix image, from the scripted image endpoint');
 
-    const rerank = await cli(['rerank', design, id], llama.baseURL);
+    // The blind set and each proxy's forecast of its designer's blind ranking (the letters as an enum), without images.
+    const at = llama.requests.length;
+    const rerank = await cli(['rerank', design, id, '--text-only'], llama.baseURL);
+    const forecastLogs = llama.requests.slice(at);
+    timing('rerank with forecasts (design)', rerank, forecastLogs);
     assert.equal(rerank.code, 0, rerank.stderr);
     assert.ok(existsSync(join(design, 'runs', id, 'rerank', 'key.json')));
+    assertAnsweredWithinGrammar(forecastLogs, 'design forecasts');
     // Every designer re-ranks the blind set (a fixed order each, rotated per designer), as the panel would write it.
     const rerankDir = join(design, 'runs', id, 'rerank');
     const letters = readdirSync(join(rerankDir, 'options')).map((n) => n.replace(/\.[^.]+$/, '')).sort();
@@ -182,9 +243,28 @@ describe('llama.cpp on the CPU behind the product (tiny generated model)', funct
     });
     const compare = await cli(['compare', design, id, '--json'], llama.baseURL);
     assert.equal(compare.code, 0, compare.stderr);
-    const compared = JSON.parse(compare.stdout) as { runId: string; after: { designers: string[] } | null };
+    const compared = JSON.parse(compare.stdout) as {
+      runId: string;
+      after: { designers: string[] } | null;
+      fidelity?: { byDesigner: Record<string, { tau: number; control: number | null; lift: number | null }> };
+    };
     assert.equal(compared.runId, id);
     assert.deepEqual(compared.after?.designers, designers, 'the re-rankings were read');
+    // τ-b of each forecast against its designer's blind order, the control's, and the lift, as computed here from the files.
+    const forecasts = readForecasts(design, id, designers, 'design');
+    const control = forecasts.forecasts.find((e) => e.kind === 'control')?.ranking;
+    designers.forEach((d, i) => {
+      const blind = [...letters.slice(i % letters.length), ...letters.slice(0, i % letters.length)];
+      const mine = forecasts.forecasts.find((e) => e.designer === d)?.ranking;
+      if (!mine) return;
+      const row = compared.fidelity?.byDesigner[d];
+      assert.ok(row, `${d}: a fidelity row`);
+      assert.ok(Math.abs(row.tau - tau(mine, blind)) < 1e-9, `${d}: τ-b ${row.tau} vs ${tau(mine, blind)}`);
+      if (control) {
+        assert.ok(Math.abs((row.control ?? NaN) - tau(control, blind)) < 1e-9, `${d}: the control's τ-b`);
+        assert.ok(Math.abs((row.lift ?? NaN) - (tau(mine, blind) - tau(control, blind))) < 1e-9, `${d}: the lift`);
+      }
+    });
   });
 
   it('a tiny token cap: answers cut by the length limit are marked cut and said, naming the member and turn', async () => {

@@ -14,11 +14,11 @@ import { writeLine } from '../output';
 import { envNumber, readPriceTable } from '../environment';
 import { confirmOnCli } from '../costQuestion';
 
-/** Makes the forecasts of a run whose blind set was just made; the exit code (0 made or no model, 1 failed, 130 cancelled). */
-export async function forecastOnCli(review: string, runId: string, yes: boolean): Promise<number> {
+/** Makes the forecasts of a run whose blind set was just made (`textOnly`: a model without vision gets the letters as words); the exit code (0 made or no model, 1 failed, 130 cancelled). */
+export async function forecastOnCli(review: string, runId: string, yes: boolean, textOnly = false): Promise<number> {
   let chat: OpenAIChatBackend;
   try {
-    chat = new OpenAIChatBackend(createModelClient({ timeoutMs: envNumber('TEAMFUSION_REQUEST_TIMEOUT_SECONDS', 1000), maxRetries: envNumber('TEAMFUSION_MAX_RETRIES', 1) }));
+    chat = new OpenAIChatBackend(createModelClient({ timeoutMs: envNumber('TEAMFUSION_REQUEST_TIMEOUT_SECONDS', 1000), maxRetries: envNumber('TEAMFUSION_MAX_RETRIES', 1) }), { textOnly });
   } catch (err) {
     if (!(err instanceof ModelConfigError)) throw err;
     writeLine(process.stderr, `No forecasts were made (${err.message.replace(/\.$/, '')}); the set stands. With a model, the proxies' forecasts measure how well each speaks for its designer; --no-forecast says you do not want them.`);

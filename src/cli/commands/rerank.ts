@@ -1,5 +1,5 @@
 /**
- * `teamfusion rerank <review> <run-id> [--top N] [--no-forecast] [--yes]`: makes runs/<run-id>/rerank/, the blind re-rank
+ * `teamfusion rerank <review> <run-id> [--top N] [--no-forecast] [--yes] [--text-only]`: makes runs/<run-id>/rerank/, the blind re-rank
  * set (the review's Borda top N options + every remix, under neutral letters); on a brief run, the revised brief and the
  * baseline as A.md and B.md. Then (unless --no-forecast) each proxy forecasts its designer's blind answer and one
  * persona-free control the same, sealed in runs/<run-id>/forecast.json (forecastStep.ts). Exit 0 made, 1 refused (run not
@@ -14,7 +14,7 @@ import { forecastOnCli } from './forecastStep';
 import { checkForecastWritable } from '../../core/forecast/forecast';
 
 export async function runRerank(args: string[]): Promise<number> {
-  const { positionals, values } = parseStrict(args, { top: { type: 'string' }, 'no-forecast': { type: 'boolean' }, yes: { type: 'boolean' } });
+  const { positionals, values } = parseStrict(args, { top: { type: 'string' }, 'no-forecast': { type: 'boolean' }, yes: { type: 'boolean' }, 'text-only': { type: 'boolean' } });
   const [review, runId] = exactPositionals(positionals, 2, 'give the review folder and the run id, e.g. teamfusion rerank samples/lumen-perfume 2026-11-21T22-40-05Z-3f9c');
   let top: number | undefined;
   if (values.top !== undefined) {
@@ -26,7 +26,7 @@ export async function runRerank(args: string[]): Promise<number> {
   const { dir, key } = await makeRerankSet(review, runId, top === undefined ? {} : { top });
   const shown = path.relative(process.cwd(), dir) || dir;
   writeLine(process.stdout, shown);
-  const forecast = values['no-forecast'] === true ? 0 : await forecastOnCli(review, runId, values.yes === true);
+  const forecast = values['no-forecast'] === true ? 0 : await forecastOnCli(review, runId, values.yes === true, values['text-only'] === true);
   if (Object.values(key).some((e) => e.kind === 'teamfusion' || e.kind === 'direct')) {
     writeLine(process.stderr, `Made ${shown}: two revisions of the brief (A.md, B.md), one TeamFusion's and one written directly, in an order drawn for this run.`);
     writeLine(process.stderr, `Next: each member writes runs/${runId}/preference/<designer-id>.yaml (designer:, prefer: A, B or tie, why: optional),`);

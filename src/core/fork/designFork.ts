@@ -24,7 +24,7 @@ export async function forkDesignRound(ctx: StepContext, it: Iteration): Promise<
     type: 'notice',
     runId: ctx.record.id,
     level: 'info',
-    message: `Round ${it.index} forks decision point ${point} (${proposals[0]!.fork!.question}): one remix per side — ${proposals.map((p) => `${p.letter}: ${p.fork!.position}`).join('; ')}.`,
+    message: `Round ${it.index} forks decision point ${point} (${proposals[0]?.fork?.question ?? ''}): one remix per side — ${proposals.map((p) => `${p.letter}: ${p.fork?.position ?? ''}`).join('; ')}.`,
   });
 }
 

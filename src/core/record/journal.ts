@@ -204,13 +204,14 @@ export async function checkpointJournal(reviewRoot: string, record: RunRecord): 
 
 /**
  * Reads the journal of a run and applies it over its run.json record (in place), judging people's lines against the
- * review's team (read only when the journal has lines past run.json's checkpoint). Throws JournalError.
+ * review's team (`roster` when the caller has it, else read, and only when the journal has lines past run.json's
+ * checkpoint). Throws JournalError.
  */
-export async function mergeJournal(reviewRoot: string, record: RunRecord): Promise<JournalMerge | undefined> {
+export async function mergeJournal(reviewRoot: string, record: RunRecord, known?: Roster): Promise<JournalMerge | undefined> {
   const j = await readJournal(reviewRoot, record.id);
   if (!j) return undefined;
   const last = j.lines.map((l) => 'checkpoint' in l && l.checkpoint === record.updatedAt).lastIndexOf(true);
-  const roster = j.lines.slice(last + 1).some((l) => 'message' in l || 'pins' in l) ? await readRoster(reviewRoot) : undefined;
+  const roster = j.lines.slice(last + 1).some((l) => 'message' in l || 'pins' in l) ? (known ?? (await readRoster(reviewRoot))) : undefined;
   const merged = applyJournal(record, j.lines, journalFile(record.id), roster, j.at);
   return { ...merged, refused: [...j.refused, ...merged.refused] };
 }

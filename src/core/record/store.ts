@@ -16,6 +16,7 @@ import type { Diagnostic } from '../diagnostics/diagnostics';
 import { RunRecordSchema, normaliseMessages, type RunRecord } from './record';
 import { checkBounds, checkRunRecord, type JsonPath } from './recordCheck';
 import { JournalError, checkpointJournal, journalFile, mergeJournal } from './journal';
+import type { Roster } from './journalCheck';
 import { RUNS_DIR, RUN_ID_PATTERN, countWrite, recordFile, runDir } from './paths';
 import { errorMessage } from '../kernel/errors';
 
@@ -82,7 +83,7 @@ export class RunRecordError extends Error {
  * file room (contained, regular, capped), its JSON syntax checked, then the record validated (recordCheck.ts) and every
  * file it names checked to be a regular file inside the review. Never throws for a bad record: it returns diagnostics.
  */
-export async function loadRunRecord(reviewRoot: string, runId: string): Promise<RunRecordLoad> {
+export async function loadRunRecord(reviewRoot: string, runId: string, roster?: Roster): Promise<RunRecordLoad> {
   if (!RUN_ID_PATTERN.test(runId)) {
     return { diagnostics: [error(RUNS_DIR, `"${printable(runId)}" is not a run id (like 2026-11-21T22-40-05Z-3f9c).`)], missing: true };
   }
@@ -128,7 +129,7 @@ export async function loadRunRecord(reviewRoot: string, runId: string): Promise<
   // Between two rewrites of run.json, what the run added is in its journal (journal.ts): applied over the record.
   let refused: Diagnostic[] | undefined;
   try {
-    const merged = await mergeJournal(reviewRoot, record);
+    const merged = await mergeJournal(reviewRoot, record, roster);
     if (merged?.refused.length) refused = merged.refused;
   } catch (err) {
     if (err instanceof JournalError) return { diagnostics: [err.diagnostic] };
@@ -159,8 +160,8 @@ export async function loadRunRecord(reviewRoot: string, runId: string): Promise<
  * loadRunRecord that throws: a plain sentence when there is no such run, RunRecordError (its message: the diagnostic
  * lines) when the record is broken. `onNote` hears each journal line refused (file:line: warning: …).
  */
-export async function readRunRecord(reviewRoot: string, runId: string, onNote?: (line: string) => void): Promise<RunRecord> {
-  const loaded = await loadRunRecord(reviewRoot, runId);
+export async function readRunRecord(reviewRoot: string, runId: string, onNote?: (line: string) => void, roster?: Roster): Promise<RunRecord> {
+  const loaded = await loadRunRecord(reviewRoot, runId, roster);
   if (loaded.diagnostics) {
     if (loaded.missing) throw new Error(loaded.diagnostics[0]!.message);
     throw new RunRecordError(loaded.diagnostics);
@@ -175,6 +176,8 @@ export interface ReadRecord {
   runId: string;
   record: RunRecord;
   stamp: string;
+  /** The team its journal was judged against (from the review as loaded). */
+  roster?: Roster;
 }
 
 async function recordStamp(reviewRoot: string, runId: string): Promise<string> {
@@ -185,10 +188,10 @@ async function recordStamp(reviewRoot: string, runId: string): Promise<string> {
   return `${await of(recordFile(runId))}|${await of(journalFile(runId))}`;
 }
 
-/** readRunRecord, keeping what its files were (recordStill tells whether they changed since). */
-export async function readRunRecordOnce(reviewRoot: string, runId: string, onNote?: (line: string) => void): Promise<ReadRecord> {
+/** readRunRecord, keeping what its files were (recordStill tells whether they changed since); `roster`: the team, known. */
+export async function readRunRecordOnce(reviewRoot: string, runId: string, onNote?: (line: string) => void, roster?: Roster): Promise<ReadRecord> {
   const stamp = await recordStamp(reviewRoot, runId);
-  return { runId, record: await readRunRecord(reviewRoot, runId, onNote), stamp };
+  return { runId, record: await readRunRecord(reviewRoot, runId, onNote, roster), stamp, ...(roster ? { roster } : {}) };
 }
 
 /**
@@ -197,7 +200,7 @@ export async function readRunRecordOnce(reviewRoot: string, runId: string, onNot
  */
 export async function recordStill(reviewRoot: string, read: ReadRecord, onNote?: (line: string) => void): Promise<RunRecord> {
   if ((await recordStamp(reviewRoot, read.runId)) === read.stamp) return read.record;
-  return readRunRecord(reviewRoot, read.runId, onNote);
+  return readRunRecord(reviewRoot, read.runId, onNote, read.roster);
 }
 
 /** One run folder of a review: its record, or why it cannot be used (shown as a broken run). */

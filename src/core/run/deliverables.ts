@@ -3,7 +3,7 @@
  * result.md (the deliverable) and transcript.md (the discussion). Plain Markdown that reads well in a git diff:
  * one fact per line, links relative to the run folder (`iteration-1/remix.png`, `../../options/4.png`).
  */
-import { remixesOf, remixIdsJump, remixNames, REMIX_ID_NOTE } from '../record/remixes';
+import { forkSideText, remixesOf, remixIdsJump, remixNames, REMIX_ID_NOTE } from '../record/remixes';
 import { agreementBand } from '../stats/kendallW';
 import type { Iteration, Message, RunRecord } from '../record/record';
 import { costPerRemix, discussionFacts } from './runFacts';
@@ -163,7 +163,7 @@ function iterationSection(record: RunRecord, it: Iteration, people: readonly Per
   if (it.remix) out.push(`Remix ${md(it.remix.id)}:`, '', `![Remix ${md(it.remix.id)}](${markdownUrl(it.remix.file)})`, '');
   for (const p of it.proposals ?? []) {
     const made = it.remixes?.find((m) => m.letter === p.letter);
-    out.push(`Remix ${md(made?.id ?? p.letter)}${p.idea ? ` — ${md(p.idea)}` : ''}${made ? '' : ' (not made yet)'}`, '');
+    out.push(`Remix ${md(made?.id ?? p.letter)}${p.fork ? ` — ${md(forkSideText(p.fork))}` : p.idea ? ` — ${md(p.idea)}` : ''}${made ? '' : ' (not made yet)'}`, '');
     out.push('Editing directions (as sent to the edit model; ' + p.from.map((id, i) => `Image ${i + 1} = ${labelWithId(record, id)}`).join(', ') + '):', '');
     for (const l of p.editingDirections.split('\n')) out.push(`> ${md(l)}`);
     out.push('');

@@ -4,6 +4,7 @@ import type { RunSettings } from '../record/record';
 import { designerKey, sameDesigner } from '../rankings/designerId';
 import { reviewRankMatrix } from '../stats/analysis';
 import { kendallW } from '../stats/kendallW';
+import type { Roster } from '../record/journalCheck';
 
 
 /** A `--designers` subset: known ids (any case), each once, at least two; returned in review order with the review's spelling. */
@@ -62,4 +63,12 @@ export function mergeIds(
     if (!out.includes(match)) out.push(match);
   }
   return out.length ? out : undefined;
+}
+
+/** The team as the loaded review names it (rankings, comments, review.yaml's guests): what a run's journal is judged against. */
+export function rosterOf(review: Pick<Review, 'designers' | 'comments' | 'config'>): Roster {
+  return {
+    designers: new Set([...review.designers.map((d) => designerKey(d.id)), ...review.comments.map((c) => designerKey(c.designer))]),
+    guests: new Set((review.config.guests ?? []).map((g) => designerKey(g.id))),
+  };
 }

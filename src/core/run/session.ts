@@ -16,7 +16,7 @@ import { readRunRecordOnce } from '../record/store';
 import type { RunListener } from '../step/events';
 import type { RunSync } from '../sync/runSync';
 import { refineRunOf, resumeRunOf, startRunOn, type RunnerOptions } from './runner';
-import { checkSubset } from './runTeam';
+import { checkSubset, rosterOf } from './runTeam';
 import { defaultTaskOf, runTask } from './tasks';
 
 export { listRuns, readRunRecord } from '../record/store';
@@ -107,7 +107,8 @@ export async function runSession(request: RunRequest, observer: RunObserver = {}
     return startRunOn({ ...(await engineOptions(request, observer)), settings, task }, review);
   }
   const o = await engineOptions(request, observer);
-  const read = await readRunRecordOnce(review.root, what.runId, observer.log);
+  // Its journal is judged against the team of the review as loaded (review.yaml is not read again for it).
+  const read = await readRunRecordOnce(review.root, what.runId, observer.log, rosterOf(review));
   observer.recordRead?.(read.record);
   const completed = read.record.status === 'completed';
   if (what.kind === 'resume' && completed && what.completed === 'refuse') throw new RunCompletedError(what.runId);

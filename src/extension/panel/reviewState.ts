@@ -20,6 +20,7 @@ import { notTakenIn } from '../../core/people/apply';
 import { AnalysisSchema, type PanelAnalysis, type PanelEvaluation, type PanelSideBySide, type PanelState } from '../../protocol/panel';
 import { buildPanelState, chosenRunId } from './panelState';
 import { panelCriteria } from './criteriaState';
+import { panelForks } from './votesState';
 import { runEvaluation, runFeedback, sideBySide } from './evaluation';
 import { briefRunState } from './briefState';
 import { discussionCoding } from '../analysis/discussionCoding';
@@ -228,6 +229,7 @@ export class ReviewState {
     const waiting = record ? notTakenIn(record, await readInbox(root, record.id).catch(() => [])) : [];
     const paired = await (this.sideBySide ??= this.pairedReviews());
     const criteria = this.lastLoad.review ? await panelCriteria(root, this.lastLoad.review) : undefined;
+    const forks = record && team && this.lastLoad.review ? await panelForks(root, record, this.lastLoad.review.config, team).catch((e: unknown) => void warn(`The votes of run ${record.id} could not be read: ${errorMessage(e)}`)) : undefined;
     if (this.page.disposed || !this.lastLoad) return undefined;
     const state = buildPanelState({
       root,
@@ -249,6 +251,7 @@ export class ReviewState {
       ...(record && waiting.length ? { pending: { runId: record.id, entries: waiting } } : {}),
     });
     if (discussion) state.discussion = discussion;
+    if (forks) state.forks = forks;
     return state;
   }
 

@@ -23,6 +23,8 @@ export function untrustedRefusal(m: WebviewMessage, log: vscode.LogOutputChannel
       return { type: 'notice', level: 'warning', message: 'Runs are off in an untrusted workspace: nothing is sent to a model.' };
     case 'codeDiscussion':
       return { type: 'notice', level: 'warning', message: 'Coding is off in an untrusted workspace: nothing is sent to a model.' };
+    case 'vote':
+      return PANEL_REQUESTS.vote.refused(m.requestId, 'Nothing is written in an untrusted workspace: your vote is not saved.');
     case 'saveRatings':
     case 'saveSurvey':
     case 'saveCoverage':

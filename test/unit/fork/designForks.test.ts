@@ -77,6 +77,9 @@ describe('forks: one remix per side of a decision point (command line)', functio
     const tampered = checkRunRecord(json, `runs/${rec.id}`, optionNames);
     assert.ok('problem' in tampered && /Remix "r1b" takes a side of decision point 1, which iteration 1 does not have/.test(tampered.problem.message));
     assert.match(run.stderr, /Round 1 forks decision point 1 \(Warm or cold palette\?\)/);
+    const result = await fs.readFile(path.join(root, 'runs', rec.id, 'result.md'), 'utf8');
+    assert.match(result, /Remix r1a — Takes the side "warm palette" of decision point 1: Warm or cold palette\?/);
+    assert.match(result, /Remix r1b — Takes the side "cold palette" of decision point 1: Warm or cold palette\?/);
 
     assert.deepEqual(forksOf(rec), [{ iteration: 1, decisionPoint: 1, question: 'Warm or cold palette?', sides: [
       { id: 'r1a', letter: 'a', position: 'warm palette' },

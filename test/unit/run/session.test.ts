@@ -10,6 +10,9 @@ import { runSession, type RunObserver, type RunRequest } from '../../../src/core
 import { runRun } from '../../../src/cli/commands/run';
 import type { RunRecord } from '../../../src/core/record/record';
 import { askedRun } from '../../../src/extension/run/runRequest';
+import { JOURNAL_FILE } from '../../../src/core/record/journal';
+import { LOCK_FILE } from '../../../src/core/record/lock';
+import { waitFor } from '../../support/waitFor';
 import { makeReview } from './fixtures';
 import { TEST_KEY, clientFor, mockSuite } from './helpers';
 import { SRC, sourceFiles } from '../../support/sourceFiles';
@@ -80,6 +83,30 @@ describe('one way into a run: the request is resolved once', function () {
     assert.equal(result.status, 'completed', result.error);
     assert.equal(result.iterations.length, 3);
     assert.equal(result.iterations[1]?.feedback, 'Warmer.');
+    assert.deepEqual(reads, { 'review.yaml': 1, 'run.json': 1 });
+  });
+
+  it('a resume after a crash mid-round (turns only in the journal) still reads review.yaml once: the journal is judged against the review as loaded', async () => {
+    const root = await reviewWithYaml();
+    let turns = 0;
+    suite.mock.setFallback((req) => ((req.body as { stream?: boolean }).stream === true && ++turns === 2 ? { kind: 'hang' } : undefined));
+    const controller = new AbortController();
+    const started = runSession(request(root, { kind: 'start', settings: { iterations: 1, orderSeed: 0 } }, { signal: controller.signal }));
+    await waitFor('the second turn to be asked', () => turns >= 2);
+    const id = (await fs.readdir(path.join(root, 'runs')))[0]!;
+    const dir = path.join(root, 'runs', id);
+    await waitFor('a turn in the journal', async () => (await fs.readFile(path.join(dir, JOURNAL_FILE), 'utf8').catch(() => '')).includes('"message"'));
+    // The run folder as a crash leaves it: run.json says running, the turn is only in the journal.
+    const crash = path.join(root, 'crash-copy');
+    await fs.cp(dir, crash, { recursive: true, filter: (src) => !path.basename(src).startsWith(LOCK_FILE) });
+    controller.abort();
+    await started;
+    await fs.rm(dir, { recursive: true, force: true });
+    await fs.rename(crash, dir);
+    suite.mock.setFallback(undefined);
+    const { result, reads } = await countReads(() => runSession(request(root, { kind: 'resume', runId: id })));
+    assert.equal(result.status, 'completed', result.error);
+    assert.equal(result.iterations[0]?.messages[0]?.id, 'i1-m1', 'the journalled turn is kept');
     assert.deepEqual(reads, { 'review.yaml': 1, 'run.json': 1 });
   });
 

@@ -13,6 +13,7 @@ import { FeedbackPanel } from './feedback';
 import { DiscussionAnalysisView } from './discussionAnalysis';
 import { outcomeView, remixGallery, timelineView, usageView } from './runOutcome';
 import { briefResultView, briefRunButton, canRunBrief } from './briefReview';
+import { ForksView } from './forks';
 
 interface ValueElement extends HTMLElement {
   value: string;
@@ -35,6 +36,7 @@ export class RunTab {
   /** "live from origin/main · last sync 14:02:11" when the review goes through the team's git remote. */
   private readonly live = h('div', { class: 'tf-live', id: 'tf-live', role: 'status' });
   private readonly results = h('div', { class: 'tf-results' });
+  private readonly forks = new ForksView();
   private readonly refineBox = h('div', { class: 'tf-refine' });
   private feedbackDraft = '';
   private ctx: ViewContext | undefined;
@@ -50,6 +52,7 @@ export class RunTab {
       this.progress,
       section('tf-discussion-section', 'Discussion', this.feedback.pickerBox, this.discussion.element, this.people.element),
       this.results,
+      this.forks.element,
       this.feedback.surveyBox,
       this.analysis.element,
       this.refineBox,
@@ -71,6 +74,7 @@ export class RunTab {
     // A brief run's result is its revised brief (briefReview.ts); a design run's, its remixes and pick.
     if (run && state.brief) this.results.append(briefResultView(ctx) ?? '', usageView(run));
     else if (run) this.results.append(timelineView(ctx, run), remixGallery(ctx, run), outcomeView(ctx, run), usageView(run));
+    this.forks.render(ctx);
     this.analysis.render(ctx);
     this.renderRefine(ctx);
     // Notices (warnings, errors of live events) are about the run they came with: another run picked, they go.

@@ -12,13 +12,14 @@ import { pageHandlers } from './page';
 import { peopleHandlers } from './people';
 import { runHandlers } from './run';
 import { savingHandlers } from './saving';
+import { voteHandlers } from './votes';
 
 type CommandType = Exclude<WebviewMessage['type'], RequestKind>;
 
 /** Every message that is not a request, by type (the Record is complete: a new message type needs its handler). */
 const COMMAND_HANDLERS: { [T in CommandType]: CommandHandler<T> } = { ...pageHandlers, ...runHandlers, ...briefHandlers };
 /** Every request, by kind. */
-const REQUEST_HANDLERS: { [K in RequestKind]: RequestHandler<K> } = { ...savingHandlers, ...peopleHandlers };
+const REQUEST_HANDLERS: { [K in RequestKind]: RequestHandler<K> } = { ...savingHandlers, ...peopleHandlers, ...voteHandlers };
 
 export async function dispatch(m: WebviewMessage, panel: PanelActions): Promise<void> {
   const refusal = untrustedRefusal(m, panel.services.log);

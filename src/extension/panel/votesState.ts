@@ -1,0 +1,46 @@
+/**
+ * The forks of the run shown, for the panel (issue 33): built from the record and the run's votes files with the same
+ * core functions the CLI counts with (forksOf, loadVotes with the authorship check, tallyFork), so the panel's tally is the
+ * CLI's. No vscode here.
+ */
+import type { RunRecord } from '../../core/record/record';
+import type { ReviewConfig } from '../../core/review/model';
+import { formatDiagnostic } from '../../core/diagnostics/diagnostics';
+import { forksOf } from '../../core/evaluation/votes/forks';
+import { loadVotes } from '../../core/evaluation/votes/voteFile';
+import { tallyFork } from '../../core/evaluation/votes/tally';
+import { voteAuthorCheck } from '../../core/evaluation/votes/authorship';
+import type { PanelForks } from '../../protocol/votes';
+
+/** Undefined when the run has no fork. */
+export async function panelForks(root: string, record: RunRecord, config: Pick<ReviewConfig, 'team' | 'requireSignedCommits'>, team: readonly string[]): Promise<PanelForks | undefined> {
+  const forks = forksOf(record);
+  if (forks.length === 0) return undefined;
+  const { members, diagnostics } = await loadVotes(root, record, team, await voteAuthorCheck(root, config));
+  return {
+    runId: record.id,
+    team: [...team],
+    forks: forks.map((f) => {
+      const t = tallyFork(record, f, members, team);
+      const it = record.iterations.find((x) => x.index === f.iteration);
+      const points = it?.decisionPoints?.[f.decisionPoint - 1];
+      const decided = it?.decisions?.find((d) => d.question === f.question);
+      const votes: Record<string, string> = {};
+      for (const m of members) {
+        const v = m.votes.find((x) => x.iteration === f.iteration && x.decisionPoint === f.decisionPoint);
+        if (v && t.voters.includes(m.designer)) votes[m.designer] = v.choice;
+      }
+      return {
+        iteration: f.iteration,
+        decisionPoint: f.decisionPoint,
+        question: f.question,
+        sides: f.sides.map((s) => ({ id: s.id, ...(s.letter ? { letter: s.letter } : {}), position: s.position, holders: [...(points?.positions.find((p) => p.position === s.position)?.heldBy ?? [])] })),
+        votes,
+        counts: t.counts,
+        missing: t.missing,
+        ...(decided ? { decision: { decision: decided.decision, by: decided.by, ...(decided.counts ? { counts: decided.counts } : {}) } } : {}),
+      };
+    }),
+    problems: diagnostics.filter((d) => d.severity === 'error').slice(0, 100).map(formatDiagnostic),
+  };
+}

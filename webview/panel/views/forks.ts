@@ -1,0 +1,137 @@
+/**
+ * A fork of the run (issue 33): its question and its sides side by side (each the remix that takes one position), a toggle
+ * to flip between them at full size, and the member's blind vote. Blind: who holds which side, who voted for what and the
+ * tally are shown to the member voting only once they have voted (or the point is decided) — `forkSight` says what may be
+ * seen. A vote goes to the host (`vote` request → the core's castVote, their own votes file); an untrusted workspace
+ * writes nothing (the button is off, and the host refuses too).
+ */
+import { h, muted, replaceChildren, section } from '../dom';
+import type { ViewContext } from '../context';
+import type { PanelFork, PanelForks } from '../../../src/protocol/votes';
+import { thumb } from './thumb';
+
+/** What the member `me` may see of a fork now. */
+export interface ForkSight {
+  /** The remix id `me` voted for, if they have. */
+  mine?: string;
+  /** Holders, voters and the tally are shown (they voted, or the point is decided). */
+  revealed: boolean;
+  /** Per side (in order): who holds it — empty while blind. */
+  holders: string[][];
+  /** Per side: who voted for it — empty while blind. */
+  voters: string[][];
+  /** "warm palette 2 · cool palette 1" once revealed and any vote is in. */
+  tally?: string;
+}
+
+export function forkSight(fork: PanelFork, me: string | undefined): ForkSight {
+  const mine = me ? fork.votes[me] : undefined;
+  const revealed = mine !== undefined || fork.decision !== undefined;
+  const counts = fork.decision?.counts ?? fork.counts;
+  const anyVote = Object.values(counts).some((n) => n > 0);
+  return {
+    ...(mine !== undefined ? { mine } : {}),
+    revealed,
+    holders: fork.sides.map((s) => (revealed ? s.holders : [])),
+    voters: fork.sides.map((s) => (revealed ? Object.keys(fork.votes).filter((d) => fork.votes[d] === s.id) : [])),
+    ...(revealed && anyVote ? { tally: fork.sides.map((s) => `${s.position} ${counts[s.position] ?? 0}`).join(' · ') } : {}),
+  };
+}
+
+/** The side shown at full size (`undefined`: side by side) after a flip from `current`. */
+export function flipped(current: number | undefined, sides: number): number | undefined {
+  if (current === undefined) return 0;
+  return current + 1 < sides ? current + 1 : undefined;
+}
+
+export class ForksView {
+  readonly element = h('div', { class: 'tf-forks-box' });
+  private voter = '';
+  /** Per fork ("iteration/point"): the side at full size, or side by side. */
+  private readonly full = new Map<string, number | undefined>();
+  private status = '';
+
+  render(ctx: ViewContext): void {
+    const forks = ctx.state.forks;
+    if (!forks || forks.runId !== ctx.state.run?.id || forks.forks.length === 0) {
+      replaceChildren(this.element);
+      return;
+    }
+    if (!forks.team.includes(this.voter)) this.voter = forks.team[0] ?? '';
+    const picker = h('vscode-single-select', { id: 'tf-vote-as', 'aria-label': 'Vote as' });
+    for (const id of forks.team) picker.append(h('vscode-option', { value: id, selected: id === this.voter }, ctx.designerName(id)));
+    picker.addEventListener('change', (e) => {
+      this.voter = (e.target as HTMLElement & { value: string }).value;
+      this.render(ctx);
+    });
+    replaceChildren(
+      this.element,
+      section(
+        'tf-forks',
+        'Forks: the team decides',
+        muted('Each side of a decision point as its own remix. Vote for the one you prefer; who holds which side is shown once you have voted.'),
+        h('label', { class: 'tf-picker-label' }, 'Vote as: ', picker),
+        ...forks.forks.map((f) => this.forkView(ctx, forks, f)),
+        forks.problems.length ? h('ul', { class: 'tf-vote-problems' }, ...forks.problems.map((p) => h('li', { class: 'tf-error-text' }, p))) : null,
+        h('p', { class: 'tf-vote-status', role: 'status' }, this.status),
+      ),
+    );
+  }
+
+  private forkView(ctx: ViewContext, forks: PanelForks, f: PanelFork): HTMLElement {
+    const key = `${f.iteration}/${f.decisionPoint}`;
+    const sight = forkSight(f, this.voter);
+    const full = this.full.get(key);
+    const names = (ids: string[]) => ids.map((id) => ctx.designerName(id)).join(', ');
+    const side = (i: number) => {
+      const s = f.sides[i]!;
+      const voteButton = h(
+        'vscode-button',
+        {
+          class: 'tf-vote',
+          secondary: sight.mine !== s.id,
+          disabled: !ctx.state.trusted || f.decision !== undefined,
+          title: ctx.state.trusted ? '' : 'This workspace is not trusted, so nothing is written.',
+          onclick: () => void this.vote(ctx, forks.runId, f, s.id),
+        },
+        sight.mine === s.id ? 'Your vote' : 'Vote for this side',
+      );
+      return h(
+        'figure',
+        { class: 'tf-fork-side', 'data-remix': s.id },
+        full === i ? h('img', { class: 'tf-fork-full', src: ctx.imageOf(s.id) ?? '', alt: `Remix ${s.id}: ${s.position}` }) : thumb(ctx, s.id, 'lg'),
+        h('figcaption', {}, h('strong', {}, `${(s.letter ?? s.id).toUpperCase()}: ${s.position}`)),
+        sight.revealed ? h('p', { class: 'tf-muted tf-fork-holders' }, `Held by ${names(sight.holders[i] ?? []) || 'nobody named'}; voted for by ${names(sight.voters[i] ?? []) || 'nobody yet'}`) : null,
+        voteButton,
+      );
+    };
+    const flip = h(
+      'vscode-button',
+      { class: 'tf-fork-flip', secondary: true, onclick: () => (this.full.set(key, flipped(full, f.sides.length)), this.render(ctx)) },
+      full === undefined ? 'Flip through at full size' : flipped(full, f.sides.length) === undefined ? 'Side by side' : 'Flip to the next side',
+    );
+    const shown = full === undefined ? f.sides.map((_, i) => i) : [full];
+    return h(
+      'div',
+      { class: 'tf-fork', 'data-fork': key },
+      h('h3', {}, `${f.question} (iteration ${f.iteration})`),
+      h('div', { class: full === undefined ? 'tf-fork-sides' : 'tf-fork-sides tf-fork-one' }, ...shown.map(side)),
+      flip,
+      sight.tally ? h('p', { class: 'tf-fork-tally' }, `Votes: ${sight.tally}${f.missing.length && !f.decision ? ` (waiting for ${names(f.missing)})` : ''}`) : null,
+      f.decision ? h('p', { class: 'tf-fork-decided' }, `Decided: ${f.decision.decision} (${f.decision.by === 'team' ? 'by the team' : `by ${ctx.designerName(f.decision.by)}`}).`) : null,
+      !sight.revealed ? muted('Blind until you vote: who holds which side and the votes so far are hidden.') : null,
+    );
+  }
+
+  private async vote(ctx: ViewContext, runId: string, f: PanelFork, choice: string): Promise<void> {
+    this.status = 'Saving your vote…';
+    this.render(ctx);
+    try {
+      const reply = await ctx.host.request('vote', { runId, as: this.voter, iteration: f.iteration, decisionPoint: f.decisionPoint, choice });
+      this.status = reply.message;
+    } catch (e) {
+      this.status = `Not saved: ${e instanceof Error ? e.message : String(e)}`;
+    }
+    this.render(ctx);
+  }
+}
