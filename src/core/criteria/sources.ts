@@ -5,6 +5,7 @@
  */
 import { LIMITS, readReviewBytes } from '../files/reviewFiles';
 import type { Review } from '../review/model';
+import type { RunTaskKind } from '../record/record';
 import { sha256Of } from './model';
 
 export interface MemberWords {
@@ -18,7 +19,7 @@ export interface MemberWords {
 }
 
 export interface CriteriaSources {
-  task: 'design' | 'brief';
+  task: RunTaskKind;
   brief: string;
   members: MemberWords[];
   /** Option ids (design reviews), in review order. */
@@ -35,7 +36,7 @@ export const MIN_WORDS_PER_MEMBER = 5;
 const wordCount = (s: string): number => s.split(/\s+/).filter(Boolean).length;
 
 /** The task a review's criteria are about: its rankings when it has candidates, else its comments. */
-export function criteriaTask(review: Review): 'design' | 'brief' | undefined {
+export function criteriaTask(review: Review): RunTaskKind | undefined {
   if (review.options.length > 0 && review.designers.length > 0) return 'design';
   if (review.comments.length > 0) return 'brief';
   return undefined;

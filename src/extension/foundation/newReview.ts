@@ -10,6 +10,7 @@ import * as z from 'zod';
 import { scaffoldReview, type ReviewTemplate } from '../../core/review/index';
 import { resolveInReview } from '../../core/files/reviewFiles';
 import { errorMessage } from '../../core/kernel/errors';
+import type { RunTaskKind } from '../../core/record/record';
 
 export const NewReviewArgsSchema = z.object({
   /** A design review (options ranked by the team) or a brief review (the members' comments on the brief). */
@@ -32,7 +33,7 @@ async function isEmptyOrMissing(dir: string): Promise<boolean> {
 }
 
 /** One question: a design review (the sample or an empty one) or a brief review. */
-async function askTemplate(kind?: 'design' | 'brief'): Promise<ReviewTemplate | undefined> {
+async function askTemplate(kind?: RunTaskKind): Promise<ReviewTemplate | undefined> {
   if (kind === 'brief') return 'brief';
   type Item = vscode.QuickPickItem & { template?: ReviewTemplate };
   const design: Item[] = [

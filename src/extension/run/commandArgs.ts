@@ -4,20 +4,23 @@
  */
 import * as path from 'node:path';
 import * as z from 'zod';
+import { SETTING_BOUNDS } from '../../core/settings/settingBounds';
+import { RUN_TASKS } from '../../core/record/record';
 
-const Count = z.number().int().min(1).max(10);
+/** A count within the bounds of its run setting (settingBounds.ts is their one home). */
+const count = (field: 'iterations' | 'turnsPerAgent') => z.number().int().min(SETTING_BOUNDS[field].min).max(SETTING_BOUNDS[field].max);
 
 export const RunReviewArgsSchema = z.object({
   reviewRoot: z.string().min(1),
-  iterations: Count.optional(),
-  turns: Count.optional(),
+  iterations: count('iterations').optional(),
+  turns: count('turnsPerAgent').optional(),
   feedback: z.string().optional(),
   /** Resume this run id instead of starting a new run. */
   resume: z.string().min(1).optional(),
   /** Run with this subset of the review's designers (two or more ids). */
   designers: z.array(z.string().min(1)).min(2).optional(),
   /** A brief run (the members' comments → one revised brief) or a design run; the engine's default for the folder when absent. */
-  task: z.enum(['brief', 'design']).optional(),
+  task: z.enum(RUN_TASKS).optional(),
 });
 export type RunReviewArgs = z.infer<typeof RunReviewArgsSchema>;
 

@@ -11,6 +11,7 @@ import type { RunMeans, RunWhat } from '../../core/run/session';
 import type { PriceTable } from '../../core/llm/pricing';
 import { resolveRunSettings, type ConnectionSettings, type InspectFn } from './runSettings';
 import type { ChatBackend } from '../../core/llm/backend';
+import type { RunTaskKind } from '../../core/record/record';
 
 /** The chat a run goes through, checked before anything about the run is asked (RunManager.chatReady). */
 export interface ChatReady {
@@ -62,7 +63,7 @@ export interface StartOptions {
   /** A subset (two or more) of the review's designer ids; all of them when absent. */
   designers?: string[];
   /** `brief`: the members' comments → one revised brief; `design`: today's run. The engine's default when absent. */
-  task?: 'brief' | 'design';
+  task?: RunTaskKind;
 }
 
 /** What the user asked a window for. */
