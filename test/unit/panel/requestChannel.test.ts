@@ -6,6 +6,7 @@
 import * as assert from 'node:assert/strict';
 import {
   HostMessageSchema,
+  WebviewMessageSchema,
   PANEL_REQUESTS,
   REQUEST_KINDS,
   REQUEST_REPLIES,
@@ -33,6 +34,7 @@ describe('panel requests: one channel', () => {
       const declared = PANEL_REQUESTS[kind];
       assert.equal(declared.params.shape.type.value, kind, `${kind}: its message is typed by its name`);
       assert.equal(declared.reply.shape.type.value, REQUEST_REPLIES[kind], `${kind}: its reply schema is of the type the webview waits for`);
+      assert.ok(WebviewMessageSchema.options.includes(declared.params as never), `${kind}: the webview may post it`);
       assert.ok(HostMessageSchema.options.includes(declared.reply as never), `${kind}: the host may post its reply`);
       // What the webview's guard refuses for a reply type, so does the schema: neither takes a reply without `ok`.
       const incomplete = { type: REQUEST_REPLIES[kind], requestId: 1 };

@@ -9,6 +9,7 @@ import { h, muted, replaceChildren, section } from '../dom';
 import type { ViewContext } from '../context';
 import type { PanelFork, PanelForks } from '../../../src/protocol/votes';
 import { thumb } from './thumb';
+import { errorMessage } from '../../../src/core/kernel/errors';
 
 /** What the member `me` may see of a fork now. */
 export interface ForkSight {
@@ -130,7 +131,7 @@ export class ForksView {
       const reply = await ctx.host.request('vote', { runId, as: this.voter, iteration: f.iteration, decisionPoint: f.decisionPoint, choice });
       this.status = reply.message;
     } catch (e) {
-      this.status = `Not saved: ${e instanceof Error ? e.message : String(e)}`;
+      this.status = `Not saved: ${errorMessage(e)}`;
     }
     this.render(ctx);
   }
