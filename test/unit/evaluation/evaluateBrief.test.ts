@@ -49,6 +49,15 @@ describe('teamfusion evaluate over brief and design reviews (command line)', fun
     }
     await preferBlind(path.join(top, 'brief-a', 'runs', a.id), { m1: 'teamfusion', m2: 'teamfusion', m3: 'teamfusion', m4: 'direct' });
     await preferBlind(path.join(top, 'brief-b', 'runs', b.id), { m1: 'teamfusion', m2: 'tie', m3: 'teamfusion' });
+    // Members confirm their coverage rows: in brief-a m1 agrees on one point and corrects the other, m2 agrees; in brief-b m1 agrees.
+    const confirm = async (review: string, runId: string, designer: string, body: string): Promise<void> => {
+      const dir = path.join(top, review, 'runs', runId, 'coverage');
+      await fs.mkdir(dir, { recursive: true });
+      await fs.writeFile(path.join(dir, `${designer}.yaml`), `designer: ${designer}\npoints:\n${body}`);
+    };
+    await confirm('brief-a', a.id, 'm1', "  - point: m1's point on the goal\n    agree: true\n  - point: m1's point on tone\n    agree: false\n    status: left-out\n");
+    await confirm('brief-a', a.id, 'm2', "  - point: m2's point on the goal\n    agree: true\n");
+    await confirm('brief-b', b.id, 'm1', "  - point: m1's point on the goal\n    agree: true\n");
     // brief-a is judged: TeamFusion's in both orders on every dimension but neutrality (always A: a flip, a tie).
     suite.mock.setFallback(briefFallback({ judge: (d, q) => (d === 'neutrality' || judgeShownAsA(q) === 'teamfusion' ? 'A' : 'B') }));
     const judged = await startCli(['judge', path.join(top, 'brief-a'), a.id], suite.env).done;
@@ -86,6 +95,31 @@ describe('teamfusion evaluate over brief and design reviews (command line)', fun
     assert.equal(e.overall.brief.judged, 1);
     assert.equal(e.overall.runs, 3);
     assert.equal(e.overall.rerankedRuns, 1, 'the design run is the one re-ranked run');
+    // Coverage checks and grounding summed over the brief runs, against what compare --json says of each run.
+    type Check = { quotes: number; verified: number; unverified: number; unreported: string[]; confirmations: { n: number; agreement: number | null } };
+    const perRun: { coverageCheck: Check; grounding: { messages: number; ungrounded: number } }[] = [];
+    for (const [review, id] of [['brief-a', a.id], ['brief-b', b.id]] as const) {
+      const c = await startCli(['compare', path.join(top, review), id, '--json'], suite.env).done;
+      assert.equal(c.code, 0, c.stderr);
+      perRun.push(JSON.parse(c.stdout) as (typeof perRun)[number]);
+    }
+    const sum = (f: (x: (typeof perRun)[number]) => number): number => perRun.reduce((k, x) => k + f(x), 0);
+    const confirmed = sum((x) => x.coverageCheck.confirmations.n);
+    const agreed = sum((x) => (x.coverageCheck.confirmations.agreement ?? 0) * x.coverageCheck.confirmations.n);
+    assert.equal(confirmed, 4, 'the four confirmed points written above');
+    const overall = e.overall as unknown as { coverageCheck: unknown; grounding: { runs: number; messages: number; ungrounded: number } };
+    assert.deepEqual(overall.coverageCheck, {
+      runs: 2,
+      quotes: sum((x) => x.coverageCheck.quotes),
+      verified: sum((x) => x.coverageCheck.verified),
+      unverified: sum((x) => x.coverageCheck.unverified),
+      verifiedShare: sum((x) => x.coverageCheck.verified) / sum((x) => x.coverageCheck.quotes),
+      unreported: sum((x) => x.coverageCheck.unreported.length),
+      confirmations: { n: confirmed, agreed, agreement: agreed / confirmed },
+    });
+    const designMessages = e.reviews[2]!.runs[0] as unknown as { grounding: { messages: number; ungrounded: number } };
+    assert.equal(overall.grounding.messages, sum((x) => x.grounding.messages) + designMessages.grounding.messages);
+    assert.equal(overall.grounding.ungrounded, sum((x) => x.grounding.ungrounded) + designMessages.grounding.ungrounded);
 
     const md = await fs.readFile(path.join(out, 'evaluation.md'), 'utf8');
     assert.match(md, /^\| Brief runs: blind choices TeamFusion \/ direct \/ tie \(sign test p\) \| 5 \/ 1 \/ 1 \(0\.219\) \| \|$/m);

@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import { compareRun, evaluateFolder, makeRerankSet, writeSurvey } from '../../../src/core/evaluation';
 import type { CompareResult } from '../../../src/core/evaluation';
 import type { Group } from '../../../src/core/evaluation/evaluate';
+import { acrossRunsOf, type RunMeasured } from '../../../src/core/evaluation/acrossRuns';
 import { useBuiltCli } from '../cli/buildCli';
 import { editRun, forkFirstRound, makeReviewWithRun, RUN_ID, writeRerankBySource } from './fixtures';
 
@@ -186,5 +187,31 @@ describe('evaluate across runs: groups, agreement bands, grounding and forks', f
     const bad = await built.run('evaluate', top, '--by', 'colour');
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /--by takes one of mode, team-size, iteration, model, turns, remixes, forks\./);
+  });
+});
+
+describe('evaluate across runs: a per-run measure is picked up wherever a run carries it', () => {
+  it("compare's fidelity lift (design) and a brief run's are summarised with n and a 95% t interval; runs without one do not count", () => {
+    const run = (over: Partial<RunMeasured> & { lift?: number; briefLift?: number }): RunMeasured => ({
+      costUsd: null,
+      grounding: { messages: 0, ungrounded: 0, per100: null },
+      groupValues: { mode: 'together', 'team-size': '3', iteration: '3', model: 'm', turns: '1', remixes: '1', forks: 'without' },
+      compare: null,
+      brief: null,
+      ...over,
+      ...(over.lift !== undefined ? { compare: { ...design, fidelity: { meanLift: over.lift } } as RunMeasured['compare'] } : {}),
+      ...(over.briefLift !== undefined ? { brief: { survey: noSurvey, fidelity: { meanLift: over.briefLift } } as RunMeasured['brief'] } : {}),
+    });
+    const noSurvey = { representative: null, answered: { representative: 0 } };
+    const design = { before: { w: 0.1, band: 'slight' as const, designers: ['a', 'b', 'c'] }, after: null, acceptance: null, finalPick: null, survey: noSurvey };
+    const lifts = [0.3, -0.1, 0.5];
+    const a = acrossRunsOf([run({ lift: lifts[0]! }), run({ lift: lifts[1]! }), run({ briefLift: lifts[2]! }), run({})]);
+    const m = mean(lifts);
+    const sd = Math.sqrt(lifts.reduce((s, x) => s + (x - m) ** 2, 0) / 2);
+    const half = (4.302652729911275 * sd) / Math.sqrt(3);
+    assert.equal(a.perRun.fidelityLift.n, 3);
+    close(a.perRun.fidelityLift.mean, m, 'mean lift');
+    assert.ok(Math.abs(a.perRun.fidelityLift.high! - m - half) < 1e-6 * half, 'upper end of the 95% interval');
+    assert.deepEqual(acrossRunsOf([run({})]).perRun.fidelityLift, { n: 0, mean: null, low: null, high: null });
   });
 });
