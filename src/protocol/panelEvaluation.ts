@@ -75,6 +75,11 @@ export const EvaluationSchema = z.object({
     note: z.string().nullable(),
   }),
   missing: z.string().nullable(),
+  /**
+   * Proxy fidelity (issue 32): each designer's proxy's sealed forecast against that designer's own blind re-ranking
+   * (Kendall's τ-b), the persona-free control's, and the lift. Only designers whose blind re-ranking is saved are here.
+   */
+  fidelity: z.record(z.string(), z.object({ tau: z.number(), control: z.number().nullable(), lift: z.number().nullable() })).optional(),
   problems: z.array(z.string()),
   /** The run was answered by the bundled scripted server: said first, in words. */
   scripted: z.literal(true).optional(),

@@ -150,3 +150,10 @@ export function fidelitySentences(fd: Fidelity | null, note: string | null): str
   if (fd.failed.length) out.push(`No forecast for ${fd.failed.join(', ')} (it failed; forecast.json says why).`);
   return out;
 }
+
+const signed = (x: number | null): string => (x === null ? 'none' : `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(2)}`);
+
+/** One designer's own fidelity, as the panel shows it beside their ratings of their proxy (after their re-rank only). */
+export function ownFidelitySentence(r: DesignFidelityRow): string {
+  return `Your proxy's forecast of your blind ranking: τ = ${two(r.tau)} (control ${two(r.control)}, lift ${signed(r.lift)}).`;
+}

@@ -29,8 +29,10 @@ export async function runEvaluation(reviewRoot: string, runId: string, log: (lin
   try {
     const folder = rerankRel(runId);
     if (!(await statInReview(reviewRoot, folder))) return undefined;
-    const c = await compareRun(reviewRoot, runId);
-    const parsed = EvaluationSchema.safeParse({ ...c, folder });
+    const { fidelity: fd, ...c } = await compareRun(reviewRoot, runId);
+    // Fidelity rows exist only for designers with a saved blind re-ranking (designFidelity pairs forecasts with those).
+    const fidelity = fd?.task === 'design' ? fd.byDesigner : undefined;
+    const parsed = EvaluationSchema.safeParse({ ...c, folder, ...(fidelity ? { fidelity } : {}) });
     if (!parsed.success) {
       log(`"Did it help?" has an unexpected shape: ${parsed.error.issues[0]?.message ?? ''}`);
       return undefined;

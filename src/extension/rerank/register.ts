@@ -2,7 +2,7 @@
  * "TeamFusion: Make Blind Re-rank Set…" (teamfusion.rerankRun): makes runs/<run-id>/rerank/ — the blind re-rank set (the
  * team's Borda top 3 + every remix, under letters) — reveals it and opens its panel, where each designer adds "My
  * ranking". The parent review's Run tab then shows "Did it help?". Argument: `{ reviewRoot, runId }`, a run tree item, or nothing (a review and
- * then one of its completed runs are picked). Returns the new folder's path, or undefined when nothing was made.
+ * then one of its completed runs are picked). Then each proxy forecasts its designer's blind answer (./forecast.ts). Returns the new folder's path, or undefined when nothing was made.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -12,6 +12,8 @@ import type { Services } from '../services';
 import { runRefFromArg, type RunRef } from '../run/commandArgs';
 import { pickRun } from '../run/pickRun';
 import { errorMessage } from '../../core/kernel/errors';
+import { checkForecastWritable } from '../../core/forecast/forecast';
+import { forecastInVsCode } from './forecast';
 
 export const RERANK_COMMAND = 'teamfusion.rerankRun';
 
@@ -37,6 +39,8 @@ export async function rerankRun(services: Services, arg: unknown): Promise<strin
   if (!ref) return undefined;
   let dir: string;
   try {
+    // What the forecasts will write is checked first, as `teamfusion rerank` does: a link there refuses before anything is made.
+    await checkForecastWritable(ref.reviewRoot, ref.runId);
     dir = (await makeRerankSet(ref.reviewRoot, ref.runId)).dir;
   } catch (e) {
     const why = errorMessage(e);
@@ -45,13 +49,15 @@ export async function rerankRun(services: Services, arg: unknown): Promise<strin
     return undefined;
   }
   services.log.info(`Made the re-ranking folder ${dir}.`);
+  // Each proxy forecasts its designer's blind answer, sealed until that designer's re-rank is saved.
+  const forecasts = await forecastInVsCode(services, ref.reviewRoot, ref.runId);
   const uri = vscode.Uri.file(dir);
   services.reviews.invalidate();
   await vscode.commands.executeCommand('revealInExplorer', uri).then(undefined, () => undefined);
   await vscode.commands.executeCommand('teamfusion.openReview', uri);
   void vscode.window.showInformationMessage(
     `Made the blind re-rank set ${path.join('runs', ref.runId, 'rerank')}: each designer now ranks it ("My ranking" in the panel). ` +
-      'The Run tab of the original review then shows "Did it help?".',
+      `The Run tab of the original review then shows "Did it help?". ${forecasts}`,
   );
   return dir;
 }

@@ -10,6 +10,7 @@ import type { PanelFeedback, SaveFeedbackReply } from '../../../src/protocol/pan
 import { RATING_WORDING, SURVEY_QUESTIONS, SURVEY_WORDING, type SurveyQuestion } from '../../../src/core/evaluation/feedbackWords';
 import { errorMessage } from '../../../src/core/kernel/errors';
 import { CoverageConfirm } from './coverageConfirm';
+import { ownFidelitySentence } from '../../../src/core/forecast/fidelity';
 
 interface ValueElement extends HTMLElement {
   value: string;
@@ -83,11 +84,19 @@ export class FeedbackPanel {
       this.pickerBox,
       h('label', { class: 'tf-picker-label' }, 'Rate your proxy as: ', picker),
       muted(me ? `Next to each message of your proxy: ${RATING_WORDING}` : 'Choose who you are to rate your own proxy’s messages and answer three questions about this run.'),
+      ...this.fidelity(ctx, me),
       this.status,
       ...(fb?.problems ?? []).map((p) => h('p', { class: 'tf-error-text' }, p)),
     );
     this.decorate(ctx, discussion, me, fb);
     this.renderSurvey(ctx, me, fb);
+  }
+
+  /** The chosen designer's proxy fidelity: the host sends a row only once that designer's blind re-ranking is saved. */
+  private fidelity(ctx: ViewContext, me: string | undefined): HTMLElement[] {
+    const e = ctx.state.evaluation;
+    const row = me && e?.runId === ctx.state.run?.id ? e?.fidelity?.[me] : undefined;
+    return row ? [muted(ownFidelitySentence(row))] : [];
   }
 
   /** Adds the 1–5 controls to the chosen designer's own proxy messages (and removes stale ones). */

@@ -1,0 +1,60 @@
+/**
+ * The forecasts "Make Blind Re-rank Set" makes once the set exists (core/forecast makeForecasts, as `teamfusion rerank`
+ * does): on the runs' chat (textChatFor: the workspace-trust and key guard, then the VS Code language model or the
+ * OpenAI-compatible endpoint), with a cancellable progress notification and the cost question as a modal. Returns one
+ * sentence for the user — never a forecast's answer, which stays sealed until the re-rank is saved.
+ */
+import * as vscode from 'vscode';
+import { forecastDone, makeForecasts } from '../../core/forecast/forecast';
+import { OpenAIChatBackend } from '../../core/llm/openaiBackend';
+import { CancelledError, errorMessage } from '../../core/kernel/errors';
+import { textChatFor } from '../analysis/textChat';
+import { confirmInModal } from '../costModal';
+import { redactSecrets } from '../run/redact';
+import { resolveRunSettings } from '../run/runSettings';
+import type { Services } from '../services';
+
+const NONE = 'No forecasts were made';
+
+/** Makes the proxies' forecasts of run `runId`; the sentence that says what happened (the set stands either way). */
+export async function forecastInVsCode(services: Services, reviewRoot: string, runId: string): Promise<string> {
+  const log = services.log;
+  const redact = (line: string): string => redactSecrets(line, services.runs.apiKeys.knownSecrets());
+  const text = await textChatFor(services, 'Proxy forecasts', reviewRoot);
+  const chat = text?.onPlan?.chat ?? (text?.client ? new OpenAIChatBackend(text.client()) : undefined);
+  if (!chat) return `${NONE} (no model is available); the set stands.`;
+  const prices = resolveRunSettings((k) => vscode.workspace.getConfiguration('teamfusion').inspect(k)).prices;
+  const controller = new AbortController();
+  try {
+    const done = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `TeamFusion: proxy forecasts for run ${runId}`, cancellable: true },
+      async (progress, token) => {
+        const sub = token.onCancellationRequested(() => controller.abort());
+        try {
+          return await makeForecasts({
+            reviewRoot,
+            runId,
+            chat,
+            ...(prices ? { prices } : {}),
+            confirm: confirmInModal(`Forecasting run ${runId}'s blind answers`, 'Make the forecasts'),
+            signal: controller.signal,
+            log: (line) => {
+              progress.report({ message: redact(line) });
+              log.info(redact(line));
+            },
+          });
+        } finally {
+          sub.dispose();
+        }
+      },
+    );
+    const sentence = forecastDone(done);
+    log.info(sentence);
+    return sentence;
+  } catch (e) {
+    const why = redact(errorMessage(e));
+    const sentence = e instanceof CancelledError || controller.signal.aborted ? `${NONE} (cancelled); the set stands.` : `${NONE} (${why.replace(/\.$/, '')}); the set stands.`;
+    log.warn(`Proxy forecasts: ${sentence}`);
+    return sentence;
+  }
+}
