@@ -11,7 +11,7 @@ import { conversationMessages, temperatureOf } from './discussion';
 import { discussionOf } from '../settings/discussionSettings';
 import { isAbort } from '../llm/errors';
 import { CancelledError, StepError, withChildSignal } from '../kernel/errors';
-import { leadDecisionMessage } from './prompts';
+import { leadDecisionMessage } from './remixPrompts';
 import type { Iteration } from '../record/record';
 
 /** Whether this round still needs the lead's decisions. */

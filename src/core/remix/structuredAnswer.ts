@@ -7,7 +7,7 @@
 import type * as z from 'zod';
 import type { ChatAnswer, ChatBackend, StructuredOutput } from '../llm/backend';
 import type { ChatMessage } from '../llm/messages';
-import { repairMessage } from '../discussion/prompts';
+import { repairMessage } from '../discussion/remixPrompts';
 import { isAbort } from '../llm/errors';
 import { CancelledError, withChildSignal } from '../kernel/errors';
 

@@ -7,18 +7,8 @@ import { strict as assert } from 'node:assert';
 import { formatDiagnostic, loadReview } from '../../../src/core/review';
 import type { DesignerComment, DesignerRanking } from '../../../src/core/review';
 import type { Iteration, Message } from '../../../src/core/record/record';
-import {
-  earlierPeopleMessage,
-  guestMessage,
-  hierarchyText,
-  leadDecisionMessage,
-  mentionRequest,
-  personaMessage,
-  pinnedMessage,
-  remixAgentMessage,
-  transcriptMessages,
-  type PromptCandidate,
-} from '../../../src/core/discussion/prompts';
+import { earlierPeopleMessage, guestMessage, hierarchyText, mentionRequest, personaMessage, pinnedMessage, transcriptMessages, type PromptCandidate } from '../../../src/core/discussion/prompts';
+import { leadDecisionMessage, remixAgentMessage } from '../../../src/core/discussion/remixPrompts';
 import { baselineMessages, briefPersonaMessage, briefRemixMessage } from '../../../src/core/run/briefPrompts';
 import { userMessage } from '../../../src/core/analysis/codingPrompt';
 import { cleanupFixtures, commentMd, makeBriefReview, makeReview, rankingYaml } from './fixtures';

@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { mapLabelsForEdit, personaMessage, taskText, promptLabel } from '../../../src/core/discussion/prompts';
+import { personaMessage, taskText, promptLabel } from '../../../src/core/discussion/prompts';
+import { mapLabelsForEdit } from '../../../src/core/discussion/remixPrompts';
 import { answerSchema, narrowTo, parseAnswer, remixJsonSchema } from '../../../src/core/remix/remixAgent';
 import { planNextIteration } from '../../../src/core/run/runner';
 import { createRunId, RUN_ID_PATTERN } from '../../../src/core/record/paths';

@@ -11,7 +11,7 @@ import { instanceFromSchema, MockOpenAI } from '../../support/openaiMock';
 import { loadReview } from '../../../src/core/review/loadReview';
 import { checkReferencesReadme, checkReferencesYaml } from '../../../src/core/review/references';
 import { referencesForEdit, maxEditImages } from '../../../src/core/remix/imageEdit';
-import { mapLabelsForEdit } from '../../../src/core/discussion/prompts';
+import { mapLabelsForEdit } from '../../../src/core/discussion/remixPrompts';
 import { remixJsonSchema } from '../../../src/core/remix/remixAgent';
 import { makeImage, makeReview, makeTempDir } from './fixtures';
 import { TEST_KEY, startCli } from './helpers';
