@@ -46,6 +46,7 @@ export const PanelRunEventSchema = z.discriminatedUnion('type', [
     runId: z.string(),
     level: z.enum(['info', 'warning', 'error']),
     message: z.string(),
+    logged: z.literal(true).optional(),
   }),
   z.object({ type: z.literal('run-finished'), runId: z.string(), status: RunStatusSchema, error: z.string().optional() }),
   z.object({ type: z.literal('waiting'), runId: z.string(), waitingFor: WaitingForSchema, speakerName: z.string() }),

@@ -86,7 +86,7 @@ export class RunPrinter {
         line(`Remix ${e.remixId} saved: ${e.file}`);
         break;
       case 'notice':
-        writeLine(process.stderr, `${e.level}: ${e.message}`);
+        if (!e.logged) writeLine(process.stderr, `${e.level}: ${e.message}`);
         break;
       default:
         break;

@@ -12,6 +12,7 @@ import { type StepContext } from '../step/context';
 import { CancelledError, StepError, withChildSignal } from '../kernel/errors';
 import { TIMEOUT_ADVICE, isAbort } from '../llm/errors';
 import type { Usage } from '../record/record';
+import { warn } from '../step/warn';
 
 /** The temperature field of a chat request (every chat request of a run made with this setting carries it). */
 export function temperatureOf(ctx: Pick<StepContext, 'settings'>): { temperature?: number } {
@@ -50,8 +51,7 @@ export async function streamTurn(ctx: StepContext, who: TurnWho, messages: reado
   for (let attempt = 0; attempt <= STREAM_RETRIES; attempt++) {
     if (attempt > 0) {
       const line = `${label}: ${lastProblem} Asking again (${attempt} of ${STREAM_RETRIES}).`;
-      ctx.log(`warning: ${line}`);
-      ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'warning', message: line });
+      warn(ctx, line);
     }
     let text = '';
     let finishReason: string | undefined;
@@ -93,8 +93,7 @@ export async function streamTurn(ctx: StepContext, who: TurnWho, messages: reado
     }
     if (finishReason === 'length') {
       const line = `${label}: the answer was cut off by the model's length limit (finish_reason "length"); it is kept as it is and marked cut.`;
-      ctx.log(`warning: ${line}`);
-      ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'warning', message: line });
+      warn(ctx, line);
       return { text: text.trim(), usage, ...(model ? { model } : {}), cut: true };
     }
     return { text: text.trim(), usage, ...(model ? { model } : {}) };

@@ -12,6 +12,7 @@ import type { StepContext } from '../step/context';
 import { askStructured } from '../remix/remixAgent';
 import { StepError } from '../kernel/errors';
 import { coverageProblem, coverageProblemCount, markVerified, reportedNothing, unreportedMembers, unverifiedEntries } from '../coverage/verify';
+import { warn } from '../step/warn';
 
 /** What the check needs of a parsed brief answer. */
 export interface WithCoverage {
@@ -59,8 +60,7 @@ export async function askWithCheckedCoverage<T extends WithCoverage>(ctx: StepCo
   const problem = coverageProblem(first.report.coverage, q.memberIds);
   if (problem) {
     const line = `The remix agent's coverage in round ${q.iteration} cannot be verified (${problem}); asking it once to repair.`;
-    ctx.log(`warning: ${line}`);
-    ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'warning', message: line });
+    warn(ctx, line);
     try {
       const repaired = verifiedCopy(
         await askStructured(ctx, {
@@ -91,7 +91,6 @@ function sayWhatIsStillWrong(ctx: StepContext, q: CoverageQuestion<WithCoverage>
     lines.push(`Round ${q.iteration}: ${bad.length} coverage quote${bad.length === 1 ? ' is' : 's are'} not in the revised brief (${who}); kept as verified: false.`);
   }
   for (const line of lines) {
-    ctx.log(`warning: ${line}`);
-    ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'warning', message: line });
+    warn(ctx, line);
   }
 }

@@ -39,6 +39,7 @@ import { parseJsonAnswer } from '../remix/structuredAnswer';
 import { reportedNothing } from '../coverage/verify';
 import { briefForkPending, forkBriefRound } from '../fork/briefFork';
 import type { ChatMessage } from '../llm/messages';
+import { warn } from '../step/warn';
 
 export const BASELINE_FILE = 'baseline.md';
 
@@ -217,8 +218,7 @@ async function reviseBrief(
     const who = [...new Set(answer.dropped)].map((d) => JSON.stringify(d)).join(', ');
     const n = answer.dropped.length;
     const line = `The remix agent reported coverage for ${who}, not on the team; ${n === 1 ? 'that entry was' : `those ${n} entries were`} dropped.`;
-    ctx.log(`warning: ${line}`);
-    ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'warning', message: line });
+    warn(ctx, line);
   }
   // The file first, then the record: a crash in between asks the remix agent again, never leaves a record without its file.
   const file = briefFileInRun(it.index);
@@ -245,8 +245,7 @@ export async function runBaseline(ctx: StepContext, review: Review, prices: Pric
   const cut = answer.finishReason === 'length';
   if (cut) {
     const line = "The direct baseline was cut off by the model's length limit (finish_reason \"length\"); baseline.md keeps what came and run.json marks it cut.";
-    ctx.log(`warning: ${line}`);
-    ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'warning', message: line });
+    warn(ctx, line);
   }
   const written = await writeInertMarkdown(ctx.reviewRoot, reviewRelative(ctx.record.id, BASELINE_FILE), `${text}\n`, { cap: FILE_KINDS.revisedBrief.maxBytes, log: capLog(ctx) });
   const promptId = `p${ctx.record.prompts.length + 1}`;
@@ -270,8 +269,7 @@ export async function runBaseline(ctx: StepContext, review: Review, prices: Pric
 /** A cut of a model's text, said in the run's log and as a notice. */
 function capLog(ctx: StepContext): (line: string) => void {
   return (line) => {
-    ctx.log(`warning: ${line}`);
-    ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'warning', message: line });
+    warn(ctx, line);
   };
 }
 

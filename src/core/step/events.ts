@@ -22,7 +22,8 @@ export type RunEvent =
   | { type: 'image-edit-started'; runId: string; iteration: number; from: string[]; remixId?: string }
   | { type: 'remix-created'; runId: string; iteration: number; remixId: string; file: string }
   /** Something the user should read: a retry, a repair, a warning. */
-  | { type: 'notice'; runId: string; level: 'info' | 'warning' | 'error'; message: string }
+  /** `logged`: the same words already went to the log (printers that show the log skip it; the panel shows it). */
+  | { type: 'notice'; runId: string; level: 'info' | 'warning' | 'error'; message: string; logged?: true }
   /** The record after it was written to disk. */
   | { type: 'record-saved'; runId: string; record: RunRecord }
   | { type: 'run-finished'; runId: string; status: RunStatus; error?: string };

@@ -56,7 +56,8 @@ export function eventLogLine(e: RunEvent): string | undefined {
 /** The log level an event deserves. */
 export function eventLogLevel(e: RunEvent): 'info' | 'warn' | 'error' | 'trace' {
   if (e.type === 'turn-delta' || e.type === 'record-saved') return 'trace';
-  if (e.type === 'notice') return e.level === 'info' ? 'info' : e.level === 'warning' ? 'warn' : 'error';
+  // A notice whose words the log already has (the run's own log line) is kept at trace, not said twice.
+  if (e.type === 'notice') return e.logged ? 'trace' : e.level === 'info' ? 'info' : e.level === 'warning' ? 'warn' : 'error';
   if (e.type === 'run-finished' && e.status === 'failed') return 'error';
   return 'info';
 }

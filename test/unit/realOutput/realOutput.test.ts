@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { briefFallback } from '../../support/openaiMock';
 import { startRun, type RunnerOptions } from '../../../src/core/run/session';
 import { makeBriefRunReview, makeReview } from '../run/fixtures';
-import { clientFor, collect, mockSuite } from '../run/helpers';
+import { clientFor, collect, mockSuite, startCli } from '../run/helpers';
 
 /** 2 designers (Ana, Ben) × 1 turn, 2 rounds, one after the other in file order: the first chat request is Ana's turn 1. */
 const small = { turnsPerAgent: 1, iterations: 2, mode: 'together', order: 'fixed' } as const;
@@ -43,6 +43,15 @@ describe('real output handled honestly: cut answers marked and said, timeouts na
     const r = await startRun(opts(root));
     assert.equal(r.status, 'completed', r.error);
     assert.ok(log.some((l) => l === "warning: Ana's proxy (round 1, turn 1): The model sent an empty message. Asking again (1 of 2)."), log.join('\n'));
+  });
+
+  it('on the command line the warning is one line, not the log line and the notice both', async () => {
+    const root = await makeReview({ options: 4, designers: 2 });
+    suite.mock.enqueue('chat', { kind: 'chat', content: '' });
+    const r = await startCli(['run', root, '--iterations', '1', '--turns', '1', '--mode', 'together', '--order', 'fixed'], suite.env).done;
+    assert.equal(r.code, 0, r.stderr);
+    const said = r.stderr.split('\n').filter((l) => l.includes("Ana's proxy (round 1, turn 1): The model sent an empty message."));
+    assert.deepEqual(said, ["warning: Ana's proxy (round 1, turn 1): The model sent an empty message. Asking again (1 of 2)."]);
   });
 
   it('a timeout names the turn and the setting that raises it (VS Code and environment variable), for local models', async () => {
