@@ -14,6 +14,7 @@ const md = escapeMarkdown;
 import { reviewRelative, RUNS_DIR } from '../record/paths';
 import { pinnedLines } from '../people/pins';
 import { stanceSentence, stanceTable } from '../analysis/stance';
+import { decidedBy, marginText } from '../discussion/decisionWords';
 
 export interface Person {
   id: string;
@@ -180,9 +181,15 @@ function iterationSection(record: RunRecord, it: Iteration, people: readonly Per
     out.push('');
   }
   if (it.decisions?.length) {
-    out.push('Decided by the lead:', '');
+    // Who settled each point in words: the lead's proxy, the lead in person, or the team's vote with its count.
+    const byTeam = it.decisions.filter((d) => decidedBy(d) === 'the team');
+    out.push(byTeam.length === 0 ? 'Decided by the lead:' : byTeam.length === it.decisions.length ? 'Decided by the team:' : 'Decided:', '');
     for (const d of it.decisions) {
-      const who = `${names(people, [d.by])}${d.via === 'proxy' ? "'s proxy" : ''}`;
+      const by = decidedBy(d);
+      const who =
+        by === 'the team'
+          ? `the team's vote${d.counts ? `, ${md(marginText(d).slice(d.decision.length + 2))}` : ''}`
+          : `${names(people, [d.by])}${d.via === 'proxy' ? "'s proxy" : by === 'the lead in person' ? ' in person' : ''}`;
       out.push(`- ${md(d.question)} → **${md(d.decision)}** (${who}${d.reason ? `: ${md(d.reason)}` : ''})`);
     }
     out.push('');

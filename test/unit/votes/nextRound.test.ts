@@ -5,6 +5,8 @@
  * run again. Real engine against the spec-checking scripted server; the server's recorded request bodies are read.
  */
 import { strict as assert } from 'node:assert';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
 import { MockOpenAI } from '../../support/openaiMock';
 import { readRunRecord, writeRunRecord } from '../../../src/core/record/store';
 import { refineRun } from '../../../src/core/run/session';
@@ -68,6 +70,7 @@ describe('votes: the decided side goes into the next round', function () {
       question: QUESTION, decision: 'cool palette', by: 'd1', via: 'human', at: undefined, voters: ['d1', 'd2', 'd3'], counts: { 'warm palette': 2, 'cool palette': 1 },
     });
     assert.match(closed.note, /^Decided: cool palette \(the lead's decision in person; votes: warm palette 2, cool palette 1\)/);
+    assert.match(await fs.readFile(path.join(root, 'runs', runId, 'result.md'), 'utf8'), /→ \*\*cool palette\*\* \(\S+ in person\)/, 'result.md: the lead in person');
     const { chats, edits } = await refine(root, runId);
     assert.equal(chats.filter((c) => !c.includes(LEAD_SAYS)).length, 0, 'every chat request carries the lead\'s decision');
     assert.ok(chats.every((c) => !c.includes('Decided by the team')), 'it is not called the team\'s');

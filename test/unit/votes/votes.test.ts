@@ -41,6 +41,8 @@ describe('votes on a fork: files, tally and the team decision', function () {
     const record = await readRunRecord(root, runId);
     assert.equal(record.status, 'completed', 'the run stays completed; round 1 is not run again');
     assert.equal(record.iterations[0]!.decisions?.length, 1);
+    const result = await fs.readFile(path.join(root, 'runs', runId, 'result.md'), 'utf8');
+    assert.ok(result.includes("Decided by the team:\n\n- Warm or cool palette? → **warm palette** (the team's vote, 2 to 1)"), 'result.md says the team decided, not the lead');
     // A later vote changes nothing already decided.
     const again = await castVote({ reviewRoot: root, runId, as: 'd3', decisionPoint: 1, choice: 'r1a' });
     assert.equal(again.decision, undefined);

@@ -8,6 +8,8 @@
  * The CLI and the panel both vote through `castVote`.
  */
 import { loadReview } from '../../review/loadReview';
+import { rewriteDeliverables } from '../../run/rewriteDeliverables';
+import { errorMessage } from '../../kernel/errors';
 import { readRunRecord, writeRunRecord } from '../../record/store';
 import { acquireRunLock, RunDrivenError } from '../../record/lock';
 import { recordFile } from '../../record/paths';
@@ -106,8 +108,13 @@ export async function castVote(q: VoteRequest): Promise<VoteOutcome> {
     }
     fresh.updatedAt = new Date().toISOString();
     await writeRunRecord(q.reviewRoot, fresh, { validate: true });
+    // The run's result says who settled it; a run that ended before the vote has its result.md and transcript.md rewritten.
+    const rewritten = await rewriteDeliverables(loaded.review, fresh).then(
+      () => undefined,
+      (e: unknown) => ` (result.md was not rewritten: ${errorMessage(e)})`,
+    );
     const how = close?.inPerson !== undefined ? `the lead's decision in person; votes: ${countsText(t.counts)}` : countsText(t.counts);
-    return { ...mine, recordFile: recordFile(record.id), tally: t, decision: made, note: `Decided: ${made.decision} (${how}); the next refinement carries it.` };
+    return { ...mine, recordFile: recordFile(record.id), tally: t, decision: made, note: `Decided: ${made.decision} (${how}); the next refinement carries it.${rewritten ?? ''}` };
   } finally {
     await lock.release();
   }
