@@ -60,7 +60,7 @@ describe('coverage you can verify: quotes checked against the revised brief, one
     const root = await makeBriefRunReview(2);
     const { events, onEvent } = collect();
     const log: string[] = [];
-    const record = await startRun({ reviewRoot: root, client: clientFor(suite.mock), onEvent, log: (l) => log.push(l), cacheDir: suite.cacheDir, settings: { orderSeed: 0, iterations: 1, turnsPerAgent: 1 } });
+    const record = await startRun({ reviewRoot: root, client: clientFor(suite.mock), onEvent, log: (l) => log.push(l), cacheDir: suite.cacheDir, settings: { orderSeed: 0, iterations: 1, turnsPerAgent: 1, forks: 'off' } });
     assert.equal(record.status, 'completed', record.error);
 
     const asked = briefRequests(suite.mock);
@@ -89,7 +89,7 @@ describe('coverage you can verify: quotes checked against the revised brief, one
     };
     suite.mock.setFallback(scriptedBrief([badQuote, badQuote]));
     const root = await makeBriefRunReview(2);
-    const kept = await startRun({ reviewRoot: root, client: clientFor(suite.mock), cacheDir: suite.cacheDir, settings: { orderSeed: 0, iterations: 1, turnsPerAgent: 1 } });
+    const kept = await startRun({ reviewRoot: root, client: clientFor(suite.mock), cacheDir: suite.cacheDir, settings: { orderSeed: 0, iterations: 1, turnsPerAgent: 1, forks: 'off' } });
     assert.equal(kept.status, 'completed', kept.error);
     assert.equal(briefRequests(suite.mock).length, 2);
     assert.match(requestTexts(briefRequests(suite.mock)[1]!.body).at(-1)!, /m1: "m1's point on tone" \(quote "Tone: loud and proud"\)/);
@@ -102,7 +102,7 @@ describe('coverage you can verify: quotes checked against the revised brief, one
     suite.mock.reset();
     suite.mock.setFallback(scriptedBrief([badQuote, (req) => briefRemixValue(req)]));
     const root2 = await makeBriefRunReview(2);
-    const fixed = await startRun({ reviewRoot: root2, client: clientFor(suite.mock), cacheDir: suite.cacheDir, settings: { orderSeed: 0, iterations: 1, turnsPerAgent: 1 } });
+    const fixed = await startRun({ reviewRoot: root2, client: clientFor(suite.mock), cacheDir: suite.cacheDir, settings: { orderSeed: 0, iterations: 1, turnsPerAgent: 1, forks: 'off' } });
     assert.equal(briefRequests(suite.mock).length, 2);
     assert.ok(fixed.iterations[0]!.brief!.coverage.every((c) => c.verified === true));
   });
@@ -110,7 +110,7 @@ describe('coverage you can verify: quotes checked against the revised brief, one
   it('verified quotes and every member reported: no repair is asked', async () => {
     suite.mock.setFallback(briefFallback({ leftOut: ['m2'] }));
     const root = await makeBriefRunReview(2);
-    const record = await startRun({ reviewRoot: root, client: clientFor(suite.mock), cacheDir: suite.cacheDir, settings: { orderSeed: 0, iterations: 1, turnsPerAgent: 1 } });
+    const record = await startRun({ reviewRoot: root, client: clientFor(suite.mock), cacheDir: suite.cacheDir, settings: { orderSeed: 0, iterations: 1, turnsPerAgent: 1, forks: 'off' } });
     assert.equal(briefRequests(suite.mock).length, 1);
     assert.deepEqual(record.iterations[0]!.brief!.coverage.find((c) => c.designer === 'm2'), { designer: 'm2', point: "m2's point on the audience", status: 'left-out' });
   });

@@ -54,7 +54,7 @@ describe('run settings precedence', () => {
     assert.deepEqual({ ...defaults, orderSeed: 0 }, {
       chatModel: 'gpt-4o', imageModel: 'gpt-image-1', turnsPerAgent: 2, iterations: 3, imageMaxSide: 1024,
       mode: 'separate-then-together', order: 'rotate', orderSeed: 0, leadSpeaksLast: true, maxConcurrency: 4, hierarchy: 'flat',
-      personaRole: 'system', temperature: 1, imageSize: 'auto', imageQuality: 'medium',
+      personaRole: 'system', temperature: 1, imageSize: 'auto', imageQuality: 'medium', forks: 'auto',
     });
     assert.equal(resolveRunSettings({ orderSeed: 42 }, { orderSeed: 7 }, {}).orderSeed, 42);
     assert.equal(resolveRunSettings(undefined, { orderSeed: 7, mode: 'separate', prompts: { goal: 'G.' } }, {}).orderSeed, 7);
