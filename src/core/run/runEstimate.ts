@@ -45,12 +45,15 @@ export function estimateRun(review: Review, kind: RunTaskKind, settings: RunSett
   const turnsPerRound = members * settings.turnsPerAgent + guests;
   let requests: number;
   let edits = 0;
+  // A round that forks (forks auto or ask) makes one remix per side in place of its others: 2 to 4, each side held by a member.
+  const forking = (settings.forks ?? 'off') !== 'off';
   if (kind === 'brief') {
-    // Each round: every member's turns, then one revision; then one direct baseline.
-    requests = rounds * (turnsPerRound + 1) + 1;
+    // Each round: every member's turns, then one revision (and, when it forks, one request for the passage each way); then one direct baseline.
+    requests = rounds * (turnsPerRound + 1 + (forking ? 1 : 0)) + 1;
   } else {
     // Each round: the turns and the remix agent (its consensus or final pick); each round but the last: its image edits.
-    edits = Math.max(0, rounds - 1) * (settings.remixesPerIteration ?? 1);
+    const remixes = settings.remixesPerIteration ?? 1;
+    edits = Math.max(0, rounds - 1) * (forking ? Math.max(remixes, Math.min(4, members)) : remixes);
     requests = rounds * (turnsPerRound + 1) + edits;
   }
   const images = kind === 'design' ? review.options.length + (review.references?.length ?? 0) : 0;
