@@ -7,7 +7,7 @@
 import { openaiSdk } from '../llm/sdk';
 import { ModelRequestError } from '../llm/backend';
 import type { ChatMessage } from '../llm/messages';
-import { addUsage } from '../kernel/usage';
+import { addUsage, zeroUsage } from '../kernel/usage';
 import { type StepContext } from '../step/context';
 import { CancelledError, StepError, withChildSignal } from '../kernel/errors';
 import { TIMEOUT_ADVICE, isAbort } from '../llm/errors';
@@ -45,7 +45,7 @@ export interface StreamedTurn {
 
 /** One streamed chat call; retried when the stream breaks off or comes back empty. */
 export async function streamTurn(ctx: StepContext, who: TurnWho, messages: readonly ChatMessage[], onDelta: (text: string) => void): Promise<StreamedTurn> {
-  const usage: Usage = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, images: 0 };
+  const usage = zeroUsage();
   const label = turnLabel(who);
   let lastProblem = '';
   for (let attempt = 0; attempt <= STREAM_RETRIES; attempt++) {
