@@ -11,9 +11,8 @@ import type { PriceTable } from '../core/llm/pricing';
 import { ReviewFileError } from '../core/files/reviewFiles';
 import { fileErrorDiagnostic } from '../core/files/fileKinds';
 import { formatDiagnostic } from '../core/diagnostics/diagnostics';
-import { describeError } from '../core/llm/errors';
+import { describeError, isModelSdkError } from '../core/llm/errors';
 import { CancelledError, errorMessage } from '../core/kernel/errors';
-import { openaiSdk } from '../core/llm/sdk';
 import { writeLine } from './output';
 import { envNumber, readPriceTable } from './environment';
 
@@ -83,7 +82,7 @@ export function exitForRefusal(err: unknown, r: Refusal): number {
     writeLine(process.stderr, /:\d+:\d+: error: /.test(err.message) ? err.message : formatDiagnostic(fileErrorDiagnostic(err)));
     return 1;
   }
-  if (err instanceof openaiSdk().OpenAIError) {
+  if (isModelSdkError(err)) {
     writeLine(process.stderr, `teamfusion ${r.command}: ${describeError(err, r.request).replace(/ Resume the run (to try again|later)\.$/, ` Nothing was written; ${r.again}.`)}`);
     return 1;
   }

@@ -9,7 +9,6 @@
  *      MAX_ATTEMPTS times in all; what is still without a valid code is listed in `uncoded`.
  * analysis.json is saved after every request, so a cancel or a failure loses nothing coded.
  */
-import { openaiSdk } from '../llm/sdk';
 import type { ChatBackend, StructuredOutput } from '../llm/backend';
 import type { ChatMessage } from '../llm/messages';
 import { OpenAIChatBackend, chatUsage } from '../llm/openaiBackend';
@@ -17,7 +16,7 @@ import type OpenAI from 'openai';
 import { estimateCost, mergePrices, type PriceTable } from '../llm/pricing';
 import { CONFIRM_ABOVE_REQUESTS, CostNotConfirmedError, askBeforeSending, costWords, type ConfirmCost, type WorkCost } from '../llm/costQuestion';
 import { addUsage, zeroUsage } from '../kernel/usage';
-import { isAbort } from '../llm/errors';
+import { isAbort, isNotFoundAnswer } from '../llm/errors';
 import { allMessages, type RunRecord, type Usage } from '../record/record';
 import { readRunRecord } from '../record/store';
 import { checkWritable } from '../files/reviewWrites';
@@ -273,7 +272,7 @@ export async function codeDiscussion(o: CodeDiscussionOptions): Promise<CodeDisc
     try {
       b = await waitBatch(p);
     } catch (err) {
-      if (!(err instanceof openaiSdk().NotFoundError)) throw err;
+      if (!isNotFoundAnswer(err)) throw err;
       // The endpoint does not know the saved batch (another server, or it was deleted): forget it; its messages are sent again.
       pending = undefined;
       batchProblem = `The endpoint does not know the batch ${p.id} (404); its messages are not coded. Run code-discussion again to send them again.`;

@@ -17,6 +17,7 @@ import { checkWritable } from '../files/reviewWrites';
 import { CRITERIA_FILE, CRITERIA_MARKDOWN, CriteriaError, contentHash, type CriteriaFile } from './model';
 import { criteriaMessages, criteriaStructured, parseCriteriaAnswer } from './prompt';
 import { changedSources, nothingWorthReading, readCriteriaSources, type CriteriaSources } from './sources';
+import { addUsage, zeroUsage } from '../kernel/usage';
 
 /** Repairs after the first answer (bounded, like every structured answer). */
 export const CRITERIA_REPAIRS = 2;
@@ -89,7 +90,7 @@ export async function findCriteria(o: FindCriteriaOptions): Promise<FindCriteria
     throw new CriteriaError(`The members' words come to ${size.toLocaleString('en-US')} characters, more than one request may carry (${MAX_CRITERIA_REQUEST_CHARS.toLocaleString('en-US')}); nothing was sent.`);
   }
   const chat = typeof o.chat === 'function' ? o.chat() : o.chat;
-  const usage = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, images: 0 };
+  const usage = zeroUsage();
   let requests = 0;
   const answer = await askForStructuredAnswer({
     chat,
@@ -101,9 +102,7 @@ export async function findCriteria(o: FindCriteriaOptions): Promise<FindCriteria
     extraAttempts: CRITERIA_REPAIRS,
     onAttempt: (a) => {
       requests++;
-      usage.inputTokens += a.answer.usage?.inputTokens ?? 0;
-      usage.cachedInputTokens += a.answer.usage?.cachedInputTokens ?? 0;
-      usage.outputTokens += a.answer.usage?.outputTokens ?? 0;
+      addUsage(usage, a.answer.usage);
     },
     onRepair: (problem, attempt, of) => o.log?.(`The criteria answer was not usable (${problem}); asking for a repair (${attempt} of ${of}).`),
     giveUp: (problem, attempts) => new CriteriaError(`No usable criteria after ${attempts} answers (last problem: ${problem}); nothing was written.`),

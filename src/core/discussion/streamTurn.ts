@@ -4,13 +4,12 @@
  * and the turn; an answer cut by the engine's length limit (`finish_reason: "length"`) is kept as it is, marked `cut`, and
  * said in the log and on the run's notices with the same names — never kept silently.
  */
-import { openaiSdk } from '../llm/sdk';
 import { ModelRequestError } from '../llm/backend';
 import type { ChatMessage } from '../llm/messages';
-import { addUsage } from '../kernel/usage';
+import { addUsage, zeroUsage } from '../kernel/usage';
 import { type StepContext } from '../step/context';
 import { CancelledError, StepError, withChildSignal } from '../kernel/errors';
-import { TIMEOUT_ADVICE, isAbort } from '../llm/errors';
+import { TIMEOUT_ADVICE, isAbort, isApiOrConnectionError, isRequestTimeout } from '../llm/errors';
 import type { Usage } from '../record/record';
 import { warn } from '../step/warn';
 
@@ -45,7 +44,7 @@ export interface StreamedTurn {
 
 /** One streamed chat call; retried when the stream breaks off or comes back empty. */
 export async function streamTurn(ctx: StepContext, who: TurnWho, messages: readonly ChatMessage[], onDelta: (text: string) => void): Promise<StreamedTurn> {
-  const usage: Usage = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, images: 0 };
+  const usage = zeroUsage();
   const label = turnLabel(who);
   let lastProblem = '';
   for (let attempt = 0; attempt <= STREAM_RETRIES; attempt++) {
@@ -77,7 +76,7 @@ export async function streamTurn(ctx: StepContext, who: TurnWho, messages: reado
       if (!isBrokenStream(err, text)) {
         // Errors before any byte arrived were already retried by the SDK (429, 5xx, timeouts): give up now. A timeout
         // names the turn and the setting that raises it.
-        if (err instanceof openaiSdk().APIConnectionTimeoutError) throw new StepError(`${label}: the request timed out, also after retries. ${TIMEOUT_ADVICE}`);
+        if (isRequestTimeout(err)) throw new StepError(`${label}: the request timed out, also after retries. ${TIMEOUT_ADVICE}`);
         throw err;
       }
       lastProblem = "The model's answer broke off.";
@@ -106,7 +105,6 @@ function isBrokenStream(err: unknown, textSoFar: string): boolean {
   if (textSoFar.length > 0) return true;
   // Connection failures and timeouts were already retried by the SDK; HTTP errors carry a status. Neither is a broken stream.
   if (err instanceof ModelRequestError) return false;
-  const OpenAI = openaiSdk();
-  if (err instanceof OpenAI.APIConnectionError || err instanceof OpenAI.APIError) return false;
+  if (isApiOrConnectionError(err)) return false;
   return err instanceof Error && !/timed out|timeout/i.test(err.message);
 }

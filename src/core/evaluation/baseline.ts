@@ -4,14 +4,13 @@
  * `decidedAt`, ISO times) and its designers answer the same survey in `survey/<designer-id>.yaml` at its root (contract §6).
  * Everything is read and written through the review-files room; diagnostics are `file:line:col`.
  */
-import { isMap, isScalar, LineCounter, parseDocumentUnique, stringify } from '../kernel/yaml';
+import { isMap, isScalar, parseYamlDocument, stringify } from '../kernel/yaml';
 import type { Node, Pair, YAMLMap } from 'yaml';
 import { capKindDiagnostics, fileErrorDiagnostic, readKindText } from '../files/fileKinds';
 import { ReviewFileError, statInReview } from '../files/reviewFiles';
 import { writeKindFile } from '../files/writeCaps';
 import { error, sortDiagnostics, warning } from '../diagnostics/diagnostics';
 import type { Diagnostic } from '../diagnostics/diagnostics';
-import { yamlProblem } from '../rankings/rankingText';
 import { closestId } from '../rankings/suggest';
 import { tQuantile975 } from '../stats/convergence';
 import { loadSurveyFolder, SURVEY_QUESTIONS, type SurveyAnswer } from './feedback';
@@ -59,18 +58,15 @@ function shown(v: unknown): string {
 /** Validates the text of decision.yaml against the review's option ids. */
 export function checkDecisionText(text: string, optionIds: readonly string[], file = DECISION_FILE): { decision?: Decision; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
-  const lineCounter = new LineCounter();
-  const doc = parseDocumentUnique(text, { lineCounter, prettyErrors: false });
+  const { doc, at, firstError } = parseYamlDocument(text);
   const pos = (n: unknown): [number, number] => {
     const range = (n as Node | null)?.range;
     if (!range) return [1, 1];
-    const p = lineCounter.linePos(range[0]);
-    return [p.line, p.col];
+    const p = at(range[0]);
+    return [p.line, p.column];
   };
-  const first = doc.errors[0];
-  if (first) {
-    const p = lineCounter.linePos(first.pos[0]);
-    return { diagnostics: [error(file, `This is not valid YAML: ${yamlProblem(first.code, first.message.split(/ at line \d+/)[0]!)}`, p.line, p.col)] };
+  if (firstError) {
+    return { diagnostics: [error(file, `This is not valid YAML: ${firstError.problem}`, firstError.line, firstError.column)] };
   }
   if (!isMap(doc.contents)) return { diagnostics: [error(file, 'decision.yaml must be a group of fields: pick:, startedAt:, decidedAt:.', 1, 1)] };
   const map = doc.contents as YAMLMap;

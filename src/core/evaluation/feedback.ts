@@ -10,7 +10,7 @@
  * each is matched to the team by its name with the one id rule (designerId.ts): a file named after nobody on the team, or
  * spelled otherwise than the designer's id (`ANA`, `ａｎａ` beside `ana`), is refused in words and not counted.
  */
-import { isMap, isScalar, isSeq, LineCounter, parseDocumentUnique, stringify } from '../kernel/yaml';
+import { isMap, isScalar, isSeq, parseYamlDocument, stringify } from '../kernel/yaml';
 import type { Node, Pair, YAMLMap } from 'yaml';
 import { capKindDiagnostics, fileErrorDiagnostic, readKindText, type FileKindName } from '../files/fileKinds';
 import { listInReview, ReviewFileError } from '../files/reviewFiles';
@@ -19,7 +19,6 @@ import { writeKindFile } from '../files/writeCaps';
 import { DESIGNER_ID_PATTERN, designerKey } from '../rankings/designerId';
 import { error, sortDiagnostics, warning } from '../diagnostics/diagnostics';
 import type { Diagnostic } from '../diagnostics/diagnostics';
-import { yamlProblem } from '../rankings/rankingText';
 import { allMessages, type RunRecord } from '../record/record';
 import { preferenceRel, ratingsRel, surveyRel } from '../rerank/paths';
 import { RATING_WORDING, SURVEY_QUESTIONS } from './feedbackWords';
@@ -61,20 +60,15 @@ export interface Pos {
 /** A parsed YAML map with positions, or diagnostics. */
 export function parseMap(text: string, file: string, what: string): { map?: YAMLMap; data?: Record<string, unknown>; posOf: (n: unknown) => Pos; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
-  const lineCounter = new LineCounter();
-  const doc = parseDocumentUnique(text, { lineCounter, prettyErrors: false });
+  const { doc, at, firstError } = parseYamlDocument(text);
   const posOf = (n: unknown): Pos => {
     const node = n as (Node & { range?: [number, number] }) | Pair | null | undefined;
     const target = node && 'key' in node && !('range' in node) ? (node.key as Node | null) : node;
     const range = target && 'range' in target ? (target.range as [number, number] | undefined) : undefined;
-    if (!range) return { line: 1, column: 1 };
-    const p = lineCounter.linePos(range[0]);
-    return { line: p.line, column: p.col };
+    return range ? at(range[0]) : { line: 1, column: 1 };
   };
-  const first = doc.errors[0];
-  if (first) {
-    const p = lineCounter.linePos(first.pos[0]);
-    diagnostics.push(error(file, `This is not valid YAML: ${yamlProblem(first.code, first.message.split(/ at line \d+/)[0]!)}`, p.line, p.col));
+  if (firstError) {
+    diagnostics.push(error(file, `This is not valid YAML: ${firstError.problem}`, firstError.line, firstError.column));
     return { posOf, diagnostics };
   }
   if (!isMap(doc.contents)) {

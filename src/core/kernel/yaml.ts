@@ -61,3 +61,54 @@ export function parseDocumentUnique(source: string, options: Yaml.ParseOptions &
   }
   return doc;
 }
+
+/** Plain-words explanations of the yaml parser's error codes (the first error only is reported: later ones cascade). */
+export function yamlProblem(code: string, message: string): string {
+  switch (code) {
+    case 'DUPLICATE_KEY':
+      return 'This field appears twice in the same block; keep only one.';
+    case 'TAB_AS_INDENT':
+      return 'YAML does not allow tabs for indentation; indent with spaces.';
+    case 'BAD_INDENT':
+      return 'The indentation is off here; line up the fields of one entry under each other, with spaces.';
+    case 'BLOCK_AS_IMPLICIT_KEY':
+    case 'MULTILINE_IMPLICIT_KEY':
+      return 'A value here contains ": " or runs onto the next line; put the whole text in quotes, or fix the indentation.';
+    case 'UNEXPECTED_TOKEN':
+      if (/at node end/.test(message)) {
+        return `More text follows a finished value. If a text starts with a quote, put the whole text in quotes, e.g. justification: 'The line "…" is nice'.`;
+      }
+      return 'Something unexpected is here; check the indentation and that each line is "field: value" or "- field: value".';
+    case 'MULTIPLE_DOCS':
+      return 'A ranking file holds one document; remove the extra "---" line and what follows it, or merge the two.';
+    case 'MISSING_CHAR':
+      return /quote/.test(message) ? 'A quote is not closed; end the text with the same quote it starts with.' : `${message}.`;
+    default:
+      return `${message}.`;
+  }
+}
+
+/** A document parsed through parseDocumentUnique, with 1-based positions; its first error (later ones cascade) in plain words. */
+export interface YamlDocument {
+  doc: Yaml.Document.Parsed;
+  /** The line and column of an offset into the source. */
+  at: (offset: number) => { line: number; column: number };
+  firstError?: { problem: string; line: number; column: number };
+}
+
+/**
+ * The one preamble of every YAML file a review holds: parse (no pretty errors, positions counted), and the first error
+ * as yamlProblem's sentence at its line:col. The caller says what the file is ("This is not valid YAML: …").
+ */
+export function parseYamlDocument(source: string, options: Yaml.ParseOptions & Yaml.DocumentOptions & Yaml.SchemaOptions = {}): YamlDocument {
+  const lineCounter = new (lib().LineCounter)();
+  const doc = parseDocumentUnique(source, { ...options, lineCounter, prettyErrors: false });
+  const at = (offset: number): { line: number; column: number } => {
+    const p = lineCounter.linePos(offset);
+    return { line: p.line, column: p.col };
+  };
+  const first = doc.errors[0];
+  if (!first) return { doc, at };
+  const problem = yamlProblem(first.code, first.message.split(/ at line \d+/)[0] ?? first.message);
+  return { doc, at, firstError: { problem, ...at(first.pos[0]) } };
+}

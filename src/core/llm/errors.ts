@@ -47,3 +47,18 @@ function tidy(s: string): string {
   return oneLine.length > 300 ? `${oneLine.slice(0, 300)}…` : oneLine;
 }
 
+
+/*
+ * The SDK's error classes are read only in this room: the rooms above ask these questions instead.
+ */
+/** Any error the OpenAI SDK raised for a request (status, connection, timeout, abort). */
+export const isModelSdkError = (err: unknown): boolean => err instanceof openaiSdk().OpenAIError;
+/** The request timed out, after the SDK's own retries. */
+export const isRequestTimeout = (err: unknown): boolean => err instanceof openaiSdk().APIConnectionTimeoutError;
+/** The endpoint answered 404 (for example, it has no such API). */
+export const isNotFoundAnswer = (err: unknown): boolean => err instanceof openaiSdk().NotFoundError;
+/** The endpoint answered with an error status, or could not be reached. */
+export function isApiOrConnectionError(err: unknown): boolean {
+  const OpenAI = openaiSdk();
+  return err instanceof OpenAI.APIConnectionError || err instanceof OpenAI.APIError;
+}

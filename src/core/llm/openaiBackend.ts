@@ -3,7 +3,7 @@
  * OpenAI through the SDK's own AzureOpenAI client (client.ts makes either).
  */
 import type OpenAI from 'openai';
-import { addUsage } from '../kernel/usage';
+import { addUsage, zeroUsage } from '../kernel/usage';
 import type { Usage } from '../kernel/usage';
 import type { ChatAnswer, ChatBackend, ChatRequest, ImageBackend, ImageEditAnswer, ImageEditRequest } from './backend';
 import { endpointHost } from './client';
@@ -35,7 +35,7 @@ export class OpenAIChatBackend implements ChatBackend {
       ...(req.temperature === undefined ? {} : { temperature: req.temperature }),
     };
     if (req.onDelta) {
-      const usage: Usage = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, images: 0 };
+      const usage = zeroUsage();
       let text = '';
       let finishReason: string | undefined;
       const stream = await this.client.chat.completions.create(

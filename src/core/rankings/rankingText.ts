@@ -3,8 +3,8 @@
  * node. YAML and JSON are both read with the `yaml` parser (JSON is YAML) so every node keeps its source range; JSON
  * is first checked by a strict JSON syntax checker so that YAML-only forms in a .json file are reported.
  */
-import { isMap, isScalar, isSeq, LineCounter, parseDocumentUnique } from '../kernel/yaml';
-import type { Document, Node, Pair, YAMLMap } from 'yaml';
+import { isMap, isScalar, isSeq, parseYamlDocument, type YamlDocument } from '../kernel/yaml';
+import type { Node, Pair, YAMLMap } from 'yaml';
 import type * as z from 'zod';
 import type { DesignerRanking, RankingEntry } from './ranking';
 import type { Diagnostic } from '../diagnostics/diagnostics';
@@ -49,31 +49,6 @@ function pairOf(map: YAMLMap, key: string): Pair | undefined {
   return map.items.find((p) => keyName(p) === key);
 }
 
-/** Plain-words explanations of the yaml parser's error codes (the first error only is reported: later ones cascade). */
-export function yamlProblem(code: string, message: string): string {
-  switch (code) {
-    case 'DUPLICATE_KEY':
-      return 'This field appears twice in the same block; keep only one.';
-    case 'TAB_AS_INDENT':
-      return 'YAML does not allow tabs for indentation; indent with spaces.';
-    case 'BAD_INDENT':
-      return 'The indentation is off here; line up the fields of one entry under each other, with spaces.';
-    case 'BLOCK_AS_IMPLICIT_KEY':
-    case 'MULTILINE_IMPLICIT_KEY':
-      return 'A value here contains ": " or runs onto the next line; put the whole text in quotes, or fix the indentation.';
-    case 'UNEXPECTED_TOKEN':
-      if (/at node end/.test(message)) {
-        return `More text follows a finished value. If a text starts with a quote, put the whole text in quotes, e.g. justification: 'The line "…" is nice'.`;
-      }
-      return 'Something unexpected is here; check the indentation and that each line is "field: value" or "- field: value".';
-    case 'MULTIPLE_DOCS':
-      return 'A ranking file holds one document; remove the extra "---" line and what follows it, or merge the two.';
-    case 'MISSING_CHAR':
-      return /quote/.test(message) ? 'A quote is not closed; end the text with the same quote it starts with.' : `${message}.`;
-    default:
-      return `${message}.`;
-  }
-}
 
 export interface RankingCheck {
   ranking?: DesignerRanking;
@@ -174,28 +149,22 @@ function checkRankingTextInner(
     }
   }
 
-  const lineCounter = new LineCounter();
-  let doc: Document.Parsed;
+  let parsed: YamlDocument;
   try {
-    doc = parseDocumentUnique(text, { lineCounter, prettyErrors: false, keepSourceTokens: false });
+    parsed = parseYamlDocument(text, { keepSourceTokens: false });
   } catch {
     bad(`The file could not be read as ${format === 'json' ? 'JSON' : 'YAML'}.`);
     return { diagnostics, stated };
   }
-  const posOfOffset = (offset: number): Pos => {
-    const p = lineCounter.linePos(offset);
-    return { line: p.line, column: p.col };
-  };
+  const { doc, at: posOfOffset, firstError } = parsed;
   const posOf = (node: Node | Pair | null | undefined, fallback?: Pos): Pos | undefined => {
     const n = node && 'range' in node ? node : node && 'key' in node ? (node.key as Node | null) : undefined;
     const range = n && 'range' in n ? n.range : undefined;
     return range ? posOfOffset(range[0]) : fallback;
   };
 
-  const firstError = doc.errors[0];
   if (firstError) {
-    const hint = yamlProblem(firstError.code, firstError.message.split(/ at line \d+/)[0] ?? firstError.message);
-    bad(`This is not valid ${format === 'json' ? 'JSON' : 'YAML'}: ${hint}`, posOfOffset(firstError.pos[0]));
+    bad(`This is not valid ${format === 'json' ? 'JSON' : 'YAML'}: ${firstError.problem}`, firstError);
     return { diagnostics, stated };
   }
 

@@ -4,8 +4,8 @@
  * through the file room (contained, regular file, LIMITS.comment); the front matter is checked field by field with the
  * ranking file's zod schemas, and its diagnostics carry line:col of the file (not of the front matter alone).
  */
-import { isMap, isScalar, LineCounter, parseDocumentUnique } from '../kernel/yaml';
-import type { Document, Node, Pair, YAMLMap } from 'yaml';
+import { isMap, isScalar, parseYamlDocument, type YamlDocument } from '../kernel/yaml';
+import type { Node, Pair, YAMLMap } from 'yaml';
 import { LIMITS, listInReview, ReviewFileError, statInReview } from '../files/reviewFiles';
 import { checkNesting } from '../files/nesting';
 import type { DesignerComment } from './model';
@@ -16,7 +16,6 @@ import { OnePersonOneFile } from './samePerson';
 import { designerField, roleField, weightField } from '../rankings/rankingFields';
 import { naturalCompare } from '../kernel/naturalOrder';
 import { readTextFile } from '../files/textFile';
-import { yamlProblem } from '../rankings/rankingText';
 import { closestId } from '../rankings/suggest';
 
 export const COMMENT_FIELDS = ['designer', 'role', 'weight'] as const;
@@ -90,27 +89,23 @@ export function checkCommentText(text: string, file: string): { comment?: Design
     bad(deep.message, shift(deep));
     return done();
   }
-  const lineCounter = new LineCounter();
-  let doc: Document.Parsed;
+  let parsed: YamlDocument;
   try {
-    doc = parseDocumentUnique(split.yaml, { lineCounter, prettyErrors: false });
+    parsed = parseYamlDocument(split.yaml);
   } catch {
     bad('The front matter could not be read as YAML.', { line: 2, column: 1 });
     return done();
   }
-  const posOfOffset = (offset: number): Pos => {
-    const p = lineCounter.linePos(offset);
-    return shift({ line: p.line, column: p.col });
-  };
+  const { doc, at, firstError } = parsed;
+  const posOfOffset = (offset: number): Pos => shift(at(offset));
   const posOf = (node: Node | Pair | null | undefined, fallback: Pos): Pos => {
     const n = node && 'range' in node ? node : node && 'key' in node ? (node.key as Node | null) : undefined;
     const range = n && 'range' in n ? n.range : undefined;
     return range ? posOfOffset(range[0]) : fallback;
   };
   const top: Pos = { line: 1, column: 1 };
-  const firstError = doc.errors[0];
   if (firstError) {
-    bad(`The front matter is not valid YAML: ${yamlProblem(firstError.code, firstError.message.split(/ at line \d+/)[0] ?? '')}`, posOfOffset(firstError.pos[0]));
+    bad(`The front matter is not valid YAML: ${firstError.problem}`, shift(firstError));
     return done();
   }
   const root = doc.contents;

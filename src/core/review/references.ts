@@ -6,11 +6,10 @@
  * of the file-kind table; problems are `file:line:col` diagnostics.
  */
 import type { Node, Pair, YAMLMap } from 'yaml';
-import { isMap, isScalar, LineCounter, parseDocumentUnique } from '../kernel/yaml';
+import { isMap, isScalar, parseYamlDocument } from '../kernel/yaml';
 import { fileErrorDiagnostic, readKindText } from '../files/fileKinds';
 import { ReviewFileError, statInReview } from '../files/reviewFiles';
 import { error, sortDiagnostics, warning } from '../diagnostics/diagnostics';
-import { yamlProblem } from '../rankings/rankingText';
 import { closestId } from '../rankings/suggest';
 import type { ReviewReference } from './model';
 import type { Diagnostic } from '../diagnostics/diagnostics';
@@ -108,18 +107,15 @@ function noteProblem(file: string, id: string, note: string, line: number, col: 
 export function checkReferencesYaml(text: string, ids: readonly string[], file = REFERENCES_YAML): { notes: Map<string, string>; diagnostics: Diagnostic[] } {
   const notes = new Map<string, string>();
   const diagnostics: Diagnostic[] = [];
-  const lineCounter = new LineCounter();
-  const doc = parseDocumentUnique(text, { lineCounter, prettyErrors: false });
+  const { doc, at, firstError } = parseYamlDocument(text);
   const pos = (n: unknown): [number, number] => {
     const range = (n as Node | null)?.range;
     if (!range) return [1, 1];
-    const p = lineCounter.linePos(range[0]);
-    return [p.line, p.col];
+    const p = at(range[0]);
+    return [p.line, p.column];
   };
-  const first = doc.errors[0];
-  if (first) {
-    const p = lineCounter.linePos(first.pos[0]);
-    return { notes, diagnostics: [error(file, `This is not valid YAML: ${yamlProblem(first.code, first.message.split(/ at line \d+/)[0]!)}`, p.line, p.col)] };
+  if (firstError) {
+    return { notes, diagnostics: [error(file, `This is not valid YAML: ${firstError.problem}`, firstError.line, firstError.column)] };
   }
   const shape = `${file} must be "references:" followed by one line per reference, "<id>: what it is for".`;
   if (doc.contents === null) return { notes, diagnostics };

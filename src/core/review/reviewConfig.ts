@@ -2,7 +2,7 @@
  * Optional review.yaml: title, lead, run settings and (contract §1) team roles/weights. Unknown keys are warnings;
  * values of the wrong kind are errors at the value's line:col.
  */
-import { isMap, isScalar, isSeq, LineCounter, parseDocumentUnique } from '../kernel/yaml';
+import { isMap, isScalar, isSeq, parseYamlDocument } from '../kernel/yaml';
 import type { Node } from 'yaml';
 import { checkNesting } from '../files/nesting';
 import * as z from 'zod';
@@ -12,7 +12,6 @@ import { error, warning } from '../diagnostics/diagnostics';
 import { closestId } from '../rankings/suggest';
 import { isOneLine, notOneLineMessage } from '../rankings/rankingFields';
 import { shown } from '../kernel/text';
-import { yamlProblem } from '../rankings/rankingText';
 import {
   CONSENSUS_METHODS,
   DISCUSSION_MODES,
@@ -132,16 +131,13 @@ function parseReviewConfigInner(source: string): ParsedReviewConfig {
     diagnostics.push(error(FILE, deep.message, deep.line, deep.column));
     return { config, diagnostics, positions };
   }
-  const lineCounter = new LineCounter();
-  const doc = parseDocumentUnique(source, { lineCounter, prettyErrors: false });
+  const { doc, at: positionOf, firstError } = parseYamlDocument(source);
   const at = (offset: number): [number, number] => {
-    const p = lineCounter.linePos(offset);
-    return [p.line, p.col];
+    const p = positionOf(offset);
+    return [p.line, p.column];
   };
-  const firstError = doc.errors[0];
   if (firstError) {
-    const hint = yamlProblem(firstError.code, firstError.message.split(/ at line \d+/)[0] ?? firstError.message);
-    diagnostics.push(error(FILE, `This is not valid YAML: ${hint}`, ...at(firstError.pos[0])));
+    diagnostics.push(error(FILE, `This is not valid YAML: ${firstError.problem}`, firstError.line, firstError.column));
     return { config, diagnostics, positions };
   }
   const root = doc.contents;

@@ -39,6 +39,7 @@ import type { ConfirmCost } from '../llm/costQuestion';
 import { SyncStopError, type RunSync } from '../sync/runSync';
 import { backendsOf, checkedFirst, describeCandidate, textOnly } from './runBackends';
 import { checkSubset, mergeIds, participants, teamKendallW } from './runTeam';
+import { zeroUsage } from '../kernel/usage';
 
 export { listRuns, readRunRecord } from '../record/store';
 export { planNextIteration, remixRoundDone } from './designTask';
@@ -110,7 +111,7 @@ export async function startRunOn(o: RunnerOptions, loaded: Review): Promise<RunR
       ? { references: review.references.map((r) => ({ id: r.id, label: r.label, file: r.file, ...(r.note ? { note: r.note } : {}) })) }
       : {}),
     iterations: [],
-    usage: { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, images: 0 },
+    usage: zeroUsage(),
     prompts: [],
   };
   record.options = await withCandidateHashes(review.root, record.options);
