@@ -3,6 +3,7 @@
  * own help (the same layout: usage, what it does, its options, its exit codes), and the nearest name for a mistyped
  * command or option ("did you mean analyze?").
  */
+import { at, cell, num } from '../core/kernel/arrays';
 import { COMMAND_HELP, EXIT_MEANING, type CommandHelp } from './helpTable';
 
 const COLUMN = 24;
@@ -72,16 +73,20 @@ export function canonicalCommand(name: string): string | undefined {
 
 /** Edit distance (insertions, deletions, substitutions, and swaps of two neighbours). */
 export function editDistance(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
+  // Row 0 is 0..|b|; every other row starts at its own index.
+  const d = Array.from({ length: a.length + 1 }, (_, i) =>
+    i === 0 ? Array.from({ length: b.length + 1 }, (__, j) => j) : [i, ...Array<number>(b.length).fill(0)],
+  );
   for (let i = 1; i <= a.length; i++) {
+    const row = at(d, i);
+    const up = at(d, i - 1);
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+      row[j] = Math.min(num(up, j) + 1, num(row, j - 1) + 1, num(up, j - 1) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) row[j] = Math.min(num(row, j), cell(d, i - 2, j - 2) + 1);
     }
   }
-  return d[a.length]![b.length]!;
+  return cell(d, a.length, b.length);
 }
 
 /** The candidate nearest to `word` when it is near enough to be a slip (a third of its length, at least 2), else undefined. */
@@ -108,7 +113,8 @@ export function optionNames(name: string): string[] {
 /** "unknown option --jsn." → " (did you mean --json?)" when one is near; '' otherwise. */
 export function optionSuggestion(name: string, message: string): string {
   const m = /unknown option '?(--?[^'\s=]+?)'?[.=\s]/i.exec(`${message} `);
-  if (!m) return '';
-  const near = nearest(m[1]!.replace(/\.$/, ''), optionNames(name));
+  const flag = m?.[1];
+  if (flag === undefined) return '';
+  const near = nearest(flag.replace(/\.$/, ''), optionNames(name));
   return near ? ` Did you mean ${near}?` : '';
 }

@@ -45,7 +45,7 @@ export function draftFromDesigner(d: DesignerLike, optionIds: string[]): Draft {
   const items: DraftItem[] = sorted.map((e, i) => ({
     option: e.option,
     justification: e.justification,
-    tiedWithAbove: i > 0 && sorted[i - 1]!.rank === e.rank,
+    tiedWithAbove: sorted[i - 1]?.rank === e.rank,
   }));
   return normalizeDraft({ designerId: d.id, designer: d.name, role: d.role ?? '', items }, optionIds);
 }
@@ -71,21 +71,30 @@ export function moveItem(items: DraftItem[], from: number, to: number): DraftIte
   if (target === from) return items;
   const next = [...items];
   const [moved] = next.splice(from, 1);
-  next.splice(target, 0, moved!);
+  if (moved === undefined) return items;
+  next.splice(target, 0, moved);
   return next.map((it, i) => (i === 0 && it.tiedWithAbove ? { ...it, tiedWithAbove: false } : it));
 }
 
 /** Ranks in "competition" style: 1, 2, 2, 4 for a tie between the 2nd and 3rd. */
 export function ranksOf(items: DraftItem[]): number[] {
-  const ranks: number[] = [];
-  items.forEach((it, i) => ranks.push(i > 0 && it.tiedWithAbove ? ranks[i - 1]! : i + 1));
-  return ranks;
+  return ranked(items).map(({ rank }) => rank);
+}
+
+/** Each item with its competition rank: its own position, or the rank of the item above when tied with it. */
+function ranked(items: DraftItem[]): { item: DraftItem; rank: number }[] {
+  const out: { item: DraftItem; rank: number }[] = [];
+  let previous = 0;
+  for (const [i, item] of items.entries()) {
+    previous = i > 0 && item.tiedWithAbove ? previous : i + 1;
+    out.push({ item, rank: previous });
+  }
+  return out;
 }
 
 /** The ranking as the host expects it. */
 export function toRanking(items: DraftItem[]): { option: string; rank: number; justification: string }[] {
-  const ranks = ranksOf(items);
-  return items.map((it, i) => ({ option: it.option, rank: ranks[i]!, justification: it.justification.trim() }));
+  return ranked(items).map(({ item, rank }) => ({ option: item.option, rank, justification: item.justification.trim() }));
 }
 
 /** Problems the form can see before asking the host, one sentence each. */

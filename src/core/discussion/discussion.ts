@@ -10,6 +10,7 @@
  * theirs (the run waits for them; "/pass" gives it back to the proxy); guests called in for the run speak after the
  * designers, once per round.
  */
+import { at } from '../kernel/arrays';
 import { toRecordedMessages, type ChatMessage } from '../llm/messages';
 import { addPrompt, nameOf, nextPromptId, type StepContext } from '../step/context';
 import { discussionOf } from '../settings/discussionSettings';
@@ -114,13 +115,15 @@ export async function runDiscussion(ctx: StepContext, d: DiscussionInput): Promi
     const batch = nextBatch(plan, scheduleView(it.messages));
     // Turns of people who took over their proxy are theirs (a "/pass" gives the turn back to the proxy).
     const proxies = batch.filter((t) => !people?.isHuman(t.speaker) || people.answered(it, t.speaker, t.turn).pass);
-    if (batch.length > 0 && proxies.length === 0) {
-      const t = batch[0]!;
-      await people!.waitFor({ speaker: t.speaker, iteration: it.index, turn: t.turn });
+    const [firstTurn] = batch;
+    if (firstTurn && proxies.length === 0) {
+      // Only a person's turn leaves no proxy to ask, so there are people.
+      if (!people) throw new Error('Internal error: a turn waits for a person in a run without people.');
+      await people.waitFor({ speaker: firstTurn.speaker, iteration: it.index, turn: firstTurn.turn });
       continue;
     }
     if (proxies.length === 1) {
-      const t = proxies[0]!;
+      const t = at(proxies, 0);
       const done = await askProxy(ctx, d, t, proxyTurnMessages(ctx, d, t));
       await recordTurn(ctx, d, t, done);
       continue;
@@ -142,7 +145,7 @@ export async function runDiscussion(ctx: StepContext, d: DiscussionInput): Promi
 async function speakExtra(ctx: StepContext, d: DiscussionInput, speaker: string, kind: 'proxy' | 'guest', replyTo?: string): Promise<void> {
   const it = d.iteration;
   const asking = replyTo ? it.messages.find((m) => m.id === replyTo) : undefined;
-  const askedBy = asking ? personName(ctx.people!.team, asking.speaker) : undefined;
+  const askedBy = asking && ctx.people ? personName(ctx.people.team, asking.speaker) : undefined;
   let messages: ChatMessage[];
   let speakerName: string;
   if (kind === 'guest') {
@@ -190,7 +193,7 @@ async function runConcurrently(ctx: StepContext, d: DiscussionInput, batch: read
     saving = saving.then(async () => {
       while (recorded < batch.length && (results[recorded] || (all && failures.some((f) => f.index === recorded)))) {
         const r = results[recorded];
-        if (r) await recordTurn(ctx, d, batch[recorded]!, r);
+        if (r) await recordTurn(ctx, d, at(batch, recorded), r);
         recorded++;
       }
     });
@@ -205,7 +208,7 @@ async function runConcurrently(ctx: StepContext, d: DiscussionInput, batch: read
         continue;
       }
       try {
-        results[i] = await askProxy(ctx, d, batch[i]!, prompts[i]!);
+        results[i] = await askProxy(ctx, d, at(batch, i), at(prompts, i));
         await flush(false);
       } catch (error) {
         failures.push({ index: i, error });
@@ -218,8 +221,8 @@ async function runConcurrently(ctx: StepContext, d: DiscussionInput, batch: read
   const cancelled = failures.find((f) => isAbort(f.error, ctx.signal));
   if (cancelled) throw new CancelledError();
   failures.sort((a, b) => a.index - b.index);
-  const missing = failures.map((f) => nameOf(ctx.designers, batch[f.index]!.speaker));
-  const first = failures[0]!.error;
+  const missing = failures.map((f) => nameOf(ctx.designers, at(batch, f.index).speaker));
+  const first = at(failures, 0).error;
   if (failures.length < batch.length) {
     ctx.emit({
       type: 'notice',
@@ -233,7 +236,8 @@ async function runConcurrently(ctx: StepContext, d: DiscussionInput, batch: read
 
 /** One proxy call (streamed, retried when the stream breaks off); deltas of concurrent turns interleave (keyed by speaker + turn). */
 async function askProxy(ctx: StepContext, d: DiscussionInput, t: ScheduledTurn, messages: ChatMessage[]): Promise<TurnResult> {
-  const designer = ctx.designers.find((x) => x.id === t.speaker)!;
+  const designer = ctx.designers.find((x) => x.id === t.speaker);
+  if (!designer) throw new Error(`Internal error: the turn's speaker ${t.speaker} is not a designer of the review.`);
   ctx.emit({
     type: 'turn-started',
     runId: ctx.record.id,

@@ -43,10 +43,11 @@ const ISO_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9
 export function isIsoTime(s: string): boolean {
   const m = ISO_TIME.exec(s);
   if (!m) return false;
-  const [year, month, day, hour, minute, second, offH, offM] = m.slice(1).map((v) => (v === undefined ? 0 : Number(v))) as number[];
-  const daysInMonth = new Date(Date.UTC(year!, month!, 0)).getUTCDate();
+  // A group that did not take part (no seconds, a Z zone) counts as 0.
+  const [year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0, offH = 0, offM = 0] = m.slice(1).map((v) => (v === undefined ? 0 : Number(v)));
+  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
   return (
-    month! >= 1 && month! <= 12 && day! >= 1 && day! <= daysInMonth && hour! <= 23 && minute! <= 59 && second! <= 59 && offH! <= 23 && offM! <= 59 &&
+    month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth && hour <= 23 && minute <= 59 && second <= 59 && offH <= 23 && offM <= 59 &&
     Number.isFinite(Date.parse(s))
   );
 }
@@ -108,8 +109,10 @@ export function checkDecisionText(text: string, optionIds: readonly string[], fi
     diagnostics.push(error(file, `decidedAt (${values.decidedAt}) is before startedAt (${values.startedAt}); time runs forwards.`, ...pos(pairOf('decidedAt')?.value)));
   }
   const sorted = sortDiagnostics(diagnostics);
-  if (sorted.some((d) => d.severity === 'error')) return { diagnostics: sorted };
-  return { decision: { pick: values.pick!, startedAt: values.startedAt!, decidedAt: values.decidedAt! }, diagnostics: sorted };
+  const { pick, startedAt, decidedAt } = values;
+  // Every field missing or wrong was an error above, so with no error all three are there.
+  if (sorted.some((d) => d.severity === 'error') || pick === undefined || startedAt === undefined || decidedAt === undefined) return { diagnostics: sorted };
+  return { decision: { pick, startedAt, decidedAt }, diagnostics: sorted };
 }
 
 /** decision.yaml of a review: undefined when there is none; diagnostics when it cannot be read or is invalid. */
@@ -214,7 +217,10 @@ function meanOf(xs: readonly number[]): number | null {
 function sideOf(reviews: readonly ConditionReview[]): ConditionSide {
   const answers = reviews.flatMap((r) => r.answers);
   const survey = { n: answers.length } as ConditionSide['survey'];
-  for (const q of SURVEY_QUESTIONS) survey[q] = meanOf(answers.flatMap((a) => (a[q] === undefined ? [] : [a[q]!])));
+  for (const q of SURVEY_QUESTIONS) survey[q] = meanOf(answers.flatMap((a) => {
+      const v = a[q];
+      return v === undefined ? [] : [v];
+    }));
   return { reviews: reviews.length, survey, decisionMinutes: meanOf(reviews.flatMap((r) => r.minutes)) };
 }
 
@@ -240,11 +246,17 @@ export function conditionsOf(reviews: readonly ConditionReview[]): Conditions {
     const tf = rs.filter((r) => r.condition === 'teamfusion');
     const usual = rs.filter((r) => r.condition === 'usual');
     const paired = tf.length > 0 && usual.length > 0;
-    teams.push({ designers: rs[0]!.team, teamfusion: tf.map((r) => r.path), usual: usual.map((r) => r.path), paired });
+    const [first] = rs;
+    if (first === undefined) continue;
+    teams.push({ designers: first.team, teamfusion: tf.map((r) => r.path), usual: usual.map((r) => r.path), paired });
     if (!paired) continue;
     const a = sideOf(tf);
     const b = sideOf(usual);
-    for (const q of SURVEY_QUESTIONS) if (a.survey[q] !== null && b.survey[q] !== null) diffs[q].push(a.survey[q]! - b.survey[q]!);
+    for (const q of SURVEY_QUESTIONS) {
+      const x = a.survey[q];
+      const y = b.survey[q];
+      if (x !== null && y !== null) diffs[q].push(x - y);
+    }
     if (a.decisionMinutes !== null && b.decisionMinutes !== null) diffs.decisionMinutes.push(a.decisionMinutes - b.decisionMinutes);
   }
   // One vote per person: the workflow a person named (in any of the team's survey files); conflicting answers are left out.

@@ -18,6 +18,7 @@ import { createHash } from 'node:crypto';
 import { FILE_KINDS, checkKindText, readKindText } from '../files/fileKinds';
 import { ReviewFileError } from '../files/reviewFiles';
 import { appendReviewFile, readOwnText, truncateReviewFile } from '../files/reviewWrites';
+import { at as entryAt } from '../kernel/arrays';
 import { printable } from '../kernel/text';
 import type { RecordedMessage } from './record';
 import { RecordedMessageSchema, type PromptRecord, type RunRecord } from './record';
@@ -91,7 +92,7 @@ export function partNumbers(
   const top = position.get(promptId);
   if (top === undefined) throw new Error(`The run has no prompt "${printable(promptId)}".`);
   const own = (p: PromptRecord): number => (p.parts ?? []).reduce((n, [, count]) => n + count, 0);
-  const topPrompt = prompts[top]!;
+  const topPrompt = entryAt(prompts, top);
   const length = (topPrompt.base?.messages ?? 0) + own(topPrompt);
   if (length > RECORD_LIMITS.promptMessages) {
     throw new Error(`Prompt ${printable(promptId)} would have ${length} messages, more than ${RECORD_LIMITS.promptMessages}.`);
@@ -103,7 +104,7 @@ export function partNumbers(
   let taker = promptId;
   let depth = 0;
   for (;;) {
-    const p = prompts[at]!;
+    const p = entryAt(prompts, at);
     const start = p.base?.messages ?? 0;
     const end = start + own(p);
     if (need > end) {
@@ -118,8 +119,9 @@ export function partNumbers(
       for (let n = 0; n < count && k < need; n++) out[k++] = first + n;
     }
     need = Math.min(need, start);
-    if (need === 0) break;
-    const base = p.base!.prompt;
+    // need is 0 once a prompt without a base (start 0) is reached.
+    if (need === 0 || !p.base) break;
+    const base = p.base.prompt;
     const b = position.get(base);
     if (b === undefined || b >= at) {
       throw new Error(`Prompt ${printable(p.id)} is based on "${printable(base)}", which is not an earlier prompt of the run.`);
@@ -130,7 +132,7 @@ export function partNumbers(
     const list = known.get(base);
     if (list) {
       if (need > list.length) throw new Error(`Prompt ${printable(p.id)} takes ${need} messages of ${printable(base)}, which has ${list.length}.`);
-      for (let n = 0; n < need; n++) out[n] = list[n]!;
+      for (let n = 0; n < need; n++) out[n] = entryAt(list, n);
       break;
     }
     taker = p.id;
@@ -154,7 +156,7 @@ export function rebuildPrompt(
   if (!p) throw new Error(`The run has no prompt "${printable(promptId)}".`);
   if (p.messages) return p.messages;
   if (!p.parts && !p.base) return undefined;
-  const out = partNumbers(record.prompts, promptId, parts.length, known).map((i) => parts[i]!);
+  const out = partNumbers(record.prompts, promptId, parts.length, known).map((i) => entryAt(parts, i));
   if (p.sha256 && messagesDigest(out) !== p.sha256) {
     throw new Error(`Prompt ${printable(promptId)} rebuilt from ${PARTS_FILE} does not match its recorded fingerprint (sha256).`);
   }
@@ -229,7 +231,7 @@ export class PromptPartsWriter {
       const mine = p.messages.map((m) => this.add(JSON.stringify(m)));
       let best: { prompt: string; messages: number } | undefined;
       for (let j = i - 1; j >= Math.max(0, i - BASE_WINDOW); j--) {
-        const q = prompts[j]!;
+        const q = entryAt(prompts, j);
         if (q.messages || (!q.parts && !q.base)) continue;
         let theirs: number[];
         try {

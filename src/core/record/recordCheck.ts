@@ -10,6 +10,7 @@
  *     and every file a prompt names is one of their files.
  * The first problem is returned with the JSON path of the offending value, so it can be shown as `run.json:<line>:<col>`.
  */
+import { at as entryAt } from '../kernel/arrays';
 import { printable } from '../kernel/text';
 import { zodSentence } from '../kernel/zodText';
 import { optionIdOfName } from '../review/options';
@@ -89,8 +90,7 @@ export function checkRunRecord(
 ): { record: RunRecord } | { problem: RecordProblem } {
   const parsed = RunRecordSchema.safeParse(json);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const path = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
+    const path = (parsed.error.issues[0]?.path ?? []).filter((p): p is string | number => typeof p !== 'symbol');
     return { problem: { path, message: zodSentence(parsed.error, 'the record') } };
   }
   const record = parsed.data;
@@ -186,14 +186,15 @@ export function checkBounds(r: RunRecord): RecordProblem | undefined {
       if (b === undefined) {
         return { path: [...at, 'base', 'prompt'], message: `Prompt ${q(p.id)} is based on ${q(p.base.prompt)}, which is not an earlier prompt of the run.` };
       }
-      if (p.base.messages > size[b]!) {
+      const baseSize = entryAt(size, b);
+      if (p.base.messages > baseSize) {
         return {
           path: [...at, 'base', 'messages'],
-          message: `Prompt ${q(p.id)} takes the first ${p.base.messages} messages of ${q(p.base.prompt)}, which has ${plural(size[b]!, 'message')}.`,
+          message: `Prompt ${q(p.id)} takes the first ${p.base.messages} messages of ${q(p.base.prompt)}, which has ${plural(baseSize, 'message')}.`,
         };
       }
       n = p.base.messages;
-      d = depth[b]! + 1;
+      d = entryAt(depth, b) + 1;
       if (d > L.baseDepth) {
         return {
           path: [...at, 'base'],
@@ -263,11 +264,12 @@ function checkSeveral(
     }
     const problem = duplicate(m.from, [...where, 'from'], 'The remix input') ?? known(m.from, [...where, 'from'], 'The remix input');
     if (problem) return problem;
-    if (m.fork) {
+    const { fork } = m;
+    if (fork) {
       // A fork (issue 33) names a side of one of its round's decision points: the votes on it are counted by that side.
-      const point = it.decisionPoints?.[m.fork.decisionPoint - 1];
-      if (!point || point.question !== m.fork.question || !point.positions.some((p) => p.position === m.fork!.position)) {
-        return { path: [...where, 'fork'], message: `Remix ${q(m.id)} takes a side of decision point ${m.fork.decisionPoint}, which iteration ${it.index} does not have with that question and position.` };
+      const point = it.decisionPoints?.[fork.decisionPoint - 1];
+      if (!point || point.question !== fork.question || !point.positions.some((p) => p.position === fork.position)) {
+        return { path: [...where, 'fork'], message: `Remix ${q(m.id)} takes a side of decision point ${fork.decisionPoint}, which iteration ${it.index} does not have with that question and position.` };
       }
     }
   }
@@ -275,7 +277,7 @@ function checkSeveral(
 }
 
 function checkIds(r: RunRecord, runFolder: string, optionNames: readonly string[] | undefined): RecordProblem | undefined {
-  const folderId = runFolder.split('/').pop()!;
+  const folderId = runFolder.slice(runFolder.lastIndexOf('/') + 1);
   if (r.id !== folderId) {
     return { path: ['id'], message: `The record's id ${q(r.id)} is not the name of its folder (${q(folderId)}); a record is used only in its own folder.` };
   }
@@ -321,7 +323,8 @@ function checkIds(r: RunRecord, runFolder: string, optionNames: readonly string[
   for (const ref of r.references ?? []) files.add(ref.file);
   const known = (list: readonly string[] | undefined, at: JsonPath, what: string): RecordProblem | undefined => {
     const bad = (list ?? []).findIndex((id) => !ids.has(id));
-    return bad === -1 ? undefined : { path: [...at, bad], message: `${what} ${q(list![bad]!)} is not one of the record's options.` };
+    const id = list?.[bad];
+    return id === undefined ? undefined : { path: [...at, bad], message: `${what} ${q(id)} is not one of the record's options.` };
   };
 
   if (r.iterations.length > r.settings.iterations) {
@@ -354,7 +357,8 @@ function checkIds(r: RunRecord, runFolder: string, optionNames: readonly string[
       if (it.remix.file !== remixFileInRun(k)) {
         return { path: [...at, 'remix', 'file'], message: `The remix file of iteration ${it.index} must be ${remixFileInRun(k)}, not ${q(it.remix.file)}.` };
       }
-      if (!r.options.some((op) => op.id === it.remix!.id && op.file === `${remixPrefix}${remixFileInRun(k)}`)) {
+      const remixId = it.remix.id;
+      if (!r.options.some((op) => op.id === remixId && op.file === `${remixPrefix}${remixFileInRun(k)}`)) {
         return { path: [...at, 'remix', 'id'], message: `The remix ${q(it.remix.id)} is not among the record's options.` };
       }
     }
@@ -411,7 +415,8 @@ function checkReferences(r: RunRecord, referenceNames: readonly string[]): Recor
     ];
     for (const [at, list] of lists) {
       const bad = (list ?? []).findIndex((id) => !ids.has(id));
-      if (bad !== -1) return { path: [...at, bad], message: `The reference ${q(list![bad]!)} is not one of the record's references.` };
+      const id = list?.[bad];
+      if (id !== undefined) return { path: [...at, bad], message: `The reference ${q(id)} is not one of the record's references.` };
     }
   }
   return undefined;

@@ -3,6 +3,7 @@
  * (optionally multiplied by the rater's weight). Sorted best first; equal points share a position
  * (competition ranking 1, 2, 2, 4). Equal points keep the items' input order.
  */
+import { at, num } from '../kernel/arrays';
 import { averageRanks, matrixShape } from './ranks';
 
 export interface BordaEntry {
@@ -24,21 +25,23 @@ export function bordaCount(
   if (options.length !== n) throw new RangeError('There must be one option id per ranked item.');
   if (weights && weights.length !== m) throw new RangeError('There must be one weight per rater.');
   const points = new Array<number>(n).fill(0);
-  for (let j = 0; j < m; j++) {
-    const avg = averageRanks(ranks[j]!);
-    const w = weights ? weights[j]! : 1;
-    for (let i = 0; i < n; i++) points[i]! += w * (n - avg[i]!);
+  for (const [j, row] of ranks.entries()) {
+    const avg = averageRanks(row);
+    const w = weights ? num(weights, j) : 1;
+    for (let i = 0; i < n; i++) points[i] = num(points, i) + w * (n - num(avg, i));
   }
   const order = points.map((_, i) => i).sort((a, b) => {
-    if (samePoints(points[a]!, points[b]!)) return a - b;
-    return points[b]! - points[a]!;
+    const pa = num(points, a);
+    const pb = num(points, b);
+    if (samePoints(pa, pb)) return a - b;
+    return pb - pa;
   });
   const out: BordaEntry[] = [];
-  for (let k = 0; k < n; k++) {
-    const i = order[k]!;
+  for (const [k, i] of order.entries()) {
     const prev = out[k - 1];
-    const position = prev && samePoints(prev.points, points[i]!) ? prev.position : k + 1;
-    out.push({ option: options[i]!, points: points[i]!, position });
+    const p = num(points, i);
+    const position = prev && samePoints(prev.points, p) ? prev.position : k + 1;
+    out.push({ option: at(options, i), points: p, position });
   }
   return out;
 }

@@ -14,6 +14,7 @@
  *                      designers on (below that no test that treats designers as the sampled units can reach 5%)
  *   verdict      = "converged" when the interval lies above 0, "diverged" below, else "no evidence".
  */
+import { IndexOutOfRangeError, at, num } from '../kernel/arrays';
 import { kendallW } from './kendallW';
 import { SeededRandom } from './prng';
 import { averageRanks, tieCorrectionTerm } from './ranks';
@@ -79,7 +80,7 @@ const T95 = [
 
 function tQuantile(df: number, table: readonly number[], z: number): number {
   if (!Number.isInteger(df) || df < 1) throw new RangeError('degrees of freedom must be a whole number ≥ 1');
-  if (df <= table.length) return table[df - 1]!;
+  if (df <= table.length) return at(table, df - 1);
   const z3 = z * z * z;
   const z5 = z3 * z * z;
   return z + (z3 + z) / (4 * df) + (5 * z5 + 16 * z3 + 3 * z) / (96 * df * df);
@@ -98,7 +99,10 @@ function canonicalRows(ranks: readonly (readonly number[])[]): number[][] {
   return ranks
     .map((row) => averageRanks(row).map((r) => Math.round(r * 2)).sort((a, b) => a - b))
     .sort((a, b) => {
-      for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+      for (const [i, x] of a.entries()) {
+        const y = at(b, i);
+        if (x !== y) return x - y;
+      }
       return 0;
     });
 }
@@ -115,8 +119,10 @@ function meanSpearmanOfColumns(col: Float64Array, m: number, n: number, den: num
   let sum = 0;
   let sumSq = 0;
   for (let i = 0; i < n; i++) {
-    sum += col[i]!;
-    sumSq += col[i]! * col[i]!;
+    const c = col[i];
+    if (c === undefined) throw new IndexOutOfRangeError(i, col.length);
+    sum += c;
+    sumSq += c * c;
   }
   const w = den > 0 ? (3 * (n * sumSq - sum * sum)) / (n * den) : 0;
   return (m * w - 1) / (m - 1);
@@ -133,7 +139,7 @@ function chanceDraws(ranks: readonly (readonly number[])[], draws: number, seed:
   if (cached) return cached;
   const rng = new SeededRandom(seed);
   const m = rows.length;
-  const n = rows[0]!.length;
+  const n = at(rows, 0).length;
   const den = wDenominator(ranks, m, n);
   const flat = new Int32Array(m * n);
   rows.forEach((row, j) => flat.set(row, j * n));
@@ -145,11 +151,18 @@ function chanceDraws(ranks: readonly (readonly number[])[], draws: number, seed:
       const off = j * n;
       for (let i = n - 1; i > 0; i--) {
         const k = off + rng.nextBelow(i + 1);
-        const a = flat[k]!;
-        flat[k] = flat[off + i]!;
+        const a = flat[k];
+        const b = flat[off + i];
+        if (a === undefined || b === undefined) throw new IndexOutOfRangeError(k, flat.length);
+        flat[k] = b;
         flat[off + i] = a;
       }
-      for (let i = 0; i < n; i++) col[i]! += flat[off + i]!;
+      for (let i = 0; i < n; i++) {
+        const c = col[i];
+        const v = flat[off + i];
+        if (c === undefined || v === undefined) throw new IndexOutOfRangeError(off + i, flat.length);
+        col[i] = c + v;
+      }
     }
     out[d] = meanSpearmanOfColumns(col, m, n, den);
   }
@@ -172,23 +185,29 @@ const chanceCache = new Map<string, Float64Array>();
 function exactDistribution(ranks: readonly (readonly number[])[]): Atoms | null {
   const rows = canonicalRows(ranks);
   const key = rows.map((r) => r.join(',')).join(';');
-  if (exactCache.has(key)) return exactCache.get(key)!;
+  const known = exactCache.get(key);
+  if (known !== undefined) return known;
+  const [first, ...others] = rows;
+  if (first === undefined) throw new IndexOutOfRangeError(0, 0);
   const m = rows.length;
-  const n = rows[0]!.length;
+  const n = first.length;
   const arrangements: Int32Array[][] = [];
   let total = 1;
-  for (let j = 1; j < m; j++) {
-    total *= distinctArrangements(rows[j]!);
+  for (const row of others) {
+    total *= distinctArrangements(row);
     if (total > EXACT_LIMIT) {
       remember(exactCache, key, null);
       return null;
     }
   }
-  for (let j = 1; j < m; j++) arrangements.push(allArrangements(rows[j]!));
+  for (const row of others) arrangements.push(allArrangements(row));
   const den = wDenominator(ranks, m, n);
-  const col = Float64Array.from(rows[0]!);
+  const col = Float64Array.from(first);
   const index = new Array<number>(m - 1).fill(0);
-  for (const list of arrangements) for (let i = 0; i < n; i++) col[i]! += list[0]![i]!;
+  for (const list of arrangements) {
+    const start = at(list, 0);
+    for (let i = 0; i < n; i++) col[i] = num(col, i) + num(start, i);
+  }
   const counts = new Map<number, number>();
   for (;;) {
     const k = Math.round(meanSpearmanOfColumns(col, m, n, den) * 1e9);
@@ -196,12 +215,20 @@ function exactDistribution(ranks: readonly (readonly number[])[]): Atoms | null 
     // Odometer over the rows' arrangements, updating the column sums by the one row that changed.
     let j = 0;
     for (; j < m - 1; j++) {
-      const list = arrangements[j]!;
-      const from = list[index[j]!]!;
-      index[j] = (index[j]! + 1) % list.length;
-      const to = list[index[j]!]!;
-      for (let i = 0; i < n; i++) col[i]! += to[i]! - from[i]!;
-      if (index[j] !== 0) break;
+      const list = at(arrangements, j);
+      const was = num(index, j);
+      const from = at(list, was);
+      const next = (was + 1) % list.length;
+      index[j] = next;
+      const to = at(list, next);
+      for (let i = 0; i < n; i++) {
+        const c = col[i];
+        const t = to[i];
+        const f = from[i];
+        if (c === undefined || t === undefined || f === undefined) throw new IndexOutOfRangeError(i, n);
+        col[i] = c + (t - f);
+      }
+      if (next !== 0) break;
     }
     if (j === m - 1) break;
   }
@@ -220,7 +247,7 @@ function atomsOf(counts: Map<number, number>): Atoms {
   const keys = [...counts.keys()].sort((a, b) => a - b);
   let total = 0;
   for (const c of counts.values()) total += c;
-  return { values: Float64Array.from(keys, (k) => k / 1e9), probs: Float64Array.from(keys, (k) => counts.get(k)! / total) };
+  return { values: Float64Array.from(keys, (k) => k / 1e9), probs: Float64Array.from(keys, (k) => (counts.get(k) ?? 0) / total) };
 }
 
 /** n! / Π t! for the tie groups of a row. */
@@ -242,11 +269,13 @@ function allArrangements(sorted: readonly number[]): Int32Array[] {
   for (;;) {
     out.push(a.slice());
     let i = a.length - 2;
-    while (i >= 0 && a[i]! >= a[i + 1]!) i--;
+    while (i >= 0 && num(a, i) >= num(a, i + 1)) i--;
     if (i < 0) return out;
+    const ai = num(a, i);
     let k = a.length - 1;
-    while (a[k]! <= a[i]!) k--;
-    [a[i], a[k]] = [a[k]!, a[i]!];
+    while (num(a, k) <= ai) k--;
+    a[i] = num(a, k);
+    a[k] = ai;
     a.subarray(i + 1).reverse();
   }
 }
@@ -279,28 +308,34 @@ function chanceCritical(
     if (cached) return cached;
     const counts = new Map<number, number>();
     for (let i = 0; i < ea.values.length; i++) {
+      const va = ea.values[i];
+      const pa = ea.probs[i];
+      if (va === undefined || pa === undefined) throw new IndexOutOfRangeError(i, ea.probs.length);
       for (let j = 0; j < eb.values.length; j++) {
-        const k = Math.round((ea.values[i]! - eb.values[j]!) * 1e9);
-        counts.set(k, (counts.get(k) ?? 0) + ea.probs[i]! * eb.probs[j]!);
+        const vb = eb.values[j];
+        const pb = eb.probs[j];
+        if (vb === undefined || pb === undefined) throw new IndexOutOfRangeError(j, eb.probs.length);
+        const k = Math.round((va - vb) * 1e9);
+        counts.set(k, (counts.get(k) ?? 0) + pa * pb);
       }
     }
     const d = atomsOf(counts);
     // hi: the smallest value with P(change > hi) ≤ ALPHA; lo: the largest with P(change < lo) ≤ ALPHA.
     let above = 1;
-    let hi = d.values[d.values.length - 1]!;
+    let hi = num(d.values, d.values.length - 1);
     for (let i = 0; i < d.values.length; i++) {
-      above -= d.probs[i]!;
+      above -= num(d.probs, i);
       if (above <= ALPHA + 1e-12) {
-        hi = d.values[i]!;
+        hi = num(d.values, i);
         break;
       }
     }
     let below = 1;
-    let lo = d.values[0]!;
+    let lo = num(d.values, 0);
     for (let i = d.values.length - 1; i >= 0; i--) {
-      below -= d.probs[i]!;
+      below -= num(d.probs, i);
       if (below <= ALPHA + 1e-12) {
-        lo = d.values[i]!;
+        lo = num(d.values, i);
         break;
       }
     }
@@ -314,7 +349,12 @@ function chanceCritical(
   const cached = criticalCache.get(key);
   if (cached) return cached;
   const diffs = new Float64Array(draws);
-  for (let d = 0; d < draws; d++) diffs[d] = na[d]! - nb[d]!;
+  for (let d = 0; d < draws; d++) {
+    const a = na[d];
+    const b = nb[d];
+    if (a === undefined || b === undefined) throw new IndexOutOfRangeError(d, draws);
+    diffs[d] = a - b;
+  }
   diffs.sort();
   const k = Math.ceil((1 - ALPHA) * (draws + 1));
   const out = { lo: orderStat(diffs, draws + 1 - k), hi: orderStat(diffs, k), exact: false };
@@ -335,7 +375,7 @@ function keyOfAtoms(a: Atoms): string {
 
 /** Order statistic k (1-based) of a sorted copy. */
 function orderStat(sorted: Float64Array, k: number): number {
-  return sorted[Math.min(Math.max(k, 1), sorted.length) - 1]!;
+  return num(sorted, Math.min(Math.max(k, 1), sorted.length) - 1);
 }
 
 /** Leave-one-designer-out jackknife SE of the change (rows paired: row j of before and after is the same designer). */

@@ -10,6 +10,7 @@
  *   For 6 options: someone ranks it 1st or 2nd and someone 5th or 6th. For 2 options: any disagreement.
  *   Never true with a single designer.
  */
+import { at, cell } from '../kernel/arrays';
 import { averageRanks, matrixShape } from './ranks';
 
 export interface OptionSummary {
@@ -41,15 +42,15 @@ export function summarizeOptions(ranks: readonly (readonly number[])[], options:
     let min = Infinity;
     let max = -Infinity;
     for (let j = 0; j < m; j++) {
-      const r = avg[j]![i]!;
+      const r = cell(avg, j, i);
       sum += r;
       if (r < min) min = r;
       if (r > max) max = r;
     }
     const mean = sum / m;
     let sq = 0;
-    for (let j = 0; j < m; j++) sq += (avg[j]![i]! - mean) ** 2;
-    out.push({ option: options[i]!, meanRank: mean, sd: Math.sqrt(sq / m), min, max, contested: isContested(min, max, n) });
+    for (let j = 0; j < m; j++) sq += (cell(avg, j, i) - mean) ** 2;
+    out.push({ option: at(options, i), meanRank: mean, sd: Math.sqrt(sq / m), min, max, contested: isContested(min, max, n) });
   }
   return out;
 }

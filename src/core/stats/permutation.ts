@@ -16,6 +16,7 @@
  * uniform), column sums are accumulated inside the shuffle loop, and the generator is inlined. No
  * allocation inside the loop.
  */
+import { IndexOutOfRangeError, num } from '../kernel/arrays';
 import { WEYL_INCREMENT } from './prng';
 import { averageRanks, matrixShape } from './ranks';
 
@@ -58,17 +59,16 @@ export function permutationPValue(ranks: readonly (readonly number[])[], opts: P
 
   // Doubled average ranks, one row per rater, in one flat buffer.
   const doubled = new Int32Array(m * n);
-  for (let j = 0; j < m; j++) {
-    const avg = averageRanks(ranks[j]!);
-    for (let i = 0; i < n; i++) doubled[j * n + i] = Math.round(avg[i]! * 2);
+  for (const [j, row] of ranks.entries()) {
+    const avg = averageRanks(row);
+    for (let i = 0; i < n; i++) doubled[j * n + i] = Math.round(num(avg, i) * 2);
   }
   // First rater's contribution is fixed: start every permutation's column sums from it.
-  const base = new Int32Array(n);
-  for (let i = 0; i < n; i++) base[i] = doubled[i]!;
+  const base = doubled.slice(0, n);
   let observed = 0;
   for (let i = 0; i < n; i++) {
     let c = 0;
-    for (let j = 0; j < m; j++) c += doubled[j * n + i]!;
+    for (let j = 0; j < m; j++) c += num(doubled, j * n + i);
     observed += c * c;
   }
 
@@ -99,6 +99,11 @@ function countAtLeastObserved(
   return count;
 }
 
+/** Kept out of the shuffle so the loop stays small (built only on a defect: an index the loop computed is past the end). */
+function outOfRange(index: number, length: number): IndexOutOfRangeError {
+  return new IndexOutOfRangeError(index, length);
+}
+
 /**
  * One permutation: shuffles raters 2..m in place and returns Σ_i C_i² of the new column sums. Small and
  * called once per permutation, so V8 optimizes it as a whole function rather than only on-stack.
@@ -114,7 +119,8 @@ function shuffledSumOfSquares(
   const weyl = WEYL_INCREMENT;
   const inv32 = TWO_POW_MINUS_32;
   const pow32 = TWO_POW_32;
-  let state = rng[0]!;
+  let state = rng[0];
+  if (state === undefined) throw outOfRange(0, 0);
   col.set(base);
   for (let j = 1; j < m; j++) {
     const off = j * n;
@@ -129,25 +135,35 @@ function shuffledSumOfSquares(
       const x = ((t ^ (t >>> 14)) >>> 0) * (i + 1);
       const hi = Math.floor(x * inv32);
       let k = off + hi;
-      let a = doubled[k]!;
-      doubled[k] = doubled[off + i]!;
+      let a = doubled[k];
+      let b = doubled[off + i];
+      let c = col[i];
+      if (a === undefined || b === undefined || c === undefined) throw outOfRange(k, doubled.length);
+      doubled[k] = b;
       doubled[off + i] = a;
-      col[i] = (col[i]! + a) | 0;
+      col[i] = (c + a) | 0;
       i--;
       if (i === 0) break;
       k = off + Math.floor((x - hi * pow32) * (i + 1) * inv32);
-      a = doubled[k]!;
-      doubled[k] = doubled[off + i]!;
+      a = doubled[k];
+      b = doubled[off + i];
+      c = col[i];
+      if (a === undefined || b === undefined || c === undefined) throw outOfRange(k, doubled.length);
+      doubled[k] = b;
       doubled[off + i] = a;
-      col[i] = (col[i]! + a) | 0;
+      col[i] = (c + a) | 0;
       i--;
     }
-    col[0] = (col[0]! + doubled[off]!) | 0;
+    const first = doubled[off];
+    const c0 = col[0];
+    if (first === undefined || c0 === undefined) throw outOfRange(off, doubled.length);
+    col[0] = (c0 + first) | 0;
   }
   rng[0] = state;
   let sq = 0;
   for (let i = 0; i < n; i++) {
-    const c = col[i]!;
+    const c = col[i];
+    if (c === undefined) throw outOfRange(i, col.length);
     sq += c * c;
   }
   return sq;

@@ -5,6 +5,7 @@
  * Only the order of the numbers counts, so raw scores (e.g. ratings on a 1–6 scale) are accepted too; ascending
  * values get ascending ranks.
  */
+import { IndexOutOfRangeError, at } from '../kernel/arrays';
 
 /** Average ranks (1-based) of `values`; equal values share the mean of the positions they occupy. */
 export function averageRanks(values: readonly number[]): number[] {
@@ -12,15 +13,32 @@ export function averageRanks(values: readonly number[]): number[] {
   for (const v of values) {
     if (!Number.isFinite(v)) throw new RangeError('Every rank must be a finite number.');
   }
-  const order = values.map((_, i) => i).sort((a, b) => values[a]! - values[b]! || a - b);
+  const order = values.map((_, i) => i).sort((a, b) => {
+    const x = values[a];
+    const y = values[b];
+    if (x === undefined || y === undefined) throw new IndexOutOfRangeError(x === undefined ? a : b, n);
+    return x - y || a - b;
+  });
+  /** The value at position `pos` of the sorted order. */
+  const valueAt = (pos: number): number => {
+    const i = order[pos];
+    const v = i === undefined ? undefined : values[i];
+    if (v === undefined) throw new IndexOutOfRangeError(pos, n);
+    return v;
+  };
   const out = new Array<number>(n);
   let start = 0;
   while (start < n) {
+    const first = valueAt(start);
     let end = start + 1;
-    while (end < n && values[order[end]!] === values[order[start]!]) end++;
+    while (end < n && valueAt(end) === first) end++;
     // positions start..end-1 (0-based) hold one tie group → ranks start+1..end, mean (start+1+end)/2
     const avg = (start + 1 + end) / 2;
-    for (let k = start; k < end; k++) out[order[k]!] = avg;
+    for (let k = start; k < end; k++) {
+      const i = order[k];
+      if (i === undefined) throw new IndexOutOfRangeError(k, n);
+      out[i] = avg;
+    }
     start = end;
   }
   return out;
@@ -44,7 +62,7 @@ export function tieCorrectionTerm(values: readonly number[]): number {
 export function matrixShape(ranks: readonly (readonly number[])[]): [number, number] {
   const m = ranks.length;
   if (m < 1) throw new RangeError('At least one rater is needed.');
-  const n = ranks[0]!.length;
+  const n = at(ranks, 0).length;
   if (n < 2) throw new RangeError('At least two items are needed to measure agreement.');
   for (const row of ranks) {
     if (row.length !== n) throw new RangeError('Every rater must rank the same number of items.');

@@ -12,6 +12,7 @@
  *   candidates), `strictOrder` breaks a tie by the higher Borda points (same weights), then by the options' given order.
  * - Sums of weights are floats, so two strengths within a relative 1e-9 of each other count as equal (as in Borda).
  */
+import { at, cell, num } from '../kernel/arrays';
 
 export interface SchulzeResult {
   /** Tiers best first; each tier lists its options in the given order. */
@@ -40,9 +41,10 @@ export function pairwisePreferences(ranks: readonly (readonly number[])[], weigh
   const d = Array.from({ length: n }, () => new Array<number>(n).fill(0));
   ranks.forEach((row, j) => {
     if (row.length !== n) throw new RangeError('Every rater must rank every item.');
-    const w = weights ? weights[j]! : 1;
-    for (let a = 0; a < n; a++) {
-      for (let b = 0; b < n; b++) if (row[a]! < row[b]!) d[a]![b]! += w;
+    const w = weights ? num(weights, j) : 1;
+    for (const [a, da] of d.entries()) {
+      const ra = num(row, a);
+      for (let b = 0; b < n; b++) if (ra < num(row, b)) da[b] = num(da, b) + w;
     }
   });
   return d;
@@ -51,14 +53,15 @@ export function pairwisePreferences(ranks: readonly (readonly number[])[], weigh
 /** Widest paths over the majority links of `d`. */
 export function strongestPaths(d: readonly (readonly number[])[]): number[][] {
   const n = d.length;
-  const p = d.map((row, a) => row.map((v, b) => (a !== b && strictlyGreater(v, d[b]![a]!) ? v : 0)));
-  for (let k = 0; k < n; k++) {
-    for (let a = 0; a < n; a++) {
+  const p = d.map((row, a) => row.map((v, b) => (a !== b && strictlyGreater(v, cell(d, b, a)) ? v : 0)));
+  for (const [k, pk] of p.entries()) {
+    for (const [a, pa] of p.entries()) {
       if (a === k) continue;
+      const ak = num(pa, k);
       for (let b = 0; b < n; b++) {
         if (b === k || b === a) continue;
-        const via = Math.min(p[a]![k]!, p[k]![b]!);
-        if (via > p[a]![b]!) p[a]![b] = via;
+        const via = Math.min(ak, num(pk, b));
+        if (via > num(pa, b)) pa[b] = via;
       }
     }
   }
@@ -74,21 +77,21 @@ export function schulzeRanking(
   if ((ranks[0]?.length ?? n) !== n) throw new RangeError('There must be one option id per ranked item.');
   const d = pairwisePreferences(ranks, weights);
   const p = strongestPaths(d);
-  const beats = (a: number, b: number) => strictlyGreater(p[a]![b]!, p[b]![a]!);
+  const beats = (a: number, b: number) => strictlyGreater(cell(p, a, b), cell(p, b, a));
   const ranking: string[][] = [];
   let rest = options.map((_, i) => i);
   while (rest.length) {
     const tier = rest.filter((b) => !rest.some((a) => beats(a, b)));
     // The relation is transitive, so some option is always unbeaten; the guard only stops a loop on impossible input.
     const take = tier.length ? tier : rest;
-    ranking.push(take.map((i) => options[i]!));
+    ranking.push(take.map((i) => at(options, i)));
     rest = rest.filter((i) => !take.includes(i));
   }
-  const condorcet = options.findIndex((_, a) => options.every((__, b) => a === b || strictlyGreater(d[a]![b]!, d[b]![a]!)));
+  const condorcet = options.findIndex((_, a) => options.every((__, b) => a === b || strictlyGreater(cell(d, a, b), cell(d, b, a))));
   return {
     ranking,
     winners: ranking[0] ?? [],
-    condorcetWinner: condorcet >= 0 ? options[condorcet]! : null,
+    condorcetWinner: condorcet >= 0 ? at(options, condorcet) : null,
     preferences: d,
     strongestPaths: p,
   };

@@ -8,6 +8,7 @@
  * which keeps the matrix numeric and JSON-safe. The matrix diagonal is 1 by definition.
  * O(n²) per pair, which is fine for reviews (n ≤ 50).
  */
+import { at, num } from '../kernel/arrays';
 
 export function kendallTauB(x: readonly number[], y: readonly number[]): number {
   const n = x.length;
@@ -18,8 +19,8 @@ export function kendallTauB(x: readonly number[], y: readonly number[]): number 
   let tiedY = 0;
   for (let i = 0; i < n; i++) {
     for (let k = i + 1; k < n; k++) {
-      const dx = x[i]! - x[k]!;
-      const dy = y[i]! - y[k]!;
+      const dx = num(x, i) - num(x, k);
+      const dy = num(y, i) - num(y, k);
       if (dx === 0) tiedX++;
       if (dy === 0) tiedY++;
       if (dx !== 0 && dy !== 0) {
@@ -37,13 +38,13 @@ export function kendallTauB(x: readonly number[], y: readonly number[]): number 
 /** Symmetric m × m matrix of tau-b between raters (rows of `ranks`), 1 on the diagonal. */
 export function tauBMatrix(ranks: readonly (readonly number[])[]): number[][] {
   const m = ranks.length;
-  const out: number[][] = [];
-  for (let a = 0; a < m; a++) out.push(new Array<number>(m).fill(1));
-  for (let a = 0; a < m; a++) {
-    for (let b = a + 1; b < m; b++) {
-      const t = kendallTauB(ranks[a]!, ranks[b]!);
-      out[a]![b] = t;
-      out[b]![a] = t;
+  const out = ranks.map(() => new Array<number>(m).fill(1));
+  for (const [a, rowA] of ranks.entries()) {
+    for (const [b, rowB] of ranks.entries()) {
+      if (b <= a) continue;
+      const t = kendallTauB(rowA, rowB);
+      at(out, a)[b] = t;
+      at(out, b)[a] = t;
     }
   }
   return out;
@@ -59,12 +60,18 @@ export function lowestMeanTau(tau: readonly (readonly number[])[]): { index: num
   if (m < 3) return null;
   const means = tau.map((row, a) => {
     let sum = 0;
-    for (let b = 0; b < m; b++) if (b !== a) sum += row[b]!;
+    for (let b = 0; b < m; b++) if (b !== a) sum += num(row, b);
     return sum / (m - 1);
   });
   let best = 0;
-  for (let a = 1; a < m; a++) if (means[a]! < means[best]! - 1e-12) best = a;
+  let lowest = num(means, 0);
+  for (const [a, mean] of means.entries()) {
+    if (mean < lowest - 1e-12) {
+      best = a;
+      lowest = mean;
+    }
+  }
   const highest = means.reduce((hi, x) => Math.max(hi, x), -Infinity);
-  if (highest - means[best]! <= 1e-12) return null;
-  return { index: best, meanTau: means[best]! };
+  if (highest - lowest <= 1e-12) return null;
+  return { index: best, meanTau: lowest };
 }
