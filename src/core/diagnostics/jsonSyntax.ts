@@ -19,6 +19,7 @@ class Stop extends Error {
   }
 }
 
+// Kept whole (over 100 lines): a hand-written recursive-descent scanner whose small steps share one cursor `i`; split apart they would pass it around.
 export function checkJsonSyntax(text: string): JsonSyntaxProblem | undefined {
   let i = 0;
   const ws = (): void => {

@@ -11,16 +11,11 @@ import type { Diagnostic } from '../diagnostics/diagnostics';
 import { capPerFile, error, sortDiagnostics, warning } from '../diagnostics/diagnostics';
 import { checkJsonSyntax } from '../diagnostics/jsonSyntax';
 import { checkNesting } from '../files/nesting';
-import { closestId, didYouMean } from './suggest';
-import { designerField, ENTRY_FIELDS, justificationField, optionField, rankField, rankingListField, roleField, TOP_LEVEL_FIELDS, weightField } from './rankingFields';
-import { shown } from '../kernel/text';
+import { closestId } from './suggest';
+import { checkRankingList, keyName, pairOf, type FieldChecker, type Pos } from './rankingEntries';
+import { designerField, roleField, TOP_LEVEL_FIELDS, weightField } from './rankingFields';
 
 export type RankingFormat = 'yaml' | 'json';
-
-interface Pos {
-  line: number;
-  column: number;
-}
 
 /** "rankings/ana.yaml" → "ana". */
 export function designerIdOf(file: string): string {
@@ -37,16 +32,6 @@ export function rankingFormatOf(file: string): RankingFormat | undefined {
 function offsetToPos(text: string, offset: number): Pos {
   const before = text.slice(0, offset).split('\n');
   return { line: before.length, column: (before.at(-1) ?? '').length + 1 };
-}
-
-function keyName(pair: Pair): string {
-  const k = pair.key;
-  if (isScalar(k)) return String(k.value);
-  return String(k);
-}
-
-function pairOf(map: YAMLMap, key: string): Pair | undefined {
-  return map.items.find((p) => keyName(p) === key);
 }
 
 
@@ -124,80 +109,17 @@ function checkRankingTextInner(
   const warn = (message: string, at?: Pos): void => {
     diagnostics.push(warning(file, message, at?.line ?? 0, at?.column ?? 0));
   };
-  const skeleton =
-    format === 'json'
-      ? '{ "designer": "…", "ranking": [ { "option": "1", "rank": 1, "justification": "…" } ] }'
-      : 'designer:, then ranking: with one "- option: / rank: / justification:" entry per image';
-
-  if (text.replace(/^\uFEFF/, '').trim() === '') {
-    bad(`The file is empty. A ranking file needs ${skeleton}.`);
-    return { diagnostics, stated };
-  }
-
-  // Depth first, on the token stream: neither the JSON checker nor the YAML composer ever sees a file nested too deep.
-  const deep = checkNesting(text);
-  if (deep) {
-    bad(deep.message, { line: deep.line, column: deep.column });
-    return { diagnostics, stated };
-  }
-
-  if (format === 'json') {
-    const problem = checkJsonSyntax(text);
-    if (problem) {
-      bad(`This is not valid JSON: ${problem.message}`, offsetToPos(text, problem.offset));
-      return { diagnostics, stated };
-    }
-  }
-
-  let parsed: YamlDocument;
-  try {
-    parsed = parseYamlDocument(text, { keepSourceTokens: false });
-  } catch {
-    bad(`The file could not be read as ${format === 'json' ? 'JSON' : 'YAML'}.`);
-    return { diagnostics, stated };
-  }
-  const { doc, at: posOfOffset, firstError } = parsed;
-  const posOf = (node: Node | Pair | null | undefined, fallback?: Pos): Pos | undefined => {
-    const n = node && 'range' in node ? node : node && 'key' in node ? (node.key as Node | null) : undefined;
-    const range = n && 'range' in n ? n.range : undefined;
-    return range ? posOfOffset(range[0]) : fallback;
-  };
-
-  if (firstError) {
-    bad(`This is not valid ${format === 'json' ? 'JSON' : 'YAML'}: ${firstError.problem}`, firstError);
-    return { diagnostics, stated };
-  }
-
-  const root = doc.contents;
-  if (root === null || (isScalar(root) && (root.value === null || root.value === ''))) {
-    bad(`The file has no fields. A ranking file needs ${skeleton}.`, posOf(root));
-    return { diagnostics, stated };
-  }
-  if (!isMap(root)) {
-    bad(
-      `A ranking file must be a group of fields (designer:, ranking:, …), not ${isSeq(root) ? 'a list' : 'a single value'}.`,
-      posOf(root, { line: 1, column: 1 }),
-    );
-    return { diagnostics, stated };
-  }
+  const parsed = parseRankingDoc(text, format, bad);
+  if (!parsed) return { diagnostics, stated };
+  const { root, data, posOf } = parsed;
   const rootPos = posOf(root, { line: 1, column: 1 });
-
-  let data: Record<string, unknown>;
-  try {
-    const js: unknown = doc.toJS({ maxAliasCount: 100 });
-    data = typeof js === 'object' && js !== null ? (js as Record<string, unknown>) : {};
-  } catch {
-    bad('The file uses a YAML alias (*name) that cannot be read; write the value out instead.', rootPos);
-    return { diagnostics, stated };
-  }
-
-  /** Runs one zod field schema; on failure reports its message at the node. */
   const check = <S extends z.ZodType>(schema: S, value: unknown, at: Pos | undefined): z.output<S> | undefined => {
     const r = schema.safeParse(value);
     if (r.success) return r.data;
     bad(r.error.issues[0]?.message ?? 'This value is not valid.', at);
     return undefined;
   };
+  const c: FieldChecker = { bad, warn, posOf, check };
 
   for (const pair of root.items) {
     const name = keyName(pair);
@@ -235,104 +157,89 @@ function checkRankingTextInner(
 
   // ranking (required list)
   const rankingPair = pairOf(root, 'ranking');
-  const entries: RankingEntry[] = [];
+  let entries: RankingEntry[] = [];
   if (!rankingPair) {
     bad(`The ranking field is missing. Add ranking: with one entry for each ${knownOptions ? `of the ${optionIds.length} options` : 'option'}.`, rootPos);
   } else {
-    const rankingKeyPos = posOf(rankingPair);
-    const list = check(rankingListField, data.ranking === null ? undefined : data.ranking, posOf(rankingPair.value as Node, rankingKeyPos));
-    const seq = isSeq(rankingPair.value) ? rankingPair.value : undefined;
-    const firstSeen = new Map<string, Pos | undefined>();
-    if (list && seq) {
-      seq.items.forEach((item, index) => {
-        const value = list[index];
-        const itemPos = posOf(item as Node, rankingKeyPos);
-        if (!isMap(item) || typeof value !== 'object' || value === null || Array.isArray(value)) {
-          bad(`Entry ${index + 1} of the ranking must have option:, rank: and justification: (found ${shown(value)}).`, itemPos);
-          return;
-        }
-        const entry = value as Record<string, unknown>;
-        for (const pair of item.items) {
-          const field = keyName(pair);
-          if ((ENTRY_FIELDS as readonly string[]).includes(field)) continue;
-          const guess = closestId(field, ENTRY_FIELDS);
-          warn(
-            `Unknown field "${field}" in a ranking entry is ignored.${guess ? ` Did you mean "${guess}"?` : ''} An entry has option, rank and justification.`,
-            posOf(pair),
-          );
-        }
-        const fieldPos = (f: string): Pos | undefined => {
-          const p = pairOf(item, f);
-          return p ? posOf(p.value as Node, posOf(p)) : itemPos;
-        };
-
-        // option
-        let option: string | undefined;
-        if (!pairOf(item, 'option')) bad(`Entry ${index + 1} of the ranking has no option. Add option: "<id>" (the image file name without extension).`, itemPos);
-        else {
-          const raw = check(optionField, entry.option, fieldPos('option'));
-          if (typeof raw === 'number') {
-            option = String(raw);
-            warn(`Write option ids in quotes: option: "${option}". It is read as the text "${option}".`, fieldPos('option'));
-          } else if (typeof raw === 'string') {
-            option = raw;
-          }
-        }
-        if (option !== undefined) {
-          const at = fieldPos('option');
-          if (option.trim() === '') {
-            bad('The option is empty. Write the id of an image in options/, e.g. option: "1".', at);
-            option = undefined;
-          } else if (knownOptions && !optionIds.includes(option)) {
-            const pathLike = /[\\/]|\.(png|jpe?g|webp)$/i.test(option);
-            const hint = pathLike
-              ? ` Write the option id only: the image file name without folder or extension.${didYouMean(option, optionIds)}`
-              : didYouMean(option, optionIds);
-            bad(`There is no option "${option}" in options/.${hint} The options are ${optionIds.map((o) => `"${o}"`).join(', ')}.`, at);
-            option = undefined;
-          } else if (firstSeen.has(option)) {
-            const first = firstSeen.get(option);
-            bad(
-              `Option "${option}" is ranked twice${first ? ` (first on line ${first.line})` : ''}. Rank each option exactly once.`,
-              at,
-            );
-            option = undefined;
-          } else {
-            firstSeen.set(option, at);
-          }
-        }
-
-        // rank
-        let rank: number | undefined;
-        if (!pairOf(item, 'rank')) bad(`Entry ${index + 1} of the ranking has no rank. Add rank: with a whole number (1 = best).`, itemPos);
-        else rank = check(rankField, entry.rank, fieldPos('rank'));
-
-        // justification
-        let justification: string | undefined;
-        if (!pairOf(item, 'justification')) {
-          const what = option !== undefined ? ` for option "${option}"` : '';
-          bad(`Entry ${index + 1} of the ranking has no justification${what}. Add justification: with a sentence on why it has this rank.`, itemPos);
-        } else {
-          justification = check(justificationField, entry.justification, fieldPos('justification'))?.trim();
-        }
-
-        if (option !== undefined && rank !== undefined && justification !== undefined) entries.push({ option, rank, justification });
-      });
-      const missing = optionIds.filter((id) => !firstSeen.has(id));
-      if (missing.length > 0 && knownOptions) {
-        const list2 = missing.map((m) => `"${m}"`).join(', ');
-        bad(
-          missing.length === 1
-            ? `Option ${list2} is missing from the ranking. Every image in options/ must be ranked exactly once.`
-            : `Options ${list2} are missing from the ranking. Every image in options/ must be ranked exactly once.`,
-          rankingKeyPos,
-        );
-      }
-    }
+    entries = checkRankingList(rankingPair, data.ranking, optionIds, knownOptions, c);
   }
 
   if (diagnostics.some((d) => d.severity === 'error') || name === undefined) return { diagnostics, stated };
   const ranking: DesignerRanking = { id: designerIdOf(file), name, weight, file, entries };
   if (role !== undefined) ranking.role = role;
   return { ranking, diagnostics, stated };
+}
+
+/** The file's top-level map and its data, with a node → place function; undefined once the one problem is reported
+ * (empty, nested too deep, not JSON/YAML, not a map, an unreadable alias). */
+function parseRankingDoc(
+  text: string,
+  format: RankingFormat,
+  bad: (message: string, at?: Pos) => void,
+): { root: YAMLMap; data: Record<string, unknown>; posOf: FieldChecker['posOf'] } | undefined {
+  const skeleton =
+    format === 'json'
+      ? '{ "designer": "…", "ranking": [ { "option": "1", "rank": 1, "justification": "…" } ] }'
+      : 'designer:, then ranking: with one "- option: / rank: / justification:" entry per image';
+
+  if (text.replace(/^\uFEFF/, '').trim() === '') {
+    bad(`The file is empty. A ranking file needs ${skeleton}.`);
+    return undefined;
+  }
+
+  // Depth first, on the token stream: neither the JSON checker nor the YAML composer ever sees a file nested too deep.
+  const deep = checkNesting(text);
+  if (deep) {
+    bad(deep.message, { line: deep.line, column: deep.column });
+    return undefined;
+  }
+
+  if (format === 'json') {
+    const problem = checkJsonSyntax(text);
+    if (problem) {
+      bad(`This is not valid JSON: ${problem.message}`, offsetToPos(text, problem.offset));
+      return undefined;
+    }
+  }
+
+  let parsed: YamlDocument;
+  try {
+    parsed = parseYamlDocument(text, { keepSourceTokens: false });
+  } catch {
+    bad(`The file could not be read as ${format === 'json' ? 'JSON' : 'YAML'}.`);
+    return undefined;
+  }
+  const { doc, at: posOfOffset, firstError } = parsed;
+  const posOf = (node: Node | Pair | null | undefined, fallback?: Pos): Pos | undefined => {
+    const n = node && 'range' in node ? node : node && 'key' in node ? (node.key as Node | null) : undefined;
+    const range = n && 'range' in n ? n.range : undefined;
+    return range ? posOfOffset(range[0]) : fallback;
+  };
+
+  if (firstError) {
+    bad(`This is not valid ${format === 'json' ? 'JSON' : 'YAML'}: ${firstError.problem}`, firstError);
+    return undefined;
+  }
+
+  const root = doc.contents;
+  if (root === null || (isScalar(root) && (root.value === null || root.value === ''))) {
+    bad(`The file has no fields. A ranking file needs ${skeleton}.`, posOf(root));
+    return undefined;
+  }
+  if (!isMap(root)) {
+    bad(
+      `A ranking file must be a group of fields (designer:, ranking:, …), not ${isSeq(root) ? 'a list' : 'a single value'}.`,
+      posOf(root, { line: 1, column: 1 }),
+    );
+    return undefined;
+  }
+
+  try {
+    const js: unknown = doc.toJS({ maxAliasCount: 100 });
+    const data = typeof js === 'object' && js !== null ? (js as Record<string, unknown>) : {};
+    return { root, data, posOf };
+  } catch {
+    bad('The file uses a YAML alias (*name) that cannot be read; write the value out instead.', posOf(root, { line: 1, column: 1 }));
+    return undefined;
+  }
 }

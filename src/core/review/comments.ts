@@ -123,12 +123,7 @@ export function checkCommentText(text: string, file: string): { comment?: Design
   }
   const map = root as YAMLMap;
   const pairOf = (key: string): Pair | undefined => map.items.find((p) => keyName(p) === key);
-  for (const pair of map.items) {
-    const name = keyName(pair);
-    if ((COMMENT_FIELDS as readonly string[]).includes(name)) continue;
-    const guess = closestId(name, COMMENT_FIELDS);
-    warn(`Unknown field "${name}" is ignored.${guess ? ` Did you mean "${guess}"?` : ''} A comment's front matter has designer, role and weight.`, posOf(pair, top));
-  }
+  warnUnknownFields(map, (pair) => posOf(pair, top), warn);
   const check = <T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { message: string }[] } } }, value: unknown, at: Pos): T | undefined => {
     const r = schema.safeParse(value);
     if (r.success) return r.data;
@@ -159,10 +154,7 @@ export function checkCommentText(text: string, file: string): { comment?: Design
     else weight = check<number>(weightField, data.weight, posOf(weightPair.value as Node, posOf(weightPair, top))) ?? weight;
   }
 
-  const body = split.body.replace(/\r\n/g, '\n').trim();
-  if (body === '') {
-    bad('The comment has no text below the front matter. Write your reading of the brief there: what it asks for, what matters most to you, what is unclear, what you would change.', { line: split.bodyLine, column: 1 });
-  }
+  const body = commentBody(split, bad);
   if (diagnostics.some((d) => d.severity === 'error') || name === undefined) return done();
   const comment: DesignerComment = { designer: commentDesignerId(file), name, weight, body, file };
   if (role !== undefined) comment.role = role;
@@ -228,4 +220,23 @@ export async function loadComments(root: string): Promise<{ comments?: DesignerC
   }
   comments.sort((a, b) => naturalCompare(a.designer, b.designer));
   return { comments, stated, diagnostics };
+}
+
+/** Warns of each front-matter field a comment does not have (with the closest one it does). */
+function warnUnknownFields(map: YAMLMap, posOf: (pair: Pair) => Pos, warn: (message: string, at?: Pos) => void): void {
+  for (const pair of map.items) {
+    const name = keyName(pair);
+    if ((COMMENT_FIELDS as readonly string[]).includes(name)) continue;
+    const guess = closestId(name, COMMENT_FIELDS);
+    warn(`Unknown field "${name}" is ignored.${guess ? ` Did you mean "${guess}"?` : ''} A comment's front matter has designer, role and weight.`, posOf(pair));
+  }
+}
+
+/** The comment's text below the front matter (trimmed); an empty one is reported. */
+function commentBody(split: { body: string; bodyLine: number }, bad: (message: string, at?: Pos) => void): string {
+  const body = split.body.replace(/\r\n/g, '\n').trim();
+  if (body === '') {
+    bad('The comment has no text below the front matter. Write your reading of the brief there: what it asks for, what matters most to you, what is unclear, what you would change.', { line: split.bodyLine, column: 1 });
+  }
+  return body;
 }

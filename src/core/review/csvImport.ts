@@ -70,6 +70,21 @@ function detectDelimiter(text: string): string {
 }
 
 
+/** Reports a problem at a line and column of the CSV. */
+type At = (line: number, col: number, message: string) => void;
+type RankingData = Parameters<typeof formatRankingYaml>[0];
+interface Planned {
+  id: string;
+  line: number;
+  data: RankingData;
+}
+/** Where each known column is (-1: absent), and the rank and justification column of each option. */
+interface Columns {
+  col: { designer: number; id: number; role: number; weight: number };
+  rankCol: Map<string, number>;
+  justCol: Map<string, number>;
+}
+
 export async function importRankingsCsv(
   csvPath: string,
   reviewRoot: string,
@@ -78,7 +93,7 @@ export async function importRankingsCsv(
   const file = csvPath.split(path.sep).join('/');
   const diagnostics: Diagnostic[] = [];
   const done = (): CsvImportResult => ({ written: [], skipped: [], diagnostics: capPerFile(sortDiagnostics(diagnostics)) });
-  const at = (line: number, col: number, message: string): void => {
+  const at: At = (line, col, message) => {
     diagnostics.push(error(file, message, line, col));
   };
 
@@ -91,7 +106,35 @@ export async function importRankingsCsv(
   }
   const optionIds = options.ids;
 
-  // Read the CSV.
+  const rows = await readCsvRows(csvPath, reviewRoot, file, at);
+  if (rows === undefined) return done();
+  const [header, ...body] = rows;
+  if (header === undefined) {
+    at(0, 0, `${file} has no rows.`);
+    return done();
+  }
+  const columns = readHeader(header, optionIds, file, diagnostics, at);
+  if (hasErrors(diagnostics)) return done();
+  if (body.length === 0) {
+    at(header.line, 0, `${file} has column names but no designer rows.`);
+    return done();
+  }
+
+  // Rows → rankings.
+  const planned: Planned[] = [];
+  const idLine = new Map<string, number>();
+  for (const row of body) {
+    const before = diagnostics.length;
+    const p = rowRanking(row, columns, optionIds, idLine, at);
+    if (diagnostics.length > before && hasErrors(diagnostics.slice(before))) continue;
+    planned.push(p);
+  }
+  if (hasErrors(diagnostics)) return done();
+  return writeRankings(planned, path.resolve(reviewRoot), optionIds, file, opts.force, diagnostics, at);
+}
+
+/** The CSV's non-blank rows with the file line each starts on; undefined once a problem is reported. */
+async function readCsvRows(csvPath: string, reviewRoot: string, file: string, at: At): Promise<CsvRow[] | undefined> {
   let bytes: Buffer;
   try {
     // A CSV inside the review is a file of the review, so untrusted like the rest: read through the room (contained,
@@ -104,19 +147,21 @@ export async function importRankingsCsv(
     if (err.reason === 'missing') at(0, 0, `${file} does not exist or cannot be read.`);
     else if (err.reason === 'not-regular' && /a folder/.test(err.message)) at(0, 0, `${file} is a folder; give the path of a .csv file.`);
     else at(0, 0, err.message);
-    return done();
+    return undefined;
   }
   if (firstInvalidUtf8(bytes) >= 0) {
     at(0, 0, `${file} is not UTF-8 text. In your spreadsheet, export as "CSV UTF-8".`);
-    return done();
+    return undefined;
   }
   const text = bytes.toString('utf8');
   if (text.replace(/^\uFEFF/, '').trim() === '') {
     at(0, 0, `${file} is empty. The first row must name the columns: designer, rank:<option>, justification:<option>.`);
-    return done();
+    return undefined;
   }
+  return parseCsvRows(text, file, at);
+}
 
-  let rows: CsvRow[];
+function parseCsvRows(text: string, file: string, at: At): CsvRow[] | undefined {
   try {
     // Loaded on first use (an import is rare): dist/csv-parse.js in the bundles, see esbuild.mjs.
     const { parse } = require('csv-parse/sync') as typeof CsvSync;
@@ -129,7 +174,7 @@ export async function importRankingsCsv(
       raw: true,
       info: true,
     }) as unknown as { record: string[]; raw: string; info: { lines: number } }[];
-    rows = records
+    return records
       .map((r) => {
         const body = r.raw.replace(/^(?:[ \t]*\r?\n)+/, '').replace(/\r?\n$/, '');
         return { line: r.info.lines - (body.split('\n').length - 1), cells: r.record };
@@ -139,15 +184,12 @@ export async function importRankingsCsv(
     const line = typeof err === 'object' && err !== null && 'lines' in err && typeof err.lines === 'number' ? err.lines : 0;
     const reason = err instanceof Error ? err.message.replace(/^Invalid Record Length:.*$/, '').split(/[:.]/)[0] : '';
     at(line, 0, `${file} could not be read as CSV (${reason || 'bad quoting'}). Check the quotes in this row.`);
-    return done();
+    return undefined;
   }
-  const [header, ...body] = rows;
-  if (header === undefined) {
-    at(0, 0, `${file} has no rows.`);
-    return done();
-  }
+}
 
-  // Header.
+/** The header row's columns; unknown options, twice-named and missing columns are reported, unknown names warned. */
+function readHeader(header: CsvRow, optionIds: readonly string[], file: string, diagnostics: Diagnostic[], at: At): Columns {
   const columns = header.cells.map((c) => c.trim());
   const col = { designer: -1, id: -1, role: -1, weight: -1 };
   const rankCol = new Map<string, number>();
@@ -197,75 +239,83 @@ export async function importRankingsCsv(
       `Add a column for every option's justification: ${missingJust.map((o) => `"justification:${o}"`).join(', ')} ${missingJust.length === 1 ? 'is' : 'are'} missing.`,
     );
   }
-  if (hasErrors(diagnostics)) return done();
-  if (body.length === 0) {
-    at(header.line, 0, `${file} has column names but no designer rows.`);
-    return done();
-  }
+  return { col, rankCol, justCol };
+}
 
-  // Rows → rankings.
-  const planned: { id: string; line: number; data: Parameters<typeof formatRankingYaml>[0] }[] = [];
-  const idLine = new Map<string, number>();
-  for (const row of body) {
-    const cell = (i: number): string => (i >= 0 ? (row.cells[i] ?? '').trim() : '');
-    const before = diagnostics.length;
-    const designer = cell(col.designer);
-    if (designer === '') at(row.line, col.designer + 1, 'The designer name is empty in this row.');
-    let id = col.id >= 0 && cell(col.id) !== '' ? cell(col.id) : designerIdFromName(designer);
-    if (col.id >= 0 && cell(col.id) !== '' && !DESIGNER_ID_PATTERN.test(id)) {
-      at(row.line, col.id + 1, `The id "${id}" cannot be a file name; use letters, digits, "-", "_" or "." (no spaces or slashes).`);
-      id = '';
-    } else if (designer !== '' && id === '') {
-      at(row.line, col.designer + 1, `No file name can be made from "${designer}"; fill in the id column for this row.`);
-    }
-    if (id !== '') {
-      const other = idLine.get(designerKey(id));
-      if (other !== undefined) {
-        at(row.line, (col.id >= 0 && cell(col.id) !== '' ? col.id : col.designer) + 1, `The designer id "${id}" is used twice (also on line ${other}); give each designer their own id.`);
-      } else {
-        idLine.set(designerKey(id), row.line);
-      }
-    }
-    const role = cell(col.role);
-    let weight: number | undefined;
-    const weightText = cell(col.weight);
-    if (weightText !== '') {
-      const w = Number(weightText.replace(',', '.'));
-      if (!Number.isFinite(w) || w <= 0) at(row.line, col.weight + 1, `The weight must be a number greater than 0 (found "${weightText}").`);
-      else weight = w;
-    }
-    const entries: RankingEntry[] = [];
-    for (const option of optionIds) {
-      const ri = rankCol.get(option)!;
-      const ji = justCol.get(option)!;
-      const rankText = cell(ri);
-      const justification = cell(ji);
-      const rank = /^\d+$/.test(rankText) ? Number(rankText) : NaN;
-      if (!(Number.isInteger(rank) && rank >= 1)) {
-        at(
-          row.line,
-          ri + 1,
-          rankText === ''
-            ? `The rank of option "${option}" is empty (column ${columnLetter(ri)}). Write a whole number of 1 or more (1 = best).`
-            : `The rank of option "${option}" must be a whole number of 1 or more (found "${rankText}", column ${columnLetter(ri)}).`,
-        );
-      }
-      if (justification === '') {
-        at(row.line, ji + 1, `The justification of option "${option}" is empty (column ${columnLetter(ji)}). Write why it has this rank.`);
-      }
-      entries.push({ option, rank, justification });
-    }
-    if (diagnostics.length > before && hasErrors(diagnostics.slice(before))) continue;
-    entries.sort((a, b) => a.rank - b.rank || naturalCompare(a.option, b.option));
-    const data: Parameters<typeof formatRankingYaml>[0] = { designer, ranking: entries };
-    if (role !== '') data.role = role;
-    if (weight !== undefined) data.weight = weight;
-    planned.push({ id, line: row.line, data });
+/** One designer row as a ranking; its problems are reported (the caller drops a row with errors). */
+function rowRanking(row: CsvRow, columns: Columns, optionIds: readonly string[], idLine: Map<string, number>, at: At): Planned {
+  const { col } = columns;
+  const cell = (i: number): string => (i >= 0 ? (row.cells[i] ?? '').trim() : '');
+  const designer = cell(col.designer);
+  if (designer === '') at(row.line, col.designer + 1, 'The designer name is empty in this row.');
+  let id = col.id >= 0 && cell(col.id) !== '' ? cell(col.id) : designerIdFromName(designer);
+  if (col.id >= 0 && cell(col.id) !== '' && !DESIGNER_ID_PATTERN.test(id)) {
+    at(row.line, col.id + 1, `The id "${id}" cannot be a file name; use letters, digits, "-", "_" or "." (no spaces or slashes).`);
+    id = '';
+  } else if (designer !== '' && id === '') {
+    at(row.line, col.designer + 1, `No file name can be made from "${designer}"; fill in the id column for this row.`);
   }
-  if (hasErrors(diagnostics)) return done();
+  if (id !== '') {
+    const other = idLine.get(designerKey(id));
+    if (other !== undefined) {
+      at(row.line, (col.id >= 0 && cell(col.id) !== '' ? col.id : col.designer) + 1, `The designer id "${id}" is used twice (also on line ${other}); give each designer their own id.`);
+    } else {
+      idLine.set(designerKey(id), row.line);
+    }
+  }
+  const role = cell(col.role);
+  let weight: number | undefined;
+  const weightText = cell(col.weight);
+  if (weightText !== '') {
+    const w = Number(weightText.replace(',', '.'));
+    if (!Number.isFinite(w) || w <= 0) at(row.line, col.weight + 1, `The weight must be a number greater than 0 (found "${weightText}").`);
+    else weight = w;
+  }
+  const entries = rowEntries(row.line, cell, columns, optionIds, at);
+  entries.sort((a, b) => a.rank - b.rank || naturalCompare(a.option, b.option));
+  const data: RankingData = { designer, ranking: entries };
+  if (role !== '') data.role = role;
+  if (weight !== undefined) data.weight = weight;
+  return { id, line: row.line, data };
+}
 
-  // Write (all rows are valid). An existing ranking for the same designer (by the one id rule, any extension) is kept.
-  const root = path.resolve(reviewRoot);
+/** A row's rank and justification of every option, in option order; empty or bad cells reported. */
+function rowEntries(line: number, cell: (i: number) => string, columns: Columns, optionIds: readonly string[], at: At): RankingEntry[] {
+  const entries: RankingEntry[] = [];
+  for (const option of optionIds) {
+    const ri = columns.rankCol.get(option)!;
+    const ji = columns.justCol.get(option)!;
+    const rankText = cell(ri);
+    const justification = cell(ji);
+    const rank = /^\d+$/.test(rankText) ? Number(rankText) : NaN;
+    if (!(Number.isInteger(rank) && rank >= 1)) {
+      at(
+        line,
+        ri + 1,
+        rankText === ''
+          ? `The rank of option "${option}" is empty (column ${columnLetter(ri)}). Write a whole number of 1 or more (1 = best).`
+          : `The rank of option "${option}" must be a whole number of 1 or more (found "${rankText}", column ${columnLetter(ri)}).`,
+      );
+    }
+    if (justification === '') {
+      at(line, ji + 1, `The justification of option "${option}" is empty (column ${columnLetter(ji)}). Write why it has this rank.`);
+    }
+    entries.push({ option, rank, justification });
+  }
+  return entries;
+}
+
+/** Writes the planned rankings (all rows are valid). An existing ranking for the same designer (by the one id rule, any
+ * extension) is kept unless `force`. */
+async function writeRankings(
+  planned: readonly Planned[],
+  root: string,
+  optionIds: string[],
+  file: string,
+  force: boolean,
+  diagnostics: Diagnostic[],
+  at: At,
+): Promise<CsvImportResult> {
   const written: string[] = [];
   const skipped: string[] = [];
   const outputs: { rel: string; text: string }[] = [];
@@ -285,7 +335,7 @@ export async function importRankingsCsv(
   for (const p of planned) {
     const present = existingByKey.get(designerKey(p.id));
     const rel = present !== undefined ? `rankings/${present}` : `rankings/${p.id}.yaml`;
-    if (present !== undefined && !opts.force) {
+    if (present !== undefined && !force) {
       skipped.push(rel);
       diagnostics.push(warning(file, `${rel} already exists and was not changed; use --force to replace it.`, p.line, 0));
       continue;

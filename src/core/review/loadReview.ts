@@ -75,38 +75,8 @@ async function loadRankings(
   const designers: DesignerRanking[] = [];
   const config = parsedConfig.config;
   const where = (key: string): [number, number] => parsedConfig.positions.get(key) ?? [0, 0];
-  let stat;
-  try {
-    stat = await statOf(root, 'rankings');
-  } catch (err) {
-    diagnostics.push(fileProblem(err));
-    return { designers, diagnostics };
-  }
-  if (!stat) {
-    if (requireRankings) {
-      diagnostics.push(
-        error('rankings', 'The rankings/ folder is missing. Create it with one <designer-id>.yaml file per designer (or import a CSV).'),
-      );
-    }
-    return { designers, diagnostics };
-  }
-  if (!stat.isDirectory()) {
-    diagnostics.push(error('rankings', 'rankings is a file, but it must be a folder with one ranking file per designer.'));
-    return { designers, diagnostics };
-  }
-  let names: string[];
-  try {
-    names = ((await listInReview(root, 'rankings')) ?? []).sort(naturalCompare);
-  } catch {
-    diagnostics.push(error('rankings', 'The rankings/ folder could not be read (permission denied?).'));
-    return { designers, diagnostics };
-  }
-
-  const count = names.filter((n) => !n.startsWith('.') && rankingFormatOf(n)).length;
-  if (count > MAX_MEMBERS) {
-    diagnostics.push(error('rankings', tooManyMembersMessage('rankings', count)));
-    return { designers, diagnostics };
-  }
+  const names = await rankingNames(root, requireRankings, diagnostics);
+  if (names === undefined) return { designers, diagnostics };
   // The ranking files are read a few at a time (a large team's folder is mostly waiting on the disk), then checked in order.
   const reads = new Map(
     await mapLimited(names.filter((n) => !n.startsWith('.') && rankingFormatOf(n)), 8, async (name) =>
@@ -157,6 +127,58 @@ async function loadRankings(
     designers.push(checked.ranking);
   }
 
+  checkRankingsAgainstConfig(config, seen, rankingFiles, requireRankings, where, diagnostics);
+  designers.sort((a, b) => naturalCompare(a.id, b.id));
+  return { designers, diagnostics };
+}
+
+/** The names in rankings/ (sorted), or undefined once the folder's problem is reported (missing, a file, unreadable,
+ * too many ranking files). */
+async function rankingNames(root: string, requireRankings: boolean, diagnostics: Diagnostic[]): Promise<string[] | undefined> {
+  let stat;
+  try {
+    stat = await statOf(root, 'rankings');
+  } catch (err) {
+    diagnostics.push(fileProblem(err));
+    return undefined;
+  }
+  if (!stat) {
+    if (requireRankings) {
+      diagnostics.push(
+        error('rankings', 'The rankings/ folder is missing. Create it with one <designer-id>.yaml file per designer (or import a CSV).'),
+      );
+    }
+    return undefined;
+  }
+  if (!stat.isDirectory()) {
+    diagnostics.push(error('rankings', 'rankings is a file, but it must be a folder with one ranking file per designer.'));
+    return undefined;
+  }
+  let names: string[];
+  try {
+    names = ((await listInReview(root, 'rankings')) ?? []).sort(naturalCompare);
+  } catch {
+    diagnostics.push(error('rankings', 'The rankings/ folder could not be read (permission denied?).'));
+    return undefined;
+  }
+
+  const count = names.filter((n) => !n.startsWith('.') && rankingFormatOf(n)).length;
+  if (count > MAX_MEMBERS) {
+    diagnostics.push(error('rankings', tooManyMembersMessage('rankings', count)));
+    return undefined;
+  }
+  return names;
+}
+
+/** What the rankings found say about the review as a whole and review.yaml's team, lead and hierarchy. */
+function checkRankingsAgainstConfig(
+  config: ReviewConfig,
+  seen: Map<string, string>,
+  rankingFiles: number,
+  requireRankings: boolean,
+  where: (key: string) => [number, number],
+  diagnostics: Diagnostic[],
+): void {
   if (rankingFiles === 0 && requireRankings) {
     diagnostics.push(
       error('rankings', 'rankings/ has no ranking files yet. Add one <designer-id>.yaml (or .json) per designer, or import a CSV.'),
@@ -177,8 +199,6 @@ async function loadRankings(
     diagnostics.push(error('review.yaml', 'hierarchy is lead-decides, but review.yaml names no lead; add lead: <designer-id> or choose flat or weighted.', ...where('hierarchy')));
   }
   for (const d of checkPeople(config, seen, rankingFiles > 0, where)) diagnostics.push(d);
-  designers.sort((a, b) => naturalCompare(a.id, b.id));
-  return { designers, diagnostics };
 }
 
 /** review.yaml's team roles/weights fill in what a comment's front matter leaves out (as for rankings). */

@@ -129,53 +129,8 @@ export async function scanImageFolder(root: string, decodeImages: boolean, rules
   const byId = new Map<string, string>();
   const candidates: { id: string; name: string }[] = [];
   for (const name of names) {
-    const rel = `${dir}/${name}`;
-    if (name.startsWith('.')) continue; // .gitkeep, .DS_Store
-    if (rules.allowed?.includes(name)) continue;
-    let entry;
-    try {
-      entry = await statInReview(root, rel);
-    } catch (err) {
-      if (!(err instanceof ReviewFileError)) throw err;
-      diagnostics.push(error(rel, err.message));
-      continue;
-    }
-    if (!entry) {
-      diagnostics.push(warning(rel, `${rel} could not be read and is ignored.`));
-      continue;
-    }
-    if (!IMAGE_EXT.test(name)) {
-      if (rules.strangeFile === 'warning') {
-        if (entry.isDirectory()) diagnostics.push(warning(rel, `The folder ${rel} is ignored; ${dir}/ holds only image files.`));
-        else diagnostics.push(warning(rel, `${rel} is not a .png, .jpg, .jpeg or .webp image and is ignored.`));
-      } else {
-        const besides = rules.allowed?.length ? ` (and ${rules.allowed.join(', ')})` : '';
-        diagnostics.push(error(rel, `${rel} is not a .png, .jpg, .jpeg or .webp image; ${dir}/ holds only images${besides}. Move it out of the folder.`));
-      }
-      continue;
-    }
-    if (entry.isDirectory()) {
-      diagnostics.push(error(rel, `${rel} is a folder, not an image file. Remove it or rename it without an image extension.`));
-      continue;
-    }
-    if (!entry.isFile()) {
-      diagnostics.push(error(rel, `${rel} is not a regular file (a pipe, socket or device); it is not read.`));
-      continue;
-    }
-    const id = name.replace(IMAGE_EXT, '');
-    if (id === '') {
-      diagnostics.push(error(rel, `${rel} has no name before the extension; rename it, e.g. ${dir}/1${path.extname(name)}.`));
-      continue;
-    }
-    const other = byId.get(id);
-    if (other !== undefined) {
-      diagnostics.push(
-        error(rel, `${rel} and ${dir}/${other} both have the ${rules.idWord} id "${id}". Rename or remove one of them: each ${rules.idWord} needs its own file name.`),
-      );
-      continue;
-    }
-    byId.set(id, name);
-    candidates.push({ id, name });
+    const c = await imageCandidate(root, name, rules, byId, diagnostics);
+    if (c) candidates.push(c);
   }
   candidates.sort((a, b) => naturalCompare(a.id, b.id));
   // Cheap caps before expensive work: the count speaks before a single image is decoded.
@@ -184,6 +139,76 @@ export async function scanImageFolder(root: string, decodeImages: boolean, rules
     return { exists: true, diagnostics };
   }
 
+  const images = await probedImages(root, dir, candidates, decodeImages, diagnostics);
+  return { images, ids: candidates.map((c) => c.id), exists: true, diagnostics };
+}
+
+/** One entry of the folder as an image to open (id and file name), or undefined when it is skipped (reported or not). */
+async function imageCandidate(
+  root: string,
+  name: string,
+  rules: ImageFolderRules,
+  byId: Map<string, string>,
+  diagnostics: Diagnostic[],
+): Promise<{ id: string; name: string } | undefined> {
+  const dir = rules.folder;
+  const rel = `${dir}/${name}`;
+  if (name.startsWith('.')) return undefined; // .gitkeep, .DS_Store
+  if (rules.allowed?.includes(name)) return undefined;
+  let entry;
+  try {
+    entry = await statInReview(root, rel);
+  } catch (err) {
+    if (!(err instanceof ReviewFileError)) throw err;
+    diagnostics.push(error(rel, err.message));
+    return undefined;
+  }
+  if (!entry) {
+    diagnostics.push(warning(rel, `${rel} could not be read and is ignored.`));
+    return undefined;
+  }
+  if (!IMAGE_EXT.test(name)) {
+    if (rules.strangeFile === 'warning') {
+      if (entry.isDirectory()) diagnostics.push(warning(rel, `The folder ${rel} is ignored; ${dir}/ holds only image files.`));
+      else diagnostics.push(warning(rel, `${rel} is not a .png, .jpg, .jpeg or .webp image and is ignored.`));
+    } else {
+      const besides = rules.allowed?.length ? ` (and ${rules.allowed.join(', ')})` : '';
+      diagnostics.push(error(rel, `${rel} is not a .png, .jpg, .jpeg or .webp image; ${dir}/ holds only images${besides}. Move it out of the folder.`));
+    }
+    return undefined;
+  }
+  if (entry.isDirectory()) {
+    diagnostics.push(error(rel, `${rel} is a folder, not an image file. Remove it or rename it without an image extension.`));
+    return undefined;
+  }
+  if (!entry.isFile()) {
+    diagnostics.push(error(rel, `${rel} is not a regular file (a pipe, socket or device); it is not read.`));
+    return undefined;
+  }
+  const id = name.replace(IMAGE_EXT, '');
+  if (id === '') {
+    diagnostics.push(error(rel, `${rel} has no name before the extension; rename it, e.g. ${dir}/1${path.extname(name)}.`));
+    return undefined;
+  }
+  const other = byId.get(id);
+  if (other !== undefined) {
+    diagnostics.push(
+      error(rel, `${rel} and ${dir}/${other} both have the ${rules.idWord} id "${id}". Rename or remove one of them: each ${rules.idWord} needs its own file name.`),
+    );
+    return undefined;
+  }
+  byId.set(id, name);
+  return { id, name };
+}
+
+/** The candidates opened (a few at a time) and checked as images: real format, extension, size. */
+async function probedImages(
+  root: string,
+  dir: string,
+  candidates: readonly { id: string; name: string }[],
+  decodeImages: boolean,
+  diagnostics: Diagnostic[],
+): Promise<ReviewOption[]> {
   const probed = await mapLimited(candidates, 4, async (c) => ({ c, probe: await probeImage(root, `${dir}/${c.name}`, decodeImages) }));
   const images: ReviewOption[] = [];
   for (const { c, probe } of probed) {
@@ -213,7 +238,7 @@ export async function scanImageFolder(root: string, decodeImages: boolean, rules
       height: probe.height,
     });
   }
-  return { images, ids: candidates.map((c) => c.id), exists: true, diagnostics };
+  return images;
 }
 
 export async function loadOptions(root: string, decodeImages: boolean): Promise<OptionsResult> {

@@ -211,6 +211,69 @@ async function drive(o: RunnerOptions, loaded: Review, record: RunRecord, resume
       // A listener's failure never stops the run.
     }
   };
+  const ctx = await stepContext(o, review, record, resumed, dir, prices, emit);
+  // The files name everyone who may speak; the stance table covers the designers taking part.
+  const people = peopleOf(review).map((p) => ('topChoice' in p && !ctx.designers.some((d) => d.id === p.id) ? { ...p, topChoice: undefined } : p));
+
+  record.status = 'running';
+  record.waitingFor = undefined;
+  record.error = undefined;
+  for (const it of record.iterations) it.error = undefined;
+  await ctx.save();
+  emit({ type: 'run-started', runId: record.id, runDir: dir, resumed });
+  if (discussionOf(record.settings).hierarchy === 'lead-decides' && !ctx.designers.some((d) => d.id === record.settings.lead)) {
+    emit({ type: 'notice', runId: record.id, level: 'warning', message: 'hierarchy is lead-decides, but the lead is not among the designers of this run; nobody settles the decision points, and the prompts say the team is flat.' });
+  }
+
+  try {
+    // Every step of a design run sends images: without an image library it stops here, before any model call, in one sentence.
+    const noImages = task.usesImages ? imagesUnavailableReason() : undefined;
+    if (noImages) throw new ImagesUnavailableError(noImages);
+    for (;;) {
+      let it = record.iterations.at(-1);
+      if (!it || task.isDone(ctx, it)) {
+        if (record.iterations.length >= record.settings.iterations) break;
+        it = task.planNext(record, o.feedback);
+        record.iterations.push(it);
+        await ctx.save();
+      }
+      await checkCandidates(review.root, record.options); // before every round, and first thing on resume
+      emit({ type: 'iteration-started', runId: record.id, iteration: it.index, candidates: it.candidates, final: it.final === true });
+      await task.runIteration(ctx, review, it, o.cacheDir);
+      await task.writeDeliverables(review.root, record, people);
+    }
+    // What people said while the last step ran is kept (in the last iteration) before the run closes.
+    await ctx.people.intake();
+    await task.finish(ctx, review, prices);
+    record.finalPick = task.finalPick(record);
+    record.status = 'completed';
+  } catch (err) {
+    if (stoppedBySync(err, record, o.signal, emit)) return record;
+  }
+  try {
+    await ctx.save();
+    await task.writeDeliverables(review.root, record, people).catch(() => undefined);
+    await o.sync?.saved(record); // the deliverables written after the last save
+  } catch (err) {
+    if (!(err instanceof SyncStopError)) throw err;
+    record.status = 'failed';
+    record.error = err.message;
+    emit({ type: 'notice', runId: record.id, level: 'error', message: err.message });
+  }
+  emit({ type: 'run-finished', runId: record.id, status: record.status, error: record.error });
+  return record;
+}
+
+/** The context every step of the run is given: backends (checked and adapted), the record's writers and save, the people. */
+async function stepContext(
+  o: RunnerOptions,
+  review: Review,
+  record: RunRecord,
+  resumed: boolean,
+  dir: string,
+  prices: PriceTable,
+  emit: (e: RunEvent) => void,
+): Promise<StepContext & { people: PeopleInRun }> {
   // Prompts are kept as parts in the append-only prompts.jsonl, so run.json stays small (promptParts.ts).
   const promptParts = await PromptPartsWriter.open(review.root, record.id);
   // Turns go to the journal (synced) and run.json is rewritten whole at round boundaries and status changes (journal.ts).
@@ -248,79 +311,37 @@ async function drive(o: RunnerOptions, loaded: Review, record: RunRecord, resume
     },
   };
   o.sync?.attach(record.id);
-  ctx.people = new PeopleInRun(ctx, teamOf(review, record), o.holdWhenWaiting === true, {
+  const people = new PeopleInRun(ctx, teamOf(review, record), o.holdWhenWaiting === true, {
     sync: o.sync,
     maxWaitMs: o.maxWaitMs,
     criteria: async () => (await readCriteriaFile(review.root))?.criteria,
   });
-  // The files name everyone who may speak; the stance table covers the designers taking part.
-  const people = peopleOf(review).map((p) => ('topChoice' in p && !ctx.designers.some((d) => d.id === p.id) ? { ...p, topChoice: undefined } : p));
+  return Object.assign(ctx, { people });
+}
 
-  record.status = 'running';
-  record.waitingFor = undefined;
-  record.error = undefined;
-  for (const it of record.iterations) it.error = undefined;
-  await ctx.save();
-  emit({ type: 'run-started', runId: record.id, runDir: dir, resumed });
-  if (discussionOf(record.settings).hierarchy === 'lead-decides' && !ctx.designers.some((d) => d.id === record.settings.lead)) {
-    emit({ type: 'notice', runId: record.id, level: 'warning', message: 'hierarchy is lead-decides, but the lead is not among the designers of this run; nobody settles the decision points, and the prompts say the team is flat.' });
-  }
-
-  try {
-    // Every step of a design run sends images: without an image library it stops here, before any model call, in one sentence.
-    const noImages = task.usesImages ? imagesUnavailableReason() : undefined;
-    if (noImages) throw new ImagesUnavailableError(noImages);
-    for (;;) {
-      let it = record.iterations.at(-1);
-      if (!it || task.isDone(ctx, it)) {
-        if (record.iterations.length >= record.settings.iterations) break;
-        it = task.planNext(record, o.feedback);
-        record.iterations.push(it);
-        await ctx.save();
-      }
-      await checkCandidates(review.root, record.options); // before every round, and first thing on resume
-      emit({ type: 'iteration-started', runId: record.id, iteration: it.index, candidates: it.candidates, final: it.final === true });
-      await task.runIteration(ctx, review, it, o.cacheDir);
-      await task.writeDeliverables(review.root, record, people);
-    }
-    // What people said while the last step ran is kept (in the last iteration) before the run closes.
-    await ctx.people.intake();
-    await task.finish(ctx, review, prices);
-    record.finalPick = task.finalPick(record);
-    record.status = 'completed';
-  } catch (err) {
-    const current = record.iterations.at(-1);
-    if (err instanceof SyncStopError) {
-      // What the remote brought is not written over: the record on disk stays as it is; the run is resumable once fixed.
-      record.status = 'failed';
-      record.error = err.message;
-      emit({ type: 'notice', runId: record.id, level: 'error', message: err.message });
-      emit({ type: 'run-finished', runId: record.id, status: record.status, error: record.error });
-      return record;
-    }
-    if (err instanceof WaitingStop) {
-      record.status = 'waiting';
-      record.waitingFor = err.waitingFor;
-    } else if (isAbort(err, o.signal)) {
-      record.status = 'cancelled';
-      record.error = 'The run was cancelled; resume it to continue where it stopped.';
-    } else {
-      record.status = 'failed';
-      record.error = err instanceof CandidateChangedError ? err.message : describeError(err, 'A model request');
-      if (current) current.error = record.error;
-      emit({ type: 'notice', runId: record.id, level: 'error', message: record.error });
-    }
-  }
-  try {
-    await ctx.save();
-    await task.writeDeliverables(review.root, record, people).catch(() => undefined);
-    await o.sync?.saved(record); // the deliverables written after the last save
-  } catch (err) {
-    if (!(err instanceof SyncStopError)) throw err;
+/** Records why the run stopped (waiting, cancelled, failed). True when a sync stop ended it: the record on disk is kept
+ * as it is and the run is over (finished event sent). */
+function stoppedBySync(err: unknown, record: RunRecord, signal: AbortSignal | undefined, emit: (e: RunEvent) => void): boolean {
+  const current = record.iterations.at(-1);
+  if (err instanceof SyncStopError) {
+    // What the remote brought is not written over: the record on disk stays as it is; the run is resumable once fixed.
     record.status = 'failed';
     record.error = err.message;
     emit({ type: 'notice', runId: record.id, level: 'error', message: err.message });
+    emit({ type: 'run-finished', runId: record.id, status: record.status, error: record.error });
+    return true;
   }
-  emit({ type: 'run-finished', runId: record.id, status: record.status, error: record.error });
-  return record;
+  if (err instanceof WaitingStop) {
+    record.status = 'waiting';
+    record.waitingFor = err.waitingFor;
+  } else if (isAbort(err, signal)) {
+    record.status = 'cancelled';
+    record.error = 'The run was cancelled; resume it to continue where it stopped.';
+  } else {
+    record.status = 'failed';
+    record.error = err instanceof CandidateChangedError ? err.message : describeError(err, 'A model request');
+    if (current) current.error = record.error;
+    emit({ type: 'notice', runId: record.id, level: 'error', message: record.error });
+  }
+  return false;
 }

@@ -274,14 +274,7 @@ export class RunManager implements vscode.Disposable {
     if (request.kind !== 'start') run.runId = request.runId;
     this.active.set(root, run);
     this.refreshStatus();
-    const doing = request.kind === 'start' ? 'Starting a run' : request.kind === 'resume' ? `Resuming ${request.runId}` : `Refining ${request.runId}`;
-    const chosen =
-      what.kind !== 'start'
-        ? 'as recorded in the run'
-        : what.settings && Object.keys(what.settings).length
-          ? `${JSON.stringify(what.settings)} over review.yaml and defaults`
-          : 'from review.yaml and defaults';
-    this.log.info(`${doing} of ${root} (${made.where}, settings ${chosen}).`);
+    this.log.info(startLine(request, what, made.where));
 
     try {
       const record = await vscode.window.withProgress(
@@ -367,4 +360,17 @@ export class RunManager implements vscode.Disposable {
     return path.join(this.context.globalStorageUri.fsPath, 'image-cache');
   }
 
+}
+
+/** The Output channel's line for a run about to start, resume or be refined: where it runs and whose settings. */
+function startLine(request: RunAsked, what: ReturnType<typeof askedRun>['what'], where: string): string {
+  const root = request.reviewRoot;
+  const doing = request.kind === 'start' ? 'Starting a run' : request.kind === 'resume' ? `Resuming ${request.runId}` : `Refining ${request.runId}`;
+  const chosen =
+    what.kind !== 'start'
+      ? 'as recorded in the run'
+      : what.settings && Object.keys(what.settings).length
+        ? `${JSON.stringify(what.settings)} over review.yaml and defaults`
+        : 'from review.yaml and defaults';
+  return `${doing} of ${root} (${where}, settings ${chosen}).`;
 }
