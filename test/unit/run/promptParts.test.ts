@@ -197,11 +197,12 @@ describe('prompts recorded as parts: small records, every prompt exact', functio
     const root = await makeReview({ options: 6, designers: 48 });
     mock.latencyMs = 0;
     const before = runFileWrites.bytes;
-    // 293 requests: past the cost question's threshold, so this run is confirmed (asked once, with the count).
+    // 299 requests at most (3 rounds of 96 turns and the remix agent, and two rounds of edits that may fork into 4 sides):
+    // past the cost question's threshold, so this run is confirmed (asked once, with the count).
     const asked: number[] = [];
     const record = await startRun({ reviewRoot: root, client: clientFor(mock), cacheDir, settings: { turnsPerAgent: 2, iterations: 3 }, confirm: async (c) => (asked.push(c.requests), true) });
     assert.equal(record.status, 'completed', record.error);
-    assert.deepEqual(asked, [3 * (48 * 2 + 1) + 2]);
+    assert.deepEqual(asked, [3 * (48 * 2 + 1) + 2 * 4]);
     const size = (await fs.stat(path.join(root, 'runs', record.id, 'run.json'))).size;
     const written = runFileWrites.bytes - before;
     assert.ok(size <= 1.5 * 1024 * 1024, `run.json is ${size} bytes`);
