@@ -5,7 +5,8 @@ tokenizer, chat template, sampling, grammar and streaming are real llama.cpp.
 
 The weights make it nearly a bigram model that likes to stop: every token's embedding carries a constant in its first
 dimension, and the output rows of the end-of-turn token and of JSON's closing characters weigh that dimension up, so a
-free answer ends after some tens of tokens and a JSON string closes soon (the grammar decides where it may).
+free answer ends after some tens of tokens and a JSON string closes soon (the grammar decides where it may). A second
+constant dimension keeps the end of a turn away until the answer has a word.
 
 Usage: make-model.py <out.gguf>   (needs the `gguf` package and numpy)
 """
@@ -94,13 +95,23 @@ def main(out):
     f32 = lambda a: np.asarray(a, dtype=np.float32)
     embd = rng.normal(0.0, 1.0, (n_vocab, N_EMBD))
     embd[:, 0] = 4.0
+    # The second dimension says whether a token has words in it: +4 for a word or a sign, -4 for a bare space, a byte (a
+    # newline is one) or a control token. The end of a turn needs it positive, so an answer never ends before its first
+    # word (an empty answer) and never right after a space.
+    wordy = [t == gguf.TokenType.NORMAL and tok != '▁' for tok, t in zip(tokens, types)]
+    embd[:, 1] = np.where(wordy, 4.0, -4.0)
     out_w = rng.normal(0.0, 0.14, (n_vocab, N_EMBD))
-    out_w[:, 0] = 0.0
+    out_w[:, 0:2] = 0.0
+    after_norm = 4.0 / np.sqrt((16 + 16 + N_EMBD - 2) / N_EMBD)  # the two constants after the RMS norm: about 3.3
+    end_of_turn = tokens.index('<|im_end|>')
     for i, (tok, t) in enumerate(zip(tokens, types)):
         if tok in ENDERS:
-            out_w[i, 0] = ENDERS[tok] / 3.6  # the first dimension is about 3.6 after the norm
+            out_w[i, 0] = ENDERS[tok] / after_norm
         elif t != gguf.TokenType.NORMAL:
-            out_w[i, 0] = -30.0 / 3.6  # never a control or byte token of its own accord
+            out_w[i, 0] = -30.0 / after_norm  # never a control or byte token of its own accord
+    # The end of a turn: its weight after a word (ENDERS), 10 less after a space, a newline or the prompt's end.
+    out_w[end_of_turn, 0] = (ENDERS['<|im_end|>'] - 5.0) / after_norm
+    out_w[end_of_turn, 1] = 5.0 / after_norm
     w.add_tensor('token_embd.weight', f32(embd))
     w.add_tensor('output_norm.weight', f32(np.ones(N_EMBD)))
     w.add_tensor('output.weight', f32(out_w))

@@ -14,6 +14,8 @@ import { unsupportedPart } from './schemaSupport';
 
 /** The id /v1/models lists for the one model. */
 export const MODEL_ID = 'tiny-standin';
+/** Where the seeds of requests that name none start. */
+const SEED_BASE = 20261127;
 
 export interface LlamaRequestLog {
   route: 'models' | 'chat';
@@ -144,7 +146,9 @@ export class LlamaHttpServer {
     const common = {
       maxTokens: body.max_completion_tokens ?? body.max_tokens ?? this.o.defaultMaxTokens,
       temperature: body.temperature ?? 1,
-      ...(body.seed === undefined ? {} : { seed: body.seed }),
+      // node-llama-cpp seeds an unseeded request with the current second, so a retry within that second would draw the
+      // very same answer; each request gets its own seed instead (a fixed start and the request's number: repeatable).
+      seed: body.seed ?? SEED_BASE + this.counter,
       ...(grammar ? { grammar } : {}),
       signal: abort.signal,
     };
