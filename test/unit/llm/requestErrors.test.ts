@@ -10,6 +10,7 @@ import { OpenAIChatBackend, OpenAIImageBackend } from '../../../src/core/llm/ope
 import { ModelRequestError, isModelRequestError, type ModelRequestKind } from '../../../src/core/llm/backend';
 import { TIMEOUT_ADVICE, describeError, isAbort } from '../../../src/core/llm/errors';
 import { waitForBatch } from '../../../src/core/analysis/batch';
+import { exitForRefusal } from '../../../src/cli/modelCommand';
 
 const WHAT = "Jonas Berg's proxy (round 1, turn 1)";
 const messages = [{ role: 'user' as const, content: 'Hello' }];
@@ -141,5 +142,22 @@ describe('a failed model request, classified by its backend', function () {
     assert.equal(describeError(err, WHAT), sentence);
     assert.equal(isModelRequestError(err, 'refused'), true);
     assert.equal(isModelRequestError(err, 'not-found', 'auth'), false);
+  });
+
+  it("a model command of the CLI says a failed request in one line, with its own ending, and exits 1", async () => {
+    mock.enqueue('chat', { kind: 'error', status: 500 });
+    const err = await failure(backend(mock.baseURL).chat({ model: 'gpt-4o', messages }));
+    const written: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((chunk: string) => written.push(chunk) > 0) as typeof process.stderr.write;
+    let code: number;
+    try {
+      code = exitForRefusal(err, { command: 'judge', request: 'The judge', again: 'judge again later' });
+    } finally {
+      process.stderr.write = write;
+    }
+    assert.equal(code, 1);
+    assert.deepEqual(written, ['teamfusion judge: The judge failed with HTTP 500: The server had an error while processing your request (mock). Nothing was written; judge again later.\n']);
+    assert.throws(() => exitForRefusal(new Error('not a request'), { command: 'judge', request: 'The judge', again: 'judge again later' }), /not a request/);
   });
 });
