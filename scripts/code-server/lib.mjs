@@ -8,10 +8,11 @@
 //   shim/    `node` and `npm` that point at node 24 + npm 10, first on PATH for the code-server install
 //   cs/      code-server@CODE_SERVER_VERSION with its native modules built against node 24
 import { spawn, spawnSync } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, chmodSync, mkdtempSync, statSync, symlinkSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, chmodSync, mkdtempSync, symlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { join, delimiter } from 'node:path';
+import { withInstallLock } from '../lib/installLock.mjs';
 
 export const NODE_VERSION = '24.21.0';
 export const NPM_MAJOR = '10';
@@ -116,30 +117,10 @@ export async function ensureCodeServer() {
   const p = paths();
   const node24 = ensureNode24();
   if (existsSync(p.csStamp) && existsSync(p.csEntry)) return { node24, codeServerBin: p.csEntry, installed: false, seconds: 0 };
-  // One installer at a time (e.g. two test processes started at once): a lock folder, the others wait for the stamp.
-  mkdirSync(p.root, { recursive: true });
-  const lock = join(p.root, '.cs-install.lock');
-  const waitUntil = Date.now() + 15 * 60_000;
-  let told = false;
-  for (;;) {
-    try {
-      mkdirSync(lock);
-      break;
-    } catch {
-      if (existsSync(p.csStamp) && existsSync(p.csEntry)) return { node24, codeServerBin: p.csEntry, installed: false, seconds: 0 };
-      const age = Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
-      if (age > 15 * 60_000) rmSync(lock, { recursive: true, force: true }); // left by a killed installer
-      if (Date.now() > waitUntil) throw new Error(`Another code-server install holds ${lock}; remove it if no install is running.`);
-      if (!told) log('another process is installing code-server; waiting for it');
-      told = true;
-      await sleep(2000);
-    }
-  }
-  try {
-    return await installCodeServer(node24);
-  } finally {
-    rmSync(lock, { recursive: true, force: true });
-  }
+  // One installer at a time: the others wait for the lock, or for the stamp of the install that holds it.
+  const lock = { lock: join(p.root, '.cs-install.lock'), minutes: 15, what: 'code-server', holder: 'code-server install', log };
+  const ready = () => (existsSync(p.csStamp) && existsSync(p.csEntry) ? { node24, codeServerBin: p.csEntry, installed: false, seconds: 0 } : undefined);
+  return withInstallLock({ ...lock, ready }, () => installCodeServer(node24));
 }
 
 async function installCodeServer(node24) {

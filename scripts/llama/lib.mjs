@@ -9,10 +9,11 @@
 //                   changed script makes a new model and an unchanged one is made once
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cacheRoot, sleep } from '../code-server/lib.mjs';
+import { cacheRoot } from '../code-server/lib.mjs';
+import { withInstallLock } from '../lib/installLock.mjs';
 
 export const LLAMA_VERSION = '3.21.1';
 export const GGUF_VERSION = '0.19.0';
@@ -101,39 +102,13 @@ export function ensureModel() {
   return { modelPath, seconds };
 }
 
-/** One installer at a time across processes: a lock folder, the others wait (a lock older than 20 minutes is stale). */
-async function withLock(fn) {
-  const p = llamaPaths();
-  mkdirSync(p.root, { recursive: true });
-  const lock = join(p.root, '.install.lock');
-  const waitUntil = Date.now() + 20 * 60_000;
-  let told = false;
-  for (;;) {
-    try {
-      mkdirSync(lock);
-      break;
-    } catch {
-      const age = Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
-      if (age > 20 * 60_000) rmSync(lock, { recursive: true, force: true });
-      if (Date.now() > waitUntil) throw new Error(`Another install holds ${lock}; remove it if no install is running.`);
-      if (!told) log('another process is installing the engine; waiting for it');
-      told = true;
-      await sleep(2000);
-    }
-  }
-  try {
-    return fn();
-  } finally {
-    rmSync(lock, { recursive: true, force: true });
-  }
-}
-
 /**
  * The engine, the Python tools and the tiny model, installed or reused. Returns { engineDir, modelPath, seconds:
  * { engine, python, model } } (0 where reused). Throws a sentence naming the step and its log when a step fails.
  */
 export async function ensureLlama() {
-  return withLock(() => {
+  const lock = { lock: join(llamaPaths().root, '.install.lock'), minutes: 20, what: 'the engine', holder: 'install', log };
+  return withInstallLock(lock, () => {
     const p = llamaPaths();
     const engine = ensureEngine();
     const python = ensurePython();

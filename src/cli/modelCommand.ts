@@ -6,12 +6,12 @@
 import type OpenAI from 'openai';
 import { createModelClient, ModelConfigError } from '../core/llm/client';
 import { OpenAIChatBackend } from '../core/llm/openaiBackend';
-import type { ChatBackend } from '../core/llm/backend';
+import { isModelRequestError, type ChatBackend } from '../core/llm/backend';
 import type { PriceTable } from '../core/llm/pricing';
 import { ReviewFileError } from '../core/files/reviewFiles';
 import { fileErrorDiagnostic } from '../core/files/fileKinds';
 import { formatDiagnostic } from '../core/diagnostics/diagnostics';
-import { describeError, isModelSdkError } from '../core/llm/errors';
+import { describeError } from '../core/llm/errors';
 import { CancelledError, errorMessage } from '../core/kernel/errors';
 import { writeLine } from './output';
 import { envNumber, readPriceTable } from './environment';
@@ -82,7 +82,7 @@ export function exitForRefusal(err: unknown, r: Refusal): number {
     writeLine(process.stderr, /:\d+:\d+: error: /.test(err.message) ? err.message : formatDiagnostic(fileErrorDiagnostic(err)));
     return 1;
   }
-  if (isModelSdkError(err)) {
+  if (isModelRequestError(err)) {
     writeLine(process.stderr, `teamfusion ${r.command}: ${describeError(err, r.request).replace(/ Resume the run (to try again|later)\.$/, ` Nothing was written; ${r.again}.`)}`);
     return 1;
   }

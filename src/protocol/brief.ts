@@ -44,6 +44,11 @@ export const PanelBriefRunSchema = z.object({
   rounds: z.array(PanelBriefRoundSchema),
   /** `runs/<id>/baseline.md` when it exists. */
   baseline: z.string().optional(),
+  /**
+   * Proxy fidelity (issue 32): whether each member's proxy's sealed forecast named that member's own blind choice of the
+   * pair (`hit`), the persona-free control's, and the lift. Only members whose preference file is saved are here.
+   */
+  fidelity: z.record(z.string(), z.object({ hit: z.boolean(), controlHit: z.boolean().nullable(), lift: z.number().nullable() })).optional(),
 });
 export type PanelBriefRun = z.infer<typeof PanelBriefRunSchema>;
 

@@ -1,10 +1,12 @@
 /**
  * OpenAI's Batch API through the `openai` SDK: upload a JSONL file of /v1/chat/completions requests (purpose "batch"),
  * create the batch (completion window 24h), poll it at an interval for a bounded time, download its output file.
- * Requests in a batch are billed at BATCH_DISCOUNT (src/core/llm/pricing.ts).
+ * Requests in a batch are billed at BATCH_DISCOUNT (src/core/llm/pricing.ts). A failed call leaves as a ModelRequestError
+ * (llm/sdkErrors.ts), like a failed chat request.
  */
 import type OpenAI from 'openai';
 import { openaiSdk } from '../llm/sdk';
+import { sdkCall } from '../llm/sdkErrors';
 import type { ChatCompletion } from 'openai/resources/chat/completions';
 import type { CodingChatBody } from './codingPrompt';
 import { FILE_KINDS, nestingOf } from '../files/fileKinds';
@@ -29,16 +31,20 @@ export async function submitBatch(
   lines: readonly BatchLine[],
   o: { runId: string; signal?: AbortSignal },
 ): Promise<{ batch: OpenAI.Batch; inputFileId: string }> {
-  const file = await client.files.create(
-    {
-      file: await openaiSdk().toFile(Buffer.from(batchJsonl(lines), 'utf8'), `teamfusion-coding-${o.runId}.jsonl`, { type: 'application/jsonl' }),
-      purpose: 'batch',
-    },
-    { signal: o.signal },
+  const file = await sdkCall(async () =>
+    client.files.create(
+      {
+        file: await openaiSdk().toFile(Buffer.from(batchJsonl(lines), 'utf8'), `teamfusion-coding-${o.runId}.jsonl`, { type: 'application/jsonl' }),
+        purpose: 'batch',
+      },
+      { signal: o.signal },
+    ),
   );
-  const batch = await client.batches.create(
-    { input_file_id: file.id, endpoint: CHAT_ENDPOINT, completion_window: '24h', metadata: { teamfusion: 'code-discussion', run: o.runId } },
-    { signal: o.signal },
+  const batch = await sdkCall(() =>
+    client.batches.create(
+      { input_file_id: file.id, endpoint: CHAT_ENDPOINT, completion_window: '24h', metadata: { teamfusion: 'code-discussion', run: o.runId } },
+      { signal: o.signal },
+    ),
   );
   return { batch, inputFileId: file.id };
 }
@@ -54,7 +60,7 @@ export async function waitForBatch(
 ): Promise<OpenAI.Batch> {
   const started = Date.now();
   for (let polls = 1; ; polls++) {
-    const b = await client.batches.retrieve(id, { signal: o.signal });
+    const b = await sdkCall(() => client.batches.retrieve(id, { signal: o.signal }));
     o.onPoll?.(b, polls);
     if (FINAL_BATCH_STATUSES.has(b.status)) return b;
     const elapsed = Date.now() - started;
@@ -74,8 +80,7 @@ export interface BatchAnswer {
 
 /** Downloads an output (or error) file and reads it as custom_id → answer. Lines that do not parse are skipped and counted. */
 export async function readBatchFile(client: OpenAI, fileId: string, signal?: AbortSignal): Promise<{ answers: Map<string, BatchAnswer>; unreadable: number }> {
-  const res = await client.files.content(fileId, { signal });
-  const text = await res.text();
+  const text = await sdkCall(async () => (await client.files.content(fileId, { signal })).text());
   if (Buffer.byteLength(text) > MAX_OUTPUT_BYTES) throw new Error(`The batch output file ${fileId} is larger than ${MAX_OUTPUT_BYTES / 1024 / 1024} MB; it is not read.`);
   const answers = new Map<string, BatchAnswer>();
   let unreadable = 0;

@@ -12,6 +12,7 @@
 import { estimateCost, mergePrices, type PriceTable } from '../llm/pricing';
 import { CONFIRM_ABOVE_REQUESTS, CostNotConfirmedError, askBeforeSending, costWords, type WorkCost } from '../llm/costQuestion';
 import { isAbort } from '../llm/errors';
+import { sdkCall } from '../llm/sdkErrors';
 import { allMessages } from '../record/record';
 import { readRunRecord } from '../record/store';
 import { checkWritable } from '../files/reviewWrites';
@@ -92,13 +93,11 @@ function stateAfter(r: BatchOutcome): CodingState {
 
 /** Cancels the batch a --force call abandons; either way a note says what happened. */
 async function cancelAbandoned(job: CodingJob, abandoned: string, notes: string[]): Promise<void> {
-  await job
-    .getClient()
-    .batches.cancel(abandoned, { signal: job.o.signal })
-    .then(
-      () => notes.push(`The earlier batch ${abandoned} was cancelled (--force codes every message again).`),
-      (err: unknown) => notes.push(`The earlier batch ${abandoned} could not be cancelled (${errorMessage(err)}).`),
-    );
+  const client = job.getClient();
+  await sdkCall(() => client.batches.cancel(abandoned, { signal: job.o.signal })).then(
+    () => notes.push(`The earlier batch ${abandoned} was cancelled (--force codes every message again).`),
+    (err: unknown) => notes.push(`The earlier batch ${abandoned} could not be cancelled (${errorMessage(err)}).`),
+  );
 }
 
 /** Counts first (cheap), then the one cost question, before a single request is sent. */

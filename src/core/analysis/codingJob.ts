@@ -3,7 +3,7 @@
  * the pending batch, and the steps that fill them — direct requests with repairs, a batch sent, waited for and collected —
  * and compose/save of analysis.json from that state.
  */
-import { isNotFoundAnswer } from '../llm/errors';
+import { isModelRequestError } from '../llm/backend';
 import type { ChatBackend, StructuredOutput } from '../llm/backend';
 import type { ChatMessage } from '../llm/messages';
 import { OpenAIChatBackend, chatUsage } from '../llm/openaiBackend';
@@ -299,7 +299,7 @@ export class CodingJob {
     try {
       b = await this.waitBatch(p);
     } catch (err) {
-      if (!isNotFoundAnswer(err)) throw err;
+      if (!isModelRequestError(err, 'not-found')) throw err;
       // The endpoint does not know the saved batch (another server, or it was deleted): forget it; its messages are sent again.
       this.pending = undefined;
       this.batchProblem = `The endpoint does not know the batch ${p.id} (404); its messages are not coded. Run code-discussion again to send them again.`;

@@ -4,12 +4,12 @@
  * and the turn; an answer cut by the engine's length limit (`finish_reason: "length"`) is kept as it is, marked `cut`, and
  * said in the log and on the run's notices with the same names — never kept silently.
  */
-import { ModelRequestError } from '../llm/backend';
+import { isModelRequestError } from '../llm/backend';
 import type { ChatMessage } from '../llm/messages';
 import { addUsage, zeroUsage } from '../kernel/usage';
 import { type StepContext } from '../step/context';
 import { CancelledError, StepError, withChildSignal } from '../kernel/errors';
-import { TIMEOUT_ADVICE, isAbort, isApiOrConnectionError, isRequestTimeout } from '../llm/errors';
+import { TIMEOUT_ADVICE, isAbort } from '../llm/errors';
 import type { Usage } from '../record/record';
 import { warn } from '../step/warn';
 
@@ -76,7 +76,7 @@ export async function streamTurn(ctx: StepContext, who: TurnWho, messages: reado
       if (!isBrokenStream(err, text)) {
         // Errors before any byte arrived were already retried by the SDK (429, 5xx, timeouts): give up now. A timeout
         // names the turn and the setting that raises it.
-        if (isRequestTimeout(err)) throw new StepError(`${label}: the request timed out, also after retries. ${TIMEOUT_ADVICE}`);
+        if (isModelRequestError(err, 'timeout')) throw new StepError(`${label}: the request timed out, also after retries. ${TIMEOUT_ADVICE}`);
         throw err;
       }
       lastProblem = "The model's answer broke off.";
@@ -103,8 +103,8 @@ export async function streamTurn(ctx: StepContext, who: TurnWho, messages: reado
 /** A failure after the stream started (or a connection dropped while reading) rather than an HTTP error status. */
 function isBrokenStream(err: unknown, textSoFar: string): boolean {
   if (textSoFar.length > 0) return true;
-  // Connection failures and timeouts were already retried by the SDK; HTTP errors carry a status. Neither is a broken stream.
-  if (err instanceof ModelRequestError) return false;
-  if (isApiOrConnectionError(err)) return false;
+  // Connection failures and timeouts were already retried by the SDK; HTTP errors carry a status; the backend said what
+  // failed. None is a broken stream, unless the backend could not read the answer on.
+  if (isModelRequestError(err) && err.kind !== 'unreadable') return false;
   return err instanceof Error && !/timed out|timeout/i.test(err.message);
 }

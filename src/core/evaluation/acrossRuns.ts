@@ -6,7 +6,7 @@
  */
 import { AGREEMENT_BANDS, type AgreementBand } from '../stats/kendallW';
 import { tQuantile975 } from '../stats/convergence';
-import type { CoverageCheck } from './coverageCheck';
+import { pooledKappa, type ConfirmationTable, type CoverageCheck } from './coverageCheck';
 import type { Grounding } from '../grounding/citations';
 import type { FinalPickRank } from './finalPick';
 import type { GroupBy } from './groupBy';
@@ -23,7 +23,7 @@ export interface RunMeasured {
     finalPick: FinalPickRank | null;
     survey: Survey;
   } | null;
-  brief: { coverageCheck?: CoverageCheck; survey: Survey } | null;
+  brief: { coverageCheck?: CoverageCheck; confirmationTable?: ConfirmationTable; survey: Survey } | null;
 }
 
 type Survey = { representative: number | null; answered: { representative: number } };
@@ -83,8 +83,19 @@ export interface AcrossRuns {
   wBands: WBands;
   /** Re-ranked runs by team size: how often a generated option is the blind top 1 / in the top 2. */
   acceptanceByTeamSize: Record<string, { runs: number; top1: number; top2: number; top1Rate: number; top2Rate: number }>;
-  /** Brief runs' coverage checks summed: quotes found in the revised brief, members reported nothing for, confirmations. */
-  coverageCheck: { runs: number; quotes: number; verified: number; unverified: number; verifiedShare: number | null; unreported: number; confirmations: { n: number; agreed: number; agreement: number | null } };
+  /**
+   * Brief runs' coverage checks summed: quotes found in the revised brief, members reported nothing for, confirmations —
+   * with Cohen's κ pooled over every confirmed point of these runs (null with `kappaNote` saying why: too few to say).
+   */
+  coverageCheck: {
+    runs: number;
+    quotes: number;
+    verified: number;
+    unverified: number;
+    verifiedShare: number | null;
+    unreported: number;
+    confirmations: { n: number; agreed: number; agreement: number | null; kappa: number | null; kappaNote: string | null };
+  };
   /** Ungrounded citations summed over every run's model-written messages. */
   grounding: { runs: number; messages: number; ungrounded: number; per100: number | null };
   /** Runs with and without forks: the final pick's rank by its lowest-ranking member, and the survey's representative. */
@@ -184,6 +195,8 @@ export function acrossRunsOf(runs: readonly RunMeasured[]): AcrossRuns {
   const verified = checks.reduce((s, c) => s + c.verified, 0);
   const confirmed = checks.reduce((s, c) => s + c.confirmations.n, 0);
   const agreed = checks.reduce((s, c) => s + Math.round((c.confirmations.agreement ?? 0) * c.confirmations.n), 0);
+  // One κ on every confirmed point of these runs (not a mean of the runs' κ): the tables summed.
+  const kappa = pooledKappa(runs.flatMap((r) => (r.brief?.confirmationTable ? [r.brief.confirmationTable] : [])));
   const messages = runs.reduce((s, r) => s + r.grounding.messages, 0);
   const ungrounded = runs.reduce((s, r) => s + r.grounding.ungrounded, 0);
   return {
@@ -196,7 +209,7 @@ export function acrossRunsOf(runs: readonly RunMeasured[]): AcrossRuns {
       unverified: quotes - verified,
       verifiedShare: quotes ? verified / quotes : null,
       unreported: checks.reduce((s, c) => s + c.unreported.length, 0),
-      confirmations: { n: confirmed, agreed, agreement: confirmed ? agreed / confirmed : null },
+      confirmations: { n: confirmed, agreed, agreement: confirmed ? agreed / confirmed : null, kappa: kappa.kappa, kappaNote: kappa.kappaNote },
     },
     grounding: { runs: runs.length, messages, ungrounded, per100: messages ? Math.round((ungrounded / messages) * 100 * 100) / 100 : null },
     forks: { with: forkSide(runs.filter((r) => r.groupValues.forks === 'with')), without: forkSide(runs.filter((r) => r.groupValues.forks !== 'with')) },

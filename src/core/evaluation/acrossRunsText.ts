@@ -8,6 +8,7 @@ import { AGREEMENT_BANDS } from '../stats/kendallW';
 import { bandWords } from '../stats/sentence';
 import type { AcrossRuns, ForkSideMeasures, RunMeasureSummary, WBands } from './acrossRuns';
 import { FEW_RUNS, type GroupHead } from './groups';
+import { kappaCell, kappaWords } from './coverageCheck';
 import { GROUP_BY_WORDS, type GroupBy } from './groupBy';
 
 /** The widest bar, in characters. */
@@ -39,7 +40,7 @@ export type Rows = { head: string[]; rows: string[][] };
 export function groupRows(groups: readonly (GroupHead & AcrossRuns & { totalCostUsd: number | null })[]): Rows {
   const by = groups[0]?.by;
   return {
-    head: [by ?? 'group', 'runs', 'W change [95%]', 'top 1 [95%]', 'top 2 [95%]', 'fidelity lift [95%]', 'coverage verified / agreed', 'ungrounded per 100', 'cost', ''],
+    head: [by ?? 'group', 'runs', 'W change [95%]', 'top 1 [95%]', 'top 2 [95%]', 'fidelity lift [95%]', 'coverage verified / agreed / κ', 'ungrounded per 100', 'cost', ''],
     rows: groups.map((g) => [
       g.value,
       String(g.n),
@@ -47,7 +48,7 @@ export function groupRows(groups: readonly (GroupHead & AcrossRuns & { totalCost
       withInterval(g.perRun.top1, pct),
       withInterval(g.perRun.top2, pct),
       withInterval(g.perRun.fidelityLift),
-      g.coverageCheck.runs ? `${pct(g.coverageCheck.verifiedShare)} of ${g.coverageCheck.quotes} / ${pct(g.coverageCheck.confirmations.agreement)} of ${g.coverageCheck.confirmations.n}` : '—',
+      g.coverageCheck.runs ? `${pct(g.coverageCheck.verifiedShare)} of ${g.coverageCheck.quotes} / ${pct(g.coverageCheck.confirmations.agreement)} of ${g.coverageCheck.confirmations.n} / ${kappaCell(g.coverageCheck.confirmations)}` : '—',
       g.grounding.per100 === null ? '—' : `${g.grounding.per100.toFixed(1)} (${g.grounding.messages} messages)`,
       g.totalCostUsd === null ? '—' : `$${g.totalCostUsd.toFixed(2)}`,
       g.tooFew ? `too few runs (< ${FEW_RUNS})` : '',
@@ -94,7 +95,7 @@ export function acrossRunsSentences(a: AcrossRuns): string[] {
   return [
     c.runs === 0
       ? 'Coverage checks: no brief run.'
-      : `Coverage checks over ${c.runs} brief run${c.runs === 1 ? '' : 's'}: ${c.verified} of ${c.quotes} quotes found in the revised brief; ${c.unreported} member${c.unreported === 1 ? '' : 's'} the agent reported nothing for; members agreed with the agent's status on ${c.confirmations.agreed} of ${c.confirmations.n} confirmed points.`,
+      : `Coverage checks over ${c.runs} brief run${c.runs === 1 ? '' : 's'}: ${c.verified} of ${c.quotes} quotes found in the revised brief; ${c.unreported} member${c.unreported === 1 ? '' : 's'} the agent reported nothing for; members agreed with the agent's status on ${c.confirmations.agreed} of ${c.confirmations.n} confirmed points; pooled over them, ${kappaWords(c.confirmations)}.`,
     g.per100 === null ? 'Grounding: no model-written messages.' : `Grounding: ${g.ungrounded} ungrounded citation${g.ungrounded === 1 ? '' : 's'} in ${g.messages} model-written messages of ${g.runs} run${g.runs === 1 ? '' : 's'} (${g.per100.toFixed(1)} per 100 messages).`,
     forkWords('Runs with forks', a.forks.with),
     forkWords('Runs without forks', a.forks.without),

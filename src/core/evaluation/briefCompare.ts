@@ -15,7 +15,7 @@ import { loadPreferences, loadSurvey } from './feedback';
 import { REFERENCE } from './reference';
 import { summarizeSurvey, type SurveySummary } from './summaries';
 import { confirmableCoverage, loadCoverageConfirmations } from './coverageConfirmations';
-import { coverageCheckOf, type CoverageCheck } from './coverageCheck';
+import { confirmationTableOf, coverageCheckOf, type ConfirmationTable, type CoverageCheck } from './coverageCheck';
 import { groundingOf, type Grounding } from '../grounding/citations';
 import { runFidelity } from '../forecast/runFidelity';
 import type { Fidelity } from '../forecast/fidelity';
@@ -83,6 +83,11 @@ function coverageOf(record: RunRecord): BriefCompareResult['coverage'] {
 }
 
 export async function compareBriefRun(reviewRoot: string, record: RunRecord): Promise<BriefCompareResult> {
+  return (await compareBriefRunWithTable(reviewRoot, record)).result;
+}
+
+/** compareBriefRun, and the run's confirmed points as a table (evaluate pools them over runs for one κ). */
+export async function compareBriefRunWithTable(reviewRoot: string, record: RunRecord): Promise<{ result: BriefCompareResult; confirmationTable: ConfirmationTable }> {
   const root = path.resolve(reviewRoot);
   const runId = record.id;
   const loaded = await loadReview(root, { requireRankings: false, decodeImages: false });
@@ -129,7 +134,8 @@ export async function compareBriefRun(reviewRoot: string, record: RunRecord): Pr
   // A member whose preference file is broken has one: its problem is said, not "no preference file yet".
   const hasPref = new Set([...answered(prefs.answers), ...team.filter((id) => prefs.diagnostics.some((d) => d.severity === 'error' && d.file.endsWith(`/${id}.yaml`)))]);
   const hasSurvey = answered(survey.answers);
-  return {
+  const coverage = confirmableCoverage(record);
+  const result: BriefCompareResult = {
     runId,
     task: 'brief',
     team,
@@ -137,7 +143,7 @@ export async function compareBriefRun(reviewRoot: string, record: RunRecord): Pr
     survey: summarizeSurvey(survey.answers),
     reference: { survey: REFERENCE.survey },
     coverage: coverageOf(record),
-    coverageCheck: coverageCheckOf(confirmableCoverage(record), team, confirmed.confirmations),
+    coverageCheck: coverageCheckOf(coverage, team, confirmed.confirmations),
     grounding: groundingOf(record),
     fidelity: f.fidelity,
     fidelityNote: f.note,
@@ -146,6 +152,7 @@ export async function compareBriefRun(reviewRoot: string, record: RunRecord): Pr
     problems,
     ...(record.scripted ? { scripted: true as const } : {}),
   };
+  return { result, confirmationTable: confirmationTableOf(coverage, confirmed.confirmations) };
 }
 
 const two = (x: number | null): string => (x === null ? 'no answer' : x.toFixed(2));

@@ -8,9 +8,9 @@ import type { RunRecord } from '../record/record';
 import { ReviewFileError } from '../files/reviewFiles';
 import { readJudgeFile, SIDES, type Side } from '../judge/judgeFile';
 import { DIMENSION_NAMES, JUDGE_DIMENSIONS, type JudgeDimension } from '../judge/judgePrompts';
-import { compareBriefRun, signTestP, type PreferenceSummary } from './briefCompare';
+import { compareBriefRunWithTable, signTestP, type PreferenceSummary } from './briefCompare';
 import type { SurveySummary } from './summaries';
-import type { CoverageCheck } from './coverageCheck';
+import type { ConfirmationTable, CoverageCheck } from './coverageCheck';
 import type { BriefFidelity } from '../forecast/fidelity';
 
 export interface BriefRunEvaluation {
@@ -20,6 +20,8 @@ export interface BriefRunEvaluation {
   coverage: { kept: number; changed: number; leftOut: number };
   /** compare's check of the last round's coverage quotes and the members' confirmations (coverageCheck.ts). */
   coverageCheck: CoverageCheck;
+  /** The confirmed points: the agent's status → the member's → how many (pooled over runs for one κ). */
+  confirmationTable: ConfirmationTable;
   survey: SurveySummary;
   /** The judge's verdict per dimension (judge.json), null when the run was not judged. */
   judge: Record<JudgeDimension, Side> | null;
@@ -42,7 +44,7 @@ export interface BriefOverall {
 
 /** A brief run's part of evaluate; problems of its files are returned beside it, never thrown. */
 export async function collectBriefRun(reviewRoot: string, record: RunRecord): Promise<{ brief: BriefRunEvaluation; problems: string[] }> {
-  const c = await compareBriefRun(reviewRoot, record);
+  const { result: c, confirmationTable } = await compareBriefRunWithTable(reviewRoot, record);
   const problems = [...c.problems];
   let judge: BriefRunEvaluation['judge'] = null;
   try {
@@ -51,7 +53,7 @@ export async function collectBriefRun(reviewRoot: string, record: RunRecord): Pr
     if (!(err instanceof ReviewFileError)) throw err;
     problems.push(/:\d+:\d+: error: /.test(err.message) ? err.message : `${err.file}:0:0: error: ${err.message}`);
   }
-  return { brief: { members: c.team.length, preference: c.preference, coverage: c.coverage, coverageCheck: c.coverageCheck, survey: c.survey, judge, fidelity: c.fidelity?.task === 'brief' ? c.fidelity : null }, problems };
+  return { brief: { members: c.team.length, preference: c.preference, coverage: c.coverage, coverageCheck: c.coverageCheck, confirmationTable, survey: c.survey, judge, fidelity: c.fidelity?.task === 'brief' ? c.fidelity : null }, problems };
 }
 
 export function briefOverallOf(briefs: readonly BriefRunEvaluation[]): BriefOverall {

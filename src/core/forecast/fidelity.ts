@@ -127,6 +127,7 @@ export function liftOverRuns(lifts: readonly number[]): LiftOverRuns {
 }
 
 const two = (x: number | null): string => (x === null ? 'none' : x.toFixed(2));
+const hitWord = (x: boolean | null): string => (x === null ? 'none' : x ? 'hit' : 'miss');
 
 /** Fidelity in sentences (compare's text output). */
 export function fidelitySentences(fd: Fidelity | null, note: string | null): string[] {
@@ -145,7 +146,7 @@ export function fidelitySentences(fd: Fidelity | null, note: string | null): str
       `Proxy fidelity (did each proxy's sealed forecast name its member's blind choice?, ${fd.n} member${fd.n === 1 ? '' : 's'}): ` +
         `hits ${pct(fd.hitRate)}, persona-free control ${pct(fd.controlHitRate)}, lift ${two(fd.meanLift)}.`,
     );
-    for (const [id, r] of Object.entries(fd.byDesigner)) out.push(`  ${id}: ${r.hit ? 'hit' : 'miss'}, control ${r.controlHit === null ? 'none' : r.controlHit ? 'hit' : 'miss'}`);
+    for (const [id, r] of Object.entries(fd.byDesigner)) out.push(`  ${id}: ${hitWord(r.hit)}, control ${hitWord(r.controlHit)}`);
   }
   if (fd.failed.length) out.push(`No forecast for ${fd.failed.join(', ')} (it failed; forecast.json says why).`);
   return out;
@@ -153,7 +154,11 @@ export function fidelitySentences(fd: Fidelity | null, note: string | null): str
 
 const signed = (x: number | null): string => (x === null ? 'none' : `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(2)}`);
 
-/** One designer's own fidelity, as the panel shows it beside their ratings of their proxy (after their re-rank only). */
-export function ownFidelitySentence(r: DesignFidelityRow): string {
+/**
+ * One member's own fidelity, as the panel shows it beside their ratings of their proxy (after their own blind answer is
+ * saved only): τ-b against their blind re-ranking (design), or whether the forecast named their blind choice (brief).
+ */
+export function ownFidelitySentence(r: DesignFidelityRow | BriefFidelityRow): string {
+  if ('hit' in r) return `Your proxy's forecast of your blind choice between the two briefs: ${hitWord(r.hit)} (control ${hitWord(r.controlHit)}, lift ${signed(r.lift)}).`;
   return `Your proxy's forecast of your blind ranking: τ = ${two(r.tau)} (control ${two(r.control)}, lift ${signed(r.lift)}).`;
 }

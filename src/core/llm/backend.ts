@@ -84,14 +84,61 @@ export interface ImageBackend {
   check?(model: string, signal?: AbortSignal): Promise<string | undefined>;
 }
 
-/** A request failed and the backend already said why in one sentence a user can act on (e.g. a VS Code model refused). */
+/**
+ * How a model request failed, as the backend that made it tells (the one place a provider's errors are classified; the
+ * rooms above ask the kind, never a provider's error class).
+ */
+export type ModelRequestKind =
+  /** The caller's signal cancelled it. */
+  | 'aborted'
+  /** No answer in time, also after the retries. */
+  | 'timeout'
+  /** The endpoint could not be reached, also after the retries. */
+  | 'connection'
+  /** 401: the key was not accepted. */
+  | 'auth'
+  /** 403, or VS Code gave no permission for the model. */
+  | 'permission'
+  /** 404, or the VS Code model is gone. */
+  | 'not-found'
+  /** 429, also after the retries. */
+  | 'rate-limit'
+  /** The provider refused it (a VS Code model blocked it, e.g. by a quota). */
+  | 'refused'
+  /** Another HTTP error status (`status`). */
+  | 'status'
+  /** The endpoint or provider said it failed, without a status (e.g. an error event inside a stream). */
+  | 'failed'
+  /** The client could not read the answer (not an error the endpoint sent): a stream that broke is retried like one. */
+  | 'unreadable';
+
+/**
+ * A model request failed, classified by its backend. `message` is what the provider said (the SDK error's own message);
+ * describeError (errors.ts) renders the one sentence for the user from the kind and the step's name. A backend that
+ * already wrote that sentence itself (a VS Code model names itself) passes `said: true`, and the message is shown as it is.
+ */
 export class ModelRequestError extends Error {
+  /** HTTP status of the answer, when there was one. */
+  readonly status?: number;
+  /** What the endpoint said, as the sentence quotes it (its error body's message where it has one). */
+  readonly detail: string;
+  /** The message is already the one sentence for the user. */
+  readonly said: boolean;
+
   constructor(
     message: string,
-    /** A short machine code, e.g. 'no-permissions', 'not-found', 'blocked'. */
-    readonly code?: string,
+    readonly kind: ModelRequestKind,
+    o: { status?: number; detail?: string; cause?: unknown; said?: boolean } = {},
   ) {
-    super(message);
+    super(message, o.cause === undefined ? undefined : { cause: o.cause });
     this.name = 'ModelRequestError';
+    if (o.status !== undefined) this.status = o.status;
+    this.detail = o.detail ?? message;
+    this.said = o.said === true;
   }
+}
+
+/** Whether `err` is a failed model request (of one of `kinds`, when given). */
+export function isModelRequestError(err: unknown, ...kinds: ModelRequestKind[]): err is ModelRequestError {
+  return err instanceof ModelRequestError && (kinds.length === 0 || kinds.includes(err.kind));
 }

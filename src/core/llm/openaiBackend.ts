@@ -5,11 +5,12 @@
 import type OpenAI from 'openai';
 import { addUsage, zeroUsage } from '../kernel/usage';
 import type { Usage } from '../kernel/usage';
-import type { ChatAnswer, ChatBackend, ChatRequest, ImageBackend, ImageEditAnswer, ImageEditRequest } from './backend';
+import { isModelRequestError, type ChatAnswer, type ChatBackend, type ChatRequest, type ImageBackend, type ImageEditAnswer, type ImageEditRequest } from './backend';
 import { endpointHost } from './client';
 import { isScriptedClient } from './scripted';
 import { checkRequestSize, toApiMessages } from './messages';
 import { openaiSdk } from './sdk';
+import { sdkCall } from './sdkErrors';
 
 export class OpenAIChatBackend implements ChatBackend {
   readonly provider = 'openai' as const;
@@ -29,6 +30,11 @@ export class OpenAIChatBackend implements ChatBackend {
 
   async chat(req: ChatRequest): Promise<ChatAnswer> {
     checkRequestSize(req.messages); // counted from the parts: a request past the caps is never built
+    // A failed request (or a stream the SDK cannot read on) leaves as a ModelRequestError of its kind (sdkErrors.ts).
+    return sdkCall(() => this.send(req));
+  }
+
+  private async send(req: ChatRequest): Promise<ChatAnswer> {
     const base = {
       model: req.model,
       messages: toApiMessages(req.messages),
@@ -80,7 +86,11 @@ export class OpenAIImageBackend implements ImageBackend {
     return isScriptedClient(this.client);
   }
 
-  async edit(req: ImageEditRequest): Promise<ImageEditAnswer> {
+  edit(req: ImageEditRequest): Promise<ImageEditAnswer> {
+    return sdkCall(() => this.send(req));
+  }
+
+  private async send(req: ImageEditRequest): Promise<ImageEditAnswer> {
     const sdk = openaiSdk();
     const files = await Promise.all(req.images.map((i) => sdk.toFile(i.data, i.name, { type: i.mime })));
     const res = await this.clientFor(req.model).images.edit(
@@ -135,18 +145,18 @@ export class OpenAIImageBackend implements ImageBackend {
     if (this.client instanceof sdk.AzureOpenAI) return undefined;
     let ids: string[];
     try {
-      const page = await this.client.models.list({ signal });
+      const page = await sdkCall(() => this.client.models.list({ signal }));
       ids = page.data.map((m) => m.id);
     } catch (err) {
-      if (err instanceof sdk.AuthenticationError) {
+      if (isModelRequestError(err, 'auth')) {
         return `${where} did not accept its key (401): set it with "TeamFusion: Set Image API Key" (CLI: TEAMFUSION_IMAGE_API_KEY), or point ${setting} to an endpoint the key belongs to.`;
       }
-      if (err instanceof sdk.NotFoundError && !azure) {
+      if (isModelRequestError(err, 'not-found') && !azure) {
         return `${where} has no model list (404 on /models), so it is not an endpoint that edits images: set ${setting} to one that does (e.g. https://api.openai.com/v1).`;
       }
       // Unreachable, rate-limited, cancelled…: the edit itself will say what is wrong, in the run.
       if (err instanceof Error && err.name === 'AbortError') throw err;
-      if (err instanceof sdk.APIUserAbortError) throw err;
+      if (isModelRequestError(err, 'aborted')) throw err;
       return undefined;
     }
     if (azure || ids.length === 0 || ids.includes(model)) return undefined;

@@ -1,7 +1,8 @@
 /**
  * The `openai` SDK, loaded on first use: a window that only looks at reviews never loads it, so activating the
  * extension stays small and quick. The bundles keep the SDK in a file of its own, dist/openai.js (see esbuild.mjs).
- * Import only types from 'openai' elsewhere; take values (the client class, error classes, toFile) from here.
+ * Import only types from 'openai' elsewhere; take values (the client class, toFile) from here. Its error classes are read
+ * in sdkErrors.ts alone, which turns them into ModelRequestError kinds.
  */
 import type * as Sdk from 'openai';
 

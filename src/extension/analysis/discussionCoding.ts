@@ -16,7 +16,7 @@ import { runRefFromArg } from '../run/commandArgs';
 import { pickRun } from '../run/pickRun';
 import { redactSecrets } from '../run/redact';
 import { resolveRunSettings } from '../run/runSettings';
-import { textChatFor } from './textChat';
+import { textChatFor, withCancellableProgress } from './textChat';
 import { errorMessage } from '../../core/kernel/errors';
 
 export const CODE_DISCUSSION_COMMAND = 'teamfusion.codeDiscussion';
@@ -79,33 +79,25 @@ export class DiscussionCoding implements vscode.Disposable {
     emit(entry.last);
     log.info(`Coding the discussion of run ${runId} in ${reviewRoot}${force ? ' (all messages again)' : ''}.`);
     try {
-      const result = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: `TeamFusion: coding run ${runId}`, cancellable: true },
-        async (progress, token) => {
-          const sub = token.onCancellationRequested(() => controller.abort());
-          try {
-            return await codeDiscussion({
-              reviewRoot,
-              runId,
-              ...(client ? { client } : {}),
-              ...(chat ? { chat } : {}),
-              ...(model ? { model } : {}),
-              force,
-              signal: controller.signal,
-              ...(prices ? { prices } : {}),
-              ...(designers ? { designers } : {}),
-              // Long paid work asks first, in a modal, with the count and the estimated cost.
-              confirm: confirmInModal(`Coding run ${runId}`, 'Code the discussion'),
-              onProgress: (p) => {
-                progress.report({ message: `${p.coded} of ${p.total} coded. ${p.message}` });
-                emit({ runId, active: true, coded: p.coded, total: p.total, message: p.message });
-              },
-              log: (line) => log.info(this.redact(line)),
-            });
-          } finally {
-            sub.dispose();
-          }
-        },
+      const result = await withCancellableProgress(`TeamFusion: coding run ${runId}`, controller, (report) =>
+        codeDiscussion({
+          reviewRoot,
+          runId,
+          ...(client ? { client } : {}),
+          ...(chat ? { chat } : {}),
+          ...(model ? { model } : {}),
+          force,
+          signal: controller.signal,
+          ...(prices ? { prices } : {}),
+          ...(designers ? { designers } : {}),
+          // Long paid work asks first, in a modal, with the count and the estimated cost.
+          confirm: confirmInModal(`Coding run ${runId}`, 'Code the discussion'),
+          onProgress: (p) => {
+            report(`${p.coded} of ${p.total} coded. ${p.message}`);
+            emit({ runId, active: true, coded: p.coded, total: p.total, message: p.message });
+          },
+          log: (line) => log.info(this.redact(line)),
+        }),
       );
       const a = result.analysis;
       for (const n of result.notes) log.info(this.redact(n));

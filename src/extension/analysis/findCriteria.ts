@@ -17,7 +17,7 @@ import { guardCommand } from '../commandGuard';
 import type { Services } from '../services';
 import { redactSecrets } from '../run/redact';
 import { resolveRunSettings } from '../run/runSettings';
-import { textChatFor } from './textChat';
+import { chatBackendOf, textChatFor, withCancellableProgress } from './textChat';
 
 export const FIND_CRITERIA_COMMAND = 'teamfusion.findCriteria';
 const NAME = "Find the Team's Criteria";
@@ -47,33 +47,25 @@ export async function findTeamCriteria(services: Services, arg: unknown): Promis
   // The model the runs of this review use: the setting, else review.yaml, env and the default (as the engine resolves it).
   const model = text.onPlan?.model ?? engineSettings(settings.settings, (await loadForCriteria(reviewRoot)).config).chatModel;
   const onPlan = text.onPlan !== undefined;
-  const client = text.client;
-  const chat: ChatBackend | (() => ChatBackend) = text.onPlan?.chat ?? (() => new OpenAIChatBackend(client ? client() : createModelClient()));
+  // Made when a request has to be sent (a current criteria.json needs no key).
+  const chat = (): ChatBackend => chatBackendOf(text) ?? new OpenAIChatBackend(createModelClient());
   const force = typeof arg === 'object' && arg !== null && (arg as { force?: unknown }).force === true;
   log.info(`${NAME}: ${reviewRoot}${force ? ' (found again)' : ''}.`);
   const controller = new AbortController();
   try {
-    const result = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `TeamFusion: finding the team's criteria`, cancellable: true },
-      async (progress, token) => {
-        const sub = token.onCancellationRequested(() => controller.abort());
-        try {
-          return await findCriteria({
-            reviewRoot,
-            chat,
-            model,
-            force,
-            ...(settings.prices ? { prices: settings.prices } : {}),
-            signal: controller.signal,
-            log: (line) => {
-              log.info(redact(line));
-              progress.report({ message: redact(line) });
-            },
-          });
-        } finally {
-          sub.dispose();
-        }
-      },
+    const result = await withCancellableProgress(`TeamFusion: finding the team's criteria`, controller, (report) =>
+      findCriteria({
+        reviewRoot,
+        chat,
+        model,
+        force,
+        ...(settings.prices ? { prices: settings.prices } : {}),
+        signal: controller.signal,
+        log: (line) => {
+          log.info(redact(line));
+          report(redact(line));
+        },
+      }),
     );
     for (const n of result.notes) log.info(redact(n));
     const text = criteriaOutcome(result, onPlan);

@@ -1,12 +1,14 @@
 /**
- * The chat a one-off analysis uses from VS Code (Code Discussion, Find the Team's Criteria): the runs' guard first
- * (nothing is sent in an untrusted workspace or without a model), then the VS Code language model the runs use (text
- * only) with `teamfusion.chatProvider: "vscode"`, else the OpenAI-compatible endpoint with the stored key.
+ * The chat a one-off analysis uses from VS Code (Code Discussion, Find the Team's Criteria, the proxy forecasts): the
+ * runs' guard first (nothing is sent in an untrusted workspace or without a model), then the VS Code language model the
+ * runs use (text only) with `teamfusion.chatProvider: "vscode"`, else the OpenAI-compatible endpoint with the stored key;
+ * and the cancellable progress notification such a job runs under.
  */
 import * as vscode from 'vscode';
 import type OpenAI from 'openai';
 import type { ChatBackend } from '../../core/llm/backend';
 import { createModelClient } from '../../core/llm/client';
+import { OpenAIChatBackend } from '../../core/llm/openaiBackend';
 import { chatProviderSetting } from '../llm/chatModelChoice';
 import { modelLabel } from '../llm/vscodeChat';
 import { vscodeChatFor } from '../llm/vscodeChatFor';
@@ -59,4 +61,24 @@ export async function textChatFor(
   }
   log.info(`${what} on the VS Code model ${modelLabel(picked.model)}.`);
   return { onPlan: { chat: picked.chat, model: picked.model.id }, ...(client ? { client } : {}) };
+}
+
+/** The backend a text job sends on: the VS Code model picked, else the endpoint's client through the openai SDK; undefined with neither. */
+export function chatBackendOf(text: TextChat | undefined): ChatBackend | undefined {
+  return text?.onPlan?.chat ?? (text?.client ? new OpenAIChatBackend(text.client()) : undefined);
+}
+
+/**
+ * Runs `job` under a cancellable progress notification titled `title`: cancelling it aborts `controller` (the caller
+ * keeps it, to tell a cancel from a failure); `report` puts a line in the notification.
+ */
+export async function withCancellableProgress<T>(title: string, controller: AbortController, job: (report: (message: string) => void) => Promise<T>): Promise<T> {
+  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
+    const sub = token.onCancellationRequested(() => controller.abort());
+    try {
+      return await job((message) => progress.report({ message }));
+    } finally {
+      sub.dispose();
+    }
+  });
 }

@@ -132,17 +132,17 @@ export class VsCodeChatBackend implements ChatBackend {
     const name = modelLabel(this.model);
     if (err instanceof vscode.LanguageModelError) {
       if (err.code === vscode.LanguageModelError.NoPermissions.name) {
-        return new ModelRequestError(`VS Code did not give TeamFusion permission to use ${name}, so nothing was sent; run again and allow it, or pick another model with "TeamFusion: Pick Chat Model".`, 'no-permissions');
+        return new ModelRequestError(`VS Code did not give TeamFusion permission to use ${name}, so nothing was sent; run again and allow it, or pick another model with "TeamFusion: Pick Chat Model".`, 'permission', { said: true, cause: err });
       }
       if (err.code === vscode.LanguageModelError.NotFound.name) {
-        return new ModelRequestError(`${name} is no longer available in VS Code; resume the run to continue with it when it is back, or with another model ("TeamFusion: Pick Chat Model").`, 'not-found');
+        return new ModelRequestError(`${name} is no longer available in VS Code; resume the run to continue with it when it is back, or with another model ("TeamFusion: Pick Chat Model").`, 'not-found', { said: true, cause: err });
       }
       if (err.code === vscode.LanguageModelError.Blocked.name) {
-        return new ModelRequestError(`${name} refused the request (blocked, for example by a quota); resume the run later or with another model ("TeamFusion: Pick Chat Model").`, 'blocked');
+        return new ModelRequestError(`${name} refused the request (blocked, for example by a quota); resume the run later or with another model ("TeamFusion: Pick Chat Model").`, 'refused', { said: true, cause: err });
       }
     }
     const message = errorMessage(err);
-    return new ModelRequestError(`${name} failed: ${message.replace(/\s+/g, ' ').trim().replace(/[.\s]+$/, '')}. Resume the run to try again.`, 'failed');
+    return new ModelRequestError(`${name} failed: ${message.replace(/\s+/g, ' ').trim().replace(/[.\s]+$/, '')}. Resume the run to try again.`, 'failed', { said: true, cause: err });
   }
 }
 

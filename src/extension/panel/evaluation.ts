@@ -4,7 +4,7 @@
  * Agreement tab already says why).
  */
 import * as path from 'node:path';
-import { compareRun, loadRatings, loadSurvey, rerankRel, writeRatings, writeSurvey } from '../../core/evaluation';
+import { compareBriefRun, compareRun, loadRatings, loadSurvey, rerankRel, writeRatings, writeSurvey } from '../../core/evaluation';
 import { statInReview } from '../../core/files/reviewFiles';
 import { formatDiagnostic } from '../../core/diagnostics/diagnostics';
 import type { RunRecord } from '../../core/record/record';
@@ -23,6 +23,7 @@ import {
 } from '../../protocol/panel';
 import { loadCoverageConfirmations, writeCoverageConfirmations } from '../../core/evaluation/coverageConfirmations';
 import { taskOf } from '../../core/record/record';
+import type { PanelBriefRun } from '../../protocol/brief';
 import { errorMessage } from '../../core/kernel/errors';
 
 export async function runEvaluation(reviewRoot: string, runId: string, log: (line: string) => void): Promise<PanelEvaluation | undefined> {
@@ -40,6 +41,24 @@ export async function runEvaluation(reviewRoot: string, runId: string, log: (lin
     return parsed.data;
   } catch (e) {
     log(`No "Did it help?" for run ${runId}: ${errorMessage(e)}`);
+    return undefined;
+  }
+}
+
+/**
+ * Proxy fidelity of a brief run for the panel (compare's, from compareBriefRun): per member whose blind choice of the pair
+ * is saved, whether their proxy's sealed forecast named it, the control's, and the lift. Undefined for a design run, before
+ * the blind pair exists, without forecasts, or when they cannot be used (compare says why).
+ */
+export async function briefRunFidelity(reviewRoot: string, record: RunRecord, log: (line: string) => void): Promise<PanelBriefRun['fidelity']> {
+  if (taskOf(record) !== 'brief') return undefined;
+  try {
+    if (!(await statInReview(reviewRoot, rerankRel(record.id)))) return undefined;
+    const { fidelity } = await compareBriefRun(reviewRoot, record);
+    // Rows exist only for members with a saved preference file (briefFidelity pairs forecasts with those).
+    return fidelity?.task === 'brief' ? fidelity.byDesigner : undefined;
+  } catch (e) {
+    log(`No proxy fidelity for run ${record.id}: ${errorMessage(e)}`);
     return undefined;
   }
 }

@@ -21,7 +21,8 @@ import { AnalysisSchema, type PanelAnalysis, type PanelEvaluation, type PanelSid
 import { buildPanelState, chosenRunId } from './panelState';
 import { panelCriteria } from './criteriaState';
 import { panelForks } from './votesState';
-import { runEvaluation, runFeedback, sideBySide } from './evaluation';
+import { briefRunFidelity, runEvaluation, runFeedback, sideBySide } from './evaluation';
+import type { PanelBriefRun } from '../../protocol/brief';
 import { briefRunState } from './briefState';
 import { discussionCoding } from '../analysis/discussionCoding';
 import { discussionState } from '../analysis/panelDiscussion';
@@ -65,6 +66,8 @@ export class ReviewState {
   private interrupted: ReadonlySet<string> = new Set();
   /** Agreement before → after per run id (runs with a re-ranking folder); forgotten on every reload. */
   private readonly agreements = new Map<string, Promise<PanelEvaluation | undefined>>();
+  /** A brief run's proxy fidelity per run id (runs with a blind pair); forgotten on every reload. */
+  private readonly briefFidelities = new Map<string, Promise<PanelBriefRun['fidelity']>>();
   /** This review beside its team's usual-way review(s) in the parent folder; forgotten on every reload. */
   private sideBySide: Promise<PanelSideBySide | undefined> | undefined;
 
@@ -119,6 +122,7 @@ export class ReviewState {
 
   private async load(all: boolean): Promise<void> {
     this.agreements.clear();
+    this.briefFidelities.clear();
     this.sideBySide = undefined;
     let analyseAfter = false;
     let decodeAfter = false;
@@ -225,6 +229,8 @@ export class ReviewState {
     const feedback = record ? await runFeedback(root, record, warn, team) : undefined;
     const discussion = await discussionState(root, record, this.lastLoad.review, discussionCoding()?.current(root));
     const brief = await briefRunState(root, record, warn);
+    const fidelity = brief && record ? await this.briefFidelityOf(record) : undefined;
+    if (brief && fidelity) brief.fidelity = fidelity;
     // What people said or pinned that no driver has taken in yet (a stray or broken entry is the driver's to name).
     const waiting = record ? notTakenIn(record, await readInbox(root, record.id).catch(() => [])) : [];
     const paired = await (this.sideBySide ??= this.pairedReviews());
@@ -259,6 +265,15 @@ export class ReviewState {
   private pairedReviews(): Promise<PanelSideBySide | undefined> {
     const within = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
     return sideBySide(this.root.fsPath, within, (line) => this.services.log.warn(line));
+  }
+
+  private briefFidelityOf(record: RunRecord): Promise<PanelBriefRun['fidelity']> {
+    let p = this.briefFidelities.get(record.id);
+    if (!p) {
+      p = briefRunFidelity(this.root.fsPath, record, (line) => this.services.log.warn(line));
+      this.briefFidelities.set(record.id, p);
+    }
+    return p;
   }
 
   private evaluationOf(runId: string): Promise<PanelEvaluation | undefined> {

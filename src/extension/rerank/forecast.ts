@@ -6,9 +6,8 @@
  */
 import * as vscode from 'vscode';
 import { forecastDone, makeForecasts } from '../../core/forecast/forecast';
-import { OpenAIChatBackend } from '../../core/llm/openaiBackend';
 import { CancelledError, errorMessage } from '../../core/kernel/errors';
-import { textChatFor } from '../analysis/textChat';
+import { chatBackendOf, textChatFor, withCancellableProgress } from '../analysis/textChat';
 import { confirmInModal } from '../costModal';
 import { redactSecrets } from '../run/redact';
 import { resolveRunSettings } from '../run/runSettings';
@@ -21,32 +20,24 @@ export async function forecastInVsCode(services: Services, reviewRoot: string, r
   const log = services.log;
   const redact = (line: string): string => redactSecrets(line, services.runs.apiKeys.knownSecrets());
   const text = await textChatFor(services, 'Proxy forecasts', reviewRoot);
-  const chat = text?.onPlan?.chat ?? (text?.client ? new OpenAIChatBackend(text.client()) : undefined);
+  const chat = chatBackendOf(text);
   if (!chat) return `${NONE} (no model is available); the set stands.`;
   const prices = resolveRunSettings((k) => vscode.workspace.getConfiguration('teamfusion').inspect(k)).prices;
   const controller = new AbortController();
   try {
-    const done = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `TeamFusion: proxy forecasts for run ${runId}`, cancellable: true },
-      async (progress, token) => {
-        const sub = token.onCancellationRequested(() => controller.abort());
-        try {
-          return await makeForecasts({
-            reviewRoot,
-            runId,
-            chat,
-            ...(prices ? { prices } : {}),
-            confirm: confirmInModal(`Forecasting run ${runId}'s blind answers`, 'Make the forecasts'),
-            signal: controller.signal,
-            log: (line) => {
-              progress.report({ message: redact(line) });
-              log.info(redact(line));
-            },
-          });
-        } finally {
-          sub.dispose();
-        }
-      },
+    const done = await withCancellableProgress(`TeamFusion: proxy forecasts for run ${runId}`, controller, (report) =>
+      makeForecasts({
+        reviewRoot,
+        runId,
+        chat,
+        ...(prices ? { prices } : {}),
+        confirm: confirmInModal(`Forecasting run ${runId}'s blind answers`, 'Make the forecasts'),
+        signal: controller.signal,
+        log: (line) => {
+          report(redact(line));
+          log.info(redact(line));
+        },
+      }),
     );
     const sentence = forecastDone(done);
     log.info(sentence);

@@ -10,7 +10,7 @@ import { makeReviewWithRun, RUN_ID, writeRerankBySource } from './fixtures';
 
 const none = { n: 0, representative: null, clarity: null, satisfied: null, answered: { representative: 0, clarity: 0, satisfied: 0 } };
 const noCheck = { quotes: 0, verified: 0, unverified: 0, unreported: [], confirmations: { n: 0, agreement: null, kappa: null } };
-const run = (b: Partial<BriefRunEvaluation>): BriefRunEvaluation => ({ members: 4, preference: null, coverage: { kept: 0, changed: 0, leftOut: 0 }, coverageCheck: noCheck, survey: none, judge: null, fidelity: null, ...b });
+const run = (b: Partial<BriefRunEvaluation>): BriefRunEvaluation => ({ members: 4, preference: null, coverage: { kept: 0, changed: 0, leftOut: 0 }, coverageCheck: noCheck, confirmationTable: {}, survey: none, judge: null, fidelity: null, ...b });
 
 describe('evaluate: brief runs pooled', function () {
   it('blind choices are summed over runs with one sign test over the choices that were not ties; coverage summed; runs without a blind pair add coverage only', () => {
@@ -115,7 +115,8 @@ describe('teamfusion evaluate over brief and design reviews (command line)', fun
       unverified: sum((x) => x.coverageCheck.unverified),
       verifiedShare: sum((x) => x.coverageCheck.verified) / sum((x) => x.coverageCheck.quotes),
       unreported: sum((x) => x.coverageCheck.unreported.length),
-      confirmations: { n: confirmed, agreed, agreement: agreed / confirmed },
+      // Four confirmed points are too few for a pooled κ: said, not computed.
+      confirmations: { n: confirmed, agreed, agreement: agreed / confirmed, kappa: null, kappaNote: 'too few to say (4 confirmed points; κ is stated from 10 on)' },
     });
     const designMessages = e.reviews[2]!.runs[0] as unknown as { grounding: { messages: number; ungrounded: number } };
     assert.equal(overall.grounding.messages, sum((x) => x.grounding.messages) + designMessages.grounding.messages);

@@ -63,6 +63,9 @@ describe('forks in a brief run (command line)', function () {
     const asked = JSON.stringify(forkRequests()[0]!.body);
     assert.match(asked, /Positions, in this order: \(1\) a playful tone \(2\) a sober tone/);
     assert.equal((requestedJsonSchema(forkRequests()[0]!.body)!.schema as { properties: { passages: { minItems: number } } }).properties.passages.minItems, 2);
+    // run.json records it as the remix agent's request (the record has no kind of its own for a fork), told apart by its schema's name.
+    const recorded = rec.prompts.filter((p) => (p.responseSchema as { name?: string } | undefined)?.name === 'teamfusion_brief_fork');
+    assert.deepEqual(recorded.map((p) => [p.kind, p.iteration, p.error]), [['remix', 1, undefined]]);
     const a = await fs.readFile(path.join(root, 'runs', id, 'iteration-1', 'fork-a.md'), 'utf8');
     const b = await fs.readFile(path.join(root, 'runs', id, 'iteration-1', 'fork-b.md'), 'utf8');
     assert.match(a, /^# Fork A: a playful tone\n\nPlayful or sober tone\?\n\n/);

@@ -7,7 +7,6 @@
 import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import type { MockOpenAI } from '../../support/openaiMock';
 import { readRunRecord } from '../../../src/core/record/store';
 import { castVote } from '../../../src/core/evaluation/votes/cast';
 import { PanelForksSchema, PanelStateSchema, parseWebviewMessage, type PeopleReply } from '../../../src/protocol/panel';
@@ -15,22 +14,17 @@ import { panelForks } from '../../../src/extension/panel/votesState';
 import { voteHandlers } from '../../../src/extension/panel/handlers/votes';
 import type { PanelActions } from '../../../src/extension/panel/handlers/context';
 import { flipped, forkSight } from '../../../webview/panel/views/forks';
-import { useEngineMock } from '../run/helpers';
+import { mockSuite } from '../run/helpers';
 import { QUESTION, forkedRun } from '../votes/forkedRun';
 
 const TEAM = ['d1', 'd2', 'd3'];
 
 describe('panel: a fork side by side and its blind vote', function () {
   this.timeout(120_000);
-  let mock: MockOpenAI;
-  let cacheDir: string;
-  useEngineMock((m, dir) => {
-    mock = m;
-    cacheDir = dir;
-  });
+  const suite = mockSuite();
 
   it('the state carries each side with its holders, the valid votes and the tally; a run without forks has none', async () => {
-    const { root, runId } = await forkedRun(mock, cacheDir);
+    const { root, runId } = await forkedRun(suite.mock, suite.cacheDir);
     await castVote({ reviewRoot: root, runId, as: 'd3', decisionPoint: 1, choice: 'b' });
     // A votes file in someone else's name does not count, and is said.
     await fs.writeFile(path.join(root, 'runs', runId, 'votes', 'zoe.yaml'), 'designer: zoe\nvotes: []\n');
@@ -49,7 +43,7 @@ describe('panel: a fork side by side and its blind vote', function () {
   });
 
   it("blind: a member who has not voted sees no holders, voters or tally; once they vote (or it is decided) they do", async () => {
-    const { root, runId } = await forkedRun(mock, cacheDir);
+    const { root, runId } = await forkedRun(suite.mock, suite.cacheDir);
     await castVote({ reviewRoot: root, runId, as: 'd3', decisionPoint: 1, choice: 'b' });
     const fork = (await panelForks(root, await readRunRecord(root, runId), {}, TEAM))!.forks[0]!;
     assert.deepEqual(forkSight(fork, 'd1'), { revealed: false, holders: [[], []], voters: [[], []] }, 'd1 has not voted: nothing of who holds or chose what');
@@ -69,7 +63,7 @@ describe('panel: a fork side by side and its blind vote', function () {
   });
 
   it("a vote from the panel is the member's own votes file, written by castVote; a side of no fork is refused in words", async () => {
-    const { root, runId } = await forkedRun(mock, cacheDir);
+    const { root, runId } = await forkedRun(suite.mock, suite.cacheDir);
     const replies: PeopleReply[] = [];
     let reloads = 0;
     const panel = {

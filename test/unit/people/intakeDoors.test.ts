@@ -6,7 +6,6 @@
 import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import type { MockOpenAI } from '../../support/openaiMock';
 import { resumeRun, startRun } from '../../../src/core/run/session';
 import { submitPin, submitSay } from '../../../src/core/people/submit';
 import { readInbox } from '../../../src/core/people/inbox';
@@ -15,7 +14,7 @@ import { loadRunRecord } from '../../../src/core/record/store';
 import { checkRunRecord } from '../../../src/core/record/recordCheck';
 import { allMessages, type RunRecord } from '../../../src/core/record/record';
 import { makeBriefRunReview, makeReview } from '../run/fixtures';
-import { clientFor, useEngineMock } from '../run/helpers';
+import { mockSuite } from '../run/helpers';
 
 type Door = 'say' | 'file' | 'journal' | 'record';
 /** What a door is given: `say`/`pin` arguments, an inbox file (name, JSON), a journal line, a change to run.json. */
@@ -87,17 +86,12 @@ const TABLE: Record<string, Hostile> = {
 
 describe('intake: every door refuses the same hostile input, and the run stays readable', function () {
   this.timeout(120_000);
-  let mock: MockOpenAI;
-  let cacheDir: string;
-  useEngineMock((m, dir) => {
-    mock = m;
-    cacheDir = dir;
-  });
+  const suite = mockSuite();
 
   /** A run waiting for d2 (a take-over), with messages to pin: the doors' common ground. */
   const waitingRun = async (): Promise<{ root: string; id: string; dir: string }> => {
     const root = await makeReview({ options: 3, designers: 3 });
-    const r = await startRun({ reviewRoot: root, client: clientFor(mock), cacheDir, humans: ['d2'], settings: { iterations: 1, turnsPerAgent: 1, mode: 'together', order: 'fixed', leadSpeaksLast: false } });
+    const r = await startRun({ reviewRoot: root, ...suite.engine, humans: ['d2'], settings: { iterations: 1, turnsPerAgent: 1, mode: 'together', order: 'fixed', leadSpeaksLast: false } });
     assert.equal(r.status, 'waiting');
     return { root, id: r.id, dir: path.join(root, 'runs', r.id) };
   };
@@ -144,7 +138,7 @@ describe('intake: every door refuses the same hostile input, and the run stays r
           assert.deepEqual(loaded.record.pins, before.pins, 'no pin applied');
           assert.deepEqual(loaded.record.takenIn, before.takenIn, 'no entry id applied');
           // The next driver writes run.json from what it read: the refused line never reaches it, and the run resumes.
-          const resumed = await resumeRun({ reviewRoot: root, client: clientFor(mock), cacheDir, runId: id });
+          const resumed = await resumeRun({ reviewRoot: root, ...suite.engine, runId: id });
           assert.equal(resumed.status, 'waiting');
           const after = await loadRunRecord(root, id);
           assert.ok(after.record, after.diagnostics?.[0]?.message);
@@ -166,7 +160,7 @@ describe('intake: every door refuses the same hostile input, and the run stays r
 
   it('say works the same in a brief run: every member speaks, nobody else does', async () => {
     const root = await makeBriefRunReview(3);
-    const r = await startRun({ reviewRoot: root, client: clientFor(mock), cacheDir, humans: ['m2'], task: 'brief', settings: { iterations: 1, turnsPerAgent: 1, mode: 'together', order: 'fixed', leadSpeaksLast: false } } as Parameters<typeof startRun>[0]);
+    const r = await startRun({ reviewRoot: root, ...suite.engine, humans: ['m2'], task: 'brief', settings: { iterations: 1, turnsPerAgent: 1, mode: 'together', order: 'fixed', leadSpeaksLast: false } } as Parameters<typeof startRun>[0]);
     assert.equal(r.status, 'waiting', r.error);
     const said = await submitSay({ reviewRoot: root, runId: r.id, as: 'm2', text: 'Keep the legal line, @m3.' });
     assert.match(said.entry, /^m2-/);

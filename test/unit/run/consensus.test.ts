@@ -5,12 +5,12 @@
 import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { MockOpenAI, type RecordedRequest } from '../../support/openaiMock';
+import type { RecordedRequest } from '../../support/openaiMock';
 import { startRun, type RunnerOptions } from '../../../src/core/run/session';
 import { teamOrder } from '../../../src/core/remix/teamOrder';
 import { parseReviewConfig } from '../../../src/core/review/reviewConfig';
 import { makeReview } from './fixtures';
-import { chatRequests, clientFor, useEngineMock } from './helpers';
+import { chatRequests, mockSuite } from './helpers';
 
 type ApiMessage = { role: string; content: string | { type: string; text?: string }[] };
 const remixInstructions = (r: RecordedRequest): string => {
@@ -33,13 +33,8 @@ async function splitTeam(reviewYaml: string): Promise<string> {
 
 describe('run: the team consensus, Borda beside Schulze (against the spec-checking mock)', function () {
   this.timeout(90_000);
-  let mock: MockOpenAI;
-  let cacheDir: string;
-  useEngineMock((m, dir) => {
-    mock = m;
-    cacheDir = dir;
-  });
-  const opts = (root: string): RunnerOptions => ({ reviewRoot: root, client: clientFor(mock), cacheDir, settings: { iterations: 1, turnsPerAgent: 1 } });
+  const suite = mockSuite();
+  const opts = (root: string): RunnerOptions => ({ reviewRoot: root, ...suite.engine, settings: { iterations: 1, turnsPerAgent: 1 } });
 
   it('consensus: schulze — run.json keeps both orders, result.md says where they differ, the remix agent breaks ties by Schulze', async () => {
     const root = await splitTeam('consensus: schulze\n');
@@ -53,7 +48,7 @@ describe('run: the team consensus, Borda beside Schulze (against the spec-checki
       differsFromBorda: true,
       sentence: 'Borda puts 2 first; a majority prefers 1 to every other option.',
     });
-    const remix = chatRequests(mock).find((c) => (c.body as { response_format?: unknown }).response_format)!;
+    const remix = chatRequests(suite.mock).find((c) => (c.body as { response_format?: unknown }).response_format)!;
     assert.match(remixInstructions(remix), /break the tie by the Schulze order \(pairwise majorities, weights counted\) of the team's own rankings: Image 1, Image 2, Image 3, Image 4, Image 5\./);
     const result = await fs.readFile(path.join(root, 'runs', r.id, 'result.md'), 'utf8');
     assert.match(result, /^- Team consensus before the run \(their own rankings, weights counted\): Borda Image 2, Image 1, Image 3, Image 4, Image 5; Schulze Image 1, Image 2, Image 3, Image 4, Image 5\. The remix agent breaks ties by the Schulze order \(consensus: schulze\)\.$/m);
@@ -66,7 +61,7 @@ describe('run: the team consensus, Borda beside Schulze (against the spec-checki
     assert.equal(r.status, 'completed', r.error);
     assert.equal(r.consensus?.method, 'borda');
     assert.deepEqual(r.consensus?.schulze, [['1'], ['2'], ['3'], ['4'], ['5']]);
-    const remix = chatRequests(mock).find((c) => (c.body as { response_format?: unknown }).response_format)!;
+    const remix = chatRequests(suite.mock).find((c) => (c.body as { response_format?: unknown }).response_format)!;
     assert.doesNotMatch(remixInstructions(remix), /break the tie/);
   });
 

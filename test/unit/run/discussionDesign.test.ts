@@ -6,12 +6,12 @@
 import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { MockOpenAI, type RecordedRequest } from '../../support/openaiMock';
+import type { RecordedRequest } from '../../support/openaiMock';
 import { resumeRun, startRun, type RunnerOptions } from '../../../src/core/run/session';
 import { readRunRecord } from '../../../src/core/record/store';
 import { GOAL, STYLE } from '../../../src/core/discussion/prompts';
 import { makeReview } from './fixtures';
-import { chatRequests, clientFor, collect, turnRequests, useEngineMock } from './helpers';
+import { chatRequests, collect, turnRequests, mockSuite } from './helpers';
 import { hasSettled, waitFor } from '../../support/waitFor';
 
 type ApiMessage = { role: string; content: string | { type: string; text?: string }[] };
@@ -23,30 +23,25 @@ const NAMES = ['Ana', 'Ben', 'Chloé', 'Dev'];
 
 describe('discussion design: modes, order, layers, hierarchy (against the spec-checking mock)', function () {
   this.timeout(90_000);
-  let mock: MockOpenAI;
-  let cacheDir: string;
-  useEngineMock((m, dir) => {
-    mock = m;
-    cacheDir = dir;
-  });
-  const opts = (root: string, o: Partial<RunnerOptions> = {}): RunnerOptions => ({ reviewRoot: root, client: clientFor(mock), cacheDir, ...o });
+  const suite = mockSuite();
+  const opts = (root: string, o: Partial<RunnerOptions> = {}): RunnerOptions => ({ reviewRoot: root, ...suite.engine, ...o });
 
   it('separate-then-together: round 1 independent calls overlap in time and none carries another proxy\'s message', async () => {
     const root = await makeReview({ options: 4, designers: 4 });
     // Nothing is answered until the four have arrived (a runner that asked one after another would never ask the second).
-    const release = mock.hold();
+    const release = suite.mock.hold();
     const running = startRun(opts(root, { settings: { iterations: 1, turnsPerAgent: 2 } }));
     const ended = hasSettled(running);
-    await waitFor('the four independent calls in flight at once', () => ended() || turnRequests(mock).length >= 4);
+    await waitFor('the four independent calls in flight at once', () => ended() || turnRequests(suite.mock).length >= 4);
     release();
     const record = await running;
     assert.equal(record.status, 'completed', record.error);
-    const turns = turnRequests(mock);
+    const turns = turnRequests(suite.mock);
     const independent = turns.slice(0, 4);
     // The server saw all four at once: each arrived before any of them had been answered.
     const firstEnd = Math.min(...independent.map((r) => r.finishedAt!));
     assert.ok(independent.every((r) => r.receivedAt < firstEnd), 'the four independent calls overlap');
-    assert.ok(mock.maxInFlight('chat') >= 4, `peak in flight: ${mock.maxInFlight('chat')}`);
+    assert.ok(suite.mock.maxInFlight('chat') >= 4, `peak in flight: ${suite.mock.maxInFlight('chat')}`);
     assert.deepEqual(independent.map(personaOf).sort(), [...NAMES].sort());
     for (const r of independent) {
       const others = NAMES.filter((n) => n !== personaOf(r));
@@ -68,36 +63,36 @@ describe('discussion design: modes, order, layers, hierarchy (against the spec-c
     await fs.writeFile(path.join(root, 'review.yaml'), 'maxConcurrency: 2\n');
     // Two are held until both have arrived: the limit is used. Later answers take a while, so a third sent too early
     // would be in flight beside them.
-    const release = mock.hold();
-    mock.latencyMs = 120;
+    const release = suite.mock.hold();
+    suite.mock.latencyMs = 120;
     const running = startRun(opts(root, { settings: { iterations: 1, turnsPerAgent: 1 } }));
     const ended = hasSettled(running);
-    await waitFor('two independent calls in flight at once', () => ended() || turnRequests(mock).length >= 2);
+    await waitFor('two independent calls in flight at once', () => ended() || turnRequests(suite.mock).length >= 2);
     release();
     const record = await running;
     assert.equal(record.status, 'completed', record.error);
     assert.equal(record.settings.maxConcurrency, 2);
-    assert.equal(mock.maxInFlight('chat'), 2);
+    assert.equal(suite.mock.maxInFlight('chat'), 2);
   });
 
   it('together mode asks one proxy at a time (the fixed-latency baseline)', async () => {
     const root = await makeReview({ options: 3, designers: 3 });
-    mock.latencyMs = 60;
+    suite.mock.latencyMs = 60;
     const record = await startRun(opts(root, { settings: { iterations: 1, turnsPerAgent: 1, mode: 'together' } }));
     assert.equal(record.status, 'completed', record.error);
-    assert.equal(mock.maxInFlight('chat'), 1);
+    assert.equal(suite.mock.maxInFlight('chat'), 1);
     assert.ok(record.iterations[0]!.messages.every((m) => m.phase === 'together'));
   });
 
   it('rotate: the speaking order differs between rounds and the same seed gives the same orders', async () => {
     const root = await makeReview({ options: 6, designers: 4 });
     const orders = async (seed: number): Promise<string[][]> => {
-      mock.reset();
+      suite.mock.reset();
       const r = await startRun(opts(root, { settings: { iterations: 3, turnsPerAgent: 1, mode: 'together', orderSeed: seed } }));
       assert.equal(r.status, 'completed', r.error);
       assert.equal(r.settings.orderSeed, seed, 'the seed is recorded');
       // what the server saw, in order of arrival
-      const seen = turnRequests(mock).map(personaOf);
+      const seen = turnRequests(suite.mock).map(personaOf);
       return [seen.slice(0, 4), seen.slice(4, 8), seen.slice(8, 12)] as string[][];
     };
     const a = await orders(12345);
@@ -118,7 +113,7 @@ describe('discussion design: modes, order, layers, hierarchy (against the spec-c
   it('personaRole user: every chat request has at most one system message, and it is first', async () => {
     const root = await makeReview({ options: 4, designers: 3 });
     await fs.writeFile(path.join(root, 'review.yaml'), 'personaRole: user\nhierarchy: lead-decides\nlead: d2\n');
-    mock.setFallback((req) => {
+    suite.mock.setFallback((req) => {
       // the remix agent surfaces a decision point so that the lead's proxy is asked too
       const body = req.body as { response_format?: { json_schema?: { name?: string; schema?: { properties?: Record<string, unknown> } } } };
       if (body.response_format?.json_schema?.name !== 'teamfusion_remix') return undefined;
@@ -137,7 +132,7 @@ describe('discussion design: modes, order, layers, hierarchy (against the spec-c
     });
     const r = await startRun(opts(root, { settings: { iterations: 2, turnsPerAgent: 1 } }));
     assert.equal(r.status, 'completed', r.error);
-    const chats = chatRequests(mock);
+    const chats = chatRequests(suite.mock);
     assert.ok(chats.some((c) => /lead_decisions/.test(JSON.stringify(c.body))), 'the lead-decision call is covered too');
     for (const c of chats) {
       const roles = messagesOf(c).map((m) => m.role);
@@ -171,7 +166,7 @@ describe('discussion design: modes, order, layers, hierarchy (against the spec-c
     const r = await startRun(opts(root, { settings: { iterations: 2, turnsPerAgent: 2 } }));
     assert.equal(r.status, 'completed', r.error);
     assert.deepEqual(r.settings.prompts, { goal, style, collaborativeMove: move });
-    const chats = chatRequests(mock);
+    const chats = chatRequests(suite.mock);
     for (const c of chats) {
       assert.equal((c.body as { temperature?: number }).temperature, 0.4);
       const system = textOf(messagesOf(c)[0]!);
@@ -179,13 +174,13 @@ describe('discussion design: modes, order, layers, hierarchy (against the spec-c
       assert.ok(!system.includes(GOAL) && !system.includes(STYLE), 'the defaults are replaced');
     }
     // the house rule: given in every turn that follows others' messages of the round, and only there
-    for (const t of turnRequests(mock)) {
+    for (const t of turnRequests(suite.mock)) {
       const last = textOf(messagesOf(t).at(-1)!);
       const followsOthers = messagesOf(t).some((m) => /^"(Ana|Ben)": /.test(textOf(m)) && !last.includes(`role-playing ${textOf(m).split(':')[0]}`));
       assert.equal(last.includes(`House rule of this team: ${move}`), followsOthers);
     }
-    assert.ok(turnRequests(mock).some((t) => textOf(messagesOf(t).at(-1)!).includes(move)));
-    const edit = mock.requests.find((x) => x.route === 'edit')!;
+    assert.ok(turnRequests(suite.mock).some((t) => textOf(messagesOf(t).at(-1)!).includes(move)));
+    const edit = suite.mock.requests.find((x) => x.route === 'edit')!;
     assert.equal((edit.body as { size?: string }).size, '1536x1024');
     assert.equal((edit.body as { quality?: string }).quality, 'low');
     assert.equal(r.prompts.find((p) => p.kind === 'image-edit')!.size, '1536x1024');
@@ -197,10 +192,10 @@ describe('discussion design: modes, order, layers, hierarchy (against the spec-c
     const root = await makeReview({ options: 3, designers: 2 });
     const r = await startRun(opts(root, { settings: { iterations: 2, turnsPerAgent: 1 } }));
     assert.equal(r.status, 'completed', r.error);
-    for (const c of chatRequests(mock)) assert.equal((c.body as { temperature?: number }).temperature, 1);
-    assert.match(textOf(messagesOf(chatRequests(mock)[0]!)[0]!), /Advocate your designer's own preferred designs/);
-    assert.match(textOf(messagesOf(turnRequests(mock)[0]!).at(-1)!), /concrete improvements along composition, visual elements, colour and typography/);
-    const edit = mock.requests.find((x) => x.route === 'edit')!;
+    for (const c of chatRequests(suite.mock)) assert.equal((c.body as { temperature?: number }).temperature, 1);
+    assert.match(textOf(messagesOf(chatRequests(suite.mock)[0]!)[0]!), /Advocate your designer's own preferred designs/);
+    assert.match(textOf(messagesOf(turnRequests(suite.mock)[0]!).at(-1)!), /concrete improvements along composition, visual elements, colour and typography/);
+    const edit = suite.mock.requests.find((x) => x.route === 'edit')!;
     assert.equal((edit.body as { quality?: string }).quality, 'medium');
     // cost per remixed image: the mock reports gpt-image-1 usage; priced at list prices
     const remix = r.iterations[0]!.remix!;
@@ -215,15 +210,15 @@ describe('discussion design: modes, order, layers, hierarchy (against the spec-c
   it('--designers (settings.designers): only they speak and count', async () => {
     const root = await makeReview({ options: 4, designers: 4 });
     const full = await startRun(opts(root, { settings: { iterations: 1, turnsPerAgent: 1 } }));
-    mock.reset();
+    suite.mock.reset();
     const r = await startRun(opts(root, { settings: { iterations: 1, turnsPerAgent: 1, designers: ['d3', 'D1'] } }));
     assert.equal(r.status, 'completed', r.error);
     assert.deepEqual(r.settings.designers, ['d1', 'd3']);
     assert.deepEqual(r.iterations[0]!.messages.map((m) => m.speaker).sort(), ['d1', 'd3']);
-    assert.deepEqual(turnRequests(mock).map(personaOf).sort(), ['Ana', 'Chloé']);
+    assert.deepEqual(turnRequests(suite.mock).map(personaOf).sort(), ['Ana', 'Chloé']);
     assert.notEqual(r.kendallW, full.kendallW, 'agreement of the subset, not of the team');
     // d1 and d3 rank in opposite rotations of the fixture: W of just those two
-    const remix = chatRequests(mock).find((c) => (c.body as { response_format?: unknown }).response_format)!;
+    const remix = chatRequests(suite.mock).find((c) => (c.body as { response_format?: unknown }).response_format)!;
     assert.ok(!/"d2\\" = \\"Ben/.test(JSON.stringify(remix.body)), 'the remix agent is told only the designers taking part');
     await assert.rejects(startRun(opts(root, { settings: { designers: ['d1', 'zoe'] } })), /"zoe" is not a designer/);
     await assert.rejects(startRun(opts(root, { settings: { designers: ['d1', 'd1'] } })), /at least two designers/);
@@ -232,7 +227,7 @@ describe('discussion design: modes, order, layers, hierarchy (against the spec-c
   it('a failed independent assessment fails only itself: the others are recorded; resume asks only for the missing one', async () => {
     const root = await makeReview({ options: 4, designers: 3 });
     let failBen = true;
-    mock.setFallback((req) => {
+    suite.mock.setFallback((req) => {
       if (failBen && (req.body as { stream?: boolean }).stream && personaOf(req) === 'Ben') {
         return { kind: 'error', status: 400, body: { error: { message: 'Ben cannot be served now.', type: 'invalid_request_error', param: null, code: null } } };
       }
@@ -247,10 +242,10 @@ describe('discussion design: modes, order, layers, hierarchy (against the spec-c
     assert.ok(events.some((e) => e.type === 'notice' && /Ben: this assessment failed; the others are recorded/.test(e.message)));
 
     failBen = false;
-    const before = turnRequests(mock).length;
+    const before = turnRequests(suite.mock).length;
     const done = await resumeRun({ ...opts(root), runId: failed.id });
     assert.equal(done.status, 'completed', done.error);
-    const asked = turnRequests(mock).slice(before);
+    const asked = turnRequests(suite.mock).slice(before);
     assert.equal(personaOf(asked[0]!), 'Ben', 'first the missing assessment');
     assert.equal(asked.filter((r) => /own first assessment/.test(textOf(messagesOf(r).at(-1)!))).length, 1, 'only the missing one');
     assert.equal(asked.length, 1 + 3);
@@ -261,7 +256,7 @@ describe('discussion design: modes, order, layers, hierarchy (against the spec-c
     await fs.writeFile(path.join(root, 'review.yaml'), 'hierarchy: weighted\nteam:\n  d1: { weight: 3 }\n');
     const r = await startRun(opts(root, { settings: { iterations: 1, turnsPerAgent: 1 } }));
     assert.equal(r.status, 'completed', r.error);
-    const remix = chatRequests(mock).find((c) => (c.body as { response_format?: unknown }).response_format)!;
+    const remix = chatRequests(suite.mock).find((c) => (c.body as { response_format?: unknown }).response_format)!;
     const last = textOf(messagesOf(remix).at(-1)!);
     assert.match(last, /"d1" = "Ana" \(role "Art Director"\), weight 3/);
     assert.match(last, /weighted Borda order of the team's own rankings: Image 1, /);

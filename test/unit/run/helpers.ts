@@ -8,6 +8,7 @@ import { WAIT_CEILING_MS } from '../../support/waitFor';
 import { makeBriefRunReview, makeTempDir } from './fixtures';
 import type { RunEvent } from '../../../src/core/step/events';
 import { createModelClient } from '../../../src/core/llm/client';
+import { LOCK_FILE } from '../../../src/core/record/lock';
 
 export const TEST_KEY = 'sk-test-SECRET-do-not-write-0123456789';
 
@@ -50,6 +51,19 @@ export function useEngineMock(bind: (mock: MockOpenAI, cacheDir: string) => void
   }
 }
 
+/**
+ * Run `runId` of `root` as a process killed now leaves it: its folder is copied now (the lock aside, it dies with the
+ * process), `stop` ends the live run, and the copy takes the folder's place.
+ */
+export async function asKilledNow(root: string, runId: string, stop: () => Promise<unknown>): Promise<void> {
+  const dir = path.join(root, 'runs', runId);
+  const copy = path.join(root, 'crash-copy');
+  await fs.cp(dir, copy, { recursive: true, filter: (src) => !path.basename(src).startsWith(LOCK_FILE) });
+  await stop();
+  await fs.rm(dir, { recursive: true, force: true });
+  await fs.rename(copy, dir);
+}
+
 /** A suite's mock server and what goes with it, once `before` has run (read them inside tests and hooks). */
 export interface MockSuite {
   readonly mock: MockOpenAI;
@@ -57,6 +71,8 @@ export interface MockSuite {
   readonly cacheDir: string;
   /** The built CLI's environment pointed at the mock: a test key, its URL, the suite's cache, no retries. */
   readonly env: Record<string, string>;
+  /** What the run engine needs to reach the mock: a fresh client (clientFor) and the suite's image cache. */
+  readonly engine: { client: OpenAI; cacheDir: string };
 }
 
 /**
@@ -81,6 +97,10 @@ export function mockSuite(o: { fallback?: () => MockFallback; checkSpec?: boolea
     get env() {
       const { mock, cacheDir } = ready();
       return { OPENAI_API_KEY: TEST_KEY, OPENAI_BASE_URL: mock.baseURL, XDG_CACHE_HOME: cacheDir, TEAMFUSION_MAX_RETRIES: '0' };
+    },
+    get engine() {
+      const { mock, cacheDir } = ready();
+      return { client: clientFor(mock), cacheDir };
     },
   };
 }

@@ -2,15 +2,13 @@ import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import { promises as fs, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import type { MockOpenAI } from '../../support/openaiMock';
 import { JOURNAL_FILE, JournalLineSchema } from '../../../src/core/record/journal';
-import { LOCK_FILE } from '../../../src/core/record/lock';
 import { RunRecordSchema, type RunRecord } from '../../../src/core/record/record';
 import { resumeRun, startRun, type RunnerOptions } from '../../../src/core/run/session';
 import { loadRunRecord } from '../../../src/core/record/store';
 import { runFileWrites } from '../../../src/core/record/paths';
 import { makeReview } from './fixtures';
-import { clientFor, turnRequests, useEngineMock } from './helpers';
+import { asKilledNow, turnRequests, mockSuite } from './helpers';
 import { waitFor } from '../../support/waitFor';
 
 /** 4 designers × 1 turn, 2 iterations, one after the other in file order: a round is 4 messages. */
@@ -27,14 +25,9 @@ async function onDisk(root: string, id: string): Promise<RunRecord> {
 
 describe('run journal: turns appended and synced, run.json whole at round boundaries, readers merge both', function () {
   this.timeout(60_000);
-  let mock: MockOpenAI;
-  let cacheDir: string;
   let root: string;
-  useEngineMock((m, c) => {
-    mock = m;
-    cacheDir = c;
-  });
-  const opts = (o: Partial<RunnerOptions> = {}): RunnerOptions => ({ reviewRoot: root, client: clientFor(mock), cacheDir, settings, ...o });
+  const suite = mockSuite();
+  const opts = (o: Partial<RunnerOptions> = {}): RunnerOptions => ({ reviewRoot: root, ...suite.engine, settings, ...o });
 
   beforeEach(async () => {
     root = await makeReview({ options: 4, designers: 4 });
@@ -80,7 +73,7 @@ describe('run journal: turns appended and synced, run.json whole at round bounda
   it('a crash mid-round: resume redoes at most the torn turn, and keeps every turn the journal holds', async () => {
     // Hang the third turn; while it hangs, take the run folder as a crash would leave it (lock aside).
     let turns = 0;
-    mock.setFallback((req) => ((req.body as { stream?: boolean }).stream === true && ++turns === 3 ? { kind: 'hang' } : undefined));
+    suite.mock.setFallback((req) => ((req.body as { stream?: boolean }).stream === true && ++turns === 3 ? { kind: 'hang' } : undefined));
     const controller = new AbortController();
     const started = startRun(opts({ signal: controller.signal }));
     const runs = path.join(root, 'runs');
@@ -88,12 +81,10 @@ describe('run journal: turns appended and synced, run.json whole at round bounda
     const id = (await fs.readdir(runs)).find((n) => /^\d{4}-/.test(n))!;
     const dir = path.join(runs, id);
     await waitFor('two turns in the journal', async () => ((await fs.readFile(path.join(dir, JOURNAL_FILE), 'utf8').catch(() => '')).match(/"message"/g) ?? []).length >= 2);
-    const crash = path.join(root, 'crash-copy');
-    await fs.cp(dir, crash, { recursive: true, filter: (src) => !path.basename(src).startsWith(LOCK_FILE) });
-    controller.abort();
-    await started;
-    await fs.rm(dir, { recursive: true, force: true });
-    await fs.rename(crash, dir);
+    await asKilledNow(root, id, async () => {
+      controller.abort();
+      await started;
+    });
     const atCrash = await onDisk(root, id);
     assert.equal(atCrash.status, 'running', 'run.json says running: the process died');
     assert.ok((atCrash.iterations[0]?.messages.length ?? 0) < 2, 'run.json alone lacks the journalled turns');
@@ -105,11 +96,11 @@ describe('run journal: turns appended and synced, run.json whole at round bounda
     assert.ok(merged.record, merged.diagnostics?.[0]?.message);
     assert.deepEqual(merged.record.iterations[0]!.messages.map((m) => m.id), ['i1-m1', 'i1-m2'], 'the torn last line is ignored');
 
-    mock.setFallback(undefined);
-    const before = turnRequests(mock).length;
+    suite.mock.setFallback(undefined);
+    const before = turnRequests(suite.mock).length;
     const done = await resumeRun({ ...opts(), runId: id });
     assert.equal(done.status, 'completed', done.error);
-    assert.equal(turnRequests(mock).length - before, 8 - 2, 'only the turns the journal did not hold are asked (the torn one included)');
+    assert.equal(turnRequests(suite.mock).length - before, 8 - 2, 'only the turns the journal did not hold are asked (the torn one included)');
     const final = await onDisk(root, id);
     assert.deepEqual(final.iterations[0]!.messages.slice(0, 2), merged.record.iterations[0]!.messages);
     const journal = await fs.readFile(path.join(dir, JOURNAL_FILE), 'utf8');

@@ -2,7 +2,6 @@ import { strict as assert } from 'node:assert';
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { MockOpenAI } from '../../support/openaiMock';
 import type { RecordedMessage } from '../../../src/core/record/record';
 import { PARTS_FILE, PromptPartsWriter, loadPrompt, partNumbers, readPromptParts, rebuildPrompt } from '../../../src/core/record/promptParts';
 import type { RunRecord } from '../../../src/core/record/record';
@@ -10,7 +9,7 @@ import { resumeRun, startRun } from '../../../src/core/run/session';
 import { readRunRecord } from '../../../src/core/record/store';
 import { runFileWrites } from '../../../src/core/record/paths';
 import { makeReview, makeTempDir } from './fixtures';
-import { chatRequests, clientFor, useEngineMock } from './helpers';
+import { chatRequests, mockSuite } from './helpers';
 
 type ApiPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
 type ApiMessage = { role: string; content: string | ApiPart[] };
@@ -56,21 +55,16 @@ async function allRebuilt(root: string, record: RunRecord): Promise<Map<string, 
 
 describe('prompts recorded as parts: small records, every prompt exact', function () {
   this.timeout(120_000);
-  let mock: MockOpenAI;
-  let cacheDir: string;
-  useEngineMock((m, dir) => {
-    mock = m;
-    cacheDir = dir;
-  }, { checkSpec: false });
+  const suite = mockSuite({ checkSpec: false });
 
   it('rebuilds every prompt of a run exactly as the mock server received it', async () => {
     const root = await makeReview({ options: 5, designers: 4, jpegEvery: 2 });
-    const record = await startRun({ reviewRoot: root, client: clientFor(mock), cacheDir });
+    const record = await startRun({ reviewRoot: root, ...suite.engine });
     assert.equal(record.status, 'completed', record.error);
     const onDisk = await readRunRecord(root, record.id);
     assert.ok(onDisk.prompts.every((p) => p.messages === undefined), 'no prompt is stored in full');
     const rebuilt = await allRebuilt(root, onDisk);
-    const sent = chatRequests(mock).map((r) => (r.body as { messages: ApiMessage[] }).messages);
+    const sent = chatRequests(suite.mock).map((r) => (r.body as { messages: ApiMessage[] }).messages);
     const chatPrompts = onDisk.prompts.filter((p) => p.kind !== 'image-edit');
     assert.equal(chatPrompts.length, sent.length, 'one recorded prompt per chat request');
     chatPrompts.forEach((p, i) => assertSameAsSent(rebuilt.get(p.id)!, sent[i]!, p.id));
@@ -90,8 +84,7 @@ describe('prompts recorded as parts: small records, every prompt exact', functio
     let turns = 0;
     const first = await startRun({
       reviewRoot: root,
-      client: clientFor(mock),
-      cacheDir,
+      ...suite.engine,
       signal: controller.signal,
       onEvent: (e) => {
         if (e.type === 'turn-completed' && ++turns === 5) controller.abort();
@@ -100,7 +93,7 @@ describe('prompts recorded as parts: small records, every prompt exact', functio
     assert.equal(first.status, 'cancelled');
     const file = path.join(root, 'runs', first.id, PARTS_FILE);
     await fs.appendFile(file, '{"role":"user","content":"cut off by a cra');
-    const resumed = await resumeRun({ reviewRoot: root, runId: first.id, client: clientFor(mock), cacheDir });
+    const resumed = await resumeRun({ reviewRoot: root, runId: first.id, ...suite.engine });
     assert.equal(resumed.status, 'completed', resumed.error);
     const text = await fs.readFile(file, 'utf8');
     assert.ok(!text.includes('cut off'), 'the cut-off line is gone');
@@ -108,7 +101,7 @@ describe('prompts recorded as parts: small records, every prompt exact', functio
     assert.equal(new Set(lines).size, lines.length, 'nothing written twice');
     const onDisk = await readRunRecord(root, first.id);
     const rebuilt = await allRebuilt(root, onDisk);
-    const sent = chatRequests(mock).map((r) => (r.body as { messages: ApiMessage[] }).messages);
+    const sent = chatRequests(suite.mock).map((r) => (r.body as { messages: ApiMessage[] }).messages);
     const chatPrompts = onDisk.prompts.filter((p) => p.kind !== 'image-edit');
     assert.equal(chatPrompts.length, sent.length);
     chatPrompts.forEach((p, i) => assertSameAsSent(rebuilt.get(p.id)!, sent[i]!, p.id));
@@ -116,7 +109,7 @@ describe('prompts recorded as parts: small records, every prompt exact', functio
 
   it('a prompt whose parts were tampered with is refused in words, never rebuilt wrong', async () => {
     const root = await makeReview({ options: 3, designers: 2 });
-    const record = await startRun({ reviewRoot: root, client: clientFor(mock), cacheDir, settings: { turnsPerAgent: 1, iterations: 1 } });
+    const record = await startRun({ reviewRoot: root, ...suite.engine, settings: { turnsPerAgent: 1, iterations: 1 } });
     const file = path.join(root, 'runs', record.id, PARTS_FILE);
     const text = await fs.readFile(file, 'utf8');
     await fs.writeFile(file, text.replace(/Speak as /, 'Speak AS '));
@@ -138,8 +131,7 @@ describe('prompts recorded as parts: small records, every prompt exact', functio
     const controller = new AbortController();
     const first = await startRun({
       reviewRoot: root,
-      client: clientFor(mock),
-      cacheDir,
+      ...suite.engine,
       signal: controller.signal,
       settings: { turnsPerAgent: 1, iterations: 1 },
       onEvent: (e) => e.type === 'turn-completed' && controller.abort(),
@@ -150,9 +142,9 @@ describe('prompts recorded as parts: small records, every prompt exact', functio
     await fs.writeFile(outside, 'private\n');
     await fs.rm(file);
     await fs.symlink(outside, file);
-    const requests = mock.requests.length;
+    const requests = suite.mock.requests.length;
     await assert.rejects(
-      resumeRun({ reviewRoot: root, runId: first.id, client: clientFor(mock), cacheDir }),
+      resumeRun({ reviewRoot: root, runId: first.id, ...suite.engine }),
       new RegExp(`runs/${first.id}/prompts\\.jsonl is a symbolic link`),
     );
     await assert.rejects(readPromptParts(root, first.id), /leads outside the review folder/);
@@ -162,16 +154,16 @@ describe('prompts recorded as parts: small records, every prompt exact', functio
     await fs.rm(file);
     await fs.symlink('../../brief.md', file);
     await assert.rejects(
-      resumeRun({ reviewRoot: root, runId: first.id, client: clientFor(mock), cacheDir }),
+      resumeRun({ reviewRoot: root, runId: first.id, ...suite.engine }),
       new RegExp(`runs/${first.id}/prompts\\.jsonl is a symbolic link`),
     );
     assert.equal(await fs.readFile(path.join(root, 'brief.md'), 'utf8'), brief, 'the brief is unchanged');
-    assert.equal(mock.requests.length, requests, 'no request');
+    assert.equal(suite.mock.requests.length, requests, 'no request');
   });
 
   it('records of older versions (every prompt in full) still read, and their prompts are given back as stored', async () => {
     const root = await makeReview({ options: 3, designers: 2 });
-    const record = await startRun({ reviewRoot: root, client: clientFor(mock), cacheDir, settings: { turnsPerAgent: 1, iterations: 1 } });
+    const record = await startRun({ reviewRoot: root, ...suite.engine, settings: { turnsPerAgent: 1, iterations: 1 } });
     const onDisk = await readRunRecord(root, record.id);
     const full = await allRebuilt(root, onDisk);
     // Write it back the old way: full messages in every prompt, no parts file.
@@ -195,12 +187,12 @@ describe('prompts recorded as parts: small records, every prompt exact', functio
 
   it('48 designers × 2 turns × 3 iterations: run.json ≤ 1.5 MB, ≤ 40 MB written to run files over the run', async () => {
     const root = await makeReview({ options: 6, designers: 48 });
-    mock.latencyMs = 0;
+    suite.mock.latencyMs = 0;
     const before = runFileWrites.bytes;
     // 299 requests at most (3 rounds of 96 turns and the remix agent, and two rounds of edits that may fork into 4 sides):
     // past the cost question's threshold, so this run is confirmed (asked once, with the count).
     const asked: number[] = [];
-    const record = await startRun({ reviewRoot: root, client: clientFor(mock), cacheDir, settings: { turnsPerAgent: 2, iterations: 3 }, confirm: async (c) => (asked.push(c.requests), true) });
+    const record = await startRun({ reviewRoot: root, ...suite.engine, settings: { turnsPerAgent: 2, iterations: 3 }, confirm: async (c) => (asked.push(c.requests), true) });
     assert.equal(record.status, 'completed', record.error);
     assert.deepEqual(asked, [3 * (48 * 2 + 1) + 2 * 4]);
     const size = (await fs.stat(path.join(root, 'runs', record.id, 'run.json'))).size;

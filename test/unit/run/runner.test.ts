@@ -1,12 +1,11 @@
 import { strict as assert } from 'node:assert';
 import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { MockOpenAI } from '../../support/openaiMock';
 import { RunRecordSchema } from '../../../src/core/record/record';
 import { listRuns, readRunRecord, refineRun, resumeRun, startRun } from '../../../src/core/run/session';
 import { RUN_ID_PATTERN } from '../../../src/core/record/paths';
 import { makeReview, makeTempDir } from './fixtures';
-import { TEST_KEY, chatRequests, clientFor, collect, turnRequests, useEngineMock } from './helpers';
+import { TEST_KEY, chatRequests, collect, turnRequests, mockSuite } from './helpers';
 
 async function allFiles(dir: string): Promise<string[]> {
   const out: string[] = [];
@@ -20,17 +19,12 @@ async function allFiles(dir: string): Promise<string[]> {
 
 describe('run engine: a full run against the mock', function () {
   this.timeout(60_000);
-  let mock: MockOpenAI;
-  let cacheDir: string;
-  useEngineMock((m, dir) => {
-    mock = m;
-    cacheDir = dir;
-  });
+  const suite = mockSuite();
 
   it('completes 3 iterations: 6 → top 3 + r1 → top 2 + r2 → final pick, with files as in the contract', async () => {
     const root = await makeReview({ options: 6, designers: 4, jpegEvery: 3 });
     const { events, onEvent } = collect();
-    const record = await startRun({ reviewRoot: root, client: clientFor(mock), onEvent, cacheDir, settings: { orderSeed: 0 } });
+    const record = await startRun({ reviewRoot: root, ...suite.engine, onEvent, settings: { orderSeed: 0 } });
 
     assert.equal(record.status, 'completed', record.error);
     assert.match(record.id, RUN_ID_PATTERN);
@@ -79,7 +73,7 @@ describe('run engine: a full run against the mock', function () {
     assert.equal(typeof record.usage.costUsd, 'number');
     assert.equal(record.prompts.filter((p) => p.kind === 'proxy-turn').length, 24);
     assert.equal(record.prompts.filter((p) => p.kind === 'image-edit').length, 2);
-    assert.equal(turnRequests(mock).length, 24);
+    assert.equal(turnRequests(suite.mock).length, 24);
 
     // streaming events
     assert.ok(events.filter((e) => e.type === 'turn-delta').length >= 24);
@@ -96,7 +90,7 @@ describe('run engine: a full run against the mock', function () {
     assert.match(transcript, /\*\*Ana\*\* \(turn 2\) · i\d+-m\d+: /);
 
     // image edits: the top candidates as files with their real MIME type, best first, an explicit model
-    const edits = mock.requests.filter((r) => r.route === 'edit');
+    const edits = suite.mock.requests.filter((r) => r.route === 'edit');
     assert.equal(edits.length, 2);
     assert.deepEqual(edits[0]!.files.map((f) => f.filename), i1!.ranking!.map((id) => (Number(id) % 3 === 0 ? `${id}.jpg` : `${id}.png`)));
     for (const f of edits[0]!.files) assert.equal(f.contentType, f.filename.endsWith('.jpg') ? 'image/jpeg' : 'image/png');
@@ -107,7 +101,7 @@ describe('run engine: a full run against the mock', function () {
 
     // no secret anywhere, and every request is valid against the official spec
     for (const f of await allFiles(dir)) assert.ok(!(await fs.readFile(f)).includes(TEST_KEY), `${f} holds the key`);
-    assert.deepEqual(mock.specErrors(), []);
+    assert.deepEqual(suite.mock.specErrors(), []);
   });
 
   it('runs the sample review (samples/lumen-perfume, copied) to completion without process warnings', async function () {
@@ -120,7 +114,7 @@ describe('run engine: a full run against the mock', function () {
     process.on('warning', onWarning);
     const controller = new AbortController();
     try {
-      const r = await startRun({ reviewRoot: root, client: clientFor(mock), cacheDir, signal: controller.signal });
+      const r = await startRun({ reviewRoot: root, ...suite.engine, signal: controller.signal });
       assert.equal(r.status, 'completed', r.error);
       assert.equal(r.iterations.length, 3);
       assert.equal(r.prompts.filter((p) => p.kind === 'proxy-turn').length, 3 * 2 * 4);
@@ -133,9 +127,9 @@ describe('run engine: a full run against the mock', function () {
 
   it('sends every call of a discussion the same prefix (system, brief + images) before anything speaker-specific', async () => {
     const root = await makeReview({ options: 4, designers: 3 });
-    const record = await startRun({ reviewRoot: root, client: clientFor(mock), cacheDir, settings: { iterations: 1 } });
+    const record = await startRun({ reviewRoot: root, ...suite.engine, settings: { iterations: 1 } });
     assert.equal(record.status, 'completed', record.error);
-    const calls = chatRequests(mock).map((r) => (r.body as { messages: unknown[] }).messages);
+    const calls = chatRequests(suite.mock).map((r) => (r.body as { messages: unknown[] }).messages);
     assert.equal(calls.length, 3 * 2 + 1);
     const first = JSON.stringify(calls[0]!.slice(0, 2));
     for (const c of calls) assert.equal(JSON.stringify(c.slice(0, 2)), first);
@@ -153,9 +147,9 @@ describe('run engine: a full run against the mock', function () {
 
   it('json_schema enums are exactly the current candidates\' ids, strict', async () => {
     const root = await makeReview({ options: 6, designers: 2 });
-    const record = await startRun({ reviewRoot: root, client: clientFor(mock), cacheDir, settings: { turnsPerAgent: 1 } });
+    const record = await startRun({ reviewRoot: root, ...suite.engine, settings: { turnsPerAgent: 1 } });
     assert.equal(record.status, 'completed', record.error);
-    const remixCalls = chatRequests(mock).filter((r) => (r.body as { response_format?: unknown }).response_format);
+    const remixCalls = chatRequests(suite.mock).filter((r) => (r.body as { response_format?: unknown }).response_format);
     assert.equal(remixCalls.length, 3);
     remixCalls.forEach((r, i) => {
       const rf = (r.body as { response_format: { type: string; json_schema: { strict: boolean; schema: { additionalProperties: boolean; required: string[]; properties: Record<string, { items: { enum: string[] } }> } } } }).response_format;
@@ -174,7 +168,7 @@ describe('run engine: a full run against the mock', function () {
       const file = path.join(root, 'rankings', f);
       await fs.writeFile(file, (await fs.readFile(file, 'utf8')).replace(/option: "6"/g, 'option: "r1"'));
     }
-    const record = await startRun({ reviewRoot: root, client: clientFor(mock), cacheDir, settings: { turnsPerAgent: 1 } });
+    const record = await startRun({ reviewRoot: root, ...suite.engine, settings: { turnsPerAgent: 1 } });
     assert.equal(record.status, 'completed', record.error);
     const ids = record.options.map((o) => o.id);
     assert.equal(new Set(ids).size, ids.length, `option ids are unique: ${ids.join(', ')}`);
@@ -188,9 +182,9 @@ describe('run engine: a full run against the mock', function () {
 
   it('refineRun adds a remix round with the lead\'s feedback and a new final pick', async () => {
     const root = await makeReview({ options: 4, designers: 2 });
-    const first = await startRun({ reviewRoot: root, client: clientFor(mock), cacheDir, settings: { turnsPerAgent: 1, iterations: 2 } });
+    const first = await startRun({ reviewRoot: root, ...suite.engine, settings: { turnsPerAgent: 1, iterations: 2 } });
     assert.equal(first.status, 'completed', first.error);
-    const refined = await refineRun({ reviewRoot: root, client: clientFor(mock), cacheDir, runId: first.id, feedback: 'Warmer colours, please.' });
+    const refined = await refineRun({ reviewRoot: root, ...suite.engine, runId: first.id, feedback: 'Warmer colours, please.' });
     assert.equal(refined.status, 'completed', refined.error);
     assert.equal(refined.iterations.length, 4);
     const [, , r3, r4] = refined.iterations;
@@ -199,10 +193,10 @@ describe('run engine: a full run against the mock', function () {
     assert.equal(r3!.remix!.id, 'r3');
     assert.ok(r4!.final && r4!.candidates.includes('r3'));
     assert.ok(r4!.candidates.includes(refined.finalPick!));
-    const sent = JSON.stringify(chatRequests(mock).at(-1)!.body);
+    const sent = JSON.stringify(chatRequests(suite.mock).at(-1)!.body);
     assert.match(sent, /Warmer colours, please\./);
     // resuming a completed run changes nothing
-    const again = await resumeRun({ reviewRoot: root, client: clientFor(mock), cacheDir, runId: first.id });
+    const again = await resumeRun({ reviewRoot: root, ...suite.engine, runId: first.id });
     assert.equal(again.iterations.length, 4);
   });
 });

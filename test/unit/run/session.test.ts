@@ -11,10 +11,9 @@ import { runRun } from '../../../src/cli/commands/run';
 import type { RunRecord } from '../../../src/core/record/record';
 import { askedRun } from '../../../src/extension/run/runRequest';
 import { JOURNAL_FILE } from '../../../src/core/record/journal';
-import { LOCK_FILE } from '../../../src/core/record/lock';
 import { waitFor } from '../../support/waitFor';
 import { makeReview } from './fixtures';
-import { TEST_KEY, clientFor, mockSuite } from './helpers';
+import { TEST_KEY, asKilledNow, clientFor, mockSuite } from './helpers';
 import { SRC, sourceFiles } from '../../support/sourceFiles';
 
 type Counts = { 'review.yaml': number; 'run.json': number };
@@ -97,12 +96,10 @@ describe('one way into a run: the request is resolved once', function () {
     const dir = path.join(root, 'runs', id);
     await waitFor('a turn in the journal', async () => (await fs.readFile(path.join(dir, JOURNAL_FILE), 'utf8').catch(() => '')).includes('"message"'));
     // The run folder as a crash leaves it: run.json says running, the turn is only in the journal.
-    const crash = path.join(root, 'crash-copy');
-    await fs.cp(dir, crash, { recursive: true, filter: (src) => !path.basename(src).startsWith(LOCK_FILE) });
-    controller.abort();
-    await started;
-    await fs.rm(dir, { recursive: true, force: true });
-    await fs.rename(crash, dir);
+    await asKilledNow(root, id, async () => {
+      controller.abort();
+      await started;
+    });
     suite.mock.setFallback(undefined);
     const { result, reads } = await countReads(() => runSession(request(root, { kind: 'resume', runId: id })));
     assert.equal(result.status, 'completed', result.error);

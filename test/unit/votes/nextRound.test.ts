@@ -7,12 +7,11 @@
 import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { MockOpenAI } from '../../support/openaiMock';
 import { readRunRecord, writeRunRecord } from '../../../src/core/record/store';
 import { refineRun } from '../../../src/core/run/session';
 import { castVote } from '../../../src/core/evaluation/votes/cast';
 import { carryDecidedSides } from '../../../src/core/discussion/decisionWords';
-import { clientFor, useEngineMock } from '../run/helpers';
+import { mockSuite } from '../run/helpers';
 import { QUESTION, forkedRun } from './forkedRun';
 
 const TEAM_SAYS = 'Decided by the team: Warm or cool palette? → warm palette, 2 to 1.';
@@ -20,19 +19,14 @@ const LEAD_SAYS = 'Decided by the lead in person: Warm or cool palette? → cool
 
 describe('votes: the decided side goes into the next round', function () {
   this.timeout(180_000);
-  let mock: MockOpenAI;
-  let cacheDir: string;
-  useEngineMock((m, dir) => {
-    mock = m;
-    cacheDir = dir;
-  });
+  const suite = mockSuite();
 
   /** The refinement's requests: chat bodies as text, and each image edit's directions. */
   async function refine(root: string, runId: string): Promise<{ chats: string[]; edits: string[] }> {
-    const seen = mock.requests.length;
-    const refined = await refineRun({ reviewRoot: root, client: clientFor(mock), cacheDir, runId, feedback: 'Go on.' });
+    const seen = suite.mock.requests.length;
+    const refined = await refineRun({ reviewRoot: root, ...suite.engine, runId, feedback: 'Go on.' });
     assert.equal(refined.status, 'completed', refined.error);
-    const mine = mock.requests.slice(seen);
+    const mine = suite.mock.requests.slice(seen);
     return {
       chats: mine.filter((r) => r.route === 'chat').map((r) => JSON.stringify(r.body)),
       edits: mine.filter((r) => r.route === 'edit').map((r) => String((r.body as { prompt?: unknown }).prompt)),
@@ -40,7 +34,7 @@ describe('votes: the decided side goes into the next round', function () {
   }
 
   it("the team's vote: every chat request of the refinement and every edit's directions carry the side and its margin; round 1 stays as it ran", async () => {
-    const { root, runId } = await forkedRun(mock, cacheDir);
+    const { root, runId } = await forkedRun(suite.mock, suite.cacheDir);
     for (const [as, choice] of [['d1', 'a'], ['d3', 'b'], ['d2', 'r1a']] as const) await castVote({ reviewRoot: root, runId, as, decisionPoint: 1, choice });
     const decided = await readRunRecord(root, runId);
     assert.equal(decided.iterations[0]!.decisions?.[0]?.by, 'team');
@@ -62,7 +56,7 @@ describe('votes: the decided side goes into the next round', function () {
   });
 
   it('lead-decides: the lead closes with a side in person — recorded as the lead\'s via human whatever the counts — and the next round carries it', async () => {
-    const { root, runId } = await forkedRun(mock, cacheDir, { yaml: 'lead: d1\nhierarchy: lead-decides\nremixesPerIteration: 2\n' });
+    const { root, runId } = await forkedRun(suite.mock, suite.cacheDir, { yaml: 'lead: d1\nhierarchy: lead-decides\nremixesPerIteration: 2\n' });
     await castVote({ reviewRoot: root, runId, as: 'd2', decisionPoint: 1, choice: 'a' });
     await castVote({ reviewRoot: root, runId, as: 'd3', decisionPoint: 1, choice: 'a' });
     const closed = await castVote({ reviewRoot: root, runId, as: 'd1', decisionPoint: 1, choice: 'b', close: true });
@@ -78,7 +72,7 @@ describe('votes: the decided side goes into the next round', function () {
   });
 
   it('without lead-decides the lead\'s close goes by the count; a tie is refused in words', async () => {
-    const { root, runId } = await forkedRun(mock, cacheDir);
+    const { root, runId } = await forkedRun(suite.mock, suite.cacheDir);
     await castVote({ reviewRoot: root, runId, as: 'd2', decisionPoint: 1, choice: 'a' });
     await assert.rejects(castVote({ reviewRoot: root, runId, as: 'd1', decisionPoint: 1, choice: 'b', close: true }), /The vote on "Warm or cool palette\?" is tied \(warm palette 1, cool palette 1\); another vote must break the tie\./);
     await castVote({ reviewRoot: root, runId, as: 'd3', decisionPoint: 1, choice: 'a' });
@@ -89,7 +83,7 @@ describe('votes: the decided side goes into the next round', function () {
   });
 
   it('a round whose remix is already made keeps its directions when a decision comes later', async () => {
-    const { root, runId } = await forkedRun(mock, cacheDir);
+    const { root, runId } = await forkedRun(suite.mock, suite.cacheDir);
     const record = await readRunRecord(root, runId);
     record.iterations[0]!.decisions = [{ question: QUESTION, decision: 'warm palette', by: 'team', via: 'human', voters: ['d1'], counts: { 'warm palette': 1, 'cool palette': 0 } }];
     await writeRunRecord(root, record, { validate: true });

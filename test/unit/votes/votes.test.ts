@@ -6,26 +6,20 @@
 import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { MockOpenAI } from '../../support/openaiMock';
 import { readRunRecord } from '../../../src/core/record/store';
 import { castVote, VoteError } from '../../../src/core/evaluation/votes/cast';
 import { loadVotes } from '../../../src/core/evaluation/votes/voteFile';
 import { tallyAll } from '../../../src/core/evaluation/votes/tally';
 import { sharedPrefix } from '../../../src/core/discussion/prompts';
 import { compareRun } from '../../../src/core/evaluation/compare';
-import { useEngineMock } from '../run/helpers';
+import { mockSuite } from '../run/helpers';
 import { QUESTION, forkedRun } from './forkedRun';
 
 describe('votes on a fork: files, tally and the team decision', function () {
   this.timeout(120_000);
-  let mock: MockOpenAI;
-  let cacheDir: string;
-  useEngineMock((m, dir) => {
-    mock = m;
-    cacheDir = dir;
-  });
+  const suite = mockSuite();
 
-  const forked = () => forkedRun(mock, cacheDir);
+  const forked = () => forkedRun(suite.mock, suite.cacheDir);
 
   it('every member votes (id or letter): the tally, then one via-human decision with voters and counts, carried into later prompts', async () => {
     const { root, runId } = await forked();

@@ -92,10 +92,16 @@ export class FeedbackPanel {
     this.renderSurvey(ctx, me, fb);
   }
 
-  /** The chosen designer's proxy fidelity: the host sends a row only once that designer's blind re-ranking is saved. */
+  /**
+   * The chosen member's proxy fidelity: the host sends a row only once that member's own blind answer is saved — their
+   * re-ranking (design run, "Did it help?") or their preference between the two briefs (brief run, the brief's state).
+   */
   private fidelity(ctx: ViewContext, me: string | undefined): HTMLElement[] {
+    const runId = ctx.state.run?.id;
+    if (!me || !runId) return [];
     const e = ctx.state.evaluation;
-    const row = me && e?.runId === ctx.state.run?.id ? e?.fidelity?.[me] : undefined;
+    const b = ctx.state.brief;
+    const row = (e?.runId === runId ? e.fidelity?.[me] : undefined) ?? (b?.runId === runId ? b.fidelity?.[me] : undefined);
     return row ? [muted(ownFidelitySentence(row))] : [];
   }
 
