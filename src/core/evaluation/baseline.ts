@@ -59,13 +59,7 @@ function shown(v: unknown): string {
 /** Validates the text of decision.yaml against the review's option ids. */
 export function checkDecisionText(text: string, optionIds: readonly string[], file = DECISION_FILE): { decision?: Decision; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
-  const { doc, at, firstError } = parseYamlDocument(text);
-  const pos = (n: unknown): [number, number] => {
-    const range = (n as Node | null)?.range;
-    if (!range) return [1, 1];
-    const p = at(range[0]);
-    return [p.line, p.column];
-  };
+  const { doc, startOf, firstError } = parseYamlDocument(text);
   if (firstError) {
     return { diagnostics: [error(file, `This is not valid YAML: ${firstError.problem}`, firstError.line, firstError.column)] };
   }
@@ -74,7 +68,7 @@ export function checkDecisionText(text: string, optionIds: readonly string[], fi
   const pairOf = (key: string): Pair | undefined => map.items.find((p) => isScalar(p.key) && String(p.key.value) === key) as Pair | undefined;
   for (const pair of map.items) {
     const name = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
-    if (!(FIELDS as readonly string[]).includes(name)) diagnostics.push(warning(file, `Unknown field "${name}" is ignored; the fields are ${FIELDS.join(', ')}.`, ...pos(pair.key)));
+    if (!(FIELDS as readonly string[]).includes(name)) diagnostics.push(warning(file, `Unknown field "${name}" is ignored; the fields are ${FIELDS.join(', ')}.`, ...startOf(pair.key)));
   }
   const values: Partial<Record<(typeof FIELDS)[number], string>> = {};
   for (const key of FIELDS) {
@@ -85,7 +79,7 @@ export function checkDecisionText(text: string, optionIds: readonly string[], fi
     }
     const node = pair.value as Node | null;
     const v = isScalar(node) ? node.value : node ? 'a group' : null;
-    const at = pos(node ?? pair.key);
+    const at = startOf(node ?? pair.key);
     // A pick may be written as a number (pick: 3); the option ids are text.
     const value = typeof v === 'number' && key === 'pick' ? String(v) : v;
     if (typeof value !== 'string' || value.trim() === '') {
@@ -106,7 +100,7 @@ export function checkDecisionText(text: string, optionIds: readonly string[], fi
     values[key] = t;
   }
   if (values.startedAt && values.decidedAt && Date.parse(values.decidedAt) < Date.parse(values.startedAt)) {
-    diagnostics.push(error(file, `decidedAt (${values.decidedAt}) is before startedAt (${values.startedAt}); time runs forwards.`, ...pos(pairOf('decidedAt')?.value)));
+    diagnostics.push(error(file, `decidedAt (${values.decidedAt}) is before startedAt (${values.startedAt}); time runs forwards.`, ...startOf(pairOf('decidedAt')?.value)));
   }
   const sorted = sortDiagnostics(diagnostics);
   const { pick, startedAt, decidedAt } = values;

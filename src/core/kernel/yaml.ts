@@ -93,6 +93,8 @@ export interface YamlDocument {
   doc: Yaml.Document.Parsed;
   /** The line and column of an offset into the source. */
   at: (offset: number) => { line: number; column: number };
+  /** The line and column where a node starts, as a diagnostic takes them; 1:1 for what has no place (a pair, nothing). */
+  startOf: (node: unknown) => [number, number];
   firstError?: { problem: string; line: number; column: number };
 }
 
@@ -107,8 +109,14 @@ export function parseYamlDocument(source: string, options: Yaml.ParseOptions & Y
     const p = lineCounter.linePos(offset);
     return { line: p.line, column: p.col };
   };
+  const startOf = (node: unknown): [number, number] => {
+    const range = (node as Yaml.Node | null)?.range;
+    if (!range) return [1, 1];
+    const p = at(range[0]);
+    return [p.line, p.column];
+  };
   const first = doc.errors[0];
-  if (!first) return { doc, at };
+  if (!first) return { doc, at, startOf };
   const problem = yamlProblem(first.code, first.message.split(/ at line \d+/)[0] ?? first.message);
-  return { doc, at, firstError: { problem, ...at(first.pos[0]) } };
+  return { doc, at, startOf, firstError: { problem, ...at(first.pos[0]) } };
 }

@@ -107,13 +107,7 @@ function noteProblem(file: string, id: string, note: string, line: number, col: 
 export function checkReferencesYaml(text: string, ids: readonly string[], file = REFERENCES_YAML): { notes: Map<string, string>; diagnostics: Diagnostic[] } {
   const notes = new Map<string, string>();
   const diagnostics: Diagnostic[] = [];
-  const { doc, at, firstError } = parseYamlDocument(text);
-  const pos = (n: unknown): [number, number] => {
-    const range = (n as Node | null)?.range;
-    if (!range) return [1, 1];
-    const p = at(range[0]);
-    return [p.line, p.column];
-  };
+  const { doc, startOf, firstError } = parseYamlDocument(text);
   if (firstError) {
     return { notes, diagnostics: [error(file, `This is not valid YAML: ${firstError.problem}`, firstError.line, firstError.column)] };
   }
@@ -125,14 +119,14 @@ export function checkReferencesYaml(text: string, ids: readonly string[], file =
   for (const pair of top.items as Pair[]) {
     const name = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
     if (name === 'references') list = pair;
-    else diagnostics.push(warning(file, `Unknown field "${name.slice(0, 40)}" is ignored; ${file} has one field, references.`, ...pos(pair.key)));
+    else diagnostics.push(warning(file, `Unknown field "${name.slice(0, 40)}" is ignored; ${file} has one field, references.`, ...startOf(pair.key)));
   }
   if (!list || list.value === null || (isScalar(list.value) && list.value.value === null)) return { notes, diagnostics: sortDiagnostics(diagnostics) };
-  if (!isMap(list.value)) return { notes, diagnostics: [...diagnostics, error(file, shape, ...pos(list.value))] };
+  if (!isMap(list.value)) return { notes, diagnostics: [...diagnostics, error(file, shape, ...startOf(list.value))] };
   for (const pair of (list.value as YAMLMap).items as Pair[]) {
     const keyNode = pair.key as Node | null;
     const id = isScalar(keyNode) ? String(keyNode.value) : '';
-    const at = pos(keyNode);
+    const at = startOf(keyNode);
     if (!ids.includes(id)) {
       diagnostics.push(unknownId(file, id, ids, ...at));
       continue;
@@ -143,7 +137,7 @@ export function checkReferencesYaml(text: string, ids: readonly string[], file =
       diagnostics.push(error(file, `Say in words what "${id}" is for (e.g. ${id}: the gold foil of the cap).`, ...at));
       continue;
     }
-    const p = noteProblem(file, id, v.trim(), ...pos(value));
+    const p = noteProblem(file, id, v.trim(), ...startOf(value));
     if (p) diagnostics.push(p);
     else notes.set(id, v.trim());
   }

@@ -2,9 +2,9 @@
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
 import { existsSync, promises as fs } from 'node:fs';
-import * as net from 'node:net';
 import * as path from 'node:path';
 import { cleanCliEnv } from '../run/helpers';
+import { portOpen } from '../../support/portOpen';
 
 const REPO = path.resolve(__dirname, '../../../..');
 
@@ -14,15 +14,6 @@ function demo(...args: string[]): { child: ReturnType<typeof spawn>; out: () => 
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
   return { child, out: () => out, done: new Promise((r) => child.on('close', (code) => r(code))) };
-}
-
-function portOpen(url: string): Promise<boolean> {
-  const u = new URL(url);
-  return new Promise((resolve) => {
-    const s = net.connect(Number(u.port), u.hostname);
-    s.once('connect', () => { s.destroy(); resolve(true); });
-    s.once('error', () => resolve(false));
-  });
 }
 
 describe('npm run demo (scripted, no key)', function () {

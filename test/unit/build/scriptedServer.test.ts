@@ -5,21 +5,12 @@
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import * as net from 'node:net';
 import * as path from 'node:path';
 import { cleanCliEnv } from '../run/helpers';
 import { waitFor } from '../../support/waitFor';
+import { portOpen } from '../../support/portOpen';
 
 const REPO = path.resolve(__dirname, '../../../..');
-
-function portOpen(url: string): Promise<boolean> {
-  const u = new URL(url);
-  return new Promise((resolve) => {
-    const s = net.connect(Number(u.port), u.hostname);
-    s.once('connect', () => { s.destroy(); resolve(true); });
-    s.once('error', () => resolve(false));
-  });
-}
 
 describe('npm run scripted-server', function () {
   this.timeout(120_000);

@@ -25,6 +25,12 @@ function answer(criteria: { name: string; stances: [string, Stance, string, stri
   };
 }
 
+/** d1 values a calm premium tone and d2 finds option 1 too loud, each in words of their own ranking file (makeReview's). */
+const CALM_SPLIT: [string, Stance, string, string][] = [
+  ['d1', 'values', 'Option 1 fits the calm, premium tone', 'rankings/d1.yaml'],
+  ['d2', 'against', 'Option 1 feels too loud for the brief', 'rankings/d2.yaml'],
+];
+
 /** The formula of the docs, computed here from the file's stances alone. */
 function expectedControversy(c: CriteriaFile['criteria'][number], n: number): number {
   const held = Object.values(c.stances).map((s) => s.stance);
@@ -62,8 +68,7 @@ describe('criteria: what the disagreement is about', function () {
         {
           name: 'Calm premium tone',
           stances: [
-            ['d1', 'values', 'Option 1 fits the calm, premium tone', 'rankings/d1.yaml'],
-            ['d2', 'against', 'Option 1 feels too loud for the brief', 'rankings/d2.yaml'],
+            ...CALM_SPLIT,
             ['d3', 'values', 'a calm tone wins every time', 'rankings/d3.yaml'], // not in d3's file
             ['d4', 'against', 'Option 1 fits the calm, premium tone', 'rankings/d1.yaml'], // d1's words, not d4's
           ],
@@ -211,10 +216,7 @@ describe('analyze shows the criteria while they are current', function () {
       value: answer([
         {
           name: 'Calm premium tone',
-          stances: [
-            ['d1', 'values', 'Option 1 fits the calm, premium tone', 'rankings/d1.yaml'],
-            ['d2', 'against', 'Option 1 feels too loud for the brief', 'rankings/d2.yaml'],
-          ],
+          stances: CALM_SPLIT,
           options: [],
         },
       ]),

@@ -7,7 +7,6 @@
 import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { RunRecordSchema, type RunRecord } from '../../../src/core/record/record';
 import { ownFidelitySentence } from '../../../src/core/forecast/fidelity';
 import { briefRunFidelity } from '../../../src/extension/panel/evaluation';
 import { briefRunState } from '../../../src/extension/panel/briefState';
@@ -15,6 +14,7 @@ import { PanelStateSchema } from '../../../src/protocol/panel';
 import { useCliAgainstMock } from '../cli/buildCli';
 import { makeBriefRunReview } from '../run/fixtures';
 import { makeReviewWithRun, RUN_ID } from './fixtures';
+import { runJson } from '../run/helpers';
 
 describe('evaluation: a brief run\'s proxy fidelity in the panel, per member, after their own blind choice', function () {
   this.timeout(240_000);
@@ -25,7 +25,6 @@ describe('evaluation: a brief run\'s proxy fidelity in the panel, per member, af
     for (const root of made) await fs.rm(root, { recursive: true, force: true });
   });
   const log = (line: string): void => void logged.push(line);
-  const recordOf = async (root: string, id: string): Promise<RunRecord> => RunRecordSchema.parse(JSON.parse(await fs.readFile(path.join(root, 'runs', id, 'run.json'), 'utf8')));
   const prefer = async (root: string, id: string, member: string, letter: string): Promise<void> => {
     await fs.mkdir(path.join(root, 'runs', id, 'preference'), { recursive: true });
     await fs.writeFile(path.join(root, 'runs', id, 'preference', `${member}.yaml`), `designer: ${member}\nprefer: ${letter}\n`);
@@ -37,14 +36,14 @@ describe('evaluation: a brief run\'s proxy fidelity in the panel, per member, af
     const run = await rig.run(['run', root, '--task', 'brief', '--iterations', '1', '--turns', '1']);
     assert.equal(run.code, 0, run.stderr);
     const id = (await fs.readdir(path.join(root, 'runs')))[0]!;
-    assert.equal(await briefRunFidelity(root, await recordOf(root, id), log), undefined, 'no blind pair yet');
+    assert.equal(await briefRunFidelity(root, await runJson(root, id), log), undefined, 'no blind pair yet');
 
     // m1's proxy forecasts A, m2's B, m3's tie; the persona-free control forecasts B.
     rig.mock.reset();
     rig.mock.enqueue('chat', ...['A', 'B', 'tie', 'B'].map((p) => ({ kind: 'json' as const, value: { prefer: p } })));
     const paired = await rig.run(['rerank', root, id]);
     assert.equal(paired.code, 0, paired.stderr);
-    const record = await recordOf(root, id);
+    const record = await runJson(root, id);
     assert.deepEqual(await briefRunFidelity(root, record, log), {}, 'no forecast is shown before anyone has chosen');
 
     // m1 chooses A (their proxy's forecast: hit; the control's B: miss); m2 chooses A (proxy B: miss; control B: miss).
@@ -69,6 +68,6 @@ describe('evaluation: a brief run\'s proxy fidelity in the panel, per member, af
   it('a design run has no brief fidelity (its own is in "Did it help?")', async () => {
     const root = await makeReviewWithRun();
     made.push(root);
-    assert.equal(await briefRunFidelity(root, await recordOf(root, RUN_ID), log), undefined);
+    assert.equal(await briefRunFidelity(root, await runJson(root, RUN_ID), log), undefined);
   });
 });

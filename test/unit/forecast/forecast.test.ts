@@ -9,12 +9,12 @@ import { strict as assert } from 'node:assert';
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { RunRecordSchema, type RunRecord } from '../../../src/core/record/record';
 import { loadPrompt } from '../../../src/core/record/promptParts';
 import { useCliAgainstMock, type CliRun } from '../cli/buildCli';
 import { makeBriefRunReview, makeReview } from '../run/fixtures';
 import { writeRerankRanking } from '../evaluation/fixtures';
 import type { RecordedRequest } from '../../support/openaiMock/types';
+import { runJson } from '../run/helpers';
 
 interface ForecastJson {
   runId: string;
@@ -55,7 +55,6 @@ describe('proxy fidelity: forecasts of the blind re-rank', function () {
   this.timeout(240_000);
   const rig = useCliAgainstMock();
   const tf = (...args: string[]): Promise<CliRun> => rig.run(args);
-  const record = async (root: string, id: string): Promise<RunRecord> => RunRecordSchema.parse(JSON.parse(await fs.readFile(path.join(root, 'runs', id, 'run.json'), 'utf8')));
   const forecastOf = async (root: string, id: string): Promise<ForecastJson> => JSON.parse(await fs.readFile(path.join(root, 'runs', id, 'forecast.json'), 'utf8')) as ForecastJson;
 
   /** A completed design run of three designers with one remix, made by the CLI against the mock; its id. */
@@ -70,7 +69,7 @@ describe('proxy fidelity: forecasts of the blind re-rank', function () {
 
   it('each designer and the control forecast, sealed in forecast.json; compare --json gives the τ-b, control and lift computed from the files', async () => {
     const { root, id } = await designRun();
-    const before = await record(root, id);
+    const before = await runJson(root, id);
     // The blind set has 4 letters (the Borda top 3 and the remix): each proxy answers an order of its own; the control another.
     rig.mock.enqueue(
       'chat',
@@ -100,7 +99,7 @@ describe('proxy fidelity: forecasts of the blind re-rank', function () {
     assert.deepEqual(f.forecasts.map((x) => x.ranking), [['B', 'A', 'D', 'C'], ['D', 'C', 'B', 'A'], ['A', 'B', 'C', 'D'], ['C', 'D', 'A', 'B']]);
 
     // Sealed: run.json keeps the hash of the content; the prompts are in the record by reference, their usage in the run's.
-    const after = await record(root, id);
+    const after = await runJson(root, id);
     const { sha256, ...content } = f;
     assert.equal(createHash('sha256').update(JSON.stringify(content)).digest('hex'), sha256);
     assert.equal(after.forecastSha256, sha256);
@@ -198,7 +197,7 @@ describe('proxy fidelity: forecasts of the blind re-rank', function () {
     assert.equal(f.forecasts[1]!.ranking, undefined);
     assert.match(f.forecasts[1]!.failed ?? '', /^The forecast of Ben's proxy failed: after 3 attempts its answer was still not usable \(last problem: the ranking must name every letter \(A, B, C, D\) exactly once, but it leaves out D\.\)\.$/);
     assert.match(made.stderr, /The forecast of Ben's proxy failed: .*; it is recorded as failed\./);
-    const rec = await record(root, id);
+    const rec = await runJson(root, id);
     const d2 = rec.prompts.filter((p) => p.kind === 'forecast' && p.speaker === 'd2');
     assert.equal(d2.length, 3);
     assert.ok(d2.every((p) => p.error && p.rejectedOutput), 'every rejected answer is kept for audit');
@@ -221,7 +220,7 @@ describe('proxy fidelity: forecasts of the blind re-rank', function () {
     assert.equal(made.code, 0, made.stderr);
     assert.equal(rig.mock.requests.length, 0, 'nothing sent');
     await assert.rejects(fs.stat(path.join(root, 'runs', id, 'forecast.json')));
-    assert.equal((await record(root, id)).forecastSha256, undefined);
+    assert.equal((await runJson(root, id)).forecastSha256, undefined);
     const dir = path.join(root, 'runs', id, 'rerank');
     for (const d of ['d1', 'd2']) await writeRerankRanking(dir, d, { A: 1, B: 2, C: 3, D: 4 });
     const out = await tf('compare', root, id, '--json');

@@ -8,11 +8,11 @@
 import { strict as assert } from 'node:assert';
 import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { RunRecordSchema, type DecisionPoint, type RunRecord } from '../../../src/core/record/record';
+import type { DecisionPoint, RunRecord } from '../../../src/core/record/record';
 import { forksOf } from '../../../src/core/evaluation/votes/forks';
 import { checkRunRecord } from '../../../src/core/record/recordCheck';
 import { makeReview } from '../run/fixtures';
-import { mockSuite, startCli, type CliResult } from '../run/helpers';
+import { mockSuite, startCli, type CliResult, runJson } from '../run/helpers';
 import { withDecisionPoints, editRequests } from './forkSupport';
 
 const PALETTE: DecisionPoint = {
@@ -22,10 +22,6 @@ const PALETTE: DecisionPoint = {
     { position: 'cold palette', heldBy: ['d3'] },
   ],
 };
-
-async function recordOf(root: string, id: string): Promise<RunRecord> {
-  return RunRecordSchema.parse(JSON.parse(await fs.readFile(path.join(root, 'runs', id, 'run.json'), 'utf8')));
-}
 
 async function onlyRun(root: string): Promise<string> {
   const ids = await fs.readdir(path.join(root, 'runs'));
@@ -50,7 +46,7 @@ describe('forks: one remix per side of a decision point (command line)', functio
     suite.mock.setFallback(withDecisionPoints([PALETTE]));
     const run = await cli(['run', root, '--json']);
     assert.equal(run.code, 0, run.stderr);
-    const rec = await recordOf(root, await onlyRun(root));
+    const rec = await runJson(root, await onlyRun(root));
     assert.equal(rec.settings.forks, 'auto', 'a new run records the default');
     const one = rec.iterations[0]!;
     assert.deepEqual(one.remixes!.map((m) => [m.id, m.file, m.fork]), [
@@ -90,7 +86,7 @@ describe('forks: one remix per side of a decision point (command line)', functio
       const vote = await cli(['vote', root, rec.id, '--as', who, '1', choice]);
       assert.equal(vote.code, 0, vote.stderr);
     }
-    const decided = await recordOf(root, rec.id);
+    const decided = await runJson(root, rec.id);
     assert.deepEqual(decided.iterations[0]!.decisions?.map((d) => ({ ...d, at: undefined })), [
       { question: 'Warm or cold palette?', decision: 'cold palette', by: 'team', via: 'human', at: undefined, voters: ['d1', 'd2', 'd3'], counts: { 'warm palette': 1, 'cold palette': 2 } },
     ]);
@@ -101,7 +97,7 @@ describe('forks: one remix per side of a decision point (command line)', functio
     suite.mock.setFallback(withDecisionPoints([PALETTE]));
     const run = await cli(['run', root, '--json', '--forks', 'off']);
     assert.equal(run.code, 0, run.stderr);
-    const rec = await recordOf(root, await onlyRun(root));
+    const rec = await runJson(root, await onlyRun(root));
     assert.equal(rec.settings.forks, 'off');
     assert.equal(rec.iterations[0]!.remix?.id, 'r1');
     assert.equal(rec.iterations[0]!.remixes, undefined);
@@ -115,7 +111,7 @@ describe('forks: one remix per side of a decision point (command line)', functio
     suite.mock.setFallback(withDecisionPoints([PALETTE]));
     const run = await cli(['run', root, '--json']);
     assert.equal(run.code, 0, run.stderr);
-    assert.equal((await recordOf(root, await onlyRun(root))).settings.forks, 'off');
+    assert.equal((await runJson(root, await onlyRun(root))).settings.forks, 'off');
     const bad = await review('forks: always\n');
     const refused = await cli(['validate', bad]);
     assert.equal(refused.code, 1);
@@ -135,7 +131,7 @@ describe('forks: one remix per side of a decision point (command line)', functio
     suite.mock.setFallback(withDecisionPoints([overlapping, three]));
     const run = await cli(['run', root, '--json']);
     assert.equal(run.code, 0, run.stderr);
-    const rec = await recordOf(root, await onlyRun(root));
+    const rec = await runJson(root, await onlyRun(root));
     const one = rec.iterations[0]!;
     assert.deepEqual(one.remixes!.map((m) => [m.id, m.fork?.position, m.fork?.decisionPoint]), [
       ['r1a', 'dawn light', 2],
@@ -155,7 +151,7 @@ describe('forks: one remix per side of a decision point (command line)', functio
     const failed = await cli(['run', root, '--json']);
     assert.equal(failed.code, 1);
     const id = await onlyRun(root);
-    const half = await recordOf(root, id);
+    const half = await runJson(root, id);
     assert.equal(half.status, 'failed');
     const made = half.iterations[0]!.remixes!;
     assert.equal(made.length, 1, 'one side is made and kept');
@@ -166,7 +162,7 @@ describe('forks: one remix per side of a decision point (command line)', functio
 
     const resumed = await cli(['run', root, '--resume', id, '--json']);
     assert.equal(resumed.code, 0, resumed.stderr);
-    const rec = await recordOf(root, id);
+    const rec = await runJson(root, id);
     assert.equal(editRequests(suite.mock).length - editsBefore, 1, 'only the failed side is edited again');
     assert.deepEqual(rec.iterations[0]!.remixes!.map((m) => [m.id, m.fork?.position]), [['r1a', 'warm palette'], ['r1b', 'cold palette']]);
     assert.deepEqual(await fs.readFile(path.join(root, 'runs', id, made[0]!.file)), madeBytes, 'the side already made is kept as it was');
@@ -181,7 +177,7 @@ describe('forks: one remix per side of a decision point (command line)', functio
     const waiting = await cli(['run', root, '--forks', 'ask', '--no-wait']);
     assert.equal(waiting.code, 3, waiting.stderr);
     const id = await onlyRun(root);
-    const rec = await recordOf(root, id);
+    const rec = await runJson(root, id);
     assert.equal(rec.status, 'waiting');
     assert.equal(rec.waitingFor?.speaker, 'd1');
     assert.equal(rec.waitingFor?.forkChoice, true);
@@ -196,7 +192,7 @@ describe('forks: one remix per side of a decision point (command line)', functio
     assert.equal(said.code, 0, said.stderr);
     const resumed = await cli(['run', root, '--resume', id, '--json']);
     assert.equal(resumed.code, 0, resumed.stderr);
-    const done = await recordOf(root, id);
+    const done = await runJson(root, id);
     assert.deepEqual(done.iterations[0]!.remixes!.map((m) => m.fork?.position), ['warm palette', 'cold palette']);
   });
 
@@ -208,7 +204,7 @@ describe('forks: one remix per side of a decision point (command line)', functio
     assert.equal((await cli(['say', root, id, '--as', 'd1', 'none'])).code, 0);
     const resumed = await cli(['run', root, '--resume', id, '--json']);
     assert.equal(resumed.code, 0, resumed.stderr);
-    const done = await recordOf(root, id);
+    const done = await runJson(root, id);
     assert.equal(done.iterations[0]!.remix?.id, 'r1');
     assert.deepEqual(forksOf(done), []);
   });

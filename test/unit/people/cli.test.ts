@@ -3,20 +3,15 @@
  * person's turn, say + --resume goes on, a say from another process reaches a running run, refusals exit 1.
  */
 import { strict as assert } from 'node:assert';
-import { promises as fs } from 'node:fs';
-import * as path from 'node:path';
-import { RunRecordSchema, type RunRecord } from '../../../src/core/record/record';
 import { startRun } from '../../../src/core/run/session';
 import { useCliAgainstMock, type CliRun } from '../cli/buildCli';
 import { makeReview } from '../run/fixtures';
-import { clientFor, turnRequests } from '../run/helpers';
+import { clientFor, turnRequests, runJson } from '../run/helpers';
 
 describe('people on the command line (spawned processes)', function () {
   this.timeout(90_000);
   const rig = useCliAgainstMock();
   const tf = (...args: string[]): Promise<CliRun> => rig.run(args);
-  const record = async (root: string, id: string): Promise<RunRecord> =>
-    RunRecordSchema.parse(JSON.parse(await fs.readFile(path.join(root, 'runs', id, 'run.json'), 'utf8')));
 
   it('run --human stops with exit 3 at that turn; say --as + run --resume completes it, no model call for that turn', async () => {
     const root = await makeReview({ options: 3, designers: 2 });
@@ -26,7 +21,7 @@ describe('people on the command line (spawned processes)', function () {
     assert.equal((JSON.parse(r.stdout) as { status: string }).status, 'waiting');
     assert.match(r.stderr, /Waiting for Ana; answer with `teamfusion say .* --as d1 <message>`/);
     assert.equal(rig.mock.requests.length, 0, 'Ana speaks first: nothing was asked of a model');
-    assert.deepEqual((await record(root, id)).waitingFor, { speaker: 'd1', iteration: 1, turn: 1 });
+    assert.deepEqual((await runJson(root, id)).waitingFor, { speaker: 'd1', iteration: 1, turn: 1 });
 
     for (const [args, why] of [
       [['--as', 'nobody', 'hi'], /"nobody" is not a designer/],
@@ -41,10 +36,10 @@ describe('people on the command line (spawned processes)', function () {
     assert.equal(said.code, 0, said.stderr);
     assert.match(said.stderr, /sent to run .* as runs\/.*\/inbox\/d1-\S+\.json \(it answers turn 1\); nobody drives the run now/);
     assert.match(said.stderr, /Go on with: teamfusion run .* --resume /);
-    assert.equal((await record(root, id)).iterations[0]!.messages.length, 0, 'say writes only its inbox entry; the driver writes run.json');
+    assert.equal((await runJson(root, id)).iterations[0]!.messages.length, 0, 'say writes only its inbox entry; the driver writes run.json');
     const resumed = await tf('run', root, '--resume', id, '--json');
     assert.equal(resumed.code, 0, resumed.stderr);
-    const done = await record(root, id);
+    const done = await runJson(root, id);
     assert.deepEqual(done.iterations[0]!.messages.map((m) => `${m.kind}:${m.speaker}/${m.turn}`), ['human:d1/1', 'proxy:d2/1']);
     assert.equal(turnRequests(rig.mock).length, 1, 'only Ben\'s proxy was asked');
     assert.ok(!JSON.stringify(turnRequests(rig.mock)[0]!.body).includes('role-playing \\"Ana'));
@@ -59,7 +54,7 @@ describe('people on the command line (spawned processes)', function () {
     assert.equal(pinned.code, 0, pinned.stderr);
     assert.match(pinned.stderr, /Message i1-m2 pinned \(runs\/.*\/inbox\/d2-\S+\.json\); nobody drives .* now, so it is taken in when the run goes on/);
     assert.equal((await tf('pin', root, id, 'i1-m1', '--as', 'd2', '--remove')).code, 1, 'not pinned');
-    assert.equal((await record(root, id)).pins, undefined, 'the pin waits in the inbox: only a driver writes run.json');
+    assert.equal((await runJson(root, id)).pins, undefined, 'the pin waits in the inbox: only a driver writes run.json');
   });
 
   it('a say from another process while a run is running is taken in at the next turn and shown in every later proxy prompt', async () => {

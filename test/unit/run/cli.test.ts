@@ -7,7 +7,7 @@ import { RunRecordSchema } from '../../../src/core/record/record';
 import { readRunRecord } from '../../../src/core/record/store';
 import { parseRunArgs } from '../../../src/cli/commands/run';
 import { makeReview, makeTempDir } from './fixtures';
-import { TEST_KEY, turnRequests } from './helpers';
+import { TEST_KEY, turnRequests, runJson } from './helpers';
 import { waitFor } from '../../support/waitFor';
 
 const REPO = path.resolve(__dirname, '../../../..');
@@ -154,7 +154,7 @@ describe('teamfusion run (command line)', function () {
     release();
     assert.equal(r.code, 130, r.stderr);
     const id = (await fs.readdir(path.join(root, 'runs')))[0]!;
-    const rec = RunRecordSchema.parse(JSON.parse(await fs.readFile(path.join(root, 'runs', id, 'run.json'), 'utf8')));
+    const rec = await runJson(root, id);
     assert.equal(rec.status, 'cancelled');
     assert.match(r.stderr, new RegExp(`--resume ${id}`));
   });
@@ -179,7 +179,7 @@ describe('teamfusion run (command line)', function () {
     release();
     const r = await start(['run', root, '--resume', id], env).done;
     assert.equal(r.code, 0, r.stderr);
-    const after = RunRecordSchema.parse(JSON.parse(await fs.readFile(path.join(root, 'runs', id, 'run.json'), 'utf8')));
+    const after = await runJson(root, id);
     assert.equal(after.status, 'completed');
     // 2 iterations × 3 designers × 2 turns = 12 turns; only the unrecorded ones were asked after the kill
     assert.equal(turnRequests(mock).length - requestsAtKill, 12 - recorded);

@@ -2,10 +2,9 @@ import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { MockOpenAI, type RecordedRequest } from '../../support/openaiMock';
-import { RunRecordSchema, type RunRecord } from '../../../src/core/record/record';
 import { resumeRun, startRun, type RunnerOptions } from '../../../src/core/run/session';
 import { makeReview, makeTempDir } from './fixtures';
-import { TEST_KEY, chatRequests, clientFor, collect, turnRequests } from './helpers';
+import { TEST_KEY, chatRequests, clientFor, collect, turnRequests, runJson } from './helpers';
 
 const isRemixCall = (r: RecordedRequest): boolean => Boolean((r.body as { response_format?: unknown }).response_format);
 
@@ -37,10 +36,6 @@ describe('run engine: failures, repair, retries, cancel and resume', function ()
       }
     }
   });
-
-  async function onDisk(r: RunRecord): Promise<RunRecord> {
-    return RunRecordSchema.parse(JSON.parse(await fs.readFile(path.join(root, 'runs', r.id, 'run.json'), 'utf8')));
-  }
 
   it('repairs an invalid remix answer (invalid JSON), records the rejected output, then completes', async () => {
     let broken = 0;
@@ -95,7 +90,7 @@ describe('run engine: failures, repair, retries, cancel and resume', function ()
     const r = await startRun(opts({ client: clientFor(mock, { timeoutMs: 400, maxRetries: 0 }) }));
     assert.equal(r.status, 'failed');
     assert.match(r.error!, /timed out/);
-    assert.equal((await onDisk(r)).status, 'failed');
+    assert.equal((await runJson(root, r.id)).status, 'failed');
     const done = await resumeRun({ ...opts(), runId: r.id });
     assert.equal(done.status, 'completed', done.error);
     assert.equal(done.iterations.length, 2);
@@ -151,7 +146,7 @@ describe('run engine: failures, repair, retries, cancel and resume', function ()
       }),
     );
     assert.equal(r.status, 'cancelled');
-    assert.equal((await onDisk(r)).status, 'cancelled');
+    assert.equal((await runJson(root, r.id)).status, 'cancelled');
     assert.equal(r.iterations[0]!.messages.length, 3);
     assert.equal(turnRequests(mock).length, 3);
     const done = await resumeRun({ ...opts(), runId: r.id });

@@ -9,6 +9,7 @@ import { makeBriefRunReview, makeTempDir } from './fixtures';
 import type { RunEvent } from '../../../src/core/step/events';
 import { createModelClient } from '../../../src/core/llm/client';
 import { LOCK_FILE } from '../../../src/core/record/lock';
+import { RunRecordSchema, type RunRecord } from '../../../src/core/record/record';
 
 export const TEST_KEY = 'sk-test-SECRET-do-not-write-0123456789';
 
@@ -49,6 +50,11 @@ export function useEngineMock(bind: (mock: MockOpenAI, cacheDir: string) => void
   if (o.checkSpec !== false) {
     afterEach(() => assert.deepEqual(mock!.specErrors(), [], 'every request is valid against the official spec'));
   }
+}
+
+/** run.json of run `runId` in `root` as written (read by the record's schema; no journal merged in). */
+export async function runJson(root: string, runId: string): Promise<RunRecord> {
+  return RunRecordSchema.parse(JSON.parse(await fs.readFile(path.join(root, 'runs', runId, 'run.json'), 'utf8')));
 }
 
 /**

@@ -3,12 +3,12 @@ import { execFileSync } from 'node:child_process';
 import { promises as fs, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { JOURNAL_FILE, JournalLineSchema } from '../../../src/core/record/journal';
-import { RunRecordSchema, type RunRecord } from '../../../src/core/record/record';
+import type { RunRecord } from '../../../src/core/record/record';
 import { resumeRun, startRun, type RunnerOptions } from '../../../src/core/run/session';
 import { loadRunRecord } from '../../../src/core/record/store';
 import { runFileWrites } from '../../../src/core/record/paths';
 import { makeReview } from './fixtures';
-import { asKilledNow, turnRequests, mockSuite } from './helpers';
+import { asKilledNow, turnRequests, mockSuite, runJson } from './helpers';
 import { waitFor } from '../../support/waitFor';
 
 /** 4 designers × 1 turn, 2 iterations, one after the other in file order: a round is 4 messages. */
@@ -17,10 +17,6 @@ const settings = { turnsPerAgent: 1, iterations: 2, mode: 'together', order: 'fi
 async function journalLines(root: string, id: string): Promise<unknown[]> {
   const text = await fs.readFile(path.join(root, 'runs', id, JOURNAL_FILE), 'utf8');
   return text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as unknown);
-}
-
-async function onDisk(root: string, id: string): Promise<RunRecord> {
-  return RunRecordSchema.parse(JSON.parse(await fs.readFile(path.join(root, 'runs', id, 'run.json'), 'utf8')));
 }
 
 describe('run journal: turns appended and synced, run.json whole at round boundaries, readers merge both', function () {
@@ -41,7 +37,7 @@ describe('run journal: turns appended and synced, run.json whole at round bounda
       const parsed = JournalLineSchema.parse(l);
       assert.equal(Object.keys(parsed).length, 2, 'iteration and exactly one payload key');
     }
-    const final = await onDisk(root, r.id);
+    const final = await runJson(root, r.id);
     const messages = lines.flatMap((l) => ('message' in (l as object) ? [(l as { message: unknown }).message] : []));
     assert.equal(messages.length, 8, 'one line per message');
     const kept = final.iterations.flatMap((it) => it.messages);
@@ -85,7 +81,7 @@ describe('run journal: turns appended and synced, run.json whole at round bounda
       controller.abort();
       await started;
     });
-    const atCrash = await onDisk(root, id);
+    const atCrash = await runJson(root, id);
     assert.equal(atCrash.status, 'running', 'run.json says running: the process died');
     assert.ok((atCrash.iterations[0]?.messages.length ?? 0) < 2, 'run.json alone lacks the journalled turns');
     // The third turn was being written when the process died: its line is torn.
@@ -101,7 +97,7 @@ describe('run journal: turns appended and synced, run.json whole at round bounda
     const done = await resumeRun({ ...opts(), runId: id });
     assert.equal(done.status, 'completed', done.error);
     assert.equal(turnRequests(suite.mock).length - before, 8 - 2, 'only the turns the journal did not hold are asked (the torn one included)');
-    const final = await onDisk(root, id);
+    const final = await runJson(root, id);
     assert.deepEqual(final.iterations[0]!.messages.slice(0, 2), merged.record.iterations[0]!.messages);
     const journal = await fs.readFile(path.join(dir, JOURNAL_FILE), 'utf8');
     assert.ok(journal.endsWith('\n') && !journal.includes(second.replace('i1-m2', 'i1-m3').slice(0, 60) + '{'), 'the torn line was cut off before appending');
@@ -150,7 +146,7 @@ describe('run journal: turns appended and synced, run.json whole at round bounda
 
     it('a record and journal that disagree (a message changed after the last rewrite)', async () => {
       // Put run.json back to its first rewrite's checkpoint-less state: the journal's messages apply over it.
-      const record = await onDisk(root, id);
+      const record = await runJson(root, id);
       const lines = text.split('\n').filter(Boolean).filter((l) => !l.includes('"checkpoint"'));
       const i = lines.findIndex((l) => l.includes('"id":"i1-m1"'));
       const line = JSON.parse(lines[i]!) as { iteration: number; message: { content: string } };

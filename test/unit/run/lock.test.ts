@@ -5,13 +5,12 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { MockOpenAI } from '../../support/openaiMock';
 import { LOCK_FILE, RunDrivenError, STALE_MS, acquireRunLock, interruptedRuns, isRunDriven, runDriver } from '../../../src/core/record/lock';
-import { RunRecordSchema } from '../../../src/core/record/record';
 import { readRunRecord } from '../../../src/core/record/store';
 import { createRunId } from '../../../src/core/record/paths';
 import { startRun } from '../../../src/core/run/session';
 import { noteCommitted } from '../../../src/core/evaluation/decisionTimes';
 import { makeReview, makeTempDir } from './fixtures';
-import { TEST_KEY, clientFor, turnRequests } from './helpers';
+import { TEST_KEY, clientFor, turnRequests, runJson } from './helpers';
 import { waitFor } from '../../support/waitFor';
 
 const REPO = path.resolve(__dirname, '../../../..');
@@ -214,7 +213,7 @@ describe('one driver per run: two processes', function () {
     release();
     const r = await first.done;
     assert.equal(r.code, 0, r.stderr);
-    const record = RunRecordSchema.parse(JSON.parse(await fs.readFile(path.join(root, 'runs', id, 'run.json'), 'utf8')));
+    const record = await runJson(root, id);
     assert.equal(record.status, 'completed');
     // 2 iterations × 3 designers × 2 turns, each asked exactly once: nobody paid twice.
     assert.equal(turnRequests(mock).length, 12);
@@ -239,7 +238,7 @@ describe('one driver per run: two processes', function () {
     release();
     const resumed = await run([root, '--resume', id]).done;
     assert.equal(resumed.code, 0, resumed.stderr);
-    const record = RunRecordSchema.parse(JSON.parse(await fs.readFile(path.join(root, 'runs', id, 'run.json'), 'utf8')));
+    const record = await runJson(root, id);
     assert.equal(record.status, 'completed');
     assert.equal(existsSync(path.join(root, 'runs', id, LOCK_FILE)), false);
   });

@@ -10,20 +10,15 @@ import * as path from 'node:path';
 import { MockOpenAI } from '../../support/openaiMock';
 import { requestedJsonSchema } from '../../support/openaiMock/autoResponder';
 import type { RecordedRequest } from '../../support/openaiMock/types';
-import { RunRecordSchema, type RunRecord } from '../../../src/core/record/record';
 import { checkRunRecord } from '../../../src/core/record/recordCheck';
 import { answerSchema, parseAnswer, remixJsonSchema } from '../../../src/core/remix/remixAgent';
 import { parseRunArgs } from '../../../src/cli/commands/run';
 import { makeReview, makeTempDir } from './fixtures';
-import { TEST_KEY, startCli } from './helpers';
+import { TEST_KEY, startCli, runJson } from './helpers';
 import { hasSettled, waitFor } from '../../support/waitFor';
 
 const isRemixAgent = (r: RecordedRequest): boolean => requestedJsonSchema(r.body)?.name === 'teamfusion_remix';
 const edits = (mock: MockOpenAI): RecordedRequest[] => mock.requests.filter((r) => r.route === 'edit');
-
-async function record(root: string, id: string): Promise<RunRecord> {
-  return RunRecordSchema.parse(JSON.parse(await fs.readFile(path.join(root, 'runs', id, 'run.json'), 'utf8')));
-}
 
 /** The four labelled parts, all saying `text`. */
 function parts(text: string) {
@@ -61,7 +56,7 @@ describe('several remixes a round (command line)', function () {
     assert.equal(r.code, 0, r.stderr);
     const summary = JSON.parse(r.stdout) as { id: string; remixes: { id: string; file: string; iteration: number }[] };
     assert.deepEqual(summary.remixes.map((m) => m.id), ['r1a', 'r1b', 'r2a', 'r2b']);
-    const rec = await record(root, summary.id);
+    const rec = await runJson(root, summary.id);
     assert.equal(rec.settings.remixesPerIteration, 2);
     const [one, two, three] = rec.iterations;
 
@@ -149,7 +144,7 @@ describe('several remixes a round (command line)', function () {
     const r = await startCli(['run', root, '--iterations', '2', '--turns', '1', '--remixes', '2', '--json'], env).done;
     assert.equal(r.code, 1, r.stdout);
     const id = (JSON.parse(r.stdout) as { id: string }).id;
-    const failed = await record(root, id);
+    const failed = await runJson(root, id);
     assert.equal(failed.status, 'failed');
     const it = failed.iterations[0]!;
     assert.equal(it.proposals!.length, 2);
@@ -167,7 +162,7 @@ describe('several remixes a round (command line)', function () {
     assert.equal(resumed.code, 0, resumed.stderr);
     assert.equal(edits(mock).length - before.edits, 1, 'only the failed edit is made again');
     assert.equal(mock.requests.filter(isRemixAgent).length - before.agent, 0, 'the proposals are not asked again');
-    const done = await record(root, id);
+    const done = await runJson(root, id);
     assert.equal(done.status, 'completed');
     assert.deepEqual(done.iterations[0]!.remixes!.map((m) => m.id), ['r1a', 'r1b']);
     assert.deepEqual(done.iterations[0]!.remixes!.find((m) => m.letter === made.letter), made, 'the remix made before is kept as it was');
@@ -193,7 +188,7 @@ describe('several remixes a round (command line)', function () {
     });
     const r = await startCli(['run', root, '--iterations', '2', '--turns', '1', '--remixes', '2', '--json'], env).done;
     assert.equal(r.code, 0, r.stderr);
-    const rec = await record(root, (JSON.parse(r.stdout) as { id: string }).id);
+    const rec = await runJson(root, (JSON.parse(r.stdout) as { id: string }).id);
     const repair = rec.prompts.find((p) => p.kind === 'remix-repair');
     assert.ok(repair, 'a repair was asked for');
     const rejected = rec.prompts.find((p) => p.kind === 'remix' && p.error);
@@ -209,7 +204,7 @@ describe('several remixes a round (command line)', function () {
     await fs.writeFile(path.join(root, 'review.yaml'), 'remixesPerIteration: 3\n');
     const r = await startCli(['run', root, '--iterations', '2', '--turns', '1', '--remixes', '1', '--json'], env).done;
     assert.equal(r.code, 0, r.stderr);
-    const rec = await record(root, (JSON.parse(r.stdout) as { id: string }).id);
+    const rec = await runJson(root, (JSON.parse(r.stdout) as { id: string }).id);
     assert.equal(rec.settings.remixesPerIteration, 1);
     assert.deepEqual(rec.iterations[0]!.remix && [rec.iterations[0]!.remix.id, rec.iterations[0]!.remix.file], ['r1', 'iteration-1/remix.png']);
     assert.equal(rec.iterations[0]!.proposals, undefined);

@@ -5,20 +5,18 @@
  * made here). What is refused is named (file, commit, author), left in place, and never taken in.
  */
 import { strict as assert } from 'node:assert';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { MockOpenAI } from '../../support/openaiMock';
 import { git, makeGitTeam, pullAndPush } from '../../support/gitTeam';
-import { RunRecordSchema, type RunRecord } from '../../../src/core/record/record';
 import { openGitCli } from '../../../src/core/sync/gitCli';
 import { authorProblem, identitiesOf } from '../../../src/core/sync/authors';
-import { buildCli } from '../cli/buildCli';
+import { buildCli, startCli, type RunningCli } from '../cli/buildCli';
 import { makeReview, makeTempDir } from '../run/fixtures';
-import { TEST_KEY } from '../run/helpers';
+import { TEST_KEY, runJson } from '../run/helpers';
 import { waitFor } from '../../support/waitFor';
 
-interface Result { code: number | null; stdout: string; stderr: string }
 const PATIENCE_MS = 240_000;
 const MAPPING = 'team:\n  d1: { git: ana@example.com }\n  d2: { git: [ben@example.com, ben@home.example] }\n  d3: { git: chen@example.com }\n';
 
@@ -38,20 +36,7 @@ describe('identity over git: each member speaks only as themselves (real git, th
     await cli.dispose();
   });
 
-  const start = (args: string[]): { done: Promise<Result>; stderr: () => string } => {
-    const child = spawn(process.execPath, [cli.cli, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'], timeout: 540_000 });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-    const done = new Promise<Result>((resolve, reject) => {
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
-    });
-    return { done, stderr: () => stderr };
-  };
-  const record = async (review: string, id: string): Promise<RunRecord> =>
-    RunRecordSchema.parse(JSON.parse(await fs.readFile(path.join(review, 'runs', id, 'run.json'), 'utf8')));
+  const start = (args: string[]): RunningCli => startCli(cli.cli, args, { env, timeoutMs: 540_000 });
 
   const team = async (yaml: string) => {
     const seed = await makeReview({ options: 3, designers: 3 });
@@ -66,7 +51,7 @@ describe('identity over git: each member speaks only as themselves (real git, th
     await waitFor('Ben to see the run waiting for him', async () => {
       git(t.clone.ben, 'pull', '--quiet', '--rebase');
       id = (await fs.readdir(path.join(t.review('ben'), 'runs')).catch(() => [] as string[]))[0] ?? '';
-      return id && (await record(t.review('ben'), id).catch(() => undefined))?.status === 'waiting' ? true : undefined;
+      return id && (await runJson(t.review('ben'), id).catch(() => undefined))?.status === 'waiting' ? true : undefined;
     }, PATIENCE_MS, () => ana.stderr());
 
     // Ben forges a message of Ana's (d1) in a file named for her, and commits it as himself.
@@ -82,7 +67,7 @@ describe('identity over git: each member speaks only as themselves (real git, th
     assert.equal(said.code, 0, said.stderr);
     const r = await ana.done;
     assert.equal(r.code, 0, r.stderr);
-    const done = await record(t.review('ana'), id);
+    const done = await runJson(t.review('ana'), id);
     assert.equal(done.status, 'completed');
     const humans = done.iterations.flatMap((it) => it.messages.filter((m) => m.kind === 'human'));
     assert.deepEqual(humans.map((m) => [m.speaker, m.content]), [['d2', 'Keep the serif.']], "Ben's own message only");

@@ -5,19 +5,15 @@
  * Also: git missing, a tampered record or inbox entry pulled from the remote.
  */
 import { strict as assert } from 'node:assert';
-import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { MockOpenAI } from '../../support/openaiMock';
 import { git, makeGitTeam, pullAndPush, type GitTeam } from '../../support/gitTeam';
-import { RunRecordSchema, type RunRecord } from '../../../src/core/record/record';
-import { buildCli } from '../cli/buildCli';
+import { buildCli, startCli, type CliRun, type RunningCli } from '../cli/buildCli';
 import { makeReview, makeTempDir } from '../run/fixtures';
-import { TEST_KEY, chatRequests } from '../run/helpers';
+import { TEST_KEY, chatRequests, runJson } from '../run/helpers';
 import { waitFor } from '../../support/waitFor';
 
-interface Result { code: number | null; stdout: string; stderr: string }
-interface Running { done: Promise<Result>; stderr(): string }
 
 /** A team's sync goes through real git several times a second: on a loaded machine a step can take minutes. */
 const PATIENCE_MS = 240_000;
@@ -61,21 +57,8 @@ describe('a team on three machines through its git remote (real git, the built C
   });
   afterEach(() => assert.deepEqual(mock.specErrors(), [], 'every request is valid against the official spec'));
 
-  const start = (args: string[], e: NodeJS.ProcessEnv = env): Running => {
-    const child = spawn(process.execPath, [cli.cli, ...args], { env: e, stdio: ['ignore', 'pipe', 'pipe'], timeout: 540_000 });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-    const done = new Promise<Result>((resolve, reject) => {
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
-    });
-    return { done, stderr: () => stderr };
-  };
-  const tf = (args: string[], e?: NodeJS.ProcessEnv): Promise<Result> => start(args, e).done;
-  const record = async (review: string, id: string): Promise<RunRecord> =>
-    RunRecordSchema.parse(JSON.parse(await fs.readFile(path.join(review, 'runs', id, 'run.json'), 'utf8')));
+  const start = (args: string[], e: NodeJS.ProcessEnv = env): RunningCli => startCli(cli.cli, args, { env: e, timeoutMs: 540_000 });
+  const tf = (args: string[], e?: NodeJS.ProcessEnv): Promise<CliRun> => start(args, e).done;
 
   /** A bare remote and clones ana, ben, chen of a repository holding a review at review/. */
   async function team(): Promise<{ base: string } & GitTeam<'ana' | 'ben' | 'chen'>> {
@@ -95,7 +78,7 @@ describe('a team on three machines through its git remote (real git, the built C
       git(t.clone.ben, 'pull', '--quiet', '--rebase');
       const runs = await fs.readdir(path.join(t.review('ben'), 'runs')).catch(() => [] as string[]);
       for (const id of runs) {
-        const r = await record(t.review('ben'), id).catch(() => undefined);
+        const r = await runJson(t.review('ben'), id).catch(() => undefined);
         if (r?.status === 'waiting' && r.waitingFor?.speaker === 'd2' && r.waitingFor.iteration === turnOf) return id;
       }
       return undefined;
@@ -127,7 +110,7 @@ describe('a team on three machines through its git remote (real git, the built C
     // The driver takes both in; then the remote goes away for a while.
     await waitFor('the driver to take Ben in', async () => {
       // (read while the driver may be rebasing its clone: a file can be away for a moment)
-      const r = await record(t.review('ana'), id).catch(() => undefined);
+      const r = await runJson(t.review('ana'), id).catch(() => undefined);
       return r?.iterations[0]!.messages.some((m) => m.kind === 'human' && m.speaker === 'd2') || undefined;
     }, PATIENCE_MS);
     const away = `${t.remote}-away`;
@@ -155,7 +138,7 @@ describe('a team on three machines through its git remote (real git, the built C
     assert.equal(count(r.stderr, 'zed-1700000000000-000001-0badc0de.json is not taken in'), 1, 'logged once');
 
     // The record: Ben's words once, Chen's pin once; every entry taken in once.
-    const done = await record(t.review('ana'), id);
+    const done = await runJson(t.review('ana'), id);
     const human = done.iterations.flatMap((it) => it.messages).filter((m) => m.kind === 'human');
     assert.deepEqual(human.map((m) => [m.speaker, m.content, m.turn]), [['d2', 'Keep the SERIF-WORDMARK-7 please.', 1], ['d2', '/pass', 1]]);
     assert.deepEqual(done.pins?.map((p) => [p.message, p.by]), [['i1-m1', 'd3']]);
@@ -197,7 +180,7 @@ describe('a team on three machines through its git remote (real git, the built C
     await waitFor('the run to wait', async () => {
       git(t.clone.ben, 'pull', '--quiet', '--rebase');
       id = (await fs.readdir(path.join(t.review('ben'), 'runs')).catch(() => [] as string[]))[0] ?? '';
-      return id && (await record(t.review('ben'), id)).status === 'waiting' ? true : undefined;
+      return id && (await runJson(t.review('ben'), id)).status === 'waiting' ? true : undefined;
     }, PATIENCE_MS);
     const file = path.join(t.review('ben'), 'runs', id, 'run.json');
     const tampered = (await fs.readFile(file, 'utf8')).replace('"candidates": [', '"candidates": [\n        "../../secret",');
@@ -224,7 +207,7 @@ describe('a team on three machines through its git remote (real git, the built C
     assert.match(again.stderr, /d2-1700000000000-000001-0badc0de\.json is not taken in and is left alone \(the file is d2's but speaks for d1\)/);
     assert.equal(again.stderr.split('0badc0de.json is not taken in').length - 1, 1, 'said once');
     assert.ok(await fs.stat(path.join(t.review('ana'), 'runs', id, 'inbox', 'd2-1700000000000-000001-0badc0de.json')), 'left in place');
-    assert.equal((await record(t.review('ana'), id)).iterations[0]!.messages.filter((m) => m.kind === 'human').length, 0);
+    assert.equal((await runJson(t.review('ana'), id)).iterations[0]!.messages.filter((m) => m.kind === 'human').length, 0);
   });
 
   it('without git, --sync is one sentence and exit 1; everything else works', async () => {
