@@ -134,6 +134,8 @@ export const WebviewPersistedStateSchema = z.object({
   draft: z.unknown().optional(),
   /** The designer whose proxy's messages are being rated (and who answers the survey). */
   rateAs: z.string().optional(),
+  /** The member voting on the run's forks (until chosen, nobody: the vote is blind and each member votes as themselves). */
+  voteAs: z.string().optional(),
 });
 export type WebviewPersistedState = z.infer<typeof WebviewPersistedStateSchema>;
 

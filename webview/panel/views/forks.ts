@@ -39,6 +39,14 @@ export function forkSight(fork: PanelFork, me: string | undefined): ForkSight {
   };
 }
 
+/**
+ * Who is voting: the member chosen in the panel (kept across reloads) if they are on the run's team; nobody until one
+ * is chosen, so the panel shows nobody's view of a blind vote by default and casts no vote in anyone's name.
+ */
+export function voterOf(forks: Pick<PanelForks, 'team'>, chosen: string | undefined): string | undefined {
+  return chosen !== undefined && forks.team.includes(chosen) ? chosen : undefined;
+}
+
 /** The side shown at full size (`undefined`: side by side) after a flip from `current`. */
 export function flipped(current: number | undefined, sides: number): number | undefined {
   if (current === undefined) return 0;
@@ -47,7 +55,6 @@ export function flipped(current: number | undefined, sides: number): number | un
 
 export class ForksView {
   readonly element = h('div', { class: 'tf-forks-box' });
-  private voter = '';
   /** Per fork ("iteration/point"): the side at full size, or side by side. */
   private readonly full = new Map<string, number | undefined>();
   private status = '';
@@ -58,11 +65,13 @@ export class ForksView {
       replaceChildren(this.element);
       return;
     }
-    if (!forks.team.includes(this.voter)) this.voter = forks.team[0] ?? '';
+    const me = voterOf(forks, ctx.host.state?.voteAs);
     const picker = h('vscode-single-select', { id: 'tf-vote-as', 'aria-label': 'Vote as' });
-    for (const id of forks.team) picker.append(h('vscode-option', { value: id, selected: id === this.voter }, ctx.designerName(id)));
+    picker.append(h('vscode-option', { value: '', selected: !me }, 'Choose who you are…'));
+    for (const id of forks.team) picker.append(h('vscode-option', { value: id, selected: id === me }, ctx.designerName(id)));
     picker.addEventListener('change', (e) => {
-      this.voter = (e.target as HTMLElement & { value: string }).value;
+      ctx.host.persist({ voteAs: (e.target as HTMLElement & { value: string }).value || undefined });
+      this.status = '';
       this.render(ctx);
     });
     replaceChildren(
@@ -72,16 +81,16 @@ export class ForksView {
         'Forks: the team decides',
         muted('Each side of a decision point as its own remix. Vote for the one you prefer; who holds which side is shown once you have voted.'),
         h('label', { class: 'tf-picker-label' }, 'Vote as: ', picker),
-        ...forks.forks.map((f) => this.forkView(ctx, forks, f)),
+        ...forks.forks.map((f) => this.forkView(ctx, forks, f, me)),
         forks.problems.length ? h('ul', { class: 'tf-vote-problems' }, ...forks.problems.map((p) => h('li', { class: 'tf-error-text' }, p))) : null,
         h('p', { class: 'tf-vote-status', role: 'status' }, this.status),
       ),
     );
   }
 
-  private forkView(ctx: ViewContext, forks: PanelForks, f: PanelFork): HTMLElement {
+  private forkView(ctx: ViewContext, forks: PanelForks, f: PanelFork, me: string | undefined): HTMLElement {
     const key = `${f.iteration}/${f.decisionPoint}`;
-    const sight = forkSight(f, this.voter);
+    const sight = forkSight(f, me);
     const full = this.full.get(key);
     const names = (ids: string[]) => ids.map((id) => ctx.designerName(id)).join(', ');
     const side = (i: number) => {
@@ -91,9 +100,9 @@ export class ForksView {
         {
           class: 'tf-vote',
           secondary: sight.mine !== s.id,
-          disabled: !ctx.state.trusted || f.decision !== undefined,
-          title: ctx.state.trusted ? '' : 'This workspace is not trusted, so nothing is written.',
-          onclick: () => void this.vote(ctx, forks.runId, f, s.id),
+          disabled: !ctx.state.trusted || f.decision !== undefined || !me,
+          title: !ctx.state.trusted ? 'This workspace is not trusted, so nothing is written.' : !me ? 'Choose who you are first: each member votes as themselves.' : '',
+          onclick: () => void (me && this.vote(ctx, forks.runId, f, s.id, me)),
         },
         sight.mine === s.id ? 'Your vote' : 'Vote for this side',
       );
@@ -115,20 +124,19 @@ export class ForksView {
     return h(
       'div',
       { class: 'tf-fork', 'data-fork': key },
-      h('h3', {}, `${f.question} (iteration ${f.iteration})`),
+      h('div', { class: 'tf-fork-head' }, h('h3', {}, `${f.question} (iteration ${f.iteration})`), flip),
       h('div', { class: full === undefined ? 'tf-fork-sides' : 'tf-fork-sides tf-fork-one' }, ...shown.map(side)),
-      flip,
       sight.tally ? h('p', { class: 'tf-fork-tally' }, `Votes: ${sight.tally}${f.missing.length && !f.decision ? ` (waiting for ${names(f.missing)})` : ''}`) : null,
       f.decision ? h('p', { class: 'tf-fork-decided' }, `Decided: ${f.decision.decision} (${f.decision.by === 'team' ? 'by the team' : `by ${ctx.designerName(f.decision.by)}`}).`) : null,
-      !sight.revealed ? muted('Blind until you vote: who holds which side and the votes so far are hidden.') : null,
+      !sight.revealed ? muted(`${me ? '' : 'Choose who you are (Vote as) to vote. '}Blind until you vote: who holds which side and the votes so far are hidden.`) : null,
     );
   }
 
-  private async vote(ctx: ViewContext, runId: string, f: PanelFork, choice: string): Promise<void> {
+  private async vote(ctx: ViewContext, runId: string, f: PanelFork, choice: string, me: string): Promise<void> {
     this.status = 'Saving your vote…';
     this.render(ctx);
     try {
-      const reply = await ctx.host.request('vote', { runId, as: this.voter, iteration: f.iteration, decisionPoint: f.decisionPoint, choice });
+      const reply = await ctx.host.request('vote', { runId, as: me, iteration: f.iteration, decisionPoint: f.decisionPoint, choice });
       this.status = reply.message;
     } catch (e) {
       this.status = `Not saved: ${errorMessage(e)}`;

@@ -6,6 +6,7 @@ import { integer, usd } from '../format';
 import type { ViewContext } from '../context';
 import type { PanelRun } from '../../../src/protocol/panel';
 import { thumb } from './thumb';
+import { decisionLine, holdersShown } from './decisions';
 
 type Iteration = PanelRun['iterations'][number];
 
@@ -102,7 +103,8 @@ export function outcomeView(ctx: ViewContext, run: PanelRun): HTMLElement {
             'div',
             { class: 'tf-decision' },
             h('p', {}, h('strong', {}, d.question)),
-            h('ul', {}, ...d.positions.map((p) => h('li', {}, p.position, h('span', { class: 'tf-muted' }, ` — ${p.heldBy.map((x) => ctx.designerName(x)).join(', ')}`)))),
+            h('ul', {}, ...d.positions.map((p) => h('li', {}, p.position, holdersShown(last, d) ? h('span', { class: 'tf-muted' }, ` — ${p.heldBy.map((x) => ctx.designerName(x)).join(', ')}`) : null))),
+            holdersShown(last, d) ? null : muted('A fork: who holds which side is shown in Forks once you have voted.'),
           ),
         ),
       )
@@ -121,7 +123,7 @@ export function outcomeView(ctx: ViewContext, run: PanelRun): HTMLElement {
       : null,
     h('div', { class: 'tf-grid-2' }, list('Agreements', last.agreements), list('Disagreements', last.disagreements)),
     decisions,
-    leadDecisions ? list(`Decided by the lead (iteration ${leadDecisions.index})`, leadDecisions.decisions!.map((d) => `${d.question} → ${d.decision} (${ctx.designerName(d.by)}${d.via === 'proxy' ? "'s proxy" : ''}${d.reason ? `: ${d.reason}` : ''})`)) : null,
+    leadDecisions ? list(`Decisions (iteration ${leadDecisions.index})`, leadDecisions.decisions!.map((d) => decisionLine(d, (id) => ctx.designerName(id)))) : null,
     withReasons ? list(`Why the remix agent ranked them so (iteration ${withReasons.index})`, withReasons.reasons!.map((r) => `${ctx.labelOf(r.candidate)}: ${r.reason}`)) : null,
   );
 }

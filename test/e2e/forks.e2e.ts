@@ -1,0 +1,195 @@
+/**
+ * A fork side by side and its blind vote in a real VS Code (code-server + Chromium), issue 33 items 2 and 3. A run started
+ * from the panel against the mock server, whose remix agent reports a decision point that splits the team (warm palette:
+ * Ana, Ben, Chen; cold palette: Dina), makes one remix per side. The Run tab's Forks section shows the question and both
+ * sides side by side, with nobody's name beside a side until the member choosing has voted; the toggle flips through the
+ * sides at full size and back; Ben votes from the panel (his own runs/<id>/votes/ben.yaml, valid), then sees who holds
+ * which side and the tally; the others vote with `teamfusion vote` and the panel shows the team's decision, recorded in
+ * run.json with `via: human`, the voters and the counts. Screenshots forks-* in the dark, light and high-contrast themes.
+ *
+ * Needs `npm run build` (dist/) and `npm run compile-tests`. Run (under the shared lock):
+ *   flock /tmp/tf-vscode.lock npx mocha --no-config --timeout 900000 out/test/e2e/forks.e2e.js
+ */
+import * as assert from 'node:assert/strict';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import type { Frame } from 'playwright-core';
+import { parse as parseYaml } from 'yaml';
+import { withDecisionPoints } from '../support/decisionPoints';
+import { checkVotesText } from '../../src/core/evaluation/votes/voteFile';
+import { RunRecordSchema } from '../../src/core/record/record';
+import { copySample, e2eSuite, mockEnv, runCli, until } from './support/suite';
+import { DARK, openReview, requireBuilt, screenshot, setColorTheme, shootBothThemes, showTab, waitInFrame } from './support/workbench';
+
+const QUESTION = 'Warm or cold palette?';
+const PALETTE = {
+  question: QUESTION,
+  positions: [
+    { position: 'warm palette', heldBy: ['ana', 'ben', 'chen'] },
+    { position: 'cold palette', heldBy: ['dina'] },
+  ],
+};
+const NAMES = ['Ana Ruiz', 'Ben Okafor', 'Chen Wei', 'Dina Haddad'];
+
+/** The Forks section's text without its "Vote as" picker (whose options name the whole team). */
+function forksText(panel: Frame): Promise<string> {
+  return panel.evaluate(() => {
+    const box = document.getElementById('tf-forks')?.cloneNode(true) as HTMLElement | undefined;
+    box?.querySelector('#tf-vote-as')?.remove();
+    return box?.textContent ?? '';
+  });
+}
+
+/** Every block of the panel's text (a paragraph, list item, caption, cell…) that names a side together with a member. */
+function sidesWithNames(panel: Frame): Promise<string[]> {
+  return panel.evaluate((names) => {
+    const blocks = [...document.querySelectorAll('p, li, figcaption, td, th, h2, h3, h4, dt, dd')].filter((e) => !e.closest('#tf-vote-as'));
+    return blocks.map((e) => e.textContent ?? '').filter((t) => /(warm|cold) palette/i.test(t) && names.some((n) => t.includes(n)));
+  }, NAMES);
+}
+
+/** The boxes of the sides shown now. */
+function sideBoxes(panel: Frame): Promise<{ id: string; x: number; y: number; w: number; caption: string }[]> {
+  return panel.locator('.tf-fork .tf-fork-side').evaluateAll((els) =>
+    els.map((e) => {
+      const r = e.getBoundingClientRect();
+      return { id: e.getAttribute('data-remix') ?? '', x: r.left, y: r.top, w: r.width, caption: e.querySelector(':scope > figcaption')?.textContent ?? '' };
+    }),
+  );
+}
+
+/** Chooses who votes in the Forks section's "Vote as" picker ('' for nobody). */
+function voteAs(panel: Frame, id: string): Promise<void> {
+  return panel.evaluate((who) => {
+    const picker = document.getElementById('tf-vote-as') as HTMLElement & { value: string };
+    picker.value = who;
+    picker.dispatchEvent(new Event('change'));
+  }, id);
+}
+
+describe('a fork side by side and its blind vote in a real VS Code (code-server)', function () {
+  this.timeout(900_000);
+  const s = e2eSuite('forks');
+  let review = '';
+  let runId = '';
+  let panel: Frame;
+
+  before(async () => {
+    requireBuilt();
+    review = await copySample(await s.makeWorkspace(), 'lumen-perfume', { title: 'Forks, side by side', turnsPerAgent: 1, iterations: 2 });
+    (await s.startMock()).setFallback(withDecisionPoints([PALETTE]));
+    await s.startWorkbench({ hideSideBar: true });
+  });
+
+  it('a run from the panel forks the split question: both sides side by side with the question, nobody named beside a side', async () => {
+    panel = await openReview(s.page, 'lumen-perfume', 'Forks, side by side');
+    await showTab(panel, 'run');
+    await panel.locator('#tf-run').click();
+    await waitInFrame(panel, () => document.querySelector('.tf-run-status vscode-badge')?.textContent === 'completed', 'status completed', 300_000);
+    assert.deepEqual(s.mock.specErrors(), [], 'every request valid against the OpenAPI spec');
+    assert.equal(s.mock.requests.filter((r) => r.route === 'edit').length, 2, 'one image edit per side');
+    runId = (await fs.readdir(path.join(review, 'runs')))[0]!;
+
+    await waitInFrame(panel, () => document.querySelectorAll('.tf-fork .tf-fork-side').length === 2, 'the fork with its two sides');
+    await panel.evaluate(() => document.getElementById('tf-forks')?.scrollIntoView());
+    await waitInFrame(panel, () => [...document.querySelectorAll<HTMLImageElement>('.tf-fork-side img')].every((i) => i.complete && i.naturalWidth > 0), 'both sides\' images');
+    assert.equal(await panel.locator('.tf-fork h3').textContent(), `${QUESTION} (iteration 1)`);
+    const sides = await sideBoxes(panel);
+    assert.deepEqual(sides.map((b) => [b.id, b.caption]), [['r1a', 'A: warm palette'], ['r1b', 'B: cold palette']]);
+    assert.ok(Math.abs(sides[0]!.y - sides[1]!.y) < 2 && sides[1]!.x >= sides[0]!.x + sides[0]!.w, `side by side: ${JSON.stringify(sides)}`);
+
+    // Blind: before anyone chooses who they are, no name beside a side, no tally, and no vote can be cast.
+    const text = await forksText(panel);
+    for (const name of NAMES) assert.ok(!text.includes(name), `"${name}" is not shown in the Forks section before voting: ${text}`);
+    assert.doesNotMatch(text, /Votes:|Held by|voted for by/);
+    assert.deepEqual(await sidesWithNames(panel), [], 'nowhere in the panel is a side paired with its holders');
+    assert.equal(await panel.locator('.tf-fork-side .tf-vote[disabled]').count(), 2, 'no vote before choosing who you are');
+    await shootBothThemes(s.page, 'forks-01-side-by-side', () => panel.evaluate(() => document.getElementById('tf-forks')?.scrollIntoView()));
+  });
+
+  it('the toggle flips through the sides at full size, then back to side by side', async () => {
+    const before = await sideBoxes(panel);
+    const flip = panel.locator('.tf-fork-flip');
+    for (const [id, caption] of [['r1a', 'A: warm palette'], ['r1b', 'B: cold palette']] as const) {
+      await flip.click();
+      await waitInFrame(panel, () => document.querySelectorAll('.tf-fork-side').length === 1 && !!document.querySelector<HTMLImageElement>('.tf-fork-full')?.naturalWidth, `${id} alone at full size`);
+      const [one] = await sideBoxes(panel);
+      assert.deepEqual([one!.id, one!.caption], [id, caption]);
+      const img = await panel.evaluate(() => {
+        document.querySelector('.tf-fork')?.scrollIntoView();
+        const i = document.querySelector<HTMLImageElement>('.tf-fork-full')!;
+        const r = i.getBoundingClientRect();
+        const shown = Math.min(r.width / i.naturalWidth, r.height / i.naturalHeight) * i.naturalWidth; // object-fit: contain
+        return { shown, top: r.top, bottom: r.bottom, viewport: window.innerHeight, alt: i.alt };
+      });
+      assert.ok(img.shown > before[0]!.w * 1.2, `larger than side by side: ${JSON.stringify(img)} vs ${before[0]!.w}`);
+      assert.ok(img.top >= 0 && img.bottom <= img.viewport, `the whole image on screen with the toggle above it: ${JSON.stringify(img)}`);
+      assert.equal(img.alt, `Remix ${id}: ${caption.slice(3)}`);
+      if (id === 'r1a') await screenshot(s.page, 'forks-02-full-size-dark');
+    }
+    await flip.click();
+    await waitInFrame(panel, () => document.querySelectorAll('.tf-fork-side').length === 2, 'side by side again');
+  });
+
+  it('Ben votes blind from the panel: his own votes file, valid; then he sees who holds which side and the tally', async () => {
+    await voteAs(panel, 'ben');
+    await waitInFrame(panel, () => document.querySelectorAll('.tf-fork-side .tf-vote:not([disabled])').length === 2, 'the vote buttons on');
+    assert.doesNotMatch(await forksText(panel), /Held by|Votes:/, 'still blind: Ben has not voted');
+    await panel.locator('.tf-fork-side[data-remix="r1b"] .tf-vote').click();
+    const file = path.join(review, 'runs', runId, 'votes', 'ben.yaml');
+    const text = await until(s.page, 'votes/ben.yaml', () => fs.readFile(file, 'utf8'));
+    assert.deepEqual(parseYaml(text), { designer: 'ben', votes: [{ iteration: 1, decisionPoint: 1, choice: 'r1b' }] });
+    const record = RunRecordSchema.parse(JSON.parse(await fs.readFile(path.join(review, 'runs', runId, 'run.json'), 'utf8')));
+    assert.deepEqual(checkVotesText(text, `runs/${runId}/votes/ben.yaml`, record).diagnostics, [], 'the file passes the votes check');
+    assert.deepEqual(await fs.readdir(path.dirname(file)), ['ben.yaml'], 'only his own file');
+
+    await waitInFrame(panel, () => /Votes: warm palette 0 · cold palette 1/.test(document.getElementById('tf-forks')?.textContent ?? ''), 'the tally');
+    const shown = await forksText(panel);
+    assert.match(shown, /Held by Ana Ruiz, Ben Okafor, Chen Wei; voted for by nobody yet/);
+    assert.match(shown, /Held by Dina Haddad; voted for by Ben Okafor/);
+    assert.match(shown, /\(waiting for Ana Ruiz, Chen Wei, Dina Haddad\)/);
+    assert.equal(await panel.locator('.tf-fork-side[data-remix="r1b"] .tf-vote').textContent(), 'Your vote');
+    assert.match(await panel.locator('.tf-vote-status').textContent() ?? '', /\S/, 'the panel says where the vote stands');
+
+    // Dina has not voted: choosing her hides it all again.
+    await voteAs(panel, 'dina');
+    await waitInFrame(panel, () => !/Held by/.test(document.getElementById('tf-forks')?.textContent ?? ''), 'blind again for Dina');
+    assert.doesNotMatch(await forksText(panel), /Votes:|Ben Okafor/);
+    await voteAs(panel, 'ben');
+    await waitInFrame(panel, () => /Held by/.test(document.getElementById('tf-forks')?.textContent ?? ''), 'Ben\'s view again');
+    const prepare = async (): Promise<void> => {
+      await s.page.mouse.move(2, 2);
+      await panel.evaluate(() => document.querySelector('.tf-fork')?.scrollIntoView());
+    };
+    await shootBothThemes(s.page, 'forks-03-voted', prepare);
+  });
+
+  it('once everyone has voted (the rest with teamfusion vote) the panel shows the team\'s decision, recorded via: human', async () => {
+    for (const [who, choice] of [['ana', 'a'], ['chen', 'B'], ['dina', 'r1b']] as const) {
+      const out = await runCli(['vote', review, runId, '--as', who, '1', choice], mockEnv(s.mock));
+      assert.equal(out.code, 0, out.out);
+    }
+    const record = RunRecordSchema.parse(JSON.parse(await fs.readFile(path.join(review, 'runs', runId, 'run.json'), 'utf8')));
+    const at = record.iterations[0]!.decisions?.[0]?.at;
+    assert.ok(at && !Number.isNaN(Date.parse(at)), 'the decision says when');
+    assert.deepEqual(record.iterations[0]!.decisions, [
+      { question: QUESTION, at, decision: 'cold palette', by: 'team', via: 'human', voters: ['ana', 'ben', 'chen', 'dina'], counts: { 'warm palette': 1, 'cold palette': 3 } },
+    ]);
+    await waitInFrame(panel, () => /Decided: cold palette \(by the team\)/.test(document.getElementById('tf-forks')?.textContent ?? ''), 'the decision in the panel', 120_000);
+    const shown = await forksText(panel);
+    assert.match(shown, /Votes: warm palette 1 · cold palette 3/);
+    assert.doesNotMatch(shown, /waiting for/);
+    assert.equal(await panel.locator('.tf-fork-side .tf-vote[disabled]').count(), 2, 'a decided fork takes no more votes');
+    await waitInFrame(panel, () => /Decided by the team: Warm or cold palette\? → cold palette, 3 to 1\./.test(document.getElementById('tf-outcome')?.textContent ?? ''), 'the decision among the run\'s decisions, in the words later prompts carry');
+
+    const prepare = async (): Promise<void> => {
+      await s.page.mouse.move(2, 2);
+      await panel.evaluate(() => document.querySelector('.tf-fork')?.scrollIntoView());
+    };
+    await shootBothThemes(s.page, 'forks-04-decided', prepare);
+    await setColorTheme(s.page, 'Dark High Contrast');
+    await prepare();
+    await screenshot(s.page, 'forks-04-decided-high-contrast');
+    await setColorTheme(s.page, DARK);
+  });
+});

@@ -1,0 +1,43 @@
+/**
+ * What the panel says of forks beside the Forks section (issue 33): nobody votes, and nobody's view of the blind vote is
+ * shown, until the person at the panel has said who they are; the decision points of a round that forked name no holders
+ * until the fork is decided; a settled point reads as later prompts read it, the team's vote with its margin.
+ */
+import * as assert from 'node:assert/strict';
+import { decisionLine, holdersShown } from '../../../webview/panel/views/decisions';
+import { voterOf } from '../../../webview/panel/views/forks';
+
+const QUESTION = 'Warm or cold palette?';
+const names: Record<string, string> = { ana: 'Ana Ruiz', ben: 'Ben Okafor' };
+const nameOf = (id: string): string => names[id] ?? id;
+const forkRemix = (position: string, letter: string) => ({ id: `r1${letter}`, file: `iteration-1/remix-${letter}.png`, letter, from: ['1'], fork: { question: QUESTION, position, decisionPoint: 1 } });
+
+describe('panel: forks in words', () => {
+  it('the voter is the member chosen at the panel, if on the team; nobody until then (not the first member)', () => {
+    const forks = { team: ['ana', 'ben'] };
+    assert.equal(voterOf(forks, undefined), undefined);
+    assert.equal(voterOf(forks, 'ben'), 'ben');
+    assert.equal(voterOf(forks, 'zoe'), undefined, 'a remembered choice of someone not on this run\'s team');
+  });
+
+  it('holders of a forked point stay unnamed until the fork is decided; an unforked point names them', () => {
+    const round = { remixes: [forkRemix('warm palette', 'a'), forkRemix('cold palette', 'b')] };
+    assert.equal(holdersShown(round, { question: QUESTION }), false);
+    assert.equal(holdersShown(round, { question: 'Serif or sans?' }), true, 'a point the round did not fork');
+    assert.equal(holdersShown({}, { question: QUESTION }), true, 'a round without forks');
+    const decided = { ...round, decisions: [{ question: QUESTION, decision: 'cold palette', by: 'team', via: 'human' as const, counts: { 'warm palette': 1, 'cold palette': 3 } }] };
+    assert.equal(holdersShown(decided, { question: QUESTION }), true);
+  });
+
+  it('a decision reads as later prompts read it: the team with its margin, the lead and their proxy by name', () => {
+    assert.equal(
+      decisionLine({ question: QUESTION, decision: 'cold palette', by: 'team', via: 'human', voters: ['ana', 'ben'], counts: { 'warm palette': 1, 'cold palette': 3 } }, nameOf),
+      'Decided by the team: Warm or cold palette? → cold palette, 3 to 1.',
+    );
+    assert.equal(
+      decisionLine({ question: 'Serif or sans?', decision: 'serif', by: 'ana', via: 'proxy', reason: 'the brief asks for elegance' }, nameOf),
+      "Decided by the lead: Serif or sans? → serif. (Ana Ruiz's proxy: the brief asks for elegance)",
+    );
+    assert.equal(decisionLine({ question: QUESTION, decision: 'warm palette', by: 'ana', via: 'human', counts: { 'warm palette': 1, 'cold palette': 3 } }, nameOf), 'Decided by the lead in person: Warm or cold palette? → warm palette. (Ana Ruiz)');
+  });
+});
