@@ -12,7 +12,20 @@ export const PanelForkSchema = z.object({
   iteration: z.number().int().min(1),
   decisionPoint: z.number().int().min(1),
   question: z.string().max(2000),
-  sides: z.array(z.object({ id, letter: z.string().max(4).optional(), position: z.string().max(2000), holders: z.array(id).max(100) })).min(2).max(4),
+  sides: z
+    .array(
+      z.object({
+        id,
+        letter: z.string().max(4).optional(),
+        position: z.string().max(2000),
+        holders: z.array(id).max(100),
+        /** A brief fork's side: its passage (iteration-<k>/fork-<letter>.md), shown as text; or why it cannot be shown. */
+        passage: z.string().max(400 * 1024).optional(),
+        passageError: z.string().max(2000).optional(),
+      }),
+    )
+    .min(2)
+    .max(4),
   /** designer id → the remix id they voted for (valid votes only, counted as the tally counts them). */
   votes: z.record(id, id),
   /** Votes per position. */

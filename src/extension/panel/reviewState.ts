@@ -21,6 +21,7 @@ import { AnalysisSchema, type PanelAnalysis, type PanelEvaluation, type PanelSid
 import { buildPanelState, chosenRunId } from './panelState';
 import { panelCriteria } from './criteriaState';
 import { panelForks } from './votesState';
+import { voteTeam } from '../../core/evaluation/votes/forks';
 import { briefRunFidelity, runEvaluation, runFeedback, sideBySide } from './evaluation';
 import type { PanelBriefRun } from '../../protocol/brief';
 import { briefRunState } from './briefState';
@@ -235,7 +236,7 @@ export class ReviewState {
     const waiting = record ? notTakenIn(record, await readInbox(root, record.id).catch(() => [])) : [];
     const paired = await (this.sideBySide ??= this.pairedReviews());
     const criteria = this.lastLoad.review ? await panelCriteria(root, this.lastLoad.review) : undefined;
-    const forks = record && team && this.lastLoad.review ? await panelForks(root, record, this.lastLoad.review.config, team).catch((e: unknown) => void warn(`The votes of run ${record.id} could not be read: ${errorMessage(e)}`)) : undefined;
+    const forks = record && this.lastLoad.review ? await panelForks(root, record, this.lastLoad.review.config, voteTeam(record, this.lastLoad.review)).catch((e: unknown) => void warn(`The votes of run ${record.id} could not be read: ${errorMessage(e)}`)) : undefined;
     if (this.page.disposed || !this.lastLoad) return undefined;
     const state = buildPanelState({
       root,

@@ -10,7 +10,13 @@ import { forksOf } from '../../core/evaluation/votes/forks';
 import { loadVotes } from '../../core/evaluation/votes/voteFile';
 import { tallyFork } from '../../core/evaluation/votes/tally';
 import { voteAuthorCheck } from '../../core/evaluation/votes/authorship';
-import type { PanelForks } from '../../protocol/votes';
+import type { PanelFork, PanelForks } from '../../protocol/votes';
+import { briefForkId } from '../../core/evaluation/votes/forks';
+import { LIMITS, readReviewText } from '../../core/files/reviewFiles';
+import { errorMessage } from '../../core/kernel/errors';
+import type { Iteration } from '../../core/record/record';
+import { roundPath } from './briefState';
+import { roundPoints } from '../../core/fork/points';
 
 /** Undefined when the run has no fork. */
 export async function panelForks(root: string, record: RunRecord, config: Pick<ReviewConfig, 'team' | 'requireSignedCommits'>, team: readonly string[]): Promise<PanelForks | undefined> {
@@ -20,10 +26,11 @@ export async function panelForks(root: string, record: RunRecord, config: Pick<R
   return {
     runId: record.id,
     team: [...team],
-    forks: forks.map((f) => {
+    forks: await Promise.all(forks.map(async (f) => {
       const t = tallyFork(record, f, members, team);
       const it = record.iterations.find((x) => x.index === f.iteration);
-      const points = it?.decisionPoints?.[f.decisionPoint - 1];
+      // A brief round's decision points are its disagreements (roundPoints).
+      const points = it ? roundPoints(it)[f.decisionPoint - 1] : undefined;
       const decided = it?.decisions?.find((d) => d.question === f.question);
       const votes: Record<string, string> = {};
       for (const m of members) {
@@ -34,13 +41,32 @@ export async function panelForks(root: string, record: RunRecord, config: Pick<R
         iteration: f.iteration,
         decisionPoint: f.decisionPoint,
         question: f.question,
-        sides: f.sides.map((s) => ({ id: s.id, ...(s.letter ? { letter: s.letter } : {}), position: s.position, holders: [...(points?.positions.find((p) => p.position === s.position)?.heldBy ?? [])] })),
+        sides: await Promise.all(
+          f.sides.map(async (s) => ({
+            id: s.id,
+            ...(s.letter ? { letter: s.letter } : {}),
+            position: s.position,
+            holders: [...(points?.positions.find((p) => p.position === s.position)?.heldBy ?? [])],
+            ...(it ? await passageOf(root, record.id, it, s.id) : {}),
+          })),
+        ),
         votes,
         counts: t.counts,
         missing: t.missing,
         ...(decided ? { decision: { decision: decided.decision, by: decided.by, ...(decided.counts ? { counts: decided.counts } : {}) } } : {}),
       };
-    }),
+    })),
     problems: diagnostics.filter((d) => d.severity === 'error').slice(0, 100).map(formatDiagnostic),
   };
+}
+
+/** A brief fork's side (`f<k><letter>`): its passage, read through the file room like the round's revised brief. */
+async function passageOf(root: string, runId: string, it: Iteration, sideId: string): Promise<Pick<PanelFork['sides'][number], 'passage' | 'passageError'>> {
+  const written = it.brief?.forks?.find((b) => briefForkId(it.index, b.letter) === sideId);
+  if (!written) return {};
+  try {
+    return { passage: await readReviewText(root, roundPath(runId, it.index, written.file), LIMITS.briefText) };
+  } catch (e) {
+    return { passageError: errorMessage(e) };
+  }
 }

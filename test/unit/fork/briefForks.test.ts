@@ -11,7 +11,10 @@ import { briefFallback } from '../../support/openaiMock';
 import { requestedJsonSchema } from '../../support/openaiMock/autoResponder';
 import type { DecisionPoint } from '../../../src/core/record/record';
 import { readRunRecord } from '../../../src/core/record/store';
-import { forksOf } from '../../../src/core/evaluation/votes/forks';
+import { forksOf, voteTeam } from '../../../src/core/evaluation/votes/forks';
+import { loadReview } from '../../../src/core/review/loadReview';
+import { PanelForksSchema } from '../../../src/protocol/votes';
+import { panelForks } from '../../../src/extension/panel/votesState';
 import { makeBriefRunReview } from '../run/fixtures';
 import { mockSuite, startCli, type CliResult } from '../run/helpers';
 import { withDecisionPoints } from './forkSupport';
@@ -81,6 +84,28 @@ describe('forks in a brief run (command line)', function () {
     }
     const decided = await readRunRecord(root, id);
     assert.deepEqual(decided.iterations[0]!.decisions?.map((d) => [d.decision, d.counts]), [['a sober tone', { 'a playful tone': 1, 'a sober tone': 2 }]]);
+  });
+
+  it('the panel: each side is its passage as text, held by the members of the disagreement; the commenters vote', async () => {
+    const root = await makeBriefRunReview(3);
+    script([TONE], [HOSTILE_PASSAGE, 'The tone is sober and precise.']);
+    const run = await cli(['run', root, '--task', 'brief', '--iterations', '1', '--turns', '1', '--json']);
+    assert.equal(run.code, 0, run.stderr);
+    const id = (await fs.readdir(path.join(root, 'runs')))[0]!;
+    const rec = await readRunRecord(root, id);
+    const { review } = await loadReview(root, { requireRankings: false, decodeImages: false });
+    const team = voteTeam(rec, review!);
+    assert.deepEqual(team, ['m1', 'm2', 'm3'], 'a brief run\'s voters are its commenters (the review has no rankings)');
+    const forks = PanelForksSchema.parse(await panelForks(root, rec, {}, team));
+    const sides = forks.forks[0]!.sides;
+    assert.deepEqual(sides.map((x) => [x.id, x.position, x.holders]), [['f1a', 'a playful tone', ['m1', 'm2']], ['f1b', 'a sober tone', ['m3']]]);
+    for (const [i, x] of sides.entries()) {
+      assert.equal(x.passage, await fs.readFile(path.join(root, 'runs', id, 'iteration-1', `fork-${'ab'[i]}.md`), 'utf8'), `side ${x.id} carries its passage`);
+    }
+    await fs.rm(path.join(root, 'runs', id, 'iteration-1', 'fork-b.md'));
+    const gone = (await panelForks(root, rec, {}, team))!.forks[0]!.sides[1]!;
+    assert.equal(gone.passage, undefined);
+    assert.match(gone.passageError ?? '', /fork-b\.md/, `a missing passage is said, naming its file: ${gone.passageError}`);
   });
 
   it('off: no passages are asked for and no fork file is written', async () => {

@@ -53,6 +53,16 @@ export function flipped(current: number | undefined, sides: number): number | un
   return current + 1 < sides ? current + 1 : undefined;
 }
 
+/**
+ * A side's body: a brief fork's passage as plain text (never markup: it is the model's writing), else the remix image —
+ * a thumbnail side by side, the image itself at full size.
+ */
+function sideBody(ctx: ViewContext, s: PanelFork['sides'][number], full: boolean): HTMLElement {
+  if (s.passage !== undefined) return h('div', { class: full ? 'tf-fork-passage tf-fork-passage-full' : 'tf-fork-passage', tabindex: '0', role: 'region', 'aria-label': `Passage ${s.id}: ${s.position}` }, s.passage);
+  if (s.passageError !== undefined) return h('p', { class: 'tf-error-text' }, s.passageError);
+  return full ? h('img', { class: 'tf-fork-full', src: ctx.imageOf(s.id) ?? '', alt: `Remix ${s.id}: ${s.position}` }) : thumb(ctx, s.id, 'lg');
+}
+
 export class ForksView {
   readonly element = h('div', { class: 'tf-forks-box' });
   /** Per fork ("iteration/point"): the side at full size, or side by side. */
@@ -79,7 +89,7 @@ export class ForksView {
       section(
         'tf-forks',
         'Forks: the team decides',
-        muted('Each side of a decision point as its own remix. Vote for the one you prefer; who holds which side is shown once you have voted.'),
+        muted('Each side of a decision point made its own way (a remix, or a passage of the brief). Vote for the one you prefer; who holds which side is shown once you have voted.'),
         h('label', { class: 'tf-picker-label' }, 'Vote as: ', picker),
         ...forks.forks.map((f) => this.forkView(ctx, forks, f, me)),
         forks.problems.length ? h('ul', { class: 'tf-vote-problems' }, ...forks.problems.map((p) => h('li', { class: 'tf-error-text' }, p))) : null,
@@ -109,7 +119,7 @@ export class ForksView {
       return h(
         'figure',
         { class: 'tf-fork-side', 'data-remix': s.id },
-        full === i ? h('img', { class: 'tf-fork-full', src: ctx.imageOf(s.id) ?? '', alt: `Remix ${s.id}: ${s.position}` }) : thumb(ctx, s.id, 'lg'),
+        sideBody(ctx, s, full === i),
         h('figcaption', {}, h('strong', {}, `${(s.letter ?? s.id).toUpperCase()}: ${s.position}`)),
         sight.revealed ? h('p', { class: 'tf-muted tf-fork-holders' }, `Held by ${names(sight.holders[i] ?? []) || 'nobody named'}; voted for by ${names(sight.voters[i] ?? []) || 'nobody yet'}`) : null,
         voteButton,

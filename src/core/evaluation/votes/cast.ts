@@ -13,10 +13,10 @@ import { errorMessage } from '../../kernel/errors';
 import { readRunRecord, writeRunRecord } from '../../record/store';
 import { acquireRunLock, RunDrivenError } from '../../record/lock';
 import { recordFile } from '../../record/paths';
-import { taskOf, type RunRecord } from '../../record/record';
+import type { RunRecord } from '../../record/record';
 import { discussionOf } from '../../settings/discussionSettings';
 import { formatDiagnostic } from '../../diagnostics/diagnostics';
-import { forkOf, lastForkedIteration, sideOf, type Fork } from './forks';
+import { forkOf, lastForkedIteration, sideOf, voteTeam, type Fork } from './forks';
 import { loadVotes, votesRel, writeVotes, type Vote } from './voteFile';
 import { countsText, recordDecision, tallyFork, type Close, type Decision, type ForkTally } from './tally';
 import { voteAuthorCheck, type AuthorCheck } from './authorship';
@@ -63,8 +63,7 @@ export async function castVote(q: VoteRequest): Promise<VoteOutcome> {
   const loaded = await loadReview(q.reviewRoot, { requireRankings: false, decodeImages: false });
   if (!loaded.review) throw new VoteError(`${q.reviewRoot} is not a review folder that can be read (teamfusion validate says why).`);
   const record = await readRunRecord(q.reviewRoot, q.runId);
-  // A brief run's team are the members who commented on the brief (its forks are passages: core/fork/briefFork.ts).
-  const team = record.settings.designers ?? (taskOf(record) === 'brief' ? loaded.review.comments.map((c) => c.designer) : loaded.review.designers.map((d) => d.id));
+  const team = voteTeam(record, loaded.review);
   if (!team.includes(q.as)) throw new VoteError(`"${q.as}" is not on the team of run ${record.id} (${team.join(', ')}); each member votes only as themselves.`);
   const lead = record.settings.lead ?? loaded.review.config.lead;
   if (q.close && q.as !== lead) throw new VoteError(lead ? `Only the lead (${lead}) closes a vote.` : 'This review has no lead (review.yaml lead:), so nobody can close a vote; it closes when every member has voted.');

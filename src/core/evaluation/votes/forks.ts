@@ -1,5 +1,5 @@
 /** A run's forks as recorded (issue 33): the remixes of one round that each take one side of one decision point. */
-import type { RunRecord } from '../../record/record';
+import { taskOf, type RunRecord } from '../../record/record';
 import { remixesOf } from '../../record/remixes';
 
 export interface ForkSide {
@@ -52,4 +52,12 @@ export function lastForkedIteration(record: Pick<RunRecord, 'iterations'>): numb
 export function sideOf(fork: Fork, choice: string): ForkSide | undefined {
   const c = choice.trim().toLowerCase();
   return fork.sides.find((s) => s.id.toLowerCase() === c || (s.letter !== undefined && s.letter === c));
+}
+
+/**
+ * Who votes on a run's forks: the designers the run took part with (`--designers`), else a brief run's members (those who
+ * commented on the brief: its forks are passages), else the review's designers. The CLI's vote and the panel ask this.
+ */
+export function voteTeam(record: Pick<RunRecord, 'settings' | 'task'>, review: { designers: readonly { id: string }[]; comments: readonly { designer: string }[] }): string[] {
+  return [...(record.settings.designers ?? (taskOf(record) === 'brief' ? review.comments.map((c) => c.designer) : review.designers.map((d) => d.id)))];
 }
