@@ -6,7 +6,7 @@
  * can be confirmed: a point of someone else, or one that does not exist, is refused at its line. `status` (kept, changed,
  * left-out) is the member's correction when they disagree; with `agree: true` it must be the agent's status or absent.
  */
-import { isMap, isSeq, stringify } from '../kernel/yaml';
+import { stringify } from '../kernel/yaml';
 import { capKindDiagnostics } from '../files/fileKinds';
 import { writeKindFile } from '../files/writeCaps';
 import { DESIGNER_ID_PATTERN } from '../rankings/designerId';
@@ -14,7 +14,8 @@ import { error, sortDiagnostics } from '../diagnostics/diagnostics';
 import type { Diagnostic } from '../diagnostics/diagnostics';
 import { COVERAGE_STATUSES, type Coverage, type RunRecord } from '../record/record';
 import { coverageRel } from '../rerank/paths';
-import { checkDesigner, designerIdOfFile, pairOf, parseMap, readFeedback, shownValue, teamProblem, unknownFields, valuePos, yamlFiles } from './feedback';
+import { readFeedback, teamProblem, yamlFiles } from './feedback';
+import { checkMemberList, pairOf, shownValue, valuePos, type MemberList } from './memberFile';
 
 export type CoverageStatus = Coverage['status'];
 
@@ -38,75 +39,57 @@ export function confirmableCoverage(record: Pick<RunRecord, 'iterations'>): Cove
 
 const norm = (s: string): string => s.trim().replace(/\s+/g, ' ');
 
+const COVERAGE_LIST: MemberList = { what: 'A coverage file', field: 'points', required: ['point', 'agree'], allowed: ['point', 'agree', 'status', 'comment'], per: 'per point of yours' };
+
 /** Validates the text of runs/<id>/coverage/<designer>.yaml against the run's coverage. */
 export function checkCoverageText(text: string, file: string, coverage: readonly Coverage[]): { confirmations?: MemberCoverageConfirmations; diagnostics: Diagnostic[] } {
-  const expected = designerIdOfFile(file);
-  const { map, data, posOf, diagnostics } = parseMap(text, file, 'A coverage file');
-  if (!map || !data) return { diagnostics };
-  unknownFields(map, ['designer', 'points'], file, posOf, diagnostics);
-  const designer = checkDesigner(map, data, file, expected, posOf, diagnostics);
-  const listPair = pairOf(map, 'points');
   const points: CoverageConfirmation[] = [];
-  if (!listPair) diagnostics.push(error(file, 'The points field is missing. Add points: with one "- point: / agree:" entry per point of yours.', 1, 1));
-  else if (!isSeq(listPair.value) || !Array.isArray(data.points)) {
-    const p = valuePos(listPair, posOf, posOf(listPair));
-    diagnostics.push(error(file, 'points must be a list of entries, each starting with "- point:".', p.line, p.column));
-  } else {
-    const seen = new Set<string>();
-    listPair.value.items.forEach((item, index) => {
-      const entry = (data.points as unknown[])[index];
-      const at = posOf(item);
-      if (!isMap(item) || typeof entry !== 'object' || entry === null) {
-        diagnostics.push(error(file, `Entry ${index + 1} of points must have point: and agree:.`, at.line, at.column));
-        return;
+  const seen = new Set<string>();
+  const { designer, diagnostics } = checkMemberList(text, file, COVERAGE_LIST, ({ e, item, at }, { expected, posOf, diagnostics }) => {
+    const pointAt = valuePos(pairOf(item, 'point'), posOf, at);
+    const before = diagnostics.length;
+    let agent: Coverage | undefined;
+    if (typeof e.point !== 'string' || e.point.trim() === '') {
+      diagnostics.push(error(file, `point must be the text of one of your points as run.json has it (found ${shownValue(e.point)}).`, pointAt.line, pointAt.column));
+    } else {
+      const matching = coverage.filter((c) => norm(c.point) === norm(e.point as string));
+      agent = matching.find((c) => c.designer === expected);
+      if (!agent && matching.length) {
+        diagnostics.push(error(file, `That point is ${matching[0]!.designer}'s, not ${expected}'s; each member confirms only their own points.`, pointAt.line, pointAt.column));
+      } else if (!agent) {
+        diagnostics.push(error(file, `There is no point ${shownValue(e.point)} of ${expected} in this run's coverage.`, pointAt.line, pointAt.column));
+      } else if (seen.has(norm(agent.point))) {
+        diagnostics.push(error(file, `The point ${shownValue(agent.point)} is confirmed twice; keep one entry.`, pointAt.line, pointAt.column));
       }
-      const e = entry as Record<string, unknown>;
-      unknownFields(item, ['point', 'agree', 'status', 'comment'], file, posOf, diagnostics);
-      const pointAt = valuePos(pairOf(item, 'point'), posOf, at);
-      const before = diagnostics.length;
-      let agent: Coverage | undefined;
-      if (typeof e.point !== 'string' || e.point.trim() === '') {
-        diagnostics.push(error(file, `point must be the text of one of your points as run.json has it (found ${shownValue(e.point)}).`, pointAt.line, pointAt.column));
+    }
+    const agreeAt = valuePos(pairOf(item, 'agree'), posOf, at);
+    if (typeof e.agree !== 'boolean') diagnostics.push(error(file, `agree must be true or false (found ${shownValue(e.agree)}).`, agreeAt.line, agreeAt.column));
+    let status: CoverageStatus | undefined;
+    if (e.status !== undefined && e.status !== null) {
+      const statusAt = valuePos(pairOf(item, 'status'), posOf, at);
+      const v = typeof e.status === 'string' ? e.status.trim() : undefined;
+      if (v === undefined || !(COVERAGE_STATUSES as readonly string[]).includes(v)) {
+        diagnostics.push(error(file, `status must be kept, changed or left-out (found ${shownValue(e.status)}).`, statusAt.line, statusAt.column));
       } else {
-        const matching = coverage.filter((c) => norm(c.point) === norm(e.point as string));
-        agent = matching.find((c) => c.designer === expected);
-        if (!agent && matching.length) {
-          diagnostics.push(error(file, `That point is ${matching[0]!.designer}'s, not ${expected}'s; each member confirms only their own points.`, pointAt.line, pointAt.column));
-        } else if (!agent) {
-          diagnostics.push(error(file, `There is no point ${shownValue(e.point)} of ${expected} in this run's coverage.`, pointAt.line, pointAt.column));
-        } else if (seen.has(norm(agent.point))) {
-          diagnostics.push(error(file, `The point ${shownValue(agent.point)} is confirmed twice; keep one entry.`, pointAt.line, pointAt.column));
+        status = v as CoverageStatus;
+        if (e.agree === true && agent && status !== agent.status) {
+          diagnostics.push(error(file, `agree: true with status ${status} contradicts the agent's ${agent.status}; write agree: false to correct it.`, statusAt.line, statusAt.column));
+        } else if (e.agree === false && agent && status === agent.status) {
+          diagnostics.push(error(file, `agree: false with status ${status}, the agent's own status; give the status you see, or agree: true.`, statusAt.line, statusAt.column));
         }
       }
-      const agreeAt = valuePos(pairOf(item, 'agree'), posOf, at);
-      if (typeof e.agree !== 'boolean') diagnostics.push(error(file, `agree must be true or false (found ${shownValue(e.agree)}).`, agreeAt.line, agreeAt.column));
-      let status: CoverageStatus | undefined;
-      if (e.status !== undefined && e.status !== null) {
-        const statusAt = valuePos(pairOf(item, 'status'), posOf, at);
-        const v = typeof e.status === 'string' ? e.status.trim() : undefined;
-        if (v === undefined || !(COVERAGE_STATUSES as readonly string[]).includes(v)) {
-          diagnostics.push(error(file, `status must be kept, changed or left-out (found ${shownValue(e.status)}).`, statusAt.line, statusAt.column));
-        } else {
-          status = v as CoverageStatus;
-          if (e.agree === true && agent && status !== agent.status) {
-            diagnostics.push(error(file, `agree: true with status ${status} contradicts the agent's ${agent.status}; write agree: false to correct it.`, statusAt.line, statusAt.column));
-          } else if (e.agree === false && agent && status === agent.status) {
-            diagnostics.push(error(file, `agree: false with status ${status}, the agent's own status; give the status you see, or agree: true.`, statusAt.line, statusAt.column));
-          }
-        }
-      }
-      if (e.comment !== undefined && e.comment !== null && typeof e.comment !== 'string') {
-        const p = valuePos(pairOf(item, 'comment'), posOf, at);
-        diagnostics.push(error(file, 'comment must be text.', p.line, p.column));
-      }
-      if (diagnostics.slice(before).some((d) => d.severity === 'error') || !agent) return;
-      seen.add(norm(agent.point));
-      const c: CoverageConfirmation = { point: agent.point, agree: e.agree as boolean };
-      if (status !== undefined && e.agree === false) c.status = status;
-      if (typeof e.comment === 'string' && e.comment.trim() !== '') c.comment = e.comment;
-      points.push(c);
-    });
-  }
+    }
+    if (e.comment !== undefined && e.comment !== null && typeof e.comment !== 'string') {
+      const p = valuePos(pairOf(item, 'comment'), posOf, at);
+      diagnostics.push(error(file, 'comment must be text.', p.line, p.column));
+    }
+    if (diagnostics.slice(before).some((d) => d.severity === 'error') || !agent) return;
+    seen.add(norm(agent.point));
+    const c: CoverageConfirmation = { point: agent.point, agree: e.agree as boolean };
+    if (status !== undefined && e.agree === false) c.status = status;
+    if (typeof e.comment === 'string' && e.comment.trim() !== '') c.comment = e.comment;
+    points.push(c);
+  });
   const sorted = sortDiagnostics(diagnostics);
   if (designer === undefined || sorted.some((d) => d.severity === 'error')) return { diagnostics: sorted };
   return { confirmations: { designer, file, points }, diagnostics: sorted };

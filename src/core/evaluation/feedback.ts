@@ -10,18 +10,18 @@
  * each is matched to the team by its name with the one id rule (designerId.ts): a file named after nobody on the team, or
  * spelled otherwise than the designer's id (`ANA`, `ａｎａ` beside `ana`), is refused in words and not counted.
  */
-import { isMap, isScalar, isSeq, parseYamlDocument, stringify } from '../kernel/yaml';
-import type { Node, Pair, YAMLMap } from 'yaml';
+import { stringify } from '../kernel/yaml';
 import { capKindDiagnostics, fileErrorDiagnostic, readKindText, type FileKindName } from '../files/fileKinds';
 import { listInReview, ReviewFileError } from '../files/reviewFiles';
 import { printable } from '../kernel/text';
 import { writeKindFile } from '../files/writeCaps';
 import { DESIGNER_ID_PATTERN, designerKey } from '../rankings/designerId';
-import { error, sortDiagnostics, warning } from '../diagnostics/diagnostics';
+import { error, sortDiagnostics } from '../diagnostics/diagnostics';
 import type { Diagnostic } from '../diagnostics/diagnostics';
 import { allMessages, type RunRecord } from '../record/record';
 import { preferenceRel, ratingsRel, surveyRel } from '../rerank/paths';
 import { RATING_WORDING, SURVEY_QUESTIONS } from './feedbackWords';
+import { checkDesigner, checkMemberList, designerIdOfFile, pairOf, parseMap, shownValue, unknownFields, valuePos, type MemberList } from './memberFile';
 
 export { SURVEY_QUESTIONS, SURVEY_WORDING, RATING_WORDING } from './feedbackWords';
 export type { SurveyQuestion } from './feedbackWords';
@@ -52,83 +52,8 @@ export interface SurveyAnswer {
 export const WORKFLOWS = ['teamfusion', 'usual'] as const;
 export type Workflow = (typeof WORKFLOWS)[number];
 
-export interface Pos {
-  line: number;
-  column: number;
-}
-
-/** A parsed YAML map with positions, or diagnostics. */
-export function parseMap(text: string, file: string, what: string): { map?: YAMLMap; data?: Record<string, unknown>; posOf: (n: unknown) => Pos; diagnostics: Diagnostic[] } {
-  const diagnostics: Diagnostic[] = [];
-  const { doc, at, firstError } = parseYamlDocument(text);
-  const posOf = (n: unknown): Pos => {
-    const node = n as (Node & { range?: [number, number] }) | Pair | null | undefined;
-    const target = node && 'key' in node && !('range' in node) ? (node.key as Node | null) : node;
-    const range = target && 'range' in target ? (target.range as [number, number] | undefined) : undefined;
-    return range ? at(range[0]) : { line: 1, column: 1 };
-  };
-  if (firstError) {
-    diagnostics.push(error(file, `This is not valid YAML: ${firstError.problem}`, firstError.line, firstError.column));
-    return { posOf, diagnostics };
-  }
-  if (!isMap(doc.contents)) {
-    diagnostics.push(error(file, `${what} must be a group of fields (designer:, …).`, 1, 1));
-    return { posOf, diagnostics };
-  }
-  let data: Record<string, unknown>;
-  try {
-    data = (doc.toJS({ maxAliasCount: 100 }) ?? {}) as Record<string, unknown>;
-  } catch {
-    diagnostics.push(error(file, 'The file uses a YAML alias (*name) that cannot be read; write the value out instead.', 1, 1));
-    return { posOf, diagnostics };
-  }
-  return { map: doc.contents, data, posOf, diagnostics };
-}
-
-export function pairOf(map: YAMLMap, key: string): Pair | undefined {
-  return map.items.find((p) => isScalar(p.key) && String(p.key.value) === key) as Pair | undefined;
-}
-
-export function valuePos(pair: Pair | undefined, posOf: (n: unknown) => Pos, fallback: Pos): Pos {
-  if (!pair) return fallback;
-  return pair.value ? posOf(pair.value) : posOf(pair);
-}
-
 export function isScore(v: unknown): v is number {
   return typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= 5;
-}
-
-export function shownValue(v: unknown): string {
-  return typeof v === 'string' ? `"${v.slice(0, 40)}"` : v === null || v === undefined ? 'nothing' : String(v).slice(0, 40);
-}
-
-/** Checks the designer field against the file name; returns the designer id or undefined. */
-export function checkDesigner(map: YAMLMap, data: Record<string, unknown>, file: string, expected: string, posOf: (n: unknown) => Pos, out: Diagnostic[]): string | undefined {
-  const pair = pairOf(map, 'designer');
-  if (!pair) {
-    out.push(error(file, `The designer field is missing. Add designer: ${expected}.`, 1, 1));
-    return undefined;
-  }
-  const value = data.designer;
-  const at = valuePos(pair, posOf, { line: 1, column: 1 });
-  if (typeof value !== 'string' || value.trim() !== expected) {
-    out.push(error(file, `designer must be ${expected} (the file's name), found ${shownValue(value)}.`, at.line, at.column));
-    return undefined;
-  }
-  return expected;
-}
-
-export function unknownFields(map: YAMLMap, allowed: readonly string[], file: string, posOf: (n: unknown) => Pos, out: Diagnostic[]): void {
-  for (const pair of map.items) {
-    const name = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
-    if (allowed.includes(name)) continue;
-    const p = posOf(pair);
-    out.push(warning(file, `Unknown field "${name}" is ignored; the fields are ${allowed.join(', ')}.`, p.line, p.column));
-  }
-}
-
-export function designerIdOfFile(file: string): string {
-  return (file.split('/').pop() ?? file).replace(/\.ya?ml$/i, '');
 }
 
 /** Which message ids a designer may rate: their own proxy's messages. */
@@ -139,68 +64,50 @@ export function ratableMessages(record: Pick<RunRecord, 'iterations'>, designer:
     .filter((id) => id !== undefined);
 }
 
+const RATINGS_LIST: MemberList = { what: 'A ratings file', field: 'ratings', required: ['message', 'score'], allowed: ['message', 'score', 'comment'], per: 'per rated message' };
+
 /** Validates the text of runs/<id>/ratings/<designer>.yaml against the run record. */
 export function checkRatingsText(text: string, file: string, record: Pick<RunRecord, 'iterations'>): { ratings?: DesignerRatings; diagnostics: Diagnostic[] } {
-  const expected = designerIdOfFile(file);
-  const { map, data, posOf, diagnostics } = parseMap(text, file, 'A ratings file');
-  if (!map || !data) return { diagnostics };
-  unknownFields(map, ['designer', 'ratings'], file, posOf, diagnostics);
-  const designer = checkDesigner(map, data, file, expected, posOf, diagnostics);
   const messages = new Map(allMessages(record).map(({ message }) => [message.id, message]));
-  const listPair = pairOf(map, 'ratings');
   const ratings: Rating[] = [];
-  if (!listPair) diagnostics.push(error(file, 'The ratings field is missing. Add ratings: with one "- message: / score:" entry per rated message.', 1, 1));
-  else if (!isSeq(listPair.value) || !Array.isArray(data.ratings)) {
-    const p = valuePos(listPair, posOf, posOf(listPair));
-    diagnostics.push(error(file, 'ratings must be a list of entries, each starting with "- message:".', p.line, p.column));
-  } else {
-    const seen = new Set<string>();
-    listPair.value.items.forEach((item, index) => {
-      const entry = (data.ratings as unknown[])[index];
-      const at = posOf(item);
-      if (!isMap(item) || typeof entry !== 'object' || entry === null) {
-        diagnostics.push(error(file, `Entry ${index + 1} of ratings must have message: and score:.`, at.line, at.column));
-        return;
-      }
-      const e = entry as Record<string, unknown>;
-      unknownFields(item, ['message', 'score', 'comment'], file, posOf, diagnostics);
-      const msgAt = valuePos(pairOf(item, 'message'), posOf, at);
-      const scoreAt = valuePos(pairOf(item, 'score'), posOf, at);
-      let ok = true;
-      const id = e.message;
-      const msg = typeof id === 'string' ? messages.get(id) : undefined;
-      if (typeof id !== 'string') {
-        diagnostics.push(error(file, `message must be a message id like i1-m2 (found ${shownValue(id)}).`, msgAt.line, msgAt.column));
-        ok = false;
-      } else if (!msg) {
-        diagnostics.push(error(file, `There is no message "${id}" in this run.`, msgAt.line, msgAt.column));
-        ok = false;
-      } else if ((msg.kind ?? 'proxy') !== 'proxy') {
-        diagnostics.push(error(file, `Message ${id} is a ${msg.kind} message; only proxy messages can be rated.`, msgAt.line, msgAt.column));
-        ok = false;
-      } else if (msg.speaker !== expected) {
-        diagnostics.push(error(file, `Message ${id} is by ${msg.speaker}'s proxy; ${expected} rates only their own proxy's messages.`, msgAt.line, msgAt.column));
-        ok = false;
-      } else if (seen.has(id)) {
-        diagnostics.push(error(file, `Message ${id} is rated twice; keep one rating.`, msgAt.line, msgAt.column));
-        ok = false;
-      }
-      if (!isScore(e.score)) {
-        diagnostics.push(error(file, `score must be a whole number from 1 to 5 (found ${shownValue(e.score)}).`, scoreAt.line, scoreAt.column));
-        ok = false;
-      }
-      if (e.comment !== undefined && e.comment !== null && typeof e.comment !== 'string') {
-        const p = valuePos(pairOf(item, 'comment'), posOf, at);
-        diagnostics.push(error(file, 'comment must be text.', p.line, p.column));
-        ok = false;
-      }
-      if (!ok) return;
-      seen.add(id as string);
-      const r: Rating = { message: id as string, score: e.score as number };
-      if (typeof e.comment === 'string' && e.comment.trim() !== '') r.comment = e.comment;
-      ratings.push(r);
-    });
-  }
+  const seen = new Set<string>();
+  const { designer, diagnostics } = checkMemberList(text, file, RATINGS_LIST, ({ e, item, at }, { expected, posOf, diagnostics }) => {
+    const msgAt = valuePos(pairOf(item, 'message'), posOf, at);
+    const scoreAt = valuePos(pairOf(item, 'score'), posOf, at);
+    let ok = true;
+    const id = e.message;
+    const msg = typeof id === 'string' ? messages.get(id) : undefined;
+    if (typeof id !== 'string') {
+      diagnostics.push(error(file, `message must be a message id like i1-m2 (found ${shownValue(id)}).`, msgAt.line, msgAt.column));
+      ok = false;
+    } else if (!msg) {
+      diagnostics.push(error(file, `There is no message "${id}" in this run.`, msgAt.line, msgAt.column));
+      ok = false;
+    } else if ((msg.kind ?? 'proxy') !== 'proxy') {
+      diagnostics.push(error(file, `Message ${id} is a ${msg.kind} message; only proxy messages can be rated.`, msgAt.line, msgAt.column));
+      ok = false;
+    } else if (msg.speaker !== expected) {
+      diagnostics.push(error(file, `Message ${id} is by ${msg.speaker}'s proxy; ${expected} rates only their own proxy's messages.`, msgAt.line, msgAt.column));
+      ok = false;
+    } else if (seen.has(id)) {
+      diagnostics.push(error(file, `Message ${id} is rated twice; keep one rating.`, msgAt.line, msgAt.column));
+      ok = false;
+    }
+    if (!isScore(e.score)) {
+      diagnostics.push(error(file, `score must be a whole number from 1 to 5 (found ${shownValue(e.score)}).`, scoreAt.line, scoreAt.column));
+      ok = false;
+    }
+    if (e.comment !== undefined && e.comment !== null && typeof e.comment !== 'string') {
+      const p = valuePos(pairOf(item, 'comment'), posOf, at);
+      diagnostics.push(error(file, 'comment must be text.', p.line, p.column));
+      ok = false;
+    }
+    if (!ok) return;
+    seen.add(id as string);
+    const r: Rating = { message: id as string, score: e.score as number };
+    if (typeof e.comment === 'string' && e.comment.trim() !== '') r.comment = e.comment;
+    ratings.push(r);
+  });
   const sorted = sortDiagnostics(diagnostics);
   if (designer === undefined || sorted.some((d) => d.severity === 'error')) return { diagnostics: sorted };
   return { ratings: { designer, file, ratings }, diagnostics: sorted };

@@ -6,7 +6,7 @@
  * (the one id rule, by loadVotes), a vote must name a round that forked at that decision point, its choice must be one of
  * that fork's remixes, and one question gets one vote. The valid votes of a file count even when another entry is refused.
  */
-import { isMap, isSeq, stringify } from '../../kernel/yaml';
+import { stringify } from '../../kernel/yaml';
 import type { Diagnostic } from '../../diagnostics/diagnostics';
 import { error } from '../../diagnostics/diagnostics';
 import { capKindDiagnostics } from '../../files/fileKinds';
@@ -14,7 +14,8 @@ import { writeReviewFile } from '../../files/reviewWrites';
 import { DESIGNER_ID_PATTERN } from '../../rankings/designerId';
 import { runRel } from '../../rerank/paths';
 import type { RunRecord } from '../../record/record';
-import { checkDesigner, designerIdOfFile, pairOf, parseMap, readFeedback, shownValue, teamProblem, unknownFields, valuePos, yamlFiles } from '../feedback';
+import { readFeedback, teamProblem, yamlFiles } from '../feedback';
+import { checkMemberList, pairOf, shownValue, valuePos, type MemberList } from '../memberFile';
 import { forkOf } from './forks';
 import type { AuthorCheck } from './authorship';
 
@@ -39,48 +40,36 @@ export function votesRel(runId: string, designer?: string): string {
 
 const whole = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 1;
 
+const VOTES_LIST: MemberList = {
+  what: 'A votes file',
+  field: 'votes',
+  required: ['iteration', 'decisionPoint', 'choice'],
+  allowed: ['iteration', 'decisionPoint', 'choice'],
+  per: 'per vote',
+};
+
 /** Validates the text of a votes file against the run record. */
 export function checkVotesText(text: string, file: string, record: Pick<RunRecord, 'iterations'>): { votes?: MemberVotes; diagnostics: Diagnostic[] } {
-  const expected = designerIdOfFile(file);
-  const { map, data, posOf, diagnostics } = parseMap(text, file, 'A votes file');
-  if (!map || !data) return { diagnostics };
-  unknownFields(map, ['designer', 'votes'], file, posOf, diagnostics);
-  const designer = checkDesigner(map, data, file, expected, posOf, diagnostics);
-  const listPair = pairOf(map, 'votes');
   const votes: Vote[] = [];
-  if (!listPair) diagnostics.push(error(file, 'The votes field is missing. Add votes: with one "- iteration: / decisionPoint: / choice:" entry per vote.', 1, 1));
-  else if (!isSeq(listPair.value) || !Array.isArray(data.votes)) {
-    const p = valuePos(listPair, posOf, posOf(listPair));
-    diagnostics.push(error(file, 'votes must be a list of entries, each starting with "- iteration:".', p.line, p.column));
-  } else {
-    const seen = new Set<string>();
-    listPair.value.items.forEach((item, index) => {
-      const entry = (data.votes as unknown[])[index];
-      const at = posOf(item);
-      if (!isMap(item) || typeof entry !== 'object' || entry === null) {
-        diagnostics.push(error(file, `Entry ${index + 1} of votes must have iteration:, decisionPoint: and choice:.`, at.line, at.column));
-        return;
-      }
-      unknownFields(item, ['iteration', 'decisionPoint', 'choice'], file, posOf, diagnostics);
-      const e = entry as Record<string, unknown>;
-      const place = (key: string) => valuePos(pairOf(item, key), posOf, at);
-      const problem = (key: string, message: string) => {
-        const p = place(key);
-        diagnostics.push(error(file, message, p.line, p.column));
-      };
-      if (!whole(e.iteration)) return problem('iteration', `iteration must be a round number of this run (found ${shownValue(e.iteration)}).`);
-      if (!whole(e.decisionPoint)) return problem('decisionPoint', `decisionPoint must be a whole number of 1 or more (found ${shownValue(e.decisionPoint)}).`);
-      const fork = forkOf(record, e.iteration, e.decisionPoint);
-      if (!fork) return problem('decisionPoint', `Round ${e.iteration} has no fork at decision point ${e.decisionPoint}, so there is nothing to vote on there.`);
-      if (typeof e.choice !== 'string' || !fork.sides.some((s) => s.id === e.choice)) {
-        return problem('choice', `choice must be one of this fork's remixes (${fork.sides.map((s) => s.id).join(', ')}), found ${shownValue(e.choice)}.`);
-      }
-      const key = `${e.iteration}/${e.decisionPoint}`;
-      if (seen.has(key)) return problem('decisionPoint', `A second vote on decision point ${e.decisionPoint} of round ${e.iteration}; keep one vote per question.`);
-      seen.add(key);
-      votes.push({ iteration: e.iteration, decisionPoint: e.decisionPoint, choice: e.choice });
-    });
-  }
+  const seen = new Set<string>();
+  const { designer, diagnostics } = checkMemberList(text, file, VOTES_LIST, ({ e, item, at }, { posOf, diagnostics }) => {
+    const place = (key: string) => valuePos(pairOf(item, key), posOf, at);
+    const problem = (key: string, message: string) => {
+      const p = place(key);
+      diagnostics.push(error(file, message, p.line, p.column));
+    };
+    if (!whole(e.iteration)) return problem('iteration', `iteration must be a round number of this run (found ${shownValue(e.iteration)}).`);
+    if (!whole(e.decisionPoint)) return problem('decisionPoint', `decisionPoint must be a whole number of 1 or more (found ${shownValue(e.decisionPoint)}).`);
+    const fork = forkOf(record, e.iteration, e.decisionPoint);
+    if (!fork) return problem('decisionPoint', `Round ${e.iteration} has no fork at decision point ${e.decisionPoint}, so there is nothing to vote on there.`);
+    if (typeof e.choice !== 'string' || !fork.sides.some((s) => s.id === e.choice)) {
+      return problem('choice', `choice must be one of this fork's remixes (${fork.sides.map((s) => s.id).join(', ')}), found ${shownValue(e.choice)}.`);
+    }
+    const key = `${e.iteration}/${e.decisionPoint}`;
+    if (seen.has(key)) return problem('decisionPoint', `A second vote on decision point ${e.decisionPoint} of round ${e.iteration}; keep one vote per question.`);
+    seen.add(key);
+    votes.push({ iteration: e.iteration, decisionPoint: e.decisionPoint, choice: e.choice });
+  });
   if (!designer) return { diagnostics };
   return { votes: { designer, file, votes }, diagnostics };
 }
