@@ -15,10 +15,11 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { Frame } from 'playwright-core';
 import { parse as parseYaml } from 'yaml';
-import { withDecisionPoints } from '../support/decisionPoints';
+import { briefWithDecisionPoints, withDecisionPoints } from '../support/decisionPoints';
 import { checkVotesText } from '../../src/core/evaluation/votes/voteFile';
 import { RunRecordSchema } from '../../src/core/record/record';
-import { copySample, e2eSuite, mockEnv, runCli, until } from './support/suite';
+import { SAMPLE, copySample, e2eSuite, mockEnv, runCli, until } from './support/suite';
+import type { MockOpenAI } from '../support/openaiMock';
 import { DARK, openReview, requireBuilt, screenshot, setColorTheme, shootBothThemes, showTab, waitInFrame } from './support/workbench';
 
 const QUESTION = 'Warm or cold palette?';
@@ -30,6 +31,29 @@ const PALETTE = {
   ],
 };
 const NAMES = ['Ana Ruiz', 'Ben Okafor', 'Chen Wei', 'Dina Haddad'];
+const TONE = {
+  question: 'Playful or sober tone?',
+  positions: [
+    { position: 'a playful tone', heldBy: ['ana', 'ben'] },
+    { position: 'a sober tone', heldBy: ['chen'] },
+  ],
+};
+const PASSAGES = ['The launch speaks with a wink: short lines, a playful rhythm, one pun at most.', 'The launch speaks soberly: precise words, calm rhythm, no jokes.'];
+
+/** A brief review (brief.md, three members' comments, no rankings) with one brief run made by the CLI that forked TONE. */
+async function briefReview(ws: string, mock: MockOpenAI): Promise<string> {
+  const dir = path.join(ws, 'lumen-brief');
+  await fs.mkdir(path.join(dir, 'comments'), { recursive: true });
+  await fs.copyFile(path.join(SAMPLE, 'brief.md'), path.join(dir, 'brief.md'));
+  await fs.writeFile(path.join(dir, 'review.yaml'), 'title: The brief, forked\n');
+  for (const [id, name, says] of [['ana', 'Ana Ruiz', 'Keep it light, even playful.'], ['ben', 'Ben Okafor', 'A wink would help the young audience.'], ['chen', 'Chen Wei', 'Premium means sober; no jokes.']]) {
+    await fs.writeFile(path.join(dir, 'comments', `${id}.md`), `---\ndesigner: ${name}\nrole: Designer\n---\n\n${says}\n`);
+  }
+  mock.setFallback(briefWithDecisionPoints([TONE], PASSAGES));
+  const run = await runCli(['run', dir, '--task', 'brief', '--iterations', '1', '--turns', '1'], mockEnv(mock));
+  assert.equal(run.code, 0, run.out);
+  return dir;
+}
 
 /** The Forks section's text without its "Vote as" picker (whose options name the whole team). */
 function forksText(panel: Frame): Promise<string> {
@@ -71,13 +95,16 @@ describe('a fork side by side and its blind vote in a real VS Code (code-server)
   this.timeout(900_000);
   const s = e2eSuite('forks');
   let review = '';
+  let brief = '';
   let runId = '';
   let panel: Frame;
 
   before(async () => {
     requireBuilt();
-    review = await copySample(await s.makeWorkspace(), 'lumen-perfume', { title: 'Forks, side by side', turnsPerAgent: 1, iterations: 2 });
-    (await s.startMock()).setFallback(withDecisionPoints([PALETTE]));
+    const ws = await s.makeWorkspace();
+    review = await copySample(ws, 'lumen-perfume', { title: 'Forks, side by side', turnsPerAgent: 1, iterations: 2 });
+    brief = await briefReview(ws, await s.startMock());
+    s.mock.setFallback(withDecisionPoints([PALETTE]));
     await s.startWorkbench({ hideSideBar: true });
   });
 
@@ -191,5 +218,34 @@ describe('a fork side by side and its blind vote in a real VS Code (code-server)
     await prepare();
     await screenshot(s.page, 'forks-04-decided-high-contrast');
     await setColorTheme(s.page, DARK);
+  });
+
+  it('a brief run\'s fork: each side its passage as plain text, side by side; the commenters vote, blind', async () => {
+    const forks = await openReview(s.page, 'lumen-brief', 'The brief, forked');
+    await showTab(forks, 'run');
+    await waitInFrame(forks, () => document.querySelectorAll('.tf-fork .tf-fork-passage').length === 2, 'both passages');
+    await forks.evaluate(() => document.getElementById('tf-forks')?.scrollIntoView());
+    const passages = await forks.locator('.tf-fork-passage').evaluateAll((els) => els.map((e) => ({ text: e.textContent ?? '', elements: e.children.length, y: e.getBoundingClientRect().top })));
+    const runDir = path.join(brief, 'runs', (await fs.readdir(path.join(brief, 'runs')))[0]!);
+    for (const [i, p] of passages.entries()) {
+      assert.equal(p.text, await fs.readFile(path.join(runDir, 'iteration-1', `fork-${'ab'[i]}.md`), 'utf8'), 'the passage as written, as text');
+      assert.ok(p.text.includes(PASSAGES[i]!));
+      assert.equal(p.elements, 0, 'plain text: no element made from the model\'s writing');
+    }
+    assert.ok(Math.abs(passages[0]!.y - passages[1]!.y) < 2, 'side by side');
+    assert.equal(await forks.locator('.tf-fork-side img').count(), 0, 'no image box for a passage');
+    assert.deepEqual(await forks.locator('#tf-vote-as vscode-option').evaluateAll((els) => els.map((e) => e.getAttribute('value'))), ['', 'ana', 'ben', 'chen'], 'the commenters vote');
+    assert.doesNotMatch(await forksText(forks), /Held by|Ana Ruiz|Ben Okafor|Chen Wei/);
+    await voteAs(forks, 'chen');
+    await forks.locator('.tf-fork-side[data-remix="f1b"] .tf-vote').click();
+    await waitInFrame(forks, () => /Held by Chen Wei; voted for by Chen Wei/.test(document.getElementById('tf-forks')?.textContent ?? ''), 'Chen sees the holders once voted');
+    assert.deepEqual(parseYaml(await fs.readFile(path.join(runDir, 'votes', 'chen.yaml'), 'utf8')), { designer: 'chen', votes: [{ iteration: 1, decisionPoint: 1, choice: 'f1b' }] });
+    assert.match(await forksText(forks), /Held by Ana Ruiz, Ben Okafor; voted for by nobody yet/);
+    const tops = await forks.locator('.tf-fork-side').evaluateAll((els) => els.map((e) => [e.querySelector(':scope > figcaption'), e.querySelector('.tf-vote')].map((x) => Math.round(x!.getBoundingClientRect().top))));
+    assert.ok(Math.abs(tops[0]![0]! - tops[1]![0]!) < 2 && Math.abs(tops[0]![1]! - tops[1]![1]!) < 2, `captions and vote buttons line up: ${JSON.stringify(tops)}`);
+    await shootBothThemes(s.page, 'forks-05-brief-passages', async () => {
+      await s.page.mouse.move(2, 2);
+      await forks.evaluate(() => document.querySelector('.tf-fork')?.scrollIntoView());
+    });
   });
 });

@@ -2,17 +2,25 @@
  * "Make Blind Re-rank Set…" inside the real extension host: a run made against the in-process mock OpenAI server on a
  * copy of the sample review in the workspace, then teamfusion.rerankRun with `{ reviewRoot, runId }`: the re-ranking
  * folder holds the final candidates, the Reviews tree lists it as a review of its own, and it refuses a second time.
+ * With a chat model configured (teamfusion.chatModel), each proxy forecasts its designer's blind ranking and one
+ * persona-free control forecasts too: runs/<id>/forecast.json (contract §7), sealed, outside the set the team sees.
  */
 import * as assert from 'node:assert/strict';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { MockOpenAI } from '../support/openaiMock';
+import { requestedJsonSchema, requestTexts } from '../support/openaiMock/autoResponder';
 import type { RunRecord } from '../../src/core/record/record';
+import { readRunRecord } from '../../src/core/record/store';
+import { FORECAST_SCHEMA_NAME } from '../../src/core/forecast/forecastPrompts';
+import { ForecastFileSchema, forecastDigest } from '../../src/core/forecast/forecastFile';
 import { activateTeamFusion, copySampleTo, workspaceFolder, type TreeSnapshot } from './setup';
 import { waitFor } from '../support/waitFor';
 
 const KEY = `sk-teamfusion-rerank-it-${Date.now().toString(36)}`;
+/** The chat model configured in VS Code for this suite (not the default, so its use is seen in the requests). */
+const CHAT_MODEL = 'gpt-4.1-mini';
 
 
 describe('rerank: Make Blind Re-rank Set in the extension host', function () {
@@ -29,12 +37,14 @@ describe('rerank: Make Blind Re-rank Set in the extension host', function () {
     mock = await MockOpenAI.start();
     review = copySampleTo(join(workspaceFolder(), `rerank-it-${Date.now().toString(36)}`));
     await config().update('baseUrl', mock.baseURL, vscode.ConfigurationTarget.Global);
+    await config().update('chatModel', CHAT_MODEL, vscode.ConfigurationTarget.Global);
     assert.equal(await vscode.commands.executeCommand<boolean>('teamfusion.setApiKey', KEY), true);
   });
 
   after(async () => {
     await vscode.commands.executeCommand('teamfusion.clearApiKey');
     await config().update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
+    await config().update('chatModel', undefined, vscode.ConfigurationTarget.Global);
     if (savedEnv.key !== undefined) process.env.OPENAI_API_KEY = savedEnv.key;
     if (savedEnv.base !== undefined) process.env.OPENAI_BASE_URL = savedEnv.base;
     await mock?.close();
@@ -88,6 +98,39 @@ describe('rerank: Make Blind Re-rank Set in the extension host', function () {
     await waitFor('the re-ranking panel', () =>
       vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputWebview && t.label.includes('re-rank')),
     );
+
+    // The forecasts: one per designer of the run and one control, each a blind ranking of the set's letters, sealed.
+    const forecast = ForecastFileSchema.parse(JSON.parse(readFileSync(join(review, 'runs', record.id, 'forecast.json'), 'utf8')));
+    assert.equal(forecast.runId, record.id);
+    assert.equal(forecast.task, 'design');
+    assert.deepEqual([...forecast.letters].sort(), letters);
+    const designers = readdirSync(join(review, 'rankings')).map((n) => n.replace(/\.[^.]+$/, '')).sort();
+    assert.deepEqual(forecast.forecasts.filter((f) => f.kind === 'persona').map((f) => f.designer).sort(), designers, 'a forecast per designer');
+    assert.deepEqual(forecast.forecasts.filter((f) => f.kind === 'control').map((f) => f.designer), [null], 'one control, of nobody');
+    for (const f of forecast.forecasts) {
+      assert.equal(f.failed, undefined, `${f.designer ?? 'the control'}: ${f.failed}`);
+      assert.deepEqual([...f.ranking!].sort(), letters, 'every letter once');
+    }
+    const after = await readRunRecord(review, record.id);
+    assert.equal(after.forecastSha256, forecast.sha256, 'run.json keeps the seal');
+    assert.equal(forecastDigest(forecast), forecast.sha256, 'the file is as sealed');
+    const prompts = new Map(after.prompts.map((p) => [p.id, p]));
+    for (const f of forecast.forecasts) {
+      const p = prompts.get(f.promptId ?? '');
+      assert.ok(p, `${f.designer ?? 'the control'}'s request is recorded (${f.promptId})`);
+      assert.deepEqual([p.kind, p.speaker, p.model], ['forecast', f.designer ?? undefined, CHAT_MODEL]);
+    }
+    // Sent to the configured model, one request each; the control's carries no persona.
+    const sent = mock.requests.filter((r) => r.route === 'chat' && requestedJsonSchema(r.body)?.name === FORECAST_SCHEMA_NAME);
+    assert.equal(sent.length, designers.length + 1);
+    assert.ok(sent.every((r) => (r.body as { model?: string }).model === CHAT_MODEL), 'the configured chat model');
+    const names = ['Ana Ruiz', 'Ben Okafor', 'Chen Wei', 'Dina Haddad'];
+    const persona = (r: (typeof sent)[number]) => names.filter((n) => requestTexts(r.body).join('\n').includes(n));
+    assert.equal(sent.filter((r) => persona(r).length === 0).length, 1, 'exactly one request (the control) names no designer');
+    assert.deepEqual(mock.specErrors(), [], 'every request valid against the OpenAPI spec');
+    // Sealed: nothing of the forecasts in the set the team re-ranks.
+    const setFiles = readdirSync(dir, { recursive: true }).map(String);
+    assert.ok(!setFiles.some((f) => /forecast/i.test(f)), setFiles.join());
 
     const again = await vscode.commands.executeCommand<string | undefined>('teamfusion.rerankRun', { reviewRoot: review, runId: record.id });
     assert.equal(again, undefined, 'a second re-ranking of the same run is refused');

@@ -7,7 +7,6 @@
 import { strict as assert } from 'node:assert';
 import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { briefFallback } from '../../support/openaiMock';
 import { requestedJsonSchema } from '../../support/openaiMock/autoResponder';
 import type { DecisionPoint } from '../../../src/core/record/record';
 import { readRunRecord } from '../../../src/core/record/store';
@@ -17,7 +16,7 @@ import { PanelForksSchema } from '../../../src/protocol/votes';
 import { panelForks } from '../../../src/extension/panel/votesState';
 import { makeBriefRunReview } from '../run/fixtures';
 import { mockSuite, startCli, type CliResult } from '../run/helpers';
-import { withDecisionPoints } from './forkSupport';
+import { briefWithDecisionPoints } from '../../support/decisionPoints';
 
 const TONE: DecisionPoint = {
   question: 'Playful or sober tone?',
@@ -35,19 +34,7 @@ describe('forks in a brief run (command line)', function () {
   const forkRequests = () => suite.mock.requests.filter((r) => requestedJsonSchema(r.body)?.name === 'teamfusion_brief_fork');
 
   /** The brief answers of the scripted server, with `points` as the disagreements and the passages given. */
-  function script(points: DecisionPoint[], passages?: string[]) {
-    const brief = briefFallback();
-    const withPoints = withDecisionPoints(points);
-    suite.mock.setFallback((req) => {
-      const name = requestedJsonSchema(req.body)?.name;
-      if (name === 'teamfusion_brief') {
-        const reply = brief(req);
-        return reply?.kind === 'json' && typeof reply.value === 'object' && reply.value !== null ? { ...reply, value: { ...reply.value, disagreements: points } } : reply;
-      }
-      if (name === 'teamfusion_brief_fork' && passages) return { kind: 'json', value: { passages } };
-      return brief(req) ?? withPoints(req);
-    });
-  }
+  const script = (points: DecisionPoint[], passages?: string[]): void => suite.mock.setFallback(briefWithDecisionPoints(points, passages));
 
   it('a two-sided disagreement: fork-a.md and fork-b.md, recorded with question and position, voted on by letter', async () => {
     const root = await makeBriefRunReview(3);
