@@ -10,7 +10,7 @@ import { loadReview } from '../../core/review/loadReview';
 import { SubsetError, checkSubset } from '../../core/run/runner';
 import type { Services } from '../services';
 import type { ChatReady, StartOptions } from './runManager';
-import { apiKeyProblem } from './apiKeyStore';
+import { CHAT_KEY_KIND, IMAGE_KEY_KIND, clearKey, setKey } from './keyCommands';
 import {
   CancelArgsSchema,
   hasReviewRoot,
@@ -206,65 +206,6 @@ async function cancel(services: Services, arg: unknown): Promise<boolean> {
   return true;
 }
 
-async function setApiKey(services: Services, arg: unknown): Promise<boolean> {
-  let key: string | undefined = typeof arg === 'string' ? arg : undefined;
-  if (key !== undefined) {
-    const problem = apiKeyProblem(key);
-    if (problem) {
-      void vscode.window.showErrorMessage(`TeamFusion: the API key was not stored. ${problem}`);
-      return false;
-    }
-  } else {
-    key = await vscode.window.showInputBox({
-      title: 'TeamFusion: Set API Key',
-      prompt: "The key of your OpenAI-compatible endpoint. It is kept in VS Code's secret storage, never in settings or files.",
-      placeHolder: 'sk-…',
-      password: true,
-      ignoreFocusOut: true,
-      validateInput: (text) => apiKeyProblem(text),
-    });
-    if (key === undefined) return false;
-  }
-  await services.runs.apiKeys.set(key);
-  services.log.info('API key stored in secret storage.');
-  void vscode.window.showInformationMessage("TeamFusion: API key stored in VS Code's secret storage.");
-  return true;
-}
-
-async function setImageApiKey(services: Services, arg: unknown): Promise<boolean> {
-  let key: string | undefined = typeof arg === 'string' ? arg : undefined;
-  if (key !== undefined) {
-    const problem = apiKeyProblem(key);
-    if (problem) {
-      void vscode.window.showErrorMessage(`TeamFusion: the image API key was not stored. ${problem}`);
-      return false;
-    }
-  } else {
-    key = await vscode.window.showInputBox({
-      title: 'TeamFusion: Set Image API Key',
-      prompt: "The key of the image endpoint (teamfusion.imageBaseUrl), when it is not the chat key. Kept in VS Code's secret storage, never in settings or files.",
-      placeHolder: 'sk-…',
-      password: true,
-      ignoreFocusOut: true,
-      validateInput: (text) => apiKeyProblem(text),
-    });
-    if (key === undefined) return false;
-  }
-  await services.runs.imageKeys.set(key);
-  services.log.info('Image API key stored in secret storage.');
-  void vscode.window.showInformationMessage("TeamFusion: image API key stored in VS Code's secret storage.");
-  return true;
-}
-
-async function clearImageApiKey(services: Services): Promise<void> {
-  await services.runs.imageKeys.clear();
-  services.log.info('Image API key removed from secret storage.');
-  const env = services.runs.imageKeys.hasEnvironmentKey()
-    ? ' The TEAMFUSION_IMAGE_API_KEY environment variable is still set and will be used.'
-    : ' Image edits use the chat key.';
-  void vscode.window.showInformationMessage(`TeamFusion: image API key removed from secret storage.${env}`);
-}
-
 /** Quick pick of VS Code's language models; the choice is remembered for this workspace (status bar). */
 async function pickChatModel(services: Services): Promise<boolean> {
   const model = await services.runs.models.pick();
@@ -306,15 +247,6 @@ async function useLocalEndpoint(services: Services): Promise<boolean> {
   return true;
 }
 
-async function clearApiKey(services: Services): Promise<void> {
-  await services.runs.apiKeys.clear();
-  services.log.info('API key removed from secret storage.');
-  const env = services.runs.apiKeys.hasEnvironmentKey()
-    ? ' The OPENAI_API_KEY environment variable is still set and will be used.'
-    : '';
-  void vscode.window.showInformationMessage(`TeamFusion: API key removed from secret storage.${env}`);
-}
-
 async function commitRun(services: Services, arg: unknown): Promise<CommitRunResult | undefined> {
   const ref = await runRefOf(services, arg, {
     title: 'TeamFusion: Commit Run',
@@ -340,13 +272,13 @@ export function registerRunCommands(context: vscode.ExtensionContext, services: 
     vscode.commands.registerCommand('teamfusion.runReview', guarded('Run', (arg) => runReview(services, arg))),
     vscode.commands.registerCommand('teamfusion.refineRun', guarded('Refine Run', (arg) => refine(services, arg))),
     vscode.commands.registerCommand('teamfusion.cancelRun', guarded('Cancel Run', (arg) => cancel(services, arg))),
-    vscode.commands.registerCommand('teamfusion.setApiKey', guarded('Set API Key', completesStep(STEP_DONE.apiKey, (arg) => setApiKey(services, arg)))),
-    vscode.commands.registerCommand('teamfusion.clearApiKey', guarded('Clear API Key', () => clearApiKey(services))),
+    vscode.commands.registerCommand('teamfusion.setApiKey', guarded('Set API Key', completesStep(STEP_DONE.apiKey, (arg) => setKey(services, CHAT_KEY_KIND, arg)))),
+    vscode.commands.registerCommand('teamfusion.clearApiKey', guarded('Clear API Key', () => clearKey(services, CHAT_KEY_KIND))),
     vscode.commands.registerCommand('teamfusion.pickChatModel', guarded('Pick Chat Model', () => pickChatModel(services))),
     vscode.commands.registerCommand('teamfusion.useVsCodeModel', guarded('Use a VS Code Model', completesStep(STEP_DONE.apiKey, () => useVsCodeModel(services)))),
     vscode.commands.registerCommand('teamfusion.useLocalEndpoint', guarded('Use a Local Endpoint', completesStep(STEP_DONE.apiKey, () => useLocalEndpoint(services)))),
-    vscode.commands.registerCommand('teamfusion.setImageApiKey', guarded('Set Image API Key', (arg) => setImageApiKey(services, arg))),
-    vscode.commands.registerCommand('teamfusion.clearImageApiKey', guarded('Clear Image API Key', () => clearImageApiKey(services))),
+    vscode.commands.registerCommand('teamfusion.setImageApiKey', guarded('Set Image API Key', (arg) => setKey(services, IMAGE_KEY_KIND, arg))),
+    vscode.commands.registerCommand('teamfusion.clearImageApiKey', guarded('Clear Image API Key', () => clearKey(services, IMAGE_KEY_KIND))),
     vscode.commands.registerCommand('teamfusion.commitRun', guardWriteCommand(services.log, 'Commit Run', (arg) => commitRun(services, arg))),
   );
 }

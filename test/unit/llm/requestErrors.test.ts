@@ -5,6 +5,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { MockOpenAI } from '../../support/openaiMock';
+import { mockSuite } from '../run/helpers';
 import { createModelClient } from '../../../src/core/llm/client';
 import { OpenAIChatBackend, OpenAIImageBackend } from '../../../src/core/llm/openaiBackend';
 import { ModelRequestError, isModelRequestError, type ModelRequestKind } from '../../../src/core/llm/backend';
@@ -32,15 +33,7 @@ async function failure(request: Promise<unknown>): Promise<ModelRequestError> {
 
 describe('a failed model request, classified by its backend', function () {
   this.timeout(30_000);
-  let mock: MockOpenAI;
-  before(async () => {
-    mock = await MockOpenAI.start();
-  });
-  afterEach(() => {
-    assert.deepEqual(mock.specErrors(), []);
-    mock.reset();
-  });
-  after(() => mock.close());
+  const suite = mockSuite();
 
   const statuses: { status: number; kind: ModelRequestKind; sentence: string }[] = [
     { status: 401, kind: 'auth', sentence: `${WHAT} was refused: the API key was not accepted (401).` },
@@ -56,8 +49,8 @@ describe('a failed model request, classified by its backend', function () {
   for (const { status, kind, sentence } of statuses) {
     for (const streamed of [false, true]) {
       it(`HTTP ${status}${streamed ? ' on a streamed turn' : ''} → kind "${kind}", and the sentence names the step`, async () => {
-        mock.enqueue('chat', { kind: 'error', status, headers: { 'retry-after-ms': '10' } });
-        const err = await failure(backend(mock.baseURL).chat({ model: 'gpt-4o', messages, ...(streamed ? { onDelta: () => undefined } : {}) }));
+        suite.mock.enqueue('chat', { kind: 'error', status, headers: { 'retry-after-ms': '10' } });
+        const err = await failure(backend(suite.mock.baseURL).chat({ model: 'gpt-4o', messages, ...(streamed ? { onDelta: () => undefined } : {}) }));
         assert.equal(err.kind, kind);
         assert.equal(err.status, status);
         assert.equal(err.cause instanceof Error, true, 'the SDK error is kept as the cause');
@@ -68,15 +61,15 @@ describe('a failed model request, classified by its backend', function () {
   }
 
   it("another status quotes the endpoint's own words", async () => {
-    mock.enqueue('chat', { kind: 'error', status: 400, body: { error: { message: 'Context too long.\n Shorten it.', type: 'invalid_request_error', param: 'messages', code: 'context_length_exceeded' } } });
-    const err = await failure(backend(mock.baseURL).chat({ model: 'gpt-4o', messages }));
+    suite.mock.enqueue('chat', { kind: 'error', status: 400, body: { error: { message: 'Context too long.\n Shorten it.', type: 'invalid_request_error', param: 'messages', code: 'context_length_exceeded' } } });
+    const err = await failure(backend(suite.mock.baseURL).chat({ model: 'gpt-4o', messages }));
     assert.equal(err.kind, 'status');
     assert.equal(describeError(err, WHAT), `${WHAT} failed with HTTP 400: Context too long. Shorten it. Resume the run to try again.`);
   });
 
   it('no answer within the timeout → kind "timeout", and the sentence names the setting that raises it', async () => {
-    mock.enqueue('chat', { kind: 'hang' });
-    const err = await failure(backend(mock.baseURL, { timeoutMs: 200 }).chat({ model: 'gpt-4o', messages, onDelta: () => undefined }));
+    suite.mock.enqueue('chat', { kind: 'hang' });
+    const err = await failure(backend(suite.mock.baseURL, { timeoutMs: 200 }).chat({ model: 'gpt-4o', messages, onDelta: () => undefined }));
     assert.equal(err.kind, 'timeout');
     assert.equal(err.status, undefined);
     const said = describeError(err, WHAT);
@@ -95,10 +88,10 @@ describe('a failed model request, classified by its backend', function () {
   });
 
   it("the caller's abort → kind \"aborted\", which is cancellation", async () => {
-    mock.enqueue('chat', { kind: 'hang' });
+    suite.mock.enqueue('chat', { kind: 'hang' });
     const controller = new AbortController();
-    const asked = backend(mock.baseURL).chat({ model: 'gpt-4o', messages, signal: controller.signal });
-    await mock.waitForRequests(1, { route: 'chat' });
+    const asked = backend(suite.mock.baseURL).chat({ model: 'gpt-4o', messages, signal: controller.signal });
+    await suite.mock.waitForRequests(1, { route: 'chat' });
     controller.abort();
     const err = await failure(asked);
     assert.equal(err.kind, 'aborted');
@@ -106,8 +99,8 @@ describe('a failed model request, classified by its backend', function () {
   });
 
   it("an error that is not the SDK's (an answer that is not JSON) passes as it is", async () => {
-    mock.enqueue('chat', { kind: 'raw', status: 200, body: '{"id": "chatcmpl-1", "choices": [', contentType: 'application/json' });
-    await assert.rejects(backend(mock.baseURL).chat({ model: 'gpt-4o', messages }), (err: unknown) => {
+    suite.mock.enqueue('chat', { kind: 'raw', status: 200, body: '{"id": "chatcmpl-1", "choices": [', contentType: 'application/json' });
+    await assert.rejects(backend(suite.mock.baseURL).chat({ model: 'gpt-4o', messages }), (err: unknown) => {
       assert.equal(isModelRequestError(err), false);
       assert.match(describeError(err, WHAT), /^The run stopped: .*JSON.*\. Resume the run to try again\.$/);
       return true;
@@ -115,8 +108,8 @@ describe('a failed model request, classified by its backend', function () {
   });
 
   it('the image backend classifies a failed edit the same way', async () => {
-    mock.enqueue('edit', { kind: 'error', status: 401 });
-    const images = new OpenAIImageBackend(createModelClient({ apiKey: 'test-key', baseURL: mock.baseURL, maxRetries: 0 }));
+    suite.mock.enqueue('edit', { kind: 'error', status: 401 });
+    const images = new OpenAIImageBackend(createModelClient({ apiKey: 'test-key', baseURL: suite.mock.baseURL, maxRetries: 0 }));
     const png = Buffer.from('89504e470d0a1a0a', 'hex');
     const err = await failure(images.edit({ model: 'gpt-image-1', prompt: 'Blend them.', images: [{ data: png, name: 'a.png', mime: 'image/png' }] }));
     assert.equal(err.kind, 'auth');
@@ -124,13 +117,13 @@ describe('a failed model request, classified by its backend', function () {
   });
 
   it("the image endpoint's check reads a 404 on the model list from the kind", async () => {
-    const images = new OpenAIImageBackend(createModelClient({ apiKey: 'test-key', baseURL: `${mock.baseURL}/nowhere`, maxRetries: 0 }));
+    const images = new OpenAIImageBackend(createModelClient({ apiKey: 'test-key', baseURL: `${suite.mock.baseURL}/nowhere`, maxRetries: 0 }));
     const said = await images.check('gpt-image-1');
     assert.match(said ?? '', /has no model list \(404 on \/models\)/);
   });
 
   it('the Batch API: an unknown batch → kind "not-found" (the coding job forgets it)', async () => {
-    const client = createModelClient({ apiKey: 'test-key', baseURL: mock.baseURL, maxRetries: 0 });
+    const client = createModelClient({ apiKey: 'test-key', baseURL: suite.mock.baseURL, maxRetries: 0 });
     const err = await failure(waitForBatch(client, 'batch_unknown', { intervalMs: 10, maxWaitMs: 0 }));
     assert.equal(err.kind, 'not-found');
     assert.equal(err.status, 404);
@@ -145,8 +138,8 @@ describe('a failed model request, classified by its backend', function () {
   });
 
   it("a model command of the CLI says a failed request in one line, with its own ending, and exits 1", async () => {
-    mock.enqueue('chat', { kind: 'error', status: 500 });
-    const err = await failure(backend(mock.baseURL).chat({ model: 'gpt-4o', messages }));
+    suite.mock.enqueue('chat', { kind: 'error', status: 500 });
+    const err = await failure(backend(suite.mock.baseURL).chat({ model: 'gpt-4o', messages }));
     const written: string[] = [];
     const write = process.stderr.write.bind(process.stderr);
     process.stderr.write = ((chunk: string) => written.push(chunk) > 0) as typeof process.stderr.write;

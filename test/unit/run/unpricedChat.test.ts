@@ -6,7 +6,6 @@
 import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { MockOpenAI } from '../../support/openaiMock';
 import { codeDiscussion } from '../../../src/core/analysis';
 import type { ChatAnswer, ChatBackend, ChatRequest } from '../../../src/core/llm/backend';
 import { OpenAIChatBackend, OpenAIImageBackend } from '../../../src/core/llm/openaiBackend';
@@ -14,7 +13,7 @@ import { estimateCost } from '../../../src/core/llm/pricing';
 import { startRun } from '../../../src/core/run/session';
 import { RUN_ID, reviewWithRun, scriptedCoder } from '../analysis/fixtures';
 import { makeReview, makeTempDir } from './fixtures';
-import { clientFor } from './helpers';
+import { clientFor, mockSuite } from './helpers';
 
 /** Answers through the mock (so the engine gets real answers) but presents itself as a VS Code model. */
 class PlanCoveredChat implements ChatBackend {
@@ -32,20 +31,15 @@ class PlanCoveredChat implements ChatBackend {
 
 describe('a chat backend covered by the plan (VS Code model)', function () {
   this.timeout(60_000);
-  let mock: MockOpenAI;
-  before(async () => {
-    mock = await MockOpenAI.start();
-  });
-  beforeEach(() => mock.reset());
-  after(async () => mock.close());
+  const suite = mockSuite({ checkSpec: false });
 
   it('a run counts its tokens, prices only the image edits and says "covered by your plan" in result.md', async () => {
     const root = await makeReview({ options: 3, designers: 2 });
-    const chat = new PlanCoveredChat(new OpenAIChatBackend(clientFor(mock)));
+    const chat = new PlanCoveredChat(new OpenAIChatBackend(clientFor(suite.mock)));
     const record = await startRun({
       reviewRoot: root,
       chat,
-      images: new OpenAIImageBackend(clientFor(mock)),
+      images: new OpenAIImageBackend(clientFor(suite.mock)),
       cacheDir: await makeTempDir('tf-cache-'),
       settings: { iterations: 2, turnsPerAgent: 1, chatModel: 'gpt-4o' },
     });
@@ -62,8 +56,8 @@ describe('a chat backend covered by the plan (VS Code model)', function () {
 
   it('discussion coding goes through the backend alone (no client) and adds no cost', async () => {
     const { root } = await reviewWithRun();
-    scriptedCoder(mock);
-    const chat = new PlanCoveredChat(new OpenAIChatBackend(clientFor(mock)));
+    scriptedCoder(suite.mock);
+    const chat = new PlanCoveredChat(new OpenAIChatBackend(clientFor(suite.mock)));
     const r = await codeDiscussion({ reviewRoot: root, runId: RUN_ID, chat, model: 'gpt-4o' });
     assert.equal(r.state, 'coded');
     assert.ok(chat.calls > 0 && r.analysis.bales.length > 0);

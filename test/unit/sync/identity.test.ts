@@ -8,13 +8,12 @@ import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { MockOpenAI } from '../../support/openaiMock';
 import { git, makeGitTeam, pullAndPush } from '../../support/gitTeam';
 import { openGitCli } from '../../../src/core/sync/gitCli';
 import { authorProblem, identitiesOf } from '../../../src/core/sync/authors';
-import { buildCli, startCli, type RunningCli } from '../cli/buildCli';
+import { useCliAgainstMock, type RunningCli } from '../cli/buildCli';
 import { makeReview, makeTempDir } from '../run/fixtures';
-import { TEST_KEY, runJson } from '../run/helpers';
+import { runJson } from '../run/helpers';
 import { waitFor } from '../../support/waitFor';
 
 const PATIENCE_MS = 240_000;
@@ -22,21 +21,8 @@ const MAPPING = 'team:\n  d1: { git: ana@example.com }\n  d2: { git: [ben@exampl
 
 describe('identity over git: each member speaks only as themselves (real git, the built CLI)', function () {
   this.timeout(600_000);
-  let mock: MockOpenAI;
-  let cli: Awaited<ReturnType<typeof buildCli>>;
-  let env: NodeJS.ProcessEnv;
-  before(async () => {
-    mock = await MockOpenAI.start();
-    cli = await buildCli();
-    const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(OPENAI_|TEAMFUSION_|GIT_)/.test(k)));
-    env = { ...clean, OPENAI_API_KEY: TEST_KEY, OPENAI_BASE_URL: mock.baseURL, XDG_CACHE_HOME: await makeTempDir('tf-xdg-'), TEAMFUSION_MAX_RETRIES: '0' };
-  });
-  after(async () => {
-    await mock.close();
-    await cli.dispose();
-  });
-
-  const start = (args: string[]): RunningCli => startCli(cli.cli, args, { env, timeoutMs: 540_000 });
+  const rig = useCliAgainstMock({ drop: /^GIT_/, timeoutMs: 540_000 });
+  const start = (args: string[]): RunningCli => rig.start(args);
 
   const team = async (yaml: string) => {
     const seed = await makeReview({ options: 3, designers: 3 });

@@ -7,11 +7,10 @@
 import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { MockOpenAI } from '../../support/openaiMock';
 import { git, makeGitTeam, pullAndPush, type GitTeam } from '../../support/gitTeam';
-import { buildCli, startCli, type CliRun, type RunningCli } from '../cli/buildCli';
+import { useCliAgainstMock, type CliRun, type RunningCli } from '../cli/buildCli';
 import { makeReview, makeTempDir } from '../run/fixtures';
-import { TEST_KEY, chatRequests, runJson } from '../run/helpers';
+import { chatRequests, runJson } from '../run/helpers';
 import { waitFor } from '../../support/waitFor';
 
 
@@ -38,26 +37,8 @@ function count(haystack: string, needle: string): number {
 
 describe('a team on three machines through its git remote (real git, the built CLI)', function () {
   this.timeout(600_000);
-  let mock: MockOpenAI;
-  let cli: Awaited<ReturnType<typeof buildCli>>;
-  let env: NodeJS.ProcessEnv;
-  before(async () => {
-    mock = await MockOpenAI.start();
-    cli = await buildCli();
-    const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(OPENAI_|TEAMFUSION_|GIT_)/.test(k) || k === 'TEAMFUSION_OPENAI_SPEC'));
-    env = { ...clean, OPENAI_API_KEY: TEST_KEY, OPENAI_BASE_URL: mock.baseURL, XDG_CACHE_HOME: await makeTempDir('tf-xdg-'), TEAMFUSION_MAX_RETRIES: '0' };
-  });
-  after(async () => {
-    await mock.close();
-    await cli.dispose();
-  });
-  beforeEach(() => {
-    mock.reset();
-    mock.latencyMs = 0;
-  });
-  afterEach(() => assert.deepEqual(mock.specErrors(), [], 'every request is valid against the official spec'));
-
-  const start = (args: string[], e: NodeJS.ProcessEnv = env): RunningCli => startCli(cli.cli, args, { env: e, timeoutMs: 540_000 });
+  const rig = useCliAgainstMock({ drop: /^GIT_/, timeoutMs: 540_000, checkSpec: true });
+  const start = (args: string[], e?: NodeJS.ProcessEnv): RunningCli => rig.start(args, e);
   const tf = (args: string[], e?: NodeJS.ProcessEnv): Promise<CliRun> => start(args, e).done;
 
   /** A bare remote and clones ana, ben, chen of a repository holding a review at review/. */
@@ -68,7 +49,7 @@ describe('a team on three machines through its git remote (real git, the built C
 
   it('Ana drives with --sync, Ben answers and Chen pins from their clones; the remote goes away and back; nothing lost, nothing twice', async () => {
     const t = await team();
-    mock.latencyMs = 150;
+    rig.mock.latencyMs = 150;
     const t0 = Date.now();
     const phase = (what: string): void => void (process.env.TF_SHOW && process.stdout.write(`      ${((Date.now() - t0) / 1000).toFixed(1)} s: ${what}\n`));
     const ana = start(['run', t.review('ana'), '--sync', '--sync-interval', '0.2', '--human', 'd2', '--iterations', '2', '--turns', '1', '--mode', 'together', '--order', 'fixed', '--json']);
@@ -148,7 +129,7 @@ describe('a team on three machines through its git remote (real git, the built C
     assert.ok(done.takenIn!.findIndex((n) => n.startsWith('d3-')) < done.takenIn!.findIndex((n) => n.startsWith('d2-')));
 
     // Every prompt after the take-in carries Ben's words and Chen's pin exactly once.
-    const chats = chatRequests(mock).map((q) => JSON.stringify(q.body));
+    const chats = chatRequests(rig.mock).map((q) => JSON.stringify(q.body));
     const first = chats.findIndex((c) => c.includes('SERIF-WORDMARK-7'));
     assert.equal(first, 1, 'only Ana\'s first turn was asked before Ben spoke');
     for (const c of chats.slice(first)) {
@@ -212,7 +193,7 @@ describe('a team on three machines through its git remote (real git, the built C
 
   it('without git, --sync is one sentence and exit 1; everything else works', async () => {
     const root = await makeReview({ options: 3, designers: 2 });
-    const noGit = { ...env, PATH: await makeTempDir('tf-nopath-') };
+    const noGit = { ...rig.env, PATH: await makeTempDir('tf-nopath-') };
     for (const args of [['run', root, '--sync'], ['say', root, '2026-01-01T00-00-00Z-abcd', '--as', 'd1', '--sync', 'hi']]) {
       const r = await tf(args, noGit);
       assert.equal(r.code, 1, r.stderr);
@@ -220,12 +201,12 @@ describe('a team on three machines through its git remote (real git, the built C
       assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
     }
     assert.equal((await tf(['analyze', root], noGit)).code, 0);
-    assert.equal(mock.requests.length, 0);
+    assert.equal(rig.mock.requests.length, 0);
   });
 
   it('a review outside any repository runs on locally with --sync and says once why it is not synced', async () => {
     const root = await makeReview({ options: 3, designers: 2 });
-    const r = await tf(['run', root, '--sync', '--iterations', '1', '--turns', '1', '--json'], { ...env, GIT_CEILING_DIRECTORIES: path.dirname(root) });
+    const r = await tf(['run', root, '--sync', '--iterations', '1', '--turns', '1', '--json'], { ...rig.env, GIT_CEILING_DIRECTORIES: path.dirname(root) });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(count(r.stderr, 'not synced:'), 1, r.stderr);
     assert.match(r.stderr, /not synced: .* is not in a git repository/);
