@@ -202,7 +202,7 @@ describe('a fork side by side and its blind vote in a real VS Code (code-server)
     assert.deepEqual(record.iterations[0]!.decisions, [
       { question: QUESTION, at, decision: 'cold palette', by: 'team', via: 'human', voters: ['ana', 'ben', 'chen', 'dina'], counts: { 'warm palette': 1, 'cold palette': 3 } },
     ]);
-    await waitInFrame(panel, () => /Decided: cold palette \(by the team\)/.test(document.getElementById('tf-forks')?.textContent ?? ''), 'the decision in the panel', 120_000);
+    await waitInFrame(panel, () => /Decided: cold palette, 3 to 1 \(by the team\)\./.test(document.getElementById('tf-forks')?.textContent ?? ''), 'the decision in the panel', 120_000);
     const shown = await forksText(panel);
     assert.match(shown, /Votes: warm palette 1 · cold palette 3/);
     assert.doesNotMatch(shown, /waiting for/);

@@ -5,7 +5,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { decisionLine, holdersShown } from '../../../webview/panel/views/decisions';
-import { voterOf } from '../../../webview/panel/views/forks';
+import { decidedText, voterOf } from '../../../webview/panel/views/forks';
 
 const QUESTION = 'Warm or cold palette?';
 const names: Record<string, string> = { ana: 'Ana Ruiz', ben: 'Ben Okafor' };
@@ -39,5 +39,11 @@ describe('panel: forks in words', () => {
       "Decided by the lead: Serif or sans? → serif. (Ana Ruiz's proxy: the brief asks for elegance)",
     );
     assert.equal(decisionLine({ question: QUESTION, decision: 'warm palette', by: 'ana', via: 'human', counts: { 'warm palette': 1, 'cold palette': 3 } }, nameOf), 'Decided by the lead in person: Warm or cold palette? → warm palette. (Ana Ruiz)');
+  });
+
+  it('the Forks section says the team\'s decision with its margin, a lead\'s in person with the lead\'s name only', () => {
+    const counts = { 'warm palette': 1, 'cold palette': 3 };
+    assert.equal(decidedText({ decision: 'cold palette', by: 'team', counts }, nameOf), 'Decided: cold palette, 3 to 1 (by the team).');
+    assert.equal(decidedText({ decision: 'warm palette', by: 'ana', counts }, nameOf), 'Decided: warm palette (by Ana Ruiz).');
   });
 });

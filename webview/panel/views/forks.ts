@@ -10,6 +10,7 @@ import type { ViewContext } from '../context';
 import type { PanelFork, PanelForks } from '../../../src/protocol/votes';
 import { thumb } from './thumb';
 import { errorMessage } from '../../../src/core/kernel/errors';
+import { marginText } from '../../../src/core/discussion/decisionWords';
 
 /** What the member `me` may see of a fork now. */
 export interface ForkSight {
@@ -45,6 +46,11 @@ export function forkSight(fork: PanelFork, me: string | undefined): ForkSight {
  */
 export function voterOf(forks: Pick<PanelForks, 'team'>, chosen: string | undefined): string | undefined {
   return chosen !== undefined && forks.team.includes(chosen) ? chosen : undefined;
+}
+
+/** "Decided: cold palette, 3 to 1 (by the team)." — the margin only for the team's vote (a lead deciding in person may overrule it). */
+export function decidedText(d: NonNullable<PanelFork['decision']>, nameOf: (id: string) => string): string {
+  return d.by === 'team' ? `Decided: ${marginText(d)} (by the team).` : `Decided: ${d.decision} (by ${nameOf(d.by)}).`;
 }
 
 /** The side shown at full size (`undefined`: side by side) after a flip from `current`. */
@@ -137,7 +143,7 @@ export class ForksView {
       h('div', { class: 'tf-fork-head' }, h('h3', {}, `${f.question} (iteration ${f.iteration})`), flip),
       h('div', { class: full === undefined ? 'tf-fork-sides' : 'tf-fork-sides tf-fork-one' }, ...shown.map(side)),
       sight.tally ? h('p', { class: 'tf-fork-tally' }, `Votes: ${sight.tally}${f.missing.length && !f.decision ? ` (waiting for ${names(f.missing)})` : ''}`) : null,
-      f.decision ? h('p', { class: 'tf-fork-decided' }, `Decided: ${f.decision.decision} (${f.decision.by === 'team' ? 'by the team' : `by ${ctx.designerName(f.decision.by)}`}).`) : null,
+      f.decision ? h('p', { class: 'tf-fork-decided' }, decidedText(f.decision, (id) => ctx.designerName(id))) : null,
       !sight.revealed ? muted(`${me ? '' : 'Choose who you are (Vote as) to vote. '}Blind until you vote: who holds which side and the votes so far are hidden.`) : null,
     );
   }
