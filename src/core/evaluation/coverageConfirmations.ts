@@ -7,14 +7,13 @@
  * left-out) is the member's correction when they disagree; with `agree: true` it must be the agent's status or absent.
  */
 import { stringify } from '../kernel/yaml';
-import { capKindDiagnostics } from '../files/fileKinds';
 import { writeKindFile } from '../files/writeCaps';
 import { DESIGNER_ID_PATTERN } from '../rankings/designerId';
 import { error, sortDiagnostics } from '../diagnostics/diagnostics';
 import type { Diagnostic } from '../diagnostics/diagnostics';
 import { COVERAGE_STATUSES, type Coverage, type RunRecord } from '../record/record';
 import { coverageRel } from '../rerank/paths';
-import { readFeedback, teamProblem, yamlFiles } from './feedback';
+import { loadMemberFiles } from './feedback';
 import { checkMemberList, pairOf, shownValue, valuePos, type MemberList } from './memberFile';
 
 export type CoverageStatus = Coverage['status'];
@@ -101,22 +100,12 @@ export async function loadCoverageConfirmations(
   record: RunRecord,
   team?: readonly string[],
 ): Promise<{ confirmations: MemberCoverageConfirmations[]; diagnostics: Diagnostic[] }> {
-  const diagnostics: Diagnostic[] = [];
-  const confirmations: MemberCoverageConfirmations[] = [];
   const coverage = confirmableCoverage(record);
-  for (const f of await yamlFiles(root, coverageRel(record.id), diagnostics)) {
-    const notOurs = teamProblem(f, team);
-    if (notOurs) {
-      diagnostics.push(notOurs);
-      continue;
-    }
-    const text = await readFeedback(root, f.rel, 'coverage', diagnostics);
-    if (text === undefined) continue;
-    const r = checkCoverageText(text, f.rel, coverage);
-    for (const d of r.diagnostics) diagnostics.push(d);
-    if (r.confirmations) confirmations.push(r.confirmations);
-  }
-  return { confirmations, diagnostics: capKindDiagnostics(diagnostics, 'coverage') };
+  const { found, diagnostics } = await loadMemberFiles(root, coverageRel(record.id), 'coverage', team, (text, rel) => {
+    const r = checkCoverageText(text, rel, coverage);
+    return { value: r.confirmations, diagnostics: r.diagnostics };
+  });
+  return { confirmations: found, diagnostics };
 }
 
 /** Writes a member's confirmations (validated against the run's coverage first; throws with the first problem). */

@@ -193,21 +193,42 @@ export function checkPreferenceText(text: string, file: string): { preference?: 
 
 /** Every valid preference file of a brief run, plus the diagnostics of the others (capped per file); `team` as for loadRatings. */
 export async function loadPreferences(root: string, runId: string, team?: readonly string[]): Promise<{ answers: PreferenceAnswer[]; diagnostics: Diagnostic[] }> {
+  const { found, diagnostics } = await loadMemberFiles(root, preferenceRel(runId), 'preference', team, (text, rel) => {
+    const r = checkPreferenceText(text, rel);
+    return { value: r.preference, diagnostics: r.diagnostics };
+  });
+  return { answers: found, diagnostics };
+}
+
+/**
+ * Every valid member file of `folder`, read as `kind`: a file named after no one of `team` is refused (teamProblem), one
+ * `skip` refuses is passed over (it says why in `out`), the others are read (readFeedback) and checked by `check`, whose
+ * diagnostics are kept and whose value, when the file is valid, is collected. The diagnostics are capped per file.
+ */
+export async function loadMemberFiles<T>(
+  root: string,
+  folder: string,
+  kind: FileKindName,
+  team: readonly string[] | undefined,
+  check: (text: string, rel: string) => { value: T | undefined; diagnostics: Diagnostic[] },
+  skip?: (f: { rel: string; id: string }, out: Diagnostic[]) => Promise<boolean>,
+): Promise<{ found: T[]; diagnostics: Diagnostic[] }> {
   const diagnostics: Diagnostic[] = [];
-  const answers: PreferenceAnswer[] = [];
-  for (const f of await yamlFiles(root, preferenceRel(runId), diagnostics)) {
+  const found: T[] = [];
+  for (const f of await yamlFiles(root, folder, diagnostics)) {
     const notOurs = teamProblem(f, team);
     if (notOurs) {
       diagnostics.push(notOurs);
       continue;
     }
-    const text = await readFeedback(root, f.rel, 'preference', diagnostics);
+    if (skip && (await skip(f, diagnostics))) continue;
+    const text = await readFeedback(root, f.rel, kind, diagnostics);
     if (text === undefined) continue;
-    const r = checkPreferenceText(text, f.rel);
+    const r = check(text, f.rel);
     for (const d of r.diagnostics) diagnostics.push(d);
-    if (r.preference) answers.push(r.preference);
+    if (r.value !== undefined) found.push(r.value);
   }
-  return { answers, diagnostics: capKindDiagnostics(diagnostics, 'preference') };
+  return { found, diagnostics: capKindDiagnostics(diagnostics, kind) };
 }
 
 /** YAML files of a folder of the run (ratings/ or survey/), contained; [] when the folder does not exist. */
@@ -258,21 +279,11 @@ export function teamProblem(f: { rel: string; id: string }, team: readonly strin
  * `team`: the designers' ids; files named after anyone else are refused.
  */
 export async function loadRatings(root: string, record: RunRecord, team?: readonly string[]): Promise<{ ratings: DesignerRatings[]; diagnostics: Diagnostic[] }> {
-  const diagnostics: Diagnostic[] = [];
-  const ratings: DesignerRatings[] = [];
-  for (const f of await yamlFiles(root, ratingsRel(record.id), diagnostics)) {
-    const notOurs = teamProblem(f, team);
-    if (notOurs) {
-      diagnostics.push(notOurs);
-      continue;
-    }
-    const text = await readFeedback(root, f.rel, 'ratings', diagnostics);
-    if (text === undefined) continue;
-    const r = checkRatingsText(text, f.rel, record);
-    for (const d of r.diagnostics) diagnostics.push(d);
-    if (r.ratings) ratings.push(r.ratings);
-  }
-  return { ratings, diagnostics: capKindDiagnostics(diagnostics, 'ratings') };
+  const { found, diagnostics } = await loadMemberFiles(root, ratingsRel(record.id), 'ratings', team, (text, rel) => {
+    const r = checkRatingsText(text, rel, record);
+    return { value: r.ratings, diagnostics: r.diagnostics };
+  });
+  return { ratings: found, diagnostics };
 }
 
 /** Every valid survey file of a run, plus the diagnostics of the others (capped per file); `team` as for loadRatings. */
@@ -282,21 +293,11 @@ export async function loadSurvey(root: string, runId: string, team?: readonly st
 
 /** Every valid survey file of a folder (a run's survey/, or a usual-way review's survey/ at its root). */
 export async function loadSurveyFolder(root: string, folder: string, team?: readonly string[]): Promise<{ answers: SurveyAnswer[]; diagnostics: Diagnostic[] }> {
-  const diagnostics: Diagnostic[] = [];
-  const answers: SurveyAnswer[] = [];
-  for (const f of await yamlFiles(root, folder, diagnostics)) {
-    const notOurs = teamProblem(f, team);
-    if (notOurs) {
-      diagnostics.push(notOurs);
-      continue;
-    }
-    const text = await readFeedback(root, f.rel, 'survey', diagnostics);
-    if (text === undefined) continue;
-    const r = checkSurveyText(text, f.rel);
-    for (const d of r.diagnostics) diagnostics.push(d);
-    if (r.survey) answers.push(r.survey);
-  }
-  return { answers, diagnostics: capKindDiagnostics(diagnostics, 'survey') };
+  const { found, diagnostics } = await loadMemberFiles(root, folder, 'survey', team, (text, rel) => {
+    const r = checkSurveyText(text, rel);
+    return { value: r.survey, diagnostics: r.diagnostics };
+  });
+  return { answers: found, diagnostics };
 }
 
 function assertDesignerId(designer: string): void {

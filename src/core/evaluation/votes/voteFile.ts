@@ -9,12 +9,11 @@
 import { stringify } from '../../kernel/yaml';
 import type { Diagnostic } from '../../diagnostics/diagnostics';
 import { error } from '../../diagnostics/diagnostics';
-import { capKindDiagnostics } from '../../files/fileKinds';
 import { writeReviewFile } from '../../files/reviewWrites';
 import { DESIGNER_ID_PATTERN } from '../../rankings/designerId';
 import { runRel } from '../../rerank/paths';
 import type { RunRecord } from '../../record/record';
-import { readFeedback, teamProblem, yamlFiles } from '../feedback';
+import { loadMemberFiles } from '../feedback';
 import { checkMemberList, pairOf, shownValue, valuePos, type MemberList } from '../memberFile';
 import { forkOf } from './forks';
 import type { AuthorCheck } from './authorship';
@@ -85,28 +84,26 @@ export async function loadVotes(
   team?: readonly string[],
   authored?: AuthorCheck,
 ): Promise<{ members: MemberVotes[]; diagnostics: Diagnostic[]; unauthored: Map<string, string> }> {
-  const diagnostics: Diagnostic[] = [];
-  const members: MemberVotes[] = [];
   const unauthored = new Map<string, string>();
-  for (const f of await yamlFiles(root, votesRel(record.id), diagnostics)) {
-    const notOurs = teamProblem(f, team);
-    if (notOurs) {
-      diagnostics.push(notOurs);
-      continue;
-    }
+  const notTheirs = async (f: { rel: string; id: string }, out: Diagnostic[]): Promise<boolean> => {
     const forged = await authored?.(f.rel, f.id);
-    if (forged !== undefined) {
-      unauthored.set(f.rel, forged);
-      diagnostics.push(error(f.rel, `These votes are not counted: ${forged}; each member votes only as themselves.`, 1, 1));
-      continue;
-    }
-    const text = await readFeedback(root, f.rel, 'votes', diagnostics);
-    if (text === undefined) continue;
-    const r = checkVotesText(text, f.rel, record);
-    for (const d of r.diagnostics) diagnostics.push(d);
-    if (r.votes) members.push(r.votes);
-  }
-  return { members, diagnostics: capKindDiagnostics(diagnostics, 'votes'), unauthored };
+    if (forged === undefined) return false;
+    unauthored.set(f.rel, forged);
+    out.push(error(f.rel, `These votes are not counted: ${forged}; each member votes only as themselves.`, 1, 1));
+    return true;
+  };
+  const { found, diagnostics } = await loadMemberFiles(
+    root,
+    votesRel(record.id),
+    'votes',
+    team,
+    (text, rel) => {
+      const r = checkVotesText(text, rel, record);
+      return { value: r.votes, diagnostics: r.diagnostics };
+    },
+    notTheirs,
+  );
+  return { members: found, diagnostics, unauthored };
 }
 
 /** Writes a member's votes (validated against the record first; throws with the first problem). */
