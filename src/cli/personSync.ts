@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { GitMissingError, gitTransportFor } from '../core/sync/gitCli';
 import { commitAndPush, pullFirst } from '../core/sync/personSync';
 import { SyncConflictError } from '../core/sync/transport';
+import { printable } from '../core/kernel/text';
 import { writeLine } from './output';
 
 /** Thrown to end the command with this exit code after its sentence is written. */
@@ -15,6 +16,19 @@ export class SyncExit extends Error {
   constructor(readonly code: number) {
     super(`exit ${code}`);
   }
+}
+
+/**
+ * How a person's command (say, pin, vote) ends on `err`: a SyncExit with its own code; one of `inputErrors` as one
+ * sentence, "teamfusion <command>: …", and exit 1; anything else is thrown on.
+ */
+export function personCommandExit(command: string, err: unknown, inputErrors: readonly (new (...args: never[]) => Error)[]): number {
+  if (err instanceof SyncExit) return err.code;
+  if (inputErrors.some((kind) => err instanceof kind)) {
+    process.stderr.write(`teamfusion ${command}: ${printable((err as Error).message)}\n`);
+    return 1;
+  }
+  throw err;
 }
 
 export interface Written {

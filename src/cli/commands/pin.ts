@@ -7,12 +7,18 @@
  */
 import * as path from 'node:path';
 import { printable } from '../../core/kernel/text';
-import { PeopleInputError, driverWords, submitCriterionPin, submitPin } from '../../core/people/submit';
+import { PeopleInputError, driverWords, submitCriterionPin, submitPin, type SubmitResult } from '../../core/people/submit';
 import { readCriteriaFile } from '../../core/criteria/file';
 import { ReviewFileError } from '../../core/files/reviewFiles';
 import { exactPositionals } from '../usage';
 import { parseStrict } from './validate';
-import { SyncExit, throughRemote } from '../personSync';
+import { personCommandExit, throughRemote } from '../personSync';
+
+/** When the run takes the pin in: after its driver's next pull (--sync), from the driving process now, or when it goes on. */
+function whenTakenIn(sync: boolean, r: SubmitResult, runId: string): string {
+  if (sync) return `the process driving ${runId} takes it in after its next pull`;
+  return r.driven ? driverWords(r, runId) : `nobody drives ${runId} now, so it is taken in when the run goes on (run --resume, or a refine of a completed run)`;
+}
 
 export async function runPin(args: string[]): Promise<number> {
   const { positionals, values } = parseStrict(args, { as: { type: 'string' }, remove: { type: 'boolean' }, sync: { type: 'boolean' }, criterion: { type: 'string' } });
@@ -27,20 +33,11 @@ export async function runPin(args: string[]): Promise<number> {
       ? await throughRemote(root, 'pin', `TeamFusion ${runId}: ${as ?? 'the lead'} ${remove ? 'unpins' : 'pins'} ${message}`, submit)
       : await submit();
     const what = remove ? 'unpinned' : 'pinned';
-    const when = values.sync
-      ? `the process driving ${runId} takes it in after its next pull`
-      : r.driven
-        ? driverWords(r, runId)
-        : `nobody drives ${runId} now, so it is taken in when the run goes on (run --resume, or a refine of a completed run)`;
+    const when = whenTakenIn(values.sync === true, r, runId);
     process.stderr.write(`Message ${printable(message)} ${what} (${r.file}); ${when}.\n`);
     return 0;
   } catch (err) {
-    if (err instanceof SyncExit) return err.code;
-    if (err instanceof PeopleInputError) {
-      process.stderr.write(`teamfusion pin: ${printable(err.message)}\n`);
-      return 1;
-    }
-    throw err;
+    return personCommandExit('pin', err, [PeopleInputError]);
   }
 }
 
@@ -60,19 +57,10 @@ async function pinCriterion(positionals: string[], name: string, values: { as?: 
     const r = values.sync
       ? await throughRemote(root, 'pin', `TeamFusion ${runId}: ${as ?? 'the lead'} ${remove ? 'unpins' : 'pins'} the criterion ${found.name}`, submit)
       : await submit();
-    const when = values.sync
-      ? `the process driving ${runId} takes it in after its next pull`
-      : r.driven
-        ? driverWords(r, runId)
-        : `nobody drives ${runId} now, so it is taken in when the run goes on (run --resume, or a refine of a completed run)`;
+    const when = whenTakenIn(values.sync === true, r, runId);
     process.stderr.write(`${printable(`The criterion "${found.name}" ${remove ? 'unpinned' : 'pinned'} (${r.file}); ${when}.`)}\n`);
     return 0;
   } catch (err) {
-    if (err instanceof SyncExit) return err.code;
-    if (err instanceof PeopleInputError || err instanceof ReviewFileError) {
-      process.stderr.write(`teamfusion pin: ${printable(err.message)}\n`);
-      return 1;
-    }
-    throw err;
+    return personCommandExit('pin', err, [PeopleInputError, ReviewFileError]);
   }
 }

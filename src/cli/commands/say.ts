@@ -11,7 +11,7 @@ import { PeopleInputError, driverWords, submitSay } from '../../core/people/subm
 import { UsageError } from '../usage';
 import { forkChoiceCheck } from '../../core/fork/choice';
 import { parseStrict } from './validate';
-import { SyncExit, throughRemote } from '../personSync';
+import { personCommandExit, throughRemote } from '../personSync';
 
 export async function runSay(args: string[]): Promise<number> {
   const { positionals, values } = parseStrict(args, { as: { type: 'string' }, sync: { type: 'boolean' } });
@@ -35,11 +35,6 @@ export async function runSay(args: string[]): Promise<number> {
     if (!values.sync && !r.driven) process.stderr.write(`Go on with: teamfusion run ${review} --resume ${runId}\n`);
     return 0;
   } catch (err) {
-    if (err instanceof SyncExit) return err.code;
-    if (err instanceof PeopleInputError) {
-      process.stderr.write(`teamfusion say: ${printable(err.message)}\n`);
-      return 1;
-    }
-    throw err;
+    return personCommandExit('say', err, [PeopleInputError]);
   }
 }

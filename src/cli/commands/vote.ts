@@ -12,7 +12,7 @@ import { castVote, VoteError } from '../../core/evaluation/votes/cast';
 import { RunRecordError } from '../../core/record/store';
 import { UsageError } from '../usage';
 import { parseStrict } from './validate';
-import { SyncExit, throughRemote } from '../personSync';
+import { personCommandExit, throughRemote } from '../personSync';
 import { votesRel } from '../../core/evaluation/votes/voteFile';
 
 export async function runVote(args: string[]): Promise<number> {
@@ -53,12 +53,7 @@ export async function runVote(args: string[]): Promise<number> {
     process.stderr.write(`${printable(r.note)}\n`);
     return 0;
   } catch (err) {
-    if (err instanceof SyncExit) return err.code;
-    if (err instanceof VoteError || err instanceof RunRecordError) {
-      process.stderr.write(`teamfusion vote: ${printable(err.message)}\n`);
-      return 1;
-    }
-    throw err;
+    return personCommandExit('vote', err, [VoteError, RunRecordError]);
   }
 }
 

@@ -6,7 +6,7 @@
 import { execFile } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { SyncConflictError, SyncError, type CommitAuthor, type GitTransport, type PullResult, type SyncStatus } from './transport';
+import { SyncConflictError, SyncError, upstreamOf, type CommitAuthor, type GitTransport, type PullResult, type SyncStatus } from './transport';
 
 /** `git` is not installed (or not on PATH). */
 export class GitMissingError extends Error {
@@ -127,15 +127,8 @@ class GitCli implements GitTransport {
     return { root: this.root, branch, upstream: { remote, branch: merge.replace(/^refs\/heads\//, '') } };
   }
 
-  private async needUpstream(): Promise<Required<SyncStatus>['upstream']> {
-    const s = await this.status();
-    if (!s.branch) throw new SyncError('no-upstream', 'the repository is not on a branch (detached HEAD)');
-    if (!s.upstream) throw new SyncError('no-upstream', `the branch ${s.branch} has no upstream (git push -u <remote> ${s.branch} sets one)`);
-    return s.upstream;
-  }
-
   async pull(): Promise<PullResult> {
-    const up = await this.needUpstream();
+    const up = upstreamOf(await this.status());
     const none: PullResult = { changed: false, changedFiles: [], addedFiles: [] };
     await this.must(['fetch', '--quiet', up.remote], 'unreachable');
     const upRef = `refs/remotes/${up.remote}/${up.branch}`;
@@ -191,7 +184,7 @@ class GitCli implements GitTransport {
   }
 
   async push(): Promise<void> {
-    const up = await this.needUpstream();
+    const up = upstreamOf(await this.status());
     const o = await this.git(['push', '--quiet', '--porcelain', up.remote, `HEAD:refs/heads/${up.branch}`]);
     if (o.code === 0) return;
     if (/\[rejected\]|\(fetch first\)|non-fast-forward|\[remote rejected\].*(cannot lock|failed to update)/.test(`${o.stdout}\n${o.stderr}`)) {

@@ -47,6 +47,13 @@ export interface SyncStatus {
   upstream?: { remote: string; branch: string };
 }
 
+/** The upstream a pull or a push goes to; without a branch or an upstream, SyncError('no-upstream') in words. */
+export function upstreamOf(s: SyncStatus): { remote: string; branch: string } {
+  if (!s.branch) throw new SyncError('no-upstream', 'the repository is not on a branch (detached HEAD)');
+  if (!s.upstream) throw new SyncError('no-upstream', `the branch ${s.branch} has no upstream (git push -u <remote> ${s.branch} sets one)`);
+  return s.upstream;
+}
+
 export interface PullResult {
   /** True when the pull brought commits. */
   changed: boolean;

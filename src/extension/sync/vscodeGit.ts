@@ -9,7 +9,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { GitMissingError, gitTransportFor } from '../../core/sync/gitCli';
-import { SyncConflictError, SyncError, type GitTransport, type PullResult, type SyncStatus } from '../../core/sync/transport';
+import { SyncConflictError, SyncError, upstreamOf, type GitTransport, type PullResult, type SyncStatus } from '../../core/sync/transport';
 import { gitApi, repositoryFor, type GitChange, type GitRepository } from '../run/gitApi';
 
 /** The API's Status numbers for files a commit adds. */
@@ -57,15 +57,8 @@ class VsCodeGit implements GitTransport {
     return { root: this.root, branch: head.name, upstream: { remote: head.upstream.remote, branch: head.upstream.name } };
   }
 
-  private async upstream(): Promise<{ remote: string; branch: string }> {
-    const s = await this.status();
-    if (!s.branch) throw new SyncError('no-upstream', 'the repository is not on a branch (detached HEAD)');
-    if (!s.upstream) throw new SyncError('no-upstream', `the branch ${s.branch} has no upstream (git push -u <remote> ${s.branch} sets one)`);
-    return s.upstream;
-  }
-
   async pull(): Promise<PullResult> {
-    const up = await this.upstream();
+    const up = upstreamOf(await this.status());
     const none: PullResult = { changed: false, changedFiles: [], addedFiles: [] };
     try {
       await this.repo.fetch(up.remote);
@@ -130,7 +123,7 @@ class VsCodeGit implements GitTransport {
   }
 
   async push(): Promise<void> {
-    const up = await this.upstream();
+    const up = upstreamOf(await this.status());
     const local = this.repo.state.HEAD?.name;
     try {
       await this.repo.push(up.remote, local === up.branch ? local : `HEAD:refs/heads/${up.branch}`);
