@@ -5,7 +5,8 @@
  * sides side by side, with nobody's name beside a side until the member choosing has voted; the toggle flips through the
  * sides at full size and back; Ben votes from the panel (his own runs/<id>/votes/ben.yaml, valid), then sees who holds
  * which side and the tally; the others vote with `teamfusion vote` and the panel shows the team's decision, recorded in
- * run.json with `via: human`, the voters and the counts. Screenshots forks-* in the dark, light and high-contrast themes.
+ * run.json with `via: human`, the voters and the counts. A brief run's fork shows its passages side by side as text, and
+ * its commenters vote. In Restricted Mode nothing is written. Screenshots forks-* in the dark, light and high-contrast themes.
  *
  * Needs `npm run build` (dist/) and `npm run compile-tests`. Run (under the shared lock):
  *   flock /tmp/tf-vscode.lock npx mocha --no-config --timeout 900000 out/test/e2e/forks.e2e.js
@@ -247,5 +248,21 @@ describe('a fork side by side and its blind vote in a real VS Code (code-server)
       await s.page.mouse.move(2, 2);
       await forks.evaluate(() => document.querySelector('.tf-fork')?.scrollIntoView());
     });
+  });
+
+  it('in an untrusted workspace (Restricted Mode) the vote buttons are off and a click writes nothing', async () => {
+    await s.stopWorkbench();
+    await s.startWorkbench({ hideSideBar: true, workspaceTrust: true });
+    const forks = await openReview(s.page, 'lumen-brief', 'The brief, forked');
+    await showTab(forks, 'run');
+    await waitInFrame(forks, () => document.querySelectorAll('.tf-fork .tf-fork-side').length === 2, 'the fork');
+    await voteAs(forks, 'ana');
+    await waitInFrame(forks, () => !/Choose who you are \(Vote as\)/.test(document.getElementById('tf-forks')?.textContent ?? ''), 'Ana chosen');
+    assert.equal(await forks.locator('.tf-fork-side .tf-vote[disabled]').count(), 2, 'both buttons off');
+    assert.match(await forks.locator('.tf-fork-side .tf-vote').first().getAttribute('title') ?? '', /not trusted/);
+    await forks.locator('.tf-fork-side[data-remix="f1a"] .tf-vote').click({ force: true });
+    await s.page.waitForTimeout(2_000);
+    const votes = path.join(brief, 'runs', (await fs.readdir(path.join(brief, 'runs')))[0]!, 'votes');
+    assert.deepEqual(await fs.readdir(votes), ['chen.yaml'], 'nothing written for Ana');
   });
 });

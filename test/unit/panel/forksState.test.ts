@@ -74,7 +74,7 @@ describe('panel: a fork side by side and its blind vote', function () {
     const message = parseWebviewMessage({ type: 'vote', requestId: 7, runId, as: 'd2', iteration: 1, decisionPoint: 1, choice: 'r1b' });
     assert.ok(message.ok && message.value.type === 'vote', 'the host parses the webview\'s vote');
     await voteHandlers.vote(message.value, panel, (r) => replies.push(r));
-    assert.deepEqual(replies[0], { type: 'peopleResult', requestId: 7, ok: true, message: '1 of 3 have voted (warm palette 0, cool palette 1); waiting for d1, d3.' });
+    assert.deepEqual(replies[0], { type: 'peopleResult', requestId: 7, ok: true, message: 'Your vote is saved; the tally is in Forks.' });
     assert.equal(await fs.readFile(path.join(root, 'runs', runId, 'votes', 'd2.yaml'), 'utf8'), 'designer: d2\nvotes:\n  - iteration: 1\n    decisionPoint: 1\n    choice: r1b\n');
     assert.equal(reloads, 1);
     await voteHandlers.vote({ type: 'vote', requestId: 8, runId, as: 'd2', iteration: 1, decisionPoint: 1, choice: 'r2' }, panel, (r) => replies.push(r));

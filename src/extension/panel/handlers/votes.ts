@@ -20,7 +20,10 @@ export const voteHandlers: { vote: RequestHandler<'vote'> } = {
       answer({ type: 'peopleResult', requestId: m.requestId, ok: false, message: err.message });
       return;
     }
-    answer({ type: 'peopleResult', requestId: m.requestId, ok: true, message: [out.replaced, out.note].filter(Boolean).join(' ') });
+    // While others are still to vote, the Forks section shows the tally with names; the reply only confirms the vote.
+    const waiting = !out.decision && !out.tally.decided && out.tally.missing.length > 0;
+    const said = waiting ? 'Your vote is saved; the tally is in Forks.' : out.note;
+    answer({ type: 'peopleResult', requestId: m.requestId, ok: true, message: [out.replaced, said].filter(Boolean).join(' ') });
     services.log.info(`${m.as} voted on run ${m.runId} from the review panel: ${out.note}`);
     if (services.sync.enabled()) {
       for (const file of [out.file, out.recordFile]) {
