@@ -79,6 +79,20 @@ export function checkJsonSyntax(text: string): JsonSyntaxProblem | undefined {
     fail(`Expected a value (text in double quotes, a number, true, false, null, [ or {) but found ${describe(i)}. Text must be in double quotes.`);
   };
 
+  /** After a member or an element: a comma goes on (false), `close` ends the object or array (true); both are consumed. */
+  const closedAfterItem = (close: '}' | ']'): boolean => {
+    ws();
+    if (text[i] === ',') {
+      i++;
+      return false;
+    }
+    if (text[i] === close) {
+      i++;
+      return true;
+    }
+    return fail(`Expected "," or "${close}" but found ${describe(i)}. Is a comma missing?`);
+  };
+
   const object = (): void => {
     i++; // {
     ws();
@@ -96,16 +110,7 @@ export function checkJsonSyntax(text: string): JsonSyntaxProblem | undefined {
       if (text[i] !== ':') fail(`Expected ":" after the property name but found ${describe(i)}.`);
       i++;
       value();
-      ws();
-      if (text[i] === ',') {
-        i++;
-        continue;
-      }
-      if (text[i] === '}') {
-        i++;
-        return;
-      }
-      fail(`Expected "," or "}" but found ${describe(i)}. Is a comma missing?`);
+      if (closedAfterItem('}')) return;
     }
   };
 
@@ -120,16 +125,7 @@ export function checkJsonSyntax(text: string): JsonSyntaxProblem | undefined {
       ws();
       if (text[i] === ']') fail('Remove the comma before "]": JSON does not allow a trailing comma.', i);
       value();
-      ws();
-      if (text[i] === ',') {
-        i++;
-        continue;
-      }
-      if (text[i] === ']') {
-        i++;
-        return;
-      }
-      fail(`Expected "," or "]" but found ${describe(i)}. Is a comma missing?`);
+      if (closedAfterItem(']')) return;
     }
   };
 
