@@ -61,6 +61,17 @@ export async function reviewFolder(root: string, rel: string, opts: { create?: b
   return abs;
 }
 
+/** The folder of the review name `file` (relative, posix), through reviewFolder: contained, no link on the way; `create` makes what is missing. */
+function folderOf(root: string, file: string, opts: { create?: boolean } = {}): Promise<string> {
+  const dir = path.posix.dirname(file);
+  return reviewFolder(root, dir === '.' ? '' : dir, opts);
+}
+
+/** The absolute path of the review name `file`: its folder through folderOf, then the name itself (never resolved). */
+async function pathOf(root: string, file: string, opts: { create?: boolean } = {}): Promise<string> {
+  return path.join(await folderOf(root, file, opts), path.posix.basename(file));
+}
+
 /** Creates a folder of the review (and its parents): contained, no link followed at any level. Returns its path. */
 export async function mkdirInReview(root: string, rel: string): Promise<string> {
   return reviewFolder(root, rel, { create: true });
@@ -75,10 +86,9 @@ export async function mkdirInReview(root: string, rel: string): Promise<string> 
 export async function checkWritable(root: string, rels: readonly string[]): Promise<void> {
   for (const rel of rels) {
     const file = toRel(rel);
-    const dir = path.posix.dirname(file);
     let absDir: string;
     try {
-      absDir = await reviewFolder(root, dir === '.' ? '' : dir);
+      absDir = await folderOf(root, file);
     } catch (err) {
       if (err instanceof ReviewFileError && err.reason === 'missing') continue;
       throw err;
@@ -95,8 +105,7 @@ export async function checkWritable(root: string, rels: readonly string[]): Prom
  */
 export async function writeReviewFile(root: string, rel: string, data: string | Uint8Array, opts: { exclusive?: boolean; sync?: boolean } = {}): Promise<void> {
   const file = toRel(rel);
-  const dir = path.posix.dirname(file);
-  const absDir = await reviewFolder(root, dir === '.' ? '' : dir, { create: true });
+  const absDir = await folderOf(root, file, { create: true });
   const base = path.posix.basename(file);
   const target = path.join(absDir, base);
   const existing = await checkReplaceable(target, file);
@@ -127,8 +136,7 @@ export async function writeReviewFile(root: string, rel: string, data: string | 
 export async function readOwnBytes(root: string, rel: string, maxBytes: number, noFollow = true): Promise<Buffer> {
   const file = toRel(rel);
   if (!noFollow) return readReviewBytes(root, file, maxBytes);
-  const dir = path.posix.dirname(file);
-  const abs = path.join(await reviewFolder(root, dir === '.' ? '' : dir), path.posix.basename(file));
+  const abs = await pathOf(root, file);
   return readRegular(abs, file, maxBytes, true);
 }
 
@@ -155,8 +163,7 @@ export async function copyInReview(root: string, fromRel: string, toRelPath: str
  */
 export async function appendReviewFile(root: string, rel: string, data: string | Uint8Array, opts: { sync?: boolean } = { sync: true }): Promise<void> {
   const file = toRel(rel);
-  const dir = path.posix.dirname(file);
-  const abs = path.join(await reviewFolder(root, dir === '.' ? '' : dir, { create: true }), path.posix.basename(file));
+  const abs = await pathOf(root, file, { create: true });
   let handle: fs.FileHandle;
   try {
     handle = await openChecked(abs, file, fsc.O_WRONLY | fsc.O_APPEND, 'written');
@@ -177,8 +184,7 @@ export async function appendReviewFile(root: string, rel: string, data: string |
 /** Cuts a regular file of the review to `length` bytes; opened without following a link and checked first. */
 export async function truncateReviewFile(root: string, rel: string, length: number): Promise<void> {
   const file = toRel(rel);
-  const dir = path.posix.dirname(file);
-  const abs = path.join(await reviewFolder(root, dir === '.' ? '' : dir), path.posix.basename(file));
+  const abs = await pathOf(root, file);
   const handle = await openChecked(abs, file, fsc.O_WRONLY, 'shortened');
   try {
     await handle.truncate(length);
@@ -196,10 +202,9 @@ export async function truncateReviewFile(root: string, rel: string, length: numb
  */
 export async function removeReviewFile(root: string, rel: string): Promise<void> {
   const file = toRel(rel);
-  const dir = path.posix.dirname(file);
   let abs: string;
   try {
-    abs = path.join(await reviewFolder(root, dir === '.' ? '' : dir), path.posix.basename(file));
+    abs = await pathOf(root, file);
   } catch (err) {
     if (err instanceof ReviewFileError && err.reason === 'missing') return;
     throw err;
@@ -249,10 +254,9 @@ const MAX_REMOVE_DEPTH = 64;
  */
 export async function removeOwnFolder(root: string, rel: string): Promise<void> {
   const file = toRel(rel);
-  const dir = path.posix.dirname(file);
   let abs: string;
   try {
-    abs = path.join(await reviewFolder(root, dir === '.' ? '' : dir), path.posix.basename(file));
+    abs = await pathOf(root, file);
   } catch {
     return;
   }
@@ -280,11 +284,9 @@ async function removeTree(abs: string, depth: number): Promise<void> {
 export async function renameOwnFolder(root: string, fromRel: string, toRelPath: string): Promise<void> {
   const from = toRel(fromRel);
   const to = toRel(toRelPath);
-  const fromDir = path.posix.dirname(from);
-  const toDir = path.posix.dirname(to);
-  const fromAbs = path.join(await reviewFolder(root, fromDir === '.' ? '' : fromDir), path.posix.basename(from));
+  const fromAbs = await pathOf(root, from);
   if (!(await isOwnFolder(fromAbs))) throw new ReviewFileError(from, `${from} is not a folder this tool made; it is not moved.`, 'not-regular');
-  const toAbs = path.join(await reviewFolder(root, toDir === '.' ? '' : toDir, { create: true }), path.posix.basename(to));
+  const toAbs = await pathOf(root, to, { create: true });
   const existing = await lstatOrUndefined(toAbs).catch((err: unknown) => {
     throw failure(to, err, 'created');
   });
@@ -319,16 +321,14 @@ export async function moveAside(root: string, rel: string, label: string): Promi
 /** Puts a name moved aside (moveAside) back at `rel` with a hard link, which never replaces anything already there. */
 export async function restoreAside(root: string, asideRel: string, rel: string): Promise<void> {
   const file = toRel(rel);
-  const dir = path.posix.dirname(file);
-  const absDir = await reviewFolder(root, dir === '.' ? '' : dir);
+  const absDir = await folderOf(root, file);
   await fs.link(path.join(absDir, path.posix.basename(toRel(asideRel))), path.join(absDir, path.posix.basename(file))).catch(() => undefined);
 }
 
 /** Sets a file's modification time to now without following a link (a lock's heartbeat). */
 export async function touchReviewFile(root: string, rel: string): Promise<void> {
   const file = toRel(rel);
-  const dir = path.posix.dirname(file);
-  const absDir = await reviewFolder(root, dir === '.' ? '' : dir);
+  const absDir = await folderOf(root, file);
   const now = new Date();
   await fs.lutimes(path.join(absDir, path.posix.basename(file)), now, now);
 }
