@@ -104,7 +104,8 @@ async function briefRun(members: number): Promise<{ requests: number; ours: { ra
   try {
     mock.setFallback(briefFallback());
     const client = createModelClient({ apiKey: 'bench-key', baseURL: mock.baseURL, timeoutMs: 30_000, maxRetries: 0 });
-    const record = await startRun({ reviewRoot: root, client, cacheDir: await makeTempDir('tf-bench-brief-cache-'), settings: { iterations: 3, turnsPerAgent: 2 } });
+    // The bench says yes to the cost question as a user would: the scripted server charges nothing.
+    const record = await startRun({ reviewRoot: root, client, cacheDir: await makeTempDir('tf-bench-brief-cache-'), settings: { iterations: 3, turnsPerAgent: 2 }, confirm: async () => true });
     if (record.status !== 'completed') throw new Error(`brief bench run ${record.status}: ${record.error}`);
     const chats = mock.requests.filter((r) => r.route === 'chat');
     return { requests: chats.length, ours: billedTokens(chats.map((r) => serialise(messagesOf(r)))), naive: billedTokens(await naiveRequests(root, record, chats)) };

@@ -28,7 +28,7 @@ export async function benchRecord(): Promise<Row[]> {
       const before = { ...runFileWrites };
       const t = performance.now();
       const client = new OpenAI({ apiKey: 'bench-key', baseURL: mock.baseURL, timeout: 30_000, maxRetries: 0 });
-      const record = await startRun({ reviewRoot: root, client, cacheDir, settings: { turnsPerAgent: 2, iterations: 3 } });
+      const record = await startRun({ reviewRoot: root, client, cacheDir, settings: { turnsPerAgent: 2, iterations: 3 }, confirm: async () => true });
       const wall = performance.now() - t;
       if (record.status !== 'completed') throw new Error(`the ${designers}-designer run ended ${record.status}: ${record.error ?? ''}`);
       const dir = path.join(root, 'runs', record.id);

@@ -135,7 +135,7 @@ async function timedRun(baseURL: string, root: string, cacheDir: string): Promis
   };
   const client = new OpenAI({ apiKey: 'bench-key', baseURL, timeout: 30_000, maxRetries: 0, fetch: timedFetch });
   const t1 = performance.now();
-  const record = await startRun({ reviewRoot: root, client, cacheDir, settings: { turnsPerAgent: 2, iterations: 3 } });
+  const record = await startRun({ reviewRoot: root, client, cacheDir, settings: { turnsPerAgent: 2, iterations: 3 }, confirm: async () => true });
   const wall = performance.now() - t1;
   if (record.status !== 'completed') throw new Error(`bench run ${record.status}: ${record.error}`);
   return { wall, modelMs, record };
