@@ -50,7 +50,7 @@ describe('votes over --sync: each member votes only as themselves (real git, the
     assert.equal(chen.code, 0, chen.stderr);
     const refusal = `runs/${runId}/votes/d1.yaml:1:1: error: These votes are not counted: commit ${forged.slice(0, 12)} by Ben <ben@example.com> wrote it, and that is not d1 (review.yaml team.d1.git: ana@example.com); each member votes only as themselves.`;
     assert.ok(chen.stderr.includes(refusal), chen.stderr);
-    assert.match(chen.stderr, /2 of 3 have voted \(warm palette 1, cool palette 1\); waiting for d1\./);
+    assert.match(chen.stderr, /2 of 3 have voted \(warm palette 1, cool palette 1\); waiting for Ana \(d1\)\./);
     assert.equal((await readRunRecord(t.review('chen'), runId)).iterations[0]!.decisions, undefined, 'a forged vote decides nothing');
 
     // Ana votes: her file replaces the forgery whole; the count is complete and run.json goes out with the decision.
@@ -78,7 +78,7 @@ describe('votes over --sync: each member votes only as themselves (real git, the
     const ana = await rig.run(['vote', t.review('ana'), runId, '--as', 'd1', '1', 'a']);
     assert.equal(ana.code, 0, ana.stderr);
     assert.match(ana.stderr, /d2\.yaml:1:1: error: These votes are not counted: commit [0-9a-f]{12} by Ben/);
-    assert.match(ana.stderr, /1 of 3 have voted \(warm palette 1, cool palette 0\); waiting for d2, d3\./, "Ana's uncommitted vote counts, Ben's unsigned one does not");
+    assert.match(ana.stderr, /1 of 3 have voted \(warm palette 1, cool palette 0\); waiting for Ben \(d2\), Chloé \(d3\)\./, "Ana's uncommitted vote counts, Ben's unsigned one does not");
     // Without e-mails in review.yaml nothing is checked.
     assert.equal(await voteAuthorCheck(t.review('ana'), {}), undefined);
   });

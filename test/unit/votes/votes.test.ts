@@ -25,7 +25,7 @@ describe('votes on a fork: files, tally and the team decision', function () {
     const { root, runId } = await forked();
     const first = await castVote({ reviewRoot: root, runId, as: 'd1', decisionPoint: 1, choice: 'r1a' });
     assert.equal(first.file, `runs/${runId}/votes/d1.yaml`);
-    assert.match(first.note, /^1 of 3 have voted \(warm palette 1, cool palette 0\); waiting for d2, d3\.$/);
+    assert.match(first.note, /^1 of 3 have voted \(warm palette 1, cool palette 0\); waiting for Ben \(d2\), Chloé \(d3\)\.$/);
     assert.equal(await fs.readFile(path.join(root, first.file!), 'utf8'), 'designer: d1\nvotes:\n  - iteration: 1\n    decisionPoint: 1\n    choice: r1a\n');
     await castVote({ reviewRoot: root, runId, as: 'd3', decisionPoint: 1, choice: 'B' });
     const last = await castVote({ reviewRoot: root, runId, as: 'd2', iteration: 1, decisionPoint: 1, choice: 'a' });

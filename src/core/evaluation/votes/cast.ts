@@ -59,19 +59,26 @@ export interface VoteOutcome {
   refused?: string[];
 }
 
+/** A member as people read them on the command line: "Ana Ruiz (ana)", or the id alone when that is all there is. */
+function whoIs(review: { designers: readonly { id: string; name: string }[]; comments: readonly { designer: string; name: string }[] }, id: string): string {
+  const name = review.designers.find((d) => d.id === id)?.name ?? review.comments.find((c) => c.designer === id)?.name;
+  return name && name !== id ? `${name} (${id})` : id;
+}
+
 export async function castVote(q: VoteRequest): Promise<VoteOutcome> {
   const loaded = await loadReview(q.reviewRoot, { requireRankings: false, decodeImages: false });
-  if (!loaded.review) throw new VoteError(`${q.reviewRoot} is not a review folder that can be read (teamfusion validate says why).`);
+  const review = loaded.review;
+  if (!review) throw new VoteError(`${q.reviewRoot} is not a review folder that can be read (teamfusion validate says why).`);
   const record = await readRunRecord(q.reviewRoot, q.runId);
-  const team = voteTeam(record, loaded.review);
+  const team = voteTeam(record, review);
   if (!team.includes(q.as)) throw new VoteError(`"${q.as}" is not on the team of run ${record.id} (${team.join(', ')}); each member votes only as themselves.`);
-  const lead = record.settings.lead ?? loaded.review.config.lead;
+  const lead = record.settings.lead ?? review.config.lead;
   if (q.close && q.as !== lead) throw new VoteError(lead ? `Only the lead (${lead}) closes a vote.` : 'This review has no lead (review.yaml lead:), so nobody can close a vote; it closes when every member has voted.');
   const iteration = q.iteration ?? lastForkedIteration(record);
   if (iteration === undefined) throw new VoteError(`Run ${record.id} has no fork to vote on.`);
   const fork = forkOf(record, iteration, q.decisionPoint);
   if (!fork) throw new VoteError(`Round ${iteration} of run ${record.id} has no fork at decision point ${q.decisionPoint}.`);
-  const authored = await voteAuthorCheck(q.reviewRoot, loaded.review.config);
+  const authored = await voteAuthorCheck(q.reviewRoot, review.config);
   let saved: { file: string; replaced?: string } | undefined;
   if (q.choice !== undefined) saved = await saveVote(q, record, fork, authored);
   else if (!q.close) throw new VoteError('Give your choice: the fork\'s remix id or letter.');
@@ -84,7 +91,7 @@ export async function castVote(q: VoteRequest): Promise<VoteOutcome> {
   if (refused.length) Object.assign(mine, { refused });
   const tally = tallyFork(record, fork, members, team);
   const due = q.close || tally.missing.length === 0;
-  if (!due || tally.decided) return { ...mine, tally, note: tally.decided ? `"${fork.question}" was already decided; the vote is kept.` : `${tally.voters.length} of ${team.length} have voted (${countsText(tally.counts)}); waiting for ${tally.missing.join(', ')}.` };
+  if (!due || tally.decided) return { ...mine, tally, note: tally.decided ? `"${fork.question}" was already decided; the vote is kept.` : `${tally.voters.length} of ${team.length} have voted (${countsText(tally.counts)}); waiting for ${tally.missing.map((id) => whoIs(review, id)).join(', ')}.` };
   const close = q.close ? closeOf(q, record, fork) : undefined;
   const waits = `so the decision is not written now; vote again or close the vote once it stops.`;
   if (q.shared && (record.status === 'running' || record.status === 'waiting')) {
@@ -108,7 +115,7 @@ export async function castVote(q: VoteRequest): Promise<VoteOutcome> {
     fresh.updatedAt = new Date().toISOString();
     await writeRunRecord(q.reviewRoot, fresh, { validate: true });
     // The run's result says who settled it; a run that ended before the vote has its result.md and transcript.md rewritten.
-    const rewritten = await rewriteDeliverables(loaded.review, fresh).then(
+    const rewritten = await rewriteDeliverables(review, fresh).then(
       () => undefined,
       (e: unknown) => ` (result.md was not rewritten: ${errorMessage(e)})`,
     );
