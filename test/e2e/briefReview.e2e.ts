@@ -6,7 +6,7 @@
  * member with points left out stands out); "Show changes" opens VS Code's diff editor. Screenshots in dark and light.
  *
  * Needs `npm run build` (dist/) and `npm run compile-tests`. Run (under the shared lock):
- *   flock /tmp/tf-vscode.lock npx mocha --no-config --timeout 600000 out/test/e2e/briefReview.e2e.js
+ *   npx mocha --no-config --timeout 600000 out/test/e2e/briefReview.e2e.js
  * Screenshots land in .test-output/screenshots/brief-*.png.
  */
 import * as assert from 'node:assert/strict';

@@ -9,7 +9,7 @@
  * its commenters vote. In Restricted Mode nothing is written. Screenshots forks-* in the dark, light and high-contrast themes.
  *
  * Needs `npm run build` (dist/) and `npm run compile-tests`. Run (under the shared lock):
- *   flock /tmp/tf-vscode.lock npx mocha --no-config --timeout 900000 out/test/e2e/forks.e2e.js
+ *   npx mocha --no-config --timeout 900000 out/test/e2e/forks.e2e.js
  */
 import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';

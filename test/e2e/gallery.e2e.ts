@@ -7,7 +7,7 @@
  * dark and the light theme.
  *
  * Needs `npm run build` and `npm run compile-tests`. Run (one VS Code suite at a time):
- *   flock /tmp/tf-vscode.lock npx mocha --no-config --timeout 600000 out/test/e2e/gallery.e2e.js
+ *   npx mocha --no-config --timeout 600000 out/test/e2e/gallery.e2e.js
  */
 import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';

@@ -5,7 +5,7 @@
  * from. Screenshots several-remixes-dark / -light.
  *
  * Needs `npm run build` (dist/) and `npm run compile-tests`. Run (under the shared lock):
- *   flock /tmp/tf-vscode.lock npx mocha --no-config --timeout 600000 out/test/e2e/severalRemixes.e2e.js
+ *   npx mocha --no-config --timeout 600000 out/test/e2e/severalRemixes.e2e.js
  */
 import * as assert from 'node:assert/strict';
 import type { Frame } from 'playwright-core';

@@ -12,7 +12,7 @@
  * Screenshots teamsync-*-dark/-light.
  *
  * Needs `npm run build` (dist/) and `npm run compile-tests`. Run under the shared lock:
- *   flock /tmp/tf-vscode.lock npx mocha --no-config --timeout 300000 out/test/e2e/teamSync.e2e.js
+ *   npx mocha --no-config --timeout 300000 out/test/e2e/teamSync.e2e.js
  */
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';

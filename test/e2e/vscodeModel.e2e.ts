@@ -11,7 +11,7 @@
  *   4. a model that reads text only: Run says so in one sentence (before asking who takes part) and offers to continue
  *      text-only; then no image is sent.
  *
- *   npm run build && npm run compile-tests && flock /tmp/tf-vscode.lock npx mocha --no-config --timeout 300000 out/test/e2e/vscodeModel.e2e.js
+ *   npm run build && npm run compile-tests && npx mocha --no-config --timeout 300000 out/test/e2e/vscodeModel.e2e.js
  * Screenshots (dark and light): .test-output/screenshots/vscode-model-*.png
  */
 import * as assert from 'node:assert/strict';
