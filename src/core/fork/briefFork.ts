@@ -9,6 +9,7 @@ import * as z from 'zod';
 import type { ChatMessage } from '../llm/messages';
 import type { Iteration } from '../record/record';
 import { reviewRelative } from '../record/paths';
+import { briefForkFileInRun } from '../record/recordCheck';
 import type { StepContext } from '../step/context';
 import { LIMITS, readReviewText } from '../files/reviewFiles';
 import { FILE_KINDS } from '../files/fileKinds';
@@ -18,10 +19,6 @@ import { parseJsonAnswer } from '../remix/structuredAnswer';
 import { chosenPoint, forkSettled } from './choice';
 import { forkSides, roundPoints } from './points';
 
-/** A brief fork's file, relative to the run folder. */
-export function briefForkFile(k: number, letter: string): string {
-  return `iteration-${k}/fork-${letter}.md`;
-}
 
 /** Whether the brief round still has a fork to write (the engine's isDone of a brief round asks). */
 export function briefForkPending(ctx: Pick<StepContext, 'settings' | 'designers' | 'record'>, it: Iteration): boolean {
@@ -67,7 +64,7 @@ export async function forkBriefRound(ctx: StepContext, it: Iteration, conversati
   });
   const forks: NonNullable<NonNullable<Iteration['brief']>['forks']> = [];
   for (const [i, s] of sides.entries()) {
-    const file = briefForkFile(it.index, s.letter);
+    const file = briefForkFileInRun(it.index, s.letter);
     const line = (t: string): string => t.replace(/\s+/g, ' ').trim();
     const text = `# Fork ${s.letter.toUpperCase()}: ${line(s.fork.position)}\n\n${line(s.fork.question)}\n\n${answer[i] ?? ''}\n`;
     const written = await writeInertMarkdown(ctx.reviewRoot, reviewRelative(ctx.record.id, file), text, {

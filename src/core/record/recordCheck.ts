@@ -75,6 +75,11 @@ export function briefFileInRun(k: number): string {
   return `iteration-${k}/brief.md`;
 }
 
+/** A brief fork's passage of round k (issue 33), relative to its run folder. */
+export function briefForkFileInRun(k: number, letter: string): string {
+  return `iteration-${k}/fork-${letter}.md`;
+}
+
 const q = (s: string): string => `"${printable(s.length > 200 ? `${s.slice(0, 200)}…` : s)}"`;
 
 
@@ -348,6 +353,10 @@ function checkIds(r: RunRecord, runFolder: string, optionNames: readonly string[
     }
     if (it.brief && it.brief.file !== briefFileInRun(it.index)) {
       return { path: [...at, 'brief', 'file'], message: `The revised brief of iteration ${it.index} must be ${briefFileInRun(it.index)}, not ${q(it.brief.file)}.` };
+    }
+    for (const [j, f] of (it.brief?.forks ?? []).entries()) {
+      const file = briefForkFileInRun(it.index, f.letter);
+      if (f.file !== file) return { path: [...at, 'brief', 'forks', j, 'file'], message: `The passage of fork ${f.letter} in iteration ${it.index} must be ${file}, not ${q(f.file)}.` };
     }
     if (it.remix) {
       const k = remixIteration(it.remix.id);

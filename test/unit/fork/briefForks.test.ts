@@ -36,13 +36,18 @@ describe('forks in a brief run (command line)', function () {
   /** The brief answers of the scripted server, with `points` as the disagreements and the passages given. */
   const script = (points: DecisionPoint[], passages?: string[]): void => suite.mock.setFallback(briefWithDecisionPoints(points, passages));
 
-  it('a two-sided disagreement: fork-a.md and fork-b.md, recorded with question and position, voted on by letter', async () => {
+  /** A brief run of three commenters whose one round forked on TONE (passage a hostile, b plain). */
+  async function forkedBriefRun() {
     const root = await makeBriefRunReview(3);
     script([TONE], [HOSTILE_PASSAGE, 'The tone is sober and precise.']);
     const run = await cli(['run', root, '--task', 'brief', '--iterations', '1', '--turns', '1', '--json']);
     assert.equal(run.code, 0, run.stderr);
     const id = (await fs.readdir(path.join(root, 'runs')))[0]!;
-    const rec = await readRunRecord(root, id);
+    return { root, id, rec: await readRunRecord(root, id) };
+  }
+
+  it('a two-sided disagreement: fork-a.md and fork-b.md, recorded with question and position, voted on by letter', async () => {
+    const { root, id, rec } = await forkedBriefRun();
     const brief = rec.iterations[0]!.brief!;
     assert.deepEqual(brief.forks?.map((f) => [f.letter, f.file, f.fork]), [
       ['a', 'iteration-1/fork-a.md', { question: 'Playful or sober tone?', position: 'a playful tone', decisionPoint: 1 }],
@@ -74,12 +79,7 @@ describe('forks in a brief run (command line)', function () {
   });
 
   it('the panel: each side is its passage as text, held by the members of the disagreement; the commenters vote', async () => {
-    const root = await makeBriefRunReview(3);
-    script([TONE], [HOSTILE_PASSAGE, 'The tone is sober and precise.']);
-    const run = await cli(['run', root, '--task', 'brief', '--iterations', '1', '--turns', '1', '--json']);
-    assert.equal(run.code, 0, run.stderr);
-    const id = (await fs.readdir(path.join(root, 'runs')))[0]!;
-    const rec = await readRunRecord(root, id);
+    const { root, id, rec } = await forkedBriefRun();
     const { review } = await loadReview(root, { requireRankings: false, decodeImages: false });
     const team = voteTeam(rec, review!);
     assert.deepEqual(team, ['m1', 'm2', 'm3'], 'a brief run\'s voters are its commenters (the review has no rankings)');
@@ -93,6 +93,15 @@ describe('forks in a brief run (command line)', function () {
     const gone = (await panelForks(root, rec, {}, team))!.forks[0]!.sides[1]!;
     assert.equal(gone.passage, undefined);
     assert.match(gone.passageError ?? '', /fork-b\.md/, `a missing passage is said, naming its file: ${gone.passageError}`);
+  });
+
+  it('run.json naming another file as a fork\'s passage is refused at that place, before anything reads it', async () => {
+    const { root, id } = await forkedBriefRun();
+    const file = path.join(root, 'runs', id, 'run.json');
+    const forged = JSON.parse(await fs.readFile(file, 'utf8')) as { iterations: { brief: { forks: { file: string }[] } }[] };
+    forged.iterations[0]!.brief.forks[1]!.file = '../../../brief.md';
+    await fs.writeFile(file, JSON.stringify(forged, null, 2));
+    await assert.rejects(readRunRecord(root, id), /run\.json:\d+:\d+: error: The passage of fork b in iteration 1 must be iteration-1\/fork-b\.md, not "\.\.\/\.\.\/\.\.\/brief\.md"/);
   });
 
   it('off: no passages are asked for and no fork file is written', async () => {

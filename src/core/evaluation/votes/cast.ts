@@ -18,6 +18,7 @@ import { discussionOf } from '../../settings/discussionSettings';
 import { formatDiagnostic } from '../../diagnostics/diagnostics';
 import { forkOf, lastForkedIteration, sideOf, voteTeam, type Fork } from './forks';
 import { loadVotes, votesRel, writeVotes, type Vote } from './voteFile';
+import { personName, teamOf } from '../../people/team';
 import { countsText, recordDecision, tallyFork, type Close, type Decision, type ForkTally } from './tally';
 import { voteAuthorCheck, type AuthorCheck } from './authorship';
 
@@ -60,9 +61,9 @@ export interface VoteOutcome {
 }
 
 /** A member as people read them on the command line: "Ana Ruiz (ana)", or the id alone when that is all there is. */
-function whoIs(review: { designers: readonly { id: string; name: string }[]; comments: readonly { designer: string; name: string }[] }, id: string): string {
-  const name = review.designers.find((d) => d.id === id)?.name ?? review.comments.find((c) => c.designer === id)?.name;
-  return name && name !== id ? `${name} (${id})` : id;
+function whoIs(team: ReturnType<typeof teamOf>, id: string): string {
+  const name = personName(team, id);
+  return name !== id ? `${name} (${id})` : id;
 }
 
 export async function castVote(q: VoteRequest): Promise<VoteOutcome> {
@@ -91,7 +92,7 @@ export async function castVote(q: VoteRequest): Promise<VoteOutcome> {
   if (refused.length) Object.assign(mine, { refused });
   const tally = tallyFork(record, fork, members, team);
   const due = q.close || tally.missing.length === 0;
-  if (!due || tally.decided) return { ...mine, tally, note: tally.decided ? `"${fork.question}" was already decided; the vote is kept.` : `${tally.voters.length} of ${team.length} have voted (${countsText(tally.counts)}); waiting for ${tally.missing.map((id) => whoIs(review, id)).join(', ')}.` };
+  if (!due || tally.decided) return { ...mine, tally, note: tally.decided ? `"${fork.question}" was already decided; the vote is kept.` : `${tally.voters.length} of ${team.length} have voted (${countsText(tally.counts)}); waiting for ${tally.missing.map((id) => whoIs(teamOf(review, record), id)).join(', ')}.` };
   const close = q.close ? closeOf(q, record, fork) : undefined;
   const waits = `so the decision is not written now; vote again or close the vote once it stops.`;
   if (q.shared && (record.status === 'running' || record.status === 'waiting')) {
