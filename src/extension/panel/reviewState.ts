@@ -28,6 +28,7 @@ import { briefRunState } from './briefState';
 import { discussionCoding } from '../analysis/discussionCoding';
 import { discussionState } from '../analysis/panelDiscussion';
 import { workspaceTrusted } from './trust';
+import { SerialLoads } from './serialLoads';
 
 /** Designers × options above which the panel shows the rankings before the agreement (50 × 50 is 2,500; the sample 24). */
 const DEFER_ANALYSIS_CELLS = 400;
@@ -71,6 +72,8 @@ export class ReviewState {
   private readonly briefFidelities = new Map<string, Promise<PanelBriefRun['fidelity']>>();
   /** This review beside its team's usual-way review(s) in the parent folder; forgotten on every reload. */
   private sideBySide: Promise<PanelSideBySide | undefined> | undefined;
+  /** Loads run one at a time, so the last change is the last shown (serialLoads.ts). */
+  private readonly loads = new SerialLoads((all) => this.load(all));
 
   constructor(
     private readonly services: Services,
@@ -81,18 +84,18 @@ export class ReviewState {
   /** Loads the review now (`all`) or only its runs; a reload of the review drops a reload the file watcher has scheduled. */
   reload(all: boolean): void {
     if (all) this.cancelScheduled();
-    this.loading = this.load(all);
+    this.loading = this.loads.request(all);
   }
 
   /** Reloads the runs when one starts or ends (the page's `ready` does not wait for this). */
   reloadRuns(): void {
-    void this.load(false);
+    void this.loads.request(false);
   }
 
   /** The first load of the panel. */
   start(): void {
     this.reloadAll = true;
-    this.loading = this.load(true);
+    this.loading = this.loads.request(true);
   }
 
   cancelScheduled(): void {
@@ -117,7 +120,7 @@ export class ReviewState {
       this.reloadTimer = undefined;
       const all = this.reloadAll;
       this.reloadAll = false;
-      this.loading = this.load(all);
+      this.loading = this.loads.request(all);
     }, 250);
   }
 
