@@ -10,6 +10,7 @@ import * as vscode from 'vscode';
 import { codeDiscussion, topChoiceOf, type CodeDiscussionResult } from '../../core/analysis';
 import { confirmInModal } from '../costModal';
 import type { PanelCodingProgress } from '../../protocol/panel';
+import { COMMANDS } from '../commandIds';
 import { guardCommand } from '../commandGuard';
 import type { Services } from '../services';
 import { runRefFromArg } from '../run/commandArgs';
@@ -19,7 +20,7 @@ import { resolveRunSettings } from '../run/runSettings';
 import { textChatFor, withCancellableProgress } from './textChat';
 import { errorMessage } from '../../core/kernel/errors';
 
-export const CODE_DISCUSSION_COMMAND = 'teamfusion.codeDiscussion';
+export const CODE_DISCUSSION_COMMAND = COMMANDS.codeDiscussion;
 export const CANCEL_CODING_COMMAND = 'teamfusion.cancelCoding';
 
 export interface CodingEvent {

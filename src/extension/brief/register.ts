@@ -9,6 +9,7 @@ import { execFile } from 'node:child_process';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import * as z from 'zod';
+import { COMMANDS } from '../commandIds';
 import { guardCommand, guardWriteCommand } from '../commandGuard';
 import type { Services } from '../services';
 import { LIMITS, readReviewText, resolveInReview } from '../../core/files/reviewFiles';
@@ -280,9 +281,9 @@ async function runBrief(services: Services, arg: unknown): Promise<unknown> {
 export function registerBriefReview(context: vscode.ExtensionContext, services: Services): void {
   const { log } = services;
   context.subscriptions.push(
-    vscode.commands.registerCommand('teamfusion.commentOnBrief', guardWriteCommand(log, 'Comment on the Brief', (arg) => commentOnBrief(services, arg))),
+    vscode.commands.registerCommand(COMMANDS.commentOnBrief, guardWriteCommand(log, 'Comment on the Brief', (arg) => commentOnBrief(services, arg))),
     vscode.commands.registerCommand('teamfusion.runBriefReview', guardCommand(log, 'Run Brief Review', (arg) => runBrief(services, arg))),
-    vscode.commands.registerCommand('teamfusion.showBriefChanges', guardCommand(log, 'Show Changes of the Revised Brief', (arg) => showChanges(services, arg))),
-    vscode.commands.registerCommand('teamfusion.adoptRevisedBrief', guardWriteCommand(log, 'Adopt Revised Brief', (arg) => adopt(services, arg))),
+    vscode.commands.registerCommand(COMMANDS.showBriefChanges, guardCommand(log, 'Show Changes of the Revised Brief', (arg) => showChanges(services, arg))),
+    vscode.commands.registerCommand(COMMANDS.adoptRevisedBrief, guardWriteCommand(log, 'Adopt Revised Brief', (arg) => adopt(services, arg))),
   );
 }

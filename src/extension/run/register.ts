@@ -4,6 +4,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { COMMANDS } from '../commandIds';
 import { guardCommand, guardWriteCommand } from '../commandGuard';
 import type { RunRecord } from '../../core/record/record';
 import { loadReview } from '../../core/review/loadReview';
@@ -269,10 +270,10 @@ async function commitRun(services: Services, arg: unknown): Promise<CommitRunRes
 export function registerRunCommands(context: vscode.ExtensionContext, services: Services): void {
   const guarded = <T>(name: string, fn: (arg: unknown) => Promise<T>) => guardCommand(services.log, name, fn);
   context.subscriptions.push(
-    vscode.commands.registerCommand('teamfusion.runReview', guarded('Run', (arg) => runReview(services, arg))),
-    vscode.commands.registerCommand('teamfusion.refineRun', guarded('Refine Run', (arg) => refine(services, arg))),
-    vscode.commands.registerCommand('teamfusion.cancelRun', guarded('Cancel Run', (arg) => cancel(services, arg))),
-    vscode.commands.registerCommand('teamfusion.setApiKey', guarded('Set API Key', completesStep(STEP_DONE.apiKey, (arg) => setKey(services, CHAT_KEY_KIND, arg)))),
+    vscode.commands.registerCommand(COMMANDS.runReview, guarded('Run', (arg) => runReview(services, arg))),
+    vscode.commands.registerCommand(COMMANDS.refineRun, guarded('Refine Run', (arg) => refine(services, arg))),
+    vscode.commands.registerCommand(COMMANDS.cancelRun, guarded('Cancel Run', (arg) => cancel(services, arg))),
+    vscode.commands.registerCommand(COMMANDS.setApiKey, guarded('Set API Key', completesStep(STEP_DONE.apiKey, (arg) => setKey(services, CHAT_KEY_KIND, arg)))),
     vscode.commands.registerCommand('teamfusion.clearApiKey', guarded('Clear API Key', () => clearKey(services, CHAT_KEY_KIND))),
     vscode.commands.registerCommand('teamfusion.pickChatModel', guarded('Pick Chat Model', () => pickChatModel(services))),
     vscode.commands.registerCommand('teamfusion.useVsCodeModel', guarded('Use a VS Code Model', completesStep(STEP_DONE.apiKey, () => useVsCodeModel(services)))),
