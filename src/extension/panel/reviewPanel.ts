@@ -69,6 +69,8 @@ export class ReviewPanel implements vscode.Disposable, PanelActions {
   private readonly disposables: vscode.Disposable[] = [];
   private readonly page: PageHost;
   private readonly state: ReviewState;
+  /** Counts the state builds started (postState shows only the newest). */
+  private builds = 0;
 
   private constructor(
     readonly services: Services,
@@ -173,8 +175,11 @@ export class ReviewPanel implements vscode.Disposable, PanelActions {
   /** Builds the state and gives it to the page (see PageHost.show), unless the page is still starting. */
   private async postState(): Promise<void> {
     if (!this.state.loaded || !this.page.wantsState()) return;
+    // Builds read files and may overlap (a reload, a trust grant, a picked run): only the newest started is shown, so an
+    // older one that finishes late never puts back what it read.
+    const build = ++this.builds;
     const state = await this.state.build(this.page.toWebviewUri);
-    if (state) this.page.show(state);
+    if (state && build === this.builds) this.page.show(state);
   }
 
   private onRunEvent(event: RunEvent): void {
