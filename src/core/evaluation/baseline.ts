@@ -5,7 +5,7 @@
  * Everything is read and written through the review-files room; diagnostics are `file:line:col`.
  */
 import { isMap, isScalar, parseYamlDocument, stringify } from '../kernel/yaml';
-import type { Node, Pair, YAMLMap } from 'yaml';
+import type { Node, YAMLMap } from 'yaml';
 import { capKindDiagnostics, fileErrorDiagnostic, readKindText } from '../files/fileKinds';
 import { ReviewFileError, statInReview } from '../files/reviewFiles';
 import { writeKindFile } from '../files/writeCaps';
@@ -16,6 +16,7 @@ import { tQuantile975 } from '../stats/convergence';
 import { loadSurveyFolder, SURVEY_QUESTIONS, type SurveyAnswer } from './feedback';
 import type { SurveyQuestion } from './feedbackWords';
 import { REFERENCE } from './reference';
+import { pairOf, shownValue } from './memberFile';
 
 import { CONDITIONS } from '../review/reviewConfig';
 
@@ -52,10 +53,6 @@ export function isIsoTime(s: string): boolean {
   );
 }
 
-function shown(v: unknown): string {
-  return typeof v === 'string' ? `"${v.slice(0, 40)}"` : v === null || v === undefined ? 'nothing' : String(v).slice(0, 40);
-}
-
 /** Validates the text of decision.yaml against the review's option ids. */
 export function checkDecisionText(text: string, optionIds: readonly string[], file = DECISION_FILE): { decision?: Decision; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
@@ -65,14 +62,13 @@ export function checkDecisionText(text: string, optionIds: readonly string[], fi
   }
   if (!isMap(doc.contents)) return { diagnostics: [error(file, 'decision.yaml must be a group of fields: pick:, startedAt:, decidedAt:.', 1, 1)] };
   const map = doc.contents as YAMLMap;
-  const pairOf = (key: string): Pair | undefined => map.items.find((p) => isScalar(p.key) && String(p.key.value) === key) as Pair | undefined;
   for (const pair of map.items) {
     const name = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
     if (!(FIELDS as readonly string[]).includes(name)) diagnostics.push(warning(file, `Unknown field "${name}" is ignored; the fields are ${FIELDS.join(', ')}.`, ...startOf(pair.key)));
   }
   const values: Partial<Record<(typeof FIELDS)[number], string>> = {};
   for (const key of FIELDS) {
-    const pair = pairOf(key);
+    const pair = pairOf(map, key);
     if (!pair) {
       diagnostics.push(error(file, `The ${key} field is missing.`, 1, 1));
       continue;
@@ -83,7 +79,7 @@ export function checkDecisionText(text: string, optionIds: readonly string[], fi
     // A pick may be written as a number (pick: 3); the option ids are text.
     const value = typeof v === 'number' && key === 'pick' ? String(v) : v;
     if (typeof value !== 'string' || value.trim() === '') {
-      diagnostics.push(error(file, `${key} must be ${key === 'pick' ? 'an option id' : 'an ISO time like 2026-11-24T13:05:00Z'} (found ${shown(value)}).`, ...at));
+      diagnostics.push(error(file, `${key} must be ${key === 'pick' ? 'an option id' : 'an ISO time like 2026-11-24T13:05:00Z'} (found ${shownValue(value)}).`, ...at));
       continue;
     }
     const t = value.trim();
@@ -94,13 +90,13 @@ export function checkDecisionText(text: string, optionIds: readonly string[], fi
         continue;
       }
     } else if (!isIsoTime(t)) {
-      diagnostics.push(error(file, `${key} must be a real ISO time with a zone (a day the calendar has), like 2026-11-24T13:05:00Z (found ${shown(t)}).`, ...at));
+      diagnostics.push(error(file, `${key} must be a real ISO time with a zone (a day the calendar has), like 2026-11-24T13:05:00Z (found ${shownValue(t)}).`, ...at));
       continue;
     }
     values[key] = t;
   }
   if (values.startedAt && values.decidedAt && Date.parse(values.decidedAt) < Date.parse(values.startedAt)) {
-    diagnostics.push(error(file, `decidedAt (${values.decidedAt}) is before startedAt (${values.startedAt}); time runs forwards.`, ...startOf(pairOf('decidedAt')?.value)));
+    diagnostics.push(error(file, `decidedAt (${values.decidedAt}) is before startedAt (${values.startedAt}); time runs forwards.`, ...startOf(pairOf(map, 'decidedAt')?.value)));
   }
   const sorted = sortDiagnostics(diagnostics);
   const { pick, startedAt, decidedAt } = values;
