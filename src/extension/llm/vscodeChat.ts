@@ -7,10 +7,10 @@
  * own token counter; cancellation goes through a CancellationToken.
  */
 import * as vscode from 'vscode';
-import { ModelRequestError, type ChatAnswer, type ChatBackend, type ChatRequest } from '../../core/llm/backend';
+import { type ChatAnswer, type ChatBackend, type ChatRequest } from '../../core/llm/backend';
 import { checkRequestSize, type ChatMessage } from '../../core/llm/messages';
 import type { Usage } from '../../core/record/record';
-import { errorMessage } from '../../core/kernel/errors';
+import { languageModelError } from './languageModelErrors';
 
 interface DataPartClass {
   image(data: Uint8Array, mimeType: string): unknown;
@@ -129,20 +129,7 @@ export class VsCodeChatBackend implements ChatBackend {
   }
 
   private describe(err: unknown): Error {
-    const name = modelLabel(this.model);
-    if (err instanceof vscode.LanguageModelError) {
-      if (err.code === vscode.LanguageModelError.NoPermissions.name) {
-        return new ModelRequestError(`VS Code did not give TeamFusion permission to use ${name}, so nothing was sent; run again and allow it, or pick another model with "TeamFusion: Pick Chat Model".`, 'permission', { said: true, cause: err });
-      }
-      if (err.code === vscode.LanguageModelError.NotFound.name) {
-        return new ModelRequestError(`${name} is no longer available in VS Code; resume the run to continue with it when it is back, or with another model ("TeamFusion: Pick Chat Model").`, 'not-found', { said: true, cause: err });
-      }
-      if (err.code === vscode.LanguageModelError.Blocked.name) {
-        return new ModelRequestError(`${name} refused the request (blocked, for example by a quota); resume the run later or with another model ("TeamFusion: Pick Chat Model").`, 'refused', { said: true, cause: err });
-      }
-    }
-    const message = errorMessage(err);
-    return new ModelRequestError(`${name} failed: ${message.replace(/\s+/g, ' ').trim().replace(/[.\s]+$/, '')}. Resume the run to try again.`, 'failed', { said: true, cause: err });
+    return languageModelError(modelLabel(this.model), err, err instanceof vscode.LanguageModelError ? err.code : undefined);
   }
 }
 
