@@ -3,6 +3,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import sharp from 'sharp';
+import { COMMANDS } from '../../../src/extension/commandIds';
 
 const REPO = path.resolve(__dirname, '..', '..', '..', '..');
 const pkg = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -67,14 +68,19 @@ describe('activation shell', () => {
     const standIns = new Set([...manifest.contributes.commands.map((c) => c.command), ...internal]);
     const constants = new Map<string, string>();
     const calls: string[] = [];
+    const typed = (name: string | undefined): string | undefined => (name === undefined ? undefined : (COMMANDS as Record<string, string>)[name] ?? `COMMANDS.${name}?`);
     const walk = (dir: string): void => {
       for (const e of readdirSync(dir, { withFileTypes: true })) {
         const f = path.join(dir, e.name);
         if (e.isDirectory()) walk(f);
         else if (f.endsWith('.ts')) {
           const text = readFileSync(f, 'utf8');
-          for (const m of text.matchAll(/export const (\w+_COMMAND)\b[^=]*= '([^']+)'/g)) if (m[1] && m[2]) constants.set(m[1], m[2]);
-          for (const m of text.matchAll(/registerCommand\(\s*('([^']+)'|\w+)/g)) calls.push(m[2] ?? m[1] ?? '');
+          // An id is written as a string, a COMMANDS entry (commandIds.ts) or an exported *_COMMAND constant of either.
+          for (const m of text.matchAll(/export const (\w+_COMMAND)\b[^=]*= (?:'([^']+)'|COMMANDS\.(\w+))/g)) {
+            const id = m[2] ?? typed(m[3]);
+            if (m[1] && id) constants.set(m[1], id);
+          }
+          for (const m of text.matchAll(/registerCommand\(\s*('([^']+)'|COMMANDS\.(\w+)|\w+)/g)) calls.push(m[2] ?? typed(m[3]) ?? m[1] ?? '');
         }
       }
     };
