@@ -201,7 +201,7 @@ export class ReviewPanel implements vscode.Disposable, PanelActions {
   dispose(): void {
     if (this.page.disposed) return;
     this.page.disposed = true;
-    this.state.cancelScheduled();
+    this.state.stop();
     const key = path.resolve(this.root.fsPath);
     if (ReviewPanel.panels.get(key) === this) ReviewPanel.panels.delete(key);
     this.panel.dispose();

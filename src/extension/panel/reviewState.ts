@@ -28,10 +28,15 @@ import { briefRunState } from './briefState';
 import { discussionCoding } from '../analysis/discussionCoding';
 import { discussionState } from '../analysis/panelDiscussion';
 import { workspaceTrusted } from './trust';
+import { reviewFingerprint, runFingerprint } from '../../core/files/fingerprint';
 import { SerialLoads } from './serialLoads';
 
 /** Designers × options above which the panel shows the rankings before the agreement (50 × 50 is 2,500; the sample 24). */
 const DEFER_ANALYSIS_CELLS = 400;
+/** How often the panel looks at the disk for changes no file event reported. */
+const LOOK_MS = 2000;
+/** A run folder's files that change without changing what the panel shows: the driver's lock and the prompt parts. */
+const unshown = (name: string): boolean => name === PARTS_FILE || name.startsWith(LOCK_FILE);
 
 /** What the state builder needs of the page: to give it a new state, to wait for it, and to note the steps of opening. */
 export interface PageSide {
@@ -72,6 +77,10 @@ export class ReviewState {
   private readonly briefFidelities = new Map<string, Promise<PanelBriefRun['fidelity']>>();
   /** This review beside its team's usual-way review(s) in the parent folder; forgotten on every reload. */
   private sideBySide: Promise<PanelSideBySide | undefined> | undefined;
+  /** The fingerprints taken as the last load began (look). */
+  private seen: { review: string; runs: string } | undefined;
+  private looking: ReturnType<typeof setInterval> | undefined;
+  private lookInFlight = false;
   /** Loads run one at a time, so the last change is the last shown (serialLoads.ts). */
   private readonly loads = new SerialLoads((all) => this.load(all));
 
@@ -94,6 +103,7 @@ export class ReviewState {
 
   /** The first load of the panel. */
   start(): void {
+    this.looking = setInterval(() => void this.look(), LOOK_MS);
     this.reloadAll = true;
     this.loading = this.loads.request(true);
   }
@@ -101,6 +111,12 @@ export class ReviewState {
   cancelScheduled(): void {
     if (this.reloadTimer) clearTimeout(this.reloadTimer);
     this.reloadTimer = undefined;
+  }
+
+  /** Stops looking at the disk (the panel is gone). */
+  stop(): void {
+    this.cancelScheduled();
+    clearInterval(this.looking);
   }
 
   /** Changes under runs/ only reload the runs; anything else reloads the review and its analysis too. */
@@ -111,10 +127,39 @@ export class ReviewState {
     // The prompt parts are appended with every run.json write, and the driver's lock is refreshed every few seconds: neither
     // changes what the panel shows.
     const name = rel[rel.length - 1] ?? '';
-    if (rel[0] === 'runs' && (name === PARTS_FILE || name.startsWith(LOCK_FILE))) return;
+    if (rel[0] === 'runs' && unshown(name)) return;
     // During a run its turns go to the journal and its record is rewritten at round boundaries; the live events already
     // carry both, and the run's start and end reload the state.
     if (rel[0] === 'runs' && (name === 'run.json' || name === JOURNAL_FILE) && this.services.runs.isRunning(this.root.fsPath)) return;
+    this.schedule();
+  }
+
+  /**
+   * Looks at the disk every LOOK_MS for changes no file event reported (VS Code's watcher can miss a file another process
+   * writes, such as a vote by \`teamfusion vote\`): the stat fingerprints of the review and of the run shown, compared with
+   * the ones taken as the last load began. Skipped while a reload is on its way or this window drives a run of the review.
+   */
+  private async look(): Promise<void> {
+    if (this.lookInFlight || this.page.disposed || this.reloadTimer || this.loads.busy || !this.seen || this.services.runs.isRunning(this.root.fsPath)) return;
+    const seen = this.seen;
+    this.lookInFlight = true;
+    const now = await this.fingerprints()
+      .catch(() => undefined)
+      .finally(() => (this.lookInFlight = false));
+    if (!now || this.seen !== seen || this.reloadTimer || this.page.disposed) return;
+    if (now.review !== seen.review) this.reloadAll = true;
+    else if (now.runs === seen.runs) return;
+    this.services.log.debug(`Files of ${this.root.fsPath} changed on disk without a file event; loading the review panel again.`);
+    this.schedule();
+  }
+
+  private async fingerprints(): Promise<{ review: string; runs: string }> {
+    const root = this.root.fsPath;
+    return { review: await reviewFingerprint(root), runs: await runFingerprint(root, chosenRunId(this.runs, this.selectedRunId), unshown) };
+  }
+
+  /** A reload in 250 ms (a burst of changes makes one reload): the review too if reloadAll was set. */
+  private schedule(): void {
     if (this.reloadTimer) clearTimeout(this.reloadTimer);
     this.reloadTimer = setTimeout(() => {
       this.reloadTimer = undefined;
@@ -125,6 +170,8 @@ export class ReviewState {
   }
 
   private async load(all: boolean): Promise<void> {
+    // Taken before reading: a change made while this load reads shows at the next look.
+    this.seen = await this.fingerprints().catch(() => undefined);
     this.agreements.clear();
     this.briefFidelities.clear();
     this.sideBySide = undefined;

@@ -9,7 +9,14 @@ export class SerialLoads {
   private tail: Promise<void> = Promise.resolve();
   private waiting: { all: boolean; done: Promise<void> } | undefined;
 
+  private running = 0;
+
   constructor(private readonly load: (all: boolean) => Promise<void>) {}
+
+  /** Whether a load is in flight or waiting its turn. */
+  get busy(): boolean {
+    return this.running > 0 || this.waiting !== undefined;
+  }
 
   /** Loads after the load in flight (if any); resolves when this load (or the waiting one it joined) has finished. */
   request(all: boolean): Promise<void> {
@@ -18,9 +25,14 @@ export class SerialLoads {
       return this.waiting.done;
     }
     const next: { all: boolean; done: Promise<void> } = { all, done: Promise.resolve() };
-    next.done = this.tail.then(() => {
+    next.done = this.tail.then(async () => {
       this.waiting = undefined;
-      return this.load(next.all);
+      this.running++;
+      try {
+        await this.load(next.all);
+      } finally {
+        this.running--;
+      }
     });
     this.waiting = next;
     // A failed load must not stop the ones after it (the load itself reports its failure).

@@ -8,7 +8,7 @@ import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { reviewFingerprint } from '../../../src/core/files/fingerprint';
+import { reviewFingerprint, runFingerprint } from '../../../src/core/files/fingerprint';
 import { cleanupFixtures, makeReview, rankingYaml, tempDir } from '../review/fixtures';
 
 describe('reviewFingerprint', () => {
@@ -71,5 +71,46 @@ describe('reviewFingerprint', () => {
     execFileSync('mkfifo', [path.join(root, 'rankings', 'pipe.yaml')]);
     const a = await reviewFingerprint(root);
     assert.equal(await reviewFingerprint(root), a);
+  });
+});
+
+describe('runFingerprint', () => {
+  after(cleanupFixtures);
+
+  /** A review with one run folder holding run.json and a votes/ folder. */
+  async function withRun(): Promise<{ root: string; run: string }> {
+    const root = await makeReview({ reviewYaml: 'title: T\n' });
+    const run = path.join(root, 'runs', 'r1');
+    await fs.mkdir(path.join(run, 'votes'), { recursive: true });
+    await fs.writeFile(path.join(run, 'run.json'), '{}\n');
+    await fs.writeFile(path.join(run, 'votes', 'ben.yaml'), 'designer: ben\n');
+    return { root, run };
+  }
+
+  it('moves with a vote another process writes, a decision in run.json and a new run; stays put otherwise', async () => {
+    const { root, run } = await withRun();
+    const changes: [string, () => Promise<void>][] = [
+      ['a vote added', () => fs.writeFile(path.join(run, 'votes', 'ana.yaml'), 'designer: ana\n')],
+      ['a vote rewritten', () => fs.writeFile(path.join(run, 'votes', 'ana.yaml'), 'designer: ana # changed\n')],
+      ['run.json rewritten', () => fs.writeFile(path.join(run, 'run.json'), '{"decided":true}\n')],
+      ['a ratings folder made', () => fs.mkdir(path.join(run, 'ratings'))],
+      ['another run', () => fs.mkdir(path.join(root, 'runs', 'r2'))],
+    ];
+    for (const [what, change] of changes) {
+      const before = await runFingerprint(root, 'r1');
+      assert.equal(await runFingerprint(root, 'r1'), before, `${what}: unchanged before`);
+      await new Promise((r) => setTimeout(r, 20));
+      await change();
+      assert.notEqual(await runFingerprint(root, 'r1'), before, what);
+    }
+  });
+
+  it('leaves out what the caller skips (a driver\'s lock refreshed every few seconds)', async () => {
+    const { root, run } = await withRun();
+    const skip = (name: string) => name.startsWith('.lock');
+    const before = await runFingerprint(root, 'r1', skip);
+    await fs.writeFile(path.join(run, '.lock'), 'pid 1\n');
+    assert.equal(await runFingerprint(root, 'r1', skip), before);
+    assert.notEqual(await runFingerprint(root, 'r1'), before);
   });
 });

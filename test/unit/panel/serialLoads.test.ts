@@ -29,6 +29,7 @@ describe('panel loads: one at a time, the newest last', () => {
     const second = loads.request(false);
     await tick();
     assert.deepEqual(events, ['start 1'], 'the second waits');
+    assert.equal(loads.busy, true);
     finish[0]!();
     await first;
     await tick();
@@ -36,6 +37,7 @@ describe('panel loads: one at a time, the newest last', () => {
     finish[1]!();
     await second;
     assert.deepEqual(events, ['start 1', 'end 1', 'start 2', 'end 2']);
+    assert.equal(loads.busy, false, 'nothing in flight');
   });
 
   it('joins loads asked for while one waits its turn into one, a full load if any asked for one', async () => {
