@@ -35,6 +35,12 @@ import { SerialLoads } from './serialLoads';
 const DEFER_ANALYSIS_CELLS = 400;
 /** How often the panel looks at the disk for changes no file event reported. */
 const LOOK_MS = 2000;
+/** The stat fingerprints of the review and of the run `runId` (the one shown) at one moment. */
+interface Seen {
+  review: string;
+  runs: string;
+  runId: string | undefined;
+}
 /** A run folder's files that change without changing what the panel shows: the driver's lock and the prompt parts. */
 const unshown = (name: string): boolean => name === PARTS_FILE || name.startsWith(LOCK_FILE);
 
@@ -78,7 +84,7 @@ export class ReviewState {
   /** This review beside its team's usual-way review(s) in the parent folder; forgotten on every reload. */
   private sideBySide: Promise<PanelSideBySide | undefined> | undefined;
   /** The fingerprints taken as the last load began (look). */
-  private seen: { review: string; runs: string } | undefined;
+  private seen: Seen | undefined;
   private looking: ReturnType<typeof setInterval> | undefined;
   private lookInFlight = false;
   /** Loads run one at a time, so the last change is the last shown (serialLoads.ts). */
@@ -142,20 +148,27 @@ export class ReviewState {
   private async look(): Promise<void> {
     if (this.lookInFlight || this.page.disposed || this.reloadTimer || this.loads.busy || !this.seen || this.services.runs.isRunning(this.root.fsPath)) return;
     const seen = this.seen;
+    // Like is compared with like: once another run is shown (picked, or the newest after a load), its fingerprint as it
+    // is now becomes the one to compare with, and nothing is reloaded for the switch itself.
+    const runId = chosenRunId(this.runs, this.selectedRunId);
     this.lookInFlight = true;
-    const now = await this.fingerprints()
+    const now = await this.fingerprints(runId)
       .catch(() => undefined)
       .finally(() => (this.lookInFlight = false));
     if (!now || this.seen !== seen || this.reloadTimer || this.page.disposed) return;
+    if (runId !== seen.runId) {
+      this.seen = now;
+      return;
+    }
     if (now.review !== seen.review) this.reloadAll = true;
     else if (now.runs === seen.runs) return;
     this.services.log.debug(`Files of ${this.root.fsPath} changed on disk without a file event; loading the review panel again.`);
     this.schedule();
   }
 
-  private async fingerprints(): Promise<{ review: string; runs: string }> {
+  private async fingerprints(runId = chosenRunId(this.runs, this.selectedRunId)): Promise<Seen> {
     const root = this.root.fsPath;
-    return { review: await reviewFingerprint(root), runs: await runFingerprint(root, chosenRunId(this.runs, this.selectedRunId), unshown) };
+    return { review: await reviewFingerprint(root), runs: await runFingerprint(root, runId, unshown), runId };
   }
 
   /** A reload in 250 ms (a burst of changes makes one reload): the review too if reloadAll was set. */
