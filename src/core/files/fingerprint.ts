@@ -50,37 +50,36 @@ export async function reviewFingerprint(root: string): Promise<string> {
 }
 
 /**
- * The fingerprint of a review's runs/ folder, the same way: the names of its runs, and for the run `runId` every entry of
- * its folder and of each folder inside it (votes/, ratings/, survey/, coverage/, iteration-<k>/…), by stat alone. The
- * review panel compares it to see a vote, rating or decision written by another process when no file event came; `skip`
- * leaves out entries of the run's folder that change without changing what is shown (a driver's lock, its prompt parts).
+ * The fingerprint of a review's runs/ folder, the same way: the folder itself (its stat moves when a run is added or
+ * removed), and for the run `runId` every entry of its folder and of each folder inside it (votes/, ratings/, survey/,
+ * coverage/, iteration-<k>/…), by stat alone, at most MAX_ENTRIES entries in all. The review panel compares it to see a
+ * vote, rating or decision written by another process when no file event came. `skip` leaves out entries of the run's
+ * folder that change without changing what is shown (a driver's lock, its prompt parts); the run's folder goes by its
+ * entries alone, not its own stat, so what is skipped moves nothing.
  */
 export async function runFingerprint(root: string, runId: string | undefined, skip: (name: string) => boolean = () => false): Promise<string> {
-  const parts: string[] = [];
-  // A folder's own stat and count move with any entry added or removed; the run's folder goes by its entries alone, so
-  // what `skip` leaves out (created and replaced every few seconds) moves nothing.
-  const list = async (dir: string, own = true): Promise<string[]> => {
-    const st = await statOf(root, dir);
-    if (own) parts.push(`${dir}/=${st}`);
-    if (!st.startsWith('d:')) return [];
+  const parts = [`runs/=${await statOf(root, 'runs')}`];
+  if (runId === undefined) return parts.join('\n');
+  let budget = MAX_ENTRIES;
+  const walk = async (dir: string, top: boolean): Promise<void> => {
+    let names: string[];
     try {
-      const names = ((await listInReview(root, dir)) ?? []).sort();
-      if (own) parts.push(`${dir}/#=${names.length}`);
-      return names.slice(0, MAX_ENTRIES);
+      names = ((await listInReview(root, dir)) ?? []).sort();
     } catch {
       parts.push(`${dir}/*=unreadable`);
-      return [];
+      return;
+    }
+    for (const name of names) {
+      if (top && skip(name)) continue;
+      if (budget-- <= 0) {
+        parts.push(`${dir}/#=${names.length}`);
+        return;
+      }
+      const entry = await statOf(root, `${dir}/${name}`);
+      parts.push(`${dir}/${name}=${entry}`);
+      if (top && entry.startsWith('d:')) await walk(`${dir}/${name}`, false);
     }
   };
-  await list('runs');
-  if (runId === undefined) return parts.join('\n');
-  const run = `runs/${runId}`;
-  for (const name of await list(run, false)) {
-    if (skip(name)) continue;
-    const entry = await statOf(root, `${run}/${name}`);
-    parts.push(`${run}/${name}=${entry}`);
-    if (!entry.startsWith('d:')) continue;
-    for (const inner of await list(`${run}/${name}`)) parts.push(`${run}/${name}/${inner}=${await statOf(root, `${run}/${name}/${inner}`)}`);
-  }
+  await walk(`runs/${runId}`, true);
   return parts.join('\n');
 }

@@ -19,7 +19,6 @@ import { parseJsonAnswer } from '../remix/structuredAnswer';
 import { chosenPoint, forkSettled } from './choice';
 import { forkSides, roundPoints } from './points';
 
-
 /** Whether the brief round still has a fork to write (the engine's isDone of a brief round asks). */
 export function briefForkPending(ctx: Pick<StepContext, 'settings' | 'designers' | 'record'>, it: Iteration): boolean {
   if (!it.brief || it.brief.forks?.length) return false;

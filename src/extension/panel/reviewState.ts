@@ -83,7 +83,7 @@ export class ReviewState {
   private readonly briefFidelities = new Map<string, Promise<PanelBriefRun['fidelity']>>();
   /** This review beside its team's usual-way review(s) in the parent folder; forgotten on every reload. */
   private sideBySide: Promise<PanelSideBySide | undefined> | undefined;
-  /** The fingerprints taken as the last load began (look). */
+  /** The fingerprints to compare with (look): taken as the last load began, or by a look. */
   private seen: Seen | undefined;
   private looking: ReturnType<typeof setInterval> | undefined;
   private lookInFlight = false;
@@ -142,21 +142,22 @@ export class ReviewState {
 
   /**
    * Looks at the disk every LOOK_MS for changes no file event reported (VS Code's watcher can miss a file another process
-   * writes, such as a vote by \`teamfusion vote\`): the stat fingerprints of the review and of the run shown, compared with
+   * writes, such as a vote by `teamfusion vote`): the stat fingerprints of the review and of the run shown, compared with
    * the ones taken as the last load began. Skipped while a reload is on its way or this window drives a run of the review.
    */
   private async look(): Promise<void> {
-    if (this.lookInFlight || this.page.disposed || this.reloadTimer || this.loads.busy || !this.seen || this.services.runs.isRunning(this.root.fsPath)) return;
+    if (this.lookInFlight || this.page.disposed || this.reloadTimer || this.loads.busy || !this.lastLoad || this.services.runs.isRunning(this.root.fsPath)) return;
     const seen = this.seen;
-    // Like is compared with like: once another run is shown (picked, or the newest after a load), its fingerprint as it
-    // is now becomes the one to compare with, and nothing is reloaded for the switch itself.
+    // Like is compared with like: after the first load (which takes none, to open quickly) or once another run is shown
+    // (picked, or the newest after a load), the fingerprints as they are now become the ones to compare with, and nothing
+    // is reloaded for that.
     const runId = chosenRunId(this.runs, this.selectedRunId);
     this.lookInFlight = true;
     const now = await this.fingerprints(runId)
       .catch(() => undefined)
       .finally(() => (this.lookInFlight = false));
     if (!now || this.seen !== seen || this.reloadTimer || this.page.disposed) return;
-    if (runId !== seen.runId) {
+    if (!seen || runId !== seen.runId) {
       this.seen = now;
       return;
     }
@@ -183,8 +184,9 @@ export class ReviewState {
   }
 
   private async load(all: boolean): Promise<void> {
-    // Taken before reading: a change made while this load reads shows at the next look.
-    this.seen = await this.fingerprints().catch(() => undefined);
+    // Taken before reading: a change made while this load reads shows at the next look. The first load (Open Review) takes
+    // none; the first look does.
+    this.seen = this.lastLoad ? await this.fingerprints().catch(() => undefined) : undefined;
     this.agreements.clear();
     this.briefFidelities.clear();
     this.sideBySide = undefined;

@@ -113,4 +113,12 @@ describe('runFingerprint', () => {
     assert.equal(await runFingerprint(root, 'r1', skip), before);
     assert.notEqual(await runFingerprint(root, 'r1'), before);
   });
+
+  it('looks at 500 entries of a run at most, however many a folder holds', async () => {
+    const { root, run } = await withRun();
+    await Promise.all(Array.from({ length: 700 }, (_, i) => fs.writeFile(path.join(run, 'votes', `m${i}.yaml`), 'x\n')));
+    const lines = (await runFingerprint(root, 'r1')).split('\n');
+    assert.ok(lines.length <= 503, `${lines.length} lines`);
+    assert.ok(lines.some((l) => l === 'runs/r1/votes/#=701'), 'the folder beyond the bound counts by its number of entries');
+  });
 });

@@ -60,10 +60,14 @@ export interface VoteOutcome {
   refused?: string[];
 }
 
-/** A member as people read them on the command line: "Ana Ruiz (ana)", or the id alone when that is all there is. */
-function whoIs(team: ReturnType<typeof teamOf>, id: string): string {
-  const name = personName(team, id);
-  return name !== id ? `${name} (${id})` : id;
+/** Members as people read them on the command line: "Ana Ruiz (ana), dina" (the id alone when that is all there is). */
+function whoAre(team: ReturnType<typeof teamOf>, ids: readonly string[]): string {
+  return ids
+    .map((id) => {
+      const name = personName(team, id);
+      return name !== id ? `${name} (${id})` : id;
+    })
+    .join(', ');
 }
 
 export async function castVote(q: VoteRequest): Promise<VoteOutcome> {
@@ -92,7 +96,7 @@ export async function castVote(q: VoteRequest): Promise<VoteOutcome> {
   if (refused.length) Object.assign(mine, { refused });
   const tally = tallyFork(record, fork, members, team);
   const due = q.close || tally.missing.length === 0;
-  if (!due || tally.decided) return { ...mine, tally, note: tally.decided ? `"${fork.question}" was already decided; the vote is kept.` : `${tally.voters.length} of ${team.length} have voted (${countsText(tally.counts)}); waiting for ${tally.missing.map((id) => whoIs(teamOf(review, record), id)).join(', ')}.` };
+  if (!due || tally.decided) return { ...mine, tally, note: tally.decided ? `"${fork.question}" was already decided; the vote is kept.` : `${tally.voters.length} of ${team.length} have voted (${countsText(tally.counts)}); waiting for ${whoAre(teamOf(review, record), tally.missing)}.` };
   const close = q.close ? closeOf(q, record, fork) : undefined;
   const waits = `so the decision is not written now; vote again or close the vote once it stops.`;
   if (q.shared && (record.status === 'running' || record.status === 'waiting')) {
