@@ -214,9 +214,14 @@ export const IterationSchema = z.object({
         /** A vote on a fork (issue 33): who voted, and the votes per position. */
         voters: z.array(z.string()).max(100).optional(),
         counts: z.record(z.string(), z.number().int().min(0)).optional(),
+        /** (issue 38) The lead reopened it: it no longer binds later rounds and the team may decide again; kept as history. */
+        reopened: z.object({ by: z.string(), at: z.string() }).optional(),
       }),
     )
     .optional(),
+  /** (issue 38) The remixes of the sides not chosen on an earlier round's fork, left out of this round's candidates and of
+   * every later round's (and never the final pick), with the decision that set them aside. */
+  setAside: z.array(z.object({ id: z.string(), question: z.string(), decidedIn: z.number().int().positive() })).optional(),
   /** Why the iteration stopped, in words, when the run failed here. */
   error: z.string().optional(),
   /** (task brief) The revised brief of this round and the remix agent's report. */

@@ -145,6 +145,7 @@ function stanceSection(record: RunRecord, people: readonly Person[]): string[] {
 function iterationSection(record: RunRecord, it: Iteration, people: readonly Person[]): string[] {
   const out: string[] = [`## Iteration ${it.index}${it.final ? ' (final pick)' : ''}`, ''];
   out.push(`Candidates: ${it.candidates.map((id) => labelWithId(record, id)).join(', ')}`, '');
+  out.push(...setAsideLines(record, it));
   if (it.feedback) out.push(`Lead's feedback: ${md(it.feedback)}`, '');
   if (it.ranking) {
     out.push(it.final ? 'Ranking:' : 'Consensus top candidates:', '');
@@ -196,6 +197,16 @@ function iterationSection(record: RunRecord, it: Iteration, people: readonly Per
   }
   if (it.error) out.push(`Stopped: ${md(it.error)}`, '');
   return out;
+}
+
+/** "Set aside" (issue 38): the remixes of the sides a decision did not choose, left out of this round and every later one. */
+function setAsideLines(record: RunRecord, it: Iteration): string[] {
+  if (!it.setAside?.length) return [];
+  const lines = it.setAside.map((s) => {
+    const fork = remixesOf(record.iterations.find((x) => x.index === s.decidedIn) ?? {}).find((m) => m.id === s.id)?.fork;
+    return `- ${labelWithId(record, s.id)}${fork ? ` — "${md(fork.position)}"` : ''}: not the side chosen on ${md(s.question)} (decided in round ${s.decidedIn})`;
+  });
+  return ['Set aside:', '', ...lines, ''];
 }
 
 export function transcriptMarkdown(record: RunRecord, people: readonly Person[]): string {
