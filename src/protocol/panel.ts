@@ -24,6 +24,7 @@ export * from './panelEvaluation';
 export * from './runEvents';
 export * from './requests';
 export * from './votes';
+export * from './nextSteps';
 export type { WaitingFor } from '../core/record/record';
 
 const text = (max: number) => z.string().max(max);
@@ -77,8 +78,10 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   /** The app is listening; the host posts nothing before this. */
   z.object({ type: z.literal('ready') }),
   ...REQUEST_SCHEMAS,
-  /** Start a run; `task` chooses a brief or a design run (the engine's default for the folder when absent). */
-  z.object({ type: z.literal('run'), task: z.enum(RUN_TASKS).optional() }),
+  /** Start a run; `task` chooses a brief or a design run (the engine's default for the folder when absent); `resume` goes on with that run instead. */
+  z.object({ type: z.literal('run'), task: z.enum(RUN_TASKS).optional(), resume: text(200).optional() }),
+  /** Open the run's blind re-rank set (runs/<run-id>/rerank) in its own panel, where each member ranks it. */
+  z.object({ type: z.literal('openRerank'), runId: text(200) }),
   ShowBriefChangesSchema,
   AdoptBriefSchema,
   CommentOnBriefSchema,

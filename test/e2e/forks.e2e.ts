@@ -65,12 +65,15 @@ function forksText(panel: Frame): Promise<string> {
   });
 }
 
-/** Every block of the panel's text (a paragraph, list item, caption, cell…) that names a side together with a member. */
+/**
+ * Every block of the panel's text (a paragraph, list item, caption, cell…) that names a side together with a member. The
+ * question itself ("Warm or cold palette?") names no side: the Next strip says it with who has not voted yet.
+ */
 function sidesWithNames(panel: Frame): Promise<string[]> {
-  return panel.evaluate((names) => {
+  return panel.evaluate(([names, question]) => {
     const blocks = [...document.querySelectorAll('p, li, figcaption, td, th, h2, h3, h4, dt, dd')].filter((e) => !e.closest('#tf-vote-as'));
-    return blocks.map((e) => e.textContent ?? '').filter((t) => /(warm|cold) palette/i.test(t) && names.some((n) => t.includes(n)));
-  }, NAMES);
+    return blocks.map((e) => (e.textContent ?? '').split(question).join('')).filter((t) => /(warm|cold) palette/i.test(t) && names.some((n) => t.includes(n)));
+  }, [NAMES, QUESTION] as const);
 }
 
 /** The boxes of the sides shown now. */

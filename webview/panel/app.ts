@@ -17,6 +17,7 @@ import { RankingForm } from './views/rankingForm';
 import { ImageViewer, viewGroup } from './views/viewer';
 import { ThumbPeek } from './views/peek';
 import { count } from './format';
+import { NextStrip } from './views/nextStrip';
 
 const TABS = ['overview', 'run', 'ranking'] as const;
 type Tab = (typeof TABS)[number];
@@ -30,6 +31,7 @@ class App {
   private readonly form = new RankingForm();
   private readonly viewer = new ImageViewer();
   private readonly heatmap = new Heatmap();
+  private readonly next = new NextStrip();
   private readonly tabs: HTMLElement;
   /** The tab in view. */
   private tab: Tab;
@@ -118,11 +120,13 @@ class App {
     this.ctx = ctx;
     if (state.thumbSize) document.documentElement.style.setProperty('--tf-thumb', `${state.thumbSize}px`);
     this.renderHeader(ctx);
+    const steps = this.next.render(ctx, (tab, selector) => this.goTo(tab, selector));
+    this.runTab.runIsNext = steps.runIsNext;
     for (const t of TABS) this.stale.add(t);
     this.draw(this.tab);
     this.viewer.update(ctx);
     if (this.tabs.parentElement !== this.root) {
-      replaceChildren(this.root, this.header, this.tabs);
+      replaceChildren(this.root, this.header, this.next.element, this.tabs);
       document.body.append(this.viewer.element);
       this.root.removeAttribute('aria-busy');
     }
@@ -194,6 +198,18 @@ class App {
     document.body.dataset.renderMs = String(Math.round(this.drawMs));
     publishMarks();
     document.body.dataset.ready = 'true';
+  }
+
+  /** Shows `tab` and brings the first element matching `selector` there into view (focused when it can be). */
+  private goTo(tab: Tab, selector: string): void {
+    const index = TABS.indexOf(tab);
+    (this.tabs as HTMLElement & { selectedIndex: number }).selectedIndex = index;
+    this.tab = tab;
+    this.flush();
+    this.host.persist({ tab });
+    const target = this.root.querySelector<HTMLElement>(selector);
+    target?.scrollIntoView({ block: 'start' });
+    target?.focus({ preventScroll: true });
   }
 
   /** Any image button (`data-view`) opens the large viewer; a `data-compare` button opens the compare of its ids. */

@@ -68,6 +68,8 @@ export interface CompareResult {
   survey: SurveySummary;
   /** Valid re-rankings found. */
   rerankings: number;
+  /** The designers whose valid re-ranking was found (ids); [] without a re-rank set. */
+  reranked: string[];
   remixes: number;
   timing: Timing;
   /** What is missing before "after" can be computed, in words; null when it is there. */
@@ -191,6 +193,7 @@ export async function compareRun(reviewRoot: string, runId: string, opts: Compar
   let accepted: Acceptance | null = null;
   let finalPick: FinalPickRank | null = null;
   let rerankings = 0;
+  let reranked: string[] = [];
   let missing: string | null = null;
   let fidelity: Fidelity | null = null;
   let fidelityNote: string | null = null;
@@ -201,6 +204,7 @@ export async function compareRun(reviewRoot: string, runId: string, opts: Compar
     for (const d of loaded.diagnostics) if (d.severity === 'error' && !/has no ranking files yet/.test(d.message)) problems.push(prefixed(rel, d));
     const review = loaded.review && onlyRunDesigners(loaded.review, record.settings.designers);
     rerankings = review?.designers.length ?? 0;
+    reranked = (review?.designers ?? []).map((d) => d.id);
     let key;
     try {
       key = await readKey(root, runId, record.rerankKeySha256);
@@ -250,6 +254,7 @@ export async function compareRun(reviewRoot: string, runId: string, opts: Compar
     survey: summarizeSurvey(surveyFiles.answers),
     votes: tallyAll(record, voteFiles.members, teamIds),
     rerankings,
+    reranked,
     remixes,
     timing: await timingOf(root, record, rerankings),
     missing,

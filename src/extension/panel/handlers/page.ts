@@ -1,14 +1,16 @@
-/** The panel's page area: the app is ready, wants a reload or another run shown, opens a file of the review, or logs. */
+/** The panel's page area: the app is ready, wants a reload or another run shown, opens a file of the review or a run's blind re-rank set, or logs. */
 import * as vscode from 'vscode';
 import type { CommandHandler } from './context';
 import { resolveInReview } from '../../../core/files/reviewFiles';
 import { errorMessage } from '../../../core/kernel/errors';
+import { rerankRel } from '../../../core/evaluation';
 
 export const pageHandlers: {
   ready: CommandHandler<'ready'>;
   refresh: CommandHandler<'refresh'>;
   openRun: CommandHandler<'openRun'>;
   openFile: CommandHandler<'openFile'>;
+  openRerank: CommandHandler<'openRerank'>;
   log: CommandHandler<'log'>;
 } = {
   ready: (_m, panel) => panel.pageReady(),
@@ -24,6 +26,16 @@ export const pageHandlers: {
       return;
     }
     await panel.command('open', vscode.Uri.file(abs));
+  },
+  openRerank: async (m, panel) => {
+    let abs: string;
+    try {
+      abs = await resolveInReview(panel.root.fsPath, rerankRel(m.runId));
+    } catch (e) {
+      panel.post({ type: 'notice', level: 'warning', message: `No blind re-rank set to open: ${errorMessage(e)}` });
+      return;
+    }
+    await panel.command('openReview', vscode.Uri.file(abs));
   },
   log: (m, panel) => panel.services.log[m.level === 'warning' ? 'warn' : m.level](`Review panel: ${m.message}`),
 };
