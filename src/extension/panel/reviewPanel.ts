@@ -102,9 +102,9 @@ export class ReviewPanel implements vscode.Disposable, PanelActions {
 
     this.disposables.push(
       panel.onDidDispose(() => this.dispose()),
-      // A hidden webview is torn down (no retainContextWhenHidden) and rebuilt from its HTML when shown: nothing is posted
-      // into the gap; the page is rewritten with the current state, so it comes back showing that, not the state it
-      // was first written with (and `ready` sends a newer one if there is).
+      // A hidden webview is torn down (no retainContextWhenHidden) and rebuilt from its HTML when shown: what is posted
+      // into the gap waits for the new page (PageHost.post); the page is rewritten with the current state, so it comes
+      // back showing that, not the state it was first written with (and `ready` sends a newer one if there is).
       panel.onDidChangeViewState((e) => {
         if (e.webviewPanel.visible) return;
         this.page.hidden();
