@@ -15,6 +15,8 @@ export const MESSAGE_EFFECTS = {
   refresh: 'reads',
   openRun: 'reads',
   openFile: 'reads',
+  /** Opens a run's blind re-rank set in the panel. */
+  openRerank: 'reads',
   log: 'reads',
   showBriefChanges: 'reads',
   run: 'sends',
