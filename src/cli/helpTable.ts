@@ -137,6 +137,20 @@ export const COMMAND_HELP: CommandHelp[] = [
     exits: [0, 1, 2, 130],
   },
   {
+    name: 'forecast',
+    args: '<review> <run-id> [options]',
+    summary: "Make a run's missing or failed proxy forecasts of its blind set (never one already sealed).",
+    more: [
+      'The step rerank takes once the set exists, on its own: each forecast is sealed in runs/<run-id>/forecast.json as soon as',
+      'it is made; nothing to make says so and sends nothing.',
+    ],
+    options: [
+      ['--yes', 'Send more than 50 requests (or $5), repairs counted, without asking (the cost is said first).'],
+      ['--text-only', 'The chat model cannot see images: each forecast gets the letters without their images.'],
+    ],
+    exits: [0, 1, 2, 130],
+  },
+  {
     name: 'compare',
     args: '<review> <run-id> [options]',
     summary: 'Did it help? Agreement before → after (paired change, verdict), acceptance of the remixes, ratings, survey.',

@@ -7,6 +7,7 @@ import { runAnalyze } from './commands/analyze';
 import { runImport } from './commands/import';
 import { runRun } from './commands/run';
 import { runRerank } from './commands/rerank';
+import { runForecast } from './commands/forecast';
 import { runCompare } from './commands/compare';
 import { runCodeDiscussion } from './commands/codeDiscussion';
 import { runEvaluate } from './commands/evaluate';
@@ -30,6 +31,7 @@ const COMMANDS: Record<string, Command> = {
   import: runImport,
   run: runRun,
   rerank: runRerank,
+  forecast: runForecast,
   compare: runCompare,
   'code-discussion': runCodeDiscussion,
   evaluate: runEvaluate,

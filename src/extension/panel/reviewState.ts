@@ -11,6 +11,7 @@ import { analyzeReview } from '../../core/stats';
 import { listRunEntries, type RunEntry } from '../../core/record/store';
 import { formatDiagnostic } from '../../core/diagnostics/diagnostics';
 import { LOCK_FILE, STALE_MS, interruptedRuns } from '../../core/record/lock';
+import { FORECAST_LOCK } from '../../core/forecast/forecast';
 import { PARTS_FILE } from '../../core/record/promptParts';
 import { JOURNAL_FILE } from '../../core/record/journal';
 import type { RunRecord } from '../../core/record/record';
@@ -42,7 +43,7 @@ interface Seen {
   runId: string | undefined;
 }
 /** A run folder's files that change without changing what the panel shows: the driver's lock and the prompt parts. */
-const unshown = (name: string): boolean => name === PARTS_FILE || name.startsWith(LOCK_FILE);
+const unshown = (name: string): boolean => name === PARTS_FILE || name.startsWith(LOCK_FILE) || name.startsWith(FORECAST_LOCK);
 
 /** What the state builder needs of the page: to give it a new state, to wait for it, and to note the steps of opening. */
 export interface PageSide {
