@@ -7,10 +7,12 @@
  *   ties to the one more of them put first; agreements,
  *   disagreements and decision points name the designers who hold them; `backed` is each one's first;
  * - an image edit is a visible blend of its input images, a fork's side leading its own (runImage.ts);
- * - a brief run's agent and judge answer from the brief and the members' comments (runBriefAnswers.ts).
+ * - a brief run's agent and judge answer from the brief and the members' comments (runBriefAnswers.ts);
+ * - a forecast answers as its persona would, the control as nobody in particular (forecastAnswers.ts).
  * Every plain answer starts with `label` (e.g. "Scripted reply:"), so it can never pass for a model's.
  */
 import { defaultReply, requestedJsonSchema } from './autoResponder';
+import { forecastValue, learnImages, type SeenImages } from './forecastAnswers';
 import { isObject } from './openapiSchema';
 import { personaView, type PersonaView } from './personaView';
 import { idsOf, LABEL, ORDER_LEAD, personaOf, remixFacts, roundLabels, statedOrders, type MadeFrom } from './requestFacts';
@@ -148,7 +150,13 @@ export function facilitatorValue(body: unknown, schema: Record<string, unknown>,
 /** The demo's fallback: answers made from the run, each plain one starting with `label`; the rest as the mock's default. */
 export function runFallback(label: string): MockFallback {
   const brief = briefRunFallback(label);
+  const seen: SeenImages = { labels: new Map(), facts: new Map() };
   return (req: RecordedRequest): MockReply | undefined => {
+    if (req.route === 'chat') {
+      const forecast = forecastValue(req.body, requestedJsonSchema(req.body), seen);
+      if (forecast) return { kind: 'json', value: forecast };
+      learnImages(seen, req.body);
+    }
     const briefAnswer = brief(req);
     if (briefAnswer) return briefAnswer;
     if (req.route === 'edit') {
