@@ -9,7 +9,8 @@ import { parseArgs } from 'node:util';
 import type { ParseArgsConfig } from 'node:util';
 import { hasErrors, loadReview } from '../../core/review';
 import { usualWayDiagnostics } from '../../core/evaluation/baseline';
-import { printable, writeDiagnostic } from '../output';
+import { printable, safeJson, writeDiagnostic } from '../output';
+import { authorshipSentences } from '../../core/authorship/words';
 import { UsageError, exactPositionals } from '../usage';
 
 /** node:util parseArgs in strict mode; any mistake becomes a UsageError (exit 2). */
@@ -25,18 +26,26 @@ export function parseStrict(
 }
 
 export async function runValidate(args: string[]): Promise<number> {
-  const { positionals } = parseStrict(args);
+  const { positionals, values } = parseStrict(args, { json: { type: 'boolean' } });
   const [target] = exactPositionals(positionals, 1, (given) => (given === 0 ? 'give the review folder to check, e.g. teamfusion validate samples/lumen-perfume' : 'give exactly one review folder.'));
-  let { review, diagnostics } = await loadReview(target, { requireRankings: true });
+  let { review, diagnostics, authorship } = await loadReview(target, { requireRankings: true });
   if (!review) {
     // A usual-way review (condition: usual) may have no rankings: the team decided without ranking first.
     const loose = await loadReview(target, { requireRankings: false });
-    if (loose.review?.config.condition === 'usual') ({ review, diagnostics } = loose);
+    if (loose.review?.config.condition === 'usual') ({ review, diagnostics, authorship } = loose);
   }
   if (review?.config.condition === 'usual') diagnostics = [...diagnostics, ...(await usualWayDiagnostics(review.root, review.options.map((o) => o.id)))];
-  for (const d of diagnostics) writeDiagnostic(process.stdout, d);
   const errors = diagnostics.filter((d) => d.severity === 'error').length;
   const warnings = diagnostics.length - errors;
+  const report = authorship?.report() ?? { checked: false, why: 'Who wrote each member\'s file could not be asked: the review could not be read.', notCounted: [] };
+  if (values.json === true) {
+    const valid = !hasErrors(diagnostics) && review !== undefined;
+    process.stdout.write(`${safeJson({ review: target, valid, errors, warnings, diagnostics, authorship: report })}\n`);
+    return valid ? 0 : 1;
+  }
+  for (const d of diagnostics) writeDiagnostic(process.stdout, d);
+  // Said on stderr: the files not counted are already warnings above; a check asked for (e-mails named) that cannot be made is said here.
+  for (const line of authorshipSentences(report, { quietWithoutEmails: true })) process.stderr.write(`${printable(line)}\n`);
   if (hasErrors(diagnostics) || !review) {
     process.stderr.write(`${printable(target)}: ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}.\n`);
     return 1;
