@@ -31,9 +31,9 @@ export interface CommandHelp {
 export const COMMAND_HELP: CommandHelp[] = [
   {
     name: 'validate',
-    args: '<review>',
+    args: '<review> [options]',
     summary: 'Check a review folder; one line per problem.',
-    options: [],
+    options: [['--json', 'One JSON object: valid, the problems, and authorship (the member files not counted, and why).']],
     exits: [0, 1, 2],
   },
   {

@@ -6,16 +6,25 @@ import type { Diagnostic } from '../diagnostics/diagnostics';
 import { loadReview } from '../review/loadReview';
 import type { Review } from '../review/model';
 import { usualWayDiagnostics } from '../evaluation/baseline';
+import type { AuthorshipReport } from '../authorship/door';
 
-export async function validateFolder(target: string): Promise<{ review?: Review; diagnostics: Diagnostic[] }> {
-  let { review, diagnostics } = await loadReview(target, { requireRankings: true });
+export interface ValidateResult {
+  review?: Review;
+  diagnostics: Diagnostic[];
+  /** Who wrote each member's file (issue 39): checked or why not, and the files not counted. */
+  authorship: AuthorshipReport;
+}
+
+export async function validateFolder(target: string): Promise<ValidateResult> {
+  let { review, diagnostics, authorship } = await loadReview(target, { requireRankings: true });
   if (!review) {
     // A usual-way review (condition: usual) may have no rankings: the team decided without ranking first.
     const loose = await loadReview(target, { requireRankings: false });
-    if (loose.review?.config.condition === 'usual') ({ review, diagnostics } = loose);
+    if (loose.review?.config.condition === 'usual') ({ review, diagnostics, authorship } = loose);
   }
   if (review?.config.condition === 'usual') diagnostics = [...diagnostics, ...(await usualWayDiagnostics(review.root, review.options.map((o) => o.id)))];
-  return review ? { review, diagnostics } : { diagnostics };
+  const report = authorship?.report() ?? { checked: false, why: 'Who wrote each member\'s file could not be asked: the review could not be read.', notCounted: [] };
+  return review ? { review, diagnostics, authorship: report } : { diagnostics, authorship: report };
 }
 
 /** "6 options, 4 designers" / "3 comments on the brief": what a valid review holds, in words. */
