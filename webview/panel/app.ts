@@ -38,6 +38,8 @@ class App {
   /** Tabs not yet drawn from the last state: the one in view is drawn at once, these right after (see render). */
   private readonly stale = new Set<Tab>();
   private ctx: ViewContext | undefined;
+  /** The last state drawn (drawn again when the person at the panel says who they are). */
+  private last: PanelState | undefined;
   private drawMs = 0;
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
   /** What of the overview follows a large grid's first rows (drawn by flush). */
@@ -118,9 +120,10 @@ class App {
     this.host.persist({ root: state.root, ...(state.run ? { runId: state.run.id } : {}) });
     const ctx = makeContext(state, this.host);
     this.ctx = ctx;
+    this.last = state;
     if (state.thumbSize) document.documentElement.style.setProperty('--tf-thumb', `${state.thumbSize}px`);
     this.renderHeader(ctx);
-    const steps = this.next.render(ctx, (tab, selector) => this.goTo(tab, selector));
+    const steps = this.next.render(ctx, (tab, selector) => this.goTo(tab, selector), () => this.last && this.render(this.last));
     this.runTab.runIsNext = steps.runIsNext;
     for (const t of TABS) this.stale.add(t);
     this.draw(this.tab);

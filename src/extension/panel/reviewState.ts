@@ -6,6 +6,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { rememberedMe } from './me';
 import type { Services } from '../services';
 import { analyzeReview } from '../../core/stats';
 import { listRunEntries, type RunEntry } from '../../core/record/store';
@@ -325,6 +326,8 @@ export class ReviewState {
     });
     if (discussion) state.discussion = discussion;
     if (forks) state.forks = forks;
+    const me = rememberedMe(this.services.context.workspaceState);
+    if (me) state.me = me;
     return state;
   }
 

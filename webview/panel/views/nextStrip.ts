@@ -10,25 +10,42 @@ import { nextSteps, type NextAction, type NextSteps } from '../../../src/protoco
 /** Where an action takes the person: a tab, and the element to bring into view there. */
 export type GoTo = (tab: 'overview' | 'run' | 'ranking', selector: string) => void;
 
-/** The person at the panel, as the panel knows them (undefined until they say). */
-export function currentMe(ctx: ViewContext): string | undefined {
-  return ctx.host.state?.voteAs ?? ctx.host.state?.rateAs;
-}
-
 /** The strip's steps for the state in `ctx`. */
 export function stepsOf(ctx: ViewContext): NextSteps {
-  return nextSteps(ctx.state, currentMe(ctx), { person: (id) => ctx.designerName(id), image: (id) => ctx.labelOf(id) });
+  return nextSteps(ctx.state, ctx.me, { person: (id) => ctx.designerName(id), image: (id) => ctx.labelOf(id) });
+}
+
+interface ValueElement extends HTMLElement {
+  value: string;
+}
+
+/**
+ * "I am": the one place the person at the panel says who they are, for rating, voting, confirming and ranking (kept in
+ * the page and, through the host, for the workspace). `changed` redraws the panel as that member.
+ */
+function iAm(ctx: ViewContext, changed: () => void): HTMLElement | null {
+  if (ctx.members.length === 0) return null;
+  const picker = h('vscode-single-select', { id: 'tf-i-am', 'aria-label': 'I am' }) as ValueElement;
+  picker.append(h('vscode-option', { value: '', selected: !ctx.me }, 'Choose who you are…'));
+  for (const m of ctx.members) picker.append(h('vscode-option', { value: m.id, selected: m.id === ctx.me }, m.name));
+  picker.addEventListener('change', () => {
+    const member = picker.value;
+    ctx.host.persist({ me: member });
+    ctx.host.post({ type: 'setMe', ...(member ? { member } : {}) });
+    changed();
+  });
+  return h('label', { class: 'tf-picker-label tf-i-am' }, 'I am: ', picker);
 }
 
 export class NextStrip {
   readonly element = h('section', { class: 'tf-next', id: 'tf-next', 'aria-labelledby': 'tf-next-title' });
 
-  render(ctx: ViewContext, go: GoTo): NextSteps {
+  render(ctx: ViewContext, go: GoTo, meChanged: () => void): NextSteps {
     const steps = stepsOf(ctx);
     const primary = steps.primary ? this.button(ctx, steps.primary, go) : null;
     replaceChildren(
       this.element,
-      h('h2', { id: 'tf-next-title', class: 'tf-next-title' }, 'Next'),
+      h('div', { class: 'tf-next-head' }, h('h2', { id: 'tf-next-title', class: 'tf-next-title' }, 'Next'), iAm(ctx, meChanged)),
       h('p', { class: 'tf-next-happened' }, steps.happened),
       steps.error ? h('p', { class: 'tf-error-text tf-next-error', role: 'alert' }, steps.error) : null,
       steps.open.length
@@ -72,7 +89,7 @@ export class NextStrip {
         case 'rerank':
           return host.post({ type: 'openRerank', runId: a.runId! });
         case 'chooseMe':
-          return go('run', '#tf-vote-as, #tf-rate-as-picker');
+          return void this.element.querySelector<HTMLElement>('#tf-i-am')?.focus();
         case 'answer':
           return go('run', '#tf-people');
         case 'vote':
