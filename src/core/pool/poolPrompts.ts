@@ -55,7 +55,7 @@ export function poolRankingMessage(p: RankingMessageInput): ChatMessage {
   const name = quoted(p.designer.name);
   const letters = p.pool.candidates.map((c) => c.letter);
   const text = [
-    `You are role-playing ${quotedMember(p.designer)}. Decide as ${name} would; never mention being an AI or a role-play.`,
+    `You are role-playing ${quotedMember(p.designer)}. Speak as ${name}: rank the proposals below as ${name} would; never mention being an AI or a role-play.`,
     `${name}'s own ranking before the review, best first (equal ranks are ties), with their reasons (quoted):\n${ranks.join('\n')}`,
     `The facilitator proposes ${letters.length} sets of editing directions for this round's remix; the team's rankings of them elect ` +
       `the ${p.elect === 1 ? 'one' : p.elect} that will be made. The proposals (the directions are the facilitator's words, quoted):`,

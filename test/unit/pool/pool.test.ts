@@ -16,6 +16,7 @@ import { loadReview } from '../../../src/core/review/loadReview';
 import { resolveRunSettings } from '../../../src/core/run/runSettings';
 import { defaultReply, requestedJsonSchema, requestTexts } from '../../support/openaiMock/autoResponder';
 import type { MockReply, RecordedRequest } from '../../support/openaiMock/types';
+import { runFallback } from '../../support/openaiMock/runAnswers';
 import { withDecisionPoints } from '../../support/decisionPoints';
 import { makeReview } from '../run/fixtures';
 import { mockSuite } from '../run/helpers';
@@ -172,6 +173,20 @@ describe('a pool of directions, elected by the proxies (issue 41)', function () 
     assert.equal(suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_pool_ranking').length, 0);
     assert.deepEqual(it.remixes!.map((m) => m.fork?.position), ['warm', 'cool']);
     assert.ok(it.proposals!.every((p) => p.editingDirections.includes(DIRECTIONS[0]!)), 'each side starts from the agent\'s first proposal');
+  });
+
+  it('the scripted server answers a pool from the run: proposals that differ (no re-ask), each proxy ranking from its own designer', async () => {
+    suite.mock.setFallback(runFallback('Scripted reply:'));
+    // forks: off — the scripted agent reports the team's split, and a round that forks leaves the pool to the fork.
+    const record = await run(await pooledReview('pool: 4\nforks: off\n'));
+    const pool = record.iterations[0]!.pool!;
+    assert.equal(pool.candidates.length, 4);
+    assert.equal(pool.reasked, false);
+    assert.ok(pool.diversity >= DIVERSITY_FLOOR, String(pool.diversity));
+    const rankings = Object.values(pool.rankings);
+    assert.equal(rankings.length, 3);
+    assert.ok(new Set(rankings.map((r) => r.join())).size > 1, 'the proxies rank from their own designers, not all alike');
+    assert.equal(record.iterations[0]!.remixes!.length, 1);
   });
 
   it('without pool (the default: 1) a round asks no ranking and records no pool', async () => {
