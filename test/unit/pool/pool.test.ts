@@ -7,7 +7,7 @@
 import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { startRun } from '../../../src/core/run/session';
+import { resumeRun, startRun } from '../../../src/core/run/session';
 import { checkRunRecord } from '../../../src/core/record/recordCheck';
 import type { RunRecord } from '../../../src/core/record/record';
 import { DIVERSITY_FLOOR, poolDiversity } from '../../../src/core/stats/diversity';
@@ -19,7 +19,8 @@ import type { MockReply, RecordedRequest } from '../../support/openaiMock/types'
 import { runFallback } from '../../support/openaiMock/runAnswers';
 import { withDecisionPoints } from '../../support/decisionPoints';
 import { makeReview } from '../run/fixtures';
-import { mockSuite } from '../run/helpers';
+import { mockSuite, runJson, startCli } from '../run/helpers';
+import { parseRunArgs } from '../../../src/cli/commands/run';
 
 /** Four directions with no words in common but their markers' shape: a diverse pool. */
 const DIRECTIONS = ['amber dunes horizon', 'cobalt grid skyline', 'moss forest canopy', 'coral reef bubbles'];
@@ -187,6 +188,45 @@ describe('a pool of directions, elected by the proxies (issue 41)', function () 
     assert.equal(rankings.length, 3);
     assert.ok(new Set(rankings.map((r) => r.join())).size > 1, 'the proxies rank from their own designers, not all alike');
     assert.equal(record.iterations[0]!.remixes!.length, 1);
+  });
+
+  it('a run stopped mid-election resumes without asking a recorded ranking again', async () => {
+    const pool = fallback();
+    let failBen = true;
+    suite.mock.setFallback((req) => {
+      if (schemaName(req) === 'teamfusion_pool_ranking' && speakerOf(req) === 'Ben' && failBen) {
+        failBen = false;
+        return { kind: 'error', status: 400 };
+      }
+      return pool(req);
+    });
+    const root = await pooledReview('pool: 4\n');
+    const first = await startRun({ reviewRoot: root, ...suite.engine, settings: { orderSeed: 1 } });
+    assert.equal(first.status, 'failed');
+    assert.deepEqual(Object.keys(first.iterations[0]!.pool!.rankings), ['d1']);
+    assert.deepEqual(first.iterations[0]!.pool!.elected, []);
+    const again = await resumeRun({ reviewRoot: root, ...suite.engine, runId: first.id });
+    assert.equal(again.status, 'completed', again.error);
+    const asked = suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_pool_ranking').map(speakerOf);
+    assert.deepEqual(asked, ['Ana', 'Ben', 'Ben', 'Chloé'], "Ana's recorded ranking is not asked again");
+    assert.equal(suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_remix').length, 1);
+    assert.deepEqual(Object.keys(again.iterations[0]!.pool!.rankings), ['d1', 'd2', 'd3']);
+  });
+
+  it('run --pool K (the flag wins over review.yaml) through the built CLI; out-of-bounds values refused in words', async () => {
+    suite.mock.setFallback(fallback());
+    const root = await pooledReview('pool: 2\nforks: off\n');
+    const r = await startCli(['run', root, '--pool', '3', '--json'], suite.env).done;
+    assert.equal(r.code, 0, r.stderr);
+    const rec = await runJson(root, (JSON.parse(r.stdout) as { id: string }).id);
+    assert.equal(rec.settings.pool, 3);
+    assert.deepEqual(rec.iterations[0]!.pool!.candidates.map((c) => c.letter), ['a', 'b', 'c']);
+    assert.equal(parseRunArgs(['r', '--pool', '8']).pool, 8);
+    assert.throws(() => parseRunArgs(['r', '--pool', '9']), /--pool: pool must be a whole number from 1 to 8/);
+    const bad = await pooledReview('pool: 0\n');
+    const v = await startCli(['validate', bad], suite.env).done;
+    assert.notEqual(v.code, 0);
+    assert.match(v.stdout + v.stderr, /review\.yaml:\d+:\d+: error: pool must be a whole number from 1 to 8 \(found 0\)/);
   });
 
   it('without pool (the default: 1) a round asks no ranking and records no pool', async () => {
