@@ -63,6 +63,7 @@ export const COMMAND_HELP: CommandHelp[] = [
       ['--iterations N', 'Rounds of the run.'],
       ['--turns N', "Turns of each designer's proxy a round."],
       ['--remixes N', 'Remixes a round, 1–4 (r1a, r1b, …; review.yaml remixesPerIteration).'],
+      ['--pool K', 'Directions the remix agent proposes a round, 1–8; the proxies rank them and elect the remixes (review.yaml pool).'],
       ['--mode M', 'separate-then-together (default) | together | separate.'],
       ['--order O', 'Speaking order: rotate (default) | shuffle | fixed.'],
       ['--forks F', "A decision point that splits the team: auto (default) makes one remix per side of the first; ask lets the lead pick one (or none) at the round's end; off (review.yaml forks)."],

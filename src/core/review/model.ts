@@ -60,6 +60,8 @@ export interface ReviewConfig {
   imageMaxSide?: number;
   /** Remixes each remix round makes (1–4, default 1): the remix agent proposes that many, each its own image edit. */
   remixesPerIteration?: number;
+  /** Sets of directions the remix agent proposes a remix round (1–8, default 1): the proxies rank them and elect the remixes (issue 41). */
+  pool?: number;
   /** Discussion design (see src/core/settings/discussionSettings.ts for values, bounds and defaults). */
   mode?: DiscussionMode;
   order?: SpeakingOrder;

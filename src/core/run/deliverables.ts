@@ -7,6 +7,7 @@ import { forkSideText, remixesOf, remixIdsJump, remixNames, REMIX_ID_NOTE } from
 import { agreementBand } from '../stats/kendallW';
 import type { Iteration, Message, RunRecord } from '../record/record';
 import { costPerRemix, discussionFacts } from './runFacts';
+import { poolSection } from './poolSection';
 import { escapeMarkdown, markdownUrl, writeInertMarkdown } from '../files/markdown';
 
 export { escapeMarkdown };
@@ -163,6 +164,7 @@ function iterationSection(record: RunRecord, it: Iteration, people: readonly Per
     out.push('');
   }
   if (it.remix) out.push(`Remix ${md(it.remix.id)}:`, '', `![Remix ${md(it.remix.id)}](${markdownUrl(it.remix.file)})`, '');
+  if (it.pool) out.push(...poolSection(it.pool, { md, name: (id) => names(people, [id]), label: (id) => labelWithId(record, id) }));
   for (const p of it.proposals ?? []) {
     const made = it.remixes?.find((m) => m.letter === p.letter);
     out.push(`Remix ${md(made?.id ?? p.letter)}${p.fork ? ` — ${md(forkSideText(p.fork))}` : p.idea ? ` — ${md(p.idea)}` : ''}${made ? '' : ' (not made yet)'}`, '');

@@ -3,7 +3,8 @@
  * edit, each step skipped when the record shows it done:
  *   represent  → prepare the candidates (small, deterministic images) and the shared prompt prefix
  *   discuss    → proxies speak round-robin (discussion.ts)
- *   remix      → the remix agent extracts consensus + editing directions as strict JSON (remixAgent.ts)
+ *   remix      → the remix agent extracts consensus + editing directions as strict JSON (remixAgent.ts); with a pool
+ *                (issue 41) the proxies rank its directions and Schulze elects the ones to make (core/pool)
  *   edit       → the image-edit model makes the remix (imageEdit.ts)
  *   iterate    → next candidates = consensus top K + the new remix; the last iteration only picks one
  * The brief task sits beside it (briefTask.ts); the engine that drives either is runner.ts.
@@ -26,6 +27,7 @@ import { earlierPeopleLines } from '../people/pins';
 import { personName } from '../people/team';
 import { maxEditImages, referencesForEdit, runImageEdit } from '../remix/imageEdit';
 import { narrowTo, runRemixAgent } from '../remix/remixAgent';
+import { runPoolRound } from '../pool/poolRound';
 import { writeDeliverables } from './deliverables';
 import type { RunTask } from './task';
 
@@ -115,6 +117,8 @@ async function runIteration(ctx: StepContext, review: Review, it: Iteration, cac
     await runRemixAgent(ctx, { iteration: it, candidates, prefix, references });
     await warm;
   }
+  // issue 41: a pool is re-asked when it is one idea, ranked by every proxy and elected before any edit (core/pool)
+  await runPoolRound(ctx, it, { candidates, prefix, references, labelOf });
   if (needsLeadDecision(ctx, it)) await runLeadDecision(ctx, it, prefix);
   // Sides people settled on earlier forks (a vote, or the lead in person) go into every edit of this round not yet made.
   if (carryDecidedSides(ctx.record.iterations, it)) await ctx.save();
