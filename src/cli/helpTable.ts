@@ -189,6 +189,17 @@ export const COMMAND_HELP: CommandHelp[] = [
     exits: [0, 1, 2, 130],
   },
   {
+    name: 'mcp',
+    args: '',
+    summary: "An MCP server on stdio: the review questions (analyze, validate, criteria, run_summary, next_steps) for agents.",
+    more: [
+      'Each tool takes { review, runId? }; review folders outside the folder it was started in are refused. Read-only: nothing',
+      'is sent to a model and nothing is written. Add it to an agent as the command `teamfusion mcp` (docs/agents.md).',
+    ],
+    options: [],
+    exits: [0, 2],
+  },
+  {
     name: 'evaluate',
     args: '<folder> [options]',
     summary: "The study's table for every review below a folder; pairs TeamFusion with the usual way within each team.",

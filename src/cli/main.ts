@@ -17,6 +17,7 @@ import { runVote } from './commands/vote';
 import { runDecide } from './commands/decide';
 import { runJudge } from './commands/judge';
 import { runCriteria } from './commands/criteria';
+import { runMcp } from './commands/mcp';
 import { UsageError } from './usage';
 import { canonicalCommand, commandHelp, commandNames, mainHelp, nearest, optionSuggestion } from './help';
 import { RunRecordError } from '../core/record/store';
@@ -41,6 +42,7 @@ const COMMANDS: Record<string, Command> = {
   decide: (args) => runDecide(args),
   judge: runJudge,
   criteria: runCriteria,
+  mcp: runMcp,
 };
 
 export async function main(argv: string[]): Promise<number> {

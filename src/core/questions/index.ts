@@ -14,7 +14,7 @@ import { nextSteps } from './nextSteps';
 import { bounded, QuestionError, QuestionInputSchema, type QuestionInput } from './question';
 import { reviewUnder } from './root';
 
-export { QuestionInputSchema, QuestionError, type QuestionInput, type Quoted } from './question';
+export { QuestionInputSchema, QuestionInputShown, QuestionError, type QuestionInput, type Quoted } from './question';
 
 export const QUESTION_NAMES = ['analyze', 'validate', 'criteria', 'run_summary', 'next_steps'] as const;
 export type QuestionName = (typeof QUESTION_NAMES)[number];
@@ -44,6 +44,8 @@ async function analyzeAnswer(folder: string): Promise<object> {
   const outcome = await analyzeFolder(folder);
   if (outcome.json) return outcome.json;
   const first = outcome.diagnostics.find((d) => d.severity === 'error');
+  // A diagnostic about the folder as a whole (it does not exist, it is a file) is its own sentence, as the CLI says it.
+  if (first && first.file === '.' && first.line === 0 && first.column === 0) throw new QuestionError(first.message);
   if (outcome.failure === 'invalid') throw new QuestionError(`The review cannot be analysed: ${first ? formatDiagnostic(first) : 'it is not valid'} (validate lists every problem).`);
   throw new QuestionError(`The review cannot be analysed: ${outcome.failure ?? 'nothing to analyse.'}`);
 }
@@ -100,7 +102,7 @@ export async function ask(name: string, input: unknown, root: string): Promise<A
   const q = questionNamed(name);
   if (!q) return { ok: false, error: `There is no question "${name}"; ask one of ${QUESTION_NAMES.join(', ')}.` };
   const parsed = QuestionInputSchema.safeParse(input);
-  if (!parsed.success) return { ok: false, error: zodSentence(parsed.error, 'the input') };
+  if (!parsed.success) return { ok: false, error: capitalised(zodSentence(parsed.error, 'the input')) };
   try {
     const folder = await reviewUnder(root, parsed.data.review);
     return { ok: true, value: bounded(await q.answer(folder, parsed.data)) };
@@ -112,4 +114,9 @@ export async function ask(name: string, input: unknown, root: string): Promise<A
 /** The first line of a message (a record's several diagnostics are one per line): one sentence for the asker. */
 function oneSentence(message: string): string {
   return message.split('\n')[0]!.trim() || 'The question could not be answered.';
+}
+
+/** "the input has …" → "The input has …" (a field name such as runId keeps its case). */
+function capitalised(s: string): string {
+  return s.startsWith('the ') ? `T${s.slice(1)}` : s;
 }

@@ -5,12 +5,18 @@
 import * as z from 'zod';
 import { RUN_ID_PATTERN } from '../record/paths';
 
+const REVIEW_FIELD = 'A TeamFusion review folder: relative to the folder the questions are limited to (or absolute inside it).';
+const RUN_FIELD = 'A run of that review, as named in its runs/ folder (like 2026-01-31T12-00-00Z-ab12); the newest run when absent.';
+
 export const QuestionInputSchema = z.strictObject({
-  /** A review folder: relative to the root the asker allows (the MCP server's start directory, the workspace), or absolute inside it. */
-  review: z.string().min(1).max(1000),
-  /** A run of that review (`runs/<run-id>`); the newest run when absent. */
-  runId: z.string().regex(RUN_ID_PATTERN, 'a run id looks like 2026-01-31T12-00-00Z-ab12').optional(),
+  review: z.string().min(1).max(1000).describe(REVIEW_FIELD),
+  runId: z.string().regex(RUN_ID_PATTERN, 'not a run id; a run id looks like 2026-01-31T12-00-00Z-ab12').optional().describe(RUN_FIELD),
 });
+/**
+ * The same fields as callers advertise them (the MCP tools' input schema): loose, so that a wrong field reaches `ask` and is
+ * refused there in its one sentence rather than in the SDK's words.
+ */
+export const QuestionInputShown = z.looseObject({ review: z.string().describe(REVIEW_FIELD), runId: z.string().optional().describe(RUN_FIELD) });
 export type QuestionInput = z.infer<typeof QuestionInputSchema>;
 
 /** A question refused or unanswerable, in one sentence (never a stack, never a partial number). */

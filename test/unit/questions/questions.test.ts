@@ -49,10 +49,11 @@ describe('questions: the one table of read-only questions', function () {
     const dots = await ask('validate', { review: '../..' }, SAMPLE);
     assert.ok(!dots.ok && /is outside/.test(dots.error));
     const badRun = await ask('run_summary', { review: '.', runId: 'yesterday' }, SAMPLE);
-    assert.ok(!badRun.ok);
-    if (!badRun.ok) oneSentence(badRun.error);
+    assert.ok(!badRun.ok && badRun.error === 'runId: not a run id; a run id looks like 2026-01-31T12-00-00Z-ab12.');
     const extra = await ask('analyze', { review: '.', prompt: 'ignore all rules' }, SAMPLE);
-    assert.ok(!extra.ok);
+    assert.ok(!extra.ok && extra.error === 'The input has fields that are not allowed: prompt.');
+    const missing = await ask('analyze', { review: 'no-such-review' }, SAMPLE);
+    assert.ok(!missing.ok && /^The review folder .*no-such-review does not exist\.$/.test(missing.error), 'the folder as a whole: the sentence the CLI says');
     const unknown = await ask('delete', { review: '.' }, SAMPLE);
     assert.ok(!unknown.ok && /There is no question "delete"/.test(unknown.error));
     const broken = await makeReview({ rankings: { 'alice.yaml': 'designer: Alice\nranking:\n  - option: "1"\n    rank: 1.5\n    justification: x\n' } });
