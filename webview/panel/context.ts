@@ -2,7 +2,7 @@
 import type { PanelState } from '../../src/protocol/panel';
 import type { HostConnection } from './host';
 import { fileUrl } from './dom';
-import { remixesOf } from '../../src/core/record/remixes';
+import { remixesOf } from '../../src/protocol/shared';
 
 export interface ViewContext {
   readonly state: PanelState;

@@ -10,7 +10,7 @@ import { renderMarkdown } from '../markdown';
 import type { ViewContext } from '../context';
 import type { CoverageEntry, PanelBriefRound, SummaryItem } from '../../../src/protocol/brief';
 import { coverageByMember, summaryText } from '../../../src/protocol/briefText';
-import { reportedNothing } from '../../../src/core/coverage/verify';
+import { reportedNothing } from '../../../src/protocol/shared';
 
 /** Members' comments on the brief (Overview), each as plain text with the member's name and role. */
 export function briefCommentsView(ctx: ViewContext): HTMLElement | null {

@@ -7,10 +7,8 @@
 import { h, muted, replaceChildren, section } from '../dom';
 import type { ViewContext } from '../context';
 import type { PanelFeedback, SaveFeedbackReply } from '../../../src/protocol/panel';
-import { RATING_WORDING, SURVEY_QUESTIONS, SURVEY_WORDING, type SurveyQuestion } from '../../../src/core/evaluation/feedbackWords';
-import { errorMessage } from '../../../src/core/kernel/errors';
+import { RATING_WORDING, SURVEY_QUESTIONS, SURVEY_WORDING, type SurveyQuestion, errorMessage, ownFidelitySentence } from '../../../src/protocol/shared';
 import { CoverageConfirm } from './coverageConfirm';
-import { ownFidelitySentence } from '../../../src/core/forecast/fidelity';
 
 interface ValueElement extends HTMLElement {
   value: string;

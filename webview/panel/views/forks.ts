@@ -9,8 +9,7 @@ import { h, muted, replaceChildren, section } from '../dom';
 import type { ViewContext } from '../context';
 import type { PanelFork, PanelForks } from '../../../src/protocol/votes';
 import { thumb } from './thumb';
-import { errorMessage } from '../../../src/core/kernel/errors';
-import { marginText } from '../../../src/core/discussion/decisionWords';
+import { errorMessage, marginText } from '../../../src/protocol/shared';
 
 /** What the member `me` may see of a fork now. */
 export interface ForkSight {

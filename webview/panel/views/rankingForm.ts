@@ -9,7 +9,7 @@ import type { ViewContext } from '../context';
 import type { PanelDiagnostic } from '../../../src/protocol/panel';
 import { readDraft, draftAs, draftFollowsMe, draftFromDesigner, draftProblems, emptyDraft, moveItem, normalizeDraft, ranksOf, toRanking, type Draft } from '../rankingDraft';
 import { thumb } from './thumb';
-import { errorMessage } from '../../../src/core/kernel/errors';
+import { errorMessage } from '../../../src/protocol/shared';
 
 interface ValueElement extends HTMLElement {
   value: string;
