@@ -16,6 +16,7 @@ const SAMPLES: { [K in MessageKind]: MessageOf<K> } = {
   openRun: { type: 'openRun', runId: 'r1' },
   openFile: { type: 'openFile', path: 'brief.md' },
   openRerank: { type: 'openRerank', runId: 'r1' },
+  setMe: { type: 'setMe', member: 'ana' },
   log: { type: 'log', level: 'info', message: 'hello' },
   showBriefChanges: { type: 'showBriefChanges', runId: 'r1' },
   run: { type: 'run' },
@@ -84,7 +85,7 @@ describe('panel messages in Restricted Mode: an allow-list the host keeps', () =
     for (const m of Object.values(SAMPLES)) assert.equal(parseWebviewMessage(m).ok, true, `the sample ${m.type} parses`);
     // Declaring a kind read-only lets it through in Restricted Mode: a deliberate change, made here too.
     const readOnly = Object.entries(MESSAGE_EFFECTS).filter(([, e]) => e === 'reads').map(([k]) => k).sort();
-    assert.deepEqual(readOnly, ['log', 'openFile', 'openRerank', 'openRun', 'ready', 'refresh', 'showBriefChanges']);
+    assert.deepEqual(readOnly, ['log', 'openFile', 'openRerank', 'openRun', 'ready', 'refresh', 'setMe', 'showBriefChanges']);
   });
 
   const guarded = (Object.keys(MESSAGE_EFFECTS) as MessageKind[]).filter((k) => MESSAGE_EFFECTS[k] !== 'reads');
