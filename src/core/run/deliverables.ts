@@ -193,7 +193,8 @@ function iterationSection(record: RunRecord, it: Iteration, people: readonly Per
         by === 'the team'
           ? `the team's vote${d.counts ? `, ${md(marginText(d).slice(d.decision.length + 2))}` : ''}`
           : `${names(people, [d.by])}${d.via === 'proxy' ? "'s proxy" : by === 'the lead in person' ? ' in person' : ''}`;
-      out.push(`- ${md(d.question)} → **${md(d.decision)}** (${who}${d.reason ? `: ${md(d.reason)}` : ''})`);
+      const reopened = d.reopened ? ` — reopened by ${names(people, [d.reopened.by])}, kept as history` : '';
+      out.push(`- ${md(d.question)} → **${md(d.decision)}** (${who}${d.reason ? `: ${md(d.reason)}` : ''})${reopened}`);
     }
     out.push('');
   }
