@@ -3,6 +3,7 @@
  * blind re-rankings in runs/<run-id>/rerank/), the paired change with its calibrated verdict, acceptance of the
  * generated options, ratings of proxy commentary, survey means and time to decision. Never writes.
  */
+import { anyScripted } from '../record/endpoints';
 import { loadVotes } from './votes/voteFile';
 import { voteAuthorCheck } from './votes/authorship';
 import { tallyAll, type ForkTally } from './votes/tally';
@@ -257,6 +258,6 @@ export async function compareRun(reviewRoot: string, runId: string, opts: Compar
     fidelity,
     fidelityNote,
     problems,
-    ...(record.scripted ? { scripted: true as const } : {}),
+    ...(anyScripted(record) ? { scripted: true as const } : {}),
   };
 }
