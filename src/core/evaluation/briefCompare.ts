@@ -4,6 +4,7 @@
  * test over the members who did not tie; the survey means beside the study's; and the coverage of every member's points
  * in the last round. Missing preference or survey files are listed as missing, never an error. Never writes.
  */
+import { anyScripted } from '../record/endpoints';
 import * as path from 'node:path';
 import { formatDiagnostic } from '../diagnostics/diagnostics';
 import { statInReview, ReviewFileError } from '../files/reviewFiles';
@@ -150,7 +151,7 @@ export async function compareBriefRunWithTable(reviewRoot: string, record: RunRe
     missing: { preference: team.filter((id) => !hasPref.has(id)), survey: team.filter((id) => !hasSurvey.has(id)) },
     note,
     problems,
-    ...(record.scripted ? { scripted: true as const } : {}),
+    ...(anyScripted(record) ? { scripted: true as const } : {}),
   };
   return { result, confirmationTable: confirmationTableOf(coverage, confirmed.confirmations) };
 }
