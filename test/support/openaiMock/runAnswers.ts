@@ -18,6 +18,7 @@ import { personaView, type PersonaView } from './personaView';
 import { idsOf, LABEL, ORDER_LEAD, personaOf, remixFacts, roundLabels, statedOrders, type MadeFrom } from './requestFacts';
 import { briefRunFallback } from './runBriefAnswers';
 import { sideLead } from './runImage';
+import { asksForPool, poolProposals, poolRankingValue } from './runPoolAnswers';
 import type { MockFallback, MockReply, RecordedRequest } from './types';
 
 const list = (xs: string[]): string => (xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`);
@@ -117,7 +118,10 @@ export function facilitatorValue(body: unknown, schema: Record<string, unknown>,
     const ed = props.editingDirections;
     value.editingDirections = isObject(ed) && ed.type === 'string' ? Object.values(parts).join('\n') : parts;
   }
-  if (Array.isArray(base.remixes)) {
+  if (Array.isArray(base.remixes) && asksForPool(schema)) {
+    // A pool (issue 41): each proposal its own angle; asked once more (teamfusion_pool), the next angles.
+    value.remixes = poolProposals(top, id, base.remixes.length, 'ranking' in props ? 0 : base.remixes.length);
+  } else if (Array.isArray(base.remixes)) {
     value.remixes = base.remixes.map((_, i) => {
       const from = i === 0 ? top : [top[Math.min(i, top.length - 1)]!, ...top.filter((_l, j) => j !== Math.min(i, top.length - 1))];
       const lead = from[0]!;
@@ -165,7 +169,12 @@ export function runFallback(label: string): MockFallback {
     }
     const wanted = requestedJsonSchema(req.body);
     const fallback = defaultReply(req);
-    if (wanted && (wanted.name === 'teamfusion_remix' || wanted.name === 'teamfusion_final_pick') && fallback.kind === 'json' && isObject(wanted.schema)) {
+    if (wanted?.name === 'teamfusion_pool_ranking' && isObject(wanted.schema)) {
+      const props = isObject(wanted.schema.properties) ? wanted.schema.properties : {};
+      const items = isObject(props.ranking) && isObject(props.ranking.items) ? props.ranking.items : {};
+      return { kind: 'json', value: poolRankingValue(req.body, Array.isArray(items.enum) ? items.enum.map(String) : []) };
+    }
+    if (wanted && (wanted.name === 'teamfusion_remix' || wanted.name === 'teamfusion_final_pick' || wanted.name === 'teamfusion_pool') && fallback.kind === 'json' && isObject(wanted.schema)) {
       const value = facilitatorValue(req.body, wanted.schema, isObject(fallback.value) ? fallback.value : {});
       return value ? { kind: 'json', value } : fallback;
     }

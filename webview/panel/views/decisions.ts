@@ -4,7 +4,7 @@
  * the holders to a member once they have voted), and a settled point reads as later prompts read it ("Decided by the
  * team: … → cold palette, 3 to 1."), naming the lead when the lead or their proxy settled it.
  */
-import { decisionSentence } from '../../../src/core/discussion/decisionWords';
+import { decisionSentence } from '../../../src/protocol/shared';
 import type { PanelRun } from '../../../src/protocol/panel';
 
 type Iteration = PanelRun['iterations'][number];

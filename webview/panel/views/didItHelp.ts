@@ -5,9 +5,7 @@
 import { h, muted, section } from '../dom';
 import type { PanelEvaluation, PanelSideBySide } from '../../../src/protocol/panel';
 import { conditionsView } from './conditions';
-import { comparisonSentences, f2 } from '../../../src/core/evaluation/format';
-import { SCRIPTED_RUN_SENTENCE } from '../../../src/core/evaluation/scripted';
-import { REFERENCE } from '../../../src/core/evaluation/reference';
+import { comparisonSentences, f2, SCRIPTED_RUN_SENTENCE, REFERENCE } from '../../../src/protocol/shared';
 
 function pct(x: number | null | undefined): string {
   return x === null || x === undefined ? '—' : `${Math.round(x * 100)}%`;

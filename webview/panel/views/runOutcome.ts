@@ -1,6 +1,5 @@
 /** What a run produced: the timeline of iterations, remixes beside their sources, directions and decisions, usage. */
-import { costPerRemix, discussionFacts } from '../../../src/core/run/runFacts';
-import { forkSideText, remixesOf, remixesWithDirections } from '../../../src/core/record/remixes';
+import { costPerRemix, discussionFacts, forkSideText, remixesOf, remixesWithDirections } from '../../../src/protocol/shared';
 import { h, section, muted } from '../dom';
 import { integer, usd } from '../format';
 import type { ViewContext } from '../context';
