@@ -170,43 +170,34 @@ describe('prompt audit: every request of a fixed scripted run (issue 38, item 7)
 
   const asksJsonOnly = (t: string): boolean => /\bJSON only\b|\bonly (?:valid )?JSON\b/i.test(t);
   const wordLimit = (t: string): RegExpExecArray | null => /\bat most \d+ words\b/i.exec(t);
-  it('no request but the forecasts asks for JSON only and sets a word limit', () => {
-    for (const a of audited.filter((x) => x.kind !== 'forecast')) {
+  it('no request asks for JSON only and sets a word limit', () => {
+    for (const a of audited) {
       const all = a.texts.join('\n');
       assert.ok(!(asksJsonOnly(all) && wordLimit(all)), `${a.kind}: JSON only and "${wordLimit(all)?.[0]}"`);
     }
   });
 
-  // Pending (issue 38, item 3): helper "forecast" gives the persona forecast the persona without the turn's format and length.
-  it.skip('no forecast asks for JSON only and sets a word limit (pending: issue 38 item 3, the forecast persona prompt)', () => {
-    for (const a of audited.filter((x) => x.kind === 'forecast')) {
-      const all = a.texts.join('\n');
-      assert.ok(!(asksJsonOnly(all) && wordLimit(all)), `forecast: JSON only and "${wordLimit(all)?.[0]}"`);
-    }
-  });
-
   /** The control's forecast requests: no persona in them. */
   const controls = (): Audited[] => audited.filter((a) => a.kind === 'forecast' && !a.texts.some((t) => t.startsWith('You are role-playing ')));
-  /** The control carries no member's name, id or words. */
-  const checkControl = (a: Audited): void => {
+  /** The control carries no member's name or id, nor (`words`) their own words. */
+  const checkControl = (a: Audited, words: boolean): void => {
     const all = a.texts.join('\n');
     for (const m of a.run.members) {
       assert.ok(!all.includes(m.name) && !new RegExp(`\\b${m.id}\\b`).test(all), `the control names ${m.name}`);
-      for (const w of m.words) assert.ok(!all.includes(w.slice(0, 60)), `the control carries ${m.name}'s words`);
+      if (words) for (const w of m.words) assert.ok(!all.includes(w.slice(0, 60)), `the control carries ${m.name}'s words`);
     }
   };
   it('the design control carries no member\'s name, id or words', () => {
     const design = controls().filter((a) => a.run.labels.size > 0);
     assert.ok(design.length >= 1);
-    design.forEach(checkControl);
+    design.forEach((a) => checkControl(a, true));
   });
 
-  // Pending (issue 38, item 3): helper "forecast" turns names in the quoted revisions into neutral labels; today the brief
-  // control reads the revisions with the members' names in them.
-  it.skip('the brief control carries no member\'s name, id or words (pending: issue 38 item 3, neutral names in the control)', () => {
+  // The revisions it compares are its material: the points they carry are the members', so only names and ids are checked.
+  it('the brief control carries no member\'s name or id', () => {
     const brief = controls().filter((a) => a.run.labels.size === 0);
     assert.ok(brief.length >= 1);
-    brief.forEach(checkControl);
+    brief.forEach((a) => checkControl(a, false));
   });
 
   it('each proxy\'s request carries its own designer\'s words and no other designer\'s words outside quoted data and the transcript', () => {
