@@ -14,6 +14,7 @@ import type { Diagnostic } from '../diagnostics/diagnostics';
 import { COVERAGE_STATUSES, type Coverage, type RunRecord } from '../record/record';
 import { coverageRel } from '../rerank/paths';
 import { loadMemberFiles } from './feedback';
+import type { AuthorshipDoor } from '../authorship/door';
 import { checkMemberList, pairOf, shownValue, valuePos, type MemberList } from './memberFile';
 
 export type CoverageStatus = Coverage['status'];
@@ -99,12 +100,13 @@ export async function loadCoverageConfirmations(
   root: string,
   record: RunRecord,
   team?: readonly string[],
+  door?: AuthorshipDoor,
 ): Promise<{ confirmations: MemberCoverageConfirmations[]; diagnostics: Diagnostic[] }> {
   const coverage = confirmableCoverage(record);
   const { found, diagnostics } = await loadMemberFiles(root, coverageRel(record.id), 'coverage', team, (text, rel) => {
     const r = checkCoverageText(text, rel, coverage);
     return { value: r.confirmations, diagnostics: r.diagnostics };
-  });
+  }, undefined, door);
   return { confirmations: found, diagnostics };
 }
 

@@ -25,7 +25,7 @@ import { loadComments, type CommentStated } from './comments';
 import { usualWayRunsNote } from './usualRuns';
 import type { DesignerComment } from './model';
 import { loadReferences } from './references';
-import { openAuthorship, type AuthorshipDoor } from '../authorship/door';
+import { openAuthorship, uncheckedDoor, type AuthorshipDoor } from '../authorship/door';
 
 /** stat of a contained path: undefined when missing; a path that leads outside the review is an error (thrown). */
 async function statOf(root: string, rel: string): Promise<import('node:fs').Stats | undefined> {
@@ -250,6 +250,26 @@ function teamClashes(comments: readonly DesignerComment[], designers: readonly D
   return out;
 }
 
+/**
+ * The authorship door of the review at `root` (its review.yaml's team e-mails and requireSignedCommits), for a reader of
+ * a member's file that does not load the whole review. A review.yaml with errors checks nothing, and says so.
+ */
+export async function reviewAuthorship(root: string): Promise<AuthorshipDoor> {
+  const config = await loadConfig(path.resolve(root));
+  if (config.diagnostics.some((d) => d.severity === 'error')) {
+    return uncheckedDoor(root, 'Who wrote each member\'s file is not checked: review.yaml has errors (teamfusion validate says which).');
+  }
+  return openAuthorship(path.resolve(root), config.config);
+}
+
+/** A run's blind re-rank set (runs/<id>/rerank) is judged by its review's door; any other folder by its own review.yaml. */
+async function defaultDoor(absRoot: string, config: ReviewConfig): Promise<AuthorshipDoor> {
+  const review = path.resolve(absRoot, '..', '..', '..');
+  const isRerank = path.basename(absRoot) === 'rerank' && path.basename(path.resolve(absRoot, '..', '..')) === 'runs';
+  if (isRerank && (await fs.stat(path.join(review, 'review.yaml')).catch(() => undefined))?.isFile()) return reviewAuthorship(review);
+  return openAuthorship(absRoot, config);
+}
+
 export async function loadReview(root: string, opts: LoadOptions = {}): Promise<LoadResult> {
   const requireRankings = opts.requireRankings ?? true;
   const decodeImages = opts.decodeImages ?? true;
@@ -277,7 +297,7 @@ export async function loadReview(root: string, opts: LoadOptions = {}): Promise<
     const briefOnly = comments.comments !== undefined && optionsMissing;
     const rankingsPresent = (await statOf(absRoot, 'rankings').catch(() => 'outside')) !== undefined;
     // Who wrote each member's file (issue 39): one door for the whole load (a re-rank set is judged by its review's door).
-    const door = opts.authorship ?? (await openAuthorship(absRoot, config.config));
+    const door = opts.authorship ?? (await defaultDoor(absRoot, config.config));
     const rankings = await loadRankings(absRoot, options.ids ?? null, config, requireRankings && !(comments.comments !== undefined && !rankingsPresent), door);
     const unauthored: Diagnostic[] = [];
     const commentList = await authoredComments(absRoot, comments.comments ?? [], door, unauthored);
