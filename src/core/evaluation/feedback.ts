@@ -18,7 +18,7 @@ import { capKindDiagnostics, fileErrorDiagnostic, readKindText, type FileKindNam
 import { listInReview, ReviewFileError } from '../files/reviewFiles';
 import { printable } from '../kernel/text';
 import { writeKindFile } from '../files/writeCaps';
-import { DESIGNER_ID_PATTERN, designerKey } from '../rankings/designerId';
+import { DESIGNER_ID_PATTERN, designerKey, filesForOneId, oneIdTwiceMessage } from '../rankings/designerId';
 import { error, sortDiagnostics } from '../diagnostics/diagnostics';
 import type { Diagnostic } from '../diagnostics/diagnostics';
 import { allMessages, type RunRecord } from '../record/record';
@@ -222,7 +222,14 @@ export async function loadMemberFiles<T>(
   const files = await yamlFiles(root, folder, diagnostics);
   // Who wrote each file (issue 39): the review's door unless the caller checks itself (null, with `skip`).
   const authors = door === null || files.length === 0 ? undefined : (door ?? (await reviewAuthorship(root)));
+  // ben.yaml beside ben.yml: neither counts (a file named after no one of the team is refused by its own rule first).
+  const twice = filesForOneId(files.filter((f) => !teamProblem(f, team)).map((f) => f.rel), (rel) => designerIdOfFile(rel));
   for (const f of files) {
+    const others = twice.get(f.rel);
+    if (others) {
+      diagnostics.push(error(f.rel, oneIdTwiceMessage(f.rel, others, f.id), 1, 1));
+      continue;
+    }
     const notOurs = teamProblem(f, team);
     if (notOurs) {
       diagnostics.push(notOurs);

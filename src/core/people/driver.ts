@@ -75,6 +75,12 @@ export class PeopleInRun implements People {
       (file, why) => this.once(file, `${file} is not taken in and is left alone (${why}).`),
       (file) => this.once(file, `${file} is not taken in and is left alone (${STRAY_NAME}).`),
       (id) => isDesigner(this.team, id),
+      // The cap holds: an entry past it is refused for good (said once), not taken in once the others are.
+      (name, why) => {
+        const problem = `${inboxRel(ctx.record.id, `${name}.json`)} is not taken in and is left alone: ${why}`;
+        this.authors.set(name, problem);
+        this.once(name, `${problem}.`);
+      },
     );
     await this.checkAuthors(read, sync !== undefined);
     // An entry someone deleted before the run took it in (it was acknowledged to its person): said, so it is not lost unseen.

@@ -12,7 +12,7 @@ import { LIMITS, listInReview, ReviewFileError, statInReview } from '../files/re
 import type { DesignerRanking, LoadOptions, LoadResult, Review, ReviewConfig } from './model';
 import type { Diagnostic } from '../diagnostics/diagnostics';
 import { capPerFile, error, hasErrors, sortDiagnostics, warning } from '../diagnostics/diagnostics';
-import { designerKey, MAX_MEMBERS, tooManyMembersMessage } from '../rankings/designerId';
+import { designerKey, filesForOneId, MAX_MEMBERS, oneIdTwiceMessage, tooManyMembersMessage } from '../rankings/designerId';
 import { OnePersonOneFile } from './samePerson';
 import { naturalCompare } from '../kernel/naturalOrder';
 import { loadOptions, mapLimited } from './options';
@@ -86,6 +86,7 @@ async function loadRankings(
   );
   const seen = new Map<string, string>();
   const people = new OnePersonOneFile('ranking');
+  const sameId = filesForOneId(names.filter((n) => !n.startsWith('.') && rankingFormatOf(n)).map((n) => `rankings/${n}`), (rel) => designerIdOf(rel.slice('rankings/'.length)));
   let rankingFiles = 0;
   for (const name of names) {
     if (name.startsWith('.')) continue;
@@ -105,11 +106,11 @@ async function loadRankings(
       diagnostics.push(read.diagnostic);
       continue;
     }
-    const earlier = seen.get(designerKey(id));
-    if (earlier !== undefined) {
-      diagnostics.push(
-        error(rel, `${rel} and rankings/${earlier} are both for the designer id "${id}". Keep one file per designer: merge or rename one of them.`),
-      );
+    const others = sameId.get(rel);
+    if (others) {
+      // One person, one file: neither counts (a member's folder cannot count them twice, nor pick one for them).
+      if (!seen.has(designerKey(id))) seen.set(designerKey(id), name);
+      diagnostics.push(error(rel, oneIdTwiceMessage(rel, others, id)));
       continue;
     }
     seen.set(designerKey(id), name);
