@@ -186,8 +186,8 @@ export async function compareRun(reviewRoot: string, runId: string, opts: Compar
   const remixes = record.iterations.reduce((n, it) => n + remixesOf(it).length, 0);
 
   const teamIds = team.designers.map((d) => d.id);
-  const ratingFiles = await loadRatings(root, record, teamIds);
-  const surveyFiles = await loadSurvey(root, runId, teamIds);
+  const ratingFiles = await loadRatings(root, record, teamIds, parent.authorship);
+  const surveyFiles = await loadSurvey(root, runId, teamIds, parent.authorship);
   const voteFiles = await loadVotes(root, record, teamIds, parent.authorship && voteCheckOf(parent.authorship));
   for (const d of [...ratingFiles.diagnostics, ...surveyFiles.diagnostics, ...voteFiles.diagnostics]) if (d.severity === 'error') problems.push(formatDiagnostic(d));
 

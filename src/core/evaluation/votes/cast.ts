@@ -20,7 +20,7 @@ import { forkOf, lastForkedIteration, sideOf, voteTeam, type Fork } from './fork
 import { loadVotes, votesRel, writeVotes, type Vote } from './voteFile';
 import { personName, teamOf } from '../../people/team';
 import { countsText, recordDecision, tallyFork, type Close, type Decision, type ForkTally } from './tally';
-import { voteAuthorCheck, type AuthorCheck } from './authorship';
+import { voteCheckOf, type AuthorCheck } from './authorship';
 import { sideOutOfRunning } from '../../fork/binding';
 
 export class VoteError extends Error {
@@ -84,7 +84,7 @@ export async function castVote(q: VoteRequest): Promise<VoteOutcome> {
   if (iteration === undefined) throw new VoteError(`Run ${record.id} has no fork to vote on.`);
   const fork = forkOf(record, iteration, q.decisionPoint);
   if (!fork) throw new VoteError(`Round ${iteration} of run ${record.id} has no fork at decision point ${q.decisionPoint}.`);
-  const authored = await voteAuthorCheck(q.reviewRoot, review.config);
+  const authored = loaded.authorship && voteCheckOf(loaded.authorship);
   let saved: { file: string; replaced?: string } | undefined;
   if (q.choice !== undefined) saved = await saveVote(q, record, fork, authored);
   else if (!q.close) throw new VoteError('Give your choice: the fork\'s remix id or letter.');
