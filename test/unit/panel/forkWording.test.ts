@@ -5,7 +5,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { decisionLine, holdersShown } from '../../../webview/panel/views/decisions';
-import { decidedText, voterOf } from '../../../webview/panel/views/forks';
+import { decidedText, sideFate, voterOf } from '../../../webview/panel/views/forks';
 
 const QUESTION = 'Warm or cold palette?';
 const names: Record<string, string> = { ana: 'Ana Ruiz', ben: 'Ben Okafor' };
@@ -41,9 +41,17 @@ describe('panel: forks in words', () => {
     assert.equal(decisionLine({ question: QUESTION, decision: 'warm palette', by: 'ana', via: 'human', counts: { 'warm palette': 1, 'cold palette': 3 } }, nameOf), 'Decided by the lead in person: Warm or cold palette? → warm palette. (Ana Ruiz)');
   });
 
-  it('the Forks section says the team\'s decision with its margin, a lead\'s in person with the lead\'s name only', () => {
+  it('the Forks section says how a fork was decided: the team\'s vote with its count, a lead in person or their proxy by name', () => {
     const counts = { 'warm palette': 1, 'cold palette': 3 };
-    assert.equal(decidedText({ decision: 'cold palette', by: 'team', counts }, nameOf), 'Decided: cold palette, 3 to 1 (by the team).');
-    assert.equal(decidedText({ decision: 'warm palette', by: 'ana', counts }, nameOf), 'Decided: warm palette (by Ana Ruiz).');
+    assert.equal(decidedText({ decision: 'cold palette', by: 'team', counts }, nameOf), "Decided: cold palette (by the team's vote, 3 to 1).");
+    assert.equal(decidedText({ decision: 'warm palette', by: 'ana', via: 'human', counts }, nameOf), 'Decided: warm palette (by Ana Ruiz in person).');
+    assert.equal(decidedText({ decision: 'warm palette', by: 'ana', via: 'proxy' }, nameOf), "Decided: warm palette (by Ana Ruiz's proxy).");
+  });
+
+  it('a decided fork marks the side chosen and sets the others aside; an open one marks none', () => {
+    const decision = { decision: 'cold palette', by: 'team', counts: { 'warm palette': 1, 'cold palette': 3 } };
+    assert.equal(sideFate({ decision }, { position: 'cold palette' }), 'chosen');
+    assert.equal(sideFate({ decision }, { position: 'warm palette' }), 'set-aside');
+    assert.equal(sideFate({}, { position: 'warm palette' }), undefined);
   });
 });

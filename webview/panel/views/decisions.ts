@@ -6,6 +6,9 @@
  */
 import { decisionSentence } from '../../../src/protocol/shared';
 import type { PanelRun } from '../../../src/protocol/panel';
+import { decidedForks } from '../../../src/protocol/nextSteps';
+import { h, section } from '../dom';
+import type { ViewContext } from '../context';
 
 type Iteration = PanelRun['iterations'][number];
 type Decision = NonNullable<Iteration['decisions']>[number];
@@ -22,4 +25,28 @@ export function decisionLine(d: Decision, nameOf: (id: string) => string): strin
   const who = d.by === 'team' ? '' : `${nameOf(d.by)}${d.via === 'proxy' ? "'s proxy" : ''}`;
   const after = [who, d.reason].filter(Boolean).join(': ');
   return after ? `${decisionSentence(d)} (${after})` : decisionSentence(d);
+}
+
+/**
+ * The Overview's "Decisions" (issue 40): every decision of the run shown, in round order, as later prompts read it, each
+ * forked one with the sides it set aside. Null when the run has made none.
+ */
+export function decisionsOverview(ctx: ViewContext): HTMLElement | null {
+  const run = ctx.state.run;
+  const made = (run?.iterations ?? []).flatMap((it) => (it.decisions ?? []).map((d) => ({ it: it.index, d })));
+  if (!run || made.length === 0) return null;
+  const names = { person: (id: string) => ctx.designerName(id), image: (id: string) => ctx.labelOf(id) };
+  const forks = decidedForks(ctx.state.forks?.runId === run.id ? ctx.state.forks : undefined, names);
+  return section(
+    'tf-decisions',
+    `Decisions of run ${run.id}`,
+    h(
+      'ul',
+      { class: 'tf-decisions' },
+      ...made.map(({ it, d }) => {
+        const aside = forks.find((f) => f.iteration === it && f.question === d.question)?.setAside ?? [];
+        return h('li', { 'data-iteration': String(it) }, decisionLine(d, names.person), aside.length ? h('span', { class: 'tf-muted' }, ` Set aside: ${aside.join('; ')}.`) : null);
+      }),
+    ),
+  );
 }
