@@ -18,6 +18,7 @@ import { requestedJsonSchema, requestTexts } from '../../support/openaiMock/auto
 import type { MockReply, RecordedRequest } from '../../support/openaiMock/types';
 import { makeReview } from '../run/fixtures';
 import { mockSuite } from '../run/helpers';
+import { runFallback } from '../../support/openaiMock/runAnswers';
 
 const schemaName = (r: RecordedRequest): string | undefined => requestedJsonSchema(r.body)?.name;
 const ITEMS = [
@@ -110,6 +111,21 @@ describe('the brief as a checklist (issue 41)', function () {
     assert.equal(suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_check').length, 3, 'r1 once, r2 failed then made');
     assert.equal(suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_checklist').length, 1);
     assert.ok(again.iterations[1]!.remix!.checks);
+  });
+
+  it('the scripted server answers the checklist from the brief (every quote found) and checks as unclear, said', async () => {
+    suite.mock.setFallback(runFallback('Scripted reply:'));
+    const { root, record } = await run('checklist: on\n');
+    const brief = await fs.readFile(path.join(root, 'brief.md'), 'utf8');
+    assert.ok(record.checklist!.items.length >= 2);
+    assert.equal(record.checklist!.dropped, undefined);
+    for (const i of record.checklist!.items) assert.ok(brief.includes(i.quote), i.quote);
+    for (const m of record.iterations.flatMap((it) => remixesOf(it))) {
+      assert.equal(m.checks!.length, record.checklist!.items.length);
+      assert.ok(m.checks!.every((c) => c.result === 'unclear' && c.reason.startsWith('Scripted reply:')));
+    }
+    const result = await fs.readFile(path.join(root, 'runs', record.id, 'result.md'), 'utf8');
+    assert.match(result, /- Checklist: the brief's must-haves, each remix checked once/);
   });
 
   it('checklist: off (and the default) asks nothing and records nothing', async () => {
