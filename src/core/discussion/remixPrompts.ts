@@ -27,6 +27,8 @@ export interface RemixAgentInput {
   personaRole?: PersonaRole;
   /** Remixes this round makes (default 1): with more, the agent proposes that many, each its own image edit. */
   remixes?: number;
+  /** The brief's must-haves the last round's remixes failed (issue 41): the new directions must meet them. */
+  failedMustHaves?: readonly { text: string; quote: string; remixes: readonly string[] }[];
   /** A pool (issue 41): the `remixes` proposals are candidates the proxies rank, of which this many are elected and made. */
   elect?: number;
   /** The reference gallery: the agent may cite references for the edit (never rank them). */
@@ -64,6 +66,12 @@ export function remixAgentMessage(r: RemixAgentInput): ChatMessage {
   const refs = r.references ?? [];
   if (refs.length) {
     common.push(`Reference ids (the gallery; never candidates, never in "ranking"): ${refs.map((x) => `${x.label} = "${x.id}"`).join(', ')}.`);
+  }
+  if (r.failedMustHaves?.length) {
+    common.push(
+      "The last round's remixes failed these must-haves of the brief (with the brief's words, quoted); the new directions must meet them: " +
+        r.failedMustHaves.map((f) => `${quoted(f.text)} (brief: ${quoted(f.quote)}; failed by ${f.remixes.join(', ')})`).join('; ') + '.',
+    );
   }
   if (r.mode === 'separate') {
     common.push('The designers wrote separately in this round and did not read each other: synthesise their views into the team\'s consensus.');

@@ -18,7 +18,7 @@ import { editText } from './editText';
 import { referencesForEdit } from './imageEdit';
 import type { DecisionPoint, Iteration, Pool, Proposal } from '../record/record';
 import { discussionOf } from '../settings/discussionSettings';
-import { poolOf, remixesPerIterationOf } from '../record/remixes';
+import { failedMustHaves, poolOf, remixesPerIterationOf } from '../record/remixes';
 import { poolDiversity } from '../stats/diversity';
 import { temperatureOf } from '../discussion/discussion';
 import { teamOrder, type TeamRanking } from './teamOrder';
@@ -290,6 +290,7 @@ export function remixAgentBase(ctx: StepContext, r: RemixAgentInput, topK: numbe
       personaRole: ctx.settings.personaRole,
       remixes,
       ...(elect !== undefined ? { elect } : {}),
+      failedMustHaves: failedMustHaves(ctx.record, it.index),
       references: r.references,
     })),
   ];
@@ -353,7 +354,7 @@ export async function askStructured<T>(
     /** Set when the first request is itself a repair of this output (recorded as 'remix-repair'). */
     repairing?: string;
     /** A pool's request (issue 41): every attempt recorded as this kind (a repair with its rejected output), by `speaker`. */
-    kind?: 'pool-reask' | 'pool-ranking';
+    kind?: 'pool-reask' | 'pool-ranking' | 'checklist' | 'check';
     speaker?: string;
     /** Whose answer a notice names (default "The remix agent's"). */
     whose?: string;

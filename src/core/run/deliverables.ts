@@ -9,6 +9,7 @@ import { agreementBand } from '../stats/kendallW';
 import type { Iteration, Message, RunRecord } from '../record/record';
 import { costPerRemix, discussionFacts } from './runFacts';
 import { poolSection } from './poolSection';
+import { checklistSection, remixChecksLines } from './checksSection';
 import { escapeMarkdown, markdownUrl, writeInertMarkdown } from '../files/markdown';
 
 export { escapeMarkdown };
@@ -90,6 +91,8 @@ export function resultMarkdown(record: RunRecord, people: readonly Person[]): st
     const o = record.options.find((x) => x.id === record.finalPick);
     out.push(`**${labelWithId(record, record.finalPick)}**`, '');
     if (o) out.push(`![Final pick](${markdownUrl(linkFromRun(record, o.file))})`, '');
+    const picked = record.iterations.flatMap((it) => remixesOf(it)).find((m) => m.id === record.finalPick);
+    if (picked) out.push(...remixChecksLines(picked, record.checklist, md));
   } else {
     out.push('Not decided yet.', '');
   }
@@ -101,6 +104,7 @@ export function resultMarkdown(record: RunRecord, people: readonly Person[]): st
   }
 
   for (const line of pinsSection(record, people)) out.push(line);
+  if (record.checklist) out.push(...checklistSection(record.checklist, md));
   for (const it of record.iterations) for (const line of iterationSection(record, it, people)) out.push(line);
   for (const line of stanceSection(record, people)) out.push(line);
 
@@ -167,7 +171,7 @@ function iterationSection(record: RunRecord, it: Iteration, people: readonly Per
     for (const l of it.editingDirections.split('\n')) out.push(`> ${md(l)}`);
     out.push('');
   }
-  if (it.remix) out.push(`Remix ${md(it.remix.id)}:`, '', `![Remix ${md(it.remix.id)}](${markdownUrl(it.remix.file)})`, '');
+  if (it.remix) out.push(`Remix ${md(it.remix.id)}:`, '', `![Remix ${md(it.remix.id)}](${markdownUrl(it.remix.file)})`, '', ...remixChecksLines(it.remix, record.checklist, md));
   if (it.pool) out.push(...poolSection(it.pool, { md, name: (id) => names(people, [id]), label: (id) => labelWithId(record, id) }));
   for (const p of it.proposals ?? []) {
     const made = it.remixes?.find((m) => m.letter === p.letter);
@@ -175,7 +179,7 @@ function iterationSection(record: RunRecord, it: Iteration, people: readonly Per
     out.push('Editing directions (as sent to the edit model; ' + p.from.map((id, i) => `Image ${i + 1} = ${labelWithId(record, id)}`).join(', ') + '):', '');
     for (const l of p.editingDirections.split('\n')) out.push(`> ${md(l)}`);
     out.push('');
-    if (made) out.push(`![Remix ${md(made.id)}](${markdownUrl(made.file)})`, '');
+    if (made) out.push(`![Remix ${md(made.id)}](${markdownUrl(made.file)})`, '', ...remixChecksLines(made, record.checklist, md));
   }
   if (it.agreements?.length) out.push('Agreements:', '', ...it.agreements.map((a) => `- ${md(a)}`), '');
   if (it.disagreements?.length) out.push('Disagreements:', '', ...it.disagreements.map((a) => `- ${md(a)}`), '');

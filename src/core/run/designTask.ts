@@ -29,6 +29,7 @@ import { maxEditImages, referencesForEdit, runImageEdit } from '../remix/imageEd
 import { narrowTo, runRemixAgent } from '../remix/remixAgent';
 import { runPoolRound } from '../pool/poolRound';
 import { renumberEdits } from '../remix/editText';
+import { checklistRepeat, checkRoundRemixes } from '../checklist/checklist';
 import { writeDeliverables } from './deliverables';
 import type { RunTask } from './task';
 
@@ -53,7 +54,13 @@ export const designTask: RunTask = {
 };
 
 function isDone(ctx: StepContext, it: Iteration): boolean {
-  return discussionDone(ctx, it) && Boolean(it.ranking?.length) && (it.final === true || remixRoundDone(it)) && !needsLeadDecision(ctx, it);
+  return discussionDone(ctx, it) && Boolean(it.ranking?.length) && (it.final === true || (remixRoundDone(it) && checksDone(ctx, it))) && !needsLeadDecision(ctx, it);
+}
+
+/** With the brief as a checklist (issue 41): every remix of the round has its checks (or there is nothing to check against). */
+function checksDone(ctx: StepContext, it: Iteration): boolean {
+  if (checklistRepeat(ctx.settings) === 0 || ctx.record.checklist?.items.length === 0) return true;
+  return remixesOf(it).every((m) => m.checks);
 }
 
 /** A remix round is done when its one remix is made, or (several a round) every proposal has its remix. */
@@ -131,6 +138,7 @@ async function runIteration(ctx: StepContext, review: Review, it: Iteration, cac
     const inputs = (it.ranking ?? []).map((id) => ({ id, file: ctx.record.options.find((op) => op.id === id)!.file }));
     await runImageEdit(ctx, { iteration: it, inputs, references: citedFor(ctx, it, inputs.length) });
   }
+  await checkRoundRemixes(ctx, review.brief, it); // issue 41: every remix held to the brief's must-haves (core/checklist)
 }
 
 /**
