@@ -18,7 +18,12 @@ const REPO = path.resolve(__dirname, '..', '..', '..', '..');
 const WEBVIEW = path.join(REPO, 'webview');
 const PROTOCOL = path.join(REPO, 'src', 'protocol');
 /** The persisted record's schema and its files: the webview never reaches them, even through the protocol. */
-const RECORD_INTERNALS = ['src/core/record/record.ts', 'src/core/record/store.ts', 'src/core/record/journal.ts', 'src/core/record/paths.ts'];
+const RECORD_INTERNALS = [
+  'src/core/record/record.ts',
+  'src/core/record/store.ts',
+  'src/core/record/journal.ts',
+  'src/core/record/paths.ts',
+];
 /** Packages that run in a browser, which the webview may bundle (a prefix matches its subpaths). */
 const BROWSER_PACKAGES = ['lit', 'markdown-it', '@vscode-elements/elements'];
 
@@ -36,7 +41,8 @@ function importsOf(file: string): Import[] {
   const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
   const out: Import[] = [];
   const add = (spec: ts.Expression | undefined, typeOnly: boolean): void => {
-    if (spec && ts.isStringLiteral(spec)) out.push({ spec: spec.text, line: source.getLineAndCharacterOfPosition(spec.getStart(source)).line + 1, typeOnly });
+    if (spec && ts.isStringLiteral(spec))
+      out.push({ spec: spec.text, line: source.getLineAndCharacterOfPosition(spec.getStart(source)).line + 1, typeOnly });
   };
   const visit = (node: ts.Node): void => {
     if (ts.isImportDeclaration(node)) {
@@ -89,9 +95,13 @@ function webviewBoundaryProblems(root: string, files: string[]): string[] {
     for (const { spec, line } of importsOf(f)) {
       if (spec.startsWith('.')) {
         const target = resolveRelative(f, spec);
-        if (!inside(root, target) && !inside(PROTOCOL, target)) problems.push(`${at(f, line)} imports ${shown(target)}: the webview imports only webview/ and src/protocol/ (the core through src/protocol/shared.ts)`);
+        if (!inside(root, target) && !inside(PROTOCOL, target))
+          problems.push(
+            `${at(f, line)} imports ${shown(target)}: the webview imports only webview/ and src/protocol/ (the core through src/protocol/shared.ts)`,
+          );
       } else if (spec === 'vscode' || isNodeBuiltin(spec)) problems.push(`${at(f, line)} imports ${spec}, which a browser does not have`);
-      else if (!isBrowserPackage(spec)) problems.push(`${at(f, line)} imports the package ${spec}, not one of the browser's (${BROWSER_PACKAGES.join(', ')})`);
+      else if (!isBrowserPackage(spec))
+        problems.push(`${at(f, line)} imports the package ${spec}, not one of the browser's (${BROWSER_PACKAGES.join(', ')})`);
     }
   }
   // 2. What its value imports reach.
@@ -105,7 +115,8 @@ function webviewBoundaryProblems(root: string, files: string[]): string[] {
     for (const { spec, line, typeOnly } of importsOf(f)) {
       if (typeOnly) continue;
       if (spec.startsWith('.')) stack.push([resolveRelative(f, spec), `${via} → ${at(f, line)}`]);
-      else if (!isBrowserPackage(spec)) problems.push(`the webview bundles ${spec} (${at(f, line)}, reached through ${via}): not browser-safe`);
+      else if (!isBrowserPackage(spec))
+        problems.push(`the webview bundles ${spec} (${at(f, line)}, reached through ${via}): not browser-safe`);
     }
   }
   return problems;
