@@ -31,9 +31,9 @@ export interface CommandHelp {
 export const COMMAND_HELP: CommandHelp[] = [
   {
     name: 'validate',
-    args: '<review>',
+    args: '<review> [options]',
     summary: 'Check a review folder; one line per problem.',
-    options: [],
+    options: [['--json', 'One JSON object: valid, the problems, and authorship (the member files not counted, and why).']],
     exits: [0, 1, 2],
   },
   {
@@ -63,6 +63,7 @@ export const COMMAND_HELP: CommandHelp[] = [
       ['--iterations N', 'Rounds of the run.'],
       ['--turns N', "Turns of each designer's proxy a round."],
       ['--remixes N', 'Remixes a round, 1–4 (r1a, r1b, …; review.yaml remixesPerIteration).'],
+      ['--pool K', 'Directions the remix agent proposes a round, 1–8; the proxies rank them and elect the remixes (review.yaml pool).'],
       ['--mode M', 'separate-then-together (default) | together | separate.'],
       ['--order O', 'Speaking order: rotate (default) | shuffle | fixed.'],
       ['--forks F', "A decision point that splits the team: auto (default) makes one remix per side of the first; ask lets the lead pick one (or none) at the round's end; off (review.yaml forks)."],
@@ -137,6 +138,20 @@ export const COMMAND_HELP: CommandHelp[] = [
     exits: [0, 1, 2, 130],
   },
   {
+    name: 'forecast',
+    args: '<review> <run-id> [options]',
+    summary: "Make a run's missing or failed proxy forecasts of its blind set (never one already sealed).",
+    more: [
+      'The step rerank takes once the set exists, on its own: each forecast is sealed in runs/<run-id>/forecast.json as soon as',
+      'it is made; nothing to make says so and sends nothing.',
+    ],
+    options: [
+      ['--yes', 'Send more than 50 requests (or $5), repairs counted, without asking (the cost is said first).'],
+      ['--text-only', 'The chat model cannot see images: each forecast gets the letters without their images.'],
+    ],
+    exits: [0, 1, 2, 130],
+  },
+  {
     name: 'compare',
     args: '<review> <run-id> [options]',
     summary: 'Did it help? Agreement before → after (paired change, verdict), acceptance of the remixes, ratings, survey.',
@@ -172,6 +187,17 @@ export const COMMAND_HELP: CommandHelp[] = [
       ['--model M', 'The model.'],
     ],
     exits: [0, 1, 2, 130],
+  },
+  {
+    name: 'mcp',
+    args: '',
+    summary: "An MCP server on stdio: the review questions (analyze, validate, criteria, run_summary, next_steps) for agents.",
+    more: [
+      'Each tool takes { review, runId? }; review folders outside the folder it was started in are refused. Read-only: nothing',
+      'is sent to a model and nothing is written. Add it to an agent as the command `teamfusion mcp` (docs/agents.md).',
+    ],
+    options: [],
+    exits: [0, 2],
   },
   {
     name: 'evaluate',

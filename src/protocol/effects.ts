@@ -15,6 +15,10 @@ export const MESSAGE_EFFECTS = {
   refresh: 'reads',
   openRun: 'reads',
   openFile: 'reads',
+  /** Opens a run's blind re-rank set in the panel. */
+  openRerank: 'reads',
+  /** Remembers "I am" in VS Code's own workspace state: no file of the review, nothing sent. */
+  setMe: 'reads',
   log: 'reads',
   showBriefChanges: 'reads',
   run: 'sends',

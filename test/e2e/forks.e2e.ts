@@ -56,21 +56,24 @@ async function briefReview(ws: string, mock: MockOpenAI): Promise<string> {
   return dir;
 }
 
-/** The Forks section's text without its "Vote as" picker (whose options name the whole team). */
+/** The Forks section's text (the "I am" picker, whose options name the whole team, is at the top of the panel). */
 function forksText(panel: Frame): Promise<string> {
   return panel.evaluate(() => {
     const box = document.getElementById('tf-forks')?.cloneNode(true) as HTMLElement | undefined;
-    box?.querySelector('#tf-vote-as')?.remove();
+    box?.querySelector('#tf-i-am')?.remove();
     return box?.textContent ?? '';
   });
 }
 
-/** Every block of the panel's text (a paragraph, list item, caption, cell…) that names a side together with a member. */
+/**
+ * Every block of the panel's text (a paragraph, list item, caption, cell…) that names a side together with a member. The
+ * question itself ("Warm or cold palette?") names no side: the Next strip says it with who has not voted yet.
+ */
 function sidesWithNames(panel: Frame): Promise<string[]> {
-  return panel.evaluate((names) => {
-    const blocks = [...document.querySelectorAll('p, li, figcaption, td, th, h2, h3, h4, dt, dd')].filter((e) => !e.closest('#tf-vote-as'));
-    return blocks.map((e) => e.textContent ?? '').filter((t) => /(warm|cold) palette/i.test(t) && names.some((n) => t.includes(n)));
-  }, NAMES);
+  return panel.evaluate(([names, question]) => {
+    const blocks = [...document.querySelectorAll('p, li, figcaption, td, th, h2, h3, h4, dt, dd')].filter((e) => !e.closest('#tf-i-am'));
+    return blocks.map((e) => (e.textContent ?? '').split(question).join('')).filter((t) => /(warm|cold) palette/i.test(t) && names.some((n) => t.includes(n)));
+  }, [NAMES, QUESTION] as const);
 }
 
 /** The boxes of the sides shown now. */
@@ -83,10 +86,10 @@ function sideBoxes(panel: Frame): Promise<{ id: string; x: number; y: number; w:
   );
 }
 
-/** Chooses who votes in the Forks section's "Vote as" picker ('' for nobody). */
+/** Chooses who is at the panel in its one "I am" picker ('' for nobody): the member who votes. */
 function voteAs(panel: Frame, id: string): Promise<void> {
   return panel.evaluate((who) => {
-    const picker = document.getElementById('tf-vote-as') as HTMLElement & { value: string };
+    const picker = document.getElementById('tf-i-am') as HTMLElement & { value: string };
     picker.value = who;
     picker.dispatchEvent(new Event('change'));
   }, id);
@@ -235,7 +238,7 @@ describe('a fork side by side and its blind vote in a real VS Code (code-server)
     }
     assert.ok(Math.abs(passages[0]!.y - passages[1]!.y) < 2, 'side by side');
     assert.equal(await forks.locator('.tf-fork-side img').count(), 0, 'no image box for a passage');
-    assert.deepEqual(await forks.locator('#tf-vote-as vscode-option').evaluateAll((els) => els.map((e) => e.getAttribute('value'))), ['', 'ana', 'ben', 'chen'], 'the commenters vote');
+    assert.deepEqual(await forks.locator('#tf-i-am vscode-option').evaluateAll((els) => els.map((e) => e.getAttribute('value'))), ['', 'ana', 'ben', 'chen'], 'the commenters vote');
     assert.doesNotMatch(await forksText(forks), /Held by|Ana Ruiz|Ben Okafor|Chen Wei/);
     await voteAs(forks, 'chen');
     await forks.locator('.tf-fork-side[data-remix="f1b"] .tf-vote').click();
@@ -257,7 +260,7 @@ describe('a fork side by side and its blind vote in a real VS Code (code-server)
     await showTab(forks, 'run');
     await waitInFrame(forks, () => document.querySelectorAll('.tf-fork .tf-fork-side').length === 2, 'the fork');
     await voteAs(forks, 'ana');
-    await waitInFrame(forks, () => !/Choose who you are \(Vote as\)/.test(document.getElementById('tf-forks')?.textContent ?? ''), 'Ana chosen');
+    await waitInFrame(forks, () => !/Choose who you are/.test(document.getElementById('tf-forks')?.textContent ?? ''), 'Ana chosen');
     assert.equal(await forks.locator('.tf-fork-side .tf-vote[disabled]').count(), 2, 'both buttons off');
     assert.match(await forks.locator('.tf-fork-side .tf-vote').first().getAttribute('title') ?? '', /not trusted/);
     await forks.locator('.tf-fork-side[data-remix="f1a"] .tf-vote').click({ force: true });

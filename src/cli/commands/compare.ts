@@ -14,6 +14,7 @@ import { safeJson } from '../output';
 import { parseStrict } from './validate';
 import { SCRIPTED_RUN_SENTENCE } from '../../core/evaluation/scripted';
 import { fidelitySentences } from '../../core/forecast/fidelity';
+import { authorshipSentences } from '../../core/authorship/words';
 
 /** A scripted run's comparison opens with the sentence saying so. */
 function scriptedLine(c: { scripted?: true }): string[] {
@@ -37,7 +38,7 @@ export async function runCompare(args: string[]): Promise<number> {
   const c = await compareRun(review, runId);
   for (const p of c.problems) process.stderr.write(`${printable(p)}\n`);
   if (values.json === true) process.stdout.write(`${safeJson(c)}\n`);
-  else process.stdout.write(`${[...scriptedLine(c), ...comparisonSentences({ ...c, missing: null }), ...fidelitySentences(c.fidelity, c.fidelityNote)].map(printable).join('\n')}\n`);
+  else process.stdout.write(`${[...scriptedLine(c), ...comparisonSentences({ ...c, missing: null }), ...fidelitySentences(c.fidelity, c.fidelityNote), ...authorshipSentences(c.authorship, { quietWithoutEmails: true })].map(printable).join('\n')}\n`);
   if (!c.after) process.stderr.write(`teamfusion compare: ${printable(c.missing ?? 'nothing to compare yet.')}\n`);
   return c.after && c.problems.length === 0 ? 0 : 1;
 }

@@ -1,5 +1,5 @@
 /**
- * `teamfusion run <review> [--iterations N] [--turns N] [--remixes N] [--mode M] [--order O] [--forks F] [--seed N] [--designers a,b,…]
+ * `teamfusion run <review> [--iterations N] [--turns N] [--remixes N] [--pool K] [--mode M] [--order O] [--forks F] [--seed N] [--designers a,b,…]
  *   [--feedback TEXT] [--resume RUN-ID] [--json]`
  * Streams the discussion to stdout ("Ana (turn 1): …"); with --json, prints only the final summary JSON on stdout.
  * Ctrl+C cancels (the record is kept, resumable). `--resume RUN-ID` continues a run; on a completed run together with
@@ -41,6 +41,7 @@ const ArgsSchema = z.object({
   iterations: wholeSetting('iterations').optional(),
   turns: wholeSetting('turnsPerAgent', 'turns').optional(),
   remixes: wholeSetting('remixesPerIteration', 'remixes').optional(),
+  pool: wholeSetting('pool').optional(),
   feedback: z.string().optional(),
   resume: z.string().optional(),
   mode: z.enum(DISCUSSION_MODES, { error: (iss) => `must be ${oneOf(DISCUSSION_MODES)}, not "${String(iss.input)}"` }).optional(),
@@ -87,6 +88,7 @@ export function parseRunArgs(args: readonly string[]): RunArgs {
       case '--iterations': out.iterations = int(); break;
       case '--turns': out.turns = int(); break;
       case '--remixes': out.remixes = int(); break;
+      case '--pool': out.pool = int(); break;
       case '--feedback': out.feedback = value(); break;
       case '--resume': out.resume = value(); break;
       case '--mode': out.mode = value(); break;
@@ -168,8 +170,8 @@ export async function runRun(args: string[]): Promise<number> {
           if (a.resume && a.designers) checkSubset(review, a.designers);
         },
         recordRead: () => {
-          if ([a.iterations, a.turns, a.remixes, a.mode, a.order, a.forks, a.seed, a.designers].some((x) => x !== undefined)) {
-            process.stderr.write('Note: --iterations, --turns, --remixes, --mode, --order, --forks, --seed and --designers are fixed when a run starts; the recorded settings are used.\n');
+          if ([a.iterations, a.turns, a.remixes, a.pool, a.mode, a.order, a.forks, a.seed, a.designers].some((x) => x !== undefined)) {
+            process.stderr.write('Note: --iterations, --turns, --remixes, --pool, --mode, --order, --forks, --seed and --designers are fixed when a run starts; the recorded settings are used.\n');
           }
         },
         event: (e) => {
@@ -229,6 +231,7 @@ function whatOf(a: RunArgs): RunWhat {
   if (a.iterations !== undefined) settings.iterations = a.iterations;
   if (a.turns !== undefined) settings.turnsPerAgent = a.turns;
   if (a.remixes !== undefined) settings.remixesPerIteration = a.remixes;
+  if (a.pool !== undefined) settings.pool = a.pool;
   if (a.mode !== undefined) settings.mode = a.mode;
   if (a.order !== undefined) settings.order = a.order;
   if (a.forks !== undefined) settings.forks = a.forks;

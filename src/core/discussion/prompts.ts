@@ -321,17 +321,23 @@ function turnInstruction(name: string, p: PersonaTurn, prose: { independent: str
 /** The last message of a proxy turn in a design review: who to play, their own ranking, and this round's task. */
 export function personaMessage(p: PersonaInput): ChatMessage {
   const inRound = new Set(p.candidates.map((c) => c.id));
-  const ranks = [...p.designer.entries]
-    .sort((a, b) => a.rank - b.rank)
-    .map((e) => `- ${p.labelOf(e.option)}: rank ${e.rank}${inRound.has(e.option) ? '' : ' (no longer in the running)'} — ${quoted(e.justification)}`);
   return personaTurnMessage(p, {
     member: p.designer,
-    advocates:
-      `${quoted(p.designer.name)}'s own ranking before the review, best first (equal ranks are ties), with their reasons (quoted). These are the ` +
-      `designs you advocate:\n${ranks.join('\n')}`,
+    advocates: rankingAdvocates(p.designer, p.labelOf, inRound),
     task: taskText(p.iteration, p.totalIterations, p.candidates, p.hasFeedback),
     prose: { independent: ', give the ranking and the concrete improvements asked for above', separate: ', give what the task above asks for' },
   });
+}
+
+/** What a designer's proxy stands for: their own ranking before the review, best first, with their reasons (quoted). */
+export function rankingAdvocates(designer: DesignerRanking, labelOf: (id: string) => string, inRound?: ReadonlySet<string>): string {
+  const ranks = [...designer.entries]
+    .sort((a, b) => a.rank - b.rank)
+    .map((e) => `- ${labelOf(e.option)}: rank ${e.rank}${!inRound || inRound.has(e.option) ? '' : ' (no longer in the running)'} — ${quoted(e.justification)}`);
+  return (
+    `${quoted(designer.name)}'s own ranking before the review, best first (equal ranks are ties), with their reasons (quoted). These are the ` +
+    `designs you advocate:\n${ranks.join('\n')}`
+  );
 }
 
 export function taskText(it: Iteration, totalIterations: number, candidates: readonly PromptCandidate[], hasFeedback: boolean): string {

@@ -27,6 +27,8 @@ export interface RemixAgentInput {
   personaRole?: PersonaRole;
   /** Remixes this round makes (default 1): with more, the agent proposes that many, each its own image edit. */
   remixes?: number;
+  /** A pool (issue 41): the `remixes` proposals are candidates the proxies rank, of which this many are elected and made. */
+  elect?: number;
   /** The reference gallery: the agent may cite references for the edit (never rank them). */
   references?: readonly Pick<PromptReference, 'id' | 'label'>[];
 }
@@ -102,9 +104,15 @@ export function remixAgentMessage(r: RemixAgentInput): ChatMessage {
         'Answer with JSON only:',
         `"ranking": the team's consensus top ${r.topK} candidate ids, best first. These go on to the next round, with the new remixes.`,
         '"reasons": for each candidate in your ranking, in the same order, its id and one short sentence on why the team ranked it there.',
-        `"remixes": exactly ${n} proposals for new designs, each made by its own image-edit call, and each clearly different from ` +
-          'the others in what it sets out to do (for example one that combines the top two and one that pushes the favourite ' +
-          'further), all within what the team agreed. For each: "idea": what it sets out to do, in a few words; "from": the ' +
+        (r.elect !== undefined
+          ? `"remixes": exactly ${n} proposals for new designs, a pool: each designer's proxy will rank them as that designer ` +
+            `would, and only the ${r.elect === 1 ? 'one' : r.elect} the team elects will be made, each by its own image-edit call. Make them ` +
+            'genuinely different from each other (a different composition, palette, type or idea, not the same directions reworded), ' +
+            'all within what the team agreed. For each: "idea": what it sets out to do, in a few words; "differs": one line on how ' +
+            'it differs from the others; "from": the '
+          : `"remixes": exactly ${n} proposals for new designs, each made by its own image-edit call, and each clearly different from ` +
+            'the others in what it sets out to do (for example one that combines the top two and one that pushes the favourite ' +
+            'further), all within what the team agreed. For each: "idea": what it sets out to do, in a few words; "from": the ') +
           'candidate ids it starts from, best first (these, in this order, are its input images; one id is fine for pushing one ' +
           'design further); "editingDirections": instructions for the image-edit model, ' + directionsText('the images in its "from"'),
         ...citeReferences(refs.length, 'every new design of this round'),

@@ -7,7 +7,7 @@
 import * as z from 'zod';
 import { discussionSettingFields } from '../settings/discussionSchema';
 import { CONSENSUS_METHODS, PHASES } from '../settings/discussionSettings';
-import { wholeSetting } from '../settings/settingBounds';
+import { SETTING_BOUNDS, wholeSetting } from '../settings/settingBounds';
 import { UsageSchema } from '../kernel/usage';
 import { AtField, CriterionNameField, CriterionTextField, EntryIdField, MessageIdField, PersonIdField } from './fields';
 
@@ -28,6 +28,8 @@ export const RunSettingsSchema = z.object({
   imageMaxSide: wholeSetting('imageMaxSide').optional(),
   /** Remixes a remix round makes (1–4); absent in records made before it existed = 1. */
   remixesPerIteration: wholeSetting('remixesPerIteration').optional(),
+  /** Sets of directions the remix agent proposes a remix round (issue 41, 1–8); absent = 1, no pool. */
+  pool: wholeSetting('pool').optional(),
   /** Host of the endpoint only (no credentials, no query), for the audit trail. */
   endpoint: z.string().optional(),
   /** Host of the image-edit endpoint when it is not the chat endpoint's (never a key). */
@@ -173,6 +175,26 @@ export const BriefRoundSchema = z.object({
 });
 export type BriefRound = z.infer<typeof BriefRoundSchema>;
 
+/**
+ * A remix round's pool (issue 41): the remix agent's candidate directions (lettered a, b, …, with the discussion's labels),
+ * each proxy's ranking of their letters (best first), the letters Schulze elected over those rankings with the members'
+ * weights (best first; each became the remix with that letter), the pool's diversity and whether it was asked again.
+ */
+export const PoolSchema = z.object({
+  candidates: z
+    .array(z.object({ letter: z.string().regex(/^[a-z]$/), editingDirections: z.string(), from: z.array(z.string()).min(1), differs: z.string() }))
+    .min(1)
+    .max(SETTING_BOUNDS.pool.max),
+  rankings: z.record(z.string(), z.array(z.string().regex(/^[a-z]$/))),
+  elected: z.array(z.string().regex(/^[a-z]$/)),
+  method: z.literal('schulze'),
+  diversity: z.number().min(0).max(1),
+  reasked: z.boolean(),
+  /** Members whose ranking was no permutation of the letters even after its repair: left out of the election, with why. */
+  leftOut: z.array(z.object({ member: z.string(), reason: z.string() })).optional(),
+});
+export type Pool = z.infer<typeof PoolSchema>;
+
 export const IterationSchema = z.object({
   index: z.number().int().positive(),
   candidates: z.array(z.string()),
@@ -193,6 +215,8 @@ export const IterationSchema = z.object({
   remix: RemixSchema.optional(),
   /** Several remixes a round: the remix agent's proposals, in letter order (a round with one remix has none). */
   proposals: z.array(ProposalSchema).optional(),
+  /** A pooled remix round (issue 41): the directions proposed, the proxies' rankings and the elected (proposals are the elected). */
+  pool: PoolSchema.optional(),
   /** Several remixes a round: the remixes made so far, in letter order; a proposal without its remix is still to be made. */
   remixes: z.array(RemixSchema).optional(),
   /** (remix agent) Reference ids it cited for the edit (an enum of the run's references): they go to the edit after the candidates. */
@@ -214,9 +238,14 @@ export const IterationSchema = z.object({
         /** A vote on a fork (issue 33): who voted, and the votes per position. */
         voters: z.array(z.string()).max(100).optional(),
         counts: z.record(z.string(), z.number().int().min(0)).optional(),
+        /** (issue 38) The lead reopened it: it no longer binds later rounds and the team may decide again; kept as history. */
+        reopened: z.object({ by: z.string(), at: z.string() }).optional(),
       }),
     )
     .optional(),
+  /** (issue 38) The remixes of the sides not chosen on an earlier round's fork, left out of this round's candidates and of
+   * every later round's (and never the final pick), with the decision that set them aside. */
+  setAside: z.array(z.object({ id: z.string(), question: z.string(), decidedIn: z.number().int().positive() })).optional(),
   /** Why the iteration stopped, in words, when the run failed here. */
   error: z.string().optional(),
   /** (task brief) The revised brief of this round and the remix agent's report. */
@@ -250,7 +279,7 @@ export type RecordedMessage = z.infer<typeof RecordedMessageSchema>;
 export const PromptRecordSchema = z.object({
   id: z.string(),
   iteration: z.number().int().positive(),
-  kind: z.enum(['proxy-turn', 'guest-turn', 'remix', 'remix-repair', 'image-edit', 'lead-decision', 'baseline', 'forecast']),
+  kind: z.enum(['proxy-turn', 'guest-turn', 'remix', 'remix-repair', 'image-edit', 'lead-decision', 'baseline', 'forecast', 'pool-reask', 'pool-ranking']),
   /** Designer id for proxy turns and forecasts (none for the persona-free control forecast), guest id for guest turns. */
   speaker: z.string().optional(),
   model: z.string(),

@@ -244,8 +244,12 @@ function checkSeveral(
   if ((it.proposals || it.remixes) && it.remix) {
     return { path: [...at, 'remixes'], message: `Iteration ${it.index} has both one remix and several; a round makes one or the other.` };
   }
+  // A pooled round (issue 41): the proposals are the elected candidates of its pool, in letter order.
+  const poolProblem = it.pool ? checkPool(it.pool, [...at, 'pool'], it.index) : undefined;
+  if (poolProblem) return poolProblem;
+  const lettersOf = it.pool?.elected.length ? [...it.pool.elected].sort() : undefined;
   for (const [i, p] of (it.proposals ?? []).entries()) {
-    const letter = String.fromCharCode(97 + i);
+    const letter = lettersOf ? (lettersOf[i] ?? String.fromCharCode(97 + i)) : String.fromCharCode(97 + i);
     if (p.letter !== letter) return { path: [...at, 'proposals', i, 'letter'], message: `Proposal ${i + 1} of iteration ${it.index} must have the letter ${q(letter)}, not ${q(p.letter)}.` };
     const problem = duplicate(p.from, [...at, 'proposals', i, 'from'], 'The remix input') ?? known(p.from, [...at, 'proposals', i, 'from'], 'The remix input');
     if (problem) return problem;
@@ -277,6 +281,24 @@ function checkSeveral(
         return { path: [...where, 'fork'], message: `Remix ${q(m.id)} takes a side of decision point ${fork.decisionPoint}, which iteration ${it.index} does not have with that question and position.` };
       }
     }
+  }
+  return undefined;
+}
+
+/** A pool (issue 41): candidates lettered a, b, … in order; every ranking and the elected name its letters, each once. */
+function checkPool(pool: NonNullable<RunRecord['iterations'][number]['pool']>, at: JsonPath, index: number): RecordProblem | undefined {
+  const letters = pool.candidates.map((c) => c.letter);
+  for (const [i, c] of pool.candidates.entries()) {
+    const letter = String.fromCharCode(97 + i);
+    if (c.letter !== letter) return { path: [...at, 'candidates', i, 'letter'], message: `Candidate ${i + 1} of the pool of iteration ${index} must have the letter ${q(letter)}, not ${q(c.letter)}.` };
+  }
+  for (const [member, ranking] of Object.entries(pool.rankings)) {
+    if (ranking.length !== letters.length || new Set(ranking).size !== ranking.length || ranking.some((l) => !letters.includes(l))) {
+      return { path: [...at, 'rankings', member], message: `The ranking of ${q(member)} in the pool of iteration ${index} must name every letter (${letters.join(', ')}) once.` };
+    }
+  }
+  if (new Set(pool.elected).size !== pool.elected.length || pool.elected.some((l) => !letters.includes(l))) {
+    return { path: [...at, 'elected'], message: `The elected of the pool of iteration ${index} must be distinct letters of its candidates (${letters.join(', ')}).` };
   }
   return undefined;
 }
@@ -344,8 +366,13 @@ function checkIds(r: RunRecord, runFolder: string, optionNames: readonly string[
     const p =
       known(it.candidates, [...at, 'candidates'], 'The candidate') ??
       known(it.ranking, [...at, 'ranking'], 'The ranked id') ??
-      known(it.remix?.from, [...at, 'remix', 'from'], 'The remix input');
+      known(it.remix?.from, [...at, 'remix', 'from'], 'The remix input') ??
+      known(it.setAside?.map((x) => x.id), [...at, 'setAside'], 'The remix set aside');
     if (p) return p;
+    // A remix set aside (issue 38) is a candidate of no round from the one that set it aside on.
+    const aside = r.iterations.slice(0, j + 1).flatMap((x) => (x.setAside ?? []).map((a) => a.id));
+    const back = it.candidates.findIndex((c) => aside.includes(c));
+    if (back >= 0) return { path: [...at, 'candidates', back], message: `The candidate ${q(it.candidates[back]!)} of iteration ${it.index} was set aside by a decision; it is never a candidate again.` };
     for (const [who, c] of Object.entries(it.backed ?? {})) {
       if (c !== null && !it.candidates.includes(c)) {
         return { path: [...at, 'backed', who], message: `What ${q(who)}'s proxy backed, ${q(c)}, is not a candidate of iteration ${it.index}.` };

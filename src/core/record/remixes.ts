@@ -32,6 +32,16 @@ export function forkSideText(fork: NonNullable<Remix['fork']>): string {
   return `Takes the side "${fork.position}" of decision point ${fork.decisionPoint}: ${fork.question}`;
 }
 
+/**
+ * Sets of directions the remix agent proposes a remix round (issue 41): the run's `pool` (absent: 1, no pool). Only a
+ * pool larger than one is ranked and elected; it is never smaller than the remixes a round makes.
+ */
+export const DEFAULT_POOL = 1;
+export function poolOf(s: Pick<RunSettings, 'pool' | 'remixesPerIteration'>): number {
+  const pool = s.pool ?? DEFAULT_POOL;
+  return pool > 1 ? Math.max(pool, remixesPerIterationOf(s)) : 1;
+}
+
 /** Remixes a round of this run makes (older records: 1). */
 export function remixesPerIterationOf(s: Pick<RunSettings, 'remixesPerIteration'>): number {
   return s.remixesPerIteration ?? 1;

@@ -15,9 +15,10 @@ import { STRUCTURED_EXTRA_ATTEMPTS, askForStructuredAnswer, parseJsonAnswer } fr
 import { DIRECTION_PARTS, GUESTS_NOTE, type PromptCandidate, type PromptReference } from '../discussion/prompts';
 import { joinDirections, mapLabelsForEdit, referencesForEditLine, remixAgentMessage } from '../discussion/remixPrompts';
 import { referencesForEdit } from './imageEdit';
-import type { DecisionPoint, Iteration } from '../record/record';
+import type { DecisionPoint, Iteration, Pool, Proposal } from '../record/record';
 import { discussionOf } from '../settings/discussionSettings';
-import { remixesPerIterationOf } from '../record/remixes';
+import { poolOf, remixesPerIterationOf } from '../record/remixes';
+import { poolDiversity } from '../stats/diversity';
 import { temperatureOf } from '../discussion/discussion';
 import { teamOrder, type TeamRanking } from './teamOrder';
 import { directionsProblem } from '../grounding/citations';
@@ -52,17 +53,29 @@ export interface RemixAnswer {
   /** Per designer id, the candidate their proxy backed last in this round (null: none); absent when not reported. */
   backed?: Record<string, string | null>;
   /** Several remixes a round: one proposal per image edit, each with the candidates it starts from and its own directions. */
-  proposals?: { idea?: string; from: string[]; editingDirections: string }[];
+  proposals?: AgentProposal[];
 }
 
-/** The JSON schema of one proposal of several remixes a round: what it sets out to do, its inputs and its four-part directions. */
-export function proposalJsonSchema(candidateIds: readonly string[], maxInputs: number) {
+/** One proposal as the remix agent wrote it (the discussion's labels); `differs` only in a pool (issue 41). */
+export interface AgentProposal {
+  idea?: string;
+  differs?: string;
+  from: string[];
+  editingDirections: string;
+}
+
+/**
+ * The JSON schema of one proposal of several remixes a round: what it sets out to do, its inputs and its four-part
+ * directions; in a pool (issue 41) also one line on how it differs from the others.
+ */
+export function proposalJsonSchema(candidateIds: readonly string[], maxInputs: number, pooled = false) {
   return {
     type: 'object',
     additionalProperties: false,
-    required: ['idea', 'from', 'editingDirections'],
+    required: ['idea', ...(pooled ? ['differs'] : []), 'from', 'editingDirections'],
     properties: {
       idea: { type: 'string', description: 'What this remix sets out to do, in a few words.' },
+      ...(pooled ? { differs: { type: 'string', description: 'One line: how these directions differ from the other proposals.' } } : {}),
       from: {
         type: 'array',
         description: 'The candidate ids this remix starts from, best first: its input images, in this order.',
@@ -115,7 +128,7 @@ export function decisionPointsJsonSchema(memberIds: readonly string[]) {
 }
 
 /** The JSON schema sent as response_format (OpenAI strict mode: all properties required, no additional properties). */
-export function remixJsonSchema(candidateIds: readonly string[], designerIds: readonly string[], final: boolean, topK: number, remixes = 1, referenceIds: readonly string[] = []) {
+export function remixJsonSchema(candidateIds: readonly string[], designerIds: readonly string[], final: boolean, topK: number, remixes = 1, referenceIds: readonly string[] = [], pooled = false) {
   const text = { type: 'string' };
   const texts = { type: 'array', items: text };
   const properties: Record<string, unknown> = {
@@ -139,13 +152,7 @@ export function remixJsonSchema(candidateIds: readonly string[], designerIds: re
       },
     };
     if (remixes > 1) {
-      properties.remixes = {
-        type: 'array',
-        description: `Exactly ${remixes} different proposals, each made by its own image edit.`,
-        items: proposalJsonSchema(candidateIds, topK),
-        minItems: remixes,
-        maxItems: remixes,
-      };
+      properties.remixes = proposalsJsonSchema(candidateIds, topK, remixes, pooled);
     } else {
       properties.editingDirections = directionsJsonSchema();
     }
@@ -171,6 +178,17 @@ export function remixJsonSchema(candidateIds: readonly string[], designerIds: re
   return { type: 'object', additionalProperties: false, required: Object.keys(properties), properties };
 }
 
+/** The `remixes` field: exactly `n` proposals (a pool's candidates when `pooled`). */
+export function proposalsJsonSchema(candidateIds: readonly string[], maxInputs: number, n: number, pooled = false) {
+  return {
+    type: 'array',
+    description: pooled ? `Exactly ${n} different proposals: the pool the team's proxies rank and elect from.` : `Exactly ${n} different proposals, each made by its own image edit.`,
+    items: proposalJsonSchema(candidateIds, maxInputs, pooled),
+    minItems: n,
+    maxItems: n,
+  };
+}
+
 const directionsSchema = z
   .union([
     z.string(),
@@ -178,6 +196,34 @@ const directionsSchema = z
   ])
   .transform((v) => (typeof v === 'string' ? v.trim() : joinDirections(v)))
   .refine((v) => v.length > 0, 'editingDirections is empty');
+
+/** Exactly `n` proposals over `candidateIds`, no two with the same directions (zod; `differs` is a pool's, issue 41). */
+export function proposalsSchema(candidateIds: readonly string[], n: number) {
+  const candidate = z.enum(candidateIds as [string, ...string[]]);
+  return z
+    .array(z.object({ idea: z.string().optional(), differs: z.string().optional(), from: z.array(candidate).min(1), editingDirections: directionsSchema }))
+    .length(n, { message: `must hold exactly ${n} proposals` })
+    .superRefine((list, c) => {
+      const seen = new Map<string, number>();
+      list.forEach((p, i) => {
+        const key = p.editingDirections.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+        const same = seen.get(key);
+        if (same !== undefined) {
+          c.addIssue({ code: 'custom', path: [i, 'editingDirections'], message: `proposal ${i + 1} has the same editing directions as proposal ${same + 1}; each remix must be different` });
+        } else seen.set(key, i);
+      });
+    });
+}
+
+/** A proposal as parsed: trimmed idea and differs, distinct inputs, at most `maxInputs` of them. */
+export function agentProposal(p: { idea?: string; differs?: string; from: string[]; editingDirections: string }, maxInputs: number): AgentProposal {
+  return {
+    ...(p.idea?.trim() ? { idea: p.idea.trim() } : {}),
+    ...(p.differs?.trim() ? { differs: p.differs.trim() } : {}),
+    from: [...new Set(p.from)].slice(0, maxInputs),
+    editingDirections: p.editingDirections,
+  };
+}
 
 /** What a remix-agent answer must be (zod); the JSON schema above is what the model is asked for. */
 export function answerSchema(candidateIds: readonly string[], designerIds: readonly string[], final: boolean, remixes = 1, referenceIds: readonly string[] = []) {
@@ -190,21 +236,7 @@ export function answerSchema(candidateIds: readonly string[], designerIds: reado
       ranking: z.array(candidate).min(1),
       // The four parts (what we ask for), or one string from a server that answers the older shape.
       editingDirections: final || several ? z.unknown().optional() : directionsSchema,
-      remixes: several
-        ? z
-            .array(z.object({ idea: z.string().optional(), from: z.array(candidate).min(1), editingDirections: directionsSchema }))
-            .length(remixes, { message: `must hold exactly ${remixes} proposals` })
-            .superRefine((list, c) => {
-              const seen = new Map<string, number>();
-              list.forEach((p, i) => {
-                const key = p.editingDirections.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
-                const same = seen.get(key);
-                if (same !== undefined) {
-                  c.addIssue({ code: 'custom', path: [i, 'editingDirections'], message: `proposal ${i + 1} has the same editing directions as proposal ${same + 1}; each remix must be different` });
-                } else seen.set(key, i);
-              });
-            })
-        : z.unknown().optional(),
+      remixes: several ? proposalsSchema(candidateIds, remixes) : z.unknown().optional(),
       reasons: z.array(z.object({ candidate, reason: z.string() })).default([]),
       // Without a gallery the field is not asked for, and ignored if a server sends it anyway.
       references: referenceIds.length ? z.array(z.enum(referenceIds as [string, ...string[]])).default([]) : z.unknown().optional().transform((): string[] => []),
@@ -222,30 +254,26 @@ export function answerSchema(candidateIds: readonly string[], designerIds: reado
     });
 }
 
-/** When guests spoke, the remix agent is told that the consensus stays the team's. */
-function withGuestsNote(it: Iteration, instructions: ChatMessage): ChatMessage {
-  if (!it.messages.some((m) => m.kind === 'guest')) return instructions;
-  return { ...instructions, content: `${String(instructions.content)}\n${GUESTS_NOTE}` };
+/** What the remix agent's directions may name: the round's images and references, its remixes, the team. */
+export function groundsOf(ctx: StepContext, r: Pick<RemixAgentInput, 'candidates' | 'references'>): Parameters<typeof directionsProblem>[1] {
+  return {
+    labels: [...r.candidates.map((c) => c.label), ...(r.references ?? []).map((x) => x.label)],
+    remixIds: r.candidates.flatMap((c) => (c.remixId ? [c.remixId] : [])),
+    members: ctx.designers.flatMap((d) => [d.id, d.name]),
+  };
 }
 
-/** Runs the remix agent and writes its answer into the iteration (ranking, directions, agreements, …). */
-export async function runRemixAgent(ctx: StepContext, r: RemixAgentInput): Promise<RemixAnswer> {
+/**
+ * The remix agent's request of a remix round without its schema: the shared prefix, the discussion and the agent's
+ * instructions (`elect`: a pool's, issue 41). The pool's re-ask repeats it.
+ */
+export function remixAgentBase(ctx: StepContext, r: RemixAgentInput, topK: number, remixes: number, elect?: number): { base: ChatMessage[]; teamOrdered: boolean; weightedOrder: string[] } {
   const it = r.iteration;
-  const final = it.final === true;
-  const candidateIds = r.candidates.map((c) => c.id);
-  const designerIds = ctx.designers.map((d) => d.id);
-  const topK = final ? candidateIds.length : narrowTo(it.index, candidateIds.length);
-  const remixes = final ? 1 : remixesPerIterationOf(ctx.settings);
-  const referenceIds = (r.references ?? []).map((x) => x.id);
-  const schema = remixJsonSchema(candidateIds, designerIds, final, topK, remixes, referenceIds);
-  const validator = answerSchema(candidateIds, designerIds, final, remixes, referenceIds);
-  const structured = { name: final ? 'teamfusion_final_pick' : 'teamfusion_remix', strict: true, schema };
-
   const weighted = discussionOf(ctx.settings).hierarchy === 'weighted';
   const consensus = ctx.settings.consensus ?? 'borda';
   // The team's own consensus order breaks ties and fills a short ranking: under weighted, or whenever Schulze is chosen.
   const teamOrdered = weighted || consensus === 'schulze';
-  const weightedOrder = teamOrder(ctx.designers, candidateIds, consensus);
+  const weightedOrder = teamOrder(ctx.designers, r.candidates.map((c) => c.id), consensus);
   const base: ChatMessage[] = [
     ...r.prefix,
     ...conversationMessages(ctx, it),
@@ -260,9 +288,35 @@ export async function runRemixAgent(ctx: StepContext, r: RemixAgentInput): Promi
       mode: discussionOf(ctx.settings).mode,
       personaRole: ctx.settings.personaRole,
       remixes,
+      ...(elect !== undefined ? { elect } : {}),
       references: r.references,
     })),
   ];
+  return { base, teamOrdered, weightedOrder };
+}
+
+/** When guests spoke, the remix agent is told that the consensus stays the team's. */
+function withGuestsNote(it: Iteration, instructions: ChatMessage): ChatMessage {
+  if (!it.messages.some((m) => m.kind === 'guest')) return instructions;
+  return { ...instructions, content: `${String(instructions.content)}\n${GUESTS_NOTE}` };
+}
+
+/** Runs the remix agent and writes its answer into the iteration (ranking, directions, agreements, …). */
+export async function runRemixAgent(ctx: StepContext, r: RemixAgentInput): Promise<RemixAnswer> {
+  const it = r.iteration;
+  const final = it.final === true;
+  const candidateIds = r.candidates.map((c) => c.id);
+  const designerIds = ctx.designers.map((d) => d.id);
+  const topK = final ? candidateIds.length : narrowTo(it.index, candidateIds.length);
+  // A pool (issue 41): the agent proposes `pool` sets of directions in this one answer; the proxies elect the round's remixes.
+  const pool = final ? 1 : poolOf(ctx.settings);
+  const remixes = pool > 1 ? pool : final ? 1 : remixesPerIterationOf(ctx.settings);
+  const referenceIds = (r.references ?? []).map((x) => x.id);
+  const schema = remixJsonSchema(candidateIds, designerIds, final, topK, remixes, referenceIds, pool > 1);
+  const validator = answerSchema(candidateIds, designerIds, final, remixes, referenceIds);
+  const structured = { name: final ? 'teamfusion_final_pick' : 'teamfusion_remix', strict: true, schema };
+
+  const { base, teamOrdered, weightedOrder } = remixAgentBase(ctx, r, topK, remixes, pool > 1 ? remixesPerIterationOf(ctx.settings) : undefined);
   const answer = await askStructured(ctx, {
     iteration: it.index,
     base,
@@ -271,15 +325,11 @@ export async function runRemixAgent(ctx: StepContext, r: RemixAgentInput): Promi
       const parsed = parseAnswer(content, validator, teamOrdered ? weightedOrder : candidateIds, topK);
       if ('error' in parsed) return parsed;
       // Directions may not rest on an image the round did not have (repaired like an id outside the enum).
-      const problem = directionsProblem([parsed.answer.editingDirections, ...(parsed.answer.proposals ?? []).map((p) => p.editingDirections)], {
-        labels: [...r.candidates.map((c) => c.label), ...(r.references ?? []).map((x) => x.label)],
-        remixIds: r.candidates.flatMap((c) => (c.remixId ? [c.remixId] : [])),
-        members: ctx.designers.flatMap((d) => [d.id, d.name]),
-      });
+      const problem = directionsProblem([parsed.answer.editingDirections, ...(parsed.answer.proposals ?? []).map((p) => p.editingDirections)], groundsOf(ctx, r));
       return problem ? { error: problem } : parsed;
     },
   });
-  applyAnswer(ctx, r, answer.answer, answer.filled);
+  applyAnswer(ctx, r, answer.answer, answer.filled, pool > 1);
   await ctx.save();
   ctx.emit({ type: 'remix-agent-completed', runId: ctx.record.id, iteration: it });
   return answer.answer;
@@ -301,8 +351,15 @@ export async function askStructured<T>(
     extraAttempts?: number;
     /** Set when the first request is itself a repair of this output (recorded as 'remix-repair'). */
     repairing?: string;
+    /** A pool's request (issue 41): every attempt recorded as this kind (a repair with its rejected output), by `speaker`. */
+    kind?: 'pool-reask' | 'pool-ranking';
+    speaker?: string;
+    /** Whose answer a notice names (default "The remix agent's"). */
+    whose?: string;
+    giveUp?: (problem: string, attempts: number) => Error;
   },
 ): Promise<T> {
+  const whose = q.whose ?? "The remix agent's";
   return askForStructuredAnswer({
     chat: ctx.chat,
     model: ctx.settings.chatModel,
@@ -313,14 +370,15 @@ export async function askStructured<T>(
     parse: q.parse,
     extraAttempts: q.extraAttempts ?? REMIX_EXTRA_ATTEMPTS,
     onRepair: (problem, attempt, of) =>
-      ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'warning', message: `The remix agent's answer was not usable (${problem}); asking it to repair (${attempt} of ${of}).` }),
+      ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'warning', message: `${whose} answer was not usable (${problem}); asking it to repair (${attempt} of ${of}).` }),
     onAttempt: async (a) => {
       // A rejected output is kept on the prompt that produced it; a repair also names the output it was asked to repair.
       const rejectedOutput = a.rejected ?? a.repairing ?? (a.attempt === 0 ? q.repairing : undefined);
       addPrompt(ctx.record, {
         id: nextPromptId(ctx.record),
         iteration: q.iteration,
-        kind: a.attempt === 0 && q.repairing === undefined ? 'remix' : 'remix-repair',
+        kind: q.kind ?? (a.attempt === 0 && q.repairing === undefined ? 'remix' : 'remix-repair'),
+        ...(q.speaker !== undefined ? { speaker: q.speaker } : {}),
         model: a.answer.model ?? ctx.settings.chatModel,
         at: new Date().toISOString(),
         messages: toRecordedMessages(a.conversation),
@@ -332,7 +390,7 @@ export async function askStructured<T>(
       });
       if (a.error !== undefined) await ctx.save();
     },
-    giveUp: (problem, attempts) => new StepError(`The remix agent gave no usable answer after ${attempts} attempts (last problem: ${problem}). Resume the run to try again.`),
+    giveUp: q.giveUp ?? ((problem, attempts) => new StepError(`The remix agent gave no usable answer after ${attempts} attempts (last problem: ${problem}). Resume the run to try again.`)),
   });
 }
 
@@ -375,12 +433,8 @@ export function parseAnswer(
       ...(data.backed ? { backed: data.backed } : {}),
       ...(Array.isArray(data.remixes)
         ? {
-            proposals: (data.remixes as { idea?: string; from: string[]; editingDirections: string }[]).map((p) => ({
-              ...(p.idea?.trim() ? { idea: p.idea.trim() } : {}),
-              // At most as many inputs as the round's one remix would have had (the consensus top K).
-              from: [...new Set(p.from)].slice(0, topK),
-              editingDirections: p.editingDirections,
-            })),
+            // At most as many inputs as the round's one remix would have had (the consensus top K).
+            proposals: (data.remixes as AgentProposal[]).map((p) => agentProposal(p, topK)),
           }
         : {}),
       ...(data.references.length ? { references: [...new Set(data.references)] } : {}),
@@ -389,7 +443,43 @@ export function parseAnswer(
   };
 }
 
-function applyAnswer(ctx: StepContext, r: RemixAgentInput, a: RemixAnswer, filled: string[]): void {
+/**
+ * Proposals as the edits take them: each one's directions renumbered for its own inputs ("Image 1" = its first `from`),
+ * with the references cited this round that its edit can take; the text as discussed kept beside it. Unmapped labels
+ * are said once.
+ */
+export function proposalsForEdit(
+  ctx: StepContext,
+  r: Pick<RemixAgentInput, 'candidates' | 'references'>,
+  cited: readonly string[],
+  items: readonly (Pick<Proposal, 'letter' | 'idea' | 'from'> & { editingDirections: string })[],
+): Proposal[] {
+  const byId = new Map(r.candidates.map((c) => [c.id, c]));
+  const unmapped = new Set<string>();
+  const proposals = items.map((p) => {
+    const sent = referencesForEdit(p.from.length, cited, ctx.settings.imageModel).sent.map((id) => (r.references ?? []).find((x) => x.id === id)!);
+    const mapped = mapLabelsForEdit(p.editingDirections, p.from.map((id) => ({ label: byId.get(id)?.label ?? id })), sent);
+    for (const u of mapped.unmapped) unmapped.add(u);
+    return {
+      letter: p.letter,
+      ...(p.idea ? { idea: p.idea } : {}),
+      from: p.from,
+      editingDirections: sent.length ? `${mapped.text}\n${referencesForEditLine(p.from.length + 1, sent)}` : mapped.text,
+      editingDirectionsDiscussed: p.editingDirections,
+    };
+  });
+  if (unmapped.size) {
+    ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'warning', message: `The editing directions mention ${[...unmapped].join(', ')}, which the edit model will not receive.` });
+  }
+  return proposals;
+}
+
+/** A pool's candidates (issue 41) from the agent's proposals: lettered a, b, …, with the discussion's labels. */
+export function poolCandidates(proposals: readonly AgentProposal[]): Pool['candidates'] {
+  return proposals.map((p, i) => ({ letter: String.fromCharCode(97 + i), editingDirections: p.editingDirections, from: p.from, differs: p.differs ?? p.idea ?? '' }));
+}
+
+function applyAnswer(ctx: StepContext, r: RemixAgentInput, a: RemixAnswer, filled: string[], pooled: boolean): void {
   const it = r.iteration;
   it.ranking = a.ranking;
   it.agreements = a.agreements;
@@ -404,24 +494,12 @@ function applyAnswer(ctx: StepContext, r: RemixAgentInput, a: RemixAnswer, fille
   if (a.references?.length && !it.final) it.references = a.references;
   const sentWith = (inputs: number) =>
     referencesForEdit(inputs, a.references ?? [], ctx.settings.imageModel).sent.map((id) => (r.references ?? []).find((x) => x.id === id)!);
-  if (a.proposals && !it.final) {
-    const byId = new Map(r.candidates.map((c) => [c.id, c]));
-    const unmapped = new Set<string>();
-    it.proposals = a.proposals.map((p, i) => {
-      const sent = sentWith(p.from.length);
-      const mapped = mapLabelsForEdit(p.editingDirections, p.from.map((id) => ({ label: byId.get(id)!.label })), sent);
-      for (const u of mapped.unmapped) unmapped.add(u);
-      return {
-        letter: String.fromCharCode(97 + i),
-        ...(p.idea ? { idea: p.idea } : {}),
-        from: p.from,
-        editingDirections: sent.length ? `${mapped.text}\n${referencesForEditLine(p.from.length + 1, sent)}` : mapped.text,
-        editingDirectionsDiscussed: p.editingDirections,
-      };
-    });
-    if (unmapped.size) {
-      ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'warning', message: `The editing directions mention ${[...unmapped].join(', ')}, which the edit model will not receive.` });
-    }
+  if (a.proposals && !it.final && pooled) {
+    // A pool (issue 41): the proxies rank it and the elected become the round's proposals (core/pool).
+    const candidates = poolCandidates(a.proposals);
+    it.pool = { candidates, rankings: {}, elected: [], method: 'schulze', diversity: poolDiversity(candidates.map((c) => c.editingDirections)), reasked: false };
+  } else if (a.proposals && !it.final) {
+    it.proposals = proposalsForEdit(ctx, r, a.references ?? [], a.proposals.map((p, i) => ({ ...p, letter: String.fromCharCode(97 + i) })));
   }
   if (a.editingDirections !== undefined && !it.final) {
     const byId = new Map(r.candidates.map((c) => [c.id, c]));

@@ -68,7 +68,7 @@ export async function makeRerankSet(reviewRoot: string, runId: string, opts: { t
   const record = await readRunRecord(root, runId);
   if (record.status !== 'completed') throw new Error(`Run ${runId} is ${record.status}; only a completed run can be re-ranked.`);
   if (await statInReview(root, target)) {
-    throw new Error(`Run ${runId} already has a re-rank folder (${target}); it is never overwritten. The designers rank there.`);
+    throw new Error(`Run ${runId} already has a re-rank folder (${target}); it is never overwritten. The designers rank there; teamfusion forecast makes its missing or failed forecasts.`);
   }
   if (taskOf(record) === 'brief') {
     if (opts.top !== undefined) throw new Error(`--top picks how many of a design run's options go into its re-rank set; run ${runId} is a brief run, whose blind pair is always its revised brief and its direct baseline. Leave --top out.`);

@@ -25,6 +25,7 @@ import { loadComments, type CommentStated } from './comments';
 import { usualWayRunsNote } from './usualRuns';
 import type { DesignerComment } from './model';
 import { loadReferences } from './references';
+import { openAuthorship, type AuthorshipDoor } from '../authorship/door';
 
 /** stat of a contained path: undefined when missing; a path that leads outside the review is an error (thrown). */
 async function statOf(root: string, rel: string): Promise<import('node:fs').Stats | undefined> {
@@ -70,6 +71,7 @@ async function loadRankings(
   optionIds: string[] | null,
   parsedConfig: ParsedReviewConfig,
   requireRankings: boolean,
+  door: AuthorshipDoor,
 ): Promise<{ designers: DesignerRanking[]; diagnostics: Diagnostic[] }> {
   const diagnostics: Diagnostic[] = [];
   const designers: DesignerRanking[] = [];
@@ -117,6 +119,11 @@ async function loadRankings(
     const twice = people.add(rel, checked.ranking.name, read.text);
     if (twice) {
       diagnostics.push(twice);
+      continue;
+    }
+    const forged = await door.check(path.join(root, ...rel.split('/')), id);
+    if (forged) {
+      diagnostics.push(notCounted(rel, id, forged.reason));
       continue;
     }
     const team = teamEntry(config, id);
@@ -201,6 +208,22 @@ function checkRankingsAgainstConfig(
   for (const d of checkPeople(config, seen, rankingFiles > 0, where)) diagnostics.push(d);
 }
 
+/** A member's file someone else wrote (the authorship door): said on the file, left out of every count. */
+function notCounted(rel: string, member: string, reason: string): Diagnostic {
+  return warning(rel, `${rel} is not counted for ${member}: ${reason}.`);
+}
+
+/** The comments the door lets speak for their members; the others are said and left out. */
+async function authoredComments(root: string, comments: DesignerComment[], door: AuthorshipDoor, diagnostics: Diagnostic[]): Promise<DesignerComment[]> {
+  const kept: DesignerComment[] = [];
+  for (const c of comments) {
+    const forged = await door.check(path.join(root, ...c.file.split('/')), c.designer);
+    if (forged) diagnostics.push(notCounted(c.file, c.designer, forged.reason));
+    else kept.push(c);
+  }
+  return kept;
+}
+
 /** review.yaml's team roles/weights fill in what a comment's front matter leaves out (as for rankings). */
 function fillFromTeam(comments: DesignerComment[], stated: Map<string, CommentStated>, config: ReviewConfig): void {
   for (const c of comments) {
@@ -253,8 +276,11 @@ export async function loadReview(root: string, opts: LoadOptions = {}): Promise<
     const optionsMissing = !options.options && (await statOf(absRoot, 'options').catch(() => 'outside')) === undefined;
     const briefOnly = comments.comments !== undefined && optionsMissing;
     const rankingsPresent = (await statOf(absRoot, 'rankings').catch(() => 'outside')) !== undefined;
-    const rankings = await loadRankings(absRoot, options.ids ?? null, config, requireRankings && !(comments.comments !== undefined && !rankingsPresent));
-    const commentList = comments.comments ?? [];
+    // Who wrote each member's file (issue 39): one door for the whole load (a re-rank set is judged by its review's door).
+    const door = opts.authorship ?? (await openAuthorship(absRoot, config.config));
+    const rankings = await loadRankings(absRoot, options.ids ?? null, config, requireRankings && !(comments.comments !== undefined && !rankingsPresent), door);
+    const unauthored: Diagnostic[] = [];
+    const commentList = await authoredComments(absRoot, comments.comments ?? [], door, unauthored);
     fillFromTeam(commentList, comments.stated, config.config);
 
     const usualRuns = config.config.condition === 'usual' ? await usualWayRunsNote(absRoot) : undefined;
@@ -265,6 +291,7 @@ export async function loadReview(root: string, opts: LoadOptions = {}): Promise<
       ...config.diagnostics,
       ...rankings.diagnostics,
       ...comments.diagnostics,
+      ...unauthored,
       ...references.diagnostics,
       ...teamClashes(commentList, rankings.designers, comments.stated),
     ]));
@@ -272,7 +299,7 @@ export async function loadReview(root: string, opts: LoadOptions = {}): Promise<
       file === 'rankings' || file.startsWith('rankings/') || (opts.despiteSettings === true && file === 'review.yaml');
     const structural = diagnostics.some((d) => d.severity === 'error' && !tolerated(d.file));
     const usable = opts.partial ? !structural : !hasErrors(diagnostics);
-    if (!usable || !brief.ok || (!options.options && !briefOnly)) return { diagnostics };
+    if (!usable || !brief.ok || (!options.options && !briefOnly)) return { diagnostics, authorship: door };
 
     const review: Review = {
       root: absRoot,
@@ -284,7 +311,7 @@ export async function loadReview(root: string, opts: LoadOptions = {}): Promise<
       config: config.config,
       ...(references.references.length ? { references: references.references } : {}),
     };
-    return { review, diagnostics };
+    return { review, diagnostics, authorship: door };
   } catch (err) {
     // Unexpected (e.g. a file vanishing mid-read): still a diagnostic, never a throw.
     const reason = err instanceof Error ? err.message.split('\n')[0] : String(err);

@@ -6,6 +6,7 @@ import type { ConsensusMethod, DiscussionMode, ForkMode, Hierarchy, ImageQuality
 import type { Diagnostic } from '../diagnostics/diagnostics';
 import type { DesignerRanking } from '../rankings/ranking';
 import type { Guest } from './guests';
+import type { AuthorshipDoor } from '../authorship/door';
 
 export type { Guest } from './guests';
 export type { DesignerRanking, RankingEntry } from '../rankings/ranking';
@@ -59,6 +60,8 @@ export interface ReviewConfig {
   imageMaxSide?: number;
   /** Remixes each remix round makes (1–4, default 1): the remix agent proposes that many, each its own image edit. */
   remixesPerIteration?: number;
+  /** Sets of directions the remix agent proposes a remix round (1–8, default 1): the proxies rank them and elect the remixes (issue 41). */
+  pool?: number;
   /** Discussion design (see src/core/settings/discussionSettings.ts for values, bounds and defaults). */
   mode?: DiscussionMode;
   order?: SpeakingOrder;
@@ -108,6 +111,8 @@ export interface LoadResult {
   /** Present when nothing at error severity prevents building it. */
   review?: Review;
   diagnostics: Diagnostic[];
+  /** Who wrote each member's file (issue 39): the door the load asked; its report lists the files not counted. */
+  authorship?: AuthorshipDoor;
 }
 
 export interface LoadOptions {
@@ -125,4 +130,6 @@ export interface LoadOptions {
    * panel lists the rankings with the errors above them). For showing only: runs and analysis commands load strictly.
    */
   despiteSettings?: boolean;
+  /** The door that judges who wrote each member's file; default: one opened for this folder's review.yaml. */
+  authorship?: AuthorshipDoor;
 }

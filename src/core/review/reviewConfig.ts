@@ -85,6 +85,7 @@ const FIELDS = {
   iterations: wholeSetting('iterations'),
   imageMaxSide: wholeSetting('imageMaxSide'),
   remixesPerIteration: wholeSetting('remixesPerIteration'),
+  pool: wholeSetting('pool'),
   mode: choice('mode', DISCUSSION_MODES),
   order: choice('order', SPEAKING_ORDERS),
   orderSeed: wholeSetting('orderSeed'),

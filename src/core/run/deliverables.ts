@@ -7,6 +7,7 @@ import { forkSideText, remixesOf, remixIdsJump, remixNames, REMIX_ID_NOTE } from
 import { agreementBand } from '../stats/kendallW';
 import type { Iteration, Message, RunRecord } from '../record/record';
 import { costPerRemix, discussionFacts } from './runFacts';
+import { poolSection } from './poolSection';
 import { escapeMarkdown, markdownUrl, writeInertMarkdown } from '../files/markdown';
 
 export { escapeMarkdown };
@@ -145,6 +146,7 @@ function stanceSection(record: RunRecord, people: readonly Person[]): string[] {
 function iterationSection(record: RunRecord, it: Iteration, people: readonly Person[]): string[] {
   const out: string[] = [`## Iteration ${it.index}${it.final ? ' (final pick)' : ''}`, ''];
   out.push(`Candidates: ${it.candidates.map((id) => labelWithId(record, id)).join(', ')}`, '');
+  out.push(...setAsideLines(record, it));
   if (it.feedback) out.push(`Lead's feedback: ${md(it.feedback)}`, '');
   if (it.ranking) {
     out.push(it.final ? 'Ranking:' : 'Consensus top candidates:', '');
@@ -162,6 +164,7 @@ function iterationSection(record: RunRecord, it: Iteration, people: readonly Per
     out.push('');
   }
   if (it.remix) out.push(`Remix ${md(it.remix.id)}:`, '', `![Remix ${md(it.remix.id)}](${markdownUrl(it.remix.file)})`, '');
+  if (it.pool) out.push(...poolSection(it.pool, { md, name: (id) => names(people, [id]), label: (id) => labelWithId(record, id) }));
   for (const p of it.proposals ?? []) {
     const made = it.remixes?.find((m) => m.letter === p.letter);
     out.push(`Remix ${md(made?.id ?? p.letter)}${p.fork ? ` — ${md(forkSideText(p.fork))}` : p.idea ? ` — ${md(p.idea)}` : ''}${made ? '' : ' (not made yet)'}`, '');
@@ -196,6 +199,16 @@ function iterationSection(record: RunRecord, it: Iteration, people: readonly Per
   }
   if (it.error) out.push(`Stopped: ${md(it.error)}`, '');
   return out;
+}
+
+/** "Set aside" (issue 38): the remixes of the sides a decision did not choose, left out of this round and every later one. */
+function setAsideLines(record: RunRecord, it: Iteration): string[] {
+  if (!it.setAside?.length) return [];
+  const lines = it.setAside.map((s) => {
+    const fork = remixesOf(record.iterations.find((x) => x.index === s.decidedIn) ?? {}).find((m) => m.id === s.id)?.fork;
+    return `- ${labelWithId(record, s.id)}${fork ? ` — "${md(fork.position)}"` : ''}: not the side chosen on ${md(s.question)} (decided in round ${s.decidedIn})`;
+  });
+  return ['Set aside:', '', ...lines, ''];
 }
 
 export function transcriptMarkdown(record: RunRecord, people: readonly Person[]): string {

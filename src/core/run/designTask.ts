@@ -3,7 +3,8 @@
  * edit, each step skipped when the record shows it done:
  *   represent  → prepare the candidates (small, deterministic images) and the shared prompt prefix
  *   discuss    → proxies speak round-robin (discussion.ts)
- *   remix      → the remix agent extracts consensus + editing directions as strict JSON (remixAgent.ts)
+ *   remix      → the remix agent extracts consensus + editing directions as strict JSON (remixAgent.ts); with a pool
+ *                (issue 41) the proxies rank its directions and Schulze elects the ones to make (core/pool)
  *   edit       → the image-edit model makes the remix (imageEdit.ts)
  *   iterate    → next candidates = consensus top K + the new remix; the last iteration only picks one
  * The brief task sits beside it (briefTask.ts); the engine that drives either is runner.ts.
@@ -20,11 +21,13 @@ import { earlierPeopleMessage, sharedPrefix, systemPrompt, type PromptCandidate,
 import { needsLeadDecision, runLeadDecision } from '../discussion/leadDecision';
 import { carryDecidedSides } from '../discussion/decisionWords';
 import { forkDesignRound } from '../fork/designFork';
+import { bindNextRound, boundCandidates, setAsideIds } from '../fork/binding';
 import { discussionOf } from '../settings/discussionSettings';
 import { earlierPeopleLines } from '../people/pins';
 import { personName } from '../people/team';
 import { maxEditImages, referencesForEdit, runImageEdit } from '../remix/imageEdit';
 import { narrowTo, runRemixAgent } from '../remix/remixAgent';
+import { runPoolRound } from '../pool/poolRound';
 import { writeDeliverables } from './deliverables';
 import type { RunTask } from './task';
 
@@ -39,11 +42,12 @@ export const designTask: RunTask = {
     return 'The review has no rankings, so there is nobody to discuss.';
   },
   options: (review) => review.options.map((op) => ({ id: op.id, label: op.label, file: op.file })),
-  planNext: (record, feedback) => planNextIteration(record, feedback),
+  planNext: (record, feedback, say) => planNextIteration(record, feedback, say),
   runIteration: (ctx, review, it, cacheDir) => runIteration(ctx, review, it, cacheDir),
   isDone: (ctx, it) => isDone(ctx, it),
   finish: async () => undefined,
-  finalPick: (record) => record.iterations.at(-1)?.ranking?.[0],
+  // Never a remix a decision set aside (core/fork/binding.ts).
+  finalPick: (record) => record.iterations.at(-1)?.ranking?.find((id) => !setAsideIds(record.iterations).has(id)),
   writeDeliverables: (root, record, people) => writeDeliverables(root, record, people),
 };
 
@@ -58,19 +62,27 @@ export function remixRoundDone(it: Iteration): boolean {
   return it.proposals.every((p) => it.remixes?.some((m) => m.letter === p.letter));
 }
 
-/** The iterate step: which candidates the next round discusses. */
-export function planNextIteration(record: RunRecord, feedback?: string): Iteration {
+/**
+ * The iterate step: which candidates the next round discusses. Decisions people made on earlier forks bind it (core/fork/
+ * binding.ts): the chosen side's remix is carried, the others are set aside (recorded on it) and never come back. `say`
+ * hears what the binding did, in sentences.
+ */
+export function planNextIteration(record: RunRecord, feedback?: string, say?: (sentence: string) => void): Iteration {
   const index = record.iterations.length + 1;
   const final = index >= record.settings.iterations;
   const prev = record.iterations.at(-1);
-  let candidates: string[];
-  if (!prev) candidates = record.options.filter((op) => !isRemixFile(op.file)).map((op) => op.id);
-  else if (prev.final || remixesOf(prev).length === 0) candidates = (prev.ranking ?? prev.candidates).slice(0, 2);
+  const bound = bindNextRound(record.iterations, index);
+  const running = (ids: readonly string[]): string[] => ids.filter((id) => !bound.excluded.has(id));
+  let planned: string[];
+  if (!prev) planned = record.options.filter((op) => !isRemixFile(op.file)).map((op) => op.id);
+  else if (prev.final || remixesOf(prev).length === 0) planned = running(prev.ranking ?? prev.candidates).slice(0, 2);
   // Narrowing keeps the top candidates plus every remix of that round.
-  else candidates = [...(prev.ranking ?? []).slice(0, narrowTo(prev.index, prev.candidates.length)), ...remixesOf(prev).map((m) => m.id)];
-  const it: Iteration = { index, candidates, messages: [] };
+  else planned = [...running(prev.ranking ?? []).slice(0, narrowTo(prev.index, prev.candidates.length)), ...running(remixesOf(prev).map((m) => m.id))];
+  const it: Iteration = { index, candidates: boundCandidates(planned, bound), messages: [] };
+  if (bound.setAside.length) it.setAside = bound.setAside;
   if (final) it.final = true;
   if (feedback?.trim()) it.feedback = feedback.trim();
+  for (const s of bound.said) say?.(s);
   return it;
 }
 
@@ -105,6 +117,8 @@ async function runIteration(ctx: StepContext, review: Review, it: Iteration, cac
     await runRemixAgent(ctx, { iteration: it, candidates, prefix, references });
     await warm;
   }
+  // issue 41: a pool is re-asked when it is one idea, ranked by every proxy and elected before any edit (core/pool)
+  await runPoolRound(ctx, it, { candidates, prefix, references, labelOf });
   if (needsLeadDecision(ctx, it)) await runLeadDecision(ctx, it, prefix);
   // Sides people settled on earlier forks (a vote, or the lead in person) go into every edit of this round not yet made.
   if (carryDecidedSides(ctx.record.iterations, it)) await ctx.save();

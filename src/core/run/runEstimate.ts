@@ -54,7 +54,9 @@ export function estimateRun(review: Review, kind: RunTaskKind, settings: RunSett
     // Each round: the turns and the remix agent (its consensus or final pick); each round but the last: its image edits.
     const remixes = settings.remixesPerIteration ?? 1;
     edits = Math.max(0, rounds - 1) * (forking ? Math.max(remixes, Math.min(4, members)) : remixes);
-    requests = rounds * (turnsPerRound + 1) + edits;
+    // A pool (issue 41): each remix round also asks every member's proxy for a ranking, and at most one re-ask.
+    const pooled = (settings.pool ?? 1) > 1 ? Math.max(0, rounds - 1) * (members + 1) : 0;
+    requests = rounds * (turnsPerRound + 1) + edits + pooled;
   }
   const images = kind === 'design' ? review.options.length + (review.references?.length ?? 0) : 0;
   // A turn carries the shared text, the images and, on average, half of a round's transcript.

@@ -37,6 +37,7 @@ export function resolveRunSettings(
     iterations: config.iterations,
     imageMaxSide: config.imageMaxSide,
     remixesPerIteration: config.remixesPerIteration,
+    pool: config.pool,
     mode: config.mode,
     order: config.order,
     orderSeed: config.orderSeed,

@@ -233,7 +233,7 @@ async function drive(o: RunnerOptions, loaded: Review, record: RunRecord, resume
       let it = record.iterations.at(-1);
       if (!it || task.isDone(ctx, it)) {
         if (record.iterations.length >= record.settings.iterations) break;
-        it = task.planNext(record, o.feedback);
+        it = task.planNext(record, o.feedback, (message) => emit({ type: 'notice', runId: record.id, level: 'info', message }));
         record.iterations.push(it);
         await ctx.save();
       }

@@ -17,6 +17,8 @@ export const SETTING_BOUNDS = {
   maxConcurrency: { min: 1, max: 16 },
   /** Remixes each remix round makes (issue 19): the remix agent proposes this many, each its own image edit. */
   remixesPerIteration: { min: 1, max: 4 },
+  /** Sets of editing directions the remix agent proposes a remix round (issue 41); the proxies elect the round's remixes among them. */
+  pool: { min: 1, max: 8 },
   /** Speaking-order seed: an unsigned 32-bit integer. */
   orderSeed: { min: 0, max: 4294967295 },
 } as const;

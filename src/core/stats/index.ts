@@ -20,3 +20,4 @@ export { averageRankMatrix, averageRanks, tieCorrectionTerm } from './ranks';
 export { formatAnalysisTable } from './report';
 export { agreementSentence, bandWords } from './sentence';
 export { kendallTauB, lowestMeanTau, tauBMatrix } from './tauB';
+export { DIVERSITY_FLOOR, jaccardDistance, poolDiversity, wordSet } from './diversity';

@@ -53,7 +53,7 @@ export async function panelForks(root: string, record: RunRecord, config: Pick<R
         votes,
         counts: t.counts,
         missing: t.missing,
-        ...(decided ? { decision: { decision: decided.decision, by: decided.by, ...(decided.counts ? { counts: decided.counts } : {}) } } : {}),
+        ...(decided ? { decision: { decision: decided.decision, by: decided.by, via: decided.via, ...(decided.counts ? { counts: decided.counts } : {}) } } : {}),
       };
     })),
     problems: diagnostics.filter((d) => d.severity === 'error').slice(0, 100).map(formatDiagnostic),

@@ -87,6 +87,8 @@ export function resolveRunSettings(inspect: InspectFn, overrides: RunOverrides =
   if (maxSide !== undefined) settings.imageMaxSide = maxSide;
   const remixes = bounded('remixesPerIteration');
   if (remixes !== undefined) settings.remixesPerIteration = remixes;
+  const pool = bounded('pool');
+  if (pool !== undefined) settings.pool = pool;
   const concurrency = bounded('maxConcurrency');
   if (concurrency !== undefined) settings.maxConcurrency = concurrency;
   const seed = bounded('orderSeed');

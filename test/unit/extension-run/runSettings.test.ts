@@ -149,4 +149,18 @@ describe('extension-run: discussion settings', () => {
       assert.deepEqual(r.warnings, [`The setting teamfusion.remixesPerIteration (${bad}) is not a whole number from 1 to 4; it is ignored.`]);
     }
   });
+
+  it('teamfusion.pool (issue 41): contributed with the engine\'s bounds (default 1 = no pool), passed when set, 0 or 9 ignored with a warning', () => {
+    const p = props['teamfusion.pool']!;
+    assert.equal(p.default, 1);
+    assert.equal(p.minimum, SETTING_BOUNDS.pool.min);
+    assert.equal(p.maximum, SETTING_BOUNDS.pool.max);
+    assert.deepEqual(resolveRunSettings(inspector({ pool: { defaultValue: 1 } })).settings, {});
+    assert.deepEqual(resolveRunSettings(inspector({ pool: { workspaceValue: 4 } })).settings, { pool: 4 });
+    for (const bad of [0, 9, 2.5]) {
+      const r = resolveRunSettings(inspector({ pool: { globalValue: bad } }));
+      assert.deepEqual(r.settings, {});
+      assert.deepEqual(r.warnings, [`The setting teamfusion.pool (${bad}) is not a whole number from 1 to 8; it is ignored.`]);
+    }
+  });
 });

@@ -50,12 +50,12 @@ export function canRunBrief(ctx: ViewContext): boolean {
 }
 
 /** The toolbar's brief-run button (beside Run when the review is both kinds; the only Run of a brief-only review). */
-export function briefRunButton(ctx: ViewContext, label = 'Run brief review'): HTMLElement | null {
+export function briefRunButton(ctx: ViewContext, label = 'Run brief review', secondary = false): HTMLElement | null {
   if (!canRunBrief(ctx)) return null;
   const { state, host } = ctx;
   return h(
     'vscode-button',
-    { id: 'tf-run-brief', disabled: !(state.trusted && !state.running), onclick: () => host.post({ type: 'run', task: 'brief' }) },
+    { id: 'tf-run-brief', secondary, disabled: !(state.trusted && !state.running), onclick: () => host.post({ type: 'run', task: 'brief' }) },
     label,
   );
 }

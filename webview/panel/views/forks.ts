@@ -73,6 +73,8 @@ export class ForksView {
   /** Per fork ("iteration/point"): the side at full size, or side by side. */
   private readonly full = new Map<string, number | undefined>();
   private status = '';
+  /** Who the status was said to. */
+  private voter: string | undefined;
 
   render(ctx: ViewContext): void {
     const forks = ctx.state.forks;
@@ -80,22 +82,16 @@ export class ForksView {
       replaceChildren(this.element);
       return;
     }
-    const me = voterOf(forks, ctx.host.state?.voteAs);
-    const picker = h('vscode-single-select', { id: 'tf-vote-as', 'aria-label': 'Vote as' });
-    picker.append(h('vscode-option', { value: '', selected: !me }, 'Choose who you are…'));
-    for (const id of forks.team) picker.append(h('vscode-option', { value: id, selected: id === me }, ctx.designerName(id)));
-    picker.addEventListener('change', (e) => {
-      ctx.host.persist({ voteAs: (e.target as HTMLElement & { value: string }).value || undefined });
-      this.status = '';
-      this.render(ctx);
-    });
+    const me = voterOf(forks, ctx.me);
+    if (me !== this.voter) this.status = '';
+    this.voter = me;
     replaceChildren(
       this.element,
       section(
         'tf-forks',
         'Forks: the team decides',
         muted('Each side of a decision point made its own way (a remix, or a passage of the brief). Vote for the one you prefer; who holds which side is shown once you have voted.'),
-        h('label', { class: 'tf-picker-label' }, 'Vote as: ', picker),
+        ctx.me && !me ? muted(`${ctx.designerName(ctx.me)} is not on this run's team: only its members vote.`) : null,
         ...forks.forks.map((f) => this.forkView(ctx, forks, f, me)),
         forks.problems.length ? h('ul', { class: 'tf-vote-problems' }, ...forks.problems.map((p) => h('li', { class: 'tf-error-text' }, p))) : null,
         h('p', { class: 'tf-vote-status', role: 'status' }, this.status),
@@ -116,7 +112,7 @@ export class ForksView {
           class: 'tf-vote',
           secondary: sight.mine !== s.id,
           disabled: !ctx.state.trusted || f.decision !== undefined || !me,
-          title: !ctx.state.trusted ? 'This workspace is not trusted, so nothing is written.' : !me ? 'Choose who you are first: each member votes as themselves.' : '',
+          title: !ctx.state.trusted ? 'This workspace is not trusted, so nothing is written.' : !me ? 'Choose who you are first (I am, at the top): each member votes as themselves.' : '',
           onclick: () => void (me && this.vote(ctx, forks.runId, f, s.id, me)),
         },
         sight.mine === s.id ? 'Your vote' : 'Vote for this side',
@@ -143,7 +139,7 @@ export class ForksView {
       h('div', { class: full === undefined ? 'tf-fork-sides' : 'tf-fork-sides tf-fork-one' }, ...shown.map(side)),
       sight.tally ? h('p', { class: 'tf-fork-tally' }, `Votes: ${sight.tally}${f.missing.length && !f.decision ? ` (waiting for ${names(f.missing)})` : ''}`) : null,
       f.decision ? h('p', { class: 'tf-fork-decided' }, decidedText(f.decision, (id) => ctx.designerName(id))) : null,
-      !sight.revealed ? muted(`${me ? '' : 'Choose who you are (Vote as) to vote. '}Blind until you vote: who holds which side and the votes so far are hidden.`) : null,
+      !sight.revealed ? muted(`${me ? '' : 'Choose who you are (I am, at the top) to vote. '}Blind until you vote: who holds which side and the votes so far are hidden.`) : null,
     );
   }
 

@@ -7,7 +7,7 @@
 import { h, section, replaceChildren } from '../dom';
 import type { ViewContext } from '../context';
 import type { PanelDiagnostic } from '../../../src/protocol/panel';
-import { readDraft, draftFromDesigner, draftProblems, emptyDraft, moveItem, normalizeDraft, ranksOf, toRanking, type Draft } from '../rankingDraft';
+import { readDraft, draftAs, draftFollowsMe, draftFromDesigner, draftProblems, emptyDraft, moveItem, normalizeDraft, ranksOf, toRanking, type Draft } from '../rankingDraft';
 import { thumb } from './thumb';
 import { errorMessage } from '../../../src/protocol/shared';
 
@@ -32,6 +32,9 @@ export class RankingForm {
   private nameField: ValueElement | undefined;
   private roleField: ValueElement | undefined;
   private saving = false;
+  /** The member the form last followed, and the draft it started them with. */
+  private me: string | undefined;
+  private meDraft: Draft | undefined;
   private persistTimer: ReturnType<typeof setTimeout> | undefined;
   private dragFrom = -1;
 
@@ -49,6 +52,16 @@ export class RankingForm {
     if (!this.draft) {
       const saved = readDraft(ctx.host.state?.draft);
       this.draft = saved ? normalizeDraft(saved, optionIds) : emptyDraft(optionIds);
+    }
+    // The person at the panel ("I am") ranks as themselves: the form follows them while it holds nothing of its own.
+    if (ctx.me !== this.me) {
+      this.me = ctx.me;
+      const member = ctx.members.find((m) => m.id === ctx.me);
+      if (member && draftFollowsMe(this.draft, this.meDraft)) {
+        this.draft = draftAs(member, review.designers.find((d) => d.id === member.id), optionIds);
+        this.meDraft = this.draft;
+        this.optionKey = '';
+      }
     }
     if (optionKey === this.optionKey && this.element.childElementCount > 0) {
       if (designersKey !== this.designersKey) this.renderPicker();

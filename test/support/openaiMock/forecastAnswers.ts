@@ -1,0 +1,92 @@
+/**
+ * The scripted forecasts (`teamfusion_forecast`, issue 32/38): a proxy forecasts as its persona would, the control as
+ * nobody in particular.
+ * - brief: a member prefers the revision that carries more of their own comment's words (words of five letters or more,
+ *   each counted once); as many: a tie. `memberPreference` is that rule, so the demo's scripted members answer by it too.
+ * - design: a designer's order of the blind letters in their own view (personaView.ts), each letter known by its image
+ *   as an earlier request of the run showed it under its label; a letter not seen before goes last, in letter order.
+ * - the control: "tie" (brief), the letters in their order (design).
+ */
+import { createHash } from 'node:crypto';
+import { requestTexts, type requestedJsonSchema } from './autoResponder';
+import { isObject } from './openapiSchema';
+import { personaView } from './personaView';
+import { LABEL, personaOf, remixFacts, roundLabels, type MadeFrom } from './requestFacts';
+
+const words = (text: string): Set<string> => new Set((text.toLowerCase().match(/[\p{L}\p{N}]{5,}/gu) ?? []));
+
+/** Which of two revisions a member prefers by their own comment: the one holding more of its words, else a tie. */
+export function memberPreference(comment: string, a: string, b: string): 'A' | 'B' | 'tie' {
+  const mine = words(comment);
+  const count = (t: string): number => [...words(t)].filter((w) => mine.has(w)).length;
+  const [inA, inB] = [count(a), count(b)];
+  return inA > inB ? 'A' : inB > inA ? 'B' : 'tie';
+}
+
+/** A JSON-quoted string that follows `lead` at the start of a line of `text`, as its text. */
+function quotedAfter(text: string, lead: string): string | undefined {
+  const m = new RegExp(`^${lead}("(?:[^"\\\\]|\\\\.)*")`, 'm').exec(text);
+  if (!m) return undefined;
+  try {
+    return JSON.parse(m[1]!) as string;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What the run's requests have shown so far: each image (by its bytes) under its label, and the remixes' making. */
+export interface SeenImages {
+  labels: Map<string, string>;
+  facts: Map<string, MadeFrom>;
+}
+
+const fingerprint = (url: string): string => createHash('sha256').update(url).digest('hex');
+
+/** The image parts of a request, each after the text part just before it. */
+function labelledImages(body: unknown): Array<{ text: string; url: string }> {
+  const out: Array<{ text: string; url: string }> = [];
+  const messages = isObject(body) && Array.isArray(body.messages) ? body.messages : [];
+  for (const m of messages) {
+    if (!isObject(m) || !Array.isArray(m.content)) continue;
+    let text = '';
+    for (const p of m.content) {
+      if (!isObject(p)) continue;
+      if (typeof p.text === 'string') text = p.text;
+      else if (isObject(p.image_url) && typeof p.image_url.url === 'string') out.push({ text, url: p.image_url.url });
+    }
+  }
+  return out;
+}
+
+/** Learns a discussion request's labelled images and what its remixes were made from (a proxy turn's shared block). */
+export function learnImages(seen: SeenImages, body: unknown): void {
+  if (roundLabels(body).length === 0) return;
+  for (const { text, url } of labelledImages(body)) if (new RegExp(`^${LABEL}$`).test(text)) seen.labels.set(fingerprint(url), text);
+  for (const [label, m] of remixFacts(body)) seen.facts.set(label, m);
+}
+
+/** The forecast's answer, or undefined when the request is not a forecast. */
+export function forecastValue(body: unknown, wanted: ReturnType<typeof requestedJsonSchema>, seen: SeenImages): Record<string, unknown> | undefined {
+  if (wanted?.name !== 'teamfusion_forecast' || !isObject(wanted.schema) || !isObject(wanted.schema.properties)) return undefined;
+  const all = requestTexts(body).join('\n');
+  if ('prefer' in wanted.schema.properties) {
+    const comment = quotedAfter(all, String.raw`.*'s own comments on the brief \([^)]*\): `);
+    const [a, b] = [quotedAfter(all, 'A: '), quotedAfter(all, 'B: ')];
+    return { prefer: comment !== undefined && a !== undefined && b !== undefined ? memberPreference(comment, a, b) : 'tie' };
+  }
+  const letters = labelledImages(body)
+    .map(({ text, url }) => ({ letter: /^Candidate (\w+):$/.exec(text)?.[1], url }))
+    .filter((x): x is { letter: string; url: string } => x.letter !== undefined);
+  const persona = personaOf(body);
+  if (!persona) return { ranking: letters.map((l) => l.letter) };
+  const labelOf = new Map(letters.map((l) => [l.letter, seen.labels.get(fingerprint(l.url))]));
+  const known = letters.filter((l) => labelOf.get(l.letter) !== undefined);
+  const view = personaView(persona, known.map((l) => labelOf.get(l.letter)!), seen.facts);
+  // Byte-identical images under two letters: each letter once, in the order the view gives their label.
+  const ranked: string[] = [];
+  for (const label of view.order) {
+    const next = known.find((l) => labelOf.get(l.letter) === label && !ranked.includes(l.letter));
+    if (next) ranked.push(next.letter);
+  }
+  return { ranking: [...ranked, ...letters.filter((l) => !ranked.includes(l.letter)).map((l) => l.letter)] };
+}

@@ -1,0 +1,246 @@
+/**
+ * A pool, elected (issue 41): in a remix round the remix agent proposes `pool: K` sets of directions in its one answer,
+ * every proxy ranks them (strict schema, the letters an enum), Schulze over those rankings with the members' weights
+ * elects as many as the round makes remixes, and only the elected reach the image model; a pool that is one idea is
+ * asked again once. Against the spec-checking mock, in process.
+ */
+import { strict as assert } from 'node:assert';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { resumeRun, startRun } from '../../../src/core/run/session';
+import { checkRunRecord } from '../../../src/core/record/recordCheck';
+import type { RunRecord } from '../../../src/core/record/record';
+import { DIVERSITY_FLOOR, poolDiversity } from '../../../src/core/stats/diversity';
+import { estimateRun } from '../../../src/core/run/runEstimate';
+import { loadReview } from '../../../src/core/review/loadReview';
+import { resolveRunSettings } from '../../../src/core/run/runSettings';
+import { defaultReply, requestedJsonSchema, requestTexts } from '../../support/openaiMock/autoResponder';
+import type { MockReply, RecordedRequest } from '../../support/openaiMock/types';
+import { runFallback } from '../../support/openaiMock/runAnswers';
+import { withDecisionPoints } from '../../support/decisionPoints';
+import { makeReview } from '../run/fixtures';
+import { mockSuite, runJson, startCli } from '../run/helpers';
+import { parseRunArgs } from '../../../src/cli/commands/run';
+
+/** Four directions with no words in common but their markers' shape: a diverse pool. */
+const DIRECTIONS = ['amber dunes horizon', 'cobalt grid skyline', 'moss forest canopy', 'coral reef bubbles'];
+/** Four directions that say one thing: a pool below the diversity floor. */
+const SAME = [0, 1, 2, 3].map((i) => `warm calm amber glow with soft light and a quiet premium mood ${i}`);
+const parts = (t: string) => ({ composition: `${t} layout`, visualElements: `${t} motif`, colour: `${t} palette`, typography: `${t} lettering` });
+
+/** Each member's ranking of the letters (chosen so that the weighted Schulze order has no tie). */
+const RANKINGS: Record<string, string[]> = { Ana: ['c', 'a', 'b', 'd'], Ben: ['a', 'b', 'c', 'd'], 'Chloé': ['b', 'c', 'a', 'd'] };
+
+const schemaName = (r: RecordedRequest): string | undefined => requestedJsonSchema(r.body)?.name;
+const speakerOf = (r: RecordedRequest): string | undefined => /You are role-playing "([^"]+)"/.exec(requestTexts(r.body).join('\n'))?.[1];
+
+function fallback(o: { directions?: string[]; reask?: string[]; bad?: string } = {}) {
+  return (req: RecordedRequest): MockReply | undefined => {
+    const base = defaultReply(req);
+    const name = schemaName(req);
+    if ((name === 'teamfusion_remix' || name === 'teamfusion_pool') && base.kind === 'json' && 'remixes' in (base.value as object)) {
+      const value = base.value as Record<string, unknown> & { remixes: { from: string[] }[] };
+      const words = name === 'teamfusion_pool' ? (o.reask ?? DIRECTIONS) : (o.directions ?? DIRECTIONS);
+      return { kind: 'json', value: { ...value, remixes: value.remixes.map((p, i) => ({ ...p, idea: `idea ${i + 1}`, differs: `the ${words[i]} one`, editingDirections: parts(words[i]!) })) } };
+    }
+    if (name === 'teamfusion_pool_ranking') {
+      const who = speakerOf(req)!;
+      return { kind: 'json', value: { ranking: who === o.bad ? ['a', 'a', 'b', 'c'] : RANKINGS[who] } };
+    }
+    return undefined;
+  };
+}
+
+/** An independent Schulze (winning votes, weights): the letters, best first; throws on a tie (the test avoids one). */
+function schulze(rankings: Record<string, string[]>, weights: Record<string, number>, letters: string[]): string[] {
+  const d = (a: string, b: string) => Object.entries(rankings).reduce((n, [m, r]) => n + (r.indexOf(a) < r.indexOf(b) ? weights[m] ?? 1 : 0), 0);
+  const p = new Map<string, number>();
+  for (const a of letters) for (const b of letters) if (a !== b) p.set(a + b, d(a, b) > d(b, a) ? d(a, b) : 0);
+  for (const k of letters) for (const a of letters) for (const b of letters) {
+    if (a === b || a === k || b === k) continue;
+    p.set(a + b, Math.max(p.get(a + b)!, Math.min(p.get(a + k)!, p.get(k + b)!)));
+  }
+  const wins = (a: string) => letters.filter((b) => b !== a && p.get(a + b)! > p.get(b + a)!).length;
+  const order = [...letters].sort((a, b) => wins(b) - wins(a));
+  for (let i = 1; i < order.length; i++) assert.notEqual(wins(order[i - 1]!), wins(order[i]!), 'the test rankings must not tie');
+  return order;
+}
+
+async function pooledReview(yaml: string): Promise<string> {
+  const root = await makeReview({ options: 5, designers: 3 });
+  await fs.writeFile(path.join(root, 'review.yaml'), `iterations: 2\nturnsPerAgent: 1\n${yaml}`);
+  return root;
+}
+
+describe('a pool of directions, elected by the proxies (issue 41)', function () {
+  this.timeout(60_000);
+  const suite = mockSuite();
+
+  async function run(root: string): Promise<RunRecord> {
+    const record = await startRun({ reviewRoot: root, ...suite.engine, settings: { orderSeed: 1 } });
+    assert.equal(record.status, 'completed', record.error);
+    const check = checkRunRecord(JSON.parse(JSON.stringify(record)), `runs/${record.id}`, ['1.png', '2.png', '3.png', '4.png', '5.png']);
+    assert.ok('record' in check, JSON.stringify(check));
+    return record;
+  }
+
+  it('pool: 4 records four candidates, a permutation per member, and elects what an independent weighted Schulze elects; only the elected reach the image model', async () => {
+    suite.mock.setFallback(fallback());
+    const root = await pooledReview('pool: 4\nremixesPerIteration: 2\nteam:\n  d1:\n    weight: 3\n  d2:\n    weight: 1\n  d3:\n    weight: 1\n');
+    const record = await run(root);
+    const it = record.iterations[0]!;
+    const pool = it.pool!;
+    assert.equal(record.settings.pool, 4);
+    assert.deepEqual(pool.candidates.map((c) => c.letter), ['a', 'b', 'c', 'd']);
+    assert.equal(pool.method, 'schulze');
+    assert.equal(pool.reasked, false);
+    assert.ok(pool.diversity >= DIVERSITY_FLOOR && pool.diversity <= 1);
+    assert.equal(pool.diversity, poolDiversity(pool.candidates.map((c) => c.editingDirections)));
+    assert.ok(pool.candidates.every((c, i) => c.differs === `the ${DIRECTIONS[i]} one` && c.from.length > 0));
+    // One ranking per member, each a permutation of the letters, asked once each with the letters as an enum.
+    assert.deepEqual(Object.keys(pool.rankings).sort(), ['d1', 'd2', 'd3']);
+    for (const r of Object.values(pool.rankings)) assert.deepEqual([...r].sort(), ['a', 'b', 'c', 'd']);
+    const asked = suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_pool_ranking');
+    assert.equal(asked.length, 3);
+    const enumOf = (r: RecordedRequest) => (requestedJsonSchema(r.body)!.schema as { properties: { ranking: { items: { enum: string[] } } } }).properties.ranking.items.enum;
+    for (const r of asked) assert.deepEqual(enumOf(r), ['a', 'b', 'c', 'd']);
+    assert.deepEqual(record.prompts.filter((p) => p.kind === 'pool-ranking').map((p) => p.speaker), ['d1', 'd2', 'd3']);
+    // The remix agent proposed the whole pool in its one answer.
+    assert.equal(suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_remix').length, 1);
+    assert.equal(suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_pool').length, 0, 'a diverse pool is not asked again');
+
+    // The election: an independent Schulze over the recorded rankings with the members' weights.
+    const expected = schulze(pool.rankings, { d1: 3, d2: 1, d3: 1 }, ['a', 'b', 'c', 'd']).slice(0, 2);
+    assert.deepEqual(pool.elected, expected);
+    assert.deepEqual(expected, ['c', 'a'], 'the weighted Schulze of these rankings (Ana weighs 3)');
+
+    // Only the elected went to the image model, each as the remix with its letter.
+    assert.deepEqual(it.remixes!.map((m) => [m.id, m.letter]), [['r1a', 'a'], ['r1c', 'c']]);
+    const edits = suite.mock.requests.filter((r) => r.route === 'edit').map((r) => String((r.body as { prompt?: unknown }).prompt));
+    assert.equal(edits.length, 2);
+    const sent = (w: string) => edits.some((e) => e.includes(w));
+    assert.deepEqual(DIRECTIONS.map(sent), [true, false, true, false]);
+
+    const result = await fs.readFile(path.join(root, 'runs', record.id, 'result.md'), 'utf8');
+    assert.match(result, /Pool of directions/);
+    assert.match(result, /Elected by Schulze over the proxies' rankings: c, a/);
+    assert.match(result, /Ana: c, a, b, d/);
+  });
+
+  it('a pool of near-identical directions is asked again once, and only once', async () => {
+    suite.mock.setFallback(fallback({ directions: SAME, reask: SAME }));
+    const record = await run(await pooledReview('pool: 4\n'));
+    const pool = record.iterations[0]!.pool!;
+    assert.equal(pool.reasked, true);
+    assert.ok(pool.diversity < DIVERSITY_FLOOR, 'still one idea after the re-ask: the round goes on with it');
+    assert.equal(suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_pool').length, 1, 'one re-ask, bounded');
+    assert.deepEqual(record.prompts.filter((p) => p.kind === 'pool-reask').length, 1);
+    assert.equal(pool.elected.length, 1);
+    assert.equal(record.iterations[0]!.remixes!.length, 1);
+  });
+
+  it('a re-asked pool that differs replaces the first, its diversity recorded', async () => {
+    suite.mock.setFallback(fallback({ directions: SAME }));
+    const record = await run(await pooledReview('pool: 4\n'));
+    const pool = record.iterations[0]!.pool!;
+    assert.equal(pool.reasked, true);
+    assert.ok(pool.diversity >= DIVERSITY_FLOOR);
+    assert.ok(pool.candidates[0]!.editingDirections.includes(DIRECTIONS[0]!));
+  });
+
+  it('a ranking that is not a permutation is repaired once, then left out of the election and said', async () => {
+    suite.mock.setFallback(fallback({ bad: 'Ben' }));
+    const record = await run(await pooledReview('pool: 4\nteam:\n  d1:\n    weight: 3\n'));
+    const pool = record.iterations[0]!.pool!;
+    assert.deepEqual(Object.keys(pool.rankings).sort(), ['d1', 'd3']);
+    assert.equal(pool.leftOut?.[0]?.member, 'd2');
+    assert.match(pool.leftOut![0]!.reason, /left out of the election/);
+    assert.equal(record.prompts.filter((p) => p.kind === 'pool-ranking' && p.speaker === 'd2').length, 2, 'the first answer and one repair');
+    assert.deepEqual(pool.elected, schulze(pool.rankings, { d1: 3, d3: 1 }, ['a', 'b', 'c', 'd']).slice(0, 1));
+  });
+
+  it('a round that forks: the fork replaces the pool (no ranking asked), one remix per side from the agent\'s first proposal', async () => {
+    const pool = fallback();
+    const points = withDecisionPoints([{ question: 'Warm or cool?', positions: [{ position: 'warm', heldBy: ['d1', 'd2'] }, { position: 'cool', heldBy: ['d3'] }] }]);
+    suite.mock.setFallback((req) => {
+      const name = schemaName(req);
+      const reply = pool(req);
+      if (name === 'teamfusion_remix' && reply?.kind === 'json') return { kind: 'json', value: { ...(reply.value as object), decisionPoints: (points(req) as { value: { decisionPoints: unknown } }).value.decisionPoints } };
+      return reply ?? points(req);
+    });
+    const record = await run(await pooledReview('pool: 4\n'));
+    const it = record.iterations[0]!;
+    assert.equal(it.pool, undefined);
+    assert.equal(suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_pool_ranking').length, 0);
+    assert.deepEqual(it.remixes!.map((m) => m.fork?.position), ['warm', 'cool']);
+    assert.ok(it.proposals!.every((p) => p.editingDirections.includes(DIRECTIONS[0]!)), 'each side starts from the agent\'s first proposal');
+  });
+
+  it('the scripted server answers a pool from the run: proposals that differ (no re-ask), each proxy ranking from its own designer', async () => {
+    suite.mock.setFallback(runFallback('Scripted reply:'));
+    // forks: off — the scripted agent reports the team's split, and a round that forks leaves the pool to the fork.
+    const record = await run(await pooledReview('pool: 4\nforks: off\n'));
+    const pool = record.iterations[0]!.pool!;
+    assert.equal(pool.candidates.length, 4);
+    assert.equal(pool.reasked, false);
+    assert.ok(pool.diversity >= DIVERSITY_FLOOR, String(pool.diversity));
+    const rankings = Object.values(pool.rankings);
+    assert.equal(rankings.length, 3);
+    assert.ok(new Set(rankings.map((r) => r.join())).size > 1, 'the proxies rank from their own designers, not all alike');
+    assert.equal(record.iterations[0]!.remixes!.length, 1);
+  });
+
+  it('a run stopped mid-election resumes without asking a recorded ranking again', async () => {
+    const pool = fallback();
+    let failBen = true;
+    suite.mock.setFallback((req) => {
+      if (schemaName(req) === 'teamfusion_pool_ranking' && speakerOf(req) === 'Ben' && failBen) {
+        failBen = false;
+        return { kind: 'error', status: 400 };
+      }
+      return pool(req);
+    });
+    const root = await pooledReview('pool: 4\n');
+    const first = await startRun({ reviewRoot: root, ...suite.engine, settings: { orderSeed: 1 } });
+    assert.equal(first.status, 'failed');
+    assert.deepEqual(Object.keys(first.iterations[0]!.pool!.rankings), ['d1']);
+    assert.deepEqual(first.iterations[0]!.pool!.elected, []);
+    const again = await resumeRun({ reviewRoot: root, ...suite.engine, runId: first.id });
+    assert.equal(again.status, 'completed', again.error);
+    const asked = suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_pool_ranking').map(speakerOf);
+    assert.deepEqual(asked, ['Ana', 'Ben', 'Ben', 'Chloé'], "Ana's recorded ranking is not asked again");
+    assert.equal(suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_remix').length, 1);
+    assert.deepEqual(Object.keys(again.iterations[0]!.pool!.rankings), ['d1', 'd2', 'd3']);
+  });
+
+  it('run --pool K (the flag wins over review.yaml) through the built CLI; out-of-bounds values refused in words', async () => {
+    suite.mock.setFallback(fallback());
+    const root = await pooledReview('pool: 2\nforks: off\n');
+    const r = await startCli(['run', root, '--pool', '3', '--json'], suite.env).done;
+    assert.equal(r.code, 0, r.stderr);
+    const rec = await runJson(root, (JSON.parse(r.stdout) as { id: string }).id);
+    assert.equal(rec.settings.pool, 3);
+    assert.deepEqual(rec.iterations[0]!.pool!.candidates.map((c) => c.letter), ['a', 'b', 'c']);
+    assert.equal(parseRunArgs(['r', '--pool', '8']).pool, 8);
+    assert.throws(() => parseRunArgs(['r', '--pool', '9']), /--pool: pool must be a whole number from 1 to 8/);
+    const bad = await pooledReview('pool: 0\n');
+    const v = await startCli(['validate', bad], suite.env).done;
+    assert.notEqual(v.code, 0);
+    assert.match(v.stdout + v.stderr, /review\.yaml:\d+:\d+: error: pool must be a whole number from 1 to 8 \(found 0\)/);
+  });
+
+  it('without pool (the default: 1) a round asks no ranking and records no pool', async () => {
+    suite.mock.setFallback(fallback());
+    const record = await run(await pooledReview(''));
+    assert.equal(record.iterations[0]!.pool, undefined);
+    assert.equal(suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_pool_ranking').length, 0);
+  });
+
+  it('the estimate counts each remix round\'s rankings and its re-ask', async () => {
+    const root = await pooledReview('pool: 4\n');
+    const { review } = await loadReview(root, { requireRankings: true, decodeImages: false });
+    const plain = estimateRun(review!, 'design', resolveRunSettings(undefined, { ...review!.config, pool: 1 }));
+    const pooled = estimateRun(review!, 'design', resolveRunSettings(undefined, review!.config));
+    assert.equal(pooled.cost.requests - plain.cost.requests, 3 + 1, 'one remix round: three rankings and one re-ask');
+  });
+});
