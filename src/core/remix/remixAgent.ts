@@ -22,6 +22,7 @@ import { remixesPerIterationOf } from '../record/remixes';
 import { temperatureOf } from '../discussion/discussion';
 import { teamOrder, type TeamRanking } from './teamOrder';
 import { directionsProblem } from '../grounding/citations';
+import { againstDecidedSide } from './decidedSides';
 
 /** 1 repair + 2 retries after the first answer. */
 export const REMIX_EXTRA_ATTEMPTS = STRUCTURED_EXTRA_ATTEMPTS;
@@ -264,6 +265,8 @@ export async function runRemixAgent(ctx: StepContext, r: RemixAgentInput): Promi
       references: r.references,
     })),
   ];
+  let against: string | undefined;
+  let sentBack = false;
   const answer = await askStructured(ctx, {
     iteration: it.index,
     base,
@@ -277,9 +280,17 @@ export async function runRemixAgent(ctx: StepContext, r: RemixAgentInput): Promi
         remixIds: r.candidates.flatMap((c) => (c.remixId ? [c.remixId] : [])),
         members: ctx.designers.flatMap((d) => [d.id, d.name]),
       });
-      return problem ? { error: problem } : parsed;
+      if (problem) return { error: problem };
+      // A side people decided earlier is kept: directions taking another are sent back once (then kept, and said).
+      against = againstDecidedSide([parsed.answer.editingDirections, ...(parsed.answer.proposals ?? []).map((p) => p.editingDirections)], ctx.record.iterations, it.index);
+      if (against && !sentBack && !final) {
+        sentBack = true;
+        return { error: against };
+      }
+      return parsed;
     },
   });
+  if (against && !final) ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'warning', message: `The remix agent was asked once to keep the decided side and still answered: ${against}` });
   applyAnswer(ctx, r, answer.answer, answer.filled);
   await ctx.save();
   ctx.emit({ type: 'remix-agent-completed', runId: ctx.record.id, iteration: it });
