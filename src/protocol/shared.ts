@@ -6,6 +6,7 @@
  */
 export { errorMessage } from '../core/kernel/errors';
 export { forkSideText, remixesOf, remixesWithDirections } from '../core/record/remixes';
+export { standingDecision } from '../core/record/decisions';
 export { costPerRemix, discussionFacts } from '../core/run/runFacts';
 export { decisionSentence, marginText } from '../core/discussion/decisionWords';
 export { reportedNothing } from '../core/coverage/verify';

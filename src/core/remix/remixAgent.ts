@@ -23,6 +23,7 @@ import { poolDiversity } from '../stats/diversity';
 import { temperatureOf } from '../discussion/discussion';
 import { teamOrder, type TeamRanking } from './teamOrder';
 import { directionsProblem } from '../grounding/citations';
+import { againstDecidedSide } from './decidedSides';
 
 /** 1 repair + 2 retries after the first answer. */
 export const REMIX_EXTRA_ATTEMPTS = STRUCTURED_EXTRA_ATTEMPTS;
@@ -319,6 +320,8 @@ export async function runRemixAgent(ctx: StepContext, r: RemixAgentInput): Promi
   const structured = { name: final ? 'teamfusion_final_pick' : 'teamfusion_remix', strict: true, schema };
 
   const { base, teamOrdered, weightedOrder } = remixAgentBase(ctx, r, topK, remixes, pool > 1 ? remixesPerIterationOf(ctx.settings) : undefined);
+  let against: string | undefined;
+  let sentBack = false;
   const answer = await askStructured(ctx, {
     iteration: it.index,
     base,
@@ -328,9 +331,17 @@ export async function runRemixAgent(ctx: StepContext, r: RemixAgentInput): Promi
       if ('error' in parsed) return parsed;
       // Directions may not rest on an image the round did not have (repaired like an id outside the enum).
       const problem = directionsProblem([parsed.answer.editingDirections, ...(parsed.answer.proposals ?? []).map((p) => p.editingDirections)], groundsOf(ctx, r));
-      return problem ? { error: problem } : parsed;
+      if (problem) return { error: problem };
+      // A side people decided earlier is kept: directions taking another are sent back once (then kept, and said).
+      against = againstDecidedSide([parsed.answer.editingDirections, ...(parsed.answer.proposals ?? []).map((p) => p.editingDirections)], ctx.record.iterations, it.index);
+      if (against && !sentBack && !final) {
+        sentBack = true;
+        return { error: against };
+      }
+      return parsed;
     },
   });
+  if (against && !final) ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'warning', message: `The remix agent was asked once to keep the decided side and still answered: ${against}` });
   applyAnswer(ctx, r, answer.answer, answer.filled, pool > 1);
   await ctx.save();
   ctx.emit({ type: 'remix-agent-completed', runId: ctx.record.id, iteration: it });
