@@ -4,7 +4,7 @@
  * test over the members who did not tie; the survey means beside the study's; and the coverage of every member's points
  * in the last round. Missing preference or survey files are listed as missing, never an error. Never writes.
  */
-import { anyScripted } from '../record/endpoints';
+import { scriptedFields } from './scripted';
 import * as path from 'node:path';
 import { formatDiagnostic } from '../diagnostics/diagnostics';
 import { statInReview, ReviewFileError } from '../files/reviewFiles';
@@ -53,8 +53,10 @@ export interface BriefCompareResult {
   /** What stops the preference counts, in words; null when they are there. */
   note: string | null;
   problems: string[];
-  /** The run was answered by the bundled scripted server (evaluation/scripted.ts): never part of a total. */
+  /** The run was answered (in any part) by the bundled scripted server (evaluation/scripted.ts): never part of a total. */
   scripted?: true;
+  /** When only some parts were scripted: which part came from where, in one sentence (record/endpoints.ts). */
+  scriptedParts?: string;
 }
 
 function choose(n: number, k: number): number {
@@ -151,7 +153,7 @@ export async function compareBriefRunWithTable(reviewRoot: string, record: RunRe
     missing: { preference: team.filter((id) => !hasPref.has(id)), survey: team.filter((id) => !hasSurvey.has(id)) },
     note,
     problems,
-    ...(anyScripted(record) ? { scripted: true as const } : {}),
+    ...scriptedFields(record),
   };
   return { result, confirmationTable: confirmationTableOf(coverage, confirmed.confirmations) };
 }
