@@ -3,7 +3,7 @@
  * blind re-rankings in runs/<run-id>/rerank/), the paired change with its calibrated verdict, acceptance of the
  * generated options, ratings of proxy commentary, survey means and time to decision. Never writes.
  */
-import { anyScripted } from '../record/endpoints';
+import { scriptedFields } from './scripted';
 import { loadVotes } from './votes/voteFile';
 import { voteCheckOf } from './votes/authorship';
 import type { AuthorshipReport } from '../authorship/door';
@@ -76,8 +76,10 @@ export interface CompareResult {
   timing: Timing;
   /** What is missing before "after" can be computed, in words; null when it is there. */
   missing: string | null;
-  /** The run was answered by the bundled scripted server (evaluation/scripted.ts): never part of a total. */
+  /** The run was answered (in any part) by the bundled scripted server (evaluation/scripted.ts): never part of a total. */
   scripted?: true;
+  /** When only some parts were scripted: which part came from where, in one sentence (record/endpoints.ts). */
+  scriptedParts?: string;
   /** The tally of every fork's vote (issue 33), in round order; [] without forks. */
   votes: ForkTally[];
   /** Citations of images, ids and members the round did not show, per 100 model-written messages. */
@@ -267,6 +269,6 @@ export async function compareRun(reviewRoot: string, runId: string, opts: Compar
     fidelityNote,
     problems,
     authorship: parent.authorship?.report() ?? { checked: false, why: 'Who wrote each member\'s file was not asked.', notCounted: [] },
-    ...(anyScripted(record) ? { scripted: true as const } : {}),
+    ...scriptedFields(record),
   };
 }
