@@ -11,6 +11,7 @@ import { marginText } from '../core/discussion/decisionWords';
 
 /** What the strip reads of the panel's state. */
 export type NextStepsInput = Pick<PanelState, 'runs' | 'run' | 'running'> &
+  Partial<Pick<PanelState, 'root'>> &
   Partial<Pick<PanelState, 'brokenRuns' | 'forks' | 'evaluation' | 'feedback' | 'brief' | 'review'>>;
 
 /** How the strip names people and images (the panel's context supplies both). */
@@ -56,6 +57,7 @@ export type NextActionKind =
   | 'coverage'
   | 'rate'
   | 'adoptBrief'
+  | 'rank'
   | 'run';
 
 export interface NextAction {
@@ -86,6 +88,9 @@ export interface NextSteps {
 }
 
 const OPEN_ORDER: readonly OpenKind[] = ['answer', 'vote', 'rerank', 'coverage', 'rate'];
+
+/** A review folder that is a run's blind re-rank set: runs/<run-id>/rerank. */
+const BLIND_SET = /[\\/]runs[\\/]([^\\/]+)[\\/]rerank[\\/]?$/;
 
 /** "Ana Ruiz, Chen Wei" */
 function people(ids: readonly string[], names: NextNames): string {
@@ -243,8 +248,29 @@ function adopted(state: NextStepsInput): boolean {
  * `me`'s open but others', nothing (waiting); with nothing open, adopting a brief run's revised brief, else a new run.
  */
 export function nextSteps(state: NextStepsInput, me: string | undefined, names: NextNames): NextSteps {
+  const blind = state.root ? BLIND_SET.exec(state.root) : null;
+  if (blind) {
+    // A run's blind re-rank set, opened as a review of its own: its one step is each member's ranking.
+    const ranked = (state.review?.designers ?? []).map((d) => d.id);
+    const done = me !== undefined && ranked.includes(me);
+    return {
+      runId: blind[1]!,
+      happened: `The blind re-rank set of run ${blind[1]}: ${ranked.length} ${ranked.length === 1 ? 'member has' : 'members have'} ranked it.`,
+      open: [],
+      decided: [],
+      ...(done ? { waiting: 'the others to rank it' } : { primary: { kind: 'rank' as const, label: 'Rank the blind set' } }),
+      runIsNext: false,
+    };
+  }
   const latest = latestId(state);
-  if (!latest) return { happened: 'No run yet.', open: [], decided: [], primary: { kind: 'run', label: 'Run' }, runIsNext: true };
+  if (!latest) {
+    // A review that does not load says why in its problems; the strip offers nothing over them.
+    if (!state.review) return { happened: 'No run yet.', open: [], decided: [], runIsNext: false };
+    const canRun = (state.review?.designers.length ?? 0) >= 2 || (state.review?.comments?.length ?? 0) > 0;
+    return canRun
+      ? { happened: 'No run yet.', open: [], decided: [], primary: { kind: 'run', label: 'Run' }, runIsNext: true }
+      : { happened: 'No run yet: a run needs at least two rankings.', open: [], decided: [], primary: { kind: 'rank', label: 'Add your ranking' }, runIsNext: false };
+  }
   const broken = state.brokenRuns?.find((b) => b.id === latest);
   if (broken) {
     const file = /^([^:\s]+):\d+:\d+: /.exec(broken.problem)?.[1] ?? `runs/${latest}/run.json`;

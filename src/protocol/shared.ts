@@ -6,12 +6,13 @@
  */
 export { errorMessage } from '../core/kernel/errors';
 export { forkSideText, remixesOf, remixesWithDirections } from '../core/record/remixes';
+export { standingDecision } from '../core/record/decisions';
 export { costPerRemix, discussionFacts } from '../core/run/runFacts';
 export { decisionSentence, marginText } from '../core/discussion/decisionWords';
 export { reportedNothing } from '../core/coverage/verify';
 export { BALES_CATEGORIES, categoryArea } from '../core/analysis/bales';
 export { COMPLIANT_SHARE, areaTotals } from '../core/analysis/summary';
-export { comparisonSentences, f2 } from '../core/evaluation/format';
+export { comparisonSentences, f2, verdictFirst } from '../core/evaluation/format';
 export { SCRIPTED_RUN_SENTENCE } from '../core/evaluation/scripted';
 export { REFERENCE } from '../core/evaluation/reference';
 export { RATING_WORDING, SURVEY_QUESTIONS, SURVEY_WORDING, type SurveyQuestion } from '../core/evaluation/feedbackWords';

@@ -135,6 +135,11 @@ describe('a fork side by side and its blind vote in a real VS Code (code-server)
     assert.doesNotMatch(text, /Votes:|Held by|voted for by/);
     assert.deepEqual(await sidesWithNames(panel), [], 'nowhere in the panel is a side paired with its holders');
     assert.equal(await panel.locator('.tf-fork-side .tf-vote[disabled]').count(), 2, 'no vote before choosing who you are');
+    // The Next strip, above the tabs: the open vote and who has not voted; the next step is saying who you are, not a new run.
+    const next = await panel.locator('#tf-next').textContent() ?? '';
+    assert.match(next, /Vote: Warm or cold palette\? — waiting for Ana Ruiz, Ben Okafor, Chen Wei, Dina Haddad/);
+    assert.equal(await panel.locator('#tf-next-primary').getAttribute('data-action'), 'chooseMe');
+    assert.equal(await panel.locator('#tf-run').evaluate((el) => el.hasAttribute('secondary')), true, 'a new run is not the primary button while the vote is open');
     await shootBothThemes(s.page, 'forks-01-side-by-side', () => panel.evaluate(() => document.getElementById('tf-forks')?.scrollIntoView()));
   });
 
@@ -175,6 +180,7 @@ describe('a fork side by side and its blind vote in a real VS Code (code-server)
     assert.deepEqual(await fs.readdir(path.dirname(file)), ['ben.yaml'], 'only his own file');
 
     await waitInFrame(panel, () => /Votes: warm palette 0 · cold palette 1/.test(document.getElementById('tf-forks')?.textContent ?? ''), 'the tally');
+    await waitInFrame(panel, () => /Vote: Warm or cold palette\? — waiting for Ana Ruiz, Chen Wei, Dina Haddad/.test(document.getElementById('tf-next')?.textContent ?? ''), 'the strip: the vote waits for the others, not for Ben');
     const shown = await forksText(panel);
     assert.match(shown, /Held by Ana Ruiz, Ben Okafor, Chen Wei; voted for by nobody yet/);
     assert.match(shown, /Held by Dina Haddad; voted for by Ben Okafor/);
@@ -206,11 +212,21 @@ describe('a fork side by side and its blind vote in a real VS Code (code-server)
     assert.deepEqual(record.iterations[0]!.decisions, [
       { question: QUESTION, at, decision: 'cold palette', by: 'team', via: 'human', voters: ['ana', 'ben', 'chen', 'dina'], counts: { 'warm palette': 1, 'cold palette': 3 } },
     ]);
-    await waitInFrame(panel, () => /Decided: cold palette, 3 to 1 \(by the team\)\./.test(document.getElementById('tf-forks')?.textContent ?? ''), 'the decision in the panel', 120_000);
+    await waitInFrame(panel, () => /Decided: cold palette \(by the team's vote, 3 to 1\)\./.test(document.getElementById('tf-forks')?.textContent ?? ''), 'the decision in the panel', 120_000);
     const shown = await forksText(panel);
     assert.match(shown, /Votes: warm palette 1 · cold palette 3/);
     assert.doesNotMatch(shown, /waiting for/);
-    assert.equal(await panel.locator('.tf-fork-side .tf-vote[disabled]').count(), 2, 'a decided fork takes no more votes');
+    assert.equal(await panel.locator('.tf-fork-side .tf-vote').count(), 0, 'a decided fork has no vote controls');
+    assert.deepEqual(await panel.locator('.tf-fork-side').evaluateAll((els) => els.map((e) => [e.getAttribute('data-remix'), e.getAttribute('data-fate'), e.querySelector('.tf-fork-fate')?.textContent])), [
+      ['r1a', 'set-aside', 'Set aside'],
+      ['r1b', 'chosen', '✓ Chosen'],
+    ]);
+    // The strip and the Overview say the decision; the strip's next step is not a new run.
+    const next = await panel.locator('#tf-next').textContent() ?? '';
+    assert.match(next, /Decided by the team's vote, 3 to 1: Warm or cold palette\? → cold palette \(set aside: warm palette\)/);
+    assert.doesNotMatch(next, /Vote: /);
+    assert.equal(await panel.locator('#tf-next-primary[data-action="run"]').count(), 0, 'the next step is not a new run');
+    assert.match(await panel.locator('#tf-decisions').textContent() ?? '', /Decided by the team: Warm or cold palette\? → cold palette, 3 to 1\. Set aside: warm palette\./);
     await waitInFrame(panel, () => /Decided by the team: Warm or cold palette\? → cold palette, 3 to 1\./.test(document.getElementById('tf-outcome')?.textContent ?? ''), 'the decision among the run\'s decisions, in the words later prompts carry');
 
     const prepare = async (): Promise<void> => {

@@ -8,7 +8,7 @@ import { HostConnection } from './host';
 import { makeContext, type ViewContext } from './context';
 import type { HostMessage, PanelState } from '../../src/protocol/panel';
 import { briefView } from './views/brief';
-import { briefCommentsView } from './views/briefReview';
+import { briefCommentsView, isBriefOnly } from './views/briefReview';
 import { criteriaView } from './views/criteria';
 import { Heatmap } from './views/heatmap';
 import { consensusView, kendallView } from './views/agreement';
@@ -18,6 +18,7 @@ import { ImageViewer, viewGroup } from './views/viewer';
 import { ThumbPeek } from './views/peek';
 import { count } from './format';
 import { NextStrip } from './views/nextStrip';
+import { decisionsOverview } from './views/decisions';
 
 const TABS = ['overview', 'run', 'ranking'] as const;
 type Tab = (typeof TABS)[number];
@@ -172,7 +173,9 @@ class App {
     const ctx = this.ctx;
     if (!ctx || !this.stale.delete(tab)) return;
     if (tab === 'overview') {
-      replaceChildren(this.overview, diagnosticsView(ctx), kendallView(ctx), this.heatmap.view(ctx));
+      // A brief review has no rankings: no agreement or rankings grid.
+      const briefOnly = isBriefOnly(ctx.state.review);
+      replaceChildren(this.overview, diagnosticsView(ctx), decisionsOverview(ctx), briefOnly ? null : kendallView(ctx), briefOnly ? null : this.heatmap.view(ctx));
       const rest = () => append(this.overview, consensusView(ctx), criteriaView(ctx), briefView(ctx), galleryView(ctx), briefCommentsView(ctx));
       // Below a large grid drawn in part, the rest of the overview follows it (flush); else all of it now.
       this.overviewRest = undefined;
@@ -235,7 +238,12 @@ class App {
   private renderHeader(ctx: ViewContext): void {
     const { state } = ctx;
     const review = state.review;
-    const facts = review ? `${count(review.options.length, 'option')} · ${count(review.designers.length, 'designer')} · ${count(state.runs.length, 'run')}` : '';
+    // A brief review's face: its members (who commented), not options and designers.
+    const facts = !review
+      ? ''
+      : isBriefOnly(review)
+        ? `${count(review.comments?.length ?? 0, 'member')} commenting on the brief · ${count(state.runs.length, 'run')}`
+        : `${count(review.options.length, 'option')} · ${count(review.designers.length, 'designer')} · ${count(state.runs.length, 'run')}`;
     replaceChildren(
       this.header,
       h('h1', { id: 'tf-title' }, state.title),

@@ -21,7 +21,6 @@ const line = (max: number) =>
   z
     .string()
     .max(max)
-    // eslint-disable-next-line no-control-regex
     .refine((s) => !/[\u0000-\u001f\u007f-\u009f]/.test(s), 'has a line break or a control character');
 
 const Quoted = {

@@ -27,6 +27,8 @@ export interface RemixAgentInput {
   personaRole?: PersonaRole;
   /** Remixes this round makes (default 1): with more, the agent proposes that many, each its own image edit. */
   remixes?: number;
+  /** The brief's must-haves the last round's remixes failed (issue 41): the new directions must meet them. */
+  failedMustHaves?: readonly { text: string; quote: string; remixes: readonly string[] }[];
   /** A pool (issue 41): the `remixes` proposals are candidates the proxies rank, of which this many are elected and made. */
   elect?: number;
   /** The reference gallery: the agent may cite references for the edit (never rank them). */
@@ -64,6 +66,12 @@ export function remixAgentMessage(r: RemixAgentInput): ChatMessage {
   const refs = r.references ?? [];
   if (refs.length) {
     common.push(`Reference ids (the gallery; never candidates, never in "ranking"): ${refs.map((x) => `${x.label} = "${x.id}"`).join(', ')}.`);
+  }
+  if (r.failedMustHaves?.length) {
+    common.push(
+      "The last round's remixes failed these must-haves of the brief (with the brief's words, quoted); the new directions must meet them: " +
+        r.failedMustHaves.map((f) => `${quoted(f.text)} (brief: ${quoted(f.quote)}; failed by ${f.remixes.join(', ')})`).join('; ') + '.',
+    );
   }
   if (r.mode === 'separate') {
     common.push('The designers wrote separately in this round and did not read each other: synthesise their views into the team\'s consensus.');
@@ -180,9 +188,13 @@ export function repairMessage(error: string): ChatMessage {
   };
 }
 
+/** How an edit's prompt names an image of the discussion that the edit does not carry (never a number: it would name another). */
+export const NOT_GIVEN = 'another candidate (not given here)';
+
 /**
  * Rewrites discussion labels ("Image 4", "Image 7 (remix r1)") into the edit model's numbering: the i-th input image is
- * "Image i". Labels of images that are not inputs are left as they are and reported.
+ * "Image i". An image label that is not an input becomes NOT_GIVEN and is reported (a reference label not sent is reported).
+ * Used through editText (core/remix/editText.ts), the one renumbering of every edit prompt.
  */
 export function mapLabelsForEdit(
   text: string,
@@ -191,11 +203,11 @@ export function mapLabelsForEdit(
 ): { text: string; unmapped: string[] } {
   const position = new Map(inputs.map((c, i) => [c.label.toLowerCase(), i + 1]));
   const unmapped: string[] = [];
-  const out = text.replace(/\bImage\s+(\d+)(\s*\(remix\s+r\d+[a-z]?\))?/gi, (whole, n: string) => {
+  const out = text.replace(/\bImage\s+(\d+)(\s*\(remix\s+r\d+[a-z]?\))?/gi, (_whole, n: string) => {
     const pos = position.get(`image ${n}`);
     if (pos === undefined) {
       unmapped.push(`Image ${n}`);
-      return whole;
+      return NOT_GIVEN;
     }
     return `Image ${pos}`;
   });

@@ -7,7 +7,7 @@
 import * as z from 'zod';
 import { discussionSettingFields } from '../settings/discussionSchema';
 import { CONSENSUS_METHODS, PHASES } from '../settings/discussionSettings';
-import { SETTING_BOUNDS, wholeSetting } from '../settings/settingBounds';
+import { SETTING_BOUNDS, checklistRepeatSetting, wholeSetting } from '../settings/settingBounds';
 import { UsageSchema } from '../kernel/usage';
 import { AtField, CriterionNameField, CriterionTextField, EntryIdField, MessageIdField, PersonIdField } from './fields';
 
@@ -30,6 +30,8 @@ export const RunSettingsSchema = z.object({
   remixesPerIteration: wholeSetting('remixesPerIteration').optional(),
   /** Sets of directions the remix agent proposes a remix round (issue 41, 1–8); absent = 1, no pool. */
   pool: wholeSetting('pool').optional(),
+  /** The brief as a checklist (issue 41): off (absent too), or every remix checked `repeat` times against it. */
+  checklist: z.union([z.literal('off'), z.object({ repeat: checklistRepeatSetting() })]).optional(),
   /** Host of the endpoint only (no credentials, no query), for the audit trail. */
   endpoint: z.string().optional(),
   /** Host of the image-edit endpoint when it is not the chat endpoint's (never a key). */
@@ -99,6 +101,19 @@ export const DecisionPointSchema = z.object({
 export type DecisionPoint = z.infer<typeof DecisionPointSchema>;
 
 /** The side of one decision point a fork takes (issue 33, contract §7): `decisionPoint` is 1-based in its round's decisionPoints. */
+/** One check of a remix against one checklist item (issue 41); `agreement` with repeated checks: the share that gave `result`. */
+export const CHECK_RESULTS = ['pass', 'fail', 'unclear'] as const;
+export const CheckSchema = z.object({ item: z.string(), result: z.enum(CHECK_RESULTS), reason: z.string(), agreement: z.number().min(0).max(1).optional() });
+export type Check = z.infer<typeof CheckSchema>;
+
+/** The brief's must-haves (issue 41), each with its verbatim quote found in brief.md; `dropped`: items whose quote was not found. */
+export const ChecklistSchema = z.object({
+  items: z.array(z.object({ id: z.string(), text: z.string(), quote: z.string(), verified: z.literal(true) })).max(20),
+  repeat: checklistRepeatSetting(),
+  dropped: z.array(z.object({ text: z.string(), quote: z.string() })).max(20).optional(),
+});
+export type Checklist = z.infer<typeof ChecklistSchema>;
+
 export const ForkSideSchema = z.object({ question: z.string(), position: z.string(), decisionPoint: z.number().int().min(1).max(100) });
 export type ForkSide = z.infer<typeof ForkSideSchema>;
 
@@ -119,6 +134,8 @@ export const RemixSchema = z.object({
   referencesDropped: z.array(z.string()).optional(),
   /** A fork remix (issue 33): the side of one decision point it takes (`decisionPoint`: 1-based in the round's decisionPoints). */
   fork: ForkSideSchema.optional(),
+  /** The brief as a checklist (issue 41): this remix checked against every item of the run's checklist. */
+  checks: z.array(CheckSchema).max(20).optional(),
 });
 
 export type Remix = z.infer<typeof RemixSchema>;
@@ -279,7 +296,7 @@ export type RecordedMessage = z.infer<typeof RecordedMessageSchema>;
 export const PromptRecordSchema = z.object({
   id: z.string(),
   iteration: z.number().int().positive(),
-  kind: z.enum(['proxy-turn', 'guest-turn', 'remix', 'remix-repair', 'image-edit', 'lead-decision', 'baseline', 'forecast', 'pool-reask', 'pool-ranking']),
+  kind: z.enum(['proxy-turn', 'guest-turn', 'remix', 'remix-repair', 'image-edit', 'lead-decision', 'baseline', 'forecast', 'pool-reask', 'pool-ranking', 'checklist', 'check']),
   /** Designer id for proxy turns and forecasts (none for the persona-free control forecast), guest id for guest turns. */
   speaker: z.string().optional(),
   model: z.string(),
@@ -346,6 +363,9 @@ export type RunCriteria = z.infer<typeof RunCriteriaSchema>;
 export const RUN_TASKS = ['design', 'brief'] as const;
 export type RunTaskKind = (typeof RUN_TASKS)[number];
 
+/** One part of a run's endpoints: the host that answered (null when there is none, e.g. VS Code's models) and whether it was the scripted server. */
+const EndpointPartSchema = z.object({ host: z.string().max(300).nullable(), scripted: z.boolean() }).strict();
+
 export const RunRecordSchema = z.object({
   version: z.literal(RUN_RECORD_VERSION).default(RUN_RECORD_VERSION),
   id: z.string(),
@@ -394,6 +414,8 @@ export const RunRecordSchema = z.object({
   pins: z.array(PinSchema).optional(),
   /** The team's criteria in this run (issue 34): offered at the start, pinned by members. */
   criteria: RunCriteriaSchema.optional(),
+  /** The brief as a checklist (issue 41): its must-haves, extracted once a run, each quote found in brief.md. */
+  checklist: ChecklistSchema.optional(),
   /**
    * (task brief) The direct baseline: one request for a revision from the brief and all comments, written to
    * runs/<id>/baseline.md. Its prompt is in `prompts` (kind "baseline"); its usage is kept here, apart from the run's.
@@ -407,6 +429,14 @@ export const RunRecordSchema = z.object({
    * labelled everywhere and left out of every total (compare, evaluate, the panel).
    */
   scripted: z.literal(true).optional(),
+  /**
+   * (contract §8) Where the run's answers came from, part by part (endpoints.ts): the chat, the image edits (when the run
+   * made any), the judge (when `judge` ran). `scripted` above is set only when every part here is scripted.
+   */
+  endpoints: z
+    .object({ chat: EndpointPartSchema, images: EndpointPartSchema.optional(), judge: EndpointPartSchema.optional() })
+    .strict()
+    .optional(),
   /** The ids (file names without .json) of the inbox entries this record took in, in order: an entry is never taken twice. */
   takenIn: z.array(EntryIdField).optional(),
 });

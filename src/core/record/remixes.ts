@@ -3,7 +3,7 @@
  * runs with one remix a round) or its `remixes`, each with the directions it was made from. Pure (types only), so the
  * webview bundle can use it too.
  */
-import type { Iteration, Remix, RunSettings } from './record';
+import type { Checklist, Iteration, Remix, RunSettings } from './record';
 
 /** Every remix an iteration made: its one `remix`, or the `remixes` of several (older records: the one). */
 export function remixesOf(it: Pick<Iteration, 'remix' | 'remixes'>): Remix[] {
@@ -24,6 +24,23 @@ export function remixesWithDirections(it: Pick<Iteration, 'remix' | 'remixes' | 
     if (p) return { ...r, editingDirections: p.editingDirections, ...(p.editingDirectionsDiscussed ? { editingDirectionsDiscussed: p.editingDirectionsDiscussed } : {}), ...(p.idea ? { idea: p.idea } : {}) };
     if (r.letter) return { ...r };
     return { ...r, ...(it.editingDirections ? { editingDirections: it.editingDirections } : {}), ...(it.editingDirectionsDiscussed ? { editingDirectionsDiscussed: it.editingDirectionsDiscussed } : {}) };
+  });
+}
+
+/** A must-have of the brief (issue 41) that the remixes of a round failed, with the remixes that failed it. */
+export interface FailedMustHave {
+  text: string;
+  quote: string;
+  remixes: string[];
+}
+
+/** The checklist items the remixes of the round before `index` failed (issue 41), in item order. */
+export function failedMustHaves(record: { checklist?: Checklist; iterations: readonly Pick<Iteration, 'index' | 'remix' | 'remixes'>[] }, index: number): FailedMustHave[] {
+  const before = record.iterations.find((x) => x.index === index - 1);
+  if (!record.checklist || !before) return [];
+  return record.checklist.items.flatMap((item) => {
+    const remixes = remixesOf(before).filter((m) => m.checks?.some((c) => c.item === item.id && c.result === 'fail')).map((m) => m.id);
+    return remixes.length ? [{ text: item.text, quote: item.quote, remixes }] : [];
   });
 }
 

@@ -13,15 +13,17 @@ import { conversationMessages } from '../discussion/discussion';
 import { StepError } from '../kernel/errors';
 import { STRUCTURED_EXTRA_ATTEMPTS, askForStructuredAnswer, parseJsonAnswer } from './structuredAnswer';
 import { DIRECTION_PARTS, GUESTS_NOTE, type PromptCandidate, type PromptReference } from '../discussion/prompts';
-import { joinDirections, mapLabelsForEdit, referencesForEditLine, remixAgentMessage } from '../discussion/remixPrompts';
+import { joinDirections, remixAgentMessage } from '../discussion/remixPrompts';
+import { editText } from './editText';
 import { referencesForEdit } from './imageEdit';
 import type { DecisionPoint, Iteration, Pool, Proposal } from '../record/record';
 import { discussionOf } from '../settings/discussionSettings';
-import { poolOf, remixesPerIterationOf } from '../record/remixes';
+import { failedMustHaves, poolOf, remixesPerIterationOf } from '../record/remixes';
 import { poolDiversity } from '../stats/diversity';
 import { temperatureOf } from '../discussion/discussion';
 import { teamOrder, type TeamRanking } from './teamOrder';
 import { directionsProblem } from '../grounding/citations';
+import { againstDecidedSide } from './decidedSides';
 
 /** 1 repair + 2 retries after the first answer. */
 export const REMIX_EXTRA_ATTEMPTS = STRUCTURED_EXTRA_ATTEMPTS;
@@ -289,6 +291,7 @@ export function remixAgentBase(ctx: StepContext, r: RemixAgentInput, topK: numbe
       personaRole: ctx.settings.personaRole,
       remixes,
       ...(elect !== undefined ? { elect } : {}),
+      failedMustHaves: failedMustHaves(ctx.record, it.index),
       references: r.references,
     })),
   ];
@@ -317,6 +320,8 @@ export async function runRemixAgent(ctx: StepContext, r: RemixAgentInput): Promi
   const structured = { name: final ? 'teamfusion_final_pick' : 'teamfusion_remix', strict: true, schema };
 
   const { base, teamOrdered, weightedOrder } = remixAgentBase(ctx, r, topK, remixes, pool > 1 ? remixesPerIterationOf(ctx.settings) : undefined);
+  let against: string | undefined;
+  let sentBack = false;
   const answer = await askStructured(ctx, {
     iteration: it.index,
     base,
@@ -326,9 +331,17 @@ export async function runRemixAgent(ctx: StepContext, r: RemixAgentInput): Promi
       if ('error' in parsed) return parsed;
       // Directions may not rest on an image the round did not have (repaired like an id outside the enum).
       const problem = directionsProblem([parsed.answer.editingDirections, ...(parsed.answer.proposals ?? []).map((p) => p.editingDirections)], groundsOf(ctx, r));
-      return problem ? { error: problem } : parsed;
+      if (problem) return { error: problem };
+      // A side people decided earlier is kept: directions taking another are sent back once (then kept, and said).
+      against = againstDecidedSide([parsed.answer.editingDirections, ...(parsed.answer.proposals ?? []).map((p) => p.editingDirections)], ctx.record.iterations, it.index);
+      if (against && !sentBack && !final) {
+        sentBack = true;
+        return { error: against };
+      }
+      return parsed;
     },
   });
+  if (against && !final) ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'warning', message: `The remix agent was asked once to keep the decided side and still answered: ${against}` });
   applyAnswer(ctx, r, answer.answer, answer.filled, pool > 1);
   await ctx.save();
   ctx.emit({ type: 'remix-agent-completed', runId: ctx.record.id, iteration: it });
@@ -352,7 +365,7 @@ export async function askStructured<T>(
     /** Set when the first request is itself a repair of this output (recorded as 'remix-repair'). */
     repairing?: string;
     /** A pool's request (issue 41): every attempt recorded as this kind (a repair with its rejected output), by `speaker`. */
-    kind?: 'pool-reask' | 'pool-ranking';
+    kind?: 'pool-reask' | 'pool-ranking' | 'checklist' | 'check';
     speaker?: string;
     /** Whose answer a notice names (default "The remix agent's"). */
     whose?: string;
@@ -458,13 +471,13 @@ export function proposalsForEdit(
   const unmapped = new Set<string>();
   const proposals = items.map((p) => {
     const sent = referencesForEdit(p.from.length, cited, ctx.settings.imageModel).sent.map((id) => (r.references ?? []).find((x) => x.id === id)!);
-    const mapped = mapLabelsForEdit(p.editingDirections, p.from.map((id) => ({ label: byId.get(id)?.label ?? id })), sent);
+    const mapped = editText(p.editingDirections, p.from.map((id) => ({ label: byId.get(id)?.label ?? id })), sent);
     for (const u of mapped.unmapped) unmapped.add(u);
     return {
       letter: p.letter,
       ...(p.idea ? { idea: p.idea } : {}),
       from: p.from,
-      editingDirections: sent.length ? `${mapped.text}\n${referencesForEditLine(p.from.length + 1, sent)}` : mapped.text,
+      editingDirections: mapped.text,
       editingDirectionsDiscussed: p.editingDirections,
     };
   });
@@ -504,10 +517,9 @@ function applyAnswer(ctx: StepContext, r: RemixAgentInput, a: RemixAnswer, fille
   if (a.editingDirections !== undefined && !it.final) {
     const byId = new Map(r.candidates.map((c) => [c.id, c]));
     const inputs = a.ranking.map((id) => ({ label: byId.get(id)!.label }));
-    const sent = sentWith(inputs.length);
-    const mapped = mapLabelsForEdit(a.editingDirections, inputs, sent);
+    const mapped = editText(a.editingDirections, inputs, sentWith(inputs.length));
     it.editingDirectionsDiscussed = a.editingDirections;
-    it.editingDirections = sent.length ? `${mapped.text}\n${referencesForEditLine(inputs.length + 1, sent)}` : mapped.text;
+    it.editingDirections = mapped.text;
     if (mapped.unmapped.length) {
       ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'warning', message: `The editing directions mention ${[...new Set(mapped.unmapped)].join(', ')}, which the edit model will not receive.` });
     }

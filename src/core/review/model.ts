@@ -62,6 +62,8 @@ export interface ReviewConfig {
   remixesPerIteration?: number;
   /** Sets of directions the remix agent proposes a remix round (1–8, default 1): the proxies rank them and elect the remixes (issue 41). */
   pool?: number;
+  /** The brief as a checklist (issue 41): off (default) or every remix checked `repeat` times against the brief's must-haves. */
+  checklist?: 'off' | { repeat: number };
   /** Discussion design (see src/core/settings/discussionSettings.ts for values, bounds and defaults). */
   mode?: DiscussionMode;
   order?: SpeakingOrder;

@@ -23,7 +23,7 @@ import {
   SPEAKING_ORDERS,
   oneOf,
 } from '../settings/discussionSettings';
-import { OTHER_BOUNDS, wholeSetting } from '../settings/settingBounds';
+import { OTHER_BOUNDS, checklistRepeatSetting, wholeSetting } from '../settings/settingBounds';
 import { GuestsSchema, HumansSchema } from './guests';
 
 /** How a review was decided: with TeamFusion (the default) or the team's usual way (issue 19). */
@@ -76,6 +76,11 @@ const teamMember = z.object(
   { error: (iss) => `Each team member (by designer id) needs role:, weight: and/or git: (found ${shown(iss.input)}).` },
 );
 
+/** `checklist: off | on | { repeat: 1–3 }` (issue 41): `on` is one check of each remix against each item. */
+const checklistField = z.union([z.literal('off'), z.literal('on').transform(() => ({ repeat: 1 })), z.object({ repeat: checklistRepeatSetting() }).strict()], {
+  error: (iss) => `checklist must be off, on or { repeat: 1 to 3 } (found ${shown(iss.input)}).`,
+});
+
 const FIELDS = {
   title: text('title'),
   lead: text('lead'),
@@ -86,6 +91,7 @@ const FIELDS = {
   imageMaxSide: wholeSetting('imageMaxSide'),
   remixesPerIteration: wholeSetting('remixesPerIteration'),
   pool: wholeSetting('pool'),
+  checklist: checklistField,
   mode: choice('mode', DISCUSSION_MODES),
   order: choice('order', SPEAKING_ORDERS),
   orderSeed: wholeSetting('orderSeed'),

@@ -3,11 +3,13 @@
  * result.md (the deliverable) and transcript.md (the discussion). Plain Markdown that reads well in a git diff:
  * one fact per line, links relative to the run folder (`iteration-1/remix.png`, `../../options/4.png`).
  */
+import { partlyScriptedSentence } from '../record/endpoints';
 import { forkSideText, remixesOf, remixIdsJump, remixNames, REMIX_ID_NOTE } from '../record/remixes';
 import { agreementBand } from '../stats/kendallW';
 import type { Iteration, Message, RunRecord } from '../record/record';
 import { costPerRemix, discussionFacts } from './runFacts';
 import { poolSection } from './poolSection';
+import { checklistSection, remixChecksLines } from './checksSection';
 import { escapeMarkdown, markdownUrl, writeInertMarkdown } from '../files/markdown';
 
 export { escapeMarkdown };
@@ -35,8 +37,11 @@ export const SCRIPTED_BANNER =
   "> **Scripted run.** Every answer in this run came from TeamFusion's bundled scripted server (`npm run demo`, " +
   '`npm run scripted-server`), not from a model: it shows the pipeline and the files, not a real discussion.';
 
-export function scriptedBanner(record: Pick<RunRecord, 'scripted'>): string[] {
-  return record.scripted ? [SCRIPTED_BANNER, ''] : [];
+/** A scripted run's banner; a partly scripted run's says which parts came from where (endpoints.ts). */
+export function scriptedBanner(record: Pick<RunRecord, 'scripted' | 'endpoints'>): string[] {
+  if (record.scripted) return [SCRIPTED_BANNER, ''];
+  const partly = partlyScriptedSentence(record);
+  return partly ? [`> ${partly.replace(/^Partly scripted run:/, '**Partly scripted run.** Of its parts:')}`, ''] : [];
 }
 
 /** Writes runs/<id>/result.md and transcript.md inside the review (contained: a symlink out of the review is an error). */
@@ -86,6 +91,8 @@ export function resultMarkdown(record: RunRecord, people: readonly Person[]): st
     const o = record.options.find((x) => x.id === record.finalPick);
     out.push(`**${labelWithId(record, record.finalPick)}**`, '');
     if (o) out.push(`![Final pick](${markdownUrl(linkFromRun(record, o.file))})`, '');
+    const picked = record.iterations.flatMap((it) => remixesOf(it)).find((m) => m.id === record.finalPick);
+    if (picked) out.push(...remixChecksLines(picked, record.checklist, md));
   } else {
     out.push('Not decided yet.', '');
   }
@@ -97,6 +104,7 @@ export function resultMarkdown(record: RunRecord, people: readonly Person[]): st
   }
 
   for (const line of pinsSection(record, people)) out.push(line);
+  if (record.checklist) out.push(...checklistSection(record.checklist, md));
   for (const it of record.iterations) for (const line of iterationSection(record, it, people)) out.push(line);
   for (const line of stanceSection(record, people)) out.push(line);
 
@@ -163,7 +171,7 @@ function iterationSection(record: RunRecord, it: Iteration, people: readonly Per
     for (const l of it.editingDirections.split('\n')) out.push(`> ${md(l)}`);
     out.push('');
   }
-  if (it.remix) out.push(`Remix ${md(it.remix.id)}:`, '', `![Remix ${md(it.remix.id)}](${markdownUrl(it.remix.file)})`, '');
+  if (it.remix) out.push(`Remix ${md(it.remix.id)}:`, '', `![Remix ${md(it.remix.id)}](${markdownUrl(it.remix.file)})`, '', ...remixChecksLines(it.remix, record.checklist, md));
   if (it.pool) out.push(...poolSection(it.pool, { md, name: (id) => names(people, [id]), label: (id) => labelWithId(record, id) }));
   for (const p of it.proposals ?? []) {
     const made = it.remixes?.find((m) => m.letter === p.letter);
@@ -171,7 +179,7 @@ function iterationSection(record: RunRecord, it: Iteration, people: readonly Per
     out.push('Editing directions (as sent to the edit model; ' + p.from.map((id, i) => `Image ${i + 1} = ${labelWithId(record, id)}`).join(', ') + '):', '');
     for (const l of p.editingDirections.split('\n')) out.push(`> ${md(l)}`);
     out.push('');
-    if (made) out.push(`![Remix ${md(made.id)}](${markdownUrl(made.file)})`, '');
+    if (made) out.push(`![Remix ${md(made.id)}](${markdownUrl(made.file)})`, '', ...remixChecksLines(made, record.checklist, md));
   }
   if (it.agreements?.length) out.push('Agreements:', '', ...it.agreements.map((a) => `- ${md(a)}`), '');
   if (it.disagreements?.length) out.push('Disagreements:', '', ...it.disagreements.map((a) => `- ${md(a)}`), '');
@@ -193,7 +201,8 @@ function iterationSection(record: RunRecord, it: Iteration, people: readonly Per
         by === 'the team'
           ? `the team's vote${d.counts ? `, ${md(marginText(d).slice(d.decision.length + 2))}` : ''}`
           : `${names(people, [d.by])}${d.via === 'proxy' ? "'s proxy" : by === 'the lead in person' ? ' in person' : ''}`;
-      out.push(`- ${md(d.question)} → **${md(d.decision)}** (${who}${d.reason ? `: ${md(d.reason)}` : ''})`);
+      const reopened = d.reopened ? ` — reopened by ${names(people, [d.reopened.by])}, kept as history` : '';
+      out.push(`- ${md(d.question)} → **${md(d.decision)}** (${who}${d.reason ? `: ${md(d.reason)}` : ''})${reopened}`);
     }
     out.push('');
   }

@@ -28,6 +28,8 @@ import { personName } from '../people/team';
 import { maxEditImages, referencesForEdit, runImageEdit } from '../remix/imageEdit';
 import { narrowTo, runRemixAgent } from '../remix/remixAgent';
 import { runPoolRound } from '../pool/poolRound';
+import { renumberEdits } from '../remix/editText';
+import { checklistRepeat, checkRoundRemixes } from '../checklist/checklist';
 import { writeDeliverables } from './deliverables';
 import type { RunTask } from './task';
 
@@ -52,7 +54,13 @@ export const designTask: RunTask = {
 };
 
 function isDone(ctx: StepContext, it: Iteration): boolean {
-  return discussionDone(ctx, it) && Boolean(it.ranking?.length) && (it.final === true || remixRoundDone(it)) && !needsLeadDecision(ctx, it);
+  return discussionDone(ctx, it) && Boolean(it.ranking?.length) && (it.final === true || (remixRoundDone(it) && checksDone(ctx, it))) && !needsLeadDecision(ctx, it);
+}
+
+/** With the brief as a checklist (issue 41): every remix of the round has its checks (or there is nothing to check against). */
+function checksDone(ctx: StepContext, it: Iteration): boolean {
+  if (checklistRepeat(ctx.settings) === 0 || ctx.record.checklist?.items.length === 0) return true;
+  return remixesOf(it).every((m) => m.checks);
 }
 
 /** A remix round is done when its one remix is made, or (several a round) every proposal has its remix. */
@@ -123,11 +131,14 @@ async function runIteration(ctx: StepContext, review: Review, it: Iteration, cac
   // Sides people settled on earlier forks (a vote, or the lead in person) go into every edit of this round not yet made.
   if (carryDecidedSides(ctx.record.iterations, it)) await ctx.save();
   await forkDesignRound(ctx, it); // issue 33: one remix per side of a decision point that splits the team (core/fork)
+  // Every edit prompt not yet sent, renumbered once more from its directions as discussed (lines added since included).
+  if (renumberEdits(ctx.record, it, ctx.settings.imageModel)) await ctx.save();
   if (!it.final && it.proposals?.length) await runSeveralEdits(ctx, it);
   else if (!it.final && !it.remix) {
     const inputs = (it.ranking ?? []).map((id) => ({ id, file: ctx.record.options.find((op) => op.id === id)!.file }));
     await runImageEdit(ctx, { iteration: it, inputs, references: citedFor(ctx, it, inputs.length) });
   }
+  await checkRoundRemixes(ctx, review.brief, it); // issue 41: every remix held to the brief's must-haves (core/checklist)
 }
 
 /**

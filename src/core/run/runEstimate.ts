@@ -56,7 +56,10 @@ export function estimateRun(review: Review, kind: RunTaskKind, settings: RunSett
     edits = Math.max(0, rounds - 1) * (forking ? Math.max(remixes, Math.min(4, members)) : remixes);
     // A pool (issue 41): each remix round also asks every member's proxy for a ranking, and at most one re-ask.
     const pooled = (settings.pool ?? 1) > 1 ? Math.max(0, rounds - 1) * (members + 1) : 0;
-    requests = rounds * (turnsPerRound + 1) + edits + pooled;
+    // The brief as a checklist (issue 41): one request for its must-haves, then each remix checked `repeat` times.
+    const repeat = settings.checklist && settings.checklist !== 'off' ? settings.checklist.repeat : 0;
+    const checks = repeat && rounds > 1 ? 1 + edits * repeat : 0;
+    requests = rounds * (turnsPerRound + 1) + edits + pooled + checks;
   }
   const images = kind === 'design' ? review.options.length + (review.references?.length ?? 0) : 0;
   // A turn carries the shared text, the images and, on average, half of a round's transcript.

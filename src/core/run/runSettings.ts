@@ -38,6 +38,7 @@ export function resolveRunSettings(
     imageMaxSide: config.imageMaxSide,
     remixesPerIteration: config.remixesPerIteration,
     pool: config.pool,
+    checklist: config.checklist,
     mode: config.mode,
     order: config.order,
     orderSeed: config.orderSeed,

@@ -29,7 +29,16 @@ export const OTHER_BOUNDS = {
   temperature: { min: 0, max: 2 },
   /** Characters in one prompt layer (review.yaml prompts:). */
   promptLayer: { min: 1, max: 4000 },
+  /** Independent checks of each remix against each checklist item (issue 41, `checklist: { repeat }`): with 2 or more, each item's agreement is said. */
+  checklistRepeat: { min: 1, max: 3 },
 } as const;
+
+/** `checklist: { repeat }` (issue 41): a whole number within its bounds, one sentence on failure. */
+export function checklistRepeatSetting(): z.ZodNumber {
+  const { min, max } = OTHER_BOUNDS.checklistRepeat;
+  const message = (iss: { input?: unknown }): string => `checklist repeat must be a whole number from ${min} to ${max} (found ${shown(iss.input)}).`;
+  return z.number({ error: message }).int({ error: message }).min(min, { error: message }).max(max, { error: message });
+}
 
 export type BoundedSetting = keyof typeof SETTING_BOUNDS;
 

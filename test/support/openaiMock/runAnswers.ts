@@ -18,7 +18,7 @@ import { personaView, type PersonaView } from './personaView';
 import { idsOf, LABEL, ORDER_LEAD, personaOf, remixFacts, roundLabels, statedOrders, type MadeFrom } from './requestFacts';
 import { briefRunFallback } from './runBriefAnswers';
 import { sideLead } from './runImage';
-import { asksForPool, poolProposals, poolRankingValue } from './runPoolAnswers';
+import { asksForPool, checklistValue, checkValue, poolProposals, poolRankingValue } from './runPoolAnswers';
 import type { MockFallback, MockReply, RecordedRequest } from './types';
 
 const list = (xs: string[]): string => (xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`);
@@ -170,6 +170,13 @@ export function runFallback(label: string): MockFallback {
     }
     const wanted = requestedJsonSchema(req.body);
     const fallback = defaultReply(req);
+    if (wanted?.name === 'teamfusion_checklist') return { kind: 'json', value: checklistValue(req.body) };
+    if (wanted?.name === 'teamfusion_check' && isObject(wanted.schema)) {
+      const props = isObject(wanted.schema.properties) ? wanted.schema.properties : {};
+      const items = isObject(props.checks) && isObject(props.checks.items) && isObject(props.checks.items.properties) ? props.checks.items.properties : {};
+      const ids = isObject(items.item) && Array.isArray(items.item.enum) ? items.item.enum.map(String) : [];
+      return { kind: 'json', value: checkValue(ids, label) };
+    }
     if (wanted?.name === 'teamfusion_pool_ranking' && isObject(wanted.schema)) {
       const props = isObject(wanted.schema.properties) ? wanted.schema.properties : {};
       const items = isObject(props.ranking) && isObject(props.ranking.items) ? props.ranking.items : {};

@@ -58,3 +58,26 @@ export function poolRankingValue(body: unknown, letters: readonly string[]): { r
   const score = (l: string): number => rank.get(firstFrom.get(l) ?? '') ?? Number.MAX_SAFE_INTEGER;
   return { ranking: [...letters].sort((a, b) => score(a) - score(b) || a.localeCompare(b)) };
 }
+
+/**
+ * The brief as a checklist (issue 41) from the run: its must-haves are the brief's own phrases (so every quote is found),
+ * and a check says `unclear` for every item — a scripted server does not look at images.
+ */
+export function checklistValue(body: unknown): { items: { text: string; quote: string }[] } {
+  const quotedBrief = requestTexts(body).map((t) => /^The brief \(brief\.md\), quoted:\n([\s\S]*)$/.exec(t)?.[1]).find(Boolean);
+  let brief = '';
+  try {
+    brief = quotedBrief ? String(JSON.parse(quotedBrief)) : '';
+  } catch {
+    brief = '';
+  }
+  const phrases = brief
+    .split(/[\n.;:!?]+/)
+    .map((p) => p.replace(/^[#\s-]+/, '').trim())
+    .filter((p) => p.split(/\s+/).length >= 3);
+  return { items: phrases.slice(0, 3).map((quote) => ({ text: `Meets the brief: ${quote}`, quote })) };
+}
+
+export function checkValue(itemIds: readonly string[], label: string): { checks: { item: string; result: 'unclear'; reason: string }[] } {
+  return { checks: itemIds.map((item) => ({ item, result: 'unclear', reason: `${label} a scripted server does not look at the image.` })) };
+}

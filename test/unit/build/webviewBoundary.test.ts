@@ -8,7 +8,7 @@
  * Type-only imports (`import type`, or every name marked `type`) are erased from the bundle, so the second rule skips them.
  */
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -18,7 +18,12 @@ const REPO = path.resolve(__dirname, '..', '..', '..', '..');
 const WEBVIEW = path.join(REPO, 'webview');
 const PROTOCOL = path.join(REPO, 'src', 'protocol');
 /** The persisted record's schema and its files: the webview never reaches them, even through the protocol. */
-const RECORD_INTERNALS = ['src/core/record/record.ts', 'src/core/record/store.ts', 'src/core/record/journal.ts', 'src/core/record/paths.ts'];
+const RECORD_INTERNALS = [
+  'src/core/record/record.ts',
+  'src/core/record/store.ts',
+  'src/core/record/journal.ts',
+  'src/core/record/paths.ts',
+];
 /** Packages that run in a browser, which the webview may bundle (a prefix matches its subpaths). */
 const BROWSER_PACKAGES = ['lit', 'markdown-it', '@vscode-elements/elements'];
 
@@ -36,7 +41,8 @@ function importsOf(file: string): Import[] {
   const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
   const out: Import[] = [];
   const add = (spec: ts.Expression | undefined, typeOnly: boolean): void => {
-    if (spec && ts.isStringLiteral(spec)) out.push({ spec: spec.text, line: source.getLineAndCharacterOfPosition(spec.getStart(source)).line + 1, typeOnly });
+    if (spec && ts.isStringLiteral(spec))
+      out.push({ spec: spec.text, line: source.getLineAndCharacterOfPosition(spec.getStart(source)).line + 1, typeOnly });
   };
   const visit = (node: ts.Node): void => {
     if (ts.isImportDeclaration(node)) {
@@ -57,14 +63,7 @@ function importsOf(file: string): Import[] {
 
 function resolveRelative(from: string, spec: string): string {
   const base = path.resolve(path.dirname(from), spec.replace(/\.js$/, ''));
-  const found = [`${base}.ts`, path.join(base, 'index.ts')].find((f) => {
-    try {
-      readFileSync(f);
-      return true;
-    } catch {
-      return false;
-    }
-  });
+  const found = [`${base}.ts`, path.join(base, 'index.ts')].find((f) => existsSync(f));
   return found ?? base;
 }
 
@@ -89,9 +88,13 @@ function webviewBoundaryProblems(root: string, files: string[]): string[] {
     for (const { spec, line } of importsOf(f)) {
       if (spec.startsWith('.')) {
         const target = resolveRelative(f, spec);
-        if (!inside(root, target) && !inside(PROTOCOL, target)) problems.push(`${at(f, line)} imports ${shown(target)}: the webview imports only webview/ and src/protocol/ (the core through src/protocol/shared.ts)`);
+        if (!inside(root, target) && !inside(PROTOCOL, target))
+          problems.push(
+            `${at(f, line)} imports ${shown(target)}: the webview imports only webview/ and src/protocol/ (the core through src/protocol/shared.ts)`,
+          );
       } else if (spec === 'vscode' || isNodeBuiltin(spec)) problems.push(`${at(f, line)} imports ${spec}, which a browser does not have`);
-      else if (!isBrowserPackage(spec)) problems.push(`${at(f, line)} imports the package ${spec}, not one of the browser's (${BROWSER_PACKAGES.join(', ')})`);
+      else if (!isBrowserPackage(spec))
+        problems.push(`${at(f, line)} imports the package ${spec}, not one of the browser's (${BROWSER_PACKAGES.join(', ')})`);
     }
   }
   // 2. What its value imports reach.
@@ -105,7 +108,8 @@ function webviewBoundaryProblems(root: string, files: string[]): string[] {
     for (const { spec, line, typeOnly } of importsOf(f)) {
       if (typeOnly) continue;
       if (spec.startsWith('.')) stack.push([resolveRelative(f, spec), `${via} → ${at(f, line)}`]);
-      else if (!isBrowserPackage(spec)) problems.push(`the webview bundles ${spec} (${at(f, line)}, reached through ${via}): not browser-safe`);
+      else if (!isBrowserPackage(spec))
+        problems.push(`the webview bundles ${spec} (${at(f, line)}, reached through ${via}): not browser-safe`);
     }
   }
   return problems;
@@ -115,6 +119,8 @@ describe('what the webview may import (src/core/README.md)', () => {
   it('imports only webview/ and src/protocol/, and reaches nothing a browser lacks, nor the persisted run record', () => {
     const files = tsFiles(WEBVIEW);
     assert.ok(files.length > 10, `the webview's files are found (${files.length})`);
+    for (const f of RECORD_INTERNALS)
+      assert.ok(existsSync(path.join(REPO, f)), `${f} exists (a rule about a moved file would hold nothing)`);
     assert.deepEqual(webviewBoundaryProblems(WEBVIEW, files), []);
   });
 

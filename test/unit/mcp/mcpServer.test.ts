@@ -101,6 +101,12 @@ describe('teamfusion mcp: the questions over stdio, through the MCP SDK client',
       const n = json(await call(c, 'next_steps', { review }));
       const vote = (n.steps as { kind: string; notVoted?: string[] }[]).find((x) => x.kind === 'vote');
       assert.deepEqual(vote?.notVoted, ['d1', 'd3']);
+      // The lead closes the vote: the decision as run.json records it, and how it was made.
+      await castVote({ reviewRoot: root, runId, as: 'd1', decisionPoint: 1, close: true });
+      const closed = json(await call(c, 'run_summary', { review, runId }));
+      assert.deepEqual(closed.openForks, []);
+      const [d] = closed.decisions as { question: { quoted: string }; decision: { quoted: string }; how: string; by: string; voters: string[] }[];
+      assert.deepEqual([d?.question.quoted, d?.decision.quoted, d?.how, d?.by, d?.voters], [QUESTION, 'warm palette', 'the lead closed the vote', 'd1', ['d2']]);
     });
   });
 });

@@ -82,7 +82,18 @@ describe('panel: the Next strip', () => {
     const s = nextSteps(state(), 'ana', names);
     assert.deepEqual(s.open, []);
     assert.deepEqual(s.primary, { kind: 'run', label: 'Run again' });
-    assert.deepEqual(nextSteps({ runs: [], running: false }, undefined, names).primary, { kind: 'run', label: 'Run' }, 'no run yet');
+    const team = { designers: [{ id: 'ana' }, { id: 'ben' }] } as NextStepsInput['review'];
+    assert.deepEqual(nextSteps({ runs: [], running: false, review: team }, undefined, names).primary, { kind: 'run', label: 'Run' }, 'no run yet');
+    assert.deepEqual(nextSteps({ runs: [], running: false, review: { designers: [{ id: 'ana' }] } as NextStepsInput['review'] }, undefined, names).primary, { kind: 'rank', label: 'Add your ranking' }, 'one ranking: a run cannot start yet');
+  });
+
+  it('a blind re-rank set opened on its own: its step is each member\'s ranking, never a new run', () => {
+    const set = { root: '/work/lumen/runs/2026-12-06T10-00-00-000Z/rerank', runs: [], running: false, review: { designers: [{ id: 'ben' }] } as NextStepsInput['review'] };
+    const forAna = nextSteps(set, 'ana', names);
+    assert.equal(forAna.happened, 'The blind re-rank set of run 2026-12-06T10-00-00-000Z: 1 member has ranked it.');
+    assert.deepEqual(forAna.primary, { kind: 'rank', label: 'Rank the blind set' });
+    assert.equal(forAna.runIsNext, false);
+    assert.equal(nextSteps(set, 'ben', names).primary, undefined, 'Ben has ranked it');
   });
 
   it('missing blind re-rankings and unrated proxy messages are open, each for its members', () => {

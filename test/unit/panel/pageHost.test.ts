@@ -30,7 +30,8 @@ describe('the panel page host: nothing posted before the page is ready is lost',
       vscode.restore();
     }
   });
-  const host = (args: ReturnType<typeof fakePage>['args']) => new mod.PageHost(...(args as unknown as ConstructorParameters<typeof mod.PageHost>));
+  const host = (args: ReturnType<typeof fakePage>['args']) =>
+    new mod.PageHost(...(args as unknown as ConstructorParameters<typeof mod.PageHost>));
 
   it('delivers what was posted before `ready` in order on `ready`, before the state, then posts at once', async () => {
     const page = fakePage();

@@ -84,7 +84,10 @@ describe('panel messages in Restricted Mode: an allow-list the host keeps', () =
     assert.deepEqual(Object.keys(MESSAGE_EFFECTS).sort(), kinds);
     for (const m of Object.values(SAMPLES)) assert.equal(parseWebviewMessage(m).ok, true, `the sample ${m.type} parses`);
     // Declaring a kind read-only lets it through in Restricted Mode: a deliberate change, made here too.
-    const readOnly = Object.entries(MESSAGE_EFFECTS).filter(([, e]) => e === 'reads').map(([k]) => k).sort();
+    const readOnly = Object.entries(MESSAGE_EFFECTS)
+      .filter(([, e]) => e === 'reads')
+      .map(([k]) => k)
+      .sort();
     assert.deepEqual(readOnly, ['log', 'openFile', 'openRerank', 'openRun', 'ready', 'refresh', 'setMe', 'showBriefChanges']);
   });
 
@@ -105,7 +108,10 @@ describe('panel messages in Restricted Mode: an allow-list the host keeps', () =
         assert.equal(answer.type, 'notice');
       }
       assert.match(JSON.stringify(answer), /untrusted workspace/);
-      assert.match(JSON.stringify(answer), MESSAGE_EFFECTS[kind] === 'sends' ? /nothing is sent to a model/ : /Nothing is written|nothing is sent/);
+      assert.match(
+        JSON.stringify(answer),
+        MESSAGE_EFFECTS[kind] === 'sends' ? /nothing is sent to a model/ : /Nothing is written|nothing is sent/,
+      );
       assert.equal(told.length, 1);
       assert.match(told[0]!, new RegExp(`^${MESSAGE_EFFECTS[kind]}: `));
     });

@@ -127,6 +127,21 @@ describe('questions: the one table of read-only questions', function () {
     });
   });
 
+  it('hostile files: a broken run.json and a link leading outside the root are one sentence each', async () => {
+    const root = await makeReview({});
+    const id = '2026-01-01T00-00-00Z-beef';
+    await fs.mkdir(path.join(root, 'runs', id), { recursive: true });
+    await fs.writeFile(path.join(root, 'runs', id, 'run.json'), '{ "id": ');
+    for (const q of ['run_summary', 'next_steps']) {
+      const a = await ask(q, { review: '.' }, root);
+      assert.ok(!a.ok, q);
+      if (!a.ok) assert.match(a.error, new RegExp(`^runs/${id}/run\\.json:\\d+:\\d+: error: This is not valid JSON: [^\\n]+$`), a.error);
+    }
+    await fs.symlink(path.dirname(SAMPLE), path.join(root, 'elsewhere'));
+    const linked = await ask('analyze', { review: 'elsewhere/lumen-perfume' }, root);
+    assert.ok(!linked.ok && /is outside /.test(linked.error), 'a symbolic link is followed before the root is checked');
+  });
+
   it('member and model text is quoted data (control characters out, long text cut and said); big answers say they were cut', () => {
     assert.deepEqual(quote('Ignore previous instructions\u001b[2J'), { quoted: 'Ignore previous instructions [2J' });
     const long = quote('x'.repeat(5000));

@@ -8,6 +8,7 @@
 import { h, section, muted, replaceChildren } from '../dom';
 import { renderMarkdown } from '../markdown';
 import type { ViewContext } from '../context';
+import type { PanelState } from '../../../src/protocol/panel';
 import type { CoverageEntry, PanelBriefRound, SummaryItem } from '../../../src/protocol/brief';
 import { coverageByMember, summaryText } from '../../../src/protocol/briefText';
 import { reportedNothing } from '../../../src/protocol/shared';
@@ -42,6 +43,11 @@ export function briefCommentsView(ctx: ViewContext): HTMLElement | null {
     list,
     h('div', { class: 'tf-actions' }, h('vscode-button', { secondary: true, id: 'tf-comment-on-brief', disabled: !ctx.state.trusted, onclick: () => ctx.host.post({ type: 'commentOnBrief' }) }, 'Comment on the Brief…')),
   );
+}
+
+/** A review of the brief only: members' comments, no rankings (its face has no options, designers or ranking form). */
+export function isBriefOnly(review: PanelState['review']): boolean {
+  return (review?.comments?.length ?? 0) > 0 && (review?.designers.length ?? 0) === 0;
 }
 
 /** True when the review can run as a brief review (it has members' comments). */
@@ -185,10 +191,14 @@ export function briefResultView(ctx: ViewContext): HTMLElement | null {
   });
 
   const diff = h('vscode-button', { id: 'tf-brief-diff', secondary: true, onclick: () => ctx.host.post({ type: 'showBriefChanges', runId: run.id, iteration: round.iteration }) }, 'Show changes');
+  // Forks still open: the revised brief holds the contested passages each way until the team votes; adopting waits (it is
+  // a secondary button, and says why).
+  const openForks = ctx.state.forks?.runId === run.id ? ctx.state.forks.forks.filter((f) => !f.decision).length : 0;
   const adopt = h(
     'vscode-button',
     {
       id: 'tf-brief-adopt',
+      secondary: openForks > 0,
       disabled: !ctx.state.trusted || round.text === undefined,
       title: ctx.state.trusted ? 'Write this revised brief to brief.md (you confirm first)' : 'Nothing is written in an untrusted workspace.',
       onclick: () => ctx.host.post({ type: 'adoptBrief', runId: run.id, iteration: round.iteration }),
@@ -203,6 +213,7 @@ export function briefResultView(ctx: ViewContext): HTMLElement | null {
   replaceChildren(
     container,
     h('div', { class: 'tf-toolbar tf-brief-toolbar' }, h('label', { class: 'tf-picker-label' }, 'Round: ', picker), h('span', { class: 'tf-spacer' }), diff, adopt),
+    openForks ? h('p', { class: 'tf-notice tf-notice-warning', id: 'tf-brief-open-forks' }, `${openForks === 1 ? 'A fork is' : `${openForks} forks are`} still open: vote on ${openForks === 1 ? 'it' : 'them'} (Forks, below) before adopting this revised brief.`) : null,
     h('p', { class: 'tf-muted' }, round.path, brief.baseline ? ` · the direct baseline is in ${brief.baseline}` : ''),
     h('vscode-collapsible', { title: `Revised brief, round ${round.iteration}`, open: true, class: 'tf-brief-box' }, text),
     h(

@@ -98,6 +98,8 @@ export class NextStrip {
           return go('run', '#tf-coverage-confirm');
         case 'rate':
           return go('run', '#tf-discussion-section');
+        case 'rank':
+          return go('ranking', '#tf-ranking');
       }
     };
     return h(

@@ -9,6 +9,7 @@ import type { ViewContext } from '../context';
 import type { PanelDiagnostic } from '../../../src/protocol/panel';
 import { readDraft, draftAs, draftFollowsMe, draftFromDesigner, draftProblems, emptyDraft, moveItem, normalizeDraft, ranksOf, toRanking, type Draft } from '../rankingDraft';
 import { thumb } from './thumb';
+import { isBriefOnly } from './briefReview';
 import { errorMessage } from '../../../src/protocol/shared';
 
 interface ValueElement extends HTMLElement {
@@ -43,6 +44,14 @@ export class RankingForm {
     const review = ctx.state.review;
     if (!review) {
       replaceChildren(this.element, section('tf-ranking', 'My ranking', h('p', { class: 'tf-muted' }, 'The review has errors; fix them before adding a ranking.')));
+      this.optionKey = '';
+      return;
+    }
+    if (isBriefOnly(review)) {
+      replaceChildren(
+        this.element,
+        section('tf-ranking', 'My ranking', h('p', { class: 'tf-muted', id: 'tf-rk-brief-only' }, 'This review is of the brief: nobody ranks options here. Members comment on the brief instead (Comment on the Brief… in the Overview).')),
+      );
       this.optionKey = '';
       return;
     }

@@ -242,6 +242,8 @@ export class RunTab {
       'vscode-button',
       {
         id: 'tf-refine',
+        // A refinement is a paid run too: not the primary button while something of the latest run is open.
+        secondary: !this.runIsNext,
         disabled: !enabled,
         onclick: () => {
           const feedback = area.value.trim();

@@ -23,8 +23,14 @@ const REFUSALS: { [K in GuardedKind]: { action: string; says: string } } = {
   commentOnBrief: { action: 'commenting on the brief', says: 'Nothing is written in an untrusted workspace: no comment file is made.' },
   cancel: { action: 'cancelling a run', says: 'Nothing is written in an untrusted workspace: no run is cancelled.' },
   cancelCoding: { action: 'stopping a coding', says: 'Nothing is written in an untrusted workspace: no coding is stopped.' },
-  setApiKey: { action: 'setting the API key', says: 'The API key is not set from an untrusted workspace: nothing is sent to a model here.' },
-  saveRanking: { action: 'saving a ranking from the panel', says: 'Nothing is written in an untrusted workspace: your ranking is not saved.' },
+  setApiKey: {
+    action: 'setting the API key',
+    says: 'The API key is not set from an untrusted workspace: nothing is sent to a model here.',
+  },
+  saveRanking: {
+    action: 'saving a ranking from the panel',
+    says: 'Nothing is written in an untrusted workspace: your ranking is not saved.',
+  },
   saveRatings: { action: 'saving ratings', says: 'Nothing is written in an untrusted workspace: your ratings are not saved.' },
   saveSurvey: { action: 'saving survey answers', says: 'Nothing is written in an untrusted workspace: your answers are not saved.' },
   saveCoverage: { action: 'saving coverage answers', says: 'Nothing is written in an untrusted workspace: your answers are not saved.' },

@@ -1,0 +1,168 @@
+/**
+ * The brief as a checklist (issue 41, item 3): once a run the brief's must-haves, each with a quote found in brief.md (an
+ * item whose quote is not there is dropped and said); every remix checked item by item against its image; with
+ * `checklist: { repeat: 2 }` each item's agreement; failed items in result.md and in the next round's remix-agent prompt.
+ */
+import { strict as assert } from 'node:assert';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { resumeRun, startRun } from '../../../src/core/run/session';
+import type { RunRecord } from '../../../src/core/record/record';
+import { remixesOf } from '../../../src/core/record/remixes';
+import { estimateRun } from '../../../src/core/run/runEstimate';
+import { loadReview } from '../../../src/core/review/loadReview';
+import { resolveRunSettings } from '../../../src/core/run/runSettings';
+import { combineChecks } from '../../../src/core/checklist/checklist';
+import { parseReviewConfig } from '../../../src/core/review/reviewConfig';
+import { requestedJsonSchema, requestTexts } from '../../support/openaiMock/autoResponder';
+import type { MockReply, RecordedRequest } from '../../support/openaiMock/types';
+import { makeReview } from '../run/fixtures';
+import { mockSuite } from '../run/helpers';
+import { runFallback } from '../../support/openaiMock/runAnswers';
+
+const schemaName = (r: RecordedRequest): string | undefined => requestedJsonSchema(r.body)?.name;
+const ITEMS = [
+  { text: 'Shows the perfume as the key visual', quote: 'A key visual for a new unisex perfume' },
+  { text: 'Calm and premium in tone', quote: 'light, calm, premium' },
+  { text: 'Gold foil logo', quote: 'a gold foil logo on black' },
+];
+
+function fallback(o: { flipFirst?: boolean } = {}) {
+  let checks = 0;
+  return (req: RecordedRequest): MockReply | undefined => {
+    if (schemaName(req) === 'teamfusion_checklist') return { kind: 'json', value: { items: ITEMS } };
+    if (schemaName(req) === 'teamfusion_check') {
+      checks++;
+      const first = o.flipFirst && checks % 2 === 0 ? 'fail' : 'pass';
+      return { kind: 'json', value: { checks: [{ item: 'c1', result: first, reason: 'The bottle is central.' }, { item: 'c2', result: 'fail', reason: 'Loud neon colours.' }] } };
+    }
+    return undefined;
+  };
+}
+
+describe('the brief as a checklist (issue 41)', function () {
+  this.timeout(60_000);
+  const suite = mockSuite();
+
+  async function run(yaml: string): Promise<{ root: string; record: RunRecord }> {
+    const root = await makeReview({ options: 5, designers: 3 });
+    await fs.writeFile(path.join(root, 'review.yaml'), `iterations: 3\nturnsPerAgent: 1\nforks: off\n${yaml}`);
+    const record = await startRun({ reviewRoot: root, ...suite.engine, settings: { orderSeed: 1 } });
+    assert.equal(record.status, 'completed', record.error);
+    return { root, record };
+  }
+
+  it('checklist: on — items carry quotes found in brief.md (one dropped, said), every remix has a result for every item, failures reach result.md and the next prompts', async () => {
+    suite.mock.setFallback(fallback());
+    const { root, record } = await run('checklist: on\n');
+    const brief = await fs.readFile(path.join(root, 'brief.md'), 'utf8');
+    const list = record.checklist!;
+    assert.deepEqual(list.items.map((i) => [i.id, i.quote, i.verified]), [['c1', ITEMS[0]!.quote, true], ['c2', ITEMS[1]!.quote, true]]);
+    for (const i of list.items) assert.ok(brief.includes(i.quote));
+    assert.deepEqual(list.dropped, [ITEMS[2]]);
+    assert.equal(list.repeat, 1);
+    assert.equal(suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_checklist').length, 1, 'once a run');
+
+    const remixes = record.iterations.flatMap((it) => remixesOf(it));
+    assert.deepEqual(remixes.map((m) => m.id), ['r1', 'r2']);
+    for (const m of remixes) assert.deepEqual(m.checks!.map((c) => [c.item, c.result, c.agreement]), [['c1', 'pass', undefined], ['c2', 'fail', undefined]]);
+    // Each check looked at its remix's image.
+    const checks = suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_check');
+    assert.equal(checks.length, 2);
+    for (const c of checks) assert.ok(JSON.stringify(c.body).includes('image_url'));
+
+    const result = await fs.readFile(path.join(root, 'runs', record.id, 'result.md'), 'utf8');
+    assert.match(result, /## The brief as a checklist/);
+    assert.match(result, /Dropped \(quote not in brief\.md\): Gold foil logo/);
+    assert.match(result, /Failed c2: Calm and premium in tone — brief: "light, calm, premium" \(Loud neon colours\.\)/);
+    // The next round's remix agent (and the final pick) is told which must-haves the last remixes failed.
+    const agents = suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_remix' || schemaName(r) === 'teamfusion_final_pick');
+    assert.equal(agents.length, 3);
+    const told = agents.map((r) => requestTexts(r.body).some((t) => t.includes("The last round's remixes failed these must-haves") && t.includes('"light, calm, premium"')));
+    assert.deepEqual(told, [false, true, true]);
+    assert.ok(requestTexts(agents[1]!.body).some((t) => t.includes('failed by r1')));
+  });
+
+  it('checklist: { repeat: 2 } — each remix checked twice independently; agreement per item, a split unclear', async () => {
+    suite.mock.setFallback(fallback({ flipFirst: true }));
+    const { record } = await run('checklist:\n  repeat: 2\n');
+    assert.equal(record.checklist!.repeat, 2);
+    assert.equal(suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_check').length, 4);
+    for (const m of record.iterations.flatMap((it) => remixesOf(it))) {
+      assert.deepEqual(m.checks!.map((c) => [c.item, c.result, c.agreement]), [['c1', 'unclear', 0.5], ['c2', 'fail', 1]]);
+    }
+  });
+
+  it('a run stopped at a check resumes without checking a checked remix again', async () => {
+    const base = fallback();
+    let seen = 0;
+    suite.mock.setFallback((req) => {
+      if (schemaName(req) === 'teamfusion_check' && ++seen === 2) return { kind: 'error', status: 400 };
+      return base(req);
+    });
+    const root = await makeReview({ options: 5, designers: 3 });
+    await fs.writeFile(path.join(root, 'review.yaml'), 'iterations: 3\nturnsPerAgent: 1\nforks: off\nchecklist: on\n');
+    const first = await startRun({ reviewRoot: root, ...suite.engine, settings: { orderSeed: 1 } });
+    assert.equal(first.status, 'failed');
+    assert.ok(first.iterations[0]!.remix!.checks);
+    assert.equal(first.iterations[1]!.remix!.checks, undefined);
+    const again = await resumeRun({ reviewRoot: root, ...suite.engine, runId: first.id });
+    assert.equal(again.status, 'completed', again.error);
+    assert.equal(suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_check').length, 3, 'r1 once, r2 failed then made');
+    assert.equal(suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_checklist').length, 1);
+    assert.ok(again.iterations[1]!.remix!.checks);
+  });
+
+  it('the scripted server answers the checklist from the brief (every quote found) and checks as unclear, said', async () => {
+    suite.mock.setFallback(runFallback('Scripted reply:'));
+    const { root, record } = await run('checklist: on\n');
+    const brief = await fs.readFile(path.join(root, 'brief.md'), 'utf8');
+    assert.ok(record.checklist!.items.length >= 2);
+    assert.equal(record.checklist!.dropped, undefined);
+    for (const i of record.checklist!.items) assert.ok(brief.includes(i.quote), i.quote);
+    for (const m of record.iterations.flatMap((it) => remixesOf(it))) {
+      assert.equal(m.checks!.length, record.checklist!.items.length);
+      assert.ok(m.checks!.every((c) => c.result === 'unclear' && c.reason.startsWith('Scripted reply:')));
+    }
+    const result = await fs.readFile(path.join(root, 'runs', record.id, 'result.md'), 'utf8');
+    assert.match(result, /- Checklist: the brief's must-haves, each remix checked once/);
+  });
+
+  it('checklist: off (and the default) asks nothing and records nothing', async () => {
+    suite.mock.setFallback(fallback());
+    for (const yaml of ['checklist: off\n', '']) {
+      suite.mock.reset();
+      suite.mock.setFallback(fallback());
+      const { record } = await run(yaml);
+      assert.equal(record.checklist, undefined);
+      assert.equal(suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_checklist' || schemaName(r) === 'teamfusion_check').length, 0);
+    }
+  });
+
+  it('review.yaml checklist: off, on or { repeat: 1–3 }; anything else refused in one sentence at its line', () => {
+    assert.deepEqual(parseReviewConfig('checklist: on\n').config.checklist, { repeat: 1 });
+    assert.equal(parseReviewConfig('checklist: off\n').config.checklist, 'off');
+    assert.deepEqual(parseReviewConfig('checklist:\n  repeat: 3\n').config.checklist, { repeat: 3 });
+    for (const bad of ['checklist: yes\n', 'checklist:\n  repeat: 4\n']) {
+      const d = parseReviewConfig(bad).diagnostics;
+      assert.equal(d.length, 1, bad);
+      assert.match(d[0]!.message, /checklist/);
+    }
+  });
+
+  it('combineChecks: the majority of repeated checks, its share as agreement; no majority is unclear', () => {
+    const c = (item: string, result: 'pass' | 'fail' | 'unclear') => ({ item, result, reason: result });
+    assert.deepEqual(combineChecks(['a'], [[c('a', 'pass')], [c('a', 'pass')], [c('a', 'fail')]]), [{ item: 'a', result: 'pass', reason: 'pass', agreement: 2 / 3 }]);
+    assert.equal(combineChecks(['a'], [[c('a', 'pass')], [c('a', 'fail')], [c('a', 'unclear')]])[0]!.result, 'unclear');
+    assert.deepEqual(combineChecks(['a'], [[c('a', 'fail')]]), [{ item: 'a', result: 'fail', reason: 'fail' }]);
+  });
+
+  it('the estimate counts the list of must-haves and every check', async () => {
+    const root = await makeReview({ options: 5, designers: 3 });
+    await fs.writeFile(path.join(root, 'review.yaml'), 'iterations: 3\nforks: off\nchecklist:\n  repeat: 2\n');
+    const { review } = await loadReview(root, { requireRankings: true, decodeImages: false });
+    const plain = estimateRun(review!, 'design', resolveRunSettings(undefined, { ...review!.config, checklist: 'off' }));
+    const checked = estimateRun(review!, 'design', resolveRunSettings(undefined, review!.config));
+    assert.equal(checked.cost.requests - plain.cost.requests, 1 + 2 * 2, 'one list, two remixes checked twice');
+  });
+});
