@@ -60,6 +60,9 @@ describe('npm run demo (scripted, no key)', function () {
     assert.match(out, /Coverage of the members' points in the last round: 4 kept/);
     // The members' blind choices are the demo's, scripted and said so; compare shows the forecasts' fidelity against them.
     assert.match(out, /^SCRIPTED: each member's blind choice written by the demo/m);
+    // The scripted revisions open alike: nothing at the top of the blind pair says which is which.
+    const [a, b] = await Promise.all(['A.md', 'B.md'].map((f) => fs.readFile(path.join(runDir, 'rerank', f), 'utf8')));
+    assert.equal(a!.split('\n').slice(0, 3).join('\n'), b!.split('\n').slice(0, 3).join('\n'));
     for (const id of ['jonas', 'marit', 'priya', 'tomas']) assert.match(await fs.readFile(path.join(runDir, 'preference', `${id}.yaml`), 'utf8'), /^# SCRIPTED by npm run demo/);
     assert.match(out, /Proxy fidelity \(did each proxy's sealed forecast name its member's blind choice\?, 4 members\): hits 100%, persona-free control 0%, lift 1\.00\./);
   });

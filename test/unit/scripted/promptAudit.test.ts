@@ -2,7 +2,8 @@
  * One prompt audit (issue 38, item 7): a fixed run against the scripted server (`npm run demo`'s answers) — a design review
  * of three rounds with a fork, its blind set and forecasts, its criteria; a brief review of two rounds with its baseline,
  * blind pair, forecasts, judge and criteria — and every request the server received, of every kind, checked:
- * - every "Image k" an edit prompt names is one of the images that edit carries (k ≤ its inputs);
+ * - every "Image k" an edit prompt names is one of the images that edit carries (k ≤ its inputs), and the one the
+ *   discussed directions named (its k-th input is that option or remix);
  * - every "Image …" label a chat request names is a candidate of the run, and a label shown with an image shows the same
  *   image in every request of the run;
  * - no request asks for JSON only and also sets a word limit ("at most N words");
@@ -33,6 +34,17 @@ interface Audited {
 interface RunFacts {
   labels: Set<string>;
   members: Array<{ id: string; name: string; words: string[] }>;
+  /** Each remix's directions as discussed (the run's labels) and as sent to its edit (its inputs' numbers), with its inputs. */
+  edits: Array<{ positional: string; discussed: string; from: string[] }>;
+  /** "Image 7" → its option or remix id. */
+  idOf: Map<string, string>;
+}
+
+interface RecordedRound {
+  editingDirections?: string;
+  editingDirectionsDiscussed?: string;
+  remix?: { from: string[] };
+  proposals?: Array<{ editingDirections: string; editingDirectionsDiscussed?: string; from: string[] }>;
 }
 
 /** What kind of request it is, from what it asks for. */
@@ -68,8 +80,14 @@ const fingerprint = (url: string): string => createHash('sha256').update(url).di
 /** The run's facts: its candidates' labels (run.json) and its members with their own words (rankings or comments). */
 async function runFacts(review: string): Promise<RunFacts> {
   const [runId] = (await fs.readdir(path.join(review, 'runs'))).filter((x) => !x.startsWith('.'));
-  const record = JSON.parse(await fs.readFile(path.join(review, 'runs', runId!, 'run.json'), 'utf8')) as { options: Array<{ id: string; label: string; file: string }> };
+  const record = JSON.parse(await fs.readFile(path.join(review, 'runs', runId!, 'run.json'), 'utf8')) as { options: Array<{ id: string; label: string; file: string }>; iterations: RecordedRound[] };
   const labels = new Set(record.options.flatMap((o) => [o.label, `${o.label} (remix ${o.id})`]));
+  const edits: RunFacts['edits'] = [];
+  for (const it of record.iterations) {
+    for (const p of it.proposals ?? []) if (p.editingDirectionsDiscussed) edits.push({ positional: p.editingDirections, discussed: p.editingDirectionsDiscussed, from: p.from });
+    if (it.remix && it.editingDirections && it.editingDirectionsDiscussed) edits.push({ positional: it.editingDirections, discussed: it.editingDirectionsDiscussed, from: it.remix.from });
+  }
+  const idOf = new Map(record.options.map((o) => [o.label, o.id]));
   const members: RunFacts['members'] = [];
   const dir = (d: string): Promise<string[]> => fs.readdir(path.join(review, d)).catch(() => []);
   for (const f of await dir('rankings')) {
@@ -84,7 +102,7 @@ async function runFacts(review: string): Promise<RunFacts> {
     // Their sentences of some length, as a prompt would carry them (each line of the file as written).
     members.push({ id: f.replace(/\.\w+$/, ''), name, words: body.split('\n').map((l) => l.trim()).filter((l) => l.length >= 40) });
   }
-  return { labels, members };
+  return { labels, members, edits, idOf };
 }
 
 describe('prompt audit: every request of a fixed scripted run (issue 38, item 7)', function () {
@@ -134,13 +152,37 @@ describe('prompt audit: every request of a fixed scripted run (issue 38, item 7)
     }
   });
 
-  // Pending (issue 38, item 2): helper "loop" renumbers a fork's side line to the edit's inputs in src/core/fork; today the
-  // line keeps the run's labels ("Image 6 leads" to an edit of three images).
-  it.skip('every "Image k" of a fork\'s side line is one of the images that edit carries (pending: issue 38 item 2, fork renumbering)', () => {
+  it('every "Image k" of an edit prompt\'s directions means the image the discussed directions named (its k-th input)', () => {
+    let checked = 0;
+    const noDecision = (t: string): string => t.replace(/\r\n/g, '\n').replace(/\n?Decision: [^\n]*This remix takes one side only[^\n]*/g, '').trim();
+    for (const a of audited.filter((x) => x.kind.endsWith('edit'))) {
+      const sent = a.texts[0]!.replace(/\r\n/g, '\n').trim();
+      const e = a.run.edits.find((x) => x.positional.trim() === sent);
+      assert.ok(e, `the edit prompt is a recorded remix's directions: ${sent.slice(0, 200)}`);
+      const named = [...noDecision(e.discussed).matchAll(/\bImage \d+/g)].map((m) => a.run.idOf.get(m[0]));
+      const numbers = [...noDecision(sent).matchAll(/\bImage (\d+)/g)].map((m) => Number(m[1]));
+      assert.equal(numbers.length, named.length, `${sent}\n— against —\n${e.discussed}`);
+      numbers.forEach((k, i) => assert.equal(e.from[k - 1], named[i], `"Image ${k}" of the edit is input ${e.from[k - 1]}, but the discussed directions named ${named[i]}`));
+      checked++;
+    }
+    assert.ok(checked >= 5, `${checked} edits checked`);
+  });
+
+  // Pending (issue 38, item 2): helper "loop" renumbers a fork's side line to the edit's inputs in src/core/fork and leads
+  // each candidate side's edit with its candidate; today the line keeps the run's labels ("Image 6 leads" to an edit of
+  // three images) and every side's edit has the same inputs.
+  it.skip('a fork\'s side line names its side by the edit\'s own numbers, and a candidate side leads its edit (pending: issue 38 item 2, fork renumbering)', () => {
     for (const a of audited.filter((x) => x.kind === 'fork edit')) {
-      const line = /This remix takes one side only[^\n]*/.exec(a.texts[0]!)![0];
-      const decision = /Decision: [^\n]*/.exec(a.texts[0]!)![0];
-      for (const m of decision.matchAll(/\bImage (\d+)\b/g)) assert.ok(Number(m[1]) <= a.req.files.length, `"Image ${m[1]}" in an edit of ${a.req.files.length} images: ${line}`);
+      const sent = a.texts[0]!.replace(/\r\n/g, '\n').trim();
+      const decision = /Decision: [^\n]*/.exec(sent)![0];
+      for (const m of decision.matchAll(/\bImage (\d+)\b/g)) assert.ok(Number(m[1]) <= a.req.files.length, `"Image ${m[1]}" in an edit of ${a.req.files.length} images: ${decision}`);
+      const e = a.run.edits.find((x) => x.positional.trim() === sent)!;
+      const side = /This remix takes one side only: (Image \d+) leads/.exec(e.discussed)?.[1];
+      const k = Number(/This remix takes one side only: Image (\d+) leads/.exec(sent)?.[1]);
+      if (side) {
+        assert.equal(e.from[0], a.run.idOf.get(side), `the side "${side} leads" leads its edit`);
+        assert.equal(e.from[k - 1], a.run.idOf.get(side), `the side line's "Image ${k}" is ${side}`);
+      }
     }
   });
 
