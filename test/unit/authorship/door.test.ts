@@ -12,7 +12,7 @@ import { git, makeGitTeam, pullAndPush } from '../../support/gitTeam';
 import { makeReview, makeTempDir } from '../run/fixtures';
 import { makeReviewWithRun, RUN_ID, writeRerankBySource } from '../evaluation/fixtures';
 import { startCli, useBuiltCli } from '../cli/buildCli';
-import { compareRun, makeRerankSet } from '../../../src/core/evaluation';
+import { compareRun, evaluateFolder, makeRerankSet } from '../../../src/core/evaluation';
 import { openAuthorship } from '../../../src/core/authorship/door';
 import { loadReview } from '../../../src/core/review';
 
@@ -26,6 +26,7 @@ interface ValidateJson {
 describe('authorship: one door says who wrote a member file (real git)', function () {
   this.timeout(120_000);
   const cli = useBuiltCli();
+  const compareCli = (): string => cli.cli;
 
   async function team() {
     const seed = await makeReview({ options: 3, designers: 3 });
@@ -157,6 +158,32 @@ describe('authorship: one door says who wrote a member file (real git)', functio
     assert.equal(c.rerankings, 2, "Chen's re-ranking as Dev committed it is left out");
     assert.equal(c.survey.n, 1, "Ben's survey as Dev committed it is left out");
     assert.ok(c.problems.some((p) => p.startsWith(`runs/${RUN_ID}/survey/d2.yaml:1:1: error: This file is not counted: commit `)), c.problems.join('\n'));
+  });
+
+  it("run.json counts only as its driver committed it: compare refuses it and evaluate skips the run, never sums it", async () => {
+    const seed = await makeReviewWithRun();
+    await fs.appendFile(path.join(seed, 'review.yaml'), '\nteam:\n  d1: { git: ana@example.com }\n  d2: { git: ben@example.com }\n  d3: { git: chen@example.com }\n  d4: { git: dev@example.com }\n');
+    const t = await makeGitTeam(await makeTempDir('tf-authorship-rec-'), seed, ['ana', 'ben'] as const);
+    await compareRun(t.review('ben'), RUN_ID); // Ana's record (she committed the run first): believed everywhere
+    const evaluated = await evaluateFolder(t.review('ben'));
+    assert.equal(evaluated.reviews[0]!.runs.length, 1);
+
+    // Ben edits Ana's record on his machine: not believed there while uncommitted, nor anywhere once committed.
+    const record = path.join(t.review('ben'), 'runs', RUN_ID, 'run.json');
+    await fs.writeFile(record, `${(await fs.readFile(record, 'utf8')).trimEnd()}\n\n`);
+    await assert.rejects(compareRun(t.review('ben'), RUN_ID), /run\.json is not counted: it has changes not committed yet, and this machine's git user\.email is ben@example\.com, while the run's driver is ana@example\.com/);
+    git(t.clone.ben, 'commit', '--quiet', '-am', "Ana's record, by Ben");
+    const forged = git(t.clone.ben, 'rev-parse', 'HEAD').trim();
+    pullAndPush(t.clone.ben);
+    git(t.clone.ana, 'pull', '--quiet', '--rebase');
+    const refusal = new RegExp(`runs/${RUN_ID}/run\\.json is not counted: commit ${forged.slice(0, 12)} by Ben <ben@example\\.com> wrote it, and the run's driver is ana@example\\.com \\(the author of its first commit\\)`);
+    await assert.rejects(compareRun(t.review('ana'), RUN_ID), refusal);
+    const cli = await startCli(compareCli(), ['compare', t.review('ana'), RUN_ID]).done;
+    assert.equal(cli.code, 1);
+    assert.match(cli.stderr, refusal);
+    const e = await evaluateFolder(t.review('ana'));
+    assert.equal(e.reviews[0]!.runs.length, 0, 'not summed');
+    assert.ok(e.skipped.some((s) => s.path.endsWith(`runs/${RUN_ID}`) && refusal.test(s.reason)), JSON.stringify(e.skipped));
   });
 
   it('outside git, or without e-mails in review.yaml: nothing is checked, and why is said', async () => {
