@@ -7,6 +7,7 @@
 import { scriptedFields } from './scripted';
 import * as path from 'node:path';
 import type { AuthorshipReport } from '../authorship/door';
+import { assertDriversRecord } from './recordAuthor';
 import { formatDiagnostic } from '../diagnostics/diagnostics';
 import { statInReview, ReviewFileError } from '../files/reviewFiles';
 import { loadReview } from '../review/loadReview';
@@ -101,6 +102,7 @@ export async function compareBriefRunWithTable(reviewRoot: string, record: RunRe
     const first = loaded.diagnostics.find((d) => d.severity === 'error');
     throw new Error(`The review cannot be read${first ? `: ${formatDiagnostic(first)}` : '.'}`);
   }
+  await assertDriversRecord(root, runId, loaded.authorship);
   const chosen = record.settings.designers;
   const team = loaded.review.comments.map((c) => c.designer).filter((id) => !chosen || chosen.includes(id));
   const problems: string[] = [];

@@ -6,6 +6,7 @@
 import { scriptedFields } from './scripted';
 import { loadVotes } from './votes/voteFile';
 import { voteCheckOf } from './votes/authorship';
+import { assertDriversRecord } from './recordAuthor';
 import type { AuthorshipReport } from '../authorship/door';
 import { tallyAll, type ForkTally } from './votes/tally';
 import { groundingOf, type Grounding } from '../grounding/citations';
@@ -180,6 +181,7 @@ export async function compareRun(reviewRoot: string, runId: string, opts: Compar
     const first = parent.diagnostics.find((d) => d.severity === 'error');
     throw new Error(`The review cannot be analysed${first ? `: ${formatDiagnostic(first)}` : '.'}`);
   }
+  await assertDriversRecord(root, runId, parent.authorship);
   // A run made with `--designers` is judged on that subset, before and after.
   const team = onlyRunDesigners(parent.review, record.settings.designers);
   if (team.designers.length < 2) throw new Error(`Agreement needs rankings from two or more designers; the review has ${team.designers.length}.`);
