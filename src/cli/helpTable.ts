@@ -111,11 +111,15 @@ export const COMMAND_HELP: CommandHelp[] = [
     name: 'vote',
     args: '<review> <run-id> --as ID [options] <decision-point> <choice>',
     summary: 'Vote on a fork (its remix id or letter); the lead closes with --close.',
-    more: ["When all have voted, the decision joins that round's decisions."],
+    more: [
+      "When all have voted, the decision joins that round's decisions; the next round keeps the chosen side's remix and sets",
+      'the others aside. The lead reopens a decision with --reopen <decision-point> (kept as history; the votes are kept).',
+    ],
     options: [
       ['--as ID', 'Who votes.'],
       ['--iteration K', 'The round (default: the last round that forked).'],
       ['--close', 'The lead closes the decision point (under lead-decides, with a choice: the lead decides in person).'],
+      ['--reopen', 'The lead reopens the decision of the decision point (no choice).'],
       ['--sync', 'Commit only your votes file (and run.json when it decides), pull, push.'],
     ],
     exits: [0, 1, 2],

@@ -31,7 +31,7 @@ export async function runCompare(args: string[]): Promise<number> {
     for (const p of b.problems) process.stderr.write(`${printable(p)}\n`);
     if (values.json === true) process.stdout.write(`${safeJson(b)}\n`);
     // What is missing is a problem, said once, on stderr (the sentences only say "not yet").
-    else process.stdout.write(`${[...scriptedLine(b), ...briefComparisonSentences({ ...b, note: null }), ...fidelitySentences(b.fidelity, b.fidelityNote)].map(printable).join('\n')}\n`);
+    else process.stdout.write(`${[...scriptedLine(b), ...briefComparisonSentences({ ...b, note: null }), ...fidelitySentences(b.fidelity, b.fidelityNote), ...authorshipSentences(b.authorship, { quietWithoutEmails: true })].map(printable).join('\n')}\n`);
     if (!b.preference) process.stderr.write(`teamfusion compare: ${printable(b.note ?? 'no preference counts yet.')}\n`);
     return b.preference && b.problems.length === 0 ? 0 : 1;
   }

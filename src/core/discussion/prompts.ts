@@ -12,6 +12,7 @@
  */
 import { quoted, quotedMember } from '../llm/quoted';
 import { decisionSentence } from './decisionWords';
+import { stands } from '../record/decisions';
 import type { DesignerComment, DesignerRanking } from '../review/model';
 import type { DiscussionMode, Hierarchy, Phase, PersonaRole, PromptLayers } from '../settings/discussionSettings';
 import type { ChatMessage, ChatPart } from '../llm/messages';
@@ -167,7 +168,7 @@ function summariseIteration(it: Iteration, labelOf: (id: string) => string): str
   const byProxy = (it.decisions ?? []).filter((d) => d.via === 'proxy');
   if (byProxy.length) lines.push(`Decided by the lead: ${byProxy.map((d) => sentence(`${d.question} → ${d.decision}`)).join(' ')}`);
   // A side people settled (the team's vote, or the lead in person): every later prompt carries it ("…: warm palette, 3 to 1").
-  for (const d of (it.decisions ?? []).filter((x) => x.via === 'human')) lines.push(decisionSentence(d));
+  for (const d of (it.decisions ?? []).filter((x) => x.via === 'human' && stands(x))) lines.push(decisionSentence(d));
   if (!it.decisions?.length && it.decisionPoints?.length) lines.push(`Still open for the lead: ${it.decisionPoints.map((d) => sentence(d.question)).join(' ')}`);
   for (const m of remixesWithDirections(it)) {
     const directions = m.editingDirectionsDiscussed ?? m.editingDirections;

@@ -3,6 +3,7 @@
  * blind re-rankings in runs/<run-id>/rerank/), the paired change with its calibrated verdict, acceptance of the
  * generated options, ratings of proxy commentary, survey means and time to decision. Never writes.
  */
+import { anyScripted } from '../record/endpoints';
 import { loadVotes } from './votes/voteFile';
 import { voteCheckOf } from './votes/authorship';
 import type { AuthorshipReport } from '../authorship/door';
@@ -185,8 +186,8 @@ export async function compareRun(reviewRoot: string, runId: string, opts: Compar
   const remixes = record.iterations.reduce((n, it) => n + remixesOf(it).length, 0);
 
   const teamIds = team.designers.map((d) => d.id);
-  const ratingFiles = await loadRatings(root, record, teamIds);
-  const surveyFiles = await loadSurvey(root, runId, teamIds);
+  const ratingFiles = await loadRatings(root, record, teamIds, parent.authorship);
+  const surveyFiles = await loadSurvey(root, runId, teamIds, parent.authorship);
   const voteFiles = await loadVotes(root, record, teamIds, parent.authorship && voteCheckOf(parent.authorship));
   for (const d of [...ratingFiles.diagnostics, ...surveyFiles.diagnostics, ...voteFiles.diagnostics]) if (d.severity === 'error') problems.push(formatDiagnostic(d));
 
@@ -266,6 +267,6 @@ export async function compareRun(reviewRoot: string, runId: string, opts: Compar
     fidelityNote,
     problems,
     authorship: parent.authorship?.report() ?? { checked: false, why: 'Who wrote each member\'s file was not asked.', notCounted: [] },
-    ...(record.scripted ? { scripted: true as const } : {}),
+    ...(anyScripted(record) ? { scripted: true as const } : {}),
   };
 }

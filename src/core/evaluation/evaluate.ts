@@ -5,6 +5,7 @@
  * per run the data `collectRun` gathers; overall: the same pooled (rates over re-ranked runs; a missing value is null,
  * never 0). Broken reviews and runs are listed in `skipped`, the rest is still evaluated. Never writes.
  */
+import { anyScripted } from '../record/endpoints';
 import { remixesOf } from '../record/remixes';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
@@ -310,7 +311,7 @@ export async function evaluateFolder(folder: string, opts: AnalyzeOptions & { on
     for (const entry of entries) {
       const runPath = `${prefix}${RUNS_DIR}/${entry.id}`;
       if (!entry.record) continue; // listed in skipped by conditionReviewOf
-      if (entry.record.scripted) {
+      if (anyScripted(entry.record)) {
         scripted.push(scriptedRunOf(runPath, entry.record));
         continue;
       }

@@ -8,13 +8,14 @@
  */
 import type { Iteration } from '../record/record';
 import { remixesOf } from '../record/remixes';
+import { stands } from '../record/decisions';
 
 export type SetAside = NonNullable<Iteration['setAside']>[number];
 type Decision = NonNullable<Iteration['decisions']>[number];
 
 /** A person's decision (a vote, the lead in person) not reopened: the one kind that binds later rounds. */
 export function decisionInForce(d: Decision): boolean {
-  return d.via === 'human' && d.reopened === undefined;
+  return d.via === 'human' && stands(d);
 }
 
 const same = (a: string, b: string): boolean => a.trim().toLowerCase() === b.trim().toLowerCase();
@@ -91,13 +92,13 @@ export function boundCandidates(planned: readonly string[], b: Pick<NextRoundBin
 }
 
 /**
- * Why a decision just recorded on round `iteration` binds nothing, or undefined when it binds the next round: its side's
- * remix was set aside by an earlier decision.
+ * Why a decision just recorded on round `iteration` binds nothing (a clause: "its remix … binds nothing."), or undefined when
+ * it binds the next round: its side's remix was set aside by an earlier decision.
  */
 export function sideOutOfRunning(iterations: readonly Iteration[], iteration: number, d: Pick<Decision, 'question' | 'decision'>): string | undefined {
   const it = iterations.find((x) => x.index === iteration);
   const chosen = it && remixesOf(it).find((m) => m.fork && same(m.fork.question, d.question) && same(m.fork.position, d.decision));
   if (!chosen || !setAsideIds(iterations).has(chosen.id)) return undefined;
   const by = iterations.find((x) => x.setAside?.some((s) => s.id === chosen.id));
-  return `Its remix ${chosen.id} was set aside in round ${by?.index ?? '?'}, so it is no longer in the running: the decision is kept as history and binds nothing.`;
+  return `its remix ${chosen.id} was set aside in round ${by?.index ?? '?'}, so the side is no longer in the running: the decision is kept as history and binds nothing.`;
 }

@@ -346,6 +346,9 @@ export type RunCriteria = z.infer<typeof RunCriteriaSchema>;
 export const RUN_TASKS = ['design', 'brief'] as const;
 export type RunTaskKind = (typeof RUN_TASKS)[number];
 
+/** One part of a run's endpoints: the host that answered (null when there is none, e.g. VS Code's models) and whether it was the scripted server. */
+const EndpointPartSchema = z.object({ host: z.string().max(300).nullable(), scripted: z.boolean() }).strict();
+
 export const RunRecordSchema = z.object({
   version: z.literal(RUN_RECORD_VERSION).default(RUN_RECORD_VERSION),
   id: z.string(),
@@ -407,6 +410,14 @@ export const RunRecordSchema = z.object({
    * labelled everywhere and left out of every total (compare, evaluate, the panel).
    */
   scripted: z.literal(true).optional(),
+  /**
+   * (contract §8) Where the run's answers came from, part by part (endpoints.ts): the chat, the image edits (when the run
+   * made any), the judge (when `judge` ran). `scripted` above is set only when every part here is scripted.
+   */
+  endpoints: z
+    .object({ chat: EndpointPartSchema, images: EndpointPartSchema.optional(), judge: EndpointPartSchema.optional() })
+    .strict()
+    .optional(),
   /** The ids (file names without .json) of the inbox entries this record took in, in order: an entry is never taken twice. */
   takenIn: z.array(EntryIdField).optional(),
 });

@@ -13,7 +13,8 @@ import { conversationMessages } from '../discussion/discussion';
 import { StepError } from '../kernel/errors';
 import { STRUCTURED_EXTRA_ATTEMPTS, askForStructuredAnswer, parseJsonAnswer } from './structuredAnswer';
 import { DIRECTION_PARTS, GUESTS_NOTE, type PromptCandidate, type PromptReference } from '../discussion/prompts';
-import { joinDirections, mapLabelsForEdit, referencesForEditLine, remixAgentMessage } from '../discussion/remixPrompts';
+import { joinDirections, remixAgentMessage } from '../discussion/remixPrompts';
+import { editText } from './editText';
 import { referencesForEdit } from './imageEdit';
 import type { DecisionPoint, Iteration, Pool, Proposal } from '../record/record';
 import { discussionOf } from '../settings/discussionSettings';
@@ -458,13 +459,13 @@ export function proposalsForEdit(
   const unmapped = new Set<string>();
   const proposals = items.map((p) => {
     const sent = referencesForEdit(p.from.length, cited, ctx.settings.imageModel).sent.map((id) => (r.references ?? []).find((x) => x.id === id)!);
-    const mapped = mapLabelsForEdit(p.editingDirections, p.from.map((id) => ({ label: byId.get(id)?.label ?? id })), sent);
+    const mapped = editText(p.editingDirections, p.from.map((id) => ({ label: byId.get(id)?.label ?? id })), sent);
     for (const u of mapped.unmapped) unmapped.add(u);
     return {
       letter: p.letter,
       ...(p.idea ? { idea: p.idea } : {}),
       from: p.from,
-      editingDirections: sent.length ? `${mapped.text}\n${referencesForEditLine(p.from.length + 1, sent)}` : mapped.text,
+      editingDirections: mapped.text,
       editingDirectionsDiscussed: p.editingDirections,
     };
   });
@@ -504,10 +505,9 @@ function applyAnswer(ctx: StepContext, r: RemixAgentInput, a: RemixAnswer, fille
   if (a.editingDirections !== undefined && !it.final) {
     const byId = new Map(r.candidates.map((c) => [c.id, c]));
     const inputs = a.ranking.map((id) => ({ label: byId.get(id)!.label }));
-    const sent = sentWith(inputs.length);
-    const mapped = mapLabelsForEdit(a.editingDirections, inputs, sent);
+    const mapped = editText(a.editingDirections, inputs, sentWith(inputs.length));
     it.editingDirectionsDiscussed = a.editingDirections;
-    it.editingDirections = sent.length ? `${mapped.text}\n${referencesForEditLine(inputs.length + 1, sent)}` : mapped.text;
+    it.editingDirections = mapped.text;
     if (mapped.unmapped.length) {
       ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'warning', message: `The editing directions mention ${[...new Set(mapped.unmapped)].join(', ')}, which the edit model will not receive.` });
     }

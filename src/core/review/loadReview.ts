@@ -12,7 +12,7 @@ import { LIMITS, listInReview, ReviewFileError, statInReview } from '../files/re
 import type { DesignerRanking, LoadOptions, LoadResult, Review, ReviewConfig } from './model';
 import type { Diagnostic } from '../diagnostics/diagnostics';
 import { capPerFile, error, hasErrors, sortDiagnostics, warning } from '../diagnostics/diagnostics';
-import { designerKey, MAX_MEMBERS, tooManyMembersMessage } from '../rankings/designerId';
+import { designerKey, filesForOneId, MAX_MEMBERS, oneIdTwiceMessage, tooManyMembersMessage } from '../rankings/designerId';
 import { OnePersonOneFile } from './samePerson';
 import { naturalCompare } from '../kernel/naturalOrder';
 import { loadOptions, mapLimited } from './options';
@@ -25,7 +25,7 @@ import { loadComments, type CommentStated } from './comments';
 import { usualWayRunsNote } from './usualRuns';
 import type { DesignerComment } from './model';
 import { loadReferences } from './references';
-import { openAuthorship, type AuthorshipDoor } from '../authorship/door';
+import { openAuthorship, uncheckedDoor, type AuthorshipDoor } from '../authorship/door';
 
 /** stat of a contained path: undefined when missing; a path that leads outside the review is an error (thrown). */
 async function statOf(root: string, rel: string): Promise<import('node:fs').Stats | undefined> {
@@ -86,6 +86,7 @@ async function loadRankings(
   );
   const seen = new Map<string, string>();
   const people = new OnePersonOneFile('ranking');
+  const sameId = filesForOneId(names.filter((n) => !n.startsWith('.') && rankingFormatOf(n)).map((n) => `rankings/${n}`), (rel) => designerIdOf(rel.slice('rankings/'.length)));
   let rankingFiles = 0;
   for (const name of names) {
     if (name.startsWith('.')) continue;
@@ -105,11 +106,11 @@ async function loadRankings(
       diagnostics.push(read.diagnostic);
       continue;
     }
-    const earlier = seen.get(designerKey(id));
-    if (earlier !== undefined) {
-      diagnostics.push(
-        error(rel, `${rel} and rankings/${earlier} are both for the designer id "${id}". Keep one file per designer: merge or rename one of them.`),
-      );
+    const others = sameId.get(rel);
+    if (others) {
+      // One person, one file: neither counts (a member's folder cannot count them twice, nor pick one for them).
+      if (!seen.has(designerKey(id))) seen.set(designerKey(id), name);
+      diagnostics.push(error(rel, oneIdTwiceMessage(rel, others, id)));
       continue;
     }
     seen.set(designerKey(id), name);
@@ -250,6 +251,26 @@ function teamClashes(comments: readonly DesignerComment[], designers: readonly D
   return out;
 }
 
+/**
+ * The authorship door of the review at `root` (its review.yaml's team e-mails and requireSignedCommits), for a reader of
+ * a member's file that does not load the whole review. A review.yaml with errors checks nothing, and says so.
+ */
+export async function reviewAuthorship(root: string): Promise<AuthorshipDoor> {
+  const config = await loadConfig(path.resolve(root));
+  if (config.diagnostics.some((d) => d.severity === 'error')) {
+    return uncheckedDoor(root, 'Who wrote each member\'s file is not checked: review.yaml has errors (teamfusion validate says which).');
+  }
+  return openAuthorship(path.resolve(root), config.config);
+}
+
+/** A run's blind re-rank set (runs/<id>/rerank) is judged by its review's door; any other folder by its own review.yaml. */
+async function defaultDoor(absRoot: string, config: ReviewConfig): Promise<AuthorshipDoor> {
+  const review = path.resolve(absRoot, '..', '..', '..');
+  const isRerank = path.basename(absRoot) === 'rerank' && path.basename(path.resolve(absRoot, '..', '..')) === 'runs';
+  if (isRerank && (await fs.stat(path.join(review, 'review.yaml')).catch(() => undefined))?.isFile()) return reviewAuthorship(review);
+  return openAuthorship(absRoot, config);
+}
+
 export async function loadReview(root: string, opts: LoadOptions = {}): Promise<LoadResult> {
   const requireRankings = opts.requireRankings ?? true;
   const decodeImages = opts.decodeImages ?? true;
@@ -277,7 +298,7 @@ export async function loadReview(root: string, opts: LoadOptions = {}): Promise<
     const briefOnly = comments.comments !== undefined && optionsMissing;
     const rankingsPresent = (await statOf(absRoot, 'rankings').catch(() => 'outside')) !== undefined;
     // Who wrote each member's file (issue 39): one door for the whole load (a re-rank set is judged by its review's door).
-    const door = opts.authorship ?? (await openAuthorship(absRoot, config.config));
+    const door = opts.authorship ?? (await defaultDoor(absRoot, config.config));
     const rankings = await loadRankings(absRoot, options.ids ?? null, config, requireRankings && !(comments.comments !== undefined && !rankingsPresent), door);
     const unauthored: Diagnostic[] = [];
     const commentList = await authoredComments(absRoot, comments.comments ?? [], door, unauthored);

@@ -28,6 +28,7 @@ import { personName } from '../people/team';
 import { maxEditImages, referencesForEdit, runImageEdit } from '../remix/imageEdit';
 import { narrowTo, runRemixAgent } from '../remix/remixAgent';
 import { runPoolRound } from '../pool/poolRound';
+import { renumberEdits } from '../remix/editText';
 import { writeDeliverables } from './deliverables';
 import type { RunTask } from './task';
 
@@ -123,6 +124,8 @@ async function runIteration(ctx: StepContext, review: Review, it: Iteration, cac
   // Sides people settled on earlier forks (a vote, or the lead in person) go into every edit of this round not yet made.
   if (carryDecidedSides(ctx.record.iterations, it)) await ctx.save();
   await forkDesignRound(ctx, it); // issue 33: one remix per side of a decision point that splits the team (core/fork)
+  // Every edit prompt not yet sent, renumbered once more from its directions as discussed (lines added since included).
+  if (renumberEdits(ctx.record, it, ctx.settings.imageModel)) await ctx.save();
   if (!it.final && it.proposals?.length) await runSeveralEdits(ctx, it);
   else if (!it.final && !it.remix) {
     const inputs = (it.ranking ?? []).map((id) => ({ id, file: ctx.record.options.find((op) => op.id === id)!.file }));

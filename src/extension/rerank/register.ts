@@ -38,10 +38,13 @@ export async function rerankRun(services: Services, arg: unknown): Promise<strin
   const ref = await runRefOf(services, arg);
   if (!ref) return undefined;
   let dir: string;
+  let notes: string[] = [];
   try {
     // What the forecasts will write is checked first, as `teamfusion rerank` does: a link there refuses before anything is made.
     await checkForecastWritable(ref.reviewRoot, ref.runId);
-    dir = (await makeRerankSet(ref.reviewRoot, ref.runId)).dir;
+    const made = await makeRerankSet(ref.reviewRoot, ref.runId);
+    dir = made.dir;
+    notes = made.notes ?? [];
   } catch (e) {
     const why = errorMessage(e);
     services.log.warn(`Make Blind Re-rank Set: ${why}`);
@@ -57,7 +60,7 @@ export async function rerankRun(services: Services, arg: unknown): Promise<strin
   await vscode.commands.executeCommand('teamfusion.openReview', uri);
   void vscode.window.showInformationMessage(
     `Made the blind re-rank set ${path.join('runs', ref.runId, 'rerank')}: each designer now ranks it ("My ranking" in the panel). ` +
-      `The Run tab of the original review then shows "Did it help?". ${forecasts}`,
+      `The Run tab of the original review then shows "Did it help?". ${[...notes, forecasts].join(' ')}`,
   );
   return dir;
 }

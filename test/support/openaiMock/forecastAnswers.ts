@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { requestTexts, type requestedJsonSchema } from './autoResponder';
 import { isObject } from './openapiSchema';
 import { personaView } from './personaView';
-import { LABEL, personaOf, remixFacts, roundLabels, type MadeFrom } from './requestFacts';
+import { idsOf, LABEL, personaOf, remixFacts, roundLabels, type MadeFrom, type Persona } from './requestFacts';
 
 const words = (text: string): Set<string> => new Set((text.toLowerCase().match(/[\p{L}\p{N}]{5,}/gu) ?? []));
 
@@ -34,10 +34,34 @@ function quotedAfter(text: string, lead: string): string | undefined {
   }
 }
 
-/** What the run's requests have shown so far: each image (by its bytes) under its label, and the remixes' making. */
+/** What the run's requests have shown so far: each image (by its bytes) under its label, the remixes' making, ids' labels. */
 export interface SeenImages {
   labels: Map<string, string>;
   facts: Map<string, MadeFrom>;
+  /** A candidate's id → its label, as the remix agent's "Candidate ids:" line says. */
+  ids: Map<string, string>;
+}
+
+const QUOTED = String.raw`"(?:[^"\\]|\\.)*"`;
+
+/**
+ * The persona of a forecast: the discussion's (personaOf), or the forecast's own ("You are role-playing "Ana": …" and
+ * `- Option "1": rank 1 — "reason"` lines), its options under the labels the run gave them.
+ */
+function forecastPersona(body: unknown, ids: ReadonlyMap<string, string>): Persona | undefined {
+  const text = requestTexts(body).filter((t) => t.startsWith('You are role-playing ')).pop();
+  if (!text) return undefined;
+  const own = personaOf(body);
+  if (own && own.ranking.length) return own;
+  const name = new RegExp(`^You are role-playing (${QUOTED})`).exec(text)?.[1];
+  if (!name) return undefined;
+  const ranking: Persona['ranking'] = [];
+  for (const m of text.matchAll(new RegExp(`^- Option (${QUOTED}): rank (\\d+)(?: \\([^)]*\\))? — (.*)$`, 'gm'))) {
+    const id = JSON.parse(m[1]!) as string;
+    const reason = m[3]!.trim();
+    ranking.push({ label: ids.get(id) ?? `Option ${id}`, rank: Number(m[2]), inRunning: true, reason: reason.startsWith('"') ? (JSON.parse(reason) as string) : reason });
+  }
+  return { name: JSON.parse(name) as string, ranking };
 }
 
 const fingerprint = (url: string): string => createHash('sha256').update(url).digest('hex');
@@ -65,6 +89,11 @@ export function learnImages(seen: SeenImages, body: unknown): void {
   for (const [label, m] of remixFacts(body)) seen.facts.set(label, m);
 }
 
+/** Learns the ids of a facilitator request's candidates (`Candidate ids: Image 1 = "1", …`). */
+export function learnIds(seen: SeenImages, body: unknown): void {
+  for (const [label, id] of idsOf(body).candidates) seen.ids.set(id, label);
+}
+
 /** The forecast's answer, or undefined when the request is not a forecast. */
 export function forecastValue(body: unknown, wanted: ReturnType<typeof requestedJsonSchema>, seen: SeenImages): Record<string, unknown> | undefined {
   if (wanted?.name !== 'teamfusion_forecast' || !isObject(wanted.schema) || !isObject(wanted.schema.properties)) return undefined;
@@ -77,7 +106,7 @@ export function forecastValue(body: unknown, wanted: ReturnType<typeof requested
   const letters = labelledImages(body)
     .map(({ text, url }) => ({ letter: /^Candidate (\w+):$/.exec(text)?.[1], url }))
     .filter((x): x is { letter: string; url: string } => x.letter !== undefined);
-  const persona = personaOf(body);
+  const persona = forecastPersona(body, seen.ids);
   if (!persona) return { ranking: letters.map((l) => l.letter) };
   const labelOf = new Map(letters.map((l) => [l.letter, seen.labels.get(fingerprint(l.url))]));
   const known = letters.filter((l) => labelOf.get(l.letter) !== undefined);

@@ -12,7 +12,7 @@
  * Every plain answer starts with `label` (e.g. "Scripted reply:"), so it can never pass for a model's.
  */
 import { defaultReply, requestedJsonSchema } from './autoResponder';
-import { forecastValue, learnImages, type SeenImages } from './forecastAnswers';
+import { forecastValue, learnIds, learnImages, type SeenImages } from './forecastAnswers';
 import { isObject } from './openapiSchema';
 import { personaView, type PersonaView } from './personaView';
 import { idsOf, LABEL, ORDER_LEAD, personaOf, remixFacts, roundLabels, statedOrders, type MadeFrom } from './requestFacts';
@@ -154,12 +154,13 @@ export function facilitatorValue(body: unknown, schema: Record<string, unknown>,
 /** The demo's fallback: answers made from the run, each plain one starting with `label`; the rest as the mock's default. */
 export function runFallback(label: string): MockFallback {
   const brief = briefRunFallback(label);
-  const seen: SeenImages = { labels: new Map(), facts: new Map() };
+  const seen: SeenImages = { labels: new Map(), facts: new Map(), ids: new Map() };
   return (req: RecordedRequest): MockReply | undefined => {
     if (req.route === 'chat') {
       const forecast = forecastValue(req.body, requestedJsonSchema(req.body), seen);
       if (forecast) return { kind: 'json', value: forecast };
       learnImages(seen, req.body);
+      learnIds(seen, req.body);
     }
     const briefAnswer = brief(req);
     if (briefAnswer) return briefAnswer;

@@ -10,9 +10,9 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { git, makeGitTeam, pullAndPush } from '../../support/gitTeam';
 import { makeReview, makeTempDir } from '../run/fixtures';
-import { makeReviewWithRun, RUN_ID } from '../evaluation/fixtures';
+import { makeReviewWithRun, RUN_ID, writeRerankBySource } from '../evaluation/fixtures';
 import { useBuiltCli } from '../cli/buildCli';
-import { compareRun } from '../../../src/core/evaluation';
+import { compareRun, makeRerankSet } from '../../../src/core/evaluation';
 import { openAuthorship } from '../../../src/core/authorship/door';
 import { loadReview } from '../../../src/core/review';
 
@@ -95,6 +95,39 @@ describe('authorship: one door says who wrote a member file (real git)', functio
     assert.deepEqual(c.authorship.notCounted.map((n) => [n.file, n.member, n.author]), [['rankings/d3.yaml', 'd3', 'ana@example.com']]);
     const plain = await cli.run('compare', t.review('ana'), RUN_ID);
     assert.match(plain.stdout, /Not counted for d3: rankings\/d3\.yaml \(commit [0-9a-f]{12} by Ana <ana@example\.com> wrote it, and that is not d3/);
+  });
+
+  it('survey files and blind re-rankings count only as their member committed them (compare, also for the re-rank set)', async () => {
+    const seed = await makeReviewWithRun();
+    await fs.appendFile(path.join(seed, 'review.yaml'), '\nteam:\n  d1: { git: ana@example.com }\n  d2: { git: ben@example.com }\n  d3: { git: chen@example.com }\n  d4: { git: dev@example.com }\n');
+    await makeRerankSet(seed, RUN_ID);
+    const orders: Record<string, string[]> = { d1: ['r2', '4', '3', 'r1', '2'], d2: ['r2', '3', '4', '2', 'r1'], d3: ['4', 'r2', 'r1', '3', '2'] };
+    for (const [d, order] of Object.entries(orders)) await writeRerankBySource(seed, d, order);
+    const survey = (id: string): string => `designer: ${id}\nrepresentative: 4\nclarity: 5\nsatisfied: 4\n`;
+    await fs.mkdir(path.join(seed, 'runs', RUN_ID, 'survey'), { recursive: true });
+    await fs.writeFile(path.join(seed, 'runs', RUN_ID, 'survey', 'd1.yaml'), survey('d1'));
+    const t = await makeGitTeam(await makeTempDir('tf-authorship-rr-'), seed, ['ana', 'ben', 'chen', 'dev'] as const);
+    const fair = await compareRun(t.review('ana'), RUN_ID);
+    assert.deepEqual(fair.authorship.notCounted, []);
+    assert.equal(fair.rerankings, 3);
+    assert.equal(fair.survey.n, 1);
+
+    // Dev writes Ben's survey and re-ranks as Chen, and commits both as himself.
+    const dev = t.review('dev');
+    await fs.writeFile(path.join(dev, 'runs', RUN_ID, 'survey', 'd2.yaml'), survey('d2'));
+    await reorder(path.join(dev, 'runs', RUN_ID, 'rerank', 'rankings', 'd3.yaml'));
+    git(t.clone.dev, 'add', '-A');
+    git(t.clone.dev, 'commit', '--quiet', '-m', 'for Ben and Chen');
+    pullAndPush(t.clone.dev);
+    git(t.clone.ana, 'pull', '--quiet', '--rebase');
+    const c = await compareRun(t.review('ana'), RUN_ID);
+    assert.deepEqual(c.authorship.notCounted.map((n) => [n.file, n.member, n.author]), [
+      [`runs/${RUN_ID}/rerank/rankings/d3.yaml`, 'd3', 'dev@example.com'],
+      [`runs/${RUN_ID}/survey/d2.yaml`, 'd2', 'dev@example.com'],
+    ]);
+    assert.equal(c.rerankings, 2, "Chen's re-ranking as Dev committed it is left out");
+    assert.equal(c.survey.n, 1, "Ben's survey as Dev committed it is left out");
+    assert.ok(c.problems.some((p) => p.startsWith(`runs/${RUN_ID}/survey/d2.yaml:1:1: error: This file is not counted: commit `)), c.problems.join('\n'));
   });
 
   it('outside git, or without e-mails in review.yaml: nothing is checked, and why is said', async () => {
