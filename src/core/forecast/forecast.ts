@@ -20,6 +20,7 @@ import { SCRIPTED_SERVER } from '../llm/scripted';
 import { toRecordedMessages, withoutImages, type ChatMessage, type ChatPart } from '../llm/messages';
 import { describeError } from '../llm/errors';
 import { CancelledError } from '../kernel/errors';
+import { printable } from '../kernel/text';
 import { addUsage, zeroUsage, type Usage } from '../kernel/usage';
 import { naturalCompare } from '../kernel/naturalOrder';
 import { readKindText } from '../files/fileKinds';
@@ -175,7 +176,7 @@ export async function makeForecasts(o: ForecastOptions): Promise<ForecastResult>
     lock = await acquireNamedLock(root, first.id, FORECAST_LOCK, o.log);
   } catch (err) {
     if (!(err instanceof RunDrivenError)) throw err;
-    const who = err.driver ? ` (pid ${err.driver.pid} on ${err.driver.hostname}, since ${err.driver.startedAt})` : '';
+    const who = err.driver ? ` (pid ${err.driver.pid} on ${printable(err.driver.hostname)}, since ${printable(err.driver.startedAt)})` : '';
     throw new ForecastRefusedError(`The forecasts of run ${first.id} are being made by another process${who}; they are not made twice at once, so wait for it to finish.`);
   }
   try {
@@ -258,7 +259,11 @@ async function makeMissing(o: ForecastOptions, root: string, record: RunRecord):
 
   // The team's order, then anyone forecast earlier who is no longer in it, the control last.
   const order = (list: ForecastEntry[]): ForecastEntry[] => {
-    const rank = (e: ForecastEntry): number => (e.designer === null ? Number.MAX_SAFE_INTEGER : team.findIndex((m) => m.id === e.designer) >>> 0);
+    const rank = (e: ForecastEntry): number => {
+      if (e.designer === null) return team.length + 1;
+      const at = team.findIndex((m) => m.id === e.designer);
+      return at < 0 ? team.length : at;
+    };
     return list.map((e, i) => ({ e, i })).sort((a, b) => rank(a.e) - rank(b.e) || a.i - b.i).map((x) => x.e);
   };
   let sent = 0;
