@@ -212,7 +212,7 @@ export const COMMAND_HELP: CommandHelp[] = [
       ['--json', 'One JSON object instead of the sentences.'],
       ['--out DIR', "Write evaluation.md, evaluation.json and SVG charts to DIR (inside or outside the folder; never into a review's own folders)."],
       ['--force', 'Replace those files in DIR when they exist.'],
-      ['--by WHAT', 'Group every measure by mode, team-size, iteration, model, turns, remixes or forks (with n per group).'],
+      ['--by WHAT', 'Group every measure by mode, team-size, iteration, model, turns, remixes, forks or pool (with n per group).'],
     ],
     exits: [0, 1, 2],
   },

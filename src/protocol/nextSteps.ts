@@ -195,7 +195,7 @@ function openItems(state: NextStepsInput, names: NextNames): OpenItem[] {
 }
 
 /** The action that does an open item, for the member `me`. */
-function actionFor(item: OpenItem, me: string, state: NextStepsInput, names: NextNames): NextAction {
+function actionFor(item: OpenItem, state: NextStepsInput): NextAction {
   const runId = state.run!.id;
   switch (item.kind) {
     case 'answer':
@@ -209,7 +209,7 @@ function actionFor(item: OpenItem, me: string, state: NextStepsInput, names: Nex
     case 'coverage':
       return { kind: 'coverage', runId, label: 'Confirm your points' };
     case 'rate':
-      return { kind: 'rate', runId, label: `Rate ${names.person(me)}'s proxy` };
+      return { kind: 'rate', runId, label: 'Rate your proxy' };
   }
 }
 
@@ -309,7 +309,7 @@ export function nextSteps(state: NextStepsInput, me: string | undefined, names: 
   if (open.length) {
     if (me === undefined) return { ...base, open, primary: { kind: 'chooseMe', label: 'Choose who you are' }, runIsNext: false };
     const mine = open.find((o) => o.who.includes(me));
-    if (mine) return { ...base, open, primary: actionFor(mine, me, state, names), runIsNext: false };
+    if (mine) return { ...base, open, primary: actionFor(mine, state), runIsNext: false };
     const others = [...new Set(open.flatMap((o) => o.who))];
     return { ...base, open, waiting: people(others, names), runIsNext: false };
   }

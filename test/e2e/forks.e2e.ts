@@ -140,6 +140,7 @@ describe('a fork side by side and its blind vote in a real VS Code (code-server)
     assert.match(next, /Vote: Warm or cold palette\? — waiting for Ana Ruiz, Ben Okafor, Chen Wei, Dina Haddad/);
     assert.equal(await panel.locator('#tf-next-primary').getAttribute('data-action'), 'chooseMe');
     assert.equal(await panel.locator('#tf-run').evaluate((el) => el.hasAttribute('secondary')), true, 'a new run is not the primary button while the vote is open');
+    await shootBothThemes(s.page, 'forks-00-next-open-vote', () => panel.evaluate(() => document.getElementById('tf-next')?.scrollIntoView()));
     await shootBothThemes(s.page, 'forks-01-side-by-side', () => panel.evaluate(() => document.getElementById('tf-forks')?.scrollIntoView()));
   });
 
@@ -226,6 +227,8 @@ describe('a fork side by side and its blind vote in a real VS Code (code-server)
     assert.match(next, /Decided by the team's vote, 3 to 1: Warm or cold palette\? → cold palette \(set aside: warm palette\)/);
     assert.doesNotMatch(next, /Vote: /);
     assert.equal(await panel.locator('#tf-next-primary[data-action="run"]').count(), 0, 'the next step is not a new run');
+    await panel.evaluate(() => document.getElementById('tf-next')?.scrollIntoView());
+    await screenshot(s.page, 'forks-04-next-decided-dark');
     assert.match(await panel.locator('#tf-decisions').textContent() ?? '', /Decided by the team: Warm or cold palette\? → cold palette, 3 to 1\. Set aside: warm palette\./);
     await waitInFrame(panel, () => /Decided by the team: Warm or cold palette\? → cold palette, 3 to 1\./.test(document.getElementById('tf-outcome')?.textContent ?? ''), 'the decision among the run\'s decisions, in the words later prompts carry');
 

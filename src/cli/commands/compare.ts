@@ -12,13 +12,13 @@ import { printable } from '../../core/kernel/text';
 import { exactPositionals } from '../usage';
 import { safeJson } from '../output';
 import { parseStrict } from './validate';
-import { SCRIPTED_RUN_SENTENCE } from '../../core/evaluation/scripted';
+import { scriptedRunSentences } from '../../core/evaluation/scripted';
 import { fidelitySentences } from '../../core/forecast/fidelity';
 import { authorshipSentences } from '../../core/authorship/words';
 
 /** A scripted run's comparison opens with the sentence saying so. */
-function scriptedLine(c: { scripted?: true }): string[] {
-  return c.scripted ? [SCRIPTED_RUN_SENTENCE] : [];
+function scriptedLine(c: { scripted?: true; scriptedParts?: string }): string[] {
+  return scriptedRunSentences(c);
 }
 
 export async function runCompare(args: string[]): Promise<number> {

@@ -12,7 +12,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { errorMessage } from '../kernel/errors';
 import { GitMissingError, runGit } from './git';
-import { identitiesOf, judgeCommits, judgeUncommitted, type Identities, type IdentitySettings, type Touch } from './rule';
+import { identitiesOf, judgeCommits, judgeDriver, judgeUncommitted, type Identities, type IdentitySettings, type Touch } from './rule';
 
 /** A file left out of every count, and why (contract §8). */
 export interface NotCounted {
@@ -45,6 +45,8 @@ export interface AuthorshipDoor {
    * speaks as its last commit made it, so only that commit must be theirs.
    */
   check(abs: string, member: string, o?: { latestOnly?: boolean }): Promise<NotCounted | undefined>;
+  /** Why a run's record (run.json) is not its driver's (rule.ts judgeDriver), or undefined; remembered for the report. */
+  checkRecord(abs: string): Promise<NotCounted | undefined>;
   report(): AuthorshipReport;
 }
 
@@ -52,7 +54,7 @@ export const NO_EMAILS = 'Who wrote each member\'s file is not checked: review.y
 
 /** A door that checks nothing, saying why. */
 export function uncheckedDoor(root: string, why: string): AuthorshipDoor {
-  return { root: path.resolve(root), checked: false, why, check: async () => undefined, report: () => ({ checked: false, why, notCounted: [] }) };
+  return { root: path.resolve(root), checked: false, why, check: async () => undefined, checkRecord: async () => undefined, report: () => ({ checked: false, why, notCounted: [] }) };
 }
 
 /** Opens the door for the review at `root` with its settings (review.yaml `team` and `requireSignedCommits`). */
@@ -118,13 +120,37 @@ class GitDoor implements AuthorshipDoor {
     return { file, repo };
   }
 
-  async check(abs: string, member: string, o: { latestOnly?: boolean } = {}): Promise<NotCounted | undefined> {
-    const at = await this.where(abs);
-    if (!at) return undefined;
+  private async facts(at: { repo: string }): Promise<FolderFacts | { failed: string }> {
     const dir = path.posix.dirname(at.repo);
     let facts = this.folders.get(dir);
     if (!facts) this.folders.set(dir, (facts = this.read(dir)));
-    const f = await facts;
+    return facts;
+  }
+
+  async checkRecord(abs: string): Promise<NotCounted | undefined> {
+    const at = await this.where(abs);
+    if (!at) return undefined;
+    const f = await this.facts(at);
+    let verdict;
+    let driver = '';
+    if ('failed' in f) verdict = { commit: '', author: '', reason: `who committed it cannot be told (${f.failed})` };
+    else {
+      const all = (f.touches.get(at.repo) ?? []).filter((t) => t.status !== 'D');
+      driver = all[all.length - 1]?.email.toLowerCase() ?? '';
+      verdict = judgeDriver(all, this.ids.requireSigned, this.ownEmail, f.dirty.has(at.repo));
+    }
+    if (!verdict) return undefined;
+    // The member the driver's e-mail names in review.yaml (else the e-mail itself): the one person the record speaks for.
+    const member = [...this.ids.emails].find(([, emails]) => emails.includes(driver))?.[0] ?? driver;
+    const out: NotCounted = { file: at.file, member, ...verdict };
+    this.refused.set(`${at.file}\0`, out);
+    return out;
+  }
+
+  async check(abs: string, member: string, o: { latestOnly?: boolean } = {}): Promise<NotCounted | undefined> {
+    const at = await this.where(abs);
+    if (!at) return undefined;
+    const f = await this.facts(at);
     let verdict;
     if ('failed' in f) verdict = { commit: '', author: '', reason: `who committed it cannot be told (${f.failed})` };
     else {

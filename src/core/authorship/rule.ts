@@ -82,3 +82,27 @@ export function judgeUncommitted(member: string, ids: Identities, ownEmail: stri
     reason: `it has changes not committed yet, and ${who}, which is not ${member}${allowed.length ? ` (review.yaml team.${member}.git: ${allowed.join(', ')})` : ''}; uncommitted changes speak only for this machine's own git identity`,
   };
 }
+
+/**
+ * A run's record is its driver's (issue 39): the driver is the author of the first commit that created it; every later
+ * commit must be theirs too (signed by them where required), and changes not committed yet count only on the driver's
+ * own machine. `touches` is the file's whole history, newest first; none (never committed) is this machine's own.
+ */
+export function judgeDriver(touches: readonly Touch[], requireSigned: boolean, ownEmail: string | undefined, dirty: boolean): Verdict | undefined {
+  const first = touches[touches.length - 1];
+  if (!first) return undefined;
+  const driver = first.email.toLowerCase();
+  const said = `the run's driver is ${printable(first.email)} (the author of its first commit); a run's record is its driver's alone`;
+  for (const c of touches) {
+    const who = `commit ${c.commit.slice(0, 12)} by ${printable(c.name)} <${printable(c.email)}>`;
+    if (c.email.toLowerCase() !== driver) return { commit: c.commit, author: c.email, reason: `${who} wrote it, and ${said}` };
+    if (requireSigned && !(c.signature?.good && signerEmail(c.signature.signer) === driver)) {
+      return { commit: c.commit, author: c.email, reason: `${who} wrote it, and it is not signed by the driver's key (requireSignedCommits: true)` };
+    }
+  }
+  if (dirty && ownEmail?.toLowerCase() !== driver) {
+    const who = ownEmail ? `this machine's git user.email is ${printable(ownEmail)}` : 'this machine has no git user.email';
+    return { commit: '(uncommitted)', author: ownEmail ?? '', reason: `it has changes not committed yet, and ${who}, while ${said}` };
+  }
+  return undefined;
+}

@@ -4,9 +4,10 @@
  * test over the members who did not tie; the survey means beside the study's; and the coverage of every member's points
  * in the last round. Missing preference or survey files are listed as missing, never an error. Never writes.
  */
-import { anyScripted } from '../record/endpoints';
+import { scriptedFields } from './scripted';
 import * as path from 'node:path';
 import type { AuthorshipReport } from '../authorship/door';
+import { assertDriversRecord } from './recordAuthor';
 import { formatDiagnostic } from '../diagnostics/diagnostics';
 import { statInReview, ReviewFileError } from '../files/reviewFiles';
 import { loadReview } from '../review/loadReview';
@@ -56,8 +57,10 @@ export interface BriefCompareResult {
   problems: string[];
   /** Who wrote each member's file (issue 39): the files not counted, or why nothing is checked. */
   authorship: AuthorshipReport;
-  /** The run was answered by the bundled scripted server (evaluation/scripted.ts): never part of a total. */
+  /** The run was answered (in any part) by the bundled scripted server (evaluation/scripted.ts): never part of a total. */
   scripted?: true;
+  /** When only some parts were scripted: which part came from where, in one sentence (record/endpoints.ts). */
+  scriptedParts?: string;
 }
 
 function choose(n: number, k: number): number {
@@ -99,6 +102,7 @@ export async function compareBriefRunWithTable(reviewRoot: string, record: RunRe
     const first = loaded.diagnostics.find((d) => d.severity === 'error');
     throw new Error(`The review cannot be read${first ? `: ${formatDiagnostic(first)}` : '.'}`);
   }
+  await assertDriversRecord(root, runId, loaded.authorship);
   const chosen = record.settings.designers;
   const team = loaded.review.comments.map((c) => c.designer).filter((id) => !chosen || chosen.includes(id));
   const problems: string[] = [];
@@ -156,7 +160,7 @@ export async function compareBriefRunWithTable(reviewRoot: string, record: RunRe
     note,
     problems,
     authorship: door?.report() ?? { checked: false, why: 'Who wrote each member\'s file was not asked.', notCounted: [] },
-    ...(anyScripted(record) ? { scripted: true as const } : {}),
+    ...scriptedFields(record),
   };
   return { result, confirmationTable: confirmationTableOf(coverage, confirmed.confirmations) };
 }

@@ -3,9 +3,10 @@
  * blind re-rankings in runs/<run-id>/rerank/), the paired change with its calibrated verdict, acceptance of the
  * generated options, ratings of proxy commentary, survey means and time to decision. Never writes.
  */
-import { anyScripted } from '../record/endpoints';
+import { scriptedFields } from './scripted';
 import { loadVotes } from './votes/voteFile';
 import { voteCheckOf } from './votes/authorship';
+import { assertDriversRecord } from './recordAuthor';
 import type { AuthorshipReport } from '../authorship/door';
 import { tallyAll, type ForkTally } from './votes/tally';
 import { groundingOf, type Grounding } from '../grounding/citations';
@@ -76,8 +77,10 @@ export interface CompareResult {
   timing: Timing;
   /** What is missing before "after" can be computed, in words; null when it is there. */
   missing: string | null;
-  /** The run was answered by the bundled scripted server (evaluation/scripted.ts): never part of a total. */
+  /** The run was answered (in any part) by the bundled scripted server (evaluation/scripted.ts): never part of a total. */
   scripted?: true;
+  /** When only some parts were scripted: which part came from where, in one sentence (record/endpoints.ts). */
+  scriptedParts?: string;
   /** The tally of every fork's vote (issue 33), in round order; [] without forks. */
   votes: ForkTally[];
   /** Citations of images, ids and members the round did not show, per 100 model-written messages. */
@@ -178,6 +181,7 @@ export async function compareRun(reviewRoot: string, runId: string, opts: Compar
     const first = parent.diagnostics.find((d) => d.severity === 'error');
     throw new Error(`The review cannot be analysed${first ? `: ${formatDiagnostic(first)}` : '.'}`);
   }
+  await assertDriversRecord(root, runId, parent.authorship);
   // A run made with `--designers` is judged on that subset, before and after.
   const team = onlyRunDesigners(parent.review, record.settings.designers);
   if (team.designers.length < 2) throw new Error(`Agreement needs rankings from two or more designers; the review has ${team.designers.length}.`);
@@ -267,6 +271,6 @@ export async function compareRun(reviewRoot: string, runId: string, opts: Compar
     fidelityNote,
     problems,
     authorship: parent.authorship?.report() ?? { checked: false, why: 'Who wrote each member\'s file was not asked.', notCounted: [] },
-    ...(anyScripted(record) ? { scripted: true as const } : {}),
+    ...scriptedFields(record),
   };
 }

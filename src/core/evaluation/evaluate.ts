@@ -9,6 +9,7 @@ import { anyScripted } from '../record/endpoints';
 import { remixesOf } from '../record/remixes';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { assertDriversRecord } from './recordAuthor';
 import { formatDiagnostic } from '../diagnostics/diagnostics';
 import { usualWayRunsNote } from '../review/usualRuns';
 import { naturalCompare } from '../kernel/naturalOrder';
@@ -151,6 +152,7 @@ function sumOrNull(xs: readonly (number | undefined)[]): number | null {
  * are returned beside it, never thrown.
  */
 export async function collectRun(reviewRoot: string, record: RunRecord, opts: AnalyzeOptions & { teamSize?: number } = {}): Promise<{ run: RunEvaluation; problems: string[] }> {
+  await assertDriversRecord(reviewRoot, record.id); // a record someone else changed is skipped, never summed
   const remixes = record.iterations.reduce((n, it) => n + remixesOf(it).length, 0);
   const edits = record.prompts.filter((p) => p.kind === 'image-edit' && !p.error);
   const imageEditCostUsd = edits.length ? sumOrNull(edits.map((p) => p.usage?.costUsd)) : null;

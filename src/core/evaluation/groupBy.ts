@@ -6,7 +6,7 @@ import type { RunRecord } from '../record/record';
 import { discussionOf } from '../settings/discussionSettings';
 import { forksOf } from './votes/forks';
 
-export const GROUP_BY = ['mode', 'team-size', 'iteration', 'model', 'turns', 'remixes', 'forks'] as const;
+export const GROUP_BY = ['mode', 'team-size', 'iteration', 'model', 'turns', 'remixes', 'forks', 'pool'] as const;
 export type GroupBy = (typeof GROUP_BY)[number];
 
 /** What each `--by` means, for the help and the docs' one list. */
@@ -18,6 +18,7 @@ export const GROUP_BY_WORDS: Record<GroupBy, string> = {
   turns: 'turns per proxy',
   remixes: 'remixes a round',
   forks: 'whether a round forked ("with" / "without")',
+  pool: 'whether a round elected its remixes from a pool ("pooled" / "not pooled")',
 };
 
 export function isGroupBy(s: string): s is GroupBy {
@@ -34,5 +35,6 @@ export function groupValuesOf(record: RunRecord, teamSize: number): Record<Group
     turns: String(record.settings.turnsPerAgent),
     remixes: String(record.settings.remixesPerIteration ?? 1),
     forks: forksOf(record).length ? 'with' : 'without',
+    pool: record.iterations.some((it) => it.pool?.elected.length) ? 'pooled' : 'not pooled',
   };
 }

@@ -16,6 +16,7 @@ import { estimateCost, type PriceTable } from '../llm/pricing';
 import { askBeforeSending, type ConfirmCost } from '../llm/costQuestion';
 import { prepareImage } from '../llm/images';
 import { quoted } from '../llm/quoted';
+import { SCRIPTED_SERVER } from '../llm/scripted';
 import { toRecordedMessages, withoutImages, type ChatMessage, type ChatPart } from '../llm/messages';
 import { describeError } from '../llm/errors';
 import { CancelledError } from '../kernel/errors';
@@ -90,6 +91,8 @@ export interface ForecastResult {
   members: number;
   usage: Usage;
   costUsd?: number;
+  /** Some forecast of the file was answered by the bundled scripted server. */
+  scripted?: boolean;
 }
 
 /** A member whose proxy forecasts: their id, name, and the persona of their forecast. */
@@ -266,13 +269,14 @@ async function makeMissing(o: ForecastOptions, root: string, record: RunRecord):
       sent++;
       addUsage(usage, p.usage);
     }
-    file = await seal(root, record.id, task, letters, a, (entry) => {
+    const scripted = file?.scripted === true || o.chat.scripted === true;
+    file = await seal(root, record.id, task, letters, scripted, a, (entry) => {
       entries = order([...entries.filter((e) => e.designer !== entry.designer), entry]);
       return entries;
     });
   }
   const costUsd = o.chat.priced ? estimateCost(usage, { chatModel: model, imageModel: '' }, o.prices) : undefined;
-  return { file: file!, requests: sent, asked: todo.length, members: team.length, usage, ...(costUsd === undefined ? {} : { costUsd }) };
+  return { file: file!, requests: sent, asked: todo.length, members: team.length, usage, ...(costUsd === undefined ? {} : { costUsd }), ...(file?.scripted ? { scripted: true } : {}) };
 }
 
 /**
@@ -280,7 +284,7 @@ async function makeMissing(o: ForecastOptions, root: string, record: RunRecord):
  * the whole list), the new hash into run.json — under the run's lock, waited for briefly while another writer (a vote)
  * holds it.
  */
-async function seal(root: string, runId: string, task: ForecastContent['task'], letters: string[], a: Asked, place: (entry: ForecastEntry) => ForecastEntry[]): Promise<ForecastFile> {
+async function seal(root: string, runId: string, task: ForecastContent['task'], letters: string[], scripted: boolean, a: Asked, place: (entry: ForecastEntry) => ForecastEntry[]): Promise<ForecastFile> {
   for (let attempt = 0; ; attempt++) {
     let written: ForecastFile | undefined;
     const changed = await updateUndriven(root, runId, async (now) => {
@@ -290,7 +294,7 @@ async function seal(root: string, runId: string, task: ForecastContent['task'], 
         promptId = `p${next.prompts.length + 1}`;
         addPrompt(next, { id: promptId, ...p });
       }
-      const content: ForecastContent = { runId, task, letters, forecasts: place({ ...a.entry, ...(promptId ? { promptId } : {}) }) };
+      const content: ForecastContent = { runId, task, letters, forecasts: place({ ...a.entry, ...(promptId ? { promptId } : {}) }), ...(scripted ? { scripted: true as const } : {}) };
       const writer = await PromptPartsWriter.open(root, runId);
       writer.compact(next);
       await writer.flush();
@@ -314,5 +318,6 @@ export function forecastDone(r: ForecastResult): string {
   if (r.asked === 0) return `All ${total} forecasts of run ${r.file.runId} are sealed already (${forecastRel(r.file.runId)}); nothing was sent.`;
   const cost = r.costUsd === undefined ? '' : `, estimated cost $${r.costUsd.toFixed(4)}`;
   const step = r.asked === total ? '' : `; ${r.asked} missing or failed asked for now`;
-  return `Forecasts sealed in ${forecastRel(r.file.runId)}: ${made} of ${total} made (${r.requests} request${r.requests === 1 ? '' : 's'}${cost}${step}); they are shown only after the re-rank, by compare.`;
+  const by = `${r.file.scripted ? `; answered by ${SCRIPTED_SERVER}` : ''}; they are shown only after the re-rank, by compare.`;
+  return `Forecasts sealed in ${forecastRel(r.file.runId)}: ${made} of ${total} made (${r.requests} request${r.requests === 1 ? '' : 's'}${cost}${step})${by}`;
 }

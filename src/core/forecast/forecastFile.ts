@@ -41,6 +41,8 @@ export const ForecastFileSchema = z
     task: z.enum(['design', 'brief']),
     letters: z.array(Letter).min(2).max(100).refine(distinct, 'names a letter twice'),
     forecasts: z.array(ForecastEntrySchema).max(1000),
+    /** A forecast of this file was answered by the bundled scripted server, not a model (llm/scripted.ts). */
+    scripted: z.literal(true).optional(),
     sha256: z.string().regex(/^[0-9a-f]{64}$/),
   })
   .superRefine((f, ctx) => {
@@ -85,6 +87,7 @@ function canonical(f: ForecastContent): ForecastContent {
       ...(e.promptId !== undefined ? { promptId: e.promptId } : {}),
       ...(e.failed !== undefined ? { failed: e.failed } : {}),
     })),
+    ...(f.scripted ? { scripted: true as const } : {}),
   };
 }
 

@@ -16,8 +16,10 @@ import { checkForecastWritable } from '../../core/forecast/forecast';
 import { forecastInVsCode } from './forecast';
 
 export const RERANK_COMMAND = 'teamfusion.rerankRun';
+/** "TeamFusion: Make Missing Forecasts…": the forecast step on its own (as `teamfusion forecast`), for a run with a blind set. */
+export const FORECAST_COMMAND = 'teamfusion.forecastRun';
 
-async function runRefOf(services: Services, arg: unknown): Promise<RunRef | undefined> {
+async function runRefOf(services: Services, arg: unknown, title = 'TeamFusion: Make Blind Re-rank Set'): Promise<RunRef | undefined> {
   const direct = runRefFromArg(arg);
   if (direct) return direct;
   const review = await services.reviews.resolve(arg);
@@ -27,7 +29,7 @@ async function runRefOf(services: Services, arg: unknown): Promise<RunRef | unde
   }
   const record = await pickRun(review.fsPath, {
     statuses: ['completed'],
-    title: 'TeamFusion: Make Blind Re-rank Set',
+    title,
     placeHolder: 'Which completed run should the team re-rank?',
     emptyMessage: 'This review has no completed run yet; the team re-ranks the final candidates of a completed run.',
   });
@@ -65,6 +67,17 @@ export async function rerankRun(services: Services, arg: unknown): Promise<strin
   return dir;
 }
 
+/** Makes the missing or failed forecasts of a run whose blind set exists (core makeForecasts, as `teamfusion forecast`). */
+export async function forecastRun(services: Services, arg: unknown): Promise<string | undefined> {
+  const ref = await runRefOf(services, arg, 'TeamFusion: Make Missing Forecasts');
+  if (!ref) return undefined;
+  const sentence = await forecastInVsCode(services, ref.reviewRoot, ref.runId, 'forecast');
+  services.reviews.invalidate();
+  void vscode.window.showInformationMessage(sentence);
+  return sentence;
+}
+
 export function registerRerank(context: vscode.ExtensionContext, services: Services): void {
   context.subscriptions.push(vscode.commands.registerCommand(RERANK_COMMAND, guardWriteCommand(services.log, 'Make Blind Re-rank Set', (arg) => rerankRun(services, arg))));
+  context.subscriptions.push(vscode.commands.registerCommand(FORECAST_COMMAND, guardWriteCommand(services.log, 'Make Missing Forecasts', (arg) => forecastRun(services, arg))));
 }

@@ -11,8 +11,8 @@ import * as path from 'node:path';
 import { git, makeGitTeam, pullAndPush } from '../../support/gitTeam';
 import { makeReview, makeTempDir } from '../run/fixtures';
 import { makeReviewWithRun, RUN_ID, writeRerankBySource } from '../evaluation/fixtures';
-import { useBuiltCli } from '../cli/buildCli';
-import { compareRun, makeRerankSet } from '../../../src/core/evaluation';
+import { startCli, useBuiltCli } from '../cli/buildCli';
+import { compareRun, evaluateFolder, makeRerankSet } from '../../../src/core/evaluation';
 import { openAuthorship } from '../../../src/core/authorship/door';
 import { loadReview } from '../../../src/core/review';
 
@@ -26,6 +26,7 @@ interface ValidateJson {
 describe('authorship: one door says who wrote a member file (real git)', function () {
   this.timeout(120_000);
   const cli = useBuiltCli();
+  const compareCli = (): string => cli.cli;
 
   async function team() {
     const seed = await makeReview({ options: 3, designers: 3 });
@@ -75,6 +76,35 @@ describe('authorship: one door says who wrote a member file (real git)', functio
     assert.equal(ben?.author, 'ana@example.com');
     assert.match(ben!.reason, /changes not committed yet, and this machine's git user\.email is ana@example\.com, which is not d2/);
     assert.deepEqual(door.report().notCounted.map((n) => n.file), ['rankings/d2.yaml']);
+  });
+
+  it("a member's own git config teamfusion.requireSignedCommits asks for signatures that review.yaml does not", async () => {
+    const t = await team();
+    const settings = { team: { d1: { git: 'ana@example.com' }, d2: { git: 'ben@example.com' } } };
+    const ranking = path.join(t.review('ana'), 'rankings', 'd2.yaml');
+    assert.equal(await (await openAuthorship(t.review('ana'), settings)).check(ranking, 'd2'), undefined, "Ben's unsigned commit counts while nobody asks for signatures");
+    git(t.clone.ana, 'config', 'teamfusion.requireSignedCommits', 'true');
+    const refused = await (await openAuthorship(t.review('ana'), settings)).check(ranking, 'd2');
+    assert.match(refused!.reason, /^commit [0-9a-f]{12} by Ben <ben@example\.com> wrote it, and git verify-commit does not accept its signature \(requireSignedCommits: true\)$/);
+  });
+
+  it("a merge commit keeps each member's authorship; a squash makes the squasher the author of everyone's files", async () => {
+    const t = await team();
+    git(t.clone.ben, 'switch', '--quiet', '-c', 'review-run');
+    await reorder(path.join(t.review('ben'), 'rankings', 'd2.yaml'));
+    git(t.clone.ben, 'commit', '--quiet', '-am', "Ben's new ranking");
+    git(t.clone.ben, 'push', '--quiet', '-u', 'origin', 'review-run');
+    git(t.clone.ana, 'fetch', '--quiet', 'origin');
+    const settings = { team: { d1: { git: 'ana@example.com' }, d2: { git: 'ben@example.com' } } };
+    const ranking = path.join(t.review('ana'), 'rankings', 'd2.yaml');
+    git(t.clone.ana, 'commit', '--quiet', '--allow-empty', '-m', 'something of Ana\'s meanwhile');
+    git(t.clone.ana, 'merge', '--quiet', '--no-ff', '-m', 'merge the run', 'origin/review-run');
+    assert.equal(await (await openAuthorship(t.review('ana'), settings)).check(ranking, 'd2'), undefined, "merged: Ben's commit is still Ben's");
+    git(t.clone.ana, 'reset', '--quiet', '--hard', 'HEAD~1');
+    git(t.clone.ana, 'merge', '--quiet', '--squash', 'origin/review-run');
+    git(t.clone.ana, 'commit', '--quiet', '-m', 'the run, squashed');
+    const squashed = await (await openAuthorship(t.review('ana'), settings)).check(ranking, 'd2');
+    assert.equal(squashed?.author, 'ana@example.com', 'squashed: Ana is the author of Ben\'s ranking, so it no longer counts');
   });
 
   it('compare --json lists the files not counted and leaves them out of agreement before', async () => {
@@ -130,6 +160,32 @@ describe('authorship: one door says who wrote a member file (real git)', functio
     assert.ok(c.problems.some((p) => p.startsWith(`runs/${RUN_ID}/survey/d2.yaml:1:1: error: This file is not counted: commit `)), c.problems.join('\n'));
   });
 
+  it("run.json counts only as its driver committed it: compare refuses it and evaluate skips the run, never sums it", async () => {
+    const seed = await makeReviewWithRun();
+    await fs.appendFile(path.join(seed, 'review.yaml'), '\nteam:\n  d1: { git: ana@example.com }\n  d2: { git: ben@example.com }\n  d3: { git: chen@example.com }\n  d4: { git: dev@example.com }\n');
+    const t = await makeGitTeam(await makeTempDir('tf-authorship-rec-'), seed, ['ana', 'ben'] as const);
+    await compareRun(t.review('ben'), RUN_ID); // Ana's record (she committed the run first): believed everywhere
+    const evaluated = await evaluateFolder(t.review('ben'));
+    assert.equal(evaluated.reviews[0]!.runs.length, 1);
+
+    // Ben edits Ana's record on his machine: not believed there while uncommitted, nor anywhere once committed.
+    const record = path.join(t.review('ben'), 'runs', RUN_ID, 'run.json');
+    await fs.writeFile(record, `${(await fs.readFile(record, 'utf8')).trimEnd()}\n\n`);
+    await assert.rejects(compareRun(t.review('ben'), RUN_ID), /run\.json is not counted: it has changes not committed yet, and this machine's git user\.email is ben@example\.com, while the run's driver is ana@example\.com/);
+    git(t.clone.ben, 'commit', '--quiet', '-am', "Ana's record, by Ben");
+    const forged = git(t.clone.ben, 'rev-parse', 'HEAD').trim();
+    pullAndPush(t.clone.ben);
+    git(t.clone.ana, 'pull', '--quiet', '--rebase');
+    const refusal = new RegExp(`runs/${RUN_ID}/run\\.json is not counted: commit ${forged.slice(0, 12)} by Ben <ben@example\\.com> wrote it, and the run's driver is ana@example\\.com \\(the author of its first commit\\)`);
+    await assert.rejects(compareRun(t.review('ana'), RUN_ID), refusal);
+    const cli = await startCli(compareCli(), ['compare', t.review('ana'), RUN_ID]).done;
+    assert.equal(cli.code, 1);
+    assert.match(cli.stderr, refusal);
+    const e = await evaluateFolder(t.review('ana'));
+    assert.equal(e.reviews[0]!.runs.length, 0, 'not summed');
+    assert.ok(e.skipped.some((s) => s.path.endsWith(`runs/${RUN_ID}`) && refusal.test(s.reason)), JSON.stringify(e.skipped));
+  });
+
   it('outside git, or without e-mails in review.yaml: nothing is checked, and why is said', async () => {
     const loose = await makeReview({ options: 3, designers: 3 });
     await fs.writeFile(path.join(loose, 'review.yaml'), MAPPING);
@@ -138,6 +194,17 @@ describe('authorship: one door says who wrote a member file (real git)', functio
     const plain = await cli.run('validate', loose);
     assert.equal(plain.code, 0);
     assert.match(plain.stderr, /not checked: the review is not in a git repository/);
+
+    // A shallow clone cannot tell who wrote the older commits; without git nothing can be asked.
+    const t = await team();
+    const shallow = path.join(path.dirname(t.remote), 'shallow');
+    git(path.dirname(t.remote), 'clone', '--quiet', '--depth', '1', `file://${t.remote}`, shallow);
+    const cut = JSON.parse((await cli.run('validate', '--json', path.join(shallow, 'review'))).stdout) as ValidateJson;
+    assert.equal(cut.authorship.checked, false);
+    assert.match(cut.authorship.why!, /this clone is shallow.*git fetch --unshallow/);
+    const env = { ...process.env, PATH: await makeTempDir('tf-nopath-') }; // node itself is started by its full path
+    const noGit = await startCli(cli.cli, ['validate', '--json', t.review('ana')], { env }).done;
+    assert.match((JSON.parse(noGit.stdout) as ValidateJson).authorship.why!, /git was not found on this machine/);
 
     const noEmails = await makeReview({ options: 3, designers: 3 });
     const r = JSON.parse((await cli.run('validate', '--json', noEmails)).stdout) as ValidateJson;

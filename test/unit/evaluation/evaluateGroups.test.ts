@@ -186,7 +186,7 @@ describe('evaluate across runs: groups, agreement bands, grounding and forks', f
     assert.match(md, /^\| with \| 1 \| .* \| too few runs \\\(&lt; 5\\\) \|$/m, 'cells escaped by the one Markdown escape');
     const bad = await built.run('evaluate', top, '--by', 'colour');
     assert.equal(bad.code, 2);
-    assert.match(bad.stderr, /--by takes one of mode, team-size, iteration, model, turns, remixes, forks\./);
+    assert.match(bad.stderr, /--by takes one of mode, team-size, iteration, model, turns, remixes, forks, pool\./);
   });
 });
 
@@ -195,7 +195,7 @@ describe('evaluate across runs: a per-run measure is picked up wherever a run ca
     const run = (over: Partial<RunMeasured> & { lift?: number; briefLift?: number }): RunMeasured => ({
       costUsd: null,
       grounding: { messages: 0, ungrounded: 0, per100: null },
-      groupValues: { mode: 'together', 'team-size': '3', iteration: '3', model: 'm', turns: '1', remixes: '1', forks: 'without' },
+      groupValues: { mode: 'together', 'team-size': '3', iteration: '3', model: 'm', turns: '1', remixes: '1', forks: 'without', pool: 'not pooled' },
       compare: null,
       brief: null,
       ...over,

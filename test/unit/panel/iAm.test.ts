@@ -5,6 +5,7 @@
 import * as assert from 'node:assert/strict';
 import { chosenMe } from '../../../webview/panel/context';
 import { draftAs, draftFollowsMe, emptyDraft } from '../../../webview/panel/rankingDraft';
+import { parsePersistedState, parseWebviewMessage } from '../../../src/protocol/panel';
 
 const MEMBERS = [{ id: 'ana' }, { id: 'ben' }];
 
@@ -15,6 +16,17 @@ describe('panel: I am', () => {
     assert.equal(chosenMe('', 'ben', MEMBERS), undefined, 'nobody, chosen in this page');
     assert.equal(chosenMe(undefined, 'zoe', MEMBERS), undefined, 'not a member of this review');
     assert.equal(chosenMe(undefined, undefined, MEMBERS), undefined);
+  });
+
+  it('the page keeps one "I am" and tells the host, which keeps it for the workspace; the strip\'s actions are messages the host takes', () => {
+    const kept = parsePersistedState({ root: '/r', me: 'ana', rateAs: 'ben', voteAs: 'chen' });
+    assert.ok(kept.ok);
+    assert.deepEqual(kept.value, { root: '/r', me: 'ana' }, 'the old separate pickers are gone');
+    assert.ok(parseWebviewMessage({ type: 'setMe', member: 'ana' }).ok);
+    assert.ok(parseWebviewMessage({ type: 'setMe' }).ok, 'nobody');
+    assert.ok(parseWebviewMessage({ type: 'openRerank', runId: 'r' }).ok);
+    assert.ok(parseWebviewMessage({ type: 'run', resume: 'r' }).ok);
+    assert.equal(parseWebviewMessage({ type: 'setMe', member: 'x'.repeat(201) }).ok, false);
   });
 
   it('the ranking form starts from the member\'s saved ranking, else a new one under their name; it never drops typed text', () => {

@@ -6,6 +6,7 @@
 import * as assert from 'node:assert/strict';
 import { decidedForks, nextSteps, type NextNames, type NextStepsInput } from '../../../src/protocol/nextSteps';
 import type { PanelFork, PanelForks } from '../../../src/protocol/votes';
+import { imageName } from '../../../webview/panel/views/nextStrip';
 
 const NAMES: Record<string, string> = { ana: 'Ana Ruiz', ben: 'Ben Okafor', chen: 'Chen Wei' };
 const names: NextNames = { person: (id) => NAMES[id] ?? id, image: (id) => (id.startsWith('r') ? `Remix ${id}` : `Image ${id}`) };
@@ -78,6 +79,12 @@ describe('panel: the Next strip', () => {
     assert.deepEqual(nextSteps(state({ forks: forks(byLead) }), 'chen', names).open, [], 'a decided fork waits for nobody');
   });
 
+  it('the strip names an option by the review\'s "Image k", a remix and a named option as labelled', () => {
+    assert.equal(imageName('1'), 'Image 1');
+    assert.equal(imageName('Remix r1b'), 'Remix r1b');
+    assert.equal(imageName('hero (Image 2)'), 'hero (Image 2)');
+  });
+
   it('nothing open: the next action is a run', () => {
     const s = nextSteps(state(), 'ana', names);
     assert.deepEqual(s.open, []);
@@ -116,7 +123,7 @@ describe('panel: the Next strip', () => {
     assert.deepEqual(s.open.map((o) => [o.kind, o.who]), [['rerank', ['ana', 'chen']], ['rate', ['ben']]]);
     assert.equal(s.open[0]?.text, 'Blind re-ranking: 1 of 3 done — waiting for Ana Ruiz, Chen Wei');
     assert.deepEqual(s.primary, { kind: 'rerank', runId: RUN, label: 'Re-rank the blind set' });
-    assert.deepEqual(nextSteps(state({ run: r, evaluation, feedback }), 'ben', names).primary, { kind: 'rate', runId: RUN, label: "Rate Ben Okafor's proxy" });
+    assert.deepEqual(nextSteps(state({ run: r, evaluation, feedback }), 'ben', names).primary, { kind: 'rate', runId: RUN, label: 'Rate your proxy' });
   });
 
   it('a brief run: coverage rows to confirm per member; once none is open, adopting the revised brief (unless adopted)', () => {

@@ -21,6 +21,7 @@ import { withDecisionPoints } from '../../support/decisionPoints';
 import { makeReview } from '../run/fixtures';
 import { mockSuite, runJson, startCli } from '../run/helpers';
 import { parseRunArgs } from '../../../src/cli/commands/run';
+import { groupValuesOf } from '../../../src/core/evaluation/groupBy';
 
 /** Four directions with no words in common but their markers' shape: a diverse pool. */
 const DIRECTIONS = ['amber dunes horizon', 'cobalt grid skyline', 'moss forest canopy', 'coral reef bubbles'];
@@ -125,6 +126,7 @@ describe('a pool of directions, elected by the proxies (issue 41)', function () 
     assert.match(result, /Pool of directions/);
     assert.match(result, /Elected by Schulze over the proxies' rankings: c, a/);
     assert.match(result, /Ana: c, a, b, d/);
+    assert.equal(groupValuesOf(record, 3).pool, 'pooled', 'evaluate --by pool');
   });
 
   it('a pool of near-identical directions is asked again once, and only once', async () => {
@@ -233,6 +235,7 @@ describe('a pool of directions, elected by the proxies (issue 41)', function () 
     suite.mock.setFallback(fallback());
     const record = await run(await pooledReview(''));
     assert.equal(record.iterations[0]!.pool, undefined);
+    assert.equal(groupValuesOf(record, 3).pool, 'not pooled');
     assert.equal(suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_pool_ranking').length, 0);
   });
 

@@ -14,6 +14,8 @@ import { makeReview, makeTempDir } from '../run/fixtures';
 import { clientFor } from '../run/helpers';
 import { OpenAIChatBackend, OpenAIImageBackend } from '../../../src/core/llm/openaiBackend';
 import { anyScripted } from '../../../src/core/record/endpoints';
+import { compareRun } from '../../../src/core/evaluation/compare';
+import { scriptedRunSentences } from '../../../src/core/evaluation/scripted';
 
 async function deliverables(root: string, id: string): Promise<string[]> {
   return Promise.all(['result.md', 'transcript.md'].map((f) => fs.readFile(path.join(root, 'runs', id, f), 'utf8')));
@@ -77,6 +79,10 @@ describe('scripted runs are labelled in every record', function () {
       assert.ok(text.startsWith(`> **Partly scripted run.** Of its parts: its chat answers from the model at ${new URL(real.baseURL).host}; its images from TeamFusion's bundled scripted server, not a model.\n`), text.slice(0, 300));
     }
     assert.equal(anyScripted(await readRunRecord(root, mixed.id)), true, 'left out of every total like a scripted run');
+    const compared = await compareRun(root, mixed.id);
+    assert.equal(compared.scripted, true);
+    assert.match(compared.scriptedParts ?? '', /^Partly scripted run: its chat answers from the model at .+; its images from TeamFusion's bundled scripted server, not a model\.$/);
+    assert.match(scriptedRunSentences(compared)[0]!, /^Partly scripted run: .* So these measures and its cost are not a team's and are left out of every total\.$/);
   });
 
   it('a scripted run resumed against a real endpoint keeps its chat part scripted: partly scripted, out of every total', async () => {
