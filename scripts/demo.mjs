@@ -2,7 +2,8 @@
 // `npm run demo [-- --task design|brief]`: the whole TeamFusion pipeline on a bundled sample, with no key and no model —
 // against the SCRIPTED server (scripts/scriptedServer.mjs, the one `npm run scripted-server` starts: answers made from the
 // run itself, every request checked against OpenAI's spec). Everything it shows and writes says it is scripted.
-// design (default): samples/lumen-perfume, two iterations of one turn. brief: samples/brief-review, a brief run of two
+// design (default): samples/lumen-perfume, two iterations of one turn, then rerank (with the proxies' forecasts), the
+// designers' blind re-rankings (scripted, and said so) and compare. brief: samples/brief-review, a brief run of two
 // rounds, then rerank (with the proxies' forecasts), the members' blind choices (scripted, and said so), judge and compare
 // on it. It builds what it needs, runs the sample in a temporary copy, prints where the run folder is and how to do the
 // same by hand, and stops the server on exit, on an error and on Ctrl-C.
@@ -109,6 +110,25 @@ function scriptedPreferences(runDir) {
   say("proxy's scripted forecast uses, so compare can show proxy fidelity and its lift over the control; a real team writes these.");
 }
 
+/**
+ * The design demo's designers re-rank the blind set, SCRIPTED: each in their own view of it — the view their scripted proxy
+ * forecast with — written to rerank/rankings/<id>.yaml with a line saying so, so compare can show proxy fidelity.
+ */
+async function scriptedBlindRankings(id) {
+  const { scriptedBlindRankings: rank } = createRequire(import.meta.url)(SERVER_BUNDLE);
+  const dir = join(runs, id, 'rerank', 'rankings');
+  mkdirSync(dir, { recursive: true });
+  const why = JSON.stringify("Scripted by npm run demo: this designer's own view of the set, not a person's blind ranking.");
+  const done = [];
+  for (const d of await rank(review, id)) {
+    const entries = d.letters.map((l, i) => `  - option: "${l}"\n    rank: ${i + 1}\n    justification: ${why}`).join('\n');
+    writeFileSync(join(dir, `${d.id}.yaml`), `# SCRIPTED by npm run demo, not ${d.id}'s own blind ranking.\ndesigner: ${JSON.stringify(d.name)}\nranking:\n${entries}\n`);
+    done.push(`${d.id}: ${d.letters.join('')}`);
+  }
+  say(`SCRIPTED: each designer's blind re-ranking written by the demo (rerank/rankings/<id>.yaml: ${done.join(', ')}), in the`);
+  say("view their proxy's scripted forecast uses, so compare can show proxy fidelity and its lift; a real team ranks blind itself.");
+}
+
 const runs = join(review, 'runs');
 const runIds = () => (existsSync(runs) ? readdirSync(runs).filter((id) => !id.startsWith('.')).sort() : []);
 // The run's own files say so: the run is recorded `scripted: true` (the server names itself in every answer) and its
@@ -116,6 +136,20 @@ const runIds = () => (existsSync(runs) ? readdirSync(runs).filter((id) => !id.st
 const runArgs = task === 'brief' ? ['run', review, '--task', 'brief', '--iterations', '2', '--turns', '1'] : ['run', review, '--iterations', '2', '--turns', '1'];
 let code = await teamfusion(runArgs);
 const runId = runIds()[0];
+if (task === 'design' && code === 0 && interrupted === undefined && runId) {
+  // The blind set with the proxies' forecasts, the designers' blind re-rankings (scripted), and what compare says of them.
+  for (const args of [['rerank', review, runId, '--yes'], ['compare', review, runId]]) {
+    say('');
+    const c = await teamfusion(args);
+    if (interrupted !== undefined) break;
+    if (args[0] === 'rerank' && c === 0) await scriptedBlindRankings(runId);
+    // compare exits 1 while the members' ratings and surveys are missing: the demo expects that.
+    if (c !== 0 && args[0] !== 'compare') {
+      code = c;
+      break;
+    }
+  }
+}
 if (task === 'brief' && code === 0 && interrupted === undefined && runId) {
   // The blind pair, the judge, and what compare can say before the members have chosen.
   for (const args of [['rerank', review, runId], ['judge', review, runId], ['compare', review, runId]]) {
@@ -139,6 +173,6 @@ if (task === 'brief') {
   say('here the demo wrote them, scripted. The judge shown here always prefers A: a scripted position bias, caught by the two orders.');
 }
 say('\nTo do the same by hand: `npm run scripted-server` prints OPENAI_BASE_URL=http://127.0.0.1:<port>/v1; export it with any');
-say(`OPENAI_API_KEY, then run \`node dist/cli.js ${runArgs.map((a) => (a === review ? `samples/${sample}` : a)).join(' ')}\` on a copy of the sample${task === 'brief' ? ',\nthen `rerank`, `judge` and `compare` with the run id it prints' : ''}.`);
+say(`OPENAI_API_KEY, then run \`node dist/cli.js ${runArgs.map((a) => (a === review ? `samples/${sample}` : a)).join(' ')}\` on a copy of the sample${task === 'brief' ? ',\nthen `rerank`, `judge` and `compare` with the run id it prints' : ',\nthen `rerank` and `compare` with the run id it prints'}.`);
 say('For a real discussion, see docs/run.md (an API key, a VS Code model or a local endpoint).');
 process.exit(exitCode);

@@ -17,8 +17,9 @@ import { MockOpenAI } from './index';
 import { defaultReply } from './autoResponder';
 import { runFallback } from './runAnswers';
 
-// The rule a scripted member chooses between two revisions by, for `npm run demo` (scripts/demo.mjs) to require from the bundle.
+// The rules the demo's scripted members answer a blind set by, for `npm run demo` (scripts/demo.mjs) to require from the bundle.
 export { memberPreference } from './forecastAnswers';
+export { scriptedBlindRankings } from './scriptedBlind';
 
 const CliArgs = z.object({
   port: z.coerce.number().int().min(0).max(65535).default(0),

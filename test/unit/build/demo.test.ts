@@ -38,6 +38,10 @@ describe('npm run demo (scripted, no key)', function () {
     assert.equal(round2.length, 4, out);
     assert.equal(new Set(round2.map((l) => l.replace(/^[^(]*\(/, ''))).size, 4, 'no two proxies say the same');
     for (const l of round2) assert.match(l, /“[^”]+”/);
+    // Then the blind set with the proxies' forecasts, the designers' blind re-rankings (scripted, and said so), and compare.
+    assert.match(out, /^SCRIPTED: each designer's blind re-ranking written by the demo/m);
+    for (const id of ['ana', 'ben', 'chen', 'dina']) assert.match(await fs.readFile(path.join(runDir, 'rerank', 'rankings', `${id}.yaml`), 'utf8'), /^# SCRIPTED by npm run demo/);
+    assert.match(out, /^Proxy fidelity \(Kendall's τ-b .*, 4 designers\): mean τ-b 1\.00, persona-free control -?\d\.\d\d, lift \d\.\d\d\./m);
   });
 
   it('--task brief runs the brief sample, then rerank, judge and compare on it, labelled, and says how to do it by hand', async function () {

@@ -3,13 +3,13 @@
  * of three rounds with a fork, its blind set and forecasts, its criteria; a brief review of two rounds with its baseline,
  * blind pair, forecasts, judge and criteria — and every request the server received, of every kind, checked:
  * - every "Image k" an edit prompt names is one of the images that edit carries (k ≤ its inputs), and the one the
- *   discussed directions named (its k-th input is that option or remix);
+ *   discussed directions named (its k-th input is that option or remix); a fork's side line too, and a side that is a
+ *   candidate leads its own edit;
  * - every "Image …" label a chat request names is a candidate of the run, and a label shown with an image shows the same
  *   image in every request of the run;
  * - no request asks for JSON only and also sets a word limit ("at most N words");
  * - each proxy's request (its turns and its forecast) carries its own designer's words, and no other designer's words
  *   outside quoted data (JSON-quoted strings) and the transcript of what the others said; the control carries nobody's.
- * Checks that find a defect another part of issue 38 fixes are pending (it.skip), each saying which.
  */
 import { strict as assert } from 'node:assert';
 import { createHash } from 'node:crypto';
@@ -168,10 +168,8 @@ describe('prompt audit: every request of a fixed scripted run (issue 38, item 7)
     assert.ok(checked >= 5, `${checked} edits checked`);
   });
 
-  // Pending (issue 38, item 2): helper "loop" renumbers a fork's side line to the edit's inputs in src/core/fork and leads
-  // each candidate side's edit with its candidate; today the line keeps the run's labels ("Image 6 leads" to an edit of
-  // three images) and every side's edit has the same inputs.
-  it.skip('a fork\'s side line names its side by the edit\'s own numbers, and a candidate side leads its edit (pending: issue 38 item 2, fork renumbering)', () => {
+  // Issue 38, item 2: one renumbering step for every edit prompt, the fork's side line included.
+  it('a fork\'s side line names its side by the edit\'s own numbers, and a candidate side leads its edit', () => {
     for (const a of audited.filter((x) => x.kind === 'fork edit')) {
       const sent = a.texts[0]!.replace(/\r\n/g, '\n').trim();
       const decision = /Decision: [^\n]*/.exec(sent)![0];
