@@ -45,8 +45,11 @@ export interface AuthorshipDoor {
    * speaks as its last commit made it, so only that commit must be theirs.
    */
   check(abs: string, member: string, o?: { latestOnly?: boolean }): Promise<NotCounted | undefined>;
-  /** Why a run's record (run.json) is not its driver's (rule.ts judgeDriver), or undefined; remembered for the report. */
-  checkRecord(abs: string): Promise<NotCounted | undefined>;
+  /**
+   * Why a file of a run's record (run.json, its journal) is not its driver's (rule.ts judgeDriver), or undefined;
+   * remembered for the report. The driver is the author of the first commit of `record` (the run's run.json).
+   */
+  checkRecord(abs: string, record: string): Promise<NotCounted | undefined>;
   report(): AuthorshipReport;
 }
 
@@ -127,17 +130,20 @@ class GitDoor implements AuthorshipDoor {
     return facts;
   }
 
-  async checkRecord(abs: string): Promise<NotCounted | undefined> {
+  async checkRecord(abs: string, record: string): Promise<NotCounted | undefined> {
     const at = await this.where(abs);
-    if (!at) return undefined;
+    const rec = await this.where(record);
+    if (!at || !rec) return undefined;
     const f = await this.facts(at);
+    const r = await this.facts(rec);
     let verdict;
     let driver = '';
-    if ('failed' in f) verdict = { commit: '', author: '', reason: `who committed it cannot be told (${f.failed})` };
+    if ('failed' in f || 'failed' in r) verdict = { commit: '', author: '', reason: `who committed it cannot be told (${'failed' in f ? f.failed : 'failed' in r ? r.failed : ''})` };
     else {
-      const all = (f.touches.get(at.repo) ?? []).filter((t) => t.status !== 'D');
-      driver = all[all.length - 1]?.email.toLowerCase() ?? '';
-      verdict = judgeDriver(all, this.ids.requireSigned, this.ownEmail, f.dirty.has(at.repo));
+      const history = (facts: FolderFacts, repo: string): Touch[] => (facts.touches.get(repo) ?? []).filter((t) => t.status !== 'D');
+      const first = history(r, rec.repo).at(-1)?.email;
+      driver = first?.toLowerCase() ?? '';
+      verdict = judgeDriver(history(f, at.repo), first, this.ids.requireSigned, this.ownEmail, f.dirty.has(at.repo));
     }
     if (!verdict) return undefined;
     // The member the driver's e-mail names in review.yaml (else the e-mail itself): the one person the record speaks for.

@@ -84,15 +84,15 @@ export function judgeUncommitted(member: string, ids: Identities, ownEmail: stri
 }
 
 /**
- * A run's record is its driver's (issue 39): the driver is the author of the first commit that created it; every later
- * commit must be theirs too (signed by them where required), and changes not committed yet count only on the driver's
- * own machine. `touches` is the file's whole history, newest first; none (never committed) is this machine's own.
+ * A run's record is its driver's (issue 39): the driver is the author of the first commit of its run.json (`driverEmail`,
+ * undefined when run.json was never committed: this machine's own run); every commit of the file (`touches`, newest
+ * first) must be theirs (signed by them where required), and changes not committed yet count only on the driver's own
+ * machine.
  */
-export function judgeDriver(touches: readonly Touch[], requireSigned: boolean, ownEmail: string | undefined, dirty: boolean): Verdict | undefined {
-  const first = touches[touches.length - 1];
-  if (!first) return undefined;
-  const driver = first.email.toLowerCase();
-  const said = `the run's driver is ${printable(first.email)} (the author of its first commit); a run's record is its driver's alone`;
+export function judgeDriver(touches: readonly Touch[], driverEmail: string | undefined, requireSigned: boolean, ownEmail: string | undefined, dirty: boolean): Verdict | undefined {
+  if (driverEmail === undefined) return undefined; // never committed: this machine's own run
+  const driver = driverEmail.toLowerCase();
+  const said = `the run's driver is ${printable(driverEmail)} (the author of the first commit of its run.json); a run's record is its driver's alone`;
   for (const c of touches) {
     const who = `commit ${c.commit.slice(0, 12)} by ${printable(c.name)} <${printable(c.email)}>`;
     if (c.email.toLowerCase() !== driver) return { commit: c.commit, author: c.email, reason: `${who} wrote it, and ${said}` };

@@ -172,11 +172,22 @@ describe('authorship: one door says who wrote a member file (real git)', functio
     const record = path.join(t.review('ben'), 'runs', RUN_ID, 'run.json');
     await fs.writeFile(record, `${(await fs.readFile(record, 'utf8')).trimEnd()}\n\n`);
     await assert.rejects(compareRun(t.review('ben'), RUN_ID), /run\.json is not counted: it has changes not committed yet, and this machine's git user\.email is ben@example\.com, while the run's driver is ana@example\.com/);
+    git(t.clone.ben, 'checkout', '--quiet', '--', '.');
+
+    // The journal read over run.json is the driver's too: one Ben commits is refused the same way.
+    await fs.writeFile(path.join(t.review('ben'), 'runs', RUN_ID, 'journal.jsonl'), '');
+    git(t.clone.ben, 'add', '-A');
+    git(t.clone.ben, 'commit', '--quiet', '-m', 'a journal for Ana');
+    pullAndPush(t.clone.ben);
+    git(t.clone.ana, 'pull', '--quiet', '--rebase');
+    await assert.rejects(compareRun(t.review('ana'), RUN_ID), new RegExp(`runs/${RUN_ID}/journal\\.jsonl is not counted: commit [0-9a-f]{12} by Ben <ben@example\\.com> wrote it, and the run's driver is ana@example\\.com`));
+
+    await fs.writeFile(record, `${(await fs.readFile(record, 'utf8')).trimEnd()}\n\n`);
     git(t.clone.ben, 'commit', '--quiet', '-am', "Ana's record, by Ben");
     const forged = git(t.clone.ben, 'rev-parse', 'HEAD').trim();
     pullAndPush(t.clone.ben);
     git(t.clone.ana, 'pull', '--quiet', '--rebase');
-    const refusal = new RegExp(`runs/${RUN_ID}/run\\.json is not counted: commit ${forged.slice(0, 12)} by Ben <ben@example\\.com> wrote it, and the run's driver is ana@example\\.com \\(the author of its first commit\\)`);
+    const refusal = new RegExp(`runs/${RUN_ID}/run\\.json is not counted: commit ${forged.slice(0, 12)} by Ben <ben@example\\.com> wrote it, and the run's driver is ana@example\\.com \\(the author of the first commit of its run\\.json\\)`);
     await assert.rejects(compareRun(t.review('ana'), RUN_ID), refusal);
     const cli = await startCli(compareCli(), ['compare', t.review('ana'), RUN_ID]).done;
     assert.equal(cli.code, 1);
@@ -184,6 +195,7 @@ describe('authorship: one door says who wrote a member file (real git)', functio
     const e = await evaluateFolder(t.review('ana'));
     assert.equal(e.reviews[0]!.runs.length, 0, 'not summed');
     assert.ok(e.skipped.some((s) => s.path.endsWith(`runs/${RUN_ID}`) && refusal.test(s.reason)), JSON.stringify(e.skipped));
+
   });
 
   it('outside git, or without e-mails in review.yaml: nothing is checked, and why is said', async () => {
