@@ -53,10 +53,19 @@ const lazyCore = {
   },
 };
 
+/** `teamfusion mcp` loads the MCP SDK on first use: src/cli/mcpSdk.ts is dist/mcp-sdk.js, a bundle of its own. */
+const mcpChunk = {
+  name: 'mcp-chunk',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/mcpSdk(\.js)?$/ }, () => ({ path: './mcp-sdk.js', external: true }));
+  },
+};
+
 const builds = [
   { ...node, entryPoints: ['src/extension/extension.ts'], outfile: `${outdir}/extension.js`, plugins: [lazyCore, chunks] },
   { ...node, entryPoints: ['src/extension/core.ts'], outfile: `${outdir}/extension-core.js` },
-  { ...node, entryPoints: ['src/cli/main.ts'], outfile: `${outdir}/cli.js`, banner: { js: '#!/usr/bin/env node' } },
+  { ...node, entryPoints: ['src/cli/main.ts'], outfile: `${outdir}/cli.js`, banner: { js: '#!/usr/bin/env node' }, plugins: [mcpChunk, chunks] },
+  { ...node, entryPoints: ['src/cli/mcpSdk.ts'], outfile: `${outdir}/mcp-sdk.js` },
   ...Object.entries(CHUNKS).map(([pkg, file]) => ({ ...common, entryPoints: [require.resolve(pkg)], outfile: `${outdir}/${file}`, platform: 'node', format: 'cjs', target: 'node20' })),
   {
     ...common,

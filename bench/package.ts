@@ -18,7 +18,6 @@ const SHARP_PACKAGES = /^extension\/node_modules\/(sharp|@img\/[^/]+)\//;
 
 function zipEntries(file: string): Promise<Entry[]> {
   // yauzl comes with @vscode/vsce (a dev dependency); typed loosely here.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const yauzl = require('yauzl') as {
     open(f: string, o: object, cb: (err: Error | null, zip?: { on(ev: string, fn: (x: { fileName: string; uncompressedSize: number; compressedSize: number }) => void): void; readEntry(): void }) => void): void;
   };

@@ -3,13 +3,15 @@
 // against the SCRIPTED server (scripts/scriptedServer.mjs, the one `npm run scripted-server` starts: answers made from the
 // run itself, every request checked against OpenAI's spec). Everything it shows and writes says it is scripted.
 // design (default): samples/lumen-perfume, two iterations of one turn. brief: samples/brief-review, a brief run of two
-// rounds, then rerank, judge and compare on it. It builds what it needs, runs the sample in a temporary copy, prints where
-// the run folder is and how to do the same by hand, and stops the server on exit, on an error and on Ctrl-C.
+// rounds, then rerank (with the proxies' forecasts), the members' blind choices (scripted, and said so), judge and compare
+// on it. It builds what it needs, runs the sample in a temporary copy, prints where the run folder is and how to do the
+// same by hand, and stops the server on exit, on an error and on Ctrl-C.
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { repo, startScriptedServer } from './scriptedServer.mjs';
+import { repo, SERVER_BUNDLE, startScriptedServer } from './scriptedServer.mjs';
 
 const say = (s) => process.stdout.write(`${s}\n`);
 
@@ -85,6 +87,28 @@ const teamfusion = (args) =>
     cli.on('exit', (c, sig) => done(c ?? (sig === 'SIGINT' ? 130 : 1)));
   });
 
+/**
+ * The brief demo's members answer the blind pair, SCRIPTED: each prefers the revision holding more of their own comment's
+ * words — the rule their scripted proxy forecast with — written to preference/<id>.yaml with a line saying so. It lets
+ * compare show proxy fidelity and its lift over the control; a team writes these files itself.
+ */
+function scriptedPreferences(runDir) {
+  const { memberPreference } = createRequire(import.meta.url)(SERVER_BUNDLE);
+  const [a, b] = ['A.md', 'B.md'].map((f) => readFileSync(join(runDir, 'rerank', f), 'utf8'));
+  mkdirSync(join(runDir, 'preference'), { recursive: true });
+  const chose = [];
+  for (const f of readdirSync(join(review, 'comments')).filter((x) => x.endsWith('.md')).sort()) {
+    const id = f.slice(0, -3);
+    const comment = readFileSync(join(review, 'comments', f), 'utf8').replace(/^---[\s\S]*?---\n/, '');
+    const prefer = memberPreference(comment, a, b);
+    const why = 'Scripted by npm run demo: the revision that holds more of my comment\'s words, not a person\'s choice.';
+    writeFileSync(join(runDir, 'preference', `${id}.yaml`), `# SCRIPTED by npm run demo, not ${id}'s own choice.\ndesigner: ${id}\nprefer: ${prefer}\nwhy: ${JSON.stringify(why)}\n`);
+    chose.push(`${id}: ${prefer}`);
+  }
+  say(`SCRIPTED: each member's blind choice written by the demo (preference/<id>.yaml: ${chose.join(', ')}), by the rule their`);
+  say("proxy's scripted forecast uses, so compare can show proxy fidelity and its lift over the control; a real team writes these.");
+}
+
 const runs = join(review, 'runs');
 const runIds = () => (existsSync(runs) ? readdirSync(runs).filter((id) => !id.startsWith('.')).sort() : []);
 // The run's own files say so: the run is recorded `scripted: true` (the server names itself in every answer) and its
@@ -98,6 +122,7 @@ if (task === 'brief' && code === 0 && interrupted === undefined && runId) {
     say('');
     const c = await teamfusion(args);
     if (interrupted !== undefined) break;
+    if (args[0] === 'rerank' && c === 0) scriptedPreferences(join(runs, runId));
     // compare exits 1 while members' preferences are missing: the demo expects that, and says so below.
     if (c !== 0 && args[0] !== 'compare') {
       code = c;
@@ -110,8 +135,8 @@ const exitCode = interrupted ?? code;
 say(`\nSCRIPTED demo ${exitCode === 0 ? 'finished' : `stopped (exit ${exitCode})`}. The run folder is under ${runs} — result.md and transcript.md`);
 say('say at the top that the answers were scripted.');
 if (task === 'brief') {
-  say('Each member would now read rerank/A.md and rerank/B.md blind and write preference/<member-id>.yaml (prefer: A, B or tie);');
-  say('compare then counts their choices. The judge shown here always prefers A: a scripted position bias, caught by the two orders.');
+  say('A team reads rerank/A.md and rerank/B.md blind and each member writes preference/<member-id>.yaml (prefer: A, B or tie);');
+  say('here the demo wrote them, scripted. The judge shown here always prefers A: a scripted position bias, caught by the two orders.');
 }
 say('\nTo do the same by hand: `npm run scripted-server` prints OPENAI_BASE_URL=http://127.0.0.1:<port>/v1; export it with any');
 say(`OPENAI_API_KEY, then run \`node dist/cli.js ${runArgs.map((a) => (a === review ? `samples/${sample}` : a)).join(' ')}\` on a copy of the sample${task === 'brief' ? ',\nthen `rerank`, `judge` and `compare` with the run id it prints' : ''}.`);

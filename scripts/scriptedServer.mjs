@@ -7,10 +7,12 @@ import { fileURLToPath } from 'node:url';
 
 export const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const LABEL = 'Scripted reply:';
+/** Where buildScriptedServer writes the server's bundle (it also exports the rules the demo's scripted members answer by). */
+export const SERVER_BUNDLE = join(repo, 'out', 'demo', 'scripted-server.js');
 
 /** Bundles the server's CLI (sharp stays a package of node_modules, loaded natively) and returns the bundle's path. */
 export async function buildScriptedServer() {
-  const out = join(repo, 'out', 'demo', 'scripted-server.js');
+  const out = SERVER_BUNDLE;
   const { build } = await import('esbuild');
   await build({
     entryPoints: [join(repo, 'test', 'support', 'openaiMock', 'cli.ts')],

@@ -3,6 +3,7 @@
 // `N passed, N failed` summed over the stages. Exit 1 when anything failed.
 //   build        npm run build (esbuild bundles)                  counts as 1 check
 //   typecheck    npm run compile-tests (tsc → out/)              counts as 1 check (type errors fail it; out/ is still emitted)
+//   lint         npm run lint (ESLint with type information)      counts as 1 check
 //   unit         mocha --config .mocharc.json (node 20)
 //   integration  scripts/run-integration.mjs: mocha INSIDE the real extension host of code-server
 //   e2e          mocha on out/test/e2e/**/*.e2e.js (playwright + code-server, via test/harness)
@@ -62,6 +63,7 @@ function findFiles(dir, suffix) {
 const stages = [
   { name: 'build', timeout: 300, run: () => run('npm', ['run', 'build'], 300), single: true },
   { name: 'typecheck', timeout: 300, run: () => run('npm', ['run', 'compile-tests'], 300), single: true },
+  { name: 'lint', timeout: 600, run: () => run('npm', ['run', 'lint'], 600), single: true },
   { name: 'unit', timeout: 3000, run: () => run(bin('mocha'), ['--config', '.mocharc.json'], 3000) },
   { name: 'integration', realHost: true, timeout: 900, needs: 'dist/extension.js',
     run: () => run(process.execPath, ['scripts/run-integration.mjs'], 900) },

@@ -31,9 +31,9 @@ export interface CommandHelp {
 export const COMMAND_HELP: CommandHelp[] = [
   {
     name: 'validate',
-    args: '<review>',
+    args: '<review> [options]',
     summary: 'Check a review folder; one line per problem.',
-    options: [],
+    options: [['--json', 'One JSON object: valid, the problems, and authorship (the member files not counted, and why).']],
     exits: [0, 1, 2],
   },
   {
@@ -111,11 +111,15 @@ export const COMMAND_HELP: CommandHelp[] = [
     name: 'vote',
     args: '<review> <run-id> --as ID [options] <decision-point> <choice>',
     summary: 'Vote on a fork (its remix id or letter); the lead closes with --close.',
-    more: ["When all have voted, the decision joins that round's decisions."],
+    more: [
+      "When all have voted, the decision joins that round's decisions; the next round keeps the chosen side's remix and sets",
+      'the others aside. The lead reopens a decision with --reopen <decision-point> (kept as history; the votes are kept).',
+    ],
     options: [
       ['--as ID', 'Who votes.'],
       ['--iteration K', 'The round (default: the last round that forked).'],
       ['--close', 'The lead closes the decision point (under lead-decides, with a choice: the lead decides in person).'],
+      ['--reopen', 'The lead reopens the decision of the decision point (no choice).'],
       ['--sync', 'Commit only your votes file (and run.json when it decides), pull, push.'],
     ],
     exits: [0, 1, 2],
@@ -134,6 +138,20 @@ export const COMMAND_HELP: CommandHelp[] = [
       ['--no-forecast', 'Make the set only: no forecasts, no request sent.'],
       ['--yes', 'Send the forecasts of more than 50 requests (or $5) without asking (the cost is said first).'],
       ['--text-only', 'The chat model cannot see images (a local model without vision): each forecast gets the letters without their images.'],
+    ],
+    exits: [0, 1, 2, 130],
+  },
+  {
+    name: 'forecast',
+    args: '<review> <run-id> [options]',
+    summary: "Make a run's missing or failed proxy forecasts of its blind set (never one already sealed).",
+    more: [
+      'The step rerank takes once the set exists, on its own: each forecast is sealed in runs/<run-id>/forecast.json as soon as',
+      'it is made; nothing to make says so and sends nothing.',
+    ],
+    options: [
+      ['--yes', 'Send more than 50 requests (or $5), repairs counted, without asking (the cost is said first).'],
+      ['--text-only', 'The chat model cannot see images: each forecast gets the letters without their images.'],
     ],
     exits: [0, 1, 2, 130],
   },
@@ -173,6 +191,17 @@ export const COMMAND_HELP: CommandHelp[] = [
       ['--model M', 'The model.'],
     ],
     exits: [0, 1, 2, 130],
+  },
+  {
+    name: 'mcp',
+    args: '',
+    summary: "An MCP server on stdio: the review questions (analyze, validate, criteria, run_summary, next_steps) for agents.",
+    more: [
+      'Each tool takes { review, runId? }; review folders outside the folder it was started in are refused. Read-only: nothing',
+      'is sent to a model and nothing is written. Add it to an agent as the command `teamfusion mcp` (docs/agents.md).',
+    ],
+    options: [],
+    exits: [0, 2],
   },
   {
     name: 'evaluate',

@@ -7,6 +7,7 @@ import { runAnalyze } from './commands/analyze';
 import { runImport } from './commands/import';
 import { runRun } from './commands/run';
 import { runRerank } from './commands/rerank';
+import { runForecast } from './commands/forecast';
 import { runCompare } from './commands/compare';
 import { runCodeDiscussion } from './commands/codeDiscussion';
 import { runEvaluate } from './commands/evaluate';
@@ -16,6 +17,7 @@ import { runVote } from './commands/vote';
 import { runDecide } from './commands/decide';
 import { runJudge } from './commands/judge';
 import { runCriteria } from './commands/criteria';
+import { runMcp } from './commands/mcp';
 import { UsageError } from './usage';
 import { canonicalCommand, commandHelp, commandNames, mainHelp, nearest, optionSuggestion } from './help';
 import { RunRecordError } from '../core/record/store';
@@ -30,6 +32,7 @@ const COMMANDS: Record<string, Command> = {
   import: runImport,
   run: runRun,
   rerank: runRerank,
+  forecast: runForecast,
   compare: runCompare,
   'code-discussion': runCodeDiscussion,
   evaluate: runEvaluate,
@@ -39,6 +42,7 @@ const COMMANDS: Record<string, Command> = {
   decide: (args) => runDecide(args),
   judge: runJudge,
   criteria: runCriteria,
+  mcp: runMcp,
 };
 
 export async function main(argv: string[]): Promise<number> {

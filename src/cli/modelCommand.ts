@@ -28,6 +28,10 @@ export function lazyChatBackend(): ChatBackend {
     provider: 'openai',
     acceptsImages: false,
     priced: true,
+    /** Whether the bundled scripted server answered (llm/scripted.ts): the command then says so, never a model's name. */
+    get scripted() {
+      return chat?.scripted === true;
+    },
     chat: (req) => {
       chat ??= new OpenAIChatBackend(cliModelClient());
       return chat.chat(req);

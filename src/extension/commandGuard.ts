@@ -28,7 +28,8 @@ export function guardCommand<T>(
   };
 }
 
-const trustUi: GuardUi = {
+/** The trust guards' UI in VS Code: a warning with buttons, and a command run for the button chosen. */
+export const trustUi: GuardUi = {
   warn: (message, ...buttons) => vscode.window.showWarningMessage(message, ...buttons),
   runCommand: (command) => vscode.commands.executeCommand(command),
 };

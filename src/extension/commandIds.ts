@@ -15,6 +15,7 @@ export const COMMANDS = {
   adoptRevisedBrief: 'teamfusion.adoptRevisedBrief',
   commentOnBrief: 'teamfusion.commentOnBrief',
   codeDiscussion: 'teamfusion.codeDiscussion',
+  openReview: 'teamfusion.openReview',
   /** VS Code's own: opens a file in an editor. */
   open: 'vscode.open',
 } as const;
@@ -23,7 +24,7 @@ export type CommandName = keyof typeof COMMANDS;
 
 /** What each command takes (its handler checks it again: a command can be invoked from anywhere). */
 export interface CommandArgs {
-  runReview: { reviewRoot: string; task?: RunTaskKind };
+  runReview: { reviewRoot: string; task?: RunTaskKind; resume?: string };
   refineRun: { reviewRoot: string; runId: string; feedback: string };
   cancelRun: { reviewRoot: string; runId?: string };
   setApiKey: undefined;
@@ -32,6 +33,8 @@ export interface CommandArgs {
   /** The review's brief.md as a URI string. */
   commentOnBrief: { uri: string };
   codeDiscussion: { reviewRoot: string; runId: string; force?: true };
+  /** A review folder (the blind re-rank set of a run is one). */
+  openReview: vscode.Uri;
   open: vscode.Uri;
 }
 

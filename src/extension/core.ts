@@ -14,6 +14,8 @@ import { createServices } from './services';
 import { registerWalkthrough } from './walkthrough';
 import { registerBriefReview } from './brief/register';
 import { registerBaseline } from './baseline/register';
+import { invokeTool, prepareTool } from './agents/tools';
+import { chatHandler } from './agents/participant';
 
 export interface Core {
   /** A review panel VS Code restored after a reload. */
@@ -22,6 +24,12 @@ export interface Core {
   replayDocument(doc: vscode.TextDocument, edit: boolean): void;
   /** A review file's change on disk that the shell's watcher saw before the core listened (the one that loaded it). */
   replayWatched(kind: 'create' | 'delete' | 'change', uri: vscode.Uri): void;
+  /** The language-model tools and the @teamfusion chat participant the shell registered (issue 42, agents/). */
+  agents: {
+    invokeTool(name: string, options: vscode.LanguageModelToolInvocationOptions<unknown>, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult>;
+    prepareTool(name: string, options: vscode.LanguageModelToolInvocationPrepareOptions<unknown>): vscode.PreparedToolInvocation;
+    chat: vscode.ChatRequestHandler;
+  };
 }
 
 /** What the activation shell made at activation and hands over. */
@@ -47,5 +55,6 @@ export function startCore(context: vscode.ExtensionContext, shell: ShellParts): 
     revivePanel: (panel, state) => reviveReviewPanel(services, panel, state),
     replayDocument: (doc, edit) => live.replay(doc, edit),
     replayWatched: (kind, uri) => services.reviews.onWatched(kind, uri),
+    agents: { invokeTool, prepareTool, chat: chatHandler(services.reviews) },
   };
 }

@@ -46,6 +46,58 @@ class ShellTree implements vscode.TreeDataProvider<unknown> {
   }
 }
 
+/** The MCP server definition API (VS Code 1.101+; not in the @types/vscode this builds against): used only when present. */
+interface McpApi {
+  registerMcpServerDefinitionProvider?(id: string, provider: { onDidChangeMcpServerDefinitions?: vscode.Event<void>; provideMcpServerDefinitions(): unknown[] }): vscode.Disposable;
+}
+type McpStdioDefinition = new (label: string, command: string, args?: string[], env?: Record<string, string | number | null>) => { cwd?: vscode.Uri };
+
+const FOLLOWUPS = [
+  { command: 'status', prompt: '', label: "How much does the team agree?" },
+  { command: 'disagree', prompt: '', label: 'Where does the team disagree?' },
+  { command: 'next', prompt: '', label: 'What is left to decide?' },
+];
+
+/**
+ * The editor's agents (issue 42): the language-model tools package.json lists, the @teamfusion chat participant (both
+ * answered by the core, loaded on first use) and the MCP server (`teamfusion mcp` of the bundled CLI, one per workspace
+ * folder, started in it). Each API is used only where this VS Code has it (code-server may lack some).
+ */
+function registerAgents(context: vscode.ExtensionContext, load: () => Core): void {
+  const manifest = context.extension.packageJSON as { contributes?: { languageModelTools?: { name?: unknown }[] } };
+  const lm = vscode.lm as (typeof vscode.lm & McpApi) | undefined;
+  if (typeof lm?.registerTool === 'function') {
+    for (const name of (manifest.contributes?.languageModelTools ?? []).map((t) => t.name).filter((n): n is string => typeof n === 'string')) {
+      context.subscriptions.push(lm.registerTool(name, { invoke: (o, t) => load().agents.invokeTool(name, o, t), prepareInvocation: (o) => load().agents.prepareTool(name, o) }));
+    }
+  }
+  if (typeof vscode.chat?.createChatParticipant === 'function') {
+    const participant = vscode.chat.createChatParticipant('teamfusion', (r, c, s, t) => load().agents.chat(r, c, s, t));
+    participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'icon.png');
+    participant.followupProvider = { provideFollowups: (result) => FOLLOWUPS.filter((f) => f.command !== (result.metadata as { command?: string } | undefined)?.command) };
+    context.subscriptions.push(participant);
+  }
+  const Definition = (vscode as unknown as { McpStdioServerDefinition?: McpStdioDefinition }).McpStdioServerDefinition;
+  if (typeof lm?.registerMcpServerDefinitionProvider === 'function' && Definition) {
+    const changed = new vscode.EventEmitter<void>();
+    const cli = vscode.Uri.joinPath(context.extensionUri, 'dist', 'cli.js').fsPath;
+    context.subscriptions.push(
+      changed,
+      vscode.workspace.onDidChangeWorkspaceFolders(() => changed.fire()),
+      lm.registerMcpServerDefinitionProvider('teamfusion', {
+        onDidChangeMcpServerDefinitions: changed.event,
+        provideMcpServerDefinitions: () =>
+          (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => {
+            // The extension host's own Node (in VS Code desktop an Electron binary, run as Node).
+            const d = new Definition(`TeamFusion (${f.name})`, process.execPath, [cli, 'mcp'], { ELECTRON_RUN_AS_NODE: '1' });
+            d.cwd = f.uri;
+            return d;
+          }),
+      }),
+    );
+  }
+}
+
 function commandIds(context: vscode.ExtensionContext): string[] {
   const manifest = context.extension.packageJSON as { contributes?: { commands?: { command?: unknown }[] } };
   const listed = (manifest.contributes?.commands ?? []).map((c) => c.command).filter((c): c is string => typeof c === 'string');
@@ -115,6 +167,7 @@ export function activate(context: vscode.ExtensionContext): void {
       deserializeWebviewPanel: (panel, state) => load().revivePanel(panel, state),
     }),
   );
+  registerAgents(context, load);
   // The chosen VS Code chat model is shown in the status bar: that needs the core, but not before activation returns (nor
   // does reading the setting that says so).
   setTimeout(() => {

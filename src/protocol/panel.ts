@@ -24,6 +24,7 @@ export * from './panelEvaluation';
 export * from './runEvents';
 export * from './requests';
 export * from './votes';
+export * from './nextSteps';
 export type { WaitingFor } from '../core/record/record';
 
 const text = (max: number) => z.string().max(max);
@@ -68,6 +69,8 @@ export const PanelStateSchema = z.object({
   criteria: PanelCriteriaSchema.optional(),
   /** For the run shown, when it forked: its forks, votes and tallies (the panel's blind vote, issue 33). */
   forks: PanelForksSchema.optional(),
+  /** Who this workspace last said is at the panel ("I am"), a member id; the page's own choice comes first. */
+  me: z.string().max(200).optional(),
 });
 export type PanelState = z.infer<typeof PanelStateSchema>;
 
@@ -77,8 +80,12 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   /** The app is listening; the host posts nothing before this. */
   z.object({ type: z.literal('ready') }),
   ...REQUEST_SCHEMAS,
-  /** Start a run; `task` chooses a brief or a design run (the engine's default for the folder when absent). */
-  z.object({ type: z.literal('run'), task: z.enum(RUN_TASKS).optional() }),
+  /** Start a run; `task` chooses a brief or a design run (the engine's default for the folder when absent); `resume` goes on with that run instead. */
+  z.object({ type: z.literal('run'), task: z.enum(RUN_TASKS).optional(), resume: text(200).optional() }),
+  /** Open the run's blind re-rank set (runs/<run-id>/rerank) in its own panel, where each member ranks it. */
+  z.object({ type: z.literal('openRerank'), runId: text(200) }),
+  /** Who is at the panel ("I am"), remembered for this workspace; absent: nobody chosen. */
+  z.object({ type: z.literal('setMe'), member: text(200).optional() }),
   ShowBriefChangesSchema,
   AdoptBriefSchema,
   CommentOnBriefSchema,
@@ -132,10 +139,11 @@ export const WebviewPersistedStateSchema = z.object({
   tab: z.string().optional(),
   /** The unsaved ranking form (checked again by the form when it is read back). */
   draft: z.unknown().optional(),
-  /** The designer whose proxy's messages are being rated (and who answers the survey). */
-  rateAs: z.string().optional(),
-  /** The member voting on the run's forks (until chosen, nobody: the vote is blind and each member votes as themselves). */
-  voteAs: z.string().optional(),
+  /**
+   * Who is at the panel ("I am"): the member who rates their proxy, answers the survey, confirms their coverage and votes
+   * (until chosen, nobody: the vote is blind and each member acts as themselves). The host remembers it per workspace too.
+   */
+  me: z.string().max(200).optional(),
 });
 export type WebviewPersistedState = z.infer<typeof WebviewPersistedStateSchema>;
 

@@ -64,6 +64,8 @@ export const EvaluationSchema = z.object({
     answered: z.object({ representative: z.number().int(), clarity: z.number().int(), satisfied: z.number().int() }),
   }),
   rerankings: z.number().int().nonnegative(),
+  /** The designers whose blind re-ranking is saved (ids), once the re-rank set exists. */
+  reranked: z.array(z.string()).optional(),
   remixes: z.number().int().nonnegative(),
   timing: z.object({
     startedAt: z.string(),

@@ -31,7 +31,7 @@ export const PanelForkSchema = z.object({
   /** Votes per position. */
   counts: z.record(z.string().max(2000), z.number().int().min(0)),
   missing: z.array(id).max(100),
-  decision: z.object({ decision: z.string().max(2000), by: id, counts: z.record(z.string().max(2000), z.number().int().min(0)).optional() }).optional(),
+  decision: z.object({ decision: z.string().max(2000), by: id, via: z.enum(['proxy', 'human']).optional(), counts: z.record(z.string().max(2000), z.number().int().min(0)).optional() }).optional(),
 });
 export type PanelFork = z.infer<typeof PanelForkSchema>;
 

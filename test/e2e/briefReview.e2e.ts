@@ -165,7 +165,7 @@ describe('brief review in a real VS Code (code-server)', function () {
 
     // Dev checks the agent's account of his own points in the panel: coverage/dev.yaml, as `compare` reads it.
     await panel.evaluate(() => {
-      const picker = document.getElementById('tf-rate-as-picker') as HTMLElement & { value: string };
+      const picker = document.getElementById('tf-i-am') as HTMLElement & { value: string };
       picker.value = 'dev';
       picker.dispatchEvent(new Event('change'));
     });

@@ -129,7 +129,7 @@ describe('"Did it help?" in a real VS Code (code-server)', function () {
     const page = s.page;
     assert.equal(await panel.locator('.tf-rating').count(), 0, 'no controls before choosing who you are');
     await panel.evaluate(() => {
-      const picker = document.getElementById('tf-rate-as-picker') as HTMLElement & { value: string };
+      const picker = document.getElementById('tf-i-am') as HTMLElement & { value: string };
       picker.value = 'ana';
       picker.dispatchEvent(new Event('change'));
     });

@@ -56,21 +56,24 @@ async function briefReview(ws: string, mock: MockOpenAI): Promise<string> {
   return dir;
 }
 
-/** The Forks section's text without its "Vote as" picker (whose options name the whole team). */
+/** The Forks section's text (the "I am" picker, whose options name the whole team, is at the top of the panel). */
 function forksText(panel: Frame): Promise<string> {
   return panel.evaluate(() => {
     const box = document.getElementById('tf-forks')?.cloneNode(true) as HTMLElement | undefined;
-    box?.querySelector('#tf-vote-as')?.remove();
+    box?.querySelector('#tf-i-am')?.remove();
     return box?.textContent ?? '';
   });
 }
 
-/** Every block of the panel's text (a paragraph, list item, caption, cell…) that names a side together with a member. */
+/**
+ * Every block of the panel's text (a paragraph, list item, caption, cell…) that names a side together with a member. The
+ * question itself ("Warm or cold palette?") names no side: the Next strip says it with who has not voted yet.
+ */
 function sidesWithNames(panel: Frame): Promise<string[]> {
-  return panel.evaluate((names) => {
-    const blocks = [...document.querySelectorAll('p, li, figcaption, td, th, h2, h3, h4, dt, dd')].filter((e) => !e.closest('#tf-vote-as'));
-    return blocks.map((e) => e.textContent ?? '').filter((t) => /(warm|cold) palette/i.test(t) && names.some((n) => t.includes(n)));
-  }, NAMES);
+  return panel.evaluate(([names, question]) => {
+    const blocks = [...document.querySelectorAll('p, li, figcaption, td, th, h2, h3, h4, dt, dd')].filter((e) => !e.closest('#tf-i-am'));
+    return blocks.map((e) => (e.textContent ?? '').split(question).join('')).filter((t) => /(warm|cold) palette/i.test(t) && names.some((n) => t.includes(n)));
+  }, [NAMES, QUESTION] as const);
 }
 
 /** The boxes of the sides shown now. */
@@ -83,10 +86,10 @@ function sideBoxes(panel: Frame): Promise<{ id: string; x: number; y: number; w:
   );
 }
 
-/** Chooses who votes in the Forks section's "Vote as" picker ('' for nobody). */
+/** Chooses who is at the panel in its one "I am" picker ('' for nobody): the member who votes. */
 function voteAs(panel: Frame, id: string): Promise<void> {
   return panel.evaluate((who) => {
-    const picker = document.getElementById('tf-vote-as') as HTMLElement & { value: string };
+    const picker = document.getElementById('tf-i-am') as HTMLElement & { value: string };
     picker.value = who;
     picker.dispatchEvent(new Event('change'));
   }, id);
@@ -132,6 +135,12 @@ describe('a fork side by side and its blind vote in a real VS Code (code-server)
     assert.doesNotMatch(text, /Votes:|Held by|voted for by/);
     assert.deepEqual(await sidesWithNames(panel), [], 'nowhere in the panel is a side paired with its holders');
     assert.equal(await panel.locator('.tf-fork-side .tf-vote[disabled]').count(), 2, 'no vote before choosing who you are');
+    // The Next strip, above the tabs: the open vote and who has not voted; the next step is saying who you are, not a new run.
+    const next = await panel.locator('#tf-next').textContent() ?? '';
+    assert.match(next, /Vote: Warm or cold palette\? — waiting for Ana Ruiz, Ben Okafor, Chen Wei, Dina Haddad/);
+    assert.equal(await panel.locator('#tf-next-primary').getAttribute('data-action'), 'chooseMe');
+    assert.equal(await panel.locator('#tf-run').evaluate((el) => el.hasAttribute('secondary')), true, 'a new run is not the primary button while the vote is open');
+    await shootBothThemes(s.page, 'forks-00-next-open-vote', () => panel.evaluate(() => document.getElementById('tf-next')?.scrollIntoView()));
     await shootBothThemes(s.page, 'forks-01-side-by-side', () => panel.evaluate(() => document.getElementById('tf-forks')?.scrollIntoView()));
   });
 
@@ -172,6 +181,7 @@ describe('a fork side by side and its blind vote in a real VS Code (code-server)
     assert.deepEqual(await fs.readdir(path.dirname(file)), ['ben.yaml'], 'only his own file');
 
     await waitInFrame(panel, () => /Votes: warm palette 0 · cold palette 1/.test(document.getElementById('tf-forks')?.textContent ?? ''), 'the tally');
+    await waitInFrame(panel, () => /Vote: Warm or cold palette\? — waiting for Ana Ruiz, Chen Wei, Dina Haddad/.test(document.getElementById('tf-next')?.textContent ?? ''), 'the strip: the vote waits for the others, not for Ben');
     const shown = await forksText(panel);
     assert.match(shown, /Held by Ana Ruiz, Ben Okafor, Chen Wei; voted for by nobody yet/);
     assert.match(shown, /Held by Dina Haddad; voted for by Ben Okafor/);
@@ -203,11 +213,23 @@ describe('a fork side by side and its blind vote in a real VS Code (code-server)
     assert.deepEqual(record.iterations[0]!.decisions, [
       { question: QUESTION, at, decision: 'cold palette', by: 'team', via: 'human', voters: ['ana', 'ben', 'chen', 'dina'], counts: { 'warm palette': 1, 'cold palette': 3 } },
     ]);
-    await waitInFrame(panel, () => /Decided: cold palette, 3 to 1 \(by the team\)\./.test(document.getElementById('tf-forks')?.textContent ?? ''), 'the decision in the panel', 120_000);
+    await waitInFrame(panel, () => /Decided: cold palette \(by the team's vote, 3 to 1\)\./.test(document.getElementById('tf-forks')?.textContent ?? ''), 'the decision in the panel', 120_000);
     const shown = await forksText(panel);
     assert.match(shown, /Votes: warm palette 1 · cold palette 3/);
     assert.doesNotMatch(shown, /waiting for/);
-    assert.equal(await panel.locator('.tf-fork-side .tf-vote[disabled]').count(), 2, 'a decided fork takes no more votes');
+    assert.equal(await panel.locator('.tf-fork-side .tf-vote').count(), 0, 'a decided fork has no vote controls');
+    assert.deepEqual(await panel.locator('.tf-fork-side').evaluateAll((els) => els.map((e) => [e.getAttribute('data-remix'), e.getAttribute('data-fate'), e.querySelector('.tf-fork-fate')?.textContent])), [
+      ['r1a', 'set-aside', 'Set aside'],
+      ['r1b', 'chosen', '✓ Chosen'],
+    ]);
+    // The strip and the Overview say the decision; the strip's next step is not a new run.
+    const next = await panel.locator('#tf-next').textContent() ?? '';
+    assert.match(next, /Decided by the team's vote, 3 to 1: Warm or cold palette\? → cold palette \(set aside: warm palette\)/);
+    assert.doesNotMatch(next, /Vote: /);
+    assert.equal(await panel.locator('#tf-next-primary[data-action="run"]').count(), 0, 'the next step is not a new run');
+    await panel.evaluate(() => document.getElementById('tf-next')?.scrollIntoView());
+    await screenshot(s.page, 'forks-04-next-decided-dark');
+    assert.match(await panel.locator('#tf-decisions').textContent() ?? '', /Decided by the team: Warm or cold palette\? → cold palette, 3 to 1\. Set aside: warm palette\./);
     await waitInFrame(panel, () => /Decided by the team: Warm or cold palette\? → cold palette, 3 to 1\./.test(document.getElementById('tf-outcome')?.textContent ?? ''), 'the decision among the run\'s decisions, in the words later prompts carry');
 
     const prepare = async (): Promise<void> => {
@@ -235,7 +257,7 @@ describe('a fork side by side and its blind vote in a real VS Code (code-server)
     }
     assert.ok(Math.abs(passages[0]!.y - passages[1]!.y) < 2, 'side by side');
     assert.equal(await forks.locator('.tf-fork-side img').count(), 0, 'no image box for a passage');
-    assert.deepEqual(await forks.locator('#tf-vote-as vscode-option').evaluateAll((els) => els.map((e) => e.getAttribute('value'))), ['', 'ana', 'ben', 'chen'], 'the commenters vote');
+    assert.deepEqual(await forks.locator('#tf-i-am vscode-option').evaluateAll((els) => els.map((e) => e.getAttribute('value'))), ['', 'ana', 'ben', 'chen'], 'the commenters vote');
     assert.doesNotMatch(await forksText(forks), /Held by|Ana Ruiz|Ben Okafor|Chen Wei/);
     await voteAs(forks, 'chen');
     await forks.locator('.tf-fork-side[data-remix="f1b"] .tf-vote').click();
@@ -257,7 +279,7 @@ describe('a fork side by side and its blind vote in a real VS Code (code-server)
     await showTab(forks, 'run');
     await waitInFrame(forks, () => document.querySelectorAll('.tf-fork .tf-fork-side').length === 2, 'the fork');
     await voteAs(forks, 'ana');
-    await waitInFrame(forks, () => !/Choose who you are \(Vote as\)/.test(document.getElementById('tf-forks')?.textContent ?? ''), 'Ana chosen');
+    await waitInFrame(forks, () => !/Choose who you are/.test(document.getElementById('tf-forks')?.textContent ?? ''), 'Ana chosen');
     assert.equal(await forks.locator('.tf-fork-side .tf-vote[disabled]').count(), 2, 'both buttons off');
     assert.match(await forks.locator('.tf-fork-side .tf-vote').first().getAttribute('title') ?? '', /not trusted/);
     await forks.locator('.tf-fork-side[data-remix="f1a"] .tf-vote').click({ force: true });

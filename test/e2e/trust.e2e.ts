@@ -2,7 +2,7 @@
  * Workspace trust in a real VS Code (code-server + Chromium): with trust ON and the workspace untrusted (Restricted
  * Mode), nothing reaches the model. The mock model server counts every request; the test tries every way a user (or a
  * misbehaving webview) could start a run: the panel's Run button, the command palette, a forced Run message and a
- * forced Refine that goes through the `teamfusion.refineRun` command itself.
+ * forced Refine (both refused by the host's allow-list of read-only panel messages, src/protocol/effects.ts).
  *
  * Needs `npm run build` (dist/) and `npm run compile-tests`. Run:
  *   npx mocha --no-config --timeout 300000 out/test/e2e/trust.e2e.js
@@ -115,7 +115,7 @@ describe('workspace trust in a real VS Code (code-server): an untrusted workspac
     await screenshot(page, 'trust-04-forced-run-refused');
   });
 
-  it('a forced Refine reaches the refine command, whose trust guard refuses: nothing sent, the earlier run unchanged', async () => {
+  it('a forced Refine is refused by the host, which tells the user: nothing sent, the earlier run unchanged', async () => {
     const page = s.page;
     const panel = await openReview(page, 'with-run', 'Earlier run');
     await showTab(panel, 'run');
@@ -131,7 +131,7 @@ describe('workspace trust in a real VS Code (code-server): an untrusted workspac
     const record = await fs.readFile(path.join(withRun, 'runs', existingRuns[0]!, 'run.json'), 'utf8');
     assert.equal(record, existingRecord, 'the earlier run was not refined');
     await screenshot(page, 'trust-05-forced-refine');
-    // The refine command's own trust guard told the user (a warning; it lands in the notification centre).
+    // The host told the user with the runs' trust guard (a warning; it lands in the notification centre).
     await runCommand(page, 'Notifications: Show Notifications');
     const warning = page.locator('.notifications-center .notification-list-item', { hasText: 'sends nothing to a model in an untrusted workspace' });
     await warning.first().waitFor({ state: 'visible', timeout: 15_000 });

@@ -1,11 +1,14 @@
 /**
  * A team on several machines for tests (issue 18): a bare repository and one clone per person in a folder, the review
- * committed at `review/` on `main` with an upstream, each clone with its person's name and e-mail. Used by the unit test of
- * three clones (test/unit/sync) and the e2e of a panel following a run driven from another clone (test/e2e).
+ * committed at `review/` on `main` with an upstream, each clone with its person's name and e-mail. Each member's own files
+ * (review.yaml `team: <id>: { git: <email> }`) are committed by that member's e-mail, as a real team's would be (issue 39:
+ * a member's file counts only as its member committed it). Used by the unit tests of clones (test/unit/sync, votes) and
+ * the e2e of a panel following a run driven from another clone (test/e2e).
  */
 import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { parse } from 'yaml';
 
 /** git in `dir`, never asking for a password; returns stdout. */
 export function git(dir: string, ...args: string[]): string {
@@ -57,12 +60,89 @@ export async function makeGitTeam<P extends string>(base: string, seed: string, 
   await fs.cp(seed, path.join(clone[first], 'review'), { recursive: true });
   configure(first);
   git(clone[first], 'checkout', '--quiet', '-B', 'main');
+  const { owned, signed } = await membersFiles(path.join(clone[first], 'review'), people);
   git(clone[first], 'add', '-A');
+  if (owned.length) git(clone[first], 'rm', '--quiet', '--cached', '--', ...owned.flatMap((o) => o.files));
   git(clone[first], 'commit', '--quiet', '-m', 'The review');
+  // With requireSignedCommits, each member's seed commit is signed with an ssh key made here, which every clone trusts.
+  const keys = signed ? await signingKeys(base, owned) : undefined;
+  for (const o of owned) {
+    const sign = keys ? ['-c', 'gpg.format=ssh', '-c', `user.signingkey=${keys.key[o.member]}`, '-c', 'commit.gpgsign=true'] : [];
+    git(clone[first], 'add', '--', ...o.files);
+    git(clone[first], '-c', `user.name=${o.name}`, '-c', `user.email=${o.email}`, ...sign, 'commit', '--quiet', '-m', `${o.member}'s files`);
+  }
+  if (keys) git(clone[first], 'config', 'gpg.ssh.allowedSignersFile', keys.allowed);
   git(clone[first], 'push', '--quiet', '-u', 'origin', 'main');
   for (const p of others) {
     execFileSync('git', ['clone', '--quiet', remote, clone[p]], { stdio: 'ignore' });
     configure(p);
+    if (keys) git(clone[p], 'config', 'gpg.ssh.allowedSignersFile', keys.allowed);
   }
   return { remote, clone, review: (p) => path.join(clone[p], 'review') };
+}
+
+/**
+ * The files of each member named in `review`/review.yaml with a git e-mail: a file named for the member's id (any folder:
+ * rankings/d1.yaml, comments/d1.md, runs/<id>/votes/d1.yaml, …) or an inbox entry of theirs (d1-….json), paths relative to
+ * the clone. The committer is the person whose clone uses that e-mail (<person>@example.com), else the e-mail's own name.
+ */
+interface Owned {
+  member: string;
+  name: string;
+  email: string;
+  files: string[];
+}
+
+async function membersFiles(review: string, people: readonly string[]): Promise<{ owned: Owned[]; signed: boolean }> {
+  let team: Record<string, { git?: string | string[] } | null> = {};
+  let signed = false;
+  try {
+    const yaml = parse(await fs.readFile(path.join(review, 'review.yaml'), 'utf8')) as { team?: typeof team; requireSignedCommits?: unknown } | null;
+    team = yaml?.team ?? {};
+    signed = yaml?.requireSignedCommits === true;
+  } catch {
+    return { owned: [], signed };
+  }
+  const all = await walk(review);
+  const out: Owned[] = [];
+  for (const [member, entry] of Object.entries(team)) {
+    const emails = entry?.git === undefined ? [] : Array.isArray(entry.git) ? entry.git : [entry.git];
+    const email = emails.find((e) => people.some((p) => e.toLowerCase() === `${p}@example.com`)) ?? emails[0];
+    if (!email) continue;
+    const id = member.toLowerCase();
+    const files = all.filter((f) => {
+      const stem = path.basename(f).replace(/\.[^.]*$/, '').toLowerCase();
+      return stem === id || (path.basename(path.dirname(f)) === 'inbox' && stem.startsWith(`${id}-`));
+    });
+    if (!files.length) continue;
+    const local = email.split('@')[0]!;
+    out.push({ member, email, name: local.charAt(0).toUpperCase() + local.slice(1), files: files.map((f) => path.join('review', f)) });
+  }
+  return { owned: out, signed };
+}
+
+/** An ssh signing key per member (base/keys/<member>) and the allowed-signers file naming each key by its member's e-mail. */
+async function signingKeys(base: string, owned: readonly Owned[]): Promise<{ key: Record<string, string>; allowed: string }> {
+  const dir = path.join(base, 'keys');
+  await fs.mkdir(dir, { recursive: true });
+  const key: Record<string, string> = {};
+  const lines: string[] = [];
+  for (const o of owned) {
+    key[o.member] = path.join(dir, o.member);
+    execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', o.email, '-f', key[o.member]!]);
+    lines.push(`${o.email} ${(await fs.readFile(`${key[o.member]}.pub`, 'utf8')).trim()}`);
+  }
+  const allowed = path.join(dir, 'allowed_signers');
+  await fs.writeFile(allowed, `${lines.join('\n')}\n`);
+  return { key, allowed };
+}
+
+async function walk(dir: string, rel = ''): Promise<string[]> {
+  const out: string[] = [];
+  for (const e of await fs.readdir(path.join(dir, rel), { withFileTypes: true })) {
+    const r = rel ? path.join(rel, e.name) : e.name;
+    if (e.isDirectory()) out.push(...(await walk(dir, r)));
+    else if (e.isFile()) out.push(r);
+  }
+  return out;
 }

@@ -52,7 +52,6 @@ function ownFile(target: string, at: string): boolean {
 /** What in `markdown` (a file written at `at`, relative to the review root) is live; empty when it is inert. */
 export function liveParts(markdown: string, at: string): string[] {
   const found: string[] = [];
-  // eslint-disable-next-line no-control-regex
   const control = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/.exec(markdown);
   if (control) found.push(`control character U+${control[0].charCodeAt(0).toString(16).padStart(4, '0')}`);
   const walk = (tokens: Token[]): void => {

@@ -8,7 +8,7 @@ import { HostConnection } from './host';
 import { makeContext, type ViewContext } from './context';
 import type { HostMessage, PanelState } from '../../src/protocol/panel';
 import { briefView } from './views/brief';
-import { briefCommentsView } from './views/briefReview';
+import { briefCommentsView, isBriefOnly } from './views/briefReview';
 import { criteriaView } from './views/criteria';
 import { Heatmap } from './views/heatmap';
 import { consensusView, kendallView } from './views/agreement';
@@ -17,6 +17,8 @@ import { RankingForm } from './views/rankingForm';
 import { ImageViewer, viewGroup } from './views/viewer';
 import { ThumbPeek } from './views/peek';
 import { count } from './format';
+import { NextStrip } from './views/nextStrip';
+import { decisionsOverview } from './views/decisions';
 
 const TABS = ['overview', 'run', 'ranking'] as const;
 type Tab = (typeof TABS)[number];
@@ -30,12 +32,15 @@ class App {
   private readonly form = new RankingForm();
   private readonly viewer = new ImageViewer();
   private readonly heatmap = new Heatmap();
+  private readonly next = new NextStrip();
   private readonly tabs: HTMLElement;
   /** The tab in view. */
   private tab: Tab;
   /** Tabs not yet drawn from the last state: the one in view is drawn at once, these right after (see render). */
   private readonly stale = new Set<Tab>();
   private ctx: ViewContext | undefined;
+  /** The last state drawn (drawn again when the person at the panel says who they are). */
+  private last: PanelState | undefined;
   private drawMs = 0;
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
   /** What of the overview follows a large grid's first rows (drawn by flush). */
@@ -116,13 +121,16 @@ class App {
     this.host.persist({ root: state.root, ...(state.run ? { runId: state.run.id } : {}) });
     const ctx = makeContext(state, this.host);
     this.ctx = ctx;
+    this.last = state;
     if (state.thumbSize) document.documentElement.style.setProperty('--tf-thumb', `${state.thumbSize}px`);
     this.renderHeader(ctx);
+    const steps = this.next.render(ctx, (tab, selector) => this.goTo(tab, selector), () => this.last && this.render(this.last));
+    this.runTab.runIsNext = steps.runIsNext;
     for (const t of TABS) this.stale.add(t);
     this.draw(this.tab);
     this.viewer.update(ctx);
     if (this.tabs.parentElement !== this.root) {
-      replaceChildren(this.root, this.header, this.tabs);
+      replaceChildren(this.root, this.header, this.next.element, this.tabs);
       document.body.append(this.viewer.element);
       this.root.removeAttribute('aria-busy');
     }
@@ -165,7 +173,9 @@ class App {
     const ctx = this.ctx;
     if (!ctx || !this.stale.delete(tab)) return;
     if (tab === 'overview') {
-      replaceChildren(this.overview, diagnosticsView(ctx), kendallView(ctx), this.heatmap.view(ctx));
+      // A brief review has no rankings: no agreement or rankings grid.
+      const briefOnly = isBriefOnly(ctx.state.review);
+      replaceChildren(this.overview, diagnosticsView(ctx), decisionsOverview(ctx), briefOnly ? null : kendallView(ctx), briefOnly ? null : this.heatmap.view(ctx));
       const rest = () => append(this.overview, consensusView(ctx), criteriaView(ctx), briefView(ctx), galleryView(ctx), briefCommentsView(ctx));
       // Below a large grid drawn in part, the rest of the overview follows it (flush); else all of it now.
       this.overviewRest = undefined;
@@ -196,6 +206,18 @@ class App {
     document.body.dataset.ready = 'true';
   }
 
+  /** Shows `tab` and brings the first element matching `selector` there into view (focused when it can be). */
+  private goTo(tab: Tab, selector: string): void {
+    const index = TABS.indexOf(tab);
+    (this.tabs as HTMLElement & { selectedIndex: number }).selectedIndex = index;
+    this.tab = tab;
+    this.flush();
+    this.host.persist({ tab });
+    const target = this.root.querySelector<HTMLElement>(selector);
+    target?.scrollIntoView({ block: 'start' });
+    target?.focus({ preventScroll: true });
+  }
+
   /** Any image button (`data-view`) opens the large viewer; a `data-compare` button opens the compare of its ids. */
   private wireImages(): void {
     document.body.append(new ThumbPeek(this.root).element);
@@ -216,7 +238,12 @@ class App {
   private renderHeader(ctx: ViewContext): void {
     const { state } = ctx;
     const review = state.review;
-    const facts = review ? `${count(review.options.length, 'option')} · ${count(review.designers.length, 'designer')} · ${count(state.runs.length, 'run')}` : '';
+    // A brief review's face: its members (who commented), not options and designers.
+    const facts = !review
+      ? ''
+      : isBriefOnly(review)
+        ? `${count(review.comments?.length ?? 0, 'member')} commenting on the brief · ${count(state.runs.length, 'run')}`
+        : `${count(review.options.length, 'option')} · ${count(review.designers.length, 'designer')} · ${count(state.runs.length, 'run')}`;
     replaceChildren(
       this.header,
       h('h1', { id: 'tf-title' }, state.title),

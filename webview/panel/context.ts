@@ -2,7 +2,7 @@
 import type { PanelState } from '../../src/protocol/panel';
 import type { HostConnection } from './host';
 import { fileUrl } from './dom';
-import { remixesOf } from '../../src/core/record/remixes';
+import { remixesOf } from '../../src/protocol/shared';
 
 export interface ViewContext {
   readonly state: PanelState;
@@ -16,6 +16,16 @@ export interface ViewContext {
   designerName(id: string): string;
   /** Index of the designer in id order (for the speaker colour). */
   designerIndex(id: string): number;
+  /** Who may be at the panel: the designers who ranked, the members who commented on the brief, the run's voting team. */
+  readonly members: readonly { id: string; name: string }[];
+  /** Who is at the panel ("I am"), if a member: the page's choice, else the workspace's; undefined until chosen. */
+  readonly me: string | undefined;
+}
+
+/** The member chosen at the panel: the page's own choice ('' = nobody, said there), else the one the host remembers. */
+export function chosenMe(pageMe: string | undefined, hostMe: string | undefined, members: readonly { id: string }[]): string | undefined {
+  const me = pageMe !== undefined ? pageMe : hostMe;
+  return me && members.some((m) => m.id === me) ? me : undefined;
 }
 
 export function makeContext(state: PanelState, host: HostConnection): ViewContext {
@@ -45,7 +55,11 @@ export function makeContext(state: PanelState, host: HostConnection): ViewContex
   // A brief review's members are named by their comment files.
   for (const c of state.review?.comments ?? []) if (!names.has(c.designer)) names.set(c.designer, c.name);
   const order = new Map(designers.map((d, i) => [d.id, i] as const));
+  const members = [...names.keys()].map((id) => ({ id, name: names.get(id) ?? id }));
+  for (const id of state.forks?.team ?? []) if (!names.has(id)) members.push({ id, name: id });
   return {
+    members,
+    me: chosenMe(host.state?.me, state.me, members),
     state,
     host,
     imageOf: (id) => images.get(id),

@@ -6,7 +6,7 @@
 import type { HostMessage, PanelRequests, PanelState, RequestMessage, WebviewMessage, WebviewPersistedState } from '../../src/protocol/panel';
 import { REQUEST_REPLIES, REQUEST_TIMEOUT_MS, isReplyType, type RequestKind } from '../../src/protocol/requestKinds';
 import { checkHostMessage, checkPersistedState } from './guards';
-import { errorMessage } from '../../src/core/kernel/errors';
+import { errorMessage } from '../../src/protocol/shared';
 
 interface VsCodeApi {
   postMessage(message: unknown): void;

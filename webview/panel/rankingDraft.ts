@@ -105,3 +105,17 @@ export function draftProblems(draft: Draft): string[] {
   if (missing.length) problems.push(`Write a justification for ${missing.length === 1 ? 'option' : 'options'} ${missing.join(', ')}.`);
   return problems;
 }
+
+/** The draft a member starts from ("I am"): their saved ranking, else a new one under their name. */
+export function draftAs(member: { id: string; name: string }, saved: DesignerLike | undefined, optionIds: string[]): Draft {
+  return saved ? draftFromDesigner(saved, optionIds) : { ...emptyDraft(optionIds), designer: member.name };
+}
+
+/**
+ * Whether the form may follow a change of who is at the panel: the draft holds nothing of the person's own (blank, or
+ * exactly what it started from for the member chosen before), so nothing typed is lost.
+ */
+export function draftFollowsMe(draft: Draft, before: Draft | undefined): boolean {
+  const blank = !draft.designerId && !draft.designer.trim() && !draft.role.trim() && draft.items.every((i) => !i.justification.trim());
+  return blank || (before !== undefined && JSON.stringify(draft) === JSON.stringify(before));
+}

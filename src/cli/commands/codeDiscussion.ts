@@ -24,6 +24,7 @@ import { UsageError, exactPositionals } from '../usage';
 import { safeJson } from '../output';
 import { parseStrict } from './validate';
 import { cliModelClient, pricesOrSay, withCtrlC } from '../modelCommand';
+import { SCRIPTED_SERVER, answeredBy } from '../../core/llm/scripted';
 import { confirmOnCli } from '../costQuestion';
 import { errorMessage } from '../../core/kernel/errors';
 
@@ -96,7 +97,8 @@ export async function runCodeDiscussion(args: string[]): Promise<number> {
     const total = a.bales.length + a.uncoded.length;
     const cost = a.usage.costUsd === undefined ? 'cost unknown (model not in the price table)' : `estimated cost $${a.usage.costUsd.toFixed(4)}`;
     const lines = [
-      `Coded ${a.bales.length} messages of run ${a.runId} with ${printable(a.model)} (${result.newRequests} new requests, ${result.reused} codes reused; ${a.requests} requests in all, ${cost}${a.mode !== 'direct' ? `, ${a.mode}` : ''}).`,
+      ...(a.scripted ? [`Scripted: these codes came from ${SCRIPTED_SERVER}; they show the pipeline, not a coding of the discussion.`] : []),
+      `Coded ${a.bales.length} messages of run ${a.runId} with ${printable(answeredBy(a.model, a.scripted))} (${result.newRequests} new requests, ${result.reused} codes reused; ${a.requests} requests in all, ${cost}${a.mode !== 'direct' ? `, ${a.mode}` : ''}).`,
     ];
     for (const [speaker, row] of Object.entries(a.byDesigner)) {
       const parts = BALES_CATEGORIES.filter((c) => row[String(c.number)]).map((c) => `${c.label} ${row[String(c.number)]}`);

@@ -12,12 +12,13 @@ import { printable } from '../../core/kernel/text';
 import { exactPositionals } from '../usage';
 import { safeJson } from '../output';
 import { parseStrict } from './validate';
-import { SCRIPTED_RUN_SENTENCE } from '../../core/evaluation/scripted';
+import { scriptedRunSentences } from '../../core/evaluation/scripted';
 import { fidelitySentences } from '../../core/forecast/fidelity';
+import { authorshipSentences } from '../../core/authorship/words';
 
 /** A scripted run's comparison opens with the sentence saying so. */
-function scriptedLine(c: { scripted?: true }): string[] {
-  return c.scripted ? [SCRIPTED_RUN_SENTENCE] : [];
+function scriptedLine(c: { scripted?: true; scriptedParts?: string }): string[] {
+  return scriptedRunSentences(c);
 }
 
 export async function runCompare(args: string[]): Promise<number> {
@@ -30,14 +31,14 @@ export async function runCompare(args: string[]): Promise<number> {
     for (const p of b.problems) process.stderr.write(`${printable(p)}\n`);
     if (values.json === true) process.stdout.write(`${safeJson(b)}\n`);
     // What is missing is a problem, said once, on stderr (the sentences only say "not yet").
-    else process.stdout.write(`${[...scriptedLine(b), ...briefComparisonSentences({ ...b, note: null }), ...fidelitySentences(b.fidelity, b.fidelityNote)].map(printable).join('\n')}\n`);
+    else process.stdout.write(`${[...scriptedLine(b), ...briefComparisonSentences({ ...b, note: null }), ...fidelitySentences(b.fidelity, b.fidelityNote), ...authorshipSentences(b.authorship, { quietWithoutEmails: true })].map(printable).join('\n')}\n`);
     if (!b.preference) process.stderr.write(`teamfusion compare: ${printable(b.note ?? 'no preference counts yet.')}\n`);
     return b.preference && b.problems.length === 0 ? 0 : 1;
   }
   const c = await compareRun(review, runId);
   for (const p of c.problems) process.stderr.write(`${printable(p)}\n`);
   if (values.json === true) process.stdout.write(`${safeJson(c)}\n`);
-  else process.stdout.write(`${[...scriptedLine(c), ...comparisonSentences({ ...c, missing: null }), ...fidelitySentences(c.fidelity, c.fidelityNote)].map(printable).join('\n')}\n`);
+  else process.stdout.write(`${[...scriptedLine(c), ...comparisonSentences({ ...c, missing: null }), ...fidelitySentences(c.fidelity, c.fidelityNote), ...authorshipSentences(c.authorship, { quietWithoutEmails: true })].map(printable).join('\n')}\n`);
   if (!c.after) process.stderr.write(`teamfusion compare: ${printable(c.missing ?? 'nothing to compare yet.')}\n`);
   return c.after && c.problems.length === 0 ? 0 : 1;
 }

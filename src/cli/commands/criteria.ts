@@ -5,7 +5,9 @@
  * (an unreadable review or criteria.json, no reasons worth reading, no usable answer), 2 usage, 130 cancelled.
  */
 import * as path from 'node:path';
-import { CRITERIA_FILE, CRITERIA_MARKDOWN, CriteriaError, findCriteria, type CriteriaFile } from '../../core/criteria';
+import { CRITERIA_FILE, CriteriaError, findCriteria, type CriteriaFile } from '../../core/criteria';
+import { criteriaFilesOf } from '../../core/criteria/file';
+import { SCRIPTED_SERVER, answeredBy } from '../../core/llm/scripted';
 import { resolveRunSettings } from '../../core/run/runSettings';
 import { loadForCriteria } from '../../core/criteria/find';
 import { UsageError, exactPositionals } from '../usage';
@@ -22,7 +24,8 @@ export function criteriaLines(f: CriteriaFile, names: Record<string, string>, re
   const colWidth = (id: string): number => Math.max(id.length, 7);
   const pad = (s: string, n: number): string => s + ' '.repeat(Math.max(0, n - s.length));
   const out = [
-    `${f.criteria.length} criteri${f.criteria.length === 1 ? 'on' : 'a'} the team uses, most controversial first (a stance counts only when its quote is in that member's own file):`,
+    ...(f.scripted ? [`Scripted: these criteria came from ${SCRIPTED_SERVER}, not from the team's words; they are kept apart from the team's.`] : []),
+    `${f.criteria.length} criteri${f.criteria.length === 1 ? 'on' : 'a'} ${f.scripted ? 'the scripted server gave for the team,' : 'the team uses,'} most controversial first (a stance counts only when its quote is in that member's own file):`,
     `  ${pad('criterion', nameWidth)}  controversy  ${ids.map((id) => pad(id, colWidth(id))).join('  ')}`,
   ];
   for (const c of f.criteria) {
@@ -40,7 +43,7 @@ export function criteriaLines(f: CriteriaFile, names: Record<string, string>, re
   out.push(
     reused
       ? `Reused ${CRITERIA_FILE} (found ${f.at}); nothing sent. --force finds them again.`
-      : `${f.requests} request${f.requests === 1 ? '' : 's'} to ${f.model}, ${cost}. Written: ${CRITERIA_FILE}, ${CRITERIA_MARKDOWN}`,
+      : `${f.requests} request${f.requests === 1 ? '' : 's'} to ${answeredBy(f.model, f.scripted)}, ${cost}. Written: ${criteriaFilesOf(f).json}, ${criteriaFilesOf(f).markdown}`,
   );
   return out;
 }

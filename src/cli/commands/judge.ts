@@ -11,13 +11,17 @@ import { judgePath, type JudgeFile } from '../../core/judge/judgeFile';
 import { UsageError, exactPositionals } from '../usage';
 import { safeJson, writeLine } from '../output';
 import { parseStrict } from './validate';
+import { SCRIPTED_SERVER, answeredBy } from '../../core/llm/scripted';
 import { exitForRefusal, lazyChatBackend, pricesOrSay, withCtrlC } from '../modelCommand';
 
 const SIDE_WORDS = { teamfusion: "TeamFusion's revised brief", direct: 'the direct revision', tie: 'tie' } as const;
 
 /** The verdicts in sentences. */
 export function judgeLines(j: JudgeFile, reused: boolean): string[] {
-  const out = [`The judge (${j.model}) on run ${j.runId}, each dimension asked twice with the order swapped; a verdict that flips with the order is a tie:`];
+  const out = [
+    ...(j.scripted ? [`Scripted: these verdicts came from ${SCRIPTED_SERVER}; they show the pipeline, not a judgement.`] : []),
+    `The judge (${answeredBy(j.model, j.scripted)}) on run ${j.runId}, each dimension asked twice with the order swapped; a verdict that flips with the order is a tie:`,
+  ];
   for (const d of DIMENSION_NAMES) {
     out.push(`  ${JUDGE_DIMENSIONS[d].label}: ${SIDE_WORDS[j.dimensions[d]]}${j.flipped.includes(d) ? ' (it flipped with the order)' : ''}`);
   }

@@ -23,9 +23,10 @@ export async function runRerank(args: string[]): Promise<number> {
   }
   // What the forecasts will write is checked first: a link there refuses the whole command before anything is made.
   if (values['no-forecast'] !== true) await checkForecastWritable(review, runId);
-  const { dir, key } = await makeRerankSet(review, runId, top === undefined ? {} : { top });
+  const { dir, key, notes } = await makeRerankSet(review, runId, top === undefined ? {} : { top });
   const shown = path.relative(process.cwd(), dir) || dir;
   writeLine(process.stdout, shown);
+  for (const note of notes ?? []) writeLine(process.stderr, note);
   const forecast = values['no-forecast'] === true ? 0 : await forecastOnCli(review, runId, values.yes === true, values['text-only'] === true);
   if (Object.values(key).some((e) => e.kind === 'teamfusion' || e.kind === 'direct')) {
     writeLine(process.stderr, `Made ${shown}: two revisions of the brief (A.md, B.md), one TeamFusion's and one written directly, in an order drawn for this run.`);

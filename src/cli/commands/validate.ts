@@ -7,9 +7,10 @@
  */
 import { parseArgs } from 'node:util';
 import type { ParseArgsConfig } from 'node:util';
-import { hasErrors, loadReview } from '../../core/review';
-import { usualWayDiagnostics } from '../../core/evaluation/baseline';
-import { printable, writeDiagnostic } from '../output';
+import { hasErrors } from '../../core/review';
+import { validateFolder, validSummary } from '../../core/questions/validate';
+import { printable, safeJson, writeDiagnostic } from '../output';
+import { authorshipSentences } from '../../core/authorship/words';
 import { UsageError, exactPositionals } from '../usage';
 
 /** node:util parseArgs in strict mode; any mistake becomes a UsageError (exit 2). */
@@ -25,29 +26,27 @@ export function parseStrict(
 }
 
 export async function runValidate(args: string[]): Promise<number> {
-  const { positionals } = parseStrict(args);
+  const { positionals, values } = parseStrict(args, { json: { type: 'boolean' } });
   const [target] = exactPositionals(positionals, 1, (given) => (given === 0 ? 'give the review folder to check, e.g. teamfusion validate samples/lumen-perfume' : 'give exactly one review folder.'));
-  let { review, diagnostics } = await loadReview(target, { requireRankings: true });
-  if (!review) {
-    // A usual-way review (condition: usual) may have no rankings: the team decided without ranking first.
-    const loose = await loadReview(target, { requireRankings: false });
-    if (loose.review?.config.condition === 'usual') ({ review, diagnostics } = loose);
-  }
-  if (review?.config.condition === 'usual') diagnostics = [...diagnostics, ...(await usualWayDiagnostics(review.root, review.options.map((o) => o.id)))];
-  for (const d of diagnostics) writeDiagnostic(process.stdout, d);
+  // The same function answers the `validate` question of `teamfusion mcp` and VS Code (core/questions).
+  const { review, diagnostics, authorship: report } = await validateFolder(target);
   const errors = diagnostics.filter((d) => d.severity === 'error').length;
   const warnings = diagnostics.length - errors;
+  if (values.json === true) {
+    const valid = !hasErrors(diagnostics) && review !== undefined;
+    process.stdout.write(`${safeJson({ review: target, valid, errors, warnings, diagnostics, authorship: report })}\n`);
+    return valid ? 0 : 1;
+  }
+  for (const d of diagnostics) writeDiagnostic(process.stdout, d);
+  // Said on stderr: the files not counted are already warnings above; a check asked for (e-mails named) that cannot be made is said here.
+  for (const line of authorshipSentences(report, { quietWithoutEmails: true })) process.stderr.write(`${printable(line)}\n`);
   if (hasErrors(diagnostics) || !review) {
     process.stderr.write(`${printable(target)}: ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}.\n`);
     return 1;
   }
-  const parts = review.options.length > 0 || review.comments.length === 0
-    ? [`${review.options.length} options`, `${review.designers.length} designer${review.designers.length === 1 ? '' : 's'}`]
-    : [];
-  if (review.comments.length > 0) parts.push(`${review.comments.length} comment${review.comments.length === 1 ? '' : 's'} on the brief`);
   // Success is not a problem: it goes to stdout (the summary of errors above goes to stderr).
   process.stdout.write(
-    `${printable(target)}: valid — ${parts.join(', ')}` +
+    `${printable(target)}: valid — ${validSummary(review)}` +
       `${warnings > 0 ? `, ${warnings} warning${warnings === 1 ? '' : 's'}` : ''}.\n`,
   );
   return 0;

@@ -3,12 +3,14 @@
  * `teamfusion vote <review> <run-id> --as <lead> --close [--iteration <k>] <decision-point> [<choice>]` (contract §7): a
  * member's vote on a fork (the fork's remix id or letter), kept in runs/<run-id>/votes/<id>.yaml; when every member has
  * voted, or the lead closes, the decision goes into that fork round's `decisions` (under `lead-decides`, the lead's close
- * with a choice is the lead deciding in person). `--sync`: through the team's git remote, like say and pin
+ * with a choice is the lead deciding in person). `teamfusion vote <review> <run-id> --as <lead> --reopen [--iteration <k>]
+ * <decision-point>`: the lead reopens a decision (kept as history, `reopened: { by, at }`). `--sync`: through the team's git remote, like say and pin
  * (cli/personSync.ts). Exit 0 done, 1 refused, 2 usage.
  */
 import * as path from 'node:path';
 import { printable } from '../../core/kernel/text';
 import { castVote, VoteError } from '../../core/evaluation/votes/cast';
+import { reopenDecision } from '../../core/evaluation/votes/reopen';
 import { RunRecordError } from '../../core/record/store';
 import { UsageError } from '../usage';
 import { parseStrict } from './validate';
@@ -16,9 +18,10 @@ import { personCommandExit, throughRemote } from '../personSync';
 import { votesRel } from '../../core/evaluation/votes/voteFile';
 
 export async function runVote(args: string[]): Promise<number> {
-  const { positionals, values } = parseStrict(args, { as: { type: 'string' }, iteration: { type: 'string' }, close: { type: 'boolean' }, sync: { type: 'boolean' } });
+  const { positionals, values } = parseStrict(args, { as: { type: 'string' }, iteration: { type: 'string' }, close: { type: 'boolean' }, reopen: { type: 'boolean' }, sync: { type: 'boolean' } });
   const close = values.close === true;
   const [review, runId, pointText, choice] = positionals;
+  if (values.reopen === true) return runReopen(positionals, values);
   if (review === undefined || runId === undefined || pointText === undefined || positionals.length > 4 || (choice === undefined && !close)) {
     throw new UsageError('give the review folder, the run id, the decision point and your choice, e.g. teamfusion vote samples/lumen-perfume <run-id> --as ana 1 r1a');
   }
@@ -50,6 +53,33 @@ export async function runVote(args: string[]): Promise<number> {
     for (const line of r.refused ?? []) process.stderr.write(`${printable(line)}\n`);
     if (r.replaced) process.stderr.write(`${printable(r.replaced)}\n`);
     if (r.file && choice !== undefined) process.stderr.write(`Vote saved (${printable(r.file)}).\n`);
+    process.stderr.write(`${printable(r.note)}\n`);
+    return 0;
+  } catch (err) {
+    return personCommandExit('vote', err, [VoteError, RunRecordError]);
+  }
+}
+
+/** `--reopen`: the lead reopens a decision (core/evaluation/votes/reopen.ts). */
+async function runReopen(positionals: string[], values: { as?: unknown; iteration?: unknown; close?: unknown; sync?: unknown }): Promise<number> {
+  const [review, runId, pointText] = positionals;
+  if (values.close === true) throw new UsageError('--reopen and --close do not go together: reopen a decision, then close the vote again when it is time.');
+  if (review === undefined || runId === undefined || pointText === undefined || positionals.length > 3) {
+    throw new UsageError('give the review folder, the run id and the decision point, e.g. teamfusion vote samples/lumen-perfume <run-id> --as ana --reopen 1');
+  }
+  if (typeof values.as !== 'string' || values.as.trim() === '') throw new UsageError('--as needs your designer id: only the lead reopens a decision.');
+  const point = wholeNumber('decision point', pointText);
+  const iteration = values.iteration === undefined ? undefined : wholeNumber('--iteration', String(values.iteration));
+  const root = path.resolve(review);
+  const as = values.as.trim();
+  const reopen = () => reopenDecision({ reviewRoot: root, runId, as, ...(iteration !== undefined ? { iteration } : {}), decisionPoint: point, shared: values.sync === true });
+  try {
+    const r = values.sync
+      ? await throughRemote(root, 'vote', `TeamFusion ${runId}: ${as} reopens a decision`, async () => {
+          const o = await reopen();
+          return { ...o, file: o.recordFile };
+        })
+      : await reopen();
     process.stderr.write(`${printable(r.note)}\n`);
     return 0;
   } catch (err) {

@@ -3,6 +3,7 @@
  * the pending batch, and the steps that fill them — direct requests with repairs, a batch sent, waited for and collected —
  * and compose/save of analysis.json from that state.
  */
+import { isScriptedClient } from '../llm/scripted';
 import { isModelRequestError } from '../llm/backend';
 import type { ChatBackend, StructuredOutput } from '../llm/backend';
 import type { ChatMessage } from '../llm/messages';
@@ -150,6 +151,7 @@ export class CodingJob {
       runStatus: record.status,
       codedAt: this.changed || !existing ? new Date().toISOString() : existing.codedAt,
       model: this.model,
+      ...(this.scripted() ? { scripted: true as const } : {}),
       mode: this.mode(),
       prompt: promptDescription(),
       requests: (this.keepPrior && existing ? existing.requests : 0) + this.requests,
@@ -163,6 +165,11 @@ export class CodingJob {
       ...(this.batchProblem ? { batchProblem: this.batchProblem } : {}),
       ...(o.designers ? { stance: stanceTable(record, o.designers) } : {}),
     };
+  }
+
+  /** Whether any code kept or made came from the bundled scripted server. */
+  private scripted(): boolean {
+    return (this.keepPrior && this.existing?.scripted === true) || this.chat?.scripted === true || (this.client !== undefined && isScriptedClient(this.client));
   }
 
   /** Kept prior usage plus this call's, with its cost (unknown when a part's price is unknown). */

@@ -65,6 +65,8 @@ export const AnalysisFileSchema = z.object({
   runStatus: RunStatusSchema,
   codedAt: z.string(),
   model: z.string(),
+  /** Coded by the bundled scripted server, not `model` (llm/scripted.ts): said wherever the codes are. */
+  scripted: z.literal(true).optional(),
   /** How the current codes were obtained: chat requests, the Batch API, or both. */
   mode: z.enum(['direct', 'batch', 'mixed']),
   prompt: CodingPromptSchema,

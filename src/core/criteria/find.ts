@@ -14,7 +14,8 @@ import { askForStructuredAnswer } from '../remix/structuredAnswer';
 import { readCriteriaFile, untouched, writeCriteriaFiles } from './file';
 import { explainContested, groundAnswer } from './ground';
 import { checkWritable } from '../files/reviewWrites';
-import { CRITERIA_FILE, CRITERIA_MARKDOWN, CriteriaError, contentHash, type CriteriaFile } from './model';
+import { CRITERIA_FILE, CRITERIA_MARKDOWN, SCRIPTED_CRITERIA_FILE, SCRIPTED_CRITERIA_MARKDOWN, CriteriaError, contentHash, type CriteriaFile } from './model';
+import { SCRIPTED_SERVER } from '../llm/scripted';
 import { criteriaMessages, criteriaStructured, parseCriteriaAnswer } from './prompt';
 import { changedSources, nothingWorthReading, readCriteriaSources, type CriteriaSources } from './sources';
 import { addUsage, zeroUsage } from '../kernel/usage';
@@ -81,7 +82,7 @@ export async function findCriteria(o: FindCriteriaOptions): Promise<FindCriteria
     if (st.state !== 'missing') notes.push(`${st.why}; finding them again.`);
   }
   // Both outputs must be writable before anything is paid for: a planted link is refused now, not after the answer.
-  await checkWritable(root, [CRITERIA_FILE, CRITERIA_MARKDOWN]);
+  await checkWritable(root, [CRITERIA_FILE, CRITERIA_MARKDOWN, SCRIPTED_CRITERIA_FILE, SCRIPTED_CRITERIA_MARKDOWN]);
   const why = nothingWorthReading(sources);
   if (why) throw new CriteriaError(why);
   const messages = criteriaMessages(sources);
@@ -120,8 +121,10 @@ export async function findCriteria(o: FindCriteriaOptions): Promise<FindCriteria
     ...(contested ? { contested } : {}),
     requests,
     ...(costUsd !== undefined ? { costUsd } : {}),
+    ...(chat.scripted ? { scripted: true as const } : {}),
   };
   const file: CriteriaFile = { ...body, sha256: contentHash(body) };
+  if (file.scripted) notes.push(`These criteria came from ${SCRIPTED_SERVER}: written apart from the team's (${SCRIPTED_CRITERIA_FILE}, ${SCRIPTED_CRITERIA_MARKDOWN}); analyze, the panel and runs never read them as the team's.`);
   await writeCriteriaFiles(root, file, names);
   return { file, reused: false, notes, names };
 }

@@ -8,6 +8,9 @@ import * as z from 'zod';
 
 export const CRITERIA_FILE = 'criteria.json';
 export const CRITERIA_MARKDOWN = 'criteria.md';
+/** Criteria found against the bundled scripted server: kept apart from the team's (never read by analyze, the panel or a run). */
+export const SCRIPTED_CRITERIA_FILE = 'criteria.scripted.json';
+export const SCRIPTED_CRITERIA_MARKDOWN = 'criteria.scripted.md';
 /** At most this many criteria per review: more would not be read by a lead. */
 export const MAX_CRITERIA = 12;
 
@@ -21,7 +24,6 @@ const line = (max: number) =>
   z
     .string()
     .max(max)
-    // eslint-disable-next-line no-control-regex
     .refine((s) => !/[\u0000-\u001f\u007f-\u009f]/.test(s), 'has a line break or a control character');
 
 const Quoted = {
@@ -79,6 +81,8 @@ export const CriteriaFileSchema = z
     contested: z.record(Id, z.array(line(80)).max(MAX_CRITERIA)).optional(),
     requests: z.number().int().nonnegative(),
     costUsd: z.number().nonnegative().optional(),
+    /** Found against the bundled scripted server, not `model`: written apart (SCRIPTED_CRITERIA_FILE), never the team's. */
+    scripted: z.literal(true).optional(),
     /** sha256 of the file's content without this field: a hand edit (a stance changed, a quote edited) is noticed. */
     sha256: Sha256,
   })

@@ -6,6 +6,7 @@
  *   - the lead in person (`lead-decides`):    "Decided by the lead in person: Warm or cool palette? → cool palette."
  */
 import type { Iteration } from '../record/record';
+import { stands } from '../record/decisions';
 
 type Decision = NonNullable<Iteration['decisions']>[number];
 
@@ -37,9 +38,9 @@ export function decisionSentence(d: Decision): string {
   return /[.!?]$/.test(s) ? s : `${s}.`;
 }
 
-/** The decisions people made in person or by vote (`via: human`) in the rounds before `index`, in round order. */
+/** The decisions people made in person or by vote (`via: human`) in the rounds before `index` that stand (not reopened), in round order. */
 export function humanDecisionsBefore(iterations: readonly Iteration[], index: number): Decision[] {
-  return iterations.filter((it) => it.index < index).flatMap((it) => (it.decisions ?? []).filter((d) => d.via === 'human'));
+  return iterations.filter((it) => it.index < index).flatMap((it) => (it.decisions ?? []).filter((d) => d.via === 'human' && stands(d)));
 }
 
 /** `text` with `line` on a line of its own at the end, once (a resume never adds it twice). */

@@ -12,6 +12,7 @@
  */
 import { quoted, quotedMember } from '../llm/quoted';
 import { decisionSentence } from './decisionWords';
+import { stands } from '../record/decisions';
 import type { DesignerComment, DesignerRanking } from '../review/model';
 import type { DiscussionMode, Hierarchy, Phase, PersonaRole, PromptLayers } from '../settings/discussionSettings';
 import type { ChatMessage, ChatPart } from '../llm/messages';
@@ -167,7 +168,7 @@ function summariseIteration(it: Iteration, labelOf: (id: string) => string): str
   const byProxy = (it.decisions ?? []).filter((d) => d.via === 'proxy');
   if (byProxy.length) lines.push(`Decided by the lead: ${byProxy.map((d) => sentence(`${d.question} → ${d.decision}`)).join(' ')}`);
   // A side people settled (the team's vote, or the lead in person): every later prompt carries it ("…: warm palette, 3 to 1").
-  for (const d of (it.decisions ?? []).filter((x) => x.via === 'human')) lines.push(decisionSentence(d));
+  for (const d of (it.decisions ?? []).filter((x) => x.via === 'human' && stands(x))) lines.push(decisionSentence(d));
   if (!it.decisions?.length && it.decisionPoints?.length) lines.push(`Still open for the lead: ${it.decisionPoints.map((d) => sentence(d.question)).join(' ')}`);
   for (const m of remixesWithDirections(it)) {
     const directions = m.editingDirectionsDiscussed ?? m.editingDirections;
@@ -321,17 +322,23 @@ function turnInstruction(name: string, p: PersonaTurn, prose: { independent: str
 /** The last message of a proxy turn in a design review: who to play, their own ranking, and this round's task. */
 export function personaMessage(p: PersonaInput): ChatMessage {
   const inRound = new Set(p.candidates.map((c) => c.id));
-  const ranks = [...p.designer.entries]
-    .sort((a, b) => a.rank - b.rank)
-    .map((e) => `- ${p.labelOf(e.option)}: rank ${e.rank}${inRound.has(e.option) ? '' : ' (no longer in the running)'} — ${quoted(e.justification)}`);
   return personaTurnMessage(p, {
     member: p.designer,
-    advocates:
-      `${quoted(p.designer.name)}'s own ranking before the review, best first (equal ranks are ties), with their reasons (quoted). These are the ` +
-      `designs you advocate:\n${ranks.join('\n')}`,
+    advocates: rankingAdvocates(p.designer, p.labelOf, inRound),
     task: taskText(p.iteration, p.totalIterations, p.candidates, p.hasFeedback),
     prose: { independent: ', give the ranking and the concrete improvements asked for above', separate: ', give what the task above asks for' },
   });
+}
+
+/** What a designer's proxy stands for: their own ranking before the review, best first, with their reasons (quoted). */
+export function rankingAdvocates(designer: DesignerRanking, labelOf: (id: string) => string, inRound?: ReadonlySet<string>): string {
+  const ranks = [...designer.entries]
+    .sort((a, b) => a.rank - b.rank)
+    .map((e) => `- ${labelOf(e.option)}: rank ${e.rank}${!inRound || inRound.has(e.option) ? '' : ' (no longer in the running)'} — ${quoted(e.justification)}`);
+  return (
+    `${quoted(designer.name)}'s own ranking before the review, best first (equal ranks are ties), with their reasons (quoted). These are the ` +
+    `designs you advocate:\n${ranks.join('\n')}`
+  );
 }
 
 export function taskText(it: Iteration, totalIterations: number, candidates: readonly PromptCandidate[], hasFeedback: boolean): string {

@@ -188,9 +188,13 @@ export function repairMessage(error: string): ChatMessage {
   };
 }
 
+/** How an edit's prompt names an image of the discussion that the edit does not carry (never a number: it would name another). */
+export const NOT_GIVEN = 'another candidate (not given here)';
+
 /**
  * Rewrites discussion labels ("Image 4", "Image 7 (remix r1)") into the edit model's numbering: the i-th input image is
- * "Image i". Labels of images that are not inputs are left as they are and reported.
+ * "Image i". An image label that is not an input becomes NOT_GIVEN and is reported (a reference label not sent is reported).
+ * Used through editText (core/remix/editText.ts), the one renumbering of every edit prompt.
  */
 export function mapLabelsForEdit(
   text: string,
@@ -199,11 +203,11 @@ export function mapLabelsForEdit(
 ): { text: string; unmapped: string[] } {
   const position = new Map(inputs.map((c, i) => [c.label.toLowerCase(), i + 1]));
   const unmapped: string[] = [];
-  const out = text.replace(/\bImage\s+(\d+)(\s*\(remix\s+r\d+[a-z]?\))?/gi, (whole, n: string) => {
+  const out = text.replace(/\bImage\s+(\d+)(\s*\(remix\s+r\d+[a-z]?\))?/gi, (_whole, n: string) => {
     const pos = position.get(`image ${n}`);
     if (pos === undefined) {
       unmapped.push(`Image ${n}`);
-      return whole;
+      return NOT_GIVEN;
     }
     return `Image ${pos}`;
   });

@@ -5,7 +5,7 @@
  * the runs come in already collected (scripted runs never do: evaluate lists them apart). A missing value is null, never 0.
  */
 import { AGREEMENT_BANDS, type AgreementBand } from '../stats/kendallW';
-import { tQuantile975 } from '../stats/convergence';
+import { meanOrNull, tInterval95 } from '../stats/mean';
 import { pooledKappa, type ConfirmationTable, type CoverageCheck } from './coverageCheck';
 import type { Grounding } from '../grounding/citations';
 import type { FinalPickRank } from './finalPick';
@@ -126,17 +126,9 @@ export function wBandsOf(runs: readonly RunMeasured[]): WBands {
   return out;
 }
 
-function mean(xs: readonly number[]): number | null {
-  return xs.length ? xs.reduce((s, x) => s + x, 0) / xs.length : null;
-}
-
 /** The mean of numbers with a 95% t interval over them (null below two). */
 export function meanInterval(xs: readonly number[]): RunMeasureSummary {
-  const m = mean(xs);
-  if (m === null || xs.length < 2) return { n: xs.length, mean: m, low: null, high: null };
-  const sd = Math.sqrt(xs.reduce((s, x) => s + (x - m) ** 2, 0) / (xs.length - 1));
-  const h = (tQuantile975(xs.length - 1) * sd) / Math.sqrt(xs.length);
-  return { n: xs.length, mean: m, low: m - h, high: m + h };
+  return tInterval95(xs);
 }
 
 /** The share of yeses with its 95% Wilson interval (null below two). */
@@ -171,7 +163,7 @@ function forkSide(runs: readonly RunMeasured[]): ForkSideMeasures {
   }
   return {
     runs: runs.length,
-    finalPickLowestRank: { ...meanInterval(picks.map((p) => p.lowestRank)), meanOptions: mean(picks.map((p) => p.options)) },
+    finalPickLowestRank: { ...meanInterval(picks.map((p) => p.lowestRank)), meanOptions: meanOrNull(picks.map((p) => p.options)) },
     representative: { n, mean: n ? sum / n : null },
   };
 }

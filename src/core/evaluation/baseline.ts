@@ -12,7 +12,7 @@ import { writeKindFile } from '../files/writeCaps';
 import { error, sortDiagnostics, warning } from '../diagnostics/diagnostics';
 import type { Diagnostic } from '../diagnostics/diagnostics';
 import { closestId } from '../rankings/suggest';
-import { tQuantile975 } from '../stats/convergence';
+import { meanOrNull, tInterval95 } from '../stats/mean';
 import { loadSurveyFolder, SURVEY_QUESTIONS, type SurveyAnswer } from './feedback';
 import type { SurveyQuestion } from './feedbackWords';
 import { REFERENCE } from './reference';
@@ -200,27 +200,19 @@ export interface Conditions {
   reference: { survey: Record<SurveyQuestion, number>; decisionMinutes: { usual: number; teamfusion: number } };
 }
 
-function meanOf(xs: readonly number[]): number | null {
-  return xs.length ? xs.reduce((s, x) => s + x, 0) / xs.length : null;
-}
-
 function sideOf(reviews: readonly ConditionReview[]): ConditionSide {
   const answers = reviews.flatMap((r) => r.answers);
   const survey = { n: answers.length } as ConditionSide['survey'];
-  for (const q of SURVEY_QUESTIONS) survey[q] = meanOf(answers.flatMap((a) => {
+  for (const q of SURVEY_QUESTIONS) survey[q] = meanOrNull(answers.flatMap((a) => {
       const v = a[q];
       return v === undefined ? [] : [v];
     }));
-  return { reviews: reviews.length, survey, decisionMinutes: meanOf(reviews.flatMap((r) => r.minutes)) };
+  return { reviews: reviews.length, survey, decisionMinutes: meanOrNull(reviews.flatMap((r) => r.minutes)) };
 }
 
 function pairedDifference(diffs: readonly number[]): PairedDifference {
-  const k = diffs.length;
-  const diff = meanOf(diffs);
-  if (diff === null || k < 2) return { diff, low: null, high: null, teams: k };
-  const sd = Math.sqrt(diffs.reduce((s, d) => s + (d - diff) ** 2, 0) / (k - 1));
-  const h = (tQuantile975(k - 1) * sd) / Math.sqrt(k);
-  return { diff, low: diff - h, high: diff + h, teams: k };
+  const { n, mean, low, high } = tInterval95(diffs);
+  return { diff: mean, low, high, teams: n };
 }
 
 /** The two conditions side by side, paired within each team (the same set of designer ids). */

@@ -4,7 +4,10 @@
  * test over the members who did not tie; the survey means beside the study's; and the coverage of every member's points
  * in the last round. Missing preference or survey files are listed as missing, never an error. Never writes.
  */
+import { scriptedFields } from './scripted';
 import * as path from 'node:path';
+import type { AuthorshipReport } from '../authorship/door';
+import { assertDriversRecord } from './recordAuthor';
 import { formatDiagnostic } from '../diagnostics/diagnostics';
 import { statInReview, ReviewFileError } from '../files/reviewFiles';
 import { loadReview } from '../review/loadReview';
@@ -52,8 +55,12 @@ export interface BriefCompareResult {
   /** What stops the preference counts, in words; null when they are there. */
   note: string | null;
   problems: string[];
-  /** The run was answered by the bundled scripted server (evaluation/scripted.ts): never part of a total. */
+  /** Who wrote each member's file (issue 39): the files not counted, or why nothing is checked. */
+  authorship: AuthorshipReport;
+  /** The run was answered (in any part) by the bundled scripted server (evaluation/scripted.ts): never part of a total. */
   scripted?: true;
+  /** When only some parts were scripted: which part came from where, in one sentence (record/endpoints.ts). */
+  scriptedParts?: string;
 }
 
 function choose(n: number, k: number): number {
@@ -95,12 +102,14 @@ export async function compareBriefRunWithTable(reviewRoot: string, record: RunRe
     const first = loaded.diagnostics.find((d) => d.severity === 'error');
     throw new Error(`The review cannot be read${first ? `: ${formatDiagnostic(first)}` : '.'}`);
   }
+  await assertDriversRecord(root, runId, loaded.authorship);
   const chosen = record.settings.designers;
   const team = loaded.review.comments.map((c) => c.designer).filter((id) => !chosen || chosen.includes(id));
   const problems: string[] = [];
-  const prefs = await loadPreferences(root, runId, team);
-  const survey = await loadSurvey(root, runId, team);
-  const confirmed = await loadCoverageConfirmations(root, record, team);
+  const door = loaded.authorship;
+  const prefs = await loadPreferences(root, runId, team, door);
+  const survey = await loadSurvey(root, runId, team, door);
+  const confirmed = await loadCoverageConfirmations(root, record, team, door);
   for (const d of [...prefs.diagnostics, ...survey.diagnostics, ...confirmed.diagnostics]) if (d.severity === 'error') problems.push(formatDiagnostic(d));
 
   let key: RerankKey | undefined;
@@ -150,7 +159,8 @@ export async function compareBriefRunWithTable(reviewRoot: string, record: RunRe
     missing: { preference: team.filter((id) => !hasPref.has(id)), survey: team.filter((id) => !hasSurvey.has(id)) },
     note,
     problems,
-    ...(record.scripted ? { scripted: true as const } : {}),
+    authorship: door?.report() ?? { checked: false, why: 'Who wrote each member\'s file was not asked.', notCounted: [] },
+    ...scriptedFields(record),
   };
   return { result, confirmationTable: confirmationTableOf(coverage, confirmed.confirmations) };
 }

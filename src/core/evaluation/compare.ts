@@ -3,8 +3,11 @@
  * blind re-rankings in runs/<run-id>/rerank/), the paired change with its calibrated verdict, acceptance of the
  * generated options, ratings of proxy commentary, survey means and time to decision. Never writes.
  */
+import { scriptedFields } from './scripted';
 import { loadVotes } from './votes/voteFile';
-import { voteAuthorCheck } from './votes/authorship';
+import { voteCheckOf } from './votes/authorship';
+import { assertDriversRecord } from './recordAuthor';
+import type { AuthorshipReport } from '../authorship/door';
 import { tallyAll, type ForkTally } from './votes/tally';
 import { groundingOf, type Grounding } from '../grounding/citations';
 import { remixesOf } from '../record/remixes';
@@ -68,12 +71,16 @@ export interface CompareResult {
   survey: SurveySummary;
   /** Valid re-rankings found. */
   rerankings: number;
+  /** The designers whose valid re-ranking was found (ids); [] without a re-rank set. */
+  reranked: string[];
   remixes: number;
   timing: Timing;
   /** What is missing before "after" can be computed, in words; null when it is there. */
   missing: string | null;
-  /** The run was answered by the bundled scripted server (evaluation/scripted.ts): never part of a total. */
+  /** The run was answered (in any part) by the bundled scripted server (evaluation/scripted.ts): never part of a total. */
   scripted?: true;
+  /** When only some parts were scripted: which part came from where, in one sentence (record/endpoints.ts). */
+  scriptedParts?: string;
   /** The tally of every fork's vote (issue 33), in round order; [] without forks. */
   votes: ForkTally[];
   /** Citations of images, ids and members the round did not show, per 100 model-written messages. */
@@ -82,6 +89,8 @@ export interface CompareResult {
   fidelity: Fidelity | null;
   /** Why there is no fidelity, in words; null when there is (or a problem says why). */
   fidelityNote: string | null;
+  /** Who wrote each member's file (issue 39): the files not counted, or why nothing is checked. */
+  authorship: AuthorshipReport;
   /** Problems in the re-rank set, ratings or survey files (`file:line:col: error: …`); the valid rest is used. */
   problems: string[];
 }
@@ -172,6 +181,7 @@ export async function compareRun(reviewRoot: string, runId: string, opts: Compar
     const first = parent.diagnostics.find((d) => d.severity === 'error');
     throw new Error(`The review cannot be analysed${first ? `: ${formatDiagnostic(first)}` : '.'}`);
   }
+  await assertDriversRecord(root, runId, parent.authorship);
   // A run made with `--designers` is judged on that subset, before and after.
   const team = onlyRunDesigners(parent.review, record.settings.designers);
   if (team.designers.length < 2) throw new Error(`Agreement needs rankings from two or more designers; the review has ${team.designers.length}.`);
@@ -180,9 +190,9 @@ export async function compareRun(reviewRoot: string, runId: string, opts: Compar
   const remixes = record.iterations.reduce((n, it) => n + remixesOf(it).length, 0);
 
   const teamIds = team.designers.map((d) => d.id);
-  const ratingFiles = await loadRatings(root, record, teamIds);
-  const surveyFiles = await loadSurvey(root, runId, teamIds);
-  const voteFiles = await loadVotes(root, record, teamIds, await voteAuthorCheck(root, parent.review.config));
+  const ratingFiles = await loadRatings(root, record, teamIds, parent.authorship);
+  const surveyFiles = await loadSurvey(root, runId, teamIds, parent.authorship);
+  const voteFiles = await loadVotes(root, record, teamIds, parent.authorship && voteCheckOf(parent.authorship));
   for (const d of [...ratingFiles.diagnostics, ...surveyFiles.diagnostics, ...voteFiles.diagnostics]) if (d.severity === 'error') problems.push(formatDiagnostic(d));
 
   const rel = rerankRel(runId);
@@ -191,16 +201,18 @@ export async function compareRun(reviewRoot: string, runId: string, opts: Compar
   let accepted: Acceptance | null = null;
   let finalPick: FinalPickRank | null = null;
   let rerankings = 0;
+  let reranked: string[] = [];
   let missing: string | null = null;
   let fidelity: Fidelity | null = null;
   let fidelityNote: string | null = null;
   if (!(await statInReview(root, rel))) {
     missing = `There is no re-rank set yet: make it with "teamfusion rerank <review> ${runId}", then each designer ranks it.`;
   } else {
-    const loaded = await loadReview(path.join(root, ...rel.split('/')), { requireRankings: true, decodeImages: false, partial: true });
+    const loaded = await loadReview(path.join(root, ...rel.split('/')), { requireRankings: true, decodeImages: false, partial: true, ...(parent.authorship ? { authorship: parent.authorship } : {}) });
     for (const d of loaded.diagnostics) if (d.severity === 'error' && !/has no ranking files yet/.test(d.message)) problems.push(prefixed(rel, d));
     const review = loaded.review && onlyRunDesigners(loaded.review, record.settings.designers);
     rerankings = review?.designers.length ?? 0;
+    reranked = (review?.designers ?? []).map((d) => d.id);
     let key;
     try {
       key = await readKey(root, runId, record.rerankKeySha256);
@@ -250,6 +262,7 @@ export async function compareRun(reviewRoot: string, runId: string, opts: Compar
     survey: summarizeSurvey(surveyFiles.answers),
     votes: tallyAll(record, voteFiles.members, teamIds),
     rerankings,
+    reranked,
     remixes,
     timing: await timingOf(root, record, rerankings),
     missing,
@@ -257,6 +270,7 @@ export async function compareRun(reviewRoot: string, runId: string, opts: Compar
     fidelity,
     fidelityNote,
     problems,
-    ...(record.scripted ? { scripted: true as const } : {}),
+    authorship: parent.authorship?.report() ?? { checked: false, why: 'Who wrote each member\'s file was not asked.', notCounted: [] },
+    ...scriptedFields(record),
   };
 }

@@ -2,6 +2,7 @@
  * What one review brings to evaluate's comparison of conditions (evaluate's `conditions` and the panel's side by side):
  * how evaluate loads a review, its team, its survey answers and minutes to each decision. Never writes.
  */
+import { anyScripted } from '../record/endpoints';
 import { formatDiagnostic } from '../diagnostics/diagnostics';
 import { loadReview } from '../review/loadReview';
 import type { Review } from '../review/model';
@@ -59,7 +60,7 @@ export async function conditionReviewOf(
       skipped.push({ path: runPath, reason: formatDiagnostic(entry.diagnostics[0]!) });
       continue;
     }
-    if (entry.record.scripted) continue; // its survey and times are not a team's (scripted.ts)
+    if (anyScripted(entry.record)) continue; // its survey and times are not a team's (scripted.ts)
     answers.push(...(await loadSurvey(dir, entry.record.id)).answers);
     if (entry.record.committedAt) {
       const t = (Date.parse(entry.record.committedAt) - Date.parse(entry.record.startedAt)) / 60_000;

@@ -34,9 +34,15 @@ function memberStatus(agent: Coverage['status'], c: { agree: boolean; status?: C
 /** Each confirmed point as [the agent's status, the member's status] (a point that does not exist is not confirmed). */
 function confirmedPairs(coverage: readonly Coverage[], confirmations: readonly MemberCoverageConfirmations[]): [string, string][] {
   const pairs: [string, string][] = [];
+  // Each point of the run by its member and words, found in one look (linear in points and confirmations).
+  const byPoint = new Map<string, Coverage>();
+  for (const c of coverage) {
+    const key = `${c.designer}\0${c.point}`;
+    if (!byPoint.has(key)) byPoint.set(key, c);
+  }
   for (const file of confirmations) {
     for (const p of file.points) {
-      const agent = coverage.find((c) => c.designer === file.designer && c.point === p.point);
+      const agent = byPoint.get(`${file.designer}\0${p.point}`);
       if (agent) pairs.push([agent.status, memberStatus(agent.status, p)]);
     }
   }

@@ -14,6 +14,7 @@ import type { Diagnostic } from '../diagnostics/diagnostics';
 import { COVERAGE_STATUSES, type Coverage, type RunRecord } from '../record/record';
 import { coverageRel } from '../rerank/paths';
 import { loadMemberFiles } from './feedback';
+import type { AuthorshipDoor } from '../authorship/door';
 import { checkMemberList, pairOf, shownValue, valuePos, type MemberList } from './memberFile';
 
 export type CoverageStatus = Coverage['status'];
@@ -44,6 +45,14 @@ const COVERAGE_LIST: MemberList = { what: 'A coverage file', field: 'points', re
 export function checkCoverageText(text: string, file: string, coverage: readonly Coverage[]): { confirmations?: MemberCoverageConfirmations; diagnostics: Diagnostic[] } {
   const points: CoverageConfirmation[] = [];
   const seen = new Set<string>();
+  // The run's points by their words, built once: each entry is then found in one look (linear in entries and points).
+  const byPoint = new Map<string, Coverage[]>();
+  for (const c of coverage) {
+    const key = norm(c.point);
+    const list = byPoint.get(key);
+    if (list) list.push(c);
+    else byPoint.set(key, [c]);
+  }
   const { designer, diagnostics } = checkMemberList(text, file, COVERAGE_LIST, ({ e, item, at }, { expected, posOf, diagnostics }) => {
     const pointAt = valuePos(pairOf(item, 'point'), posOf, at);
     const before = diagnostics.length;
@@ -51,7 +60,7 @@ export function checkCoverageText(text: string, file: string, coverage: readonly
     if (typeof e.point !== 'string' || e.point.trim() === '') {
       diagnostics.push(error(file, `point must be the text of one of your points as run.json has it (found ${shownValue(e.point)}).`, pointAt.line, pointAt.column));
     } else {
-      const matching = coverage.filter((c) => norm(c.point) === norm(e.point as string));
+      const matching = byPoint.get(norm(e.point)) ?? [];
       agent = matching.find((c) => c.designer === expected);
       if (!agent && matching.length) {
         diagnostics.push(error(file, `That point is ${matching[0]!.designer}'s, not ${expected}'s; each member confirms only their own points.`, pointAt.line, pointAt.column));
@@ -99,12 +108,13 @@ export async function loadCoverageConfirmations(
   root: string,
   record: RunRecord,
   team?: readonly string[],
+  door?: AuthorshipDoor,
 ): Promise<{ confirmations: MemberCoverageConfirmations[]; diagnostics: Diagnostic[] }> {
   const coverage = confirmableCoverage(record);
   const { found, diagnostics } = await loadMemberFiles(root, coverageRel(record.id), 'coverage', team, (text, rel) => {
     const r = checkCoverageText(text, rel, coverage);
     return { value: r.confirmations, diagnostics: r.diagnostics };
-  });
+  }, undefined, door);
   return { confirmations: found, diagnostics };
 }
 

@@ -5,9 +5,11 @@
  * per run the data `collectRun` gathers; overall: the same pooled (rates over re-ranked runs; a missing value is null,
  * never 0). Broken reviews and runs are listed in `skipped`, the rest is still evaluated. Never writes.
  */
+import { anyScripted } from '../record/endpoints';
 import { remixesOf } from '../record/remixes';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { assertDriversRecord } from './recordAuthor';
 import { formatDiagnostic } from '../diagnostics/diagnostics';
 import { usualWayRunsNote } from '../review/usualRuns';
 import { naturalCompare } from '../kernel/naturalOrder';
@@ -36,6 +38,7 @@ import { groupValuesOf, type GroupBy } from './groupBy';
 import { acrossRunsOf, type AcrossRuns, type WBands } from './acrossRuns';
 import { groupsOf, type GroupHead } from './groups';
 import { errorMessage } from '../kernel/errors';
+import { meanOrNull } from '../stats/mean';
 
 export type { Skipped };
 
@@ -149,6 +152,7 @@ function sumOrNull(xs: readonly (number | undefined)[]): number | null {
  * are returned beside it, never thrown.
  */
 export async function collectRun(reviewRoot: string, record: RunRecord, opts: AnalyzeOptions & { teamSize?: number } = {}): Promise<{ run: RunEvaluation; problems: string[] }> {
+  await assertDriversRecord(reviewRoot, record.id); // a record someone else changed is skipped, never summed
   const remixes = record.iterations.reduce((n, it) => n + remixesOf(it).length, 0);
   const edits = record.prompts.filter((p) => p.kind === 'image-edit' && !p.error);
   const imageEditCostUsd = edits.length ? sumOrNull(edits.map((p) => p.usage?.costUsd)) : null;
@@ -183,10 +187,6 @@ export async function collectRun(reviewRoot: string, record: RunRecord, opts: An
     if (c.after) run.compare = c;
   }
   return { run, problems };
-}
-
-function mean(xs: readonly number[]): number | null {
-  return xs.length ? xs.reduce((s, x) => s + x, 0) / xs.length : null;
 }
 
 function median(xs: readonly number[]): number | null {
@@ -238,15 +238,15 @@ export function overallOf(reviews: readonly ReviewEvaluation[]): Overall {
   if (!compared.length) notes.push('no run has been re-ranked, so time to decision cannot be computed');
   return {
     reviews: reviews.length,
-    meanW: mean(withW.map((r) => r.w!)),
+    meanW: meanOrNull(withW.map((r) => r.w!)),
     wByTeamSize: bySize,
     notSignificantShare: withW.length ? withW.filter((r) => r.pPermutation! >= SIGNIFICANCE_LEVEL).length / withW.length : null,
     runs: runs.length,
     remixes: runs.reduce((s, r) => s + r.remixes, 0),
     rerankedRuns: compared.length,
-    meanWBefore: mean(compared.map((c) => c.before.w)),
-    meanWAfter: mean(compared.map((c) => c.after!.w)),
-    meanChange: mean(paired.map((p) => p.change)),
+    meanWBefore: meanOrNull(compared.map((c) => c.before.w)),
+    meanWAfter: meanOrNull(compared.map((c) => c.after!.w)),
+    meanChange: meanOrNull(paired.map((p) => p.change)),
     verdicts: {
       converged: paired.filter((p) => p.verdict === 'converged').length,
       diverged: paired.filter((p) => p.verdict === 'diverged').length,
@@ -313,7 +313,7 @@ export async function evaluateFolder(folder: string, opts: AnalyzeOptions & { on
     for (const entry of entries) {
       const runPath = `${prefix}${RUNS_DIR}/${entry.id}`;
       if (!entry.record) continue; // listed in skipped by conditionReviewOf
-      if (entry.record.scripted) {
+      if (anyScripted(entry.record)) {
         scripted.push(scriptedRunOf(runPath, entry.record));
         continue;
       }

@@ -10,12 +10,15 @@
  * each is matched to the team by its name with the one id rule (designerId.ts): a file named after nobody on the team, or
  * spelled otherwise than the designer's id (`ANA`, `ａｎａ` beside `ana`), is refused in words and not counted.
  */
+import * as path from 'node:path';
 import { stringify } from '../kernel/yaml';
+import type { AuthorshipDoor } from '../authorship/door';
+import { reviewAuthorship } from '../review/loadReview';
 import { capKindDiagnostics, fileErrorDiagnostic, readKindText, type FileKindName } from '../files/fileKinds';
 import { listInReview, ReviewFileError } from '../files/reviewFiles';
 import { printable } from '../kernel/text';
 import { writeKindFile } from '../files/writeCaps';
-import { DESIGNER_ID_PATTERN, designerKey } from '../rankings/designerId';
+import { DESIGNER_ID_PATTERN, designerKey, filesForOneId, oneIdTwiceMessage } from '../rankings/designerId';
 import { error, sortDiagnostics } from '../diagnostics/diagnostics';
 import type { Diagnostic } from '../diagnostics/diagnostics';
 import { allMessages, type RunRecord } from '../record/record';
@@ -192,11 +195,11 @@ export function checkPreferenceText(text: string, file: string): { preference?: 
 }
 
 /** Every valid preference file of a brief run, plus the diagnostics of the others (capped per file); `team` as for loadRatings. */
-export async function loadPreferences(root: string, runId: string, team?: readonly string[]): Promise<{ answers: PreferenceAnswer[]; diagnostics: Diagnostic[] }> {
+export async function loadPreferences(root: string, runId: string, team?: readonly string[], door?: AuthorshipDoor): Promise<{ answers: PreferenceAnswer[]; diagnostics: Diagnostic[] }> {
   const { found, diagnostics } = await loadMemberFiles(root, preferenceRel(runId), 'preference', team, (text, rel) => {
     const r = checkPreferenceText(text, rel);
     return { value: r.preference, diagnostics: r.diagnostics };
-  });
+  }, undefined, door);
   return { answers: found, diagnostics };
 }
 
@@ -212,16 +215,32 @@ export async function loadMemberFiles<T>(
   team: readonly string[] | undefined,
   check: (text: string, rel: string) => { value: T | undefined; diagnostics: Diagnostic[] },
   skip?: (f: { rel: string; id: string }, out: Diagnostic[]) => Promise<boolean>,
+  door?: AuthorshipDoor | null,
 ): Promise<{ found: T[]; diagnostics: Diagnostic[] }> {
   const diagnostics: Diagnostic[] = [];
   const found: T[] = [];
-  for (const f of await yamlFiles(root, folder, diagnostics)) {
+  const files = await yamlFiles(root, folder, diagnostics);
+  // Who wrote each file (issue 39): the review's door unless the caller checks itself (null, with `skip`).
+  const authors = door === null || files.length === 0 ? undefined : (door ?? (await reviewAuthorship(root)));
+  // ben.yaml beside ben.yml: neither counts (a file named after no one of the team is refused by its own rule first).
+  const twice = filesForOneId(files.filter((f) => !teamProblem(f, team)).map((f) => f.rel), (rel) => designerIdOfFile(rel));
+  for (const f of files) {
+    const others = twice.get(f.rel);
+    if (others) {
+      diagnostics.push(error(f.rel, oneIdTwiceMessage(f.rel, others, f.id), 1, 1));
+      continue;
+    }
     const notOurs = teamProblem(f, team);
     if (notOurs) {
       diagnostics.push(notOurs);
       continue;
     }
     if (skip && (await skip(f, diagnostics))) continue;
+    const forged = await authors?.check(path.join(root, ...f.rel.split('/')), f.id);
+    if (forged) {
+      diagnostics.push(error(f.rel, `This file is not counted: ${forged.reason}; each member speaks only as themselves.`, 1, 1));
+      continue;
+    }
     const text = await readFeedback(root, f.rel, kind, diagnostics);
     if (text === undefined) continue;
     const r = check(text, f.rel);
@@ -278,25 +297,25 @@ export function teamProblem(f: { rel: string; id: string }, team: readonly strin
  * Every valid ratings file of a run, plus the diagnostics of the others (at most 50 per file, then one count line).
  * `team`: the designers' ids; files named after anyone else are refused.
  */
-export async function loadRatings(root: string, record: RunRecord, team?: readonly string[]): Promise<{ ratings: DesignerRatings[]; diagnostics: Diagnostic[] }> {
+export async function loadRatings(root: string, record: RunRecord, team?: readonly string[], door?: AuthorshipDoor): Promise<{ ratings: DesignerRatings[]; diagnostics: Diagnostic[] }> {
   const { found, diagnostics } = await loadMemberFiles(root, ratingsRel(record.id), 'ratings', team, (text, rel) => {
     const r = checkRatingsText(text, rel, record);
     return { value: r.ratings, diagnostics: r.diagnostics };
-  });
+  }, undefined, door);
   return { ratings: found, diagnostics };
 }
 
 /** Every valid survey file of a run, plus the diagnostics of the others (capped per file); `team` as for loadRatings. */
-export async function loadSurvey(root: string, runId: string, team?: readonly string[]): Promise<{ answers: SurveyAnswer[]; diagnostics: Diagnostic[] }> {
-  return loadSurveyFolder(root, surveyRel(runId), team);
+export async function loadSurvey(root: string, runId: string, team?: readonly string[], door?: AuthorshipDoor): Promise<{ answers: SurveyAnswer[]; diagnostics: Diagnostic[] }> {
+  return loadSurveyFolder(root, surveyRel(runId), team, door);
 }
 
 /** Every valid survey file of a folder (a run's survey/, or a usual-way review's survey/ at its root). */
-export async function loadSurveyFolder(root: string, folder: string, team?: readonly string[]): Promise<{ answers: SurveyAnswer[]; diagnostics: Diagnostic[] }> {
+export async function loadSurveyFolder(root: string, folder: string, team?: readonly string[], door?: AuthorshipDoor): Promise<{ answers: SurveyAnswer[]; diagnostics: Diagnostic[] }> {
   const { found, diagnostics } = await loadMemberFiles(root, folder, 'survey', team, (text, rel) => {
     const r = checkSurveyText(text, rel);
     return { value: r.survey, diagnostics: r.diagnostics };
-  });
+  }, undefined, door);
   return { answers: found, diagnostics };
 }
 

@@ -42,6 +42,20 @@ export function verdictSentence(v: Verdict): string {
   return 'No evidence either way: a change this size can come from chance or from who happened to be on the team.';
 }
 
+/**
+ * "Did it help?" said first, in words, with its n (issue 40): "2 of 4 re-ranked; no evidence yet either way (paired over 2
+ * designers)." — before any number, so a W that went up is never read as a win on its own.
+ */
+export function verdictFirst(c: Pick<ComparisonForWords, 'before' | 'after' | 'paired'> & { reranked?: string[] }): string {
+  const team = c.before.designers;
+  const done = c.reranked ? team.filter((d) => c.reranked!.includes(d)).length : (c.after?.designers.filter((d) => team.includes(d)).length ?? 0);
+  const head = `${done} of ${team.length} re-ranked`;
+  if (!c.after) return `${head}; not enough re-rankings yet to say whether it helped.`;
+  if (!c.paired) return `${head}; too few ranked both before and after to say whether it helped.`;
+  const words = c.paired.verdict === 'converged' ? 'the team converged' : c.paired.verdict === 'diverged' ? 'the team diverged' : 'no evidence yet either way';
+  return `${head}; ${words} (paired over ${c.paired.designers.length} designers).`;
+}
+
 /** The comparison as short sentences, one per line. */
 export function comparisonSentences(c: ComparisonForWords): string[] {
   const out: string[] = [];

@@ -2,6 +2,7 @@
  * Scripted runs in an evaluation (contract §7): a run recorded `scripted: true` was answered by the bundled scripted server,
  * so its cost and measures are not a team's. It is listed apart, labelled, and never summed into a total or a study table.
  */
+import { anyScripted, partlyScriptedSentence } from '../record/endpoints';
 import type { RunRecord } from '../record/record';
 
 export interface ScriptedRun {
@@ -32,3 +33,16 @@ export function scriptedSentences(runs: readonly ScriptedRun[]): string[] {
 export const SCRIPTED_RUN_SENTENCE =
   'Scripted run: its answers came from the bundled scripted server, not a model, so these measures and its cost are not a ' +
   "team's and are left out of every total.";
+
+/** A comparison's scripted fields: `scripted` when any part was scripted, and `scriptedParts` (which part came from where) when not all were. */
+export function scriptedFields(record: Pick<RunRecord, 'scripted' | 'endpoints'>): { scripted?: true; scriptedParts?: string } {
+  if (!anyScripted(record)) return {};
+  const parts = partlyScriptedSentence(record);
+  return { scripted: true, ...(parts ? { scriptedParts: parts } : {}) };
+}
+
+/** What `compare` says first of a scripted or partly scripted run (nothing for a run no part of which was scripted). */
+export function scriptedRunSentences(c: { scripted?: true; scriptedParts?: string }): string[] {
+  if (!c.scripted) return [];
+  return [c.scriptedParts ? `${c.scriptedParts} So these measures and its cost are not a team's and are left out of every total.` : SCRIPTED_RUN_SENTENCE];
+}

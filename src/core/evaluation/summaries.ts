@@ -7,6 +7,7 @@ import { averageRankMatrix } from '../stats/ranks';
 import type { DesignerRatings, SurveyAnswer, SurveyQuestion } from './feedback';
 import { SURVEY_QUESTIONS } from './feedback';
 import type { RerankKey } from '../rerank/key';
+import { meanOrNull } from '../stats/mean';
 
 export interface Acceptance {
   /** Letters, best first (unweighted Borda of the re-rankings; equal points keep letter order). */
@@ -50,13 +51,9 @@ export interface RatingsSummary {
   distribution: [number, number, number, number, number];
 }
 
-function mean(xs: readonly number[]): number | null {
-  return xs.length ? xs.reduce((s, x) => s + x, 0) / xs.length : null;
-}
-
 function sampleSd(xs: readonly number[]): number | null {
   if (xs.length < 2) return null;
-  const m = mean(xs)!;
+  const m = meanOrNull(xs)!;
   return Math.sqrt(xs.reduce((s, x) => s + (x - m) * (x - m), 0) / (xs.length - 1));
 }
 
@@ -65,7 +62,7 @@ export function summarizeRatings(files: readonly DesignerRatings[]): RatingsSumm
   const byDesigner: Record<string, { n: number; mean: number }> = {};
   let lowest: { designer: string; mean: number } | null = null;
   for (const f of files) {
-    const m = mean(f.ratings.map((r) => r.score));
+    const m = meanOrNull(f.ratings.map((r) => r.score));
     if (m === null) continue;
     byDesigner[f.designer] = { n: f.ratings.length, mean: m };
     if (!lowest || m < lowest.mean) lowest = { designer: f.designer, mean: m };
@@ -74,7 +71,7 @@ export function summarizeRatings(files: readonly DesignerRatings[]): RatingsSumm
   for (const s of scores) distribution[s - 1]!++;
   return {
     n: scores.length,
-    mean: mean(scores),
+    mean: meanOrNull(scores),
     sd: sampleSd(scores),
     positiveShare: scores.length ? scores.filter((s) => s >= 4).length / scores.length : null,
     byDesigner,
@@ -90,7 +87,7 @@ export function summarizeSurvey(answers: readonly SurveyAnswer[]): SurveySummary
   const out = { n: answers.length, answered: {} } as SurveySummary;
   for (const q of SURVEY_QUESTIONS) {
     const xs = answers.flatMap((a) => (a[q] === undefined ? [] : [a[q]!]));
-    out[q] = mean(xs);
+    out[q] = meanOrNull(xs);
     out.answered[q] = xs.length;
   }
   return out;

@@ -6,7 +6,7 @@
  * (1, 0 or −1). The team's means are over the designers who have both a forecast and a blind answer (`n`).
  */
 import { kendallTauB } from '../stats/tauB';
-import { tQuantile975 } from '../stats/convergence';
+import { meanOrNull, tInterval95 } from '../stats/mean';
 import type { ForecastFile, PreferAnswer } from './forecastFile';
 
 export interface DesignFidelityRow {
@@ -45,7 +45,6 @@ export interface BriefFidelity {
 
 export type Fidelity = DesignFidelity | BriefFidelity;
 
-const mean = (xs: readonly number[]): number | null => (xs.length ? xs.reduce((s, x) => s + x, 0) / xs.length : null);
 const idKey = (id: string): string => id.toLowerCase();
 
 /** τ-b between a forecast order (best first) and a blind ranking (letter → rank, ties allowed), over the letters both have. */
@@ -78,9 +77,9 @@ export function designFidelity(f: ForecastFile, blind: ReadonlyMap<string, Reado
   return {
     task: 'design',
     byDesigner,
-    meanTau: mean(rows.map((r) => r.tau)),
-    meanControl: mean(rows.flatMap((r) => (r.control === null ? [] : [r.control]))),
-    meanLift: mean(rows.flatMap((r) => (r.lift === null ? [] : [r.lift]))),
+    meanTau: meanOrNull(rows.map((r) => r.tau)),
+    meanControl: meanOrNull(rows.flatMap((r) => (r.control === null ? [] : [r.control]))),
+    meanLift: meanOrNull(rows.flatMap((r) => (r.lift === null ? [] : [r.lift]))),
     n: rows.length,
     failed: failedOf(f),
   };
@@ -101,9 +100,9 @@ export function briefFidelity(f: ForecastFile, blind: ReadonlyMap<string, Prefer
   return {
     task: 'brief',
     byDesigner,
-    hitRate: mean(rows.map((r) => Number(r.hit))),
-    controlHitRate: mean(rows.flatMap((r) => (r.controlHit === null ? [] : [Number(r.controlHit)]))),
-    meanLift: mean(rows.flatMap((r) => (r.lift === null ? [] : [r.lift]))),
+    hitRate: meanOrNull(rows.map((r) => Number(r.hit))),
+    controlHitRate: meanOrNull(rows.flatMap((r) => (r.controlHit === null ? [] : [Number(r.controlHit)]))),
+    meanLift: meanOrNull(rows.flatMap((r) => (r.lift === null ? [] : [r.lift]))),
     n: rows.length,
     failed: failedOf(f),
   };
@@ -118,12 +117,8 @@ export interface LiftOverRuns {
 }
 
 export function liftOverRuns(lifts: readonly number[]): LiftOverRuns {
-  const k = lifts.length;
-  const m = mean(lifts);
-  if (m === null || k < 2) return { runs: k, meanLift: m, low: null, high: null };
-  const sd = Math.sqrt(lifts.reduce((s, x) => s + (x - m) ** 2, 0) / (k - 1));
-  const h = (tQuantile975(k - 1) * sd) / Math.sqrt(k);
-  return { runs: k, meanLift: m, low: m - h, high: m + h };
+  const { n, mean, low, high } = tInterval95(lifts);
+  return { runs: n, meanLift: mean, low, high };
 }
 
 const two = (x: number | null): string => (x === null ? 'none' : x.toFixed(2));

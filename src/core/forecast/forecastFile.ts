@@ -1,8 +1,8 @@
 /**
  * runs/<run-id>/forecast.json (contract §7): each proxy's forecast of its own designer's blind answer, and the one
- * persona-free control, made by `rerank` before anyone re-ranked. Sealed: `sha256` is the hash of the file's content
+ * persona-free control, made by `rerank` or `forecast` (each forecast sealed as soon as it is made). Sealed: `sha256` is the hash of the file's content
  * (runId, task, letters, forecasts, in this order), and run.json keeps the same hash (`forecastSha256`), so a forecast
- * changed after it was written (a letter swapped) is noticed and said, never used. Written once, through the
+ * changed after it was written (a letter swapped) is noticed and said, never used. Written through the
  * review-files room; read back as its kind and checked with the one intake schema like any input.
  */
 import { createHash } from 'node:crypto';
@@ -41,6 +41,8 @@ export const ForecastFileSchema = z
     task: z.enum(['design', 'brief']),
     letters: z.array(Letter).min(2).max(100).refine(distinct, 'names a letter twice'),
     forecasts: z.array(ForecastEntrySchema).max(1000),
+    /** A forecast of this file was answered by the bundled scripted server, not a model (llm/scripted.ts). */
+    scripted: z.literal(true).optional(),
     sha256: z.string().regex(/^[0-9a-f]{64}$/),
   })
   .superRefine((f, ctx) => {
@@ -61,7 +63,8 @@ export const ForecastFileSchema = z
       }
       if (e.prefer && f.task !== 'brief') at('prefer is for brief runs');
     });
-    if (controls !== 1) ctx.addIssue({ code: 'custom', path: ['forecasts'], message: 'there is exactly one control forecast' });
+    // A forecast step stopped halfway seals what it made: the control may not be there yet (made by the next step).
+    if (controls > 1) ctx.addIssue({ code: 'custom', path: ['forecasts'], message: 'there is at most one control forecast' });
   });
 export type ForecastFile = z.infer<typeof ForecastFileSchema>;
 export type ForecastContent = Omit<ForecastFile, 'sha256'>;
@@ -84,6 +87,7 @@ function canonical(f: ForecastContent): ForecastContent {
       ...(e.promptId !== undefined ? { promptId: e.promptId } : {}),
       ...(e.failed !== undefined ? { failed: e.failed } : {}),
     })),
+    ...(f.scripted ? { scripted: true as const } : {}),
   };
 }
 
@@ -98,10 +102,13 @@ export function sealForecast(f: ForecastContent): { text: string; sha256: string
   return { text: `${JSON.stringify({ ...canonical(f), sha256 }, null, 2)}\n`, sha256 };
 }
 
-/** Writes forecast.json once (an existing one is never overwritten); returns the seal. */
+/**
+ * Writes forecast.json whole (replaced in one step, never through a link); returns the seal. The forecast step (forecast.ts)
+ * only ever adds an entry or replaces a failed one: an answer once sealed is carried over as it was.
+ */
 export async function writeForecastFile(root: string, f: ForecastContent): Promise<string> {
   const { text, sha256 } = sealForecast(f);
-  await writeKindFile(root, forecastRel(f.runId), 'forecast', text, { exclusive: true });
+  await writeKindFile(root, forecastRel(f.runId), 'forecast', text);
   return sha256;
 }
 

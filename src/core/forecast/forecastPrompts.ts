@@ -8,7 +8,7 @@
 import * as z from 'zod';
 import type { StructuredOutput } from '../llm/backend';
 import type { ChatMessage, ChatPart } from '../llm/messages';
-import { quoted } from '../llm/quoted';
+import { quoted, quotedMember } from '../llm/quoted';
 import { parseJsonAnswer } from '../remix/structuredAnswer';
 import { PREFER_ANSWERS, type PreferAnswer } from './forecastFile';
 
@@ -73,6 +73,52 @@ export function parseRankingAnswer(letters: readonly string[]): (content: string
 export function parsePreferAnswer(content: string): PreferAnswer | { error: string } {
   const r = parseJsonAnswer(content, z.object({ prefer: z.enum(PREFER_ANSWERS) }));
   return 'error' in r ? r : r.value.prefer;
+}
+
+/**
+ * A proxy's persona for its forecast: who it plays and what that member stands for (their ranking and reasons, or their
+ * comment), as its discussion turns carried them — and no discussion turn's task, format or length: the forecast's own
+ * question (JSON only) is the one instruction on the form of the answer.
+ */
+export function forecastPersona(member: { name: string; role?: string }, advocates: string): ChatMessage {
+  return {
+    role: 'system',
+    content:
+      `You are role-playing ${quotedMember(member)}: you know ${quoted(member.name)}'s views as well as they do.\n\n${advocates}\n\n` +
+      `The discussion is over. You will be asked to forecast ${quoted(member.name)}'s own answer to a blind comparison, from their views above; ` +
+      'answer exactly in the form the question asks.',
+  };
+}
+
+/** Members as the control must not see them: their names and ids, each given a neutral label ("Member 1", …). */
+export interface NeutralMember {
+  id: string;
+  name: string;
+}
+
+const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The text with every member's name (whole, then each of its words of three letters or more) and id (when it holds a
+ * letter) replaced by a neutral label, "Member 1", "Member 2", … in the team's order: what the control reads of a revision
+ * that names members. Longer names first, so "Ana Lopez" is one label, not two.
+ */
+export function withNeutralNames(text: string, members: readonly NeutralMember[]): string {
+  const words: { word: string; label: string }[] = [];
+  members.forEach((m, i) => {
+    const label = `Member ${i + 1}`;
+    const name = m.name.trim();
+    if (name) words.push({ word: name, label });
+    for (const part of name.split(/\s+/)) if (part.length >= 3 && part !== name) words.push({ word: part, label });
+    if (/\p{L}/u.test(m.id) && m.id.length >= 2) words.push({ word: m.id, label });
+  });
+  if (words.length === 0) return text;
+  words.sort((a, b) => b.word.length - a.word.length);
+  const labelOf = new Map<string, string>();
+  for (const w of words) if (!labelOf.has(w.word.toLowerCase())) labelOf.set(w.word.toLowerCase(), w.label);
+  // One pass, so a label put in is never read again as a name.
+  const any = new RegExp(`(?<![\\p{L}\\p{N}_-])(?:${words.map((w) => escapeRe(w.word)).join('|')})(?![\\p{L}\\p{N}_-])`, 'giu');
+  return text.replace(any, (found) => labelOf.get(found.toLowerCase()) ?? found);
 }
 
 /** The control's stand-in for a persona: the same task, nobody's view. */

@@ -9,6 +9,7 @@ import type { StepContext } from '../step/context';
 import { SETTING_BOUNDS } from '../settings/settingBounds';
 import { forkModeOf } from '../settings/discussionSettings';
 import { forkablePoints, pointWords, roundPoints } from './points';
+import { humanDecisionsBefore } from '../discussion/decisionWords';
 
 /** The turn number of the lead's fork choice: after every turn a proxy can have (1..10), so it never meets a scheduled one. */
 export const FORK_CHOICE_TURN = SETTING_BOUNDS.turnsPerAgent.max + 1;
@@ -43,7 +44,12 @@ export function forkChoiceCheck(record: Pick<RunRecord, 'status' | 'waitingFor' 
   if (record.status !== 'waiting' || !w?.forkChoice || w.speaker !== speaker) return undefined;
   const it = record.iterations.find((x) => x.index === w.iteration);
   if (!it || leadAnswer(record, it, speaker)) return undefined;
-  return forkAnswerProblem(text, forkablePoints(it, designers));
+  return forkAnswerProblem(text, forkablePoints(it, designers, decidedBefore(record.iterations, it.index)));
+}
+
+/** The questions people decided in the rounds before `index` that still stand. */
+function decidedBefore(iterations: readonly Iteration[], index: number): string[] {
+  return humanDecisionsBefore(iterations, index).map((d) => d.question);
 }
 
 function choicesWords(forkable: readonly number[]): string {
@@ -75,7 +81,7 @@ export function forkChoiceSlot(it: Pick<Iteration, 'index'>, lead: string): Wait
 export function forkSettled(ctx: Pick<StepContext, 'settings' | 'designers' | 'record'>, it: Iteration): boolean {
   const mode = forkModeOf(ctx.settings);
   if (mode === 'off') return true;
-  const forkable = forkablePoints(it, ctx.designers.map((d) => d.id));
+  const forkable = forkablePoints(it, ctx.designers.map((d) => d.id), decidedBefore(ctx.record.iterations, it.index));
   if (forkable.length === 0) return true;
   const lead = ctx.settings.lead;
   if (mode === 'auto' || !lead) return false;
@@ -92,7 +98,7 @@ export function forkSettled(ctx: Pick<StepContext, 'settings' | 'designers' | 'r
 export async function chosenPoint(ctx: StepContext, it: Iteration): Promise<number | undefined> {
   const mode = forkModeOf(ctx.settings);
   if (mode === 'off') return undefined;
-  const forkable = forkablePoints(it, ctx.designers.map((d) => d.id));
+  const forkable = forkablePoints(it, ctx.designers.map((d) => d.id), decidedBefore(ctx.record.iterations, it.index));
   if (forkable.length === 0) return undefined;
   if (mode === 'auto') return forkable[0];
   const lead = ctx.settings.lead;

@@ -20,6 +20,8 @@ import { askForStructuredAnswer } from '../remix/structuredAnswer';
 import { DIMENSION_NAMES, JUDGE_STRUCTURED, judgeMessages, parseJudgeAnswer, type JudgeDimension } from './judgePrompts';
 import { JUDGE_CAVEAT, judgePath, readJudgeFile, writeJudgeFile, type JudgeFile, type JudgeOrder, type Side } from './judgeFile';
 import { checkWritable } from '../files/reviewWrites';
+import { updateUndriven } from '../record/update';
+import { withEndpoint } from '../record/endpoints';
 
 /** A side wins only when both orders prefer it; anything else (a flip, a tie in either order) is a tie. */
 export function combineOrders(first: Side, second: Side): { verdict: Side; flipped: boolean } {
@@ -128,7 +130,10 @@ export async function judgeRun(o: JudgeOptions): Promise<JudgeResult> {
     usage: { inputTokens: usage.inputTokens, cachedInputTokens: usage.cachedInputTokens, outputTokens: usage.outputTokens },
     ...(costUsd !== undefined ? { costUsd } : {}),
     caveat: JUDGE_CAVEAT,
+    ...(o.chat.scripted ? { scripted: true as const } : {}),
   };
   await writeJudgeFile(root, judge);
+  // run.json says where the judge's answers came from (endpoints.judge), beside its chat and images.
+  await updateUndriven(root, record.id, (now) => withEndpoint(now, 'judge', { host: o.chat.host, scripted: o.chat.scripted }));
   return { judge, reused: false };
 }

@@ -49,6 +49,8 @@ export const JudgeFileSchema = z.object({
   usage: UsageSchema.pick({ inputTokens: true, cachedInputTokens: true, outputTokens: true }),
   costUsd: z.number().nonnegative().optional(),
   caveat: z.string().max(1000),
+  /** The verdicts came from the bundled scripted server, not from `model` (llm/scripted.ts). */
+  scripted: z.literal(true).optional(),
 });
 export type JudgeFile = z.infer<typeof JudgeFileSchema>;
 

@@ -29,3 +29,11 @@ export function watchingFetch(owner: () => object | undefined): (input: string |
 export function isScriptedClient(client: OpenAI): boolean {
   return scriptedClients.has(client);
 }
+
+/** What answered instead of a model, in the words every command uses: never the model name a scripted answer did not come from. */
+export const SCRIPTED_SERVER = "TeamFusion's bundled scripted server, not a model";
+
+/** Who answered: the model's name, or the scripted server when it answered. */
+export function answeredBy(model: string, scripted: boolean | undefined): string {
+  return scripted ? SCRIPTED_SERVER : model;
+}

@@ -8,7 +8,9 @@ import type { StepContext } from '../step/context';
 import { CancelledError, errorMessage } from '../kernel/errors';
 import type { Iteration, WaitingFor } from '../record/record';
 import { applyEntries, notTakenIn } from './apply';
-import { UNCHECKED_AUTHORS } from '../sync/authors';
+import * as path from 'node:path';
+import { UNCHECKED_AUTHORS } from '../authorship/rule';
+import { openAuthorshipFor } from '../authorship/door';
 import { entryPerson, inboxProblem, inboxRel, readInbox, removeFromInbox, STRAY_NAME, type ReceivedEntry } from './inbox';
 import type { RunSync } from '../sync/runSync';
 import { entryProblem, findPerson, isDesigner, isHuman, personName } from './team';
@@ -73,8 +75,14 @@ export class PeopleInRun implements People {
       (file, why) => this.once(file, `${file} is not taken in and is left alone (${why}).`),
       (file) => this.once(file, `${file} is not taken in and is left alone (${STRAY_NAME}).`),
       (id) => isDesigner(this.team, id),
+      // The cap holds: an entry past it is refused for good (said once), not taken in once the others are.
+      (name, why) => {
+        const problem = `${inboxRel(ctx.record.id, `${name}.json`)} is not taken in and is left alone: ${why}`;
+        this.authors.set(name, problem);
+        this.once(name, `${problem}.`);
+      },
     );
-    if (sync) await this.checkAuthors(read);
+    await this.checkAuthors(read, sync !== undefined);
     // An entry someone deleted before the run took it in (it was acknowledged to its person): said, so it is not lost unseen.
     for (const rel of sync?.takeDeletions() ?? []) {
       const name = rel.slice(inboxRel(ctx.record.id).length + 1).replace(/\.json$/, '');
@@ -139,20 +147,24 @@ export class PeopleInRun implements People {
   }
 
   /**
-   * Over git, each new entry is judged once against the commits that wrote it (authors.ts): one refused is said with the
-   * file, commit and author, left in place, never taken in. Without git e-mails in review.yaml it is said once that
-   * entries are not checked.
+   * Each new entry is judged once by the authorship door (authorship/door.ts), with or without --sync: every commit that
+   * wrote it must be its person's, and an entry not committed yet speaks only for this machine's own git identity. One
+   * refused is said with the file, commit and author, left in place, never taken in. Over git without e-mails in
+   * review.yaml it is said once that entries are not checked.
    */
-  private async checkAuthors(read: readonly ReceivedEntry[]): Promise<void> {
+  private async checkAuthors(read: readonly ReceivedEntry[], synced: boolean): Promise<void> {
     const ids = this.team.identities;
     if (!ids) {
-      this.once('authors-unchecked', UNCHECKED_AUTHORS);
+      if (synced) this.once('authors-unchecked', UNCHECKED_AUTHORS);
       return;
     }
-    for (const e of notTakenIn(this.ctx.record, read)) {
-      if (this.authors.has(e.name)) continue;
+    const fresh = notTakenIn(this.ctx.record, read).filter((e) => !this.authors.has(e.name));
+    if (!fresh.length) return;
+    const door = await openAuthorshipFor(this.ctx.reviewRoot, ids); // opened after this intake's pull: git as it is now
+    if (!door.checked && door.why) this.once('authors-door', door.why);
+    for (const e of fresh) {
       const file = inboxRel(this.ctx.record.id, `${e.name}.json`);
-      const problem = await this.options.sync!.entryAuthorProblem(file, entryPerson(e.entry), ids);
+      const problem = (await door.check(path.join(this.ctx.reviewRoot, ...file.split('/')), entryPerson(e.entry)))?.reason;
       this.authors.set(e.name, problem ? `${file} is not taken in and is left alone: ${problem}` : undefined);
     }
   }

@@ -141,6 +141,8 @@ export async function readInbox(
   onStray?: (file: string) => void,
   /** The run's team: files of anyone else are refused before they are read and never count toward the cap. */
   isMember?: IsMember,
+  /** Hears each entry past the cap (MAX_INBOX_ENTRIES, in order of arrival), never read: the caller refuses it for good. */
+  onOverCap?: (name: string, why: string) => void,
 ): Promise<ReceivedEntry[]> {
   const linked = await inboxProblem(reviewRoot, runId);
   if (linked) {
@@ -160,6 +162,8 @@ export async function readInbox(
     else files.push(n);
   }
   const out: ReceivedEntry[] = [];
+  const why = `the inbox held ${files.length.toLocaleString('en-US')} entries, more than the ${MAX_INBOX_ENTRIES.toLocaleString('en-US')} it may (docs/security.md "Limits"), and this one came after the ${MAX_INBOX_ENTRIES.toLocaleString('en-US')}th`;
+  for (const file of files.slice(MAX_INBOX_ENTRIES)) onOverCap?.(file.slice(0, -'.json'.length), why);
   for (const file of files.slice(0, MAX_INBOX_ENTRIES)) {
     try {
       // The tool's own file: read without following a link at any level.

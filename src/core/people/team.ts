@@ -3,7 +3,7 @@
  * Mentions, say/pin checks and the prompts all look people up here.
  */
 import type { DesignerComment, DesignerRanking, Guest, ReviewConfig } from '../review/model';
-import { identitiesOf } from '../sync/authors';
+import { identitiesOf } from '../authorship/rule';
 import { taskOf, type Message, type RunRecord } from '../record/record';
 import { topChoiceOf } from '../analysis/stance';
 import { printable } from '../kernel/text';

@@ -39,3 +39,25 @@ export const MAX_MEMBERS = 50;
 export function tooManyMembersMessage(folder: 'rankings' | 'comments', count: number): string {
   return `${folder}/ has ${count} ${folder === 'rankings' ? 'ranking' : 'comment'} files; a review has at most ${MAX_MEMBERS} members. Move some out (no file was read).`;
 }
+
+/**
+ * One person, one file (issue 39): the files of a member folder that share a designer id (by designerKey) with another
+ * file there, each → the others. Such files are refused all; none of them counts for anyone. Linear in the files.
+ */
+export function filesForOneId(rels: readonly string[], idOf: (rel: string) => string): Map<string, string[]> {
+  const byKey = new Map<string, string[]>();
+  for (const rel of rels) {
+    const key = designerKey(idOf(rel));
+    const list = byKey.get(key);
+    if (list) list.push(rel);
+    else byKey.set(key, [rel]);
+  }
+  const out = new Map<string, string[]>();
+  for (const list of byKey.values()) if (list.length > 1) for (const rel of list) out.set(rel, list.filter((r) => r !== rel));
+  return out;
+}
+
+/** The one sentence of files refused because another file is for the same member. */
+export function oneIdTwiceMessage(rel: string, others: readonly string[], id: string): string {
+  return `${rel} and ${others.join(' and ')} are both for the designer id "${id}", so neither is counted; keep one file per member (merge or rename one of them).`;
+}

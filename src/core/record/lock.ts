@@ -63,7 +63,7 @@ export interface RunLock {
   release(): Promise<void>;
 }
 
-const lockRel = (runId: string): string => `runs/${runId}/${LOCK_FILE}`;
+const lockRel = (runId: string, name = LOCK_FILE): string => `runs/${runId}/${name}`;
 
 function pidAlive(pid: number): boolean {
   try {
@@ -81,7 +81,7 @@ type LockState = { info?: DriverInfo; mtimeMs: number; bogus?: string };
  * The lock as it is on disk, looked at without following a link at any level and read at most LOCK_MAX_BYTES (with
  * O_NOFOLLOW): a link (dangling or not), a folder, a special file or an oversized file is `bogus`, which is stale.
  */
-async function readLock(root: string, runId: string): Promise<LockState | undefined> {
+async function readLock(root: string, runId: string, name = LOCK_FILE): Promise<LockState | undefined> {
   let dir: string;
   try {
     dir = await reviewFolder(root, `runs/${runId}`);
@@ -91,11 +91,11 @@ async function readLock(root: string, runId: string): Promise<LockState | undefi
   }
   let st;
   try {
-    st = await fs.lstat(path.join(dir, LOCK_FILE));
+    st = await fs.lstat(path.join(dir, name));
   } catch {
     return undefined;
   }
-  const file = lockRel(runId);
+  const file = lockRel(runId, name);
   if (st.isSymbolicLink()) return { mtimeMs: 0, bogus: `${file} is a symbolic link, not a lock this tool writes; it was treated as stale and never followed.` };
   if (st.isDirectory()) return { mtimeMs: 0, bogus: `${file} is a folder, not a lock this tool writes; it was treated as stale.` };
   if (!st.isFile()) return { mtimeMs: 0, bogus: `${file} is not a regular file; it was treated as stale.` };
@@ -143,9 +143,9 @@ function processStartMs(pid: number): number | undefined {
  * Same host: the pid is gone, or is a process that started after the lock was written (not the driver that wrote it).
  * Another host: not refreshed for STALE_MS.
  */
-function staleReason(runId: string, lock: LockState, now = Date.now()): string | undefined {
+function staleReason(runId: string, lock: LockState, now = Date.now(), name = LOCK_FILE): string | undefined {
   if (lock.bogus) return lock.bogus;
-  const file = lockRel(runId);
+  const file = lockRel(runId, name);
   const info = lock.info;
   if (info && info.hostname === os.hostname()) {
     if (info.pid === process.pid) return undefined;
@@ -193,29 +193,37 @@ export async function runDriver(root: string, runId: string): Promise<DriverInfo
  * when missing).
  */
 export async function acquireRunLock(root: string, runId: string, onNote?: (line: string) => void): Promise<RunLock> {
+  return acquireNamedLock(root, runId, LOCK_FILE, onNote);
+}
+
+/**
+ * The same lock under another name in the run's folder (`.forecast.lock`: one forecast step at a time, beside a driver),
+ * with the same takeover of a stale one; RunDrivenError names the holder when a live process has it.
+ */
+export async function acquireNamedLock(root: string, runId: string, name: string, onNote?: (line: string) => void): Promise<RunLock> {
   await mkdirInReview(root, `runs/${runId}`);
   const info: DriverInfo = { pid: process.pid, hostname: os.hostname(), startedAt: new Date().toISOString(), nonce: randomBytes(8).toString('hex') };
   for (let attempt = 0; attempt < 3; attempt++) {
-    if (await tryCreate(root, runId, info)) return held(root, runId, info);
-    const lock = await readLock(root, runId);
+    if (await tryCreate(root, runId, info, name)) return held(root, runId, info, name);
+    const lock = await readLock(root, runId, name);
     if (!lock) continue; // released meanwhile: try again
-    const stale = staleReason(runId, lock);
+    const stale = staleReason(runId, lock, Date.now(), name);
     if (!stale) throw new RunDrivenError(runId, lock.info);
     onNote?.(stale);
-    await takeOver(root, runId, lock);
+    await takeOver(root, runId, lock, name);
   }
-  throw new RunDrivenError(runId, (await readLock(root, runId))?.info);
+  throw new RunDrivenError(runId, (await readLock(root, runId, name))?.info);
 }
 
 /** Creates the lock with its content in one step (exclusive: never over anything, never through a link); false when something is there. */
-async function tryCreate(root: string, runId: string, info: DriverInfo): Promise<boolean> {
+async function tryCreate(root: string, runId: string, info: DriverInfo, name: string): Promise<boolean> {
   try {
-    await writeReviewFile(root, lockRel(runId), `${JSON.stringify(info)}\n`, { exclusive: true, sync: true });
+    await writeReviewFile(root, lockRel(runId, name), `${JSON.stringify(info)}\n`, { exclusive: true, sync: true });
     return true;
   } catch (err) {
     if (err instanceof ReviewFileError && (err.reason === 'invalid-path' || err.reason === 'outside' || err.reason === 'not-regular')) {
       const dir = await reviewFolder(root, `runs/${runId}`);
-      if (await fs.lstat(path.join(dir, LOCK_FILE)).then(() => true, () => false)) return false;
+      if (await fs.lstat(path.join(dir, name)).then(() => true, () => false)) return false;
     }
     throw err;
   }
@@ -226,8 +234,8 @@ async function tryCreate(root: string, runId: string, info: DriverInfo): Promise
  * (a new driver came first), it is put back. A link or a file moved aside is then removed; a folder or a special file
  * stays aside, untouched (nothing of the review is deleted).
  */
-async function takeOver(root: string, runId: string, stale: LockState): Promise<void> {
-  const aside = await moveAside(root, lockRel(runId), `${LOCK_FILE}-stale`);
+async function takeOver(root: string, runId: string, stale: LockState, name: string): Promise<void> {
+  const aside = await moveAside(root, lockRel(runId, name), `${name}-stale`);
   if (!aside) return; // gone already
   const dir = await reviewFolder(root, `runs/${runId}`);
   const st = await fs.lstat(path.join(dir, path.posix.basename(aside))).catch(() => undefined);
@@ -237,13 +245,13 @@ async function takeOver(root: string, runId: string, stale: LockState): Promise<
       (t) => DriverInfoSchema.safeParse(JSON.parse(t)).data,
       () => undefined,
     );
-    if (moved?.nonce !== stale.info.nonce) await restoreAside(root, aside, lockRel(runId));
+    if (moved?.nonce !== stale.info.nonce) await restoreAside(root, aside, lockRel(runId, name));
   }
   await removeReviewFile(root, aside).catch(() => undefined);
 }
 
-function held(root: string, runId: string, info: DriverInfo): RunLock {
-  const rel = lockRel(runId);
+function held(root: string, runId: string, info: DriverInfo, name: string): RunLock {
+  const rel = lockRel(runId, name);
   const timer = setInterval(() => void touchReviewFile(root, rel).catch(() => undefined), HEARTBEAT_MS);
   timer.unref();
   let released = false;

@@ -255,9 +255,14 @@ export const IterationSchema = z.object({
         /** A vote on a fork (issue 33): who voted, and the votes per position. */
         voters: z.array(z.string()).max(100).optional(),
         counts: z.record(z.string(), z.number().int().min(0)).optional(),
+        /** (issue 38) The lead reopened it: it no longer binds later rounds and the team may decide again; kept as history. */
+        reopened: z.object({ by: z.string(), at: z.string() }).optional(),
       }),
     )
     .optional(),
+  /** (issue 38) The remixes of the sides not chosen on an earlier round's fork, left out of this round's candidates and of
+   * every later round's (and never the final pick), with the decision that set them aside. */
+  setAside: z.array(z.object({ id: z.string(), question: z.string(), decidedIn: z.number().int().positive() })).optional(),
   /** Why the iteration stopped, in words, when the run failed here. */
   error: z.string().optional(),
   /** (task brief) The revised brief of this round and the remix agent's report. */
@@ -358,6 +363,9 @@ export type RunCriteria = z.infer<typeof RunCriteriaSchema>;
 export const RUN_TASKS = ['design', 'brief'] as const;
 export type RunTaskKind = (typeof RUN_TASKS)[number];
 
+/** One part of a run's endpoints: the host that answered (null when there is none, e.g. VS Code's models) and whether it was the scripted server. */
+const EndpointPartSchema = z.object({ host: z.string().max(300).nullable(), scripted: z.boolean() }).strict();
+
 export const RunRecordSchema = z.object({
   version: z.literal(RUN_RECORD_VERSION).default(RUN_RECORD_VERSION),
   id: z.string(),
@@ -421,6 +429,14 @@ export const RunRecordSchema = z.object({
    * labelled everywhere and left out of every total (compare, evaluate, the panel).
    */
   scripted: z.literal(true).optional(),
+  /**
+   * (contract §8) Where the run's answers came from, part by part (endpoints.ts): the chat, the image edits (when the run
+   * made any), the judge (when `judge` ran). `scripted` above is set only when every part here is scripted.
+   */
+  endpoints: z
+    .object({ chat: EndpointPartSchema, images: EndpointPartSchema.optional(), judge: EndpointPartSchema.optional() })
+    .strict()
+    .optional(),
   /** The ids (file names without .json) of the inbox entries this record took in, in order: an entry is never taken twice. */
   takenIn: z.array(EntryIdField).optional(),
 });

@@ -366,8 +366,13 @@ function checkIds(r: RunRecord, runFolder: string, optionNames: readonly string[
     const p =
       known(it.candidates, [...at, 'candidates'], 'The candidate') ??
       known(it.ranking, [...at, 'ranking'], 'The ranked id') ??
-      known(it.remix?.from, [...at, 'remix', 'from'], 'The remix input');
+      known(it.remix?.from, [...at, 'remix', 'from'], 'The remix input') ??
+      known(it.setAside?.map((x) => x.id), [...at, 'setAside'], 'The remix set aside');
     if (p) return p;
+    // A remix set aside (issue 38) is a candidate of no round from the one that set it aside on.
+    const aside = r.iterations.slice(0, j + 1).flatMap((x) => (x.setAside ?? []).map((a) => a.id));
+    const back = it.candidates.findIndex((c) => aside.includes(c));
+    if (back >= 0) return { path: [...at, 'candidates', back], message: `The candidate ${q(it.candidates[back]!)} of iteration ${it.index} was set aside by a decision; it is never a candidate again.` };
     for (const [who, c] of Object.entries(it.backed ?? {})) {
       if (c !== null && !it.candidates.includes(c)) {
         return { path: [...at, 'backed', who], message: `What ${q(who)}'s proxy backed, ${q(c)}, is not a candidate of iteration ${it.index}.` };

@@ -6,7 +6,8 @@
 import * as z from 'zod';
 import type { StepContext } from '../step/context';
 import { DIRECTION_PARTS, type PromptCandidate, type PromptReference } from '../discussion/prompts';
-import { joinDirections, mapLabelsForEdit, referencesForEditLine } from '../discussion/remixPrompts';
+import { joinDirections } from '../discussion/remixPrompts';
+import { editText } from './editText';
 import { referencesForEdit } from './imageEdit';
 import type { Pool, Proposal } from '../record/record';
 
@@ -115,13 +116,13 @@ export function proposalsForEdit(
   const unmapped = new Set<string>();
   const proposals = items.map((p) => {
     const sent = referencesForEdit(p.from.length, cited, ctx.settings.imageModel).sent.map((id) => (r.references ?? []).find((x) => x.id === id)!);
-    const mapped = mapLabelsForEdit(p.editingDirections, p.from.map((id) => ({ label: byId.get(id)?.label ?? id })), sent);
+    const mapped = editText(p.editingDirections, p.from.map((id) => ({ label: byId.get(id)?.label ?? id })), sent);
     for (const u of mapped.unmapped) unmapped.add(u);
     return {
       letter: p.letter,
       ...(p.idea ? { idea: p.idea } : {}),
       from: p.from,
-      editingDirections: sent.length ? `${mapped.text}\n${referencesForEditLine(p.from.length + 1, sent)}` : mapped.text,
+      editingDirections: mapped.text,
       editingDirectionsDiscussed: p.editingDirections,
     };
   });

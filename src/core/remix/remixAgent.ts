@@ -13,7 +13,8 @@ import { conversationMessages } from '../discussion/discussion';
 import { StepError } from '../kernel/errors';
 import { STRUCTURED_EXTRA_ATTEMPTS, askForStructuredAnswer, parseJsonAnswer } from './structuredAnswer';
 import { GUESTS_NOTE, type PromptCandidate, type PromptReference } from '../discussion/prompts';
-import { mapLabelsForEdit, referencesForEditLine, remixAgentMessage } from '../discussion/remixPrompts';
+import { remixAgentMessage } from '../discussion/remixPrompts';
+import { editText } from './editText';
 import { referencesForEdit } from './imageEdit';
 import type { DecisionPoint, Iteration } from '../record/record';
 import { discussionOf } from '../settings/discussionSettings';
@@ -22,6 +23,7 @@ import { poolDiversity } from '../stats/diversity';
 import { temperatureOf } from '../discussion/discussion';
 import { teamOrder, type TeamRanking } from './teamOrder';
 import { directionsProblem } from '../grounding/citations';
+import { againstDecidedSide } from './decidedSides';
 // The proposals' schemas live in proposals.ts; proposalJsonSchema is re-exported for the readers that know it here.
 export { proposalJsonSchema } from './proposals';
 import { agentProposal, directionsJsonSchema, directionsSchema, poolCandidates, proposalsForEdit, proposalsJsonSchema, proposalsSchema, type AgentProposal } from './proposals';
@@ -231,6 +233,8 @@ export async function runRemixAgent(ctx: StepContext, r: RemixAgentInput): Promi
   const structured = { name: final ? 'teamfusion_final_pick' : 'teamfusion_remix', strict: true, schema };
 
   const { base, teamOrdered, weightedOrder } = remixAgentBase(ctx, r, topK, remixes, pool > 1 ? remixesPerIterationOf(ctx.settings) : undefined);
+  let against: string | undefined;
+  let sentBack = false;
   const answer = await askStructured(ctx, {
     iteration: it.index,
     base,
@@ -240,9 +244,17 @@ export async function runRemixAgent(ctx: StepContext, r: RemixAgentInput): Promi
       if ('error' in parsed) return parsed;
       // Directions may not rest on an image the round did not have (repaired like an id outside the enum).
       const problem = directionsProblem([parsed.answer.editingDirections, ...(parsed.answer.proposals ?? []).map((p) => p.editingDirections)], groundsOf(ctx, r));
-      return problem ? { error: problem } : parsed;
+      if (problem) return { error: problem };
+      // A side people decided earlier is kept: directions taking another are sent back once (then kept, and said).
+      against = againstDecidedSide([parsed.answer.editingDirections, ...(parsed.answer.proposals ?? []).map((p) => p.editingDirections)], ctx.record.iterations, it.index);
+      if (against && !sentBack && !final) {
+        sentBack = true;
+        return { error: against };
+      }
+      return parsed;
     },
   });
+  if (against && !final) ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'warning', message: `The remix agent was asked once to keep the decided side and still answered: ${against}` });
   applyAnswer(ctx, r, answer.answer, answer.filled, pool > 1);
   await ctx.save();
   ctx.emit({ type: 'remix-agent-completed', runId: ctx.record.id, iteration: it });
@@ -382,10 +394,9 @@ function applyAnswer(ctx: StepContext, r: RemixAgentInput, a: RemixAnswer, fille
   if (a.editingDirections !== undefined && !it.final) {
     const byId = new Map(r.candidates.map((c) => [c.id, c]));
     const inputs = a.ranking.map((id) => ({ label: byId.get(id)!.label }));
-    const sent = sentWith(inputs.length);
-    const mapped = mapLabelsForEdit(a.editingDirections, inputs, sent);
+    const mapped = editText(a.editingDirections, inputs, sentWith(inputs.length));
     it.editingDirectionsDiscussed = a.editingDirections;
-    it.editingDirections = sent.length ? `${mapped.text}\n${referencesForEditLine(inputs.length + 1, sent)}` : mapped.text;
+    it.editingDirections = mapped.text;
     if (mapped.unmapped.length) {
       ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'warning', message: `The editing directions mention ${[...new Set(mapped.unmapped)].join(', ')}, which the edit model will not receive.` });
     }

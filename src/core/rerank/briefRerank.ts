@@ -13,6 +13,7 @@ import type { RunRecord } from '../record/record';
 import { reviewRelative } from '../record/paths';
 import { assignLetters, type RerankKey, type RerankSetResult } from './key';
 import { buildRerankFolder } from './staging';
+import { blindText } from './blindText';
 
 /** The revised brief of the last round that has one, relative to the review root; undefined when none. */
 export function finalBriefRel(record: RunRecord): string | undefined {
@@ -53,7 +54,20 @@ export async function makeBriefRerankSet(root: string, record: RunRecord): Promi
     { kind: 'teamfusion', id: 'revised', file: revised },
     { kind: 'direct', id: 'baseline', file: baseline },
   ]);
-  return buildRerankFolder(root, runId, key, async (staging) => {
-    for (const [letter, s] of Object.entries(key)) await writeInertMarkdown(root, `${staging}/${letter}.md`, texts.get(s.file)!, { exclusive: true, cap: FILE_KINDS.revisedBrief.maxBytes });
+  // Nothing in A.md or B.md says which is which: lines naming the method, a round or a model go, recorded in the key.
+  const models = [...new Set([record.settings.chatModel, ...record.prompts.map((p) => p.model ?? '')].filter(Boolean))];
+  const blind = new Map<string, string>();
+  let n = 0;
+  for (const [letter, s] of Object.entries(key)) {
+    const b = blindText(texts.get(s.file)!, models);
+    blind.set(letter, b.text);
+    if (b.removed.length) key[letter] = { ...s, removed: b.removed };
+    n += b.removed.length;
+  }
+  // Said without naming the letter: whoever makes the pair may be one who reads it.
+  const notes = n ? [`${n} line${n === 1 ? '' : 's'} naming how, in which round or by which model a revision was written ${n === 1 ? 'was' : 'were'} taken out of A.md and B.md or shortened (key.json records which).`] : [];
+  const made = await buildRerankFolder(root, runId, key, async (staging) => {
+    for (const letter of Object.keys(key)) await writeInertMarkdown(root, `${staging}/${letter}.md`, blind.get(letter)!, { exclusive: true, cap: FILE_KINDS.revisedBrief.maxBytes });
   });
+  return notes.length ? { ...made, notes } : made;
 }

@@ -13,7 +13,13 @@ import { checkJsonSyntax } from '../diagnostics/jsonSyntax';
 import { keyRel } from './paths';
 import { SeededRandom, seedFromText } from '../stats/prng';
 
-export const KeyEntrySchema = z.object({ kind: z.enum(['option', 'remix', 'teamfusion', 'direct']), id: z.string().min(1), file: z.string().min(1) }).strict();
+const SourceSchema = z.object({ kind: z.enum(['option', 'remix', 'teamfusion', 'direct']), id: z.string().min(1), file: z.string().min(1) }).strict();
+export const KeyEntrySchema = SourceSchema.extend({
+  /** (design) The sources whose image is byte-for-byte this letter's (as a blind PNG): shown once, under this letter. */
+  same: z.array(SourceSchema).max(100).optional(),
+  /** (brief) The lines of the revision taken out or changed because they named its method, round or model (blindText.ts). */
+  removed: z.array(z.object({ line: z.number().int().positive(), was: z.string().max(2000), now: z.string().max(2000).optional() }).strict()).max(1000).optional(),
+}).strict();
 export const RerankKeySchema = z.record(z.string().regex(/^[A-Z]+$/, 'a letter A, B, C, …'), KeyEntrySchema);
 export type RerankKey = z.infer<typeof RerankKeySchema>;
 
@@ -43,8 +49,10 @@ export async function readKey(reviewRoot: string, runId: string, expectedSha256?
   }
   const ids = new Set<string>();
   for (const [letter, e] of Object.entries(parsed.data)) {
-    if (ids.has(`${e.kind}:${e.id}`)) throw new ReviewFileError(file, `${file}:0:0: error: ${letter} repeats the ${e.kind} "${e.id}".`);
-    ids.add(`${e.kind}:${e.id}`);
+    for (const s of [e, ...(e.same ?? [])]) {
+      if (ids.has(`${s.kind}:${s.id}`)) throw new ReviewFileError(file, `${file}:0:0: error: ${letter} repeats the ${s.kind} "${s.id}".`);
+      ids.add(`${s.kind}:${s.id}`);
+    }
   }
   return parsed.data;
 }
@@ -67,6 +75,11 @@ export interface RerankSource {
   file: string;
 }
 
+/** Whether the letter's entry stands for the source `id` (itself, or one of the byte-identical sources it stands for). */
+export function letterHolds(e: RerankKey[string] | undefined, id: string): boolean {
+  return e !== undefined && (e.id === id || (e.same ?? []).some((s) => s.id === id));
+}
+
 /** Letters for the sources in a shuffle seeded by the run id (Fisher–Yates with the project's generator). */
 export function assignLetters(runId: string, sources: readonly RerankSource[]): RerankKey {
   const order = sources.map((_, i) => i);
@@ -87,4 +100,6 @@ export interface RerankSetResult {
   /** Absolute path of runs/<run-id>/rerank. */
   dir: string;
   key: RerankKey;
+  /** What the set changed to stay blind, in sentences (identical images made one letter; lines naming a method removed). */
+  notes?: string[];
 }

@@ -1,13 +1,15 @@
 /**
  * The blind re-rank set of a run (the published protocol): the team's Borda top N of the review's original options plus
  * every remix the run made, each copied to runs/<run-id>/rerank/options/<letter>.<ext> under a neutral letter in a
- * shuffle seeded by the run id (the same run always gives the same letters). runs/<run-id>/rerank/key.json says which
+ * shuffle seeded by the run id (the same run always gives the same letters); sources whose blind images are the same
+ * byte for byte are one letter (said, and kept in the key as `same`). runs/<run-id>/rerank/key.json says which
  * letter is which source. Every image is re-encoded as PNG without metadata (EXIF, text chunks, provenance manifests), so
  * neither a file's format nor its metadata tells a remix from an original option. The folder is an ordinary review
  * (brief.md, options/, rankings/ empty, review.yaml), built
  * beside its place and renamed into it, so a half-made folder never looks like a review; an existing one is never
  * overwritten. Every read and write goes through the review-files room.
  */
+import { createHash } from 'node:crypto';
 import { remixesOf } from '../record/remixes';
 import * as path from 'node:path';
 import { requireSharp } from '../images/sharp';
@@ -68,7 +70,7 @@ export async function makeRerankSet(reviewRoot: string, runId: string, opts: { t
   const record = await readRunRecord(root, runId);
   if (record.status !== 'completed') throw new Error(`Run ${runId} is ${record.status}; only a completed run can be re-ranked.`);
   if (await statInReview(root, target)) {
-    throw new Error(`Run ${runId} already has a re-rank folder (${target}); it is never overwritten. The designers rank there.`);
+    throw new Error(`Run ${runId} already has a re-rank folder (${target}); it is never overwritten. The designers rank there; teamfusion forecast makes its missing or failed forecasts.`);
   }
   if (taskOf(record) === 'brief') {
     if (opts.top !== undefined) throw new Error(`--top picks how many of a design run's options go into its re-rank set; run ${runId} is a brief run, whose blind pair is always its revised brief and its direct baseline. Leave --top out.`);
@@ -88,13 +90,37 @@ export async function makeRerankSet(reviewRoot: string, runId: string, opts: { t
     const st = await statInReview(root, s.file);
     if (!st?.isFile()) throw new Error(`The ${s.kind} "${s.id}" of run ${runId} is missing: ${s.file} is not a file.`);
   }
-  const key = assignLetters(runId, sources);
+  // Byte-identical blind images are one candidate: the first source (options before remixes) stands for the others.
+  const groups = new Map<string, { png: Buffer; sources: RerankSource[] }>();
+  for (const s of sources) {
+    const png = await blindPng(root, s.file);
+    const hash = createHash('sha256').update(png).digest('hex');
+    const group = groups.get(hash);
+    if (group) group.sources.push(s);
+    else groups.set(hash, { png, sources: [s] });
+  }
+  const firsts = [...groups.values()];
+  const key = assignLetters(runId, firsts.map((g) => g.sources[0]!));
+  const pngOf = new Map<string, Buffer>();
+  const notes: string[] = [];
+  for (const [letter, e] of Object.entries(key)) {
+    const group = firsts.find((g) => g.sources[0]!.id === e.id && g.sources[0]!.kind === e.kind)!;
+    pngOf.set(letter, group.png);
+    const same = group.sources.slice(1);
+    if (same.length) {
+      key[letter] = { ...e, same: same.map((x) => ({ kind: x.kind, id: x.id, file: x.file })) };
+      const names = group.sources.map((x) => `${x.kind} ${x.id}`);
+      // Said without the letter: whoever makes the set may be one who re-ranks it.
+      notes.push(`${names.slice(0, -1).join(', ')} and ${names.at(-1)!} are the same image byte for byte, so they are one candidate of the set (key.json says which).`);
+    }
+  }
+  if (groups.size < 2) throw new Error(`Run ${runId}'s candidates are all the same image byte for byte, so there is nothing to re-rank.`);
   const brief = await readReviewText(root, 'brief.md', LIMITS.brief);
 
-  return buildRerankFolder(root, runId, key, async (staging) => {
+  const made = await buildRerankFolder(root, runId, key, async (staging) => {
     await writeInertMarkdown(root, `${staging}/brief.md`, brief, { exclusive: true, cap: FILE_KINDS.brief.maxBytes });
     await mkdirInReview(root, `${staging}/options`);
-    for (const [letter, s] of Object.entries(key)) await writeReviewFile(root, `${staging}/options/${letter}.png`, await blindPng(root, s.file), { exclusive: true });
+    for (const letter of Object.keys(key)) await writeReviewFile(root, `${staging}/options/${letter}.png`, pngOf.get(letter)!, { exclusive: true });
     await mkdirInReview(root, `${staging}/rankings`);
     await writeReviewFile(root, `${staging}/rankings/.gitkeep`, '', { exclusive: true });
     await writeReviewFile(
@@ -104,4 +130,5 @@ export async function makeRerankSet(reviewRoot: string, runId: string, opts: { t
       { exclusive: true },
     );
   });
+  return notes.length ? { ...made, notes } : made;
 }

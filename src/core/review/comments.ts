@@ -11,7 +11,7 @@ import { checkNesting } from '../files/nesting';
 import type { DesignerComment } from './model';
 import type { Diagnostic } from '../diagnostics/diagnostics';
 import { capPerFile, error, sortDiagnostics, warning } from '../diagnostics/diagnostics';
-import { designerKey, MAX_MEMBERS, tooManyMembersMessage } from '../rankings/designerId';
+import { designerKey, filesForOneId, MAX_MEMBERS, oneIdTwiceMessage, tooManyMembersMessage } from '../rankings/designerId';
 import { OnePersonOneFile } from './samePerson';
 import { designerField, roleField, weightField } from '../rankings/rankingFields';
 import { naturalCompare } from '../kernel/naturalOrder';
@@ -189,6 +189,7 @@ export async function loadComments(root: string): Promise<{ comments?: DesignerC
   const comments: DesignerComment[] = [];
   const seen = new Map<string, string>();
   const people = new OnePersonOneFile('comment');
+  const twice = filesForOneId(names.filter((n) => !n.startsWith('.') && COMMENT_EXT.test(n)).map((n) => `comments/${n}`), (rel) => commentDesignerId(rel.slice('comments/'.length)));
   for (const name of names) {
     if (name.startsWith('.')) continue;
     const rel = `comments/${name}`;
@@ -198,9 +199,9 @@ export async function loadComments(root: string): Promise<{ comments?: DesignerC
       continue;
     }
     const id = commentDesignerId(name);
-    const earlier = seen.get(designerKey(id));
-    if (earlier !== undefined) {
-      diagnostics.push(error(rel, `${rel} and comments/${earlier} are both for the designer id "${id}". Keep one comment file per member: merge them.`));
+    const others = twice.get(rel);
+    if (others) {
+      diagnostics.push(error(rel, oneIdTwiceMessage(rel, others, id)));
       continue;
     }
     seen.set(designerKey(id), name);
@@ -211,8 +212,8 @@ export async function loadComments(root: string): Promise<{ comments?: DesignerC
     }
     const checked = checkCommentText(read.text, rel);
     for (const d of checked.diagnostics) diagnostics.push(d);
-    const twice = checked.comment && people.add(rel, checked.comment.name, read.text);
-    if (twice) diagnostics.push(twice);
+    const samePerson = checked.comment && people.add(rel, checked.comment.name, read.text);
+    if (samePerson) diagnostics.push(samePerson);
     else if (checked.comment) {
       comments.push(checked.comment);
       stated.set(checked.comment.designer, checked.stated);

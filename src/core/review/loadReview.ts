@@ -12,7 +12,7 @@ import { LIMITS, listInReview, ReviewFileError, statInReview } from '../files/re
 import type { DesignerRanking, LoadOptions, LoadResult, Review, ReviewConfig } from './model';
 import type { Diagnostic } from '../diagnostics/diagnostics';
 import { capPerFile, error, hasErrors, sortDiagnostics, warning } from '../diagnostics/diagnostics';
-import { designerKey, MAX_MEMBERS, tooManyMembersMessage } from '../rankings/designerId';
+import { designerKey, filesForOneId, MAX_MEMBERS, oneIdTwiceMessage, tooManyMembersMessage } from '../rankings/designerId';
 import { OnePersonOneFile } from './samePerson';
 import { naturalCompare } from '../kernel/naturalOrder';
 import { loadOptions, mapLimited } from './options';
@@ -25,6 +25,7 @@ import { loadComments, type CommentStated } from './comments';
 import { usualWayRunsNote } from './usualRuns';
 import type { DesignerComment } from './model';
 import { loadReferences } from './references';
+import { openAuthorship, uncheckedDoor, type AuthorshipDoor } from '../authorship/door';
 
 /** stat of a contained path: undefined when missing; a path that leads outside the review is an error (thrown). */
 async function statOf(root: string, rel: string): Promise<import('node:fs').Stats | undefined> {
@@ -70,6 +71,7 @@ async function loadRankings(
   optionIds: string[] | null,
   parsedConfig: ParsedReviewConfig,
   requireRankings: boolean,
+  door: AuthorshipDoor,
 ): Promise<{ designers: DesignerRanking[]; diagnostics: Diagnostic[] }> {
   const diagnostics: Diagnostic[] = [];
   const designers: DesignerRanking[] = [];
@@ -84,6 +86,7 @@ async function loadRankings(
   );
   const seen = new Map<string, string>();
   const people = new OnePersonOneFile('ranking');
+  const sameId = filesForOneId(names.filter((n) => !n.startsWith('.') && rankingFormatOf(n)).map((n) => `rankings/${n}`), (rel) => designerIdOf(rel.slice('rankings/'.length)));
   let rankingFiles = 0;
   for (const name of names) {
     if (name.startsWith('.')) continue;
@@ -103,11 +106,11 @@ async function loadRankings(
       diagnostics.push(read.diagnostic);
       continue;
     }
-    const earlier = seen.get(designerKey(id));
-    if (earlier !== undefined) {
-      diagnostics.push(
-        error(rel, `${rel} and rankings/${earlier} are both for the designer id "${id}". Keep one file per designer: merge or rename one of them.`),
-      );
+    const others = sameId.get(rel);
+    if (others) {
+      // One person, one file: neither counts (a member's folder cannot count them twice, nor pick one for them).
+      if (!seen.has(designerKey(id))) seen.set(designerKey(id), name);
+      diagnostics.push(error(rel, oneIdTwiceMessage(rel, others, id)));
       continue;
     }
     seen.set(designerKey(id), name);
@@ -117,6 +120,11 @@ async function loadRankings(
     const twice = people.add(rel, checked.ranking.name, read.text);
     if (twice) {
       diagnostics.push(twice);
+      continue;
+    }
+    const forged = await door.check(path.join(root, ...rel.split('/')), id);
+    if (forged) {
+      diagnostics.push(notCounted(rel, id, forged.reason));
       continue;
     }
     const team = teamEntry(config, id);
@@ -201,6 +209,22 @@ function checkRankingsAgainstConfig(
   for (const d of checkPeople(config, seen, rankingFiles > 0, where)) diagnostics.push(d);
 }
 
+/** A member's file someone else wrote (the authorship door): said on the file, left out of every count. */
+function notCounted(rel: string, member: string, reason: string): Diagnostic {
+  return warning(rel, `${rel} is not counted for ${member}: ${reason}.`);
+}
+
+/** The comments the door lets speak for their members; the others are said and left out. */
+async function authoredComments(root: string, comments: DesignerComment[], door: AuthorshipDoor, diagnostics: Diagnostic[]): Promise<DesignerComment[]> {
+  const kept: DesignerComment[] = [];
+  for (const c of comments) {
+    const forged = await door.check(path.join(root, ...c.file.split('/')), c.designer);
+    if (forged) diagnostics.push(notCounted(c.file, c.designer, forged.reason));
+    else kept.push(c);
+  }
+  return kept;
+}
+
 /** review.yaml's team roles/weights fill in what a comment's front matter leaves out (as for rankings). */
 function fillFromTeam(comments: DesignerComment[], stated: Map<string, CommentStated>, config: ReviewConfig): void {
   for (const c of comments) {
@@ -225,6 +249,26 @@ function teamClashes(comments: readonly DesignerComment[], designers: readonly D
     }
   }
   return out;
+}
+
+/**
+ * The authorship door of the review at `root` (its review.yaml's team e-mails and requireSignedCommits), for a reader of
+ * a member's file that does not load the whole review. A review.yaml with errors checks nothing, and says so.
+ */
+export async function reviewAuthorship(root: string): Promise<AuthorshipDoor> {
+  const config = await loadConfig(path.resolve(root));
+  if (config.diagnostics.some((d) => d.severity === 'error')) {
+    return uncheckedDoor(root, 'Who wrote each member\'s file is not checked: review.yaml has errors (teamfusion validate says which).');
+  }
+  return openAuthorship(path.resolve(root), config.config);
+}
+
+/** A run's blind re-rank set (runs/<id>/rerank) is judged by its review's door; any other folder by its own review.yaml. */
+async function defaultDoor(absRoot: string, config: ReviewConfig): Promise<AuthorshipDoor> {
+  const review = path.resolve(absRoot, '..', '..', '..');
+  const isRerank = path.basename(absRoot) === 'rerank' && path.basename(path.resolve(absRoot, '..', '..')) === 'runs';
+  if (isRerank && (await fs.stat(path.join(review, 'review.yaml')).catch(() => undefined))?.isFile()) return reviewAuthorship(review);
+  return openAuthorship(absRoot, config);
 }
 
 export async function loadReview(root: string, opts: LoadOptions = {}): Promise<LoadResult> {
@@ -253,8 +297,11 @@ export async function loadReview(root: string, opts: LoadOptions = {}): Promise<
     const optionsMissing = !options.options && (await statOf(absRoot, 'options').catch(() => 'outside')) === undefined;
     const briefOnly = comments.comments !== undefined && optionsMissing;
     const rankingsPresent = (await statOf(absRoot, 'rankings').catch(() => 'outside')) !== undefined;
-    const rankings = await loadRankings(absRoot, options.ids ?? null, config, requireRankings && !(comments.comments !== undefined && !rankingsPresent));
-    const commentList = comments.comments ?? [];
+    // Who wrote each member's file (issue 39): one door for the whole load (a re-rank set is judged by its review's door).
+    const door = opts.authorship ?? (await defaultDoor(absRoot, config.config));
+    const rankings = await loadRankings(absRoot, options.ids ?? null, config, requireRankings && !(comments.comments !== undefined && !rankingsPresent), door);
+    const unauthored: Diagnostic[] = [];
+    const commentList = await authoredComments(absRoot, comments.comments ?? [], door, unauthored);
     fillFromTeam(commentList, comments.stated, config.config);
 
     const usualRuns = config.config.condition === 'usual' ? await usualWayRunsNote(absRoot) : undefined;
@@ -265,6 +312,7 @@ export async function loadReview(root: string, opts: LoadOptions = {}): Promise<
       ...config.diagnostics,
       ...rankings.diagnostics,
       ...comments.diagnostics,
+      ...unauthored,
       ...references.diagnostics,
       ...teamClashes(commentList, rankings.designers, comments.stated),
     ]));
@@ -272,7 +320,7 @@ export async function loadReview(root: string, opts: LoadOptions = {}): Promise<
       file === 'rankings' || file.startsWith('rankings/') || (opts.despiteSettings === true && file === 'review.yaml');
     const structural = diagnostics.some((d) => d.severity === 'error' && !tolerated(d.file));
     const usable = opts.partial ? !structural : !hasErrors(diagnostics);
-    if (!usable || !brief.ok || (!options.options && !briefOnly)) return { diagnostics };
+    if (!usable || !brief.ok || (!options.options && !briefOnly)) return { diagnostics, authorship: door };
 
     const review: Review = {
       root: absRoot,
@@ -284,7 +332,7 @@ export async function loadReview(root: string, opts: LoadOptions = {}): Promise<
       config: config.config,
       ...(references.references.length ? { references: references.references } : {}),
     };
-    return { review, diagnostics };
+    return { review, diagnostics, authorship: door };
   } catch (err) {
     // Unexpected (e.g. a file vanishing mid-read): still a diagnostic, never a throw.
     const reason = err instanceof Error ? err.message.split('\n')[0] : String(err);

@@ -6,6 +6,7 @@ import type { ConsensusMethod, DiscussionMode, ForkMode, Hierarchy, ImageQuality
 import type { Diagnostic } from '../diagnostics/diagnostics';
 import type { DesignerRanking } from '../rankings/ranking';
 import type { Guest } from './guests';
+import type { AuthorshipDoor } from '../authorship/door';
 
 export type { Guest } from './guests';
 export type { DesignerRanking, RankingEntry } from '../rankings/ranking';
@@ -112,6 +113,8 @@ export interface LoadResult {
   /** Present when nothing at error severity prevents building it. */
   review?: Review;
   diagnostics: Diagnostic[];
+  /** Who wrote each member's file (issue 39): the door the load asked; its report lists the files not counted. */
+  authorship?: AuthorshipDoor;
 }
 
 export interface LoadOptions {
@@ -129,4 +132,6 @@ export interface LoadOptions {
    * panel lists the rankings with the errors above them). For showing only: runs and analysis commands load strictly.
    */
   despiteSettings?: boolean;
+  /** The door that judges who wrote each member's file; default: one opened for this folder's review.yaml. */
+  authorship?: AuthorshipDoor;
 }

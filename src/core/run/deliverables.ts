@@ -3,6 +3,7 @@
  * result.md (the deliverable) and transcript.md (the discussion). Plain Markdown that reads well in a git diff:
  * one fact per line, links relative to the run folder (`iteration-1/remix.png`, `../../options/4.png`).
  */
+import { partlyScriptedSentence } from '../record/endpoints';
 import { forkSideText, remixesOf, remixIdsJump, remixNames, REMIX_ID_NOTE } from '../record/remixes';
 import { agreementBand } from '../stats/kendallW';
 import type { Iteration, Message, RunRecord } from '../record/record';
@@ -36,8 +37,11 @@ export const SCRIPTED_BANNER =
   "> **Scripted run.** Every answer in this run came from TeamFusion's bundled scripted server (`npm run demo`, " +
   '`npm run scripted-server`), not from a model: it shows the pipeline and the files, not a real discussion.';
 
-export function scriptedBanner(record: Pick<RunRecord, 'scripted'>): string[] {
-  return record.scripted ? [SCRIPTED_BANNER, ''] : [];
+/** A scripted run's banner; a partly scripted run's says which parts came from where (endpoints.ts). */
+export function scriptedBanner(record: Pick<RunRecord, 'scripted' | 'endpoints'>): string[] {
+  if (record.scripted) return [SCRIPTED_BANNER, ''];
+  const partly = partlyScriptedSentence(record);
+  return partly ? [`> ${partly.replace(/^Partly scripted run:/, '**Partly scripted run.** Of its parts:')}`, ''] : [];
 }
 
 /** Writes runs/<id>/result.md and transcript.md inside the review (contained: a symlink out of the review is an error). */
@@ -150,6 +154,7 @@ function stanceSection(record: RunRecord, people: readonly Person[]): string[] {
 function iterationSection(record: RunRecord, it: Iteration, people: readonly Person[]): string[] {
   const out: string[] = [`## Iteration ${it.index}${it.final ? ' (final pick)' : ''}`, ''];
   out.push(`Candidates: ${it.candidates.map((id) => labelWithId(record, id)).join(', ')}`, '');
+  out.push(...setAsideLines(record, it));
   if (it.feedback) out.push(`Lead's feedback: ${md(it.feedback)}`, '');
   if (it.ranking) {
     out.push(it.final ? 'Ranking:' : 'Consensus top candidates:', '');
@@ -196,12 +201,23 @@ function iterationSection(record: RunRecord, it: Iteration, people: readonly Per
         by === 'the team'
           ? `the team's vote${d.counts ? `, ${md(marginText(d).slice(d.decision.length + 2))}` : ''}`
           : `${names(people, [d.by])}${d.via === 'proxy' ? "'s proxy" : by === 'the lead in person' ? ' in person' : ''}`;
-      out.push(`- ${md(d.question)} → **${md(d.decision)}** (${who}${d.reason ? `: ${md(d.reason)}` : ''})`);
+      const reopened = d.reopened ? ` — reopened by ${names(people, [d.reopened.by])}, kept as history` : '';
+      out.push(`- ${md(d.question)} → **${md(d.decision)}** (${who}${d.reason ? `: ${md(d.reason)}` : ''})${reopened}`);
     }
     out.push('');
   }
   if (it.error) out.push(`Stopped: ${md(it.error)}`, '');
   return out;
+}
+
+/** "Set aside" (issue 38): the remixes of the sides a decision did not choose, left out of this round and every later one. */
+function setAsideLines(record: RunRecord, it: Iteration): string[] {
+  if (!it.setAside?.length) return [];
+  const lines = it.setAside.map((s) => {
+    const fork = remixesOf(record.iterations.find((x) => x.index === s.decidedIn) ?? {}).find((m) => m.id === s.id)?.fork;
+    return `- ${labelWithId(record, s.id)}${fork ? ` — "${md(fork.position)}"` : ''}: not the side chosen on ${md(s.question)} (decided in round ${s.decidedIn})`;
+  });
+  return ['Set aside:', '', ...lines, ''];
 }
 
 export function transcriptMarkdown(record: RunRecord, people: readonly Person[]): string {

@@ -21,12 +21,14 @@ import { earlierPeopleMessage, sharedPrefix, systemPrompt, type PromptCandidate,
 import { needsLeadDecision, runLeadDecision } from '../discussion/leadDecision';
 import { carryDecidedSides } from '../discussion/decisionWords';
 import { forkDesignRound } from '../fork/designFork';
+import { bindNextRound, boundCandidates, setAsideIds } from '../fork/binding';
 import { discussionOf } from '../settings/discussionSettings';
 import { earlierPeopleLines } from '../people/pins';
 import { personName } from '../people/team';
 import { maxEditImages, referencesForEdit, runImageEdit } from '../remix/imageEdit';
 import { narrowTo, runRemixAgent } from '../remix/remixAgent';
 import { runPoolRound } from '../pool/poolRound';
+import { renumberEdits } from '../remix/editText';
 import { checklistRepeat, checkRoundRemixes } from '../checklist/checklist';
 import { writeDeliverables } from './deliverables';
 import type { RunTask } from './task';
@@ -42,11 +44,12 @@ export const designTask: RunTask = {
     return 'The review has no rankings, so there is nobody to discuss.';
   },
   options: (review) => review.options.map((op) => ({ id: op.id, label: op.label, file: op.file })),
-  planNext: (record, feedback) => planNextIteration(record, feedback),
+  planNext: (record, feedback, say) => planNextIteration(record, feedback, say),
   runIteration: (ctx, review, it, cacheDir) => runIteration(ctx, review, it, cacheDir),
   isDone: (ctx, it) => isDone(ctx, it),
   finish: async () => undefined,
-  finalPick: (record) => record.iterations.at(-1)?.ranking?.[0],
+  // Never a remix a decision set aside (core/fork/binding.ts).
+  finalPick: (record) => record.iterations.at(-1)?.ranking?.find((id) => !setAsideIds(record.iterations).has(id)),
   writeDeliverables: (root, record, people) => writeDeliverables(root, record, people),
 };
 
@@ -67,19 +70,27 @@ export function remixRoundDone(it: Iteration): boolean {
   return it.proposals.every((p) => it.remixes?.some((m) => m.letter === p.letter));
 }
 
-/** The iterate step: which candidates the next round discusses. */
-export function planNextIteration(record: RunRecord, feedback?: string): Iteration {
+/**
+ * The iterate step: which candidates the next round discusses. Decisions people made on earlier forks bind it (core/fork/
+ * binding.ts): the chosen side's remix is carried, the others are set aside (recorded on it) and never come back. `say`
+ * hears what the binding did, in sentences.
+ */
+export function planNextIteration(record: RunRecord, feedback?: string, say?: (sentence: string) => void): Iteration {
   const index = record.iterations.length + 1;
   const final = index >= record.settings.iterations;
   const prev = record.iterations.at(-1);
-  let candidates: string[];
-  if (!prev) candidates = record.options.filter((op) => !isRemixFile(op.file)).map((op) => op.id);
-  else if (prev.final || remixesOf(prev).length === 0) candidates = (prev.ranking ?? prev.candidates).slice(0, 2);
+  const bound = bindNextRound(record.iterations, index);
+  const running = (ids: readonly string[]): string[] => ids.filter((id) => !bound.excluded.has(id));
+  let planned: string[];
+  if (!prev) planned = record.options.filter((op) => !isRemixFile(op.file)).map((op) => op.id);
+  else if (prev.final || remixesOf(prev).length === 0) planned = running(prev.ranking ?? prev.candidates).slice(0, 2);
   // Narrowing keeps the top candidates plus every remix of that round.
-  else candidates = [...(prev.ranking ?? []).slice(0, narrowTo(prev.index, prev.candidates.length)), ...remixesOf(prev).map((m) => m.id)];
-  const it: Iteration = { index, candidates, messages: [] };
+  else planned = [...running(prev.ranking ?? []).slice(0, narrowTo(prev.index, prev.candidates.length)), ...running(remixesOf(prev).map((m) => m.id))];
+  const it: Iteration = { index, candidates: boundCandidates(planned, bound), messages: [] };
+  if (bound.setAside.length) it.setAside = bound.setAside;
   if (final) it.final = true;
   if (feedback?.trim()) it.feedback = feedback.trim();
+  for (const s of bound.said) say?.(s);
   return it;
 }
 
@@ -120,6 +131,8 @@ async function runIteration(ctx: StepContext, review: Review, it: Iteration, cac
   // Sides people settled on earlier forks (a vote, or the lead in person) go into every edit of this round not yet made.
   if (carryDecidedSides(ctx.record.iterations, it)) await ctx.save();
   await forkDesignRound(ctx, it); // issue 33: one remix per side of a decision point that splits the team (core/fork)
+  // Every edit prompt not yet sent, renumbered once more from its directions as discussed (lines added since included).
+  if (renumberEdits(ctx.record, it, ctx.settings.imageModel)) await ctx.save();
   if (!it.final && it.proposals?.length) await runSeveralEdits(ctx, it);
   else if (!it.final && !it.remix) {
     const inputs = (it.ranking ?? []).map((id) => ({ id, file: ctx.record.options.find((op) => op.id === id)!.file }));

@@ -32,6 +32,7 @@ import { SETTING_BOUNDS } from '../settings/settingBounds';
 import { resolveInReview } from '../files/reviewFiles';
 import { checkWritable, mkdirInReview } from '../files/reviewWrites';
 import { withRunLock } from '../record/lock';
+import { withEndpoint } from '../record/endpoints';
 import { CandidateChangedError, checkCandidates, withCandidateHashes } from './candidateHashes';
 import { PromptPartsWriter } from '../record/promptParts';
 import { checkRunWork, estimateRun } from './runEstimate';
@@ -233,7 +234,7 @@ async function drive(o: RunnerOptions, loaded: Review, record: RunRecord, resume
       let it = record.iterations.at(-1);
       if (!it || task.isDone(ctx, it)) {
         if (record.iterations.length >= record.settings.iterations) break;
-        it = task.planNext(record, o.feedback);
+        it = task.planNext(record, o.feedback, (message) => emit({ type: 'notice', runId: record.id, level: 'info', message }));
         record.iterations.push(it);
         await ctx.save();
       }
@@ -299,7 +300,13 @@ async function stepContext(
     async save() {
       record.updatedAt = new Date().toISOString();
       // Once scripted, always scripted: a resume or refine against a real endpoint does not make the canned turns real.
-      if (answeredBy.chat.scripted === true || answeredBy.images.scripted === true) record.scripted = true;
+      // Part by part (endpoints.ts): `scripted` only when every part the run used was the scripted server.
+      const imagesUsed = record.endpoints?.images !== undefined || record.prompts.some((p) => p.kind === 'image-edit');
+      let marked = withEndpoint(record, 'chat', answeredBy.chat);
+      if (imagesUsed) marked = withEndpoint(marked, 'images', answeredBy.images);
+      record.endpoints = marked.endpoints;
+      if (marked.scripted) record.scripted = true;
+      else delete record.scripted;
       // VS Code's models are covered by the user's plan: only the image edits are priced.
       const priced = backends.chat.priced ? record.usage : { ...record.usage, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 };
       record.usage.costUsd = estimateCost(priced, record.settings, prices);

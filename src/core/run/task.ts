@@ -24,8 +24,8 @@ export interface RunTask {
   unusable(review: Review): string | undefined;
   /** The options a new record lists. */
   options(review: Review): RunOption[];
-  /** The iterate step: what the next round discusses. */
-  planNext(record: RunRecord, feedback?: string): Iteration;
+  /** The iterate step: what the next round discusses (`say`: sentences for the run's notices, e.g. what a decision bound). */
+  planNext(record: RunRecord, feedback?: string, say?: (sentence: string) => void): Iteration;
   /** One round, each step skipped when the record shows it done. */
   runIteration(ctx: StepContext, review: Review, it: Iteration, cacheDir?: string): Promise<void>;
   isDone(ctx: StepContext, it: Iteration): boolean;

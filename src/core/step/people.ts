@@ -5,7 +5,7 @@
  */
 import type { DesignerRanking, Guest } from '../review/model';
 import type { Iteration, WaitingFor } from '../record/record';
-import type { Identities } from '../sync/authors';
+import type { Identities } from '../authorship/rule';
 
 /** Who can speak in a run: the designers, the review's guests, who took over their proxy, who was called in. */
 export interface Team {

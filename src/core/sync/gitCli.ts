@@ -1,48 +1,11 @@
 /**
- * The git transport over the user's own `git` program: `git -C <repo> …` through execFile (no shell, arguments as an
- * array), with GIT_TERMINAL_PROMPT=0 (a remote that wants a password fails in words instead of waiting for a terminal)
- * and a fixed locale (so the few messages we tell apart read the same everywhere).
+ * The git transport over the user's own `git` program (run through authorship/git.ts: no shell, no password prompt, a
+ * fixed locale).
  */
-import { execFile } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { GitMissingError, runGit, type GitOut } from '../authorship/git';
 import { SyncConflictError, SyncError, upstreamOf, type CommitAuthor, type GitTransport, type PullResult, type SyncStatus } from './transport';
-
-/** `git` is not installed (or not on PATH). */
-export class GitMissingError extends Error {
-  constructor() {
-    super('--sync needs the git program, and git was not found on this machine (install git or add it to PATH).');
-    this.name = 'GitMissingError';
-  }
-}
-
-interface GitOut {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-const GIT_TIMEOUT_MS = 120_000;
-
-function gitEnv(): NodeJS.ProcessEnv {
-  return { ...process.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C', LANG: 'C', GIT_EDITOR: 'true', GIT_MERGE_AUTOEDIT: 'no' };
-}
-
-/** Runs git; resolves with its exit code and output (never rejects on a non-zero exit). Rejects GitMissingError when git is absent. */
-export function runGit(cwd: string, args: readonly string[]): Promise<GitOut> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      'git',
-      ['-C', cwd, '-c', 'core.quotePath=false', ...args],
-      { env: gitEnv(), timeout: GIT_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024, windowsHide: true },
-      (err, stdout, stderr) => {
-        if (err && (err as NodeJS.ErrnoException).code === 'ENOENT') return reject(new GitMissingError());
-        const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
-        resolve({ code, stdout: String(stdout), stderr: String(stderr) });
-      },
-    );
-  });
-}
 
 /** Is the git program there? */
 export async function gitAvailable(): Promise<boolean> {
@@ -56,6 +19,8 @@ export async function gitAvailable(): Promise<boolean> {
 }
 
 /** The first line git wrote, for a reason in words. */
+export { GitMissingError, runGit };
+
 function firstLine(o: GitOut): string {
   const line = `${o.stderr}\n${o.stdout}`
     .split('\n')

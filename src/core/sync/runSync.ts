@@ -15,7 +15,6 @@ import { allMessages, type RunRecord } from '../record/record';
 import { readRunRecord } from '../record/store';
 import { RECORD_FILE, RUNS_DIR } from '../record/paths';
 import { LOCK_FILE } from '../record/lock';
-import { authorProblem, type Identities } from './authors';
 import { SyncConflictError, SyncError, pushWithRetry, upstreamName, type GitTransport, type PullResult } from './transport';
 import { errorMessage } from '../kernel/errors';
 
@@ -72,21 +71,6 @@ export class RunSync {
   /** The run this driver drives (its folder is what it commits). */
   attach(runId: string): void {
     this.runId = runId;
-  }
-
-  /**
-   * Why an inbox entry file (review-relative) may not speak for `person` per the commits that wrote it (authors.ts), or
-   * undefined. Without a transport nothing is pulled, so only this machine's files are there: undefined.
-   */
-  entryAuthorProblem(rel: string, person: string, ids: Identities): Promise<string | undefined> {
-    return this.serial(async () => {
-      if ('unavailable' in this.o.transport) return undefined;
-      try {
-        return await authorProblem(this.o.transport, path.join(this.o.reviewRoot, ...rel.split('/')), person, ids);
-      } catch (err) {
-        return `who committed it cannot be told (${errorMessage(err)})`;
-      }
-    });
   }
 
   /** Review-relative paths of inbox entries the pulls deleted since the last call (someone removed them, by hand or git rm). */

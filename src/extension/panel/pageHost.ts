@@ -1,19 +1,27 @@
 /**
  * The review panel's page host: the webview page's lifecycle, and nothing about the review. The first state comes with
- * the page (the HTML is written once it is built), so the app draws it without a round trip. The host posts nothing
- * before the app says `ready`; on `ready` it gives the state unless the page already holds that very state, and after
- * that a state change is posted at once. While the panel is hidden (its page torn down) a new state rewrites the page,
- * so it comes back showing the current state.
+ * the page (the HTML is written once it is built), so the app draws it without a round trip. Nothing is lost before
+ * the app says `ready`: what is posted meanwhile (run events, notices, coding progress) waits in a bounded queue and is
+ * delivered in order on `ready`, before the state; a reply is not kept (the page that asked is gone). On `ready` the host
+ * gives the state unless the page already holds that very state, and after that a state change is posted at once. While
+ * the panel is hidden (its page torn down) a new state rewrites the page, so it comes back showing the current state.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Services } from '../services';
-import type { HostMessage, PanelState } from '../../protocol/panel';
+import { isReplyType, type HostMessage, type PanelState } from '../../protocol/panel';
 import { errorMessage } from '../../core/kernel/errors';
 import { makeNonce, panelHtml } from './html';
 
+/** At most this many messages wait for the page; beyond, the oldest is dropped (and the log says how many). */
+export const PAGE_QUEUE_LIMIT = 500;
+
 export class PageHost {
   private ready = false;
+  /** What was posted while the page was not ready, oldest first (delivered on `ready`). */
+  private readonly waiting: HostMessage[] = [];
+  /** How many of the oldest waiting messages were dropped since the last delivery. */
+  private dropped = 0;
   /** The state (JSON) the current page was written with; undefined until the page is written. */
   private pageState: string | undefined;
   /** Whether something changed after the page was written and before it said `ready` (then `ready` sends a new state). */
@@ -31,7 +39,7 @@ export class PageHost {
     private readonly root: vscode.Uri,
   ) {}
 
-  /** The page was torn down (panel hidden): nothing is posted into the gap; the next state rewrites the page. */
+  /** The page was torn down (panel hidden): what is posted waits for the next page; the next state rewrites the page. */
   hidden(): void {
     this.ready = false;
   }
@@ -43,11 +51,35 @@ export class PageHost {
 
   toWebviewUri = (absPath: string): string => this.panel.webview.asWebviewUri(vscode.Uri.file(absPath)).toString();
 
+  /** Posts `message` now if the page is ready, else keeps it for the page's `ready` (a reply excepted: see the header). */
   post(message: HostMessage): void {
-    if (!this.ready || this.disposed) return;
+    if (this.disposed) return;
+    if (this.ready) return this.send(message);
+    if (isReplyType(message.type)) {
+      this.services.log.warn(`Review panel: ${message.type} not posted: the page that asked is gone.`);
+      return;
+    }
+    this.waiting.push(message);
+    if (this.waiting.length > PAGE_QUEUE_LIMIT) {
+      this.waiting.shift();
+      this.dropped++;
+    }
+  }
+
+  private send(message: HostMessage): void {
+    if (this.disposed) return;
     void this.panel.webview.postMessage(message).then(undefined, (e: unknown) => {
       this.services.log.warn(`Posting to the review panel failed: ${errorMessage(e)}`);
     });
+  }
+
+  /** Delivers what waited for the page, in the order it was posted. */
+  private deliverWaiting(): void {
+    if (this.dropped > 0) {
+      this.services.log.warn(`Review panel: the ${this.dropped} oldest message(s) posted before the page was ready were dropped (at most ${PAGE_QUEUE_LIMIT} wait).`);
+      this.dropped = 0;
+    }
+    for (const m of this.waiting.splice(0)) this.send(m);
   }
 
   /**
@@ -80,10 +112,14 @@ export class PageHost {
     this.mark('pageWritten');
   }
 
-  /** The app said `ready`: once `loading` is done, a new state only if something changed since the page was written. */
+  /**
+   * The app said `ready`: what waited is delivered; once `loading` is done, a new state only if something changed since
+   * the page was written.
+   */
   async onReady(loading: Promise<void> | undefined, postState: () => Promise<void>): Promise<void> {
     this.ready = true;
     this.mark('ready');
+    this.deliverWaiting();
     await loading;
     if (this.pageState === undefined || this.pageStale) await postState();
     this.pageStale = false;

@@ -4,6 +4,7 @@
 import { promises as fs } from 'node:fs';
 import * as vscode from 'vscode';
 import { guardCommand } from '../commandGuard';
+import { COMMANDS } from '../commandIds';
 import type { Services } from '../services';
 import { isReviewFolder } from '../../core/review';
 import { parsePersistedState } from '../../protocol/panel';
@@ -42,7 +43,7 @@ export async function reviveReviewPanel(services: Services, panel: vscode.Webvie
 
 export function registerReviewPanel(context: vscode.ExtensionContext, services: Services): void {
   context.subscriptions.push(
-    vscode.commands.registerCommand('teamfusion.openReview', guardCommand(services.log, 'Open Review', async (arg: unknown) => {
+    vscode.commands.registerCommand(COMMANDS.openReview, guardCommand(services.log, 'Open Review', async (arg: unknown) => {
       const root = await services.reviews.resolve(arg);
       if (!root) return undefined;
       if (!(await isReviewFolder(root.fsPath))) {

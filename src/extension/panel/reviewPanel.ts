@@ -13,6 +13,8 @@ import { parseWebviewMessage } from '../../protocol/panel';
 import { discussionCoding } from '../analysis/discussionCoding';
 import { COMMANDS, type CommandArgList, type CommandName } from '../commandIds';
 import { PageHost } from './pageHost';
+import { panelTrust } from './trust';
+import type { PanelTrust } from './handlers/trustGate';
 import { ReviewState } from './reviewState';
 import { dispatch } from './handlers';
 import type { PanelActions } from './handlers/context';
@@ -69,6 +71,7 @@ export class ReviewPanel implements vscode.Disposable, PanelActions {
   private readonly disposables: vscode.Disposable[] = [];
   private readonly page: PageHost;
   private readonly state: ReviewState;
+  readonly trust: PanelTrust;
   /** Counts the state builds started (postState shows only the newest). */
   private builds = 0;
 
@@ -79,6 +82,7 @@ export class ReviewPanel implements vscode.Disposable, PanelActions {
     runId: string | undefined,
   ) {
     ReviewPanel.panels.set(path.resolve(root.fsPath), this);
+    this.trust = panelTrust(services.log);
     const page = new PageHost(services, panel, root);
     this.page = page;
     this.state = new ReviewState(services, root, {
@@ -98,9 +102,9 @@ export class ReviewPanel implements vscode.Disposable, PanelActions {
 
     this.disposables.push(
       panel.onDidDispose(() => this.dispose()),
-      // A hidden webview is torn down (no retainContextWhenHidden) and rebuilt from its HTML when shown: nothing is posted
-      // into the gap; the page is rewritten with the current state, so it comes back showing that, not the state it
-      // was first written with (and `ready` sends a newer one if there is).
+      // A hidden webview is torn down (no retainContextWhenHidden) and rebuilt from its HTML when shown: what is posted
+      // into the gap waits for the new page (PageHost.post); the page is rewritten with the current state, so it comes
+      // back showing that, not the state it was first written with (and `ready` sends a newer one if there is).
       panel.onDidChangeViewState((e) => {
         if (e.webviewPanel.visible) return;
         this.page.hidden();

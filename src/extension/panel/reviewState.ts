@@ -6,11 +6,13 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { rememberedMe } from './me';
 import type { Services } from '../services';
 import { analyzeReview } from '../../core/stats';
 import { listRunEntries, type RunEntry } from '../../core/record/store';
 import { formatDiagnostic } from '../../core/diagnostics/diagnostics';
 import { LOCK_FILE, STALE_MS, interruptedRuns } from '../../core/record/lock';
+import { FORECAST_LOCK } from '../../core/forecast/forecast';
 import { PARTS_FILE } from '../../core/record/promptParts';
 import { JOURNAL_FILE } from '../../core/record/journal';
 import type { RunRecord } from '../../core/record/record';
@@ -42,7 +44,7 @@ interface Seen {
   runId: string | undefined;
 }
 /** A run folder's files that change without changing what the panel shows: the driver's lock and the prompt parts. */
-const unshown = (name: string): boolean => name === PARTS_FILE || name.startsWith(LOCK_FILE);
+const unshown = (name: string): boolean => name === PARTS_FILE || name.startsWith(LOCK_FILE) || name.startsWith(FORECAST_LOCK);
 
 /** What the state builder needs of the page: to give it a new state, to wait for it, and to note the steps of opening. */
 export interface PageSide {
@@ -324,6 +326,8 @@ export class ReviewState {
     });
     if (discussion) state.discussion = discussion;
     if (forks) state.forks = forks;
+    const me = rememberedMe(this.services.context.workspaceState);
+    if (me) state.me = me;
     return state;
   }
 

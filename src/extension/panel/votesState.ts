@@ -3,6 +3,7 @@
  * core functions the CLI counts with (forksOf, loadVotes with the authorship check, tallyFork), so the panel's tally is the
  * CLI's. No vscode here.
  */
+import { standingDecision } from '../../core/record/decisions';
 import type { RunRecord } from '../../core/record/record';
 import type { ReviewConfig } from '../../core/review/model';
 import { formatDiagnostic } from '../../core/diagnostics/diagnostics';
@@ -31,7 +32,7 @@ export async function panelForks(root: string, record: RunRecord, config: Pick<R
       const it = record.iterations.find((x) => x.index === f.iteration);
       // A brief round's decision points are its disagreements (roundPoints).
       const points = it ? roundPoints(it)[f.decisionPoint - 1] : undefined;
-      const decided = it?.decisions?.find((d) => d.question === f.question);
+      const decided = standingDecision(it, f.question);
       const votes: Record<string, string> = {};
       for (const m of members) {
         const v = m.votes.find((x) => x.iteration === f.iteration && x.decisionPoint === f.decisionPoint);
@@ -53,7 +54,7 @@ export async function panelForks(root: string, record: RunRecord, config: Pick<R
         votes,
         counts: t.counts,
         missing: t.missing,
-        ...(decided ? { decision: { decision: decided.decision, by: decided.by, ...(decided.counts ? { counts: decided.counts } : {}) } } : {}),
+        ...(decided ? { decision: { decision: decided.decision, by: decided.by, via: decided.via, ...(decided.counts ? { counts: decided.counts } : {}) } } : {}),
       };
     })),
     problems: diagnostics.filter((d) => d.severity === 'error').slice(0, 100).map(formatDiagnostic),

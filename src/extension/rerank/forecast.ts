@@ -15,13 +15,17 @@ import type { Services } from '../services';
 
 const NONE = 'No forecasts were made';
 
-/** Makes the proxies' forecasts of run `runId`; the sentence that says what happened (the set stands either way). */
-export async function forecastInVsCode(services: Services, reviewRoot: string, runId: string): Promise<string> {
+/**
+ * Makes the proxies' missing or failed forecasts of run `runId`; the sentence that says what happened (after the set was
+ * just made, that the set stands either way).
+ */
+export async function forecastInVsCode(services: Services, reviewRoot: string, runId: string, after: 'rerank' | 'forecast' = 'rerank'): Promise<string> {
+  const stands = after === 'rerank' ? '; the set stands' : '';
   const log = services.log;
   const redact = (line: string): string => redactSecrets(line, services.runs.apiKeys.knownSecrets());
   const text = await textChatFor(services, 'Proxy forecasts', reviewRoot);
   const chat = chatBackendOf(text);
-  if (!chat) return `${NONE} (no model is available); the set stands.`;
+  if (!chat) return `${NONE} (no model is available)${stands}.`;
   const prices = resolveRunSettings((k) => vscode.workspace.getConfiguration('teamfusion').inspect(k)).prices;
   const controller = new AbortController();
   try {
@@ -44,7 +48,7 @@ export async function forecastInVsCode(services: Services, reviewRoot: string, r
     return sentence;
   } catch (e) {
     const why = redact(errorMessage(e));
-    const sentence = e instanceof CancelledError || controller.signal.aborted ? `${NONE} (cancelled); the set stands.` : `${NONE} (${why.replace(/\.$/, '')}); the set stands.`;
+    const sentence = e instanceof CancelledError || controller.signal.aborted ? `${NONE} (cancelled; what was sealed stays)${stands}.` : `${NONE} (${why.replace(/\.$/, '')})${stands}.`;
     log.warn(`Proxy forecasts: ${sentence}`);
     return sentence;
   }

@@ -16,8 +16,10 @@ import { checkForecastWritable } from '../../core/forecast/forecast';
 import { forecastInVsCode } from './forecast';
 
 export const RERANK_COMMAND = 'teamfusion.rerankRun';
+/** "TeamFusion: Make Missing Forecasts…": the forecast step on its own (as `teamfusion forecast`), for a run with a blind set. */
+export const FORECAST_COMMAND = 'teamfusion.forecastRun';
 
-async function runRefOf(services: Services, arg: unknown): Promise<RunRef | undefined> {
+async function runRefOf(services: Services, arg: unknown, title = 'TeamFusion: Make Blind Re-rank Set'): Promise<RunRef | undefined> {
   const direct = runRefFromArg(arg);
   if (direct) return direct;
   const review = await services.reviews.resolve(arg);
@@ -27,7 +29,7 @@ async function runRefOf(services: Services, arg: unknown): Promise<RunRef | unde
   }
   const record = await pickRun(review.fsPath, {
     statuses: ['completed'],
-    title: 'TeamFusion: Make Blind Re-rank Set',
+    title,
     placeHolder: 'Which completed run should the team re-rank?',
     emptyMessage: 'This review has no completed run yet; the team re-ranks the final candidates of a completed run.',
   });
@@ -38,10 +40,13 @@ export async function rerankRun(services: Services, arg: unknown): Promise<strin
   const ref = await runRefOf(services, arg);
   if (!ref) return undefined;
   let dir: string;
+  let notes: string[] = [];
   try {
     // What the forecasts will write is checked first, as `teamfusion rerank` does: a link there refuses before anything is made.
     await checkForecastWritable(ref.reviewRoot, ref.runId);
-    dir = (await makeRerankSet(ref.reviewRoot, ref.runId)).dir;
+    const made = await makeRerankSet(ref.reviewRoot, ref.runId);
+    dir = made.dir;
+    notes = made.notes ?? [];
   } catch (e) {
     const why = errorMessage(e);
     services.log.warn(`Make Blind Re-rank Set: ${why}`);
@@ -57,11 +62,22 @@ export async function rerankRun(services: Services, arg: unknown): Promise<strin
   await vscode.commands.executeCommand('teamfusion.openReview', uri);
   void vscode.window.showInformationMessage(
     `Made the blind re-rank set ${path.join('runs', ref.runId, 'rerank')}: each designer now ranks it ("My ranking" in the panel). ` +
-      `The Run tab of the original review then shows "Did it help?". ${forecasts}`,
+      `The Run tab of the original review then shows "Did it help?". ${[...notes, forecasts].join(' ')}`,
   );
   return dir;
 }
 
+/** Makes the missing or failed forecasts of a run whose blind set exists (core makeForecasts, as `teamfusion forecast`). */
+export async function forecastRun(services: Services, arg: unknown): Promise<string | undefined> {
+  const ref = await runRefOf(services, arg, 'TeamFusion: Make Missing Forecasts');
+  if (!ref) return undefined;
+  const sentence = await forecastInVsCode(services, ref.reviewRoot, ref.runId, 'forecast');
+  services.reviews.invalidate();
+  void vscode.window.showInformationMessage(sentence);
+  return sentence;
+}
+
 export function registerRerank(context: vscode.ExtensionContext, services: Services): void {
   context.subscriptions.push(vscode.commands.registerCommand(RERANK_COMMAND, guardWriteCommand(services.log, 'Make Blind Re-rank Set', (arg) => rerankRun(services, arg))));
+  context.subscriptions.push(vscode.commands.registerCommand(FORECAST_COMMAND, guardWriteCommand(services.log, 'Make Missing Forecasts', (arg) => forecastRun(services, arg))));
 }

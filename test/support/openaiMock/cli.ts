@@ -17,6 +17,9 @@ import { MockOpenAI } from './index';
 import { defaultReply } from './autoResponder';
 import { runFallback } from './runAnswers';
 
+// The rule a scripted member chooses between two revisions by, for `npm run demo` (scripts/demo.mjs) to require from the bundle.
+export { memberPreference } from './forecastAnswers';
+
 const CliArgs = z.object({
   port: z.coerce.number().int().min(0).max(65535).default(0),
   latency: z.coerce.number().int().min(0).max(600_000).default(0),

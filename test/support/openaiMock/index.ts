@@ -557,7 +557,7 @@ export class MockOpenAI {
         return; // Left open: ends when the client gives up or close() destroys it.
       case 'image':
         if (route !== 'edit') break;
-        await this.answerImage(reply.png ?? (reply.blend ? await blendPng(record.files) : undefined), record, res);
+        await this.answerImage(reply.png ?? (reply.blend ? await blendPng(record.files, reply.lead) : undefined), record, res);
         return;
       case 'json':
         if (route === 'edit') {

@@ -22,7 +22,8 @@ export interface Persona {
 /** The text a proxy starts its order with; runAnswers writes it, and reads it back from the transcript. */
 export const ORDER_LEAD = 'My order for this round:';
 
-const LABEL = String.raw`Image [\w.-]+(?: \(remix [\w-]+\))?`;
+/** A candidate's label as prompts write it: `Image 3`, or `Image 7 (remix r1a)`. */
+export const LABEL = String.raw`Image [\w.-]+(?: \(remix [\w-]+\))?`;
 
 /** The persona of the request's speaker: the last "You are role-playing …" text and its ranking lines. */
 export function personaOf(body: unknown): Persona | undefined {
@@ -52,15 +53,35 @@ export function roundLabels(body: unknown): string[] {
   return texts.slice(at + 1, at + 1 + n).filter((t) => new RegExp(`^${LABEL}$`).test(t));
 }
 
-/** What each remix was made from, as the shared block says ("Image 7 (remix r1) was made from Image 1, Image 2, …"). */
-export function remixSources(body: unknown): Map<string, string[]> {
-  const out = new Map<string, string[]>();
+/** What a remix was made from (its sources, in order) and the side of a fork it takes, as the shared block says. */
+export interface MadeFrom {
+  from: string[];
+  /** The fork's side ("Image 6 leads"), when its directions take one. */
+  side?: string;
+  /** What leads it: the image its side names, else its first source. */
+  lead: string;
+}
+
+/** Each remix of the earlier rounds: "Image 7 (remix r1) was made from Image 1, Image 2 … This remix takes one side only: …". */
+export function remixFacts(body: unknown): Map<string, MadeFrom> {
+  const out = new Map<string, MadeFrom>();
+  const made = new RegExp(`(${LABEL}) was made from ((?:${LABEL}(?:, | and )?)+)`, 'g');
   for (const t of requestTexts(body)) {
-    for (const m of t.matchAll(new RegExp(`(${LABEL}) was made from ((?:Image [\\w.-]+(?:, | and )?)+)`, 'g'))) {
-      out.set(m[1]!, m[2]!.split(/, | and /).filter(Boolean));
-    }
+    const found = [...t.matchAll(made)];
+    found.forEach((m, i) => {
+      const from = [...m[2]!.matchAll(new RegExp(LABEL, 'g'))].map((x) => x[0]);
+      const rest = t.slice(m.index! + m[0].length, found[i + 1]?.index ?? t.length);
+      const side = /This remix takes one side only: (.+?)\.(?= |\n|$)/.exec(rest)?.[1];
+      const named = side && new RegExp(`^(${LABEL}) leads$`).exec(side)?.[1];
+      out.set(m[1]!, { from, ...(side ? { side } : {}), lead: named || from[0]! });
+    });
   }
   return out;
+}
+
+/** What each remix was made from, as the shared block says ("Image 7 (remix r1) was made from Image 1, Image 2, …"). */
+export function remixSources(body: unknown): Map<string, string[]> {
+  return new Map([...remixFacts(body)].map(([l, f]) => [l, f.from]));
 }
 
 /** `Candidate ids: Image 1 = "1", …` and `Designer ids: "ana" = Ana Ruiz (Art Director), …` of a facilitator request. */

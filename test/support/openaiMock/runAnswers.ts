@@ -1,59 +1,70 @@
 /**
  * Scripted answers made from the run itself (the demo's and `npm run scripted-server`'s mode; tests keep the canned ones):
  * - a proxy speaks from its own designer's ranking and reasons, as its persona gives them, and orders only this round's
- *   candidates (a remix goes right after the best of its sources in that designer's order);
- * - the remix agent's consensus is the Borda order of the orders the proxies stated in this round; agreements,
+ *   candidates, in every round: a remix stands where what it is made from and the side it takes put it in that designer's
+ *   own view (personaView.ts), said with that designer's words quoted from their file;
+ * - the remix agent's consensus (and the final pick) is the Borda order of the orders the proxies stated in this round,
+ *   ties to the one more of them put first; agreements,
  *   disagreements and decision points name the designers who hold them; `backed` is each one's first;
- * - an image edit is a visible blend of its input images at the first one's size (runImage.ts);
- * - a brief run's agent and judge answer from the brief and the members' comments (runBriefAnswers.ts).
+ * - an image edit is a visible blend of its input images, a fork's side leading its own (runImage.ts);
+ * - a brief run's agent and judge answer from the brief and the members' comments (runBriefAnswers.ts);
+ * - a forecast answers as its persona would, the control as nobody in particular (forecastAnswers.ts).
  * Every plain answer starts with `label` (e.g. "Scripted reply:"), so it can never pass for a model's.
  */
 import { defaultReply, requestedJsonSchema } from './autoResponder';
+import { forecastValue, learnIds, learnImages, type SeenImages } from './forecastAnswers';
 import { isObject } from './openapiSchema';
-import { idsOf, ORDER_LEAD, personaOf, remixSources, roundLabels, statedOrders, type Persona } from './requestFacts';
+import { personaView, type PersonaView } from './personaView';
+import { idsOf, LABEL, ORDER_LEAD, personaOf, remixFacts, roundLabels, statedOrders, type MadeFrom } from './requestFacts';
 import { briefRunFallback } from './runBriefAnswers';
+import { sideLead } from './runImage';
 import { asksForPool, checklistValue, checkValue, poolProposals, poolRankingValue } from './runPoolAnswers';
 import type { MockFallback, MockReply, RecordedRequest } from './types';
 
 const list = (xs: string[]): string => (xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`);
-const lowerFirst = (s: string): string => s.charAt(0).toLowerCase() + s.slice(1);
-const sentence = (s: string): string => (/[.!?]$/.test(s) ? s : `${s}.`);
 
-/** The persona's order of this round's candidates: their ranks, and a remix right after the best of its sources. */
-export function personaOrder(p: Persona, round: string[], sources: Map<string, string[]>): string[] {
-  const rank = new Map(p.ranking.map((r) => [r.label, r.rank]));
-  const originals = round.filter((l) => rank.has(l)).sort((a, b) => rank.get(a)! - rank.get(b)! || round.indexOf(a) - round.indexOf(b));
-  const order = [...originals];
-  for (const label of round.filter((l) => !rank.has(l))) {
-    const from = sources.get(label) ?? [];
-    const best = order.findIndex((l) => from.includes(l));
-    order.splice(best < 0 ? order.length : best + 1, 0, label);
-  }
-  return order;
+const ORDINALS = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth'];
+const ordinal = (n: number): string => ORDINALS[n - 1] ?? `number ${n}`;
+/** A sentence's end: a full stop unless a quoted sentence already ends it. */
+const ended = (s: string): string => (/[.!?]”?$/.test(s) ? s : `${s}.`);
+
+/** Why a candidate stands where it does for this designer: their own words on it, or on what leads it (a remix). */
+function because(view: PersonaView, label: string, round: readonly string[]): string | undefined {
+  const o = view.origin(label);
+  const words = o && view.words(o);
+  if (!o || !words) return undefined;
+  if (o === label) return `in my own words, “${words}”`;
+  const named = round.includes(o) ? `, ${o}` : '';
+  return `it is led by my ${ordinal(view.rank(o)!)} choice${named}, of which I wrote “${words}”`;
 }
 
-/** A proxy's turn: its order of the round, why the first and the last, what a remix keeps, and one concrete change. */
+/** A remix of this round: the side it takes (named when everything it names is in this round), what leads it, its place. */
+function remixSentence(view: PersonaView, remix: string, m: MadeFrom, round: readonly string[]): string {
+  const why = because(view, remix, round);
+  if (!why) return `${remix}: I cannot tell what it is made from, so it goes low for me.`;
+  const namesOnlyThisRound = m.side !== undefined && [...m.side.matchAll(new RegExp(LABEL, 'g'))].every((x) => round.includes(x[0]));
+  const side = m.side === undefined ? '' : namesOnlyThisRound ? ` takes the side “${m.side}”, and` : ' takes one side of a fork, and';
+  return `${remix}${side} ${why.replace(/^it /, '')}, so it is ${ordinal(view.order.indexOf(remix) + 1)} in my order.`;
+}
+
+/** A proxy's turn: its designer's order of the round, why the first and the last, each remix in their view, one change. */
 export function proxyTurn(body: unknown): string | undefined {
   const p = personaOf(body);
   const round = roundLabels(body);
   if (!p || round.length === 0) return undefined;
-  const sources = remixSources(body);
-  const order = personaOrder(p, round, sources);
-  const reason = (l: string): string | undefined => p.ranking.find((r) => r.label === l)?.reason;
+  const facts = remixFacts(body);
+  const view = personaView(p, round, facts);
+  const { order } = view;
   const [first, second] = order;
   const last = order[order.length - 1]!;
   const parts = [`${ORDER_LEAD} ${order.join(', ')}.`];
-  const why = reason(first!);
-  const out = p.ranking.filter((r) => !r.inRunning && r.rank < (p.ranking.find((x) => x.label === first)?.rank ?? Infinity)).map((r) => r.label);
+  const rankOfFirst = view.rank(first!);
+  const out = rankOfFirst === undefined ? [] : p.ranking.filter((r) => !r.inRunning && r.rank < rankOfFirst).map((r) => r.label);
   // Images out of the running are not named: a proxy speaks about this round's candidates only.
   const leads = out.length ? `With my ${out.length === 1 ? 'first choice' : `first ${out.length} choices`} out of the running, ${first} is the best left for me` : `${first} leads for me`;
-  parts.push(why ? `${leads}: ${lowerFirst(sentence(why))}` : `${leads}: it keeps what I ranked highest.`);
-  if (last !== first && reason(last)) parts.push(`${last} comes last: ${lowerFirst(sentence(reason(last)!))}`);
-  for (const remix of order.filter((l) => sources.has(l) && l !== first)) {
-    // Only sources still in this round are named: a proxy speaks about this round's candidates only.
-    const here = sources.get(remix)!.filter((l) => round.includes(l));
-    parts.push(here.length ? `${remix} is made from ${list(here)}${here.length < sources.get(remix)!.length ? ' and earlier candidates' : ''}, so I place it right after the one of those I rank highest.` : `${remix} is made from earlier candidates; I place it last.`);
-  }
+  parts.push(ended(`${leads}: ${because(view, first!, round) ?? 'it keeps what I ranked highest'}`));
+  if (last !== first) parts.push(ended(`${last} comes last: ${because(view, last, round) ?? 'I cannot tell what it is made from'}`));
+  for (const remix of order.filter((l) => facts.has(l) && l !== first && l !== last)) parts.push(remixSentence(view, remix, facts.get(remix)!, round));
   // The previous speaker of this round, when they stated an order: agree or differ with them by name.
   const others = [...statedOrders(body)].filter(([who]) => who !== p.name);
   const prev = others[others.length - 1];
@@ -64,11 +75,15 @@ export function proxyTurn(body: unknown): string | undefined {
   return parts.join(' ');
 }
 
-/** Borda over the stated orders (points = candidates − position), ties in the round's order. */
+/** Borda over the stated orders (points = candidates − position); ties to the one more put first, then the round's order. */
 export function bordaOrder(orders: string[][], round: string[]): string[] {
   const points = new Map(round.map((l) => [l, 0]));
-  for (const order of orders) order.forEach((l, i) => points.has(l) && points.set(l, points.get(l)! + (round.length - i)));
-  return [...round].sort((a, b) => points.get(b)! - points.get(a)! || round.indexOf(a) - round.indexOf(b));
+  const firsts = new Map(round.map((l) => [l, 0]));
+  for (const order of orders) {
+    order.forEach((l, i) => points.has(l) && points.set(l, points.get(l)! + (round.length - i)));
+    if (order[0] !== undefined && firsts.has(order[0])) firsts.set(order[0], firsts.get(order[0])! + 1);
+  }
+  return [...round].sort((a, b) => points.get(b)! - points.get(a)! || firsts.get(b)! - firsts.get(a)! || round.indexOf(a) - round.indexOf(b));
 }
 
 /** The remix agent's (or the final pick's) answer, made from this round's stated orders; undefined when it has none. */
@@ -139,10 +154,20 @@ export function facilitatorValue(body: unknown, schema: Record<string, unknown>,
 /** The demo's fallback: answers made from the run, each plain one starting with `label`; the rest as the mock's default. */
 export function runFallback(label: string): MockFallback {
   const brief = briefRunFallback(label);
+  const seen: SeenImages = { labels: new Map(), facts: new Map(), ids: new Map() };
   return (req: RecordedRequest): MockReply | undefined => {
+    if (req.route === 'chat') {
+      const forecast = forecastValue(req.body, requestedJsonSchema(req.body), seen);
+      if (forecast) return { kind: 'json', value: forecast };
+      learnImages(seen, req.body);
+      learnIds(seen, req.body);
+    }
     const briefAnswer = brief(req);
     if (briefAnswer) return briefAnswer;
-    if (req.route === 'edit') return { kind: 'image', blend: true };
+    if (req.route === 'edit') {
+      const lead = sideLead(isObject(req.body) && typeof req.body.prompt === 'string' ? req.body.prompt : '', req.files.length);
+      return { kind: 'image', blend: true, ...(lead === undefined ? {} : { lead }) };
+    }
     const wanted = requestedJsonSchema(req.body);
     const fallback = defaultReply(req);
     if (wanted?.name === 'teamfusion_checklist') return { kind: 'json', value: checklistValue(req.body) };

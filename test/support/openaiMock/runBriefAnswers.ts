@@ -2,7 +2,8 @@
  * The scripted demo's answers in a brief run, made from the run's own texts: a member's proxy speaks from that member's
  * quoted comment; the facilitator's revised brief is the client's brief plus one line from each member's comment (each
  * carried verbatim, so coverage quotes can be checked), with the members' questions as open questions; the direct
- * baseline is the brief with the comments appended; the judge always prefers the brief shown as A — the position bias the
+ * baseline is the brief with the comments appended — both open with the label and one neutral heading, so a blind pair of them
+ * says nothing of which is which; the judge always prefers the brief shown as A — the position bias the
  * two orders exist to catch, so every dimension comes out a tie. Every plain answer starts with `label`.
  */
 import { requestedJsonSchema, requestTexts } from './autoResponder';
@@ -50,15 +51,17 @@ function memberTurn(body: unknown): string | undefined {
   return `${lead} ${said.slice(0, 2).join(' ')}`;
 }
 
-function revisedBriefValue(req: RecordedRequest): Record<string, unknown> {
-  const round = /This is round (\d+)/.exec(requestTexts(req.body).join('\n'))?.[1] ?? '1';
+function revisedBriefValue(req: RecordedRequest, label: string): Record<string, unknown> {
   const ids = memberIdsOf(req.body);
   const comments = commentsOf(req.body).filter((c) => ids.includes(c.id));
   const points = comments.map((c) => ({ ...c, point: sentences(c.text)[0] ?? c.text.trim() }));
   const questions = comments.flatMap((c) => sentences(c.text).filter((s) => s.endsWith('?')).map((q) => `${q} (${c.name})`));
   const brief = clientBrief(req.body);
   const revisedBrief = [
-    `# Revised brief (round ${round})`,
+    // Both revisions open alike (the label, then one neutral heading), so the blind pair says nothing of which is which.
+    label,
+    '',
+    '# Revised brief',
     '',
     brief.replace(/^# .*\n+/, ''),
     '',
@@ -89,7 +92,7 @@ export function briefRunFallback(label: string): MockFallback {
   return (req): MockReply | undefined => {
     if (req.route !== 'chat') return undefined;
     const wanted = requestedJsonSchema(req.body);
-    if (wanted?.name === 'teamfusion_brief') return { kind: 'json', value: revisedBriefValue(req) };
+    if (wanted?.name === 'teamfusion_brief') return { kind: 'json', value: revisedBriefValue(req, label) };
     if (wanted?.name === 'teamfusion_judge') {
       const dimension = /Dimension: ([a-z ]+?)\./i.exec(requestTexts(req.body).join('\n'))?.[1] ?? 'this dimension';
       return { kind: 'json', value: { reason: `${label} the brief shown as A reads better on ${dimension} (a scripted judge that always prefers A).`, better: 'A' } };
@@ -98,7 +101,7 @@ export function briefRunFallback(label: string): MockFallback {
     if (typeof system === 'string' && system.startsWith("You revise a client's brief")) {
       const text = requestTexts(req.body).join('\n');
       const members = [...text.matchAll(/^- (.+?)'s own comments on the brief \([^)]*\): ("(?:[^"\\]|\\.)*")$/gm)].map((m) => `- ${m[1]}: ${sentences(JSON.parse(m[2]!) as string)[0] ?? ''}`);
-      return { kind: 'chat', content: `${label}\n\n# Revised brief (direct)\n\n${clientBrief(req.body).replace(/^# .*\n+/, '')}\n\n## The team's comments, taken in\n\n${members.join('\n')}\n` };
+      return { kind: 'chat', content: `${label}\n\n# Revised brief\n\n${clientBrief(req.body).replace(/^# .*\n+/, '')}\n\n## The team's comments, taken in\n\n${members.join('\n')}\n` };
     }
     const turn = memberTurn(req.body);
     return turn ? { kind: 'chat', content: `${label} ${turn}` } : undefined;

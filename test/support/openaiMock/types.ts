@@ -18,8 +18,11 @@ export type MockReply =
   | { kind: 'chat'; content: string; usage?: MockUsage; chunkDelayMs?: number; finishReason?: 'stop' | 'length' | 'content_filter' }
   /** A chat completion whose content is `JSON.stringify(value)`. */
   | { kind: 'json'; value: unknown; usage?: MockUsage; chunkDelayMs?: number }
-  /** An images/edits answer carrying this PNG (default: one made from the uploads; `blend`: a weighted blend at their size). */
-  | { kind: 'image'; png?: Buffer; blend?: boolean }
+  /**
+   * An images/edits answer carrying this PNG (default: one made from the uploads; `blend`: a weighted blend at their size,
+   * led by upload `lead.index` (0-based; default the first) at weight `lead.weight` (default 1)).
+   */
+  | { kind: 'image'; png?: Buffer; blend?: boolean; lead?: { index: number; weight: number } }
   /** An HTTP error; `body` defaults to an OpenAI-style error object. Headers e.g. `retry-after`, `retry-after-ms`. */
   | { kind: 'error'; status: number; body?: unknown; headers?: Record<string, string> }
   /** Never answers: the request stays open until the client gives up or the server closes. */

@@ -106,4 +106,8 @@ describe('the rooms of src/core', () => {
   it('the kernel, at the bottom, imports no other room', () => {
     assert.equal(order[0], 'kernel');
   });
+
+  it('the questions (issue 42) stand at the top: they read every room and no room imports them', () => {
+    assert.equal(order.at(-1), 'questions');
+  });
 });

@@ -33,6 +33,11 @@ describe('npm run demo (scripted, no key)', function () {
     for (const f of ['result.md', 'transcript.md']) assert.match(await fs.readFile(path.join(runDir, f), 'utf8'), /^> \*\*Scripted run\.\*\*/);
     assert.match(await fs.readFile(path.join(runDir, 'transcript.md'), 'utf8'), /Scripted reply: /);
     assert.equal(await portOpen(url), false, 'the scripted server was stopped');
+    // Round 2 (the final pick, after a fork): every proxy says its own order in its own designer's quoted words.
+    const round2 = out.slice(out.indexOf('== Iteration 2')).split('\n').filter((l) => /\(turn 1, independent\): Scripted reply: /.test(l));
+    assert.equal(round2.length, 4, out);
+    assert.equal(new Set(round2.map((l) => l.replace(/^[^(]*\(/, ''))).size, 4, 'no two proxies say the same');
+    for (const l of round2) assert.match(l, /“[^”]+”/);
   });
 
   it('--task brief runs the brief sample, then rerank, judge and compare on it, labelled, and says how to do it by hand', async function () {
@@ -53,6 +58,13 @@ describe('npm run demo (scripted, no key)', function () {
     assert.match(revised, /the real problem is the platform numbering/);
     assert.match(revised, /Low vision is named once and then forgotten/);
     assert.match(out, /Coverage of the members' points in the last round: 4 kept/);
+    // The members' blind choices are the demo's, scripted and said so; compare shows the forecasts' fidelity against them.
+    assert.match(out, /^SCRIPTED: each member's blind choice written by the demo/m);
+    // The scripted revisions open alike: nothing at the top of the blind pair says which is which.
+    const [a, b] = await Promise.all(['A.md', 'B.md'].map((f) => fs.readFile(path.join(runDir, 'rerank', f), 'utf8')));
+    assert.equal(a!.split('\n').slice(0, 3).join('\n'), b!.split('\n').slice(0, 3).join('\n'));
+    for (const id of ['jonas', 'marit', 'priya', 'tomas']) assert.match(await fs.readFile(path.join(runDir, 'preference', `${id}.yaml`), 'utf8'), /^# SCRIPTED by npm run demo/);
+    assert.match(out, /Proxy fidelity \(did each proxy's sealed forecast name its member's blind choice\?, 4 members\): hits 100%, persona-free control 0%, lift 1\.00\./);
   });
 
   it('an unknown task is a usage error', async () => {

@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import { COMMANDS } from '../../../src/extension/commandIds';
 
 const REPO = path.resolve(__dirname, '..', '..', '..', '..');
-const pkg = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+const pkg = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as Record<string, any>;
 
 describe('package.json for the Marketplace', () => {
   it('has a PNG icon of at least 128 px, a gallery banner, keywords and categories', async () => {

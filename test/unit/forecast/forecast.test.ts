@@ -15,6 +15,7 @@ import { makeBriefRunReview, makeReview } from '../run/fixtures';
 import { writeRerankRanking } from '../evaluation/fixtures';
 import type { RecordedRequest } from '../../support/openaiMock/types';
 import { runJson } from '../run/helpers';
+import { parse as parseYaml } from 'yaml';
 
 interface ForecastJson {
   runId: string;
@@ -112,12 +113,16 @@ describe('proxy fidelity: forecasts of the blind re-rank', function () {
     assert.ok(after.usage.inputTokens > before.usage.inputTokens, "the forecasts' tokens are in the run's usage");
     assert.equal(after.usage.inputTokens - before.usage.inputTokens, prompts.reduce((n, p) => n + (p.usage?.inputTokens ?? 0), 0));
 
-    // The same persona as the discussion: each proxy's forecast opens with the persona message of its own last turn.
+    // The persona of the discussion (who, their ranking and reasons), without a discussion turn's task, format or length.
+    const names: Record<string, string> = { d1: 'Ana', d2: 'Ben', d3: 'Chloé' };
     for (const d of ['d1', 'd2', 'd3']) {
-      const turn = [...after.prompts].reverse().find((p) => p.kind === 'proxy-turn' && p.speaker === d)!;
-      const persona = (await loadPrompt(root, after, turn.id))!.find((m) => typeof m.content === 'string' && m.content.startsWith('You are role-playing'))!;
+      const ranking = parseYaml(await fs.readFile(path.join(root, 'rankings', `${d}.yaml`), 'utf8')) as { ranking: { justification: string }[] };
       const forecast = (await loadPrompt(root, after, prompts.find((p) => p.speaker === d)!.id))!;
-      assert.deepEqual(forecast[0], persona, `${d}'s forecast speaks from ${d}'s persona`);
+      const persona = forecast[0]!;
+      assert.equal(persona.role, 'system');
+      assert.ok(typeof persona.content === 'string' && persona.content.startsWith(`You are role-playing "${names[d]}"`), `${d}'s forecast speaks as ${names[d]}`);
+      for (const r of ranking.ranking) assert.ok(persona.content.includes(JSON.stringify(r.justification)), `${d}'s reasons are in the persona`);
+      assert.doesNotMatch(persona.content, /120 words|plain prose|one to three sentences|no list|Round \d+ of|turn \d+ of/i, 'no discussion turn\'s format, length or task');
       const images = forecast.flatMap((m) => (typeof m.content === 'string' ? [] : m.content.filter((p) => p.type === 'image')));
       assert.deepEqual(images.map((p) => (p.type === 'image' ? p.file : '')), ['A', 'B', 'C', 'D'].map((l) => `runs/${id}/rerank/options/${l}.png`));
     }

@@ -4,8 +4,8 @@
  * until the fork is decided; a settled point reads as later prompts read it, the team's vote with its margin.
  */
 import * as assert from 'node:assert/strict';
-import { decisionLine, holdersShown } from '../../../webview/panel/views/decisions';
-import { decidedText, voterOf } from '../../../webview/panel/views/forks';
+import { decisionLine, holdersShown, setAsideLines } from '../../../webview/panel/views/decisions';
+import { decidedText, sideFate, voterOf } from '../../../webview/panel/views/forks';
 
 const QUESTION = 'Warm or cold palette?';
 const names: Record<string, string> = { ana: 'Ana Ruiz', ben: 'Ben Okafor' };
@@ -27,6 +27,17 @@ describe('panel: forks in words', () => {
     assert.equal(holdersShown({}, { question: QUESTION }), true, 'a round without forks');
     const decided = { ...round, decisions: [{ question: QUESTION, decision: 'cold palette', by: 'team', via: 'human' as const, counts: { 'warm palette': 1, 'cold palette': 3 } }] };
     assert.equal(holdersShown(decided, { question: QUESTION }), true);
+    const reopened = { ...round, decisions: [{ ...decided.decisions[0]!, reopened: { by: 'ana', at: '2026-01-01T00:00:00Z' } }] };
+    assert.equal(holdersShown(reopened, { question: QUESTION }), false, 'reopened: the vote is open again');
+  });
+
+  it('a reopened decision says so; a round says what it set aside (issue 38)', () => {
+    assert.equal(
+      decisionLine({ question: QUESTION, decision: 'cold palette', by: 'team', via: 'human', counts: { 'warm palette': 1, 'cold palette': 3 }, reopened: { by: 'ana', at: '2026-01-01T00:00:00Z' } }, nameOf),
+      'Decided by the team: Warm or cold palette? → cold palette, 3 to 1. Reopened by Ana Ruiz; kept as history.',
+    );
+    assert.deepEqual(setAsideLines({ setAside: [{ id: 'r1a', question: QUESTION, decidedIn: 1 }, { id: 'r1c', question: QUESTION, decidedIn: 1 }] }), ['Set aside: r1a, r1c (not the side chosen on "Warm or cold palette?" in round 1).']);
+    assert.deepEqual(setAsideLines({}), []);
   });
 
   it('a decision reads as later prompts read it: the team with its margin, the lead and their proxy by name', () => {
@@ -41,9 +52,17 @@ describe('panel: forks in words', () => {
     assert.equal(decisionLine({ question: QUESTION, decision: 'warm palette', by: 'ana', via: 'human', counts: { 'warm palette': 1, 'cold palette': 3 } }, nameOf), 'Decided by the lead in person: Warm or cold palette? → warm palette. (Ana Ruiz)');
   });
 
-  it('the Forks section says the team\'s decision with its margin, a lead\'s in person with the lead\'s name only', () => {
+  it('the Forks section says how a fork was decided: the team\'s vote with its count, a lead in person or their proxy by name', () => {
     const counts = { 'warm palette': 1, 'cold palette': 3 };
-    assert.equal(decidedText({ decision: 'cold palette', by: 'team', counts }, nameOf), 'Decided: cold palette, 3 to 1 (by the team).');
-    assert.equal(decidedText({ decision: 'warm palette', by: 'ana', counts }, nameOf), 'Decided: warm palette (by Ana Ruiz).');
+    assert.equal(decidedText({ decision: 'cold palette', by: 'team', counts }, nameOf), "Decided: cold palette (by the team's vote, 3 to 1).");
+    assert.equal(decidedText({ decision: 'warm palette', by: 'ana', via: 'human', counts }, nameOf), 'Decided: warm palette (by Ana Ruiz in person).');
+    assert.equal(decidedText({ decision: 'warm palette', by: 'ana', via: 'proxy' }, nameOf), "Decided: warm palette (by Ana Ruiz's proxy).");
+  });
+
+  it('a decided fork marks the side chosen and sets the others aside; an open one marks none', () => {
+    const decision = { decision: 'cold palette', by: 'team', counts: { 'warm palette': 1, 'cold palette': 3 } };
+    assert.equal(sideFate({ decision }, { position: 'cold palette' }), 'chosen');
+    assert.equal(sideFate({ decision }, { position: 'warm palette' }), 'set-aside');
+    assert.equal(sideFate({}, { position: 'warm palette' }), undefined);
   });
 });

@@ -123,9 +123,7 @@ export function cleanCliEnv(): Record<string, string> {
 
 /** Starts the built CLI (dist/cli.js, made by `npm run build`) with `args` in a clean environment plus `env`. */
 export function startCli(args: string[], env: Record<string, string | undefined>): { child: import('node:child_process').ChildProcess; done: Promise<CliResult> } {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { spawn } = require('node:child_process') as typeof import('node:child_process');
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const path = require('node:path') as typeof import('node:path');
   const cli = path.resolve(__dirname, '../../../..', 'dist', 'cli.js');
   const child = spawn(process.execPath, [cli, ...args], { env: { ...cleanCliEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -13,7 +13,8 @@ describe('prompts and narrowing', () => {
   it('renumbers discussion labels into the edit order', () => {
     const inputs = [{ label: 'Image 4' }, { label: 'Image 7' }, { label: 'Image 1' }];
     const m = mapLabelsForEdit('Take the bottle from Image 4, the light of Image 7 (remix r1), the type of image 1; not the blue of Image 2.', inputs);
-    assert.equal(m.text, 'Take the bottle from Image 1, the light of Image 2, the type of Image 3; not the blue of Image 2.');
+    // An image the edit does not carry is never a number ("Image 2" would name its second input).
+    assert.equal(m.text, 'Take the bottle from Image 1, the light of Image 2, the type of Image 3; not the blue of another candidate (not given here).');
     assert.deepEqual(m.unmapped, ['Image 2']);
     // no chained replacement: "Image 2" → "Image 1" while "Image 1" → "Image 2"
     assert.equal(mapLabelsForEdit('Image 1 and Image 2', [{ label: 'Image 2' }, { label: 'Image 1' }]).text, 'Image 2 and Image 1');

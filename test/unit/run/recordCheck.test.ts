@@ -17,7 +17,7 @@ import { TEST_KEY, clientFor } from './helpers';
 
 const REPO = path.resolve(__dirname, '../../../..');
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 
 /** The one line a broken record gives, and where its line:col points in the text. */
 async function brokenLine(root: string, id: string): Promise<string> {

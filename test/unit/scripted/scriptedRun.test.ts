@@ -12,6 +12,10 @@ import { SCRIPTED_BANNER } from '../../../src/core/run/deliverables';
 import { SCRIPTED_HEADER } from '../../../src/core/llm/scripted';
 import { makeReview, makeTempDir } from '../run/fixtures';
 import { clientFor } from '../run/helpers';
+import { OpenAIChatBackend, OpenAIImageBackend } from '../../../src/core/llm/openaiBackend';
+import { anyScripted } from '../../../src/core/record/endpoints';
+import { compareRun } from '../../../src/core/evaluation/compare';
+import { scriptedRunSentences } from '../../../src/core/evaluation/scripted';
 
 async function deliverables(root: string, id: string): Promise<string[]> {
   return Promise.all(['result.md', 'transcript.md'].map((f) => fs.readFile(path.join(root, 'runs', id, f), 'utf8')));
@@ -56,7 +60,32 @@ describe('scripted runs are labelled in every record', function () {
     }
   });
 
-  it('a scripted run resumed against a real endpoint stays scripted', async () => {
+  it('run.json endpoints say which part came from where; scripted: true only when every part was scripted', async () => {
+    const all = await startRun({ reviewRoot: await makeReview({ options: 4, designers: 3 }), client: clientFor(scripted), cacheDir, settings: { turnsPerAgent: 1, iterations: 2 } });
+    assert.equal(all.status, 'completed', all.error);
+    const host = new URL(scripted.baseURL).host;
+    assert.deepEqual(all.endpoints, { chat: { host, scripted: true }, images: { host, scripted: true } });
+    assert.equal(all.scripted, true);
+
+    // Chat from a real endpoint, images from the scripted server: not scripted, said part by part, out of every total.
+    const root = await makeReview({ options: 4, designers: 3 });
+    const mixed = await startRun({ reviewRoot: root, chat: new OpenAIChatBackend(clientFor(real)), images: new OpenAIImageBackend(clientFor(scripted)), cacheDir, settings: { turnsPerAgent: 1, iterations: 2 } });
+    assert.equal(mixed.status, 'completed', mixed.error);
+    const raw = JSON.parse(await fs.readFile(path.join(root, 'runs', mixed.id, 'run.json'), 'utf8')) as Record<string, unknown>;
+    assert.deepEqual(raw.endpoints, { chat: { host: new URL(real.baseURL).host, scripted: false }, images: { host, scripted: true } });
+    assert.equal('scripted' in raw, false);
+    for (const text of await deliverables(root, mixed.id)) {
+      assert.ok(!text.includes(SCRIPTED_BANNER));
+      assert.ok(text.startsWith(`> **Partly scripted run.** Of its parts: its chat answers from the model at ${new URL(real.baseURL).host}; its images from TeamFusion's bundled scripted server, not a model.\n`), text.slice(0, 300));
+    }
+    assert.equal(anyScripted(await readRunRecord(root, mixed.id)), true, 'left out of every total like a scripted run');
+    const compared = await compareRun(root, mixed.id);
+    assert.equal(compared.scripted, true);
+    assert.match(compared.scriptedParts ?? '', /^Partly scripted run: its chat answers from the model at .+; its images from TeamFusion's bundled scripted server, not a model\.$/);
+    assert.match(scriptedRunSentences(compared)[0]!, /^Partly scripted run: .* So these measures and its cost are not a team's and are left out of every total\.$/);
+  });
+
+  it('a scripted run resumed against a real endpoint keeps its chat part scripted: partly scripted, out of every total', async () => {
     const root = await makeReview({ options: 4, designers: 3 });
     const controller = new AbortController();
     scripted.setFallback((req) => {
@@ -69,8 +98,12 @@ describe('scripted runs are labelled in every record', function () {
     assert.equal((await readRunRecord(root, stopped.id)).scripted, true);
     const resumed = await resumeRun({ reviewRoot: root, runId: stopped.id, client: clientFor(real), cacheDir });
     assert.equal(resumed.status, 'completed', resumed.error);
-    assert.equal((await readRunRecord(root, stopped.id)).scripted, true);
-    for (const text of await deliverables(root, stopped.id)) assert.ok(text.startsWith(`${SCRIPTED_BANNER}\n`));
+    const after = await readRunRecord(root, stopped.id);
+    assert.equal(after.endpoints?.chat.scripted, true, 'the canned turns stay canned');
+    assert.equal(after.endpoints?.images?.scripted, false);
+    assert.equal(after.scripted, undefined);
+    assert.equal(anyScripted(after), true);
+    for (const text of await deliverables(root, stopped.id)) assert.ok(text.startsWith('> **Partly scripted run.**'), text.slice(0, 200));
   });
 
   it('a run against a server that does not name itself has no scripted mark and no banner', async () => {

@@ -10,7 +10,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { git, makeGitTeam, pullAndPush } from '../../support/gitTeam';
 import { openGitCli } from '../../../src/core/sync/gitCli';
-import { authorProblem, identitiesOf } from '../../../src/core/sync/authors';
+import { openAuthorship } from '../../../src/core/authorship/door';
 import { useCliAgainstMock, type RunningCli } from '../cli/buildCli';
 import { makeReview, makeTempDir } from '../run/fixtures';
 import { runJson } from '../run/helpers';
@@ -92,13 +92,15 @@ describe('identity over git: each member speaks only as themselves (real git, th
     const benFile = await entry('ben', 'd2');
     const chenFile = await entry('chen', 'd3');
     git(t.clone.ana, 'pull', '--quiet', '--rebase');
-    const ids = identitiesOf({ team: { d1: { git: 'ana@example.com' }, d2: { git: ['ben@example.com'] }, d3: { git: 'chen@example.com' } }, requireSignedCommits: true })!;
+    const settings = { team: { d1: { git: 'ana@example.com' }, d2: { git: ['ben@example.com'] }, d3: { git: 'chen@example.com' } }, requireSignedCommits: true };
+    // The authorship door, opened afresh for each question (it reads git once per folder it is asked about).
+    const authorProblem = async (abs: string, person: string): Promise<string | undefined> => (await (await openAuthorship(t.review('ana'), settings)).check(abs, person))?.reason;
     const transport = await openGitCli(t.review('ana'));
-    assert.equal(await authorProblem(transport, path.join(t.clone.ana, benFile), 'd2', ids), undefined, "Ben's signed commit speaks for him");
-    assert.match((await authorProblem(transport, path.join(t.clone.ana, chenFile), 'd3', ids))!, /^commit [0-9a-f]{12} by Chen <chen@example\.com> wrote it, and git verify-commit does not accept its signature \(requireSignedCommits: true\)$/);
+    assert.equal(await authorProblem(path.join(t.clone.ana, benFile), 'd2'), undefined, "Ben's signed commit speaks for him");
+    assert.match((await authorProblem(path.join(t.clone.ana, chenFile), 'd3'))!, /^commit [0-9a-f]{12} by Chen <chen@example\.com> wrote it, and git verify-commit does not accept its signature \(requireSignedCommits: true\)$/);
     // Without the trust on Ana's side, Ben's signature is not accepted either.
     git(t.clone.ana, 'config', '--unset', 'gpg.ssh.allowedSignersFile');
-    assert.match((await authorProblem(transport, path.join(t.clone.ana, benFile), 'd2', ids))!, /git verify-commit does not accept/);
+    assert.match((await authorProblem(path.join(t.clone.ana, benFile), 'd2'))!, /git verify-commit does not accept/);
     // An entry a teammate deletes is reported by the pull that brings the deletion (the driver says it; see driver.ts).
     git(t.clone.chen, 'rm', '--quiet', chenFile);
     git(t.clone.chen, 'commit', '--quiet', '-m', 'gone');
@@ -108,7 +110,7 @@ describe('identity over git: each member speaks only as themselves (real git, th
     // A file never committed is this machine's own.
     const local = path.join(t.review('ana'), 'runs', id, 'inbox', 'd1-1700000000001-000001-0badc0de.json');
     await fs.writeFile(local, '{}');
-    assert.equal(await authorProblem(transport, local, 'd1', ids), undefined);
+    assert.equal(await authorProblem(local, 'd1'), undefined);
   });
 
   it("say --sync whose pull clashes with the person's own uncommitted files undoes the clash and says so; nothing is lost", async () => {

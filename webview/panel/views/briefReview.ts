@@ -8,9 +8,10 @@
 import { h, section, muted, replaceChildren } from '../dom';
 import { renderMarkdown } from '../markdown';
 import type { ViewContext } from '../context';
+import type { PanelState } from '../../../src/protocol/panel';
 import type { CoverageEntry, PanelBriefRound, SummaryItem } from '../../../src/protocol/brief';
 import { coverageByMember, summaryText } from '../../../src/protocol/briefText';
-import { reportedNothing } from '../../../src/core/coverage/verify';
+import { reportedNothing } from '../../../src/protocol/shared';
 
 /** Members' comments on the brief (Overview), each as plain text with the member's name and role. */
 export function briefCommentsView(ctx: ViewContext): HTMLElement | null {
@@ -44,18 +45,23 @@ export function briefCommentsView(ctx: ViewContext): HTMLElement | null {
   );
 }
 
+/** A review of the brief only: members' comments, no rankings (its face has no options, designers or ranking form). */
+export function isBriefOnly(review: PanelState['review']): boolean {
+  return (review?.comments?.length ?? 0) > 0 && (review?.designers.length ?? 0) === 0;
+}
+
 /** True when the review can run as a brief review (it has members' comments). */
 export function canRunBrief(ctx: ViewContext): boolean {
   return (ctx.state.review?.comments?.length ?? 0) > 0;
 }
 
 /** The toolbar's brief-run button (beside Run when the review is both kinds; the only Run of a brief-only review). */
-export function briefRunButton(ctx: ViewContext, label = 'Run brief review'): HTMLElement | null {
+export function briefRunButton(ctx: ViewContext, label = 'Run brief review', secondary = false): HTMLElement | null {
   if (!canRunBrief(ctx)) return null;
   const { state, host } = ctx;
   return h(
     'vscode-button',
-    { id: 'tf-run-brief', disabled: !(state.trusted && !state.running), onclick: () => host.post({ type: 'run', task: 'brief' }) },
+    { id: 'tf-run-brief', secondary, disabled: !(state.trusted && !state.running), onclick: () => host.post({ type: 'run', task: 'brief' }) },
     label,
   );
 }
@@ -185,10 +191,14 @@ export function briefResultView(ctx: ViewContext): HTMLElement | null {
   });
 
   const diff = h('vscode-button', { id: 'tf-brief-diff', secondary: true, onclick: () => ctx.host.post({ type: 'showBriefChanges', runId: run.id, iteration: round.iteration }) }, 'Show changes');
+  // Forks still open: the revised brief holds the contested passages each way until the team votes; adopting waits (it is
+  // a secondary button, and says why).
+  const openForks = ctx.state.forks?.runId === run.id ? ctx.state.forks.forks.filter((f) => !f.decision).length : 0;
   const adopt = h(
     'vscode-button',
     {
       id: 'tf-brief-adopt',
+      secondary: openForks > 0,
       disabled: !ctx.state.trusted || round.text === undefined,
       title: ctx.state.trusted ? 'Write this revised brief to brief.md (you confirm first)' : 'Nothing is written in an untrusted workspace.',
       onclick: () => ctx.host.post({ type: 'adoptBrief', runId: run.id, iteration: round.iteration }),
@@ -203,6 +213,7 @@ export function briefResultView(ctx: ViewContext): HTMLElement | null {
   replaceChildren(
     container,
     h('div', { class: 'tf-toolbar tf-brief-toolbar' }, h('label', { class: 'tf-picker-label' }, 'Round: ', picker), h('span', { class: 'tf-spacer' }), diff, adopt),
+    openForks ? h('p', { class: 'tf-notice tf-notice-warning', id: 'tf-brief-open-forks' }, `${openForks === 1 ? 'A fork is' : `${openForks} forks are`} still open: vote on ${openForks === 1 ? 'it' : 'them'} (Forks, below) before adopting this revised brief.`) : null,
     h('p', { class: 'tf-muted' }, round.path, brief.baseline ? ` · the direct baseline is in ${brief.baseline}` : ''),
     h('vscode-collapsible', { title: `Revised brief, round ${round.iteration}`, open: true, class: 'tf-brief-box' }, text),
     h(

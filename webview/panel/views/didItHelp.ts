@@ -5,9 +5,7 @@
 import { h, muted, section } from '../dom';
 import type { PanelEvaluation, PanelSideBySide } from '../../../src/protocol/panel';
 import { conditionsView } from './conditions';
-import { comparisonSentences, f2 } from '../../../src/core/evaluation/format';
-import { SCRIPTED_RUN_SENTENCE } from '../../../src/core/evaluation/scripted';
-import { REFERENCE } from '../../../src/core/evaluation/reference';
+import { comparisonSentences, f2, verdictFirst, SCRIPTED_RUN_SENTENCE, REFERENCE } from '../../../src/protocol/shared';
 
 function pct(x: number | null | undefined): string {
   return x === null || x === undefined ? '—' : `${Math.round(x * 100)}%`;
@@ -24,11 +22,11 @@ export function didItHelpView(e: PanelEvaluation | undefined, sb?: PanelSideBySi
   const table = h(
     'table',
     { class: 'tf-eval-table', 'aria-label': 'This team beside the published study' },
-    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, ''), h('th', { scope: 'col' }, 'This team'), h('th', { scope: 'col' }, 'Study'))),
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, ''), h('th', { scope: 'col' }, 'This team'), h('th', { scope: 'col' }, 'Published study (reference)'))),
     h(
       'tbody',
       {},
-      row('W before → after', `${f2(e.before.w)} → ${e.after ? f2(e.after.w) : '…'}`, `${REFERENCE.wBefore} → ${REFERENCE.wAfter}`, "Kendall's W of all who ranked, before the run and in the blind re-ranking"),
+      row(`W before → after (n = ${e.before.designers.length} → ${e.after ? e.after.designers.length : '…'})`, `${f2(e.before.w)} → ${e.after ? f2(e.after.w) : '…'}`, `${REFERENCE.wBefore} → ${REFERENCE.wAfter}`, "Kendall's W of all who ranked, before the run and in the blind re-ranking"),
       row(
         'Paired change',
         e.paired ? `${e.paired.change >= 0 ? '+' : ''}${f2(e.paired.change)} [${f2(e.paired.interval[0])}, ${f2(e.paired.interval[1])}] — ${e.paired.verdict}` : '…',
@@ -39,7 +37,7 @@ export function didItHelpView(e: PanelEvaluation | undefined, sb?: PanelSideBySi
       row('Generated option top 2', a ? (a.top2 ? 'yes' : 'no') : '…', `${pct(REFERENCE.top2Rate)} of reviews`, 'A remix is within the first two positions'),
       row('Proxy ratings', e.ratings.mean === null ? '—' : `${f2(e.ratings.mean)} / 5 (n = ${e.ratings.n})`, `${REFERENCE.ratingsMean} / 5`, '"This is what I would have said", 1–5'),
       row(
-        'Survey',
+        `Survey, representative · clarity · satisfied (n = ${e.survey.n})`,
         e.survey.n ? `${f2(e.survey.representative)} · ${f2(e.survey.clarity)} · ${f2(e.survey.satisfied)}` : '—',
         `${REFERENCE.survey.representative} · ${REFERENCE.survey.clarity} · ${REFERENCE.survey.satisfied}`,
         'Means of representative · clarity · satisfied, 1–5',
@@ -50,6 +48,7 @@ export function didItHelpView(e: PanelEvaluation | undefined, sb?: PanelSideBySi
   return section(
     'tf-did-it-help',
     'Did it help?',
+    h('p', { class: 'tf-eval-verdict' }, verdictFirst(e)),
     muted(`Blind re-rank set: ${e.folder} · ${e.rerankings} re-ranking${e.rerankings === 1 ? '' : 's'}`),
     table,
     sentences,

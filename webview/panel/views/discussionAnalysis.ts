@@ -4,8 +4,7 @@
  * compliant" flag, and the stance table (kept or yielded). Charts are SVG built with DOM calls; colours are theme
  * variables (media/panel.css, .tf-cat-<n>), so they follow dark, light and high-contrast themes. All text goes in as text.
  */
-import { BALES_CATEGORIES, categoryArea } from '../../../src/core/analysis/bales';
-import { COMPLIANT_SHARE, areaTotals } from '../../../src/core/analysis/summary';
+import { BALES_CATEGORIES, categoryArea, COMPLIANT_SHARE, areaTotals } from '../../../src/protocol/shared';
 import type { PanelCodingProgress, PanelDiscussionAnalysis } from '../../../src/protocol/panel';
 import type { ViewContext } from '../context';
 import { h, muted, replaceChildren, section } from '../dom';

@@ -1,16 +1,14 @@
 /**
  * The designer's own feedback on a run, in the Run tab: rating controls (1–5, "this is what I would have said") next to
  * each message of the chosen designer's own proxy (never a guest's or another designer's), and the live study's three
- * questions. The designer is chosen once ("Rate as") and remembered in the webview state. Saving goes through the host,
+ * questions. The designer is the member at the panel ("I am", chosen once at the top of the panel). Saving goes through the host,
  * which validates with the same rules as `teamfusion compare`.
  */
 import { h, muted, replaceChildren, section } from '../dom';
 import type { ViewContext } from '../context';
 import type { PanelFeedback, SaveFeedbackReply } from '../../../src/protocol/panel';
-import { RATING_WORDING, SURVEY_QUESTIONS, SURVEY_WORDING, type SurveyQuestion } from '../../../src/core/evaluation/feedbackWords';
-import { errorMessage } from '../../../src/core/kernel/errors';
+import { RATING_WORDING, SURVEY_QUESTIONS, SURVEY_WORDING, type SurveyQuestion, errorMessage, ownFidelitySentence } from '../../../src/protocol/shared';
 import { CoverageConfirm } from './coverageConfirm';
-import { ownFidelitySentence } from '../../../src/core/forecast/fidelity';
 
 interface ValueElement extends HTMLElement {
   value: string;
@@ -40,7 +38,7 @@ function scale(label: string, current: number | undefined, enabled: boolean, onP
 }
 
 export class FeedbackPanel {
-  /** "Rate as" picker and status, above the discussion. */
+  /** What to rate and the save status, above the discussion. */
   readonly pickerBox = h('div', { class: 'tf-rate-as', id: 'tf-rate-as' });
   /** The three questions, after the run's results. */
   readonly surveyBox = h('div', { class: 'tf-survey-box' });
@@ -49,41 +47,19 @@ export class FeedbackPanel {
   private surveyKey = '';
   private readonly coverage = new CoverageConfirm();
 
-  /** The members who have a proxy: the designers who ranked, and (a brief review) those who commented on the brief. */
-  private members(ctx: ViewContext): { id: string; name: string }[] {
-    const out = (ctx.state.review?.designers ?? []).map((d) => ({ id: d.id, name: d.name }));
-    for (const c of ctx.state.review?.comments ?? []) if (!out.some((m) => m.id === c.designer)) out.push({ id: c.designer, name: c.name });
-    return out;
-  }
-
-  /** The member whose proxy's messages can be rated (persisted), if still a member of the review. */
-  private rateAs(ctx: ViewContext): string | undefined {
-    const id = ctx.host.state?.rateAs;
-    return id && this.members(ctx).some((d) => d.id === id) ? id : undefined;
-  }
-
   render(ctx: ViewContext, discussion: HTMLElement): void {
     const run = ctx.state.run;
-    const designers = this.members(ctx);
-    if (!run || run.status === 'running' || ctx.state.running || designers.length === 0) {
+    if (!run || run.status === 'running' || ctx.state.running || ctx.members.length === 0) {
       replaceChildren(this.pickerBox);
       replaceChildren(this.surveyBox);
       return;
     }
-    const me = this.rateAs(ctx);
-    const picker = h('vscode-single-select', { id: 'tf-rate-as-picker', 'aria-label': 'Rate as designer' }) as ValueElement;
-    picker.append(h('vscode-option', { value: '', selected: !me }, 'Choose who you are…'));
-    for (const d of designers) picker.append(h('vscode-option', { value: d.id, selected: d.id === me }, d.name));
-    picker.addEventListener('change', () => {
-      ctx.host.persist({ rateAs: picker.value || undefined });
-      this.surveyKey = '';
-      this.render(ctx, discussion);
-    });
+    // The member at the panel ("I am", chosen once at the top): the one whose proxy's messages they rate.
+    const me = ctx.me;
     const fb = ctx.state.feedback?.runId === run.id ? ctx.state.feedback : undefined;
     replaceChildren(
       this.pickerBox,
-      h('label', { class: 'tf-picker-label' }, 'Rate your proxy as: ', picker),
-      muted(me ? `Next to each message of your proxy: ${RATING_WORDING}` : 'Choose who you are to rate your own proxy’s messages and answer three questions about this run.'),
+      muted(me ? `As ${ctx.designerName(me)}, next to each message of your proxy: ${RATING_WORDING}` : 'Choose who you are (I am, at the top) to rate your own proxy’s messages and answer three questions about this run.'),
       ...this.fidelity(ctx, me),
       this.status,
       ...(fb?.problems ?? []).map((p) => h('p', { class: 'tf-error-text' }, p)),

@@ -9,8 +9,8 @@ import { h, muted, replaceChildren, section } from '../dom';
 import type { ViewContext } from '../context';
 import type { PanelFork, PanelForks } from '../../../src/protocol/votes';
 import { thumb } from './thumb';
-import { errorMessage } from '../../../src/core/kernel/errors';
-import { marginText } from '../../../src/core/discussion/decisionWords';
+import { errorMessage } from '../../../src/protocol/shared';
+import { howDecided } from '../../../src/protocol/nextSteps';
 
 /** What the member `me` may see of a fork now. */
 export interface ForkSight {
@@ -48,9 +48,18 @@ export function voterOf(forks: Pick<PanelForks, 'team'>, chosen: string | undefi
   return chosen !== undefined && forks.team.includes(chosen) ? chosen : undefined;
 }
 
-/** "Decided: cold palette, 3 to 1 (by the team)." — the margin only for the team's vote (a lead deciding in person may overrule it). */
+/**
+ * "Decided: cold palette (by the team's vote, 3 to 1)." / "Decided: warm palette (by Ana Ruiz in person)." — the count only
+ * for the team's vote (a lead deciding in person may overrule it).
+ */
 export function decidedText(d: NonNullable<PanelFork['decision']>, nameOf: (id: string) => string): string {
-  return d.by === 'team' ? `Decided: ${marginText(d)} (by the team).` : `Decided: ${d.decision} (by ${nameOf(d.by)}).`;
+  return `Decided: ${d.decision} (${howDecided(d, { person: nameOf, image: (id) => id })}).`;
+}
+
+/** A side of a decided fork: the one chosen, or set aside; undefined while the fork is open. */
+export function sideFate(fork: Pick<PanelFork, 'decision'>, side: Pick<PanelFork['sides'][number], 'position'>): 'chosen' | 'set-aside' | undefined {
+  if (!fork.decision) return undefined;
+  return side.position === fork.decision.decision ? 'chosen' : 'set-aside';
 }
 
 /** The side shown at full size (`undefined`: side by side) after a flip from `current`. */
@@ -74,6 +83,8 @@ export class ForksView {
   /** Per fork ("iteration/point"): the side at full size, or side by side. */
   private readonly full = new Map<string, number | undefined>();
   private status = '';
+  /** Who the status was said to. */
+  private voter: string | undefined;
 
   render(ctx: ViewContext): void {
     const forks = ctx.state.forks;
@@ -81,23 +92,21 @@ export class ForksView {
       replaceChildren(this.element);
       return;
     }
-    const me = voterOf(forks, ctx.host.state?.voteAs);
-    const picker = h('vscode-single-select', { id: 'tf-vote-as', 'aria-label': 'Vote as' });
-    picker.append(h('vscode-option', { value: '', selected: !me }, 'Choose who you are…'));
-    for (const id of forks.team) picker.append(h('vscode-option', { value: id, selected: id === me }, ctx.designerName(id)));
-    picker.addEventListener('change', (e) => {
-      ctx.host.persist({ voteAs: (e.target as HTMLElement & { value: string }).value || undefined });
-      this.status = '';
-      this.render(ctx);
-    });
+    const me = voterOf(forks, ctx.me);
+    const open = forks.forks.some((f) => !f.decision);
+    if (me !== this.voter) this.status = '';
+    this.voter = me;
     replaceChildren(
       this.element,
       section(
         'tf-forks',
-        'Forks: the team decides',
-        muted('Each side of a decision point made its own way (a remix, or a passage of the brief). Vote for the one you prefer; who holds which side is shown once you have voted.'),
-        h('label', { class: 'tf-picker-label' }, 'Vote as: ', picker),
-        ...forks.forks.map((f) => this.forkView(ctx, forks, f, me)),
+        open ? 'Forks: the team decides' : 'Forks: decided',
+        open
+          ? muted('Each side of a decision point made its own way (a remix, or a passage of the brief). Vote for the one you prefer; who holds which side is shown once you have voted.')
+          : muted('Each side of a decision point was made its own way; the team has chosen one side of each.'),
+        ctx.me && !me && open ? muted(`${ctx.designerName(ctx.me)} is not on this run's team: only its members vote.`) : null,
+        // The forks still to vote on first, then the decided ones.
+        ...[...forks.forks].sort((a, b) => Number(Boolean(a.decision)) - Number(Boolean(b.decision))).map((f) => this.forkView(ctx, forks, f, me)),
         forks.problems.length ? h('ul', { class: 'tf-vote-problems' }, ...forks.problems.map((p) => h('li', { class: 'tf-error-text' }, p))) : null,
         h('p', { class: 'tf-vote-status', role: 'status' }, this.status),
       ),
@@ -111,20 +120,22 @@ export class ForksView {
     const names = (ids: string[]) => ids.map((id) => ctx.designerName(id)).join(', ');
     const side = (i: number) => {
       const s = f.sides[i]!;
-      const voteButton = h(
+      const fate = sideFate(f, s);
+      // A decided fork takes no vote: its sides say which was chosen and which set aside.
+      const voteButton = fate ? h('p', { class: `tf-fork-fate tf-fork-fate-${fate}` }, fate === 'chosen' ? '✓ Chosen' : 'Set aside') : h(
         'vscode-button',
         {
           class: 'tf-vote',
           secondary: sight.mine !== s.id,
-          disabled: !ctx.state.trusted || f.decision !== undefined || !me,
-          title: !ctx.state.trusted ? 'This workspace is not trusted, so nothing is written.' : !me ? 'Choose who you are first: each member votes as themselves.' : '',
+          disabled: !ctx.state.trusted || !me,
+          title: !ctx.state.trusted ? 'This workspace is not trusted, so nothing is written.' : !me ? 'Choose who you are first (I am, at the top): each member votes as themselves.' : '',
           onclick: () => void (me && this.vote(ctx, forks.runId, f, s.id, me)),
         },
         sight.mine === s.id ? 'Your vote' : 'Vote for this side',
       );
       return h(
         'figure',
-        { class: 'tf-fork-side', 'data-remix': s.id },
+        { class: fate ? `tf-fork-side tf-fork-${fate}` : 'tf-fork-side', 'data-remix': s.id, ...(fate ? { 'data-fate': fate } : {}) },
         sideBody(ctx, s, full === i),
         h('figcaption', {}, h('strong', {}, `${(s.letter ?? s.id).toUpperCase()}: ${s.position}`)),
         sight.revealed ? h('p', { class: 'tf-muted tf-fork-holders' }, `Held by ${names(sight.holders[i] ?? []) || 'nobody named'}; voted for by ${names(sight.voters[i] ?? []) || 'nobody yet'}`) : null,
@@ -141,10 +152,10 @@ export class ForksView {
       'div',
       { class: 'tf-fork', 'data-fork': key },
       h('div', { class: 'tf-fork-head' }, h('h3', {}, `${f.question} (iteration ${f.iteration})`), flip),
+      f.decision ? h('p', { class: 'tf-fork-decided' }, decidedText(f.decision, (id) => ctx.designerName(id))) : null,
       h('div', { class: full === undefined ? 'tf-fork-sides' : 'tf-fork-sides tf-fork-one' }, ...shown.map(side)),
       sight.tally ? h('p', { class: 'tf-fork-tally' }, `Votes: ${sight.tally}${f.missing.length && !f.decision ? ` (waiting for ${names(f.missing)})` : ''}`) : null,
-      f.decision ? h('p', { class: 'tf-fork-decided' }, decidedText(f.decision, (id) => ctx.designerName(id))) : null,
-      !sight.revealed ? muted(`${me ? '' : 'Choose who you are (Vote as) to vote. '}Blind until you vote: who holds which side and the votes so far are hidden.`) : null,
+      !sight.revealed ? muted(`${me ? '' : 'Choose who you are (I am, at the top) to vote. '}Blind until you vote: who holds which side and the votes so far are hidden.`) : null,
     );
   }
 

@@ -5,7 +5,7 @@
 import { h } from '../dom';
 import { ordinal, fixed } from '../format';
 import type { ViewContext } from '../context';
-import { forkSideText, remixesOf, remixesWithDirections } from '../../../src/core/record/remixes';
+import { forkSideText, remixesOf, remixesWithDirections } from '../../../src/protocol/shared';
 
 export interface Placement {
   designer: string;

@@ -7,7 +7,7 @@
 import { h, replaceChildren } from '../dom';
 import type { ViewContext } from '../context';
 import type { PanelRequests, PanelRunEvent, WaitingFor } from '../../../src/protocol/panel';
-import { errorMessage } from '../../../src/core/kernel/errors';
+import { errorMessage } from '../../../src/protocol/shared';
 
 interface ValueElement extends HTMLElement {
   value: string;

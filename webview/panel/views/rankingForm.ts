@@ -7,9 +7,10 @@
 import { h, section, replaceChildren } from '../dom';
 import type { ViewContext } from '../context';
 import type { PanelDiagnostic } from '../../../src/protocol/panel';
-import { readDraft, draftFromDesigner, draftProblems, emptyDraft, moveItem, normalizeDraft, ranksOf, toRanking, type Draft } from '../rankingDraft';
+import { readDraft, draftAs, draftFollowsMe, draftFromDesigner, draftProblems, emptyDraft, moveItem, normalizeDraft, ranksOf, toRanking, type Draft } from '../rankingDraft';
 import { thumb } from './thumb';
-import { errorMessage } from '../../../src/core/kernel/errors';
+import { isBriefOnly } from './briefReview';
+import { errorMessage } from '../../../src/protocol/shared';
 
 interface ValueElement extends HTMLElement {
   value: string;
@@ -32,6 +33,9 @@ export class RankingForm {
   private nameField: ValueElement | undefined;
   private roleField: ValueElement | undefined;
   private saving = false;
+  /** The member the form last followed, and the draft it started them with. */
+  private me: string | undefined;
+  private meDraft: Draft | undefined;
   private persistTimer: ReturnType<typeof setTimeout> | undefined;
   private dragFrom = -1;
 
@@ -43,12 +47,30 @@ export class RankingForm {
       this.optionKey = '';
       return;
     }
+    if (isBriefOnly(review)) {
+      replaceChildren(
+        this.element,
+        section('tf-ranking', 'My ranking', h('p', { class: 'tf-muted', id: 'tf-rk-brief-only' }, 'This review is of the brief: nobody ranks options here. Members comment on the brief instead (Comment on the Brief… in the Overview).')),
+      );
+      this.optionKey = '';
+      return;
+    }
     const optionIds = review.options.map((o) => o.id);
     const optionKey = optionIds.join('\u0000');
     const designersKey = review.designers.map((d) => `${d.id}:${d.name}`).join('\u0000');
     if (!this.draft) {
       const saved = readDraft(ctx.host.state?.draft);
       this.draft = saved ? normalizeDraft(saved, optionIds) : emptyDraft(optionIds);
+    }
+    // The person at the panel ("I am") ranks as themselves: the form follows them while it holds nothing of its own.
+    if (ctx.me !== this.me) {
+      this.me = ctx.me;
+      const member = ctx.members.find((m) => m.id === ctx.me);
+      if (member && draftFollowsMe(this.draft, this.meDraft)) {
+        this.draft = draftAs(member, review.designers.find((d) => d.id === member.id), optionIds);
+        this.meDraft = this.draft;
+        this.optionKey = '';
+      }
     }
     if (optionKey === this.optionKey && this.element.childElementCount > 0) {
       if (designersKey !== this.designersKey) this.renderPicker();

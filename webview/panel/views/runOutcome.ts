@@ -1,12 +1,11 @@
 /** What a run produced: the timeline of iterations, remixes beside their sources, directions and decisions, usage. */
-import { costPerRemix, discussionFacts } from '../../../src/core/run/runFacts';
-import { forkSideText, remixesOf, remixesWithDirections } from '../../../src/core/record/remixes';
+import { costPerRemix, discussionFacts, forkSideText, remixesOf, remixesWithDirections } from '../../../src/protocol/shared';
 import { h, section, muted } from '../dom';
 import { integer, usd } from '../format';
 import type { ViewContext } from '../context';
 import type { PanelRun } from '../../../src/protocol/panel';
 import { thumb } from './thumb';
-import { decisionLine, holdersShown } from './decisions';
+import { decisionLine, holdersShown, setAsideLines } from './decisions';
 
 type Iteration = PanelRun['iterations'][number];
 
@@ -19,6 +18,7 @@ export function timelineView(ctx: ViewContext, run: PanelRun): HTMLElement {
         { class: it.error ? 'tf-step tf-step-error' : 'tf-step', 'data-iteration': String(it.index) },
         h('div', { class: 'tf-step-title' }, it.final ? `${it.index}. Final pick` : `${it.index}. ${it.candidates.length} candidates`),
         h('div', { class: 'tf-step-row' }, ...it.candidates.map((c) => thumb(ctx, c))),
+        ...setAsideLines(it).map((line) => h('div', { class: 'tf-muted tf-set-aside' }, line)),
         it.ranking?.length ? h('div', { class: 'tf-muted' }, `Consensus: ${it.ranking.join(' › ')}`) : null,
         remixesOf(it).length ? h('div', {}, `→ ${remixesOf(it).length === 1 ? 'remix' : 'remixes'} ${remixesOf(it).map((m) => m.id).join(', ')}`) : null,
         it.error ? h('div', { class: 'tf-error-text' }, it.error) : null,

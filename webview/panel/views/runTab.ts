@@ -40,6 +40,8 @@ export class RunTab {
   private readonly refineBox = h('div', { class: 'tf-refine' });
   private feedbackDraft = '';
   private ctx: ViewContext | undefined;
+  /** Whether a new run is the next step (the Next strip says): else Run is a secondary button. */
+  runIsNext = true;
 
   constructor() {
     this.element.append(
@@ -149,7 +151,7 @@ export class RunTab {
           : (state.review.designers.length ?? 0) < 2
           ? 'A run needs at least two designers\' rankings.'
           : undefined;
-    const runButton = h('vscode-button', { id: 'tf-run', disabled: !canRun, onclick: () => host.post({ type: 'run' }) }, 'Run');
+    const runButton = h('vscode-button', { id: 'tf-run', secondary: !this.runIsNext, disabled: !canRun, onclick: () => host.post({ type: 'run' }) }, 'Run');
     const cancelButton = state.running
       ? h('vscode-button', { id: 'tf-cancel', secondary: true, onclick: () => host.post({ type: 'cancel', ...(state.run?.status === 'running' ? { runId: state.run.id } : {}) }) }, 'Cancel')
       : null;
@@ -185,7 +187,7 @@ export class RunTab {
     replaceChildren(
       this.toolbar,
       briefOnly ? null : runButton,
-      briefRunButton(ctx, briefOnly ? 'Run' : 'Run brief review'),
+      briefRunButton(ctx, briefOnly ? 'Run' : 'Run brief review', !briefOnly || !this.runIsNext),
       cancelButton,
       keyButton,
       h('span', { class: 'tf-spacer' }),
@@ -240,6 +242,8 @@ export class RunTab {
       'vscode-button',
       {
         id: 'tf-refine',
+        // A refinement is a paid run too: not the primary button while something of the latest run is open.
+        secondary: !this.runIsNext,
         disabled: !enabled,
         onclick: () => {
           const feedback = area.value.trim();

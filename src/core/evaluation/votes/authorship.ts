@@ -1,36 +1,23 @@
 /**
- * Votes speak only as their author (issue 33, like say and pin over `--sync`): when review.yaml names the team's git
- * e-mails (`team: <id>: { git: … }`) and the review is in a git repository, `runs/<id>/votes/<designer-id>.yaml` counts only
- * when the commit that made it as it is now was authored by that member — and, with `requireSignedCommits: true`, only when
- * `git verify-commit` accepts it. The rule itself is the sync room's (`authorProblem`): one place for it. A votes file never
- * committed is this machine's own. Without e-mails in review.yaml, or outside git, nothing is checked.
+ * Votes speak only as their author (issue 33): `runs/<id>/votes/<designer-id>.yaml` counts only when the commit that made
+ * it as it is now is that member's (the vote command rewrites the file whole, so only its last commit must be theirs).
+ * The rule and the git reading are the authorship door's (authorship/door.ts).
  */
 import * as path from 'node:path';
-import type { ReviewConfig } from '../../review/model';
-import { authorProblem, identitiesOf } from '../../sync/authors';
-import { gitTransportFor } from '../../sync/gitCli';
-import { errorMessage } from '../../kernel/errors';
+import type { AuthorshipDoor } from '../../authorship/door';
+import { openAuthorship } from '../../authorship/door';
+import type { IdentitySettings } from '../../authorship/rule';
 
 /** Why the votes file `rel` (review-relative) may not speak for `designer`, or undefined when it may. */
 export type AuthorCheck = (rel: string, designer: string) => Promise<string | undefined>;
 
+/** The check of votes files through `door`, or undefined when the door checks nothing (no e-mails, no git). */
+export function voteCheckOf(door: AuthorshipDoor): AuthorCheck | undefined {
+  if (!door.checked) return undefined;
+  return async (rel, designer) => (await door.check(path.join(door.root, ...rel.split('/')), designer, { latestOnly: true }))?.reason;
+}
+
 /** The check for a review's votes files, or undefined when there is nothing to check against (no e-mails, no git). */
-export async function voteAuthorCheck(root: string, config: Pick<ReviewConfig, 'team' | 'requireSignedCommits'>): Promise<AuthorCheck | undefined> {
-  const ids = identitiesOf(config);
-  if (!ids) return undefined;
-  let t;
-  try {
-    t = await gitTransportFor(root);
-  } catch {
-    return undefined; // no git program: nothing can have been pulled, only this machine's own files are here
-  }
-  if ('unavailable' in t) return undefined;
-  const transport = t;
-  return async (rel, designer) => {
-    try {
-      return await authorProblem(transport, path.join(root, ...rel.split('/')), designer, ids, { latestOnly: true });
-    } catch (err) {
-      return `who committed it cannot be told (${errorMessage(err)})`;
-    }
-  };
+export async function voteAuthorCheck(root: string, config: IdentitySettings): Promise<AuthorCheck | undefined> {
+  return voteCheckOf(await openAuthorship(root, config));
 }

@@ -20,7 +20,8 @@ import { forkOf, lastForkedIteration, sideOf, voteTeam, type Fork } from './fork
 import { loadVotes, votesRel, writeVotes, type Vote } from './voteFile';
 import { personName, teamOf } from '../../people/team';
 import { countsText, recordDecision, tallyFork, type Close, type Decision, type ForkTally } from './tally';
-import { voteAuthorCheck, type AuthorCheck } from './authorship';
+import { voteCheckOf, type AuthorCheck } from './authorship';
+import { sideOutOfRunning } from '../../fork/binding';
 
 export class VoteError extends Error {
   constructor(message: string) {
@@ -83,7 +84,7 @@ export async function castVote(q: VoteRequest): Promise<VoteOutcome> {
   if (iteration === undefined) throw new VoteError(`Run ${record.id} has no fork to vote on.`);
   const fork = forkOf(record, iteration, q.decisionPoint);
   if (!fork) throw new VoteError(`Round ${iteration} of run ${record.id} has no fork at decision point ${q.decisionPoint}.`);
-  const authored = await voteAuthorCheck(q.reviewRoot, review.config);
+  const authored = loaded.authorship && voteCheckOf(loaded.authorship);
   let saved: { file: string; replaced?: string } | undefined;
   if (q.choice !== undefined) saved = await saveVote(q, record, fork, authored);
   else if (!q.close) throw new VoteError('Give your choice: the fork\'s remix id or letter.');
@@ -125,7 +126,9 @@ export async function castVote(q: VoteRequest): Promise<VoteOutcome> {
       (e: unknown) => ` (result.md was not rewritten: ${errorMessage(e)})`,
     );
     const how = close?.inPerson !== undefined ? `the lead's decision in person; votes: ${countsText(t.counts)}` : countsText(t.counts);
-    return { ...mine, recordFile: recordFile(record.id), tally: t, decision: made, note: `Decided: ${made.decision} (${how}); the next refinement carries it.${rewritten ?? ''}` };
+    // A side set aside already (by an earlier decision on this point, since reopened) is said: the decision is history only.
+    const out = sideOutOfRunning(fresh.iterations, t.iteration, made);
+    return { ...mine, recordFile: recordFile(record.id), tally: t, decision: made, note: `Decided: ${made.decision} (${how}); ${out ?? 'the next refinement carries it.'}${rewritten ?? ''}` };
   } finally {
     await lock.release();
   }

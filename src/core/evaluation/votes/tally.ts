@@ -5,6 +5,7 @@
  * completed run — as { question, decision, by, via: "human", voters, counts }; the round itself is never run again.
  */
 import type { Iteration, RunRecord } from '../../record/record';
+import { standingDecision } from '../../record/decisions';
 import type { Fork } from './forks';
 import { forksOf } from './forks';
 import type { MemberVotes } from './voteFile';
@@ -26,8 +27,9 @@ export interface ForkTally {
 
 export type Decision = NonNullable<Iteration['decisions']>[number];
 
+/** The decision on `question` that stands (a reopened one is history: the point can be decided again). */
 function decisionOn(it: Iteration | undefined, question: string): Decision | undefined {
-  return it?.decisions?.find((d) => d.question === question);
+  return standingDecision(it, question);
 }
 
 export function tallyFork(record: Pick<RunRecord, 'iterations'>, fork: Fork, members: readonly MemberVotes[], team: readonly string[]): ForkTally {

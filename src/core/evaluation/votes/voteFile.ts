@@ -102,6 +102,7 @@ export async function loadVotes(
       return { value: r.votes, diagnostics: r.diagnostics };
     },
     notTheirs,
+    null, // votes are checked by `authored` (their last commit only: the vote command rewrites the file whole)
   );
   return { members: found, diagnostics, unauthored };
 }

@@ -3,10 +3,13 @@ import type * as vscode from 'vscode';
 import type { Services } from '../../services';
 import type { HostMessage, PanelRequests, RequestKind, WebviewMessage } from '../../../protocol/panel';
 import type { CommandArgList, CommandName } from '../../commandIds';
+import type { PanelTrust } from './trustGate';
 
 export interface PanelActions {
   readonly services: Services;
   readonly root: vscode.Uri;
+  /** The workspace's trust, asked before any handler runs (./trustGate.ts). */
+  readonly trust: PanelTrust;
   post(m: HostMessage): void;
   /** Invokes a command by its typed id; a failure is logged and said in the panel. */
   command<K extends CommandName>(name: K, ...arg: CommandArgList<K>): Promise<void>;

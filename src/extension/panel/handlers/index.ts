@@ -1,11 +1,11 @@
 /**
  * Routes each message of the review panel's webview to its area's handler: a request (src/protocol/requests.ts) to one
  * that answers it exactly once, with a reply checked against the request's declared reply schema (or its refusal); anything else to one
- * that acts. Workspace Trust is asked first, in one place (../trust.ts).
+ * that acts. Workspace Trust is asked first, in one place (./trustGate.ts): an allow-list of the kinds declared read-only.
  */
 import { isRequestKind, type RequestKind, type RequestMessage, type WebviewMessage } from '../../../protocol/panel';
 import { answerRequest } from './answer';
-import { untrustedRefusal } from '../trust';
+import { untrustedRefusal } from './trustGate';
 import type { CommandHandler, PanelActions, RequestHandler } from './context';
 import { briefHandlers } from './brief';
 import { pageHandlers } from './page';
@@ -22,7 +22,7 @@ const COMMAND_HANDLERS: { [T in CommandType]: CommandHandler<T> } = { ...pageHan
 const REQUEST_HANDLERS: { [K in RequestKind]: RequestHandler<K> } = { ...savingHandlers, ...peopleHandlers, ...voteHandlers };
 
 export async function dispatch(m: WebviewMessage, panel: PanelActions): Promise<void> {
-  const refusal = untrustedRefusal(m, panel.services.log);
+  const refusal = untrustedRefusal(m, panel.trust);
   if (refusal) {
     panel.post(refusal);
     return;

@@ -1,0 +1,235 @@
+/**
+ * The one door that says who wrote a file of a review (issue 39). Every reader of a file that speaks for a member
+ * (rankings, comments, votes, …) asks `check(file, member)`; the rule is rule.ts's. What git says is read once per
+ * folder asked about: one `git log` (the authors, and the signatures where they are required) and one `git status` (the
+ * working copy against the last commit), so checking a folder of files costs two git calls, not two per file.
+ *
+ * Outside git, without git, in a shallow clone, or with a review.yaml that names no git e-mail, nothing is checked and
+ * `why` says so in one sentence (today's behaviour: every file counts). A failing git call never counts a file silently:
+ * the files it would have judged are not counted, with git's words.
+ */
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { errorMessage } from '../kernel/errors';
+import { GitMissingError, runGit } from './git';
+import { identitiesOf, judgeCommits, judgeDriver, judgeUncommitted, type Identities, type IdentitySettings, type Touch } from './rule';
+
+/** A file left out of every count, and why (contract §8). */
+export interface NotCounted {
+  /** The file's path in the review (forward slashes). */
+  file: string;
+  member: string;
+  /** The commit that made it so ("(uncommitted)" for changes not committed yet). */
+  commit: string;
+  /** That commit's author e-mail (this machine's git e-mail for uncommitted changes). */
+  author: string;
+  reason: string;
+}
+
+/** `authorship` of `validate --json` and `compare --json` (contract §8). */
+export interface AuthorshipReport {
+  checked: boolean;
+  why?: string;
+  notCounted: NotCounted[];
+}
+
+export interface AuthorshipDoor {
+  /** The review folder (absolute) the door's report names files against. */
+  readonly root: string;
+  readonly checked: boolean;
+  /** Why nothing is checked, in one sentence (only when `checked` is false). */
+  readonly why?: string;
+  /**
+   * Why `abs` may not speak for `member`, or undefined when it may (always undefined when nothing is checked). A file
+   * refused is remembered for the report. `latestOnly`: a file its member's own command rewrites whole (a votes file)
+   * speaks as its last commit made it, so only that commit must be theirs.
+   */
+  check(abs: string, member: string, o?: { latestOnly?: boolean }): Promise<NotCounted | undefined>;
+  /** Why a run's record (run.json) is not its driver's (rule.ts judgeDriver), or undefined; remembered for the report. */
+  checkRecord(abs: string): Promise<NotCounted | undefined>;
+  report(): AuthorshipReport;
+}
+
+export const NO_EMAILS = 'Who wrote each member\'s file is not checked: review.yaml names no git e-mail for any member (team: <id>: { git: <email> }).';
+
+/** A door that checks nothing, saying why. */
+export function uncheckedDoor(root: string, why: string): AuthorshipDoor {
+  return { root: path.resolve(root), checked: false, why, check: async () => undefined, checkRecord: async () => undefined, report: () => ({ checked: false, why, notCounted: [] }) };
+}
+
+/** Opens the door for the review at `root` with its settings (review.yaml `team` and `requireSignedCommits`). */
+export async function openAuthorship(root: string, settings: IdentitySettings): Promise<AuthorshipDoor> {
+  return openAuthorshipFor(root, identitiesOf(settings));
+}
+
+/** The door for the review at `root` with the team's identities already read (undefined: no e-mails, nothing checked). */
+export async function openAuthorshipFor(root: string, ids: Identities | undefined): Promise<AuthorshipDoor> {
+  if (!ids) return uncheckedDoor(root, NO_EMAILS);
+  let top;
+  try {
+    top = await runGit(root, ['rev-parse', '--show-toplevel', '--is-shallow-repository']);
+  } catch (err) {
+    if (err instanceof GitMissingError) return uncheckedDoor(root, 'Who wrote each member\'s file is not checked: git was not found on this machine (install git or add it to PATH).');
+    throw err;
+  }
+  if (top.code !== 0) return uncheckedDoor(root, 'Who wrote each member\'s file is not checked: the review is not in a git repository.');
+  const [topLevel = '', shallow = ''] = top.stdout.split('\n').map((l) => l.trim());
+  if (shallow === 'true') {
+    return uncheckedDoor(root, 'Who wrote each member\'s file is not checked: this clone is shallow, so git cannot tell who wrote the older commits (git fetch --unshallow brings them).');
+  }
+  const config = async (key: string): Promise<string | undefined> => {
+    const o = await runGit(root, ['config', '--get', key]);
+    return o.code === 0 ? o.stdout.trim() || undefined : undefined;
+  };
+  const ownEmail = await config('user.email');
+  // A member's own setting: review.yaml may ask for signatures, never turn off what this machine's git config asks.
+  const ownSigned = /^(true|yes|on|1)$/i.test((await config('teamfusion.requireSignedCommits')) ?? '');
+  return new GitDoor(path.resolve(root), await fs.realpath(topLevel), await realRoot(root), { ...ids, requireSigned: ids.requireSigned || ownSigned }, ownEmail);
+}
+
+async function realRoot(root: string): Promise<string> {
+  return fs.realpath(path.resolve(root)).catch(() => path.resolve(root));
+}
+
+/** What git says about one folder: the commits that wrote each file (newest first), and the files that differ now. */
+interface FolderFacts {
+  touches: Map<string, (Touch & { status: string })[]>;
+  dirty: Set<string>;
+}
+
+class GitDoor implements AuthorshipDoor {
+  readonly checked = true;
+  private readonly folders = new Map<string, Promise<FolderFacts | { failed: string }>>();
+  private readonly refused = new Map<string, NotCounted>();
+
+  constructor(
+    readonly root: string,
+    private readonly top: string,
+    private readonly real: string,
+    private readonly ids: Identities,
+    private readonly ownEmail: string | undefined,
+  ) {}
+
+  /** The path in the review and in the repository; undefined when `abs` is not inside the review. */
+  private async where(abs: string): Promise<{ file: string; repo: string } | undefined> {
+    let rel = path.relative(this.root, path.resolve(abs));
+    if (rel.startsWith('..') || path.isAbsolute(rel)) rel = path.relative(this.real, await realRoot(abs));
+    if (rel.startsWith('..') || path.isAbsolute(rel)) return undefined;
+    const file = rel.split(path.sep).join('/');
+    const repo = path.relative(this.top, path.join(this.real, rel)).split(path.sep).join('/');
+    return { file, repo };
+  }
+
+  private async facts(at: { repo: string }): Promise<FolderFacts | { failed: string }> {
+    const dir = path.posix.dirname(at.repo);
+    let facts = this.folders.get(dir);
+    if (!facts) this.folders.set(dir, (facts = this.read(dir)));
+    return facts;
+  }
+
+  async checkRecord(abs: string): Promise<NotCounted | undefined> {
+    const at = await this.where(abs);
+    if (!at) return undefined;
+    const f = await this.facts(at);
+    let verdict;
+    let driver = '';
+    if ('failed' in f) verdict = { commit: '', author: '', reason: `who committed it cannot be told (${f.failed})` };
+    else {
+      const all = (f.touches.get(at.repo) ?? []).filter((t) => t.status !== 'D');
+      driver = all[all.length - 1]?.email.toLowerCase() ?? '';
+      verdict = judgeDriver(all, this.ids.requireSigned, this.ownEmail, f.dirty.has(at.repo));
+    }
+    if (!verdict) return undefined;
+    // The member the driver's e-mail names in review.yaml (else the e-mail itself): the one person the record speaks for.
+    const member = [...this.ids.emails].find(([, emails]) => emails.includes(driver))?.[0] ?? driver;
+    const out: NotCounted = { file: at.file, member, ...verdict };
+    this.refused.set(`${at.file}\0`, out);
+    return out;
+  }
+
+  async check(abs: string, member: string, o: { latestOnly?: boolean } = {}): Promise<NotCounted | undefined> {
+    const at = await this.where(abs);
+    if (!at) return undefined;
+    const f = await this.facts(at);
+    let verdict;
+    if ('failed' in f) verdict = { commit: '', author: '', reason: `who committed it cannot be told (${f.failed})` };
+    else {
+      const touches = sinceCreated(f.touches.get(at.repo) ?? []);
+      const dirty = f.dirty.has(at.repo) || touches.length === 0;
+      verdict = judgeCommits(o.latestOnly ? touches.slice(0, 1) : touches, member, this.ids) ?? (dirty ? judgeUncommitted(member, this.ids, this.ownEmail) : undefined);
+    }
+    if (!verdict) return undefined;
+    const out: NotCounted = { file: at.file, member, ...verdict };
+    this.refused.set(`${at.file}\0${member}`, out);
+    return out;
+  }
+
+  report(): AuthorshipReport {
+    return { checked: true, notCounted: [...this.refused.values()].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)) };
+  }
+
+  private async read(dir: string): Promise<FolderFacts | { failed: string }> {
+    const spec = `:(literal)${dir === '.' ? '' : dir}`;
+    const sig = this.ids.requireSigned ? '%G?%x00%GS' : '%x00';
+    try {
+      const [log, status] = await Promise.all([
+        runGit(this.top, ['log', '--no-renames', '--diff-filter=AMD', `--format=%H%x00%ae%x00%an%x00${sig}`, '--name-status', '-z', '--', spec]),
+        runGit(this.top, ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames', '--', spec]),
+      ]);
+      if (log.code !== 0 && !/does not have any commits/.test(log.stderr)) return { failed: `git log: ${firstLine(log.stderr)}` };
+      if (status.code !== 0) return { failed: `git status: ${firstLine(status.stderr)}` };
+      return { touches: log.code === 0 ? parseLog(log.stdout, this.ids.requireSigned) : new Map(), dirty: parseStatus(status.stdout) };
+    } catch (err) {
+      return { failed: errorMessage(err) };
+    }
+  }
+}
+
+function firstLine(s: string): string {
+  return s.split('\n').map((l) => l.replace(/^(fatal|error):\s*/, '').trim()).find(Boolean) ?? 'it failed';
+}
+
+/** The touches of the file as it is now: back to (and with) the commit that last created it; none after a deletion. */
+function sinceCreated(all: readonly (Touch & { status: string })[]): Touch[] {
+  const out: Touch[] = [];
+  for (const t of all) {
+    if (t.status === 'D') break;
+    out.push(t);
+    if (t.status === 'A') break;
+  }
+  return out;
+}
+
+/**
+ * `git log --name-status -z` with the format `%H␀%ae␀%an␀<sig>␀<signer>`: NUL-separated tokens, each commit five header
+ * tokens then status/path pairs (the first status after a newline). A header starts at a hash where a status is due.
+ */
+function parseLog(out: string, signed: boolean): Map<string, (Touch & { status: string })[]> {
+  const tokens = out.split('\0');
+  const map = new Map<string, (Touch & { status: string })[]>();
+  let current: Touch | undefined;
+  for (let i = 0; i < tokens.length; ) {
+    const t = tokens[i]!.replace(/^\n/, '');
+    if (/^[0-9a-f]{40,64}$/.test(t)) {
+      const [, email = '', name = '', good = '', signer = ''] = tokens.slice(i, i + 5);
+      current = { commit: t, email, name, ...(signed ? { signature: { good: good === 'G', signer } } : {}) };
+      i += 5;
+      continue;
+    }
+    if (/^[A-Z]$/.test(t) && current && i + 1 < tokens.length) {
+      const file = tokens[i + 1]!;
+      const list = map.get(file) ?? [];
+      list.push({ ...current, status: t });
+      map.set(file, list);
+      i += 2;
+      continue;
+    }
+    i++;
+  }
+  return map;
+}
+
+/** `git status --porcelain=v1 -z`: "XY path" entries; every one listed differs from the last commit (or is new). */
+function parseStatus(out: string): Set<string> {
+  return new Set(out.split('\0').filter((e) => e.length > 3).map((e) => e.slice(3)));
+}

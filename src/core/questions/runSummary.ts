@@ -1,0 +1,111 @@
+/**
+ * The `run_summary` question: a run as its run.json and vote files say it — status, rounds, each decision and how it was
+ * made, the forks still open and who has voted, the sides set aside, coverage and proxy fidelity where they were measured,
+ * and the cost. Questions, positions and errors are the models' and members' words: quoted data.
+ */
+import { errorMessage } from '../kernel/errors';
+import { taskOf, type Iteration } from '../record/record';
+import { decidedBy } from '../discussion/decisionWords';
+import { collectRun } from '../evaluation/evaluate';
+import { forksOf } from '../evaluation/votes/forks';
+import { QuestionError, quote, type Quoted } from './question';
+import { runContext } from './runContext';
+
+/** A side not chosen, as the round after a decision records it (contract §8, "A decision binds"). */
+interface SetAsideEntry {
+  id: string;
+  question: string;
+  decidedIn: number;
+}
+
+export interface RunSummary {
+  runId: string;
+  task: 'design' | 'brief';
+  status: string;
+  startedAt: string;
+  updatedAt: string;
+  /** Answered by the bundled scripted server, not a model. */
+  scripted: boolean;
+  error?: Quoted;
+  waitingFor?: { member: string; round: number; forkChoice: boolean };
+  rounds: { done: number; planned: number };
+  finalPick: string | null;
+  decisions: { round: number; question: Quoted; decision: Quoted; how: string; by: string; voters?: string[]; counts?: { position: Quoted; votes: number }[] }[];
+  openForks: { round: number; decisionPoint: number; question: Quoted; sides: { id: string; position: Quoted; votes: number }[]; voted: string[]; notVoted: string[] }[];
+  setAside: { round: number; id: string; question: Quoted; decidedIn: number }[];
+  /** A brief run's last round: how many members' points the revised brief kept, changed or left out (null for a design run). */
+  coverage: { kept: number; changed: number; leftOut: number } | null;
+  /** Each proxy's sealed forecast against its member's blind answer; null when not measured (`fidelityNote` says why). */
+  fidelity: unknown;
+  fidelityNote: string | null;
+  cost: { usd: number | null; inputTokens: number; outputTokens: number; images: number; requests: number };
+}
+
+/** How a decision was made, in words: "the team's vote", "the lead closed the vote", "the lead in person", "the lead's proxy". */
+export function howDecided(d: NonNullable<Iteration['decisions']>[number]): string {
+  const who = decidedBy(d);
+  if (who === 'the team') return d.by === 'team' ? "the team's vote" : 'the lead closed the vote';
+  return who === 'the lead' ? "the lead's proxy" : 'the lead in person';
+}
+
+export async function runSummary(root: string, runId: string | undefined): Promise<RunSummary> {
+  const ctx = await runContext(root, runId);
+  if (!ctx.record) throw new QuestionError('This review has no runs yet; teamfusion run starts one.');
+  const { record, tallies } = ctx;
+  const open = tallies.filter((t) => !t.decided);
+  const forks = forksOf(record);
+  let fidelity: unknown = null;
+  let fidelityNote: string | null = null;
+  let coverage: RunSummary['coverage'] = null;
+  try {
+    // The measures evaluate and compare report for this run (permutations do not change them).
+    const { run } = await collectRun(root, record, { permutations: 100 });
+    fidelity = run.compare?.fidelity ?? run.brief?.fidelity ?? null;
+    fidelityNote = run.compare?.fidelityNote ?? (fidelity === null ? (run.compare?.missing ?? 'Not measured: there is no blind re-rank with forecasts for this run yet.') : null);
+    if (run.brief) coverage = run.brief.coverage;
+  } catch (err) {
+    fidelityNote = `Not measured: ${errorMessage(err)}`;
+  }
+  const u = record.usage;
+  return {
+    runId: record.id,
+    task: taskOf(record),
+    status: record.status,
+    startedAt: record.startedAt,
+    updatedAt: record.updatedAt,
+    scripted: record.scripted === true,
+    ...(record.error ? { error: quote(record.error) } : {}),
+    ...(record.waitingFor ? { waitingFor: { member: record.waitingFor.speaker, round: record.waitingFor.iteration, forkChoice: record.waitingFor.forkChoice === true } } : {}),
+    rounds: { done: record.iterations.length, planned: record.settings.iterations },
+    finalPick: record.finalPick ?? null,
+    decisions: record.iterations.flatMap((it) =>
+      (it.decisions ?? []).map((d) => ({
+        round: it.index,
+        question: quote(d.question),
+        decision: quote(d.decision),
+        how: howDecided(d),
+        by: d.by,
+        ...(d.voters ? { voters: d.voters } : {}),
+        ...(d.counts ? { counts: Object.entries(d.counts).map(([p, n]) => ({ position: quote(p), votes: n })) } : {}),
+      })),
+    ),
+    openForks: open.map((t) => {
+      const fork = forks.find((f) => f.iteration === t.iteration && f.decisionPoint === t.decisionPoint);
+      return {
+        round: t.iteration,
+        decisionPoint: t.decisionPoint,
+        question: quote(t.question),
+        sides: (fork?.sides ?? []).map((s) => ({ id: s.id, position: quote(s.position), votes: t.counts[s.position] ?? 0 })),
+        voted: t.voters,
+        notVoted: t.missing,
+      };
+    }),
+    setAside: record.iterations.flatMap((it) =>
+      ((it as Iteration & { setAside?: SetAsideEntry[] }).setAside ?? []).map((s) => ({ round: it.index, id: s.id, question: quote(s.question), decidedIn: s.decidedIn })),
+    ),
+    coverage,
+    fidelity,
+    fidelityNote,
+    cost: { usd: u.costUsd ?? null, inputTokens: u.inputTokens, outputTokens: u.outputTokens, images: u.images, requests: record.prompts.length },
+  };
+}
