@@ -17,17 +17,8 @@ import { remixesOf, remixesPerIterationOf } from '../record/remixes';
 import type { StepContext } from '../step/context';
 import { conversationMessages } from '../discussion/discussion';
 import { DIVERSITY_FLOOR, poolDiversity } from '../stats/diversity';
-import {
-  agentProposal,
-  askStructured,
-  groundsOf,
-  poolCandidates,
-  proposalsForEdit,
-  proposalsJsonSchema,
-  proposalsSchema,
-  remixAgentBase,
-  type RemixAgentInput,
-} from '../remix/remixAgent';
+import { askStructured, groundsOf, remixAgentBase, type RemixAgentInput } from '../remix/remixAgent';
+import { agentProposal, poolCandidates, proposalsForEdit, proposalsJsonSchema, proposalsSchema } from '../remix/proposals';
 import { parseJsonAnswer } from '../remix/structuredAnswer';
 import { directionsProblem } from '../grounding/citations';
 import { parseRankingAnswer } from '../forecast/forecastPrompts';

@@ -285,6 +285,20 @@ function checkSeveral(
   return undefined;
 }
 
+/** The brief as a checklist (issue 41): a remix's checks name items of the run's checklist, each at most once. */
+function checkChecks(r: RunRecord, it: RunRecord['iterations'][number], at: JsonPath): RecordProblem | undefined {
+  const items = new Set((r.checklist?.items ?? []).map((i) => i.id));
+  const remixes: [RunRecord['iterations'][number]['remix'], JsonPath][] = [[it.remix, [...at, 'remix']], ...(it.remixes ?? []).map((m, i): [typeof m, JsonPath] => [m, [...at, 'remixes', i]])];
+  for (const [m, where] of remixes) {
+    for (const [i, c] of (m?.checks ?? []).entries()) {
+      if (!items.has(c.item) || m!.checks!.findIndex((x) => x.item === c.item) !== i) {
+        return { path: [...where, 'checks', i, 'item'], message: `Remix ${q(m!.id)} has a check of ${q(c.item)}, which is not an item of the run's checklist or is checked twice.` };
+      }
+    }
+  }
+  return undefined;
+}
+
 /** A pool (issue 41): candidates lettered a, b, … in order; every ranking and the elected name its letters, each once. */
 function checkPool(pool: NonNullable<RunRecord['iterations'][number]['pool']>, at: JsonPath, index: number): RecordProblem | undefined {
   const letters = pool.candidates.map((c) => c.letter);
@@ -400,6 +414,8 @@ function checkIds(r: RunRecord, runFolder: string, optionNames: readonly string[
     }
     const several = checkSeveral(r, it, at, remixPrefix, known);
     if (several) return several;
+    const checks = checkChecks(r, it, at);
+    if (checks) return checks;
   }
   if (r.finalPick !== undefined && !ids.has(r.finalPick)) {
     return { path: ['finalPick'], message: `The final pick ${q(r.finalPick)} is not one of the record's options.` };

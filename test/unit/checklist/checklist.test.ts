@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { resumeRun, startRun } from '../../../src/core/run/session';
 import type { RunRecord } from '../../../src/core/record/record';
 import { remixesOf } from '../../../src/core/record/remixes';
+import { checkRunRecord } from '../../../src/core/record/recordCheck';
 import { estimateRun } from '../../../src/core/run/runEstimate';
 import { loadReview } from '../../../src/core/review/loadReview';
 import { resolveRunSettings } from '../../../src/core/run/runSettings';
@@ -81,6 +82,13 @@ describe('the brief as a checklist (issue 41)', function () {
     const told = agents.map((r) => requestTexts(r.body).some((t) => t.includes("The last round's remixes failed these must-haves") && t.includes('"light, calm, premium"')));
     assert.deepEqual(told, [false, true, true]);
     assert.ok(requestTexts(agents[1]!.body).some((t) => t.includes('failed by r1')));
+    // The record check reads the checks back: an item the checklist does not have is named.
+    const names = ['1.png', '2.png', '3.png', '4.png', '5.png'];
+    assert.ok('record' in checkRunRecord(JSON.parse(JSON.stringify(record)), `runs/${record.id}`, names));
+    const bad = JSON.parse(JSON.stringify(record)) as RunRecord;
+    bad.iterations[0]!.remix!.checks![0]!.item = 'c9';
+    const problem = checkRunRecord(bad, `runs/${record.id}`, names);
+    assert.ok('problem' in problem && /check of "c9", which is not an item of the run's checklist/.test(problem.problem.message));
   });
 
   it('checklist: { repeat: 2 } — each remix checked twice independently; agreement per item, a split unclear', async () => {
