@@ -648,7 +648,8 @@ export class MockOpenAI {
     const body = isObject(record.body) ? record.body : {};
     const nRaw = Number(body.n ?? 1);
     const n = Number.isInteger(nRaw) && nRaw >= 1 && nRaw <= 10 ? nRaw : 1;
-    const image = png ?? (await editPng(record.files));
+    // Each default edit is its own image (its directions and its place among the edits mark it), as a model's would be.
+    const image = png ?? (await editPng(record.files, undefined, `${typeof body.prompt === 'string' ? body.prompt : ''}\n#${this.requests.filter((q) => q.route === 'edit').length}`));
     if (this.closed || res.destroyed) return;
     const prompt = typeof body.prompt === 'string' ? body.prompt : '';
     const textTokens = Math.ceil(prompt.length / 4);

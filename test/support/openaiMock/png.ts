@@ -82,7 +82,12 @@ export function loadSharp(): Promise<SharpFactory | undefined> {
 }
 
 /** The PNG answered for an image edit of `files`: their pixel average at 512×512 plus the pattern. */
-export async function editPng(files: UploadedFile[], size = EDIT_SIZE): Promise<Buffer> {
+/**
+ * The default edit: the mean of the uploads at `size`, patterned. With a `prompt`, its first row carries a stripe drawn
+ * from the prompt's hash, so edits asked with different directions (or marked apart by the caller) are different images,
+ * as a real model's are.
+ */
+export async function editPng(files: UploadedFile[], size = EDIT_SIZE, prompt = ''): Promise<Buffer> {
   const sharp = await loadSharp();
   if (sharp) {
     const layers: Buffer[] = [];
@@ -101,8 +106,19 @@ export async function editPng(files: UploadedFile[], size = EDIT_SIZE): Promise<
         rgb[i] = Math.round(sum / layers.length);
       }
       addPattern(rgb, size, size);
+      if (prompt) stripe(rgb, size, prompt);
       return sharp(rgb, { raw: { width: size, height: size, channels: 3 } }).png().toBuffer();
     }
   }
   return patternPng(files.length, size);
+}
+
+/** A stripe in the first row whose bytes follow a hash of `text` (FNV-1a, then a linear congruential walk). */
+function stripe(rgb: Buffer, width: number, text: string): void {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  for (let i = 0; i < width * 3; i++) {
+    h = (Math.imul(h, 1664525) + 1013904223) >>> 0;
+    rgb[i] = h >>> 24;
+  }
 }

@@ -94,7 +94,9 @@ describe('blind sets that are blind', function () {
       for (const f of ['A.md', 'B.md']) assert.doesNotMatch(await fs.readFile(path.join(dir, f), 'utf8'), METHOD, f);
       const key = await readKey(root, id);
       const removed = Object.values(key).flatMap((e) => e.removed ?? []);
-      assert.ok(removed.some((x) => /\(direct\)|Scripted/i.test(x.was)) && removed.some((x) => /round \d/.test(x.was)), JSON.stringify(removed));
+      // The scripted revisions both open with the server's label (their headings name no method or round since the demo's
+      // blind pair starts alike); round lines are pinned by the blindText case above.
+      assert.ok(removed.length > 0 && removed.every((x) => METHOD.test(x.was)), JSON.stringify(removed));
       assert.doesNotMatch(made.stderr, /\bA\.md:|\bB\.md:/, 'which letter lost a line is not said');
     });
   });
