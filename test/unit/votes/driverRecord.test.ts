@@ -13,6 +13,9 @@ import { readRunRecord } from '../../../src/core/record/store';
 import { useCliAgainstMock } from '../cli/buildCli';
 import { makeReview, makeTempDir } from '../run/fixtures';
 import { QUESTION, forkedRun } from './forkedRun';
+import { runSummary } from '../../../src/core/questions/runSummary';
+import { nextSteps } from '../../../src/core/questions/nextSteps';
+import { panelForks } from '../../../src/extension/panel/votesState';
 
 const MAPPING = 'team:\n  d1: { git: ana@example.com }\n  d2: { git: ben@example.com }\n  d3: { git: chen@example.com }\n';
 
@@ -47,6 +50,16 @@ describe("votes: a member's deciding vote never writes the driver's record (real
     assert.doesNotMatch(compare.stderr, /is not counted/, 'the run is believed');
     const out = JSON.parse(compare.stdout) as { votes: { question: string; decided: boolean; recorded: boolean; decision: string | null; voters: string[] }[] };
     assert.deepEqual(out.votes.map((v) => [v.question, v.decided, v.recorded, v.decision, [...v.voters].sort()]), [[QUESTION, true, false, 'warm palette', ['d1', 'd2', 'd3']]]);
+
+    // The questions room and the panel recompute it too.
+    const summary = await runSummary(t.review('ana'), runId);
+    assert.equal(summary.openForks.length, 0);
+    assert.deepEqual(summary.decisions.map((d) => [d.round, d.by, [...(d.voters ?? [])].sort()]), [[1, 'team', ['d1', 'd2', 'd3']]]);
+    assert.match(JSON.stringify(summary.decisions[0]!.decision), /warm palette/);
+    assert.equal((await nextSteps(t.review('ana'), runId)).steps.filter((s) => s.kind === 'vote').length, 0, 'no vote is still to cast');
+    const config = { team: { d1: { git: 'ana@example.com' }, d2: { git: 'ben@example.com' }, d3: { git: 'chen@example.com' } } };
+    const panel = await panelForks(t.review('ana'), await readRunRecord(t.review('ana'), runId), config, ['d1', 'd2', 'd3']);
+    assert.deepEqual(panel?.forks[0]?.decision, { decision: 'warm palette', by: 'team', via: 'human', counts: { 'warm palette': 2, 'cool palette': 1 } });
 
     const refine = await rig.run(['run', t.review('ana'), '--resume', runId, '--feedback', 'Go on.']);
     assert.equal(refine.code, 0, refine.stderr);
