@@ -71,4 +71,20 @@ describe("votes: a member's deciding vote never writes the driver's record (real
     assert.ok(!(after.iterations[2]!.candidates ?? []).includes(cool!.id), 'the side set aside is no candidate');
     assert.ok(warm, 'the chosen side is there');
   });
+
+  it("a lead who is not the driver closes on their machine: nothing is written to run.json, and the sentence says where to close", async () => {
+    const seed = await makeReview({ options: 4, designers: 3 });
+    await fs.writeFile(path.join(seed, 'review.yaml'), `lead: d2\nremixesPerIteration: 2\n${MAPPING}`);
+    const { runId } = await forkedRun(rig.mock, await makeTempDir('tf-cache-'), { root: seed });
+    const t = await makeGitTeam(await makeTempDir('tf-driver-close-'), seed, ['ana', 'ben', 'chen'] as const);
+    const runJson = `review/runs/${runId}/run.json`;
+    const before = git(t.remote, 'rev-parse', `main:${runJson}`).trim();
+    const ana = await rig.run(['vote', t.review('ana'), runId, '--as', 'd1', '--sync', '1', 'a']);
+    assert.equal(ana.code, 0, ana.stderr);
+    const close = await rig.run(['vote', t.review('ben'), runId, '--as', 'd2', '--close', '--sync', '1']);
+    assert.equal(close.code, 0, close.stderr);
+    assert.match(close.stderr, /The close is not recorded on this machine: only the run's driver writes run\.json; close the vote on the driver's machine\./);
+    assert.equal(git(t.remote, 'rev-parse', `main:${runJson}`).trim(), before);
+    assert.equal(git(t.clone.ben, 'status', '--porcelain', '--', runJson).trim(), '');
+  });
 });
