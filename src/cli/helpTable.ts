@@ -120,7 +120,7 @@ export const COMMAND_HELP: CommandHelp[] = [
       ['--iteration K', 'The round (default: the last round that forked).'],
       ['--close', 'The lead closes the decision point (under lead-decides, with a choice: the lead decides in person).'],
       ['--reopen', 'The lead reopens the decision of the decision point (no choice).'],
-      ['--sync', 'Commit only your votes file (and run.json when it decides), pull, push.'],
+      ['--sync', 'Commit only your votes file (and run.json when it decides, on the run\'s driver\'s machine only), pull, push.'],
     ],
     exits: [0, 1, 2],
   },

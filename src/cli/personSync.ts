@@ -34,7 +34,7 @@ export function personCommandExit(command: string, err: unknown, inputErrors: re
 export interface Written {
   /** Path of the written file relative to the review. */
   file: string;
-  /** Other files it wrote that go in the same commit (a vote that decides: run.json with the decision). */
+  /** Other files it wrote that go in the same commit (a vote that decides on the run's driver's machine: run.json with the decision). */
   also?: string[];
 }
 

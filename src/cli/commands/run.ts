@@ -8,6 +8,7 @@
  * `--no-wait`) the run stops with status waiting. `--guest ID` (repeatable): a review.yaml guest speaks once per iteration.
  * Exit: 0 completed, 1 failed or invalid input, 2 usage, 3 waiting for a person, 130 cancelled.
  */
+import { takeInVotesOf } from '../../core/evaluation/votes/takeIn';
 import * as path from 'node:path';
 import * as z from 'zod';
 import { safeJson, printable, writeDiagnostic, writeLine } from '../output';
@@ -161,6 +162,8 @@ export async function runRun(args: string[]): Promise<number> {
         maxWaitMs: a.maxWait !== undefined ? a.maxWait * 1000 : a.sync ? DEFAULT_SYNC_MAX_WAIT_S * 1000 : undefined,
         // A new run above the cost thresholds: --yes, a terminal's y/N, otherwise refused in one sentence (nothing sent).
         confirm: confirmOnCli(a.yes === true),
+        // The driver takes in the team's decisions made by the votes before its next round (issue 39).
+        takeInDecisions: takeInVotesOf,
       },
       {
         diagnostics: (found) => found.forEach((d) => writeDiagnostic(process.stderr, d)),

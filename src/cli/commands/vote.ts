@@ -42,7 +42,8 @@ export async function runVote(args: string[]): Promise<number> {
       shared: values.sync === true,
     });
   try {
-    // --sync: pulled first (the votes as the team has them), then the voter's own file — and run.json when the vote decides.
+    // --sync: pulled first (the votes as the team has them), then the voter's own file — and run.json when the vote decides
+    // on the driver's machine (anyone else's deciding vote leaves run.json to the driver: castVote computes the decision).
     const r = values.sync
       ? await throughRemote(root, 'vote', `TeamFusion ${runId}: ${as} ${close ? 'closes a vote' : 'votes'}`, async () => {
           const o = await cast();

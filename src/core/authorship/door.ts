@@ -50,6 +50,11 @@ export interface AuthorshipDoor {
    * remembered for the report. The driver is the author of the first commit of `record` (the run's run.json).
    */
   checkRecord(abs: string, record: string): Promise<NotCounted | undefined>;
+  /**
+   * Whether this machine may write the run's record `record` (its run.json): it was never committed, or this machine's git
+   * e-mail (`git config user.email`) is its driver's (the author of its first commit). Always true when nothing is checked.
+   */
+  mayWriteRecord(record: string): Promise<boolean>;
   report(): AuthorshipReport;
 }
 
@@ -57,7 +62,7 @@ export const NO_EMAILS = 'Who wrote each member\'s file is not checked: review.y
 
 /** A door that checks nothing, saying why. */
 export function uncheckedDoor(root: string, why: string): AuthorshipDoor {
-  return { root: path.resolve(root), checked: false, why, check: async () => undefined, checkRecord: async () => undefined, report: () => ({ checked: false, why, notCounted: [] }) };
+  return { root: path.resolve(root), checked: false, why, check: async () => undefined, checkRecord: async () => undefined, mayWriteRecord: async () => true, report: () => ({ checked: false, why, notCounted: [] }) };
 }
 
 /** Opens the door for the review at `root` with its settings (review.yaml `team` and `requireSignedCommits`). */
@@ -151,6 +156,15 @@ class GitDoor implements AuthorshipDoor {
     const out: NotCounted = { file: at.file, member, ...verdict };
     this.refused.set(`${at.file}\0`, out);
     return out;
+  }
+
+  async mayWriteRecord(record: string): Promise<boolean> {
+    const rec = await this.where(record);
+    if (!rec) return true;
+    const r = await this.facts(rec);
+    if ('failed' in r) return false;
+    const first = (r.touches.get(rec.repo) ?? []).filter((t) => t.status !== 'D').at(-1)?.email;
+    return first === undefined || first.toLowerCase() === this.ownEmail?.toLowerCase();
   }
 
   async check(abs: string, member: string, o: { latestOnly?: boolean } = {}): Promise<NotCounted | undefined> {

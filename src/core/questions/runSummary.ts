@@ -88,6 +88,17 @@ export async function runSummary(root: string, runId: string | undefined): Promi
         ...(d.voters ? { voters: d.voters } : {}),
         ...(d.counts ? { counts: Object.entries(d.counts).map(([p, n]) => ({ position: quote(p), votes: n })) } : {}),
       })),
+    ).concat(
+      // Decided by the members' own vote files, not yet taken into the driver's record (issue 39): recomputed here.
+      tallies.filter((t) => t.decided && !t.recorded && t.decision !== null).map((t) => ({
+        round: t.iteration,
+        question: quote(t.question),
+        decision: quote(t.decision!),
+        how: "the team's vote (not yet in the driver's record: its next refine or resume takes it in)",
+        by: 'team',
+        voters: t.voters,
+        counts: Object.entries(t.counts).map(([p, n]) => ({ position: quote(p), votes: n })),
+      })),
     ),
     openForks: open.map((t) => {
       const fork = forks.find((f) => f.iteration === t.iteration && f.decisionPoint === t.decisionPoint);

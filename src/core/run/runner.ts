@@ -82,6 +82,16 @@ export interface RunnerOptions {
   sync?: RunSync;
   /** With holdWhenWaiting: stop with status "waiting" after this long without the person's answer. */
   maxWaitMs?: number;
+  /**
+   * Takes into the record (in memory) the decisions the members' own vote files make that it lacks, under the run's lock
+   * before a resume or refine plans its next round; returns one sentence per decision (evaluation/votes/takeIn.ts).
+   */
+  takeInDecisions?: (review: Review, record: RunRecord) => Promise<string[]>;
+}
+
+/** The driver, holding the lock, records the team's decisions made by the votes since (issue 39). */
+async function takeIn(o: RunnerOptions, review: Review, record: RunRecord): Promise<void> {
+  for (const line of (await o.takeInDecisions?.(review, record)) ?? []) o.log?.(line);
 }
 
 /** Starts a new run on the review as loaded (runSession checked it can be run as this task). Model failures end as status 'failed'. */
@@ -166,6 +176,7 @@ export async function resumeRunOf(o: RunnerOptions, review: Review, read: ReadRe
     const record = await recordStill(review.root, read, o.log);
     if (record.status === 'completed') return record;
     await checkWritable(review.root, driverOutputs(record)); // a link at an output is refused before anything is sent
+    await takeIn(o, review, record);
     return drive(o, review, record, true);
   }, o.log);
 }
@@ -189,6 +200,7 @@ export async function refineRunOf(o: RunnerOptions, review: Review, read: ReadRe
       throw new Error(`Run ${runId} has ${record.iterations.length} iterations; a refinement adds ${adds === 1 ? 'one' : 'two'}, and a run has at most ${max}. Start a new run instead.`);
     }
     await checkWritable(review.root, driverOutputs(record, record.iterations.length + adds)); // a link at an output is refused before anything is sent
+    await takeIn(o, review, record);
     record.settings.iterations = record.iterations.length + adds;
     record.finalPick = undefined;
     return drive(o, review, record, true);

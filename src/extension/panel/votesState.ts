@@ -54,7 +54,11 @@ export async function panelForks(root: string, record: RunRecord, config: Pick<R
         votes,
         counts: t.counts,
         missing: t.missing,
-        ...(decided ? { decision: { decision: decided.decision, by: decided.by, via: decided.via, ...(decided.counts ? { counts: decided.counts } : {}) } } : {}),
+        ...(decided
+          ? { decision: { decision: decided.decision, by: decided.by, via: decided.via, ...(decided.counts ? { counts: decided.counts } : {}) } }
+          : t.decision !== null
+            ? { decision: { decision: t.decision, by: 'team', via: 'human', counts: t.counts } } // by the votes, not yet in the driver's record
+            : {}),
       };
     })),
     problems: diagnostics.filter((d) => d.severity === 'error').slice(0, 100).map(formatDiagnostic),

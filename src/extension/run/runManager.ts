@@ -4,6 +4,7 @@
  * environment, the settings), shows progress with a Cancel button, logs each event in one line, forwards events to the
  * panel, and reports the outcome in words (outcomeUi.ts).
  */
+import { takeInVotesOf } from '../../core/evaluation/votes/takeIn';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { RunEvent } from '../../core/step/events';
@@ -293,6 +294,8 @@ export class RunManager implements vscode.Disposable {
                 holdWhenWaiting: true,
                 confirm: confirmInModal('This run', 'Start the run'),
                 cacheDir: this.cacheDir(),
+                // The driver takes in the team's decisions made by the votes before its next round (issue 39).
+                takeInDecisions: takeInVotesOf,
               },
               { event: (event) => this.onRunEvent(run, event, progress), log: (line) => this.log.info(this.redact(line)) },
             );

@@ -78,6 +78,22 @@ describe('authorship: one door says who wrote a member file (real git)', functio
     assert.deepEqual(door.report().notCounted.map((n) => n.file), ['rankings/d2.yaml']);
   });
 
+  it("mayWriteRecord: a record never committed is this machine's; once committed, only its driver's machine may write it", async () => {
+    const t = await team();
+    const ids = { team: { d1: { git: 'ana@example.com' }, d2: { git: 'ben@example.com' } } };
+    const record = (who: 'ana' | 'ben'): string => path.join(t.review(who), 'runs', 'r-1', 'run.json');
+    assert.equal(await (await openAuthorship(t.review('ben'), ids)).mayWriteRecord(record('ben')), true, 'never committed');
+    await fs.mkdir(path.dirname(record('ana')), { recursive: true });
+    await fs.writeFile(record('ana'), '{}\n');
+    git(t.clone.ana, 'add', '--', record('ana'));
+    git(t.clone.ana, 'commit', '--quiet', '-m', 'a run');
+    pullAndPush(t.clone.ana);
+    git(t.clone.ben, 'pull', '--quiet', '--rebase');
+    assert.equal(await (await openAuthorship(t.review('ana'), ids)).mayWriteRecord(record('ana')), true, "Ana's machine: she drives it");
+    assert.equal(await (await openAuthorship(t.review('ben'), ids)).mayWriteRecord(record('ben')), false, "Ben's machine: Ana drives it");
+    assert.equal(await (await openAuthorship(t.review('ben'), {})).mayWriteRecord(record('ben')), true, 'nothing checked without e-mails');
+  });
+
   it("a member's own git config teamfusion.requireSignedCommits asks for signatures that review.yaml does not", async () => {
     const t = await team();
     const settings = { team: { d1: { git: 'ana@example.com' }, d2: { git: 'ben@example.com' } } };

@@ -4,6 +4,7 @@
  * decide again, and a reopened decision binds no later round. A decision naming a side already set aside is said and kept
  * as history. Real engine and CLI against the spec-checking scripted server.
  */
+import { runSummary } from '../../../src/core/questions/runSummary';
 import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
@@ -50,6 +51,9 @@ describe('votes: the lead reopens a decision', function () {
     const twice = await cli(['vote', root, runId, '--as', 'd1', '--reopen', '1']);
     assert.equal(twice.code, 1);
     assert.match(twice.stderr, /"Warm or cool palette\?" is not decided, so there is nothing to reopen\./);
+
+    // The votes kept do not decide the reopened point by themselves (issue 39: only a vote recorded anew, or the lead's close).
+    assert.deepEqual((await runSummary(root, runId)).openForks.map((f) => f.decisionPoint), [1], 'open again, whatever the old votes say');
 
     // d3 changes their vote: everyone has voted, so it decides again; the reopened decision stays before it.
     const again = await castVote({ reviewRoot: root, runId, as: 'd3', decisionPoint: 1, choice: 'a' });

@@ -5,8 +5,12 @@
  * process is driving keeps its record: the vote is saved and the decision waits for the next vote or close. Under
  * `hierarchy: lead-decides` the lead may decide in person: their close with a choice records that side (`by` the lead,
  * `via: human`), whatever the counts. Votes count only as their author (authorship.ts) wherever the team names git e-mails.
+ * Only the run's driver writes run.json (issue 39): on a machine whose git e-mail is not the driver's (once run.json is
+ * committed) the decision is computed from the votes and said, never written; the driver's next refine or resume takes it in
+ * (takeIn.ts), and every reader recomputes it from the vote files meanwhile (tally.ts `decision`).
  * The CLI and the panel both vote through `castVote`.
  */
+import * as path from 'node:path';
 import { loadReview } from '../../review/loadReview';
 import { rewriteDeliverables } from '../../run/rewriteDeliverables';
 import { errorMessage } from '../../kernel/errors';
@@ -97,8 +101,13 @@ export async function castVote(q: VoteRequest): Promise<VoteOutcome> {
   if (refused.length) Object.assign(mine, { refused });
   const tally = tallyFork(record, fork, members, team);
   const due = q.close || tally.missing.length === 0;
-  if (!due || tally.decided) return { ...mine, tally, note: tally.decided ? `"${fork.question}" was already decided; the vote is kept.` : `${tally.voters.length} of ${team.length} have voted (${countsText(tally.counts)}); waiting for ${whoAre(teamOf(review, record), tally.missing)}.` };
+  if (!due || tally.recorded) return { ...mine, tally, note: tally.recorded ? `"${fork.question}" was already decided; the vote is kept.` : `${tally.voters.length} of ${team.length} have voted (${countsText(tally.counts)}); waiting for ${whoAre(teamOf(review, record), tally.missing)}.` };
   const close = q.close ? closeOf(q, record, fork) : undefined;
+  // Only the run's driver writes its record (issue 39): on anyone else's machine the decision is computed, never written.
+  const door = loaded.authorship;
+  if (door && !(await door.mayWriteRecord(path.join(door.root, ...recordFile(record.id).split('/'))))) {
+    return { ...mine, ...computedDecision(record, tally, close) };
+  }
   const waits = `so the decision is not written now; vote again or close the vote once it stops.`;
   if (q.shared && (record.status === 'running' || record.status === 'waiting')) {
     return { ...mine, tally, note: `Run ${record.id} is ${record.status} (its driver may be on another machine), ${waits}` };
@@ -132,6 +141,15 @@ export async function castVote(q: VoteRequest): Promise<VoteOutcome> {
   } finally {
     await lock.release();
   }
+}
+
+/** What the votes decide on a machine that may not write the record: said, not written. */
+function computedDecision(record: RunRecord, t: ForkTally, close: Close | undefined): Pick<VoteOutcome, 'tally' | 'decision' | 'note'> {
+  const by = 'only the run\'s driver writes run.json';
+  if (close) return { tally: t, note: `The close is not recorded on this machine: ${by}; close the vote on the driver's machine.` };
+  const made = recordDecision(structuredClone(record), t);
+  if (typeof made === 'string') return { tally: t, note: made };
+  return { tally: t, decision: made, note: `Decided by the votes: ${made.decision} (${countsText(t.counts)}); the driver's record takes it in on its next refine or resume.` };
 }
 
 /** The lead's close: the count's winner, or under `lead-decides` with a choice, the side the lead chose in person. */

@@ -21,8 +21,15 @@ export interface ForkTally {
   missing: string[];
   /** The position with the most votes; null while none or tied. */
   leader: string | null;
-  /** Already recorded as a decision of its round. */
+  /**
+   * Settled: recorded as a decision of its round, or decided by the votes themselves (every member voted, one side leads),
+   * whether or not the driver's record has taken it in yet (issue 39: a member's vote never needs to write run.json).
+   */
   decided: boolean;
+  /** Already recorded as a standing decision of its round in run.json. */
+  recorded: boolean;
+  /** The side settled: the recorded decision's, else the votes' when they decide; null while open. */
+  decision: string | null;
 }
 
 export type Decision = NonNullable<Iteration['decisions']>[number];
@@ -46,15 +53,24 @@ export function tallyFork(record: Pick<RunRecord, 'iterations'>, fork: Fork, mem
   const top = Math.max(0, ...Object.values(counts));
   const leaders = Object.keys(counts).filter((p) => counts[p] === top);
   const it = record.iterations.find((x) => x.index === fork.iteration);
+  const recorded = decisionOn(it, fork.question);
+  const missing = team.filter((id) => !voters.includes(id));
+  const leader = top > 0 && leaders.length === 1 ? leaders[0]! : null;
+  // Votes decide by themselves only a point never decided before: after a reopen the old votes stay, so a new vote recorded
+  // by the driver or the lead's close decides it again.
+  const reopened = (it?.decisions ?? []).some((d) => d.question === fork.question);
+  const byVotes = missing.length === 0 && !reopened ? leader : null;
   return {
     iteration: fork.iteration,
     decisionPoint: fork.decisionPoint,
     question: fork.question,
     counts,
     voters,
-    missing: team.filter((id) => !voters.includes(id)),
-    leader: top > 0 && leaders.length === 1 ? leaders[0]! : null,
-    decided: decisionOn(it, fork.question) !== undefined,
+    missing,
+    leader,
+    decided: recorded !== undefined || byVotes !== null,
+    recorded: recorded !== undefined,
+    decision: recorded?.decision ?? byVotes,
   };
 }
 
@@ -89,6 +105,20 @@ export function recordDecision(record: RunRecord, t: ForkTally, close?: Close, a
   const decision: Decision = { question: t.question, decision: side, by: close?.by ?? 'team', via: 'human', at, voters: [...t.voters], counts: { ...t.counts } };
   it.decisions = [...(it.decisions ?? []), decision];
   return decision;
+}
+
+/**
+ * The decisions the votes make that the record has not taken in yet (issue 39), recorded on their rounds of `record` by the
+ * driver (who alone writes run.json) before the next round is planned, so the decision binds it. Returns those added.
+ */
+export function takeInVoteDecisions(record: RunRecord, members: readonly MemberVotes[], team: readonly string[], at = new Date().toISOString()): Decision[] {
+  const added: Decision[] = [];
+  for (const t of tallyAll(record, members, team)) {
+    if (t.recorded || t.decision === null) continue;
+    const made = recordDecision(record, t, undefined, at);
+    if (typeof made !== 'string') added.push(made);
+  }
+  return added;
 }
 
 /** "warm palette 3, cool palette 1". */
