@@ -39,6 +39,8 @@ export const MESSAGE_EFFECTS = {
   say: 'writes',
   pin: 'writes',
   vote: 'writes',
+  /** The lead reopens a decision: run.json. */
+  reopen: 'writes',
 } as const satisfies Record<MessageKind, MessageEffect>;
 
 /** The kinds refused in Restricted Mode: every kind not declared `reads`. */

@@ -102,6 +102,11 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   /** Code the run's discussion (Bales IPA); `force` codes every message again. */
   z.object({ type: z.literal('codeDiscussion'), runId: text(200), force: z.boolean().optional() }),
   z.object({ type: z.literal('cancelCoding') }),
+  /**
+   * The lead reopens a recorded decision of the run (issue 38), through the core's reopenDecision like `teamfusion vote
+   * --reopen`: the host asks the lead to confirm first (a modal), so this is no request with a timed reply.
+   */
+  z.object({ type: z.literal('reopen'), runId: text(200), as: text(200), iteration: z.number().int().min(1).max(100), decisionPoint: z.number().int().min(1).max(100) }),
 ]);
 export type WebviewMessage = z.infer<typeof WebviewMessageSchema>;
 

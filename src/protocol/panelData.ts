@@ -78,6 +78,8 @@ export const RunSummarySchema = z.object({
   interrupted: z.boolean().optional(),
   /** Made against the bundled scripted server (run.json `scripted: true`): labelled as such. */
   scripted: z.literal(true).optional(),
+  /** Some parts of it (chat, images, judge: run.json `endpoints`), not all, answered by the scripted server: labelled so. */
+  partlyScripted: z.literal(true).optional(),
 });
 export type RunSummary = z.infer<typeof RunSummarySchema>;
 

@@ -31,7 +31,16 @@ export const PanelForkSchema = z.object({
   /** Votes per position. */
   counts: z.record(z.string().max(2000), z.number().int().min(0)),
   missing: z.array(id).max(100),
-  decision: z.object({ decision: z.string().max(2000), by: id, via: z.enum(['proxy', 'human']).optional(), counts: z.record(z.string().max(2000), z.number().int().min(0)).optional() }).optional(),
+  decision: z
+    .object({
+      decision: z.string().max(2000),
+      by: id,
+      via: z.enum(['proxy', 'human']).optional(),
+      counts: z.record(z.string().max(2000), z.number().int().min(0)).optional(),
+      /** In run.json (not only counted from the votes files): the lead may reopen it. */
+      recorded: z.boolean().optional(),
+    })
+    .optional(),
 });
 export type PanelFork = z.infer<typeof PanelForkSchema>;
 
@@ -39,6 +48,8 @@ export const PanelForksSchema = z.object({
   runId: id,
   /** The team of the run (who may vote), in id order. */
   team: z.array(id).max(100),
+  /** The run's lead (run.json settings, else review.yaml), who alone may reopen a decision. */
+  lead: id.optional(),
   forks: z.array(PanelForkSchema).max(100),
   /** Votes files not counted (`file:line:col: error: …`): someone else committed them, or they do not check. */
   problems: z.array(z.string().max(4000)).max(100),

@@ -1,4 +1,5 @@
 /** Number and text formatting for the panel. Pure functions (unit tested). */
+import type { RunSummary } from '../../src/protocol/panel';
 
 export function fixed(n: number, digits = 2): string {
   return Number.isFinite(n) ? n.toFixed(digits) : '–';
@@ -35,6 +36,12 @@ export function usd(n: number | undefined): string {
 export function shortTime(iso: string): string {
   const m = /^(\d{4}-\d{2}-\d{2})T(\d{2})[:-](\d{2})/.exec(iso);
   return m ? `${m[1]} ${m[2]}:${m[3]}` : iso;
+}
+
+/** A line of the run picker: "2026-03-01 10:04 · done · 2 iterations · partly scripted". */
+export function runOptionLabel(r: Pick<RunSummary, 'startedAt' | 'status' | 'iterations' | 'interrupted' | 'scripted' | 'partlyScripted'>): string {
+  const scripted = r.scripted ? ' · scripted' : r.partlyScripted ? ' · partly scripted' : '';
+  return `${shortTime(r.startedAt)} · ${r.interrupted ? 'interrupted' : r.status} · ${count(r.iterations, 'iteration')}${scripted}`;
 }
 
 /** The plain sentence for a Kendall's W when the analysis carries none. */

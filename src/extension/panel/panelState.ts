@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import type { LoadResult, Review } from '../../core/review/model';
 import type { RunRecord } from '../../core/record/record';
 import type { ReceivedEntry } from '../../core/people/inbox';
+import { anyScripted } from '../../core/record/endpoints';
 import { THUMB_SIZE } from '../../protocol/panel';
 import type { PanelAnalysis, PanelEvaluation, PanelFeedback, PanelReview, PanelRun, PanelSideBySide, PanelState, PendingEntry, RunSummary } from '../../protocol/panel';
 import type { PanelBriefRun } from '../../protocol/brief';
@@ -98,7 +99,7 @@ export function runSummary(r: RunRecord, interrupted?: ReadonlySet<string>): Run
     iterations: r.iterations.length,
     ...(r.finalPick ? { finalPick: r.finalPick } : {}),
     ...(interrupted?.has(r.id) ? { interrupted: true } : {}),
-    ...(r.scripted ? { scripted: true as const } : {}),
+    ...(r.scripted ? { scripted: true as const } : anyScripted(r) ? { partlyScripted: true as const } : {}),
   };
 }
 

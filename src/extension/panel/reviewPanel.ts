@@ -168,6 +168,10 @@ export class ReviewPanel implements vscode.Disposable, PanelActions {
     this.state.reload(all);
   }
 
+  async confirm(message: string, detail: string, button: string): Promise<boolean> {
+    return (await vscode.window.showWarningMessage(message, { modal: true, detail }, button)) === button;
+  }
+
   async pageReady(): Promise<void> {
     await this.page.onReady(this.state.loading, () => this.postState());
     const sync = this.services.sync.stateOf(this.root.fsPath);

@@ -20,13 +20,15 @@ import { roundPath } from './briefState';
 import { roundPoints } from '../../core/fork/points';
 
 /** Undefined when the run has no fork. */
-export async function panelForks(root: string, record: RunRecord, config: Pick<ReviewConfig, 'team' | 'requireSignedCommits'>, team: readonly string[]): Promise<PanelForks | undefined> {
+export async function panelForks(root: string, record: RunRecord, config: Pick<ReviewConfig, 'team' | 'requireSignedCommits' | 'lead'>, team: readonly string[]): Promise<PanelForks | undefined> {
   const forks = forksOf(record);
   if (forks.length === 0) return undefined;
   const { members, diagnostics } = await loadVotes(root, record, team, await voteAuthorCheck(root, config));
+  const lead = record.settings.lead ?? config.lead;
   return {
     runId: record.id,
     team: [...team],
+    ...(lead ? { lead } : {}),
     forks: await Promise.all(forks.map(async (f) => {
       const t = tallyFork(record, f, members, team);
       const it = record.iterations.find((x) => x.index === f.iteration);
@@ -55,7 +57,7 @@ export async function panelForks(root: string, record: RunRecord, config: Pick<R
         counts: t.counts,
         missing: t.missing,
         ...(decided
-          ? { decision: { decision: decided.decision, by: decided.by, via: decided.via, ...(decided.counts ? { counts: decided.counts } : {}) } }
+          ? { decision: { decision: decided.decision, by: decided.by, via: decided.via, ...(decided.counts ? { counts: decided.counts } : {}), recorded: true } }
           : t.decision !== null
             ? { decision: { decision: t.decision, by: 'team', via: 'human', counts: t.counts } } // by the votes, not yet in the driver's record
             : {}),

@@ -51,7 +51,7 @@ describe('panel: a fork side by side and its blind vote', function () {
     await castVote({ reviewRoot: root, runId, as: 'd1', decisionPoint: 1, choice: 'a' });
     await castVote({ reviewRoot: root, runId, as: 'd2', decisionPoint: 1, choice: 'a' });
     const decided = (await panelForks(root, await readRunRecord(root, runId), {}, TEAM))!.forks[0]!;
-    assert.deepEqual(decided.decision, { decision: 'warm palette', by: 'team', via: 'human', counts: { 'warm palette': 2, 'cool palette': 1 } });
+    assert.deepEqual(decided.decision, { decision: 'warm palette', by: 'team', via: 'human', counts: { 'warm palette': 2, 'cool palette': 1 }, recorded: true });
     assert.equal(forkSight(decided, 'nobody').revealed, true, 'decided: the outcome is no secret');
     assert.equal(forkSight(decided, 'nobody').tally, 'warm palette 2 · cool palette 1');
   });

@@ -34,6 +34,7 @@ const SAMPLES: { [K in MessageKind]: MessageOf<K> } = {
   say: { type: 'say', requestId: 5, runId: 'r1', as: 'ana', text: 'Hi' },
   pin: { type: 'pin', requestId: 6, runId: 'r1', message: 'm1', as: 'ana' },
   vote: { type: 'vote', requestId: 7, runId: 'r1', as: 'ana', iteration: 1, decisionPoint: 1, choice: 'x' },
+  reopen: { type: 'reopen', runId: 'r1', as: 'ana', iteration: 1, decisionPoint: 1 },
 };
 
 /**

@@ -3,7 +3,8 @@
  * to flip between them at full size, and the member's blind vote. Blind: who holds which side, who voted for what and the
  * tally are shown to the member voting only once they have voted (or the point is decided) — `forkSight` says what may be
  * seen. A vote goes to the host (`vote` request → the core's castVote, their own votes file); an untrusted workspace
- * writes nothing (the button is off, and the host refuses too).
+ * writes nothing (the button is off, and the host refuses too). The lead ("I am") may reopen a recorded decision (`reopen`:
+ * the host confirms, then the core's reopenDecision).
  */
 import { h, muted, replaceChildren, section } from '../dom';
 import type { ViewContext } from '../context';
@@ -46,6 +47,14 @@ export function forkSight(fork: PanelFork, me: string | undefined): ForkSight {
  */
 export function voterOf(forks: Pick<PanelForks, 'team'>, chosen: string | undefined): string | undefined {
   return chosen !== undefined && forks.team.includes(chosen) ? chosen : undefined;
+}
+
+/**
+ * Whether "Reopen this decision…" is offered on `fork`: its decision is recorded in run.json (not only counted from the
+ * votes) and the one at the panel ("I am") is the run's lead. The core refuses anyone else anyway.
+ */
+export function canReopen(forks: Pick<PanelForks, 'lead'>, fork: Pick<PanelFork, 'decision'>, me: string | undefined): boolean {
+  return me !== undefined && forks.lead === me && fork.decision?.recorded === true;
 }
 
 /**
@@ -153,6 +162,19 @@ export class ForksView {
       { class: 'tf-fork', 'data-fork': key },
       h('div', { class: 'tf-fork-head' }, h('h3', {}, `${f.question} (iteration ${f.iteration})`), flip),
       f.decision ? h('p', { class: 'tf-fork-decided' }, decidedText(f.decision, (id) => ctx.designerName(id))) : null,
+      canReopen(forks, f, ctx.me)
+        ? h(
+            'vscode-button',
+            {
+              class: 'tf-fork-reopen',
+              secondary: true,
+              disabled: !ctx.state.trusted,
+              title: ctx.state.trusted ? 'Kept in its round as history; the votes are kept and the team may decide again.' : 'This workspace is not trusted, so nothing is written.',
+              onclick: () => ctx.me && ctx.host.post({ type: 'reopen', runId: forks.runId, as: ctx.me, iteration: f.iteration, decisionPoint: f.decisionPoint }),
+            },
+            'Reopen this decision…',
+          )
+        : null,
       h('div', { class: full === undefined ? 'tf-fork-sides' : 'tf-fork-sides tf-fork-one' }, ...shown.map(side)),
       sight.tally ? h('p', { class: 'tf-fork-tally' }, `Votes: ${sight.tally}${f.missing.length && !f.decision ? ` (waiting for ${names(f.missing)})` : ''}`) : null,
       !sight.revealed ? muted(`${me ? '' : 'Choose who you are (I am, at the top) to vote. '}Blind until you vote: who holds which side and the votes so far are hidden.`) : null,

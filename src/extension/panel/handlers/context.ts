@@ -19,6 +19,8 @@ export interface PanelActions {
   reload(all: boolean): void;
   /** The page said `ready`. */
   pageReady(): Promise<void>;
+  /** Asks the user to confirm (a modal warning with `button`, and Cancel); true when they chose `button`. */
+  confirm(message: string, detail: string, button: string): Promise<boolean>;
 }
 
 /** The message of `type`. */

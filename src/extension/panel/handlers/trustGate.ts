@@ -37,6 +37,7 @@ const REFUSALS: { [K in GuardedKind]: { action: string; says: string } } = {
   say: { action: 'speaking in a run', says: 'Nothing is written in an untrusted workspace: your message is not recorded.' },
   pin: { action: 'pinning a message', says: 'Nothing is written in an untrusted workspace: the pin is not recorded.' },
   vote: { action: 'voting', says: 'Nothing is written in an untrusted workspace: your vote is not saved.' },
+  reopen: { action: 'reopening a decision', says: 'Nothing is written in an untrusted workspace: the decision is not reopened.' },
 };
 
 /** What the panel answers `m` with in Restricted Mode; undefined when `m` may go ahead (trusted, or declared `reads`). */
