@@ -101,5 +101,7 @@ export const PanelRunSchema = RunRecordSchema.omit({ prompts: true }).extend({
   base: z.string(),
   /** Status "running" on disk but no live process drives it (killed): shown as interrupted, resumable. */
   interrupted: z.boolean().optional(),
+  /** Some parts (run.json `endpoints`), not all, answered by the scripted server: the sentence that says which (labelled so). */
+  partlyScripted: z.string().max(2000).optional(),
 });
 export type PanelRun = z.infer<typeof PanelRunSchema>;

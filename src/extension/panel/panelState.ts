@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import type { LoadResult, Review } from '../../core/review/model';
 import type { RunRecord } from '../../core/record/record';
 import type { ReceivedEntry } from '../../core/people/inbox';
-import { anyScripted } from '../../core/record/endpoints';
+import { anyScripted, partlyScriptedSentence } from '../../core/record/endpoints';
 import { THUMB_SIZE } from '../../protocol/panel';
 import type { PanelAnalysis, PanelEvaluation, PanelFeedback, PanelReview, PanelRun, PanelSideBySide, PanelState, PendingEntry, RunSummary } from '../../protocol/panel';
 import type { PanelBriefRun } from '../../protocol/brief';
@@ -126,11 +126,13 @@ export function panelRun(
 ): PanelRun {
   const { prompts: _prompts, ...rest } = r;
   void _prompts;
+  const partly = partlyScriptedSentence(r);
   return {
     ...rest,
     base: toWebviewUri(path.join(root, 'runs', r.id)),
     ...(interrupted?.has(r.id) ? { interrupted: true } : {}),
     ...(pending?.length ? { pending: pending.slice(0, 1000).map(pendingEntry) } : {}),
+    ...(partly ? { partlyScripted: partly } : {}),
   };
 }
 

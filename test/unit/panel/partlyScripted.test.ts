@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import type { RunRecord } from '../../../src/core/record/record';
 import { RunSummarySchema } from '../../../src/protocol/panel';
-import { runSummary } from '../../../src/extension/panel/panelState';
+import { panelRun, runSummary } from '../../../src/extension/panel/panelState';
 import { runOptionLabel } from '../../../webview/panel/format';
 
 const base = { id: 'r1', status: 'completed', startedAt: '2026-03-01T10:04:00.000Z', iterations: [{}, {}] };
@@ -29,6 +29,13 @@ describe('panel: a partly scripted run is labelled so in the run picker', () => 
     assert.equal(judge.partlyScripted, true, "a scripted judge's verdicts alone make it partly scripted");
     assert.equal(none.partlyScripted, undefined);
     assert.equal(old.partlyScripted, undefined);
+  });
+
+  it('the run shown carries the sentence that says which parts were scripted (its badge says "partly scripted")', () => {
+    const shown = (extra: object) => panelRun('/review', { ...record(extra), prompts: [] } as unknown as RunRecord, (p) => p);
+    assert.equal(shown({ endpoints: { chat: real, images: canned } }).partlyScripted, "Partly scripted run: its chat answers from the model at api.example.com; its images from TeamFusion's bundled scripted server, not a model.");
+    assert.equal(shown({ scripted: true, endpoints: { chat: canned, images: canned } }).partlyScripted, undefined);
+    assert.equal(shown({ endpoints: { chat: real } }).partlyScripted, undefined);
   });
 
   it('says "partly scripted" at the end of the picker line', () => {

@@ -176,10 +176,12 @@ export class RunTab {
           state.run.interrupted
             ? h('vscode-badge', { class: 'tf-status-interrupted', title: 'No process drives this run any more (it was stopped); resume it to continue.' }, 'interrupted')
             : h('vscode-badge', { class: `tf-status-${state.run.status}` }, state.run.status),
-          state.run.scripted ? ' ' : null,
+          state.run.scripted || state.run.partlyScripted ? ' ' : null,
           state.run.scripted
             ? h('vscode-badge', { class: 'tf-status-scripted', title: "Answered by TeamFusion's bundled scripted server, not a model: its cost and measures are left out of every total." }, 'scripted')
-            : null,
+            : state.run.partlyScripted
+              ? h('vscode-badge', { class: 'tf-status-scripted', title: `${state.run.partlyScripted} Its cost and measures are left out of every total.` }, 'partly scripted')
+              : null,
           ' ',
           h('code', {}, state.run.id),
         )
