@@ -75,7 +75,7 @@ describe('panel: the lead reopens a decision', function () {
     const standing = async () => (await readRunRecord(root, runId)).iterations[0]!.decisions![0]!;
 
     await dispatch(reopen('d1'), panel);
-    assert.deepEqual(asked, [`Reopen the decision on decision point 1 of round 1 (run ${runId})? [Reopen]`]);
+    assert.deepEqual(asked, [`Reopen the decision on "${QUESTION}" of round 1 (run ${runId})? [Reopen]`], 'the fork named as recorded');
     assert.deepEqual(posted, [], 'cancelled: nothing said');
     assert.equal((await standing()).reopened, undefined, 'cancelled: nothing written');
 
@@ -86,10 +86,15 @@ describe('panel: the lead reopens a decision', function () {
     assert.equal(reloads, 0);
 
     await dispatch(reopen('d1'), panel);
+    assert.equal(asked.length, 3);
     const said = posted[1] as HostMessage | undefined;
     assert.ok(said?.type === 'notice' && said.level === 'info', JSON.stringify(said));
     assert.match(said.message, new RegExp(`^Reopened "${QUESTION.replace('?', '\\?')}" \\(decided: warm palette; kept as history\\)\\.`));
     assert.equal(reloads, 1, 'the panel reloads');
+    await dispatch({ type: 'reopen', runId, as: 'd1', iteration: 1, decisionPoint: 2 }, panel);
+    assert.equal(asked[3], `Reopen the decision on decision point 2 of round 1 (run ${runId})? [Reopen]`, 'no fork there: named by its number');
+    assert.deepEqual(posted[2], { type: 'notice', level: 'warning', message: `Not reopened: Round 1 of run ${runId} has no fork at decision point 2.` });
+    assert.equal(reloads, 1);
     const d = await standing();
     assert.equal(d.reopened?.by, 'd1');
     assert.equal(decisionLine(d, (id) => (id === 'd1' ? 'Ana' : id)).endsWith(' Reopened by Ana; kept as history.'), true);

@@ -7,13 +7,15 @@
 import type { CommandHandler } from './context';
 import { reopenDecision } from '../../../core/evaluation/votes/reopen';
 import { VoteError } from '../../../core/evaluation/votes/cast';
-import { RunRecordError } from '../../../core/record/store';
+import { readRunRecord, RunRecordError } from '../../../core/record/store';
+import { forkOf } from '../../../core/evaluation/votes/forks';
 import { errorMessage } from '../../../core/kernel/errors';
 
-/** What the lead is asked before anything is written. */
-export function reopenQuestion(m: { runId: string; iteration: number; decisionPoint: number }): { message: string; detail: string; button: string } {
+/** What the lead is asked before anything is written; `question`: the fork's, as recorded (when it could be read). */
+export function reopenQuestion(m: { runId: string; iteration: number; decisionPoint: number }, question?: string): { message: string; detail: string; button: string } {
+  const what = question ? `"${question}"` : `decision point ${m.decisionPoint}`;
   return {
-    message: `Reopen the decision on decision point ${m.decisionPoint} of round ${m.iteration} (run ${m.runId})?`,
+    message: `Reopen the decision on ${what} of round ${m.iteration} (run ${m.runId})?`,
     detail: 'The decision stays in its round as history and no longer binds later rounds. The votes cast are kept: a vote or your close decides it again.',
     button: 'Reopen',
   };
@@ -21,7 +23,11 @@ export function reopenQuestion(m: { runId: string; iteration: number; decisionPo
 
 export const reopenHandlers: { reopen: CommandHandler<'reopen'> } = {
   reopen: async (m, panel) => {
-    const ask = reopenQuestion(m);
+    const question = await readRunRecord(panel.root.fsPath, m.runId).then(
+      (r) => forkOf(r, m.iteration, m.decisionPoint)?.question,
+      () => undefined, // said by the core once confirmed
+    );
+    const ask = reopenQuestion(m, question);
     if (!(await panel.confirm(ask.message, ask.detail, ask.button))) return;
     const { services } = panel;
     const root = panel.root.fsPath;
