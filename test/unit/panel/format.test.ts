@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { agreementSentence, ordinal, pValue, shortTime, usd } from '../../../webview/panel/format';
-import { averageRanks, heatPercent, speakerColor, tauColor } from '../../../webview/panel/colors';
+import { HEAT_MAX_PERCENT, TAU_MAX_PERCENT, averageRanks, heatPercent, speakerColor, tauColor } from '../../../webview/panel/colors';
 
 describe('panel formatting and colours', () => {
   it('formats p-values, ordinals, money and run times', () => {
@@ -18,17 +18,17 @@ describe('panel formatting and colours', () => {
   });
 
   it('colours the best rank strongest and keeps the worst visible', () => {
-    assert.equal(heatPercent(1, 6), 70);
+    assert.equal(heatPercent(1, 6), HEAT_MAX_PERCENT);
     assert.equal(heatPercent(6, 6), 8);
     assert.ok(heatPercent(2, 6) > heatPercent(3, 6));
-    assert.equal(heatPercent(1, 1), 70);
+    assert.equal(heatPercent(1, 1), HEAT_MAX_PERCENT);
   });
 
   it('uses theme chart colours for speakers and tau', () => {
     assert.equal(speakerColor(0), 'var(--vscode-charts-blue)');
     assert.equal(speakerColor(6), speakerColor(0));
-    assert.deepEqual(tauColor(-0.5), { variable: '--vscode-charts-red', percent: 30 });
-    assert.deepEqual(tauColor(1), { variable: '--vscode-charts-green', percent: 60 });
+    assert.deepEqual(tauColor(-0.5), { variable: '--vscode-charts-red', percent: TAU_MAX_PERCENT / 2 });
+    assert.deepEqual(tauColor(1), { variable: '--vscode-charts-green', percent: TAU_MAX_PERCENT });
   });
 
   it('averages tied ranks', () => {
