@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { agreementSentence, ordinal, pValue, shortTime, usd } from '../../../webview/panel/format';
+import { agreementSentence, ordinal, pValue, readableTime, usd } from '../../../webview/panel/format';
 import { HEAT_MAX_PERCENT, TAU_MAX_PERCENT, averageRanks, heatPercent, speakerColor, tauColor } from '../../../webview/panel/colors';
 
 describe('panel formatting and colours', () => {
@@ -13,7 +13,11 @@ describe('panel formatting and colours', () => {
     assert.equal(usd(undefined), 'unknown');
     assert.equal(usd(0.004), '< $0.01');
     assert.equal(usd(1.234), '$1.23');
-    assert.equal(shortTime('2026-11-21T22-40-05Z-3f9c'), '2026-11-21 22:40');
+    assert.equal(readableTime('2026-11-21T22-40-05Z-3f9c', 'UTC'), '21 Nov 2026, 22:40');
+    assert.equal(readableTime('2026-11-21T22:40:05.123Z', 'Europe/Madrid'), '21 Nov 2026, 23:40', 'in the viewer\'s time zone');
+    assert.equal(readableTime('2026-11-21T23:40:00+01:00', 'UTC'), '21 Nov 2026, 22:40');
+    assert.equal(readableTime('not a time'), 'not a time');
+    assert.equal(readableTime('2026-13-45T99:99Z'), '2026-13-45T99:99Z');
     assert.match(agreementSentence(0.54, 'moderate', 0.04, 4), /4 designers show moderate agreement \(W = 0.54\).*unlikely to be chance/);
   });
 
