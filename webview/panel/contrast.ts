@@ -11,9 +11,13 @@ export const AA_TEXT = 4.5;
 /** An sRGB colour with alpha, each channel 0..1. */
 export interface Rgba { r: number; g: number; b: number; a: number }
 
-/** A text colour of the panel: the rule's selector and `color:` value exactly as in panel.css, and what it sits on. */
+/**
+ * A text colour of the panel: the rule's selector and its `color:` (or, for SVG text, `fill:`) value exactly as in
+ * panel.css, and what it sits on; `inherited` for text that keeps an inherited or component colour over a fill of its own.
+ */
 export interface TextColor {
   selector: string;
+  property: 'color' | 'fill' | 'inherited';
   color: string;
   /** Background expressions the text is shown over; translucent ones are laid over the editor background. */
   over: readonly string[];
@@ -25,9 +29,12 @@ const EDITOR_BG = 'var(--vscode-editor-background)';
 /** The surfaces any panel text can land on: the page, cards and widgets, quotes and notices. */
 export const SURFACES = [EDITOR_BG, 'var(--vscode-editorWidget-background)', 'var(--vscode-textBlockQuote-background)'] as const;
 
-const anywhere = (selector: string, color: string): TextColor => ({ selector, color, over: SURFACES });
+const anywhere = (selector: string, color: string): TextColor => ({ selector, property: 'color', color, over: SURFACES });
 
-/** Every `color:` declaration of media/panel.css (the unit test fails on one missing here), plus inherited text on tinted fills. */
+/** `fill:` declarations of panel.css that paint shapes, not text (the words of those charts are in the legend). */
+export const GRAPHIC_FILLS: readonly string[] = ['.tf-cat-seg', '.tf-line', '.tf-dot.tf-line-agrees', '.tf-dot.tf-line-disagrees'];
+
+/** Every `color:` and text `fill:` of media/panel.css (the unit test fails on one missing here), plus text on tinted fills. */
 export const TEXT_COLORS: readonly TextColor[] = [
   anywhere('body', 'var(--vscode-foreground)'),
   anywhere('a', 'var(--vscode-textLink-foreground)'),
@@ -50,54 +57,68 @@ export const TEXT_COLORS: readonly TextColor[] = [
   anywhere('.tf-cov-changed', 'var(--tf-text-info)'),
   anywhere('.tf-cov-left-out', 'var(--tf-text-warning)'),
   anywhere('.tf-criteria-quote', 'var(--vscode-foreground)'),
-  { selector: '.tf-icon-button', color: 'var(--vscode-icon-foreground, var(--vscode-foreground))', over: SURFACES },
-  { selector: '.tf-tooltip', color: 'var(--vscode-editorHoverWidget-foreground)', over: ['var(--vscode-editorHoverWidget-background)'] },
+  { selector: '.tf-icon-button', property: 'color', color: 'var(--vscode-icon-foreground, var(--vscode-foreground))', over: SURFACES },
+  { selector: '.tf-tooltip', property: 'color', color: 'var(--vscode-editorHoverWidget-foreground)', over: ['var(--vscode-editorHoverWidget-background)'] },
   {
     selector: '.tf-scale-btn',
+    property: 'color',
     color: 'var(--vscode-button-secondaryForeground, var(--vscode-foreground))',
     over: SURFACES.map((s) => `var(--vscode-button-secondaryBackground, ${s})`),
   },
-  { selector: '.tf-scale-btn.tf-scale-on', color: 'var(--vscode-button-foreground)', over: ['var(--vscode-button-background)'] },
+  { selector: '.tf-scale-btn.tf-scale-on', property: 'color', color: 'var(--vscode-button-foreground)', over: ['var(--vscode-button-background)'] },
   {
     selector: '.tf-text-button',
+    property: 'color',
     color: 'var(--vscode-button-secondaryForeground)',
     over: SURFACES.map((s) => `var(--vscode-button-secondaryBackground, ${s})`),
   },
-  { selector: '.tf-text-button[aria-pressed="true"]', color: 'var(--vscode-button-foreground)', over: ['var(--vscode-button-background)'] },
-  { selector: '.tf-viewer', color: 'var(--vscode-foreground)', over: [EDITOR_BG] },
+  { selector: '.tf-text-button[aria-pressed="true"]', property: 'color', color: 'var(--vscode-button-foreground)', over: ['var(--vscode-button-background)'] },
+  { selector: '.tf-viewer', property: 'color', color: 'var(--vscode-foreground)', over: [EDITOR_BG] },
   {
     selector: '.tf-cov-flagged th',
+    property: 'color',
     color: 'var(--vscode-foreground)',
     over: ['var(--vscode-inputValidation-warningBackground, transparent)'],
   },
   {
     selector: '.tf-gallery-item figure',
+    property: 'color',
     color: 'var(--vscode-foreground)',
     over: ['var(--vscode-editorWidget-background, transparent)'],
   },
   // The streaming cursor takes its speaker's colour, made legible by the foreground.
   ...SPEAKER_COLORS.map((v) => ({
     selector: '.tf-streaming .tf-msg-body::after',
+    property: 'color' as const,
     color: 'color-mix(in srgb, var(--tf-speaker) 60%, var(--vscode-foreground))',
     over: SURFACES,
     vars: { '--tf-speaker': `var(${v})` },
   })),
   // Inherited text over tinted fills: a person's message (the stronger tint), the strongest heatmap cell and tau cell.
   ...SPEAKER_COLORS.map((v) => ({
-    selector: '.tf-msg[data-kind="human"] (inherited)',
+    selector: '.tf-msg[data-kind="human"]',
+    property: 'inherited' as const,
     color: 'var(--vscode-foreground)',
     over: [`color-mix(in srgb, var(${v}) 14%, transparent)`],
   })),
   {
-    selector: '.tf-cell (inherited)',
+    selector: '.tf-cell',
+    property: 'inherited',
     color: 'var(--vscode-foreground)',
     over: [`color-mix(in srgb, var(--tf-accent) ${HEAT_MAX_PERCENT}%, transparent)`],
   },
   ...['--vscode-charts-green', '--vscode-charts-red'].map((v) => ({
-    selector: '.tf-tau (inherited)',
+    selector: '.tf-tau',
+    property: 'inherited' as const,
     color: 'var(--vscode-foreground)',
     over: [`color-mix(in srgb, var(${v}) ${TAU_MAX_PERCENT}%, transparent)`],
   })),
+  // Chart words drawn in SVG.
+  { selector: '.tf-chart-label', property: 'fill', color: 'var(--vscode-foreground)', over: SURFACES },
+  { selector: '.tf-chart-note', property: 'fill', color: 'var(--vscode-descriptionForeground)', over: SURFACES },
+  // Badges: the theme's badge colours; the coverage badge sets its own (its rule's variables apply).
+  { selector: 'vscode-badge', property: 'inherited', color: 'var(--vscode-badge-foreground)', over: ['var(--vscode-badge-background)'] },
+  { selector: '.tf-cov-badge', property: 'inherited', color: 'var(--vscode-badge-foreground)', over: ['var(--vscode-badge-background)'] },
 ];
 
 /** `#rgb`, `#rrggbb`, `#rrggbbaa` → Rgba. */

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { AA_TEXT, TEXT_COLORS, contrastRatio, parseHex, resolveColor, textContrast, type TextColor } from '../../../webview/panel/contrast';
+import { AA_TEXT, GRAPHIC_FILLS, TEXT_COLORS, contrastRatio, parseHex, resolveColor, textContrast, type TextColor } from '../../../webview/panel/contrast';
 import { THEMES } from './themeColors';
 
 const REPO = path.resolve(__dirname, '..', '..', '..', '..');
@@ -19,16 +19,16 @@ function rules(css: string): Array<{ selector: string; decls: Array<[string, str
   return out;
 }
 
-/** The panel's own variables, declared on :root. */
-const ROOT_VARS: Record<string, string> = Object.fromEntries(
-  rules(CSS).filter((r) => r.selector === ':root').flatMap((r) => r.decls.filter(([k]) => k.startsWith('--'))),
-);
+/** The custom properties the stylesheet declares on a selector: :root's for every element, a rule's for its own. */
+const ownVars = (selector: string): Record<string, string> =>
+  Object.fromEntries(rules(CSS).filter((r) => r.selector === selector).flatMap((r) => r.decls.filter(([k]) => k.startsWith('--'))));
+const ROOT_VARS = ownVars(':root');
 
 function belowAA(entries: readonly TextColor[]): string[] {
   const bad: string[] = [];
   for (const theme of THEMES) {
     for (const e of entries) {
-      const vars = { ...theme.vars, ...ROOT_VARS, ...e.vars };
+      const vars = { ...theme.vars, ...ROOT_VARS, ...ownVars(norm(e.selector)), ...e.vars };
       for (const bg of e.over) {
         const ratio = textContrast(e.color, bg, vars);
         if (ratio < AA_TEXT) bad.push(`${theme.name}: ${e.selector} { color: ${e.color} } over ${bg}${e.vars ? ` with ${JSON.stringify(e.vars)}` : ''} is ${ratio.toFixed(2)}:1`);
@@ -48,14 +48,16 @@ describe('panel text contrast (WCAG AA in Dark Modern, Light Modern and High Con
     assert.throws(() => resolveColor('var(--missing)', vars), /not set/);
   });
 
-  it('lists every color declaration of media/panel.css in the contrast table', () => {
-    const table = new Set(TEXT_COLORS.map((e) => `${norm(e.selector)} → ${norm(e.color)}`));
-    const declared = rules(CSS).flatMap((r) => r.decls.filter(([k]) => k === 'color').map(([, v]) => `${r.selector} → ${v}`));
+  it('lists every color (and SVG text fill) declaration of media/panel.css in the contrast table', () => {
+    const table = new Set(TEXT_COLORS.filter((e) => e.property !== 'inherited').map((e) => `${norm(e.selector)} { ${e.property}: ${norm(e.color)} }`));
+    const declared = rules(CSS).flatMap((r) =>
+      r.decls.filter(([k]) => k === 'color' || (k === 'fill' && !GRAPHIC_FILLS.includes(r.selector))).map(([k, v]) => `${r.selector} { ${k}: ${v} }`));
     assert.ok(declared.length > 30, `found only ${declared.length} color declarations`);
     const missing = declared.filter((d) => !table.has(d));
     assert.deepEqual(missing, [], 'add these to TEXT_COLORS in webview/panel/contrast.ts (with the surfaces they sit on)');
-    const stale = [...table].filter((t) => !t.includes('(inherited)') && !declared.includes(t));
+    const stale = [...table].filter((t) => !declared.includes(t));
     assert.deepEqual(stale, [], 'TEXT_COLORS lists colours panel.css no longer declares');
+    for (const g of GRAPHIC_FILLS) assert.ok(rules(CSS).some((r) => r.selector === g), `${g} is no longer in panel.css`);
   });
 
   it('keeps every text colour at 4.5:1 or more over its backgrounds in the three default themes', () => {
@@ -64,8 +66,8 @@ describe('panel text contrast (WCAG AA in Dark Modern, Light Modern and High Con
 
   it('would catch a theme colour used raw as text (the old orange flag and amber warning on white)', () => {
     const raw: TextColor[] = [
-      { selector: 'flag', color: 'var(--vscode-charts-orange)', over: ['var(--vscode-editor-background)'] },
-      { selector: 'warning', color: 'var(--vscode-editorWarning-foreground)', over: ['var(--vscode-editor-background)'] },
+      { selector: 'flag', property: 'color', color: 'var(--vscode-charts-orange)', over: ['var(--vscode-editor-background)'] },
+      { selector: 'warning', property: 'color', color: 'var(--vscode-editorWarning-foreground)', over: ['var(--vscode-editor-background)'] },
     ];
     const bad = belowAA(raw);
     assert.ok(bad.some((b) => b.startsWith('Light Modern: flag')), bad.join('\n'));

@@ -29,6 +29,10 @@ export const DARK_MODERN: ThemeVars = v({
   'button.secondaryForeground': '#CCCCCC',
   'button.secondaryBackground': '#00000000',
   'inputValidation.warningBackground': '#352A05',
+  'badge.foreground': '#F8F8F8',
+  'badge.background': '#616161',
+  'statusBarItem.warningForeground': '#FFFFFF',
+  'statusBarItem.warningBackground': '#7A6400', // registry: darken(editorWarning.foreground, 0.4)
   'editorWarning.foreground': '#CCA700',
   'editorInfo.foreground': '#3794FF',
   'testing.iconPassed': '#73c991',
@@ -58,6 +62,10 @@ export const LIGHT_MODERN: ThemeVars = v({
   'button.secondaryForeground': '#3B3B3B',
   'button.secondaryBackground': '#E5E5E5',
   'inputValidation.warningBackground': '#F6F5D2',
+  'badge.foreground': '#3B3B3B',
+  'badge.background': '#CCCCCC',
+  'statusBarItem.warningForeground': '#FFFFFF',
+  'statusBarItem.warningBackground': '#735202', // registry: darken(editorWarning.foreground, 0.4)
   'editorWarning.foreground': '#BF8803',
   'editorInfo.foreground': '#1a85ff',
   'testing.iconPassed': '#73c991',
@@ -88,6 +96,9 @@ export const HIGH_CONTRAST_DARK: ThemeVars = v({
   'button.secondaryForeground': '#FFFFFF',
   'button.secondaryBackground': 'transparent',
   'inputValidation.warningBackground': '#000000',
+  'badge.foreground': '#FFFFFF',
+  'badge.background': '#000000',
+  'statusBarItem.warningForeground': '#FFFFFF', // statusBarItem.warningBackground: null, so not set
   'editorWarning.foreground': '#FFD370',
   'editorInfo.foreground': '#3794FF',
   'testing.iconPassed': '#73c991',
