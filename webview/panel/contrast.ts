@@ -21,6 +21,8 @@ export interface TextColor {
   color: string;
   /** Background expressions the text is shown over; translucent ones are laid over the editor background. */
   over: readonly string[];
+  /** The rule's `opacity:` (its own background is transparent, so the text fades into what is under it). */
+  opacity?: number;
   /** Variables the rule's element has of its own (e.g. a message's `--tf-speaker`). */
   vars?: Readonly<Record<string, string>>;
 }
@@ -33,6 +35,12 @@ const anywhere = (selector: string, color: string): TextColor => ({ selector, pr
 
 /** `fill:` declarations of panel.css that paint shapes, not text (the words of those charts are in the legend). */
 export const GRAPHIC_FILLS: readonly string[] = ['.tf-cat-seg', '.tf-line', '.tf-dot.tf-line-agrees', '.tf-dot.tf-line-disagrees'];
+
+/**
+ * `opacity:` below 1 that WCAG does not ask to contrast: disabled controls and the row being dragged (inactive
+ * components), the blinking cursor's off phase. Any other opacity must be in TEXT_COLORS.
+ */
+export const EXEMPT_OPACITY: readonly string[] = ['50%', '.tf-rank-list li.tf-dragging', '.tf-icon-button:disabled', '.tf-scale-btn[disabled]'];
 
 /** Every `color:` and text `fill:` of media/panel.css (the unit test fails on one missing here), plus text on tinted fills. */
 export const TEXT_COLORS: readonly TextColor[] = [
@@ -112,6 +120,14 @@ export const TEXT_COLORS: readonly TextColor[] = [
     property: 'inherited' as const,
     color: 'var(--vscode-foreground)',
     over: [`color-mix(in srgb, var(${v}) ${TAU_MAX_PERCENT}%, transparent)`],
+  })),
+  // A message still waiting in the run's inbox is drawn faded: its words and its muted note.
+  ...['var(--vscode-foreground)', 'var(--vscode-descriptionForeground)'].map((color) => ({
+    selector: '.tf-msg.tf-pending',
+    property: 'inherited' as const,
+    color,
+    over: [EDITOR_BG],
+    opacity: 0.85,
   })),
   // Chart words drawn in SVG.
   { selector: '.tf-chart-label', property: 'fill', color: 'var(--vscode-foreground)', over: SURFACES },
@@ -206,9 +222,10 @@ export function contrastRatio(a: Rgba, b: Rgba): number {
   return (hi + 0.05) / (lo + 0.05);
 }
 
-/** The contrast of one text colour over one background in a theme: translucent layers go over the editor background. */
-export function textContrast(color: string, background: string, vars: Readonly<Record<string, string>>): number {
+/** The contrast of one text colour over one background in a theme: translucent layers (and faded text) go over what is under them. */
+export function textContrast(color: string, background: string, vars: Readonly<Record<string, string>>, opacity = 1): number {
   const page = over(resolveColor(EDITOR_BG, vars), { r: 0, g: 0, b: 0, a: 1 });
   const bg = over(resolveColor(background, vars), page);
-  return contrastRatio(over(resolveColor(color, vars), bg), bg);
+  const text = resolveColor(color, vars);
+  return contrastRatio(over({ ...text, a: text.a * opacity }, bg), bg);
 }

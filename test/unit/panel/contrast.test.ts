@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { AA_TEXT, GRAPHIC_FILLS, TEXT_COLORS, contrastRatio, parseHex, resolveColor, textContrast, type TextColor } from '../../../webview/panel/contrast';
+import { AA_TEXT, EXEMPT_OPACITY, GRAPHIC_FILLS, TEXT_COLORS, contrastRatio, parseHex, resolveColor, textContrast, type TextColor } from '../../../webview/panel/contrast';
 import { THEMES } from './themeColors';
 
 const REPO = path.resolve(__dirname, '..', '..', '..', '..');
@@ -19,9 +19,11 @@ function rules(css: string): Array<{ selector: string; decls: Array<[string, str
   return out;
 }
 
+const RULES = rules(CSS);
+
 /** The custom properties the stylesheet declares on a selector: :root's for every element, a rule's for its own. */
 const ownVars = (selector: string): Record<string, string> =>
-  Object.fromEntries(rules(CSS).filter((r) => r.selector === selector).flatMap((r) => r.decls.filter(([k]) => k.startsWith('--'))));
+  Object.fromEntries(RULES.filter((r) => r.selector === selector).flatMap((r) => r.decls.filter(([k]) => k.startsWith('--'))));
 const ROOT_VARS = ownVars(':root');
 
 function belowAA(entries: readonly TextColor[]): string[] {
@@ -30,7 +32,7 @@ function belowAA(entries: readonly TextColor[]): string[] {
     for (const e of entries) {
       const vars = { ...theme.vars, ...ROOT_VARS, ...ownVars(norm(e.selector)), ...e.vars };
       for (const bg of e.over) {
-        const ratio = textContrast(e.color, bg, vars);
+        const ratio = textContrast(e.color, bg, vars, e.opacity);
         if (ratio < AA_TEXT) bad.push(`${theme.name}: ${e.selector} { color: ${e.color} } over ${bg}${e.vars ? ` with ${JSON.stringify(e.vars)}` : ''} is ${ratio.toFixed(2)}:1`);
       }
     }
@@ -50,14 +52,17 @@ describe('panel text contrast (WCAG AA in Dark Modern, Light Modern and High Con
 
   it('lists every color (and SVG text fill) declaration of media/panel.css in the contrast table', () => {
     const table = new Set(TEXT_COLORS.filter((e) => e.property !== 'inherited').map((e) => `${norm(e.selector)} { ${e.property}: ${norm(e.color)} }`));
-    const declared = rules(CSS).flatMap((r) =>
+    const declared = RULES.flatMap((r) =>
       r.decls.filter(([k]) => k === 'color' || (k === 'fill' && !GRAPHIC_FILLS.includes(r.selector))).map(([k, v]) => `${r.selector} { ${k}: ${v} }`));
     assert.ok(declared.length > 30, `found only ${declared.length} color declarations`);
     const missing = declared.filter((d) => !table.has(d));
     assert.deepEqual(missing, [], 'add these to TEXT_COLORS in webview/panel/contrast.ts (with the surfaces they sit on)');
     const stale = [...table].filter((t) => !declared.includes(t));
     assert.deepEqual(stale, [], 'TEXT_COLORS lists colours panel.css no longer declares');
-    for (const g of GRAPHIC_FILLS) assert.ok(rules(CSS).some((r) => r.selector === g), `${g} is no longer in panel.css`);
+    const faded = RULES.flatMap((r) => r.decls.filter(([k, v]) => k === 'opacity' && Number(v) < 1).map(([, v]) => ({ selector: r.selector, opacity: Number(v) })));
+    const unchecked = faded.filter((f) => !EXEMPT_OPACITY.includes(f.selector) && !TEXT_COLORS.some((e) => norm(e.selector) === f.selector && e.opacity === f.opacity));
+    assert.deepEqual(unchecked, [], 'faded text must be checked in TEXT_COLORS (with its opacity) or be an inactive state in EXEMPT_OPACITY');
+    for (const g of GRAPHIC_FILLS) assert.ok(RULES.some((r) => r.selector === g), `${g} is no longer in panel.css`);
   });
 
   it('keeps every text colour at 4.5:1 or more over its backgrounds in the three default themes', () => {
