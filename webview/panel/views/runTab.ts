@@ -3,7 +3,7 @@
  * what the run produced. The discussion element lives across state updates so streaming is never interrupted.
  */
 import { h, section, muted, replaceChildren } from '../dom';
-import { count, shortTime } from '../format';
+import { count, readableTime } from '../format';
 import type { ViewContext } from '../context';
 import type { PanelRunEvent, PanelState, SyncStateMessage } from '../../../src/protocol/panel';
 import { DiscussionView } from './discussion';
@@ -161,7 +161,7 @@ export class RunTab {
       picker = h('vscode-single-select', { id: 'tf-run-picker', 'aria-label': 'Run to show' });
       for (const r of state.runs) {
         picker.append(
-          h('vscode-option', { value: r.id, selected: r.id === state.run?.id }, `${shortTime(r.startedAt)} · ${r.interrupted ? 'interrupted' : r.status} · ${count(r.iterations, 'iteration')}${r.scripted ? ' · scripted' : ''}`),
+          h('vscode-option', { value: r.id, selected: r.id === state.run?.id }, `${readableTime(r.startedAt)} · ${r.interrupted ? 'interrupted' : r.status} · ${count(r.iterations, 'iteration')}${r.scripted ? ' · scripted' : ''}`),
         );
       }
       picker.addEventListener('change', (e) => {
