@@ -32,16 +32,22 @@ export function usd(n: number | undefined): string {
   return n < 0.01 && n > 0 ? '< $0.01' : `$${n.toFixed(2)}`;
 }
 
-/** "2026-11-21T22-40-05Z-3f9c" or an ISO time → "2026-11-21 22:40". */
-export function shortTime(iso: string): string {
-  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2})[:-](\d{2})/.exec(iso);
-  return m ? `${m[1]} ${m[2]}:${m[3]}` : iso;
+/**
+ * An ISO time ("2026-11-21T22:40:05.123Z") or a run id's time ("2026-11-21T22-40-05Z-3f9c") as a readable date and time
+ * in the viewer's time zone (`timeZone` only for tests): "21 Nov 2026, 23:40". Anything else is shown as it is.
+ */
+export function readableTime(iso: string, timeZone?: string): string {
+  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2})[:-](\d{2})(?:[:-](\d{2}(?:\.\d+)?))?(Z|[+-]\d{2}:?\d{2})?/.exec(iso);
+  if (!m) return iso;
+  const d = new Date(`${m[1]}T${m[2]}:${m[3]}:${m[4] ?? '00'}${m[5] ?? ''}`);
+  if (Number.isNaN(d.getTime())) return iso;
+  return d.toLocaleString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false, timeZone });
 }
 
-/** A line of the run picker: "2026-03-01 10:04 · done · 2 iterations · partly scripted". */
-export function runOptionLabel(r: Pick<RunSummary, 'startedAt' | 'status' | 'iterations' | 'interrupted' | 'scripted' | 'partlyScripted'>): string {
+/** A line of the run picker: "1 Mar 2026, 10:04 · completed · 2 iterations · partly scripted" (`timeZone` only for tests). */
+export function runOptionLabel(r: Pick<RunSummary, 'startedAt' | 'status' | 'iterations' | 'interrupted' | 'scripted' | 'partlyScripted'>, timeZone?: string): string {
   const scripted = r.scripted ? ' · scripted' : r.partlyScripted ? ' · partly scripted' : '';
-  return `${shortTime(r.startedAt)} · ${r.interrupted ? 'interrupted' : r.status} · ${count(r.iterations, 'iteration')}${scripted}`;
+  return `${readableTime(r.startedAt, timeZone)} · ${r.interrupted ? 'interrupted' : r.status} · ${count(r.iterations, 'iteration')}${scripted}`;
 }
 
 /** The plain sentence for a Kendall's W when the analysis carries none. */

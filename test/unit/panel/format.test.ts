@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { agreementSentence, ordinal, pValue, shortTime, usd } from '../../../webview/panel/format';
-import { averageRanks, heatPercent, speakerColor, tauColor } from '../../../webview/panel/colors';
+import { agreementSentence, ordinal, pValue, readableTime, usd } from '../../../webview/panel/format';
+import { HEAT_MAX_PERCENT, TAU_MAX_PERCENT, averageRanks, heatPercent, speakerColor, tauColor } from '../../../webview/panel/colors';
 
 describe('panel formatting and colours', () => {
   it('formats p-values, ordinals, money and run times', () => {
@@ -13,22 +13,26 @@ describe('panel formatting and colours', () => {
     assert.equal(usd(undefined), 'unknown');
     assert.equal(usd(0.004), '< $0.01');
     assert.equal(usd(1.234), '$1.23');
-    assert.equal(shortTime('2026-11-21T22-40-05Z-3f9c'), '2026-11-21 22:40');
+    assert.equal(readableTime('2026-11-21T22-40-05Z-3f9c', 'UTC'), '21 Nov 2026, 22:40');
+    assert.equal(readableTime('2026-11-21T22:40:05.123Z', 'Europe/Madrid'), '21 Nov 2026, 23:40', 'in the viewer\'s time zone');
+    assert.equal(readableTime('2026-11-21T23:40:00+01:00', 'UTC'), '21 Nov 2026, 22:40');
+    assert.equal(readableTime('not a time'), 'not a time');
+    assert.equal(readableTime('2026-13-45T99:99Z'), '2026-13-45T99:99Z');
     assert.match(agreementSentence(0.54, 'moderate', 0.04, 4), /4 designers show moderate agreement \(W = 0.54\).*unlikely to be chance/);
   });
 
   it('colours the best rank strongest and keeps the worst visible', () => {
-    assert.equal(heatPercent(1, 6), 70);
+    assert.equal(heatPercent(1, 6), HEAT_MAX_PERCENT);
     assert.equal(heatPercent(6, 6), 8);
     assert.ok(heatPercent(2, 6) > heatPercent(3, 6));
-    assert.equal(heatPercent(1, 1), 70);
+    assert.equal(heatPercent(1, 1), HEAT_MAX_PERCENT);
   });
 
   it('uses theme chart colours for speakers and tau', () => {
     assert.equal(speakerColor(0), 'var(--vscode-charts-blue)');
     assert.equal(speakerColor(6), speakerColor(0));
-    assert.deepEqual(tauColor(-0.5), { variable: '--vscode-charts-red', percent: 30 });
-    assert.deepEqual(tauColor(1), { variable: '--vscode-charts-green', percent: 60 });
+    assert.deepEqual(tauColor(-0.5), { variable: '--vscode-charts-red', percent: TAU_MAX_PERCENT / 2 });
+    assert.deepEqual(tauColor(1), { variable: '--vscode-charts-green', percent: TAU_MAX_PERCENT });
   });
 
   it('averages tied ranks', () => {

@@ -49,4 +49,11 @@ describe('panel wording and layout', () => {
     assert.doesNotMatch(card, /max-width: \d+px/);
     assert.match(css, /\.tf-remix-card \.tf-compare-main \.tf-thumb img \{[^}]*width: 100%[^}]*object-fit: contain/);
   });
+
+  it('never crops a picture: square thumbnails letterbox a 3:2 banner instead of cutting its sides', () => {
+    const css = read('media/panel.css');
+    assert.doesNotMatch(css, /object-fit:\s*cover/);
+    assert.match(css, /\.tf-thumb img, \.tf-thumb-missing \{[^}]*object-fit: contain/);
+    assert.match(css, /\.tf-head-thumb \{[^}]*object-fit: contain/);
+  });
 });

@@ -39,9 +39,9 @@ describe('panel: a partly scripted run is labelled so in the run picker', () => 
   });
 
   it('says "partly scripted" at the end of the picker line', () => {
-    assert.equal(runOptionLabel(runSummary(record({ endpoints: { chat: real, images: canned } }))), '2026-03-01 10:04 · completed · 2 iterations · partly scripted');
-    assert.equal(runOptionLabel(runSummary(record({ scripted: true, endpoints: { chat: canned } }))), '2026-03-01 10:04 · completed · 2 iterations · scripted');
-    assert.equal(runOptionLabel(runSummary(record({ endpoints: { chat: real } }))), '2026-03-01 10:04 · completed · 2 iterations');
-    assert.equal(runOptionLabel({ ...runSummary(record({ endpoints: { chat: canned, images: real } })), interrupted: true }), '2026-03-01 10:04 · interrupted · 2 iterations · partly scripted');
+    assert.equal(runOptionLabel(runSummary(record({ endpoints: { chat: real, images: canned } })), 'UTC'), '1 Mar 2026, 10:04 · completed · 2 iterations · partly scripted');
+    assert.equal(runOptionLabel(runSummary(record({ scripted: true, endpoints: { chat: canned } })), 'UTC'), '1 Mar 2026, 10:04 · completed · 2 iterations · scripted');
+    assert.equal(runOptionLabel(runSummary(record({ endpoints: { chat: real } })), 'UTC'), '1 Mar 2026, 10:04 · completed · 2 iterations');
+    assert.equal(runOptionLabel({ ...runSummary(record({ endpoints: { chat: canned, images: real } })), interrupted: true }, 'UTC'), '1 Mar 2026, 10:04 · interrupted · 2 iterations · partly scripted');
   });
 });

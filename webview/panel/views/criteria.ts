@@ -5,6 +5,7 @@
  * of a live line under the table. A criteria.json that is not current is one sentence instead. Everything goes in as text.
  */
 import { h, muted, section } from '../dom';
+import { readableTime } from '../format';
 import type { ViewContext } from '../context';
 import type { PanelCriteria, PanelCriteriaCell } from '../../../src/protocol/criteria';
 
@@ -64,7 +65,7 @@ export function criteriaView(ctx: ViewContext): HTMLElement | null {
   return section(
     'tf-criteria',
     "The team's criteria",
-    muted(`Found ${cr.at}; most controversial first. A stance counts only when its quote is in that member's own file.`),
+    muted(`Found ${readableTime(cr.at)}; most controversial first. A stance counts only when its quote is in that member's own file.`),
     matrix('Members × criteria', cr.criteria, members, (r) => r.stances, quoteLine),
     cr.options.length ? matrix('Options × criteria', cr.criteria, cr.options.map((o) => ({ id: o, name: `Option ${o}` })), (r) => r.options, quoteLine) : null,
     quoteLine,
