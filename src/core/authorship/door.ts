@@ -12,6 +12,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { errorMessage } from '../kernel/errors';
 import { GitMissingError, runGit } from './git';
+import { ownRequireSignedCommits } from './ownSettings';
 import { identitiesOf, judgeCommits, judgeDriver, judgeUncommitted, type Identities, type IdentitySettings, type Touch } from './rule';
 
 /** A file left out of every count, and why (contract §8). */
@@ -85,8 +86,9 @@ export async function openAuthorshipFor(root: string, ids: Identities | undefine
     return o.code === 0 ? o.stdout.trim() || undefined : undefined;
   };
   const ownEmail = await config('user.email');
-  // A member's own setting: review.yaml may ask for signatures, never turn off what this machine's git config asks.
-  const ownSigned = /^(true|yes|on|1)$/i.test((await config('teamfusion.requireSignedCommits')) ?? '');
+  // A member's own setting (git config, or VS Code's through ownSettings.ts): review.yaml may ask for signatures, never
+  // turn off what the member asks.
+  const ownSigned = ownRequireSignedCommits() || /^(true|yes|on|1)$/i.test((await config('teamfusion.requireSignedCommits')) ?? '');
   return new GitDoor(path.resolve(root), await fs.realpath(topLevel), await realRoot(root), { ...ids, requireSigned: ids.requireSigned || ownSigned }, ownEmail);
 }
 
