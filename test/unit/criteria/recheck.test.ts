@@ -9,6 +9,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { contentHash, criteriaState, criteriaSummary, criteriaToSettle, loadForCriteria, readCriteriaSources, type CriteriaFile } from '../../../src/core/criteria';
 import { makeReview } from '../run/fixtures';
+import { criteriaAnswer } from '../../../src/core/questions/criteria';
 
 describe('criteria: a re-sealed criteria.json is checked again at every read', function () {
   this.timeout(60_000);
@@ -70,5 +71,10 @@ describe('criteria: a re-sealed criteria.json is checked again at every read', f
     assert.deepEqual(summary?.top, [], 'a criterion nobody splits on is not shown as controversial');
     assert.match(summary!.lines[0]!, /splits on most \(criteria\.json, controversy 0–1\): none; no criterion splits the team\.$/);
     assert.ok(summary!.lines.some((l) => /Checked again: d2 on "Calm"/.test(l)), summary!.lines.join('\n'));
+    // The agents' criteria question answers from the same recomputation, and says it.
+    const asked = await criteriaAnswer(root);
+    assert.deepEqual(asked.criteria.map((c) => c.controversy), [0, 0]);
+    assert.equal(asked.criteria.find((c) => c.name.quoted === 'Calm')?.stances.d2?.counted, false);
+    assert.equal(asked.note, `Checked again at this read: ${st.notes.length} things criteria.json says are not borne out by the files named, so not counted (stances, standings or scores; teamfusion criteria lists them).`);
   });
 });
