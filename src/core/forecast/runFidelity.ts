@@ -34,6 +34,9 @@ export async function runFidelity(root: string, record: RunRecord, blind: BlindA
     if (!(err instanceof ReviewFileError)) throw err;
     return { fidelity: null, note: null, ignored: [], problem: /:\d+:\d+: error: /.test(err.message) ? err.message : `${err.file}:1:1: error: ${err.message}` };
   }
+  if (!sealed && record.forecastSha256) {
+    return { fidelity: null, note: null, ignored: [], problem: `${forecastRel(record.id)}:1:1: error: run.json seals a forecast.json, but it is not there, so there is no proxy fidelity (put back the one rerank wrote).` };
+  }
   if (!sealed) return { fidelity: null, note: `No proxy forecasts were made for this run (${forecastRel(record.id)}), so there is no proxy fidelity.`, problem: null, ignored: [] };
   if (blind.task !== sealed.task) return { fidelity: null, note: null, problem: `${forecastRel(record.id)}:1:1: error: These forecasts are for a ${sealed.task} run, but run ${record.id} is a ${blind.task} run.`, ignored: [] };
   const { file, ignored } = checkForecasts(sealed, record, against);

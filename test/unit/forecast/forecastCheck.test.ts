@@ -54,5 +54,11 @@ describe('forecast: a re-sealed forecast.json is checked again at every read', f
     assert.deepEqual(Object.keys(c.fidelity?.byDesigner ?? {}), [], 'no forecast naming Z counts');
     assert.ok(c.problems.some((p) => /d3's forecast names Z, not a letter of the blind set/.test(p)), c.problems.join('\n'));
     assert.ok(c.problems.some((p) => /the control forecast names Z/.test(p)), c.problems.join('\n'));
+
+    // The file deleted while run.json still seals one: said as a problem, not as "no forecasts were made".
+    await fs.rm(path.join(root, 'runs', RUN_ID, 'forecast.json'));
+    c = await compareRun(root, RUN_ID);
+    assert.equal(c.fidelity, null);
+    assert.ok(c.problems.some((p) => /forecast\.json:1:1: error: run\.json seals a forecast\.json, but it is not there/.test(p)), c.problems.join('\n'));
   });
 });
