@@ -16,6 +16,7 @@ import { registerBriefReview } from './brief/register';
 import { registerBaseline } from './baseline/register';
 import { invokeTool, prepareTool } from './agents/tools';
 import { chatHandler } from './agents/participant';
+import { setOwnRequireSignedCommits } from '../core/authorship/ownSettings';
 
 export interface Core {
   /** A review panel VS Code restored after a reload. */
@@ -40,6 +41,10 @@ export interface ShellParts extends ShellTree {
 
 /** Registers every command and listener; the commands the shell stood in for must be free again (it disposed them). */
 export function startCore(context: vscode.ExtensionContext, shell: ShellParts): Core {
+  // The member's own signature setting (user settings only: a workspace's settings, which a push can bring, cannot turn it off).
+  const ownSigned = (): void => setOwnRequireSignedCommits(vscode.workspace.getConfiguration('teamfusion').get<boolean>('requireSignedCommits', false) === true);
+  ownSigned();
+  context.subscriptions.push(vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('teamfusion.requireSignedCommits') && ownSigned()));
   const services = createServices(context, shell.reviewWatcher);
   context.subscriptions.push(services);
   const live = registerFoundation(context, services, shell);

@@ -12,6 +12,8 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { errorMessage } from '../kernel/errors';
 import { GitMissingError, runGit } from './git';
+import { ownRequireSignedCommits } from './ownSettings';
+import { standingIdentities } from './identityHistory';
 import { identitiesOf, judgeCommits, judgeDriver, judgeUncommitted, type Identities, type IdentitySettings, type Touch } from './rule';
 
 /** A file left out of every count, and why (contract §8). */
@@ -70,8 +72,17 @@ export async function openAuthorship(root: string, settings: IdentitySettings): 
   return openAuthorshipFor(root, identitiesOf(settings));
 }
 
+/**
+ * The door for the review at `root` with the settings its review.yaml has now, of which the identities (`team.<id>.git`,
+ * `lead`) stand only as the lead committed them (identityHistory.ts); a change that does not count is listed in the report
+ * as a review.yaml not counted.
+ */
+export async function openReviewAuthorship(root: string, settings: IdentitySettings & { lead?: string }): Promise<AuthorshipDoor> {
+  return openAuthorshipFor(root, identitiesOf(settings), settings);
+}
+
 /** The door for the review at `root` with the team's identities already read (undefined: no e-mails, nothing checked). */
-export async function openAuthorshipFor(root: string, ids: Identities | undefined): Promise<AuthorshipDoor> {
+export async function openAuthorshipFor(root: string, ids: Identities | undefined, reviewYaml?: IdentitySettings & { lead?: string }): Promise<AuthorshipDoor> {
   if (!ids) return uncheckedDoor(root, NO_EMAILS);
   let top;
   try {
@@ -90,9 +101,22 @@ export async function openAuthorshipFor(root: string, ids: Identities | undefine
     return o.code === 0 ? o.stdout.trim() || undefined : undefined;
   };
   const ownEmail = await config('user.email');
-  // A member's own setting: review.yaml may ask for signatures, never turn off what this machine's git config asks.
-  const ownSigned = /^(true|yes|on|1)$/i.test((await config('teamfusion.requireSignedCommits')) ?? '');
-  return new GitDoor(path.resolve(root), await fs.realpath(topLevel), await realRoot(root), { ...ids, requireSigned: ids.requireSigned || ownSigned }, ownEmail);
+  // A member's own setting (git config, or VS Code's through ownSettings.ts): review.yaml may ask for signatures, never
+  // turn off what the member asks.
+  const ownSigned = ownRequireSignedCommits() || /^(true|yes|on|1)$/i.test((await config('teamfusion.requireSignedCommits')) ?? '');
+  const repoTop = await fs.realpath(topLevel);
+  const real = await realRoot(root);
+  let standing = ids;
+  const refused: NotCounted[] = [];
+  if (reviewYaml) {
+    const rel = path.relative(repoTop, path.join(real, 'review.yaml')).split(path.sep).join('/');
+    const s = await standingIdentities(repoTop, rel, reviewYaml, ownEmail);
+    standing = identitiesOf(s.settings) ?? { emails: new Map(), requireSigned: ids.requireSigned };
+    for (const r of s.refused) refused.push({ file: 'review.yaml', ...r });
+  }
+  const door = new GitDoor(path.resolve(root), repoTop, real, { ...standing, requireSigned: standing.requireSigned || ownSigned }, ownEmail);
+  for (const r of refused) door.refuse(r);
+  return door;
 }
 
 async function realRoot(root: string): Promise<string> {
@@ -182,6 +206,11 @@ class GitDoor implements AuthorshipDoor {
     const out: NotCounted = { file: at.file, member, ...verdict };
     this.refused.set(`${at.file}\0${member}`, out);
     return out;
+  }
+
+  /** Lists a file not counted that the door itself found (a review.yaml identity change not the lead's). */
+  refuse(n: NotCounted): void {
+    this.refused.set(`${n.file}\0${n.commit}`, n);
   }
 
   report(): AuthorshipReport {

@@ -12,7 +12,7 @@ import { loadReview } from '../review/loadReview';
 import type { Review } from '../review/model';
 import { askForStructuredAnswer } from '../remix/structuredAnswer';
 import { readCriteriaFile, untouched, writeCriteriaFiles } from './file';
-import { explainContested, groundAnswer } from './ground';
+import { explainContested, groundAnswer, recheckCriteria } from './ground';
 import { checkWritable } from '../files/reviewWrites';
 import { CRITERIA_FILE, CRITERIA_MARKDOWN, SCRIPTED_CRITERIA_FILE, SCRIPTED_CRITERIA_MARKDOWN, CriteriaError, contentHash, type CriteriaFile } from './model';
 import { SCRIPTED_SERVER } from '../llm/scripted';
@@ -55,7 +55,11 @@ export async function loadForCriteria(root: string): Promise<Review> {
   return loaded.review;
 }
 
-export type CriteriaState = { state: 'current'; file: CriteriaFile } | { state: 'missing' } | { state: 'stale' | 'edited'; file: CriteriaFile; why: string };
+/**
+ * `current`: the file as recomputed at this read (recheckCriteria: quotes found again, controversy from the stances), with
+ * what the recomputation changed said in `notes` (none for a file as the tool wrote it).
+ */
+export type CriteriaState = { state: 'current'; file: CriteriaFile; notes: string[] } | { state: 'missing' } | { state: 'stale' | 'edited'; file: CriteriaFile; why: string };
 
 /** Whether criteria.json is current for these sources (unreadable files throw ReviewFileError naming the file). */
 export async function criteriaState(root: string, sources: CriteriaSources): Promise<CriteriaState> {
@@ -67,7 +71,8 @@ export async function criteriaState(root: string, sources: CriteriaSources): Pro
     const what = changed.every((f) => f.startsWith('rankings/')) ? 'Rankings' : changed.every((f) => f.startsWith('comments/')) ? 'Comments' : 'Files';
     return { state: 'stale', file, why: `${what} changed since the criteria were found (${changed.join(', ')})` };
   }
-  return { state: 'current', file };
+  const again = recheckCriteria(sources, file);
+  return { state: 'current', file: again.file, notes: again.notes };
 }
 
 export async function findCriteria(o: FindCriteriaOptions): Promise<FindCriteriaResult> {
@@ -78,7 +83,7 @@ export async function findCriteria(o: FindCriteriaOptions): Promise<FindCriteria
   const notes: string[] = [];
   if (!o.force) {
     const st = await criteriaState(root, sources);
-    if (st.state === 'current') return { file: st.file, reused: true, notes, names };
+    if (st.state === 'current') return { file: st.file, reused: true, notes: [...notes, ...st.notes], names };
     if (st.state !== 'missing') notes.push(`${st.why}; finding them again.`);
   }
   // Both outputs must be writable before anything is paid for: a planted link is refused now, not after the answer.

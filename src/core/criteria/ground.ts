@@ -8,7 +8,7 @@ import { contestedBand } from '../stats/perOption';
 import { averageRanks } from '../stats/ranks';
 import type { DesignerRanking } from '../review/model';
 import { quoteFound } from './grounding';
-import { byControversy, controversy, type Criterion, type MemberStance, type OptionStanding } from './model';
+import { byControversy, controversy, type CriteriaFile, type Criterion, type MemberStance, type OptionStanding } from './model';
 import type { CriteriaAnswer } from './prompt';
 import type { CriteriaSources } from './sources';
 
@@ -68,6 +68,76 @@ export function groundAnswer(s: CriteriaSources, answer: CriteriaAnswer): Ground
     return { name: c.name.trim(), description: c.description.trim(), controversy: score, stances, ...(options ? { options } : {}) };
   });
   return { criteria: byControversy(criteria), notes };
+}
+
+/**
+ * A criteria.json read back, recomputed from what can be checked again (issue 39, item 3): its hash proves only that it
+ * agrees with itself. Each stance must rest on a quote found in that member's own file (else it is `no-position`, what it
+ * claimed kept), a stance of someone not on the team is dropped, each option standing must rest on a quote found in the
+ * file it names and on an option of the review; then every controversy is recomputed from the stances, and a contested
+ * option keeps only the criteria its members still split on. What changed is said, one sentence each.
+ */
+export function recheckCriteria(s: CriteriaSources, file: CriteriaFile): { file: CriteriaFile; notes: string[] } {
+  const notes: string[] = [];
+  const members = new Map(s.members.map((m) => [m.id, m]));
+  const criteria = file.criteria.map((c): Criterion => {
+    const stances: Record<string, MemberStance> = {};
+    for (const [id, st] of Object.entries(c.stances)) {
+      const m = members.get(id);
+      if (!m) {
+        notes.push(`${id} on "${c.name}": not on the team, so the stance is not counted.`);
+        continue;
+      }
+      if (st.stance === 'no-position') {
+        stances[id] = st;
+        continue;
+      }
+      const check = checkQuote(s, st.quote ?? '', st.file ?? '', m.file);
+      if (check.verified) stances[id] = st;
+      else {
+        stances[id] = { stance: 'no-position', claimed: st.stance, ...(st.quote !== undefined ? { quote: st.quote } : {}), ...(st.file !== undefined ? { file: st.file } : {}), verified: false };
+        notes.push(`${id} on "${c.name}": the stance "${st.stance}" is not counted (${check.why}).`);
+      }
+    }
+    let options: Record<string, OptionStanding> | undefined;
+    if (c.options) {
+      options = {};
+      for (const [id, st] of Object.entries(c.options)) {
+        if (s.task !== 'design' || !s.options.includes(id)) {
+          notes.push(`Option ${id} on "${c.name}": not an option of this review, so its standing is not counted.`);
+          continue;
+        }
+        if (st.standing === 'not-mentioned') {
+          options[id] = st;
+          continue;
+        }
+        const check = checkQuote(s, st.quote ?? '', st.file ?? '');
+        if (check.verified) options[id] = st;
+        else {
+          options[id] = { standing: 'not-mentioned', claimed: st.standing, ...(st.quote !== undefined ? { quote: st.quote } : {}), ...(st.file !== undefined ? { file: st.file } : {}), verified: false };
+          notes.push(`Option ${id} on "${c.name}": the standing "${st.standing}" is not counted (${check.why}).`);
+        }
+      }
+    }
+    const score = controversy(s.members.map((m) => stances[m.id]?.stance ?? 'no-position'), s.members.length);
+    if (Math.abs(score - c.controversy) > 1e-9) notes.push(`"${c.name}": controversy ${score.toFixed(2)} from the stances, not the ${c.controversy.toFixed(2)} the file says.`);
+    return { ...c, controversy: score, stances, ...(options ? { options } : {}) };
+  });
+  const split = new Set(criteria.filter((c) => {
+    const held = new Set(Object.values(c.stances).map((st) => st.stance));
+    return held.has('values') && held.has('against');
+  }).map((c) => c.name));
+  let contested: Record<string, string[]> | undefined;
+  if (file.contested) {
+    contested = {};
+    for (const [o, names] of Object.entries(file.contested)) {
+      const kept = s.task === 'design' && s.options.includes(o) ? names.filter((n) => split.has(n)) : [];
+      if (kept.length < names.length) notes.push(`Option ${o}: ${names.filter((n) => !kept.includes(n)).map((n) => `"${n}"`).join(', ')} no longer split${names.length - kept.length === 1 ? 's' : ''} the team there, so ${names.length - kept.length === 1 ? 'it is' : 'they are'} not shown as contested.`);
+      if (kept.length) contested[o] = kept;
+    }
+  }
+  const { contested: _old, ...rest } = file;
+  return { file: { ...rest, criteria: byControversy(criteria), ...(contested ? { contested } : {}) }, notes };
 }
 
 /**

@@ -137,8 +137,9 @@ export async function compareBriefRunWithTable(reviewRoot: string, record: RunRe
     }
     preference = { ...p, signTestP: signTestP(p.teamfusion, p.teamfusion + p.direct) };
   }
-  const f = key ? await runFidelity(root, record, { task: 'brief', preferences: prefs.answers }) : { fidelity: null, note: null, problem: null };
+  const f = key ? await runFidelity(root, record, { task: 'brief', preferences: prefs.answers }, { letters: Object.keys(key).sort(), team }) : { fidelity: null, note: null, problem: null, ignored: [] };
   if (f.problem) problems.push(f.problem);
+  problems.push(...f.ignored);
   const answered = (xs: { designer: string }[]) => new Set(xs.map((x) => x.designer));
   // A member whose preference file is broken has one: its problem is said, not "no preference file yet".
   const hasPref = new Set([...answered(prefs.answers), ...team.filter((id) => prefs.diagnostics.some((d) => d.severity === 'error' && d.file.endsWith(`/${id}.yaml`)))]);

@@ -230,9 +230,12 @@ export async function compareRun(reviewRoot: string, runId: string, opts: Compar
     }
     if (review) {
       const rankings = review.designers.map((d) => ({ designer: d.id, ranks: new Map(d.entries.map((e) => [e.option, e.rank])) }));
-      const f = await runFidelity(root, record, { task: 'design', rankings });
+      // The blind set's letters: its key's (options/ when the key cannot be read, said above).
+      const setLetters = key ? Object.keys(key).sort() : review.options.map((o) => o.id);
+      const f = await runFidelity(root, record, { task: 'design', rankings }, { letters: setLetters, team: teamIds });
       ({ fidelity, note: fidelityNote } = f);
       if (f.problem) problems.push(f.problem);
+      problems.push(...f.ignored);
     }
     if (rerankings < RERANKINGS_NEEDED) {
       missing = `${rerankings} of the ${RERANKINGS_NEEDED} re-rankings needed so far: each designer ranks the options of ${rel} (rankings/<designer-id>.yaml).`;

@@ -11,7 +11,7 @@ import { quote, type Quoted } from './question';
 export interface CriteriaAnswer {
   /** current: criteria.json matches the review's files; stale/edited: it is shown, with why it is out of date; missing: none. */
   state: 'current' | 'stale' | 'edited' | 'missing';
-  /** Why it is out of date, or how to find them (missing). */
+  /** Why it is out of date, or how to find them (missing); when current, what checking it again at this read changed. */
   note?: string;
   foundAt?: string;
   model?: string;
@@ -34,7 +34,7 @@ export async function criteriaAnswer(root: string): Promise<CriteriaAnswer> {
   const f = st.file;
   return {
     state: st.state,
-    ...(st.state !== 'current' ? { note: `${st.why}; run teamfusion criteria again.` } : {}),
+    ...(st.state !== 'current' ? { note: `${st.why}; run teamfusion criteria again.` } : st.notes.length ? { note: rechecked(st.notes) } : {}),
     foundAt: f.at,
     model: f.model,
     criteria: f.criteria.map((c) => ({
@@ -47,4 +47,9 @@ export async function criteriaAnswer(root: string): Promise<CriteriaAnswer> {
     })),
     contested: Object.fromEntries(Object.entries(f.contested ?? {}).map(([o, cs]) => [o, cs.map((c) => quote(c))])),
   };
+}
+
+/** The re-check (criteria/ground.ts recheckCriteria) in one sentence of the tool's own words (no member or model text). */
+function rechecked(notes: readonly string[]): string {
+  return `Checked again at this read: ${notes.length} thing${notes.length === 1 ? '' : 's'} ${CRITERIA_FILE} says ${notes.length === 1 ? 'is' : 'are'} not borne out by the files named, so not counted (stances, standings or scores; teamfusion criteria lists them).`;
 }

@@ -25,7 +25,7 @@ import { loadComments, type CommentStated } from './comments';
 import { usualWayRunsNote } from './usualRuns';
 import type { DesignerComment } from './model';
 import { loadReferences } from './references';
-import { openAuthorship, uncheckedDoor, type AuthorshipDoor } from '../authorship/door';
+import { openReviewAuthorship, uncheckedDoor, type AuthorshipDoor } from '../authorship/door';
 
 /** stat of a contained path: undefined when missing; a path that leads outside the review is an error (thrown). */
 async function statOf(root: string, rel: string): Promise<import('node:fs').Stats | undefined> {
@@ -260,7 +260,7 @@ export async function reviewAuthorship(root: string): Promise<AuthorshipDoor> {
   if (config.diagnostics.some((d) => d.severity === 'error')) {
     return uncheckedDoor(root, 'Who wrote each member\'s file is not checked: review.yaml has errors (teamfusion validate says which).');
   }
-  return openAuthorship(path.resolve(root), config.config);
+  return openReviewAuthorship(path.resolve(root), config.config);
 }
 
 /** A run's blind re-rank set (runs/<id>/rerank) is judged by its review's door; any other folder by its own review.yaml. */
@@ -268,7 +268,7 @@ async function defaultDoor(absRoot: string, config: ReviewConfig): Promise<Autho
   const review = path.resolve(absRoot, '..', '..', '..');
   const isRerank = path.basename(absRoot) === 'rerank' && path.basename(path.resolve(absRoot, '..', '..')) === 'runs';
   if (isRerank && (await fs.stat(path.join(review, 'review.yaml')).catch(() => undefined))?.isFile()) return reviewAuthorship(review);
-  return openAuthorship(absRoot, config);
+  return openReviewAuthorship(absRoot, config);
 }
 
 export async function loadReview(root: string, opts: LoadOptions = {}): Promise<LoadResult> {

@@ -11,7 +11,7 @@ import { writeForecastFile } from '../../../src/core/forecast/forecastFile';
 import { ownFidelitySentence } from '../../../src/core/forecast/fidelity';
 import { runEvaluation } from '../../../src/extension/panel/evaluation';
 import { EvaluationSchema } from '../../../src/protocol/panel';
-import { makeReviewWithRun, RUN_ID, writeRerankRanking } from './fixtures';
+import { editRun, makeReviewWithRun, RUN_ID, writeRerankRanking } from './fixtures';
 
 describe('evaluation: proxy fidelity in the panel, per designer, after their own re-rank', function () {
   this.timeout(30_000);
@@ -27,17 +27,20 @@ describe('evaluation: proxy fidelity in the panel, per designer, after their own
     const { key } = await makeRerankSet(root, RUN_ID);
     const letters = Object.keys(key).sort();
     const reversed = [...letters].reverse();
-    // d1's and d2's proxies both forecast the letters in order; the control forecasts the reverse.
+    // d1's and d2's proxies both forecast the letters in order; the control forecasts the reverse. Each names its request
+    // in run.json's prompts (a forecast whose request is not there is not counted).
     await writeForecastFile(root, {
       runId: RUN_ID,
       task: 'design',
       letters,
       forecasts: [
-        { kind: 'persona', designer: 'd1', ranking: letters },
-        { kind: 'persona', designer: 'd2', ranking: letters },
-        { kind: 'control', designer: null, ranking: reversed },
+        { kind: 'persona', designer: 'd1', ranking: letters, promptId: 'f1' },
+        { kind: 'persona', designer: 'd2', ranking: letters, promptId: 'f2' },
+        { kind: 'control', designer: null, ranking: reversed, promptId: 'f3' },
       ],
     });
+    const asked = (id: string, speaker?: string) => ({ id, iteration: 1, kind: 'forecast' as const, model: 'm', at: '2026-11-21T22:40:05Z', ...(speaker ? { speaker } : {}) });
+    await editRun(root, (r) => void r.prompts.push(asked('f1', 'd1'), asked('f2', 'd2'), asked('f3')));
     const waiting = await runEvaluation(root, RUN_ID, log);
     assert.ok(waiting);
     assert.deepEqual(waiting.fidelity ?? {}, {}, 'no forecast is shown before a re-rank is saved');
