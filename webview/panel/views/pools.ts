@@ -13,11 +13,11 @@ function roundView(ctx: ViewContext, t: PoolTable): HTMLElement {
     h('p', { class: 'tf-muted' }, `Diversity ${t.diversity.toFixed(2)}${t.reasked ? ' · asked again for directions that differ' : ''} · elected by Schulze over the proxies' rankings`),
     h(
       'div',
-      { class: 'tf-remix-grid' },
+      { class: 'tf-pool-grid' },
       ...t.columns.map((c) =>
         h(
           'figure',
-          { class: c.elected ? 'tf-remix-card tf-pool-elected' : 'tf-remix-card', 'data-pool-letter': c.letter },
+          { class: c.elected ? 'tf-pool-card tf-pool-elected' : 'tf-pool-card', 'data-pool-letter': c.letter },
           h('figcaption', {}, h('strong', {}, `${c.letter})`), ` ${c.differs}`, c.elected ? h('vscode-badge', {}, c.remix ? `elected → ${c.remix}` : 'elected') : null),
           h('p', { class: 'tf-directions' }, c.editingDirections),
           h('p', { class: 'tf-muted' }, `From ${c.from.map((id) => ctx.labelOf(id)).join(', ')}`),
