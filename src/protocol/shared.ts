@@ -17,3 +17,4 @@ export { SCRIPTED_RUN_SENTENCE } from '../core/evaluation/scripted';
 export { REFERENCE } from '../core/evaluation/reference';
 export { RATING_WORDING, SURVEY_QUESTIONS, SURVEY_WORDING, type SurveyQuestion } from '../core/evaluation/feedbackWords';
 export { ownFidelitySentence } from '../core/forecast/fidelity';
+export { poolTableOf, type PoolTable, type PoolColumn } from '../core/pool/poolTable';

@@ -8,6 +8,7 @@ import { briefComparisonSentences, compareBriefRun, compareRun } from '../../cor
 import { taskOf } from '../../core/record/record';
 import { readRunRecord } from '../../core/record/store';
 import { comparisonSentences } from '../../core/evaluation/format';
+import { poolCheckSentences } from '../../core/evaluation/poolChecks';
 import { printable } from '../../core/kernel/text';
 import { exactPositionals } from '../usage';
 import { safeJson } from '../output';
@@ -38,7 +39,7 @@ export async function runCompare(args: string[]): Promise<number> {
   const c = await compareRun(review, runId);
   for (const p of c.problems) process.stderr.write(`${printable(p)}\n`);
   if (values.json === true) process.stdout.write(`${safeJson(c)}\n`);
-  else process.stdout.write(`${[...scriptedLine(c), ...comparisonSentences({ ...c, missing: null }), ...fidelitySentences(c.fidelity, c.fidelityNote), ...authorshipSentences(c.authorship, { quietWithoutEmails: true })].map(printable).join('\n')}\n`);
+  else process.stdout.write(`${[...scriptedLine(c), ...comparisonSentences({ ...c, missing: null }), ...poolCheckSentences(c), ...fidelitySentences(c.fidelity, c.fidelityNote), ...authorshipSentences(c.authorship, { quietWithoutEmails: true })].map(printable).join('\n')}\n`);
   if (!c.after) process.stderr.write(`teamfusion compare: ${printable(c.missing ?? 'nothing to compare yet.')}\n`);
   return c.after && c.problems.length === 0 ? 0 : 1;
 }

@@ -75,6 +75,10 @@ export const RUN_MEASURES = [
   { name: 'coverageAgreed', of: at('brief', 'coverageCheck', 'confirmations', 'agreement'), words: "share of confirmed points whose status the member agreed with" },
   { name: 'ungroundedPer100', of: at('grounding', 'per100'), words: 'ungrounded citations per 100 messages' },
   { name: 'costUsd', of: at('costUsd'), words: 'cost of a run (USD)' },
+  { name: 'poolDiversity', of: at('pool', 'meanDiversity'), words: "a pooled run's mean pool diversity (0–1)" },
+  { name: 'poolReasked', of: at('pool', 'reaskRate'), words: "share of a pooled run's rounds asked again for directions that differ" },
+  { name: 'poolFirstElected', of: at('pool', 'firstElectedRate'), words: "share of a pooled run's rounds whose election chose the agent's own first proposal" },
+  { name: 'checklistPass', of: at('checklist', 'passRate'), words: "share of the checklist items the final pick passed" },
 ] as const;
 export type RunMeasureName = (typeof RUN_MEASURES)[number]['name'];
 

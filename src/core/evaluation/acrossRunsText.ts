@@ -40,7 +40,7 @@ export type Rows = { head: string[]; rows: string[][] };
 export function groupRows(groups: readonly (GroupHead & AcrossRuns & { totalCostUsd: number | null })[]): Rows {
   const by = groups[0]?.by;
   return {
-    head: [by ?? 'group', 'runs', 'W change [95%]', 'top 1 [95%]', 'top 2 [95%]', 'fidelity lift [95%]', 'coverage verified / agreed / κ', 'ungrounded per 100', 'cost', ''],
+    head: [by ?? 'group', 'runs', 'W change [95%]', 'top 1 [95%]', 'top 2 [95%]', 'fidelity lift [95%]', 'coverage verified / agreed / κ', 'ungrounded per 100', 'pool diversity [95%]', 're-asked [95%]', 'first proposal elected [95%]', 'checklist pass [95%]', 'cost', ''],
     rows: groups.map((g) => [
       g.value,
       String(g.n),
@@ -50,6 +50,10 @@ export function groupRows(groups: readonly (GroupHead & AcrossRuns & { totalCost
       withInterval(g.perRun.fidelityLift),
       g.coverageCheck.runs ? `${pct(g.coverageCheck.verifiedShare)} of ${g.coverageCheck.quotes} / ${pct(g.coverageCheck.confirmations.agreement)} of ${g.coverageCheck.confirmations.n} / ${kappaCell(g.coverageCheck.confirmations)}` : '—',
       g.grounding.per100 === null ? '—' : `${g.grounding.per100.toFixed(1)} (${g.grounding.messages} messages)`,
+      withInterval(g.perRun.poolDiversity, (x) => x.toFixed(2)),
+      withInterval(g.perRun.poolReasked, pct),
+      withInterval(g.perRun.poolFirstElected, pct),
+      withInterval(g.perRun.checklistPass, pct),
       g.totalCostUsd === null ? '—' : `$${g.totalCostUsd.toFixed(2)}`,
       g.tooFew ? `too few runs (< ${FEW_RUNS})` : '',
     ]),
@@ -88,7 +92,19 @@ function forkWords(label: string, f: ForkSideMeasures): string {
   return `${label}: ${f.runs} run${f.runs === 1 ? '' : 's'}; ${rank}; ${rep}.`;
 }
 
-/** Coverage, grounding and forks across runs, in sentences. */
+/** The pool (issue 41): means over pooled runs of each run's figure over its pooled rounds. */
+function poolWords(m: AcrossRuns['perRun']): string {
+  const d = m.poolDiversity;
+  if (d.n === 0) return 'Pools: no pooled run.';
+  return `Pools over ${d.n} pooled run${d.n === 1 ? '' : 's'} (each run's share of its pooled rounds, averaged): diversity ${withInterval(d, (x) => x.toFixed(2))}; asked again ${withInterval(m.poolReasked, pct)}; the election chose the agent's own first proposal ${withInterval(m.poolFirstElected, pct)}.`;
+}
+
+/** The brief as a checklist (issue 41): the final picks' pass rate over the runs with checks. */
+function checklistWords(m: RunMeasureSummary): string {
+  return m.n === 0 ? 'Checklist: no final pick checked against a checklist.' : `Checklist: the final picks passed ${withInterval(m, pct)} of the brief's checklist items (mean over runs).`;
+}
+
+/** Coverage, grounding, pools, the checklist and forks across runs, in sentences. */
 export function acrossRunsSentences(a: AcrossRuns): string[] {
   const c = a.coverageCheck;
   const g = a.grounding;
@@ -97,6 +113,8 @@ export function acrossRunsSentences(a: AcrossRuns): string[] {
       ? 'Coverage checks: no brief run.'
       : `Coverage checks over ${c.runs} brief run${c.runs === 1 ? '' : 's'}: ${c.verified} of ${c.quotes} quotes found in the revised brief; ${c.unreported} member${c.unreported === 1 ? '' : 's'} the agent reported nothing for; members agreed with the agent's status on ${c.confirmations.agreed} of ${c.confirmations.n} confirmed points; pooled over them, ${kappaWords(c.confirmations)}.`,
     g.per100 === null ? 'Grounding: no model-written messages.' : `Grounding: ${g.ungrounded} ungrounded citation${g.ungrounded === 1 ? '' : 's'} in ${g.messages} model-written messages of ${g.runs} run${g.runs === 1 ? '' : 's'} (${g.per100.toFixed(1)} per 100 messages).`,
+    poolWords(a.perRun),
+    checklistWords(a.perRun.checklistPass),
     forkWords('Runs with forks', a.forks.with),
     forkWords('Runs without forks', a.forks.without),
   ];

@@ -30,6 +30,7 @@ import { runFidelity } from '../forecast/runFidelity';
 import type { Fidelity } from '../forecast/fidelity';
 import { acceptance, summarizeRatings, summarizeSurvey, type Acceptance, type RatingsSummary, type SurveySummary } from './summaries';
 import { finalPickRank, type FinalPickRank } from './finalPick';
+import { finalPickChecksOf, poolRoundsOf, type FinalPickChecks, type PoolRoundReport } from './poolChecks';
 
 export const RERANKINGS_NEEDED = 2;
 
@@ -91,6 +92,10 @@ export interface CompareResult {
   fidelityNote: string | null;
   /** Who wrote each member's file (issue 39): the files not counted, or why nothing is checked. */
   authorship: AuthorshipReport;
+  /** Each round that elected from a pool (issue 41): its diversity, whether it was asked again, whether "a" was elected. */
+  pool: PoolRoundReport[];
+  /** The final pick's checks against the brief's checklist (issue 41), with the failed items' quotes; null without. */
+  checklist: FinalPickChecks | null;
   /** Problems in the re-rank set, ratings or survey files (`file:line:col: error: …`); the valid rest is used. */
   problems: string[];
 }
@@ -272,6 +277,8 @@ export async function compareRun(reviewRoot: string, runId: string, opts: Compar
     grounding: groundingOf(record),
     fidelity,
     fidelityNote,
+    pool: poolRoundsOf(record),
+    checklist: finalPickChecksOf(record),
     problems,
     authorship: parent.authorship?.report() ?? { checked: false, why: 'Who wrote each member\'s file was not asked.', notCounted: [] },
     ...scriptedFields(record),

@@ -39,6 +39,7 @@ import { acrossRunsOf, type AcrossRuns, type WBands } from './acrossRuns';
 import { groupsOf, type GroupHead } from './groups';
 import { errorMessage } from '../kernel/errors';
 import { meanOrNull } from '../stats/mean';
+import { finalPickChecksOf, poolSummaryOf, type FinalPickChecks, type PoolSummary } from './poolChecks';
 
 export type { Skipped };
 
@@ -69,6 +70,10 @@ export interface RunEvaluation {
   grounding: Grounding;
   /** The run's value for each `evaluate --by` (groupBy.ts). */
   groupValues: Record<GroupBy, string>;
+  /** The run's pooled rounds (issue 41): mean diversity, re-ask rate, how often "a" was elected; null without a pool. */
+  pool: PoolSummary | null;
+  /** The final pick's checks against the brief's checklist (issue 41); null without a checklist or checks. */
+  checklist: FinalPickChecks | null;
 }
 
 export interface ReviewEvaluation {
@@ -170,6 +175,8 @@ export async function collectRun(reviewRoot: string, record: RunRecord, opts: An
     brief: null,
     grounding: groundingOf(record),
     groupValues: groupValuesOf(record, opts.teamSize ?? 0),
+    pool: poolSummaryOf(record),
+    checklist: finalPickChecksOf(record),
   };
   let problems: string[] = [];
   try {

@@ -20,6 +20,7 @@ import type { MockReply, RecordedRequest } from '../../support/openaiMock/types'
 import { makeReview } from '../run/fixtures';
 import { mockSuite } from '../run/helpers';
 import { runFallback } from '../../support/openaiMock/runAnswers';
+import { compareRun } from '../../../src/core/evaluation';
 
 const schemaName = (r: RecordedRequest): string | undefined => requestedJsonSchema(r.body)?.name;
 const ITEMS = [
@@ -82,6 +83,16 @@ describe('the brief as a checklist (issue 41)', function () {
     const told = agents.map((r) => requestTexts(r.body).some((t) => t.includes("The last round's remixes failed these must-haves") && t.includes('"light, calm, premium"')));
     assert.deepEqual(told, [false, true, true]);
     assert.ok(requestTexts(agents[1]!.body).some((t) => t.includes('failed by r1')));
+    // compare (issue 41, item 4): the final pick's checks, its failed items with their quotes.
+    // The scripted final pick is an original option, never checked: no checklist figure; picked r2, its checks.
+    assert.equal(record.finalPick, '1');
+    assert.equal((await compareRun(root, record.id)).checklist, null);
+    const file = path.join(root, 'runs', record.id, 'run.json');
+    await fs.writeFile(file, JSON.stringify({ ...(JSON.parse(await fs.readFile(file, 'utf8')) as RunRecord), finalPick: 'r2' }));
+    assert.deepEqual((await compareRun(root, record.id)).checklist, {
+      remix: 'r2', items: 2, pass: 1, fail: 1, unclear: 0, passRate: 1 / 2,
+      failed: [{ item: 'c2', text: ITEMS[1]!.text, quote: ITEMS[1]!.quote, reason: 'Loud neon colours.' }],
+    });
     // The record check reads the checks back: an item the checklist does not have is named.
     const names = ['1.png', '2.png', '3.png', '4.png', '5.png'];
     assert.ok('record' in checkRunRecord(JSON.parse(JSON.stringify(record)), `runs/${record.id}`, names));

@@ -22,6 +22,7 @@ import { makeReview } from '../run/fixtures';
 import { mockSuite, runJson, startCli } from '../run/helpers';
 import { parseRunArgs } from '../../../src/cli/commands/run';
 import { groupValuesOf } from '../../../src/core/evaluation/groupBy';
+import { compareRun } from '../../../src/core/evaluation';
 
 /** Four directions with no words in common but their markers' shape: a diverse pool. */
 const DIRECTIONS = ['amber dunes horizon', 'cobalt grid skyline', 'moss forest canopy', 'coral reef bubbles'];
@@ -127,6 +128,8 @@ describe('a pool of directions, elected by the proxies (issue 41)', function () 
     assert.match(result, /Elected by Schulze over the proxies' rankings: c, a/);
     assert.match(result, /Ana: c, a, b, d/);
     assert.equal(groupValuesOf(record, 3).pool, 'pooled', 'evaluate --by pool');
+    // compare (issue 41, item 2): the round's diversity, no re-ask, and the agent's first proposal (a) among the elected.
+    assert.deepEqual((await compareRun(root, record.id)).pool, [{ iteration: 1, candidates: 4, elected: ['c', 'a'], diversity: pool.diversity, reasked: false, firstElected: true }]);
   });
 
   it('a pool of near-identical directions is asked again once, and only once', async () => {

@@ -12,6 +12,7 @@ import { didItHelpView } from './didItHelp';
 import { FeedbackPanel } from './feedback';
 import { DiscussionAnalysisView } from './discussionAnalysis';
 import { outcomeView, remixGallery, timelineView, usageView } from './runOutcome';
+import { poolsView } from './pools';
 import { briefResultView, briefRunButton, canRunBrief } from './briefReview';
 import { ForksView } from './forks';
 
@@ -75,7 +76,7 @@ export class RunTab {
     replaceChildren(this.results);
     // A brief run's result is its revised brief (briefReview.ts); a design run's, its remixes and pick.
     if (run && state.brief) this.results.append(briefResultView(ctx) ?? '', usageView(run));
-    else if (run) this.results.append(timelineView(ctx, run), remixGallery(ctx, run), outcomeView(ctx, run), usageView(run));
+    else if (run) this.results.append(timelineView(ctx, run), remixGallery(ctx, run), poolsView(ctx, run) ?? '', outcomeView(ctx, run), usageView(run));
     this.forks.render(ctx);
     this.analysis.render(ctx);
     this.renderRefine(ctx);
