@@ -5,7 +5,7 @@
  * author of review.yaml's first commit); otherwise the previous values stand and the change is listed as not counted. A
  * change not committed yet counts only on the lead's own machine.
  */
-import { parse } from 'yaml';
+import { parseDocumentUnique } from '../kernel/yaml';
 import { designerKey } from '../rankings/designerId';
 import { runGit } from './git';
 import type { IdentitySettings } from './rule';
@@ -36,7 +36,9 @@ function identsOf(settings: IdentitySettings & { lead?: unknown }): Idents {
 
 function parsed(text: string): Idents {
   try {
-    const y = parse(text) as unknown;
+    const doc = parseDocumentUnique(text);
+    if (doc.errors.length) return { git: new Map() };
+    const y = doc.toJS() as unknown;
     return identsOf(y && typeof y === 'object' ? (y as IdentitySettings & { lead?: unknown }) : {});
   } catch {
     return { git: new Map() };

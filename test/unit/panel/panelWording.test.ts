@@ -25,7 +25,9 @@ describe('panel wording and layout', () => {
 
   it('the header, the run picker and the coding summary count with it, and no slip is left in the panel', () => {
     assert.match(read('webview/panel/app.ts'), /count\(state\.runs\.length, 'run'\)/);
-    assert.match(read('webview/panel/views/runTab.ts'), /count\(r\.iterations, 'iteration'\)/);
+    // The run picker's line is made in one place (format.ts runOptionLabel), which runTab.ts uses.
+    assert.match(read('webview/panel/format.ts'), /count\(r\.iterations, 'iteration'\)/);
+    assert.match(read('webview/panel/views/runTab.ts'), /runOptionLabel\(/);
     assert.match(read('webview/panel/views/discussionAnalysis.ts'), /of \$\{count\(r\.coded, 'coded message'\)\}/);
     for (const f of ['webview/panel/app.ts', 'webview/panel/views/runTab.ts', 'webview/panel/views/discussionAnalysis.ts']) {
       const text = read(f);
