@@ -95,7 +95,7 @@ describe('panel: the Next strip', () => {
   });
 
   it('a blind re-rank set opened on its own: its step is each member\'s ranking, never a new run', () => {
-    const set = { root: '/work/lumen/runs/2026-12-06T10-00-00-000Z/rerank', runs: [], running: false, review: { designers: [{ id: 'ben' }] } as NextStepsInput['review'] };
+    const set = { root: '/reviews/lumen/runs/2026-12-06T10-00-00-000Z/rerank', runs: [], running: false, review: { designers: [{ id: 'ben' }] } as NextStepsInput['review'] };
     const forAna = nextSteps(set, 'ana', names);
     assert.equal(forAna.happened, 'The blind re-rank set of run 2026-12-06T10-00-00-000Z: 1 member has ranked it.');
     assert.deepEqual(forAna.primary, { kind: 'rank', label: 'Rank the blind set' });
