@@ -16,15 +16,23 @@ export const FORECAST_SCHEMA_NAME = 'teamfusion_forecast';
 
 /** The answer of a design forecast: every letter once, best first. */
 export function rankingStructured(letters: readonly string[]): StructuredOutput {
+  return letterRankingStructured(FORECAST_SCHEMA_NAME, letters, 'Every letter');
+}
+
+/**
+ * A strict answer `{ ranking }` that is every one of `letters` once, best first (the forecast's and the pool's alike);
+ * `every` opens the field's description ("Every letter", "Every letter of the pool").
+ */
+export function letterRankingStructured(name: string, letters: readonly string[], every: string): StructuredOutput {
   return {
-    name: FORECAST_SCHEMA_NAME,
+    name,
     strict: true,
     schema: {
       type: 'object',
       properties: {
         ranking: {
           type: 'array',
-          description: `Every letter exactly once, best first (${letters.length} letters).`,
+          description: `${every} exactly once, best first (${letters.length} letters).`,
           items: { type: 'string', enum: [...letters] },
           minItems: letters.length,
           maxItems: letters.length,

@@ -10,29 +10,13 @@ import type { DesignerRanking } from '../review/model';
 import type { Pool } from '../record/record';
 import type { PersonaRole } from '../settings/discussionSettings';
 import { DIVERSITY_FLOOR } from '../stats/diversity';
+import { letterRankingStructured } from '../forecast/forecastPrompts';
 
 export const POOL_RANKING_SCHEMA_NAME = 'teamfusion_pool_ranking';
 
 /** The answer of a proxy's ranking of the pool: every letter once, best first. */
 export function poolRankingStructured(letters: readonly string[]): StructuredOutput {
-  return {
-    name: POOL_RANKING_SCHEMA_NAME,
-    strict: true,
-    schema: {
-      type: 'object',
-      properties: {
-        ranking: {
-          type: 'array',
-          description: `Every letter of the pool exactly once, best first (${letters.length} letters).`,
-          items: { type: 'string', enum: [...letters] },
-          minItems: letters.length,
-          maxItems: letters.length,
-        },
-      },
-      required: ['ranking'],
-      additionalProperties: false,
-    },
-  };
+  return letterRankingStructured(POOL_RANKING_SCHEMA_NAME, letters, 'Every letter of the pool');
 }
 
 /** One candidate of the pool as a proxy reads it: its letter, its inputs, how it differs, its directions (quoted). */
