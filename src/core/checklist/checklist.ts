@@ -4,7 +4,9 @@
  *   not found in brief.md (folded like coverage quotes) drops its item, and the drop is said and recorded (`dropped`);
  * - every remix made is checked item by item against its image, `repeat` times independently; with two or more the result
  *   is the majority's (no majority: unclear) and each item's `agreement` is the share that gave it;
- * - a remix already checked is never checked again (resume), and an unusable check after one repair is unclear, said.
+ * - a remix already checked is never checked again (resume), and an unusable check after one repair is unclear, said;
+ * - a chat model that cannot see images (text-only: `--text-only`, or a VS Code model without image input) is not asked:
+ *   every item of every remix is `unclear` with that reason (NO_IMAGE_REASON), and nothing is sent for the checks.
  */
 import * as z from 'zod';
 import type { StepContext } from '../step/context';
@@ -26,6 +28,9 @@ export function checklistRepeat(s: StepContext['settings']): number {
 }
 
 class Unusable extends Error {}
+
+/** The reason of every check a text-only chat model cannot make: it would judge the remix's directions, not its image. */
+export const NO_IMAGE_REASON = 'Not checked: the chat model is text-only and cannot see the image.';
 
 /** The run's checklist, extracted once (recorded on run.json `checklist`). */
 export async function ensureChecklist(ctx: StepContext, brief: string, iteration: number): Promise<Checklist> {
@@ -72,13 +77,23 @@ export async function checkRoundRemixes(ctx: StepContext, brief: string, it: Ite
   if (pending.length === 0) return;
   const list = await ensureChecklist(ctx, brief, it.index);
   if (list.items.length === 0) return;
+  const sees = ctx.chat.acceptsImages;
   for (const remix of pending) {
+    if (!sees) {
+      remix.checks = list.items.map((i) => ({ item: i.id, result: 'unclear' as const, reason: NO_IMAGE_REASON }));
+      await ctx.save();
+      continue;
+    }
     const file = ctx.record.options.find((o) => o.id === remix.id)?.file ?? '';
     const image = await prepareImage(ctx.reviewRoot, file, { maxSide: ctx.settings.imageMaxSide });
     const rounds: Check[][] = [];
     for (let k = 0; k < list.repeat; k++) rounds.push(await checkOnce(ctx, it.index, list, remix.id, { type: 'image', file, label: `Remix ${remix.id}`, image }));
     remix.checks = combineChecks(list.items.map((i) => i.id), rounds);
     await ctx.save();
+  }
+  if (!sees) {
+    ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'warning', message: `Round ${it.index}'s remixes are not checked against the brief's must-haves: the chat model is text-only and cannot see images, so every item is unclear.` });
+    return;
   }
   const failed = pending.flatMap((m) => (m.checks ?? []).filter((c) => c.result === 'fail').map((c) => `${m.id} ${c.item}`));
   ctx.emit({ type: 'notice', runId: ctx.record.id, level: failed.length ? 'warning' : 'info', message: `Round ${it.index}'s remixes checked against ${list.items.length} must-haves of the brief: ${failed.length ? `failed ${failed.join(', ')}` : 'none failed'}.` });

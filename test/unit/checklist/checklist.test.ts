@@ -13,7 +13,8 @@ import { checkRunRecord } from '../../../src/core/record/recordCheck';
 import { estimateRun } from '../../../src/core/run/runEstimate';
 import { loadReview } from '../../../src/core/review/loadReview';
 import { resolveRunSettings } from '../../../src/core/run/runSettings';
-import { combineChecks } from '../../../src/core/checklist/checklist';
+import { NO_IMAGE_REASON, combineChecks } from '../../../src/core/checklist/checklist';
+import { OpenAIChatBackend } from '../../../src/core/llm/openaiBackend';
 import { parseReviewConfig } from '../../../src/core/review/reviewConfig';
 import { requestedJsonSchema, requestTexts } from '../../support/openaiMock/autoResponder';
 import type { MockReply, RecordedRequest } from '../../support/openaiMock/types';
@@ -145,6 +146,34 @@ describe('the brief as a checklist (issue 41)', function () {
     }
     const result = await fs.readFile(path.join(root, 'runs', record.id, 'result.md'), 'utf8');
     assert.match(result, /- Checklist: the brief's must-haves, each remix checked once/);
+  });
+
+  it('a text-only chat model (no vision): every item of every remix is unclear with that reason, and no check is sent', async () => {
+    suite.mock.setFallback(fallback());
+    const root = await makeReview({ options: 5, designers: 3 });
+    await fs.writeFile(path.join(root, 'review.yaml'), 'iterations: 3\nturnsPerAgent: 1\nforks: off\nchecklist:\n  repeat: 2\n');
+    const notices: string[] = [];
+    const record = await startRun({
+      reviewRoot: root,
+      ...suite.engine,
+      chat: new OpenAIChatBackend(suite.engine.client, { textOnly: true }),
+      settings: { orderSeed: 1 },
+      onEvent: (e) => void (e.type === 'notice' && notices.push(e.message)),
+    });
+    assert.equal(record.status, 'completed', record.error);
+    // The must-haves are still listed (a text request), each quote found in the brief.
+    assert.deepEqual(record.checklist!.items.map((i) => i.id), ['c1', 'c2']);
+    assert.equal(suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_check').length, 0, 'a model that cannot see is not asked to look');
+    const remixes = record.iterations.flatMap((it) => remixesOf(it));
+    assert.equal(remixes.length, 2);
+    for (const m of remixes) assert.deepEqual(m.checks, [{ item: 'c1', result: 'unclear', reason: NO_IMAGE_REASON }, { item: 'c2', result: 'unclear', reason: NO_IMAGE_REASON }]);
+    assert.match(NO_IMAGE_REASON, /text-only/);
+    assert.ok(notices.some((n) => /text-only and cannot see images/.test(n)), notices.join('\n'));
+    // Nothing failed, so the next round is told of no failed must-have; result.md gives the reason.
+    const agents = suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_remix');
+    assert.ok(agents.every((r) => !requestTexts(r.body).some((t) => t.includes("The last round's remixes failed these must-haves"))));
+    const result = await fs.readFile(path.join(root, 'runs', record.id, 'result.md'), 'utf8');
+    assert.ok(result.includes('text-only'), 'result.md says why the items are unclear');
   });
 
   it('checklist: off (and the default) asks nothing and records nothing', async () => {
