@@ -108,7 +108,11 @@ async function reaskPool(ctx: StepContext, it: Iteration, r: PoolRoundInput, ele
     pool.diversity = poolDiversity(pool.candidates.map((c) => c.editingDirections));
     ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'info', message: `Round ${it.index}: the pool was one idea (diversity ${before.toFixed(2)}, floor ${DIVERSITY_FLOOR}); asked once more, its diversity is ${pool.diversity.toFixed(2)}.` });
   } catch (err) {
-    if (!(err instanceof UnusableAnswer)) throw err;
+    // Not answered at all (cancelled, or the endpoint failed): not asked yet, so a resume asks it.
+    if (!(err instanceof UnusableAnswer)) {
+      pool.reasked = false;
+      throw err;
+    }
     ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'warning', message: `Round ${it.index}: the pool was asked once more for directions that differ, but the answer was not usable (${err.message}); the first pool stands.` });
   }
   await ctx.save();

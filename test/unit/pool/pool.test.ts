@@ -218,6 +218,28 @@ describe('a pool of directions, elected by the proxies (issue 41)', function () 
     assert.deepEqual(Object.keys(again.iterations[0]!.pool!.rankings), ['d1', 'd2', 'd3']);
   });
 
+  it('a re-ask the endpoint never answered is asked on resume (once); one that was answered is not asked again', async () => {
+    const pool = fallback({ directions: SAME });
+    let failed = false;
+    suite.mock.setFallback((req) => {
+      if (schemaName(req) === 'teamfusion_pool' && !failed) {
+        failed = true;
+        return { kind: 'error', status: 400 };
+      }
+      return pool(req);
+    });
+    const root = await pooledReview('pool: 4\n');
+    const first = await startRun({ reviewRoot: root, ...suite.engine, settings: { orderSeed: 1 } });
+    assert.equal(first.status, 'failed');
+    assert.equal(first.iterations[0]!.pool!.reasked, false, 'not answered: not counted as asked');
+    const again = await resumeRun({ reviewRoot: root, ...suite.engine, runId: first.id });
+    assert.equal(again.status, 'completed', again.error);
+    assert.equal(again.iterations[0]!.pool!.reasked, true);
+    assert.ok(again.iterations[0]!.pool!.diversity >= DIVERSITY_FLOOR, 'the answered re-ask replaced the pool');
+    assert.equal(suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_pool').length, 2, 'the failed one and its one answer');
+    assert.equal(suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_remix').length, 1, 'the pool itself is not asked again');
+  });
+
   it('run --pool K (the flag wins over review.yaml) through the built CLI; out-of-bounds values refused in words', async () => {
     suite.mock.setFallback(fallback());
     const root = await pooledReview('pool: 2\nforks: off\n');

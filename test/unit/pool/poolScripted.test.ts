@@ -9,7 +9,7 @@
 import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { startRun } from '../../../src/core/run/session';
+import { resumeRun, startRun } from '../../../src/core/run/session';
 import { checkRunRecord } from '../../../src/core/record/recordCheck';
 import { remixesOf } from '../../../src/core/record/remixes';
 import { requestedJsonSchema, requestTexts } from '../../support/openaiMock/autoResponder';
@@ -154,5 +154,68 @@ describe('issue 41 done-when, against the scripted server', function () {
     assert.equal(agents.length, 3);
     const told = agents.map((r) => requestTexts(r.body).some((t) => t.includes("The last round's remixes failed these must-haves") && t.includes(JSON.stringify(failed.quote))));
     assert.deepEqual(told, [false, true, true]);
+  });
+
+  it('a run cancelled mid-ranking, then after the rankings and after the checks, resumed each time: no recorded ranking or check is asked again', async () => {
+    const controller = { current: new AbortController() };
+    const scripted = runFallback(LABEL);
+    const speaker = (r: RecordedRequest) => /You are role-playing "([^"]+)"/.exec(requestTexts(r.body).join('\n'))?.[1];
+    let cutAt: string | undefined = 'Ben';
+    suite.mock.setFallback((req): MockReply | undefined => {
+      // The first cancel: while Ben's proxy ranks the first pool (Ana's ranking is recorded by then); that request never answers.
+      if (schemaName(req) === 'teamfusion_pool_ranking' && speaker(req) === cutAt) {
+        cutAt = undefined;
+        controller.current.abort();
+        return { kind: 'hang' };
+      }
+      return scripted(req);
+    });
+    const root = await makeReview({ options: 5, designers: 3 });
+    await fs.writeFile(path.join(root, 'review.yaml'), `${REVIEW_YAML.replace('remixesPerIteration: 2', 'remixesPerIteration: 1')}\n`);
+    const base = { reviewRoot: root, ...suite.engine };
+    const count = (name: string) => suite.mock.requests.filter((r) => schemaName(r) === name).length;
+
+    const first = await startRun({ ...base, settings: { orderSeed: 1 }, signal: controller.current.signal });
+    assert.equal(first.status, 'cancelled', first.error);
+    assert.deepEqual(Object.keys(first.iterations[0]!.pool!.rankings), ['d1'], "Ana's ranking is recorded, Ben's was cut");
+    assert.equal(count('teamfusion_pool_ranking'), 2);
+
+    // The second cancel: once round 1's election is made (every ranking recorded), before any image is edited.
+    controller.current = new AbortController();
+    const second = await resumeRun({
+      ...base,
+      runId: first.id,
+      signal: controller.current.signal,
+      onEvent: (e) => void (e.type === 'notice' && /elected/.test(e.message) && controller.current.abort()),
+    });
+    assert.equal(second.status, 'cancelled', second.error);
+    assert.deepEqual(Object.keys(second.iterations[0]!.pool!.rankings).sort(), ['d1', 'd2', 'd3']);
+    assert.equal(second.iterations[0]!.pool!.elected.length, 1);
+    assert.equal(suite.mock.requests.filter((r) => r.route === 'edit').length, 0, 'cancelled before the image model');
+    const round1 = suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_pool_ranking').map(speaker);
+    assert.deepEqual(round1, ['Ana', 'Ben', 'Ben', 'Chloé'], "Ana's recorded ranking is not asked again; Ben's cut one is");
+
+    // The third cancel: once round 1's remix is checked against the brief's must-haves.
+    controller.current = new AbortController();
+    const third = await resumeRun({
+      ...base,
+      runId: first.id,
+      signal: controller.current.signal,
+      onEvent: (e) => void (e.type === 'notice' && /checked against \d+ must-haves/.test(e.message) && controller.current.abort()),
+    });
+    assert.equal(third.status, 'cancelled', third.error);
+    assert.ok(remixesOf(third.iterations[0]!)[0]!.checks, 'round 1\'s remix is checked');
+    assert.equal(count('teamfusion_pool_ranking'), 4, 'resuming after the election asks no ranking');
+    assert.equal(count('teamfusion_check'), 1);
+
+    const done = await resumeRun({ ...base, runId: first.id });
+    assert.equal(done.status, 'completed', done.error);
+    // In all: round 1's three rankings (and Ben's cut one), round 2's three; one check a remix; one list; one pool a round.
+    assert.equal(count('teamfusion_pool_ranking'), 4 + 3);
+    assert.equal(count('teamfusion_check'), 2, "round 1's recorded check is not made again");
+    assert.equal(count('teamfusion_checklist'), 1);
+    assert.equal(count('teamfusion_remix'), 2);
+    assert.equal(suite.mock.requests.filter((r) => r.route === 'edit').length, 2);
+    for (const m of done.iterations.flatMap((it) => remixesOf(it))) assert.equal(m.checks!.length, done.checklist!.items.length);
   });
 });
