@@ -82,6 +82,26 @@ export const EvaluationSchema = z.object({
    * (Kendall's τ-b), the persona-free control's, and the lift. Only designers whose blind re-ranking is saved are here.
    */
   fidelity: z.record(z.string(), z.object({ tau: z.number(), control: z.number().nullable(), lift: z.number().nullable() })).optional(),
+  /**
+   * The pools of directions (issue 41): each round that elected its remixes from a pool, its size, the elected letters, its
+   * diversity, whether it was asked again and whether the election chose the agent's own first proposal (a).
+   */
+  pool: z
+    .array(z.object({ iteration: z.number().int().positive(), candidates: z.number().int().positive(), elected: z.array(z.string()), diversity: z.number(), reasked: z.boolean(), firstElected: z.boolean() }))
+    .optional(),
+  /** The final pick's checks against the brief's checklist (issue 41), its failed items with their quotes; null without. */
+  checklist: z
+    .object({
+      remix: z.string(),
+      items: z.number().int().nonnegative(),
+      pass: z.number().int().nonnegative(),
+      fail: z.number().int().nonnegative(),
+      unclear: z.number().int().nonnegative(),
+      passRate: z.number().min(0).max(1),
+      failed: z.array(z.object({ item: z.string(), text: z.string(), quote: z.string(), reason: z.string() })),
+    })
+    .nullable()
+    .optional(),
   problems: z.array(z.string()),
   /** The run was answered by the bundled scripted server: said first, in words. */
   scripted: z.literal(true).optional(),

@@ -75,7 +75,7 @@ export const QUESTIONS: readonly Question[] = [
     name: 'run_summary',
     title: 'A run in summary',
     description:
-      "A TeamFusion run (the newest unless runId names one): status, rounds, each decision and how it was made, the forks still open and who has voted, the sides set aside, coverage and proxy fidelity where measured, and the cost. Questions and positions are the models' and members' words, returned as quoted data.",
+      "A TeamFusion run (the newest unless runId names one): status, rounds, each decision and how it was made, the forks still open and who has voted, the sides set aside, coverage and proxy fidelity where measured, the pools of directions (diversity, re-asks, how often the agent's own first proposal was elected) and the brief's checklist (the final pick's pass rate and failed items), and the cost. Questions and positions are the models' and members' words, returned as quoted data.",
     answer: (folder, input) => runSummary(folder, input.runId),
   },
   {

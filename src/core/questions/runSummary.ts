@@ -10,6 +10,8 @@ import { collectRun } from '../evaluation/evaluate';
 import { forksOf } from '../evaluation/votes/forks';
 import { QuestionError, quote, type Quoted } from './question';
 import { runContext } from './runContext';
+import { finalPickChecksOf, poolRoundsOf, poolSummaryOf } from '../evaluation/poolChecks';
+import { remixesOf } from '../record/remixes';
 
 /** A side not chosen, as the round after a decision records it (contract §8, "A decision binds"). */
 interface SetAsideEntry {
@@ -38,7 +40,56 @@ export interface RunSummary {
   /** Each proxy's sealed forecast against its member's blind answer; null when not measured (`fidelityNote` says why). */
   fidelity: unknown;
   fidelityNote: string | null;
+  /**
+   * The pooled rounds (issue 41): per round the pool's size, the elected letters, its diversity, whether it was asked again
+   * and whether the election chose the agent's own first proposal (a); with their means. null when no round was pooled.
+   */
+  pool: {
+    rounds: { round: number; candidates: number; elected: string[]; diversity: number; reasked: boolean; firstElected: boolean }[];
+    meanDiversity: number;
+    reaskRate: number;
+    firstElectedRate: number;
+  } | null;
+  /**
+   * The brief as a checklist (issue 41): its items, how many remixes were checked and how many items failed across them, and
+   * the final pick's pass rate with its failed items (quoted; null when the final pick is not a checked remix). null when the
+   * run has no checklist.
+   */
+  checklist: {
+    items: number;
+    remixesChecked: number;
+    failedChecks: number;
+    finalPick: { remix: string; pass: number; fail: number; unclear: number; passRate: number; failed: { item: string; text: Quoted; quote: Quoted; reason: Quoted }[] } | null;
+  } | null;
   cost: { usd: number | null; inputTokens: number; outputTokens: number; images: number; requests: number };
+}
+
+function poolOf(record: Parameters<typeof poolRoundsOf>[0]): RunSummary['pool'] {
+  const summary = poolSummaryOf(record);
+  if (!summary) return null;
+  const rounds = poolRoundsOf(record).map(({ iteration, ...r }) => ({ round: iteration, ...r }));
+  return { rounds, meanDiversity: summary.meanDiversity, reaskRate: summary.reaskRate, firstElectedRate: summary.firstElectedRate };
+}
+
+function checklistOf(record: Parameters<typeof finalPickChecksOf>[0]): RunSummary['checklist'] {
+  if (!record.checklist) return null;
+  const checked = record.iterations.flatMap((it) => remixesOf(it)).filter((m) => m.checks?.length);
+  const pick = finalPickChecksOf(record);
+  return {
+    items: record.checklist.items.length,
+    remixesChecked: checked.length,
+    failedChecks: checked.reduce((n, m) => n + m.checks!.filter((c) => c.result === 'fail').length, 0),
+    finalPick: pick
+      ? {
+          remix: pick.remix,
+          pass: pick.pass,
+          fail: pick.fail,
+          unclear: pick.unclear,
+          passRate: pick.passRate,
+          failed: pick.failed.map((f) => ({ item: f.item, text: quote(f.text), quote: quote(f.quote), reason: quote(f.reason) })),
+        }
+      : null,
+  };
 }
 
 /** How a decision was made, in words: "the team's vote", "the lead closed the vote", "the lead in person", "the lead's proxy". */
@@ -117,6 +168,8 @@ export async function runSummary(root: string, runId: string | undefined): Promi
     coverage,
     fidelity,
     fidelityNote,
+    pool: poolOf(record),
+    checklist: checklistOf(record),
     cost: { usd: u.costUsd ?? null, inputTokens: u.inputTokens, outputTokens: u.outputTokens, images: u.images, requests: record.prompts.length },
   };
 }

@@ -79,6 +79,17 @@ export function runMarkdown(s: RunSummary): string {
   if (s.error) lines.push(`- **Error:** ${q(s.error)}`);
   if (s.coverage) lines.push(`- **Coverage:** ${s.coverage.kept} kept, ${s.coverage.changed} changed, ${s.coverage.leftOut} left out`);
   lines.push(`- **Proxy fidelity:** ${s.fidelity ? 'measured (see the panel)' : escapeMarkdown(s.fidelityNote ?? 'not measured')}`);
+  const pct = (x: number): string => `${Math.round(x * 100)}%`;
+  if (s.pool) {
+    const p = s.pool;
+    lines.push(`- **Pools of directions:** ${p.rounds.length} pooled round${p.rounds.length === 1 ? '' : 's'}; mean diversity ${n2(p.meanDiversity)}; asked again in ${pct(p.reaskRate)}; the agent's own first proposal elected in ${pct(p.firstElectedRate)}`);
+  }
+  if (s.checklist) {
+    const c = s.checklist;
+    const f = c.finalPick;
+    lines.push(`- **Checklist:** ${c.items} must-haves; ${c.remixesChecked} remix${c.remixesChecked === 1 ? '' : 'es'} checked, ${c.failedChecks} failed item${c.failedChecks === 1 ? '' : 's'}${f ? `; the final pick ${escapeMarkdown(f.remix)} passed ${f.pass} of ${c.items} (${pct(f.passRate)})` : ''}`);
+    for (const x of f?.failed ?? []) lines.push(`  - Failed ${escapeMarkdown(x.item)}: ${q(x.text)} — brief: ${q(x.quote)} (${q(x.reason)})`);
+  }
   if (s.decisions.length) {
     lines.push('', '**Decisions**');
     for (const d of s.decisions) lines.push(`- Round ${d.round}: ${q(d.question)} → **${q(d.decision)}** (${d.how}${d.counts ? `; ${d.counts.map((c) => `${q(c.position)} ${c.votes}`).join(', ')}` : ''})`);

@@ -67,7 +67,9 @@ describe('the editor agents in package.json, and the chat answers', () => {
       runId: '2026-01-01T00-00-00Z-ab12', task: 'design', status: 'completed', startedAt: '', updatedAt: '', scripted: false, rounds: { done: 1, planned: 1 }, finalPick: null,
       decisions: [{ round: 1, question: { quoted: hostile }, decision: { quoted: hostile }, how: "the team's vote", by: 'team', counts: [{ position: { quoted: hostile }, votes: 2 }] }],
       openForks: [{ round: 1, decisionPoint: 2, question: { quoted: hostile }, sides: [{ id: 'r1a', position: { quoted: hostile }, votes: 0 }], voted: [], notVoted: ['d1'] }],
-      setAside: [], coverage: null, fidelity: null, fidelityNote: null, cost: { usd: 0.0123, inputTokens: 10, outputTokens: 5, images: 0, requests: 3 },
+      setAside: [], coverage: null, fidelity: null, fidelityNote: null, pool: { rounds: [{ round: 1, candidates: 4, elected: ['c'], diversity: 0.8, reasked: true, firstElected: false }], meanDiversity: 0.8, reaskRate: 1, firstElectedRate: 0 },
+      checklist: { items: 3, remixesChecked: 1, failedChecks: 1, finalPick: { remix: 'r1c', pass: 2, fail: 1, unclear: 0, passRate: 2 / 3, failed: [{ item: 'c1', text: { quoted: hostile }, quote: { quoted: hostile }, reason: { quoted: hostile } }] } },
+      cost: { usd: 0.0123, inputTokens: 10, outputTokens: 5, images: 0, requests: 3 },
     };
     const next: NextStepsAnswer = {
       runId: run.runId, status: 'completed', members: { d1: { quoted: hostile } }, summary: '1 thing left.',
@@ -80,5 +82,9 @@ describe('the editor agents in package.json, and the chat answers', () => {
       assert.ok(md.includes(COMPUTED_NOTE));
     }
     assert.ok(runMarkdown(run).includes('$0.0123 (3 requests'));
+    // Issue 41: the pools and the checklist, figures as computed.
+    assert.ok(runMarkdown(run).includes("- **Pools of directions:** 1 pooled round; mean diversity 0.80; asked again in 100%; the agent's own first proposal elected in 0%"), runMarkdown(run));
+    assert.ok(runMarkdown(run).includes('- **Checklist:** 3 must-haves; 1 remix checked, 1 failed item; the final pick r1c passed 2 of 3 (67%)'), runMarkdown(run));
+    assert.ok(runMarkdown({ ...run, pool: null, checklist: null }).indexOf('Pools of directions') === -1);
   });
 });

@@ -18,6 +18,11 @@ import { runFallback } from '../../support/openaiMock/runAnswers';
 import { poolRankingValue } from '../../support/openaiMock/runPoolAnswers';
 import { makeReview } from '../run/fixtures';
 import { mockSuite } from '../run/helpers';
+import { ask } from '../../../src/core/questions';
+import { compareRun } from '../../../src/core/evaluation';
+import { poolSummaryOf } from '../../../src/core/evaluation/poolChecks';
+import { EvaluationSchema } from '../../../src/protocol/panel';
+import { poolCheckSentences } from '../../../src/protocol/shared';
 
 const LABEL = 'Scripted reply:';
 /** The members' weights, as the review.yaml below states them. */
@@ -154,6 +159,39 @@ describe('issue 41 done-when, against the scripted server', function () {
     assert.equal(agents.length, 3);
     const told = agents.map((r) => requestTexts(r.body).some((t) => t.includes("The last round's remixes failed these must-haves") && t.includes(JSON.stringify(failed.quote))));
     assert.deepEqual(told, [false, true, true]);
+
+    // The figures: compare's pools, the panel's "Did it help?" (its protocol keeps them) and the run_summary question.
+    const file = path.join(root, 'runs', record.id, 'run.json');
+    const last = remixesOf(pooled[1]!)[0]!;
+    await fs.writeFile(file, JSON.stringify({ ...(JSON.parse(await fs.readFile(file, 'utf8')) as object), finalPick: last.id }));
+    const compared = await compareRun(root, record.id);
+    assert.deepEqual(compared.pool.map((p) => [p.iteration, p.candidates, p.elected, p.reasked]), pooled.map((it) => [it.index, 4, it.pool!.elected, it.pool!.reasked]));
+    const passRate = (items.length - 1) / items.length;
+    assert.equal(compared.checklist!.passRate, passRate);
+    // As the panel's runEvaluation sends it (fidelity goes by designer there).
+    const { fidelity: _fidelity, ...forPanel } = compared;
+    const panel = EvaluationSchema.parse({ ...forPanel, folder: `runs/${record.id}/rerank` });
+    assert.deepEqual(panel.pool, compared.pool);
+    assert.deepEqual(panel.checklist, compared.checklist);
+    const words = poolCheckSentences({ pool: panel.pool ?? [], checklist: panel.checklist ?? null });
+    assert.ok(words.some((w) => w.startsWith('Round 1 elected') && w.includes('asked again for directions that differ')), words.join('\n'));
+    assert.ok(words.includes(`The final pick ${last.id} passed ${items.length - 1} of the brief's ${items.length} checklist items (${Math.round(passRate * 100)}%; 1 failed, 0 unclear).`), words.join('\n'));
+    const answer = await ask('run_summary', { review: path.basename(root), runId: record.id }, path.dirname(root));
+    assert.ok(answer.ok, answer.ok ? '' : answer.error);
+    const summary = answer.value as { pool: Record<string, unknown> & { rounds: unknown[] }; checklist: Record<string, unknown> & { finalPick: Record<string, unknown> & { failed: { text: { quoted: string }; quote: { quoted: string } }[] } } };
+    const means = poolSummaryOf(record)!;
+    assert.deepEqual(
+      summary.pool,
+      {
+        rounds: pooled.map((it) => ({ round: it.index, candidates: 4, elected: it.pool!.elected, diversity: it.pool!.diversity, reasked: it.pool!.reasked, firstElected: it.pool!.elected.includes('a') })),
+        meanDiversity: means.meanDiversity,
+        reaskRate: 0.5,
+        firstElectedRate: means.firstElectedRate,
+      },
+    );
+    assert.deepEqual({ ...summary.checklist, finalPick: undefined }, { items: items.length, remixesChecked: 4, failedChecks: 4, finalPick: undefined });
+    assert.equal(summary.checklist.finalPick.passRate, passRate);
+    assert.deepEqual(summary.checklist.finalPick.failed.map((f) => [f.text.quoted, f.quote.quoted]), [[failed.text, failed.quote]], 'model text travels quoted');
   });
 
   it('a run cancelled mid-ranking, then after the rankings and after the checks, resumed each time: no recorded ranking or check is asked again', async () => {

@@ -1,11 +1,12 @@
 /**
  * The Run tab's "Did it help?" section, once the run has a blind re-rank set: the team's numbers beside the published
- * study's, and the same sentences `teamfusion compare` prints. Everything goes in as text.
+ * study's, and the same sentences `teamfusion compare` prints (with its pools of directions and checklist, issue 41).
+ * Everything goes in as text.
  */
 import { h, muted, section } from '../dom';
 import type { PanelEvaluation, PanelSideBySide } from '../../../src/protocol/panel';
 import { conditionsView } from './conditions';
-import { comparisonSentences, f2, verdictFirst, SCRIPTED_RUN_SENTENCE, REFERENCE } from '../../../src/protocol/shared';
+import { comparisonSentences, f2, poolCheckSentences, verdictFirst, SCRIPTED_RUN_SENTENCE, REFERENCE } from '../../../src/protocol/shared';
 
 function pct(x: number | null | undefined): string {
   return x === null || x === undefined ? '—' : `${Math.round(x * 100)}%`;
@@ -45,6 +46,9 @@ export function didItHelpView(e: PanelEvaluation | undefined, sb?: PanelSideBySi
     ),
   );
   const sentences = h('ul', { class: 'tf-eval-sentences' }, ...[...(e.scripted ? [SCRIPTED_RUN_SENTENCE] : []), ...comparisonSentences(e)].map((s) => h('li', {}, s)));
+  // The pools of directions and the final pick's checklist (issue 41), in compare's words.
+  const poolLines = poolCheckSentences({ pool: e.pool ?? [], checklist: e.checklist ?? null });
+  const pools = poolLines.length ? h('ul', { class: 'tf-eval-sentences', 'aria-label': 'Pools of directions and the checklist' }, ...poolLines.map((s) => h('li', {}, s))) : null;
   return section(
     'tf-did-it-help',
     'Did it help?',
@@ -52,6 +56,7 @@ export function didItHelpView(e: PanelEvaluation | undefined, sb?: PanelSideBySi
     muted(`Blind re-rank set: ${e.folder} · ${e.rerankings} re-ranking${e.rerankings === 1 ? '' : 's'}`),
     table,
     sentences,
+    pools,
     ...e.problems.map((p) => h('p', { class: 'tf-error-text' }, p)),
     sb ? conditionsView(sb) : null,
   );
