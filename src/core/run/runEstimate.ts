@@ -16,6 +16,8 @@ const BYTES_PER_TOKEN = 4;
 const TOKENS_PER_IMAGE = 800;
 /** Tokens of one answer (a turn is asked for at most 120 words; a revision is longer). */
 const TOKENS_PER_ANSWER = 400;
+/** Tokens of one set of directions in a pool (its four parts, sources and how it differs). */
+const TOKENS_PER_PROPOSAL = 250;
 
 export interface RunEstimate {
   cost: WorkCost;
@@ -45,6 +47,13 @@ export function estimateRun(review: Review, kind: RunTaskKind, settings: RunSett
   const turnsPerRound = members * settings.turnsPerAgent + guests;
   let requests: number;
   let edits = 0;
+  // A pool's and the checklist's requests (issue 41), counted in the requests and said in the cost question.
+  let pooled = 0;
+  let checks = 0;
+  let checkRepeat = 0;
+  // Tokens a pool adds: the agent's K proposals in its answer (and the re-ask's), and the K proposals every ranking reads.
+  let poolInput = 0;
+  let poolOutput = 0;
   // A round that forks (forks auto or ask) makes one remix per side in place of its others: 2 to 4, each side held by a member.
   const forking = (settings.forks ?? 'off') !== 'off';
   if (kind === 'brief') {
@@ -55,10 +64,16 @@ export function estimateRun(review: Review, kind: RunTaskKind, settings: RunSett
     const remixes = settings.remixesPerIteration ?? 1;
     edits = Math.max(0, rounds - 1) * (forking ? Math.max(remixes, Math.min(4, members)) : remixes);
     // A pool (issue 41): each remix round also asks every member's proxy for a ranking, and at most one re-ask.
-    const pooled = (settings.pool ?? 1) > 1 ? Math.max(0, rounds - 1) * (members + 1) : 0;
+    const k = settings.pool ?? 1;
+    const remixRounds = Math.max(0, rounds - 1);
+    pooled = k > 1 ? remixRounds * (members + 1) : 0;
+    if (k > 1) {
+      poolOutput = remixRounds * 2 * (k - 1) * TOKENS_PER_PROPOSAL;
+      poolInput = remixRounds * (members + 1) * k * TOKENS_PER_PROPOSAL;
+    }
     // The brief as a checklist (issue 41): one request for its must-haves, then each remix checked `repeat` times.
-    const repeat = settings.checklist && settings.checklist !== 'off' ? settings.checklist.repeat : 0;
-    const checks = repeat && rounds > 1 ? 1 + edits * repeat : 0;
+    checkRepeat = settings.checklist && settings.checklist !== 'off' ? settings.checklist.repeat : 0;
+    checks = checkRepeat && rounds > 1 ? 1 + edits * checkRepeat : 0;
     requests = rounds * (turnsPerRound + 1) + edits + pooled + checks;
   }
   const images = kind === 'design' ? review.options.length + (review.references?.length ?? 0) : 0;
@@ -66,13 +81,17 @@ export function estimateRun(review: Review, kind: RunTaskKind, settings: RunSett
   const inputPerRequest = sharedBytes / BYTES_PER_TOKEN + images * TOKENS_PER_IMAGE + (turnsPerRound * TOKENS_PER_ANSWER) / 2;
   const chatRequests = requests - edits;
   const usage = {
-    inputTokens: Math.round(chatRequests * inputPerRequest),
+    inputTokens: Math.round(chatRequests * inputPerRequest + poolInput),
     cachedInputTokens: 0,
-    outputTokens: chatRequests * TOKENS_PER_ANSWER,
+    outputTokens: chatRequests * TOKENS_PER_ANSWER + poolOutput,
     images: edits,
   };
   const estimateUsd = estimateCost(usage, settings, prices);
-  const of = `${rounds} round${rounds === 1 ? '' : 's'} of ${members} member${members === 1 ? '' : 's'}${guests ? ` and ${guests} guest${guests === 1 ? '' : 's'}` : ''}`;
+  const extras = [
+    ...(pooled ? [`${pooled} to elect from pools of ${settings.pool} directions (each member's ranking and one re-ask a remix round)`] : []),
+    ...(checks ? [`${checks} to hold the remixes to the brief's checklist (its list, then each remix checked ${checkRepeat === 1 ? 'once' : checkRepeat === 2 ? 'twice' : `${checkRepeat} times`})`] : []),
+  ];
+  const of = `${rounds} round${rounds === 1 ? '' : 's'} of ${members} member${members === 1 ? '' : 's'}${guests ? ` and ${guests} guest${guests === 1 ? '' : 's'}` : ''}${extras.length ? `, of them ${extras.join(' and ')}` : ''}`;
   return { cost: { requests, of, ...(estimateUsd === undefined ? {} : { estimateUsd }) }, sharedBytes, ...(largestFile ? { largestFile } : {}) };
 }
 

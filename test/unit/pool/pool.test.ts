@@ -23,6 +23,7 @@ import { mockSuite, runJson, startCli } from '../run/helpers';
 import { parseRunArgs } from '../../../src/cli/commands/run';
 import { groupValuesOf } from '../../../src/core/evaluation/groupBy';
 import { compareRun } from '../../../src/core/evaluation';
+import { costWords } from '../../../src/core/llm/costQuestion';
 
 /** Four directions with no words in common but their markers' shape: a diverse pool. */
 const DIRECTIONS = ['amber dunes horizon', 'cobalt grid skyline', 'moss forest canopy', 'coral reef bubbles'];
@@ -270,5 +271,43 @@ describe('a pool of directions, elected by the proxies (issue 41)', function () 
     const plain = estimateRun(review!, 'design', resolveRunSettings(undefined, { ...review!.config, pool: 1 }));
     const pooled = estimateRun(review!, 'design', resolveRunSettings(undefined, review!.config));
     assert.equal(pooled.cost.requests - plain.cost.requests, 3 + 1, 'one remix round: three rankings and one re-ask');
+  });
+
+  it('the estimate changes with pool K (its tokens; the requests from K = 2 on) and with the checklist\'s repeat (its requests)', async () => {
+    const root = await pooledReview('forks: off\n');
+    const { review } = await loadReview(root, { requireRankings: true, decodeImages: false });
+    const at = (o: { pool?: number; checklist?: 'off' | { repeat: number } }) => estimateRun(review!, 'design', resolveRunSettings(undefined, { ...review!.config, iterations: 3, ...o })).cost;
+    const k = [1, 2, 4, 8].map((pool) => at({ pool }));
+    // 3 members, two remix rounds: each pooled round adds three rankings and one re-ask, whatever K.
+    assert.deepEqual(k.map((c) => c.requests - k[0]!.requests), [0, 8, 8, 8]);
+    const usd = k.map((c) => c.estimateUsd!);
+    assert.ok(usd.every((x) => typeof x === 'number' && x > 0), JSON.stringify(usd));
+    assert.ok(usd[0]! < usd[1]! && usd[1]! < usd[2]! && usd[2]! < usd[3]!, `a bigger pool costs more: ${usd.join(' < ')}`);
+    const r = [0, 1, 2, 3].map((repeat) => at({ checklist: repeat ? { repeat } : 'off' }));
+    // Two remixes in all: one list, then each remix checked `repeat` times.
+    assert.deepEqual(r.map((c) => c.requests - r[0]!.requests), [0, 1 + 2, 1 + 4, 1 + 6]);
+    assert.ok(r[1]!.estimateUsd! < r[2]!.estimateUsd! && r[2]!.estimateUsd! < r[3]!.estimateUsd!);
+    // The cost question says what they are for.
+    const both = at({ pool: 4, checklist: { repeat: 2 } });
+    assert.equal(both.requests, k[0]!.requests + 8 + 5);
+    assert.equal(
+      costWords({ ...both, estimateUsd: 1 }),
+      `${both.requests} requests for 3 rounds of 3 members, of them 8 to elect from pools of 4 directions (each member's ranking and one re-ask a remix round) and 5 to hold the remixes to the brief's checklist (its list, then each remix checked twice) (about $1.00)`,
+    );
+    assert.equal(k[0]!.of, '3 rounds of 3 members', 'without a pool or checklist the question reads as before');
+  });
+
+  it('the cost question a run asks counts the pool and the checks, and refuses in words without a yes', async () => {
+    suite.mock.setFallback(fallback());
+    const root = await pooledReview('');
+    await fs.writeFile(path.join(root, 'review.yaml'), 'iterations: 6\nturnsPerAgent: 1\nforks: off\npool: 8\nchecklist:\n  repeat: 3\n');
+    const asked: { requests: number; of: string }[] = [];
+    const record = await startRun({ reviewRoot: root, ...suite.engine, confirm: async (c) => (asked.push(c), false) }).catch((e: Error) => e);
+    // 6 rounds of 3 turns and the agent (24), 5 edits, 5 × (3 rankings + 1 re-ask) = 20, 1 list + 5 × 3 checks = 16.
+    assert.deepEqual(asked.map((c) => c.requests), [24 + 5 + 20 + 16]);
+    assert.match(asked[0]!.of, /of them 20 to elect from pools of 8 directions .* and 16 to hold the remixes to the brief's checklist \(its list, then each remix checked 3 times\)/);
+    const message = record instanceof Error ? record.message : (record.error ?? '');
+    assert.match(message, /would send 65 requests for 6 rounds of 3 members, of them 20 to elect from pools of 8 directions/);
+    assert.equal(suite.mock.requests.length, 0, 'nothing was sent');
   });
 });
