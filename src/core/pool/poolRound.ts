@@ -44,7 +44,8 @@ export async function runPoolRound(ctx: StepContext, it: Iteration, r: PoolRound
   const elect = Math.min(remixesPerIterationOf(ctx.settings), pool.candidates.length);
   if (!forkSettled(ctx, it)) return forkReplacesPool(ctx, it, r, elect);
   if (!pool.reasked && pool.candidates.length > 1 && pool.diversity < DIVERSITY_FLOOR) await reaskPool(ctx, it, r, elect);
-  for (const d of ctx.designers) {
+  // A pool of one (what was valid of a short answer) has nothing to rank.
+  for (const d of pool.candidates.length > 1 ? ctx.designers : []) {
     if (pool.rankings[d.id] || pool.leftOut?.some((x) => x.member === d.id)) continue;
     await rankPool(ctx, it, r, d, elect);
   }

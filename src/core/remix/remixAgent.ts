@@ -235,12 +235,24 @@ export async function runRemixAgent(ctx: StepContext, r: RemixAgentInput): Promi
   const { base, teamOrdered, weightedOrder } = remixAgentBase(ctx, r, topK, remixes, pool > 1 ? remixesPerIterationOf(ctx.settings) : undefined);
   let against: string | undefined;
   let sentBack = false;
+  let answers = 0;
+  let salvaged: string | undefined;
+  const fillOrder = teamOrdered ? weightedOrder : candidateIds;
   const answer = await askStructured(ctx, {
     iteration: it.index,
     base,
     structured,
     parse: (content): Parsed => {
-      const parsed = parseAnswer(content, validator, teamOrdered ? weightedOrder : candidateIds, topK);
+      salvaged = undefined;
+      let parsed = parseAnswer(content, validator, fillOrder, topK);
+      // A pool (issue 41) still unusable after its one repair: the round goes on with its valid proposals, said.
+      if ('error' in parsed && pool > 1 && answers++ >= POOL_REPAIRS) {
+        const kept = salvagePool(content, { candidateIds, designerIds, referenceIds, size: pool, grounds: groundsOf(ctx, r), fillOrder, topK });
+        if (kept) {
+          salvaged = `Round ${it.index}: the pool of directions was still not usable after its repair (${parsed.error}); the round goes on with the ${kept.count} valid proposal${kept.count === 1 ? '' : 's'} of the ${pool} asked${kept.dropped.length ? ` (left out: ${kept.dropped.join('; ')})` : ''}.`;
+          parsed = kept.parsed;
+        }
+      }
       if ('error' in parsed) return parsed;
       // Directions may not rest on an image the round did not have (repaired like an id outside the enum).
       const problem = directionsProblem([parsed.answer.editingDirections, ...(parsed.answer.proposals ?? []).map((p) => p.editingDirections)], groundsOf(ctx, r));
@@ -255,6 +267,7 @@ export async function runRemixAgent(ctx: StepContext, r: RemixAgentInput): Promi
     },
   });
   if (against && !final) ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'warning', message: `The remix agent was asked once to keep the decided side and still answered: ${against}` });
+  if (salvaged) ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'warning', message: salvaged });
   applyAnswer(ctx, r, answer.answer, answer.filled, pool > 1);
   await ctx.save();
   ctx.emit({ type: 'remix-agent-completed', runId: ctx.record.id, iteration: it });
@@ -321,6 +334,54 @@ export async function askStructured<T>(
 }
 
 type Parsed = { answer: RemixAnswer; filled: string[] } | { error: string };
+
+/** A pool answer is repaired once (issue 41); still unusable, the round goes on with its valid proposals (salvagePool). */
+const POOL_REPAIRS = 1;
+
+/**
+ * The valid proposals of a pool answer (issue 41), each read on its own: its sources kept to the round's candidates (none
+ * left: left out), one citing an image the round did not show left out, one that repeats an earlier one's directions left
+ * out, at most `size`. Undefined when none is valid or the rest of the answer is not usable either.
+ */
+export function salvagePool(
+  content: string,
+  o: { candidateIds: readonly string[]; designerIds: readonly string[]; referenceIds: readonly string[]; size: number; grounds: Parameters<typeof directionsProblem>[1]; fillOrder: readonly string[]; topK: number },
+): { parsed: Exclude<Parsed, { error: string }>; count: number; dropped: string[] } | undefined {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(content);
+  } catch {
+    return undefined;
+  }
+  if (typeof raw !== 'object' || raw === null || !Array.isArray((raw as { remixes?: unknown }).remixes)) return undefined;
+  const item = z.object({ idea: z.string().optional(), differs: z.string().optional(), from: z.array(z.string()), editingDirections: directionsSchema });
+  const kept: object[] = [];
+  const dropped: string[] = [];
+  const seen = new Set<string>();
+  ((raw as { remixes: unknown[] }).remixes).forEach((p, i) => {
+    const r = item.safeParse(p);
+    const from = r.success ? [...new Set(r.data.from.filter((id) => o.candidateIds.includes(id)))] : [];
+    const key = r.success ? r.data.editingDirections.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim() : '';
+    const why = !r.success
+      ? 'not a proposal of the asked shape'
+      : !from.length
+        ? 'no source among this round\'s candidates'
+        : directionsProblem([r.data.editingDirections], o.grounds)
+          ? 'it cites an image this round did not show'
+          : seen.has(key)
+            ? 'the same directions as an earlier proposal'
+            : kept.length >= o.size
+              ? `more than the ${o.size} asked`
+              : undefined;
+    if (why) return void dropped.push(`proposal ${i + 1}: ${why}`);
+    seen.add(key);
+    kept.push({ ...(p as object), from });
+  });
+  if (!kept.length) return undefined;
+  const validator = answerSchema(o.candidateIds, o.designerIds, false, 2, o.referenceIds).extend({ remixes: proposalsSchema(o.candidateIds, kept.length) });
+  const parsed = parseAnswer(JSON.stringify({ ...(raw as object), remixes: kept }), validator as unknown as ReturnType<typeof answerSchema>, o.fillOrder, o.topK);
+  return 'error' in parsed ? undefined : { parsed, count: kept.length, dropped };
+}
 
 /** Candidates in weighted-Borda order of the designers' own rankings (see teamOrder). */
 export function weightedBordaOrder(designers: readonly TeamRanking[], candidateIds: readonly string[]): string[] {

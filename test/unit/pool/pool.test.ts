@@ -219,6 +219,40 @@ describe('a pool of directions, elected by the proxies (issue 41)', function () 
     assert.deepEqual(Object.keys(again.iterations[0]!.pool!.rankings), ['d1', 'd2', 'd3']);
   });
 
+  it('a pool answer with a repeat and a source outside the round is repaired once, then the round goes on with what is valid, said', async () => {
+    const notices: string[] = [];
+    for (const [shape, valid] of [['short', 2], ['one', 1]] as const) {
+      suite.mock.reset();
+      const pool = fallback();
+      suite.mock.setFallback((req) => {
+        const reply = pool(req);
+        if (schemaName(req) === 'teamfusion_remix' && reply?.kind === 'json') {
+          const v = reply.value as { remixes: { from: string[] }[] };
+          const [a, b] = v.remixes;
+          // Always (first answer and its repair): a repeat of the first, and one whose sources are not of this round.
+          const remixes = shape === 'short' ? [a, { ...a }, { ...b, from: ['nowhere'] }, v.remixes[3]] : [a, { ...a }, { ...b, from: ['nowhere'] }];
+          return { kind: 'json', value: { ...v, remixes } };
+        }
+        if (schemaName(req) === 'teamfusion_pool_ranking') {
+          const letters = (requestedJsonSchema(req.body)!.schema as { properties: { ranking: { items: { enum: string[] } } } }).properties.ranking.items.enum;
+          return { kind: 'json', value: { ranking: RANKINGS[speakerOf(req)!]!.filter((l) => letters.includes(l)) } };
+        }
+        return reply;
+      });
+      const record = await startRun({ reviewRoot: await pooledReview('pool: 4\n'), ...suite.engine, settings: { orderSeed: 1 }, onEvent: (e) => void (e.type === 'notice' && notices.push(e.message)) });
+      assert.equal(record.status, 'completed', record.error);
+      const it = record.iterations[0]!;
+      assert.equal(suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_remix').length, 2, 'the answer and its one repair');
+      assert.equal(it.pool!.candidates.length, valid);
+      assert.ok(it.pool!.candidates.every((c) => !c.from.includes('nowhere')));
+      assert.ok(notices.some((n) => n.includes(`the round goes on with the ${valid} valid proposal`) && n.includes("no source among this round's candidates") && n.includes('the same directions as an earlier proposal')), notices.join('\n'));
+      // A pool of one has nothing to rank; a pool of two is ranked and elects as before.
+      assert.equal(suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_pool_ranking').length, valid > 1 ? 3 : 0);
+      assert.equal(it.pool!.elected.length, 1);
+      assert.equal(it.remixes!.length, 1);
+    }
+  });
+
   it('a re-ask the endpoint never answered is asked on resume (once); one that was answered is not asked again', async () => {
     const pool = fallback({ directions: SAME });
     let failed = false;
