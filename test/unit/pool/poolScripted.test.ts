@@ -22,6 +22,7 @@ import { ask } from '../../../src/core/questions';
 import { compareRun } from '../../../src/core/evaluation';
 import { poolSummaryOf } from '../../../src/core/evaluation/poolChecks';
 import { EvaluationSchema } from '../../../src/protocol/panel';
+import { runEvaluation } from '../../../src/extension/panel/evaluation';
 import { poolCheckSentences } from '../../../src/protocol/shared';
 
 const LABEL = 'Scripted reply:';
@@ -173,6 +174,13 @@ describe('issue 41 done-when, against the scripted server', function () {
     const panel = EvaluationSchema.parse({ ...forPanel, folder: `runs/${record.id}/rerank` });
     assert.deepEqual(panel.pool, compared.pool);
     assert.deepEqual(panel.checklist, compared.checklist);
+    // The panel's own loader, once the run has a re-rank set (where "Did it help?" shows), sends the same figures.
+    await fs.mkdir(path.join(root, 'runs', record.id, 'rerank'), { recursive: true });
+    const logged: string[] = [];
+    const loaded = await runEvaluation(root, record.id, (l) => logged.push(l));
+    assert.ok(loaded, logged.join('\n'));
+    assert.deepEqual(loaded.pool, compared.pool);
+    assert.deepEqual(loaded.checklist, compared.checklist);
     const words = poolCheckSentences({ pool: panel.pool ?? [], checklist: panel.checklist ?? null });
     assert.ok(words.some((w) => w.startsWith('Round 1 elected') && w.includes('asked again for directions that differ')), words.join('\n'));
     assert.ok(words.includes(`The final pick ${last.id} passed ${items.length - 1} of the brief's ${items.length} checklist items (${Math.round(passRate * 100)}%; 1 failed, 0 unclear).`), words.join('\n'));
