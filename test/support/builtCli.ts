@@ -21,16 +21,22 @@ function newestUnder(dir: string): { ms: number; file: string } {
   return best;
 }
 
+/** Why the bundle `cli` cannot stand for the sources under `src`: missing, or older than one of them; undefined when it can. */
+export function bundleProblem(cli: string, src: string): string | undefined {
+  const name = path.relative(REPO_ROOT, cli);
+  if (!existsSync(cli)) return `${name} is missing: run \`npm run build\` first.`;
+  const newest = newestUnder(src);
+  if (newest.ms > statSync(cli).mtimeMs) return `${name} is older than ${path.relative(REPO_ROOT, newest.file)}: run \`npm run build\` first.`;
+  return undefined;
+}
+
 let checked: string | undefined;
 
 /** dist/cli.js, once it is known to be there and not older than any file of src/ (checked once per process). */
 export function builtCli(): string {
   if (checked) return checked;
-  if (!existsSync(CLI_PATH)) throw new Error('dist/cli.js is missing: run `npm run build` first.');
-  const newest = newestUnder(path.join(REPO_ROOT, 'src'));
-  if (newest.ms > statSync(CLI_PATH).mtimeMs) {
-    throw new Error(`dist/cli.js is older than ${path.relative(REPO_ROOT, newest.file)}: run \`npm run build\` first.`);
-  }
+  const problem = bundleProblem(CLI_PATH, path.join(REPO_ROOT, 'src'));
+  if (problem) throw new Error(problem);
   checked = CLI_PATH;
   return checked;
 }
