@@ -26,7 +26,8 @@ export function bundleProblem(cli: string, src: string): string | undefined {
   const name = path.relative(REPO_ROOT, cli);
   if (!existsSync(cli)) return `${name} is missing: run \`npm run build\` first.`;
   const newest = newestUnder(src);
-  if (newest.ms > statSync(cli).mtimeMs) return `${name} is older than ${path.relative(REPO_ROOT, newest.file)}: run \`npm run build\` first.`;
+  if (newest.ms > statSync(cli).mtimeMs)
+    return `${name} is older than ${path.relative(REPO_ROOT, newest.file)}: run \`npm run build\` first.`;
   return undefined;
 }
 

@@ -15,7 +15,14 @@ export interface ForecastJson {
   runId: string;
   task: 'design' | 'brief';
   letters: string[];
-  forecasts: { kind: 'persona' | 'control'; designer: string | null; ranking?: string[]; prefer?: string; promptId?: string; failed?: string }[];
+  forecasts: {
+    kind: 'persona' | 'control';
+    designer: string | null;
+    ranking?: string[];
+    prefer?: string;
+    promptId?: string;
+    failed?: string;
+  }[];
   sha256: string;
 }
 
@@ -46,7 +53,14 @@ export async function makeDesignRun(
 }
 
 /** A forecast request as run.json's prompts hold it (round 1): a forecast.json a test writes names requests like these. */
-export const forecastPrompt = (id: string, speaker?: string) => ({ id, iteration: 1, kind: 'forecast' as const, model: 'm', at: '2026-11-21T22:40:05Z', ...(speaker ? { speaker } : {}) });
+export const forecastPrompt = (id: string, speaker?: string) => ({
+  id,
+  iteration: 1,
+  kind: 'forecast' as const,
+  model: 'm',
+  at: '2026-11-21T22:40:05Z',
+  ...(speaker ? { speaker } : {}),
+});
 
 /** Makes the blind set of run `runId` (makeRerankSet); its letters in order, and reversed. */
 export async function blindLetters(root: string, runId: string): Promise<{ letters: string[]; reversed: string[] }> {

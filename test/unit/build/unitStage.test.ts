@@ -17,7 +17,7 @@ describe('the unit stage', () => {
     assert.ok(docs.includes(`\`jobs: ${config.jobs}\``), 'docs/development.md names the jobs of .mocharc.json');
   });
 
-  it('the tests\' CLI is dist/cli.js, refused when it is missing or older than a source file, accepted once rebuilt', async () => {
+  it("the tests' CLI is dist/cli.js, refused when it is missing or older than a source file, accepted once rebuilt", async () => {
     assert.equal(path.relative(REPO_ROOT, CLI_PATH), path.join('dist', 'cli.js'));
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'tf-bundle-'));
     try {
