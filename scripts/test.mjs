@@ -3,8 +3,10 @@
 // `N passed, N failed` summed over the stages. Exit 1 when anything failed.
 //   build        npm run build (esbuild bundles)                  counts as 1 check
 //   typecheck    npm run compile-tests (tsc → out/)              counts as 1 check (type errors fail it; out/ is still emitted)
-//   lint         npm run lint (ESLint with type information)      counts as 1 check
-//   unit         mocha --config .mocharc.json (node 20)
+//   lint         npm run lint (ESLint with type information)      counts as 1 check; runs beside typecheck (each is one
+//                                                                  thread; its output is printed when it ends)
+//   unit         mocha --config .mocharc.json (node 20): test files in parallel, two at a time, each in a worker process
+//                of its own; the CLI they run is the build stage's dist/cli.js (test/support/builtCli.ts)
 //   integration  scripts/run-integration.mjs: mocha INSIDE the real extension host of code-server
 //   e2e          mocha on out/test/e2e/**/*.e2e.js (playwright + code-server, via test/harness)
 //   package      scripts/package.mjs: the production build and one VSIX per platform, each checked for its @img packages
@@ -19,12 +21,12 @@ const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (name) => join(repo, 'node_modules', '.bin', name);
 const COUNT = /^\s*(\d+) passed, (\d+) failed\s*$/;
 
-/** Runs a command, streaming its output, and returns { code, text }. */
-function run(cmd, args, timeoutS, env = {}) {
+/** Runs a command, streaming its output (or only keeping it, with `quiet`), and returns { code, text }. */
+function run(cmd, args, timeoutS, env = {}, quiet = false) {
   return new Promise((resolvePromise) => {
     const child = spawn(cmd, args, { cwd: repo, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let text = '';
-    const onData = (stream) => (chunk) => { text += chunk; stream.write(chunk); };
+    const onData = (stream) => (chunk) => { text += chunk; if (!quiet) stream.write(chunk); };
     child.stdout.on('data', onData(process.stdout));
     child.stderr.on('data', onData(process.stderr));
     const timer = setTimeout(() => {
@@ -63,8 +65,9 @@ function findFiles(dir, suffix) {
 const stages = [
   { name: 'build', timeout: 300, run: () => run('npm', ['run', 'build'], 300), single: true },
   { name: 'typecheck', timeout: 300, run: () => run('npm', ['run', 'compile-tests'], 300), single: true },
-  { name: 'lint', timeout: 600, run: () => run('npm', ['run', 'lint'], 600), single: true },
-  { name: 'unit', timeout: 3000, run: () => run(bin('mocha'), ['--config', '.mocharc.json'], 3000) },
+  // Beside typecheck: both are one thread each, and lint needs nothing typecheck makes.
+  { name: 'lint', timeout: 600, beside: true, run: (quiet) => run('npm', ['run', 'lint'], 600, {}, quiet), single: true },
+  { name: 'unit', timeout: 3000, needs: 'dist/cli.js', run: () => run(bin('mocha'), ['--config', '.mocharc.json'], 3000) },
   { name: 'integration', realHost: true, timeout: 900, needs: 'dist/extension.js',
     run: () => run(process.execPath, ['scripts/run-integration.mjs'], 900) },
   { name: 'e2e', timeout: 1800, needs: 'dist/extension.js', run: () => {
@@ -76,39 +79,62 @@ const stages = [
   { name: 'vsix', timeout: 1200, needs: 'dist/extension.js', run: () => run(process.execPath, ['scripts/test-vsix.mjs'], 1200) },
 ];
 
-const results = [];
-const t0 = Date.now();
-for (const stage of stages) {
-  const skipVar = `TEAMFUSION_SKIP_${stage.name.toUpperCase()}`;
-  if (process.env[skipVar] === '1') {
-    results.push({ name: stage.name, skipped: true, passed: 0, failed: 0, seconds: 0 });
-    console.log(`\n=== ${stage.name}: skipped (${skipVar}=1)`);
-    continue;
-  }
-  console.log(`\n=== ${stage.name}`);
+/** Runs one stage (`quiet`: its output kept, not streamed); its result for the closing table. */
+async function runStage(stage, quiet = false) {
   const s0 = Date.now();
   let passed = 0;
   let failed = 0;
   let note = '';
+  let text = '';
   if (stage.needs && !existsSync(join(repo, stage.needs))) {
     failed = 1;
     note = `${stage.needs} is missing`;
   } else {
-    const { code, text } = await stage.run();
+    const r = await stage.run(quiet);
+    text = r.text;
     if (stage.single) {
-      passed = code === 0 ? 1 : 0;
-      failed = code === 0 ? 0 : 1;
+      passed = r.code === 0 ? 1 : 0;
+      failed = r.code === 0 ? 0 : 1;
     } else {
-      const c = counts(text);
+      const c = counts(r.text);
       passed = c?.passed ?? 0;
       failed = c?.failed ?? 0;
-      if (code !== 0 && failed === 0) { failed = 1; note = `exit ${code} without a failing test`; }
+      if (r.code !== 0 && failed === 0) { failed = 1; note = `exit ${r.code} without a failing test`; }
       else if (passed + failed === 0) { failed = 1; note = 'no test ran'; }
     }
   }
   const seconds = (Date.now() - s0) / 1000;
-  results.push({ name: stage.name, passed, failed, seconds, realHost: stage.realHost, note });
-  console.log(`=== ${stage.name}: ${passed} passed, ${failed} failed in ${seconds.toFixed(1)} s${note ? ` (${note})` : ''}`);
+  return { name: stage.name, passed, failed, seconds, realHost: stage.realHost, note, text };
+}
+
+const ended = (r) => `=== ${r.name}: ${r.passed} passed, ${r.failed} failed in ${r.seconds.toFixed(1)} s${r.note ? ` (${r.note})` : ''}`;
+
+const results = [];
+const t0 = Date.now();
+for (let i = 0; i < stages.length; i++) {
+  const stage = stages[i];
+  const skipVar = (s) => `TEAMFUSION_SKIP_${s.name.toUpperCase()}`;
+  if (process.env[skipVar(stage)] === '1') {
+    results.push({ name: stage.name, skipped: true, passed: 0, failed: 0, seconds: 0 });
+    console.log(`\n=== ${stage.name}: skipped (${skipVar(stage)}=1)`);
+    continue;
+  }
+  // A stage marked `beside` runs at the same time as the one before it; its output is printed when it ends.
+  const next = stages[i + 1];
+  const beside = next?.beside && process.env[skipVar(next)] !== '1' ? next : undefined;
+  console.log(`\n=== ${stage.name}${beside ? ` (and ${beside.name} beside it)` : ''}`);
+  const besideRun = beside ? runStage(beside, true) : undefined;
+  const r = await runStage(stage);
+  results.push(r);
+  console.log(ended(r));
+  if (beside) {
+    const b = await besideRun;
+    console.log(`\n=== ${b.name} (ran beside ${stage.name})`);
+    process.stdout.write(b.text);
+    results.push(b);
+    console.log(ended(b));
+    i++;
+  }
 }
 
 const total = results.reduce((a, r) => ({ passed: a.passed + r.passed, failed: a.failed + r.failed }), { passed: 0, failed: 0 });

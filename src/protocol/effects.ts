@@ -45,7 +45,3 @@ export const MESSAGE_EFFECTS = {
 
 /** The kinds refused in Restricted Mode: every kind not declared `reads`. */
 export type GuardedKind = { [K in MessageKind]: (typeof MESSAGE_EFFECTS)[K] extends 'reads' ? never : K }[MessageKind];
-
-export function isReadOnly(kind: MessageKind): boolean {
-  return MESSAGE_EFFECTS[kind] === 'reads';
-}

@@ -7,9 +7,8 @@ import { execFileSync, spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { WAIT_CEILING_MS } from './waitFor';
+import { CLI_PATH } from './builtCli';
 
-const REPO = path.resolve(__dirname, '../../..');
-const CLI = path.join(REPO, 'dist', 'cli.js');
 
 export function hasStrace(): boolean {
   try {
@@ -62,7 +61,7 @@ export async function cliUnderStrace(args: string[], env: Record<string, string>
   ];
   return new Promise((resolve, reject) => {
     // Under a 3 GB data limit (prlimit): a case that would need more memory fails instead of passing slowly.
-    const child = spawn('prlimit', [`--data=${DATA_LIMIT}`, 'strace', ...trace, process.execPath, CLI, ...args], { cwd, env: { ...cleanEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('prlimit', [`--data=${DATA_LIMIT}`, 'strace', ...trace, process.execPath, CLI_PATH, ...args], { cwd, env: { ...cleanEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     let timedOut = false;

@@ -51,11 +51,6 @@ export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[
     .map((x) => x.d);
 }
 
-/** Forward slashes, for `file` fields and messages. */
-export function toPosix(p: string): string {
-  return p.split('\\').join('/');
-}
-
 /** Diagnostics kept per file; the rest are counted in one more diagnostic for that file (docs/security.md "Limits"). */
 export const MAX_DIAGNOSTICS_PER_FILE = 50;
 

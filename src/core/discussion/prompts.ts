@@ -74,9 +74,6 @@ export const DIRECTION_PARTS = [
 ] as const;
 export type DirectionPart = (typeof DIRECTION_PARTS)[number]['key'];
 
-/** Kept for readers of the old single constant: the default system prompt (goal + style). */
-export const SYSTEM_PROMPT = `${GOAL}\n\n${STYLE}`;
-
 export interface TeamShape {
   designers: readonly { id: string; name: string; role?: string; weight: number }[];
   hierarchy: Hierarchy;

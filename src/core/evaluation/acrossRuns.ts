@@ -130,11 +130,6 @@ export function wBandsOf(runs: readonly RunMeasured[]): WBands {
   return out;
 }
 
-/** The mean of numbers with a 95% t interval over them (null below two). */
-export function meanInterval(xs: readonly number[]): RunMeasureSummary {
-  return tInterval95(xs);
-}
-
 /** The share of yeses with its 95% Wilson interval (null below two). */
 export function shareInterval(yes: number, n: number): RunMeasureSummary {
   if (n === 0) return { n, mean: null, low: null, high: null };
@@ -153,7 +148,7 @@ function summaryOf(runs: readonly unknown[], of: (run: unknown) => Reading): Run
     return v === undefined ? [] : [v];
   });
   if (values.length && values.every((v) => typeof v === 'boolean')) return shareInterval(values.filter((v) => v).length, values.length);
-  return meanInterval(values.map(Number));
+  return tInterval95(values.map(Number));
 }
 
 function forkSide(runs: readonly RunMeasured[]): ForkSideMeasures {
@@ -167,7 +162,7 @@ function forkSide(runs: readonly RunMeasured[]): ForkSideMeasures {
   }
   return {
     runs: runs.length,
-    finalPickLowestRank: { ...meanInterval(picks.map((p) => p.lowestRank)), meanOptions: meanOrNull(picks.map((p) => p.options)) },
+    finalPickLowestRank: { ...tInterval95(picks.map((p) => p.lowestRank)), meanOptions: meanOrNull(picks.map((p) => p.options)) },
     representative: { n, mean: n ? sum / n : null },
   };
 }

@@ -150,12 +150,6 @@ export async function readOwnText(root: string, rel: string, maxBytes: number): 
   }
 }
 
-/** Copies a contained regular file to a new contained path (read with the room's checks; the copy never replaces). */
-export async function copyInReview(root: string, fromRel: string, toRelPath: string, maxBytes: number): Promise<void> {
-  const bytes = await readOwnBytes(root, fromRel, maxBytes, false);
-  await writeReviewFile(root, toRelPath, bytes, { exclusive: true });
-}
-
 /**
  * Appends to a file of the review (created exclusively when missing), never through a link: the existing file is opened
  * with O_NOFOLLOW and checked (regular, same inode as the checked path) before a byte is written. Synced to disk before

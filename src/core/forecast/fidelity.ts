@@ -6,7 +6,7 @@
  * (1, 0 or −1). The team's means are over the designers who have both a forecast and a blind answer (`n`).
  */
 import { kendallTauB } from '../stats/tauB';
-import { meanOrNull, tInterval95 } from '../stats/mean';
+import { meanOrNull } from '../stats/mean';
 import type { ForecastFile, PreferAnswer } from './forecastFile';
 
 export interface DesignFidelityRow {
@@ -106,19 +106,6 @@ export function briefFidelity(f: ForecastFile, blind: ReadonlyMap<string, Prefer
     n: rows.length,
     failed: failedOf(f),
   };
-}
-
-/** The mean of per-run lifts with its two-sided 95% t interval (null bounds under two runs). */
-export interface LiftOverRuns {
-  runs: number;
-  meanLift: number | null;
-  low: number | null;
-  high: number | null;
-}
-
-export function liftOverRuns(lifts: readonly number[]): LiftOverRuns {
-  const { n, mean, low, high } = tInterval95(lifts);
-  return { runs: n, meanLift: mean, low, high };
 }
 
 const two = (x: number | null): string => (x === null ? 'none' : x.toFixed(2));

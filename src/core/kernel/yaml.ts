@@ -20,9 +20,6 @@ export const CST = new Proxy({} as typeof Yaml.CST, { get: (_, name) => lib().CS
 export const Lexer = function Lexer() {
   return new (lib().Lexer)();
 } as unknown as typeof Yaml.Lexer;
-export const LineCounter = function LineCounter() {
-  return new (lib().LineCounter)();
-} as unknown as typeof Yaml.LineCounter;
 export const Document = function Document(...a: ConstructorParameters<typeof Yaml.Document>) {
   return new (lib().Document)(...a);
 } as unknown as typeof Yaml.Document;

@@ -4,7 +4,7 @@
  */
 import type { DesignerComment, DesignerRanking, Guest, ReviewConfig } from '../review/model';
 import { identitiesOf } from '../authorship/rule';
-import { taskOf, type Message, type RunRecord } from '../record/record';
+import { taskOf, type RunRecord } from '../record/record';
 import { topChoiceOf } from '../analysis/stance';
 import { printable } from '../kernel/text';
 import { sameDesigner } from '../rankings/designerId';
@@ -107,14 +107,6 @@ export function checkSay(
     if (!mentions.includes(p.id)) mentions.push(p.id);
   }
   return { ok: true, speaker: who.id, mentions, pass };
-}
-
-/** A message's speaker in words: "Ana", "Ana (in person)", "Lumen brand manager (guest)". */
-export function speakerLabel(team: Team, m: Pick<Message, 'speaker' | 'kind'>): string {
-  const name = personName(team, m.speaker);
-  if (m.kind === 'human') return `${name} (in person)`;
-  if (m.kind === 'guest') return `${name} (guest)`;
-  return name;
 }
 
 /** Everyone the files name: the designers (with their top choice, for the stance table), then the guests (marked). */

@@ -27,8 +27,6 @@ export interface Quoted {
   quoted: string;
   cut?: true;
 }
-export const QuotedSchema = z.object({ quoted: z.string(), cut: z.literal(true).optional() });
-
 /** The most characters of one quoted text. */
 export const QUOTE_MAX = 2000;
 

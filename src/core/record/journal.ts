@@ -14,7 +14,7 @@
  * is refused in words (file:line) and never applied: the journal holds only what the driver would have written, and a
  * line appended by anyone else can neither forge a message or pin nor make the run unreadable.
  */
-import { FILE_KINDS, readKindText } from '../files/fileKinds';
+import { readKindText } from '../files/fileKinds';
 import { ReviewFileError, lstatInReview } from '../files/reviewFiles';
 import { appendReviewFile, truncateReviewFile } from '../files/reviewWrites';
 import { error, warning } from '../diagnostics/diagnostics';
@@ -27,9 +27,6 @@ import { countWrite, reviewRelative } from './paths';
 import { errorMessage } from '../kernel/errors';
 
 export const JOURNAL_FILE = 'journal.jsonl';
-/** Byte cap of a journal when it is read (a 48-designer run with 1 KB messages writes well under 2 MB). */
-export const JOURNAL_MAX_BYTES = FILE_KINDS.journal.maxBytes;
-
 export function journalFile(runId: string): string {
   return reviewRelative(runId, JOURNAL_FILE);
 }

@@ -452,8 +452,6 @@ export function messageId(iteration: number, index: number): string {
   return `i${iteration}-m${index}`;
 }
 
-export const MESSAGE_ID_PATTERN = /^i([1-9]\d*)-m([1-9]\d*)$/;
-
 /** Gives every message its id and kind where an older record left them out (in place; returns the record). */
 export function normaliseMessages<T extends { iterations: { index: number; messages: Message[] }[] }>(record: T): T {
   for (const it of record.iterations) {

@@ -21,7 +21,7 @@ import { discussionOf } from '../settings/discussionSettings';
 import { failedMustHaves, poolOf, remixesPerIterationOf } from '../record/remixes';
 import { poolDiversity } from '../stats/diversity';
 import { temperatureOf } from '../discussion/discussion';
-import { teamOrder, type TeamRanking } from './teamOrder';
+import { teamOrder } from './teamOrder';
 import { directionsProblem } from '../grounding/citations';
 import { againstDecidedSide } from './decidedSides';
 // The proposals' schemas live in proposals.ts; proposalJsonSchema is re-exported for the readers that know it here.
@@ -381,11 +381,6 @@ export function salvagePool(
   const validator = answerSchema(o.candidateIds, o.designerIds, false, 2, o.referenceIds).extend({ remixes: proposalsSchema(o.candidateIds, kept.length) });
   const parsed = parseAnswer(JSON.stringify({ ...(raw as object), remixes: kept }), validator as unknown as ReturnType<typeof answerSchema>, o.fillOrder, o.topK);
   return 'error' in parsed ? undefined : { parsed, count: kept.length, dropped };
-}
-
-/** Candidates in weighted-Borda order of the designers' own rankings (see teamOrder). */
-export function weightedBordaOrder(designers: readonly TeamRanking[], candidateIds: readonly string[]): string[] {
-  return teamOrder(designers, candidateIds, 'borda');
 }
 
 /** `fillOrder`: the order in which missing ranking places are completed (the candidates' order, or the weighted Borda). */

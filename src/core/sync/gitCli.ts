@@ -7,17 +7,6 @@ import * as path from 'node:path';
 import { GitMissingError, runGit, type GitOut } from '../authorship/git';
 import { SyncConflictError, SyncError, upstreamOf, type CommitAuthor, type GitTransport, type PullResult, type SyncStatus } from './transport';
 
-/** Is the git program there? */
-export async function gitAvailable(): Promise<boolean> {
-  try {
-    await runGit(process.cwd(), ['--version']);
-    return true;
-  } catch (err) {
-    if (err instanceof GitMissingError) return false;
-    throw err;
-  }
-}
-
 /** The first line git wrote, for a reason in words. */
 export { GitMissingError, runGit };
 

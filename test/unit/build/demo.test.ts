@@ -5,6 +5,7 @@ import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { cleanCliEnv } from '../run/helpers';
 import { portOpen } from '../../support/portOpen';
+import { builtCli } from '../../support/builtCli';
 
 const REPO = path.resolve(__dirname, '../../../..');
 
@@ -20,7 +21,7 @@ describe('npm run demo (scripted, no key)', function () {
   this.timeout(180_000);
 
   it('runs the sample end to end; the terminal, the transcript and the result say it is scripted; the server is stopped', async function () {
-    if (!existsSync(path.join(REPO, 'dist', 'cli.js'))) this.skip();
+    builtCli();
     const d = demo();
     const code = await d.done;
     const out = d.out();
@@ -45,7 +46,7 @@ describe('npm run demo (scripted, no key)', function () {
   });
 
   it('--task brief runs the brief sample, then rerank, judge and compare on it, labelled, and says how to do it by hand', async function () {
-    if (!existsSync(path.join(REPO, 'dist', 'cli.js'))) this.skip();
+    builtCli();
     const d = demo('--task', 'brief');
     const code = await d.done;
     const out = d.out();
@@ -78,7 +79,7 @@ describe('npm run demo (scripted, no key)', function () {
   });
 
   it('Ctrl-C stops the run and the scripted server', async function () {
-    if (!existsSync(path.join(REPO, 'dist', 'cli.js'))) this.skip();
+    builtCli();
     const d = demo();
     const end = Date.now() + 120_000;
     while (!/Scripted server at (\S+)\. Sample/.test(d.out())) {

@@ -1,4 +1,4 @@
-// The CLI suites' shared set-up (buildCli.ts): a built CLI per suite, and the CLI against the mock in an environment of its own.
+// The CLI suites' shared set-up (buildCli.ts): the built CLI (dist/cli.js), and the CLI against the mock in an environment of its own.
 import * as assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { TEST_KEY } from '../run/helpers';
@@ -8,7 +8,7 @@ describe('CLI test set-up: useBuiltCli', function () {
   this.timeout(60_000);
   const built = useBuiltCli();
 
-  it('builds the CLI once for the suite and runs it', async () => {
+  it('finds the built CLI (dist/cli.js) and runs it', async () => {
     assert.ok(existsSync(built.cli));
     const r = await built.run('--help');
     assert.equal(r.code, 0, r.stderr);

@@ -1,54 +1,14 @@
 /**
- * Builds the real CLI (src/cli/main.ts) with esbuild for the CLI tests, like `npm run build` does for dist/cli.js.
- * Modules of the CLI that another helper has not written yet are replaced by a stub that fails with a sentence, so
- * these tests do not depend on the whole build being green. The bundle goes under out/ (so `sharp` resolves from
- * node_modules) and is removed by the caller.
+ * The CLI suites' shared set-up: the built CLI (dist/cli.js, test/support/builtCli.ts: the one way tests get the CLI,
+ * built once per stage by `npm run build`), run as separate processes, alone or against the scripted mock.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, promises as fs } from 'node:fs';
-import * as path from 'node:path';
-import { build } from 'esbuild';
-import type { Plugin } from 'esbuild';
 import type { MockOpenAI } from '../../support/openaiMock';
 import { WAIT_CEILING_MS } from '../../support/waitFor';
+import { builtCli, REPO_ROOT } from '../../support/builtCli';
 import { cleanCliEnv, mockSuite } from '../run/helpers';
 
-export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..', '..');
-
-const stubMissing: Plugin = {
-  name: 'stub-missing',
-  setup(b) {
-    b.onResolve({ filter: /^\.\.?\// }, (args) => {
-      const base = path.resolve(args.resolveDir, args.path);
-      const found = ['', '.ts', '.js', '/index.ts'].some((ext) => existsSync(base + ext));
-      return found ? undefined : { path: base, namespace: 'stub' };
-    });
-    b.onLoad({ filter: /.*/, namespace: 'stub' }, (args) => ({
-      loader: 'js',
-      contents: `module.exports = new Proxy({}, { get: (_, name) => async () => { throw new Error(${JSON.stringify(
-        `not built yet: ${path.basename(args.path)}`,
-      )} + ' ' + String(name)); } });`,
-    }));
-  },
-};
-
-export async function buildCli(): Promise<{ cli: string; dispose(): Promise<void> }> {
-  const dir = path.join(REPO_ROOT, 'out', `formats-cli-${process.pid}`);
-  const cli = path.join(dir, 'cli.js');
-  await build({
-    entryPoints: [path.join(REPO_ROOT, 'src', 'cli', 'main.ts')],
-    outfile: cli,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    external: ['sharp', 'vscode'],
-    logLevel: 'silent',
-    define: { __TEAMFUSION_VERSION__: '"test"' },
-    plugins: [stubMissing],
-  });
-  return { cli, dispose: () => fs.rm(dir, { recursive: true, force: true }) };
-}
+export { REPO_ROOT };
 
 /** What a spawned CLI process did. */
 export interface CliRun {
@@ -83,7 +43,7 @@ export function startCli(cli: string, args: string[], o: { env?: NodeJS.ProcessE
   return { done, stdout: () => stdout, stderr: () => stderr };
 }
 
-/** The CLI of one suite: built in `before`, removed in `after`. */
+/** The built CLI, for the suite it is used in. */
 export interface BuiltCli {
   /** The bundle's path (once `before` has run). */
   readonly cli: string;
@@ -91,18 +51,15 @@ export interface BuiltCli {
   run(...args: string[]): Promise<CliRun>;
 }
 
-/** Builds the CLI for the suite it is called in (registers its `before` and `after`). */
+/** The built CLI for the suite it is called in: its `before` checks dist/cli.js is built from the current src/. */
 export function useBuiltCli(): BuiltCli {
-  let built: { cli: string; dispose(): Promise<void> } | undefined;
-  before(async () => {
-    built = await buildCli();
-  });
-  after(async () => {
-    await built?.dispose();
+  let built: string | undefined;
+  before(() => {
+    built = builtCli();
   });
   const cliPath = (): string => {
-    if (!built) throw new Error('useBuiltCli: the CLI is built in before()');
-    return built.cli;
+    if (!built) throw new Error('useBuiltCli: the CLI is checked in before()');
+    return built;
   };
   return {
     get cli() {
@@ -126,7 +83,7 @@ export interface CliAgainstMock {
 
 /**
  * The suite's mock (mockSuite: started in `before`, reset before each test, closed in `after`; with `checkSpec`, every
- * request of a test must be valid against OpenAI's spec) and its own build of the CLI (useBuiltCli), run as separate
+ * request of a test must be valid against OpenAI's spec) and the built CLI (useBuiltCli), run as separate
  * processes. `drop` removes more variables of this process's environment (e.g. GIT_*); `timeoutMs` (default: the suites'
  * wait ceiling) ends a CLI process that hangs.
  */

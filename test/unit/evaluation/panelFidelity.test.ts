@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { makeRerankSet } from '../../../src/core/evaluation';
+import { blindLetters, forecastPrompt } from '../../support/forecastRuns';
 import { writeForecastFile } from '../../../src/core/forecast/forecastFile';
 import { ownFidelitySentence } from '../../../src/core/forecast/fidelity';
 import { runEvaluation } from '../../../src/extension/panel/evaluation';
@@ -24,9 +24,7 @@ describe('evaluation: proxy fidelity in the panel, per designer, after their own
 
   it('no fidelity before any re-rank; then only the designer who re-ranked, with τ-b, control and lift', async () => {
     root = await makeReviewWithRun();
-    const { key } = await makeRerankSet(root, RUN_ID);
-    const letters = Object.keys(key).sort();
-    const reversed = [...letters].reverse();
+    const { letters, reversed } = await blindLetters(root, RUN_ID);
     // d1's and d2's proxies both forecast the letters in order; the control forecasts the reverse. Each names its request
     // in run.json's prompts (a forecast whose request is not there is not counted).
     await writeForecastFile(root, {
@@ -39,8 +37,7 @@ describe('evaluation: proxy fidelity in the panel, per designer, after their own
         { kind: 'control', designer: null, ranking: reversed, promptId: 'f3' },
       ],
     });
-    const asked = (id: string, speaker?: string) => ({ id, iteration: 1, kind: 'forecast' as const, model: 'm', at: '2026-11-21T22:40:05Z', ...(speaker ? { speaker } : {}) });
-    await editRun(root, (r) => void r.prompts.push(asked('f1', 'd1'), asked('f2', 'd2'), asked('f3')));
+    await editRun(root, (r) => void r.prompts.push(forecastPrompt('f1', 'd1'), forecastPrompt('f2', 'd2'), forecastPrompt('f3')));
     const waiting = await runEvaluation(root, RUN_ID, log);
     assert.ok(waiting);
     assert.deepEqual(waiting.fidelity ?? {}, {}, 'no forecast is shown before a re-rank is saved');

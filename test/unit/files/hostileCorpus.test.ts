@@ -25,9 +25,9 @@ import { TEST_KEY, startCli } from '../run/helpers';
 import { cleanEnv, cliUnderStrace, hasStrace, snapshotTree, violations } from '../../support/strace';
 import { WAIT_CEILING_MS } from '../../support/waitFor';
 import { CORPUS, EVIL, isProbe, kindCases, sub, unexplained, type CorpusEntry, type Template } from './corpusProbes';
+import { builtCli, CLI_PATH } from '../../support/builtCli';
 
 const REPO = path.resolve(__dirname, '../../../..');
-const CLI = path.join(REPO, 'dist', 'cli.js');
 const SECRET_TEXT = 'TOP-SECRET-NEVER-READ';
 /** Control characters that must never reach the terminal raw (newline only as a line break). */
 const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
@@ -252,7 +252,7 @@ describe('hostile corpus: the real CLI on hostile review folders (strace: nothin
 
   before(async () => {
     assert.ok(hasStrace(), 'strace is required for this suite (CI installs it with apt-get install strace)');
-    assert.ok(existsSync(CLI), 'dist/cli.js is missing: run npm run build first');
+    builtCli();
     mock = await MockOpenAI.start();
     base = await fs.mkdtemp(path.join(os.tmpdir(), 'tf-hostile-'));
     cache = path.join(base, 'cache');
@@ -363,7 +363,7 @@ describe('hostile model text: run prints what the model says only as escaped tex
   this.timeout(120_000);
   let mock: MockOpenAI;
   before(async () => {
-    assert.ok(existsSync(CLI), 'dist/cli.js is missing: run npm run build first');
+    builtCli();
     mock = await MockOpenAI.start();
   });
   after(async () => mock?.close());
@@ -395,7 +395,7 @@ describe('hostile model text: run prints what the model says only as escaped tex
     const evil = 'Image 1 wins.\u001b]0;pwned\u0007\u001b[2J\r\nfake: line\u0085\u202eevil\u2028end';
     mock.enqueue('chat', { kind: 'chat', content: evil }, { kind: 'chat', content: evil });
     const cache = path.join(root, '..', `${path.basename(root)}-cache`);
-    const child = spawn(process.execPath, [CLI, 'run', root, '--mode', 'together', '--turns', '1', '--iterations', '1'], {
+    const child = spawn(process.execPath, [CLI_PATH, 'run', root, '--mode', 'together', '--turns', '1', '--iterations', '1'], {
       env: { ...cleanEnv(), OPENAI_API_KEY: TEST_KEY, OPENAI_BASE_URL: mock.baseURL, XDG_CACHE_HOME: cache, TEAMFUSION_MAX_RETRIES: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

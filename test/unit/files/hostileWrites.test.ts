@@ -14,8 +14,8 @@ import { RUN_ID, makeReviewWithRun } from '../evaluation/fixtures';
 import { TEST_KEY } from '../run/helpers';
 import { cliUnderStrace, hasStrace, violations } from '../../support/strace';
 import { WRITERS, guessableTemps, sub } from './corpusProbes';
+import { builtCli } from '../../support/builtCli';
 
-const CLI = path.resolve(__dirname, '../../../../dist/cli.js');
 
 /** Every path below `dir` (links as links, never followed) with a fingerprint of its content. */
 async function snapshot(dir: string): Promise<Map<string, string>> {
@@ -85,7 +85,7 @@ describe('hostile writes: the real CLI never writes, renames or deletes through 
   let failed: string;
 
   before(async function () {
-    if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run npm run build first');
+    builtCli();
     assert.ok(hasStrace(), 'strace is required for this suite (CI installs it with apt-get install strace)');
     mock = await MockOpenAI.start();
     base = await fs.mkdtemp(path.join(os.tmpdir(), 'tf-hostile-writes-'));

@@ -11,19 +11,11 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { loadPrompt } from '../../../src/core/record/promptParts';
 import { useCliAgainstMock, type CliRun } from '../cli/buildCli';
+import { forecastOf, isForecast, makeDesignRun } from '../../support/forecastRuns';
 import { makeBriefRunReview, makeReview } from '../run/fixtures';
 import { writeRerankRanking } from '../evaluation/fixtures';
-import type { RecordedRequest } from '../../support/openaiMock/types';
 import { runJson } from '../run/helpers';
 import { parse as parseYaml } from 'yaml';
-
-interface ForecastJson {
-  runId: string;
-  task: 'design' | 'brief';
-  letters: string[];
-  forecasts: { kind: 'persona' | 'control'; designer: string | null; ranking?: string[]; prefer?: string; promptId?: string; failed?: string }[];
-  sha256: string;
-}
 
 /** Kendall's τ-b written out plainly: x and y give each item's rank (1 = best). */
 function tauB(x: number[], y: number[]): number {
@@ -47,26 +39,12 @@ function tauB(x: number[], y: number[]): number {
   return (concordant - discordant) / Math.sqrt((pairs - tiedX) * (pairs - tiedY));
 }
 
-const isForecast = (r: RecordedRequest): boolean => {
-  const body = r.body as { response_format?: { json_schema?: { name?: string } } } | undefined;
-  return r.route === 'chat' && body?.response_format?.json_schema?.name === 'teamfusion_forecast';
-};
-
 describe('proxy fidelity: forecasts of the blind re-rank', function () {
   this.timeout(240_000);
   const rig = useCliAgainstMock();
   const tf = (...args: string[]): Promise<CliRun> => rig.run(args);
-  const forecastOf = async (root: string, id: string): Promise<ForecastJson> => JSON.parse(await fs.readFile(path.join(root, 'runs', id, 'forecast.json'), 'utf8')) as ForecastJson;
 
-  /** A completed design run of three designers with one remix, made by the CLI against the mock; its id. */
-  async function designRun(): Promise<{ root: string; id: string }> {
-    const root = await makeReview({ options: 4, designers: 3 });
-    const r = await tf('run', root, '--iterations', '2', '--turns', '1', '--mode', 'together', '--order', 'fixed', '--json');
-    assert.equal(r.code, 0, r.stderr);
-    const id = (JSON.parse(r.stdout) as { id: string }).id;
-    rig.mock.reset();
-    return { root, id };
-  }
+  const designRun = async (): Promise<{ root: string; id: string }> => makeDesignRun(rig, await makeReview({ options: 4, designers: 3 }));
 
   it('each designer and the control forecast, sealed in forecast.json; compare --json gives the τ-b, control and lift computed from the files', async () => {
     const { root, id } = await designRun();

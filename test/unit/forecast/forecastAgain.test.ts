@@ -10,25 +10,14 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { useCliAgainstMock, type CliRun } from '../cli/buildCli';
+import { forecastOf, isForecast, makeDesignRun } from '../../support/forecastRuns';
 import { makeBriefRunReview, makeReview } from '../run/fixtures';
 import { runJson } from '../run/helpers';
-import type { RecordedRequest } from '../../support/openaiMock/types';
 import type { ChatBackend, ChatRequest } from '../../../src/core/llm/backend';
 import type { WorkCost } from '../../../src/core/llm/costQuestion';
 import { CancelledError } from '../../../src/core/kernel/errors';
 import { FORECAST_EXTRA_ATTEMPTS, FORECAST_LOCK, makeForecasts } from '../../../src/core/forecast/forecast';
 import { withNeutralNames } from '../../../src/core/forecast/forecastPrompts';
-
-interface ForecastJson {
-  letters: string[];
-  forecasts: { kind: string; designer: string | null; ranking?: string[]; prefer?: string; promptId?: string; failed?: string }[];
-  sha256: string;
-}
-
-const isForecast = (r: RecordedRequest): boolean => {
-  const body = r.body as { response_format?: { json_schema?: { name?: string } } } | undefined;
-  return r.route === 'chat' && body?.response_format?.json_schema?.name === 'teamfusion_forecast';
-};
 
 /** A chat backend in this process: answers with `answer(n)` for the n-th request (0-based), records what it was sent. */
 function fakeChat(answer: (n: number, req: ChatRequest) => string, priced = false): ChatBackend & { sent: ChatRequest[] } {
@@ -49,16 +38,8 @@ describe('forecast: only the missing or failed forecasts, sealed as they are mad
   this.timeout(240_000);
   const rig = useCliAgainstMock();
   const tf = (...args: string[]): Promise<CliRun> => rig.run(args);
-  const forecastOf = async (root: string, id: string): Promise<ForecastJson> => JSON.parse(await fs.readFile(path.join(root, 'runs', id, 'forecast.json'), 'utf8')) as ForecastJson;
 
-  async function designRun(): Promise<{ root: string; id: string }> {
-    const root = await makeReview({ options: 4, designers: 3 });
-    const r = await tf('run', root, '--iterations', '2', '--turns', '1', '--mode', 'together', '--order', 'fixed', '--json');
-    assert.equal(r.code, 0, r.stderr);
-    const id = (JSON.parse(r.stdout) as { id: string }).id;
-    rig.mock.reset();
-    return { root, id };
-  }
+  const designRun = async (): Promise<{ root: string; id: string }> => makeDesignRun(rig, await makeReview({ options: 4, designers: 3 }));
 
   it('a failed forecast is made again and nothing else; a second call sends nothing and says so', async () => {
     const { root, id } = await designRun();

@@ -5,7 +5,8 @@
  */
 import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
-import { compareRun, makeRerankSet } from '../../../src/core/evaluation';
+import { compareRun } from '../../../src/core/evaluation';
+import { blindLetters, forecastPrompt } from '../../support/forecastRuns';
 import { writeForecastFile, type ForecastEntry } from '../../../src/core/forecast/forecastFile';
 import { editRun, makeReviewWithRun, RUN_ID, writeRerankRanking } from '../evaluation/fixtures';
 import * as path from 'node:path';
@@ -19,9 +20,7 @@ describe('forecast: a re-sealed forecast.json is checked again at every read', f
 
   it('a letter not in the key, a request never made and a non-member are not counted, each said', async () => {
     root = await makeReviewWithRun();
-    const { key } = await makeRerankSet(root, RUN_ID);
-    const letters = Object.keys(key).sort();
-    const reversed = [...letters].reverse();
+    const { letters, reversed } = await blindLetters(root, RUN_ID);
     // d3's forecast swaps its last letter for Z, a letter the key does not hold (the file's letters claim Z too).
     const forged = [...letters.slice(0, -1), 'Z'];
     const forecasts: ForecastEntry[] = [
@@ -31,9 +30,8 @@ describe('forecast: a re-sealed forecast.json is checked again at every read', f
       { kind: 'control', designer: null, ranking: reversed, promptId: 'f3' },
     ];
     const sha = await writeForecastFile(root, { runId: RUN_ID, task: 'design', letters, forecasts });
-    const asked = (id: string, speaker?: string) => ({ id, iteration: 1, kind: 'forecast' as const, model: 'm', at: '2026-11-21T22:40:05Z', ...(speaker ? { speaker } : {}) });
     await editRun(root, (r) => {
-      r.prompts.push(asked('f1', 'd1'), asked('f2', 'd2'), asked('f3'), asked('f4', 'outsider'), asked('f5', 'd3'));
+      r.prompts.push(forecastPrompt('f1', 'd1'), forecastPrompt('f2', 'd2'), forecastPrompt('f3'), forecastPrompt('f4', 'outsider'), forecastPrompt('f5', 'd3'));
       r.forecastSha256 = sha;
     });
     for (const d of ['d1', 'd2', 'd3']) await writeRerankRanking(path.join(root, 'runs', RUN_ID, 'rerank'), d, Object.fromEntries(letters.map((l, i) => [l, i + 1])));

@@ -9,9 +9,9 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { imagesUnavailableReason, loadSharpWith } from '../../../src/core/images/sharp';
+import { builtCli } from '../../support/builtCli';
 
 const REPO = path.resolve(__dirname, '..', '..', '..', '..');
-const CLI = path.join(REPO, 'out', 'src', 'cli', 'main.js');
 const SAMPLE = path.join(REPO, 'samples', 'lumen-perfume');
 
 const BLOCK_SHARP = `
@@ -38,7 +38,7 @@ describe('without sharp (an unsupported platform)', function () {
   after(() => fs.rm(dir, { recursive: true, force: true }));
 
   function cli(...args: string[]) {
-    return spawnSync(process.execPath, ['-r', preload, CLI, ...args], {
+    return spawnSync(process.execPath, ['-r', preload, builtCli(), ...args], {
       encoding: 'utf8',
       timeout: 50_000,
       env: { ...process.env, OPENAI_API_KEY: 'sk-test-not-used', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', TEAMFUSION_MAX_RETRIES: '0' },

@@ -5,7 +5,6 @@
  */
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -13,9 +12,10 @@ import { castVote } from '../../../src/core/evaluation/votes/cast';
 import { cleanupFixtures, SAMPLE } from '../review/fixtures';
 import { mockSuite } from '../run/helpers';
 import { QUESTION, forkedRun } from '../votes/forkedRun';
+import { builtCli, CLI_PATH } from '../../support/builtCli';
 
 const REPO = path.resolve(__dirname, '..', '..', '..', '..');
-const CLI = path.join(REPO, 'dist', 'cli.js');
+const CLI = CLI_PATH;
 
 async function connect(cwd: string): Promise<Client> {
   const client = new Client({ name: 'teamfusion-test', version: '1' });
@@ -38,7 +38,7 @@ describe('teamfusion mcp: the questions over stdio, through the MCP SDK client',
     clients.push(c);
     return c;
   };
-  before(() => assert.ok(existsSync(CLI), 'dist/cli.js is built (npm run build)'));
+  before(() => void builtCli());
   after(async () => {
     for (const c of clients) await c.close();
     await cleanupFixtures();

@@ -10,10 +10,9 @@ import { castVote } from '../../../src/core/evaluation/votes/cast';
 import { MESSAGE_EFFECTS } from '../../../src/protocol/effects';
 import { parseWebviewMessage, type HostMessage, type PanelFork, type WebviewMessage } from '../../../src/protocol/panel';
 import { panelForks } from '../../../src/extension/panel/votesState';
-import type { PanelActions } from '../../../src/extension/panel/handlers/context';
 import { canReopen } from '../../../webview/panel/views/forks';
 import { decisionLine } from '../../../webview/panel/views/decisions';
-import { stubVscode } from '../../support/vscodeStub';
+import { fakePanel, usePanelDispatch } from '../../support/panelDispatch';
 import { mockSuite } from '../run/helpers';
 import { QUESTION, forkedRun } from '../votes/forkedRun';
 
@@ -23,15 +22,7 @@ const decided = (recorded?: boolean): Pick<PanelFork, 'decision'> => ({ decision
 describe('panel: the lead reopens a decision', function () {
   this.timeout(120_000);
   const suite = mockSuite();
-  let dispatch: (m: WebviewMessage, panel: PanelActions) => Promise<void>;
-  before(() => {
-    const vscode = stubVscode();
-    try {
-      dispatch = (require('../../../src/extension/panel/handlers') as typeof import('../../../src/extension/panel/handlers')).dispatch;
-    } finally {
-      vscode.restore();
-    }
-  });
+  const dispatch = usePanelDispatch();
 
   it('the reopen message: a decision point of a run, as someone; it writes', () => {
     const m = parseWebviewMessage({ type: 'reopen', runId: 'r1', as: 'd1', iteration: 1, decisionPoint: 2 });
@@ -59,18 +50,14 @@ describe('panel: the lead reopens a decision', function () {
     assert.equal(before.forks[0]!.decision?.recorded, true);
     assert.equal(canReopen(before, before.forks[0]!, 'd1'), true);
 
-    const posted: HostMessage[] = [];
     const asked: string[] = [];
-    let reloads = 0;
     let answer = false;
-    const panel = {
+    const { panel, posted, told, touched } = fakePanel(true, {
       services: { sync: { enabled: () => false }, log: { info: () => undefined } },
       root: { fsPath: root },
-      trust: { trusted: () => true, refused: () => assert.fail('trusted') },
-      post: (m: HostMessage) => void posted.push(m),
-      reload: () => void reloads++,
       confirm: (message: string, _detail: string, button: string) => (asked.push(`${message} [${button}]`), Promise.resolve(answer)),
-    } as unknown as PanelActions;
+    });
+    const reloads = (): number => touched.filter((t) => t === 'reload').length;
     const reopen = (as: string): WebviewMessage => ({ type: 'reopen', runId, as, iteration: 1, decisionPoint: 1 });
     const standing = async () => (await readRunRecord(root, runId)).iterations[0]!.decisions![0]!;
 
@@ -83,22 +70,24 @@ describe('panel: the lead reopens a decision', function () {
     await dispatch(reopen('d2'), panel);
     assert.deepEqual(posted, [{ type: 'notice', level: 'warning', message: 'Not reopened: Only the lead (d1) reopens a decision.' }]);
     assert.equal((await standing()).reopened, undefined);
-    assert.equal(reloads, 0);
+    assert.equal(reloads(), 0);
 
     await dispatch(reopen('d1'), panel);
     assert.equal(asked.length, 3);
     const said = posted[1] as HostMessage | undefined;
     assert.ok(said?.type === 'notice' && said.level === 'info', JSON.stringify(said));
     assert.match(said.message, new RegExp(`^Reopened "${QUESTION.replace('?', '\\?')}" \\(decided: warm palette; kept as history\\)\\.`));
-    assert.equal(reloads, 1, 'the panel reloads');
+    assert.equal(reloads(), 1, 'the panel reloads');
     await dispatch({ type: 'reopen', runId, as: 'd1', iteration: 1, decisionPoint: 2 }, panel);
     assert.equal(asked[3], `Reopen the decision on decision point 2 of round 1 (run ${runId})? [Reopen]`, 'no fork there: named by its number');
     assert.deepEqual(posted[2], { type: 'notice', level: 'warning', message: `Not reopened: Round 1 of run ${runId} has no fork at decision point 2.` });
-    assert.equal(reloads, 1);
+    assert.equal(reloads(), 1);
     const d = await standing();
     assert.equal(d.reopened?.by, 'd1');
     assert.equal(decisionLine(d, (id) => (id === 'd1' ? 'Ana' : id)).endsWith(' Reopened by Ana; kept as history.'), true);
     const after = (await panelForks(root, await readRunRecord(root, runId), { lead: 'd1' }, TEAM))!;
     assert.equal(canReopen(after, after.forks[0]!, 'd1'), false, 'no longer a recorded decision to reopen');
+    assert.deepEqual(told, [], 'trusted: nothing refused');
+    assert.deepEqual(touched, ['reload'], 'the handler touched nothing else of the panel');
   });
 });

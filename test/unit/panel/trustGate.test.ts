@@ -5,9 +5,9 @@
  */
 import * as assert from 'node:assert/strict';
 import { MESSAGE_EFFECTS, type MessageKind } from '../../../src/protocol/effects';
-import { isRequestKind, PANEL_REQUESTS, parseWebviewMessage, WebviewMessageSchema, type HostMessage } from '../../../src/protocol/panel';
-import type { MessageOf, PanelActions } from '../../../src/extension/panel/handlers/context';
-import { stubVscode } from '../../support/vscodeStub';
+import { isRequestKind, PANEL_REQUESTS, parseWebviewMessage, WebviewMessageSchema } from '../../../src/protocol/panel';
+import type { MessageOf } from '../../../src/extension/panel/handlers/context';
+import { fakePanel, usePanelDispatch } from '../../support/panelDispatch';
 
 /** One message of every kind (the type keeps it complete: a new kind needs its sample here). */
 const SAMPLES: { [K in MessageKind]: MessageOf<K> } = {
@@ -37,48 +37,8 @@ const SAMPLES: { [K in MessageKind]: MessageOf<K> } = {
   reopen: { type: 'reopen', runId: 'r1', as: 'ana', iteration: 1, decisionPoint: 1 },
 };
 
-/**
- * A panel whose trust is given, which keeps what it posts and what the trust was told, and notes every other thing the
- * dispatcher or a handler touches (services, root, commands, reloads): a refused message touches none.
- */
-function fakePanel(trusted: boolean, extra: Record<string, unknown> = {}) {
-  const posted: HostMessage[] = [];
-  const told: string[] = [];
-  const touched: string[] = [];
-  const trust = { trusted: () => trusted, refused: (effect: string, action: string) => told.push(`${effect}: ${action}`) };
-  const note = (what: string) => () => {
-    touched.push(what);
-    return Promise.resolve();
-  };
-  const base = {
-    post: (m: HostMessage) => posted.push(m),
-    trust,
-    command: (name: string) => note(`command ${name}`)(),
-    showRun: note('showRun'),
-    reload: note('reload'),
-    pageReady: note('pageReady'),
-    ...extra,
-  };
-  const panel = new Proxy(base, {
-    get(t, key: string) {
-      if (key in t) return t[key as keyof typeof t];
-      touched.push(key);
-      throw new Error(`the handler reached panel.${key}`);
-    },
-  }) as unknown as PanelActions;
-  return { panel, posted, told, touched };
-}
-
 describe('panel messages in Restricted Mode: an allow-list the host keeps', () => {
-  let dispatch: (m: MessageOf<MessageKind>, panel: PanelActions) => Promise<void>;
-  before(() => {
-    const vscode = stubVscode();
-    try {
-      dispatch = (require('../../../src/extension/panel/handlers') as typeof import('../../../src/extension/panel/handlers')).dispatch;
-    } finally {
-      vscode.restore();
-    }
-  });
+  const dispatch = usePanelDispatch();
 
   it('declares what every message kind does, and only the kinds there are', () => {
     const kinds = WebviewMessageSchema.options.map((o) => o.shape.type.value).sort();

@@ -9,15 +9,11 @@ import { parseRunArgs } from '../../../src/cli/commands/run';
 import { makeReview, makeTempDir } from './fixtures';
 import { TEST_KEY, turnRequests, runJson } from './helpers';
 import { waitFor } from '../../support/waitFor';
+import { builtCli } from '../../support/builtCli';
 
-const REPO = path.resolve(__dirname, '../../../..');
-const DIST_CLI = path.join(REPO, 'dist', 'cli.js');
-/** dist/cli.js when built; otherwise the compiled run command alone (other commands may not exist yet). */
+/** The built CLI (test/support/builtCli.ts). */
 function cliArgs(args: string[]): string[] {
-  if (existsSync(DIST_CLI)) return [DIST_CLI, ...args];
-  const runJs = path.join(REPO, 'out', 'src', 'cli', 'commands', 'run.js');
-  const [, ...rest] = args;
-  return ['-e', `require(${JSON.stringify(runJs)}).runRun(${JSON.stringify(rest)}).then((c) => { process.exitCode = c; })`];
+  return [builtCli(), ...args];
 }
 
 interface Result { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }

@@ -10,6 +10,7 @@ import type { RunEvent } from '../../../src/core/step/events';
 import { createModelClient } from '../../../src/core/llm/client';
 import { LOCK_FILE } from '../../../src/core/record/lock';
 import { RunRecordSchema, type RunRecord } from '../../../src/core/record/record';
+import { builtCli } from '../../support/builtCli';
 
 export const TEST_KEY = 'sk-test-SECRET-do-not-write-0123456789';
 
@@ -124,9 +125,7 @@ export function cleanCliEnv(): Record<string, string> {
 /** Starts the built CLI (dist/cli.js, made by `npm run build`) with `args` in a clean environment plus `env`. */
 export function startCli(args: string[], env: Record<string, string | undefined>): { child: import('node:child_process').ChildProcess; done: Promise<CliResult> } {
   const { spawn } = require('node:child_process') as typeof import('node:child_process');
-  const path = require('node:path') as typeof import('node:path');
-  const cli = path.resolve(__dirname, '../../../..', 'dist', 'cli.js');
-  const child = spawn(process.execPath, [cli, ...args], { env: { ...cleanCliEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [builtCli(), ...args], { env: { ...cleanCliEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));

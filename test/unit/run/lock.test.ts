@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, promises as fs } from 'node:fs';
+import { once } from 'node:events';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { MockOpenAI } from '../../support/openaiMock';
@@ -12,9 +13,8 @@ import { noteCommitted } from '../../../src/core/evaluation/decisionTimes';
 import { makeReview, makeTempDir } from './fixtures';
 import { TEST_KEY, clientFor, turnRequests, runJson } from './helpers';
 import { waitFor } from '../../support/waitFor';
+import { builtCli, CLI_PATH } from '../../support/builtCli';
 
-const REPO = path.resolve(__dirname, '../../../..');
-const CLI = path.join(REPO, 'dist', 'cli.js');
 
 /** A pid that certainly belonged to a process that has exited. */
 function deadPid(): number {
@@ -69,7 +69,7 @@ describe('one driver per run: the lock', () => {
     // A live process that started after the lock's time (a reused pid, or a lock committed long ago): not the driver.
     const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)']);
     try {
-      await new Promise((r) => setTimeout(r, 300));
+      await once(other, 'spawn');
       await fs.writeFile(lockFile, JSON.stringify({ pid: other.pid, hostname: os.hostname(), startedAt: '2020-01-01T00:00:00Z', nonce: 'reused' }));
       assert.equal(await isRunDriven(root, id), false);
       notes.length = 0;
@@ -173,7 +173,7 @@ describe('one driver per run: two processes', function () {
   let mock: MockOpenAI;
   let env: Record<string, string>;
   before(async function () {
-    if (!existsSync(CLI)) this.skip();
+    builtCli();
     mock = await MockOpenAI.start();
     env = {
       ...Object.fromEntries(Object.entries(process.env).filter(([k, v]) => v !== undefined && !/^(OPENAI_|TEAMFUSION_)/.test(k))),
@@ -187,7 +187,7 @@ describe('one driver per run: two processes', function () {
   beforeEach(() => mock?.reset());
 
   function run(args: string[]): { child: ChildProcess; done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> } {
-    const child = spawn(process.execPath, [CLI, 'run', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI_PATH, 'run', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
     child.stdout!.resume();

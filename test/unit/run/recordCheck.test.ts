@@ -14,6 +14,7 @@ import { RunRecordError, listRunEntries, listRuns, loadRunRecord, readRunRecord 
 import { buildPanelState } from '../../../src/extension/panel/panelState';
 import { makeReview, makeTempDir } from './fixtures';
 import { TEST_KEY, clientFor } from './helpers';
+import { builtCli } from '../../support/builtCli';
 
 const REPO = path.resolve(__dirname, '../../../..');
 
@@ -209,7 +210,7 @@ describe('run records are validated, not believed', function () {
   });
 
   it('"run --resume" of a broken record exits 1 with that one line, asks no model and changes nothing', async function () {
-    const cli = path.join(REPO, 'dist', 'cli.js');
+    const cli = builtCli();
     if (!existsSync(cli)) this.skip();
     const text = await tamper((r) => {
       r.status = 'failed';

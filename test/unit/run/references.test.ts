@@ -15,9 +15,8 @@ import { mapLabelsForEdit } from '../../../src/core/discussion/remixPrompts';
 import { remixJsonSchema } from '../../../src/core/remix/remixAgent';
 import { makeImage, makeReview, makeTempDir } from './fixtures';
 import { TEST_KEY, startCli } from './helpers';
+import { builtCli } from '../../support/builtCli';
 
-const REPO = path.resolve(__dirname, '../../../..');
-const CLI = path.join(REPO, 'dist', 'cli.js');
 
 /** A review with references gold, linen, serif (natural order: Reference 1, 2, 3). */
 async function withReferences(notes: 'yaml' | 'readme' | 'none' = 'yaml'): Promise<string> {
@@ -118,7 +117,7 @@ describe('reference gallery through the real CLI (scripted mock, every request c
   let mock: MockOpenAI;
   let env: Record<string, string>;
   before(async function () {
-    if (!existsSync(CLI)) this.skip();
+    builtCli();
     mock = await MockOpenAI.start();
     env = { OPENAI_API_KEY: TEST_KEY, OPENAI_BASE_URL: mock.baseURL, XDG_CACHE_HOME: await makeTempDir('tf-xdg-'), TEAMFUSION_MAX_RETRIES: '0' };
   });
