@@ -18,3 +18,4 @@ export { REFERENCE } from '../core/evaluation/reference';
 export { RATING_WORDING, SURVEY_QUESTIONS, SURVEY_WORDING, type SurveyQuestion } from '../core/evaluation/feedbackWords';
 export { ownFidelitySentence } from '../core/forecast/fidelity';
 export { poolTableOf, type PoolTable, type PoolColumn } from '../core/pool/poolTable';
+export { typedWords } from '../core/authorship/typist';

@@ -11,8 +11,14 @@ import { PeopleInputError, driverWords, submitCriterionPin, submitPin, type Subm
 import { readCriteriaFile } from '../../core/criteria/file';
 import { ReviewFileError } from '../../core/files/reviewFiles';
 import { exactPositionals } from '../usage';
+import { typedWords } from '../../core/authorship/typist';
 import { parseStrict } from './validate';
 import { personCommandExit, throughRemote } from '../personSync';
+
+/** ", typed on d1's machine for d2" when the pin was typed here for another member (issue 39); else nothing. */
+function typedNote(r: SubmitResult): string {
+  return r.typedBy !== undefined && r.by !== undefined ? `, ${typedWords(r.typedBy, r.by)}` : '';
+}
 
 /** When the run takes the pin in: after its driver's next pull (--sync), from the driving process now, or when it goes on. */
 function whenTakenIn(sync: boolean, r: SubmitResult, runId: string): string {
@@ -34,7 +40,7 @@ export async function runPin(args: string[]): Promise<number> {
       : await submit();
     const what = remove ? 'unpinned' : 'pinned';
     const when = whenTakenIn(values.sync === true, r, runId);
-    process.stderr.write(`Message ${printable(message)} ${what} (${r.file}); ${when}.\n`);
+    process.stderr.write(`Message ${printable(message)} ${what}${typedNote(r)} (${r.file}); ${when}.\n`);
     return 0;
   } catch (err) {
     return personCommandExit('pin', err, [PeopleInputError]);
@@ -58,7 +64,7 @@ async function pinCriterion(positionals: string[], name: string, values: { as?: 
       ? await throughRemote(root, 'pin', `TeamFusion ${runId}: ${as ?? 'the lead'} ${remove ? 'unpins' : 'pins'} the criterion ${found.name}`, submit)
       : await submit();
     const when = whenTakenIn(values.sync === true, r, runId);
-    process.stderr.write(`${printable(`The criterion "${found.name}" ${remove ? 'unpinned' : 'pinned'} (${r.file}); ${when}.`)}\n`);
+    process.stderr.write(`${printable(`The criterion "${found.name}" ${remove ? 'unpinned' : 'pinned'}${typedNote(r)} (${r.file}); ${when}.`)}\n`);
     return 0;
   } catch (err) {
     return personCommandExit('pin', err, [PeopleInputError, ReviewFileError]);

@@ -4,6 +4,7 @@
  */
 import type { DesignerComment, DesignerRanking, Guest, ReviewConfig } from '../review/model';
 import { identitiesOf } from '../authorship/rule';
+import { typedWords } from '../authorship/typist';
 import { taskOf, type Message, type RunRecord } from '../record/record';
 import { topChoiceOf } from '../analysis/stance';
 import { printable } from '../kernel/text';
@@ -109,10 +110,10 @@ export function checkSay(
   return { ok: true, speaker: who.id, mentions, pass };
 }
 
-/** A message's speaker in words: "Ana", "Ana (in person)", "Lumen brand manager (guest)". */
-export function speakerLabel(team: Team, m: Pick<Message, 'speaker' | 'kind'>): string {
+/** A message's speaker in words: "Ana", "Ana (in person)", "Ben (typed on Ana's machine for Ben)", "Lumen brand manager (guest)". */
+export function speakerLabel(team: Team, m: Pick<Message, 'speaker' | 'kind' | 'typedBy'>): string {
   const name = personName(team, m.speaker);
-  if (m.kind === 'human') return `${name} (in person)`;
+  if (m.kind === 'human') return `${name} (${m.typedBy !== undefined ? typedWords(m.typedBy, m.speaker, (id) => personName(team, id)) : 'in person'})`;
   if (m.kind === 'guest') return `${name} (guest)`;
   return name;
 }
