@@ -96,6 +96,18 @@ describe('typed for someone else: marked, never their own, refused with signatur
     assert.equal(pin.code, 1, pin.stderr);
     assert.match(pin.stderr, /A pin typed on Ana's machine for Ben is not taken/);
     assert.deepEqual(await readInbox(root, runId), [], 'nothing is written');
+
+    // An entry typed for Ben that arrives anyway (written by hand, or by an older version) is not taken in by the driver.
+    const cacheDir = await makeTempDir('tf-typed-cache-');
+    const name = 'd2-1700000000000-000001-0badc0de';
+    await fs.mkdir(path.join(root, 'runs', runId, 'inbox'), { recursive: true });
+    await fs.writeFile(path.join(root, 'runs', runId, 'inbox', `${name}.json`), JSON.stringify({ type: 'say', speaker: 'd2', content: 'Keep the serif.', at: '2026-12-06T20:00:00Z', typedBy: 'd1' }));
+    const lines: string[] = [];
+    const after = await resumeRun({ reviewRoot: root, client: clientFor(rig.mock), cacheDir, runId, log: (l: string) => lines.push(l) });
+    assert.equal(after.status, 'waiting', 'Ben has not answered: the typed line is not his');
+    assert.equal(after.iterations[0]!.messages.filter((m) => m.kind === 'human').length, 0);
+    assert.ok(await fs.stat(path.join(root, 'runs', runId, 'inbox', `${name}.json`)), 'left in place');
+    assert.ok(lines.some((l) => l.includes(`${name}.json is not taken in and is left alone: it was typed on Ana's machine for Ben, and with signatures required`)), lines.join('\n'));
   });
 
   it('outside git nothing is told apart: say --as anyone is taken as today, unmarked', async () => {
