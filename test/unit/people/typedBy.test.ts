@@ -167,6 +167,13 @@ describe("typed votes: a vote Ana types for Ben is kept marked and never counted
     assert.equal(typed.code, 1, typed.stderr);
     assert.match(typed.stderr, /votes\/d2\.yaml holds d2's own votes as they committed them; a vote typed on d1's machine for d2 would replace them, so nothing is written/);
     assert.equal(git(t.clone.ana, 'status', '--porcelain').trim(), '', 'nothing written');
+    // A close or a reopen is the lead's (Ana, d1) alone: typed on Ben's machine for her, each is refused in one sentence.
+    const close = await rig.run(['vote', t.review('ben'), runId, '--as', 'd1', '--close', '1']);
+    assert.equal(close.code, 1, close.stderr);
+    assert.match(close.stderr, /A close typed on Ben's machine for Ana is not taken: only the lead closes a vote, on their own machine\./);
+    const reopen = await rig.run(['vote', t.review('ben'), runId, '--as', 'D1', '--reopen', '1']);
+    assert.equal(reopen.code, 1, reopen.stderr);
+    assert.match(reopen.stderr, /A reopen typed on d2's machine for d1 is not taken: only the lead reopens a decision, on their own machine\./);
   });
 
   it('with signatures required (review.yaml; each member\'s files signed by their own key) vote --as d2 is refused in one sentence and nothing is written', async () => {

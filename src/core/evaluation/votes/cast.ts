@@ -104,7 +104,7 @@ export async function castVote(q: VoteRequest): Promise<VoteOutcome> {
   if ('refused' in typing) throw new VoteError(typing.refused);
   const typedBy = typing.own ? undefined : typing.typedBy;
   if (typedBy !== undefined && q.close) {
-    throw new VoteError(`${capital(typedWords(typedBy, q.as, (id) => personName(names, id)))}, a close is not taken: only the lead closes a vote, on their own machine.`);
+    throw new VoteError(`A close ${typedWords(typedBy, q.as, (id) => personName(names, id))} is not taken: only the lead closes a vote, on their own machine.`);
   }
   let saved: { file: string; replaced?: string } | undefined;
   if (q.choice !== undefined) saved = await saveVote(q, record, fork, authored, typedBy);
@@ -220,8 +220,4 @@ async function typedVotesOf(root: string, record: RunRecord, rel: string): Promi
   const text = await readKindText(root, rel, 'votes').catch(() => undefined);
   if (text === undefined) return [];
   return (checkVotesText(text, rel, record).votes?.votes ?? []).filter((v) => v.typedBy !== undefined);
-}
-
-function capital(s: string): string {
-  return s.charAt(0).toUpperCase() + s.slice(1);
 }
