@@ -11,13 +11,12 @@ import { PeopleInputError, driverWords, submitCriterionPin, submitPin, type Subm
 import { readCriteriaFile } from '../../core/criteria/file';
 import { ReviewFileError } from '../../core/files/reviewFiles';
 import { exactPositionals } from '../usage';
-import { typedWords } from '../../core/authorship/typist';
 import { parseStrict } from './validate';
 import { personCommandExit, throughRemote } from '../personSync';
 
 /** ", typed on d1's machine for d2" when the pin was typed here for another member (issue 39); else nothing. */
 function typedNote(r: SubmitResult): string {
-  return r.typedBy !== undefined && r.by !== undefined ? `, ${typedWords(r.typedBy, r.by)}` : '';
+  return r.typed !== undefined ? `, ${r.typed}` : '';
 }
 
 /** When the run takes the pin in: after its driver's next pull (--sync), from the driving process now, or when it goes on. */

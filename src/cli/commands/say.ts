@@ -9,7 +9,6 @@ import * as path from 'node:path';
 import { printable } from '../../core/kernel/text';
 import { PeopleInputError, driverWords, submitSay } from '../../core/people/submit';
 import { UsageError } from '../usage';
-import { typedWords } from '../../core/authorship/typist';
 import { forkChoiceCheck } from '../../core/fork/choice';
 import { parseStrict } from './validate';
 import { personCommandExit, throughRemote } from '../personSync';
@@ -33,7 +32,7 @@ export async function runSay(args: string[]): Promise<number> {
         ? `sent to run ${runId}; ${driverWords(r, runId)}`
         : `sent to run ${runId} as ${r.file}${turn}; nobody drives the run now, so it is taken in when the run goes on`;
     // Typed here for another member (issue 39): kept and shown as typed on this machine for them, never as their own words.
-    const who = r.typedBy !== undefined ? `${capitalized(typedWords(r.typedBy, r.message?.speaker ?? as))} (never shown as their own words)` : values.as.trim();
+    const who = r.typed !== undefined ? `${capitalized(r.typed)} (never shown as their own words)` : values.as.trim();
     process.stderr.write(`${printable(who)}: ${where}.\n`);
     if (!values.sync && !r.driven) process.stderr.write(`Go on with: teamfusion run ${review} --resume ${runId}\n`);
     return 0;

@@ -17,7 +17,7 @@ import { printable } from '../kernel/text';
 import { checkSay, entryProblem, findPerson, isDesigner, personName, teamOf } from './team';
 import type { Team } from '../step/people';
 import { openReviewAuthorship } from '../authorship/door';
-import { typingFor } from '../authorship/typist';
+import { typedWords, typingFor } from '../authorship/typist';
 
 export class PeopleInputError extends Error {
   constructor(message: string) {
@@ -42,6 +42,8 @@ export interface SubmitResult {
   message?: Message;
   /** (issue 39) Typed on this machine for another member: who typed it (a member id, or this machine's git e-mail). */
   typedBy?: string;
+  /** The same in words with the team's names: "typed on Ana's machine for Ben". */
+  typed?: string;
   /** A pin's pinner (their id as the team spells it). */
   by?: string;
 }
@@ -72,13 +74,13 @@ async function reviewOf(o: SubmitOptions): Promise<Review> {
  * checked; `typedBy` when it is typed for them; thrown in one sentence when it may not be typed for them at all
  * (signatures required, or no git identity here).
  */
-async function typedFor(o: SubmitOptions, review: Review, team: Team, member: string, what: string, how: string): Promise<{ typedBy?: string }> {
+async function typedFor(o: SubmitOptions, review: Review, team: Team, member: string, what: string, how: string): Promise<{ typedBy?: string; typed?: string }> {
   const door = await openReviewAuthorship(o.reviewRoot, review.config);
   const ids = [...team.designers.map((d) => d.id), ...Object.keys(review.config.team ?? {})];
   const t = typingFor(door.typist, member, { what, how, ids, name: (id) => personName(team, id) });
   if (t.own) return {};
   if ('refused' in t) throw new PeopleInputError(t.refused);
-  return { typedBy: t.typedBy };
+  return { typedBy: t.typedBy, typed: typedWords(t.typedBy, member, (id) => personName(team, id)) };
 }
 
 /**
@@ -107,7 +109,7 @@ export async function submitSay(o: SubmitOptions & { as: string; text: string; c
     ...(checked.pass ? { pass: true } : {}),
     ...(checked.mentions.length ? { mentions: checked.mentions } : {}),
     at: new Date().toISOString(),
-    ...typed,
+    ...(typed.typedBy !== undefined ? { typedBy: typed.typedBy } : {}),
   }, Date.now(), (id) => isDesigner(team, id));
   const view = pendingView(record, team, await pendingEntries(o, team));
   const message = allMessages(view).find((x) => x.message.entry === entry)?.message;
@@ -147,7 +149,7 @@ export async function submitPin(o: SubmitOptions & { message: string; as?: strin
     by: by.id,
     ...(o.remove ? { remove: true } : {}),
     at: new Date().toISOString(),
-    ...typed,
+    ...(typed.typedBy !== undefined ? { typedBy: typed.typedBy } : {}),
   }, Date.now(), (id) => isDesigner(team, id));
   return { entry, file: inboxRel(o.runId, `${entry}.json`), ...(await drivenNow(o)), record, by: by.id, ...typed };
 }
@@ -171,7 +173,7 @@ export async function submitCriterionPin(o: SubmitOptions & { criterion: { name:
     by: by.id,
     ...(o.remove ? { remove: true } : {}),
     at: new Date().toISOString(),
-    ...typed,
+    ...(typed.typedBy !== undefined ? { typedBy: typed.typedBy } : {}),
   }, Date.now(), (id) => isDesigner(team, id));
   return { entry, file: inboxRel(o.runId, `${entry}.json`), ...(await drivenNow(o)), record, by: by.id, ...typed };
 }

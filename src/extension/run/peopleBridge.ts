@@ -8,7 +8,6 @@
 import { PeopleInputError, submitPin, submitSay, type SubmitResult } from '../../core/people/submit';
 import { errorMessage } from '../../core/kernel/errors';
 import { forkChoiceCheck } from '../../core/fork/choice';
-import { typedWords } from '../../core/authorship/typist';
 
 export interface PeopleOutcome {
   ok: boolean;
@@ -34,7 +33,7 @@ export async function sayFromPanel(env: BridgeEnv, reviewRoot: string, runId: st
   return attempt(async () => {
     const r = await submitSay({ reviewRoot, runId, as, text, checkAnswer: forkChoiceCheck, ...(env.driving ? { isDriven: async () => true } : {}) });
     // Typed here for another member (issue 39): said so, and shown so in the chat, never as their own words.
-    const said = r.typedBy !== undefined ? `Said (${typedWords(r.typedBy, r.message?.speaker ?? as)})` : 'Said';
+    const said = r.typed !== undefined ? `Said (${r.typed})` : 'Said';
     if (env.through) return { ok: true, message: `${said}: ${await env.through(r.file, `TeamFusion ${runId}: ${as} says`)}.` };
     const w = r.record.waitingFor;
     const answered = !r.driven && r.message && r.record.status === 'waiting' && w?.speaker === r.message.speaker && r.message.turn === w.turn;
@@ -47,7 +46,7 @@ export async function pinFromPanel(env: BridgeEnv, reviewRoot: string, runId: st
   if (!env.trusted) return { ok: false, message: 'Nothing is written in an untrusted workspace.' };
   return attempt(async () => {
     const r = await submitPin({ reviewRoot, runId, message, as, remove, ...(env.driving ? { isDriven: async () => true } : {}) });
-    const what = `${remove ? `Unpinned ${message}` : `Pinned ${message}`}${r.typedBy !== undefined && r.by !== undefined ? ` (${typedWords(r.typedBy, r.by)})` : ''}`;
+    const what = `${remove ? `Unpinned ${message}` : `Pinned ${message}`}${r.typed !== undefined ? ` (${r.typed})` : ''}`;
     if (env.through) {
       const how = await env.through(r.file, `TeamFusion ${runId}: ${as} ${remove ? 'unpins' : 'pins'} ${message}`);
       return { ok: true, message: `${what}: ${how}.` };

@@ -17,10 +17,12 @@ import { clientFor, runJson } from '../run/helpers';
 import { resumeRun, startRun } from '../../../src/core/run/session';
 import { PeopleInputError, submitPin, submitSay } from '../../../src/core/people/submit';
 import { readInbox } from '../../../src/core/people/inbox';
+import { pinnedLines } from '../../../src/core/people/pins';
 import { castVote, VoteError } from '../../../src/core/evaluation/votes/cast';
 import { loadVotes } from '../../../src/core/evaluation/votes/voteFile';
 import { readRunRecord } from '../../../src/core/record/store';
 import { forkedRun } from '../votes/forkedRun';
+import { sayFromPanel } from '../../../src/extension/run/peopleBridge';
 
 const MAPPING = 'team:\n  d1: { git: ana@example.com }\n  d2: { git: ben@example.com }\n  d3: { git: chen@example.com }\n';
 const FIXED = { mode: 'together', order: 'fixed', leadSpeaksLast: false } as const;
@@ -45,7 +47,7 @@ describe('typed for someone else: marked, never their own, refused with signatur
     const root = t.review('ana');
     const said = await rig.run(['say', root, runId, '--as', 'D2', 'Keep', 'the', 'serif.']);
     assert.equal(said.code, 0, said.stderr);
-    assert.match(said.stderr, /Typed on d1's machine for d2 \(never shown as their own words\): sent to run/);
+    assert.match(said.stderr, /Typed on Ana's machine for Ben \(never shown as their own words\): sent to run/);
     const [entry] = await readInbox(root, runId);
     assert.deepEqual([entry?.entry.type, entry?.entry.type === 'say' ? [entry.entry.speaker, entry.entry.typedBy] : []], ['say', ['d2', 'd1']]);
 
@@ -64,13 +66,15 @@ describe('typed for someone else: marked, never their own, refused with signatur
     assert.ok(!asked.some((b) => /Keep the serif[^"]*\\"/.test(b) && /\\"Ben\\", in person/.test(b)), 'never as Ben in person');
   });
 
-  it("a pin Ana types for Ben is kept marked and shown with both names; Ana's own (--as D1, another case) is hers", async () => {
+  it("a pin Ana types for Ben is kept marked, and pinned lines name both; Ana's own (--as D1, another case) is hers; the panel says it", async () => {
     const { t, runId, cacheDir } = await waitingForBen();
     const root = t.review('ana');
     await submitSay({ reviewRoot: root, runId, as: 'd1', text: 'Warm palette.' });
     const own = await submitSay({ reviewRoot: root, runId, as: 'D1', text: 'And the serif.' });
     assert.equal(own.typedBy, undefined, 'the same member in another case is her own');
-    await submitSay({ reviewRoot: root, runId, as: 'd2', text: 'Fine.' });
+    // The panel says it in its one sentence.
+    const panel = await sayFromPanel({ trusted: true, driving: false }, root, runId, 'd2', 'Fine.');
+    assert.deepEqual([panel.ok, panel.message], [true, "Said (typed on Ana's machine for Ben): the run goes on with it."]);
     const done = await resumeRun({ reviewRoot: root, client: clientFor(rig.mock), cacheDir, runId });
     const byContent = new Map(done.iterations[0]!.messages.filter((m) => m.kind === 'human').map((m) => [m.content, m]));
     assert.equal(byContent.get('And the serif.')?.typedBy, undefined);
@@ -82,6 +86,10 @@ describe('typed for someone else: marked, never their own, refused with signatur
     assert.equal((pinned as { typedBy?: string }).typedBy, 'd1');
     const entries = await readInbox(root, runId);
     assert.deepEqual(entries.map((e) => (e.entry.type === 'pin' ? [e.entry.by, e.entry.typedBy] : [])), [['d2', 'd1']]);
+    // As the driver takes it in, the prompts and files name the pin's typist and the pinned line's.
+    const names: Record<string, string> = { d1: 'Ana', d2: 'Ben' };
+    const typedPin = { ...record, pins: [{ message: byContent.get('Fine.')!.id!, by: 'd2', at: 'now', typedBy: 'd1' }] };
+    assert.deepEqual(pinnedLines(typedPin, (id) => names[id] ?? id).map((l) => [l.by, l.typed]), [["Ben (typed on Ana's machine for Ben)", "typed on Ana's machine for Ben"]]);
   });
 
   it('with signatures required (each member\'s files signed by their own key) say and pin --as Ben are refused in one sentence, the CLI exits 1, nothing is written', async () => {
@@ -95,6 +103,9 @@ describe('typed for someone else: marked, never their own, refused with signatur
     const pin = await rig.run(['pin', root, runId, 'i1-m1', '--as', 'd2']);
     assert.equal(pin.code, 1, pin.stderr);
     assert.match(pin.stderr, /A pin typed on Ana's machine for Ben is not taken/);
+    const panel = await sayFromPanel({ trusted: true, driving: false }, root, runId, 'd2', 'Keep the serif.');
+    assert.equal(panel.ok, false);
+    assert.match(panel.message, refused, 'the panel shows the same sentence');
     assert.deepEqual(await readInbox(root, runId), [], 'nothing is written');
 
     // An entry typed for Ben that arrives anyway (written by hand, or by an older version) is not taken in by the driver.
