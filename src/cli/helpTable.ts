@@ -89,8 +89,13 @@ export const COMMAND_HELP: CommandHelp[] = [
     name: 'say',
     args: '<review> <run-id> --as ID [--sync] <text…>',
     summary: 'A designer speaks in a run (@id asks them to speak next; /pass at your own turn lets your proxy speak).',
+    more: [
+      "Where authorship is checked (git, e-mails in review.yaml), a line said --as another member than this machine's git",
+      "identity is recorded and shown as \"typed on <typist>'s machine for <member>\", never as their own; with signatures",
+      'required it is refused (exit 1). The same holds for pin --as and vote --as.',
+    ],
     options: [
-      ['--as ID', 'Who speaks (their designer id).'],
+      ['--as ID', "Who speaks (their designer id, any case). For another member than this machine's git identity: typed for them."],
       ['--sync', 'Commit only your entry, pull, push.'],
     ],
     exits: [0, 1, 2],
@@ -100,7 +105,7 @@ export const COMMAND_HELP: CommandHelp[] = [
     args: '<review> <run-id> <message-id> [options]',
     summary: 'Pin a message: every later prompt of the run carries it.',
     options: [
-      ['--as ID', 'Who pins it.'],
+      ['--as ID', 'Who pins it (any case; for another member: typed for them, as with say).'],
       ['--remove', 'Unpin it.'],
       ['--criterion NAME', "(no message id) Pin one of the team's criteria."],
       ['--sync', 'Commit only your entry, pull, push.'],
@@ -116,7 +121,7 @@ export const COMMAND_HELP: CommandHelp[] = [
       'the others aside. The lead reopens a decision with --reopen <decision-point> (kept as history; the votes are kept).',
     ],
     options: [
-      ['--as ID', 'Who votes.'],
+      ['--as ID', 'Who votes (any case). A vote typed for another member is kept marked and never counted as theirs.'],
       ['--iteration K', 'The round (default: the last round that forked).'],
       ['--close', 'The lead closes the decision point (under lead-decides, with a choice: the lead decides in person).'],
       ['--reopen', 'The lead reopens the decision of the decision point (no choice).'],

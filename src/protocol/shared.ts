@@ -19,3 +19,4 @@ export { RATING_WORDING, SURVEY_QUESTIONS, SURVEY_WORDING, type SurveyQuestion }
 export { ownFidelitySentence } from '../core/forecast/fidelity';
 export { poolTableOf, type PoolTable, type PoolColumn } from '../core/pool/poolTable';
 export { poolCheckSentences } from '../core/evaluation/poolChecks';
+export { typedWords } from '../core/authorship/typist';

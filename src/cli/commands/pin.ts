@@ -14,6 +14,11 @@ import { exactPositionals } from '../usage';
 import { parseStrict } from './validate';
 import { personCommandExit, throughRemote } from '../personSync';
 
+/** ", typed on d1's machine for d2" when the pin was typed here for another member (issue 39); else nothing. */
+function typedNote(r: SubmitResult): string {
+  return r.typed !== undefined ? `, ${r.typed}` : '';
+}
+
 /** When the run takes the pin in: after its driver's next pull (--sync), from the driving process now, or when it goes on. */
 function whenTakenIn(sync: boolean, r: SubmitResult, runId: string): string {
   if (sync) return `the process driving ${runId} takes it in after its next pull`;
@@ -34,7 +39,7 @@ export async function runPin(args: string[]): Promise<number> {
       : await submit();
     const what = remove ? 'unpinned' : 'pinned';
     const when = whenTakenIn(values.sync === true, r, runId);
-    process.stderr.write(`Message ${printable(message)} ${what} (${r.file}); ${when}.\n`);
+    process.stderr.write(`Message ${printable(message)} ${what}${typedNote(r)} (${r.file}); ${when}.\n`);
     return 0;
   } catch (err) {
     return personCommandExit('pin', err, [PeopleInputError]);
@@ -58,7 +63,7 @@ async function pinCriterion(positionals: string[], name: string, values: { as?: 
       ? await throughRemote(root, 'pin', `TeamFusion ${runId}: ${as ?? 'the lead'} ${remove ? 'unpins' : 'pins'} the criterion ${found.name}`, submit)
       : await submit();
     const when = whenTakenIn(values.sync === true, r, runId);
-    process.stderr.write(`${printable(`The criterion "${found.name}" ${remove ? 'unpinned' : 'pinned'} (${r.file}); ${when}.`)}\n`);
+    process.stderr.write(`${printable(`The criterion "${found.name}" ${remove ? 'unpinned' : 'pinned'}${typedNote(r)} (${r.file}); ${when}.`)}\n`);
     return 0;
   } catch (err) {
     return personCommandExit('pin', err, [PeopleInputError, ReviewFileError]);

@@ -2,6 +2,7 @@
  * What `teamfusion run` prints while a run goes: an observer of the run's events (core/run/session.ts). One event, one
  * line; model or file text only through printable(), so no control sequence reaches the terminal.
  */
+import { typedWords } from '../../core/authorship/typist';
 import * as path from 'node:path';
 import type { Review } from '../../core/review/model';
 import type { RunEvent } from '../../core/step/events';
@@ -58,7 +59,10 @@ export class RunPrinter {
       case 'turn-completed': {
         const k = `${e.iteration}|${e.message.speaker}|${e.message.turn}`;
         // People's messages arrive whole (no deltas); concurrent turns are printed when they complete.
-        if (e.message.kind === 'human') line(`${speakerName(e.message.speaker)} (in person): ${oneLine(e.message.content)}`);
+        if (e.message.kind === 'human') {
+          const how = e.message.typedBy !== undefined ? typedWords(e.message.typedBy, e.message.speaker, speakerName) : 'in person';
+          line(`${speakerName(e.message.speaker)} (${how}): ${oneLine(e.message.content)}`);
+        }
         else if (concurrent.delete(k)) line(`${speakerName(e.message.speaker)} (turn ${e.message.turn}, ${e.message.phase}): ${oneLine(e.message.content)}`);
         else out('\n');
         break;

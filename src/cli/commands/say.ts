@@ -31,10 +31,16 @@ export async function runSay(args: string[]): Promise<number> {
       : r.driven
         ? `sent to run ${runId}; ${driverWords(r, runId)}`
         : `sent to run ${runId} as ${r.file}${turn}; nobody drives the run now, so it is taken in when the run goes on`;
-    process.stderr.write(`${printable(values.as.trim())}: ${where}.\n`);
+    // Typed here for another member (issue 39): kept and shown as typed on this machine for them, never as their own words.
+    const who = r.typed !== undefined ? `${capitalized(r.typed)} (never shown as their own words)` : values.as.trim();
+    process.stderr.write(`${printable(who)}: ${where}.\n`);
     if (!values.sync && !r.driven) process.stderr.write(`Go on with: teamfusion run ${review} --resume ${runId}\n`);
     return 0;
   } catch (err) {
     return personCommandExit('say', err, [PeopleInputError]);
   }
+}
+
+function capitalized(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
 }

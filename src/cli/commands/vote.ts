@@ -53,7 +53,9 @@ export async function runVote(args: string[]): Promise<number> {
       : await cast();
     for (const line of r.refused ?? []) process.stderr.write(`${printable(line)}\n`);
     if (r.replaced) process.stderr.write(`${printable(r.replaced)}\n`);
-    if (r.file && choice !== undefined) process.stderr.write(`Vote saved (${printable(r.file)}).\n`);
+    // Typed here for another member (issue 39): kept, and said not to count as theirs, in one sentence.
+    if (r.typed) process.stderr.write(`${printable(r.typed)}\n`);
+    else if (r.file && choice !== undefined) process.stderr.write(`Vote saved (${printable(r.file)}).\n`);
     process.stderr.write(`${printable(r.note)}\n`);
     return 0;
   } catch (err) {

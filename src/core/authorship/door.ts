@@ -12,8 +12,10 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { errorMessage } from '../kernel/errors';
 import { GitMissingError, runGit } from './git';
+import { designerKey } from '../rankings/designerId';
 import { ownRequireSignedCommits } from './ownSettings';
 import { standingIdentities } from './identityHistory';
+import type { Typist } from './typist';
 import { identitiesOf, judgeCommits, judgeDriver, judgeUncommitted, type Identities, type IdentitySettings, type Touch } from './rule';
 
 /** A file left out of every count, and why (contract §8). */
@@ -58,6 +60,8 @@ export interface AuthorshipDoor {
    */
   mayWriteRecord(record: string): Promise<boolean>;
   report(): AuthorshipReport;
+  /** Who is at this machine's keyboard (typist.ts); undefined when nothing is checked. */
+  readonly typist?: Typist;
 }
 
 export const NO_EMAILS = 'Who wrote each member\'s file is not checked: review.yaml names no git e-mail for any member (team: <id>: { git: <email> }).';
@@ -133,6 +137,7 @@ class GitDoor implements AuthorshipDoor {
   readonly checked = true;
   private readonly folders = new Map<string, Promise<FolderFacts | { failed: string }>>();
   private readonly refused = new Map<string, NotCounted>();
+  readonly typist: Typist;
 
   constructor(
     readonly root: string,
@@ -140,7 +145,11 @@ class GitDoor implements AuthorshipDoor {
     private readonly real: string,
     private readonly ids: Identities,
     private readonly ownEmail: string | undefined,
-  ) {}
+  ) {
+    const own = ownEmail?.toLowerCase();
+    const member = own ? [...ids.emails].find(([, emails]) => emails.includes(own))?.[0] : undefined;
+    this.typist = { ...(ownEmail ? { email: ownEmail } : {}), ...(member !== undefined ? { member } : {}), requireSigned: ids.requireSigned };
+  }
 
   /** The path in the review and in the repository; undefined when `abs` is not inside the review. */
   private async where(abs: string): Promise<{ file: string; repo: string } | undefined> {
@@ -200,7 +209,9 @@ class GitDoor implements AuthorshipDoor {
     else {
       const touches = sinceCreated(f.touches.get(at.repo) ?? []);
       const dirty = f.dirty.has(at.repo) || touches.length === 0;
-      verdict = judgeCommits(o.latestOnly ? touches.slice(0, 1) : touches, member, this.ids) ?? (dirty ? judgeUncommitted(member, this.ids, this.ownEmail) : undefined);
+      // A typist who is no member (typist.ts) is named by their e-mail: the file must be that e-mail's alone.
+      const ids = member.includes('@') ? { emails: new Map([[designerKey(member), [member.toLowerCase()]]]), requireSigned: this.ids.requireSigned } : this.ids;
+      verdict = judgeCommits(o.latestOnly ? touches.slice(0, 1) : touches, member, ids) ?? (dirty ? judgeUncommitted(member, ids, this.ownEmail) : undefined);
     }
     if (!verdict) return undefined;
     const out: NotCounted = { file: at.file, member, ...verdict };

@@ -6,7 +6,7 @@
  * back (a crash between saving and deleting, a merge that restores a deleted file, a second pull) is kept once.
  */
 import { allMessages, messageId, type Message, type RunRecord } from '../record/record';
-import type { InboxEntry, ReceivedEntry } from './inbox';
+import { entryTypist, type InboxEntry, type ReceivedEntry } from './inbox';
 
 export interface Applied {
   /** Entries now held by the record (or that can never apply): delete them from the inbox once the record is saved. */
@@ -72,6 +72,8 @@ export function applyEntries(
       };
       if (entry.pass) message.pass = true;
       if (entry.mentions?.length) message.mentions = entry.mentions;
+      const typist = entryTypist(entry);
+      if (typist !== undefined) message.typedBy = typist;
       it.messages.push(message);
       out.messages.push({ iteration: it.index, message });
     } else if (entry.type === 'criterion') {
@@ -86,7 +88,8 @@ export function applyEntries(
           out.pinsChanged = true;
         }
       } else if (i < 0 && allMessages(record).some((x) => x.message.id === entry.message)) {
-        pins.push({ message: entry.message, by: entry.by, at: entry.at });
+        const typist = entryTypist(entry);
+        pins.push({ message: entry.message, by: entry.by, at: entry.at, ...(typist !== undefined ? { typedBy: typist } : {}) });
         out.pinsChanged = true;
       } else if (i < 0) {
         out.skipped.push({ name, why: `it pins ${entry.message}, which run ${record.id} does not have` });
@@ -103,7 +106,8 @@ export function applyEntries(
 function applyCriterionPin(record: RunRecord, entry: Extract<InboxEntry, { type: 'criterion' }>): void {
   const pinned = record.criteria?.pinned ?? [];
   const rest = pinned.filter((p) => p.name.toLowerCase() !== entry.criterion.toLowerCase());
-  const next = entry.remove ? rest : [...rest, { name: entry.criterion, description: entry.description, by: entry.by, at: entry.at }].slice(-12);
+  const typist = entryTypist(entry);
+  const next = entry.remove ? rest : [...rest, { name: entry.criterion, description: entry.description, by: entry.by, at: entry.at, ...(typist !== undefined ? { typedBy: typist } : {}) }].slice(-12);
   const { pinned: _old, ...others } = record.criteria ?? {};
   const criteria = next.length ? { ...others, pinned: next } : others;
   if (Object.keys(criteria).length) record.criteria = criteria;

@@ -11,7 +11,8 @@ import { applyEntries, notTakenIn } from './apply';
 import * as path from 'node:path';
 import { UNCHECKED_AUTHORS } from '../authorship/rule';
 import { openAuthorshipFor } from '../authorship/door';
-import { entryPerson, inboxProblem, inboxRel, readInbox, removeFromInbox, STRAY_NAME, type ReceivedEntry } from './inbox';
+import { typedWords } from '../authorship/typist';
+import { entryPerson, entryTypist, inboxProblem, inboxRel, readInbox, removeFromInbox, STRAY_NAME, type ReceivedEntry } from './inbox';
 import type { RunSync } from '../sync/runSync';
 import { entryProblem, findPerson, isDesigner, isHuman, personName } from './team';
 import type { ExtraTurn, People, Team } from '../step/people';
@@ -164,7 +165,13 @@ export class PeopleInRun implements People {
     if (!door.checked && door.why) this.once('authors-door', door.why);
     for (const e of fresh) {
       const file = inboxRel(this.ctx.record.id, `${e.name}.json`);
-      const problem = (await door.check(path.join(this.ctx.reviewRoot, ...file.split('/')), entryPerson(e.entry)))?.reason;
+      // An entry typed for its person on someone's machine (issue 39) is the typist's file: judged as theirs, taken in
+      // marked as typed, and not at all where signatures are required (only the person's own signed commit speaks then).
+      const typist = entryTypist(e.entry);
+      const person = entryPerson(e.entry);
+      const problem = typist !== undefined && door.checked && door.typist?.requireSigned
+        ? `it was ${typedWords(typist, person, (id) => personName(this.team, id))}, and with signatures required (requireSignedCommits) only ${personName(this.team, person)}'s own signed commit speaks for them`
+        : (await door.check(path.join(this.ctx.reviewRoot, ...file.split('/')), typist ?? person))?.reason;
       this.authors.set(e.name, problem ? `${file} is not taken in and is left alone: ${problem}` : undefined);
     }
   }

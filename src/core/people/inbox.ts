@@ -15,7 +15,7 @@ import { FILE_KINDS, checkKindText } from '../files/fileKinds';
 import { zodSentence } from '../kernel/zodText';
 import { RUNS_DIR } from '../record/paths';
 import { sameDesigner } from '../rankings/designerId';
-import { AtField, CriterionNameField, CriterionTextField, MAX_SAY_CHARS, MentionsField, MessageIdField, PersonIdField, SayTextField } from '../record/fields';
+import { AtField, CriterionNameField, CriterionTextField, MAX_SAY_CHARS, MentionsField, MessageIdField, PersonIdField, SayTextField, TypedByField } from '../record/fields';
 import { errorMessage } from '../kernel/errors';
 
 export const INBOX_DIR = 'inbox';
@@ -35,6 +35,8 @@ export const SayEntrySchema = z.strictObject({
   /** Ids named with @, in order, each once (checked when the entry was written). */
   mentions: MentionsField.optional(),
   at: AtField,
+  /** Typed on someone else's machine for the speaker (issue 39): who typed it; the file is judged as the typist's. */
+  typedBy: TypedByField.optional(),
 });
 export const PinEntrySchema = z.strictObject({
   type: z.literal('pin'),
@@ -42,6 +44,7 @@ export const PinEntrySchema = z.strictObject({
   by: PersonIdField,
   remove: z.boolean().optional(),
   at: AtField,
+  typedBy: TypedByField.optional(),
 });
 /** A member pins (or unpins) one of the team's criteria (criteria.json): its name and description travel with it. */
 export const CriterionPinEntrySchema = z.strictObject({
@@ -51,6 +54,7 @@ export const CriterionPinEntrySchema = z.strictObject({
   by: PersonIdField,
   remove: z.boolean().optional(),
   at: AtField,
+  typedBy: TypedByField.optional(),
 });
 export const InboxEntrySchema = z.discriminatedUnion('type', [SayEntrySchema, PinEntrySchema, CriterionPinEntrySchema]);
 export type InboxEntry = z.infer<typeof InboxEntrySchema>;
@@ -72,6 +76,14 @@ export const STRAY_NAME = "its name is not an inbox entry's: say and pin write <
 /** The person an entry speaks for (a message's speaker, a pin's pinner). */
 export function entryPerson(entry: InboxEntry): string {
   return entry.type === 'say' ? entry.speaker : entry.by;
+}
+
+/**
+ * Who typed an entry when it is not its person (issue 39): its `typedBy` unless that names the person themself (then the
+ * entry is their own). Undefined for a person's own entry.
+ */
+export function entryTypist(entry: InboxEntry): string | undefined {
+  return entry.typedBy !== undefined && !sameDesigner(entry.typedBy, entryPerson(entry)) ? entry.typedBy : undefined;
 }
 
 /** The sort key of an entry file on one disk: its time, then its sequence. */

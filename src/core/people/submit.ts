@@ -14,8 +14,10 @@ import { applyEntries } from './apply';
 import { inboxRel, postToInbox, readInbox, type ReceivedEntry } from './inbox';
 import { isRunDriven, runDriver, type DriverInfo } from '../record/lock';
 import { printable } from '../kernel/text';
-import { checkSay, entryProblem, findPerson, isDesigner, teamOf } from './team';
+import { checkSay, entryProblem, findPerson, isDesigner, personName, teamOf } from './team';
 import type { Team } from '../step/people';
+import { openReviewAuthorship } from '../authorship/door';
+import { typedWords, typingFor } from '../authorship/typist';
 
 export class PeopleInputError extends Error {
   constructor(message: string) {
@@ -38,6 +40,12 @@ export interface SubmitResult {
   record: RunRecord;
   /** The message as it will be recorded once taken in, with nothing else arriving first (say). */
   message?: Message;
+  /** (issue 39) Typed on this machine for another member: who typed it (a member id, or this machine's git e-mail). */
+  typedBy?: string;
+  /** The same in words with the team's names: "typed on Ana's machine for Ben". */
+  typed?: string;
+  /** A pin's pinner (their id as the team spells it). */
+  by?: string;
 }
 
 export interface SubmitOptions {
@@ -62,6 +70,20 @@ async function reviewOf(o: SubmitOptions): Promise<Review> {
 }
 
 /**
+ * Who types `member`'s entry on this machine (issue 39; authorship/typist.ts): nothing when it is theirs or nothing is
+ * checked; `typedBy` when it is typed for them; thrown in one sentence when it may not be typed for them at all
+ * (signatures required, or no git identity here).
+ */
+async function typedFor(o: SubmitOptions, review: Review, team: Team, member: string, what: string, how: string): Promise<{ typedBy?: string; typed?: string }> {
+  const door = await openReviewAuthorship(o.reviewRoot, review.config);
+  const ids = [...team.designers.map((d) => d.id), ...Object.keys(review.config.team ?? {})];
+  const t = typingFor(door.typist, member, { what, how, ids, name: (id) => personName(team, id) });
+  if (t.own) return {};
+  if ('refused' in t) throw new PeopleInputError(t.refused);
+  return { typedBy: t.typedBy, typed: typedWords(t.typedBy, member, (id) => personName(team, id)) };
+}
+
+/**
  * What a step asks of a person's answer beyond a message's rules (the lead's fork choice: core/fork/choice.ts), given by the
  * caller so this room does not depend on the step's: the problem in one sentence, or undefined.
  */
@@ -78,6 +100,7 @@ export async function submitSay(o: SubmitOptions & { as: string; text: string; c
   if (problem) throw new PeopleInputError(problem);
   const full = await recordNearCap(o.reviewRoot, o.runId);
   if (full) throw new PeopleInputError(full);
+  const typed = await typedFor(o, review, team, checked.speaker, 'a line', 'says it');
   const content = checked.pass ? '/pass' : o.text.trim();
   const entry = await postToInbox(o.reviewRoot, o.runId, {
     type: 'say',
@@ -86,14 +109,15 @@ export async function submitSay(o: SubmitOptions & { as: string; text: string; c
     ...(checked.pass ? { pass: true } : {}),
     ...(checked.mentions.length ? { mentions: checked.mentions } : {}),
     at: new Date().toISOString(),
+    ...(typed.typedBy !== undefined ? { typedBy: typed.typedBy } : {}),
   }, Date.now(), (id) => isDesigner(team, id));
   const view = pendingView(record, team, await pendingEntries(o, team));
   const message = allMessages(view).find((x) => x.message.entry === entry)?.message;
-  return { entry, file: inboxRel(o.runId, `${entry}.json`), ...(await drivenNow(o)), record, message };
+  return { entry, file: inboxRel(o.runId, `${entry}.json`), ...(await drivenNow(o)), record, message, ...typed };
 }
 
 /** Who pins: `as`, else the review's lead; a designer of the run's team. With the record and team the pin is judged against. */
-async function pinner(o: SubmitOptions & { as?: string }): Promise<{ record: RunRecord; team: Team; by: { id: string } }> {
+async function pinner(o: SubmitOptions & { as?: string }): Promise<{ record: RunRecord; team: Team; by: { id: string }; review: Review }> {
   const review = await reviewOf(o);
   const record = await readRunRecord(o.reviewRoot, o.runId, o.onNote);
   const team = teamOf(review, record);
@@ -103,12 +127,12 @@ async function pinner(o: SubmitOptions & { as?: string }): Promise<{ record: Run
   if (!by || by.kind !== 'designer') {
     throw new PeopleInputError(`"${asId}" is not a designer of this review (designers: ${team.designers.map((d) => d.id).join(', ')}).`);
   }
-  return { record, team, by };
+  return { record, team, by, review };
 }
 
 /** Pins (or with `remove`, unpins) a message (`teamfusion pin`). Without `as`, the review's lead pins. */
 export async function submitPin(o: SubmitOptions & { message: string; as?: string; remove?: boolean }): Promise<SubmitResult> {
-  const { record, team, by } = await pinner(o);
+  const { record, team, by, review } = await pinner(o);
   // The run as it will be once what waits in the inbox is taken in (a pin, then an unpin, before a driver runs).
   const view = pendingView(record, team, await pendingEntries(o, team));
   if (!allMessages(view).some((x) => x.message.id === o.message)) {
@@ -118,14 +142,16 @@ export async function submitPin(o: SubmitOptions & { message: string; as?: strin
   if (o.remove && !pinned) throw new PeopleInputError(`Message ${o.message} is not pinned.`);
   const full = await recordNearCap(o.reviewRoot, o.runId);
   if (full) throw new PeopleInputError(full);
+  const typed = await typedFor(o, review, team, by.id, o.remove ? 'an unpin' : 'a pin', o.remove ? 'unpins it' : 'pins it');
   const entry = await postToInbox(o.reviewRoot, o.runId, {
     type: 'pin',
     message: o.message,
     by: by.id,
     ...(o.remove ? { remove: true } : {}),
     at: new Date().toISOString(),
+    ...(typed.typedBy !== undefined ? { typedBy: typed.typedBy } : {}),
   }, Date.now(), (id) => isDesigner(team, id));
-  return { entry, file: inboxRel(o.runId, `${entry}.json`), ...(await drivenNow(o)), record };
+  return { entry, file: inboxRel(o.runId, `${entry}.json`), ...(await drivenNow(o)), record, by: by.id, ...typed };
 }
 
 /**
@@ -133,12 +159,13 @@ export async function submitPin(o: SubmitOptions & { message: string; as?: strin
  * caller found `criterion` in criteria.json; like a message pin it is an inbox entry of that person, taken in by the driver.
  */
 export async function submitCriterionPin(o: SubmitOptions & { criterion: { name: string; description: string }; as?: string; remove?: boolean }): Promise<SubmitResult> {
-  const { record, team, by } = await pinner(o);
+  const { record, team, by, review } = await pinner(o);
   const view = pendingView(record, team, await pendingEntries(o, team));
   const pinned = (view.criteria?.pinned ?? []).some((p) => p.name.toLowerCase() === o.criterion.name.toLowerCase());
   if (o.remove && !pinned) throw new PeopleInputError(`The criterion "${o.criterion.name}" is not pinned in run ${o.runId}.`);
   const full = await recordNearCap(o.reviewRoot, o.runId);
   if (full) throw new PeopleInputError(full);
+  const typed = await typedFor(o, review, team, by.id, o.remove ? 'an unpin' : 'a pin', o.remove ? 'unpins it' : 'pins it');
   const entry = await postToInbox(o.reviewRoot, o.runId, {
     type: 'criterion',
     criterion: o.criterion.name,
@@ -146,8 +173,9 @@ export async function submitCriterionPin(o: SubmitOptions & { criterion: { name:
     by: by.id,
     ...(o.remove ? { remove: true } : {}),
     at: new Date().toISOString(),
+    ...(typed.typedBy !== undefined ? { typedBy: typed.typedBy } : {}),
   }, Date.now(), (id) => isDesigner(team, id));
-  return { entry, file: inboxRel(o.runId, `${entry}.json`), ...(await drivenNow(o)), record };
+  return { entry, file: inboxRel(o.runId, `${entry}.json`), ...(await drivenNow(o)), record, by: by.id, ...typed };
 }
 
 /** Entries waiting in the run's inbox (a stray or broken file is left alone and said in one line, as the driver says it). */

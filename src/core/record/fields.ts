@@ -61,3 +61,14 @@ export const MentionsField = z
   .array(PersonIdField)
   .max(MAX_MENTIONS)
   .refine((ids) => new Set(ids.map((x) => x.toLowerCase())).size === ids.length, { error: 'names the same person twice' });
+
+/**
+ * Who typed a person's line, pin or vote for them on their own machine (issue 39): this machine's git identity as the team
+ * names it — a member id, or its git e-mail when it is no member's. Present only when the typist is not the person.
+ */
+export const TypedByField = z
+  .string()
+  .max(254)
+  .regex(/^(?:[A-Za-z0-9][A-Za-z0-9._-]{0,99}|[^\s@<>"\u0000-\u001f\u007f-\u009f]{1,200}@[^\s@<>"\u0000-\u001f\u007f-\u009f]{1,200})$/, {
+    error: 'must be a member id or a git e-mail',
+  });

@@ -9,7 +9,7 @@ import { discussionSettingFields } from '../settings/discussionSchema';
 import { CONSENSUS_METHODS, PHASES } from '../settings/discussionSettings';
 import { SETTING_BOUNDS, checklistRepeatSetting, wholeSetting } from '../settings/settingBounds';
 import { UsageSchema } from '../kernel/usage';
-import { AtField, CriterionNameField, CriterionTextField, EntryIdField, MessageIdField, PersonIdField } from './fields';
+import { AtField, CriterionNameField, CriterionTextField, EntryIdField, MessageIdField, PersonIdField, TypedByField } from './fields';
 
 export const RUN_RECORD_VERSION = 1;
 
@@ -83,6 +83,9 @@ export const MessageSchema = z.object({
   replyTo: z.string().optional(),
   /** The inbox entry a person's message came from (so a message taken in twice after a crash is kept once). */
   entry: EntryIdField.optional(),
+  /** (issue 39) A person's message typed on someone else's machine for them: who typed it (a member id, or the git e-mail
+   * of a machine that is no member's). Shown as "typed on <typist>'s machine for <speaker>", never as the speaker's own. */
+  typedBy: TypedByField.optional(),
   /** Id of the prompt in `prompts` that produced this message. */
   promptId: z.string().optional(),
   at: z.string().optional(),
@@ -342,6 +345,8 @@ export const PinSchema = z.object({
   /** Designer id of the person who pinned it. */
   by: PersonIdField,
   at: AtField,
+  /** (issue 39) Typed on someone else's machine for `by`: who typed it. */
+  typedBy: TypedByField.optional(),
 });
 export type Pin = z.infer<typeof PinSchema>;
 
@@ -352,7 +357,7 @@ export const RunCriteriaSchema = z.strictObject({
   offered: z.array(CriterionRefSchema).max(12).optional(),
   /** Criteria members pinned (`pin --criterion`): every later prompt carries them. Each name once. */
   pinned: z
-    .array(CriterionRefSchema.extend({ by: PersonIdField, at: AtField }))
+    .array(CriterionRefSchema.extend({ by: PersonIdField, at: AtField, typedBy: TypedByField.optional() }))
     .max(12)
     .refine((xs) => new Set(xs.map((x) => x.name.toLowerCase())).size === xs.length, 'names a criterion twice')
     .optional(),

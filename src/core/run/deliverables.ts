@@ -3,6 +3,7 @@
  * result.md (the deliverable) and transcript.md (the discussion). Plain Markdown that reads well in a git diff:
  * one fact per line, links relative to the run folder (`iteration-1/remix.png`, `../../options/4.png`).
  */
+import { typedWords } from '../authorship/typist';
 import { partlyScriptedSentence } from '../record/endpoints';
 import { forkSideText, remixesOf, remixIdsJump, remixNames, REMIX_ID_NOTE } from '../record/remixes';
 import { agreementBand } from '../stats/kendallW';
@@ -243,7 +244,9 @@ export function transcriptEntry(m: Message, people: readonly Person[]): string {
   const name = escapeMarkdown(nameIn(people, m.speaker));
   const asked = m.replyTo ? `, asked by an @mention in ${m.replyTo}` : '';
   if (m.kind === 'human') {
-    const when = m.turn === null ? 'in person' : `in person, turn ${m.turn}`;
+    // Typed on someone else's machine for them (issue 39): said so, never shown as their own.
+    const how = m.typedBy !== undefined ? escapeMarkdown(typedWords(m.typedBy, m.speaker, (id) => nameIn(people, id))) : 'in person';
+    const when = m.turn === null ? how : `${how}, turn ${m.turn}`;
     if (m.pass) return `**${name}** (${when}) · ${m.id}: passes; the proxy speaks this turn.`;
     const mentions = m.mentions?.length ? ` (asks ${m.mentions.map((id) => escapeMarkdown(nameIn(people, id))).join(', ')} to speak)` : '';
     return `**${name}** (${when}) · ${m.id}: ${escapeMarkdown(m.content)}${mentions}`;
@@ -268,6 +271,9 @@ export function messageMarks(m: Pick<Message, 'cut' | 'ungrounded'>): string {
 function peopleSummary(record: RunRecord, people: readonly Person[]): string[] {
   const out: string[] = [];
   if (record.settings.humans?.length) out.push(`- Speaking in person at their turns: ${record.settings.humans.map((id) => escapeMarkdown(nameIn(people, id))).join(', ')}`);
+  // Lines typed on someone else's machine for a member (issue 39): named as such, never as that member's own words.
+  const typed = [...new Set(record.iterations.flatMap((it) => it.messages.filter((m) => m.kind === 'human' && m.typedBy !== undefined).map((m) => typedWords(m.typedBy!, m.speaker, (id) => nameIn(people, id)))))];
+  if (typed.length) out.push(`- Lines not in their speaker's own words: ${typed.map((t) => escapeMarkdown(t)).join('; ')} (see transcript.md)`);
   const guests = new Set([...(record.settings.guests ?? []), ...record.iterations.flatMap((it) => it.messages.filter((m) => m.kind === 'guest').map((m) => m.speaker))]);
   if (guests.size) out.push(`- Guests (not on the team; not counted in any agreement): ${[...guests].map((id) => escapeMarkdown(nameIn(people, id))).join(', ')}`);
   if (record.status === 'waiting' && record.waitingFor) {
@@ -279,7 +285,8 @@ function peopleSummary(record: RunRecord, people: readonly Person[]): string[] {
 function pinsSection(record: RunRecord, people: readonly Person[]): string[] {
   const lines = pinnedLines(record, (id) => nameIn(people, id));
   if (!lines.length) return [];
-  return ['## Pinned', '', ...lines.map((l) => `- Pinned by ${escapeMarkdown(l.by)}: **${escapeMarkdown(l.speaker)}**${l.kind === 'human' ? ' (in person)' : l.kind === 'guest' ? ' (guest)' : ''} · ${md(l.message)}: ${escapeMarkdown(l.content)}`), ''];
+  const how = (l: (typeof lines)[number]): string => (l.kind === 'human' ? ` (${l.typed !== undefined ? escapeMarkdown(l.typed) : 'in person'})` : l.kind === 'guest' ? ' (guest)' : '');
+  return ['## Pinned', '', ...lines.map((l) => `- Pinned by ${escapeMarkdown(l.by)}: **${escapeMarkdown(l.speaker)}**${how(l)} · ${md(l.message)}: ${escapeMarkdown(l.content)}`), ''];
 }
 
 /** The team's own consensus before the run: Borda beside Schulze, and which one the run fell back on. */

@@ -32,11 +32,13 @@ export async function sayFromPanel(env: BridgeEnv, reviewRoot: string, runId: st
   if (!env.trusted) return { ok: false, message: 'Nothing is written in an untrusted workspace.' };
   return attempt(async () => {
     const r = await submitSay({ reviewRoot, runId, as, text, checkAnswer: forkChoiceCheck, ...(env.driving ? { isDriven: async () => true } : {}) });
-    if (env.through) return { ok: true, message: `Said: ${await env.through(r.file, `TeamFusion ${runId}: ${as} says`)}.` };
+    // Typed here for another member (issue 39): said so, and shown so in the chat, never as their own words.
+    const said = r.typed !== undefined ? `Said (${r.typed})` : 'Said';
+    if (env.through) return { ok: true, message: `${said}: ${await env.through(r.file, `TeamFusion ${runId}: ${as} says`)}.` };
     const w = r.record.waitingFor;
     const answered = !r.driven && r.message && r.record.status === 'waiting' && w?.speaker === r.message.speaker && r.message.turn === w.turn;
-    if (answered) return { ok: true, message: 'Said: the run goes on with it.', resume: true };
-    return { ok: true, message: sentence(r, 'Said') };
+    if (answered) return { ok: true, message: `${said}: the run goes on with it.`, resume: true };
+    return { ok: true, message: sentence(r, said) };
   });
 }
 
@@ -44,11 +46,12 @@ export async function pinFromPanel(env: BridgeEnv, reviewRoot: string, runId: st
   if (!env.trusted) return { ok: false, message: 'Nothing is written in an untrusted workspace.' };
   return attempt(async () => {
     const r = await submitPin({ reviewRoot, runId, message, as, remove, ...(env.driving ? { isDriven: async () => true } : {}) });
+    const what = `${remove ? `Unpinned ${message}` : `Pinned ${message}`}${r.typed !== undefined ? ` (${r.typed})` : ''}`;
     if (env.through) {
       const how = await env.through(r.file, `TeamFusion ${runId}: ${as} ${remove ? 'unpins' : 'pins'} ${message}`);
-      return { ok: true, message: `${remove ? `Unpinned ${message}` : `Pinned ${message}`}: ${how}.` };
+      return { ok: true, message: `${what}: ${how}.` };
     }
-    return { ok: true, message: sentence(r, remove ? `Unpinned ${message}` : `Pinned ${message}`) };
+    return { ok: true, message: sentence(r, what) };
   });
 }
 

@@ -7,6 +7,7 @@ import { h, muted, replaceChildren } from '../dom';
 import { speakerColor } from '../colors';
 import type { ViewContext } from '../context';
 import type { PanelRun, PanelRunEvent } from '../../../src/protocol/panel';
+import { typedWords } from '../../../src/protocol/shared';
 
 const key = (iteration: number, speaker: string, turn: number | null): string => `${iteration}|${speaker}|${turn}`;
 
@@ -37,7 +38,7 @@ export class DiscussionView {
     for (const it of run?.iterations ?? []) {
       this.separator(it.index, it.candidates, it.final ?? false, it.feedback);
       for (const m of it.messages) {
-        const shown = this.message(it.index, m.speaker, m.turn, m.content, false, undefined, m.id, m.kind ?? 'proxy', m.phase);
+        const shown = this.message(it.index, m.speaker, m.turn, m.content, false, undefined, m.id, m.kind ?? 'proxy', m.phase, m.typedBy);
         markMessage(shown.el, m);
       }
     }
@@ -123,7 +124,7 @@ export class DiscussionView {
           const pin = this.pinFor?.(msg.id);
           if (pin) streamed.el.querySelector('header')?.append(pin);
         }
-        const m = streamed ?? this.message(ev.iteration, msg.speaker, msg.turn, '', false, undefined, msg.id, msg.kind ?? 'proxy');
+        const m = streamed ?? this.message(ev.iteration, msg.speaker, msg.turn, '', false, undefined, msg.id, msg.kind ?? 'proxy', undefined, msg.typedBy);
         m.body.textContent = msg.content;
         markMessage(m.el, msg);
         m.streaming = false;
@@ -167,14 +168,16 @@ export class DiscussionView {
     return box;
   }
 
-  private message(iteration: number, speaker: string, turn: number | null, content: string, streaming: boolean, speakerName?: string, id?: string, kind?: string, phase?: string) {
+  private message(iteration: number, speaker: string, turn: number | null, content: string, streaming: boolean, speakerName?: string, id?: string, kind?: string, phase?: string, typedBy?: string) {
     const k = id ? `id:${id}` : key(iteration, speaker, turn);
     const existing = this.messages.get(k);
     if (existing) return existing;
     const ctx = this.ctx!;
     const guest = ctx.state.review?.guests?.find((g) => g.id === speaker);
     const name = speakerName ?? guest?.name ?? ctx.designerName(speaker);
-    const when = kind === 'human' ? (turn === null ? 'in person' : `in person · turn ${turn}`) : kind === 'guest' ? 'called in' : turn === null ? 'asked to speak' : `turn ${turn}`;
+    // A line typed on someone else's machine for this member (issue 39) is said so, never shown as their own words.
+    const person = kind === 'human' && typedBy !== undefined ? typedWords(typedBy, speaker, (id) => (id === speaker ? name : ctx.designerName(id))) : 'in person';
+    const when = kind === 'human' ? (turn === null ? person : `${person} · turn ${turn}`) : kind === 'guest' ? 'called in' : turn === null ? 'asked to speak' : `turn ${turn}`;
     const body = h('div', { class: 'tf-msg-body' }, content);
     const el = h(
       'article',

@@ -21,7 +21,10 @@ import type { RunRecord } from '../../record/record';
 import { discussionOf } from '../../settings/discussionSettings';
 import { formatDiagnostic } from '../../diagnostics/diagnostics';
 import { forkOf, lastForkedIteration, sideOf, voteTeam, type Fork } from './forks';
-import { loadVotes, votesRel, writeVotes, type Vote } from './voteFile';
+import { checkVotesText, loadVotes, typedVoteSentence, votesRel, writeVotes, type Vote } from './voteFile';
+import { sameDesigner } from '../../rankings/designerId';
+import { readKindText } from '../../files/fileKinds';
+import { typedWords, typingFor } from '../../authorship/typist';
 import { personName, teamOf } from '../../people/team';
 import { countsText, recordDecision, tallyFork, type Close, type Decision, type ForkTally } from './tally';
 import { voteCheckOf, type AuthorCheck } from './authorship';
@@ -63,6 +66,8 @@ export interface VoteOutcome {
   replaced?: string;
   /** Votes files not counted because their last commit is not their member's (`file:line:col: error: …`). */
   refused?: string[];
+  /** (issue 39) The vote was typed on this machine for another member: kept, not counted as theirs, in one sentence. */
+  typed?: string;
 }
 
 /** Members as people read them on the command line: "Ana Ruiz (ana), dina" (the id alone when that is all there is). */
@@ -81,23 +86,41 @@ export async function castVote(q: VoteRequest): Promise<VoteOutcome> {
   if (!review) throw new VoteError(`${q.reviewRoot} is not a review folder that can be read (teamfusion validate says why).`);
   const record = await readRunRecord(q.reviewRoot, q.runId);
   const team = voteTeam(record, review);
-  if (!team.includes(q.as)) throw new VoteError(`"${q.as}" is not on the team of run ${record.id} (${team.join(', ')}); each member votes only as themselves.`);
+  // The member as the team spells them: ids match in any case (sameDesigner), as they do for say and pin.
+  const member = team.find((id) => sameDesigner(id, q.as));
+  if (member === undefined) throw new VoteError(`"${q.as}" is not on the team of run ${record.id} (${team.join(', ')}); each member votes only as themselves.`);
+  q = { ...q, as: member };
   const lead = record.settings.lead ?? review.config.lead;
-  if (q.close && q.as !== lead) throw new VoteError(lead ? `Only the lead (${lead}) closes a vote.` : 'This review has no lead (review.yaml lead:), so nobody can close a vote; it closes when every member has voted.');
+  if (q.close && (lead === undefined || !sameDesigner(q.as, lead))) throw new VoteError(lead ? `Only the lead (${lead}) closes a vote.` : 'This review has no lead (review.yaml lead:), so nobody can close a vote; it closes when every member has voted.');
   const iteration = q.iteration ?? lastForkedIteration(record);
   if (iteration === undefined) throw new VoteError(`Run ${record.id} has no fork to vote on.`);
   const fork = forkOf(record, iteration, q.decisionPoint);
   if (!fork) throw new VoteError(`Round ${iteration} of run ${record.id} has no fork at decision point ${q.decisionPoint}.`);
   const authored = loaded.authorship && voteCheckOf(loaded.authorship);
+  // Who is at the keyboard (issue 39, authorship/typist.ts): a vote entered here for another member is typed for them —
+  // kept, marked and never counted as theirs; refused whole where signatures are required. A close is the lead's alone.
+  const names = teamOf(review, record);
+  const typing = typingFor(loaded.authorship?.typist, q.as, { what: q.choice !== undefined && !q.close ? 'a vote' : 'a close', how: q.close ? 'closes it' : 'votes', ids: team, name: (id) => personName(names, id) });
+  if ('refused' in typing) throw new VoteError(typing.refused);
+  const typedBy = typing.own ? undefined : typing.typedBy;
+  if (typedBy !== undefined && q.close) {
+    throw new VoteError(`A close ${typedWords(typedBy, q.as, (id) => personName(names, id))} is not taken: only the lead closes a vote, on their own machine.`);
+  }
   let saved: { file: string; replaced?: string } | undefined;
-  if (q.choice !== undefined) saved = await saveVote(q, record, fork, authored);
+  if (q.choice !== undefined) saved = await saveVote(q, record, fork, authored, typedBy);
   else if (!q.close) throw new VoteError('Give your choice: the fork\'s remix id or letter.');
-  const mine: Pick<VoteOutcome, 'file' | 'replaced' | 'refused'> = saved ? { file: saved.file, ...(saved.replaced ? { replaced: saved.replaced } : {}) } : {};
-  // The file this command just wrote for the voter is theirs, whoever committed it last (it is committed after, with --sync).
-  const counted: AuthorCheck | undefined = authored && (async (rel, designer) => (saved && designer === q.as ? undefined : authored(rel, designer)));
+  const mine: Pick<VoteOutcome, 'file' | 'replaced' | 'refused' | 'typed'> = saved ? { file: saved.file, ...(saved.replaced ? { replaced: saved.replaced } : {}) } : {};
+  if (saved && typedBy !== undefined) {
+    const side = sideOf(fork, q.choice ?? '')!;
+    mine.typed = `${typedVoteSentence({ iteration: fork.iteration, decisionPoint: fork.decisionPoint, choice: side.id, typedBy }, q.as, (id) => personName(names, id))} It is kept in ${saved.file}; ${personName(names, q.as)} votes on their own machine (teamfusion vote … --as ${q.as}).`;
+  }
+  // The file this command just wrote for the voter is theirs, whoever committed it last (it is committed after, with --sync);
+  // a vote typed here for another member is not (it goes through the door like anyone's).
+  const counted: AuthorCheck | undefined = authored && (async (rel, designer) => (saved && typedBy === undefined && designer === q.as ? undefined : authored(rel, designer)));
   const { members, diagnostics, unauthored } = await loadVotes(q.reviewRoot, record, team, counted);
-  // Whose votes are not counted because someone else committed them: said, file and commit, every time the votes are counted.
-  const refused = diagnostics.filter((d) => unauthored.has(d.file)).map(formatDiagnostic);
+  // Whose votes are not counted because someone else committed them: said, file and commit, every time the votes are counted
+  // (the file just typed for another member is said once, by `typed`).
+  const refused = diagnostics.filter((d) => unauthored.has(d.file) && !(mine.typed && d.file === saved?.file)).map(formatDiagnostic);
   if (refused.length) Object.assign(mine, { refused });
   const tally = tallyFork(record, fork, members, team);
   const due = q.close || tally.missing.length === 0;
@@ -158,9 +181,10 @@ function closeOf(q: VoteRequest, record: RunRecord, fork: Fork): Close {
   return { by: q.as, ...(inPerson !== undefined ? { inPerson } : {}) };
 }
 
-async function saveVote(q: VoteRequest, record: RunRecord, fork: Fork, authored: AuthorCheck | undefined): Promise<{ file: string; replaced?: string }> {
+async function saveVote(q: VoteRequest, record: RunRecord, fork: Fork, authored: AuthorCheck | undefined, typedBy?: string): Promise<{ file: string; replaced?: string }> {
   const side = sideOf(fork, q.choice ?? '');
   if (!side) throw new VoteError(`"${q.choice}" is not a side of this fork; choose ${fork.sides.map((s) => `${s.id}${s.letter ? ` (${s.letter})` : ''} = ${s.position}`).join(', ')}.`);
+  if (typedBy !== undefined) return saveTypedVote(q, record, fork, side.id, authored, typedBy);
   const { members, diagnostics, unauthored } = await loadVotes(q.reviewRoot, record, [q.as], authored);
   const rel = votesRel(record.id, q.as);
   // A file of theirs that someone else committed is not theirs: their vote replaces it whole (nothing of it is kept).
@@ -172,4 +196,28 @@ async function saveVote(q: VoteRequest, record: RunRecord, fork: Fork, authored:
   votes.push({ iteration: fork.iteration, decisionPoint: fork.decisionPoint, choice: side.id });
   const file = await writeVotes(q.reviewRoot, record, q.as, votes);
   return { file, ...(forged !== undefined ? { replaced: `${rel} was not yours as committed (${forged}); it now holds your vote alone.` } : {}) };
+}
+
+/**
+ * A vote typed on this machine for another member (issue 39): kept in their votes file marked `typedBy`, never counted as
+ * theirs. Their own votes as they committed them are never overwritten for it (refused in words); votes typed before by
+ * the same typist on other questions stay.
+ */
+async function saveTypedVote(q: VoteRequest, record: RunRecord, fork: Fork, choice: string, authored: AuthorCheck | undefined, typedBy: string): Promise<{ file: string }> {
+  const rel = votesRel(record.id, q.as);
+  const own = await loadVotes(q.reviewRoot, record, [q.as], authored);
+  const theirs = own.unauthored.has(rel) ? undefined : own.members.find((m) => m.designer === q.as);
+  if (theirs?.votes.length) {
+    throw new VoteError(`${rel} holds ${q.as}'s own votes as they committed them; a vote typed on ${typedBy}'s machine for ${q.as} would replace them, so nothing is written: ${q.as} votes on their own machine.`);
+  }
+  const votes: Vote[] = (await typedVotesOf(q.reviewRoot, record, rel)).filter((v) => v.typedBy === typedBy && !(v.iteration === fork.iteration && v.decisionPoint === fork.decisionPoint));
+  votes.push({ iteration: fork.iteration, decisionPoint: fork.decisionPoint, choice, typedBy });
+  return { file: await writeVotes(q.reviewRoot, record, q.as, votes) };
+}
+
+/** The typed votes of a votes file as it stands (loadVotes leaves them out of a member's votes). */
+async function typedVotesOf(root: string, record: RunRecord, rel: string): Promise<Vote[]> {
+  const text = await readKindText(root, rel, 'votes').catch(() => undefined);
+  if (text === undefined) return [];
+  return (checkVotesText(text, rel, record).votes?.votes ?? []).filter((v) => v.typedBy !== undefined);
 }

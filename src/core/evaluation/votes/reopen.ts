@@ -5,6 +5,8 @@
  * they are: the next vote, or the lead's close, decides from them. What the decision set aside in a round already planned
  * stays aside. Written under the run's lock, like a decision.
  */
+import { sameDesigner } from '../../rankings/designerId';
+import { typedWords, typingFor } from '../../authorship/typist';
 import { loadReview } from '../../review/loadReview';
 import { rewriteDeliverables } from '../../run/rewriteDeliverables';
 import { errorMessage } from '../../kernel/errors';
@@ -40,11 +42,17 @@ export interface ReopenOutcome {
 }
 
 export async function reopenDecision(q: ReopenRequest): Promise<ReopenOutcome> {
-  const review = (await loadReview(q.reviewRoot, { requireRankings: false, decodeImages: false })).review;
+  const loaded = await loadReview(q.reviewRoot, { requireRankings: false, decodeImages: false });
+  const review = loaded.review;
   if (!review) throw new VoteError(`${q.reviewRoot} is not a review folder that can be read (teamfusion validate says why).`);
   const record = await readRunRecord(q.reviewRoot, q.runId);
   const lead = record.settings.lead ?? review.config.lead;
-  if (q.as !== lead) throw new VoteError(lead ? `Only the lead (${lead}) reopens a decision.` : 'This review has no lead (review.yaml lead:), so nobody can reopen a decision.');
+  // The lead matched in any case, as every --as is (sameDesigner); a reopen is the lead's alone, never typed for them (issue 39).
+  if (lead === undefined || !sameDesigner(q.as, lead)) throw new VoteError(lead ? `Only the lead (${lead}) reopens a decision.` : 'This review has no lead (review.yaml lead:), so nobody can reopen a decision.');
+  q = { ...q, as: lead };
+  const typing = typingFor(loaded.authorship?.typist, lead, { what: 'a reopen', how: 'reopens it' });
+  if ('refused' in typing) throw new VoteError(typing.refused);
+  if (!typing.own) throw new VoteError(`A reopen ${typedWords(typing.typedBy, lead)} is not taken: only the lead reopens a decision, on their own machine.`);
   const iteration = q.iteration ?? lastForkedIteration(record);
   if (iteration === undefined) throw new VoteError(`Run ${record.id} has no fork, so no decision to reopen.`);
   const fork = forkOf(record, iteration, q.decisionPoint);

@@ -44,7 +44,8 @@ export function tallyFork(record: Pick<RunRecord, 'iterations'>, fork: Fork, mem
   const voters: string[] = [];
   for (const m of members) {
     if (!team.includes(m.designer)) continue;
-    const v = m.votes.find((x) => x.iteration === fork.iteration && x.decisionPoint === fork.decisionPoint);
+    // A vote typed for the member on someone else's machine is never theirs (issue 39).
+    const v = m.votes.find((x) => x.iteration === fork.iteration && x.decisionPoint === fork.decisionPoint && x.typedBy === undefined);
     const side = v && fork.sides.find((s) => s.id === v.choice);
     if (!side) continue;
     counts[side.position] = (counts[side.position] ?? 0) + 1;

@@ -8,7 +8,9 @@
  */
 import { stringify } from '../../kernel/yaml';
 import type { Diagnostic } from '../../diagnostics/diagnostics';
-import { error } from '../../diagnostics/diagnostics';
+import { error, warning } from '../../diagnostics/diagnostics';
+import { TypedByField } from '../../record/fields';
+import { typedWords } from '../../authorship/typist';
 import { writeReviewFile } from '../../files/reviewWrites';
 import { DESIGNER_ID_PATTERN } from '../../rankings/designerId';
 import { runRel } from '../../rerank/paths';
@@ -23,6 +25,11 @@ export interface Vote {
   decisionPoint: number;
   /** A remix id of that fork. */
   choice: string;
+  /**
+   * (issue 39) Typed on someone else's machine for the file's member: who typed it (a member id, or a git e-mail). Such a
+   * vote is kept and said, and never counts as the member's vote.
+   */
+  typedBy?: string;
 }
 
 export interface MemberVotes {
@@ -43,7 +50,7 @@ const VOTES_LIST: MemberList = {
   what: 'A votes file',
   field: 'votes',
   required: ['iteration', 'decisionPoint', 'choice'],
-  allowed: ['iteration', 'decisionPoint', 'choice'],
+  allowed: ['iteration', 'decisionPoint', 'choice', 'typedBy'],
   per: 'per vote',
 };
 
@@ -64,10 +71,11 @@ export function checkVotesText(text: string, file: string, record: Pick<RunRecor
     if (typeof e.choice !== 'string' || !fork.sides.some((s) => s.id === e.choice)) {
       return problem('choice', `choice must be one of this fork's remixes (${fork.sides.map((s) => s.id).join(', ')}), found ${shownValue(e.choice)}.`);
     }
+    if (e.typedBy !== undefined && !TypedByField.safeParse(e.typedBy).success) return problem('typedBy', `typedBy must be a member id or a git e-mail (found ${shownValue(e.typedBy)}).`);
     const key = `${e.iteration}/${e.decisionPoint}`;
     if (seen.has(key)) return problem('decisionPoint', `A second vote on decision point ${e.decisionPoint} of round ${e.iteration}; keep one vote per question.`);
     seen.add(key);
-    votes.push({ iteration: e.iteration, decisionPoint: e.decisionPoint, choice: e.choice });
+    votes.push({ iteration: e.iteration, decisionPoint: e.decisionPoint, choice: e.choice, ...(typeof e.typedBy === 'string' ? { typedBy: e.typedBy } : {}) });
   });
   if (!designer) return { diagnostics };
   return { votes: { designer, file, votes }, diagnostics };
@@ -99,7 +107,11 @@ export async function loadVotes(
     team,
     (text, rel) => {
       const r = checkVotesText(text, rel, record);
-      return { value: r.votes, diagnostics: r.diagnostics };
+      // A vote typed for the member on someone else's machine (issue 39) is said and never counted as theirs.
+      const typed = r.votes?.votes.filter((v) => v.typedBy !== undefined) ?? [];
+      for (const v of typed) r.diagnostics.push(warning(rel, `${typedVoteSentence(v, r.votes!.designer)}`, 1, 1));
+      const value = r.votes && typed.length ? { ...r.votes, votes: r.votes.votes.filter((v) => v.typedBy === undefined) } : r.votes;
+      return { value, diagnostics: r.diagnostics };
     },
     notTheirs,
     null, // votes are checked by `authored` (their last commit only: the vote command rewrites the file whole)
@@ -107,11 +119,16 @@ export async function loadVotes(
   return { members: found, diagnostics, unauthored };
 }
 
+/** A vote typed for `designer` on someone else's machine, in one sentence: kept, and not counted as theirs. */
+export function typedVoteSentence(v: Pick<Vote, 'iteration' | 'decisionPoint' | 'choice' | 'typedBy'>, designer: string, name: (id: string) => string = (id) => id): string {
+  return `The vote for ${v.choice} on decision point ${v.decisionPoint} of round ${v.iteration} was ${typedWords(v.typedBy ?? '', designer, name)}; it is kept, and it does not count as ${name(designer)}'s vote (a vote counts only as its member committed it).`;
+}
+
 /** Writes a member's votes (validated against the record first; throws with the first problem). */
 export async function writeVotes(root: string, record: RunRecord, designer: string, votes: readonly Vote[]): Promise<string> {
   if (!DESIGNER_ID_PATTERN.test(designer)) throw new Error(`"${designer}" is not a designer id.`);
   const rel = votesRel(record.id, designer);
-  const text = stringify({ designer, votes: votes.map((v) => ({ iteration: v.iteration, decisionPoint: v.decisionPoint, choice: v.choice })) }, { lineWidth: 0 });
+  const text = stringify({ designer, votes: votes.map((v) => ({ iteration: v.iteration, decisionPoint: v.decisionPoint, choice: v.choice, ...(v.typedBy !== undefined ? { typedBy: v.typedBy } : {}) })) }, { lineWidth: 0 });
   const bad = checkVotesText(text, rel, record).diagnostics.find((d) => d.severity === 'error');
   if (bad) throw new Error(bad.message);
   await writeReviewFile(root, rel, text);

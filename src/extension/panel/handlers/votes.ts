@@ -22,8 +22,9 @@ export const voteHandlers: { vote: RequestHandler<'vote'> } = {
     }
     // While others are still to vote, the Forks section shows the tally with names; the reply only confirms the vote.
     const waiting = !out.decision && !out.tally.decided && out.tally.missing.length > 0;
-    const said = waiting ? 'Your vote is saved; the tally is in Forks.' : out.note;
-    answer({ type: 'peopleResult', requestId: m.requestId, ok: true, message: [out.replaced, said].filter(Boolean).join(' ') });
+    const said = waiting ? (out.typed ? 'The tally is in Forks.' : 'Your vote is saved; the tally is in Forks.') : out.note;
+    // A vote typed on this machine for another member (issue 39) is said not to count as theirs.
+    answer({ type: 'peopleResult', requestId: m.requestId, ok: true, message: [out.replaced, out.typed, said].filter(Boolean).join(' ') });
     services.log.info(`${m.as} voted on run ${m.runId} from the review panel: ${out.note}`);
     if (services.sync.enabled()) {
       for (const file of [out.file, out.recordFile]) {
