@@ -7,7 +7,7 @@
 import { scriptedFields } from './scripted';
 import * as path from 'node:path';
 import type { AuthorshipReport } from '../authorship/door';
-import { assertDriversRecord } from './recordAuthor';
+import { assertDriversRecord } from '../record/recordAuthor';
 import { formatDiagnostic } from '../diagnostics/diagnostics';
 import { statInReview, ReviewFileError } from '../files/reviewFiles';
 import { loadReview } from '../review/loadReview';

@@ -6,7 +6,7 @@
 import { scriptedFields } from './scripted';
 import { loadVotes } from './votes/voteFile';
 import { voteCheckOf } from './votes/authorship';
-import { assertDriversRecord } from './recordAuthor';
+import { assertDriversRecord } from '../record/recordAuthor';
 import type { AuthorshipReport } from '../authorship/door';
 import { tallyAll, type ForkTally } from './votes/tally';
 import { groundingOf, type Grounding } from '../grounding/citations';

@@ -39,3 +39,12 @@ export function countWrite(bytes: number): void {
   runFileWrites.bytes += bytes;
   runFileWrites.writes += 1;
 }
+
+/**
+ * Files of a run folder that only its driver writes (relative to the run folder, forward slashes): the record, its journal
+ * and prompt parts, the deliverables, a brief run's baseline and every round's folder. The rest of a run folder is its
+ * members' (votes, ratings, survey, preference, coverage, inbox entries) or its makers' (rerank/, forecast.json, …).
+ */
+export function driverOwned(fileInRun: string): boolean {
+  return /^(run\.json|transcript\.md|result\.md|prompts\.jsonl|journal\.jsonl|baseline\.md|iteration-\d+\/.*)$/.test(fileInRun);
+}
