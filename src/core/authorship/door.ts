@@ -11,10 +11,11 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { errorMessage } from '../kernel/errors';
+import { printable } from '../kernel/text';
 import { GitMissingError, runGit } from './git';
 import { ownRequireSignedCommits } from './ownSettings';
 import { standingIdentities } from './identityHistory';
-import { identitiesOf, judgeCommits, judgeDriver, judgeUncommitted, type Identities, type IdentitySettings, type Touch, type Verdict } from './rule';
+import { identitiesOf, judgeCommits, judgeDriver, judgeMaker, judgeUncommitted, type Identities, type IdentitySettings, type Touch, type Verdict } from './rule';
 
 /** A file left out of every count, and why (contract §8). */
 export interface NotCounted {
@@ -53,7 +54,14 @@ export interface AuthorshipDoor {
    * `record` (the run's run.json, whose folder is the run's). Returns those refused, `record` first, then by path, each
    * remembered for the report; none when all are the driver's or nothing is checked.
    */
-  checkRecord(record: string, owned: (fileInRun: string) => boolean): Promise<NotCounted[]>;
+  checkRecord(record: string, owned: (fileInRun: string) => boolean, o?: { alone?: string }): Promise<NotCounted[]>;
+  /**
+   * Why `abs`, a file one member makes for the team (criteria.json), is not its maker's, or undefined when it is (issue 39,
+   * item 3): its maker is the author of its first commit since it was last created, one of the team; every commit since
+   * must be theirs (signed by them where required), and changes not committed yet count only on the maker's machine. A
+   * file never committed is this machine's own. Remembered for the report.
+   */
+  checkMade(abs: string): Promise<NotCounted | undefined>;
   /**
    * Reads what git says about the folder `dir` (and everything under it) in one pass now, so that checks of files below it
    * (each run folder of `runs/`) use that pass instead of one each.
@@ -71,7 +79,7 @@ export const NO_EMAILS = 'Who wrote each member\'s file is not checked: review.y
 
 /** A door that checks nothing, saying why. */
 export function uncheckedDoor(root: string, why: string): AuthorshipDoor {
-  return { root: path.resolve(root), checked: false, why, check: async () => undefined, checkRecord: async () => [], readAhead: async () => undefined, mayWriteRecord: async () => true, report: () => ({ checked: false, why, notCounted: [] }) };
+  return { root: path.resolve(root), checked: false, why, check: async () => undefined, checkRecord: async () => [], checkMade: async () => undefined, readAhead: async () => undefined, mayWriteRecord: async () => true, report: () => ({ checked: false, why, notCounted: [] }) };
 }
 
 /** Opens the door for the review at `root` with its settings (review.yaml `team` and `requireSignedCommits`). */
@@ -180,7 +188,7 @@ class GitDoor implements AuthorshipDoor {
     if (at) void this.factsOf(at.repo === '' ? '.' : at.repo);
   }
 
-  async checkRecord(record: string, owned: (fileInRun: string) => boolean): Promise<NotCounted[]> {
+  async checkRecord(record: string, owned: (fileInRun: string) => boolean, o: { alone?: string } = {}): Promise<NotCounted[]> {
     const rec = await this.where(record);
     if (!rec) return [];
     const runRepo = path.posix.dirname(rec.repo);
@@ -216,9 +224,33 @@ class GitDoor implements AuthorshipDoor {
       .sort((a, b) => (a === recordName ? -1 : b === recordName ? 1 : a < b ? -1 : a > b ? 1 : 0));
     for (const fileInRun of files) {
       const repo = `${runRepo}/${fileInRun}`;
-      const verdict = judgeDriver(history(repo), first, this.ids.requireSigned, this.ownEmail, f.dirty.has(repo));
+      const verdict = judgeDriver(history(repo), first, this.ids.requireSigned, this.ownEmail, f.dirty.has(repo), o.alone);
       if (verdict) refuse(fileInRun, member, verdict);
     }
+    return out;
+  }
+
+  async checkMade(abs: string): Promise<NotCounted | undefined> {
+    const at = await this.where(abs);
+    if (!at) return undefined;
+    const f = await this.facts(at);
+    let verdict: Verdict | undefined;
+    let member = '';
+    if ('failed' in f) verdict = { commit: '', author: '', reason: `who committed it cannot be told (${f.failed})` };
+    else {
+      const touches = sinceCreated(f.touches.get(at.repo) ?? []);
+      const first = touches.at(-1);
+      if (!first) return undefined; // never committed: this machine's own
+      const maker = first.email.toLowerCase();
+      member = [...this.ids.emails].find(([, emails]) => emails.includes(maker))?.[0] ?? '';
+      const by = `commit ${first.commit.slice(0, 12)} by ${printable(first.name)} <${printable(first.email)}>`;
+      verdict = member
+        ? judgeMaker(touches, maker, this.ids.requireSigned, this.ownEmail, f.dirty.has(at.repo), `its maker is ${member} (${printable(first.email)}, the author of its first commit); it counts only as its maker committed it`, `${member}'s key`)
+        : { commit: first.commit, author: first.email, reason: `${by} made it, and that is no member of the team (review.yaml team.<id>.git), so it counts for no one` };
+    }
+    if (!verdict) return undefined;
+    const out: NotCounted = { file: at.file, member, ...verdict };
+    this.refused.set(`${at.file}\0`, out);
     return out;
   }
 

@@ -7,7 +7,7 @@
 import * as path from 'node:path';
 import type { AuthorshipDoor, NotCounted } from '../authorship/door';
 import { reviewAuthorship } from '../review/loadReview';
-import { RUNS_DIR, driverOwned, recordFile } from './paths';
+import { RUNS_DIR, driverOwned, forecastMade, recordFile, rerankMade } from './paths';
 import { error } from '../diagnostics/diagnostics';
 import type { RunEntry } from './store';
 
@@ -36,10 +36,30 @@ function refusalOf(n: NotCounted): RecordRefusal {
  * Why run `runId`'s record is not its driver's (the first file refused), or undefined when it is, or when nothing is
  * checked. `door`: the review's authorship door when the reader has one open; else one is opened for the review.
  */
-export async function driversRecordRefusal(root: string, runId: string, door?: AuthorshipDoor): Promise<RecordRefusal | undefined> {
+export function driversRecordRefusal(root: string, runId: string, door?: AuthorshipDoor): Promise<RecordRefusal | undefined> {
+  return driversFilesRefusal(root, runId, driverOwned, door);
+}
+
+/** What the driver makes once the run is done, and the sentence's words for it (paths.ts rerankMade, forecastMade). */
+export const DRIVER_MADE = {
+  rerank: { owned: rerankMade, alone: "the run's blind re-rank set is made by its driver alone (rerank seals it in run.json)" },
+  forecast: { owned: forecastMade, alone: "the run's forecasts are made by its driver alone (each is sealed in run.json)" },
+} as const;
+
+/**
+ * Why the files of run `runId` that `owned` names (relative to the run folder) are not its driver's (the first refused),
+ * or undefined; `alone` says in words what is the driver's alone (default: the run's record).
+ */
+export async function driversFilesRefusal(
+  root: string,
+  runId: string,
+  owned: (fileInRun: string) => boolean,
+  door?: AuthorshipDoor,
+  alone?: string,
+): Promise<RecordRefusal | undefined> {
   const d = door ?? (await reviewAuthorship(root));
   const record = path.join(path.resolve(root), ...recordFile(runId).split('/'));
-  const refused = await d.checkRecord(record, driverOwned);
+  const refused = await d.checkRecord(record, owned, alone ? { alone } : {});
   return refused[0] && refusalOf(refused[0]);
 }
 
