@@ -125,7 +125,7 @@ export async function openAuthorshipFor(root: string, ids: Identities | undefine
   const refused: NotCounted[] = [];
   if (reviewYaml) {
     const rel = path.relative(repoTop, path.join(real, 'review.yaml')).split(path.sep).join('/');
-    const s = await standingIdentities(repoTop, rel, reviewYaml, ownEmail);
+    const s = await standingIdentities(repoTop, rel, reviewYaml, ownEmail, ids.requireSigned || ownSigned);
     standing = identitiesOf(s.settings) ?? { emails: new Map(), requireSigned: ids.requireSigned };
     for (const r of s.refused) refused.push({ file: 'review.yaml', ...r });
   }

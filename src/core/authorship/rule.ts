@@ -51,7 +51,7 @@ export interface Verdict {
 }
 
 /** The e-mail inside a signer as git prints it: `Name <mail>` for OpenPGP, the principal itself for ssh. */
-function signerEmail(s: string): string {
+export function signerEmail(s: string): string {
   return (/<([^<>]*)>\s*$/.exec(s)?.[1] ?? s).trim().toLowerCase();
 }
 
