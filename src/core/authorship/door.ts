@@ -233,7 +233,8 @@ class GitDoor implements AuthorshipDoor {
   async checkMade(abs: string): Promise<NotCounted | undefined> {
     const at = await this.where(abs);
     if (!at) return undefined;
-    const f = await this.facts(at);
+    // The file's own history (a file at the review's root would otherwise read the whole review's).
+    const f = await this.factsOf(at.repo);
     let verdict: Verdict | undefined;
     let member = '';
     if ('failed' in f) verdict = { commit: '', author: '', reason: `who committed it cannot be told (${f.failed})` };
