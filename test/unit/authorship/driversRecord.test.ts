@@ -2,8 +2,8 @@
  * A run's record is its driver's at every reader (issue 39, item 2), with real git: Ana's clone makes a run and commits it
  * (she is its driver); Ben's clone edits a file only the driver writes and pushes; Ana `git pull`s — no `--sync` driver is
  * mid-pull to see it. Then compare refuses the run, evaluate skips it, resume and refine (the CLI's `run --resume` and
- * the core's runSession the extension calls too) refuse it before anything is sent, and the panel's loader lists it as a
- * run that cannot be used, its Next strip naming the file; each says the file, the commit and its author. Files of the
+ * the core's runSession the extension calls too) refuse it before anything is sent, the read-only questions refuse it, and
+ * the panel's loader lists it as a run that cannot be used, its Next strip naming the file; each says the file, the commit and its author. Files of the
  * run folder that are its members' (a vote) do not touch the record's standing.
  */
 import { strict as assert } from 'node:assert';
@@ -19,6 +19,8 @@ import { driversRecordRefusal } from '../../../src/core/record/recordAuthor';
 import { panelRuns } from '../../../src/extension/panel/runsState';
 import { buildPanelState } from '../../../src/extension/panel/panelState';
 import { nextSteps, type NextNames } from '../../../src/protocol/nextSteps';
+import { runSummary } from '../../../src/core/questions/runSummary';
+import { nextSteps as askedNextSteps } from '../../../src/core/questions/nextSteps';
 
 const MAPPING = 'team:\n  d1: { git: ana@example.com }\n  d2: { git: ben@example.com }\n  d3: { git: chen@example.com }\n';
 const names: NextNames = { person: (id) => id, image: (id) => id };
@@ -96,6 +98,10 @@ describe("authorship: a run's record is its driver's at every reader, also after
     const strip = nextSteps(state, 'd1', names);
     assert.equal(strip.error, `${file}:0:0: error: ${said}`);
     assert.deepEqual(strip.primary, { kind: 'openFile', path: file, label: `Open ${file}` });
+
+    // The read-only questions (teamfusion mcp, VS Code's tools and chat) refuse it too.
+    await assert.rejects(runSummary(ana, runId), (err: Error) => err.message === said);
+    await assert.rejects(askedNextSteps(ana, runId), (err: Error) => err.message === said);
 
     // Ana reverting Ben's commit does not make the record count: his commit is still in its history.
     git(t.clone.ana, 'revert', '--no-edit', forged);
