@@ -8,7 +8,7 @@
 import * as path from 'node:path';
 import { printable } from '../../core/kernel/text';
 import { PeopleInputError, driverWords, submitCriterionPin, submitPin, type SubmitResult } from '../../core/people/submit';
-import { readCriteriaFile } from '../../core/criteria/file';
+import { readCountedCriteriaFile } from '../../core/criteria/file';
 import { ReviewFileError } from '../../core/files/reviewFiles';
 import { exactPositionals } from '../usage';
 import { parseStrict } from './validate';
@@ -52,7 +52,7 @@ async function pinCriterion(positionals: string[], name: string, values: { as?: 
   const remove = values.remove === true;
   try {
     const root = path.resolve(review);
-    const file = await readCriteriaFile(root);
+    const file = await readCountedCriteriaFile(root);
     if (!file) throw new PeopleInputError('This review has no criteria.json yet; find the criteria first: teamfusion criteria <review>.');
     const found = file.criteria.find((c) => c.name.toLowerCase() === name.trim().toLowerCase());
     if (!found) throw new PeopleInputError(`criteria.json has no criterion "${name}" (criteria: ${file.criteria.map((c) => c.name).join(', ')}).`);

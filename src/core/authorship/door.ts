@@ -11,12 +11,13 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { errorMessage } from '../kernel/errors';
+import { printable } from '../kernel/text';
 import { GitMissingError, runGit } from './git';
 import { designerKey } from '../rankings/designerId';
 import { ownRequireSignedCommits } from './ownSettings';
 import { standingIdentities } from './identityHistory';
 import type { Typist } from './typist';
-import { identitiesOf, judgeCommits, judgeDriver, judgeUncommitted, type Identities, type IdentitySettings, type Touch } from './rule';
+import { identitiesOf, judgeCommits, judgeDriver, judgeMaker, judgeUncommitted, type Identities, type IdentitySettings, type Touch, type Verdict } from './rule';
 
 /** A file left out of every count, and why (contract §8). */
 export interface NotCounted {
@@ -50,10 +51,24 @@ export interface AuthorshipDoor {
    */
   check(abs: string, member: string, o?: { latestOnly?: boolean }): Promise<NotCounted | undefined>;
   /**
-   * Why a file of a run's record (run.json, its journal) is not its driver's (rule.ts judgeDriver), or undefined;
-   * remembered for the report. The driver is the author of the first commit of `record` (the run's run.json).
+   * Why the files of a run's folder that its driver alone writes (`owned(fileInRun)`, forward slashes) are not its driver's
+   * (rule.ts judgeDriver): each such file there now, committed or not, judged against the author of the first commit of
+   * `record` (the run's run.json, whose folder is the run's). Returns those refused, `record` first, then by path, each
+   * remembered for the report; none when all are the driver's or nothing is checked.
    */
-  checkRecord(abs: string, record: string): Promise<NotCounted | undefined>;
+  checkRecord(record: string, owned: (fileInRun: string) => boolean, o?: { alone?: string }): Promise<NotCounted[]>;
+  /**
+   * Why `abs`, a file one member makes for the team (criteria.json), is not its maker's, or undefined when it is (issue 39,
+   * item 3): its maker is the author of its first commit since it was last created, one of the team; every commit since
+   * must be theirs (signed by them where required), and changes not committed yet count only on the maker's machine. A
+   * file never committed is this machine's own. Remembered for the report.
+   */
+  checkMade(abs: string): Promise<NotCounted | undefined>;
+  /**
+   * Reads what git says about the folder `dir` (and everything under it) in one pass now, so that checks of files below it
+   * (each run folder of `runs/`) use that pass instead of one each.
+   */
+  readAhead(dir: string): Promise<void>;
   /**
    * Whether this machine may write the run's record `record` (its run.json): it was never committed, or this machine's git
    * e-mail (`git config user.email`) is its driver's (the author of its first commit). Always true when nothing is checked.
@@ -68,7 +83,7 @@ export const NO_EMAILS = 'Who wrote each member\'s file is not checked: review.y
 
 /** A door that checks nothing, saying why. */
 export function uncheckedDoor(root: string, why: string): AuthorshipDoor {
-  return { root: path.resolve(root), checked: false, why, check: async () => undefined, checkRecord: async () => undefined, mayWriteRecord: async () => true, report: () => ({ checked: false, why, notCounted: [] }) };
+  return { root: path.resolve(root), checked: false, why, check: async () => undefined, checkRecord: async () => [], checkMade: async () => undefined, readAhead: async () => undefined, mayWriteRecord: async () => true, report: () => ({ checked: false, why, notCounted: [] }) };
 }
 
 /** Opens the door for the review at `root` with its settings (review.yaml `team` and `requireSignedCommits`). */
@@ -114,7 +129,7 @@ export async function openAuthorshipFor(root: string, ids: Identities | undefine
   const refused: NotCounted[] = [];
   if (reviewYaml) {
     const rel = path.relative(repoTop, path.join(real, 'review.yaml')).split(path.sep).join('/');
-    const s = await standingIdentities(repoTop, rel, reviewYaml, ownEmail);
+    const s = await standingIdentities(repoTop, rel, reviewYaml, ownEmail, ids.requireSigned || ownSigned);
     standing = identitiesOf(s.settings) ?? { emails: new Map(), requireSigned: ids.requireSigned };
     for (const r of s.refused) refused.push({ file: 'review.yaml', ...r });
   }
@@ -162,30 +177,88 @@ class GitDoor implements AuthorshipDoor {
   }
 
   private async facts(at: { repo: string }): Promise<FolderFacts | { failed: string }> {
-    const dir = path.posix.dirname(at.repo);
-    let facts = this.folders.get(dir);
-    if (!facts) this.folders.set(dir, (facts = this.read(dir)));
+    return this.factsOf(path.posix.dirname(at.repo));
+  }
+
+  /** What git says about `dir` (repository-relative), from a pass over it or over a folder above it (readAhead). */
+  private factsOf(dir: string): Promise<FolderFacts | { failed: string }> {
+    for (let d = dir; ; d = path.posix.dirname(d)) {
+      const known = this.folders.get(d);
+      if (known) return known;
+      if (d === '.' || d === '/' || d === '') break;
+    }
+    const facts = this.read(dir);
+    this.folders.set(dir, facts);
     return facts;
   }
 
-  async checkRecord(abs: string, record: string): Promise<NotCounted | undefined> {
-    const at = await this.where(abs);
+  async readAhead(dir: string): Promise<void> {
+    const at = await this.where(dir);
+    if (at) void this.factsOf(at.repo === '' ? '.' : at.repo);
+  }
+
+  async checkRecord(record: string, owned: (fileInRun: string) => boolean, o: { alone?: string } = {}): Promise<NotCounted[]> {
     const rec = await this.where(record);
-    if (!at || !rec) return undefined;
-    const f = await this.facts(at);
-    const r = await this.facts(rec);
-    let verdict;
-    let driver = '';
-    if ('failed' in f || 'failed' in r) verdict = { commit: '', author: '', reason: `who committed it cannot be told (${'failed' in f ? f.failed : 'failed' in r ? r.failed : ''})` };
-    else {
-      const history = (facts: FolderFacts, repo: string): Touch[] => (facts.touches.get(repo) ?? []).filter((t) => t.status !== 'D');
-      const first = history(r, rec.repo).at(-1)?.email;
-      driver = first?.toLowerCase() ?? '';
-      verdict = judgeDriver(history(f, at.repo), first, this.ids.requireSigned, this.ownEmail, f.dirty.has(at.repo));
+    if (!rec) return [];
+    const runRepo = path.posix.dirname(rec.repo);
+    const runFile = path.posix.dirname(rec.file);
+    const f = await this.factsOf(runRepo);
+    const inRun = (repo: string): string | undefined => (repo.startsWith(`${runRepo}/`) ? repo.slice(runRepo.length + 1) : undefined);
+    const out: NotCounted[] = [];
+    const refuse = (fileInRun: string, member: string, verdict: Verdict): void => {
+      const n: NotCounted = { file: `${runFile}/${fileInRun}`, member, ...verdict };
+      this.refused.set(`${n.file}\0`, n);
+      out.push(n);
+    };
+    if ('failed' in f) {
+      refuse(path.posix.basename(rec.repo), '', { commit: '', author: '', reason: `who committed it cannot be told (${f.failed})` });
+      return out;
     }
-    if (!verdict) return undefined;
+    const history = (repo: string): Touch[] => (f.touches.get(repo) ?? []).filter((t) => t.status !== 'D');
+    const first = history(rec.repo).at(-1)?.email;
+    if (first === undefined) return out; // never committed: this machine's own run
+    const driver = first.toLowerCase();
     // The member the driver's e-mail names in review.yaml (else the e-mail itself): the one person the record speaks for.
     const member = [...this.ids.emails].find(([, emails]) => emails.includes(driver))?.[0] ?? driver;
+    // Each file of the folder as it is now: its newest commit did not delete it, or it differs from the last commit.
+    const now = new Set<string>();
+    for (const [repo, touches] of f.touches) if (touches[0]?.status !== 'D') now.add(repo);
+    for (const repo of f.dirty) now.add(repo);
+    const recordName = path.posix.basename(rec.repo);
+    const files = [...now]
+      .flatMap((repo) => {
+        const r = inRun(repo);
+        return r !== undefined && owned(r) ? [r] : [];
+      })
+      .sort((a, b) => (a === recordName ? -1 : b === recordName ? 1 : a < b ? -1 : a > b ? 1 : 0));
+    for (const fileInRun of files) {
+      const repo = `${runRepo}/${fileInRun}`;
+      const verdict = judgeDriver(history(repo), first, this.ids.requireSigned, this.ownEmail, f.dirty.has(repo), o.alone);
+      if (verdict) refuse(fileInRun, member, verdict);
+    }
+    return out;
+  }
+
+  async checkMade(abs: string): Promise<NotCounted | undefined> {
+    const at = await this.where(abs);
+    if (!at) return undefined;
+    // The file's own history (a file at the review's root would otherwise read the whole review's).
+    const f = await this.factsOf(at.repo);
+    let verdict: Verdict | undefined;
+    let member = '';
+    if ('failed' in f) verdict = { commit: '', author: '', reason: `who committed it cannot be told (${f.failed})` };
+    else {
+      const touches = sinceCreated(f.touches.get(at.repo) ?? []);
+      const first = touches.at(-1);
+      if (!first) return undefined; // never committed: this machine's own
+      const maker = first.email.toLowerCase();
+      member = [...this.ids.emails].find(([, emails]) => emails.includes(maker))?.[0] ?? '';
+      const by = `commit ${first.commit.slice(0, 12)} by ${printable(first.name)} <${printable(first.email)}>`;
+      verdict = member
+        ? judgeMaker(touches, maker, this.ids.requireSigned, this.ownEmail, f.dirty.has(at.repo), `its maker is ${member} (${printable(first.email)}, the author of its first commit); it counts only as its maker committed it`, `${member}'s key`)
+        : { commit: first.commit, author: first.email, reason: `${by} made it, and that is no member of the team (review.yaml team.<id>.git), so it counts for no one` };
+    }
+    if (!verdict) return undefined;
     const out: NotCounted = { file: at.file, member, ...verdict };
     this.refused.set(`${at.file}\0`, out);
     return out;

@@ -42,3 +42,24 @@ export function runGit(cwd: string, args: readonly string[]): Promise<GitOut> {
   });
 }
 
+
+/**
+ * Runs git with `input` on its stdin and its stdout as bytes (`git cat-file --batch`, whose sizes are in bytes). Resolves
+ * with the exit code (never rejects on a non-zero exit); rejects GitMissingError when git is absent.
+ */
+export function runGitBytes(cwd: string, args: readonly string[], input: string, maxBuffer = 256 * 1024 * 1024): Promise<{ code: number; stdout: Buffer; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = execFile(
+      'git',
+      ['-C', cwd, '-c', 'core.quotePath=false', ...args],
+      { env: gitEnv(), timeout: GIT_TIMEOUT_MS, maxBuffer, windowsHide: true, encoding: 'buffer' },
+      (err, stdout, stderr) => {
+        if (err && (err as NodeJS.ErrnoException).code === 'ENOENT') return reject(new GitMissingError());
+        const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
+        resolve({ code, stdout, stderr: stderr.toString('utf8') });
+      },
+    );
+    child.stdin?.on('error', () => undefined); // git gone before reading it all: its exit code says so
+    child.stdin?.end(input);
+  });
+}

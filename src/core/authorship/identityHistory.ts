@@ -7,8 +7,9 @@
  */
 import { parseDocumentUnique } from '../kernel/yaml';
 import { designerKey } from '../rankings/designerId';
-import { runGit } from './git';
-import type { IdentitySettings } from './rule';
+import { runGit, runGitBytes } from './git';
+import { printable } from '../kernel/text';
+import { signerEmail, type IdentitySettings } from './rule';
 
 /** review.yaml's identity part: the lead's id and each member's e-mails (lower case, sorted), keyed by designerKey. */
 interface Idents {
@@ -55,52 +56,102 @@ function changes(a: Idents, b: Idents): string[] {
   return out;
 }
 
+/** One commit of review.yaml: its author and, where signatures are required, whether git accepts its signature and whose. */
+interface YamlCommit {
+  commit: string;
+  email: string;
+  name: string;
+  signature?: { good: boolean; signer: string };
+}
+
+/**
+ * review.yaml's commits, oldest first, and its text at each (`undefined` where git has none): one `git log` for the commits
+ * and one `git cat-file --batch` for every text, so reading the history costs two git processes however long it is.
+ */
+async function yamlHistory(top: string, rel: string, signed: boolean): Promise<{ commit: YamlCommit; text: string | undefined }[]> {
+  const sig = signed ? '%G?%x00%GS' : '%x00';
+  const log = await runGit(top, ['log', '--reverse', '--no-renames', `--format=%H%x00%ae%x00%an%x00${sig}%x1e`, '--', `:(literal)${rel}`]);
+  if (log.code !== 0) return [];
+  const commits: YamlCommit[] = log.stdout
+    .split('\x1e')
+    .map((r) => r.replace(/^\n/, ''))
+    .filter((r) => /^[0-9a-f]{40,64}\0/.test(r))
+    .map((r) => {
+      const [commit = '', email = '', name = '', good = '', signer = ''] = r.split('\0');
+      return { commit, email, name, ...(signed ? { signature: { good: good === 'G', signer } } : {}) };
+    });
+  if (!commits.length) return [];
+  const batch = await runGitBytes(top, ['cat-file', '--batch'], commits.map((c) => `${c.commit}:${rel}\n`).join(''));
+  const texts = batch.code === 0 ? parseBatch(batch.stdout, commits.length) : [];
+  return commits.map((commit, i) => ({ commit, text: texts[i] }));
+}
+
+/** `git cat-file --batch` output: per object `<oid> <type> <size>\n<bytes>\n`, or `<name> missing\n`. */
+function parseBatch(out: Buffer, n: number): (string | undefined)[] {
+  const texts: (string | undefined)[] = [];
+  let at = 0;
+  while (texts.length < n && at < out.length) {
+    const eol = out.indexOf(10, at);
+    if (eol < 0) break;
+    const header = out.subarray(at, eol).toString('utf8').split(' ');
+    at = eol + 1;
+    const size = Number(header[2]);
+    if (header.length !== 3 || !Number.isSafeInteger(size) || size < 0) {
+      texts.push(undefined); // missing (or not a blob): no text at that commit
+      continue;
+    }
+    texts.push(header[1] === 'blob' ? out.subarray(at, at + size).toString('utf8') : undefined);
+    at += size + 1;
+  }
+  return texts;
+}
+
 /**
  * The identity settings that stand for the review.yaml at `rel` (relative to the repository's top `top`), with `current` its
- * working copy's; and the changes that do not count. A review.yaml git has never seen stands as it is.
+ * working copy's; and the changes that do not count. A review.yaml git has never seen stands as it is. `requireSigned`: the
+ * lead's commit of a change must carry a signature git accepts, by a key whose signer is one of the lead's e-mails.
  */
 export async function standingIdentities(
   top: string,
   rel: string,
   current: IdentitySettings & { lead?: string },
   ownEmail: string | undefined,
+  requireSigned = false,
 ): Promise<{ settings: IdentitySettings; refused: IdentityChangeRefused[] }> {
-  const log = await runGit(top, ['log', '--reverse', '--no-renames', '--format=%H%x00%ae', '--', `:(literal)${rel}`]);
-  const commits = log.code === 0 ? log.stdout.split('\n').filter(Boolean).map((l) => l.split('\0') as [string, string]) : [];
-  if (!commits.length) return { settings: current, refused: [] };
+  const history = await yamlHistory(top, rel, requireSigned);
+  if (!history.length) return { settings: current, refused: [] };
   const refused: IdentityChangeRefused[] = [];
   let accepted: Idents | undefined;
   let founder = '';
   const leadEmails = (i: Idents): string[] => (i.lead ? (i.git.get(i.lead)?.emails ?? []) : founder ? [founder] : []);
-  const judge = (next: Idents, commit: string, author: string): void => {
+  const judge = (next: Idents, c: Pick<YamlCommit, 'commit' | 'email' | 'signature'>, uncommitted = false): void => {
     if (!accepted) {
       accepted = next;
       return;
     }
     const changed = changes(accepted, next);
     if (!changed.length) return;
-    if (leadEmails(accepted).includes(author.toLowerCase())) {
-      accepted = next;
-      return;
-    }
+    const lead = leadEmails(accepted);
     const who = accepted.lead ? `the lead (${accepted.git.get(accepted.lead)?.id ?? accepted.lead})` : `the lead (none is named, so review.yaml's first author, ${founder})`;
-    refused.push({
-      commit,
-      author,
-      member: changed.map((c) => c.replace(/^team\.|\.git$/g, '')).join(', '),
-      reason: `it changes ${changed.join(', ')}, which only ${who} may change, so the previous values stand`,
-    });
+    const refuse = (reason: string): void =>
+      void refused.push({ commit: c.commit, author: c.email, member: changed.map((x) => x.replace(/^team\.|\.git$/g, '')).join(', '), reason: `it changes ${changed.join(', ')}, which only ${who} may change, ${reason}` });
+    if (!lead.includes(c.email.toLowerCase())) return refuse('so the previous values stand');
+    // Signatures where required: the lead's commit counts only signed by a key bound to one of the lead's e-mails.
+    if (requireSigned && !uncommitted && !(c.signature?.good && lead.includes(signerEmail(c.signature.signer)))) {
+      const by = c.signature?.good ? `it is signed by ${printable(signerEmail(c.signature.signer)) || 'a key with no e-mail'}, not by the lead's key` : 'git verify-commit does not accept its signature';
+      return refuse(`and ${by} (requireSignedCommits: true), so the previous values stand`);
+    }
+    accepted = next;
   };
   let last: Idents = { git: new Map() };
-  for (const [commit, author] of commits) {
-    if (!founder) founder = (author ?? '').toLowerCase();
-    const shown = await runGit(top, ['show', `${commit}:${rel}`]);
-    last = parsed(shown.code === 0 ? shown.stdout : '');
-    judge(last, commit, author ?? '');
+  for (const { commit, text } of history) {
+    if (!founder) founder = commit.email.toLowerCase();
+    last = parsed(text ?? '');
+    judge(last, commit);
   }
   // The working copy is judged only where it differs from the last commit (a pulled change was judged as its commit).
   const now = identsOf(current);
-  if (changes(last, now).length) judge(now, '(uncommitted)', ownEmail ?? '');
+  if (changes(last, now).length) judge(now, { commit: '(uncommitted)', email: ownEmail ?? '' }, true);
   const standing = accepted!;
   const team: Record<string, { git: string[] }> = {};
   for (const { id, emails } of standing.git.values()) team[id] = { git: emails };

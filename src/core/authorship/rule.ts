@@ -51,7 +51,7 @@ export interface Verdict {
 }
 
 /** The e-mail inside a signer as git prints it: `Name <mail>` for OpenPGP, the principal itself for ssh. */
-function signerEmail(s: string): string {
+export function signerEmail(s: string): string {
   return (/<([^<>]*)>\s*$/.exec(s)?.[1] ?? s).trim().toLowerCase();
 }
 
@@ -87,20 +87,35 @@ export function judgeUncommitted(member: string, ids: Identities, ownEmail: stri
  * A run's record is its driver's (issue 39): the driver is the author of the first commit of its run.json (`driverEmail`,
  * undefined when run.json was never committed: this machine's own run); every commit of the file (`touches`, newest
  * first) must be theirs (signed by them where required), and changes not committed yet count only on the driver's own
- * machine.
+ * machine. `alone`: what is the driver's alone, in words (default: the run's record).
  */
-export function judgeDriver(touches: readonly Touch[], driverEmail: string | undefined, requireSigned: boolean, ownEmail: string | undefined, dirty: boolean): Verdict | undefined {
+export function judgeDriver(
+  touches: readonly Touch[],
+  driverEmail: string | undefined,
+  requireSigned: boolean,
+  ownEmail: string | undefined,
+  dirty: boolean,
+  alone = "a run's record is its driver's alone",
+): Verdict | undefined {
   if (driverEmail === undefined) return undefined; // never committed: this machine's own run
-  const driver = driverEmail.toLowerCase();
-  const said = `the run's driver is ${printable(driverEmail)} (the author of the first commit of its run.json); a run's record is its driver's alone`;
+  return judgeMaker(touches, driverEmail, requireSigned, ownEmail, dirty, `the run's driver is ${printable(driverEmail)} (the author of the first commit of its run.json); ${alone}`, "the driver's key");
+}
+
+/**
+ * A file its maker alone writes (issue 39, item 3): every commit of it (`touches`, newest first) must be by `makerEmail`
+ * (signed by them where required), and changes not committed yet count only on the maker's own machine. `said`: who the
+ * maker is and why, in words; `key`: whose key a signature must be, in words.
+ */
+export function judgeMaker(touches: readonly Touch[], makerEmail: string, requireSigned: boolean, ownEmail: string | undefined, dirty: boolean, said: string, key = "the maker's key"): Verdict | undefined {
+  const maker = makerEmail.toLowerCase();
   for (const c of touches) {
     const who = `commit ${c.commit.slice(0, 12)} by ${printable(c.name)} <${printable(c.email)}>`;
-    if (c.email.toLowerCase() !== driver) return { commit: c.commit, author: c.email, reason: `${who} wrote it, and ${said}` };
-    if (requireSigned && !(c.signature?.good && signerEmail(c.signature.signer) === driver)) {
-      return { commit: c.commit, author: c.email, reason: `${who} wrote it, and it is not signed by the driver's key (requireSignedCommits: true)` };
+    if (c.email.toLowerCase() !== maker) return { commit: c.commit, author: c.email, reason: `${who} wrote it, and ${said}` };
+    if (requireSigned && !(c.signature?.good && signerEmail(c.signature.signer) === maker)) {
+      return { commit: c.commit, author: c.email, reason: `${who} wrote it, and it is not signed by ${key} (requireSignedCommits: true)` };
     }
   }
-  if (dirty && ownEmail?.toLowerCase() !== driver) {
+  if (dirty && ownEmail?.toLowerCase() !== maker) {
     const who = ownEmail ? `this machine's git user.email is ${printable(ownEmail)}` : 'this machine has no git user.email';
     return { commit: '(uncommitted)', author: ownEmail ?? '', reason: `it has changes not committed yet, and ${who}, while ${said}` };
   }

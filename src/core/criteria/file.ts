@@ -3,7 +3,11 @@
  * their kind (capped, nesting checked, zod), and the JSON's own hash checked, so a hand edit is noticed, said, and the
  * criteria found again.
  */
+import * as path from 'node:path';
 import { readKindJson } from '../files/kindJson';
+import { ReviewFileError } from '../files/reviewFiles';
+import type { AuthorshipDoor } from '../authorship/door';
+import { reviewAuthorship } from '../review/loadReview';
 import { escapeMarkdown, writeInertMarkdown } from '../files/markdown';
 import { writeKindFile } from '../files/writeCaps';
 import { CRITERIA_FILE, CRITERIA_MARKDOWN, SCRIPTED_CRITERIA_FILE, SCRIPTED_CRITERIA_MARKDOWN, CriteriaFileSchema, contentHash, type CriteriaFile } from './model';
@@ -12,6 +16,25 @@ import { SCRIPTED_SERVER, answeredBy } from '../llm/scripted';
 /** criteria.json, or undefined when there is none. Throws ReviewFileError naming the file when it cannot be used. */
 export async function readCriteriaFile(root: string): Promise<CriteriaFile | undefined> {
   return readKindJson(root, CRITERIA_FILE, 'criteria', CriteriaFileSchema, 'find the criteria again with --force to replace it');
+}
+
+/**
+ * Why criteria.json does not count (issue 39, item 3), or undefined when it does: it counts only as its maker — the member
+ * who found it, the author of its first commit — committed it, unchanged since (the authorship door's checkMade). `door`:
+ * the review's door when the reader has one open; else one is opened.
+ */
+export async function criteriaNotCounted(root: string, door?: AuthorshipDoor): Promise<string | undefined> {
+  const d = door ?? (await reviewAuthorship(root));
+  const refused = await d.checkMade(path.join(path.resolve(root), CRITERIA_FILE));
+  return refused && `${CRITERIA_FILE} is not counted: ${refused.reason}`;
+}
+
+/** readCriteriaFile, refused (ReviewFileError naming the file) when it does not count (criteriaNotCounted). */
+export async function readCountedCriteriaFile(root: string): Promise<CriteriaFile | undefined> {
+  const file = await readCriteriaFile(root);
+  const why = file && (await criteriaNotCounted(root));
+  if (why) throw new ReviewFileError(CRITERIA_FILE, why);
+  return file;
 }
 
 /** Whether the file is as the tool wrote it (its content matches the hash it keeps). */

@@ -11,7 +11,7 @@ import { formatDiagnostic } from '../diagnostics/diagnostics';
 import { loadReview } from '../review/loadReview';
 import type { Review } from '../review/model';
 import { askForStructuredAnswer } from '../remix/structuredAnswer';
-import { readCriteriaFile, untouched, writeCriteriaFiles } from './file';
+import { criteriaNotCounted, readCriteriaFile, untouched, writeCriteriaFiles } from './file';
 import { explainContested, groundAnswer, recheckCriteria } from './ground';
 import { checkWritable } from '../files/reviewWrites';
 import { CRITERIA_FILE, CRITERIA_MARKDOWN, SCRIPTED_CRITERIA_FILE, SCRIPTED_CRITERIA_MARKDOWN, CriteriaError, contentHash, type CriteriaFile } from './model';
@@ -66,6 +66,8 @@ export async function criteriaState(root: string, sources: CriteriaSources): Pro
   const file = await readCriteriaFile(root);
   if (!file) return { state: 'missing' };
   if (!untouched(file)) return { state: 'edited', file, why: `${CRITERIA_FILE} was changed by hand since it was found (its content does not match the hash it keeps)` };
+  const notCounted = await criteriaNotCounted(root);
+  if (notCounted) return { state: 'edited', file, why: notCounted };
   const changed = changedSources(file.sources, sources.hashes);
   if (changed.length) {
     const what = changed.every((f) => f.startsWith('rankings/')) ? 'Rankings' : changed.every((f) => f.startsWith('comments/')) ? 'Comments' : 'Files';

@@ -7,7 +7,7 @@
 import { scriptedFields } from './scripted';
 import * as path from 'node:path';
 import type { AuthorshipReport } from '../authorship/door';
-import { assertDriversRecord } from './recordAuthor';
+import { DRIVER_MADE, assertDriversRecord, driversFilesRefusal } from '../record/recordAuthor';
 import { formatDiagnostic } from '../diagnostics/diagnostics';
 import { statInReview, ReviewFileError } from '../files/reviewFiles';
 import { loadReview } from '../review/loadReview';
@@ -114,8 +114,13 @@ export async function compareBriefRunWithTable(reviewRoot: string, record: RunRe
 
   let key: RerankKey | undefined;
   let note: string | null = null;
+  // The blind pair counts only as its maker, the run's driver, committed it (issue 39, item 3).
+  const unmade = (await statInReview(root, rerankRel(runId))) ? await driversFilesRefusal(root, runId, DRIVER_MADE.rerank.owned, door, DRIVER_MADE.rerank.alone) : undefined;
   if (!(await statInReview(root, rerankRel(runId)))) {
     note = `There is no blind pair yet: make it with "teamfusion rerank <review> ${runId}", then each member writes preference/<designer-id>.yaml.`;
+  } else if (unmade) {
+    problems.push(`${unmade.file}:0:0: error: ${unmade.sentence}`);
+    note = `The blind pair is not counted: ${unmade.sentence}`;
   } else {
     try {
       key = await readKey(root, runId, record.rerankKeySha256);
@@ -137,7 +142,7 @@ export async function compareBriefRunWithTable(reviewRoot: string, record: RunRe
     }
     preference = { ...p, signTestP: signTestP(p.teamfusion, p.teamfusion + p.direct) };
   }
-  const f = key ? await runFidelity(root, record, { task: 'brief', preferences: prefs.answers }, { letters: Object.keys(key).sort(), team }) : { fidelity: null, note: null, problem: null, ignored: [] };
+  const f = key ? await runFidelity(root, record, { task: 'brief', preferences: prefs.answers }, { letters: Object.keys(key).sort(), team }, door) : { fidelity: null, note: null, problem: null, ignored: [] };
   if (f.problem) problems.push(f.problem);
   problems.push(...f.ignored);
   const answered = (xs: { designer: string }[]) => new Set(xs.map((x) => x.designer));

@@ -6,7 +6,7 @@
 import { scriptedFields } from './scripted';
 import { loadVotes } from './votes/voteFile';
 import { voteCheckOf } from './votes/authorship';
-import { assertDriversRecord } from './recordAuthor';
+import { DRIVER_MADE, assertDriversRecord, driversFilesRefusal } from '../record/recordAuthor';
 import type { AuthorshipReport } from '../authorship/door';
 import { tallyAll, type ForkTally } from './votes/tally';
 import { groundingOf, type Grounding } from '../grounding/citations';
@@ -210,8 +210,13 @@ export async function compareRun(reviewRoot: string, runId: string, opts: Compar
   let missing: string | null = null;
   let fidelity: Fidelity | null = null;
   let fidelityNote: string | null = null;
+  // The blind set counts only as its maker, the run's driver, committed it (issue 39, item 3).
+  const unmade = (await statInReview(root, rel)) ? await driversFilesRefusal(root, runId, DRIVER_MADE.rerank.owned, parent.authorship, DRIVER_MADE.rerank.alone) : undefined;
   if (!(await statInReview(root, rel))) {
     missing = `There is no re-rank set yet: make it with "teamfusion rerank <review> ${runId}", then each designer ranks it.`;
+  } else if (unmade) {
+    problems.push(`${unmade.file}:0:0: error: ${unmade.sentence}`);
+    missing = `The re-rank set is not counted: ${unmade.sentence}`;
   } else {
     const loaded = await loadReview(path.join(root, ...rel.split('/')), { requireRankings: true, decodeImages: false, partial: true, ...(parent.authorship ? { authorship: parent.authorship } : {}) });
     for (const d of loaded.diagnostics) if (d.severity === 'error' && !/has no ranking files yet/.test(d.message)) problems.push(prefixed(rel, d));
@@ -237,7 +242,7 @@ export async function compareRun(reviewRoot: string, runId: string, opts: Compar
       const rankings = review.designers.map((d) => ({ designer: d.id, ranks: new Map(d.entries.map((e) => [e.option, e.rank])) }));
       // The blind set's letters: its key's (options/ when the key cannot be read, said above).
       const setLetters = key ? Object.keys(key).sort() : review.options.map((o) => o.id);
-      const f = await runFidelity(root, record, { task: 'design', rankings }, { letters: setLetters, team: teamIds });
+      const f = await runFidelity(root, record, { task: 'design', rankings }, { letters: setLetters, team: teamIds }, parent.authorship);
       ({ fidelity, note: fidelityNote } = f);
       if (f.problem) problems.push(f.problem);
       problems.push(...f.ignored);

@@ -9,7 +9,7 @@ import { anyScripted } from '../record/endpoints';
 import { remixesOf } from '../record/remixes';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { assertDriversRecord } from './recordAuthor';
+import { assertDriversRecord } from '../record/recordAuthor';
 import { formatDiagnostic } from '../diagnostics/diagnostics';
 import { usualWayRunsNote } from '../review/usualRuns';
 import { naturalCompare } from '../kernel/naturalOrder';

@@ -37,6 +37,7 @@ import { addPrompt } from '../step/context';
 import { quotedComment, rankingAdvocates } from '../discussion/prompts';
 import { askForStructuredAnswer, type StructuredAttempt } from '../remix/structuredAnswer';
 import { readKey } from '../rerank/key';
+import { DRIVER_MADE, driversFilesRefusal } from '../record/recordAuthor';
 import { keyRel, rerankRel } from '../rerank/paths';
 import { forecastRel, readForecastFile, writeForecastFile, type ForecastContent, type ForecastEntry, type ForecastFile, type PreferAnswer } from './forecastFile';
 import {
@@ -188,6 +189,11 @@ export async function makeForecasts(o: ForecastOptions): Promise<ForecastResult>
 
 async function makeMissing(o: ForecastOptions, root: string, record: RunRecord): Promise<ForecastResult> {
   const task = taskOf(record);
+  // What is added to must be the driver's as made (issue 39): a forecast or blind set someone else changed is never resealed.
+  for (const made of [DRIVER_MADE.rerank, DRIVER_MADE.forecast]) {
+    const unmade = await driversFilesRefusal(root, record.id, made.owned, undefined, made.alone);
+    if (unmade) throw new ForecastRefusedError(`No forecast is made for run ${record.id}: ${unmade.sentence}`);
+  }
   const key = await readKey(root, record.id, record.rerankKeySha256);
   const letters = sortedLetters(Object.keys(key));
   const sealed = await readForecastFile(root, record);

@@ -10,6 +10,8 @@ import { designerKey } from '../rankings/designerId';
 import { briefFidelity, designFidelity, type Fidelity } from './fidelity';
 import { forecastRel, readForecastFile, type PreferAnswer } from './forecastFile';
 import { checkForecasts, type ForecastAgainst } from './forecastCheck';
+import { DRIVER_MADE, driversFilesRefusal } from '../record/recordAuthor';
+import type { AuthorshipDoor } from '../authorship/door';
 
 /** What the designers answered blind: their re-rankings (design) or preferences (brief). */
 export type BlindAnswers =
@@ -26,7 +28,11 @@ export interface RunFidelity {
   ignored: string[];
 }
 
-export async function runFidelity(root: string, record: RunRecord, blind: BlindAnswers, against: ForecastAgainst): Promise<RunFidelity> {
+/**
+ * `door`: the review's authorship door when the reader has one open (else one is opened): forecast.json counts only as
+ * its maker, the run's driver, committed it (issue 39, item 3).
+ */
+export async function runFidelity(root: string, record: RunRecord, blind: BlindAnswers, against: ForecastAgainst, door?: AuthorshipDoor): Promise<RunFidelity> {
   let sealed;
   try {
     sealed = await readForecastFile(root, record);
@@ -36,6 +42,10 @@ export async function runFidelity(root: string, record: RunRecord, blind: BlindA
   }
   if (!sealed && record.forecastSha256) {
     return { fidelity: null, note: null, ignored: [], problem: `${forecastRel(record.id)}:1:1: error: run.json seals a forecast.json, but it is not there, so there is no proxy fidelity (put back the one rerank wrote).` };
+  }
+  if (sealed) {
+    const unmade = await driversFilesRefusal(root, record.id, DRIVER_MADE.forecast.owned, door, DRIVER_MADE.forecast.alone);
+    if (unmade) return { fidelity: null, note: null, ignored: [], problem: `${unmade.file}:1:1: error: ${unmade.sentence}` };
   }
   if (!sealed) return { fidelity: null, note: `No proxy forecasts were made for this run (${forecastRel(record.id)}), so there is no proxy fidelity.`, problem: null, ignored: [] };
   if (blind.task !== sealed.task) return { fidelity: null, note: null, problem: `${forecastRel(record.id)}:1:1: error: These forecasts are for a ${sealed.task} run, but run ${record.id} is a ${blind.task} run.`, ignored: [] };

@@ -3,6 +3,7 @@
  * members who vote on its forks, their votes as the CLI's vote and compare count them. Any file that cannot be used is one
  * sentence (its diagnostic), never a partial answer.
  */
+import { driversRecordRefusal } from '../record/recordAuthor';
 import { formatDiagnostic } from '../diagnostics/diagnostics';
 import { listInReview } from '../files/reviewFiles';
 import { loadReview } from '../review/loadReview';
@@ -49,6 +50,9 @@ export async function runContext(root: string, runId: string | undefined): Promi
   if (id === undefined) return { review };
   const loaded = await loadRunRecord(root, id);
   if (!loaded.record) throw new QuestionError(loaded.diagnostics.map(formatDiagnostic)[0] ?? `Run ${id} cannot be read.`);
+  // A record someone other than its driver committed is not believed (issue 39): the question is refused, saying why.
+  const refused = await driversRecordRefusal(root, id);
+  if (refused) throw new QuestionError(refused.sentence);
   const record = loaded.record;
   const team = voteTeam(record, review);
   const votes = await loadVotes(root, record, team, await voteAuthorCheck(root, review.config));

@@ -39,3 +39,25 @@ export function countWrite(bytes: number): void {
   runFileWrites.bytes += bytes;
   runFileWrites.writes += 1;
 }
+
+/**
+ * Files of a run folder that only its driver writes (relative to the run folder, forward slashes): the record, its journal
+ * and prompt parts, the deliverables, a brief run's baseline and every round's folder. The rest of a run folder is its
+ * members' (votes, ratings, survey, preference, coverage, inbox entries) or its makers' (rerank/, forecast.json, …).
+ */
+export function driverOwned(fileInRun: string): boolean {
+  return /^(run\.json|transcript\.md|result\.md|prompts\.jsonl|journal\.jsonl|baseline\.md|iteration-\d+\/.*)$/.test(fileInRun);
+}
+
+/**
+ * Files of a run folder its driver makes once the run is done (issue 39, item 3): the blind re-rank set `rerank/` (its key,
+ * blind images or pair, brief and review.yaml; not the members' re-rankings in rerank/rankings/) and the sealed forecasts
+ * `forecast.json`. Both are sealed in run.json as they are made, so only the run's driver makes them.
+ */
+export function rerankMade(fileInRun: string): boolean {
+  return fileInRun.startsWith('rerank/') && !/^rerank\/rankings\/(?!\.gitkeep$)/.test(fileInRun);
+}
+
+export function forecastMade(fileInRun: string): boolean {
+  return fileInRun === 'forecast.json';
+}

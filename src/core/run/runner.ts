@@ -6,7 +6,7 @@
  * resume or a refinement, the record; it reads neither again (a record is read again only when its files changed since).
  */
 import { criteriaToSettle } from '../criteria/summary';
-import { readCriteriaFile } from '../criteria/file';
+import { readCountedCriteriaFile } from '../criteria/file';
 import type OpenAI from 'openai';
 import type { ChatBackend, ImageBackend } from '../llm/backend';
 import { ModelConfigError } from '../llm/client';
@@ -333,7 +333,7 @@ async function stepContext(
   const people = new PeopleInRun(ctx, teamOf(review, record), o.holdWhenWaiting === true, {
     sync: o.sync,
     maxWaitMs: o.maxWaitMs,
-    criteria: async () => (await readCriteriaFile(review.root))?.criteria,
+    criteria: async () => (await readCountedCriteriaFile(review.root))?.criteria,
   });
   return Object.assign(ctx, { people });
 }

@@ -13,6 +13,8 @@ import { loadReview } from '../review/loadReview';
 import type { Review } from '../review/model';
 import type { RunRecord, RunSettings, RunTaskKind } from '../record/record';
 import { readRunRecordOnce } from '../record/store';
+import { driversRecordRefusal } from '../record/recordAuthor';
+import type { AuthorshipDoor } from '../authorship/door';
 import type { RunListener } from '../step/events';
 import type { RunSync } from '../sync/runSync';
 import { refineRunOf, resumeRunOf, startRunOn, type RunnerOptions } from './runner';
@@ -95,7 +97,7 @@ export const USUAL_WAY_HAS_NO_RUN =
  * broken record, the models unreachable, the cost not confirmed); model failures during the run end as status 'failed'.
  */
 export async function runSession(request: RunRequest, observer: RunObserver = {}): Promise<RunRecord> {
-  const review = await loadRunnable(request, observer);
+  const { review, authorship } = await loadRunnable(request, observer);
   observer.loaded?.(review);
   const { what } = request;
   if (what.kind === 'start') {
@@ -106,6 +108,9 @@ export async function runSession(request: RunRequest, observer: RunObserver = {}
     if (settings.designers) settings.designers = checkSubset(runTask(task).view(review), settings.designers);
     return startRunOn({ ...(await engineOptions(request, observer)), settings, task }, review);
   }
+  // Only a record its driver wrote is continued (issue 39): run.json and the files only the driver writes, as committed.
+  const refused = await driversRecordRefusal(review.root, what.runId, authorship);
+  if (refused) throw new RunRefusedError(`Run ${what.runId} is not resumed or refined: ${refused.sentence}`);
   const o = await engineOptions(request, observer);
   // Its journal is judged against the team of the review as loaded (review.yaml is not read again for it).
   const read = await readRunRecordOnce(review.root, what.runId, observer.log, rosterOf(review));
@@ -116,16 +121,16 @@ export async function runSession(request: RunRequest, observer: RunObserver = {}
   return refine ? refineRunOf(o, review, read) : resumeRunOf(o, review, read);
 }
 
-/** The review, loaded once; refused in one sentence when it cannot be run. */
-async function loadRunnable(request: RunRequest, observer: RunObserver): Promise<Review> {
-  const { review, diagnostics } = await loadReview(request.reviewRoot, { decodeImages: request.decodeImages === true });
+/** The review, loaded once (with the door that judged who wrote its files); refused in one sentence when it cannot be run. */
+async function loadRunnable(request: RunRequest, observer: RunObserver): Promise<{ review: Review; authorship?: AuthorshipDoor }> {
+  const { review, diagnostics, authorship } = await loadReview(request.reviewRoot, { decodeImages: request.decodeImages === true });
   observer.diagnostics?.(diagnostics);
   if (!review) {
     const first = diagnostics.find((d) => d.severity === 'error');
     throw new RunRefusedError(`The review cannot be run: ${first ? `${first.file}: ${first.message}` : 'it could not be read.'}`, true);
   }
   if (review.config.condition === 'usual') throw new RunRefusedError(USUAL_WAY_HAS_NO_RUN);
-  return review;
+  return { review, ...(authorship ? { authorship } : {}) };
 }
 
 async function engineOptions(request: RunRequest, observer: RunObserver): Promise<RunnerOptions> {

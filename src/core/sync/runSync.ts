@@ -13,7 +13,7 @@
 import * as path from 'node:path';
 import { allMessages, type RunRecord } from '../record/record';
 import { readRunRecord } from '../record/store';
-import { RECORD_FILE, RUNS_DIR } from '../record/paths';
+import { RECORD_FILE, RUNS_DIR, driverOwned } from '../record/paths';
 import { LOCK_FILE } from '../record/lock';
 import { SyncConflictError, SyncError, pushWithRetry, upstreamName, type GitTransport, type PullResult } from './transport';
 import { errorMessage } from '../kernel/errors';
@@ -48,11 +48,6 @@ export interface RunSyncOptions {
   /** Told after every attempt (the panel's "live from <remote>"). */
   onState?: (s: SyncState) => void;
   now?: () => number;
-}
-
-/** Files of a run folder that only its driver writes (relative to the run folder, forward slashes). */
-export function driverOwned(fileInRun: string): boolean {
-  return /^(run\.json|transcript\.md|result\.md|prompts\.jsonl|journal\.jsonl|iteration-\d+\/.*)$/.test(fileInRun);
 }
 
 export class RunSync {

@@ -9,8 +9,7 @@ import * as vscode from 'vscode';
 import { rememberedMe } from './me';
 import type { Services } from '../services';
 import { analyzeReview } from '../../core/stats';
-import { listRunEntries, type RunEntry } from '../../core/record/store';
-import { formatDiagnostic } from '../../core/diagnostics/diagnostics';
+import { panelRuns } from './runsState';
 import { LOCK_FILE, STALE_MS, interruptedRuns } from '../../core/record/lock';
 import { FORECAST_LOCK } from '../../core/forecast/forecast';
 import { PARTS_FILE } from '../../core/record/promptParts';
@@ -196,10 +195,8 @@ export class ReviewState {
     let decodeAfter = false;
     try {
       // The runs and the usual-way reviews beside this one are read while the review loads.
-      const listed = listRunEntries(this.root.fsPath).catch((e: unknown) => {
-        this.services.log.warn(`Could not list the runs of ${this.root.fsPath}: ${errorMessage(e)}`);
-        return [] as RunEntry[];
-      });
+      // A run whose record is not its driver's (issue 39) is listed as broken, with the file, commit and author.
+      const listed = panelRuns(this.root.fsPath, (line) => this.services.log.warn(line));
       this.sideBySide = this.pairedReviews();
       if (all || !this.lastLoad) {
         // Decoding every image (to find a corrupt one) is most of a review's load: the panel shows the review first and
@@ -215,9 +212,7 @@ export class ReviewState {
         this.analysisCache = analyseAfter ? { error: 'Working out the agreement (10,000 permutations)…' } : this.analyse();
         if (this.lastLoad.review) this.page.setTitle(`Review: ${this.lastLoad.review.title}`);
       }
-      const entries = await listed;
-      this.runs = entries.flatMap((e) => (e.record ? [e.record] : []));
-      this.brokenRuns = entries.flatMap((e) => (e.diagnostics ? [{ id: e.id, problem: e.diagnostics.map(formatDiagnostic).join(' ') }] : []));
+      ({ runs: this.runs, brokenRuns: this.brokenRuns } = await listed);
       for (const b of this.brokenRuns) this.services.log.warn(b.problem);
       const interrupted = new Set(await interruptedRuns(this.root.fsPath, this.runs));
       // Through the team's remote (setting teamfusion.sync) a run may be driven on another machine: its lock is not here.

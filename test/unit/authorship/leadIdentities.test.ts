@@ -2,6 +2,8 @@
  * review.yaml's identities change only by the lead (issue 39, item 4), with real git: one commit of Ben's that remaps Ana's
  * e-mail to his own and carries a vote in her name makes neither count — the previous values stand, and review.yaml is
  * listed as not counted with Ben's commit. The lead's own change counts; an uncommitted one counts only on her machine.
+ * Where this member requires signatures, the lead's change counts only signed by a key bound to the lead's e-mail (ssh keys
+ * made here). Reading the history costs the same two git processes however many commits review.yaml has.
  */
 import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
@@ -10,6 +12,9 @@ import { git, makeGitTeam, pullAndPush } from '../../support/gitTeam';
 import { makeReview, makeTempDir } from '../run/fixtures';
 import { reviewAuthorship } from '../../../src/core/review/loadReview';
 import { voteCheckOf } from '../../../src/core/evaluation/votes/authorship';
+import { standingIdentities } from '../../../src/core/authorship/identityHistory';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 
 const YAML = 'lead: d1\nteam:\n  d1: { git: ana@example.com }\n  d2: { git: ben@example.com }\n  d3: { git: chen@example.com }\n';
 const VOTE = 'runs/2026-11-21T22-40-05Z-3f9c/votes/d1.yaml';
@@ -66,5 +71,71 @@ describe('authorship: review.yaml identities change only by the lead (real git)'
     const mine = await check('ben');
     const own = mine.door.report().notCounted.find((n) => n.commit === '(uncommitted)');
     assert.equal(own?.reason, 'it changes team.d2.git, which only the lead (d1) may change, so the previous values stand');
+  });
+
+  it("with signatures required by this member, the lead's change counts only signed by the lead's key", async () => {
+    const seed = await makeReview({ options: 3, designers: 3 });
+    await fs.writeFile(path.join(seed, 'review.yaml'), YAML);
+    const base = await makeTempDir('tf-lead-signed-');
+    const t = await makeGitTeam(base, seed, ['ana', 'ben'] as const);
+    const keys = path.join(base, 'keys');
+    await fs.mkdir(keys);
+    const key = (who: string): string => {
+      execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', who, '-f', path.join(keys, who)]);
+      return `${who}@example.com ${readFileSync(path.join(keys, `${who}.pub`), 'utf8').trim()}`;
+    };
+    const allowed = path.join(keys, 'allowed_signers');
+    await fs.writeFile(allowed, `${key('ana')}\n${key('ben')}\n`);
+    for (const who of ['ana', 'ben'] as const) git(t.clone[who], 'config', 'gpg.ssh.allowedSignersFile', allowed);
+    const sign = (who: string): string[] => ['-c', 'gpg.format=ssh', '-c', `user.signingkey=${path.join(keys, who)}`, '-c', 'commit.gpgsign=true'];
+    const yamlOnAna = path.join(t.review('ana'), 'review.yaml');
+    /** Ana's clone commits review.yaml with d3's e-mails `emails`, as `author` (default Ana) with `signing` options. */
+    const commitD3 = async (emails: string, signing: string[], author: string[] = []): Promise<string> => {
+      await fs.writeFile(yamlOnAna, YAML.replace('d3: { git: chen@example.com }', `d3: { git: [${emails}] }`));
+      git(t.clone.ana, ...author, ...signing, 'commit', '--quiet', '-am', `d3 is ${emails}`);
+      pullAndPush(t.clone.ana);
+      return git(t.clone.ana, 'rev-parse', 'HEAD').trim();
+    };
+    const unsigned = await commitD3('chen@example.com, chen@two.example', []);
+    const benKey = await commitD3('chen@example.com, chen@three.example', sign('ben'), ['-c', 'user.name=Ana', '-c', 'user.email=ana@example.com']);
+    const signed = await commitD3('chen@example.com, chen@four.example', sign('ana'));
+    git(t.clone.ben, 'pull', '--quiet', '--rebase');
+    const yamlRefused = async () => (await reviewAuthorship(t.review('ben'))).report().notCounted.filter((n) => n.file === 'review.yaml');
+
+    assert.deepEqual(await yamlRefused(), [], 'nobody asks for signatures: every change of the lead counts');
+    git(t.clone.ben, 'config', 'teamfusion.requireSignedCommits', 'true');
+    const refused = await yamlRefused();
+    assert.deepEqual(refused.map((n) => [n.commit, n.author, n.member]).sort(), [[unsigned, 'ana@example.com', 'd3'], [benKey, 'ana@example.com', 'd3']].sort());
+    assert.equal(refused.find((n) => n.commit === unsigned)?.reason, "it changes team.d3.git, which only the lead (d1) may change, and git verify-commit does not accept its signature (requireSignedCommits: true), so the previous values stand");
+    assert.equal(refused.find((n) => n.commit === benKey)?.reason, "it changes team.d3.git, which only the lead (d1) may change, and it is signed by ben@example.com, not by the lead's key (requireSignedCommits: true), so the previous values stand");
+    assert.ok(!refused.some((n) => n.commit === signed), "the lead's signed change counts");
+    const top = t.clone.ben;
+    const standing = await standingIdentities(top, 'review/review.yaml', { team: {} }, 'ben@example.com', true);
+    assert.deepEqual(standing.settings.team?.d3, { git: ['chen@example.com', 'chen@four.example'] }, "the lead's signed values stand");
+  });
+
+  it('reads review.yaml\'s history in two git processes (a log and one cat-file batch), not one per commit', async () => {
+    const seed = await makeReview({ options: 3, designers: 3 });
+    await fs.writeFile(path.join(seed, 'review.yaml'), YAML);
+    const t = await makeGitTeam(await makeTempDir('tf-lead-cost-'), seed, ['ana'] as const);
+    const yamlFile = path.join(t.review('ana'), 'review.yaml');
+    for (let k = 1; k <= 30; k++) {
+      await fs.writeFile(yamlFile, YAML.replace('d3: { git: chen@example.com }', `d3: { git: chen${k}@example.com }`));
+      git(t.clone.ana, 'commit', '--quiet', '-am', `d3, take ${k}`);
+    }
+    const trace = path.join(await makeTempDir('tf-git-trace-'), 'trace');
+    const before = process.env.GIT_TRACE;
+    process.env.GIT_TRACE = trace;
+    let standing;
+    try {
+      const current = { lead: 'd1', team: { d1: { git: 'ana@example.com' }, d2: { git: 'ben@example.com' }, d3: { git: 'chen30@example.com' } } };
+      standing = await standingIdentities(t.clone.ana, 'review/review.yaml', current, 'ana@example.com');
+    } finally {
+      if (before === undefined) delete process.env.GIT_TRACE;
+      else process.env.GIT_TRACE = before;
+    }
+    assert.deepEqual(standing.settings.team?.d3, { git: ['chen30@example.com'] }, 'every take read, the last standing');
+    const runs = readFileSync(trace, 'utf8').split('\n').filter((l) => /trace: built-in: git /.test(l)).map((l) => /built-in: git (?:'?-C'? \S+ )?(?:'?-c'? \S+ )*'?([a-z-]+)/.exec(l)?.[1]);
+    assert.deepEqual(runs, ['log', 'cat-file']);
   });
 });

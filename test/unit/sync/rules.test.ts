@@ -5,7 +5,8 @@ import * as path from 'node:path';
 import { applyEntries } from '../../../src/core/people/apply';
 import { postToInbox, readInbox, removeFromInbox } from '../../../src/core/people/inbox';
 import type { RunRecord } from '../../../src/core/record/record';
-import { commitMessage, driverOwned, shapeOf } from '../../../src/core/sync/runSync';
+import { commitMessage, shapeOf } from '../../../src/core/sync/runSync';
+import { driverOwned } from '../../../src/core/record/paths';
 import { makeTempDir } from '../run/fixtures';
 
 function record(): RunRecord {
@@ -76,7 +77,7 @@ describe('a run through git: small rules', () => {
     assert.equal(commitMessage(r), `TeamFusion ${r.id}: iteration 1, waiting for ben turn 1`);
     r.status = 'completed';
     assert.equal(commitMessage(r), `TeamFusion ${r.id}: completed`);
-    for (const f of ['run.json', 'transcript.md', 'result.md', 'prompts.jsonl', 'journal.jsonl', 'iteration-2/remix.png']) assert.ok(driverOwned(f), f);
+    for (const f of ['run.json', 'transcript.md', 'result.md', 'prompts.jsonl', 'journal.jsonl', 'baseline.md', 'iteration-2/remix.png']) assert.ok(driverOwned(f), f);
     for (const f of ['inbox/ben-1.json', 'ratings/ben.yaml', 'survey/ben.yaml', 'preference/ben.yaml', 'rerank/key.json']) assert.ok(!driverOwned(f), f);
   });
 
