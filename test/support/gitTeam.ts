@@ -63,9 +63,12 @@ export async function makeGitTeam<P extends string>(base: string, seed: string, 
   const { owned, signed } = await membersFiles(path.join(clone[first], 'review'), people);
   git(clone[first], 'add', '-A');
   if (owned.length) git(clone[first], 'rm', '--quiet', '--cached', '--', ...owned.flatMap((o) => o.files));
-  git(clone[first], 'commit', '--quiet', '-m', 'The review');
-  // With requireSignedCommits, each member's seed commit is signed with an ssh key made here, which every clone trusts.
+  // With requireSignedCommits, each member's seed commit is signed with an ssh key made here, which every clone trusts; so
+  // is the first person's commit of the review (its runs' records among it, the driver's), when they are a member.
   const keys = signed ? await signingKeys(base, owned) : undefined;
+  const firstOwned = owned.find((o) => o.email.toLowerCase() === `${first}@example.com`);
+  const signFirst = keys && firstOwned ? ['-c', 'gpg.format=ssh', '-c', `user.signingkey=${keys.key[firstOwned.member]}`, '-c', 'commit.gpgsign=true'] : [];
+  git(clone[first], ...signFirst, 'commit', '--quiet', '-m', 'The review');
   for (const o of owned) {
     const sign = keys ? ['-c', 'gpg.format=ssh', '-c', `user.signingkey=${keys.key[o.member]}`, '-c', 'commit.gpgsign=true'] : [];
     git(clone[first], 'add', '--', ...o.files);
