@@ -110,7 +110,9 @@ export async function compareBriefRunWithTable(reviewRoot: string, record: RunRe
   const prefs = await loadPreferences(root, runId, team, door);
   const survey = await loadSurvey(root, runId, team, door);
   const confirmed = await loadCoverageConfirmations(root, record, team, door);
-  for (const d of [...prefs.diagnostics, ...survey.diagnostics, ...confirmed.diagnostics]) if (d.severity === 'error') problems.push(formatDiagnostic(d));
+  for (const d of [...prefs.diagnostics, ...survey.diagnostics]) if (d.severity === 'error') problems.push(formatDiagnostic(d));
+  // A coverage file's warnings say what of it is ignored (an unknown field): said too, not only its errors.
+  for (const d of confirmed.diagnostics) problems.push(formatDiagnostic(d));
 
   let key: RerankKey | undefined;
   let note: string | null = null;
