@@ -7,6 +7,7 @@ import { loadReview } from '../review/loadReview';
 import type { Review } from '../review/model';
 import { usualWayDiagnostics } from '../evaluation/baseline';
 import type { AuthorshipReport } from '../authorship/door';
+import { criteriaWarnings } from '../criteria/summary';
 
 export interface ValidateResult {
   review?: Review;
@@ -23,6 +24,8 @@ export async function validateFolder(target: string): Promise<ValidateResult> {
     if (loose.review?.config.condition === 'usual') ({ review, diagnostics, authorship } = loose);
   }
   if (review?.config.condition === 'usual') diagnostics = [...diagnostics, ...(await usualWayDiagnostics(review.root, review.options.map((o) => o.id)))];
+  // criteria.json as checked again at this read: what it says that is not borne out is ignored, and said on the file.
+  if (review) diagnostics = [...diagnostics, ...(await criteriaWarnings(review))];
   const report = authorship?.report() ?? { checked: false, why: 'Who wrote each member\'s file could not be asked: the review could not be read.', notCounted: [] };
   return review ? { review, diagnostics, authorship: report } : { diagnostics, authorship: report };
 }
