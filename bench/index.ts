@@ -34,6 +34,7 @@ const BENCHES: { module: string; fn: string; label: string }[] = [
   { module: './discussion', fn: 'benchDiscussion', label: 'discussion' },
   { module: './brief', fn: 'benchBrief', label: 'brief (issue 17: brief runs of 4 and 12 members against the naive way)' },
   { module: './record', fn: 'benchRecord', label: 'record' },
+  { module: './memberFiles', fn: 'benchMemberFiles', label: "member files (issue 39: 50 members' files at their caps, and their floor)" },
   { module: './package', fn: 'benchPackage', label: 'package (npm run package; timings from the VSIX stage of npm test)' },
 ];
 

@@ -60,8 +60,11 @@ export async function throughRemote<T extends Written>(root: string, command: st
     const files = [written.file, ...(written.also ?? [])];
     const out = await commitAndPush(t, files.map((f) => path.join(root, ...f.split('/'))), message, say);
     if (out.committed) writeLine(process.stderr, `Committed ${files.join(', ')} ("${message}").`);
-    if (out.pushed) writeLine(process.stderr, `Pushed to ${out.remote ?? 'the upstream'}.`);
-    else {
+    // "Pushed" only for a commit made now: an unchanged file makes none (issue 39), and that is said instead.
+    else if (!out.problem) writeLine(process.stderr, `Nothing to commit: ${files.join(', ')} already ${files.length === 1 ? 'holds' : 'hold'} this as committed.`);
+    if (out.pushed) {
+      if (out.committed) writeLine(process.stderr, `Pushed to ${out.remote ?? 'the upstream'}.`);
+    } else {
       const why = out.problem ?? before ?? 'unknown';
       writeLine(process.stderr, `not synced: ${why}. ${out.committed ? 'The entry is committed here; the next sync (or git push) delivers it.' : 'The entry is written here.'}`);
     }

@@ -7,7 +7,7 @@
  */
 import type { PanelState } from './panel';
 import type { PanelFork } from './votes';
-import { marginText } from '../core/discussion/decisionWords';
+import { closeWords, decidedBy, marginText } from '../core/discussion/decisionWords';
 
 /** What the strip reads of the panel's state. */
 export type NextStepsInput = Pick<PanelState, 'runs' | 'run' | 'running'> &
@@ -97,12 +97,16 @@ function people(ids: readonly string[], names: NextNames): string {
   return ids.map((id) => names.person(id)).join(', ');
 }
 
-/** How a fork was decided, in words: the team's vote with its count, or the member who decided in person. */
-export function howDecided(d: NonNullable<PanelFork['decision']>, names: NextNames): string {
+/**
+ * How a fork was decided, in words: the team's vote with its count, the lead's close with how many of the team (`teamSize`)
+ * had voted (never "the team's vote", issue 39), or the member who decided in person or by proxy.
+ */
+export function howDecided(d: NonNullable<PanelFork['decision']>, names: NextNames, teamSize?: number): string {
   if (d.by === 'team') {
     const margin = marginText(d);
     return margin === d.decision ? "by the team's vote" : `by the team's vote, ${margin.slice(d.decision.length + 2)}`;
   }
+  if (decidedBy({ ...d, via: d.via ?? 'human' }) === 'the lead closing the vote') return closeWords(d, teamSize, names.person(d.by));
   return d.via === 'proxy' ? `by ${names.person(d.by)}'s proxy` : `by ${names.person(d.by)} in person`;
 }
 
@@ -119,7 +123,7 @@ export function decidedForks(forks: PanelState['forks'], names: NextNames): Deci
         question: f.question,
         chosen: d.decision,
         ...(chosen ? { chosenId: chosen.id } : {}),
-        how: howDecided(d, names),
+        how: howDecided(d, names, forks?.team.length),
         setAside: f.sides.filter((s) => s !== chosen).map((s) => s.position),
       },
     ];

@@ -2,7 +2,8 @@
  * `teamfusion compare <review> <run-id> [--json]`: did the run help? Agreement before and after (blind re-ranking), the
  * paired change with a calibrated verdict, acceptance of the generated options, ratings and survey. A brief run: the
  * blind pair's preference counts with a sign test, the survey beside the study's, and coverage. Exit 0 with an
- * "after", 1 when it cannot be computed yet (what is missing is said) or when an evaluation file has an error, 2 usage.
+ * "after", 1 when it cannot be computed yet (what is missing is said) or when an evaluation file has an error (a warning —
+ * something ignored, said on stderr — does not change the exit), 2 usage.
  */
 import { briefComparisonSentences, compareBriefRun, compareRun } from '../../core/evaluation';
 import { taskOf } from '../../core/record/record';
@@ -16,6 +17,11 @@ import { parseStrict } from './validate';
 import { scriptedRunSentences } from '../../core/evaluation/scripted';
 import { fidelitySentences } from '../../core/forecast/fidelity';
 import { authorshipSentences } from '../../core/authorship/words';
+
+/** A problem that stops the exit at 0: every one but a warning (what is ignored, said: an unknown field, a stray file). */
+function isError(problem: string): boolean {
+  return !/^[^\n]*?:\d+:\d+: warning: /.test(problem);
+}
 
 /** A scripted run's comparison opens with the sentence saying so. */
 function scriptedLine(c: { scripted?: true; scriptedParts?: string }): string[] {
@@ -34,12 +40,12 @@ export async function runCompare(args: string[]): Promise<number> {
     // What is missing is a problem, said once, on stderr (the sentences only say "not yet").
     else process.stdout.write(`${[...scriptedLine(b), ...briefComparisonSentences({ ...b, note: null }), ...fidelitySentences(b.fidelity, b.fidelityNote), ...authorshipSentences(b.authorship, { quietWithoutEmails: true })].map(printable).join('\n')}\n`);
     if (!b.preference) process.stderr.write(`teamfusion compare: ${printable(b.note ?? 'no preference counts yet.')}\n`);
-    return b.preference && b.problems.length === 0 ? 0 : 1;
+    return b.preference && !b.problems.some(isError) ? 0 : 1;
   }
   const c = await compareRun(review, runId);
   for (const p of c.problems) process.stderr.write(`${printable(p)}\n`);
   if (values.json === true) process.stdout.write(`${safeJson(c)}\n`);
   else process.stdout.write(`${[...scriptedLine(c), ...comparisonSentences({ ...c, missing: null }), ...poolCheckSentences(c), ...fidelitySentences(c.fidelity, c.fidelityNote), ...authorshipSentences(c.authorship, { quietWithoutEmails: true })].map(printable).join('\n')}\n`);
   if (!c.after) process.stderr.write(`teamfusion compare: ${printable(c.missing ?? 'nothing to compare yet.')}\n`);
-  return c.after && c.problems.length === 0 ? 0 : 1;
+  return c.after && !c.problems.some(isError) ? 0 : 1;
 }

@@ -8,7 +8,7 @@ import { readKindJson } from '../files/kindJson';
 import { ReviewFileError } from '../files/reviewFiles';
 import type { AuthorshipDoor } from '../authorship/door';
 import { reviewAuthorship } from '../review/loadReview';
-import { escapeMarkdown, writeInertMarkdown } from '../files/markdown';
+import { codeSpan, escapeMarkdown, writeInertMarkdown } from '../files/markdown';
 import { writeKindFile } from '../files/writeCaps';
 import { CRITERIA_FILE, CRITERIA_MARKDOWN, SCRIPTED_CRITERIA_FILE, SCRIPTED_CRITERIA_MARKDOWN, CriteriaFileSchema, contentHash, type CriteriaFile } from './model';
 import { SCRIPTED_SERVER, answeredBy } from '../llm/scripted';
@@ -86,12 +86,12 @@ export function criteriaMarkdown(file: CriteriaFile, names: Record<string, strin
       const st = c.stances[m];
       if (!st?.quote) continue;
       const mark = st.verified ? '' : ` — not counted: the quote was not found (claimed: ${st.claimed ?? st.stance})`;
-      out.push(`- ${cell(names[m] ?? m)}, ${STANCE_WORDS[st.stance]}: “${cell(st.quote)}” (${cell(st.file ?? '')})${mark}`);
+      out.push(`- ${cell(names[m] ?? m)}, ${STANCE_WORDS[st.stance]}: “${cell(st.quote)}” (${codeSpan(st.file ?? '')})${mark}`);
     }
     for (const [o, st] of Object.entries(c.options ?? {})) {
       if (st.standing === 'not-mentioned' && !st.quote) continue;
       const mark = st.verified ? '' : ' — not counted: the quote was not found';
-      out.push(`- Option ${cell(o)}: ${st.standing}${st.quote ? `, “${cell(st.quote)}” (${cell(st.file ?? '')})` : ''}${mark}`);
+      out.push(`- Option ${cell(o)}: ${st.standing}${st.quote ? `, “${cell(st.quote)}” (${codeSpan(st.file ?? '')})` : ''}${mark}`);
     }
     out.push('');
   }

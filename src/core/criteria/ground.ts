@@ -8,7 +8,7 @@ import { contestedBand } from '../stats/perOption';
 import { averageRanks } from '../stats/ranks';
 import type { DesignerRanking } from '../review/model';
 import { quoteFound } from './grounding';
-import { byControversy, controversy, type CriteriaFile, type Criterion, type MemberStance, type OptionStanding } from './model';
+import { byControversy, controversy, CRITERIA_FILE, type CriteriaFile, type Criterion, type MemberStance, type OptionStanding } from './model';
 import type { CriteriaAnswer } from './prompt';
 import type { CriteriaSources } from './sources';
 
@@ -131,7 +131,11 @@ export function recheckCriteria(s: CriteriaSources, file: CriteriaFile): { file:
   if (file.contested) {
     contested = {};
     for (const [o, names] of Object.entries(file.contested)) {
-      const kept = s.task === 'design' && s.options.includes(o) ? names.filter((n) => split.has(n)) : [];
+      if (s.task !== 'design' || !s.options.includes(o)) {
+        notes.push(`Option ${o} is contested in ${CRITERIA_FILE}, but it is not an option of this review, so it is not shown as contested.`);
+        continue;
+      }
+      const kept = names.filter((n) => split.has(n));
       if (kept.length < names.length) notes.push(`Option ${o}: ${names.filter((n) => !kept.includes(n)).map((n) => `"${n}"`).join(', ')} no longer split${names.length - kept.length === 1 ? 's' : ''} the team there, so ${names.length - kept.length === 1 ? 'it is' : 'they are'} not shown as contested.`);
       if (kept.length) contested[o] = kept;
     }

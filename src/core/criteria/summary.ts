@@ -6,6 +6,8 @@ import { ReviewFileError } from '../files/reviewFiles';
 import type { Review } from '../review/model';
 import { criteriaState } from './find';
 import { readCriteriaSources } from './sources';
+import { CRITERIA_FILE } from './model';
+import { warning, type Diagnostic } from '../diagnostics/diagnostics';
 
 /** Criteria shown by analyze. */
 export const TOP_CRITERIA = 3;
@@ -57,5 +59,22 @@ export async function criteriaToSettle(review: Review): Promise<{ name: string; 
     return top.length ? top.map((c) => ({ name: c.name, description: c.description.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ') })) : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * What `validate` says of criteria.json (issue 39, item 7): each thing the file says that checking it again does not bear
+ * out — a stance of someone not on the team, a quote not in its member's file, an option or a contested option that is no
+ * option of the review, a controversy the stances do not give — as a warning on criteria.json: it is ignored, and said.
+ * Nothing when there is no criteria.json, or it is out of date (analyze and criteria say that).
+ */
+export async function criteriaWarnings(review: Review): Promise<Diagnostic[]> {
+  try {
+    const st = await criteriaState(review.root, await readCriteriaSources(review));
+    if (st.state !== 'current') return [];
+    return st.notes.map((n) => warning(CRITERIA_FILE, `Ignored on checking ${CRITERIA_FILE} again: ${n}`));
+  } catch (err) {
+    if (!(err instanceof ReviewFileError)) throw err;
+    return [];
   }
 }

@@ -4,6 +4,8 @@
  *   - the lead's proxy:                       "Decided by the lead: Serif or sans → serif."
  *   - the team's vote (everyone, or closed):  "Decided by the team: Warm or cool palette? → warm palette, 3 to 1."
  *   - the lead in person (`lead-decides`):    "Decided by the lead in person: Warm or cool palette? → cool palette."
+ *   - the lead's close of a vote (issue 39):  "Decided by the lead closing the vote with 1 of 3 votes: … → warm palette, 1 to 0."
+ *     never "the team": a close is the lead's act on the votes cast so far, said with how many of the team had voted.
  */
 import type { Iteration } from '../record/record';
 import { stands } from '../record/decisions';
@@ -25,16 +27,38 @@ function wonTheVote(d: Pick<Decision, 'decision' | 'counts'>): boolean {
   return won > 0 && Object.entries(d.counts).every(([p, n]) => p === d.decision || n < won);
 }
 
-/** Who settled it, in words: "the team", "the lead in person", "the lead". */
+/** Who settled it, in words: "the team" (every member voted), "the lead closing the vote", "the lead in person", "the lead". */
 export function decidedBy(d: Pick<Decision, 'decision' | 'counts' | 'via' | 'by'>): string {
   if (d.via === 'proxy') return 'the lead';
-  return d.by === 'team' || wonTheVote(d) ? 'the team' : 'the lead in person';
+  if (d.by === 'team') return 'the team';
+  return wonTheVote(d) ? 'the lead closing the vote' : 'the lead in person';
 }
 
-/** "Decided by the team: Warm or cool palette? → warm palette, 3 to 1." */
-export function decisionSentence(d: Decision): string {
-  const what = decidedBy(d) === 'the team' ? marginText(d) : d.decision;
-  const s = `Decided by ${decidedBy(d)}: ${d.question.trim()} → ${what.trim()}`;
+/** The votes a decision was taken on: its voters, else the sum of its counts. */
+function votesCast(d: Pick<Decision, 'counts' | 'voters'>): number {
+  return d.voters?.length ?? Object.values(d.counts ?? {}).reduce((s, n) => s + n, 0);
+}
+
+/**
+ * A lead's close in words (issue 39): "the lead closed it with 1 of 3 votes", or with the lead's name "the lead, Ana Ruiz,
+ * closed it with 1 of 3 votes" — `teamSize` is who could vote (without it: "with 1 vote"). The one wording of a close
+ * wherever one is shown (result.md, compare, the panel, run_summary, later prompts).
+ */
+export function closeWords(d: Pick<Decision, 'counts' | 'voters'>, teamSize?: number, leadName?: string): string {
+  const n = votesCast(d);
+  const of = teamSize !== undefined && teamSize >= n ? ` of ${teamSize}` : '';
+  return `the lead${leadName ? `, ${leadName},` : ''} closed it with ${n}${of} vote${(of ? teamSize : n) === 1 ? '' : 's'}`;
+}
+
+/**
+ * "Decided by the team: Warm or cool palette? → warm palette, 3 to 1." A lead's close: "Decided by the lead closing the vote
+ * with 1 of 3 votes: … → warm palette, 1 to 0." (`teamSize`: who could vote, when known).
+ */
+export function decisionSentence(d: Decision, teamSize?: number): string {
+  const by = decidedBy(d);
+  const what = by === 'the team' || by === 'the lead closing the vote' ? marginText(d) : d.decision;
+  const who = by === 'the lead closing the vote' ? closeWords(d, teamSize).replace(/^the lead closed it with/, 'the lead closing the vote with') : by;
+  const s = `Decided by ${who}: ${d.question.trim()} → ${what.trim()}`;
   return /[.!?]$/.test(s) ? s : `${s}.`;
 }
 

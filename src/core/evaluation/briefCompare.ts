@@ -21,6 +21,7 @@ import { confirmableCoverage, loadCoverageConfirmations } from './coverageConfir
 import { confirmationTableOf, coverageCheckOf, type ConfirmationTable, type CoverageCheck } from './coverageCheck';
 import { groundingOf, type Grounding } from '../grounding/citations';
 import { runFidelity } from '../forecast/runFidelity';
+import { editedForkPassages } from '../fork/briefFork';
 import type { Fidelity } from '../forecast/fidelity';
 
 export interface PreferenceSummary {
@@ -110,7 +111,11 @@ export async function compareBriefRunWithTable(reviewRoot: string, record: RunRe
   const prefs = await loadPreferences(root, runId, team, door);
   const survey = await loadSurvey(root, runId, team, door);
   const confirmed = await loadCoverageConfirmations(root, record, team, door);
-  for (const d of [...prefs.diagnostics, ...survey.diagnostics, ...confirmed.diagnostics]) if (d.severity === 'error') problems.push(formatDiagnostic(d));
+  for (const d of [...prefs.diagnostics, ...survey.diagnostics]) if (d.severity === 'error') problems.push(formatDiagnostic(d));
+  // A coverage file's warnings say what of it is ignored (an unknown field): said too, not only its errors.
+  for (const d of confirmed.diagnostics) problems.push(formatDiagnostic(d));
+  // A fork passage edited after the run is said (the panel shows the vote without it).
+  problems.push(...(await editedForkPassages(root, record)));
 
   let key: RerankKey | undefined;
   let note: string | null = null;

@@ -13,7 +13,7 @@ import { groundingOf, type Grounding } from '../grounding/citations';
 import { remixesOf } from '../record/remixes';
 import * as path from 'node:path';
 import { statInReview, ReviewFileError, listInReview } from '../files/reviewFiles';
-import { formatDiagnostic } from '../diagnostics/diagnostics';
+import { formatDiagnostic, warning } from '../diagnostics/diagnostics';
 import { loadReview } from '../review/loadReview';
 import type { Review } from '../review/model';
 import type { Diagnostic } from '../diagnostics/diagnostics';
@@ -25,7 +25,7 @@ import type { AgreementBand } from '../stats/kendallW';
 import { designerKey } from '../rankings/designerId';
 import { loadRatings, loadSurvey } from './feedback';
 import { readKey } from '../rerank/key';
-import { rerankRel } from '../rerank/paths';
+import { coverageRel, rerankRel } from '../rerank/paths';
 import { runFidelity } from '../forecast/runFidelity';
 import type { Fidelity } from '../forecast/fidelity';
 import { acceptance, summarizeRatings, summarizeSurvey, type Acceptance, type RatingsSummary, type SurveySummary } from './summaries';
@@ -175,6 +175,18 @@ function rowsOf(review: Review, ids: readonly string[]): number[][] {
 }
 
 /**
+ * Coverage confirmations belong to brief runs (a member confirms what became of their points of the brief): files in a
+ * design run's coverage/ folder are ignored, and said in one sentence naming the folder; undefined when there are none.
+ */
+async function coverageOnDesignRun(root: string, runId: string): Promise<string | undefined> {
+  const rel = coverageRel(runId);
+  const names = ((await listInReview(root, rel)) ?? []).filter((n) => !n.startsWith('.'));
+  if (!names.length) return undefined;
+  const files = `${names.length} file${names.length === 1 ? '' : 's'}`;
+  return formatDiagnostic(warning(rel, `This is a design run: coverage confirmations belong to brief runs, so the ${files} in ${rel}/ ${names.length === 1 ? 'is' : 'are'} ignored.`));
+}
+
+/**
  * Throws a plain sentence when the run does not exist or the review itself cannot be analysed. Problems in the run's
  * evaluation files never throw: they are listed in `problems` and the valid files are used.
  */
@@ -199,6 +211,8 @@ export async function compareRun(reviewRoot: string, runId: string, opts: Compar
   const surveyFiles = await loadSurvey(root, runId, teamIds, parent.authorship);
   const voteFiles = await loadVotes(root, record, teamIds, parent.authorship && voteCheckOf(parent.authorship));
   for (const d of [...ratingFiles.diagnostics, ...surveyFiles.diagnostics, ...voteFiles.diagnostics]) if (d.severity === 'error') problems.push(formatDiagnostic(d));
+  const strayCoverage = await coverageOnDesignRun(root, runId);
+  if (strayCoverage) problems.push(strayCoverage);
 
   const rel = rerankRel(runId);
   let after: AgreementSide | null = null;

@@ -3,6 +3,8 @@
  * how evaluate loads a review, its team, its survey answers and minutes to each decision. Never writes.
  */
 import { anyScripted } from '../record/endpoints';
+import { errorMessage } from '../kernel/errors';
+import { assertDriversRecord } from './recordAuthor';
 import { formatDiagnostic } from '../diagnostics/diagnostics';
 import { loadReview } from '../review/loadReview';
 import type { Review } from '../review/model';
@@ -29,19 +31,21 @@ export async function loadForConditions(dir: string): Promise<Awaited<ReturnType
 /**
  * THE facts one review brings to the comparison of conditions (evaluate's `conditions` and the panel's side by side): its
  * condition, team (sorted designer ids), survey answers and minutes to each decision (TeamFusion: run start → Commit Run of
- * each run; usual: decision.yaml). Broken files and runs come back in `skipped`.
+ * each run; usual: decision.yaml). Broken files and runs come back in `skipped`; a run whose record is not its driver's also
+ * in `refused` (by id), so evaluate neither sums nor lists it twice.
  */
 export async function conditionReviewOf(
   dir: string,
   rel: string,
   review: Pick<Review, 'designers' | 'comments' | 'options' | 'config'>,
   entries: readonly RunEntry[],
-): Promise<{ review: ConditionReview; decision: Decision | null; skipped: Skipped[] }> {
+): Promise<{ review: ConditionReview; decision: Decision | null; skipped: Skipped[]; refused: Set<string> }> {
   const condition: Condition = review.config.condition ?? 'teamfusion';
   const prefix = rel === '.' ? '' : `${rel}/`;
   const skipped: Skipped[] = [];
   const answers: SurveyAnswer[] = [];
   const minutes: number[] = [];
+  const refused = new Set<string>();
   let decision: Decision | null = null;
   if (condition === 'usual') {
     const d = await loadDecision(dir, review.options.map((o) => o.id));
@@ -61,6 +65,15 @@ export async function conditionReviewOf(
       continue;
     }
     if (anyScripted(entry.record)) continue; // its survey and times are not a team's (scripted.ts)
+    // A record someone other than its driver changed is listed as skipped once, here, and left out of every total
+    // (its survey answers and minutes too, not only its comparison): issue 39.
+    try {
+      await assertDriversRecord(dir, entry.record.id);
+    } catch (err) {
+      refused.add(entry.record.id);
+      skipped.push({ path: runPath, reason: errorMessage(err) });
+      continue;
+    }
     answers.push(...(await loadSurvey(dir, entry.record.id)).answers);
     if (entry.record.committedAt) {
       const t = (Date.parse(entry.record.committedAt) - Date.parse(entry.record.startedAt)) / 60_000;
@@ -70,7 +83,7 @@ export async function conditionReviewOf(
   // The team: who ranked, else who commented on the brief, else who answered the survey.
   const members = membersOf(review);
   const team = (members.length ? members : [...new Set(answers.map((a) => a.designer))]).map((id) => id.toLowerCase()).sort();
-  return { review: { path: rel, condition, team, answers, minutes }, decision, skipped };
+  return { review: { path: rel, condition, team, answers, minutes }, decision, skipped, refused };
 }
 
 /** Who is on a review's team: who ranked, else who commented on the brief. */

@@ -320,6 +320,7 @@ export async function evaluateFolder(folder: string, opts: AnalyzeOptions & { on
     for (const entry of entries) {
       const runPath = `${prefix}${RUNS_DIR}/${entry.id}`;
       if (!entry.record) continue; // listed in skipped by conditionReviewOf
+      if (facts.refused.has(entry.record.id)) continue; // a record not its driver's: listed in skipped by conditionReviewOf, summed nowhere
       if (anyScripted(entry.record)) {
         scripted.push(scriptedRunOf(runPath, entry.record));
         continue;

@@ -16,7 +16,7 @@ export interface ComparisonForWords {
   timing: { hoursToRerank: number | null; hoursToCommit: number | null; rerankedFrom: string | null; note: string | null };
   missing: string | null;
   /** Fork votes (issue 33); absent in comparisons made before them. */
-  votes?: { iteration: number; decisionPoint: number; question: string; counts: Record<string, number>; missing: string[]; decided: boolean; recorded?: boolean; decision?: string | null }[];
+  votes?: { iteration: number; decisionPoint: number; question: string; counts: Record<string, number>; missing: string[]; decided: boolean; recorded?: boolean; decision?: string | null; closed?: string }[];
 }
 
 export function f2(x: number | null | undefined): string {
@@ -111,7 +111,7 @@ function feedbackSentences(c: ComparisonForWords): string[] {
   for (const v of c.votes ?? []) {
     const counts = Object.entries(v.counts).map(([p, n]) => `${p} ${n}`).join(', ');
     out.push(`Vote on "${v.question}" (round ${v.iteration}, decision point ${v.decisionPoint}): ${counts}` +
-      `${v.decided ? ` — decided${v.decision ? `: ${v.decision}` : ''}${v.recorded === false ? ' (by the votes; the driver\'s record takes it in on its next refine or resume)' : ''}.` : v.missing.length ? `; waiting for ${v.missing.join(', ')}.` : '.'}`);
+      `${v.decided ? ` — decided${v.decision ? `: ${v.decision}` : ''}${v.closed ? ` (${v.closed})` : ''}${v.recorded === false ? ' (by the votes; the driver\'s record takes it in on its next refine or resume)' : ''}.` : v.missing.length ? `; waiting for ${v.missing.join(', ')}.` : '.'}`);
   }
   const t = c.timing;
   const spans: string[] = [];

@@ -1,6 +1,7 @@
 /**
  * THE Markdown writer: the one place where text from files, people or models is made safe for the Markdown files the
- * tool writes. Two rules, one module:
+ * tool writes. Its rules, one module:
+ *   - `codeSpan`: a file name in such a line, as an inline code span no linkifier reads as an address;
  *   - `escapeMarkdown`: a name, a message or a file name on one line of result.md, transcript.md, evaluation.md …,
  *     rendered as the text it is (no Markdown at all);
  *   - `inertMarkdown` / `writeInertMarkdown`: a whole Markdown text written from model or member text (revised briefs,
@@ -42,6 +43,19 @@ export function escapeMarkdown(text: string): string {
       .replace(/</g, '&lt;')
       .replace(/[\\`*_[\]()#!|~>]/g, (c) => `\\${c}`),
   );
+}
+
+/**
+ * Text as an inline code span (a file name in a deliverable, issue 39): no viewer's linkifier turns `brief.md` or
+ * `comments/ana.md` inside it into a link, and nothing in it is Markdown. Line breaks become spaces and control characters
+ * are shown escaped; the fence is one backtick longer than the longest run inside, padded where the text touches it.
+ */
+export function codeSpan(text: string): string {
+  const flat = printable(text.replace(/\s*[\r\n]+\s*/g, ' '));
+  const longest = Math.max(0, ...(flat.match(/`+/g) ?? []).map((r) => r.length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = flat.startsWith('`') || flat.endsWith('`') || flat === '' ? ' ' : '';
+  return `${fence}${pad}${flat}${pad}${fence}`;
 }
 
 /** A relative path (forward slashes) as a Markdown link target: every segment percent-encoded, parentheses too. */

@@ -5,13 +5,15 @@
  * round's `brief.forks` with the side each takes, like a design fork's remixes. A round whose forks are written is never
  * asked again.
  */
+import { createHash } from 'node:crypto';
 import * as z from 'zod';
 import type { ChatMessage } from '../llm/messages';
-import type { Iteration } from '../record/record';
+import type { Iteration, RunRecord } from '../record/record';
 import { reviewRelative } from '../record/paths';
 import { briefForkFileInRun } from '../record/recordCheck';
 import type { StepContext } from '../step/context';
-import { LIMITS, readReviewText } from '../files/reviewFiles';
+import { LIMITS, readReviewText, ReviewFileError } from '../files/reviewFiles';
+import { formatDiagnostic, warning } from '../diagnostics/diagnostics';
 import { FILE_KINDS } from '../files/fileKinds';
 import { writeInertMarkdown } from '../files/markdown';
 import { askStructured } from '../remix/remixAgent';
@@ -75,4 +77,41 @@ export async function forkBriefRound(ctx: StepContext, it: Iteration, conversati
   brief.forks = forks;
   await ctx.save();
   ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'info', message: `Round ${it.index} forks decision point ${point} (${question}): the contested passage each way — ${forks.map((f) => `${f.file}: ${f.fork.position}`).join('; ')}.` });
+}
+
+type BriefForkWritten = NonNullable<NonNullable<Iteration['brief']>['forks']>[number];
+
+/**
+ * A brief fork's passage as the run wrote it (issue 39): read through the file room, and refused in one sentence naming the
+ * file when it was edited after the run (its sha256 differs from the one run.json keeps) — never shown as the run's.
+ */
+export async function readForkPassage(root: string, runId: string, written: Pick<BriefForkWritten, 'file' | 'sha256'>): Promise<string> {
+  const rel = reviewRelative(runId, written.file);
+  const text = await readReviewText(root, rel, LIMITS.briefText);
+  if (written.sha256 && createHash('sha256').update(text).digest('hex') !== written.sha256) {
+    throw new ReviewFileError(rel, editedPassage(rel));
+  }
+  return text;
+}
+
+function editedPassage(rel: string): string {
+  return `${rel} was edited after the run (its sha256 differs from the one run.json keeps), so it is not shown as the passage the run wrote.`;
+}
+
+/**
+ * Every fork passage of a brief run edited after the run (or gone), one `file:0:0: warning: …` line each, for compare to say.
+ */
+export async function editedForkPassages(root: string, record: Pick<RunRecord, 'id' | 'iterations'>): Promise<string[]> {
+  const out: string[] = [];
+  for (const it of record.iterations) {
+    for (const f of it.brief?.forks ?? []) {
+      try {
+        await readForkPassage(root, record.id, f);
+      } catch (err) {
+        if (!(err instanceof ReviewFileError)) throw err;
+        out.push(formatDiagnostic(warning(reviewRelative(record.id, f.file), err.message)));
+      }
+    }
+  }
+  return out;
 }

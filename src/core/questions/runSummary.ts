@@ -5,7 +5,7 @@
  */
 import { errorMessage } from '../kernel/errors';
 import { taskOf, type Iteration } from '../record/record';
-import { decidedBy } from '../discussion/decisionWords';
+import { closeWords, decidedBy } from '../discussion/decisionWords';
 import { collectRun } from '../evaluation/evaluate';
 import { forksOf } from '../evaluation/votes/forks';
 import { QuestionError, quote, type Quoted } from './question';
@@ -92,10 +92,11 @@ function checklistOf(record: Parameters<typeof finalPickChecksOf>[0]): RunSummar
   };
 }
 
-/** How a decision was made, in words: "the team's vote", "the lead closed the vote", "the lead in person", "the lead's proxy". */
-export function howDecided(d: NonNullable<Iteration['decisions']>[number]): string {
+/** How a decision was made, in words: "the team's vote", "the lead closed it with 1 of 3 votes", "the lead in person", "the lead's proxy". */
+export function howDecided(d: NonNullable<Iteration['decisions']>[number], teamSize?: number): string {
   const who = decidedBy(d);
-  if (who === 'the team') return d.by === 'team' ? "the team's vote" : 'the lead closed the vote';
+  if (who === 'the team') return "the team's vote";
+  if (who === 'the lead closing the vote') return closeWords(d, teamSize);
   return who === 'the lead' ? "the lead's proxy" : 'the lead in person';
 }
 
@@ -134,7 +135,7 @@ export async function runSummary(root: string, runId: string | undefined): Promi
         round: it.index,
         question: quote(d.question),
         decision: quote(d.decision),
-        how: howDecided(d),
+        how: howDecided(d, ctx.team.length),
         by: d.by,
         ...(d.voters ? { voters: d.voters } : {}),
         ...(d.counts ? { counts: Object.entries(d.counts).map(([p, n]) => ({ position: quote(p), votes: n })) } : {}),

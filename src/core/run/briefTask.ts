@@ -21,7 +21,7 @@ import { CancelledError, withChildSignal } from '../kernel/errors';
 import { earlierPeopleMessage } from '../discussion/prompts';
 import { earlierPeopleLines } from '../people/pins';
 import { personName } from '../people/team';
-import { escapeMarkdown, scriptedBanner, transcriptMarkdown, type Person } from './deliverables';
+import { decisionItems, escapeMarkdown, scriptedBanner, transcriptMarkdown, type Person } from './deliverables';
 import { askWithCheckedCoverage } from './briefCoverage';
 import { briefFileInRun } from '../record/recordCheck';
 import { COVERAGE_STATUSES, type BriefRound, type Coverage, type Iteration, type RunRecord } from '../record/record';
@@ -297,7 +297,7 @@ function quoteCell(c: Coverage): string {
   return c.verified === false ? `"${cell(c.quote)}" (not found in the revised brief)` : `"${cell(c.quote)}"`;
 }
 
-/** result.md of a brief run: the last revised brief, the summary, and a coverage table per member. */
+/** result.md of a brief run: the decisions people made, the last revised brief, the summary, and a coverage table per member. */
 export function briefResultMarkdown(record: RunRecord, people: readonly Person[], briefText?: string): string {
   const nameOf = (id: string): string => people.find((p) => p.id === id)?.name ?? id;
   const out: string[] = [...scriptedBanner(record), `# TeamFusion brief review ${record.id}`, ''];
@@ -309,6 +309,13 @@ export function briefResultMarkdown(record: RunRecord, people: readonly Person[]
     out.push(`- Direct baseline: [${record.baseline.file}](${record.baseline.file})${record.baseline.costUsd !== undefined ? ` (cost apart: $${record.baseline.costUsd.toFixed(4)})` : ''}`);
   }
   out.push('');
+  // Each point people settled (a fork's vote, the lead in person or closing the vote), as the design result says it.
+  const decided = record.iterations.filter((x) => x.decisions?.length);
+  if (decided.length) {
+    out.push('## Decisions', '');
+    for (const x of decided) out.push(...decisionItems(x.decisions!, people).map((l) => l.replace(/^- /, `- Round ${x.index}: `)));
+    out.push('');
+  }
   const it = lastBriefRound(record);
   if (!it?.brief) {
     out.push('No revised brief yet.', '');

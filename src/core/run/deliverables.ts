@@ -18,7 +18,7 @@ const md = escapeMarkdown;
 import { reviewRelative, RUNS_DIR } from '../record/paths';
 import { pinnedLines } from '../people/pins';
 import { stanceSentence, stanceTable } from '../analysis/stance';
-import { decidedBy, marginText } from '../discussion/decisionWords';
+import { closeWords, decidedBy, marginText } from '../discussion/decisionWords';
 
 export interface Person {
   id: string;
@@ -193,22 +193,32 @@ function iterationSection(record: RunRecord, it: Iteration, people: readonly Per
     out.push('');
   }
   if (it.decisions?.length) {
-    // Who settled each point in words: the lead's proxy, the lead in person, or the team's vote with its count.
     const byTeam = it.decisions.filter((d) => decidedBy(d) === 'the team');
     out.push(byTeam.length === 0 ? 'Decided by the lead:' : byTeam.length === it.decisions.length ? 'Decided by the team:' : 'Decided:', '');
-    for (const d of it.decisions) {
-      const by = decidedBy(d);
-      const who =
-        by === 'the team'
-          ? `the team's vote${d.counts ? `, ${md(marginText(d).slice(d.decision.length + 2))}` : ''}`
-          : `${names(people, [d.by])}${d.via === 'proxy' ? "'s proxy" : by === 'the lead in person' ? ' in person' : ''}`;
-      const reopened = d.reopened ? ` — reopened by ${names(people, [d.reopened.by])}, kept as history` : '';
-      out.push(`- ${md(d.question)} → **${md(d.decision)}** (${who}${d.reason ? `: ${md(d.reason)}` : ''})${reopened}`);
-    }
-    out.push('');
+    out.push(...decisionItems(it.decisions, people), '');
   }
   if (it.error) out.push(`Stopped: ${md(it.error)}`, '');
   return out;
+}
+
+/**
+ * Who settled each point, one list item each: the lead's proxy, the lead in person, the team's vote with its count, or the
+ * lead's close with how many of the team had voted (never "the team's vote": issue 39). Design and brief runs' result.md.
+ */
+export function decisionItems(decisions: NonNullable<Iteration['decisions']>, people: readonly Person[]): string[] {
+  const teamSize = people.filter((p) => !p.guest).length || undefined;
+  return decisions.map((d) => {
+    const by = decidedBy(d);
+    const margin = d.counts ? md(marginText(d).slice(d.decision.length + 2)) : '';
+    const who =
+      by === 'the team'
+        ? `the team's vote${margin ? `, ${margin}` : ''}`
+        : by === 'the lead closing the vote'
+          ? closeWords(d, teamSize, names(people, [d.by]))
+          : `${names(people, [d.by])}${d.via === 'proxy' ? "'s proxy" : ' in person'}`;
+    const reopened = d.reopened ? ` — reopened by ${names(people, [d.reopened.by])}, kept as history` : '';
+    return `- ${md(d.question)} → **${md(d.decision)}** (${who}${d.reason ? `: ${md(d.reason)}` : ''})${reopened}`;
+  });
 }
 
 /** "Set aside" (issue 38): the remixes of the sides a decision did not choose, left out of this round and every later one. */

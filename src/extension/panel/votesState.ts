@@ -13,10 +13,9 @@ import { tallyFork } from '../../core/evaluation/votes/tally';
 import { voteAuthorCheck } from '../../core/evaluation/votes/authorship';
 import type { PanelFork, PanelForks } from '../../protocol/votes';
 import { briefForkId } from '../../core/evaluation/votes/forks';
-import { LIMITS, readReviewText } from '../../core/files/reviewFiles';
 import { errorMessage } from '../../core/kernel/errors';
 import type { Iteration } from '../../core/record/record';
-import { roundPath } from './briefState';
+import { readForkPassage } from '../../core/fork/briefFork';
 import { roundPoints } from '../../core/fork/points';
 
 /** Undefined when the run has no fork. */
@@ -72,7 +71,8 @@ async function passageOf(root: string, runId: string, it: Iteration, sideId: str
   const written = it.brief?.forks?.find((b) => briefForkId(it.index, b.letter) === sideId);
   if (!written) return {};
   try {
-    return { passage: await readReviewText(root, roundPath(runId, it.index, written.file), LIMITS.briefText) };
+    // As the run wrote it: a passage edited after the run is refused in one sentence (issue 39), never shown as the run's.
+    return { passage: await readForkPassage(root, runId, written) };
   } catch (e) {
     return { passageError: errorMessage(e) };
   }

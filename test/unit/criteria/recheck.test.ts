@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { contentHash, criteriaState, criteriaSummary, criteriaToSettle, loadForCriteria, readCriteriaSources, type CriteriaFile } from '../../../src/core/criteria';
 import { makeReview } from '../run/fixtures';
 import { criteriaAnswer } from '../../../src/core/questions/criteria';
+import { validateFolder } from '../../../src/core/questions/validate';
 
 describe('criteria: a re-sealed criteria.json is checked again at every read', function () {
   this.timeout(60_000);
@@ -76,5 +77,30 @@ describe('criteria: a re-sealed criteria.json is checked again at every read', f
     assert.deepEqual(asked.criteria.map((c) => c.controversy), [0, 0]);
     assert.equal(asked.criteria.find((c) => c.name.quoted === 'Calm')?.stances.d2?.counted, false);
     assert.equal(asked.note, `Checked again at this read: ${st.notes.length} things criteria.json says are not borne out by the files named, so not counted (stances, standings or scores; teamfusion criteria lists them).`);
+  });
+
+  it('validate says on criteria.json what it ignores: a stance of a non-member, a contested option that is no option (issue 39, item 7)', async () => {
+    root = await makeReview({ options: 3, designers: 3 });
+    const review = await loadForCriteria(root);
+    const sources = await readCriteriaSources(review);
+    const held = { stance: 'values' as const, quote: 'Option 1 fits the calm, premium tone', file: 'rankings/d1.yaml', verified: true };
+    const body: Omit<CriteriaFile, 'sha256'> = {
+      at: '2026-12-06T18:00:00.000Z',
+      model: 'gpt-4o',
+      task: 'design',
+      sources: sources.hashes,
+      criteria: [{ name: 'Calm', description: 'A calm tone.', controversy: 0, stances: { d1: held, d2: { stance: 'no-position' }, d3: { stance: 'no-position' }, mallory: held } }],
+      contested: { '9': ['Calm'] },
+      requests: 1,
+    };
+    await fs.writeFile(path.join(root, 'criteria.json'), `${JSON.stringify({ ...body, sha256: contentHash(body) }, null, 2)}\n`);
+    const v = await validateFolder(root);
+    const onFile = v.diagnostics.filter((d) => d.file === 'criteria.json').map((d) => `${d.severity}: ${d.message}`);
+    assert.deepEqual(onFile, [
+      'warning: Ignored on checking criteria.json again: mallory on "Calm": not on the team, so the stance is not counted.',
+      'warning: Ignored on checking criteria.json again: Option 9 is contested in criteria.json, but it is not an option of this review, so it is not shown as contested.',
+    ]);
+    const st = await criteriaState(root, sources);
+    assert.ok(st.state === 'current' && st.file.contested && Object.keys(st.file.contested).length === 0, 'option 9 is not shown as contested');
   });
 });

@@ -106,7 +106,7 @@ describe('teamfusion mcp: the questions over stdio, through the MCP SDK client',
       const closed = json(await call(c, 'run_summary', { review, runId }));
       assert.deepEqual(closed.openForks, []);
       const [d] = closed.decisions as { question: { quoted: string }; decision: { quoted: string }; how: string; by: string; voters: string[] }[];
-      assert.deepEqual([d?.question.quoted, d?.decision.quoted, d?.how, d?.by, d?.voters], [QUESTION, 'warm palette', 'the lead closed the vote', 'd1', ['d2']]);
+      assert.deepEqual([d?.question.quoted, d?.decision.quoted, d?.how, d?.by, d?.voters], [QUESTION, 'warm palette', 'the lead closed it with 1 of 3 votes', 'd1', ['d2']]);
     });
   });
 });

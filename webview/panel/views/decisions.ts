@@ -22,10 +22,11 @@ export function holdersShown(it: Pick<Iteration, 'remixes' | 'decisions'>, point
 }
 
 /** "Decided by the team: Warm or cold palette? → cold palette, 3 to 1." / "Decided by the lead: … → serif. (Ana Ruiz's proxy: reason)" */
-export function decisionLine(d: Decision, nameOf: (id: string) => string): string {
+export function decisionLine(d: Decision, nameOf: (id: string) => string, teamSize?: number): string {
   const who = d.by === 'team' ? '' : `${nameOf(d.by)}${d.via === 'proxy' ? "'s proxy" : ''}`;
   const after = [who, d.reason].filter(Boolean).join(': ');
-  const line = after ? `${decisionSentence(d)} (${after})` : decisionSentence(d);
+  const sentence = decisionSentence(d, teamSize);
+  const line = after ? `${sentence} (${after})` : sentence;
   return d.reopened ? `${line} Reopened by ${nameOf(d.reopened.by)}; kept as history.` : line;
 }
 
@@ -59,7 +60,7 @@ export function decisionsOverview(ctx: ViewContext): HTMLElement | null {
       { class: 'tf-decisions' },
       ...made.map(({ it, d }) => {
         const aside = forks.find((f) => f.iteration === it && f.question === d.question)?.setAside ?? [];
-        return h('li', { 'data-iteration': String(it) }, decisionLine(d, names.person), aside.length ? h('span', { class: 'tf-muted' }, ` Set aside: ${aside.join('; ')}.`) : null);
+        return h('li', { 'data-iteration': String(it) }, decisionLine(d, names.person, ctx.state.forks?.runId === run.id ? ctx.state.forks.team.length : undefined), aside.length ? h('span', { class: 'tf-muted' }, ` Set aside: ${aside.join('; ')}.`) : null);
       }),
     ),
   );

@@ -59,10 +59,11 @@ export function canReopen(forks: Pick<PanelForks, 'lead'>, fork: Pick<PanelFork,
 
 /**
  * "Decided: cold palette (by the team's vote, 3 to 1)." / "Decided: warm palette (by Ana Ruiz in person)." — the count only
- * for the team's vote (a lead deciding in person may overrule it).
+ * for the team's vote (a lead deciding in person may overrule it); a lead's close says how many of the team (`teamSize`)
+ * had voted: "Decided: warm palette (the lead, Ana Ruiz, closed it with 1 of 3 votes)."
  */
-export function decidedText(d: NonNullable<PanelFork['decision']>, nameOf: (id: string) => string): string {
-  return `Decided: ${d.decision} (${howDecided(d, { person: nameOf, image: (id) => id })}).`;
+export function decidedText(d: NonNullable<PanelFork['decision']>, nameOf: (id: string) => string, teamSize?: number): string {
+  return `Decided: ${d.decision} (${howDecided(d, { person: nameOf, image: (id) => id }, teamSize)}).`;
 }
 
 /** A side of a decided fork: the one chosen, or set aside; undefined while the fork is open. */
@@ -161,7 +162,7 @@ export class ForksView {
       'div',
       { class: 'tf-fork', 'data-fork': key },
       h('div', { class: 'tf-fork-head' }, h('h3', {}, `${f.question} (iteration ${f.iteration})`), flip),
-      f.decision ? h('p', { class: 'tf-fork-decided' }, decidedText(f.decision, (id) => ctx.designerName(id))) : null,
+      f.decision ? h('p', { class: 'tf-fork-decided' }, decidedText(f.decision, (id) => ctx.designerName(id), forks.team.length)) : null,
       canReopen(forks, f, ctx.me)
         ? h(
             'vscode-button',

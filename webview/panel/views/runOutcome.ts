@@ -123,7 +123,7 @@ export function outcomeView(ctx: ViewContext, run: PanelRun): HTMLElement {
       : null,
     h('div', { class: 'tf-grid-2' }, list('Agreements', last.agreements), list('Disagreements', last.disagreements)),
     decisions,
-    leadDecisions ? list(`Decisions (iteration ${leadDecisions.index})`, leadDecisions.decisions!.map((d) => decisionLine(d, (id) => ctx.designerName(id)))) : null,
+    leadDecisions ? list(`Decisions (iteration ${leadDecisions.index})`, leadDecisions.decisions!.map((d) => decisionLine(d, (id) => ctx.designerName(id), ctx.state.forks?.runId === ctx.state.run?.id ? ctx.state.forks?.team.length : undefined))) : null,
     withReasons ? list(`Why the remix agent ranked them so (iteration ${withReasons.index})`, withReasons.reasons!.map((r) => `${ctx.labelOf(r.candidate)}: ${r.reason}`)) : null,
   );
 }

@@ -194,7 +194,9 @@ async function saveVote(q: VoteRequest, record: RunRecord, fork: Fork, authored:
   if (own) throw new VoteError(`Your votes file has a problem; fix it first: ${own.file}:${own.line}:${own.column}: ${own.message}`);
   const votes: Vote[] = (mine?.votes ?? []).filter((v) => !(v.iteration === fork.iteration && v.decisionPoint === fork.decisionPoint));
   votes.push({ iteration: fork.iteration, decisionPoint: fork.decisionPoint, choice: side.id });
-  const file = await writeVotes(q.reviewRoot, record, q.as, votes);
+  // A file of theirs whose commits are not theirs (someone else's, or a rewritten history: a squash) that the same choice
+  // would leave byte for byte as it is gets a line of its own, so it changes and its commit (with --sync) is the member's.
+  const file = await writeVotes(q.reviewRoot, record, q.as, votes, forged !== undefined ? `${q.as}'s own vote, written again ${new Date().toISOString()}: the file as committed was not theirs.` : undefined);
   return { file, ...(forged !== undefined ? { replaced: `${rel} was not yours as committed (${forged}); it now holds your vote alone.` } : {}) };
 }
 

@@ -8,6 +8,7 @@ import type { Iteration, RunRecord } from '../../record/record';
 import { standingDecision } from '../../record/decisions';
 import type { Fork } from './forks';
 import { forksOf } from './forks';
+import { closeWords, decidedBy } from '../../discussion/decisionWords';
 import type { MemberVotes } from './voteFile';
 
 export interface ForkTally {
@@ -30,6 +31,8 @@ export interface ForkTally {
   recorded: boolean;
   /** The side settled: the recorded decision's, else the votes' when they decide; null while open. */
   decision: string | null;
+  /** A lead's close, in words with how many of the team had voted ("the lead closed it with 1 of 3 votes"); never "the team's vote". */
+  closed?: string;
 }
 
 export type Decision = NonNullable<Iteration['decisions']>[number];
@@ -72,6 +75,7 @@ export function tallyFork(record: Pick<RunRecord, 'iterations'>, fork: Fork, mem
     decided: recorded !== undefined || byVotes !== null,
     recorded: recorded !== undefined,
     decision: recorded?.decision ?? byVotes,
+    ...(recorded && decidedBy(recorded) === 'the lead closing the vote' ? { closed: closeWords(recorded, team.length) } : {}),
   };
 }
 

@@ -12,6 +12,7 @@ import { error, warning } from '../../diagnostics/diagnostics';
 import { TypedByField } from '../../record/fields';
 import { typedWords } from '../../authorship/typist';
 import { writeReviewFile } from '../../files/reviewWrites';
+import { LIMITS, readReviewText } from '../../files/reviewFiles';
 import { DESIGNER_ID_PATTERN } from '../../rankings/designerId';
 import { runRel } from '../../rerank/paths';
 import type { RunRecord } from '../../record/record';
@@ -125,10 +126,16 @@ export function typedVoteSentence(v: Pick<Vote, 'iteration' | 'decisionPoint' | 
 }
 
 /** Writes a member's votes (validated against the record first; throws with the first problem). */
-export async function writeVotes(root: string, record: RunRecord, designer: string, votes: readonly Vote[]): Promise<string> {
+export async function writeVotes(root: string, record: RunRecord, designer: string, votes: readonly Vote[], ifSame?: string): Promise<string> {
   if (!DESIGNER_ID_PATTERN.test(designer)) throw new Error(`"${designer}" is not a designer id.`);
   const rel = votesRel(record.id, designer);
-  const text = stringify({ designer, votes: votes.map((v) => ({ iteration: v.iteration, decisionPoint: v.decisionPoint, choice: v.choice, ...(v.typedBy !== undefined ? { typedBy: v.typedBy } : {}) })) }, { lineWidth: 0 });
+  let text = stringify({ designer, votes: votes.map((v) => ({ iteration: v.iteration, decisionPoint: v.decisionPoint, choice: v.choice, ...(v.typedBy !== undefined ? { typedBy: v.typedBy } : {}) })) }, { lineWidth: 0 });
+  // `ifSame`: a line that makes the file differ from the one there when it would be written byte for byte the same (a file
+  // whose commits are not its member's must change, so that the member's commit of it is theirs: issue 39).
+  if (ifSame !== undefined) {
+    const now = await readReviewText(root, rel, LIMITS.smallFile).catch(() => undefined);
+    if (now === text) text = `# ${ifSame.replace(/[\r\n]+/g, ' ')}\n${text}`;
+  }
   const bad = checkVotesText(text, rel, record).diagnostics.find((d) => d.severity === 'error');
   if (bad) throw new Error(bad.message);
   await writeReviewFile(root, rel, text);
