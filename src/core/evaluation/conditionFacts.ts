@@ -4,7 +4,7 @@
  */
 import { anyScripted } from '../record/endpoints';
 import { errorMessage } from '../kernel/errors';
-import { assertDriversRecord } from './recordAuthor';
+import { assertDriversRecord } from '../record/recordAuthor';
 import { formatDiagnostic } from '../diagnostics/diagnostics';
 import { loadReview } from '../review/loadReview';
 import type { Review } from '../review/model';
