@@ -8,6 +8,7 @@
 import type { PanelState } from './panel';
 import type { PanelFork } from './votes';
 import { marginText } from '../core/discussion/decisionWords';
+import { blindSetOf } from './candidateNames';
 
 /** What the strip reads of the panel's state. */
 export type NextStepsInput = Pick<PanelState, 'runs' | 'run' | 'running'> &
@@ -89,8 +90,6 @@ export interface NextSteps {
 
 const OPEN_ORDER: readonly OpenKind[] = ['answer', 'vote', 'rerank', 'coverage', 'rate'];
 
-/** A review folder that is a run's blind re-rank set: runs/<run-id>/rerank. */
-const BLIND_SET = /[\\/]runs[\\/]([^\\/]+)[\\/]rerank[\\/]?$/;
 
 /** "Ana Ruiz, Chen Wei" */
 function people(ids: readonly string[], names: NextNames): string {
@@ -248,14 +247,14 @@ function adopted(state: NextStepsInput): boolean {
  * `me`'s open but others', nothing (waiting); with nothing open, adopting a brief run's revised brief, else a new run.
  */
 export function nextSteps(state: NextStepsInput, me: string | undefined, names: NextNames): NextSteps {
-  const blind = state.root ? BLIND_SET.exec(state.root) : null;
+  const blind = blindSetOf(state.root);
   if (blind) {
     // A run's blind re-rank set, opened as a review of its own: its one step is each member's ranking.
     const ranked = (state.review?.designers ?? []).map((d) => d.id);
     const done = me !== undefined && ranked.includes(me);
     return {
-      runId: blind[1]!,
-      happened: `The blind re-rank set of run ${blind[1]}: ${ranked.length} ${ranked.length === 1 ? 'member has' : 'members have'} ranked it.`,
+      runId: blind,
+      happened: `The blind re-rank set of run ${blind}: ${ranked.length} ${ranked.length === 1 ? 'member has' : 'members have'} ranked it.`,
       open: [],
       decided: [],
       ...(done ? { waiting: 'the others to rank it' } : { primary: { kind: 'rank' as const, label: 'Rank the blind set' } }),

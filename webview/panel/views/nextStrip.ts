@@ -12,12 +12,7 @@ export type GoTo = (tab: 'overview' | 'run' | 'ranking', selector: string) => vo
 
 /** The strip's steps for the state in `ctx`. */
 export function stepsOf(ctx: ViewContext): NextSteps {
-  return nextSteps(ctx.state, ctx.me, { person: (id) => ctx.designerName(id), image: (id) => imageName(ctx.labelOf(id)) });
-}
-
-/** An option's bare number reads as the review's "Image 3"; a remix ("Remix r1b") or a named option as labelled. */
-export function imageName(label: string): string {
-  return /^\d+$/.test(label) ? `Image ${label}` : label;
+  return nextSteps(ctx.state, ctx.me, { person: (id) => ctx.designerName(id), image: (id) => ctx.labelOf(id) });
 }
 
 interface ValueElement extends HTMLElement {

@@ -15,6 +15,7 @@ import { outcomeView, remixGallery, timelineView, usageView } from './runOutcome
 import { poolsView } from './pools';
 import { briefResultView, briefRunButton, canRunBrief } from './briefReview';
 import { ForksView } from './forks';
+import { remixLabel } from '../../../src/protocol/candidateNames';
 
 interface ValueElement extends HTMLElement {
   value: string;
@@ -110,7 +111,7 @@ export class RunTab {
     if (ev.type === 'waiting') this.setProgress(`Iteration ${ev.waitingFor.iteration}: waiting for ${ev.speakerName} to answer below…`);
     if (ev.type === 'remix-agent-completed') this.setProgress(`Iteration ${ev.iteration.index}: the remix agent picked ${(ev.iteration.ranking ?? []).join(', ')}.`);
     if (ev.type === 'image-edit-started') this.setProgress(`Making a remix${ev.remixId ? ` (${ev.remixId})` : ''} from ${ev.from.join(', ')}…`);
-    if (ev.type === 'remix-created') this.setProgress(`Remix ${ev.remixId} created.`);
+    if (ev.type === 'remix-created') this.setProgress(`Made ${remixLabel(ev.remixId)}.`);
     if (ev.type === 'run-finished') {
       this.setProgress(ev.status === 'completed' ? '' : `Run ${ev.status}${ev.error ? `: ${ev.error}` : '.'}`);
     }
