@@ -101,6 +101,31 @@ describe('panel: the Next strip', () => {
     assert.deepEqual(forAna.primary, { kind: 'rank', label: 'Rank the blind set' });
     assert.equal(forAna.runIsNext, false);
     assert.equal(nextSteps(set, 'ben', names).primary, undefined, 'Ben has ranked it');
+    // A way back to its run, beside the ranking, for everyone.
+    for (const who of ['ana', 'ben', undefined]) {
+      assert.deepEqual(nextSteps(set, who, names).secondary, [{ kind: 'backToRun', runId: '2026-12-06T10-00-00-000Z', label: 'Back to run 2026-12-06T10-00-00-000Z' }]);
+    }
+  });
+
+  it('after a recorded decision the lead may reopen it: a secondary action; the primary stays the real next step', () => {
+    const decided = fork({ votes: { ana: 'r1b', ben: 'r1b', chen: 'r1a' }, missing: [], decision: { decision: 'cold palette', by: 'team', via: 'human', counts: { 'warm palette': 1, 'cold palette': 2 }, recorded: true } });
+    const open = fork({ decisionPoint: 2, question: 'Serif or sans?', missing: ['ana', 'chen'] });
+    const withLead = (...fs: PanelFork[]) => state({ forks: { ...forks(...fs), lead: 'ana' } });
+    const lead = nextSteps(withLead(decided), 'ana', names);
+    assert.deepEqual(lead.primary, { kind: 'run', label: 'Run again' });
+    assert.deepEqual(lead.secondary, [{ kind: 'reopen', runId: RUN, iteration: 1, decisionPoint: 1, label: 'Reopen this decision…' }]);
+    // Still a vote open: the primary is Ana's vote, the reopen beside it.
+    const voting = nextSteps(withLead(open, decided), 'ana', names);
+    assert.equal(voting.primary?.kind, 'vote');
+    assert.deepEqual(voting.secondary?.map((a) => a.kind), ['reopen']);
+    // Not the lead, nobody chosen, or a decision only counted from the votes (not recorded): no reopen.
+    assert.equal(nextSteps(withLead(decided), 'ben', names).secondary, undefined);
+    assert.equal(nextSteps(withLead(decided), undefined, names).secondary, undefined);
+    const counted = fork({ ...decided, decision: { ...decided.decision!, recorded: undefined } });
+    assert.equal(nextSteps(withLead(counted), 'ana', names).secondary, undefined);
+    // Two recorded decisions: each named by its question.
+    const second = fork({ ...decided, decisionPoint: 2, question: 'Serif or sans?' });
+    assert.deepEqual(nextSteps(withLead(decided, second), 'ana', names).secondary?.map((a) => a.label), ['Reopen "Warm or cold palette?"…', 'Reopen "Serif or sans?"…']);
   });
 
   it('missing blind re-rankings and unrated proxy messages are open, each for its members', () => {
