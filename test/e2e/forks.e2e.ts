@@ -243,6 +243,31 @@ describe('a fork side by side and its blind vote in a real VS Code (code-server)
     await setColorTheme(s.page, DARK);
   });
 
+  it('the Run tab reads top down: decisions, the final pick and remixes, the discussion, then cost and settings collapsed', async () => {
+    await showTab(panel, 'run');
+    const layout = await panel.evaluate(() => {
+      const tab = document.querySelector('.tf-run-tab')!;
+      const top = (sel: string) => document.querySelector(sel)?.getBoundingClientRect().top ?? NaN;
+      // Every section: how many of its buttons are primary (not secondary), shown or not.
+      const primaries = [...tab.querySelectorAll('section')].map((sec) => [sec.id, [...sec.querySelectorAll(':scope vscode-button:not([secondary])')].filter((b) => b.closest('section') === sec).length] as const);
+      const cards = [...document.querySelectorAll('.tf-remix-grid > .tf-remix-card')].map((c) => Math.round(c.getBoundingClientRect().width));
+      return {
+        parts: [...tab.children].map((c) => (c as HTMLElement).dataset.part),
+        tops: ['#tf-forks', '#tf-outcome', '#tf-remixes', '#tf-discussion-section', '#tf-cost'].map(top),
+        costOpen: (document.getElementById('tf-cost') as HTMLDetailsElement | null)?.open,
+        usageInCost: !!document.querySelector('#tf-cost .tf-usage'),
+        primaries,
+        cards,
+      };
+    });
+    assert.deepEqual(layout.parts, ['toolbar', 'status', 'decisions', 'results', 'evaluation', 'discussion', 'refine', 'cost']);
+    assert.ok(layout.tops.every((t, i) => i === 0 || t > layout.tops[i - 1]!), `top down: forks, agreements and decisions, remixes, discussion, cost: ${layout.tops.join(', ')}`);
+    assert.equal(layout.costOpen, false, 'tokens, cost and settings collapsed by default');
+    assert.equal(layout.usageInCost, true);
+    assert.deepEqual(layout.primaries.filter(([, n]) => n > 1), [], 'at most one primary button per section');
+    assert.ok(layout.cards.length >= 2 && layout.cards.every((w) => Math.abs(w - layout.cards[0]!) <= 1), `remix cards of one size: ${layout.cards.join(', ')}`);
+  });
+
   it('a brief run\'s fork: each side its passage as plain text, side by side; the commenters vote, blind', async () => {
     const forks = await openReview(s.page, 'lumen-brief', 'The brief, forked');
     await showTab(forks, 'run');

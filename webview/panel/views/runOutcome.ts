@@ -75,7 +75,7 @@ export function remixGallery(ctx: ViewContext, run: PanelRun): HTMLElement {
         'div',
         { class: 'tf-actions' },
         from.length
-          ? h('vscode-button', { class: 'tf-compare-sources', 'data-compare': compared.join('\n') }, button)
+          ? h('vscode-button', { class: 'tf-compare-sources', secondary: true, 'data-compare': compared.join('\n') }, button)
           : null,
         h('vscode-button', { secondary: true, onclick: () => ctx.host.post({ type: 'openFile', path: `runs/${run.id}/${remix.file}` }) }, 'Open image'),
       ),

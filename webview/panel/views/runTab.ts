@@ -1,6 +1,8 @@
 /**
- * The "Run" tab: actions (Run, Cancel, Refine with feedback), the run picker, notices, then the live discussion and
- * what the run produced. The discussion element lives across state updates so streaming is never interrupted.
+ * The "Run" tab, read top down as a lead reads it (issue 40; the Next strip sits above the tabs): the run's actions and
+ * picker with its status, then the decisions (forks, agreements), the final pick and remixes, "Did it help?", the live
+ * discussion, Refine, and last the tokens, cost and settings, collapsed (RUN_TAB_ORDER). The discussion element lives
+ * across state updates so streaming is never interrupted.
  */
 import { h, section, muted, replaceChildren } from '../dom';
 import { runOptionLabel } from '../format';
@@ -21,6 +23,10 @@ interface ValueElement extends HTMLElement {
   value: string;
 }
 
+/** The parts of the Run tab, top down (each a `[data-part]` child of the tab). */
+export const RUN_TAB_ORDER = ['toolbar', 'status', 'decisions', 'results', 'evaluation', 'discussion', 'refine', 'cost'] as const;
+export type RunTabPart = (typeof RUN_TAB_ORDER)[number];
+
 export class RunTab {
   readonly element = h('div', { class: 'tf-run-tab' });
   private readonly discussion = new DiscussionView();
@@ -40,27 +46,28 @@ export class RunTab {
   private readonly results = h('div', { class: 'tf-results' });
   private readonly forks = new ForksView();
   private readonly refineBox = h('div', { class: 'tf-refine' });
+  /** The run's "Agreements and decisions", under its forks. */
+  private readonly outcome = h('div', { class: 'tf-outcome-box' });
+  /** Tokens, cost and the run's settings: collapsed (closed by default; kept open or closed across updates). */
+  private readonly costBody = h('div', { class: 'tf-cost-body' });
+  private readonly cost = h('details', { class: 'tf-cost', id: 'tf-cost' }, h('summary', {}, 'Tokens, cost and settings'), this.costBody);
   private feedbackDraft = '';
   private ctx: ViewContext | undefined;
   /** Whether a new run is the next step (the Next strip says): else Run is a secondary button. */
   runIsNext = true;
 
   constructor() {
-    this.element.append(
-      this.toolbar,
-      this.broken,
-      this.agreement,
-      this.runError,
-      this.live,
-      this.notices,
-      this.progress,
-      section('tf-discussion-section', 'Discussion', this.feedback.pickerBox, this.discussion.element, this.people.element),
-      this.results,
-      this.forks.element,
-      this.feedback.surveyBox,
-      this.analysis.element,
-      this.refineBox,
-    );
+    const parts: Record<RunTabPart, HTMLElement[]> = {
+      toolbar: [this.toolbar],
+      status: [this.broken, this.runError, this.live, this.notices, this.progress],
+      decisions: [this.forks.element, this.outcome],
+      results: [this.results],
+      evaluation: [this.agreement, this.feedback.surveyBox],
+      discussion: [section('tf-discussion-section', 'Discussion', this.feedback.pickerBox, this.discussion.element, this.people.element), this.analysis.element],
+      refine: [this.refineBox],
+      cost: [this.cost],
+    };
+    for (const part of RUN_TAB_ORDER) this.element.append(h('div', { class: `tf-part tf-part-${part}`, 'data-part': part }, ...parts[part]));
   }
 
   render(ctx: ViewContext): void {
@@ -75,9 +82,16 @@ export class RunTab {
     this.discussion.render(ctx, run);
     this.feedback.render(ctx, this.discussion.element);
     replaceChildren(this.results);
-    // A brief run's result is its revised brief (briefReview.ts); a design run's, its remixes and pick.
-    if (run && state.brief) this.results.append(briefResultView(ctx) ?? '', usageView(run));
-    else if (run) this.results.append(timelineView(ctx, run), remixGallery(ctx, run), poolsView(ctx, run) ?? '', outcomeView(ctx, run), usageView(run));
+    replaceChildren(this.outcome);
+    replaceChildren(this.costBody);
+    // A brief run's result is its revised brief (briefReview.ts); a design run's, its final pick and remixes.
+    if (run && state.brief) this.results.append(briefResultView(ctx) ?? '');
+    else if (run) {
+      this.outcome.append(outcomeView(ctx, run));
+      this.results.append(remixGallery(ctx, run), poolsView(ctx, run) ?? '', timelineView(ctx, run));
+    }
+    if (run) this.costBody.append(usageView(run));
+    this.cost.hidden = !run;
     this.forks.render(ctx);
     this.analysis.render(ctx);
     this.renderRefine(ctx);
