@@ -55,8 +55,8 @@ export function makeContext(state: PanelState, host: HostConnection): ViewContex
   const names = new Map(designers.map((d) => [d.id, d.name] as const));
   // A brief review's members are named by their comment files.
   for (const c of state.review?.comments ?? []) if (!names.has(c.designer)) names.set(c.designer, c.name);
-  // A blind re-rank set is ranked by its run's team: each member is someone who may be at the panel.
-  for (const m of state.blindSet?.team ?? []) if (!names.has(m.id)) names.set(m.id, m.name);
+  // A blind re-rank set is ranked by its run's team: each member may be at the panel, named as the team names them.
+  for (const m of state.blindSet?.team ?? []) names.set(m.id, m.name);
   const order = new Map(designers.map((d, i) => [d.id, i] as const));
   const members = [...names.keys()].map((id) => ({ id, name: names.get(id) ?? id }));
   for (const id of state.forks?.team ?? []) if (!names.has(id)) members.push({ id, name: id });
