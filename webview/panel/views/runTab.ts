@@ -123,8 +123,9 @@ export class RunTab {
       );
     }
     if (ev.type === 'waiting') this.setProgress(`Iteration ${ev.waitingFor.iteration}: waiting for ${ev.speakerName} to answer below…`);
-    if (ev.type === 'remix-agent-completed') this.setProgress(`Iteration ${ev.iteration.index}: the remix agent picked ${(ev.iteration.ranking ?? []).join(', ')}.`);
-    if (ev.type === 'image-edit-started') this.setProgress(`Making a remix${ev.remixId ? ` (${ev.remixId})` : ''} from ${ev.from.join(', ')}…`);
+    const name = (id: string) => this.ctx?.labelOf(id) ?? id;
+    if (ev.type === 'remix-agent-completed') this.setProgress(`Iteration ${ev.iteration.index}: the remix agent picked ${(ev.iteration.ranking ?? []).map(name).join(', ')}.`);
+    if (ev.type === 'image-edit-started') this.setProgress(`Making ${ev.remixId ? remixLabel(ev.remixId) : 'a remix'} from ${ev.from.map(name).join(', ')}…`);
     if (ev.type === 'remix-created') this.setProgress(`Made ${remixLabel(ev.remixId)}.`);
     if (ev.type === 'run-finished') {
       this.setProgress(ev.status === 'completed' ? '' : `Run ${ev.status}${ev.error ? `: ${ev.error}` : '.'}`);
@@ -251,7 +252,7 @@ export class RunTab {
       id: 'tf-feedback',
       rows: 3,
       resize: 'vertical',
-      placeholder: 'What should the next iteration change? e.g. "Keep the bottle of r1 but use the warmer palette of 3."',
+      placeholder: 'What should the next iteration change? e.g. "Keep the bottle of remix r1 but use the warmer palette of Image 3."',
       'aria-label': 'Feedback for the next iteration',
     }) as ValueElement;
     area.value = this.feedbackDraft;
