@@ -179,7 +179,8 @@ describe('"Did it help?" in a real VS Code (code-server)', function () {
     const team = await blind.locator('#tf-i-am vscode-option').allTextContents();
     for (const name of ['Ana Ruiz', 'Ben Okafor', 'Chen Wei']) assert.ok(team.some((t) => t.includes(name)), `${name} to pick: ${team.join(', ')}`);
     assert.match((await blind.locator('#tf-rk-team').textContent()) ?? '', /^Ranked so far: 3 of 4 \(Ana Ruiz ✓, Ben Okafor ✓, Chen Wei ✓, /);
-    assert.match((await blind.locator('#tf-rk-as').textContent()) ?? '', /Choose who you are/);
+    // "I am" is the workspace's (chosen above for the ratings): the form ranks as that member, whose re-ranking is saved.
+    assert.match((await blind.locator('#tf-rk-as').textContent()) ?? '', /^Ranking as (Ana Ruiz|Ben Okafor|Chen Wei) \(saved; saving again replaces it\)\.$|^Choose who you are/);
     assert.equal(await blind.locator(`#tf-next .tf-next-secondary[data-action="backToRun"]`).textContent(), `Back to run ${RUN_ID}`);
     assert.equal(await blind.locator('.tf-back-to-run').count(), 1);
     await screenshot(page, 'eval-05-blind-set-form-dark');
