@@ -1,13 +1,13 @@
 /**
- * Side-by-side compare of two to four images (e.g. a remix next to the images it came from): each column shows the
+ * Side-by-side compare of two or three images (e.g. a remix next to the images it came from): each column shows the
  * image whole at the same height, its name and file, and who ranked it where.
  */
 import { h } from '../dom';
 import type { ViewContext } from '../context';
 import { placementsView } from './imageFacts';
 
-/** A remix and up to three sources (a remix of three is compared with all of them). */
-export const MAX_COMPARE = 4;
+/** A remix and up to two sources in one row (a remix of more says how many of its sources the compare shows). */
+export const MAX_COMPARE = 3;
 
 export function compareView(ctx: ViewContext, ids: readonly string[], onView: (id: string) => void): HTMLElement {
   const shown = ids.slice(0, MAX_COMPARE);
