@@ -33,8 +33,8 @@ export interface CommandArgs {
   /** The review's brief.md as a URI string. */
   commentOnBrief: { uri: string };
   codeDiscussion: { reviewRoot: string; runId: string; force?: true };
-  /** A review folder (the blind re-rank set of a run is one). */
-  openReview: vscode.Uri;
+  /** A review folder (the blind re-rank set of a run is one), or a run of a review to show. */
+  openReview: vscode.Uri | { reviewRoot: string; runId: string };
   open: vscode.Uri;
 }
 

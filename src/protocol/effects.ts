@@ -17,6 +17,8 @@ export const MESSAGE_EFFECTS = {
   openFile: 'reads',
   /** Opens a run's blind re-rank set in the panel. */
   openRerank: 'reads',
+  /** From a blind re-rank set back to its run's panel. */
+  backToRun: 'reads',
   /** Remembers "I am" in VS Code's own workspace state: no file of the review, nothing sent. */
   setMe: 'reads',
   log: 'reads',

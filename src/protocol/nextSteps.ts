@@ -8,6 +8,7 @@
 import type { PanelState } from './panel';
 import type { PanelFork } from './votes';
 import { closeWords, decidedBy, marginText } from '../core/discussion/decisionWords';
+import { blindSetOf } from './candidateNames';
 
 /** What the strip reads of the panel's state. */
 export type NextStepsInput = Pick<PanelState, 'runs' | 'run' | 'running'> &
@@ -58,7 +59,9 @@ export type NextActionKind =
   | 'rate'
   | 'adoptBrief'
   | 'rank'
-  | 'run';
+  | 'run'
+  | 'backToRun'
+  | 'reopen';
 
 export interface NextAction {
   kind: NextActionKind;
@@ -81,6 +84,11 @@ export interface NextSteps {
   decided: DecidedFork[];
   /** The one next action for the person at the panel; none while a run is in flight or others must act first. */
   primary?: NextAction;
+  /**
+   * Other things the person may do, never the next step itself: from a blind set back to its run; for the lead, reopening
+   * a recorded decision ("Reopen this decision…").
+   */
+  secondary?: NextAction[];
   /** When there is no primary action: who or what is waited for, in words. */
   waiting?: string;
   /** A new run may be offered as the primary action (nothing of the latest run is open). */
@@ -89,8 +97,6 @@ export interface NextSteps {
 
 const OPEN_ORDER: readonly OpenKind[] = ['answer', 'vote', 'rerank', 'coverage', 'rate'];
 
-/** A review folder that is a run's blind re-rank set: runs/<run-id>/rerank. */
-const BLIND_SET = /[\\/]runs[\\/]([^\\/]+)[\\/]rerank[\\/]?$/;
 
 /** "Ana Ruiz, Chen Wei" */
 function people(ids: readonly string[], names: NextNames): string {
@@ -252,14 +258,40 @@ function adopted(state: NextStepsInput): boolean {
  * `me`'s open but others', nothing (waiting); with nothing open, adopting a brief run's revised brief, else a new run.
  */
 export function nextSteps(state: NextStepsInput, me: string | undefined, names: NextNames): NextSteps {
-  const blind = state.root ? BLIND_SET.exec(state.root) : null;
+  const steps = mainSteps(state, me, names);
+  const secondary = secondaryActions(state, me, steps);
+  return secondary.length ? { ...steps, secondary } : steps;
+}
+
+/**
+ * The secondary actions beside the strip's primary one: back to the run from its blind set; for the run's lead at the
+ * panel, each recorded decision of the latest run shown, to reopen (the host asks to confirm first).
+ */
+function secondaryActions(state: NextStepsInput, me: string | undefined, steps: NextSteps): NextAction[] {
+  const blind = blindSetOf(state.root);
+  if (blind) return [{ kind: 'backToRun', runId: blind, label: `Back to run ${blind}` }];
+  const run = state.run;
+  const forks = state.forks;
+  if (!run || !forks || forks.runId !== run.id || run.id !== steps.runId || me === undefined || forks.lead !== me) return [];
+  const reopenable = forks.forks.filter((f) => f.decision?.recorded === true);
+  return reopenable.map((f) => ({
+    kind: 'reopen' as const,
+    runId: run.id,
+    iteration: f.iteration,
+    decisionPoint: f.decisionPoint,
+    label: reopenable.length === 1 ? 'Reopen this decision…' : `Reopen "${f.question}"…`,
+  }));
+}
+
+function mainSteps(state: NextStepsInput, me: string | undefined, names: NextNames): NextSteps {
+  const blind = blindSetOf(state.root);
   if (blind) {
     // A run's blind re-rank set, opened as a review of its own: its one step is each member's ranking.
     const ranked = (state.review?.designers ?? []).map((d) => d.id);
     const done = me !== undefined && ranked.includes(me);
     return {
-      runId: blind[1]!,
-      happened: `The blind re-rank set of run ${blind[1]}: ${ranked.length} ${ranked.length === 1 ? 'member has' : 'members have'} ranked it.`,
+      runId: blind,
+      happened: `The blind re-rank set of run ${blind}: ${ranked.length} ${ranked.length === 1 ? 'member has' : 'members have'} ranked it.`,
       open: [],
       decided: [],
       ...(done ? { waiting: 'the others to rank it' } : { primary: { kind: 'rank' as const, label: 'Rank the blind set' } }),

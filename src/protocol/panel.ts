@@ -71,6 +71,11 @@ export const PanelStateSchema = z.object({
   forks: PanelForksSchema.optional(),
   /** Who this workspace last said is at the panel ("I am"), a member id; the page's own choice comes first. */
   me: z.string().max(200).optional(),
+  /**
+   * This review folder is a run's blind re-rank set (runs/<run-id>/rerank), opened on its own: the run it belongs to, and
+   * the team that ranks it (the designers of the review it was made from), each ranking as themselves.
+   */
+  blindSet: z.object({ runId: text(200), team: z.array(z.object({ id: text(200), name: text(200) })).max(100) }).optional(),
 });
 export type PanelState = z.infer<typeof PanelStateSchema>;
 
@@ -84,6 +89,8 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('run'), task: z.enum(RUN_TASKS).optional(), resume: text(200).optional() }),
   /** Open the run's blind re-rank set (runs/<run-id>/rerank) in its own panel, where each member ranks it. */
   z.object({ type: z.literal('openRerank'), runId: text(200) }),
+  /** From a run's blind re-rank set: back to its run, in the panel of the review it was made from. */
+  z.object({ type: z.literal('backToRun') }),
   /** Who is at the panel ("I am"), remembered for this workspace; absent: nobody chosen. */
   z.object({ type: z.literal('setMe'), member: text(200).optional() }),
   ShowBriefChangesSchema,

@@ -38,6 +38,8 @@ export const SaveRankingRequestSchema = request('saveRanking', {
   designerId: text(200).optional(),
   designer: text(200),
   role: text(200).optional(),
+  /** A blind re-rank set: the member of the run's team ranking it (the file is rankings/<member>.yaml, named as the team names them). */
+  member: text(200).optional(),
   ranking: z.array(RankingDraftEntrySchema).max(500),
 });
 export type SaveRankingRequest = z.infer<typeof SaveRankingRequestSchema>;

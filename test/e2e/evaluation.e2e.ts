@@ -170,6 +170,19 @@ describe('"Did it help?" in a real VS Code (code-server)', function () {
     await waitInFrame(blind, () => document.querySelectorAll('img').length >= 5, 'the five candidates');
     const shown = await blind.evaluate(() => document.body.innerText + [...document.querySelectorAll('img')].map((i) => `${i.getAttribute('src')} ${i.getAttribute('alt')} ${i.getAttribute('title')}`).join(' '));
     assert.doesNotMatch(shown, /\br[12]\b|remix/i);
+    assert.doesNotMatch(shown, /\bImage \d/, 'the blind letters only: no picture number beside them');
     await screenshot(page, 'eval-04-blind-set-dark');
+    // The run's re-rank step: the team to pick from under "I am" (no typed name), who has ranked, and the way back to the run.
+    await showTab(blind, 'ranking');
+    await waitInFrame(blind, () => !!document.getElementById('tf-rk-team'), 'the blind re-rank form');
+    assert.equal(await blind.locator('#tf-rk-name').count(), 0, 'no free-text name');
+    const team = await blind.locator('#tf-i-am vscode-option').allTextContents();
+    for (const name of ['Ana Ruiz', 'Ben Okafor', 'Chen Wei']) assert.ok(team.some((t) => t.includes(name)), `${name} to pick: ${team.join(', ')}`);
+    assert.match((await blind.locator('#tf-rk-team').textContent()) ?? '', /^Ranked so far: 3 of 4 \(Ana Ruiz ✓, Ben Okafor ✓, Chen Wei ✓, /);
+    // "I am" is the workspace's (chosen above for the ratings): the form ranks as that member, whose re-ranking is saved.
+    assert.match((await blind.locator('#tf-rk-as').textContent()) ?? '', /^Ranking as (Ana Ruiz|Ben Okafor|Chen Wei) \(saved; saving again replaces it\)\.$|^Choose who you are/);
+    assert.equal(await blind.locator(`#tf-next .tf-next-secondary[data-action="backToRun"]`).textContent(), `Back to run ${RUN_ID}`);
+    assert.equal(await blind.locator('.tf-back-to-run').count(), 1);
+    await screenshot(page, 'eval-05-blind-set-form-dark');
   });
 });

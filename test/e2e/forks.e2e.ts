@@ -126,7 +126,7 @@ describe('a fork side by side and its blind vote in a real VS Code (code-server)
     await waitInFrame(panel, () => [...document.querySelectorAll<HTMLImageElement>('.tf-fork-side img')].every((i) => i.complete && i.naturalWidth > 0), 'both sides\' images');
     assert.equal(await panel.locator('.tf-fork h3').textContent(), `${QUESTION} (iteration 1)`);
     const sides = await sideBoxes(panel);
-    assert.deepEqual(sides.map((b) => [b.id, b.caption]), [['r1a', 'A: warm palette'], ['r1b', 'B: cold palette']]);
+    assert.deepEqual(sides.map((b) => [b.id, b.caption]), [['r1a', 'remix r1a: warm palette'], ['r1b', 'remix r1b: cold palette']]);
     assert.ok(Math.abs(sides[0]!.y - sides[1]!.y) < 2 && sides[1]!.x >= sides[0]!.x + sides[0]!.w, `side by side: ${JSON.stringify(sides)}`);
 
     // Blind: before anyone chooses who they are, no name beside a side, no tally, and no vote can be cast.
@@ -147,7 +147,7 @@ describe('a fork side by side and its blind vote in a real VS Code (code-server)
   it('the toggle flips through the sides at full size, then back to side by side', async () => {
     const before = await sideBoxes(panel);
     const flip = panel.locator('.tf-fork-flip');
-    for (const [id, caption] of [['r1a', 'A: warm palette'], ['r1b', 'B: cold palette']] as const) {
+    for (const [id, caption] of [['r1a', 'remix r1a: warm palette'], ['r1b', 'remix r1b: cold palette']] as const) {
       await flip.click();
       await waitInFrame(panel, () => document.querySelectorAll('.tf-fork-side').length === 1 && !!document.querySelector<HTMLImageElement>('.tf-fork-full')?.naturalWidth, `${id} alone at full size`);
       const [one] = await sideBoxes(panel);
@@ -161,7 +161,7 @@ describe('a fork side by side and its blind vote in a real VS Code (code-server)
       });
       assert.ok(img.shown > before[0]!.w * 1.2, `larger than side by side: ${JSON.stringify(img)} vs ${before[0]!.w}`);
       assert.ok(img.top >= 0 && img.bottom <= img.viewport, `the whole image on screen with the toggle above it: ${JSON.stringify(img)}`);
-      assert.equal(img.alt, `Remix ${id}: ${caption.slice(3)}`);
+      assert.equal(img.alt, caption, 'the image is named as its caption names it');
       if (id === 'r1a') await screenshot(s.page, 'forks-02-full-size-dark');
     }
     await flip.click();
@@ -241,6 +241,31 @@ describe('a fork side by side and its blind vote in a real VS Code (code-server)
     await prepare();
     await screenshot(s.page, 'forks-04-decided-high-contrast');
     await setColorTheme(s.page, DARK);
+  });
+
+  it('the Run tab reads top down: decisions, the final pick and remixes, the discussion, then cost and settings collapsed', async () => {
+    await showTab(panel, 'run');
+    const layout = await panel.evaluate(() => {
+      const tab = document.querySelector('.tf-run-tab')!;
+      const top = (sel: string) => document.querySelector(sel)?.getBoundingClientRect().top ?? NaN;
+      // Every section: how many of its buttons are primary (not secondary), shown or not.
+      const primaries = [...tab.querySelectorAll('section')].map((sec) => [sec.id, [...sec.querySelectorAll(':scope vscode-button:not([secondary])')].filter((b) => b.closest('section') === sec).length] as const);
+      const cards = [...document.querySelectorAll('.tf-remix-grid > .tf-remix-card')].map((c) => Math.round(c.getBoundingClientRect().width));
+      return {
+        parts: [...tab.children].map((c) => (c as HTMLElement).dataset.part),
+        tops: ['#tf-forks', '#tf-outcome', '#tf-remixes', '#tf-discussion-section', '#tf-cost'].map(top),
+        costOpen: (document.getElementById('tf-cost') as HTMLDetailsElement | null)?.open,
+        usageInCost: !!document.querySelector('#tf-cost .tf-usage'),
+        primaries,
+        cards,
+      };
+    });
+    assert.deepEqual(layout.parts, ['toolbar', 'status', 'decisions', 'results', 'evaluation', 'discussion', 'refine', 'cost']);
+    assert.ok(layout.tops.every((t, i) => i === 0 || t > layout.tops[i - 1]!), `top down: forks, agreements and decisions, remixes, discussion, cost: ${layout.tops.join(', ')}`);
+    assert.equal(layout.costOpen, false, 'tokens, cost and settings collapsed by default');
+    assert.equal(layout.usageInCost, true);
+    assert.deepEqual(layout.primaries.filter(([, n]) => n > 1), [], 'at most one primary button per section');
+    assert.ok(layout.cards.length >= 2 && layout.cards.every((w) => Math.abs(w - layout.cards[0]!) <= 1), `remix cards of one size: ${layout.cards.join(', ')}`);
   });
 
   it('a brief run\'s fork: each side its passage as plain text, side by side; the commenters vote, blind', async () => {

@@ -41,7 +41,7 @@ describe('a pool of directions in a real VS Code (code-server)', function () {
     assert.deepEqual(cards.map((c) => c.letter), ['a', 'b', 'c', 'd']);
     const elected = cards.filter((c) => c.elected);
     assert.equal(elected.length, 1, JSON.stringify(cards));
-    assert.equal(elected[0]!.badge, `elected → r1${elected[0]!.letter}`, 'the remix with the elected letter');
+    assert.equal(elected[0]!.badge, `elected → remix r1${elected[0]!.letter}`, 'the remix with the elected letter');
     assert.ok(cards.every((c) => /Ranked first by/.test(c.text) && c.directions.length > 0), JSON.stringify(cards));
     assert.equal(s.mock.requests.filter((r) => r.route === 'edit').length, 1, 'only the elected reached the image model');
     const head = await panel.locator('#tf-pools .tf-pool').first().textContent();

@@ -201,6 +201,8 @@ describe('a first run without a key, then a VS Code language model, in a real VS
     const digits = (n: number) => n.toLocaleString('en-US').replace(/,/g, '[,.\\s\\u202f\\u00a0]?');
     assert.match(usage, new RegExp(`Input tokens\\s*${digits(record.usage.inputTokens!)}`), usage);
     assert.match(usage, new RegExp(`Output tokens\\s*${digits(record.usage.outputTokens!)}`), usage);
+    // Tokens, cost and settings are collapsed at the foot of the Run tab: opened for the picture.
+    await panel.evaluate(() => document.getElementById('tf-cost')?.setAttribute('open', ''));
     await shootBothThemes(page, 'vscode-model-4-run-tokens', () => panel.locator('.tf-usage').scrollIntoViewIfNeeded());
     await command(page, 'View: Close All Editors');
   });

@@ -67,32 +67,25 @@ describe('rerank: Make Blind Re-rank Set in the extension host', function () {
     assert.ok(letters.every((l) => /^[A-Z]$/.test(l)), letters.join());
     assert.deepEqual(Object.values(key).filter((e) => e.kind === 'remix').map((e) => e.id).sort(), [...remixes].sort());
     assert.equal(Object.values(key).filter((e) => e.kind === 'option').length, 3);
-    const setSize = letters.length;
     assert.deepEqual(readdirSync(join(dir, 'rankings')), ['.gitkeep']);
     assert.equal(readFileSync(join(dir, 'brief.md'), 'utf8'), readFileSync(join(review, 'brief.md'), 'utf8'));
     assert.match(readFileSync(join(dir, 'review.yaml'), 'utf8'), /— re-rank\n/);
 
-    // The Reviews tree lists the re-ranking as a review of its own; the parent still lists the run.
-    const roots = await waitFor('the re-ranking in the Reviews tree', async () => {
-      const snap = await vscode.commands.executeCommand<TreeSnapshot[]>('teamfusion.internal.describeReviewsTree', 3);
-      return snap.some((r) => r.contextValue === 'review' && r.label.endsWith('— re-rank')) ? snap : undefined;
-    });
-    const rerankNode = roots.find((r) => r.contextValue === 'review' && r.label.endsWith('— re-rank'));
-    assert.ok(rerankNode);
-    assert.equal(rerankNode.children?.find((c) => c.label === 'Options')?.description, String(setSize));
+    // The Reviews tree lists the blind set under its run, as the run's re-rank step (issue 40), not as a review of its own.
     const name = review.split(/[\\/]/).pop() ?? '?';
     const pathOf = (r: TreeSnapshot): string => (r.description ?? '').split(' · ')[0] ?? '';
+    const roots = await waitFor('the re-rank step in the Reviews tree', async () => {
+      const snap = await vscode.commands.executeCommand<TreeSnapshot[]>('teamfusion.internal.describeReviewsTree', 4);
+      const parent = snap.find((r) => r.contextValue === 'review' && pathOf(r).endsWith(name));
+      const run = parent?.children?.find((c) => c.label === 'Runs')?.children?.find((c) => c.runId === record.id);
+      return run?.children?.some((c) => c.contextValue === 'rerank') ? snap : undefined;
+    });
     const parentNode = roots.find((r) => r.contextValue === 'review' && pathOf(r).endsWith(name));
     assert.ok(parentNode, 'the parent review is still listed');
-    const runsGroup = parentNode.children?.find((c) => c.label === 'Runs');
-    assert.ok(runsGroup?.children?.some((c) => c.runId === record.id), 'the parent lists the run');
-    // Nothing else under runs/ became a review.
-    assert.deepEqual(
-      roots.filter((r) => pathOf(r).includes(`${name}/runs/`)).map(pathOf),
-      [pathOf(rerankNode)],
-      'only the re-ranking folder is a review inside runs/',
-    );
-    assert.ok(pathOf(rerankNode).endsWith(`${name}/runs/${record.id}/rerank`), pathOf(rerankNode));
+    const runNode = parentNode.children?.find((c) => c.label === 'Runs')?.children?.find((c) => c.runId === record.id);
+    assert.deepEqual(runNode?.children?.map((c) => [c.label, c.contextValue]), [[`Blind re-rank: 0 of ${parentNode.children?.find((c) => c.label === 'Designers')?.description} ranked`, 'rerank']]);
+    // Nothing under runs/ is listed as a review: the blind set is the run's step.
+    assert.deepEqual(roots.filter((r) => pathOf(r).includes(`${name}/runs/`)).map(pathOf), [], 'no review inside runs/');
 
     // The panel of the new review is open.
     await waitFor('the re-ranking panel', () =>

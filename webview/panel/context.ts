@@ -3,6 +3,7 @@ import type { PanelState } from '../../src/protocol/panel';
 import type { HostConnection } from './host';
 import { fileUrl } from './dom';
 import { remixesOf } from '../../src/protocol/shared';
+import { candidateNamer, type CandidateNamer } from '../../src/protocol/candidateNames';
 
 export interface ViewContext {
   readonly state: PanelState;
@@ -11,8 +12,10 @@ export interface ViewContext {
   imageOf(id: string): string | undefined;
   /** File of an option or remix, relative to the review root (`options/3.png`, `runs/<id>/remix-r1.png`), if known. */
   fileOf(id: string): string | undefined;
-  /** "Image 3 (4)" style label of an option or remix. */
+  /** The one label of an option or remix (src/protocol/candidateNames.ts): "Image 3", "remix r1d", a blind set's "C". */
   labelOf(id: string): string;
+  /** The namer itself: a fork remix's label with its side, and the remixes as the discussion's members named them. */
+  readonly names: CandidateNamer;
   designerName(id: string): string;
   /** Index of the designer in id order (for the speaker colour). */
   designerIndex(id: string): number;
@@ -30,16 +33,13 @@ export function chosenMe(pageMe: string | undefined, hostMe: string | undefined,
 
 export function makeContext(state: PanelState, host: HostConnection): ViewContext {
   const images = new Map<string, string>();
-  const labels = new Map<string, string>();
   const files = new Map<string, string>();
   for (const o of state.review?.options ?? []) {
     images.set(o.id, o.src);
-    labels.set(o.id, o.label);
     files.set(o.id, o.file);
   }
   for (const o of state.run?.options ?? []) {
     if (!images.has(o.id)) images.set(o.id, fileUrl(state.base, o.file));
-    if (!labels.has(o.id)) labels.set(o.id, o.label);
     if (!files.has(o.id)) files.set(o.id, o.file);
   }
   for (const it of state.run?.iterations ?? []) {
@@ -50,10 +50,13 @@ export function makeContext(state: PanelState, host: HostConnection): ViewContex
       }
     }
   }
+  const candidates = candidateNamer(state);
   const designers = state.review?.designers ?? [];
   const names = new Map(designers.map((d) => [d.id, d.name] as const));
   // A brief review's members are named by their comment files.
   for (const c of state.review?.comments ?? []) if (!names.has(c.designer)) names.set(c.designer, c.name);
+  // A blind re-rank set is ranked by its run's team: each member may be at the panel, named as the team names them.
+  for (const m of state.blindSet?.team ?? []) names.set(m.id, m.name);
   const order = new Map(designers.map((d, i) => [d.id, i] as const));
   const members = [...names.keys()].map((id) => ({ id, name: names.get(id) ?? id }));
   for (const id of state.forks?.team ?? []) if (!names.has(id)) members.push({ id, name: id });
@@ -64,11 +67,8 @@ export function makeContext(state: PanelState, host: HostConnection): ViewContex
     host,
     imageOf: (id) => images.get(id),
     fileOf: (id) => files.get(id),
-    labelOf: (id) => {
-      const label = labels.get(id);
-      if (/^r\d+[a-z]?$/.test(id)) return `Remix ${id}`;
-      return label && label !== id && label !== `Image ${id}` ? `${id} (${label})` : id;
-    },
+    labelOf: candidates,
+    names: candidates,
     designerName: (id) => names.get(id) ?? id,
     designerIndex: (id) => order.get(id) ?? [...id].reduce((a, c) => a + c.charCodeAt(0), 0),
   };

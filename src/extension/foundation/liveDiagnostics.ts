@@ -21,6 +21,7 @@ import type { ReviewIndex } from './reviewIndex';
 import { isInside } from './reviewIndex';
 import { isReviewFilePath } from '../firstUse';
 import { errorMessage } from '../../core/kernel/errors';
+import { blindSetDiagnostics } from './blindSet';
 
 const IMAGE = /\.(png|jpe?g|webp)$/i;
 const TEXT = /\.(md|ya?ml|json|csv|txt)$/i;
@@ -252,7 +253,8 @@ export class LiveDiagnostics implements vscode.Disposable {
   }
 
   private async publish(root: vscode.Uri, diagnostics: Diagnostic[]): Promise<void> {
-    await this.publishUnder(root.toString(), root, diagnostics);
+    // A blind re-rank set nobody has ranked yet is no error (the run's re-rank step, not yet done).
+    await this.publishUnder(root.toString(), root, blindSetDiagnostics(root.fsPath, diagnostics));
     this.didPublish.fire(root);
   }
 

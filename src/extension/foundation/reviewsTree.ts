@@ -8,10 +8,11 @@ import * as vscode from 'vscode';
 import type { ReviewIndex } from './reviewIndex';
 import type { LiveDiagnostics } from './liveDiagnostics';
 import { readReviewContents, type ReviewContents, type RunEntry } from './reviewContents';
+import { placeBlindSets, rerankStepLabel, rerankStepTooltip, runKey } from './blindSet';
 
 interface NodeBase {
   readonly id: string;
-  readonly parent?: ReviewNode | GroupNode;
+  readonly parent?: ReviewNode | GroupNode | RunNode;
   /** Absolute path of the review folder this node belongs to. */
   readonly reviewRoot: string;
 }
@@ -35,12 +36,21 @@ export interface RunNode extends NodeBase {
   readonly runId: string;
   readonly run: RunEntry;
   readonly resourceUri: vscode.Uri;
+  /** The run's blind re-rank set (runs/<run-id>/rerank), listed under the run as its re-rank step. */
+  readonly blindSet?: string;
+}
+/** A run's blind re-rank step: its set, who has ranked it of the review's designers; opens the set's panel. */
+export interface RerankNode extends NodeBase {
+  readonly kind: 'rerank';
+  readonly parent: RunNode;
+  readonly runId: string;
+  readonly blindSet: string;
 }
 export interface InfoNode extends NodeBase {
   readonly kind: 'info';
   readonly label: string;
 }
-export type TreeNode = ReviewNode | GroupNode | FileNode | RunNode | InfoNode;
+export type TreeNode = ReviewNode | GroupNode | FileNode | RunNode | RerankNode | InfoNode;
 
 /** A plain copy of what the tree shows (for tests and scripts: command teamfusion.internal.describeReviewsTree). */
 export interface TreeSnapshot {
@@ -70,6 +80,8 @@ export class ReviewsTree implements vscode.TreeDataProvider<TreeNode>, vscode.Di
   readonly onDidChangeTreeData = this.changed.event;
   private readonly contents = new Map<string, Promise<ReviewContents>>();
   private readonly reviewNodes = new Map<string, ReviewNode>();
+  /** Blind re-rank sets listed under their runs (runKey → the set's folder), as of the last listing of the reviews. */
+  private blindSets = new Map<string, string>();
   private readonly disposables: vscode.Disposable[] = [this.changed];
   private timer: NodeJS.Timeout | undefined;
 
@@ -111,7 +123,12 @@ export class ReviewsTree implements vscode.TreeDataProvider<TreeNode>, vscode.Di
 
   async getChildren(node?: TreeNode): Promise<TreeNode[]> {
     if (!node) {
-      const roots = await this.reviews.find();
+      const found = await this.reviews.find();
+      // A run's blind set is listed under its run, not as a review of its own.
+      const placed = placeBlindSets(found.map((u) => u.fsPath));
+      this.blindSets = placed.blindSets;
+      const shown = new Set(placed.reviews);
+      const roots = found.filter((u) => shown.has(u.fsPath));
       const nodes: ReviewNode[] = [];
       const previous = new Map(this.reviewNodes);
       this.reviewNodes.clear();
@@ -180,16 +197,22 @@ export class ReviewsTree implements vscode.TreeDataProvider<TreeNode>, vscode.Di
       case 'runs': {
         const c = await this.load(root);
         if (c.runs.length === 0) return [{ kind: 'info', id: base('none'), parent: node, reviewRoot: root, label: 'No runs yet' }];
-        return c.runs.map((r) => ({
-          kind: 'run' as const,
-          id: base(`run:${r.runId}`),
-          parent: node,
-          reviewRoot: root,
-          runId: r.runId,
-          run: r,
-          resourceUri: vscode.Uri.joinPath(rootUri, 'runs', r.runId),
-        }));
+        return c.runs.map((r) => {
+          const blindSet = this.blindSets.get(runKey(root, r.runId));
+          return {
+            kind: 'run' as const,
+            id: base(`run:${r.runId}`),
+            parent: node,
+            reviewRoot: root,
+            runId: r.runId,
+            run: r,
+            resourceUri: vscode.Uri.joinPath(rootUri, 'runs', r.runId),
+            ...(blindSet ? { blindSet } : {}),
+          };
+        });
       }
+      case 'run':
+        return node.blindSet ? [{ kind: 'rerank', id: base('rerank'), parent: node, reviewRoot: root, runId: node.runId, blindSet: node.blindSet }] : [];
       default:
         return [];
     }
@@ -270,7 +293,7 @@ export class ReviewsTree implements vscode.TreeDataProvider<TreeNode>, vscode.Di
       }
       case 'run': {
         const r = node.run;
-        const item = new vscode.TreeItem(r.runId, vscode.TreeItemCollapsibleState.None);
+        const item = new vscode.TreeItem(r.runId, node.blindSet ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
         item.id = node.id;
         item.contextValue = 'run';
         item.iconPath = r.problem
@@ -285,6 +308,22 @@ export class ReviewsTree implements vscode.TreeDataProvider<TreeNode>, vscode.Di
           ? `${r.runId}\nThis run cannot be used:\n${r.problem}`
           : `${r.runId}\nStatus: ${r.interrupted ? 'interrupted (no process drives it; resume it to continue)' : r.status ?? 'run.json could not be read'}${r.startedAt ? `\nStarted: ${r.startedAt}` : ''}${r.error ? `\n${r.error}` : ''}`;
         item.command = { command: 'teamfusion.openReview', title: 'Open Run', arguments: [{ reviewRoot: node.reviewRoot, runId: r.runId }] };
+        return item;
+      }
+      case 'rerank': {
+        const [team, set] = await Promise.all([this.load(node.reviewRoot), this.load(node.blindSet)]);
+        const ranked = new Set(set.designers.map((d) => d.id));
+        const item = new vscode.TreeItem(rerankStepLabel(ranked.size, team.designers.length), vscode.TreeItemCollapsibleState.None);
+        item.id = node.id;
+        item.contextValue = 'rerank';
+        item.iconPath = new vscode.ThemeIcon('eye-closed');
+        item.tooltip = rerankStepTooltip(
+          node.runId,
+          set.designers.map((d) => d.name),
+          team.designers.filter((d) => !ranked.has(d.id)).map((d) => d.name),
+          vscode.workspace.asRelativePath(node.blindSet, false),
+        );
+        item.command = { command: 'teamfusion.openReview', title: 'Open the Blind Re-rank Step', arguments: [vscode.Uri.file(node.blindSet)] };
         return item;
       }
       case 'info': {
@@ -308,7 +347,7 @@ export class ReviewsTree implements vscode.TreeDataProvider<TreeNode>, vscode.Di
         description: typeof item.description === 'string' ? item.description : undefined,
         contextValue: item.contextValue,
         icon: item.iconPath instanceof vscode.ThemeIcon ? item.iconPath.id : undefined,
-        ...(child.kind === 'run' ? { reviewRoot: child.reviewRoot, runId: child.runId } : {}),
+        ...(child.kind === 'run' || child.kind === 'rerank' ? { reviewRoot: child.reviewRoot, runId: child.runId } : {}),
         tooltip: typeof item.tooltip === 'string' ? item.tooltip : undefined,
         command: item.command?.command,
       };

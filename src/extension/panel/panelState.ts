@@ -12,6 +12,7 @@ import type { PanelAnalysis, PanelEvaluation, PanelFeedback, PanelReview, PanelR
 import type { PanelBriefRun } from '../../protocol/brief';
 import type { PanelCriteria } from '../../protocol/criteria';
 import { panelComments } from './briefState';
+import { blindSetDiagnostics } from '../foundation/blindSet';
 
 export interface PanelStateInput {
   root: string;
@@ -145,7 +146,8 @@ export function buildPanelState(i: PanelStateInput): PanelState {
     base: i.toWebviewUri(i.root),
     ...(review ? { review } : {}),
     ...('value' in i.analysis ? { analysis: i.analysis.value } : { analysisError: i.analysis.error }),
-    diagnostics: i.load.diagnostics,
+    // A blind re-rank set nobody has ranked yet is the run's re-rank step still to do, not an error.
+    diagnostics: blindSetDiagnostics(i.root, i.load.diagnostics),
     runs: i.runs.map((r) => runSummary(r, i.interrupted)),
     ...(i.brokenRuns?.length ? { brokenRuns: i.brokenRuns } : {}),
     ...(chosen ? { run: panelRun(i.root, chosen, i.toWebviewUri, i.interrupted, i.pending?.runId === chosen.id ? i.pending.entries : undefined) } : {}),

@@ -27,16 +27,29 @@ function formError(file: string, message: string): Diagnostic {
 
 /**
  * Validates and writes one designer's ranking. `review` is the review as loaded now (option ids, existing designers).
- * Never throws for bad input: problems come back as diagnostics naming the ranking file.
+ * `team`: a blind re-rank set's team (the designers of the review it was made from) — each member ranks it as
+ * themselves (`req.member`), in rankings/<member>.yaml under the team's name for them, so it pairs with their ranking
+ * before the run; nobody else ranks it. Never throws for bad input: problems come back as diagnostics naming the file.
  */
-export async function saveRanking(review: Review, req: SaveRankingRequest): Promise<SaveRankingOutcome> {
+export async function saveRanking(review: Review, req: SaveRankingRequest, team?: readonly { id: string; name: string }[]): Promise<SaveRankingOutcome> {
+  let memberId: string | undefined;
+  if (team) {
+    const member = team.find((m) => m.id === req.member);
+    if (!member) {
+      const who = team.map((m) => m.name).join(', ');
+      return { ok: false, diagnostics: [formError('rankings', `Choose who you are (I am, at the top): the blind set is ranked by the run's team${who ? ` (${who})` : ''}, each as themselves.`)] };
+    }
+    memberId = member.id;
+    req = { ...req, designer: review.designers.find((d) => d.id === member.id)?.name ?? member.name };
+  }
   const name = req.designer.trim();
-  const existing = req.designerId ? review.designers.find((d) => d.id === req.designerId) : undefined;
-  const id = existing ? existing.id : designerIdFromName(name);
+  const editing = memberId ?? req.designerId;
+  const existing = editing ? review.designers.find((d) => d.id === editing) : undefined;
+  const id = existing ? existing.id : memberId ?? designerIdFromName(name);
   const ext = existing && existing.file.toLowerCase().endsWith('.json') ? 'json' : 'yaml';
   const file = existing ? existing.file : `rankings/${id}.yaml`;
 
-  if (req.designerId && !existing) {
+  if (req.designerId && !existing && memberId === undefined) {
     return { ok: false, diagnostics: [formError(`rankings/${req.designerId}.yaml`, `There is no ranking of "${req.designerId}" to edit any more; reload the panel.`)] };
   }
   if (!name) return { ok: false, diagnostics: [formError(file, 'Type the designer\'s name.')] };
@@ -72,3 +85,4 @@ export async function saveRanking(review: Review, req: SaveRankingRequest): Prom
   }
   return { ok: true, file, designerId: id, diagnostics: checked.diagnostics };
 }
+

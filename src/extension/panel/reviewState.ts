@@ -31,6 +31,7 @@ import { discussionState } from '../analysis/panelDiscussion';
 import { workspaceTrusted } from './trust';
 import { reviewFingerprint, runFingerprint } from '../../core/files/fingerprint';
 import { SerialLoads } from './serialLoads';
+import { blindSetTeam } from './blindSetState';
 
 /** Designers × options above which the panel shows the rankings before the agreement (50 × 50 is 2,500; the sample 24). */
 const DEFER_ANALYSIS_CELLS = 400;
@@ -321,6 +322,8 @@ export class ReviewState {
     });
     if (discussion) state.discussion = discussion;
     if (forks) state.forks = forks;
+    const blindSet = await blindSetTeam(root).catch((e: unknown) => void warn(`The team of the blind re-rank set could not be read: ${errorMessage(e)}`));
+    if (blindSet) state.blindSet = blindSet;
     const me = rememberedMe(this.services.context.workspaceState);
     if (me) state.me = me;
     return state;

@@ -6,10 +6,10 @@
 import * as assert from 'node:assert/strict';
 import { decidedForks, nextSteps, type NextNames, type NextStepsInput } from '../../../src/protocol/nextSteps';
 import type { PanelFork, PanelForks } from '../../../src/protocol/votes';
-import { imageName } from '../../../webview/panel/views/nextStrip';
+import { candidateNamer } from '../../../src/protocol/candidateNames';
 
 const NAMES: Record<string, string> = { ana: 'Ana Ruiz', ben: 'Ben Okafor', chen: 'Chen Wei' };
-const names: NextNames = { person: (id) => NAMES[id] ?? id, image: (id) => (id.startsWith('r') ? `Remix ${id}` : `Image ${id}`) };
+const names: NextNames = { person: (id) => NAMES[id] ?? id, image: candidateNamer({}) };
 const RUN = '2026-12-06T10-00-00-000Z';
 const QUESTION = 'Warm or cold palette?';
 
@@ -50,7 +50,7 @@ describe('panel: the Next strip', () => {
   it('an open vote: the strip names who has not voted; the primary is that vote for one of them, never a new run', () => {
     const s = state({ forks: forks(fork()) });
     const forAna = nextSteps(s, 'ana', names);
-    assert.equal(forAna.happened, `Run ${RUN} is done: final pick Remix r1b.`);
+    assert.equal(forAna.happened, `Run ${RUN} is done: final pick remix r1b.`);
     assert.deepEqual(forAna.open.map((o) => [o.kind, o.text, o.who]), [['vote', `Vote: ${QUESTION} — waiting for Ana Ruiz, Chen Wei`, ['ana', 'chen']]]);
     assert.deepEqual(forAna.primary, { kind: 'vote', runId: RUN, iteration: 1, decisionPoint: 1, label: `Vote: ${QUESTION}` });
     assert.equal(forAna.runIsNext, false);
@@ -79,10 +79,10 @@ describe('panel: the Next strip', () => {
     assert.deepEqual(nextSteps(state({ forks: forks(byLead) }), 'chen', names).open, [], 'a decided fork waits for nobody');
   });
 
-  it('the strip names an option by the review\'s "Image k", a remix and a named option as labelled', () => {
-    assert.equal(imageName('1'), 'Image 1');
-    assert.equal(imageName('Remix r1b'), 'Remix r1b');
-    assert.equal(imageName('hero (Image 2)'), 'hero (Image 2)');
+  it('the strip names a picture by its one label: the review\'s "Image k", "remix r1b"', () => {
+    const named = candidateNamer({ review: { options: [{ id: 'hero', label: 'Image 2' }] } as never });
+    assert.match(nextSteps(state(), 'ana', { ...names, image: named }).happened, /final pick remix r1b\./);
+    assert.match(nextSteps(state({ run: run({ finalPick: 'hero' }) }), 'ana', { ...names, image: named }).happened, /final pick Image 2\./);
   });
 
   it('nothing open: the next action is a run', () => {
@@ -101,6 +101,31 @@ describe('panel: the Next strip', () => {
     assert.deepEqual(forAna.primary, { kind: 'rank', label: 'Rank the blind set' });
     assert.equal(forAna.runIsNext, false);
     assert.equal(nextSteps(set, 'ben', names).primary, undefined, 'Ben has ranked it');
+    // A way back to its run, beside the ranking, for everyone.
+    for (const who of ['ana', 'ben', undefined]) {
+      assert.deepEqual(nextSteps(set, who, names).secondary, [{ kind: 'backToRun', runId: '2026-12-06T10-00-00-000Z', label: 'Back to run 2026-12-06T10-00-00-000Z' }]);
+    }
+  });
+
+  it('after a recorded decision the lead may reopen it: a secondary action; the primary stays the real next step', () => {
+    const decided = fork({ votes: { ana: 'r1b', ben: 'r1b', chen: 'r1a' }, missing: [], decision: { decision: 'cold palette', by: 'team', via: 'human', counts: { 'warm palette': 1, 'cold palette': 2 }, recorded: true } });
+    const open = fork({ decisionPoint: 2, question: 'Serif or sans?', missing: ['ana', 'chen'] });
+    const withLead = (...fs: PanelFork[]) => state({ forks: { ...forks(...fs), lead: 'ana' } });
+    const lead = nextSteps(withLead(decided), 'ana', names);
+    assert.deepEqual(lead.primary, { kind: 'run', label: 'Run again' });
+    assert.deepEqual(lead.secondary, [{ kind: 'reopen', runId: RUN, iteration: 1, decisionPoint: 1, label: 'Reopen this decision…' }]);
+    // Still a vote open: the primary is Ana's vote, the reopen beside it.
+    const voting = nextSteps(withLead(open, decided), 'ana', names);
+    assert.equal(voting.primary?.kind, 'vote');
+    assert.deepEqual(voting.secondary?.map((a) => a.kind), ['reopen']);
+    // Not the lead, nobody chosen, or a decision only counted from the votes (not recorded): no reopen.
+    assert.equal(nextSteps(withLead(decided), 'ben', names).secondary, undefined);
+    assert.equal(nextSteps(withLead(decided), undefined, names).secondary, undefined);
+    const counted = fork({ ...decided, decision: { ...decided.decision!, recorded: undefined } });
+    assert.equal(nextSteps(withLead(counted), 'ana', names).secondary, undefined);
+    // Two recorded decisions: each named by its question.
+    const second = fork({ ...decided, decisionPoint: 2, question: 'Serif or sans?' });
+    assert.deepEqual(nextSteps(withLead(decided, second), 'ana', names).secondary?.map((a) => a.label), ['Reopen "Warm or cold palette?"…', 'Reopen "Serif or sans?"…']);
   });
 
   it('missing blind re-rankings and unrated proxy messages are open, each for its members', () => {
@@ -163,6 +188,6 @@ describe('panel: the Next strip', () => {
     older.runs = [{ id: '2026-12-08T00-00-00-000Z', status: 'completed', startedAt: '2026-12-08T00:00:00.000Z', iterations: 2, finalPick: 'r2a' }, ...older.runs];
     const o = nextSteps(older, 'ana', names);
     assert.deepEqual(o.primary, { kind: 'showLatest', runId: '2026-12-08T00-00-00-000Z', label: 'Show the latest run' });
-    assert.match(o.happened, /final pick Remix r2a/);
+    assert.match(o.happened, /final pick remix r2a/);
   });
 });

@@ -95,3 +95,42 @@ describe('saving a ranking from the panel', () => {
     assert.ok(out.diagnostics.some((d) => d.severity === 'error'));
   });
 });
+
+describe('saving a blind re-rank from the panel: the run\'s team, each as themselves', () => {
+  let dir = '';
+  afterEach(async () => {
+    if (dir) await fs.rm(dir, { recursive: true, force: true });
+  });
+  const TEAM = [
+    { id: 'ana', name: 'Ana Ruiz' },
+    { id: 'ben', name: 'Ben Okafor' },
+  ];
+
+  it('a member of the team: rankings/<member>.yaml under the team\'s name, whatever name the form held', async () => {
+    const s = await sampleCopy();
+    dir = s.dir;
+    const ids = s.review.options.map((o) => o.id);
+    const out = await saveRanking(s.review, { type: 'saveRanking', requestId: 1, designer: 'Someone Else', member: 'ben', ranking: fullRanking(ids) }, TEAM);
+    assert.equal(out.ok, true, JSON.stringify(out.diagnostics));
+    assert.deepEqual([out.file, out.designerId], ['rankings/ben.yaml', 'ben']);
+    assert.match(await fs.readFile(path.join(dir, 'rankings', 'ben.yaml'), 'utf8'), /designer: Ben Okafor/);
+    // Saving again replaces the member's own ranking (no "exists already").
+    const reloaded = await loadReview(dir, { decodeImages: false });
+    const again = await saveRanking(reloaded.review!, { type: 'saveRanking', requestId: 2, designer: '', member: 'ben', ranking: fullRanking([...ids].reverse()) }, TEAM);
+    assert.equal(again.ok, true, JSON.stringify(again.diagnostics));
+    assert.equal(again.file, 'rankings/ben.yaml');
+  });
+
+  it('nobody chosen, or someone not on the team: refused, naming the team, nothing written', async () => {
+    const s = await sampleCopy();
+    dir = s.dir;
+    const ids = s.review.options.map((o) => o.id);
+    const before = await fs.readdir(path.join(dir, 'rankings'));
+    for (const member of [undefined, 'eve']) {
+      const out = await saveRanking(s.review, { type: 'saveRanking', requestId: 1, designer: 'Eve Park', ...(member ? { member } : {}), ranking: fullRanking(ids) }, TEAM);
+      assert.equal(out.ok, false);
+      assert.match(out.diagnostics[0]!.message, /Choose who you are .*\(Ana Ruiz, Ben Okafor\)/);
+    }
+    assert.deepEqual(await fs.readdir(path.join(dir, 'rankings')), before);
+  });
+});

@@ -16,6 +16,7 @@ const SAMPLES: { [K in MessageKind]: MessageOf<K> } = {
   openRun: { type: 'openRun', runId: 'r1' },
   openFile: { type: 'openFile', path: 'brief.md' },
   openRerank: { type: 'openRerank', runId: 'r1' },
+  backToRun: { type: 'backToRun' },
   setMe: { type: 'setMe', member: 'ana' },
   log: { type: 'log', level: 'info', message: 'hello' },
   showBriefChanges: { type: 'showBriefChanges', runId: 'r1' },
@@ -49,7 +50,7 @@ describe('panel messages in Restricted Mode: an allow-list the host keeps', () =
       .filter(([, e]) => e === 'reads')
       .map(([k]) => k)
       .sort();
-    assert.deepEqual(readOnly, ['log', 'openFile', 'openRerank', 'openRun', 'ready', 'refresh', 'setMe', 'showBriefChanges']);
+    assert.deepEqual(readOnly, ['backToRun', 'log', 'openFile', 'openRerank', 'openRun', 'ready', 'refresh', 'setMe', 'showBriefChanges']);
   });
 
   const guarded = (Object.keys(MESSAGE_EFFECTS) as MessageKind[]).filter((k) => MESSAGE_EFFECTS[k] !== 'reads');

@@ -70,19 +70,19 @@ function bordaBlock(ctx: ViewContext, a: PanelAnalysis): HTMLElement {
     {},
     h('h3', {}, 'Borda ranking'),
     list,
-    weighted ? h('p', { class: 'tf-muted' }, `Weighted by designer weight: ${weighted.map((b) => b.option).join(' › ')}`) : null,
-    schulzeBlock(a),
+    weighted ? h('p', { class: 'tf-muted' }, `Weighted by designer weight: ${weighted.map((b) => ctx.labelOf(b.option)).join(' › ')}`) : null,
+    schulzeBlock(ctx, a),
   );
 }
 
 /** The Schulze order beside Borda (ties as "="), and the sentence where the two differ. */
-function schulzeBlock(a: PanelAnalysis): HTMLElement | null {
+function schulzeBlock(ctx: ViewContext, a: PanelAnalysis): HTMLElement | null {
   const s = a.schulze;
   if (!s) return null;
   return h(
     'div',
     { class: 'tf-schulze' },
-    h('p', { class: 'tf-muted', title: 'Pairwise majorities and their strongest chains; designers count with their weight' }, `Schulze: ${s.ranking.map((tier) => tier.join(' = ')).join(' › ')}`),
+    h('p', { class: 'tf-muted', title: 'Pairwise majorities and their strongest chains; designers count with their weight' }, `Schulze: ${s.ranking.map((tier) => tier.map((id) => ctx.labelOf(id)).join(' = ')).join(' › ')}`),
     h('p', { class: 'tf-schulze-sentence' }, s.sentence ?? `Schulze agrees with ${a.designers.some((d) => d.weight !== 1) ? 'the weighted ' : ''}Borda.`),
   );
 }

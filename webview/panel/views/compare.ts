@@ -6,6 +6,7 @@ import { h } from '../dom';
 import type { ViewContext } from '../context';
 import { placementsView } from './imageFacts';
 
+/** A remix and up to two sources in one row (a remix of more says how many of its sources the compare shows). */
 export const MAX_COMPARE = 3;
 
 export function compareView(ctx: ViewContext, ids: readonly string[], onView: (id: string) => void): HTMLElement {

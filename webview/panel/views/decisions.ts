@@ -30,8 +30,8 @@ export function decisionLine(d: Decision, nameOf: (id: string) => string, teamSi
   return d.reopened ? `${line} Reopened by ${nameOf(d.reopened.by)}; kept as history.` : line;
 }
 
-/** "Set aside: r1a, r1c (not the side chosen on "Warm or cold palette?" in round 1)." — one sentence per decision (issue 38). */
-export function setAsideLines(it: Pick<Iteration, 'setAside'>): string[] {
+/** "Set aside: remix r1a, remix r1c (not the side chosen on "Warm or cold palette?" in round 1)." — one sentence per decision (issue 38). */
+export function setAsideLines(it: Pick<Iteration, 'setAside'>, labelOf: (id: string) => string = (id) => id): string[] {
   const by = new Map<string, { question: string; decidedIn: number; ids: string[] }>();
   for (const s of it.setAside ?? []) {
     const key = `${s.decidedIn}\n${s.question}`;
@@ -39,7 +39,7 @@ export function setAsideLines(it: Pick<Iteration, 'setAside'>): string[] {
     g.ids.push(s.id);
     by.set(key, g);
   }
-  return [...by.values()].map((g) => `Set aside: ${g.ids.join(', ')} (not the side chosen on "${g.question}" in round ${g.decidedIn}).`);
+  return [...by.values()].map((g) => `Set aside: ${g.ids.map(labelOf).join(', ')} (not the side chosen on "${g.question}" in round ${g.decidedIn}).`);
 }
 
 /**

@@ -8,6 +8,7 @@ import { speakerColor } from '../colors';
 import type { ViewContext } from '../context';
 import type { PanelRun, PanelRunEvent } from '../../../src/protocol/panel';
 import { typedWords } from '../../../src/protocol/shared';
+import { namedPieces } from '../../../src/protocol/candidateNames';
 
 const key = (iteration: number, speaker: string, turn: number | null): string => `${iteration}|${speaker}|${turn}`;
 
@@ -125,7 +126,7 @@ export class DiscussionView {
           if (pin) streamed.el.querySelector('header')?.append(pin);
         }
         const m = streamed ?? this.message(ev.iteration, msg.speaker, msg.turn, '', false, undefined, msg.id, msg.kind ?? 'proxy', undefined, msg.typedBy);
-        m.body.textContent = msg.content;
+        replaceChildren(m.body, ...withNames(this.ctx!, msg.content));
         markMessage(m.el, msg);
         m.streaming = false;
         m.el.classList.remove('tf-streaming');
@@ -178,7 +179,7 @@ export class DiscussionView {
     // A line typed on someone else's machine for this member (issue 39) is said so, never shown as their own words.
     const person = kind === 'human' && typedBy !== undefined ? typedWords(typedBy, speaker, (id) => (id === speaker ? name : ctx.designerName(id))) : 'in person';
     const when = kind === 'human' ? (turn === null ? person : `${person} · turn ${turn}`) : kind === 'guest' ? 'called in' : turn === null ? 'asked to speak' : `turn ${turn}`;
-    const body = h('div', { class: 'tf-msg-body' }, content);
+    const body = h('div', { class: 'tf-msg-body' }, ...withNames(ctx, content));
     const el = h(
       'article',
       { class: streaming ? 'tf-msg tf-streaming' : 'tf-msg', 'data-speaker': speaker, 'data-message-id': id, 'data-kind': kind, 'aria-label': `${name}, ${when}` },
@@ -211,4 +212,14 @@ function markMessage(el: HTMLElement, m: { cut?: true; ungrounded?: string[] }):
   if (m.ungrounded?.length) {
     el.append(h('p', { class: 'tf-msg-mark tf-msg-ungrounded', role: 'note' }, `Cites what this round did not show: ${m.ungrounded.join(', ')}.`));
   }
+}
+
+/**
+ * A message's text with each remix the members named by the label they saw ("Image 10") shown by its one label ("remix
+ * r1d"), the words as written in its title. Text nodes and spans only: the message stays inert.
+ */
+function withNames(ctx: ViewContext, content: string): (string | HTMLElement)[] {
+  return namedPieces(content, ctx.names.discussionNames).map((p) =>
+    typeof p === 'string' ? p : h('span', { class: 'tf-name', title: `Written as ${p.written}` }, p.name),
+  );
 }

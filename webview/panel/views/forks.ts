@@ -85,7 +85,16 @@ export function flipped(current: number | undefined, sides: number): number | un
 function sideBody(ctx: ViewContext, s: PanelFork['sides'][number], full: boolean): HTMLElement {
   if (s.passage !== undefined) return h('div', { class: full ? 'tf-fork-passage tf-fork-passage-full' : 'tf-fork-passage', tabindex: '0', role: 'region', 'aria-label': `Passage ${s.id}: ${s.position}` }, s.passage);
   if (s.passageError !== undefined) return h('p', { class: 'tf-error-text' }, s.passageError);
-  return full ? h('img', { class: 'tf-fork-full', src: ctx.imageOf(s.id) ?? '', alt: `Remix ${s.id}: ${s.position}` }) : thumb(ctx, s.id, 'lg');
+  return full ? h('img', { class: 'tf-fork-full', src: ctx.imageOf(s.id) ?? '', alt: `${ctx.labelOf(s.id)}: ${s.position}` }) : thumb(ctx, s.id, 'lg');
+}
+
+/**
+ * A side's caption: a remix side by its one label and the position it takes ("remix r1d: Image 1 leads"); a brief fork's
+ * passage by its side letter ("A: …"), which names no picture.
+ */
+export function sideCaption(ctx: Pick<ViewContext, 'labelOf'>, s: Pick<PanelFork['sides'][number], 'id' | 'letter' | 'position' | 'passage' | 'passageError'>): string {
+  const passage = s.passage !== undefined || s.passageError !== undefined;
+  return `${passage ? (s.letter ?? s.id).toUpperCase() : ctx.labelOf(s.id)}: ${s.position}`;
 }
 
 export class ForksView {
@@ -147,7 +156,7 @@ export class ForksView {
         'figure',
         { class: fate ? `tf-fork-side tf-fork-${fate}` : 'tf-fork-side', 'data-remix': s.id, ...(fate ? { 'data-fate': fate } : {}) },
         sideBody(ctx, s, full === i),
-        h('figcaption', {}, h('strong', {}, `${(s.letter ?? s.id).toUpperCase()}: ${s.position}`)),
+        h('figcaption', {}, h('strong', {}, sideCaption(ctx, s))),
         sight.revealed ? h('p', { class: 'tf-muted tf-fork-holders' }, `Held by ${names(sight.holders[i] ?? []) || 'nobody named'}; voted for by ${names(sight.voters[i] ?? []) || 'nobody yet'}`) : null,
         voteButton,
       );

@@ -6,6 +6,7 @@ import { h } from '../dom';
 import { ordinal, fixed } from '../format';
 import type { ViewContext } from '../context';
 import { forkSideText, remixesOf, remixesWithDirections } from '../../../src/protocol/shared';
+import { remixSources } from '../../../src/protocol/candidateNames';
 
 export interface Placement {
   designer: string;
@@ -31,8 +32,8 @@ export function placementsView(ctx: ViewContext, id: string): HTMLElement {
   const remixOf = remixIt ? { index: remixIt.index, remix: remixesWithDirections(remixIt).find((m) => m.id === id)! } : undefined;
   const box = h('div', { class: 'tf-facts-box' });
   if (borda) box.append(h('p', { class: 'tf-facts-consensus' }, `Consensus: #${borda.position} of ${ctx.state.analysis?.borda.length ?? 0} (${fixed(borda.points, 1)} Borda points)`));
-  if (remixOf?.remix) {
-    const from = remixOf.remix.from ?? [];
+  if (remixOf?.remix && remixIt) {
+    const from = remixSources(remixIt, remixOf.remix);
     box.append(h('p', {}, `Remix made in iteration ${remixOf.index}${from.length ? ` from ${listWords(from.map((f) => ctx.labelOf(f)))}` : ''}.`));
     if (remixOf.remix.fork) box.append(h('p', { class: 'tf-remix-fork' }, forkSideText(remixOf.remix.fork)));
     else if (remixOf.remix.idea) box.append(h('p', {}, `Idea: ${remixOf.remix.idea}`));

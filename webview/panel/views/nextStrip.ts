@@ -12,12 +12,7 @@ export type GoTo = (tab: 'overview' | 'run' | 'ranking', selector: string) => vo
 
 /** The strip's steps for the state in `ctx`. */
 export function stepsOf(ctx: ViewContext): NextSteps {
-  return nextSteps(ctx.state, ctx.me, { person: (id) => ctx.designerName(id), image: (id) => imageName(ctx.labelOf(id)) });
-}
-
-/** An option's bare number reads as the review's "Image 3"; a remix ("Remix r1b") or a named option as labelled. */
-export function imageName(label: string): string {
-  return /^\d+$/.test(label) ? `Image ${label}` : label;
+  return nextSteps(ctx.state, ctx.me, { person: (id) => ctx.designerName(id), image: (id) => ctx.labelOf(id) });
 }
 
 interface ValueElement extends HTMLElement {
@@ -69,15 +64,16 @@ export class NextStrip {
         'div',
         { class: 'tf-actions tf-next-actions' },
         primary,
+        ...(steps.secondary ?? []).map((a) => this.button(ctx, a, go, true)),
         !primary && steps.waiting ? h('p', { class: 'tf-muted tf-next-waiting', role: 'status' }, `Waiting for ${steps.waiting}.`) : null,
       ),
     );
     return steps;
   }
 
-  private button(ctx: ViewContext, a: NextAction, go: GoTo): HTMLElement {
+  private button(ctx: ViewContext, a: NextAction, go: GoTo, secondary = false): HTMLElement {
     const { host, state } = ctx;
-    const writes = a.kind === 'run' || a.kind === 'resume' || a.kind === 'adoptBrief';
+    const writes = a.kind === 'run' || a.kind === 'resume' || a.kind === 'adoptBrief' || a.kind === 'reopen';
     const briefOnly = (state.review?.comments?.length ?? 0) > 0 && (state.review?.designers.length ?? 0) === 0;
     const act = (): void => {
       switch (a.kind) {
@@ -105,12 +101,17 @@ export class NextStrip {
           return go('run', '#tf-discussion-section');
         case 'rank':
           return go('ranking', '#tf-ranking');
+        case 'backToRun':
+          return host.post({ type: 'backToRun' });
+        case 'reopen':
+          // The host asks the lead to confirm before anything is written.
+          return void (ctx.me && host.post({ type: 'reopen', runId: a.runId!, as: ctx.me, iteration: a.iteration!, decisionPoint: a.decisionPoint! }));
       }
     };
     return h(
       'vscode-button',
       {
-        id: 'tf-next-primary',
+        ...(secondary ? { class: 'tf-next-secondary', secondary: true } : { id: 'tf-next-primary' }),
         'data-action': a.kind,
         disabled: writes && (!state.trusted || state.running),
         title: writes && !state.trusted ? 'This workspace is not trusted, so nothing is run or written.' : '',

@@ -18,7 +18,7 @@ function roundView(ctx: ViewContext, t: PoolTable): HTMLElement {
         h(
           'figure',
           { class: c.elected ? 'tf-pool-card tf-pool-elected' : 'tf-pool-card', 'data-pool-letter': c.letter },
-          h('figcaption', {}, h('strong', {}, `${c.letter})`), ` ${c.differs}`, c.elected ? h('vscode-badge', {}, c.remix ? `elected → ${c.remix}` : 'elected') : null),
+          h('figcaption', {}, h('strong', {}, `${c.letter})`), ` ${c.differs}`, c.elected ? h('vscode-badge', {}, c.remix ? `elected → ${ctx.labelOf(c.remix)}` : 'elected') : null),
           h('p', { class: 'tf-directions' }, c.editingDirections),
           h('p', { class: 'tf-muted' }, `From ${c.from.map((id) => ctx.labelOf(id)).join(', ')}`),
           h('p', { class: 'tf-muted' }, c.rankedFirstBy.length ? `Ranked first by ${names(c.rankedFirstBy)}` : 'Ranked first by nobody'),

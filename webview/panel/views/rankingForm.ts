@@ -65,6 +65,8 @@ export class RankingForm {
     // The person at the panel ("I am") ranks as themselves: the form follows them while it holds nothing of its own.
     if (ctx.me !== this.me) {
       this.me = ctx.me;
+      // A blind set's form names who ranks (and who has): it is drawn again for the member chosen.
+      if (ctx.state.blindSet) this.optionKey = '';
       const member = ctx.members.find((m) => m.id === ctx.me);
       if (member && draftFollowsMe(this.draft, this.meDraft)) {
         this.draft = draftAs(member, review.designers.find((d) => d.id === member.id), optionIds);
@@ -72,6 +74,7 @@ export class RankingForm {
         this.optionKey = '';
       }
     }
+    if (ctx.state.blindSet && designersKey !== this.designersKey) this.optionKey = '';
     if (optionKey === this.optionKey && this.element.childElementCount > 0) {
       if (designersKey !== this.designersKey) this.renderPicker();
       this.designersKey = designersKey;
@@ -84,6 +87,10 @@ export class RankingForm {
   }
 
   private build(): void {
+    if (this.ctx?.state.blindSet) {
+      this.buildBlind(this.ctx.state.blindSet);
+      return;
+    }
     const draft = this.draft!;
     this.nameField = h('vscode-textfield', { id: 'tf-rk-name', 'aria-label': 'Your name', placeholder: 'Your name, e.g. Designer E' }) as ValueElement;
     this.roleField = h('vscode-textfield', { id: 'tf-rk-role', 'aria-label': 'Your role (optional)', placeholder: 'Role (optional)' }) as ValueElement;
@@ -110,6 +117,37 @@ export class RankingForm {
         this.list,
         this.feedback,
         h('div', { class: 'tf-actions' }, save),
+      ),
+    );
+  }
+
+  /**
+   * A blind re-rank set's form: the run's team ranks it, each member as themselves — the member chosen under "I am" (the
+   * team to pick from), never a typed name — with the way back to the run.
+   */
+  private buildBlind(blind: NonNullable<ViewContext['state']['blindSet']>): void {
+    const ctx = this.ctx!;
+    const me = blind.team.find((m) => m.id === ctx.me);
+    const ranked = new Set((ctx.state.review?.designers ?? []).map((d) => d.id));
+    this.nameField = undefined;
+    this.roleField = undefined;
+    this.renderList();
+    const save = h('vscode-button', { id: 'tf-rk-save', disabled: !me, title: me ? '' : 'Choose who you are first (I am, at the top).', onclick: () => void this.save() }, 'Save ranking');
+    replaceChildren(
+      this.element,
+      section(
+        'tf-ranking',
+        `Blind re-rank of run ${blind.runId}`,
+        h('p', { class: 'tf-muted' }, 'Order the pictures best first: drag them, or focus one and press Alt+↑ / Alt+↓. Tick "tie" to share the rank of the one above. Every picture needs a justification. The letters say nothing about where a picture came from.'),
+        h(
+          'p',
+          { id: 'tf-rk-as' },
+          me ? `Ranking as ${me.name}${ranked.has(me.id) ? ' (saved; saving again replaces it)' : ''}.` : 'Choose who you are (I am, at the top): the run\'s team ranks it, each as themselves.',
+        ),
+        h('p', { class: 'tf-muted', id: 'tf-rk-team' }, `Ranked so far: ${blind.team.filter((m) => ranked.has(m.id)).length} of ${blind.team.length} (${blind.team.map((m) => `${m.name}${ranked.has(m.id) ? ' ✓' : ''}`).join(', ') || 'no team found'}).`),
+        this.list,
+        this.feedback,
+        h('div', { class: 'tf-actions' }, save, backToRun(ctx, blind.runId)),
       ),
     );
   }
@@ -262,7 +300,9 @@ export class RankingForm {
 
   private async save(): Promise<void> {
     if (this.saving || !this.ctx || !this.draft) return;
-    const draft = this.draft;
+    // A blind set is ranked by the member chosen under "I am", under the team's name for them.
+    const member = this.ctx.state.blindSet?.team.find((m) => m.id === this.ctx?.me);
+    const draft = member ? { ...this.draft, designer: member.name } : this.draft;
     const problems = draftProblems(draft);
     if (problems.length) {
       replaceChildren(this.feedback, h('ul', { role: 'alert', class: 'tf-diagnostics' }, ...problems.map((p) => h('li', { class: 'tf-diag tf-diag-error' }, p))));
@@ -273,6 +313,7 @@ export class RankingForm {
     try {
       const reply = await this.ctx.host.request('saveRanking', {
         ...(draft.designerId ? { designerId: draft.designerId } : {}),
+        ...(this.ctx.state.blindSet && this.ctx.me ? { member: this.ctx.me } : {}),
         designer: draft.designer.trim(),
         ...(draft.role.trim() ? { role: draft.role.trim() } : {}),
         ranking: toRanking(draft.items),
@@ -290,4 +331,9 @@ export class RankingForm {
       this.saving = false;
     }
   }
+}
+
+/** "Back to run <id>": from a blind re-rank set to its run, in the panel of the review it was made from. */
+export function backToRun(ctx: ViewContext, runId: string): HTMLElement {
+  return h('vscode-button', { class: 'tf-back-to-run', secondary: true, onclick: () => ctx.host.post({ type: 'backToRun' }) }, `Back to run ${runId}`);
 }

@@ -6,6 +6,8 @@ import type { ViewContext } from '../context';
 import type { PanelRun } from '../../../src/protocol/panel';
 import { thumb } from './thumb';
 import { decisionLine, holdersShown, setAsideLines } from './decisions';
+import { remixSources } from '../../../src/protocol/candidateNames';
+import { MAX_COMPARE } from './compare';
 
 type Iteration = PanelRun['iterations'][number];
 
@@ -18,9 +20,9 @@ export function timelineView(ctx: ViewContext, run: PanelRun): HTMLElement {
         { class: it.error ? 'tf-step tf-step-error' : 'tf-step', 'data-iteration': String(it.index) },
         h('div', { class: 'tf-step-title' }, it.final ? `${it.index}. Final pick` : `${it.index}. ${it.candidates.length} candidates`),
         h('div', { class: 'tf-step-row' }, ...it.candidates.map((c) => thumb(ctx, c))),
-        ...setAsideLines(it).map((line) => h('div', { class: 'tf-muted tf-set-aside' }, line)),
-        it.ranking?.length ? h('div', { class: 'tf-muted' }, `Consensus: ${it.ranking.join(' › ')}`) : null,
-        remixesOf(it).length ? h('div', {}, `→ ${remixesOf(it).length === 1 ? 'remix' : 'remixes'} ${remixesOf(it).map((m) => m.id).join(', ')}`) : null,
+        ...setAsideLines(it, ctx.labelOf).map((line) => h('div', { class: 'tf-muted tf-set-aside' }, line)),
+        it.ranking?.length ? h('div', { class: 'tf-muted' }, `Consensus: ${it.ranking.map((id) => ctx.labelOf(id)).join(' › ')}`) : null,
+        remixesOf(it).length ? h('div', {}, `→ ${remixesOf(it).map((m) => ctx.labelOf(m.id)).join(', ')}`) : null,
         it.error ? h('div', { class: 'tf-error-text' }, it.error) : null,
       ),
     );
@@ -31,12 +33,24 @@ export function timelineView(ctx: ViewContext, run: PanelRun): HTMLElement {
   return section('tf-timeline', 'Iterations', run.iterations.length ? list : muted('No iteration has finished yet.'));
 }
 
+/**
+ * A remix card's sources: what "made from" shows is what "Compare with its sources" opens (one list, remixSources), the
+ * remix first; a remix of more sources than the compare holds says how many it shows.
+ */
+export function compareOf(it: Pick<Iteration, 'ranking'>, remix: { id: string; from?: string[] }): { from: string[]; compared: string[]; button: string } {
+  const from = remixSources(it, remix);
+  const compared = [remix.id, ...from].slice(0, MAX_COMPARE);
+  const shown = compared.length - 1;
+  const button = from.length === 1 ? 'Compare with its source' : shown === from.length ? 'Compare with its sources' : `Compare with ${shown} of its ${from.length} sources`;
+  return { from, compared, button };
+}
+
 export function remixGallery(ctx: ViewContext, run: PanelRun): HTMLElement {
   // Every remix of every round (several a round: r1a, r1b, … each with its own sources and directions), oldest first.
-  const made = run.iterations.flatMap((it: Iteration) => remixesWithDirections(it).map((remix) => ({ it, remix, several: remixesOf(it).length > 1 || Boolean(it.proposals?.length) })));
+  const made = run.iterations.flatMap((it: Iteration) => remixesWithDirections(it).map((remix) => ({ it, remix })));
   if (made.length === 0) return section('tf-remixes', 'Remixes', muted('No remix yet.'));
-  const cards = made.map(({ it, remix, several }) => {
-    const from = remix.from ?? it.ranking?.slice(0, 2) ?? [];
+  const cards = made.map(({ it, remix }) => {
+    const { from, compared, button } = compareOf(it, remix);
     return h(
       'figure',
       { class: 'tf-remix-card', 'data-remix': remix.id, 'data-view-group': '' },
@@ -51,10 +65,8 @@ export function remixGallery(ctx: ViewContext, run: PanelRun): HTMLElement {
       h(
         'figcaption',
         {},
-        h('strong', {}, `Remix ${remix.id}`),
+        h('strong', { class: 'tf-remix-name' }, ctx.labelOf(remix.id)),
         ` · iteration ${it.index}`,
-        several && remix.letter ? ` · proposal ${remix.letter} of ${it.proposals?.length ?? remixesOf(it).length}` : '',
-        imageName(run, remix.id),
         run.finalPick === remix.id ? h('vscode-badge', {}, 'final pick') : null,
       ),
       remix.fork ? h('p', { class: 'tf-remix-fork' }, forkSideText(remix.fork)) : remix.idea ? h('p', { class: 'tf-remix-idea' }, remix.idea) : null,
@@ -63,7 +75,7 @@ export function remixGallery(ctx: ViewContext, run: PanelRun): HTMLElement {
         'div',
         { class: 'tf-actions' },
         from.length
-          ? h('vscode-button', { class: 'tf-compare-sources', 'data-compare': [remix.id, ...from].slice(0, 3).join('\n') }, from.length === 1 ? 'Compare with its source' : 'Compare with its sources')
+          ? h('vscode-button', { class: 'tf-compare-sources', secondary: true, 'data-compare': compared.join('\n') }, button)
           : null,
         h('vscode-button', { secondary: true, onclick: () => ctx.host.post({ type: 'openFile', path: `runs/${run.id}/${remix.file}` }) }, 'Open image'),
       ),
@@ -118,7 +130,7 @@ export function outcomeView(ctx: ViewContext, run: PanelRun): HTMLElement {
           'div',
           {},
           h('h3', {}, `Editing directions of the ${last.proposals.length} remixes`),
-          ...last.proposals.map((p) => h('div', { class: 'tf-proposal' }, h('p', {}, h('strong', {}, `${remixesOf(last).find((m) => m.letter === p.letter)?.id ?? p.letter}`), p.idea ? ` — ${p.idea}` : ''), h('p', { class: 'tf-directions' }, p.editingDirections))),
+          ...last.proposals.map((p) => h('div', { class: 'tf-proposal' }, h('p', {}, h('strong', {}, remixOfProposal(last, p.letter, ctx)), p.idea ? ` — ${p.idea}` : ''), h('p', { class: 'tf-directions' }, p.editingDirections))),
         )
       : null,
     h('div', { class: 'tf-grid-2' }, list('Agreements', last.agreements), list('Disagreements', last.disagreements)),
@@ -175,8 +187,8 @@ export function usageView(run: PanelRun): HTMLElement {
   );
 }
 
-/** The name the discussion uses for a remix (" · Image 7 in the discussion"), so the panel's "Remix r1" maps to the messages. */
-export function imageName(run: Pick<PanelRun, 'options'>, id: string): string {
-  const label = run.options.find((o) => o.id === id)?.label;
-  return label && label !== id ? ` · ${label} in the discussion` : '';
+/** A proposal's remix by its one label once made ("remix r1d"); a proposal not made yet by its letter. */
+function remixOfProposal(it: Iteration, letter: string, ctx: ViewContext): string {
+  const made = remixesOf(it).find((m) => m.letter === letter);
+  return made ? ctx.labelOf(made.id) : `proposal ${letter} (not made yet)`;
 }

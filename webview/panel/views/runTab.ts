@@ -1,6 +1,8 @@
 /**
- * The "Run" tab: actions (Run, Cancel, Refine with feedback), the run picker, notices, then the live discussion and
- * what the run produced. The discussion element lives across state updates so streaming is never interrupted.
+ * The "Run" tab, read top down as a lead reads it (issue 40; the Next strip sits above the tabs): the run's actions and
+ * picker with its status, then the decisions (forks, agreements), the final pick and remixes, "Did it help?", the live
+ * discussion, Refine, and last the tokens, cost and settings, collapsed (RUN_TAB_ORDER). The discussion element lives
+ * across state updates so streaming is never interrupted.
  */
 import { h, section, muted, replaceChildren } from '../dom';
 import { runOptionLabel } from '../format';
@@ -15,10 +17,15 @@ import { outcomeView, remixGallery, timelineView, usageView } from './runOutcome
 import { poolsView } from './pools';
 import { briefResultView, briefRunButton, canRunBrief } from './briefReview';
 import { ForksView } from './forks';
+import { remixLabel } from '../../../src/protocol/candidateNames';
 
 interface ValueElement extends HTMLElement {
   value: string;
 }
+
+/** The parts of the Run tab, top down (each a `[data-part]` child of the tab). */
+export const RUN_TAB_ORDER = ['toolbar', 'status', 'decisions', 'results', 'evaluation', 'discussion', 'refine', 'cost'] as const;
+export type RunTabPart = (typeof RUN_TAB_ORDER)[number];
 
 export class RunTab {
   readonly element = h('div', { class: 'tf-run-tab' });
@@ -39,27 +46,28 @@ export class RunTab {
   private readonly results = h('div', { class: 'tf-results' });
   private readonly forks = new ForksView();
   private readonly refineBox = h('div', { class: 'tf-refine' });
+  /** The run's "Agreements and decisions", under its forks. */
+  private readonly outcome = h('div', { class: 'tf-outcome-box' });
+  /** Tokens, cost and the run's settings: collapsed (closed by default; kept open or closed across updates). */
+  private readonly costBody = h('div', { class: 'tf-cost-body' });
+  private readonly cost = h('details', { class: 'tf-cost', id: 'tf-cost' }, h('summary', {}, 'Tokens, cost and settings'), this.costBody);
   private feedbackDraft = '';
   private ctx: ViewContext | undefined;
   /** Whether a new run is the next step (the Next strip says): else Run is a secondary button. */
   runIsNext = true;
 
   constructor() {
-    this.element.append(
-      this.toolbar,
-      this.broken,
-      this.agreement,
-      this.runError,
-      this.live,
-      this.notices,
-      this.progress,
-      section('tf-discussion-section', 'Discussion', this.feedback.pickerBox, this.discussion.element, this.people.element),
-      this.results,
-      this.forks.element,
-      this.feedback.surveyBox,
-      this.analysis.element,
-      this.refineBox,
-    );
+    const parts: Record<RunTabPart, HTMLElement[]> = {
+      toolbar: [this.toolbar],
+      status: [this.broken, this.runError, this.live, this.notices, this.progress],
+      decisions: [this.forks.element, this.outcome],
+      results: [this.results],
+      evaluation: [this.agreement, this.feedback.surveyBox],
+      discussion: [section('tf-discussion-section', 'Discussion', this.feedback.pickerBox, this.discussion.element, this.people.element), this.analysis.element],
+      refine: [this.refineBox],
+      cost: [this.cost],
+    };
+    for (const part of RUN_TAB_ORDER) this.element.append(h('div', { class: `tf-part tf-part-${part}`, 'data-part': part }, ...parts[part]));
   }
 
   render(ctx: ViewContext): void {
@@ -74,9 +82,16 @@ export class RunTab {
     this.discussion.render(ctx, run);
     this.feedback.render(ctx, this.discussion.element);
     replaceChildren(this.results);
-    // A brief run's result is its revised brief (briefReview.ts); a design run's, its remixes and pick.
-    if (run && state.brief) this.results.append(briefResultView(ctx) ?? '', usageView(run));
-    else if (run) this.results.append(timelineView(ctx, run), remixGallery(ctx, run), poolsView(ctx, run) ?? '', outcomeView(ctx, run), usageView(run));
+    replaceChildren(this.outcome);
+    replaceChildren(this.costBody);
+    // A brief run's result is its revised brief (briefReview.ts); a design run's, its final pick and remixes.
+    if (run && state.brief) this.results.append(briefResultView(ctx) ?? '');
+    else if (run) {
+      this.outcome.append(outcomeView(ctx, run));
+      this.results.append(remixGallery(ctx, run), poolsView(ctx, run) ?? '', timelineView(ctx, run));
+    }
+    if (run) this.costBody.append(usageView(run));
+    this.cost.hidden = !run;
     this.forks.render(ctx);
     this.analysis.render(ctx);
     this.renderRefine(ctx);
@@ -108,9 +123,10 @@ export class RunTab {
       );
     }
     if (ev.type === 'waiting') this.setProgress(`Iteration ${ev.waitingFor.iteration}: waiting for ${ev.speakerName} to answer below…`);
-    if (ev.type === 'remix-agent-completed') this.setProgress(`Iteration ${ev.iteration.index}: the remix agent picked ${(ev.iteration.ranking ?? []).join(', ')}.`);
-    if (ev.type === 'image-edit-started') this.setProgress(`Making a remix${ev.remixId ? ` (${ev.remixId})` : ''} from ${ev.from.join(', ')}…`);
-    if (ev.type === 'remix-created') this.setProgress(`Remix ${ev.remixId} created.`);
+    const name = (id: string) => this.ctx?.labelOf(id) ?? id;
+    if (ev.type === 'remix-agent-completed') this.setProgress(`Iteration ${ev.iteration.index}: the remix agent picked ${(ev.iteration.ranking ?? []).map(name).join(', ')}.`);
+    if (ev.type === 'image-edit-started') this.setProgress(`Making ${ev.remixId ? remixLabel(ev.remixId) : 'a remix'} from ${ev.from.map(name).join(', ')}…`);
+    if (ev.type === 'remix-created') this.setProgress(`Made ${remixLabel(ev.remixId)}.`);
     if (ev.type === 'run-finished') {
       this.setProgress(ev.status === 'completed' ? '' : `Run ${ev.status}${ev.error ? `: ${ev.error}` : '.'}`);
     }
@@ -236,7 +252,7 @@ export class RunTab {
       id: 'tf-feedback',
       rows: 3,
       resize: 'vertical',
-      placeholder: 'What should the next iteration change? e.g. "Keep the bottle of r1 but use the warmer palette of 3."',
+      placeholder: 'What should the next iteration change? e.g. "Keep the bottle of remix r1 but use the warmer palette of Image 3."',
       'aria-label': 'Feedback for the next iteration',
     }) as ValueElement;
     area.value = this.feedbackDraft;

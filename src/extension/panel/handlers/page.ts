@@ -5,6 +5,7 @@ import { resolveInReview } from '../../../core/files/reviewFiles';
 import { errorMessage } from '../../../core/kernel/errors';
 import { rerankRel } from '../../../core/evaluation';
 import { rememberMe } from '../me';
+import { blindSetRef } from '../../foundation/blindSet';
 
 export const pageHandlers: {
   ready: CommandHandler<'ready'>;
@@ -12,6 +13,7 @@ export const pageHandlers: {
   openRun: CommandHandler<'openRun'>;
   openFile: CommandHandler<'openFile'>;
   openRerank: CommandHandler<'openRerank'>;
+  backToRun: CommandHandler<'backToRun'>;
   setMe: CommandHandler<'setMe'>;
   log: CommandHandler<'log'>;
 } = {
@@ -38,6 +40,10 @@ export const pageHandlers: {
       return;
     }
     await panel.command('openReview', vscode.Uri.file(abs));
+  },
+  backToRun: async (_m, panel) => {
+    const ref = blindSetRef(panel.root.fsPath);
+    if (ref) await panel.command('openReview', { reviewRoot: ref.reviewRoot, runId: ref.runId });
   },
   setMe: async (m, panel) => {
     await rememberMe(panel.services.context.workspaceState, m.member);

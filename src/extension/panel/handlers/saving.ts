@@ -8,6 +8,7 @@ import { errorMessage } from '../../../core/kernel/errors';
 import { noteRerankingSaved } from '../../../core/evaluation/decisionTimes';
 import { saveRanking } from '../rankingWriter';
 import { saveCoverageFromPanel, saveRatingsFromPanel, saveSurveyFromPanel } from '../evaluation';
+import { blindSetTeam } from '../blindSetState';
 
 /** After ratings or answers were saved: with the sync setting on, the person's file is committed alone, pulled and pushed. */
 async function afterFeedback(m: SaveRatingsRequest | SaveSurveyRequest | SaveCoverageRequest, reply: SaveFeedbackReply, panel: PanelActions): Promise<void> {
@@ -39,7 +40,9 @@ export const savingHandlers: {
       answer({ type: 'saveRankingResult', requestId: m.requestId, ok: false, diagnostics: load.diagnostics.filter((d) => d.severity === 'error') });
       return;
     }
-    const outcome = await saveRanking(load.review, m);
+    // A blind re-rank set is ranked by its run's team, each member as themselves.
+    const team = (await blindSetTeam(panel.root.fsPath))?.team;
+    const outcome = await saveRanking(load.review, m, team);
     answer({
       type: 'saveRankingResult',
       requestId: m.requestId,
