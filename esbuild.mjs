@@ -74,9 +74,9 @@ const builds = [
     platform: 'browser',
     format: 'iife',
     target: 'es2022',
-    // markdown-it's entity table: the browser decodes named references itself (webview/panel/entities.ts).
-    // and its bare-link finder: only http(s), www. and e-mail are kept anyway (webview/panel/linkify.ts).
-    alias: { entities: './webview/panel/entities.ts', 'linkify-it': './webview/panel/linkify.ts' },
+    // markdown-it's entity table: the browser decodes named references itself (webview/panel/text/entities.ts).
+    // and its bare-link finder: only http(s), www. and e-mail are kept anyway (webview/panel/text/linkify.ts).
+    alias: { entities: './webview/panel/text/entities.ts', 'linkify-it': './webview/panel/text/linkify.ts' },
   },
 ];
 

@@ -10,7 +10,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { loadCoverageConfirmations } from '../src/core/evaluation/coverageConfirmations';
+import { loadCoverageConfirmations } from '../src/core/evaluation/checks/coverageConfirmations';
 import { LIMITS } from '../src/core/files/reviewFiles';
 import { parseYamlDocument } from '../src/core/kernel/yaml';
 import { errorMessage } from '../src/core/kernel/errors';

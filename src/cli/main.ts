@@ -3,20 +3,20 @@
  * Exit codes: 0 ok, 1 invalid input / failed, 2 usage, 3 waiting for a person, 130 cancelled.
  */
 import { runValidate } from './commands/validate';
-import { runAnalyze } from './commands/analyze';
+import { runAnalyze } from './commands/measure/analyze';
 import { runImport } from './commands/import';
-import { runRun } from './commands/run';
-import { runRerank } from './commands/rerank';
-import { runForecast } from './commands/forecast';
-import { runCompare } from './commands/compare';
-import { runCodeDiscussion } from './commands/codeDiscussion';
-import { runEvaluate } from './commands/evaluate';
-import { runSay } from './commands/say';
-import { runPin } from './commands/pin';
-import { runVote } from './commands/vote';
-import { runDecide } from './commands/decide';
-import { runJudge } from './commands/judge';
-import { runCriteria } from './commands/criteria';
+import { runRun } from './commands/run/run';
+import { runRerank } from './commands/measure/rerank';
+import { runForecast } from './commands/run/forecast';
+import { runCompare } from './commands/measure/compare';
+import { runCodeDiscussion } from './commands/team/codeDiscussion';
+import { runEvaluate } from './commands/measure/evaluate';
+import { runSay } from './commands/team/say';
+import { runPin } from './commands/team/pin';
+import { runVote } from './commands/team/vote';
+import { runDecide } from './commands/team/decide';
+import { runJudge } from './commands/measure/judge';
+import { runCriteria } from './commands/measure/criteria';
 import { runMcp } from './commands/mcp';
 import { UsageError } from './usage';
 import { canonicalCommand, commandHelp, commandNames, mainHelp, nearest, optionSuggestion } from './help';

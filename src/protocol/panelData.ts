@@ -4,7 +4,7 @@
  */
 import * as z from 'zod';
 import { RunRecordSchema, RunStatusSchema } from '../core/record/record';
-import { analysisSchema } from '../core/stats/analysisSchema';
+import { analysisSchema } from '../core/stats/summary/analysisSchema';
 import { PanelCommentSchema } from './brief';
 
 const text = (max: number) => z.string().max(max);

@@ -108,7 +108,7 @@ export const EvaluationSchema = z.object({
 });
 export type PanelEvaluation = z.infer<typeof EvaluationSchema>;
 
-/** One condition of the comparison with the team's usual way (src/core/evaluation/baseline.ts ConditionSide). */
+/** One condition of the comparison with the team's usual way (src/core/evaluation/evaluate/baseline.ts ConditionSide). */
 const ConditionSideSchema = z.object({
   reviews: z.number().int().nonnegative(),
   survey: z.object({ n: z.number().int().nonnegative(), representative: z.number().nullable(), clarity: z.number().nullable(), satisfied: z.number().nullable() }),

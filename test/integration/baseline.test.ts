@@ -8,7 +8,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { checkDecisionText } from '../../src/core/evaluation/baseline';
+import { checkDecisionText } from '../../src/core/evaluation/evaluate/baseline';
 import { activateTeamFusion, copySampleTo, workspaceFolder } from './setup';
 
 describe('baseline: Record Team Decision in the extension host', function () {

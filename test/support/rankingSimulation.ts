@@ -2,7 +2,7 @@
  * Seeded random rankings for the simulations that check the convergence verdict (its unit tests and `npm run bench`):
  * the same seed always gives the same cases, so a table or a failing case can be reproduced.
  */
-import { pairedChange } from '../../src/core/stats/convergence';
+import { pairedChange } from '../../src/core/stats/agreement/convergence';
 import type { SeededRandom } from '../../src/core/stats/prng';
 
 /** A uniformly random ranking of n options (ranks 1..n, Fisher–Yates). */

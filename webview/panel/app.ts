@@ -2,23 +2,23 @@
  * The review panel app: receives the host's state and run events, renders three tabs (Overview, Run, My ranking) and
  * remembers the chosen tab and run. Rendering is plain DOM; every string goes in as text.
  */
-import { galleryView } from './views/gallery';
+import { galleryView } from './views/review/gallery';
 import { append, h, releaseImages, replaceChildren } from './dom';
 import { HostConnection } from './host';
 import { makeContext, type ViewContext } from './context';
 import type { HostMessage, PanelState } from '../../src/protocol/panel';
-import { briefView } from './views/brief';
-import { briefCommentsView, isBriefOnly } from './views/briefReview';
-import { criteriaView } from './views/criteria';
-import { Heatmap } from './views/heatmap';
-import { consensusView, kendallView } from './views/agreement';
-import { RunTab } from './views/runTab';
-import { RankingForm } from './views/rankingForm';
-import { ImageViewer, viewGroup } from './views/viewer';
-import { ThumbPeek } from './views/peek';
-import { count } from './format';
-import { NextStrip } from './views/nextStrip';
-import { decisionsOverview } from './views/decisions';
+import { briefView } from './views/brief/brief';
+import { briefCommentsView, isBriefOnly } from './views/brief/briefReview';
+import { criteriaView } from './views/review/criteria';
+import { Heatmap } from './views/review/heatmap';
+import { consensusView, kendallView } from './views/review/agreement';
+import { RunTab } from './views/run/runTab';
+import { RankingForm } from './views/review/rankingForm';
+import { ImageViewer, viewGroup } from './views/review/viewer';
+import { ThumbPeek } from './views/review/peek';
+import { count } from './text/format';
+import { NextStrip } from './views/run/nextStrip';
+import { decisionsOverview } from './views/run/decisions';
 
 const TABS = ['overview', 'run', 'ranking'] as const;
 type Tab = (typeof TABS)[number];

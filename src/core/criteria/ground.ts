@@ -4,7 +4,7 @@
  * kept beside it); a member the answer left out is `no-position`, said. Then each criterion's controversy, and for each
  * contested option the criteria on which its supporters and critics hold opposite stances.
  */
-import { contestedBand } from '../stats/perOption';
+import { contestedBand } from '../stats/election/perOption';
 import { averageRanks } from '../stats/ranks';
 import type { DesignerRanking } from '../review/model';
 import { quoteFound } from './grounding';

@@ -3,8 +3,8 @@
  * card, so they render the same in a Markdown preview and on a git host, in light and dark themes. Every text from a
  * file (review paths) is XML-escaped.
  */
-import { REFERENCE } from './reference';
-import type { Evaluation } from './evaluate';
+import { REFERENCE } from './evaluate/reference';
+import type { Evaluation } from './evaluate/evaluate';
 
 const COLORS = { card: '#ffffff', border: '#c8ccd2', text: '#3c4148', grid: '#e3e6ea', before: '#4e79a7', after: '#e15759', bar: '#4e79a7', ref: '#2e7d32' };
 const FONT = 'font-family="Helvetica, Arial, sans-serif"';

@@ -2,8 +2,8 @@
  * Sentences a lead understands, for a comparison (CLI and panel). Pure: no Node or vscode import, so the webview
  * bundle can use it too.
  */
-import type { Verdict } from '../stats/convergence';
-import { REFERENCE } from './reference';
+import type { Verdict } from '../stats/agreement/convergence';
+import { REFERENCE } from './evaluate/reference';
 
 /** The parts of a comparison the words need (structurally a CompareResult). */
 export interface ComparisonForWords {

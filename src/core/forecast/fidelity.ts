@@ -5,7 +5,7 @@
  * whether the forecast named the member's blind choice (`hit`), the same for the control, and the lift hit − controlHit
  * (1, 0 or −1). The team's means are over the designers who have both a forecast and a blind answer (`n`).
  */
-import { kendallTauB } from '../stats/tauB';
+import { kendallTauB } from '../stats/agreement/tauB';
 import { meanOrNull } from '../stats/mean';
 import type { ForecastFile, PreferAnswer } from './forecastFile';
 

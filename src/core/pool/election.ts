@@ -4,7 +4,7 @@
  * own order), as stats/schulze.ts documents. The first `elect` letters of that order are elected.
  */
 import type { Pool } from '../record/record';
-import { consensusOrder } from '../stats/consensus';
+import { consensusOrder } from '../stats/election/consensus';
 
 /** The pool's letters in Schulze order of `rankings` (members without a weight weigh 1); the agent's order without any. */
 export function poolOrder(pool: Pick<Pool, 'candidates' | 'rankings'>, weights: ReadonlyMap<string, number>): string[] {

@@ -9,7 +9,7 @@ import { quoted, quotedMember } from '../llm/quoted';
 import type { DesignerRanking } from '../review/model';
 import type { Pool } from '../record/record';
 import type { PersonaRole } from '../settings/discussionSettings';
-import { DIVERSITY_FLOOR } from '../stats/diversity';
+import { DIVERSITY_FLOOR } from '../stats/election/diversity';
 import { letterRankingStructured } from '../forecast/forecastPrompts';
 
 export const POOL_RANKING_SCHEMA_NAME = 'teamfusion_pool_ranking';

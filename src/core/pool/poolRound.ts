@@ -16,7 +16,7 @@ import type { Iteration } from '../record/record';
 import { remixesOf, remixesPerIterationOf } from '../record/remixes';
 import type { StepContext } from '../step/context';
 import { conversationMessages } from '../discussion/discussion';
-import { DIVERSITY_FLOOR, poolDiversity } from '../stats/diversity';
+import { DIVERSITY_FLOOR, poolDiversity } from '../stats/election/diversity';
 import { askStructured, groundsOf, remixAgentBase, type RemixAgentInput } from '../remix/remixAgent';
 import { agentProposal, poolCandidates, proposalsForEdit, proposalsJsonSchema, proposalsSchema } from '../remix/proposals';
 import { parseJsonAnswer } from '../remix/structuredAnswer';

@@ -6,11 +6,11 @@
 import { errorMessage } from '../kernel/errors';
 import { taskOf, type Iteration } from '../record/record';
 import { closeWords, decidedBy } from '../discussion/decisionWords';
-import { collectRun } from '../evaluation/evaluate';
+import { collectRun } from '../evaluation/evaluate/evaluate';
 import { forksOf } from '../evaluation/votes/forks';
 import { QuestionError, quote, type Quoted } from './question';
 import { runContext } from './runContext';
-import { finalPickChecksOf, poolRoundsOf, poolSummaryOf } from '../evaluation/poolChecks';
+import { finalPickChecksOf, poolRoundsOf, poolSummaryOf } from '../evaluation/checks/poolChecks';
 import { remixesOf } from '../record/remixes';
 
 /** A side not chosen, as the round after a decision records it (contract §8, "A decision binds"). */

@@ -5,7 +5,7 @@
 import { warning, type Diagnostic } from '../diagnostics/diagnostics';
 import { loadReview } from '../review/loadReview';
 import type { Review } from '../review/model';
-import { usualWayDiagnostics } from '../evaluation/baseline';
+import { usualWayDiagnostics } from '../evaluation/evaluate/baseline';
 import type { AuthorshipDoor, AuthorshipReport } from '../authorship/door';
 import { listRunEntries } from '../record/store';
 import { loadVotes } from '../evaluation/votes/voteFile';

@@ -19,7 +19,7 @@ import { referencesForEdit } from './imageEdit';
 import type { DecisionPoint, Iteration } from '../record/record';
 import { discussionOf } from '../settings/discussionSettings';
 import { failedMustHaves, poolOf, remixesPerIterationOf } from '../record/remixes';
-import { poolDiversity } from '../stats/diversity';
+import { poolDiversity } from '../stats/election/diversity';
 import { temperatureOf } from '../discussion/discussion';
 import { teamOrder } from './teamOrder';
 import { directionsProblem } from '../grounding/citations';

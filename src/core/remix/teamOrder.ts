@@ -3,7 +3,7 @@
  * agent breaks ties by and fills a short ranking with. `consensus: borda` (default) or `schulze` (review.yaml) chooses it.
  */
 import type { ConsensusMethod } from '../settings/discussionSettings';
-import { consensusOrder } from '../stats/consensus';
+import { consensusOrder } from '../stats/election/consensus';
 
 export interface TeamRanking {
   weight: number;

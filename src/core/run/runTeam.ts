@@ -2,8 +2,8 @@
 import type { Review } from '../review/model';
 import type { RunSettings } from '../record/record';
 import { designerKey, sameDesigner } from '../rankings/designerId';
-import { reviewRankMatrix } from '../stats/analysis';
-import { kendallW } from '../stats/kendallW';
+import { reviewRankMatrix } from '../stats/summary/analysis';
+import { kendallW } from '../stats/agreement/kendallW';
 import type { Roster } from '../record/journalCheck';
 
 

@@ -11,7 +11,7 @@
 import type { Review } from '../review/model';
 import type { PriceTable } from '../llm/pricing';
 import type { StepContext } from '../step/context';
-import type { Person } from './deliverables';
+import type { Person } from './deliverables/deliverables';
 import type { Iteration, RunOption, RunRecord, RunTaskKind } from '../record/record';
 
 export interface RunTask {

@@ -1,5 +1,5 @@
 /** The mean of a list of numbers, and its 95% t interval: one place for both (evaluation, baselines, forecasts use them). */
-import { tQuantile975 } from './convergence';
+import { tQuantile975 } from './agreement/convergence';
 
 /** The mean of `xs`; null when there are none. */
 export function meanOrNull(xs: readonly number[]): number | null {

@@ -15,7 +15,7 @@ import { guardCommand } from '../commandGuard';
 import type { Services } from '../services';
 import { runRefFromArg } from '../run/commandArgs';
 import { pickRun } from '../run/pickRun';
-import { redactSecrets } from '../run/redact';
+import { redactSecrets } from '../run/keys/redact';
 import { resolveRunSettings } from '../run/runSettings';
 import { textChatFor, withCancellableProgress } from './textChat';
 import { errorMessage } from '../../core/kernel/errors';

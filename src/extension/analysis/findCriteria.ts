@@ -15,7 +15,7 @@ import { OpenAIChatBackend } from '../../core/llm/openaiBackend';
 import { CancelledError, errorMessage } from '../../core/kernel/errors';
 import { guardCommand } from '../commandGuard';
 import type { Services } from '../services';
-import { redactSecrets } from '../run/redact';
+import { redactSecrets } from '../run/keys/redact';
 import { resolveRunSettings } from '../run/runSettings';
 import { chatBackendOf, textChatFor, withCancellableProgress } from './textChat';
 

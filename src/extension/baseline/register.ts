@@ -7,7 +7,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { guardWriteCommand } from '../commandGuard';
-import { isIsoTime, loadDecision, writeDecision } from '../../core/evaluation/baseline';
+import { isIsoTime, loadDecision, writeDecision } from '../../core/evaluation/evaluate/baseline';
 import { formatDiagnostic } from '../../core/diagnostics/diagnostics';
 import { loadReview } from '../../core/review/loadReview';
 import type { Services } from '../services';

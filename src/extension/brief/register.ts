@@ -19,7 +19,7 @@ import { DESIGNER_ID_PATTERN, designerIdFromName, sameDesigner } from '../../cor
 import { listRunEntries } from '../../core/record/store';
 import { readReviewContents } from '../foundation/reviewContents';
 import { toUri } from '../foundation/reviewIndex';
-import { briefRunState, isBriefRun, type BriefRecordLike } from '../panel/briefState';
+import { briefRunState, isBriefRun, type BriefRecordLike } from '../panel/state/briefState';
 import type { PanelBriefRound } from '../../protocol/brief';
 
 /** workspaceState key: the designer id the person commenting in this workspace chose last. */

@@ -11,7 +11,7 @@ import { THUMB_SIZE } from '../../protocol/panel';
 import type { PanelAnalysis, PanelEvaluation, PanelFeedback, PanelReview, PanelRun, PanelSideBySide, PanelState, PendingEntry, RunSummary } from '../../protocol/panel';
 import type { PanelBriefRun } from '../../protocol/brief';
 import type { PanelCriteria } from '../../protocol/criteria';
-import { panelComments } from './briefState';
+import { panelComments } from './state/briefState';
 import { blindSetDiagnostics } from '../foundation/blindSet';
 
 export interface PanelStateInput {

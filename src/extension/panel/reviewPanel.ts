@@ -15,7 +15,7 @@ import { COMMANDS, type CommandArgList, type CommandName } from '../commandIds';
 import { PageHost } from './pageHost';
 import { panelTrust } from './trust';
 import type { PanelTrust } from './handlers/trustGate';
-import { ReviewState } from './reviewState';
+import { ReviewState } from './state/reviewState';
 import { dispatch } from './handlers';
 import type { PanelActions } from './handlers/context';
 

@@ -9,7 +9,7 @@ import { forecastDone, makeForecasts } from '../../core/forecast/forecast';
 import { CancelledError, errorMessage } from '../../core/kernel/errors';
 import { chatBackendOf, textChatFor, withCancellableProgress } from '../analysis/textChat';
 import { confirmInModal } from '../costModal';
-import { redactSecrets } from '../run/redact';
+import { redactSecrets } from '../run/keys/redact';
 import { resolveRunSettings } from '../run/runSettings';
 import type { Services } from '../services';
 

@@ -11,7 +11,7 @@ import { loadReview } from '../../core/review/loadReview';
 import { SubsetError, checkSubset } from '../../core/run/runner';
 import type { Services } from '../services';
 import type { ChatReady, StartOptions } from './runManager';
-import { CHAT_KEY_KIND, IMAGE_KEY_KIND, clearKey, setKey } from './keyCommands';
+import { CHAT_KEY_KIND, IMAGE_KEY_KIND, clearKey, setKey } from './keys/keyCommands';
 import {
   CancelArgsSchema,
   hasReviewRoot,
@@ -20,7 +20,7 @@ import {
   runRefFromArg,
   type RunRef,
 } from './commandArgs';
-import { stageRunForCommit, type CommitRunResult } from './commitRun';
+import { stageRunForCommit, type CommitRunResult } from './git/commitRun';
 import { pickRun } from './pickRun';
 import { completesStep, STEP_DONE } from '../walkthrough';
 

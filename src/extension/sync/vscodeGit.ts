@@ -10,7 +10,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { GitMissingError, gitTransportFor } from '../../core/sync/gitCli';
 import { SyncConflictError, SyncError, upstreamOf, type GitTransport, type PullResult, type SyncStatus } from '../../core/sync/transport';
-import { gitApi, repositoryFor, type GitChange, type GitRepository } from '../run/gitApi';
+import { gitApi, repositoryFor, type GitChange, type GitRepository } from '../run/git/gitApi';
 
 /** The API's Status numbers for files a commit adds. */
 const ADDED = new Set([1, 7, 9]); // INDEX_ADDED, UNTRACKED, INTENT_TO_ADD

@@ -6,7 +6,7 @@ import { codeDiscussion } from '../../../src/core/analysis';
 import { loadReview } from '../../../src/core/review/loadReview';
 import { discussionState } from '../../../src/extension/analysis/panelDiscussion';
 import { parseHostMessage, parseWebviewMessage } from '../../../src/protocol/panel';
-import { BAR_ORDER, barSegments } from '../../../webview/panel/views/discussionAnalysis';
+import { BAR_ORDER, barSegments } from '../../../webview/panel/views/discussion/discussionAnalysis';
 import { clientFor } from '../run/helpers';
 import { RUN_ID, reviewWithRun, scriptedCoder } from './fixtures';
 

@@ -16,7 +16,7 @@ import { clientFor } from '../run/helpers';
 import { refineRun, resumeRun, startRun, RunRefusedError } from '../../../src/core/run/session';
 import { compareRun, evaluateFolder } from '../../../src/core/evaluation';
 import { driversRecordRefusal } from '../../../src/core/record/recordAuthor';
-import { panelRuns } from '../../../src/extension/panel/runsState';
+import { panelRuns } from '../../../src/extension/panel/state/runsState';
 import { buildPanelState } from '../../../src/extension/panel/panelState';
 import { nextSteps, type NextNames } from '../../../src/protocol/nextSteps';
 import { runSummary } from '../../../src/core/questions/runSummary';

@@ -5,7 +5,7 @@ import { loadReview } from '../../../src/core/review';
 import type { RunRecord } from '../../../src/core/record/record';
 import { PanelStateSchema, parseWebviewMessage } from '../../../src/protocol/panel';
 import { coverageByMember, summaryText } from '../../../src/protocol/briefText';
-import { briefRunState, isBriefRun, panelComments, roundPath } from '../../../src/extension/panel/briefState';
+import { briefRunState, isBriefRun, panelComments, roundPath } from '../../../src/extension/panel/state/briefState';
 import { buildPanelState } from '../../../src/extension/panel/panelState';
 import { cleanupFixtures, SAMPLE, tempDir } from '../review/fixtures';
 

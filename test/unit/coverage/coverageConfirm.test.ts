@@ -2,11 +2,11 @@ import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { briefFallback } from '../../support/openaiMock';
-import { checkCoverageText } from '../../../src/core/evaluation/coverageConfirmations';
-import { cohensKappa } from '../../../src/core/stats/kappa';
+import { checkCoverageText } from '../../../src/core/evaluation/checks/coverageConfirmations';
+import { cohensKappa } from '../../../src/core/stats/agreement/kappa';
 import type { Coverage } from '../../../src/core/record/record';
 import { completedBriefRun, mockSuite, startCli } from '../run/helpers';
-import { runFeedback, saveCoverageFromPanel } from '../../../src/extension/panel/evaluation';
+import { runFeedback, saveCoverageFromPanel } from '../../../src/extension/panel/state/evaluation';
 import { readRunRecord } from '../../../src/core/record/store';
 import { PANEL_REQUESTS } from '../../../src/protocol/panel';
 

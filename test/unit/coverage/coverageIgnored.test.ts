@@ -8,7 +8,7 @@ import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { briefFallback } from '../../support/openaiMock';
-import { compareRun } from '../../../src/core/evaluation/compare';
+import { compareRun } from '../../../src/core/evaluation/compare/compare';
 import { completedBriefRun, mockSuite, startCli } from '../run/helpers';
 import { makeReviewWithRun, RUN_ID } from '../evaluation/fixtures';
 

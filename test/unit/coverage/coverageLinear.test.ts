@@ -3,8 +3,8 @@
  * many points is checked and summed in about a second, not in the minutes a check quadratic in points would take.
  */
 import * as assert from 'node:assert/strict';
-import { checkCoverageText } from '../../../src/core/evaluation/coverageConfirmations';
-import { coverageCheckOf } from '../../../src/core/evaluation/coverageCheck';
+import { checkCoverageText } from '../../../src/core/evaluation/checks/coverageConfirmations';
+import { coverageCheckOf } from '../../../src/core/evaluation/checks/coverageCheck';
 import type { Coverage } from '../../../src/core/record/record';
 
 describe('coverage confirmations: checked in time linear in the points', function () {

@@ -1,7 +1,7 @@
 // One persona message for every kind of review (discussion/prompts.ts personaTurnMessage): the design and the brief proxies share it.
 import * as assert from 'node:assert/strict';
 import { personaMessage, personaTurnMessage, type PersonaTurn, type PromptCandidate } from '../../../src/core/discussion/prompts';
-import { briefPersonaMessage } from '../../../src/core/run/briefPrompts';
+import { briefPersonaMessage } from '../../../src/core/run/brief/briefPrompts';
 import type { DesignerComment, DesignerRanking } from '../../../src/core/review/model';
 import type { Iteration } from '../../../src/core/record/record';
 

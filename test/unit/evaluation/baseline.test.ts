@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { checkDecisionText, signTestP } from '../../../src/core/evaluation/baseline';
-import { checkSurveyText } from '../../../src/core/evaluation/feedback';
-import { sideBySideOf } from '../../../src/core/evaluation/evaluate';
+import { checkDecisionText, signTestP } from '../../../src/core/evaluation/evaluate/baseline';
+import { checkSurveyText } from '../../../src/core/evaluation/evaluate/feedback';
+import { sideBySideOf } from '../../../src/core/evaluation/evaluate/evaluate';
 import { SideBySideSchema } from '../../../src/protocol/panel';
 import { parseReviewConfig } from '../../../src/core/review/reviewConfig';
 import { makeReview, makeTempDir } from '../run/fixtures';

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { makeRerankSet, rerankDir } from '../../../src/core/evaluation';
 import { readKey } from '../../../src/core/rerank/key';
 import { blindText } from '../../../src/core/rerank/blindText';
-import { finalPickRank } from '../../../src/core/evaluation/finalPick';
+import { finalPickRank } from '../../../src/core/evaluation/compare/finalPick';
 import { makeReviewWithRun, RUN_ID } from './fixtures';
 import { useCliAgainstMock } from '../cli/buildCli';
 import { makeBriefRunReview } from '../run/fixtures';

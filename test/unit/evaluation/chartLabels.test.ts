@@ -4,7 +4,7 @@
  */
 import { strict as assert } from 'node:assert';
 import { acceptanceChart, conditionsChart, ratingsChart, wBeforeAfterChart } from '../../../src/core/evaluation/charts';
-import type { Evaluation } from '../../../src/core/evaluation/evaluate';
+import type { Evaluation } from '../../../src/core/evaluation/evaluate/evaluate';
 
 interface Box { x0: number; x1: number; y0: number; y1: number }
 type Element = { kind: 'line'; at: number; x: number; y0: number; y1: number } | { kind: 'bg'; at: number; box: Box } | { kind: 'text'; at: number; s: string; box: Box };

@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { compareRun, evaluateFolder, findReviews, makeRerankSet, writeRatings, writeSurvey } from '../../../src/core/evaluation';
 import { readRunRecord } from '../../../src/core/record/store';
-import { analyzeReview } from '../../../src/core/stats/analysis';
+import { analyzeReview } from '../../../src/core/stats/summary/analysis';
 import { loadReview } from '../../../src/core/review';
 import { useBuiltCli } from '../cli/buildCli';
 import { makeReviewWithRun, RUN_ID, snapshot, writeRerankBySource } from './fixtures';

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { briefFallback, judgeShownAsA } from '../../support/openaiMock';
-import { briefOverallOf, type BriefRunEvaluation } from '../../../src/core/evaluation/briefEvaluation';
+import { briefOverallOf, type BriefRunEvaluation } from '../../../src/core/evaluation/evaluate/briefEvaluation';
 import { makeRerankSet } from '../../../src/core/evaluation';
 import { completedBriefRun, mockSuite, preferBlind, startCli } from '../run/helpers';
 import { makeTempDir } from '../run/fixtures';

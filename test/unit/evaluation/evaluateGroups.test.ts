@@ -10,8 +10,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { compareRun, evaluateFolder, makeRerankSet, writeSurvey } from '../../../src/core/evaluation';
 import type { CompareResult } from '../../../src/core/evaluation';
-import type { Group } from '../../../src/core/evaluation/evaluate';
-import { acrossRunsOf, type RunMeasured } from '../../../src/core/evaluation/acrossRuns';
+import type { Group } from '../../../src/core/evaluation/evaluate/evaluate';
+import { acrossRunsOf, type RunMeasured } from '../../../src/core/evaluation/evaluate/acrossRuns';
 import { useBuiltCli } from '../cli/buildCli';
 import { editRun, forkFirstRound, makeReviewWithRun, RUN_ID, writeRerankBySource } from './fixtures';
 

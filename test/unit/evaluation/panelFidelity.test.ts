@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { blindLetters, forecastPrompt } from '../../support/forecastRuns';
 import { writeForecastFile } from '../../../src/core/forecast/forecastFile';
 import { ownFidelitySentence } from '../../../src/core/forecast/fidelity';
-import { runEvaluation } from '../../../src/extension/panel/evaluation';
+import { runEvaluation } from '../../../src/extension/panel/state/evaluation';
 import { EvaluationSchema } from '../../../src/protocol/panel';
 import { editRun, makeReviewWithRun, RUN_ID, writeRerankRanking } from './fixtures';
 

@@ -8,7 +8,7 @@ import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { briefFallback } from '../../support/openaiMock';
-import { KAPPA_MIN_POINTS, kappaWords, pooledKappa, type ConfirmationTable } from '../../../src/core/evaluation/coverageCheck';
+import { KAPPA_MIN_POINTS, kappaWords, pooledKappa, type ConfirmationTable } from '../../../src/core/evaluation/checks/coverageCheck';
 import { completedBriefRun, mockSuite, startCli } from '../run/helpers';
 import { makeTempDir } from '../run/fixtures';
 

@@ -10,7 +10,7 @@ import { git, makeGitTeam, pullAndPush } from '../../support/gitTeam';
 import { makeTempDir } from '../run/fixtures';
 import { makeReviewWithRun, RUN_ID } from './fixtures';
 import { evaluateFolder } from '../../../src/core/evaluation';
-import { conditionReviewOf, loadForConditions } from '../../../src/core/evaluation/conditionFacts';
+import { conditionReviewOf, loadForConditions } from '../../../src/core/evaluation/evaluate/conditionFacts';
 import { listRunEntries } from '../../../src/core/record/store';
 
 describe('evaluate: a run listed as skipped is in no total', function () {

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { API_KEY_SECRET, ApiKeyStore, apiKeyProblem, type SecretStore } from '../../../src/extension/run/apiKeyStore';
-import { redactSecrets } from '../../../src/extension/run/redact';
+import { API_KEY_SECRET, ApiKeyStore, apiKeyProblem, type SecretStore } from '../../../src/extension/run/keys/apiKeyStore';
+import { redactSecrets } from '../../../src/extension/run/keys/redact';
 
 class MemorySecrets implements SecretStore {
   readonly map = new Map<string, string>();

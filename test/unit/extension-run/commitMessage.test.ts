@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { buildCommitMessage } from '../../../src/extension/run/commitMessage';
+import { buildCommitMessage } from '../../../src/extension/run/git/commitMessage';
 import { sampleRecord } from './fixtures';
 
 describe('extension-run: commit message', () => {

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { importRankingsCsv, loadReview, formatDiagnostic } from '../../../src/core/review';
 import { isReviewFolder } from '../../../src/core/review/reviewFolder';
 import { prepareImage, readImageFile } from '../../../src/core/llm/images';
-import { writeDeliverables } from '../../../src/core/run/deliverables';
+import { writeDeliverables } from '../../../src/core/run/deliverables/deliverables';
 import { compareRun, makeRerankSet } from '../../../src/core/evaluation';
 import { saveRanking } from '../../../src/extension/panel/rankingWriter';
 import { readReviewContents } from '../../../src/extension/foundation/reviewContents';

@@ -10,7 +10,7 @@ import type { DecisionPoint } from '../../../src/core/record/record';
 import { readRunRecord } from '../../../src/core/record/store';
 import { voteTeam } from '../../../src/core/evaluation/votes/forks';
 import { loadReview } from '../../../src/core/review/loadReview';
-import { panelForks } from '../../../src/extension/panel/votesState';
+import { panelForks } from '../../../src/extension/panel/state/votesState';
 import { makeBriefRunReview } from '../run/fixtures';
 import { mockSuite, startCli, type CliResult } from '../run/helpers';
 import { briefWithDecisionPoints } from '../../support/decisionPoints';

@@ -13,7 +13,7 @@ import { readRunRecord } from '../../../src/core/record/store';
 import { forksOf, voteTeam } from '../../../src/core/evaluation/votes/forks';
 import { loadReview } from '../../../src/core/review/loadReview';
 import { PanelForksSchema } from '../../../src/protocol/votes';
-import { panelForks } from '../../../src/extension/panel/votesState';
+import { panelForks } from '../../../src/extension/panel/state/votesState';
 import { makeBriefRunReview } from '../run/fixtures';
 import { mockSuite, startCli, type CliResult } from '../run/helpers';
 import { briefWithDecisionPoints } from '../../support/decisionPoints';

@@ -5,7 +5,7 @@ import { requestedJsonSchema, requestTexts } from '../../support/openaiMock/auto
 import { instanceFromSchema } from '../../support/openaiMock/schemaInstance';
 import type { MockReply, RecordedRequest } from '../../support/openaiMock/types';
 import { groundingOf, ungroundedCitations } from '../../../src/core/grounding/citations';
-import { compareRun } from '../../../src/core/evaluation/compare';
+import { compareRun } from '../../../src/core/evaluation/compare/compare';
 import { startRun } from '../../../src/core/run/session';
 import { makeReview } from '../run/fixtures';
 import { clientFor, mockSuite } from '../run/helpers';

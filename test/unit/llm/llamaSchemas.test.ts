@@ -6,7 +6,7 @@
  */
 import { strict as assert } from 'node:assert';
 import { unsupportedPart } from '../../support/llamaServer/schemaSupport';
-import { briefRemixJsonSchema } from '../../../src/core/run/briefPrompts';
+import { briefRemixJsonSchema } from '../../../src/core/run/brief/briefPrompts';
 import { JUDGE_STRUCTURED } from '../../../src/core/judge/judgePrompts';
 import { decisionPointsJsonSchema, proposalJsonSchema, remixJsonSchema } from '../../../src/core/remix/remixAgent';
 import { codingJsonSchema } from '../../../src/core/analysis/codingPrompt';

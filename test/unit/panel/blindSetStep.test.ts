@@ -8,7 +8,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import Module = require('node:module');
 import { blindSetDiagnostics, blindSetRef, placeBlindSets, rerankStepLabel } from '../../../src/extension/foundation/blindSet';
-import { blindSetTeam } from '../../../src/extension/panel/blindSetState';
+import { blindSetTeam } from '../../../src/extension/panel/state/blindSetState';
 import { reviewWithRun, RUN_ID } from '../analysis/fixtures';
 
 /** Just enough of `vscode` for the tree: items keep what is set on them. */

@@ -1,6 +1,6 @@
 /** A brief review wears its own face (issue 40): a review with members' comments and no rankings is a brief review. */
 import * as assert from 'node:assert/strict';
-import { isBriefOnly } from '../../../webview/panel/views/briefReview';
+import { isBriefOnly } from '../../../webview/panel/views/brief/briefReview';
 import type { PanelReview } from '../../../src/protocol/panel';
 
 const review = (designers: number, comments: number): PanelReview =>

@@ -7,9 +7,9 @@ import * as assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { blindSetOf, candidateNamer, namedPieces, remixSources, type NamesInput } from '../../../src/protocol/candidateNames';
-import { compareOf } from '../../../webview/panel/views/runOutcome';
-import { sideCaption } from '../../../webview/panel/views/forks';
-import { setAsideLines } from '../../../webview/panel/views/decisions';
+import { compareOf } from '../../../webview/panel/views/run/runOutcome';
+import { sideCaption } from '../../../webview/panel/views/run/forks';
+import { setAsideLines } from '../../../webview/panel/views/run/decisions';
 
 const RUN = '2026-12-06T10-00-00-000Z';
 const reviewOptions = ['hero', '2', '3', '4', '5', '6'].map((id, i) => ({ id, label: `Image ${i + 1}`, file: `options/${id}.png`, src: '', width: 1, height: 1 }));
@@ -106,7 +106,8 @@ describe('panel: one name per candidate', () => {
 
   it('no panel view makes a picture\'s name of its own: every label comes from the one namer', () => {
     const dir = path.resolve(__dirname, '..', '..', '..', '..', 'webview', 'panel');
-    const files = [...readdirSync(dir).filter((f) => f.endsWith('.ts')), ...readdirSync(path.join(dir, 'views')).map((f) => `views/${f}`)];
+    const files = (readdirSync(dir, { recursive: true }) as string[]).filter((f) => f.endsWith('.ts'));
+    assert.ok(files.length > 20, `the panel's files are read (${files.length})`);
     const made = [/`Remix \$\{/, /`remix \$\{/, /proposal \$\{[^}]*\} of/, /`Image \$\{/, /\(Image \$\{/];
     const found = files.flatMap((f) => {
       const text = readFileSync(path.join(dir, f), 'utf8');

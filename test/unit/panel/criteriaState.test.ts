@@ -9,8 +9,8 @@ import * as path from 'node:path';
 import { loadReview } from '../../../src/core/review';
 import { PanelStateSchema } from '../../../src/protocol/panel';
 import { buildPanelState } from '../../../src/extension/panel/panelState';
-import { panelCriteria } from '../../../src/extension/panel/criteriaState';
-import { cellQuote, cellWord } from '../../../webview/panel/views/criteria';
+import { panelCriteria } from '../../../src/extension/panel/state/criteriaState';
+import { cellQuote, cellWord } from '../../../webview/panel/views/review/criteria';
 import { useCliAgainstMock } from '../cli/buildCli';
 import { makeReview } from '../run/fixtures';
 

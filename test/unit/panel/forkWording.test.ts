@@ -4,8 +4,8 @@
  * until the fork is decided; a settled point reads as later prompts read it, the team's vote with its margin.
  */
 import * as assert from 'node:assert/strict';
-import { decisionLine, holdersShown, setAsideLines } from '../../../webview/panel/views/decisions';
-import { decidedText, sideFate, voterOf } from '../../../webview/panel/views/forks';
+import { decisionLine, holdersShown, setAsideLines } from '../../../webview/panel/views/run/decisions';
+import { decidedText, sideFate, voterOf } from '../../../webview/panel/views/run/forks';
 
 const QUESTION = 'Warm or cold palette?';
 const names: Record<string, string> = { ana: 'Ana Ruiz', ben: 'Ben Okafor' };

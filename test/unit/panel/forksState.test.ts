@@ -10,10 +10,10 @@ import * as path from 'node:path';
 import { readRunRecord } from '../../../src/core/record/store';
 import { castVote } from '../../../src/core/evaluation/votes/cast';
 import { PanelForksSchema, PanelStateSchema, parseWebviewMessage, type PeopleReply } from '../../../src/protocol/panel';
-import { panelForks } from '../../../src/extension/panel/votesState';
+import { panelForks } from '../../../src/extension/panel/state/votesState';
 import { voteHandlers } from '../../../src/extension/panel/handlers/votes';
 import type { PanelActions } from '../../../src/extension/panel/handlers/context';
-import { flipped, forkSight } from '../../../webview/panel/views/forks';
+import { flipped, forkSight } from '../../../webview/panel/views/run/forks';
 import { mockSuite } from '../run/helpers';
 import { QUESTION, forkedRun } from '../votes/forkedRun';
 

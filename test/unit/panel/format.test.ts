@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { agreementSentence, ordinal, pValue, readableTime, usd } from '../../../webview/panel/format';
+import { agreementSentence, ordinal, pValue, readableTime, usd } from '../../../webview/panel/text/format';
 import { HEAT_MAX_PERCENT, TAU_MAX_PERCENT, averageRanks, heatPercent, speakerColor, tauColor } from '../../../webview/panel/colors';
 
 describe('panel formatting and colours', () => {

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import MarkdownIt from 'markdown-it';
-import LinkifyShim from '../../../webview/panel/linkify';
+import LinkifyShim from '../../../webview/panel/text/linkify';
 
 /** markdown-it as the webview builds it: its bare-link finder is the panel's own (esbuild.mjs aliases linkify-it). */
 function render(text: string): string {

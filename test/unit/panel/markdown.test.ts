@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { markdownTree, type MdNode } from '../../../webview/panel/markdown';
+import { markdownTree, type MdNode } from '../../../webview/panel/text/markdown';
 
 const BASE = 'https://file+.vscode-resource.example/review';
 

@@ -7,8 +7,8 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { count } from '../../../webview/panel/format';
-import { pointerMoved } from '../../../webview/panel/views/peek';
+import { count } from '../../../webview/panel/text/format';
+import { pointerMoved } from '../../../webview/panel/views/review/peek';
 
 const REPO = path.resolve(__dirname, '../../../..');
 const read = (rel: string): string => readFileSync(path.join(REPO, rel), 'utf8');
@@ -26,10 +26,10 @@ describe('panel wording and layout', () => {
   it('the header, the run picker and the coding summary count with it, and no slip is left in the panel', () => {
     assert.match(read('webview/panel/app.ts'), /count\(state\.runs\.length, 'run'\)/);
     // The run picker's line is made in one place (format.ts runOptionLabel), which runTab.ts uses.
-    assert.match(read('webview/panel/format.ts'), /count\(r\.iterations, 'iteration'\)/);
-    assert.match(read('webview/panel/views/runTab.ts'), /runOptionLabel\(/);
-    assert.match(read('webview/panel/views/discussionAnalysis.ts'), /of \$\{count\(r\.coded, 'coded message'\)\}/);
-    for (const f of ['webview/panel/app.ts', 'webview/panel/views/runTab.ts', 'webview/panel/views/discussionAnalysis.ts']) {
+    assert.match(read('webview/panel/text/format.ts'), /count\(r\.iterations, 'iteration'\)/);
+    assert.match(read('webview/panel/views/run/runTab.ts'), /runOptionLabel\(/);
+    assert.match(read('webview/panel/views/discussion/discussionAnalysis.ts'), /of \$\{count\(r\.coded, 'coded message'\)\}/);
+    for (const f of ['webview/panel/app.ts', 'webview/panel/views/run/runTab.ts', 'webview/panel/views/discussion/discussionAnalysis.ts']) {
       const text = read(f);
       assert.doesNotMatch(text, /\.length\} runs`|\} it\.|disagrees \(of/, f);
     }
@@ -39,7 +39,7 @@ describe('panel wording and layout', () => {
     assert.equal(pointerMoved(undefined, { screenX: 10, screenY: 20 }), true);
     assert.equal(pointerMoved({ x: 10, y: 20 }, { screenX: 10, screenY: 20 }), false);
     assert.equal(pointerMoved({ x: 10, y: 20 }, { screenX: 11, screenY: 20 }), true);
-    const peek = read('webview/panel/views/peek.ts');
+    const peek = read('webview/panel/views/review/peek.ts');
     assert.match(peek, /addEventListener\('mouseover', hover\)/, 'pointer hover goes through the moved-pointer check');
     assert.match(peek, /addEventListener\('focusin', show\)/, 'keyboard focus still shows it');
   });

@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import type { RunRecord } from '../../../src/core/record/record';
 import { RunSummarySchema } from '../../../src/protocol/panel';
 import { panelRun, runSummary } from '../../../src/extension/panel/panelState';
-import { runOptionLabel } from '../../../webview/panel/format';
+import { runOptionLabel } from '../../../webview/panel/text/format';
 
 const base = { id: 'r1', status: 'completed', startedAt: '2026-03-01T10:04:00.000Z', iterations: [{}, {}] };
 const record = (extra: object): RunRecord => ({ ...base, ...extra }) as unknown as RunRecord;

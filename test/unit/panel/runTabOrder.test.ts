@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { RUN_TAB_ORDER } from '../../../webview/panel/views/runTab';
+import { RUN_TAB_ORDER } from '../../../webview/panel/views/run/runTab';
 
 const REPO = path.resolve(__dirname, '..', '..', '..', '..');
 
@@ -25,7 +25,7 @@ describe('panel: the Run tab reads top down', () => {
   });
 
   it('cost and settings are a <details> closed by default', () => {
-    const source = readFileSync(path.join(REPO, 'webview', 'panel', 'views', 'runTab.ts'), 'utf8');
+    const source = readFileSync(path.join(REPO, 'webview', 'panel', 'views', 'run', 'runTab.ts'), 'utf8');
     const made = /h\('details', \{([^}]*)\}/.exec(source);
     assert.ok(made, 'the cost part is a details element');
     assert.doesNotMatch(made[1]!, /open/, 'not opened by the page');

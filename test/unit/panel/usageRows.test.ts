@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { usageRows } from '../../../webview/panel/views/runOutcome';
+import { usageRows } from '../../../webview/panel/views/run/runOutcome';
 
 type Run = Parameters<typeof usageRows>[0];
 

@@ -10,8 +10,8 @@ import { resumeRun, startRun } from '../../../src/core/run/session';
 import { PeopleInputError, submitPin, submitSay } from '../../../src/core/people/submit';
 import { readInbox } from '../../../src/core/people/inbox';
 import { loadReview } from '../../../src/core/review/loadReview';
-import { reviewRankMatrix } from '../../../src/core/stats/analysis';
-import { kendallW } from '../../../src/core/stats/kendallW';
+import { reviewRankMatrix } from '../../../src/core/stats/summary/analysis';
+import { kendallW } from '../../../src/core/stats/agreement/kendallW';
 import { makeReview } from '../run/fixtures';
 import { turnRequests, chatRequests, mockSuite, runJson } from '../run/helpers';
 

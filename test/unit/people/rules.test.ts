@@ -8,7 +8,7 @@ import { formatDiagnostic } from '../../../src/core/diagnostics/diagnostics';
 import { entryProblem, mentionedIds, checkSay } from '../../../src/core/people/team';
 import { type Team } from '../../../src/core/step/people';
 import { applyEntries } from '../../../src/core/people/apply';
-import { escapeMarkdown, transcriptEntry } from '../../../src/core/run/deliverables';
+import { escapeMarkdown, transcriptEntry } from '../../../src/core/run/deliverables/deliverables';
 import { personWords, transcriptLine } from '../../../src/core/discussion/prompts';
 import type { RunRecord } from '../../../src/core/record/record';
 import { makeReview } from '../run/fixtures';

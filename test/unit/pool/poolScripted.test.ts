@@ -20,9 +20,9 @@ import { makeReview } from '../run/fixtures';
 import { mockSuite } from '../run/helpers';
 import { ask } from '../../../src/core/questions';
 import { compareRun } from '../../../src/core/evaluation';
-import { poolSummaryOf } from '../../../src/core/evaluation/poolChecks';
+import { poolSummaryOf } from '../../../src/core/evaluation/checks/poolChecks';
 import { EvaluationSchema } from '../../../src/protocol/panel';
-import { runEvaluation } from '../../../src/extension/panel/evaluation';
+import { runEvaluation } from '../../../src/extension/panel/state/evaluation';
 import { poolCheckSentences } from '../../../src/protocol/shared';
 
 const LABEL = 'Scripted reply:';

@@ -1,6 +1,6 @@
 /**
  * A pooled round side by side (issue 41): the panel's columns, one per candidate in letter order, with who ranked it first,
- * whether it was elected and the remix it became (poolTableOf, read by webview/panel/views/pools.ts).
+ * whether it was elected and the remix it became (poolTableOf, read by webview/panel/views/run/pools.ts).
  */
 import * as assert from 'node:assert/strict';
 import { poolTableOf } from '../../../src/protocol/shared';

@@ -9,7 +9,7 @@ import type { DesignerComment, DesignerRanking } from '../../../src/core/review'
 import type { Iteration, Message } from '../../../src/core/record/record';
 import { earlierPeopleMessage, guestMessage, hierarchyText, mentionRequest, personaMessage, pinnedMessage, transcriptMessages, type PromptCandidate } from '../../../src/core/discussion/prompts';
 import { leadDecisionMessage, remixAgentMessage } from '../../../src/core/discussion/remixPrompts';
-import { baselineMessages, briefPersonaMessage, briefRemixMessage } from '../../../src/core/run/briefPrompts';
+import { baselineMessages, briefPersonaMessage, briefRemixMessage } from '../../../src/core/run/brief/briefPrompts';
 import { userMessage } from '../../../src/core/analysis/codingPrompt';
 import { cleanupFixtures, commentMd, makeBriefReview, makeReview, rankingYaml } from './fixtures';
 

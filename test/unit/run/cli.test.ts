@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { MockOpenAI } from '../../support/openaiMock';
 import { RunRecordSchema } from '../../../src/core/record/record';
 import { readRunRecord } from '../../../src/core/record/store';
-import { parseRunArgs } from '../../../src/cli/commands/run';
+import { parseRunArgs } from '../../../src/cli/commands/run/run';
 import { makeReview, makeTempDir } from './fixtures';
 import { TEST_KEY, turnRequests, runJson } from './helpers';
 import { waitFor } from '../../support/waitFor';

@@ -9,7 +9,7 @@ import { LOCK_FILE, RunDrivenError, STALE_MS, acquireRunLock, interruptedRuns, i
 import { readRunRecord } from '../../../src/core/record/store';
 import { createRunId } from '../../../src/core/record/paths';
 import { startRun } from '../../../src/core/run/session';
-import { noteCommitted } from '../../../src/core/evaluation/decisionTimes';
+import { noteCommitted } from '../../../src/core/evaluation/compare/decisionTimes';
 import { makeReview, makeTempDir } from './fixtures';
 import { TEST_KEY, clientFor, turnRequests, runJson } from './helpers';
 import { waitFor } from '../../support/waitFor';

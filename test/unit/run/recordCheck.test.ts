@@ -3,7 +3,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, promises as fs, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { MockOpenAI } from '../../support/openaiMock';
-import { parseRunArgs } from '../../../src/cli/commands/run';
+import { parseRunArgs } from '../../../src/cli/commands/run/run';
 import { formatDiagnostic } from '../../../src/core/diagnostics/diagnostics';
 import { parseReviewConfig } from '../../../src/core/review/reviewConfig';
 import { SETTING_BOUNDS } from '../../../src/core/settings/settingBounds';

@@ -7,7 +7,7 @@ import { strict as assert } from 'node:assert';
 import { promises as fs, constants as fsc, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { runSession, type RunObserver, type RunRequest } from '../../../src/core/run/session';
-import { runRun } from '../../../src/cli/commands/run';
+import { runRun } from '../../../src/cli/commands/run/run';
 import type { RunRecord } from '../../../src/core/record/record';
 import { askedRun } from '../../../src/extension/run/runRequest';
 import { JOURNAL_FILE } from '../../../src/core/record/journal';

@@ -12,7 +12,7 @@ import { requestedJsonSchema } from '../../support/openaiMock/autoResponder';
 import type { RecordedRequest } from '../../support/openaiMock/types';
 import { checkRunRecord } from '../../../src/core/record/recordCheck';
 import { answerSchema, parseAnswer, remixJsonSchema } from '../../../src/core/remix/remixAgent';
-import { parseRunArgs } from '../../../src/cli/commands/run';
+import { parseRunArgs } from '../../../src/cli/commands/run/run';
 import { makeReview, makeTempDir } from './fixtures';
 import { TEST_KEY, startCli, runJson } from './helpers';
 import { hasSettled, waitFor } from '../../support/waitFor';

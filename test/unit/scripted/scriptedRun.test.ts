@@ -8,14 +8,14 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { MockOpenAI } from '../../support/openaiMock';
 import { readRunRecord, refineRun, resumeRun, startRun } from '../../../src/core/run/session';
-import { SCRIPTED_BANNER } from '../../../src/core/run/deliverables';
+import { SCRIPTED_BANNER } from '../../../src/core/run/deliverables/deliverables';
 import { SCRIPTED_HEADER } from '../../../src/core/llm/scripted';
 import { makeReview, makeTempDir } from '../run/fixtures';
 import { clientFor } from '../run/helpers';
 import { OpenAIChatBackend, OpenAIImageBackend } from '../../../src/core/llm/openaiBackend';
 import { anyScripted } from '../../../src/core/record/endpoints';
-import { compareRun } from '../../../src/core/evaluation/compare';
-import { scriptedRunSentences } from '../../../src/core/evaluation/scripted';
+import { compareRun } from '../../../src/core/evaluation/compare/compare';
+import { scriptedRunSentences } from '../../../src/core/evaluation/checks/scripted';
 
 async function deliverables(root: string, id: string): Promise<string[]> {
   return Promise.all(['result.md', 'transcript.md'].map((f) => fs.readFile(path.join(root, 'runs', id, f), 'utf8')));

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { Review } from '../../../src/core/review/model';
 import { analysisSchema, analyzeReview, formatAnalysisTable } from '../../../src/core/stats';
-import { agreementSentence } from '../../../src/core/stats/sentence';
+import { agreementSentence } from '../../../src/core/stats/summary/sentence';
 
 /** A review in memory: option ids in the given order, one designer per ranks row (ranks as written). */
 function makeReview(optionIds: string[], designers: { id: string; ranks: number[]; weight?: number; role?: string }[]): Review {

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { meanSpearman, meanSpearmanFromW, pairedChange, tQuantile975 } from '../../../src/core/stats/convergence';
-import { kendallW } from '../../../src/core/stats/kendallW';
+import { meanSpearman, meanSpearmanFromW, pairedChange, tQuantile975 } from '../../../src/core/stats/agreement/convergence';
+import { kendallW } from '../../../src/core/stats/agreement/kendallW';
 import { SeededRandom, seedFromText } from '../../../src/core/stats/prng';
 import { convergedShare, identicalAfter, randomRankings } from '../../support/rankingSimulation';
 

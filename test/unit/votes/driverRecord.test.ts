@@ -15,7 +15,7 @@ import { makeReview, makeTempDir } from '../run/fixtures';
 import { QUESTION, forkedRun } from './forkedRun';
 import { runSummary } from '../../../src/core/questions/runSummary';
 import { nextSteps } from '../../../src/core/questions/nextSteps';
-import { panelForks } from '../../../src/extension/panel/votesState';
+import { panelForks } from '../../../src/extension/panel/state/votesState';
 
 const MAPPING = 'team:\n  d1: { git: ana@example.com }\n  d2: { git: ben@example.com }\n  d3: { git: chen@example.com }\n';
 

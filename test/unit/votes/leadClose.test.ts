@@ -7,13 +7,13 @@ import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { castVote } from '../../../src/core/evaluation/votes/cast';
-import { compareRun } from '../../../src/core/evaluation/compare';
+import { compareRun } from '../../../src/core/evaluation/compare/compare';
 import { comparisonSentences } from '../../../src/core/evaluation/format';
 import { readRunRecord } from '../../../src/core/record/store';
 import { closeWords, decisionSentence } from '../../../src/core/discussion/decisionWords';
 import { runSummary } from '../../../src/core/questions/runSummary';
-import { decidedText } from '../../../webview/panel/views/forks';
-import { decisionLine } from '../../../webview/panel/views/decisions';
+import { decidedText } from '../../../webview/panel/views/run/forks';
+import { decisionLine } from '../../../webview/panel/views/run/decisions';
 import { mockSuite } from '../run/helpers';
 import { QUESTION, forkedRun } from './forkedRun';
 

@@ -11,7 +11,7 @@ import { castVote, VoteError } from '../../../src/core/evaluation/votes/cast';
 import { loadVotes } from '../../../src/core/evaluation/votes/voteFile';
 import { tallyAll } from '../../../src/core/evaluation/votes/tally';
 import { sharedPrefix } from '../../../src/core/discussion/prompts';
-import { compareRun } from '../../../src/core/evaluation/compare';
+import { compareRun } from '../../../src/core/evaluation/compare/compare';
 import { mockSuite } from '../run/helpers';
 import { QUESTION, forkedRun } from './forkedRun';
 

@@ -12,7 +12,7 @@
  */
 import * as path from 'node:path';
 import { loadReview } from '../../review/loadReview';
-import { rewriteDeliverables } from '../../run/rewriteDeliverables';
+import { rewriteDeliverables } from '../../run/deliverables/rewriteDeliverables';
 import { errorMessage } from '../../kernel/errors';
 import { readRunRecord, writeRunRecord } from '../../record/store';
 import { acquireRunLock, RunDrivenError } from '../../record/lock';

@@ -8,7 +8,7 @@
 import { sameDesigner } from '../../rankings/designerId';
 import { typedWords, typingFor } from '../../authorship/typist';
 import { loadReview } from '../../review/loadReview';
-import { rewriteDeliverables } from '../../run/rewriteDeliverables';
+import { rewriteDeliverables } from '../../run/deliverables/rewriteDeliverables';
 import { errorMessage } from '../../kernel/errors';
 import { readRunRecord, writeRunRecord } from '../../record/store';
 import { acquireRunLock, RunDrivenError } from '../../record/lock';

@@ -16,8 +16,8 @@ import { LIMITS, readReviewText } from '../../files/reviewFiles';
 import { DESIGNER_ID_PATTERN } from '../../rankings/designerId';
 import { runRel } from '../../rerank/paths';
 import type { RunRecord } from '../../record/record';
-import { loadMemberFiles } from '../feedback';
-import { checkMemberList, pairOf, shownValue, valuePos, type MemberList } from '../memberFile';
+import { loadMemberFiles } from '../evaluate/feedback';
+import { checkMemberList, pairOf, shownValue, valuePos, type MemberList } from '../checks/memberFile';
 import { forkOf } from './forks';
 import type { AuthorCheck } from './authorship';
 

@@ -5,10 +5,10 @@
 import type { PanelActions, RequestHandler } from './context';
 import type { SaveCoverageRequest, SaveFeedbackReply, SaveRatingsRequest, SaveSurveyRequest } from '../../../protocol/panel';
 import { errorMessage } from '../../../core/kernel/errors';
-import { noteRerankingSaved } from '../../../core/evaluation/decisionTimes';
+import { noteRerankingSaved } from '../../../core/evaluation/compare/decisionTimes';
 import { saveRanking } from '../rankingWriter';
-import { saveCoverageFromPanel, saveRatingsFromPanel, saveSurveyFromPanel } from '../evaluation';
-import { blindSetTeam } from '../blindSetState';
+import { saveCoverageFromPanel, saveRatingsFromPanel, saveSurveyFromPanel } from '../state/evaluation';
+import { blindSetTeam } from '../state/blindSetState';
 
 /** After ratings or answers were saved: with the sync setting on, the person's file is committed alone, pulled and pushed. */
 async function afterFeedback(m: SaveRatingsRequest | SaveSurveyRequest | SaveCoverageRequest, reply: SaveFeedbackReply, panel: PanelActions): Promise<void> {
