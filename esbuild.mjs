@@ -49,7 +49,9 @@ const node = { ...common, platform: 'node', format: 'cjs', target: 'node20', ext
 const lazyCore = {
   name: 'lazy-core',
   setup(build) {
-    build.onResolve({ filter: /^\.\/core$/ }, (args) => (/[\\/]src[\\/]extension[\\/]extension\.ts$/.test(args.importer) ? { path: './extension-core.js', external: true } : undefined));
+    build.onResolve({ filter: /^\.\/core$/ }, (args) =>
+      /[\\/]src[\\/]extension[\\/]extension\.ts$/.test(args.importer) ? { path: './extension-core.js', external: true } : undefined,
+    );
   },
 };
 
@@ -64,9 +66,22 @@ const mcpChunk = {
 const builds = [
   { ...node, entryPoints: ['src/extension/extension.ts'], outfile: `${outdir}/extension.js`, plugins: [lazyCore, chunks] },
   { ...node, entryPoints: ['src/extension/core.ts'], outfile: `${outdir}/extension-core.js` },
-  { ...node, entryPoints: ['src/cli/main.ts'], outfile: `${outdir}/cli.js`, banner: { js: '#!/usr/bin/env node' }, plugins: [mcpChunk, chunks] },
+  {
+    ...node,
+    entryPoints: ['src/cli/main.ts'],
+    outfile: `${outdir}/cli.js`,
+    banner: { js: '#!/usr/bin/env node' },
+    plugins: [mcpChunk, chunks],
+  },
   { ...node, entryPoints: ['src/cli/mcpSdk.ts'], outfile: `${outdir}/mcp-sdk.js` },
-  ...Object.entries(CHUNKS).map(([pkg, file]) => ({ ...common, entryPoints: [require.resolve(pkg)], outfile: `${outdir}/${file}`, platform: 'node', format: 'cjs', target: 'node20' })),
+  ...Object.entries(CHUNKS).map(([pkg, file]) => ({
+    ...common,
+    entryPoints: [require.resolve(pkg)],
+    outfile: `${outdir}/${file}`,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+  })),
   {
     ...common,
     entryPoints: ['webview/panel/main.ts'],

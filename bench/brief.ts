@@ -16,7 +16,12 @@ import { startRun } from '../src/core/run/session';
 import { createModelClient } from '../src/core/llm/client';
 import type { RunRecord } from '../src/core/record/record';
 
-interface Row { name: string; value: number; goal?: number; unit: string }
+interface Row {
+  name: string;
+  value: number;
+  goal?: number;
+  unit: string;
+}
 
 const CACHED_PRICE_SHARE = 0.5;
 const MIN_CACHED_TOKENS = 1024;
@@ -56,7 +61,11 @@ export function billedTokens(requests: readonly string[]): { raw: number; billed
   return { raw, billed };
 }
 
-const messagesOf = (r: RecordedRequest) => (r.body as { messages: { role: string; content: unknown }[] }).messages.map((m, k) => ({ role: m.role, content: requestTexts({ messages: [m] }).join('\n') || String(k) }));
+const messagesOf = (r: RecordedRequest) =>
+  (r.body as { messages: { role: string; content: unknown }[] }).messages.map((m, k) => ({
+    role: m.role,
+    content: requestTexts({ messages: [m] }).join('\n') || String(k),
+  }));
 
 /**
  * The naive requests on the same turns: the first (system) message as ours, one user message with the brief, every
@@ -64,7 +73,9 @@ const messagesOf = (r: RecordedRequest) => (r.body as { messages: { role: string
  */
 async function naiveRequests(root: string, record: RunRecord, ours: readonly RecordedRequest[]): Promise<string[]> {
   const brief = await fs.readFile(path.join(root, 'brief.md'), 'utf8');
-  const comments = await Promise.all((await fs.readdir(path.join(root, 'comments'))).sort().map((f) => fs.readFile(path.join(root, 'comments', f), 'utf8')));
+  const comments = await Promise.all(
+    (await fs.readdir(path.join(root, 'comments'))).sort().map((f) => fs.readFile(path.join(root, 'comments', f), 'utf8')),
+  );
   const revised: string[] = [];
   const out: string[] = [];
   let round = 0;
@@ -74,7 +85,10 @@ async function naiveRequests(root: string, record: RunRecord, ours: readonly Rec
     const it = record.iterations[round];
     const isTurn = (req.body as { stream?: boolean }).stream === true;
     const isRemix = requestedJsonSchema(req.body)?.name === 'teamfusion_brief';
-    const history = record.iterations.slice(0, round).flatMap((x) => x.messages).concat(it ? it.messages.slice(0, said) : []);
+    const history = record.iterations
+      .slice(0, round)
+      .flatMap((x) => x.messages)
+      .concat(it ? it.messages.slice(0, said) : []);
     const everything = [
       `The client's brief:\n${brief}`,
       `Every member's comments:\n${comments.join('\n')}`,
@@ -93,7 +107,9 @@ async function naiveRequests(root: string, record: RunRecord, ours: readonly Rec
   return out;
 }
 
-async function briefRun(members: number): Promise<{ requests: number; ours: { raw: number; billed: number }; naive: { raw: number; billed: number } }> {
+async function briefRun(
+  members: number,
+): Promise<{ requests: number; ours: { raw: number; billed: number }; naive: { raw: number; billed: number } }> {
   const root = await makeBriefRunReview(members);
   for (const f of await fs.readdir(path.join(root, 'comments'))) {
     const file = path.join(root, 'comments', f);
@@ -105,10 +121,20 @@ async function briefRun(members: number): Promise<{ requests: number; ours: { ra
     mock.setFallback(briefFallback());
     const client = createModelClient({ apiKey: 'bench-key', baseURL: mock.baseURL, timeoutMs: 30_000, maxRetries: 0 });
     // The bench says yes to the cost question as a user would: the scripted server charges nothing.
-    const record = await startRun({ reviewRoot: root, client, cacheDir: await makeTempDir('tf-bench-brief-cache-'), settings: { iterations: 3, turnsPerAgent: 2 }, confirm: async () => true });
+    const record = await startRun({
+      reviewRoot: root,
+      client,
+      cacheDir: await makeTempDir('tf-bench-brief-cache-'),
+      settings: { iterations: 3, turnsPerAgent: 2 },
+      confirm: async () => true,
+    });
     if (record.status !== 'completed') throw new Error(`brief bench run ${record.status}: ${record.error}`);
     const chats = mock.requests.filter((r) => r.route === 'chat');
-    return { requests: chats.length, ours: billedTokens(chats.map((r) => serialise(messagesOf(r)))), naive: billedTokens(await naiveRequests(root, record, chats)) };
+    return {
+      requests: chats.length,
+      ours: billedTokens(chats.map((r) => serialise(messagesOf(r)))),
+      naive: billedTokens(await naiveRequests(root, record, chats)),
+    };
   } finally {
     await mock.close();
     await fs.rm(root, { recursive: true, force: true });
@@ -126,7 +152,12 @@ export async function benchBrief(): Promise<Row[]> {
       info('billed input tokens per member', Math.round(r.ours.billed / m), 'tok'),
       info('naive billed input tokens, total', Math.round(r.naive.billed), 'tok'),
       info('naive billed input tokens per member', Math.round(r.naive.billed / m), 'tok'),
-      { name: `brief ${m} members: billed input tokens vs naive (cache-discounted)`, value: Math.round((r.ours.billed / r.naive.billed) * 1000) / 1000, goal: 0.5, unit: '×' },
+      {
+        name: `brief ${m} members: billed input tokens vs naive (cache-discounted)`,
+        value: Math.round((r.ours.billed / r.naive.billed) * 1000) / 1000,
+        goal: 0.5,
+        unit: '×',
+      },
       info('raw input tokens vs naive', Math.round((r.ours.raw / r.naive.raw) * 1000) / 1000, '×'),
     );
   }
@@ -134,5 +165,11 @@ export async function benchBrief(): Promise<Row[]> {
 }
 
 if (require.main === module) {
-  benchBrief().then((rows) => console.table(rows), (e) => { console.error(e); process.exitCode = 1; });
+  benchBrief().then(
+    (rows) => console.table(rows),
+    (e) => {
+      console.error(e);
+      process.exitCode = 1;
+    },
+  );
 }

@@ -22,7 +22,9 @@ interface Rate {
 
 export function benchConvergence(): Rate[] {
   const rng = new SeededRandom(seedFromText('bench convergence'));
-  const lines: string[] = [`Convergence verdict, ${REPS} seeded cases a cell (one binomial SD of a 5% rate: ${(100 * Math.sqrt(0.0475 / REPS)).toFixed(1)} points)`];
+  const lines: string[] = [
+    `Convergence verdict, ${REPS} seeded cases a cell (one binomial SD of a 5% rate: ${(100 * Math.sqrt(0.0475 / REPS)).toFixed(1)} points)`,
+  ];
   lines.push('', 'False "converged" (%), random rankings before and after; rows m designers, columns n options:');
   lines.push(`  m\\n ${Array.from({ length: 8 }, (_, i) => String(i + 3).padStart(5)).join('')}`);
   let worst = 0;
@@ -45,7 +47,10 @@ export function benchConvergence(): Rate[] {
     powerCells.push(`m=${m}: ${pct(rate).trim()}`);
   }
   lines.push(`  ${powerCells.join('  ')}`);
-  lines.push('', 'Second null (% "converged"): persistent personal tastes, no change (utility = common + τ·personal + fresh noise), 5 options:');
+  lines.push(
+    '',
+    'Second null (% "converged"): persistent personal tastes, no change (utility = common + τ·personal + fresh noise), 5 options:',
+  );
   let worstTaste = 0;
   for (const tau of [0.5, 1, 2]) {
     const cells: string[] = [];
@@ -63,8 +68,24 @@ export function benchConvergence(): Rate[] {
   }
   console.log(`${lines.join('\n')}\n`);
   return [
-    { name: 'convergence: worst false "converged" over m 2..10 × n 3..10', value: 100 * worst, goal: 5 + 300 * Math.sqrt(0.0475 / REPS), unit: '%' },
-    { name: 'convergence: power, 3 designers, identical after-rankings (higher is better)', value: 100 * power3, goal: 80, unit: '%', higherIsBetter: true },
-    { name: 'convergence: worst "converged" with shared tastes and no change', value: 100 * worstTaste, goal: 5 + 300 * Math.sqrt(0.0475 / REPS), unit: '%' },
+    {
+      name: 'convergence: worst false "converged" over m 2..10 × n 3..10',
+      value: 100 * worst,
+      goal: 5 + 300 * Math.sqrt(0.0475 / REPS),
+      unit: '%',
+    },
+    {
+      name: 'convergence: power, 3 designers, identical after-rankings (higher is better)',
+      value: 100 * power3,
+      goal: 80,
+      unit: '%',
+      higherIsBetter: true,
+    },
+    {
+      name: 'convergence: worst "converged" with shared tastes and no change',
+      value: 100 * worstTaste,
+      goal: 5 + 300 * Math.sqrt(0.0475 / REPS),
+      unit: '%',
+    },
   ];
 }

@@ -15,7 +15,12 @@ import type { RunRecord, RunSettings } from '../src/core/record/record';
 import { costPerRemix } from '../src/core/run/runFacts';
 import { startMockProcess } from './run';
 
-interface Row { name: string; value: number; goal?: number; unit: string }
+interface Row {
+  name: string;
+  value: number;
+  goal?: number;
+  unit: string;
+}
 
 const LATENCY_MS = 250;
 
@@ -27,7 +32,12 @@ export async function benchDiscussion(): Promise<Row[]> {
     const run = async (settings: Partial<RunSettings>): Promise<{ wall: number; record: RunRecord }> => {
       const client = new OpenAI({ apiKey: 'bench-key', baseURL: server.baseURL, timeout: 30_000, maxRetries: 0 });
       const t0 = performance.now();
-      const record = await startRun({ reviewRoot: root, client, cacheDir, settings: { turnsPerAgent: 2, iterations: 3, orderSeed: 1, ...settings } });
+      const record = await startRun({
+        reviewRoot: root,
+        client,
+        cacheDir,
+        settings: { turnsPerAgent: 2, iterations: 3, orderSeed: 1, ...settings },
+      });
       const wall = performance.now() - t0;
       if (record.status !== 'completed') throw new Error(`bench run ${record.status}: ${record.error}`);
       return { wall, record };
@@ -39,7 +49,12 @@ export async function benchDiscussion(): Promise<Row[]> {
     const remixes = separate.record.iterations.filter((it) => it.remix).length;
     const runPerRemix = (separate.record.usage.costUsd ?? Number.NaN) / remixes;
     return [
-      { name: `discussion: wall time separate-then-together ÷ together (${LATENCY_MS} ms latency)`, value: round(separate.wall / together.wall, 3), goal: 0.8, unit: '×' },
+      {
+        name: `discussion: wall time separate-then-together ÷ together (${LATENCY_MS} ms latency)`,
+        value: round(separate.wall / together.wall, 3),
+        goal: 0.8,
+        unit: '×',
+      },
       { name: 'discussion: wall time together, standard run (info)', value: Math.round(together.wall), unit: 'ms' },
       { name: 'discussion: wall time separate-then-together, standard run (info)', value: Math.round(separate.wall), unit: 'ms' },
       { name: 'remix: cost per remixed image at list prices (gpt-image-1, medium)', value: round(perRemix, 4), goal: 0.2, unit: '$' },
@@ -58,5 +73,11 @@ function round(n: number, d: number): number {
 }
 
 if (require.main === module) {
-  benchDiscussion().then((rows) => console.table(rows), (e) => { console.error(e); process.exitCode = 1; });
+  benchDiscussion().then(
+    (rows) => console.table(rows),
+    (e) => {
+      console.error(e);
+      process.exitCode = 1;
+    },
+  );
 }

@@ -51,11 +51,15 @@ function coverageFile(m: number, cap: number): string {
   return `${lines.join('\n')}\n`;
 }
 
-export async function benchMemberFiles(): Promise<{ name: string; ms?: number; goalMs?: number; value?: number; goal?: number; unit?: string }[]> {
+export async function benchMemberFiles(): Promise<
+  { name: string; ms?: number; goalMs?: number; value?: number; goal?: number; unit?: string }[]
+> {
   const root = await fs.mkdtemp(path.join(os.tmpdir(), 'tf-bench-member-files-'));
   try {
     const coverage: Coverage[] = [];
-    for (let m = 1; m <= MEMBERS; m++) for (let k = 0; k < POINTS_PER_MEMBER; k++) coverage.push({ designer: `m${m}`, point: point(m, k), status: 'kept', quote: `q${k}`, verified: true });
+    for (let m = 1; m <= MEMBERS; m++)
+      for (let k = 0; k < POINTS_PER_MEMBER; k++)
+        coverage.push({ designer: `m${m}`, point: point(m, k), status: 'kept', quote: `q${k}`, verified: true });
     const record = { id: RUN_ID, iterations: [{ index: 1, brief: { file: 'iteration-1/brief.md', coverage } }] } as unknown as RunRecord;
     const team = Array.from({ length: MEMBERS }, (_, i) => `m${i + 1}`);
     const dir = path.join(root, 'runs', RUN_ID, 'coverage');
@@ -76,9 +80,18 @@ export async function benchMemberFiles(): Promise<{ name: string; ms?: number; g
     });
     const mb = Math.round(LIMITS.smallFile / (1024 * 1024));
     return [
-      { name: `member-file checks: ${MEMBERS} coverage files at their ${mb} MB cap against 10,000 points (compare's check)`, ms: full, goalMs: 10_000 },
+      {
+        name: `member-file checks: ${MEMBERS} coverage files at their ${mb} MB cap against 10,000 points (compare's check)`,
+        ms: full,
+        goalMs: 10_000,
+      },
       { name: `  its floor in the same run: reading and parsing the same ${MEMBERS} files as YAML only`, ms: floor, goalMs: 10_000 },
-      { name: '  the check ÷ its floor (linear: a few times, not hundreds)', value: Math.round((full / Math.max(1, floor)) * 100) / 100, goal: 5, unit: '×' },
+      {
+        name: '  the check ÷ its floor (linear: a few times, not hundreds)',
+        value: Math.round((full / Math.max(1, floor)) * 100) / 100,
+        goal: 5,
+        unit: '×',
+      },
     ];
   } finally {
     await fs.rm(root, { recursive: true, force: true });

@@ -19,7 +19,17 @@ const SHARP_PACKAGES = /^extension\/node_modules\/(sharp|@img\/[^/]+)\//;
 function zipEntries(file: string): Promise<Entry[]> {
   // yauzl comes with @vscode/vsce (a dev dependency); typed loosely here.
   const yauzl = require('yauzl') as {
-    open(f: string, o: object, cb: (err: Error | null, zip?: { on(ev: string, fn: (x: { fileName: string; uncompressedSize: number; compressedSize: number }) => void): void; readEntry(): void }) => void): void;
+    open(
+      f: string,
+      o: object,
+      cb: (
+        err: Error | null,
+        zip?: {
+          on(ev: string, fn: (x: { fileName: string; uncompressedSize: number; compressedSize: number }) => void): void;
+          readEntry(): void;
+        },
+      ) => void,
+    ): void;
   };
   return new Promise((resolve, reject) => {
     yauzl.open(file, { lazyEntries: true }, (err, zip) => {
@@ -67,9 +77,9 @@ export async function benchPackage(): Promise<{ name: string; value: number; goa
     const addRatio = (key: string, name: string) => {
       if (typeof t[key] === 'number') rows.push({ name, value: t[key] as number, goal: 1.5, unit: '× floor' });
     };
-    addRatio('activationRatio', 'activation ÷ the floor extension\'s');
-    addRatio('openSampleRatio', 'Open Review → rendered, sample ÷ a minimal panel\'s');
-    addRatio('open50x50Ratio', 'Open Review → rendered, 50 × 50 ÷ a minimal panel\'s');
+    addRatio('activationRatio', "activation ÷ the floor extension's");
+    addRatio('openSampleRatio', "Open Review → rendered, sample ÷ a minimal panel's");
+    addRatio('open50x50Ratio', "Open Review → rendered, 50 × 50 ÷ a minimal panel's");
   }
   return rows;
 }

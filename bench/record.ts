@@ -13,7 +13,12 @@ import { makeReview, makeTempDir } from '../test/unit/run/fixtures';
 import { startRun } from '../src/core/run/session';
 import { runFileWrites } from '../src/core/record/paths';
 
-interface Row { name: string; value: number; goal: number; unit: string }
+interface Row {
+  name: string;
+  value: number;
+  goal: number;
+  unit: string;
+}
 
 const MB = 1024 * 1024;
 
@@ -28,24 +33,58 @@ export async function benchRecord(): Promise<Row[]> {
       const before = { ...runFileWrites };
       const t = performance.now();
       const client = new OpenAI({ apiKey: 'bench-key', baseURL: mock.baseURL, timeout: 30_000, maxRetries: 0 });
-      const record = await startRun({ reviewRoot: root, client, cacheDir, settings: { turnsPerAgent: 2, iterations: 3 }, confirm: async () => true });
+      const record = await startRun({
+        reviewRoot: root,
+        client,
+        cacheDir,
+        settings: { turnsPerAgent: 2, iterations: 3 },
+        confirm: async () => true,
+      });
       const wall = performance.now() - t;
       if (record.status !== 'completed') throw new Error(`the ${designers}-designer run ended ${record.status}: ${record.error ?? ''}`);
       const dir = path.join(root, 'runs', record.id);
       const size = (await fs.stat(path.join(dir, 'run.json'))).size;
-      const parts = await fs.stat(path.join(dir, 'prompts.jsonl')).then((s) => s.size, () => 0);
+      const parts = await fs.stat(path.join(dir, 'prompts.jsonl')).then(
+        (s) => s.size,
+        () => 0,
+      );
       const written = runFileWrites.bytes - before.bytes;
       const folder = await folderBytes(dir);
       const recordFiles = await folderBytes(dir, (n) => /^(run\.json|journal\.jsonl|prompts\.jsonl)$/.test(n));
       const big = designers === 48;
       rows.push(
-        { name: `record: bytes written ÷ final size of the run folder, ${designers} designers${big ? '' : ' (info)'}`, value: written / folder, goal: 3, unit: '×' },
-        { name: `record: bytes written ÷ final size of run.json + journal + prompt parts, ${designers} designers (info)`, value: written / recordFiles, goal: 3, unit: '×' },
-        { name: `record: bytes written to run files, ${designers} designers, messages of about 1 KB (info)`, value: written, goal: folder * 3, unit: 'bytes' },
+        {
+          name: `record: bytes written ÷ final size of the run folder, ${designers} designers${big ? '' : ' (info)'}`,
+          value: written / folder,
+          goal: 3,
+          unit: '×',
+        },
+        {
+          name: `record: bytes written ÷ final size of run.json + journal + prompt parts, ${designers} designers (info)`,
+          value: written / recordFiles,
+          goal: 3,
+          unit: '×',
+        },
+        {
+          name: `record: bytes written to run files, ${designers} designers, messages of about 1 KB (info)`,
+          value: written,
+          goal: folder * 3,
+          unit: 'bytes',
+        },
         { name: `record: run.json at the end, ${designers} designers${big ? '' : ' (info)'}`, value: size / MB, goal: 1.5, unit: 'MB' },
-        { name: `record: bytes written to run files over the run, ${designers} designers${big ? '' : ' (info)'}`, value: written / MB, goal: 40, unit: 'MB' },
+        {
+          name: `record: bytes written to run files over the run, ${designers} designers${big ? '' : ' (info)'}`,
+          value: written / MB,
+          goal: 40,
+          unit: 'MB',
+        },
         { name: `record: prompt parts file (prompts.jsonl), ${designers} designers (info)`, value: parts / MB, goal: 1.5, unit: 'MB' },
-        { name: `record: wall time of the run at 0 ms model latency, ${designers} designers (info)`, value: Math.round(wall), goal: designers * 500, unit: 'ms' },
+        {
+          name: `record: wall time of the run at 0 ms model latency, ${designers} designers (info)`,
+          value: Math.round(wall),
+          goal: designers * 500,
+          unit: 'ms',
+        },
       );
       await fs.rm(root, { recursive: true, force: true });
     }
@@ -68,7 +107,10 @@ async function folderBytes(dir: string, keep: (name: string) => boolean = () => 
 if (require.main === module) {
   benchRecord().then(
     (rows) => {
-      for (const r of rows) console.log(`${r.name}: ${r.value.toFixed(r.unit === 'MB' || r.unit === '×' ? 3 : 0)} ${r.unit} (goal ${r.unit === 'bytes' ? Math.round(r.goal) : r.goal} ${r.unit})`);
+      for (const r of rows)
+        console.log(
+          `${r.name}: ${r.value.toFixed(r.unit === 'MB' || r.unit === '×' ? 3 : 0)} ${r.unit} (goal ${r.unit === 'bytes' ? Math.round(r.goal) : r.goal} ${r.unit})`,
+        );
       process.exit(0);
     },
     (e: unknown) => {

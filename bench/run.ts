@@ -29,7 +29,12 @@ import { clearImageMemo, prepareImage } from '../src/core/llm/images';
 import { startRun } from '../src/core/run/session';
 import type { RunRecord } from '../src/core/record/record';
 
-interface Row { name: string; value: number; goal: number; unit: string }
+interface Row {
+  name: string;
+  value: number;
+  goal: number;
+  unit: string;
+}
 
 const LATENCY_MS = 500;
 const FAST_LATENCY_MS = 150;
@@ -42,7 +47,15 @@ export async function benchRun(): Promise<Row[]> {
   // Replace the flat test images by photo-like JPEGs (noise), as heavy as real exports.
   for (const [i, f] of optionFiles.entries()) {
     const jpeg = f.replace(/\.png$/, '.jpg');
-    await sharp({ create: { width: 4000, height: 3000, channels: 3, background: { r: 40 * i, g: 120, b: 200 - 20 * i }, noise: { type: 'gaussian', mean: 128, sigma: 40 } } })
+    await sharp({
+      create: {
+        width: 4000,
+        height: 3000,
+        channels: 3,
+        background: { r: 40 * i, g: 120, b: 200 - 20 * i },
+        noise: { type: 'gaussian', mean: 128, sigma: 40 },
+      },
+    })
       .jpeg({ quality: 90 })
       .toFile(jpeg);
     if (jpeg !== f) await fs.rm(f);
@@ -84,12 +97,32 @@ export async function benchRun(): Promise<Row[]> {
     const naiveBytes = naive.calls * naiveImageBytes;
 
     return [
-      { name: `run: orchestration overhead, ${LATENCY_MS} ms model latency (wall ÷ model time)`, value: round(measured.wall / measured.modelMs, 3), goal: 1.03, unit: '×' },
-      { name: `run: orchestration overhead, ${FAST_LATENCY_MS} ms model latency (info)`, value: round(fast.wall / fast.modelMs, 3), goal: 1.03, unit: '×' },
-      { name: 'run: engine time outside model requests, standard run (info)', value: Math.round(measured.wall - measured.modelMs), goal: 300, unit: 'ms' },
+      {
+        name: `run: orchestration overhead, ${LATENCY_MS} ms model latency (wall ÷ model time)`,
+        value: round(measured.wall / measured.modelMs, 3),
+        goal: 1.03,
+        unit: '×',
+      },
+      {
+        name: `run: orchestration overhead, ${FAST_LATENCY_MS} ms model latency (info)`,
+        value: round(fast.wall / fast.modelMs, 3),
+        goal: 1.03,
+        unit: '×',
+      },
+      {
+        name: 'run: engine time outside model requests, standard run (info)',
+        value: Math.round(measured.wall - measured.modelMs),
+        goal: 300,
+        unit: 'ms',
+      },
       { name: 'run: input tokens billed vs naive (cache-discounted)', value: round(ours.billed / naive.total, 3), goal: 0.5, unit: '×' },
       { name: 'run: input tokens raw vs naive (info)', value: round(ours.total / naive.total, 3), goal: 1, unit: '×' },
-      { name: 'run: stable-prefix share of input tokens (higher is better)', value: round(ours.prefix / ours.total, 3), goal: 0.8, unit: 'share' },
+      {
+        name: 'run: stable-prefix share of input tokens (higher is better)',
+        value: round(ours.prefix / ours.total, 3),
+        goal: 0.8,
+        unit: 'share',
+      },
       { name: 'run: chat request bytes vs naive full-size images (info)', value: round(sentBytes / naiveBytes, 4), goal: 0.1, unit: '×' },
       { name: 'run: prepare 6 × 4000-px images (cold)', value: Math.round(prepCold), goal: 1500, unit: 'ms' },
       { name: 'run: prepare 6 × 4000-px images (cached)', value: Math.round(prepWarm), goal: 50, unit: 'ms' },
@@ -135,7 +168,13 @@ async function timedRun(baseURL: string, root: string, cacheDir: string): Promis
   };
   const client = new OpenAI({ apiKey: 'bench-key', baseURL, timeout: 30_000, maxRetries: 0, fetch: timedFetch });
   const t1 = performance.now();
-  const record = await startRun({ reviewRoot: root, client, cacheDir, settings: { turnsPerAgent: 2, iterations: 3 }, confirm: async () => true });
+  const record = await startRun({
+    reviewRoot: root,
+    client,
+    cacheDir,
+    settings: { turnsPerAgent: 2, iterations: 3 },
+    confirm: async () => true,
+  });
   const wall = performance.now() - t1;
   if (record.status !== 'completed') throw new Error(`bench run ${record.status}: ${record.error}`);
   return { wall, modelMs, record };
@@ -259,5 +298,11 @@ function round(n: number, d: number): number {
 }
 
 if (require.main === module) {
-  benchRun().then((rows) => console.table(rows), (e) => { console.error(e); process.exitCode = 1; });
+  benchRun().then(
+    (rows) => console.table(rows),
+    (e) => {
+      console.error(e);
+      process.exitCode = 1;
+    },
+  );
 }

@@ -48,7 +48,9 @@ export async function buildLargeReview(dir: string): Promise<string[]> {
   await fs.writeFile(path.join(dir, 'brief.md'), '# Benchmark brief\n\nFifty options, fifty designers.\n');
   const ids = Array.from({ length: OPTIONS }, (_, i) => String(i + 1));
   for (const [i, id] of ids.entries()) {
-    const png = await sharp({ create: { width: 160, height: 120, channels: 3, background: { r: (i * 37) % 256, g: (i * 91) % 256, b: (i * 53) % 256 } } })
+    const png = await sharp({
+      create: { width: 160, height: 120, channels: 3, background: { r: (i * 37) % 256, g: (i * 91) % 256, b: (i * 53) % 256 } },
+    })
       .png()
       .toBuffer();
     await fs.writeFile(path.join(dir, 'options', `${id}.png`), png);
@@ -57,7 +59,11 @@ export async function buildLargeReview(dir: string): Promise<string[]> {
     const text = formatRankingYaml({
       designer: `Designer ${d + 1}`,
       role: d % 3 === 0 ? 'Art Director' : 'Designer',
-      ranking: order(ids, d).map((option, r) => ({ option, rank: r + 1, justification: `Reason number ${r + 1}: the layout and colour of ${option}.` })),
+      ranking: order(ids, d).map((option, r) => ({
+        option,
+        rank: r + 1,
+        justification: `Reason number ${r + 1}: the layout and colour of ${option}.`,
+      })),
     });
     await fs.writeFile(path.join(dir, 'rankings', `designer-${d + 1}.yaml`), text);
   }

@@ -24,8 +24,6 @@ const main = help();
 const sections = [['--help', 'teamfusion --help', main], ...commandsOf(main).map((c) => [c, `teamfusion ${c}`, help(c)])];
 const text = readFileSync(file, 'utf8');
 const head = text.slice(0, text.indexOf('<!-- help:') >= 0 ? text.indexOf('<!-- help:') : text.length).replace(/\s*$/, '\n\n');
-const body = sections
-  .map(([key, title, out]) => `<!-- help: ${key} -->\n## \`${title}\`\n\n\`\`\`text\n${out}\n\`\`\`\n`)
-  .join('\n');
+const body = sections.map(([key, title, out]) => `<!-- help: ${key} -->\n## \`${title}\`\n\n\`\`\`text\n${out}\n\`\`\`\n`).join('\n');
 writeFileSync(file, head + body);
 process.stdout.write(`docs/cli.md: ${sections.length} help sections written.\n`);

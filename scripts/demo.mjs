@@ -79,7 +79,15 @@ try {
 }
 say(`Scripted server at ${baseURL}. Sample copied to ${review}.\n`);
 
-const env = { ...process.env, OPENAI_API_KEY: 'scripted-demo', OPENAI_BASE_URL: baseURL, TEAMFUSION_IMAGE_BASE_URL: '', TEAMFUSION_IMAGE_API_KEY: '', AZURE_OPENAI_ENDPOINT: '', TEAMFUSION_MAX_RETRIES: '0' };
+const env = {
+  ...process.env,
+  OPENAI_API_KEY: 'scripted-demo',
+  OPENAI_BASE_URL: baseURL,
+  TEAMFUSION_IMAGE_BASE_URL: '',
+  TEAMFUSION_IMAGE_API_KEY: '',
+  AZURE_OPENAI_ENDPOINT: '',
+  TEAMFUSION_MAX_RETRIES: '0',
+};
 /** Runs `teamfusion <args>` against the scripted server, its output on this terminal; resolves with its exit code. */
 const teamfusion = (args) =>
   new Promise((done) => {
@@ -98,12 +106,17 @@ function scriptedPreferences(runDir) {
   const [a, b] = ['A.md', 'B.md'].map((f) => readFileSync(join(runDir, 'rerank', f), 'utf8'));
   mkdirSync(join(runDir, 'preference'), { recursive: true });
   const chose = [];
-  for (const f of readdirSync(join(review, 'comments')).filter((x) => x.endsWith('.md')).sort()) {
+  for (const f of readdirSync(join(review, 'comments'))
+    .filter((x) => x.endsWith('.md'))
+    .sort()) {
     const id = f.slice(0, -3);
     const comment = readFileSync(join(review, 'comments', f), 'utf8').replace(/^---[\s\S]*?---\n/, '');
     const prefer = memberPreference(comment, a, b);
-    const why = 'Scripted by npm run demo: the revision that holds more of my comment\'s words, not a person\'s choice.';
-    writeFileSync(join(runDir, 'preference', `${id}.yaml`), `# SCRIPTED by npm run demo, not ${id}'s own choice.\ndesigner: ${id}\nprefer: ${prefer}\nwhy: ${JSON.stringify(why)}\n`);
+    const why = "Scripted by npm run demo: the revision that holds more of my comment's words, not a person's choice.";
+    writeFileSync(
+      join(runDir, 'preference', `${id}.yaml`),
+      `# SCRIPTED by npm run demo, not ${id}'s own choice.\ndesigner: ${id}\nprefer: ${prefer}\nwhy: ${JSON.stringify(why)}\n`,
+    );
     chose.push(`${id}: ${prefer}`);
   }
   say(`SCRIPTED: each member's blind choice written by the demo (preference/<id>.yaml: ${chose.join(', ')}), by the rule their`);
@@ -122,7 +135,10 @@ async function scriptedBlindRankings(id) {
   const done = [];
   for (const d of await rank(review, id)) {
     const entries = d.letters.map((l, i) => `  - option: "${l}"\n    rank: ${i + 1}\n    justification: ${why}`).join('\n');
-    writeFileSync(join(dir, `${d.id}.yaml`), `# SCRIPTED by npm run demo, not ${d.id}'s own blind ranking.\ndesigner: ${JSON.stringify(d.name)}\nranking:\n${entries}\n`);
+    writeFileSync(
+      join(dir, `${d.id}.yaml`),
+      `# SCRIPTED by npm run demo, not ${d.id}'s own blind ranking.\ndesigner: ${JSON.stringify(d.name)}\nranking:\n${entries}\n`,
+    );
     done.push(`${d.id}: ${d.letters.join('')}`);
   }
   say(`SCRIPTED: each designer's blind re-ranking written by the demo (rerank/rankings/<id>.yaml: ${done.join(', ')}), in the`);
@@ -130,15 +146,26 @@ async function scriptedBlindRankings(id) {
 }
 
 const runs = join(review, 'runs');
-const runIds = () => (existsSync(runs) ? readdirSync(runs).filter((id) => !id.startsWith('.')).sort() : []);
+const runIds = () =>
+  existsSync(runs)
+    ? readdirSync(runs)
+        .filter((id) => !id.startsWith('.'))
+        .sort()
+    : [];
 // The run's own files say so: the run is recorded `scripted: true` (the server names itself in every answer) and its
 // result.md and transcript.md open with the scripted banner at every rewrite.
-const runArgs = task === 'brief' ? ['run', review, '--task', 'brief', '--iterations', '2', '--turns', '1'] : ['run', review, '--iterations', '2', '--turns', '1'];
+const runArgs =
+  task === 'brief'
+    ? ['run', review, '--task', 'brief', '--iterations', '2', '--turns', '1']
+    : ['run', review, '--iterations', '2', '--turns', '1'];
 let code = await teamfusion(runArgs);
 const runId = runIds()[0];
 if (task === 'design' && code === 0 && interrupted === undefined && runId) {
   // The blind set with the proxies' forecasts, the designers' blind re-rankings (scripted), and what compare says of them.
-  for (const args of [['rerank', review, runId, '--yes'], ['compare', review, runId]]) {
+  for (const args of [
+    ['rerank', review, runId, '--yes'],
+    ['compare', review, runId],
+  ]) {
     say('');
     const c = await teamfusion(args);
     if (interrupted !== undefined) break;
@@ -152,7 +179,11 @@ if (task === 'design' && code === 0 && interrupted === undefined && runId) {
 }
 if (task === 'brief' && code === 0 && interrupted === undefined && runId) {
   // The blind pair, the judge, and what compare can say before the members have chosen.
-  for (const args of [['rerank', review, runId], ['judge', review, runId], ['compare', review, runId]]) {
+  for (const args of [
+    ['rerank', review, runId],
+    ['judge', review, runId],
+    ['compare', review, runId],
+  ]) {
     say('');
     const c = await teamfusion(args);
     if (interrupted !== undefined) break;
@@ -166,13 +197,17 @@ if (task === 'brief' && code === 0 && interrupted === undefined && runId) {
 }
 await stopAll();
 const exitCode = interrupted ?? code;
-say(`\nSCRIPTED demo ${exitCode === 0 ? 'finished' : `stopped (exit ${exitCode})`}. The run folder is under ${runs} — result.md and transcript.md`);
+say(
+  `\nSCRIPTED demo ${exitCode === 0 ? 'finished' : `stopped (exit ${exitCode})`}. The run folder is under ${runs} — result.md and transcript.md`,
+);
 say('say at the top that the answers were scripted.');
 if (task === 'brief') {
   say('A team reads rerank/A.md and rerank/B.md blind and each member writes preference/<member-id>.yaml (prefer: A, B or tie);');
   say('here the demo wrote them, scripted. The judge shown here always prefers A: a scripted position bias, caught by the two orders.');
 }
 say('\nTo do the same by hand: `npm run scripted-server` prints OPENAI_BASE_URL=http://127.0.0.1:<port>/v1; export it with any');
-say(`OPENAI_API_KEY, then run \`node dist/cli.js ${runArgs.map((a) => (a === review ? `samples/${sample}` : a)).join(' ')}\` on a copy of the sample${task === 'brief' ? ',\nthen `rerank`, `judge` and `compare` with the run id it prints' : ',\nthen `rerank` and `compare` with the run id it prints'}.`);
+say(
+  `OPENAI_API_KEY, then run \`node dist/cli.js ${runArgs.map((a) => (a === review ? `samples/${sample}` : a)).join(' ')}\` on a copy of the sample${task === 'brief' ? ',\nthen `rerank`, `judge` and `compare` with the run id it prints' : ',\nthen `rerank` and `compare` with the run id it prints'}.`,
+);
 say('For a real discussion, see docs/run.md (an API key, a VS Code model or a local endpoint).');
 process.exit(exitCode);

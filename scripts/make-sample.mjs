@@ -85,8 +85,6 @@ mkdirSync(outDir, { recursive: true });
 for (const [i, body] of designs.entries()) {
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}">${body}</svg>`;
   const file = path.join(outDir, `${i + 1}.png`);
-  const info = await sharp(Buffer.from(svg))
-    .png({ palette: true, colors: 48, compressionLevel: 9, effort: 10, dither: 0.6 })
-    .toFile(file);
+  const info = await sharp(Buffer.from(svg)).png({ palette: true, colors: 48, compressionLevel: 9, effort: 10, dither: 0.6 }).toFile(file);
   console.log(`${path.relative(process.cwd(), file)}  ${info.width}×${info.height}  ${Math.round(info.size / 1024)} KB`);
 }

@@ -58,7 +58,8 @@ async function stageTarget(target) {
   writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ ...rest, dependencies: { sharp: sharpVersion } }, null, 2)}\n`);
   cpSync(join(stage, 'dist'), join(dir, 'dist'), { recursive: true, filter: (src) => !src.endsWith('.map') && !src.endsWith('meta.json') });
   for (const f of SHIP) {
-    if (existsSync(join(repo, f))) cpSync(join(repo, f), join(dir, f), { recursive: true, filter: (src) => !/[\\/]runs([\\/]|$)/.test(src.slice(repo.length)) });
+    if (existsSync(join(repo, f)))
+      cpSync(join(repo, f), join(dir, f), { recursive: true, filter: (src) => !/[\\/]runs([\\/]|$)/.test(src.slice(repo.length)) });
   }
   writeFileSync(join(dir, '.vscodeignore'), `${STAGE_IGNORE}\n`);
   const flags = [`--os=${t.os}`, `--cpu=${t.cpu}`, ...(t.libc ? [`--libc=${t.libc}`] : [])];
@@ -91,7 +92,10 @@ async function worker() {
       const entries = await zipEntries(file);
       const problems = vsixProblems(entries, target);
       const img = [...new Set(entries.map((e) => /^extension\/node_modules\/(@img\/[^/]+)\//.exec(e.name)?.[1]).filter(Boolean))].sort();
-      report(problems.length === 0, `${target}: ${(statSync(file).size / 1e6).toFixed(1)} MB, ${img.join(' ')}${problems.length ? ` — ${problems.join('; ')}` : ''} (${((Date.now() - s0) / 1000).toFixed(0)} s)`);
+      report(
+        problems.length === 0,
+        `${target}: ${(statSync(file).size / 1e6).toFixed(1)} MB, ${img.join(' ')}${problems.length ? ` — ${problems.join('; ')}` : ''} (${((Date.now() - s0) / 1000).toFixed(0)} s)`,
+      );
     } catch (e) {
       report(false, `${target}: ${e instanceof Error ? e.message : String(e)}`);
     }

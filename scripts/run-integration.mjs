@@ -45,7 +45,9 @@ try {
   llamaEnv.TEAMFUSION_LLAMA_ENGINE = llama.engineDir;
   llamaEnv.TEAMFUSION_LLAMA_MODEL = llama.modelPath;
   const s = llama.seconds;
-  console.log(`llama.cpp test engine: install ${s.engine.toFixed(1)} s, venv ${s.python.toFixed(1)} s, model ${s.model.toFixed(1)} s (0: reused)`);
+  console.log(
+    `llama.cpp test engine: install ${s.engine.toFixed(1)} s, venv ${s.python.toFixed(1)} s, model ${s.model.toFixed(1)} s (0: reused)`,
+  );
 } catch (e) {
   llamaEnv.TEAMFUSION_LLAMA_ERROR = e instanceof Error ? e.message : String(e);
   console.error(`llama.cpp test engine not installed: ${llamaEnv.TEAMFUSION_LLAMA_ERROR}`);
@@ -78,7 +80,9 @@ try {
   browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS, headless: true, timeout: 60_000 });
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   let resolveExit;
-  const exited = new Promise((r) => { resolveExit = r; });
+  const exited = new Promise((r) => {
+    resolveExit = r;
+  });
   // The smoke-test driver forwards the extension host's console here (type 'info' for console.log).
   await page.exposeFunction('codeAutomationLog', (type, args) => {
     const text = Array.isArray(args) ? args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' ') : String(args ?? '');
@@ -91,7 +95,9 @@ try {
   });
   await page.exposeFunction('codeAutomationExit', (code) => resolveExit(Number(code)));
   if (verbose) page.on('console', (msg) => console.log(`[browser ${msg.type()}] ${msg.text()}`));
-  page.on('pageerror', (e) => { if (verbose) console.log(`[page error] ${e.message}`); });
+  page.on('pageerror', (e) => {
+    if (verbose) console.log(`[page error] ${e.message}`);
+  });
   const authority = `127.0.0.1:${server.port}`;
   const payload = [
     ['extensionDevelopmentPath', `vscode-remote://${authority}${repo}`],
@@ -101,7 +107,12 @@ try {
   const url = `${server.url}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
   await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
   let timer;
-  const timeout = new Promise((r) => { timer = setTimeout(() => { timedOut = true; r(124); }, timeoutS * 1000); });
+  const timeout = new Promise((r) => {
+    timer = setTimeout(() => {
+      timedOut = true;
+      r(124);
+    }, timeoutS * 1000);
+  });
   exitCode = await Promise.race([exited, timeout]);
   clearTimeout(timer);
   if (timedOut || exitCode !== 0) {

@@ -25,8 +25,15 @@ try {
     version: process.env.TEAMFUSION_VSCODE_VERSION ?? 'stable',
     extensionDevelopmentPath: repo,
     extensionTestsPath: join(repo, 'out/test/integration/index.js'),
-    launchArgs: [workspace, '--disable-extensions', '--disable-workspace-trust', '--skip-welcome', '--skip-release-notes',
-      '--user-data-dir', join(scratch, 'user-data')],
+    launchArgs: [
+      workspace,
+      '--disable-extensions',
+      '--disable-workspace-trust',
+      '--skip-welcome',
+      '--skip-release-notes',
+      '--user-data-dir',
+      join(scratch, 'user-data'),
+    ],
     extensionTestsEnv: { TEAMFUSION_TEST_RESULTS: resultsFile, TEAMFUSION_IT_WORKSPACE: workspace, TEAMFUSION_REPO: repo },
   });
 } catch (e) {

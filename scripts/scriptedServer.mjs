@@ -29,7 +29,10 @@ export async function buildScriptedServer() {
 
 /** Starts the server on 127.0.0.1 (`extra`: more arguments, e.g. --port); resolves with the process and its base URL. */
 export async function startScriptedServer(extra = [], stdio = ['ignore', 'pipe', 'pipe']) {
-  const server = spawn(process.execPath, [await buildScriptedServer(), '--label', LABEL, '--from-run', '--quiet', ...extra], { cwd: repo, stdio });
+  const server = spawn(process.execPath, [await buildScriptedServer(), '--label', LABEL, '--from-run', '--quiet', ...extra], {
+    cwd: repo,
+    stdio,
+  });
   const baseURL = await new Promise((resolveUrl, reject) => {
     let buf = '';
     let err = '';

@@ -58,7 +58,13 @@ function walk(dir, base = dir, out = []) {
   for (const name of readdirSync(dir)) {
     const full = join(dir, name);
     if (statSync(full).isDirectory()) walk(full, base, out);
-    else out.push(full.slice(base.length + 1).split('\\').join('/'));
+    else
+      out.push(
+        full
+          .slice(base.length + 1)
+          .split('\\')
+          .join('/'),
+      );
   }
   return out;
 }
@@ -68,7 +74,11 @@ const packaged = await check('the linux-x64 VSIX is there', () => {
   if (vsix) return `using ${vsix}`;
   vsix = join(repo, 'vsix', vsixName(pkg.version, 'linux-x64'));
   if (!existsSync(vsix)) {
-    const r = spawnSync(process.execPath, ['scripts/package.mjs', '--target', 'linux-x64'], { cwd: repo, encoding: 'utf8', timeout: 300_000 });
+    const r = spawnSync(process.execPath, ['scripts/package.mjs', '--target', 'linux-x64'], {
+      cwd: repo,
+      encoding: 'utf8',
+      timeout: 300_000,
+    });
     if (r.status !== 0) throw new Error(`scripts/package.mjs failed: ${(r.stdout + r.stderr).trim().split('\n').slice(-6).join(' | ')}`);
   }
   return `${vsix.slice(repo.length + 1)}, ${(statSync(vsix).size / 1e6).toFixed(1)} MB`;
@@ -82,7 +92,10 @@ await check('`npm install -g` of the npm package gives a working `teamfusion` co
   if (pack.status !== 0) throw new Error(`npm pack failed: ${pack.stderr.trim().split('\n').slice(-3).join(' | ')}`);
   const tgz = join(packDir, readdirSync(packDir).find((f) => f.endsWith('.tgz')) ?? '');
   const prefix = join(scratch, 'global');
-  const install = spawnSync('npm', ['install', '-g', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', tgz], { encoding: 'utf8', timeout: 240_000 });
+  const install = spawnSync('npm', ['install', '-g', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', tgz], {
+    encoding: 'utf8',
+    timeout: 240_000,
+  });
   if (install.status !== 0) throw new Error(`npm install -g failed: ${install.stderr.trim().split('\n').slice(-3).join(' | ')}`);
   const bin = join(prefix, process.platform === 'win32' ? 'teamfusion.cmd' : 'bin/teamfusion');
   const r = spawnSync(bin, ['validate', join(repo, 'samples/lumen-perfume')], { encoding: 'utf8', timeout: 60_000, cwd: scratch });
@@ -93,7 +106,11 @@ await check('`npm install -g` of the npm package gives a working `teamfusion` co
 await ensureCodeServer();
 const workspace = join(scratch, 'workspace');
 const sample = join(repo, 'samples/lumen-perfume');
-if (existsSync(sample)) cpSync(sample, join(workspace, 'lumen-perfume'), { recursive: true, filter: (src) => !/[\\/]runs([\\/]|$)/.test(src.slice(sample.length)) });
+if (existsSync(sample))
+  cpSync(sample, join(workspace, 'lumen-perfume'), {
+    recursive: true,
+    filter: (src) => !/[\\/]runs([\\/]|$)/.test(src.slice(sample.length)),
+  });
 else cpSync(join(repo, 'package.json'), join(workspace, 'package.json'));
 await makeLargeReview(join(workspace, 'large-review'), 50, 50);
 
@@ -107,7 +124,9 @@ let server;
 try {
   server = await startCodeServer({ workspace, extensions: [vsix, ...(floorVsix ? [floorVsix] : [])] });
 } catch (e) {
-  await check('code-server --install-extension accepts the VSIX', () => { throw e; });
+  await check('code-server --install-extension accepts the VSIX', () => {
+    throw e;
+  });
   finish();
 }
 // A platform VSIX installs as publisher.name-version-target.
@@ -121,13 +140,28 @@ await check('code-server --install-extension installs it', () => {
 });
 
 await check('the VSIX carries dist, media, schemas, samples, manifest, licence and sharp', () => {
-  const required = ['package.json', 'dist/extension.js', 'dist/extension-core.js', 'dist/cli.js', 'dist/openai.js', 'dist/webview/panel.js', 'media/teamfusion.svg', 'media/icon.png', 'CHANGELOG.md',
-    'schemas/ranking.schema.json', 'samples/lumen-perfume/brief.md', 'node_modules/sharp/package.json',
-    'node_modules/@img/colour/package.json', 'node_modules/detect-libc/package.json', 'node_modules/semver/package.json'];
+  const required = [
+    'package.json',
+    'dist/extension.js',
+    'dist/extension-core.js',
+    'dist/cli.js',
+    'dist/openai.js',
+    'dist/webview/panel.js',
+    'media/teamfusion.svg',
+    'media/icon.png',
+    'CHANGELOG.md',
+    'schemas/ranking.schema.json',
+    'samples/lumen-perfume/brief.md',
+    'node_modules/sharp/package.json',
+    'node_modules/@img/colour/package.json',
+    'node_modules/detect-libc/package.json',
+    'node_modules/semver/package.json',
+  ];
   const lower = new Set(files.map((f) => f.toLowerCase()));
   // vsce stores README.md and CHANGELOG.md in lower case.
   const missing = required.filter((f) => !files.includes(f) && !lower.has(f.toLowerCase()));
-  if (!files.some((f) => /^node_modules\/@img\/sharp-linux-x64\/.*\.node$/.test(f))) missing.push('node_modules/@img/sharp-linux-x64/**/*.node');
+  if (!files.some((f) => /^node_modules\/@img\/sharp-linux-x64\/.*\.node$/.test(f)))
+    missing.push('node_modules/@img/sharp-linux-x64/**/*.node');
   if (!files.some((f) => /^readme\.md$/i.test(f))) missing.push('README.md');
   if (!files.some((f) => /^licen[cs]e(\.\w+)?$/i.test(f))) missing.push('LICENSE');
   if (missing.length) throw new Error(`missing: ${missing.join(', ')}`);
@@ -135,16 +169,23 @@ await check('the VSIX carries dist, media, schemas, samples, manifest, licence a
 
 await check('nothing else ships: no sources, tests, maps or other node_modules', () => {
   const allowed = /^node_modules\/(sharp|detect-libc|semver|@img\/[^/]+)\//;
-  const extra = files.filter((f) =>
-    (f.startsWith('node_modules/') && !allowed.test(f)) ||
-    /^(src|test|out|scripts|bench|webview|\.ci)\//.test(f) || /\.map$/.test(f) || /^(dist|src)\/.*\.ts$/.test(f));
+  const extra = files.filter(
+    (f) =>
+      (f.startsWith('node_modules/') && !allowed.test(f)) ||
+      /^(src|test|out|scripts|bench|webview|\.ci)\//.test(f) ||
+      /\.map$/.test(f) ||
+      /^(dist|src)\/.*\.ts$/.test(f),
+  );
   if (extra.length) throw new Error(`${extra.length} unexpected files, e.g. ${extra.slice(0, 5).join(', ')}`);
 });
 
 await check('the CLI inside the VSIX validates the sample (sharp loads from the VSIX)', () => {
   if (!existsSync(sample)) throw new Error('samples/lumen-perfume is missing');
   const r = spawnSync(process.execPath, [join(installedDir, 'dist/cli.js'), 'validate', join(workspace, 'lumen-perfume')], {
-    encoding: 'utf8', timeout: 60_000, cwd: scratch, env: { ...process.env, NODE_PATH: '' },
+    encoding: 'utf8',
+    timeout: 60_000,
+    cwd: scratch,
+    env: { ...process.env, NODE_PATH: '' },
   });
   if (r.status !== 0) throw new Error(`exit ${r.status}: ${(r.stderr || r.stdout).trim().split('\n').slice(0, 5).join(' | ')}`);
 });
@@ -183,7 +224,13 @@ try {
     await check('running it from the palette answers with a notification about the review', async () => {
       // Two reviews in the workspace: VS Code asks which one.
       const pick = page.locator('.quick-input-list .monaco-list-row', { hasText: 'lumen-perfume' }).first();
-      if (await pick.waitFor({ state: 'visible', timeout: 5_000 }).then(() => true, () => false)) await pick.click();
+      if (
+        await pick.waitFor({ state: 'visible', timeout: 5_000 }).then(
+          () => true,
+          () => false,
+        )
+      )
+        await pick.click();
       const toast = page.locator('.notifications-toasts .notification-toast', { hasText: /Review|review/ }).first();
       await toast.waitFor({ state: 'visible', timeout: 30_000 });
       return (await toast.innerText()).split('\n')[0].slice(0, 100);
@@ -192,7 +239,9 @@ try {
   await measureTimings(page);
   if (failed) await page.screenshot({ path: join(repo, '.test-output', 'vsix-last.png') }).catch(() => undefined);
 } catch (e) {
-  await check('the workbench opens with the VSIX installed', () => { throw e; });
+  await check('the workbench opens with the VSIX installed', () => {
+    throw e;
+  });
 } finally {
   await browser?.close().catch(() => undefined);
   await server.stop();
@@ -210,14 +259,19 @@ async function measureTimings(page) {
     const s = [...xs].sort((a, b) => a - b);
     return s.length === 0 ? NaN : s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
   };
-  const closePalette = () => page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
+  const closePalette = () =>
+    page
+      .locator('.quick-input-widget')
+      .waitFor({ state: 'hidden', timeout: 10_000 })
+      .catch(() => undefined);
   const ratio = (ours, floor) => (floor > 0 ? ours / floor : ours > 0 ? Infinity : 1);
   const ratioNote = (r) => `${Number.isFinite(r) ? r.toFixed(2) : '∞'}× the floor (goal ≤ ${RATIO_GOAL}×)`;
   /** How often the extension host has started activating `id` (its log: ExtensionService#_doActivateExtension). */
   const activationsOf = (id) => {
     const logs = join(server.userDataDir, 'logs');
     const line = new RegExp(`_doActivateExtension ${id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')},`, 'gi');
-    return walk(logs).filter((f) => /exthost[^/]*\.log$|exthost\/.*\.log$/i.test(f))
+    return walk(logs)
+      .filter((f) => /exthost[^/]*\.log$|exthost\/.*\.log$/i.test(f))
       .reduce((n, f) => n + (readFileSync(join(logs, f), 'utf8').match(line)?.length ?? 0), 0);
   };
   const ourId = `${pkg.publisher}.${pkg.name}`;
@@ -233,7 +287,7 @@ async function measureTimings(page) {
       const row = page.locator('.runtime-extensions-editor .monaco-list-row', { hasText: name }).first();
       const box = await list.boundingBox();
       if (box) await page.mouse.move(box.x + box.width / 2, box.y + Math.min(box.height / 2, 200));
-      for (let scrolled = 0, deadline = Date.now() + 120_000; !(await row.isVisible().catch(() => false)); ) {
+      for (let scrolled = 0, deadline = Date.now() + 120_000; !(await row.isVisible().catch(() => false));) {
         if (Date.now() > deadline) throw new Error(`no row for ${name} in Running Extensions`);
         // Down to the end, then back to the top, and again.
         await page.mouse.wheel(0, scrolled++ % 40 < 20 ? 300 : -300);
@@ -254,34 +308,42 @@ async function measureTimings(page) {
     await palette(page, 'View: Close Editor');
     return { ours, floor };
   };
-  await check(`activation time, as VS Code measures it (Show Running Extensions), beside the floor extension: at start and after ${ACTIVATION_ROUNDS - 1} reloads of the window`, async () => {
-    await page.keyboard.press('Escape');
-    await closePalette();
-    const rounds = [await readActivations()];
-    for (let r = 1; r < ACTIVATION_ROUNDS; r++) {
-      const before = [activationsOf(ourId), activationsOf(floorId)];
-      // Reloading the window starts a new extension host, which activates both again.
-      await page.reload({ waitUntil: 'domcontentloaded', timeout: 120_000 });
-      await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 120_000 });
-      await page.locator('.statusbar').waitFor({ state: 'visible', timeout: 120_000 });
-      // Until the new extension host has activated both (its log says so), then read them.
-      for (const until = Date.now() + 120_000; activationsOf(ourId) <= before[0] || activationsOf(floorId) <= before[1]; await page.waitForTimeout(200)) {
-        if (Date.now() > until) throw new Error('the extension host did not activate both extensions again within 120 s of the reload');
+  await check(
+    `activation time, as VS Code measures it (Show Running Extensions), beside the floor extension: at start and after ${ACTIVATION_ROUNDS - 1} reloads of the window`,
+    async () => {
+      await page.keyboard.press('Escape');
+      await closePalette();
+      const rounds = [await readActivations()];
+      for (let r = 1; r < ACTIVATION_ROUNDS; r++) {
+        const before = [activationsOf(ourId), activationsOf(floorId)];
+        // Reloading the window starts a new extension host, which activates both again.
+        await page.reload({ waitUntil: 'domcontentloaded', timeout: 120_000 });
+        await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 120_000 });
+        await page.locator('.statusbar').waitFor({ state: 'visible', timeout: 120_000 });
+        // Until the new extension host has activated both (its log says so), then read them.
+        for (
+          const until = Date.now() + 120_000;
+          activationsOf(ourId) <= before[0] || activationsOf(floorId) <= before[1];
+          await page.waitForTimeout(200)
+        ) {
+          if (Date.now() > until) throw new Error('the extension host did not activate both extensions again within 120 s of the reload');
+        }
+        rounds.push(await readActivations());
       }
-      rounds.push(await readActivations());
-    }
-    timings.activationRuns = rounds.map((r) => r.ours);
-    timings.floorActivationRuns = rounds.map((r) => r.floor);
-    timings.activationMs = median(timings.activationRuns);
-    timings.floorActivationMs = median(timings.floorActivationRuns);
-    const ratios = rounds.map((r) => ratio(r.ours, r.floor));
-    timings.activationRatio = median(ratios);
-    return {
-      note: `TeamFusion median ${timings.activationMs} ms (${timings.activationRuns.join(', ')}), floor median ${timings.floorActivationMs} ms ` +
-        `(${timings.floorActivationRuns.join(', ')}): ${ratioNote(timings.activationRatio)} (median of the rounds' ratios; VS Code counts whole ms); goal ≤ 50 ms`,
-      overGoal: timings.activationMs > 50 || timings.activationRatio > RATIO_GOAL,
-    };
-  });
+      timings.activationRuns = rounds.map((r) => r.ours);
+      timings.floorActivationRuns = rounds.map((r) => r.floor);
+      timings.activationMs = median(timings.activationRuns);
+      timings.floorActivationMs = median(timings.floorActivationRuns);
+      const ratios = rounds.map((r) => ratio(r.ours, r.floor));
+      timings.activationRatio = median(ratios);
+      return {
+        note:
+          `TeamFusion median ${timings.activationMs} ms (${timings.activationRuns.join(', ')}), floor median ${timings.floorActivationMs} ms ` +
+          `(${timings.floorActivationRuns.join(', ')}): ${ratioNote(timings.activationRatio)} (median of the rounds' ratios; VS Code counts whole ms); goal ≤ 50 ms`,
+        overGoal: timings.activationMs > 50 || timings.activationRatio > RATIO_GOAL,
+      };
+    },
+  );
   /**
    * Resolves, inside a webview's outer frame (VS Code's pre/index.html), with the wall-clock time at which its document
    * is rendered and shown: the active frame is visible (VS Code keeps a webview's document hidden until it has loaded,
@@ -291,28 +353,39 @@ async function measureTimings(page) {
    * first shows it. Watched in the page, so the time is the page's own, not a round trip of this script's. 0 if not
    * within 180 s.
    */
-  const watchShown = ({ title, agreement }) => new Promise((resolve) => {
-    const until = Date.now() + 180_000;
-    // Checked at the start of every frame (requestAnimationFrame): the first frame that finds it shown and drawn is the
-    // one that paints it, and the time is taken in the task right after that paint — its layout included, for the floor
-    // and TeamFusion alike.
-    const frame = () => {
-      const f = document.getElementById('active-frame');
-      const d = f?.contentDocument;
-      const ok = !!f && f.style.visibility !== 'hidden' && (d?.body?.dataset.drawn === 'true' || d?.body?.dataset.ready === 'true') &&
-        (d.getElementById('tf-title')?.textContent ?? '').includes(title) && (!agreement || !!d.getElementById('tf-w'));
-      if (ok) {
-        setTimeout(() => {
-          // VS Code's own marks in this outer frame (its start, the content message, the inner frame loaded and written).
-          const outer = { 'vscode:frame': Math.round(performance.timeOrigin) };
-          for (const m of performance.getEntriesByType('mark')) outer[`vscode:${m.name.replace(/^.*\//, '')}`] ??= Math.round(performance.timeOrigin + m.startTime);
-          resolve({ at: Date.now(), marks: d.body.dataset.marks ?? null, origin: Math.round(f.contentWindow.performance.timeOrigin), outer });
-        }, 0);
-      } else if (Date.now() > until) resolve(undefined);
-      else requestAnimationFrame(frame);
-    };
-    requestAnimationFrame(frame);
-  });
+  const watchShown = ({ title, agreement }) =>
+    new Promise((resolve) => {
+      const until = Date.now() + 180_000;
+      // Checked at the start of every frame (requestAnimationFrame): the first frame that finds it shown and drawn is the
+      // one that paints it, and the time is taken in the task right after that paint — its layout included, for the floor
+      // and TeamFusion alike.
+      const frame = () => {
+        const f = document.getElementById('active-frame');
+        const d = f?.contentDocument;
+        const ok =
+          !!f &&
+          f.style.visibility !== 'hidden' &&
+          (d?.body?.dataset.drawn === 'true' || d?.body?.dataset.ready === 'true') &&
+          (d.getElementById('tf-title')?.textContent ?? '').includes(title) &&
+          (!agreement || !!d.getElementById('tf-w'));
+        if (ok) {
+          setTimeout(() => {
+            // VS Code's own marks in this outer frame (its start, the content message, the inner frame loaded and written).
+            const outer = { 'vscode:frame': Math.round(performance.timeOrigin) };
+            for (const m of performance.getEntriesByType('mark'))
+              outer[`vscode:${m.name.replace(/^.*\//, '')}`] ??= Math.round(performance.timeOrigin + m.startTime);
+            resolve({
+              at: Date.now(),
+              marks: d.body.dataset.marks ?? null,
+              origin: Math.round(f.contentWindow.performance.timeOrigin),
+              outer,
+            });
+          }, 0);
+        } else if (Date.now() > until) resolve(undefined);
+        else requestAnimationFrame(frame);
+      };
+      requestAnimationFrame(frame);
+    });
   /** The first webview outer frame (new since `known`) whose document `watchShown` sees rendered: `{ frame, at, … }`. */
   const firstShown = async (want, known, t0) => {
     const watching = new Set();
@@ -321,7 +394,12 @@ async function measureTimings(page) {
       for (const f of page.frames()) {
         if (known.has(f) || watching.has(f) || !/webview\/browser\/pre\/index\.html/.test(f.url())) continue;
         watching.add(f);
-        f.evaluate(watchShown, want).then((r) => { if (r && !winner) winner = { frame: f, ...r }; }, () => undefined);
+        f.evaluate(watchShown, want).then(
+          (r) => {
+            if (r && !winner) winner = { frame: f, ...r };
+          },
+          () => undefined,
+        );
       }
       if (Date.now() - t0 > 180_000) throw new Error(`no rendered panel${want.agreement ? ' with its agreement' : ''} within 180 s`);
       if (!winner) await page.waitForTimeout(10);
@@ -364,7 +442,10 @@ async function measureTimings(page) {
     for (const until = Date.now() + 10_000; Date.now() < until; await page.waitForTimeout(200)) {
       const logs = walk(join(server.userDataDir, 'logs')).filter((f) => /TeamFusion\.log$/.test(f));
       const lines = logs.flatMap((f) => readFileSync(join(server.userDataDir, 'logs', f), 'utf8').split('\n'));
-      const m = lines.map((l) => line.exec(l)).filter(Boolean).pop();
+      const m = lines
+        .map((l) => line.exec(l))
+        .filter(Boolean)
+        .pop();
       if (!m || Number(m[1]) < t0 - 50) continue;
       const at = Number(m[1]);
       return Object.fromEntries([...m[2].matchAll(/(\w+) \+(\d+) ms/g)].map(([, k, v]) => [`host:${k}`, at + Number(v) - t0]));
@@ -372,7 +453,11 @@ async function measureTimings(page) {
     return {};
   };
   /** "webview document +120, script +180, …": each mark in ms after the command's Enter. */
-  const stepsNote = (steps) => Object.entries(steps).sort((a, b) => a[1] - b[1]).map(([k, v]) => `${k} +${v}`).join(', ');
+  const stepsNote = (steps) =>
+    Object.entries(steps)
+      .sort((a, b) => a[1] - b[1])
+      .map(([k, v]) => `${k} +${v}`)
+      .join(', ');
   /** The floor: its command (from the palette) → its minimal panel rendered. */
   const openFloor = async () => {
     await closePalette();
@@ -393,10 +478,14 @@ async function measureTimings(page) {
     await input.fill(name);
     await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ state: 'visible', timeout: 10_000 });
     let t0 = 0;
-    const out = await untilRendered(title, () => {
-      t0 = Date.now();
-      return page.keyboard.press('Enter');
-    }, { agreement: true });
+    const out = await untilRendered(
+      title,
+      () => {
+        t0 = Date.now();
+        return page.keyboard.press('Enter');
+      },
+      { agreement: true },
+    );
     Object.assign(out.steps, await hostSteps(name, t0));
     await palette(page, 'View: Close Editor');
     return out;
@@ -405,19 +494,25 @@ async function measureTimings(page) {
   // round the floor then both reviews, so a moment of load weighs on all three alike; per review, the ratio of each round
   // to that round's floor, reported as min and median (the median judged against the goal).
   const ROUNDS = 5;
-  const reviews = [['openSampleMs', 'lumen-perfume', 'Lumen', 1000], ['open50x50Ms', 'large-review', 'Large review', 2000]];
+  const reviews = [
+    ['openSampleMs', 'lumen-perfume', 'Lumen', 1000],
+    ['open50x50Ms', 'large-review', 'Large review', 2000],
+  ];
   const runs = { floor: [], openSampleMs: [], open50x50Ms: [] };
   await check(`warming up: the floor's panel and each review's opened once, unmeasured`, async () => {
     await openFloor();
     for (const [, name, title] of reviews) await openReview(name, title);
   });
-  await check(`${ROUNDS} rounds of the floor's minimal panel and Open Review of the sample and a 50 × 50 review, command → rendered and shown`, async () => {
-    for (let round = 0; round < ROUNDS; round++) {
-      runs.floor.push(await openFloor());
-      for (const [key, name, title] of reviews) runs[key].push(await openReview(name, title));
-    }
-    return `floor ${runs.floor.map((r) => r.ms).join(', ')} ms`;
-  });
+  await check(
+    `${ROUNDS} rounds of the floor's minimal panel and Open Review of the sample and a 50 × 50 review, command → rendered and shown`,
+    async () => {
+      for (let round = 0; round < ROUNDS; round++) {
+        runs.floor.push(await openFloor());
+        for (const [key, name, title] of reviews) runs[key].push(await openReview(name, title));
+      }
+      return `floor ${runs.floor.map((r) => r.ms).join(', ')} ms`;
+    },
+  );
   const floorMs = runs.floor.map((r) => r.ms);
   timings.floorOpenMs = median(floorMs);
   timings.floorOpenRuns = floorMs;
@@ -439,7 +534,8 @@ async function measureTimings(page) {
       timings[key.replace(/Ms$/, 'RatioMin')] = Math.min(...ratios);
       const r = median(ratios);
       return {
-        note: `median ${timings[key]} ms (${ms.join(', ')}), floor median ${timings.floorOpenMs} ms (${floorMs.join(', ')}): ` +
+        note:
+          `median ${timings[key]} ms (${ms.join(', ')}), floor median ${timings.floorOpenMs} ms (${floorMs.join(', ')}): ` +
           `${ratioNote(r)}, min ${Math.min(...ratios).toFixed(2)}×; goal ≤ ${goal} ms; agreement shown at ${timings[key.replace(/Ms$/, 'AgreementMs')]} ms; ` +
           `marks of the median open: ${stepsNote(typical.steps)}`,
         overGoal: timings[key] > goal || r > RATIO_GOAL,
@@ -447,7 +543,10 @@ async function measureTimings(page) {
     });
   }
   mkdirSync(join(repo, '.test-output'), { recursive: true });
-  writeFileSync(join(repo, '.test-output', 'timings.json'), JSON.stringify({ ...timings, vsix: vsix.split(/[\\/]/).pop(), measuredAt: new Date().toISOString() }, null, 2));
+  writeFileSync(
+    join(repo, '.test-output', 'timings.json'),
+    JSON.stringify({ ...timings, vsix: vsix.split(/[\\/]/).pop(), measuredAt: new Date().toISOString() }, null, 2),
+  );
 }
 
 /**
@@ -458,14 +557,22 @@ async function measureTimings(page) {
 function makeFloorExtension(dir) {
   mkdirSync(dir, { recursive: true });
   const manifest = {
-    name: 'minimal-floor', displayName: FLOOR.displayName, publisher: 'teamfusion-test', version: '0.0.1', license: 'MIT',
-    description: 'The floor TeamFusion\'s timings are measured against.', engines: { vscode: pkg.engines.vscode }, main: './extension.js',
+    name: 'minimal-floor',
+    displayName: FLOOR.displayName,
+    publisher: 'teamfusion-test',
+    version: '0.0.1',
+    license: 'MIT',
+    description: "The floor TeamFusion's timings are measured against.",
+    engines: { vscode: pkg.engines.vscode },
+    main: './extension.js',
     activationEvents: pkg.activationEvents.filter((e) => e.startsWith('workspaceContains:')),
     contributes: { commands: [{ command: 'minimalFloor.open', title: 'Open Minimal Panel', category: 'Minimal Floor' }] },
   };
   writeFileSync(join(dir, 'package.json'), JSON.stringify(manifest, null, 2));
   writeFileSync(join(dir, 'README.md'), '# Minimal floor\n\nA test fixture: the least an extension can be.\n');
-  writeFileSync(join(dir, 'extension.js'), `const vscode = require('vscode');
+  writeFileSync(
+    join(dir, 'extension.js'),
+    `const vscode = require('vscode');
 exports.activate = (context) => {
   context.subscriptions.push(vscode.commands.registerCommand('minimalFloor.open', () => {
     const panel = vscode.window.createWebviewPanel('minimalFloor.panel', ${JSON.stringify(FLOOR.panelTitle)}, vscode.ViewColumn.Active, { enableScripts: true });
@@ -475,9 +582,14 @@ exports.activate = (context) => {
   }));
 };
 exports.deactivate = () => undefined;
-`);
+`,
+  );
   const out = join(dir, 'floor.vsix');
-  const r = spawnSync(join(repo, 'node_modules', '.bin', 'vsce'), ['package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '-o', out], { cwd: dir, encoding: 'utf8', timeout: 120_000 });
+  const r = spawnSync(
+    join(repo, 'node_modules', '.bin', 'vsce'),
+    ['package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '-o', out],
+    { cwd: dir, encoding: 'utf8', timeout: 120_000 },
+  );
   if (r.status !== 0) throw new Error(`vsce failed: ${(r.stdout + r.stderr).trim().split('\n').slice(-4).join(' | ')}`);
   return out;
 }
@@ -491,7 +603,10 @@ async function palette(page, title, run) {
   for (let attempt = 1; ; attempt++) {
     try {
       if (!(await input.isVisible())) {
-        await page.locator('.monaco-workbench').click({ position: { x: 5, y: 300 } }).catch(() => undefined);
+        await page
+          .locator('.monaco-workbench')
+          .click({ position: { x: 5, y: 300 } })
+          .catch(() => undefined);
         await page.keyboard.press('F1');
       }
       await input.waitFor({ state: 'visible', timeout: 5_000 });
@@ -525,16 +640,24 @@ async function makeLargeReview(dir, n, m) {
   writeFileSync(join(dir, 'review.yaml'), 'title: Large review\n');
   for (let i = 1; i <= n; i++) {
     const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="120" height="80"><rect width="120" height="80" fill="hsl(${Math.round((i * 360) / n)},60%,50%)"/></svg>`;
-    await sharp(Buffer.from(svg)).png().toFile(join(dir, 'options', `${i}.png`));
+    await sharp(Buffer.from(svg))
+      .png()
+      .toFile(join(dir, 'options', `${i}.png`));
   }
   let seed = 11;
-  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
   for (let d = 1; d <= m; d++) {
     const ids = Array.from({ length: n }, (_, i) => String(i + 1));
     for (let i = ids.length - 1; i > 0; i--) {
       const j = Math.floor(rand() * (i + 1));
       [ids[i], ids[j]] = [ids[j], ids[i]];
     }
-    writeFileSync(join(dir, 'rankings', `d${d}.yaml`), stringify({ designer: `Designer ${d}`, ranking: ids.map((option, k) => ({ option, rank: k + 1, justification: `Reason ${k + 1}.` })) }));
+    writeFileSync(
+      join(dir, 'rankings', `d${d}.yaml`),
+      stringify({
+        designer: `Designer ${d}`,
+        ranking: ids.map((option, k) => ({ option, rank: k + 1, justification: `Reason ${k + 1}.` })),
+      }),
+    );
   }
 }

@@ -26,15 +26,31 @@ function run(cmd, args, timeoutS, env = {}, quiet = false) {
   return new Promise((resolvePromise) => {
     const child = spawn(cmd, args, { cwd: repo, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let text = '';
-    const onData = (stream) => (chunk) => { text += chunk; if (!quiet) stream.write(chunk); };
+    const onData = (stream) => (chunk) => {
+      text += chunk;
+      if (!quiet) stream.write(chunk);
+    };
     child.stdout.on('data', onData(process.stdout));
     child.stderr.on('data', onData(process.stderr));
     const timer = setTimeout(() => {
       text += `\n(stopped after ${timeoutS} s)\n`;
-      try { process.kill(-child.pid, 'SIGTERM'); } catch { /* gone */ }
-      setTimeout(() => { try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ } }, 5000).unref();
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        /* gone */
+      }
+      setTimeout(() => {
+        try {
+          process.kill(-child.pid, 'SIGKILL');
+        } catch {
+          /* gone */
+        }
+      }, 5000).unref();
     }, timeoutS * 1000);
-    child.on('close', (code, signal) => { clearTimeout(timer); resolvePromise({ code: code ?? (signal ? 128 : 1), text }); });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolvePromise({ code: code ?? (signal ? 128 : 1), text });
+    });
   });
 }
 
@@ -68,13 +84,23 @@ const stages = [
   // Beside typecheck: both are one thread each, and lint needs nothing typecheck makes.
   { name: 'lint', timeout: 600, beside: true, run: (quiet) => run('npm', ['run', 'lint'], 600, {}, quiet), single: true },
   { name: 'unit', timeout: 3000, needs: 'dist/cli.js', run: () => run(bin('mocha'), ['--config', '.mocharc.json'], 3000) },
-  { name: 'integration', realHost: true, timeout: 900, needs: 'dist/extension.js',
-    run: () => run(process.execPath, ['scripts/run-integration.mjs'], 900) },
-  { name: 'e2e', timeout: 1800, needs: 'dist/extension.js', run: () => {
-    const files = findFiles(join(repo, 'out/test/e2e'), '.e2e.js');
-    if (files.length === 0) return Promise.resolve({ code: 1, text: 'no compiled e2e tests under out/test/e2e\n' });
-    return run(bin('mocha'), ['--no-config', '--timeout', '300000', '--reporter', 'spec', ...files], 1800);
-  } },
+  {
+    name: 'integration',
+    realHost: true,
+    timeout: 900,
+    needs: 'dist/extension.js',
+    run: () => run(process.execPath, ['scripts/run-integration.mjs'], 900),
+  },
+  {
+    name: 'e2e',
+    timeout: 1800,
+    needs: 'dist/extension.js',
+    run: () => {
+      const files = findFiles(join(repo, 'out/test/e2e'), '.e2e.js');
+      if (files.length === 0) return Promise.resolve({ code: 1, text: 'no compiled e2e tests under out/test/e2e\n' });
+      return run(bin('mocha'), ['--no-config', '--timeout', '300000', '--reporter', 'spec', ...files], 1800);
+    },
+  },
   { name: 'package', timeout: 900, run: () => run(process.execPath, ['scripts/package.mjs'], 900) },
   { name: 'vsix', timeout: 1200, needs: 'dist/extension.js', run: () => run(process.execPath, ['scripts/test-vsix.mjs'], 1200) },
 ];
@@ -99,8 +125,13 @@ async function runStage(stage, quiet = false) {
       const c = counts(r.text);
       passed = c?.passed ?? 0;
       failed = c?.failed ?? 0;
-      if (r.code !== 0 && failed === 0) { failed = 1; note = `exit ${r.code} without a failing test`; }
-      else if (passed + failed === 0) { failed = 1; note = 'no test ran'; }
+      if (r.code !== 0 && failed === 0) {
+        failed = 1;
+        note = `exit ${r.code} without a failing test`;
+      } else if (passed + failed === 0) {
+        failed = 1;
+        note = 'no test ran';
+      }
     }
   }
   const seconds = (Date.now() - s0) / 1000;
@@ -141,7 +172,9 @@ const total = results.reduce((a, r) => ({ passed: a.passed + r.passed, failed: a
 const inHost = results.filter((r) => r.realHost).reduce((a, r) => a + r.passed + r.failed, 0);
 console.log('\nstage        passed  failed  seconds');
 for (const r of results) {
-  console.log(`${r.name.padEnd(12)} ${r.skipped ? ' skipped' : `${String(r.passed).padStart(6)}  ${String(r.failed).padStart(6)}  ${r.seconds.toFixed(1).padStart(7)}`}`);
+  console.log(
+    `${r.name.padEnd(12)} ${r.skipped ? ' skipped' : `${String(r.passed).padStart(6)}  ${String(r.failed).padStart(6)}  ${r.seconds.toFixed(1).padStart(7)}`}`,
+  );
 }
 console.log(`${inHost} of them ran inside the real VS Code extension host (code-server); total ${((Date.now() - t0) / 1000).toFixed(0)} s`);
 console.log(`${total.passed} passed, ${total.failed} failed`);

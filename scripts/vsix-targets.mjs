@@ -51,10 +51,23 @@ export function vsixProblems(entries, target) {
   for (const p of want) if (!img.has(p)) problems.push(`@img/${p} is missing`);
   for (const p of img) if (p.startsWith('sharp-') && !want.includes(p)) problems.push(`@img/${p} belongs to another platform`);
   if (!names.includes('extension/node_modules/sharp/package.json')) problems.push('sharp is missing');
-  for (const f of ['extension/dist/extension.js', 'extension/dist/extension-core.js', 'extension/dist/cli.js', 'extension/dist/openai.js', 'extension/dist/webview/panel.js', 'extension/media/icon.png', 'extension/package.json']) {
+  for (const f of [
+    'extension/dist/extension.js',
+    'extension/dist/extension-core.js',
+    'extension/dist/cli.js',
+    'extension/dist/openai.js',
+    'extension/dist/webview/panel.js',
+    'extension/media/icon.png',
+    'extension/package.json',
+  ]) {
     if (!names.includes(f)) problems.push(`${f} is missing`);
   }
-  const extra = names.filter((n) => (n.startsWith('extension/node_modules/') && !ALLOWED_NODE_MODULES.test(n)) || /\.map$/.test(n) || /^extension\/(src|test|out|webview|scripts|bench)\//.test(n));
+  const extra = names.filter(
+    (n) =>
+      (n.startsWith('extension/node_modules/') && !ALLOWED_NODE_MODULES.test(n)) ||
+      /\.map$/.test(n) ||
+      /^extension\/(src|test|out|webview|scripts|bench)\//.test(n),
+  );
   if (extra.length) problems.push(`${extra.length} files that must not ship, e.g. ${extra.slice(0, 3).join(', ')}`);
   return problems;
 }

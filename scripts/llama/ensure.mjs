@@ -8,7 +8,9 @@ const t0 = Date.now();
 try {
   const r = await ensureLlama();
   const said = (s) => (s > 0 ? `installed in ${s.toFixed(1)} s` : 'reused');
-  console.log(`node-llama-cpp ${said(r.seconds.engine)}; gguf venv ${said(r.seconds.python)}; tiny model ${r.seconds.model > 0 ? `made in ${r.seconds.model.toFixed(1)} s` : 'reused'}`);
+  console.log(
+    `node-llama-cpp ${said(r.seconds.engine)}; gguf venv ${said(r.seconds.python)}; tiny model ${r.seconds.model > 0 ? `made in ${r.seconds.model.toFixed(1)} s` : 'reused'}`,
+  );
   console.log(`llama.cpp test engine ready in ${((Date.now() - t0) / 1000).toFixed(1)} s (cache ${cacheRoot()})`);
 } catch (e) {
   console.error(e instanceof Error ? e.message : String(e));

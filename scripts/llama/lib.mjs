@@ -65,8 +65,12 @@ export function ensureEngine() {
   log(`installing node-llama-cpp@${LLAMA_VERSION} into ${p.engineDir} (about 700 MB: npm brings every prebuilt binary)`);
   mkdirSync(p.engineDir, { recursive: true });
   if (!existsSync(join(p.engineDir, 'package.json'))) writeFileSync(join(p.engineDir, 'package.json'), '{ "private": true }\n');
-  const seconds = runLogged('npm', ['i', '-E', `node-llama-cpp@${LLAMA_VERSION}`, '--no-audit', '--no-fund'],
-    { cwd: p.engineDir, env: { ...process.env, npm_config_update_notifier: 'false' } }, join(p.engineDir, 'install.log'));
+  const seconds = runLogged(
+    'npm',
+    ['i', '-E', `node-llama-cpp@${LLAMA_VERSION}`, '--no-audit', '--no-fund'],
+    { cwd: p.engineDir, env: { ...process.env, npm_config_update_notifier: 'false' } },
+    join(p.engineDir, 'install.log'),
+  );
   const v = installedEngineVersion(p);
   if (v !== LLAMA_VERSION) throw new Error(`node-llama-cpp did not install: ${p.enginePkg} says ${v ?? 'nothing'}`);
   writeFileSync(p.engineStamp, `${new Date().toISOString()} ${seconds.toFixed(0)}s\n`);
@@ -83,8 +87,12 @@ export function ensurePython() {
   const logFile = join(p.root, 'python-install.log');
   let seconds = runLogged('python3', ['-m', 'venv', p.pyDir], {}, logFile);
   // An index that cannot be reached is tried once, not five times.
-  seconds += runLogged(p.python, ['-m', 'pip', 'install', '--retries', '0', '--timeout', '20', '--disable-pip-version-check',
-    `gguf==${GGUF_VERSION}`, 'numpy'], {}, logFile);
+  seconds += runLogged(
+    p.python,
+    ['-m', 'pip', 'install', '--retries', '0', '--timeout', '20', '--disable-pip-version-check', `gguf==${GGUF_VERSION}`, 'numpy'],
+    {},
+    logFile,
+  );
   writeFileSync(p.pyStamp, `${new Date().toISOString()} ${seconds.toFixed(0)}s\n`);
   return seconds;
 }

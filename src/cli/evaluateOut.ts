@@ -45,12 +45,15 @@ async function reviewOwnFolder(dir: string): Promise<string | undefined> {
 export async function writeEvaluationOut(out: string, files: Record<string, string>, force: boolean): Promise<void> {
   const named = path.resolve(out);
   const st = await fs.lstat(named).catch(() => undefined);
-  if (st?.isSymbolicLink()) throw new Error(`${printable(out)} is a symbolic link; the tool never writes through a link: name the folder itself.`);
+  if (st?.isSymbolicLink())
+    throw new Error(`${printable(out)} is a symbolic link; the tool never writes through a link: name the folder itself.`);
   if (st && !st.isDirectory()) throw new Error(`--out ${printable(out)} is not a folder.`);
   const dir = await realTarget(named);
   const own = await reviewOwnFolder(dir);
   if (own) {
-    throw new Error(`--out ${printable(out)} is inside ${printable(own)}, a review's own folder (options/, rankings/, comments/, references/, runs/); name a folder of its own, e.g. ${printable(path.join(path.dirname(path.dirname(own)), 'evaluation'))}.`);
+    throw new Error(
+      `--out ${printable(out)} is inside ${printable(own)}, a review's own folder (options/, rankings/, comments/, references/, runs/); name a folder of its own, e.g. ${printable(path.join(path.dirname(path.dirname(own)), 'evaluation'))}.`,
+    );
   }
   await mkdirLocal(dir);
   const names = Object.keys(files);
@@ -58,7 +61,9 @@ export async function writeEvaluationOut(out: string, files: Record<string, stri
   const existing: string[] = [];
   for (const name of names) if (await statInReview(dir, name)) existing.push(name);
   if (existing.length && !force) {
-    throw new Error(`${printable(out)} already has ${existing.join(', ')}; add --force to replace ${existing.length === 1 ? 'it' : 'them'}.`);
+    throw new Error(
+      `${printable(out)} already has ${existing.join(', ')}; add --force to replace ${existing.length === 1 ? 'it' : 'them'}.`,
+    );
   }
   for (const [name, data] of Object.entries(files)) {
     // evaluation.md carries review and run text: the one Markdown writer makes it inert like every deliverable.

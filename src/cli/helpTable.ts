@@ -66,22 +66,40 @@ export const COMMAND_HELP: CommandHelp[] = [
       ['--pool K', 'Directions the remix agent proposes a round, 1–8; the proxies rank them and elect the remixes (review.yaml pool).'],
       ['--mode M', 'separate-then-together (default) | together | separate.'],
       ['--order O', 'Speaking order: rotate (default) | shuffle | fixed.'],
-      ['--forks F', "A decision point that splits the team: auto (default) makes one remix per side of the first; ask lets the lead pick one (or none) at the round's end; off (review.yaml forks)."],
+      [
+        '--forks F',
+        "A decision point that splits the team: auto (default) makes one remix per side of the first; ask lets the lead pick one (or none) at the round's end; off (review.yaml forks).",
+      ],
       ['--seed N', 'The speaking-order seed.'],
       ['--designers a,b,…', 'A subset of the designers (2 or more).'],
-      ['--feedback TEXT', "The lead's feedback; with --resume on a completed run it refines it (design: a remix round and a final pick; brief: one more round)."],
+      [
+        '--feedback TEXT',
+        "The lead's feedback; with --resume on a completed run it refines it (design: a remix round and a final pick; brief: one more round).",
+      ],
       ['--resume RUN-ID', 'Go on with a stopped run, or refine a completed one (with --feedback).'],
-      ['--task brief|design', 'brief: the comments on the brief → one revised brief + a direct baseline (default when comments/ and no rankings/); design: the images.'],
+      [
+        '--task brief|design',
+        'brief: the comments on the brief → one revised brief + a direct baseline (default when comments/ and no rankings/); design: the images.',
+      ],
       ['--human ID', 'That designer speaks in person at their turns (repeatable).'],
       ['--guest ID', 'A review.yaml guest speaks once per iteration (repeatable).'],
       ['--no-wait', "Exit 3 at a person's turn (or the lead's fork choice), never ask."],
-      ['--text-only', 'The chat model cannot see images (a local model without vision): each candidate is sent as its label and what the designers wrote about it.'],
-      ['--image-base-url URL', 'Image edits on an endpoint of their own (TEAMFUSION_IMAGE_BASE_URL; key TEAMFUSION_IMAGE_API_KEY, else the chat key). Azure: AZURE_OPENAI_*.'],
+      [
+        '--text-only',
+        'The chat model cannot see images (a local model without vision): each candidate is sent as its label and what the designers wrote about it.',
+      ],
+      [
+        '--image-base-url URL',
+        'Image edits on an endpoint of their own (TEAMFUSION_IMAGE_BASE_URL; key TEAMFUSION_IMAGE_API_KEY, else the chat key). Azure: AZURE_OPENAI_*.',
+      ],
       ['--sync', "Through the branch's git upstream: pull at each turn, commit + push each turn."],
       ['--sync-interval S', 'With --sync: pull at most every S seconds (10).'],
       ['--max-wait S', "A person's turn waits up to S seconds for their say (3600)."],
       ['--json', 'The record as JSON at the end.'],
-      ['--yes', "Send a run of more than 50 requests or $5 (estimated) without asking (a terminal is asked y/N; without one, only with --yes)."],
+      [
+        '--yes',
+        'Send a run of more than 50 requests or $5 (estimated) without asking (a terminal is asked y/N; without one, only with --yes).',
+      ],
     ],
     exits: [0, 1, 2, 3, 130],
   },
@@ -91,7 +109,7 @@ export const COMMAND_HELP: CommandHelp[] = [
     summary: 'A designer speaks in a run (@id asks them to speak next; /pass at your own turn lets your proxy speak).',
     more: [
       "Where authorship is checked (git, e-mails in review.yaml), a line said --as another member than this machine's git",
-      "identity is recorded and shown as \"typed on <typist>'s machine for <member>\", never as their own; with signatures",
+      'identity is recorded and shown as "typed on <typist>\'s machine for <member>", never as their own; with signatures',
       'required it is refused (exit 1). The same holds for pin --as and vote --as.',
     ],
     options: [
@@ -125,7 +143,7 @@ export const COMMAND_HELP: CommandHelp[] = [
       ['--iteration K', 'The round (default: the last round that forked).'],
       ['--close', 'The lead closes the decision point (under lead-decides, with a choice: the lead decides in person).'],
       ['--reopen', 'The lead reopens the decision of the decision point (no choice).'],
-      ['--sync', 'Commit only your votes file (and run.json when it decides, on the run\'s driver\'s machine only), pull, push.'],
+      ['--sync', "Commit only your votes file (and run.json when it decides, on the run's driver's machine only), pull, push."],
     ],
     exits: [0, 1, 2],
   },
@@ -135,14 +153,17 @@ export const COMMAND_HELP: CommandHelp[] = [
     summary: 'Make runs/<run-id>/rerank/, the blind re-rank set.',
     more: [
       "The team's Borda top N options + every remix, under neutral letters A, B, C, …; a brief run: its revised brief",
-      'and baseline as A.md, B.md. Then each proxy forecasts its own designer\'s blind answer, and one persona-free control',
+      "and baseline as A.md, B.md. Then each proxy forecasts its own designer's blind answer, and one persona-free control",
       'the same (one request each, kept sealed in runs/<run-id>/forecast.json; compare shows them after the re-rank).',
     ],
     options: [
       ['--top N', 'Options of the review in the set (3); not for a brief run.'],
       ['--no-forecast', 'Make the set only: no forecasts, no request sent.'],
       ['--yes', 'Send the forecasts of more than 50 requests (or $5) without asking (the cost is said first).'],
-      ['--text-only', 'The chat model cannot see images (a local model without vision): each forecast gets the letters without their images.'],
+      [
+        '--text-only',
+        'The chat model cannot see images (a local model without vision): each forecast gets the letters without their images.',
+      ],
     ],
     exits: [0, 1, 2, 130],
   },
@@ -200,7 +221,7 @@ export const COMMAND_HELP: CommandHelp[] = [
   {
     name: 'mcp',
     args: '',
-    summary: "An MCP server on stdio: the review questions (analyze, validate, criteria, run_summary, next_steps) for agents.",
+    summary: 'An MCP server on stdio: the review questions (analyze, validate, criteria, run_summary, next_steps) for agents.',
     more: [
       'Each tool takes { review, runId? }; review folders outside the folder it was started in are refused. Read-only: nothing',
       'is sent to a model and nothing is written. Add it to an agent as the command `teamfusion mcp` (docs/agents.md).',
@@ -215,7 +236,10 @@ export const COMMAND_HELP: CommandHelp[] = [
     more: ['Scripted runs (made against the bundled scripted server) are listed apart and left out of every total.'],
     options: [
       ['--json', 'One JSON object instead of the sentences.'],
-      ['--out DIR', "Write evaluation.md, evaluation.json and SVG charts to DIR (inside or outside the folder; never into a review's own folders)."],
+      [
+        '--out DIR',
+        "Write evaluation.md, evaluation.json and SVG charts to DIR (inside or outside the folder; never into a review's own folders).",
+      ],
       ['--force', 'Replace those files in DIR when they exist.'],
       ['--by WHAT', 'Group every measure by mode, team-size, iteration, model, turns, remixes, forks or pool (with n per group).'],
     ],

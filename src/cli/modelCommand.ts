@@ -18,7 +18,10 @@ import { envNumber, readPriceTable } from './environment';
 
 /** The CLI's model client: timeout and retries from the environment (TEAMFUSION_REQUEST_TIMEOUT_SECONDS, TEAMFUSION_MAX_RETRIES). */
 export function cliModelClient(): OpenAI {
-  return createModelClient({ timeoutMs: envNumber('TEAMFUSION_REQUEST_TIMEOUT_SECONDS', 1000), maxRetries: envNumber('TEAMFUSION_MAX_RETRIES', 1) });
+  return createModelClient({
+    timeoutMs: envNumber('TEAMFUSION_REQUEST_TIMEOUT_SECONDS', 1000),
+    maxRetries: envNumber('TEAMFUSION_MAX_RETRIES', 1),
+  });
 }
 
 /** A chat backend whose client is made at its first request. */
@@ -87,7 +90,10 @@ export function exitForRefusal(err: unknown, r: Refusal): number {
     return 1;
   }
   if (isModelRequestError(err)) {
-    writeLine(process.stderr, `teamfusion ${r.command}: ${describeError(err, r.request).replace(/ Resume the run (to try again|later)\.$/, ` Nothing was written; ${r.again}.`)}`);
+    writeLine(
+      process.stderr,
+      `teamfusion ${r.command}: ${describeError(err, r.request).replace(/ Resume the run (to try again|later)\.$/, ` Nothing was written; ${r.again}.`)}`,
+    );
     return 1;
   }
   throw err;

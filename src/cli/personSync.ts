@@ -42,7 +42,12 @@ export interface Written {
  * Runs `write` between a pull and a commit + push of the file it wrote. Returns what `write` returned, after the
  * commit; throws SyncExit(1) without git or on a conflict (the sentence is written).
  */
-export async function throughRemote<T extends Written>(root: string, command: string, message: string, write: () => Promise<T>): Promise<T> {
+export async function throughRemote<T extends Written>(
+  root: string,
+  command: string,
+  message: string,
+  write: () => Promise<T>,
+): Promise<T> {
   let t;
   try {
     t = await gitTransportFor(root);
@@ -58,15 +63,27 @@ export async function throughRemote<T extends Written>(root: string, command: st
     const before = await pullFirst(t, say);
     const written = await write();
     const files = [written.file, ...(written.also ?? [])];
-    const out = await commitAndPush(t, files.map((f) => path.join(root, ...f.split('/'))), message, say);
+    const out = await commitAndPush(
+      t,
+      files.map((f) => path.join(root, ...f.split('/'))),
+      message,
+      say,
+    );
     if (out.committed) writeLine(process.stderr, `Committed ${files.join(', ')} ("${message}").`);
     // "Pushed" only for a commit made now: an unchanged file makes none (issue 39), and that is said instead.
-    else if (!out.problem) writeLine(process.stderr, `Nothing to commit: ${files.join(', ')} already ${files.length === 1 ? 'holds' : 'hold'} this as committed.`);
+    else if (!out.problem)
+      writeLine(
+        process.stderr,
+        `Nothing to commit: ${files.join(', ')} already ${files.length === 1 ? 'holds' : 'hold'} this as committed.`,
+      );
     if (out.pushed) {
       if (out.committed) writeLine(process.stderr, `Pushed to ${out.remote ?? 'the upstream'}.`);
     } else {
       const why = out.problem ?? before ?? 'unknown';
-      writeLine(process.stderr, `not synced: ${why}. ${out.committed ? 'The entry is committed here; the next sync (or git push) delivers it.' : 'The entry is written here.'}`);
+      writeLine(
+        process.stderr,
+        `not synced: ${why}. ${out.committed ? 'The entry is committed here; the next sync (or git push) delivers it.' : 'The entry is written here.'}`,
+      );
     }
     return written;
   } catch (err) {

@@ -7,7 +7,11 @@ type Strings<N extends number, Acc extends string[] = []> = Acc['length'] extend
  * A command's positional arguments when there are exactly `count` of them, typed as that many strings; any other number
  * is a UsageError whose sentence is `usage` (or, for a function, `usage(number given)`).
  */
-export function exactPositionals<N extends 1 | 2 | 3 | 4>(positionals: readonly string[], count: N, usage: string | ((given: number) => string)): Strings<N> {
+export function exactPositionals<N extends 1 | 2 | 3 | 4>(
+  positionals: readonly string[],
+  count: N,
+  usage: string | ((given: number) => string),
+): Strings<N> {
   if (positionals.length !== count) throw new UsageError(typeof usage === 'string' ? usage : usage(positionals.length));
   return [...positionals] as Strings<N>;
 }

@@ -27,7 +27,11 @@ export interface Core {
   replayWatched(kind: 'create' | 'delete' | 'change', uri: vscode.Uri): void;
   /** The language-model tools and the @teamfusion chat participant the shell registered (issue 42, agents/). */
   agents: {
-    invokeTool(name: string, options: vscode.LanguageModelToolInvocationOptions<unknown>, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult>;
+    invokeTool(
+      name: string,
+      options: vscode.LanguageModelToolInvocationOptions<unknown>,
+      token: vscode.CancellationToken,
+    ): Promise<vscode.LanguageModelToolResult>;
     prepareTool(name: string, options: vscode.LanguageModelToolInvocationPrepareOptions<unknown>): vscode.PreparedToolInvocation;
     chat: vscode.ChatRequestHandler;
   };
@@ -42,9 +46,12 @@ export interface ShellParts extends ShellTree {
 /** Registers every command and listener; the commands the shell stood in for must be free again (it disposed them). */
 export function startCore(context: vscode.ExtensionContext, shell: ShellParts): Core {
   // The member's own signature setting (user settings only: a workspace's settings, which a push can bring, cannot turn it off).
-  const ownSigned = (): void => setOwnRequireSignedCommits(vscode.workspace.getConfiguration('teamfusion').get<boolean>('requireSignedCommits', false) === true);
+  const ownSigned = (): void =>
+    setOwnRequireSignedCommits(vscode.workspace.getConfiguration('teamfusion').get<boolean>('requireSignedCommits', false) === true);
   ownSigned();
-  context.subscriptions.push(vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('teamfusion.requireSignedCommits') && ownSigned()));
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('teamfusion.requireSignedCommits') && ownSigned()),
+  );
   const services = createServices(context, shell.reviewWatcher);
   context.subscriptions.push(services);
   const live = registerFoundation(context, services, shell);

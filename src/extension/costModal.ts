@@ -9,7 +9,10 @@ export function confirmInModal(subject: string, go: string): ConfirmCost {
   return async (cost) => {
     const answer = await vscode.window.showWarningMessage(
       `${subject} will send ${costWords(cost)}.`,
-      { modal: true, detail: `More than ${CONFIRM_ABOVE_REQUESTS} requests, or more than $${CONFIRM_ABOVE_USD} estimated, are sent only when you confirm.` },
+      {
+        modal: true,
+        detail: `More than ${CONFIRM_ABOVE_REQUESTS} requests, or more than $${CONFIRM_ABOVE_USD} estimated, are sent only when you confirm.`,
+      },
       go,
     );
     return answer === go;

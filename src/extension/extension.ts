@@ -48,12 +48,20 @@ class ShellTree implements vscode.TreeDataProvider<unknown> {
 
 /** The MCP server definition API (VS Code 1.101+; not in the @types/vscode this builds against): used only when present. */
 interface McpApi {
-  registerMcpServerDefinitionProvider?(id: string, provider: { onDidChangeMcpServerDefinitions?: vscode.Event<void>; provideMcpServerDefinitions(): unknown[] }): vscode.Disposable;
+  registerMcpServerDefinitionProvider?(
+    id: string,
+    provider: { onDidChangeMcpServerDefinitions?: vscode.Event<void>; provideMcpServerDefinitions(): unknown[] },
+  ): vscode.Disposable;
 }
-type McpStdioDefinition = new (label: string, command: string, args?: string[], env?: Record<string, string | number | null>) => { cwd?: vscode.Uri };
+type McpStdioDefinition = new (
+  label: string,
+  command: string,
+  args?: string[],
+  env?: Record<string, string | number | null>,
+) => { cwd?: vscode.Uri };
 
 const FOLLOWUPS = [
-  { command: 'status', prompt: '', label: "How much does the team agree?" },
+  { command: 'status', prompt: '', label: 'How much does the team agree?' },
   { command: 'disagree', prompt: '', label: 'Where does the team disagree?' },
   { command: 'next', prompt: '', label: 'What is left to decide?' },
 ];
@@ -67,14 +75,23 @@ function registerAgents(context: vscode.ExtensionContext, load: () => Core): voi
   const manifest = context.extension.packageJSON as { contributes?: { languageModelTools?: { name?: unknown }[] } };
   const lm = vscode.lm as (typeof vscode.lm & McpApi) | undefined;
   if (typeof lm?.registerTool === 'function') {
-    for (const name of (manifest.contributes?.languageModelTools ?? []).map((t) => t.name).filter((n): n is string => typeof n === 'string')) {
-      context.subscriptions.push(lm.registerTool(name, { invoke: (o, t) => load().agents.invokeTool(name, o, t), prepareInvocation: (o) => load().agents.prepareTool(name, o) }));
+    for (const name of (manifest.contributes?.languageModelTools ?? [])
+      .map((t) => t.name)
+      .filter((n): n is string => typeof n === 'string')) {
+      context.subscriptions.push(
+        lm.registerTool(name, {
+          invoke: (o, t) => load().agents.invokeTool(name, o, t),
+          prepareInvocation: (o) => load().agents.prepareTool(name, o),
+        }),
+      );
     }
   }
   if (typeof vscode.chat?.createChatParticipant === 'function') {
     const participant = vscode.chat.createChatParticipant('teamfusion', (r, c, s, t) => load().agents.chat(r, c, s, t));
     participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'icon.png');
-    participant.followupProvider = { provideFollowups: (result) => FOLLOWUPS.filter((f) => f.command !== (result.metadata as { command?: string } | undefined)?.command) };
+    participant.followupProvider = {
+      provideFollowups: (result) => FOLLOWUPS.filter((f) => f.command !== (result.metadata as { command?: string } | undefined)?.command),
+    };
     context.subscriptions.push(participant);
   }
   const Definition = (vscode as unknown as { McpStdioServerDefinition?: McpStdioDefinition }).McpStdioServerDefinition;
@@ -87,12 +104,14 @@ function registerAgents(context: vscode.ExtensionContext, load: () => Core): voi
       lm.registerMcpServerDefinitionProvider('teamfusion', {
         onDidChangeMcpServerDefinitions: changed.event,
         provideMcpServerDefinitions: () =>
-          (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => {
-            // The extension host's own Node (in VS Code desktop an Electron binary, run as Node).
-            const d = new Definition(`TeamFusion (${f.name})`, process.execPath, [cli, 'mcp'], { ELECTRON_RUN_AS_NODE: '1' });
-            d.cwd = f.uri;
-            return d;
-          }),
+          (vscode.workspace.workspaceFolders ?? [])
+            .filter((f) => f.uri.scheme === 'file')
+            .map((f) => {
+              // The extension host's own Node (in VS Code desktop an Electron binary, run as Node).
+              const d = new Definition(`TeamFusion (${f.name})`, process.execPath, [cli, 'mcp'], { ELECTRON_RUN_AS_NODE: '1' });
+              d.cwd = f.uri;
+              return d;
+            }),
       }),
     );
   }
@@ -171,7 +190,10 @@ export function activate(context: vscode.ExtensionContext): void {
   // The chosen VS Code chat model is shown in the status bar: that needs the core, but not before activation returns (nor
   // does reading the setting that says so).
   setTimeout(() => {
-    if (wantsChatModel()) void Promise.resolve().then(load).catch(() => undefined);
+    if (wantsChatModel())
+      void Promise.resolve()
+        .then(load)
+        .catch(() => undefined);
   }, 0);
 }
 

@@ -9,7 +9,8 @@ export const REVIEW_VIEW_TYPE = 'teamfusion.review';
 export const REVIEWS_VIEW_ID = 'teamfusion.reviews';
 
 /** The review files whose change on disk matters (the shell watches them from activation on; the core's ReviewIndex listens). */
-export const REVIEW_FILES_GLOB = '**/{brief.md,review.yaml,options,options/*,rankings,rankings/*,comments,comments/*.md,runs/*/run.json,runs/*/rerank}';
+export const REVIEW_FILES_GLOB =
+  '**/{brief.md,review.yaml,options,options/*,rankings,rankings/*,comments,comments/*.md,runs/*/run.json,runs/*/rerank}';
 
 /** Commands registered by the core that are not in package.json's contributes.commands (tests and scripts use them). */
 export const INTERNAL_COMMANDS = ['teamfusion.internal.describeReviewsTree'] as const;
@@ -18,5 +19,11 @@ export const INTERNAL_COMMANDS = ['teamfusion.internal.describeReviewsTree'] as 
 export function isReviewFilePath(p: string): boolean {
   const name = path.posix.basename(p);
   const parent = path.posix.basename(path.posix.dirname(p));
-  return name === 'brief.md' || name === 'review.yaml' || parent === 'rankings' || parent === 'options' || (parent === 'comments' && /\.md$/i.test(name));
+  return (
+    name === 'brief.md' ||
+    name === 'review.yaml' ||
+    parent === 'rankings' ||
+    parent === 'options' ||
+    (parent === 'comments' && /\.md$/i.test(name))
+  );
 }

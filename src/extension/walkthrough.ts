@@ -19,7 +19,10 @@ export function completeStep(key: (typeof STEP_DONE)[keyof typeof STEP_DONE]): v
 }
 
 /** `fn`, after which the step is done unless it resolved to undefined or false (the user backed out). */
-export function completesStep<T>(key: (typeof STEP_DONE)[keyof typeof STEP_DONE], fn: (arg: unknown) => Promise<T>): (arg: unknown) => Promise<T> {
+export function completesStep<T>(
+  key: (typeof STEP_DONE)[keyof typeof STEP_DONE],
+  fn: (arg: unknown) => Promise<T>,
+): (arg: unknown) => Promise<T> {
   return async (arg: unknown) => {
     const result = await fn(arg);
     if (result !== undefined && result !== false) completeStep(key);

@@ -48,14 +48,24 @@ export const PanelBriefRunSchema = z.object({
    * Proxy fidelity (issue 32): whether each member's proxy's sealed forecast named that member's own blind choice of the
    * pair (`hit`), the persona-free control's, and the lift. Only members whose preference file is saved are here.
    */
-  fidelity: z.record(z.string(), z.object({ hit: z.boolean(), controlHit: z.boolean().nullable(), lift: z.number().nullable() })).optional(),
+  fidelity: z
+    .record(z.string(), z.object({ hit: z.boolean(), controlHit: z.boolean().nullable(), lift: z.number().nullable() }))
+    .optional(),
 });
 export type PanelBriefRun = z.infer<typeof PanelBriefRunSchema>;
 
 /** Webview → host: open VS Code's diff editor between brief.md and a round's revised brief (a quick pick without one). */
-export const ShowBriefChangesSchema = z.object({ type: z.literal('showBriefChanges'), runId: z.string().max(200), iteration: z.number().int().positive().optional() });
+export const ShowBriefChangesSchema = z.object({
+  type: z.literal('showBriefChanges'),
+  runId: z.string().max(200),
+  iteration: z.number().int().positive().optional(),
+});
 /** Webview → host: write a round's revised brief to brief.md (after a modal confirmation; never in an untrusted workspace). */
-export const AdoptBriefSchema = z.object({ type: z.literal('adoptBrief'), runId: z.string().max(200), iteration: z.number().int().positive().optional() });
+export const AdoptBriefSchema = z.object({
+  type: z.literal('adoptBrief'),
+  runId: z.string().max(200),
+  iteration: z.number().int().positive().optional(),
+});
 /** Webview → host: open a member's comment file (or start one with "Comment on the Brief"). */
 export const CommentOnBriefSchema = z.object({ type: z.literal('commentOnBrief') });
 

@@ -5,7 +5,9 @@
 import type { CoverageEntry, SummaryItem } from './brief';
 
 /** Per member: points kept, changed, left out (for the coverage table's badges). */
-export function coverageByMember(coverage: readonly CoverageEntry[]): Map<string, { kept: number; changed: number; leftOut: number; entries: CoverageEntry[] }> {
+export function coverageByMember(
+  coverage: readonly CoverageEntry[],
+): Map<string, { kept: number; changed: number; leftOut: number; entries: CoverageEntry[] }> {
   const out = new Map<string, { kept: number; changed: number; leftOut: number; entries: CoverageEntry[] }>();
   for (const c of coverage) {
     const m = out.get(c.designer) ?? { kept: 0, changed: 0, leftOut: 0, entries: [] };
@@ -24,7 +26,11 @@ export function summaryText(item: SummaryItem | unknown, nameOf: (id: string) =>
     if (typeof v === 'string') return v;
     if (typeof v === 'number' || typeof v === 'boolean') return String(v);
     if (depth > 4 || !v || typeof v !== 'object') return '';
-    if (Array.isArray(v)) return v.map((x) => fmt(x, depth + 1)).filter(Boolean).join('; ');
+    if (Array.isArray(v))
+      return v
+        .map((x) => fmt(x, depth + 1))
+        .filter(Boolean)
+        .join('; ');
     const texts: string[] = [];
     const names: string[] = [];
     const children: string[] = [];

@@ -97,7 +97,6 @@ export interface NextSteps {
 
 const OPEN_ORDER: readonly OpenKind[] = ['answer', 'vote', 'rerank', 'coverage', 'rate'];
 
-
 /** "Ana Ruiz, Chen Wei" */
 function people(ids: readonly string[], names: NextNames): string {
   return ids.map((id) => names.person(id)).join(', ');
@@ -173,7 +172,12 @@ function openItems(state: NextStepsInput, names: NextNames): OpenItem[] {
   if (e) {
     const done = new Set(e.reranked ?? e.after?.designers ?? []);
     const missing = e.before.designers.filter((d) => !done.has(d));
-    if (missing.length) out.push({ kind: 'rerank', who: missing, text: `Blind re-ranking: ${done.size} of ${e.before.designers.length} done — waiting for ${people(missing, names)}` });
+    if (missing.length)
+      out.push({
+        kind: 'rerank',
+        who: missing,
+        text: `Blind re-ranking: ${done.size} of ${e.before.designers.length} done — waiting for ${people(missing, names)}`,
+      });
   }
   const fb = state.feedback?.runId === run.id ? state.feedback : undefined;
   const brief = state.brief?.runId === run.id ? state.brief : undefined;
@@ -212,7 +216,13 @@ function actionFor(item: OpenItem, state: NextStepsInput): NextAction {
       return { kind: 'answer', runId, label: state.run!.waitingFor?.forkChoice ? 'Choose the fork' : 'Answer your turn' };
     case 'vote': {
       const f = state.forks?.forks.find((x) => x.iteration === item.iteration && x.decisionPoint === item.decisionPoint);
-      return { kind: 'vote', runId, iteration: item.iteration!, decisionPoint: item.decisionPoint!, label: `Vote: ${f?.question ?? 'the fork'}` };
+      return {
+        kind: 'vote',
+        runId,
+        iteration: item.iteration!,
+        decisionPoint: item.decisionPoint!,
+        label: `Vote: ${f?.question ?? 'the fork'}`,
+      };
     }
     case 'rerank':
       return { kind: 'rerank', runId, label: 'Re-rank the blind set' };
@@ -240,7 +250,9 @@ function happenedOf(state: NextStepsInput, names: NextNames): string {
     case 'completed': {
       const last = state.brief?.runId === run.id ? state.brief.rounds.at(-1) : undefined;
       if (last) return `Run ${run.id} is done: the revised brief of round ${last.iteration}.`;
-      return run.finalPick ? `Run ${run.id} is done: final pick ${names.image(run.finalPick)}.` : `Run ${run.id} is done, without a final pick.`;
+      return run.finalPick
+        ? `Run ${run.id} is done: final pick ${names.image(run.finalPick)}.`
+        : `Run ${run.id} is done, without a final pick.`;
     }
   }
 }
@@ -305,7 +317,13 @@ function mainSteps(state: NextStepsInput, me: string | undefined, names: NextNam
     const canRun = (state.review?.designers.length ?? 0) >= 2 || (state.review?.comments?.length ?? 0) > 0;
     return canRun
       ? { happened: 'No run yet.', open: [], decided: [], primary: { kind: 'run', label: 'Run' }, runIsNext: true }
-      : { happened: 'No run yet: a run needs at least two rankings.', open: [], decided: [], primary: { kind: 'rank', label: 'Add your ranking' }, runIsNext: false };
+      : {
+          happened: 'No run yet: a run needs at least two rankings.',
+          open: [],
+          decided: [],
+          primary: { kind: 'rank', label: 'Add your ranking' },
+          runIsNext: false,
+        };
   }
   const broken = state.brokenRuns?.find((b) => b.id === latest);
   if (broken) {
@@ -335,7 +353,12 @@ function mainSteps(state: NextStepsInput, me: string | undefined, names: NextNam
   }
   const happened = happenedOf(state, names);
   const decided = decidedForks(state.forks?.runId === run.id ? state.forks : undefined, names);
-  const base = { runId: run.id, happened, decided, ...(run.error && (run.status === 'failed' || run.status === 'cancelled') ? { error: run.error } : {}) };
+  const base = {
+    runId: run.id,
+    happened,
+    decided,
+    ...(run.error && (run.status === 'failed' || run.status === 'cancelled') ? { error: run.error } : {}),
+  };
   const inFlight = (run.status === 'running' && !run.interrupted) || state.running;
   if (inFlight) return { ...base, open: [], waiting: 'the run to finish', runIsNext: false };
   const open = openItems(state, names).sort((a, b) => OPEN_ORDER.indexOf(a.kind) - OPEN_ORDER.indexOf(b.kind));

@@ -113,7 +113,13 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
    * The lead reopens a recorded decision of the run (issue 38), through the core's reopenDecision like `teamfusion vote
    * --reopen`: the host asks the lead to confirm first (a modal), so this is no request with a timed reply.
    */
-  z.object({ type: z.literal('reopen'), runId: text(200), as: text(200), iteration: z.number().int().min(1).max(100), decisionPoint: z.number().int().min(1).max(100) }),
+  z.object({
+    type: z.literal('reopen'),
+    runId: text(200),
+    as: text(200),
+    iteration: z.number().int().min(1).max(100),
+    decisionPoint: z.number().int().min(1).max(100),
+  }),
 ]);
 export type WebviewMessage = z.infer<typeof WebviewMessageSchema>;
 
@@ -171,5 +177,4 @@ function parseWith<T>(schema: z.ZodType<T>, data: unknown): ParseResult<T> {
 
 export const parseWebviewMessage = (data: unknown): ParseResult<WebviewMessage> => parseWith(WebviewMessageSchema, data);
 export const parseHostMessage = (data: unknown): ParseResult<HostMessage> => parseWith(HostMessageSchema, data);
-export const parsePersistedState = (data: unknown): ParseResult<WebviewPersistedState> =>
-  parseWith(WebviewPersistedStateSchema, data);
+export const parsePersistedState = (data: unknown): ParseResult<WebviewPersistedState> => parseWith(WebviewPersistedStateSchema, data);

@@ -89,7 +89,14 @@ export type RunSummary = z.infer<typeof RunSummarySchema>;
  */
 export const PendingEntrySchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('say'), name: text(200), person: text(200), content: text(4000), pass: z.boolean().optional(), at: text(64) }),
-  z.object({ type: z.literal('pin'), name: text(200), person: text(200), message: text(200), remove: z.boolean().optional(), at: text(64) }),
+  z.object({
+    type: z.literal('pin'),
+    name: text(200),
+    person: text(200),
+    message: text(200),
+    remove: z.boolean().optional(),
+    at: text(64),
+  }),
 ]);
 export type PendingEntry = z.infer<typeof PendingEntrySchema>;
 

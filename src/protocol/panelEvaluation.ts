@@ -87,7 +87,16 @@ export const EvaluationSchema = z.object({
    * diversity, whether it was asked again and whether the election chose the agent's own first proposal (a).
    */
   pool: z
-    .array(z.object({ iteration: z.number().int().positive(), candidates: z.number().int().positive(), elected: z.array(z.string()), diversity: z.number(), reasked: z.boolean(), firstElected: z.boolean() }))
+    .array(
+      z.object({
+        iteration: z.number().int().positive(),
+        candidates: z.number().int().positive(),
+        elected: z.array(z.string()),
+        diversity: z.number(),
+        reasked: z.boolean(),
+        firstElected: z.boolean(),
+      }),
+    )
     .optional(),
   /** The final pick's checks against the brief's checklist (issue 41), its failed items with their quotes; null without. */
   checklist: z
@@ -111,10 +120,20 @@ export type PanelEvaluation = z.infer<typeof EvaluationSchema>;
 /** One condition of the comparison with the team's usual way (src/core/evaluation/evaluate/baseline.ts ConditionSide). */
 const ConditionSideSchema = z.object({
   reviews: z.number().int().nonnegative(),
-  survey: z.object({ n: z.number().int().nonnegative(), representative: z.number().nullable(), clarity: z.number().nullable(), satisfied: z.number().nullable() }),
+  survey: z.object({
+    n: z.number().int().nonnegative(),
+    representative: z.number().nullable(),
+    clarity: z.number().nullable(),
+    satisfied: z.number().nullable(),
+  }),
   decisionMinutes: z.number().nullable(),
 });
-const PairedDifferenceSchema = z.object({ diff: z.number().nullable(), low: z.number().nullable(), high: z.number().nullable(), teams: z.number().int().nonnegative() });
+const PairedDifferenceSchema = z.object({
+  diff: z.number().nullable(),
+  low: z.number().nullable(),
+  high: z.number().nullable(),
+  teams: z.number().int().nonnegative(),
+});
 
 /**
  * "Did it help?" beside the team's usual way (issue 19): this TeamFusion review's team, paired with its usual-way review(s)
@@ -135,8 +154,15 @@ export const SideBySideSchema = z.object({
       satisfied: PairedDifferenceSchema,
       decisionMinutes: PairedDifferenceSchema,
     }),
-    workflow: z.object({ teamfusion: z.number().int().nonnegative(), usual: z.number().int().nonnegative(), signTestP: z.number().min(0).max(1).nullable(), conflicting: z.number().int().nonnegative() }),
-    teams: z.array(z.object({ designers: z.array(z.string()), teamfusion: z.array(z.string()), usual: z.array(z.string()), paired: z.boolean() })),
+    workflow: z.object({
+      teamfusion: z.number().int().nonnegative(),
+      usual: z.number().int().nonnegative(),
+      signTestP: z.number().min(0).max(1).nullable(),
+      conflicting: z.number().int().nonnegative(),
+    }),
+    teams: z.array(
+      z.object({ designers: z.array(z.string()), teamfusion: z.array(z.string()), usual: z.array(z.string()), paired: z.boolean() }),
+    ),
     reference: z.object({
       survey: z.object({ representative: z.number(), clarity: z.number(), satisfied: z.number() }),
       decisionMinutes: z.object({ usual: z.number(), teamfusion: z.number() }),
@@ -157,7 +183,17 @@ export const FeedbackSchema = z.object({
   survey: z.record(z.string(), SurveyAnswersSchema),
   /** Brief runs: each member's saved confirmations of their own coverage (runs/<id>/coverage/<designer-id>.yaml). */
   coverage: z
-    .record(z.string(), z.array(z.object({ point: z.string(), agree: z.boolean(), status: z.enum(['kept', 'changed', 'left-out']).optional(), comment: z.string().optional() })))
+    .record(
+      z.string(),
+      z.array(
+        z.object({
+          point: z.string(),
+          agree: z.boolean(),
+          status: z.enum(['kept', 'changed', 'left-out']).optional(),
+          comment: z.string().optional(),
+        }),
+      ),
+    )
     .optional(),
   /** Problems in the run's ratings/, survey/ and coverage/ files (`file:line:col: error: …`). */
   problems: z.array(z.string()),

@@ -68,7 +68,14 @@ export const SaveCoverageRequestSchema = request('saveCoverage', {
   runId: text(200),
   designer: text(200),
   points: z
-    .array(z.object({ point: text(2000), agree: z.boolean(), status: z.enum(['kept', 'changed', 'left-out']).optional(), comment: text(4000).optional() }))
+    .array(
+      z.object({
+        point: text(2000),
+        agree: z.boolean(),
+        status: z.enum(['kept', 'changed', 'left-out']).optional(),
+        comment: text(4000).optional(),
+      }),
+    )
     .max(200),
 });
 export type SaveCoverageRequest = z.infer<typeof SaveCoverageRequestSchema>;
@@ -82,7 +89,13 @@ export const PinRequestSchema = request('pin', { runId: text(200), message: text
 export type PinRequest = z.infer<typeof PinRequestSchema>;
 
 /** A member's vote on a fork of the run: the side (remix id) they prefer (written to their own votes file). */
-export const VoteRequestSchema = request('vote', { runId: text(200), as: text(200), iteration: z.number().int().min(1).max(100), decisionPoint: z.number().int().min(1).max(100), choice: text(200) });
+export const VoteRequestSchema = request('vote', {
+  runId: text(200),
+  as: text(200),
+  iteration: z.number().int().min(1).max(100),
+  decisionPoint: z.number().int().min(1).max(100),
+  choice: text(200),
+});
 export type VoteRequest = z.infer<typeof VoteRequestSchema>;
 
 // ── Replies ──────────────────────────────────────────────────────────────────────────────────────────────────────
@@ -97,7 +110,11 @@ export const SaveRankingReplySchema = reply('saveRankingResult', {
 export type SaveRankingReply = z.infer<typeof SaveRankingReplySchema>;
 
 /** The answer to saveRatings / saveSurvey / saveCoverage: the file written, or why not (one sentence). */
-export const SaveFeedbackReplySchema = reply('saveFeedbackResult', { ok: z.boolean(), file: z.string().optional(), message: z.string().optional() });
+export const SaveFeedbackReplySchema = reply('saveFeedbackResult', {
+  ok: z.boolean(),
+  file: z.string().optional(),
+  message: z.string().optional(),
+});
 export type SaveFeedbackReply = z.infer<typeof SaveFeedbackReplySchema>;
 
 /** The answer to a say or pin: done (recorded now, or handed to the process running the run), or why not. */
@@ -121,7 +138,12 @@ const rankingRefused = (requestId: number, message: string): SaveRankingReply =>
   ok: false,
   diagnostics: [{ file: 'rankings', line: 0, column: 0, severity: 'error', message }],
 });
-const feedbackRefused = (requestId: number, message: string): SaveFeedbackReply => ({ type: 'saveFeedbackResult', requestId, ok: false, message });
+const feedbackRefused = (requestId: number, message: string): SaveFeedbackReply => ({
+  type: 'saveFeedbackResult',
+  requestId,
+  ok: false,
+  message,
+});
 const peopleRefused = (requestId: number, message: string): PeopleReply => ({ type: 'peopleResult', requestId, ok: false, message });
 
 /** Request name → its message schema (params with type and requestId), its reply's schema, and its refusal. */
@@ -136,7 +158,15 @@ export const PANEL_REQUESTS = {
 } as const satisfies Declared;
 
 /** The request messages, for the union of what the webview posts. */
-export const REQUEST_SCHEMAS = [SaveRankingRequestSchema, SaveRatingsRequestSchema, SaveSurveyRequestSchema, SaveCoverageRequestSchema, SayRequestSchema, PinRequestSchema, VoteRequestSchema] as const;
+export const REQUEST_SCHEMAS = [
+  SaveRankingRequestSchema,
+  SaveRatingsRequestSchema,
+  SaveSurveyRequestSchema,
+  SaveCoverageRequestSchema,
+  SayRequestSchema,
+  PinRequestSchema,
+  VoteRequestSchema,
+] as const;
 /** Each reply type once, for the union of what the host posts. */
 export const REPLY_SCHEMAS = [SaveRankingReplySchema, SaveFeedbackReplySchema, PeopleReplySchema] as const;
 
@@ -153,4 +183,12 @@ export type ReplyMessage = PanelRequests[RequestKind]['reply'];
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
-export { REQUEST_REPLIES, REQUEST_KINDS, REQUEST_TIMEOUT_MS, isReplyType, isRequestKind, type ReplyType, type RequestKind } from './requestKinds';
+export {
+  REQUEST_REPLIES,
+  REQUEST_KINDS,
+  REQUEST_TIMEOUT_MS,
+  isReplyType,
+  isRequestKind,
+  type ReplyType,
+  type RequestKind,
+} from './requestKinds';

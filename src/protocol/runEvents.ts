@@ -33,7 +33,13 @@ export const PanelRunEventSchema = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('turn-completed'), runId: z.string(), iteration: z.number(), message: MessageSchema }),
   z.object({ type: z.literal('remix-agent-completed'), runId: z.string(), iteration: IterationSchema }),
-  z.object({ type: z.literal('image-edit-started'), runId: z.string(), iteration: z.number(), from: z.array(z.string()), remixId: z.string().optional() }),
+  z.object({
+    type: z.literal('image-edit-started'),
+    runId: z.string(),
+    iteration: z.number(),
+    from: z.array(z.string()),
+    remixId: z.string().optional(),
+  }),
   z.object({
     type: z.literal('remix-created'),
     runId: z.string(),

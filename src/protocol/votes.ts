@@ -20,7 +20,10 @@ export const PanelForkSchema = z.object({
         position: z.string().max(2000),
         holders: z.array(id).max(100),
         /** A brief fork's side: its passage (iteration-<k>/fork-<letter>.md), shown as text; or why it cannot be shown. */
-        passage: z.string().max(400 * 1024).optional(),
+        passage: z
+          .string()
+          .max(400 * 1024)
+          .optional(),
         passageError: z.string().max(2000).optional(),
       }),
     )

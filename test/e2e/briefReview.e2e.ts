@@ -61,24 +61,28 @@ describe('brief review in a real VS Code (code-server)', function () {
     await s.startWorkbench({ settings: { 'teamfusion.turnsPerAgent': 1, 'teamfusion.iterations': 2, 'git.enabled': false } });
   });
 
-  it('the Reviews tree shows the brief review with its four members\' comments', async () => {
+  it("the Reviews tree shows the brief review with its four members' comments", async () => {
     const page = s.page;
     await command(page, 'TeamFusion: Focus on Reviews View');
     const group = page.locator('.monaco-list-row', { hasText: 'Comments on the brief' }).first();
     await group.waitFor({ state: 'visible', timeout: 120_000 });
     assert.equal(await page.locator('.monaco-list-row', { hasText: /^Options/ }).count(), 0, 'no options group for a brief-only review');
     await group.click();
-    for (const [, name] of MEMBERS) await page.locator('.monaco-list-row', { hasText: name }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    for (const [, name] of MEMBERS)
+      await page.locator('.monaco-list-row', { hasText: name }).first().waitFor({ state: 'visible', timeout: 30_000 });
     await screenshot(page, 'brief-01-tree-dark');
   });
 
-  it('Comment on the Brief quotes the selected lines with their numbers in the member\'s file, beside the brief', async () => {
+  it("Comment on the Brief quotes the selected lines with their numbers in the member's file, beside the brief", async () => {
     const page = s.page;
     await command(page, 'Go to File...');
     const input = page.locator('.quick-input-widget input');
     await input.waitFor({ state: 'visible', timeout: 15_000 });
     await input.fill('lumen-brief/brief.md');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'brief.md' }).first().waitFor({ state: 'visible', timeout: 15_000 });
+    await page
+      .locator('.quick-input-list .monaco-list-row', { hasText: 'brief.md' })
+      .first()
+      .waitFor({ state: 'visible', timeout: 15_000 });
     await page.keyboard.press('Enter');
     await page.locator('.tab.active', { hasText: 'brief.md' }).waitFor({ state: 'visible', timeout: 30_000 });
     // Select lines 6–7 ("## Audience" and the line under it).
@@ -101,8 +105,14 @@ describe('brief review in a real VS Code (code-server)', function () {
     await picker.waitFor({ state: 'visible', timeout: 30_000 });
     // While the picker waits (it stays open when focus leaves it), a click on line 4's number in the brief selects that
     // line instead: the quote is still of the lines selected when the command was run.
-    await page.locator('.monaco-editor .line-numbers').filter({ hasText: /^\s*4\s*$/ }).first().click();
-    await until(page, 'line 4 selected instead', async () => /^Ln 5, Col 1 \(\d+ selected\)$/.test(((await cursor.textContent()) ?? '').trim()));
+    await page
+      .locator('.monaco-editor .line-numbers')
+      .filter({ hasText: /^\s*4\s*$/ })
+      .first()
+      .click();
+    await until(page, 'line 4 selected instead', async () =>
+      /^Ln 5, Col 1 \(\d+ selected\)$/.test(((await cursor.textContent()) ?? '').trim()),
+    );
     await picker.waitFor({ state: 'visible', timeout: 30_000 });
     await picker.locator('input').fill('Chloé');
     await picker.locator('.quick-input-list .monaco-list-row', { hasText: 'Chloé Martin' }).first().click();
@@ -114,7 +124,7 @@ describe('brief review in a real VS Code (code-server)', function () {
       await screenshot(page, 'brief-02-comment-failed');
       throw new Error(`${String(e)}; comments/chloe.md: ${await fs.readFile(file, 'utf8').catch(() => '(none)')}`);
     });
-    assert.match(text, /^---\ndesigner: "Chloé Martin"\nrole: Strategist\n---\n/, 'the member\'s front matter is kept');
+    assert.match(text, /^---\ndesigner: "Chloé Martin"\nrole: Strategist\n---\n/, "the member's front matter is kept");
     assert.ok(text.includes('> brief.md L6–L7:\n> ## Audience\n> Women 25–40 in cities.\n'), text);
     // Opened beside the brief: two editor groups, the comment file active in the second.
     await page.locator('.tab.active', { hasText: 'chloe.md' }).waitFor({ state: 'visible', timeout: 30_000 });
@@ -140,19 +150,32 @@ describe('brief review in a real VS Code (code-server)', function () {
     // Overview: the members' comments, as text.
     await waitInFrame(panel, () => document.querySelectorAll('#tf-comments-section .tf-comment').length === 4, 'the four comments');
     await showTab(panel, 'run');
-    await waitInFrame(panel, () => document.querySelector('.tf-run-status vscode-badge')?.textContent === 'completed', 'the run shown as completed');
-    await waitInFrame(panel, () => document.querySelector('#tf-revised-brief h1')?.textContent?.includes('round 2') ?? false, 'the revised brief of the last round', 60_000);
+    await waitInFrame(
+      panel,
+      () => document.querySelector('.tf-run-status vscode-badge')?.textContent === 'completed',
+      'the run shown as completed',
+    );
+    await waitInFrame(
+      panel,
+      () => document.querySelector('#tf-revised-brief h1')?.textContent?.includes('round 2') ?? false,
+      'the revised brief of the last round',
+      60_000,
+    );
     const coverage = await panel.locator('#tf-coverage tr.tf-cov-member').evaluateAll((rows) =>
-      rows.map((r) => ({ designer: r.getAttribute('data-designer'), flagged: r.classList.contains('tf-cov-flagged'), text: r.textContent ?? '' })),
+      rows.map((r) => ({
+        designer: r.getAttribute('data-designer'),
+        flagged: r.classList.contains('tf-cov-flagged'),
+        text: r.textContent ?? '',
+      })),
     );
     assert.deepEqual(coverage.map((c) => c.designer).sort(), ['ana', 'ben', 'chloe', 'dev']);
     const dev = coverage.find((c) => c.designer === 'dev');
     assert.equal(dev?.flagged, true, 'the member with points left out stands out');
     assert.match(dev?.text ?? '', /1 left out/, 'in words, not colour only');
     assert.ok(coverage.filter((c) => c.designer !== 'dev').every((c) => !c.flagged));
-    assert.match(await panel.locator('#tf-coverage-leftout').textContent() ?? '', /Dev Patel/);
-    assert.match(await panel.locator('#tf-brief-disagreements').textContent() ?? '', /Who is the audience\?/);
-    assert.match(await panel.locator('#tf-brief-questions').textContent() ?? '', /budget for outdoor/);
+    assert.match((await panel.locator('#tf-coverage-leftout').textContent()) ?? '', /Dev Patel/);
+    assert.match((await panel.locator('#tf-brief-disagreements').textContent()) ?? '', /Who is the audience\?/);
+    assert.match((await panel.locator('#tf-brief-questions').textContent()) ?? '', /budget for outdoor/);
 
     const toResult = async () => {
       await panel.evaluate(() => document.getElementById('tf-brief-result')?.scrollIntoView());
@@ -177,7 +200,10 @@ describe('brief review in a real VS Code (code-server)', function () {
     });
     await panel.locator('#tf-coverage-save').click();
     await waitInFrame(panel, () => /Saved runs\//.test(document.getElementById('tf-coverage-status')?.textContent ?? ''), 'the saved note');
-    const checked = parseYaml(await fs.readFile(path.join(runs, runId, 'coverage', 'dev.yaml'), 'utf8')) as { designer: string; points: { point: string; agree: boolean }[] };
+    const checked = parseYaml(await fs.readFile(path.join(runs, runId, 'coverage', 'dev.yaml'), 'utf8')) as {
+      designer: string;
+      points: { point: string; agree: boolean }[];
+    };
     assert.equal(checked.designer, 'dev');
     assert.equal(checked.points.length, 1);
     assert.equal(checked.points[0]?.agree, true);
@@ -191,10 +217,11 @@ describe('brief review in a real VS Code (code-server)', function () {
     const diff = page.locator('.monaco-diff-editor').first();
     await diff.waitFor({ state: 'visible', timeout: 60_000 });
     await page.locator('.tab.active', { hasText: 'revised brief' }).waitFor({ state: 'visible', timeout: 30_000 });
-    await until(page, 'the revised text in the diff', async () => (await diff.textContent())?.replace(/\u00a0/g, ' ').includes('Revised brief (round 2)'));
+    await until(page, 'the revised text in the diff', async () =>
+      (await diff.textContent())?.replace(/\u00a0/g, ' ').includes('Revised brief (round 2)'),
+    );
     await shootBothThemes(page, 'brief-05-diff');
     // Nothing was adopted: brief.md is as written.
     assert.equal(await fs.readFile(path.join(review, 'brief.md'), 'utf8'), BRIEF);
-
   });
 });

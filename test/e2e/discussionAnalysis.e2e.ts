@@ -26,9 +26,24 @@ function category(id: string): number {
 async function makeReviewWithRun(parent: string, name: string): Promise<string> {
   const dir = await copySample(parent, name);
   const people = ['ana', 'ben', 'chen', 'dina'];
-  const say = ['Image 1 is the premium one.', 'Agreed, Image 1.', 'Yes, Image 1 works.', 'I agree.', 'Fine by me.', 'Sure, Image 1 then.', 'Agreed.', 'Right.'];
+  const say = [
+    'Image 1 is the premium one.',
+    'Agreed, Image 1.',
+    'Yes, Image 1 works.',
+    'I agree.',
+    'Fine by me.',
+    'Sure, Image 1 then.',
+    'Agreed.',
+    'Right.',
+  ];
   const round = (k: number, n: number) =>
-    Array.from({ length: n }, (_, i) => ({ id: `i${k}-m${i + 1}`, kind: 'proxy', speaker: people[i % 4]!, turn: Math.floor(i / 4) + 1, content: say[i % say.length]! }));
+    Array.from({ length: n }, (_, i) => ({
+      id: `i${k}-m${i + 1}`,
+      kind: 'proxy',
+      speaker: people[i % 4]!,
+      turn: Math.floor(i / 4) + 1,
+      content: say[i % say.length]!,
+    }));
   const r2 = round(2, 4);
   r2.push({ id: 'i2-m5', kind: 'guest', speaker: 'guest-critic', turn: 1, content: 'From outside: Image 1.' });
   const record = {
@@ -40,8 +55,21 @@ async function makeReviewWithRun(parent: string, name: string): Promise<string> 
     settings: { chatModel: 'gpt-4o-mini', imageModel: 'gpt-image-1', turnsPerAgent: 2, iterations: 2 },
     options: ['1', '2', '3', '4', '5', '6'].map((id) => ({ id, label: `Image ${id}`, file: `options/${id}.png` })),
     iterations: [
-      { index: 1, candidates: ['1', '2', '3', '4', '5', '6'], messages: round(1, 8), ranking: ['1', '3', '6'], backed: { ana: '1', ben: '3', chen: '1', dina: '1' } },
-      { index: 2, candidates: ['1', '3'], final: true, messages: r2, ranking: ['1', '3'], backed: { ana: '1', ben: '1', chen: '1', dina: null } },
+      {
+        index: 1,
+        candidates: ['1', '2', '3', '4', '5', '6'],
+        messages: round(1, 8),
+        ranking: ['1', '3', '6'],
+        backed: { ana: '1', ben: '3', chen: '1', dina: '1' },
+      },
+      {
+        index: 2,
+        candidates: ['1', '3'],
+        final: true,
+        messages: r2,
+        ranking: ['1', '3'],
+        backed: { ana: '1', ben: '1', chen: '1', dina: null },
+      },
     ],
     finalPick: '1',
     usage: { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, images: 0 },
@@ -54,8 +82,20 @@ async function makeReviewWithRun(parent: string, name: string): Promise<string> 
 
 function scriptCoder(mock: MockOpenAI): void {
   mock.setFallback((req) => {
-    const rf = (req.body as { response_format?: { json_schema?: { name?: string; schema?: { properties?: { codes?: { items?: { properties?: { message?: { enum?: string[] } } } } } } } } }).response_format;
-    const ids = rf?.json_schema?.name === 'teamfusion_bales_codes' ? rf.json_schema.schema?.properties?.codes?.items?.properties?.message?.enum ?? [] : [];
+    const rf = (
+      req.body as {
+        response_format?: {
+          json_schema?: {
+            name?: string;
+            schema?: { properties?: { codes?: { items?: { properties?: { message?: { enum?: string[] } } } } } };
+          };
+        };
+      }
+    ).response_format;
+    const ids =
+      rf?.json_schema?.name === 'teamfusion_bales_codes'
+        ? (rf.json_schema.schema?.properties?.codes?.items?.properties?.message?.enum ?? [])
+        : [];
     if (ids.length === 0) return undefined;
     return { kind: 'json', value: { codes: ids.map((id) => ({ message: id, category: category(id) })) } };
   });
@@ -99,31 +139,51 @@ describe('discussion analysis in a real VS Code (code-server)', function () {
     assert.equal(analysis.bales.length, 13);
     for (const b of analysis.bales) assert.equal(b.category, category(b.message));
     // Every bar segment is one category of one speaker with the count analysis.json has.
-    const shown = await panel.locator('#tf-bales-bars g[data-speaker]').evaluateAll((gs) =>
-      Object.fromEntries(
-        gs.map((g) => [
-          g.getAttribute('data-speaker'),
-          Object.fromEntries([...g.querySelectorAll('rect')].map((r) => [r.getAttribute('data-category'), Number(/(\d+)$/.exec(r.querySelector('title')?.textContent ?? '')?.[1])])),
-        ]),
-      ),
-    );
+    const shown = await panel
+      .locator('#tf-bales-bars g[data-speaker]')
+      .evaluateAll((gs) =>
+        Object.fromEntries(
+          gs.map((g) => [
+            g.getAttribute('data-speaker'),
+            Object.fromEntries(
+              [...g.querySelectorAll('rect')].map((r) => [
+                r.getAttribute('data-category'),
+                Number(/(\d+)$/.exec(r.querySelector('title')?.textContent ?? '')?.[1]),
+              ]),
+            ),
+          ]),
+        ),
+      );
     assert.deepEqual(shown, analysis.byDesigner);
     assert.ok(shown['guest-critic'], 'guests have a bar too');
     assert.equal(await panel.locator('#tf-team-line polyline').count(), 2);
-    assert.match((await panel.locator('#tf-compliant').textContent()) ?? '', /Possibly too compliant: 85% of the coded messages are "Agrees"/);
-    const stance = await panel.locator('#tf-stance tbody tr').evaluateAll((rows) => rows.map((r) => [...r.children].map((c) => c.textContent)));
+    assert.match(
+      (await panel.locator('#tf-compliant').textContent()) ?? '',
+      /Possibly too compliant: 85% of the coded messages are "Agrees"/,
+    );
+    const stance = await panel
+      .locator('#tf-stance tbody tr')
+      .evaluateAll((rows) => rows.map((r) => [...r.children].map((c) => c.textContent)));
     // Top choices before the run (rankings): Ana 1, Ben 3, Chen 6, Dina 5.
     const row = (name: string) => stance.find((r) => r[0]?.startsWith(name))!;
     assert.deepEqual(row('Ana').slice(1), ['1', '1', '1', 'no', 'kept 1']);
     assert.deepEqual(row('Ben').slice(1), ['3', '3', '1', 'yes: round 2, after i2-m2', 'yielded to 1']);
     assert.deepEqual(row('Chen').slice(1), ['6', '1', '1', 'yes: round 1, after i1-m7', 'yielded to 1']);
     assert.deepEqual(row('Dina').slice(1), ['5', '1', 'nothing', 'yes: round 1, after i1-m8', 'yielded to nothing']);
-    assert.equal(await panel.locator('#tf-stance-summary').textContent(), "1 kept their designer's top choice, 3 yielded (Ben Okafor, Chen Wei → 1; Dina Haddad → nothing).");
+    assert.equal(
+      await panel.locator('#tf-stance-summary').textContent(),
+      "1 kept their designer's top choice, 3 yielded (Ben Okafor, Chen Wei → 1; Dina Haddad → nothing).",
+    );
     assert.deepEqual(s.mock.specErrors(), []);
     const codingRequests = s.mock.requests.filter((r) => r.route === 'chat').length;
     assert.equal(codingRequests, 2);
 
-    for (const [theme, name] of [[DARK, 'dark'], [LIGHT, 'light'], ['Dark High Contrast', 'high-contrast'], ['Light High Contrast', 'light-high-contrast']] as const) {
+    for (const [theme, name] of [
+      [DARK, 'dark'],
+      [LIGHT, 'light'],
+      ['Dark High Contrast', 'high-contrast'],
+      ['Light High Contrast', 'light-high-contrast'],
+    ] as const) {
       await setColorTheme(page, theme);
       await scrollTo(panel, 'tf-discussion-analysis');
       await page.waitForTimeout(500);

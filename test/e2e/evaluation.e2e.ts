@@ -25,7 +25,9 @@ async function makeReviewWithRun(parent: string, name: string): Promise<string> 
   for (const k of [1, 2]) {
     await fs.mkdir(path.join(run, `iteration-${k}`), { recursive: true });
     const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="320" height="240"><rect width="320" height="240" fill="hsl(${k * 120},50%,55%)"/></svg>`;
-    await sharp(Buffer.from(svg)).png().toFile(path.join(run, `iteration-${k}`, 'remix.png'));
+    await sharp(Buffer.from(svg))
+      .png()
+      .toFile(path.join(run, `iteration-${k}`, 'remix.png'));
   }
   const at = '2026-11-21T22:40:05.000Z';
   const ids = ['1', '2', '3', '4', '5', '6'];
@@ -99,13 +101,21 @@ describe('"Did it help?" in a real VS Code (code-server)', function () {
     await rerank(review, 'ben', ['r1', 'r2']);
     await rerank(review, 'chen', ['option', 'r1']);
     await fs.mkdir(path.join(review, 'runs', RUN_ID, 'survey'));
-    await fs.writeFile(path.join(review, 'runs', RUN_ID, 'survey', 'ben.yaml'), 'designer: ben\nrepresentative: 4\nclarity: 3\nsatisfied: 5\n');
+    await fs.writeFile(
+      path.join(review, 'runs', RUN_ID, 'survey', 'ben.yaml'),
+      'designer: ben\nrepresentative: 4\nclarity: 3\nsatisfied: 5\n',
+    );
     await s.startWorkbench({ hideSideBar: true });
   });
 
   it('the Run tab shows "Did it help?" with the numbers `teamfusion compare --json` prints, beside the study\'s', async () => {
     const page = s.page;
-    const expected = JSON.parse(cliOutput(['compare', review, RUN_ID, '--json'])) as { before: { w: number }; after: { w: number }; paired: { verdict: string }; acceptance: { top1: boolean } };
+    const expected = JSON.parse(cliOutput(['compare', review, RUN_ID, '--json'])) as {
+      before: { w: number };
+      after: { w: number };
+      paired: { verdict: string };
+      acceptance: { top1: boolean };
+    };
     panel = await openReview(page, 'lumen-perfume', 'Lumen');
     await showTab(panel, 'run');
     await waitInFrame(panel, () => !!document.getElementById('tf-did-it-help'), 'the "Did it help?" section');
@@ -125,7 +135,7 @@ describe('"Did it help?" in a real VS Code (code-server)', function () {
     await setColorTheme(page, DARK);
   });
 
-  it('rating controls only next to the chosen designer\'s own proxy messages; a click writes runs/<id>/ratings/<designer>.yaml', async () => {
+  it("rating controls only next to the chosen designer's own proxy messages; a click writes runs/<id>/ratings/<designer>.yaml", async () => {
     const page = s.page;
     assert.equal(await panel.locator('.tf-rating').count(), 0, 'no controls before choosing who you are');
     await panel.evaluate(() => {
@@ -134,7 +144,9 @@ describe('"Did it help?" in a real VS Code (code-server)', function () {
       picker.dispatchEvent(new Event('change'));
     });
     await waitInFrame(panel, () => document.querySelectorAll('.tf-rating').length === 2, 'two rating rows (ana said two things)');
-    const rated = await panel.locator('.tf-rating').evaluateAll((els) => els.map((e) => `${e.closest('article')?.getAttribute('data-speaker')}:${e.getAttribute('data-message-id')}`));
+    const rated = await panel
+      .locator('.tf-rating')
+      .evaluateAll((els) => els.map((e) => `${e.closest('article')?.getAttribute('data-speaker')}:${e.getAttribute('data-message-id')}`));
     assert.deepEqual(rated, ['ana:i1-m1', 'ana:i2-m1']);
     assert.equal(await panel.locator('article[data-kind="guest"] .tf-rating').count(), 0, 'a guest message is never rated');
     await panel.locator('#tf-rate-i1-m1-4').click();
@@ -142,15 +154,31 @@ describe('"Did it help?" in a real VS Code (code-server)', function () {
     await waitInFrame(panel, () => /Saved runs\//.test(document.getElementById('tf-feedback-status')?.textContent ?? ''), 'the saved note');
     const saved = parseYaml(await fs.readFile(file, 'utf8')) as { designer: string; ratings: { message: string; score: number }[] };
     assert.deepEqual(saved, { designer: 'ana', ratings: [{ message: 'i1-m1', score: 4 }] });
-    await waitInFrame(panel, () => document.getElementById('tf-rate-i1-m1-4')?.getAttribute('aria-pressed') === 'true', 'the chosen score shown');
-    await waitInFrame(panel, () => /Proxy ratings4\.00 \/ 5 \(n = 1\)/.test(document.getElementById('tf-did-it-help')?.textContent ?? ''), 'the section updated');
+    await waitInFrame(
+      panel,
+      () => document.getElementById('tf-rate-i1-m1-4')?.getAttribute('aria-pressed') === 'true',
+      'the chosen score shown',
+    );
+    await waitInFrame(
+      panel,
+      () => /Proxy ratings4\.00 \/ 5 \(n = 1\)/.test(document.getElementById('tf-did-it-help')?.textContent ?? ''),
+      'the section updated',
+    );
 
     // The survey form, as ana.
     await panel.locator('#tf-survey-representative-5').click();
     await panel.locator('#tf-survey-clarity-4').click();
     await panel.locator('#tf-survey-save').click();
-    await waitInFrame(panel, () => /Saved runs\/.*survey\/ana\.yaml/.test(document.getElementById('tf-feedback-status')?.textContent ?? ''), 'the survey saved');
-    assert.deepEqual(parseYaml(await fs.readFile(path.join(review, 'runs', RUN_ID, 'survey', 'ana.yaml'), 'utf8')), { designer: 'ana', representative: 5, clarity: 4 });
+    await waitInFrame(
+      panel,
+      () => /Saved runs\/.*survey\/ana\.yaml/.test(document.getElementById('tf-feedback-status')?.textContent ?? ''),
+      'the survey saved',
+    );
+    assert.deepEqual(parseYaml(await fs.readFile(path.join(review, 'runs', RUN_ID, 'survey', 'ana.yaml'), 'utf8')), {
+      designer: 'ana',
+      representative: 5,
+      clarity: 4,
+    });
     await panel.evaluate(() => document.querySelector('.tf-rating')?.scrollIntoView({ block: 'center' }));
     await page.waitForTimeout(400);
     await screenshot(page, 'eval-02-rating-dark');
@@ -164,11 +192,17 @@ describe('"Did it help?" in a real VS Code (code-server)', function () {
     await setColorTheme(page, DARK);
   });
 
-  it('the blind re-rank set\'s own panel never says which letter is generated', async () => {
+  it("the blind re-rank set's own panel never says which letter is generated", async () => {
     const page = s.page;
     const blind = await openReview(page, 'rerank', 're-rank');
     await waitInFrame(blind, () => document.querySelectorAll('img').length >= 5, 'the five candidates');
-    const shown = await blind.evaluate(() => document.body.innerText + [...document.querySelectorAll('img')].map((i) => `${i.getAttribute('src')} ${i.getAttribute('alt')} ${i.getAttribute('title')}`).join(' '));
+    const shown = await blind.evaluate(
+      () =>
+        document.body.innerText +
+        [...document.querySelectorAll('img')]
+          .map((i) => `${i.getAttribute('src')} ${i.getAttribute('alt')} ${i.getAttribute('title')}`)
+          .join(' '),
+    );
     assert.doesNotMatch(shown, /\br[12]\b|remix/i);
     assert.doesNotMatch(shown, /\bImage \d/, 'the blind letters only: no picture number beside them');
     await screenshot(page, 'eval-04-blind-set-dark');
@@ -177,10 +211,20 @@ describe('"Did it help?" in a real VS Code (code-server)', function () {
     await waitInFrame(blind, () => !!document.getElementById('tf-rk-team'), 'the blind re-rank form');
     assert.equal(await blind.locator('#tf-rk-name').count(), 0, 'no free-text name');
     const team = await blind.locator('#tf-i-am vscode-option').allTextContents();
-    for (const name of ['Ana Ruiz', 'Ben Okafor', 'Chen Wei']) assert.ok(team.some((t) => t.includes(name)), `${name} to pick: ${team.join(', ')}`);
-    assert.match((await blind.locator('#tf-rk-team').textContent()) ?? '', /^Ranked so far: 3 of 4 \(Ana Ruiz ✓, Ben Okafor ✓, Chen Wei ✓, /);
+    for (const name of ['Ana Ruiz', 'Ben Okafor', 'Chen Wei'])
+      assert.ok(
+        team.some((t) => t.includes(name)),
+        `${name} to pick: ${team.join(', ')}`,
+      );
+    assert.match(
+      (await blind.locator('#tf-rk-team').textContent()) ?? '',
+      /^Ranked so far: 3 of 4 \(Ana Ruiz ✓, Ben Okafor ✓, Chen Wei ✓, /,
+    );
     // "I am" is the workspace's (chosen above for the ratings): the form ranks as that member, whose re-ranking is saved.
-    assert.match((await blind.locator('#tf-rk-as').textContent()) ?? '', /^Ranking as (Ana Ruiz|Ben Okafor|Chen Wei) \(saved; saving again replaces it\)\.$|^Choose who you are/);
+    assert.match(
+      (await blind.locator('#tf-rk-as').textContent()) ?? '',
+      /^Ranking as (Ana Ruiz|Ben Okafor|Chen Wei) \(saved; saving again replaces it\)\.$|^Choose who you are/,
+    );
     assert.equal(await blind.locator(`#tf-next .tf-next-secondary[data-action="backToRun"]`).textContent(), `Back to run ${RUN_ID}`);
     assert.equal(await blind.locator('.tf-back-to-run').count(), 1);
     await screenshot(page, 'eval-05-blind-set-form-dark');

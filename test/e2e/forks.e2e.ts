@@ -39,7 +39,10 @@ const TONE = {
     { position: 'a sober tone', heldBy: ['chen'] },
   ],
 };
-const PASSAGES = ['The launch speaks with a wink: short lines, a playful rhythm, one pun at most.', 'The launch speaks soberly: precise words, calm rhythm, no jokes.'];
+const PASSAGES = [
+  'The launch speaks with a wink: short lines, a playful rhythm, one pun at most.',
+  'The launch speaks soberly: precise words, calm rhythm, no jokes.',
+];
 
 /** A brief review (brief.md, three members' comments, no rankings) with one brief run made by the CLI that forked TONE. */
 async function briefReview(ws: string, mock: MockOpenAI): Promise<string> {
@@ -47,7 +50,11 @@ async function briefReview(ws: string, mock: MockOpenAI): Promise<string> {
   await fs.mkdir(path.join(dir, 'comments'), { recursive: true });
   await fs.copyFile(path.join(SAMPLE, 'brief.md'), path.join(dir, 'brief.md'));
   await fs.writeFile(path.join(dir, 'review.yaml'), 'title: The brief, forked\n');
-  for (const [id, name, says] of [['ana', 'Ana Ruiz', 'Keep it light, even playful.'], ['ben', 'Ben Okafor', 'A wink would help the young audience.'], ['chen', 'Chen Wei', 'Premium means sober; no jokes.']]) {
+  for (const [id, name, says] of [
+    ['ana', 'Ana Ruiz', 'Keep it light, even playful.'],
+    ['ben', 'Ben Okafor', 'A wink would help the young audience.'],
+    ['chen', 'Chen Wei', 'Premium means sober; no jokes.'],
+  ]) {
     await fs.writeFile(path.join(dir, 'comments', `${id}.md`), `---\ndesigner: ${name}\nrole: Designer\n---\n\n${says}\n`);
   }
   mock.setFallback(briefWithDecisionPoints([TONE], PASSAGES));
@@ -70,10 +77,15 @@ function forksText(panel: Frame): Promise<string> {
  * question itself ("Warm or cold palette?") names no side: the Next strip says it with who has not voted yet.
  */
 function sidesWithNames(panel: Frame): Promise<string[]> {
-  return panel.evaluate(([names, question]) => {
-    const blocks = [...document.querySelectorAll('p, li, figcaption, td, th, h2, h3, h4, dt, dd')].filter((e) => !e.closest('#tf-i-am'));
-    return blocks.map((e) => (e.textContent ?? '').split(question).join('')).filter((t) => /(warm|cold) palette/i.test(t) && names.some((n) => t.includes(n)));
-  }, [NAMES, QUESTION] as const);
+  return panel.evaluate(
+    ([names, question]) => {
+      const blocks = [...document.querySelectorAll('p, li, figcaption, td, th, h2, h3, h4, dt, dd')].filter((e) => !e.closest('#tf-i-am'));
+      return blocks
+        .map((e) => (e.textContent ?? '').split(question).join(''))
+        .filter((t) => /(warm|cold) palette/i.test(t) && names.some((n) => t.includes(n)));
+    },
+    [NAMES, QUESTION] as const,
+  );
 }
 
 /** The boxes of the sides shown now. */
@@ -81,7 +93,13 @@ function sideBoxes(panel: Frame): Promise<{ id: string; x: number; y: number; w:
   return panel.locator('.tf-fork .tf-fork-side').evaluateAll((els) =>
     els.map((e) => {
       const r = e.getBoundingClientRect();
-      return { id: e.getAttribute('data-remix') ?? '', x: r.left, y: r.top, w: r.width, caption: e.querySelector(':scope > figcaption')?.textContent ?? '' };
+      return {
+        id: e.getAttribute('data-remix') ?? '',
+        x: r.left,
+        y: r.top,
+        w: r.width,
+        caption: e.querySelector(':scope > figcaption')?.textContent ?? '',
+      };
     }),
   );
 }
@@ -116,18 +134,36 @@ describe('a fork side by side and its blind vote in a real VS Code (code-server)
     panel = await openReview(s.page, 'lumen-perfume', 'Forks, side by side');
     await showTab(panel, 'run');
     await panel.locator('#tf-run').click();
-    await waitInFrame(panel, () => document.querySelector('.tf-run-status vscode-badge')?.textContent === 'completed', 'status completed', 300_000);
+    await waitInFrame(
+      panel,
+      () => document.querySelector('.tf-run-status vscode-badge')?.textContent === 'completed',
+      'status completed',
+      300_000,
+    );
     assert.deepEqual(s.mock.specErrors(), [], 'every request valid against the OpenAPI spec');
     assert.equal(s.mock.requests.filter((r) => r.route === 'edit').length, 2, 'one image edit per side');
     runId = (await fs.readdir(path.join(review, 'runs')))[0]!;
 
     await waitInFrame(panel, () => document.querySelectorAll('.tf-fork .tf-fork-side').length === 2, 'the fork with its two sides');
     await panel.evaluate(() => document.getElementById('tf-forks')?.scrollIntoView());
-    await waitInFrame(panel, () => [...document.querySelectorAll<HTMLImageElement>('.tf-fork-side img')].every((i) => i.complete && i.naturalWidth > 0), 'both sides\' images');
+    await waitInFrame(
+      panel,
+      () => [...document.querySelectorAll<HTMLImageElement>('.tf-fork-side img')].every((i) => i.complete && i.naturalWidth > 0),
+      "both sides' images",
+    );
     assert.equal(await panel.locator('.tf-fork h3').textContent(), `${QUESTION} (iteration 1)`);
     const sides = await sideBoxes(panel);
-    assert.deepEqual(sides.map((b) => [b.id, b.caption]), [['r1a', 'remix r1a: warm palette'], ['r1b', 'remix r1b: cold palette']]);
-    assert.ok(Math.abs(sides[0]!.y - sides[1]!.y) < 2 && sides[1]!.x >= sides[0]!.x + sides[0]!.w, `side by side: ${JSON.stringify(sides)}`);
+    assert.deepEqual(
+      sides.map((b) => [b.id, b.caption]),
+      [
+        ['r1a', 'remix r1a: warm palette'],
+        ['r1b', 'remix r1b: cold palette'],
+      ],
+    );
+    assert.ok(
+      Math.abs(sides[0]!.y - sides[1]!.y) < 2 && sides[1]!.x >= sides[0]!.x + sides[0]!.w,
+      `side by side: ${JSON.stringify(sides)}`,
+    );
 
     // Blind: before anyone chooses who they are, no name beside a side, no tally, and no vote can be cast.
     const text = await forksText(panel);
@@ -136,20 +172,37 @@ describe('a fork side by side and its blind vote in a real VS Code (code-server)
     assert.deepEqual(await sidesWithNames(panel), [], 'nowhere in the panel is a side paired with its holders');
     assert.equal(await panel.locator('.tf-fork-side .tf-vote[disabled]').count(), 2, 'no vote before choosing who you are');
     // The Next strip, above the tabs: the open vote and who has not voted; the next step is saying who you are, not a new run.
-    const next = await panel.locator('#tf-next').textContent() ?? '';
+    const next = (await panel.locator('#tf-next').textContent()) ?? '';
     assert.match(next, /Vote: Warm or cold palette\? — waiting for Ana Ruiz, Ben Okafor, Chen Wei, Dina Haddad/);
     assert.equal(await panel.locator('#tf-next-primary').getAttribute('data-action'), 'chooseMe');
-    assert.equal(await panel.locator('#tf-run').evaluate((el) => el.hasAttribute('secondary')), true, 'a new run is not the primary button while the vote is open');
-    await shootBothThemes(s.page, 'forks-00-next-open-vote', () => panel.evaluate(() => document.getElementById('tf-next')?.scrollIntoView()));
-    await shootBothThemes(s.page, 'forks-01-side-by-side', () => panel.evaluate(() => document.getElementById('tf-forks')?.scrollIntoView()));
+    assert.equal(
+      await panel.locator('#tf-run').evaluate((el) => el.hasAttribute('secondary')),
+      true,
+      'a new run is not the primary button while the vote is open',
+    );
+    await shootBothThemes(s.page, 'forks-00-next-open-vote', () =>
+      panel.evaluate(() => document.getElementById('tf-next')?.scrollIntoView()),
+    );
+    await shootBothThemes(s.page, 'forks-01-side-by-side', () =>
+      panel.evaluate(() => document.getElementById('tf-forks')?.scrollIntoView()),
+    );
   });
 
   it('the toggle flips through the sides at full size, then back to side by side', async () => {
     const before = await sideBoxes(panel);
     const flip = panel.locator('.tf-fork-flip');
-    for (const [id, caption] of [['r1a', 'remix r1a: warm palette'], ['r1b', 'remix r1b: cold palette']] as const) {
+    for (const [id, caption] of [
+      ['r1a', 'remix r1a: warm palette'],
+      ['r1b', 'remix r1b: cold palette'],
+    ] as const) {
       await flip.click();
-      await waitInFrame(panel, () => document.querySelectorAll('.tf-fork-side').length === 1 && !!document.querySelector<HTMLImageElement>('.tf-fork-full')?.naturalWidth, `${id} alone at full size`);
+      await waitInFrame(
+        panel,
+        () =>
+          document.querySelectorAll('.tf-fork-side').length === 1 &&
+          !!document.querySelector<HTMLImageElement>('.tf-fork-full')?.naturalWidth,
+        `${id} alone at full size`,
+      );
       const [one] = await sideBoxes(panel);
       assert.deepEqual([one!.id, one!.caption], [id, caption]);
       const img = await panel.evaluate(() => {
@@ -180,21 +233,32 @@ describe('a fork side by side and its blind vote in a real VS Code (code-server)
     assert.deepEqual(checkVotesText(text, `runs/${runId}/votes/ben.yaml`, record).diagnostics, [], 'the file passes the votes check');
     assert.deepEqual(await fs.readdir(path.dirname(file)), ['ben.yaml'], 'only his own file');
 
-    await waitInFrame(panel, () => /Votes: warm palette 0 · cold palette 1/.test(document.getElementById('tf-forks')?.textContent ?? ''), 'the tally');
-    await waitInFrame(panel, () => /Vote: Warm or cold palette\? — waiting for Ana Ruiz, Chen Wei, Dina Haddad/.test(document.getElementById('tf-next')?.textContent ?? ''), 'the strip: the vote waits for the others, not for Ben');
+    await waitInFrame(
+      panel,
+      () => /Votes: warm palette 0 · cold palette 1/.test(document.getElementById('tf-forks')?.textContent ?? ''),
+      'the tally',
+    );
+    await waitInFrame(
+      panel,
+      () =>
+        /Vote: Warm or cold palette\? — waiting for Ana Ruiz, Chen Wei, Dina Haddad/.test(
+          document.getElementById('tf-next')?.textContent ?? '',
+        ),
+      'the strip: the vote waits for the others, not for Ben',
+    );
     const shown = await forksText(panel);
     assert.match(shown, /Held by Ana Ruiz, Ben Okafor, Chen Wei; voted for by nobody yet/);
     assert.match(shown, /Held by Dina Haddad; voted for by Ben Okafor/);
     assert.match(shown, /\(waiting for Ana Ruiz, Chen Wei, Dina Haddad\)/);
     assert.equal(await panel.locator('.tf-fork-side[data-remix="r1b"] .tf-vote').textContent(), 'Your vote');
-    assert.match(await panel.locator('.tf-vote-status').textContent() ?? '', /\S/, 'the panel says where the vote stands');
+    assert.match((await panel.locator('.tf-vote-status').textContent()) ?? '', /\S/, 'the panel says where the vote stands');
 
     // Dina has not voted: choosing her hides it all again.
     await voteAs(panel, 'dina');
     await waitInFrame(panel, () => !/Held by/.test(document.getElementById('tf-forks')?.textContent ?? ''), 'blind again for Dina');
     assert.doesNotMatch(await forksText(panel), /Votes:|Ben Okafor/);
     await voteAs(panel, 'ben');
-    await waitInFrame(panel, () => /Held by/.test(document.getElementById('tf-forks')?.textContent ?? ''), 'Ben\'s view again');
+    await waitInFrame(panel, () => /Held by/.test(document.getElementById('tf-forks')?.textContent ?? ''), "Ben's view again");
     const prepare = async (): Promise<void> => {
       await s.page.mouse.move(2, 2);
       await panel.evaluate(() => document.querySelector('.tf-fork')?.scrollIntoView());
@@ -202,8 +266,12 @@ describe('a fork side by side and its blind vote in a real VS Code (code-server)
     await shootBothThemes(s.page, 'forks-03-voted', prepare);
   });
 
-  it('once everyone has voted (the rest with teamfusion vote) the panel shows the team\'s decision, recorded via: human', async () => {
-    for (const [who, choice] of [['ana', 'a'], ['chen', 'B'], ['dina', 'r1b']] as const) {
+  it("once everyone has voted (the rest with teamfusion vote) the panel shows the team's decision, recorded via: human", async () => {
+    for (const [who, choice] of [
+      ['ana', 'a'],
+      ['chen', 'B'],
+      ['dina', 'r1b'],
+    ] as const) {
       const out = await runCli(['vote', review, runId, '--as', who, '1', choice], mockEnv(s.mock));
       assert.equal(out.code, 0, out.out);
     }
@@ -211,26 +279,56 @@ describe('a fork side by side and its blind vote in a real VS Code (code-server)
     const at = record.iterations[0]!.decisions?.[0]?.at;
     assert.ok(at && !Number.isNaN(Date.parse(at)), 'the decision says when');
     assert.deepEqual(record.iterations[0]!.decisions, [
-      { question: QUESTION, at, decision: 'cold palette', by: 'team', via: 'human', voters: ['ana', 'ben', 'chen', 'dina'], counts: { 'warm palette': 1, 'cold palette': 3 } },
+      {
+        question: QUESTION,
+        at,
+        decision: 'cold palette',
+        by: 'team',
+        via: 'human',
+        voters: ['ana', 'ben', 'chen', 'dina'],
+        counts: { 'warm palette': 1, 'cold palette': 3 },
+      },
     ]);
-    await waitInFrame(panel, () => /Decided: cold palette \(by the team's vote, 3 to 1\)\./.test(document.getElementById('tf-forks')?.textContent ?? ''), 'the decision in the panel', 120_000);
+    await waitInFrame(
+      panel,
+      () => /Decided: cold palette \(by the team's vote, 3 to 1\)\./.test(document.getElementById('tf-forks')?.textContent ?? ''),
+      'the decision in the panel',
+      120_000,
+    );
     const shown = await forksText(panel);
     assert.match(shown, /Votes: warm palette 1 · cold palette 3/);
     assert.doesNotMatch(shown, /waiting for/);
     assert.equal(await panel.locator('.tf-fork-side .tf-vote').count(), 0, 'a decided fork has no vote controls');
-    assert.deepEqual(await panel.locator('.tf-fork-side').evaluateAll((els) => els.map((e) => [e.getAttribute('data-remix'), e.getAttribute('data-fate'), e.querySelector('.tf-fork-fate')?.textContent])), [
-      ['r1a', 'set-aside', 'Set aside'],
-      ['r1b', 'chosen', '✓ Chosen'],
-    ]);
+    assert.deepEqual(
+      await panel
+        .locator('.tf-fork-side')
+        .evaluateAll((els) =>
+          els.map((e) => [e.getAttribute('data-remix'), e.getAttribute('data-fate'), e.querySelector('.tf-fork-fate')?.textContent]),
+        ),
+      [
+        ['r1a', 'set-aside', 'Set aside'],
+        ['r1b', 'chosen', '✓ Chosen'],
+      ],
+    );
     // The strip and the Overview say the decision; the strip's next step is not a new run.
-    const next = await panel.locator('#tf-next').textContent() ?? '';
+    const next = (await panel.locator('#tf-next').textContent()) ?? '';
     assert.match(next, /Decided by the team's vote, 3 to 1: Warm or cold palette\? → cold palette \(set aside: warm palette\)/);
     assert.doesNotMatch(next, /Vote: /);
     assert.equal(await panel.locator('#tf-next-primary[data-action="run"]').count(), 0, 'the next step is not a new run');
     await panel.evaluate(() => document.getElementById('tf-next')?.scrollIntoView());
     await screenshot(s.page, 'forks-04-next-decided-dark');
-    assert.match(await panel.locator('#tf-decisions').textContent() ?? '', /Decided by the team: Warm or cold palette\? → cold palette, 3 to 1\. Set aside: warm palette\./);
-    await waitInFrame(panel, () => /Decided by the team: Warm or cold palette\? → cold palette, 3 to 1\./.test(document.getElementById('tf-outcome')?.textContent ?? ''), 'the decision among the run\'s decisions, in the words later prompts carry');
+    assert.match(
+      (await panel.locator('#tf-decisions').textContent()) ?? '',
+      /Decided by the team: Warm or cold palette\? → cold palette, 3 to 1\. Set aside: warm palette\./,
+    );
+    await waitInFrame(
+      panel,
+      () =>
+        /Decided by the team: Warm or cold palette\? → cold palette, 3 to 1\./.test(
+          document.getElementById('tf-outcome')?.textContent ?? '',
+        ),
+      "the decision among the run's decisions, in the words later prompts carry",
+    );
 
     const prepare = async (): Promise<void> => {
       await s.page.mouse.move(2, 2);
@@ -249,8 +347,16 @@ describe('a fork side by side and its blind vote in a real VS Code (code-server)
       const tab = document.querySelector('.tf-run-tab')!;
       const top = (sel: string) => document.querySelector(sel)?.getBoundingClientRect().top ?? NaN;
       // Every section: how many of its buttons are primary (not secondary), shown or not.
-      const primaries = [...tab.querySelectorAll('section')].map((sec) => [sec.id, [...sec.querySelectorAll(':scope vscode-button:not([secondary])')].filter((b) => b.closest('section') === sec).length] as const);
-      const cards = [...document.querySelectorAll('.tf-remix-grid > .tf-remix-card')].map((c) => Math.round(c.getBoundingClientRect().width));
+      const primaries = [...tab.querySelectorAll('section')].map(
+        (sec) =>
+          [
+            sec.id,
+            [...sec.querySelectorAll(':scope vscode-button:not([secondary])')].filter((b) => b.closest('section') === sec).length,
+          ] as const,
+      );
+      const cards = [...document.querySelectorAll('.tf-remix-grid > .tf-remix-card')].map((c) =>
+        Math.round(c.getBoundingClientRect().width),
+      );
       return {
         parts: [...tab.children].map((c) => (c as HTMLElement).dataset.part),
         tops: ['#tf-forks', '#tf-outcome', '#tf-remixes', '#tf-discussion-section', '#tf-cost'].map(top),
@@ -261,36 +367,72 @@ describe('a fork side by side and its blind vote in a real VS Code (code-server)
       };
     });
     assert.deepEqual(layout.parts, ['toolbar', 'status', 'decisions', 'results', 'evaluation', 'discussion', 'refine', 'cost']);
-    assert.ok(layout.tops.every((t, i) => i === 0 || t > layout.tops[i - 1]!), `top down: forks, agreements and decisions, remixes, discussion, cost: ${layout.tops.join(', ')}`);
+    assert.ok(
+      layout.tops.every((t, i) => i === 0 || t > layout.tops[i - 1]!),
+      `top down: forks, agreements and decisions, remixes, discussion, cost: ${layout.tops.join(', ')}`,
+    );
     assert.equal(layout.costOpen, false, 'tokens, cost and settings collapsed by default');
     assert.equal(layout.usageInCost, true);
-    assert.deepEqual(layout.primaries.filter(([, n]) => n > 1), [], 'at most one primary button per section');
-    assert.ok(layout.cards.length >= 2 && layout.cards.every((w) => Math.abs(w - layout.cards[0]!) <= 1), `remix cards of one size: ${layout.cards.join(', ')}`);
+    assert.deepEqual(
+      layout.primaries.filter(([, n]) => n > 1),
+      [],
+      'at most one primary button per section',
+    );
+    assert.ok(
+      layout.cards.length >= 2 && layout.cards.every((w) => Math.abs(w - layout.cards[0]!) <= 1),
+      `remix cards of one size: ${layout.cards.join(', ')}`,
+    );
   });
 
-  it('a brief run\'s fork: each side its passage as plain text, side by side; the commenters vote, blind', async () => {
+  it("a brief run's fork: each side its passage as plain text, side by side; the commenters vote, blind", async () => {
     const forks = await openReview(s.page, 'lumen-brief', 'The brief, forked');
     await showTab(forks, 'run');
     await waitInFrame(forks, () => document.querySelectorAll('.tf-fork .tf-fork-passage').length === 2, 'both passages');
     await forks.evaluate(() => document.getElementById('tf-forks')?.scrollIntoView());
-    const passages = await forks.locator('.tf-fork-passage').evaluateAll((els) => els.map((e) => ({ text: e.textContent ?? '', elements: e.children.length, y: e.getBoundingClientRect().top })));
+    const passages = await forks
+      .locator('.tf-fork-passage')
+      .evaluateAll((els) => els.map((e) => ({ text: e.textContent ?? '', elements: e.children.length, y: e.getBoundingClientRect().top })));
     const runDir = path.join(brief, 'runs', (await fs.readdir(path.join(brief, 'runs')))[0]!);
     for (const [i, p] of passages.entries()) {
-      assert.equal(p.text, await fs.readFile(path.join(runDir, 'iteration-1', `fork-${'ab'[i]}.md`), 'utf8'), 'the passage as written, as text');
+      assert.equal(
+        p.text,
+        await fs.readFile(path.join(runDir, 'iteration-1', `fork-${'ab'[i]}.md`), 'utf8'),
+        'the passage as written, as text',
+      );
       assert.ok(p.text.includes(PASSAGES[i]!));
-      assert.equal(p.elements, 0, 'plain text: no element made from the model\'s writing');
+      assert.equal(p.elements, 0, "plain text: no element made from the model's writing");
     }
     assert.ok(Math.abs(passages[0]!.y - passages[1]!.y) < 2, 'side by side');
     assert.equal(await forks.locator('.tf-fork-side img').count(), 0, 'no image box for a passage');
-    assert.deepEqual(await forks.locator('#tf-i-am vscode-option').evaluateAll((els) => els.map((e) => e.getAttribute('value'))), ['', 'ana', 'ben', 'chen'], 'the commenters vote');
+    assert.deepEqual(
+      await forks.locator('#tf-i-am vscode-option').evaluateAll((els) => els.map((e) => e.getAttribute('value'))),
+      ['', 'ana', 'ben', 'chen'],
+      'the commenters vote',
+    );
     assert.doesNotMatch(await forksText(forks), /Held by|Ana Ruiz|Ben Okafor|Chen Wei/);
     await voteAs(forks, 'chen');
     await forks.locator('.tf-fork-side[data-remix="f1b"] .tf-vote').click();
-    await waitInFrame(forks, () => /Held by Chen Wei; voted for by Chen Wei/.test(document.getElementById('tf-forks')?.textContent ?? ''), 'Chen sees the holders once voted');
-    assert.deepEqual(parseYaml(await fs.readFile(path.join(runDir, 'votes', 'chen.yaml'), 'utf8')), { designer: 'chen', votes: [{ iteration: 1, decisionPoint: 1, choice: 'f1b' }] });
+    await waitInFrame(
+      forks,
+      () => /Held by Chen Wei; voted for by Chen Wei/.test(document.getElementById('tf-forks')?.textContent ?? ''),
+      'Chen sees the holders once voted',
+    );
+    assert.deepEqual(parseYaml(await fs.readFile(path.join(runDir, 'votes', 'chen.yaml'), 'utf8')), {
+      designer: 'chen',
+      votes: [{ iteration: 1, decisionPoint: 1, choice: 'f1b' }],
+    });
     assert.match(await forksText(forks), /Held by Ana Ruiz, Ben Okafor; voted for by nobody yet/);
-    const tops = await forks.locator('.tf-fork-side').evaluateAll((els) => els.map((e) => [e.querySelector(':scope > figcaption'), e.querySelector('.tf-vote')].map((x) => Math.round(x!.getBoundingClientRect().top))));
-    assert.ok(Math.abs(tops[0]![0]! - tops[1]![0]!) < 2 && Math.abs(tops[0]![1]! - tops[1]![1]!) < 2, `captions and vote buttons line up: ${JSON.stringify(tops)}`);
+    const tops = await forks
+      .locator('.tf-fork-side')
+      .evaluateAll((els) =>
+        els.map((e) =>
+          [e.querySelector(':scope > figcaption'), e.querySelector('.tf-vote')].map((x) => Math.round(x!.getBoundingClientRect().top)),
+        ),
+      );
+    assert.ok(
+      Math.abs(tops[0]![0]! - tops[1]![0]!) < 2 && Math.abs(tops[0]![1]! - tops[1]![1]!) < 2,
+      `captions and vote buttons line up: ${JSON.stringify(tops)}`,
+    );
     await shootBothThemes(s.page, 'forks-05-brief-passages', async () => {
       await s.page.mouse.move(2, 2);
       await forks.evaluate(() => document.querySelector('.tf-fork')?.scrollIntoView());
@@ -306,7 +448,7 @@ describe('a fork side by side and its blind vote in a real VS Code (code-server)
     await voteAs(forks, 'ana');
     await waitInFrame(forks, () => !/Choose who you are/.test(document.getElementById('tf-forks')?.textContent ?? ''), 'Ana chosen');
     assert.equal(await forks.locator('.tf-fork-side .tf-vote[disabled]').count(), 2, 'both buttons off');
-    assert.match(await forks.locator('.tf-fork-side .tf-vote').first().getAttribute('title') ?? '', /not trusted/);
+    assert.match((await forks.locator('.tf-fork-side .tf-vote').first().getAttribute('title')) ?? '', /not trusted/);
     await forks.locator('.tf-fork-side[data-remix="f1a"] .tf-vote').click({ force: true });
     await s.page.waitForTimeout(2_000);
     const votes = path.join(brief, 'runs', (await fs.readdir(path.join(brief, 'runs')))[0]!, 'votes');

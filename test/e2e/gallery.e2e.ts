@@ -27,7 +27,10 @@ async function image(file: string, hue: number): Promise<void> {
 
 async function survey(folder: string, id: string, rep: number, cla: number, sat: number, wf?: string): Promise<void> {
   await fs.mkdir(folder, { recursive: true });
-  await fs.writeFile(path.join(folder, `${id}.yaml`), `designer: ${id}\nrepresentative: ${rep}\nclarity: ${cla}\nsatisfied: ${sat}\n${wf ? `workflow: ${wf}\n` : ''}`);
+  await fs.writeFile(
+    path.join(folder, `${id}.yaml`),
+    `designer: ${id}\nrepresentative: ${rep}\nclarity: ${cla}\nsatisfied: ${sat}\n${wf ? `workflow: ${wf}\n` : ''}`,
+  );
 }
 
 /** The sample with a gallery and a completed run committed 12 minutes after its start. */
@@ -52,9 +55,17 @@ async function teamfusionReview(dir: string): Promise<void> {
     updatedAt: at,
     committedAt: '2026-11-24T09:12:00.000Z',
     settings: { chatModel: 'gpt-4o', imageModel: 'gpt-image-1', turnsPerAgent: 1, iterations: 2 },
-    options: [...ids.map((id, i) => ({ id, label: `Image ${i + 1}`, file: `options/${id}.png` })), { id: 'r1', label: 'Image 7', file: `runs/${RUN_ID}/iteration-1/remix.png` }],
+    options: [
+      ...ids.map((id, i) => ({ id, label: `Image ${i + 1}`, file: `options/${id}.png` })),
+      { id: 'r1', label: 'Image 7', file: `runs/${RUN_ID}/iteration-1/remix.png` },
+    ],
     references: [
-      { id: 'gold-foil', label: 'Reference 1', file: 'references/gold-foil.png', note: 'The foil finish the client loves on the current bottle.' },
+      {
+        id: 'gold-foil',
+        label: 'Reference 1',
+        file: 'references/gold-foil.png',
+        note: 'The foil finish the client loves on the current bottle.',
+      },
       { id: 'linen', label: 'Reference 2', file: 'references/linen.png' },
       { id: 'night-sky', label: 'Reference 3', file: 'references/night-sky.png' },
     ],
@@ -62,13 +73,22 @@ async function teamfusionReview(dir: string): Promise<void> {
       {
         index: 1,
         candidates: ids,
-        messages: [{ speaker: 'ana', turn: 1, content: 'Image 3 with the foil of Reference 1.' }, { speaker: 'ben', turn: 1, content: 'Agreed.' }],
+        messages: [
+          { speaker: 'ana', turn: 1, content: 'Image 3 with the foil of Reference 1.' },
+          { speaker: 'ben', turn: 1, content: 'Agreed.' },
+        ],
         ranking: ['3', '4', '1'],
         references: ['gold-foil'],
         editingDirections: 'Composition: keep Image 1.',
         remix: { id: 'r1', file: 'iteration-1/remix.png', from: ['3', '4', '1'], references: ['gold-foil'] },
       },
-      { index: 2, candidates: ['3', '4', 'r1'], final: true, messages: [{ speaker: 'ana', turn: 1, content: 'r1.' }], ranking: ['r1', '3', '4'] },
+      {
+        index: 2,
+        candidates: ['3', '4', 'r1'],
+        final: true,
+        messages: [{ speaker: 'ana', turn: 1, content: 'r1.' }],
+        ranking: ['r1', '3', '4'],
+      },
     ],
     finalPick: 'r1',
     usage: { inputTokens: 1000, cachedInputTokens: 0, outputTokens: 200, images: 1, costUsd: 0.05 },
@@ -112,9 +132,18 @@ describe('reference gallery and TeamFusion beside the usual way in a real VS Cod
     await waitInFrame(panel, () => document.querySelectorAll('#tf-references img').length === 3, 'the three reference images');
     // The images load lazily: once the gallery is on screen, each comes through its webview URI.
     await panel.evaluate(() => document.getElementById('tf-references')?.scrollIntoView());
-    await waitInFrame(panel, () => [...document.querySelectorAll<HTMLImageElement>('#tf-references img')].every((i) => i.complete && i.naturalWidth > 0), 'the images loaded through webview URIs');
-    const items = await panel.locator('#tf-references li').evaluateAll((els) => els.map((e) => [e.getAttribute('data-reference'), e.textContent?.replace(/\s+/g, ' ').trim()]));
-    assert.deepEqual(items.map(([id]) => id), ['gold-foil', 'linen', 'night-sky']);
+    await waitInFrame(
+      panel,
+      () => [...document.querySelectorAll<HTMLImageElement>('#tf-references img')].every((i) => i.complete && i.naturalWidth > 0),
+      'the images loaded through webview URIs',
+    );
+    const items = await panel
+      .locator('#tf-references li')
+      .evaluateAll((els) => els.map((e) => [e.getAttribute('data-reference'), e.textContent?.replace(/\s+/g, ' ').trim()]));
+    assert.deepEqual(
+      items.map(([id]) => id),
+      ['gold-foil', 'linen', 'night-sky'],
+    );
     assert.match(items[0]![1]!, /^Reference 1 · gold-foil.*The foil finish the client loves on the current bottle\.$/);
     assert.match(items[1]![1]!, /<b>not bold<\/b>/, 'a note is shown as text, never as markup');
     assert.equal(await panel.locator('#tf-references b').count(), 0);
@@ -125,7 +154,10 @@ describe('reference gallery and TeamFusion beside the usual way in a real VS Cod
     const elsewhere = await panel.evaluate(() => [...document.querySelectorAll('[data-option]')].map((e) => e.getAttribute('data-option')));
     assert.ok(!elsewhere.some((id) => ['gold-foil', 'linen', 'night-sky'].includes(id ?? '')), elsewhere.join(','));
     const srcs = await panel.locator('#tf-references img').evaluateAll((els) => els.map((e) => e.getAttribute('src') ?? ''));
-    assert.ok(srcs.every((s) => /^https?:\/\/|^vscode-(webview-)?resource:/.test(s) && /references\//.test(decodeURIComponent(s))), srcs.join('\n'));
+    assert.ok(
+      srcs.every((s) => /^https?:\/\/|^vscode-(webview-)?resource:/.test(s) && /references\//.test(decodeURIComponent(s))),
+      srcs.join('\n'),
+    );
     await shootBothThemes(page, 'gallery-01-overview', async () => {
       await panel.evaluate(() => document.getElementById('tf-references')?.scrollIntoView());
     });
@@ -133,17 +165,25 @@ describe('reference gallery and TeamFusion beside the usual way in a real VS Cod
 
   it('"Did it help?" shows this team\'s TeamFusion review beside its usual-way review, as evaluate pairs them', async () => {
     const page = s.page;
-    const e = JSON.parse(cliOutput(['evaluate', s.ws, '--json'])) as { conditions: { paired: { teams: number }; teamfusion: { decisionMinutes: number }; usual: { decisionMinutes: number } } };
+    const e = JSON.parse(cliOutput(['evaluate', s.ws, '--json'])) as {
+      conditions: { paired: { teams: number }; teamfusion: { decisionMinutes: number }; usual: { decisionMinutes: number } };
+    };
     assert.equal(e.conditions.paired.teams, 1);
     await showTab(panel, 'run');
     await waitInFrame(panel, () => !!document.getElementById('tf-conditions'), 'the side-by-side conditions');
-    const rows = await panel.locator('#tf-conditions tbody tr').evaluateAll((els) => els.map((r) => [...r.children].map((c) => c.textContent?.trim())));
+    const rows = await panel
+      .locator('#tf-conditions tbody tr')
+      .evaluateAll((els) => els.map((r) => [...r.children].map((c) => c.textContent?.trim())));
     const byLabel = new Map(rows.map((r) => [r[0], r.slice(1)]));
     // By hand: TeamFusion 5,4,4 / 4,4,3 / 5,4,4; usual 3,4,2 / 3,2,3 / 3,3,2; 12 vs 18 minutes; 2 vs 1 would choose.
     assert.deepEqual(byLabel.get('Q1 Representative'), ['4.33', '3.00', '+1.33', '4.3']);
     assert.deepEqual(byLabel.get('Q2 Clarity'), ['3.67', '2.67', '+1.00', '3.8']);
     assert.deepEqual(byLabel.get('Q3 Satisfied'), ['4.33', '2.67', '+1.67', '4.2']);
-    assert.deepEqual(byLabel.get('Decision time')?.slice(0, 3), [`${e.conditions.teamfusion.decisionMinutes.toFixed(1)} min`, `${e.conditions.usual.decisionMinutes.toFixed(1)} min`, '−6.0 min']);
+    assert.deepEqual(byLabel.get('Decision time')?.slice(0, 3), [
+      `${e.conditions.teamfusion.decisionMinutes.toFixed(1)} min`,
+      `${e.conditions.usual.decisionMinutes.toFixed(1)} min`,
+      '−6.0 min',
+    ]);
     assert.deepEqual(byLabel.get('Would choose for similar tasks')?.slice(0, 3), ['2 people', '1 person', 'sign test p = 1.000']);
     const text = (await panel.locator('#tf-conditions').textContent()) ?? '';
     assert.match(text, /lumen-teamfusion with TeamFusion; lumen-usual the usual way/);

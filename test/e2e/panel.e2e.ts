@@ -14,7 +14,19 @@ import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { runCommand } from '../harness/codeServer';
 import { HOSTILE_BRIEF, HOSTILE_JUSTIFICATION, HOSTILE_MODEL_TEXT } from './support/hostile';
 import { cliOutput, copySample, e2eSuite, makeLargeReview, patchReviewYaml, streamProxyTurns, until } from './support/suite';
-import { DARK, command, openReview, showTab, pwnedFrames, setColorTheme, screenshot, waitForPanel, waitInFrame, shootBothThemes, requireBuilt } from './support/workbench';
+import {
+  DARK,
+  command,
+  openReview,
+  showTab,
+  pwnedFrames,
+  setColorTheme,
+  screenshot,
+  waitForPanel,
+  waitInFrame,
+  shootBothThemes,
+  requireBuilt,
+} from './support/workbench';
 
 interface AnalyzeJson {
   kendall: { w: number; pValue: number };
@@ -69,23 +81,44 @@ describe('review panel in a real VS Code (code-server)', function () {
     assert.equal(await panel.locator('td.tf-cell[data-designer]').count(), 4 * 6);
     // The first state came with the page (a JSON data block) and was drawn before the page said `ready`: no round trip.
     const first = await panel.evaluate(() => ({
-      state: JSON.parse(document.getElementById('tf-state')?.textContent ?? 'null') as { title?: string; review?: { designers: unknown[] } } | null,
+      state: JSON.parse(document.getElementById('tf-state')?.textContent ?? 'null') as {
+        title?: string;
+        review?: { designers: unknown[] };
+      } | null,
       marks: JSON.parse(document.body.dataset.marks ?? '{}') as Record<string, number>,
     }));
     assert.equal(first.state?.title, await panel.locator('#tf-title').textContent());
     assert.equal(first.state?.review?.designers.length, 4);
-    assert.ok(first.marks.state !== undefined && first.marks.ready !== undefined && first.marks.state <= first.marks.ready, JSON.stringify(first.marks));
+    assert.ok(
+      first.marks.state !== undefined && first.marks.ready !== undefined && first.marks.state <= first.marks.ready,
+      JSON.stringify(first.marks),
+    );
     // No image holds the panel back (VS Code shows a webview at its load): the page loaded and its first frame was
     // painted before any image was asked for, and every image is lazy; the thumbnails still fill in.
-    await waitInFrame(panel, () => [...document.querySelectorAll<HTMLImageElement>('.tf-head-thumb')].every((i) => i.complete && i.naturalWidth > 0), 'the grid thumbnails loaded');
+    await waitInFrame(
+      panel,
+      () => [...document.querySelectorAll<HTMLImageElement>('.tf-head-thumb')].every((i) => i.complete && i.naturalWidth > 0),
+      'the grid thumbnails loaded',
+    );
     const images = await panel.evaluate(() => {
       const loadAt = (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).loadEventStart;
-      const asked = performance.getEntriesByType('resource').filter((r) => (r as PerformanceResourceTiming).initiatorType === 'img').map((r) => r.startTime);
+      const asked = performance
+        .getEntriesByType('resource')
+        .filter((r) => (r as PerformanceResourceTiming).initiatorType === 'img')
+        .map((r) => r.startTime);
       const paintedAt = performance.getEntriesByName('tf:painted')[0]?.startTime ?? Infinity;
-      return { loadAt, paintedAt, asked, eager: [...document.querySelectorAll('img')].filter((i) => i.getAttribute('loading') !== 'lazy').length };
+      return {
+        loadAt,
+        paintedAt,
+        asked,
+        eager: [...document.querySelectorAll('img')].filter((i) => i.getAttribute('loading') !== 'lazy').length,
+      };
     });
     assert.ok(images.asked.length >= 6, JSON.stringify(images));
-    assert.ok(images.asked.every((t) => t >= images.loadAt && t >= images.paintedAt), JSON.stringify(images));
+    assert.ok(
+      images.asked.every((t) => t >= images.loadAt && t >= images.paintedAt),
+      JSON.stringify(images),
+    );
     assert.equal(images.eager, 0);
     const tip = await panel.locator('td.tf-cell[data-designer]').first().getAttribute('aria-label');
     assert.ok(tip && tip.length > 10, "the justification is in the cell's label (the tooltip shows it on hover and focus)");
@@ -108,7 +141,9 @@ describe('review panel in a real VS Code (code-server)', function () {
     await panel.locator('#tf-title').click(); // the webview has keyboard focus, nothing in the grid does
     const cellSel = (designer: string, option: string) => `td.tf-cell[data-designer="${designer}"][data-option="${option}"]`;
     const ids = await panel.evaluate(() => {
-      const rows = [...document.querySelectorAll('table.tf-heat tbody tr')].map((r) => [...r.querySelectorAll<HTMLElement>('td.tf-cell[data-designer]')].map((c) => [c.dataset.designer!, c.dataset.option!] as const));
+      const rows = [...document.querySelectorAll('table.tf-heat tbody tr')].map((r) =>
+        [...r.querySelectorAll<HTMLElement>('td.tf-cell[data-designer]')].map((c) => [c.dataset.designer!, c.dataset.option!] as const),
+      );
       return { first: rows[0]![1]!, right: rows[0]![2]!, below: rows[1]![1]! };
     });
     const hidden = () => (document.getElementById('tf-heat-tip') as HTMLElement).hidden;
@@ -116,7 +151,10 @@ describe('review panel in a real VS Code (code-server)', function () {
     const shownFor = async (designer: string, option: string) => {
       await panel
         .waitForFunction(
-          ([d, o]) => !(document.getElementById('tf-heat-tip') as HTMLElement).hidden && document.querySelector(`td.tf-cell[data-designer="${d}"][data-option="${o}"]`)?.getAttribute('aria-describedby') === 'tf-heat-tip',
+          ([d, o]) =>
+            !(document.getElementById('tf-heat-tip') as HTMLElement).hidden &&
+            document.querySelector(`td.tf-cell[data-designer="${d}"][data-option="${o}"]`)?.getAttribute('aria-describedby') ===
+              'tf-heat-tip',
           [designer, option] as const,
           { timeout: 60_000, polling: 100 },
         )
@@ -127,19 +165,27 @@ describe('review panel in a real VS Code (code-server)', function () {
     await panel.locator(cellSel(...ids.first)).hover();
     await shownFor(...ids.first);
     // While it is open: what lies under the tooltip, and what the pointer finds at the centres of the cells around it.
-    const checked = await panel.evaluate(({ first, around }) => {
-      const tip = document.getElementById('tf-heat-tip')!;
-      const t = tip.getBoundingClientRect();
-      const centreHits = around.map((sel) => {
-        const b = document.querySelector<HTMLElement>(sel)!.getBoundingClientRect();
-        return document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2) === document.querySelector(sel);
-      });
-      const overlapping = [...document.querySelectorAll('td.tf-cell')].filter((c) => {
-        const b = c.getBoundingClientRect();
-        return b.left < t.right && b.right > t.left && b.top < t.bottom && b.bottom > t.top;
-      }).length;
-      return { describes: document.querySelector(first)!.getAttribute('aria-describedby'), text: tip.textContent ?? '', centreHits, overlapping };
-    }, { first: cellSel(...ids.first), around: [cellSel(...ids.below), cellSel(...ids.right)] });
+    const checked = await panel.evaluate(
+      ({ first, around }) => {
+        const tip = document.getElementById('tf-heat-tip')!;
+        const t = tip.getBoundingClientRect();
+        const centreHits = around.map((sel) => {
+          const b = document.querySelector<HTMLElement>(sel)!.getBoundingClientRect();
+          return document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2) === document.querySelector(sel);
+        });
+        const overlapping = [...document.querySelectorAll('td.tf-cell')].filter((c) => {
+          const b = c.getBoundingClientRect();
+          return b.left < t.right && b.right > t.left && b.top < t.bottom && b.bottom > t.top;
+        }).length;
+        return {
+          describes: document.querySelector(first)!.getAttribute('aria-describedby'),
+          text: tip.textContent ?? '',
+          centreHits,
+          overlapping,
+        };
+      },
+      { first: cellSel(...ids.first), around: [cellSel(...ids.below), cellSel(...ids.right)] },
+    );
     assert.equal(checked.describes, 'tf-heat-tip');
     assert.ok(checked.text.includes('ranked'), checked.text);
     assert.deepEqual(checked.centreHits, [true, true], 'the cells below and beside it are what the pointer finds at their centres');
@@ -192,7 +238,12 @@ describe('review panel in a real VS Code (code-server)', function () {
       'the remix image',
       180_000,
     );
-    await waitInFrame(panel, () => document.querySelector('.tf-run-status vscode-badge')?.textContent === 'completed', 'status completed', 60_000);
+    await waitInFrame(
+      panel,
+      () => document.querySelector('.tf-run-status vscode-badge')?.textContent === 'completed',
+      'status completed',
+      60_000,
+    );
     const speakers = await panel.locator('.tf-msg').evaluateAll((els) => new Set(els.map((e) => e.getAttribute('data-speaker'))).size);
     assert.equal(speakers, 4, 'every proxy spoke');
     assert.deepEqual(s.mock.specErrors(), [], 'every request valid against the OpenAPI spec');
@@ -209,7 +260,9 @@ describe('review panel in a real VS Code (code-server)', function () {
     await waitInFrame(panel, () => !!document.querySelector('.tf-iteration[data-iteration="3"] .tf-msg'), 'iteration 3 messages', 120_000);
     await waitInFrame(
       panel,
-      () => document.querySelector('.tf-run-status vscode-badge')?.textContent === 'completed' && document.querySelectorAll('.tf-remix-card').length >= 2,
+      () =>
+        document.querySelector('.tf-run-status vscode-badge')?.textContent === 'completed' &&
+        document.querySelectorAll('.tf-remix-card').length >= 2,
       'the refined run completed with a second remix',
       180_000,
     );
@@ -229,13 +282,22 @@ describe('review panel in a real VS Code (code-server)', function () {
     await four.focus();
     for (let i = 0; i < 3; i++) await s.page.keyboard.press('Alt+ArrowUp');
     assert.equal(await panel.locator('#tf-rank-list li').first().getAttribute('data-option'), '4');
-    assert.equal(await panel.locator('#tf-rank-list li[data-option="4"]').evaluate((el) => el === document.activeElement), true, 'focus follows the moved item');
+    assert.equal(
+      await panel.locator('#tf-rank-list li[data-option="4"]').evaluate((el) => el === document.activeElement),
+      true,
+      'focus follows the moved item',
+    );
     await panel.locator('button[aria-label="Move 3 down"]').click();
     const order = await panel.locator('#tf-rank-list li').evaluateAll((els) => els.map((e) => e.getAttribute('data-option')));
     assert.deepEqual(order, ['4', '1', '2', '5', '3', '6']);
     // Saving with empty justifications is refused in the form.
     await panel.locator('#tf-rk-save').click();
-    await waitInFrame(panel, () => document.querySelector('#tf-rk-feedback [role=alert]')?.textContent?.includes('justification') ?? false, 'the missing-justification message', 10_000);
+    await waitInFrame(
+      panel,
+      () => document.querySelector('#tf-rk-feedback [role=alert]')?.textContent?.includes('justification') ?? false,
+      'the missing-justification message',
+      10_000,
+    );
     for (const id of order) {
       await panel.locator(`vscode-textarea[data-option="${id}"] textarea`).fill(`Option ${id}: reason written in the e2e test.`);
     }
@@ -243,10 +305,17 @@ describe('review panel in a real VS Code (code-server)', function () {
     await panel.locator('#tf-rk-save').click();
     await waitInFrame(panel, () => document.querySelector('.tf-saved')?.textContent ?? '', 'the saved message', 30_000);
     const file = path.join(sample, 'rankings', 'eve-park.yaml');
-    const written = parseYaml(await fs.readFile(file, 'utf8')) as { designer: string; role: string; ranking: { option: string; rank: number }[] };
+    const written = parseYaml(await fs.readFile(file, 'utf8')) as {
+      designer: string;
+      role: string;
+      ranking: { option: string; rank: number }[];
+    };
     assert.equal(written.designer, 'Eve Park');
     assert.equal(written.role, 'Illustrator');
-    assert.deepEqual(written.ranking.map((e) => [e.option, e.rank]), order.map((o, i) => [o, i + 1]));
+    assert.deepEqual(
+      written.ranking.map((e) => [e.option, e.rank]),
+      order.map((o, i) => [o, i + 1]),
+    );
     const expected = analyzeJson(sample).kendall.w;
     assert.notEqual(expected, before);
     await showTab(panel, 'overview');
@@ -292,7 +361,12 @@ describe('review panel in a real VS Code (code-server)', function () {
     await panel.locator('#tf-run').click();
     await waitInFrame(panel, () => !!document.querySelector('.tf-msg.tf-streaming'), 'a proxy writing', 60_000);
     await panel.locator('#tf-cancel').click();
-    await waitInFrame(panel, () => document.querySelector('.tf-run-status vscode-badge')?.textContent === 'cancelled', 'status cancelled', 60_000);
+    await waitInFrame(
+      panel,
+      () => document.querySelector('.tf-run-status vscode-badge')?.textContent === 'cancelled',
+      'status cancelled',
+      60_000,
+    );
     // The record says "cancelled" a moment before the run manager has let go of the run (lock released, state posted).
     await waitInFrame(panel, () => document.querySelector('#tf-run')?.hasAttribute('disabled') === false, 'Run is available again', 30_000);
     const ids = (await fs.readdir(path.join(sample, 'runs'))).sort();
@@ -316,7 +390,10 @@ describe('review panel in a real VS Code (code-server)', function () {
     await until(page, 'the hidden panel torn down', async () => frame.isDetached(), 60_000);
     await command(page, 'View: Close Editor');
     const again = await waitForPanel(page, 'Large review');
-    assert.equal(await again.locator('vscode-tab-header[data-tab=run]').evaluate((el) => el.getAttribute('aria-selected') === 'true'), true);
+    assert.equal(
+      await again.locator('vscode-tab-header[data-tab=run]').evaluate((el) => el.getAttribute('aria-selected') === 'true'),
+      true,
+    );
     await showTab(again, 'overview');
     assert.equal(await again.evaluate(() => document.querySelectorAll('td.tf-cell[data-designer]').length), 2500);
     assert.equal(await again.evaluate(() => !!document.getElementById('tf-brief')), true, 'the brief below the grid');
@@ -340,8 +417,18 @@ describe('review panel in a real VS Code (code-server)', function () {
     s.mock.enqueue('chat', { kind: 'chat', content: HOSTILE_MODEL_TEXT, chunkDelayMs: 5 });
     await showTab(frame, 'run');
     await frame.locator('#tf-run').click();
-    await waitInFrame(frame, () => [...document.querySelectorAll('.tf-msg-body')].some((m) => (m.textContent ?? '').includes('<script>window.__pwned')), 'the hostile model message', 120_000);
-    await waitInFrame(frame, () => document.querySelector('.tf-run-status vscode-badge')?.textContent === 'completed', 'the hostile run to finish', 180_000);
+    await waitInFrame(
+      frame,
+      () => [...document.querySelectorAll('.tf-msg-body')].some((m) => (m.textContent ?? '').includes('<script>window.__pwned')),
+      'the hostile model message',
+      120_000,
+    );
+    await waitInFrame(
+      frame,
+      () => document.querySelector('.tf-run-status vscode-badge')?.textContent === 'completed',
+      'the hostile run to finish',
+      180_000,
+    );
     assert.equal(await active('.tf-discussion :is(script, img, iframe, svg, a, b)'), 0);
     await showTab(frame, 'overview');
     await shoot('10-hostile', async () => {

@@ -63,11 +63,14 @@ describe('people in the discussion, in a real VS Code (code-server)', function (
     await panel.locator('#tf-say-send').click();
     await waitInFrame(
       panel,
-      () => [...document.querySelectorAll('.tf-msg[data-kind="human"] .tf-msg-body')].some((b) => (b.textContent ?? '').includes('<b>not bold</b>')),
+      () =>
+        [...document.querySelectorAll('.tf-msg[data-kind="human"] .tf-msg-body')].some((b) =>
+          (b.textContent ?? '').includes('<b>not bold</b>'),
+        ),
       "Ana's own message in the discussion, as text",
       60_000,
     );
-    assert.equal(await panel.locator('.tf-msg[data-kind="human"] .tf-msg-body b').count(), 0, 'people\'s text is never markup');
+    assert.equal(await panel.locator('.tf-msg[data-kind="human"] .tf-msg-body b').count(), 0, "people's text is never markup");
     await shoot('people-01-speaking');
 
     // Chen took over his proxy: the run waits for him, the input is his.
@@ -88,7 +91,12 @@ describe('people in the discussion, in a real VS Code (code-server)', function (
     await panel.locator('#tf-say-text textarea').fill('I will take this turn myself: Image 3 has the calm we need.');
     await panel.locator('#tf-say-send').click();
     await waitInFrame(panel, () => !document.getElementById('tf-waiting'), 'the waiting banner gone', 60_000);
-    await waitInFrame(panel, () => document.querySelector('.tf-run-status vscode-badge')?.textContent === 'completed', 'status completed', 180_000);
+    await waitInFrame(
+      panel,
+      () => document.querySelector('.tf-run-status vscode-badge')?.textContent === 'completed',
+      'status completed',
+      180_000,
+    );
     await shoot('people-03-answered');
 
     const done = await record();
@@ -97,15 +105,24 @@ describe('people in the discussion, in a real VS Code (code-server)', function (
     assert.deepEqual([chen?.turn, chen?.content], [1, 'I will take this turn myself: Image 3 has the calm we need.']);
     const ana = messages.find((m) => m.speaker === 'ana' && m.kind === 'human');
     assert.deepEqual([ana?.turn, ana?.mentions], [null, ['dina']]);
-    assert.ok(messages.some((m) => m.speaker === 'dina' && m.replyTo === ana?.id), 'Dina was asked to speak by the @mention');
+    assert.ok(
+      messages.some((m) => m.speaker === 'dina' && m.replyTo === ana?.id),
+      'Dina was asked to speak by the @mention',
+    );
     assert.ok(!messages.some((m) => m.speaker === 'chen' && m.kind === 'proxy'), "Chen's proxy never spoke");
-    assert.deepEqual(done.pins?.map((p) => [p.message, p.by]), [[anaMessage, 'chen']]);
+    assert.deepEqual(
+      done.pins?.map((p) => [p.message, p.by]),
+      [[anaMessage, 'chen']],
+    );
     const chenName = 'Chen Wei';
     const later = s.mock.requests.slice(requestsBefore).filter((r) => r.route === 'chat');
     assert.ok(later.length >= 1);
     for (const r of later) {
       const text = JSON.stringify(r.body);
-      assert.ok(!text.includes(JSON.stringify(`role-playing ${JSON.stringify(chenName)}`).slice(1, -1)), 'no model request for Chen\'s turn');
+      assert.ok(
+        !text.includes(JSON.stringify(`role-playing ${JSON.stringify(chenName)}`).slice(1, -1)),
+        "no model request for Chen's turn",
+      );
       assert.ok(text.includes(JSON.stringify('Pinned by "Chen Wei"').slice(1, -1)), 'the pin is in every later prompt');
     }
     assert.deepEqual(s.mock.specErrors(), []);

@@ -27,7 +27,12 @@ describe('a pool of directions in a real VS Code (code-server)', function () {
     panel = await openReview(s.page, 'lumen-perfume', 'A pooled round');
     await showTab(panel, 'run');
     await panel.locator('#tf-run').click();
-    await waitInFrame(panel, () => document.querySelector('.tf-run-status vscode-badge')?.textContent === 'completed', 'status completed', 300_000);
+    await waitInFrame(
+      panel,
+      () => document.querySelector('.tf-run-status vscode-badge')?.textContent === 'completed',
+      'status completed',
+      300_000,
+    );
     await waitInFrame(panel, () => document.querySelectorAll('#tf-pools .tf-pool-card').length === 4, 'four pool cards', 60_000);
     const cards = await panel.locator('#tf-pools .tf-pool-card').evaluateAll((els) =>
       els.map((e) => ({
@@ -38,11 +43,17 @@ describe('a pool of directions in a real VS Code (code-server)', function () {
         directions: e.querySelector('.tf-directions')?.textContent ?? '',
       })),
     );
-    assert.deepEqual(cards.map((c) => c.letter), ['a', 'b', 'c', 'd']);
+    assert.deepEqual(
+      cards.map((c) => c.letter),
+      ['a', 'b', 'c', 'd'],
+    );
     const elected = cards.filter((c) => c.elected);
     assert.equal(elected.length, 1, JSON.stringify(cards));
     assert.equal(elected[0]!.badge, `elected → remix r1${elected[0]!.letter}`, 'the remix with the elected letter');
-    assert.ok(cards.every((c) => /Ranked first by/.test(c.text) && c.directions.length > 0), JSON.stringify(cards));
+    assert.ok(
+      cards.every((c) => /Ranked first by/.test(c.text) && c.directions.length > 0),
+      JSON.stringify(cards),
+    );
     assert.equal(s.mock.requests.filter((r) => r.route === 'edit').length, 1, 'only the elected reached the image model');
     const head = await panel.locator('#tf-pools .tf-pool').first().textContent();
     assert.match(head ?? '', /Iteration 1: a pool of 4/);

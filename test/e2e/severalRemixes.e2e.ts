@@ -28,7 +28,12 @@ describe('several remixes a round in a real VS Code (code-server)', function () 
     panel = await openReview(s.page, 'lumen-perfume', 'Two remixes a round');
     await showTab(panel, 'run');
     await panel.locator('#tf-run').click();
-    await waitInFrame(panel, () => document.querySelector('.tf-run-status vscode-badge')?.textContent === 'completed', 'status completed', 300_000);
+    await waitInFrame(
+      panel,
+      () => document.querySelector('.tf-run-status vscode-badge')?.textContent === 'completed',
+      'status completed',
+      300_000,
+    );
     await waitInFrame(
       panel,
       () => {
@@ -51,10 +56,16 @@ describe('several remixes a round in a real VS Code (code-server)', function () 
         sources: e.querySelectorAll('.tf-compare-from img').length,
       })),
     );
-    assert.deepEqual(cards.map((c) => c.id), ['r1a', 'r1b']);
+    assert.deepEqual(
+      cards.map((c) => c.id),
+      ['r1a', 'r1b'],
+    );
     assert.match(cards[0]!.caption, /^remix r1a · iteration 1(final pick)?$/);
     assert.match(cards[1]!.caption, /^remix r1b · iteration 1(final pick)?$/);
-    assert.ok(cards.every((c) => c.idea.length > 0 && c.directions.length > 0 && c.sources > 0), JSON.stringify(cards));
+    assert.ok(
+      cards.every((c) => c.idea.length > 0 && c.directions.length > 0 && c.sources > 0),
+      JSON.stringify(cards),
+    );
     assert.notEqual(cards[0]!.directions, cards[1]!.directions, 'each remix shows its own directions');
     const timeline = await panel.locator('.tf-step[data-iteration="1"]').textContent();
     assert.match(timeline ?? '', /→ remix r1a, remix r1b/);

@@ -15,7 +15,17 @@ import type { Frame, Page } from 'playwright-core';
 import { stringify as stringifyYaml } from 'yaml';
 import { runCommand } from '../harness/codeServer';
 import { copySample, e2eSuite, makeLargeReview, mockEnv, readRunJson, runCli, runIds, until } from './support/suite';
-import { command, openReviewTimed, pickReview, showTab, screenshot, waitForPanel, waitInFrame, shootBothThemes, requireBuilt } from './support/workbench';
+import {
+  command,
+  openReviewTimed,
+  pickReview,
+  showTab,
+  screenshot,
+  waitForPanel,
+  waitInFrame,
+  shootBothThemes,
+  requireBuilt,
+} from './support/workbench';
 
 /** The thumbnail size setting the workbench starts with (the default is 96). */
 const THUMB = 120;
@@ -33,7 +43,9 @@ async function makeLongWordsReview(dir: string): Promise<void> {
   const ids = ['1', '2', '3', LONG_OPTION];
   for (const [i, id] of ids.entries()) {
     const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="300" height="200"><rect width="300" height="200" fill="hsl(${i * 80},55%,45%)"/></svg>`;
-    await sharp(Buffer.from(svg)).png().toFile(path.join(dir, 'options', `${id}.png`));
+    await sharp(Buffer.from(svg))
+      .png()
+      .toFile(path.join(dir, 'options', `${id}.png`));
   }
   const designers = [LONG_DESIGNER, 'Ben Okafor', 'Chen Wei'];
   for (const [d, name] of designers.entries()) {
@@ -75,7 +87,11 @@ describe('looking at the designs, panel defects, walkthrough (real VS Code)', fu
     // two could sort either way (the condition waited on is the clock's next second, not a fixed pause).
     const startedIn = Math.floor(Date.now() / 1000);
     while (Math.floor(Date.now() / 1000) === startedIn) await new Promise((r) => setTimeout(r, 50));
-    mock.enqueue('chat', { kind: 'error', status: 400, body: { error: { message: `Bad request: ${LONG_WORD}`, type: 'invalid_request_error', code: null, param: null } } });
+    mock.enqueue('chat', {
+      kind: 'error',
+      status: 400,
+      body: { error: { message: `Bad request: ${LONG_WORD}`, type: 'invalid_request_error', code: null, param: null } },
+    });
     const bad = await runCli(['run', sample, '--iterations', '2', '--turns', '1'], env);
     assert.notEqual(bad.code, 0, 'the second run fails');
     const runs = await runIds(sample);
@@ -112,7 +128,7 @@ describe('looking at the designs, panel defects, walkthrough (real VS Code)', fu
     let scrolled = 0;
     const text = await until(
       page,
-      'TeamFusion\'s row in Running Extensions with an activation time',
+      "TeamFusion's row in Running Extensions with an activation time",
       async () => {
         if (!(await row.isVisible().catch(() => false))) {
           await page.mouse.wheel(0, scrolled++ % 40 < 20 ? 300 : -300);
@@ -132,23 +148,29 @@ describe('looking at the designs, panel defects, walkthrough (real VS Code)', fu
     await command(page, 'View: Close Editor');
   });
 
-  it('opens the sample quickly and its Run tab drops a failed run\'s error when a completed run is picked', async () => {
+  it("opens the sample quickly and its Run tab drops a failed run's error when a completed run is picked", async () => {
     const page = s.page;
     const opened = await openReviewTimed(page, 'lumen-perfume', 'Lumen');
     panel = opened.frame;
     console.log(`      Open Review → rendered panel (sample): ${opened.ms} ms`);
     await showTab(panel, 'run');
     // The newest run (the failed one) is shown first, with its error.
-    await waitInFrame(panel, () => document.querySelector('#tf-run-error [role=alert]')?.textContent ?? '', 'the failed run\'s error');
+    await waitInFrame(panel, () => document.querySelector('#tf-run-error [role=alert]')?.textContent ?? '', "the failed run's error");
     assert.match((await panel.locator('#tf-run-error').textContent()) ?? '', new RegExp(`Run ${failedRun} failed`));
     await pickRun(panel, completedRun);
     await waitInFrame(panel, () => document.querySelector('.tf-run-status vscode-badge')?.textContent === 'completed', 'the completed run');
-    const errorsShown = await panel.evaluate(() => [...document.querySelectorAll('.tf-run-tab .tf-notice-error')].filter((e) => (e as HTMLElement).offsetParent !== null).length);
+    const errorsShown = await panel.evaluate(
+      () => [...document.querySelectorAll('.tf-run-tab .tf-notice-error')].filter((e) => (e as HTMLElement).offsetParent !== null).length,
+    );
     assert.equal(errorsShown, 0, 'no red error box above the completed run');
     await pickRun(panel, failedRun);
     await waitInFrame(panel, () => document.querySelector('#tf-run-error [role=alert]') !== null, 'the error back with the failed run');
     await pickRun(panel, completedRun);
-    await waitInFrame(panel, () => document.querySelector('.tf-run-status vscode-badge')?.textContent === 'completed', 'the completed run again');
+    await waitInFrame(
+      panel,
+      () => document.querySelector('.tf-run-status vscode-badge')?.textContent === 'completed',
+      'the completed run again',
+    );
   });
 
   it('compares a remix side by side with the images it came from', async () => {
@@ -160,17 +182,36 @@ describe('looking at the designs, panel defects, walkthrough (real VS Code)', fu
     await button.click();
     await waitInFrame(panel, () => !document.getElementById('tf-viewer')?.hidden, 'the compare view');
     assert.deepEqual(await panel.locator('.tf-compare-col').evaluateAll((els) => els.map((e) => e.getAttribute('data-option'))), ids);
-    await waitInFrame(panel, () => [...document.querySelectorAll<HTMLImageElement>('.tf-compare-img')].every((i) => i.complete && i.naturalWidth > 0), 'every compared image loaded');
+    await waitInFrame(
+      panel,
+      () => [...document.querySelectorAll<HTMLImageElement>('.tf-compare-img')].every((i) => i.complete && i.naturalWidth > 0),
+      'every compared image loaded',
+    );
     // Side by side: the columns share a row, and each image is far larger than a thumbnail.
-    const boxes = await panel.locator('.tf-compare-img').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON() as DOMRect));
-    assert.ok(boxes.every((b) => Math.abs(b.top - boxes[0]!.top) < 2), 'one row');
-    assert.ok(boxes.every((b) => b.width >= 200 && b.height >= 200), `large images: ${boxes.map((b) => `${Math.round(b.width)}×${Math.round(b.height)}`).join(', ')}`);
-    assert.ok((await panel.locator('.tf-compare-col .tf-file').first().textContent())?.startsWith(`runs/${completedRun}/`), 'the remix file name');
+    const boxes = await panel
+      .locator('.tf-compare-img')
+      .evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON() as DOMRect));
+    assert.ok(
+      boxes.every((b) => Math.abs(b.top - boxes[0]!.top) < 2),
+      'one row',
+    );
+    assert.ok(
+      boxes.every((b) => b.width >= 200 && b.height >= 200),
+      `large images: ${boxes.map((b) => `${Math.round(b.width)}×${Math.round(b.height)}`).join(', ')}`,
+    );
+    assert.ok(
+      (await panel.locator('.tf-compare-col .tf-file').first().textContent())?.startsWith(`runs/${completedRun}/`),
+      'the remix file name',
+    );
     await shoot('21-compare');
     await panel.locator('#tf-viewer-title').click();
     await page.keyboard.press('Escape');
     await waitInFrame(panel, () => document.getElementById('tf-viewer')?.hidden === true, 'the compare closed by Esc');
-    assert.equal(await panel.evaluate(() => document.activeElement?.classList.contains('tf-compare-sources') ?? false), true, 'focus back on the button');
+    assert.equal(
+      await panel.evaluate(() => document.activeElement?.classList.contains('tf-compare-sources') ?? false),
+      true,
+      'focus back on the button',
+    );
   });
 
   it('Agreements and Disagreements never overlap in a narrow panel with the side bar open', async () => {
@@ -179,9 +220,11 @@ describe('looking at the designs, panel defects, walkthrough (real VS Code)', fu
     await page.setViewportSize({ width: 880, height: 900 });
     await page.waitForTimeout(800);
     await panel.evaluate(() => document.getElementById('tf-outcome')?.scrollIntoView());
-    const cols = await panel.locator('#tf-outcome .tf-grid-2 > div').evaluateAll((els) =>
-      els.map((e) => ({ ...(e.getBoundingClientRect().toJSON() as DOMRect), overflow: e.scrollWidth - e.clientWidth })),
-    );
+    const cols = await panel
+      .locator('#tf-outcome .tf-grid-2 > div')
+      .evaluateAll((els) =>
+        els.map((e) => ({ ...(e.getBoundingClientRect().toJSON() as DOMRect), overflow: e.scrollWidth - e.clientWidth })),
+      );
     assert.equal(cols.length, 2);
     const width = await panel.evaluate(() => document.documentElement.clientWidth);
     assert.ok(width < 700, `a narrow panel (${width} px)`);
@@ -205,7 +248,11 @@ describe('looking at the designs, panel defects, walkthrough (real VS Code)', fu
     assert.equal(await panel.locator('#tf-viewer-file').textContent(), 'options/1.png');
     assert.equal(await panel.locator('#tf-viewer-count').textContent(), '1 of 6');
     assert.equal(await panel.locator('#tf-viewer .tf-placements li').count(), 4, 'all four designers');
-    const img = await panel.locator('#tf-viewer-img').evaluate((i: HTMLImageElement) => ({ w: i.getBoundingClientRect().width, vw: document.documentElement.clientWidth, loaded: i.complete && i.naturalWidth > 0 }));
+    const img = await panel.locator('#tf-viewer-img').evaluate((i: HTMLImageElement) => ({
+      w: i.getBoundingClientRect().width,
+      vw: document.documentElement.clientWidth,
+      loaded: i.complete && i.naturalWidth > 0,
+    }));
     assert.ok(img.w >= img.vw * 0.5, `the image spans the panel (${img.w} of ${img.vw})`);
     await shoot('23-viewer');
     await panel.locator('#tf-viewer-title').click();
@@ -219,10 +266,17 @@ describe('looking at the designs, panel defects, walkthrough (real VS Code)', fu
     await page.keyboard.press('ArrowRight');
     await panel.locator('#tf-viewer-pick').click();
     await panel.locator('#tf-viewer-compare').click();
-    assert.deepEqual(await panel.locator('.tf-compare-col').evaluateAll((els) => els.map((e) => e.getAttribute('data-option'))), ['6', '1']);
+    assert.deepEqual(await panel.locator('.tf-compare-col').evaluateAll((els) => els.map((e) => e.getAttribute('data-option'))), [
+      '6',
+      '1',
+    ]);
     await page.keyboard.press('Escape');
     await waitInFrame(panel, () => document.getElementById('tf-viewer')?.hidden === true, 'the viewer closed by Esc');
-    assert.equal(await panel.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.view ?? ''), '1', 'focus back on the thumbnail');
+    assert.equal(
+      await panel.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.view ?? ''),
+      '1',
+      'focus back on the thumbnail',
+    );
     // Keyboard only: Enter on the focused thumbnail opens it again.
     await page.keyboard.press('Enter');
     await waitInFrame(panel, () => !document.getElementById('tf-viewer')?.hidden, 'the viewer from the keyboard');
@@ -239,7 +293,12 @@ describe('looking at the designs, panel defects, walkthrough (real VS Code)', fu
     const peek = await panel.evaluate(() => {
       const p = document.querySelector<HTMLImageElement>('#tf-peek img')!;
       const r = p.getBoundingClientRect();
-      return { src: p.getAttribute('src'), w: r.width, h: r.height, inside: r.left >= 0 && r.top >= 0 && r.right <= innerWidth && r.bottom <= innerHeight };
+      return {
+        src: p.getAttribute('src'),
+        w: r.width,
+        h: r.height,
+        inside: r.left >= 0 && r.top >= 0 && r.right <= innerWidth && r.bottom <= innerHeight,
+      };
     });
     assert.equal(peek.src, await thumb.locator('img').getAttribute('src'));
     assert.ok(peek.w > THUMB && peek.inside, JSON.stringify(peek));
@@ -254,12 +313,18 @@ describe('looking at the designs, panel defects, walkthrough (real VS Code)', fu
     const tip = await panel.evaluate(() => {
       const t = document.getElementById('tf-heat-tip')!;
       const r = t.getBoundingClientRect();
-      const points: [number, number][] = [[r.left + 4, r.top + 4], [r.right - 4, r.bottom - 4], [r.left + 4, r.bottom - 4]];
+      const points: [number, number][] = [
+        [r.left + 4, r.top + 4],
+        [r.right - 4, r.bottom - 4],
+        [r.left + 4, r.bottom - 4],
+      ];
       const missed = points.filter(([x, y]) => !t.contains(document.elementFromPoint(x, y)));
       return {
         inside: r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth,
         whole: missed.length === 0,
-        covered: missed.map(([x, y]) => `${Math.round(x)},${Math.round(y)}: ${document.elementFromPoint(x, y)?.outerHTML.slice(0, 100) ?? 'nothing'}`),
+        covered: missed.map(
+          ([x, y]) => `${Math.round(x)},${Math.round(y)}: ${document.elementFromPoint(x, y)?.outerHTML.slice(0, 100) ?? 'nothing'}`,
+        ),
         rect: [r.left, r.top, r.right, r.bottom].map(Math.round),
         text: t.textContent ?? '',
       };
@@ -272,7 +337,10 @@ describe('looking at the designs, panel defects, walkthrough (real VS Code)', fu
   it('wraps long unbroken words: brief, names, option file names, captions in My ranking', async () => {
     const page = s.page;
     await command(page, 'View: Close Editor');
-    await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
+    await page
+      .locator('.quick-input-widget')
+      .waitFor({ state: 'hidden', timeout: 5_000 })
+      .catch(() => undefined);
     const { frame } = await openReviewTimed(page, 'long-words', 'Long words');
     const report = await frame.evaluate(() => {
       const root = document.documentElement;
@@ -293,7 +361,10 @@ describe('looking at the designs, panel defects, walkthrough (real VS Code)', fu
         return [...li.querySelectorAll('figure, figcaption')]
           .map((e) => e.getBoundingClientRect())
           .filter((r) => r.right > box.right + 1 || r.bottom > box.bottom + 1 || r.left < box.left - 1)
-          .map((r) => `${li.getAttribute('data-option')?.slice(0, 12)}: ${Math.round(r.left)}–${Math.round(r.right)} × ${Math.round(r.bottom)} in ${Math.round(box.left)}–${Math.round(box.right)} × ${Math.round(box.bottom)}`);
+          .map(
+            (r) =>
+              `${li.getAttribute('data-option')?.slice(0, 12)}: ${Math.round(r.left)}–${Math.round(r.right)} × ${Math.round(r.bottom)} in ${Math.round(box.left)}–${Math.round(box.right)} × ${Math.round(box.bottom)}`,
+          );
       }),
     );
     assert.deepEqual(spills, [], 'every caption stays inside its row');
@@ -316,7 +387,9 @@ describe('looking at the designs, panel defects, walkthrough (real VS Code)', fu
     await runCommand(page, 'Help: Welcome');
     const entry = page.locator('.gettingStartedContainer', { hasText: 'Get started with TeamFusion' }).first();
     await entry.waitFor({ state: 'visible', timeout: 30_000 });
-    const link = page.locator('.gettingStartedContainer button, .gettingStartedContainer a', { hasText: 'Get started with TeamFusion' }).first();
+    const link = page
+      .locator('.gettingStartedContainer button, .gettingStartedContainer a', { hasText: 'Get started with TeamFusion' })
+      .first();
     if (await link.isVisible().catch(() => false)) await link.click();
     else {
       await page.locator('.gettingStartedContainer', { hasText: 'More' }).getByText(/^More/).first().click();
@@ -326,7 +399,7 @@ describe('looking at the designs, panel defects, walkthrough (real VS Code)', fu
     const step = page.locator('.getting-started-step', { hasText: 'Create a review' }).first();
     await step.waitFor({ state: 'visible', timeout: 20_000 });
     for (const title of ['Collect the rankings', 'See the first analysis', 'Connect a model', 'Start a first run']) {
-      assert.equal(await page.locator('.getting-started-step', { hasText: title }).count() > 0, true, title);
+      assert.equal((await page.locator('.getting-started-step', { hasText: title }).count()) > 0, true, title);
     }
     await page.waitForTimeout(1_500);
     await screenshot(page, '28-walkthrough');
@@ -345,18 +418,25 @@ describe('looking at the designs, panel defects, walkthrough (real VS Code)', fu
     // The sample is copied file by file: wait for its brief and its rankings.
     const made = path.join(s.ws, 'walkthrough-review');
     const rankingsOf = async () => (existsSync(path.join(made, 'rankings')) ? (await fs.readdir(path.join(made, 'rankings'))).length : 0);
-    await until(page, 'the new review\'s brief and four rankings', async () => existsSync(path.join(made, 'brief.md')) && (await rankingsOf()) >= 4).catch(() => undefined);
+    await until(
+      page,
+      "the new review's brief and four rankings",
+      async () => existsSync(path.join(made, 'brief.md')) && (await rankingsOf()) >= 4,
+    ).catch(() => undefined);
     assert.ok(existsSync(path.join(made, 'brief.md')), 'New Review made the folder with its brief');
     assert.equal(await rankingsOf(), 4, 'the sample comes with its four rankings');
 
     // Back in the walkthrough (once New Review has opened the new brief): "See the first analysis" opens the panel.
-    await page.getByRole('tab', { name: /brief\.md/ }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    await page
+      .getByRole('tab', { name: /brief\.md/ })
+      .first()
+      .waitFor({ state: 'visible', timeout: 30_000 });
     await page.waitForTimeout(1_000);
     await backToWalkthrough(page);
     await stepButton(page, 'See the first analysis', /Open Review/);
     await pickReview(page, 'walkthrough-review');
     const analysis = await waitForPanel(page, 'Lumen');
-    assert.ok(Number(await analysis.locator('#tf-w').getAttribute('data-w')) > 0, 'the analysis shows Kendall\'s W');
+    assert.ok(Number(await analysis.locator('#tf-w').getAttribute('data-w')) > 0, "the analysis shows Kendall's W");
     await screenshot(page, '30-walkthrough-analysis');
 
     // "Start a first run" runs it against the local mock server, to the end.
@@ -365,21 +445,34 @@ describe('looking at the designs, panel defects, walkthrough (real VS Code)', fu
     await pickReview(page, 'walkthrough-review');
     // With four designers VS Code asks who takes part (everyone ticked): accept.
     const who = page.locator('.quick-input-widget', { hasText: 'who takes part' });
-    if (await who.waitFor({ state: 'visible', timeout: 10_000 }).then(() => true, () => false)) {
+    if (
+      await who.waitFor({ state: 'visible', timeout: 10_000 }).then(
+        () => true,
+        () => false,
+      )
+    ) {
       await page.locator('.quick-input-widget input').press('Enter');
     }
-    const status = await until(page, 'the first run to end', async () => {
-      const [first] = await runIds(made);
-      const st = first ? (await readRunJson(made, first))?.status : undefined;
-      return st === 'completed' || st === 'failed' ? st : undefined;
-    }, 240_000);
+    const status = await until(
+      page,
+      'the first run to end',
+      async () => {
+        const [first] = await runIds(made);
+        const st = first ? (await readRunJson(made, first))?.status : undefined;
+        return st === 'completed' || st === 'failed' ? st : undefined;
+      },
+      240_000,
+    );
     assert.equal(status, 'completed', 'the first run completed');
   });
 });
 
 /** Back to the walkthrough's tab (New Review and Open Review opened editors over it). */
 async function backToWalkthrough(page: Page): Promise<void> {
-  await page.getByRole('tab', { name: /Walkthrough: TeamFusion/ }).first().click();
+  await page
+    .getByRole('tab', { name: /Walkthrough: TeamFusion/ })
+    .first()
+    .click();
   await page.waitForTimeout(1_500);
   await screenshot(page, '31-walkthrough-back');
   await page.locator('.getting-started-step', { hasText: 'Create a review' }).first().waitFor({ state: 'visible', timeout: 20_000 });
@@ -389,7 +482,10 @@ async function backToWalkthrough(page: Page): Promise<void> {
 async function stepButton(page: Page, step: string, button: RegExp): Promise<void> {
   const s = page.locator('.getting-started-step', { hasText: step }).first();
   await s.waitFor({ state: 'visible', timeout: 20_000 });
-  if ((await s.getByRole('button', { name: button }).count()) === 0 || !(await s.getByRole('button', { name: button }).first().isVisible())) {
+  if (
+    (await s.getByRole('button', { name: button }).count()) === 0 ||
+    !(await s.getByRole('button', { name: button }).first().isVisible())
+  ) {
     await s.click();
     // The step opens with an animation and takes the focus at its end, which would close a quick pick opened earlier.
     await page.waitForTimeout(1_500);
@@ -399,9 +495,14 @@ async function stepButton(page: Page, step: string, button: RegExp): Promise<voi
 
 /** Picks a run in the Run tab's picker (the vscode-single-select) by its row, with the keyboard like a user. */
 async function pickRun(panel: Frame, runId: string): Promise<void> {
-  const index = await panel.evaluate((id) => [...document.querySelectorAll('#tf-run-picker vscode-option')].findIndex((o) => o.getAttribute('value') === id), runId);
+  const index = await panel.evaluate(
+    (id) => [...document.querySelectorAll('#tf-run-picker vscode-option')].findIndex((o) => o.getAttribute('value') === id),
+    runId,
+  );
   assert.ok(index >= 0, `run ${runId} is in the picker`);
-  const current = await panel.evaluate(() => (document.querySelector('#tf-run-picker') as HTMLElement & { selectedIndex: number }).selectedIndex);
+  const current = await panel.evaluate(
+    () => (document.querySelector('#tf-run-picker') as HTMLElement & { selectedIndex: number }).selectedIndex,
+  );
   await panel.locator('#tf-run-picker').focus();
   await panel.page().keyboard.press('Space');
   await panel.page().waitForTimeout(200);

@@ -41,7 +41,7 @@ async function tree(dir: string, rel = ''): Promise<Map<string, Buffer>> {
   return out;
 }
 
-describe('a team on several machines through git, with VS Code\'s built-in Git (code-server)', function () {
+describe("a team on several machines through git, with VS Code's built-in Git (code-server)", function () {
   this.timeout(600_000);
   const s = e2eSuite('sync');
   let team: GitTeam<'ana' | 'ben'>;
@@ -63,13 +63,21 @@ describe('a team on several machines through git, with VS Code\'s built-in Git (
 
   /** The discussion's messages in B's panel, as "kind:id". */
   const shown = (): Promise<string[]> =>
-    panel.evaluate(() => [...document.querySelectorAll('.tf-msg[data-message-id]')].map((m) => `${(m as HTMLElement).dataset.kind ?? ''}:${m.getAttribute('data-message-id') ?? ''}`));
+    panel.evaluate(() =>
+      [...document.querySelectorAll('.tf-msg[data-message-id]')].map(
+        (m) => `${(m as HTMLElement).dataset.kind ?? ''}:${m.getAttribute('data-message-id') ?? ''}`,
+      ),
+    );
   /** Files the commit at HEAD of B touched. */
-  const filesOf = (rev: string): string[] => git(team.clone.ben, 'show', '--name-only', '--format=', rev).trim().split('\n').filter(Boolean);
+  const filesOf = (rev: string): string[] =>
+    git(team.clone.ben, 'show', '--name-only', '--format=', rev).trim().split('\n').filter(Boolean);
   const headFiles = (): string[] => filesOf('HEAD');
   /** The commit in B's history with this subject (A's driver may already have pushed commits over it that B pulled). */
   const commitWith = (subject: string): string | undefined =>
-    git(team.clone.ben, 'log', '--format=%H%x09%s', '-50').split('\n').find((l) => l.endsWith(`\t${subject}`))?.split('\t')[0];
+    git(team.clone.ben, 'log', '--format=%H%x09%s', '-50')
+      .split('\n')
+      .find((l) => l.endsWith(`\t${subject}`))
+      ?.split('\t')[0];
   const resultLine = (): Promise<string> => panel.evaluate(() => document.getElementById('tf-say-result')?.textContent ?? '');
 
   before(async function () {
@@ -80,7 +88,11 @@ describe('a team on several machines through git, with VS Code\'s built-in Git (
     team = await makeGitTeam(ws, seed, ['ana', 'ben'] as const);
     await fs.rm(seed, { recursive: true, force: true });
     // A hook that refuses every commit in B: TeamFusion's own commits skip hooks (as the git program transport does).
-    await fs.writeFile(path.join(team.clone.ben, '.git', 'hooks', 'pre-commit'), '#!/bin/sh\necho "the e2e pre-commit hook refuses" >&2\nexit 1\n', { mode: 0o755 });
+    await fs.writeFile(
+      path.join(team.clone.ben, '.git', 'hooks', 'pre-commit'),
+      '#!/bin/sh\necho "the e2e pre-commit hook refuses" >&2\nexit 1\n',
+      { mode: 0o755 },
+    );
     await s.startMock();
     await s.startWorkbench({
       folder: team.clone.ben,
@@ -100,15 +112,24 @@ describe('a team on several machines through git, with VS Code\'s built-in Git (
     await driver?.catch(() => undefined);
   });
 
-  it('B\'s panel follows a run A drives; Chen pins and answers from B through VS Code\'s Git, A\'s driver takes both in once', async () => {
+  it("B's panel follows a run A drives; Chen pins and answers from B through VS Code's Git, A's driver takes both in once", async () => {
     const page = s.page;
     panel = await openReview(page, 'review', 'Lumen');
     await showTab(panel, 'run');
     // The follower pulls once the panel is open: the live line names the upstream and the time of the last sync.
-    await waitInFrame(panel, () => /live from origin\/main/.test(document.querySelector('.tf-live-remote')?.textContent ?? ''), 'the live-from line', 120_000);
+    await waitInFrame(
+      panel,
+      () => /live from origin\/main/.test(document.querySelector('.tf-live-remote')?.textContent ?? ''),
+      'the live-from line',
+      120_000,
+    );
     assert.match((await panel.locator('.tf-live-time').textContent()) ?? '', /last sync \S+/);
     // The path taken: VS Code's Git, not the git program (the log says which, once per review).
-    const log = await until(page, 'the transport line in TeamFusion\'s log', async () => /goes through its git remote with ([^\n.(]+)/.exec(await extensionLog(s.w, 'teamfusion.teamfusion'))?.[1]);
+    const log = await until(
+      page,
+      "the transport line in TeamFusion's log",
+      async () => /goes through its git remote with ([^\n.(]+)/.exec(await extensionLog(s.w, 'teamfusion.teamfusion'))?.[1],
+    );
     assert.equal(log.trim(), "VS Code's Git");
 
     // Clone A drives the run through the remote (the CLI, the git program).
@@ -128,12 +149,18 @@ describe('a team on several machines through git, with VS Code\'s built-in Git (
     };
 
     // B never ran anything: what it shows came through the remote. Ana's and Ben's turns, then the wait for Chen.
-    await waitInFrame(panel, () => !!document.getElementById('tf-waiting'), 'the waiting banner in B (pulled from A\'s run)', 240_000).catch(withDriver);
+    await waitInFrame(panel, () => !!document.getElementById('tf-waiting'), "the waiting banner in B (pulled from A's run)", 240_000).catch(
+      withDriver,
+    );
     assert.match((await panel.locator('#tf-waiting').textContent()) ?? '', /Waiting for Chen/i);
     const before = await shown();
-    assert.deepEqual(before.map((m) => m.split(':')[0]), ['proxy', 'proxy'], `Ana's and Ben's turns: ${before.join(', ')}`);
+    assert.deepEqual(
+      before.map((m) => m.split(':')[0]),
+      ['proxy', 'proxy'],
+      `Ana's and Ben's turns: ${before.join(', ')}`,
+    );
     const runId = (await record('ben'))!.id;
-    assert.equal((await record('ben'))?.status, 'waiting', 'B\'s clone holds the waiting run (pulled)');
+    assert.equal((await record('ben'))?.status, 'waiting', "B's clone holds the waiting run (pulled)");
     assert.equal(await panel.locator('.tf-status-interrupted').count(), 0, 'a run driven on another machine is not shown as interrupted');
     await shootBothThemes(page, 'teamsync-01-waiting');
     const inbox = (who: string) => `review/runs/${runId}/inbox/${who}-…`;
@@ -142,7 +169,12 @@ describe('a team on several machines through git, with VS Code\'s built-in Git (
     // Chen pins Ana's message from B's panel (he is the one the run waits for): his entry alone is committed and pushed.
     const ana = before[0]!.split(':')[1]!;
     await panel.locator(`.tf-pin[data-message="${ana}"]`).click();
-    await waitInFrame(panel, () => /Pinned .*committed and pushed to origin\/main/.test(document.getElementById('tf-say-result')?.textContent ?? ''), 'Chen\'s pin pushed', 120_000);
+    await waitInFrame(
+      panel,
+      () => /Pinned .*committed and pushed to origin\/main/.test(document.getElementById('tf-say-result')?.textContent ?? ''),
+      "Chen's pin pushed",
+      120_000,
+    );
     const pinCommit = commitWith(`TeamFusion ${runId}: chen pins ${ana}`);
     assert.ok(pinCommit, git(team.clone.ben, 'log', '--format=%s', '-10'));
     assert.deepEqual(entryOf(filesOf(pinCommit)), [inbox('chen')], 'only his pin entry');
@@ -151,27 +183,56 @@ describe('a team on several machines through git, with VS Code\'s built-in Git (
     // Chen answers in B's panel: the same way.
     await panel.locator('#tf-say-text textarea').fill('From my own machine: Image 3, and keep the gold cap.');
     await panel.locator('#tf-say-send').click();
-    const sayCommit = await until(page, 'Chen\'s answer committed in B', async () => commitWith(`TeamFusion ${runId}: chen says`));
-    await waitInFrame(panel, () => /^Said: committed and pushed to origin\/main/.test(document.getElementById('tf-say-result')?.textContent ?? ''), 'Chen\'s entry pushed', 120_000);
+    const sayCommit = await until(page, "Chen's answer committed in B", async () => commitWith(`TeamFusion ${runId}: chen says`));
+    await waitInFrame(
+      panel,
+      () => /^Said: committed and pushed to origin\/main/.test(document.getElementById('tf-say-result')?.textContent ?? ''),
+      "Chen's entry pushed",
+      120_000,
+    );
     assert.deepEqual(entryOf(filesOf(sayCommit)), [inbox('chen')], 'only his message entry');
     assert.match(await resultLine(), /committed and pushed/);
 
     // A's driver takes both in and completes; B's panel follows: Chen's words and Dina's turn appear, the run is completed.
-    await waitInFrame(panel, () => document.querySelector('.tf-run-status vscode-badge')?.textContent === 'completed', 'status completed in B', 240_000).catch(withDriver);
+    await waitInFrame(
+      panel,
+      () => document.querySelector('.tf-run-status vscode-badge')?.textContent === 'completed',
+      'status completed in B',
+      240_000,
+    ).catch(withDriver);
     const after = await shown();
-    assert.deepEqual(after.map((m) => m.split(':')[0]), ['proxy', 'proxy', 'human', 'proxy'], `the new turns appeared: ${after.join(', ')}`);
-    await waitInFrame(panel, () => (document.querySelector('.tf-msg[data-kind="human"] .tf-msg-body')?.textContent ?? '').includes('From my own machine'), 'Chen\'s words in B', 30_000);
-    await panel.waitForFunction((id) => document.querySelector(`.tf-msg[data-message-id="${id}"]`)?.classList.contains('tf-pinned'), ana, { timeout: 30_000, polling: 200 });
+    assert.deepEqual(
+      after.map((m) => m.split(':')[0]),
+      ['proxy', 'proxy', 'human', 'proxy'],
+      `the new turns appeared: ${after.join(', ')}`,
+    );
+    await waitInFrame(
+      panel,
+      () => (document.querySelector('.tf-msg[data-kind="human"] .tf-msg-body')?.textContent ?? '').includes('From my own machine'),
+      "Chen's words in B",
+      30_000,
+    );
+    await panel.waitForFunction((id) => document.querySelector(`.tf-msg[data-message-id="${id}"]`)?.classList.contains('tf-pinned'), ana, {
+      timeout: 30_000,
+      polling: 200,
+    });
     const r = await driver!;
     assert.equal(r.code, 0, r.stderr);
     assert.equal((JSON.parse(r.stdout) as { status: string }).status, 'completed');
     const done = (await record('ana', runId))!;
     const chen = done.iterations[0]!.messages.find((m) => m.kind === 'human');
     assert.deepEqual([chen?.speaker, chen?.turn], ['chen', 1]);
-    assert.deepEqual(done.pins?.map((p) => [p.message, p.by]), [[ana, 'chen']], 'the pin, once');
+    assert.deepEqual(
+      done.pins?.map((p) => [p.message, p.by]),
+      [[ana, 'chen']],
+      'the pin, once',
+    );
     assert.equal(done.takenIn?.filter((n) => n.startsWith('chen-')).length, 2, 'both entries taken in once');
     // Dina's turn came after the pin: her prompt carried it.
-    assert.ok(s.mock.requests.some((q) => q.route === 'chat' && JSON.stringify(q.body).includes('Pinned by')), 'a later prompt carries the pin');
+    assert.ok(
+      s.mock.requests.some((q) => q.route === 'chat' && JSON.stringify(q.body).includes('Pinned by')),
+      'a later prompt carries the pin',
+    );
     assert.ok(!git(team.clone.ana, 'log', '--merges', '--format=%H').trim(), 'no merge commits');
     await shootBothThemes(page, 'teamsync-02-completed');
     // The built-in Git extension did B's commits and pushes (its own log), and the failing hook never ran.
@@ -182,7 +243,7 @@ describe('a team on several machines through git, with VS Code\'s built-in Git (
     assert.deepEqual(s.mock.specErrors(), []);
   });
 
-  it('a run started in B\'s panel is committed turn by turn from B through VS Code\'s Git and pushed; A pulls the same run', async () => {
+  it("a run started in B's panel is committed turn by turn from B through VS Code's Git and pushed; A pulls the same run", async () => {
     const page = s.page;
     const pushesBefore = ((await extensionLog(s.w, 'vscode.git')).match(/> git push origin main/g) ?? []).length;
     const known = new Set(await runIds(team.review('ben')));
@@ -199,19 +260,40 @@ describe('a team on several machines through git, with VS Code\'s built-in Git (
       },
       300_000,
     );
-    await waitInFrame(panel, () => document.querySelector('.tf-run-status vscode-badge')?.textContent === 'completed' && document.querySelectorAll('.tf-msg[data-message-id]').length === 4, 'B\'s panel showing the completed run', 60_000);
+    await waitInFrame(
+      panel,
+      () =>
+        document.querySelector('.tf-run-status vscode-badge')?.textContent === 'completed' &&
+        document.querySelectorAll('.tf-msg[data-message-id]').length === 4,
+      "B's panel showing the completed run",
+      60_000,
+    );
     // Everything is committed and pushed from B: nothing of the review left uncommitted, B's branch is the remote's.
-    await until(page, 'B\'s last commit on the remote', async () => git(team.clone.ben, 'status', '--porcelain', '--', 'review').trim() === '' && git(team.clone.ben, 'rev-parse', 'HEAD').trim() === git(team.remote, 'rev-parse', 'main').trim());
+    await until(
+      page,
+      "B's last commit on the remote",
+      async () =>
+        git(team.clone.ben, 'status', '--porcelain', '--', 'review').trim() === '' &&
+        git(team.clone.ben, 'rev-parse', 'HEAD').trim() === git(team.remote, 'rev-parse', 'main').trim(),
+    );
     // A pulls: the same run folder, byte for byte.
     git(team.clone.ana, 'pull', '--quiet', '--rebase');
-    const [a, b] = await Promise.all([tree(path.join(team.review('ana'), 'runs', runId)), tree(path.join(team.review('ben'), 'runs', runId))]);
+    const [a, b] = await Promise.all([
+      tree(path.join(team.review('ana'), 'runs', runId)),
+      tree(path.join(team.review('ben'), 'runs', runId)),
+    ]);
     assert.deepEqual([...a.keys()].sort(), [...b.keys()].sort());
     for (const [f, bytes] of a) assert.ok(bytes.equals(b.get(f)!), `${f} is the same in A and B`);
 
     // One commit per turn (and per change of status), made by Ben's clone, each holding only the run folder; no merges.
-    const commits = git(team.clone.ana, 'log', '--reverse', '--format=%H%x09%an%x09%s', `${base}..HEAD`).trim().split('\n').map((l) => l.split('\t') as [string, string, string]);
+    const commits = git(team.clone.ana, 'log', '--reverse', '--format=%H%x09%an%x09%s', `${base}..HEAD`)
+      .trim()
+      .split('\n')
+      .map((l) => l.split('\t') as [string, string, string]);
     const subjects = commits.map((c) => c[2]);
-    const turns = rec.iterations.flatMap((it) => it.messages.map((m) => `TeamFusion ${runId}: iteration ${it.index}, ${m.speaker} turn ${m.turn}`));
+    const turns = rec.iterations.flatMap((it) =>
+      it.messages.map((m) => `TeamFusion ${runId}: iteration ${it.index}, ${m.speaker} turn ${m.turn}`),
+    );
     assert.equal(turns.length, 4, 'four proxy turns');
     for (const t of turns) assert.equal(subjects.filter((x) => x === t).length, 1, `one commit for "${t}" in:\n${subjects.join('\n')}`);
     // The saves between turns say what they add (the remix; the transcript and result after the status): no subject twice.
@@ -221,15 +303,24 @@ describe('a team on several machines through git, with VS Code\'s built-in Git (
       assert.equal(author, 'Ben', `${subject} was committed in B`);
       assert.ok(subject.startsWith(`TeamFusion ${runId}: `), subject);
       const files = git(team.clone.ana, 'show', '--name-only', '--format=', sha).trim().split('\n').filter(Boolean);
-      assert.ok(files.every((f) => f.startsWith(`review/runs/${runId}/`)), `${subject}: ${files.join(', ')}`);
+      assert.ok(
+        files.every((f) => f.startsWith(`review/runs/${runId}/`)),
+        `${subject}: ${files.join(', ')}`,
+      );
     }
     assert.ok(!git(team.clone.ana, 'log', '--merges', '--format=%H').trim(), 'no merge commits');
     // Pushed turn by turn by VS Code's Git (its log; the git program would not write there).
-    const pushesNow = async (): Promise<number> => ((await extensionLog(s.w, 'vscode.git')).match(/> git push origin main/g) ?? []).length - pushesBefore;
-    const pushes = await until(page, `a push by VS Code's Git for each of the ${commits.length} commits`, async () => {
+    const pushesNow = async (): Promise<number> =>
+      ((await extensionLog(s.w, 'vscode.git')).match(/> git push origin main/g) ?? []).length - pushesBefore;
+    const pushes = await until(
+      page,
+      `a push by VS Code's Git for each of the ${commits.length} commits`,
+      async () => {
         const n = await pushesNow();
         return n >= commits.length ? n : undefined;
-      }, 60_000).catch(async () => pushesNow());
+      },
+      60_000,
+    ).catch(async () => pushesNow());
     assert.ok(pushes >= commits.length, `${pushes} pushes by VS Code's Git for ${commits.length} commits`);
     process.stdout.write(`      (${commits.length} commits for ${turns.length} turns, ${pushes} pushes by VS Code's Git)\n`);
 
@@ -237,18 +328,39 @@ describe('a team on several machines through git, with VS Code\'s built-in Git (
     // it as pending (not as pinned); A's next pull brings the entry.
     const target = rec.iterations[0]!.messages[1]!.id!;
     await panel.locator(`.tf-pin[data-message="${target}"]`).click();
-    const pinner = await until(page, 'the pin committed in B', async () => new RegExp(`^TeamFusion ${runId}: (\\w+) pins ${target}$`).exec(git(team.clone.ben, 'log', '--format=%s', '-1').trim())?.[1]);
+    const pinner = await until(
+      page,
+      'the pin committed in B',
+      async () =>
+        new RegExp(`^TeamFusion ${runId}: (\\w+) pins ${target}$`).exec(git(team.clone.ben, 'log', '--format=%s', '-1').trim())?.[1],
+    );
     // The panel says what became of it (no say box on a completed run, but the pin's answer shows).
-    await waitInFrame(panel, () => /^Pinned i1-m\d+: committed and pushed to origin\/main/.test(document.getElementById('tf-say-result')?.textContent ?? ''), 'the pin\'s answer in B', 60_000);
+    await waitInFrame(
+      panel,
+      () => /^Pinned i1-m\d+: committed and pushed to origin\/main/.test(document.getElementById('tf-say-result')?.textContent ?? ''),
+      "the pin's answer in B",
+      60_000,
+    );
     const [entry] = headFiles();
     assert.match(entry ?? '', new RegExp(`^review/runs/${runId}/inbox/${pinner}-\\d{13}-\\d{6}-[0-9a-f]{8}\\.json$`));
     assert.equal(headFiles().length, 1, 'only the pin entry');
-    await until(page, 'the pin on the remote', async () => git(team.clone.ben, 'rev-parse', 'HEAD').trim() === git(team.remote, 'rev-parse', 'main').trim());
-    const note = await until(page, 'the pending pin in B\'s panel', async () =>
-      panel.evaluate((id) => document.querySelector(`.tf-msg.tf-pin-pending[data-message-id="${id}"] .tf-pending-note`)?.textContent ?? '', target),
+    await until(
+      page,
+      'the pin on the remote',
+      async () => git(team.clone.ben, 'rev-parse', 'HEAD').trim() === git(team.remote, 'rev-parse', 'main').trim(),
+    );
+    const note = await until(page, "the pending pin in B's panel", async () =>
+      panel.evaluate(
+        (id) => document.querySelector(`.tf-msg.tf-pin-pending[data-message-id="${id}"] .tf-pending-note`)?.textContent ?? '',
+        target,
+      ),
     );
     assert.match(note, /^pin by .+ pending · taken in if the run goes on/);
-    assert.equal(await panel.locator(`.tf-msg.tf-pinned[data-message-id="${target}"]`).count(), 0, 'not shown as pinned: the record does not hold it');
+    assert.equal(
+      await panel.locator(`.tf-msg.tf-pinned[data-message-id="${target}"]`).count(),
+      0,
+      'not shown as pinned: the record does not hold it',
+    );
     await shootBothThemes(page, 'teamsync-03-pending-pin');
     git(team.clone.ana, 'pull', '--quiet', '--rebase');
     assert.ok((await fs.stat(path.join(team.clone.ana, entry!))).isFile(), 'A holds the pin entry after a pull');

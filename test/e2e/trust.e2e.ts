@@ -90,14 +90,20 @@ describe('workspace trust in a real VS Code (code-server): an untrusted workspac
     const page = s.page;
     // The palette works and lists the extension's other commands (so an empty answer below means something).
     const open = await commandPaletteEntries(page, 'TeamFusion: Open Review');
-    assert.ok(open.some((l) => l.includes('TeamFusion: Open Review')), `Open Review is listed: ${JSON.stringify(open)}`);
+    assert.ok(
+      open.some((l) => l.includes('TeamFusion: Open Review')),
+      `Open Review is listed: ${JSON.stringify(open)}`,
+    );
     const run = await commandPaletteEntries(page, 'TeamFusion: Run TeamFusion on Review');
     await screenshot(page, 'trust-03-palette-no-run');
     assert.ok(!run.some((l) => /Run TeamFusion on Review/.test(l)), `Run is not offered: ${JSON.stringify(run)}`);
     const refine = await commandPaletteEntries(page, 'TeamFusion: Refine Run');
     assert.ok(!refine.some((l) => /Refine Run/.test(l)), `Refine is not offered: ${JSON.stringify(refine)}`);
     await page.keyboard.press('Escape');
-    await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
+    await page
+      .locator('.quick-input-widget')
+      .waitFor({ state: 'hidden', timeout: 10_000 })
+      .catch(() => undefined);
   });
 
   it('a forced Run message from the panel is refused by the extension host', async () => {
@@ -107,7 +113,10 @@ describe('workspace trust in a real VS Code (code-server): an untrusted workspac
     await forceClick(panel, '#tf-run');
     const notice = await waitInFrame(
       panel,
-      () => [...document.querySelectorAll('.tf-notice')].map((e) => e.textContent ?? '').find((t) => /nothing is sent to a model/i.test(t) && /runs are off/i.test(t)),
+      () =>
+        [...document.querySelectorAll('.tf-notice')]
+          .map((e) => e.textContent ?? '')
+          .find((t) => /nothing is sent to a model/i.test(t) && /runs are off/i.test(t)),
       'the host refusing the run',
       30_000,
     );
@@ -125,7 +134,12 @@ describe('workspace trust in a real VS Code (code-server): an untrusted workspac
     await feedback.fill('Warmer light please.');
     await forceClick(panel, '#tf-refine');
     // The webview's click handler ran (it posts `refine` to the host and clears the draft).
-    await waitInFrame(panel, () => (document.getElementById('tf-feedback') as (HTMLElement & { value?: string }) | null)?.value === '', 'the refine message to be posted', 10_000);
+    await waitInFrame(
+      panel,
+      () => (document.getElementById('tf-feedback') as (HTMLElement & { value?: string }) | null)?.value === '',
+      'the refine message to be posted',
+      10_000,
+    );
     await page.waitForTimeout(3_000);
     assert.equal(s.mock.requests.length, 0, 'the forced refine sent nothing');
     const record = await fs.readFile(path.join(withRun, 'runs', existingRuns[0]!, 'run.json'), 'utf8');
@@ -133,9 +147,15 @@ describe('workspace trust in a real VS Code (code-server): an untrusted workspac
     await screenshot(page, 'trust-05-forced-refine');
     // The host told the user with the runs' trust guard (a warning; it lands in the notification centre).
     await runCommand(page, 'Notifications: Show Notifications');
-    const warning = page.locator('.notifications-center .notification-list-item', { hasText: 'sends nothing to a model in an untrusted workspace' });
+    const warning = page.locator('.notifications-center .notification-list-item', {
+      hasText: 'sends nothing to a model in an untrusted workspace',
+    });
     await warning.first().waitFor({ state: 'visible', timeout: 15_000 });
-    assert.equal(await warning.first().locator('.monaco-button', { hasText: 'Manage Workspace Trust' }).count(), 1, 'it offers to manage trust');
+    assert.equal(
+      await warning.first().locator('.monaco-button', { hasText: 'Manage Workspace Trust' }).count(),
+      1,
+      'it offers to manage trust',
+    );
     await screenshot(page, 'trust-06-refine-guard-warning');
     await page.keyboard.press('Escape');
   });
@@ -145,14 +165,22 @@ describe('workspace trust in a real VS Code (code-server): an untrusted workspac
     await runCommand(page, 'Notifications: Clear All Notifications');
     await runCommand(page, 'TeamFusion: Make Blind Re-rank Set…');
     await runCommand(page, 'Notifications: Show Notifications');
-    const warning = page.locator('.notifications-center .notification-list-item', { hasText: 'writes nothing into an untrusted workspace, so Make Blind Re-rank Set is off' });
+    const warning = page.locator('.notifications-center .notification-list-item', {
+      hasText: 'writes nothing into an untrusted workspace, so Make Blind Re-rank Set is off',
+    });
     await warning.first().waitFor({ state: 'visible', timeout: 15_000 });
-    assert.equal(await warning.first().locator('.monaco-button', { hasText: 'Manage Workspace Trust' }).count(), 1, 'it offers to manage trust');
+    assert.equal(
+      await warning.first().locator('.monaco-button', { hasText: 'Manage Workspace Trust' }).count(),
+      1,
+      'it offers to manage trust',
+    );
     await page.keyboard.press('Escape');
     await runCommand(page, 'TeamFusion: Import Rankings from CSV…');
     await runCommand(page, 'Notifications: Show Notifications');
     await page
-      .locator('.notifications-center .notification-list-item', { hasText: 'writes nothing into an untrusted workspace, so Import Rankings is off' })
+      .locator('.notifications-center .notification-list-item', {
+        hasText: 'writes nothing into an untrusted workspace, so Import Rankings is off',
+      })
       .first()
       .waitFor({ state: 'visible', timeout: 15_000 });
     await screenshot(page, 'trust-07-write-commands-refused');

@@ -22,7 +22,17 @@ import { runCommand } from '../harness/codeServer';
 import type { ReceivedRequest, ScriptedModel } from '../lmProvider/extension';
 import { FIRST_RUN_CHOICES } from '../../src/extension/run/trustGuard';
 import { REPO, copySample, e2eSuite, readRunJson, runIds, until } from './support/suite';
-import { command, notificationItem as notification, notificationShows, openReview, requireBuilt, screenshot, shootBothThemes, showTab, waitInFrame } from './support/workbench';
+import {
+  command,
+  notificationItem as notification,
+  notificationShows,
+  openReview,
+  requireBuilt,
+  screenshot,
+  shootBothThemes,
+  showTab,
+  waitInFrame,
+} from './support/workbench';
 
 const TITLE = 'Lumen on a VS Code model';
 const IMAGE_KEY = 'sk-e2e-image-key-0123456789abcdef';
@@ -63,42 +73,66 @@ describe('a first run without a key, then a VS Code language model, in a real VS
   let lmRecord = '';
 
   const received = async (): Promise<ReceivedRequest[]> =>
-    existsSync(lmRecord) ? (await fs.readFile(lmRecord, 'utf8')).split('\n').filter(Boolean).map((l) => JSON.parse(l) as ReceivedRequest) : [];
+    existsSync(lmRecord)
+      ? (await fs.readFile(lmRecord, 'utf8'))
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as ReceivedRequest)
+      : [];
 
   /**
    * "Run TeamFusion on Review" from the palette, as a user: every question and notification is answered as it shows, in
    * the order it shows (`steps`: a name, what shows, how it is answered); resolves with the names in the order seen, once
    * `last` has been seen. A question that is not in `steps` fails the run at once.
    */
-  async function run(page: Page, steps: { name: string; shows: () => Promise<boolean>; answer?: () => Promise<void> }[], last: string): Promise<string[]> {
+  async function run(
+    page: Page,
+    steps: { name: string; shows: () => Promise<boolean>; answer?: () => Promise<void> }[],
+    last: string,
+  ): Promise<string[]> {
     const seen: string[] = [];
     await runCommand(page, 'TeamFusion: Run TeamFusion on Review');
-    await until(page, `Run to show ${last} (seen so far: ${seen.join(' → ') || 'nothing'})`, async () => {
-      for (const step of steps) {
-        if (seen.includes(step.name) || !(await step.shows().catch(() => false))) continue;
-        seen.push(step.name);
-        await step.answer?.();
-      }
-      return seen.includes(last);
-    }, 180_000);
+    await until(
+      page,
+      `Run to show ${last} (seen so far: ${seen.join(' → ') || 'nothing'})`,
+      async () => {
+        for (const step of steps) {
+          if (seen.includes(step.name) || !(await step.shows().catch(() => false))) continue;
+          seen.push(step.name);
+          await step.answer?.();
+        }
+        return seen.includes(last);
+      },
+      180_000,
+    );
     return seen;
   }
 
   /** The run started after `before` (run folder ids), once it has finished. */
   async function finished(page: Page, before: string[]): Promise<Finished> {
     const id = await until(page, 'the new run folder', async () => (await runIds(review)).find((n) => !before.includes(n)));
-    return until(page, `run ${id} to finish`, async () => {
-      const rec = await readRunJson<Partial<Finished>>(review, id);
-      return rec?.status && rec.status !== 'running' ? (rec as Finished) : undefined;
-    }, 300_000);
+    return until(
+      page,
+      `run ${id} to finish`,
+      async () => {
+        const rec = await readRunJson<Partial<Finished>>(review, id);
+        return rec?.status && rec.status !== 'running' ? (rec as Finished) : undefined;
+      },
+      300_000,
+    );
   }
 
   /** Everyone takes part (all are ticked): Enter. */
-  const everyone = (page: Page) => ({ name: 'who takes part', shows: () => whoTakesPart(page).isVisible(), answer: () => whoTakesPart(page).locator('input').press('Enter') });
+  const everyone = (page: Page) => ({
+    name: 'who takes part',
+    shows: () => whoTakesPart(page).isVisible(),
+    answer: () => whoTakesPart(page).locator('input').press('Enter'),
+  });
 
   before(async () => {
     requireBuilt(['dist/extension.js', 'dist/webview/panel.js']);
-    if (!existsSync(path.join(REPO, 'out/test/lmProvider/extension.js'))) throw new Error('out/test/lmProvider is missing: run `npm run compile-tests` first.');
+    if (!existsSync(path.join(REPO, 'out/test/lmProvider/extension.js')))
+      throw new Error('out/test/lmProvider is missing: run `npm run compile-tests` first.');
     const ws = await s.makeWorkspace();
     review = await copySample(ws, 'lumen-perfume', { title: TITLE, turnsPerAgent: 1, iterations: 2 });
     // The scripted models' control files sit in the workspace (removed with it), outside the review.
@@ -110,7 +144,13 @@ describe('a first run without a key, then a VS Code language model, in a real VS
       hideSideBar: true,
       // The image endpoint is set (the mock, with its own key); the chat has neither a key nor a model yet.
       settings: { 'teamfusion.imageBaseUrl': mock.baseURL },
-      env: { TEAMFUSION_LM_CONFIG: lmConfig, TEAMFUSION_LM_RECORD: lmRecord, TEAMFUSION_IMAGE_API_KEY: IMAGE_KEY, OPENAI_API_KEY: '', OPENAI_BASE_URL: '' },
+      env: {
+        TEAMFUSION_LM_CONFIG: lmConfig,
+        TEAMFUSION_LM_RECORD: lmRecord,
+        TEAMFUSION_IMAGE_API_KEY: IMAGE_KEY,
+        OPENAI_API_KEY: '',
+        OPENAI_BASE_URL: '',
+      },
       extraExtensions: [path.join(REPO, 'test', 'lmProvider')],
     });
   });
@@ -124,7 +164,11 @@ describe('a first run without a key, then a VS Code language model, in a real VS
   it('without any key or model, Run shows the three choices at once, before asking anything, and sends nothing', async () => {
     const page = s.page;
     const choices = notification(page, NONE_SET_UP);
-    const seen = await run(page, [everyone(page), { name: 'the first-run choices', shows: () => notificationShows(page, choices) }], 'the first-run choices');
+    const seen = await run(
+      page,
+      [everyone(page), { name: 'the first-run choices', shows: () => notificationShows(page, choices) }],
+      'the first-run choices',
+    );
     assert.deepEqual(seen, ['the first-run choices'], 'the choices come first: nothing is asked before them');
     assert.equal(await whoTakesPart(page).isVisible(), false, 'and nothing is asked beside them');
     for (const b of CHOICES) assert.equal(await choices.locator('.monaco-button', { hasText: b }).count(), 1, `the choices offer "${b}"`);
@@ -146,13 +190,21 @@ describe('a first run without a key, then a VS Code language model, in a real VS
     await step.click();
     const offered = async () => {
       const labels: string[] = [];
-      for (const b of CHOICES) if (await step.getByRole('button', { name: b, exact: true }).first().isVisible().catch(() => false)) labels.push(b);
+      for (const b of CHOICES)
+        if (
+          await step
+            .getByRole('button', { name: b, exact: true })
+            .first()
+            .isVisible()
+            .catch(() => false)
+        )
+          labels.push(b);
       return labels.length === CHOICES.length ? labels : undefined;
     };
     assert.deepEqual(await until(page, 'the step to show its three choices', offered, 60_000), CHOICES);
     await shootBothThemes(page, 'vscode-model-2-walkthrough-choices', async () => {
       await step.waitFor({ state: 'visible', timeout: 60_000 });
-      await until(page, 'the step\'s choices', offered, 60_000);
+      await until(page, "the step's choices", offered, 60_000);
     });
     await command(page, 'View: Close All Editors');
   });
@@ -164,12 +216,20 @@ describe('a first run without a key, then a VS Code language model, in a real VS
     await command(page, 'Notifications: Clear All Notifications');
     // Still no key and no model chosen: Run offers the choices again; take the second one.
     const choices = notification(page, NONE_SET_UP);
-    await run(page, [everyone(page), { name: 'the first-run choices', shows: () => notificationShows(page, choices) }], 'the first-run choices');
+    await run(
+      page,
+      [everyone(page), { name: 'the first-run choices', shows: () => notificationShows(page, choices) }],
+      'the first-run choices',
+    );
     await choices.locator('.monaco-button', { hasText: 'Use a VS Code Model' }).click();
     const picker = page.locator('.quick-input-widget', { hasText: MODEL_PICKER });
     const row = picker.locator('.quick-input-list .monaco-list-row', { hasText: VISION.name }).first();
     await row.waitFor({ state: 'visible', timeout: 60_000 });
-    assert.equal(await picker.locator('.quick-input-list .monaco-list-row', { hasText: TEXT.name }).count(), 1, 'both scripted models are offered');
+    assert.equal(
+      await picker.locator('.quick-input-list .monaco-list-row', { hasText: TEXT.name }).count(),
+      1,
+      'both scripted models are offered',
+    );
     await screenshot(page, 'vscode-model-3-pick-dark');
     await row.click();
     await untilShown(page, notification(page, 'the proxies use your VS Code model'), 'VS Code Model to say the proxies use it');
@@ -185,7 +245,10 @@ describe('a first run without a key, then a VS Code language model, in a real VS
     assert.equal(record.settings.chatProvider, 'vscode');
     assert.equal(record.settings.chatModel, VISION.id);
     assert.equal(s.mock.requests.filter((r) => r.route === 'chat').length, 0, 'no chat request reached the OpenAI endpoint');
-    assert.ok(s.mock.requests.some((r) => r.route === 'edit'), 'the remix was made on the image endpoint');
+    assert.ok(
+      s.mock.requests.some((r) => r.route === 'edit'),
+      'the remix was made on the image endpoint',
+    );
     for (const r of s.mock.requests) assert.equal(r.headers.authorization, `Bearer ${IMAGE_KEY}`, `${r.path} carries the image key`);
     const got = (await received()).filter((r) => r.model === VISION.id);
     assert.ok(got.length >= 4 && got.every((r) => !r.error), `the model answered the discussion (${got.length} requests)`);
@@ -196,7 +259,12 @@ describe('a first run without a key, then a VS Code language model, in a real VS
 
     const panel = await openReview(page, 'lumen-perfume', TITLE);
     await showTab(panel, 'run');
-    const usage = await waitInFrame(panel, () => document.querySelector('.tf-usage')?.textContent ?? '', 'the Tokens and cost section', 60_000);
+    const usage = await waitInFrame(
+      panel,
+      () => document.querySelector('.tf-usage')?.textContent ?? '',
+      'the Tokens and cost section',
+      60_000,
+    );
     assert.match(usage, /covered by your plan/, usage);
     const digits = (n: number) => n.toLocaleString('en-US').replace(/,/g, '[,.\\s\\u202f\\u00a0]?');
     assert.match(usage, new RegExp(`Input tokens\\s*${digits(record.usage.inputTokens!)}`), usage);
@@ -227,7 +295,10 @@ describe('a first run without a key, then a VS Code language model, in a real VS
           name: 'the text-only offer',
           shows: () => notificationShows(page, offer),
           answer: async () => {
-            assert.match((await offer.locator('.notification-list-item-message').textContent()) ?? '', new RegExp(`^${TEXT.name}[^.]* reads text only[^.]*\\.$`));
+            assert.match(
+              (await offer.locator('.notification-list-item-message').textContent()) ?? '',
+              new RegExp(`^${TEXT.name}[^.]* reads text only[^.]*\\.$`),
+            );
             await shootBothThemes(page, 'vscode-model-5-text-only-offer', () => keepShowing(page, offer));
             await offer.locator('.monaco-button', { hasText: 'Continue Text-Only' }).click();
           },

@@ -107,7 +107,10 @@ export async function commandPaletteEntries(page: Page, title: string): Promise<
   await input.fill(`>${title}`);
   const rows = page.locator('.quick-input-list .monaco-list-row');
   // The list fills asynchronously; an empty answer after 5 s means nothing matches.
-  await rows.first().waitFor({ state: 'visible', timeout: 5_000 }).catch(() => undefined);
+  await rows
+    .first()
+    .waitFor({ state: 'visible', timeout: 5_000 })
+    .catch(() => undefined);
   await page.waitForTimeout(200);
   const labels = await rows.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? e.textContent ?? ''));
   return labels;

@@ -24,17 +24,30 @@ describe('agents: TeamFusion as language-model tools and the @teamfusion partici
 
   it('registers the five tools; invokeTool teamfusion_analyze answers the object analyze --json prints', async () => {
     assert.equal(typeof vscode.lm?.invokeTool, 'function', 'this VS Code has vscode.lm.invokeTool');
-    assert.deepEqual(vscode.lm.tools.map((t) => t.name).filter((n) => n.startsWith('teamfusion_')).sort(), TOOLS);
+    assert.deepEqual(
+      vscode.lm.tools
+        .map((t) => t.name)
+        .filter((n) => n.startsWith('teamfusion_'))
+        .sort(),
+      TOOLS,
+    );
     const review = path.join(workspaceFolder(), SAMPLE);
     const tokens = new vscode.CancellationTokenSource();
-    const result = await vscode.lm.invokeTool('teamfusion_analyze', { input: { review: SAMPLE }, toolInvocationToken: undefined }, tokens.token);
+    const result = await vscode.lm.invokeTool(
+      'teamfusion_analyze',
+      { input: { review: SAMPLE }, toolInvocationToken: undefined },
+      tokens.token,
+    );
     const expected = (await analyzeFolder(review)).json;
     assert.ok(expected);
     assert.deepEqual(JSON.parse(textOf(result)), expected);
   });
 
   it('a folder outside the workspace: one sentence, no answer', async () => {
-    const result = await vscode.lm.invokeTool('teamfusion_validate', { input: { review: path.dirname(workspaceFolder()) }, toolInvocationToken: undefined });
+    const result = await vscode.lm.invokeTool('teamfusion_validate', {
+      input: { review: path.dirname(workspaceFolder()) },
+      toolInvocationToken: undefined,
+    });
     assert.match(textOf(result), /^TeamFusion could not answer: ".+" is outside .+, the folder these questions are limited to\.$/);
   });
 
@@ -51,7 +64,10 @@ describe('agents: TeamFusion as language-model tools and the @teamfusion partici
     const tokens = new vscode.CancellationTokenSource();
     const request = { prompt: SAMPLE, command: 'status' } as unknown as vscode.ChatRequest;
     const result = await handler(request, { history: [] } as unknown as vscode.ChatContext, stream, tokens.token);
-    const md = parts.filter((p) => p.kind === 'markdown').map((p) => String(p.value)).join('\n');
+    const md = parts
+      .filter((p) => p.kind === 'markdown')
+      .map((p) => String(p.value))
+      .join('\n');
     const analysis = (await analyzeFolder(path.join(workspaceFolder(), SAMPLE))).json as { kendall: { w: number; band: string } };
     assert.ok(md.includes(`Kendall's W = ${analysis.kendall.w.toFixed(2)} (${analysis.kendall.band})`), md);
     assert.ok(md.includes('computed by TeamFusion'), md);
@@ -62,7 +78,18 @@ describe('agents: TeamFusion as language-model tools and the @teamfusion partici
     assert.equal((result as { metadata?: { command?: string } }).metadata?.command, 'status');
 
     parts.length = 0;
-    await handler({ prompt: SAMPLE, command: 'next' } as unknown as vscode.ChatRequest, { history: [] } as unknown as vscode.ChatContext, stream, tokens.token);
-    assert.match(parts.filter((p) => p.kind === 'markdown').map((p) => String(p.value)).join('\n'), /No run yet: teamfusion run starts one\./);
+    await handler(
+      { prompt: SAMPLE, command: 'next' } as unknown as vscode.ChatRequest,
+      { history: [] } as unknown as vscode.ChatContext,
+      stream,
+      tokens.token,
+    );
+    assert.match(
+      parts
+        .filter((p) => p.kind === 'markdown')
+        .map((p) => String(p.value))
+        .join('\n'),
+      /No run yet: teamfusion run starts one\./,
+    );
   });
 });

@@ -35,7 +35,6 @@ interface ImportOutcome {
 const ws = (): string => vscode.workspace.workspaceFolders![0]!.uri.fsPath;
 const info = (): WorkspaceInfo => JSON.parse(readFileSync(join(ws(), '.teamfusion-it.json'), 'utf8')) as WorkspaceInfo;
 
-
 function ourDiagnostics(uri: vscode.Uri): vscode.Diagnostic[] {
   return vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'TeamFusion');
 }
@@ -58,7 +57,13 @@ describe('foundation', function () {
 
   it('registers the review commands', async () => {
     const all = new Set(await vscode.commands.getCommands(true));
-    for (const c of ['teamfusion.newReview', 'teamfusion.validateReview', 'teamfusion.importRankings', 'teamfusion.refreshReviews', 'teamfusion.showLog']) {
+    for (const c of [
+      'teamfusion.newReview',
+      'teamfusion.validateReview',
+      'teamfusion.importRankings',
+      'teamfusion.refreshReviews',
+      'teamfusion.showLog',
+    ]) {
       assert.ok(all.has(c), `${c} is registered`);
     }
   });
@@ -125,16 +130,28 @@ describe('foundation', function () {
       const group = review?.children?.find((c) => c.label === 'Runs');
       return group?.children?.length === 4 ? group.children : undefined;
     });
-    assert.deepEqual(runs.map((r) => r.label), ['2026-11-21T13-00-00Z-dddd', '2026-11-21T12-00-00Z-cccc', '2026-11-21T11-00-00Z-bbbb', '2026-11-21T10-00-00Z-aaaa']);
-    assert.deepEqual(runs.map((r) => r.contextValue), ['run', 'run', 'run', 'run']);
+    assert.deepEqual(
+      runs.map((r) => r.label),
+      ['2026-11-21T13-00-00Z-dddd', '2026-11-21T12-00-00Z-cccc', '2026-11-21T11-00-00Z-bbbb', '2026-11-21T10-00-00Z-aaaa'],
+    );
+    assert.deepEqual(
+      runs.map((r) => r.contextValue),
+      ['run', 'run', 'run', 'run'],
+    );
     assert.equal(runs[0]!.description, 'broken record');
-    assert.match(runs[0]!.tooltip ?? '', /runs\/2026-11-21T13-00-00Z-dddd\/run\.json:\d+:\d+: error: The record's id "\.\.\/\.\.\/elsewhere" is not the name of its folder/);
+    assert.match(
+      runs[0]!.tooltip ?? '',
+      /runs\/2026-11-21T13-00-00Z-dddd\/run\.json:\d+:\d+: error: The record's id "\.\.\/\.\.\/elsewhere" is not the name of its folder/,
+    );
     assert.equal(runs[1]!.description, 'broken record');
     assert.match(runs[1]!.tooltip ?? '', /run\.json:1:3: error: This is not valid JSON/);
     assert.equal(runs[2]!.description, 'failed · 1 iteration');
     assert.match(runs[2]!.tooltip ?? '', /refused the key/);
     assert.equal(runs[3]!.description, `completed · 2 iterations · pick ${pick}`);
-    assert.deepEqual(runs.map((r) => r.icon), ['warning', 'warning', 'error', 'pass']);
+    assert.deepEqual(
+      runs.map((r) => r.icon),
+      ['warning', 'warning', 'error', 'pass'],
+    );
     assert.equal(runs[3]!.reviewRoot, root);
     assert.equal(runs[3]!.runId, '2026-11-21T10-00-00Z-aaaa');
   });
@@ -175,7 +192,11 @@ describe('foundation', function () {
     // extension learns of these changes only by looking at the disk. A watcher of the test's own shows no event came.
     const events: string[] = [];
     const watcher = vscode.workspace.createFileSystemWatcher(`**/${info().unwatched}/**`);
-    for (const [kind, on] of [['create', watcher.onDidCreate], ['change', watcher.onDidChange], ['delete', watcher.onDidDelete]] as const) {
+    for (const [kind, on] of [
+      ['create', watcher.onDidCreate],
+      ['change', watcher.onDidChange],
+      ['delete', watcher.onDidDelete],
+    ] as const) {
       on((u) => events.push(`${kind} ${u.fsPath}`));
     }
     const name = `${info().unwatched}/live-unwatched`;
@@ -214,7 +235,10 @@ describe('foundation', function () {
       await vscode.commands.executeCommand('teamfusion.validateReview', vscode.Uri.file(root));
       return ourDiagnostics(uri).length === 0;
     });
-    const line = doc.getText().split('\n').findIndex((l) => /rank: 1\b/.test(l));
+    const line = doc
+      .getText()
+      .split('\n')
+      .findIndex((l) => /rank: 1\b/.test(l));
     assert.ok(line > 0);
     const edit = new vscode.WorkspaceEdit();
     const old = doc.lineAt(line);
@@ -253,9 +277,17 @@ describe('foundation', function () {
     assert.ok(existsSync(join(target, 'brief.md')));
     const v = await vscode.commands.executeCommand<ValidateOutcome>('teamfusion.validateReview', vscode.Uri.file(target));
     assert.equal(v.errors, 0, `scaffolded sample errors: ${v.diagnostics.map((d) => d.message).join(' | ')}`);
-    const again = await vscode.commands.executeCommand<string | undefined>('teamfusion.newReview', { template: 'empty', target, open: false });
+    const again = await vscode.commands.executeCommand<string | undefined>('teamfusion.newReview', {
+      template: 'empty',
+      target,
+      open: false,
+    });
     assert.equal(again, undefined, 'a non-empty folder is refused');
-    const empty = await vscode.commands.executeCommand<string>('teamfusion.newReview', { template: 'empty', target: 'made-empty', open: true });
+    const empty = await vscode.commands.executeCommand<string>('teamfusion.newReview', {
+      template: 'empty',
+      target: 'made-empty',
+      open: true,
+    });
     assert.equal(empty, join(ws(), 'made-empty'));
     assert.ok(existsSync(join(empty, 'brief.md')));
     assert.equal(vscode.window.activeTextEditor?.document.uri.fsPath, join(empty, 'brief.md'), 'brief.md is opened');
@@ -270,12 +302,18 @@ describe('foundation', function () {
     mkdirSync(join(root, 'rankings'));
     const { options } = info();
     const header = ['designer', 'role', ...options.flatMap((o) => [`rank:${o}`, `justification:${o}`])];
-    const row = (name: string, shift: number) =>
-      [name, 'Tester', ...options.flatMap((o, i) => [String(((i + shift) % options.length) + 1), `Reason ${o} from ${name}`])];
+    const row = (name: string, shift: number) => [
+      name,
+      'Tester',
+      ...options.flatMap((o, i) => [String(((i + shift) % options.length) + 1), `Reason ${o} from ${name}`]),
+    ];
     const csv = join(ws(), 'rankings.csv');
     writeFileSync(csv, [header, row('Eve Test', 0), row('Finn Test', 2)].map((r) => r.join(',')).join('\n') + '\n');
     const first = await vscode.commands.executeCommand<ImportOutcome>('teamfusion.importRankings', { reviewRoot: root, csv });
-    assert.deepEqual(first.diagnostics.filter((d) => d.severity === 'error'), []);
+    assert.deepEqual(
+      first.diagnostics.filter((d) => d.severity === 'error'),
+      [],
+    );
     assert.deepEqual([...first.written].sort(), ['rankings/eve-test.yaml', 'rankings/finn-test.yaml']);
     const eve = join(root, 'rankings', 'eve-test.yaml');
     assert.match(readFileSync(eve, 'utf8'), /designer: Eve Test/);

@@ -78,7 +78,9 @@ export async function run(): Promise<void> {
   const grep = process.env.TEAMFUSION_TEST_GREP;
   if (grep) mocha.grep(grep);
   const files = findTests(__dirname);
-  console.log(`TeamFusion integration suite: ${files.length} file(s) in the extension host of ${process.execPath} (node ${process.version})`);
+  console.log(
+    `TeamFusion integration suite: ${files.length} file(s) in the extension host of ${process.execPath} (node ${process.version})`,
+  );
   for (const f of files) mocha.addFile(f);
   const failures = await new Promise<number>((resolve, reject) => {
     try {

@@ -35,7 +35,14 @@ function cli(args: string[], baseURL: string, env: Record<string, string> = {}):
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, [join(REPO, 'dist', 'cli.js'), ...args], {
       cwd: REPO,
-      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1', OPENAI_API_KEY: KEY, OPENAI_BASE_URL: baseURL, TEAMFUSION_REQUEST_TIMEOUT_SECONDS: '900', ...env },
+      env: {
+        ...process.env,
+        ELECTRON_RUN_AS_NODE: '1',
+        OPENAI_API_KEY: KEY,
+        OPENAI_BASE_URL: baseURL,
+        TEAMFUSION_REQUEST_TIMEOUT_SECONDS: '900',
+        ...env,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -58,7 +65,8 @@ const onlyRun = (review: string): string => {
   assert.equal(ids.length, 1, `one run in ${review}`);
   return ids[0] ?? '';
 };
-const readRecord = (review: string, id: string): RunRecord => JSON.parse(readFileSync(join(review, 'runs', id, 'run.json'), 'utf8')) as RunRecord;
+const readRecord = (review: string, id: string): RunRecord =>
+  JSON.parse(readFileSync(join(review, 'runs', id, 'run.json'), 'utf8')) as RunRecord;
 const sum = (logs: LlamaRequestLog[], key: 'promptTokens' | 'completionTokens'): number => logs.reduce((a, l) => a + (l[key] ?? 0), 0);
 
 /** Every request answered (200): each json_schema became a grammar, no image was sent; each whole JSON answer conforms. */
@@ -87,11 +95,19 @@ interface Forecasts {
 function readForecasts(review: string, id: string, members: string[], task: 'design' | 'brief'): Forecasts {
   const f = JSON.parse(readFileSync(join(review, 'runs', id, 'forecast.json'), 'utf8')) as Forecasts;
   assert.equal(f.task, task);
-  assert.deepEqual(f.forecasts.filter((e) => e.kind === 'persona').map((e) => e.designer).sort(), [...members].sort(), 'a forecast for every member');
+  assert.deepEqual(
+    f.forecasts
+      .filter((e) => e.kind === 'persona')
+      .map((e) => e.designer)
+      .sort(),
+    [...members].sort(),
+    'a forecast for every member',
+  );
   assert.equal(f.forecasts.filter((e) => e.kind === 'control' && e.designer === null).length, 1, 'one persona-free control');
   for (const e of f.forecasts) {
     if (e.failed !== undefined) assert.ok(e.failed.trim().length > 0, 'a failed forecast says why in words');
-    else if (task === 'design') assert.deepEqual([...(e.ranking ?? [])].sort(), [...f.letters].sort(), `${e.designer ?? 'control'}: an order of every letter`);
+    else if (task === 'design')
+      assert.deepEqual([...(e.ranking ?? [])].sort(), [...f.letters].sort(), `${e.designer ?? 'control'}: an order of every letter`);
     else assert.ok(e.prefer === 'A' || e.prefer === 'B' || e.prefer === 'tie', `${e.designer ?? 'control'}: A, B or tie`);
   }
   return f;
@@ -108,7 +124,9 @@ function tau(a: readonly string[], b: readonly string[]): number {
 
 function timing(label: string, r: CliResult, logs: LlamaRequestLog[]): void {
   const engineMs = logs.reduce((a, l) => a + (l.ms ?? 0), 0);
-  console.log(`  llama.cpp: ${label}: ${(r.ms / 1000).toFixed(1)} s, ${logs.length} requests, ${sum(logs, 'promptTokens')} prompt + ${sum(logs, 'completionTokens')} completion tokens, ${(engineMs / 1000).toFixed(1)} s in the engine`);
+  console.log(
+    `  llama.cpp: ${label}: ${(r.ms / 1000).toFixed(1)} s, ${logs.length} requests, ${sum(logs, 'promptTokens')} prompt + ${sum(logs, 'completionTokens')} completion tokens, ${(engineMs / 1000).toFixed(1)} s in the engine`,
+  );
 }
 
 describe('llama.cpp on the CPU behind the product (tiny generated model)', function () {
@@ -133,7 +151,7 @@ describe('llama.cpp on the CPU behind the product (tiny generated model)', funct
     if (scratch && process.env.TEAMFUSION_IT_KEEP !== '1') rmSync(scratch, { recursive: true, force: true });
   });
 
-  it('serves the model list and speaks ChatML through the model\'s own template', async () => {
+  it("serves the model list and speaks ChatML through the model's own template", async () => {
     assert.equal(llama.chatWrapper, 'ChatML');
     const models = (await (await fetch(`${llama.baseURL}/models`)).json()) as { data: { id: string }[] };
     assert.equal(models.data.length, 1);
@@ -150,8 +168,14 @@ describe('llama.cpp on the CPU behind the product (tiny generated model)', funct
     const record = readRecord(brief, briefRun);
     assert.equal(record.status, 'completed', record.error);
     assertAnsweredWithinGrammar(logs, 'brief run');
-    assert.ok(logs.some((l) => l.schemaName === 'teamfusion_brief'), 'the revision was asked for in strict json_schema');
-    assert.ok(logs.some((l) => l.stream === true && l.format === 'text'), 'the proxies were streamed');
+    assert.ok(
+      logs.some((l) => l.schemaName === 'teamfusion_brief'),
+      'the revision was asked for in strict json_schema',
+    );
+    assert.ok(
+      logs.some((l) => l.stream === true && l.format === 'text'),
+      'the proxies were streamed',
+    );
     // The run's usage plus the direct baseline's (recorded on its own) is what the engine counted, token for token.
     const baseline = record.baseline?.usage;
     assert.equal(record.usage.inputTokens + (baseline?.inputTokens ?? 0), sum(logs, 'promptTokens'));
@@ -164,7 +188,8 @@ describe('llama.cpp on the CPU behind the product (tiny generated model)', funct
       assert.ok(covered || /the agent reported nothing for/i.test(result), `${name}: a coverage entry or a "reported nothing" line`);
     }
     // Each quote of nonsense was checked against the revised brief (verified true or false), none left unchecked.
-    for (const c of coverage.filter((x) => x.status !== 'left-out')) assert.equal(typeof c.verified, 'boolean', `${c.designer}: ${c.point}`);
+    for (const c of coverage.filter((x) => x.status !== 'left-out'))
+      assert.equal(typeof c.verified, 'boolean', `${c.designer}: ${c.point}`);
     for (const m of record.iterations.flatMap((it) => it.messages)) assert.ok(m.content.trim().length > 0, `${m.id} has words`);
   });
 
@@ -176,7 +201,10 @@ describe('llama.cpp on the CPU behind the product (tiny generated model)', funct
     timing('judge', r, logs);
     assert.equal(r.code, 0, r.stderr);
     assertAnsweredWithinGrammar(logs, 'judge');
-    assert.ok(logs.every((l) => l.format === 'json_schema'), 'every judge request is strict json_schema');
+    assert.ok(
+      logs.every((l) => l.format === 'json_schema'),
+      'every judge request is strict json_schema',
+    );
     const judged = JSON.parse(readFileSync(join(brief, 'runs', briefRun, 'judge.json'), 'utf8')) as object;
     assert.ok(judged && typeof judged === 'object');
     // The blind pair and the forecasts (one per member and the control, in strict json_schema), then compare.
@@ -187,22 +215,31 @@ describe('llama.cpp on the CPU behind the product (tiny generated model)', funct
     timing('rerank with forecasts (brief)', rerank, forecastLogs);
     assert.equal(rerank.code, 0, rerank.stderr);
     assert.ok(existsSync(join(brief, 'runs', briefRun, 'rerank', 'A.md')) && existsSync(join(brief, 'runs', briefRun, 'rerank', 'B.md')));
-    const members = readdirSync(join(brief, 'comments')).map((f) => f.replace(/\.md$/, '')).sort();
+    const members = readdirSync(join(brief, 'comments'))
+      .map((f) => f.replace(/\.md$/, ''))
+      .sort();
     assertAnsweredWithinGrammar(forecastLogs, 'brief forecasts');
     assert.ok(forecastLogs.length >= members.length + 1, 'a request per member and the control');
     const usageAfter = readRecord(brief, briefRun).usage;
-    assert.equal(usageAfter.inputTokens - usageBefore.inputTokens, sum(forecastLogs, 'promptTokens'), 'the forecasts are counted in the run\'s usage');
+    assert.equal(
+      usageAfter.inputTokens - usageBefore.inputTokens,
+      sum(forecastLogs, 'promptTokens'),
+      "the forecasts are counted in the run's usage",
+    );
     assert.equal(usageAfter.outputTokens - usageBefore.outputTokens, sum(forecastLogs, 'completionTokens'));
     const forecasts = readForecasts(brief, briefRun, members, 'brief');
     // Each member chooses blind (alternating A, B), then compare reports hit or miss against the sealed forecasts.
     mkdirSync(join(brief, 'runs', briefRun, 'preference'), { recursive: true });
-    members.forEach((m, i) => writeFileSync(join(brief, 'runs', briefRun, 'preference', `${m}.yaml`), `designer: ${m}\nprefer: ${i % 2 ? 'B' : 'A'}\n`));
+    members.forEach((m, i) =>
+      writeFileSync(join(brief, 'runs', briefRun, 'preference', `${m}.yaml`), `designer: ${m}\nprefer: ${i % 2 ? 'B' : 'A'}\n`),
+    );
     const compare = await cli(['compare', brief, briefRun, '--json'], llama.baseURL);
     assert.equal(compare.code, 0, compare.stderr);
     const fidelity = (JSON.parse(compare.stdout) as { fidelity?: { byDesigner: Record<string, { hit: boolean }> } }).fidelity;
     members.forEach((m, i) => {
       const said = forecasts.forecasts.find((e) => e.designer === m)?.prefer;
-      if (said !== undefined) assert.equal(fidelity?.byDesigner[m]?.hit, said === (i % 2 ? 'B' : 'A'), `${m}: hit is the forecast against the blind choice`);
+      if (said !== undefined)
+        assert.equal(fidelity?.byDesigner[m]?.hit, said === (i % 2 ? 'B' : 'A'), `${m}: hit is the forecast against the blind choice`);
     });
     const text = await cli(['compare', brief, briefRun], llama.baseURL);
     assert.equal(text.code, 0, text.stderr);
@@ -211,8 +248,11 @@ describe('llama.cpp on the CPU behind the product (tiny generated model)', funct
   it('a design run without images (--text-only): completed, no image reached the engine; rerank with forecasts, blind re-rankings, τ-b and lift as the files say', async () => {
     const design = copySample('lumen-perfume', scratch);
     const from = llama.requests.length;
-    const r = await cli(['run', design, '--iterations', '2', '--turns', '1', '--text-only', '--image-base-url', images.baseURL, '--yes', '--no-wait'],
-      llama.baseURL, { TEAMFUSION_IMAGE_API_KEY: KEY });
+    const r = await cli(
+      ['run', design, '--iterations', '2', '--turns', '1', '--text-only', '--image-base-url', images.baseURL, '--yes', '--no-wait'],
+      llama.baseURL,
+      { TEAMFUSION_IMAGE_API_KEY: KEY },
+    );
     const logs = llama.requests.slice(from);
     timing('design run', r, logs);
     assert.equal(r.code, 0, r.stderr);
@@ -235,11 +275,18 @@ describe('llama.cpp on the CPU behind the product (tiny generated model)', funct
     assertAnsweredWithinGrammar(forecastLogs, 'design forecasts');
     // Every designer re-ranks the blind set (a fixed order each, rotated per designer), as the panel would write it.
     const rerankDir = join(design, 'runs', id, 'rerank');
-    const letters = readdirSync(join(rerankDir, 'options')).map((n) => n.replace(/\.[^.]+$/, '')).sort();
-    const designers = readdirSync(join(design, 'rankings')).map((n) => n.replace(/\.[^.]+$/, '')).sort();
+    const letters = readdirSync(join(rerankDir, 'options'))
+      .map((n) => n.replace(/\.[^.]+$/, ''))
+      .sort();
+    const designers = readdirSync(join(design, 'rankings'))
+      .map((n) => n.replace(/\.[^.]+$/, ''))
+      .sort();
     designers.forEach((d, i) => {
       const order = [...letters.slice(i % letters.length), ...letters.slice(0, i % letters.length)];
-      writeFileSync(join(rerankDir, 'rankings', `${d}.yaml`), `designer: ${d}\nranking:\n${order.map((l, k) => `  - option: "${l}"\n    rank: ${k + 1}\n    justification: Re-ranked blind.\n`).join('')}`);
+      writeFileSync(
+        join(rerankDir, 'rankings', `${d}.yaml`),
+        `designer: ${d}\nranking:\n${order.map((l, k) => `  - option: "${l}"\n    rank: ${k + 1}\n    justification: Re-ranked blind.\n`).join('')}`,
+      );
     });
     const compare = await cli(['compare', design, id, '--json'], llama.baseURL);
     assert.equal(compare.code, 0, compare.stderr);
@@ -283,14 +330,18 @@ describe('llama.cpp on the CPU behind the product (tiny generated model)', funct
       if (turnsAtCap > 0) assert.ok(cut.length > 0, `${turnsAtCap} turns stopped at the cap, and a message is marked cut: true`);
       else assert.equal(cut.length, 0, 'no turn reached the cap, and no message is marked cut');
       // Said once per cut answer, naming whose proxy and which turn: "<name>'s proxy (round 1, turn 1): the answer was cut off…".
-      const said = r.stderr.split('\n').filter((l) => /^warning: .+'s proxy \(round 1, turn 1\): the answer was cut off by the model's length limit/.test(l));
+      const said = r.stderr
+        .split('\n')
+        .filter((l) => /^warning: .+'s proxy \(round 1, turn 1\): the answer was cut off by the model's length limit/.test(l));
       assert.ok(new Set(said).size >= cut.length, `each cut answer is said (${said.length} lines for ${cut.length} cut messages)`);
       // A JSON answer cut mid-way cannot parse: repaired, or the run ends failed with the reason in words (no stack).
       if (record.status !== 'completed') {
         assert.equal(record.status, 'failed');
         assert.ok(record.error && !/\n\s+at /.test(record.error), `the failure in words: ${record.error}`);
       }
-      console.log(`  llama.cpp: with a 6-token cap: ${lengthCut.length} of ${capped.requests.length} answers cut (${turnsAtCap} proxy turns), ${cut.length} messages marked cut, run ${record.status}${record.error ? ` (${record.error})` : ''}`);
+      console.log(
+        `  llama.cpp: with a 6-token cap: ${lengthCut.length} of ${capped.requests.length} answers cut (${turnsAtCap} proxy turns), ${cut.length} messages marked cut, run ${record.status}${record.error ? ` (${record.error})` : ''}`,
+      );
     } finally {
       await capped.close();
     }

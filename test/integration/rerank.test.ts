@@ -22,7 +22,6 @@ const KEY = `sk-teamfusion-rerank-it-${Date.now().toString(36)}`;
 /** The chat model configured in VS Code for this suite (not the default, so its use is seen in the requests). */
 const CHAT_MODEL = 'gpt-4.1-mini';
 
-
 describe('rerank: Make Blind Re-rank Set in the extension host', function () {
   this.timeout(300_000);
   let mock: MockOpenAI;
@@ -53,7 +52,11 @@ describe('rerank: Make Blind Re-rank Set in the extension host', function () {
   });
 
   it('makes runs/<id>/rerank from a completed run, lists it in the Reviews tree, and refuses a second time', async () => {
-    const record = await vscode.commands.executeCommand<RunRecord | undefined>('teamfusion.runReview', { reviewRoot: review, iterations: 2, turns: 1 });
+    const record = await vscode.commands.executeCommand<RunRecord | undefined>('teamfusion.runReview', {
+      reviewRoot: review,
+      iterations: 2,
+      turns: 1,
+    });
     assert.ok(record, 'runReview returned the record');
     assert.equal(record.status, 'completed', record.error);
 
@@ -62,10 +65,21 @@ describe('rerank: Make Blind Re-rank Set in the extension host', function () {
     // The blind set: the team's Borda top 3 + every remix, under letters; key.json says which is which.
     const key = JSON.parse(readFileSync(join(dir, 'key.json'), 'utf8')) as Record<string, { kind: string; id: string; file: string }>;
     const remixes = record.iterations.flatMap((it) => (it.remix ? [it.remix.id] : []));
-    const letters = readdirSync(join(dir, 'options')).map((n) => n.replace(/\.[^.]+$/, '')).sort();
+    const letters = readdirSync(join(dir, 'options'))
+      .map((n) => n.replace(/\.[^.]+$/, ''))
+      .sort();
     assert.deepEqual(letters, Object.keys(key).sort());
-    assert.ok(letters.every((l) => /^[A-Z]$/.test(l)), letters.join());
-    assert.deepEqual(Object.values(key).filter((e) => e.kind === 'remix').map((e) => e.id).sort(), [...remixes].sort());
+    assert.ok(
+      letters.every((l) => /^[A-Z]$/.test(l)),
+      letters.join(),
+    );
+    assert.deepEqual(
+      Object.values(key)
+        .filter((e) => e.kind === 'remix')
+        .map((e) => e.id)
+        .sort(),
+      [...remixes].sort(),
+    );
     assert.equal(Object.values(key).filter((e) => e.kind === 'option').length, 3);
     assert.deepEqual(readdirSync(join(dir, 'rankings')), ['.gitkeep']);
     assert.equal(readFileSync(join(dir, 'brief.md'), 'utf8'), readFileSync(join(review, 'brief.md'), 'utf8'));
@@ -83,13 +97,18 @@ describe('rerank: Make Blind Re-rank Set in the extension host', function () {
     const parentNode = roots.find((r) => r.contextValue === 'review' && pathOf(r).endsWith(name));
     assert.ok(parentNode, 'the parent review is still listed');
     const runNode = parentNode.children?.find((c) => c.label === 'Runs')?.children?.find((c) => c.runId === record.id);
-    assert.deepEqual(runNode?.children?.map((c) => [c.label, c.contextValue]), [[`Blind re-rank: 0 of ${parentNode.children?.find((c) => c.label === 'Designers')?.description} ranked`, 'rerank']]);
+    assert.deepEqual(
+      runNode?.children?.map((c) => [c.label, c.contextValue]),
+      [[`Blind re-rank: 0 of ${parentNode.children?.find((c) => c.label === 'Designers')?.description} ranked`, 'rerank']],
+    );
     // Nothing under runs/ is listed as a review: the blind set is the run's step.
     assert.deepEqual(roots.filter((r) => pathOf(r).includes(`${name}/runs/`)).map(pathOf), [], 'no review inside runs/');
 
     // The panel of the new review is open.
     await waitFor('the re-ranking panel', () =>
-      vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputWebview && t.label.includes('re-rank')),
+      vscode.window.tabGroups.all
+        .flatMap((g) => g.tabs)
+        .find((t) => t.input instanceof vscode.TabInputWebview && t.label.includes('re-rank')),
     );
 
     // The forecasts: one per designer of the run and one control, each a blind ranking of the set's letters, sealed.
@@ -97,9 +116,22 @@ describe('rerank: Make Blind Re-rank Set in the extension host', function () {
     assert.equal(forecast.runId, record.id);
     assert.equal(forecast.task, 'design');
     assert.deepEqual([...forecast.letters].sort(), letters);
-    const designers = readdirSync(join(review, 'rankings')).map((n) => n.replace(/\.[^.]+$/, '')).sort();
-    assert.deepEqual(forecast.forecasts.filter((f) => f.kind === 'persona').map((f) => f.designer).sort(), designers, 'a forecast per designer');
-    assert.deepEqual(forecast.forecasts.filter((f) => f.kind === 'control').map((f) => f.designer), [null], 'one control, of nobody');
+    const designers = readdirSync(join(review, 'rankings'))
+      .map((n) => n.replace(/\.[^.]+$/, ''))
+      .sort();
+    assert.deepEqual(
+      forecast.forecasts
+        .filter((f) => f.kind === 'persona')
+        .map((f) => f.designer)
+        .sort(),
+      designers,
+      'a forecast per designer',
+    );
+    assert.deepEqual(
+      forecast.forecasts.filter((f) => f.kind === 'control').map((f) => f.designer),
+      [null],
+      'one control, of nobody',
+    );
     for (const f of forecast.forecasts) {
       assert.equal(f.failed, undefined, `${f.designer ?? 'the control'}: ${f.failed}`);
       assert.deepEqual([...f.ranking!].sort(), letters, 'every letter once');
@@ -116,7 +148,10 @@ describe('rerank: Make Blind Re-rank Set in the extension host', function () {
     // Sent to the configured model, one request each; the control's carries no persona.
     const sent = mock.requests.filter((r) => r.route === 'chat' && requestedJsonSchema(r.body)?.name === FORECAST_SCHEMA_NAME);
     assert.equal(sent.length, designers.length + 1);
-    assert.ok(sent.every((r) => (r.body as { model?: string }).model === CHAT_MODEL), 'the configured chat model');
+    assert.ok(
+      sent.every((r) => (r.body as { model?: string }).model === CHAT_MODEL),
+      'the configured chat model',
+    );
     const names = ['Ana Ruiz', 'Ben Okafor', 'Chen Wei', 'Dina Haddad'];
     const persona = (r: (typeof sent)[number]) => names.filter((n) => requestTexts(r.body).join('\n').includes(n));
     assert.equal(sent.filter((r) => persona(r).length === 0).length, 1, 'exactly one request (the control) names no designer');
@@ -125,7 +160,10 @@ describe('rerank: Make Blind Re-rank Set in the extension host', function () {
     const setFiles = readdirSync(dir, { recursive: true }).map(String);
     assert.ok(!setFiles.some((f) => /forecast/i.test(f)), setFiles.join());
 
-    const again = await vscode.commands.executeCommand<string | undefined>('teamfusion.rerankRun', { reviewRoot: review, runId: record.id });
+    const again = await vscode.commands.executeCommand<string | undefined>('teamfusion.rerankRun', {
+      reviewRoot: review,
+      runId: record.id,
+    });
     assert.equal(again, undefined, 'a second re-ranking of the same run is refused');
     assert.deepEqual(readdirSync(join(dir, 'rankings')), ['.gitkeep'], 'the existing folder is left alone');
   });

@@ -37,13 +37,16 @@ function filesUnder(dir: string): string[] {
 
 function runIds(review: string): string[] {
   const runs = join(review, 'runs');
-  return existsSync(runs) ? readdirSync(runs).filter((n) => existsSync(join(runs, n, 'run.json'))).sort() : [];
+  return existsSync(runs)
+    ? readdirSync(runs)
+        .filter((n) => existsSync(join(runs, n, 'run.json')))
+        .sort()
+    : [];
 }
 
 function readRecord(review: string, id: string): RunRecord {
   return JSON.parse(readFileSync(join(review, 'runs', id, 'run.json'), 'utf8')) as RunRecord;
 }
-
 
 function assertRequestsClean(mock: MockOpenAI): void {
   assert.ok(mock.requests.length > 0, 'the mock was called');
@@ -209,7 +212,7 @@ describe('TeamFusion runs from the extension (mock endpoint)', function () {
     assertRequestsClean(mock);
   });
 
-  it('refines a completed run with the lead\'s feedback: one more iteration', async () => {
+  it("refines a completed run with the lead's feedback: one more iteration", async () => {
     assert.ok(firstRunId, 'the first test made a run');
     const before = readRecord(review, firstRunId);
     mock.reset();
@@ -293,10 +296,21 @@ describe('TeamFusion runs from the extension (mock endpoint)', function () {
     const staged = git('diff', '--cached', '--name-only').split('\n').filter(Boolean);
     const prefix = `${SAMPLE}/runs/${firstRunId}/`;
     assert.ok(staged.includes(`${prefix}run.json`), `run.json is staged (staged: ${staged.join(', ')})`);
-    assert.ok(staged.some((f) => f.startsWith(prefix) && f.endsWith('remix.png')), 'the remix is staged');
-    assert.ok(staged.every((f) => f.startsWith(prefix)), 'only the run folder is staged');
+    assert.ok(
+      staged.some((f) => f.startsWith(prefix) && f.endsWith('remix.png')),
+      'the remix is staged',
+    );
+    assert.ok(
+      staged.every((f) => f.startsWith(prefix)),
+      'only the run folder is staged',
+    );
     assert.ok(result.commitMessage?.startsWith(`TeamFusion run ${firstRunId}: `), result.commitMessage);
-    assert.equal(resolve(result.repositoryRoot ?? '').split(sep).join('/'), resolve(scratch).split(sep).join('/'));
+    assert.equal(
+      resolve(result.repositoryRoot ?? '')
+        .split(sep)
+        .join('/'),
+      resolve(scratch).split(sep).join('/'),
+    );
     assert.throws(() => git('rev-parse', '--verify', '-q', 'HEAD'), 'nothing was committed');
   });
 });

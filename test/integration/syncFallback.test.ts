@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { vscodeGitTransportFor } from '../../src/extension/sync/vscodeGit';
 
-describe('team sync in VS Code: the git program when the editor\'s Git is off', () => {
+describe("team sync in VS Code: the git program when the editor's Git is off", () => {
   let dir = '';
   after(() => {
     if (dir) rmSync(dir, { recursive: true, force: true });
@@ -36,7 +36,10 @@ describe('team sync in VS Code: the git program when the editor\'s Git is off', 
     // Which of the two reasons depends on how far the Git extension got with the setting off when it was asked (a fresh
     // clone's CI run saw the second): either way the fallback is said once, in words.
     assert.equal(why.length, 1, JSON.stringify(why));
-    assert.match(why[0]!, /^(Git is turned off in this editor \(setting git\.enabled\)|VS Code's Git does not see a repository holding .+)$/);
+    assert.match(
+      why[0]!,
+      /^(Git is turned off in this editor \(setting git\.enabled\)|VS Code's Git does not see a repository holding .+)$/,
+    );
     const status = await t.status();
     assert.equal(status.branch, 'main');
     assert.equal(status.upstream, undefined, 'no upstream: a sync says so instead of pushing');

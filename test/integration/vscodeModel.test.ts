@@ -72,10 +72,17 @@ describe('TeamFusion on a VS Code language model (chatProvider "vscode")', funct
 
   it('without any model and without a key, nothing is sent and no run folder is made', async () => {
     lm.setModels([]);
-    await waitFor('VS Code to have no scripted model', async () => (await vscode.lm.selectChatModels({ vendor: 'teamfusion-test' })).length === 0);
+    await waitFor(
+      'VS Code to have no scripted model',
+      async () => (await vscode.lm.selectChatModels({ vendor: 'teamfusion-test' })).length === 0,
+    );
     lm.reset();
     mock.reset();
-    const record = await vscode.commands.executeCommand<RunRecord | undefined>('teamfusion.runReview', { reviewRoot: review, iterations: 2, turns: 1 });
+    const record = await vscode.commands.executeCommand<RunRecord | undefined>('teamfusion.runReview', {
+      reviewRoot: review,
+      iterations: 2,
+      turns: 1,
+    });
     assert.equal(record, undefined, 'no run without a model');
     assert.equal(existsSync(join(review, 'runs')), false, 'no run folder');
     assert.equal(lm.received.length, 0);
@@ -89,10 +96,18 @@ describe('TeamFusion on a VS Code language model (chatProvider "vscode")', funct
       return found.length ? found : undefined;
     });
     assert.equal(model!.id, VISION.id);
-    assert.equal((model as unknown as { capabilities?: { supportsImageToText?: boolean } }).capabilities?.supportsImageToText, true, 'VS Code reports the model reads images');
+    assert.equal(
+      (model as unknown as { capabilities?: { supportsImageToText?: boolean } }).capabilities?.supportsImageToText,
+      true,
+      'VS Code reports the model reads images',
+    );
     lm.reset();
     mock.reset();
-    const record = await vscode.commands.executeCommand<RunRecord | undefined>('teamfusion.runReview', { reviewRoot: review, iterations: 2, turns: 1 });
+    const record = await vscode.commands.executeCommand<RunRecord | undefined>('teamfusion.runReview', {
+      reviewRoot: review,
+      iterations: 2,
+      turns: 1,
+    });
     assert.ok(record, 'runReview returned the record');
     assert.equal(record.status, 'completed', record.error);
     const onDisk = JSON.parse(readFileSync(join(review, 'runs', record.id, 'run.json'), 'utf8')) as RunRecord;
@@ -109,7 +124,10 @@ describe('TeamFusion on a VS Code language model (chatProvider "vscode")', funct
 
     assert.ok(lm.received.length >= 4, `the model answered the discussion (${lm.received.length} requests)`);
     assert.ok(lm.received.every((r) => r.model === VISION.id && !r.error));
-    assert.ok(lm.received.some((r) => r.structured), 'the remix agent asked for JSON in the prompt');
+    assert.ok(
+      lm.received.some((r) => r.structured),
+      'the remix agent asked for JSON in the prompt',
+    );
     const withImages = lm.received.filter((r) => r.messages.some((m) => m.parts.some((p) => p.kind === 'data')));
     assert.ok(withImages.length >= 1, 'images were sent');
     for (const r of withImages) {
@@ -141,10 +159,9 @@ describe('TeamFusion on a VS Code language model (chatProvider "vscode")', funct
     const runId = ids[ids.length - 1]!;
     lm.reset();
     mock.reset();
-    const result = await vscode.commands.executeCommand<{ state: string; analysis: { model: string; bales: unknown[]; usage: { costUsd?: number } } } | undefined>(
-      'teamfusion.codeDiscussion',
-      { reviewRoot: review, runId },
-    );
+    const result = await vscode.commands.executeCommand<
+      { state: string; analysis: { model: string; bales: unknown[]; usage: { costUsd?: number } } } | undefined
+    >('teamfusion.codeDiscussion', { reviewRoot: review, runId });
     assert.ok(result, 'the coding ran');
     assert.equal(result.state, 'coded');
     assert.ok(result.analysis.bales.length > 0);
@@ -156,7 +173,10 @@ describe('TeamFusion on a VS Code language model (chatProvider "vscode")', funct
 
   it('a model withdrawn mid-run fails the run in one sentence; the run resumes on another model (quick pick), each prompt naming its model', async () => {
     lm.setModels([VISION, OTHER]);
-    await waitFor('both scripted models', async () => (await vscode.lm.selectChatModels({ vendor: 'teamfusion-test' })).length === 2 || undefined);
+    await waitFor(
+      'both scripted models',
+      async () => (await vscode.lm.selectChatModels({ vendor: 'teamfusion-test' })).length === 2 || undefined,
+    );
     lm.reset();
     mock.reset();
     // The fifth request (into the round-robin, after the four first assessments) withdraws the model the run uses.
@@ -166,7 +186,11 @@ describe('TeamFusion on a VS Code language model (chatProvider "vscode")', funct
     });
     let failed: RunRecord | undefined;
     try {
-      failed = await vscode.commands.executeCommand<RunRecord | undefined>('teamfusion.runReview', { reviewRoot: review, iterations: 2, turns: 1 });
+      failed = await vscode.commands.executeCommand<RunRecord | undefined>('teamfusion.runReview', {
+        reviewRoot: review,
+        iterations: 2,
+        turns: 1,
+      });
     } finally {
       lm.setResponder(undefined);
     }
@@ -178,7 +202,10 @@ describe('TeamFusion on a VS Code language model (chatProvider "vscode")', funct
 
     // Resume: the remembered model is gone, so VS Code's models are offered in a quick pick; the test accepts the first
     // (the only one left) the way a user presses Enter.
-    const resumed = vscode.commands.executeCommand<RunRecord | undefined>('teamfusion.runReview', { reviewRoot: review, resume: failed.id });
+    const resumed = vscode.commands.executeCommand<RunRecord | undefined>('teamfusion.runReview', {
+      reviewRoot: review,
+      resume: failed.id,
+    });
     await waitFor('the quick pick of models, accepted', async () => {
       await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
       return lm.received.some((r) => r.model === OTHER.id) || undefined;

@@ -193,7 +193,10 @@ export function activate(context: vscode.ExtensionContext): ScriptedLmApi {
           model: model.id,
           ...(options.requestInitiator ? { initiator: options.requestInitiator } : {}),
           ...(options.justification ? { justification: options.justification } : {}),
-          messages: messages.map((m) => ({ role: m.role === 1 ? 'user' : m.role === 2 ? 'assistant' : String(m.role), parts: m.content.map(describePart) })),
+          messages: messages.map((m) => ({
+            role: m.role === 1 ? 'user' : m.role === 2 ? 'assistant' : String(m.role),
+            parts: m.content.map(describePart),
+          })),
           structured: false,
         };
         received.push(entry);

@@ -31,7 +31,9 @@ export function briefWithDecisionPoints(points: readonly DecisionPoint[], passag
     const name = requestedJsonSchema(req.body)?.name;
     if (name === 'teamfusion_brief') {
       const reply = brief(req);
-      return reply?.kind === 'json' && typeof reply.value === 'object' && reply.value !== null ? { ...reply, value: { ...reply.value, disagreements: points } } : reply;
+      return reply?.kind === 'json' && typeof reply.value === 'object' && reply.value !== null
+        ? { ...reply, value: { ...reply.value, disagreements: points } }
+        : reply;
     }
     if (name === 'teamfusion_brief_fork' && passages) return { kind: 'json', value: { passages } };
     return brief(req) ?? withPoints(req);

@@ -27,7 +27,13 @@ export function pullAndPush(dir: string, attempts = 10): void {
       git(dir, 'push', '--quiet');
       return;
     } catch (err) {
-      if (attempt >= attempts || !/\[rejected\]|fetch first|non-fast-forward|\[remote rejected\]|cannot lock ref/.test(String((err as { stderr?: unknown }).stderr ?? err))) throw err;
+      if (
+        attempt >= attempts ||
+        !/\[rejected\]|fetch first|non-fast-forward|\[remote rejected\]|cannot lock ref/.test(
+          String((err as { stderr?: unknown }).stderr ?? err),
+        )
+      )
+        throw err;
     }
   }
 }
@@ -67,12 +73,24 @@ export async function makeGitTeam<P extends string>(base: string, seed: string, 
   // is the first person's commit of the review (its runs' records among it, the driver's), when they are a member.
   const keys = signed ? await signingKeys(base, owned) : undefined;
   const firstOwned = owned.find((o) => o.email.toLowerCase() === `${first}@example.com`);
-  const signFirst = keys && firstOwned ? ['-c', 'gpg.format=ssh', '-c', `user.signingkey=${keys.key[firstOwned.member]}`, '-c', 'commit.gpgsign=true'] : [];
+  const signFirst =
+    keys && firstOwned ? ['-c', 'gpg.format=ssh', '-c', `user.signingkey=${keys.key[firstOwned.member]}`, '-c', 'commit.gpgsign=true'] : [];
   git(clone[first], ...signFirst, 'commit', '--quiet', '-m', 'The review');
   for (const o of owned) {
     const sign = keys ? ['-c', 'gpg.format=ssh', '-c', `user.signingkey=${keys.key[o.member]}`, '-c', 'commit.gpgsign=true'] : [];
     git(clone[first], 'add', '--', ...o.files);
-    git(clone[first], '-c', `user.name=${o.name}`, '-c', `user.email=${o.email}`, ...sign, 'commit', '--quiet', '-m', `${o.member}'s files`);
+    git(
+      clone[first],
+      '-c',
+      `user.name=${o.name}`,
+      '-c',
+      `user.email=${o.email}`,
+      ...sign,
+      'commit',
+      '--quiet',
+      '-m',
+      `${o.member}'s files`,
+    );
   }
   if (keys) git(clone[first], 'config', 'gpg.ssh.allowedSignersFile', keys.allowed);
   git(clone[first], 'push', '--quiet', '-u', 'origin', 'main');
@@ -100,7 +118,10 @@ async function membersFiles(review: string, people: readonly string[]): Promise<
   let team: Record<string, { git?: string | string[] } | null> = {};
   let signed = false;
   try {
-    const yaml = parse(await fs.readFile(path.join(review, 'review.yaml'), 'utf8')) as { team?: typeof team; requireSignedCommits?: unknown } | null;
+    const yaml = parse(await fs.readFile(path.join(review, 'review.yaml'), 'utf8')) as {
+      team?: typeof team;
+      requireSignedCommits?: unknown;
+    } | null;
     team = yaml?.team ?? {};
     signed = yaml?.requireSignedCommits === true;
   } catch {
@@ -114,7 +135,10 @@ async function membersFiles(review: string, people: readonly string[]): Promise<
     if (!email) continue;
     const id = member.toLowerCase();
     const files = all.filter((f) => {
-      const stem = path.basename(f).replace(/\.[^.]*$/, '').toLowerCase();
+      const stem = path
+        .basename(f)
+        .replace(/\.[^.]*$/, '')
+        .toLowerCase();
       return stem === id || (path.basename(path.dirname(f)) === 'inbox' && stem.startsWith(`${id}-`));
     });
     if (!files.length) continue;

@@ -57,10 +57,12 @@ export function liveParts(markdown: string, at: string): string[] {
   const walk = (tokens: Token[]): void => {
     for (const t of tokens) {
       if (t.type === 'html_block' || t.type === 'html_inline') found.push(`raw HTML ${JSON.stringify(t.content.slice(0, 60))}`);
-      if (t.type === 'link_open' && !ownFile(String(t.attrGet('href') ?? ''), at)) found.push(`link to ${JSON.stringify(t.attrGet('href'))}`);
+      if (t.type === 'link_open' && !ownFile(String(t.attrGet('href') ?? ''), at))
+        found.push(`link to ${JSON.stringify(t.attrGet('href'))}`);
       if (t.type === 'image' && !ownFile(String(t.attrGet('src') ?? ''), at)) found.push(`image from ${JSON.stringify(t.attrGet('src'))}`);
       // Text rendering as a control or bidi character (from an entity).
-      if (t.type === 'text' && /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u200e\u200f]/.test(t.content)) found.push(`control character from an entity in ${JSON.stringify(t.content.slice(0, 40))}`);
+      if (t.type === 'text' && /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u200e\u200f]/.test(t.content))
+        found.push(`control character from an entity in ${JSON.stringify(t.content.slice(0, 40))}`);
       if (t.children) walk(t.children);
     }
   };
@@ -73,7 +75,8 @@ export function structureOf(markdown: string): string[] {
   const out: string[] = [];
   const walk = (tokens: Token[]): void => {
     for (const t of tokens) {
-      if (['heading_open', 'bullet_list_open', 'ordered_list_open', 'em_open', 'strong_open', 'blockquote_open'].includes(t.type)) out.push(t.type);
+      if (['heading_open', 'bullet_list_open', 'ordered_list_open', 'em_open', 'strong_open', 'blockquote_open'].includes(t.type))
+        out.push(t.type);
       if (t.children) walk(t.children);
     }
   };

@@ -9,7 +9,6 @@ import * as path from 'node:path';
 import { WAIT_CEILING_MS } from './waitFor';
 import { CLI_PATH } from './builtCli';
 
-
 export function hasStrace(): boolean {
   try {
     execFileSync('strace', ['-V'], { stdio: 'ignore' });
@@ -56,12 +55,22 @@ export async function snapshotTree(root: string): Promise<Map<string, string>> {
 /** Runs `node dist/cli.js …args` under strace (following forks) and a 3 GB data limit, killed after the suites' wait ceiling. */
 export async function cliUnderStrace(args: string[], env: Record<string, string>, cwd: string, traceFile: string): Promise<Outcome> {
   const trace = [
-    '-f', '-y', '-s', '4096', '-o', traceFile,
-    '-e', 'trace=open,openat,openat2,creat,rename,renameat,renameat2,unlink,unlinkat,mkdir,mkdirat,link,linkat,symlink,symlinkat,truncate',
+    '-f',
+    '-y',
+    '-s',
+    '4096',
+    '-o',
+    traceFile,
+    '-e',
+    'trace=open,openat,openat2,creat,rename,renameat,renameat2,unlink,unlinkat,mkdir,mkdirat,link,linkat,symlink,symlinkat,truncate',
   ];
   return new Promise((resolve, reject) => {
     // Under a 3 GB data limit (prlimit): a case that would need more memory fails instead of passing slowly.
-    const child = spawn('prlimit', [`--data=${DATA_LIMIT}`, 'strace', ...trace, process.execPath, CLI_PATH, ...args], { cwd, env: { ...cleanEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('prlimit', [`--data=${DATA_LIMIT}`, 'strace', ...trace, process.execPath, CLI_PATH, ...args], {
+      cwd,
+      env: { ...cleanEnv(), ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     let timedOut = false;
@@ -99,7 +108,9 @@ export function pathsOf(line: string, cwd: string): { paths: string[]; write: bo
   const rest = fdDir ? line.replace(/^(\d+\s+\w+\()(?:AT_FDCWD|\d+)<[^>]*>,/, '$1') : line;
   for (const a of rest.matchAll(/<(\/[^>]*)>/g)) paths.push(a[1]!);
   const writeFlags = /O_WRONLY|O_RDWR|O_CREAT|O_TRUNC/.test(line);
-  const write = /^(creat|rename|renameat2?|unlink|unlinkat|mkdir|mkdirat|link|linkat|symlink|symlinkat|truncate)$/.test(call) || (/^open/.test(call) && writeFlags);
+  const write =
+    /^(creat|rename|renameat2?|unlink|unlinkat|mkdir|mkdirat|link|linkat|symlink|symlinkat|truncate)$/.test(call) ||
+    (/^open/.test(call) && writeFlags);
   return { paths: [...new Set(paths)], write };
 }
 

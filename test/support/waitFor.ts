@@ -21,7 +21,10 @@ export async function waitFor<T>(
     } catch (e) {
       last = e;
     }
-    if (Date.now() - t0 > timeoutMs) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : '.'}${detail ? `\n${detail()}` : ''}`);
+    if (Date.now() - t0 > timeoutMs)
+      throw new Error(
+        `Timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : '.'}${detail ? `\n${detail()}` : ''}`,
+      );
     await new Promise((r) => setTimeout(r, every));
   }
 }

@@ -124,7 +124,11 @@ class App {
     this.last = state;
     if (state.thumbSize) document.documentElement.style.setProperty('--tf-thumb', `${state.thumbSize}px`);
     this.renderHeader(ctx);
-    const steps = this.next.render(ctx, (tab, selector) => this.goTo(tab, selector), () => this.last && this.render(this.last));
+    const steps = this.next.render(
+      ctx,
+      (tab, selector) => this.goTo(tab, selector),
+      () => this.last && this.render(this.last),
+    );
     this.runTab.runIsNext = steps.runIsNext;
     for (const t of TABS) this.stale.add(t);
     this.draw(this.tab);
@@ -143,15 +147,21 @@ class App {
     if (!document.body.dataset.drawn) {
       performance.mark('tf:rendered');
       // After the next frame: what drawing the first state cost the page beyond building it (components, styles, layout).
-      requestAnimationFrame(() => setTimeout(() => {
-        performance.mark('tf:painted');
-        publishMarks();
-        releaseImages();
-      }, 0));
-      window.addEventListener('load', () => {
-        performance.mark('tf:loaded');
-        publishMarks();
-      }, { once: true });
+      requestAnimationFrame(() =>
+        setTimeout(() => {
+          performance.mark('tf:painted');
+          publishMarks();
+          releaseImages();
+        }, 0),
+      );
+      window.addEventListener(
+        'load',
+        () => {
+          performance.mark('tf:loaded');
+          publishMarks();
+        },
+        { once: true },
+      );
     }
     document.body.dataset.drawn = 'true';
     publishMarks();
@@ -175,8 +185,15 @@ class App {
     if (tab === 'overview') {
       // A brief review has no rankings: no agreement or rankings grid.
       const briefOnly = isBriefOnly(ctx.state.review);
-      replaceChildren(this.overview, diagnosticsView(ctx), decisionsOverview(ctx), briefOnly ? null : kendallView(ctx), briefOnly ? null : this.heatmap.view(ctx));
-      const rest = () => append(this.overview, consensusView(ctx), criteriaView(ctx), briefView(ctx), galleryView(ctx), briefCommentsView(ctx));
+      replaceChildren(
+        this.overview,
+        diagnosticsView(ctx),
+        decisionsOverview(ctx),
+        briefOnly ? null : kendallView(ctx),
+        briefOnly ? null : this.heatmap.view(ctx),
+      );
+      const rest = () =>
+        append(this.overview, consensusView(ctx), criteriaView(ctx), briefView(ctx), galleryView(ctx), briefCommentsView(ctx));
       // Below a large grid drawn in part, the rest of the overview follows it (flush); else all of it now.
       this.overviewRest = undefined;
       if (this.heatmap.partial()) this.overviewRest = rest;
@@ -249,8 +266,21 @@ class App {
       h('h1', { id: 'tf-title' }, state.title),
       h('p', { class: 'tf-muted tf-path' }, state.root),
       facts ? h('p', { class: 'tf-facts' }, facts) : null,
-      state.trusted ? null : h('p', { class: 'tf-notice tf-notice-warning', role: 'status' }, 'Restricted mode: this workspace is not trusted, so runs are off and nothing is sent to a model. Analysis still works.'),
-      state.running ? h('p', { class: 'tf-running' }, h('vscode-progress-ring', { class: 'tf-ring', 'aria-hidden': 'true' }), ' A run is in progress — see the Run tab.') : null,
+      state.trusted
+        ? null
+        : h(
+            'p',
+            { class: 'tf-notice tf-notice-warning', role: 'status' },
+            'Restricted mode: this workspace is not trusted, so runs are off and nothing is sent to a model. Analysis still works.',
+          ),
+      state.running
+        ? h(
+            'p',
+            { class: 'tf-running' },
+            h('vscode-progress-ring', { class: 'tf-ring', 'aria-hidden': 'true' }),
+            ' A run is in progress — see the Run tab.',
+          )
+        : null,
     );
   }
 }
@@ -285,7 +315,11 @@ function diagnosticsView(ctx: ViewContext): HTMLElement | null {
       h(
         'li',
         { class: `tf-diag tf-diag-${d.severity}` },
-        h('a', { href: '#', onclick: (e: Event) => (e.preventDefault(), ctx.host.post({ type: 'openFile', path: d.file })) }, `${d.file}${d.line ? `:${d.line}:${d.column}` : ''}`),
+        h(
+          'a',
+          { href: '#', onclick: (e: Event) => (e.preventDefault(), ctx.host.post({ type: 'openFile', path: d.file })) },
+          `${d.file}${d.line ? `:${d.line}:${d.column}` : ''}`,
+        ),
         `: ${d.severity}: ${d.message}`,
       ),
     );
@@ -293,7 +327,11 @@ function diagnosticsView(ctx: ViewContext): HTMLElement | null {
   return h(
     'section',
     { class: 'tf-section', id: 'tf-problems' },
-    h('h2', {}, errors ? `${errors} error${errors === 1 ? '' : 's'} in the review` : `${diags.length} warning${diags.length === 1 ? '' : 's'}`),
+    h(
+      'h2',
+      {},
+      errors ? `${errors} error${errors === 1 ? '' : 's'} in the review` : `${diags.length} warning${diags.length === 1 ? '' : 's'}`,
+    ),
     list,
   );
 }

@@ -9,7 +9,12 @@ import { HEAT_MAX_PERCENT, SPEAKER_COLORS, TAU_MAX_PERCENT } from './colors';
 export const AA_TEXT = 4.5;
 
 /** An sRGB colour with alpha, each channel 0..1. */
-export interface Rgba { r: number; g: number; b: number; a: number }
+export interface Rgba {
+  r: number;
+  g: number;
+  b: number;
+  a: number;
+}
 
 /**
  * A text colour of the panel: the rule's selector and its `color:` (or, for SVG text, `fill:`) value exactly as in
@@ -40,7 +45,12 @@ export const GRAPHIC_FILLS: readonly string[] = ['.tf-cat-seg', '.tf-line', '.tf
  * `opacity:` below 1 that WCAG does not ask to contrast: disabled controls and the row being dragged (inactive
  * components), the blinking cursor's off phase. Any other opacity must be in TEXT_COLORS.
  */
-export const EXEMPT_OPACITY: readonly string[] = ['50%', '.tf-rank-list li.tf-dragging', '.tf-icon-button:disabled', '.tf-scale-btn[disabled]'];
+export const EXEMPT_OPACITY: readonly string[] = [
+  '50%',
+  '.tf-rank-list li.tf-dragging',
+  '.tf-icon-button:disabled',
+  '.tf-scale-btn[disabled]',
+];
 
 /** Every `color:` and text `fill:` of media/panel.css (the unit test fails on one missing here), plus text on tinted fills. */
 export const TEXT_COLORS: readonly TextColor[] = [
@@ -48,9 +58,23 @@ export const TEXT_COLORS: readonly TextColor[] = [
   anywhere('a', 'var(--vscode-textLink-foreground)'),
   anywhere('a:hover', 'var(--vscode-textLink-activeForeground)'),
   ...[
-    '.tf-muted', '.tf-next-title', '.tf-thumb-missing', '.tf-thumb figcaption', '.tf-corner', '.tf-role', '.tf-cell-empty',
-    '.tf-stat-label', '.tf-why', '.tf-progress', '.tf-live', '.tf-usage dt', '.tf-rk-handle', '.tf-eval-table thead th',
-    '.tf-placement-why', '.tf-crit-no-position, .tf-crit-not-mentioned', '.tf-fork-fate-set-aside',
+    '.tf-muted',
+    '.tf-next-title',
+    '.tf-thumb-missing',
+    '.tf-thumb figcaption',
+    '.tf-corner',
+    '.tf-role',
+    '.tf-cell-empty',
+    '.tf-stat-label',
+    '.tf-why',
+    '.tf-progress',
+    '.tf-live',
+    '.tf-usage dt',
+    '.tf-rk-handle',
+    '.tf-eval-table thead th',
+    '.tf-placement-why',
+    '.tf-crit-no-position, .tf-crit-not-mentioned',
+    '.tf-fork-fate-set-aside',
   ].map((s) => anywhere(s, 'var(--vscode-descriptionForeground)')),
   anywhere('.tf-error-text', 'var(--tf-text-error)'),
   anywhere('.tf-saved', 'var(--tf-text-ok)'),
@@ -66,21 +90,36 @@ export const TEXT_COLORS: readonly TextColor[] = [
   anywhere('.tf-cov-left-out', 'var(--tf-text-warning)'),
   anywhere('.tf-criteria-quote', 'var(--vscode-foreground)'),
   { selector: '.tf-icon-button', property: 'color', color: 'var(--vscode-icon-foreground, var(--vscode-foreground))', over: SURFACES },
-  { selector: '.tf-tooltip', property: 'color', color: 'var(--vscode-editorHoverWidget-foreground)', over: ['var(--vscode-editorHoverWidget-background)'] },
+  {
+    selector: '.tf-tooltip',
+    property: 'color',
+    color: 'var(--vscode-editorHoverWidget-foreground)',
+    over: ['var(--vscode-editorHoverWidget-background)'],
+  },
   {
     selector: '.tf-scale-btn',
     property: 'color',
     color: 'var(--vscode-button-secondaryForeground, var(--vscode-foreground))',
     over: SURFACES.map((s) => `var(--vscode-button-secondaryBackground, ${s})`),
   },
-  { selector: '.tf-scale-btn.tf-scale-on', property: 'color', color: 'var(--vscode-button-foreground)', over: ['var(--vscode-button-background)'] },
+  {
+    selector: '.tf-scale-btn.tf-scale-on',
+    property: 'color',
+    color: 'var(--vscode-button-foreground)',
+    over: ['var(--vscode-button-background)'],
+  },
   {
     selector: '.tf-text-button',
     property: 'color',
     color: 'var(--vscode-button-secondaryForeground)',
     over: SURFACES.map((s) => `var(--vscode-button-secondaryBackground, ${s})`),
   },
-  { selector: '.tf-text-button[aria-pressed="true"]', property: 'color', color: 'var(--vscode-button-foreground)', over: ['var(--vscode-button-background)'] },
+  {
+    selector: '.tf-text-button[aria-pressed="true"]',
+    property: 'color',
+    color: 'var(--vscode-button-foreground)',
+    over: ['var(--vscode-button-background)'],
+  },
   { selector: '.tf-viewer', property: 'color', color: 'var(--vscode-foreground)', over: [EDITOR_BG] },
   {
     selector: '.tf-cov-flagged th',
@@ -142,7 +181,11 @@ export function parseHex(hex: string): Rgba {
   const m = /^#([0-9a-f]{3}|[0-9a-f]{6}|[0-9a-f]{8})$/i.exec(hex.trim());
   if (!m) throw new Error(`not a hex colour: ${hex}`);
   let s = m[1]!;
-  if (s.length === 3) s = s.split('').map((c) => c + c).join('');
+  if (s.length === 3)
+    s = s
+      .split('')
+      .map((c) => c + c)
+      .join('');
   const at = (i: number): number => parseInt(s.slice(i, i + 2), 16) / 255;
   return { r: at(0), g: at(2), b: at(4), a: s.length === 8 ? at(6) : 1 };
 }

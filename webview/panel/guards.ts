@@ -19,7 +19,8 @@ const answered = (m: Record<string, unknown>) => typeof m.requestId === 'number'
 /** What must hold for each reply type (every one the request channel waits for: the Record is complete by type). */
 const REPLY_SHAPES: Record<ReplyType, Shape> = {
   saveRankingResult: (m) => (answered(m) && Array.isArray(m.diagnostics) ? undefined : 'saveRankingResult is incomplete'),
-  saveFeedbackResult: (m) => (answered(m) && (m.message === undefined || isString(m.message)) ? undefined : 'saveFeedbackResult is incomplete'),
+  saveFeedbackResult: (m) =>
+    answered(m) && (m.message === undefined || isString(m.message)) ? undefined : 'saveFeedbackResult is incomplete',
   peopleResult: (m) => (answered(m) && isString(m.message) ? undefined : 'peopleResult is incomplete'),
 };
 

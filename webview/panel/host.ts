@@ -3,7 +3,14 @@
  * (requests declared in src/protocol/requests.ts, replies keyed by a sequence number, each request failing after one
  * timeout), and the persisted state (getState/setState; the panel is not kept alive when hidden).
  */
-import type { HostMessage, PanelRequests, PanelState, RequestMessage, WebviewMessage, WebviewPersistedState } from '../../src/protocol/panel';
+import type {
+  HostMessage,
+  PanelRequests,
+  PanelState,
+  RequestMessage,
+  WebviewMessage,
+  WebviewPersistedState,
+} from '../../src/protocol/panel';
 import { REQUEST_REPLIES, REQUEST_TIMEOUT_MS, isReplyType, type RequestKind } from '../../src/protocol/requestKinds';
 import { checkHostMessage, checkPersistedState } from './guards';
 import { errorMessage } from '../../src/protocol/shared';
@@ -17,7 +24,10 @@ declare function acquireVsCodeApi(): VsCodeApi;
 
 /** A request that got no usable reply: none in time, or one that does not answer it. */
 export class RequestFailed extends Error {
-  constructor(readonly kind: RequestKind, message: string) {
+  constructor(
+    readonly kind: RequestKind,
+    message: string,
+  ) {
     super(message);
     this.name = 'RequestFailed';
   }
@@ -79,12 +89,18 @@ export class RequestChannel {
     }
     const expected = REQUEST_REPLIES[waiting.kind];
     if (data.type !== expected) {
-      waiting.settle(undefined, new RequestFailed(waiting.kind, `The extension answered ${waiting.kind} with ${data.type}, not ${expected}; try again.`));
+      waiting.settle(
+        undefined,
+        new RequestFailed(waiting.kind, `The extension answered ${waiting.kind} with ${data.type}, not ${expected}; try again.`),
+      );
       return;
     }
     const checked = checkHostMessage(data);
     if (!checked.ok) {
-      waiting.settle(undefined, new RequestFailed(waiting.kind, `The extension's answer to ${waiting.kind} was malformed (${checked.error}); try again.`));
+      waiting.settle(
+        undefined,
+        new RequestFailed(waiting.kind, `The extension's answer to ${waiting.kind} was malformed (${checked.error}); try again.`),
+      );
       return;
     }
     waiting.settle(checked.value);
@@ -95,7 +111,10 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 export class HostConnection {
   private readonly api: VsCodeApi = acquireVsCodeApi();
-  private readonly channel = new RequestChannel((m) => this.post(m), (problem) => this.log('warning', problem));
+  private readonly channel = new RequestChannel(
+    (m) => this.post(m),
+    (problem) => this.log('warning', problem),
+  );
   private persisted: WebviewPersistedState | undefined;
 
   constructor(private readonly onMessage: (m: HostMessage) => void) {

@@ -16,7 +16,13 @@ export interface Draft {
 
 const isItem = (v: unknown): v is DraftItem => {
   const o = v as Partial<DraftItem> | null;
-  return typeof o === 'object' && o !== null && typeof o.option === 'string' && typeof o.justification === 'string' && typeof o.tiedWithAbove === 'boolean';
+  return (
+    typeof o === 'object' &&
+    o !== null &&
+    typeof o.option === 'string' &&
+    typeof o.justification === 'string' &&
+    typeof o.tiedWithAbove === 'boolean'
+  );
 };
 
 /** A draft read back from the webview's saved state (its own earlier setState), or undefined when it is not one. */
@@ -25,7 +31,12 @@ export function readDraft(v: unknown): Draft | undefined {
   if (typeof o !== 'object' || o === null) return undefined;
   if (typeof o.designer !== 'string' || typeof o.role !== 'string' || !Array.isArray(o.items) || !o.items.every(isItem)) return undefined;
   if (o.designerId !== undefined && typeof o.designerId !== 'string') return undefined;
-  return { ...(o.designerId !== undefined ? { designerId: o.designerId } : {}), designer: o.designer, role: o.role, items: o.items.map((i) => ({ option: i.option, justification: i.justification, tiedWithAbove: i.tiedWithAbove })) };
+  return {
+    ...(o.designerId !== undefined ? { designerId: o.designerId } : {}),
+    designer: o.designer,
+    role: o.role,
+    items: o.items.map((i) => ({ option: i.option, justification: i.justification, tiedWithAbove: i.tiedWithAbove })),
+  };
 }
 
 export interface DesignerLike {

@@ -12,11 +12,21 @@ import { parseStrict } from './validate';
 
 export async function runImport(args: string[]): Promise<number> {
   const { positionals, values } = parseStrict(args, { force: { type: 'boolean' } });
-  const [csv, review] = exactPositionals(positionals, 2, 'give the CSV file and the review folder, e.g. teamfusion import rankings.csv samples/lumen-perfume');
+  const [csv, review] = exactPositionals(
+    positionals,
+    2,
+    'give the CSV file and the review folder, e.g. teamfusion import rankings.csv samples/lumen-perfume',
+  );
   try {
     if (!(await fs.stat(review)).isDirectory()) throw new Error('not a folder');
   } catch {
-    writeDiagnostic(process.stderr, { file: '.', line: 0, column: 0, severity: 'error', message: `The review folder ${review} does not exist.` });
+    writeDiagnostic(process.stderr, {
+      file: '.',
+      line: 0,
+      column: 0,
+      severity: 'error',
+      message: `The review folder ${review} does not exist.`,
+    });
     return 1;
   }
   const result = await importRankingsCsv(csv, review, { force: values.force === true });

@@ -21,7 +21,12 @@ export async function questionServer(root: string): Promise<McpServer> {
   for (const q of QUESTIONS) {
     server.registerTool(
       q.name,
-      { title: q.title, description: q.description, inputSchema: QuestionInputShown, annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false } },
+      {
+        title: q.title,
+        description: q.description,
+        inputSchema: QuestionInputShown,
+        annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
+      },
       async (input: unknown) => {
         const a = await ask(q.name, input, root);
         return a.ok
@@ -35,7 +40,8 @@ export async function questionServer(root: string): Promise<McpServer> {
 
 export async function runMcp(args: string[]): Promise<number> {
   const { positionals } = parseStrict(args);
-  if (positionals.length) throw new UsageError('teamfusion mcp takes no folder: start it in the folder that holds the reviews; its questions stay under it.');
+  if (positionals.length)
+    throw new UsageError('teamfusion mcp takes no folder: start it in the folder that holds the reviews; its questions stay under it.');
   const server = await questionServer(process.cwd());
   const { StdioServerTransport } = await import('../mcpSdk.js');
   const closed = new Promise<void>((resolve) => {

@@ -27,7 +27,9 @@ export function parseStrict(
 
 export async function runValidate(args: string[]): Promise<number> {
   const { positionals, values } = parseStrict(args, { json: { type: 'boolean' } });
-  const [target] = exactPositionals(positionals, 1, (given) => (given === 0 ? 'give the review folder to check, e.g. teamfusion validate samples/lumen-perfume' : 'give exactly one review folder.'));
+  const [target] = exactPositionals(positionals, 1, (given) =>
+    given === 0 ? 'give the review folder to check, e.g. teamfusion validate samples/lumen-perfume' : 'give exactly one review folder.',
+  );
   // The same function answers the `validate` question of `teamfusion mcp` and VS Code (core/questions).
   const { review, diagnostics, authorship: report } = await validateFolder(target);
   const errors = diagnostics.filter((d) => d.severity === 'error').length;
@@ -41,7 +43,9 @@ export async function runValidate(args: string[]): Promise<number> {
   // Said on stderr: the files not counted are already warnings above; a check asked for (e-mails named) that cannot be made is said here.
   for (const line of authorshipSentences(report, { quietWithoutEmails: true })) process.stderr.write(`${printable(line)}\n`);
   if (hasErrors(diagnostics) || !review) {
-    process.stderr.write(`${printable(target)}: ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}.\n`);
+    process.stderr.write(
+      `${printable(target)}: ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}.\n`,
+    );
     return 1;
   }
   // Success is not a problem: it goes to stdout (the summary of errors above goes to stderr).

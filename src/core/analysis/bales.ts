@@ -19,7 +19,12 @@ export const BALES_CATEGORIES: readonly BalesCategory[] = [
   { number: 1, label: 'Shows solidarity', area: 'positive', hint: 'raises the others’ status, gives help or praise, rewards' },
   { number: 2, label: 'Shows tension release', area: 'positive', hint: 'jokes, laughs, shows satisfaction or relief' },
   { number: 3, label: 'Agrees', area: 'positive', hint: 'shows passive acceptance, understands, concurs, complies' },
-  { number: 4, label: 'Gives suggestion', area: 'task-answer', hint: 'gives direction, proposes an action or a combination, implying autonomy for the others' },
+  {
+    number: 4,
+    label: 'Gives suggestion',
+    area: 'task-answer',
+    hint: 'gives direction, proposes an action or a combination, implying autonomy for the others',
+  },
   { number: 5, label: 'Gives opinion', area: 'task-answer', hint: 'evaluates, analyses, expresses a feeling or a wish about the work' },
   { number: 6, label: 'Gives orientation', area: 'task-answer', hint: 'gives information, repeats, clarifies, confirms facts' },
   { number: 7, label: 'Asks for orientation', area: 'task-question', hint: 'asks for information, repetition or confirmation' },

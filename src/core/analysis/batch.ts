@@ -34,7 +34,9 @@ export async function submitBatch(
   const file = await sdkCall(async () =>
     client.files.create(
       {
-        file: await openaiSdk().toFile(Buffer.from(batchJsonl(lines), 'utf8'), `teamfusion-coding-${o.runId}.jsonl`, { type: 'application/jsonl' }),
+        file: await openaiSdk().toFile(Buffer.from(batchJsonl(lines), 'utf8'), `teamfusion-coding-${o.runId}.jsonl`, {
+          type: 'application/jsonl',
+        }),
         purpose: 'batch',
       },
       { signal: o.signal },
@@ -42,7 +44,12 @@ export async function submitBatch(
   );
   const batch = await sdkCall(() =>
     client.batches.create(
-      { input_file_id: file.id, endpoint: CHAT_ENDPOINT, completion_window: '24h', metadata: { teamfusion: 'code-discussion', run: o.runId } },
+      {
+        input_file_id: file.id,
+        endpoint: CHAT_ENDPOINT,
+        completion_window: '24h',
+        metadata: { teamfusion: 'code-discussion', run: o.runId },
+      },
       { signal: o.signal },
     ),
   );
@@ -79,9 +86,14 @@ export interface BatchAnswer {
 }
 
 /** Downloads an output (or error) file and reads it as custom_id → answer. Lines that do not parse are skipped and counted. */
-export async function readBatchFile(client: OpenAI, fileId: string, signal?: AbortSignal): Promise<{ answers: Map<string, BatchAnswer>; unreadable: number }> {
+export async function readBatchFile(
+  client: OpenAI,
+  fileId: string,
+  signal?: AbortSignal,
+): Promise<{ answers: Map<string, BatchAnswer>; unreadable: number }> {
   const text = await sdkCall(async () => (await client.files.content(fileId, { signal })).text());
-  if (Buffer.byteLength(text) > MAX_OUTPUT_BYTES) throw new Error(`The batch output file ${fileId} is larger than ${MAX_OUTPUT_BYTES / 1024 / 1024} MB; it is not read.`);
+  if (Buffer.byteLength(text) > MAX_OUTPUT_BYTES)
+    throw new Error(`The batch output file ${fileId} is larger than ${MAX_OUTPUT_BYTES / 1024 / 1024} MB; it is not read.`);
   const answers = new Map<string, BatchAnswer>();
   let unreadable = 0;
   for (const line of text.split('\n')) {
@@ -98,7 +110,11 @@ export async function readBatchFile(client: OpenAI, fileId: string, signal?: Abo
       unreadable++;
       continue;
     }
-    const r = row as { custom_id?: unknown; response?: { status_code?: number; body?: unknown } | null; error?: { message?: string; code?: string } | null };
+    const r = row as {
+      custom_id?: unknown;
+      response?: { status_code?: number; body?: unknown } | null;
+      error?: { message?: string; code?: string } | null;
+    };
     if (typeof r.custom_id !== 'string') {
       unreadable++;
       continue;

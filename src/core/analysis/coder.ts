@@ -18,7 +18,15 @@ import { readRunRecord } from '../record/store';
 import { checkWritable } from '../files/reviewWrites';
 import { analysisPath, readAnalysisFile, writeAnalysisFile, type AnalysisFile } from './analysisFile';
 import { MESSAGES_PER_REQUEST, codingRequestBody, planRequests, type CodingItem, type CodingRequestPlan } from './codingPrompt';
-import { CodingError, CodingJob, DEFAULT_MAX_WAIT_MS, DEFAULT_POLL_INTERVAL_MS, MAX_ATTEMPTS, type BatchOutcome, type CodeDiscussionOptions } from './codingJob';
+import {
+  CodingError,
+  CodingJob,
+  DEFAULT_MAX_WAIT_MS,
+  DEFAULT_POLL_INTERVAL_MS,
+  MAX_ATTEMPTS,
+  type BatchOutcome,
+  type CodeDiscussionOptions,
+} from './codingJob';
 import { errorMessage } from '../kernel/errors';
 
 export { CodingError, DEFAULT_MAX_WAIT_MS, DEFAULT_POLL_INTERVAL_MS, MAX_ATTEMPTS };
@@ -52,11 +60,17 @@ export async function codeDiscussion(o: CodeDiscussionOptions): Promise<CodeDisc
   // analysis.json must be writable before anything is sent (a link, a folder or a read-only place there: refused now).
   await checkWritable(root, [analysisPath(record.id)]);
   // --force over a pending batch: that batch is cancelled (best effort) so it is not paid for twice.
-  const abandoned = o.force ? await readAnalysisFile(root, o.runId).then((a) => a?.batch?.id, () => undefined) : undefined;
+  const abandoned = o.force
+    ? await readAnalysisFile(root, o.runId).then(
+        (a) => a?.batch?.id,
+        () => undefined,
+      )
+    : undefined;
   const items: CodingItem[] = allMessages(record).map(({ iteration, message }) => ({ id: message.id!, iteration, message }));
   const job = new CodingJob(o, record, existing, items, o.model ?? record.settings.chatModel, mergePrices(o.prices));
   const notes: string[] = [];
-  if (record.status === 'running') notes.push(`Run ${o.runId} is still running: the ${items.length} messages on disk now are coded; code it again when it has finished.`);
+  if (record.status === 'running')
+    notes.push(`Run ${o.runId} is still running: the ${items.length} messages on disk now are coded; code it again when it has finished.`);
 
   let state: CodingState = 'coded';
   try {
@@ -78,10 +92,14 @@ export async function codeDiscussion(o: CodeDiscussionOptions): Promise<CodeDisc
     if (job.requests === 0 && !job.pending && !isAbort(err, o.signal)) throw new CodingError(errorMessage(err));
     const a = await job.save();
     if (isAbort(err, o.signal)) {
-      notes.push(`Cancelled: ${a.bales.length} of ${items.length} messages are coded and saved${job.pending ? `; batch ${job.pending.id} is kept and resumed next time` : ''}.`);
+      notes.push(
+        `Cancelled: ${a.bales.length} of ${items.length} messages are coded and saved${job.pending ? `; batch ${job.pending.id} is kept and resumed next time` : ''}.`,
+      );
       return { analysis: a, state: 'cancelled', newRequests: job.requests, reused: job.reused, notes };
     }
-    throw new CodingError(`Coding stopped: ${errorMessage(err)}. The ${a.bales.length} codes so far are saved; run code-discussion again to continue.`);
+    throw new CodingError(
+      `Coding stopped: ${errorMessage(err)}. The ${a.bales.length} codes so far are saved; run code-discussion again to continue.`,
+    );
   }
   return finish(job, state, notes);
 }
@@ -103,7 +121,12 @@ async function cancelAbandoned(job: CodingJob, abandoned: string, notes: string[
 /** Counts first (cheap), then the one cost question, before a single request is sent. */
 async function askCost(job: CodingJob, plans: readonly CodingRequestPlan[], n: number): Promise<void> {
   const batch = job.o.batch === true;
-  const cost: CodingCost = { requests: plans.length, of: `${n.toLocaleString('en-US')} message${n === 1 ? '' : 's'}`, estimateUsd: estimateCoding(plans, job.model, job.prices, batch), batch };
+  const cost: CodingCost = {
+    requests: plans.length,
+    of: `${n.toLocaleString('en-US')} message${n === 1 ? '' : 's'}`,
+    estimateUsd: estimateCoding(plans, job.model, job.prices, batch),
+    batch,
+  };
   try {
     await askBeforeSending(cost, job.o.confirm, `Coding run ${job.o.runId}`);
   } catch (err) {
@@ -119,7 +142,9 @@ async function finish(job: CodingJob, state: CodingState, notes: string[]): Prom
   const analysis: AnalysisFile = job.compose();
   if (!existing || JSON.stringify({ ...analysis, codedAt: '' }) !== before) await writeAnalysisFile(job.o.reviewRoot, analysis);
   if (state === 'pending' && pending) {
-    notes.push(`The batch ${pending.id} is still ${pending.status}; it is saved in analysis.json and the next code-discussion on this run collects it.`);
+    notes.push(
+      `The batch ${pending.id} is still ${pending.status}; it is saved in analysis.json and the next code-discussion on this run collects it.`,
+    );
   } else if (state === 'batch-problem' && batchProblem) {
     notes.push(batchProblem);
   } else if (analysis.uncoded.length) {
@@ -136,5 +161,7 @@ function estimateCoding(plans: readonly CodingRequestPlan[], model: string, pric
   const chars = sample.reduce((n, p) => n + JSON.stringify(codingRequestBody(model, p, p.ids).messages).length, 0);
   const inputTokens = Math.round((chars / 4 / Math.max(1, sample.length)) * plans.length);
   const outputTokens = plans.reduce((n, p) => n + p.ids.length * 40, 0);
-  return estimateCost({ inputTokens, cachedInputTokens: 0, outputTokens, images: 0 }, { chatModel: model, imageModel: '' }, prices, { batch });
+  return estimateCost({ inputTokens, cachedInputTokens: 0, outputTokens, images: 0 }, { chatModel: model, imageModel: '' }, prices, {
+    batch,
+  });
 }

@@ -169,7 +169,11 @@ export class CodingJob {
 
   /** Whether any code kept or made came from the bundled scripted server. */
   private scripted(): boolean {
-    return (this.keepPrior && this.existing?.scripted === true) || this.chat?.scripted === true || (this.client !== undefined && isScriptedClient(this.client));
+    return (
+      (this.keepPrior && this.existing?.scripted === true) ||
+      this.chat?.scripted === true ||
+      (this.client !== undefined && isScriptedClient(this.client))
+    );
   }
 
   /** Kept prior usage plus this call's, with its cost (unknown when a part's price is unknown). */
@@ -218,11 +222,17 @@ export class CodingJob {
     const model = this.model;
     let remaining = ids;
     for (let attempt = attemptsUsed; attempt < MAX_ATTEMPTS && remaining.length; attempt++) {
-      if (attempt > 0) this.log(`Coding ${remaining.join(', ')}: the answer was not usable (${repair?.problem ?? 'the request failed'}); asking again (${attempt + 1} of ${MAX_ATTEMPTS}).`);
+      if (attempt > 0)
+        this.log(
+          `Coding ${remaining.join(', ')}: the answer was not usable (${repair?.problem ?? 'the request failed'}); asking again (${attempt + 1} of ${MAX_ATTEMPTS}).`,
+        );
       const body = codingRequestBody(model, plan, remaining, repair);
       const answer = await this.getChat().chat({
         model,
-        messages: body.messages.map((m) => ({ role: m.role as ChatMessage['role'], content: typeof m.content === 'string' ? m.content : '' })),
+        messages: body.messages.map((m) => ({
+          role: m.role as ChatMessage['role'],
+          content: typeof m.content === 'string' ? m.content : '',
+        })),
         structured: body.response_format?.type === 'json_schema' ? (body.response_format.json_schema as StructuredOutput) : undefined,
         signal: this.o.signal,
       });
@@ -338,8 +348,13 @@ export class CodingJob {
       this.batchProblem = undefined;
       return 'done';
     }
-    const reason = b.errors?.data?.map((e) => e.message).filter(Boolean).join('; ');
-    const open = Object.values(p.requests).flat().filter((id) => this.byId.has(id) && !this.codes.has(id));
+    const reason = b.errors?.data
+      ?.map((e) => e.message)
+      .filter(Boolean)
+      .join('; ');
+    const open = Object.values(p.requests)
+      .flat()
+      .filter((id) => this.byId.has(id) && !this.codes.has(id));
     this.batchProblem = `The batch ${b.id} ${b.status}${reason ? ` (${reason})` : ''}; ${open.length} of its messages are not coded. Run code-discussion again to send them again.`;
     return 'problem';
   }

@@ -46,7 +46,11 @@ export interface CodingRequestPlan {
  * Groups the messages to code into requests: consecutive messages of one round, at most `perRequest` each, every one shown
  * with up to CONTEXT_MESSAGES messages of its round before and after it.
  */
-export function planRequests(roundMessages: ReadonlyMap<number, readonly CodingItem[]>, toCode: ReadonlySet<string>, perRequest = MESSAGES_PER_REQUEST): CodingRequestPlan[] {
+export function planRequests(
+  roundMessages: ReadonlyMap<number, readonly CodingItem[]>,
+  toCode: ReadonlySet<string>,
+  perRequest = MESSAGES_PER_REQUEST,
+): CodingRequestPlan[] {
   const plans: CodingRequestPlan[] = [];
   for (const [iteration, items] of roundMessages) {
     const positions = items.map((it, i) => (toCode.has(it.id) ? i : -1)).filter((i) => i >= 0);
@@ -73,7 +77,11 @@ export function userMessage(plan: CodingRequestPlan): string {
     // The speaker and the words are the record's data, each one JSON string: nothing in them can start a block of its own.
     return `[${item.id}] ${code ? 'CODE' : 'CONTEXT'} — ${quoted(m.speaker)} (${m.kind ?? 'proxy'}):\n${quoted(m.content)}`;
   });
-  return [`Round ${plan.iteration}.`, ...blocks, `Code these ${plan.ids.length} message${plan.ids.length === 1 ? '' : 's'}: ${plan.ids.join(', ')}.`].join('\n\n');
+  return [
+    `Round ${plan.iteration}.`,
+    ...blocks,
+    `Code these ${plan.ids.length} message${plan.ids.length === 1 ? '' : 's'}: ${plan.ids.join(', ')}.`,
+  ].join('\n\n');
 }
 
 /** Strict json_schema: `message` an enum of this request's ids, `category` an integer enum 1–13, one entry per message. */
@@ -104,14 +112,25 @@ export function codingJsonSchema(ids: readonly string[]) {
 export type CodingChatBody = ChatCompletionCreateParamsNonStreaming;
 
 /** The chat request body of one coding request (also the `body` of a Batch API line). `repair` follows an unusable answer. */
-export function codingRequestBody(model: string, plan: CodingRequestPlan, ids: readonly string[], repair?: { answer: string; problem: string }): CodingChatBody {
+export function codingRequestBody(
+  model: string,
+  plan: CodingRequestPlan,
+  ids: readonly string[],
+  repair?: { answer: string; problem: string },
+): CodingChatBody {
   const messages: CodingChatBody['messages'] = [
     { role: 'system', content: CODING_SYSTEM },
-    { role: 'user', content: userMessage({ ...plan, ids: [...ids], shown: plan.shown.map((s) => ({ ...s, code: ids.includes(s.item.id) })) }) },
+    {
+      role: 'user',
+      content: userMessage({ ...plan, ids: [...ids], shown: plan.shown.map((s) => ({ ...s, code: ids.includes(s.item.id) })) }),
+    },
   ];
   if (repair) {
     messages.push({ role: 'assistant', content: repair.answer });
-    messages.push({ role: 'user', content: `That answer could not be used: ${repair.problem} Answer again with JSON only: exactly one entry for each of ${ids.join(', ')}, with a category number from 1 to 13.` });
+    messages.push({
+      role: 'user',
+      content: `That answer could not be used: ${repair.problem} Answer again with JSON only: exactly one entry for each of ${ids.join(', ')}, with a category number from 1 to 13.`,
+    });
   }
   return {
     model,

@@ -34,7 +34,9 @@ export type RoundMix = z.infer<typeof RoundMixSchema>;
  * `..`, a slash or anything else a file could slip in. */
 const API_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,199}$/;
 const apiId = (what: string) =>
-  z.string().regex(API_ID, { error: `${what} must be an id the API gave (letters, digits, _ and -, like batch_abc123); this one is not, so the file is not used` });
+  z.string().regex(API_ID, {
+    error: `${what} must be an id the API gave (letters, digits, _ and -, like batch_abc123); this one is not, so the file is not used`,
+  });
 
 export const PendingBatchSchema = z.object({
   id: apiId('The batch id'),

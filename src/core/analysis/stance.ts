@@ -92,8 +92,13 @@ export function stanceTable(record: Pick<RunRecord, 'iterations'>, designers: re
 }
 
 /** "2 kept their designer's top choice, 1 yielded (ben → r2)." */
-export function stanceSentence(t: StanceTable, nameOf: (id: string) => string = (id) => id, labelOf: (id: string) => string = (id) => id): string {
-  if (t.rows.length === 0 || t.unknown === t.rows.length) return 'No stance reports in this run (the remix agent did not report what each proxy backed).';
+export function stanceSentence(
+  t: StanceTable,
+  nameOf: (id: string) => string = (id) => id,
+  labelOf: (id: string) => string = (id) => id,
+): string {
+  if (t.rows.length === 0 || t.unknown === t.rows.length)
+    return 'No stance reports in this run (the remix agent did not report what each proxy backed).';
   const parts = [`${t.kept} kept their designer's top choice`, `${t.yielded} yielded`];
   const to = Object.entries(t.yieldedTo).map(([c, ds]) => `${ds.map(nameOf).join(', ')} → ${c === 'none' ? 'nothing' : labelOf(c)}`);
   const unknown = t.unknown ? `; ${t.unknown} not reported` : '';

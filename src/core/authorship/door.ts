@@ -17,7 +17,17 @@ import { designerKey } from '../rankings/designerId';
 import { ownRequireSignedCommits } from './ownSettings';
 import { standingIdentities } from './identityHistory';
 import type { Typist } from './typist';
-import { identitiesOf, judgeCommits, judgeDriver, judgeMaker, judgeUncommitted, type Identities, type IdentitySettings, type Touch, type Verdict } from './rule';
+import {
+  identitiesOf,
+  judgeCommits,
+  judgeDriver,
+  judgeMaker,
+  judgeUncommitted,
+  type Identities,
+  type IdentitySettings,
+  type Touch,
+  type Verdict,
+} from './rule';
 
 /** A file left out of every count, and why (contract §8). */
 export interface NotCounted {
@@ -79,11 +89,22 @@ export interface AuthorshipDoor {
   readonly typist?: Typist;
 }
 
-export const NO_EMAILS = 'Who wrote each member\'s file is not checked: review.yaml names no git e-mail for any member (team: <id>: { git: <email> }).';
+export const NO_EMAILS =
+  "Who wrote each member's file is not checked: review.yaml names no git e-mail for any member (team: <id>: { git: <email> }).";
 
 /** A door that checks nothing, saying why. */
 export function uncheckedDoor(root: string, why: string): AuthorshipDoor {
-  return { root: path.resolve(root), checked: false, why, check: async () => undefined, checkRecord: async () => [], checkMade: async () => undefined, readAhead: async () => undefined, mayWriteRecord: async () => true, report: () => ({ checked: false, why, notCounted: [] }) };
+  return {
+    root: path.resolve(root),
+    checked: false,
+    why,
+    check: async () => undefined,
+    checkRecord: async () => [],
+    checkMade: async () => undefined,
+    readAhead: async () => undefined,
+    mayWriteRecord: async () => true,
+    report: () => ({ checked: false, why, notCounted: [] }),
+  };
 }
 
 /** Opens the door for the review at `root` with its settings (review.yaml `team` and `requireSignedCommits`). */
@@ -101,19 +122,30 @@ export async function openReviewAuthorship(root: string, settings: IdentitySetti
 }
 
 /** The door for the review at `root` with the team's identities already read (undefined: no e-mails, nothing checked). */
-export async function openAuthorshipFor(root: string, ids: Identities | undefined, reviewYaml?: IdentitySettings & { lead?: string }): Promise<AuthorshipDoor> {
+export async function openAuthorshipFor(
+  root: string,
+  ids: Identities | undefined,
+  reviewYaml?: IdentitySettings & { lead?: string },
+): Promise<AuthorshipDoor> {
   if (!ids) return uncheckedDoor(root, NO_EMAILS);
   let top;
   try {
     top = await runGit(root, ['rev-parse', '--show-toplevel', '--is-shallow-repository']);
   } catch (err) {
-    if (err instanceof GitMissingError) return uncheckedDoor(root, 'Who wrote each member\'s file is not checked: git was not found on this machine (install git or add it to PATH).');
+    if (err instanceof GitMissingError)
+      return uncheckedDoor(
+        root,
+        "Who wrote each member's file is not checked: git was not found on this machine (install git or add it to PATH).",
+      );
     throw err;
   }
-  if (top.code !== 0) return uncheckedDoor(root, 'Who wrote each member\'s file is not checked: the review is not in a git repository.');
+  if (top.code !== 0) return uncheckedDoor(root, "Who wrote each member's file is not checked: the review is not in a git repository.");
   const [topLevel = '', shallow = ''] = top.stdout.split('\n').map((l) => l.trim());
   if (shallow === 'true') {
-    return uncheckedDoor(root, 'Who wrote each member\'s file is not checked: this clone is shallow, so git cannot tell who wrote the older commits (git fetch --unshallow brings them).');
+    return uncheckedDoor(
+      root,
+      "Who wrote each member's file is not checked: this clone is shallow, so git cannot tell who wrote the older commits (git fetch --unshallow brings them).",
+    );
   }
   const config = async (key: string): Promise<string | undefined> => {
     const o = await runGit(root, ['config', '--get', key]);
@@ -133,7 +165,13 @@ export async function openAuthorshipFor(root: string, ids: Identities | undefine
     standing = identitiesOf(s.settings) ?? { emails: new Map(), requireSigned: ids.requireSigned };
     for (const r of s.refused) refused.push({ file: 'review.yaml', ...r });
   }
-  const door = new GitDoor(path.resolve(root), repoTop, real, { ...standing, requireSigned: standing.requireSigned || ownSigned }, ownEmail);
+  const door = new GitDoor(
+    path.resolve(root),
+    repoTop,
+    real,
+    { ...standing, requireSigned: standing.requireSigned || ownSigned },
+    ownEmail,
+  );
   for (const r of refused) door.refuse(r);
   return door;
 }
@@ -163,7 +201,11 @@ class GitDoor implements AuthorshipDoor {
   ) {
     const own = ownEmail?.toLowerCase();
     const member = own ? [...ids.emails].find(([, emails]) => emails.includes(own))?.[0] : undefined;
-    this.typist = { ...(ownEmail ? { email: ownEmail } : {}), ...(member !== undefined ? { member } : {}), requireSigned: ids.requireSigned };
+    this.typist = {
+      ...(ownEmail ? { email: ownEmail } : {}),
+      ...(member !== undefined ? { member } : {}),
+      requireSigned: ids.requireSigned,
+    };
   }
 
   /** The path in the review and in the repository; undefined when `abs` is not inside the review. */
@@ -255,8 +297,20 @@ class GitDoor implements AuthorshipDoor {
       member = [...this.ids.emails].find(([, emails]) => emails.includes(maker))?.[0] ?? '';
       const by = `commit ${first.commit.slice(0, 12)} by ${printable(first.name)} <${printable(first.email)}>`;
       verdict = member
-        ? judgeMaker(touches, maker, this.ids.requireSigned, this.ownEmail, f.dirty.has(at.repo), `its maker is ${member} (${printable(first.email)}, the author of its first commit); it counts only as its maker committed it`, `${member}'s key`)
-        : { commit: first.commit, author: first.email, reason: `${by} made it, and that is no member of the team (review.yaml team.<id>.git), so it counts for no one` };
+        ? judgeMaker(
+            touches,
+            maker,
+            this.ids.requireSigned,
+            this.ownEmail,
+            f.dirty.has(at.repo),
+            `its maker is ${member} (${printable(first.email)}, the author of its first commit); it counts only as its maker committed it`,
+            `${member}'s key`,
+          )
+        : {
+            commit: first.commit,
+            author: first.email,
+            reason: `${by} made it, and that is no member of the team (review.yaml team.<id>.git), so it counts for no one`,
+          };
     }
     if (!verdict) return undefined;
     const out: NotCounted = { file: at.file, member, ...verdict };
@@ -283,8 +337,12 @@ class GitDoor implements AuthorshipDoor {
       const touches = sinceCreated(f.touches.get(at.repo) ?? []);
       const dirty = f.dirty.has(at.repo) || touches.length === 0;
       // A typist who is no member (typist.ts) is named by their e-mail: the file must be that e-mail's alone.
-      const ids = member.includes('@') ? { emails: new Map([[designerKey(member), [member.toLowerCase()]]]), requireSigned: this.ids.requireSigned } : this.ids;
-      verdict = judgeCommits(o.latestOnly ? touches.slice(0, 1) : touches, member, ids) ?? (dirty ? judgeUncommitted(member, ids, this.ownEmail) : undefined);
+      const ids = member.includes('@')
+        ? { emails: new Map([[designerKey(member), [member.toLowerCase()]]]), requireSigned: this.ids.requireSigned }
+        : this.ids;
+      verdict =
+        judgeCommits(o.latestOnly ? touches.slice(0, 1) : touches, member, ids) ??
+        (dirty ? judgeUncommitted(member, ids, this.ownEmail) : undefined);
     }
     if (!verdict) return undefined;
     const out: NotCounted = { file: at.file, member, ...verdict };
@@ -306,7 +364,16 @@ class GitDoor implements AuthorshipDoor {
     const sig = this.ids.requireSigned ? '%G?%x00%GS' : '%x00';
     try {
       const [log, status] = await Promise.all([
-        runGit(this.top, ['log', '--no-renames', '--diff-filter=AMD', `--format=%H%x00%ae%x00%an%x00${sig}`, '--name-status', '-z', '--', spec]),
+        runGit(this.top, [
+          'log',
+          '--no-renames',
+          '--diff-filter=AMD',
+          `--format=%H%x00%ae%x00%an%x00${sig}`,
+          '--name-status',
+          '-z',
+          '--',
+          spec,
+        ]),
         runGit(this.top, ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames', '--', spec]),
       ]);
       if (log.code !== 0 && !/does not have any commits/.test(log.stderr)) return { failed: `git log: ${firstLine(log.stderr)}` };
@@ -319,7 +386,12 @@ class GitDoor implements AuthorshipDoor {
 }
 
 function firstLine(s: string): string {
-  return s.split('\n').map((l) => l.replace(/^(fatal|error):\s*/, '').trim()).find(Boolean) ?? 'it failed';
+  return (
+    s
+      .split('\n')
+      .map((l) => l.replace(/^(fatal|error):\s*/, '').trim())
+      .find(Boolean) ?? 'it failed'
+  );
 }
 
 /** The touches of the file as it is now: back to (and with) the commit that last created it; none after a deletion. */
@@ -341,7 +413,7 @@ function parseLog(out: string, signed: boolean): Map<string, (Touch & { status: 
   const tokens = out.split('\0');
   const map = new Map<string, (Touch & { status: string })[]>();
   let current: Touch | undefined;
-  for (let i = 0; i < tokens.length; ) {
+  for (let i = 0; i < tokens.length;) {
     const t = tokens[i]!.replace(/^\n/, '');
     if (/^[0-9a-f]{40,64}$/.test(t)) {
       const [, email = '', name = '', good = '', signer = ''] = tokens.slice(i, i + 5);
@@ -364,5 +436,10 @@ function parseLog(out: string, signed: boolean): Map<string, (Touch & { status: 
 
 /** `git status --porcelain=v1 -z`: "XY path" entries; every one listed differs from the last commit (or is new). */
 function parseStatus(out: string): Set<string> {
-  return new Set(out.split('\0').filter((e) => e.length > 3).map((e) => e.slice(3)));
+  return new Set(
+    out
+      .split('\0')
+      .filter((e) => e.length > 3)
+      .map((e) => e.slice(3)),
+  );
 }

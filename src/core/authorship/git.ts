@@ -42,12 +42,16 @@ export function runGit(cwd: string, args: readonly string[]): Promise<GitOut> {
   });
 }
 
-
 /**
  * Runs git with `input` on its stdin and its stdout as bytes (`git cat-file --batch`, whose sizes are in bytes). Resolves
  * with the exit code (never rejects on a non-zero exit); rejects GitMissingError when git is absent.
  */
-export function runGitBytes(cwd: string, args: readonly string[], input: string, maxBuffer = 256 * 1024 * 1024): Promise<{ code: number; stdout: Buffer; stderr: string }> {
+export function runGitBytes(
+  cwd: string,
+  args: readonly string[],
+  input: string,
+  maxBuffer = 256 * 1024 * 1024,
+): Promise<{ code: number; stdout: Buffer; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = execFile(
       'git',

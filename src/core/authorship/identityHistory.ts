@@ -50,7 +50,8 @@ function parsed(text: string): Idents {
 function changes(a: Idents, b: Idents): string[] {
   const out: string[] = [];
   for (const k of new Set([...a.git.keys(), ...b.git.keys()])) {
-    if ((a.git.get(k)?.emails.join() ?? '') !== (b.git.get(k)?.emails.join() ?? '')) out.push(`team.${b.git.get(k)?.id ?? a.git.get(k)?.id}.git`);
+    if ((a.git.get(k)?.emails.join() ?? '') !== (b.git.get(k)?.emails.join() ?? ''))
+      out.push(`team.${b.git.get(k)?.id ?? a.git.get(k)?.id}.git`);
   }
   if ((a.lead ?? '') !== (b.lead ?? '')) out.push('lead');
   return out;
@@ -132,13 +133,22 @@ export async function standingIdentities(
     const changed = changes(accepted, next);
     if (!changed.length) return;
     const lead = leadEmails(accepted);
-    const who = accepted.lead ? `the lead (${accepted.git.get(accepted.lead)?.id ?? accepted.lead})` : `the lead (none is named, so review.yaml's first author, ${founder})`;
+    const who = accepted.lead
+      ? `the lead (${accepted.git.get(accepted.lead)?.id ?? accepted.lead})`
+      : `the lead (none is named, so review.yaml's first author, ${founder})`;
     const refuse = (reason: string): void =>
-      void refused.push({ commit: c.commit, author: c.email, member: changed.map((x) => x.replace(/^team\.|\.git$/g, '')).join(', '), reason: `it changes ${changed.join(', ')}, which only ${who} may change, ${reason}` });
+      void refused.push({
+        commit: c.commit,
+        author: c.email,
+        member: changed.map((x) => x.replace(/^team\.|\.git$/g, '')).join(', '),
+        reason: `it changes ${changed.join(', ')}, which only ${who} may change, ${reason}`,
+      });
     if (!lead.includes(c.email.toLowerCase())) return refuse('so the previous values stand');
     // Signatures where required: the lead's commit counts only signed by a key bound to one of the lead's e-mails.
     if (requireSigned && !uncommitted && !(c.signature?.good && lead.includes(signerEmail(c.signature.signer)))) {
-      const by = c.signature?.good ? `it is signed by ${printable(signerEmail(c.signature.signer)) || 'a key with no e-mail'}, not by the lead's key` : 'git verify-commit does not accept its signature';
+      const by = c.signature?.good
+        ? `it is signed by ${printable(signerEmail(c.signature.signer)) || 'a key with no e-mail'}, not by the lead's key`
+        : 'git verify-commit does not accept its signature';
       return refuse(`and ${by} (requireSignedCommits: true), so the previous values stand`);
     }
     accepted = next;

@@ -25,7 +25,10 @@ export function identitiesOf(config: IdentitySettings): Identities | undefined {
   const emails = new Map<string, string[]>();
   for (const [id, m] of Object.entries(config.team ?? {})) {
     if (m.git === undefined) continue;
-    emails.set(designerKey(id), (Array.isArray(m.git) ? m.git : [m.git]).map((e) => e.toLowerCase()));
+    emails.set(
+      designerKey(id),
+      (Array.isArray(m.git) ? m.git : [m.git]).map((e) => e.toLowerCase()),
+    );
   }
   return emails.size ? { emails, requireSigned: config.requireSignedCommits === true } : undefined;
 }
@@ -66,7 +69,8 @@ export function judgeCommits(touches: readonly Touch[], member: string, ids: Ide
     if (!ids.requireSigned) continue;
     if (!c.signature?.good) return v('git verify-commit does not accept its signature (requireSignedCommits: true)');
     const signer = signerEmail(c.signature.signer);
-    if (!allowed.includes(signer)) return v(`it is signed by ${printable(signer) || 'a key with no e-mail'}, not by ${member} (requireSignedCommits: true)`);
+    if (!allowed.includes(signer))
+      return v(`it is signed by ${printable(signer) || 'a key with no e-mail'}, not by ${member} (requireSignedCommits: true)`);
   }
   return undefined;
 }
@@ -98,7 +102,15 @@ export function judgeDriver(
   alone = "a run's record is its driver's alone",
 ): Verdict | undefined {
   if (driverEmail === undefined) return undefined; // never committed: this machine's own run
-  return judgeMaker(touches, driverEmail, requireSigned, ownEmail, dirty, `the run's driver is ${printable(driverEmail)} (the author of the first commit of its run.json); ${alone}`, "the driver's key");
+  return judgeMaker(
+    touches,
+    driverEmail,
+    requireSigned,
+    ownEmail,
+    dirty,
+    `the run's driver is ${printable(driverEmail)} (the author of the first commit of its run.json); ${alone}`,
+    "the driver's key",
+  );
 }
 
 /**
@@ -106,7 +118,15 @@ export function judgeDriver(
  * (signed by them where required), and changes not committed yet count only on the maker's own machine. `said`: who the
  * maker is and why, in words; `key`: whose key a signature must be, in words.
  */
-export function judgeMaker(touches: readonly Touch[], makerEmail: string, requireSigned: boolean, ownEmail: string | undefined, dirty: boolean, said: string, key = "the maker's key"): Verdict | undefined {
+export function judgeMaker(
+  touches: readonly Touch[],
+  makerEmail: string,
+  requireSigned: boolean,
+  ownEmail: string | undefined,
+  dirty: boolean,
+  said: string,
+  key = "the maker's key",
+): Verdict | undefined {
   const maker = makerEmail.toLowerCase();
   for (const c of touches) {
     const who = `commit ${c.commit.slice(0, 12)} by ${printable(c.name)} <${printable(c.email)}>`;

@@ -42,7 +42,10 @@ export function typingFor(
   const name = o.name ?? ((id: string) => id);
   const them = name(member);
   if (!typist.email) {
-    return { own: false, refused: `This machine has no git user.email, so who types here cannot be told, and ${o.what} for ${printable(them)} is taken only from them (set git config user.email).` };
+    return {
+      own: false,
+      refused: `This machine has no git user.email, so who types here cannot be told, and ${o.what} for ${printable(them)} is taken only from them (set git config user.email).`,
+    };
   }
   const typedBy = typist.member !== undefined ? (o.ids?.find((id) => sameDesigner(id, typist.member!)) ?? typist.member) : typist.email;
   if (typist.requireSigned) {

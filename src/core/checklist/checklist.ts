@@ -45,7 +45,9 @@ export async function ensureChecklist(ctx: StepContext, brief: string, iteration
       structured: CHECKLIST_STRUCTURED,
       parse: (content) => {
         const r = parseJsonAnswer(content, schema);
-        return 'error' in r ? r : r.value.items.map((i) => ({ text: i.text.trim(), quote: i.quote.trim() })).filter((i) => i.text && i.quote);
+        return 'error' in r
+          ? r
+          : r.value.items.map((i) => ({ text: i.text.trim(), quote: i.quote.trim() })).filter((i) => i.text && i.quote);
       },
       extraAttempts: EXTRA_ATTEMPTS,
       kind: 'checklist',
@@ -54,7 +56,12 @@ export async function ensureChecklist(ctx: StepContext, brief: string, iteration
     });
   } catch (err) {
     if (!(err instanceof Unusable)) throw err;
-    ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'warning', message: `The brief's must-haves could not be listed (${err.message}); no remix is checked.` });
+    ctx.emit({
+      type: 'notice',
+      runId: ctx.record.id,
+      level: 'warning',
+      message: `The brief's must-haves could not be listed (${err.message}); no remix is checked.`,
+    });
   }
   const found = items.filter((i) => quoteFound(i.quote, brief));
   const dropped = items.filter((i) => !found.includes(i));
@@ -64,7 +71,12 @@ export async function ensureChecklist(ctx: StepContext, brief: string, iteration
     ...(dropped.length ? { dropped } : {}),
   };
   if (dropped.length) {
-    ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'warning', message: `${dropped.length} must-have${dropped.length === 1 ? '' : 's'} of the checklist dropped: the quote is not in brief.md (${dropped.map((d) => `"${d.quote}"`).join('; ')}).` });
+    ctx.emit({
+      type: 'notice',
+      runId: ctx.record.id,
+      level: 'warning',
+      message: `${dropped.length} must-have${dropped.length === 1 ? '' : 's'} of the checklist dropped: the quote is not in brief.md (${dropped.map((d) => `"${d.quote}"`).join('; ')}).`,
+    });
   }
   await ctx.save();
   return ctx.record.checklist;
@@ -87,21 +99,43 @@ export async function checkRoundRemixes(ctx: StepContext, brief: string, it: Ite
     const file = ctx.record.options.find((o) => o.id === remix.id)?.file ?? '';
     const image = await prepareImage(ctx.reviewRoot, file, { maxSide: ctx.settings.imageMaxSide });
     const rounds: Check[][] = [];
-    for (let k = 0; k < list.repeat; k++) rounds.push(await checkOnce(ctx, it.index, list, remix.id, { type: 'image', file, label: `Remix ${remix.id}`, image }));
-    remix.checks = combineChecks(list.items.map((i) => i.id), rounds);
+    for (let k = 0; k < list.repeat; k++)
+      rounds.push(await checkOnce(ctx, it.index, list, remix.id, { type: 'image', file, label: `Remix ${remix.id}`, image }));
+    remix.checks = combineChecks(
+      list.items.map((i) => i.id),
+      rounds,
+    );
     await ctx.save();
   }
   if (!sees) {
-    ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'warning', message: `Round ${it.index}'s remixes are not checked against the brief's must-haves: the chat model is text-only and cannot see images, so every item is unclear.` });
+    ctx.emit({
+      type: 'notice',
+      runId: ctx.record.id,
+      level: 'warning',
+      message: `Round ${it.index}'s remixes are not checked against the brief's must-haves: the chat model is text-only and cannot see images, so every item is unclear.`,
+    });
     return;
   }
   const failed = pending.flatMap((m) => (m.checks ?? []).filter((c) => c.result === 'fail').map((c) => `${m.id} ${c.item}`));
-  ctx.emit({ type: 'notice', runId: ctx.record.id, level: failed.length ? 'warning' : 'info', message: `Round ${it.index}'s remixes checked against ${list.items.length} must-haves of the brief: ${failed.length ? `failed ${failed.join(', ')}` : 'none failed'}.` });
+  ctx.emit({
+    type: 'notice',
+    runId: ctx.record.id,
+    level: failed.length ? 'warning' : 'info',
+    message: `Round ${it.index}'s remixes checked against ${list.items.length} must-haves of the brief: ${failed.length ? `failed ${failed.join(', ')}` : 'none failed'}.`,
+  });
 }
 
-async function checkOnce(ctx: StepContext, iteration: number, list: Checklist, remixId: string, image: Parameters<typeof checkMessages>[1]): Promise<Check[]> {
+async function checkOnce(
+  ctx: StepContext,
+  iteration: number,
+  list: Checklist,
+  remixId: string,
+  image: Parameters<typeof checkMessages>[1],
+): Promise<Check[]> {
   const ids = list.items.map((i) => i.id);
-  const schema = z.object({ checks: z.array(z.object({ item: z.enum(ids as [string, ...string[]]), result: z.enum(CHECK_RESULTS), reason: z.string() })) });
+  const schema = z.object({
+    checks: z.array(z.object({ item: z.enum(ids as [string, ...string[]]), result: z.enum(CHECK_RESULTS), reason: z.string() })),
+  });
   try {
     return await askStructured(ctx, {
       iteration,
@@ -111,7 +145,9 @@ async function checkOnce(ctx: StepContext, iteration: number, list: Checklist, r
         const r = parseJsonAnswer(content, schema);
         if ('error' in r) return r;
         const missing = ids.filter((id) => r.value.checks.filter((c) => c.item === id).length !== 1);
-        return missing.length ? { error: `every item must be checked exactly once, but ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not` } : ids.map((id) => r.value.checks.find((c) => c.item === id)!);
+        return missing.length
+          ? { error: `every item must be checked exactly once, but ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not` }
+          : ids.map((id) => r.value.checks.find((c) => c.item === id)!);
       },
       extraAttempts: EXTRA_ATTEMPTS,
       kind: 'check',
@@ -133,7 +169,13 @@ export function combineChecks(ids: readonly string[], rounds: readonly (readonly
     const best = [...CHECK_RESULTS].sort((a, b) => count(b) - count(a))[0]!;
     const majority = count(best) * 2 > answers.length;
     const agreement = count(best) / answers.length;
-    if (!majority) return { item, result: 'unclear', reason: `The ${answers.length} checks disagree (${answers.map((a) => a.result).join(', ')}).`, agreement };
+    if (!majority)
+      return {
+        item,
+        result: 'unclear',
+        reason: `The ${answers.length} checks disagree (${answers.map((a) => a.result).join(', ')}).`,
+        agreement,
+      };
     return { item, result: best, reason: answers.find((a) => a.result === best)!.reason.trim(), agreement };
   });
 }

@@ -93,7 +93,13 @@ export function checkMessages(items: Checklist['items'], image: ChatPart): ChatM
     },
     {
       role: 'user',
-      content: [{ type: 'text', text: `The must-haves (each with the brief's words, quoted):\n${items.map((i) => `${i.id}: ${quoted(i.text)} — brief: ${quoted(i.quote)}`).join('\n')}` }, image],
+      content: [
+        {
+          type: 'text',
+          text: `The must-haves (each with the brief's words, quoted):\n${items.map((i) => `${i.id}: ${quoted(i.text)} — brief: ${quoted(i.quote)}`).join('\n')}`,
+        },
+        image,
+      ],
     },
   ];
 }

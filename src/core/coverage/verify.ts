@@ -12,19 +12,14 @@ const DASHES = /[\u2010-\u2015\u2212]/g;
 
 /** The text as quotes are compared: NFKC, lower case, one kind of quote and dash, emphasis marks and whitespace runs folded. */
 export function foldForQuote(text: string): string {
-  return text
-    .normalize('NFKC')
-    .toLowerCase()
-    .replace(QUOTES, "'")
-    .replace(DASHES, '-')
-    .replace(/[*_]+/g, '')
-    .replace(/\s+/g, ' ')
-    .trim();
+  return text.normalize('NFKC').toLowerCase().replace(QUOTES, "'").replace(DASHES, '-').replace(/[*_]+/g, '').replace(/\s+/g, ' ').trim();
 }
 
 /** A quote folded, without the quotation marks a model may put around it. */
 function foldQuote(quote: string): string {
-  return foldForQuote(quote).replace(/^'+|'+$/g, '').trim();
+  return foldForQuote(quote)
+    .replace(/^'+|'+$/g, '')
+    .trim();
 }
 
 /** Whether `quote` occurs in `text` once both are folded; an empty quote is never found. */
@@ -61,7 +56,9 @@ export function coverageProblem(coverage: readonly Coverage[], memberIds: readon
   const parts: string[] = [];
   const bad = unverifiedEntries(coverage);
   if (bad.length) {
-    const listed = bad.slice(0, 20).map((c) => `${c.designer}: ${JSON.stringify(c.point)}${c.quote ? ` (quote ${JSON.stringify(c.quote)})` : ' (no quote)'}`);
+    const listed = bad
+      .slice(0, 20)
+      .map((c) => `${c.designer}: ${JSON.stringify(c.point)}${c.quote ? ` (quote ${JSON.stringify(c.quote)})` : ' (no quote)'}`);
     parts.push(
       `${bad.length} coverage quote${bad.length === 1 ? ' is' : 's are'} not found word for word in your revisedBrief: ${listed.join('; ')}${bad.length > 20 ? '; …' : ''}. ` +
         'Give as "quote" a short passage copied exactly from revisedBrief, or mark the point "left-out" when the brief does not carry it.',

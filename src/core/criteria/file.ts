@@ -10,7 +10,15 @@ import type { AuthorshipDoor } from '../authorship/door';
 import { reviewAuthorship } from '../review/loadReview';
 import { codeSpan, escapeMarkdown, writeInertMarkdown } from '../files/markdown';
 import { writeKindFile } from '../files/writeCaps';
-import { CRITERIA_FILE, CRITERIA_MARKDOWN, SCRIPTED_CRITERIA_FILE, SCRIPTED_CRITERIA_MARKDOWN, CriteriaFileSchema, contentHash, type CriteriaFile } from './model';
+import {
+  CRITERIA_FILE,
+  CRITERIA_MARKDOWN,
+  SCRIPTED_CRITERIA_FILE,
+  SCRIPTED_CRITERIA_MARKDOWN,
+  CriteriaFileSchema,
+  contentHash,
+  type CriteriaFile,
+} from './model';
 import { SCRIPTED_SERVER, answeredBy } from '../llm/scripted';
 
 /** criteria.json, or undefined when there is none. Throws ReviewFileError naming the file when it cannot be used. */
@@ -44,7 +52,9 @@ export function untouched(file: CriteriaFile): boolean {
 
 /** Where a criteria file goes: criteria.json / .md, or — found against the scripted server — apart from the team's. */
 export function criteriaFilesOf(file: Pick<CriteriaFile, 'scripted'>): { json: string; markdown: string } {
-  return file.scripted ? { json: SCRIPTED_CRITERIA_FILE, markdown: SCRIPTED_CRITERIA_MARKDOWN } : { json: CRITERIA_FILE, markdown: CRITERIA_MARKDOWN };
+  return file.scripted
+    ? { json: SCRIPTED_CRITERIA_FILE, markdown: SCRIPTED_CRITERIA_MARKDOWN }
+    : { json: CRITERIA_FILE, markdown: CRITERIA_MARKDOWN };
 }
 
 export async function writeCriteriaFiles(root: string, file: CriteriaFile, names: Record<string, string>): Promise<void> {
@@ -61,12 +71,16 @@ export function criteriaMarkdown(file: CriteriaFile, names: Record<string, strin
   const cell = (s: string): string => escapeMarkdown(s);
   const out: string[] = [
     ...(file.scripted
-      ? ['# Scripted criteria (not the team\'s)', '', `> These came from ${SCRIPTED_SERVER}: they show the pipeline, not what the team judges by, and nothing reads them as the team's.`]
+      ? [
+          "# Scripted criteria (not the team's)",
+          '',
+          `> These came from ${SCRIPTED_SERVER}: they show the pipeline, not what the team judges by, and nothing reads them as the team's.`,
+        ]
       : ["# The team's criteria"]),
     '',
     `Found ${cell(file.at)} by ${cell(answeredBy(file.model, file.scripted))} from the brief and every member's ${file.task === 'design' ? 'justifications' : 'comments'}. ` +
-      'A stance counts only when its quote was found in that member\'s own file; controversy = (v + a) / n × (1 − |v − a| / (v + a)), ' +
-      'with n the team\'s size and v, a the members who value or are against the criterion.',
+      "A stance counts only when its quote was found in that member's own file; controversy = (v + a) / n × (1 − |v − a| / (v + a)), " +
+      "with n the team's size and v, a the members who value or are against the criterion.",
     '',
     `| criterion | controversy | ${members.map((m) => cell(names[m] ?? m)).join(' | ')} |`,
     `| --- | --- | ${members.map(() => '---').join(' | ')} |`,

@@ -14,7 +14,15 @@ import { askForStructuredAnswer } from '../remix/structuredAnswer';
 import { criteriaNotCounted, readCriteriaFile, untouched, writeCriteriaFiles } from './file';
 import { explainContested, groundAnswer, recheckCriteria } from './ground';
 import { checkWritable } from '../files/reviewWrites';
-import { CRITERIA_FILE, CRITERIA_MARKDOWN, SCRIPTED_CRITERIA_FILE, SCRIPTED_CRITERIA_MARKDOWN, CriteriaError, contentHash, type CriteriaFile } from './model';
+import {
+  CRITERIA_FILE,
+  CRITERIA_MARKDOWN,
+  SCRIPTED_CRITERIA_FILE,
+  SCRIPTED_CRITERIA_MARKDOWN,
+  CriteriaError,
+  contentHash,
+  type CriteriaFile,
+} from './model';
 import { SCRIPTED_SERVER } from '../llm/scripted';
 import { criteriaMessages, criteriaStructured, parseCriteriaAnswer } from './prompt';
 import { changedSources, nothingWorthReading, readCriteriaSources, type CriteriaSources } from './sources';
@@ -59,18 +67,30 @@ export async function loadForCriteria(root: string): Promise<Review> {
  * `current`: the file as recomputed at this read (recheckCriteria: quotes found again, controversy from the stances), with
  * what the recomputation changed said in `notes` (none for a file as the tool wrote it).
  */
-export type CriteriaState = { state: 'current'; file: CriteriaFile; notes: string[] } | { state: 'missing' } | { state: 'stale' | 'edited'; file: CriteriaFile; why: string };
+export type CriteriaState =
+  | { state: 'current'; file: CriteriaFile; notes: string[] }
+  | { state: 'missing' }
+  | { state: 'stale' | 'edited'; file: CriteriaFile; why: string };
 
 /** Whether criteria.json is current for these sources (unreadable files throw ReviewFileError naming the file). */
 export async function criteriaState(root: string, sources: CriteriaSources): Promise<CriteriaState> {
   const file = await readCriteriaFile(root);
   if (!file) return { state: 'missing' };
-  if (!untouched(file)) return { state: 'edited', file, why: `${CRITERIA_FILE} was changed by hand since it was found (its content does not match the hash it keeps)` };
+  if (!untouched(file))
+    return {
+      state: 'edited',
+      file,
+      why: `${CRITERIA_FILE} was changed by hand since it was found (its content does not match the hash it keeps)`,
+    };
   const notCounted = await criteriaNotCounted(root);
   if (notCounted) return { state: 'edited', file, why: notCounted };
   const changed = changedSources(file.sources, sources.hashes);
   if (changed.length) {
-    const what = changed.every((f) => f.startsWith('rankings/')) ? 'Rankings' : changed.every((f) => f.startsWith('comments/')) ? 'Comments' : 'Files';
+    const what = changed.every((f) => f.startsWith('rankings/'))
+      ? 'Rankings'
+      : changed.every((f) => f.startsWith('comments/'))
+        ? 'Comments'
+        : 'Files';
     return { state: 'stale', file, why: `${what} changed since the criteria were found (${changed.join(', ')})` };
   }
   const again = recheckCriteria(sources, file);
@@ -95,7 +115,9 @@ export async function findCriteria(o: FindCriteriaOptions): Promise<FindCriteria
   const messages = criteriaMessages(sources);
   const size = messages.reduce((n, m) => n + (typeof m.content === 'string' ? m.content.length : 0), 0);
   if (size > MAX_CRITERIA_REQUEST_CHARS) {
-    throw new CriteriaError(`The members' words come to ${size.toLocaleString('en-US')} characters, more than one request may carry (${MAX_CRITERIA_REQUEST_CHARS.toLocaleString('en-US')}); nothing was sent.`);
+    throw new CriteriaError(
+      `The members' words come to ${size.toLocaleString('en-US')} characters, more than one request may carry (${MAX_CRITERIA_REQUEST_CHARS.toLocaleString('en-US')}); nothing was sent.`,
+    );
   }
   const chat = typeof o.chat === 'function' ? o.chat() : o.chat;
   const usage = zeroUsage();
@@ -112,8 +134,10 @@ export async function findCriteria(o: FindCriteriaOptions): Promise<FindCriteria
       requests++;
       addUsage(usage, a.answer.usage);
     },
-    onRepair: (problem, attempt, of) => o.log?.(`The criteria answer was not usable (${problem}); asking for a repair (${attempt} of ${of}).`),
-    giveUp: (problem, attempts) => new CriteriaError(`No usable criteria after ${attempts} answers (last problem: ${problem}); nothing was written.`),
+    onRepair: (problem, attempt, of) =>
+      o.log?.(`The criteria answer was not usable (${problem}); asking for a repair (${attempt} of ${of}).`),
+    giveUp: (problem, attempts) =>
+      new CriteriaError(`No usable criteria after ${attempts} answers (last problem: ${problem}); nothing was written.`),
   });
   const grounded = groundAnswer(sources, answer);
   notes.push(...grounded.notes);
@@ -131,7 +155,10 @@ export async function findCriteria(o: FindCriteriaOptions): Promise<FindCriteria
     ...(chat.scripted ? { scripted: true as const } : {}),
   };
   const file: CriteriaFile = { ...body, sha256: contentHash(body) };
-  if (file.scripted) notes.push(`These criteria came from ${SCRIPTED_SERVER}: written apart from the team's (${SCRIPTED_CRITERIA_FILE}, ${SCRIPTED_CRITERIA_MARKDOWN}); analyze, the panel and runs never read them as the team's.`);
+  if (file.scripted)
+    notes.push(
+      `These criteria came from ${SCRIPTED_SERVER}: written apart from the team's (${SCRIPTED_CRITERIA_FILE}, ${SCRIPTED_CRITERIA_MARKDOWN}); analyze, the panel and runs never read them as the team's.`,
+    );
   await writeCriteriaFiles(root, file, names);
   return { file, reused: false, notes, names };
 }

@@ -8,7 +8,15 @@ import { contestedBand } from '../stats/election/perOption';
 import { averageRanks } from '../stats/ranks';
 import type { DesignerRanking } from '../review/model';
 import { quoteFound } from './grounding';
-import { byControversy, controversy, CRITERIA_FILE, type CriteriaFile, type Criterion, type MemberStance, type OptionStanding } from './model';
+import {
+  byControversy,
+  controversy,
+  CRITERIA_FILE,
+  type CriteriaFile,
+  type Criterion,
+  type MemberStance,
+  type OptionStanding,
+} from './model';
 import type { CriteriaAnswer } from './prompt';
 import type { CriteriaSources } from './sources';
 
@@ -20,7 +28,8 @@ export interface Grounded {
 
 function checkQuote(s: CriteriaSources, quote: string, file: string, ownFile?: string): { verified: boolean; why?: string } {
   if (!quote.trim()) return { verified: false, why: 'no quote was given' };
-  if (ownFile !== undefined && file !== ownFile) return { verified: false, why: `the quote is from ${file}, not from their own ${ownFile}` };
+  if (ownFile !== undefined && file !== ownFile)
+    return { verified: false, why: `the quote is from ${file}, not from their own ${ownFile}` };
   const texts = s.texts[file];
   if (!texts) return { verified: false, why: `${file} is not a file the criteria were found from` };
   return quoteFound(quote, texts) ? { verified: true } : { verified: false, why: `the quote is not in ${file}` };
@@ -64,7 +73,10 @@ export function groundAnswer(s: CriteriaSources, answer: CriteriaAnswer): Ground
         if (!check.verified) notes.push(`Option ${id} on "${c.name}": the standing "${given.standing}" was not counted (${check.why}).`);
       }
     }
-    const score = controversy(s.members.map((m) => stances[m.id]!.stance), s.members.length);
+    const score = controversy(
+      s.members.map((m) => stances[m.id]!.stance),
+      s.members.length,
+    );
     return { name: c.name.trim(), description: c.description.trim(), controversy: score, stances, ...(options ? { options } : {}) };
   });
   return { criteria: byControversy(criteria), notes };
@@ -95,7 +107,13 @@ export function recheckCriteria(s: CriteriaSources, file: CriteriaFile): { file:
       const check = checkQuote(s, st.quote ?? '', st.file ?? '', m.file);
       if (check.verified) stances[id] = st;
       else {
-        stances[id] = { stance: 'no-position', claimed: st.stance, ...(st.quote !== undefined ? { quote: st.quote } : {}), ...(st.file !== undefined ? { file: st.file } : {}), verified: false };
+        stances[id] = {
+          stance: 'no-position',
+          claimed: st.stance,
+          ...(st.quote !== undefined ? { quote: st.quote } : {}),
+          ...(st.file !== undefined ? { file: st.file } : {}),
+          verified: false,
+        };
         notes.push(`${id} on "${c.name}": the stance "${st.stance}" is not counted (${check.why}).`);
       }
     }
@@ -114,29 +132,53 @@ export function recheckCriteria(s: CriteriaSources, file: CriteriaFile): { file:
         const check = checkQuote(s, st.quote ?? '', st.file ?? '');
         if (check.verified) options[id] = st;
         else {
-          options[id] = { standing: 'not-mentioned', claimed: st.standing, ...(st.quote !== undefined ? { quote: st.quote } : {}), ...(st.file !== undefined ? { file: st.file } : {}), verified: false };
+          options[id] = {
+            standing: 'not-mentioned',
+            claimed: st.standing,
+            ...(st.quote !== undefined ? { quote: st.quote } : {}),
+            ...(st.file !== undefined ? { file: st.file } : {}),
+            verified: false,
+          };
           notes.push(`Option ${id} on "${c.name}": the standing "${st.standing}" is not counted (${check.why}).`);
         }
       }
     }
-    const score = controversy(s.members.map((m) => stances[m.id]?.stance ?? 'no-position'), s.members.length);
-    if (Math.abs(score - c.controversy) > 1e-9) notes.push(`"${c.name}": controversy ${score.toFixed(2)} from the stances, not the ${c.controversy.toFixed(2)} the file says.`);
+    const score = controversy(
+      s.members.map((m) => stances[m.id]?.stance ?? 'no-position'),
+      s.members.length,
+    );
+    if (Math.abs(score - c.controversy) > 1e-9)
+      notes.push(`"${c.name}": controversy ${score.toFixed(2)} from the stances, not the ${c.controversy.toFixed(2)} the file says.`);
     return { ...c, controversy: score, stances, ...(options ? { options } : {}) };
   });
-  const split = new Set(criteria.filter((c) => {
-    const held = new Set(Object.values(c.stances).map((st) => st.stance));
-    return held.has('values') && held.has('against');
-  }).map((c) => c.name));
+  const split = new Set(
+    criteria
+      .filter((c) => {
+        const held = new Set(Object.values(c.stances).map((st) => st.stance));
+        return held.has('values') && held.has('against');
+      })
+      .map((c) => c.name),
+  );
   let contested: Record<string, string[]> | undefined;
   if (file.contested) {
     contested = {};
     for (const [o, names] of Object.entries(file.contested)) {
       if (s.task !== 'design' || !s.options.includes(o)) {
-        notes.push(`Option ${o} is contested in ${CRITERIA_FILE}, but it is not an option of this review, so it is not shown as contested.`);
+        notes.push(
+          `Option ${o} is contested in ${CRITERIA_FILE}, but it is not an option of this review, so it is not shown as contested.`,
+        );
         continue;
       }
       const kept = names.filter((n) => split.has(n));
-      if (kept.length < names.length) notes.push(`Option ${o}: ${names.filter((n) => !kept.includes(n)).map((n) => `"${n}"`).join(', ')} no longer split${names.length - kept.length === 1 ? 's' : ''} the team there, so ${names.length - kept.length === 1 ? 'it is' : 'they are'} not shown as contested.`);
+      if (kept.length < names.length)
+        notes.push(
+          `Option ${o}: ${names
+            .filter((n) => !kept.includes(n))
+            .map((n) => `"${n}"`)
+            .join(
+              ', ',
+            )} no longer split${names.length - kept.length === 1 ? 's' : ''} the team there, so ${names.length - kept.length === 1 ? 'it is' : 'they are'} not shown as contested.`,
+        );
       if (kept.length) contested[o] = kept;
     }
   }
@@ -149,7 +191,11 @@ export function recheckCriteria(s: CriteriaSources, file: CriteriaFile): { file:
  * criteria on which a supporter (top third) and a critic (bottom third) hold opposite grounded stances, most controversial
  * first. Options with no such criterion are left out.
  */
-export function explainContested(criteria: readonly Criterion[], designers: readonly DesignerRanking[], options: readonly string[]): Record<string, string[]> {
+export function explainContested(
+  criteria: readonly Criterion[],
+  designers: readonly DesignerRanking[],
+  options: readonly string[],
+): Record<string, string[]> {
   const n = options.length;
   const k = contestedBand(n);
   const rankOf = new Map<string, Map<string, number>>();

@@ -22,7 +22,9 @@ export const MIN_QUOTE_CHARS = 8;
 
 /** Whether `quote` is in any of `texts` (the file's bytes as text, and what was parsed out of it). */
 export function quoteFound(quote: string, texts: readonly string[]): boolean {
-  const q = foldForQuote(quote).replace(/^["']+|["']+$/g, '').trim();
+  const q = foldForQuote(quote)
+    .replace(/^["']+|["']+$/g, '')
+    .trim();
   if (q.length < MIN_QUOTE_CHARS) return false;
   return texts.some((t) => foldForQuote(t).includes(q));
 }

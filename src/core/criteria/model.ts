@@ -46,9 +46,7 @@ export const MemberStanceSchema = z
   .strict();
 export type MemberStance = z.infer<typeof MemberStanceSchema>;
 
-export const OptionStandingSchema = z
-  .object({ standing: z.enum(STANDINGS), claimed: z.enum(STANDINGS).optional(), ...Quoted })
-  .strict();
+export const OptionStandingSchema = z.object({ standing: z.enum(STANDINGS), claimed: z.enum(STANDINGS).optional(), ...Quoted }).strict();
 export type OptionStanding = z.infer<typeof OptionStandingSchema>;
 
 const Id = line(200).pipe(z.string().min(1));

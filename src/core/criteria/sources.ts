@@ -57,7 +57,11 @@ export async function readCriteriaSources(review: Review): Promise<CriteriaSourc
   if (task === 'design') {
     for (const d of review.designers) {
       const words = d.entries.filter((e) => e.justification.trim()).map((e) => ({ option: e.option, text: e.justification.trim() }));
-      await read(d.file, LIMITS.ranking, words.map((w) => w.text));
+      await read(
+        d.file,
+        LIMITS.ranking,
+        words.map((w) => w.text),
+      );
       members.push({ id: d.id, name: d.name, ...(d.role ? { role: d.role } : {}), file: d.file, words });
     }
   } else {

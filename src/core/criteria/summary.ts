@@ -27,15 +27,21 @@ export async function criteriaSummary(review: Review): Promise<CriteriaSummary |
   try {
     const st = await criteriaState(review.root, await readCriteriaSources(review));
     if (st.state === 'missing') return undefined;
-    if (st.state !== 'current') return { state: st.state, top: [], contested: {}, lines: [`Criteria: not shown: ${st.why}; run teamfusion criteria again.`] };
+    if (st.state !== 'current')
+      return { state: st.state, top: [], contested: {}, lines: [`Criteria: not shown: ${st.why}; run teamfusion criteria again.`] };
     // Only criteria that split the team (controversy above 0, as recomputed at this read) are shown as controversial.
-    const top = st.file.criteria.filter((c) => c.controversy > 0).slice(0, TOP_CRITERIA).map((c) => ({ name: c.name, controversy: c.controversy }));
+    const top = st.file.criteria
+      .filter((c) => c.controversy > 0)
+      .slice(0, TOP_CRITERIA)
+      .map((c) => ({ name: c.name, controversy: c.controversy }));
     const contested = st.file.contested ?? {};
     const lines = [
       `Criteria the team splits on most (criteria.json, controversy 0–1): ${top.map((c) => `${c.name} ${c.controversy.toFixed(2)}`).join('; ') || 'none; no criterion splits the team'}.`,
       ...Object.entries(contested).map(([o, cs]) => `  Option ${o}: its supporters and critics split on ${cs.join(', ')}.`),
       ...st.notes.slice(0, SHOWN_NOTES).map((n) => `  Checked again: ${n}`),
-      ...(st.notes.length > SHOWN_NOTES ? [`  …and ${st.notes.length - SHOWN_NOTES} more found on checking criteria.json again (teamfusion criteria lists them).`] : []),
+      ...(st.notes.length > SHOWN_NOTES
+        ? [`  …and ${st.notes.length - SHOWN_NOTES} more found on checking criteria.json again (teamfusion criteria lists them).`]
+        : []),
     ];
     return { state: 'current', top, contested, lines };
   } catch (err) {
@@ -56,7 +62,9 @@ export async function criteriaToSettle(review: Review): Promise<{ name: string; 
     const st = await criteriaState(review.root, await readCriteriaSources(review));
     if (st.state !== 'current') return undefined;
     const top = st.file.criteria.filter((c) => c.controversy > 0).slice(0, OFFERED_CRITERIA);
-    return top.length ? top.map((c) => ({ name: c.name, description: c.description.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ') })) : undefined;
+    return top.length
+      ? top.map((c) => ({ name: c.name, description: c.description.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ') }))
+      : undefined;
   } catch {
     return undefined;
   }

@@ -76,7 +76,9 @@ export function checkJsonSyntax(text: string): JsonSyntaxProblem | undefined {
     }
     if (c === undefined) fail('The file ends where a value was expected.');
     if (c === '/' || c === '#') fail('JSON does not allow comments.');
-    fail(`Expected a value (text in double quotes, a number, true, false, null, [ or {) but found ${describe(i)}. Text must be in double quotes.`);
+    fail(
+      `Expected a value (text in double quotes, a number, true, false, null, [ or {) but found ${describe(i)}. Text must be in double quotes.`,
+    );
   };
 
   /** After a member or an element: a comma goes on (false), `close` ends the object or array (true); both are consumed. */

@@ -19,7 +19,11 @@ export function criteriaMessage(criteria: RunCriteria | undefined, nameOf: (id: 
   }
   if (pinned.length) {
     lines.push('Criteria pinned by the team — keep them in mind in every round, and say which of them your proposals serve:');
-    lines.push(...pinned.map((c) => `- Pinned by ${nameOf(c.by)}${c.typedBy !== undefined ? ` (${typedWords(c.typedBy, c.by, nameOf)})` : ''}: ${quote(c)}`));
+    lines.push(
+      ...pinned.map(
+        (c) => `- Pinned by ${nameOf(c.by)}${c.typedBy !== undefined ? ` (${typedWords(c.typedBy, c.by, nameOf)})` : ''}: ${quote(c)}`,
+      ),
+    );
   }
   return { role: 'user', content: lines.join('\n') };
 }

@@ -16,7 +16,10 @@ type Decision = NonNullable<Iteration['decisions']>[number];
 export function marginText(d: Pick<Decision, 'decision' | 'counts'>): string {
   if (!d.counts) return d.decision;
   const won = d.counts[d.decision] ?? 0;
-  const rest = Object.entries(d.counts).filter(([p]) => p !== d.decision).map(([, n]) => n).sort((a, b) => b - a);
+  const rest = Object.entries(d.counts)
+    .filter(([p]) => p !== d.decision)
+    .map(([, n]) => n)
+    .sort((a, b) => b - a);
   return `${d.decision}, ${[won, ...rest].join(' to ')}`;
 }
 
@@ -57,7 +60,8 @@ export function closeWords(d: Pick<Decision, 'counts' | 'voters'>, teamSize?: nu
 export function decisionSentence(d: Decision, teamSize?: number): string {
   const by = decidedBy(d);
   const what = by === 'the team' || by === 'the lead closing the vote' ? marginText(d) : d.decision;
-  const who = by === 'the lead closing the vote' ? closeWords(d, teamSize).replace(/^the lead closed it with/, 'the lead closing the vote with') : by;
+  const who =
+    by === 'the lead closing the vote' ? closeWords(d, teamSize).replace(/^the lead closed it with/, 'the lead closing the vote with') : by;
   const s = `Decided by ${who}: ${d.question.trim()} → ${what.trim()}`;
   return /[.!?]$/.test(s) ? s : `${s}.`;
 }
@@ -89,7 +93,8 @@ export function carryDecidedSides(iterations: readonly Iteration[], it: Iteratio
         changed ||= next !== target.editingDirections;
         target.editingDirections = next;
       }
-      if (target.editingDirectionsDiscussed !== undefined) target.editingDirectionsDiscussed = withLine(target.editingDirectionsDiscussed, line);
+      if (target.editingDirectionsDiscussed !== undefined)
+        target.editingDirectionsDiscussed = withLine(target.editingDirectionsDiscussed, line);
     }
   }
   return changed;

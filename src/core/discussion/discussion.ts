@@ -18,7 +18,15 @@ import { isAbort } from '../llm/errors';
 import { CancelledError, StepError } from '../kernel/errors';
 import { streamTurn, type StreamedTurn } from './streamTurn';
 import { ungroundedCitations, type Shown } from '../grounding/citations';
-import { guestMessage, mentionRequest, personaMessage, pinnedMessage, transcriptMessages, type PersonaInput, type PromptCandidate } from './prompts';
+import {
+  guestMessage,
+  mentionRequest,
+  personaMessage,
+  pinnedMessage,
+  transcriptMessages,
+  type PersonaInput,
+  type PromptCandidate,
+} from './prompts';
 import { messageId, type Iteration, type Message, type MessageKind, type PromptRecord } from '../record/record';
 import { nextBatch, pendingTurns, roundPlan, visibleMessages, type RoundPlan, type ScheduleMessage, type ScheduledTurn } from './schedule';
 import { pinnedLines } from '../people/pins';
@@ -39,7 +47,11 @@ export interface DiscussionInput {
 
 /** The schedule of this round for the run's designers and recorded settings. */
 export function planOf(ctx: Pick<StepContext, 'designers' | 'settings'>, it: Pick<Iteration, 'index'>): RoundPlan {
-  return roundPlan(ctx.designers.map((d) => d.id), it.index, discussionOf(ctx.settings));
+  return roundPlan(
+    ctx.designers.map((d) => d.id),
+    it.index,
+    discussionOf(ctx.settings),
+  );
 }
 
 /** True when every scheduled turn of the round has its message (the proxy's, or the person's own). */
@@ -247,8 +259,12 @@ async function askProxy(ctx: StepContext, d: DiscussionInput, t: ScheduledTurn, 
     turn: t.turn,
     phase: t.phase,
   });
-  const answer = await streamTurn(ctx, { name: designer.name, kind: 'proxy', iteration: d.iteration.index, turn: t.turn }, messages, (delta) =>
-    ctx.emit({ type: 'turn-delta', runId: ctx.record.id, iteration: d.iteration.index, speaker: designer.id, turn: t.turn, text: delta }),
+  const answer = await streamTurn(
+    ctx,
+    { name: designer.name, kind: 'proxy', iteration: d.iteration.index, turn: t.turn },
+    messages,
+    (delta) =>
+      ctx.emit({ type: 'turn-delta', runId: ctx.record.id, iteration: d.iteration.index, speaker: designer.id, turn: t.turn, text: delta }),
   );
   return { ...answer, messages, at: new Date().toISOString() };
 }

@@ -29,7 +29,9 @@ export function needsLeadDecision(ctx: Pick<StepContext, 'settings' | 'designers
 }
 
 const AnswerSchema = z.object({
-  decisions: z.array(z.object({ question: z.string().optional(), decision: z.string().trim().min(1), reason: z.string().optional() })).min(1),
+  decisions: z
+    .array(z.object({ question: z.string().optional(), decision: z.string().trim().min(1), reason: z.string().optional() }))
+    .min(1),
 });
 
 export async function runLeadDecision(ctx: StepContext, it: Iteration, prefix: readonly ChatMessage[]): Promise<void> {
@@ -110,5 +112,10 @@ export async function runLeadDecision(ctx: StepContext, it: Iteration, prefix: r
     }
   }
   await ctx.save();
-  ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'info', message: `${lead.name}'s proxy settled ${it.decisions.length} decision point${it.decisions.length === 1 ? '' : 's'}.` });
+  ctx.emit({
+    type: 'notice',
+    runId: ctx.record.id,
+    level: 'info',
+    message: `${lead.name}'s proxy settled ${it.decisions.length} decision point${it.decisions.length === 1 ? '' : 's'}.`,
+  });
 }

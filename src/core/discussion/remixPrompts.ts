@@ -37,27 +37,31 @@ export interface RemixAgentInput {
 
 /** How the remix agent is told to write the directions of one edit (one remix a round, or each of several). */
 function directionsText(inputs: string): string {
-  return `in four parts: ${DIRECTION_PARTS.map((p) => `"${p.key}" (${p.label.toLowerCase()})`).join(', ')}; each part says ` +
+  return (
+    `in four parts: ${DIRECTION_PARTS.map((p) => `"${p.key}" (${p.label.toLowerCase()})`).join(', ')}; each part says ` +
     'what to take from which image, what to change with specific adjustments, and what to avoid. Refer to images by the ' +
     `labels used in the discussion (e.g. "Image 4") and only to ${inputs}; TeamFusion renumbers them for the ` +
-    'edit model. Include only what was agreed, be concrete and self-contained, no designer names, no more than 40 words a part.';
+    'edit model. Include only what was agreed, be concrete and self-contained, no designer names, no more than 40 words a part.'
+  );
 }
 
 /** With a reference gallery: the remix agent's "references" field (the cited ones go to every edit of the round). */
 function citeReferences(count: number, what: string): string[] {
   if (!count) return [];
-  return ['"references": the ids of the reference images whose look the team wants ' + what + ' to borrow (they go to the ' +
-    'image-edit model after the candidates, for style only); [] for none. Cite only what the discussion supports; you may ' +
-    'name them in the directions by their labels (e.g. "Reference 2").'];
+  return [
+    '"references": the ids of the reference images whose look the team wants ' +
+      what +
+      ' to borrow (they go to the ' +
+      'image-edit model after the candidates, for style only); [] for none. Cite only what the discussion supports; you may ' +
+      'name them in the directions by their labels (e.g. "Reference 2").',
+  ];
 }
 
 /** The remix agent's instructions: the last message after the shared prefix and the full transcript. */
 export function remixAgentMessage(r: RemixAgentInput): ChatMessage {
   const ids = r.candidates.map((c) => `${promptLabel(c)} = "${c.id}"`).join(', ');
   const weighted = r.hierarchy === 'weighted';
-  const people = r.designers
-    .map((d) => `"${d.id}" = ${quotedMember(d)}${weighted ? `, weight ${formatWeight(d.weight)}` : ''}`)
-    .join(', ');
+  const people = r.designers.map((d) => `"${d.id}" = ${quotedMember(d)}${weighted ? `, weight ${formatWeight(d.weight)}` : ''}`).join(', ');
   const common = [
     'You are now the facilitator of this review, not one of the designers. Read the whole discussion above; the latest ' +
       'messages weigh most, because they show where the team ended up. Report only what the team actually said.',
@@ -65,22 +69,30 @@ export function remixAgentMessage(r: RemixAgentInput): ChatMessage {
   ];
   const refs = r.references ?? [];
   if (refs.length) {
-    common.push(`Reference ids (the gallery; never candidates, never in "ranking"): ${refs.map((x) => `${x.label} = "${x.id}"`).join(', ')}.`);
+    common.push(
+      `Reference ids (the gallery; never candidates, never in "ranking"): ${refs.map((x) => `${x.label} = "${x.id}"`).join(', ')}.`,
+    );
   }
   if (r.failedMustHaves?.length) {
     common.push(
       "The last round's remixes failed these must-haves of the brief (with the brief's words, quoted); the new directions must meet them: " +
-        r.failedMustHaves.map((f) => `${quoted(f.text)} (brief: ${quoted(f.quote)}; failed by ${f.remixes.join(', ')})`).join('; ') + '.',
+        r.failedMustHaves.map((f) => `${quoted(f.text)} (brief: ${quoted(f.quote)}; failed by ${f.remixes.join(', ')})`).join('; ') +
+        '.',
     );
   }
   if (r.mode === 'separate') {
-    common.push('The designers wrote separately in this round and did not read each other: synthesise their views into the team\'s consensus.');
+    common.push(
+      "The designers wrote separately in this round and did not read each other: synthesise their views into the team's consensus.",
+    );
   }
   const label = (id: string) => promptLabel(r.candidates.find((c) => c.id === id) ?? { label: id });
   const orderName = r.consensus === 'schulze' ? 'Schulze order (pairwise majorities, weights counted)' : 'weighted Borda order';
   const tieBreak = `break the tie by the ${orderName} of the team's own rankings: ${(r.weightedOrder ?? []).map(label).join(', ')}.`;
   if (weighted) {
-    common.push("This team weighs its designers' views by the weights above: give a view weight in proportion. Where the discussion " + `leaves candidates tied, ${tieBreak}`);
+    common.push(
+      "This team weighs its designers' views by the weights above: give a view weight in proportion. Where the discussion " +
+        `leaves candidates tied, ${tieBreak}`,
+    );
   } else if (r.consensus === 'schulze' && r.weightedOrder?.length) {
     common.push(`Where the discussion leaves candidates tied, ${tieBreak}`);
   }
@@ -122,7 +134,8 @@ export function remixAgentMessage(r: RemixAgentInput): ChatMessage {
             'the others in what it sets out to do (for example one that combines the top two and one that pushes the favourite ' +
             'further), all within what the team agreed. For each: "idea": what it sets out to do, in a few words; "from": the ') +
           'candidate ids it starts from, best first (these, in this order, are its input images; one id is fine for pushing one ' +
-          'design further); "editingDirections": instructions for the image-edit model, ' + directionsText('the images in its "from"'),
+          'design further); "editingDirections": instructions for the image-edit model, ' +
+          directionsText('the images in its "from"'),
         ...citeReferences(refs.length, 'every new design of this round'),
         ...tail,
       ].join('\n'),
@@ -163,9 +176,12 @@ export interface LeadDecisionInput {
 /** Under `hierarchy: lead-decides`: the lead's proxy settles each decision point of the round. */
 export function leadDecisionMessage(p: LeadDecisionInput): ChatMessage {
   const who = quotedMember(p.lead);
-  const ranks = [...p.lead.entries].sort((a, b) => a.rank - b.rank).map((e) => `- option "${e.option}": rank ${e.rank} — ${quoted(e.justification)}`);
+  const ranks = [...p.lead.entries]
+    .sort((a, b) => a.rank - b.rank)
+    .map((e) => `- option "${e.option}": rank ${e.rank} — ${quoted(e.justification)}`);
   const points = p.decisionPoints.map(
-    (d, i) => `${i + 1}. ${d.question} Positions: ${d.positions.map((x) => `"${x.position}" (${x.heldBy.map((id) => quoted(p.nameOf(id))).join(', ') || 'nobody named'})`).join('; ')}`,
+    (d, i) =>
+      `${i + 1}. ${d.question} Positions: ${d.positions.map((x) => `"${x.position}" (${x.heldBy.map((id) => quoted(p.nameOf(id))).join(', ') || 'nobody named'})`).join('; ')}`,
   );
   return {
     role: p.personaRole === 'user' ? 'user' : 'system',

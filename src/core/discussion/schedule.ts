@@ -45,7 +45,11 @@ export interface ScheduleMessage {
 }
 
 /** Speaking order of round `round` (1-based) among `designers` (review order). */
-export function speakingOrder(designers: readonly string[], round: number, s: Pick<DiscussionSettings, 'order' | 'orderSeed' | 'lead' | 'leadSpeaksLast'>): string[] {
+export function speakingOrder(
+  designers: readonly string[],
+  round: number,
+  s: Pick<DiscussionSettings, 'order' | 'orderSeed' | 'lead' | 'leadSpeaksLast'>,
+): string[] {
   const leadLast = s.lead !== undefined && s.leadSpeaksLast && designers.includes(s.lead);
   const others = leadLast ? designers.filter((d) => d !== s.lead) : [...designers];
   const n = others.length;
@@ -91,7 +95,10 @@ export function nextBatch(plan: RoundPlan, messages: readonly ScheduleMessage[])
  * What a turn may see of this round's messages: everything in the together phase; only its own speaker's messages in the
  * independent and separate phases (its proxy's earlier turns and the person's own words — never another's message).
  */
-export function visibleMessages<M extends ScheduleMessage>(turn: Pick<ScheduledTurn, 'speaker' | 'phase'>, roundMessages: readonly M[]): M[] {
+export function visibleMessages<M extends ScheduleMessage>(
+  turn: Pick<ScheduledTurn, 'speaker' | 'phase'>,
+  roundMessages: readonly M[],
+): M[] {
   if (turn.phase === 'together') return [...roundMessages];
   return roundMessages.filter((m) => m.speaker === turn.speaker);
 }

@@ -43,7 +43,12 @@ export interface StreamedTurn {
 }
 
 /** One streamed chat call; retried when the stream breaks off or comes back empty. */
-export async function streamTurn(ctx: StepContext, who: TurnWho, messages: readonly ChatMessage[], onDelta: (text: string) => void): Promise<StreamedTurn> {
+export async function streamTurn(
+  ctx: StepContext,
+  who: TurnWho,
+  messages: readonly ChatMessage[],
+  onDelta: (text: string) => void,
+): Promise<StreamedTurn> {
   const usage = zeroUsage();
   const label = turnLabel(who);
   let lastProblem = '';
@@ -76,7 +81,8 @@ export async function streamTurn(ctx: StepContext, who: TurnWho, messages: reado
       if (!isBrokenStream(err, text)) {
         // Errors before any byte arrived were already retried by the SDK (429, 5xx, timeouts): give up now. A timeout
         // names the turn and the setting that raises it.
-        if (isModelRequestError(err, 'timeout')) throw new StepError(`${label}: the request timed out, also after retries. ${TIMEOUT_ADVICE}`);
+        if (isModelRequestError(err, 'timeout'))
+          throw new StepError(`${label}: the request timed out, also after retries. ${TIMEOUT_ADVICE}`);
         throw err;
       }
       lastProblem = "The model's answer broke off.";
@@ -87,7 +93,8 @@ export async function streamTurn(ctx: StepContext, who: TurnWho, messages: reado
       continue;
     }
     if (!text.trim()) {
-      lastProblem = finishReason === 'length' ? 'The model sent an empty message (cut off by its length limit).' : 'The model sent an empty message.';
+      lastProblem =
+        finishReason === 'length' ? 'The model sent an empty message (cut off by its length limit).' : 'The model sent an empty message.';
       continue;
     }
     if (finishReason === 'length') {

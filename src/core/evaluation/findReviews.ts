@@ -22,7 +22,11 @@ export async function findReviews(folder: string, onSkip?: (rel: string, reason:
   let capped = false;
   const walk = async (dir: string, depth: number, inReview: boolean): Promise<void> => {
     if (depth > MAX_DEPTH || ++seen > MAX_FOLDERS) {
-      if (!capped) onSkip?.(relPath(base, dir), `the walk stops here: evaluate looks at most ${MAX_DEPTH} folders deep and ${MAX_FOLDERS} folders in all.`);
+      if (!capped)
+        onSkip?.(
+          relPath(base, dir),
+          `the walk stops here: evaluate looks at most ${MAX_DEPTH} folders deep and ${MAX_FOLDERS} folders in all.`,
+        );
       capped = true;
       return;
     }

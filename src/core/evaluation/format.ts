@@ -10,13 +10,35 @@ export interface ComparisonForWords {
   before: { w: number; meanSpearman: number | null; designers: string[]; options: number; pPermutation: number };
   after: { w: number; meanSpearman: number | null; designers: string[]; options: number; pPermutation: number } | null;
   paired: { designers: string[]; change: number; interval: [number, number]; verdict: Verdict } | null;
-  acceptance: { ranking: string[]; generated: string[]; top1: boolean; top2: boolean; bestGenerated: { letter: string; id: string; position: number } | null } | null;
-  ratings: { n: number; mean: number | null; sd: number | null; positiveShare: number | null; lowestDesigner: { designer: string; mean: number } | null };
+  acceptance: {
+    ranking: string[];
+    generated: string[];
+    top1: boolean;
+    top2: boolean;
+    bestGenerated: { letter: string; id: string; position: number } | null;
+  } | null;
+  ratings: {
+    n: number;
+    mean: number | null;
+    sd: number | null;
+    positiveShare: number | null;
+    lowestDesigner: { designer: string; mean: number } | null;
+  };
   survey: { n: number; representative: number | null; clarity: number | null; satisfied: number | null };
   timing: { hoursToRerank: number | null; hoursToCommit: number | null; rerankedFrom: string | null; note: string | null };
   missing: string | null;
   /** Fork votes (issue 33); absent in comparisons made before them. */
-  votes?: { iteration: number; decisionPoint: number; question: string; counts: Record<string, number>; missing: string[]; decided: boolean; recorded?: boolean; decision?: string | null; closed?: string }[];
+  votes?: {
+    iteration: number;
+    decisionPoint: number;
+    question: string;
+    counts: Record<string, number>;
+    missing: string[];
+    decided: boolean;
+    recorded?: boolean;
+    decision?: string | null;
+    closed?: string;
+  }[];
 }
 
 export function f2(x: number | null | undefined): string {
@@ -48,11 +70,18 @@ export function verdictSentence(v: Verdict): string {
  */
 export function verdictFirst(c: Pick<ComparisonForWords, 'before' | 'after' | 'paired'> & { reranked?: string[] }): string {
   const team = c.before.designers;
-  const done = c.reranked ? team.filter((d) => c.reranked!.includes(d)).length : (c.after?.designers.filter((d) => team.includes(d)).length ?? 0);
+  const done = c.reranked
+    ? team.filter((d) => c.reranked!.includes(d)).length
+    : (c.after?.designers.filter((d) => team.includes(d)).length ?? 0);
   const head = `${done} of ${team.length} re-ranked`;
   if (!c.after) return `${head}; not enough re-rankings yet to say whether it helped.`;
   if (!c.paired) return `${head}; too few ranked both before and after to say whether it helped.`;
-  const words = c.paired.verdict === 'converged' ? 'the team converged' : c.paired.verdict === 'diverged' ? 'the team diverged' : 'no evidence yet either way';
+  const words =
+    c.paired.verdict === 'converged'
+      ? 'the team converged'
+      : c.paired.verdict === 'diverged'
+        ? 'the team diverged'
+        : 'no evidence yet either way';
   return `${head}; ${words} (paired over ${c.paired.designers.length} designers).`;
 }
 
@@ -84,7 +113,7 @@ export function comparisonSentences(c: ComparisonForWords): string[] {
     out.push(
       best
         ? `The best generated option (${best.letter} = ${best.id}) came ${ordinal(best.position)} of ${acc.ranking.length} in the team's blind Borda ranking` +
-            `${acc.top1 ? ': a generated option is the team\'s top choice.' : acc.top2 ? ': a generated option is in the team\'s top two.' : '; no generated option made the top two.'}`
+            `${acc.top1 ? ": a generated option is the team's top choice." : acc.top2 ? ": a generated option is in the team's top two." : '; no generated option made the top two.'}`
         : 'No generated option was in the re-rank set.',
     );
   }
@@ -109,13 +138,20 @@ function feedbackSentences(c: ComparisonForWords): string[] {
     );
   } else out.push('No survey answers yet.');
   for (const v of c.votes ?? []) {
-    const counts = Object.entries(v.counts).map(([p, n]) => `${p} ${n}`).join(', ');
-    out.push(`Vote on "${v.question}" (round ${v.iteration}, decision point ${v.decisionPoint}): ${counts}` +
-      `${v.decided ? ` — decided${v.decision ? `: ${v.decision}` : ''}${v.closed ? ` (${v.closed})` : ''}${v.recorded === false ? ' (by the votes; the driver\'s record takes it in on its next refine or resume)' : ''}.` : v.missing.length ? `; waiting for ${v.missing.join(', ')}.` : '.'}`);
+    const counts = Object.entries(v.counts)
+      .map(([p, n]) => `${p} ${n}`)
+      .join(', ');
+    out.push(
+      `Vote on "${v.question}" (round ${v.iteration}, decision point ${v.decisionPoint}): ${counts}` +
+        `${v.decided ? ` — decided${v.decision ? `: ${v.decision}` : ''}${v.closed ? ` (${v.closed})` : ''}${v.recorded === false ? " (by the votes; the driver's record takes it in on its next refine or resume)" : ''}.` : v.missing.length ? `; waiting for ${v.missing.join(', ')}.` : '.'}`,
+    );
   }
   const t = c.timing;
   const spans: string[] = [];
-  if (t.hoursToRerank !== null) spans.push(`re-rankings saved ${hours(t.hoursToRerank)} after the run started${t.rerankedFrom === 'file times' ? ' (from the files\' times)' : ''}`);
+  if (t.hoursToRerank !== null)
+    spans.push(
+      `re-rankings saved ${hours(t.hoursToRerank)} after the run started${t.rerankedFrom === 'file times' ? " (from the files' times)" : ''}`,
+    );
   if (t.hoursToCommit !== null) spans.push(`committed ${hours(t.hoursToCommit)} after it started`);
   if (spans.length) out.push(`Time to decision: ${spans.join('; ')}.`);
   if (t.note) out.push(t.note);
@@ -123,6 +159,6 @@ function feedbackSentences(c: ComparisonForWords): string[] {
 }
 
 export function ordinal(n: number): string {
-  const s = n % 100 >= 11 && n % 100 <= 13 ? 'th' : ['th', 'st', 'nd', 'rd'][n % 10] ?? 'th';
+  const s = n % 100 >= 11 && n % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
   return `${n}${s}`;
 }

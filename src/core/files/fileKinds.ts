@@ -30,10 +30,21 @@ export interface FileKind {
 }
 
 const tree = (parser: 'yaml' | 'json' | 'jsonl', path: string, what: string, maxBytes: number, perDesigner?: boolean): FileKind => ({
-  path, what, maxBytes, nesting: MAX_NESTING, parser, diagnostics: MAX_DIAGNOSTICS_PER_FILE, ...(perDesigner ? { perDesigner } : {}),
+  path,
+  what,
+  maxBytes,
+  nesting: MAX_NESTING,
+  parser,
+  diagnostics: MAX_DIAGNOSTICS_PER_FILE,
+  ...(perDesigner ? { perDesigner } : {}),
 });
 const flat = (parser: FileParser, path: string, what: string, maxBytes: number): FileKind => ({
-  path, what, maxBytes, nesting: null, parser, diagnostics: MAX_DIAGNOSTICS_PER_FILE,
+  path,
+  what,
+  maxBytes,
+  nesting: null,
+  parser,
+  diagnostics: MAX_DIAGNOSTICS_PER_FILE,
 });
 
 /** Byte caps of kinds that have no entry in the file room's LIMITS. */
@@ -61,16 +72,36 @@ export const FILE_KINDS = {
   csv: flat('csv', '<file>.csv', 'A CSV to import', LIMITS.csv),
   runRecord: tree('json', 'runs/<run>/run.json', 'A run record', LIMITS.runRecord),
   promptParts: tree('jsonl', 'runs/<run>/prompts.jsonl', "A run's prompt parts", KIND_BYTES.promptParts),
-  driverLock: tree('json', 'runs/<run>/.driver.lock', "The lock of the process driving a run", KIND_BYTES.driverLock),
+  driverLock: tree('json', 'runs/<run>/.driver.lock', 'The lock of the process driving a run', KIND_BYTES.driverLock),
   inboxEntry: tree('json', 'runs/<run>/inbox/<entry>.json', 'One inbox entry (a message or a pin)', KIND_BYTES.inboxEntry, true),
   ratings: tree('yaml', 'runs/<run>/ratings/<designer>.yaml', "A designer's ratings of their proxy", LIMITS.smallFile, true),
-  survey: tree('yaml', 'runs/<run>/survey/<designer>.yaml', "A designer's survey answers (at the root, `survey/`, for a usual-way review)", LIMITS.smallFile, true),
+  survey: tree(
+    'yaml',
+    'runs/<run>/survey/<designer>.yaml',
+    "A designer's survey answers (at the root, `survey/`, for a usual-way review)",
+    LIMITS.smallFile,
+    true,
+  ),
   preference: tree('yaml', 'runs/<run>/preference/<designer>.yaml', "A designer's preference", LIMITS.smallFile, true),
   votes: tree('yaml', 'runs/<run>/votes/<designer>.yaml', "A member's votes on a run's forks", LIMITS.smallFile, true),
-  coverage: tree('yaml', 'runs/<run>/coverage/<designer>.yaml', "A member's confirmations of the coverage of their points", LIMITS.smallFile, true),
-  decision: tree('yaml', 'decision.yaml', "What a team working the usual way picked, and when", LIMITS.smallFile),
-  comments: { ...flat('markdown', 'comments/<designer>.md', "A designer's comments on the brief (front matter, then Markdown)", LIMITS.comment), perDesigner: true },
-  revisedBrief: flat('markdown', 'runs/<run>/iteration-<k>/brief.md', 'A revised brief, its forks (`fork-<letter>.md`, the contested passage each way) and the baseline (`baseline.md`)', LIMITS.briefText),
+  coverage: tree(
+    'yaml',
+    'runs/<run>/coverage/<designer>.yaml',
+    "A member's confirmations of the coverage of their points",
+    LIMITS.smallFile,
+    true,
+  ),
+  decision: tree('yaml', 'decision.yaml', 'What a team working the usual way picked, and when', LIMITS.smallFile),
+  comments: {
+    ...flat('markdown', 'comments/<designer>.md', "A designer's comments on the brief (front matter, then Markdown)", LIMITS.comment),
+    perDesigner: true,
+  },
+  revisedBrief: flat(
+    'markdown',
+    'runs/<run>/iteration-<k>/brief.md',
+    'A revised brief, its forks (`fork-<letter>.md`, the contested passage each way) and the baseline (`baseline.md`)',
+    LIMITS.briefText,
+  ),
   references: tree('yaml', 'references.yaml', 'The references list', LIMITS.smallFile),
   referencesNotes: flat('markdown', 'references/README.md', "The references' notes", LIMITS.brief),
   rerankKey: tree('json', 'runs/<run>/rerank/key.json', 'The blind re-ranking key', LIMITS.smallFile),
@@ -93,7 +124,11 @@ export class FileTooDeepError extends ReviewFileError {
     readonly column: number,
     max: number,
   ) {
-    super(file, `${file} nests lists and fields more than ${max} levels deep (line ${line}, column ${column}); a review file never needs that many, so it is not read.`, 'too-large');
+    super(
+      file,
+      `${file} nests lists and fields more than ${max} levels deep (line ${line}, column ${column}); a review file never needs that many, so it is not read.`,
+      'too-large',
+    );
     this.name = 'FileTooDeepError';
   }
 }
@@ -175,7 +210,8 @@ export function capKindDiagnostics(diagnostics: readonly Diagnostic[], kind: Fil
 export function fileKindRows(): string[] {
   return Object.entries(FILE_KINDS).map(([name, k]: [string, FileKind]) => {
     const nesting = k.nesting === null ? '—' : `${k.nesting} levels`;
-    const size = k.maxBytes >= 1024 * 1024 ? `${k.maxBytes / 1024 / 1024} MB` : k.maxBytes >= 1024 ? `${k.maxBytes / 1024} KB` : `${k.maxBytes} bytes`;
+    const size =
+      k.maxBytes >= 1024 * 1024 ? `${k.maxBytes / 1024 / 1024} MB` : k.maxBytes >= 1024 ? `${k.maxBytes / 1024} KB` : `${k.maxBytes} bytes`;
     const who = k.perDesigner ? ' (matched to the team)' : '';
     return `| \`${k.path}\` | ${k.what}${who} | ${size} | ${nesting} | ${k.parser} | ${k.diagnostics} | \`${name}\` |`;
   });

@@ -57,7 +57,11 @@ export async function reviewFingerprint(root: string): Promise<string> {
  * folder that change without changing what is shown (a driver's lock, its prompt parts); the run's folder goes by its
  * entries alone, not its own stat, so what is skipped moves nothing.
  */
-export async function runFingerprint(root: string, runId: string | undefined, skip: (name: string) => boolean = () => false): Promise<string> {
+export async function runFingerprint(
+  root: string,
+  runId: string | undefined,
+  skip: (name: string) => boolean = () => false,
+): Promise<string> {
   const parts = [`runs/=${await statOf(root, 'runs')}`];
   if (runId === undefined) return parts.join('\n');
   let budget = MAX_ENTRIES;

@@ -10,7 +10,13 @@ import { readKindText, type FileKindName } from './fileKinds';
 import { ReviewFileError } from './reviewFiles';
 import { errorMessage } from '../kernel/errors';
 
-export async function readKindJson<T extends z.ZodType>(root: string, rel: string, kind: FileKindName, schema: T, again: string): Promise<z.infer<T> | undefined> {
+export async function readKindJson<T extends z.ZodType>(
+  root: string,
+  rel: string,
+  kind: FileKindName,
+  schema: T,
+  again: string,
+): Promise<z.infer<T> | undefined> {
   let text: string;
   try {
     text = await readKindText(root, rel, kind);
@@ -27,8 +33,17 @@ export async function readKindJson<T extends z.ZodType>(root: string, rel: strin
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    const at = lineColAt(text, locateJsonValue(text, issue.path.filter((p): p is string | number => typeof p !== 'symbol')));
-    throw new ReviewFileError(rel, `${rel}:${at.line}:${at.column}: error: ${zodSentence(parsed.error, 'the file').replace(/\.$/, '')}; ${again}.`);
+    const at = lineColAt(
+      text,
+      locateJsonValue(
+        text,
+        issue.path.filter((p): p is string | number => typeof p !== 'symbol'),
+      ),
+    );
+    throw new ReviewFileError(
+      rel,
+      `${rel}:${at.line}:${at.column}: error: ${zodSentence(parsed.error, 'the file').replace(/\.$/, '')}; ${again}.`,
+    );
   }
   return parsed.data;
 }

@@ -62,7 +62,11 @@ export function codeSpan(text: string): string {
 export function markdownUrl(rel: string): string {
   return rel
     .split('/')
-    .map((seg) => (seg === '..' || seg === '.' ? seg : encodeURIComponent(seg).replace(/[()'!*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)))
+    .map((seg) =>
+      seg === '..' || seg === '.'
+        ? seg
+        : encodeURIComponent(seg).replace(/[()'!*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`),
+    )
     .join('/');
 }
 
@@ -70,14 +74,25 @@ export function markdownUrl(rel: string): string {
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g;
 
 function isControlCode(code: number): boolean {
-  return (code !== 0x09 && code !== 0x0a && code <= 0x1f) || (code >= 0x7f && code <= 0x9f) || code === 0x61c || code === 0x200e || code === 0x200f
-    || (code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069) || code === 0xfeff || code > 0x10ffff;
+  return (
+    (code !== 0x09 && code !== 0x0a && code <= 0x1f) ||
+    (code >= 0x7f && code <= 0x9f) ||
+    code === 0x61c ||
+    code === 0x200e ||
+    code === 0x200f ||
+    (code >= 0x202a && code <= 0x202e) ||
+    (code >= 0x2066 && code <= 0x2069) ||
+    code === 0xfeff ||
+    code > 0x10ffff
+  );
 }
 
 /** Numeric entities of a control or bidi character, and the named bidi marks: removed (they would render as the character). */
 function dropControlEntities(text: string): string {
   return text
-    .replace(/&#(x[0-9a-f]+|[0-9]+);?/gi, (m, n: string) => (isControlCode(n[0] === 'x' || n[0] === 'X' ? parseInt(n.slice(1), 16) : parseInt(n, 10)) ? '' : m))
+    .replace(/&#(x[0-9a-f]+|[0-9]+);?/gi, (m, n: string) =>
+      isControlCode(n[0] === 'x' || n[0] === 'X' ? parseInt(n.slice(1), 16) : parseInt(n, 10)) ? '' : m,
+    )
     .replace(/&(?:lrm|rlm|lre|rle|pdf|lro|rlo|lri|rli|fsi|pdi|zwnbsp);/gi, '');
 }
 
@@ -99,11 +114,14 @@ function ownRelative(target: string, at: string): boolean {
 function inertLine(line: string, at: string): string {
   const linked = line
     .replace(/</g, '&lt;')
-    .replace(/(!?)\[([^[\]]*)\]\(([^()\s]*)\)|\]\(/g, (m, bang: string | undefined, label: string | undefined, target: string | undefined) => {
-      if (target !== undefined && ownRelative(target, at)) return m;
-      if (target === undefined) return ']\\(';
-      return `${bang ?? ''}[${label}]\\(${target})`;
-    })
+    .replace(
+      /(!?)\[([^[\]]*)\]\(([^()\s]*)\)|\]\(/g,
+      (m, bang: string | undefined, label: string | undefined, target: string | undefined) => {
+        if (target !== undefined && ownRelative(target, at)) return m;
+        if (target === undefined) return ']\\(';
+        return `${bang ?? ''}[${label}]\\(${target})`;
+      },
+    )
     .replace(/\]:/g, ']\\:');
   return breakAddresses(linked).replace(/([\w.+-])@(?=[\w-]+\.[\w-])/g, '$1\\@'); // a@b.com
 }
@@ -111,7 +129,10 @@ function inertLine(line: string, at: string): string {
 /** The text made inert (see the module comment); `at` is the written file relative to the review root. */
 export function inertMarkdown(text: string, at: string): string {
   const clean = dropControlEntities(text.replace(/\r\n?/g, '\n').replace(CONTROL, ''));
-  return clean.split('\n').map((l) => inertLine(l, at)).join('\n');
+  return clean
+    .split('\n')
+    .map((l) => inertLine(l, at))
+    .join('\n');
 }
 
 /**

@@ -51,7 +51,10 @@ export class ReviewFileError extends Error {
 
 /** "rankings/ana.yaml" from a relative path given with either separator. */
 export function toRel(rel: string): string {
-  return rel.split(/[\\/]+/).filter((s) => s !== '' && s !== '.').join('/');
+  return rel
+    .split(/[\\/]+/)
+    .filter((s) => s !== '' && s !== '.')
+    .join('/');
 }
 
 const realRoots = new Map<string, string>();
@@ -92,7 +95,11 @@ export async function resolveInReview(root: string, rel: string): Promise<string
       const real = await fs.realpath(probe);
       const full = rest.length ? path.join(real, ...rest.reverse()) : real;
       if (!isInside(base, full)) {
-        throw new ReviewFileError(file, `${file} leads outside the review folder (${await linkOut(base, file)}); it is not used.`, 'outside');
+        throw new ReviewFileError(
+          file,
+          `${file} leads outside the review folder (${await linkOut(base, file)}); it is not used.`,
+          'outside',
+        );
       }
       return full;
     } catch (err) {
@@ -105,7 +112,11 @@ export async function resolveInReview(root: string, rel: string): Promise<string
       // Does a dangling symlink sit here? Its target may be outside: refuse rather than create through it.
       const l = await fs.lstat(probe).catch(() => undefined);
       if (l?.isSymbolicLink()) {
-        throw new ReviewFileError(file, `${file} is a symbolic link to something that does not exist (or lies outside the review); it is not used.`, 'outside');
+        throw new ReviewFileError(
+          file,
+          `${file} is a symbolic link to something that does not exist (or lies outside the review); it is not used.`,
+          'outside',
+        );
       }
       const parent = path.dirname(probe);
       if (parent === probe || !isInside(base, parent)) {
@@ -240,8 +251,10 @@ async function readRegularOnce(abs: string, file: string, maxBytes: number, chec
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new ReviewFileError(file, `${file} is missing.`, 'missing');
     if (code === 'EISDIR') throw new ReviewFileError(file, `${file} is a folder, but it must be a file.`, 'not-regular');
-    if (code === 'ENXIO') throw new ReviewFileError(file, `${file} is not a regular file (a socket or a device); it is not read.`, 'not-regular');
-    if (code === 'ELOOP') throw new ReviewFileError(file, `${file} is a symbolic link (or was replaced by one); it is not followed.`, 'outside');
+    if (code === 'ENXIO')
+      throw new ReviewFileError(file, `${file} is not a regular file (a socket or a device); it is not read.`, 'not-regular');
+    if (code === 'ELOOP')
+      throw new ReviewFileError(file, `${file} is a symbolic link (or was replaced by one); it is not followed.`, 'outside');
     if (code === 'EACCES' || code === 'EPERM') throw new ReviewFileError(file, `${file} could not be opened (permission denied).`);
     throw new ReviewFileError(file, `${file} could not be opened (${code ?? 'error'}).`);
   }
@@ -255,7 +268,11 @@ async function readRegularOnce(abs: string, file: string, maxBytes: number, chec
       }
       const where = await handlePath(handle);
       if (where !== undefined && where !== abs) {
-        throw new ReviewFileError(file, `${file} was reached through a folder replaced by a link while it was being opened; it is not read.`, 'outside');
+        throw new ReviewFileError(
+          file,
+          `${file} was reached through a folder replaced by a link while it was being opened; it is not read.`,
+          'outside',
+        );
       }
     }
     if (!st.isFile()) {
@@ -298,7 +315,8 @@ export async function readReviewText(root: string, rel: string, maxBytes: number
 
 /** The absolute path of `file` with its folder resolved and contained, its last name left as it is (not followed). */
 async function lastNameIn(root: string, file: string): Promise<string> {
-  if (file === '' || file.split('/').includes('..')) throw new ReviewFileError(file, `${printable(file)} is not a path inside the review folder.`, 'invalid-path');
+  if (file === '' || file.split('/').includes('..'))
+    throw new ReviewFileError(file, `${printable(file)} is not a path inside the review folder.`, 'invalid-path');
   const dir = path.posix.dirname(file);
   return path.join(await resolveInReview(root, dir === '.' ? '' : dir), path.posix.basename(file));
 }

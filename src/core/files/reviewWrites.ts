@@ -54,7 +54,11 @@ export async function reviewFolder(root: string, rel: string, opts: { create?: b
       throw failure(shown, err, 'created');
     }
     if (st.isSymbolicLink()) {
-      throw new ReviewFileError(shown, `${shown} is a symbolic link; the tool never writes through a link (it could lead outside the review folder), so nothing is written there.`, 'outside');
+      throw new ReviewFileError(
+        shown,
+        `${shown} is a symbolic link; the tool never writes through a link (it could lead outside the review folder), so nothing is written there.`,
+        'outside',
+      );
     }
     if (!st.isDirectory()) throw new ReviewFileError(shown, `${shown} is ${whatIs(st)}, but it must be a folder.`, 'not-regular');
   }
@@ -103,7 +107,12 @@ export async function checkWritable(root: string, rels: readonly string[]): Prom
  * a folder or a special file there is refused in words, never followed). `exclusive`: an existing target is refused
  * and never replaced, even if it appears meanwhile.
  */
-export async function writeReviewFile(root: string, rel: string, data: string | Uint8Array, opts: { exclusive?: boolean; sync?: boolean } = {}): Promise<void> {
+export async function writeReviewFile(
+  root: string,
+  rel: string,
+  data: string | Uint8Array,
+  opts: { exclusive?: boolean; sync?: boolean } = {},
+): Promise<void> {
   const file = toRel(rel);
   const absDir = await folderOf(root, file, { create: true });
   const base = path.posix.basename(file);
@@ -121,8 +130,10 @@ export async function writeReviewFile(root: string, rel: string, data: string | 
       await fs.rename(tmp, target);
     }
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new ReviewFileError(file, `${file} exists already; it is not overwritten.`, 'invalid-path');
-    if ((err as NodeJS.ErrnoException).code === 'EISDIR') throw new ReviewFileError(file, `${file} is a folder; the file cannot be written there.`, 'not-regular');
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST')
+      throw new ReviewFileError(file, `${file} exists already; it is not overwritten.`, 'invalid-path');
+    if ((err as NodeJS.ErrnoException).code === 'EISDIR')
+      throw new ReviewFileError(file, `${file} is a folder; the file cannot be written there.`, 'not-regular');
     throw failure(file, err, 'written');
   } finally {
     await fs.unlink(tmp).catch(() => undefined);
@@ -155,7 +166,12 @@ export async function readOwnText(root: string, rel: string, maxBytes: number): 
  * with O_NOFOLLOW and checked (regular, same inode as the checked path) before a byte is written. Synced to disk before
  * it returns unless `sync: false`.
  */
-export async function appendReviewFile(root: string, rel: string, data: string | Uint8Array, opts: { sync?: boolean } = { sync: true }): Promise<void> {
+export async function appendReviewFile(
+  root: string,
+  rel: string,
+  data: string | Uint8Array,
+  opts: { sync?: boolean } = { sync: true },
+): Promise<void> {
   const file = toRel(rel);
   const abs = await pathOf(root, file, { create: true });
   let handle: fs.FileHandle;
@@ -207,7 +223,8 @@ export async function removeReviewFile(root: string, rel: string): Promise<void>
     throw failure(file, err, 'removed');
   });
   if (!st) return;
-  if (!st.isFile() && !st.isSymbolicLink()) throw new ReviewFileError(file, `${file} is ${whatIs(st)}; the tool removes only its own files.`, 'not-regular');
+  if (!st.isFile() && !st.isSymbolicLink())
+    throw new ReviewFileError(file, `${file} is ${whatIs(st)}; the tool removes only its own files.`, 'not-regular');
   await fs.unlink(abs).catch((err: unknown) => {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw failure(file, err, 'removed');
   });
@@ -279,7 +296,8 @@ export async function renameOwnFolder(root: string, fromRel: string, toRelPath: 
   const from = toRel(fromRel);
   const to = toRel(toRelPath);
   const fromAbs = await pathOf(root, from);
-  if (!(await isOwnFolder(fromAbs))) throw new ReviewFileError(from, `${from} is not a folder this tool made; it is not moved.`, 'not-regular');
+  if (!(await isOwnFolder(fromAbs)))
+    throw new ReviewFileError(from, `${from} is not a folder this tool made; it is not moved.`, 'not-regular');
   const toAbs = await pathOf(root, to, { create: true });
   const existing = await lstatOrUndefined(toAbs).catch((err: unknown) => {
     throw failure(to, err, 'created');
@@ -289,7 +307,8 @@ export async function renameOwnFolder(root: string, fromRel: string, toRelPath: 
     await fs.rename(fromAbs, toAbs);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST' || code === 'ENOTEMPTY' || code === 'ENOTDIR') throw new ReviewFileError(to, `${to} exists already; it is never replaced.`, 'invalid-path');
+    if (code === 'EEXIST' || code === 'ENOTEMPTY' || code === 'ENOTDIR')
+      throw new ReviewFileError(to, `${to} exists already; it is never replaced.`, 'invalid-path');
     throw failure(to, err, 'created');
   }
 }
@@ -316,7 +335,9 @@ export async function moveAside(root: string, rel: string, label: string): Promi
 export async function restoreAside(root: string, asideRel: string, rel: string): Promise<void> {
   const file = toRel(rel);
   const absDir = await folderOf(root, file);
-  await fs.link(path.join(absDir, path.posix.basename(toRel(asideRel))), path.join(absDir, path.posix.basename(file))).catch(() => undefined);
+  await fs
+    .link(path.join(absDir, path.posix.basename(toRel(asideRel))), path.join(absDir, path.posix.basename(file)))
+    .catch(() => undefined);
 }
 
 /** Sets a file's modification time to now without following a link (a lock's heartbeat). */

@@ -30,7 +30,9 @@ export function cutToBytes(text: string, cap: number, file: string, log?: CapLog
   const lastSpace = kept.search(/\s\S*$/);
   if (lastSpace > 0) kept = kept.slice(0, lastSpace);
   const out = `${kept.trimEnd()}${note}`;
-  log?.(`${file} was cut at a word boundary to ${formatBytes(Buffer.byteLength(out, 'utf8'))}: the text was ${formatBytes(bytes.length)}, and its readers read at most ${formatBytes(cap)}.`);
+  log?.(
+    `${file} was cut at a word boundary to ${formatBytes(Buffer.byteLength(out, 'utf8'))}: the text was ${formatBytes(bytes.length)}, and its readers read at most ${formatBytes(cap)}.`,
+  );
   return { text: out, cut: true };
 }
 
@@ -38,7 +40,11 @@ export function cutToBytes(text: string, cap: number, file: string, log?: CapLog
 export function refuseOverCap(file: string, bytes: number, cap: number, already = 0): void {
   if (already + bytes <= cap) return;
   const grow = already ? `would grow to ${formatBytes(already + bytes)}` : `would be ${formatBytes(bytes)}`;
-  throw new ReviewFileError(file, `${file} ${grow}, over the ${formatBytes(cap)} its readers read; it is not written, and the file as it was stays usable.`, 'too-large');
+  throw new ReviewFileError(
+    file,
+    `${file} ${grow}, over the ${formatBytes(cap)} its readers read; it is not written, and the file as it was stays usable.`,
+    'too-large',
+  );
 }
 
 /** `data` as text or bytes, measured. */

@@ -28,9 +28,15 @@ export function whatIs(st: Stats): string {
 export function failure(file: string, err: unknown, doing: string): ReviewFileError {
   if (err instanceof ReviewFileError) return err;
   const code = (err as NodeJS.ErrnoException).code;
-  if (code === 'ELOOP') return new ReviewFileError(file, `${file} is a symbolic link; the tool never writes through a link, so it is left as it is.`, 'outside');
+  if (code === 'ELOOP')
+    return new ReviewFileError(
+      file,
+      `${file} is a symbolic link; the tool never writes through a link, so it is left as it is.`,
+      'outside',
+    );
   if (code === 'ENOSPC') return new ReviewFileError(file, `${file} could not be ${doing}: the disk is full.`);
-  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return new ReviewFileError(file, `${file} could not be ${doing} (permission denied).`);
+  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS')
+    return new ReviewFileError(file, `${file} could not be ${doing} (permission denied).`);
   return new ReviewFileError(file, `${file} could not be ${doing} (${code ?? 'error'}).`);
 }
 
@@ -49,7 +55,14 @@ export async function lstatOrUndefined(abs: string): Promise<Stats | undefined> 
  * path, and (`canonical`: `abs` is a real path, every folder on it checked) where the system says the handle is must be
  * `abs` itself, so a folder swapped for a link since it was checked is caught before a byte is written.
  */
-export async function openChecked(abs: string, file: string, flags: number, doing: string, mode = 0o644, canonical = true): Promise<fs.FileHandle> {
+export async function openChecked(
+  abs: string,
+  file: string,
+  flags: number,
+  doing: string,
+  mode = 0o644,
+  canonical = true,
+): Promise<fs.FileHandle> {
   let handle: fs.FileHandle;
   try {
     handle = await fs.open(abs, flags | O_NOFOLLOW | O_NONBLOCK, mode);
@@ -74,7 +87,11 @@ export async function openChecked(abs: string, file: string, flags: number, doin
         const there = await fs.lstat(where).catch(() => undefined);
         if (there && idOf(there) === idOf(st)) await fs.unlink(where).catch(() => undefined);
       }
-      throw new ReviewFileError(file, `${file} was reached through a folder replaced by a link while it was being opened; nothing is written.`, 'outside');
+      throw new ReviewFileError(
+        file,
+        `${file} was reached through a folder replaced by a link while it was being opened; nothing is written.`,
+        'outside',
+      );
     }
     return handle;
   } catch (err) {
@@ -84,7 +101,13 @@ export async function openChecked(abs: string, file: string, flags: number, doin
 }
 
 /** Creates `abs` exclusively (never through a link, never over anything) with `data`. */
-export async function createExclusive(abs: string, file: string, data: string | Uint8Array, sync: boolean, canonical = true): Promise<void> {
+export async function createExclusive(
+  abs: string,
+  file: string,
+  data: string | Uint8Array,
+  sync: boolean,
+  canonical = true,
+): Promise<void> {
   const handle = await openChecked(abs, file, fsc.O_WRONLY | fsc.O_CREAT | fsc.O_EXCL, 'written', 0o644, canonical);
   try {
     await handle.writeFile(data);

@@ -60,7 +60,8 @@ function personaOf(f: ForecastFile, designer: string): ForecastFile['forecasts']
   return f.forecasts.find((e) => e.kind === 'persona' && e.designer !== null && idKey(e.designer) === idKey(designer));
 }
 
-const failedOf = (f: ForecastFile): string[] => f.forecasts.flatMap((e) => (e.kind === 'persona' && e.failed && e.designer ? [e.designer] : []));
+const failedOf = (f: ForecastFile): string[] =>
+  f.forecasts.flatMap((e) => (e.kind === 'persona' && e.failed && e.designer ? [e.designer] : []));
 
 /** Fidelity of a design run: `blind` maps each designer who re-ranked to their blind ranking (letter → rank). */
 export function designFidelity(f: ForecastFile, blind: ReadonlyMap<string, ReadonlyMap<string, number>>): DesignFidelity {
@@ -121,7 +122,8 @@ export function fidelitySentences(fd: Fidelity | null, note: string | null): str
       `Proxy fidelity (Kendall's τ-b between each proxy's sealed forecast and its designer's blind re-ranking, ${fd.n} designer${fd.n === 1 ? '' : 's'}): ` +
         `mean τ-b ${two(fd.meanTau)}, persona-free control ${two(fd.meanControl)}, lift ${two(fd.meanLift)}.`,
     );
-    for (const [id, r] of Object.entries(fd.byDesigner)) out.push(`  ${id}: τ-b ${two(r.tau)}, control ${two(r.control)}, lift ${two(r.lift)}`);
+    for (const [id, r] of Object.entries(fd.byDesigner))
+      out.push(`  ${id}: τ-b ${two(r.tau)}, control ${two(r.control)}, lift ${two(r.lift)}`);
   } else {
     const pct = (x: number | null): string => (x === null ? 'none' : `${Math.round(x * 100)}%`);
     out.push(
@@ -141,6 +143,7 @@ const signed = (x: number | null): string => (x === null ? 'none' : `${x >= 0 ? 
  * saved only): τ-b against their blind re-ranking (design), or whether the forecast named their blind choice (brief).
  */
 export function ownFidelitySentence(r: DesignFidelityRow | BriefFidelityRow): string {
-  if ('hit' in r) return `Your proxy's forecast of your blind choice between the two briefs: ${hitWord(r.hit)} (control ${hitWord(r.controlHit)}, lift ${signed(r.lift)}).`;
+  if ('hit' in r)
+    return `Your proxy's forecast of your blind choice between the two briefs: ${hitWord(r.hit)} (control ${hitWord(r.controlHit)}, lift ${signed(r.lift)}).`;
   return `Your proxy's forecast of your blind ranking: τ = ${two(r.tau)} (control ${two(r.control)}, lift ${signed(r.lift)}).`;
 }

@@ -39,7 +39,15 @@ import { askForStructuredAnswer, type StructuredAttempt } from '../remix/structu
 import { readKey } from '../rerank/key';
 import { DRIVER_MADE, driversFilesRefusal } from '../record/recordAuthor';
 import { keyRel, rerankRel } from '../rerank/paths';
-import { forecastRel, readForecastFile, writeForecastFile, type ForecastContent, type ForecastEntry, type ForecastFile, type PreferAnswer } from './forecastFile';
+import {
+  forecastRel,
+  readForecastFile,
+  writeForecastFile,
+  type ForecastContent,
+  type ForecastEntry,
+  type ForecastFile,
+  type PreferAnswer,
+} from './forecastFile';
 import {
   CONTROL_SYSTEM,
   PREFER_STRUCTURED,
@@ -115,9 +123,23 @@ async function forecasters(root: string, record: RunRecord): Promise<{ team: For
   const chosen = record.settings.designers;
   const members =
     taskOf(record) === 'brief'
-      ? review.comments.map((c) => ({ id: c.designer, name: c.name, persona: forecastPersona(c, `${quotedComment(c)}\nThese are the points you advocate.`) }))
-      : review.designers.map((d) => ({ id: d.id, name: d.name, persona: forecastPersona(d, rankingAdvocates(d, (id) => `Option ${quoted(id)}`)) }));
-  const everyone = [...review.designers, ...review.comments.map((c) => ({ id: c.designer, name: c.name }))].map((m) => ({ id: m.id, name: m.name }));
+      ? review.comments.map((c) => ({
+          id: c.designer,
+          name: c.name,
+          persona: forecastPersona(c, `${quotedComment(c)}\nThese are the points you advocate.`),
+        }))
+      : review.designers.map((d) => ({
+          id: d.id,
+          name: d.name,
+          persona: forecastPersona(
+            d,
+            rankingAdvocates(d, (id) => `Option ${quoted(id)}`),
+          ),
+        }));
+  const everyone = [...review.designers, ...review.comments.map((c) => ({ id: c.designer, name: c.name }))].map((m) => ({
+    id: m.id,
+    name: m.name,
+  }));
   return { team: members.filter((m) => !chosen || chosen.includes(m.id)), everyone };
 }
 
@@ -131,11 +153,20 @@ function sortedLetters(letters: readonly string[]): string[] {
  * forecast names its member; the control (`name` undefined) names nobody, and reads the revisions with every member's
  * name and id replaced by a neutral label.
  */
-async function blindMaterial(root: string, record: RunRecord, letters: readonly string[], everyone: readonly NeutralMember[], o: ForecastOptions): Promise<(name: string | undefined) => ChatMessage> {
+async function blindMaterial(
+  root: string,
+  record: RunRecord,
+  letters: readonly string[],
+  everyone: readonly NeutralMember[],
+  o: ForecastOptions,
+): Promise<(name: string | undefined) => ChatMessage> {
   const rel = rerankRel(record.id);
   if (taskOf(record) === 'brief') {
     const [a, b] = [await readKindText(root, `${rel}/A.md`, 'revisedBrief'), await readKindText(root, `${rel}/B.md`, 'revisedBrief')];
-    return (name) => (name === undefined ? briefForecastMessage(undefined, withNeutralNames(a, everyone), withNeutralNames(b, everyone)) : briefForecastMessage(name, a, b));
+    return (name) =>
+      name === undefined
+        ? briefForecastMessage(undefined, withNeutralNames(a, everyone), withNeutralNames(b, everyone))
+        : briefForecastMessage(name, a, b);
   }
   const candidates: { letter: string; part: ChatPart }[] = [];
   for (const letter of letters) {
@@ -169,7 +200,9 @@ export async function makeForecasts(o: ForecastOptions): Promise<ForecastResult>
   const root = path.resolve(o.reviewRoot);
   const first = await readRunRecord(root, o.runId);
   if (!(await statInReview(root, keyRel(first.id)))) {
-    throw new ForecastRefusedError(`Run ${first.id} has no blind set (${rerankRel(first.id)}/ with its key), so there is nothing to forecast; make it with teamfusion rerank first.`);
+    throw new ForecastRefusedError(
+      `Run ${first.id} has no blind set (${rerankRel(first.id)}/ with its key), so there is nothing to forecast; make it with teamfusion rerank first.`,
+    );
   }
   await checkForecastWritable(root, first.id);
   let lock;
@@ -178,7 +211,9 @@ export async function makeForecasts(o: ForecastOptions): Promise<ForecastResult>
   } catch (err) {
     if (!(err instanceof RunDrivenError)) throw err;
     const who = err.driver ? ` (pid ${err.driver.pid} on ${printable(err.driver.hostname)}, since ${printable(err.driver.startedAt)})` : '';
-    throw new ForecastRefusedError(`The forecasts of run ${first.id} are being made by another process${who}; they are not made twice at once, so wait for it to finish.`);
+    throw new ForecastRefusedError(
+      `The forecasts of run ${first.id} are being made by another process${who}; they are not made twice at once, so wait for it to finish.`,
+    );
   }
   try {
     return await makeMissing(o, root, await readRunRecord(root, first.id));
@@ -198,12 +233,17 @@ async function makeMissing(o: ForecastOptions, root: string, record: RunRecord):
   const letters = sortedLetters(Object.keys(key));
   const sealed = await readForecastFile(root, record);
   if (sealed && (sealed.task !== task || sealed.letters.join() !== letters.join())) {
-    throw new Error(`${forecastRel(record.id)} is for the letters ${sealed.letters.join(', ')}, not the blind set's ${letters.join(', ')}, so no forecast is added to it.`);
+    throw new Error(
+      `${forecastRel(record.id)} is for the letters ${sealed.letters.join(', ')}, not the blind set's ${letters.join(', ')}, so no forecast is added to it.`,
+    );
   }
   const { team, everyone } = await forecasters(root, record);
   let entries: ForecastEntry[] = [...(sealed?.forecasts ?? [])];
   const entryOf = (designer: string | null): ForecastEntry | undefined => entries.find((e) => e.designer === designer);
-  const todo: (Forecaster | undefined)[] = [...team.filter((m) => !answered(entryOf(m.id))), ...(answered(entryOf(null)) ? [] : [undefined])];
+  const todo: (Forecaster | undefined)[] = [
+    ...team.filter((m) => !answered(entryOf(m.id))),
+    ...(answered(entryOf(null)) ? [] : [undefined]),
+  ];
   const usage = zeroUsage();
   if (todo.length === 0 && sealed) return { file: sealed, requests: 0, asked: 0, members: team.length, usage };
 
@@ -214,16 +254,34 @@ async function makeMissing(o: ForecastOptions, root: string, record: RunRecord):
   const requests = todo.length * perForecast;
   const personaTokens = Math.round(Buffer.byteLength(JSON.stringify(team.map((m) => m.persona.content))) / 4 / Math.max(1, team.length));
   const perRequest = personaTokens + (task === 'design' ? letters.length * TOKENS_PER_IMAGE : 2000) + TOKENS_PER_FORECAST;
-  const estimateUsd = o.chat.priced ? estimateCost({ inputTokens: requests * perRequest, cachedInputTokens: 0, outputTokens: requests * TOKENS_PER_FORECAST, images: 0 }, { chatModel: model, imageModel: '' }, o.prices) : undefined;
+  const estimateUsd = o.chat.priced
+    ? estimateCost(
+        { inputTokens: requests * perRequest, cachedInputTokens: 0, outputTokens: requests * TOKENS_PER_FORECAST, images: 0 },
+        { chatModel: model, imageModel: '' },
+        o.prices,
+      )
+    : undefined;
   const members = todo.filter((m) => m !== undefined).length;
-  const what = [members ? `${members} member${members === 1 ? '' : 's'}` : '', todo.includes(undefined) ? 'one control' : ''].filter(Boolean).join(' and ');
-  await askBeforeSending({ requests, of: `the forecasts of ${what}, at most ${FORECAST_EXTRA_ATTEMPTS} repairs each counted`, ...(estimateUsd === undefined ? {} : { estimateUsd }) }, o.confirm, `The forecasts of run ${record.id}`);
+  const what = [members ? `${members} member${members === 1 ? '' : 's'}` : '', todo.includes(undefined) ? 'one control' : '']
+    .filter(Boolean)
+    .join(' and ');
+  await askBeforeSending(
+    {
+      requests,
+      of: `the forecasts of ${what}, at most ${FORECAST_EXTRA_ATTEMPTS} repairs each counted`,
+      ...(estimateUsd === undefined ? {} : { estimateUsd }),
+    },
+    o.confirm,
+    `The forecasts of run ${record.id}`,
+  );
 
   const iteration = record.iterations.at(-1)?.index ?? 1;
   const ask = async (who: Forecaster | undefined): Promise<Asked> => {
     const label = who ? `${who.name}'s proxy` : 'the control';
     const attempts: Omit<PromptRecord, 'id'>[] = [];
-    const base: ChatMessage[] = who ? [who.persona, material(who.name)] : [{ role: 'system', content: CONTROL_SYSTEM }, material(undefined)];
+    const base: ChatMessage[] = who
+      ? [who.persona, material(who.name)]
+      : [{ role: 'system', content: CONTROL_SYSTEM }, material(undefined)];
     const entry = { kind: who ? ('persona' as const) : ('control' as const), designer: who?.id ?? null };
     const messages = o.chat.acceptsImages ? base : withoutImages(base, () => undefined);
     const structured = task === 'design' ? rankingStructured(letters) : PREFER_STRUCTURED;
@@ -251,13 +309,18 @@ async function makeMissing(o: ForecastOptions, root: string, record: RunRecord):
         parse,
         extraAttempts: FORECAST_EXTRA_ATTEMPTS,
         onAttempt,
-        onRepair: (problem, attempt, of) => o.log?.(`The forecast of ${label} was not usable (${problem}); asking it to repair (${attempt} of ${of}).`),
-        giveUp: (problem, n) => new Error(`The forecast of ${label} failed: after ${n} attempts its answer was still not usable (last problem: ${problem})`),
+        onRepair: (problem, attempt, of) =>
+          o.log?.(`The forecast of ${label} was not usable (${problem}); asking it to repair (${attempt} of ${of}).`),
+        giveUp: (problem, n) =>
+          new Error(`The forecast of ${label} failed: after ${n} attempts its answer was still not usable (last problem: ${problem})`),
       });
       return { entry: { ...entry, ...(Array.isArray(answer) ? { ranking: answer } : { prefer: answer }) }, attempts };
     } catch (err) {
       if (err instanceof CancelledError) throw err;
-      const said = err instanceof Error && err.message.startsWith('The forecast of') ? err.message : describeError(err, `The forecast of ${label}`).replace(/ Resume the run (to try again|later)\.$/, '');
+      const said =
+        err instanceof Error && err.message.startsWith('The forecast of')
+          ? err.message
+          : describeError(err, `The forecast of ${label}`).replace(/ Resume the run (to try again|later)\.$/, '');
       o.log?.(`${said.replace(/\.$/, '')}; it is recorded as failed.`);
       return { entry: { ...entry, failed: `${said.replace(/\.$/, '')}.` }, attempts };
     }
@@ -270,7 +333,10 @@ async function makeMissing(o: ForecastOptions, root: string, record: RunRecord):
       const at = team.findIndex((m) => m.id === e.designer);
       return at < 0 ? team.length : at;
     };
-    return list.map((e, i) => ({ e, i })).sort((a, b) => rank(a.e) - rank(b.e) || a.i - b.i).map((x) => x.e);
+    return list
+      .map((e, i) => ({ e, i }))
+      .sort((a, b) => rank(a.e) - rank(b.e) || a.i - b.i)
+      .map((x) => x.e);
   };
   let sent = 0;
   let file: ForecastFile | undefined = sealed;
@@ -287,7 +353,15 @@ async function makeMissing(o: ForecastOptions, root: string, record: RunRecord):
     });
   }
   const costUsd = o.chat.priced ? estimateCost(usage, { chatModel: model, imageModel: '' }, o.prices) : undefined;
-  return { file: file!, requests: sent, asked: todo.length, members: team.length, usage, ...(costUsd === undefined ? {} : { costUsd }), ...(file?.scripted ? { scripted: true } : {}) };
+  return {
+    file: file!,
+    requests: sent,
+    asked: todo.length,
+    members: team.length,
+    usage,
+    ...(costUsd === undefined ? {} : { costUsd }),
+    ...(file?.scripted ? { scripted: true } : {}),
+  };
 }
 
 /**
@@ -295,7 +369,15 @@ async function makeMissing(o: ForecastOptions, root: string, record: RunRecord):
  * the whole list), the new hash into run.json — under the run's lock, waited for briefly while another writer (a vote)
  * holds it.
  */
-async function seal(root: string, runId: string, task: ForecastContent['task'], letters: string[], scripted: boolean, a: Asked, place: (entry: ForecastEntry) => ForecastEntry[]): Promise<ForecastFile> {
+async function seal(
+  root: string,
+  runId: string,
+  task: ForecastContent['task'],
+  letters: string[],
+  scripted: boolean,
+  a: Asked,
+  place: (entry: ForecastEntry) => ForecastEntry[],
+): Promise<ForecastFile> {
   for (let attempt = 0; ; attempt++) {
     let written: ForecastFile | undefined;
     const changed = await updateUndriven(root, runId, async (now) => {
@@ -305,7 +387,13 @@ async function seal(root: string, runId: string, task: ForecastContent['task'], 
         promptId = `p${next.prompts.length + 1}`;
         addPrompt(next, { id: promptId, ...p });
       }
-      const content: ForecastContent = { runId, task, letters, forecasts: place({ ...a.entry, ...(promptId ? { promptId } : {}) }), ...(scripted ? { scripted: true as const } : {}) };
+      const content: ForecastContent = {
+        runId,
+        task,
+        letters,
+        forecasts: place({ ...a.entry, ...(promptId ? { promptId } : {}) }),
+        ...(scripted ? { scripted: true as const } : {}),
+      };
       const writer = await PromptPartsWriter.open(root, runId);
       writer.compact(next);
       await writer.flush();
@@ -314,7 +402,10 @@ async function seal(root: string, runId: string, task: ForecastContent['task'], 
       return { ...next, forecastSha256: sha256 };
     });
     if (changed !== undefined && written) return written;
-    if (attempt >= SEAL_TRIES) throw new Error(`Run ${runId} is being driven by another process, so its forecast could not be sealed; make it again with teamfusion forecast when it stops.`);
+    if (attempt >= SEAL_TRIES)
+      throw new Error(
+        `Run ${runId} is being driven by another process, so its forecast could not be sealed; make it again with teamfusion forecast when it stops.`,
+      );
     await new Promise((r) => setTimeout(r, SEAL_WAIT_MS));
   }
 }
@@ -326,7 +417,8 @@ const SEAL_WAIT_MS = 250;
 export function forecastDone(r: ForecastResult): string {
   const total = r.members + 1;
   const made = r.file.forecasts.filter((f) => !f.failed).length;
-  if (r.asked === 0) return `All ${total} forecasts of run ${r.file.runId} are sealed already (${forecastRel(r.file.runId)}); nothing was sent.`;
+  if (r.asked === 0)
+    return `All ${total} forecasts of run ${r.file.runId} are sealed already (${forecastRel(r.file.runId)}); nothing was sent.`;
   const cost = r.costUsd === undefined ? '' : `, estimated cost $${r.costUsd.toFixed(4)}`;
   const step = r.asked === total ? '' : `; ${r.asked} missing or failed asked for now`;
   const by = `${r.file.scripted ? `; answered by ${SCRIPTED_SERVER}` : ''}; they are shown only after the re-rank, by compare.`;

@@ -32,7 +32,8 @@ function fault(e: ForecastEntry, record: Pick<RunRecord, 'prompts'>, against: Fo
   if (e.failed !== undefined) return null;
   if (task === 'design' && e.ranking) {
     const stray = e.ranking.filter((l) => !against.letters.includes(l));
-    if (stray.length) return `${whose(e)} names ${stray.join(', ')}, not a letter of the blind set (${against.letters.join(', ')}), so it is not counted.`;
+    if (stray.length)
+      return `${whose(e)} names ${stray.join(', ')}, not a letter of the blind set (${against.letters.join(', ')}), so it is not counted.`;
     const missing = against.letters.filter((l) => !e.ranking!.includes(l));
     if (missing.length) return `${whose(e)} leaves out ${missing.join(', ')} of the blind set, so it is not counted.`;
   }
@@ -40,7 +41,11 @@ function fault(e: ForecastEntry, record: Pick<RunRecord, 'prompts'>, against: Fo
     return `${whose(e)} prefers ${e.prefer}, not a letter of the blind pair (${against.letters.join(', ')}), so it is not counted.`;
   }
   const asked = e.promptId === undefined ? undefined : record.prompts.find((p) => p.id === e.promptId);
-  const speakerFits = asked !== undefined && (e.kind === 'control' ? asked.speaker === undefined : asked.speaker !== undefined && designerKey(asked.speaker) === designerKey(e.designer ?? ''));
+  const speakerFits =
+    asked !== undefined &&
+    (e.kind === 'control'
+      ? asked.speaker === undefined
+      : asked.speaker !== undefined && designerKey(asked.speaker) === designerKey(e.designer ?? ''));
   if (!asked || asked.kind !== 'forecast' || !speakerFits) {
     const named = e.promptId === undefined ? 'names no request' : `names the request ${e.promptId}, which`;
     return `${whose(e)} ${named} ${e.promptId === undefined ? 'of' : 'is not its forecast request in'} run.json's prompts, so it is not counted.`;

@@ -93,7 +93,9 @@ function canonical(f: ForecastContent): ForecastContent {
 
 /** sha256 of the content (everything but `sha256`), the seal both the file and run.json keep. */
 export function forecastDigest(f: ForecastContent): string {
-  return createHash('sha256').update(JSON.stringify(canonical(f))).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify(canonical(f)))
+    .digest('hex');
 }
 
 /** The sealed file's text. */
@@ -118,14 +120,18 @@ export async function writeForecastFile(root: string, f: ForecastContent): Promi
  */
 export async function readForecastFile(root: string, record: Pick<RunRecord, 'id' | 'forecastSha256'>): Promise<ForecastFile | undefined> {
   const rel = forecastRel(record.id);
-  const f = await readKindJson(root, rel, 'forecast', ForecastFileSchema, 'it is the tool\'s own file: put back the one rerank wrote');
+  const f = await readKindJson(root, rel, 'forecast', ForecastFileSchema, "it is the tool's own file: put back the one rerank wrote");
   if (!f) return undefined;
   const digest = forecastDigest(f);
   const kept = record.forecastSha256;
   if ((kept && digest !== kept) || digest !== f.sha256) {
     const against = kept ? 'the one run.json keeps' : 'its own sha256';
-    throw new ReviewFileError(rel, `${rel}:1:1: error: This forecast is not the one teamfusion rerank wrote (its content no longer matches ${against}), so it is not used.`);
+    throw new ReviewFileError(
+      rel,
+      `${rel}:1:1: error: This forecast is not the one teamfusion rerank wrote (its content no longer matches ${against}), so it is not used.`,
+    );
   }
-  if (f.runId !== record.id) throw new ReviewFileError(rel, `${rel}:1:1: error: This forecast is for run ${f.runId}, not ${record.id}, so it is not used.`);
+  if (f.runId !== record.id)
+    throw new ReviewFileError(rel, `${rel}:1:1: error: This forecast is for run ${f.runId}, not ${record.id}, so it is not used.`);
   return f;
 }

@@ -63,7 +63,8 @@ export function permutationProblem(ranking: readonly string[], letters: readonly
   const parts: string[] = [];
   if (twice.length) parts.push(`it names ${twice.join(', ')} twice`);
   if (missing.length) parts.push(`it leaves out ${missing.join(', ')}`);
-  if (strange.length) parts.push(`${strange.map((s) => quoted(s)).join(', ')} ${strange.length === 1 ? 'is' : 'are'} not a letter of this set`);
+  if (strange.length)
+    parts.push(`${strange.map((s) => quoted(s)).join(', ')} ${strange.length === 1 ? 'is' : 'are'} not a letter of this set`);
   return parts.length ? `the ranking must name every letter (${letters.join(', ')}) exactly once, but ${parts.join(' and ')}.` : undefined;
 }
 

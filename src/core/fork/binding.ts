@@ -35,7 +35,15 @@ function bindings(iterations: readonly Iteration[]): Binding[] {
       const sides = remixesOf(it).filter((m) => m.fork && same(m.fork.question, d.question));
       if (sides.length < 2) return [];
       const chosen = sides.find((m) => same(m.fork!.position, d.decision))?.id;
-      return [{ decidedIn: it.index, question: d.question, decision: d.decision, chosen, others: sides.filter((m) => m.id !== chosen).map((m) => m.id) }];
+      return [
+        {
+          decidedIn: it.index,
+          question: d.question,
+          decision: d.decision,
+          chosen,
+          others: sides.filter((m) => m.id !== chosen).map((m) => m.id),
+        },
+      ];
     }),
   );
 }
@@ -66,7 +74,10 @@ export function bindNextRound(iterations: readonly Iteration[], index: number): 
     const side = `"${b.decision}" (decided on "${b.question}" in round ${b.decidedIn})`;
     if (b.chosen === undefined || before.has(b.chosen)) {
       // Said every round it matters: the decision stays in its round, as history.
-      if (b.chosen !== undefined) out.said.push(`The side ${side} is no longer in the running: its remix ${b.chosen} was set aside by an earlier decision; the decision is kept as history and binds nothing.`);
+      if (b.chosen !== undefined)
+        out.said.push(
+          `The side ${side} is no longer in the running: its remix ${b.chosen} was set aside by an earlier decision; the decision is kept as history and binds nothing.`,
+        );
       continue;
     }
     const fresh = b.others.filter((id) => !before.has(id));
@@ -95,7 +106,11 @@ export function boundCandidates(planned: readonly string[], b: Pick<NextRoundBin
  * Why a decision just recorded on round `iteration` binds nothing (a clause: "its remix … binds nothing."), or undefined when
  * it binds the next round: its side's remix was set aside by an earlier decision.
  */
-export function sideOutOfRunning(iterations: readonly Iteration[], iteration: number, d: Pick<Decision, 'question' | 'decision'>): string | undefined {
+export function sideOutOfRunning(
+  iterations: readonly Iteration[],
+  iteration: number,
+  d: Pick<Decision, 'question' | 'decision'>,
+): string | undefined {
   const it = iterations.find((x) => x.index === iteration);
   const chosen = it && remixesOf(it).find((m) => m.fork && same(m.fork.question, d.question) && same(m.fork.position, d.decision));
   if (!chosen || !setAsideIds(iterations).has(chosen.id)) return undefined;

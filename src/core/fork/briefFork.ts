@@ -51,9 +51,21 @@ export async function forkBriefRound(ctx: StepContext, it: Iteration, conversati
     type: 'object',
     additionalProperties: false,
     required: ['passages'],
-    properties: { passages: { type: 'array', description: 'One passage per position, in the order given.', items: { type: 'string' }, minItems: n, maxItems: n } },
+    properties: {
+      passages: {
+        type: 'array',
+        description: 'One passage per position, in the order given.',
+        items: { type: 'string' },
+        minItems: n,
+        maxItems: n,
+      },
+    },
   };
-  const validator = z.object({ passages: z.array(z.string().trim().min(1, 'a passage is empty')).length(n, { message: `must hold exactly ${n} passages, one per position` }) });
+  const validator = z.object({
+    passages: z
+      .array(z.string().trim().min(1, 'a passage is empty'))
+      .length(n, { message: `must hold exactly ${n} passages, one per position` }),
+  });
   const answer = await askStructured(ctx, {
     iteration: it.index,
     base: [...conversation, ask],
@@ -76,7 +88,12 @@ export async function forkBriefRound(ctx: StepContext, it: Iteration, conversati
   }
   brief.forks = forks;
   await ctx.save();
-  ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'info', message: `Round ${it.index} forks decision point ${point} (${question}): the contested passage each way — ${forks.map((f) => `${f.file}: ${f.fork.position}`).join('; ')}.` });
+  ctx.emit({
+    type: 'notice',
+    runId: ctx.record.id,
+    level: 'info',
+    message: `Round ${it.index} forks decision point ${point} (${question}): the contested passage each way — ${forks.map((f) => `${f.file}: ${f.fork.position}`).join('; ')}.`,
+  });
 }
 
 type BriefForkWritten = NonNullable<NonNullable<Iteration['brief']>['forks']>[number];

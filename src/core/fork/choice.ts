@@ -30,7 +30,8 @@ export function readForkAnswer(text: string): ForkAnswer {
 /** Why an answer is not one the round can take (undefined when it is): used by `say` before anything is written. */
 export function forkAnswerProblem(text: string, forkable: readonly number[]): string | undefined {
   const a = readForkAnswer(text);
-  if ('point' in a && !forkable.includes(a.point)) return `Decision point ${a.point} cannot be forked in this round (${choicesWords(forkable)}).`;
+  if ('point' in a && !forkable.includes(a.point))
+    return `Decision point ${a.point} cannot be forked in this round (${choicesWords(forkable)}).`;
   if ('unreadable' in a) return `Answer the fork question with ${choicesWords(forkable)}.`;
   return undefined;
 }
@@ -39,7 +40,12 @@ export function forkAnswerProblem(text: string, forkable: readonly number[]): st
  * `say`'s check of the lead's answer while the run waits for their fork choice (AnswerCheck of core/people/submit.ts):
  * a number of a point this round can fork, none or /pass; any other message of theirs, or anyone else's, is not checked.
  */
-export function forkChoiceCheck(record: Pick<RunRecord, 'status' | 'waitingFor' | 'iterations' | 'prompts'>, speaker: string, text: string, designers: readonly string[]): string | undefined {
+export function forkChoiceCheck(
+  record: Pick<RunRecord, 'status' | 'waitingFor' | 'iterations' | 'prompts'>,
+  speaker: string,
+  text: string,
+  designers: readonly string[],
+): string | undefined {
   const w = record.waitingFor;
   if (record.status !== 'waiting' || !w?.forkChoice || w.speaker !== speaker) return undefined;
   const it = record.iterations.find((x) => x.index === w.iteration);
@@ -61,11 +67,17 @@ function choicesWords(forkable: readonly number[]): string {
  * inbox in before it reached the slot (the message then has no turn) — the first message of theirs said after the round's
  * remix agent answered.
  */
-export function leadAnswer(record: Pick<RunRecord, 'prompts'>, it: Pick<Iteration, 'index' | 'messages'>, lead: string): Message | undefined {
+export function leadAnswer(
+  record: Pick<RunRecord, 'prompts'>,
+  it: Pick<Iteration, 'index' | 'messages'>,
+  lead: string,
+): Message | undefined {
   const mine = it.messages.filter((m) => m.kind === 'human' && m.speaker === lead);
   const atSlot = mine.find((m) => m.turn === FORK_CHOICE_TURN);
   if (atSlot) return atSlot;
-  const answered = record.prompts.filter((p) => p.iteration === it.index && (p.kind === 'remix' || p.kind === 'remix-repair') && p.error === undefined).at(-1)?.at;
+  const answered = record.prompts
+    .filter((p) => p.iteration === it.index && (p.kind === 'remix' || p.kind === 'remix-repair') && p.error === undefined)
+    .at(-1)?.at;
   return answered === undefined ? undefined : mine.find((m) => m.turn === null && m.at !== undefined && m.at > answered);
 }
 
@@ -81,7 +93,11 @@ export function forkChoiceSlot(it: Pick<Iteration, 'index'>, lead: string): Wait
 export function forkSettled(ctx: Pick<StepContext, 'settings' | 'designers' | 'record'>, it: Iteration): boolean {
   const mode = forkModeOf(ctx.settings);
   if (mode === 'off') return true;
-  const forkable = forkablePoints(it, ctx.designers.map((d) => d.id), decidedBefore(ctx.record.iterations, it.index));
+  const forkable = forkablePoints(
+    it,
+    ctx.designers.map((d) => d.id),
+    decidedBefore(ctx.record.iterations, it.index),
+  );
   if (forkable.length === 0) return true;
   const lead = ctx.settings.lead;
   if (mode === 'auto' || !lead) return false;
@@ -98,25 +114,50 @@ export function forkSettled(ctx: Pick<StepContext, 'settings' | 'designers' | 'r
 export async function chosenPoint(ctx: StepContext, it: Iteration): Promise<number | undefined> {
   const mode = forkModeOf(ctx.settings);
   if (mode === 'off') return undefined;
-  const forkable = forkablePoints(it, ctx.designers.map((d) => d.id), decidedBefore(ctx.record.iterations, it.index));
+  const forkable = forkablePoints(
+    it,
+    ctx.designers.map((d) => d.id),
+    decidedBefore(ctx.record.iterations, it.index),
+  );
   if (forkable.length === 0) return undefined;
   if (mode === 'auto') return forkable[0];
   const lead = ctx.settings.lead;
   if (!lead || !ctx.people || !ctx.people.team.designers.some((d) => d.id === lead)) {
-    ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'warning', message: 'forks is ask, but this run has no lead to ask (review.yaml lead:); the first decision point that splits the team is forked, as under auto.' });
+    ctx.emit({
+      type: 'notice',
+      runId: ctx.record.id,
+      level: 'warning',
+      message:
+        'forks is ask, but this run has no lead to ask (review.yaml lead:); the first decision point that splits the team is forked, as under auto.',
+    });
     return forkable[0];
   }
   if (!leadAnswer(ctx.record, it, lead)) {
     const points = roundPoints(it);
-    const list = forkable.flatMap((n) => { const p = points[n - 1]; return p ? [`${n}. ${pointWords(p)}`] : []; }).join(' ');
-    ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'info', message: `Which decision point should round ${it.index} fork (one remix per side)? ${list} — answer with its number, none, or /pass to fork the first.` });
+    const list = forkable
+      .flatMap((n) => {
+        const p = points[n - 1];
+        return p ? [`${n}. ${pointWords(p)}`] : [];
+      })
+      .join(' ');
+    ctx.emit({
+      type: 'notice',
+      runId: ctx.record.id,
+      level: 'info',
+      message: `Which decision point should round ${it.index} fork (one remix per side)? ${list} — answer with its number, none, or /pass to fork the first.`,
+    });
     await ctx.people.waitFor(forkChoiceSlot(it, lead));
   }
   const answer = readForkAnswer(leadAnswer(ctx.record, it, lead)?.content ?? '');
   if ('pass' in answer) return forkable[0];
   if ('point' in answer && forkable.includes(answer.point)) return answer.point;
   if (!('none' in answer)) {
-    ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'warning', message: `The lead's answer to the fork question names no decision point this round can fork (${choicesWords(forkable)}); the round forks none.` });
+    ctx.emit({
+      type: 'notice',
+      runId: ctx.record.id,
+      level: 'warning',
+      message: `The lead's answer to the fork question names no decision point this round can fork (${choicesWords(forkable)}); the round forks none.`,
+    });
   }
   return undefined;
 }

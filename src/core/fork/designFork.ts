@@ -55,7 +55,10 @@ export function forkProposals(it: Iteration, point: number, images: ForkImages =
     return {
       letter,
       idea: `takes the side "${fork.position}"`,
-      from: lead === undefined ? [...base.from] : [lead, ...base.from.filter((id) => id !== lead)].slice(0, Math.max(1, images.maxInputs ?? Infinity)),
+      from:
+        lead === undefined
+          ? [...base.from]
+          : [lead, ...base.from.filter((id) => id !== lead)].slice(0, Math.max(1, images.maxInputs ?? Infinity)),
       editingDirections: `${base.editingDirections}\n${line}`,
       ...(base.editingDirectionsDiscussed ? { editingDirectionsDiscussed: `${base.editingDirectionsDiscussed}\n${line}` } : {}),
       fork,
@@ -81,5 +84,9 @@ function baseProposal(it: Iteration): Pick<Proposal, 'from' | 'editingDirections
   const first = it.proposals?.[0];
   if (first) return first;
   if (!it.editingDirections || !it.ranking?.length) return undefined;
-  return { from: it.ranking, editingDirections: it.editingDirections, ...(it.editingDirectionsDiscussed ? { editingDirectionsDiscussed: it.editingDirectionsDiscussed } : {}) };
+  return {
+    from: it.ranking,
+    editingDirections: it.editingDirections,
+    ...(it.editingDirectionsDiscussed ? { editingDirectionsDiscussed: it.editingDirectionsDiscussed } : {}),
+  };
 }

@@ -35,7 +35,11 @@ export function roundPoints(it: Pick<Iteration, 'decisionPoints' | 'brief'>): re
  * The 1-based indices (in the round's decision points) of the points this round can fork, in order. `decidedBefore`: the
  * questions people decided in earlier rounds (a decided side is kept, never forked again while the decision stands).
  */
-export function forkablePoints(it: Pick<Iteration, 'decisionPoints' | 'decisions' | 'brief'>, members: readonly string[], decidedBefore: readonly string[] = []): number[] {
+export function forkablePoints(
+  it: Pick<Iteration, 'decisionPoints' | 'decisions' | 'brief'>,
+  members: readonly string[],
+  decidedBefore: readonly string[] = [],
+): number[] {
   const settled = new Set([...(it.decisions ?? []).map((d) => d.question), ...decidedBefore].map((q) => q.trim().toLowerCase()));
   return roundPoints(it).flatMap((p, i) => (splitsTeam(p, members) && !settled.has(p.question.trim().toLowerCase()) ? [i + 1] : []));
 }

@@ -49,7 +49,9 @@ export interface Grounding {
 }
 
 /** A run's grounding count: model-written messages and the ungrounded citations recorded on them. */
-export function groundingOf(record: { iterations: readonly { messages: readonly { kind?: string; ungrounded?: readonly string[] }[] }[] }): Grounding {
+export function groundingOf(record: {
+  iterations: readonly { messages: readonly { kind?: string; ungrounded?: readonly string[] }[] }[];
+}): Grounding {
   let messages = 0;
   let ungrounded = 0;
   for (const it of record.iterations) {

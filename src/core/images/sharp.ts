@@ -19,7 +19,10 @@ export function loadSharpWith(load: () => unknown): Loaded {
     if (typeof sharp !== 'function') return { ok: false, reason: 'sharp loaded but is not usable' };
     return { ok: true, sharp };
   } catch (e) {
-    const first = errorMessage(e).split('\n').find((l) => l.trim()) ?? 'unknown error';
+    const first =
+      errorMessage(e)
+        .split('\n')
+        .find((l) => l.trim()) ?? 'unknown error';
     return { ok: false, reason: first.trim().slice(0, 200) };
   }
 }

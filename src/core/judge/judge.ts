@@ -41,9 +41,11 @@ export function unjudgeable(record: RunRecord): string | undefined {
   if (taskOf(record) !== 'brief') {
     return `Run ${record.id} is a design run; the judge compares a brief run's revised brief with its direct baseline, so there is nothing to judge.`;
   }
-  if (record.status !== 'completed') return `Run ${record.id} is ${record.status}; only a completed brief run can be judged (resume it first).`;
+  if (record.status !== 'completed')
+    return `Run ${record.id} is ${record.status}; only a completed brief run can be judged (resume it first).`;
   if (!finalBriefRel(record)) return `Run ${record.id} wrote no revised brief, so there is nothing to judge.`;
-  if (!record.baseline) return `Run ${record.id} has no direct baseline (baseline.md), so there is nothing to compare its revised brief with.`;
+  if (!record.baseline)
+    return `Run ${record.id} has no direct baseline (baseline.md), so there is nothing to compare its revised brief with.`;
   return undefined;
 }
 
@@ -107,8 +109,12 @@ export async function judgeRun(o: JudgeOptions): Promise<JudgeResult> {
           requests++;
           addUsage(usage, a.answer.usage);
         },
-        onRepair: (problem, attempt, of) => o.log?.(`The judge's answer on ${dimension} was not usable (${problem}); asking it to repair (${attempt} of ${of}).`),
-        giveUp: (problem, attempts) => new StepError(`The judge gave no usable answer on ${dimension} after ${attempts} attempts (last problem: ${problem}); nothing was written.`),
+        onRepair: (problem, attempt, of) =>
+          o.log?.(`The judge's answer on ${dimension} was not usable (${problem}); asking it to repair (${attempt} of ${of}).`),
+        giveUp: (problem, attempts) =>
+          new StepError(
+            `The judge gave no usable answer on ${dimension} after ${attempts} attempts (last problem: ${problem}); nothing was written.`,
+          ),
       });
       pair.push({ shownAsA, answer: answer.better, prefers: sideOf(answer.better, shownAsA), reason: answer.reason });
     }

@@ -12,7 +12,8 @@ import { DIMENSION_NAMES, type JudgeDimension } from './judgePrompts';
 export const JUDGE_FILE = 'judge.json';
 
 /** What the judge says in every file and every output: the limit of a model judging a model's text. */
-export const JUDGE_CAVEAT = "A model judging a model's text is a proxy for people's judgement, not a substitute: ask the team too (rerank, preference files, compare).";
+export const JUDGE_CAVEAT =
+  "A model judging a model's text is a proxy for people's judgement, not a substitute: ask the team too (rerank, preference files, compare).";
 
 export const SIDES = ['teamfusion', 'direct', 'tie'] as const;
 export type Side = (typeof SIDES)[number];
@@ -28,7 +29,8 @@ const OrderSchema = z.object({
 });
 export type JudgeOrder = z.infer<typeof OrderSchema>;
 
-const dimensionsOf = <T extends z.ZodType>(t: T) => z.object(Object.fromEntries(DIMENSION_NAMES.map((d) => [d, t])) as Record<JudgeDimension, T>);
+const dimensionsOf = <T extends z.ZodType>(t: T) =>
+  z.object(Object.fromEntries(DIMENSION_NAMES.map((d) => [d, t])) as Record<JudgeDimension, T>);
 
 export const JudgeFileSchema = z.object({
   runId: z.string().max(200),

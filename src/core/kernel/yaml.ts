@@ -30,7 +30,10 @@ export const Document = function Document(...a: ConstructorParameters<typeof Yam
  * through a Set, each repeat reported as the library reports it ("Map keys must be unique", DUPLICATE_KEY, at the key).
  * Every YAML file of a review is parsed through this.
  */
-export function parseDocumentUnique(source: string, options: Yaml.ParseOptions & Yaml.DocumentOptions & Yaml.SchemaOptions = {}): Yaml.Document.Parsed {
+export function parseDocumentUnique(
+  source: string,
+  options: Yaml.ParseOptions & Yaml.DocumentOptions & Yaml.SchemaOptions = {},
+): Yaml.Document.Parsed {
   const y = lib();
   const doc = y.parseDocument(source, { ...options, uniqueKeys: false });
   const stack: unknown[] = [doc.contents];
@@ -99,7 +102,10 @@ export interface YamlDocument {
  * The one preamble of every YAML file a review holds: parse (no pretty errors, positions counted), and the first error
  * as yamlProblem's sentence at its line:col. The caller says what the file is ("This is not valid YAML: …").
  */
-export function parseYamlDocument(source: string, options: Yaml.ParseOptions & Yaml.DocumentOptions & Yaml.SchemaOptions = {}): YamlDocument {
+export function parseYamlDocument(
+  source: string,
+  options: Yaml.ParseOptions & Yaml.DocumentOptions & Yaml.SchemaOptions = {},
+): YamlDocument {
   const lineCounter = new (lib().LineCounter)();
   const doc = parseDocumentUnique(source, { ...options, lineCounter, prettyErrors: false });
   const at = (offset: number): { line: number; column: number } => {

@@ -31,20 +31,25 @@ export function zodIssueSentence(issue: Issue, subject = 'the value'): string {
   switch (issue.code) {
     case 'too_big': {
       const max = issue.maximum;
-      if (issue.origin === 'string') return `${at} is too long (${typeof input === 'string' ? count(input.length, 'character') + '; ' : ''}at most ${count(max, 'character')}).`;
-      if (issue.origin === 'array' || issue.origin === 'set') return `${at} has too many entries (${Array.isArray(input) ? `${input.length}; ` : ''}at most ${max}).`;
+      if (issue.origin === 'string')
+        return `${at} is too long (${typeof input === 'string' ? count(input.length, 'character') + '; ' : ''}at most ${count(max, 'character')}).`;
+      if (issue.origin === 'array' || issue.origin === 'set')
+        return `${at} has too many entries (${Array.isArray(input) ? `${input.length}; ` : ''}at most ${max}).`;
       return `${at} must be at most ${max}.`;
     }
     case 'too_small': {
       const min = issue.minimum;
-      if (issue.origin === 'string') return Number(min) <= 1 ? `${at} must not be empty.` : `${at} is too short (at least ${count(min, 'character')}).`;
-      if (issue.origin === 'array' || issue.origin === 'set') return `${at} needs at least ${count(min, 'entry').replace(/entrys$/, 'entries')}.`;
+      if (issue.origin === 'string')
+        return Number(min) <= 1 ? `${at} must not be empty.` : `${at} is too short (at least ${count(min, 'character')}).`;
+      if (issue.origin === 'array' || issue.origin === 'set')
+        return `${at} needs at least ${count(min, 'entry').replace(/entrys$/, 'entries')}.`;
       return `${at} must be at least ${min}.`;
     }
     case 'invalid_type': {
       const received = /received (\w+)/.exec(issue.message)?.[1];
       if (received === 'undefined' || (received === undefined && input === undefined)) return `${at} is missing.`;
-      const found = input !== undefined ? shownType(input) : received === 'array' ? 'a list' : received === 'object' ? 'a group of fields' : received;
+      const found =
+        input !== undefined ? shownType(input) : received === 'array' ? 'a list' : received === 'object' ? 'a group of fields' : received;
       return `${at} must be ${article(issue.expected)}${found ? ` (found ${found})` : ''}.`;
     }
     case 'invalid_value':

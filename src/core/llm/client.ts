@@ -61,17 +61,15 @@ export function createModelClient(cfg: ModelClientConfig = {}): OpenAI {
 }
 
 export const NO_AZURE_KEY_MESSAGE = 'AZURE_OPENAI_ENDPOINT is set but no key: set AZURE_OPENAI_API_KEY (or OPENAI_API_KEY).';
-export const NO_AZURE_VERSION_MESSAGE = 'AZURE_OPENAI_ENDPOINT is set but not the API version: set OPENAI_API_VERSION (e.g. 2025-04-01-preview).';
+export const NO_AZURE_VERSION_MESSAGE =
+  'AZURE_OPENAI_ENDPOINT is set but not the API version: set OPENAI_API_VERSION (e.g. 2025-04-01-preview).';
 
 /**
  * The image endpoint, apart from the chat one when it has a URL or a key of its own (`TEAMFUSION_IMAGE_BASE_URL` /
  * `--image-base-url` / `teamfusion.imageBaseUrl`, `TEAMFUSION_IMAGE_API_KEY` / "Set Image API Key"); else undefined: the chat
  * client serves image edits too. Its key falls back to the chat key, its URL to the chat URL.
  */
-export function createImageClient(
-  image: { apiKey?: string; baseURL?: string },
-  chat: ModelClientConfig,
-): OpenAI | undefined {
+export function createImageClient(image: { apiKey?: string; baseURL?: string }, chat: ModelClientConfig): OpenAI | undefined {
   const apiKey = nonEmpty(image.apiKey);
   const baseURL = nonEmpty(image.baseURL);
   if (!apiKey && !baseURL) return undefined;

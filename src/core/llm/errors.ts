@@ -47,6 +47,9 @@ function requestSentence(err: ModelRequestError, what: string): string {
 }
 
 function tidy(s: string): string {
-  const oneLine = s.replace(/\s+/g, ' ').trim().replace(/[.\s]+$/, '');
+  const oneLine = s
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[.\s]+$/, '');
   return oneLine.length > 300 ? `${oneLine.slice(0, 300)}…` : oneLine;
 }

@@ -83,7 +83,10 @@ export async function prepareImage(reviewRoot: string, file: string, opts: Prepa
   const indexFile = cacheDir ? path.join(cacheDir, 'images', 'by-stat', `${sha256(sk)}.json`) : undefined;
   let prepared: PreparedImage | undefined;
   if (cacheDir && indexFile) {
-    const key = await fs.readFile(indexFile, 'utf8').then((t) => (JSON.parse(t) as { key?: string }).key, () => undefined);
+    const key = await fs.readFile(indexFile, 'utf8').then(
+      (t) => (JSON.parse(t) as { key?: string }).key,
+      () => undefined,
+    );
     if (key && /^[0-9a-f]{64}$/.test(key)) prepared = await readCache(path.join(cacheDir, 'images', key));
   }
   if (!prepared) {
@@ -123,9 +126,7 @@ async function encodeForChat(
     .resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true, kernel: 'lanczos3' });
   const transparent = meta.hasAlpha === true;
   const out = transparent
-    ? await pipeline
-        .png({ compressionLevel: 9, adaptiveFiltering: false, palette: false, effort: 7 })
-        .toBuffer({ resolveWithObject: true })
+    ? await pipeline.png({ compressionLevel: 9, adaptiveFiltering: false, palette: false, effort: 7 }).toBuffer({ resolveWithObject: true })
     : await pipeline
         .flatten({ background: '#ffffff' })
         .jpeg({ quality: 85, chromaSubsampling: '4:2:0', mozjpeg: false, progressive: false, optimiseCoding: true })

@@ -74,8 +74,10 @@ export function requestBytes(messages: readonly ChatMessage[]): { text: number; 
   let images = 0;
   for (const m of messages) {
     if (typeof m.content === 'string') text += Buffer.byteLength(m.content, 'utf8');
-    else for (const p of m.content) if (p.type === 'text') text += Buffer.byteLength(p.text, 'utf8');
-    else images += p.image.dataUrl.length;
+    else
+      for (const p of m.content)
+        if (p.type === 'text') text += Buffer.byteLength(p.text, 'utf8');
+        else images += p.image.dataUrl.length;
   }
   return { text, images };
 }
@@ -93,9 +95,13 @@ export function checkRequestSize(messages: readonly ChatMessage[]): void {
   const { text, images } = requestBytes(messages);
   const mb = (n: number): string => `${(n / 1024 / 1024).toFixed(1)} MB`;
   if (text > MAX_REQUEST_TEXT_BYTES) {
-    throw new RequestTooLargeError(`This request would carry ${mb(text)} of text, more than the ${mb(MAX_REQUEST_TEXT_BYTES)} a request may; it was not sent.`);
+    throw new RequestTooLargeError(
+      `This request would carry ${mb(text)} of text, more than the ${mb(MAX_REQUEST_TEXT_BYTES)} a request may; it was not sent.`,
+    );
   }
   if (text + images > MAX_REQUEST_BYTES) {
-    throw new RequestTooLargeError(`This request would carry ${mb(text + images)} with its images, more than the ${mb(MAX_REQUEST_BYTES)} a request may; it was not sent (a smaller imageMaxSide makes the images smaller).`);
+    throw new RequestTooLargeError(
+      `This request would carry ${mb(text + images)} with its images, more than the ${mb(MAX_REQUEST_BYTES)} a request may; it was not sent (a smaller imageMaxSide makes the images smaller).`,
+    );
   }
 }

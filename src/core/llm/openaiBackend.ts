@@ -5,7 +5,15 @@
 import type OpenAI from 'openai';
 import { addUsage, zeroUsage } from '../kernel/usage';
 import type { Usage } from '../kernel/usage';
-import { isModelRequestError, type ChatAnswer, type ChatBackend, type ChatRequest, type ImageBackend, type ImageEditAnswer, type ImageEditRequest } from './backend';
+import {
+  isModelRequestError,
+  type ChatAnswer,
+  type ChatBackend,
+  type ChatRequest,
+  type ImageBackend,
+  type ImageEditAnswer,
+  type ImageEditRequest,
+} from './backend';
 import { endpointHost } from './client';
 import { isScriptedClient } from './scripted';
 import { checkRequestSize, toApiMessages } from './messages';
@@ -19,7 +27,10 @@ export class OpenAIChatBackend implements ChatBackend {
   readonly host: string | undefined;
 
   /** `textOnly`: the model cannot see images (a local model without vision); the runner sends each image as words. */
-  constructor(readonly client: OpenAI, o: { textOnly?: boolean } = {}) {
+  constructor(
+    readonly client: OpenAI,
+    o: { textOnly?: boolean } = {},
+  ) {
     this.host = endpointHost(client);
     this.acceptsImages = o.textOnly !== true;
   }

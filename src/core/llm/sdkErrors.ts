@@ -21,7 +21,11 @@ export function fromSdkError(err: unknown): unknown {
   const sdk = openaiSdk();
   if (!(err instanceof sdk.OpenAIError)) return err;
   const as = (kind: ModelRequestKind, detail = err.message): ModelRequestError =>
-    new ModelRequestError(err.message, kind, { detail, cause: err, ...(err instanceof sdk.APIError && err.status !== undefined ? { status: err.status } : {}) });
+    new ModelRequestError(err.message, kind, {
+      detail,
+      cause: err,
+      ...(err instanceof sdk.APIError && err.status !== undefined ? { status: err.status } : {}),
+    });
   // The SDK's abort is an APIError without a status, its timeout an APIConnectionError: the narrower classes first.
   if (err instanceof sdk.APIUserAbortError) return as('aborted');
   if (err instanceof sdk.APIConnectionTimeoutError) return as('timeout');

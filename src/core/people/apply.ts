@@ -59,7 +59,10 @@ export function applyEntries(
       const it = record.iterations.at(-1);
       if (!it) continue;
       const target = slot ?? record.waitingFor;
-      const answers = target && target.speaker === entry.speaker && target.iteration === it.index &&
+      const answers =
+        target &&
+        target.speaker === entry.speaker &&
+        target.iteration === it.index &&
         !it.messages.some((m) => m.speaker === entry.speaker && m.kind === 'human' && m.turn === target.turn);
       const message: Message = {
         id: messageId(it.index, it.messages.length + 1),
@@ -107,7 +110,18 @@ function applyCriterionPin(record: RunRecord, entry: Extract<InboxEntry, { type:
   const pinned = record.criteria?.pinned ?? [];
   const rest = pinned.filter((p) => p.name.toLowerCase() !== entry.criterion.toLowerCase());
   const typist = entryTypist(entry);
-  const next = entry.remove ? rest : [...rest, { name: entry.criterion, description: entry.description, by: entry.by, at: entry.at, ...(typist !== undefined ? { typedBy: typist } : {}) }].slice(-12);
+  const next = entry.remove
+    ? rest
+    : [
+        ...rest,
+        {
+          name: entry.criterion,
+          description: entry.description,
+          by: entry.by,
+          at: entry.at,
+          ...(typist !== undefined ? { typedBy: typist } : {}),
+        },
+      ].slice(-12);
   const { pinned: _old, ...others } = record.criteria ?? {};
   const criteria = next.length ? { ...others, pinned: next } : others;
   if (Object.keys(criteria).length) record.criteria = criteria;

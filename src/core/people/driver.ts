@@ -88,7 +88,10 @@ export class PeopleInRun implements People {
     for (const rel of sync?.takeDeletions() ?? []) {
       const name = rel.slice(inboxRel(ctx.record.id).length + 1).replace(/\.json$/, '');
       if (ctx.record.takenIn?.includes(name) || read.some((e) => e.name === name)) continue;
-      this.once(`deleted:${name}`, `${rel} was deleted by a commit pulled from the remote before this run took it in; it is not in the run (see git log --diff-filter=D -- ${rel}; its person can say it again).`);
+      this.once(
+        `deleted:${name}`,
+        `${rel} was deleted by a commit pulled from the remote before this run took it in; it is not in the run (see git log --diff-filter=D -- ${rel}; its person can say it again).`,
+      );
     }
     for (const rel of sync?.takeArrivals() ?? []) {
       const name = rel.slice(inboxRel(ctx.record.id).length + 1).replace(/\.json$/, '');
@@ -98,7 +101,11 @@ export class PeopleInRun implements People {
     read.sort((a, b) => this.arrival.get(a.name)! - this.arrival.get(b.name)!);
     const entries = read.filter((e) => {
       const problem = entryProblem(this.team, e.entry) ?? this.authors.get(e.name);
-      if (problem) this.once(e.name, problem.startsWith(inboxRel(ctx.record.id)) ? `${problem}.` : `The inbox entry ${e.name} is not taken in: ${problem}.`);
+      if (problem)
+        this.once(
+          e.name,
+          problem.startsWith(inboxRel(ctx.record.id)) ? `${problem}.` : `The inbox entry ${e.name} is not taken in: ${problem}.`,
+        );
       return !problem;
     });
     const checked = await this.criterionPinsFromFile(entries);
@@ -169,9 +176,10 @@ export class PeopleInRun implements People {
       // marked as typed, and not at all where signatures are required (only the person's own signed commit speaks then).
       const typist = entryTypist(e.entry);
       const person = entryPerson(e.entry);
-      const problem = typist !== undefined && door.checked && door.typist?.requireSigned
-        ? `it was ${typedWords(typist, person, (id) => personName(this.team, id))}, and with signatures required (requireSignedCommits) only ${personName(this.team, person)}'s own signed commit speaks for them`
-        : (await door.check(path.join(this.ctx.reviewRoot, ...file.split('/')), typist ?? person))?.reason;
+      const problem =
+        typist !== undefined && door.checked && door.typist?.requireSigned
+          ? `it was ${typedWords(typist, person, (id) => personName(this.team, id))}, and with signatures required (requireSignedCommits) only ${personName(this.team, person)}'s own signed commit speaks for them`
+          : (await door.check(path.join(this.ctx.reviewRoot, ...file.split('/')), typist ?? person))?.reason;
       this.authors.set(e.name, problem ? `${file} is not taken in and is left alone: ${problem}` : undefined);
     }
   }

@@ -15,7 +15,17 @@ import { FILE_KINDS, checkKindText } from '../files/fileKinds';
 import { zodSentence } from '../kernel/zodText';
 import { RUNS_DIR } from '../record/paths';
 import { sameDesigner } from '../rankings/designerId';
-import { AtField, CriterionNameField, CriterionTextField, MAX_SAY_CHARS, MentionsField, MessageIdField, PersonIdField, SayTextField, TypedByField } from '../record/fields';
+import {
+  AtField,
+  CriterionNameField,
+  CriterionTextField,
+  MAX_SAY_CHARS,
+  MentionsField,
+  MessageIdField,
+  PersonIdField,
+  SayTextField,
+  TypedByField,
+} from '../record/fields';
 import { errorMessage } from '../kernel/errors';
 
 export const INBOX_DIR = 'inbox';
@@ -71,7 +81,8 @@ export interface ReceivedEntry {
 const NAME_PATTERN = /^(?:([A-Za-z0-9][A-Za-z0-9._-]{0,99})-)?(\d{13})-(\d{6})-([0-9a-f]{8})\.json$/;
 let sequence = 0;
 /** Why a file in an inbox that is not named like an entry is never read (said once by the driver). */
-export const STRAY_NAME = "its name is not an inbox entry's: say and pin write <designer-id>-<13-digit time>-<6-digit sequence>-<8 hex digits>.json";
+export const STRAY_NAME =
+  "its name is not an inbox entry's: say and pin write <designer-id>-<13-digit time>-<6-digit sequence>-<8 hex digits>.json";
 
 /** The person an entry speaks for (a message's speaker, a pin's pinner). */
 export function entryPerson(entry: InboxEntry): string {
@@ -104,7 +115,8 @@ export async function inboxProblem(reviewRoot: string, runId: string): Promise<s
   const st = await lstatInReview(reviewRoot, inboxRel(runId)).catch((err: unknown) => errorMessage(err));
   if (typeof st === 'string') return `${inboxRel(runId)} cannot be used: ${st}`;
   if (!st) return undefined;
-  if (st.isSymbolicLink()) return `${inboxRel(runId)} is a symbolic link; a run's inbox must be a folder of its own, so nothing is read through it and nobody is waited for through it (remove the link).`;
+  if (st.isSymbolicLink())
+    return `${inboxRel(runId)} is a symbolic link; a run's inbox must be a folder of its own, so nothing is read through it and nobody is waited for through it (remove the link).`;
   if (!st.isDirectory()) return `${inboxRel(runId)} is not a folder; a run's inbox must be one (remove the file).`;
   return undefined;
 }
@@ -123,7 +135,13 @@ async function memberFiles(reviewRoot: string, runId: string, isMember?: IsMembe
 }
 
 /** Writes one entry atomically; returns its name once it is on disk. Throws in words when it cannot be taken. */
-export async function postToInbox(reviewRoot: string, runId: string, entry: InboxEntry, now: number = Date.now(), isMember?: IsMember): Promise<string> {
+export async function postToInbox(
+  reviewRoot: string,
+  runId: string,
+  entry: InboxEntry,
+  now: number = Date.now(),
+  isMember?: IsMember,
+): Promise<string> {
   const parsed = InboxEntrySchema.safeParse(entry);
   if (!parsed.success) throw new Error(`The inbox entry is refused: ${zodSentence(parsed.error, 'the entry')}`);
   const data = parsed.data;
@@ -132,7 +150,9 @@ export async function postToInbox(reviewRoot: string, runId: string, entry: Inbo
   // Only members' entries count: files of anyone else are refused by every reader and never crowd people out.
   const waiting = (await memberFiles(reviewRoot, runId, isMember)).files.length;
   if (waiting >= MAX_INBOX_ENTRIES) {
-    throw new Error(`The inbox of run ${runId} already holds ${waiting} entries, the most it may (docs/security.md "Limits"); wait until the run takes them in.`);
+    throw new Error(
+      `The inbox of run ${runId} already holds ${waiting} entries, the most it may (docs/security.md "Limits"); wait until the run takes them in.`,
+    );
   }
   sequence = (sequence + 1) % 1_000_000;
   const name = `${entryPerson(data)}-${String(now).padStart(13, '0')}-${String(sequence).padStart(6, '0')}-${randomBytes(4).toString('hex')}`;
@@ -185,7 +205,8 @@ export async function readInbox(
       if (!parsed.success) throw new Error(zodSentence(parsed.error, 'the entry'));
       // A person writes only files of their own: the name says whose it is.
       const named = NAME_PATTERN.exec(file)![1]!;
-      if (!sameDesigner(named, entryPerson(parsed.data))) throw new Error(`the file is ${named}'s but speaks for ${entryPerson(parsed.data)}`);
+      if (!sameDesigner(named, entryPerson(parsed.data)))
+        throw new Error(`the file is ${named}'s but speaks for ${entryPerson(parsed.data)}`);
       out.push({ name: file.slice(0, -'.json'.length), entry: parsed.data });
     } catch (err) {
       if (err instanceof ReviewFileError && err.reason === 'missing') continue; // taken in meanwhile

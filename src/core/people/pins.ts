@@ -35,6 +35,11 @@ export function earlierPeopleLines(record: Pick<RunRecord, 'iterations'>, index:
     .flatMap((it) =>
       it.messages
         .filter((m) => m.kind === 'human' && !m.pass)
-        .map((m) => ({ iteration: it.index, name: nameOf(m.speaker), content: m.content, ...(m.typedBy !== undefined ? { typed: typedWords(m.typedBy, m.speaker, nameOf) } : {}) })),
+        .map((m) => ({
+          iteration: it.index,
+          name: nameOf(m.speaker),
+          content: m.content,
+          ...(m.typedBy !== undefined ? { typed: typedWords(m.typedBy, m.speaker, nameOf) } : {}),
+        })),
     );
 }

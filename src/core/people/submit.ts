@@ -64,7 +64,9 @@ async function reviewOf(o: SubmitOptions): Promise<Review> {
   const { review, diagnostics } = await loadReview(o.reviewRoot, { decodeImages: false });
   if (!review) {
     const first = diagnostics.find((d) => d.severity === 'error');
-    throw new PeopleInputError(`The review cannot be read: ${first ? `${first.file}:${first.line}:${first.column}: ${first.message}` : 'unknown problem'}.`);
+    throw new PeopleInputError(
+      `The review cannot be read: ${first ? `${first.file}:${first.line}:${first.column}: ${first.message}` : 'unknown problem'}.`,
+    );
   }
   return review;
 }
@@ -74,7 +76,14 @@ async function reviewOf(o: SubmitOptions): Promise<Review> {
  * checked; `typedBy` when it is typed for them; thrown in one sentence when it may not be typed for them at all
  * (signatures required, or no git identity here).
  */
-async function typedFor(o: SubmitOptions, review: Review, team: Team, member: string, what: string, how: string): Promise<{ typedBy?: string; typed?: string }> {
+async function typedFor(
+  o: SubmitOptions,
+  review: Review,
+  team: Team,
+  member: string,
+  what: string,
+  how: string,
+): Promise<{ typedBy?: string; typed?: string }> {
   const door = await openReviewAuthorship(o.reviewRoot, review.config);
   const ids = [...team.designers.map((d) => d.id), ...Object.keys(review.config.team ?? {})];
   const t = typingFor(door.typist, member, { what, how, ids, name: (id) => personName(team, id) });
@@ -102,15 +111,21 @@ export async function submitSay(o: SubmitOptions & { as: string; text: string; c
   if (full) throw new PeopleInputError(full);
   const typed = await typedFor(o, review, team, checked.speaker, 'a line', 'says it');
   const content = checked.pass ? '/pass' : o.text.trim();
-  const entry = await postToInbox(o.reviewRoot, o.runId, {
-    type: 'say',
-    speaker: checked.speaker,
-    content,
-    ...(checked.pass ? { pass: true } : {}),
-    ...(checked.mentions.length ? { mentions: checked.mentions } : {}),
-    at: new Date().toISOString(),
-    ...(typed.typedBy !== undefined ? { typedBy: typed.typedBy } : {}),
-  }, Date.now(), (id) => isDesigner(team, id));
+  const entry = await postToInbox(
+    o.reviewRoot,
+    o.runId,
+    {
+      type: 'say',
+      speaker: checked.speaker,
+      content,
+      ...(checked.pass ? { pass: true } : {}),
+      ...(checked.mentions.length ? { mentions: checked.mentions } : {}),
+      at: new Date().toISOString(),
+      ...(typed.typedBy !== undefined ? { typedBy: typed.typedBy } : {}),
+    },
+    Date.now(),
+    (id) => isDesigner(team, id),
+  );
   const view = pendingView(record, team, await pendingEntries(o, team));
   const message = allMessages(view).find((x) => x.message.entry === entry)?.message;
   return { entry, file: inboxRel(o.runId, `${entry}.json`), ...(await drivenNow(o)), record, message, ...typed };
@@ -143,14 +158,20 @@ export async function submitPin(o: SubmitOptions & { message: string; as?: strin
   const full = await recordNearCap(o.reviewRoot, o.runId);
   if (full) throw new PeopleInputError(full);
   const typed = await typedFor(o, review, team, by.id, o.remove ? 'an unpin' : 'a pin', o.remove ? 'unpins it' : 'pins it');
-  const entry = await postToInbox(o.reviewRoot, o.runId, {
-    type: 'pin',
-    message: o.message,
-    by: by.id,
-    ...(o.remove ? { remove: true } : {}),
-    at: new Date().toISOString(),
-    ...(typed.typedBy !== undefined ? { typedBy: typed.typedBy } : {}),
-  }, Date.now(), (id) => isDesigner(team, id));
+  const entry = await postToInbox(
+    o.reviewRoot,
+    o.runId,
+    {
+      type: 'pin',
+      message: o.message,
+      by: by.id,
+      ...(o.remove ? { remove: true } : {}),
+      at: new Date().toISOString(),
+      ...(typed.typedBy !== undefined ? { typedBy: typed.typedBy } : {}),
+    },
+    Date.now(),
+    (id) => isDesigner(team, id),
+  );
   return { entry, file: inboxRel(o.runId, `${entry}.json`), ...(await drivenNow(o)), record, by: by.id, ...typed };
 }
 
@@ -158,7 +179,9 @@ export async function submitPin(o: SubmitOptions & { message: string; as?: strin
  * A member pins (or unpins) one of the team's criteria (issue 34, item 5): every later prompt of the run carries it. The
  * caller found `criterion` in criteria.json; like a message pin it is an inbox entry of that person, taken in by the driver.
  */
-export async function submitCriterionPin(o: SubmitOptions & { criterion: { name: string; description: string }; as?: string; remove?: boolean }): Promise<SubmitResult> {
+export async function submitCriterionPin(
+  o: SubmitOptions & { criterion: { name: string; description: string }; as?: string; remove?: boolean },
+): Promise<SubmitResult> {
   const { record, team, by, review } = await pinner(o);
   const view = pendingView(record, team, await pendingEntries(o, team));
   const pinned = (view.criteria?.pinned ?? []).some((p) => p.name.toLowerCase() === o.criterion.name.toLowerCase());
@@ -166,15 +189,21 @@ export async function submitCriterionPin(o: SubmitOptions & { criterion: { name:
   const full = await recordNearCap(o.reviewRoot, o.runId);
   if (full) throw new PeopleInputError(full);
   const typed = await typedFor(o, review, team, by.id, o.remove ? 'an unpin' : 'a pin', o.remove ? 'unpins it' : 'pins it');
-  const entry = await postToInbox(o.reviewRoot, o.runId, {
-    type: 'criterion',
-    criterion: o.criterion.name,
-    description: o.criterion.description,
-    by: by.id,
-    ...(o.remove ? { remove: true } : {}),
-    at: new Date().toISOString(),
-    ...(typed.typedBy !== undefined ? { typedBy: typed.typedBy } : {}),
-  }, Date.now(), (id) => isDesigner(team, id));
+  const entry = await postToInbox(
+    o.reviewRoot,
+    o.runId,
+    {
+      type: 'criterion',
+      criterion: o.criterion.name,
+      description: o.criterion.description,
+      by: by.id,
+      ...(o.remove ? { remove: true } : {}),
+      at: new Date().toISOString(),
+      ...(typed.typedBy !== undefined ? { typedBy: typed.typedBy } : {}),
+    },
+    Date.now(),
+    (id) => isDesigner(team, id),
+  );
   return { entry, file: inboxRel(o.runId, `${entry}.json`), ...(await drivenNow(o)), record, by: by.id, ...typed };
 }
 
@@ -184,7 +213,8 @@ async function pendingEntries(o: SubmitOptions, team: Team): Promise<ReceivedEnt
     o.reviewRoot,
     o.runId,
     (file, why) => o.onNote?.(`${file} is not taken in and is left alone (${why}).`),
-    (file) => o.onNote?.(`${file} is not named like an inbox entry (<person>-<time>-<sequence>-<random>.json); it is left alone, never read.`),
+    (file) =>
+      o.onNote?.(`${file} is not named like an inbox entry (<person>-<time>-<sequence>-<random>.json); it is left alone, never read.`),
     (id) => isDesigner(team, id),
   );
 }
@@ -195,7 +225,10 @@ async function pendingEntries(o: SubmitOptions, team: Team): Promise<ReceivedEnt
  */
 export function pendingView(record: RunRecord, team: Team, entries: readonly ReceivedEntry[]): RunRecord {
   const view = structuredClone(record);
-  applyEntries(view, entries.filter((e) => !entryProblem(team, e.entry)));
+  applyEntries(
+    view,
+    entries.filter((e) => !entryProblem(team, e.entry)),
+  );
   return view;
 }
 
@@ -210,5 +243,7 @@ async function drivenNow(o: SubmitOptions): Promise<{ driven: boolean; driver?: 
 /** The process that takes an entry in, in words: named from its lock (pid, host, since when) so a person can check it. */
 export function driverWords(r: SubmitResult, runId: string): string {
   const d = r.driver;
-  return d ? `the process driving ${runId} (pid ${d.pid} on ${printable(d.hostname)}, since ${printable(d.startedAt)}) takes it in at its next turn` : `the process driving ${runId} takes it in at its next turn`;
+  return d
+    ? `the process driving ${runId} (pid ${d.pid} on ${printable(d.hostname)}, since ${printable(d.startedAt)}) takes it in at its next turn`
+    : `the process driving ${runId} takes it in at its next turn`;
 }

@@ -88,12 +88,18 @@ export function checkSay(
   }
   // Cheap caps first: a message too long is refused before anything is looked at in it.
   if (text.length > MAX_SAY_CHARS) {
-    return { ok: false, error: `The message is ${text.length} characters long; a message is at most ${MAX_SAY_CHARS} (docs/security.md "Limits"). Say it in shorter parts.` };
+    return {
+      ok: false,
+      error: `The message is ${text.length} characters long; a message is at most ${MAX_SAY_CHARS} (docs/security.md "Limits"). Say it in shorter parts.`,
+    };
   }
   const who = team.designers.find((d) => sameDesigner(d.id, speaker));
   if (!who) {
     const known = team.designers.map((d) => d.id).join(', ');
-    return { ok: false, error: `"${printable(speaker.length > 100 ? `${speaker.slice(0, 100)}…` : speaker)}" is not a designer of this review (designers: ${known}).` };
+    return {
+      ok: false,
+      error: `"${printable(speaker.length > 100 ? `${speaker.slice(0, 100)}…` : speaker)}" is not a designer of this review (designers: ${known}).`,
+    };
   }
   if (!text.trim()) return { ok: false, error: 'The message is empty; write what you want to say (or /pass at your turn).' };
   const pass = isPass(text);
@@ -110,7 +116,10 @@ export function checkSay(
 }
 
 /** Everyone the files name: the designers (with their top choice, for the stance table), then the guests (marked). */
-export function peopleOf(review: { designers: readonly Pick<DesignerRanking, 'id' | 'name' | 'role' | 'entries'>[]; config: { guests?: Guest[] } }) {
+export function peopleOf(review: {
+  designers: readonly Pick<DesignerRanking, 'id' | 'name' | 'role' | 'entries'>[];
+  config: { guests?: Guest[] };
+}) {
   return [
     ...review.designers.map((d) => ({ id: d.id, name: d.name, role: d.role, topChoice: topChoiceOf(d.entries) })),
     ...(review.config.guests ?? []).map((g) => ({ id: g.id, name: g.name, role: g.role, guest: true })),
@@ -121,7 +130,10 @@ export function peopleOf(review: { designers: readonly Pick<DesignerRanking, 'id
  * An inbox entry is a file in the review folder like any other (untrusted): it is taken in only when it names a designer
  * of the run (and, for a message, known @mentions). Returns why not, or undefined when it may be taken in.
  */
-export function entryProblem(team: Team, entry: { type: 'say'; speaker: string; mentions?: string[] } | { type: 'pin' | 'criterion'; by: string }): string | undefined {
+export function entryProblem(
+  team: Team,
+  entry: { type: 'say'; speaker: string; mentions?: string[] } | { type: 'pin' | 'criterion'; by: string },
+): string | undefined {
   const who = entry.type === 'say' ? entry.speaker : entry.by;
   if (!team.designers.some((d) => d.id === who)) return `"${who}" is not a designer of this run`;
   if (entry.type === 'say') {

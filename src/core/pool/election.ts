@@ -12,7 +12,12 @@ export function poolOrder(pool: Pick<Pool, 'candidates' | 'rankings'>, weights: 
   const members = Object.keys(pool.rankings).filter((m) => isPermutation(pool.rankings[m]!, letters));
   if (members.length === 0 || letters.length < 2) return letters;
   const rows = members.map((m) => letters.map((l) => pool.rankings[m]!.indexOf(l) + 1));
-  return consensusOrder('schulze', rows, letters, members.map((m) => weights.get(m) ?? 1));
+  return consensusOrder(
+    'schulze',
+    rows,
+    letters,
+    members.map((m) => weights.get(m) ?? 1),
+  );
 }
 
 /** The letters elected: the first `elect` of the Schulze order (at most the pool). */

@@ -21,7 +21,10 @@ export function poolRankingStructured(letters: readonly string[]): StructuredOut
 
 /** One candidate of the pool as a proxy reads it: its letter, its inputs, how it differs, its directions (quoted). */
 export function candidateText(c: Pool['candidates'][number], labelOf: (id: string) => string): string {
-  return [`Directions ${c.letter}: from ${c.from.map(labelOf).join(', ')}${c.differs ? `; differs: ${quoted(c.differs)}` : ''}`, ...c.editingDirections.split('\n').map((l) => `  ${quoted(l)}`)].join('\n');
+  return [
+    `Directions ${c.letter}: from ${c.from.map(labelOf).join(', ')}${c.differs ? `; differs: ${quoted(c.differs)}` : ''}`,
+    ...c.editingDirections.split('\n').map((l) => `  ${quoted(l)}`),
+  ].join('\n');
 }
 
 export interface RankingMessageInput {
@@ -35,7 +38,9 @@ export interface RankingMessageInput {
 
 /** The last message of a proxy's ranking of the pool: who to play, their own ranking, the pool and the task. */
 export function poolRankingMessage(p: RankingMessageInput): ChatMessage {
-  const ranks = [...p.designer.entries].sort((a, b) => a.rank - b.rank).map((e) => `- ${p.labelOf(e.option)}: rank ${e.rank} — ${quoted(e.justification)}`);
+  const ranks = [...p.designer.entries]
+    .sort((a, b) => a.rank - b.rank)
+    .map((e) => `- ${p.labelOf(e.option)}: rank ${e.rank} — ${quoted(e.justification)}`);
   const name = quoted(p.designer.name);
   const letters = p.pool.candidates.map((c) => c.letter);
   const text = [

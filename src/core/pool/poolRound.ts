@@ -56,7 +56,9 @@ export async function runPoolRound(ctx: StepContext, it: Iteration, r: PoolRound
     ctx,
     r,
     it.references ?? [],
-    pool.candidates.filter((c) => pool.elected.includes(c.letter)).map((c) => ({ letter: c.letter, ...(c.differs ? { idea: c.differs } : {}), from: c.from, editingDirections: c.editingDirections })),
+    pool.candidates
+      .filter((c) => pool.elected.includes(c.letter))
+      .map((c) => ({ letter: c.letter, ...(c.differs ? { idea: c.differs } : {}), from: c.from, editingDirections: c.editingDirections })),
   );
   await ctx.save();
   ctx.emit({
@@ -73,9 +75,24 @@ export async function runPoolRound(ctx: StepContext, it: Iteration, r: PoolRound
 async function forkReplacesPool(ctx: StepContext, it: Iteration, r: PoolRoundInput, elect: number): Promise<void> {
   const first = it.pool!.candidates.slice(0, elect);
   delete it.pool;
-  it.proposals = proposalsForEdit(ctx, r, it.references ?? [], first.map((c) => ({ letter: c.letter, ...(c.differs ? { idea: c.differs } : {}), from: c.from, editingDirections: c.editingDirections })));
+  it.proposals = proposalsForEdit(
+    ctx,
+    r,
+    it.references ?? [],
+    first.map((c) => ({
+      letter: c.letter,
+      ...(c.differs ? { idea: c.differs } : {}),
+      from: c.from,
+      editingDirections: c.editingDirections,
+    })),
+  );
   await ctx.save();
-  ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'info', message: `Round ${it.index} may fork a decision point, and a fork replaces the pool: it is not ranked.` });
+  ctx.emit({
+    type: 'notice',
+    runId: ctx.record.id,
+    level: 'info',
+    message: `Round ${it.index} may fork a decision point, and a fork replaces the pool: it is not ranked.`,
+  });
 }
 
 /** The re-ask of a pool that is one idea: once, its answer repaired at most once; an unusable one keeps the first pool. */
@@ -84,8 +101,19 @@ async function reaskPool(ctx: StepContext, it: Iteration, r: PoolRoundInput, ele
   const size = pool.candidates.length;
   const maxInputs = Math.max(1, it.ranking?.length ?? 1);
   const candidateIds = r.candidates.map((c) => c.id);
-  const { base } = remixAgentBase(ctx, { iteration: it, candidates: r.candidates, prefix: r.prefix, references: r.references }, maxInputs, size, elect);
-  const previous: ChatMessage = { role: 'assistant', content: JSON.stringify({ remixes: pool.candidates.map((c) => ({ differs: c.differs, from: c.from, editingDirections: c.editingDirections })) }) };
+  const { base } = remixAgentBase(
+    ctx,
+    { iteration: it, candidates: r.candidates, prefix: r.prefix, references: r.references },
+    maxInputs,
+    size,
+    elect,
+  );
+  const previous: ChatMessage = {
+    role: 'assistant',
+    content: JSON.stringify({
+      remixes: pool.candidates.map((c) => ({ differs: c.differs, from: c.from, editingDirections: c.editingDirections })),
+    }),
+  };
   const validator = z.object({ remixes: proposalsSchema(candidateIds, size) });
   const before = pool.diversity;
   pool.reasked = true;
@@ -93,12 +121,24 @@ async function reaskPool(ctx: StepContext, it: Iteration, r: PoolRoundInput, ele
     const remixes = await askStructured(ctx, {
       iteration: it.index,
       base: [...base, previous, poolReaskMessage(size, before, ctx.settings.personaRole)],
-      structured: { name: POOL_SCHEMA_NAME, strict: true, schema: { type: 'object', additionalProperties: false, required: ['remixes'], properties: { remixes: proposalsJsonSchema(candidateIds, maxInputs, size, true) } } },
+      structured: {
+        name: POOL_SCHEMA_NAME,
+        strict: true,
+        schema: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['remixes'],
+          properties: { remixes: proposalsJsonSchema(candidateIds, maxInputs, size, true) },
+        },
+      },
       parse: (content) => {
         const parsed = parseJsonAnswer(content, validator);
         if ('error' in parsed) return parsed;
         const proposals = parsed.value.remixes.map((p) => agentProposal(p, maxInputs));
-        const problem = directionsProblem(proposals.map((p) => p.editingDirections), groundsOf(ctx, r));
+        const problem = directionsProblem(
+          proposals.map((p) => p.editingDirections),
+          groundsOf(ctx, r),
+        );
         return problem ? { error: problem } : proposals;
       },
       extraAttempts: POOL_EXTRA_ATTEMPTS,
@@ -107,14 +147,24 @@ async function reaskPool(ctx: StepContext, it: Iteration, r: PoolRoundInput, ele
     });
     pool.candidates = poolCandidates(remixes);
     pool.diversity = poolDiversity(pool.candidates.map((c) => c.editingDirections));
-    ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'info', message: `Round ${it.index}: the pool was one idea (diversity ${before.toFixed(2)}, floor ${DIVERSITY_FLOOR}); asked once more, its diversity is ${pool.diversity.toFixed(2)}.` });
+    ctx.emit({
+      type: 'notice',
+      runId: ctx.record.id,
+      level: 'info',
+      message: `Round ${it.index}: the pool was one idea (diversity ${before.toFixed(2)}, floor ${DIVERSITY_FLOOR}); asked once more, its diversity is ${pool.diversity.toFixed(2)}.`,
+    });
   } catch (err) {
     // Not answered at all (cancelled, or the endpoint failed): not asked yet, so a resume asks it.
     if (!(err instanceof UnusableAnswer)) {
       pool.reasked = false;
       throw err;
     }
-    ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'warning', message: `Round ${it.index}: the pool was asked once more for directions that differ, but the answer was not usable (${err.message}); the first pool stands.` });
+    ctx.emit({
+      type: 'notice',
+      runId: ctx.record.id,
+      level: 'warning',
+      message: `Round ${it.index}: the pool was asked once more for directions that differ, but the answer was not usable (${err.message}); the first pool stands.`,
+    });
   }
   await ctx.save();
 }
@@ -126,7 +176,11 @@ async function rankPool(ctx: StepContext, it: Iteration, r: PoolRoundInput, d: D
   try {
     pool.rankings[d.id] = await askStructured(ctx, {
       iteration: it.index,
-      base: [...r.prefix, ...conversationMessages(ctx, it), poolRankingMessage({ designer: d, pool, elect, labelOf: r.labelOf, personaRole: ctx.settings.personaRole })],
+      base: [
+        ...r.prefix,
+        ...conversationMessages(ctx, it),
+        poolRankingMessage({ designer: d, pool, elect, labelOf: r.labelOf, personaRole: ctx.settings.personaRole }),
+      ],
       structured: poolRankingStructured(letters),
       parse: parseRankingAnswer(letters),
       extraAttempts: POOL_EXTRA_ATTEMPTS,

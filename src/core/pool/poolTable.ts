@@ -45,7 +45,9 @@ export function poolTableOf(it: Pick<Iteration, 'index' | 'pool' | 'remix' | 're
         editingDirections: c.editingDirections,
         differs: c.differs,
         from: [...c.from],
-        rankedFirstBy: Object.entries(p.rankings).filter(([, r]) => r[0] === c.letter).map(([m]) => m),
+        rankedFirstBy: Object.entries(p.rankings)
+          .filter(([, r]) => r[0] === c.letter)
+          .map(([m]) => m),
         elected,
         ...(remix ? { remix } : {}),
       };

@@ -26,10 +26,25 @@ export async function analyzeFolder(folder: string, opts: AnalyzeOptions = {}): 
   if (!review || hasErrors(diagnostics)) return { diagnostics, failure: 'invalid' };
   if (review.designers.length === 0 && review.comments.length > 0) {
     // A brief review: nothing to rank, so no agreement statistics; the team's comments are reported instead.
-    const comments = review.comments.map((c) => ({ designer: c.designer, name: c.name, ...(c.role ? { role: c.role } : {}), weight: c.weight, words: wordCount(c.body), file: c.file }));
+    const comments = review.comments.map((c) => ({
+      designer: c.designer,
+      name: c.name,
+      ...(c.role ? { role: c.role } : {}),
+      weight: c.weight,
+      words: wordCount(c.body),
+      file: c.file,
+    }));
     const briefCriteria = await criteriaSummary(review);
     const { lines: briefCriteriaLines, ...briefCriteriaJson } = briefCriteria ?? { lines: [] as string[] };
-    const json = { task: 'brief', options: [], designers: [], comments, kendall: null, borda: [], ...(briefCriteria ? { criteria: briefCriteriaJson } : {}) };
+    const json = {
+      task: 'brief',
+      options: [],
+      designers: [],
+      comments,
+      kendall: null,
+      borda: [],
+      ...(briefCriteria ? { criteria: briefCriteriaJson } : {}),
+    };
     // One row per member, the id and name columns padded to their widest entry so the word counts line up.
     const named = comments.map((c) => ({ ...c, shown: `${c.name}${c.role ? ` (${c.role})` : ''}` }));
     const idWidth = Math.max(...comments.map((c) => c.designer.length));
@@ -43,7 +58,8 @@ export async function analyzeFolder(folder: string, opts: AnalyzeOptions = {}): 
     ];
     return { diagnostics, json, lines };
   }
-  if (review.designers.length < 2) return { diagnostics, failure: `agreement needs rankings from two or more designers; found ${review.designers.length}.` };
+  if (review.designers.length < 2)
+    return { diagnostics, failure: `agreement needs rankings from two or more designers; found ${review.designers.length}.` };
   const analysis = analyzeReview(review, opts);
   // The team's criteria (teamfusion criteria), when criteria.json is there: shown when current, said when out of date.
   const criteria = await criteriaSummary(review);

@@ -29,12 +29,21 @@ export async function criteriaAnswer(root: string): Promise<CriteriaAnswer> {
   const review = await loadForCriteria(root);
   const st = await criteriaState(review.root, await readCriteriaSources(review));
   if (st.state === 'missing') {
-    return { state: 'missing', note: `There is no ${CRITERIA_FILE} yet; teamfusion criteria finds the criteria (it sends a request to a model).`, criteria: [], contested: {} };
+    return {
+      state: 'missing',
+      note: `There is no ${CRITERIA_FILE} yet; teamfusion criteria finds the criteria (it sends a request to a model).`,
+      criteria: [],
+      contested: {},
+    };
   }
   const f = st.file;
   return {
     state: st.state,
-    ...(st.state !== 'current' ? { note: `${st.why}; run teamfusion criteria again.` } : st.notes.length ? { note: rechecked(st.notes) } : {}),
+    ...(st.state !== 'current'
+      ? { note: `${st.why}; run teamfusion criteria again.` }
+      : st.notes.length
+        ? { note: rechecked(st.notes) }
+        : {}),
     foundAt: f.at,
     model: f.model,
     criteria: f.criteria.map((c) => ({
@@ -42,7 +51,15 @@ export async function criteriaAnswer(root: string): Promise<CriteriaAnswer> {
       description: quote(c.description),
       controversy: c.controversy,
       stances: Object.fromEntries(
-        Object.entries(c.stances).map(([id, s]) => [id, { stance: s.stance, counted: s.verified !== false, ...(s.quote ? { quote: quote(s.quote) } : {}), ...(s.file ? { file: s.file } : {}) }]),
+        Object.entries(c.stances).map(([id, s]) => [
+          id,
+          {
+            stance: s.stance,
+            counted: s.verified !== false,
+            ...(s.quote ? { quote: quote(s.quote) } : {}),
+            ...(s.file ? { file: s.file } : {}),
+          },
+        ]),
       ),
     })),
     contested: Object.fromEntries(Object.entries(f.contested ?? {}).map(([o, cs]) => [o, cs.map((c) => quote(c))])),

@@ -35,7 +35,14 @@ async function validateAnswer(folder: string): Promise<object> {
     valid: review !== undefined && errors === 0,
     errors,
     warnings: diagnostics.length - errors,
-    problems: diagnostics.map((d) => ({ file: d.file, line: d.line, column: d.column, severity: d.severity, message: d.message, text: formatDiagnostic(d) })),
+    problems: diagnostics.map((d) => ({
+      file: d.file,
+      line: d.line,
+      column: d.column,
+      severity: d.severity,
+      message: d.message,
+      text: formatDiagnostic(d),
+    })),
     ...(review && errors === 0 ? { holds: validSummary(review) } : {}),
   };
 }
@@ -46,7 +53,10 @@ async function analyzeAnswer(folder: string): Promise<object> {
   const first = outcome.diagnostics.find((d) => d.severity === 'error');
   // A diagnostic about the folder as a whole (it does not exist, it is a file) is its own sentence, as the CLI says it.
   if (first && first.file === '.' && first.line === 0 && first.column === 0) throw new QuestionError(first.message);
-  if (outcome.failure === 'invalid') throw new QuestionError(`The review cannot be analysed: ${first ? formatDiagnostic(first) : 'it is not valid'} (validate lists every problem).`);
+  if (outcome.failure === 'invalid')
+    throw new QuestionError(
+      `The review cannot be analysed: ${first ? formatDiagnostic(first) : 'it is not valid'} (validate lists every problem).`,
+    );
   throw new QuestionError(`The review cannot be analysed: ${outcome.failure ?? 'nothing to analyse.'}`);
 }
 
@@ -61,7 +71,8 @@ export const QUESTIONS: readonly Question[] = [
   {
     name: 'validate',
     title: 'Problems in a review folder',
-    description: 'The problems of a TeamFusion review folder, as `teamfusion validate` lists them: file, line, column, severity and message for each; valid when there is no error.',
+    description:
+      'The problems of a TeamFusion review folder, as `teamfusion validate` lists them: file, line, column, severity and message for each; valid when there is no error.',
     answer: (folder) => validateAnswer(folder),
   },
   {

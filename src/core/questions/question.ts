@@ -16,7 +16,10 @@ export const QuestionInputSchema = z.strictObject({
  * The same fields as callers advertise them (the MCP tools' input schema): loose, so that a wrong field reaches `ask` and is
  * refused there in its one sentence rather than in the SDK's words.
  */
-export const QuestionInputShown = z.looseObject({ review: z.string().describe(REVIEW_FIELD), runId: z.string().optional().describe(RUN_FIELD) });
+export const QuestionInputShown = z.looseObject({
+  review: z.string().describe(REVIEW_FIELD),
+  runId: z.string().optional().describe(RUN_FIELD),
+});
 export type QuestionInput = z.infer<typeof QuestionInputSchema>;
 
 /** A question refused or unanswerable, in one sentence (never a stack, never a partial number). */
@@ -50,11 +53,18 @@ export function bounded<T>(value: T, max = ANSWER_MAX): T | (T & { cut: string }
     const out = { ...shorter, cut: `The answer was longer than ${max} characters, so every list holds at most its first ${items} items.` };
     if (JSON.stringify(out).length <= max) return out;
   }
-  return { cut: `The answer was longer than ${max} characters even with every list cut to one item, so it is left out.` } as T & { cut: string };
+  return { cut: `The answer was longer than ${max} characters even with every list cut to one item, so it is left out.` } as T & {
+    cut: string;
+  };
 }
 
 function trimLists(v: unknown, items: number): unknown {
   if (Array.isArray(v)) return v.slice(0, items).map((x) => trimLists(x, items));
-  if (typeof v === 'object' && v !== null) return Object.fromEntries(Object.entries(v).slice(0, Math.max(items, 32)).map(([k, x]) => [k, trimLists(x, items)]));
+  if (typeof v === 'object' && v !== null)
+    return Object.fromEntries(
+      Object.entries(v)
+        .slice(0, Math.max(items, 32))
+        .map(([k, x]) => [k, trimLists(x, items)]),
+    );
   return v;
 }

@@ -36,7 +36,10 @@ export async function reviewOf(root: string): Promise<Review> {
 /** The newest run id of a review (by its time-stamped id), or undefined when it has none. */
 export async function newestRunId(root: string): Promise<string | undefined> {
   const names = (await listInReview(root, RUNS_DIR).catch(() => undefined)) ?? [];
-  const ids = names.filter((n) => RUN_ID_PATTERN.test(n)).sort().reverse();
+  const ids = names
+    .filter((n) => RUN_ID_PATTERN.test(n))
+    .sort()
+    .reverse();
   for (const id of ids) {
     const loaded = await loadRunRecord(root, id);
     if (!loaded.missing) return id;

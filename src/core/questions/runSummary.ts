@@ -32,8 +32,23 @@ export interface RunSummary {
   waitingFor?: { member: string; round: number; forkChoice: boolean };
   rounds: { done: number; planned: number };
   finalPick: string | null;
-  decisions: { round: number; question: Quoted; decision: Quoted; how: string; by: string; voters?: string[]; counts?: { position: Quoted; votes: number }[] }[];
-  openForks: { round: number; decisionPoint: number; question: Quoted; sides: { id: string; position: Quoted; votes: number }[]; voted: string[]; notVoted: string[] }[];
+  decisions: {
+    round: number;
+    question: Quoted;
+    decision: Quoted;
+    how: string;
+    by: string;
+    voters?: string[];
+    counts?: { position: Quoted; votes: number }[];
+  }[];
+  openForks: {
+    round: number;
+    decisionPoint: number;
+    question: Quoted;
+    sides: { id: string; position: Quoted; votes: number }[];
+    voted: string[];
+    notVoted: string[];
+  }[];
   setAside: { round: number; id: string; question: Quoted; decidedIn: number }[];
   /** A brief run's last round: how many members' points the revised brief kept, changed or left out (null for a design run). */
   coverage: { kept: number; changed: number; leftOut: number } | null;
@@ -59,7 +74,14 @@ export interface RunSummary {
     items: number;
     remixesChecked: number;
     failedChecks: number;
-    finalPick: { remix: string; pass: number; fail: number; unclear: number; passRate: number; failed: { item: string; text: Quoted; quote: Quoted; reason: Quoted }[] } | null;
+    finalPick: {
+      remix: string;
+      pass: number;
+      fail: number;
+      unclear: number;
+      passRate: number;
+      failed: { item: string; text: Quoted; quote: Quoted; reason: Quoted }[];
+    } | null;
   } | null;
   cost: { usd: number | null; inputTokens: number; outputTokens: number; images: number; requests: number };
 }
@@ -113,7 +135,9 @@ export async function runSummary(root: string, runId: string | undefined): Promi
     // The measures evaluate and compare report for this run (permutations do not change them).
     const { run } = await collectRun(root, record, { permutations: 100 });
     fidelity = run.compare?.fidelity ?? run.brief?.fidelity ?? null;
-    fidelityNote = run.compare?.fidelityNote ?? (fidelity === null ? (run.compare?.missing ?? 'Not measured: there is no blind re-rank with forecasts for this run yet.') : null);
+    fidelityNote =
+      run.compare?.fidelityNote ??
+      (fidelity === null ? (run.compare?.missing ?? 'Not measured: there is no blind re-rank with forecasts for this run yet.') : null);
     if (run.brief) coverage = run.brief.coverage;
   } catch (err) {
     fidelityNote = `Not measured: ${errorMessage(err)}`;
@@ -127,31 +151,43 @@ export async function runSummary(root: string, runId: string | undefined): Promi
     updatedAt: record.updatedAt,
     scripted: record.scripted === true,
     ...(record.error ? { error: quote(record.error) } : {}),
-    ...(record.waitingFor ? { waitingFor: { member: record.waitingFor.speaker, round: record.waitingFor.iteration, forkChoice: record.waitingFor.forkChoice === true } } : {}),
+    ...(record.waitingFor
+      ? {
+          waitingFor: {
+            member: record.waitingFor.speaker,
+            round: record.waitingFor.iteration,
+            forkChoice: record.waitingFor.forkChoice === true,
+          },
+        }
+      : {}),
     rounds: { done: record.iterations.length, planned: record.settings.iterations },
     finalPick: record.finalPick ?? null,
-    decisions: record.iterations.flatMap((it) =>
-      (it.decisions ?? []).map((d) => ({
-        round: it.index,
-        question: quote(d.question),
-        decision: quote(d.decision),
-        how: howDecided(d, ctx.team.length),
-        by: d.by,
-        ...(d.voters ? { voters: d.voters } : {}),
-        ...(d.counts ? { counts: Object.entries(d.counts).map(([p, n]) => ({ position: quote(p), votes: n })) } : {}),
-      })),
-    ).concat(
-      // Decided by the members' own vote files, not yet taken into the driver's record (issue 39): recomputed here.
-      tallies.filter((t) => t.decided && !t.recorded && t.decision !== null).map((t) => ({
-        round: t.iteration,
-        question: quote(t.question),
-        decision: quote(t.decision!),
-        how: "the team's vote (not yet in the driver's record: its next refine or resume takes it in)",
-        by: 'team',
-        voters: t.voters,
-        counts: Object.entries(t.counts).map(([p, n]) => ({ position: quote(p), votes: n })),
-      })),
-    ),
+    decisions: record.iterations
+      .flatMap((it) =>
+        (it.decisions ?? []).map((d) => ({
+          round: it.index,
+          question: quote(d.question),
+          decision: quote(d.decision),
+          how: howDecided(d, ctx.team.length),
+          by: d.by,
+          ...(d.voters ? { voters: d.voters } : {}),
+          ...(d.counts ? { counts: Object.entries(d.counts).map(([p, n]) => ({ position: quote(p), votes: n })) } : {}),
+        })),
+      )
+      .concat(
+        // Decided by the members' own vote files, not yet taken into the driver's record (issue 39): recomputed here.
+        tallies
+          .filter((t) => t.decided && !t.recorded && t.decision !== null)
+          .map((t) => ({
+            round: t.iteration,
+            question: quote(t.question),
+            decision: quote(t.decision!),
+            how: "the team's vote (not yet in the driver's record: its next refine or resume takes it in)",
+            by: 'team',
+            voters: t.voters,
+            counts: Object.entries(t.counts).map(([p, n]) => ({ position: quote(p), votes: n })),
+          })),
+      ),
     openForks: open.map((t) => {
       const fork = forks.find((f) => f.iteration === t.iteration && f.decisionPoint === t.decisionPoint);
       return {
@@ -164,13 +200,24 @@ export async function runSummary(root: string, runId: string | undefined): Promi
       };
     }),
     setAside: record.iterations.flatMap((it) =>
-      ((it as Iteration & { setAside?: SetAsideEntry[] }).setAside ?? []).map((s) => ({ round: it.index, id: s.id, question: quote(s.question), decidedIn: s.decidedIn })),
+      ((it as Iteration & { setAside?: SetAsideEntry[] }).setAside ?? []).map((s) => ({
+        round: it.index,
+        id: s.id,
+        question: quote(s.question),
+        decidedIn: s.decidedIn,
+      })),
     ),
     coverage,
     fidelity,
     fidelityNote,
     pool: poolOf(record),
     checklist: checklistOf(record),
-    cost: { usd: u.costUsd ?? null, inputTokens: u.inputTokens, outputTokens: u.outputTokens, images: u.images, requests: record.prompts.length },
+    cost: {
+      usd: u.costUsd ?? null,
+      inputTokens: u.inputTokens,
+      outputTokens: u.outputTokens,
+      images: u.images,
+      requests: record.prompts.length,
+    },
   };
 }

@@ -27,12 +27,24 @@ export async function validateFolder(target: string): Promise<ValidateResult> {
     const loose = await loadReview(target, { requireRankings: false });
     if (loose.review?.config.condition === 'usual') ({ review, diagnostics, authorship } = loose);
   }
-  if (review?.config.condition === 'usual') diagnostics = [...diagnostics, ...(await usualWayDiagnostics(review.root, review.options.map((o) => o.id)))];
+  if (review?.config.condition === 'usual')
+    diagnostics = [
+      ...diagnostics,
+      ...(await usualWayDiagnostics(
+        review.root,
+        review.options.map((o) => o.id),
+      )),
+    ];
   // criteria.json as checked again at this read: what it says that is not borne out is ignored, and said on the file.
   if (review) diagnostics = [...diagnostics, ...(await criteriaWarnings(review))];
   // Each run's votes through the same door (issue 39): a vote that no longer counts is said here too, as a warning.
-  if (review && authorship?.checked && review.config.condition !== 'usual') diagnostics = [...diagnostics, ...(await runVotesNotCounted(review, authorship))];
-  const report = authorship?.report() ?? { checked: false, why: 'Who wrote each member\'s file could not be asked: the review could not be read.', notCounted: [] };
+  if (review && authorship?.checked && review.config.condition !== 'usual')
+    diagnostics = [...diagnostics, ...(await runVotesNotCounted(review, authorship))];
+  const report = authorship?.report() ?? {
+    checked: false,
+    why: "Who wrote each member's file could not be asked: the review could not be read.",
+    notCounted: [],
+  };
   const rewritten = report.checked ? rewriteSentence(report) : undefined;
   if (rewritten) diagnostics = [...diagnostics, warning('.', rewritten)];
   return review ? { review, diagnostics, authorship: report } : { diagnostics, authorship: report };
@@ -40,9 +52,10 @@ export async function validateFolder(target: string): Promise<ValidateResult> {
 
 /** "6 options, 4 designers" / "3 comments on the brief": what a valid review holds, in words. */
 export function validSummary(review: Review): string {
-  const parts = review.options.length > 0 || review.comments.length === 0
-    ? [`${review.options.length} options`, `${review.designers.length} designer${review.designers.length === 1 ? '' : 's'}`]
-    : [];
+  const parts =
+    review.options.length > 0 || review.comments.length === 0
+      ? [`${review.options.length} options`, `${review.designers.length} designer${review.designers.length === 1 ? '' : 's'}`]
+      : [];
   if (review.comments.length > 0) parts.push(`${review.comments.length} comment${review.comments.length === 1 ? '' : 's'} on the brief`);
   return parts.join(', ');
 }
@@ -74,7 +87,9 @@ export function rewriteSentence(report: AuthorshipReport): string | undefined {
   }
   const [commit, g] = [...byCommit.entries()].filter(([, x]) => x.members.size >= 2).sort((a, b) => b[1].files - a[1].files)[0] ?? [];
   if (!commit || !g) return undefined;
-  return `History rewritten? Commit ${commit.slice(0, 12)} by ${g.author} wrote the files of ${g.members.size} members (${[...g.members].sort().join(', ')}), so none of those files counts: ` +
+  return (
+    `History rewritten? Commit ${commit.slice(0, 12)} by ${g.author} wrote the files of ${g.members.size} members (${[...g.members].sort().join(', ')}), so none of those files counts: ` +
     "each member's file counts only as that member committed it, and a squash or a rebase that re-authors commits voids their rankings and votes (docs/sync.md). " +
-    'Undo the rewrite, or have each member commit their own file again (a vote of the same choice with --sync does).';
+    'Undo the rewrite, or have each member commit their own file again (a vote of the same choice with --sync does).'
+  );
 }

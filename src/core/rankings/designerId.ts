@@ -53,7 +53,13 @@ export function filesForOneId(rels: readonly string[], idOf: (rel: string) => st
     else byKey.set(key, [rel]);
   }
   const out = new Map<string, string[]>();
-  for (const list of byKey.values()) if (list.length > 1) for (const rel of list) out.set(rel, list.filter((r) => r !== rel));
+  for (const list of byKey.values())
+    if (list.length > 1)
+      for (const rel of list)
+        out.set(
+          rel,
+          list.filter((r) => r !== rel),
+        );
   return out;
 }
 

@@ -35,7 +35,13 @@ export interface FieldChecker {
 }
 
 /** The valid entries of the ranking: field (`value` is its data); every problem is reported through `c`. */
-export function checkRankingList(rankingPair: Pair, value: unknown, optionIds: string[], knownOptions: boolean, c: FieldChecker): RankingEntry[] {
+export function checkRankingList(
+  rankingPair: Pair,
+  value: unknown,
+  optionIds: string[],
+  knownOptions: boolean,
+  c: FieldChecker,
+): RankingEntry[] {
   const entries: RankingEntry[] = [];
   const rankingKeyPos = c.posOf(rankingPair);
   const list = c.check(rankingListField, value === null ? undefined : value, c.posOf(rankingPair.value as Node, rankingKeyPos));
@@ -98,7 +104,10 @@ function checkEntry(
   let justification: string | undefined;
   if (!pairOf(item, 'justification')) {
     const what = option !== undefined ? ` for option "${option}"` : '';
-    c.bad(`Entry ${index + 1} of the ranking has no justification${what}. Add justification: with a sentence on why it has this rank.`, itemPos);
+    c.bad(
+      `Entry ${index + 1} of the ranking has no justification${what}. Add justification: with a sentence on why it has this rank.`,
+      itemPos,
+    );
   } else {
     justification = c.check(justificationField, entry.justification, fieldPos('justification'))?.trim();
   }
@@ -120,7 +129,8 @@ function entryOption(
   c: FieldChecker,
 ): string | undefined {
   let option: string | undefined;
-  if (!pairOf(item, 'option')) c.bad(`Entry ${index + 1} of the ranking has no option. Add option: "<id>" (the image file name without extension).`, itemPos);
+  if (!pairOf(item, 'option'))
+    c.bad(`Entry ${index + 1} of the ranking has no option. Add option: "<id>" (the image file name without extension).`, itemPos);
   else {
     const raw = c.check(optionField, entry.option, fieldPos('option'));
     if (typeof raw === 'number') {

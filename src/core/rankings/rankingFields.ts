@@ -39,8 +39,7 @@ export const weightField = z
     error: (iss) => `The weight must be a number greater than 0 (found ${shown(iss.input)}). Leave it out for the default weight 1.`,
   });
 
-const rankMessage = (input: unknown): string =>
-  `Rank must be a whole number of 1 or more (found ${shown(input)}${textNote(input)}).`;
+const rankMessage = (input: unknown): string => `Rank must be a whole number of 1 or more (found ${shown(input)}${textNote(input)}).`;
 
 export const rankField = z
   .number({ error: (iss) => rankMessage(iss.input) })
@@ -58,8 +57,7 @@ export const optionField = z.union([z.string(), z.number().int().nonnegative()],
 });
 
 export const rankingListField = z.array(z.unknown(), {
-  error: (iss) =>
-    `ranking must be a list of entries, each starting with "- option:" (found ${shown(iss.input)}).`,
+  error: (iss) => `ranking must be a list of entries, each starting with "- option:" (found ${shown(iss.input)}).`,
 });
 
 export const TOP_LEVEL_FIELDS = ['designer', 'role', 'weight', 'ranking'] as const;

@@ -34,7 +34,6 @@ function offsetToPos(text: string, offset: number): Pos {
   return { line: before.length, column: (before.at(-1) ?? '').length + 1 };
 }
 
-
 export interface RankingCheck {
   ranking?: DesignerRanking;
   diagnostics: Diagnostic[];
@@ -93,12 +92,7 @@ function remember(key: string, result: RankingCheck): void {
   }
 }
 
-function checkRankingTextInner(
-  text: string,
-  file: string,
-  optionIdsOrNull: string[] | null,
-  format: RankingFormat,
-): RankingCheck {
+function checkRankingTextInner(text: string, file: string, optionIdsOrNull: string[] | null, format: RankingFormat): RankingCheck {
   const optionIds = optionIdsOrNull ?? [];
   const knownOptions = optionIdsOrNull !== null;
   const stated = { role: false, weight: false };
@@ -151,7 +145,8 @@ function checkRankingTextInner(
   const weightPair = pairOf(root, 'weight');
   if (weightPair) {
     stated.weight = data.weight !== null;
-    if (data.weight === null) warn('The weight is empty, so the default weight 1 is used; fill it in or remove the line.', posOf(weightPair));
+    if (data.weight === null)
+      warn('The weight is empty, so the default weight 1 is used; fill it in or remove the line.', posOf(weightPair));
     else weight = check(weightField, data.weight, posOf(weightPair.value as Node, posOf(weightPair))) ?? weight;
   }
 
@@ -159,7 +154,10 @@ function checkRankingTextInner(
   const rankingPair = pairOf(root, 'ranking');
   let entries: RankingEntry[] = [];
   if (!rankingPair) {
-    bad(`The ranking field is missing. Add ranking: with one entry for each ${knownOptions ? `of the ${optionIds.length} options` : 'option'}.`, rootPos);
+    bad(
+      `The ranking field is missing. Add ranking: with one entry for each ${knownOptions ? `of the ${optionIds.length} options` : 'option'}.`,
+      rootPos,
+    );
   } else {
     entries = checkRankingList(rankingPair, data.ranking, optionIds, knownOptions, c);
   }

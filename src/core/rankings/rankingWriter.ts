@@ -20,7 +20,11 @@ export function formatRankingYaml(r: RankingToWrite): string {
       // "4" must stay the text "4", and an id like "yes" or "1e3" must not turn into something else.
       if (isScalar(pair.key) && pair.key.value === 'option' && isScalar(pair.value)) pair.value.type = 'QUOTE_DOUBLE';
       // Words that YAML 1.1 tools read as true/false/null stay text everywhere.
-      if (isScalar(pair.value) && typeof pair.value.value === 'string' && /^(y|yes|n|no|on|off|true|false|null|~)$/i.test(pair.value.value)) {
+      if (
+        isScalar(pair.value) &&
+        typeof pair.value.value === 'string' &&
+        /^(y|yes|n|no|on|off|true|false|null|~)$/i.test(pair.value.value)
+      ) {
         pair.value.type = 'QUOTE_DOUBLE';
       }
     },

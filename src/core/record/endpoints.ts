@@ -12,7 +12,10 @@ export type EndpointName = 'chat' | 'images' | 'judge';
 const PARTS: readonly EndpointName[] = ['chat', 'images', 'judge'];
 
 /** What answered now (a backend's host and scripted mark), merged into what the record says of that part. */
-export function mergeEndpoint(before: EndpointPart | undefined, now: { host?: string | undefined; scripted?: boolean | undefined }): EndpointPart {
+export function mergeEndpoint(
+  before: EndpointPart | undefined,
+  now: { host?: string | undefined; scripted?: boolean | undefined },
+): EndpointPart {
   return { host: now.host ?? before?.host ?? null, scripted: before?.scripted === true || now.scripted === true };
 }
 
@@ -42,13 +45,19 @@ export function partlyScriptedSentence(record: Pick<RunRecord, 'endpoints' | 'sc
   const said = PARTS.flatMap((p) => {
     const e = parts[p];
     if (!e) return [];
-    return [`its ${WORDS[p]} from ${e.scripted ? "TeamFusion's bundled scripted server, not a model" : e.host ? `the model at ${e.host}` : 'a model'}`];
+    return [
+      `its ${WORDS[p]} from ${e.scripted ? "TeamFusion's bundled scripted server, not a model" : e.host ? `the model at ${e.host}` : 'a model'}`,
+    ];
   });
   return `Partly scripted run: ${said.join('; ')}.`;
 }
 
 /** The record with this part set (merged), and `scripted` set only when every part is scripted. */
-export function withEndpoint(record: RunRecord, part: EndpointName, now: { host?: string | undefined; scripted?: boolean | undefined }): RunRecord {
+export function withEndpoint(
+  record: RunRecord,
+  part: EndpointName,
+  now: { host?: string | undefined; scripted?: boolean | undefined },
+): RunRecord {
   const before = endpointParts(record);
   const endpoints = { chat: before.chat ?? { host: null, scripted: false }, ...before, [part]: mergeEndpoint(before[part], now) };
   const { scripted: _was, ...rest } = record;

@@ -32,7 +32,10 @@ export const CriterionTextField = z
   .regex(/^[^\u0000-\u001f\u007f-\u009f]*$/, { error: 'must be one line without control characters' });
 
 /** `i<iteration>-m<index>`. */
-export const MessageIdField = z.string().max(24).regex(/^i[1-9]\d{0,5}-m[1-9]\d{0,6}$/, { error: 'must be a message id like i1-m3' });
+export const MessageIdField = z
+  .string()
+  .max(24)
+  .regex(/^i[1-9]\d{0,5}-m[1-9]\d{0,6}$/, { error: 'must be a message id like i1-m3' });
 
 /** An inbox entry's id (its file name without `.json`): `<designer-id>-<time>-<seq>-<rand>`. */
 export const ENTRY_ID_PATTERN = /^([A-Za-z0-9][A-Za-z0-9._-]{0,99})-(\d{13})-(\d{6})-([0-9a-f]{8})$/;
@@ -40,7 +43,10 @@ export const ENTRY_ID_PATTERN = /^([A-Za-z0-9][A-Za-z0-9._-]{0,99})-(\d{13})-(\d
 export const LEGACY_ENTRY_ID_PATTERN = /^(?:[A-Za-z0-9][A-Za-z0-9._-]{0,99}-)?\d{13}-\d{6}-[0-9a-f]{8}$/;
 
 /** An entry id as the record keeps it (`takenIn`, a message's `entry`). */
-export const EntryIdField = z.string().max(200).regex(LEGACY_ENTRY_ID_PATTERN, { error: 'must be an inbox entry id like ana-1700000000000-000001-0a1b2c3d' });
+export const EntryIdField = z
+  .string()
+  .max(200)
+  .regex(LEGACY_ENTRY_ID_PATTERN, { error: 'must be an inbox entry id like ana-1700000000000-000001-0a1b2c3d' });
 
 /** The person an entry id names (its `<designer-id>-` prefix), or undefined when it names nobody. */
 export function entryOwner(id: string): string | undefined {

@@ -59,12 +59,21 @@ export function parseJournal(text: string, file: string): { lines: JournalLine[]
     try {
       json = JSON.parse(line);
     } catch {
-      refused.push(warning(file, 'This journal line is not valid JSON (only a last line cut off by a crash is redone); it is not applied.', i + 1, 1));
+      refused.push(
+        warning(file, 'This journal line is not valid JSON (only a last line cut off by a crash is redone); it is not applied.', i + 1, 1),
+      );
       return;
     }
     const parsed = JournalLineSchema.safeParse(json);
     if (!parsed.success) {
-      refused.push(warning(file, `This journal line is not one the run writes (${zodSentence(parsed.error, 'the line')}); it is not applied.`, i + 1, 1));
+      refused.push(
+        warning(
+          file,
+          `This journal line is not one the run writes (${zodSentence(parsed.error, 'the line')}); it is not applied.`,
+          i + 1,
+          1,
+        ),
+      );
       return;
     }
     lines.push(parsed.data);
@@ -89,7 +98,13 @@ export interface JournalMerge {
  * message must be the next of its iteration and pass membership (journalCheck.ts), a new prompt the next of the run.
  * A line that fails is refused in words (`refused`) and not applied: the run stays readable. `lineNo[i]`: line i's number.
  */
-export function applyJournal(record: RunRecord, lines: readonly JournalLine[], file: string, roster?: Roster, lineNo?: readonly number[]): JournalMerge {
+export function applyJournal(
+  record: RunRecord,
+  lines: readonly JournalLine[],
+  file: string,
+  roster?: Roster,
+  lineNo?: readonly number[],
+): JournalMerge {
   const out: JournalMerge = { takenIn: new Set(), applied: 0, refused: [] };
   let start = 0;
   for (let i = lines.length - 1; i >= 0; i--) {
@@ -127,7 +142,8 @@ export function applyJournal(record: RunRecord, lines: readonly JournalLine[], f
     if ('prompt' in l) {
       const at = promptIds.get(l.prompt.id);
       if (at !== undefined) {
-        if (JSON.stringify(record.prompts[at]) !== JSON.stringify(l.prompt)) refuse(`Prompt ${l.prompt.id} differs from the one in run.json.`);
+        if (JSON.stringify(record.prompts[at]) !== JSON.stringify(l.prompt))
+          refuse(`Prompt ${l.prompt.id} differs from the one in run.json.`);
         continue;
       }
       if (l.prompt.id !== `p${record.prompts.length + 1}`) {
@@ -169,13 +185,17 @@ export function applyJournal(record: RunRecord, lines: readonly JournalLine[], f
  * The journal of a run, parsed; undefined when there is none. A link (even inside the review), a FIFO, a folder or
  * anything outside the review is refused (JournalError), like any record file.
  */
-export async function readJournal(reviewRoot: string, runId: string): Promise<{ lines: JournalLine[]; at: number[]; refused: Refused[]; torn: boolean; bytes: number } | undefined> {
+export async function readJournal(
+  reviewRoot: string,
+  runId: string,
+): Promise<{ lines: JournalLine[]; at: number[]; refused: Refused[]; torn: boolean; bytes: number } | undefined> {
   const file = journalFile(runId);
   let text: string;
   try {
     const st = await lstatInReview(reviewRoot, file);
     if (!st) return undefined;
-    if (st.isSymbolicLink()) throw new JournalError(error(file, `${file} is a symbolic link; a run's journal must be a regular file. The run cannot be used.`));
+    if (st.isSymbolicLink())
+      throw new JournalError(error(file, `${file} is a symbolic link; a run's journal must be a regular file. The run cannot be used.`));
     text = await readKindText(reviewRoot, file, 'journal');
   } catch (err) {
     if (err instanceof JournalError) throw err;

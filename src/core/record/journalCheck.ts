@@ -43,7 +43,9 @@ export interface Roster {
 /** The team as the review's files name it (file names and review.yaml's guests; nothing else is read). */
 export async function readRoster(reviewRoot: string): Promise<Roster> {
   const names = async (dir: string, ext: RegExp): Promise<string[]> =>
-    ((await listInReview(reviewRoot, dir).catch(() => undefined)) ?? []).filter((n) => ext.test(n)).map((n) => designerKey(n.replace(ext, '')));
+    ((await listInReview(reviewRoot, dir).catch(() => undefined)) ?? [])
+      .filter((n) => ext.test(n))
+      .map((n) => designerKey(n.replace(ext, '')));
   const designers = new Set([...(await names('rankings', /\.(ya?ml|json)$/i)), ...(await names('comments', /\.md$/i))]);
   let guests: string[] = [];
   try {
@@ -70,10 +72,13 @@ export function lineProblem(record: RunRecord, line: JournalLine, roster: Roster
     }
     const stranger = (m.mentions ?? []).find((id) => !member(id));
     if (stranger) return `Message ${m.id} mentions "${stranger}", who is not on this review's team.`;
-    if (m.replyTo && !allMessages(record).some((x) => x.message.id === m.replyTo)) return `Message ${m.id} replies to ${m.replyTo}, which the run does not have.`;
+    if (m.replyTo && !allMessages(record).some((x) => x.message.id === m.replyTo))
+      return `Message ${m.id} replies to ${m.replyTo}, which the run does not have.`;
     if (kind === 'human') {
-      if (m.content.length > MAX_SAY_CHARS) return `Message ${m.id} is ${m.content.length} characters long; a person's message is at most ${MAX_SAY_CHARS}.`;
-      if (!m.entry || !entryOf(m.entry, m.speaker)) return `Message ${m.id} speaks for ${m.speaker} in person but does not come from an inbox entry of theirs.`;
+      if (m.content.length > MAX_SAY_CHARS)
+        return `Message ${m.id} is ${m.content.length} characters long; a person's message is at most ${MAX_SAY_CHARS}.`;
+      if (!m.entry || !entryOf(m.entry, m.speaker))
+        return `Message ${m.id} speaks for ${m.speaker} in person but does not come from an inbox entry of theirs.`;
     }
     return undefined;
   }

@@ -20,7 +20,16 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as z from 'zod';
 import { ReviewFileError, formatBytes } from '../files/reviewFiles';
-import { mkdirInReview, moveAside, readOwnText, removeReviewFile, restoreAside, reviewFolder, touchReviewFile, writeReviewFile } from '../files/reviewWrites';
+import {
+  mkdirInReview,
+  moveAside,
+  readOwnText,
+  removeReviewFile,
+  restoreAside,
+  reviewFolder,
+  touchReviewFile,
+  writeReviewFile,
+} from '../files/reviewWrites';
 import { printable } from '../kernel/text';
 import { checkKindText } from '../files/fileKinds';
 import { errorMessage } from '../kernel/errors';
@@ -96,10 +105,12 @@ async function readLock(root: string, runId: string, name = LOCK_FILE): Promise<
     return undefined;
   }
   const file = lockRel(runId, name);
-  if (st.isSymbolicLink()) return { mtimeMs: 0, bogus: `${file} is a symbolic link, not a lock this tool writes; it was treated as stale and never followed.` };
+  if (st.isSymbolicLink())
+    return { mtimeMs: 0, bogus: `${file} is a symbolic link, not a lock this tool writes; it was treated as stale and never followed.` };
   if (st.isDirectory()) return { mtimeMs: 0, bogus: `${file} is a folder, not a lock this tool writes; it was treated as stale.` };
   if (!st.isFile()) return { mtimeMs: 0, bogus: `${file} is not a regular file; it was treated as stale.` };
-  if (st.size > LOCK_MAX_BYTES) return { mtimeMs: 0, bogus: `${file} is too large for a lock (${formatBytes(st.size)}); it was treated as stale and not read.` };
+  if (st.size > LOCK_MAX_BYTES)
+    return { mtimeMs: 0, bogus: `${file} is too large for a lock (${formatBytes(st.size)}); it was treated as stale and not read.` };
   let text: string;
   try {
     text = await readOwnText(root, file, LOCK_MAX_BYTES);
@@ -117,7 +128,11 @@ async function readLock(root: string, runId: string, name = LOCK_FILE): Promise<
   } catch {
     parsed = undefined;
   }
-  if (!parsed?.success) return { mtimeMs: 0, bogus: `${file} does not hold a driver's pid, host and start time, so no driver wrote it; it was treated as stale.` };
+  if (!parsed?.success)
+    return {
+      mtimeMs: 0,
+      bogus: `${file} does not hold a driver's pid, host and start time, so no driver wrote it; it was treated as stale.`,
+    };
   return { info: parsed.data, mtimeMs: st.mtimeMs };
 }
 
@@ -202,7 +217,12 @@ export async function acquireRunLock(root: string, runId: string, onNote?: (line
  */
 export async function acquireNamedLock(root: string, runId: string, name: string, onNote?: (line: string) => void): Promise<RunLock> {
   await mkdirInReview(root, `runs/${runId}`);
-  const info: DriverInfo = { pid: process.pid, hostname: os.hostname(), startedAt: new Date().toISOString(), nonce: randomBytes(8).toString('hex') };
+  const info: DriverInfo = {
+    pid: process.pid,
+    hostname: os.hostname(),
+    startedAt: new Date().toISOString(),
+    nonce: randomBytes(8).toString('hex'),
+  };
   for (let attempt = 0; attempt < 3; attempt++) {
     if (await tryCreate(root, runId, info, name)) return held(root, runId, info, name);
     const lock = await readLock(root, runId, name);
@@ -223,7 +243,13 @@ async function tryCreate(root: string, runId: string, info: DriverInfo, name: st
   } catch (err) {
     if (err instanceof ReviewFileError && (err.reason === 'invalid-path' || err.reason === 'outside' || err.reason === 'not-regular')) {
       const dir = await reviewFolder(root, `runs/${runId}`);
-      if (await fs.lstat(path.join(dir, name)).then(() => true, () => false)) return false;
+      if (
+        await fs.lstat(path.join(dir, name)).then(
+          () => true,
+          () => false,
+        )
+      )
+        return false;
     }
     throw err;
   }

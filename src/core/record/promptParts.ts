@@ -32,7 +32,6 @@ const BASE_WINDOW = 8;
 /** Byte cap of prompts.jsonl when it is read (a 48-designer run writes well under 1 MB). */
 export const PARTS_MAX_BYTES = FILE_KINDS.promptParts.maxBytes;
 
-
 export function partsFile(runId: string): string {
   return reviewRelative(runId, PARTS_FILE);
 }
@@ -114,7 +113,9 @@ export function partNumbers(
     for (const [first, count] of p.parts ?? []) {
       if (k >= need) break;
       if (first + count > partCount) {
-        throw new Error(`Prompt ${printable(p.id)} refers to lines ${first + 1}–${first + count} of ${PARTS_FILE}, which has ${partCount}.`);
+        throw new Error(
+          `Prompt ${printable(p.id)} refers to lines ${first + 1}–${first + count} of ${PARTS_FILE}, which has ${partCount}.`,
+        );
       }
       for (let n = 0; n < count && k < need; n++) out[k++] = first + n;
     }
@@ -131,7 +132,8 @@ export function partNumbers(
     }
     const list = known.get(base);
     if (list) {
-      if (need > list.length) throw new Error(`Prompt ${printable(p.id)} takes ${need} messages of ${printable(base)}, which has ${list.length}.`);
+      if (need > list.length)
+        throw new Error(`Prompt ${printable(p.id)} takes ${need} messages of ${printable(base)}, which has ${list.length}.`);
       for (let n = 0; n < need; n++) out[n] = entryAt(list, n);
       break;
     }
@@ -268,4 +270,3 @@ export class PromptPartsWriter {
     this.pending = [];
   }
 }
-

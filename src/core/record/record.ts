@@ -54,7 +54,10 @@ export const RunOptionSchema = z.object({
   /** Relative to the review root ("options/4.png") or, for remixes, to the run folder's parent review ("runs/<id>/iteration-1/remix.png"). */
   file: z.string(),
   /** sha256 (hex) of the candidate's bytes when the run started (review options only; older records have none). */
-  sha256: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+  sha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional(),
 });
 export type RunOption = z.infer<typeof RunOptionSchema>;
 
@@ -106,14 +109,22 @@ export type DecisionPoint = z.infer<typeof DecisionPointSchema>;
 /** The side of one decision point a fork takes (issue 33, contract §7): `decisionPoint` is 1-based in its round's decisionPoints. */
 /** One check of a remix against one checklist item (issue 41); `agreement` with repeated checks: the share that gave `result`. */
 export const CHECK_RESULTS = ['pass', 'fail', 'unclear'] as const;
-export const CheckSchema = z.object({ item: z.string(), result: z.enum(CHECK_RESULTS), reason: z.string(), agreement: z.number().min(0).max(1).optional() });
+export const CheckSchema = z.object({
+  item: z.string(),
+  result: z.enum(CHECK_RESULTS),
+  reason: z.string(),
+  agreement: z.number().min(0).max(1).optional(),
+});
 export type Check = z.infer<typeof CheckSchema>;
 
 /** The brief's must-haves (issue 41), each with its verbatim quote found in brief.md; `dropped`: items whose quote was not found. */
 export const ChecklistSchema = z.object({
   items: z.array(z.object({ id: z.string(), text: z.string(), quote: z.string(), verified: z.literal(true) })).max(20),
   repeat: checklistRepeatSetting(),
-  dropped: z.array(z.object({ text: z.string(), quote: z.string() })).max(20).optional(),
+  dropped: z
+    .array(z.object({ text: z.string(), quote: z.string() }))
+    .max(20)
+    .optional(),
 });
 export type Checklist = z.infer<typeof ChecklistSchema>;
 
@@ -126,7 +137,10 @@ export const RemixSchema = z.object({
   /** Relative to the run folder: "iteration-1/remix.png" (several a round: "iteration-1/remix-a.png", …). */
   file: z.string(),
   /** Several remixes a round: the letter of the proposal it was made from ("a", "b", …). */
-  letter: z.string().regex(/^[a-z]$/).optional(),
+  letter: z
+    .string()
+    .regex(/^[a-z]$/)
+    .optional(),
   /** Candidate ids that went into the edit, best first. */
   from: z.array(z.string()).optional(),
   /** Estimated cost of this image edit (price table × tokens reported, or estimated from size and quality). */
@@ -186,10 +200,23 @@ export const BriefRoundSchema = z.object({
   openQuestions: z.array(z.string()),
   coverage: z.array(CoverageSchema),
   /** sha256 of the file as written (older records have none): a file changed since is refused by its readers. */
-  sha256: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+  sha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional(),
   /** Forks (issue 33): the contested passage written each way, "iteration-<k>/fork-<letter>.md", in letter order. */
   forks: z
-    .array(z.object({ letter: z.string().regex(/^[a-d]$/), file: z.string(), fork: ForkSideSchema, sha256: z.string().regex(/^[0-9a-f]{64}$/).optional() }))
+    .array(
+      z.object({
+        letter: z.string().regex(/^[a-d]$/),
+        file: z.string(),
+        fork: ForkSideSchema,
+        sha256: z
+          .string()
+          .regex(/^[0-9a-f]{64}$/)
+          .optional(),
+      }),
+    )
     .max(4)
     .optional(),
 });
@@ -202,7 +229,14 @@ export type BriefRound = z.infer<typeof BriefRoundSchema>;
  */
 export const PoolSchema = z.object({
   candidates: z
-    .array(z.object({ letter: z.string().regex(/^[a-z]$/), editingDirections: z.string(), from: z.array(z.string()).min(1), differs: z.string() }))
+    .array(
+      z.object({
+        letter: z.string().regex(/^[a-z]$/),
+        editingDirections: z.string(),
+        from: z.array(z.string()).min(1),
+        differs: z.string(),
+      }),
+    )
     .min(1)
     .max(SETTING_BOUNDS.pool.max),
   rankings: z.record(z.string(), z.array(z.string().regex(/^[a-z]$/))),
@@ -299,7 +333,20 @@ export type RecordedMessage = z.infer<typeof RecordedMessageSchema>;
 export const PromptRecordSchema = z.object({
   id: z.string(),
   iteration: z.number().int().positive(),
-  kind: z.enum(['proxy-turn', 'guest-turn', 'remix', 'remix-repair', 'image-edit', 'lead-decision', 'baseline', 'forecast', 'pool-reask', 'pool-ranking', 'checklist', 'check']),
+  kind: z.enum([
+    'proxy-turn',
+    'guest-turn',
+    'remix',
+    'remix-repair',
+    'image-edit',
+    'lead-decision',
+    'baseline',
+    'forecast',
+    'pool-reask',
+    'pool-ranking',
+    'checklist',
+    'check',
+  ]),
   /** Designer id for proxy turns and forecasts (none for the persona-free control forecast), guest id for guest turns. */
   speaker: z.string().optional(),
   model: z.string(),
@@ -311,7 +358,10 @@ export const PromptRecordSchema = z.object({
   /** …followed by these lines of runs/<id>/prompts.jsonl, as ranges [first, count] (promptParts.ts rebuilds the messages). */
   parts: z.array(z.tuple([z.number().int().nonnegative(), z.number().int().positive()])).optional(),
   /** sha256 of the rebuilt messages (JSON), checked when a prompt is rebuilt from its parts. */
-  sha256: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+  sha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional(),
   /** The JSON schema sent as response_format, for remix calls. */
   responseSchema: z.unknown().optional(),
   /** Image edits: the prompt and the input files. */
@@ -408,9 +458,15 @@ export const RunRecordSchema = z.object({
   /** (evaluation) When the last re-ranking of the blind re-rank set was saved through the panel (ISO time). */
   rerankedAt: z.string().optional(),
   /** (evaluation) sha256 of rerank/key.json as `rerank` wrote it: a key changed since is refused by its readers. */
-  rerankKeySha256: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+  rerankKeySha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional(),
   /** (evaluation) sha256 of forecast.json's content as `rerank` wrote it (forecast/forecastFile.ts): a forecast changed since is refused. */
-  forecastSha256: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+  forecastSha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional(),
   /** (evaluation) When the run was staged with Commit Run (ISO time). */
   committedAt: z.string().optional(),
   /** Set while status is "waiting": whose scheduled turn the run waits for. */
@@ -426,7 +482,17 @@ export const RunRecordSchema = z.object({
    * runs/<id>/baseline.md. Its prompt is in `prompts` (kind "baseline"); its usage is kept here, apart from the run's.
    */
   baseline: z
-    .object({ file: z.literal('baseline.md'), promptId: z.string(), usage: UsageSchema.partial().optional(), costUsd: z.number().nonnegative().optional(), cut: z.literal(true).optional(), sha256: z.string().regex(/^[0-9a-f]{64}$/).optional() })
+    .object({
+      file: z.literal('baseline.md'),
+      promptId: z.string(),
+      usage: UsageSchema.partial().optional(),
+      costUsd: z.number().nonnegative().optional(),
+      cut: z.literal(true).optional(),
+      sha256: z
+        .string()
+        .regex(/^[0-9a-f]{64}$/)
+        .optional(),
+    })
     .optional(),
   /**
    * (contract §7) Made against the bundled scripted server (`npm run demo`, `npm run scripted-server`): its answers are canned,

@@ -29,7 +29,12 @@ export class NotDriversRecordError extends Error {
 }
 
 function refusalOf(n: NotCounted): RecordRefusal {
-  return { file: n.file, commit: n.commit, author: n.author, sentence: `${n.file} is not counted: ${n.reason}; git log -p -- ${n.file} shows what that commit changed.` };
+  return {
+    file: n.file,
+    commit: n.commit,
+    author: n.author,
+    sentence: `${n.file} is not counted: ${n.reason}; git log -p -- ${n.file} shows what that commit changed.`,
+  };
 }
 
 /**
@@ -73,7 +78,11 @@ export async function assertDriversRecord(root: string, runId: string, door?: Au
  * driversRecordRefusal for each of `runIds` with one door and one pass of git over the runs folder (the panel's list).
  * Returns the refused runs only.
  */
-export async function driversRecordRefusals(root: string, runIds: readonly string[], door?: AuthorshipDoor): Promise<Map<string, RecordRefusal>> {
+export async function driversRecordRefusals(
+  root: string,
+  runIds: readonly string[],
+  door?: AuthorshipDoor,
+): Promise<Map<string, RecordRefusal>> {
   const out = new Map<string, RecordRefusal>();
   if (!runIds.length) return out;
   const d = door ?? (await reviewAuthorship(root));
@@ -90,7 +99,11 @@ export async function driversRecordRefusals(root: string, runIds: readonly strin
  * used, its diagnostic on the file refused (the sentence of driversRecordRefusal): listed as broken, never believed.
  */
 export async function driversRunEntries(root: string, entries: readonly RunEntry[], door?: AuthorshipDoor): Promise<RunEntry[]> {
-  const refused = await driversRecordRefusals(root, entries.flatMap((e) => (e.record ? [e.id] : [])), door);
+  const refused = await driversRecordRefusals(
+    root,
+    entries.flatMap((e) => (e.record ? [e.id] : [])),
+    door,
+  );
   return entries.map((e) => {
     const r = e.record && refused.get(e.id);
     return r ? { id: e.id, diagnostics: [error(r.file, r.sentence)] } : e;

@@ -82,7 +82,6 @@ export function briefForkFileInRun(k: number, letter: string): string {
 
 const q = (s: string): string => `"${printable(s.length > 200 ? `${s.slice(0, 200)}…` : s)}"`;
 
-
 /**
  * Checks the parsed JSON of `<runFolder>/run.json` (runFolder = "runs/<folderId>", relative to the review root).
  * `optionNames` are the names in options/ (undefined when the folder is missing). Returns the record, or the first problem.
@@ -122,7 +121,9 @@ function duplicate(list: readonly string[] | undefined, at: JsonPath, what: stri
 export function checkBounds(r: RunRecord): RecordProblem | undefined {
   const L = RECORD_LIMITS;
   const tooMany = (n: number, max: number, at: JsonPath, what: string): RecordProblem | undefined =>
-    n > max ? { path: at, message: `The record has ${n} ${what}, more than ${max} (docs/security.md "Limits"); it is not used.` } : undefined;
+    n > max
+      ? { path: at, message: `The record has ${n} ${what}, more than ${max} (docs/security.md "Limits"); it is not used.` }
+      : undefined;
   let problem =
     tooMany(r.options.length, L.options, ['options', L.options], 'options') ??
     tooMany(r.prompts.length, L.prompts, ['prompts', L.prompts], 'prompts') ??
@@ -134,7 +135,10 @@ export function checkBounds(r: RunRecord): RecordProblem | undefined {
   for (const [j, it] of r.iterations.entries()) {
     messages += it.messages.length;
     if (messages > L.messages) {
-      return { path: ['iterations', j, 'messages'], message: `The record has more than ${L.messages} messages (docs/security.md "Limits"); it is not used.` };
+      return {
+        path: ['iterations', j, 'messages'],
+        message: `The record has more than ${L.messages} messages (docs/security.md "Limits"); it is not used.`,
+      };
     }
     const at: JsonPath = ['iterations', j];
     problem =
@@ -153,7 +157,10 @@ export function checkBounds(r: RunRecord): RecordProblem | undefined {
     for (const [m, msg] of it.messages.entries()) {
       if (msg.id !== undefined) {
         if (messageIds.has(msg.id)) {
-          return { path: [...at, 'messages', m, 'id'], message: `The message id ${q(msg.id)} is listed twice; a record lists each id once.` };
+          return {
+            path: [...at, 'messages', m, 'id'],
+            message: `The message id ${q(msg.id)} is listed twice; a record lists each id once.`,
+          };
         }
         messageIds.add(msg.id);
       }
@@ -164,7 +171,10 @@ export function checkBounds(r: RunRecord): RecordProblem | undefined {
       if (problem) return problem;
       // A person's message was at most MAX_SAY_CHARS at intake; a longer one was never taken in by the tool.
       if (msg.kind === 'human' && msg.content.length > MAX_SAY_CHARS) {
-        return { path: [...at, 'messages', m, 'content'], message: `A person's message is at most ${MAX_SAY_CHARS} characters; this one has ${msg.content.length}, so the tool never took it in.` };
+        return {
+          path: [...at, 'messages', m, 'content'],
+          message: `A person's message is at most ${MAX_SAY_CHARS} characters; this one has ${msg.content.length}, so the tool never took it in.`,
+        };
       }
     }
   }
@@ -189,7 +199,10 @@ export function checkBounds(r: RunRecord): RecordProblem | undefined {
     if (p.base) {
       const b = index.get(p.base.prompt);
       if (b === undefined) {
-        return { path: [...at, 'base', 'prompt'], message: `Prompt ${q(p.id)} is based on ${q(p.base.prompt)}, which is not an earlier prompt of the run.` };
+        return {
+          path: [...at, 'base', 'prompt'],
+          message: `Prompt ${q(p.id)} is based on ${q(p.base.prompt)}, which is not an earlier prompt of the run.`,
+        };
       }
       const baseSize = entryAt(size, b);
       if (p.base.messages > baseSize) {
@@ -239,7 +252,10 @@ function checkSeveral(
 ): RecordProblem | undefined {
   const max = SETTING_BOUNDS.remixesPerIteration.max;
   if ((it.proposals?.length ?? 0) > max || (it.remixes?.length ?? 0) > max) {
-    return { path: [...at, it.remixes && it.remixes.length > max ? 'remixes' : 'proposals', max], message: `Iteration ${it.index} lists more than ${max} remixes; a round makes at most ${max}.` };
+    return {
+      path: [...at, it.remixes && it.remixes.length > max ? 'remixes' : 'proposals', max],
+      message: `Iteration ${it.index} lists more than ${max} remixes; a round makes at most ${max}.`,
+    };
   }
   if ((it.proposals || it.remixes) && it.remix) {
     return { path: [...at, 'remixes'], message: `Iteration ${it.index} has both one remix and several; a round makes one or the other.` };
@@ -250,8 +266,14 @@ function checkSeveral(
   const lettersOf = it.pool?.elected.length ? [...it.pool.elected].sort() : undefined;
   for (const [i, p] of (it.proposals ?? []).entries()) {
     const letter = lettersOf ? (lettersOf[i] ?? String.fromCharCode(97 + i)) : String.fromCharCode(97 + i);
-    if (p.letter !== letter) return { path: [...at, 'proposals', i, 'letter'], message: `Proposal ${i + 1} of iteration ${it.index} must have the letter ${q(letter)}, not ${q(p.letter)}.` };
-    const problem = duplicate(p.from, [...at, 'proposals', i, 'from'], 'The remix input') ?? known(p.from, [...at, 'proposals', i, 'from'], 'The remix input');
+    if (p.letter !== letter)
+      return {
+        path: [...at, 'proposals', i, 'letter'],
+        message: `Proposal ${i + 1} of iteration ${it.index} must have the letter ${q(letter)}, not ${q(p.letter)}.`,
+      };
+    const problem =
+      duplicate(p.from, [...at, 'proposals', i, 'from'], 'The remix input') ??
+      known(p.from, [...at, 'proposals', i, 'from'], 'The remix input');
     if (problem) return problem;
   }
   const letters = new Set<string>();
@@ -259,9 +281,13 @@ function checkSeveral(
     const where = [...at, 'remixes', i];
     const parts = remixParts(m.id);
     if (parts?.k !== it.index || parts.letter === undefined || parts.letter !== m.letter) {
-      return { path: [...where, 'id'], message: `Remix ${i + 1} of iteration ${it.index} must be called r${it.index}${m.letter ?? '<letter>'} (or remix-${it.index}${m.letter ?? '<letter>'}), not ${q(m.id)}.` };
+      return {
+        path: [...where, 'id'],
+        message: `Remix ${i + 1} of iteration ${it.index} must be called r${it.index}${m.letter ?? '<letter>'} (or remix-${it.index}${m.letter ?? '<letter>'}), not ${q(m.id)}.`,
+      };
     }
-    if (letters.has(parts.letter)) return { path: [...where, 'letter'], message: `The remix letter ${q(parts.letter)} is listed twice in iteration ${it.index}.` };
+    if (letters.has(parts.letter))
+      return { path: [...where, 'letter'], message: `The remix letter ${q(parts.letter)} is listed twice in iteration ${it.index}.` };
     letters.add(parts.letter);
     if (!it.proposals?.some((p) => p.letter === parts.letter)) {
       return { path: [...where, 'letter'], message: `Remix ${q(m.id)} has no proposal ${q(parts.letter)} in iteration ${it.index}.` };
@@ -278,7 +304,10 @@ function checkSeveral(
       // A fork (issue 33) names a side of one of its round's decision points: the votes on it are counted by that side.
       const point = it.decisionPoints?.[fork.decisionPoint - 1];
       if (!point || point.question !== fork.question || !point.positions.some((p) => p.position === fork.position)) {
-        return { path: [...where, 'fork'], message: `Remix ${q(m.id)} takes a side of decision point ${fork.decisionPoint}, which iteration ${it.index} does not have with that question and position.` };
+        return {
+          path: [...where, 'fork'],
+          message: `Remix ${q(m.id)} takes a side of decision point ${fork.decisionPoint}, which iteration ${it.index} does not have with that question and position.`,
+        };
       }
     }
   }
@@ -288,11 +317,17 @@ function checkSeveral(
 /** The brief as a checklist (issue 41): a remix's checks name items of the run's checklist, each at most once. */
 function checkChecks(r: RunRecord, it: RunRecord['iterations'][number], at: JsonPath): RecordProblem | undefined {
   const items = new Set((r.checklist?.items ?? []).map((i) => i.id));
-  const remixes: [RunRecord['iterations'][number]['remix'], JsonPath][] = [[it.remix, [...at, 'remix']], ...(it.remixes ?? []).map((m, i): [typeof m, JsonPath] => [m, [...at, 'remixes', i]])];
+  const remixes: [RunRecord['iterations'][number]['remix'], JsonPath][] = [
+    [it.remix, [...at, 'remix']],
+    ...(it.remixes ?? []).map((m, i): [typeof m, JsonPath] => [m, [...at, 'remixes', i]]),
+  ];
   for (const [m, where] of remixes) {
     for (const [i, c] of (m?.checks ?? []).entries()) {
       if (!items.has(c.item) || m!.checks!.findIndex((x) => x.item === c.item) !== i) {
-        return { path: [...where, 'checks', i, 'item'], message: `Remix ${q(m!.id)} has a check of ${q(c.item)}, which is not an item of the run's checklist or is checked twice.` };
+        return {
+          path: [...where, 'checks', i, 'item'],
+          message: `Remix ${q(m!.id)} has a check of ${q(c.item)}, which is not an item of the run's checklist or is checked twice.`,
+        };
       }
     }
   }
@@ -304,15 +339,25 @@ function checkPool(pool: NonNullable<RunRecord['iterations'][number]['pool']>, a
   const letters = pool.candidates.map((c) => c.letter);
   for (const [i, c] of pool.candidates.entries()) {
     const letter = String.fromCharCode(97 + i);
-    if (c.letter !== letter) return { path: [...at, 'candidates', i, 'letter'], message: `Candidate ${i + 1} of the pool of iteration ${index} must have the letter ${q(letter)}, not ${q(c.letter)}.` };
+    if (c.letter !== letter)
+      return {
+        path: [...at, 'candidates', i, 'letter'],
+        message: `Candidate ${i + 1} of the pool of iteration ${index} must have the letter ${q(letter)}, not ${q(c.letter)}.`,
+      };
   }
   for (const [member, ranking] of Object.entries(pool.rankings)) {
     if (ranking.length !== letters.length || new Set(ranking).size !== ranking.length || ranking.some((l) => !letters.includes(l))) {
-      return { path: [...at, 'rankings', member], message: `The ranking of ${q(member)} in the pool of iteration ${index} must name every letter (${letters.join(', ')}) once.` };
+      return {
+        path: [...at, 'rankings', member],
+        message: `The ranking of ${q(member)} in the pool of iteration ${index} must name every letter (${letters.join(', ')}) once.`,
+      };
     }
   }
   if (new Set(pool.elected).size !== pool.elected.length || pool.elected.some((l) => !letters.includes(l))) {
-    return { path: [...at, 'elected'], message: `The elected of the pool of iteration ${index} must be distinct letters of its candidates (${letters.join(', ')}).` };
+    return {
+      path: [...at, 'elected'],
+      message: `The elected of the pool of iteration ${index} must be distinct letters of its candidates (${letters.join(', ')}).`,
+    };
   }
   return undefined;
 }
@@ -320,7 +365,10 @@ function checkPool(pool: NonNullable<RunRecord['iterations'][number]['pool']>, a
 function checkIds(r: RunRecord, runFolder: string, optionNames: readonly string[] | undefined): RecordProblem | undefined {
   const folderId = runFolder.slice(runFolder.lastIndexOf('/') + 1);
   if (r.id !== folderId) {
-    return { path: ['id'], message: `The record's id ${q(r.id)} is not the name of its folder (${q(folderId)}); a record is used only in its own folder.` };
+    return {
+      path: ['id'],
+      message: `The record's id ${q(r.id)} is not the name of its folder (${q(folderId)}); a record is used only in its own folder.`,
+    };
   }
 
   const optionFiles = new Map<string, string>(); // id in options/ → "options/<name>"
@@ -339,7 +387,10 @@ function checkIds(r: RunRecord, runFolder: string, optionNames: readonly string[
     if (op.file.startsWith(runsDir)) {
       const parts = remixParts(op.id);
       if (parts === undefined) {
-        return { path: ['options', i, 'id'], message: `${q(op.id)} is not a remix id (r<k> or remix-<k>), but its file is in the run folder.` };
+        return {
+          path: ['options', i, 'id'],
+          message: `${q(op.id)} is not a remix id (r<k> or remix-<k>), but its file is in the run folder.`,
+        };
       }
       if (op.file !== `${remixPrefix}${remixFileInRun(parts.k, parts.letter)}`) {
         return {
@@ -376,36 +427,61 @@ function checkIds(r: RunRecord, runFolder: string, optionNames: readonly string[
   }
   for (const [j, it] of r.iterations.entries()) {
     const at: JsonPath = ['iterations', j];
-    if (it.index !== j + 1) return { path: [...at, 'index'], message: `Iteration ${j + 1} has index ${it.index}; iterations are numbered 1, 2, … in order.` };
+    if (it.index !== j + 1)
+      return { path: [...at, 'index'], message: `Iteration ${j + 1} has index ${it.index}; iterations are numbered 1, 2, … in order.` };
     const p =
       known(it.candidates, [...at, 'candidates'], 'The candidate') ??
       known(it.ranking, [...at, 'ranking'], 'The ranked id') ??
       known(it.remix?.from, [...at, 'remix', 'from'], 'The remix input') ??
-      known(it.setAside?.map((x) => x.id), [...at, 'setAside'], 'The remix set aside');
+      known(
+        it.setAside?.map((x) => x.id),
+        [...at, 'setAside'],
+        'The remix set aside',
+      );
     if (p) return p;
     // A remix set aside (issue 38) is a candidate of no round from the one that set it aside on.
     const aside = r.iterations.slice(0, j + 1).flatMap((x) => (x.setAside ?? []).map((a) => a.id));
     const back = it.candidates.findIndex((c) => aside.includes(c));
-    if (back >= 0) return { path: [...at, 'candidates', back], message: `The candidate ${q(it.candidates[back]!)} of iteration ${it.index} was set aside by a decision; it is never a candidate again.` };
+    if (back >= 0)
+      return {
+        path: [...at, 'candidates', back],
+        message: `The candidate ${q(it.candidates[back]!)} of iteration ${it.index} was set aside by a decision; it is never a candidate again.`,
+      };
     for (const [who, c] of Object.entries(it.backed ?? {})) {
       if (c !== null && !it.candidates.includes(c)) {
-        return { path: [...at, 'backed', who], message: `What ${q(who)}'s proxy backed, ${q(c)}, is not a candidate of iteration ${it.index}.` };
+        return {
+          path: [...at, 'backed', who],
+          message: `What ${q(who)}'s proxy backed, ${q(c)}, is not a candidate of iteration ${it.index}.`,
+        };
       }
     }
     if (it.brief && it.brief.file !== briefFileInRun(it.index)) {
-      return { path: [...at, 'brief', 'file'], message: `The revised brief of iteration ${it.index} must be ${briefFileInRun(it.index)}, not ${q(it.brief.file)}.` };
+      return {
+        path: [...at, 'brief', 'file'],
+        message: `The revised brief of iteration ${it.index} must be ${briefFileInRun(it.index)}, not ${q(it.brief.file)}.`,
+      };
     }
     for (const [j, f] of (it.brief?.forks ?? []).entries()) {
       const file = briefForkFileInRun(it.index, f.letter);
-      if (f.file !== file) return { path: [...at, 'brief', 'forks', j, 'file'], message: `The passage of fork ${f.letter} in iteration ${it.index} must be ${file}, not ${q(f.file)}.` };
+      if (f.file !== file)
+        return {
+          path: [...at, 'brief', 'forks', j, 'file'],
+          message: `The passage of fork ${f.letter} in iteration ${it.index} must be ${file}, not ${q(f.file)}.`,
+        };
     }
     if (it.remix) {
       const k = remixIteration(it.remix.id);
       if (k !== it.index) {
-        return { path: [...at, 'remix', 'id'], message: `The remix of iteration ${it.index} must be called r${it.index} (or remix-${it.index}), not ${q(it.remix.id)}.` };
+        return {
+          path: [...at, 'remix', 'id'],
+          message: `The remix of iteration ${it.index} must be called r${it.index} (or remix-${it.index}), not ${q(it.remix.id)}.`,
+        };
       }
       if (it.remix.file !== remixFileInRun(k)) {
-        return { path: [...at, 'remix', 'file'], message: `The remix file of iteration ${it.index} must be ${remixFileInRun(k)}, not ${q(it.remix.file)}.` };
+        return {
+          path: [...at, 'remix', 'file'],
+          message: `The remix file of iteration ${it.index} must be ${remixFileInRun(k)}, not ${q(it.remix.file)}.`,
+        };
       }
       const remixId = it.remix.id;
       if (!r.options.some((op) => op.id === remixId && op.file === `${remixPrefix}${remixFileInRun(k)}`)) {
@@ -426,13 +502,19 @@ function checkIds(r: RunRecord, runFolder: string, optionNames: readonly string[
       if (typeof msg.content === 'string') continue;
       for (const [n, part] of msg.content.entries()) {
         if (part.type === 'image' && !files.has(part.file)) {
-          return { path: ['prompts', j, 'messages', m, 'content', n, 'file'], message: `The prompt image ${q(part.file)} is not a file of the record's options or references.` };
+          return {
+            path: ['prompts', j, 'messages', m, 'content', n, 'file'],
+            message: `The prompt image ${q(part.file)} is not a file of the record's options or references.`,
+          };
         }
       }
     }
     for (const [n, input] of (p.inputs ?? []).entries()) {
       if (!files.has(input.file)) {
-        return { path: ['prompts', j, 'inputs', n, 'file'], message: `The edit input ${q(input.file)} is not a file of the record's options or references.` };
+        return {
+          path: ['prompts', j, 'inputs', n, 'file'],
+          message: `The edit input ${q(input.file)} is not a file of the record's options or references.`,
+        };
       }
     }
   }
@@ -445,7 +527,8 @@ function checkIds(r: RunRecord, runFolder: string, optionNames: readonly string[
  */
 function checkReferences(r: RunRecord, referenceNames: readonly string[]): RecordProblem | undefined {
   const refs = r.references ?? [];
-  if (refs.length > 50) return { path: ['references', 50], message: `The record has ${refs.length} references, more than 50; it is not used.` };
+  if (refs.length > 50)
+    return { path: ['references', 50], message: `The record has ${refs.length} references, more than 50; it is not used.` };
   const byId = new Map<string, string>();
   for (const name of referenceNames) {
     const id = optionIdOfName(name);
@@ -456,14 +539,19 @@ function checkReferences(r: RunRecord, referenceNames: readonly string[]): Recor
     if (ids.has(ref.id)) return { path: ['references', i, 'id'], message: `The reference id ${q(ref.id)} appears twice in the record.` };
     ids.add(ref.id);
     const expected = byId.get(ref.id);
-    if (expected === undefined) return { path: ['references', i, 'id'], message: `The record names reference ${q(ref.id)}, which is not an image in references/.` };
-    if (ref.file !== expected) return { path: ['references', i, 'file'], message: `The file of reference ${q(ref.id)} must be ${q(expected)}, not ${q(ref.file)}.` };
+    if (expected === undefined)
+      return { path: ['references', i, 'id'], message: `The record names reference ${q(ref.id)}, which is not an image in references/.` };
+    if (ref.file !== expected)
+      return { path: ['references', i, 'file'], message: `The file of reference ${q(ref.id)} must be ${q(expected)}, not ${q(ref.file)}.` };
   }
   for (const [j, it] of r.iterations.entries()) {
     const lists: [JsonPath, readonly string[] | undefined][] = [
       [['iterations', j, 'references'], it.references],
       [['iterations', j, 'remix', 'references'], it.remix?.references],
-      ...(it.remixes ?? []).map((m, k): [JsonPath, readonly string[] | undefined] => [['iterations', j, 'remixes', k, 'references'], m.references]),
+      ...(it.remixes ?? []).map((m, k): [JsonPath, readonly string[] | undefined] => [
+        ['iterations', j, 'remixes', k, 'references'],
+        m.references,
+      ]),
     ];
     for (const [at, list] of lists) {
       const bad = (list ?? []).findIndex((id) => !ids.has(id));

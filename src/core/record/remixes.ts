@@ -18,12 +18,24 @@ export interface RemixMade extends Remix {
 }
 
 /** Every remix of an iteration with its own directions. */
-export function remixesWithDirections(it: Pick<Iteration, 'remix' | 'remixes' | 'proposals' | 'editingDirections' | 'editingDirectionsDiscussed'>): RemixMade[] {
+export function remixesWithDirections(
+  it: Pick<Iteration, 'remix' | 'remixes' | 'proposals' | 'editingDirections' | 'editingDirectionsDiscussed'>,
+): RemixMade[] {
   return remixesOf(it).map((r) => {
     const p = r.letter ? it.proposals?.find((x) => x.letter === r.letter) : undefined;
-    if (p) return { ...r, editingDirections: p.editingDirections, ...(p.editingDirectionsDiscussed ? { editingDirectionsDiscussed: p.editingDirectionsDiscussed } : {}), ...(p.idea ? { idea: p.idea } : {}) };
+    if (p)
+      return {
+        ...r,
+        editingDirections: p.editingDirections,
+        ...(p.editingDirectionsDiscussed ? { editingDirectionsDiscussed: p.editingDirectionsDiscussed } : {}),
+        ...(p.idea ? { idea: p.idea } : {}),
+      };
     if (r.letter) return { ...r };
-    return { ...r, ...(it.editingDirections ? { editingDirections: it.editingDirections } : {}), ...(it.editingDirectionsDiscussed ? { editingDirectionsDiscussed: it.editingDirectionsDiscussed } : {}) };
+    return {
+      ...r,
+      ...(it.editingDirections ? { editingDirections: it.editingDirections } : {}),
+      ...(it.editingDirectionsDiscussed ? { editingDirectionsDiscussed: it.editingDirectionsDiscussed } : {}),
+    };
   });
 }
 
@@ -35,11 +47,16 @@ export interface FailedMustHave {
 }
 
 /** The checklist items the remixes of the round before `index` failed (issue 41), in item order. */
-export function failedMustHaves(record: { checklist?: Checklist; iterations: readonly Pick<Iteration, 'index' | 'remix' | 'remixes'>[] }, index: number): FailedMustHave[] {
+export function failedMustHaves(
+  record: { checklist?: Checklist; iterations: readonly Pick<Iteration, 'index' | 'remix' | 'remixes'>[] },
+  index: number,
+): FailedMustHave[] {
   const before = record.iterations.find((x) => x.index === index - 1);
   if (!record.checklist || !before) return [];
   return record.checklist.items.flatMap((item) => {
-    const remixes = remixesOf(before).filter((m) => m.checks?.some((c) => c.item === item.id && c.result === 'fail')).map((m) => m.id);
+    const remixes = remixesOf(before)
+      .filter((m) => m.checks?.some((c) => c.item === item.id && c.result === 'fail'))
+      .map((m) => m.id);
     return remixes.length ? [{ text: item.text, quote: item.quote, remixes }] : [];
   });
 }
@@ -72,12 +89,17 @@ export interface RemixName {
 }
 
 /** Every remix of a run in the order made, with the label it was given when it joined the candidates. */
-export function remixNames(record: { iterations: readonly Pick<Iteration, 'index' | 'remix' | 'remixes'>[]; options: readonly { id: string; label: string }[] }): RemixName[] {
-  return record.iterations.flatMap((it) => remixesOf(it).map((r) => ({
-    id: r.id,
-    label: record.options.find((o) => o.id === r.id)?.label ?? r.id,
-    round: it.index,
-  })));
+export function remixNames(record: {
+  iterations: readonly Pick<Iteration, 'index' | 'remix' | 'remixes'>[];
+  options: readonly { id: string; label: string }[];
+}): RemixName[] {
+  return record.iterations.flatMap((it) =>
+    remixesOf(it).map((r) => ({
+      id: r.id,
+      label: record.options.find((o) => o.id === r.id)?.label ?? r.id,
+      round: it.index,
+    })),
+  );
 }
 
 /**

@@ -160,7 +160,12 @@ export async function loadRunRecord(reviewRoot: string, runId: string, roster?: 
  * loadRunRecord that throws: a plain sentence when there is no such run, RunRecordError (its message: the diagnostic
  * lines) when the record is broken. `onNote` hears each journal line refused (file:line: warning: …).
  */
-export async function readRunRecord(reviewRoot: string, runId: string, onNote?: (line: string) => void, roster?: Roster): Promise<RunRecord> {
+export async function readRunRecord(
+  reviewRoot: string,
+  runId: string,
+  onNote?: (line: string) => void,
+  roster?: Roster,
+): Promise<RunRecord> {
   const loaded = await loadRunRecord(reviewRoot, runId, roster);
   if (loaded.diagnostics) {
     if (loaded.missing) throw new Error(loaded.diagnostics[0]!.message);
@@ -189,7 +194,12 @@ async function recordStamp(reviewRoot: string, runId: string): Promise<string> {
 }
 
 /** readRunRecord, keeping what its files were (recordStill tells whether they changed since); `roster`: the team, known. */
-export async function readRunRecordOnce(reviewRoot: string, runId: string, onNote?: (line: string) => void, roster?: Roster): Promise<ReadRecord> {
+export async function readRunRecordOnce(
+  reviewRoot: string,
+  runId: string,
+  onNote?: (line: string) => void,
+  roster?: Roster,
+): Promise<ReadRecord> {
   const stamp = await recordStamp(reviewRoot, runId);
   return { runId, record: await readRunRecord(reviewRoot, runId, onNote, roster), stamp, ...(roster ? { roster } : {}) };
 }
@@ -204,7 +214,8 @@ export async function recordStill(reviewRoot: string, read: ReadRecord, onNote?:
 }
 
 /** One run folder of a review: its record, or why it cannot be used (shown as a broken run). */
-export type RunEntry = { id: string; record: RunRecord; diagnostics?: undefined } | { id: string; record?: undefined; diagnostics: Diagnostic[] };
+export type RunEntry =
+  { id: string; record: RunRecord; diagnostics?: undefined } | { id: string; record?: undefined; diagnostics: Diagnostic[] };
 
 /** Every run folder of a review, newest first, each loaded and checked. Folders without a run.json (yet) are left out. */
 export async function listRunEntries(reviewRoot: string): Promise<RunEntry[]> {
@@ -214,7 +225,10 @@ export async function listRunEntries(reviewRoot: string): Promise<RunEntry[]> {
   } catch {
     return [];
   }
-  const ids = (names ?? []).filter((n) => RUN_ID_PATTERN.test(n)).sort().reverse();
+  const ids = (names ?? [])
+    .filter((n) => RUN_ID_PATTERN.test(n))
+    .sort()
+    .reverse();
   const out: RunEntry[] = [];
   for (const id of ids) {
     const loaded = await loadRunRecord(reviewRoot, id);

@@ -7,7 +7,11 @@ import { readRunRecord, writeRunRecord } from './store';
  * Rewrites a run record under its driver lock (lock.ts), so it never races a process driving the run (the last writer would
  * win). `change` may be async (prompt parts appended under the same lock). While a live process drives the run nothing is written (undefined); `change` returning undefined writes nothing.
  */
-export async function updateUndriven(reviewRoot: string, runId: string, change: (record: RunRecord) => RunRecord | undefined | Promise<RunRecord | undefined>): Promise<boolean | undefined> {
+export async function updateUndriven(
+  reviewRoot: string,
+  runId: string,
+  change: (record: RunRecord) => RunRecord | undefined | Promise<RunRecord | undefined>,
+): Promise<boolean | undefined> {
   await readRunRecord(reviewRoot, runId); // no such run, or a broken record: said before anything is touched
   try {
     return await withRunLock(reviewRoot, runId, async () => {

@@ -15,13 +15,18 @@ function says(text: string, phrase: string): boolean {
 }
 
 /** The sentence that sends directions back, or undefined when none of them takes a side people did not choose before round `index`. */
-export function againstDecidedSide(directions: readonly (string | undefined)[], iterations: readonly Iteration[], index: number): string | undefined {
+export function againstDecidedSide(
+  directions: readonly (string | undefined)[],
+  iterations: readonly Iteration[],
+  index: number,
+): string | undefined {
   for (const d of humanDecisionsBefore(iterations, index)) {
     const others = Object.keys(d.counts ?? {}).filter((p) => fold(p) !== fold(d.decision));
     for (const text of directions) {
       if (!text || says(text, d.decision)) continue;
       const taken = others.find((p) => says(text, p));
-      if (taken) return `the editing directions take "${taken}", but that is not the side decided: ${decisionSentence(d)} Keep the decided side ("${d.decision}") in every direction.`;
+      if (taken)
+        return `the editing directions take "${taken}", but that is not the side decided: ${decisionSentence(d)} Keep the decided side ("${d.decision}") in every direction.`;
     }
   }
   return undefined;

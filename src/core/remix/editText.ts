@@ -11,9 +11,16 @@ import { mapLabelsForEdit, referencesForEditLine } from '../discussion/remixProm
 import { referencesForEdit } from './imageEdit';
 
 /** The edit model's prompt from directions as discussed: labels renumbered to the edit's images, the references' line last. */
-export function editText(discussed: string, inputs: readonly { label: string }[], references: readonly { label: string; note?: string }[] = []): { text: string; unmapped: string[] } {
+export function editText(
+  discussed: string,
+  inputs: readonly { label: string }[],
+  references: readonly { label: string; note?: string }[] = [],
+): { text: string; unmapped: string[] } {
   const mapped = mapLabelsForEdit(discussed, inputs, references);
-  return { text: references.length ? `${mapped.text}\n${referencesForEditLine(inputs.length + 1, references)}` : mapped.text, unmapped: mapped.unmapped };
+  return {
+    text: references.length ? `${mapped.text}\n${referencesForEditLine(inputs.length + 1, references)}` : mapped.text,
+    unmapped: mapped.unmapped,
+  };
 }
 
 /**

@@ -58,7 +58,8 @@ export async function runImageEdit(ctx: StepContext, e: ImageEditInput): Promise
   const letter = e.proposal?.letter;
   const serial = e.serial ?? (<T>(fn: () => T | Promise<T>) => Promise.resolve().then(fn));
   const prompt = (e.proposal ? e.proposal.editingDirections : it.editingDirections)?.trim();
-  if (!prompt) throw new StepError(`Iteration ${it.index} has no editing directions${letter ? ` for remix ${letter}` : ''}, so no remix can be made.`);
+  if (!prompt)
+    throw new StepError(`Iteration ${it.index} has no editing directions${letter ? ` for remix ${letter}` : ''}, so no remix can be made.`);
   const from = e.inputs.map((i) => i.id);
   const fileInRun = remixFileInRun(it.index, letter);
   const file = reviewRelative(ctx.record.id, fileInRun);
@@ -106,18 +107,30 @@ export async function runImageEdit(ctx: StepContext, e: ImageEditInput): Promise
     await writeReviewFile(ctx.reviewRoot, file, png);
     const usage = reported ?? (await estimatedUsage(png, prompt, ctx.settings.imageQuality));
     const cost = imageCost(usage, ctx.settings.imageModel, ctx.prices);
-    addPrompt(ctx.record, { id: nextPromptId(ctx.record), ...promptRecord, usage: { ...usage, ...(cost === undefined ? {} : { costUsd: round6(cost) }) } });
+    addPrompt(ctx.record, {
+      id: nextPromptId(ctx.record),
+      ...promptRecord,
+      usage: { ...usage, ...(cost === undefined ? {} : { costUsd: round6(cost) }) },
+    });
     ctx.record.options = ctx.record.options.filter((o) => o.file !== file);
     const option: RunOption = { id: remixId, label: `Image ${ctx.record.options.length + 1}`, file };
     ctx.record.options.push(option);
-    const remix: Remix = { id: remixId, file: fileInRun, ...(letter ? { letter } : {}), from, ...(e.proposal?.fork ? { fork: { ...e.proposal.fork } } : {}) };
+    const remix: Remix = {
+      id: remixId,
+      file: fileInRun,
+      ...(letter ? { letter } : {}),
+      from,
+      ...(e.proposal?.fork ? { fork: { ...e.proposal.fork } } : {}),
+    };
     if (cost !== undefined) remix.costUsd = round6(cost);
     if (e.references?.length) remix.references = e.references.map((r) => r.id);
     const dropped = (it.references ?? []).filter((id) => !e.references?.some((r) => r.id === id));
     if (dropped.length) remix.referencesDropped = dropped;
     if (letter) {
       // Several a round: the remixes made so far, in letter order (the record says which edits are done).
-      it.remixes = [...(it.remixes ?? []).filter((m) => m.letter !== letter), remix].sort((a, b) => (a.letter ?? '').localeCompare(b.letter ?? ''));
+      it.remixes = [...(it.remixes ?? []).filter((m) => m.letter !== letter), remix].sort((a, b) =>
+        (a.letter ?? '').localeCompare(b.letter ?? ''),
+      );
     } else {
       it.remix = remix;
     }
@@ -128,7 +141,10 @@ export async function runImageEdit(ctx: StepContext, e: ImageEditInput): Promise
 }
 
 /** The size and quality asked for (run settings; absent in records made before they existed). */
-function sizeAndQuality(ctx: StepContext): { size?: NonNullable<StepContext['settings']['imageSize']>; quality?: NonNullable<StepContext['settings']['imageQuality']> } {
+function sizeAndQuality(ctx: StepContext): {
+  size?: NonNullable<StepContext['settings']['imageSize']>;
+  quality?: NonNullable<StepContext['settings']['imageQuality']>;
+} {
   const out: ReturnType<typeof sizeAndQuality> = {};
   if (ctx.settings.imageSize) out.size = ctx.settings.imageSize;
   if (ctx.settings.imageQuality) out.quality = ctx.settings.imageQuality;
@@ -136,11 +152,21 @@ function sizeAndQuality(ctx: StepContext): { size?: NonNullable<StepContext['set
 }
 
 /** The token usage the server reported (gpt-image models do), as ours. */
-function reportedUsage(u: { input_tokens?: number; output_tokens?: number; input_tokens_details?: { text_tokens?: number; image_tokens?: number } } | undefined): Usage | undefined {
+function reportedUsage(
+  u: { input_tokens?: number; output_tokens?: number; input_tokens_details?: { text_tokens?: number; image_tokens?: number } } | undefined,
+): Usage | undefined {
   if (!u || typeof u.output_tokens !== 'number' || u.output_tokens <= 0) return undefined;
   const text = u.input_tokens_details?.text_tokens ?? u.input_tokens ?? 0;
   const images = u.input_tokens_details?.image_tokens ?? 0;
-  return { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, images: 1, imageTextInputTokens: text, imageInputTokens: images, imageOutputTokens: u.output_tokens };
+  return {
+    inputTokens: 0,
+    cachedInputTokens: 0,
+    outputTokens: 0,
+    images: 1,
+    imageTextInputTokens: text,
+    imageInputTokens: images,
+    imageOutputTokens: u.output_tokens,
+  };
 }
 
 /**

@@ -44,7 +44,9 @@ export function proposalJsonSchema(candidateIds: readonly string[], maxInputs: n
 }
 
 export function directionsJsonSchema() {
-  const parts = Object.fromEntries(DIRECTION_PARTS.map((p) => [p.key, { type: 'string', description: `${p.label}: what to take, change and avoid.` }]));
+  const parts = Object.fromEntries(
+    DIRECTION_PARTS.map((p) => [p.key, { type: 'string', description: `${p.label}: what to take, change and avoid.` }]),
+  );
   return {
     type: 'object',
     description: 'Instructions for the image-edit model, in four parts.',
@@ -58,7 +60,9 @@ export function directionsJsonSchema() {
 export function proposalsJsonSchema(candidateIds: readonly string[], maxInputs: number, n: number, pooled = false) {
   return {
     type: 'array',
-    description: pooled ? `Exactly ${n} different proposals: the pool the team's proxies rank and elect from.` : `Exactly ${n} different proposals, each made by its own image edit.`,
+    description: pooled
+      ? `Exactly ${n} different proposals: the pool the team's proxies rank and elect from.`
+      : `Exactly ${n} different proposals, each made by its own image edit.`,
     items: proposalJsonSchema(candidateIds, maxInputs, pooled),
     minItems: n,
     maxItems: n,
@@ -68,7 +72,12 @@ export function proposalsJsonSchema(candidateIds: readonly string[], maxInputs: 
 export const directionsSchema = z
   .union([
     z.string(),
-    z.object(Object.fromEntries(DIRECTION_PARTS.map((p) => [p.key, z.string().optional()])) as Record<(typeof DIRECTION_PARTS)[number]['key'], z.ZodOptional<z.ZodString>>),
+    z.object(
+      Object.fromEntries(DIRECTION_PARTS.map((p) => [p.key, z.string().optional()])) as Record<
+        (typeof DIRECTION_PARTS)[number]['key'],
+        z.ZodOptional<z.ZodString>
+      >,
+    ),
   ])
   .transform((v) => (typeof v === 'string' ? v.trim() : joinDirections(v)))
   .refine((v) => v.length > 0, 'editingDirections is empty');
@@ -77,22 +86,39 @@ export const directionsSchema = z
 export function proposalsSchema(candidateIds: readonly string[], n: number) {
   const candidate = z.enum(candidateIds as [string, ...string[]]);
   return z
-    .array(z.object({ idea: z.string().optional(), differs: z.string().optional(), from: z.array(candidate).min(1), editingDirections: directionsSchema }))
+    .array(
+      z.object({
+        idea: z.string().optional(),
+        differs: z.string().optional(),
+        from: z.array(candidate).min(1),
+        editingDirections: directionsSchema,
+      }),
+    )
     .length(n, { message: `must hold exactly ${n} proposals` })
     .superRefine((list, c) => {
       const seen = new Map<string, number>();
       list.forEach((p, i) => {
-        const key = p.editingDirections.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+        const key = p.editingDirections
+          .toLowerCase()
+          .replace(/[^\p{L}\p{N}]+/gu, ' ')
+          .trim();
         const same = seen.get(key);
         if (same !== undefined) {
-          c.addIssue({ code: 'custom', path: [i, 'editingDirections'], message: `proposal ${i + 1} has the same editing directions as proposal ${same + 1}; each remix must be different` });
+          c.addIssue({
+            code: 'custom',
+            path: [i, 'editingDirections'],
+            message: `proposal ${i + 1} has the same editing directions as proposal ${same + 1}; each remix must be different`,
+          });
         } else seen.set(key, i);
       });
     });
 }
 
 /** A proposal as parsed: trimmed idea and differs, distinct inputs, at most `maxInputs` of them. */
-export function agentProposal(p: { idea?: string; differs?: string; from: string[]; editingDirections: string }, maxInputs: number): AgentProposal {
+export function agentProposal(
+  p: { idea?: string; differs?: string; from: string[]; editingDirections: string },
+  maxInputs: number,
+): AgentProposal {
   return {
     ...(p.idea?.trim() ? { idea: p.idea.trim() } : {}),
     ...(p.differs?.trim() ? { differs: p.differs.trim() } : {}),
@@ -108,15 +134,24 @@ export function agentProposal(p: { idea?: string; differs?: string; from: string
  */
 export function proposalsForEdit(
   ctx: StepContext,
-  r: { candidates: readonly Pick<PromptCandidate, 'id' | 'label'>[]; references?: readonly Pick<PromptReference, 'id' | 'label' | 'note'>[] },
+  r: {
+    candidates: readonly Pick<PromptCandidate, 'id' | 'label'>[];
+    references?: readonly Pick<PromptReference, 'id' | 'label' | 'note'>[];
+  },
   cited: readonly string[],
   items: readonly (Pick<Proposal, 'letter' | 'idea' | 'from'> & { editingDirections: string })[],
 ): Proposal[] {
   const byId = new Map(r.candidates.map((c) => [c.id, c]));
   const unmapped = new Set<string>();
   const proposals = items.map((p) => {
-    const sent = referencesForEdit(p.from.length, cited, ctx.settings.imageModel).sent.map((id) => (r.references ?? []).find((x) => x.id === id)!);
-    const mapped = editText(p.editingDirections, p.from.map((id) => ({ label: byId.get(id)?.label ?? id })), sent);
+    const sent = referencesForEdit(p.from.length, cited, ctx.settings.imageModel).sent.map((id) =>
+      (r.references ?? []).find((x) => x.id === id)!,
+    );
+    const mapped = editText(
+      p.editingDirections,
+      p.from.map((id) => ({ label: byId.get(id)?.label ?? id })),
+      sent,
+    );
     for (const u of mapped.unmapped) unmapped.add(u);
     return {
       letter: p.letter,
@@ -127,12 +162,22 @@ export function proposalsForEdit(
     };
   });
   if (unmapped.size) {
-    ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'warning', message: `The editing directions mention ${[...unmapped].join(', ')}, which the edit model will not receive.` });
+    ctx.emit({
+      type: 'notice',
+      runId: ctx.record.id,
+      level: 'warning',
+      message: `The editing directions mention ${[...unmapped].join(', ')}, which the edit model will not receive.`,
+    });
   }
   return proposals;
 }
 
 /** A pool's candidates (issue 41) from the agent's proposals: lettered a, b, …, with the discussion's labels. */
 export function poolCandidates(proposals: readonly AgentProposal[]): Pool['candidates'] {
-  return proposals.map((p, i) => ({ letter: String.fromCharCode(97 + i), editingDirections: p.editingDirections, from: p.from, differs: p.differs ?? p.idea ?? '' }));
+  return proposals.map((p, i) => ({
+    letter: String.fromCharCode(97 + i),
+    editingDirections: p.editingDirections,
+    from: p.from,
+    differs: p.differs ?? p.idea ?? '',
+  }));
 }

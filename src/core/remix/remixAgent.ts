@@ -26,7 +26,16 @@ import { directionsProblem } from '../grounding/citations';
 import { againstDecidedSide } from './decidedSides';
 // The proposals' schemas live in proposals.ts; proposalJsonSchema is re-exported for the readers that know it here.
 export { proposalJsonSchema } from './proposals';
-import { agentProposal, directionsJsonSchema, directionsSchema, poolCandidates, proposalsForEdit, proposalsJsonSchema, proposalsSchema, type AgentProposal } from './proposals';
+import {
+  agentProposal,
+  directionsJsonSchema,
+  directionsSchema,
+  poolCandidates,
+  proposalsForEdit,
+  proposalsJsonSchema,
+  proposalsSchema,
+  type AgentProposal,
+} from './proposals';
 
 /** 1 repair + 2 retries after the first answer. */
 export const REMIX_EXTRA_ATTEMPTS = STRUCTURED_EXTRA_ATTEMPTS;
@@ -90,13 +99,23 @@ export function decisionPointsJsonSchema(memberIds: readonly string[]) {
 }
 
 /** The JSON schema sent as response_format (OpenAI strict mode: all properties required, no additional properties). */
-export function remixJsonSchema(candidateIds: readonly string[], designerIds: readonly string[], final: boolean, topK: number, remixes = 1, referenceIds: readonly string[] = [], pooled = false) {
+export function remixJsonSchema(
+  candidateIds: readonly string[],
+  designerIds: readonly string[],
+  final: boolean,
+  topK: number,
+  remixes = 1,
+  referenceIds: readonly string[] = [],
+  pooled = false,
+) {
   const text = { type: 'string' };
   const texts = { type: 'array', items: text };
   const properties: Record<string, unknown> = {
     ranking: {
       type: 'array',
-      description: final ? 'All candidate ids, best first; the first is the final pick.' : `The consensus top ${topK} candidate ids, best first.`,
+      description: final
+        ? 'All candidate ids, best first; the first is the final pick.'
+        : `The consensus top ${topK} candidate ids, best first.`,
       items: { type: 'string', enum: [...candidateIds] },
       minItems: topK,
       maxItems: topK,
@@ -141,36 +160,51 @@ export function remixJsonSchema(candidateIds: readonly string[], designerIds: re
 }
 
 /** What a remix-agent answer must be (zod); the JSON schema above is what the model is asked for. */
-export function answerSchema(candidateIds: readonly string[], designerIds: readonly string[], final: boolean, remixes = 1, referenceIds: readonly string[] = []) {
+export function answerSchema(
+  candidateIds: readonly string[],
+  designerIds: readonly string[],
+  final: boolean,
+  remixes = 1,
+  referenceIds: readonly string[] = [],
+) {
   const candidate = z.enum(candidateIds as [string, ...string[]]);
-  
+
   const designer = z.enum(designerIds as [string, ...string[]]);
   const several = !final && remixes > 1;
-  return z
-    .object({
-      ranking: z.array(candidate).min(1),
-      // The four parts (what we ask for), or one string from a server that answers the older shape.
-      editingDirections: final || several ? z.unknown().optional() : directionsSchema,
-      remixes: several ? proposalsSchema(candidateIds, remixes) : z.unknown().optional(),
-      reasons: z.array(z.object({ candidate, reason: z.string() })).default([]),
-      // Without a gallery the field is not asked for, and ignored if a server sends it anyway.
-      references: referenceIds.length ? z.array(z.enum(referenceIds as [string, ...string[]])).default([]) : z.unknown().optional().transform((): string[] => []),
-      // Tolerant reader: the schema asks for every field, but a server that leaves the lists out (or adds fields of its
-      // own) still gives a usable answer; what names a candidate or a designer stays strictly checked.
-      agreements: z.array(z.string()).default([]),
-      disagreements: z.array(z.string()).default([]),
-      decisionPoints: z
-        .array(z.object({ question: z.string(), positions: z.array(z.object({ position: z.string(), heldBy: z.array(designer) })) }))
-        .default([]),
-      backed: z
-        .record(z.string(), candidate.nullable())
-        .refine((r) => Object.keys(r).every((k) => designerIds.includes(k)), { message: 'names someone who is not a designer of this review' })
-        .optional(),
-    });
+  return z.object({
+    ranking: z.array(candidate).min(1),
+    // The four parts (what we ask for), or one string from a server that answers the older shape.
+    editingDirections: final || several ? z.unknown().optional() : directionsSchema,
+    remixes: several ? proposalsSchema(candidateIds, remixes) : z.unknown().optional(),
+    reasons: z.array(z.object({ candidate, reason: z.string() })).default([]),
+    // Without a gallery the field is not asked for, and ignored if a server sends it anyway.
+    references: referenceIds.length
+      ? z.array(z.enum(referenceIds as [string, ...string[]])).default([])
+      : z
+          .unknown()
+          .optional()
+          .transform((): string[] => []),
+    // Tolerant reader: the schema asks for every field, but a server that leaves the lists out (or adds fields of its
+    // own) still gives a usable answer; what names a candidate or a designer stays strictly checked.
+    agreements: z.array(z.string()).default([]),
+    disagreements: z.array(z.string()).default([]),
+    decisionPoints: z
+      .array(z.object({ question: z.string(), positions: z.array(z.object({ position: z.string(), heldBy: z.array(designer) })) }))
+      .default([]),
+    backed: z
+      .record(z.string(), candidate.nullable())
+      .refine((r) => Object.keys(r).every((k) => designerIds.includes(k)), {
+        message: 'names someone who is not a designer of this review',
+      })
+      .optional(),
+  });
 }
 
 /** What the remix agent's directions may name: the round's images and references, its remixes, the team. */
-export function groundsOf(ctx: StepContext, r: Pick<RemixAgentInput, 'candidates' | 'references'>): Parameters<typeof directionsProblem>[1] {
+export function groundsOf(
+  ctx: StepContext,
+  r: Pick<RemixAgentInput, 'candidates' | 'references'>,
+): Parameters<typeof directionsProblem>[1] {
   return {
     labels: [...r.candidates.map((c) => c.label), ...(r.references ?? []).map((x) => x.label)],
     remixIds: r.candidates.flatMap((c) => (c.remixId ? [c.remixId] : [])),
@@ -182,31 +216,44 @@ export function groundsOf(ctx: StepContext, r: Pick<RemixAgentInput, 'candidates
  * The remix agent's request of a remix round without its schema: the shared prefix, the discussion and the agent's
  * instructions (`elect`: a pool's, issue 41). The pool's re-ask repeats it.
  */
-export function remixAgentBase(ctx: StepContext, r: RemixAgentInput, topK: number, remixes: number, elect?: number): { base: ChatMessage[]; teamOrdered: boolean; weightedOrder: string[] } {
+export function remixAgentBase(
+  ctx: StepContext,
+  r: RemixAgentInput,
+  topK: number,
+  remixes: number,
+  elect?: number,
+): { base: ChatMessage[]; teamOrdered: boolean; weightedOrder: string[] } {
   const it = r.iteration;
   const weighted = discussionOf(ctx.settings).hierarchy === 'weighted';
   const consensus = ctx.settings.consensus ?? 'borda';
   // The team's own consensus order breaks ties and fills a short ranking: under weighted, or whenever Schulze is chosen.
   const teamOrdered = weighted || consensus === 'schulze';
-  const weightedOrder = teamOrder(ctx.designers, r.candidates.map((c) => c.id), consensus);
+  const weightedOrder = teamOrder(
+    ctx.designers,
+    r.candidates.map((c) => c.id),
+    consensus,
+  );
   const base: ChatMessage[] = [
     ...r.prefix,
     ...conversationMessages(ctx, it),
-    withGuestsNote(it, remixAgentMessage({
-      iteration: it,
-      candidates: r.candidates,
-      designers: ctx.designers,
-      topK,
-      hierarchy: discussionOf(ctx.settings).hierarchy,
-      weightedOrder: teamOrdered ? weightedOrder : undefined,
-      consensus,
-      mode: discussionOf(ctx.settings).mode,
-      personaRole: ctx.settings.personaRole,
-      remixes,
-      ...(elect !== undefined ? { elect } : {}),
-      failedMustHaves: failedMustHaves(ctx.record, it.index),
-      references: r.references,
-    })),
+    withGuestsNote(
+      it,
+      remixAgentMessage({
+        iteration: it,
+        candidates: r.candidates,
+        designers: ctx.designers,
+        topK,
+        hierarchy: discussionOf(ctx.settings).hierarchy,
+        weightedOrder: teamOrdered ? weightedOrder : undefined,
+        consensus,
+        mode: discussionOf(ctx.settings).mode,
+        personaRole: ctx.settings.personaRole,
+        remixes,
+        ...(elect !== undefined ? { elect } : {}),
+        failedMustHaves: failedMustHaves(ctx.record, it.index),
+        references: r.references,
+      }),
+    ),
   ];
   return { base, teamOrdered, weightedOrder };
 }
@@ -232,7 +279,13 @@ export async function runRemixAgent(ctx: StepContext, r: RemixAgentInput): Promi
   const validator = answerSchema(candidateIds, designerIds, final, remixes, referenceIds);
   const structured = { name: final ? 'teamfusion_final_pick' : 'teamfusion_remix', strict: true, schema };
 
-  const { base, teamOrdered, weightedOrder } = remixAgentBase(ctx, r, topK, remixes, pool > 1 ? remixesPerIterationOf(ctx.settings) : undefined);
+  const { base, teamOrdered, weightedOrder } = remixAgentBase(
+    ctx,
+    r,
+    topK,
+    remixes,
+    pool > 1 ? remixesPerIterationOf(ctx.settings) : undefined,
+  );
   let against: string | undefined;
   let sentBack = false;
   let answers = 0;
@@ -247,7 +300,15 @@ export async function runRemixAgent(ctx: StepContext, r: RemixAgentInput): Promi
       let parsed = parseAnswer(content, validator, fillOrder, topK);
       // A pool (issue 41) still unusable after its one repair: the round goes on with its valid proposals, said.
       if ('error' in parsed && pool > 1 && answers++ >= POOL_REPAIRS) {
-        const kept = salvagePool(content, { candidateIds, designerIds, referenceIds, size: pool, grounds: groundsOf(ctx, r), fillOrder, topK });
+        const kept = salvagePool(content, {
+          candidateIds,
+          designerIds,
+          referenceIds,
+          size: pool,
+          grounds: groundsOf(ctx, r),
+          fillOrder,
+          topK,
+        });
         if (kept) {
           salvaged = `Round ${it.index}: the pool of directions was still not usable after its repair (${parsed.error}); the round goes on with the ${kept.count} valid proposal${kept.count === 1 ? '' : 's'} of the ${pool} asked${kept.dropped.length ? ` (left out: ${kept.dropped.join('; ')})` : ''}.`;
           parsed = kept.parsed;
@@ -255,10 +316,17 @@ export async function runRemixAgent(ctx: StepContext, r: RemixAgentInput): Promi
       }
       if ('error' in parsed) return parsed;
       // Directions may not rest on an image the round did not have (repaired like an id outside the enum).
-      const problem = directionsProblem([parsed.answer.editingDirections, ...(parsed.answer.proposals ?? []).map((p) => p.editingDirections)], groundsOf(ctx, r));
+      const problem = directionsProblem(
+        [parsed.answer.editingDirections, ...(parsed.answer.proposals ?? []).map((p) => p.editingDirections)],
+        groundsOf(ctx, r),
+      );
       if (problem) return { error: problem };
       // A side people decided earlier is kept: directions taking another are sent back once (then kept, and said).
-      against = againstDecidedSide([parsed.answer.editingDirections, ...(parsed.answer.proposals ?? []).map((p) => p.editingDirections)], ctx.record.iterations, it.index);
+      against = againstDecidedSide(
+        [parsed.answer.editingDirections, ...(parsed.answer.proposals ?? []).map((p) => p.editingDirections)],
+        ctx.record.iterations,
+        it.index,
+      );
       if (against && !sentBack && !final) {
         sentBack = true;
         return { error: against };
@@ -266,7 +334,13 @@ export async function runRemixAgent(ctx: StepContext, r: RemixAgentInput): Promi
       return parsed;
     },
   });
-  if (against && !final) ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'warning', message: `The remix agent was asked once to keep the decided side and still answered: ${against}` });
+  if (against && !final)
+    ctx.emit({
+      type: 'notice',
+      runId: ctx.record.id,
+      level: 'warning',
+      message: `The remix agent was asked once to keep the decided side and still answered: ${against}`,
+    });
   if (salvaged) ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'warning', message: salvaged });
   applyAnswer(ctx, r, answer.answer, answer.filled, pool > 1);
   await ctx.save();
@@ -309,7 +383,12 @@ export async function askStructured<T>(
     parse: q.parse,
     extraAttempts: q.extraAttempts ?? REMIX_EXTRA_ATTEMPTS,
     onRepair: (problem, attempt, of) =>
-      ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'warning', message: `${whose} answer was not usable (${problem}); asking it to repair (${attempt} of ${of}).` }),
+      ctx.emit({
+        type: 'notice',
+        runId: ctx.record.id,
+        level: 'warning',
+        message: `${whose} answer was not usable (${problem}); asking it to repair (${attempt} of ${of}).`,
+      }),
     onAttempt: async (a) => {
       // A rejected output is kept on the prompt that produced it; a repair also names the output it was asked to repair.
       const rejectedOutput = a.rejected ?? a.repairing ?? (a.attempt === 0 ? q.repairing : undefined);
@@ -329,7 +408,12 @@ export async function askStructured<T>(
       });
       if (a.error !== undefined) await ctx.save();
     },
-    giveUp: q.giveUp ?? ((problem, attempts) => new StepError(`The remix agent gave no usable answer after ${attempts} attempts (last problem: ${problem}). Resume the run to try again.`)),
+    giveUp:
+      q.giveUp ??
+      ((problem, attempts) =>
+        new StepError(
+          `The remix agent gave no usable answer after ${attempts} attempts (last problem: ${problem}). Resume the run to try again.`,
+        )),
   });
 }
 
@@ -345,7 +429,15 @@ const POOL_REPAIRS = 1;
  */
 export function salvagePool(
   content: string,
-  o: { candidateIds: readonly string[]; designerIds: readonly string[]; referenceIds: readonly string[]; size: number; grounds: Parameters<typeof directionsProblem>[1]; fillOrder: readonly string[]; topK: number },
+  o: {
+    candidateIds: readonly string[];
+    designerIds: readonly string[];
+    referenceIds: readonly string[];
+    size: number;
+    grounds: Parameters<typeof directionsProblem>[1];
+    fillOrder: readonly string[];
+    topK: number;
+  },
 ): { parsed: Exclude<Parsed, { error: string }>; count: number; dropped: string[] } | undefined {
   let raw: unknown;
   try {
@@ -354,18 +446,28 @@ export function salvagePool(
     return undefined;
   }
   if (typeof raw !== 'object' || raw === null || !Array.isArray((raw as { remixes?: unknown }).remixes)) return undefined;
-  const item = z.object({ idea: z.string().optional(), differs: z.string().optional(), from: z.array(z.string()), editingDirections: directionsSchema });
+  const item = z.object({
+    idea: z.string().optional(),
+    differs: z.string().optional(),
+    from: z.array(z.string()),
+    editingDirections: directionsSchema,
+  });
   const kept: object[] = [];
   const dropped: string[] = [];
   const seen = new Set<string>();
-  ((raw as { remixes: unknown[] }).remixes).forEach((p, i) => {
+  (raw as { remixes: unknown[] }).remixes.forEach((p, i) => {
     const r = item.safeParse(p);
     const from = r.success ? [...new Set(r.data.from.filter((id) => o.candidateIds.includes(id)))] : [];
-    const key = r.success ? r.data.editingDirections.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim() : '';
+    const key = r.success
+      ? r.data.editingDirections
+          .toLowerCase()
+          .replace(/[^\p{L}\p{N}]+/gu, ' ')
+          .trim()
+      : '';
     const why = !r.success
       ? 'not a proposal of the asked shape'
       : !from.length
-        ? 'no source among this round\'s candidates'
+        ? "no source among this round's candidates"
         : directionsProblem([r.data.editingDirections], o.grounds)
           ? 'it cites an image this round did not show'
           : seen.has(key)
@@ -378,8 +480,15 @@ export function salvagePool(
     kept.push({ ...(p as object), from });
   });
   if (!kept.length) return undefined;
-  const validator = answerSchema(o.candidateIds, o.designerIds, false, 2, o.referenceIds).extend({ remixes: proposalsSchema(o.candidateIds, kept.length) });
-  const parsed = parseAnswer(JSON.stringify({ ...(raw as object), remixes: kept }), validator as unknown as ReturnType<typeof answerSchema>, o.fillOrder, o.topK);
+  const validator = answerSchema(o.candidateIds, o.designerIds, false, 2, o.referenceIds).extend({
+    remixes: proposalsSchema(o.candidateIds, kept.length),
+  });
+  const parsed = parseAnswer(
+    JSON.stringify({ ...(raw as object), remixes: kept }),
+    validator as unknown as ReturnType<typeof answerSchema>,
+    o.fillOrder,
+    o.topK,
+  );
   return 'error' in parsed ? undefined : { parsed, count: kept.length, dropped };
 }
 
@@ -407,7 +516,10 @@ export function parseAnswer(
   return {
     answer: {
       ranking: ranking.slice(0, topK),
-      reasons: data.reasons.filter((r) => ranking.slice(0, topK).includes(r.candidate)).map((r) => ({ candidate: r.candidate, reason: r.reason.trim() })).filter((r) => r.reason),
+      reasons: data.reasons
+        .filter((r) => ranking.slice(0, topK).includes(r.candidate))
+        .map((r) => ({ candidate: r.candidate, reason: r.reason.trim() }))
+        .filter((r) => r.reason),
       editingDirections: typeof data.editingDirections === 'string' ? data.editingDirections.trim() : undefined,
       agreements: data.agreements.map((s) => s.trim()).filter(Boolean),
       disagreements: data.disagreements.map((s) => s.trim()).filter(Boolean),
@@ -434,7 +546,12 @@ function applyAnswer(ctx: StepContext, r: RemixAgentInput, a: RemixAnswer, fille
   if (a.backed) it.backed = a.backed;
   if (!it.final) it.reasons = a.reasons;
   if (filled.length) {
-    ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'warning', message: `The remix agent ranked fewer candidates than needed; ${filled.join(', ')} completed the ranking in their current order.` });
+    ctx.emit({
+      type: 'notice',
+      runId: ctx.record.id,
+      level: 'warning',
+      message: `The remix agent ranked fewer candidates than needed; ${filled.join(', ')} completed the ranking in their current order.`,
+    });
   }
   // Cited references go to every edit of the round after its candidates, within its limit on input images (imageEdit.ts).
   if (a.references?.length && !it.final) it.references = a.references;
@@ -443,9 +560,21 @@ function applyAnswer(ctx: StepContext, r: RemixAgentInput, a: RemixAnswer, fille
   if (a.proposals && !it.final && pooled) {
     // A pool (issue 41): the proxies rank it and the elected become the round's proposals (core/pool).
     const candidates = poolCandidates(a.proposals);
-    it.pool = { candidates, rankings: {}, elected: [], method: 'schulze', diversity: poolDiversity(candidates.map((c) => c.editingDirections)), reasked: false };
+    it.pool = {
+      candidates,
+      rankings: {},
+      elected: [],
+      method: 'schulze',
+      diversity: poolDiversity(candidates.map((c) => c.editingDirections)),
+      reasked: false,
+    };
   } else if (a.proposals && !it.final) {
-    it.proposals = proposalsForEdit(ctx, r, a.references ?? [], a.proposals.map((p, i) => ({ ...p, letter: String.fromCharCode(97 + i) })));
+    it.proposals = proposalsForEdit(
+      ctx,
+      r,
+      a.references ?? [],
+      a.proposals.map((p, i) => ({ ...p, letter: String.fromCharCode(97 + i) })),
+    );
   }
   if (a.editingDirections !== undefined && !it.final) {
     const byId = new Map(r.candidates.map((c) => [c.id, c]));
@@ -454,7 +583,12 @@ function applyAnswer(ctx: StepContext, r: RemixAgentInput, a: RemixAnswer, fille
     it.editingDirectionsDiscussed = a.editingDirections;
     it.editingDirections = mapped.text;
     if (mapped.unmapped.length) {
-      ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'warning', message: `The editing directions mention ${[...new Set(mapped.unmapped)].join(', ')}, which the edit model will not receive.` });
+      ctx.emit({
+        type: 'notice',
+        runId: ctx.record.id,
+        level: 'warning',
+        message: `The editing directions mention ${[...new Set(mapped.unmapped)].join(', ')}, which the edit model will not receive.`,
+      });
     }
   }
 }

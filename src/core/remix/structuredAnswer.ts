@@ -63,13 +63,23 @@ export async function askForStructuredAnswer<T>(q: StructuredQuestion<T>): Promi
     let answer: ChatAnswer;
     try {
       answer = await withChildSignal(q.signal, (signal) =>
-        q.chat.chat({ model: q.model, messages: conversation, ...(q.temperature === undefined ? {} : { temperature: q.temperature }), structured: q.structured, signal }),
+        q.chat.chat({
+          model: q.model,
+          messages: conversation,
+          ...(q.temperature === undefined ? {} : { temperature: q.temperature }),
+          structured: q.structured,
+          signal,
+        }),
       );
     } catch (err) {
       if (isAbort(err, q.signal)) throw new CancelledError();
       throw err;
     }
-    const problem = answer.refusal ? `it refused: ${answer.refusal}` : answer.finishReason === 'length' ? 'the answer was cut off (length)' : undefined;
+    const problem = answer.refusal
+      ? `it refused: ${answer.refusal}`
+      : answer.finishReason === 'length'
+        ? 'the answer was cut off (length)'
+        : undefined;
     const parsed: T | { error: string } = problem ? { error: problem } : q.parse(answer.text);
     const repairing = attempt > 0 ? rejected : undefined;
     if (!isProblem(parsed)) {

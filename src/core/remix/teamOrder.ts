@@ -19,6 +19,11 @@ export function teamOrder(designers: readonly TeamRanking[], candidateIds: reado
   const ranked = candidateIds.filter((id) => designers.length > 0 && designers.every((d) => d.entries.some((e) => e.option === id)));
   if (ranked.length < 2) return [...candidateIds];
   const matrix = designers.map((d) => ranked.map((id) => d.entries.find((e) => e.option === id)!.rank));
-  const order = consensusOrder(method, matrix, ranked, designers.map((d) => d.weight));
+  const order = consensusOrder(
+    method,
+    matrix,
+    ranked,
+    designers.map((d) => d.weight),
+  );
   return [...order, ...candidateIds.filter((id) => !ranked.includes(id))];
 }

@@ -32,7 +32,10 @@ export async function readRunBrief(root: string, record: RunRecord, rel: string)
   const text = await readKindText(root, rel, 'revisedBrief');
   const kept = keptSha256(record, rel);
   if (kept && createHash('sha256').update(text).digest('hex') !== kept) {
-    throw new ReviewFileError(rel, `${rel} is not the file this run wrote (its sha256 differs from the one run.json keeps), so it is not used.`);
+    throw new ReviewFileError(
+      rel,
+      `${rel} is not the file this run wrote (its sha256 differs from the one run.json keeps), so it is not used.`,
+    );
   }
   return text;
 }
@@ -65,9 +68,17 @@ export async function makeBriefRerankSet(root: string, record: RunRecord): Promi
     n += b.removed.length;
   }
   // Said without naming the letter: whoever makes the pair may be one who reads it.
-  const notes = n ? [`${n} line${n === 1 ? '' : 's'} naming how, in which round or by which model a revision was written ${n === 1 ? 'was' : 'were'} taken out of A.md and B.md or shortened (key.json records which).`] : [];
+  const notes = n
+    ? [
+        `${n} line${n === 1 ? '' : 's'} naming how, in which round or by which model a revision was written ${n === 1 ? 'was' : 'were'} taken out of A.md and B.md or shortened (key.json records which).`,
+      ]
+    : [];
   const made = await buildRerankFolder(root, runId, key, async (staging) => {
-    for (const letter of Object.keys(key)) await writeInertMarkdown(root, `${staging}/${letter}.md`, blind.get(letter)!, { exclusive: true, cap: FILE_KINDS.revisedBrief.maxBytes });
+    for (const letter of Object.keys(key))
+      await writeInertMarkdown(root, `${staging}/${letter}.md`, blind.get(letter)!, {
+        exclusive: true,
+        cap: FILE_KINDS.revisedBrief.maxBytes,
+      });
   });
   return notes.length ? { ...made, notes } : made;
 }

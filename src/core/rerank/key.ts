@@ -13,12 +13,17 @@ import { checkJsonSyntax } from '../diagnostics/jsonSyntax';
 import { keyRel } from './paths';
 import { SeededRandom, seedFromText } from '../stats/prng';
 
-const SourceSchema = z.object({ kind: z.enum(['option', 'remix', 'teamfusion', 'direct']), id: z.string().min(1), file: z.string().min(1) }).strict();
+const SourceSchema = z
+  .object({ kind: z.enum(['option', 'remix', 'teamfusion', 'direct']), id: z.string().min(1), file: z.string().min(1) })
+  .strict();
 export const KeyEntrySchema = SourceSchema.extend({
   /** (design) The sources whose image is byte-for-byte this letter's (as a blind PNG): shown once, under this letter. */
   same: z.array(SourceSchema).max(100).optional(),
   /** (brief) The lines of the revision taken out or changed because they named its method, round or model (blindText.ts). */
-  removed: z.array(z.object({ line: z.number().int().positive(), was: z.string().max(2000), now: z.string().max(2000).optional() }).strict()).max(1000).optional(),
+  removed: z
+    .array(z.object({ line: z.number().int().positive(), was: z.string().max(2000), now: z.string().max(2000).optional() }).strict())
+    .max(1000)
+    .optional(),
 }).strict();
 export const RerankKeySchema = z.record(z.string().regex(/^[A-Z]+$/, 'a letter A, B, C, …'), KeyEntrySchema);
 export type RerankKey = z.infer<typeof RerankKeySchema>;
@@ -37,10 +42,14 @@ export async function readKey(reviewRoot: string, runId: string, expectedSha256?
   const file = keyRel(runId);
   const text = await readKindText(reviewRoot, file, 'rerankKey');
   if (expectedSha256 && createHash('sha256').update(text).digest('hex') !== expectedSha256) {
-    throw new ReviewFileError(file, `${file}:0:0: error: This key is not the one teamfusion rerank wrote (its sha256 differs from the one run.json keeps), so it is not used.`);
+    throw new ReviewFileError(
+      file,
+      `${file}:0:0: error: This key is not the one teamfusion rerank wrote (its sha256 differs from the one run.json keeps), so it is not used.`,
+    );
   }
   const syntax = checkJsonSyntax(text);
-  if (syntax) throw new ReviewFileError(file, `${file}:${lineColOf(text, syntax.offset)}: error: This is not valid JSON: ${syntax.message}`);
+  if (syntax)
+    throw new ReviewFileError(file, `${file}:${lineColOf(text, syntax.offset)}: error: This is not valid JSON: ${syntax.message}`);
   const parsed = RerankKeySchema.safeParse(JSON.parse(text));
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

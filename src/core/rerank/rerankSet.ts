@@ -44,10 +44,16 @@ export const DEFAULT_TOP = 3;
 export function bordaTop(review: Review, top: number): string[] {
   const ids = review.options.map((o) => o.id);
   const avg = averageRankMatrix(reviewRankMatrix(review));
-  const borda = bordaCount(avg, ids, review.designers.map((d) => d.weight));
+  const borda = bordaCount(
+    avg,
+    ids,
+    review.designers.map((d) => d.weight),
+  );
   const position = new Map(borda.map((b) => [b.option, b.position]));
   const meanRank = ids.map((_, i) => avg.reduce((s, row) => s + row[i]!, 0) / avg.length);
-  const order = ids.map((_, i) => i).sort((a, b) => position.get(ids[a]!)! - position.get(ids[b]!)! || meanRank[a]! - meanRank[b]! || a - b);
+  const order = ids
+    .map((_, i) => i)
+    .sort((a, b) => position.get(ids[a]!)! - position.get(ids[b]!)! || meanRank[a]! - meanRank[b]! || a - b);
   return order.slice(0, top).map((i) => ids[i]!);
 }
 
@@ -70,20 +76,33 @@ export async function makeRerankSet(reviewRoot: string, runId: string, opts: { t
   const record = await readRunRecord(root, runId);
   if (record.status !== 'completed') throw new Error(`Run ${runId} is ${record.status}; only a completed run can be re-ranked.`);
   if (await statInReview(root, target)) {
-    throw new Error(`Run ${runId} already has a re-rank folder (${target}); it is never overwritten. The designers rank there; teamfusion forecast makes its missing or failed forecasts.`);
+    throw new Error(
+      `Run ${runId} already has a re-rank folder (${target}); it is never overwritten. The designers rank there; teamfusion forecast makes its missing or failed forecasts.`,
+    );
   }
   if (taskOf(record) === 'brief') {
-    if (opts.top !== undefined) throw new Error(`--top picks how many of a design run's options go into its re-rank set; run ${runId} is a brief run, whose blind pair is always its revised brief and its direct baseline. Leave --top out.`);
+    if (opts.top !== undefined)
+      throw new Error(
+        `--top picks how many of a design run's options go into its re-rank set; run ${runId} is a brief run, whose blind pair is always its revised brief and its direct baseline. Leave --top out.`,
+      );
     return makeBriefRerankSet(root, record);
   }
   const loaded = await loadReview(root, { requireRankings: true, decodeImages: false });
   if (!loaded.review) {
     const first = loaded.diagnostics.find((d) => d.severity === 'error');
-    throw new Error(`The review's rankings are needed for its Borda top ${top}, but the review has an error${first ? `: ${formatDiagnostic(first)}` : '.'}`);
+    throw new Error(
+      `The review's rankings are needed for its Borda top ${top}, but the review has an error${first ? `: ${formatDiagnostic(first)}` : '.'}`,
+    );
   }
   const review = loaded.review;
-  const options: RerankSource[] = bordaTop(review, top).map((id) => ({ kind: 'option', id, file: review.options.find((o) => o.id === id)!.file }));
-  const remixes: RerankSource[] = record.iterations.flatMap((it) => remixesOf(it).map((m) => ({ kind: 'remix' as const, id: m.id, file: reviewRelative(runId, m.file) })));
+  const options: RerankSource[] = bordaTop(review, top).map((id) => ({
+    kind: 'option',
+    id,
+    file: review.options.find((o) => o.id === id)!.file,
+  }));
+  const remixes: RerankSource[] = record.iterations.flatMap((it) =>
+    remixesOf(it).map((m) => ({ kind: 'remix' as const, id: m.id, file: reviewRelative(runId, m.file) })),
+  );
   if (remixes.length === 0) throw new Error(`Run ${runId} made no remix, so there is nothing new to re-rank.`);
   const sources = [...options, ...remixes];
   for (const s of sources) {
@@ -100,7 +119,10 @@ export async function makeRerankSet(reviewRoot: string, runId: string, opts: { t
     else groups.set(hash, { png, sources: [s] });
   }
   const firsts = [...groups.values()];
-  const key = assignLetters(runId, firsts.map((g) => g.sources[0]!));
+  const key = assignLetters(
+    runId,
+    firsts.map((g) => g.sources[0]!),
+  );
   const pngOf = new Map<string, Buffer>();
   const notes: string[] = [];
   for (const [letter, e] of Object.entries(key)) {
@@ -111,7 +133,9 @@ export async function makeRerankSet(reviewRoot: string, runId: string, opts: { t
       key[letter] = { ...e, same: same.map((x) => ({ kind: x.kind, id: x.id, file: x.file })) };
       const names = group.sources.map((x) => `${x.kind} ${x.id}`);
       // Said without the letter: whoever makes the set may be one who re-ranks it.
-      notes.push(`${names.slice(0, -1).join(', ')} and ${names.at(-1)!} are the same image byte for byte, so they are one candidate of the set (key.json says which).`);
+      notes.push(
+        `${names.slice(0, -1).join(', ')} and ${names.at(-1)!} are the same image byte for byte, so they are one candidate of the set (key.json says which).`,
+      );
     }
   }
   if (groups.size < 2) throw new Error(`Run ${runId}'s candidates are all the same image byte for byte, so there is nothing to re-rank.`);
@@ -120,7 +144,8 @@ export async function makeRerankSet(reviewRoot: string, runId: string, opts: { t
   const made = await buildRerankFolder(root, runId, key, async (staging) => {
     await writeInertMarkdown(root, `${staging}/brief.md`, brief, { exclusive: true, cap: FILE_KINDS.brief.maxBytes });
     await mkdirInReview(root, `${staging}/options`);
-    for (const letter of Object.keys(key)) await writeReviewFile(root, `${staging}/options/${letter}.png`, pngOf.get(letter)!, { exclusive: true });
+    for (const letter of Object.keys(key))
+      await writeReviewFile(root, `${staging}/options/${letter}.png`, pngOf.get(letter)!, { exclusive: true });
     await mkdirInReview(root, `${staging}/rankings`);
     await writeReviewFile(root, `${staging}/rankings/.gitkeep`, '', { exclusive: true });
     await writeReviewFile(

@@ -13,7 +13,12 @@ import { writeKindFile } from '../files/writeCaps';
 import { formatKey, type RerankKey, type RerankSetResult } from './key';
 import { KEY_FILE, rerankRel, runRel } from './paths';
 
-export async function buildRerankFolder(root: string, runId: string, key: RerankKey, fill: (staging: string) => Promise<void>): Promise<RerankSetResult> {
+export async function buildRerankFolder(
+  root: string,
+  runId: string,
+  key: RerankKey,
+  fill: (staging: string) => Promise<void>,
+): Promise<RerankSetResult> {
   const target = rerankRel(runId);
   let keyHash = '';
   const staging = await makeOwnFolder(root, runRel(runId), path.posix.basename(target));
@@ -21,7 +26,8 @@ export async function buildRerankFolder(root: string, runId: string, key: Rerank
     await fill(staging);
     await writeKindFile(root, `${staging}/${KEY_FILE}`, 'rerankKey', formatKey(key), { exclusive: true });
     keyHash = createHash('sha256').update(formatKey(key)).digest('hex');
-    if (await statInReview(root, target)) throw new Error(`Run ${runId} already has a re-rank folder (${target}); it is never overwritten.`);
+    if (await statInReview(root, target))
+      throw new Error(`Run ${runId} already has a re-rank folder (${target}); it is never overwritten.`);
     await renameOwnFolder(root, staging, target);
   } catch (err) {
     await removeOwnFolder(root, staging);

@@ -16,7 +16,8 @@ export const COMMENT_APPEND_MAX = LIMITS.comment;
 
 /** `comments/<id>.md`; throws when `id` is not a designer id (the one rule of designerId.ts). */
 export function commentRel(id: string): string {
-  if (!DESIGNER_ID_PATTERN.test(id)) throw new Error(`"${id}" is not a designer id (letters, digits, ".", "_", "-"; starting with a letter or digit).`);
+  if (!DESIGNER_ID_PATTERN.test(id))
+    throw new Error(`"${id}" is not a designer id (letters, digits, ".", "_", "-"; starting with a letter or digit).`);
   return `${COMMENTS_DIR}/${id}.md`;
 }
 
@@ -80,8 +81,16 @@ export async function addToCommentFile(
   if (existing === undefined) {
     // A new file: the loader's own format (front matter with the display name and role), the quote as the first words.
     const text = formatComment({ name: member.name, ...(member.role ? { role: member.role } : {}), body: quote ?? '' });
-    await writeKindFile(root, file, 'comments', quote === undefined ? text : `${text}
-`, { exclusive: true });
+    await writeKindFile(
+      root,
+      file,
+      'comments',
+      quote === undefined
+        ? text
+        : `${text}
+`,
+      { exclusive: true },
+    );
     return { file, created: true };
   }
   if (quote !== undefined) await writeKindFile(root, file, 'comments', appendQuote(existing, quote));

@@ -66,7 +66,10 @@ export function splitFrontMatter(text: string): { yaml: string; body: string; bo
 }
 
 /** One comment file's text → a DesignerComment, or diagnostics with the file's own line:col. */
-export function checkCommentText(text: string, file: string): { comment?: DesignerComment; diagnostics: Diagnostic[]; stated: CommentStated } {
+export function checkCommentText(
+  text: string,
+  file: string,
+): { comment?: DesignerComment; diagnostics: Diagnostic[]; stated: CommentStated } {
   const diagnostics: Diagnostic[] = [];
   const stated: CommentStated = { role: false, weight: false, designerAt: { line: 1, column: 1 } };
   const bad = (message: string, at?: Pos): void => void diagnostics.push(error(file, message, at?.line ?? 0, at?.column ?? 0));
@@ -74,12 +77,18 @@ export function checkCommentText(text: string, file: string): { comment?: Design
   const done = () => ({ diagnostics: capPerFile(sortDiagnostics(diagnostics)), stated });
 
   if (text.replace(/^\uFEFF/, '').trim() === '') {
-    bad('The comment is empty. Start it with front matter (---, designer: Your Name, ---), then write your reading of the brief.', { line: 1, column: 1 });
+    bad('The comment is empty. Start it with front matter (---, designer: Your Name, ---), then write your reading of the brief.', {
+      line: 1,
+      column: 1,
+    });
     return done();
   }
   const split = splitFrontMatter(text);
   if (!split) {
-    bad('The comment has no front matter. Start the file with a line ---, then designer: Your Name, then another line ---, and write the comment below it.', { line: 1, column: 1 });
+    bad(
+      'The comment has no front matter. Start the file with a line ---, then designer: Your Name, then another line ---, and write the comment below it.',
+      { line: 1, column: 1 },
+    );
     return done();
   }
   // The front matter starts on line 2 of the file: every position is shifted by one line.
@@ -124,7 +133,11 @@ export function checkCommentText(text: string, file: string): { comment?: Design
   const map = root as YAMLMap;
   const pairOf = (key: string): Pair | undefined => map.items.find((p) => keyName(p) === key);
   warnUnknownFields(map, (pair) => posOf(pair, top), warn);
-  const check = <T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { message: string }[] } } }, value: unknown, at: Pos): T | undefined => {
+  const check = <T>(
+    schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { message: string }[] } } },
+    value: unknown,
+    at: Pos,
+  ): T | undefined => {
     const r = schema.safeParse(value);
     if (r.success) return r.data;
     bad(r.error.issues[0]?.message ?? 'This value is not valid.', at);
@@ -133,7 +146,11 @@ export function checkCommentText(text: string, file: string): { comment?: Design
 
   const designerPair = pairOf('designer');
   let name: string | undefined;
-  if (!designerPair) bad('The designer field is missing. Add a line like designer: Ana Ruiz (the name shown to the team) to the front matter.', { line: 2, column: 1 });
+  if (!designerPair)
+    bad('The designer field is missing. Add a line like designer: Ana Ruiz (the name shown to the team) to the front matter.', {
+      line: 2,
+      column: 1,
+    });
   else {
     stated.designerAt = posOf(designerPair.value as Node, posOf(designerPair, top));
     name = check<string>(designerField, data.designer, stated.designerAt)?.trim();
@@ -150,7 +167,8 @@ export function checkCommentText(text: string, file: string): { comment?: Design
   const weightPair = pairOf('weight');
   if (weightPair) {
     stated.weight = data.weight !== null;
-    if (data.weight === null) warn('The weight is empty, so the default weight 1 is used; fill it in or remove the line.', posOf(weightPair, top));
+    if (data.weight === null)
+      warn('The weight is empty, so the default weight 1 is used; fill it in or remove the line.', posOf(weightPair, top));
     else weight = check<number>(weightField, data.weight, posOf(weightPair.value as Node, posOf(weightPair, top))) ?? weight;
   }
 
@@ -165,7 +183,9 @@ export function checkCommentText(text: string, file: string): { comment?: Design
  * comments/: every `<designer-id>.md` checked (the one designer-id rule, as for rankings: two files for one id is an
  * error). Undefined `comments` when the folder is missing.
  */
-export async function loadComments(root: string): Promise<{ comments?: DesignerComment[]; stated: Map<string, CommentStated>; diagnostics: Diagnostic[] }> {
+export async function loadComments(
+  root: string,
+): Promise<{ comments?: DesignerComment[]; stated: Map<string, CommentStated>; diagnostics: Diagnostic[] }> {
   const diagnostics: Diagnostic[] = [];
   const stated = new Map<string, CommentStated>();
   let st;
@@ -176,7 +196,11 @@ export async function loadComments(root: string): Promise<{ comments?: DesignerC
     return { diagnostics: [error(err.file || 'comments', err.message)], stated };
   }
   if (!st) return { diagnostics, stated };
-  if (!st.isDirectory()) return { diagnostics: [error('comments', 'comments is a file, but it must be a folder with one <designer-id>.md per member.')], stated };
+  if (!st.isDirectory())
+    return {
+      diagnostics: [error('comments', 'comments is a file, but it must be a folder with one <designer-id>.md per member.')],
+      stated,
+    };
   let names: string[];
   try {
     names = ((await listInReview(root, 'comments')) ?? []).sort(naturalCompare);
@@ -189,13 +213,23 @@ export async function loadComments(root: string): Promise<{ comments?: DesignerC
   const comments: DesignerComment[] = [];
   const seen = new Map<string, string>();
   const people = new OnePersonOneFile('comment');
-  const twice = filesForOneId(names.filter((n) => !n.startsWith('.') && COMMENT_EXT.test(n)).map((n) => `comments/${n}`), (rel) => commentDesignerId(rel.slice('comments/'.length)));
+  const twice = filesForOneId(
+    names.filter((n) => !n.startsWith('.') && COMMENT_EXT.test(n)).map((n) => `comments/${n}`),
+    (rel) => commentDesignerId(rel.slice('comments/'.length)),
+  );
   for (const name of names) {
     if (name.startsWith('.')) continue;
     const rel = `comments/${name}`;
     if (!COMMENT_EXT.test(name)) {
       const s = await statInReview(root, rel).catch(() => undefined);
-      diagnostics.push(warning(rel, s?.isDirectory() ? `The folder ${rel} is ignored; comments/ holds one <designer-id>.md per member.` : `${rel} is not a .md comment file and is ignored.`));
+      diagnostics.push(
+        warning(
+          rel,
+          s?.isDirectory()
+            ? `The folder ${rel} is ignored; comments/ holds one <designer-id>.md per member.`
+            : `${rel} is not a .md comment file and is ignored.`,
+        ),
+      );
       continue;
     }
     const id = commentDesignerId(name);
@@ -229,7 +263,10 @@ function warnUnknownFields(map: YAMLMap, posOf: (pair: Pair) => Pos, warn: (mess
     const name = keyName(pair);
     if ((COMMENT_FIELDS as readonly string[]).includes(name)) continue;
     const guess = closestId(name, COMMENT_FIELDS);
-    warn(`Unknown field "${name}" is ignored.${guess ? ` Did you mean "${guess}"?` : ''} A comment's front matter has designer, role and weight.`, posOf(pair));
+    warn(
+      `Unknown field "${name}" is ignored.${guess ? ` Did you mean "${guess}"?` : ''} A comment's front matter has designer, role and weight.`,
+      posOf(pair),
+    );
   }
 }
 
@@ -237,7 +274,10 @@ function warnUnknownFields(map: YAMLMap, posOf: (pair: Pair) => Pos, warn: (mess
 function commentBody(split: { body: string; bodyLine: number }, bad: (message: string, at?: Pos) => void): string {
   const body = split.body.replace(/\r\n/g, '\n').trim();
   if (body === '') {
-    bad('The comment has no text below the front matter. Write your reading of the brief there: what it asks for, what matters most to you, what is unclear, what you would change.', { line: split.bodyLine, column: 1 });
+    bad(
+      'The comment has no text below the front matter. Write your reading of the brief there: what it asks for, what matters most to you, what is unclear, what you would change.',
+      { line: split.bodyLine, column: 1 },
+    );
   }
   return body;
 }

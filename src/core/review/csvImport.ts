@@ -59,7 +59,6 @@ function columnLetter(index: number): string {
   return s;
 }
 
-
 function detectDelimiter(text: string): string {
   const header = text.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0] ?? '';
   const count = (c: string): number => header.split(c).length - 1;
@@ -68,7 +67,6 @@ function detectDelimiter(text: string): string {
   if (count('\t') > 0) return '\t';
   return ',';
 }
-
 
 /** Reports a problem at a line and column of the CSV. */
 type At = (line: number, col: number, message: string) => void;
@@ -85,11 +83,7 @@ interface Columns {
   justCol: Map<string, number>;
 }
 
-export async function importRankingsCsv(
-  csvPath: string,
-  reviewRoot: string,
-  opts: { force: boolean },
-): Promise<CsvImportResult> {
+export async function importRankingsCsv(csvPath: string, reviewRoot: string, opts: { force: boolean }): Promise<CsvImportResult> {
   const file = csvPath.split(path.sep).join('/');
   const diagnostics: Diagnostic[] = [];
   const done = (): CsvImportResult => ({ written: [], skipped: [], diagnostics: capPerFile(sortDiagnostics(diagnostics)) });
@@ -101,7 +95,7 @@ export async function importRankingsCsv(
   const options = await loadOptions(path.resolve(reviewRoot), false);
   if (!options.ids || hasErrors(options.diagnostics)) {
     for (const d of options.diagnostics) if (d.severity === 'error') diagnostics.push(d);
-    diagnostics.push(error(file, 'The review\'s options/ folder has problems (listed above); fix them before importing rankings.'));
+    diagnostics.push(error(file, "The review's options/ folder has problems (listed above); fix them before importing rankings."));
     return done();
   }
   const optionIds = options.ids;
@@ -141,7 +135,9 @@ async function readCsvRows(csvPath: string, reviewRoot: string, file: string, at
     // a link out refused). One the user keeps elsewhere is theirs, read as named (still regular, non-blocking, capped).
     const rel = path.relative(path.resolve(reviewRoot), path.resolve(csvPath));
     const inReview = rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
-    bytes = inReview ? await readReviewBytes(reviewRoot, rel, FILE_KINDS.csv.maxBytes) : await readNamedFile(csvPath, file, FILE_KINDS.csv.maxBytes);
+    bytes = inReview
+      ? await readReviewBytes(reviewRoot, rel, FILE_KINDS.csv.maxBytes)
+      : await readNamedFile(csvPath, file, FILE_KINDS.csv.maxBytes);
   } catch (err) {
     if (!(err instanceof ReviewFileError)) throw err;
     if (err.reason === 'missing') at(0, 0, `${file} does not exist or cannot be read.`);
@@ -230,7 +226,11 @@ function readHeader(header: CsvRow, optionIds: readonly string[], file: string, 
   const missingRank = optionIds.filter((o) => !rankCol.has(o));
   const missingJust = optionIds.filter((o) => !justCol.has(o));
   if (missingRank.length > 0) {
-    at(header.line, 0, `Add a column for every option's rank: ${missingRank.map((o) => `"rank:${o}"`).join(', ')} ${missingRank.length === 1 ? 'is' : 'are'} missing.`);
+    at(
+      header.line,
+      0,
+      `Add a column for every option's rank: ${missingRank.map((o) => `"rank:${o}"`).join(', ')} ${missingRank.length === 1 ? 'is' : 'are'} missing.`,
+    );
   }
   if (missingJust.length > 0) {
     at(
@@ -258,7 +258,11 @@ function rowRanking(row: CsvRow, columns: Columns, optionIds: readonly string[],
   if (id !== '') {
     const other = idLine.get(designerKey(id));
     if (other !== undefined) {
-      at(row.line, (col.id >= 0 && cell(col.id) !== '' ? col.id : col.designer) + 1, `The designer id "${id}" is used twice (also on line ${other}); give each designer their own id.`);
+      at(
+        row.line,
+        (col.id >= 0 && cell(col.id) !== '' ? col.id : col.designer) + 1,
+        `The designer id "${id}" is used twice (also on line ${other}); give each designer their own id.`,
+      );
     } else {
       idLine.set(designerKey(id), row.line);
     }
@@ -352,7 +356,10 @@ async function writeRankings(
   if (hasErrors(diagnostics)) return { written: [], skipped, diagnostics: capPerFile(sortDiagnostics(diagnostics)) };
   try {
     // All or nothing: every target is checked (no link, no folder) before the first file is written.
-    await checkWritable(root, outputs.map((o) => o.rel));
+    await checkWritable(
+      root,
+      outputs.map((o) => o.rel),
+    );
     for (const o of outputs) {
       await writeKindFile(root, o.rel, 'ranking', o.text);
       written.push(o.rel);

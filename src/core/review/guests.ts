@@ -43,32 +43,43 @@ export const GuestSchema = z.strictObject(
   {
     id: z
       .string({ error: (iss) => `A guest needs id: (letters, digits, ".", "_", "-"; found ${shown(iss.input)}).` })
-      .regex(DESIGNER_ID_PATTERN, { error: (iss) => `A guest id uses letters, digits, ".", "_" and "-" only, starting with a letter or digit (found ${shown(iss.input)}).` }),
+      .regex(DESIGNER_ID_PATTERN, {
+        error: (iss) =>
+          `A guest id uses letters, digits, ".", "_" and "-" only, starting with a letter or digit (found ${shown(iss.input)}).`,
+      }),
     name: guestLine('name', true),
     role: guestLine('role', false),
     perspective: guestText('perspective', true),
   },
-  { error: (iss) => iss.code === 'unrecognized_keys'
-      ? `A guest has unknown fields (${(iss as { keys?: string[] }).keys?.join(', ')}); a guest has id, name, role and perspective.`
-      : `Each guest is a group with id:, name:, role: and perspective: (found ${shown(iss.input)}).` },
+  {
+    error: (iss) =>
+      iss.code === 'unrecognized_keys'
+        ? `A guest has unknown fields (${(iss as { keys?: string[] }).keys?.join(', ')}); a guest has id, name, role and perspective.`
+        : `Each guest is a group with id:, name:, role: and perspective: (found ${shown(iss.input)}).`,
+  },
 );
 
 export const GuestsSchema = z
-  .array(GuestSchema, { error: (iss) => `guests must be a list of guests, each with id, name, role and perspective (found ${shown(iss.input)}).` })
+  .array(GuestSchema, {
+    error: (iss) => `guests must be a list of guests, each with id, name, role and perspective (found ${shown(iss.input)}).`,
+  })
   .max(20, { error: 'guests lists more than 20 guests.' })
   .superRefine((guests, ctx) => {
     const seen = new Set<string>();
     guests.forEach((g, i) => {
       const key = designerKey(g.id);
-      if (seen.has(key)) ctx.addIssue({ code: 'custom', path: [i], message: `The guest id "${g.id}" is used twice; give each guest its own id.` });
+      if (seen.has(key))
+        ctx.addIssue({ code: 'custom', path: [i], message: `The guest id "${g.id}" is used twice; give each guest its own id.` });
       seen.add(key);
     });
   });
 
-export const HumansSchema = z
-  .array(z.string({ error: (iss) => `humans lists designer ids (found ${shown(iss.input)}).` }).regex(DESIGNER_ID_PATTERN, {
+export const HumansSchema = z.array(
+  z.string({ error: (iss) => `humans lists designer ids (found ${shown(iss.input)}).` }).regex(DESIGNER_ID_PATTERN, {
     error: (iss) => `humans lists designer ids (found ${shown(iss.input)}).`,
-  }), { error: (iss) => `humans must be a list of designer ids, e.g. [ana] (found ${shown(iss.input)}).` });
+  }),
+  { error: (iss) => `humans must be a list of designer ids, e.g. [ana] (found ${shown(iss.input)}).` },
+);
 
 /** review.yaml's guests and humans against the designer ids found in rankings/ (`seen`: lower-cased id → file). */
 export function checkPeople(
@@ -80,12 +91,19 @@ export function checkPeople(
   const out: Diagnostic[] = [];
   (config.guests ?? []).forEach((g, i) => {
     if (seen.has(designerKey(g.id))) {
-      out.push(error('review.yaml', `The guest id "${g.id}" is also a designer id (rankings/${seen.get(designerKey(g.id))}); give the guest another id.`, ...where(`guests.${i}`)));
+      out.push(
+        error(
+          'review.yaml',
+          `The guest id "${g.id}" is also a designer id (rankings/${seen.get(designerKey(g.id))}); give the guest another id.`,
+          ...where(`guests.${i}`),
+        ),
+      );
     }
   });
   if (haveRankings) {
     (config.humans ?? []).forEach((id, i) => {
-      if (!seen.has(designerKey(id))) out.push(error('review.yaml', `humans names "${id}", but no ranking file has that designer id.`, ...where(`humans.${i}`)));
+      if (!seen.has(designerKey(id)))
+        out.push(error('review.yaml', `humans names "${id}", but no ranking file has that designer id.`, ...where(`humans.${i}`)));
     });
   }
   return out;

@@ -57,7 +57,11 @@ async function loadConfig(root: string): Promise<ParsedReviewConfig> {
   if (!(await exists('review.yaml')) && (await exists('review.yml'))) {
     diagnostics.push(warning('review.yml', 'review.yml is ignored: the settings file must be named review.yaml.'));
   }
-  const read = await readTextFile(root, 'review.yaml', { label: 'review settings in YAML', allowEmpty: true, maxBytes: LIMITS.reviewConfig });
+  const read = await readTextFile(root, 'review.yaml', {
+    label: 'review settings in YAML',
+    allowEmpty: true,
+    maxBytes: LIMITS.reviewConfig,
+  });
   if (!read.ok) {
     if (!read.missing) diagnostics.push(read.diagnostic);
     return { config: {}, diagnostics, positions: new Map() };
@@ -81,12 +85,22 @@ async function loadRankings(
   if (names === undefined) return { designers, diagnostics };
   // The ranking files are read a few at a time (a large team's folder is mostly waiting on the disk), then checked in order.
   const reads = new Map(
-    await mapLimited(names.filter((n) => !n.startsWith('.') && rankingFormatOf(n)), 8, async (name) =>
-      [name, await readTextFile(root, `rankings/${name}`, { label: 'a designer ranking', allowEmpty: true, maxBytes: LIMITS.ranking })] as const),
+    await mapLimited(
+      names.filter((n) => !n.startsWith('.') && rankingFormatOf(n)),
+      8,
+      async (name) =>
+        [
+          name,
+          await readTextFile(root, `rankings/${name}`, { label: 'a designer ranking', allowEmpty: true, maxBytes: LIMITS.ranking }),
+        ] as const,
+    ),
   );
   const seen = new Map<string, string>();
   const people = new OnePersonOneFile('ranking');
-  const sameId = filesForOneId(names.filter((n) => !n.startsWith('.') && rankingFormatOf(n)).map((n) => `rankings/${n}`), (rel) => designerIdOf(rel.slice('rankings/'.length)));
+  const sameId = filesForOneId(
+    names.filter((n) => !n.startsWith('.') && rankingFormatOf(n)).map((n) => `rankings/${n}`),
+    (rel) => designerIdOf(rel.slice('rankings/'.length)),
+  );
   let rankingFiles = 0;
   for (const name of names) {
     if (name.startsWith('.')) continue;
@@ -95,13 +109,19 @@ async function loadRankings(
     if (!format) {
       const st = await statOf(root, rel).catch(() => undefined);
       diagnostics.push(
-        warning(rel, st?.isDirectory() ? `The folder ${rel} is ignored; rankings/ holds one file per designer.` : `${rel} is not a .yaml, .yml or .json ranking file and is ignored.`),
+        warning(
+          rel,
+          st?.isDirectory()
+            ? `The folder ${rel} is ignored; rankings/ holds one file per designer.`
+            : `${rel} is not a .yaml, .yml or .json ranking file and is ignored.`,
+        ),
       );
       continue;
     }
     rankingFiles++;
     const id = designerIdOf(name);
-    const read = reads.get(name) ?? (await readTextFile(root, rel, { label: 'a designer ranking', allowEmpty: true, maxBytes: LIMITS.ranking }));
+    const read =
+      reads.get(name) ?? (await readTextFile(root, rel, { label: 'a designer ranking', allowEmpty: true, maxBytes: LIMITS.ranking }));
     if (!read.ok) {
       diagnostics.push(read.diagnostic);
       continue;
@@ -196,15 +216,29 @@ function checkRankingsAgainstConfig(
   }
   for (const id of Object.keys(config.team ?? {})) {
     if (!seen.has(designerKey(id)) && rankingFiles > 0) {
-      diagnostics.push(warning('review.yaml', `team lists "${id}", but there is no rankings/${id}.yaml; that entry is unused.`, ...where(`team.${id}`)));
+      diagnostics.push(
+        warning('review.yaml', `team lists "${id}", but there is no rankings/${id}.yaml; that entry is unused.`, ...where(`team.${id}`)),
+      );
     }
   }
   if (config.lead !== undefined && rankingFiles > 0 && !seen.has(designerKey(config.lead))) {
     // An error: the lead is placed in the speaking order and decides under hierarchy: lead-decides.
-    diagnostics.push(error('review.yaml', `lead is "${config.lead}", but no ranking file has that designer id; name one of the designers (${[...seen.values()].map(designerIdOf).join(', ')}).`, ...where('lead')));
+    diagnostics.push(
+      error(
+        'review.yaml',
+        `lead is "${config.lead}", but no ranking file has that designer id; name one of the designers (${[...seen.values()].map(designerIdOf).join(', ')}).`,
+        ...where('lead'),
+      ),
+    );
   }
   if (config.hierarchy === 'lead-decides' && config.lead === undefined) {
-    diagnostics.push(error('review.yaml', 'hierarchy is lead-decides, but review.yaml names no lead; add lead: <designer-id> or choose flat or weighted.', ...where('hierarchy')));
+    diagnostics.push(
+      error(
+        'review.yaml',
+        'hierarchy is lead-decides, but review.yaml names no lead; add lead: <designer-id> or choose flat or weighted.',
+        ...where('hierarchy'),
+      ),
+    );
   }
   for (const d of checkPeople(config, seen, rankingFiles > 0, where)) diagnostics.push(d);
 }
@@ -215,7 +249,12 @@ function notCounted(rel: string, member: string, reason: string): Diagnostic {
 }
 
 /** The comments the door lets speak for their members; the others are said and left out. */
-async function authoredComments(root: string, comments: DesignerComment[], door: AuthorshipDoor, diagnostics: Diagnostic[]): Promise<DesignerComment[]> {
+async function authoredComments(
+  root: string,
+  comments: DesignerComment[],
+  door: AuthorshipDoor,
+  diagnostics: Diagnostic[],
+): Promise<DesignerComment[]> {
   const kept: DesignerComment[] = [];
   for (const c of comments) {
     const forged = await door.check(path.join(root, ...c.file.split('/')), c.designer);
@@ -240,12 +279,23 @@ function fillFromTeam(comments: DesignerComment[], stated: Map<string, CommentSt
  * The team is whoever has a comment or a ranking; one id is one member (the one designer-id rule), so a comment and a
  * ranking of the same id with different display names is an error on the comment.
  */
-function teamClashes(comments: readonly DesignerComment[], designers: readonly DesignerRanking[], stated: Map<string, CommentStated>): Diagnostic[] {
+function teamClashes(
+  comments: readonly DesignerComment[],
+  designers: readonly DesignerRanking[],
+  stated: Map<string, CommentStated>,
+): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const c of comments) {
     const r = designers.find((d) => designerKey(d.id) === designerKey(c.designer));
     if (r && r.name !== c.name) {
-      out.push(error(c.file, `${c.file} says designer: ${JSON.stringify(c.name)}, but ${r.file} (the same designer id) says ${JSON.stringify(r.name)}. One id is one member: use the same name in both, or rename one file.`, stated.get(c.designer)?.designerAt.line ?? 0, stated.get(c.designer)?.designerAt.column ?? 0));
+      out.push(
+        error(
+          c.file,
+          `${c.file} says designer: ${JSON.stringify(c.name)}, but ${r.file} (the same designer id) says ${JSON.stringify(r.name)}. One id is one member: use the same name in both, or rename one file.`,
+          stated.get(c.designer)?.designerAt.line ?? 0,
+          stated.get(c.designer)?.designerAt.column ?? 0,
+        ),
+      );
     }
   }
   return out;
@@ -258,7 +308,7 @@ function teamClashes(comments: readonly DesignerComment[], designers: readonly D
 export async function reviewAuthorship(root: string): Promise<AuthorshipDoor> {
   const config = await loadConfig(path.resolve(root));
   if (config.diagnostics.some((d) => d.severity === 'error')) {
-    return uncheckedDoor(root, 'Who wrote each member\'s file is not checked: review.yaml has errors (teamfusion validate says which).');
+    return uncheckedDoor(root, "Who wrote each member's file is not checked: review.yaml has errors (teamfusion validate says which).");
   }
   return openReviewAuthorship(path.resolve(root), config.config);
 }
@@ -299,23 +349,31 @@ export async function loadReview(root: string, opts: LoadOptions = {}): Promise<
     const rankingsPresent = (await statOf(absRoot, 'rankings').catch(() => 'outside')) !== undefined;
     // Who wrote each member's file (issue 39): one door for the whole load (a re-rank set is judged by its review's door).
     const door = opts.authorship ?? (await defaultDoor(absRoot, config.config));
-    const rankings = await loadRankings(absRoot, options.ids ?? null, config, requireRankings && !(comments.comments !== undefined && !rankingsPresent), door);
+    const rankings = await loadRankings(
+      absRoot,
+      options.ids ?? null,
+      config,
+      requireRankings && !(comments.comments !== undefined && !rankingsPresent),
+      door,
+    );
     const unauthored: Diagnostic[] = [];
     const commentList = await authoredComments(absRoot, comments.comments ?? [], door, unauthored);
     fillFromTeam(commentList, comments.stated, config.config);
 
     const usualRuns = config.config.condition === 'usual' ? await usualWayRunsNote(absRoot) : undefined;
-    const diagnostics = capPerFile(sortDiagnostics([
-      ...(usualRuns ? [warning('runs', usualRuns)] : []),
-      ...(brief.ok ? [] : [brief.diagnostic]),
-      ...(briefOnly ? [] : options.diagnostics),
-      ...config.diagnostics,
-      ...rankings.diagnostics,
-      ...comments.diagnostics,
-      ...unauthored,
-      ...references.diagnostics,
-      ...teamClashes(commentList, rankings.designers, comments.stated),
-    ]));
+    const diagnostics = capPerFile(
+      sortDiagnostics([
+        ...(usualRuns ? [warning('runs', usualRuns)] : []),
+        ...(brief.ok ? [] : [brief.diagnostic]),
+        ...(briefOnly ? [] : options.diagnostics),
+        ...config.diagnostics,
+        ...rankings.diagnostics,
+        ...comments.diagnostics,
+        ...unauthored,
+        ...references.diagnostics,
+        ...teamClashes(commentList, rankings.designers, comments.stated),
+      ]),
+    );
     const tolerated = (file: string): boolean =>
       file === 'rankings' || file.startsWith('rankings/') || (opts.despiteSettings === true && file === 'review.yaml');
     const structural = diagnostics.some((d) => d.severity === 'error' && !tolerated(d.file));

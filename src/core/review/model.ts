@@ -2,7 +2,17 @@
  * The in-memory shape of a review folder (contract §1). Produced by `loadReview`, consumed by statistics,
  * the run engine, the CLI and the extension. No `vscode` import anywhere under src/core.
  */
-import type { ConsensusMethod, DiscussionMode, ForkMode, Hierarchy, ImageQuality, ImageSize, PersonaRole, PromptLayers, SpeakingOrder } from '../settings/discussionSettings';
+import type {
+  ConsensusMethod,
+  DiscussionMode,
+  ForkMode,
+  Hierarchy,
+  ImageQuality,
+  ImageSize,
+  PersonaRole,
+  PromptLayers,
+  SpeakingOrder,
+} from '../settings/discussionSettings';
 import type { Diagnostic } from '../diagnostics/diagnostics';
 import type { DesignerRanking } from '../rankings/ranking';
 import type { Guest } from './guests';

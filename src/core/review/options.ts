@@ -58,7 +58,10 @@ async function probeImage(root: string, rel: string, decode: boolean): Promise<P
     const meta = await sharp(bytes, { failOn: 'error', limitInputPixels: LIMITS.imagePixels }).metadata();
     if (!meta.format || !meta.width || !meta.height) return { ok: false, message: 'it has no readable size' };
     if (meta.width * meta.height > LIMITS.imagePixels) {
-      return { ok: false, message: `it has ${meta.width} × ${meta.height} pixels, more than the ${LIMITS.imagePixels / 1e6} million an image may have` };
+      return {
+        ok: false,
+        message: `it has ${meta.width} × ${meta.height} pixels, more than the ${LIMITS.imagePixels / 1e6} million an image may have`,
+      };
     }
     if (decode) {
       // A real decode of every pixel (metadata alone only reads the header); the tiny output keeps it cheap.
@@ -135,7 +138,12 @@ export async function scanImageFolder(root: string, decodeImages: boolean, rules
   candidates.sort((a, b) => naturalCompare(a.id, b.id));
   // Cheap caps before expensive work: the count speaks before a single image is decoded.
   if (candidates.length > rules.max) {
-    diagnostics.push(error(dir, `${dir}/ has ${candidates.length} images; a review ${rules.folder === 'options' ? 'compares' : 'holds'} at most ${rules.max}. Move some out (no image was opened).`));
+    diagnostics.push(
+      error(
+        dir,
+        `${dir}/ has ${candidates.length} images; a review ${rules.folder === 'options' ? 'compares' : 'holds'} at most ${rules.max}. Move some out (no image was opened).`,
+      ),
+    );
     return { exists: true, diagnostics };
   }
 
@@ -173,7 +181,9 @@ async function imageCandidate(
       else diagnostics.push(warning(rel, `${rel} is not a .png, .jpg, .jpeg or .webp image and is ignored.`));
     } else {
       const besides = rules.allowed?.length ? ` (and ${rules.allowed.join(', ')})` : '';
-      diagnostics.push(error(rel, `${rel} is not a .png, .jpg, .jpeg or .webp image; ${dir}/ holds only images${besides}. Move it out of the folder.`));
+      diagnostics.push(
+        error(rel, `${rel} is not a .png, .jpg, .jpeg or .webp image; ${dir}/ holds only images${besides}. Move it out of the folder.`),
+      );
     }
     return undefined;
   }
@@ -193,7 +203,10 @@ async function imageCandidate(
   const other = byId.get(id);
   if (other !== undefined) {
     diagnostics.push(
-      error(rel, `${rel} and ${dir}/${other} both have the ${rules.idWord} id "${id}". Rename or remove one of them: each ${rules.idWord} needs its own file name.`),
+      error(
+        rel,
+        `${rel} and ${dir}/${other} both have the ${rules.idWord} id "${id}". Rename or remove one of them: each ${rules.idWord} needs its own file name.`,
+      ),
     );
     return undefined;
   }
@@ -226,7 +239,12 @@ async function probedImages(
     const ext = path.extname(c.name).slice(1).toLowerCase();
     const extFormat = ext === 'jpg' ? 'jpeg' : ext;
     if (extFormat !== probe.format) {
-      diagnostics.push(warning(rel, `${rel} is really a ${probe.format.toUpperCase()} image although its name ends in .${ext}; it is read as ${probe.format.toUpperCase()}.`));
+      diagnostics.push(
+        warning(
+          rel,
+          `${rel} is really a ${probe.format.toUpperCase()} image although its name ends in .${ext}; it is read as ${probe.format.toUpperCase()}.`,
+        ),
+      );
     }
     images.push({
       id: c.id,
@@ -242,10 +260,18 @@ async function probedImages(
 }
 
 export async function loadOptions(root: string, decodeImages: boolean): Promise<OptionsResult> {
-  const scan = await scanImageFolder(root, decodeImages, { folder: 'options', holds: 'the candidate images', idWord: 'option', strangeFile: 'warning', max: MAX_OPTIONS });
+  const scan = await scanImageFolder(root, decodeImages, {
+    folder: 'options',
+    holds: 'the candidate images',
+    idWord: 'option',
+    strangeFile: 'warning',
+    max: MAX_OPTIONS,
+  });
   const diagnostics = scan.diagnostics;
   if (!scan.exists) {
-    diagnostics.push(error('options', 'The options/ folder is missing. Create it and put the candidate images in it (2 to 50 .png, .jpg or .webp files).'));
+    diagnostics.push(
+      error('options', 'The options/ folder is missing. Create it and put the candidate images in it (2 to 50 .png, .jpg or .webp files).'),
+    );
     return { diagnostics };
   }
   if (!scan.images || !scan.ids) return { diagnostics };

@@ -63,7 +63,11 @@ async function present(root: string, rel: string): Promise<boolean | Diagnostic>
   }
 }
 
-async function loadNotes(root: string, ids: readonly string[], folder: boolean): Promise<{ notes: Map<string, string>; diagnostics: Diagnostic[] }> {
+async function loadNotes(
+  root: string,
+  ids: readonly string[],
+  folder: boolean,
+): Promise<{ notes: Map<string, string>; diagnostics: Diagnostic[] }> {
   const yamlHere = await present(root, REFERENCES_YAML);
   const readmeHere = folder ? await present(root, REFERENCES_README) : false;
   const diagnostics: Diagnostic[] = [];
@@ -72,11 +76,23 @@ async function loadNotes(root: string, ids: readonly string[], folder: boolean):
   if (yamlHere === true && readmeHere === true) {
     return {
       notes: new Map(),
-      diagnostics: [error(REFERENCES_YAML, `Say what the references are for in one place: ${REFERENCES_YAML} or ${REFERENCES_README}, not both.`, 1, 1)],
+      diagnostics: [
+        error(REFERENCES_YAML, `Say what the references are for in one place: ${REFERENCES_YAML} or ${REFERENCES_README}, not both.`, 1, 1),
+      ],
     };
   }
   if (yamlHere === true && !folder) {
-    return { notes: new Map(), diagnostics: [error(REFERENCES_YAML, `${REFERENCES_YAML} describes references, but the review has no references/ folder; put the images in references/.`, 1, 1)] };
+    return {
+      notes: new Map(),
+      diagnostics: [
+        error(
+          REFERENCES_YAML,
+          `${REFERENCES_YAML} describes references, but the review has no references/ folder; put the images in references/.`,
+          1,
+          1,
+        ),
+      ],
+    };
   }
   const file = yamlHere === true ? REFERENCES_YAML : readmeHere === true ? REFERENCES_README : undefined;
   if (!file) return { notes: new Map(), diagnostics };
@@ -93,7 +109,12 @@ async function loadNotes(root: string, ids: readonly string[], folder: boolean):
 function unknownId(file: string, id: string, ids: readonly string[], line: number, col: number): Diagnostic {
   const guess = closestId(id, [...ids]);
   const known = ids.length ? `The references are ${ids.join(', ')}.` : 'references/ holds no images.';
-  return error(file, `"${id.slice(0, 60)}" is not a reference image in references/${guess ? `; did you mean "${guess}"?` : '.'} ${known}`, line, col);
+  return error(
+    file,
+    `"${id.slice(0, 60)}" is not a reference image in references/${guess ? `; did you mean "${guess}"?` : '.'} ${known}`,
+    line,
+    col,
+  );
 }
 
 function noteProblem(file: string, id: string, note: string, line: number, col: number): Diagnostic | undefined {
@@ -104,7 +125,11 @@ function noteProblem(file: string, id: string, note: string, line: number, col: 
 }
 
 /** references.yaml: `references:` mapping each reference id to what it is for (one line of text). */
-export function checkReferencesYaml(text: string, ids: readonly string[], file = REFERENCES_YAML): { notes: Map<string, string>; diagnostics: Diagnostic[] } {
+export function checkReferencesYaml(
+  text: string,
+  ids: readonly string[],
+  file = REFERENCES_YAML,
+): { notes: Map<string, string>; diagnostics: Diagnostic[] } {
   const notes = new Map<string, string>();
   const diagnostics: Diagnostic[] = [];
   const { doc, startOf, firstError } = parseYamlDocument(text);
@@ -119,9 +144,13 @@ export function checkReferencesYaml(text: string, ids: readonly string[], file =
   for (const pair of top.items as Pair[]) {
     const name = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
     if (name === 'references') list = pair;
-    else diagnostics.push(warning(file, `Unknown field "${name.slice(0, 40)}" is ignored; ${file} has one field, references.`, ...startOf(pair.key)));
+    else
+      diagnostics.push(
+        warning(file, `Unknown field "${name.slice(0, 40)}" is ignored; ${file} has one field, references.`, ...startOf(pair.key)),
+      );
   }
-  if (!list || list.value === null || (isScalar(list.value) && list.value.value === null)) return { notes, diagnostics: sortDiagnostics(diagnostics) };
+  if (!list || list.value === null || (isScalar(list.value) && list.value.value === null))
+    return { notes, diagnostics: sortDiagnostics(diagnostics) };
   if (!isMap(list.value)) return { notes, diagnostics: [...diagnostics, error(file, shape, ...startOf(list.value))] };
   for (const pair of (list.value as YAMLMap).items as Pair[]) {
     const keyNode = pair.key as Node | null;
@@ -148,7 +177,11 @@ export function checkReferencesYaml(text: string, ids: readonly string[], file =
  * references/README.md: a `## <id>` heading per reference (the id, or the file name with its extension) and the text under
  * it, up to the next heading of that level or higher, is its note. Text before the first such heading is about the gallery.
  */
-export function checkReferencesReadme(text: string, ids: readonly string[], file = REFERENCES_README): { notes: Map<string, string>; diagnostics: Diagnostic[] } {
+export function checkReferencesReadme(
+  text: string,
+  ids: readonly string[],
+  file = REFERENCES_README,
+): { notes: Map<string, string>; diagnostics: Diagnostic[] } {
   const notes = new Map<string, string>();
   const diagnostics: Diagnostic[] = [];
   const lines = text.split(/\r?\n/);

@@ -58,7 +58,9 @@ const promptLayer = (field: string) =>
 const gitEmail = z
   .string({ error: (iss) => `A team member's git: must be an e-mail (found ${shown(iss.input)}).` })
   .max(254)
-  .regex(/^[^\s@<>]+@[^\s@<>]+$/, { error: (iss) => `A team member's git: must be an e-mail like ana@example.com (found ${shown(iss.input)}).` });
+  .regex(/^[^\s@<>]+@[^\s@<>]+$/, {
+    error: (iss) => `A team member's git: must be an e-mail like ana@example.com (found ${shown(iss.input)}).`,
+  });
 
 const teamMember = z.object(
   {
@@ -71,15 +73,22 @@ const teamMember = z.object(
       .positive({ error: (iss) => `A team member's weight must be a number greater than 0 (found ${shown(iss.input)}).` })
       .optional(),
     /** The e-mail(s) this member's git commits are authored with (contract §7): over --sync, their entries are checked against it. */
-    git: z.union([gitEmail, z.array(gitEmail).min(1).max(20)], { error: (iss) => `A team member's git: must be an e-mail or a list of e-mails (found ${shown(iss.input)}).` }).optional(),
+    git: z
+      .union([gitEmail, z.array(gitEmail).min(1).max(20)], {
+        error: (iss) => `A team member's git: must be an e-mail or a list of e-mails (found ${shown(iss.input)}).`,
+      })
+      .optional(),
   },
   { error: (iss) => `Each team member (by designer id) needs role:, weight: and/or git: (found ${shown(iss.input)}).` },
 );
 
 /** `checklist: off | on | { repeat: 1–3 }` (issue 41): `on` is one check of each remix against each item. */
-const checklistField = z.union([z.literal('off'), z.literal('on').transform(() => ({ repeat: 1 })), z.object({ repeat: checklistRepeatSetting() }).strict()], {
-  error: (iss) => `checklist must be off, on or { repeat: 1 to 3 } (found ${shown(iss.input)}).`,
-});
+const checklistField = z.union(
+  [z.literal('off'), z.literal('on').transform(() => ({ repeat: 1 })), z.object({ repeat: checklistRepeatSetting() }).strict()],
+  {
+    error: (iss) => `checklist must be off, on or { repeat: 1 to 3 } (found ${shown(iss.input)}).`,
+  },
+);
 
 const FIELDS = {
   title: text('title'),
@@ -180,7 +189,11 @@ function parseReviewConfigInner(source: string): ParsedReviewConfig {
     if (!(known as string[]).includes(key)) {
       const guess = closestId(key, known);
       diagnostics.push(
-        warning(FILE, `Unknown setting "${key}" is ignored.${guess ? ` Did you mean "${guess}"?` : ''} Known: ${known.join(', ')}.`, ...keyPos),
+        warning(
+          FILE,
+          `Unknown setting "${key}" is ignored.${guess ? ` Did you mean "${guess}"?` : ''} Known: ${known.join(', ')}.`,
+          ...keyPos,
+        ),
       );
       continue;
     }
@@ -242,7 +255,11 @@ function parsePromptLayers(
     if (!(known as string[]).includes(layer)) {
       const guess = closestId(layer, known);
       diagnostics.push(
-        warning(FILE, `Unknown prompt layer "prompts.${layer}" is ignored.${guess ? ` Did you mean "${guess}"?` : ''} Known: ${known.map((k) => `${k} (${PROMPT_LAYERS[k]})`).join('; ')}.`, ...keyPos),
+        warning(
+          FILE,
+          `Unknown prompt layer "prompts.${layer}" is ignored.${guess ? ` Did you mean "${guess}"?` : ''} Known: ${known.map((k) => `${k} (${PROMPT_LAYERS[k]})`).join('; ')}.`,
+          ...keyPos,
+        ),
       );
       continue;
     }

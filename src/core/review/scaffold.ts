@@ -45,7 +45,6 @@ const EMPTY_REVIEW_YAML = `# Review settings (all optional). Delete the # in fro
 #   ana: { role: Art Director, weight: 2 }
 `;
 
-
 export type ReviewTemplate = 'sample' | 'empty' | 'brief';
 
 export async function scaffoldReview(target: string, template: ReviewTemplate, sampleDir: string): Promise<void> {
@@ -86,7 +85,8 @@ async function copySample(sampleDir: string, target: string): Promise<void> {
     if (depth > SAMPLE_MAX_DEPTH) throw new Error(`The sample review nests folders too deeply at ${rel}; nothing more is copied.`);
     const dirents = await fs.readdir(path.join(sampleDir, ...rel.split('/').filter(Boolean)), { withFileTypes: true });
     for (const d of dirents) {
-      if (++entries > SAMPLE_MAX_ENTRIES) throw new Error(`The sample review has more than ${SAMPLE_MAX_ENTRIES} files; nothing more is copied.`);
+      if (++entries > SAMPLE_MAX_ENTRIES)
+        throw new Error(`The sample review has more than ${SAMPLE_MAX_ENTRIES} files; nothing more is copied.`);
       const childRel = rel ? `${rel}/${d.name}` : d.name;
       if (depth === 0 && d.name === 'runs') continue; // runs of the sample are not part of a new review
       if (d.isDirectory()) {
@@ -96,7 +96,9 @@ async function copySample(sampleDir: string, target: string): Promise<void> {
         const bytes = await readNamedFile(path.join(sampleDir, ...childRel.split('/')), `sample ${childRel}`, LIMITS.imageBytes);
         await writeReviewFile(target, childRel, bytes, { exclusive: true });
       } else {
-        throw new Error(`The sample review's ${childRel} is ${d.isSymbolicLink() ? 'a symbolic link' : 'not a regular file'}; it is not copied.`);
+        throw new Error(
+          `The sample review's ${childRel} is ${d.isSymbolicLink() ? 'a symbolic link' : 'not a regular file'}; it is not copied.`,
+        );
       }
     }
   };

@@ -16,6 +16,6 @@ export async function usualWayRunsNote(root: string): Promise<string | undefined
   if (runs.length === 0) return undefined;
   return (
     `This review is decided the usual way (condition: usual), but runs/ holds ${runs.length} TeamFusion run${runs.length === 1 ? '' : 's'}; ` +
-    'they are left out (evaluate counts only decision.yaml and survey/ here). Move them to the team\'s TeamFusion review, or remove condition: usual.'
+    "they are left out (evaluate counts only decision.yaml and survey/ here). Move them to the team's TeamFusion review, or remove condition: usual."
   );
 }

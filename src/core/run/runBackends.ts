@@ -20,7 +20,8 @@ export function backendsOf(o: { client?: OpenAI; chat?: ChatBackend; images?: Im
 /** What a text-only model is told about a candidate: the designers' justifications, or what a remix was made from. */
 export function describeCandidate(review: Review, record: RunRecord, file: string): string | undefined {
   const reference = record.references?.find((r) => r.file === file);
-  if (reference) return `A reference image the team chose for style, not a candidate${reference.note ? `: ${JSON.stringify(reference.note)}` : ''}`;
+  if (reference)
+    return `A reference image the team chose for style, not a candidate${reference.note ? `: ${JSON.stringify(reference.note)}` : ''}`;
   const option = record.options.find((op) => op.file === file);
   if (!option) return undefined;
   const remix = record.iterations.flatMap((it) => remixesWithDirections(it)).find((m) => reviewRelative(record.id, m.file) === file);

@@ -37,9 +37,11 @@ export function estimateRun(review: Review, kind: RunTaskKind, settings: RunSett
   const files: { file: string; bytes: number }[] = [{ file: 'brief.md', bytes: bytes(review.brief) }];
   for (const c of review.comments) files.push({ file: c.file, bytes: bytes(c.body) + bytes(c.name) + bytes(c.role) });
   for (const d of review.designers) {
-    if (d.file.startsWith('rankings/')) files.push({ file: d.file, bytes: d.entries.reduce((n, e) => n + bytes(e.justification) + bytes(e.option), 0) + bytes(d.name) });
+    if (d.file.startsWith('rankings/'))
+      files.push({ file: d.file, bytes: d.entries.reduce((n, e) => n + bytes(e.justification) + bytes(e.option), 0) + bytes(d.name) });
   }
-  for (const g of review.config.guests ?? []) files.push({ file: 'review.yaml', bytes: bytes(g.name) + bytes(g.role) + bytes(g.perspective) });
+  for (const g of review.config.guests ?? [])
+    files.push({ file: 'review.yaml', bytes: bytes(g.name) + bytes(g.role) + bytes(g.perspective) });
   for (const r of review.references ?? []) files.push({ file: r.file, bytes: bytes(r.note) });
   const sharedBytes = files.reduce((n, f) => n + f.bytes, 0);
   const largestFile = files.reduce<{ file: string; bytes: number } | undefined>((a, f) => (!a || f.bytes > a.bytes ? f : a), undefined);
@@ -88,11 +90,21 @@ export function estimateRun(review: Review, kind: RunTaskKind, settings: RunSett
   };
   const estimateUsd = estimateCost(usage, settings, prices);
   const extras = [
-    ...(pooled ? [`${pooled} to elect from pools of ${settings.pool} directions (each member's ranking and one re-ask a remix round)`] : []),
-    ...(checks ? [`${checks} to hold the remixes to the brief's checklist (its list, then each remix checked ${checkRepeat === 1 ? 'once' : checkRepeat === 2 ? 'twice' : `${checkRepeat} times`})`] : []),
+    ...(pooled
+      ? [`${pooled} to elect from pools of ${settings.pool} directions (each member's ranking and one re-ask a remix round)`]
+      : []),
+    ...(checks
+      ? [
+          `${checks} to hold the remixes to the brief's checklist (its list, then each remix checked ${checkRepeat === 1 ? 'once' : checkRepeat === 2 ? 'twice' : `${checkRepeat} times`})`,
+        ]
+      : []),
   ];
   const of = `${rounds} round${rounds === 1 ? '' : 's'} of ${members} member${members === 1 ? '' : 's'}${guests ? ` and ${guests} guest${guests === 1 ? '' : 's'}` : ''}${extras.length ? `, of them ${extras.join(' and ')}` : ''}`;
-  return { cost: { requests, of, ...(estimateUsd === undefined ? {} : { estimateUsd }) }, sharedBytes, ...(largestFile ? { largestFile } : {}) };
+  return {
+    cost: { requests, of, ...(estimateUsd === undefined ? {} : { estimateUsd }) },
+    sharedBytes,
+    ...(largestFile ? { largestFile } : {}),
+  };
 }
 
 /** One sentence when the run's requests would be larger than a request may be (undefined when they fit). */

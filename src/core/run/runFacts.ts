@@ -21,15 +21,25 @@ export function discussionFacts(r: Facts): [string, string][] {
   const mode = s.mode ?? LEGACY_DISCUSSION.mode;
   const order = s.order ?? LEGACY_DISCUSSION.order;
   const rows: [string, string][] = [
-    ['Mode', mode === 'separate-then-together' ? `${mode} (at most ${s.maxConcurrency ?? DISCUSSION_DEFAULTS.maxConcurrency} at once)` : mode],
-    ['Speaking order', `${order}${s.orderSeed !== undefined && order !== 'fixed' ? `, seed ${s.orderSeed}` : ''}${s.lead ? `; lead ${s.lead}${s.leadSpeaksLast === false ? '' : ' speaks last'}` : ''}`],
+    [
+      'Mode',
+      mode === 'separate-then-together' ? `${mode} (at most ${s.maxConcurrency ?? DISCUSSION_DEFAULTS.maxConcurrency} at once)` : mode,
+    ],
+    [
+      'Speaking order',
+      `${order}${s.orderSeed !== undefined && order !== 'fixed' ? `, seed ${s.orderSeed}` : ''}${s.lead ? `; lead ${s.lead}${s.leadSpeaksLast === false ? '' : ' speaks last'}` : ''}`,
+    ],
     ['Hierarchy', s.hierarchy ?? DISCUSSION_DEFAULTS.hierarchy],
     ['Persona role', s.personaRole ?? DISCUSSION_DEFAULTS.personaRole],
   ];
   if (s.temperature !== undefined) rows.push(['Temperature', String(s.temperature)]);
   if (s.imageSize || s.imageQuality) rows.push(['Remix image', `${s.imageSize ?? 'auto'}, ${s.imageQuality ?? 'auto'} quality`]);
   if ((s.remixesPerIteration ?? 1) > 1) rows.push(['Remixes a round', `${s.remixesPerIteration}, each its own image edit`]);
-  if (s.checklist && s.checklist !== 'off') rows.push(['Checklist', `the brief's must-haves, each remix checked ${s.checklist.repeat === 1 ? 'once' : `${s.checklist.repeat} times`}`]);
+  if (s.checklist && s.checklist !== 'off')
+    rows.push([
+      'Checklist',
+      `the brief's must-haves, each remix checked ${s.checklist.repeat === 1 ? 'once' : `${s.checklist.repeat} times`}`,
+    ]);
   if ((s.pool ?? 1) > 1) rows.push(['Pool', `${s.pool} sets of directions a remix round, ranked by every proxy, elected by Schulze`]);
   if (s.designers) rows.push(['Designers taking part', s.designers.join(', ')]);
   if (s.prompts?.goal) rows.push(['Goal (team prompt)', s.prompts.goal]);

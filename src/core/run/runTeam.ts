@@ -6,13 +6,14 @@ import { reviewRankMatrix } from '../stats/summary/analysis';
 import { kendallW } from '../stats/agreement/kendallW';
 import type { Roster } from '../record/journalCheck';
 
-
 /** A `--designers` subset: known ids (any case), each once, at least two; returned in review order with the review's spelling. */
 export function checkSubset(review: Pick<Review, 'designers'>, ids: readonly string[]): string[] {
   const known = new Map(review.designers.map((d) => [designerKey(d.id), d.id]));
   const unknown = ids.filter((id) => !known.has(designerKey(id)));
   if (unknown.length) {
-    throw new SubsetError(`${unknown.map((u) => `"${u}"`).join(', ')} ${unknown.length === 1 ? 'is not a designer' : 'are not designers'} of this review (known: ${[...known.values()].join(', ')}).`);
+    throw new SubsetError(
+      `${unknown.map((u) => `"${u}"`).join(', ')} ${unknown.length === 1 ? 'is not a designer' : 'are not designers'} of this review (known: ${[...known.values()].join(', ')}).`,
+    );
   }
   const chosen = new Set(ids.map((id) => known.get(designerKey(id))!));
   if (chosen.size < 2) throw new SubsetError('A run needs at least two designers; name two or more.');

@@ -134,8 +134,20 @@ export async function startRunOn(o: RunnerOptions, loaded: Review): Promise<RunR
   const offered = await criteriaToSettle(review);
   if (offered) record.criteria = { offered };
   // Validation first (nothing is sent for an unknown person); then the image endpoint is checked before any paid request.
-  mergeIds(undefined, review.config.humans, o.humans, review.designers.map((d) => d.id), 'designer');
-  const guests = mergeIds(undefined, undefined, o.guests, (review.config.guests ?? []).map((g) => g.id), 'guest');
+  mergeIds(
+    undefined,
+    review.config.humans,
+    o.humans,
+    review.designers.map((d) => d.id),
+    'designer',
+  );
+  const guests = mergeIds(
+    undefined,
+    undefined,
+    o.guests,
+    (review.config.guests ?? []).map((g) => g.id),
+    'guest',
+  );
   await resolveInReview(review.root, reviewRelative(record.id, '')); // a runs/ that leads out is refused before anything is sent
   // Bounded work (runEstimate.ts): a run too large for a request is refused, a costly one asked for, before anything is built.
   await checkRunWork(estimateRun(review, task.kind, { ...settings, ...(guests ? { guests } : {}) }, o.prices), o.confirm, 'This run');
@@ -159,7 +171,10 @@ export async function checkImageEndpoint(images: ImageBackend, record: RunRecord
  * record files, and in each round's folder its revised brief (a committed link at iteration-<k>/ is refused up front, not
  * after the round was paid for), and a brief run's baseline.
  */
-export function driverOutputs(record: Pick<RunRecord, 'id' | 'task'> & { settings: Pick<RunSettings, 'iterations'> }, rounds = record.settings.iterations): string[] {
+export function driverOutputs(
+  record: Pick<RunRecord, 'id' | 'task'> & { settings: Pick<RunSettings, 'iterations'> },
+  rounds = record.settings.iterations,
+): string[] {
   const files = ['run.json', 'journal.jsonl', 'prompts.jsonl', 'transcript.md', 'result.md'];
   for (let k = 1; k <= rounds; k++) files.push(`iteration-${k}/brief.md`);
   if (taskOf(record) === 'brief') files.push('baseline.md');
@@ -172,13 +187,18 @@ export function driverOutputs(record: Pick<RunRecord, 'id' | 'task'> & { setting
  * files changed since (another driver ran meanwhile), then it is read again.
  */
 export async function resumeRunOf(o: RunnerOptions, review: Review, read: ReadRecord): Promise<RunRecord> {
-  return withRunLock(review.root, read.runId, async () => {
-    const record = await recordStill(review.root, read, o.log);
-    if (record.status === 'completed') return record;
-    await checkWritable(review.root, driverOutputs(record)); // a link at an output is refused before anything is sent
-    await takeIn(o, review, record);
-    return drive(o, review, record, true);
-  }, o.log);
+  return withRunLock(
+    review.root,
+    read.runId,
+    async () => {
+      const record = await recordStill(review.root, read, o.log);
+      if (record.status === 'completed') return record;
+      await checkWritable(review.root, driverOutputs(record)); // a link at an output is refused before anything is sent
+      await takeIn(o, review, record);
+      return drive(o, review, record, true);
+    },
+    o.log,
+  );
 }
 
 /**
@@ -187,24 +207,31 @@ export async function resumeRunOf(o: RunnerOptions, review: Review, read: ReadRe
  * (Two iteration entries: the remix round and the closing pick, so the pick is the team's, not automatic.)
  */
 export async function refineRunOf(o: RunnerOptions, review: Review, read: ReadRecord): Promise<RunRecord> {
-  return withRunLock(review.root, read.runId, async () => {
-    const record = await recordStill(review.root, read);
-    const runId = read.runId;
-    if (record.status !== 'completed') {
-      throw new Error(`Run ${runId} is ${record.status}; only a completed run can be refined (resume it first).`);
-    }
-    const max = SETTING_BOUNDS.iterations.max;
-    // A design refinement is a remix round and a closing pick; a brief refinement is one more round.
-    const adds = taskOf(record) === 'brief' ? 1 : 2;
-    if (record.iterations.length + adds > max) {
-      throw new Error(`Run ${runId} has ${record.iterations.length} iterations; a refinement adds ${adds === 1 ? 'one' : 'two'}, and a run has at most ${max}. Start a new run instead.`);
-    }
-    await checkWritable(review.root, driverOutputs(record, record.iterations.length + adds)); // a link at an output is refused before anything is sent
-    await takeIn(o, review, record);
-    record.settings.iterations = record.iterations.length + adds;
-    record.finalPick = undefined;
-    return drive(o, review, record, true);
-  }, o.log);
+  return withRunLock(
+    review.root,
+    read.runId,
+    async () => {
+      const record = await recordStill(review.root, read);
+      const runId = read.runId;
+      if (record.status !== 'completed') {
+        throw new Error(`Run ${runId} is ${record.status}; only a completed run can be refined (resume it first).`);
+      }
+      const max = SETTING_BOUNDS.iterations.max;
+      // A design refinement is a remix round and a closing pick; a brief refinement is one more round.
+      const adds = taskOf(record) === 'brief' ? 1 : 2;
+      if (record.iterations.length + adds > max) {
+        throw new Error(
+          `Run ${runId} has ${record.iterations.length} iterations; a refinement adds ${adds === 1 ? 'one' : 'two'}, and a run has at most ${max}. Start a new run instead.`,
+        );
+      }
+      await checkWritable(review.root, driverOutputs(record, record.iterations.length + adds)); // a link at an output is refused before anything is sent
+      await takeIn(o, review, record);
+      record.settings.iterations = record.iterations.length + adds;
+      record.finalPick = undefined;
+      return drive(o, review, record, true);
+    },
+    o.log,
+  );
 }
 
 async function drive(o: RunnerOptions, loaded: Review, record: RunRecord, resumed: boolean): Promise<RunRecord> {
@@ -213,8 +240,20 @@ async function drive(o: RunnerOptions, loaded: Review, record: RunRecord, resume
   if (unusable) throw new Error(unusable);
   const review = task.view(loaded);
   // A take-over holds for the rest of the run: the run's humans and guests only grow.
-  record.settings.humans = mergeIds(record.settings.humans, review.config.humans, o.humans, review.designers.map((d) => d.id), 'designer');
-  record.settings.guests = mergeIds(record.settings.guests, undefined, o.guests, (review.config.guests ?? []).map((g) => g.id), 'guest');
+  record.settings.humans = mergeIds(
+    record.settings.humans,
+    review.config.humans,
+    o.humans,
+    review.designers.map((d) => d.id),
+    'designer',
+  );
+  record.settings.guests = mergeIds(
+    record.settings.guests,
+    undefined,
+    o.guests,
+    (review.config.guests ?? []).map((g) => g.id),
+    'guest',
+  );
   const dir = await mkdirInReview(review.root, reviewRelative(record.id, ''));
   const prices = mergePrices(o.prices);
   const emit = (e: RunEvent): void => {
@@ -226,7 +265,9 @@ async function drive(o: RunnerOptions, loaded: Review, record: RunRecord, resume
   };
   const ctx = await stepContext(o, review, record, resumed, dir, prices, emit);
   // The files name everyone who may speak; the stance table covers the designers taking part.
-  const people = peopleOf(review).map((p) => ('topChoice' in p && !ctx.designers.some((d) => d.id === p.id) ? { ...p, topChoice: undefined } : p));
+  const people = peopleOf(review).map((p) =>
+    'topChoice' in p && !ctx.designers.some((d) => d.id === p.id) ? { ...p, topChoice: undefined } : p,
+  );
 
   record.status = 'running';
   record.waitingFor = undefined;
@@ -235,7 +276,13 @@ async function drive(o: RunnerOptions, loaded: Review, record: RunRecord, resume
   await ctx.save();
   emit({ type: 'run-started', runId: record.id, runDir: dir, resumed });
   if (discussionOf(record.settings).hierarchy === 'lead-decides' && !ctx.designers.some((d) => d.id === record.settings.lead)) {
-    emit({ type: 'notice', runId: record.id, level: 'warning', message: 'hierarchy is lead-decides, but the lead is not among the designers of this run; nobody settles the decision points, and the prompts say the team is flat.' });
+    emit({
+      type: 'notice',
+      runId: record.id,
+      level: 'warning',
+      message:
+        'hierarchy is lead-decides, but the lead is not among the designers of this run; nobody settles the decision points, and the prompts say the team is flat.',
+    });
   }
 
   try {
@@ -290,7 +337,9 @@ async function stepContext(
   // Prompts are kept as parts in the append-only prompts.jsonl, so run.json stays small (promptParts.ts).
   const promptParts = await PromptPartsWriter.open(review.root, record.id);
   // Turns go to the journal (synced) and run.json is rewritten whole at round boundaries and status changes (journal.ts).
-  const writer = await RecordWriter.open(review.root, record.id, (r) => writeRunRecord(review.root, r, { validate: r.status !== 'running' }));
+  const writer = await RecordWriter.open(review.root, record.id, (r) =>
+    writeRunRecord(review.root, r, { validate: r.status !== 'running' }),
+  );
   const backends = backendsOf(o);
   // The backends as made (before the wrappers below): whether the scripted server answered them.
   const answeredBy = { ...backends };

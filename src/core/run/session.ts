@@ -160,7 +160,13 @@ export function refineRun(o: RunnerOptions & { runId: string }): Promise<RunReco
 
 function requestOf(o: Omit<RunnerOptions, 'settings' | 'task'> & { runId?: string }, what: RunWhat): RunRequest {
   const { client, chat, images, prices, sync, onEvent: _onEvent, log: _log, runId: _runId, ...carried } = o;
-  const means: RunMeans = { ...(client ? { client } : {}), ...(chat ? { chat } : {}), ...(images ? { images } : {}), ...(prices ? { prices } : {}), ...(sync ? { sync } : {}) };
+  const means: RunMeans = {
+    ...(client ? { client } : {}),
+    ...(chat ? { chat } : {}),
+    ...(images ? { images } : {}),
+    ...(prices ? { prices } : {}),
+    ...(sync ? { sync } : {}),
+  };
   return { ...carried, what, means };
 }
 

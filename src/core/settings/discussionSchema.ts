@@ -1,6 +1,16 @@
 /** The run.json fields of the discussion settings (values: discussionSettings.ts, bounds: settingBounds.ts). */
 import * as z from 'zod';
-import { CONSENSUS_METHODS, DISCUSSION_MODES, FORK_MODES, HIERARCHIES, IMAGE_QUALITIES, IMAGE_SIZES, PERSONA_ROLES, SPEAKING_ORDERS, type PromptLayers } from './discussionSettings';
+import {
+  CONSENSUS_METHODS,
+  DISCUSSION_MODES,
+  FORK_MODES,
+  HIERARCHIES,
+  IMAGE_QUALITIES,
+  IMAGE_SIZES,
+  PERSONA_ROLES,
+  SPEAKING_ORDERS,
+  type PromptLayers,
+} from './discussionSettings';
 import { OTHER_BOUNDS as B, wholeSetting } from './settingBounds';
 
 export const PromptLayersSchema = z
@@ -34,4 +44,3 @@ export const discussionSettingFields = {
   /** The designers taking part (`run --designers`); all of the review's designers when absent. */
   designers: z.array(z.string()).min(2).optional(),
 };
-

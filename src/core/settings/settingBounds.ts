@@ -36,7 +36,8 @@ export const OTHER_BOUNDS = {
 /** `checklist: { repeat }` (issue 41): a whole number within its bounds, one sentence on failure. */
 export function checklistRepeatSetting(): z.ZodNumber {
   const { min, max } = OTHER_BOUNDS.checklistRepeat;
-  const message = (iss: { input?: unknown }): string => `checklist repeat must be a whole number from ${min} to ${max} (found ${shown(iss.input)}).`;
+  const message = (iss: { input?: unknown }): string =>
+    `checklist repeat must be a whole number from ${min} to ${max} (found ${shown(iss.input)}).`;
   return z.number({ error: message }).int({ error: message }).min(min, { error: message }).max(max, { error: message });
 }
 

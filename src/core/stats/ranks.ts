@@ -13,12 +13,14 @@ export function averageRanks(values: readonly number[]): number[] {
   for (const v of values) {
     if (!Number.isFinite(v)) throw new RangeError('Every rank must be a finite number.');
   }
-  const order = values.map((_, i) => i).sort((a, b) => {
-    const x = values[a];
-    const y = values[b];
-    if (x === undefined || y === undefined) throw new IndexOutOfRangeError(x === undefined ? a : b, n);
-    return x - y || a - b;
-  });
+  const order = values
+    .map((_, i) => i)
+    .sort((a, b) => {
+      const x = values[a];
+      const y = values[b];
+      if (x === undefined || y === undefined) throw new IndexOutOfRangeError(x === undefined ? a : b, n);
+      return x - y || a - b;
+    });
   /** The value at position `pos` of the sorted order. */
   const valueAt = (pos: number): number => {
     const i = order[pos];

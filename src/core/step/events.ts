@@ -10,7 +10,16 @@ export type RunEvent =
   | { type: 'iteration-started'; runId: string; iteration: number; candidates: string[]; final: boolean }
   /** `phase`: independent and separate turns may run concurrently (their deltas interleave; tell them by speaker + turn).
    * `turn` is null for a turn outside the schedule (asked for by an @mention, a guest); `kind` defaults to proxy. */
-  | { type: 'turn-started'; runId: string; iteration: number; speaker: string; speakerName: string; turn: number | null; phase?: Phase; kind?: MessageKind }
+  | {
+      type: 'turn-started';
+      runId: string;
+      iteration: number;
+      speaker: string;
+      speakerName: string;
+      turn: number | null;
+      phase?: Phase;
+      kind?: MessageKind;
+    }
   /** A streamed piece of the message being written. */
   | { type: 'turn-delta'; runId: string; iteration: number; speaker: string; turn: number | null; text: string }
   | { type: 'turn-completed'; runId: string; iteration: number; message: Message }

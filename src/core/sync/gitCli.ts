@@ -5,7 +5,15 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { GitMissingError, runGit, type GitOut } from '../authorship/git';
-import { SyncConflictError, SyncError, upstreamOf, type CommitAuthor, type GitTransport, type PullResult, type SyncStatus } from './transport';
+import {
+  SyncConflictError,
+  SyncError,
+  upstreamOf,
+  type CommitAuthor,
+  type GitTransport,
+  type PullResult,
+  type SyncStatus,
+} from './transport';
 
 /** The first line git wrote, for a reason in words. */
 export { GitMissingError, runGit };
@@ -19,7 +27,9 @@ function firstLine(o: GitOut): string {
 }
 
 function unreachable(o: GitOut): boolean {
-  return /does not appear to be a git repository|Could not read from remote|unable to access|Could not resolve host|Connection (refused|timed out)|No such file or directory|not found|terminal prompts disabled|Authentication failed/i.test(o.stderr);
+  return /does not appear to be a git repository|Could not read from remote|unable to access|Could not resolve host|Connection (refused|timed out)|No such file or directory|not found|terminal prompts disabled|Authentication failed/i.test(
+    o.stderr,
+  );
 }
 
 /**
@@ -69,8 +79,15 @@ class GitCli implements GitTransport {
    * machine every process git starts is what a sync costs).
    */
   async status(): Promise<SyncStatus> {
-    const o = await this.git(['for-each-ref', '--format=%(HEAD)%00%(refname:short)%00%(upstream:remotename)%00%(upstream:remoteref)', 'refs/heads/']);
-    const head = o.stdout.split('\n').map((l) => l.split('\0')).find((f) => f[0] === '*' && f.length === 4);
+    const o = await this.git([
+      'for-each-ref',
+      '--format=%(HEAD)%00%(refname:short)%00%(upstream:remotename)%00%(upstream:remoteref)',
+      'refs/heads/',
+    ]);
+    const head = o.stdout
+      .split('\n')
+      .map((l) => l.split('\0'))
+      .find((f) => f[0] === '*' && f.length === 4);
     if (!head) {
       // Detached, or a branch with no commit yet (for-each-ref lists only branches that exist).
       const unborn = (await this.git(['symbolic-ref', '--quiet', '--short', 'HEAD'])).stdout.trim();
@@ -100,7 +117,13 @@ class GitCli implements GitTransport {
     const changed = splitZ(await this.must(['diff', '--name-only', '-z', before, 'HEAD']));
     const abs = (p: string): string => path.join(this.root, ...p.split('/'));
     const deleted = splitZ(await this.must(['diff', '--name-only', '--diff-filter=D', '-z', before, 'HEAD']));
-    return { changed: true, changedFiles: changed.map(abs), addedFiles: [...new Set(added)].map(abs), deletedFiles: deleted.map(abs), ...(note ? { note } : {}) };
+    return {
+      changed: true,
+      changedFiles: changed.map(abs),
+      addedFiles: [...new Set(added)].map(abs),
+      deletedFiles: deleted.map(abs),
+      ...(note ? { note } : {}),
+    };
   }
 
   /**
@@ -130,7 +153,14 @@ class GitCli implements GitTransport {
     const staged = await this.git(['diff', '--cached', '--quiet', '--', ...specs]);
     if (staged.code === 0) return false;
     // `commit -- paths` would put a tracked excluded file back; when nothing else is staged, the index is committed as is.
-    const elsewhere = await this.git(['diff', '--cached', '--quiet', '--', ':/', ...specs.map((x) => x.replace(':(literal)', ':(exclude,literal)'))]);
+    const elsewhere = await this.git([
+      'diff',
+      '--cached',
+      '--quiet',
+      '--',
+      ':/',
+      ...specs.map((x) => x.replace(':(literal)', ':(exclude,literal)')),
+    ]);
     const only = elsewhere.code === 0 ? [] : ['--', ...specs, ...excluded];
     const c = await this.git(['commit', '--quiet', '--no-verify', '-m', message, ...only]);
     if (c.code !== 0) throw new SyncError('failed', `git commit: ${firstLine(c)}`);
@@ -141,7 +171,9 @@ class GitCli implements GitTransport {
     const up = upstreamOf(await this.status());
     const o = await this.git(['push', '--quiet', '--porcelain', up.remote, `HEAD:refs/heads/${up.branch}`]);
     if (o.code === 0) return;
-    if (/\[rejected\]|\(fetch first\)|non-fast-forward|\[remote rejected\].*(cannot lock|failed to update)/.test(`${o.stdout}\n${o.stderr}`)) {
+    if (
+      /\[rejected\]|\(fetch first\)|non-fast-forward|\[remote rejected\].*(cannot lock|failed to update)/.test(`${o.stdout}\n${o.stderr}`)
+    ) {
       throw new SyncError('rejected', `the push to ${up.remote}/${up.branch} was rejected (the remote has newer commits)`);
     }
     throw new SyncError(unreachable(o) ? 'unreachable' : 'failed', `git push: ${firstLine(o)}`);
@@ -172,7 +204,10 @@ class GitCli implements GitTransport {
 }
 
 function splitZ(s: string): string[] {
-  return s.split('\0').map((x) => x.trim()).filter(Boolean);
+  return s
+    .split('\0')
+    .map((x) => x.trim())
+    .filter(Boolean);
 }
 
 /**

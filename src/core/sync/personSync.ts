@@ -31,7 +31,12 @@ export async function pullFirst(t: GitTransport | { unavailable: string }, onNot
 }
 
 /** Commits the given files only, then pulls and pushes. Throws SyncConflictError; other failures come back as `problem`. */
-export async function commitAndPush(t: GitTransport | { unavailable: string }, files: string[], message: string, onNote?: (line: string) => void): Promise<PersonSyncOutcome> {
+export async function commitAndPush(
+  t: GitTransport | { unavailable: string },
+  files: string[],
+  message: string,
+  onNote?: (line: string) => void,
+): Promise<PersonSyncOutcome> {
   if ('unavailable' in t) return { committed: false, pushed: false, problem: t.unavailable };
   let committed = false;
   try {

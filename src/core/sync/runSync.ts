@@ -184,7 +184,9 @@ export class RunSync {
     const s = await t.status().catch(() => undefined);
     throw this.stop(
       `A pull from ${s ? upstreamName(s) : 'the remote'} changed ${file}${why}, which only the process driving run ${this.runId} writes; ` +
-        'the run stops here without writing over it. See who changed it with `git log -p -- ' + file + '`, revert that commit, then resume with --sync.',
+        'the run stops here without writing over it. See who changed it with `git log -p -- ' +
+        file +
+        '`, revert that commit, then resume with --sync.',
     );
   }
 
@@ -242,7 +244,8 @@ export function commitMessage(record: RunRecord, previous?: CommittedShape): str
     const w = record.waitingFor;
     return `${head}: iteration ${w.iteration}, waiting for ${w.speaker} turn ${w.turn}`;
   }
-  if (record.status !== 'running' && record.status !== 'waiting') return statusChanged ? `${head}: ${record.status}` : `${head}: ${record.status}, transcript and result`;
+  if (record.status !== 'running' && record.status !== 'waiting')
+    return statusChanged ? `${head}: ${record.status}` : `${head}: ${record.status}, transcript and result`;
   if (record.status === 'running') {
     const last = allMessages(record).at(-1);
     if (last && newMessage) {
@@ -250,7 +253,8 @@ export function commitMessage(record: RunRecord, previous?: CommittedShape): str
       const turn = m.turn === null || m.turn === undefined ? (m.kind === 'guest' ? 'guest turn' : 'extra turn') : `turn ${m.turn}`;
       return `${head}: iteration ${last.iteration}, ${m.speaker} ${turn}`;
     }
-    if (statusChanged || now.iterations > previous.iterations) return `${head}: ${record.iterations.length ? `iteration ${record.iterations.length} started` : 'started'}`;
+    if (statusChanged || now.iterations > previous.iterations)
+      return `${head}: ${record.iterations.length ? `iteration ${record.iterations.length} started` : 'started'}`;
   }
   if (previous && now.remixes > previous.remixes) return `${head}: iteration ${index}, remix`;
   if (previous && now.pins !== previous.pins) return `${head}: iteration ${index}, pins`;

@@ -29,7 +29,11 @@ async function reviewOfRequest(prompt: string, reviews: Pick<ReviewIndex, 'find'
   const withRun = (review: string): Found => (runId ? { review, runId } : { review });
   if (named) {
     const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
-    const hit = path.isAbsolute(named) ? (existsSync(named) ? named : undefined) : folders.map((f) => path.join(f, named)).find((p) => existsSync(p));
+    const hit = path.isAbsolute(named)
+      ? existsSync(named)
+        ? named
+        : undefined
+      : folders.map((f) => path.join(f, named)).find((p) => existsSync(p));
     if (hit) return withRun(hit);
     const byName = (await reviews.find()).filter((u) => path.basename(u.fsPath) === named);
     if (byName.length === 1) return withRun(byName[0]!.fsPath);
@@ -41,7 +45,9 @@ async function reviewOfRequest(prompt: string, reviews: Pick<ReviewIndex, 'find'
   const all = await reviews.find();
   if (all.length === 1) return withRun(all[0]!.fsPath);
   if (all.length === 0) return { say: 'There is no review folder in this workspace.' };
-  return { say: `Which review? Name one after the command, e.g. \`@teamfusion /status ${escapeMarkdown(path.basename(all[0]!.fsPath))}\`:\n\n${all.map((u) => `- ${escapeMarkdown(vscode.workspace.asRelativePath(u, true))}`).join('\n')}` };
+  return {
+    say: `Which review? Name one after the command, e.g. \`@teamfusion /status ${escapeMarkdown(path.basename(all[0]!.fsPath))}\`:\n\n${all.map((u) => `- ${escapeMarkdown(vscode.workspace.asRelativePath(u, true))}`).join('\n')}`,
+  };
 }
 
 /** The answer of one question, or a sentence said in the chat (then undefined). */
@@ -78,7 +84,16 @@ export function chatHandler(reviews: Pick<ReviewIndex, 'find' | 'reviewOf'>): vs
       const analysis = (await askInWorkspace('analyze', { review })) as { ok: boolean; value?: unknown };
       const next = (await askInWorkspace('next_steps', runId ? { review, runId } : { review })) as { ok: boolean; value?: unknown };
       if (stop()) return { metadata: { command } };
-      stream.markdown(new vscode.MarkdownString(disagreeMarkdown(name, criteria, analysis.ok ? (analysis.value as Parameters<typeof statusMarkdown>[1]) : undefined, next.ok ? (next.value as NextStepsAnswer) : undefined)));
+      stream.markdown(
+        new vscode.MarkdownString(
+          disagreeMarkdown(
+            name,
+            criteria,
+            analysis.ok ? (analysis.value as Parameters<typeof statusMarkdown>[1]) : undefined,
+            next.ok ? (next.value as NextStepsAnswer) : undefined,
+          ),
+        ),
+      );
       if (criteria.state !== 'missing') stream.reference(vscode.Uri.joinPath(root, 'criteria.md'));
     } else if (command === 'run') {
       const summary = await answerOf<RunSummary>(stream, 'run_summary', review, runId);
@@ -93,9 +108,14 @@ export function chatHandler(reviews: Pick<ReviewIndex, 'find' | 'reviewOf'>): vs
       stream.markdown(new vscode.MarkdownString(nextMarkdown(next)));
       if (next.runId) stream.reference(vscode.Uri.joinPath(root, 'runs', next.runId, 'run.json'));
     }
-    stream.button({ command: 'teamfusion.openReview', title: shownRun ? 'Open the run in the panel (votes there)' : 'Open the review in the panel', arguments: [shownRun ? { reviewRoot: review, runId: shownRun } : root] });
+    stream.button({
+      command: 'teamfusion.openReview',
+      title: shownRun ? 'Open the run in the panel (votes there)' : 'Open the review in the panel',
+      arguments: [shownRun ? { reviewRoot: review, runId: shownRun } : root],
+    });
     // A run sends paid requests: only through its command (its cost question), and never offered in an untrusted workspace.
-    if (vscode.workspace.isTrusted && (command === 'status' || command === 'run')) stream.button({ command: 'teamfusion.runReview', title: 'Start a run…', arguments: [root] });
+    if (vscode.workspace.isTrusted && (command === 'status' || command === 'run'))
+      stream.button({ command: 'teamfusion.runReview', title: 'Start a run…', arguments: [root] });
     return { metadata: { command, review, ...(shownRun ? { runId: shownRun } : {}) } };
   };
 }

@@ -25,9 +25,16 @@ export function workspaceRootFor(review: string): string | undefined {
 }
 
 /** Asks a question of the table for a review in the workspace; one sentence when no folder is open. */
-export async function askInWorkspace(question: string, input: { review?: unknown; runId?: unknown } & Record<string, unknown>): Promise<Answer> {
+export async function askInWorkspace(
+  question: string,
+  input: { review?: unknown; runId?: unknown } & Record<string, unknown>,
+): Promise<Answer> {
   const root = workspaceRootFor(typeof input.review === 'string' ? input.review : '');
-  if (!root) return { ok: false, error: 'Open the folder that holds the review first: TeamFusion answers only about review folders in the workspace.' };
+  if (!root)
+    return {
+      ok: false,
+      error: 'Open the folder that holds the review first: TeamFusion answers only about review folders in the workspace.',
+    };
   return ask(question, input, root);
 }
 
@@ -35,15 +42,24 @@ function questionOf(tool: string): string {
   return tool.startsWith(TOOL_PREFIX) ? tool.slice(TOOL_PREFIX.length) : tool;
 }
 
-export async function invokeTool(tool: string, options: vscode.LanguageModelToolInvocationOptions<unknown>, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
+export async function invokeTool(
+  tool: string,
+  options: vscode.LanguageModelToolInvocationOptions<unknown>,
+  token: vscode.CancellationToken,
+): Promise<vscode.LanguageModelToolResult> {
   const input = (typeof options.input === 'object' && options.input !== null ? options.input : {}) as Record<string, unknown>;
   const answer = await askInWorkspace(questionOf(tool), input);
   if (token.isCancellationRequested) return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart('Cancelled.')]);
   // The answer is data: JSON whose member and model text sits in { "quoted": … } fields; a refusal is one sentence.
-  return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(answer.ok ? JSON.stringify(answer.value) : `TeamFusion could not answer: ${answer.error}`)]);
+  return new vscode.LanguageModelToolResult([
+    new vscode.LanguageModelTextPart(answer.ok ? JSON.stringify(answer.value) : `TeamFusion could not answer: ${answer.error}`),
+  ]);
 }
 
-export function prepareTool(tool: string, options: vscode.LanguageModelToolInvocationPrepareOptions<unknown>): vscode.PreparedToolInvocation {
+export function prepareTool(
+  tool: string,
+  options: vscode.LanguageModelToolInvocationPrepareOptions<unknown>,
+): vscode.PreparedToolInvocation {
   const review = (options.input as { review?: unknown } | undefined)?.review;
   const title = questionNamed(questionOf(tool))?.title ?? 'TeamFusion';
   return { invocationMessage: `TeamFusion: ${title.toLowerCase()}${typeof review === 'string' ? ` (${path.basename(review)})` : ''}` };

@@ -112,7 +112,13 @@ export class DiscussionCoding implements vscode.Disposable {
       } else {
         log.info(summary);
       }
-      emit({ runId, active: false, coded: a.bales.length, total: a.bales.length + a.uncoded.length, message: result.state === 'cancelled' ? 'Cancelled; what was coded is kept.' : summary });
+      emit({
+        runId,
+        active: false,
+        coded: a.bales.length,
+        total: a.bales.length + a.uncoded.length,
+        message: result.state === 'cancelled' ? 'Cancelled; what was coded is kept.' : summary,
+      });
       return result;
     } catch (err) {
       const message = this.redact(errorMessage(err));

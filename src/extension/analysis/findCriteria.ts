@@ -27,7 +27,11 @@ export function criteriaOutcome(r: FindCriteriaResult, onPlan: boolean): string 
   const n = r.file.criteria.length;
   const what = `${n} criteri${n === 1 ? 'on' : 'a'}`;
   if (r.reused) return `Reused criteria.json (${what}, found ${r.file.at}); nothing was sent.`;
-  const cost = onPlan ? 'covered by your plan (VS Code model)' : r.file.costUsd === undefined ? 'cost unknown (model not in the price table)' : `about $${r.file.costUsd.toFixed(4)}`;
+  const cost = onPlan
+    ? 'covered by your plan (VS Code model)'
+    : r.file.costUsd === undefined
+      ? 'cost unknown (model not in the price table)'
+      : `about $${r.file.costUsd.toFixed(4)}`;
   return `Found ${what} with ${r.file.requests} request${r.file.requests === 1 ? '' : 's'} to ${r.file.model}, ${cost}. Written: criteria.json, criteria.md.`;
 }
 
@@ -75,7 +79,7 @@ export async function findTeamCriteria(services: Services, arg: unknown): Promis
   } catch (err) {
     if (err instanceof CancelledError || controller.signal.aborted) {
       log.warn(`${NAME}: cancelled; nothing was written.`);
-      void vscode.window.showInformationMessage("TeamFusion: finding the criteria was cancelled; nothing was written.");
+      void vscode.window.showInformationMessage('TeamFusion: finding the criteria was cancelled; nothing was written.');
       return undefined;
     }
     const message = redact(errorMessage(err));
@@ -87,5 +91,10 @@ export async function findTeamCriteria(services: Services, arg: unknown): Promis
 }
 
 export function registerFindCriteria(context: vscode.ExtensionContext, services: Services): void {
-  context.subscriptions.push(vscode.commands.registerCommand(FIND_CRITERIA_COMMAND, guardCommand(services.log, NAME, (arg) => findTeamCriteria(services, arg))));
+  context.subscriptions.push(
+    vscode.commands.registerCommand(
+      FIND_CRITERIA_COMMAND,
+      guardCommand(services.log, NAME, (arg) => findTeamCriteria(services, arg)),
+    ),
+  );
 }

@@ -24,7 +24,10 @@ export async function discussionState(
     out.error = errorMessage(e);
   }
   if (review && run.iterations.some((it) => it.backed)) {
-    out.stance = stanceTable(run, review.designers.map((d) => ({ id: d.id, topChoice: topChoiceOf(d.entries) })));
+    out.stance = stanceTable(
+      run,
+      review.designers.map((d) => ({ id: d.id, topChoice: topChoiceOf(d.entries) })),
+    );
   }
   if (coding?.runId === run.id) out.coding = coding;
   return out;

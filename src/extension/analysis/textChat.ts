@@ -45,7 +45,12 @@ export async function textChatFor(
     onBusy: () => busy?.say(),
   });
   if (!check.ok) {
-    const why = check.reason === 'untrusted' ? 'the workspace is not trusted' : check.reason === 'busy' ? 'it is already in progress' : 'no API key is set';
+    const why =
+      check.reason === 'untrusted'
+        ? 'the workspace is not trusted'
+        : check.reason === 'busy'
+          ? 'it is already in progress'
+          : 'no API key is set';
     log.warn(`${what}: nothing sent for ${reviewRoot} (${why}).`);
     return undefined;
   }
@@ -72,13 +77,20 @@ export function chatBackendOf(text: TextChat | undefined): ChatBackend | undefin
  * Runs `job` under a cancellable progress notification titled `title`: cancelling it aborts `controller` (the caller
  * keeps it, to tell a cancel from a failure); `report` puts a line in the notification.
  */
-export async function withCancellableProgress<T>(title: string, controller: AbortController, job: (report: (message: string) => void) => Promise<T>): Promise<T> {
-  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
-    const sub = token.onCancellationRequested(() => controller.abort());
-    try {
-      return await job((message) => progress.report({ message }));
-    } finally {
-      sub.dispose();
-    }
-  });
+export async function withCancellableProgress<T>(
+  title: string,
+  controller: AbortController,
+  job: (report: (message: string) => void) => Promise<T>,
+): Promise<T> {
+  return vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title, cancellable: true },
+    async (progress, token) => {
+      const sub = token.onCancellationRequested(() => controller.abort());
+      try {
+        return await job((message) => progress.report({ message }));
+      } finally {
+        sub.dispose();
+      }
+    },
+  );
 }

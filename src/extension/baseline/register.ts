@@ -47,7 +47,9 @@ export async function recordDecision(services: Services, arg: unknown, now: () =
   }
   const review = loaded.review;
   if (review.config.condition !== 'usual') {
-    void vscode.window.showErrorMessage('Record Team Decision is for a review the team decided the usual way: add "condition: usual" to its review.yaml. A TeamFusion review is decided by its run and Commit Run.');
+    void vscode.window.showErrorMessage(
+      'Record Team Decision is for a review the team decided the usual way: add "condition: usual" to its review.yaml. A TeamFusion review is decided by its run and Commit Run.',
+    );
     return undefined;
   }
   const ids = review.options.map((o) => o.id);
@@ -80,7 +82,9 @@ export async function recordDecision(services: Services, arg: unknown, now: () =
     const file = path.join(root, rel);
     services.log.info(`Recorded the team's decision (${pick}) in ${file}.`);
     services.reviews.invalidate();
-    void vscode.window.showInformationMessage(`Recorded the team's decision: option ${pick}. "teamfusion evaluate" pairs it with the team's TeamFusion review.`);
+    void vscode.window.showInformationMessage(
+      `Recorded the team's decision: option ${pick}. "teamfusion evaluate" pairs it with the team's TeamFusion review.`,
+    );
     return file;
   } catch (e) {
     const why = errorMessage(e);
@@ -91,5 +95,10 @@ export async function recordDecision(services: Services, arg: unknown, now: () =
 }
 
 export function registerBaseline(context: vscode.ExtensionContext, services: Services): void {
-  context.subscriptions.push(vscode.commands.registerCommand(RECORD_DECISION_COMMAND, guardWriteCommand(services.log, 'Record Team Decision', (arg) => recordDecision(services, arg))));
+  context.subscriptions.push(
+    vscode.commands.registerCommand(
+      RECORD_DECISION_COMMAND,
+      guardWriteCommand(services.log, 'Record Team Decision', (arg) => recordDecision(services, arg)),
+    ),
+  );
 }

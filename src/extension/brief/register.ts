@@ -65,7 +65,8 @@ async function membersOf(root: string): Promise<Member[]> {
   const c = await readReviewContents(root);
   const out: Member[] = c.comments.map((m) => ({ id: m.id, name: m.name, ...(m.role ? { role: m.role } : {}), from: 'comment' as const }));
   for (const d of c.designers) {
-    if (!out.some((m) => sameDesigner(m.id, d.id))) out.push({ id: d.id, name: d.name, ...(d.role ? { role: d.role } : {}), from: 'ranking' });
+    if (!out.some((m) => sameDesigner(m.id, d.id)))
+      out.push({ id: d.id, name: d.name, ...(d.role ? { role: d.role } : {}), from: 'ranking' });
   }
   return out;
 }
@@ -75,18 +76,32 @@ async function askMember(root: string, members: Member[], remembered: string | u
   const gitDefault = defaultMemberId(await gitUserName(root), members);
   const preferred = remembered ?? gitDefault;
   type Item = vscode.QuickPickItem & { member?: Member; other?: boolean };
-  const sorted = [...members].sort((a, b) => Number(preferred !== undefined && sameDesigner(b.id, preferred)) - Number(preferred !== undefined && sameDesigner(a.id, preferred)));
+  const sorted = [...members].sort(
+    (a, b) =>
+      Number(preferred !== undefined && sameDesigner(b.id, preferred)) - Number(preferred !== undefined && sameDesigner(a.id, preferred)),
+  );
   const items: Item[] = sorted.map((m) => ({
     label: m.name,
     description: [m.id, m.role, m.from === 'comment' ? 'has a comment' : 'ranked the options'].filter(Boolean).join(' · '),
-    ...(preferred !== undefined && sameDesigner(m.id, preferred) ? { detail: remembered ? 'You, last time in this workspace' : 'You, from git user.name' } : {}),
+    ...(preferred !== undefined && sameDesigner(m.id, preferred)
+      ? { detail: remembered ? 'You, last time in this workspace' : 'You, from git user.name' }
+      : {}),
     member: m,
   }));
   if (gitDefault && !members.some((m) => sameDesigner(m.id, gitDefault))) {
-    items.unshift({ label: gitDefault, description: 'new comment file', detail: 'You, from git user.name', member: { id: gitDefault, name: (await gitUserName(root)) ?? gitDefault, from: 'comment' } });
+    items.unshift({
+      label: gitDefault,
+      description: 'new comment file',
+      detail: 'You, from git user.name',
+      member: { id: gitDefault, name: (await gitUserName(root)) ?? gitDefault, from: 'comment' },
+    });
   }
   items.push({ label: '$(add) Someone else…', description: 'a member not listed', other: true });
-  const picked = await vscode.window.showQuickPick(items, { title: 'TeamFusion: Comment on the Brief', placeHolder: 'Which member are you?', ignoreFocusOut: true });
+  const picked = await vscode.window.showQuickPick(items, {
+    title: 'TeamFusion: Comment on the Brief',
+    placeHolder: 'Which member are you?',
+    ignoreFocusOut: true,
+  });
   if (!picked) return undefined;
   if (!picked.other) return picked.member;
   const name = await vscode.window.showInputBox({
@@ -141,7 +156,11 @@ async function commentOnBrief(services: Services, arg: unknown): Promise<string 
   const briefDoc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === briefUri.toString());
   const briefText = briefDoc ? briefDoc.getText() : await readReviewText(root.fsPath, 'brief.md', LIMITS.brief);
   const lines: [number, number] | undefined =
-    a.startLine !== undefined ? [a.startLine, a.endLine ?? a.startLine] : editor && editor.document.uri.toString() === briefUri.toString() ? invokedLines : undefined;
+    a.startLine !== undefined
+      ? [a.startLine, a.endLine ?? a.startLine]
+      : editor && editor.document.uri.toString() === briefUri.toString()
+        ? invokedLines
+        : undefined;
   const quote = lines ? quoteLines(briefText, lines[0], lines[1]) : undefined;
 
   const rel = commentRel(member.id);
@@ -155,8 +174,15 @@ async function commentOnBrief(services: Services, arg: unknown): Promise<string 
     edit.insert(open.uri, last.range.end, `${sep}${quote}\n`);
     await vscode.workspace.applyEdit(edit);
   } else {
-    const { created } = await addToCommentFile(root.fsPath, member.id, { name: member.name, ...(member.role ? { role: member.role } : {}) }, quote);
-    services.log.info(`${created ? 'Created' : 'Added to'} ${rel} (${member.name})${lines ? `, quoting brief.md lines ${lines[0]}–${lines[1]}` : ''}.`);
+    const { created } = await addToCommentFile(
+      root.fsPath,
+      member.id,
+      { name: member.name, ...(member.role ? { role: member.role } : {}) },
+      quote,
+    );
+    services.log.info(
+      `${created ? 'Created' : 'Added to'} ${rel} (${member.name})${lines ? `, quoting brief.md lines ${lines[0]}–${lines[1]}` : ''}.`,
+    );
   }
   const shown = await vscode.window.showTextDocument(commentUri, { viewColumn: vscode.ViewColumn.Beside, preview: false });
   const end = shown.document.lineAt(shown.document.lineCount - 1).range.end;
@@ -202,7 +228,7 @@ async function pickRound(rounds: PanelBriefRound[], iteration: number | undefine
     detail: `${r.coverage.filter((c) => c.status === 'left-out').length} point(s) left out · ${r.agreements.length} agreement(s) · ${r.openQuestions.length} open question(s)`,
     round: r,
   }));
-  return (await vscode.window.showQuickPick(items, { title, placeHolder: 'Which round\'s revised brief?' }))?.round;
+  return (await vscode.window.showQuickPick(items, { title, placeHolder: "Which round's revised brief?" }))?.round;
 }
 
 async function roundArgs(services: Services, arg: unknown, title: string): Promise<{ a: RoundArgs; round: PanelBriefRound } | undefined> {
@@ -216,7 +242,12 @@ async function roundArgs(services: Services, arg: unknown, title: string): Promi
     const pickedRun =
       briefRuns.length <= 1
         ? briefRuns[0]
-        : (await vscode.window.showQuickPick(briefRuns.map((r) => ({ label: r.id, description: r.status, record: r })), { title, placeHolder: 'Which brief run?' }))?.record;
+        : (
+            await vscode.window.showQuickPick(
+              briefRuns.map((r) => ({ label: r.id, description: r.status, record: r })),
+              { title, placeHolder: 'Which brief run?' },
+            )
+          )?.record;
     if (!pickedRun) {
       if (briefRuns.length === 0) void vscode.window.showInformationMessage('This review has no brief run yet.');
       return undefined;
@@ -236,7 +267,9 @@ async function showChanges(services: Services, arg: unknown): Promise<string | u
   // Both sides contained in the review (symbolic links followed): the diff never shows a file outside it.
   const left = vscode.Uri.file(await resolveInReview(a.reviewRoot, 'brief.md'));
   const right = vscode.Uri.file(await resolveInReview(a.reviewRoot, round.path));
-  await vscode.commands.executeCommand('vscode.diff', left, right, `brief.md ↔ revised brief (${a.runId}, round ${round.iteration})`, { preview: false });
+  await vscode.commands.executeCommand('vscode.diff', left, right, `brief.md ↔ revised brief (${a.runId}, round ${round.iteration})`, {
+    preview: false,
+  });
   return round.path;
 }
 
@@ -248,7 +281,7 @@ async function adopt(services: Services, arg: unknown): Promise<boolean> {
     const ok = 'Adopt';
     const choice = await vscode.window.showWarningMessage(
       `Replace brief.md with the revised brief of round ${round.iteration} (${a.runId})?`,
-      { modal: true, detail: 'brief.md is overwritten; the old text stays in git (commit it with the run) and in the run\'s records.' },
+      { modal: true, detail: "brief.md is overwritten; the old text stays in git (commit it with the run) and in the run's records." },
       ok,
     );
     if (choice !== ok) return false;
@@ -269,7 +302,9 @@ async function runBrief(services: Services, arg: unknown): Promise<unknown> {
   }
   const c = await readReviewContents(uri.fsPath);
   if (!c.hasComments) {
-    void vscode.window.showWarningMessage(`${path.basename(uri.fsPath)} has no comments/ folder: a brief review needs the members' comments on the brief.`);
+    void vscode.window.showWarningMessage(
+      `${path.basename(uri.fsPath)} has no comments/ folder: a brief review needs the members' comments on the brief.`,
+    );
     return undefined;
   }
   const extra = typeof arg === 'object' && arg !== null && !(arg instanceof vscode.Uri) ? (arg as Record<string, unknown>) : {};
@@ -281,9 +316,21 @@ async function runBrief(services: Services, arg: unknown): Promise<unknown> {
 export function registerBriefReview(context: vscode.ExtensionContext, services: Services): void {
   const { log } = services;
   context.subscriptions.push(
-    vscode.commands.registerCommand(COMMANDS.commentOnBrief, guardWriteCommand(log, 'Comment on the Brief', (arg) => commentOnBrief(services, arg))),
-    vscode.commands.registerCommand('teamfusion.runBriefReview', guardCommand(log, 'Run Brief Review', (arg) => runBrief(services, arg))),
-    vscode.commands.registerCommand(COMMANDS.showBriefChanges, guardCommand(log, 'Show Changes of the Revised Brief', (arg) => showChanges(services, arg))),
-    vscode.commands.registerCommand(COMMANDS.adoptRevisedBrief, guardWriteCommand(log, 'Adopt Revised Brief', (arg) => adopt(services, arg))),
+    vscode.commands.registerCommand(
+      COMMANDS.commentOnBrief,
+      guardWriteCommand(log, 'Comment on the Brief', (arg) => commentOnBrief(services, arg)),
+    ),
+    vscode.commands.registerCommand(
+      'teamfusion.runBriefReview',
+      guardCommand(log, 'Run Brief Review', (arg) => runBrief(services, arg)),
+    ),
+    vscode.commands.registerCommand(
+      COMMANDS.showBriefChanges,
+      guardCommand(log, 'Show Changes of the Revised Brief', (arg) => showChanges(services, arg)),
+    ),
+    vscode.commands.registerCommand(
+      COMMANDS.adoptRevisedBrief,
+      guardWriteCommand(log, 'Adopt Revised Brief', (arg) => adopt(services, arg)),
+    ),
   );
 }

@@ -52,7 +52,9 @@ export function rerankStepTooltip(runId: string, ranked: readonly string[], wait
     ranked.length ? `Ranked: ${ranked.join(', ')}.` : 'Nobody has ranked it yet.',
     waiting.length ? `Waiting for ${waiting.join(', ')}.` : '',
     folder,
-  ].filter(Boolean).join('\n');
+  ]
+    .filter(Boolean)
+    .join('\n');
 }
 
 /** A review with no ranking yet: an error for a review, the normal state of a blind set just made. */

@@ -60,18 +60,26 @@ export async function importRankings(
   for (const d of result.diagnostics) log.info(`  ${formatDiagnostic(d)}`);
   // The CSV's own problems go to the CSV file in the Problems panel (the review's are published by validate below).
   const csvAbs = path.resolve(csv);
-  await live.publishExtra(`csv:${csvAbs}`, root, result.diagnostics.filter((d) => path.isAbsolute(d.file)));
+  await live.publishExtra(
+    `csv:${csvAbs}`,
+    root,
+    result.diagnostics.filter((d) => path.isAbsolute(d.file)),
+  );
   reviews.invalidate();
   await live.validate(root);
 
   const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
   if (errors > 0 && result.written.length === 0) {
-    void vscode.window.showErrorMessage(`Nothing imported: the CSV has ${errors} problem${errors === 1 ? '' : 's'}. See the Problems panel.`);
+    void vscode.window.showErrorMessage(
+      `Nothing imported: the CSV has ${errors} problem${errors === 1 ? '' : 's'}. See the Problems panel.`,
+    );
   } else if (result.written.length === 0 && result.skipped.length > 0) {
     void vscode.window.showInformationMessage(`Nothing imported: ${result.skipped.length} ranking file(s) exist and were kept.`);
   } else {
     const kept = result.skipped.length ? `, ${result.skipped.length} kept` : '';
-    void vscode.window.showInformationMessage(`Imported ${result.written.length} ranking file(s) into '${path.basename(root.fsPath)}'${kept}.`);
+    void vscode.window.showInformationMessage(
+      `Imported ${result.written.length} ranking file(s) into '${path.basename(root.fsPath)}'${kept}.`,
+    );
   }
   return { ...result, reviewRoot: root.fsPath };
 }

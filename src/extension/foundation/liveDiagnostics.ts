@@ -230,7 +230,15 @@ export class LiveDiagnostics implements vscode.Disposable {
       const text = doc.getText();
       const fresh =
         Buffer.byteLength(text, 'utf8') > LIMITS.comment
-          ? [{ file: rel, line: 0, column: 0, severity: 'error' as const, message: `${rel} is too large (at most ${formatBytes(LIMITS.comment)}).` }]
+          ? [
+              {
+                file: rel,
+                line: 0,
+                column: 0,
+                severity: 'error' as const,
+                message: `${rel} is too large (at most ${formatBytes(LIMITS.comment)}).`,
+              },
+            ]
           : checkCommentText(text, rel).diagnostics;
       out = [...out.filter((d) => d.file !== rel), ...fresh];
     }
@@ -245,7 +253,15 @@ export class LiveDiagnostics implements vscode.Disposable {
       // An editor may hold more than a ranking file may have: the same cap as on disk, checked before parsing.
       const fresh =
         Buffer.byteLength(text, 'utf8') > LIMITS.ranking
-          ? [{ file: rel, line: 0, column: 0, severity: 'error' as const, message: `${rel} is too large (at most ${formatBytes(LIMITS.ranking)}).` }]
+          ? [
+              {
+                file: rel,
+                line: 0,
+                column: 0,
+                severity: 'error' as const,
+                message: `${rel} is too large (at most ${formatBytes(LIMITS.ranking)}).`,
+              },
+            ]
           : validateRankingText(text, rel, optionIds, format).diagnostics;
       out = [...out.filter((d) => d.file !== rel), ...fresh];
     }

@@ -38,12 +38,20 @@ async function askTemplate(kind?: RunTaskKind): Promise<ReviewTemplate | undefin
   type Item = vscode.QuickPickItem & { template?: ReviewTemplate };
   const design: Item[] = [
     { label: 'Design review', kind: vscode.QuickPickItemKind.Separator },
-    { label: '$(beaker) Sample review', detail: 'Six perfume ad candidates ranked by four designers: try everything at once.', template: 'sample' },
+    {
+      label: '$(beaker) Sample review',
+      detail: 'Six perfume ad candidates ranked by four designers: try everything at once.',
+      template: 'sample',
+    },
     { label: '$(new-folder) Empty review', detail: 'A brief template with empty options/ and rankings/ folders.', template: 'empty' },
   ];
   const brief: Item[] = [
     { label: 'Brief review', kind: vscode.QuickPickItemKind.Separator },
-    { label: '$(book) Brief review', detail: "brief.md and comments/: each member's reading of the brief becomes one revised brief that keeps every voice.", template: 'brief' },
+    {
+      label: '$(book) Brief review',
+      detail: "brief.md and comments/: each member's reading of the brief becomes one revised brief that keeps every voice.",
+      template: 'brief',
+    },
   ];
   const picked = await vscode.window.showQuickPick(
     kind === 'design' ? design : [...design, ...brief],
@@ -57,7 +65,11 @@ async function askTemplate(kind?: RunTaskKind): Promise<ReviewTemplate | undefin
 async function askTarget(template: ReviewTemplate): Promise<string | undefined> {
   let base = vscode.workspace.workspaceFolders?.[0]?.uri;
   if (!base) {
-    const picked = await vscode.window.showOpenDialog({ canSelectFolders: true, canSelectFiles: false, openLabel: 'Create the review here' });
+    const picked = await vscode.window.showOpenDialog({
+      canSelectFolders: true,
+      canSelectFiles: false,
+      openLabel: 'Create the review here',
+    });
     base = picked?.[0];
   }
   if (!base) return undefined;

@@ -69,15 +69,26 @@ export function registerFoundation(context: vscode.ExtensionContext, services: S
     visibility,
     vscode.commands.registerCommand(
       'teamfusion.newReview',
-      guardWriteCommand(log, 'New Review', completesStep(STEP_DONE.newReview, (arg) => (validateOnce(), newReview(context.extensionUri, log, arg, reveal)))),
+      guardWriteCommand(
+        log,
+        'New Review',
+        completesStep(STEP_DONE.newReview, (arg) => (validateOnce(), newReview(context.extensionUri, log, arg, reveal))),
+      ),
     ),
     vscode.commands.registerCommand(
       'teamfusion.validateReview',
-      guard('Validate Review', completesStep(STEP_DONE.rankings, (arg) => validateReview(reviews, live, log, arg))),
+      guard(
+        'Validate Review',
+        completesStep(STEP_DONE.rankings, (arg) => validateReview(reviews, live, log, arg)),
+      ),
     ),
     vscode.commands.registerCommand(
       'teamfusion.importRankings',
-      guardWriteCommand(log, 'Import Rankings', completesStep(STEP_DONE.rankings, (arg) => (validateOnce(), importRankings(reviews, live, log, arg)))),
+      guardWriteCommand(
+        log,
+        'Import Rankings',
+        completesStep(STEP_DONE.rankings, (arg) => (validateOnce(), importRankings(reviews, live, log, arg))),
+      ),
     ),
     vscode.commands.registerCommand(
       'teamfusion.refreshReviews',

@@ -133,7 +133,10 @@ export async function readReviewContents(root: string): Promise<ReviewContents> 
   }
   // Runs are read like every command reads them: validated (a broken record is shown as broken, with its diagnostic).
   const entries = runNames.length === 0 ? [] : await listRunEntries(root).catch(() => []);
-  const interrupted = await interruptedRuns(root, entries.flatMap((e) => (e.record ? [e.record] : [])));
+  const interrupted = await interruptedRuns(
+    root,
+    entries.flatMap((e) => (e.record ? [e.record] : [])),
+  );
   const runs: RunEntry[] = entries.map((e) =>
     e.record
       ? {

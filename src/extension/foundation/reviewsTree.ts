@@ -152,18 +152,30 @@ export class ReviewsTree implements vscode.TreeDataProvider<TreeNode>, vscode.Di
       resourceUri: vscode.Uri.joinPath(rootUri, ...file.split('/')),
     });
     /** A person's tooltip: name — role, what the file is, the file. */
-    const personTooltip = (p: { name: string; role?: string }, what: string, file: string) => `${p.name}${p.role ? ` — ${p.role}` : ''}\n${what}\n${file}`;
+    const personTooltip = (p: { name: string; role?: string }, what: string, file: string) =>
+      `${p.name}${p.role ? ` — ${p.role}` : ''}\n${what}\n${file}`;
     switch (node.kind) {
       case 'review': {
         const c = await this.load(root);
         const out: TreeNode[] = [];
         if (c.hasBrief) {
-          out.push({ kind: 'brief', id: base('brief'), parent: node, reviewRoot: root, resourceUri: vscode.Uri.joinPath(rootUri, 'brief.md'), label: 'Brief' });
+          out.push({
+            kind: 'brief',
+            id: base('brief'),
+            parent: node,
+            reviewRoot: root,
+            resourceUri: vscode.Uri.joinPath(rootUri, 'brief.md'),
+            label: 'Brief',
+          });
         }
         // A brief review (comments/, no options/ or rankings/) shows its members' comments instead of options and designers;
         // a folder with both shows both.
         const design = c.options.length > 0 || c.designers.length > 0 || !c.hasComments;
-        const groups = [...(design ? (['options', 'designers'] as const) : []), ...(c.hasComments ? (['comments'] as const) : []), 'runs' as const];
+        const groups = [
+          ...(design ? (['options', 'designers'] as const) : []),
+          ...(c.hasComments ? (['comments'] as const) : []),
+          'runs' as const,
+        ];
         for (const kind of groups) out.push({ kind, id: base(kind), parent: node, reviewRoot: root });
         return out;
       }
@@ -180,13 +192,28 @@ export class ReviewsTree implements vscode.TreeDataProvider<TreeNode>, vscode.Di
         return c.designers.map((d) => ({
           ...fileItem(node, 'designer', d.file),
           label: d.name,
-          description: d.role ? (d.weight !== 1 ? `${d.role} · weight ${d.weight}` : d.role) : d.weight !== 1 ? `weight ${d.weight}` : undefined,
+          description: d.role
+            ? d.weight !== 1
+              ? `${d.role} · weight ${d.weight}`
+              : d.role
+            : d.weight !== 1
+              ? `weight ${d.weight}`
+              : undefined,
           tooltip: personTooltip(d, `Weight ${d.weight} (weighted consensus only)`, d.file),
         }));
       }
       case 'comments': {
         const c = await this.load(root);
-        if (c.comments.length === 0) return [{ kind: 'info', id: base('none'), parent: node, reviewRoot: root, label: 'No comments yet: open the brief and use "Comment on the Brief"' }];
+        if (c.comments.length === 0)
+          return [
+            {
+              kind: 'info',
+              id: base('none'),
+              parent: node,
+              reviewRoot: root,
+              label: 'No comments yet: open the brief and use "Comment on the Brief"',
+            },
+          ];
         return c.comments.map((m) => ({
           ...fileItem(node, 'comment', m.file),
           label: m.name,
@@ -212,7 +239,9 @@ export class ReviewsTree implements vscode.TreeDataProvider<TreeNode>, vscode.Di
         });
       }
       case 'run':
-        return node.blindSet ? [{ kind: 'rerank', id: base('rerank'), parent: node, reviewRoot: root, runId: node.runId, blindSet: node.blindSet }] : [];
+        return node.blindSet
+          ? [{ kind: 'rerank', id: base('rerank'), parent: node, reviewRoot: root, runId: node.runId, blindSet: node.blindSet }]
+          : [];
       default:
         return [];
     }
@@ -242,16 +271,24 @@ export class ReviewsTree implements vscode.TreeDataProvider<TreeNode>, vscode.Di
           vscode.workspace.asRelativePath(node.uri, false),
           problems.errors ? plural(problems.errors, 'error') : '',
           problems.warnings ? plural(problems.warnings, 'warning') : '',
-        ].filter(Boolean).join(' · ');
+        ]
+          .filter(Boolean)
+          .join(' · ');
         item.iconPath = problems.errors
           ? new vscode.ThemeIcon('error', new vscode.ThemeColor('problemsErrorIcon.foreground'))
           : new vscode.ThemeIcon('organization');
-        const kind = c.hasComments ? (c.options.length || c.designers.length ? 'Design and brief review' : 'Brief review') : 'Design review';
+        const kind = c.hasComments
+          ? c.options.length || c.designers.length
+            ? 'Design and brief review'
+            : 'Brief review'
+          : 'Design review';
         item.tooltip = `${c.title}\n${node.reviewRoot}\n${kind}: ${[
           c.options.length || !c.hasComments ? `${c.options.length} options · ${c.designers.length} designers` : '',
           c.hasComments ? `${c.comments.length} comments on the brief` : '',
           `${c.runs.length} run${c.runs.length === 1 ? '' : 's'}`,
-        ].filter(Boolean).join(' · ')}`;
+        ]
+          .filter(Boolean)
+          .join(' · ')}`;
         return item;
       }
       case 'options':
@@ -265,8 +302,12 @@ export class ReviewsTree implements vscode.TreeDataProvider<TreeNode>, vscode.Di
         item.id = node.id;
         item.description = String(n);
         item.contextValue = node.kind;
-        item.iconPath = new vscode.ThemeIcon({ options: 'file-media', designers: 'account', comments: 'comment', runs: 'history' }[node.kind]);
-        if (node.kind === 'comments') item.tooltip = 'Each member\'s reading of the brief (comments/<designer-id>.md). Run a brief review to turn them into one revised brief.';
+        item.iconPath = new vscode.ThemeIcon(
+          { options: 'file-media', designers: 'account', comments: 'comment', runs: 'history' }[node.kind],
+        );
+        if (node.kind === 'comments')
+          item.tooltip =
+            "Each member's reading of the brief (comments/<designer-id>.md). Run a brief review to turn them into one revised brief.";
         return item;
       }
       case 'brief':
@@ -293,7 +334,10 @@ export class ReviewsTree implements vscode.TreeDataProvider<TreeNode>, vscode.Di
       }
       case 'run': {
         const r = node.run;
-        const item = new vscode.TreeItem(r.runId, node.blindSet ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+        const item = new vscode.TreeItem(
+          r.runId,
+          node.blindSet ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None,
+        );
         item.id = node.id;
         item.contextValue = 'run';
         item.iconPath = r.problem
@@ -301,13 +345,21 @@ export class ReviewsTree implements vscode.TreeDataProvider<TreeNode>, vscode.Di
           : r.interrupted
             ? new vscode.ThemeIcon('debug-pause')
             : RUN_ICONS[r.status ?? 'unknown'];
-        item.description = [r.problem ? 'broken record' : r.interrupted ? 'interrupted' : r.status ?? 'unreadable', r.iterations ? plural(r.iterations, 'iteration') : '', r.finalPick ? `pick ${r.finalPick}` : '']
+        item.description = [
+          r.problem ? 'broken record' : r.interrupted ? 'interrupted' : (r.status ?? 'unreadable'),
+          r.iterations ? plural(r.iterations, 'iteration') : '',
+          r.finalPick ? `pick ${r.finalPick}` : '',
+        ]
           .filter(Boolean)
           .join(' · ');
         item.tooltip = r.problem
           ? `${r.runId}\nThis run cannot be used:\n${r.problem}`
-          : `${r.runId}\nStatus: ${r.interrupted ? 'interrupted (no process drives it; resume it to continue)' : r.status ?? 'run.json could not be read'}${r.startedAt ? `\nStarted: ${r.startedAt}` : ''}${r.error ? `\n${r.error}` : ''}`;
-        item.command = { command: 'teamfusion.openReview', title: 'Open Run', arguments: [{ reviewRoot: node.reviewRoot, runId: r.runId }] };
+          : `${r.runId}\nStatus: ${r.interrupted ? 'interrupted (no process drives it; resume it to continue)' : (r.status ?? 'run.json could not be read')}${r.startedAt ? `\nStarted: ${r.startedAt}` : ''}${r.error ? `\n${r.error}` : ''}`;
+        item.command = {
+          command: 'teamfusion.openReview',
+          title: 'Open Run',
+          arguments: [{ reviewRoot: node.reviewRoot, runId: r.runId }],
+        };
         return item;
       }
       case 'rerank': {
@@ -323,7 +375,11 @@ export class ReviewsTree implements vscode.TreeDataProvider<TreeNode>, vscode.Di
           team.designers.filter((d) => !ranked.has(d.id)).map((d) => d.name),
           vscode.workspace.asRelativePath(node.blindSet, false),
         );
-        item.command = { command: 'teamfusion.openReview', title: 'Open the Blind Re-rank Step', arguments: [vscode.Uri.file(node.blindSet)] };
+        item.command = {
+          command: 'teamfusion.openReview',
+          title: 'Open the Blind Re-rank Step',
+          arguments: [vscode.Uri.file(node.blindSet)],
+        };
         return item;
       }
       case 'info': {
@@ -351,7 +407,8 @@ export class ReviewsTree implements vscode.TreeDataProvider<TreeNode>, vscode.Di
         tooltip: typeof item.tooltip === 'string' ? item.tooltip : undefined,
         command: item.command?.command,
       };
-      if (depth > 1 && item.collapsibleState !== vscode.TreeItemCollapsibleState.None) snap.children = await this.snapshot(depth - 1, child);
+      if (depth > 1 && item.collapsibleState !== vscode.TreeItemCollapsibleState.None)
+        snap.children = await this.snapshot(depth - 1, child);
       out.push(snap);
     }
     return out;

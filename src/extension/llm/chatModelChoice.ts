@@ -49,14 +49,28 @@ export class ChatModelChoice implements vscode.Disposable {
   async pick(): Promise<vscode.LanguageModelChat | undefined> {
     const models = await vscode.lm.selectChatModels();
     if (models.length === 0) return undefined;
-    const chosen = models.length === 1 && !this.state.get(STATE_KEY)
-      ? { model: models[0]! }
-      : await vscode.window.showQuickPick(
-          models.map((model) => ({ label: model.name || model.id, description: model.vendor, detail: `${model.family} · ${modelAcceptsImages(model) ? 'sees images' : 'text only'} · up to ${model.maxInputTokens} input tokens`, model })),
-          { title: 'TeamFusion: the model the proxy agents use', placeHolder: 'A language model you already have in VS Code', ignoreFocusOut: true },
-        );
+    const chosen =
+      models.length === 1 && !this.state.get(STATE_KEY)
+        ? { model: models[0]! }
+        : await vscode.window.showQuickPick(
+            models.map((model) => ({
+              label: model.name || model.id,
+              description: model.vendor,
+              detail: `${model.family} · ${modelAcceptsImages(model) ? 'sees images' : 'text only'} · up to ${model.maxInputTokens} input tokens`,
+              model,
+            })),
+            {
+              title: 'TeamFusion: the model the proxy agents use',
+              placeHolder: 'A language model you already have in VS Code',
+              ignoreFocusOut: true,
+            },
+          );
     if (!chosen) return undefined;
-    await this.state.update(STATE_KEY, { id: chosen.model.id, vendor: chosen.model.vendor, name: modelLabel(chosen.model) } satisfies Remembered);
+    await this.state.update(STATE_KEY, {
+      id: chosen.model.id,
+      vendor: chosen.model.vendor,
+      name: modelLabel(chosen.model),
+    } satisfies Remembered);
     this.refresh();
     this.lastId = chosen.model.id;
     return chosen.model;
@@ -69,7 +83,9 @@ export class ChatModelChoice implements vscode.Disposable {
     }
     const r = this.state.get<Remembered>(STATE_KEY);
     this.item.text = `$(sparkle) ${r ? r.name : 'pick a model'}`;
-    this.item.tooltip = r ? `TeamFusion's proxies use ${r.name} (VS Code language model). Click to pick another.` : 'TeamFusion: pick the VS Code language model the proxies use.';
+    this.item.tooltip = r
+      ? `TeamFusion's proxies use ${r.name} (VS Code language model). Click to pick another.`
+      : 'TeamFusion: pick the VS Code language model the proxies use.';
     this.item.show();
   }
 

@@ -12,13 +12,28 @@ const PICK = '"TeamFusion: Pick Chat Model"';
 export function languageModelError(name: string, err: unknown, code?: string): ModelRequestError {
   switch (code) {
     case 'NoPermissions':
-      return new ModelRequestError(`VS Code did not give TeamFusion permission to use ${name}, so nothing was sent; run again and allow it, or pick another model with ${PICK}.`, 'permission', { said: true, cause: err });
+      return new ModelRequestError(
+        `VS Code did not give TeamFusion permission to use ${name}, so nothing was sent; run again and allow it, or pick another model with ${PICK}.`,
+        'permission',
+        { said: true, cause: err },
+      );
     case 'NotFound':
-      return new ModelRequestError(`${name} is no longer available in VS Code; resume the run to continue with it when it is back, or with another model (${PICK}).`, 'not-found', { said: true, cause: err });
+      return new ModelRequestError(
+        `${name} is no longer available in VS Code; resume the run to continue with it when it is back, or with another model (${PICK}).`,
+        'not-found',
+        { said: true, cause: err },
+      );
     case 'Blocked':
-      return new ModelRequestError(`${name} refused the request (blocked, for example by a quota); resume the run later or with another model (${PICK}).`, 'refused', { said: true, cause: err });
+      return new ModelRequestError(
+        `${name} refused the request (blocked, for example by a quota); resume the run later or with another model (${PICK}).`,
+        'refused',
+        { said: true, cause: err },
+      );
     default: {
-      const message = errorMessage(err).replace(/\s+/g, ' ').trim().replace(/[.\s]+$/, '');
+      const message = errorMessage(err)
+        .replace(/\s+/g, ' ')
+        .trim()
+        .replace(/[.\s]+$/, '');
       return new ModelRequestError(`${name} failed: ${message}. Resume the run to try again.`, 'failed', { said: true, cause: err });
     }
   }

@@ -97,7 +97,8 @@ export class VsCodeChatBackend implements ChatBackend {
     return messages.map((m) => {
       // The LM API has user and assistant messages only: instructions go as a user message.
       if (m.role === 'assistant') {
-        const text = typeof m.content === 'string' ? m.content : m.content.map((p) => (p.type === 'text' ? p.text : `[${p.label}]`)).join('\n\n');
+        const text =
+          typeof m.content === 'string' ? m.content : m.content.map((p) => (p.type === 'text' ? p.text : `[${p.label}]`)).join('\n\n');
         return vscode.LanguageModelChatMessage.Assistant(text);
       }
       if (typeof m.content === 'string') return vscode.LanguageModelChatMessage.User(m.content);
@@ -114,7 +115,11 @@ export class VsCodeChatBackend implements ChatBackend {
   }
 
   /** Input and output tokens by the model's own counter (an estimate of 4 characters a token where it cannot count). */
-  private async usage(messages: vscode.LanguageModelChatMessage[], output: string, token: vscode.CancellationToken): Promise<Partial<Usage>> {
+  private async usage(
+    messages: vscode.LanguageModelChatMessage[],
+    output: string,
+    token: vscode.CancellationToken,
+  ): Promise<Partial<Usage>> {
     const count = async (m: string | vscode.LanguageModelChatMessage): Promise<number> => {
       try {
         return await this.model.countTokens(m, token);

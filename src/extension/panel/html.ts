@@ -34,7 +34,9 @@ export function jsonForScript(value: unknown): string {
 }
 
 export function makeNonce(): string {
-  return randomBytes(18).toString('base64').replace(/[^A-Za-z0-9]/g, '');
+  return randomBytes(18)
+    .toString('base64')
+    .replace(/[^A-Za-z0-9]/g, '');
 }
 
 export function contentSecurityPolicy(cspSource: string, nonce: string): string {

@@ -76,7 +76,9 @@ export class PageHost {
   /** Delivers what waited for the page, in the order it was posted. */
   private deliverWaiting(): void {
     if (this.dropped > 0) {
-      this.services.log.warn(`Review panel: the ${this.dropped} oldest message(s) posted before the page was ready were dropped (at most ${PAGE_QUEUE_LIMIT} wait).`);
+      this.services.log.warn(
+        `Review panel: the ${this.dropped} oldest message(s) posted before the page was ready were dropped (at most ${PAGE_QUEUE_LIMIT} wait).`,
+      );
       this.dropped = 0;
     }
     for (const m of this.waiting.splice(0)) this.send(m);
@@ -152,7 +154,9 @@ export class PageHost {
   private logOpen(): void {
     if (this.openMarks.logged !== undefined) return;
     this.openMarks.logged = 0;
-    const steps = Object.entries({ created: 0, ...this.openMarks }).filter(([k]) => k !== 'logged').map(([k, v]) => `${k} +${v} ms`);
+    const steps = Object.entries({ created: 0, ...this.openMarks })
+      .filter(([k]) => k !== 'logged')
+      .map(([k, v]) => `${k} +${v} ms`);
     this.services.log.info(`Review panel ${path.basename(this.root.fsPath)} opened at ${this.createdAt}: ${steps.join(', ')}`);
   }
 }

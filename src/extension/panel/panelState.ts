@@ -8,7 +8,17 @@ import type { RunRecord } from '../../core/record/record';
 import type { ReceivedEntry } from '../../core/people/inbox';
 import { anyScripted, partlyScriptedSentence } from '../../core/record/endpoints';
 import { THUMB_SIZE } from '../../protocol/panel';
-import type { PanelAnalysis, PanelEvaluation, PanelFeedback, PanelReview, PanelRun, PanelSideBySide, PanelState, PendingEntry, RunSummary } from '../../protocol/panel';
+import type {
+  PanelAnalysis,
+  PanelEvaluation,
+  PanelFeedback,
+  PanelReview,
+  PanelRun,
+  PanelSideBySide,
+  PanelState,
+  PendingEntry,
+  RunSummary,
+} from '../../protocol/panel';
 import type { PanelBriefRun } from '../../protocol/brief';
 import type { PanelCriteria } from '../../protocol/criteria';
 import { panelComments } from './state/briefState';
@@ -74,7 +84,9 @@ export function panelReview(review: Review, toWebviewUri: (p: string) => string)
       file: d.file,
       entries: d.entries.map((e) => ({ option: e.option, rank: e.rank, justification: e.justification })),
     })),
-    ...(review.config.guests?.length ? { guests: review.config.guests.map((g) => ({ id: g.id, name: g.name, ...(g.role ? { role: g.role } : {}) })) } : {}),
+    ...(review.config.guests?.length
+      ? { guests: review.config.guests.map((g) => ({ id: g.id, name: g.name, ...(g.role ? { role: g.role } : {}) })) }
+      : {}),
     ...(comments ? { comments } : {}),
     ...(review.references?.length
       ? {
@@ -110,7 +122,13 @@ export function pendingEntry(e: ReceivedEntry): PendingEntry {
   const cut = (t: string, n: number): string => (t.length > n ? t.slice(0, n) : t);
   const common = { name: cut(e.name, 200), at: cut(e.entry.at, 64) };
   if (e.entry.type === 'say') {
-    return { type: 'say', ...common, person: cut(e.entry.speaker, 200), content: cut(e.entry.content, 4000), ...(e.entry.pass ? { pass: true } : {}) };
+    return {
+      type: 'say',
+      ...common,
+      person: cut(e.entry.speaker, 200),
+      content: cut(e.entry.content, 4000),
+      ...(e.entry.pass ? { pass: true } : {}),
+    };
   }
   // A criterion pin waits like a message pin, named by its criterion.
   const what = e.entry.type === 'criterion' ? `the criterion "${e.entry.criterion}"` : e.entry.message;
@@ -150,7 +168,9 @@ export function buildPanelState(i: PanelStateInput): PanelState {
     diagnostics: blindSetDiagnostics(i.root, i.load.diagnostics),
     runs: i.runs.map((r) => runSummary(r, i.interrupted)),
     ...(i.brokenRuns?.length ? { brokenRuns: i.brokenRuns } : {}),
-    ...(chosen ? { run: panelRun(i.root, chosen, i.toWebviewUri, i.interrupted, i.pending?.runId === chosen.id ? i.pending.entries : undefined) } : {}),
+    ...(chosen
+      ? { run: panelRun(i.root, chosen, i.toWebviewUri, i.interrupted, i.pending?.runId === chosen.id ? i.pending.entries : undefined) }
+      : {}),
     trusted: i.trusted,
     running: i.running,
     ...(i.evaluation && chosen && i.evaluation.runId === chosen.id ? { evaluation: i.evaluation } : {}),

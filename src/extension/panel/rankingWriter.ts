@@ -19,11 +19,9 @@ export interface SaveRankingOutcome {
   diagnostics: Diagnostic[];
 }
 
-
 function formError(file: string, message: string): Diagnostic {
   return { file, line: 0, column: 0, severity: 'error', message };
 }
-
 
 /**
  * Validates and writes one designer's ranking. `review` is the review as loaded now (option ids, existing designers).
@@ -31,13 +29,25 @@ function formError(file: string, message: string): Diagnostic {
  * themselves (`req.member`), in rankings/<member>.yaml under the team's name for them, so it pairs with their ranking
  * before the run; nobody else ranks it. Never throws for bad input: problems come back as diagnostics naming the file.
  */
-export async function saveRanking(review: Review, req: SaveRankingRequest, team?: readonly { id: string; name: string }[]): Promise<SaveRankingOutcome> {
+export async function saveRanking(
+  review: Review,
+  req: SaveRankingRequest,
+  team?: readonly { id: string; name: string }[],
+): Promise<SaveRankingOutcome> {
   let memberId: string | undefined;
   if (team) {
     const member = team.find((m) => m.id === req.member);
     if (!member) {
       const who = team.map((m) => m.name).join(', ');
-      return { ok: false, diagnostics: [formError('rankings', `Choose who you are (I am, at the top): the blind set is ranked by the run's team${who ? ` (${who})` : ''}, each as themselves.`)] };
+      return {
+        ok: false,
+        diagnostics: [
+          formError(
+            'rankings',
+            `Choose who you are (I am, at the top): the blind set is ranked by the run's team${who ? ` (${who})` : ''}, each as themselves.`,
+          ),
+        ],
+      };
     }
     memberId = member.id;
     req = { ...req, designer: review.designers.find((d) => d.id === member.id)?.name ?? member.name };
@@ -45,14 +55,19 @@ export async function saveRanking(review: Review, req: SaveRankingRequest, team?
   const name = req.designer.trim();
   const editing = memberId ?? req.designerId;
   const existing = editing ? review.designers.find((d) => d.id === editing) : undefined;
-  const id = existing ? existing.id : memberId ?? designerIdFromName(name);
+  const id = existing ? existing.id : (memberId ?? designerIdFromName(name));
   const ext = existing && existing.file.toLowerCase().endsWith('.json') ? 'json' : 'yaml';
   const file = existing ? existing.file : `rankings/${id}.yaml`;
 
   if (req.designerId && !existing && memberId === undefined) {
-    return { ok: false, diagnostics: [formError(`rankings/${req.designerId}.yaml`, `There is no ranking of "${req.designerId}" to edit any more; reload the panel.`)] };
+    return {
+      ok: false,
+      diagnostics: [
+        formError(`rankings/${req.designerId}.yaml`, `There is no ranking of "${req.designerId}" to edit any more; reload the panel.`),
+      ],
+    };
   }
-  if (!name) return { ok: false, diagnostics: [formError(file, 'Type the designer\'s name.')] };
+  if (!name) return { ok: false, diagnostics: [formError(file, "Type the designer's name.")] };
   if (!DESIGNER_ID_PATTERN.test(id)) {
     return { ok: false, diagnostics: [formError(file, 'The name needs at least one letter or digit (it names the ranking file).')] };
   }
@@ -85,4 +100,3 @@ export async function saveRanking(review: Review, req: SaveRankingRequest, team?
   }
   return { ok: true, file, designerId: id, diagnostics: checked.diagnostics };
 }
-

@@ -43,18 +43,21 @@ export async function reviveReviewPanel(services: Services, panel: vscode.Webvie
 
 export function registerReviewPanel(context: vscode.ExtensionContext, services: Services): void {
   context.subscriptions.push(
-    vscode.commands.registerCommand(COMMANDS.openReview, guardCommand(services.log, 'Open Review', async (arg: unknown) => {
-      const root = await services.reviews.resolve(arg);
-      if (!root) return undefined;
-      if (!(await isReviewFolder(root.fsPath))) {
-        void vscode.window.showWarningMessage(
-          `${root.fsPath} is not a review folder: a review folder holds brief.md, options/ and rankings/.`,
-        );
+    vscode.commands.registerCommand(
+      COMMANDS.openReview,
+      guardCommand(services.log, 'Open Review', async (arg: unknown) => {
+        const root = await services.reviews.resolve(arg);
+        if (!root) return undefined;
+        if (!(await isReviewFolder(root.fsPath))) {
+          void vscode.window.showWarningMessage(
+            `${root.fsPath} is not a review folder: a review folder holds brief.md, options/ and rankings/.`,
+          );
+          return undefined;
+        }
+        ReviewPanel.show(services, root, runIdOf(arg));
+        completeStep(STEP_DONE.analysis);
         return undefined;
-      }
-      ReviewPanel.show(services, root, runIdOf(arg));
-      completeStep(STEP_DONE.analysis);
-      return undefined;
-    })),
+      }),
+    ),
   );
 }

@@ -60,11 +60,7 @@ export class ReviewPanel implements vscode.Disposable, PanelActions {
     return {
       enableScripts: true,
       enableFindWidget: true,
-      localResourceRoots: [
-        vscode.Uri.joinPath(extensionUri, 'dist'),
-        vscode.Uri.joinPath(extensionUri, 'media'),
-        root,
-      ],
+      localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media'), root],
     };
   }
 

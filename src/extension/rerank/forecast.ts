@@ -19,7 +19,12 @@ const NONE = 'No forecasts were made';
  * Makes the proxies' missing or failed forecasts of run `runId`; the sentence that says what happened (after the set was
  * just made, that the set stands either way).
  */
-export async function forecastInVsCode(services: Services, reviewRoot: string, runId: string, after: 'rerank' | 'forecast' = 'rerank'): Promise<string> {
+export async function forecastInVsCode(
+  services: Services,
+  reviewRoot: string,
+  runId: string,
+  after: 'rerank' | 'forecast' = 'rerank',
+): Promise<string> {
   const stands = after === 'rerank' ? '; the set stands' : '';
   const log = services.log;
   const redact = (line: string): string => redactSecrets(line, services.runs.apiKeys.knownSecrets());
@@ -48,7 +53,10 @@ export async function forecastInVsCode(services: Services, reviewRoot: string, r
     return sentence;
   } catch (e) {
     const why = redact(errorMessage(e));
-    const sentence = e instanceof CancelledError || controller.signal.aborted ? `${NONE} (cancelled; what was sealed stays)${stands}.` : `${NONE} (${why.replace(/\.$/, '')})${stands}.`;
+    const sentence =
+      e instanceof CancelledError || controller.signal.aborted
+        ? `${NONE} (cancelled; what was sealed stays)${stands}.`
+        : `${NONE} (${why.replace(/\.$/, '')})${stands}.`;
     log.warn(`Proxy forecasts: ${sentence}`);
     return sentence;
   }

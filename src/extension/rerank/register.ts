@@ -78,6 +78,16 @@ export async function forecastRun(services: Services, arg: unknown): Promise<str
 }
 
 export function registerRerank(context: vscode.ExtensionContext, services: Services): void {
-  context.subscriptions.push(vscode.commands.registerCommand(RERANK_COMMAND, guardWriteCommand(services.log, 'Make Blind Re-rank Set', (arg) => rerankRun(services, arg))));
-  context.subscriptions.push(vscode.commands.registerCommand(FORECAST_COMMAND, guardWriteCommand(services.log, 'Make Missing Forecasts', (arg) => forecastRun(services, arg))));
+  context.subscriptions.push(
+    vscode.commands.registerCommand(
+      RERANK_COMMAND,
+      guardWriteCommand(services.log, 'Make Blind Re-rank Set', (arg) => rerankRun(services, arg)),
+    ),
+  );
+  context.subscriptions.push(
+    vscode.commands.registerCommand(
+      FORECAST_COMMAND,
+      guardWriteCommand(services.log, 'Make Missing Forecasts', (arg) => forecastRun(services, arg)),
+    ),
+  );
 }

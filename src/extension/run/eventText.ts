@@ -33,7 +33,9 @@ export function eventLogLine(e: RunEvent): string | undefined {
       const ranking = it.ranking?.length ? it.ranking.join(' > ') : 'no ranking';
       const directions = it.editingDirections
         ? `; directions: ${oneLine(it.editingDirections, 300)}`
-        : it.proposals?.length ? `; ${it.proposals.length} remix proposals: ${it.proposals.map((p) => `${p.letter}) ${oneLine(p.editingDirections, 140)}`).join(' ')}` : '';
+        : it.proposals?.length
+          ? `; ${it.proposals.length} remix proposals: ${it.proposals.map((p) => `${p.letter}) ${oneLine(p.editingDirections, 140)}`).join(' ')}`
+          : '';
       return `[${e.runId}] iteration ${it.index}: remix agent ranking ${ranking}${directions}`;
     }
     case 'image-edit-started':

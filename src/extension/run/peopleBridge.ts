@@ -31,18 +31,33 @@ export interface BridgeEnv {
 export async function sayFromPanel(env: BridgeEnv, reviewRoot: string, runId: string, as: string, text: string): Promise<PeopleOutcome> {
   if (!env.trusted) return { ok: false, message: 'Nothing is written in an untrusted workspace.' };
   return attempt(async () => {
-    const r = await submitSay({ reviewRoot, runId, as, text, checkAnswer: forkChoiceCheck, ...(env.driving ? { isDriven: async () => true } : {}) });
+    const r = await submitSay({
+      reviewRoot,
+      runId,
+      as,
+      text,
+      checkAnswer: forkChoiceCheck,
+      ...(env.driving ? { isDriven: async () => true } : {}),
+    });
     // Typed here for another member (issue 39): said so, and shown so in the chat, never as their own words.
     const said = r.typed !== undefined ? `Said (${r.typed})` : 'Said';
     if (env.through) return { ok: true, message: `${said}: ${await env.through(r.file, `TeamFusion ${runId}: ${as} says`)}.` };
     const w = r.record.waitingFor;
-    const answered = !r.driven && r.message && r.record.status === 'waiting' && w?.speaker === r.message.speaker && r.message.turn === w.turn;
+    const answered =
+      !r.driven && r.message && r.record.status === 'waiting' && w?.speaker === r.message.speaker && r.message.turn === w.turn;
     if (answered) return { ok: true, message: `${said}: the run goes on with it.`, resume: true };
     return { ok: true, message: sentence(r, said) };
   });
 }
 
-export async function pinFromPanel(env: BridgeEnv, reviewRoot: string, runId: string, message: string, as: string, remove: boolean): Promise<PeopleOutcome> {
+export async function pinFromPanel(
+  env: BridgeEnv,
+  reviewRoot: string,
+  runId: string,
+  message: string,
+  as: string,
+  remove: boolean,
+): Promise<PeopleOutcome> {
   if (!env.trusted) return { ok: false, message: 'Nothing is written in an untrusted workspace.' };
   return attempt(async () => {
     const r = await submitPin({ reviewRoot, runId, message, as, remove, ...(env.driving ? { isDriven: async () => true } : {}) });
@@ -56,7 +71,9 @@ export async function pinFromPanel(env: BridgeEnv, reviewRoot: string, runId: st
 }
 
 function sentence(r: SubmitResult, what: string): string {
-  return r.driven ? `${what}: the run takes it in at its next turn.` : `${what}: kept in the run's inbox; it is taken in when the run goes on (Resume).`;
+  return r.driven
+    ? `${what}: the run takes it in at its next turn.`
+    : `${what}: kept in the run's inbox; it is taken in when the run goes on (Resume).`;
 }
 
 async function attempt(fn: () => Promise<PeopleOutcome>): Promise<PeopleOutcome> {

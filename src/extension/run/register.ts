@@ -12,14 +12,7 @@ import { SubsetError, checkSubset } from '../../core/run/runner';
 import type { Services } from '../services';
 import type { ChatReady, StartOptions } from './runManager';
 import { CHAT_KEY_KIND, IMAGE_KEY_KIND, clearKey, setKey } from './keys/keyCommands';
-import {
-  CancelArgsSchema,
-  hasReviewRoot,
-  RefineArgsSchema,
-  RunReviewArgsSchema,
-  runRefFromArg,
-  type RunRef,
-} from './commandArgs';
+import { CancelArgsSchema, hasReviewRoot, RefineArgsSchema, RunReviewArgsSchema, runRefFromArg, type RunRef } from './commandArgs';
 import { stageRunForCommit, type CommitRunResult } from './git/commitRun';
 import { pickRun } from './pickRun';
 import { completesStep, STEP_DONE } from '../walkthrough';
@@ -41,11 +34,7 @@ async function reviewRootOf(services: Services, arg: unknown): Promise<string | 
 }
 
 /** The run a command acts on: from its argument, else a QuickPick of the review's runs. */
-async function runRefOf(
-  services: Services,
-  arg: unknown,
-  pick: Parameters<typeof pickRun>[1],
-): Promise<RunRef | undefined> {
+async function runRefOf(services: Services, arg: unknown, pick: Parameters<typeof pickRun>[1]): Promise<RunRef | undefined> {
   const direct = runRefFromArg(arg);
   if (direct) return direct;
   const root = await reviewRootOf(services, arg);
@@ -167,9 +156,7 @@ async function cancel(services: Services, arg: unknown): Promise<boolean> {
   }
   if (a.runId || a.reviewRoot) {
     const target = a.runId ?? path.resolve(a.reviewRoot ?? '');
-    const found = active.some((r) =>
-      a.runId !== undefined ? r.runId === a.runId : path.resolve(r.reviewRoot) === target,
-    );
+    const found = active.some((r) => (a.runId !== undefined ? r.runId === a.runId : path.resolve(r.reviewRoot) === target));
     if (!found) {
       void vscode.window.showInformationMessage('That run is not in progress.');
       return false;
@@ -180,7 +167,11 @@ async function cancel(services: Services, arg: unknown): Promise<boolean> {
   if (a.ask) {
     const choice = await vscode.window.showQuickPick(
       [
-        ...active.map((r) => ({ label: `$(debug-stop) Cancel ${r.runId ?? 'the run'}`, description: path.basename(r.reviewRoot), target: r.runId ?? r.reviewRoot })),
+        ...active.map((r) => ({
+          label: `$(debug-stop) Cancel ${r.runId ?? 'the run'}`,
+          description: path.basename(r.reviewRoot),
+          target: r.runId ?? r.reviewRoot,
+        })),
         { label: '$(output) Show Log', description: '', target: undefined },
       ],
       { title: 'TeamFusion run' },
@@ -212,7 +203,10 @@ async function pickChatModel(services: Services): Promise<boolean> {
   const model = await services.runs.models.pick();
   if (!model) {
     const none = (await vscode.lm.selectChatModels()).length === 0;
-    if (none) void vscode.window.showWarningMessage('VS Code has no language model TeamFusion could use: install or sign in to a model provider (e.g. GitHub Copilot), or set an API key.');
+    if (none)
+      void vscode.window.showWarningMessage(
+        'VS Code has no language model TeamFusion could use: install or sign in to a model provider (e.g. GitHub Copilot), or set an API key.',
+      );
     return false;
   }
   services.log.info(`Chat model: ${model.name || model.id} (${model.vendor}).`);
@@ -225,7 +219,9 @@ async function useVsCodeModel(services: Services): Promise<boolean> {
   if (!picked) return false;
   await vscode.workspace.getConfiguration('teamfusion').update('chatProvider', 'vscode', vscode.ConfigurationTarget.Workspace);
   services.runs.models.refresh();
-  void vscode.window.showInformationMessage('TeamFusion: the proxies use your VS Code model (teamfusion.chatProvider is "vscode"). Remixes still need an image endpoint key: Set Image API Key or Set API Key.');
+  void vscode.window.showInformationMessage(
+    'TeamFusion: the proxies use your VS Code model (teamfusion.chatProvider is "vscode"). Remixes still need an image endpoint key: Set Image API Key or Set API Key.',
+  );
   return true;
 }
 
@@ -244,7 +240,9 @@ async function useLocalEndpoint(services: Services): Promise<boolean> {
   await config.update('chatProvider', 'openai', vscode.ConfigurationTarget.Workspace);
   // Local servers accept any key; one is stored so Run does not ask again (Set API Key replaces it).
   if (!(await services.runs.apiKeys.get())) await services.runs.apiKeys.set('local-endpoint');
-  void vscode.window.showInformationMessage(`TeamFusion: the chat runs on ${url.trim()}; set teamfusion.chatModel to a model it serves, and teamfusion.imageBaseUrl for the remixes if it edits no images.`);
+  void vscode.window.showInformationMessage(
+    `TeamFusion: the chat runs on ${url.trim()}; set teamfusion.chatModel to a model it serves, and teamfusion.imageBaseUrl for the remixes if it edits no images.`,
+  );
   return true;
 }
 
@@ -270,16 +268,58 @@ async function commitRun(services: Services, arg: unknown): Promise<CommitRunRes
 export function registerRunCommands(context: vscode.ExtensionContext, services: Services): void {
   const guarded = <T>(name: string, fn: (arg: unknown) => Promise<T>) => guardCommand(services.log, name, fn);
   context.subscriptions.push(
-    vscode.commands.registerCommand(COMMANDS.runReview, guarded('Run', (arg) => runReview(services, arg))),
-    vscode.commands.registerCommand(COMMANDS.refineRun, guarded('Refine Run', (arg) => refine(services, arg))),
-    vscode.commands.registerCommand(COMMANDS.cancelRun, guarded('Cancel Run', (arg) => cancel(services, arg))),
-    vscode.commands.registerCommand(COMMANDS.setApiKey, guarded('Set API Key', completesStep(STEP_DONE.apiKey, (arg) => setKey(services, CHAT_KEY_KIND, arg)))),
-    vscode.commands.registerCommand('teamfusion.clearApiKey', guarded('Clear API Key', () => clearKey(services, CHAT_KEY_KIND))),
-    vscode.commands.registerCommand('teamfusion.pickChatModel', guarded('Pick Chat Model', () => pickChatModel(services))),
-    vscode.commands.registerCommand('teamfusion.useVsCodeModel', guarded('Use a VS Code Model', completesStep(STEP_DONE.apiKey, () => useVsCodeModel(services)))),
-    vscode.commands.registerCommand('teamfusion.useLocalEndpoint', guarded('Use a Local Endpoint', completesStep(STEP_DONE.apiKey, () => useLocalEndpoint(services)))),
-    vscode.commands.registerCommand('teamfusion.setImageApiKey', guarded('Set Image API Key', (arg) => setKey(services, IMAGE_KEY_KIND, arg))),
-    vscode.commands.registerCommand('teamfusion.clearImageApiKey', guarded('Clear Image API Key', () => clearKey(services, IMAGE_KEY_KIND))),
-    vscode.commands.registerCommand('teamfusion.commitRun', guardWriteCommand(services.log, 'Commit Run', (arg) => commitRun(services, arg))),
+    vscode.commands.registerCommand(
+      COMMANDS.runReview,
+      guarded('Run', (arg) => runReview(services, arg)),
+    ),
+    vscode.commands.registerCommand(
+      COMMANDS.refineRun,
+      guarded('Refine Run', (arg) => refine(services, arg)),
+    ),
+    vscode.commands.registerCommand(
+      COMMANDS.cancelRun,
+      guarded('Cancel Run', (arg) => cancel(services, arg)),
+    ),
+    vscode.commands.registerCommand(
+      COMMANDS.setApiKey,
+      guarded(
+        'Set API Key',
+        completesStep(STEP_DONE.apiKey, (arg) => setKey(services, CHAT_KEY_KIND, arg)),
+      ),
+    ),
+    vscode.commands.registerCommand(
+      'teamfusion.clearApiKey',
+      guarded('Clear API Key', () => clearKey(services, CHAT_KEY_KIND)),
+    ),
+    vscode.commands.registerCommand(
+      'teamfusion.pickChatModel',
+      guarded('Pick Chat Model', () => pickChatModel(services)),
+    ),
+    vscode.commands.registerCommand(
+      'teamfusion.useVsCodeModel',
+      guarded(
+        'Use a VS Code Model',
+        completesStep(STEP_DONE.apiKey, () => useVsCodeModel(services)),
+      ),
+    ),
+    vscode.commands.registerCommand(
+      'teamfusion.useLocalEndpoint',
+      guarded(
+        'Use a Local Endpoint',
+        completesStep(STEP_DONE.apiKey, () => useLocalEndpoint(services)),
+      ),
+    ),
+    vscode.commands.registerCommand(
+      'teamfusion.setImageApiKey',
+      guarded('Set Image API Key', (arg) => setKey(services, IMAGE_KEY_KIND, arg)),
+    ),
+    vscode.commands.registerCommand(
+      'teamfusion.clearImageApiKey',
+      guarded('Clear Image API Key', () => clearKey(services, IMAGE_KEY_KIND)),
+    ),
+    vscode.commands.registerCommand(
+      'teamfusion.commitRun',
+      guardWriteCommand(services.log, 'Commit Run', (arg) => commitRun(services, arg)),
+    ),
   );
 }

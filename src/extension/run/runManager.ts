@@ -162,7 +162,13 @@ export class RunManager implements vscode.Disposable {
     const root = path.resolve(reviewRoot);
     const driving = this.isDriving(root, runId);
     // A run this window drives takes the entry in and commits it with its turn; otherwise it goes through the remote alone.
-    const out = await sayFromPanel({ trusted: vscode.workspace.isTrusted, driving, through: driving ? undefined : this.through(root) }, root, runId, as, text);
+    const out = await sayFromPanel(
+      { trusted: vscode.workspace.isTrusted, driving, through: driving ? undefined : this.through(root) },
+      root,
+      runId,
+      as,
+      text,
+    );
     this.log.info(this.redact(`${runId}: ${as} ${out.ok ? 'spoke' : 'could not speak'} (${out.message})`));
     if (out.resume && !this.isRunning(root)) void this.resume(root, runId);
     return out;
@@ -171,7 +177,14 @@ export class RunManager implements vscode.Disposable {
   async pin(reviewRoot: string, runId: string, message: string, as: string, remove: boolean): Promise<PeopleOutcome> {
     const root = path.resolve(reviewRoot);
     const driving = this.isDriving(root, runId);
-    const out = await pinFromPanel({ trusted: vscode.workspace.isTrusted, driving, through: driving ? undefined : this.through(root) }, root, runId, message, as, remove);
+    const out = await pinFromPanel(
+      { trusted: vscode.workspace.isTrusted, driving, through: driving ? undefined : this.through(root) },
+      root,
+      runId,
+      message,
+      as,
+      remove,
+    );
     this.log.info(this.redact(`${runId}: ${out.message}`));
     return out;
   }
@@ -257,7 +270,11 @@ export class RunManager implements vscode.Disposable {
     // Setting teamfusion.sync: the run goes through the review repository's upstream (pull per turn, commit + push).
     const sync = await this.sync?.forRun(root);
     if (sync) means.sync = sync;
-    const { what, feedback, prices, warnings } = askedRun(request, (key) => config.inspect(key), ready.chat ? this.models.lastId : undefined);
+    const { what, feedback, prices, warnings } = askedRun(
+      request,
+      (key) => config.inspect(key),
+      ready.chat ? this.models.lastId : undefined,
+    );
     for (const w of warnings) {
       this.log.warn(w);
       void vscode.window.showWarningMessage(w);
@@ -362,13 +379,13 @@ export class RunManager implements vscode.Disposable {
   private cacheDir(): string {
     return path.join(this.context.globalStorageUri.fsPath, 'image-cache');
   }
-
 }
 
 /** The Output channel's line for a run about to start, resume or be refined: where it runs and whose settings. */
 function startLine(request: RunAsked, what: ReturnType<typeof askedRun>['what'], where: string): string {
   const root = request.reviewRoot;
-  const doing = request.kind === 'start' ? 'Starting a run' : request.kind === 'resume' ? `Resuming ${request.runId}` : `Refining ${request.runId}`;
+  const doing =
+    request.kind === 'start' ? 'Starting a run' : request.kind === 'resume' ? `Resuming ${request.runId}` : `Refining ${request.runId}`;
   const chosen =
     what.kind !== 'start'
       ? 'as recorded in the run'

@@ -37,7 +37,12 @@ class NoImageEndpoint implements ImageBackend {
 }
 
 /** The means of a run, and where it goes in words for the log ("endpoint api.openai.com, image endpoint …"). */
-export function modelMeans(ready: ChatReady, imageKey: string | undefined, connection: ConnectionSettings, modelId: string | undefined): { means: RunMeans; where: string } {
+export function modelMeans(
+  ready: ChatReady,
+  imageKey: string | undefined,
+  connection: ConnectionSettings,
+  modelId: string | undefined,
+): { means: RunMeans; where: string } {
   const { provider, chat, apiKey } = ready;
   let client: OpenAI | undefined;
   let imageClient: OpenAI | undefined;
@@ -48,9 +53,18 @@ export function modelMeans(ready: ChatReady, imageKey: string | undefined, conne
       { apiKey: apiKey, baseURL: connection.baseURL, timeoutMs: connection.timeoutMs, maxRetries: connection.maxRetries },
     );
   } else if (imageKey) {
-    imageClient = createModelClient({ apiKey: imageKey, baseURL: connection.imageBaseURL ?? connection.baseURL, timeoutMs: connection.timeoutMs, maxRetries: connection.maxRetries });
+    imageClient = createModelClient({
+      apiKey: imageKey,
+      baseURL: connection.imageBaseURL ?? connection.baseURL,
+      timeoutMs: connection.timeoutMs,
+      maxRetries: connection.maxRetries,
+    });
   }
-  const images: ImageBackend = imageClient ? new OpenAIImageBackend(imageClient) : client ? new OpenAIImageBackend(client) : new NoImageEndpoint();
+  const images: ImageBackend = imageClient
+    ? new OpenAIImageBackend(imageClient)
+    : client
+      ? new OpenAIImageBackend(client)
+      : new NoImageEndpoint();
   const imageHost = imageClient ? `, image endpoint ${endpointHost(imageClient) ?? 'default'}` : '';
   const chatWhere = chat ? `VS Code model ${modelId ?? ''}` : `endpoint ${client ? (endpointHost(client) ?? 'default') : 'none'}`;
   return { means: { ...(client ? { client } : {}), ...(chat ? { chat } : {}), images }, where: `${chatWhere}${imageHost}` };
@@ -76,11 +90,20 @@ export type RunAsked =
  * What a request does, with the settings of the teamfusion.* keys (`inspect`) under the command's own choices; a VS Code
  * model's id (`chatModel`) is kept in a new run's settings. Resume and refine keep the recorded settings (only prices apply).
  */
-export function askedRun(asked: RunAsked, inspect: InspectFn, chatModel?: string): { what: RunWhat; feedback?: string; prices?: PriceTable; warnings: string[] } {
+export function askedRun(
+  asked: RunAsked,
+  inspect: InspectFn,
+  chatModel?: string,
+): { what: RunWhat; feedback?: string; prices?: PriceTable; warnings: string[] } {
   if (asked.kind !== 'start') {
     const resolved = resolveRunSettings(inspect);
     const feedback = asked.kind === 'refine' ? asked.feedback : undefined;
-    return { what: { kind: asked.kind, runId: asked.runId }, ...(feedback ? { feedback } : {}), ...(resolved.prices ? { prices: resolved.prices } : {}), warnings: [] };
+    return {
+      what: { kind: asked.kind, runId: asked.runId },
+      ...(feedback ? { feedback } : {}),
+      ...(resolved.prices ? { prices: resolved.prices } : {}),
+      warnings: [],
+    };
   }
   const o = asked.options;
   const resolved = resolveRunSettings(inspect, { iterations: o.iterations, turns: o.turns, designers: o.designers });

@@ -146,7 +146,8 @@ export function resolveConnection(get: (key: string) => unknown, env: NodeJS.Pro
   };
   if (base) out.baseURL = base;
   const imageSetting = get('imageBaseUrl');
-  const imageBase = typeof imageSetting === 'string' && imageSetting.trim() !== '' ? imageSetting.trim() : env.TEAMFUSION_IMAGE_BASE_URL?.trim();
+  const imageBase =
+    typeof imageSetting === 'string' && imageSetting.trim() !== '' ? imageSetting.trim() : env.TEAMFUSION_IMAGE_BASE_URL?.trim();
   if (imageBase) out.imageBaseURL = imageBase;
   return out;
 }

@@ -9,7 +9,7 @@ export const UNTRUSTED_MESSAGE =
 export const MANAGE_TRUST = 'Manage Workspace Trust';
 
 export const MISSING_KEY_MESSAGE =
-  'TeamFusion needs a model to run, and none is set up yet: set an API key (kept in VS Code\'s secret storage; OPENAI_API_KEY ' +
+  "TeamFusion needs a model to run, and none is set up yet: set an API key (kept in VS Code's secret storage; OPENAI_API_KEY " +
   'works too), use a language model you already have in VS Code, or point it to a local endpoint such as Ollama or LM Studio. Nothing was sent.';
 export const SET_API_KEY = 'Set API Key';
 export const USE_VSCODE_MODEL = 'Use a VS Code Model';
@@ -47,8 +47,7 @@ export function ensureTrusted(isTrusted: boolean, ui: GuardUi): boolean {
 
 export type PreflightResult =
   /** `apiKey` is absent only when the key is optional (the chat runs on a VS Code model). */
-  | { ok: true; apiKey?: string }
-  | { ok: false; reason: 'untrusted' | 'busy' | 'no-key' };
+  { ok: true; apiKey?: string } | { ok: false; reason: 'untrusted' | 'busy' | 'no-key' };
 
 export interface PreflightInput {
   isTrusted: boolean;

@@ -56,7 +56,9 @@ export class TeamSync implements vscode.Disposable {
 
   private async transport(reviewRoot: string): Promise<GitTransport | { unavailable: string }> {
     let fallback = '';
-    const t = await vscodeGitTransportFor(reviewRoot, (why) => (fallback = why)).catch((err: unknown) => ({ unavailable: errorMessage(err) }));
+    const t = await vscodeGitTransportFor(reviewRoot, (why) => (fallback = why)).catch((err: unknown) => ({
+      unavailable: errorMessage(err),
+    }));
     const root = path.resolve(reviewRoot);
     if ('via' in t && this.via.get(root) !== t.via) {
       this.via.set(root, t.via);
@@ -88,7 +90,10 @@ export class TeamSync implements vscode.Disposable {
   private serial<T>(reviewRoot: string, fn: () => Promise<T>): Promise<T> {
     const root = path.resolve(reviewRoot);
     const next = (this.queues.get(root) ?? Promise.resolve()).then(fn, fn);
-    this.queues.set(root, next.catch(() => undefined));
+    this.queues.set(
+      root,
+      next.catch(() => undefined),
+    );
     return next;
   }
 

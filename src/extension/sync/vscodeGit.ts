@@ -17,7 +17,10 @@ const ADDED = new Set([1, 7, 9]); // INDEX_ADDED, UNTRACKED, INTENT_TO_ADD
 
 function why(err: unknown): string {
   const e = err as { stderr?: string; message?: string };
-  const text = (e?.stderr || e?.message || String(err)).split('\n').map((l) => l.replace(/^(fatal|error):\s*/, '').trim()).find(Boolean);
+  const text = (e?.stderr || e?.message || String(err))
+    .split('\n')
+    .map((l) => l.replace(/^(fatal|error):\s*/, '').trim())
+    .find(Boolean);
   return text ?? 'git failed';
 }
 
@@ -29,7 +32,10 @@ function gitErrorCode(err: unknown): string | undefined {
  * The transport for the repository holding `dir`, or why there is none: VS Code's git extension when it is there and sees
  * the repository, else the git program (the CLI's transport).
  */
-export async function vscodeGitTransportFor(dir: string, onFallback?: (why: string) => void): Promise<GitTransport | { unavailable: string }> {
+export async function vscodeGitTransportFor(
+  dir: string,
+  onFallback?: (why: string) => void,
+): Promise<GitTransport | { unavailable: string }> {
   const api = await gitApi();
   const repo = typeof api === 'string' ? undefined : await repositoryFor(api, dir);
   if (repo) return new VsCodeGit(repo);
@@ -37,7 +43,8 @@ export async function vscodeGitTransportFor(dir: string, onFallback?: (why: stri
   try {
     return await gitTransportFor(dir);
   } catch (err) {
-    if (err instanceof GitMissingError) return { unavailable: typeof api === 'string' ? `${api}, and the git program was not found` : 'the git program was not found' };
+    if (err instanceof GitMissingError)
+      return { unavailable: typeof api === 'string' ? `${api}, and the git program was not found` : 'the git program was not found' };
     throw err;
   }
 }
@@ -72,7 +79,11 @@ class VsCodeGit implements GitTransport {
     try {
       if (!head.ahead) await this.repo.pull();
       else if (this.repo.rebase) await this.repo.rebase(`${up.remote}/${up.branch}`);
-      else throw new SyncError('failed', `this branch and ${up.remote}/${up.branch} have both moved on, and this editor's git cannot rebase; run git pull --rebase in ${this.root}`);
+      else
+        throw new SyncError(
+          'failed',
+          `this branch and ${up.remote}/${up.branch} have both moved on, and this editor's git cannot rebase; run git pull --rebase in ${this.root}`,
+        );
     } catch (err) {
       if (err instanceof SyncError) throw err;
       await this.repo.status().catch(() => undefined);
@@ -100,7 +111,10 @@ class VsCodeGit implements GitTransport {
     const skip = new Set(exclude.map((p) => path.resolve(p)));
     const foreign = this.repo.state.indexChanges.filter((c) => !inside(c.uri.fsPath));
     if (foreign.length) {
-      throw new SyncError('failed', `other changes are staged in Source Control (${path.basename(foreign[0]!.uri.fsPath)}…); TeamFusion commits only its own files — commit or unstage them first`);
+      throw new SyncError(
+        'failed',
+        `other changes are staged in Source Control (${path.basename(foreign[0]!.uri.fsPath)}…); TeamFusion commits only its own files — commit or unstage them first`,
+      );
     }
     // New and changed files under the paths (never the excluded ones), and deletions git already sees.
     const files = (await listFiles(paths)).filter((f) => !skip.has(path.resolve(f)));

@@ -68,10 +68,12 @@ export async function makeLargeReview(dir: string, n: number, m: number): Promis
   for (let i = 1; i <= n; i++) {
     const hue = Math.round((i * 360) / n);
     const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="120" height="80"><rect width="120" height="80" fill="hsl(${hue},60%,50%)"/><text x="60" y="50" font-size="28" text-anchor="middle" fill="white">${i}</text></svg>`;
-    await sharp(Buffer.from(svg)).png().toFile(path.join(dir, 'options', `${i}.png`));
+    await sharp(Buffer.from(svg))
+      .png()
+      .toFile(path.join(dir, 'options', `${i}.png`));
   }
   let seed = 42;
-  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
   for (let d = 1; d <= m; d++) {
     const ids = Array.from({ length: n }, (_, i) => String(i + 1));
     for (let i = ids.length - 1; i > 0; i--) {
@@ -104,9 +106,14 @@ export async function readRunJson<T = { status?: string; task?: string }>(review
 /** Runs the built CLI and waits for it; the exit code and everything it printed (stdout then stderr). */
 export function runCli(args: string[], env: Record<string, string> = {}, timeoutMs = 240_000): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, timeout: timeoutMs, encoding: 'utf8' }, (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, out: `${stdout}${stderr}` });
-    });
+    execFile(
+      process.execPath,
+      [CLI, ...args],
+      { env: { ...process.env, ...env }, timeout: timeoutMs, encoding: 'utf8' },
+      (err, stdout, stderr) => {
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, out: `${stdout}${stderr}` });
+      },
+    );
   });
 }
 
@@ -142,7 +149,13 @@ export function streamProxyTurns(mock: MockOpenAI, chunkDelayMs: number): MockOp
  * Waits until `check` gives a truthy value and returns it, polling every `everyMs` on the page's clock. `ceilingMs` only
  * ends a run that is stuck; the wait itself is on the condition. A check that throws counts as not yet.
  */
-export async function until<T>(page: Page, what: string, check: () => Promise<T | undefined | null | false | '' | 0>, ceilingMs = 120_000, everyMs = 250): Promise<T> {
+export async function until<T>(
+  page: Page,
+  what: string,
+  check: () => Promise<T | undefined | null | false | '' | 0>,
+  ceilingMs = 120_000,
+  everyMs = 250,
+): Promise<T> {
   const deadline = Date.now() + ceilingMs;
   for (;;) {
     const v = await check().catch(() => undefined);

@@ -137,7 +137,9 @@ export async function pwnedFrames(page: Page): Promise<string[]> {
     const v = await f
       .evaluate(() => {
         const w = window as Window & { __pwned?: unknown };
-        return w.__pwned !== undefined || document.title.includes('PWNED') ? `${location.href}: ${String(w.__pwned)} ${document.title}` : '';
+        return w.__pwned !== undefined || document.title.includes('PWNED')
+          ? `${location.href}: ${String(w.__pwned)} ${document.title}`
+          : '';
       })
       .catch(() => '');
     if (v) hits.push(v);
@@ -148,13 +150,19 @@ export async function pwnedFrames(page: Page): Promise<string[]> {
 /** Runs a palette command and waits until the palette has closed (so the next F1 opens it again). */
 export async function command(page: Page, title: string): Promise<void> {
   await runCommand(page, title);
-  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
+  await page
+    .locator('.quick-input-widget')
+    .waitFor({ state: 'hidden', timeout: 10_000 })
+    .catch(() => undefined);
   await page.waitForTimeout(300);
 }
 
 /** The classes VS Code gives the workbench and every webview's body for a built-in theme of that name. */
 function themeClasses(theme: string): { workbench: string; webview: string } {
-  if (/high contrast/i.test(theme)) return /light/i.test(theme) ? { workbench: 'hc-light', webview: 'vscode-high-contrast-light' } : { workbench: 'hc-black', webview: 'vscode-high-contrast' };
+  if (/high contrast/i.test(theme))
+    return /light/i.test(theme)
+      ? { workbench: 'hc-light', webview: 'vscode-high-contrast-light' }
+      : { workbench: 'hc-black', webview: 'vscode-high-contrast' };
   return /light/i.test(theme) ? { workbench: 'vs', webview: 'vscode-light' } : { workbench: 'vs-dark', webview: 'vscode-dark' };
 }
 
@@ -163,26 +171,38 @@ function themeClasses(theme: string): { workbench: string; webview: string } {
  * workbench and every open webview wear it (a condition under a ceiling for a loaded machine, not a fixed pause).
  */
 export async function setColorTheme(page: Page, theme: string, ceilingMs = 120_000): Promise<void> {
-  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
+  await page
+    .locator('.quick-input-widget')
+    .waitFor({ state: 'hidden', timeout: 10_000 })
+    .catch(() => undefined);
   await runCommand(page, 'Preferences: Color Theme');
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ state: 'visible', timeout: ceilingMs });
   await input.fill(theme);
   await page.locator('.quick-input-list .monaco-list-row', { hasText: theme }).first().waitFor({ state: 'visible', timeout: ceilingMs });
   await page.keyboard.press('Enter');
-  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
+  await page
+    .locator('.quick-input-widget')
+    .waitFor({ state: 'hidden', timeout: 10_000 })
+    .catch(() => undefined);
   const want = themeClasses(theme);
   const deadline = Date.now() + ceilingMs;
   for (;;) {
-    const workbench = await page.locator('.monaco-workbench').first().evaluate((e, c) => e.classList.contains(c), want.workbench).catch(() => false);
+    const workbench = await page
+      .locator('.monaco-workbench')
+      .first()
+      .evaluate((e, c) => e.classList.contains(c), want.workbench)
+      .catch(() => false);
     let webviews = true;
     for (const f of page.frames()) {
       // A webview's document: its body wears one of vscode-light / vscode-dark / vscode-high-contrast(-light).
-      const ok = await f.evaluate((c) => {
-        const b = document.body;
-        if (!b || ![...b.classList].some((x) => /^vscode-(light|dark|high-contrast)/.test(x))) return true;
-        return b.classList.contains(c) && (c !== 'vscode-high-contrast' || !b.classList.contains('vscode-high-contrast-light'));
-      }, want.webview).catch(() => true);
+      const ok = await f
+        .evaluate((c) => {
+          const b = document.body;
+          if (!b || ![...b.classList].some((x) => /^vscode-(light|dark|high-contrast)/.test(x))) return true;
+          return b.classList.contains(c) && (c !== 'vscode-high-contrast' || !b.classList.contains('vscode-high-contrast-light'));
+        }, want.webview)
+        .catch(() => true);
       if (!ok) webviews = false;
     }
     if (workbench && webviews) return;
@@ -248,7 +268,11 @@ export async function openReview(page: Page, name: string, title: string, ceilin
     const f = await panelTitled(page, title);
     if (f) {
       const picker = page.locator(REVIEW_PICKER);
-      if (await picker.isVisible().catch(() => false)) await picker.locator('input').press('Escape').catch(() => undefined);
+      if (await picker.isVisible().catch(() => false))
+        await picker
+          .locator('input')
+          .press('Escape')
+          .catch(() => undefined);
       return f;
     }
     if (picked || (await quickInput.isVisible().catch(() => false))) quietSince = Date.now();
@@ -257,7 +281,10 @@ export async function openReview(page: Page, name: string, title: string, ceilin
       runs++;
       quietSince = Date.now();
     }
-    if (Date.now() > deadline) throw new Error(`No review panel titled "${title}" within ${ceilingMs} ms${picked ? '' : ` (VS Code never asked which review; the command was run ${runs} times)`}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `No review panel titled "${title}" within ${ceilingMs} ms${picked ? '' : ` (VS Code never asked which review; the command was run ${runs} times)`}`,
+      );
     await page.waitForTimeout(200);
   }
 }
@@ -270,7 +297,10 @@ const RERUN_AFTER_MS = 30_000;
  * (Enter) until its panel titled `title` has rendered. Waits for the picker however long activation and the search take.
  */
 export async function openReviewTimed(page: Page, name: string, title: string, ceilingMs = 180_000): Promise<{ frame: Frame; ms: number }> {
-  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
+  await page
+    .locator('.quick-input-widget')
+    .waitFor({ state: 'hidden', timeout: 10_000 })
+    .catch(() => undefined);
   await runCommand(page, 'TeamFusion: Open Review');
   const picker = page.locator(REVIEW_PICKER);
   await picker.waitFor({ state: 'visible', timeout: ceilingMs });
@@ -353,8 +383,14 @@ export function notificationItem(page: Page, text: string): Locator {
  */
 export async function notificationShows(page: Page, item: Locator): Promise<boolean> {
   if (await item.isVisible().catch(() => false)) return true;
-  const quickPick = await page.locator('.quick-input-widget').isVisible().catch(() => false);
-  const centre = await page.locator('.notifications-center.visible').isVisible().catch(() => false);
+  const quickPick = await page
+    .locator('.quick-input-widget')
+    .isVisible()
+    .catch(() => false);
+  const centre = await page
+    .locator('.notifications-center.visible')
+    .isVisible()
+    .catch(() => false);
   const dot = page.locator('.statusbar-item .codicon-bell-dot').first();
   if (!quickPick && !centre && (await dot.isVisible().catch(() => false))) await dot.click({ timeout: 5_000 }).catch(() => undefined);
   return item.isVisible().catch(() => false);

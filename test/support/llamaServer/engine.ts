@@ -19,10 +19,17 @@ interface Sequence {
 }
 interface Chat {
   chatWrapper: { wrapperName?: string; generateContextState(o: { chatHistory: HistoryItem[] }): { contextText: LlamaText } };
-  generateResponse(history: HistoryItem[], o: {
-    maxTokens?: number; temperature?: number; seed?: number; grammar?: Grammar; signal?: AbortSignal;
-    onTextChunk?: (text: string) => void;
-  }): Promise<{ response: string; metadata: { stopReason: string } }>;
+  generateResponse(
+    history: HistoryItem[],
+    o: {
+      maxTokens?: number;
+      temperature?: number;
+      seed?: number;
+      grammar?: Grammar;
+      signal?: AbortSignal;
+      onTextChunk?: (text: string) => void;
+    },
+  ): Promise<{ response: string; metadata: { stopReason: string } }>;
   dispose(o?: { disposeSequence?: boolean }): void;
 }
 interface NodeLlamaCpp {
@@ -114,7 +121,9 @@ export class LlamaEngine {
     const chat = new this.lib.LlamaChat({ contextSequence: this.sequence, autoDisposeSequence: false });
     try {
       // The prompt's tokens as the template lays them out (what OpenAI reports as prompt_tokens).
-      const promptTokens = chat.chatWrapper.generateContextState({ chatHistory: history }).contextText.tokenize(this.model.tokenizer).length;
+      const promptTokens = chat.chatWrapper
+        .generateContextState({ chatHistory: history })
+        .contextText.tokenize(this.model.tokenizer).length;
       const before = this.sequence.tokenMeter.getState();
       const r = await chat.generateResponse(history, {
         maxTokens: o.maxTokens,

@@ -30,7 +30,10 @@ export function llamaInstall(): { engineDir: string; modelPath: string } {
   const engine = join(root, 'engine');
   const models = join(root, 'models');
   const newest = existsSync(models)
-    ? readdirSync(models).filter((n) => /^tiny-[0-9a-f]+\.gguf$/.test(n)).map((n) => join(models, n)).sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0]
+    ? readdirSync(models)
+        .filter((n) => /^tiny-[0-9a-f]+\.gguf$/.test(n))
+        .map((n) => join(models, n))
+        .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0]
     : undefined;
   if (!existsSync(join(engine, 'node_modules', 'node-llama-cpp', 'package.json')) || !newest) {
     throw new Error(`The llama.cpp test engine is not installed in ${root}: ${INSTALL_HINT}.`);
@@ -63,7 +66,9 @@ export async function startLlamaServer(o: { maxTokens?: number } = {}): Promise<
   });
   const requests: LlamaRequestLog[] = [];
   let stderr = '';
-  child.stderr?.on('data', (c: Buffer) => { stderr = (stderr + c.toString('utf8')).slice(-4000); });
+  child.stderr?.on('data', (c: Buffer) => {
+    stderr = (stderr + c.toString('utf8')).slice(-4000);
+  });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const ready = new Promise<{ baseURL: string; readyMs: number; chatWrapper: string }>((resolve, reject) => {
     let facts = { readyMs: 0, chatWrapper: '' };
@@ -75,7 +80,9 @@ export async function startLlamaServer(o: { maxTokens?: number } = {}): Promise<
         facts = { readyMs: r.ms, chatWrapper: r.chatWrapper };
       } else if (line.startsWith('OPENAI_BASE_URL=')) resolve({ baseURL: line.slice('OPENAI_BASE_URL='.length), ...facts });
     });
-    void exited.then((code) => reject(new Error(`The llama.cpp test server stopped (exit ${code}) before it listened: ${stderr.trim() || 'no message'}`)));
+    void exited.then((code) =>
+      reject(new Error(`The llama.cpp test server stopped (exit ${code}) before it listened: ${stderr.trim() || 'no message'}`)),
+    );
   });
   const up = await ready;
   return {

@@ -11,12 +11,11 @@ import { LlamaEngine } from './engine';
 import { LlamaHttpServer, MODEL_ID } from './server';
 import { errorMessage } from '../../../src/core/kernel/errors';
 
-
-
 async function main(): Promise<void> {
   const engineDir = process.env.TEAMFUSION_LLAMA_ENGINE;
   const modelPath = process.env.TEAMFUSION_LLAMA_MODEL;
-  if (!engineDir || !modelPath) throw new Error('TEAMFUSION_LLAMA_ENGINE and TEAMFUSION_LLAMA_MODEL must name the engine folder and the model');
+  if (!engineDir || !modelPath)
+    throw new Error('TEAMFUSION_LLAMA_ENGINE and TEAMFUSION_LLAMA_MODEL must name the engine folder and the model');
   const t0 = Date.now();
   const engine = await LlamaEngine.load(engineDir, modelPath, Number(process.env.TEAMFUSION_LLAMA_CONTEXT ?? 16384));
   const server = new LlamaHttpServer(engine, {
@@ -28,7 +27,10 @@ async function main(): Promise<void> {
   process.stdout.write(`LLAMA_READY ${JSON.stringify({ ms: Date.now() - t0, chatWrapper: engine.chatWrapper })}\n`);
   process.stdout.write(`OPENAI_BASE_URL=${url}\n`);
   const stop = (): void => {
-    void server.close().then(() => engine.close()).finally(() => process.exit(0));
+    void server
+      .close()
+      .then(() => engine.close())
+      .finally(() => process.exit(0));
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);

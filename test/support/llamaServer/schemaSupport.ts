@@ -6,9 +6,26 @@
  */
 
 const KNOWN = new Set([
-  'type', 'properties', 'required', 'additionalProperties', 'minProperties', 'maxProperties',
-  'items', 'prefixItems', 'minItems', 'maxItems', 'minLength', 'maxLength', 'format',
-  'enum', 'const', 'oneOf', '$ref', '$defs', 'description', 'title',
+  'type',
+  'properties',
+  'required',
+  'additionalProperties',
+  'minProperties',
+  'maxProperties',
+  'items',
+  'prefixItems',
+  'minItems',
+  'maxItems',
+  'minLength',
+  'maxLength',
+  'format',
+  'enum',
+  'const',
+  'oneOf',
+  '$ref',
+  '$defs',
+  'description',
+  'title',
 ]);
 const BASIC_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'null']);
 const FORMATS = new Set(['date-time', 'time', 'date']);
@@ -49,6 +66,7 @@ export function unsupportedPart(schema: unknown, path = '$'): string | undefined
     return undefined;
   }
   if (s.format !== undefined && !FORMATS.has(String(s.format))) return `${path}: format "${String(s.format)}" is not supported`;
-  if (types.length === 0 || types.some((t) => typeof t !== 'string' || !BASIC_TYPES.has(t))) return `${path}: type ${JSON.stringify(s.type)} (a list may hold only basic types; objects and arrays need a type of their own)`;
+  if (types.length === 0 || types.some((t) => typeof t !== 'string' || !BASIC_TYPES.has(t)))
+    return `${path}: type ${JSON.stringify(s.type)} (a list may hold only basic types; objects and arrays need a type of their own)`;
   return undefined;
 }

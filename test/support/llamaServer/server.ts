@@ -43,7 +43,10 @@ export interface LlamaServerOptions {
 }
 
 class RequestError extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -65,11 +68,16 @@ function turnsOf(body: ChatBody): Turn[] {
   if (!Array.isArray(body.messages) || body.messages.length === 0) throw new RequestError(400, 'messages: a non-empty list is required');
   return body.messages.map((m, i) => {
     const role = m.role === 'developer' ? 'system' : m.role;
-    if (role !== 'system' && role !== 'user' && role !== 'assistant') throw new RequestError(400, `messages[${i}].role "${String(m.role)}" is not supported`);
+    if (role !== 'system' && role !== 'user' && role !== 'assistant')
+      throw new RequestError(400, `messages[${i}].role "${String(m.role)}" is not supported`);
     if (typeof m.content === 'string' || m.content == null) return { role, text: m.content ?? '' };
     const texts = m.content.map((p, j) => {
       if (p.type === 'text' && typeof p.text === 'string') return p.text;
-      if (p.type === 'image_url') throw new RequestError(400, `messages[${i}].content[${j}]: an image, and this engine (the tiny stand-in model) has no vision; send text only`);
+      if (p.type === 'image_url')
+        throw new RequestError(
+          400,
+          `messages[${i}].content[${j}]: an image, and this engine (the tiny stand-in model) has no vision; send text only`,
+        );
       throw new RequestError(400, `messages[${i}].content[${j}]: part type "${String(p.type)}" is not supported`);
     });
     return { role, text: texts.join('\n') };
@@ -81,7 +89,10 @@ export class LlamaHttpServer {
   private created = Math.floor(Date.now() / 1000);
   private counter = 0;
 
-  constructor(private readonly engine: LlamaEngine, private readonly o: LlamaServerOptions) {}
+  constructor(
+    private readonly engine: LlamaEngine,
+    private readonly o: LlamaServerOptions,
+  ) {}
 
   async listen(port = 0): Promise<string> {
     this.server = createServer((req, res) => void this.handle(req, res));
@@ -100,7 +111,10 @@ export class LlamaHttpServer {
     try {
       if (req.method === 'GET' && path === '/models') {
         this.o.onRequest?.({ route: 'models', status: 200 });
-        return json(res, 200, { object: 'list', data: [{ id: this.o.modelId, object: 'model', created: this.created, owned_by: 'llama.cpp' }] });
+        return json(res, 200, {
+          object: 'list',
+          data: [{ id: this.o.modelId, object: 'model', created: this.created, owned_by: 'llama.cpp' }],
+        });
       }
       if (req.method === 'POST' && path === '/chat/completions') return await this.chat(req, res);
       throw new RequestError(404, `${req.method ?? '?'} ${url.pathname} is not served here`);
@@ -108,7 +122,8 @@ export class LlamaHttpServer {
       const status = e instanceof RequestError ? e.status : 500;
       const message = errorMessage(e);
       this.o.onRequest?.({ route: path === '/models' ? 'models' : 'chat', status, error: message });
-      if (!res.headersSent) json(res, status, { error: { message, type: status === 400 ? 'invalid_request_error' : 'server_error', code: null, param: null } });
+      if (!res.headersSent)
+        json(res, status, { error: { message, type: status === 400 ? 'invalid_request_error' : 'server_error', code: null, param: null } });
       else res.end();
     }
   }
@@ -154,19 +169,34 @@ export class LlamaHttpServer {
     };
     const base = { id, created: Math.floor(Date.now() / 1000), model, system_fingerprint: 'llama.cpp-node-llama-cpp' };
     const report = (g: Generation) =>
-      this.o.onRequest?.({ route: 'chat', status: 200, stream: body.stream === true, format: format as 'text', ...(schemaName ? { schemaName } : {}),
-        finishReason: g.finishReason, promptTokens: g.promptTokens, completionTokens: g.completionTokens, ms: g.ms, text: g.text,
-        ...(schemaName ? { withinSchema: conforms(grammar, g.text) } : {}) });
+      this.o.onRequest?.({
+        route: 'chat',
+        status: 200,
+        stream: body.stream === true,
+        format: format as 'text',
+        ...(schemaName ? { schemaName } : {}),
+        finishReason: g.finishReason,
+        promptTokens: g.promptTokens,
+        completionTokens: g.completionTokens,
+        ms: g.ms,
+        text: g.text,
+        ...(schemaName ? { withinSchema: conforms(grammar, g.text) } : {}),
+      });
     const usageOf = (g: { promptTokens: number; completionTokens: number }) => ({
-      prompt_tokens: g.promptTokens, completion_tokens: g.completionTokens, total_tokens: g.promptTokens + g.completionTokens,
+      prompt_tokens: g.promptTokens,
+      completion_tokens: g.completionTokens,
+      total_tokens: g.promptTokens + g.completionTokens,
     });
 
     if (body.stream !== true) {
       const g = await this.engine.generate(turns, common);
       report(g);
       return json(res, 200, {
-        ...base, object: 'chat.completion',
-        choices: [{ index: 0, message: { role: 'assistant', content: g.text, refusal: null }, logprobs: null, finish_reason: g.finishReason }],
+        ...base,
+        object: 'chat.completion',
+        choices: [
+          { index: 0, message: { role: 'assistant', content: g.text, refusal: null }, logprobs: null, finish_reason: g.finishReason },
+        ],
         usage: usageOf(g),
       });
     }

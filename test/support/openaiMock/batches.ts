@@ -72,7 +72,15 @@ export class FilesAndBatches {
   }
 
   fileObject(f: StoredFile): object {
-    return { id: f.id, object: 'file', bytes: f.bytes, created_at: f.created_at, filename: f.filename, purpose: f.purpose, status: 'processed' };
+    return {
+      id: f.id,
+      object: 'file',
+      bytes: f.bytes,
+      created_at: f.created_at,
+      filename: f.filename,
+      purpose: f.purpose,
+      status: 'processed',
+    };
   }
 
   addFile(filename: string, purpose: string, data: Buffer): StoredFile {
@@ -116,8 +124,30 @@ export class FilesAndBatches {
   /** POST /batches (the body is already checked against CreateBatchRequest). */
   create(body: Record<string, unknown>): { status: number; body: object } {
     const file = this.files.get(String(body.input_file_id));
-    if (!file) return { status: 404, body: { error: { message: `No such File object: ${String(body.input_file_id)}`, type: 'invalid_request_error', param: 'input_file_id', code: null } } };
-    if (file.purpose !== 'batch') return { status: 400, body: { error: { message: `File ${file.id} was not uploaded with purpose "batch".`, type: 'invalid_request_error', param: 'input_file_id', code: null } } };
+    if (!file)
+      return {
+        status: 404,
+        body: {
+          error: {
+            message: `No such File object: ${String(body.input_file_id)}`,
+            type: 'invalid_request_error',
+            param: 'input_file_id',
+            code: null,
+          },
+        },
+      };
+    if (file.purpose !== 'batch')
+      return {
+        status: 400,
+        body: {
+          error: {
+            message: `File ${file.id} was not uploaded with purpose "batch".`,
+            type: 'invalid_request_error',
+            param: 'input_file_id',
+            code: null,
+          },
+        },
+      };
     const endpoint = String(body.endpoint);
     const { lines, problems } = this.readInput(file, endpoint);
     this.violations.push(...problems.map((p) => `batch input ${p}`));
@@ -142,12 +172,20 @@ export class FilesAndBatches {
   /** GET /batches/{id}: one retrieval moves the batch on. */
   retrieve(id: string): { status: number; body: object } {
     const s = this.batches.get(id);
-    if (!s) return { status: 404, body: { error: { message: `No batch found with id '${id}'.`, type: 'invalid_request_error', param: null, code: null } } };
+    if (!s)
+      return {
+        status: 404,
+        body: { error: { message: `No batch found with id '${id}'.`, type: 'invalid_request_error', param: null, code: null } },
+      };
     const b = s.batch;
     if (['completed', 'failed', 'expired', 'cancelled'].includes(String(b.status))) return { status: 200, body: b };
     s.polls++;
     if (s.problems.length) {
-      Object.assign(b, { status: 'failed', failed_at: now(), errors: { object: 'list', data: s.problems.slice(0, 20).map((message) => ({ code: 'invalid_request', message })) } });
+      Object.assign(b, {
+        status: 'failed',
+        failed_at: now(),
+        errors: { object: 'list', data: s.problems.slice(0, 20).map((message) => ({ code: 'invalid_request', message })) },
+      });
       return { status: 200, body: b };
     }
     if (s.cancelRequested) {
@@ -161,7 +199,11 @@ export class FilesAndBatches {
     }
     const outcome = this.settings.outcome;
     if (outcome === 'failed') {
-      Object.assign(b, { status: 'failed', failed_at: now(), errors: { object: 'list', data: [{ code: 'server_error', message: 'The batch failed (mock).' }] } });
+      Object.assign(b, {
+        status: 'failed',
+        failed_at: now(),
+        errors: { object: 'list', data: [{ code: 'server_error', message: 'The batch failed (mock).' }] },
+      });
     } else if (outcome === 'expired') {
       this.finish(s, 'expired', this.settings.answeredBeforeExpiry ?? Math.floor(s.lines.length / 2));
     } else {
@@ -172,7 +214,11 @@ export class FilesAndBatches {
 
   cancel(id: string): { status: number; body: object } {
     const s = this.batches.get(id);
-    if (!s) return { status: 404, body: { error: { message: `No batch found with id '${id}'.`, type: 'invalid_request_error', param: null, code: null } } };
+    if (!s)
+      return {
+        status: 404,
+        body: { error: { message: `No batch found with id '${id}'.`, type: 'invalid_request_error', param: null, code: null } },
+      };
     if (!['completed', 'failed', 'expired', 'cancelled'].includes(String(s.batch.status))) {
       s.cancelRequested = true;
       Object.assign(s.batch, { status: 'cancelling', cancelling_at: now() });
@@ -188,7 +234,12 @@ export class FilesAndBatches {
     let failed = 0;
     s.lines.slice(0, answered).forEach((line, i) => {
       const a = this.answerLine(line.body, line.custom_id);
-      const row = { id: `batch_req_mock${i + 1}`, custom_id: line.custom_id, response: { status_code: a.status, request_id: `req_mock_batch_${i + 1}`, body: a.body }, error: null };
+      const row = {
+        id: `batch_req_mock${i + 1}`,
+        custom_id: line.custom_id,
+        response: { status_code: a.status, request_id: `req_mock_batch_${i + 1}`, body: a.body },
+        error: null,
+      };
       if (a.status === 200) {
         out.push(JSON.stringify(row));
         completed++;
@@ -199,8 +250,10 @@ export class FilesAndBatches {
     });
     const b = s.batch;
     const t = now();
-    if (out.length) b.output_file_id = this.addFile(`batch_${String(b.id)}_output.jsonl`, 'batch_output', Buffer.from(`${out.join('\n')}\n`)).id;
-    if (errors.length) b.error_file_id = this.addFile(`batch_${String(b.id)}_error.jsonl`, 'batch_output', Buffer.from(`${errors.join('\n')}\n`)).id;
+    if (out.length)
+      b.output_file_id = this.addFile(`batch_${String(b.id)}_output.jsonl`, 'batch_output', Buffer.from(`${out.join('\n')}\n`)).id;
+    if (errors.length)
+      b.error_file_id = this.addFile(`batch_${String(b.id)}_error.jsonl`, 'batch_output', Buffer.from(`${errors.join('\n')}\n`)).id;
     Object.assign(b, { status, request_counts: { total: s.lines.length, completed, failed } });
     if (status === 'completed') Object.assign(b, { finalizing_at: t, completed_at: t });
     if (status === 'expired') b.expired_at = t;

@@ -42,7 +42,18 @@ export function briefRemixValue(req: RecordedRequest, script: BriefScript = {}):
   return {
     revisedBrief: `# Revised brief (round ${round})\n\n## Goal (round ${round})\n\nAwareness first.\n\n## Tone: calm\n\nQuiet confidence.\n`,
     agreements: ['The goal is awareness, not sales.'],
-    disagreements: ids.length >= 2 ? [{ question: 'Who is the audience?', positions: [{ position: 'Young urban buyers', heldBy: [ids[0]] }, { position: 'Gift buyers', heldBy: [ids[1]] }] }] : [],
+    disagreements:
+      ids.length >= 2
+        ? [
+            {
+              question: 'Who is the audience?',
+              positions: [
+                { position: 'Young urban buyers', heldBy: [ids[0]] },
+                { position: 'Gift buyers', heldBy: [ids[1]] },
+              ],
+            },
+          ]
+        : [],
     tradeOffs: ['A calmer tone gives up some shelf impact.'],
     openQuestions: ['Is there a budget for outdoor?'],
     coverage,

@@ -68,7 +68,10 @@ export class PromptCache {
 
   /** Prompt token count and cached tokens of `units`, then remembers them. */
   account(units: PromptUnit[]): { promptTokens: number; cachedTokens: number } {
-    const promptTokens = Math.max(1, units.reduce((sum, u) => sum + u.tokens, 0));
+    const promptTokens = Math.max(
+      1,
+      units.reduce((sum, u) => sum + u.tokens, 0),
+    );
     let best = 0;
     for (const earlier of this.history) {
       let shared = 0;
@@ -89,11 +92,7 @@ export class PromptCache {
   }
 }
 
-export function makeUsage(
-  estimated: { promptTokens: number; cachedTokens: number },
-  content: string,
-  forced?: MockUsage,
-): UsageNumbers {
+export function makeUsage(estimated: { promptTokens: number; cachedTokens: number }, content: string, forced?: MockUsage): UsageNumbers {
   const prompt = forced?.prompt_tokens ?? estimated.promptTokens;
   const completion = forced?.completion_tokens ?? Math.max(1, textTokens(content));
   const cached = Math.min(forced?.cached_tokens ?? estimated.cachedTokens, prompt);
@@ -156,10 +155,20 @@ export function chatChunks(
   includeUsage: boolean,
   finishReason = 'stop',
 ): object[] {
-  const base = { id: meta.id, object: 'chat.completion.chunk', created: meta.created, model: meta.model, service_tier: 'default', system_fingerprint: 'fp_mock' };
+  const base = {
+    id: meta.id,
+    object: 'chat.completion.chunk',
+    created: meta.created,
+    model: meta.model,
+    service_tier: 'default',
+    system_fingerprint: 'fp_mock',
+  };
   const withUsage = (chunk: object): object => (includeUsage ? { ...chunk, usage: null } : chunk);
   const chunks: object[] = [
-    withUsage({ ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '', refusal: null }, logprobs: null, finish_reason: null }] }),
+    withUsage({
+      ...base,
+      choices: [{ index: 0, delta: { role: 'assistant', content: '', refusal: null }, logprobs: null, finish_reason: null }],
+    }),
   ];
   for (const piece of splitDeltas(content)) {
     chunks.push(withUsage({ ...base, choices: [{ index: 0, delta: { content: piece }, logprobs: null, finish_reason: null }] }));

@@ -31,7 +31,8 @@ const CliArgs = z.object({
 });
 type CliArgs = z.infer<typeof CliArgs>;
 
-const USAGE = 'Usage: node out/test/support/openaiMock/cli.js [--port N] [--latency MS] [--no-strict] [--label TEXT] [--from-run] [--quiet]';
+const USAGE =
+  'Usage: node out/test/support/openaiMock/cli.js [--port N] [--latency MS] [--no-strict] [--label TEXT] [--from-run] [--quiet]';
 
 export function parseCliArgs(argv: string[]): CliArgs {
   const raw: Record<string, unknown> = {};
@@ -84,7 +85,10 @@ async function main(): Promise<void> {
     });
   }
   process.stdout.write(`OPENAI_BASE_URL=${mock.baseURL}\n`);
-  if (!args.quiet) process.stderr.write(`Mock OpenAI server listening (latency ${args.latency} ms, ${args.strict ? 'strict' : 'lenient'} spec checks against ${mock.specSource}).\n`);
+  if (!args.quiet)
+    process.stderr.write(
+      `Mock OpenAI server listening (latency ${args.latency} ms, ${args.strict ? 'strict' : 'lenient'} spec checks against ${mock.specSource}).\n`,
+    );
   let stopping = false;
   const stop = (): void => {
     if (stopping) return;

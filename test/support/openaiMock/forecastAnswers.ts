@@ -12,7 +12,7 @@ import { isObject } from './openapiSchema';
 import { personaView } from './personaView';
 import { idsOf, LABEL, personaOf, remixFacts, roundLabels, type MadeFrom, type Persona } from './requestFacts';
 
-const words = (text: string): Set<string> => new Set((text.toLowerCase().match(/[\p{L}\p{N}]{5,}/gu) ?? []));
+const words = (text: string): Set<string> => new Set(text.toLowerCase().match(/[\p{L}\p{N}]{5,}/gu) ?? []);
 
 /** Which of two revisions a member prefers by their own comment: the one holding more of its words, else a tie. */
 export function memberPreference(comment: string, a: string, b: string): 'A' | 'B' | 'tie' {
@@ -48,7 +48,9 @@ const QUOTED = String.raw`"(?:[^"\\]|\\.)*"`;
  * `- Option "1": rank 1 — "reason"` lines), its options under the labels the run gave them.
  */
 function forecastPersona(body: unknown, ids: ReadonlyMap<string, string>): Persona | undefined {
-  const text = requestTexts(body).filter((t) => t.startsWith('You are role-playing ')).pop();
+  const text = requestTexts(body)
+    .filter((t) => t.startsWith('You are role-playing '))
+    .pop();
   if (!text) return undefined;
   const own = personaOf(body);
   if (own && own.ranking.length) return own;
@@ -58,7 +60,12 @@ function forecastPersona(body: unknown, ids: ReadonlyMap<string, string>): Perso
   for (const m of text.matchAll(new RegExp(`^- Option (${QUOTED}): rank (\\d+)(?: \\([^)]*\\))? — (.*)$`, 'gm'))) {
     const id = JSON.parse(m[1]!) as string;
     const reason = m[3]!.trim();
-    ranking.push({ label: ids.get(id) ?? `Option ${id}`, rank: Number(m[2]), inRunning: true, reason: reason.startsWith('"') ? (JSON.parse(reason) as string) : reason });
+    ranking.push({
+      label: ids.get(id) ?? `Option ${id}`,
+      rank: Number(m[2]),
+      inRunning: true,
+      reason: reason.startsWith('"') ? (JSON.parse(reason) as string) : reason,
+    });
   }
   return { name: JSON.parse(name) as string, ranking };
 }
@@ -95,7 +102,11 @@ export function learnIds(seen: SeenImages, body: unknown): void {
 }
 
 /** The forecast's answer, or undefined when the request is not a forecast. */
-export function forecastValue(body: unknown, wanted: ReturnType<typeof requestedJsonSchema>, seen: SeenImages): Record<string, unknown> | undefined {
+export function forecastValue(
+  body: unknown,
+  wanted: ReturnType<typeof requestedJsonSchema>,
+  seen: SeenImages,
+): Record<string, unknown> | undefined {
   if (wanted?.name !== 'teamfusion_forecast' || !isObject(wanted.schema) || !isObject(wanted.schema.properties)) return undefined;
   const all = requestTexts(body).join('\n');
   if ('prefer' in wanted.schema.properties) {
@@ -110,7 +121,11 @@ export function forecastValue(body: unknown, wanted: ReturnType<typeof requested
   if (!persona) return { ranking: letters.map((l) => l.letter) };
   const labelOf = new Map(letters.map((l) => [l.letter, seen.labels.get(fingerprint(l.url))]));
   const known = letters.filter((l) => labelOf.get(l.letter) !== undefined);
-  const view = personaView(persona, known.map((l) => labelOf.get(l.letter)!), seen.facts);
+  const view = personaView(
+    persona,
+    known.map((l) => labelOf.get(l.letter)!),
+    seen.facts,
+  );
   // Byte-identical images under two letters: each letter once, in the order the view gives their label.
   const ranked: string[] = [];
   for (const label of view.order) {

@@ -154,7 +154,11 @@ export class MockOpenAI {
     this.azure = options.azure === true;
     this.missingRoutes = new Set(options.missingRoutes ?? []);
     this.batch = new FilesAndBatches(
-      { pendingPolls: options.batch?.pendingPolls ?? 0, outcome: options.batch?.outcome ?? 'completed', answeredBeforeExpiry: options.batch?.answeredBeforeExpiry },
+      {
+        pendingPolls: options.batch?.pendingPolls ?? 0,
+        outcome: options.batch?.outcome ?? 'completed',
+        answeredBeforeExpiry: options.batch?.answeredBeforeExpiry,
+      },
       (body, customId) => this.answerBatchLine(body, customId),
       (body) => validator.validateJson('chat', body),
     );
@@ -319,7 +323,11 @@ export class MockOpenAI {
     else if (method === 'POST' && rel === '/images/edits' && !this.missingRoutes.has('edit')) route = 'edit';
     else if (method === 'GET' && (rel === '/models' || rel.startsWith('/models/')) && !this.missingRoutes.has('models')) route = 'models';
     else if ((method === 'POST' && rel === '/files') || (method === 'GET' && /^\/files\/[^/]+(\/content)?$/.test(rel))) route = 'files';
-    else if ((method === 'POST' && (rel === '/batches' || /^\/batches\/[^/]+\/cancel$/.test(rel))) || (method === 'GET' && /^\/batches\/[^/]+$/.test(rel))) route = 'batches';
+    else if (
+      (method === 'POST' && (rel === '/batches' || /^\/batches\/[^/]+\/cancel$/.test(rel))) ||
+      (method === 'GET' && /^\/batches\/[^/]+$/.test(rel))
+    )
+      route = 'batches';
 
     const record: RecordedRequest = {
       seq: ++this.seq,
@@ -345,7 +353,9 @@ export class MockOpenAI {
       this.openResponses.delete(res);
       const outcome = record.status !== undefined ? String(record.status) : res.writableFinished ? 'done' : 'cut';
       const spec = record.validationErrors.length > 0 ? ` spec: ${record.validationErrors.join(' | ')}` : '';
-      this.onLog?.(`${method} ${path} ${outcome}${res.writableFinished ? '' : ' (connection closed before the answer ended)'} ${Date.now() - started}ms${spec}`);
+      this.onLog?.(
+        `${method} ${path} ${outcome}${res.writableFinished ? '' : ' (connection closed before the answer ended)'} ${Date.now() - started}ms${spec}`,
+      );
     });
 
     let raw: Buffer;
@@ -363,7 +373,16 @@ export class MockOpenAI {
       if (errors.length > 0 && this.strict) {
         await this.sleep(this.latencyMs);
         if (this.closed || res.destroyed) return;
-        this.sendJson(res, record, 400, openaiError(`Invalid request (checked against OpenAI's OpenAPI spec): ${errors.join('; ')}`, 'invalid_request_error', 'spec_violation'));
+        this.sendJson(
+          res,
+          record,
+          400,
+          openaiError(
+            `Invalid request (checked against OpenAI's OpenAPI spec): ${errors.join('; ')}`,
+            'invalid_request_error',
+            'spec_violation',
+          ),
+        );
         return;
       }
     }
@@ -389,7 +408,12 @@ export class MockOpenAI {
       return;
     }
     if (route === 'other') {
-      this.sendJson(res, record, 404, openaiError(`Unknown request URL: ${method} ${path}. Please check the URL for typos.`, 'invalid_request_error', 'unknown_url'));
+      this.sendJson(
+        res,
+        record,
+        404,
+        openaiError(`Unknown request URL: ${method} ${path}. Please check the URL for typos.`, 'invalid_request_error', 'unknown_url'),
+      );
       return;
     }
 
@@ -411,7 +435,9 @@ export class MockOpenAI {
       const create = record.method === 'POST' && /\/batches$/.test(record.path);
       if (!upload && !create) {
         // Retrieve, download and cancel carry no body.
-        return raw.length === 0 || (record.method === 'POST' && raw.toString('utf8').trim() === '{}') ? [] : [`${record.method} ${record.path} takes no request body`];
+        return raw.length === 0 || (record.method === 'POST' && raw.toString('utf8').trim() === '{}')
+          ? []
+          : [`${record.method} ${record.path} takes no request body`];
       }
       if (upload) {
         if (!boundary) return [`content-type ${contentType ?? '(none)'} is not multipart/form-data`];
@@ -436,7 +462,9 @@ export class MockOpenAI {
       }
     }
     if (!/^application\/json\b/i.test(contentType ?? '')) {
-      return [`content-type ${contentType ?? '(none)'} is not ${record.route === 'edit' ? 'multipart/form-data or application/json' : 'application/json'}`];
+      return [
+        `content-type ${contentType ?? '(none)'} is not ${record.route === 'edit' ? 'multipart/form-data or application/json' : 'application/json'}`,
+      ];
     }
     try {
       record.body = JSON.parse(raw.toString('utf8')) as unknown;
@@ -446,7 +474,13 @@ export class MockOpenAI {
     return this.validator.validateJson(record.route === 'edit' ? 'editJson' : record.route === 'batches' ? 'batch' : 'chat', record.body);
   }
 
-  private sendJson(res: http.ServerResponse, record: RecordedRequest | undefined, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  private sendJson(
+    res: http.ServerResponse,
+    record: RecordedRequest | undefined,
+    status: number,
+    body: unknown,
+    headers: Record<string, string> = {},
+  ): void {
     const text = JSON.stringify(body);
     if (record) record.status = status;
     res.writeHead(status, {
@@ -461,7 +495,10 @@ export class MockOpenAI {
 
   private answerFilesAndBatches(res: http.ServerResponse, record: RecordedRequest, rel: string): void {
     const store = this.batch;
-    const parts = rel.split('/').filter(Boolean).map((p) => decodeURIComponent(p));
+    const parts = rel
+      .split('/')
+      .filter(Boolean)
+      .map((p) => decodeURIComponent(p));
     const notFound = (what: string): void =>
       this.sendJson(res, record, 404, openaiError(`No such ${what}: ${parts[1] ?? ''}`, 'invalid_request_error', null, 'id'));
     if (parts[0] === 'files') {
@@ -479,7 +516,11 @@ export class MockOpenAI {
       if (!f) return notFound('File');
       if (parts[2] === 'content') {
         record.status = 200;
-        res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': f.data.length, 'x-request-id': `req_mock_${record.seq}` });
+        res.writeHead(200, {
+          'content-type': 'application/octet-stream',
+          'content-length': f.data.length,
+          'x-request-id': `req_mock_${record.seq}`,
+        });
         res.end(f.data);
         return;
       }
@@ -525,7 +566,10 @@ export class MockOpenAI {
       case 'error':
         return { status: reply.status, body: reply.body ?? defaultErrorBody(reply.status) };
       default:
-        return { status: 500, body: openaiError(`The mock reply kind '${reply.kind}' cannot answer a batch line.`, 'server_error', 'mock_misuse') };
+        return {
+          status: 500,
+          body: openaiError(`The mock reply kind '${reply.kind}' cannot answer a batch line.`, 'server_error', 'mock_misuse'),
+        };
     }
   }
 
@@ -538,7 +582,8 @@ export class MockOpenAI {
     }
     const id = decodeURIComponent(rel.slice('/models/'.length));
     if (this.models.includes(id)) this.sendJson(res, record, 200, model(id));
-    else this.sendJson(res, record, 404, openaiError(`The model '${id}' does not exist`, 'invalid_request_error', 'model_not_found', 'model'));
+    else
+      this.sendJson(res, record, 404, openaiError(`The model '${id}' does not exist`, 'invalid_request_error', 'model_not_found', 'model'));
   }
 
   private async answer(route: MockRoute, reply: MockReply, record: RecordedRequest, res: http.ServerResponse): Promise<void> {
@@ -549,7 +594,11 @@ export class MockOpenAI {
       case 'raw': {
         record.status = reply.status;
         const body = typeof reply.body === 'string' ? Buffer.from(reply.body) : reply.body;
-        res.writeHead(reply.status, { 'content-type': reply.contentType ?? 'application/json', 'content-length': body.length, ...reply.headers });
+        res.writeHead(reply.status, {
+          'content-type': reply.contentType ?? 'application/json',
+          'content-length': body.length,
+          ...reply.headers,
+        });
         res.end(body);
         return;
       }
@@ -575,7 +624,12 @@ export class MockOpenAI {
         await this.answerCut(reply.afterChunks, reply.content ?? designerReply(record.body), record, res);
         return;
     }
-    this.sendJson(res, record, 500, openaiError(`The mock reply kind '${reply.kind}' does not fit the ${route} route.`, 'server_error', 'mock_misuse'));
+    this.sendJson(
+      res,
+      record,
+      500,
+      openaiError(`The mock reply kind '${reply.kind}' does not fit the ${route} route.`, 'server_error', 'mock_misuse'),
+    );
   }
 
   private chatMeta(record: RecordedRequest): CompletionMeta {
@@ -649,7 +703,13 @@ export class MockOpenAI {
     const nRaw = Number(body.n ?? 1);
     const n = Number.isInteger(nRaw) && nRaw >= 1 && nRaw <= 10 ? nRaw : 1;
     // Each default edit is its own image (its directions and its place among the edits mark it), as a model's would be.
-    const image = png ?? (await editPng(record.files, undefined, `${typeof body.prompt === 'string' ? body.prompt : ''}\n#${this.requests.filter((q) => q.route === 'edit').length}`));
+    const image =
+      png ??
+      (await editPng(
+        record.files,
+        undefined,
+        `${typeof body.prompt === 'string' ? body.prompt : ''}\n#${this.requests.filter((q) => q.route === 'edit').length}`,
+      ));
     if (this.closed || res.destroyed) return;
     const prompt = typeof body.prompt === 'string' ? body.prompt : '';
     const textTokens = Math.ceil(prompt.length / 4);

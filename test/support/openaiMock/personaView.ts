@@ -55,7 +55,9 @@ export function personaView(p: Persona, round: readonly string[], facts: Readonl
   };
   const at = (l: string): number => score(l) ?? Number.POSITIVE_INFINITY;
   // Ties: an original before a remix at the same standing, then the round's order.
-  const order = [...round].sort((a, b) => at(a) - at(b) || Number(!ranks.has(a)) - Number(!ranks.has(b)) || round.indexOf(a) - round.indexOf(b));
+  const order = [...round].sort(
+    (a, b) => at(a) - at(b) || Number(!ranks.has(a)) - Number(!ranks.has(b)) || round.indexOf(a) - round.indexOf(b),
+  );
   return {
     order,
     origin: (l) => origin(l),

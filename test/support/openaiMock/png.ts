@@ -107,7 +107,9 @@ export async function editPng(files: UploadedFile[], size = EDIT_SIZE, prompt = 
       }
       addPattern(rgb, size, size);
       if (prompt) stripe(rgb, size, prompt);
-      return sharp(rgb, { raw: { width: size, height: size, channels: 3 } }).png().toBuffer();
+      return sharp(rgb, { raw: { width: size, height: size, channels: 3 } })
+        .png()
+        .toBuffer();
     }
   }
   return patternPng(files.length, size);

@@ -27,7 +27,9 @@ export const LABEL = String.raw`Image [\w.-]+(?: \(remix [\w-]+\))?`;
 
 /** The persona of the request's speaker: the last "You are role-playing …" text and its ranking lines. */
 export function personaOf(body: unknown): Persona | undefined {
-  const text = requestTexts(body).filter((t) => t.startsWith('You are role-playing ')).pop();
+  const text = requestTexts(body)
+    .filter((t) => t.startsWith('You are role-playing '))
+    .pop();
   if (!text) return undefined;
   // Names and reasons reach prompts quoted as JSON strings (the members' data); read them back as the text they are.
   const raw = /^You are role-playing (.+?)(?: \((?:role )?[^)]*\))?\. Speak as/.exec(text)?.[1];
@@ -116,7 +118,10 @@ export function statedOrders(body: unknown): Map<string, string[]> {
     const at = text.indexOf(ORDER_LEAD);
     if (at < 0) continue;
     const list = text.slice(at + ORDER_LEAD.length).split('.')[0]!;
-    out.set(speaker, [...list.matchAll(new RegExp(LABEL, 'g'))].map((m) => m[0]));
+    out.set(
+      speaker,
+      [...list.matchAll(new RegExp(LABEL, 'g'))].map((m) => m[0]),
+    );
   }
   return out;
 }

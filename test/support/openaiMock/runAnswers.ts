@@ -61,17 +61,27 @@ export function proxyTurn(body: unknown): string | undefined {
   const rankOfFirst = view.rank(first!);
   const out = rankOfFirst === undefined ? [] : p.ranking.filter((r) => !r.inRunning && r.rank < rankOfFirst).map((r) => r.label);
   // Images out of the running are not named: a proxy speaks about this round's candidates only.
-  const leads = out.length ? `With my ${out.length === 1 ? 'first choice' : `first ${out.length} choices`} out of the running, ${first} is the best left for me` : `${first} leads for me`;
+  const leads = out.length
+    ? `With my ${out.length === 1 ? 'first choice' : `first ${out.length} choices`} out of the running, ${first} is the best left for me`
+    : `${first} leads for me`;
   parts.push(ended(`${leads}: ${because(view, first!, round) ?? 'it keeps what I ranked highest'}`));
   if (last !== first) parts.push(ended(`${last} comes last: ${because(view, last, round) ?? 'I cannot tell what it is made from'}`));
-  for (const remix of order.filter((l) => facts.has(l) && l !== first && l !== last)) parts.push(remixSentence(view, remix, facts.get(remix)!, round));
+  for (const remix of order.filter((l) => facts.has(l) && l !== first && l !== last))
+    parts.push(remixSentence(view, remix, facts.get(remix)!, round));
   // The previous speaker of this round, when they stated an order: agree or differ with them by name.
   const others = [...statedOrders(body)].filter(([who]) => who !== p.name);
   const prev = others[others.length - 1];
   if (prev && prev[1][0]) {
-    parts.push(prev[1][0] === first ? `I am with ${prev[0]} on ${first}.` : `${prev[0]} puts ${prev[1][0]} first; I still would not, for the reason above.`);
+    parts.push(
+      prev[1][0] === first
+        ? `I am with ${prev[0]} on ${first}.`
+        : `${prev[0]} puts ${prev[1][0]} first; I still would not, for the reason above.`,
+    );
   }
-  if (second) parts.push(`To combine them, I would keep ${first}'s composition and bring in what works in ${second}, and check the type still reads when cropped to a square.`);
+  if (second)
+    parts.push(
+      `To combine them, I would keep ${first}'s composition and bring in what works in ${second}, and check the type still reads when cropped to a square.`,
+    );
   return parts.join(' ');
 }
 
@@ -83,14 +93,22 @@ export function bordaOrder(orders: string[][], round: string[]): string[] {
     order.forEach((l, i) => points.has(l) && points.set(l, points.get(l)! + (round.length - i)));
     if (order[0] !== undefined && firsts.has(order[0])) firsts.set(order[0], firsts.get(order[0])! + 1);
   }
-  return [...round].sort((a, b) => points.get(b)! - points.get(a)! || firsts.get(b)! - firsts.get(a)! || round.indexOf(a) - round.indexOf(b));
+  return [...round].sort(
+    (a, b) => points.get(b)! - points.get(a)! || firsts.get(b)! - firsts.get(a)! || round.indexOf(a) - round.indexOf(b),
+  );
 }
 
 /** The remix agent's (or the final pick's) answer, made from this round's stated orders; undefined when it has none. */
-export function facilitatorValue(body: unknown, schema: Record<string, unknown>, base: Record<string, unknown>): Record<string, unknown> | undefined {
+export function facilitatorValue(
+  body: unknown,
+  schema: Record<string, unknown>,
+  base: Record<string, unknown>,
+): Record<string, unknown> | undefined {
   const { candidates, designers } = idsOf(body);
   const round = [...candidates.keys()];
-  const orders = new Map([...statedOrders(body)].filter(([who]) => designers.has(who)).map(([who, o]) => [who, o.filter((l) => candidates.has(l))]));
+  const orders = new Map(
+    [...statedOrders(body)].filter(([who]) => designers.has(who)).map(([who, o]) => [who, o.filter((l) => candidates.has(l))]),
+  );
   if (round.length === 0 || orders.size === 0) return undefined;
   const props = isObject(schema.properties) ? schema.properties : {};
   const rankingSchema = isObject(props.ranking) ? props.ranking : {};
@@ -98,13 +116,17 @@ export function facilitatorValue(body: unknown, schema: Record<string, unknown>,
   const consensus = bordaOrder([...orders.values()], round);
   const top = consensus.slice(0, k);
   const id = (l: string): string => candidates.get(l)!;
-  const whoPut = (test: (o: string[], l: string) => boolean, l: string): string[] => [...orders].filter(([, o]) => test(o, l)).map(([who]) => who);
+  const whoPut = (test: (o: string[], l: string) => boolean, l: string): string[] =>
+    [...orders].filter(([, o]) => test(o, l)).map(([who]) => who);
   const firstFor = (l: string): string[] => whoPut((o, x) => o[0] === x, l);
   const value: Record<string, unknown> = { ...base, ranking: top.map(id) };
   if ('reasons' in props) {
     value.reasons = top.map((l, i) => {
       const firsts = firstFor(l);
-      return { candidate: id(l), reason: `Place ${i + 1} on the Borda count of this round's orders${firsts.length ? `; first for ${list(firsts)}` : '; nobody put it first'}.` };
+      return {
+        candidate: id(l),
+        reason: `Place ${i + 1} on the Borda count of this round's orders${firsts.length ? `; first for ${list(firsts)}` : '; nobody put it first'}.`,
+      };
     });
   }
   const [a, b = a, c = b] = top;
@@ -145,9 +167,15 @@ export function facilitatorValue(body: unknown, schema: Record<string, unknown>,
   const leaders = [...new Set([...orders.values()].map((o) => o[0]!))].sort((x, y) => firstFor(y).length - firstFor(x).length);
   value.decisionPoints =
     leaders.length >= 2
-      ? [{ question: `Which candidate should lead: ${list(leaders).replace(/ and (?=[^,]*$)/, ' or ')}?`, positions: leaders.map((l) => ({ position: `${l} leads`, heldBy: firstFor(l).map((n) => designers.get(n)!) })) }]
+      ? [
+          {
+            question: `Which candidate should lead: ${list(leaders).replace(/ and (?=[^,]*$)/, ' or ')}?`,
+            positions: leaders.map((l) => ({ position: `${l} leads`, heldBy: firstFor(l).map((n) => designers.get(n)!) })),
+          },
+        ]
       : [];
-  if ('backed' in props) value.backed = Object.fromEntries([...designers].map(([name, did]) => [did, orders.get(name)?.[0] ? id(orders.get(name)![0]!) : null]));
+  if ('backed' in props)
+    value.backed = Object.fromEntries([...designers].map(([name, did]) => [did, orders.get(name)?.[0] ? id(orders.get(name)![0]!) : null]));
   return value;
 }
 
@@ -173,7 +201,10 @@ export function runFallback(label: string): MockFallback {
     if (wanted?.name === 'teamfusion_checklist') return { kind: 'json', value: checklistValue(req.body) };
     if (wanted?.name === 'teamfusion_check' && isObject(wanted.schema)) {
       const props = isObject(wanted.schema.properties) ? wanted.schema.properties : {};
-      const items = isObject(props.checks) && isObject(props.checks.items) && isObject(props.checks.items.properties) ? props.checks.items.properties : {};
+      const items =
+        isObject(props.checks) && isObject(props.checks.items) && isObject(props.checks.items.properties)
+          ? props.checks.items.properties
+          : {};
       const ids = isObject(items.item) && Array.isArray(items.item.enum) ? items.item.enum.map(String) : [];
       return { kind: 'json', value: checkValue(ids, label) };
     }
@@ -182,7 +213,12 @@ export function runFallback(label: string): MockFallback {
       const items = isObject(props.ranking) && isObject(props.ranking.items) ? props.ranking.items : {};
       return { kind: 'json', value: poolRankingValue(req.body, Array.isArray(items.enum) ? items.enum.map(String) : []) };
     }
-    if (wanted && (wanted.name === 'teamfusion_remix' || wanted.name === 'teamfusion_final_pick' || wanted.name === 'teamfusion_pool') && fallback.kind === 'json' && isObject(wanted.schema)) {
+    if (
+      wanted &&
+      (wanted.name === 'teamfusion_remix' || wanted.name === 'teamfusion_final_pick' || wanted.name === 'teamfusion_pool') &&
+      fallback.kind === 'json' &&
+      isObject(wanted.schema)
+    ) {
       const value = facilitatorValue(req.body, wanted.schema, isObject(fallback.value) ? fallback.value : {});
       return value ? { kind: 'json', value } : fallback;
     }

@@ -21,14 +21,19 @@ const sentences = (text: string): string[] =>
 /** The client's brief as the request quotes it. */
 function clientBrief(body: unknown): string {
   const text = requestTexts(body).find((t) => t.startsWith("The client's brief:")) ?? '';
-  return text.replace(/^The client's brief:\s*/, '').split('\n\n---\n\n')[0]!.split(/\n\nThe team members' comments/)[0]!.trim();
+  return text
+    .replace(/^The client's brief:\s*/, '')
+    .split('\n\n---\n\n')[0]!
+    .split(/\n\nThe team members' comments/)[0]!
+    .trim();
 }
 
 /** Each member's comment as the facilitator's instructions quote it (`- "id": "<json>"`), with their name. */
 function commentsOf(body: unknown): Array<{ id: string; name: string; text: string }> {
   const all = requestTexts(body).join('\n');
   const names = new Map<string, string>();
-  for (const m of (/^Member ids: (.*)$/m.exec(all)?.[1] ?? '').matchAll(/"([^"]+)" = ([^"(,]+)/g)) names.set(m[1]!, m[2]!.trim().replace(/\.$/, ''));
+  for (const m of (/^Member ids: (.*)$/m.exec(all)?.[1] ?? '').matchAll(/"([^"]+)" = ([^"(,]+)/g))
+    names.set(m[1]!, m[2]!.trim().replace(/\.$/, ''));
   const out: Array<{ id: string; name: string; text: string }> = [];
   for (const m of all.matchAll(/^- "([^"]+)": ("(?:[^"\\]|\\.)*")$/gm)) {
     try {
@@ -42,12 +47,15 @@ function commentsOf(body: unknown): Array<{ id: string; name: string; text: stri
 
 /** A member's proxy: the two first sentences of their own comment, said as theirs. */
 function memberTurn(body: unknown): string | undefined {
-  const persona = requestTexts(body).filter((t) => t.startsWith('You are role-playing ')).pop();
+  const persona = requestTexts(body)
+    .filter((t) => t.startsWith('You are role-playing '))
+    .pop();
   const quoted = persona && /own comments on the brief \([^)]*\): ("(?:[^"\\]|\\.)*")/.exec(persona)?.[1];
   if (!quoted) return undefined;
   const said = sentences(JSON.parse(quoted) as string);
   const round = /^Round (\d+) of/m.exec(persona!)?.[1] ?? '1';
-  const lead = round === '1' ? 'From my reading of the brief:' : `On the revised brief of round ${Number(round) - 1}: my point still stands —`;
+  const lead =
+    round === '1' ? 'From my reading of the brief:' : `On the revised brief of round ${Number(round) - 1}: my point still stands —`;
   return `${lead} ${said.slice(0, 2).join(' ')}`;
 }
 
@@ -55,7 +63,11 @@ function revisedBriefValue(req: RecordedRequest, label: string): Record<string, 
   const ids = memberIdsOf(req.body);
   const comments = commentsOf(req.body).filter((c) => ids.includes(c.id));
   const points = comments.map((c) => ({ ...c, point: sentences(c.text)[0] ?? c.text.trim() }));
-  const questions = comments.flatMap((c) => sentences(c.text).filter((s) => s.endsWith('?')).map((q) => `${q} (${c.name})`));
+  const questions = comments.flatMap((c) =>
+    sentences(c.text)
+      .filter((s) => s.endsWith('?'))
+      .map((q) => `${q} (${c.name})`),
+  );
   const brief = clientBrief(req.body);
   const revisedBrief = [
     // Both revisions open alike (the label, then one neutral heading), so the blind pair says nothing of which is which.
@@ -95,13 +107,25 @@ export function briefRunFallback(label: string): MockFallback {
     if (wanted?.name === 'teamfusion_brief') return { kind: 'json', value: revisedBriefValue(req, label) };
     if (wanted?.name === 'teamfusion_judge') {
       const dimension = /Dimension: ([a-z ]+?)\./i.exec(requestTexts(req.body).join('\n'))?.[1] ?? 'this dimension';
-      return { kind: 'json', value: { reason: `${label} the brief shown as A reads better on ${dimension} (a scripted judge that always prefers A).`, better: 'A' } };
+      return {
+        kind: 'json',
+        value: {
+          reason: `${label} the brief shown as A reads better on ${dimension} (a scripted judge that always prefers A).`,
+          better: 'A',
+        },
+      };
     }
-    const system = isObject(req.body) && Array.isArray(req.body.messages) && isObject(req.body.messages[0]) ? req.body.messages[0].content : '';
+    const system =
+      isObject(req.body) && Array.isArray(req.body.messages) && isObject(req.body.messages[0]) ? req.body.messages[0].content : '';
     if (typeof system === 'string' && system.startsWith("You revise a client's brief")) {
       const text = requestTexts(req.body).join('\n');
-      const members = [...text.matchAll(/^- (.+?)'s own comments on the brief \([^)]*\): ("(?:[^"\\]|\\.)*")$/gm)].map((m) => `- ${m[1]}: ${sentences(JSON.parse(m[2]!) as string)[0] ?? ''}`);
-      return { kind: 'chat', content: `${label}\n\n# Revised brief\n\n${clientBrief(req.body).replace(/^# .*\n+/, '')}\n\n## The team's comments, taken in\n\n${members.join('\n')}\n` };
+      const members = [...text.matchAll(/^- (.+?)'s own comments on the brief \([^)]*\): ("(?:[^"\\]|\\.)*")$/gm)].map(
+        (m) => `- ${m[1]}: ${sentences(JSON.parse(m[2]!) as string)[0] ?? ''}`,
+      );
+      return {
+        kind: 'chat',
+        content: `${label}\n\n# Revised brief\n\n${clientBrief(req.body).replace(/^# .*\n+/, '')}\n\n## The team's comments, taken in\n\n${members.join('\n')}\n`,
+      };
     }
     const turn = memberTurn(req.body);
     return turn ? { kind: 'chat', content: `${label} ${turn}` } : undefined;

@@ -50,5 +50,7 @@ export async function blendPng(files: UploadedFile[], lead: SideLead = { index: 
     layers.forEach((layer, j) => (sum += layer[i]! * weights[j]!));
     rgb[i] = Math.round(sum / total);
   }
-  return sharp(rgb, { raw: { width, height, channels: 3 } }).png().toBuffer();
+  return sharp(rgb, { raw: { width, height, channels: 3 } })
+    .png()
+    .toBuffer();
 }

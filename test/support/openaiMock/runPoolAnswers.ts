@@ -10,14 +10,62 @@ import { requestTexts } from './autoResponder';
 import { personaOf } from './requestFacts';
 
 const ANGLES = [
-  { idea: 'combine the top candidates', composition: 'balanced centred arrangement', visualElements: 'both main motifs side by side', colour: 'blend the two palettes evenly', typography: 'one calm sans-serif weight' },
-  { idea: 'push the favourite further', composition: 'tight crop where the product fills the frame', visualElements: 'strip secondary props away', colour: 'deepen the dominant hue', typography: 'larger heavier headline' },
-  { idea: 'a lighter, airier take', composition: 'wide margins and generous negative space', visualElements: 'soft daylight with gentle shadow only', colour: 'pale pastel wash', typography: 'thin widely spaced capitals' },
-  { idea: 'a bolder graphic take', composition: 'diagonal dynamic layout', visualElements: 'flat geometric shapes behind the bottle', colour: 'high-contrast complementary accents', typography: 'condensed display lettering' },
-  { idea: 'an evening mood', composition: 'low horizon under a dusk sky', visualElements: 'reflections on dark water', colour: 'indigo with amber highlights', typography: 'elegant serif italic' },
-  { idea: 'a tactile close-up', composition: 'macro detail of glass texture', visualElements: 'droplets and grain visible', colour: 'neutral stone tones', typography: 'small discreet caption' },
-  { idea: 'a playful twist', composition: 'asymmetric collage of cut-outs', visualElements: 'paper shapes and confetti', colour: 'bright primary pops', typography: 'rounded friendly letters' },
-  { idea: 'a minimal still life', composition: 'single object on a plinth', visualElements: 'one sculptural shadow', colour: 'monochrome greys', typography: 'tiny mono label' },
+  {
+    idea: 'combine the top candidates',
+    composition: 'balanced centred arrangement',
+    visualElements: 'both main motifs side by side',
+    colour: 'blend the two palettes evenly',
+    typography: 'one calm sans-serif weight',
+  },
+  {
+    idea: 'push the favourite further',
+    composition: 'tight crop where the product fills the frame',
+    visualElements: 'strip secondary props away',
+    colour: 'deepen the dominant hue',
+    typography: 'larger heavier headline',
+  },
+  {
+    idea: 'a lighter, airier take',
+    composition: 'wide margins and generous negative space',
+    visualElements: 'soft daylight with gentle shadow only',
+    colour: 'pale pastel wash',
+    typography: 'thin widely spaced capitals',
+  },
+  {
+    idea: 'a bolder graphic take',
+    composition: 'diagonal dynamic layout',
+    visualElements: 'flat geometric shapes behind the bottle',
+    colour: 'high-contrast complementary accents',
+    typography: 'condensed display lettering',
+  },
+  {
+    idea: 'an evening mood',
+    composition: 'low horizon under a dusk sky',
+    visualElements: 'reflections on dark water',
+    colour: 'indigo with amber highlights',
+    typography: 'elegant serif italic',
+  },
+  {
+    idea: 'a tactile close-up',
+    composition: 'macro detail of glass texture',
+    visualElements: 'droplets and grain visible',
+    colour: 'neutral stone tones',
+    typography: 'small discreet caption',
+  },
+  {
+    idea: 'a playful twist',
+    composition: 'asymmetric collage of cut-outs',
+    visualElements: 'paper shapes and confetti',
+    colour: 'bright primary pops',
+    typography: 'rounded friendly letters',
+  },
+  {
+    idea: 'a minimal still life',
+    composition: 'single object on a plinth',
+    visualElements: 'one sculptural shadow',
+    colour: 'monochrome greys',
+    typography: 'tiny mono label',
+  },
 ] as const;
 
 /** Whether a remix-agent schema asks for a pool: its proposals carry `differs`. */
@@ -64,7 +112,9 @@ export function poolRankingValue(body: unknown, letters: readonly string[]): { r
  * and a check says `unclear` for every item — a scripted server does not look at images.
  */
 export function checklistValue(body: unknown): { items: { text: string; quote: string }[] } {
-  const quotedBrief = requestTexts(body).map((t) => /^The brief \(brief\.md\), quoted:\n([\s\S]*)$/.exec(t)?.[1]).find(Boolean);
+  const quotedBrief = requestTexts(body)
+    .map((t) => /^The brief \(brief\.md\), quoted:\n([\s\S]*)$/.exec(t)?.[1])
+    .find(Boolean);
   let brief = '';
   try {
     brief = quotedBrief ? String(JSON.parse(quotedBrief)) : '';

@@ -76,7 +76,11 @@ function makeString(schema: JsonObject, name: string, ctx: Context): string {
       break;
     default: {
       const label = words(name);
-      if (/(reasons?|rationale|justifications?|directions?|instructions?|summary|explanation|prompt|description|feedback|notes?|comments?|changes?)$/.test(label)) {
+      if (
+        /(reasons?|rationale|justifications?|directions?|instructions?|summary|explanation|prompt|description|feedback|notes?|comments?|changes?)$/.test(
+          label,
+        )
+      ) {
         text = SENTENCES[ctx.variant % SENTENCES.length] ?? label;
       } else if (/\bid$/.test(label) || label === 'id') {
         text = `${label.replace(/\s+/g, '-')}-${ctx.variant + 1}`;

@@ -21,7 +21,10 @@ interface RunFile {
 }
 
 /** Each designer's blind order of the set's letters (designer id → letters, best first), with their name. */
-export async function scriptedBlindRankings(review: string, runId: string): Promise<Array<{ id: string; name: string; letters: string[] }>> {
+export async function scriptedBlindRankings(
+  review: string,
+  runId: string,
+): Promise<Array<{ id: string; name: string; letters: string[] }>> {
   const runDir = path.join(review, 'runs', runId);
   const run = JSON.parse(await fs.readFile(path.join(runDir, 'run.json'), 'utf8')) as RunFile;
   const key = JSON.parse(await fs.readFile(path.join(runDir, 'rerank', 'key.json'), 'utf8')) as Record<string, { id: string }>;
@@ -39,9 +42,19 @@ export async function scriptedBlindRankings(review: string, runId: string): Prom
   const out: Array<{ id: string; name: string; letters: string[] }> = [];
   for (const f of (await fs.readdir(path.join(review, 'rankings'))).sort()) {
     const text = await fs.readFile(path.join(review, 'rankings', f), 'utf8');
-    const doc = (f.endsWith('.json') ? JSON.parse(text) : parseYaml(text)) as { designer: string; ranking: Array<{ option: string; rank: number; justification: string }> };
-    const persona: Persona = { name: doc.designer, ranking: doc.ranking.map((r) => ({ label: r.option, rank: r.rank, inRunning: true, reason: r.justification })) };
-    const order = personaView(persona, letters.map((l) => key[l]!.id), facts).order;
+    const doc = (f.endsWith('.json') ? JSON.parse(text) : parseYaml(text)) as {
+      designer: string;
+      ranking: Array<{ option: string; rank: number; justification: string }>;
+    };
+    const persona: Persona = {
+      name: doc.designer,
+      ranking: doc.ranking.map((r) => ({ label: r.option, rank: r.rank, inRunning: true, reason: r.justification })),
+    };
+    const order = personaView(
+      persona,
+      letters.map((l) => key[l]!.id),
+      facts,
+    ).order;
     out.push({ id: f.replace(/\.\w+$/, ''), name: doc.designer, letters: order.map((id) => letters.find((l) => key[l]!.id === id)!) });
   }
   return out;

@@ -182,7 +182,13 @@ class AjvSpecValidator implements SpecValidator {
     readonly source: SchemaSource,
     private readonly ops: Record<SpecOperation, CompiledOperation>,
   ) {
-    this.schemaNames = { chat: ops.chat.name, edit: ops.edit.name, editJson: ops.editJson.name, file: ops.file.name, batch: ops.batch.name };
+    this.schemaNames = {
+      chat: ops.chat.name,
+      edit: ops.edit.name,
+      editJson: ops.editJson.name,
+      file: ops.file.name,
+      batch: ops.batch.name,
+    };
   }
 
   validateJson(op: SpecOperation, body: unknown): string[] {

@@ -51,7 +51,10 @@ describe('teamfusion code-discussion (command line)', function () {
 
   it('exit 1 with the uncoded ids when a message stays without a valid code', async () => {
     const { root } = await reviewWithRun();
-    scriptedCoder(mock, (ids) => ({ kind: 'json', value: { codes: ids.map((id) => ({ message: id, category: id === 'i2-m5' ? 0 : categoryFor(id) })) } }));
+    scriptedCoder(mock, (ids) => ({
+      kind: 'json',
+      value: { codes: ids.map((id) => ({ message: id, category: id === 'i2-m5' ? 0 : categoryFor(id) })) },
+    }));
     const r = await cli.run('code-discussion', root, RUN_ID);
     assert.equal(r.code, 1);
     assert.match(r.stderr, /1 message could not be coded after 3 attempts and is listed as uncoded: i2-m5\./);
@@ -61,14 +64,23 @@ describe('teamfusion code-discussion (command line)', function () {
 
   it('more than 50 requests: the count and estimated cost are said, nothing is sent without --yes; with --yes it codes', async () => {
     const { root, record } = await reviewWithRun();
-    record.iterations[0]!.messages = Array.from({ length: 500 }, (_, i) => ({ id: `i1-m${i + 1}`, kind: 'proxy' as const, speaker: `d${(i % 3) + 1}`, turn: null, content: `Point ${i + 1}: Image ${(i % 4) + 1}.` }));
+    record.iterations[0]!.messages = Array.from({ length: 500 }, (_, i) => ({
+      id: `i1-m${i + 1}`,
+      kind: 'proxy' as const,
+      speaker: `d${(i % 3) + 1}`,
+      turn: null,
+      content: `Point ${i + 1}: Image ${(i % 4) + 1}.`,
+    }));
     await writeRunRecord(root, record);
     scriptedCoder(mock);
     const r = await cli.run('code-discussion', root, RUN_ID);
     assert.equal(r.code, 1, r.stderr);
     const lines = r.stderr.trim().split('\n');
     assert.equal(lines.length, 1, r.stderr);
-    assert.match(lines[0]!, /^teamfusion code-discussion: Coding run \S+ would send 64 requests for 505 messages \(about \$\d+\.\d\d\), more than 50 requests; nothing was sent\. Confirm to go ahead \(on the command line: run it again with --yes\)\.$/);
+    assert.match(
+      lines[0]!,
+      /^teamfusion code-discussion: Coding run \S+ would send 64 requests for 505 messages \(about \$\d+\.\d\d\), more than 50 requests; nothing was sent\. Confirm to go ahead \(on the command line: run it again with --yes\)\.$/,
+    );
     assert.equal(mock.requests.length, 0);
     assert.ok(!existsSync(path.join(root, 'runs', RUN_ID, 'analysis.json')));
     const yes = await cli.run('code-discussion', root, RUN_ID, '--yes');
@@ -91,7 +103,12 @@ describe('teamfusion code-discussion (command line)', function () {
     const r = await cli.run('code-discussion', root, RUN_ID);
     assert.equal(r.code, 1);
     assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
-    assert.match(r.stderr, new RegExp(`^teamfusion code-discussion: runs/${RUN_ID}/analysis\\.json:${line}:\\d+: error: batch\\.id: The batch id must be an id the API gave`));
+    assert.match(
+      r.stderr,
+      new RegExp(
+        `^teamfusion code-discussion: runs/${RUN_ID}/analysis\\.json:${line}:\\d+: error: batch\\.id: The batch id must be an id the API gave`,
+      ),
+    );
     assert.equal(mock.requests.length, 0);
     scriptedCoder(mock);
     const forced = await cli.run('code-discussion', root, RUN_ID, '--force');

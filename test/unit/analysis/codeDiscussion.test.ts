@@ -2,13 +2,7 @@ import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { clientFor, mockSuite } from '../run/helpers';
-import {
-  AnalysisFileSchema,
-  BALES_CATEGORIES,
-  codeDiscussion,
-  MAX_ATTEMPTS,
-  topChoiceOf,
-} from '../../../src/core/analysis';
+import { AnalysisFileSchema, BALES_CATEGORIES, codeDiscussion, MAX_ATTEMPTS, topChoiceOf } from '../../../src/core/analysis';
 import { allMessages } from '../../../src/core/record/record';
 import { estimateCost, BATCH_DISCOUNT } from '../../../src/core/llm/pricing';
 import { RUN_ID, askedIds, categoryFor, codingSchemaOf, reviewWithRun, scriptedCoder } from './fixtures';
@@ -34,7 +28,10 @@ describe('code-discussion: Bales IPA coding of a run', function () {
     assert.equal(r.state, 'coded');
     const a = await readAnalysis(root);
     const ids = allMessages(record).map((m) => m.message.id);
-    assert.deepEqual(a.bales.map((b) => b.message), ids);
+    assert.deepEqual(
+      a.bales.map((b) => b.message),
+      ids,
+    );
     for (const b of a.bales) {
       assert.equal(b.category, categoryFor(b.message));
       assert.equal(b.label, BALES_CATEGORIES[b.category - 1]!.label);
@@ -85,7 +82,10 @@ describe('code-discussion: Bales IPA coding of a run', function () {
     assert.deepEqual(shown, ['i1-m1 CONTEXT', 'i1-m2 CONTEXT', 'i1-m3 CODE', 'i1-m4 CONTEXT', 'i1-m5 CONTEXT']);
     const first = chats.find((q) => askedIds(q.body)[0] === 'i2-m1')!;
     const u2 = (first.body as { messages: { content: string }[] }).messages[1]!.content;
-    assert.deepEqual([...u2.matchAll(/\[(i\d+-m\d+)\]/g)].map((m) => m[1]), ['i2-m1', 'i2-m2', 'i2-m3']);
+    assert.deepEqual(
+      [...u2.matchAll(/\[(i\d+-m\d+)\]/g)].map((m) => m[1]),
+      ['i2-m1', 'i2-m2', 'i2-m3'],
+    );
   });
 
   it('a second call reuses the codes and sends nothing; --force codes again', async () => {
@@ -133,14 +133,26 @@ describe('code-discussion: Bales IPA coding of a run', function () {
       // Repairs: i1-m1 gets a valid code; i1-m2 is coded twice with two different categories every time.
       return {
         kind: 'json',
-        value: { codes: ids.flatMap((id) => (id === 'i1-m2' ? [{ message: id, category: 3 }, { message: id, category: 10 }] : [{ message: id, category: categoryFor(id) }])) },
+        value: {
+          codes: ids.flatMap((id) =>
+            id === 'i1-m2'
+              ? [
+                  { message: id, category: 3 },
+                  { message: id, category: 10 },
+                ]
+              : [{ message: id, category: categoryFor(id) }],
+          ),
+        },
       };
     });
     const r = await codeDiscussion({ reviewRoot: root, runId: RUN_ID, client: clientFor(suite.mock) });
     assert.equal(r.state, 'uncoded');
     const a = await readAnalysis(root);
     assert.deepEqual(a.uncoded, ['i1-m2']);
-    assert.equal(a.bales.find((b) => b.message === 'i1-m2'), undefined);
+    assert.equal(
+      a.bales.find((b) => b.message === 'i1-m2'),
+      undefined,
+    );
     assert.equal(a.bales.find((b) => b.message === 'i1-m1')?.category, categoryFor('i1-m1'));
     assert.equal(a.bales.length, 10);
     assert.equal(round1Answers, MAX_ATTEMPTS);
@@ -157,7 +169,10 @@ describe('code-discussion: Bales IPA coding of a run', function () {
     scriptedCoder(suite.mock);
     const again = await codeDiscussion({ reviewRoot: root, runId: RUN_ID, client: clientFor(suite.mock) });
     assert.equal(again.state, 'coded');
-    assert.deepEqual(suite.mock.requests.filter((q) => q.route === 'chat').flatMap((q) => askedIds(q.body)), ['i1-m2']);
+    assert.deepEqual(
+      suite.mock.requests.filter((q) => q.route === 'chat').flatMap((q) => askedIds(q.body)),
+      ['i1-m2'],
+    );
   });
 
   it('an unknown run id or a review without that run: an error in words, nothing written, no request', async () => {
@@ -199,7 +214,17 @@ describe('code-discussion: Bales IPA coding of a run', function () {
     const t = r.analysis.stance!;
     const row = (id: string) => t.rows.find((x) => x.designer === id)!;
     // d1: top "1", backed 1, 1 → kept, never moved.
-    assert.deepEqual(row('d1'), { designer: 'd1', topChoice: ['1'], backed: [{ iteration: 1, candidate: '1' }, { iteration: 2, candidate: '1' }], moved: false, outcome: 'kept', last: '1' });
+    assert.deepEqual(row('d1'), {
+      designer: 'd1',
+      topChoice: ['1'],
+      backed: [
+        { iteration: 1, candidate: '1' },
+        { iteration: 2, candidate: '1' },
+      ],
+      moved: false,
+      outcome: 'kept',
+      last: '1',
+    });
     // d2: top "2", backed 1 from round 1 → yielded to 1; moved at d2's last message of round 1.
     const d2Last = record.iterations[0]!.messages.filter((m) => m.speaker === 'd2').at(-1)!.id;
     assert.deepEqual(row('d2').movedAt, { iteration: 1, message: d2Last });
@@ -218,7 +243,14 @@ describe('code-discussion: Bales IPA coding of a run', function () {
     scriptedCoder(suite.mock);
     const r = await codeDiscussion({ reviewRoot: root, runId: RUN_ID, client: clientFor(suite.mock), designers });
     assert.deepEqual([r.analysis.stance!.kept, r.analysis.stance!.yielded, r.analysis.stance!.unknown], [0, 0, 3]);
-    assert.deepEqual(topChoiceOf([{ option: 'a', rank: 2 }, { option: 'b', rank: 1 }, { option: 'c', rank: 1 }]), ['b', 'c']);
+    assert.deepEqual(
+      topChoiceOf([
+        { option: 'a', rank: 2 },
+        { option: 'b', rank: 1 },
+        { option: 'c', rank: 1 },
+      ]),
+      ['b', 'c'],
+    );
   });
 
   describe('--batch: the Batch API (files + batches)', () => {
@@ -232,7 +264,14 @@ describe('code-discussion: Bales IPA coding of a run', function () {
       suite.mock.batch.settings.pendingPolls = 3;
       scriptedCoder(suite.mock);
       const { root } = await reviewWithRun();
-      const r = await codeDiscussion({ reviewRoot: root, runId: RUN_ID, client: clientFor(suite.mock), batch: true, pollIntervalMs: 5, maxWaitMs: 5_000 });
+      const r = await codeDiscussion({
+        reviewRoot: root,
+        runId: RUN_ID,
+        client: clientFor(suite.mock),
+        batch: true,
+        pollIntervalMs: 5,
+        maxWaitMs: 5_000,
+      });
       suite.mock.batch.settings.pendingPolls = 0;
       assert.equal(r.state, 'coded');
       const a = await readAnalysis(root);
@@ -253,12 +292,20 @@ describe('code-discussion: Bales IPA coding of a run', function () {
       ]);
       assert.equal(suite.mock.requests[0]!.files[0]!.filename.endsWith('.jsonl'), true);
       assert.equal((suite.mock.requests[0]!.body as { purpose: string }).purpose, 'batch');
-      assert.deepEqual(suite.mock.requests[1]!.body, { input_file_id: 'file-mock1', endpoint: '/v1/chat/completions', completion_window: '24h', metadata: { teamfusion: 'code-discussion', run: RUN_ID } });
+      assert.deepEqual(suite.mock.requests[1]!.body, {
+        input_file_id: 'file-mock1',
+        endpoint: '/v1/chat/completions',
+        completion_window: '24h',
+        metadata: { teamfusion: 'code-discussion', run: RUN_ID },
+      });
       assert.deepEqual(suite.mock.specErrors(), []);
       // Same tokens, half the price.
       assert.ok(a.usage.costUsd! > 0);
       assert.ok(a.usage.costUsd! < directAnalysis.usage.costUsd!);
-      assert.equal(a.usage.costUsd, estimateCost(a.usage, { chatModel: 'gpt-4o-mini', imageModel: 'gpt-4o-mini' }, undefined, { batch: true }));
+      assert.equal(
+        a.usage.costUsd,
+        estimateCost(a.usage, { chatModel: 'gpt-4o-mini', imageModel: 'gpt-4o-mini' }, undefined, { batch: true }),
+      );
       assert.equal(BATCH_DISCOUNT, 0.5);
     });
 
@@ -266,7 +313,14 @@ describe('code-discussion: Bales IPA coding of a run', function () {
       const { root } = await reviewWithRun();
       suite.mock.batch.settings.pendingPolls = 4;
       scriptedCoder(suite.mock);
-      const first = await codeDiscussion({ reviewRoot: root, runId: RUN_ID, client: clientFor(suite.mock), batch: true, pollIntervalMs: 5, maxWaitMs: 0 });
+      const first = await codeDiscussion({
+        reviewRoot: root,
+        runId: RUN_ID,
+        client: clientFor(suite.mock),
+        batch: true,
+        pollIntervalMs: 5,
+        maxWaitMs: 0,
+      });
       assert.equal(first.state, 'pending');
       assert.match(first.notes.join(' '), /batch_mock\d+ is still (validating|in_progress)/);
       const saved = await readAnalysis(root);
@@ -275,7 +329,13 @@ describe('code-discussion: Bales IPA coding of a run', function () {
       const creates = () => suite.mock.requests.filter((q) => q.method === 'POST' && q.path === '/v1/batches').length;
       assert.equal(creates(), 1);
 
-      const second = await codeDiscussion({ reviewRoot: root, runId: RUN_ID, client: clientFor(suite.mock), pollIntervalMs: 5, maxWaitMs: 5_000 });
+      const second = await codeDiscussion({
+        reviewRoot: root,
+        runId: RUN_ID,
+        client: clientFor(suite.mock),
+        pollIntervalMs: 5,
+        maxWaitMs: 5_000,
+      });
       suite.mock.batch.settings.pendingPolls = 0;
       assert.equal(second.state, 'coded');
       assert.equal(creates(), 1);
@@ -289,16 +349,35 @@ describe('code-discussion: Bales IPA coding of a run', function () {
       const { root } = await reviewWithRun();
       suite.mock.batch.settings.pendingPolls = 5;
       scriptedCoder(suite.mock);
-      const first = await codeDiscussion({ reviewRoot: root, runId: RUN_ID, client: clientFor(suite.mock), batch: true, pollIntervalMs: 5, maxWaitMs: 0 });
+      const first = await codeDiscussion({
+        reviewRoot: root,
+        runId: RUN_ID,
+        client: clientFor(suite.mock),
+        batch: true,
+        pollIntervalMs: 5,
+        maxWaitMs: 0,
+      });
       assert.equal(first.state, 'pending');
       suite.mock.reset(); // the endpoint forgets every batch
       suite.mock.batch.settings.pendingPolls = 0;
       scriptedCoder(suite.mock);
-      const second = await codeDiscussion({ reviewRoot: root, runId: RUN_ID, client: clientFor(suite.mock), pollIntervalMs: 5, maxWaitMs: 5_000 });
+      const second = await codeDiscussion({
+        reviewRoot: root,
+        runId: RUN_ID,
+        client: clientFor(suite.mock),
+        pollIntervalMs: 5,
+        maxWaitMs: 5_000,
+      });
       assert.equal(second.state, 'batch-problem');
       assert.match(second.notes.join(' '), /does not know the batch batch_mock\d+ \(404\)/);
       assert.equal((await readAnalysis(root)).batch, undefined);
-      const third = await codeDiscussion({ reviewRoot: root, runId: RUN_ID, client: clientFor(suite.mock), pollIntervalMs: 5, maxWaitMs: 5_000 });
+      const third = await codeDiscussion({
+        reviewRoot: root,
+        runId: RUN_ID,
+        client: clientFor(suite.mock),
+        pollIntervalMs: 5,
+        maxWaitMs: 5_000,
+      });
       assert.equal(third.state, 'coded');
       assert.equal((await readAnalysis(root)).bales.length, 11);
     });
@@ -307,7 +386,14 @@ describe('code-discussion: Bales IPA coding of a run', function () {
       const { root } = await reviewWithRun();
       suite.mock.batch.settings.pendingPolls = 5;
       scriptedCoder(suite.mock);
-      const first = await codeDiscussion({ reviewRoot: root, runId: RUN_ID, client: clientFor(suite.mock), batch: true, pollIntervalMs: 5, maxWaitMs: 0 });
+      const first = await codeDiscussion({
+        reviewRoot: root,
+        runId: RUN_ID,
+        client: clientFor(suite.mock),
+        batch: true,
+        pollIntervalMs: 5,
+        maxWaitMs: 0,
+      });
       suite.mock.batch.settings.pendingPolls = 0;
       const id = first.analysis.batch!.id;
       const forced = await codeDiscussion({ reviewRoot: root, runId: RUN_ID, client: clientFor(suite.mock), force: true });
@@ -323,14 +409,28 @@ describe('code-discussion: Bales IPA coding of a run', function () {
       suite.mock.batch.settings.outcome = 'expired';
       suite.mock.batch.settings.answeredBeforeExpiry = 1;
       scriptedCoder(suite.mock);
-      const r = await codeDiscussion({ reviewRoot: root, runId: RUN_ID, client: clientFor(suite.mock), batch: true, pollIntervalMs: 5, maxWaitMs: 5_000 });
+      const r = await codeDiscussion({
+        reviewRoot: root,
+        runId: RUN_ID,
+        client: clientFor(suite.mock),
+        batch: true,
+        pollIntervalMs: 5,
+        maxWaitMs: 5_000,
+      });
       suite.mock.batch.settings.outcome = 'completed';
       assert.equal(r.state, 'batch-problem');
       assert.match(r.notes.join(' '), /expired.*5 of its messages are not coded.*again/);
       const a = await readAnalysis(root);
       assert.equal(a.bales.length, 6);
       assert.equal(a.batch, undefined);
-      const again = await codeDiscussion({ reviewRoot: root, runId: RUN_ID, client: clientFor(suite.mock), batch: true, pollIntervalMs: 5, maxWaitMs: 5_000 });
+      const again = await codeDiscussion({
+        reviewRoot: root,
+        runId: RUN_ID,
+        client: clientFor(suite.mock),
+        batch: true,
+        pollIntervalMs: 5,
+        maxWaitMs: 5_000,
+      });
       assert.equal(again.state, 'coded');
       assert.equal(again.reused, 6);
       assert.equal((await readAnalysis(root)).bales.length, 11);

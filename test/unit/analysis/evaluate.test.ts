@@ -58,7 +58,10 @@ describe('evaluate: the Bales category mix per mode and per review, when runs ar
       'separate-then-together': { runs: 1, messages: 11, mix: shares },
       together: { runs: 1, messages: 11, mix: shares },
     });
-    assert.match(e.skipped.map((s) => `${s.path}: ${s.reason}`).join('\n'), /^d\/runs\/2026-11-21T22-40-05Z-3f9c: runs\/2026-11-21T22-40-05Z-3f9c\/analysis\.json:\d+:\d+: error: /m);
+    assert.match(
+      e.skipped.map((s) => `${s.path}: ${s.reason}`).join('\n'),
+      /^d\/runs\/2026-11-21T22-40-05Z-3f9c: runs\/2026-11-21T22-40-05Z-3f9c\/analysis\.json:\d+:\d+: error: /m,
+    );
     const md = evaluationMarkdown(e);
     assert.match(md, /## What happened in the discussions \(Bales IPA\)/);
     assert.match(md, /\| together \| 1 \| 11 \| \d+ [A-Z][a-z]+.* \d+% /);

@@ -16,7 +16,9 @@ const LINES = [
 ];
 
 /** Review fixture (designers d1…d3: top choices "1", "2", "3") with a completed run of 2 rounds, 6 + 5 messages (a guest speaks once). */
-export async function reviewWithRun(o: { status?: RunRecord['status']; backed?: boolean } = {}): Promise<{ root: string; record: RunRecord }> {
+export async function reviewWithRun(
+  o: { status?: RunRecord['status']; backed?: boolean } = {},
+): Promise<{ root: string; record: RunRecord }> {
   const root = await makeReview({ options: 4, designers: 3, size: 64 });
   const speakers = ['d1', 'd2', 'd3'];
   const round1 = LINES.map((content, i) => ({ speaker: speakers[i % 3]!, turn: Math.floor(i / 3) + 1, content }));
@@ -31,8 +33,21 @@ export async function reviewWithRun(o: { status?: RunRecord['status']; backed?: 
     settings: { chatModel: 'gpt-4o-mini', imageModel: 'gpt-image-1', turnsPerAgent: 2, iterations: 2 },
     options: ['1', '2', '3', '4'].map((id, i) => ({ id, label: `Image ${i + 1}`, file: `options/${id}.png` })),
     iterations: [
-      { index: 1, candidates: ['1', '2', '3', '4'], messages: round1, ranking: ['1', '2', '3'], ...(o.backed === false ? {} : { backed: { d1: '1', d2: '1', d3: '3' } }) },
-      { index: 2, candidates: ['1', '2'], final: true, messages: round2, ranking: ['1', '2'], ...(o.backed === false ? {} : { backed: { d1: '1', d2: '1', d3: null } }) },
+      {
+        index: 1,
+        candidates: ['1', '2', '3', '4'],
+        messages: round1,
+        ranking: ['1', '2', '3'],
+        ...(o.backed === false ? {} : { backed: { d1: '1', d2: '1', d3: '3' } }),
+      },
+      {
+        index: 2,
+        candidates: ['1', '2'],
+        final: true,
+        messages: round2,
+        ranking: ['1', '2'],
+        ...(o.backed === false ? {} : { backed: { d1: '1', d2: '1', d3: null } }),
+      },
     ],
     finalPick: '1',
     usage: { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, images: 0 },
@@ -52,7 +67,11 @@ export function categoryFor(id: string): number {
 export interface CodingSchema {
   name: string;
   strict: boolean;
-  schema: { properties: { codes: { minItems: number; items: { properties: { message: { enum: string[] }; category: { type: string; enum: number[] } } } } } };
+  schema: {
+    properties: {
+      codes: { minItems: number; items: { properties: { message: { enum: string[] }; category: { type: string; enum: number[] } } } };
+    };
+  };
 }
 
 export function codingSchemaOf(body: unknown): CodingSchema | undefined {

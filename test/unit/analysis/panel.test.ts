@@ -23,7 +23,10 @@ describe('discussion analysis in the panel: host data, protocol, bar geometry', 
     const { review } = await loadReview(root, { decodeImages: false });
     const before = await discussionState(root, record, review, undefined);
     assert.equal(before!.analysis, undefined);
-    assert.deepEqual(before!.stance!.rows.map((r) => r.outcome), ['kept', 'yielded', 'yielded']);
+    assert.deepEqual(
+      before!.stance!.rows.map((r) => r.outcome),
+      ['kept', 'yielded', 'yielded'],
+    );
 
     scriptedCoder(mock);
     await codeDiscussion({ reviewRoot: root, runId: RUN_ID, client: clientFor(mock) });
@@ -50,7 +53,17 @@ describe('discussion analysis in the panel: host data, protocol, bar geometry', 
   it('bars: task area first, then social area, then none; widths proportional to the largest speaker', () => {
     assert.deepEqual([...BAR_ORDER], [4, 5, 6, 7, 8, 9, 1, 2, 3, 10, 11, 12, 13]);
     const segs = barSegments({ '3': 2, '5': 1, '10': 1, '13': 0 }, 8, 240);
-    assert.deepEqual(segs.map((s) => s.category), [5, 3, 10]);
-    assert.deepEqual(segs.map((s) => [s.x, s.w]), [[0, 30], [30, 60], [90, 30]]);
+    assert.deepEqual(
+      segs.map((s) => s.category),
+      [5, 3, 10],
+    );
+    assert.deepEqual(
+      segs.map((s) => [s.x, s.w]),
+      [
+        [0, 30],
+        [30, 60],
+        [90, 30],
+      ],
+    );
   });
 });

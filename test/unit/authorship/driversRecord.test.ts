@@ -74,14 +74,23 @@ describe("authorship: a run's record is its driver's at every reader, also after
     await assert.rejects(compareRun(ana, runId), (e: Error) => e.message === said);
     const e = await evaluateFolder(ana);
     assert.equal(e.reviews[0]?.runs.length ?? 0, 0, 'not summed');
-    assert.ok(e.skipped.some((s) => s.reason.includes(said)), JSON.stringify(e.skipped));
+    assert.ok(
+      e.skipped.some((s) => s.reason.includes(said)),
+      JSON.stringify(e.skipped),
+    );
 
     // Resume and refine, in the core (the extension's Resume and Refine call runSession too) and in the CLI: refused
     // before any model is asked.
     const asked = rig.mock.requests.length;
     const engine = { reviewRoot: ana, client: clientFor(rig.mock), cacheDir };
-    await assert.rejects(resumeRun({ ...engine, runId }), (err: Error) => err instanceof RunRefusedError && err.message === `Run ${runId} is not resumed or refined: ${said}`);
-    await assert.rejects(refineRun({ ...engine, runId, feedback: 'Warmer.' }), (err: Error) => err instanceof RunRefusedError && err.message === `Run ${runId} is not resumed or refined: ${said}`);
+    await assert.rejects(
+      resumeRun({ ...engine, runId }),
+      (err: Error) => err instanceof RunRefusedError && err.message === `Run ${runId} is not resumed or refined: ${said}`,
+    );
+    await assert.rejects(
+      refineRun({ ...engine, runId, feedback: 'Warmer.' }),
+      (err: Error) => err instanceof RunRefusedError && err.message === `Run ${runId} is not resumed or refined: ${said}`,
+    );
     const resumed = await rig.run(['run', ana, '--resume', runId]);
     assert.equal(resumed.code, 1, resumed.stderr);
     assert.ok(resumed.stderr.includes(`Run ${runId} is not resumed or refined: ${said}`), resumed.stderr);
@@ -94,7 +103,15 @@ describe("authorship: a run's record is its driver's at every reader, also after
     const shown = await panelRuns(ana, () => undefined);
     assert.deepEqual(shown.runs, []);
     assert.deepEqual(shown.brokenRuns, [{ id: runId, problem: `${file}:0:0: error: ${said}` }]);
-    const state = buildPanelState({ root: ana, load: { diagnostics: [] }, analysis: { error: '' }, ...shown, trusted: true, running: false, toWebviewUri: (p) => p });
+    const state = buildPanelState({
+      root: ana,
+      load: { diagnostics: [] },
+      analysis: { error: '' },
+      ...shown,
+      trusted: true,
+      running: false,
+      toWebviewUri: (p) => p,
+    });
     const strip = nextSteps(state, 'd1', names);
     assert.equal(strip.error, `${file}:0:0: error: ${said}`);
     assert.deepEqual(strip.primary, { kind: 'openFile', path: file, label: `Open ${file}` });
@@ -118,7 +135,10 @@ describe("authorship: a run's record is its driver's at every reader, also after
     git(t.clone.ana, 'checkout', '--quiet', '--', '.');
     await fs.appendFile(transcript('ben'), '\n');
     const uncommitted = await driversRecordRefusal(t.review('ben'), runId);
-    assert.deepEqual([uncommitted?.file, uncommitted?.commit, uncommitted?.author], [`runs/${runId}/transcript.md`, '(uncommitted)', 'ben@example.com']);
+    assert.deepEqual(
+      [uncommitted?.file, uncommitted?.commit, uncommitted?.author],
+      [`runs/${runId}/transcript.md`, '(uncommitted)', 'ben@example.com'],
+    );
     git(t.clone.ben, 'checkout', '--quiet', '--', '.');
 
     const forged = await benChanges(t, runId, 'transcript.md');
@@ -126,7 +146,10 @@ describe("authorship: a run's record is its driver's at every reader, also after
     assert.deepEqual([refused?.file, refused?.commit, refused?.author], [`runs/${runId}/transcript.md`, forged, 'ben@example.com']);
     const resumed = await rig.run(['run', ana, '--resume', runId]);
     assert.equal(resumed.code, 1, resumed.stderr);
-    assert.match(resumed.stderr, new RegExp(`runs/${runId}/transcript\\.md is not counted: commit ${forged.slice(0, 12)} by Ben <ben@example\\.com> wrote it`));
+    assert.match(
+      resumed.stderr,
+      new RegExp(`runs/${runId}/transcript\\.md is not counted: commit ${forged.slice(0, 12)} by Ben <ben@example\\.com> wrote it`),
+    );
     const shown = await panelRuns(ana, () => undefined);
     assert.match(shown.brokenRuns[0]?.problem ?? '', new RegExp(`^runs/${runId}/transcript\\.md:0:0: error: `));
   });

@@ -44,7 +44,10 @@ describe('authorship: review.yaml identities change only by the lead (real git)'
     git(t.clone.ana, 'pull', '--quiet', '--rebase');
 
     const a = await check('ana');
-    assert.match((await a.vote(VOTE, 'd1'))!, /by Ben <ben@example\.com> wrote it, and that is not d1 \(review\.yaml team\.d1\.git: ana@example\.com\)/);
+    assert.match(
+      (await a.vote(VOTE, 'd1'))!,
+      /by Ben <ben@example\.com> wrote it, and that is not d1 \(review\.yaml team\.d1\.git: ana@example\.com\)/,
+    );
     const listed = a.door.report().notCounted.find((n) => n.file === 'review.yaml');
     assert.deepEqual(listed, {
       file: 'review.yaml',
@@ -59,15 +62,29 @@ describe('authorship: review.yaml identities change only by the lead (real git)'
     const anaYaml = path.join(t.review('ana'), 'review.yaml');
     await fs.writeFile(anaYaml, YAML.replace('d3: { git: chen@example.com }', 'd3: { git: [chen@example.com, chen@home.example] }'));
     const uncommitted = await check('ana');
-    assert.equal(uncommitted.door.report().notCounted.filter((n) => n.file === 'review.yaml' && n.commit === '(uncommitted)').length, 0, "the lead's uncommitted change counts on her machine");
+    assert.equal(
+      uncommitted.door.report().notCounted.filter((n) => n.file === 'review.yaml' && n.commit === '(uncommitted)').length,
+      0,
+      "the lead's uncommitted change counts on her machine",
+    );
     git(t.clone.ana, 'commit', '--quiet', '-am', 'Chen has two e-mails');
     pullAndPush(t.clone.ana);
     git(t.clone.ben, 'pull', '--quiet', '--rebase');
     const b = await check('ben');
-    assert.deepEqual(b.door.report().notCounted.filter((n) => n.file === 'review.yaml').map((n) => n.commit), [forged], "only Ben's change is listed; Ana's stands");
+    assert.deepEqual(
+      b.door
+        .report()
+        .notCounted.filter((n) => n.file === 'review.yaml')
+        .map((n) => n.commit),
+      [forged],
+      "only Ben's change is listed; Ana's stands",
+    );
 
     // Ben's own uncommitted remap counts on no machine, his own included.
-    await fs.writeFile(yamlFile, (await fs.readFile(yamlFile, 'utf8')).replace('d2: { git: ben@example.com }', 'd2: { git: [ben@example.com, ana@example.com] }'));
+    await fs.writeFile(
+      yamlFile,
+      (await fs.readFile(yamlFile, 'utf8')).replace('d2: { git: ben@example.com }', 'd2: { git: [ben@example.com, ana@example.com] }'),
+    );
     const mine = await check('ben');
     const own = mine.door.report().notCounted.find((n) => n.commit === '(uncommitted)');
     assert.equal(own?.reason, 'it changes team.d2.git, which only the lead (d1) may change, so the previous values stand');
@@ -87,7 +104,14 @@ describe('authorship: review.yaml identities change only by the lead (real git)'
     const allowed = path.join(keys, 'allowed_signers');
     await fs.writeFile(allowed, `${key('ana')}\n${key('ben')}\n`);
     for (const who of ['ana', 'ben'] as const) git(t.clone[who], 'config', 'gpg.ssh.allowedSignersFile', allowed);
-    const sign = (who: string): string[] => ['-c', 'gpg.format=ssh', '-c', `user.signingkey=${path.join(keys, who)}`, '-c', 'commit.gpgsign=true'];
+    const sign = (who: string): string[] => [
+      '-c',
+      'gpg.format=ssh',
+      '-c',
+      `user.signingkey=${path.join(keys, who)}`,
+      '-c',
+      'commit.gpgsign=true',
+    ];
     const yamlOnAna = path.join(t.review('ana'), 'review.yaml');
     /** Ana's clone commits review.yaml with d3's e-mails `emails`, as `author` (default Ana) with `signing` options. */
     const commitD3 = async (emails: string, signing: string[], author: string[] = []): Promise<string> => {
@@ -97,7 +121,12 @@ describe('authorship: review.yaml identities change only by the lead (real git)'
       return git(t.clone.ana, 'rev-parse', 'HEAD').trim();
     };
     const unsigned = await commitD3('chen@example.com, chen@two.example', []);
-    const benKey = await commitD3('chen@example.com, chen@three.example', sign('ben'), ['-c', 'user.name=Ana', '-c', 'user.email=ana@example.com']);
+    const benKey = await commitD3('chen@example.com, chen@three.example', sign('ben'), [
+      '-c',
+      'user.name=Ana',
+      '-c',
+      'user.email=ana@example.com',
+    ]);
     const signed = await commitD3('chen@example.com, chen@four.example', sign('ana'));
     git(t.clone.ben, 'pull', '--quiet', '--rebase');
     const yamlRefused = async () => (await reviewAuthorship(t.review('ben'))).report().notCounted.filter((n) => n.file === 'review.yaml');
@@ -105,16 +134,28 @@ describe('authorship: review.yaml identities change only by the lead (real git)'
     assert.deepEqual(await yamlRefused(), [], 'nobody asks for signatures: every change of the lead counts');
     git(t.clone.ben, 'config', 'teamfusion.requireSignedCommits', 'true');
     const refused = await yamlRefused();
-    assert.deepEqual(refused.map((n) => [n.commit, n.author, n.member]).sort(), [[unsigned, 'ana@example.com', 'd3'], [benKey, 'ana@example.com', 'd3']].sort());
-    assert.equal(refused.find((n) => n.commit === unsigned)?.reason, "it changes team.d3.git, which only the lead (d1) may change, and git verify-commit does not accept its signature (requireSignedCommits: true), so the previous values stand");
-    assert.equal(refused.find((n) => n.commit === benKey)?.reason, "it changes team.d3.git, which only the lead (d1) may change, and it is signed by ben@example.com, not by the lead's key (requireSignedCommits: true), so the previous values stand");
+    assert.deepEqual(
+      refused.map((n) => [n.commit, n.author, n.member]).sort(),
+      [
+        [unsigned, 'ana@example.com', 'd3'],
+        [benKey, 'ana@example.com', 'd3'],
+      ].sort(),
+    );
+    assert.equal(
+      refused.find((n) => n.commit === unsigned)?.reason,
+      'it changes team.d3.git, which only the lead (d1) may change, and git verify-commit does not accept its signature (requireSignedCommits: true), so the previous values stand',
+    );
+    assert.equal(
+      refused.find((n) => n.commit === benKey)?.reason,
+      "it changes team.d3.git, which only the lead (d1) may change, and it is signed by ben@example.com, not by the lead's key (requireSignedCommits: true), so the previous values stand",
+    );
     assert.ok(!refused.some((n) => n.commit === signed), "the lead's signed change counts");
     const top = t.clone.ben;
     const standing = await standingIdentities(top, 'review/review.yaml', { team: {} }, 'ben@example.com', true);
     assert.deepEqual(standing.settings.team?.d3, { git: ['chen@example.com', 'chen@four.example'] }, "the lead's signed values stand");
   });
 
-  it('reads review.yaml\'s history in two git processes (a log and one cat-file batch), not one per commit', async () => {
+  it("reads review.yaml's history in two git processes (a log and one cat-file batch), not one per commit", async () => {
     const seed = await makeReview({ options: 3, designers: 3 });
     await fs.writeFile(path.join(seed, 'review.yaml'), YAML);
     const t = await makeGitTeam(await makeTempDir('tf-lead-cost-'), seed, ['ana'] as const);
@@ -128,14 +169,20 @@ describe('authorship: review.yaml identities change only by the lead (real git)'
     process.env.GIT_TRACE = trace;
     let standing;
     try {
-      const current = { lead: 'd1', team: { d1: { git: 'ana@example.com' }, d2: { git: 'ben@example.com' }, d3: { git: 'chen30@example.com' } } };
+      const current = {
+        lead: 'd1',
+        team: { d1: { git: 'ana@example.com' }, d2: { git: 'ben@example.com' }, d3: { git: 'chen30@example.com' } },
+      };
       standing = await standingIdentities(t.clone.ana, 'review/review.yaml', current, 'ana@example.com');
     } finally {
       if (before === undefined) delete process.env.GIT_TRACE;
       else process.env.GIT_TRACE = before;
     }
     assert.deepEqual(standing.settings.team?.d3, { git: ['chen30@example.com'] }, 'every take read, the last standing');
-    const runs = readFileSync(trace, 'utf8').split('\n').filter((l) => /trace: built-in: git /.test(l)).map((l) => /built-in: git (?:'?-C'? \S+ )?(?:'?-c'? \S+ )*'?([a-z-]+)/.exec(l)?.[1]);
+    const runs = readFileSync(trace, 'utf8')
+      .split('\n')
+      .filter((l) => /trace: built-in: git /.test(l))
+      .map((l) => /built-in: git (?:'?-C'? \S+ )?(?:'?-c'? \S+ )*'?([a-z-]+)/.exec(l)?.[1]);
     assert.deepEqual(runs, ['log', 'cat-file']);
   });
 });

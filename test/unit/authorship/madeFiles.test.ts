@@ -17,7 +17,8 @@ import { makeForecasts, ForecastRefusedError } from '../../../src/core/forecast/
 import type { ChatBackend } from '../../../src/core/llm/backend';
 import { contentHash, criteriaState, loadForCriteria, readCriteriaSources, type CriteriaFile } from '../../../src/core/criteria';
 
-const TEAM = '\nteam:\n  d1: { git: ana@example.com }\n  d2: { git: ben@example.com }\n  d3: { git: chen@example.com }\n  d4: { git: dev@example.com }\n';
+const TEAM =
+  '\nteam:\n  d1: { git: ana@example.com }\n  d2: { git: ben@example.com }\n  d3: { git: chen@example.com }\n  d4: { git: dev@example.com }\n';
 
 describe('authorship: forecast.json, the re-rank set and criteria.json count only as their maker committed them (real git)', function () {
   this.timeout(300_000);
@@ -28,13 +29,29 @@ describe('authorship: forecast.json, the re-rank set and criteria.json count onl
     await fs.appendFile(path.join(seed, 'review.yaml'), TEAM);
     const { key } = await makeRerankSet(seed, RUN_ID);
     const letters = Object.keys(key).sort();
-    const sha = await writeForecastFile(seed, { runId: RUN_ID, task: 'design', letters, forecasts: [{ kind: 'persona', designer: 'd1', ranking: letters, promptId: 'f1' }, { kind: 'control', designer: null, ranking: [...letters].reverse(), promptId: 'f2' }] });
-    const asked = (id: string, speaker?: string) => ({ id, iteration: 1, kind: 'forecast' as const, model: 'm', at: '2026-11-21T22:40:05Z', ...(speaker ? { speaker } : {}) });
+    const sha = await writeForecastFile(seed, {
+      runId: RUN_ID,
+      task: 'design',
+      letters,
+      forecasts: [
+        { kind: 'persona', designer: 'd1', ranking: letters, promptId: 'f1' },
+        { kind: 'control', designer: null, ranking: [...letters].reverse(), promptId: 'f2' },
+      ],
+    });
+    const asked = (id: string, speaker?: string) => ({
+      id,
+      iteration: 1,
+      kind: 'forecast' as const,
+      model: 'm',
+      at: '2026-11-21T22:40:05Z',
+      ...(speaker ? { speaker } : {}),
+    });
     await editRun(seed, (r) => {
       r.prompts.push(asked('f1', 'd1'), asked('f2'));
       r.forecastSha256 = sha;
     });
-    for (const d of ['d1', 'd2', 'd3']) await writeRerankRanking(path.join(seed, 'runs', RUN_ID, 'rerank'), d, Object.fromEntries(letters.map((l, i) => [l, i + 1])));
+    for (const d of ['d1', 'd2', 'd3'])
+      await writeRerankRanking(path.join(seed, 'runs', RUN_ID, 'rerank'), d, Object.fromEntries(letters.map((l, i) => [l, i + 1])));
     const sources = await readCriteriaSources(await loadForCriteria(seed));
     const body: Omit<CriteriaFile, 'sha256'> = {
       at: '2026-12-06T18:00:00.000Z',
@@ -50,7 +67,11 @@ describe('authorship: forecast.json, the re-rank set and criteria.json count onl
   }
 
   /** Ben rewrites `rel` (review-relative) with `change`, commits and pushes; Ana pulls. Returns Ben's commit. */
-  async function benRewrites(t: Awaited<ReturnType<typeof made>>['t'], rel: string, change: (file: string) => Promise<void>): Promise<string> {
+  async function benRewrites(
+    t: Awaited<ReturnType<typeof made>>['t'],
+    rel: string,
+    change: (file: string) => Promise<void>,
+  ): Promise<string> {
     git(t.clone.ben, 'pull', '--quiet', '--rebase');
     await change(path.join(t.review('ben'), ...rel.split('/')));
     git(t.clone.ben, 'add', '-A');
@@ -62,7 +83,8 @@ describe('authorship: forecast.json, the re-rank set and criteria.json count onl
   }
 
   /** The same JSON in one line: every hash over its content still agrees. */
-  const relayout = async (file: string): Promise<void> => fs.writeFile(file, `${JSON.stringify(JSON.parse(await fs.readFile(file, 'utf8')))}\n`);
+  const relayout = async (file: string): Promise<void> =>
+    fs.writeFile(file, `${JSON.stringify(JSON.parse(await fs.readFile(file, 'utf8')))}\n`);
 
   it("forecast.json and the blind set: as the driver committed them they count; rewritten by Ben they are not counted, each said with Ben's commit", async () => {
     const { t } = await made();
@@ -78,10 +100,17 @@ describe('authorship: forecast.json, the re-rank set and criteria.json count onl
     assert.equal(c.fidelity, null, 'a forecast Ben committed is no fidelity');
     const said = `${forecast}:1:1: error: ${forecast} is not counted: commit ${forged.slice(0, 12)} by Ben <ben@example.com> wrote it, and the run's driver is ana@example.com (the author of the first commit of its run.json); the run's forecasts are made by its driver alone (each is sealed in run.json); git log -p -- ${forecast} shows what that commit changed.`;
     assert.ok(c.problems.includes(said), c.problems.join('\n'));
-    assert.deepEqual(c.authorship.notCounted.map((n) => [n.file, n.commit, n.author]), [[forecast, forged, 'ben@example.com']]);
-    assert.notEqual(c.after, null, 'the re-rank set is still the driver\'s');
+    assert.deepEqual(
+      c.authorship.notCounted.map((n) => [n.file, n.commit, n.author]),
+      [[forecast, forged, 'ben@example.com']],
+    );
+    assert.notEqual(c.after, null, "the re-rank set is still the driver's");
     // The forecast step never reseals what Ben wrote (refused before any model is asked).
-    await assert.rejects(makeForecasts({ reviewRoot: ana, runId: RUN_ID, chat: {} as ChatBackend }), (e: Error) => e instanceof ForecastRefusedError && e.message.includes(`${forecast} is not counted: commit ${forged.slice(0, 12)} by Ben`));
+    await assert.rejects(
+      makeForecasts({ reviewRoot: ana, runId: RUN_ID, chat: {} as ChatBackend }),
+      (e: Error) =>
+        e instanceof ForecastRefusedError && e.message.includes(`${forecast} is not counted: commit ${forged.slice(0, 12)} by Ben`),
+    );
 
     // Two blind images swapped (no seal covers them): the whole set is not counted, so no "after" is believed.
     const options = `runs/${RUN_ID}/rerank/options`;
@@ -94,12 +123,18 @@ describe('authorship: forecast.json, the re-rank set and criteria.json count onl
     const s = await compareRun(ana, RUN_ID);
     assert.equal(s.after, null);
     assert.equal(s.acceptance, null);
-    assert.match(s.missing ?? '', new RegExp(`^The re-rank set is not counted: ${options}/A\\.png is not counted: commit ${swapped.slice(0, 12)} by Ben <ben@example\\.com> wrote it, and the run's driver is ana@example\\.com .*the run's blind re-rank set is made by its driver alone`));
+    assert.match(
+      s.missing ?? '',
+      new RegExp(
+        `^The re-rank set is not counted: ${options}/A\\.png is not counted: commit ${swapped.slice(0, 12)} by Ben <ben@example\\.com> wrote it, and the run's driver is ana@example\\.com .*the run's blind re-rank set is made by its driver alone`,
+      ),
+    );
   });
 
   it('criteria.json counts only as its maker committed it; uncommitted changes only on her machine', async () => {
     const { t } = await made();
-    const state = async (who: 'ana' | 'ben') => criteriaState(t.review(who), await readCriteriaSources(await loadForCriteria(t.review(who))));
+    const state = async (who: 'ana' | 'ben') =>
+      criteriaState(t.review(who), await readCriteriaSources(await loadForCriteria(t.review(who))));
     assert.equal((await state('ana')).state, 'current');
     assert.equal((await state('ben')).state, 'current', "Ana's criteria count on Ben's machine");
 
@@ -110,7 +145,10 @@ describe('authorship: forecast.json, the re-rank set and criteria.json count onl
     await relayout(path.join(t.review('ben'), 'criteria.json'));
     const mine = await state('ben');
     assert.equal(mine.state, 'edited');
-    assert.match(mine.state === 'edited' ? mine.why : '', /^criteria\.json is not counted: it has changes not committed yet, and this machine's git user\.email is ben@example\.com, while its maker is d1 \(ana@example\.com, the author of its first commit\)/);
+    assert.match(
+      mine.state === 'edited' ? mine.why : '',
+      /^criteria\.json is not counted: it has changes not committed yet, and this machine's git user\.email is ben@example\.com, while its maker is d1 \(ana@example\.com, the author of its first commit\)/,
+    );
     git(t.clone.ben, 'checkout', '--quiet', '--', '.');
 
     const forged = await benRewrites(t, 'criteria.json', relayout);

@@ -22,19 +22,26 @@ describe('one person, one file: two files for one id count for no one', function
       'rankings/d2.yaml:0:0: error: rankings/d2.yaml and rankings/d2.yml are both for the designer id "d2", so neither is counted; keep one file per member (merge or rename one of them).',
       'rankings/d2.yml:0:0: error: rankings/d2.yml and rankings/d2.yaml are both for the designer id "d2", so neither is counted; keep one file per member (merge or rename one of them).',
     ]);
-    assert.deepEqual(r.review?.designers.map((d) => d.id), ['d1', 'd3']);
+    assert.deepEqual(
+      r.review?.designers.map((d) => d.id),
+      ['d1', 'd3'],
+    );
   });
 
   it('a survey as survey/d1.yaml and survey/d1.yml: neither counts in compare', async () => {
     const root = await makeReviewWithRun();
     const dir = path.join(root, 'runs', RUN_ID, 'survey');
     await fs.mkdir(dir, { recursive: true });
-    for (const name of ['d1.yaml', 'd1.yml']) await fs.writeFile(path.join(dir, name), 'designer: d1\nrepresentative: 5\nclarity: 5\nsatisfied: 5\n');
+    for (const name of ['d1.yaml', 'd1.yml'])
+      await fs.writeFile(path.join(dir, name), 'designer: d1\nrepresentative: 5\nclarity: 5\nsatisfied: 5\n');
     const c = await compareRun(root, RUN_ID);
     assert.equal(c.survey.n, 0, 'd1 is not counted twice, nor once');
-    assert.deepEqual(c.problems.filter((p) => p.includes('/survey/')), [
-      `runs/${RUN_ID}/survey/d1.yaml:1:1: error: runs/${RUN_ID}/survey/d1.yaml and runs/${RUN_ID}/survey/d1.yml are both for the designer id "d1", so neither is counted; keep one file per member (merge or rename one of them).`,
-      `runs/${RUN_ID}/survey/d1.yml:1:1: error: runs/${RUN_ID}/survey/d1.yml and runs/${RUN_ID}/survey/d1.yaml are both for the designer id "d1", so neither is counted; keep one file per member (merge or rename one of them).`,
-    ]);
+    assert.deepEqual(
+      c.problems.filter((p) => p.includes('/survey/')),
+      [
+        `runs/${RUN_ID}/survey/d1.yaml:1:1: error: runs/${RUN_ID}/survey/d1.yaml and runs/${RUN_ID}/survey/d1.yml are both for the designer id "d1", so neither is counted; keep one file per member (merge or rename one of them).`,
+        `runs/${RUN_ID}/survey/d1.yml:1:1: error: runs/${RUN_ID}/survey/d1.yml and runs/${RUN_ID}/survey/d1.yaml are both for the designer id "d1", so neither is counted; keep one file per member (merge or rename one of them).`,
+      ],
+    );
   });
 });

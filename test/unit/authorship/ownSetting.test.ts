@@ -13,7 +13,8 @@ import { reviewAuthorship } from '../../../src/core/review/loadReview';
 import { voteCheckOf } from '../../../src/core/evaluation/votes/authorship';
 import { setOwnRequireSignedCommits } from '../../../src/core/authorship/ownSettings';
 
-const YAML = 'team:\n  d1: { git: ana@example.com }\n  d2: { git: ben@example.com }\n  d3: { git: chen@example.com }\nrequireSignedCommits: false\n';
+const YAML =
+  'team:\n  d1: { git: ana@example.com }\n  d2: { git: ben@example.com }\n  d3: { git: chen@example.com }\nrequireSignedCommits: false\n';
 const VOTE = 'runs/2026-11-21T22-40-05Z-3f9c/votes/d1.yaml';
 
 describe("authorship: a member's own signature setting, which review.yaml cannot turn off (real git)", function () {
@@ -40,7 +41,8 @@ describe("authorship: a member's own signature setting, which review.yaml cannot
     return { t, check };
   }
 
-  const UNSIGNED = /^commit [0-9a-f]{12} by Ana <ana@example\.com> wrote it, and git verify-commit does not accept its signature \(requireSignedCommits: true\)$/;
+  const UNSIGNED =
+    /^commit [0-9a-f]{12} by Ana <ana@example\.com> wrote it, and git verify-commit does not accept its signature \(requireSignedCommits: true\)$/;
 
   it('git config teamfusion.requireSignedCommits true: the unsigned forged vote is not counted, review.yaml false notwithstanding', async () => {
     const { t, check } = await forged();
@@ -58,7 +60,9 @@ describe("authorship: a member's own signature setting, which review.yaml cannot
   });
 
   it('package.json contributes the setting for the user only (a workspace, which a push can bring, cannot set it)', () => {
-    const pkg = JSON.parse(readFileSync(path.resolve(__dirname, '..', '..', '..', '..', 'package.json'), 'utf8')) as { contributes: { configuration: { properties: Record<string, { type: string; default: unknown; scope?: string }> } } };
+    const pkg = JSON.parse(readFileSync(path.resolve(__dirname, '..', '..', '..', '..', 'package.json'), 'utf8')) as {
+      contributes: { configuration: { properties: Record<string, { type: string; default: unknown; scope?: string }> } };
+    };
     const s = pkg.contributes.configuration.properties['teamfusion.requireSignedCommits'];
     assert.deepEqual([s?.type, s?.default, s?.scope], ['boolean', false, 'application']);
   });

@@ -22,16 +22,31 @@ describe('authorship: who types for whom', function () {
     const typist = { email: 'ana@example.com', member: 'ana', requireSigned: false };
     assert.deepEqual(typingFor(typist, 'ANA', { what: 'a vote' }), { own: true });
     assert.deepEqual(typingFor(typist, 'ben', { what: 'a line', ids: ['Ana', 'Ben'] }), { own: false, typedBy: 'Ana' });
-    assert.deepEqual(typingFor({ email: 'room@example.com', requireSigned: false }, 'Ben', { what: 'a line' }), { own: false, typedBy: 'room@example.com' });
-    assert.deepEqual(typingFor(undefined, 'Ben', { what: 'a line' }), { own: true }, 'nothing checked: today\'s behaviour');
+    assert.deepEqual(typingFor({ email: 'room@example.com', requireSigned: false }, 'Ben', { what: 'a line' }), {
+      own: false,
+      typedBy: 'room@example.com',
+    });
+    assert.deepEqual(typingFor(undefined, 'Ben', { what: 'a line' }), { own: true }, "nothing checked: today's behaviour");
     assert.equal(typedWords('ana', 'Ben', name), "typed on Ana's machine for Ben");
     assert.equal(typedWords('room@example.com', 'Ben', name), "typed on room@example.com's machine for Ben");
   });
 
   it('with signatures required, or no git identity here, it is refused in one sentence', () => {
-    const signed = typingFor({ email: 'ana@example.com', member: 'ana', requireSigned: true }, 'Ben', { what: 'a vote', how: 'votes', name });
-    assert.deepEqual(signed, { own: false, refused: "A vote typed on Ana's machine for Ben is not taken: with signatures required (requireSignedCommits) only Ben's own signed commit speaks for them, so Ben votes on their own machine." });
-    assert.deepEqual(typingFor({ email: 'ana@example.com', member: 'ana', requireSigned: true }, 'Ana', { what: 'a vote' }), { own: true }, 'her own is hers');
+    const signed = typingFor({ email: 'ana@example.com', member: 'ana', requireSigned: true }, 'Ben', {
+      what: 'a vote',
+      how: 'votes',
+      name,
+    });
+    assert.deepEqual(signed, {
+      own: false,
+      refused:
+        "A vote typed on Ana's machine for Ben is not taken: with signatures required (requireSignedCommits) only Ben's own signed commit speaks for them, so Ben votes on their own machine.",
+    });
+    assert.deepEqual(
+      typingFor({ email: 'ana@example.com', member: 'ana', requireSigned: true }, 'Ana', { what: 'a vote' }),
+      { own: true },
+      'her own is hers',
+    );
     const nobody = typingFor({ requireSigned: false }, 'Ben', { what: 'a line', name });
     assert.ok('refused' in nobody && /no git user\.email/.test(nobody.refused));
   });

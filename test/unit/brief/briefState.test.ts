@@ -37,7 +37,15 @@ function briefRecord(id: string, rounds: number): RunRecord {
       brief: {
         file: `iteration-${i + 1}/brief.md`,
         agreements: ['Launch in spring'],
-        disagreements: [{ question: 'Tone', positions: [{ position: 'calm', heldBy: ['ana'] }, { position: 'bold', heldBy: ['bo'] }] }],
+        disagreements: [
+          {
+            question: 'Tone',
+            positions: [
+              { position: 'calm', heldBy: ['ana'] },
+              { position: 'bold', heldBy: ['bo'] },
+            ],
+          },
+        ],
         tradeOffs: ['Price vs. premium'],
         openQuestions: ['Which markets?'],
         coverage: COVERAGE,
@@ -70,7 +78,7 @@ describe('brief review: panel protocol and state', () => {
     assert.equal(roundPath('R1', 1, '../../../etc/passwd'), '../etc/passwd', 'normalised; the file room then refuses it');
   });
 
-  it('reads each round\'s revised brief through the file room; a missing one is an error in words', async () => {
+  it("reads each round's revised brief through the file room; a missing one is an error in words", async () => {
     const root = await tempDir();
     await fs.writeFile(path.join(root, 'brief.md'), '# Old\n');
     await fs.mkdir(path.join(root, 'runs', 'R1', 'iteration-1'), { recursive: true });
@@ -79,11 +87,18 @@ describe('brief review: panel protocol and state', () => {
     const state = await briefRunState(root, briefRecord('R1', 2));
     assert.ok(state);
     assert.equal(state.baseline, 'runs/R1/baseline.md');
-    assert.deepEqual(state.rounds.map((r) => [r.iteration, r.path, r.text !== undefined]), [
-      [1, 'runs/R1/iteration-1/brief.md', true],
-      [2, 'runs/R1/iteration-2/brief.md', false],
-    ]);
-    assert.equal(state.rounds[0]?.text, '# New\n<script>x</script>\n', 'the text as written: the webview renders it through its Markdown renderer, markup as text');
+    assert.deepEqual(
+      state.rounds.map((r) => [r.iteration, r.path, r.text !== undefined]),
+      [
+        [1, 'runs/R1/iteration-1/brief.md', true],
+        [2, 'runs/R1/iteration-2/brief.md', false],
+      ],
+    );
+    assert.equal(
+      state.rounds[0]?.text,
+      '# New\n<script>x</script>\n',
+      'the text as written: the webview renders it through its Markdown renderer, markup as text',
+    );
     assert.match(state.rounds[1]?.error ?? '', /runs\/R1\/iteration-2\/brief\.md is missing/);
   });
 
@@ -115,18 +130,39 @@ describe('brief review: panel protocol and state', () => {
   it('the panel state carries comments and the chosen brief run, and parses against the protocol', async () => {
     const load = await loadReview(SAMPLE, { decodeImages: false });
     assert.ok(load.review);
-    const withComments = { ...load.review, comments: [{ designer: 'ana', name: 'Ana', role: 'AD', weight: 1, body: '<b>not markup</b>', file: 'comments/ana.md' }] };
+    const withComments = {
+      ...load.review,
+      comments: [{ designer: 'ana', name: 'Ana', role: 'AD', weight: 1, body: '<b>not markup</b>', file: 'comments/ana.md' }],
+    };
     const root = await tempDir();
     await fs.mkdir(path.join(root, 'runs', 'R1', 'iteration-1'), { recursive: true });
     await fs.writeFile(path.join(root, 'runs', 'R1', 'iteration-1', 'brief.md'), '# New\n');
     const rec = briefRecord('R1', 1);
     const brief = await briefRunState(root, rec as never);
-    const state = buildPanelState({ root: SAMPLE, load: { ...load, review: withComments }, analysis: { error: 'n/a' }, runs: [rec], trusted: true, running: false, toWebviewUri: toUri, ...(brief ? { brief } : {}) });
+    const state = buildPanelState({
+      root: SAMPLE,
+      load: { ...load, review: withComments },
+      analysis: { error: 'n/a' },
+      runs: [rec],
+      trusted: true,
+      running: false,
+      toWebviewUri: toUri,
+      ...(brief ? { brief } : {}),
+    });
     const parsed = PanelStateSchema.parse(JSON.parse(JSON.stringify(state)));
     assert.equal(parsed.review?.comments?.[0]?.body, '<b>not markup</b>');
     assert.equal(parsed.brief?.rounds[0]?.coverage.length, 5);
     // A brief state of another run is dropped.
-    const other = buildPanelState({ root: SAMPLE, load, analysis: { error: 'n/a' }, runs: [rec], trusted: true, running: false, toWebviewUri: toUri, brief: { runId: 'X', rounds: [] } });
+    const other = buildPanelState({
+      root: SAMPLE,
+      load,
+      analysis: { error: 'n/a' },
+      runs: [rec],
+      trusted: true,
+      running: false,
+      toWebviewUri: toUri,
+      brief: { runId: 'X', rounds: [] },
+    });
     assert.equal(other.brief, undefined);
     assert.equal(panelComments({ comments: [] }), undefined);
   });
@@ -140,11 +176,20 @@ describe('brief review: panel protocol and state', () => {
   it('summary items read as one line: sentences, the members in brackets, sides after a dash', () => {
     assert.equal(summaryText('Launch in spring'), 'Launch in spring');
     assert.equal(
-      summaryText({ question: 'Tone', positions: [{ position: 'calm', heldBy: ['ana'] }, { position: 'bold', heldBy: ['bo', 'cy'] }] }),
+      summaryText({
+        question: 'Tone',
+        positions: [
+          { position: 'calm', heldBy: ['ana'] },
+          { position: 'bold', heldBy: ['bo', 'cy'] },
+        ],
+      }),
       'Tone — calm (ana); bold (bo, cy)',
     );
     assert.equal(summaryText({ question: 'Which markets?', raisedBy: 'ana' }), 'Which markets?: ana');
     const names: Record<string, string> = { ana: 'Ana Ruiz', bo: 'Bo' };
-    assert.equal(summaryText({ question: 'Tone', positions: [{ position: 'calm', heldBy: ['ana', 'x'] }] }, (id) => names[id] ?? id), 'Tone — calm (Ana Ruiz, x)');
+    assert.equal(
+      summaryText({ question: 'Tone', positions: [{ position: 'calm', heldBy: ['ana', 'x'] }] }, (id) => names[id] ?? id),
+      'Tone — calm (Ana Ruiz, x)',
+    );
   });
 });

@@ -26,7 +26,10 @@ describe('comment files: quoting the selected lines', () => {
     assert.equal(quoteLines('a\nb', 9, 12), '> brief.md L2:\n> b\n');
   });
   it('appends after one blank line and leaves an empty line for the member', () => {
-    assert.equal(appendQuote('---\ndesigner: A\n---\n\nMy text\n\n\n', '> brief.md L1:\n> x\n'), '---\ndesigner: A\n---\n\nMy text\n\n> brief.md L1:\n> x\n\n');
+    assert.equal(
+      appendQuote('---\ndesigner: A\n---\n\nMy text\n\n\n', '> brief.md L1:\n> x\n'),
+      '---\ndesigner: A\n---\n\nMy text\n\n> brief.md L1:\n> x\n\n',
+    );
     assert.equal(appendQuote('', '> q\n'), '> q\n\n');
     assert.equal(appendQuote('a\r\nb\r\n', '> q\n'), 'a\r\nb\r\n\r\n> q\r\n\r\n');
   });
@@ -110,7 +113,10 @@ describe('New Review: brief review template', () => {
     assert.equal(await isReviewFolder(target), true);
     const r = await loadReview(target);
     assert.deepEqual(r.diagnostics.map(formatDiagnostic), [], 'the new brief review validates clean');
-    assert.deepEqual(r.review?.comments.map((c) => [c.designer, c.name, c.role]), [['example-member', 'Example Member', 'Copywriter']]);
+    assert.deepEqual(
+      r.review?.comments.map((c) => [c.designer, c.name, c.role]),
+      [['example-member', 'Example Member', 'Copywriter']],
+    );
     assert.ok((r.review?.comments[0]?.body ?? '').length > 0, 'the example has a body');
   });
 });

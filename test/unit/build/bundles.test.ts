@@ -24,7 +24,9 @@ describe('production bundles', function () {
     return built;
   };
   const from = (name: string, pattern: RegExp) =>
-    Object.entries(output(name).inputs).filter(([f, v]) => pattern.test(f) && v.bytesInOutput > 0).reduce((a, [, v]) => a + v.bytesInOutput, 0);
+    Object.entries(output(name).inputs)
+      .filter(([f, v]) => pattern.test(f) && v.bytesInOutput > 0)
+      .reduce((a, [, v]) => a + v.bytesInOutput, 0);
 
   before(async () => {
     dir = await fs.mkdtemp(path.join(os.tmpdir(), 'tf-bundles-'));
@@ -35,7 +37,9 @@ describe('production bundles', function () {
   after(() => fs.rm(dir, { recursive: true, force: true }));
 
   it('activation (extension.js) parses only the shell: no src/core, no protocol, no library; the core is extension-core.js, loaded on first use', () => {
-    const inputs = Object.entries(output('extension.js').inputs).filter(([, v]) => v.bytesInOutput > 0).map(([f]) => f.replace(/^.*?(src|node_modules)\//, '$1/'));
+    const inputs = Object.entries(output('extension.js').inputs)
+      .filter(([, v]) => v.bytesInOutput > 0)
+      .map(([f]) => f.replace(/^.*?(src|node_modules)\//, '$1/'));
     assert.deepEqual(inputs.sort(), ['src/extension/extension.ts', 'src/extension/firstUse.ts']);
     assert.ok(output('extension.js').bytes < 10_000, `extension.js: ${output('extension.js').bytes} bytes`);
     assert.ok(readFileSync(path.join(dir, 'extension.js'), 'utf8').includes('require("./extension-core.js")'));
@@ -44,13 +48,20 @@ describe('production bundles', function () {
 
   it('are minified and carry no source maps', async () => {
     const names = await fs.readdir(dir);
-    assert.deepEqual(names.filter((n) => n.endsWith('.map')), []);
+    assert.deepEqual(
+      names.filter((n) => n.endsWith('.map')),
+      [],
+    );
     const ext = await fs.readFile(path.join(dir, 'extension.js'), 'utf8');
     assert.ok(!ext.includes('sourceMappingURL'));
     assert.ok(ext.length / ext.split('\n').length > 500, 'minified: long lines (only template literals break them)');
   });
 
-  for (const [pkg, file] of [['openai', 'openai.js'], ['yaml', 'yaml.js'], ['csv-parse', 'csv-parse.js']] as const) {
+  for (const [pkg, file] of [
+    ['openai', 'openai.js'],
+    ['yaml', 'yaml.js'],
+    ['csv-parse', 'csv-parse.js'],
+  ] as const) {
     it(`keep ${pkg} out of extension.js, extension-core.js and cli.js: its own file, ${file}, loaded on first use`, () => {
       const inside = new RegExp(`node_modules/${pkg}/`);
       assert.equal(from('extension.js', inside), 0);
@@ -67,17 +78,32 @@ describe('production bundles', function () {
       for (const e of readdirSync(dir, { withFileTypes: true })) {
         const f = path.join(dir, e.name);
         if (e.isDirectory()) walk(f);
-        else if (f.endsWith('.ts') && /^import (?!type )[^;]*from '(openai|yaml|csv-parse|sharp)(\/[^']*)?';/m.test(readFileSync(f, 'utf8'))) offenders.push(path.relative(REPO, f));
+        else if (
+          f.endsWith('.ts') &&
+          /^import (?!type )[^;]*from '(openai|yaml|csv-parse|sharp)(\/[^']*)?';/m.test(readFileSync(f, 'utf8'))
+        )
+          offenders.push(path.relative(REPO, f));
       }
     };
     walk(path.join(REPO, 'src'));
     walk(path.join(REPO, 'webview'));
-    assert.deepEqual(offenders, [], 'import types only; values from src/core/llm/sdk.ts, src/core/yaml.ts, src/core/images/sharp.ts (csv-parse: require on use)');
+    assert.deepEqual(
+      offenders,
+      [],
+      'import types only; values from src/core/llm/sdk.ts, src/core/yaml.ts, src/core/images/sharp.ts (csv-parse: require on use)',
+    );
   });
 
   it('tree-shake zod: namespace imports only (no `import { z }`, which keeps every locale)', () => {
-    assert.equal(from('extension-core.js', /node_modules\/zod\/v4\/locales\/(?!en)/), 0, "every locale is in: write `import * as z from 'zod'`, not `import { z } from 'zod'`");
-    assert.ok(from('extension-core.js', /node_modules\/zod\//) < 160_000, `zod in extension-core.js: ${from('extension-core.js', /node_modules\/zod\//)} bytes`);
+    assert.equal(
+      from('extension-core.js', /node_modules\/zod\/v4\/locales\/(?!en)/),
+      0,
+      "every locale is in: write `import * as z from 'zod'`, not `import { z } from 'zod'`",
+    );
+    assert.ok(
+      from('extension-core.js', /node_modules\/zod\//) < 160_000,
+      `zod in extension-core.js: ${from('extension-core.js', /node_modules\/zod\//)} bytes`,
+    );
   });
 
   it('the webview carries no schema library and no entity tables', () => {

@@ -78,7 +78,8 @@ describe('the rooms of src/core', () => {
         }
         const from = roomOf(f);
         const to = roomOf(target);
-        if (from !== to && (floor.get(to) ?? Infinity) >= (floor.get(from) ?? -1)) upward.push(`${rel(f)}:${line} → ${rel(target)} (${from} may not import ${to})`);
+        if (from !== to && (floor.get(to) ?? Infinity) >= (floor.get(from) ?? -1))
+          upward.push(`${rel(f)}:${line} → ${rel(target)} (${from} may not import ${to})`);
       }
     }
     assert.deepEqual(upward, [], 'an arrow against the order of src/core/README.md');

@@ -10,7 +10,11 @@ import { builtCli } from '../../support/builtCli';
 const REPO = path.resolve(__dirname, '../../../..');
 
 function demo(...args: string[]): { child: ReturnType<typeof spawn>; out: () => string; done: Promise<number | null> } {
-  const child = spawn(process.execPath, [path.join(REPO, 'scripts', 'demo.mjs'), ...args], { cwd: REPO, env: cleanCliEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [path.join(REPO, 'scripts', 'demo.mjs'), ...args], {
+    cwd: REPO,
+    env: cleanCliEnv(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
@@ -31,18 +35,26 @@ describe('npm run demo (scripted, no key)', function () {
     assert.match(out, /Run completed: /);
     const url = /Scripted server at (\S+)\. Sample/.exec(out)![1]!;
     const runDir = /Run completed: (.+)$/m.exec(out)![1]!.trim();
-    for (const f of ['result.md', 'transcript.md']) assert.match(await fs.readFile(path.join(runDir, f), 'utf8'), /^> \*\*Scripted run\.\*\*/);
+    for (const f of ['result.md', 'transcript.md'])
+      assert.match(await fs.readFile(path.join(runDir, f), 'utf8'), /^> \*\*Scripted run\.\*\*/);
     assert.match(await fs.readFile(path.join(runDir, 'transcript.md'), 'utf8'), /Scripted reply: /);
     assert.equal(await portOpen(url), false, 'the scripted server was stopped');
     // Round 2 (the final pick, after a fork): every proxy says its own order in its own designer's quoted words.
-    const round2 = out.slice(out.indexOf('== Iteration 2')).split('\n').filter((l) => /\(turn 1, independent\): Scripted reply: /.test(l));
+    const round2 = out
+      .slice(out.indexOf('== Iteration 2'))
+      .split('\n')
+      .filter((l) => /\(turn 1, independent\): Scripted reply: /.test(l));
     assert.equal(round2.length, 4, out);
     assert.equal(new Set(round2.map((l) => l.replace(/^[^(]*\(/, ''))).size, 4, 'no two proxies say the same');
     for (const l of round2) assert.match(l, /“[^”]+”/);
     // Then the blind set with the proxies' forecasts, the designers' blind re-rankings (scripted, and said so), and compare.
     assert.match(out, /^SCRIPTED: each designer's blind re-ranking written by the demo/m);
-    for (const id of ['ana', 'ben', 'chen', 'dina']) assert.match(await fs.readFile(path.join(runDir, 'rerank', 'rankings', `${id}.yaml`), 'utf8'), /^# SCRIPTED by npm run demo/);
-    assert.match(out, /^Proxy fidelity \(Kendall's τ-b .*, 4 designers\): mean τ-b 1\.00, persona-free control -?\d\.\d\d, lift \d\.\d\d\./m);
+    for (const id of ['ana', 'ben', 'chen', 'dina'])
+      assert.match(await fs.readFile(path.join(runDir, 'rerank', 'rankings', `${id}.yaml`), 'utf8'), /^# SCRIPTED by npm run demo/);
+    assert.match(
+      out,
+      /^Proxy fidelity \(Kendall's τ-b .*, 4 designers\): mean τ-b 1\.00, persona-free control -?\d\.\d\d, lift \d\.\d\d\./m,
+    );
   });
 
   it('--task brief runs the brief sample, then rerank, judge and compare on it, labelled, and says how to do it by hand', async function () {
@@ -53,11 +65,14 @@ describe('npm run demo (scripted, no key)', function () {
     assert.equal(code, 0, out);
     assert.match(out, /^\$ teamfusion run brief-review --task brief/m);
     assert.match(out, /^\S.* \(turn 1, independent\): Scripted reply: From my reading of the brief: /m);
-    for (const command of ['rerank', 'judge', 'compare']) assert.match(out, new RegExp(`^\\$ teamfusion ${command} brief-review \\S+$`, 'm'));
+    for (const command of ['rerank', 'judge', 'compare'])
+      assert.match(out, new RegExp(`^\\$ teamfusion ${command} brief-review \\S+$`, 'm'));
     assert.match(out, /npm run scripted-server/);
     const runDir = /Run completed: (.+)$/m.exec(out)![1]!.trim();
-    for (const f of ['result.md', 'transcript.md']) assert.match(await fs.readFile(path.join(runDir, f), 'utf8'), /^> \*\*Scripted run\.\*\*/);
-    for (const f of ['rerank/A.md', 'rerank/B.md', 'rerank/key.json', 'judge.json', 'baseline.md']) assert.ok(existsSync(path.join(runDir, f)), f);
+    for (const f of ['result.md', 'transcript.md'])
+      assert.match(await fs.readFile(path.join(runDir, f), 'utf8'), /^> \*\*Scripted run\.\*\*/);
+    for (const f of ['rerank/A.md', 'rerank/B.md', 'rerank/key.json', 'judge.json', 'baseline.md'])
+      assert.ok(existsSync(path.join(runDir, f)), f);
     // The revised brief carries each member's own first point, word for word.
     const revised = await fs.readFile(path.join(runDir, 'iteration-2', 'brief.md'), 'utf8');
     assert.match(revised, /the real problem is the platform numbering/);
@@ -68,8 +83,12 @@ describe('npm run demo (scripted, no key)', function () {
     // The scripted revisions open alike: nothing at the top of the blind pair says which is which.
     const [a, b] = await Promise.all(['A.md', 'B.md'].map((f) => fs.readFile(path.join(runDir, 'rerank', f), 'utf8')));
     assert.equal(a!.split('\n').slice(0, 3).join('\n'), b!.split('\n').slice(0, 3).join('\n'));
-    for (const id of ['jonas', 'marit', 'priya', 'tomas']) assert.match(await fs.readFile(path.join(runDir, 'preference', `${id}.yaml`), 'utf8'), /^# SCRIPTED by npm run demo/);
-    assert.match(out, /Proxy fidelity \(did each proxy's sealed forecast name its member's blind choice\?, 4 members\): hits 100%, persona-free control 0%, lift 1\.00\./);
+    for (const id of ['jonas', 'marit', 'priya', 'tomas'])
+      assert.match(await fs.readFile(path.join(runDir, 'preference', `${id}.yaml`), 'utf8'), /^# SCRIPTED by npm run demo/);
+    assert.match(
+      out,
+      /Proxy fidelity \(did each proxy's sealed forecast name its member's blind choice\?, 4 members\): hits 100%, persona-free control 0%, lift 1\.00\./,
+    );
   });
 
   it('an unknown task is a usage error', async () => {

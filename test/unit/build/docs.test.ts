@@ -8,11 +8,17 @@ import * as path from 'node:path';
 
 const REPO = path.resolve(__dirname, '../../../..');
 const read = (rel: string): string => readFileSync(path.join(REPO, rel), 'utf8');
-const PAGES = readdirSync(path.join(REPO, 'docs')).filter((f) => f.endsWith('.md')).sort();
+const PAGES = readdirSync(path.join(REPO, 'docs'))
+  .filter((f) => f.endsWith('.md'))
+  .sort();
 
 /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens. */
 export function anchorOf(heading: string): string {
-  return heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
 }
 
 /** The anchors of a Markdown text's headings (outside fenced blocks). */
@@ -38,9 +44,23 @@ describe('README and docs/: short, one page a subject, every link leads somewher
     const readme = read('README.md');
     assert.ok(readme.split('\n').length <= 250, `README.md has ${readme.split('\n').length} lines`);
     const linked = new Set(links(readme).map((l) => l.split('#')[0]));
-    const wanted = ['review-folder.md', 'run.md', 'evaluation.md', 'brief-review.md', 'vscode.md', 'sync.md', 'security.md', 'cli.md', 'development.md'];
+    const wanted = [
+      'review-folder.md',
+      'run.md',
+      'evaluation.md',
+      'brief-review.md',
+      'vscode.md',
+      'sync.md',
+      'security.md',
+      'cli.md',
+      'development.md',
+    ];
     for (const page of wanted) assert.ok(PAGES.includes(page), `docs/${page} is missing`);
-    assert.deepEqual(PAGES.filter((p) => !linked.has(`docs/${p}`)), [], 'pages of docs/ the README does not link');
+    assert.deepEqual(
+      PAGES.filter((p) => !linked.has(`docs/${p}`)),
+      [],
+      'pages of docs/ the README does not link',
+    );
   });
 
   it('every relative link of the README and of docs/*.md names a file that exists, and a heading that page has', () => {

@@ -34,7 +34,10 @@ describe('folder size', () => {
   it('finds a planted folder one file over the limit, and not one at the limit beside it', () => {
     const root = mkdtempSync(path.join(os.tmpdir(), 'tf-folders-'));
     try {
-      for (const [name, n] of [['over', MAX_TS_FILES + 1], ['at', MAX_TS_FILES]] as const) {
+      for (const [name, n] of [
+        ['over', MAX_TS_FILES + 1],
+        ['at', MAX_TS_FILES],
+      ] as const) {
         mkdirSync(path.join(root, name));
         for (let i = 0; i < n; i++) writeFileSync(path.join(root, name, `f${i}.ts`), '');
       }

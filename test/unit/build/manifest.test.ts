@@ -34,12 +34,18 @@ describe('package.json for the Marketplace', () => {
   it('has a walkthrough whose steps exist, show their media and run contributed commands', () => {
     const [walk] = pkg.contributes.walkthroughs;
     const commands = new Set(pkg.contributes.commands.map((c: { command: string }) => c.command));
-    assert.deepEqual(walk.steps.map((s: { id: string }) => s.id), ['newReview', 'rankings', 'analysis', 'apiKey', 'firstRun']);
+    assert.deepEqual(
+      walk.steps.map((s: { id: string }) => s.id),
+      ['newReview', 'rankings', 'analysis', 'apiKey', 'firstRun'],
+    );
     for (const step of walk.steps) {
       assert.ok(existsSync(path.join(REPO, step.media.markdown)), step.media.markdown);
       const used = [...(step.description as string).matchAll(/\(command:([\w.]+)\)/g)].map((m) => m[1]);
       assert.ok(used.length > 0 && used.every((c) => commands.has(c)), `${step.id}: ${used.join(', ')}`);
-      assert.ok(step.completionEvents.every((e: string) => /^onContext:teamfusion\.walkthrough\.\w+$/.test(e)), step.id);
+      assert.ok(
+        step.completionEvents.every((e: string) => /^onContext:teamfusion\.walkthrough\.\w+$/.test(e)),
+        step.id,
+      );
     }
   });
 });
@@ -51,10 +57,12 @@ describe('the walkthrough pages', () => {
     const long: string[] = [];
     for (const f of readdirSync(dir).filter((n) => n.endsWith('.md'))) {
       let fence = false;
-      readFileSync(path.join(dir, f), 'utf8').split('\n').forEach((line, i) => {
-        if (line.startsWith('```')) fence = !fence;
-        else if (fence && [...line].length > 44) long.push(`${f}:${i + 1}: ${line}`);
-      });
+      readFileSync(path.join(dir, f), 'utf8')
+        .split('\n')
+        .forEach((line, i) => {
+          if (line.startsWith('```')) fence = !fence;
+          else if (fence && [...line].length > 44) long.push(`${f}:${i + 1}: ${line}`);
+        });
     }
     assert.deepEqual(long, []);
   });
@@ -62,13 +70,16 @@ describe('the walkthrough pages', () => {
 
 describe('activation shell', () => {
   it('stands in for every command the core registers (package.json commands + INTERNAL_COMMANDS), so any of them loads the core', () => {
-    const manifest = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { contributes: { commands: { command: string }[] } };
+    const manifest = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as {
+      contributes: { commands: { command: string }[] };
+    };
     const firstUse = readFileSync(path.join(REPO, 'src/extension/firstUse.ts'), 'utf8');
     const internal = [...(/INTERNAL_COMMANDS = \[([^\]]*)\]/.exec(firstUse)?.[1] ?? '').matchAll(/'([^']+)'/g)].map((m) => m[1]);
     const standIns = new Set([...manifest.contributes.commands.map((c) => c.command), ...internal]);
     const constants = new Map<string, string>();
     const calls: string[] = [];
-    const typed = (name: string | undefined): string | undefined => (name === undefined ? undefined : (COMMANDS as Record<string, string>)[name] ?? `COMMANDS.${name}?`);
+    const typed = (name: string | undefined): string | undefined =>
+      name === undefined ? undefined : ((COMMANDS as Record<string, string>)[name] ?? `COMMANDS.${name}?`);
     const walk = (dir: string): void => {
       for (const e of readdirSync(dir, { withFileTypes: true })) {
         const f = path.join(dir, e.name);
@@ -80,7 +91,8 @@ describe('activation shell', () => {
             const id = m[2] ?? typed(m[3]);
             if (m[1] && id) constants.set(m[1], id);
           }
-          for (const m of text.matchAll(/registerCommand\(\s*('([^']+)'|COMMANDS\.(\w+)|\w+)/g)) calls.push(m[2] ?? typed(m[3]) ?? m[1] ?? '');
+          for (const m of text.matchAll(/registerCommand\(\s*('([^']+)'|COMMANDS\.(\w+)|\w+)/g))
+            calls.push(m[2] ?? typed(m[3]) ?? m[1] ?? '');
         }
       }
     };

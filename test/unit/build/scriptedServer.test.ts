@@ -22,14 +22,23 @@ describe('npm run scripted-server', function () {
 
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     it(`prints one OPENAI_BASE_URL line, answers a chat labelled as scripted, and stops on ${signal}`, async () => {
-      const child = spawn(process.execPath, [path.join(REPO, 'scripts', 'scripted-server.mjs')], { cwd: REPO, env: cleanCliEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [path.join(REPO, 'scripts', 'scripted-server.mjs')], {
+        cwd: REPO,
+        env: cleanCliEnv(),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let out = '';
       let err = '';
       child.stdout.on('data', (d: Buffer) => (out += d.toString()));
       child.stderr.on('data', (d: Buffer) => (err += d.toString()));
       const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
       try {
-        await waitFor('the base URL line', () => out.includes('\n'), undefined, () => err);
+        await waitFor(
+          'the base URL line',
+          () => out.includes('\n'),
+          undefined,
+          () => err,
+        );
         assert.match(out, /^OPENAI_BASE_URL=http:\/\/127\.0\.0\.1:\d+\/v1\n$/);
         const baseURL = out.trim().split('=')[1]!;
         const res = await fetch(`${baseURL}/chat/completions`, {

@@ -37,7 +37,15 @@ function fallback(o: { flipFirst?: boolean } = {}) {
     if (schemaName(req) === 'teamfusion_check') {
       checks++;
       const first = o.flipFirst && checks % 2 === 0 ? 'fail' : 'pass';
-      return { kind: 'json', value: { checks: [{ item: 'c1', result: first, reason: 'The bottle is central.' }, { item: 'c2', result: 'fail', reason: 'Loud neon colours.' }] } };
+      return {
+        kind: 'json',
+        value: {
+          checks: [
+            { item: 'c1', result: first, reason: 'The bottle is central.' },
+            { item: 'c2', result: 'fail', reason: 'Loud neon colours.' },
+          ],
+        },
+      };
     }
     return undefined;
   };
@@ -60,15 +68,31 @@ describe('the brief as a checklist (issue 41)', function () {
     const { root, record } = await run('checklist: on\n');
     const brief = await fs.readFile(path.join(root, 'brief.md'), 'utf8');
     const list = record.checklist!;
-    assert.deepEqual(list.items.map((i) => [i.id, i.quote, i.verified]), [['c1', ITEMS[0]!.quote, true], ['c2', ITEMS[1]!.quote, true]]);
+    assert.deepEqual(
+      list.items.map((i) => [i.id, i.quote, i.verified]),
+      [
+        ['c1', ITEMS[0]!.quote, true],
+        ['c2', ITEMS[1]!.quote, true],
+      ],
+    );
     for (const i of list.items) assert.ok(brief.includes(i.quote));
     assert.deepEqual(list.dropped, [ITEMS[2]]);
     assert.equal(list.repeat, 1);
     assert.equal(suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_checklist').length, 1, 'once a run');
 
     const remixes = record.iterations.flatMap((it) => remixesOf(it));
-    assert.deepEqual(remixes.map((m) => m.id), ['r1', 'r2']);
-    for (const m of remixes) assert.deepEqual(m.checks!.map((c) => [c.item, c.result, c.agreement]), [['c1', 'pass', undefined], ['c2', 'fail', undefined]]);
+    assert.deepEqual(
+      remixes.map((m) => m.id),
+      ['r1', 'r2'],
+    );
+    for (const m of remixes)
+      assert.deepEqual(
+        m.checks!.map((c) => [c.item, c.result, c.agreement]),
+        [
+          ['c1', 'pass', undefined],
+          ['c2', 'fail', undefined],
+        ],
+      );
     // Each check looked at its remix's image.
     const checks = suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_check');
     assert.equal(checks.length, 2);
@@ -81,7 +105,11 @@ describe('the brief as a checklist (issue 41)', function () {
     // The next round's remix agent (and the final pick) is told which must-haves the last remixes failed.
     const agents = suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_remix' || schemaName(r) === 'teamfusion_final_pick');
     assert.equal(agents.length, 3);
-    const told = agents.map((r) => requestTexts(r.body).some((t) => t.includes("The last round's remixes failed these must-haves") && t.includes('"light, calm, premium"')));
+    const told = agents.map((r) =>
+      requestTexts(r.body).some(
+        (t) => t.includes("The last round's remixes failed these must-haves") && t.includes('"light, calm, premium"'),
+      ),
+    );
     assert.deepEqual(told, [false, true, true]);
     assert.ok(requestTexts(agents[1]!.body).some((t) => t.includes('failed by r1')));
     // compare (issue 41, item 4): the final pick's checks, its failed items with their quotes.
@@ -91,7 +119,12 @@ describe('the brief as a checklist (issue 41)', function () {
     const file = path.join(root, 'runs', record.id, 'run.json');
     await fs.writeFile(file, JSON.stringify({ ...(JSON.parse(await fs.readFile(file, 'utf8')) as RunRecord), finalPick: 'r2' }));
     assert.deepEqual((await compareRun(root, record.id)).checklist, {
-      remix: 'r2', items: 2, pass: 1, fail: 1, unclear: 0, passRate: 1 / 2,
+      remix: 'r2',
+      items: 2,
+      pass: 1,
+      fail: 1,
+      unclear: 0,
+      passRate: 1 / 2,
       failed: [{ item: 'c2', text: ITEMS[1]!.text, quote: ITEMS[1]!.quote, reason: 'Loud neon colours.' }],
     });
     // The record check reads the checks back: an item the checklist does not have is named.
@@ -109,7 +142,13 @@ describe('the brief as a checklist (issue 41)', function () {
     assert.equal(record.checklist!.repeat, 2);
     assert.equal(suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_check').length, 4);
     for (const m of record.iterations.flatMap((it) => remixesOf(it))) {
-      assert.deepEqual(m.checks!.map((c) => [c.item, c.result, c.agreement]), [['c1', 'unclear', 0.5], ['c2', 'fail', 1]]);
+      assert.deepEqual(
+        m.checks!.map((c) => [c.item, c.result, c.agreement]),
+        [
+          ['c1', 'unclear', 0.5],
+          ['c2', 'fail', 1],
+        ],
+      );
     }
   });
 
@@ -162,13 +201,27 @@ describe('the brief as a checklist (issue 41)', function () {
     });
     assert.equal(record.status, 'completed', record.error);
     // The must-haves are still listed (a text request), each quote found in the brief.
-    assert.deepEqual(record.checklist!.items.map((i) => i.id), ['c1', 'c2']);
-    assert.equal(suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_check').length, 0, 'a model that cannot see is not asked to look');
+    assert.deepEqual(
+      record.checklist!.items.map((i) => i.id),
+      ['c1', 'c2'],
+    );
+    assert.equal(
+      suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_check').length,
+      0,
+      'a model that cannot see is not asked to look',
+    );
     const remixes = record.iterations.flatMap((it) => remixesOf(it));
     assert.equal(remixes.length, 2);
-    for (const m of remixes) assert.deepEqual(m.checks, [{ item: 'c1', result: 'unclear', reason: NO_IMAGE_REASON }, { item: 'c2', result: 'unclear', reason: NO_IMAGE_REASON }]);
+    for (const m of remixes)
+      assert.deepEqual(m.checks, [
+        { item: 'c1', result: 'unclear', reason: NO_IMAGE_REASON },
+        { item: 'c2', result: 'unclear', reason: NO_IMAGE_REASON },
+      ]);
     assert.match(NO_IMAGE_REASON, /text-only/);
-    assert.ok(notices.some((n) => /text-only and cannot see images/.test(n)), notices.join('\n'));
+    assert.ok(
+      notices.some((n) => /text-only and cannot see images/.test(n)),
+      notices.join('\n'),
+    );
     // Nothing failed, so the next round is told of no failed must-have; result.md gives the reason.
     const agents = suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_remix');
     assert.ok(agents.every((r) => !requestTexts(r.body).some((t) => t.includes("The last round's remixes failed these must-haves"))));
@@ -183,7 +236,10 @@ describe('the brief as a checklist (issue 41)', function () {
       suite.mock.setFallback(fallback());
       const { record } = await run(yaml);
       assert.equal(record.checklist, undefined);
-      assert.equal(suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_checklist' || schemaName(r) === 'teamfusion_check').length, 0);
+      assert.equal(
+        suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_checklist' || schemaName(r) === 'teamfusion_check').length,
+        0,
+      );
     }
   });
 
@@ -200,7 +256,9 @@ describe('the brief as a checklist (issue 41)', function () {
 
   it('combineChecks: the majority of repeated checks, its share as agreement; no majority is unclear', () => {
     const c = (item: string, result: 'pass' | 'fail' | 'unclear') => ({ item, result, reason: result });
-    assert.deepEqual(combineChecks(['a'], [[c('a', 'pass')], [c('a', 'pass')], [c('a', 'fail')]]), [{ item: 'a', result: 'pass', reason: 'pass', agreement: 2 / 3 }]);
+    assert.deepEqual(combineChecks(['a'], [[c('a', 'pass')], [c('a', 'pass')], [c('a', 'fail')]]), [
+      { item: 'a', result: 'pass', reason: 'pass', agreement: 2 / 3 },
+    ]);
     assert.equal(combineChecks(['a'], [[c('a', 'pass')], [c('a', 'fail')], [c('a', 'unclear')]])[0]!.result, 'unclear');
     assert.deepEqual(combineChecks(['a'], [[c('a', 'fail')]]), [{ item: 'a', result: 'fail', reason: 'fail' }]);
   });

@@ -2,7 +2,6 @@ import * as assert from 'node:assert/strict';
 import { useBuiltCli } from './buildCli';
 import { cleanupFixtures, commentMd, makeBriefReview } from '../review/fixtures';
 
-
 describe('CLI: a brief-only review folder (validate / analyze)', function () {
   this.timeout(60_000);
   const { run } = useBuiltCli();
@@ -24,7 +23,10 @@ describe('CLI: a brief-only review folder (validate / analyze)', function () {
   });
 
   it('analyze: says there is nothing to rank and lists the comments in aligned columns; --json has task brief and kendall null', async () => {
-    const root = await makeBriefReview({ 'ana.md': commentMd('Ana', 'Three words here.', 'role: Lead'), 'ben.md': commentMd('Ben', 'Body.') });
+    const root = await makeBriefReview({
+      'ana.md': commentMd('Ana', 'Three words here.', 'role: Lead'),
+      'ben.md': commentMd('Ben', 'Body.'),
+    });
     const text = await run('analyze', root);
     assert.equal(text.code, 0, text.stderr);
     assert.match(text.stdout, /A brief review: 2 comments on the brief and no rankings, so there is no agreement to analyse\./);
@@ -38,6 +40,12 @@ describe('CLI: a brief-only review folder (validate / analyze)', function () {
     const parsed = JSON.parse(json.stdout) as { task: string; kendall: null; comments: { designer: string; words: number }[] };
     assert.equal(parsed.task, 'brief');
     assert.equal(parsed.kendall, null);
-    assert.deepEqual(parsed.comments.map((c) => [c.designer, c.words]), [['ana', 3], ['ben', 1]]);
+    assert.deepEqual(
+      parsed.comments.map((c) => [c.designer, c.words]),
+      [
+        ['ana', 3],
+        ['ben', 1],
+      ],
+    );
   });
 });

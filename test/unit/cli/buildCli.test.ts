@@ -41,7 +41,7 @@ describe('CLI test set-up: useCliAgainstMock', function () {
   });
   const rig = useCliAgainstMock({ drop: /^GIT_/ });
 
-  it('an environment of its own: the test key, the mock, no retries; the machine\'s OPENAI_*, TEAMFUSION_* and dropped variables gone (mockSuite\'s environment)', () => {
+  it("an environment of its own: the test key, the mock, no retries; the machine's OPENAI_*, TEAMFUSION_* and dropped variables gone (mockSuite's environment)", () => {
     assert.equal(rig.env.OPENAI_API_KEY, TEST_KEY);
     assert.equal(rig.env.OPENAI_BASE_URL, rig.mock.baseURL);
     assert.equal(rig.env.TEAMFUSION_MAX_RETRIES, '0');

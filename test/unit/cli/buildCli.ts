@@ -31,7 +31,11 @@ export interface RunningCli {
 
 /** Starts the bundled CLI at `cli` with `args` (environment: this process's unless `env`; killed after `timeoutMs`). */
 export function startCli(cli: string, args: string[], o: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): RunningCli {
-  const child = spawn(process.execPath, [cli, ...args], { ...(o.env ? { env: o.env } : {}), stdio: ['ignore', 'pipe', 'pipe'], timeout: o.timeoutMs ?? WAIT_CEILING_MS });
+  const child = spawn(process.execPath, [cli, ...args], {
+    ...(o.env ? { env: o.env } : {}),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: o.timeoutMs ?? WAIT_CEILING_MS,
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));

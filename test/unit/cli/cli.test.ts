@@ -6,7 +6,6 @@ import { useBuiltCli } from './buildCli';
 import { ANXIETY } from '../stats/referenceData';
 import { cleanupFixtures, hashTree, makeReview, SAMPLE, tempDir } from '../review/fixtures';
 
-
 const DIAGNOSTIC_LINE = /^[^\s:][^:]*:\d+:\d+: (error|warning): \S.*$/;
 const STACK = /^\s+at .+:\d+:\d+\)?$/m;
 
@@ -33,7 +32,11 @@ describe('CLI: validate / analyze / import (spawned node process)', function () 
       const out = r.stdout.trimEnd().split('\n');
       for (const line of out) assert.match(line, DIAGNOSTIC_LINE);
       assert.ok(out.includes('rankings/alice.yaml:4:11: error: Rank must be a whole number of 1 or more (found 1.5).'), r.stdout);
-      assert.ok(out.includes('rankings/alice.yaml:2:1: error: Options "2", "3" are missing from the ranking. Every image in options/ must be ranked exactly once.'));
+      assert.ok(
+        out.includes(
+          'rankings/alice.yaml:2:1: error: Options "2", "3" are missing from the ranking. Every image in options/ must be ranked exactly once.',
+        ),
+      );
       assert.ok(out.some((l) => l.startsWith('rankings/notes.txt:0:0: warning: ')));
       assert.doesNotMatch(r.stdout + r.stderr, STACK);
       assert.match(r.stderr, /2 errors, 2 warnings\./);
@@ -42,18 +45,28 @@ describe('CLI: validate / analyze / import (spawned node process)', function () 
 
     it('review.yaml discussion settings: unknown mode/order/hierarchy and a lead who is not a designer → errors at their lines, exit 1', async () => {
       const root = await makeReview({
-        reviewYaml: 'title: T\nmode: debate\norder: random\nhierarchy: boss\nlead: carol\nmaxConcurrency: 17\nprompts:\n  goal: 3\n  tone: calm\n',
+        reviewYaml:
+          'title: T\nmode: debate\norder: random\nhierarchy: boss\nlead: carol\nmaxConcurrency: 17\nprompts:\n  goal: 3\n  tone: calm\n',
       });
       const r = await run('validate', root);
       assert.equal(r.code, 1);
       const out = r.stdout.trimEnd().split('\n');
-      assert.ok(out.includes('review.yaml:2:7: error: mode must be separate-then-together, together or separate (found "debate").'), r.stdout);
+      assert.ok(
+        out.includes('review.yaml:2:7: error: mode must be separate-then-together, together or separate (found "debate").'),
+        r.stdout,
+      );
       assert.ok(out.includes('review.yaml:3:8: error: order must be rotate, shuffle or fixed (found "random").'), r.stdout);
       assert.ok(out.includes('review.yaml:4:12: error: hierarchy must be flat, weighted or lead-decides (found "boss").'), r.stdout);
-      assert.ok(out.some((l) => l.startsWith('review.yaml:5:1: error: lead is "carol", but no ranking file has that designer id')), r.stdout);
+      assert.ok(
+        out.some((l) => l.startsWith('review.yaml:5:1: error: lead is "carol", but no ranking file has that designer id')),
+        r.stdout,
+      );
       assert.ok(out.includes('review.yaml:6:17: error: maxConcurrency must be a whole number from 1 to 16 (found 17).'), r.stdout);
       assert.ok(out.includes('review.yaml:8:9: error: prompts.goal must be text (found 3).'), r.stdout);
-      assert.ok(out.some((l) => l.startsWith('review.yaml:9:3: warning: Unknown prompt layer "prompts.tone" is ignored.')), r.stdout);
+      assert.ok(
+        out.some((l) => l.startsWith('review.yaml:9:3: warning: Unknown prompt layer "prompts.tone" is ignored.')),
+        r.stdout,
+      );
     });
 
     it('warnings only: exit 0', async () => {
@@ -85,7 +98,19 @@ describe('CLI: validate / analyze / import (spawned node process)', function () 
 
   describe('--help on every command', () => {
     it('each command answers --help (and -h) with its own usage and the exit codes, exit 0, nothing else done', async () => {
-      for (const name of ['validate', 'analyze', 'import', 'run', 'say', 'pin', 'rerank', 'compare', 'evaluate', 'code-discussion', 'decide']) {
+      for (const name of [
+        'validate',
+        'analyze',
+        'import',
+        'run',
+        'say',
+        'pin',
+        'rerank',
+        'compare',
+        'evaluate',
+        'code-discussion',
+        'decide',
+      ]) {
         for (const flag of ['--help', '-h']) {
           const r = await run(name, flag);
           assert.equal(r.code, 0, `${name} ${flag}: ${r.stderr}`);
@@ -120,7 +145,15 @@ describe('CLI: validate / analyze / import (spawned node process)', function () 
         borda: { option: string; position: number }[];
       };
       assert.deepEqual(a.options, ['1', '2', '3', '4', '5', '6']);
-      assert.deepEqual(a.designers.map((d) => [d.id, d.weight]), [['ana', 2], ['ben', 1], ['chen', 1], ['dina', 1]]);
+      assert.deepEqual(
+        a.designers.map((d) => [d.id, d.weight]),
+        [
+          ['ana', 2],
+          ['ben', 1],
+          ['chen', 1],
+          ['dina', 1],
+        ],
+      );
       assert.ok(a.kendall.w > 0.3 && a.kendall.w < 0.5, `sample W should show real disagreement, got ${a.kendall.w}`);
       assert.equal(a.kendall.df, 5);
       assert.equal(a.borda[0]?.option, '1');
@@ -130,15 +163,25 @@ describe('CLI: validate / analyze / import (spawned node process)', function () 
     it('Schulze beside Borda: --json gives the tiers, the winners and differsFromBorda; the text says how they differ', async () => {
       // 3 designers A > B > C > D > E and 2 designers B > C > D > E > A: Borda puts B first, yet 3 of 5 prefer A to each other option.
       const options = ['A', 'B', 'C', 'D', 'E'];
-      const ranking = (order: string) => options.map((o) => `  - option: "${o}"\n    rank: ${order.indexOf(o) + 1}\n    justification: Seen.\n`).join('');
+      const ranking = (order: string) =>
+        options.map((o) => `  - option: "${o}"\n    rank: ${order.indexOf(o) + 1}\n    justification: Seen.\n`).join('');
       const rankings: Record<string, string> = {};
-      for (const [id, order] of [['ann', 'ABCDE'], ['bo', 'ABCDE'], ['cy', 'ABCDE'], ['di', 'BCDEA'], ['ed', 'BCDEA']]) {
+      for (const [id, order] of [
+        ['ann', 'ABCDE'],
+        ['bo', 'ABCDE'],
+        ['cy', 'ABCDE'],
+        ['di', 'BCDEA'],
+        ['ed', 'BCDEA'],
+      ]) {
         rankings[`${id}.yaml`] = `designer: ${id}\nranking:\n${ranking(order!)}`;
       }
       const root = await makeReview({ options: options.map((o) => `${o}.png`), rankings });
       const r = await run('analyze', root, '--json');
       assert.equal(r.code, 0, r.stderr);
-      const a = JSON.parse(r.stdout) as { borda: { option: string }[]; schulze: { ranking: string[][]; winners: string[]; differsFromBorda: boolean } };
+      const a = JSON.parse(r.stdout) as {
+        borda: { option: string }[];
+        schulze: { ranking: string[][]; winners: string[]; differsFromBorda: boolean };
+      };
       assert.equal(a.borda[0]!.option, 'B');
       assert.deepEqual(a.schulze.ranking, [['A'], ['B'], ['C'], ['D'], ['E']]);
       assert.deepEqual(a.schulze.winners, ['A']);
@@ -152,9 +195,15 @@ describe('CLI: validate / analyze / import (spawned node process)', function () 
       const h = JSON.parse((await run('analyze', heavy, '--json')).stdout) as typeof a;
       assert.deepEqual(h.schulze.ranking, [['B'], ['C'], ['D'], ['E'], ['A']]);
       assert.equal(h.schulze.differsFromBorda, true);
-      assert.match((await run('analyze', heavy)).stdout, /^ {2}Weighted Borda and Schulze both put B first but differ further down \(Borda: B, C, A, D, E; Schulze: B, C, D, E, A\)\.$/m);
+      assert.match(
+        (await run('analyze', heavy)).stdout,
+        /^ {2}Weighted Borda and Schulze both put B first but differ further down \(Borda: B, C, A, D, E; Schulze: B, C, D, E, A\)\.$/m,
+      );
       // Where they agree, the text says so and differsFromBorda is false.
-      const same = await makeReview({ options: options.map((o) => `${o}.png`), rankings: { 'ann.yaml': rankings['ann.yaml']!, 'bo.yaml': rankings['bo.yaml']! } });
+      const same = await makeReview({
+        options: options.map((o) => `${o}.png`),
+        rankings: { 'ann.yaml': rankings['ann.yaml']!, 'bo.yaml': rankings['bo.yaml']! },
+      });
       assert.equal((JSON.parse((await run('analyze', same, '--json')).stdout) as typeof a).schulze.differsFromBorda, false);
       assert.match((await run('analyze', same)).stdout, /^ {2}Schulze agrees with Borda\.$/m);
     });
@@ -185,7 +234,8 @@ describe('CLI: validate / analyze / import (spawned node process)', function () 
       const root = await makeReview({ options: ids.map((id) => `${id}.png`), rankings });
       const r = await run('analyze', root, '--json');
       assert.equal(r.code, 0, r.stderr);
-      const k = (JSON.parse(r.stdout) as { kendall: { w: number; wUncorrected: number; chiSquare: number; df: number; pValue: number } }).kendall;
+      const k = (JSON.parse(r.stdout) as { kendall: { w: number; wUncorrected: number; chiSquare: number; df: number; pValue: number } })
+        .kendall;
       assert.ok(Math.abs(k.w - ANXIETY.w) < 1e-6, `W ${k.w}`);
       assert.ok(Math.abs(k.wUncorrected - ANXIETY.wUncorrected) < 1e-6, `uncorrected W ${k.wUncorrected}`);
       assert.ok(Math.abs(k.chiSquare - ANXIETY.chiSquare) < 5e-3, `chi-square ${k.chiSquare}`);
@@ -194,7 +244,9 @@ describe('CLI: validate / analyze / import (spawned node process)', function () 
     });
 
     it('--permutations and --seed make the permutation p reproducible and adjustable', async () => {
-      const a = JSON.parse((await run('analyze', SAMPLE, '--json', '--permutations', '500', '--seed', '7')).stdout) as { kendall: { pPermutation: number; permutations: number; seed: number } };
+      const a = JSON.parse((await run('analyze', SAMPLE, '--json', '--permutations', '500', '--seed', '7')).stdout) as {
+        kendall: { pPermutation: number; permutations: number; seed: number };
+      };
       const b = JSON.parse((await run('analyze', SAMPLE, '--json', '--permutations', '500', '--seed', '7')).stdout) as typeof a;
       assert.equal(a.kendall.permutations, 500);
       assert.equal(a.kendall.seed, 7);
@@ -206,7 +258,10 @@ describe('CLI: validate / analyze / import (spawned node process)', function () 
     it('writes ranking files, then skips them without --force, then replaces them with --force', async () => {
       const root = await makeReview({ rankings: null });
       const csv = path.join(await tempDir(), 'team.csv');
-      await fs.writeFile(csv, 'designer,rank:1,justification:1,rank:2,justification:2,rank:3,justification:3\nAna,1,a,2,b,3,c\nBen,3,a,2,b,1,c\n');
+      await fs.writeFile(
+        csv,
+        'designer,rank:1,justification:1,rank:2,justification:2,rank:3,justification:3\nAna,1,a,2,b,3,c\nBen,3,a,2,b,1,c\n',
+      );
       const first = await run('import', csv, root);
       assert.equal(first.code, 0, first.stderr);
       assert.equal(first.stdout, 'wrote rankings/ana.yaml\nwrote rankings/ben.yaml\n');

@@ -29,19 +29,37 @@ describe('docs/cli.md is the CLI help, section for section', function () {
     const main = await built.run('--help');
     assert.equal(main.code, 0, main.stderr);
     const commands = commandsOf(main.stdout);
-    assert.ok(commands.includes('validate') && commands.includes('run') && commands.includes('evaluate'), `commands read from the help: ${commands.join(', ')}`);
-    assert.deepEqual([...documented.keys()].sort(), ['--help', ...commands].sort(), 'docs/cli.md has a section for exactly the main help and each command');
+    assert.ok(
+      commands.includes('validate') && commands.includes('run') && commands.includes('evaluate'),
+      `commands read from the help: ${commands.join(', ')}`,
+    );
+    assert.deepEqual(
+      [...documented.keys()].sort(),
+      ['--help', ...commands].sort(),
+      'docs/cli.md has a section for exactly the main help and each command',
+    );
     const differ: string[] = [];
     for (const name of ['--help', ...commands]) {
       const r = name === '--help' ? main : await built.run(name, '--help');
       assert.equal(r.code, 0, `${name} --help: exit ${r.code} ${r.stderr}`);
       if (r.stdout.replace(/\s+$/, '') !== documented.get(name)) differ.push(name);
     }
-    assert.deepEqual(differ, [], `docs/cli.md differs from the help of: ${differ.join(', ')} (node scripts/cli-docs.mjs after npm run build)`);
+    assert.deepEqual(
+      differ,
+      [],
+      `docs/cli.md differs from the help of: ${differ.join(', ')} (node scripts/cli-docs.mjs after npm run build)`,
+    );
   });
 
   it('reads a section only under its own marker and heading (a block elsewhere does not count)', () => {
-    const md = '<!-- help: a -->\n## `teamfusion a`\n\n```text\nUsage: a\n```\n\n```text\nstray\n```\n<!-- help: b -->\n## `teamfusion b`\n\n```text\nUsage: b\nline 2\n```\n';
-    assert.deepEqual([...documentedHelp(md)], [['a', 'Usage: a'], ['b', 'Usage: b\nline 2']]);
+    const md =
+      '<!-- help: a -->\n## `teamfusion a`\n\n```text\nUsage: a\n```\n\n```text\nstray\n```\n<!-- help: b -->\n## `teamfusion b`\n\n```text\nUsage: b\nline 2\n```\n';
+    assert.deepEqual(
+      [...documentedHelp(md)],
+      [
+        ['a', 'Usage: a'],
+        ['b', 'Usage: b\nline 2'],
+      ],
+    );
   });
 });

@@ -36,7 +36,10 @@ describe('evaluate --out: where the user says', function () {
     await fs.writeFile(path.join(out, 'evaluation.md'), 'MINE\n');
     const refused = await run('evaluate', path.join(top, 'reviews'), '--out', out);
     assert.equal(refused.code, 1);
-    assert.match(refused.stderr, /^teamfusion evaluate: .*again already has evaluation\.md, evaluation\.json, .*; add --force to replace them\.$/m);
+    assert.match(
+      refused.stderr,
+      /^teamfusion evaluate: .*again already has evaluation\.md, evaluation\.json, .*; add --force to replace them\.$/m,
+    );
     assert.equal(await fs.readFile(path.join(out, 'evaluation.md'), 'utf8'), 'MINE\n');
     const forced = await run('evaluate', path.join(top, 'reviews'), '--out', out, '--force');
     assert.equal(forced.code, 0, forced.stderr);

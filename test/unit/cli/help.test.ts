@@ -42,7 +42,7 @@ describe('CLI help and mistakes', function () {
     assert.equal(r.stderr, 'teamfusion run: unknown option --iteratons. Did you mean --iterations?\nSee `teamfusion run --help`.\n');
   });
 
-  it('each command\'s --help: usage, what it does, its options, its exit codes, as the main help is laid out', async () => {
+  it("each command's --help: usage, what it does, its options, its exit codes, as the main help is laid out", async () => {
     const main = await run('--help');
     assert.equal(main.code, 0);
     for (const c of COMMAND_HELP) {
@@ -61,7 +61,7 @@ describe('CLI help and mistakes', function () {
     }
   });
 
-  it('every option a command\'s help lists is one the command takes (none is refused as unknown)', async () => {
+  it("every option a command's help lists is one the command takes (none is refused as unknown)", async () => {
     for (const c of COMMAND_HELP) {
       for (const [flag] of c.options) {
         const name = flag.split(/[ ,]/)[0]!;

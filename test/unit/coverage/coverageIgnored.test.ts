@@ -19,13 +19,22 @@ describe('coverage files: what is ignored is said', function () {
   it('an unknown field of a coverage file is ignored and named at its line by compare; the confirmations still count', async () => {
     const { root, id, runDir } = await completedBriefRun(suite.env, 2);
     await fs.mkdir(path.join(runDir, 'coverage'));
-    await fs.writeFile(path.join(runDir, 'coverage', 'm1.yaml'), "designer: m1\nmood: happy\npoints:\n  - point: m1's point on the goal\n    agree: true\n    weight: 3\n");
+    await fs.writeFile(
+      path.join(runDir, 'coverage', 'm1.yaml'),
+      "designer: m1\nmood: happy\npoints:\n  - point: m1's point on the goal\n    agree: true\n    weight: 3\n",
+    );
     const r = await startCli(['compare', root, id, '--json'], suite.env).done;
     const out = JSON.parse(r.stdout) as { problems: string[]; coverageCheck: { confirmations: { n: number } } };
     assert.equal(out.coverageCheck.confirmations.n, 1, 'the valid rest of the file counts');
     const rel = `runs/${id}/coverage/m1.yaml`;
-    assert.ok(out.problems.includes(`${rel}:2:1: warning: Unknown field "mood" is ignored; the fields are designer, points.`), out.problems.join('\n'));
-    assert.ok(out.problems.includes(`${rel}:6:5: warning: Unknown field "weight" is ignored; the fields are point, agree, status, comment.`), out.problems.join('\n'));
+    assert.ok(
+      out.problems.includes(`${rel}:2:1: warning: Unknown field "mood" is ignored; the fields are designer, points.`),
+      out.problems.join('\n'),
+    );
+    assert.ok(
+      out.problems.includes(`${rel}:6:5: warning: Unknown field "weight" is ignored; the fields are point, agree, status, comment.`),
+      out.problems.join('\n'),
+    );
     assert.match(r.stderr, new RegExp(`${rel.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:2:1: warning: Unknown field "mood" is ignored`));
   });
 
@@ -36,10 +45,15 @@ describe('coverage files: what is ignored is said', function () {
     await fs.writeFile(path.join(dir, 'd1.yaml'), 'designer: d1\npoints:\n  - point: anything\n    agree: false\n');
     const c = await compareRun(root, RUN_ID, { permutations: 20 });
     assert.ok(
-      c.problems.includes(`runs/${RUN_ID}/coverage:0:0: warning: This is a design run: coverage confirmations belong to brief runs, so the 1 file in runs/${RUN_ID}/coverage/ is ignored.`),
+      c.problems.includes(
+        `runs/${RUN_ID}/coverage:0:0: warning: This is a design run: coverage confirmations belong to brief runs, so the 1 file in runs/${RUN_ID}/coverage/ is ignored.`,
+      ),
       c.problems.join('\n'),
     );
     await fs.rm(dir, { recursive: true });
-    assert.deepEqual((await compareRun(root, RUN_ID, { permutations: 20 })).problems.filter((p) => p.includes('/coverage')), []);
+    assert.deepEqual(
+      (await compareRun(root, RUN_ID, { permutations: 20 })).problems.filter((p) => p.includes('/coverage')),
+      [],
+    );
   });
 });

@@ -12,7 +12,13 @@ describe('coverage confirmations: checked in time linear in the points', functio
 
   it('10,000 confirmations of 10,000 points: all confirmed, in seconds', () => {
     const n = 10_000;
-    const coverage: Coverage[] = Array.from({ length: n }, (_, i) => ({ designer: 'd1', point: `Point number ${i} of the brief`, status: 'kept', quote: `q${i}`, verified: true }));
+    const coverage: Coverage[] = Array.from({ length: n }, (_, i) => ({
+      designer: 'd1',
+      point: `Point number ${i} of the brief`,
+      status: 'kept',
+      quote: `q${i}`,
+      verified: true,
+    }));
     const lines = ['designer: d1', 'points:'];
     for (let i = 0; i < n; i++) lines.push(`  - point: "Point number ${i} of the brief"`, '    agree: true');
     const started = Date.now();

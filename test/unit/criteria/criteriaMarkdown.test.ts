@@ -25,7 +25,7 @@ function links(markdown: string): string[] {
 }
 
 describe('criteria.md: the files quoted are named, never linked', () => {
-  it('brief.md, comments/ana.md and an option standing\'s file are code spans no linkifier turns into links', () => {
+  it("brief.md, comments/ana.md and an option standing's file are code spans no linkifier turns into links", () => {
     assert.deepEqual(links('a quote (brief.md) and (comments/ana.md)'), ['http://brief.md'], 'the reader links a plain file name');
     const file: CriteriaFile = {
       at: '2026-12-06T18:00:00.000Z',

@@ -24,25 +24,56 @@ describe('discussion: the persona message every proxy turn ends with', () => {
 
   it('the house rule only once others have spoken this round', () => {
     assert.doesNotMatch(text(personaTurnMessage({ ...turn, collaborativeMove: 'Build on others.' }, parts)), /House rule/);
-    assert.match(text(personaTurnMessage({ ...turn, collaborativeMove: 'Build on others.', followsOthers: true }, parts)), /\n\nTASK\n\nHouse rule of this team: Build on others\.\n\nWrite "Ana"'s/);
+    assert.match(
+      text(personaTurnMessage({ ...turn, collaborativeMove: 'Build on others.', followsOthers: true }, parts)),
+      /\n\nTASK\n\nHouse rule of this team: Build on others\.\n\nWrite "Ana"'s/,
+    );
   });
 
   it('the independent and separate phases ask for prose, ending as the kind of review says', () => {
     const independent = text(personaTurnMessage({ ...turn, phase: 'independent' }, parts));
-    assert.ok(independent.endsWith('This is "Ana"\'s own first assessment of this round, written before hearing the others (turn 2 of 3): in at most 120 words of plain prose.'), independent);
+    assert.ok(
+      independent.endsWith(
+        'This is "Ana"\'s own first assessment of this round, written before hearing the others (turn 2 of 3): in at most 120 words of plain prose.',
+      ),
+      independent,
+    );
     const separate = text(personaTurnMessage({ ...turn, phase: 'separate' }, { ...parts, prose: { independent: ', A', separate: ', B' } }));
-    assert.ok(separate.endsWith('"Ana" writes separately from the others, who will not read this; the facilitator brings all views together (turn 2 of 3): in at most 120 words of plain prose, B.'), separate);
+    assert.ok(
+      separate.endsWith(
+        '"Ana" writes separately from the others, who will not read this; the facilitator brings all views together (turn 2 of 3): in at most 120 words of plain prose, B.',
+      ),
+      separate,
+    );
   });
 
   it('the design proxy and the brief proxy are both built on it', () => {
-    const designer: DesignerRanking = { id: 'ana', name: 'Ana', role: 'Art Director', weight: 1, file: 'rankings/ana.yaml', entries: [{ option: '1', rank: 1, justification: 'Calm.' }] } as DesignerRanking;
+    const designer: DesignerRanking = {
+      id: 'ana',
+      name: 'Ana',
+      role: 'Art Director',
+      weight: 1,
+      file: 'rankings/ana.yaml',
+      entries: [{ option: '1', rank: 1, justification: 'Calm.' }],
+    } as DesignerRanking;
     const iteration = { index: 1, candidates: ['1'], messages: [] } as unknown as Iteration;
-    const design = text(personaMessage({ ...turn, phase: 'independent', designer, iteration, candidates: [{ id: '1', label: 'Image 1' } as PromptCandidate], labelOf: (id) => `Image ${id}` }));
+    const design = text(
+      personaMessage({
+        ...turn,
+        phase: 'independent',
+        designer,
+        iteration,
+        candidates: [{ id: '1', label: 'Image 1' } as PromptCandidate],
+        labelOf: (id) => `Image ${id}`,
+      }),
+    );
     assert.match(design, /^You are role-playing "Ana" \(role "Art Director"\)\./);
     assert.match(design, /These are the designs you advocate:\n- Image 1: rank 1 — "Calm\."\n\nRound 1 of 3\./);
     assert.ok(design.endsWith('in at most 120 words of plain prose, give the ranking and the concrete improvements asked for above.'));
     const comment = { designer: 'ana', name: 'Ana', weight: 1, file: 'comments/ana.md', body: 'Too vague.' } as unknown as DesignerComment;
-    const brief = text(briefPersonaMessage({ ...turn, phase: 'separate', member: { id: 'ana', name: 'Ana' }, comment, iteration: { index: 1 } }));
+    const brief = text(
+      briefPersonaMessage({ ...turn, phase: 'separate', member: { id: 'ana', name: 'Ana' }, comment, iteration: { index: 1 } }),
+    );
     assert.match(brief, /^You are role-playing "Ana"\. Speak as "Ana"/);
     assert.match(brief, /\nThese are the points you advocate\.\n\nRound 1 of 3\. Discuss what the brief should say/);
     assert.ok(brief.endsWith('(turn 2 of 3): in at most 120 words of plain prose.'), brief);

@@ -84,7 +84,11 @@ describe('e2e harness: runCommand', () => {
     const b = bench({ opensOnF1: 3, listsFrom: 1 });
     await runCommand(b.page, 'TeamFusion: Comment on the Brief');
     assert.deepEqual(b.ran, ['lines 6-7']);
-    assert.deepEqual(b.escapes.filter((e) => e.to === 'editor'), [], 'no Escape reached the editor');
+    assert.deepEqual(
+      b.escapes.filter((e) => e.to === 'editor'),
+      [],
+      'no Escape reached the editor',
+    );
   });
 
   it('closes a palette that does not list the command yet through the palette itself, then opens it again', async () => {

@@ -59,7 +59,10 @@ describe('e2e support: the shared set-up of the e2e suites', function () {
       assert.equal(text, await fs.readFile(path.join(tmp, 'b', 'rankings', f), 'utf8'), 'seeded: the same review every time');
       const r = parseYaml(text) as { ranking: { option: string; rank: number }[] };
       assert.deepEqual(r.ranking.map((e) => e.option).sort(), ['1', '2', '3', '4', '5']);
-      assert.deepEqual(r.ranking.map((e) => e.rank), [1, 2, 3, 4, 5]);
+      assert.deepEqual(
+        r.ranking.map((e) => e.rank),
+        [1, 2, 3, 4, 5],
+      );
     }
     assert.match(await fs.readFile(path.join(tmp, 'a', 'review.yaml'), 'utf8'), /^title: Large review$/m);
   });
@@ -79,13 +82,22 @@ describe('e2e support: the shared set-up of the e2e suites', function () {
 
   it('until waits on the condition (a throwing check counts as not yet) and names what it waited for when stuck', async () => {
     let calls = 0;
-    const v = await until(fakePage, 'the third call', async () => {
-      calls++;
-      if (calls === 1) throw new Error('not ready');
-      return calls >= 3 ? `call ${calls}` : undefined;
-    }, 10_000, 5);
+    const v = await until(
+      fakePage,
+      'the third call',
+      async () => {
+        calls++;
+        if (calls === 1) throw new Error('not ready');
+        return calls >= 3 ? `call ${calls}` : undefined;
+      },
+      10_000,
+      5,
+    );
     assert.equal(v, 'call 3');
-    await assert.rejects(until(fakePage, 'something that never comes', async () => false, 30, 5), /Timed out after 30 ms waiting for something that never comes/);
+    await assert.rejects(
+      until(fakePage, 'something that never comes', async () => false, 30, 5),
+      /Timed out after 30 ms waiting for something that never comes/,
+    );
   });
 
   it('untilRun finds the run with the status (and task) asked for', async () => {
@@ -94,7 +106,10 @@ describe('e2e support: the shared set-up of the e2e suites', function () {
     await fs.mkdir(path.join(review, 'runs', 'b'), { recursive: true });
     await fs.writeFile(path.join(review, 'runs', 'a', 'run.json'), '{"status":"completed","task":"rank"}');
     await fs.writeFile(path.join(review, 'runs', 'b', 'run.json'), '{"status":"running","task":"brief"}');
-    const later = setTimeout(() => void fs.writeFile(path.join(review, 'runs', 'b', 'run.json'), '{"status":"completed","task":"brief"}'), 50);
+    const later = setTimeout(
+      () => void fs.writeFile(path.join(review, 'runs', 'b', 'run.json'), '{"status":"completed","task":"brief"}'),
+      50,
+    );
     try {
       assert.equal(await untilRun(fakePage, review, 'completed', { task: 'brief', ceilingMs: 10_000 }), 'b');
       assert.equal(await untilRun(fakePage, review, 'completed'), 'a');
@@ -103,12 +118,27 @@ describe('e2e support: the shared set-up of the e2e suites', function () {
     }
   });
 
-  it('webviewErrors keeps the webviews\' console errors only', () => {
-    const csp = "Refused to load the image 'https://evil.example/x.png' because it violates the following Content Security Policy directive";
-    const errors = ['https://x/vscode-resource/panel.js: boom', 'https://x/workbench.js: offline', 'webview frame: oops', 'pageerror: a.vscode-cdn.net', csp];
-    assert.deepEqual(webviewErrors(errors), ['https://x/vscode-resource/panel.js: boom', 'webview frame: oops', 'pageerror: a.vscode-cdn.net', csp]);
+  it("webviewErrors keeps the webviews' console errors only", () => {
+    const csp =
+      "Refused to load the image 'https://evil.example/x.png' because it violates the following Content Security Policy directive";
+    const errors = [
+      'https://x/vscode-resource/panel.js: boom',
+      'https://x/workbench.js: offline',
+      'webview frame: oops',
+      'pageerror: a.vscode-cdn.net',
+      csp,
+    ];
+    assert.deepEqual(webviewErrors(errors), [
+      'https://x/vscode-resource/panel.js: boom',
+      'webview frame: oops',
+      'pageerror: a.vscode-cdn.net',
+      csp,
+    ]);
     assert.doesNotThrow(() => assertNoWebviewErrors({ consoleErrors: ['https://x/workbench.js: offline'] }));
-    assert.throws(() => assertNoWebviewErrors({ consoleErrors: ['webview frame: oops'] }), /console errors in the webview:\nwebview frame: oops/);
+    assert.throws(
+      () => assertNoWebviewErrors({ consoleErrors: ['webview frame: oops'] }),
+      /console errors in the webview:\nwebview frame: oops/,
+    );
   });
 
   it('streamProxyTurns streams proxy turns slowly and leaves other requests to the mock', async () => {
@@ -117,7 +147,10 @@ describe('e2e support: the shared set-up of the e2e suites', function () {
       streamProxyTurns(mock, 7);
       // The mock keeps its fallback in a private field; asked directly, it answers as the e2e suites need.
       const fallback = (mock as unknown as { fallback: (r: unknown) => unknown }).fallback;
-      const proxy = fallback({ route: 'chat', body: { stream: true, messages: [{ role: 'user', content: 'hi' }] } }) as { kind: string; chunkDelayMs: number };
+      const proxy = fallback({ route: 'chat', body: { stream: true, messages: [{ role: 'user', content: 'hi' }] } }) as {
+        kind: string;
+        chunkDelayMs: number;
+      };
       assert.deepEqual([proxy.kind, proxy.chunkDelayMs], ['chat', 7]);
       assert.equal(fallback({ route: 'chat', body: { stream: true, response_format: { type: 'json_object' } } }), undefined);
       assert.equal(fallback({ route: 'image' }), undefined);

@@ -25,7 +25,13 @@ type Answer = { rep: number; cla: number; sat: number; wf?: 'teamfusion' | 'usua
 
 async function writeAnswers(root: string, folder: string, answers: Record<string, Answer>): Promise<void> {
   for (const [id, a] of Object.entries(answers)) {
-    await writeYaml(root, `${folder}/${id}.yaml`, [`designer: ${id}`, `representative: ${a.rep}`, `clarity: ${a.cla}`, `satisfied: ${a.sat}`, ...(a.wf ? [`workflow: ${a.wf}`] : [])]);
+    await writeYaml(root, `${folder}/${id}.yaml`, [
+      `designer: ${id}`,
+      `representative: ${a.rep}`,
+      `clarity: ${a.cla}`,
+      `satisfied: ${a.sat}`,
+      ...(a.wf ? [`workflow: ${a.wf}`] : []),
+    ]);
   }
 }
 
@@ -43,7 +49,14 @@ async function tfReview(parent: string, name: string, designers: number, minutes
   await writeAnswers(root, `runs/${RUN_ID}/survey`, answers);
 }
 
-async function usualReview(parent: string, name: string, designers: number, startedAt: string, decidedAt: string, answers: Record<string, Answer>): Promise<string> {
+async function usualReview(
+  parent: string,
+  name: string,
+  designers: number,
+  startedAt: string,
+  decidedAt: string,
+  answers: Record<string, Answer>,
+): Promise<string> {
   const made = await makeReview({ options: 6, designers, size: 64 });
   const root = path.join(parent, name);
   await fs.cp(made, root, { recursive: true });
@@ -75,7 +88,12 @@ describe('baseline: TeamFusion against the usual way (issue 19)', function () {
     assert.equal(backwards.diagnostics.length, 1);
     assert.deepEqual([backwards.diagnostics[0]!.line, backwards.diagnostics[0]!.column], [3, 12]);
     assert.match(backwards.diagnostics[0]!.message, /decidedAt .* is before startedAt/);
-    assert.match(checkDecisionText('pick: "1"\n', OPTIONS).diagnostics.map((d) => d.message).join(' '), /startedAt field is missing/);
+    assert.match(
+      checkDecisionText('pick: "1"\n', OPTIONS)
+        .diagnostics.map((d) => d.message)
+        .join(' '),
+      /startedAt field is missing/,
+    );
   });
 
   it('survey: workflow is teamfusion or usual, anything else an error at its value; review.yaml condition is checked', () => {
@@ -116,9 +134,17 @@ describe('baseline: TeamFusion against the usual way (issue 19)', function () {
         d2: { rep: 4, cla: 2, sat: 3 },
         d4: { rep: 2, cla: 3, sat: 2, wf: 'usual' },
       });
-      await tfReview(folder, 'b-teamfusion', 3, 10, { d1: { rep: 4, cla: 4, sat: 4, wf: 'teamfusion' }, d2: { rep: 5, cla: 5, sat: 5, wf: 'teamfusion' } });
-      await usualReview(folder, 'b-usual', 3, '2026-11-23T09:00:00Z', '2026-11-23T09:20:00Z', { d1: { rep: 4, cla: 3, sat: 4 }, d3: { rep: 3, cla: 3, sat: 3, wf: 'teamfusion' } });
-      await usualReview(folder, 'c-usual', 2, '2026-11-22T09:00:00+01:00', '2026-11-22T09:30:00+01:00', { d1: { rep: 1, cla: 1, sat: 1, wf: 'usual' } });
+      await tfReview(folder, 'b-teamfusion', 3, 10, {
+        d1: { rep: 4, cla: 4, sat: 4, wf: 'teamfusion' },
+        d2: { rep: 5, cla: 5, sat: 5, wf: 'teamfusion' },
+      });
+      await usualReview(folder, 'b-usual', 3, '2026-11-23T09:00:00Z', '2026-11-23T09:20:00Z', {
+        d1: { rep: 4, cla: 3, sat: 4 },
+        d3: { rep: 3, cla: 3, sat: 3, wf: 'teamfusion' },
+      });
+      await usualReview(folder, 'c-usual', 2, '2026-11-22T09:00:00+01:00', '2026-11-22T09:30:00+01:00', {
+        d1: { rep: 1, cla: 1, sat: 1, wf: 'usual' },
+      });
     });
     after(async () => {
       if (folder) await fs.rm(folder, { recursive: true, force: true });
@@ -130,9 +156,19 @@ describe('baseline: TeamFusion against the usual way (issue 19)', function () {
       const e = JSON.parse(r.stdout) as {
         reviews: { path: string; condition: string }[];
         conditions: {
-          teamfusion: { reviews: number; survey: { n: number; representative: number; clarity: number; satisfied: number }; decisionMinutes: number };
-          usual: { reviews: number; survey: { n: number; representative: number; clarity: number; satisfied: number }; decisionMinutes: number };
-          paired: Record<'representative' | 'clarity' | 'satisfied' | 'decisionMinutes', { diff: number; low: number; high: number }> & { teams: number };
+          teamfusion: {
+            reviews: number;
+            survey: { n: number; representative: number; clarity: number; satisfied: number };
+            decisionMinutes: number;
+          };
+          usual: {
+            reviews: number;
+            survey: { n: number; representative: number; clarity: number; satisfied: number };
+            decisionMinutes: number;
+          };
+          paired: Record<'representative' | 'clarity' | 'satisfied' | 'decisionMinutes', { diff: number; low: number; high: number }> & {
+            teams: number;
+          };
           workflow: { teamfusion: number; usual: number; signTestP: number };
           teams: { designers: string[]; teamfusion: string[]; usual: string[]; paired: boolean }[];
         };
@@ -179,7 +215,10 @@ describe('baseline: TeamFusion against the usual way (issue 19)', function () {
       const single = c.teams.filter((t) => !t.paired);
       assert.deepEqual(single, [{ designers: ['d1', 'd2'], teamfusion: [], usual: ['c-usual'], paired: false }]);
       const text = await run('evaluate', folder);
-      assert.match(text.stdout, /^TeamFusion: 2 reviews, survey n = 5: representative 4\.20, clarity 4\.00, satisfied 4\.40; decision 11\.2 min \(the study: 4\.3, 3\.8, 4\.2; 12\.4 min\)\.$/m);
+      assert.match(
+        text.stdout,
+        /^TeamFusion: 2 reviews, survey n = 5: representative 4\.20, clarity 4\.00, satisfied 4\.40; decision 11\.2 min \(the study: 4\.3, 3\.8, 4\.2; 12\.4 min\)\.$/m,
+      );
       assert.match(text.stdout, /^Usual way: 3 reviews, .*decision 22\.7 min \(the study: 18\.0 min\)\.$/m);
       assert.match(text.stdout, /^Not paired \(one condition only\): d1, d2 \(c-usual\)\.$/m);
       assert.match(text.stdout, /exact sign test p = 0\.453/);
@@ -209,7 +248,10 @@ describe('baseline: TeamFusion against the usual way (issue 19)', function () {
       close(c.paired.decisionMinutes.diff, 12.4 - 18, 'A minutes');
       assert.deepEqual([c.workflow.teamfusion, c.workflow.usual], [2, 1]);
       const b = await sideBySideOf(path.join(folder, 'b-teamfusion'));
-      assert.deepEqual(b?.conditions.teams.map((t) => [t.teamfusion, t.usual]), [[['b-teamfusion'], ['b-usual']]]);
+      assert.deepEqual(
+        b?.conditions.teams.map((t) => [t.teamfusion, t.usual]),
+        [[['b-teamfusion'], ['b-usual']]],
+      );
       // A usual-way review shows no side by side of its own; nor does a TeamFusion review whose team has no usual way.
       assert.equal(await sideBySideOf(path.join(folder, 'a-usual')), undefined);
       const lone = await makeTempDir();
@@ -219,7 +261,10 @@ describe('baseline: TeamFusion against the usual way (issue 19)', function () {
       const nested = await makeTempDir();
       await tfReview(nested, 'a-teamfusion', 4, 5, {});
       await fs.cp(path.join(folder, 'a-usual'), path.join(nested, 'a-usual'), { recursive: true });
-      assert.deepEqual((await sideBySideOf(path.join(nested, 'a-teamfusion')))?.conditions.teams.map((t) => t.usual), [['a-usual']]);
+      assert.deepEqual(
+        (await sideBySideOf(path.join(nested, 'a-teamfusion')))?.conditions.teams.map((t) => t.usual),
+        [['a-usual']],
+      );
       await fs.mkdir(path.join(nested, 'older'));
       await fs.rename(path.join(nested, 'a-usual'), path.join(nested, 'older', 'a-usual'));
       assert.equal(await sideBySideOf(path.join(nested, 'a-teamfusion')), undefined);
@@ -232,10 +277,16 @@ describe('baseline: TeamFusion against the usual way (issue 19)', function () {
       try {
         const v = await run('validate', root);
         assert.equal(v.code, 0, v.stdout + v.stderr);
-        assert.match(v.stdout + v.stderr, /^runs:0:0: warning: This review is decided the usual way \(condition: usual\), but runs\/ holds 1 TeamFusion run; they are left out \(evaluate counts only decision\.yaml and survey\/ here\)\./m);
+        assert.match(
+          v.stdout + v.stderr,
+          /^runs:0:0: warning: This review is decided the usual way \(condition: usual\), but runs\/ holds 1 TeamFusion run; they are left out \(evaluate counts only decision\.yaml and survey\/ here\)\./m,
+        );
         const r = await run('evaluate', folder, '--json');
         assert.equal(r.code, 1, 'something was left out');
-        assert.match(r.stderr, /^skipped c-usual\/runs: This review is decided the usual way \(condition: usual\), but runs\/ holds 1 TeamFusion run; they are left out/m);
+        assert.match(
+          r.stderr,
+          /^skipped c-usual\/runs: This review is decided the usual way \(condition: usual\), but runs\/ holds 1 TeamFusion run; they are left out/m,
+        );
         const e = JSON.parse(r.stdout) as { conditions: { usual: { reviews: number } }; reviews: { path: string; runs: unknown[] }[] };
         assert.equal(e.conditions.usual.reviews, 3, 'the review still counts the usual way');
         assert.deepEqual(e.reviews.find((x) => x.path === 'c-usual')?.runs, [], 'its run is not counted');
@@ -287,9 +338,14 @@ describe('baseline: TeamFusion against the usual way (issue 19)', function () {
           assert.doesNotMatch(r.stderr, /^\s+at /m);
         }
         assert.match((await run('decide', root, '--pick', '9', '--started', '2026-11-24T09:00:00Z')).stderr, /pick "9" is not an option/);
-        assert.match((await run('decide', root, '--pick', '2', '--started', '2026-02-30T10:00:00Z')).stderr, /^teamfusion decide: --started must be a real ISO time .*found "2026-02-30T10:00:00Z"/);
+        assert.match(
+          (await run('decide', root, '--pick', '2', '--started', '2026-02-30T10:00:00Z')).stderr,
+          /^teamfusion decide: --started must be a real ISO time .*found "2026-02-30T10:00:00Z"/,
+        );
         assert.deepEqual(
-          checkDecisionText('pick: "1"\nstartedAt: 2026-02-29T09:00:00Z\ndecidedAt: 2026-11-24T09:18:00Z\n', OPTIONS).diagnostics.map((d) => `${d.line}:${d.column} ${d.message.slice(0, 40)}`),
+          checkDecisionText('pick: "1"\nstartedAt: 2026-02-29T09:00:00Z\ndecidedAt: 2026-11-24T09:18:00Z\n', OPTIONS).diagnostics.map(
+            (d) => `${d.line}:${d.column} ${d.message.slice(0, 40)}`,
+          ),
           ['2:12 startedAt must be a real ISO time with a'],
           '2026 is not a leap year: decision.yaml with February 29 is refused at its line',
         );
@@ -304,7 +360,10 @@ describe('baseline: TeamFusion against the usual way (issue 19)', function () {
         // A second decide keeps the recorded start.
         const again = await run('decide', root, '--pick', '4');
         assert.equal(again.code, 0, again.stderr);
-        assert.equal(checkDecisionText(await fs.readFile(path.join(root, 'decision.yaml'), 'utf8'), OPTIONS).decision?.startedAt, '2026-11-24T09:00:00Z');
+        assert.equal(
+          checkDecisionText(await fs.readFile(path.join(root, 'decision.yaml'), 'utf8'), OPTIONS).decision?.startedAt,
+          '2026-11-24T09:00:00Z',
+        );
         // Not a usual-way review: refused.
         await fs.writeFile(path.join(root, 'review.yaml'), 'title: Poster\n');
         const tf = await run('decide', root, '--pick', '3', '--started', '2026-11-24T09:00:00Z');

@@ -55,7 +55,16 @@ describe('blind sets that are blind', function () {
         text.split('\n').at(-1),
       ].join('\n'),
     );
-    assert.deepEqual(removed.map((r) => [r.line, r.now ?? null]), [[1, null], [3, '# Revised brief'], [5, '## Goal'], [11, null], [13, '# Brief']]);
+    assert.deepEqual(
+      removed.map((r) => [r.line, r.now ?? null]),
+      [
+        [1, null],
+        [3, '# Revised brief'],
+        [5, '## Goal'],
+        [11, null],
+        [13, '# Brief'],
+      ],
+    );
     assert.deepEqual(blindText('Made with my-local-model.', ['my-local-model']).removed, [{ line: 1, was: 'Made with my-local-model.' }]);
     assert.deepEqual(blindText('# Plain\n\nNothing to take out.').removed, []);
   });
@@ -68,7 +77,9 @@ describe('blind sets that are blind', function () {
     assert.equal(Object.keys(key).length, 4, 'the Borda top 3 and one letter for r1 and r2');
     const shared = Object.entries(key).find(([, e]) => e.id === 'r1')!;
     assert.deepEqual(shared[1].same, [{ kind: 'remix', id: 'r2', file: `runs/${RUN_ID}/iteration-2/remix.png` }]);
-    assert.deepEqual(notes, ['remix r1 and remix r2 are the same image byte for byte, so they are one candidate of the set (key.json says which).']);
+    assert.deepEqual(notes, [
+      'remix r1 and remix r2 are the same image byte for byte, so they are one candidate of the set (key.json says which).',
+    ]);
     const files = await fs.readdir(path.join(rerankDir(root, RUN_ID), 'options'));
     assert.equal(files.length, 4);
     const read = await readKey(root, RUN_ID);
@@ -89,7 +100,10 @@ describe('blind sets that are blind', function () {
       const id = (await fs.readdir(path.join(root, 'runs')))[0]!;
       const made = await rig.run(['rerank', root, id, '--no-forecast']);
       assert.equal(made.code, 0, made.stderr);
-      assert.match(made.stderr, /\d+ lines? naming how, in which round or by which model a revision was written (was|were) taken out of A\.md and B\.md or shortened \(key\.json records which\)\./);
+      assert.match(
+        made.stderr,
+        /\d+ lines? naming how, in which round or by which model a revision was written (was|were) taken out of A\.md and B\.md or shortened \(key\.json records which\)\./,
+      );
       const dir = path.join(root, 'runs', id, 'rerank');
       for (const f of ['A.md', 'B.md']) assert.doesNotMatch(await fs.readFile(path.join(dir, f), 'utf8'), METHOD, f);
       const key = await readKey(root, id);

@@ -19,13 +19,22 @@ describe('rerank: CLI rerank / compare (spawned node process)', function () {
   });
 
   it('usage mistakes exit 2', async () => {
-    for (const args of [['rerank'], ['rerank', root], ['compare', root], ['compare', root, RUN_ID, 'extra'], ['compare', root, RUN_ID, '--nope']]) {
+    for (const args of [
+      ['rerank'],
+      ['rerank', root],
+      ['compare', root],
+      ['compare', root, RUN_ID, 'extra'],
+      ['compare', root, RUN_ID, '--nope'],
+    ]) {
       const r = await run(...args);
       assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
       assert.match(r.stderr, new RegExp(`^teamfusion ${args[0]}: .+\\nSee \`teamfusion ${args[0]} --help\`\\.\\n$`));
     }
     assert.match((await run('rerank', '--help')).stdout, /^Usage: teamfusion rerank <review> <run-id> \[options\]\n[\s\S]*\n {2}--top N +/);
-    assert.match((await run('compare', '--help')).stdout, /^Usage: teamfusion compare <review> <run-id> \[options\]\n[\s\S]*\n {2}--json +/);
+    assert.match(
+      (await run('compare', '--help')).stdout,
+      /^Usage: teamfusion compare <review> <run-id> \[options\]\n[\s\S]*\n {2}--json +/,
+    );
   });
 
   it('compare before any re-rank set: exit 1, W before and what is missing', async () => {
@@ -45,7 +54,13 @@ describe('rerank: CLI rerank / compare (spawned node process)', function () {
     assert.equal(first.code, 0, first.stderr);
     assert.equal(path.resolve(first.stdout.trim()), path.join(root, 'runs', RUN_ID, 'rerank'));
     assert.match(first.stderr, /5 candidates \(A, B, C, D, E\)/);
-    assert.deepEqual((await fs.readdir(path.join(root, 'runs', RUN_ID, 'rerank', 'options'))).sort(), ['A.png', 'B.png', 'C.png', 'D.png', 'E.png']);
+    assert.deepEqual((await fs.readdir(path.join(root, 'runs', RUN_ID, 'rerank', 'options'))).sort(), [
+      'A.png',
+      'B.png',
+      'C.png',
+      'D.png',
+      'E.png',
+    ]);
     const second = await run('rerank', root, RUN_ID);
     assert.equal(second.code, 1);
     assert.match(second.stderr, /^teamfusion rerank: Run .* already has a re-rank folder/);
@@ -55,7 +70,7 @@ describe('rerank: CLI rerank / compare (spawned node process)', function () {
     assert.match(missing.stderr, /There is no run/);
   });
 
-  it('compare --json after the re-rankings: the issue\'s fields, consistent with analyze; sentences in text', async () => {
+  it("compare --json after the re-rankings: the issue's fields, consistent with analyze; sentences in text", async () => {
     await writeRerankBySource(root, 'd1', ['r2', '4', '3', 'r1', '2']);
     const waiting = await run('compare', root, RUN_ID, '--json');
     assert.equal(waiting.code, 1);
@@ -71,7 +86,13 @@ describe('rerank: CLI rerank / compare (spawned node process)', function () {
       before: { w: number; meanSpearman: number; designers: string[]; options: number; pValue: number; pPermutation: number };
       after: { w: number; meanSpearman: number; designers: string[]; options: number; pPermutation: number };
       paired: { designers: string[]; wBefore: number; wAfter: number; change: number; interval: [number, number]; verdict: string };
-      acceptance: { ranking: string[]; generated: string[]; top1: boolean; top2: boolean; bestGenerated: { letter: string; id: string; position: number } };
+      acceptance: {
+        ranking: string[];
+        generated: string[];
+        top1: boolean;
+        top2: boolean;
+        bestGenerated: { letter: string; id: string; position: number };
+      };
       ratings: { n: number; mean: null };
       survey: { n: number; representative: null };
     };

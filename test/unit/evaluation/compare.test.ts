@@ -40,7 +40,13 @@ describe('evaluation: compareRun (independent computations of every definition)'
     assert.equal(c.remixes, 2);
     assert.deepEqual(c.ratings.n, 0);
     assert.equal(c.ratings.mean, null);
-    assert.deepEqual(c.survey, { n: 0, representative: null, clarity: null, satisfied: null, answered: { representative: 0, clarity: 0, satisfied: 0 } });
+    assert.deepEqual(c.survey, {
+      n: 0,
+      representative: null,
+      clarity: null,
+      satisfied: null,
+      answered: { representative: 0, clarity: 0, satisfied: 0 },
+    });
   });
 
   it('after three blind re-rankings: after, paired change, acceptance agree with hand computations; nothing written', async () => {
@@ -82,10 +88,19 @@ describe('evaluation: compareRun (independent computations of every definition)'
 
   it('a re-ranking that misses a letter is an error at its line; the valid ones still count', async () => {
     const dir = path.join(root, 'runs', RUN_ID, 'rerank');
-    await fs.writeFile(path.join(dir, 'rankings', 'd4.yaml'), 'designer: D4\nranking:\n  - option: "A"\n    rank: 1\n    justification: yes\n  - option: "Q"\n    rank: 2\n    justification: no\n');
+    await fs.writeFile(
+      path.join(dir, 'rankings', 'd4.yaml'),
+      'designer: D4\nranking:\n  - option: "A"\n    rank: 1\n    justification: yes\n  - option: "Q"\n    rank: 2\n    justification: no\n',
+    );
     const c = await compareRun(root, RUN_ID);
-    assert.ok(c.problems.some((p) => new RegExp(`^runs/${RUN_ID}/rerank/rankings/d4\\.yaml:6:\\d+: error: .*"Q"`).test(p)), c.problems.join('\n'));
-    assert.ok(c.problems.some((p) => /d4\.yaml:\d+:\d+: error: .*(missing|not ranked|has no entry)/i.test(p)), c.problems.join('\n'));
+    assert.ok(
+      c.problems.some((p) => new RegExp(`^runs/${RUN_ID}/rerank/rankings/d4\\.yaml:6:\\d+: error: .*"Q"`).test(p)),
+      c.problems.join('\n'),
+    );
+    assert.ok(
+      c.problems.some((p) => /d4\.yaml:\d+:\d+: error: .*(missing|not ranked|has no entry)/i.test(p)),
+      c.problems.join('\n'),
+    );
     assert.equal(c.rerankings, 3);
     await fs.rm(path.join(dir, 'rankings', 'd4.yaml'));
   });

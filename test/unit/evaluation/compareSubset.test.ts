@@ -6,7 +6,7 @@ import { makeReviewWithRun, RUN_ID } from './fixtures';
 
 describe('evaluation: a run made with --designers is judged on that subset', function () {
   this.timeout(30_000);
-  it('W before counts only the run\'s designers', async () => {
+  it("W before counts only the run's designers", async () => {
     const root = await makeReviewWithRun();
     try {
       const file = path.join(root, 'runs', RUN_ID, 'run.json');

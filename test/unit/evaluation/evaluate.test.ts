@@ -27,7 +27,10 @@ describe('evaluation: evaluate a folder of reviews', function () {
     await writeRerankBySource(root, 'd2', ['r2', '3', '4', '2', 'r1']);
     await writeRerankBySource(root, 'd3', ['4', 'r2', 'r1', '3', '2']);
     const record = await readRunRecord(root, RUN_ID);
-    await writeRatings(root, record, 'd1', [{ message: 'i1-m1', score: 5 }, { message: 'i1-m4', score: 3 }]);
+    await writeRatings(root, record, 'd1', [
+      { message: 'i1-m1', score: 5 },
+      { message: 'i1-m4', score: 3 },
+    ]);
     await writeRatings(root, record, 'd2', [{ message: 'i1-m2', score: 2 }]);
     await writeSurvey(root, RUN_ID, { designer: 'd1', representative: 4, clarity: 5, satisfied: 4 });
     await writeSurvey(root, RUN_ID, { designer: 'd2', representative: 3, clarity: 4 });
@@ -53,8 +56,14 @@ describe('evaluation: evaluate a folder of reviews', function () {
     const was = await snapshot(top);
     const e = await evaluateFolder(top);
     assert.deepEqual(await snapshot(top), was, 'evaluate never writes');
-    assert.deepEqual(e.reviews.map((r) => r.path), ['brand-a/hero', 'brand-b/poster']);
-    assert.deepEqual(e.skipped.map((s) => s.path), ['broken']);
+    assert.deepEqual(
+      e.reviews.map((r) => r.path),
+      ['brand-a/hero', 'brand-b/poster'],
+    );
+    assert.deepEqual(
+      e.skipped.map((s) => s.path),
+      ['broken'],
+    );
     assert.match(e.skipped[0]!.reason, /^rankings\/d2\.yaml:\d+:\d+: error: /);
     const heroRoot = path.join(top, 'brand-a', 'hero');
     const c = await compareRun(heroRoot, RUN_ID);
@@ -106,7 +115,11 @@ describe('evaluation: evaluate a folder of reviews', function () {
       const r = await built.run('evaluate', top, '--json', '--out', out);
       assert.equal(r.code, 1, r.stderr);
       assert.match(r.stderr, /^skipped broken: rankings\/d2\.yaml:/m);
-      const e = JSON.parse(r.stdout) as { reviews: { path: string }[]; overall: { reviews: number; ratingsMean: number }; skipped: unknown[] };
+      const e = JSON.parse(r.stdout) as {
+        reviews: { path: string }[];
+        overall: { reviews: number; ratingsMean: number };
+        skipped: unknown[];
+      };
       assert.equal(e.overall.reviews, 2);
       assert.deepEqual(JSON.parse(await fs.readFile(path.join(out, 'evaluation.json'), 'utf8')), e);
       const md = await fs.readFile(path.join(out, 'evaluation.md'), 'utf8');
@@ -150,12 +163,18 @@ describe('evaluation: the folder walk refuses links and special files in words',
     execFileSync('mkfifo', [path.join(top, 'pipe')]);
     const skips: { rel: string; reason: string }[] = [];
     const found = await findReviews(top, (rel, reason) => skips.push({ rel, reason }));
-    assert.deepEqual(found.map((d) => path.relative(top, d)), ['real']);
+    assert.deepEqual(
+      found.map((d) => path.relative(top, d)),
+      ['real'],
+    );
     assert.deepEqual(skips.map((s) => s.rel).sort(), ['elsewhere', 'loop', 'pipe']);
     assert.match(skips.find((s) => s.rel === 'elsewhere')!.reason, /symbolic link/);
     assert.match(skips.find((s) => s.rel === 'pipe')!.reason, /FIFO/);
     const e = await evaluateFolder(top);
-    assert.deepEqual(e.reviews.map((r) => r.path), ['real']);
+    assert.deepEqual(
+      e.reviews.map((r) => r.path),
+      ['real'],
+    );
     assert.deepEqual(e.skipped.map((s) => s.path).sort(), ['elsewhere', 'loop', 'pipe']);
   });
 });

@@ -10,14 +10,31 @@ import { makeReviewWithRun, RUN_ID, writeRerankBySource } from './fixtures';
 
 const none = { n: 0, representative: null, clarity: null, satisfied: null, answered: { representative: 0, clarity: 0, satisfied: 0 } };
 const noCheck = { quotes: 0, verified: 0, unverified: 0, unreported: [], confirmations: { n: 0, agreement: null, kappa: null } };
-const run = (b: Partial<BriefRunEvaluation>): BriefRunEvaluation => ({ members: 4, preference: null, coverage: { kept: 0, changed: 0, leftOut: 0 }, coverageCheck: noCheck, confirmationTable: {}, survey: none, judge: null, fidelity: null, ...b });
+const run = (b: Partial<BriefRunEvaluation>): BriefRunEvaluation => ({
+  members: 4,
+  preference: null,
+  coverage: { kept: 0, changed: 0, leftOut: 0 },
+  coverageCheck: noCheck,
+  confirmationTable: {},
+  survey: none,
+  judge: null,
+  fidelity: null,
+  ...b,
+});
 
 describe('evaluate: brief runs pooled', function () {
   it('blind choices are summed over runs with one sign test over the choices that were not ties; coverage summed; runs without a blind pair add coverage only', () => {
     const o = briefOverallOf([
       run({ preference: { n: 4, teamfusion: 3, direct: 1, tie: 0, signTestP: 0.625 }, coverage: { kept: 4, changed: 4, leftOut: 0 } }),
-      run({ members: 3, preference: { n: 3, teamfusion: 2, direct: 0, tie: 1, signTestP: 0.5 }, coverage: { kept: 2, changed: 2, leftOut: 1 } }),
-      run({ coverage: { kept: 1, changed: 0, leftOut: 3 }, judge: { representativeness: 'tie', informativeness: 'teamfusion', neutrality: 'direct', readiness: 'tie' } }),
+      run({
+        members: 3,
+        preference: { n: 3, teamfusion: 2, direct: 0, tie: 1, signTestP: 0.5 },
+        coverage: { kept: 2, changed: 2, leftOut: 1 },
+      }),
+      run({
+        coverage: { kept: 1, changed: 0, leftOut: 3 },
+        judge: { representativeness: 'tie', informativeness: 'teamfusion', neutrality: 'direct', readiness: 'tie' },
+      }),
     ]);
     // By hand: 5 TeamFusion, 1 direct, 1 tie; 6 untied, P(X ≤ 1 or X ≥ 5 | n = 6) = 2 · (1 + 6) / 64 = 0.21875.
     assert.deepEqual(o.preference, { n: 7, teamfusion: 5, direct: 1, tie: 1, signTestP: 0.21875 });
@@ -42,7 +59,10 @@ describe('teamfusion evaluate over brief and design reviews (command line)', fun
     // brief-b: 3 members, m2's point left out by the scripted remix agent: 2 kept, 2 changed, 1 left out; 2 TeamFusion, 1 tie.
     suite.mock.setFallback(briefFallback({ leftOut: ['m2'] }));
     const b = await completedBriefRun(suite.env, 3);
-    for (const [name, r] of [['brief-a', a], ['brief-b', b]] as const) {
+    for (const [name, r] of [
+      ['brief-a', a],
+      ['brief-b', b],
+    ] as const) {
       const made = await startCli(['rerank', r.root, r.id], suite.env).done;
       assert.equal(made.code, 0, made.stderr);
       await fs.rename(r.root, path.join(top, name));
@@ -55,7 +75,12 @@ describe('teamfusion evaluate over brief and design reviews (command line)', fun
       await fs.mkdir(dir, { recursive: true });
       await fs.writeFile(path.join(dir, `${designer}.yaml`), `designer: ${designer}\npoints:\n${body}`);
     };
-    await confirm('brief-a', a.id, 'm1', "  - point: m1's point on the goal\n    agree: true\n  - point: m1's point on tone\n    agree: false\n    status: left-out\n");
+    await confirm(
+      'brief-a',
+      a.id,
+      'm1',
+      "  - point: m1's point on the goal\n    agree: true\n  - point: m1's point on tone\n    agree: false\n    status: left-out\n",
+    );
     await confirm('brief-a', a.id, 'm2', "  - point: m2's point on the goal\n    agree: true\n");
     await confirm('brief-b', b.id, 'm1', "  - point: m1's point on the goal\n    agree: true\n");
     // brief-a is judged: TeamFusion's in both orders on every dimension but neutrality (always A: a flip, a tie).
@@ -65,7 +90,12 @@ describe('teamfusion evaluate over brief and design reviews (command line)', fun
     // design: a re-ranked design run, as in the design evaluation
     const design = await makeReviewWithRun();
     await makeRerankSet(design, RUN_ID);
-    for (const [d, order] of [['d1', ['r2', '4', '3', 'r1', '2']], ['d2', ['r2', '3', '4', '2', 'r1']], ['d3', ['4', 'r2', 'r1', '3', '2']]] as const) await writeRerankBySource(design, d, order);
+    for (const [d, order] of [
+      ['d1', ['r2', '4', '3', 'r1', '2']],
+      ['d2', ['r2', '3', '4', '2', 'r1']],
+      ['d3', ['4', 'r2', 'r1', '3', '2']],
+    ] as const)
+      await writeRerankBySource(design, d, order);
     await fs.rename(design, path.join(top, 'design'));
     const sent = suite.mock.requests.length;
 
@@ -74,14 +104,43 @@ describe('teamfusion evaluate over brief and design reviews (command line)', fun
     assert.equal(r.code, 0, r.stderr);
     assert.equal(suite.mock.requests.length, sent, 'evaluate sends nothing');
     const e = JSON.parse(r.stdout) as {
-      reviews: { path: string; designers: number; runs: { task: string; brief: { members: number; preference: { n: number; teamfusion: number; direct: number; tie: number; signTestP: number }; coverage: object; judge: Record<string, string> | null } | null; compare: object | null }[] }[];
-      overall: { runs: number; rerankedRuns: number; brief: { runs: number; withBlindPair: number; preference: object; coverage: object; judged: number } };
+      reviews: {
+        path: string;
+        designers: number;
+        runs: {
+          task: string;
+          brief: {
+            members: number;
+            preference: { n: number; teamfusion: number; direct: number; tie: number; signTestP: number };
+            coverage: object;
+            judge: Record<string, string> | null;
+          } | null;
+          compare: object | null;
+        }[];
+      }[];
+      overall: {
+        runs: number;
+        rerankedRuns: number;
+        brief: { runs: number; withBlindPair: number; preference: object; coverage: object; judged: number };
+      };
     };
-    assert.deepEqual(e.reviews.map((x) => [x.path, x.designers, x.runs.map((y) => y.task)]), [['brief-a', 4, ['brief']], ['brief-b', 3, ['brief']], ['design', 4, ['design']]]);
+    assert.deepEqual(
+      e.reviews.map((x) => [x.path, x.designers, x.runs.map((y) => y.task)]),
+      [
+        ['brief-a', 4, ['brief']],
+        ['brief-b', 3, ['brief']],
+        ['design', 4, ['design']],
+      ],
+    );
     const [ra, rb, rd] = e.reviews.map((x) => x.runs[0]!);
     assert.deepEqual(ra!.brief!.preference, { n: 4, teamfusion: 3, direct: 1, tie: 0, signTestP: 0.625 });
     assert.deepEqual(ra!.brief!.coverage, { kept: 4, changed: 4, leftOut: 0 });
-    assert.deepEqual(ra!.brief!.judge, { representativeness: 'teamfusion', informativeness: 'teamfusion', neutrality: 'tie', readiness: 'teamfusion' });
+    assert.deepEqual(ra!.brief!.judge, {
+      representativeness: 'teamfusion',
+      informativeness: 'teamfusion',
+      neutrality: 'tie',
+      readiness: 'teamfusion',
+    });
     assert.deepEqual(rb!.brief!.preference, { n: 3, teamfusion: 2, direct: 0, tie: 1, signTestP: 0.5 });
     assert.deepEqual(rb!.brief!.coverage, { kept: 2, changed: 2, leftOut: 1 });
     assert.equal(rb!.brief!.judge, null);
@@ -96,9 +155,18 @@ describe('teamfusion evaluate over brief and design reviews (command line)', fun
     assert.equal(e.overall.runs, 3);
     assert.equal(e.overall.rerankedRuns, 1, 'the design run is the one re-ranked run');
     // Coverage checks and grounding summed over the brief runs, against what compare --json says of each run.
-    type Check = { quotes: number; verified: number; unverified: number; unreported: string[]; confirmations: { n: number; agreement: number | null } };
+    type Check = {
+      quotes: number;
+      verified: number;
+      unverified: number;
+      unreported: string[];
+      confirmations: { n: number; agreement: number | null };
+    };
     const perRun: { coverageCheck: Check; grounding: { messages: number; ungrounded: number } }[] = [];
-    for (const [review, id] of [['brief-a', a.id], ['brief-b', b.id]] as const) {
+    for (const [review, id] of [
+      ['brief-a', a.id],
+      ['brief-b', b.id],
+    ] as const) {
       const c = await startCli(['compare', path.join(top, review), id, '--json'], suite.env).done;
       assert.equal(c.code, 0, c.stderr);
       perRun.push(JSON.parse(c.stdout) as (typeof perRun)[number]);
@@ -116,7 +184,13 @@ describe('teamfusion evaluate over brief and design reviews (command line)', fun
       verifiedShare: sum((x) => x.coverageCheck.verified) / sum((x) => x.coverageCheck.quotes),
       unreported: sum((x) => x.coverageCheck.unreported.length),
       // Four confirmed points are too few for a pooled κ: said, not computed.
-      confirmations: { n: confirmed, agreed, agreement: agreed / confirmed, kappa: null, kappaNote: 'too few to say (4 confirmed points; κ is stated from 10 on)' },
+      confirmations: {
+        n: confirmed,
+        agreed,
+        agreement: agreed / confirmed,
+        kappa: null,
+        kappaNote: 'too few to say (4 confirmed points; κ is stated from 10 on)',
+      },
     });
     const designMessages = e.reviews[2]!.runs[0] as unknown as { grounding: { messages: number; ungrounded: number } };
     assert.equal(overall.grounding.messages, sum((x) => x.grounding.messages) + designMessages.grounding.messages);
@@ -137,6 +211,9 @@ describe('teamfusion evaluate over brief and design reviews (command line)', fun
 
     const text = await startCli(['evaluate', top], suite.env).done;
     assert.equal(text.code, 0, text.stderr);
-    assert.match(text.stdout, /^2 brief runs \(2 with a blind pair\): of 7 blind choices, 5 preferred TeamFusion's revised brief, 1 the direct revision and 1 tied \(sign test p = 0\.219\); coverage 6 kept, 6 changed, 1 left out\.$/m);
+    assert.match(
+      text.stdout,
+      /^2 brief runs \(2 with a blind pair\): of 7 blind choices, 5 preferred TeamFusion's revised brief, 1 the direct revision and 1 tied \(sign test p = 0\.219\); coverage 6 kept, 6 changed, 1 left out\.$/m,
+    );
   });
 });

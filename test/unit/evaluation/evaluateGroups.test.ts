@@ -19,7 +19,12 @@ import { editRun, forkFirstRound, makeReviewWithRun, RUN_ID, writeRerankBySource
 const RERANKS: Record<string, Record<string, string[]>> = {
   a: { d1: ['r2', '4', '3', 'r1', '2'], d2: ['r2', '3', '4', '2', 'r1'], d3: ['4', 'r2', 'r1', '3', '2'] },
   b: { d1: ['4', '3', '2', 'r1', 'r2'], d2: ['3', '4', '2', 'r2', 'r1'], d3: ['2', 'r1', '4', '3', 'r2'] },
-  c: { d1: ['r1a', 'r2', '4', '3', '2', 'r1b'], d2: ['r2', 'r1b', '3', '4', '2', 'r1a'], d3: ['r2', 'r1a', 'r1b', '4', '3', '2'], d4: ['4', 'r2', '3', '2', 'r1a', 'r1b'] },
+  c: {
+    d1: ['r1a', 'r2', '4', '3', '2', 'r1b'],
+    d2: ['r2', 'r1b', '3', '4', '2', 'r1a'],
+    d3: ['r2', 'r1a', 'r1b', '4', '3', '2'],
+    d4: ['4', 'r2', '3', '2', 'r1a', 'r1b'],
+  },
 };
 
 /** The worst (largest) position any re-ranker gave r2, read off the lists above. */
@@ -33,7 +38,8 @@ function band(w: number): string {
 }
 
 const mean = (xs: number[]): number => xs.reduce((s, x) => s + x, 0) / xs.length;
-const close = (a: number | null | undefined, b: number, what: string): void => assert.ok(a !== null && a !== undefined && Math.abs(a - b) < 1e-9, `${what}: ${a} ≠ ${b}`);
+const close = (a: number | null | undefined, b: number, what: string): void =>
+  assert.ok(a !== null && a !== undefined && Math.abs(a - b) < 1e-9, `${what}: ${a} ≠ ${b}`);
 
 describe('evaluate across runs: groups, agreement bands, grounding and forks', function () {
   this.timeout(120_000);
@@ -92,15 +98,22 @@ describe('evaluate across runs: groups, agreement bands, grounding and forks', f
   it('wBands counts the re-ranked runs by the band of W before and after; scripted and un-re-ranked runs are not counted', async () => {
     const e = await evaluateFolder(top);
     const expected = { before: {} as Record<string, number>, after: {} as Record<string, number> };
-    for (const b of ['slight', 'fair', 'moderate', 'substantial', 'almost-perfect']) (expected.before[b] = 0), (expected.after[b] = 0);
+    for (const b of ['slight', 'fair', 'moderate', 'substantial', 'almost-perfect']) ((expected.before[b] = 0), (expected.after[b] = 0));
     for (const c of Object.values(compared)) {
       expected.before[band(c.before.w)]!++;
       expected.after[band(c.after!.w)]!++;
     }
     assert.deepEqual(e.wBands, expected);
     assert.deepEqual(e.overall.wBands, e.wBands);
-    assert.equal(Object.values(e.wBands.after).reduce((s, k) => s + k, 0), 3, 'a, b and c were re-ranked');
-    assert.deepEqual(e.scripted.map((s) => s.path), ['e/runs/' + RUN_ID]);
+    assert.equal(
+      Object.values(e.wBands.after).reduce((s, k) => s + k, 0),
+      3,
+      'a, b and c were re-ranked',
+    );
+    assert.deepEqual(
+      e.scripted.map((s) => s.path),
+      ['e/runs/' + RUN_ID],
+    );
     // Fig. 4: every re-ranked run here has a team of 4 (b's and a's re-rankers are 3 of them; the run's team is 4).
     const top1 = Object.values(compared).map((c) => (c.acceptance!.top1 ? 1 : 0));
     assert.deepEqual(Object.keys(e.overall.acceptanceByTeamSize), ['4']);
@@ -110,7 +123,13 @@ describe('evaluate across runs: groups, agreement bands, grounding and forks', f
   it('--by mode: one group per mode with n and each measure equal to a computation over its runs', async () => {
     const e = await evaluateFolder(top, { by: 'mode' });
     const groups = e.groups!;
-    assert.deepEqual(groups.map((g) => [g.by, g.value, g.n]), [['mode', 'separate', 2], ['mode', 'together', 2]]);
+    assert.deepEqual(
+      groups.map((g) => [g.by, g.value, g.n]),
+      [
+        ['mode', 'separate', 2],
+        ['mode', 'together', 2],
+      ],
+    );
     const byValue = (v: string): Group => groups.find((g) => g.value === v)!;
     const together = byValue('together');
     const changes = [compared.a!, compared.b!].map((c) => c.paired!.change);
@@ -140,7 +159,13 @@ describe('evaluate across runs: groups, agreement bands, grounding and forks', f
 
   it('--by forks and overall.forks: the final pick\'s rank by its lowest-ranking member and "represents my view", with and without forks', async () => {
     const e = await evaluateFolder(top, { by: 'forks' });
-    assert.deepEqual(e.groups!.map((g) => [g.value, g.n]), [['with', 1], ['without', 3]]);
+    assert.deepEqual(
+      e.groups!.map((g) => [g.value, g.n]),
+      [
+        ['with', 1],
+        ['without', 3],
+      ],
+    );
     const f = e.overall.forks;
     assert.equal(f.with.runs, 1);
     assert.equal(f.with.finalPickLowestRank.mean, lowestRankOfPick('c'));
@@ -154,10 +179,13 @@ describe('evaluate across runs: groups, agreement bands, grounding and forks', f
     for (const g of e.groups!) assert.equal(g.runs, g.n);
   });
 
-  it('--by turns, team-size, iteration, model and remixes read each run\'s settings', async () => {
+  it("--by turns, team-size, iteration, model and remixes read each run's settings", async () => {
     const values = async (by: 'turns' | 'team-size' | 'iteration' | 'model' | 'remixes'): Promise<[string, number][]> =>
       (await evaluateFolder(top, { by })).groups!.map((g) => [g.value, g.n]);
-    assert.deepEqual(await values('turns'), [['1', 3], ['2', 1]]);
+    assert.deepEqual(await values('turns'), [
+      ['1', 3],
+      ['2', 1],
+    ]);
     assert.deepEqual(await values('team-size'), [['4', 4]]);
     assert.deepEqual(await values('iteration'), [['3', 4]]);
     assert.deepEqual(await values('model'), [['gpt-4o', 4]]);
@@ -169,7 +197,13 @@ describe('evaluate across runs: groups, agreement bands, grounding and forks', f
     const r = await built.run('evaluate', top, '--by', 'forks', '--json', '--out', out);
     assert.equal(r.code, 0, r.stderr);
     const json = JSON.parse(r.stdout) as { wBands: unknown; groups: { by: string; value: string; n: number }[] };
-    assert.deepEqual(json.groups.map((g) => [g.by, g.value, g.n]), [['forks', 'with', 1], ['forks', 'without', 3]]);
+    assert.deepEqual(
+      json.groups.map((g) => [g.by, g.value, g.n]),
+      [
+        ['forks', 'with', 1],
+        ['forks', 'without', 3],
+      ],
+    );
     assert.deepEqual(json.wBands, (await evaluateFolder(top)).wBands);
     const plain = await built.run('evaluate', top);
     assert.equal(plain.code, 0, plain.stderr);
@@ -195,15 +229,32 @@ describe('evaluate across runs: a per-run measure is picked up wherever a run ca
     const run = (over: Partial<RunMeasured> & { lift?: number; briefLift?: number }): RunMeasured => ({
       costUsd: null,
       grounding: { messages: 0, ungrounded: 0, per100: null },
-      groupValues: { mode: 'together', 'team-size': '3', iteration: '3', model: 'm', turns: '1', remixes: '1', forks: 'without', pool: 'not pooled' },
+      groupValues: {
+        mode: 'together',
+        'team-size': '3',
+        iteration: '3',
+        model: 'm',
+        turns: '1',
+        remixes: '1',
+        forks: 'without',
+        pool: 'not pooled',
+      },
       compare: null,
       brief: null,
       ...over,
       ...(over.lift !== undefined ? { compare: { ...design, fidelity: { meanLift: over.lift } } as RunMeasured['compare'] } : {}),
-      ...(over.briefLift !== undefined ? { brief: { survey: noSurvey, fidelity: { meanLift: over.briefLift } } as RunMeasured['brief'] } : {}),
+      ...(over.briefLift !== undefined
+        ? { brief: { survey: noSurvey, fidelity: { meanLift: over.briefLift } } as RunMeasured['brief'] }
+        : {}),
     });
     const noSurvey = { representative: null, answered: { representative: 0 } };
-    const design = { before: { w: 0.1, band: 'slight' as const, designers: ['a', 'b', 'c'] }, after: null, acceptance: null, finalPick: null, survey: noSurvey };
+    const design = {
+      before: { w: 0.1, band: 'slight' as const, designers: ['a', 'b', 'c'] },
+      after: null,
+      acceptance: null,
+      finalPick: null,
+      survey: noSurvey,
+    };
     const lifts = [0.3, -0.1, 0.5];
     const a = acrossRunsOf([run({ lift: lifts[0]! }), run({ lift: lifts[1]! }), run({ briefLift: lifts[2]! }), run({})]);
     const m = mean(lifts);

@@ -41,12 +41,25 @@ export async function makeReviewWithRun(status: RunRecord['status'] = 'completed
         ranking: ['2', '4', '1'],
         remix: { id: 'r1', file: 'iteration-1/remix.png' },
       },
-      { index: 2, candidates: ['2', '4', '1', 'r1'], messages: [], ranking: ['2', '4'], remix: { id: 'r2', file: 'iteration-2/remix.png' } },
+      {
+        index: 2,
+        candidates: ['2', '4', '1', 'r1'],
+        messages: [],
+        ranking: ['2', '4'],
+        remix: { id: 'r2', file: 'iteration-2/remix.png' },
+      },
       { index: 3, candidates: FINAL, final: true, messages: [], ranking: ['r2', '2', '4'] },
     ],
     ...(status === 'completed' ? { finalPick: 'r2' } : {}),
     usage: { inputTokens: 1000, cachedInputTokens: 0, outputTokens: 100, images: 2, costUsd: 0.21 },
-    prompts: [1, 2].map((k) => ({ id: `p${k}`, iteration: k, kind: 'image-edit' as const, model: 'gpt-image-1', at, usage: { images: 1, costUsd: 0.042 } })),
+    prompts: [1, 2].map((k) => ({
+      id: `p${k}`,
+      iteration: k,
+      kind: 'image-edit' as const,
+      model: 'gpt-image-1',
+      at,
+      usage: { images: 1, costUsd: 0.042 },
+    })),
   };
   await fs.writeFile(path.join(runFolder, 'run.json'), `${JSON.stringify(record, null, 2)}\n`);
   return root;
@@ -79,7 +92,10 @@ export async function snapshot(root: string, skip: (rel: string) => boolean = ()
 
 /** The blind re-rank key of a run's folder. */
 export async function readKeyFile(root: string): Promise<Record<string, { kind: 'option' | 'remix'; id: string; file: string }>> {
-  return JSON.parse(await fs.readFile(path.join(root, 'runs', RUN_ID, 'rerank', 'key.json'), 'utf8')) as Record<string, { kind: 'option' | 'remix'; id: string; file: string }>;
+  return JSON.parse(await fs.readFile(path.join(root, 'runs', RUN_ID, 'rerank', 'key.json'), 'utf8')) as Record<
+    string,
+    { kind: 'option' | 'remix'; id: string; file: string }
+  >;
 }
 
 /** Writes a re-ranking that lists source ids best first (translated to letters through the key). */
@@ -112,12 +128,25 @@ export async function forkFirstRound(root: string): Promise<void> {
   await editRun(root, (record) => {
     const it1 = record.iterations[0]!;
     delete it1.remix;
-    it1.decisionPoints = [{ question, positions: [{ position: 'warm palette', heldBy: ['d1', 'd2'] }, { position: 'cool palette', heldBy: ['d3', 'd4'] }] }];
+    it1.decisionPoints = [
+      {
+        question,
+        positions: [
+          { position: 'warm palette', heldBy: ['d1', 'd2'] },
+          { position: 'cool palette', heldBy: ['d3', 'd4'] },
+        ],
+      },
+    ];
     it1.proposals = [
       { letter: 'a', from: ['2', '4'], editingDirections: 'Image 2 with the warm palette of Image 3.' },
       { letter: 'b', from: ['2', '4'], editingDirections: 'Image 2 in a cool palette.' },
     ];
-    it1.remixes = (['a', 'b'] as const).map((letter, i) => ({ id: `r1${letter}`, letter, file: `iteration-1/remix-${letter}.png`, fork: { question, position: it1.decisionPoints![0]!.positions[i]!.position, decisionPoint: 1 } }));
+    it1.remixes = (['a', 'b'] as const).map((letter, i) => ({
+      id: `r1${letter}`,
+      letter,
+      file: `iteration-1/remix-${letter}.png`,
+      fork: { question, position: it1.decisionPoints![0]!.positions[i]!.position, decisionPoint: 1 },
+    }));
     record.options = [
       ...record.options.filter((o) => o.id !== 'r1' && o.id !== 'r2'),
       { id: 'r1a', label: 'Image 7', file: `runs/${RUN_ID}/iteration-1/remix-a.png` },

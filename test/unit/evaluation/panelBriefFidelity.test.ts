@@ -16,7 +16,7 @@ import { makeBriefRunReview } from '../run/fixtures';
 import { makeReviewWithRun, RUN_ID } from './fixtures';
 import { runJson } from '../run/helpers';
 
-describe('evaluation: a brief run\'s proxy fidelity in the panel, per member, after their own blind choice', function () {
+describe("evaluation: a brief run's proxy fidelity in the panel, per member, after their own blind choice", function () {
   this.timeout(240_000);
   const rig = useCliAgainstMock();
   const logged: string[] = [];
@@ -51,18 +51,39 @@ describe('evaluation: a brief run\'s proxy fidelity in the panel, per member, af
     await prefer(root, id, 'm2', 'A');
     const rows = await briefRunFidelity(root, record, log);
     assert.deepEqual(rows, { m1: { hit: true, controlHit: false, lift: 1 }, m2: { hit: false, controlHit: false, lift: 0 } });
-    assert.ok(!Object.keys(rows ?? {}).includes('m3'), 'm3 has not chosen: their proxy\'s forecast stays sealed');
+    assert.ok(!Object.keys(rows ?? {}).includes('m3'), "m3 has not chosen: their proxy's forecast stays sealed");
     assert.deepEqual(logged, []);
 
     // The panel state carries the rows with the brief run shown, and the words beside m1's ratings of their proxy.
     const brief = await briefRunState(root, record, log);
     assert.ok(brief);
-    const state = { root, title: 'brief', base: '', diagnostics: [], runs: [], trusted: true, running: false, brief: { ...brief, fidelity: rows } };
+    const state = {
+      root,
+      title: 'brief',
+      base: '',
+      diagnostics: [],
+      runs: [],
+      trusted: true,
+      running: false,
+      brief: { ...brief, fidelity: rows },
+    };
     assert.deepEqual(PanelStateSchema.parse(state).brief?.fidelity, rows);
-    assert.equal(ownFidelitySentence(rows!.m1!), "Your proxy's forecast of your blind choice between the two briefs: hit (control miss, lift +1.00).");
-    assert.equal(ownFidelitySentence(rows!.m2!), "Your proxy's forecast of your blind choice between the two briefs: miss (control miss, lift +0.00).");
-    assert.equal(ownFidelitySentence({ hit: false, controlHit: true, lift: -1 }), "Your proxy's forecast of your blind choice between the two briefs: miss (control hit, lift −1.00).");
-    assert.equal(ownFidelitySentence({ hit: true, controlHit: null, lift: null }), "Your proxy's forecast of your blind choice between the two briefs: hit (control none, lift none).");
+    assert.equal(
+      ownFidelitySentence(rows!.m1!),
+      "Your proxy's forecast of your blind choice between the two briefs: hit (control miss, lift +1.00).",
+    );
+    assert.equal(
+      ownFidelitySentence(rows!.m2!),
+      "Your proxy's forecast of your blind choice between the two briefs: miss (control miss, lift +0.00).",
+    );
+    assert.equal(
+      ownFidelitySentence({ hit: false, controlHit: true, lift: -1 }),
+      "Your proxy's forecast of your blind choice between the two briefs: miss (control hit, lift −1.00).",
+    );
+    assert.equal(
+      ownFidelitySentence({ hit: true, controlHit: null, lift: null }),
+      "Your proxy's forecast of your blind choice between the two briefs: hit (control none, lift none).",
+    );
   });
 
   it('a design run has no brief fidelity (its own is in "Did it help?")', async () => {

@@ -23,7 +23,7 @@ describe('evaluation: the panel\'s "Did it help?", ratings and survey (host side
     await fs.rm(root, { recursive: true, force: true });
   });
 
-  it('no re-rank set: no section; with one: the comparison in the protocol\'s shape, sentences a lead reads', async () => {
+  it("no re-rank set: no section; with one: the comparison in the protocol's shape, sentences a lead reads", async () => {
     assert.equal(await runEvaluation(root, RUN_ID, log), undefined);
     await makeRerankSet(root, RUN_ID);
     const waiting = await runEvaluation(root, RUN_ID, log);
@@ -43,15 +43,35 @@ describe('evaluation: the panel\'s "Did it help?", ratings and survey (host side
     // The state carries it only for the run shown.
     const load = await loadReview(root, { requireRankings: true, decodeImages: false });
     const record = await readRunRecord(root, RUN_ID);
-    const base = { root, load, analysis: { error: 'x' }, runs: [record], trusted: true, running: false, toWebviewUri: (p: string) => `uri:${p}` };
+    const base = {
+      root,
+      load,
+      analysis: { error: 'x' },
+      runs: [record],
+      trusted: true,
+      running: false,
+      toWebviewUri: (p: string) => `uri:${p}`,
+    };
     assert.equal(buildPanelState({ ...base, evaluation: done! }).evaluation?.runId, RUN_ID);
     assert.equal(buildPanelState({ ...base, evaluation: { ...done!, runId: '2026-01-01T00-00-00Z-0000' } }).evaluation, undefined);
   });
 
   it('the panel saves ratings and survey answers through the same validation; saved ones come back in the state', async () => {
-    const ok = await saveRatingsFromPanel(root, { type: 'saveRatings', requestId: 1, runId: RUN_ID, designer: 'd1', ratings: [{ message: 'i1-m4', score: 4 }] });
+    const ok = await saveRatingsFromPanel(root, {
+      type: 'saveRatings',
+      requestId: 1,
+      runId: RUN_ID,
+      designer: 'd1',
+      ratings: [{ message: 'i1-m4', score: 4 }],
+    });
     assert.deepEqual(ok, { type: 'saveFeedbackResult', requestId: 1, ok: true, file: `runs/${RUN_ID}/ratings/d1.yaml` });
-    const guest = await saveRatingsFromPanel(root, { type: 'saveRatings', requestId: 2, runId: RUN_ID, designer: 'd1', ratings: [{ message: 'i1-m3', score: 4 }] });
+    const guest = await saveRatingsFromPanel(root, {
+      type: 'saveRatings',
+      requestId: 2,
+      runId: RUN_ID,
+      designer: 'd1',
+      ratings: [{ message: 'i1-m3', score: 4 }],
+    });
     assert.equal(guest.ok, false);
     assert.match(guest.message!, /guest message; only proxy messages can be rated/);
     const outside = await saveRatingsFromPanel(root, { type: 'saveRatings', requestId: 3, runId: RUN_ID, designer: '../x', ratings: [] });
@@ -60,7 +80,11 @@ describe('evaluation: the panel\'s "Did it help?", ratings and survey (host side
     assert.equal(survey.ok, true, survey.message);
     const fb = await runFeedback(root, await readRunRecord(root, RUN_ID), log);
     assert.deepEqual(fb, { runId: RUN_ID, ratings: { d1: { 'i1-m4': { score: 4 } } }, survey: { d2: { clarity: 3 } }, problems: [] });
-    assert.equal(parseWebviewMessage({ type: 'saveRatings', requestId: 1, runId: RUN_ID, designer: 'd1', ratings: [{ message: 'i1-m1', score: 6 }] }).ok, false);
+    assert.equal(
+      parseWebviewMessage({ type: 'saveRatings', requestId: 1, runId: RUN_ID, designer: 'd1', ratings: [{ message: 'i1-m1', score: 6 }] })
+        .ok,
+      false,
+    );
     await writeRatings(root, await readRunRecord(root, RUN_ID), 'd1', [{ message: 'i1-m1', score: 2 }]);
   });
 
@@ -80,6 +104,9 @@ describe('evaluation: the panel\'s "Did it help?", ratings and survey (host side
     assert.equal(e!.timing.hoursToRerank, 12);
     assert.equal(e!.timing.hoursToCommit, 48);
     assert.equal(e!.timing.note, null);
-    assert.match(comparisonSentences(e!).join('\n'), /Time to decision: re-rankings saved 12\.0 hours after the run started; committed 2\.0 days after it started\./);
+    assert.match(
+      comparisonSentences(e!).join('\n'),
+      /Time to decision: re-rankings saved 12\.0 hours after the run started; committed 2\.0 days after it started\./,
+    );
   });
 });

@@ -49,7 +49,13 @@ describe('evaluation: proxy fidelity in the panel, per designer, after their own
     assert.deepEqual(shown?.fidelity, { d1: { tau: 1, control: -1, lift: 2 } });
     assert.deepEqual(logged, []);
     // The words the panel shows beside d1's ratings of their proxy.
-    assert.equal(ownFidelitySentence(shown!.fidelity!.d1!), "Your proxy's forecast of your blind ranking: τ = 1.00 (control -1.00, lift +2.00).");
-    assert.equal(ownFidelitySentence({ tau: 2 / 3, control: 1 / 3, lift: 1 / 3 }), "Your proxy's forecast of your blind ranking: τ = 0.67 (control 0.33, lift +0.33).");
+    assert.equal(
+      ownFidelitySentence(shown!.fidelity!.d1!),
+      "Your proxy's forecast of your blind ranking: τ = 1.00 (control -1.00, lift +2.00).",
+    );
+    assert.equal(
+      ownFidelitySentence({ tau: 2 / 3, control: 1 / 3, lift: 1 / 3 }),
+      "Your proxy's forecast of your blind ranking: τ = 0.67 (control 0.33, lift +0.33).",
+    );
   });
 });

@@ -25,7 +25,12 @@ const FAIL_REASON = 'The figure reads as middle-aged and rural.';
 function pool(r: RunRecord, index: number, o: { diversity: number; reasked: boolean; elected: string[] }): void {
   const letters = ['a', 'b', 'c', 'd'];
   r.iterations[index - 1]!.pool = {
-    candidates: letters.map((letter) => ({ letter, editingDirections: `Direction ${letter}.`, from: ['2', '4'], differs: `the ${letter} one` })),
+    candidates: letters.map((letter) => ({
+      letter,
+      editingDirections: `Direction ${letter}.`,
+      from: ['2', '4'],
+      differs: `the ${letter} one`,
+    })),
     rankings: Object.fromEntries(MEMBERS.map((m) => [m, [...o.elected, ...letters.filter((l) => !o.elected.includes(l))]])),
     elected: o.elected,
     method: 'schulze',
@@ -37,11 +42,16 @@ function pool(r: RunRecord, index: number, o: { diversity: number; reasked: bool
 /** The checklist of the run, with the final pick r2 checked as `results` (item order). */
 function checklist(r: RunRecord, results: ('pass' | 'fail' | 'unclear')[]): void {
   r.checklist = { items: ITEMS, repeat: 1 };
-  r.iterations[1]!.remix!.checks = ITEMS.map((item, i) => ({ item: item.id, result: results[i]!, reason: results[i] === 'fail' ? FAIL_REASON : 'Seen in the image.' }));
+  r.iterations[1]!.remix!.checks = ITEMS.map((item, i) => ({
+    item: item.id,
+    result: results[i]!,
+    reason: results[i] === 'fail' ? FAIL_REASON : 'Seen in the image.',
+  }));
   r.iterations[0]!.remix!.checks = ITEMS.map((item) => ({ item: item.id, result: 'fail', reason: 'Not the final pick.' }));
 }
 
-const close = (a: number | null | undefined, b: number, what: string): void => assert.ok(a !== null && a !== undefined && Math.abs(a - b) < 1e-9, `${what}: ${a} ≠ ${b}`);
+const close = (a: number | null | undefined, b: number, what: string): void =>
+  assert.ok(a !== null && a !== undefined && Math.abs(a - b) < 1e-9, `${what}: ${a} ≠ ${b}`);
 
 describe('compare and evaluate: pools and the checklist (issue 41)', function () {
   this.timeout(120_000);
@@ -93,15 +103,33 @@ describe('compare and evaluate: pools and the checklist (issue 41)', function ()
     assert.equal(plain.checklist, null);
   });
 
-  it('CLI compare: the same in --json, and in words with the failed item\'s quote', async () => {
+  it("CLI compare: the same in --json, and in words with the failed item's quote", async () => {
     const json = await built.run('compare', path.join(top, 'p'), RUN_ID, '--json');
-    const parsed = JSON.parse(json.stdout) as { pool: { firstElected: boolean; reasked: boolean; diversity: number }[]; checklist: { passRate: number; failed: { quote: string }[] } };
-    assert.deepEqual(parsed.pool.map((r) => [r.diversity, r.reasked, r.firstElected]), [[0.6, false, true], [0.1, true, false]]);
+    const parsed = JSON.parse(json.stdout) as {
+      pool: { firstElected: boolean; reasked: boolean; diversity: number }[];
+      checklist: { passRate: number; failed: { quote: string }[] };
+    };
+    assert.deepEqual(
+      parsed.pool.map((r) => [r.diversity, r.reasked, r.firstElected]),
+      [
+        [0.6, false, true],
+        [0.1, true, false],
+      ],
+    );
     close(parsed.checklist.passRate, 2 / 3, 'passRate');
-    assert.deepEqual(parsed.checklist.failed.map((f) => f.quote), [ITEMS[1]!.quote]);
+    assert.deepEqual(
+      parsed.checklist.failed.map((f) => f.quote),
+      [ITEMS[1]!.quote],
+    );
     const text = await built.run('compare', path.join(top, 'p'), RUN_ID);
-    assert.match(text.stdout, /^Round 1 elected a of a pool of 4 \(diversity 0\.60\); the election chose the agent's own first proposal \(a\)\.$/m);
-    assert.match(text.stdout, /^Round 2 elected c of a pool of 4 \(diversity 0\.10, asked again for directions that differ\); the election did not choose/m);
+    assert.match(
+      text.stdout,
+      /^Round 1 elected a of a pool of 4 \(diversity 0\.60\); the election chose the agent's own first proposal \(a\)\.$/m,
+    );
+    assert.match(
+      text.stdout,
+      /^Round 2 elected c of a pool of 4 \(diversity 0\.10, asked again for directions that differ\); the election did not choose/m,
+    );
     assert.match(text.stdout, /^The final pick r2 passed 2 of the brief's 3 checklist items \(67%; 1 failed, 0 unclear\)\.$/m);
     assert.ok(text.stdout.includes(`Failed: ${ITEMS[1]!.text} — the brief: "${ITEMS[1]!.quote}" (${FAIL_REASON})`), text.stdout);
   });
@@ -129,12 +157,24 @@ describe('compare and evaluate: pools and the checklist (issue 41)', function ()
   it('CLI evaluate: the figures in --json per group and in words', async () => {
     const r = await built.run('evaluate', top, '--by', 'pool', '--json');
     assert.equal(r.code, 0, r.stderr);
-    const json = JSON.parse(r.stdout) as { runs?: unknown; groups: { value: string; perRun: Record<string, { n: number; mean: number | null }> }[] };
+    const json = JSON.parse(r.stdout) as {
+      runs?: unknown;
+      groups: { value: string; perRun: Record<string, { n: number; mean: number | null }> }[];
+    };
     const pooled = json.groups.find((g) => g.value === 'pooled')!;
-    assert.deepEqual(['poolDiversity', 'poolReasked', 'poolFirstElected', 'checklistPass'].map((k) => pooled.perRun[k]!.n), [2, 2, 2, 2]);
+    assert.deepEqual(
+      ['poolDiversity', 'poolReasked', 'poolFirstElected', 'checklistPass'].map((k) => pooled.perRun[k]!.n),
+      [2, 2, 2, 2],
+    );
     close(pooled.perRun.poolReasked!.mean, 0.25, 'reasked in --json');
     const text = await built.run('evaluate', top);
-    assert.match(text.stdout, /^Pools over 2 pooled runs .*: diversity 0\.38 \[.*\] \(n 2\); asked again 25% \[.*\] \(n 2\); the election chose the agent's own first proposal 25% \[.*\] \(n 2\)\.$/m);
-    assert.match(text.stdout, /^Checklist: the final picks passed 83% \[.*\] \(n 2\) of the brief's checklist items \(mean over runs\)\.$/m);
+    assert.match(
+      text.stdout,
+      /^Pools over 2 pooled runs .*: diversity 0\.38 \[.*\] \(n 2\); asked again 25% \[.*\] \(n 2\); the election chose the agent's own first proposal 25% \[.*\] \(n 2\)\.$/m,
+    );
+    assert.match(
+      text.stdout,
+      /^Checklist: the final picks passed 83% \[.*\] \(n 2\) of the brief's checklist items \(mean over runs\)\.$/m,
+    );
   });
 });

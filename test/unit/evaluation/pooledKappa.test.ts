@@ -19,18 +19,22 @@ function kappaByHand(pairs: readonly Pair[]): number {
   const n = pairs.length;
   const observed = pairs.filter(([a, m]) => a === m).length / n;
   let chance = 0;
-  for (const c of new Set(pairs.flat())) chance += (pairs.filter(([a]) => a === c).length / n) * (pairs.filter(([, m]) => m === c).length / n);
+  for (const c of new Set(pairs.flat()))
+    chance += (pairs.filter(([a]) => a === c).length / n) * (pairs.filter(([, m]) => m === c).length / n);
   return (observed - chance) / (1 - chance);
 }
 
 function pairsOf(table: ConfirmationTable): Pair[] {
-  return Object.entries(table).flatMap(([a, row]) => Object.entries(row).flatMap(([m, k]) => Array.from({ length: k }, (): Pair => [a, m])));
+  return Object.entries(table).flatMap(([a, row]) =>
+    Object.entries(row).flatMap(([m, k]) => Array.from({ length: k }, (): Pair => [a, m])),
+  );
 }
 
-const close = (a: number | null | undefined, b: number, what: string): void => assert.ok(typeof a === 'number' && Math.abs(a - b) < 1e-9, `${what}: ${a} ≠ ${b}`);
+const close = (a: number | null | undefined, b: number, what: string): void =>
+  assert.ok(typeof a === 'number' && Math.abs(a - b) < 1e-9, `${what}: ${a} ≠ ${b}`);
 
-describe('evaluate: Cohen\'s κ of the coverage confirmations, pooled over runs', function () {
-  it('is one κ on every confirmed point of the runs, with n — not the mean of the runs\' κ', () => {
+describe("evaluate: Cohen's κ of the coverage confirmations, pooled over runs", function () {
+  it("is one κ on every confirmed point of the runs, with n — not the mean of the runs' κ", () => {
     // In each run one member says "kept" of every point: κ 0 in each run alone, yet 10 of the 12 points agree across
     // categories both raters use (by hand: pₒ 10/12, pₑ ½·½ + ½·½ = ½, κ = (5/6 − ½) / ½ = 2/3).
     const a: ConfirmationTable = { kept: { kept: 5 }, changed: { kept: 1 } };
@@ -53,7 +57,10 @@ describe('evaluate: Cohen\'s κ of the coverage confirmations, pooled over runs'
     const one = pooledKappa([{ kept: { kept: 6 } }, { kept: { kept: 6 } }]);
     assert.equal(one.n, 12);
     assert.equal(one.kappa, null);
-    assert.match(one.kappaNote ?? '', /^too few to say \(12 confirmed points, all in one and the same category .*chance alone explains the agreement\)$/);
+    assert.match(
+      one.kappaNote ?? '',
+      /^too few to say \(12 confirmed points, all in one and the same category .*chance alone explains the agreement\)$/,
+    );
     assert.deepEqual(pooledKappa([]), { n: 0, kappa: null, kappaNote: 'too few to say (0 confirmed points; κ is stated from 10 on)' });
   });
 });
@@ -62,15 +69,20 @@ describe('teamfusion evaluate: pooled coverage κ over brief runs, and per --by 
   this.timeout(240_000);
   const suite = mockSuite({ fallback: () => briefFallback() });
 
-  it('--json and the text give κ on all confirmed points with n beside each run\'s own; groups too small say so', async () => {
+  it("--json and the text give κ on all confirmed points with n beside each run's own; groups too small say so", async () => {
     const top = await makeTempDir('tf-evaluate-kappa-');
     const perRun: Record<string, Pair[]> = {};
     let i = 0;
-    for (const [name, members] of [['brief-a', 4], ['brief-b', 3]] as const) {
+    for (const [name, members] of [
+      ['brief-a', 4],
+      ['brief-b', 3],
+    ] as const) {
       const r = await completedBriefRun(suite.env, members);
       const root = path.join(top, name);
       await fs.rename(r.root, root);
-      const record = JSON.parse(await fs.readFile(path.join(root, 'runs', r.id, 'run.json'), 'utf8')) as { iterations: { brief?: { coverage: { designer: string; point: string; status: string }[] } }[] };
+      const record = JSON.parse(await fs.readFile(path.join(root, 'runs', r.id, 'run.json'), 'utf8')) as {
+        iterations: { brief?: { coverage: { designer: string; point: string; status: string }[] } }[];
+      };
       const coverage = [...record.iterations].reverse().find((it) => it.brief)!.brief!.coverage;
       const pairs: Pair[] = [];
       const files: Record<string, string[]> = {};
@@ -84,7 +96,8 @@ describe('teamfusion evaluate: pooled coverage κ over brief runs, and per --by 
       }
       const dir = path.join(root, 'runs', r.id, 'coverage');
       await fs.mkdir(dir, { recursive: true });
-      for (const [m, points] of Object.entries(files)) await fs.writeFile(path.join(dir, `${m}.yaml`), `designer: ${m}\npoints:\n${points.join('')}`);
+      for (const [m, points] of Object.entries(files))
+        await fs.writeFile(path.join(dir, `${m}.yaml`), `designer: ${m}\npoints:\n${points.join('')}`);
       perRun[name] = pairs;
     }
     const all = [...perRun['brief-a']!, ...perRun['brief-b']!];
@@ -108,12 +121,19 @@ describe('teamfusion evaluate: pooled coverage κ over brief runs, and per --by 
     close(pooled.kappa, expected, 'pooled κ');
     assert.equal(pooled.kappaNote, null);
     // Each run's own κ (compare's) stays beside it.
-    for (const review of e.reviews) close(review.runs[0]!.brief.coverageCheck.confirmations.kappa, kappaByHand(perRun[review.path]!), `${review.path}'s κ`);
+    for (const review of e.reviews)
+      close(review.runs[0]!.brief.coverageCheck.confirmations.kappa, kappaByHand(perRun[review.path]!), `${review.path}'s κ`);
 
     // Grouped by team size: 8 and 6 points, each too few for κ.
     const grouped = JSON.parse(await run('--json', '--by', 'team-size')) as Out;
     assert.deepEqual(
-      grouped.groups?.map((g) => [g.value, g.n, g.coverageCheck.confirmations.n, g.coverageCheck.confirmations.kappa, g.coverageCheck.confirmations.kappaNote]),
+      grouped.groups?.map((g) => [
+        g.value,
+        g.n,
+        g.coverageCheck.confirmations.n,
+        g.coverageCheck.confirmations.kappa,
+        g.coverageCheck.confirmations.kappaNote,
+      ]),
       [
         ['3', 1, perRun['brief-b']!.length, null, `too few to say (${perRun['brief-b']!.length} confirmed points; κ is stated from 10 on)`],
         ['4', 1, perRun['brief-a']!.length, null, `too few to say (${perRun['brief-a']!.length} confirmed points; κ is stated from 10 on)`],

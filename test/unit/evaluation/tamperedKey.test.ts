@@ -33,7 +33,12 @@ describe('rerank: a key changed after it was written', function () {
     await fs.writeFile(keyFile, JSON.stringify({ ...key, A: key.B, B: key.A }, null, 2) + '\n');
     const refused = await run('compare', root, RUN_ID, '--json');
     assert.equal(refused.code, 1, refused.stderr);
-    assert.match(refused.stderr, new RegExp(`runs/${RUN_ID}/rerank/key\\.json:0:0: error: This key is not the one teamfusion rerank wrote \\(its sha256 differs from the one run\\.json keeps\\), so it is not used\\.`));
+    assert.match(
+      refused.stderr,
+      new RegExp(
+        `runs/${RUN_ID}/rerank/key\\.json:0:0: error: This key is not the one teamfusion rerank wrote \\(its sha256 differs from the one run\\.json keeps\\), so it is not used\\.`,
+      ),
+    );
     assert.equal(refused.stderr.match(/key\.json/g)?.length, 1, 'said once');
     assert.ok(RunRecordSchema.safeParse(JSON.parse(await fs.readFile(recordFile, 'utf8'))).success, 'the record stays readable');
 

@@ -18,7 +18,10 @@ describe('evaluate: a run listed as skipped is in no total', function () {
 
   it("a record Ben forged with a committedAt for Ana's run: skipped once, no runs, no minutes to decision", async () => {
     const seed = await makeReviewWithRun();
-    await fs.appendFile(path.join(seed, 'review.yaml'), '\nteam:\n  d1: { git: ana@example.com }\n  d2: { git: ben@example.com }\n  d3: { git: chen@example.com }\n  d4: { git: dev@example.com }\n');
+    await fs.appendFile(
+      path.join(seed, 'review.yaml'),
+      '\nteam:\n  d1: { git: ana@example.com }\n  d2: { git: ben@example.com }\n  d3: { git: chen@example.com }\n  d4: { git: dev@example.com }\n',
+    );
     const t = await makeGitTeam(await makeTempDir('tf-tampered-totals-'), seed, ['ana', 'ben'] as const);
     const facts = async () => {
       const dir = t.review('ana');
@@ -41,6 +44,9 @@ describe('evaluate: a run listed as skipped is in no total', function () {
     assert.equal(e.overall.runs, 0);
     const listed = e.skipped.filter((s) => s.path === `runs/${RUN_ID}`);
     assert.equal(listed.length, 1, JSON.stringify(e.skipped));
-    assert.match(listed[0]!.reason, new RegExp(`runs/${RUN_ID}/run\\.json is not counted: commit [0-9a-f]{12} by Ben <ben@example\\.com> wrote it`));
+    assert.match(
+      listed[0]!.reason,
+      new RegExp(`runs/${RUN_ID}/run\\.json is not counted: commit [0-9a-f]{12} by Ben <ben@example\\.com> wrote it`),
+    );
   });
 });

@@ -27,7 +27,13 @@ describe('extension-run: commit message', () => {
   });
 
   it('falls back to the status when nothing was ranked yet', () => {
-    const rec = sampleRecord({ status: 'failed', finalPick: undefined, iterations: [], kendallW: undefined, error: 'The endpoint refused the key.' });
+    const rec = sampleRecord({
+      status: 'failed',
+      finalPick: undefined,
+      iterations: [],
+      kendallW: undefined,
+      error: 'The endpoint refused the key.',
+    });
     assert.equal(buildCommitMessage(rec).split('\n')[0], 'TeamFusion run 2026-11-21T22-40-05Z-3f9c: failed');
   });
 });

@@ -1,6 +1,13 @@
 import * as assert from 'node:assert/strict';
 import type { RunEvent } from '../../../src/core/step/events';
-import { eventLogLevel, eventLogLine, labelOf, outcomeSentence, progressMessage, statusBarText } from '../../../src/extension/run/eventText';
+import {
+  eventLogLevel,
+  eventLogLine,
+  labelOf,
+  outcomeSentence,
+  progressMessage,
+  statusBarText,
+} from '../../../src/extension/run/eventText';
 import { sampleRecord } from './fixtures';
 
 const runId = 'R';

@@ -1,7 +1,15 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { DISCUSSION_DEFAULTS, DISCUSSION_MODES, HIERARCHIES, IMAGE_QUALITIES, IMAGE_SIZES, PERSONA_ROLES, SPEAKING_ORDERS } from '../../../src/core/settings/discussionSettings';
+import {
+  DISCUSSION_DEFAULTS,
+  DISCUSSION_MODES,
+  HIERARCHIES,
+  IMAGE_QUALITIES,
+  IMAGE_SIZES,
+  PERSONA_ROLES,
+  SPEAKING_ORDERS,
+} from '../../../src/core/settings/discussionSettings';
 import { OTHER_BOUNDS, SETTING_BOUNDS } from '../../../src/core/settings/settingBounds';
 import { explicitValue, resolveConnection, resolveRunSettings, type InspectedValue } from '../../../src/extension/run/runSettings';
 
@@ -90,11 +98,13 @@ describe('extension-run: connection settings', () => {
 
 describe('extension-run: discussion settings', () => {
   const manifest = JSON.parse(readFileSync(path.join(__dirname, '..', '..', '..', '..', 'package.json'), 'utf8')) as {
-    contributes: { configuration: { properties: Record<string, { enum?: string[]; default?: unknown; minimum?: number; maximum?: number }> } };
+    contributes: {
+      configuration: { properties: Record<string, { enum?: string[]; default?: unknown; minimum?: number; maximum?: number }> };
+    };
   };
   const props = manifest.contributes.configuration.properties;
 
-  it('contributes every discussion setting with the engine\'s values and defaults', () => {
+  it("contributes every discussion setting with the engine's values and defaults", () => {
     assert.deepEqual(props['teamfusion.mode']!.enum, [...DISCUSSION_MODES]);
     assert.deepEqual(props['teamfusion.order']!.enum, [...SPEAKING_ORDERS]);
     assert.deepEqual(props['teamfusion.hierarchy']!.enum, [...HIERARCHIES]);
@@ -108,7 +118,7 @@ describe('extension-run: discussion settings', () => {
     assert.equal(props['teamfusion.temperature']!.maximum, OTHER_BOUNDS.temperature.max);
   });
 
-  it('passes the discussion settings the user set; bad values are ignored with a warning; the picker\'s subset is explicit', () => {
+  it("passes the discussion settings the user set; bad values are ignored with a warning; the picker's subset is explicit", () => {
     const r = resolveRunSettings(
       inspector({
         mode: { workspaceValue: 'together' },
@@ -124,10 +134,20 @@ describe('extension-run: discussion settings', () => {
       { designers: ['ana', 'ben'] },
     );
     assert.deepEqual(r.settings, {
-      mode: 'together', order: 'shuffle', orderSeed: 99, maxConcurrency: 8, hierarchy: 'lead-decides', personaRole: 'user',
-      temperature: 0.2, imageSize: '1024x1536', imageQuality: 'high', designers: ['ana', 'ben'],
+      mode: 'together',
+      order: 'shuffle',
+      orderSeed: 99,
+      maxConcurrency: 8,
+      hierarchy: 'lead-decides',
+      personaRole: 'user',
+      temperature: 0.2,
+      imageSize: '1024x1536',
+      imageQuality: 'high',
+      designers: ['ana', 'ben'],
     });
-    const bad = resolveRunSettings(inspector({ mode: { globalValue: 'debate' }, temperature: { globalValue: 3 }, maxConcurrency: { globalValue: 17 } }));
+    const bad = resolveRunSettings(
+      inspector({ mode: { globalValue: 'debate' }, temperature: { globalValue: 3 }, maxConcurrency: { globalValue: 17 } }),
+    );
     assert.deepEqual(bad.settings, {});
     assert.deepEqual(bad.warnings, [
       'The setting teamfusion.maxConcurrency (17) is not a whole number from 1 to 16; it is ignored.',
@@ -136,7 +156,7 @@ describe('extension-run: discussion settings', () => {
     ]);
   });
 
-  it('teamfusion.remixesPerIteration: contributed with the engine\'s bounds (default 1 = one remix a round), passed when set, 0 or 5 ignored with a warning', () => {
+  it("teamfusion.remixesPerIteration: contributed with the engine's bounds (default 1 = one remix a round), passed when set, 0 or 5 ignored with a warning", () => {
     const p = props['teamfusion.remixesPerIteration']!;
     assert.equal(p.default, 1);
     assert.equal(p.minimum, SETTING_BOUNDS.remixesPerIteration.min);
@@ -146,11 +166,13 @@ describe('extension-run: discussion settings', () => {
     for (const bad of [0, 5, 2.5]) {
       const r = resolveRunSettings(inspector({ remixesPerIteration: { globalValue: bad } }));
       assert.deepEqual(r.settings, {});
-      assert.deepEqual(r.warnings, [`The setting teamfusion.remixesPerIteration (${bad}) is not a whole number from 1 to 4; it is ignored.`]);
+      assert.deepEqual(r.warnings, [
+        `The setting teamfusion.remixesPerIteration (${bad}) is not a whole number from 1 to 4; it is ignored.`,
+      ]);
     }
   });
 
-  it('teamfusion.pool (issue 41): contributed with the engine\'s bounds (default 1 = no pool), passed when set, 0 or 9 ignored with a warning', () => {
+  it("teamfusion.pool (issue 41): contributed with the engine's bounds (default 1 = no pool), passed when set, 0 or 9 ignored with a warning", () => {
     const p = props['teamfusion.pool']!;
     assert.equal(p.default, 1);
     assert.equal(p.minimum, SETTING_BOUNDS.pool.min);

@@ -74,7 +74,10 @@ describe('containment: nothing outside the review is read or written', function 
     await replaceWithLink(path.join(root, 'options', '3.png'), secret.image);
     const { review, diagnostics } = await loadReview(root);
     assert.equal(review, undefined);
-    assert.match(formatDiagnostic(diagnostics.find((d) => d.file === 'options/3.png')!), /^options\/3\.png:0:0: error: .*outside the review folder/);
+    assert.match(
+      formatDiagnostic(diagnostics.find((d) => d.file === 'options/3.png')!),
+      /^options\/3\.png:0:0: error: .*outside the review folder/,
+    );
   });
 
   for (const dir of ['options', 'rankings'] as const) {
@@ -103,9 +106,15 @@ describe('containment: nothing outside the review is read or written', function 
     const root = await makeReview();
     const secret = await secretBeside(root);
     await replaceWithLink(path.join(root, 'options', '2.png'), secret.image);
-    await assert.rejects(prepareImage(root, 'options/2.png', { cacheDir: false }), (e: unknown) => e instanceof ReviewFileError && e.file === 'options/2.png' && e.reason === 'outside');
+    await assert.rejects(
+      prepareImage(root, 'options/2.png', { cacheDir: false }),
+      (e: unknown) => e instanceof ReviewFileError && e.file === 'options/2.png' && e.reason === 'outside',
+    );
     await assert.rejects(readImageFile(root, 'options/2.png'), (e: unknown) => e instanceof ReviewFileError && e.reason === 'outside');
-    await assert.rejects(readImageFile(root, '../x-secret/secret.png'), (e: unknown) => e instanceof ReviewFileError && e.reason === 'invalid-path');
+    await assert.rejects(
+      readImageFile(root, '../x-secret/secret.png'),
+      (e: unknown) => e instanceof ReviewFileError && e.reason === 'invalid-path',
+    );
     // The real thing still works.
     assert.equal((await readImageFile(root, 'options/1.png')).mime, 'image/png');
   });
@@ -115,7 +124,10 @@ describe('containment: nothing outside the review is read or written', function 
     const secret = await secretBeside(root);
     const record = JSON.parse(await fs.readFile(path.join(root, 'runs', RUN_ID, 'run.json'), 'utf8')) as RunRecord;
     await replaceWithLink(path.join(root, 'runs', RUN_ID), secret.empty);
-    await assert.rejects(writeDeliverables(root, record, []), (e: unknown) => e instanceof ReviewFileError && /outside the review folder/.test(e.message));
+    await assert.rejects(
+      writeDeliverables(root, record, []),
+      (e: unknown) => e instanceof ReviewFileError && /outside the review folder/.test(e.message),
+    );
     assert.deepEqual(await listAll(secret.empty), []);
   });
 
@@ -130,7 +142,10 @@ describe('containment: nothing outside the review is read or written', function 
     // A symlink AT the target is refused in words: never followed, never replaced.
     await fs.mkdir(path.join(root, 'runs', RUN_ID, 'iteration-2'));
     await fs.symlink(secret.text, path.join(root, 'runs', RUN_ID, 'iteration-2', 'remix.png'));
-    await assert.rejects(writeReviewFile(root, `runs/${RUN_ID}/iteration-2/remix.png`, 'new'), /remix\.png is a symbolic link, not a file this tool writes; it is not replaced/);
+    await assert.rejects(
+      writeReviewFile(root, `runs/${RUN_ID}/iteration-2/remix.png`, 'new'),
+      /remix\.png is a symbolic link, not a file this tool writes; it is not replaced/,
+    );
     assert.match(await fs.readFile(secret.text, 'utf8'), new RegExp(SECRET));
     assert.equal((await fs.lstat(path.join(root, 'runs', RUN_ID, 'iteration-2', 'remix.png'))).isSymbolicLink(), true);
   });
@@ -141,7 +156,10 @@ describe('containment: nothing outside the review is read or written', function 
     await replaceWithLink(path.join(root, 'options', '4.png'), secret.image);
     await assert.rejects(makeRerankSet(root, RUN_ID), /outside the review folder/);
     assert.equal(await fs.stat(path.join(root, 'runs', RUN_ID, 'rerank')).catch(() => undefined), undefined);
-    assert.deepEqual((await fs.readdir(path.join(root, 'runs', RUN_ID))).filter((n) => n.includes('rerank')), []);
+    assert.deepEqual(
+      (await fs.readdir(path.join(root, 'runs', RUN_ID))).filter((n) => n.includes('rerank')),
+      [],
+    );
   });
 
   it('makeRerankSet: a record whose remix file climbs out of the review is refused in words', async () => {
@@ -150,7 +168,10 @@ describe('containment: nothing outside the review is read or written', function 
     const record = JSON.parse(await fs.readFile(file, 'utf8')) as RunRecord;
     record.iterations[1]!.remix!.file = '../../../outside.png';
     await fs.writeFile(file, JSON.stringify(record));
-    await assert.rejects(makeRerankSet(root, RUN_ID), /run\.json:\d+:\d+: error: The remix file of iteration 2 must be iteration-2\/remix\.png/);
+    await assert.rejects(
+      makeRerankSet(root, RUN_ID),
+      /run\.json:\d+:\d+: error: The remix file of iteration 2 must be iteration-2\/remix\.png/,
+    );
   });
 
   it('compareRun: a re-rank folder that is a symlink out of the review is an error naming it', async () => {

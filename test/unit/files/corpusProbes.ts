@@ -111,9 +111,16 @@ export const CORPUS: { readonly [K in FileKindName]: CorpusEntry } = {
     file: `${RUN}/run.json`,
     command: ['compare', '<run>'],
     duplicate: 'candidates',
-    notApplicable: { manyProblems: 'a record is refused at its first problem, in one line', evilName: 'run ids are checked before any path is made of them (the traversal cases)' },
+    notApplicable: {
+      manyProblems: 'a record is refused at its first problem, in one line',
+      evilName: 'run ids are checked before any path is made of them (the traversal cases)',
+    },
   },
-  promptParts: { file: `${RUN}/prompts.jsonl`, command: ['run', '--resume', '<run>'], notApplicable: { manyProblems: ONE_PROBLEM, duplicate: 'its lines are addressed by number, not by id', evilName: FIXED_NAME } },
+  promptParts: {
+    file: `${RUN}/prompts.jsonl`,
+    command: ['run', '--resume', '<run>'],
+    notApplicable: { manyProblems: ONE_PROBLEM, duplicate: 'its lines are addressed by number, not by id', evilName: FIXED_NAME },
+  },
   // say looks at the run's lock (is a driver there to take the entry in?): anything no driver writes (a link, a folder,
   // a FIFO, too large, too deep, not a driver's pid/host/time) is stale at once, said in one line naming it, never
   // followed nor touched (the next driver moves it aside), and the message is sent (say writes only its entry).
@@ -130,7 +137,10 @@ export const CORPUS: { readonly [K in FileKindName]: CorpusEntry } = {
     command: ['say', '<run>', '--as', 'd1', 'hello'],
     code: 0,
     evilName: `${RUN}/inbox/${EVIL}.json`,
-    notApplicable: { manyProblems: ONE_PROBLEM, duplicate: 'an entry is one message or one pin (entries per run are capped: MAX_INBOX_ENTRIES)' },
+    notApplicable: {
+      manyProblems: ONE_PROBLEM,
+      duplicate: 'an entry is one message or one pin (entries per run are capped: MAX_INBOX_ENTRIES)',
+    },
   },
   ratings: {
     file: `${RUN}/ratings/d1.yaml`,
@@ -174,7 +184,8 @@ export const CORPUS: { readonly [K in FileKindName]: CorpusEntry } = {
     setup: async (root, run) => void (await fs.mkdir(path.join(root, 'runs', run, 'coverage'), { recursive: true })),
     // Under the 1 MB cap: 30 000 entries with two problems each (no such point, agree not a boolean).
     manyProblems: `designer: m1\npoints:\n${'  - {point: nope, agree: 9}\n'.repeat(30_000)}`,
-    duplicate: "designer: m1\npoints:\n  - point: m1's point on the goal\n    agree: true\n  - point: m1's point on the goal\n    agree: false\n    status: left-out\n",
+    duplicate:
+      "designer: m1\npoints:\n  - point: m1's point on the goal\n    agree: true\n  - point: m1's point on the goal\n    agree: false\n    status: left-out\n",
     evilName: `${RUN}/coverage/${EVIL}.yaml`,
   },
   // validate reads decision.yaml in a usual-way review (condition: usual).
@@ -222,19 +233,28 @@ export const CORPUS: { readonly [K in FileKindName]: CorpusEntry } = {
   rerankKey: {
     file: `${RUN}/rerank/key.json`,
     command: ['compare', '<run>'],
-    duplicate: '{"A": {"kind": "option", "id": "1", "file": "options/1.png"}, "B": {"kind": "option", "id": "1", "file": "options/2.png"}}\n',
+    duplicate:
+      '{"A": {"kind": "option", "id": "1", "file": "options/1.png"}, "B": {"kind": "option", "id": "1", "file": "options/2.png"}}\n',
     notApplicable: { manyProblems: 'the key is refused at its first problem, in one line', evilName: FIXED_NAME },
   },
   analysis: {
     file: `${RUN}/analysis.json`,
     command: ['code-discussion', '<run>'],
-    notApplicable: { manyProblems: 'refused at its first problem, in one line', duplicate: 'its entries are keyed by message id in a JSON object', evilName: FIXED_NAME },
+    notApplicable: {
+      manyProblems: 'refused at its first problem, in one line',
+      duplicate: 'its entries are keyed by message id in a JSON object',
+      evilName: FIXED_NAME,
+    },
   },
   // judge reads judge.json first (before it refuses the template's run, a design run), so a hostile one is named.
   judge: {
     file: `${RUN}/judge.json`,
     command: ['judge', '<run>'],
-    notApplicable: { manyProblems: 'refused at its first problem, in one line', duplicate: 'its verdicts are keyed by criterion in a JSON object', evilName: FIXED_NAME },
+    notApplicable: {
+      manyProblems: 'refused at its first problem, in one line',
+      duplicate: 'its verdicts are keyed by criterion in a JSON object',
+      evilName: FIXED_NAME,
+    },
   },
   // compare on a brief run reads the proxies' sealed forecasts (after the key of the blind pair).
   forecast: {
@@ -247,10 +267,25 @@ export const CORPUS: { readonly [K in FileKindName]: CorpusEntry } = {
   criteria: {
     file: 'criteria.json',
     command: ['criteria'],
-    notApplicable: { manyProblems: 'refused at its first problem, in one line', duplicate: 'its criteria are checked whole: a name twice is its first problem', evilName: FIXED_NAME },
+    notApplicable: {
+      manyProblems: 'refused at its first problem, in one line',
+      duplicate: 'its criteria are checked whole: a name twice is its first problem',
+      evilName: FIXED_NAME,
+    },
   },
-  batchOutput: { notAReviewFile: "the Batch API's output, read from the download by code-discussion --batch (byte cap and nesting per line in src/core/analysis/batch.ts)" },
-  journal: { file: `${RUN}/journal.jsonl`, command: ['compare', '<run>'], notApplicable: { manyProblems: ONE_PROBLEM, duplicate: 'a message id twice is a tampered journal, refused at its first problem', evilName: FIXED_NAME } },
+  batchOutput: {
+    notAReviewFile:
+      "the Batch API's output, read from the download by code-discussion --batch (byte cap and nesting per line in src/core/analysis/batch.ts)",
+  },
+  journal: {
+    file: `${RUN}/journal.jsonl`,
+    command: ['compare', '<run>'],
+    notApplicable: {
+      manyProblems: ONE_PROBLEM,
+      duplicate: 'a message id twice is a tampered journal, refused at its first problem',
+      evilName: FIXED_NAME,
+    },
+  },
   // The price table is named by TEAMFUSION_PRICES (the user's environment, not the review); run reads it before anything.
   prices: {
     file: 'prices.json',
@@ -326,7 +361,10 @@ export function kindCases(): KindCase[] {
       await fs.mkdir(path.dirname(abs(root, run)), { recursive: true });
     };
     // validate answers in diagnostics: the file must be the subject of a `file:line:col: error:` line. Others name it.
-    const names = (run: string) => (probe.command[0] === 'validate' ? new RegExp(`^${escaped(sub(probe.file, run))}:\\d+:\\d+: error: `, 'm') : new RegExp(escaped(sub(probe.file, run))));
+    const names = (run: string) =>
+      probe.command[0] === 'validate'
+        ? new RegExp(`^${escaped(sub(probe.file, run))}:\\d+:\\d+: error: `, 'm')
+        : new RegExp(escaped(sub(probe.file, run)));
     const add = (attack: Attack, what: string, make: KindCase['make'], expect: KindCase['expect'] = names) => {
       if (skip[attack] !== undefined) return;
       cases.push({
@@ -370,25 +408,37 @@ export function kindCases(): KindCase[] {
     }
     if (probe.manyProblems !== undefined) {
       const text = probe.manyProblems;
-      add('manyProblems', 'tens of thousands of problems', async (r, _s, run) => {
-        await prepare(r, run);
-        await fs.writeFile(abs(r, run), text);
-      }, (run) => {
-        // validate (and import) list every diagnostic: the cap's last line shows. Commands that show errors only
-        // (compare) name the file; the harness checks every output stays a few lines.
-        const f = escaped(sub(probe.file, run));
-        const listsAll = probe.command[0] === 'validate' || probe.command[0] === 'import';
-        return listsAll ? new RegExp(`(?:^|/)${f}:0:0: (?:error|warning): … and \\d+ more problems in (?:\\S*/)?${f}`, 'm') : new RegExp(`(?:^|/)${f}:\\d+:\\d+: (?:error|warning): `, 'm');
-      });
+      add(
+        'manyProblems',
+        'tens of thousands of problems',
+        async (r, _s, run) => {
+          await prepare(r, run);
+          await fs.writeFile(abs(r, run), text);
+        },
+        (run) => {
+          // validate (and import) list every diagnostic: the cap's last line shows. Commands that show errors only
+          // (compare) name the file; the harness checks every output stays a few lines.
+          const f = escaped(sub(probe.file, run));
+          const listsAll = probe.command[0] === 'validate' || probe.command[0] === 'import';
+          return listsAll
+            ? new RegExp(`(?:^|/)${f}:0:0: (?:error|warning): … and \\d+ more problems in (?:\\S*/)?${f}`, 'm')
+            : new RegExp(`(?:^|/)${f}:\\d+:\\d+: (?:error|warning): `, 'm');
+        },
+      );
     }
     if (probe.duplicate === 'candidates') {
-      add('duplicate', 'an id listed 240 times', async (r, _s, run) => {
-        const file = path.join(r, 'runs', run, 'run.json');
-        const record = JSON.parse(await fs.readFile(file, 'utf8')) as { iterations: { candidates: string[] }[] };
-        const it = record.iterations[0]!;
-        it.candidates = Array.from({ length: 240 }, () => it.candidates).flat();
-        await fs.writeFile(file, `${JSON.stringify(record, null, 2)}\n`);
-      }, () => /run\.json:\d+:\d+: error: The candidate ".*" is listed twice/);
+      add(
+        'duplicate',
+        'an id listed 240 times',
+        async (r, _s, run) => {
+          const file = path.join(r, 'runs', run, 'run.json');
+          const record = JSON.parse(await fs.readFile(file, 'utf8')) as { iterations: { candidates: string[] }[] };
+          const it = record.iterations[0]!;
+          it.candidates = Array.from({ length: 240 }, () => it.candidates).flat();
+          await fs.writeFile(file, `${JSON.stringify(record, null, 2)}\n`);
+        },
+        () => /run\.json:\d+:\d+: error: The candidate ".*" is listed twice/,
+      );
     } else if (probe.duplicate !== undefined) {
       const dup = probe.duplicate;
       add('duplicate', 'an id listed twice', async (r, _s, run) => {
@@ -399,12 +449,17 @@ export function kindCases(): KindCase[] {
     }
     if (probe.evilName !== undefined) {
       const evil = probe.evilName;
-      add('evilName', 'a name with control characters', async (r, _s, run) => {
-        await prepare(r, run);
-        const at = abs(r, run, evil);
-        await fs.mkdir(path.dirname(at), { recursive: true });
-        await fs.writeFile(at, 'designer: x\n');
-      }, (run) => new RegExp(escaped(sub(evil, run))));
+      add(
+        'evilName',
+        'a name with control characters',
+        async (r, _s, run) => {
+          await prepare(r, run);
+          const at = abs(r, run, evil);
+          await fs.mkdir(path.dirname(at), { recursive: true });
+          await fs.writeFile(at, 'designer: x\n');
+        },
+        (run) => new RegExp(escaped(sub(evil, run))),
+      );
     }
   }
   return cases;
@@ -434,34 +489,87 @@ export interface Writer {
 
 const USUAL = async (root: string): Promise<void> => fs.writeFile(path.join(root, 'review.yaml'), 'condition: usual\n');
 const CSV = async (root: string): Promise<void> =>
-  fs.writeFile(path.join(root, 'ranks.csv'), `designer,id,${CSV_OPTIONS.map((o) => `rank:${o},justification:${o}`).join(',')}\nAna,d1,${CSV_OPTIONS.map((o) => `${o},why`).join(',')}\n`);
+  fs.writeFile(
+    path.join(root, 'ranks.csv'),
+    `designer,id,${CSV_OPTIONS.map((o) => `rank:${o},justification:${o}`).join(',')}\nAna,d1,${CSV_OPTIONS.map((o) => `${o},why`).join(',')}\n`,
+  );
 
 export const WRITERS: Record<string, Writer> = {
   say: { command: ['say', '<run>', '--as', 'd1', 'Keep the serif'], status: 'failed', outputs: ['runs/<run>/inbox/'], ok: [0] },
   pin: { command: ['pin', '<run>', 'i1-m1', '--as', 'd2'], status: 'failed', outputs: ['runs/<run>/inbox/'], ok: [0] },
   // run.json: the key's and the forecasts' sha256; forecast.json and prompts.jsonl: the forecasts (the control's request).
-  rerank: { command: ['rerank', '<run>'], status: 'completed', outputs: ['runs/<run>/rerank/', 'runs/<run>/run.json', 'runs/<run>/forecast.json', 'runs/<run>/prompts.jsonl'], ok: [0], model: true },
-  evaluate: { command: ['evaluate', '<root>', '--out', '<root>/evaluation'], status: 'completed', outputs: ['evaluation/', 'evaluation/evaluation.md', 'evaluation/evaluation.json'], ok: [0, 1] },
-  decide: { command: ['decide', '--pick', '2', '--started', '2026-11-24T09:00:00Z'], status: 'completed', setup: USUAL, outputs: ['decision.yaml'], ok: [0] },
-  import: { command: ['import', '<root>/ranks.csv', '<root>', '--force'], status: 'completed', setup: CSV, outputs: ['rankings/d1.yaml'], ok: [0] },
+  rerank: {
+    command: ['rerank', '<run>'],
+    status: 'completed',
+    outputs: ['runs/<run>/rerank/', 'runs/<run>/run.json', 'runs/<run>/forecast.json', 'runs/<run>/prompts.jsonl'],
+    ok: [0],
+    model: true,
+  },
+  evaluate: {
+    command: ['evaluate', '<root>', '--out', '<root>/evaluation'],
+    status: 'completed',
+    outputs: ['evaluation/', 'evaluation/evaluation.md', 'evaluation/evaluation.json'],
+    ok: [0, 1],
+  },
+  decide: {
+    command: ['decide', '--pick', '2', '--started', '2026-11-24T09:00:00Z'],
+    status: 'completed',
+    setup: USUAL,
+    outputs: ['decision.yaml'],
+    ok: [0],
+  },
+  import: {
+    command: ['import', '<root>/ranks.csv', '<root>', '--force'],
+    status: 'completed',
+    setup: CSV,
+    outputs: ['rankings/d1.yaml'],
+    ok: [0],
+  },
   'run --resume': {
     command: ['run', '--resume', '<run>'],
     status: 'failed',
-    outputs: ['runs/<run>/run.json', 'runs/<run>/journal.jsonl', 'runs/<run>/prompts.jsonl', 'runs/<run>/transcript.md', 'runs/<run>/result.md'],
+    outputs: [
+      'runs/<run>/run.json',
+      'runs/<run>/journal.jsonl',
+      'runs/<run>/prompts.jsonl',
+      'runs/<run>/transcript.md',
+      'runs/<run>/result.md',
+    ],
     ok: [0],
     model: true,
   },
   run: { command: ['run'], status: 'completed', outputs: ['runs/'], ok: [0], model: true },
-  'code-discussion': { command: ['code-discussion', '<run>', '--yes'], status: 'completed', outputs: ['runs/<run>/analysis.json'], ok: [0], model: true },
+  'code-discussion': {
+    command: ['code-discussion', '<run>', '--yes'],
+    status: 'completed',
+    outputs: ['runs/<run>/analysis.json'],
+    ok: [0],
+    model: true,
+  },
   criteria: { command: ['criteria'], status: 'completed', outputs: ['criteria.json', 'criteria.md'], ok: [0], model: true },
-  judge: { command: ['judge', '<run>'], status: 'completed', outputs: ['runs/<run>/judge.json'], ok: [0], noTemp: 'it judges brief runs only, and the corpus runs are design runs; its judge.json goes through the same exclusive creation as analysis.json' },
+  judge: {
+    command: ['judge', '<run>'],
+    status: 'completed',
+    outputs: ['runs/<run>/judge.json'],
+    ok: [0],
+    noTemp:
+      'it judges brief runs only, and the corpus runs are design runs; its judge.json goes through the same exclusive creation as analysis.json',
+  },
 };
 
 /** Names beside `output` that a tool writing it could be guessed to use for its temporary file or folder. */
 export function guessableTemps(output: string): string[] {
   const folder = output.endsWith('/');
   const base = path.posix.basename(output.replace(/\/$/, ''));
-  const out = [`.${base}.tmp`, `${base}.tmp`, `.${base}.0123456789abcdef01234567.tmp`, `.${base}.0123456789abcdef01234567.partial`, `${base}.partial`, `.${base}.partial`];
-  for (let pid = 1; pid <= 64; pid++) out.push(`${base}.${pid}.tmp`, `.${base}.${pid}.tmp`, folder ? `.${base}.partial-${pid}` : `${base}.tmp.${pid}`);
+  const out = [
+    `.${base}.tmp`,
+    `${base}.tmp`,
+    `.${base}.0123456789abcdef01234567.tmp`,
+    `.${base}.0123456789abcdef01234567.partial`,
+    `${base}.partial`,
+    `.${base}.partial`,
+  ];
+  for (let pid = 1; pid <= 64; pid++)
+    out.push(`${base}.${pid}.tmp`, `.${base}.${pid}.tmp`, folder ? `.${base}.partial-${pid}` : `${base}.tmp.${pid}`);
   return out;
 }

@@ -15,7 +15,10 @@ describe('reviewFingerprint', () => {
   after(cleanupFixtures);
 
   it('stays the same while nothing changes', async () => {
-    const root = await makeReview({ reviewYaml: 'title: T\n', extra: { 'comments/alice.md': 'Hello\n', 'references.yaml': 'references: {}\n' } });
+    const root = await makeReview({
+      reviewYaml: 'title: T\n',
+      extra: { 'comments/alice.md': 'Hello\n', 'references.yaml': 'references: {}\n' },
+    });
     assert.equal(await reviewFingerprint(root), await reviewFingerprint(root));
   });
 
@@ -28,9 +31,15 @@ describe('reviewFingerprint', () => {
       ['an option replaced', () => fs.writeFile(path.join(root, 'options', '1.png'), Buffer.from('not a png'))],
       ['the brief edited', () => fs.appendFile(path.join(root, 'brief.md'), 'More.\n')],
       ['review.yaml edited', () => fs.writeFile(path.join(root, 'review.yaml'), 'title: Other\n')],
-      ['a comment added', () => fs.mkdir(path.join(root, 'comments')).then(() => fs.writeFile(path.join(root, 'comments', 'bob.md'), 'Hi\n'))],
+      [
+        'a comment added',
+        () => fs.mkdir(path.join(root, 'comments')).then(() => fs.writeFile(path.join(root, 'comments', 'bob.md'), 'Hi\n')),
+      ],
       ['references.yaml added', () => fs.writeFile(path.join(root, 'references.yaml'), 'references: {}\n')],
-      ['a reference note added', () => fs.mkdir(path.join(root, 'references')).then(() => fs.writeFile(path.join(root, 'references', 'README.md'), '## x\n'))],
+      [
+        'a reference note added',
+        () => fs.mkdir(path.join(root, 'references')).then(() => fs.writeFile(path.join(root, 'references', 'README.md'), '## x\n')),
+      ],
     ];
     for (const [what, change] of changes) {
       const before = await reviewFingerprint(root);
@@ -105,7 +114,7 @@ describe('runFingerprint', () => {
     }
   });
 
-  it('leaves out what the caller skips (a driver\'s lock refreshed every few seconds)', async () => {
+  it("leaves out what the caller skips (a driver's lock refreshed every few seconds)", async () => {
     const { root, run } = await withRun();
     const skip = (name: string) => name.startsWith('.lock');
     const before = await runFingerprint(root, 'r1', skip);
@@ -119,6 +128,9 @@ describe('runFingerprint', () => {
     await Promise.all(Array.from({ length: 700 }, (_, i) => fs.writeFile(path.join(run, 'votes', `m${i}.yaml`), 'x\n')));
     const lines = (await runFingerprint(root, 'r1')).split('\n');
     assert.ok(lines.length <= 503, `${lines.length} lines`);
-    assert.ok(lines.some((l) => l === 'runs/r1/votes/#=701'), 'the folder beyond the bound counts by its number of entries');
+    assert.ok(
+      lines.some((l) => l === 'runs/r1/votes/#=701'),
+      'the folder beyond the bound counts by its number of entries',
+    );
   });
 });

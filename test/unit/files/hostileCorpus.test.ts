@@ -63,7 +63,13 @@ function readRanking(root: string, id: string): string {
   return readFileSync(path.join(root, 'rankings', `${id}.yaml`), 'utf8');
 }
 
-async function editRecord(root: string, edit: (r: Record<string, unknown> & { iterations: { remix?: { id: string; file: string } }[]; options: { id: string; file: string }[] }) => void, oneLine = false): Promise<void> {
+async function editRecord(
+  root: string,
+  edit: (
+    r: Record<string, unknown> & { iterations: { remix?: { id: string; file: string } }[]; options: { id: string; file: string }[] },
+  ) => void,
+  oneLine = false,
+): Promise<void> {
   const file = path.join(root, 'runs', RUN_ID, 'run.json');
   const record = JSON.parse(await fs.readFile(file, 'utf8')) as Parameters<typeof edit>[0];
   edit(record);
@@ -71,21 +77,99 @@ async function editRecord(root: string, edit: (r: Record<string, unknown> & { it
 }
 
 const REVIEW = [['validate'], ['run']];
-const RUN = [['run', '--resume', RUN_ID], ['rerank', RUN_ID], ['compare', RUN_ID]];
+const RUN = [
+  ['run', '--resume', RUN_ID],
+  ['rerank', RUN_ID],
+  ['compare', RUN_ID],
+];
 
 const CASES: Case[] = [
-  { name: 'brief.md is a symlink out', make: (r, s) => link(path.join(s, 'secret.md'), path.join(r, 'brief.md')), commands: REVIEW, expect: /^brief\.md:0:0: error: brief\.md leads outside the review folder/m },
-  { name: 'a ranking is a symlink out', make: (r, s) => link(path.join(s, 'ranking.yaml'), path.join(r, 'rankings', 'd1.yaml')), commands: REVIEW, expect: /^rankings\/d1\.yaml:0:0: error: .*leads outside the review folder/m },
-  { name: 'review.yaml is a symlink out', make: (r, s) => link(path.join(s, 'review.yaml'), path.join(r, 'review.yaml')), commands: REVIEW, expect: /^review\.yaml:0:0: error: .*leads outside the review folder/m },
-  { name: 'an option is a symlink out', make: (r, s) => link(path.join(s, 'secret.png'), path.join(r, 'options', '2.png')), commands: REVIEW, expect: /^options\/2\.png:0:0: error: .*leads outside the review folder/m },
-  { name: 'options/ is a symlink out', make: (r, s) => link(path.join(s, 'options'), path.join(r, 'options')), commands: REVIEW, expect: /^options:0:0: error: options leads outside the review folder/m },
-  { name: 'rankings/ is a symlink out', make: (r, s) => link(path.join(s, 'rankings'), path.join(r, 'rankings')), commands: REVIEW, expect: /^rankings:0:0: error: rankings leads outside the review folder/m },
-  { name: 'a ranking links to /dev/zero, an option to /dev/urandom', make: async (r) => { await link('/dev/zero', path.join(r, 'rankings', 'zero.yaml')); await link('/dev/urandom', path.join(r, 'options', '3.png')); }, commands: REVIEW, expect: /^rankings\/zero\.yaml:0:0: error: .*leads outside the review folder/m },
-  { name: 'brief.md is a FIFO', make: async (r) => { await fs.rm(path.join(r, 'brief.md')); execFileSync('mkfifo', [path.join(r, 'brief.md')]); }, commands: REVIEW, expect: /^brief\.md:0:0: error: brief\.md is a named pipe \(FIFO\), not a regular file/m },
-  { name: 'a ranking and an option are FIFOs', make: async (r) => { await fs.rm(path.join(r, 'rankings', 'd2.yaml')); execFileSync('mkfifo', [path.join(r, 'rankings', 'd2.yaml')]); execFileSync('mkfifo', [path.join(r, 'options', '9.png')]); }, commands: REVIEW, expect: /^rankings\/d2\.yaml:0:0: error: .*named pipe \(FIFO\)/m },
-  { name: 'a 30 MB ranking', make: (r) => fs.writeFile(path.join(r, 'rankings', 'd3.yaml'), Buffer.alloc(30 * 1024 * 1024, 0x20)), commands: REVIEW, expect: /^rankings\/d3\.yaml:0:0: error: rankings\/d3\.yaml is too large \(30 MB; at most 2 MB\)\.$/m },
-  { name: 'deeply nested YAML and JSON', make: async (r) => { await fs.writeFile(path.join(r, 'rankings', 'd1.yaml'), `designer: A\nranking:\n${'- '.repeat(300_000)}x\n`); await fs.writeFile(path.join(r, 'rankings', 'd9.json'), `{"designer": "B", "ranking": ${'['.repeat(500_000)}}`); await fs.writeFile(path.join(r, 'review.yaml'), `title: ${'{a: '.repeat(100_000)}\n`); }, commands: REVIEW, expect: /^rankings\/d1\.yaml:3:\d+: error: The lists and fields here are nested more than 64 levels deep/m },
-  { name: '200 000 problems in one ranking', make: (r) => fs.writeFile(path.join(r, 'rankings', 'd2.yaml'), `designer: Many\nranking:\n${'  - 1\n'.repeat(200_000)}`), commands: REVIEW, expect: /^rankings\/d2\.yaml:0:0: error: … and \d+ more problems in rankings\/d2\.yaml \(only the first 50 are listed\)\.$/m },
+  {
+    name: 'brief.md is a symlink out',
+    make: (r, s) => link(path.join(s, 'secret.md'), path.join(r, 'brief.md')),
+    commands: REVIEW,
+    expect: /^brief\.md:0:0: error: brief\.md leads outside the review folder/m,
+  },
+  {
+    name: 'a ranking is a symlink out',
+    make: (r, s) => link(path.join(s, 'ranking.yaml'), path.join(r, 'rankings', 'd1.yaml')),
+    commands: REVIEW,
+    expect: /^rankings\/d1\.yaml:0:0: error: .*leads outside the review folder/m,
+  },
+  {
+    name: 'review.yaml is a symlink out',
+    make: (r, s) => link(path.join(s, 'review.yaml'), path.join(r, 'review.yaml')),
+    commands: REVIEW,
+    expect: /^review\.yaml:0:0: error: .*leads outside the review folder/m,
+  },
+  {
+    name: 'an option is a symlink out',
+    make: (r, s) => link(path.join(s, 'secret.png'), path.join(r, 'options', '2.png')),
+    commands: REVIEW,
+    expect: /^options\/2\.png:0:0: error: .*leads outside the review folder/m,
+  },
+  {
+    name: 'options/ is a symlink out',
+    make: (r, s) => link(path.join(s, 'options'), path.join(r, 'options')),
+    commands: REVIEW,
+    expect: /^options:0:0: error: options leads outside the review folder/m,
+  },
+  {
+    name: 'rankings/ is a symlink out',
+    make: (r, s) => link(path.join(s, 'rankings'), path.join(r, 'rankings')),
+    commands: REVIEW,
+    expect: /^rankings:0:0: error: rankings leads outside the review folder/m,
+  },
+  {
+    name: 'a ranking links to /dev/zero, an option to /dev/urandom',
+    make: async (r) => {
+      await link('/dev/zero', path.join(r, 'rankings', 'zero.yaml'));
+      await link('/dev/urandom', path.join(r, 'options', '3.png'));
+    },
+    commands: REVIEW,
+    expect: /^rankings\/zero\.yaml:0:0: error: .*leads outside the review folder/m,
+  },
+  {
+    name: 'brief.md is a FIFO',
+    make: async (r) => {
+      await fs.rm(path.join(r, 'brief.md'));
+      execFileSync('mkfifo', [path.join(r, 'brief.md')]);
+    },
+    commands: REVIEW,
+    expect: /^brief\.md:0:0: error: brief\.md is a named pipe \(FIFO\), not a regular file/m,
+  },
+  {
+    name: 'a ranking and an option are FIFOs',
+    make: async (r) => {
+      await fs.rm(path.join(r, 'rankings', 'd2.yaml'));
+      execFileSync('mkfifo', [path.join(r, 'rankings', 'd2.yaml')]);
+      execFileSync('mkfifo', [path.join(r, 'options', '9.png')]);
+    },
+    commands: REVIEW,
+    expect: /^rankings\/d2\.yaml:0:0: error: .*named pipe \(FIFO\)/m,
+  },
+  {
+    name: 'a 30 MB ranking',
+    make: (r) => fs.writeFile(path.join(r, 'rankings', 'd3.yaml'), Buffer.alloc(30 * 1024 * 1024, 0x20)),
+    commands: REVIEW,
+    expect: /^rankings\/d3\.yaml:0:0: error: rankings\/d3\.yaml is too large \(30 MB; at most 2 MB\)\.$/m,
+  },
+  {
+    name: 'deeply nested YAML and JSON',
+    make: async (r) => {
+      await fs.writeFile(path.join(r, 'rankings', 'd1.yaml'), `designer: A\nranking:\n${'- '.repeat(300_000)}x\n`);
+      await fs.writeFile(path.join(r, 'rankings', 'd9.json'), `{"designer": "B", "ranking": ${'['.repeat(500_000)}}`);
+      await fs.writeFile(path.join(r, 'review.yaml'), `title: ${'{a: '.repeat(100_000)}\n`);
+    },
+    commands: REVIEW,
+    expect: /^rankings\/d1\.yaml:3:\d+: error: The lists and fields here are nested more than 64 levels deep/m,
+  },
+  {
+    name: '200 000 problems in one ranking',
+    make: (r) => fs.writeFile(path.join(r, 'rankings', 'd2.yaml'), `designer: Many\nranking:\n${'  - 1\n'.repeat(200_000)}`),
+    commands: REVIEW,
+    expect: /^rankings\/d2\.yaml:0:0: error: … and \d+ more problems in rankings\/d2\.yaml \(only the first 50 are listed\)\.$/m,
+  },
   {
     name: 'control characters and escape sequences in file names',
     make: async (r) => {
@@ -95,26 +179,106 @@ const CASES: Case[] = [
     commands: [...REVIEW, ['analyze']],
     expect: /^rankings\/evil\\n1:1: error: all good\\x1b\]0;pwned\\x07\\x1b\[2J\\u202e\\x85\.yaml:\d+:\d+: error: /m,
   },
-  { name: 'runs/ is a symlink out (a new run must not write through it)', make: (r, s) => link(path.join(s, 'runs'), path.join(r, 'runs')), commands: [['run'], ...RUN], expect: /leads outside the review folder \(runs is a symbolic link out of it\)/ },
-  { name: 'a run folder is a symlink out', make: (r, s) => link(path.join(s, 'runs', RUN_ID), path.join(r, 'runs', RUN_ID)), commands: RUN, expect: /leads outside the review folder/ },
-  { name: 'run.json is a symlink out', make: (r, s) => link(path.join(s, 'runs', RUN_ID, 'run.json'), path.join(r, 'runs', RUN_ID, 'run.json')), commands: RUN, expect: /run\.json leads outside the review folder/ },
-  { name: 'run.json is a FIFO', make: async (r) => { await fs.rm(path.join(r, 'runs', RUN_ID, 'run.json')); execFileSync('mkfifo', [path.join(r, 'runs', RUN_ID, 'run.json')]); }, commands: RUN, expect: /run\.json is a named pipe \(FIFO\)/ },
-  { name: 'run.json is 9 MB', make: (r) => fs.writeFile(path.join(r, 'runs', RUN_ID, 'run.json'), `{"pad": "${'x'.repeat(9 * 1024 * 1024)}"}`), commands: RUN, expect: /run\.json is too large/ },
-  { name: 'run.json is nested 500 000 deep', make: (r) => fs.writeFile(path.join(r, 'runs', RUN_ID, 'run.json'), '['.repeat(500_000)), commands: RUN, expect: /run\.json:\d+:\d+: error: / },
-  { name: 'the record id climbs out', make: (r) => editRecord(r, (x) => (x.id = '../../secret')), commands: RUN, expect: /run\.json:\d+:\d+: error: / },
-  { name: 'a remix file climbs out', make: (r) => editRecord(r, (x) => (x.iterations[0]!.remix!.file = '../../../secret/secret.png')), commands: RUN, expect: /run\.json:\d+:\d+: error: / },
-  { name: 'a remix id holds a path', make: (r) => editRecord(r, (x) => (x.iterations[0]!.remix!.id = 'r1/../../../secret')), commands: RUN, expect: /run\.json:\d+:\d+: error: / },
-  { name: 'an option file climbs out', make: (r) => editRecord(r, (x) => (x.options[1]!.file = 'options/../../secret/secret.png')), commands: RUN, expect: /run\.json:\d+:\d+: error: / },
-  { name: 'an option file is absolute', make: (r, s) => editRecord(r, (x) => (x.options[1]!.file = path.join(s, 'secret.png'))), commands: RUN, expect: /run\.json:\d+:\d+: error: / },
-  { name: 'a remix PNG the record names is a symlink out', make: (r, s) => link(path.join(s, 'secret.png'), path.join(r, 'runs', RUN_ID, 'iteration-1', 'remix.png')), commands: RUN, expect: /iteration-1\/remix\.png.*(leads outside the review folder|not a regular file)/ },
-  { name: 'a control sequence in the record', make: (r) => editRecord(r, (x) => (x.id = `${RUN_ID}\u001b[2J\n`)), commands: RUN, expect: /run\.json:\d+:\d+: error: .*\\x1b\[2J\\n/ },
+  {
+    name: 'runs/ is a symlink out (a new run must not write through it)',
+    make: (r, s) => link(path.join(s, 'runs'), path.join(r, 'runs')),
+    commands: [['run'], ...RUN],
+    expect: /leads outside the review folder \(runs is a symbolic link out of it\)/,
+  },
+  {
+    name: 'a run folder is a symlink out',
+    make: (r, s) => link(path.join(s, 'runs', RUN_ID), path.join(r, 'runs', RUN_ID)),
+    commands: RUN,
+    expect: /leads outside the review folder/,
+  },
+  {
+    name: 'run.json is a symlink out',
+    make: (r, s) => link(path.join(s, 'runs', RUN_ID, 'run.json'), path.join(r, 'runs', RUN_ID, 'run.json')),
+    commands: RUN,
+    expect: /run\.json leads outside the review folder/,
+  },
+  {
+    name: 'run.json is a FIFO',
+    make: async (r) => {
+      await fs.rm(path.join(r, 'runs', RUN_ID, 'run.json'));
+      execFileSync('mkfifo', [path.join(r, 'runs', RUN_ID, 'run.json')]);
+    },
+    commands: RUN,
+    expect: /run\.json is a named pipe \(FIFO\)/,
+  },
+  {
+    name: 'run.json is 9 MB',
+    make: (r) => fs.writeFile(path.join(r, 'runs', RUN_ID, 'run.json'), `{"pad": "${'x'.repeat(9 * 1024 * 1024)}"}`),
+    commands: RUN,
+    expect: /run\.json is too large/,
+  },
+  {
+    name: 'run.json is nested 500 000 deep',
+    make: (r) => fs.writeFile(path.join(r, 'runs', RUN_ID, 'run.json'), '['.repeat(500_000)),
+    commands: RUN,
+    expect: /run\.json:\d+:\d+: error: /,
+  },
+  {
+    name: 'the record id climbs out',
+    make: (r) => editRecord(r, (x) => (x.id = '../../secret')),
+    commands: RUN,
+    expect: /run\.json:\d+:\d+: error: /,
+  },
+  {
+    name: 'a remix file climbs out',
+    make: (r) => editRecord(r, (x) => (x.iterations[0]!.remix!.file = '../../../secret/secret.png')),
+    commands: RUN,
+    expect: /run\.json:\d+:\d+: error: /,
+  },
+  {
+    name: 'a remix id holds a path',
+    make: (r) => editRecord(r, (x) => (x.iterations[0]!.remix!.id = 'r1/../../../secret')),
+    commands: RUN,
+    expect: /run\.json:\d+:\d+: error: /,
+  },
+  {
+    name: 'an option file climbs out',
+    make: (r) => editRecord(r, (x) => (x.options[1]!.file = 'options/../../secret/secret.png')),
+    commands: RUN,
+    expect: /run\.json:\d+:\d+: error: /,
+  },
+  {
+    name: 'an option file is absolute',
+    make: (r, s) => editRecord(r, (x) => (x.options[1]!.file = path.join(s, 'secret.png'))),
+    commands: RUN,
+    expect: /run\.json:\d+:\d+: error: /,
+  },
+  {
+    name: 'a remix PNG the record names is a symlink out',
+    make: (r, s) => link(path.join(s, 'secret.png'), path.join(r, 'runs', RUN_ID, 'iteration-1', 'remix.png')),
+    commands: RUN,
+    expect: /iteration-1\/remix\.png.*(leads outside the review folder|not a regular file)/,
+  },
+  {
+    name: 'a control sequence in the record',
+    make: (r) => editRecord(r, (x) => (x.id = `${RUN_ID}\u001b[2J\n`)),
+    commands: RUN,
+    expect: /run\.json:\d+:\d+: error: .*\\x1b\[2J\\n/,
+  },
   // Issue 16: what a record makes the program do is bounded.
   {
     name: 'prompts chained through base 30 000 deep (run.json under its cap)',
     make: (r) =>
-      editRecord(r, (x) => {
-        x.prompts = Array.from({ length: 30_000 }, (_, k) => ({ id: `c${k}`, iteration: 1, kind: 'proxy-turn', model: 'm', at: 't', ...(k ? { base: { prompt: `c${k - 1}`, messages: k } } : {}), parts: [[k, 1]] }));
-      }, true),
+      editRecord(
+        r,
+        (x) => {
+          x.prompts = Array.from({ length: 30_000 }, (_, k) => ({
+            id: `c${k}`,
+            iteration: 1,
+            kind: 'proxy-turn',
+            model: 'm',
+            at: 't',
+            ...(k ? { base: { prompt: `c${k - 1}`, messages: k } } : {}),
+            parts: [[k, 1]],
+          }));
+        },
+        true,
+      ),
     commands: RUN,
     expect: /run\.json:\d+:\d+: error: Prompt "c10001" is built on a chain of more than 10000 earlier prompts/,
   },
@@ -124,23 +288,38 @@ const CASES: Case[] = [
     make: async (r, _s, run) => {
       const dir = path.join(r, 'runs', run, 'survey');
       await fs.mkdir(dir, { recursive: true });
-      for (const who of ['d1', 'ANA', 'ａｎａ', 'D1', 'stranger']) await fs.writeFile(path.join(dir, `${who}.yaml`), `designer: ${who}\nrepresentative: 4\nclarity: 4\nsatisfied: 4\n`);
+      for (const who of ['d1', 'ANA', 'ａｎａ', 'D1', 'stranger'])
+        await fs.writeFile(path.join(dir, `${who}.yaml`), `designer: ${who}\nrepresentative: 4\nclarity: 4\nsatisfied: 4\n`);
     },
     commands: [['compare', '<run>']],
     expect: /survey\/stranger\.yaml.*(not|no one|nobody).*team/i,
   },
   {
     name: "a line break in a designer's name is refused at its place: it can forge no line of analyze's table",
-    make: (r) => fs.writeFile(path.join(r, 'rankings', 'd1.yaml'), (readRanking(r, 'd1')).replace(/^designer: .*$/m, 'designer: "Ana\\n| forged | 1.000 | row |"')),
+    make: (r) =>
+      fs.writeFile(
+        path.join(r, 'rankings', 'd1.yaml'),
+        readRanking(r, 'd1').replace(/^designer: .*$/m, 'designer: "Ana\\n| forged | 1.000 | row |"'),
+      ),
     commands: [['analyze']],
     expect: /rankings\/d1\.yaml:\d+:\d+: error: .*must be one line of text/,
   },
   {
     name: 'code-discussion on a record of 40 000 messages says what it would cost and sends nothing without --yes',
     make: (r) =>
-      editRecord(r, (x) => {
-        (x.iterations as unknown as { messages: unknown[] }[])[0]!.messages = Array.from({ length: 40_000 }, (_, i) => ({ id: `i1-m${i + 1}`, kind: 'proxy', speaker: 'd1', turn: null, content: `Point ${i + 1}.` }));
-      }, true),
+      editRecord(
+        r,
+        (x) => {
+          (x.iterations as unknown as { messages: unknown[] }[])[0]!.messages = Array.from({ length: 40_000 }, (_, i) => ({
+            id: `i1-m${i + 1}`,
+            kind: 'proxy',
+            speaker: 'd1',
+            turn: null,
+            content: `Point ${i + 1}.`,
+          }));
+        },
+        true,
+      ),
     commands: [['code-discussion', '<run>']],
     expect: /would send 5,000 requests for 40,\d\d\d messages \(about \$[\d.,]+\), more than 50 requests; nothing was sent/,
   },
@@ -150,7 +329,8 @@ const CASES: Case[] = [
       const dir = path.join(r, 'runs', run, 'inbox');
       await fs.mkdir(dir, { recursive: true });
       const entry = JSON.stringify({ type: 'say', speaker: 'd2', content: 'x', at: '2026-11-24T09:00:00.000Z' });
-      for (let i = 0; i < 1000; i++) await fs.writeFile(path.join(dir, `d2-${String(1764000000000 + i)}-${String(i).padStart(6, '0')}-0123abcd.json`), entry);
+      for (let i = 0; i < 1000; i++)
+        await fs.writeFile(path.join(dir, `d2-${String(1764000000000 + i)}-${String(i).padStart(6, '0')}-0123abcd.json`), entry);
     },
     commands: [['say', '<run>', '--as', 'd1', 'one more']],
     expect: /inbox of run \S+ already holds 1000 entries/,
@@ -158,24 +338,43 @@ const CASES: Case[] = [
   {
     name: 'a resume that would take in 1000 messages of 3900 characters into a 7.5 MB record: run.json is never written over its cap, nothing sent',
     make: async (r, _s, run) => {
-      await editRecord(r, (x) => {
-        (x.iterations as unknown as { messages: unknown[] }[])[0]!.messages = Array.from({ length: 1900 }, (_, i) => ({ id: `i1-m${i + 1}`, kind: 'proxy', speaker: 'd1', turn: null, content: 'x'.repeat(3900) }));
-      }, true);
+      await editRecord(
+        r,
+        (x) => {
+          (x.iterations as unknown as { messages: unknown[] }[])[0]!.messages = Array.from({ length: 1900 }, (_, i) => ({
+            id: `i1-m${i + 1}`,
+            kind: 'proxy',
+            speaker: 'd1',
+            turn: null,
+            content: 'x'.repeat(3900),
+          }));
+        },
+        true,
+      );
       const dir = path.join(r, 'runs', run, 'inbox');
       await fs.mkdir(dir, { recursive: true });
       const entry = JSON.stringify({ type: 'say', speaker: 'd2', content: 'y'.repeat(3900), at: '2026-11-24T09:00:00.000Z' });
-      for (let i = 0; i < 1000; i++) await fs.writeFile(path.join(dir, `d2-${String(1764000000000 + i)}-${String(i).padStart(6, '0')}-0123abcd.json`), entry);
+      for (let i = 0; i < 1000; i++)
+        await fs.writeFile(path.join(dir, `d2-${String(1764000000000 + i)}-${String(i).padStart(6, '0')}-0123abcd.json`), entry);
     },
     commands: [['run', '--resume', '<run>']],
     // The record is saved as failed (with why), under its cap; nothing else of the review changes.
     rewrites: /^runs\/[^/]+\/(run\.json|journal\.jsonl|transcript\.md|result\.md)$/,
-    expect: /^teamfusion run: runs\/\S+\/run\.json would grow to 1\d\.\d MB, over the 8 MB a run record may have; it is not written \(the run as saved before stays usable\)\. Start a new run to go on\.$/m,
+    expect:
+      /^teamfusion run: runs\/\S+\/run\.json would grow to 1\d\.\d MB, over the 8 MB a run record may have; it is not written \(the run as saved before stays usable\)\. Start a new run to go on\.$/m,
   },
-  { name: 'a say of 100 000 characters', make: async () => undefined, commands: [['say', RUN_ID, '--as', 'd1', 'x'.repeat(100_000)]], expect: /The message is 100000 characters long; a message is at most 4000/ },
+  {
+    name: 'a say of 100 000 characters',
+    make: async () => undefined,
+    commands: [['say', RUN_ID, '--as', 'd1', 'x'.repeat(100_000)]],
+    expect: /The message is 100000 characters long; a message is at most 4000/,
+  },
   {
     name: '600 links to one 10000×10000 image: the 50-image cap speaks before any decode',
     make: async (r) => {
-      await sharp({ create: { width: 10_000, height: 10_000, channels: 3, background: '#808080' } }).png().toFile(path.join(r, 'big.png'));
+      await sharp({ create: { width: 10_000, height: 10_000, channels: 3, background: '#808080' } })
+        .png()
+        .toFile(path.join(r, 'big.png'));
       for (let i = 0; i < 600; i++) await fs.symlink('../big.png', path.join(r, 'options', `big-${i}.png`));
     },
     commands: [['validate']],
@@ -200,12 +399,15 @@ CASES.push(
 /** Files of src/ that read a kind (through the table's read, its checks, or its caps), by kind. */
 async function readersOf(name: FileKindName): Promise<string[]> {
   const out: string[] = [];
-  const use = new RegExp(`(readKind\\w*|checkKindText|capKindDiagnostics|nestingOf)\\([^;]*['"]${name}['"]|FILE_KINDS\\.${name}\\b|FILE_KINDS\\[['"]${name}['"]\\]|KIND_BYTES\\.${name}\\b`);
+  const use = new RegExp(
+    `(readKind\\w*|checkKindText|capKindDiagnostics|nestingOf)\\([^;]*['"]${name}['"]|FILE_KINDS\\.${name}\\b|FILE_KINDS\\[['"]${name}['"]\\]|KIND_BYTES\\.${name}\\b`,
+  );
   const walk = async (dir: string): Promise<void> => {
     for (const d of await fs.readdir(dir, { withFileTypes: true })) {
       const abs = path.join(dir, d.name);
       if (d.isDirectory()) await walk(abs);
-      else if (/\.tsx?$/.test(d.name) && !abs.endsWith(path.join('files', 'fileKinds.ts')) && use.test(await fs.readFile(abs, 'utf8'))) out.push(path.relative(REPO, abs));
+      else if (/\.tsx?$/.test(d.name) && !abs.endsWith(path.join('files', 'fileKinds.ts')) && use.test(await fs.readFile(abs, 'utf8')))
+        out.push(path.relative(REPO, abs));
     }
   };
   await walk(path.join(REPO, 'src'));
@@ -220,7 +422,10 @@ describe('hostile corpus: generated from the file-kind table', () => {
       assert.ok(entry, `${name}: give it an entry in CORPUS (test/unit/files/corpusProbes.ts)`);
       if ('notReadYet' in entry) {
         const readers = await readersOf(name);
-        if (readers.length) missing.push(`${name} is read by ${readers.join(', ')} but has no probe in the hostile corpus: give it one in CORPUS (test/unit/files/corpusProbes.ts)`);
+        if (readers.length)
+          missing.push(
+            `${name} is read by ${readers.join(', ')} but has no probe in the hostile corpus: give it one in CORPUS (test/unit/files/corpusProbes.ts)`,
+          );
       }
     }
     assert.deepEqual(missing, []);
@@ -228,13 +433,15 @@ describe('hostile corpus: generated from the file-kind table', () => {
   });
 
   it('every probe plants every attack, or says why it does not apply', () => {
-    const gaps = (Object.entries(CORPUS) as [FileKindName, CorpusEntry][]).flatMap(([name, e]) => (isProbe(e) ? unexplained(name, e).map((a) => `${name}: ${a}`) : []));
+    const gaps = (Object.entries(CORPUS) as [FileKindName, CorpusEntry][]).flatMap(([name, e]) =>
+      isProbe(e) ? unexplained(name, e).map((a) => `${name}: ${a}`) : [],
+    );
     assert.deepEqual(gaps, []);
     const probed = (Object.values(CORPUS) as CorpusEntry[]).filter(isProbe).length;
     assert.ok(kindCases().length >= 4 * probed);
   });
 
-  it('the corpus covers every kind a command reads today: at least 22 of the table\'s kinds are probed', () => {
+  it("the corpus covers every kind a command reads today: at least 22 of the table's kinds are probed", () => {
     // 23 kinds: the Batch API's output is never a file of a review.
     assert.ok((Object.values(CORPUS) as CorpusEntry[]).filter(isProbe).length >= 22);
   });
@@ -277,7 +484,10 @@ describe('hostile corpus: the real CLI on hostile review folders (strace: nothin
   });
   after(async () => {
     const slow = [...times].sort((a, b) => b.ms - a.ms).slice(0, 3);
-    if (times.length) console.log(`      corpus: ${times.length} commands under strace, slowest ${slow.map((t) => `${(t.ms / 1000).toFixed(1)} s (${t.name})`).join(', ')}`);
+    if (times.length)
+      console.log(
+        `      corpus: ${times.length} commands under strace, slowest ${slow.map((t) => `${(t.ms / 1000).toFixed(1)} s (${t.name})`).join(', ')}`,
+      );
     await mock?.close();
     if (base) await fs.rm(base, { recursive: true, force: true });
   });
@@ -294,8 +504,10 @@ describe('hostile corpus: the real CLI on hostile review folders (strace: nothin
       await fs.writeFile(path.join(secret, 'secret.md'), `# ${SECRET_TEXT}\n`);
       await fs.writeFile(path.join(secret, 'ranking.yaml'), `designer: ${SECRET_TEXT}\nranking: []\n`);
       await fs.writeFile(path.join(secret, 'review.yaml'), `title: ${SECRET_TEXT}\n`);
-      for (const folder of ['options', 'rankings', 'comments', 'runs']) if (existsSync(path.join(root, folder))) await fs.cp(path.join(root, folder), path.join(secret, folder), { recursive: true });
-      if (existsSync(path.join(root, 'options', '1.png'))) await fs.copyFile(path.join(root, 'options', '1.png'), path.join(secret, 'secret.png'));
+      for (const folder of ['options', 'rankings', 'comments', 'runs'])
+        if (existsSync(path.join(root, folder))) await fs.cp(path.join(root, folder), path.join(secret, folder), { recursive: true });
+      if (existsSync(path.join(root, 'options', '1.png')))
+        await fs.copyFile(path.join(root, 'options', '1.png'), path.join(secret, 'secret.png'));
       await c.make(root, secret, t.run);
       const realRoot = await fs.realpath(root);
       const realSecret = await fs.realpath(secret);
@@ -315,15 +527,22 @@ describe('hostile corpus: the real CLI on hostile review folders (strace: nothin
         assert.equal(r.timedOut, false, `${shown}: hung (killed after ${WAIT_CEILING_MS / 1000} s)`);
         assert.equal(r.signal, null, `${shown}: killed by ${r.signal}`);
         assert.equal(r.code, c.code ?? 1, `${shown}: exit ${r.code}\n${output.slice(0, 2000)}`);
-        assert.ok(!RAW_CONTROL.test(output), `${shown}: a raw control character reached the terminal: ${JSON.stringify(output.slice(0, 500))}`);
-        assert.ok(!/Maximum call stack|FATAL ERROR|out of memory|\n\s+at .+:\d+:\d+\)?\n/i.test(output), `${shown}: a crash or stack trace:\n${output.slice(0, 2000)}`);
+        assert.ok(
+          !RAW_CONTROL.test(output),
+          `${shown}: a raw control character reached the terminal: ${JSON.stringify(output.slice(0, 500))}`,
+        );
+        assert.ok(
+          !/Maximum call stack|FATAL ERROR|out of memory|\n\s+at .+:\d+:\d+\)?\n/i.test(output),
+          `${shown}: a crash or stack trace:\n${output.slice(0, 2000)}`,
+        );
         assert.ok(!output.includes(SECRET_TEXT), `${shown}: the secret was printed`);
         if (expect.test(output)) matched = true;
         // The answer stays short whatever the input: diagnostics capped per file, never one line per problem.
         assert.ok(output.split('\n').length <= 200, `${shown}: ${output.split('\n').length} lines of output`);
         if (command === 'validate') {
           // One diagnostic per line: every stdout line is a diagnostic.
-          for (const line of r.stdout.split('\n').filter(Boolean)) assert.match(line, /^.+:\d+:\d+: (error|warning): .+$/, `${shown}: not a diagnostic line: ${line}`);
+          for (const line of r.stdout.split('\n').filter(Boolean))
+            assert.match(line, /^.+:\d+:\d+: (error|warning): .+$/, `${shown}: not a diagnostic line: ${line}`);
           assert.ok(r.stdout.split('\n').filter(Boolean).length <= 600, `${shown}: diagnostics are not capped`);
         }
 
@@ -332,7 +551,9 @@ describe('hostile corpus: the real CLI on hostile review folders (strace: nothin
         assert.deepEqual(violations(r.trace, dir, [root, realRoot], [secret, realSecret], cache), [], shown);
         // Nothing of the review lost or changed (new files may appear), nothing outside changed.
         const insideAfter = await snapshotTree(root);
-        for (const [rel, was] of insideBefore) if (!c.rewrites?.test(rel)) assert.equal(insideAfter.get(rel)?.slice(0, 300), was.slice(0, 300), `${shown}: ${rel} changed or went missing`);
+        for (const [rel, was] of insideBefore)
+          if (!c.rewrites?.test(rel))
+            assert.equal(insideAfter.get(rel)?.slice(0, 300), was.slice(0, 300), `${shown}: ${rel} changed or went missing`);
         assert.deepEqual(await snapshotTree(secret), outsideBefore, `${shown}: something outside the review changed`);
       }
       assert.ok(matched, `${c.name}: no output line matched ${expect}`);
@@ -349,7 +570,9 @@ describe('hostile corpus: the real CLI on hostile review folders (strace: nothin
     assert.match(r.trace, /openat\(.*brief\.md/);
     assert.deepEqual(violations(r.trace, dir, [root], [path.join(dir, 'secret')], cache), []);
     // The same trace, with the review itself declared "secret": every read of it is reported.
-    assert.ok(violations(r.trace, dir, [path.join(dir, 'elsewhere')], [root], cache).some((v) => /touched the secret folder: .*brief\.md/.test(v)));
+    assert.ok(
+      violations(r.trace, dir, [path.join(dir, 'elsewhere')], [root], cache).some((v) => /touched the secret folder: .*brief\.md/.test(v)),
+    );
     // A run that writes (a new run folder) is a write outside when the review is not the allowed root.
     const w = await cliUnderStrace(['import', path.join(dir, 'missing.csv'), root], env, dir, path.join(dir, 'strace-w.log'));
     assert.equal(w.code, 1);
@@ -378,7 +601,12 @@ describe('hostile model text: run prints what the model says only as escaped tex
     const dir = path.dirname(root);
     const cache = path.join(dir, `${path.basename(root)}-cache`);
     const env = { OPENAI_API_KEY: TEST_KEY, OPENAI_BASE_URL: mock.baseURL, XDG_CACHE_HOME: cache, TEAMFUSION_MAX_RETRIES: '0' };
-    const r = await cliUnderStrace(['run', root, '--mode', 'together', '--turns', '1', '--iterations', '1'], env, dir, path.join(dir, `${path.basename(root)}-strace.log`));
+    const r = await cliUnderStrace(
+      ['run', root, '--mode', 'together', '--turns', '1', '--iterations', '1'],
+      env,
+      dir,
+      path.join(dir, `${path.basename(root)}-strace.log`),
+    );
     assert.equal(r.code, 0, r.stdout + r.stderr);
     assert.deepEqual(violations(r.trace, dir, [root, await fs.realpath(root)], [], cache), []);
     const runDir = path.join(root, 'runs', (await fs.readdir(path.join(root, 'runs')))[0]!);

@@ -16,7 +16,6 @@ import { cliUnderStrace, hasStrace, violations } from '../../support/strace';
 import { WRITERS, guessableTemps, sub } from './corpusProbes';
 import { builtCli } from '../../support/builtCli';
 
-
 /** Every path below `dir` (links as links, never followed) with a fingerprint of its content. */
 async function snapshot(dir: string): Promise<Map<string, string>> {
   const out = new Map<string, string>();
@@ -90,7 +89,9 @@ describe('hostile writes: the real CLI never writes, renames or deletes through 
     mock = await MockOpenAI.start();
     base = await fs.mkdtemp(path.join(os.tmpdir(), 'tf-hostile-writes-'));
     env = {
-      ...(Object.fromEntries(Object.entries(process.env).filter(([k, v]) => v !== undefined && !/^(OPENAI_|TEAMFUSION_)/.test(k))) as Record<string, string>),
+      ...(Object.fromEntries(
+        Object.entries(process.env).filter(([k, v]) => v !== undefined && !/^(OPENAI_|TEAMFUSION_)/.test(k)),
+      ) as Record<string, string>),
       OPENAI_API_KEY: TEST_KEY,
       OPENAI_BASE_URL: mock.baseURL,
       XDG_CACHE_HOME: path.join(base, 'cache'),
@@ -123,9 +124,19 @@ describe('hostile writes: the real CLI never writes, renames or deletes through 
     modelWork = true; // the forecasts: this hand-written run has no persona, so the control's one request
     const after = await snapshot(top);
     // Besides its folder, rerank writes only the key's sha256 into run.json.
-    assert.deepEqual(lost(before, after).filter((p) => p !== `review/runs/${RUN_ID}/run.json`), [], 'nothing of the review or outside lost or changed');
-    assert.ok(after.has(`review/runs/${RUN_ID}/rerank/key.json`) || [...after.keys()].some((p) => p.startsWith(`review/runs/${RUN_ID}/rerank/`)));
-    assert.deepEqual([...after.keys()].filter((p) => /\.partial\/?$/.test(p) && !before.has(p)), [], 'no staging folder left');
+    assert.deepEqual(
+      lost(before, after).filter((p) => p !== `review/runs/${RUN_ID}/run.json`),
+      [],
+      'nothing of the review or outside lost or changed',
+    );
+    assert.ok(
+      after.has(`review/runs/${RUN_ID}/rerank/key.json`) || [...after.keys()].some((p) => p.startsWith(`review/runs/${RUN_ID}/rerank/`)),
+    );
+    assert.deepEqual(
+      [...after.keys()].filter((p) => /\.partial\/?$/.test(p) && !before.has(p)),
+      [],
+      'no staging folder left',
+    );
   });
 
   it('rerank when runs/<id>/rerank is a link to ../.. : refused in one line, exit 1, nothing lost', async () => {
@@ -185,21 +196,55 @@ describe('hostile writes: the real CLI never writes, renames or deletes through 
     const r = await cli(['run', root, '--resume', RUN_ID], top, top);
     assert.equal(r.code, 1, r.out);
     assert.match(r.out, /prompts\.jsonl is a symbolic link/);
-    assert.deepEqual(lost(before, await snapshot(top), (p) => p.startsWith(`review/runs/${RUN_ID}/`) && !p.endsWith('prompts.jsonl')), []);
+    assert.deepEqual(
+      lost(before, await snapshot(top), (p) => p.startsWith(`review/runs/${RUN_ID}/`) && !p.endsWith('prompts.jsonl')),
+      [],
+    );
     assert.equal((await snapshot(top)).get('review/brief.md'), before.get('review/brief.md'), 'the brief is not truncated');
   });
 
   it('say with .driver.lock a link, a dangling link, a folder or 2 GB: stale in words, the message sent to the inbox, nothing followed', async () => {
     const kinds: [string, (lock: string, outside: string) => Promise<void>, RegExp][] = [
-      ['link to the brief', (l) => fs.symlink('../../brief.md', l), /is a symbolic link, not a lock this tool writes; it was treated as stale and never followed/],
+      [
+        'link to the brief',
+        (l) => fs.symlink('../../brief.md', l),
+        /is a symbolic link, not a lock this tool writes; it was treated as stale and never followed/,
+      ],
       ['link out', (l, o) => fs.symlink(path.join(o, 'secret.md'), l), /is a symbolic link/],
       ['dangling link', (l, o) => fs.symlink(path.join(o, 'nothing'), l), /is a symbolic link/],
-      ['folder', async (l) => { await fs.mkdir(l); await fs.writeFile(path.join(l, 'keep.txt'), 'keep'); }, /is a folder, not a lock this tool writes; it was treated as stale/],
-      ['2 GB file', async (l) => { const h = await fs.open(l, 'w'); await h.truncate(2 * 1024 * 1024 * 1024); await h.close(); }, /is too large for a lock \(2048 MB\); it was treated as stale and not read/],
+      [
+        'folder',
+        async (l) => {
+          await fs.mkdir(l);
+          await fs.writeFile(path.join(l, 'keep.txt'), 'keep');
+        },
+        /is a folder, not a lock this tool writes; it was treated as stale/,
+      ],
+      [
+        '2 GB file',
+        async (l) => {
+          const h = await fs.open(l, 'w');
+          await h.truncate(2 * 1024 * 1024 * 1024);
+          await h.close();
+        },
+        /is too large for a lock \(2048 MB\); it was treated as stale and not read/,
+      ],
       // A driver writes its lock whole in one step, so a fresh lock that is not a driver's pid/host/time is no driver's.
-      ['garbage, just written', (l) => fs.writeFile(l, 'garbage\n'), /does not hold a driver's pid, host and start time, so no driver wrote it; it was treated as stale/],
-      ['JSON of another shape, just written', (l) => fs.writeFile(l, '{"pid": "me", "hostname": 1}\n'), /does not hold a driver's pid, host and start time/],
-      ['nested 3000 deep', (l) => fs.writeFile(l, '['.repeat(3000)), /nests lists and fields more than 64 levels deep .* The lock was treated as stale/],
+      [
+        'garbage, just written',
+        (l) => fs.writeFile(l, 'garbage\n'),
+        /does not hold a driver's pid, host and start time, so no driver wrote it; it was treated as stale/,
+      ],
+      [
+        'JSON of another shape, just written',
+        (l) => fs.writeFile(l, '{"pid": "me", "hostname": 1}\n'),
+        /does not hold a driver's pid, host and start time/,
+      ],
+      [
+        'nested 3000 deep',
+        (l) => fs.writeFile(l, '['.repeat(3000)),
+        /nests lists and fields more than 64 levels deep .* The lock was treated as stale/,
+      ],
     ];
     for (const [what, plant, said] of kinds) {
       const { top, root, outside, run } = await setup('failed');
@@ -214,7 +259,11 @@ describe('hostile writes: the real CLI never writes, renames or deletes through 
       assert.doesNotMatch(r.out, /takes it in at the next turn/, what);
       const after = await snapshot(top);
       assert.deepEqual(lost(before, after), [], `${what}: nothing of the review or outside lost or changed (say only looks at the lock)`);
-      assert.deepEqual([...after.keys()].filter((p) => !before.has(p)).filter((p) => !p.startsWith(`review/runs/${RUN_ID}/inbox/`)), [], `${what}: only the inbox entry is new`);
+      assert.deepEqual(
+        [...after.keys()].filter((p) => !before.has(p)).filter((p) => !p.startsWith(`review/runs/${RUN_ID}/inbox/`)),
+        [],
+        `${what}: only the inbox entry is new`,
+      );
       assert.equal(after.get('review/brief.md'), before.get('review/brief.md'));
       assert.equal(after.get('outside/secret.md'), before.get('outside/secret.md'));
     }
@@ -231,7 +280,12 @@ describe('hostile writes: the real CLI never writes, renames or deletes through 
     const r = await cli(['say', root, RUN_ID, '--as', 'd1', 'Keep the serif'], top, top);
     assert.equal(r.code, 0, r.out);
     assert.equal(r.out.trim().split('\n').length, 1, r.out);
-    assert.match(r.out, new RegExp(`the process driving ${RUN_ID} \\(pid ${process.pid} on .+, since ${since.replace(/\./g, '\\.')}\\) takes it in at its next turn`));
+    assert.match(
+      r.out,
+      new RegExp(
+        `the process driving ${RUN_ID} \\(pid ${process.pid} on .+, since ${since.replace(/\./g, '\\.')}\\) takes it in at its next turn`,
+      ),
+    );
     const after = await snapshot(top);
     assert.deepEqual(lost(before, after), [], 'the lock and everything else as it was');
   });
@@ -263,7 +317,10 @@ describe('hostile writes: the real CLI never writes, renames or deletes through 
           assert.equal(r.code, 1, r.out);
           const shown = sub(output, RUN_ID).replace(/\/$/, '');
           const lines = r.out.trim().split('\n');
-          assert.ok(lines.some((l) => new RegExp(`${escapeRe(path.posix.basename(shown))}\\b`).test(l)), `names ${shown}:\n${r.out}`);
+          assert.ok(
+            lines.some((l) => new RegExp(`${escapeRe(path.posix.basename(shown))}\\b`).test(l)),
+            `names ${shown}:\n${r.out}`,
+          );
           assert.ok(lines.length <= 2, `one line (a second only to say how to go on):\n${r.out}`);
           assert.deepEqual(await snapshot(top), before, 'nothing of the review or outside changed, nothing new');
         });
@@ -292,7 +349,10 @@ describe('hostile writes: the real CLI never writes, renames or deletes through 
       const after = await snapshot(top);
       const changed = lost(before, after).filter((p) => !w.outputs.some((o) => p === `review/${sub(o, RUN_ID)}`));
       assert.deepEqual(changed, [], 'every planted link and every file of the review and outside as it was');
-      assert.ok([...after].some(([p, v]) => before.get(p) !== v), 'the command wrote its output beside the links');
+      assert.ok(
+        [...after].some(([p, v]) => before.get(p) !== v),
+        'the command wrote its output beside the links',
+      );
     });
   }
 });

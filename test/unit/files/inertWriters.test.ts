@@ -53,7 +53,13 @@ function hostileModel(): MockFallback {
       const v = briefRemixValue(req);
       return {
         kind: 'json',
-        value: { ...v, revisedBrief: `${STRUCTURED}\n${HOSTILE}`, agreements: HOSTILE_LINES, tradeOffs: [HOSTILE], openQuestions: HOSTILE_LINES.slice(0, 4) },
+        value: {
+          ...v,
+          revisedBrief: `${STRUCTURED}\n${HOSTILE}`,
+          agreements: HOSTILE_LINES,
+          tradeOffs: [HOSTILE],
+          openQuestions: HOSTILE_LINES.slice(0, 4),
+        },
       };
     }
     if (!wanted) return { kind: 'chat', content: HOSTILE };
@@ -125,7 +131,7 @@ describe('Every Markdown file the tool writes is inert (issue 29: one table of w
     });
   }
 
-  it('the one writer keeps headings, lists, emphasis and quotes, and the review\'s own relative links; it is idempotent', async () => {
+  it("the one writer keeps headings, lists, emphasis and quotes, and the review's own relative links; it is idempotent", async () => {
     const root = await makeTempDir('tf-inert-');
     const own = '[the brief](../../brief.md) and ![an option](../../options/1.png)';
     await writeInertMarkdown(root, 'runs/x/baseline.md', `${STRUCTURED}\n${own}\n\n[out](../../../secret.md)\n`);
@@ -149,11 +155,22 @@ describe('Every Markdown file the tool writes is inert (issue 29: one table of w
 
       const files = await markdownFiles(root);
       const run = (f: string) => `runs/${id}/${f}`;
-      for (const f of ['iteration-1/brief.md', 'iteration-2/brief.md', 'baseline.md', 'result.md', 'transcript.md', 'rerank/A.md', 'rerank/B.md']) {
+      for (const f of [
+        'iteration-1/brief.md',
+        'iteration-2/brief.md',
+        'baseline.md',
+        'result.md',
+        'transcript.md',
+        'rerank/A.md',
+        'rerank/B.md',
+      ]) {
         assert.ok(files.includes(run(f)), `${f} was written`);
       }
       assert.ok(files.includes('evaluation/evaluation.md'));
-      const texts = await assertInert(root, files.filter((f) => f !== 'brief.md' && !f.startsWith('comments/')));
+      const texts = await assertInert(
+        root,
+        files.filter((f) => f !== 'brief.md' && !f.startsWith('comments/')),
+      );
       // The model's words are there, as text; the revised brief still reads as a brief.
       const revised = texts.get(run('iteration-2/brief.md'))!;
       assert.deepEqual(structureOf(revised).slice(0, 7), structureOf(STRUCTURED));

@@ -22,12 +22,18 @@ describe('limits: regular files, byte caps, nesting, diagnostics per file', func
     execFileSync('mkfifo', [path.join(root, 'brief.md')]);
     // Opening a FIFO for reading would block until a writer comes: that hang is what mocha's timeout would catch.
     const { diagnostics } = await loadReview(root);
-    assert.match(formatDiagnostic(diagnostics.find((d) => d.file === 'brief.md')!), /^brief\.md:0:0: error: brief\.md is a named pipe \(FIFO\), not a regular file/);
+    assert.match(
+      formatDiagnostic(diagnostics.find((d) => d.file === 'brief.md')!),
+      /^brief\.md:0:0: error: brief\.md is a named pipe \(FIFO\), not a regular file/,
+    );
   });
 
   it('a device is refused by fstat before a byte is read (no out-of-memory)', async () => {
     // /dev/zero reached directly (as a root of its own) is a character device: refused before reading.
-    await assert.rejects(readReviewBytes('/dev', 'zero', LIMITS.ranking), (e: unknown) => e instanceof ReviewFileError && e.reason === 'not-regular' && /a device/.test(e.message));
+    await assert.rejects(
+      readReviewBytes('/dev', 'zero', LIMITS.ranking),
+      (e: unknown) => e instanceof ReviewFileError && e.reason === 'not-regular' && /a device/.test(e.message),
+    );
   });
 
   it('a 30 MB ranking is "too large", named, and not parsed', async () => {
@@ -74,7 +80,12 @@ describe('limits: regular files, byte caps, nesting, diagnostics per file', func
 
   it('checkNesting leaves real files alone and measures brackets in quotes, comments and block text as text', () => {
     assert.equal(checkNesting(rankingYaml('Ana', ['1', '2', '3'])), undefined);
-    assert.equal(checkNesting(`designer: A\nnote: "${'['.repeat(500)}"\n# ${'{'.repeat(500)}\ntext: |\n${Array.from({ length: 200 }, (_, i) => ` ${' '.repeat(i)}x`).join('\n')}\n`), undefined);
+    assert.equal(
+      checkNesting(
+        `designer: A\nnote: "${'['.repeat(500)}"\n# ${'{'.repeat(500)}\ntext: |\n${Array.from({ length: 200 }, (_, i) => ` ${' '.repeat(i)}x`).join('\n')}\n`,
+      ),
+      undefined,
+    );
     assert.equal(checkNesting(JSON.stringify({ a: [{ b: { c: [1, 2, { d: 'x' }] } }] }, null, 2)), undefined);
     assert.ok(checkNesting('['.repeat(MAX_NESTING + 1)));
   });
@@ -92,7 +103,10 @@ describe('limits: regular files, byte caps, nesting, diagnostics per file', func
   });
 
   it('capPerFile keeps the first 50 of each file and adds one count line per file', () => {
-    const list = [...Array.from({ length: 120 }, (_, i) => error('a.yaml', `a${i}`, i + 1)), ...Array.from({ length: 3 }, (_, i) => error('b.yaml', `b${i}`))];
+    const list = [
+      ...Array.from({ length: 120 }, (_, i) => error('a.yaml', `a${i}`, i + 1)),
+      ...Array.from({ length: 3 }, (_, i) => error('b.yaml', `b${i}`)),
+    ];
     const capped = capPerFile(list);
     assert.equal(capped.length, 50 + 1 + 3);
     assert.equal(capped[50]!.message, '… and 70 more problems in a.yaml (only the first 50 are listed).');
@@ -140,7 +154,10 @@ describe('one designer-id rule (Unicode)', function () {
       const root = await makeReview({ rankings: { [a]: rankingYaml('One', ['1', '2', '3']), [b]: rankingYaml('Two', ['3', '2', '1']) } });
       const { review, diagnostics } = await loadReview(root);
       assert.equal(review, undefined);
-      assert.ok(diagnostics.some((d) => d.severity === 'error' && /are both for the designer id/.test(d.message)), diagnostics.map(formatDiagnostic).join('\n'));
+      assert.ok(
+        diagnostics.some((d) => d.severity === 'error' && /are both for the designer id/.test(d.message)),
+        diagnostics.map(formatDiagnostic).join('\n'),
+      );
     });
   }
 });

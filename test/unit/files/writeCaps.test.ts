@@ -28,18 +28,25 @@ describe('Nothing is written past its own read cap (issue 29: one table of write
   this.timeout(120_000);
 
   /** Each writer given too much: the file, its cap (from the one table of caps), and refused or cut. */
-  const WRITERS: { file: string; cap: number; outcome: 'refused' | 'cut'; write(root: string, log: (l: string) => void): Promise<unknown> }[] = [
+  const WRITERS: {
+    file: string;
+    cap: number;
+    outcome: 'refused' | 'cut';
+    write(root: string, log: (l: string) => void): Promise<unknown>;
+  }[] = [
     {
       file: 'runs/r/judge.json',
       cap: FILE_KINDS.judge.maxBytes,
       outcome: 'refused',
-      write: (root) => writeJudgeFile(root, { runId: 'r', verdicts: [{ reason: words(FILE_KINDS.judge.maxBytes) }] } as unknown as JudgeFile),
+      write: (root) =>
+        writeJudgeFile(root, { runId: 'r', verdicts: [{ reason: words(FILE_KINDS.judge.maxBytes) }] } as unknown as JudgeFile),
     },
     {
       file: 'runs/r/analysis.json',
       cap: FILE_KINDS.analysis.maxBytes,
       outcome: 'refused',
-      write: (root) => writeAnalysisFile(root, { runId: 'r', codes: [{ note: words(FILE_KINDS.analysis.maxBytes) }] } as unknown as AnalysisFile),
+      write: (root) =>
+        writeAnalysisFile(root, { runId: 'r', codes: [{ note: words(FILE_KINDS.analysis.maxBytes) }] } as unknown as AnalysisFile),
     },
     {
       file: 'comments/ana.md',
@@ -54,7 +61,8 @@ describe('Nothing is written past its own read cap (issue 29: one table of write
       file: 'runs/r/iteration-1/brief.md',
       cap: FILE_KINDS.revisedBrief.maxBytes,
       outcome: 'cut',
-      write: (root, log) => writeInertMarkdown(root, 'runs/r/iteration-1/brief.md', words(600 * 1024), { cap: FILE_KINDS.revisedBrief.maxBytes, log }),
+      write: (root, log) =>
+        writeInertMarkdown(root, 'runs/r/iteration-1/brief.md', words(600 * 1024), { cap: FILE_KINDS.revisedBrief.maxBytes, log }),
     },
   ];
 
@@ -63,7 +71,11 @@ describe('Nothing is written past its own read cap (issue 29: one table of write
       const root = await makeTempDir('tf-caps-');
       const said: string[] = [];
       if (w.outcome === 'refused') {
-        await assert.rejects(w.write(root, (l) => said.push(l)), (e: unknown) => e instanceof ReviewFileError && e.reason === 'too-large' && e.message.includes(w.file) && /it is not written/.test(e.message));
+        await assert.rejects(
+          w.write(root, (l) => said.push(l)),
+          (e: unknown) =>
+            e instanceof ReviewFileError && e.reason === 'too-large' && e.message.includes(w.file) && /it is not written/.test(e.message),
+        );
         const st = await fs.stat(path.join(root, w.file)).catch(() => undefined);
         assert.ok(!st || st.size <= w.cap, 'what is on disk stays readable');
       } else {
@@ -71,9 +83,14 @@ describe('Nothing is written past its own read cap (issue 29: one table of write
         const text = await fs.readFile(path.join(root, w.file), 'utf8');
         assert.ok(Buffer.byteLength(text) <= w.cap, `${Buffer.byteLength(text)} bytes`);
         assert.match(text, CUT_NOTE);
-        assert.match(text, /(calm|premium|light)\n\n\*\(Cut here/, "cut after a whole word");
+        assert.match(text, /(calm|premium|light)\n\n\*\(Cut here/, 'cut after a whole word');
         assert.equal(said.length, 1);
-        assert.match(said[0]!, new RegExp(`^${w.file.replace(/[./]/g, '\\$&')} was cut at a word boundary to .*: the text was 600 KB, and its readers read at most 400 KB\\.$`));
+        assert.match(
+          said[0]!,
+          new RegExp(
+            `^${w.file.replace(/[./]/g, '\\$&')} was cut at a word boundary to .*: the text was 600 KB, and its readers read at most 400 KB\\.$`,
+          ),
+        );
       }
     });
   }
@@ -93,7 +110,10 @@ describe('Nothing is written past its own read cap (issue 29: one table of write
       const root = await makeBriefRunReview(2);
       const run = await startCli(['run', root, '--task', 'brief', '--iterations', '1', '--turns', '1'], suite.env).done;
       assert.equal(run.code, 0, run.stderr);
-      assert.match(run.stderr, /iteration-1\/brief\.md was cut at a word boundary to .*: the text was 500 KB, and its readers read at most 400 KB\./);
+      assert.match(
+        run.stderr,
+        /iteration-1\/brief\.md was cut at a word boundary to .*: the text was 500 KB, and its readers read at most 400 KB\./,
+      );
       assert.match(run.stderr, /baseline\.md was cut at a word boundary/);
       const id = (await fs.readdir(path.join(root, 'runs')))[0]!;
       const runDir = path.join(root, 'runs', id);

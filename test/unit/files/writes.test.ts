@@ -7,7 +7,17 @@ import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { ReviewFileError } from '../../../src/core/files/reviewFiles';
-import { appendReviewFile, makeOwnFolder, mkdirInReview, readOwnText, removeOwnFolder, removeReviewFile, renameOwnFolder, truncateReviewFile, writeReviewFile } from '../../../src/core/files/reviewWrites';
+import {
+  appendReviewFile,
+  makeOwnFolder,
+  mkdirInReview,
+  readOwnText,
+  removeOwnFolder,
+  removeReviewFile,
+  renameOwnFolder,
+  truncateReviewFile,
+  writeReviewFile,
+} from '../../../src/core/files/reviewWrites';
 import { readRegular } from '../../../src/core/files/reviewFiles';
 import { cleanupFixtures, tempDir } from '../review/fixtures';
 
@@ -67,7 +77,10 @@ describe('file room: writes, renames and removes never follow a link', () => {
     await fs.writeFile(path.join(root, 'runs', 'r1', 'kept.md'), 'kept\n');
     const before = await snapshot(top);
     for (const name of ['result.md', 'transcript.md', 'dangling.md']) {
-      await assert.rejects(writeReviewFile(root, `runs/r1/${name}`, 'x'), (e: unknown) => e instanceof ReviewFileError && /is a symbolic link/.test(e.message) && e.file === `runs/r1/${name}`);
+      await assert.rejects(
+        writeReviewFile(root, `runs/r1/${name}`, 'x'),
+        (e: unknown) => e instanceof ReviewFileError && /is a symbolic link/.test(e.message) && e.file === `runs/r1/${name}`,
+      );
     }
     await assert.rejects(writeReviewFile(root, 'runs/r1/folder.md', 'x'), /is a folder/);
     await assert.rejects(writeReviewFile(root, 'runs/r1/kept.md', 'x', { exclusive: true }), /exists already/);
@@ -163,7 +176,10 @@ describe('file room: writes, renames and removes never follow a link', () => {
         const h = await orig(...args);
         if (opens++ < times) {
           const next = path.join(root, `next-${opens}.md`);
-          await orig(next, 'w').then(async (w) => { await w.writeFile(`version ${opens}\n`); await w.close(); });
+          await orig(next, 'w').then(async (w) => {
+            await w.writeFile(`version ${opens}\n`);
+            await w.close();
+          });
           await fs.rename(next, abs);
         }
         return h;
@@ -207,13 +223,13 @@ describe('file room: writes, renames and removes never follow a link', () => {
     await fs.writeFile(path.join(root, 'runs', 'r1', 'entry.json'), '{}\n');
     const orig = fs.open;
     // Every check has passed when open is called; the attacker swaps runs/ for a link out right then.
-    const swapping = (fs as { open: typeof fs.open }).open = async (...args: Parameters<typeof fs.open>) => {
+    const swapping = ((fs as { open: typeof fs.open }).open = async (...args: Parameters<typeof fs.open>) => {
       if (String(args[0]).includes(`${path.sep}runs${path.sep}`) && !(await fs.lstat(path.join(root, 'runs'))).isSymbolicLink()) {
         await fs.rename(path.join(root, 'runs'), path.join(root, 'runs-moved'));
         await fs.symlink(outside, path.join(root, 'runs'));
       }
       return orig(...args);
-    };
+    });
     const restore = async (): Promise<void> => {
       await fs.rm(path.join(root, 'runs'), { force: true });
       await fs.rename(path.join(root, 'runs-moved'), path.join(root, 'runs'));
@@ -221,7 +237,10 @@ describe('file room: writes, renames and removes never follow a link', () => {
     try {
       await assert.rejects(readOwnText(root, 'runs/r1/entry.json', 1000), /reached through a folder replaced by a link/);
       await restore();
-      await assert.rejects(writeReviewFile(root, 'runs/r1/new.json', 'DATA'), /reached through a folder replaced by a link while it was being opened; nothing is written/);
+      await assert.rejects(
+        writeReviewFile(root, 'runs/r1/new.json', 'DATA'),
+        /reached through a folder replaced by a link while it was being opened; nothing is written/,
+      );
       await restore();
       await assert.rejects(appendReviewFile(root, 'runs/r1/entry.json', 'DATA'), /reached through a folder replaced by a link/);
       await restore();

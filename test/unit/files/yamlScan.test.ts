@@ -17,7 +17,6 @@ const REQUIRE = /\brequire\(\s*['"]yaml['"]\s*\)|\bimport\(\s*['"]yaml['"]\s*\)/
 /** `YAML.parse(`, `yaml.parseDocument(`, `lib().parse(` — the library's parsers called on a namespace. */
 const LIBRARY_PARSE = /\b(?:YAML|Yaml|yaml|lib\(\))\.(?:parse|parseDocument|parseAllDocuments)\s*\(/;
 
-
 /** The offending lines of one source text, as "line: text". */
 export function yamlBypasses(text: string): string[] {
   const found: string[] = [];

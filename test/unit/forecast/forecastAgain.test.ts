@@ -44,7 +44,15 @@ describe('forecast: only the missing or failed forecasts, sealed as they are mad
   it('a failed forecast is made again and nothing else; a second call sends nothing and says so', async () => {
     const { root, id } = await designRun();
     const bad = { kind: 'json' as const, value: { ranking: ['B', 'B', 'B', 'B'] } };
-    rig.mock.enqueue('chat', { kind: 'json', value: { ranking: ['B', 'A', 'D', 'C'] } }, bad, bad, bad, { kind: 'json', value: { ranking: ['A', 'B', 'C', 'D'] } }, { kind: 'json', value: { ranking: ['C', 'D', 'A', 'B'] } });
+    rig.mock.enqueue(
+      'chat',
+      { kind: 'json', value: { ranking: ['B', 'A', 'D', 'C'] } },
+      bad,
+      bad,
+      bad,
+      { kind: 'json', value: { ranking: ['A', 'B', 'C', 'D'] } },
+      { kind: 'json', value: { ranking: ['C', 'D', 'A', 'B'] } },
+    );
     assert.equal((await tf('rerank', root, id)).code, 0);
     const before = await forecastOf(root, id);
     assert.ok(before.forecasts[1]!.failed, "Ben's forecast failed");
@@ -56,7 +64,10 @@ describe('forecast: only the missing or failed forecasts, sealed as they are mad
     const sent = rig.mock.requests.filter(isForecast);
     assert.equal(sent.length, 1, "only Ben's forecast is asked for");
     assert.match(JSON.stringify(sent[0]!.body), /You are role-playing \\"Ben\\"/);
-    assert.match(again.stderr, /Forecasts sealed in runs\/.+\/forecast\.json: 4 of 4 made \(1 request(, estimated cost \$[\d.]+)?; 1 missing or failed asked for now\)/);
+    assert.match(
+      again.stderr,
+      /Forecasts sealed in runs\/.+\/forecast\.json: 4 of 4 made \(1 request(, estimated cost \$[\d.]+)?; 1 missing or failed asked for now\)/,
+    );
     const after = await forecastOf(root, id);
     assert.deepEqual(after.forecasts[1]!.ranking, ['D', 'C', 'B', 'A']);
     assert.equal(after.forecasts[1]!.failed, undefined);
@@ -77,15 +88,26 @@ describe('forecast: only the missing or failed forecasts, sealed as they are mad
     const { root, id } = await designRun();
     const none = await tf('forecast', root, id);
     assert.equal(none.code, 1);
-    assert.equal(none.stderr, `teamfusion forecast: Run ${id} has no blind set (runs/${id}/rerank/ with its key), so there is nothing to forecast; make it with teamfusion rerank first.\n`);
+    assert.equal(
+      none.stderr,
+      `teamfusion forecast: Run ${id} has no blind set (runs/${id}/rerank/ with its key), so there is nothing to forecast; make it with teamfusion rerank first.\n`,
+    );
 
     assert.equal((await tf('rerank', root, id, '--no-forecast')).code, 0);
     // A live step holds the lock (this test's own process stands for it).
     const lock = path.join(root, 'runs', id, FORECAST_LOCK);
-    await fs.writeFile(lock, `${JSON.stringify({ pid: process.pid, hostname: os.hostname(), startedAt: new Date().toISOString(), nonce: 'abc' })}\n`);
+    await fs.writeFile(
+      lock,
+      `${JSON.stringify({ pid: process.pid, hostname: os.hostname(), startedAt: new Date().toISOString(), nonce: 'abc' })}\n`,
+    );
     const busy = await tf('forecast', root, id);
     assert.equal(busy.code, 1);
-    assert.match(busy.stderr, new RegExp(`^teamfusion forecast: The forecasts of run ${id} are being made by another process \\(pid ${process.pid} on .+\\); they are not made twice at once, so wait for it to finish\\.\\n$`));
+    assert.match(
+      busy.stderr,
+      new RegExp(
+        `^teamfusion forecast: The forecasts of run ${id} are being made by another process \\(pid ${process.pid} on .+\\); they are not made twice at once, so wait for it to finish\\.\\n$`,
+      ),
+    );
     assert.equal(rig.mock.requests.length, 0);
     await assert.rejects(fs.stat(path.join(root, 'runs', id, 'forecast.json')));
     await fs.rm(lock);
@@ -100,7 +122,14 @@ describe('forecast: only the missing or failed forecasts, sealed as they are mad
     let asked: WorkCost | undefined;
     const dear = fakeChat(() => '{}', true);
     await assert.rejects(
-      makeForecasts({ reviewRoot: root, runId: id, chat: dear, prices: { [model]: { inputPerMTok: 1e6, cachedInputPerMTok: 1e6, outputPerMTok: 1e6 } }, confirm: (c) => ((asked = c), Promise.resolve(false)), imageCacheDir: false }),
+      makeForecasts({
+        reviewRoot: root,
+        runId: id,
+        chat: dear,
+        prices: { [model]: { inputPerMTok: 1e6, cachedInputPerMTok: 1e6, outputPerMTok: 1e6 } },
+        confirm: (c) => ((asked = c), Promise.resolve(false)),
+        imageCacheDir: false,
+      }),
       /would send 12 requests for the forecasts of 3 members and one control, at most 2 repairs each counted/,
     );
     assert.equal(asked?.requests, 4 * (1 + FORECAST_EXTRA_ATTEMPTS));
@@ -113,7 +142,10 @@ describe('forecast: only the missing or failed forecasts, sealed as they are mad
     });
     await assert.rejects(makeForecasts({ reviewRoot: root, runId: id, chat, imageCacheDir: false }), CancelledError);
     const half = await forecastOf(root, id);
-    assert.deepEqual(half.forecasts.map((f) => [f.designer, f.ranking]), [['d1', ['A', 'B', 'C', 'D']]]);
+    assert.deepEqual(
+      half.forecasts.map((f) => [f.designer, f.ranking]),
+      [['d1', ['A', 'B', 'C', 'D']]],
+    );
     const { sha256, ...content } = half;
     assert.equal(createHash('sha256').update(JSON.stringify(content)).digest('hex'), sha256);
     assert.equal((await runJson(root, id)).forecastSha256, sha256);
@@ -124,7 +156,15 @@ describe('forecast: only the missing or failed forecasts, sealed as they are mad
     assert.equal(rest.code, 0, rest.stderr);
     assert.equal(rig.mock.requests.filter(isForecast).length, 3, 'Ben, Chloé and the control');
     const full = await forecastOf(root, id);
-    assert.deepEqual(full.forecasts.map((f) => [f.designer, f.ranking]), [['d1', ['A', 'B', 'C', 'D']], ['d2', ['D', 'C', 'B', 'A']], ['d3', ['D', 'C', 'B', 'A']], [null, ['D', 'C', 'B', 'A']]]);
+    assert.deepEqual(
+      full.forecasts.map((f) => [f.designer, f.ranking]),
+      [
+        ['d1', ['A', 'B', 'C', 'D']],
+        ['d2', ['D', 'C', 'B', 'A']],
+        ['d3', ['D', 'C', 'B', 'A']],
+        [null, ['D', 'C', 'B', 'A']],
+      ],
+    );
   });
 
   it("a brief run's control reads the revisions with neutral labels for the members' names and ids; a proxy reads them as written", async () => {
@@ -152,7 +192,10 @@ describe('forecast: only the missing or failed forecasts, sealed as they are mad
       { id: 'ana', name: 'Ana Lopez' },
       { id: 'b2', name: 'Ben' },
     ];
-    assert.equal(withNeutralNames('Ana Lopez and Lopez; ana, BEN and b2 — Banana stays; Member 1 stays.', members), 'Member 1 and Member 1; Member 1, Member 2 and Member 2 — Banana stays; Member 1 stays.');
+    assert.equal(
+      withNeutralNames('Ana Lopez and Lopez; ana, BEN and b2 — Banana stays; Member 1 stays.', members),
+      'Member 1 and Member 1; Member 1, Member 2 and Member 2 — Banana stays; Member 1 stays.',
+    );
     assert.equal(withNeutralNames('no one', []), 'no one');
   });
 });

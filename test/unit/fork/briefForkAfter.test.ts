@@ -34,7 +34,11 @@ describe("a brief run's fork after the run: its decision in result.md, an edited
     const run = await cli(['run', root, '--task', 'brief', '--iterations', '1', '--turns', '1']);
     assert.equal(run.code, 0, run.stderr);
     const id = (await fs.readdir(path.join(root, 'runs')))[0]!;
-    for (const [who, choice] of [['m1', 'a'], ['m2', 'b'], ['m3', 'b']] as const) {
+    for (const [who, choice] of [
+      ['m1', 'a'],
+      ['m2', 'b'],
+      ['m3', 'b'],
+    ] as const) {
       const vote = await cli(['vote', root, id, '--as', who, '1', choice]);
       assert.equal(vote.code, 0, vote.stderr);
     }
@@ -43,7 +47,10 @@ describe("a brief run's fork after the run: its decision in result.md, an edited
 
     // Untouched: compare says nothing of the passages, the panel shows them.
     const clean = JSON.parse((await cli(['compare', root, id, '--json'])).stdout) as { problems: string[] };
-    assert.deepEqual(clean.problems.filter((p) => p.includes('fork-')), []);
+    assert.deepEqual(
+      clean.problems.filter((p) => p.includes('fork-')),
+      [],
+    );
     const rel = `runs/${id}/iteration-1/fork-a.md`;
     await fs.appendFile(path.join(root, ...rel.split('/')), '\nAnd the playful side won after all.\n');
     const r = await cli(['compare', root, id, '--json']);
@@ -56,7 +63,7 @@ describe("a brief run's fork after the run: its decision in result.md, an edited
     const { review } = await loadReview(root, { requireRankings: false, decodeImages: false });
     const forks = await panelForks(root, rec, {}, voteTeam(rec, review!));
     const [a, b] = forks!.forks[0]!.sides;
-    assert.equal(a!.passage, undefined, 'the edited text is not shown as the run\'s');
+    assert.equal(a!.passage, undefined, "the edited text is not shown as the run's");
     assert.match(a!.passageError ?? '', /fork-a\.md was edited after the run/);
     assert.match(b!.passage ?? '', /The tone is sober and precise\./);
   });

@@ -49,45 +49,79 @@ describe('forks in a brief run (command line)', function () {
   it('a two-sided disagreement: fork-a.md and fork-b.md, recorded with question and position, voted on by letter', async () => {
     const { root, id, rec } = await forkedBriefRun();
     const brief = rec.iterations[0]!.brief!;
-    assert.deepEqual(brief.forks?.map((f) => [f.letter, f.file, f.fork]), [
-      ['a', 'iteration-1/fork-a.md', { question: 'Playful or sober tone?', position: 'a playful tone', decisionPoint: 1 }],
-      ['b', 'iteration-1/fork-b.md', { question: 'Playful or sober tone?', position: 'a sober tone', decisionPoint: 1 }],
-    ]);
+    assert.deepEqual(
+      brief.forks?.map((f) => [f.letter, f.file, f.fork]),
+      [
+        ['a', 'iteration-1/fork-a.md', { question: 'Playful or sober tone?', position: 'a playful tone', decisionPoint: 1 }],
+        ['b', 'iteration-1/fork-b.md', { question: 'Playful or sober tone?', position: 'a sober tone', decisionPoint: 1 }],
+      ],
+    );
     // One request for the passages: both positions, in order, and the revised brief they rewrite.
     assert.equal(forkRequests().length, 1);
     const asked = JSON.stringify(forkRequests()[0]!.body);
     assert.match(asked, /Positions, in this order: \(1\) a playful tone \(2\) a sober tone/);
-    assert.equal((requestedJsonSchema(forkRequests()[0]!.body)!.schema as { properties: { passages: { minItems: number } } }).properties.passages.minItems, 2);
+    assert.equal(
+      (requestedJsonSchema(forkRequests()[0]!.body)!.schema as { properties: { passages: { minItems: number } } }).properties.passages
+        .minItems,
+      2,
+    );
     // run.json records it as the remix agent's request (the record has no kind of its own for a fork), told apart by its schema's name.
     const recorded = rec.prompts.filter((p) => (p.responseSchema as { name?: string } | undefined)?.name === 'teamfusion_brief_fork');
-    assert.deepEqual(recorded.map((p) => [p.kind, p.iteration, p.error]), [['remix', 1, undefined]]);
+    assert.deepEqual(
+      recorded.map((p) => [p.kind, p.iteration, p.error]),
+      [['remix', 1, undefined]],
+    );
     const a = await fs.readFile(path.join(root, 'runs', id, 'iteration-1', 'fork-a.md'), 'utf8');
     const b = await fs.readFile(path.join(root, 'runs', id, 'iteration-1', 'fork-b.md'), 'utf8');
     assert.match(a, /^# Fork A: a playful tone\n\nPlayful or sober tone\?\n\n/);
     assert.ok(!a.includes('<script>') && !a.includes('](javascript:'), `the passage is written inert: ${a}`);
     assert.match(b, /The tone is sober and precise\./);
-    assert.deepEqual(forksOf(rec), [{ iteration: 1, decisionPoint: 1, question: 'Playful or sober tone?', sides: [
-      { id: 'f1a', letter: 'a', position: 'a playful tone' },
-      { id: 'f1b', letter: 'b', position: 'a sober tone' },
-    ] }]);
-    for (const [who, choice] of [['m1', 'a'], ['m2', 'B'], ['m3', 'f1b']] as const) {
+    assert.deepEqual(forksOf(rec), [
+      {
+        iteration: 1,
+        decisionPoint: 1,
+        question: 'Playful or sober tone?',
+        sides: [
+          { id: 'f1a', letter: 'a', position: 'a playful tone' },
+          { id: 'f1b', letter: 'b', position: 'a sober tone' },
+        ],
+      },
+    ]);
+    for (const [who, choice] of [
+      ['m1', 'a'],
+      ['m2', 'B'],
+      ['m3', 'f1b'],
+    ] as const) {
       const vote = await cli(['vote', root, id, '--as', who, '1', choice]);
       assert.equal(vote.code, 0, vote.stderr);
     }
     const decided = await readRunRecord(root, id);
-    assert.deepEqual(decided.iterations[0]!.decisions?.map((d) => [d.decision, d.counts]), [['a sober tone', { 'a playful tone': 1, 'a sober tone': 2 }]]);
+    assert.deepEqual(
+      decided.iterations[0]!.decisions?.map((d) => [d.decision, d.counts]),
+      [['a sober tone', { 'a playful tone': 1, 'a sober tone': 2 }]],
+    );
   });
 
   it('the panel: each side is its passage as text, held by the members of the disagreement; the commenters vote', async () => {
     const { root, id, rec } = await forkedBriefRun();
     const { review } = await loadReview(root, { requireRankings: false, decodeImages: false });
     const team = voteTeam(rec, review!);
-    assert.deepEqual(team, ['m1', 'm2', 'm3'], 'a brief run\'s voters are its commenters (the review has no rankings)');
+    assert.deepEqual(team, ['m1', 'm2', 'm3'], "a brief run's voters are its commenters (the review has no rankings)");
     const forks = PanelForksSchema.parse(await panelForks(root, rec, {}, team));
     const sides = forks.forks[0]!.sides;
-    assert.deepEqual(sides.map((x) => [x.id, x.position, x.holders]), [['f1a', 'a playful tone', ['m1', 'm2']], ['f1b', 'a sober tone', ['m3']]]);
+    assert.deepEqual(
+      sides.map((x) => [x.id, x.position, x.holders]),
+      [
+        ['f1a', 'a playful tone', ['m1', 'm2']],
+        ['f1b', 'a sober tone', ['m3']],
+      ],
+    );
     for (const [i, x] of sides.entries()) {
-      assert.equal(x.passage, await fs.readFile(path.join(root, 'runs', id, 'iteration-1', `fork-${'ab'[i]}.md`), 'utf8'), `side ${x.id} carries its passage`);
+      assert.equal(
+        x.passage,
+        await fs.readFile(path.join(root, 'runs', id, 'iteration-1', `fork-${'ab'[i]}.md`), 'utf8'),
+        `side ${x.id} carries its passage`,
+      );
     }
     await fs.rm(path.join(root, 'runs', id, 'iteration-1', 'fork-b.md'));
     const gone = (await panelForks(root, rec, {}, team))!.forks[0]!.sides[1]!;
@@ -95,13 +129,16 @@ describe('forks in a brief run (command line)', function () {
     assert.match(gone.passageError ?? '', /fork-b\.md/, `a missing passage is said, naming its file: ${gone.passageError}`);
   });
 
-  it('run.json naming another file as a fork\'s passage is refused at that place, before anything reads it', async () => {
+  it("run.json naming another file as a fork's passage is refused at that place, before anything reads it", async () => {
     const { root, id } = await forkedBriefRun();
     const file = path.join(root, 'runs', id, 'run.json');
     const forged = JSON.parse(await fs.readFile(file, 'utf8')) as { iterations: { brief: { forks: { file: string }[] } }[] };
     forged.iterations[0]!.brief.forks[1]!.file = '../../../brief.md';
     await fs.writeFile(file, JSON.stringify(forged, null, 2));
-    await assert.rejects(readRunRecord(root, id), /run\.json:\d+:\d+: error: The passage of fork b in iteration 1 must be iteration-1\/fork-b\.md, not "\.\.\/\.\.\/\.\.\/brief\.md"/);
+    await assert.rejects(
+      readRunRecord(root, id),
+      /run\.json:\d+:\d+: error: The passage of fork b in iteration 1 must be iteration-1\/fork-b\.md, not "\.\.\/\.\.\/\.\.\/brief\.md"/,
+    );
   });
 
   it('off: no passages are asked for and no fork file is written', async () => {

@@ -35,11 +35,14 @@ function edit(r: RecordedRequest): { prompt: string; images: string[] } {
 
 function numbersWithin(e: { prompt: string; images: string[] }): void {
   for (const m of e.prompt.matchAll(/\bImage (\d+)/g)) {
-    assert.ok(Number(m[1]) >= 1 && Number(m[1]) <= e.images.length, `"${m[0]}" names no image of this edit (${e.images.join(', ')}): ${e.prompt}`);
+    assert.ok(
+      Number(m[1]) >= 1 && Number(m[1]) <= e.images.length,
+      `"${m[0]}" names no image of this edit (${e.images.join(', ')}): ${e.prompt}`,
+    );
   }
 }
 
-describe('forks: sides that are candidates lead their own edit; the team\'s vote binds the refinement', function () {
+describe("forks: sides that are candidates lead their own edit; the team's vote binds the refinement", function () {
   this.timeout(240_000);
   const suite = mockSuite();
 
@@ -51,36 +54,62 @@ describe('forks: sides that are candidates lead their own edit; the team\'s vote
     assert.equal(run.status, 'completed', run.error);
     const rec = await runJson(root, run.id);
     const one = rec.iterations[0]!;
-    assert.deepEqual(one.remixes!.map((m) => m.fork?.position), LEAD.positions.map((p) => p.position));
+    assert.deepEqual(
+      one.remixes!.map((m) => m.fork?.position),
+      LEAD.positions.map((p) => p.position),
+    );
 
     const edits = editRequests(suite.mock).map(edit);
     assert.equal(edits.length, 4, 'one edit per side');
     const leads = ['6.png', '5.png', '3.png', '1.png'];
     for (const e of edits) {
       numbersWithin(e);
-      assert.ok(e.prompt.includes('This remix takes one side only: Image 1 leads.'), `the side line names its own first input: ${e.prompt}`);
+      assert.ok(
+        e.prompt.includes('This remix takes one side only: Image 1 leads.'),
+        `the side line names its own first input: ${e.prompt}`,
+      );
     }
     assert.deepEqual(edits.map((e) => e.images[0]).sort(), [...leads].sort(), 'each side leads with its own candidate');
-    assert.deepEqual(one.remixes!.map((m) => m.from?.[0]), ['6', '5', '3', '1'], 'recorded as made: each remix from its side first');
+    assert.deepEqual(
+      one.remixes!.map((m) => m.from?.[0]),
+      ['6', '5', '3', '1'],
+      'recorded as made: each remix from its side first',
+    );
 
     // The team votes "Image 5 leads" (r1b), 3 to 1.
-    for (const [as, choice] of [['d1', 'b'], ['d2', 'b'], ['d3', 'b'], ['d4', 'd']] as const) await castVote({ reviewRoot: root, runId: run.id, as, decisionPoint: 1, choice });
+    for (const [as, choice] of [
+      ['d1', 'b'],
+      ['d2', 'b'],
+      ['d3', 'b'],
+      ['d4', 'd'],
+    ] as const)
+      await castVote({ reviewRoot: root, runId: run.id, as, decisionPoint: 1, choice });
     suite.mock.setFallback(withDecisionPoints([]));
     const seen = suite.mock.requests.length;
     const refined = await refineRun({ reviewRoot: root, ...suite.engine, runId: run.id, feedback: 'Go on.' });
     assert.equal(refined.status, 'completed', refined.error);
     const after = await runJson(root, run.id);
     const three = after.iterations[2]!;
-    assert.deepEqual(three.setAside, ['r1a', 'r1c', 'r1d'].map((id) => ({ id, question: QUESTION, decidedIn: 1 })));
+    assert.deepEqual(
+      three.setAside,
+      ['r1a', 'r1c', 'r1d'].map((id) => ({ id, question: QUESTION, decidedIn: 1 })),
+    );
     assert.ok(three.candidates.includes('r1b'), `the chosen side is carried: ${three.candidates.join(', ')}`);
-    for (const it of after.iterations.slice(2)) for (const id of ['r1a', 'r1c', 'r1d']) assert.ok(!it.candidates.includes(id), `round ${it.index} leaves ${id} out`);
+    for (const it of after.iterations.slice(2))
+      for (const id of ['r1a', 'r1c', 'r1d']) assert.ok(!it.candidates.includes(id), `round ${it.index} leaves ${id} out`);
     assert.ok(after.finalPick && !['r1a', 'r1c', 'r1d'].includes(after.finalPick), `final pick ${after.finalPick}`);
 
-    const refinedEdits = suite.mock.requests.slice(seen).filter((r) => r.route === 'edit').map(edit);
+    const refinedEdits = suite.mock.requests
+      .slice(seen)
+      .filter((r) => r.route === 'edit')
+      .map(edit);
     assert.ok(refinedEdits.length >= 1);
     for (const e of refinedEdits) {
       numbersWithin(e);
-      assert.ok(/Decided by the team: Which candidate should lead: .*→ .* leads, 3 to 1 to 0 to 0\./.test(e.prompt), `the decision is carried, renumbered: ${e.prompt}`);
+      assert.ok(
+        /Decided by the team: Which candidate should lead: .*→ .* leads, 3 to 1 to 0 to 0\./.test(e.prompt),
+        `the decision is carried, renumbered: ${e.prompt}`,
+      );
     }
   });
 });

@@ -49,10 +49,13 @@ describe('forks: one remix per side of a decision point (command line)', functio
     const rec = await runJson(root, await onlyRun(root));
     assert.equal(rec.settings.forks, 'auto', 'a new run records the default');
     const one = rec.iterations[0]!;
-    assert.deepEqual(one.remixes!.map((m) => [m.id, m.file, m.fork]), [
-      ['r1a', 'iteration-1/remix-a.png', { question: 'Warm or cold palette?', position: 'warm palette', decisionPoint: 1 }],
-      ['r1b', 'iteration-1/remix-b.png', { question: 'Warm or cold palette?', position: 'cold palette', decisionPoint: 1 }],
-    ]);
+    assert.deepEqual(
+      one.remixes!.map((m) => [m.id, m.file, m.fork]),
+      [
+        ['r1a', 'iteration-1/remix-a.png', { question: 'Warm or cold palette?', position: 'warm palette', decisionPoint: 1 }],
+        ['r1b', 'iteration-1/remix-b.png', { question: 'Warm or cold palette?', position: 'cold palette', decisionPoint: 1 }],
+      ],
+    );
     for (const m of one.remixes!) assert.ok(existsSync(path.join(root, 'runs', rec.id, m.file)), `${m.file} is written`);
     // The same proposal both ways: the same inputs (the consensus top), directions that differ only in the side taken.
     const [a, b] = one.proposals!;
@@ -71,28 +74,53 @@ describe('forks: one remix per side of a decision point (command line)', functio
     assert.ok('record' in check, `the record passes the checks of a record read back: ${JSON.stringify(check)}`);
     json.iterations[0]!.remixes![1]!.fork!.position = 'lukewarm palette';
     const tampered = checkRunRecord(json, `runs/${rec.id}`, optionNames);
-    assert.ok('problem' in tampered && /Remix "r1b" takes a side of decision point 1, which iteration 1 does not have/.test(tampered.problem.message));
+    assert.ok(
+      'problem' in tampered &&
+        /Remix "r1b" takes a side of decision point 1, which iteration 1 does not have/.test(tampered.problem.message),
+    );
     assert.match(run.stderr, /Round 1 forks decision point 1 \(Warm or cold palette\?\)/);
     const result = await fs.readFile(path.join(root, 'runs', rec.id, 'result.md'), 'utf8');
     assert.match(result, /Remix r1a — Takes the side "warm palette" of decision point 1: Warm or cold palette\?/);
     assert.match(result, /Remix r1b — Takes the side "cold palette" of decision point 1: Warm or cold palette\?/);
 
-    assert.deepEqual(forksOf(rec), [{ iteration: 1, decisionPoint: 1, question: 'Warm or cold palette?', sides: [
-      { id: 'r1a', letter: 'a', position: 'warm palette' },
-      { id: 'r1b', letter: 'b', position: 'cold palette' },
-    ] }]);
+    assert.deepEqual(forksOf(rec), [
+      {
+        iteration: 1,
+        decisionPoint: 1,
+        question: 'Warm or cold palette?',
+        sides: [
+          { id: 'r1a', letter: 'a', position: 'warm palette' },
+          { id: 'r1b', letter: 'b', position: 'cold palette' },
+        ],
+      },
+    ]);
     // The team votes with the existing command (letters or ids); the last vote records the decision.
-    for (const [who, choice] of [['d1', 'a'], ['d2', 'r1b'], ['d3', 'B']] as const) {
+    for (const [who, choice] of [
+      ['d1', 'a'],
+      ['d2', 'r1b'],
+      ['d3', 'B'],
+    ] as const) {
       const vote = await cli(['vote', root, rec.id, '--as', who, '1', choice]);
       assert.equal(vote.code, 0, vote.stderr);
     }
     const decided = await runJson(root, rec.id);
-    assert.deepEqual(decided.iterations[0]!.decisions?.map((d) => ({ ...d, at: undefined })), [
-      { question: 'Warm or cold palette?', decision: 'cold palette', by: 'team', via: 'human', at: undefined, voters: ['d1', 'd2', 'd3'], counts: { 'warm palette': 1, 'cold palette': 2 } },
-    ]);
+    assert.deepEqual(
+      decided.iterations[0]!.decisions?.map((d) => ({ ...d, at: undefined })),
+      [
+        {
+          question: 'Warm or cold palette?',
+          decision: 'cold palette',
+          by: 'team',
+          via: 'human',
+          at: undefined,
+          voters: ['d1', 'd2', 'd3'],
+          counts: { 'warm palette': 1, 'cold palette': 2 },
+        },
+      ],
+    );
   });
 
-  it('off: the same answer makes the round\'s one usual remix, no fork', async () => {
+  it("off: the same answer makes the round's one usual remix, no fork", async () => {
     const root = await review();
     suite.mock.setFallback(withDecisionPoints([PALETTE]));
     const run = await cli(['run', root, '--json', '--forks', 'off']);
@@ -123,23 +151,41 @@ describe('forks: one remix per side of a decision point (command line)', functio
 
   it('a three-sided point makes three remixes; a point with a member on two sides, or settled, is not forked', async () => {
     const root = await review('remixesPerIteration: 2\n');
-    const overlapping: DecisionPoint = { question: 'Bottle centred?', positions: [{ position: 'centred', heldBy: ['d1'] }, { position: 'off-centre', heldBy: ['d1', 'd2'] }] };
+    const overlapping: DecisionPoint = {
+      question: 'Bottle centred?',
+      positions: [
+        { position: 'centred', heldBy: ['d1'] },
+        { position: 'off-centre', heldBy: ['d1', 'd2'] },
+      ],
+    };
     const three: DecisionPoint = {
       question: 'Which light?',
-      positions: [{ position: 'dawn light', heldBy: ['d1'] }, { position: 'noon light', heldBy: ['d2'] }, { position: 'night light', heldBy: ['d3'] }],
+      positions: [
+        { position: 'dawn light', heldBy: ['d1'] },
+        { position: 'noon light', heldBy: ['d2'] },
+        { position: 'night light', heldBy: ['d3'] },
+      ],
     };
     suite.mock.setFallback(withDecisionPoints([overlapping, three]));
     const run = await cli(['run', root, '--json']);
     assert.equal(run.code, 0, run.stderr);
     const rec = await runJson(root, await onlyRun(root));
     const one = rec.iterations[0]!;
-    assert.deepEqual(one.remixes!.map((m) => [m.id, m.fork?.position, m.fork?.decisionPoint]), [
-      ['r1a', 'dawn light', 2],
-      ['r1b', 'noon light', 2],
-      ['r1c', 'night light', 2],
-    ], 'the three sides of point 2 take the place of the round\'s two proposals');
+    assert.deepEqual(
+      one.remixes!.map((m) => [m.id, m.fork?.position, m.fork?.decisionPoint]),
+      [
+        ['r1a', 'dawn light', 2],
+        ['r1b', 'noon light', 2],
+        ['r1c', 'night light', 2],
+      ],
+      "the three sides of point 2 take the place of the round's two proposals",
+    );
     assert.equal(editRequests(suite.mock).length, 3);
-    assert.deepEqual(one.proposals!.map((p) => p.from), [0, 1, 2].map(() => one.proposals![0]!.from), 'each side repeats the first proposal');
+    assert.deepEqual(
+      one.proposals!.map((p) => p.from),
+      [0, 1, 2].map(() => one.proposals![0]!.from),
+      'each side repeats the first proposal',
+    );
     assert.equal(forksOf(rec)[0]!.sides.length, 3);
   });
 
@@ -164,14 +210,20 @@ describe('forks: one remix per side of a decision point (command line)', functio
     assert.equal(resumed.code, 0, resumed.stderr);
     const rec = await runJson(root, id);
     assert.equal(editRequests(suite.mock).length - editsBefore, 1, 'only the failed side is edited again');
-    assert.deepEqual(rec.iterations[0]!.remixes!.map((m) => [m.id, m.fork?.position]), [['r1a', 'warm palette'], ['r1b', 'cold palette']]);
+    assert.deepEqual(
+      rec.iterations[0]!.remixes!.map((m) => [m.id, m.fork?.position]),
+      [
+        ['r1a', 'warm palette'],
+        ['r1b', 'cold palette'],
+      ],
+    );
     assert.deepEqual(await fs.readFile(path.join(root, 'runs', id, made[0]!.file)), madeBytes, 'the side already made is kept as it was');
     const round1Chats = suite.mock.requests.slice(0).filter((r) => r.route === 'chat').length - chatsBefore;
     assert.ok(round1Chats >= 1, 'the final round ran');
-    assert.equal(rec.prompts.filter((p) => p.iteration === 1 && p.kind === 'remix').length, 1, 'round 1\'s remix agent was not asked again');
+    assert.equal(rec.prompts.filter((p) => p.iteration === 1 && p.kind === 'remix').length, 1, "round 1's remix agent was not asked again");
   });
 
-  it('ask: the run waits for the lead (exit 3 with --no-wait); say refuses a point that cannot fork; the lead\'s number forks it on resume', async () => {
+  it("ask: the run waits for the lead (exit 3 with --no-wait); say refuses a point that cannot fork; the lead's number forks it on resume", async () => {
     const root = await review();
     suite.mock.setFallback(withDecisionPoints([PALETTE]));
     const waiting = await cli(['run', root, '--forks', 'ask', '--no-wait']);
@@ -182,7 +234,10 @@ describe('forks: one remix per side of a decision point (command line)', functio
     assert.equal(rec.waitingFor?.speaker, 'd1');
     assert.equal(rec.waitingFor?.forkChoice, true);
     assert.equal(editRequests(suite.mock).length, 0, 'nothing is edited before the lead picks');
-    assert.match(waiting.stderr, /Which decision point should round 1 fork \(one remix per side\)\? 1\. Warm or cold palette\? \(1\) warm palette \(2\) cold palette/);
+    assert.match(
+      waiting.stderr,
+      /Which decision point should round 1 fork \(one remix per side\)\? 1\. Warm or cold palette\? \(1\) warm palette \(2\) cold palette/,
+    );
     assert.match(waiting.stderr, /teamfusion say .* --as d1 <decision point number \| none>/);
 
     const wrong = await cli(['say', root, id, '--as', 'd1', '2']);
@@ -193,7 +248,10 @@ describe('forks: one remix per side of a decision point (command line)', functio
     const resumed = await cli(['run', root, '--resume', id, '--json']);
     assert.equal(resumed.code, 0, resumed.stderr);
     const done = await runJson(root, id);
-    assert.deepEqual(done.iterations[0]!.remixes!.map((m) => m.fork?.position), ['warm palette', 'cold palette']);
+    assert.deepEqual(
+      done.iterations[0]!.remixes!.map((m) => m.fork?.position),
+      ['warm palette', 'cold palette'],
+    );
   });
 
   it('ask: the lead\'s "none" makes the round\'s usual remix', async () => {

@@ -24,32 +24,51 @@ describe('forks: which decision points split the team', () => {
     assert.equal(splitsTeam(point(side('warm', 'ana'), side('cold', 'ben')), MEMBERS), true);
     assert.equal(splitsTeam(point(side('a', 'ana'), side('b', 'ben'), side('c', 'cy'), side('d', 'dee')), MEMBERS), true);
     assert.equal(splitsTeam(point(side('warm', 'ana', 'ben')), MEMBERS), false, 'one side is no split');
-    assert.equal(splitsTeam(point(side('a', 'ana'), side('b', 'ben'), side('c', 'cy'), side('d', 'dee'), side('e', 'eve')), MEMBERS), false, 'five sides are more than a round makes');
+    assert.equal(
+      splitsTeam(point(side('a', 'ana'), side('b', 'ben'), side('c', 'cy'), side('d', 'dee'), side('e', 'eve')), MEMBERS),
+      false,
+      'five sides are more than a round makes',
+    );
     assert.equal(splitsTeam(point(side('warm', 'ana'), side('cold')), MEMBERS), false, 'a side nobody holds');
     assert.equal(splitsTeam(point(side('warm', 'ana'), side('cold', 'zed')), MEMBERS), false, 'a side held only by someone not in the run');
-    assert.equal(splitsTeam(point(side('warm', 'ana'), side('cold', 'ana', 'ben')), MEMBERS), false, 'not mutually exclusive: ana holds both');
+    assert.equal(
+      splitsTeam(point(side('warm', 'ana'), side('cold', 'ana', 'ben')), MEMBERS),
+      false,
+      'not mutually exclusive: ana holds both',
+    );
     assert.equal(splitsTeam(point(side('Warm', 'ana'), side('warm ', 'ben')), MEMBERS), false, 'the same side twice');
   });
 
   it('forkable points are numbered 1-based in the round, and a point the round already settled is not forked', () => {
     const it: Pick<Iteration, 'decisionPoints' | 'decisions'> = {
-      decisionPoints: [point(side('x', 'ana', 'ben')), { ...point(side('warm', 'ana'), side('cold', 'ben')), question: 'Palette?' }, { ...point(side('left', 'ana'), side('right', 'ben')), question: 'Bottle?' }],
+      decisionPoints: [
+        point(side('x', 'ana', 'ben')),
+        { ...point(side('warm', 'ana'), side('cold', 'ben')), question: 'Palette?' },
+        { ...point(side('left', 'ana'), side('right', 'ben')), question: 'Bottle?' },
+      ],
       decisions: [{ question: 'Bottle?', decision: 'left', by: 'ana', via: 'proxy' }],
     };
     assert.deepEqual(forkablePoints(it, MEMBERS), [2]);
   });
 
-  it('one proposal per side: the round\'s one remix repeated, its directions ending with the side it takes', () => {
+  it("one proposal per side: the round's one remix repeated, its directions ending with the side it takes", () => {
     const it = {
-      index: 1, candidates: ['1', '2', '3'], messages: [], ranking: ['2', '1', '3'],
-      editingDirections: 'Composition: keep Image 1.', editingDirectionsDiscussed: 'Composition: keep Image 5.',
+      index: 1,
+      candidates: ['1', '2', '3'],
+      messages: [],
+      ranking: ['2', '1', '3'],
+      editingDirections: 'Composition: keep Image 1.',
+      editingDirectionsDiscussed: 'Composition: keep Image 5.',
       decisionPoints: [{ question: 'Palette?', positions: [side('warm', 'ana'), side('cold', 'ben')] }],
     } satisfies Iteration;
     const [a, b] = forkProposals(it, 1);
     assert.deepEqual(a, {
-      letter: 'a', idea: 'takes the side "warm"', from: ['2', '1', '3'],
+      letter: 'a',
+      idea: 'takes the side "warm"',
+      from: ['2', '1', '3'],
       editingDirections: 'Composition: keep Image 1.\nDecision: Palette? This remix takes one side only: warm. Do not blend in "cold".',
-      editingDirectionsDiscussed: 'Composition: keep Image 5.\nDecision: Palette? This remix takes one side only: warm. Do not blend in "cold".',
+      editingDirectionsDiscussed:
+        'Composition: keep Image 5.\nDecision: Palette? This remix takes one side only: warm. Do not blend in "cold".',
       fork: { question: 'Palette?', position: 'warm', decisionPoint: 1 },
     });
     assert.equal(b!.fork!.position, 'cold');
@@ -59,7 +78,7 @@ describe('forks: which decision points split the team', () => {
   });
 });
 
-describe('forks: the lead\'s answer under ask', () => {
+describe("forks: the lead's answer under ask", () => {
   it('reads a number, none or /pass; anything else is unreadable', () => {
     assert.deepEqual(readForkAnswer(' 2 '), { point: 2 });
     assert.deepEqual(readForkAnswer('#3'), { point: 3 });
@@ -94,13 +113,21 @@ describe('forks: the setting at every door', () => {
     assert.equal(forkModeOf({}), 'off', 'a run made before forks existed is resumed as it was run');
   });
 
-  it('VS Code contributes teamfusion.forks with the engine\'s values and default, and passes it on only when set', () => {
-    const pkg = JSON.parse(readFileSync(path.resolve(__dirname, '../../../../package.json'), 'utf8')) as { contributes: { configuration: { properties: Record<string, { enum?: string[]; default?: unknown }> } | { properties: Record<string, { enum?: string[]; default?: unknown }> }[] } };
+  it("VS Code contributes teamfusion.forks with the engine's values and default, and passes it on only when set", () => {
+    const pkg = JSON.parse(readFileSync(path.resolve(__dirname, '../../../../package.json'), 'utf8')) as {
+      contributes: {
+        configuration:
+          | { properties: Record<string, { enum?: string[]; default?: unknown }> }
+          | { properties: Record<string, { enum?: string[]; default?: unknown }> }[];
+      };
+    };
     const sections = Array.isArray(pkg.contributes.configuration) ? pkg.contributes.configuration : [pkg.contributes.configuration];
     const prop = sections.map((s) => s.properties['teamfusion.forks']).find(Boolean);
     assert.deepEqual(prop?.enum, [...FORK_MODES]);
     assert.equal(prop?.default, DEFAULT_FORK_MODE);
-    const inspect = (user: Record<string, InspectedValue<unknown>>) => (key: string): InspectedValue<unknown> => ({ defaultValue: key === 'forks' ? 'auto' : undefined, ...user[key] });
+    const inspect =
+      (user: Record<string, InspectedValue<unknown>>) =>
+      (key: string): InspectedValue<unknown> => ({ defaultValue: key === 'forks' ? 'auto' : undefined, ...user[key] });
     assert.equal(resolveRunSettings(inspect({})).settings.forks, undefined, 'at its default, review.yaml decides');
     assert.equal(resolveRunSettings(inspect({ forks: { workspaceValue: 'ask' } })).settings.forks, 'ask');
     const bad = resolveRunSettings(inspect({ forks: { globalValue: 'always' } }));

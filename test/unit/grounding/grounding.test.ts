@@ -10,23 +10,31 @@ import { startRun } from '../../../src/core/run/session';
 import { makeReview } from '../run/fixtures';
 import { clientFor, mockSuite } from '../run/helpers';
 
-const remixRequests = (mock: { requests: RecordedRequest[] }) => mock.requests.filter((r) => requestedJsonSchema(r.body)?.name === 'teamfusion_remix');
+const remixRequests = (mock: { requests: RecordedRequest[] }) =>
+  mock.requests.filter((r) => requestedJsonSchema(r.body)?.name === 'teamfusion_remix');
 
 describe('grounded messages: every image, id and member cited is checked against what the round showed', function () {
   this.timeout(60_000);
   const suite = mockSuite();
 
   it('labels, remix ids and @mentions outside the round are ungrounded, as written, once each', () => {
-    const shown = { labels: ['Image 1', 'Image 2', 'Image 3', 'Reference 1'], remixIds: ['r1'], members: ['ana', 'Ana Ruiz', 'ben', 'Ben'] };
-    assert.deepEqual(ungroundedCitations('Image 2 beats image 5; IMAGE 5 again, Reference 1 and Reference 4, remix r1 and remix r2. @Ana agrees, @Zed not.', shown), [
-      'image 5',
-      'IMAGE 5',
-      'Reference 4',
-      'remix r2',
-      '@Zed',
-    ]);
+    const shown = {
+      labels: ['Image 1', 'Image 2', 'Image 3', 'Reference 1'],
+      remixIds: ['r1'],
+      members: ['ana', 'Ana Ruiz', 'ben', 'Ben'],
+    };
+    assert.deepEqual(
+      ungroundedCitations(
+        'Image 2 beats image 5; IMAGE 5 again, Reference 1 and Reference 4, remix r1 and remix r2. @Ana agrees, @Zed not.',
+        shown,
+      ),
+      ['image 5', 'IMAGE 5', 'Reference 4', 'remix r2', '@Zed'],
+    );
     assert.deepEqual(ungroundedCitations('Image 1 and Image 3 both work; @ben?', shown), []);
-    assert.deepEqual(groundingOf({ iterations: [{ messages: [{ kind: 'proxy', ungrounded: ['Image 9'] }, { kind: 'human', ungrounded: ['x'] }, {}] }] }), { messages: 2, ungrounded: 1, per100: 50 });
+    assert.deepEqual(
+      groundingOf({ iterations: [{ messages: [{ kind: 'proxy', ungrounded: ['Image 9'] }, { kind: 'human', ungrounded: ['x'] }, {}] }] }),
+      { messages: 2, ungrounded: 1, per100: 50 },
+    );
     assert.deepEqual(groundingOf({ iterations: [] }), { messages: 0, ungrounded: 0, per100: null });
   });
 
@@ -42,7 +50,12 @@ describe('grounded messages: every image, id and member cited is checked against
       if (remixAsked++ === 0) value.editingDirections = 'Keep: the light of Image 9. Change: the type. Combine: Image 1. Avoid: clutter.';
       return { kind: 'json', value };
     });
-    const r = await startRun({ reviewRoot: root, client: clientFor(suite.mock), cacheDir: suite.cacheDir, settings: { turnsPerAgent: 1, iterations: 2, mode: 'together', order: 'fixed' } });
+    const r = await startRun({
+      reviewRoot: root,
+      client: clientFor(suite.mock),
+      cacheDir: suite.cacheDir,
+      settings: { turnsPerAgent: 1, iterations: 2, mode: 'together', order: 'fixed' },
+    });
     assert.equal(r.status, 'completed', r.error);
     assert.equal(r.iterations[0]!.candidates.length, 6);
     const first = r.iterations[0]!.messages[0]!;

@@ -2,7 +2,9 @@ import * as assert from 'node:assert/strict';
 import sharp from 'sharp';
 import { readImageHeader } from '../../../src/core/images/imageHeader';
 
-const SVG = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="321" height="123"><rect width="321" height="123" fill="#c84"/></svg>');
+const SVG = Buffer.from(
+  '<svg xmlns="http://www.w3.org/2000/svg" width="321" height="123"><rect width="321" height="123" fill="#c84"/></svg>',
+);
 
 describe('image headers without sharp (validation on a platform where sharp cannot load)', () => {
   const cases: [string, () => Promise<Buffer>][] = [

@@ -46,9 +46,11 @@ describe('without sharp (an unsupported platform)', function () {
   }
 
   it('explains in one sentence, naming the platform and sharp', () => {
-    const why = imagesUnavailableReason(loadSharpWith(() => {
-      throw new Error('Could not load the "sharp" module using the win32-ia32 runtime\nPossible solutions:\n- …');
-    }));
+    const why = imagesUnavailableReason(
+      loadSharpWith(() => {
+        throw new Error('Could not load the "sharp" module using the win32-ia32 runtime\nPossible solutions:\n- …');
+      }),
+    );
     assert.ok(why);
     assert.match(why, /cannot prepare images on this platform \(\w+-\w+\) because its image library, sharp, does not load here/);
     assert.equal(why.split(/[.!?](\s|$)/).filter((s) => s && s.trim()).length, 1, `one sentence: ${why}`);
@@ -78,7 +80,11 @@ describe('without sharp (an unsupported platform)', function () {
     assert.equal(r.status, 1, r.stdout + r.stderr);
     assert.match(r.stdout + r.stderr, /cannot prepare images on this platform/);
     const [id] = await fs.readdir(path.join(dir, 'review', 'runs'));
-    const record = JSON.parse(await fs.readFile(path.join(dir, 'review', 'runs', id!, 'run.json'), 'utf8')) as { status: string; error: string; iterations: unknown[] };
+    const record = JSON.parse(await fs.readFile(path.join(dir, 'review', 'runs', id!, 'run.json'), 'utf8')) as {
+      status: string;
+      error: string;
+      iterations: unknown[];
+    };
     assert.equal(record.status, 'failed');
     assert.match(record.error, /^TeamFusion cannot prepare images on this platform .*sharp.*\.$/);
   });

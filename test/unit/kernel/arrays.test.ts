@@ -5,7 +5,10 @@ describe('kernel: checked indexed reads', () => {
   it('at returns the element, including a stored undefined, and throws past either end', () => {
     assert.equal(at(['a', 'b'], 1), 'b');
     assert.equal(at([undefined, 1], 0), undefined, 'an element that is undefined is still an element');
-    assert.throws(() => at(['a'], 1), (e: unknown) => e instanceof IndexOutOfRangeError && /index 1 .* length 1/.test(e.message));
+    assert.throws(
+      () => at(['a'], 1),
+      (e: unknown) => e instanceof IndexOutOfRangeError && /index 1 .* length 1/.test(e.message),
+    );
     assert.throws(() => at(['a'], -1), IndexOutOfRangeError, 'no negative indexes');
   });
 

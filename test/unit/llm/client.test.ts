@@ -1,6 +1,13 @@
 import { strict as assert } from 'node:assert';
 import { ModelConfigError, NO_KEY_MESSAGE, createModelClient, endpointHost } from '../../../src/core/llm/client';
-import { DEFAULT_PRICES, IMAGE_OUTPUT_TOKENS, estimateCost, imageCost, imageOutputTokens, mergePrices } from '../../../src/core/llm/pricing';
+import {
+  DEFAULT_PRICES,
+  IMAGE_OUTPUT_TOKENS,
+  estimateCost,
+  imageCost,
+  imageOutputTokens,
+  mergePrices,
+} from '../../../src/core/llm/pricing';
 import { resolveRunSettings } from '../../../src/core/run/runSettings';
 
 function withEnv(vars: Record<string, string | undefined>, fn: () => void): void {
@@ -23,7 +30,10 @@ function withEnv(vars: Record<string, string | undefined>, fn: () => void): void
 describe('model client', () => {
   it('refuses to start without a key, in one sentence that names OPENAI_API_KEY', () => {
     withEnv({ OPENAI_API_KEY: undefined }, () => {
-      assert.throws(() => createModelClient({}), (e: unknown) => e instanceof ModelConfigError && e.message === NO_KEY_MESSAGE);
+      assert.throws(
+        () => createModelClient({}),
+        (e: unknown) => e instanceof ModelConfigError && e.message === NO_KEY_MESSAGE,
+      );
       assert.throws(() => createModelClient({ apiKey: '   ' }), ModelConfigError);
     });
     assert.equal(NO_KEY_MESSAGE.split(/\.\s/).length, 1, 'one sentence');
@@ -51,11 +61,27 @@ describe('run settings precedence', () => {
     const env = { TEAMFUSION_CHAT_MODEL: 'env-chat', TEAMFUSION_IMAGE_MODEL: 'env-image' };
     const defaults = resolveRunSettings(undefined, {}, {});
     assert.ok(Number.isInteger(defaults.orderSeed), 'a seed is drawn and recorded when none is given');
-    assert.deepEqual({ ...defaults, orderSeed: 0 }, {
-      chatModel: 'gpt-4o', imageModel: 'gpt-image-1', turnsPerAgent: 2, iterations: 3, imageMaxSide: 1024,
-      mode: 'separate-then-together', order: 'rotate', orderSeed: 0, leadSpeaksLast: true, maxConcurrency: 4, hierarchy: 'flat',
-      personaRole: 'system', temperature: 1, imageSize: 'auto', imageQuality: 'medium', forks: 'auto',
-    });
+    assert.deepEqual(
+      { ...defaults, orderSeed: 0 },
+      {
+        chatModel: 'gpt-4o',
+        imageModel: 'gpt-image-1',
+        turnsPerAgent: 2,
+        iterations: 3,
+        imageMaxSide: 1024,
+        mode: 'separate-then-together',
+        order: 'rotate',
+        orderSeed: 0,
+        leadSpeaksLast: true,
+        maxConcurrency: 4,
+        hierarchy: 'flat',
+        personaRole: 'system',
+        temperature: 1,
+        imageSize: 'auto',
+        imageQuality: 'medium',
+        forks: 'auto',
+      },
+    );
     assert.equal(resolveRunSettings({ orderSeed: 42 }, { orderSeed: 7 }, {}).orderSeed, 42);
     assert.equal(resolveRunSettings(undefined, { orderSeed: 7, mode: 'separate', prompts: { goal: 'G.' } }, {}).orderSeed, 7);
     const fromEnv = resolveRunSettings(undefined, {}, env);
@@ -95,9 +121,18 @@ describe('cost estimate', () => {
     );
   });
   it('knows the published output tokens per image by quality and size', () => {
-    assert.deepEqual(['low', 'medium', 'high'].map((q) => IMAGE_OUTPUT_TOKENS[q as 'low']['1024x1024']), [272, 1056, 4160]);
-    assert.deepEqual(['low', 'medium', 'high'].map((q) => IMAGE_OUTPUT_TOKENS[q as 'low']['1536x1024']), [408, 1584, 6240]);
-    assert.deepEqual(['low', 'medium', 'high'].map((q) => IMAGE_OUTPUT_TOKENS[q as 'low']['1024x1536']), [408, 1584, 6240]);
+    assert.deepEqual(
+      ['low', 'medium', 'high'].map((q) => IMAGE_OUTPUT_TOKENS[q as 'low']['1024x1024']),
+      [272, 1056, 4160],
+    );
+    assert.deepEqual(
+      ['low', 'medium', 'high'].map((q) => IMAGE_OUTPUT_TOKENS[q as 'low']['1536x1024']),
+      [408, 1584, 6240],
+    );
+    assert.deepEqual(
+      ['low', 'medium', 'high'].map((q) => IMAGE_OUTPUT_TOKENS[q as 'low']['1024x1536']),
+      [408, 1584, 6240],
+    );
     // an image returned without usage: by the quality asked for (auto = high) and the shape returned
     assert.equal(imageOutputTokens('medium', 1536, 1024), 1584);
     assert.equal(imageOutputTokens('auto', 1024, 1024), 4160);

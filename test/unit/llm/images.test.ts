@@ -40,7 +40,9 @@ describe('images for the models', function () {
 
   it('keeps transparency as PNG', async () => {
     const file = path.join(dir, 'alpha.png');
-    await sharp({ create: { width: 200, height: 100, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0.5 } } }).png().toFile(file);
+    await sharp({ create: { width: 200, height: 100, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0.5 } } })
+      .png()
+      .toFile(file);
     const p = await prepareImage(dir, path.basename(file), { cacheDir: false });
     assert.equal(p.mime, 'image/png');
     assert.ok(p.dataUrl.startsWith('data:image/png;base64,'));

@@ -12,9 +12,21 @@ const MODEL = 'Copilot GPT-4o';
 
 describe('a failed request to a VS Code language model, classified', () => {
   const cases: { code: string | undefined; kind: ModelRequestKind; says: RegExp }[] = [
-    { code: 'NoPermissions', kind: 'permission', says: /^VS Code did not give TeamFusion permission to use Copilot GPT-4o, so nothing was sent; .*"TeamFusion: Pick Chat Model"\.$/ },
-    { code: 'NotFound', kind: 'not-found', says: /^Copilot GPT-4o is no longer available in VS Code; resume the run .*"TeamFusion: Pick Chat Model"\)\.$/ },
-    { code: 'Blocked', kind: 'refused', says: /^Copilot GPT-4o refused the request \(blocked, for example by a quota\); resume the run later/ },
+    {
+      code: 'NoPermissions',
+      kind: 'permission',
+      says: /^VS Code did not give TeamFusion permission to use Copilot GPT-4o, so nothing was sent; .*"TeamFusion: Pick Chat Model"\.$/,
+    },
+    {
+      code: 'NotFound',
+      kind: 'not-found',
+      says: /^Copilot GPT-4o is no longer available in VS Code; resume the run .*"TeamFusion: Pick Chat Model"\)\.$/,
+    },
+    {
+      code: 'Blocked',
+      kind: 'refused',
+      says: /^Copilot GPT-4o refused the request \(blocked, for example by a quota\); resume the run later/,
+    },
     { code: 'Unknown', kind: 'failed', says: /^Copilot GPT-4o failed: The provider broke off\. Resume the run to try again\.$/ },
     { code: undefined, kind: 'failed', says: /^Copilot GPT-4o failed: The provider broke off\. Resume the run to try again\.$/ },
   ];
@@ -24,8 +36,8 @@ describe('a failed request to a VS Code language model, classified', () => {
       const err = languageModelError(MODEL, cause, c.code);
       assert.equal(err.kind, c.kind);
       assert.match(err.message, c.says);
-      assert.equal(err.cause, cause, 'VS Code\'s error is kept as the cause');
-      assert.equal(describeError(err, "Ana Ruiz's proxy (round 1, turn 2)"), err.message, 'the run says the backend\'s sentence as it is');
+      assert.equal(err.cause, cause, "VS Code's error is kept as the cause");
+      assert.equal(describeError(err, "Ana Ruiz's proxy (round 1, turn 2)"), err.message, "the run says the backend's sentence as it is");
     });
   }
 });

@@ -15,7 +15,7 @@ import { criteriaStructured } from '../../../src/core/criteria/prompt';
 const MEMBERS = ['ana', 'ben', 'chen'];
 const OPTIONS = ['1', '2', '3', '4', '5', '6'];
 
-describe('the product\'s strict schemas and the llama.cpp test server\'s converter check', () => {
+describe("the product's strict schemas and the llama.cpp test server's converter check", () => {
   const schemas: [string, unknown][] = [
     ['brief revision', briefRemixJsonSchema(MEMBERS)],
     ['judge', JUDGE_STRUCTURED.schema],
@@ -25,8 +25,15 @@ describe('the product\'s strict schemas and the llama.cpp test server\'s convert
     ['remix round, two remixes and references', remixJsonSchema(OPTIONS, MEMBERS, false, 3, 2, ['ref-1'])],
     ['final pick', remixJsonSchema(['1', '2', 'r1'], MEMBERS, true, 2)],
     ['discussion coding', codingJsonSchema(['i1-m1', 'i1-m2'])],
-    ['criteria (design)', criteriaStructured({ task: 'design', brief: 'b', members: [], options: OPTIONS, hashes: { 'rankings/ana.yaml': 'x' }, texts: {} }).schema],
-    ['criteria (brief)', criteriaStructured({ task: 'brief', brief: 'b', members: [], options: [], hashes: { 'comments/ana.md': 'x' }, texts: {} }).schema],
+    [
+      'criteria (design)',
+      criteriaStructured({ task: 'design', brief: 'b', members: [], options: OPTIONS, hashes: { 'rankings/ana.yaml': 'x' }, texts: {} })
+        .schema,
+    ],
+    [
+      'criteria (brief)',
+      criteriaStructured({ task: 'brief', brief: 'b', members: [], options: [], hashes: { 'comments/ana.md': 'x' }, texts: {} }).schema,
+    ],
   ];
   for (const [name, schema] of schemas) {
     it(`${name}: every keyword is one the converter reads`, () => {
@@ -35,9 +42,17 @@ describe('the product\'s strict schemas and the llama.cpp test server\'s convert
   }
 
   it('refuses, naming the place, what the converter would turn into a looser grammar', () => {
-    const object = (properties: Record<string, unknown>) => ({ type: 'object', properties, required: Object.keys(properties), additionalProperties: false });
+    const object = (properties: Record<string, unknown>) => ({
+      type: 'object',
+      properties,
+      required: Object.keys(properties),
+      additionalProperties: false,
+    });
     assert.match(unsupportedPart(object({ a: { anyOf: [{ type: 'string' }, { type: 'null' }] } })) ?? '', /^\$\.a: keyword "anyOf"/);
-    assert.match(unsupportedPart(object({ a: { type: 'array', items: { type: 'string', pattern: '^x' } } })) ?? '', /^\$\.a\[\]: keyword "pattern"/);
+    assert.match(
+      unsupportedPart(object({ a: { type: 'array', items: { type: 'string', pattern: '^x' } } })) ?? '',
+      /^\$\.a\[\]: keyword "pattern"/,
+    );
     assert.match(unsupportedPart(object({ a: { type: ['object', 'null'] } })) ?? '', /^\$\.a: type \["object","null"\]/);
     assert.match(unsupportedPart(object({ a: { description: 'no type' } })) ?? '', /^\$\.a: type undefined/);
     assert.match(unsupportedPart(object({ a: { type: 'string', format: 'uri' } })) ?? '', /format "uri"/);

@@ -38,7 +38,11 @@ describe('a failed model request, classified by its backend', function () {
   const statuses: { status: number; kind: ModelRequestKind; sentence: string }[] = [
     { status: 401, kind: 'auth', sentence: `${WHAT} was refused: the API key was not accepted (401).` },
     { status: 403, kind: 'permission', sentence: `${WHAT} was refused: no permission for this model (403).` },
-    { status: 404, kind: 'not-found', sentence: `${WHAT} failed: the endpoint or model was not found (404). Check the model name and base URL.` },
+    {
+      status: 404,
+      kind: 'not-found',
+      sentence: `${WHAT} failed: the endpoint or model was not found (404). Check the model name and base URL.`,
+    },
     { status: 429, kind: 'rate-limit', sentence: `${WHAT} was rate-limited (429), also after retries. Resume the run later.` },
     {
       status: 500,
@@ -50,7 +54,9 @@ describe('a failed model request, classified by its backend', function () {
     for (const streamed of [false, true]) {
       it(`HTTP ${status}${streamed ? ' on a streamed turn' : ''} → kind "${kind}", and the sentence names the step`, async () => {
         suite.mock.enqueue('chat', { kind: 'error', status, headers: { 'retry-after-ms': '10' } });
-        const err = await failure(backend(suite.mock.baseURL).chat({ model: 'gpt-4o', messages, ...(streamed ? { onDelta: () => undefined } : {}) }));
+        const err = await failure(
+          backend(suite.mock.baseURL).chat({ model: 'gpt-4o', messages, ...(streamed ? { onDelta: () => undefined } : {}) }),
+        );
         assert.equal(err.kind, kind);
         assert.equal(err.status, status);
         assert.equal(err.cause instanceof Error, true, 'the SDK error is kept as the cause');
@@ -61,7 +67,18 @@ describe('a failed model request, classified by its backend', function () {
   }
 
   it("another status quotes the endpoint's own words", async () => {
-    suite.mock.enqueue('chat', { kind: 'error', status: 400, body: { error: { message: 'Context too long.\n Shorten it.', type: 'invalid_request_error', param: 'messages', code: 'context_length_exceeded' } } });
+    suite.mock.enqueue('chat', {
+      kind: 'error',
+      status: 400,
+      body: {
+        error: {
+          message: 'Context too long.\n Shorten it.',
+          type: 'invalid_request_error',
+          param: 'messages',
+          code: 'context_length_exceeded',
+        },
+      },
+    });
     const err = await failure(backend(suite.mock.baseURL).chat({ model: 'gpt-4o', messages }));
     assert.equal(err.kind, 'status');
     assert.equal(describeError(err, WHAT), `${WHAT} failed with HTTP 400: Context too long. Shorten it. Resume the run to try again.`);
@@ -69,7 +86,9 @@ describe('a failed model request, classified by its backend', function () {
 
   it('no answer within the timeout → kind "timeout", and the sentence names the setting that raises it', async () => {
     suite.mock.enqueue('chat', { kind: 'hang' });
-    const err = await failure(backend(suite.mock.baseURL, { timeoutMs: 200 }).chat({ model: 'gpt-4o', messages, onDelta: () => undefined }));
+    const err = await failure(
+      backend(suite.mock.baseURL, { timeoutMs: 200 }).chat({ model: 'gpt-4o', messages, onDelta: () => undefined }),
+    );
     assert.equal(err.kind, 'timeout');
     assert.equal(err.status, undefined);
     const said = describeError(err, WHAT);
@@ -87,7 +106,7 @@ describe('a failed model request, classified by its backend', function () {
     assert.equal(describeError(err, WHAT), `${WHAT} could not reach the model endpoint (Connection error). Resume the run to try again.`);
   });
 
-  it("the caller's abort → kind \"aborted\", which is cancellation", async () => {
+  it('the caller\'s abort → kind "aborted", which is cancellation', async () => {
     suite.mock.enqueue('chat', { kind: 'hang' });
     const controller = new AbortController();
     const asked = backend(suite.mock.baseURL).chat({ model: 'gpt-4o', messages, signal: controller.signal });
@@ -111,13 +130,20 @@ describe('a failed model request, classified by its backend', function () {
     suite.mock.enqueue('edit', { kind: 'error', status: 401 });
     const images = new OpenAIImageBackend(createModelClient({ apiKey: 'test-key', baseURL: suite.mock.baseURL, maxRetries: 0 }));
     const png = Buffer.from('89504e470d0a1a0a', 'hex');
-    const err = await failure(images.edit({ model: 'gpt-image-1', prompt: 'Blend them.', images: [{ data: png, name: 'a.png', mime: 'image/png' }] }));
+    const err = await failure(
+      images.edit({ model: 'gpt-image-1', prompt: 'Blend them.', images: [{ data: png, name: 'a.png', mime: 'image/png' }] }),
+    );
     assert.equal(err.kind, 'auth');
-    assert.equal(describeError(err, 'The image edit of remix r1-A'), 'The image edit of remix r1-A was refused: the API key was not accepted (401).');
+    assert.equal(
+      describeError(err, 'The image edit of remix r1-A'),
+      'The image edit of remix r1-A was refused: the API key was not accepted (401).',
+    );
   });
 
   it("the image endpoint's check reads a 404 on the model list from the kind", async () => {
-    const images = new OpenAIImageBackend(createModelClient({ apiKey: 'test-key', baseURL: `${suite.mock.baseURL}/nowhere`, maxRetries: 0 }));
+    const images = new OpenAIImageBackend(
+      createModelClient({ apiKey: 'test-key', baseURL: `${suite.mock.baseURL}/nowhere`, maxRetries: 0 }),
+    );
     const said = await images.check('gpt-image-1');
     assert.match(said ?? '', /has no model list \(404 on \/models\)/);
   });
@@ -129,7 +155,7 @@ describe('a failed model request, classified by its backend', function () {
     assert.equal(err.status, 404);
   });
 
-  it("a backend that said the whole sentence itself (a VS Code model) is shown as it said it", () => {
+  it('a backend that said the whole sentence itself (a VS Code model) is shown as it said it', () => {
     const sentence = 'Some Model (copilot) refused the request (blocked, for example by a quota); resume the run later.';
     const err = new ModelRequestError(sentence, 'refused', { said: true });
     assert.equal(describeError(err, WHAT), sentence);
@@ -137,7 +163,7 @@ describe('a failed model request, classified by its backend', function () {
     assert.equal(isModelRequestError(err, 'not-found', 'auth'), false);
   });
 
-  it("a model command of the CLI says a failed request in one line, with its own ending, and exits 1", async () => {
+  it('a model command of the CLI says a failed request in one line, with its own ending, and exits 1', async () => {
     suite.mock.enqueue('chat', { kind: 'error', status: 500 });
     const err = await failure(backend(suite.mock.baseURL).chat({ model: 'gpt-4o', messages }));
     const written: string[] = [];
@@ -150,7 +176,12 @@ describe('a failed model request, classified by its backend', function () {
       process.stderr.write = write;
     }
     assert.equal(code, 1);
-    assert.deepEqual(written, ['teamfusion judge: The judge failed with HTTP 500: The server had an error while processing your request (mock). Nothing was written; judge again later.\n']);
-    assert.throws(() => exitForRefusal(new Error('not a request'), { command: 'judge', request: 'The judge', again: 'judge again later' }), /not a request/);
+    assert.deepEqual(written, [
+      'teamfusion judge: The judge failed with HTTP 500: The server had an error while processing your request (mock). Nothing was written; judge again later.\n',
+    ]);
+    assert.throws(
+      () => exitForRefusal(new Error('not a request'), { command: 'judge', request: 'The judge', again: 'judge again later' }),
+      /not a request/,
+    );
   });
 });

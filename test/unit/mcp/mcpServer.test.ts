@@ -24,7 +24,8 @@ async function connect(cwd: string): Promise<Client> {
 }
 
 type CallResult = { content: { type: string; text: string }[]; isError?: boolean; structuredContent?: unknown };
-const call = async (c: Client, name: string, args: Record<string, unknown>): Promise<CallResult> => (await c.callTool({ name, arguments: args })) as CallResult;
+const call = async (c: Client, name: string, args: Record<string, unknown>): Promise<CallResult> =>
+  (await c.callTool({ name, arguments: args })) as CallResult;
 const json = (r: CallResult): Record<string, unknown> => {
   assert.ok(!r.isError, r.content[0]?.text);
   return JSON.parse(r.content[0]!.text) as Record<string, unknown>;
@@ -47,7 +48,10 @@ describe('teamfusion mcp: the questions over stdio, through the MCP SDK client',
   it('lists the five tools, each with the input { review, runId? } and marked read-only', async () => {
     const c = await open(path.dirname(SAMPLE));
     const { tools } = await c.listTools();
-    assert.deepEqual(tools.map((t) => t.name), ['analyze', 'validate', 'criteria', 'run_summary', 'next_steps']);
+    assert.deepEqual(
+      tools.map((t) => t.name),
+      ['analyze', 'validate', 'criteria', 'run_summary', 'next_steps'],
+    );
     for (const t of tools) {
       assert.deepEqual(Object.keys(t.inputSchema.properties ?? {}).sort(), ['review', 'runId'], t.name);
       assert.deepEqual(t.inputSchema.required, ['review'], t.name);
@@ -79,7 +83,10 @@ describe('teamfusion mcp: the questions over stdio, through the MCP SDK client',
     assert.equal(missing.isError, true);
     assert.match(missing.content[0]!.text, /^The review folder .*no-such-review does not exist\.$/);
     const badRun = await call(c, 'run_summary', { review: '.', runId: 'latest' });
-    assert.deepEqual([badRun.isError, badRun.content[0]!.text], [true, 'runId: not a run id; a run id looks like 2026-01-31T12-00-00Z-ab12.']);
+    assert.deepEqual(
+      [badRun.isError, badRun.content[0]!.text],
+      [true, 'runId: not a run id; a run id looks like 2026-01-31T12-00-00Z-ab12.'],
+    );
     const extra = await call(c, 'analyze', { review: '.', instructions: 'write a file' });
     assert.deepEqual([extra.isError, extra.content[0]!.text], [true, 'The input has fields that are not allowed: instructions.']);
     assert.equal(json(await call(c, 'validate', { review: '.' })).valid, true, 'it still answers');
@@ -105,8 +112,17 @@ describe('teamfusion mcp: the questions over stdio, through the MCP SDK client',
       await castVote({ reviewRoot: root, runId, as: 'd1', decisionPoint: 1, close: true });
       const closed = json(await call(c, 'run_summary', { review, runId }));
       assert.deepEqual(closed.openForks, []);
-      const [d] = closed.decisions as { question: { quoted: string }; decision: { quoted: string }; how: string; by: string; voters: string[] }[];
-      assert.deepEqual([d?.question.quoted, d?.decision.quoted, d?.how, d?.by, d?.voters], [QUESTION, 'warm palette', 'the lead closed it with 1 of 3 votes', 'd1', ['d2']]);
+      const [d] = closed.decisions as {
+        question: { quoted: string };
+        decision: { quoted: string };
+        how: string;
+        by: string;
+        voters: string[];
+      }[];
+      assert.deepEqual(
+        [d?.question.quoted, d?.decision.quoted, d?.how, d?.by, d?.voters],
+        [QUESTION, 'warm palette', 'the lead closed it with 1 of 3 votes', 'd1', ['d2']],
+      );
     });
   });
 });

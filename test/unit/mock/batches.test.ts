@@ -4,7 +4,8 @@ import { MockOpenAI } from '../../support/openaiMock';
 import { loadSpecValidator } from '../../support/openaiMock/specValidator';
 import { client } from './helpers';
 
-const line = (customId: string, body: unknown) => JSON.stringify({ custom_id: customId, method: 'POST', url: '/v1/chat/completions', body });
+const line = (customId: string, body: unknown) =>
+  JSON.stringify({ custom_id: customId, method: 'POST', url: '/v1/chat/completions', body });
 const chatBody = (text: string) => ({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: text }] });
 
 describe('mock server: Files and Batch API', function () {
@@ -19,7 +20,10 @@ describe('mock server: Files and Batch API', function () {
   it('uploads a JSONL file, runs a batch that stays pending for the configured polls, and answers each line like the chat route', async () => {
     const c = client(mock.baseURL);
     mock.enqueue('chat', { kind: 'chat', content: 'first answer' });
-    const file = await c.files.create({ file: await toFile(Buffer.from(`${line('a', chatBody('one'))}\n${line('b', chatBody('two'))}\n`), 'in.jsonl'), purpose: 'batch' });
+    const file = await c.files.create({
+      file: await toFile(Buffer.from(`${line('a', chatBody('one'))}\n${line('b', chatBody('two'))}\n`), 'in.jsonl'),
+      purpose: 'batch',
+    });
     assert.equal(file.object, 'file');
     assert.equal(file.purpose, 'batch');
     assert.equal((await c.files.retrieve(file.id)).bytes, file.bytes);
@@ -31,8 +35,14 @@ describe('mock server: Files and Batch API', function () {
     const done = await c.batches.retrieve(created.id);
     assert.equal(done.status, 'completed');
     assert.deepEqual(done.request_counts, { total: 2, completed: 2, failed: 0 });
-    const out = (await (await c.files.content(done.output_file_id!)).text()).trim().split('\n').map((l) => JSON.parse(l));
-    assert.deepEqual(out.map((o) => o.custom_id), ['a', 'b']);
+    const out = (await (await c.files.content(done.output_file_id!)).text())
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    assert.deepEqual(
+      out.map((o) => o.custom_id),
+      ['a', 'b'],
+    );
     assert.equal(out[0].response.status_code, 200);
     assert.equal(out[0].response.body.object, 'chat.completion');
     assert.equal(out[0].response.body.choices[0].message.content, 'first answer');
@@ -48,14 +58,20 @@ describe('mock server: Files and Batch API', function () {
     );
     assert.match(mock.specErrors().join('\n'), /POST \/v1\/files: body\/purpose must be equal to one of the allowed values/);
     mock.reset();
-    const file = await c.files.create({ file: await toFile(Buffer.from(`${line('a', { model: 'gpt-4o-mini', messages: 'not a list' })}\n`), 'bad.jsonl'), purpose: 'batch' });
+    const file = await c.files.create({
+      file: await toFile(Buffer.from(`${line('a', { model: 'gpt-4o-mini', messages: 'not a list' })}\n`), 'bad.jsonl'),
+      purpose: 'batch',
+    });
     const b = await c.batches.create({ input_file_id: file.id, endpoint: '/v1/chat/completions', completion_window: '24h' });
     const failed = await c.batches.retrieve(b.id);
     assert.equal(failed.status, 'failed');
     assert.match(failed.errors!.data![0]!.message!, /bad\.jsonl line 1: body\/messages must be array/);
     assert.match(mock.specErrors().join('\n'), /batch input bad\.jsonl line 1/);
     mock.reset();
-    await assert.rejects(c.batches.create({ input_file_id: 'file-x', endpoint: '/v1/chat/completions', completion_window: '1h' as '24h' }), (err: { status?: number }) => err.status === 400);
+    await assert.rejects(
+      c.batches.create({ input_file_id: 'file-x', endpoint: '/v1/chat/completions', completion_window: '1h' as '24h' }),
+      (err: { status?: number }) => err.status === 400,
+    );
     assert.match(mock.specErrors().join('\n'), /completion_window must be equal to one of the allowed values/);
   });
 

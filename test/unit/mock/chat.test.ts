@@ -14,14 +14,23 @@ describe('mock OpenAI: chat completions with the real SDK', () => {
   after(() => mock.close());
 
   it('answers a scripted non-streamed chat with content and usage', async () => {
-    mock.enqueue('chat', { kind: 'chat', content: 'Image 2 wins.', usage: { prompt_tokens: 1200, completion_tokens: 7, cached_tokens: 1024 } });
+    mock.enqueue('chat', {
+      kind: 'chat',
+      content: 'Image 2 wins.',
+      usage: { prompt_tokens: 1200, completion_tokens: 7, cached_tokens: 1024 },
+    });
     const r = await client(mock.baseURL).chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Which one?' }] });
     assert.equal(r.object, 'chat.completion');
     assert.equal(r.model, 'gpt-4o');
     assert.equal(r.choices[0]?.message.content, 'Image 2 wins.');
     assert.equal(r.choices[0]?.finish_reason, 'stop');
     assert.deepEqual(
-      { p: r.usage?.prompt_tokens, c: r.usage?.completion_tokens, t: r.usage?.total_tokens, cached: r.usage?.prompt_tokens_details?.cached_tokens },
+      {
+        p: r.usage?.prompt_tokens,
+        c: r.usage?.completion_tokens,
+        t: r.usage?.total_tokens,
+        cached: r.usage?.prompt_tokens_details?.cached_tokens,
+      },
       { p: 1200, c: 7, t: 1207, cached: 1024 },
     );
     assert.equal(mock.requests.length, 1);
@@ -67,7 +76,11 @@ describe('mock OpenAI: chat completions with the real SDK', () => {
     const checkCompletion = subsetValidator('CreateChatCompletionResponse');
     const checkChunk = subsetValidator('CreateChatCompletionStreamResponse');
     const post = (body: object): Promise<Response> =>
-      fetch(`${mock.baseURL}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer k' }, body: JSON.stringify(body) });
+      fetch(`${mock.baseURL}/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: 'Bearer k' },
+        body: JSON.stringify(body),
+      });
     const messages = [{ role: 'user', content: 'Compare Image 1 with Image 2.' }];
     const plain = await post({ model: 'gpt-4o', messages });
     assert.deepEqual(checkCompletion(await plain.json()), []);
@@ -83,7 +96,13 @@ describe('mock OpenAI: chat completions with the real SDK', () => {
       model: 'gpt-4o',
       messages: [
         { role: 'system', content: 'You are Ana, a designer. Image 1 is option a, Image 2 is option b, Image 3 is option c.' },
-        { role: 'user', content: [{ type: 'text', text: 'Give your view.' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=', detail: 'low' } }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Give your view.' },
+            { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=', detail: 'low' } },
+          ],
+        },
       ],
     });
     const text = r.choices[0]?.message.content ?? '';
@@ -94,8 +113,20 @@ describe('mock OpenAI: chat completions with the real SDK', () => {
   it('reports cached prompt tokens when a long prompt repeats its prefix', async () => {
     const long = 'The brief: a calm perfume poster. '.repeat(200); // ≈ 1700 tokens
     const c = client(mock.baseURL);
-    const first = await c.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'system', content: long }, { role: 'user', content: 'Turn 1' }] });
-    const second = await c.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'system', content: long }, { role: 'user', content: 'Turn 2' }] });
+    const first = await c.chat.completions.create({
+      model: 'gpt-4o',
+      messages: [
+        { role: 'system', content: long },
+        { role: 'user', content: 'Turn 1' },
+      ],
+    });
+    const second = await c.chat.completions.create({
+      model: 'gpt-4o',
+      messages: [
+        { role: 'system', content: long },
+        { role: 'user', content: 'Turn 2' },
+      ],
+    });
     assert.equal(first.usage?.prompt_tokens_details?.cached_tokens, 0);
     const cached = second.usage?.prompt_tokens_details?.cached_tokens ?? 0;
     assert.ok(cached >= 1024 && cached % 128 === 0 && cached <= (second.usage?.prompt_tokens ?? 0), `cached ${cached}`);
@@ -118,7 +149,8 @@ describe('mock OpenAI: chat completions with the real SDK', () => {
     mock.enqueue('chat', { kind: 'chat', content: 'queued' });
     const c = client(mock.baseURL);
     const ask = async (): Promise<string | null> =>
-      (await c.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] })).choices[0]?.message.content ?? null;
+      (await c.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] })).choices[0]?.message.content ??
+      null;
     assert.equal(await ask(), 'queued');
     assert.equal(await ask(), 'fallback #2');
     mock.setFallback(() => undefined);

@@ -9,8 +9,21 @@ const CLI = path.join(__dirname, '..', '..', 'support', 'openaiMock', 'cli.js');
 describe('mock OpenAI: CLI', () => {
   it('parses its options', () => {
     assert.deepEqual(parseCliArgs([]), { port: 0, latency: 0, strict: true, fromRun: false, quiet: false });
-    assert.deepEqual(parseCliArgs(['--port', '8123', '--latency=40', '--no-strict']), { port: 8123, latency: 40, strict: false, fromRun: false, quiet: false });
-    assert.deepEqual(parseCliArgs(['--from-run', '--quiet', '--label', 'Scripted reply:']), { port: 0, latency: 0, strict: true, fromRun: true, quiet: true, label: 'Scripted reply:' });
+    assert.deepEqual(parseCliArgs(['--port', '8123', '--latency=40', '--no-strict']), {
+      port: 8123,
+      latency: 40,
+      strict: false,
+      fromRun: false,
+      quiet: false,
+    });
+    assert.deepEqual(parseCliArgs(['--from-run', '--quiet', '--label', 'Scripted reply:']), {
+      port: 0,
+      latency: 0,
+      strict: true,
+      fromRun: true,
+      quiet: true,
+      label: 'Scripted reply:',
+    });
     assert.throws(() => parseCliArgs(['--port', 'abc']), /port/);
     assert.throws(() => parseCliArgs(['--bogus']), /Unknown option/);
   });

@@ -32,7 +32,11 @@ describe('mock OpenAI: faults seen through the real SDK', () => {
   });
 
   it('429 with retry-after-ms is honoured, and the error body is OpenAI-shaped when retries run out', async () => {
-    mock.enqueue('chat', { kind: 'error', status: 429, headers: { 'retry-after-ms': '1200' } }, { kind: 'error', status: 429, headers: { 'retry-after-ms': '10' } });
+    mock.enqueue(
+      'chat',
+      { kind: 'error', status: 429, headers: { 'retry-after-ms': '1200' } },
+      { kind: 'error', status: 429, headers: { 'retry-after-ms': '10' } },
+    );
     await assert.rejects(client(mock.baseURL, { maxRetries: 1 }).chat.completions.create({ model: 'gpt-4o', messages }), (err: unknown) => {
       assert.ok(err instanceof OpenAI.RateLimitError);
       assert.equal(err.status, 429);
@@ -51,11 +55,18 @@ describe('mock OpenAI: faults seen through the real SDK', () => {
     mock.enqueue('chat', { kind: 'error', status: 500 }, { kind: 'chat', content: 'recovered' });
     const r = await client(mock.baseURL, { maxRetries: 1 }).chat.completions.create({ model: 'gpt-4o', messages });
     assert.equal(r.choices[0]?.message.content, 'recovered');
-    assert.deepEqual(mock.requests.map((q) => q.status), [500, 200]);
+    assert.deepEqual(
+      mock.requests.map((q) => q.status),
+      [500, 200],
+    );
   });
 
   it('a custom error body and status reach the SDK error', async () => {
-    mock.enqueue('chat', { kind: 'error', status: 400, body: { error: { message: 'Context too long.', type: 'invalid_request_error', param: 'messages', code: 'context_length_exceeded' } } });
+    mock.enqueue('chat', {
+      kind: 'error',
+      status: 400,
+      body: { error: { message: 'Context too long.', type: 'invalid_request_error', param: 'messages', code: 'context_length_exceeded' } },
+    });
     await assert.rejects(client(mock.baseURL).chat.completions.create({ model: 'gpt-4o', messages }), (err: unknown) => {
       assert.ok(err instanceof OpenAI.BadRequestError);
       assert.equal(err.code, 'context_length_exceeded');
@@ -74,7 +85,10 @@ describe('mock OpenAI: faults seen through the real SDK', () => {
     const elapsed = Date.now() - t0;
     assert.ok(elapsed >= 390, `gave up after ${elapsed} ms: two attempts of 200 ms each`);
     assert.equal(mock.requests.length, 2);
-    assert.ok(mock.requests.every((q) => q.status === undefined), 'nothing was answered');
+    assert.ok(
+      mock.requests.every((q) => q.status === undefined),
+      'nothing was answered',
+    );
   });
 
   it('cut-stream → chunks arrive, then the stream fails', async () => {
@@ -94,12 +108,18 @@ describe('mock OpenAI: faults seen through the real SDK', () => {
 
   it('raw invalid JSON with 200 → the SDK fails to parse', async () => {
     mock.enqueue('chat', { kind: 'raw', status: 200, body: '{"id": "chatcmpl-1", "choices": [', contentType: 'application/json' });
-    await assert.rejects(client(mock.baseURL).chat.completions.create({ model: 'gpt-4o', messages }), (err: unknown) => err instanceof Error && /JSON/i.test(err.message));
+    await assert.rejects(
+      client(mock.baseURL).chat.completions.create({ model: 'gpt-4o', messages }),
+      (err: unknown) => err instanceof Error && /JSON/i.test(err.message),
+    );
   });
 
   it('a reply kind that does not fit the route is a 500 naming the misuse', async () => {
     mock.enqueue('chat', { kind: 'image' });
-    await assert.rejects(client(mock.baseURL).chat.completions.create({ model: 'gpt-4o', messages }), (err: unknown) => err instanceof OpenAI.InternalServerError && /does not fit/.test(err.message));
+    await assert.rejects(
+      client(mock.baseURL).chat.completions.create({ model: 'gpt-4o', messages }),
+      (err: unknown) => err instanceof OpenAI.InternalServerError && /does not fit/.test(err.message),
+    );
   });
 
   it('close() ends hanging requests and the port is released', async () => {
@@ -109,7 +129,8 @@ describe('mock OpenAI: faults seen through the real SDK', () => {
     const pending = client(other.baseURL, { timeout: 3_600_000 }).chat.completions.create({ model: 'gpt-4o', messages });
     const settled = pending.then(
       () => 'resolved',
-      (e: unknown) => (e instanceof OpenAI.APIConnectionTimeoutError ? 'timed out' : e instanceof OpenAI.APIConnectionError ? 'cut' : String(e)),
+      (e: unknown) =>
+        e instanceof OpenAI.APIConnectionTimeoutError ? 'timed out' : e instanceof OpenAI.APIConnectionError ? 'cut' : String(e),
     );
     await other.waitForRequests(1, { route: 'chat' });
     await other.close();

@@ -13,9 +13,19 @@ import { runFallback } from '../../support/openaiMock/runAnswers';
 import { REPO_ROOT, useCliAgainstMock } from '../cli/buildCli';
 import { SAMPLE, cleanupFixtures, tempDir } from '../review/fixtures';
 
-interface Forecast { kind: 'persona' | 'control'; designer: string | null; ranking?: string[]; prefer?: string; failed?: string }
+interface Forecast {
+  kind: 'persona' | 'control';
+  designer: string | null;
+  ranking?: string[];
+  prefer?: string;
+  failed?: string;
+}
 
-async function runAndRerank(rig: ReturnType<typeof useCliAgainstMock>, sample: string, args: string[]): Promise<{ review: string; run: string }> {
+async function runAndRerank(
+  rig: ReturnType<typeof useCliAgainstMock>,
+  sample: string,
+  args: string[],
+): Promise<{ review: string; run: string }> {
   const review = path.join(await tempDir('tf-forecast-answers-'), 'review');
   await fs.cp(sample, review, { recursive: true });
   rig.mock.setFallback(runFallback('Scripted reply:'));
@@ -36,12 +46,19 @@ describe('the scripted server forecasts as each persona would, and the control a
   const rig = useCliAgainstMock({ checkSpec: true });
   after(cleanupFixtures);
 
-  it('design: each proxy orders the blind set\'s originals as its designer ranked them; the control gives the letters in order', async () => {
+  it("design: each proxy orders the blind set's originals as its designer ranked them; the control gives the letters in order", async () => {
     const { review, run } = await runAndRerank(rig, SAMPLE, []);
     const forecasts = await forecastsOf(review, run);
-    const key = JSON.parse(await fs.readFile(path.join(review, 'runs', run, 'rerank', 'key.json'), 'utf8')) as Record<string, { kind: string; id: string }>;
+    const key = JSON.parse(await fs.readFile(path.join(review, 'runs', run, 'rerank', 'key.json'), 'utf8')) as Record<
+      string,
+      { kind: string; id: string }
+    >;
     const letters = Object.keys(key).sort();
-    assert.deepEqual(forecasts.map((f) => f.failed ?? null), forecasts.map(() => null), 'every forecast is made');
+    assert.deepEqual(
+      forecasts.map((f) => f.failed ?? null),
+      forecasts.map(() => null),
+      'every forecast is made',
+    );
     assert.deepEqual(forecasts.find((f) => f.kind === 'control')!.ranking, letters);
     const personas = forecasts.filter((f) => f.kind === 'persona');
     assert.equal(personas.length, 4);
@@ -51,15 +68,23 @@ describe('the scripted server forecasts as each persona would, and the control a
       const doc = (file.endsWith('.json') ? JSON.parse(text) : parseYaml(text)) as { ranking: Array<{ option: string; rank: number }> };
       const rank = new Map(doc.ranking.map((r) => [r.option, r.rank]));
       const originals = f.ranking!.filter((l) => key[l]!.kind === 'option').map((l) => rank.get(key[l]!.id)!);
-      assert.deepEqual(originals, [...originals].sort((a, b) => a - b), `${f.designer}'s forecast keeps their own order of the originals`);
+      assert.deepEqual(
+        originals,
+        [...originals].sort((a, b) => a - b),
+        `${f.designer}'s forecast keeps their own order of the originals`,
+      );
     }
     assert.ok(new Set(personas.map((f) => f.ranking!.join(''))).size >= 3, 'the proxies forecast different orders');
   });
 
-  it('brief: each proxy prefers the revision with more of its member\'s words; the control says tie', async () => {
+  it("brief: each proxy prefers the revision with more of its member's words; the control says tie", async () => {
     const { review, run } = await runAndRerank(rig, path.join(REPO_ROOT, 'samples', 'brief-review'), ['--task', 'brief']);
     const forecasts = await forecastsOf(review, run);
-    assert.deepEqual(forecasts.map((f) => f.failed ?? null), forecasts.map(() => null), 'every forecast is made');
+    assert.deepEqual(
+      forecasts.map((f) => f.failed ?? null),
+      forecasts.map(() => null),
+      'every forecast is made',
+    );
     assert.equal(forecasts.find((f) => f.kind === 'control')!.prefer, 'tie');
     const [a, b] = await Promise.all(['A.md', 'B.md'].map((f) => fs.readFile(path.join(review, 'runs', run, 'rerank', f), 'utf8')));
     for (const f of forecasts.filter((x) => x.kind === 'persona')) {

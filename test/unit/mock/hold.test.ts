@@ -17,7 +17,11 @@ describe('mock OpenAI: holding answers (a test acts mid-run, whatever the load)'
   /** Which of the promises have settled, by label. */
   const settled = (all: Record<string, Promise<unknown>>) => {
     const done = new Set<string>();
-    for (const [k, p] of Object.entries(all)) void p.then(() => done.add(k), () => done.add(k));
+    for (const [k, p] of Object.entries(all))
+      void p.then(
+        () => done.add(k),
+        () => done.add(k),
+      );
     return done;
   };
 
@@ -30,12 +34,15 @@ describe('mock OpenAI: holding answers (a test acts mid-run, whatever the load)'
     await mock.waitForRequests(2, { route: 'chat' });
     assert.equal(mock.maxInFlight('chat'), 2);
     assert.deepEqual([...done], []);
-    assert.ok(mock.requests.every((r) => r.status === undefined), 'nothing answered while held');
+    assert.ok(
+      mock.requests.every((r) => r.status === undefined),
+      'nothing answered while held',
+    );
     release();
     assert.deepEqual([(await a).choices[0]!.message.content, (await b).choices[0]!.message.content].sort(), ['one', 'two']);
   });
 
-  it('hold(when): answers go until the condition holds at a request\'s arrival; that one and later ones wait', async () => {
+  it("hold(when): answers go until the condition holds at a request's arrival; that one and later ones wait", async () => {
     const release = mock.hold(() => mock.requests.length > 2);
     assert.ok((await ask('1')).choices[0]!.message.content);
     assert.ok((await ask('2')).choices[0]!.message.content);
@@ -44,10 +51,16 @@ describe('mock OpenAI: holding answers (a test acts mid-run, whatever the load)'
     const done = settled({ third, fourth });
     await mock.waitForRequests(4);
     assert.deepEqual([...done], []);
-    assert.deepEqual(mock.requests.map((r) => r.status), [200, 200, undefined, undefined]);
+    assert.deepEqual(
+      mock.requests.map((r) => r.status),
+      [200, 200, undefined, undefined],
+    );
     release();
     await Promise.all([third, fourth]);
-    assert.deepEqual(mock.requests.map((r) => r.status), [200, 200, 200, 200]);
+    assert.deepEqual(
+      mock.requests.map((r) => r.status),
+      [200, 200, 200, 200],
+    );
   });
 
   it('reset() and close() let held requests go: nothing is left waiting', async () => {
@@ -60,7 +73,10 @@ describe('mock OpenAI: holding answers (a test acts mid-run, whatever the load)'
     const other = await MockOpenAI.start();
     other.hold();
     const cut = client(other.baseURL).chat.completions.create({ model: 'gpt-4o', messages });
-    const outcome = cut.then(() => 'answered', () => 'cut');
+    const outcome = cut.then(
+      () => 'answered',
+      () => 'cut',
+    );
     await other.waitForRequests(1);
     await other.close();
     assert.equal(await outcome, 'cut');
@@ -74,6 +90,14 @@ describe('mock OpenAI: holding answers (a test acts mid-run, whatever the load)'
       return calls >= 3 ? calls : undefined;
     };
     assert.equal(await waitFor('the third call', probe), 3);
-    await assert.rejects(waitFor('something that never comes', () => false, 30, () => 'the detail'), /Timed out after 30 ms waiting for something that never comes\.\nthe detail/);
+    await assert.rejects(
+      waitFor(
+        'something that never comes',
+        () => false,
+        30,
+        () => 'the detail',
+      ),
+      /Timed out after 30 ms waiting for something that never comes\.\nthe detail/,
+    );
   });
 });

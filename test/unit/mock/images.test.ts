@@ -53,21 +53,30 @@ describe('mock OpenAI: image edits', () => {
   });
 
   it('answers a scripted PNG, and a pattern PNG when the uploads are not images', async () => {
-    const scripted = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#123456' } }).png().toBuffer();
+    const scripted = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#123456' } })
+      .png()
+      .toBuffer();
     mock.enqueue('edit', { kind: 'image', png: scripted });
     const c = client(mock.baseURL);
-    const file = async (): Promise<Awaited<ReturnType<typeof toFile>>> => toFile(Buffer.from('not an image'), 'x.png', { type: 'image/png' });
+    const file = async (): Promise<Awaited<ReturnType<typeof toFile>>> =>
+      toFile(Buffer.from('not an image'), 'x.png', { type: 'image/png' });
     const first = await c.images.edit({ model: 'gpt-image-1', prompt: 'p', image: await file() });
     assert.ok(Buffer.from(first.data?.[0]?.b64_json ?? '', 'base64').equals(scripted));
     const second = await c.images.edit({ model: 'gpt-image-1', prompt: 'p', image: await file() });
     const meta = await sharp(Buffer.from(second.data?.[0]?.b64_json ?? '', 'base64')).metadata();
     assert.deepEqual([meta.width, meta.height], [512, 512]);
-    assert.deepEqual(mock.requests[0]?.files.map((f) => f.field), ['image'], 'a single image goes as "image"');
+    assert.deepEqual(
+      mock.requests[0]?.files.map((f) => f.field),
+      ['image'],
+      'a single image goes as "image"',
+    );
   });
 
   it('flags an edit without a prompt as a spec violation', async () => {
     await assert.rejects(
-      client(mock.baseURL).images.edit({ model: 'gpt-image-1', image: await toFile(Buffer.from('x'), 'a.png') } as unknown as Parameters<ReturnType<typeof client>['images']['edit']>[0]),
+      client(mock.baseURL).images.edit({ model: 'gpt-image-1', image: await toFile(Buffer.from('x'), 'a.png') } as unknown as Parameters<
+        ReturnType<typeof client>['images']['edit']
+      >[0]),
       (err: Error & { status?: number }) => err.status === 400 && /prompt/.test(err.message),
     );
     assert.equal(mock.specErrors().length, 1);

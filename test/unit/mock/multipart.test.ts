@@ -22,10 +22,13 @@ describe('mock OpenAI: multipart parser', () => {
       { name: 'model', value: 'gpt-image-1' },
       { name: 'prompt', value: 'Line one\r\nline two — ünïcode' },
     ]);
-    assert.deepEqual(parsed.files.map((f) => [f.field, f.filename, f.contentType]), [
-      ['image[]', 'a "quoted" name.png', 'image/png'],
-      ['image[]', 'b.webp', 'image/webp'],
-    ]);
+    assert.deepEqual(
+      parsed.files.map((f) => [f.field, f.filename, f.contentType]),
+      [
+        ['image[]', 'a "quoted" name.png', 'image/png'],
+        ['image[]', 'b.webp', 'image/webp'],
+      ],
+    );
     assert.ok(parsed.files[0]?.data.equals(bytes));
     assert.equal(parsed.files[1]?.data.toString(), 'second');
   });
@@ -34,7 +37,10 @@ describe('mock OpenAI: multipart parser', () => {
     assert.equal(multipartBoundary('multipart/form-data; boundary="a b"'), 'a b');
     assert.equal(multipartBoundary('application/json'), undefined);
     assert.throws(() => parseMultipart(Buffer.from('no boundary here'), 'xyz'), MultipartError);
-    assert.throws(() => parseMultipart(Buffer.from('--xyz\r\nContent-Disposition: form-data; name="a"\r\n\r\nunterminated'), 'xyz'), MultipartError);
+    assert.throws(
+      () => parseMultipart(Buffer.from('--xyz\r\nContent-Disposition: form-data; name="a"\r\n\r\nunterminated'), 'xyz'),
+      MultipartError,
+    );
     const ok = parseMultipart(Buffer.from('--xyz\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--xyz--\r\n'), 'xyz');
     assert.deepEqual(ok.fields, [{ name: 'a', value: '1' }]);
   });

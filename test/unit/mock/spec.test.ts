@@ -25,7 +25,13 @@ describe('mock OpenAI: request validation against the official spec', () => {
     assert.equal(path.basename(file), 'openapi.json');
     assert.equal(path.basename(path.dirname(file)), 'openai-spec');
     const v = loadSpecValidator();
-    assert.deepEqual(v.schemaNames, { chat: 'CreateChatCompletionRequest', edit: 'CreateImageEditRequest', editJson: 'EditImageBodyJsonParam', file: 'CreateFileRequest', batch: 'CreateBatchRequest' });
+    assert.deepEqual(v.schemaNames, {
+      chat: 'CreateChatCompletionRequest',
+      edit: 'CreateImageEditRequest',
+      editJson: 'EditImageBodyJsonParam',
+      file: 'CreateFileRequest',
+      batch: 'CreateBatchRequest',
+    });
   });
 
   it('takes the spec from an explicit path or TEAMFUSION_OPENAI_SPEC, and says so plainly when it is missing', () => {
@@ -34,7 +40,10 @@ describe('mock OpenAI: request validation against the official spec', () => {
     const saved = process.env.TEAMFUSION_OPENAI_SPEC;
     try {
       process.env.TEAMFUSION_OPENAI_SPEC = path.join(path.dirname(file), 'missing.json');
-      assert.throws(() => resolveSpecPath(), (err: unknown) => err instanceof SpecNotFoundError && /not found at .*missing\.json; set TEAMFUSION_OPENAI_SPEC/.test(err.message));
+      assert.throws(
+        () => resolveSpecPath(),
+        (err: unknown) => err instanceof SpecNotFoundError && /not found at .*missing\.json; set TEAMFUSION_OPENAI_SPEC/.test(err.message),
+      );
       process.env.TEAMFUSION_OPENAI_SPEC = file;
       assert.equal(resolveSpecPath(), file);
     } finally {
@@ -81,7 +90,10 @@ describe('mock OpenAI: request validation against the official spec', () => {
     assert.equal(((await res.json()) as { choices: Array<{ message: { content: string } }> }).choices[0]?.message.content, 'served anyway');
     assert.ok(mock.specErrors().length >= 1);
     assert.equal(mock.requests[0]?.validationErrors.length, mock.specErrors().length);
-    assert.ok(mock.specErrors().every((e) => e.startsWith('POST /v1/chat/completions: body/messages/0')), mock.specErrors().join('\n'));
+    assert.ok(
+      mock.specErrors().every((e) => e.startsWith('POST /v1/chat/completions: body/messages/0')),
+      mock.specErrors().join('\n'),
+    );
   });
 
   it('a spec-rejected request does not consume a queued reply', async () => {
@@ -97,7 +109,14 @@ describe('mock OpenAI: request validation against the official spec', () => {
       messages: [
         { role: 'developer', content: 'Be brief.' },
         { role: 'system', content: [{ type: 'text', text: 'You are a proxy for Ana.' }] },
-        { role: 'user', name: 'ana', content: [{ type: 'text', text: 'Image 1:' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=', detail: 'low' } }] },
+        {
+          role: 'user',
+          name: 'ana',
+          content: [
+            { type: 'text', text: 'Image 1:' },
+            { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=', detail: 'low' } },
+          ],
+        },
         { role: 'assistant', content: 'Earlier turn.' },
       ],
       temperature: 0.7,
@@ -105,13 +124,35 @@ describe('mock OpenAI: request validation against the official spec', () => {
       seed: 7,
       user: 'teamfusion',
       prompt_cache_key: 'review-1',
-      response_format: { type: 'json_schema', json_schema: { name: 'out', strict: true, schema: { type: 'object', properties: { a: { type: 'string' } }, required: ['a'], additionalProperties: false } } },
+      response_format: {
+        type: 'json_schema',
+        json_schema: {
+          name: 'out',
+          strict: true,
+          schema: { type: 'object', properties: { a: { type: 'string' } }, required: ['a'], additionalProperties: false },
+        },
+      },
     });
-    await c.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'x' }], stream: true, stream_options: { include_usage: true } }).then(async (s) => {
-      for await (const _chunk of s) void _chunk;
+    await c.chat.completions
+      .create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'x' }], stream: true, stream_options: { include_usage: true } })
+      .then(async (s) => {
+        for await (const _chunk of s) void _chunk;
+      });
+    await c.chat.completions.create({
+      model: 'gpt-4o',
+      messages: [{ role: 'user', content: 'x' }],
+      response_format: { type: 'json_object' },
     });
-    await c.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'x' }], response_format: { type: 'json_object' } });
-    await c.images.edit({ model: 'gpt-image-1', prompt: 'p', image: [await toFile(Buffer.from('png'), 'a.png', { type: 'image/png' })], n: 1, size: '1024x1024', quality: 'medium', input_fidelity: 'high', background: 'opaque' });
+    await c.images.edit({
+      model: 'gpt-image-1',
+      prompt: 'p',
+      image: [await toFile(Buffer.from('png'), 'a.png', { type: 'image/png' })],
+      n: 1,
+      size: '1024x1024',
+      quality: 'medium',
+      input_fidelity: 'high',
+      background: 'opaque',
+    });
     assert.deepEqual(mock.specErrors(), []);
   });
 
@@ -137,19 +178,30 @@ describe('mock OpenAI: request validation against the official spec', () => {
 
 describe('mock OpenAI: OpenAPI → JSON Schema conversion', () => {
   it('turns nullable into a null type or a null alternative and drops OpenAPI-only keywords', () => {
-    assert.deepEqual(convertOpenApiSchema({ type: 'string', enum: ['a'], nullable: true, 'x-stainless-const': true }), { type: ['string', 'null'], enum: ['a', null] });
+    assert.deepEqual(convertOpenApiSchema({ type: 'string', enum: ['a'], nullable: true, 'x-stainless-const': true }), {
+      type: ['string', 'null'],
+      enum: ['a', null],
+    });
     assert.deepEqual(convertOpenApiSchema({ $ref: '#/components/schemas/Foo', nullable: true, description: 'd' }), {
       anyOf: [{ $ref: '#/$defs/Foo' }, { type: 'null' }],
       description: 'd',
     });
     assert.deepEqual(
-      convertOpenApiSchema({ oneOf: [{ $ref: '#/components/schemas/A' }], discriminator: { propertyName: 'type' }, example: { type: 'a' } }),
+      convertOpenApiSchema({
+        oneOf: [{ $ref: '#/components/schemas/A' }],
+        discriminator: { propertyName: 'type' },
+        example: { type: 'a' },
+      }),
       { oneOf: [{ $ref: '#/$defs/A' }] },
     );
-    assert.deepEqual(convertOpenApiSchema({ type: 'object', properties: { nullable: { type: 'boolean' } }, default: { nullable: true } }), {
-      type: 'object',
-      properties: { nullable: { type: 'boolean' } },
-      default: { nullable: true },
-    }, 'a property named like a keyword and data values stay untouched');
+    assert.deepEqual(
+      convertOpenApiSchema({ type: 'object', properties: { nullable: { type: 'boolean' } }, default: { nullable: true } }),
+      {
+        type: 'object',
+        properties: { nullable: { type: 'boolean' } },
+        default: { nullable: true },
+      },
+      'a property named like a keyword and data values stay untouched',
+    );
   });
 });

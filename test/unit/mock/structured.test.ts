@@ -24,7 +24,11 @@ const remixSchema = {
         type: 'object',
         additionalProperties: false,
         required: ['option', 'reason', 'score'],
-        properties: { option: { $ref: '#/$defs/optionId' }, reason: { type: 'string' }, score: { type: 'integer', minimum: 1, maximum: 5 } },
+        properties: {
+          option: { $ref: '#/$defs/optionId' },
+          reason: { type: 'string' },
+          score: { type: 'integer', minimum: 1, maximum: 5 },
+        },
       },
     },
     directions: { type: 'array', items: { type: 'string' }, minItems: 1 },
@@ -53,9 +57,17 @@ describe('mock OpenAI: JSON instances generated from a schema', () => {
         kind: { const: 'remix' },
         maybe: { type: ['null', 'integer'], minimum: 3 },
         pick: { oneOf: [{ type: 'string', enum: ['a', 'b'] }, { type: 'number' }] },
-        merged: { allOf: [{ type: 'object', properties: { x: { type: 'string' } } }, { type: 'object', properties: { y: { type: 'integer', exclusiveMaximum: 0 } } }] },
+        merged: {
+          allOf: [
+            { type: 'object', properties: { x: { type: 'string' } } },
+            { type: 'object', properties: { y: { type: 'integer', exclusiveMaximum: 0 } } },
+          ],
+        },
         tags: { type: 'array', items: { enum: ['warm', 'cool', 'neutral', 'bold'] } },
-        deep: { type: 'object', properties: { list: { type: 'array', minItems: 4, maxItems: 4, items: { type: 'string' }, uniqueItems: true } } },
+        deep: {
+          type: 'object',
+          properties: { list: { type: 'array', minItems: 4, maxItems: 4, items: { type: 'string' }, uniqueItems: true } },
+        },
       },
     };
     const value = instanceFromSchema(schema) as Record<string, unknown>;
@@ -72,7 +84,12 @@ describe('mock OpenAI: JSON instances generated from a schema', () => {
       const response_format = { type: 'json_schema' as const, json_schema: { name: 'remix', strict: true, schema: remixSchema } };
       const r = await c.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Decide.' }], response_format });
       assertValid(remixSchema, JSON.parse(r.choices[0]?.message.content ?? ''));
-      const stream = await c.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Decide.' }], response_format, stream: true });
+      const stream = await c.chat.completions.create({
+        model: 'gpt-4o',
+        messages: [{ role: 'user', content: 'Decide.' }],
+        response_format,
+        stream: true,
+      });
       let text = '';
       let pieces = 0;
       for await (const chunk of stream) {
@@ -83,7 +100,11 @@ describe('mock OpenAI: JSON instances generated from a schema', () => {
       assertValid(remixSchema, JSON.parse(text));
       assert.ok(pieces > 3, `JSON streams in pieces (${pieces})`);
       mock.enqueue('chat', { kind: 'json', value: { top: ['x'] } });
-      const scripted = await c.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Decide.' }], response_format });
+      const scripted = await c.chat.completions.create({
+        model: 'gpt-4o',
+        messages: [{ role: 'user', content: 'Decide.' }],
+        response_format,
+      });
       assert.deepEqual(JSON.parse(scripted.choices[0]?.message.content ?? ''), { top: ['x'] });
       assert.deepEqual(mock.specErrors(), []);
     } finally {

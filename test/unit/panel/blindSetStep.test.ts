@@ -79,7 +79,11 @@ async function reviewWithBlindSet(): Promise<{ root: string; blind: string }> {
   for (const d of ['options', 'rankings']) await fs.mkdir(path.join(blind, d), { recursive: true });
   await fs.writeFile(path.join(blind, 'brief.md'), '# Brief\n');
   await fs.writeFile(path.join(blind, 'review.yaml'), 'title: Fixture — re-rank\n');
-  for (const l of ['A', 'B', 'C']) await fs.copyFile(path.join(root, 'options', (await fs.readdir(path.join(root, 'options')))[0]!), path.join(blind, 'options', `${l}.png`));
+  for (const l of ['A', 'B', 'C'])
+    await fs.copyFile(
+      path.join(root, 'options', (await fs.readdir(path.join(root, 'options')))[0]!),
+      path.join(blind, 'options', `${l}.png`),
+    );
   await fs.writeFile(path.join(blind, 'rankings', 'd2.yaml'), 'designer: D2\nranking: []\n');
   return { root, blind };
 }
@@ -117,13 +121,17 @@ describe('the blind set belongs to its run', () => {
     const { root, blind } = await reviewWithBlindSet();
     roots.push(root);
     const { ReviewsTree } = loadTree();
-    const Uri = (fakeVscode().Uri as { file(p: string): unknown });
+    const Uri = fakeVscode().Uri as { file(p: string): unknown };
     const index = { find: async () => [Uri.file(root), Uri.file(blind)], onDidChange: () => ({ dispose() {} }) };
     const diagnostics = { count: () => ({ errors: 0, warnings: 0 }), onDidPublish: () => ({ dispose() {} }) };
     const tree = new ReviewsTree(index as never, diagnostics as never);
     const snap = await tree.snapshot(5);
     tree.dispose();
-    assert.deepEqual(snap.map((r) => r.contextValue), ['review'], 'one review: the blind set is not a second one');
+    assert.deepEqual(
+      snap.map((r) => r.contextValue),
+      ['review'],
+      'one review: the blind set is not a second one',
+    );
     const run = snap[0]!.children!.find((c) => c.label === 'Runs')!.children!.find((c) => c.runId === RUN_ID)!;
     assert.ok(run, 'the run is listed');
     assert.deepEqual(
@@ -133,10 +141,17 @@ describe('the blind set belongs to its run', () => {
     assert.match(run.children![0]!.tooltip!, /Ranked: D2\.\nWaiting for Ana, Chloé\./);
   });
 
-  it('the set\'s panel knows its run and the team that ranks it (the review\'s designers); another review has none', async () => {
+  it("the set's panel knows its run and the team that ranks it (the review's designers); another review has none", async () => {
     const { root, blind } = await reviewWithBlindSet();
     roots.push(root);
-    assert.deepEqual(await blindSetTeam(blind), { runId: RUN_ID, team: [{ id: 'd1', name: 'Ana' }, { id: 'd2', name: 'Ben' }, { id: 'd3', name: 'Chloé' }] });
+    assert.deepEqual(await blindSetTeam(blind), {
+      runId: RUN_ID,
+      team: [
+        { id: 'd1', name: 'Ana' },
+        { id: 'd2', name: 'Ben' },
+        { id: 'd3', name: 'Chloé' },
+      ],
+    });
     assert.equal(await blindSetTeam(root), undefined);
   });
 });

@@ -13,7 +13,7 @@ const review = (designers: number, comments: number): PanelReview =>
     comments: Array.from({ length: comments }, (_, i) => ({ designer: `c${i}`, name: `C${i}`, body: 'x', file: '' })),
   }) as PanelReview;
 
-describe('panel: a brief review\'s face', () => {
+describe("panel: a brief review's face", () => {
   it('comments and no rankings: a brief review; rankings (with or without comments) or nothing: not', () => {
     assert.equal(isBriefOnly(review(0, 3)), true);
     assert.equal(isBriefOnly(review(2, 3)), false, 'a review of both kinds keeps its design face');

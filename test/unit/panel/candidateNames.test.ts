@@ -12,7 +12,14 @@ import { sideCaption } from '../../../webview/panel/views/run/forks';
 import { setAsideLines } from '../../../webview/panel/views/run/decisions';
 
 const RUN = '2026-12-06T10-00-00-000Z';
-const reviewOptions = ['hero', '2', '3', '4', '5', '6'].map((id, i) => ({ id, label: `Image ${i + 1}`, file: `options/${id}.png`, src: '', width: 1, height: 1 }));
+const reviewOptions = ['hero', '2', '3', '4', '5', '6'].map((id, i) => ({
+  id,
+  label: `Image ${i + 1}`,
+  file: `options/${id}.png`,
+  src: '',
+  width: 1,
+  height: 1,
+}));
 const fork = { decisionPoint: 1, question: 'Which leads?', position: 'Image 1 leads' };
 const input = (over: Partial<NamesInput> = {}): NamesInput =>
   ({
@@ -58,11 +65,18 @@ describe('panel: one name per candidate', () => {
     assert.equal(name.withSide('hero'), 'Image 1');
   });
 
-  it('a blind set names its pictures by their letters only, never beside another picture\'s number', () => {
+  it("a blind set names its pictures by their letters only, never beside another picture's number", () => {
     const root = path.join('reviews', 'bottle', 'runs', RUN, 'rerank');
     assert.equal(blindSetOf(root), RUN);
     assert.equal(blindSetOf(path.join('reviews', 'bottle')), undefined);
-    const letters = ['A', 'B', 'C'].map((id, i) => ({ id, label: `Image ${i + 1}`, file: `options/${id}.png`, src: '', width: 1, height: 1 }));
+    const letters = ['A', 'B', 'C'].map((id, i) => ({
+      id,
+      label: `Image ${i + 1}`,
+      file: `options/${id}.png`,
+      src: '',
+      width: 1,
+      height: 1,
+    }));
     const name = candidateNamer({ root, review: { options: letters } as never });
     assert.deepEqual(['A', 'B', 'C'].map(name), ['A', 'B', 'C']);
     assert.ok(['A', 'B', 'C'].every((id) => !/\d|Image|remix/.test(name.withSide(id))));
@@ -70,7 +84,13 @@ describe('panel: one name per candidate', () => {
 
   it('the discussion\'s members saw "Image 7": the panel shows them "remix r1d" there, the words as written kept aside', () => {
     const name = candidateNamer(input());
-    assert.deepEqual([...name.discussionNames], [['Image 7', 'remix r1d'], ['Image 8', 'remix r1b']]);
+    assert.deepEqual(
+      [...name.discussionNames],
+      [
+        ['Image 7', 'remix r1d'],
+        ['Image 8', 'remix r1b'],
+      ],
+    );
     assert.deepEqual(namedPieces('Image 7 beats Image 1; Image 70 is no remix, nor Image 77. <b>Image 8</b>', name.discussionNames), [
       { name: 'remix r1d', written: 'Image 7' },
       ' beats Image 1; Image 70 is no remix, nor Image 77. <b>',
@@ -84,14 +104,18 @@ describe('panel: one name per candidate', () => {
     const it = input().run!.iterations[0]!;
     const [d, b] = it.remixes!;
     assert.deepEqual(remixSources(it, d!), ['hero', '5', '6']);
-    assert.deepEqual(compareOf(it, d!), { from: ['hero', '5', '6'], compared: ['r1d', 'hero', '5'], button: 'Compare with 2 of its 3 sources' });
+    assert.deepEqual(compareOf(it, d!), {
+      from: ['hero', '5', '6'],
+      compared: ['r1d', 'hero', '5'],
+      button: 'Compare with 2 of its 3 sources',
+    });
     assert.deepEqual(remixSources(it, b!), ['3', 'hero'], 'an older remix without `from`: the two its round ranked first');
     assert.deepEqual(compareOf(it, b!), { from: ['3', 'hero'], compared: ['r1b', '3', 'hero'], button: 'Compare with its sources' });
     const many = compareOf(it, { id: 'r9a', from: ['1', '2', '3', '4', '5'] });
     assert.equal(many.button, 'Compare with 2 of its 5 sources', 'a compare that cannot hold every source says so');
   });
 
-  it('a fork side is captioned by its remix\'s one label; a brief fork\'s passage by its side letter', () => {
+  it("a fork side is captioned by its remix's one label; a brief fork's passage by its side letter", () => {
     const name = candidateNamer(input());
     assert.equal(sideCaption({ labelOf: name }, { id: 'r1d', letter: 'd', position: 'Image 1 leads' }), 'remix r1d: Image 1 leads');
     assert.equal(sideCaption({ labelOf: name }, { id: 'f1a', letter: 'a', position: 'short brief', passage: 'text' }), 'A: short brief');
@@ -104,7 +128,7 @@ describe('panel: one name per candidate', () => {
     ]);
   });
 
-  it('no panel view makes a picture\'s name of its own: every label comes from the one namer', () => {
+  it("no panel view makes a picture's name of its own: every label comes from the one namer", () => {
     const dir = path.resolve(__dirname, '..', '..', '..', '..', 'webview', 'panel');
     const files = (readdirSync(dir, { recursive: true }) as string[]).filter((f) => f.endsWith('.ts'));
     assert.ok(files.length > 20, `the panel's files are read (${files.length})`);

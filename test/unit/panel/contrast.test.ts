@@ -1,7 +1,17 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { AA_TEXT, EXEMPT_OPACITY, GRAPHIC_FILLS, TEXT_COLORS, contrastRatio, parseHex, resolveColor, textContrast, type TextColor } from '../../../webview/panel/contrast';
+import {
+  AA_TEXT,
+  EXEMPT_OPACITY,
+  GRAPHIC_FILLS,
+  TEXT_COLORS,
+  contrastRatio,
+  parseHex,
+  resolveColor,
+  textContrast,
+  type TextColor,
+} from '../../../webview/panel/contrast';
 import { THEMES } from './themeColors';
 
 const REPO = path.resolve(__dirname, '..', '..', '..', '..');
@@ -12,7 +22,10 @@ const norm = (s: string): string => s.replace(/\s+/g, ' ').trim();
 function rules(css: string): Array<{ selector: string; decls: Array<[string, string]> }> {
   const out: Array<{ selector: string; decls: Array<[string, string]> }> = [];
   for (const m of css.matchAll(/([^{}]+)\{([^{}]*)\}/g)) {
-    const decls = m[2]!.split(';').map((d) => d.split(/:(.*)/s)).filter((p) => p.length > 1)
+    const decls = m[2]!
+      .split(';')
+      .map((d) => d.split(/:(.*)/s))
+      .filter((p) => p.length > 1)
       .map((p) => [norm(p[0]!), norm(p[1]!)] as [string, string]);
     out.push({ selector: norm(m[1]!), decls });
   }
@@ -33,7 +46,10 @@ function belowAA(entries: readonly TextColor[]): string[] {
       const vars = { ...theme.vars, ...ROOT_VARS, ...ownVars(norm(e.selector)), ...e.vars };
       for (const bg of e.over) {
         const ratio = textContrast(e.color, bg, vars, e.opacity);
-        if (ratio < AA_TEXT) bad.push(`${theme.name}: ${e.selector} { color: ${e.color} } over ${bg}${e.vars ? ` with ${JSON.stringify(e.vars)}` : ''} is ${ratio.toFixed(2)}:1`);
+        if (ratio < AA_TEXT)
+          bad.push(
+            `${theme.name}: ${e.selector} { color: ${e.color} } over ${bg}${e.vars ? ` with ${JSON.stringify(e.vars)}` : ''} is ${ratio.toFixed(2)}:1`,
+          );
       }
     }
   }
@@ -51,18 +67,35 @@ describe('panel text contrast (WCAG AA in Dark Modern, Light Modern and High Con
   });
 
   it('lists every color (and SVG text fill) declaration of media/panel.css in the contrast table', () => {
-    const table = new Set(TEXT_COLORS.filter((e) => e.property !== 'inherited').map((e) => `${norm(e.selector)} { ${e.property}: ${norm(e.color)} }`));
+    const table = new Set(
+      TEXT_COLORS.filter((e) => e.property !== 'inherited').map((e) => `${norm(e.selector)} { ${e.property}: ${norm(e.color)} }`),
+    );
     const declared = RULES.flatMap((r) =>
-      r.decls.filter(([k]) => k === 'color' || (k === 'fill' && !GRAPHIC_FILLS.includes(r.selector))).map(([k, v]) => `${r.selector} { ${k}: ${v} }`));
+      r.decls
+        .filter(([k]) => k === 'color' || (k === 'fill' && !GRAPHIC_FILLS.includes(r.selector)))
+        .map(([k, v]) => `${r.selector} { ${k}: ${v} }`),
+    );
     assert.ok(declared.length > 30, `found only ${declared.length} color declarations`);
     const missing = declared.filter((d) => !table.has(d));
     assert.deepEqual(missing, [], 'add these to TEXT_COLORS in webview/panel/contrast.ts (with the surfaces they sit on)');
     const stale = [...table].filter((t) => !declared.includes(t));
     assert.deepEqual(stale, [], 'TEXT_COLORS lists colours panel.css no longer declares');
-    const faded = RULES.flatMap((r) => r.decls.filter(([k, v]) => k === 'opacity' && Number(v) < 1).map(([, v]) => ({ selector: r.selector, opacity: Number(v) })));
-    const unchecked = faded.filter((f) => !EXEMPT_OPACITY.includes(f.selector) && !TEXT_COLORS.some((e) => norm(e.selector) === f.selector && e.opacity === f.opacity));
-    assert.deepEqual(unchecked, [], 'faded text must be checked in TEXT_COLORS (with its opacity) or be an inactive state in EXEMPT_OPACITY');
-    for (const g of GRAPHIC_FILLS) assert.ok(RULES.some((r) => r.selector === g), `${g} is no longer in panel.css`);
+    const faded = RULES.flatMap((r) =>
+      r.decls.filter(([k, v]) => k === 'opacity' && Number(v) < 1).map(([, v]) => ({ selector: r.selector, opacity: Number(v) })),
+    );
+    const unchecked = faded.filter(
+      (f) => !EXEMPT_OPACITY.includes(f.selector) && !TEXT_COLORS.some((e) => norm(e.selector) === f.selector && e.opacity === f.opacity),
+    );
+    assert.deepEqual(
+      unchecked,
+      [],
+      'faded text must be checked in TEXT_COLORS (with its opacity) or be an inactive state in EXEMPT_OPACITY',
+    );
+    for (const g of GRAPHIC_FILLS)
+      assert.ok(
+        RULES.some((r) => r.selector === g),
+        `${g} is no longer in panel.css`,
+      );
   });
 
   it('keeps every text colour at 4.5:1 or more over its backgrounds in the three default themes', () => {
@@ -72,10 +105,21 @@ describe('panel text contrast (WCAG AA in Dark Modern, Light Modern and High Con
   it('would catch a theme colour used raw as text (the old orange flag and amber warning on white)', () => {
     const raw: TextColor[] = [
       { selector: 'flag', property: 'color', color: 'var(--vscode-charts-orange)', over: ['var(--vscode-editor-background)'] },
-      { selector: 'warning', property: 'color', color: 'var(--vscode-editorWarning-foreground)', over: ['var(--vscode-editor-background)'] },
+      {
+        selector: 'warning',
+        property: 'color',
+        color: 'var(--vscode-editorWarning-foreground)',
+        over: ['var(--vscode-editor-background)'],
+      },
     ];
     const bad = belowAA(raw);
-    assert.ok(bad.some((b) => b.startsWith('Light Modern: flag')), bad.join('\n'));
-    assert.ok(bad.some((b) => b.startsWith('Light Modern: warning')), bad.join('\n'));
+    assert.ok(
+      bad.some((b) => b.startsWith('Light Modern: flag')),
+      bad.join('\n'),
+    );
+    assert.ok(
+      bad.some((b) => b.startsWith('Light Modern: warning')),
+      bad.join('\n'),
+    );
   });
 });

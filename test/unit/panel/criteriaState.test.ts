@@ -52,7 +52,7 @@ function answer(): unknown {
   };
 }
 
-describe('panel: the team\'s criteria', function () {
+describe("panel: the team's criteria", function () {
   this.timeout(120_000);
   const rig = useCliAgainstMock({ checkSpec: true });
 
@@ -73,7 +73,10 @@ describe('panel: the team\'s criteria', function () {
     assert.ok(load.review);
     const criteria = await panelCriteria(root, load.review);
     assert.ok(criteria && criteria.state === 'current', JSON.stringify(criteria));
-    assert.deepEqual(criteria.members.map((m) => m.id), ['d1', 'd2']);
+    assert.deepEqual(
+      criteria.members.map((m) => m.id),
+      ['d1', 'd2'],
+    );
     assert.deepEqual(criteria.options, ['1', '2', '3']);
     // Legibility splits the team evenly (1.00); Tone's "against" has no quote in d2's file, so it is not counted (0); Colour: 0.
     assert.equal(criteria.criteria[0]!.name, 'Legibility');
@@ -86,7 +89,16 @@ describe('panel: the team\'s criteria', function () {
     assert.equal(tone.stances.d1!.file, 'rankings/d1.yaml');
     assert.equal(tone.options['1']!.value, 'strong');
 
-    const state = buildPanelState({ root, load, analysis: { error: 'none' }, runs: [], trusted: true, running: false, toWebviewUri: (p) => p, criteria });
+    const state = buildPanelState({
+      root,
+      load,
+      analysis: { error: 'none' },
+      runs: [],
+      trusted: true,
+      running: false,
+      toWebviewUri: (p) => p,
+      criteria,
+    });
     const parsed = PanelStateSchema.parse(JSON.parse(JSON.stringify(state)));
     assert.equal(parsed.criteria?.state, 'current');
 
@@ -117,7 +129,10 @@ describe('panel: the team\'s criteria', function () {
     assert.equal(cellWord({ value: 'against' }), 'against');
     assert.equal(cellWord(undefined), 'no position');
     assert.equal(cellWord({ value: 'no-position', claimed: 'values', verified: false }), 'no position (said values, quote not found)');
-    assert.equal(cellQuote('Ana', 'Tone', { value: 'values', quote: TONE, file: 'rankings/d1.yaml', verified: true }), `Ana on "Tone": values — "${TONE}" (rankings/d1.yaml)`);
+    assert.equal(
+      cellQuote('Ana', 'Tone', { value: 'values', quote: TONE, file: 'rankings/d1.yaml', verified: true }),
+      `Ana on "Tone": values — "${TONE}" (rankings/d1.yaml)`,
+    );
     assert.equal(cellQuote('Option 3', 'Tone', { value: 'not-mentioned' }), 'Option 3 on "Tone": not mentioned.');
   });
 });

@@ -10,14 +10,20 @@ import { decidedText, sideFate, voterOf } from '../../../webview/panel/views/run
 const QUESTION = 'Warm or cold palette?';
 const names: Record<string, string> = { ana: 'Ana Ruiz', ben: 'Ben Okafor' };
 const nameOf = (id: string): string => names[id] ?? id;
-const forkRemix = (position: string, letter: string) => ({ id: `r1${letter}`, file: `iteration-1/remix-${letter}.png`, letter, from: ['1'], fork: { question: QUESTION, position, decisionPoint: 1 } });
+const forkRemix = (position: string, letter: string) => ({
+  id: `r1${letter}`,
+  file: `iteration-1/remix-${letter}.png`,
+  letter,
+  from: ['1'],
+  fork: { question: QUESTION, position, decisionPoint: 1 },
+});
 
 describe('panel: forks in words', () => {
   it('the voter is the member chosen at the panel, if on the team; nobody until then (not the first member)', () => {
     const forks = { team: ['ana', 'ben'] };
     assert.equal(voterOf(forks, undefined), undefined);
     assert.equal(voterOf(forks, 'ben'), 'ben');
-    assert.equal(voterOf(forks, 'zoe'), undefined, 'a remembered choice of someone not on this run\'s team');
+    assert.equal(voterOf(forks, 'zoe'), undefined, "a remembered choice of someone not on this run's team");
   });
 
   it('holders of a forked point stay unnamed until the fork is decided; an unforked point names them', () => {
@@ -25,7 +31,18 @@ describe('panel: forks in words', () => {
     assert.equal(holdersShown(round, { question: QUESTION }), false);
     assert.equal(holdersShown(round, { question: 'Serif or sans?' }), true, 'a point the round did not fork');
     assert.equal(holdersShown({}, { question: QUESTION }), true, 'a round without forks');
-    const decided = { ...round, decisions: [{ question: QUESTION, decision: 'cold palette', by: 'team', via: 'human' as const, counts: { 'warm palette': 1, 'cold palette': 3 } }] };
+    const decided = {
+      ...round,
+      decisions: [
+        {
+          question: QUESTION,
+          decision: 'cold palette',
+          by: 'team',
+          via: 'human' as const,
+          counts: { 'warm palette': 1, 'cold palette': 3 },
+        },
+      ],
+    };
     assert.equal(holdersShown(decided, { question: QUESTION }), true);
     const reopened = { ...round, decisions: [{ ...decided.decisions[0]!, reopened: { by: 'ana', at: '2026-01-01T00:00:00Z' } }] };
     assert.equal(holdersShown(reopened, { question: QUESTION }), false, 'reopened: the vote is open again');
@@ -33,30 +50,76 @@ describe('panel: forks in words', () => {
 
   it('a reopened decision says so; a round says what it set aside (issue 38)', () => {
     assert.equal(
-      decisionLine({ question: QUESTION, decision: 'cold palette', by: 'team', via: 'human', counts: { 'warm palette': 1, 'cold palette': 3 }, reopened: { by: 'ana', at: '2026-01-01T00:00:00Z' } }, nameOf),
+      decisionLine(
+        {
+          question: QUESTION,
+          decision: 'cold palette',
+          by: 'team',
+          via: 'human',
+          counts: { 'warm palette': 1, 'cold palette': 3 },
+          reopened: { by: 'ana', at: '2026-01-01T00:00:00Z' },
+        },
+        nameOf,
+      ),
       'Decided by the team: Warm or cold palette? → cold palette, 3 to 1. Reopened by Ana Ruiz; kept as history.',
     );
-    assert.deepEqual(setAsideLines({ setAside: [{ id: 'r1a', question: QUESTION, decidedIn: 1 }, { id: 'r1c', question: QUESTION, decidedIn: 1 }] }), ['Set aside: r1a, r1c (not the side chosen on "Warm or cold palette?" in round 1).']);
+    assert.deepEqual(
+      setAsideLines({
+        setAside: [
+          { id: 'r1a', question: QUESTION, decidedIn: 1 },
+          { id: 'r1c', question: QUESTION, decidedIn: 1 },
+        ],
+      }),
+      ['Set aside: r1a, r1c (not the side chosen on "Warm or cold palette?" in round 1).'],
+    );
     assert.deepEqual(setAsideLines({}), []);
   });
 
   it('a decision reads as later prompts read it: the team with its margin, the lead and their proxy by name', () => {
     assert.equal(
-      decisionLine({ question: QUESTION, decision: 'cold palette', by: 'team', via: 'human', voters: ['ana', 'ben'], counts: { 'warm palette': 1, 'cold palette': 3 } }, nameOf),
+      decisionLine(
+        {
+          question: QUESTION,
+          decision: 'cold palette',
+          by: 'team',
+          via: 'human',
+          voters: ['ana', 'ben'],
+          counts: { 'warm palette': 1, 'cold palette': 3 },
+        },
+        nameOf,
+      ),
       'Decided by the team: Warm or cold palette? → cold palette, 3 to 1.',
     );
     assert.equal(
-      decisionLine({ question: 'Serif or sans?', decision: 'serif', by: 'ana', via: 'proxy', reason: 'the brief asks for elegance' }, nameOf),
+      decisionLine(
+        { question: 'Serif or sans?', decision: 'serif', by: 'ana', via: 'proxy', reason: 'the brief asks for elegance' },
+        nameOf,
+      ),
       "Decided by the lead: Serif or sans? → serif. (Ana Ruiz's proxy: the brief asks for elegance)",
     );
-    assert.equal(decisionLine({ question: QUESTION, decision: 'warm palette', by: 'ana', via: 'human', counts: { 'warm palette': 1, 'cold palette': 3 } }, nameOf), 'Decided by the lead in person: Warm or cold palette? → warm palette. (Ana Ruiz)');
+    assert.equal(
+      decisionLine(
+        { question: QUESTION, decision: 'warm palette', by: 'ana', via: 'human', counts: { 'warm palette': 1, 'cold palette': 3 } },
+        nameOf,
+      ),
+      'Decided by the lead in person: Warm or cold palette? → warm palette. (Ana Ruiz)',
+    );
   });
 
-  it('the Forks section says how a fork was decided: the team\'s vote with its count, a lead in person or their proxy by name', () => {
+  it("the Forks section says how a fork was decided: the team's vote with its count, a lead in person or their proxy by name", () => {
     const counts = { 'warm palette': 1, 'cold palette': 3 };
-    assert.equal(decidedText({ decision: 'cold palette', by: 'team', counts }, nameOf), "Decided: cold palette (by the team's vote, 3 to 1).");
-    assert.equal(decidedText({ decision: 'warm palette', by: 'ana', via: 'human', counts }, nameOf), 'Decided: warm palette (by Ana Ruiz in person).');
-    assert.equal(decidedText({ decision: 'warm palette', by: 'ana', via: 'proxy' }, nameOf), "Decided: warm palette (by Ana Ruiz's proxy).");
+    assert.equal(
+      decidedText({ decision: 'cold palette', by: 'team', counts }, nameOf),
+      "Decided: cold palette (by the team's vote, 3 to 1).",
+    );
+    assert.equal(
+      decidedText({ decision: 'warm palette', by: 'ana', via: 'human', counts }, nameOf),
+      'Decided: warm palette (by Ana Ruiz in person).',
+    );
+    assert.equal(
+      decidedText({ decision: 'warm palette', by: 'ana', via: 'proxy' }, nameOf),
+      "Decided: warm palette (by Ana Ruiz's proxy).",
+    );
   });
 
   it('a decided fork marks the side chosen and sets the others aside; an open one marks none', () => {

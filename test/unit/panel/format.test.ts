@@ -14,7 +14,7 @@ describe('panel formatting and colours', () => {
     assert.equal(usd(0.004), '< $0.01');
     assert.equal(usd(1.234), '$1.23');
     assert.equal(readableTime('2026-11-21T22-40-05Z-3f9c', 'UTC'), '21 Nov 2026, 22:40');
-    assert.equal(readableTime('2026-11-21T22:40:05.123Z', 'Europe/Madrid'), '21 Nov 2026, 23:40', 'in the viewer\'s time zone');
+    assert.equal(readableTime('2026-11-21T22:40:05.123Z', 'Europe/Madrid'), '21 Nov 2026, 23:40', "in the viewer's time zone");
     assert.equal(readableTime('2026-11-21T23:40:00+01:00', 'UTC'), '21 Nov 2026, 22:40');
     assert.equal(readableTime('not a time'), 'not a time');
     assert.equal(readableTime('2026-13-45T99:99Z'), '2026-13-45T99:99Z');

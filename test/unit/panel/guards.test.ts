@@ -6,7 +6,7 @@ import { HostMessageSchema, THUMB_SIZE } from '../../../src/protocol/panel';
 const state = buildPanelState({
   root: '/reviews/a',
   load: { diagnostics: [] } as never,
-  analysis: { error: 'Agreement needs at least two designers\' rankings.' },
+  analysis: { error: "Agreement needs at least two designers' rankings." },
   runs: [],
   trusted: true,
   running: false,
@@ -24,7 +24,17 @@ describe('webview message checks (the webview carries no schema library)', () =>
   });
 
   it('refuse what the app could not render', () => {
-    for (const bad of [null, 'state', [], { type: 1 }, { type: 'state', state: { root: 1 } }, { type: 'state' }, { type: 'notice', level: 'loud', message: 'x' }, { type: 'runEvent', event: {} }, { type: 'saveRankingResult', requestId: '1', ok: true, diagnostics: [] }]) {
+    for (const bad of [
+      null,
+      'state',
+      [],
+      { type: 1 },
+      { type: 'state', state: { root: 1 } },
+      { type: 'state' },
+      { type: 'notice', level: 'loud', message: 'x' },
+      { type: 'runEvent', event: {} },
+      { type: 'saveRankingResult', requestId: '1', ok: true, diagnostics: [] },
+    ]) {
       assert.equal(checkHostMessage(bad).ok, false, JSON.stringify(bad));
     }
   });

@@ -33,7 +33,14 @@ describe('panel HTML', () => {
       root: '/r',
       nested: { list: [1, 'two', null] },
     };
-    const page = panelHtml({ cspSource: 'https://src', scriptUri: 'https://x/panel.js', styleUri: 'https://x/panel.css', nonce: 'n1', title: 't', state });
+    const page = panelHtml({
+      cspSource: 'https://src',
+      scriptUri: 'https://x/panel.js',
+      styleUri: 'https://x/panel.css',
+      nonce: 'n1',
+      title: 't',
+      state,
+    });
     const tags = page.match(/<script[^>]*>/g) ?? [];
     assert.equal(tags.length, 2);
     const runnable = tags.filter((t) => !/type="application\/json"/.test(t));

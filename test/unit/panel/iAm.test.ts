@@ -10,7 +10,7 @@ import { parsePersistedState, parseWebviewMessage } from '../../../src/protocol/
 const MEMBERS = [{ id: 'ana' }, { id: 'ben' }];
 
 describe('panel: I am', () => {
-  it('the page\'s choice comes first, then the workspace\'s; someone not of this review is nobody', () => {
+  it("the page's choice comes first, then the workspace's; someone not of this review is nobody", () => {
     assert.equal(chosenMe(undefined, 'ben', MEMBERS), 'ben', 'a panel opened afresh starts from the workspace');
     assert.equal(chosenMe('ana', 'ben', MEMBERS), 'ana');
     assert.equal(chosenMe('', 'ben', MEMBERS), undefined, 'nobody, chosen in this page');
@@ -29,10 +29,20 @@ describe('panel: I am', () => {
     assert.equal(parseWebviewMessage({ type: 'setMe', member: 'x'.repeat(201) }).ok, false);
   });
 
-  it('the ranking form starts from the member\'s saved ranking, else a new one under their name; it never drops typed text', () => {
+  it("the ranking form starts from the member's saved ranking, else a new one under their name; it never drops typed text", () => {
     const ids = ['1', '2'];
-    const ana = { id: 'ana', name: 'Ana Ruiz', entries: [{ option: '2', rank: 1, justification: 'bold' }, { option: '1', rank: 2, justification: 'flat' }] };
-    assert.deepEqual(draftAs({ id: 'ana', name: 'Ana Ruiz' }, ana, ids).items.map((i) => i.option), ['2', '1']);
+    const ana = {
+      id: 'ana',
+      name: 'Ana Ruiz',
+      entries: [
+        { option: '2', rank: 1, justification: 'bold' },
+        { option: '1', rank: 2, justification: 'flat' },
+      ],
+    };
+    assert.deepEqual(
+      draftAs({ id: 'ana', name: 'Ana Ruiz' }, ana, ids).items.map((i) => i.option),
+      ['2', '1'],
+    );
     const fresh = draftAs({ id: 'ben', name: 'Ben Okafor' }, undefined, ids);
     assert.equal(fresh.designer, 'Ben Okafor');
     assert.equal(fresh.designerId, undefined);

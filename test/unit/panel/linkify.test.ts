@@ -9,7 +9,7 @@ function render(text: string): string {
   return md.render(text);
 }
 
-describe('bare links in the brief (the webview\'s linkify)', () => {
+describe("bare links in the brief (the webview's linkify)", () => {
   it('links http(s), www. and e-mail addresses, leaving trailing punctuation out', () => {
     const html = render('See https://example.com/brief_v2.pdf. Or www.maison-aurel.fr, and write to lead@studio.example!');
     assert.match(html, /<a href="https:\/\/example\.com\/brief_v2\.pdf">https:\/\/example\.com\/brief_v2\.pdf<\/a>\. /);

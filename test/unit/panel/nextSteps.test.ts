@@ -27,7 +27,12 @@ function run(over: Partial<Run> = {}): Run {
 }
 function state(over: Partial<NextStepsInput> = {}): NextStepsInput {
   const r = over.run ?? run();
-  return { runs: [{ id: r.id, status: r.status, startedAt: r.startedAt, iterations: r.iterations.length }], run: r, running: false, ...over };
+  return {
+    runs: [{ id: r.id, status: r.status, startedAt: r.startedAt, iterations: r.iterations.length }],
+    run: r,
+    running: false,
+    ...over,
+  };
 }
 function fork(over: Partial<PanelFork> = {}): PanelFork {
   return {
@@ -51,7 +56,10 @@ describe('panel: the Next strip', () => {
     const s = state({ forks: forks(fork()) });
     const forAna = nextSteps(s, 'ana', names);
     assert.equal(forAna.happened, `Run ${RUN} is done: final pick remix r1b.`);
-    assert.deepEqual(forAna.open.map((o) => [o.kind, o.text, o.who]), [['vote', `Vote: ${QUESTION} — waiting for Ana Ruiz, Chen Wei`, ['ana', 'chen']]]);
+    assert.deepEqual(
+      forAna.open.map((o) => [o.kind, o.text, o.who]),
+      [['vote', `Vote: ${QUESTION} — waiting for Ana Ruiz, Chen Wei`, ['ana', 'chen']]],
+    );
     assert.deepEqual(forAna.primary, { kind: 'vote', runId: RUN, iteration: 1, decisionPoint: 1, label: `Vote: ${QUESTION}` });
     assert.equal(forAna.runIsNext, false);
 
@@ -65,14 +73,31 @@ describe('panel: the Next strip', () => {
   });
 
   it('a decided fork: the chosen side, how (the team with its count, or the lead in person), the sides set aside; nothing open', () => {
-    const byTeam = fork({ votes: { ana: 'r1b', ben: 'r1b', chen: 'r1a' }, missing: [], decision: { decision: 'cold palette', by: 'team', via: 'human', counts: { 'warm palette': 1, 'cold palette': 2 } } });
+    const byTeam = fork({
+      votes: { ana: 'r1b', ben: 'r1b', chen: 'r1a' },
+      missing: [],
+      decision: { decision: 'cold palette', by: 'team', via: 'human', counts: { 'warm palette': 1, 'cold palette': 2 } },
+    });
     const s = nextSteps(state({ forks: forks(byTeam) }), 'ana', names);
-    assert.deepEqual(s.decided, [{ iteration: 1, decisionPoint: 1, question: QUESTION, chosen: 'cold palette', chosenId: 'r1b', how: "by the team's vote, 2 to 1", setAside: ['warm palette'] }]);
+    assert.deepEqual(s.decided, [
+      {
+        iteration: 1,
+        decisionPoint: 1,
+        question: QUESTION,
+        chosen: 'cold palette',
+        chosenId: 'r1b',
+        how: "by the team's vote, 2 to 1",
+        setAside: ['warm palette'],
+      },
+    ]);
     assert.deepEqual(s.open, []);
     assert.deepEqual(s.primary, { kind: 'run', label: 'Run again' });
     assert.equal(s.runIsNext, true);
 
-    const byLead = fork({ missing: ['chen'], decision: { decision: 'warm palette', by: 'ana', via: 'human', counts: { 'warm palette': 1, 'cold palette': 1 } } });
+    const byLead = fork({
+      missing: ['chen'],
+      decision: { decision: 'warm palette', by: 'ana', via: 'human', counts: { 'warm palette': 1, 'cold palette': 1 } },
+    });
     const [d] = decidedForks(forks(byLead), names);
     assert.equal(d?.how, 'by Ana Ruiz in person');
     assert.deepEqual(d?.setAside, ['cold palette']);
@@ -90,12 +115,25 @@ describe('panel: the Next strip', () => {
     assert.deepEqual(s.open, []);
     assert.deepEqual(s.primary, { kind: 'run', label: 'Run again' });
     const team = { designers: [{ id: 'ana' }, { id: 'ben' }] } as NextStepsInput['review'];
-    assert.deepEqual(nextSteps({ runs: [], running: false, review: team }, undefined, names).primary, { kind: 'run', label: 'Run' }, 'no run yet');
-    assert.deepEqual(nextSteps({ runs: [], running: false, review: { designers: [{ id: 'ana' }] } as NextStepsInput['review'] }, undefined, names).primary, { kind: 'rank', label: 'Add your ranking' }, 'one ranking: a run cannot start yet');
+    assert.deepEqual(
+      nextSteps({ runs: [], running: false, review: team }, undefined, names).primary,
+      { kind: 'run', label: 'Run' },
+      'no run yet',
+    );
+    assert.deepEqual(
+      nextSteps({ runs: [], running: false, review: { designers: [{ id: 'ana' }] } as NextStepsInput['review'] }, undefined, names).primary,
+      { kind: 'rank', label: 'Add your ranking' },
+      'one ranking: a run cannot start yet',
+    );
   });
 
-  it('a blind re-rank set opened on its own: its step is each member\'s ranking, never a new run', () => {
-    const set = { root: '/reviews/lumen/runs/2026-12-06T10-00-00-000Z/rerank', runs: [], running: false, review: { designers: [{ id: 'ben' }] } as NextStepsInput['review'] };
+  it("a blind re-rank set opened on its own: its step is each member's ranking, never a new run", () => {
+    const set = {
+      root: '/reviews/lumen/runs/2026-12-06T10-00-00-000Z/rerank',
+      runs: [],
+      running: false,
+      review: { designers: [{ id: 'ben' }] } as NextStepsInput['review'],
+    };
     const forAna = nextSteps(set, 'ana', names);
     assert.equal(forAna.happened, 'The blind re-rank set of run 2026-12-06T10-00-00-000Z: 1 member has ranked it.');
     assert.deepEqual(forAna.primary, { kind: 'rank', label: 'Rank the blind set' });
@@ -103,12 +141,18 @@ describe('panel: the Next strip', () => {
     assert.equal(nextSteps(set, 'ben', names).primary, undefined, 'Ben has ranked it');
     // A way back to its run, beside the ranking, for everyone.
     for (const who of ['ana', 'ben', undefined]) {
-      assert.deepEqual(nextSteps(set, who, names).secondary, [{ kind: 'backToRun', runId: '2026-12-06T10-00-00-000Z', label: 'Back to run 2026-12-06T10-00-00-000Z' }]);
+      assert.deepEqual(nextSteps(set, who, names).secondary, [
+        { kind: 'backToRun', runId: '2026-12-06T10-00-00-000Z', label: 'Back to run 2026-12-06T10-00-00-000Z' },
+      ]);
     }
   });
 
   it('after a recorded decision the lead may reopen it: a secondary action; the primary stays the real next step', () => {
-    const decided = fork({ votes: { ana: 'r1b', ben: 'r1b', chen: 'r1a' }, missing: [], decision: { decision: 'cold palette', by: 'team', via: 'human', counts: { 'warm palette': 1, 'cold palette': 2 }, recorded: true } });
+    const decided = fork({
+      votes: { ana: 'r1b', ben: 'r1b', chen: 'r1a' },
+      missing: [],
+      decision: { decision: 'cold palette', by: 'team', via: 'human', counts: { 'warm palette': 1, 'cold palette': 2 }, recorded: true },
+    });
     const open = fork({ decisionPoint: 2, question: 'Serif or sans?', missing: ['ana', 'chen'] });
     const withLead = (...fs: PanelFork[]) => state({ forks: { ...forks(...fs), lead: 'ana' } });
     const lead = nextSteps(withLead(decided), 'ana', names);
@@ -117,7 +161,10 @@ describe('panel: the Next strip', () => {
     // Still a vote open: the primary is Ana's vote, the reopen beside it.
     const voting = nextSteps(withLead(open, decided), 'ana', names);
     assert.equal(voting.primary?.kind, 'vote');
-    assert.deepEqual(voting.secondary?.map((a) => a.kind), ['reopen']);
+    assert.deepEqual(
+      voting.secondary?.map((a) => a.kind),
+      ['reopen'],
+    );
     // Not the lead, nobody chosen, or a decision only counted from the votes (not recorded): no reopen.
     assert.equal(nextSteps(withLead(decided), 'ben', names).secondary, undefined);
     assert.equal(nextSteps(withLead(decided), undefined, names).secondary, undefined);
@@ -125,7 +172,10 @@ describe('panel: the Next strip', () => {
     assert.equal(nextSteps(withLead(counted), 'ana', names).secondary, undefined);
     // Two recorded decisions: each named by its question.
     const second = fork({ ...decided, decisionPoint: 2, question: 'Serif or sans?' });
-    assert.deepEqual(nextSteps(withLead(decided, second), 'ana', names).secondary?.map((a) => a.label), ['Reopen "Warm or cold palette?"…', 'Reopen "Serif or sans?"…']);
+    assert.deepEqual(
+      nextSteps(withLead(decided, second), 'ana', names).secondary?.map((a) => a.label),
+      ['Reopen "Warm or cold palette?"…', 'Reopen "Serif or sans?"…'],
+    );
   });
 
   it('missing blind re-rankings and unrated proxy messages are open, each for its members', () => {
@@ -142,32 +192,62 @@ describe('panel: the Next strip', () => {
         },
       ],
     });
-    const evaluation = { runId: RUN, before: { designers: ['ana', 'ben', 'chen'] }, after: null, reranked: ['ben'] } as unknown as NextStepsInput['evaluation'];
+    const evaluation = {
+      runId: RUN,
+      before: { designers: ['ana', 'ben', 'chen'] },
+      after: null,
+      reranked: ['ben'],
+    } as unknown as NextStepsInput['evaluation'];
     const feedback = { runId: RUN, ratings: { ana: { 'i1-m1': { score: 4 } } }, survey: {}, problems: [] };
     const s = nextSteps(state({ run: r, evaluation, feedback }), 'ana', names);
-    assert.deepEqual(s.open.map((o) => [o.kind, o.who]), [['rerank', ['ana', 'chen']], ['rate', ['ben']]]);
+    assert.deepEqual(
+      s.open.map((o) => [o.kind, o.who]),
+      [
+        ['rerank', ['ana', 'chen']],
+        ['rate', ['ben']],
+      ],
+    );
     assert.equal(s.open[0]?.text, 'Blind re-ranking: 1 of 3 done — waiting for Ana Ruiz, Chen Wei');
     assert.deepEqual(s.primary, { kind: 'rerank', runId: RUN, label: 'Re-rank the blind set' });
-    assert.deepEqual(nextSteps(state({ run: r, evaluation, feedback }), 'ben', names).primary, { kind: 'rate', runId: RUN, label: 'Rate your proxy' });
+    assert.deepEqual(nextSteps(state({ run: r, evaluation, feedback }), 'ben', names).primary, {
+      kind: 'rate',
+      runId: RUN,
+      label: 'Rate your proxy',
+    });
   });
 
   it('a brief run: coverage rows to confirm per member; once none is open, adopting the revised brief (unless adopted)', () => {
     const r = run({ task: 'brief', finalPick: undefined });
-    const round = { iteration: 1, path: 'runs/x/iteration-1/brief.md', text: '# New brief\n', coverage: [{ designer: 'ana', point: 'Keep it light', status: 'kept' }, { designer: 'chen', point: 'No jokes', status: 'left-out' }] };
+    const round = {
+      iteration: 1,
+      path: 'runs/x/iteration-1/brief.md',
+      text: '# New brief\n',
+      coverage: [
+        { designer: 'ana', point: 'Keep it light', status: 'kept' },
+        { designer: 'chen', point: 'No jokes', status: 'left-out' },
+      ],
+    };
     const brief = { runId: RUN, rounds: [round] } as unknown as NextStepsInput['brief'];
     const feedback = { runId: RUN, ratings: {}, survey: {}, coverage: { ana: [{ point: 'Keep it light', agree: true }] }, problems: [] };
     const s = nextSteps(state({ run: r, brief, feedback }), 'chen', names);
     assert.equal(s.happened, `Run ${RUN} is done: the revised brief of round 1.`);
-    assert.deepEqual(s.open.map((o) => [o.kind, o.text]), [['coverage', 'Coverage: 1 row to confirm — Chen Wei']]);
+    assert.deepEqual(
+      s.open.map((o) => [o.kind, o.text]),
+      [['coverage', 'Coverage: 1 row to confirm — Chen Wei']],
+    );
     assert.deepEqual(s.primary, { kind: 'coverage', runId: RUN, label: 'Confirm your points' });
     const done = { ...feedback, coverage: { ...feedback.coverage, chen: [{ point: 'No jokes', agree: false }] } };
     const review = { brief: 'Old brief' } as NextStepsInput['review'];
     assert.equal(nextSteps(state({ run: r, brief, feedback: done, review }), 'chen', names).primary?.kind, 'adoptBrief');
     const adopted = { brief: '# New brief' } as NextStepsInput['review'];
-    assert.equal(nextSteps(state({ run: r, brief, feedback: done, review: adopted }), 'chen', names).primary?.kind, 'run', 'adopted: a new run is next');
+    assert.equal(
+      nextSteps(state({ run: r, brief, feedback: done, review: adopted }), 'chen', names).primary?.kind,
+      'run',
+      'adopted: a new run is next',
+    );
   });
 
-  it('a run in flight has no primary; a failed one offers resume, with its error; a waiting one is its person\'s turn', () => {
+  it("a run in flight has no primary; a failed one offers resume, with its error; a waiting one is its person's turn", () => {
     const live = nextSteps(state({ run: run({ status: 'running' }), forks: forks(fork()) }), 'ana', names);
     assert.equal(live.primary, undefined);
     assert.equal(live.runIsNext, false);
@@ -183,9 +263,16 @@ describe('panel: the Next strip', () => {
     const problem = `runs/2026-12-07T00-00-00-000Z/run.json:3:7: error: Expected a number`;
     const s = nextSteps(state({ brokenRuns: [{ id: '2026-12-07T00-00-00-000Z', problem }] }), 'ana', names);
     assert.equal(s.error, problem);
-    assert.deepEqual(s.primary, { kind: 'openFile', path: 'runs/2026-12-07T00-00-00-000Z/run.json', label: 'Open runs/2026-12-07T00-00-00-000Z/run.json' });
+    assert.deepEqual(s.primary, {
+      kind: 'openFile',
+      path: 'runs/2026-12-07T00-00-00-000Z/run.json',
+      label: 'Open runs/2026-12-07T00-00-00-000Z/run.json',
+    });
     const older = state();
-    older.runs = [{ id: '2026-12-08T00-00-00-000Z', status: 'completed', startedAt: '2026-12-08T00:00:00.000Z', iterations: 2, finalPick: 'r2a' }, ...older.runs];
+    older.runs = [
+      { id: '2026-12-08T00-00-00-000Z', status: 'completed', startedAt: '2026-12-08T00:00:00.000Z', iterations: 2, finalPick: 'r2a' },
+      ...older.runs,
+    ];
     const o = nextSteps(older, 'ana', names);
     assert.deepEqual(o.primary, { kind: 'showLatest', runId: '2026-12-08T00-00-00-000Z', label: 'Show the latest run' });
     assert.match(o.happened, /final pick remix r2a/);

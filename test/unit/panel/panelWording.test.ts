@@ -47,7 +47,10 @@ describe('panel wording and layout', () => {
   it('the remix card grows to the width of its column (every column one size) and shows the remix uncropped at that width', () => {
     const css = read('media/panel.css');
     const card = /^\.tf-remix-card \{([^}]*)\}/m.exec(css)![1]!;
-    assert.match(/^\.tf-remix-grid \{([^}]*)\}/m.exec(css)![1]!, /grid-template-columns: repeat\(auto-fill, minmax\(min\(\d+px, 100%\), 1fr\)\)/);
+    assert.match(
+      /^\.tf-remix-grid \{([^}]*)\}/m.exec(css)![1]!,
+      /grid-template-columns: repeat\(auto-fill, minmax\(min\(\d+px, 100%\), 1fr\)\)/,
+    );
     assert.doesNotMatch(card, /max-width: \d+px/);
     assert.match(css, /\.tf-remix-card \.tf-compare-main \.tf-thumb img \{[^}]*width: 100%[^}]*object-fit: contain/);
   });

@@ -33,15 +33,27 @@ describe('panel: a partly scripted run is labelled so in the run picker', () => 
 
   it('the run shown carries the sentence that says which parts were scripted (its badge says "partly scripted")', () => {
     const shown = (extra: object) => panelRun('/review', { ...record(extra), prompts: [] } as unknown as RunRecord, (p) => p);
-    assert.equal(shown({ endpoints: { chat: real, images: canned } }).partlyScripted, "Partly scripted run: its chat answers from the model at api.example.com; its images from TeamFusion's bundled scripted server, not a model.");
+    assert.equal(
+      shown({ endpoints: { chat: real, images: canned } }).partlyScripted,
+      "Partly scripted run: its chat answers from the model at api.example.com; its images from TeamFusion's bundled scripted server, not a model.",
+    );
     assert.equal(shown({ scripted: true, endpoints: { chat: canned, images: canned } }).partlyScripted, undefined);
     assert.equal(shown({ endpoints: { chat: real } }).partlyScripted, undefined);
   });
 
   it('says "partly scripted" at the end of the picker line', () => {
-    assert.equal(runOptionLabel(runSummary(record({ endpoints: { chat: real, images: canned } })), 'UTC'), '1 Mar 2026, 10:04 · completed · 2 iterations · partly scripted');
-    assert.equal(runOptionLabel(runSummary(record({ scripted: true, endpoints: { chat: canned } })), 'UTC'), '1 Mar 2026, 10:04 · completed · 2 iterations · scripted');
+    assert.equal(
+      runOptionLabel(runSummary(record({ endpoints: { chat: real, images: canned } })), 'UTC'),
+      '1 Mar 2026, 10:04 · completed · 2 iterations · partly scripted',
+    );
+    assert.equal(
+      runOptionLabel(runSummary(record({ scripted: true, endpoints: { chat: canned } })), 'UTC'),
+      '1 Mar 2026, 10:04 · completed · 2 iterations · scripted',
+    );
     assert.equal(runOptionLabel(runSummary(record({ endpoints: { chat: real } })), 'UTC'), '1 Mar 2026, 10:04 · completed · 2 iterations');
-    assert.equal(runOptionLabel({ ...runSummary(record({ endpoints: { chat: canned, images: real } })), interrupted: true }, 'UTC'), '1 Mar 2026, 10:04 · interrupted · 2 iterations · partly scripted');
+    assert.equal(
+      runOptionLabel({ ...runSummary(record({ endpoints: { chat: canned, images: real } })), interrupted: true }, 'UTC'),
+      '1 Mar 2026, 10:04 · interrupted · 2 iterations · partly scripted',
+    );
   });
 });

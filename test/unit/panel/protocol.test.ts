@@ -37,9 +37,16 @@ describe('panel protocol', () => {
   });
 
   it('checks host messages, including the run events', () => {
-    assert.equal(parseHostMessage({ type: 'runEvent', event: { type: 'turn-delta', runId: 'r', iteration: 1, speaker: 'ana', turn: 1, text: 'Hi' } }).ok, true);
+    assert.equal(
+      parseHostMessage({ type: 'runEvent', event: { type: 'turn-delta', runId: 'r', iteration: 1, speaker: 'ana', turn: 1, text: 'Hi' } })
+        .ok,
+      true,
+    );
     assert.equal(parseHostMessage({ type: 'runEvent', event: { type: 'turn-delta', runId: 'r' } }).ok, false);
-    assert.equal(parseHostMessage({ type: 'saveRankingResult', requestId: 1, ok: true, file: 'rankings/eve.yaml', diagnostics: [] }).ok, true);
+    assert.equal(
+      parseHostMessage({ type: 'saveRankingResult', requestId: 1, ok: true, file: 'rankings/eve.yaml', diagnostics: [] }).ok,
+      true,
+    );
     assert.equal(parseHostMessage({ type: 'state', state: { root: '/x' } }).ok, false);
   });
 
@@ -53,7 +60,18 @@ describe('panel protocol', () => {
     const analysis = {
       options: ['1', '2'],
       designers: [{ id: 'a', name: 'A', weight: 1 }],
-      kendall: { w: 0.5, wUncorrected: 0.5, chiSquare: 1, df: 1, pValue: 0.3, pPermutation: 0.4, permutations: 100, seed: 1, band: 'moderate', sentence: 'S.' },
+      kendall: {
+        w: 0.5,
+        wUncorrected: 0.5,
+        chiSquare: 1,
+        df: 1,
+        pValue: 0.3,
+        pPermutation: 0.4,
+        permutations: 100,
+        seed: 1,
+        band: 'moderate',
+        sentence: 'S.',
+      },
       borda: [{ option: '1', points: 1, position: 1 }],
       weightedBorda: [{ option: '1', points: 1, position: 1 }],
       pairwise: { designers: ['a'], tau: [[1]] },

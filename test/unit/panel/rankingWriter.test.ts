@@ -36,7 +36,13 @@ describe('saving a ranking from the panel', () => {
     const s = await sampleCopy();
     dir = s.dir;
     const ids = s.review.options.map((o) => o.id);
-    const out = await saveRanking(s.review, { type: 'saveRanking', requestId: 1, designer: 'Eve Park', role: 'Copywriter', ranking: fullRanking([...ids].reverse()) });
+    const out = await saveRanking(s.review, {
+      type: 'saveRanking',
+      requestId: 1,
+      designer: 'Eve Park',
+      role: 'Copywriter',
+      ranking: fullRanking([...ids].reverse()),
+    });
     assert.equal(out.ok, true, JSON.stringify(out.diagnostics));
     assert.equal(out.file, 'rankings/eve-park.yaml');
     const after = await loadReview(dir, { decodeImages: false });
@@ -49,14 +55,17 @@ describe('saving a ranking from the panel', () => {
     assert.deepEqual(left, []);
   });
 
-  it('returns the validator\'s diagnostics and writes nothing when a justification is empty', async () => {
+  it("returns the validator's diagnostics and writes nothing when a justification is empty", async () => {
     const s = await sampleCopy();
     dir = s.dir;
     const ranking = fullRanking(s.review.options.map((o) => o.id));
     ranking[2] = { ...ranking[2]!, justification: '   ' };
     const out = await saveRanking(s.review, { type: 'saveRanking', requestId: 2, designer: 'Eve', ranking });
     assert.equal(out.ok, false);
-    assert.ok(out.diagnostics.some((d) => d.severity === 'error' && d.file === 'rankings/eve.yaml'), JSON.stringify(out.diagnostics));
+    assert.ok(
+      out.diagnostics.some((d) => d.severity === 'error' && d.file === 'rankings/eve.yaml'),
+      JSON.stringify(out.diagnostics),
+    );
     await assert.rejects(fs.stat(path.join(dir, 'rankings', 'eve.yaml')));
   });
 
@@ -64,7 +73,12 @@ describe('saving a ranking from the panel', () => {
     const s = await sampleCopy();
     dir = s.dir;
     const existing = s.review.designers[0]!;
-    const out = await saveRanking(s.review, { type: 'saveRanking', requestId: 3, designer: existing.id, ranking: fullRanking(s.review.options.map((o) => o.id)) });
+    const out = await saveRanking(s.review, {
+      type: 'saveRanking',
+      requestId: 3,
+      designer: existing.id,
+      ranking: fullRanking(s.review.options.map((o) => o.id)),
+    });
     assert.equal(out.ok, false);
     assert.match(out.diagnostics[0]!.message, /exists already/);
   });
@@ -79,24 +93,38 @@ describe('saving a ranking from the panel', () => {
     const original = JSON.parse(await fs.readFile(path.join(dir, json.file), 'utf8')) as Record<string, unknown>;
     await fs.writeFile(path.join(dir, json.file), JSON.stringify({ ...original, weight: 3 }));
     const review = { ...s.review, designers: s.review.designers.map((d) => (d === json ? { ...d, weight: 3 } : d)) };
-    const out = await saveRanking(review, { type: 'saveRanking', requestId: 4, designerId: json.id, designer: json.name, ranking: fullRanking(ids) });
+    const out = await saveRanking(review, {
+      type: 'saveRanking',
+      requestId: 4,
+      designerId: json.id,
+      designer: json.name,
+      ranking: fullRanking(ids),
+    });
     assert.equal(out.ok, true, JSON.stringify(out.diagnostics));
     assert.equal(out.file, json.file);
     const written = JSON.parse(await fs.readFile(path.join(dir, json.file), 'utf8')) as { ranking: { option: string }[]; weight?: number };
-    assert.deepEqual(written.ranking.map((e) => e.option), ids);
+    assert.deepEqual(
+      written.ranking.map((e) => e.option),
+      ids,
+    );
     assert.equal(written.weight, 3);
   });
 
   it('reports a missing option as a diagnostic', async () => {
     const s = await sampleCopy();
     dir = s.dir;
-    const out = await saveRanking(s.review, { type: 'saveRanking', requestId: 5, designer: 'Eve', ranking: fullRanking(s.review.options.slice(1).map((o) => o.id)) });
+    const out = await saveRanking(s.review, {
+      type: 'saveRanking',
+      requestId: 5,
+      designer: 'Eve',
+      ranking: fullRanking(s.review.options.slice(1).map((o) => o.id)),
+    });
     assert.equal(out.ok, false);
     assert.ok(out.diagnostics.some((d) => d.severity === 'error'));
   });
 });
 
-describe('saving a blind re-rank from the panel: the run\'s team, each as themselves', () => {
+describe("saving a blind re-rank from the panel: the run's team, each as themselves", () => {
   let dir = '';
   afterEach(async () => {
     if (dir) await fs.rm(dir, { recursive: true, force: true });
@@ -106,17 +134,25 @@ describe('saving a blind re-rank from the panel: the run\'s team, each as themse
     { id: 'ben', name: 'Ben Okafor' },
   ];
 
-  it('a member of the team: rankings/<member>.yaml under the team\'s name, whatever name the form held', async () => {
+  it("a member of the team: rankings/<member>.yaml under the team's name, whatever name the form held", async () => {
     const s = await sampleCopy();
     dir = s.dir;
     const ids = s.review.options.map((o) => o.id);
-    const out = await saveRanking(s.review, { type: 'saveRanking', requestId: 1, designer: 'Someone Else', member: 'ben', ranking: fullRanking(ids) }, TEAM);
+    const out = await saveRanking(
+      s.review,
+      { type: 'saveRanking', requestId: 1, designer: 'Someone Else', member: 'ben', ranking: fullRanking(ids) },
+      TEAM,
+    );
     assert.equal(out.ok, true, JSON.stringify(out.diagnostics));
     assert.deepEqual([out.file, out.designerId], ['rankings/ben.yaml', 'ben']);
     assert.match(await fs.readFile(path.join(dir, 'rankings', 'ben.yaml'), 'utf8'), /designer: Ben Okafor/);
     // Saving again replaces the member's own ranking (no "exists already").
     const reloaded = await loadReview(dir, { decodeImages: false });
-    const again = await saveRanking(reloaded.review!, { type: 'saveRanking', requestId: 2, designer: '', member: 'ben', ranking: fullRanking([...ids].reverse()) }, TEAM);
+    const again = await saveRanking(
+      reloaded.review!,
+      { type: 'saveRanking', requestId: 2, designer: '', member: 'ben', ranking: fullRanking([...ids].reverse()) },
+      TEAM,
+    );
     assert.equal(again.ok, true, JSON.stringify(again.diagnostics));
     assert.equal(again.file, 'rankings/ben.yaml');
   });
@@ -127,7 +163,11 @@ describe('saving a blind re-rank from the panel: the run\'s team, each as themse
     const ids = s.review.options.map((o) => o.id);
     const before = await fs.readdir(path.join(dir, 'rankings'));
     for (const member of [undefined, 'eve']) {
-      const out = await saveRanking(s.review, { type: 'saveRanking', requestId: 1, designer: 'Eve Park', ...(member ? { member } : {}), ranking: fullRanking(ids) }, TEAM);
+      const out = await saveRanking(
+        s.review,
+        { type: 'saveRanking', requestId: 1, designer: 'Eve Park', ...(member ? { member } : {}), ranking: fullRanking(ids) },
+        TEAM,
+      );
       assert.equal(out.ok, false);
       assert.match(out.diagnostics[0]!.message, /Choose who you are .*\(Ana Ruiz, Ben Okafor\)/);
     }

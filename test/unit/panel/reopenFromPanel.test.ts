@@ -17,7 +17,9 @@ import { mockSuite } from '../run/helpers';
 import { QUESTION, forkedRun } from '../votes/forkedRun';
 
 const TEAM = ['d1', 'd2', 'd3'];
-const decided = (recorded?: boolean): Pick<PanelFork, 'decision'> => ({ decision: { decision: 'warm palette', by: 'team', ...(recorded ? { recorded } : {}) } });
+const decided = (recorded?: boolean): Pick<PanelFork, 'decision'> => ({
+  decision: { decision: 'warm palette', by: 'team', ...(recorded ? { recorded } : {}) },
+});
 
 describe('panel: the lead reopens a decision', function () {
   this.timeout(120_000);
@@ -44,7 +46,12 @@ describe('panel: the lead reopens a decision', function () {
 
   it('through the dispatcher: asks first; the core refuses a member who is not the lead; the lead reopens, kept as history', async () => {
     const { root, runId } = await forkedRun(suite.mock, suite.cacheDir);
-    for (const [as, choice] of [['d1', 'a'], ['d2', 'a'], ['d3', 'b']] as const) await castVote({ reviewRoot: root, runId, as, decisionPoint: 1, choice });
+    for (const [as, choice] of [
+      ['d1', 'a'],
+      ['d2', 'a'],
+      ['d3', 'b'],
+    ] as const)
+      await castVote({ reviewRoot: root, runId, as, decisionPoint: 1, choice });
     const before = (await panelForks(root, await readRunRecord(root, runId), { lead: 'd1' }, TEAM))!;
     assert.equal(before.lead, 'd1');
     assert.equal(before.forks[0]!.decision?.recorded, true);
@@ -79,8 +86,16 @@ describe('panel: the lead reopens a decision', function () {
     assert.match(said.message, new RegExp(`^Reopened "${QUESTION.replace('?', '\\?')}" \\(decided: warm palette; kept as history\\)\\.`));
     assert.equal(reloads(), 1, 'the panel reloads');
     await dispatch({ type: 'reopen', runId, as: 'd1', iteration: 1, decisionPoint: 2 }, panel);
-    assert.equal(asked[3], `Reopen the decision on decision point 2 of round 1 (run ${runId})? [Reopen]`, 'no fork there: named by its number');
-    assert.deepEqual(posted[2], { type: 'notice', level: 'warning', message: `Not reopened: Round 1 of run ${runId} has no fork at decision point 2.` });
+    assert.equal(
+      asked[3],
+      `Reopen the decision on decision point 2 of round 1 (run ${runId})? [Reopen]`,
+      'no fork there: named by its number',
+    );
+    assert.deepEqual(posted[2], {
+      type: 'notice',
+      level: 'warning',
+      message: `Not reopened: Round 1 of run ${runId} has no fork at decision point 2.`,
+    });
     assert.equal(reloads(), 1);
     const d = await standing();
     assert.equal(d.reopened?.by, 'd1');

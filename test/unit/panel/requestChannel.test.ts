@@ -23,7 +23,11 @@ const runId = '2026-11-21T22-40-05Z-3f9c';
 function channel(timeoutMs = 1000) {
   const sent: WebviewMessage[] = [];
   const reports: string[] = [];
-  const c = new RequestChannel((m) => sent.push(m), (p) => reports.push(p), timeoutMs);
+  const c = new RequestChannel(
+    (m) => sent.push(m),
+    (p) => reports.push(p),
+    timeoutMs,
+  );
   return { c, sent, reports };
 }
 
@@ -33,7 +37,11 @@ describe('panel requests: one channel', () => {
     for (const kind of REQUEST_KINDS) {
       const declared = PANEL_REQUESTS[kind];
       assert.equal(declared.params.shape.type.value, kind, `${kind}: its message is typed by its name`);
-      assert.equal(declared.reply.shape.type.value, REQUEST_REPLIES[kind], `${kind}: its reply schema is of the type the webview waits for`);
+      assert.equal(
+        declared.reply.shape.type.value,
+        REQUEST_REPLIES[kind],
+        `${kind}: its reply schema is of the type the webview waits for`,
+      );
       assert.ok(WebviewMessageSchema.options.includes(declared.params as never), `${kind}: the webview may post it`);
       assert.ok(HostMessageSchema.options.includes(declared.reply as never), `${kind}: the host may post its reply`);
       // What the webview's guard refuses for a reply type, so does the schema: neither takes a reply without `ok`.
@@ -75,7 +83,10 @@ describe('panel requests: one channel', () => {
   it('fails a request nobody answers after the timeout, saying so, and refuses a reply that comes later', async () => {
     const { c, sent, reports } = channel(30);
     const pinned = c.request('pin', { runId, message: 'i1-m3', as: 'ana' });
-    await assert.rejects(pinned, (e: unknown) => e instanceof RequestFailed && e.kind === 'pin' && /did not answer \(pin, /.test(e.message));
+    await assert.rejects(
+      pinned,
+      (e: unknown) => e instanceof RequestFailed && e.kind === 'pin' && /did not answer \(pin, /.test(e.message),
+    );
     assert.equal(c.waiting, 0);
     const late = sent[0];
     assert.ok(late && late.type === 'pin');

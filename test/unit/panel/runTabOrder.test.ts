@@ -36,7 +36,11 @@ describe('panel: the Run tab reads top down', () => {
     const css = readFileSync(path.join(REPO, 'media', 'panel.css'), 'utf8');
     const grid = rule(css, '.tf-remix-grid');
     assert.match(grid, /display: grid/);
-    assert.match(grid, /grid-template-columns: repeat\(auto-fill, minmax\(min\(\d+px, 100%\), 1fr\)\)/, 'auto-fill: a short last row keeps its columns');
+    assert.match(
+      grid,
+      /grid-template-columns: repeat\(auto-fill, minmax\(min\(\d+px, 100%\), 1fr\)\)/,
+      'auto-fill: a short last row keeps its columns',
+    );
     assert.doesNotMatch(rule(css, '.tf-remix-card'), /flex:|grid-column/, 'a card never spans or grows');
   });
 });

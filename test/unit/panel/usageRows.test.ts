@@ -8,11 +8,23 @@ const settings = { chatModel: 'gpt-4o-mini', imageModel: 'gpt-image-1', turnsPer
 
 describe('panel: tokens and cost', () => {
   it('a brief run shows no image rows and no image model, only its chat model, and the direct baseline cost apart', () => {
-    const rows = usageRows({ task: 'brief', usage, settings, iterations: [], baseline: { file: 'baseline.md', promptId: 'p9', costUsd: 0.0021 } } as Run);
+    const rows = usageRows({
+      task: 'brief',
+      usage,
+      settings,
+      iterations: [],
+      baseline: { file: 'baseline.md', promptId: 'p9', costUsd: 0.0021 },
+    } as Run);
     const labels = rows.map(([k]) => k);
     for (const gone of ['Images', 'Cost per remixed image', 'Models', 'Remix image']) assert.ok(!labels.includes(gone), gone);
-    assert.deepEqual(rows.find(([k]) => k === 'Model'), ['Model', 'gpt-4o-mini']);
-    assert.ok(rows.some(([k, v]) => k === 'Direct baseline (cost apart)' && v === '< $0.01'), JSON.stringify(rows));
+    assert.deepEqual(
+      rows.find(([k]) => k === 'Model'),
+      ['Model', 'gpt-4o-mini'],
+    );
+    assert.ok(
+      rows.some(([k, v]) => k === 'Direct baseline (cost apart)' && v === '< $0.01'),
+      JSON.stringify(rows),
+    );
     assert.ok(!rows.some(([, v]) => v.includes('gpt-image-1')));
   });
 

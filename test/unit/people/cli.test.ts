@@ -15,7 +15,21 @@ describe('people on the command line (spawned processes)', function () {
 
   it('run --human stops with exit 3 at that turn; say --as + run --resume completes it, no model call for that turn', async () => {
     const root = await makeReview({ options: 3, designers: 2 });
-    const r = await tf('run', root, '--human', 'd1', '--iterations', '1', '--turns', '1', '--mode', 'together', '--order', 'fixed', '--json');
+    const r = await tf(
+      'run',
+      root,
+      '--human',
+      'd1',
+      '--iterations',
+      '1',
+      '--turns',
+      '1',
+      '--mode',
+      'together',
+      '--order',
+      'fixed',
+      '--json',
+    );
     assert.equal(r.code, 3, r.stderr);
     const id = (JSON.parse(r.stdout) as { id: string; status: string }).id;
     assert.equal((JSON.parse(r.stdout) as { status: string }).status, 'waiting');
@@ -36,12 +50,19 @@ describe('people on the command line (spawned processes)', function () {
     assert.equal(said.code, 0, said.stderr);
     assert.match(said.stderr, /sent to run .* as runs\/.*\/inbox\/d1-\S+\.json \(it answers turn 1\); nobody drives the run now/);
     assert.match(said.stderr, /Go on with: teamfusion run .* --resume /);
-    assert.equal((await runJson(root, id)).iterations[0]!.messages.length, 0, 'say writes only its inbox entry; the driver writes run.json');
+    assert.equal(
+      (await runJson(root, id)).iterations[0]!.messages.length,
+      0,
+      'say writes only its inbox entry; the driver writes run.json',
+    );
     const resumed = await tf('run', root, '--resume', id, '--json');
     assert.equal(resumed.code, 0, resumed.stderr);
     const done = await runJson(root, id);
-    assert.deepEqual(done.iterations[0]!.messages.map((m) => `${m.kind}:${m.speaker}/${m.turn}`), ['human:d1/1', 'proxy:d2/1']);
-    assert.equal(turnRequests(rig.mock).length, 1, 'only Ben\'s proxy was asked');
+    assert.deepEqual(
+      done.iterations[0]!.messages.map((m) => `${m.kind}:${m.speaker}/${m.turn}`),
+      ['human:d1/1', 'proxy:d2/1'],
+    );
+    assert.equal(turnRequests(rig.mock).length, 1, "only Ben's proxy was asked");
     assert.ok(!JSON.stringify(turnRequests(rig.mock)[0]!.body).includes('role-playing \\"Ana'));
 
     const late = await tf('say', root, id, '--as', 'd1', 'more');
@@ -52,7 +73,10 @@ describe('people on the command line (spawned processes)', function () {
     assert.match(pin.stderr, /--as/);
     const pinned = await tf('pin', root, id, 'i1-m2', '--as', 'd2');
     assert.equal(pinned.code, 0, pinned.stderr);
-    assert.match(pinned.stderr, /Message i1-m2 pinned \(runs\/.*\/inbox\/d2-\S+\.json\); nobody drives .* now, so it is taken in when the run goes on/);
+    assert.match(
+      pinned.stderr,
+      /Message i1-m2 pinned \(runs\/.*\/inbox\/d2-\S+\.json\); nobody drives .* now, so it is taken in when the run goes on/,
+    );
     assert.equal((await tf('pin', root, id, 'i1-m1', '--as', 'd2', '--remove')).code, 1, 'not pinned');
     assert.equal((await runJson(root, id)).pins, undefined, 'the pin waits in the inbox: only a driver writes run.json');
   });
@@ -72,13 +96,18 @@ describe('people on the command line (spawned processes)', function () {
       client: clientFor(rig.mock).withOptions({ fetch: afterSay }),
       settings: { iterations: 2, turnsPerAgent: 3 }, // the default mode: independent first assessments, then together
       onEvent: (e) => {
-        if (e.type === 'turn-completed' && e.message.id === 'i1-m1') said = tf('say', root, e.runId, '--as', 'd3', 'Please keep the gold foil.');
+        if (e.type === 'turn-completed' && e.message.id === 'i1-m1')
+          said = tf('say', root, e.runId, '--as', 'd3', 'Please keep the gold foil.');
       },
     });
     assert.equal(rec.status, 'completed', rec.error);
     const r = await said!;
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stderr, /the process driving \S+ \(pid \d+ on .+, since .+\) takes it in at its next turn/, 'names the process that takes it in');
+    assert.match(
+      r.stderr,
+      /the process driving \S+ \(pid \d+ on .+, since .+\) takes it in at its next turn/,
+      'names the process that takes it in',
+    );
     const human = rec.iterations.flatMap((it) => it.messages).filter((m) => m.kind === 'human');
     assert.equal(human.length, 1);
     assert.deepEqual([human[0]!.speaker, human[0]!.turn, human[0]!.content], ['d3', null, 'Please keep the gold foil.']);

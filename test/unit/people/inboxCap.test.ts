@@ -20,14 +20,34 @@ describe('the inbox cap holds at 1,000 entries', function () {
     for (let i = 0; i <= MAX_INBOX_ENTRIES; i++) {
       const name = `d1-${String(1700000000000 + i).padStart(13, '0')}-${String(i).padStart(6, '0')}-0badc0de`;
       names.push(name);
-      await fs.writeFile(path.join(inbox, `${name}.json`), JSON.stringify({ type: 'say', speaker: 'd1', content: `message ${i}`, at: '2026-12-06T17:00:00Z' }));
+      await fs.writeFile(
+        path.join(inbox, `${name}.json`),
+        JSON.stringify({ type: 'say', speaker: 'd1', content: `message ${i}`, at: '2026-12-06T17:00:00Z' }),
+      );
     }
     const over: [string, string][] = [];
-    const read = await readInbox(root, id, undefined, undefined, (who) => who === 'd1', (name, why) => over.push([name, why]));
+    const read = await readInbox(
+      root,
+      id,
+      undefined,
+      undefined,
+      (who) => who === 'd1',
+      (name, why) => over.push([name, why]),
+    );
     assert.equal(MAX_INBOX_ENTRIES, 1000);
     assert.equal(read.length, 1000);
-    assert.deepEqual(read.map((e) => e.name), names.slice(0, 1000), 'the first 1,000 in order of arrival');
-    assert.deepEqual(over.map(([n]) => n), [names[1000]]);
-    assert.match(over[0]![1], /^the inbox held 1,001 entries, more than the 1,000 it may \(docs\/security\.md "Limits"\), and this one came after the 1,000th$/);
+    assert.deepEqual(
+      read.map((e) => e.name),
+      names.slice(0, 1000),
+      'the first 1,000 in order of arrival',
+    );
+    assert.deepEqual(
+      over.map(([n]) => n),
+      [names[1000]],
+    );
+    assert.match(
+      over[0]![1],
+      /^the inbox held 1,001 entries, more than the 1,000 it may \(docs\/security\.md "Limits"\), and this one came after the 1,000th$/,
+    );
   });
 });

@@ -32,7 +32,16 @@ const LONG = 'y'.repeat(4001);
 /** A person's message as the driver writes it into the journal, as the next message of iteration 1. */
 const human = (r: RunRecord, over: Record<string, unknown>): unknown => ({
   iteration: 1,
-  message: { id: `i1-m${r.iterations[0]!.messages.length + 1}`, kind: 'human', speaker: 'd1', turn: null, content: 'hello', at: AT, entry: ENTRY('d1', 9), ...over },
+  message: {
+    id: `i1-m${r.iterations[0]!.messages.length + 1}`,
+    kind: 'human',
+    speaker: 'd1',
+    turn: null,
+    content: 'hello',
+    at: AT,
+    entry: ENTRY('d1', 9),
+    ...over,
+  },
 });
 
 const TABLE: Record<string, Hostile> = {
@@ -40,7 +49,14 @@ const TABLE: Record<string, Hostile> = {
     file: { name: ENTRY('d1'), json: { type: 'say', speaker: 'd1', content: '@d2 @d2', mentions: ['d2', 'd2'], at: AT } },
     journal: (r) => human(r, { content: '@d2 @d2', mentions: ['d2', 'd2'] }),
     record: (r) => {
-      r.iterations[0]!.messages.push({ id: `i1-m${r.iterations[0]!.messages.length + 1}`, kind: 'human', speaker: 'd1', turn: null, content: 'x', mentions: ['d3', 'd3'] });
+      r.iterations[0]!.messages.push({
+        id: `i1-m${r.iterations[0]!.messages.length + 1}`,
+        kind: 'human',
+        speaker: 'd1',
+        turn: null,
+        content: 'x',
+        mentions: ['d3', 'd3'],
+      });
     },
   },
   'an id of 1 MB': {
@@ -56,7 +72,13 @@ const TABLE: Record<string, Hostile> = {
     file: { name: ENTRY('d1'), json: { type: 'say', speaker: 'd1', content: LONG, at: AT } },
     journal: (r) => human(r, { content: LONG }),
     record: (r) => {
-      r.iterations[0]!.messages.push({ id: `i1-m${r.iterations[0]!.messages.length + 1}`, kind: 'human', speaker: 'd1', turn: null, content: LONG });
+      r.iterations[0]!.messages.push({
+        id: `i1-m${r.iterations[0]!.messages.length + 1}`,
+        kind: 'human',
+        speaker: 'd1',
+        turn: null,
+        content: LONG,
+      });
     },
   },
   'a speaker not on the team': {
@@ -78,7 +100,7 @@ const TABLE: Record<string, Hostile> = {
     file: { name: '1700000000000-000001-0badc0de', json: { type: 'say', speaker: 'd1', content: 'I am the lead.', at: AT } },
     journal: (r) => human(r, { entry: '1700000000000-000001-0badc0de' }),
   },
-  "a file or line speaking for someone else": {
+  'a file or line speaking for someone else': {
     file: { name: ENTRY('d2'), json: { type: 'say', speaker: 'd1', content: 'I am Ana.', at: AT } },
     journal: (r) => human(r, { speaker: 'd1', entry: ENTRY('d2') }),
   },
@@ -91,7 +113,12 @@ describe('intake: every door refuses the same hostile input, and the run stays r
   /** A run waiting for d2 (a take-over), with messages to pin: the doors' common ground. */
   const waitingRun = async (): Promise<{ root: string; id: string; dir: string }> => {
     const root = await makeReview({ options: 3, designers: 3 });
-    const r = await startRun({ reviewRoot: root, ...suite.engine, humans: ['d2'], settings: { iterations: 1, turnsPerAgent: 1, mode: 'together', order: 'fixed', leadSpeaksLast: false } });
+    const r = await startRun({
+      reviewRoot: root,
+      ...suite.engine,
+      humans: ['d2'],
+      settings: { iterations: 1, turnsPerAgent: 1, mode: 'together', order: 'fixed', leadSpeaksLast: false },
+    });
     assert.equal(r.status, 'waiting');
     return { root, id: r.id, dir: path.join(root, 'runs', r.id) };
   };
@@ -106,11 +133,24 @@ describe('intake: every door refuses the same hostile input, and the run stays r
 
         if (cases.say) {
           const s = cases.say;
-          const attempt = s.pin !== undefined ? submitPin({ reviewRoot: root, runId: id, as: s.as, message: s.pin }) : submitSay({ reviewRoot: root, runId: id, as: s.as, text: s.text! });
-          const err = await attempt.then(() => undefined, (e: unknown) => e as Error);
+          const attempt =
+            s.pin !== undefined
+              ? submitPin({ reviewRoot: root, runId: id, as: s.as, message: s.pin })
+              : submitSay({ reviewRoot: root, runId: id, as: s.as, text: s.text! });
+          const err = await attempt.then(
+            () => undefined,
+            (e: unknown) => e as Error,
+          );
           assert.ok(err, 'say/pin refused');
           assert.ok(err.message.length < 400 && !/[\n{]/.test(err.message), `one sentence: ${err.message.slice(0, 300)}`);
-          assert.equal(await fs.readdir(path.join(dir, 'inbox')).catch(() => []).then((x) => x.length), 0, 'nothing written');
+          assert.equal(
+            await fs
+              .readdir(path.join(dir, 'inbox'))
+              .catch(() => [])
+              .then((x) => x.length),
+            0,
+            'nothing written',
+          );
         }
 
         if (cases.file) {
@@ -118,7 +158,13 @@ describe('intake: every door refuses the same hostile input, and the run stays r
           const file = path.join(dir, 'inbox', `${cases.file.name}.json`);
           await fs.writeFile(file, JSON.stringify(cases.file.json));
           const bad: string[] = [];
-          const read = await readInbox(root, id, (f, why) => bad.push(`${f}: ${why}`), undefined, (who) => ['d1', 'd2', 'd3'].includes(who));
+          const read = await readInbox(
+            root,
+            id,
+            (f, why) => bad.push(`${f}: ${why}`),
+            undefined,
+            (who) => ['d1', 'd2', 'd3'].includes(who),
+          );
           // A pin of a message the run lacks is a well-formed entry: taking it in changes nothing and says why.
           const skipped = applyEntries(structuredClone(before), read).skipped.map((x) => x.why);
           assert.ok(bad.length + skipped.length === 1, `refused in words: ${[...bad, ...skipped].join(' | ')}`);
@@ -160,10 +206,19 @@ describe('intake: every door refuses the same hostile input, and the run stays r
 
   it('say works the same in a brief run: every member speaks, nobody else does', async () => {
     const root = await makeBriefRunReview(3);
-    const r = await startRun({ reviewRoot: root, ...suite.engine, humans: ['m2'], task: 'brief', settings: { iterations: 1, turnsPerAgent: 1, mode: 'together', order: 'fixed', leadSpeaksLast: false } } as Parameters<typeof startRun>[0]);
+    const r = await startRun({
+      reviewRoot: root,
+      ...suite.engine,
+      humans: ['m2'],
+      task: 'brief',
+      settings: { iterations: 1, turnsPerAgent: 1, mode: 'together', order: 'fixed', leadSpeaksLast: false },
+    } as Parameters<typeof startRun>[0]);
     assert.equal(r.status, 'waiting', r.error);
     const said = await submitSay({ reviewRoot: root, runId: r.id, as: 'm2', text: 'Keep the legal line, @m3.' });
     assert.match(said.entry, /^m2-/);
-    await assert.rejects(submitSay({ reviewRoot: root, runId: r.id, as: 'ceo', text: 'hi' }), /"ceo" is not a designer of this review \(designers: m1, m2, m3\)/);
+    await assert.rejects(
+      submitSay({ reviewRoot: root, runId: r.id, as: 'ceo', text: 'hi' }),
+      /"ceo" is not a designer of this review \(designers: m1, m2, m3\)/,
+    );
   });
 });

@@ -19,11 +19,21 @@ describe('people: panel protocol', () => {
   });
 
   it('carries the reply and the people events to the webview', () => {
-    assert.equal(parseHostMessage({ type: 'peopleResult', requestId: 1, ok: false, message: '"zed" is not a designer of this review.' }).ok, true);
+    assert.equal(
+      parseHostMessage({ type: 'peopleResult', requestId: 1, ok: false, message: '"zed" is not a designer of this review.' }).ok,
+      true,
+    );
     const waiting = { type: 'waiting', runId: 'r', waitingFor: { speaker: 'ben', iteration: 1, turn: 2 }, speakerName: 'Ben' };
     assert.equal(parseHostMessage({ type: 'runEvent', event: waiting }).ok, true);
-    assert.equal(parseHostMessage({ type: 'runEvent', event: { ...waiting, waitingFor: { speaker: 'ben', iteration: 1, turn: 0 } } }).ok, false);
-    assert.equal(parseHostMessage({ type: 'runEvent', event: { type: 'pins-changed', runId: 'r', pins: [{ message: 'i1-m1', by: 'ana', at: 't' }] } }).ok, true);
+    assert.equal(
+      parseHostMessage({ type: 'runEvent', event: { ...waiting, waitingFor: { speaker: 'ben', iteration: 1, turn: 0 } } }).ok,
+      false,
+    );
+    assert.equal(
+      parseHostMessage({ type: 'runEvent', event: { type: 'pins-changed', runId: 'r', pins: [{ message: 'i1-m1', by: 'ana', at: 't' }] } })
+        .ok,
+      true,
+    );
     const extra = { type: 'turn-started', runId: 'r', iteration: 1, speaker: 'client', speakerName: 'Client', turn: null, kind: 'guest' };
     assert.equal(parseHostMessage({ type: 'runEvent', event: extra }).ok, true);
   });

@@ -36,7 +36,13 @@ describe('typed for someone else: marked, never their own, refused with signatur
     const seed = await makeReview({ options: 4, designers: 3 });
     await fs.writeFile(path.join(seed, 'review.yaml'), yaml);
     const cacheDir = await makeTempDir('tf-typed-cache-');
-    const first = await startRun({ reviewRoot: seed, client: clientFor(rig.mock), cacheDir, humans: ['d2'], settings: { iterations: 1, turnsPerAgent: 1, ...FIXED } });
+    const first = await startRun({
+      reviewRoot: seed,
+      client: clientFor(rig.mock),
+      cacheDir,
+      humans: ['d2'],
+      settings: { iterations: 1, turnsPerAgent: 1, ...FIXED },
+    });
     assert.equal(first.status, 'waiting');
     const t = await makeGitTeam(await makeTempDir('tf-typed-'), seed, ['ana', 'ben', 'chen'] as const);
     return { t, runId: first.id, cacheDir };
@@ -49,12 +55,19 @@ describe('typed for someone else: marked, never their own, refused with signatur
     assert.equal(said.code, 0, said.stderr);
     assert.match(said.stderr, /Typed on Ana's machine for Ben \(never shown as their own words\): sent to run/);
     const [entry] = await readInbox(root, runId);
-    assert.deepEqual([entry?.entry.type, entry?.entry.type === 'say' ? [entry.entry.speaker, entry.entry.typedBy] : []], ['say', ['d2', 'd1']]);
+    assert.deepEqual(
+      [entry?.entry.type, entry?.entry.type === 'say' ? [entry.entry.speaker, entry.entry.typedBy] : []],
+      ['say', ['d2', 'd1']],
+    );
 
     const done = await resumeRun({ reviewRoot: root, client: clientFor(rig.mock), cacheDir, runId });
     assert.equal(done.status, 'completed', done.error);
     const human = done.iterations[0]!.messages.filter((m) => m.kind === 'human');
-    assert.deepEqual(human.map((m) => [m.speaker, m.typedBy, m.turn, m.content]), [['d2', 'd1', 1, 'Keep the serif.']], "it answers Ben's turn, marked as typed by Ana");
+    assert.deepEqual(
+      human.map((m) => [m.speaker, m.typedBy, m.turn, m.content]),
+      [['d2', 'd1', 1, 'Keep the serif.']],
+      "it answers Ben's turn, marked as typed by Ana",
+    );
     const transcript = await fs.readFile(path.join(root, 'runs', runId, 'transcript.md'), 'utf8');
     assert.match(transcript, /\*\*Ben\*\* \(typed on Ana's machine for Ben, turn 1\) · i1-m2: Keep the serif\./);
     assert.doesNotMatch(transcript, /\*\*Ben\*\* \(in person/, 'never as his own');
@@ -62,7 +75,10 @@ describe('typed for someone else: marked, never their own, refused with signatur
     assert.match(result, /Lines not in their speaker's own words: typed on Ana's machine for Ben/);
     // Chen's proxy, after Ben's turn, hears it as typed for Ben, not as Ben in person.
     const asked = rig.mock.requests.map((r) => JSON.stringify(r.body ?? {}));
-    assert.ok(asked.some((b) => /typed on Ana's machine for Ben \(someone else typed it for them/.test(b)), 'a later prompt says it was typed for Ben');
+    assert.ok(
+      asked.some((b) => /typed on Ana's machine for Ben \(someone else typed it for them/.test(b)),
+      'a later prompt says it was typed for Ben',
+    );
     assert.ok(!asked.some((b) => /Keep the serif[^"]*\\"/.test(b) && /\\"Ben\\", in person/.test(b)), 'never as Ben in person');
   });
 
@@ -81,22 +97,34 @@ describe('typed for someone else: marked, never their own, refused with signatur
     // The run is done: pins go to a completed run's inbox for its next refine; judged as the driver will take them in.
     const record = await readRunRecord(root, runId);
     assert.equal(record.status, 'completed');
-    const pinned = await submitPin({ reviewRoot: root, runId, message: byContent.get('Warm palette.')!.id!, as: 'd2' }).catch((e: unknown) => e);
+    const pinned = await submitPin({ reviewRoot: root, runId, message: byContent.get('Warm palette.')!.id!, as: 'd2' }).catch(
+      (e: unknown) => e,
+    );
     assert.ok(!(pinned instanceof Error), String(pinned));
     assert.equal((pinned as { typedBy?: string }).typedBy, 'd1');
     const entries = await readInbox(root, runId);
-    assert.deepEqual(entries.map((e) => (e.entry.type === 'pin' ? [e.entry.by, e.entry.typedBy] : [])), [['d2', 'd1']]);
+    assert.deepEqual(
+      entries.map((e) => (e.entry.type === 'pin' ? [e.entry.by, e.entry.typedBy] : [])),
+      [['d2', 'd1']],
+    );
     // As the driver takes it in, the prompts and files name the pin's typist and the pinned line's.
     const names: Record<string, string> = { d1: 'Ana', d2: 'Ben' };
     const typedPin = { ...record, pins: [{ message: byContent.get('Fine.')!.id!, by: 'd2', at: 'now', typedBy: 'd1' }] };
-    assert.deepEqual(pinnedLines(typedPin, (id) => names[id] ?? id).map((l) => [l.by, l.typed]), [["Ben (typed on Ana's machine for Ben)", "typed on Ana's machine for Ben"]]);
+    assert.deepEqual(
+      pinnedLines(typedPin, (id) => names[id] ?? id).map((l) => [l.by, l.typed]),
+      [["Ben (typed on Ana's machine for Ben)", "typed on Ana's machine for Ben"]],
+    );
   });
 
-  it('with signatures required (each member\'s files signed by their own key) say and pin --as Ben are refused in one sentence, the CLI exits 1, nothing is written', async () => {
+  it("with signatures required (each member's files signed by their own key) say and pin --as Ben are refused in one sentence, the CLI exits 1, nothing is written", async () => {
     const { t, runId } = await waitingForBen(`lead: d1\n${MAPPING}requireSignedCommits: true\n`);
     const root = t.review('ana');
-    const refused = /^A line typed on Ana's machine for Ben is not taken: with signatures required \(requireSignedCommits\) only Ben's own signed commit speaks for them, so Ben says it on their own machine\.$/;
-    await assert.rejects(submitSay({ reviewRoot: root, runId, as: 'd2', text: 'Keep the serif.' }), (e: unknown) => e instanceof PeopleInputError && refused.test(e.message));
+    const refused =
+      /^A line typed on Ana's machine for Ben is not taken: with signatures required \(requireSignedCommits\) only Ben's own signed commit speaks for them, so Ben says it on their own machine\.$/;
+    await assert.rejects(
+      submitSay({ reviewRoot: root, runId, as: 'd2', text: 'Keep the serif.' }),
+      (e: unknown) => e instanceof PeopleInputError && refused.test(e.message),
+    );
     const cli = await rig.run(['say', root, runId, '--as', 'd2', 'Keep', 'the', 'serif.']);
     assert.equal(cli.code, 1, cli.stderr);
     assert.match(cli.stderr, /A line typed on Ana's machine for Ben is not taken: with signatures required/);
@@ -112,19 +140,33 @@ describe('typed for someone else: marked, never their own, refused with signatur
     const cacheDir = await makeTempDir('tf-typed-cache-');
     const name = 'd2-1700000000000-000001-0badc0de';
     await fs.mkdir(path.join(root, 'runs', runId, 'inbox'), { recursive: true });
-    await fs.writeFile(path.join(root, 'runs', runId, 'inbox', `${name}.json`), JSON.stringify({ type: 'say', speaker: 'd2', content: 'Keep the serif.', at: '2026-12-06T20:00:00Z', typedBy: 'd1' }));
+    await fs.writeFile(
+      path.join(root, 'runs', runId, 'inbox', `${name}.json`),
+      JSON.stringify({ type: 'say', speaker: 'd2', content: 'Keep the serif.', at: '2026-12-06T20:00:00Z', typedBy: 'd1' }),
+    );
     const lines: string[] = [];
     const after = await resumeRun({ reviewRoot: root, client: clientFor(rig.mock), cacheDir, runId, log: (l: string) => lines.push(l) });
     assert.equal(after.status, 'waiting', 'Ben has not answered: the typed line is not his');
     assert.equal(after.iterations[0]!.messages.filter((m) => m.kind === 'human').length, 0);
     assert.ok(await fs.stat(path.join(root, 'runs', runId, 'inbox', `${name}.json`)), 'left in place');
-    assert.ok(lines.some((l) => l.includes(`${name}.json is not taken in and is left alone: it was typed on Ana's machine for Ben, and with signatures required`)), lines.join('\n'));
+    assert.ok(
+      lines.some((l) =>
+        l.includes(`${name}.json is not taken in and is left alone: it was typed on Ana's machine for Ben, and with signatures required`),
+      ),
+      lines.join('\n'),
+    );
   });
 
   it('outside git nothing is told apart: say --as anyone is taken as today, unmarked', async () => {
     const seed = await makeReview({ options: 4, designers: 3 });
     await fs.writeFile(path.join(seed, 'review.yaml'), `lead: d1\n${MAPPING}requireSignedCommits: true\n`);
-    const first = await startRun({ reviewRoot: seed, client: clientFor(rig.mock), cacheDir: await makeTempDir('tf-typed-cache-'), humans: ['d2'], settings: { iterations: 1, turnsPerAgent: 1, ...FIXED } });
+    const first = await startRun({
+      reviewRoot: seed,
+      client: clientFor(rig.mock),
+      cacheDir: await makeTempDir('tf-typed-cache-'),
+      humans: ['d2'],
+      settings: { iterations: 1, turnsPerAgent: 1, ...FIXED },
+    });
     const said = await submitSay({ reviewRoot: seed, runId: first.id, as: 'd2', text: 'Keep the serif.' });
     assert.equal(said.typedBy, undefined);
     const [entry] = await readInbox(seed, first.id);
@@ -132,7 +174,7 @@ describe('typed for someone else: marked, never their own, refused with signatur
   });
 });
 
-describe("typed votes: a vote Ana types for Ben is kept marked and never counted as his (real git)", function () {
+describe('typed votes: a vote Ana types for Ben is kept marked and never counted as his (real git)', function () {
   this.timeout(300_000);
   const rig = useCliAgainstMock({ drop: /^GIT_/ });
 
@@ -149,7 +191,10 @@ describe("typed votes: a vote Ana types for Ben is kept marked and never counted
     const root = t.review('ana');
     const ben = await rig.run(['vote', root, runId, '--as', 'd2', '1', 'a']);
     assert.equal(ben.code, 0, ben.stderr);
-    assert.match(ben.stderr, /The vote for r1a on decision point 1 of round 1 was typed on Ana's machine for Ben; it is kept, and it does not count as Ben's vote \(a vote counts only as its member committed it\)\. It is kept in runs\/[^ ]+\/votes\/d2\.yaml; Ben votes on their own machine/);
+    assert.match(
+      ben.stderr,
+      /The vote for r1a on decision point 1 of round 1 was typed on Ana's machine for Ben; it is kept, and it does not count as Ben's vote \(a vote counts only as its member committed it\)\. It is kept in runs\/[^ ]+\/votes\/d2\.yaml; Ben votes on their own machine/,
+    );
     assert.match(ben.stderr, /0 of 3 have voted/);
     assert.doesNotMatch(ben.stderr, /Vote saved/);
     assert.match(await fs.readFile(path.join(root, 'runs', runId, 'votes', 'd2.yaml'), 'utf8'), /typedBy: d1/);
@@ -162,7 +207,10 @@ describe("typed votes: a vote Ana types for Ben is kept marked and never counted
     // Every reader counts votes through the door: Ben's typed vote is not his, even when the file is not checked.
     const record = await readRunRecord(root, runId);
     const { members } = await loadVotes(root, record, ['d1', 'd2', 'd3']);
-    assert.deepEqual(members.map((m) => [m.designer, m.votes.length]).sort(), [['d1', 1], ['d2', 0]]);
+    assert.deepEqual(members.map((m) => [m.designer, m.votes.length]).sort(), [
+      ['d1', 1],
+      ['d2', 0],
+    ]);
     // A vote for Chen typed here is typed for Chen too: Ana's is still the only vote counted.
     const chen = await castVote({ reviewRoot: root, runId, as: 'd3', decisionPoint: 1, choice: 'b' });
     assert.match(chen.typed ?? '', /typed on Ana's machine for Chlo/);
@@ -176,7 +224,10 @@ describe("typed votes: a vote Ana types for Ben is kept marked and never counted
     git(t.clone.ana, 'pull', '--quiet', '--rebase');
     const typed = await rig.run(['vote', t.review('ana'), runId, '--as', 'd2', '1', 'a']);
     assert.equal(typed.code, 1, typed.stderr);
-    assert.match(typed.stderr, /votes\/d2\.yaml holds d2's own votes as they committed them; a vote typed on d1's machine for d2 would replace them, so nothing is written/);
+    assert.match(
+      typed.stderr,
+      /votes\/d2\.yaml holds d2's own votes as they committed them; a vote typed on d1's machine for d2 would replace them, so nothing is written/,
+    );
     assert.equal(git(t.clone.ana, 'status', '--porcelain').trim(), '', 'nothing written');
     // A close or a reopen is the lead's (Ana, d1) alone: typed on Ben's machine for her, each is refused in one sentence.
     const close = await rig.run(['vote', t.review('ben'), runId, '--as', 'd1', '--close', '1']);
@@ -184,14 +235,21 @@ describe("typed votes: a vote Ana types for Ben is kept marked and never counted
     assert.match(close.stderr, /A close typed on Ben's machine for Ana is not taken: only the lead closes a vote, on their own machine\./);
     const reopen = await rig.run(['vote', t.review('ben'), runId, '--as', 'D1', '--reopen', '1']);
     assert.equal(reopen.code, 1, reopen.stderr);
-    assert.match(reopen.stderr, /A reopen typed on d2's machine for d1 is not taken: only the lead reopens a decision, on their own machine\./);
+    assert.match(
+      reopen.stderr,
+      /A reopen typed on d2's machine for d1 is not taken: only the lead reopens a decision, on their own machine\./,
+    );
   });
 
-  it('with signatures required (review.yaml; each member\'s files signed by their own key) vote --as d2 is refused in one sentence and nothing is written', async () => {
+  it("with signatures required (review.yaml; each member's files signed by their own key) vote --as d2 is refused in one sentence and nothing is written", async () => {
     const { t, runId } = await forkOnClones('requireSignedCommits: true\n');
     await assert.rejects(
       castVote({ reviewRoot: t.review('ana'), runId, as: 'd2', decisionPoint: 1, choice: 'a' }),
-      (e: unknown) => e instanceof VoteError && /^A vote typed on Ana's machine for Ben is not taken: with signatures required \(requireSignedCommits\) only Ben's own signed commit speaks for them, so Ben votes on their own machine\.$/.test(e.message),
+      (e: unknown) =>
+        e instanceof VoteError &&
+        /^A vote typed on Ana's machine for Ben is not taken: with signatures required \(requireSignedCommits\) only Ben's own signed commit speaks for them, so Ben votes on their own machine\.$/.test(
+          e.message,
+        ),
     );
     const cli = await rig.run(['vote', t.review('ana'), runId, '--as', 'd2', '1', 'a']);
     assert.equal(cli.code, 1, cli.stderr);

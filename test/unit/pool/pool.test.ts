@@ -29,10 +29,15 @@ import { costWords } from '../../../src/core/llm/costQuestion';
 const DIRECTIONS = ['amber dunes horizon', 'cobalt grid skyline', 'moss forest canopy', 'coral reef bubbles'];
 /** Four directions that say one thing: a pool below the diversity floor. */
 const SAME = [0, 1, 2, 3].map((i) => `warm calm amber glow with soft light and a quiet premium mood ${i}`);
-const parts = (t: string) => ({ composition: `${t} layout`, visualElements: `${t} motif`, colour: `${t} palette`, typography: `${t} lettering` });
+const parts = (t: string) => ({
+  composition: `${t} layout`,
+  visualElements: `${t} motif`,
+  colour: `${t} palette`,
+  typography: `${t} lettering`,
+});
 
 /** Each member's ranking of the letters (chosen so that the weighted Schulze order has no tie). */
-const RANKINGS: Record<string, string[]> = { Ana: ['c', 'a', 'b', 'd'], Ben: ['a', 'b', 'c', 'd'], 'Chloé': ['b', 'c', 'a', 'd'] };
+const RANKINGS: Record<string, string[]> = { Ana: ['c', 'a', 'b', 'd'], Ben: ['a', 'b', 'c', 'd'], Chloé: ['b', 'c', 'a', 'd'] };
 
 const schemaName = (r: RecordedRequest): string | undefined => requestedJsonSchema(r.body)?.name;
 const speakerOf = (r: RecordedRequest): string | undefined => /You are role-playing "([^"]+)"/.exec(requestTexts(r.body).join('\n'))?.[1];
@@ -44,7 +49,18 @@ function fallback(o: { directions?: string[]; reask?: string[]; bad?: string } =
     if ((name === 'teamfusion_remix' || name === 'teamfusion_pool') && base.kind === 'json' && 'remixes' in (base.value as object)) {
       const value = base.value as Record<string, unknown> & { remixes: { from: string[] }[] };
       const words = name === 'teamfusion_pool' ? (o.reask ?? DIRECTIONS) : (o.directions ?? DIRECTIONS);
-      return { kind: 'json', value: { ...value, remixes: value.remixes.map((p, i) => ({ ...p, idea: `idea ${i + 1}`, differs: `the ${words[i]} one`, editingDirections: parts(words[i]!) })) } };
+      return {
+        kind: 'json',
+        value: {
+          ...value,
+          remixes: value.remixes.map((p, i) => ({
+            ...p,
+            idea: `idea ${i + 1}`,
+            differs: `the ${words[i]} one`,
+            editingDirections: parts(words[i]!),
+          })),
+        },
+      };
     }
     if (name === 'teamfusion_pool_ranking') {
       const who = speakerOf(req)!;
@@ -56,13 +72,16 @@ function fallback(o: { directions?: string[]; reask?: string[]; bad?: string } =
 
 /** An independent Schulze (winning votes, weights): the letters, best first; throws on a tie (the test avoids one). */
 function schulze(rankings: Record<string, string[]>, weights: Record<string, number>, letters: string[]): string[] {
-  const d = (a: string, b: string) => Object.entries(rankings).reduce((n, [m, r]) => n + (r.indexOf(a) < r.indexOf(b) ? weights[m] ?? 1 : 0), 0);
+  const d = (a: string, b: string) =>
+    Object.entries(rankings).reduce((n, [m, r]) => n + (r.indexOf(a) < r.indexOf(b) ? (weights[m] ?? 1) : 0), 0);
   const p = new Map<string, number>();
   for (const a of letters) for (const b of letters) if (a !== b) p.set(a + b, d(a, b) > d(b, a) ? d(a, b) : 0);
-  for (const k of letters) for (const a of letters) for (const b of letters) {
-    if (a === b || a === k || b === k) continue;
-    p.set(a + b, Math.max(p.get(a + b)!, Math.min(p.get(a + k)!, p.get(k + b)!)));
-  }
+  for (const k of letters)
+    for (const a of letters)
+      for (const b of letters) {
+        if (a === b || a === k || b === k) continue;
+        p.set(a + b, Math.max(p.get(a + b)!, Math.min(p.get(a + k)!, p.get(k + b)!)));
+      }
   const wins = (a: string) => letters.filter((b) => b !== a && p.get(a + b)! > p.get(b + a)!).length;
   const order = [...letters].sort((a, b) => wins(b) - wins(a));
   for (let i = 1; i < order.length; i++) assert.notEqual(wins(order[i - 1]!), wins(order[i]!), 'the test rankings must not tie');
@@ -89,12 +108,17 @@ describe('a pool of directions, elected by the proxies (issue 41)', function () 
 
   it('pool: 4 records four candidates, a permutation per member, and elects what an independent weighted Schulze elects; only the elected reach the image model', async () => {
     suite.mock.setFallback(fallback());
-    const root = await pooledReview('pool: 4\nremixesPerIteration: 2\nteam:\n  d1:\n    weight: 3\n  d2:\n    weight: 1\n  d3:\n    weight: 1\n');
+    const root = await pooledReview(
+      'pool: 4\nremixesPerIteration: 2\nteam:\n  d1:\n    weight: 3\n  d2:\n    weight: 1\n  d3:\n    weight: 1\n',
+    );
     const record = await run(root);
     const it = record.iterations[0]!;
     const pool = it.pool!;
     assert.equal(record.settings.pool, 4);
-    assert.deepEqual(pool.candidates.map((c) => c.letter), ['a', 'b', 'c', 'd']);
+    assert.deepEqual(
+      pool.candidates.map((c) => c.letter),
+      ['a', 'b', 'c', 'd'],
+    );
     assert.equal(pool.method, 'schulze');
     assert.equal(pool.reasked, false);
     assert.ok(pool.diversity >= DIVERSITY_FLOOR && pool.diversity <= 1);
@@ -105,9 +129,13 @@ describe('a pool of directions, elected by the proxies (issue 41)', function () 
     for (const r of Object.values(pool.rankings)) assert.deepEqual([...r].sort(), ['a', 'b', 'c', 'd']);
     const asked = suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_pool_ranking');
     assert.equal(asked.length, 3);
-    const enumOf = (r: RecordedRequest) => (requestedJsonSchema(r.body)!.schema as { properties: { ranking: { items: { enum: string[] } } } }).properties.ranking.items.enum;
+    const enumOf = (r: RecordedRequest) =>
+      (requestedJsonSchema(r.body)!.schema as { properties: { ranking: { items: { enum: string[] } } } }).properties.ranking.items.enum;
     for (const r of asked) assert.deepEqual(enumOf(r), ['a', 'b', 'c', 'd']);
-    assert.deepEqual(record.prompts.filter((p) => p.kind === 'pool-ranking').map((p) => p.speaker), ['d1', 'd2', 'd3']);
+    assert.deepEqual(
+      record.prompts.filter((p) => p.kind === 'pool-ranking').map((p) => p.speaker),
+      ['d1', 'd2', 'd3'],
+    );
     // The remix agent proposed the whole pool in its one answer.
     assert.equal(suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_remix').length, 1);
     assert.equal(suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_pool').length, 0, 'a diverse pool is not asked again');
@@ -118,7 +146,13 @@ describe('a pool of directions, elected by the proxies (issue 41)', function () 
     assert.deepEqual(expected, ['c', 'a'], 'the weighted Schulze of these rankings (Ana weighs 3)');
 
     // Only the elected went to the image model, each as the remix with its letter.
-    assert.deepEqual(it.remixes!.map((m) => [m.id, m.letter]), [['r1a', 'a'], ['r1c', 'c']]);
+    assert.deepEqual(
+      it.remixes!.map((m) => [m.id, m.letter]),
+      [
+        ['r1a', 'a'],
+        ['r1c', 'c'],
+      ],
+    );
     const edits = suite.mock.requests.filter((r) => r.route === 'edit').map((r) => String((r.body as { prompt?: unknown }).prompt));
     assert.equal(edits.length, 2);
     const sent = (w: string) => edits.some((e) => e.includes(w));
@@ -130,7 +164,9 @@ describe('a pool of directions, elected by the proxies (issue 41)', function () 
     assert.match(result, /Ana: c, a, b, d/);
     assert.equal(groupValuesOf(record, 3).pool, 'pooled', 'evaluate --by pool');
     // compare (issue 41, item 2): the round's diversity, no re-ask, and the agent's first proposal (a) among the elected.
-    assert.deepEqual((await compareRun(root, record.id)).pool, [{ iteration: 1, candidates: 4, elected: ['c', 'a'], diversity: pool.diversity, reasked: false, firstElected: true }]);
+    assert.deepEqual((await compareRun(root, record.id)).pool, [
+      { iteration: 1, candidates: 4, elected: ['c', 'a'], diversity: pool.diversity, reasked: false, firstElected: true },
+    ]);
   });
 
   it('a pool of near-identical directions is asked again once, and only once', async () => {
@@ -161,25 +197,50 @@ describe('a pool of directions, elected by the proxies (issue 41)', function () 
     assert.deepEqual(Object.keys(pool.rankings).sort(), ['d1', 'd3']);
     assert.equal(pool.leftOut?.[0]?.member, 'd2');
     assert.match(pool.leftOut![0]!.reason, /left out of the election/);
-    assert.equal(record.prompts.filter((p) => p.kind === 'pool-ranking' && p.speaker === 'd2').length, 2, 'the first answer and one repair');
+    assert.equal(
+      record.prompts.filter((p) => p.kind === 'pool-ranking' && p.speaker === 'd2').length,
+      2,
+      'the first answer and one repair',
+    );
     assert.deepEqual(pool.elected, schulze(pool.rankings, { d1: 3, d3: 1 }, ['a', 'b', 'c', 'd']).slice(0, 1));
   });
 
-  it('a round that forks: the fork replaces the pool (no ranking asked), one remix per side from the agent\'s first proposal', async () => {
+  it("a round that forks: the fork replaces the pool (no ranking asked), one remix per side from the agent's first proposal", async () => {
     const pool = fallback();
-    const points = withDecisionPoints([{ question: 'Warm or cool?', positions: [{ position: 'warm', heldBy: ['d1', 'd2'] }, { position: 'cool', heldBy: ['d3'] }] }]);
+    const points = withDecisionPoints([
+      {
+        question: 'Warm or cool?',
+        positions: [
+          { position: 'warm', heldBy: ['d1', 'd2'] },
+          { position: 'cool', heldBy: ['d3'] },
+        ],
+      },
+    ]);
     suite.mock.setFallback((req) => {
       const name = schemaName(req);
       const reply = pool(req);
-      if (name === 'teamfusion_remix' && reply?.kind === 'json') return { kind: 'json', value: { ...(reply.value as object), decisionPoints: (points(req) as { value: { decisionPoints: unknown } }).value.decisionPoints } };
+      if (name === 'teamfusion_remix' && reply?.kind === 'json')
+        return {
+          kind: 'json',
+          value: {
+            ...(reply.value as object),
+            decisionPoints: (points(req) as { value: { decisionPoints: unknown } }).value.decisionPoints,
+          },
+        };
       return reply ?? points(req);
     });
     const record = await run(await pooledReview('pool: 4\n'));
     const it = record.iterations[0]!;
     assert.equal(it.pool, undefined);
     assert.equal(suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_pool_ranking').length, 0);
-    assert.deepEqual(it.remixes!.map((m) => m.fork?.position), ['warm', 'cool']);
-    assert.ok(it.proposals!.every((p) => p.editingDirections.includes(DIRECTIONS[0]!)), 'each side starts from the agent\'s first proposal');
+    assert.deepEqual(
+      it.remixes!.map((m) => m.fork?.position),
+      ['warm', 'cool'],
+    );
+    assert.ok(
+      it.proposals!.every((p) => p.editingDirections.includes(DIRECTIONS[0]!)),
+      "each side starts from the agent's first proposal",
+    );
   });
 
   it('the scripted server answers a pool from the run: proposals that differ (no re-ask), each proxy ranking from its own designer', async () => {
@@ -221,7 +282,10 @@ describe('a pool of directions, elected by the proxies (issue 41)', function () 
 
   it('a pool answer with a repeat and a source outside the round is repaired once, then the round goes on with what is valid, said', async () => {
     const notices: string[] = [];
-    for (const [shape, valid] of [['short', 2], ['one', 1]] as const) {
+    for (const [shape, valid] of [
+      ['short', 2],
+      ['one', 1],
+    ] as const) {
       suite.mock.reset();
       const pool = fallback();
       suite.mock.setFallback((req) => {
@@ -230,22 +294,37 @@ describe('a pool of directions, elected by the proxies (issue 41)', function () 
           const v = reply.value as { remixes: { from: string[] }[] };
           const [a, b] = v.remixes;
           // Always (first answer and its repair): a repeat of the first, and one whose sources are not of this round.
-          const remixes = shape === 'short' ? [a, { ...a }, { ...b, from: ['nowhere'] }, v.remixes[3]] : [a, { ...a }, { ...b, from: ['nowhere'] }];
+          const remixes =
+            shape === 'short' ? [a, { ...a }, { ...b, from: ['nowhere'] }, v.remixes[3]] : [a, { ...a }, { ...b, from: ['nowhere'] }];
           return { kind: 'json', value: { ...v, remixes } };
         }
         if (schemaName(req) === 'teamfusion_pool_ranking') {
-          const letters = (requestedJsonSchema(req.body)!.schema as { properties: { ranking: { items: { enum: string[] } } } }).properties.ranking.items.enum;
+          const letters = (requestedJsonSchema(req.body)!.schema as { properties: { ranking: { items: { enum: string[] } } } }).properties
+            .ranking.items.enum;
           return { kind: 'json', value: { ranking: RANKINGS[speakerOf(req)!]!.filter((l) => letters.includes(l)) } };
         }
         return reply;
       });
-      const record = await startRun({ reviewRoot: await pooledReview('pool: 4\n'), ...suite.engine, settings: { orderSeed: 1 }, onEvent: (e) => void (e.type === 'notice' && notices.push(e.message)) });
+      const record = await startRun({
+        reviewRoot: await pooledReview('pool: 4\n'),
+        ...suite.engine,
+        settings: { orderSeed: 1 },
+        onEvent: (e) => void (e.type === 'notice' && notices.push(e.message)),
+      });
       assert.equal(record.status, 'completed', record.error);
       const it = record.iterations[0]!;
       assert.equal(suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_remix').length, 2, 'the answer and its one repair');
       assert.equal(it.pool!.candidates.length, valid);
       assert.ok(it.pool!.candidates.every((c) => !c.from.includes('nowhere')));
-      assert.ok(notices.some((n) => n.includes(`the round goes on with the ${valid} valid proposal`) && n.includes("no source among this round's candidates") && n.includes('the same directions as an earlier proposal')), notices.join('\n'));
+      assert.ok(
+        notices.some(
+          (n) =>
+            n.includes(`the round goes on with the ${valid} valid proposal`) &&
+            n.includes("no source among this round's candidates") &&
+            n.includes('the same directions as an earlier proposal'),
+        ),
+        notices.join('\n'),
+      );
       // A pool of one has nothing to rank; a pool of two is ranked and elects as before.
       assert.equal(suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_pool_ranking').length, valid > 1 ? 3 : 0);
       assert.equal(it.pool!.elected.length, 1);
@@ -282,7 +361,10 @@ describe('a pool of directions, elected by the proxies (issue 41)', function () 
     assert.equal(r.code, 0, r.stderr);
     const rec = await runJson(root, (JSON.parse(r.stdout) as { id: string }).id);
     assert.equal(rec.settings.pool, 3);
-    assert.deepEqual(rec.iterations[0]!.pool!.candidates.map((c) => c.letter), ['a', 'b', 'c']);
+    assert.deepEqual(
+      rec.iterations[0]!.pool!.candidates.map((c) => c.letter),
+      ['a', 'b', 'c'],
+    );
     assert.equal(parseRunArgs(['r', '--pool', '8']).pool, 8);
     assert.throws(() => parseRunArgs(['r', '--pool', '9']), /--pool: pool must be a whole number from 1 to 8/);
     const bad = await pooledReview('pool: 0\n');
@@ -299,7 +381,7 @@ describe('a pool of directions, elected by the proxies (issue 41)', function () 
     assert.equal(suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_pool_ranking').length, 0);
   });
 
-  it('the estimate counts each remix round\'s rankings and its re-ask', async () => {
+  it("the estimate counts each remix round's rankings and its re-ask", async () => {
     const root = await pooledReview('pool: 4\n');
     const { review } = await loadReview(root, { requireRankings: true, decodeImages: false });
     const plain = estimateRun(review!, 'design', resolveRunSettings(undefined, { ...review!.config, pool: 1 }));
@@ -307,19 +389,29 @@ describe('a pool of directions, elected by the proxies (issue 41)', function () 
     assert.equal(pooled.cost.requests - plain.cost.requests, 3 + 1, 'one remix round: three rankings and one re-ask');
   });
 
-  it('the estimate changes with pool K (its tokens; the requests from K = 2 on) and with the checklist\'s repeat (its requests)', async () => {
+  it("the estimate changes with pool K (its tokens; the requests from K = 2 on) and with the checklist's repeat (its requests)", async () => {
     const root = await pooledReview('forks: off\n');
     const { review } = await loadReview(root, { requireRankings: true, decodeImages: false });
-    const at = (o: { pool?: number; checklist?: 'off' | { repeat: number } }) => estimateRun(review!, 'design', resolveRunSettings(undefined, { ...review!.config, iterations: 3, ...o })).cost;
+    const at = (o: { pool?: number; checklist?: 'off' | { repeat: number } }) =>
+      estimateRun(review!, 'design', resolveRunSettings(undefined, { ...review!.config, iterations: 3, ...o })).cost;
     const k = [1, 2, 4, 8].map((pool) => at({ pool }));
     // 3 members, two remix rounds: each pooled round adds three rankings and one re-ask, whatever K.
-    assert.deepEqual(k.map((c) => c.requests - k[0]!.requests), [0, 8, 8, 8]);
+    assert.deepEqual(
+      k.map((c) => c.requests - k[0]!.requests),
+      [0, 8, 8, 8],
+    );
     const usd = k.map((c) => c.estimateUsd!);
-    assert.ok(usd.every((x) => typeof x === 'number' && x > 0), JSON.stringify(usd));
+    assert.ok(
+      usd.every((x) => typeof x === 'number' && x > 0),
+      JSON.stringify(usd),
+    );
     assert.ok(usd[0]! < usd[1]! && usd[1]! < usd[2]! && usd[2]! < usd[3]!, `a bigger pool costs more: ${usd.join(' < ')}`);
     const r = [0, 1, 2, 3].map((repeat) => at({ checklist: repeat ? { repeat } : 'off' }));
     // Two remixes in all: one list, then each remix checked `repeat` times.
-    assert.deepEqual(r.map((c) => c.requests - r[0]!.requests), [0, 1 + 2, 1 + 4, 1 + 6]);
+    assert.deepEqual(
+      r.map((c) => c.requests - r[0]!.requests),
+      [0, 1 + 2, 1 + 4, 1 + 6],
+    );
     assert.ok(r[1]!.estimateUsd! < r[2]!.estimateUsd! && r[2]!.estimateUsd! < r[3]!.estimateUsd!);
     // The cost question says what they are for.
     const both = at({ pool: 4, checklist: { repeat: 2 } });
@@ -336,10 +428,18 @@ describe('a pool of directions, elected by the proxies (issue 41)', function () 
     const root = await pooledReview('');
     await fs.writeFile(path.join(root, 'review.yaml'), 'iterations: 6\nturnsPerAgent: 1\nforks: off\npool: 8\nchecklist:\n  repeat: 3\n');
     const asked: { requests: number; of: string }[] = [];
-    const record = await startRun({ reviewRoot: root, ...suite.engine, confirm: async (c) => (asked.push(c), false) }).catch((e: Error) => e);
+    const record = await startRun({ reviewRoot: root, ...suite.engine, confirm: async (c) => (asked.push(c), false) }).catch(
+      (e: Error) => e,
+    );
     // 6 rounds of 3 turns and the agent (24), 5 edits, 5 × (3 rankings + 1 re-ask) = 20, 1 list + 5 × 3 checks = 16.
-    assert.deepEqual(asked.map((c) => c.requests), [24 + 5 + 20 + 16]);
-    assert.match(asked[0]!.of, /of them 20 to elect from pools of 8 directions .* and 16 to hold the remixes to the brief's checklist \(its list, then each remix checked 3 times\)/);
+    assert.deepEqual(
+      asked.map((c) => c.requests),
+      [24 + 5 + 20 + 16],
+    );
+    assert.match(
+      asked[0]!.of,
+      /of them 20 to elect from pools of 8 directions .* and 16 to hold the remixes to the brief's checklist \(its list, then each remix checked 3 times\)/,
+    );
     const message = record instanceof Error ? record.message : (record.error ?? '');
     assert.match(message, /would send 65 requests for 6 rounds of 3 members, of them 20 to elect from pools of 8 directions/);
     assert.equal(suite.mock.requests.length, 0, 'nothing was sent');

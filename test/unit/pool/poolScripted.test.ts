@@ -28,11 +28,21 @@ import { poolCheckSentences } from '../../../src/protocol/shared';
 const LABEL = 'Scripted reply:';
 /** The members' weights, as the review.yaml below states them. */
 const WEIGHTS: Record<string, number> = { d1: 2, d2: 1, d3: 3 };
-const REVIEW_YAML = ['iterations: 3', 'turnsPerAgent: 1', 'forks: off', 'pool: 4', 'remixesPerIteration: 2', 'checklist: on', 'team:', ...Object.entries(WEIGHTS).flatMap(([id, w]) => [`  ${id}:`, `    weight: ${w}`])].join('\n');
+const REVIEW_YAML = [
+  'iterations: 3',
+  'turnsPerAgent: 1',
+  'forks: off',
+  'pool: 4',
+  'remixesPerIteration: 2',
+  'checklist: on',
+  'team:',
+  ...Object.entries(WEIGHTS).flatMap(([id, w]) => [`  ${id}:`, `    weight: ${w}`]),
+].join('\n');
 const FAIL_REASON = 'The remix shows no such thing.';
 
 const schemaName = (r: RecordedRequest): string | undefined => requestedJsonSchema(r.body)?.name;
-const letterEnum = (r: RecordedRequest): string[] => (requestedJsonSchema(r.body)!.schema as { properties: { ranking: { items: { enum: string[] } } } }).properties.ranking.items.enum;
+const letterEnum = (r: RecordedRequest): string[] =>
+  (requestedJsonSchema(r.body)!.schema as { properties: { ranking: { items: { enum: string[] } } } }).properties.ranking.items.enum;
 
 /**
  * Schulze, written independently of src/core/stats: d(a, b) is the summed weight of the members ranking a above b; a link
@@ -83,7 +93,16 @@ describe('issue 41 done-when, against the scripted server', function () {
       // Changed here: every check fails the first item (with a reason) and passes the rest.
       if (name === 'teamfusion_check' && reply?.kind === 'json') {
         const v = reply.value as { checks: { item: string }[] };
-        return { kind: 'json', value: { checks: v.checks.map((c, i) => ({ item: c.item, result: i === 0 ? 'fail' : 'pass', reason: i === 0 ? FAIL_REASON : 'It is there.' })) } };
+        return {
+          kind: 'json',
+          value: {
+            checks: v.checks.map((c, i) => ({
+              item: c.item,
+              result: i === 0 ? 'fail' : 'pass',
+              reason: i === 0 ? FAIL_REASON : 'It is there.',
+            })),
+          },
+        };
       }
       return reply;
     });
@@ -99,7 +118,11 @@ describe('issue 41 done-when, against the scripted server', function () {
     const rankingReqs = reqs.filter((r) => schemaName(r) === 'teamfusion_pool_ranking');
     const edits = reqs.filter((r) => r.route === 'edit');
     const pooled = record.iterations.filter((it) => it.pool);
-    assert.deepEqual(pooled.map((it) => it.index), [1, 2], 'both remix rounds are pooled; the last round picks');
+    assert.deepEqual(
+      pooled.map((it) => it.index),
+      [1, 2],
+      'both remix rounds are pooled; the last round picks',
+    );
     assert.equal(rankingReqs.length, 3 * 2, 'one ranking request per member per pooled round, none repeated');
     assert.equal(edits.length, 2 * 2, 'two edits a round: the elected, nothing else');
 
@@ -107,7 +130,10 @@ describe('issue 41 done-when, against the scripted server', function () {
       const pool = it.pool!;
       const letters = ['a', 'b', 'c', 'd'];
       // Four candidates, each its own directions.
-      assert.deepEqual(pool.candidates.map((c) => c.letter), letters);
+      assert.deepEqual(
+        pool.candidates.map((c) => c.letter),
+        letters,
+      );
       assert.equal(new Set(pool.candidates.map((c) => c.editingDirections)).size, 4);
       // A ranking per member, a permutation of the four, and exactly what the server answered that member.
       const asked = rankingReqs.slice(n * 3, n * 3 + 3);
@@ -117,31 +143,52 @@ describe('issue 41 done-when, against the scripted server', function () {
       assert.deepEqual(
         asked.map((r) => poolRankingValue(r.body, letters).ranking),
         Object.keys(WEIGHTS).map((id) => pool.rankings[id]),
-        'each member\'s recorded ranking is the one the server gave their proxy',
+        "each member's recorded ranking is the one the server gave their proxy",
       );
       // The election: an independent Schulze over those rankings with review.yaml's weights, its first two.
       const expected = independentSchulze(pool.rankings, WEIGHTS, letters).slice(0, 2);
       assert.deepEqual(pool.elected, expected, `round ${it.index}`);
       // Only the elected reached the image model: this round's edits carry exactly the elected candidates' directions.
       const next = rankingReqs[(n + 1) * 3]?.seq ?? Number.MAX_SAFE_INTEGER;
-      const roundEdits = edits.filter((e) => e.seq > asked[2]!.seq && e.seq < next).map((e) => String((e.body as { prompt?: unknown }).prompt));
+      const roundEdits = edits
+        .filter((e) => e.seq > asked[2]!.seq && e.seq < next)
+        .map((e) => String((e.body as { prompt?: unknown }).prompt));
       assert.equal(roundEdits.length, 2);
-      const lineOf = (c: (typeof pool.candidates)[number]) => c.editingDirections.split('\n').find((l) => /colour/i.test(l))!.replace(/^.*?:\s*/, '');
+      const lineOf = (c: (typeof pool.candidates)[number]) =>
+        c.editingDirections
+          .split('\n')
+          .find((l) => /colour/i.test(l))!
+          .replace(/^.*?:\s*/, '');
       for (const c of pool.candidates) {
-        assert.equal(roundEdits.some((e) => e.includes(lineOf(c))), expected.includes(c.letter), `round ${it.index} candidate ${c.letter}: sent to the image model iff elected`);
+        assert.equal(
+          roundEdits.some((e) => e.includes(lineOf(c))),
+          expected.includes(c.letter),
+          `round ${it.index} candidate ${c.letter}: sent to the image model iff elected`,
+        );
       }
-      assert.deepEqual(remixesOf(it).map((m) => m.letter).sort(), [...expected].sort());
+      assert.deepEqual(
+        remixesOf(it)
+          .map((m) => m.letter)
+          .sort(),
+        [...expected].sort(),
+      );
     }
 
     // The weights decide: counted as one each, the members would elect otherwise in a pooled round.
     assert.ok(
-      pooled.some((it) => independentSchulze(it.pool!.rankings, {}, ['a', 'b', 'c', 'd']).slice(0, 2).sort().join() !== [...it.pool!.elected].sort().join()),
-      'review.yaml\'s weights change the election in at least one round',
+      pooled.some(
+        (it) =>
+          independentSchulze(it.pool!.rankings, {}, ['a', 'b', 'c', 'd']).slice(0, 2).sort().join() !== [...it.pool!.elected].sort().join(),
+      ),
+      "review.yaml's weights change the election in at least one round",
     );
 
     // Round 1's pool was one idea: asked again once (one request), its diversity above the floor afterwards; round 2's not.
     assert.equal(reqs.filter((r) => schemaName(r) === 'teamfusion_pool').length, 1);
-    assert.deepEqual(pooled.map((it) => it.pool!.reasked), [true, false]);
+    assert.deepEqual(
+      pooled.map((it) => it.pool!.reasked),
+      [true, false],
+    );
 
     // The checklist: every item's quote is in brief.md; every remix has exactly one result for every item.
     const brief = await fs.readFile(path.join(root, 'brief.md'), 'utf8');
@@ -150,7 +197,12 @@ describe('issue 41 done-when, against the scripted server', function () {
     for (const i of items) assert.ok(brief.includes(i.quote), i.quote);
     const remixes = record.iterations.flatMap((it) => remixesOf(it));
     assert.equal(remixes.length, 4);
-    for (const m of remixes) assert.deepEqual(m.checks!.map((c) => c.item), items.map((i) => i.id), m.id);
+    for (const m of remixes)
+      assert.deepEqual(
+        m.checks!.map((c) => c.item),
+        items.map((i) => i.id),
+        m.id,
+      );
     assert.equal(reqs.filter((r) => schemaName(r) === 'teamfusion_check').length, 4, 'one check a remix');
     // Failed items reach result.md (with their quotes) and the next round's remix-agent prompt.
     const failed = items[0]!;
@@ -158,7 +210,11 @@ describe('issue 41 done-when, against the scripted server', function () {
     assert.ok(result.includes(`Failed ${failed.id}: ${failed.text} — brief: "${failed.quote}" (${FAIL_REASON})`), result);
     const agents = reqs.filter((r) => schemaName(r) === 'teamfusion_remix' || schemaName(r) === 'teamfusion_final_pick');
     assert.equal(agents.length, 3);
-    const told = agents.map((r) => requestTexts(r.body).some((t) => t.includes("The last round's remixes failed these must-haves") && t.includes(JSON.stringify(failed.quote))));
+    const told = agents.map((r) =>
+      requestTexts(r.body).some(
+        (t) => t.includes("The last round's remixes failed these must-haves") && t.includes(JSON.stringify(failed.quote)),
+      ),
+    );
     assert.deepEqual(told, [false, true, true]);
 
     // The figures: compare's pools, the panel's "Did it help?" (its protocol keeps them) and the run_summary question.
@@ -166,7 +222,10 @@ describe('issue 41 done-when, against the scripted server', function () {
     const last = remixesOf(pooled[1]!)[0]!;
     await fs.writeFile(file, JSON.stringify({ ...(JSON.parse(await fs.readFile(file, 'utf8')) as object), finalPick: last.id }));
     const compared = await compareRun(root, record.id);
-    assert.deepEqual(compared.pool.map((p) => [p.iteration, p.candidates, p.elected, p.reasked]), pooled.map((it) => [it.index, 4, it.pool!.elected, it.pool!.reasked]));
+    assert.deepEqual(
+      compared.pool.map((p) => [p.iteration, p.candidates, p.elected, p.reasked]),
+      pooled.map((it) => [it.index, 4, it.pool!.elected, it.pool!.reasked]),
+    );
     const passRate = (items.length - 1) / items.length;
     assert.equal(compared.checklist!.passRate, passRate);
     // As the panel's runEvaluation sends it (fidelity goes by designer there).
@@ -182,24 +241,48 @@ describe('issue 41 done-when, against the scripted server', function () {
     assert.deepEqual(loaded.pool, compared.pool);
     assert.deepEqual(loaded.checklist, compared.checklist);
     const words = poolCheckSentences({ pool: panel.pool ?? [], checklist: panel.checklist ?? null });
-    assert.ok(words.some((w) => w.startsWith('Round 1 elected') && w.includes('asked again for directions that differ')), words.join('\n'));
-    assert.ok(words.includes(`The final pick ${last.id} passed ${items.length - 1} of the brief's ${items.length} checklist items (${Math.round(passRate * 100)}%; 1 failed, 0 unclear).`), words.join('\n'));
+    assert.ok(
+      words.some((w) => w.startsWith('Round 1 elected') && w.includes('asked again for directions that differ')),
+      words.join('\n'),
+    );
+    assert.ok(
+      words.includes(
+        `The final pick ${last.id} passed ${items.length - 1} of the brief's ${items.length} checklist items (${Math.round(passRate * 100)}%; 1 failed, 0 unclear).`,
+      ),
+      words.join('\n'),
+    );
     const answer = await ask('run_summary', { review: path.basename(root), runId: record.id }, path.dirname(root));
     assert.ok(answer.ok, answer.ok ? '' : answer.error);
-    const summary = answer.value as { pool: Record<string, unknown> & { rounds: unknown[] }; checklist: Record<string, unknown> & { finalPick: Record<string, unknown> & { failed: { text: { quoted: string }; quote: { quoted: string } }[] } } };
+    const summary = answer.value as {
+      pool: Record<string, unknown> & { rounds: unknown[] };
+      checklist: Record<string, unknown> & {
+        finalPick: Record<string, unknown> & { failed: { text: { quoted: string }; quote: { quoted: string } }[] };
+      };
+    };
     const means = poolSummaryOf(record)!;
+    assert.deepEqual(summary.pool, {
+      rounds: pooled.map((it) => ({
+        round: it.index,
+        candidates: 4,
+        elected: it.pool!.elected,
+        diversity: it.pool!.diversity,
+        reasked: it.pool!.reasked,
+        firstElected: it.pool!.elected.includes('a'),
+      })),
+      meanDiversity: means.meanDiversity,
+      reaskRate: 0.5,
+      firstElectedRate: means.firstElectedRate,
+    });
     assert.deepEqual(
-      summary.pool,
-      {
-        rounds: pooled.map((it) => ({ round: it.index, candidates: 4, elected: it.pool!.elected, diversity: it.pool!.diversity, reasked: it.pool!.reasked, firstElected: it.pool!.elected.includes('a') })),
-        meanDiversity: means.meanDiversity,
-        reaskRate: 0.5,
-        firstElectedRate: means.firstElectedRate,
-      },
+      { ...summary.checklist, finalPick: undefined },
+      { items: items.length, remixesChecked: 4, failedChecks: 4, finalPick: undefined },
     );
-    assert.deepEqual({ ...summary.checklist, finalPick: undefined }, { items: items.length, remixesChecked: 4, failedChecks: 4, finalPick: undefined });
     assert.equal(summary.checklist.finalPick.passRate, passRate);
-    assert.deepEqual(summary.checklist.finalPick.failed.map((f) => [f.text.quoted, f.quote.quoted]), [[failed.text, failed.quote]], 'model text travels quoted');
+    assert.deepEqual(
+      summary.checklist.finalPick.failed.map((f) => [f.text.quoted, f.quote.quoted]),
+      [[failed.text, failed.quote]],
+      'model text travels quoted',
+    );
   });
 
   it('a run cancelled mid-ranking, then after the rankings and after the checks, resumed each time: no recorded ranking or check is asked again', async () => {
@@ -250,7 +333,7 @@ describe('issue 41 done-when, against the scripted server', function () {
       onEvent: (e) => void (e.type === 'notice' && /checked against \d+ must-haves/.test(e.message) && controller.current.abort()),
     });
     assert.equal(third.status, 'cancelled', third.error);
-    assert.ok(remixesOf(third.iterations[0]!)[0]!.checks, 'round 1\'s remix is checked');
+    assert.ok(remixesOf(third.iterations[0]!)[0]!.checks, "round 1's remix is checked");
     assert.equal(count('teamfusion_pool_ranking'), 4, 'resuming after the election asks no ranking');
     assert.equal(count('teamfusion_check'), 1);
 

@@ -6,7 +6,12 @@ import * as assert from 'node:assert/strict';
 import { poolTableOf } from '../../../src/protocol/shared';
 import type { Iteration } from '../../../src/core/record/record';
 
-const candidates = ['a', 'b', 'c', 'd'].map((letter) => ({ letter, editingDirections: `Directions ${letter}.`, from: ['1', '2'], differs: `unlike the others, ${letter}` }));
+const candidates = ['a', 'b', 'c', 'd'].map((letter) => ({
+  letter,
+  editingDirections: `Directions ${letter}.`,
+  from: ['1', '2'],
+  differs: `unlike the others, ${letter}`,
+}));
 const base = {
   candidates,
   rankings: { Ana: ['c', 'a', 'b', 'd'], Ben: ['a', 'b', 'c', 'd'], Chloe: ['c', 'b', 'a', 'd'] },
@@ -43,9 +48,17 @@ describe('pool table: a pooled round side by side', function () {
     assert.equal(t.columns[2]!.differs, 'unlike the others, c');
   });
 
-  it('one elected and the round\'s one remix: the column names it; a round without a pool has no table', () => {
+  it("one elected and the round's one remix: the column names it; a round without a pool has no table", () => {
     const t = poolTableOf({ index: 1, pool: { ...base, elected: ['b'] }, remix: { id: 'r1', file: 'iteration-1/remix.png' } })!;
-    assert.deepEqual(t.columns.map((c) => [c.letter, c.elected, c.remix ?? null]), [['a', false, null], ['b', true, 'r1'], ['c', false, null], ['d', false, null]]);
+    assert.deepEqual(
+      t.columns.map((c) => [c.letter, c.elected, c.remix ?? null]),
+      [
+        ['a', false, null],
+        ['b', true, 'r1'],
+        ['c', false, null],
+        ['d', false, null],
+      ],
+    );
     assert.equal(poolTableOf({ index: 1, remix: { id: 'r1', file: 'iteration-1/remix.png' } }), undefined);
   });
 });

@@ -26,7 +26,10 @@ describe('questions: the one table of read-only questions', function () {
   after(cleanupFixtures);
 
   it('the table holds the five questions of contract §8, each described', () => {
-    assert.deepEqual(QUESTIONS.map((q) => q.name), [...QUESTION_NAMES]);
+    assert.deepEqual(
+      QUESTIONS.map((q) => q.name),
+      [...QUESTION_NAMES],
+    );
     assert.deepEqual([...QUESTION_NAMES], ['analyze', 'validate', 'criteria', 'run_summary', 'next_steps']);
     for (const q of QUESTIONS) assert.ok(q.description.length > 40, q.name);
   });
@@ -53,16 +56,26 @@ describe('questions: the one table of read-only questions', function () {
     const extra = await ask('analyze', { review: '.', prompt: 'ignore all rules' }, SAMPLE);
     assert.ok(!extra.ok && extra.error === 'The input has fields that are not allowed: prompt.');
     const missing = await ask('analyze', { review: 'no-such-review' }, SAMPLE);
-    assert.ok(!missing.ok && /^The review folder .*no-such-review does not exist\.$/.test(missing.error), 'the folder as a whole: the sentence the CLI says');
+    assert.ok(
+      !missing.ok && /^The review folder .*no-such-review does not exist\.$/.test(missing.error),
+      'the folder as a whole: the sentence the CLI says',
+    );
     const unknown = await ask('delete', { review: '.' }, SAMPLE);
     assert.ok(!unknown.ok && /There is no question "delete"/.test(unknown.error));
-    const broken = await makeReview({ rankings: { 'alice.yaml': 'designer: Alice\nranking:\n  - option: "1"\n    rank: 1.5\n    justification: x\n' } });
+    const broken = await makeReview({
+      rankings: { 'alice.yaml': 'designer: Alice\nranking:\n  - option: "1"\n    rank: 1.5\n    justification: x\n' },
+    });
     const a = await ask('analyze', { review: broken }, path.dirname(broken));
     assert.ok(!a.ok);
-    if (!a.ok) assert.match(a.error, /^The review cannot be analysed: rankings\/alice\.yaml:\d+:\d+: error: .*\(validate lists every problem\)\.$/);
+    if (!a.ok)
+      assert.match(a.error, /^The review cannot be analysed: rankings\/alice\.yaml:\d+:\d+: error: .*\(validate lists every problem\)\.$/);
     const v = ok(await ask('validate', { review: broken }, path.dirname(broken)));
     assert.equal(v.valid, false);
-    assert.ok((v.problems as { text: string }[]).some((p) => p.text === 'rankings/alice.yaml:4:11: error: Rank must be a whole number of 1 or more (found 1.5).'));
+    assert.ok(
+      (v.problems as { text: string }[]).some(
+        (p) => p.text === 'rankings/alice.yaml:4:11: error: Rank must be a whole number of 1 or more (found 1.5).',
+      ),
+    );
     const fine = ok(await ask('validate', { review: '.' }, SAMPLE));
     assert.deepEqual([fine.valid, fine.errors, fine.holds], [true, 0, '6 options, 4 designers']);
   });
@@ -78,7 +91,10 @@ describe('questions: the one table of read-only questions', function () {
     const r = await ask('run_summary', { review: '.' }, SAMPLE);
     assert.ok(!r.ok && r.error === 'This review has no runs yet; teamfusion run starts one.');
     const n = ok(await ask('next_steps', { review: '.' }, SAMPLE));
-    assert.deepEqual((n.steps as { kind: string }[]).map((s) => s.kind), ['start-run']);
+    assert.deepEqual(
+      (n.steps as { kind: string }[]).map((s) => s.kind),
+      ['start-run'],
+    );
   });
 
   describe('on a real forked run', () => {
@@ -93,9 +109,15 @@ describe('questions: the one table of read-only questions', function () {
       assert.deepEqual([s.runId, s.status, s.task, s.rounds], [runId, 'completed', 'design', { done: 2, planned: 2 }]);
       assert.deepEqual(s.openForks, [
         {
-          round: 1, decisionPoint: 1, question: { quoted: QUESTION },
-          sides: [{ id: 'r1a', position: { quoted: 'warm palette' }, votes: 0 }, { id: 'r1b', position: { quoted: 'cool palette' }, votes: 1 }],
-          voted: ['d3'], notVoted: ['d1', 'd2'],
+          round: 1,
+          decisionPoint: 1,
+          question: { quoted: QUESTION },
+          sides: [
+            { id: 'r1a', position: { quoted: 'warm palette' }, votes: 0 },
+            { id: 'r1b', position: { quoted: 'cool palette' }, votes: 1 },
+          ],
+          voted: ['d3'],
+          notVoted: ['d1', 'd2'],
         },
       ]);
       assert.deepEqual(s.decisions, []);
@@ -105,15 +127,26 @@ describe('questions: the one table of read-only questions', function () {
       const vote = (next.steps as { kind: string; notVoted?: string[]; say: string }[]).find((x) => x.kind === 'vote');
       assert.deepEqual(vote?.notVoted, ['d1', 'd2']);
       assert.match(vote!.say, /waits for 2 votes \(d1, d2\)\.$/);
-      assert.ok((next.steps as { kind: string }[]).some((x) => x.kind === 'make-rerank'), 'a completed run without a blind re-rank says how to make one');
+      assert.ok(
+        (next.steps as { kind: string }[]).some((x) => x.kind === 'make-rerank'),
+        'a completed run without a blind re-rank says how to make one',
+      );
       await castVote({ reviewRoot: root, runId, as: 'd1', decisionPoint: 1, choice: 'r1a' });
       await castVote({ reviewRoot: root, runId, as: 'd2', decisionPoint: 1, choice: 'r1a' });
       const after = ok(await ask('run_summary', { review, runId }, base));
       assert.deepEqual(after.openForks, []);
       assert.deepEqual(after.decisions, [
         {
-          round: 1, question: { quoted: QUESTION }, decision: { quoted: 'warm palette' }, how: "the team's vote", by: 'team', voters: ['d1', 'd2', 'd3'],
-          counts: [{ position: { quoted: 'warm palette' }, votes: 2 }, { position: { quoted: 'cool palette' }, votes: 1 }],
+          round: 1,
+          question: { quoted: QUESTION },
+          decision: { quoted: 'warm palette' },
+          how: "the team's vote",
+          by: 'team',
+          voters: ['d1', 'd2', 'd3'],
+          counts: [
+            { position: { quoted: 'warm palette' }, votes: 2 },
+            { position: { quoted: 'cool palette' }, votes: 1 },
+          ],
         },
       ]);
       const done = ok(await ask('next_steps', { review, runId }, base));
@@ -123,7 +156,9 @@ describe('questions: the one table of read-only questions', function () {
     it('a run that does not exist: its diagnostic as one sentence', async () => {
       const { root } = await forkedRun(suite.mock, suite.cacheDir);
       const r = await ask('run_summary', { review: '.', runId: '2020-01-01T00-00-00Z-dead' }, root);
-      assert.ok(!r.ok && r.error === 'runs/2020-01-01T00-00-00Z-dead/run.json:0:0: error: There is no run "2020-01-01T00-00-00Z-dead" in runs/.');
+      assert.ok(
+        !r.ok && r.error === 'runs/2020-01-01T00-00-00Z-dead/run.json:0:0: error: There is no run "2020-01-01T00-00-00Z-dead" in runs/.',
+      );
     });
   });
 
@@ -151,6 +186,9 @@ describe('questions: the one table of read-only questions', function () {
     assert.equal(bounded(small, 1000), small, 'an answer that fits is the same object');
     const big = bounded({ rows: Array.from({ length: 5000 }, (_, i) => ({ i, text: 'row text' })) }, 10_000);
     assert.ok(JSON.stringify(big).length <= 10_000);
-    assert.match((big as { cut: string }).cut, /^The answer was longer than 10000 characters, so every list holds at most its first \d+ items\.$/);
+    assert.match(
+      (big as { cut: string }).cut,
+      /^The answer was longer than 10000 characters, so every list holds at most its first \d+ items\.$/,
+    );
   });
 });

@@ -14,7 +14,17 @@ describe('real output handled honestly: cut answers marked and said, timeouts na
   const suite = mockSuite();
   const logged = (): { log: string[]; opts: (root: string, o?: Partial<RunnerOptions>) => RunnerOptions } => {
     const log: string[] = [];
-    return { log, opts: (root, o = {}) => ({ reviewRoot: root, client: clientFor(suite.mock), cacheDir: suite.cacheDir, settings: small, log: (l) => log.push(l), ...o }) };
+    return {
+      log,
+      opts: (root, o = {}) => ({
+        reviewRoot: root,
+        client: clientFor(suite.mock),
+        cacheDir: suite.cacheDir,
+        settings: small,
+        log: (l) => log.push(l),
+        ...o,
+      }),
+    };
   };
 
   it('a turn cut off by the length limit is kept, marked cut: true in run.json, said in the log naming member and turn, and marked in transcript.md', async () => {
@@ -28,9 +38,14 @@ describe('real output handled honestly: cut answers marked and said, timeouts na
     assert.equal(first!.content, 'Image 1 has the calm we need, but the');
     assert.equal(first!.cut, true);
     assert.equal(second!.cut, undefined, 'an answer that finished is not marked');
-    const onDisk = JSON.parse(await fs.readFile(path.join(root, 'runs', r.id, 'run.json'), 'utf8')) as { iterations: { messages: { cut?: boolean }[] }[] };
+    const onDisk = JSON.parse(await fs.readFile(path.join(root, 'runs', r.id, 'run.json'), 'utf8')) as {
+      iterations: { messages: { cut?: boolean }[] }[];
+    };
     assert.equal(onDisk.iterations[0]!.messages[0]!.cut, true);
-    assert.ok(log.some((l) => /Ana's proxy \(round 1, turn 1\): the answer was cut off by the model's length limit/.test(l)), log.join('\n'));
+    assert.ok(
+      log.some((l) => /Ana's proxy \(round 1, turn 1\): the answer was cut off by the model's length limit/.test(l)),
+      log.join('\n'),
+    );
     assert.ok(events.some((e) => e.type === 'notice' && /Ana's proxy \(round 1, turn 1\): the answer was cut off/.test(e.message)));
     const transcript = await fs.readFile(path.join(root, 'runs', r.id, 'transcript.md'), 'utf8');
     assert.match(transcript, /but the \*\(cut off: the model's length limit ended this answer\)\*/);
@@ -42,7 +57,10 @@ describe('real output handled honestly: cut answers marked and said, timeouts na
     const { log, opts } = logged();
     const r = await startRun(opts(root));
     assert.equal(r.status, 'completed', r.error);
-    assert.ok(log.some((l) => l === "warning: Ana's proxy (round 1, turn 1): The model sent an empty message. Asking again (1 of 2)."), log.join('\n'));
+    assert.ok(
+      log.some((l) => l === "warning: Ana's proxy (round 1, turn 1): The model sent an empty message. Asking again (1 of 2)."),
+      log.join('\n'),
+    );
   });
 
   it('on the command line the warning is one line, not the log line and the notice both', async () => {
@@ -71,7 +89,9 @@ describe('real output handled honestly: cut answers marked and said, timeouts na
       const usual = briefFallback()(req);
       if (usual) return usual;
       // The direct baseline is the one request that asks for the revised brief itself.
-      return /Write one revised brief in Markdown/.test(JSON.stringify(req.body)) ? { kind: 'chat', content: '# Revised brief\n\nAwareness first, and the', finishReason: 'length' } : undefined;
+      return /Write one revised brief in Markdown/.test(JSON.stringify(req.body))
+        ? { kind: 'chat', content: '# Revised brief\n\nAwareness first, and the', finishReason: 'length' }
+        : undefined;
     });
     const root = await makeBriefRunReview(2);
     const { log, opts } = logged();
@@ -79,6 +99,9 @@ describe('real output handled honestly: cut answers marked and said, timeouts na
     assert.equal(r.status, 'completed', r.error);
     assert.equal(r.baseline?.cut, true);
     assert.match(await fs.readFile(path.join(root, 'runs', r.id, 'baseline.md'), 'utf8'), /and the\n$/);
-    assert.ok(log.some((l) => /The direct baseline was cut off by the model's length limit/.test(l)), log.join('\n'));
+    assert.ok(
+      log.some((l) => /The direct baseline was cut off by the model's length limit/.test(l)),
+      log.join('\n'),
+    );
   });
 });

@@ -33,7 +33,10 @@ describe('brief review folder: comments/<designer-id>.md', () => {
   });
 
   it('review.yaml team fills in role and weight a comment leaves out', async () => {
-    const root = await makeBriefReview({ 'ana.md': commentMd('Ana', 'Text.') }, { reviewYaml: 'team:\n  ana:\n    role: Lead\n    weight: 3\n' });
+    const root = await makeBriefReview(
+      { 'ana.md': commentMd('Ana', 'Text.') },
+      { reviewYaml: 'team:\n  ana:\n    role: Lead\n    weight: 3\n' },
+    );
     const r = await loadReview(root);
     assert.deepEqual(lines(r), []);
     assert.equal(r.review!.comments[0]!.role, 'Lead');
@@ -62,17 +65,37 @@ describe('brief review folder: comments/<designer-id>.md', () => {
     const r = await loadReview(root);
     assert.equal(r.review, undefined);
     const out = lines(r);
-    assert.ok(out.includes('comments/a.md:1:1: error: The comment has no front matter. Start the file with a line ---, then designer: Your Name, then another line ---, and write the comment below it.'), out.join('\n'));
-    assert.ok(out.some((l) => l.startsWith('comments/b.md:2:1: error: The designer field is missing.')), out.join('\n'));
-    assert.ok(out.some((l) => l.startsWith('comments/c.md:4:1: error: The comment has no text below the front matter.')), out.join('\n'));
-    assert.ok(out.some((l) => /^comments\/d\.md:0:0: error: comments\/d\.md is too large \(.*at most 100 KB\)\.$/.test(l)), out.join('\n'));
-    assert.ok(out.some((l) => /^comments\/e\.md:\d+:\d+: error: The front matter is not valid YAML/.test(l)), out.join('\n'));
+    assert.ok(
+      out.includes(
+        'comments/a.md:1:1: error: The comment has no front matter. Start the file with a line ---, then designer: Your Name, then another line ---, and write the comment below it.',
+      ),
+      out.join('\n'),
+    );
+    assert.ok(
+      out.some((l) => l.startsWith('comments/b.md:2:1: error: The designer field is missing.')),
+      out.join('\n'),
+    );
+    assert.ok(
+      out.some((l) => l.startsWith('comments/c.md:4:1: error: The comment has no text below the front matter.')),
+      out.join('\n'),
+    );
+    assert.ok(
+      out.some((l) => /^comments\/d\.md:0:0: error: comments\/d\.md is too large \(.*at most 100 KB\)\.$/.test(l)),
+      out.join('\n'),
+    );
+    assert.ok(
+      out.some((l) => /^comments\/e\.md:\d+:\d+: error: The front matter is not valid YAML/.test(l)),
+      out.join('\n'),
+    );
   });
 
   it('an id clash: a comment and a ranking of the same designer id (any case) with different names → error at the name', async () => {
     const root = await makeBriefReview(
       { 'Alice.md': commentMd('Alicia Keys', 'Body.'), 'bob.md': commentMd('Bob', 'Body.') },
-      { options: ['1.png', '2.png'], rankings: { 'alice.yaml': rankingYaml('Alice', ['1', '2']), 'bob.yaml': rankingYaml('Bob', ['2', '1']) } },
+      {
+        options: ['1.png', '2.png'],
+        rankings: { 'alice.yaml': rankingYaml('Alice', ['1', '2']), 'bob.yaml': rankingYaml('Bob', ['2', '1']) },
+      },
     );
     const r = await loadReview(root);
     assert.deepEqual(lines(r), [
@@ -83,12 +106,21 @@ describe('brief review folder: comments/<designer-id>.md', () => {
   it('a folder with both comments and rankings loads both; a comment of someone with no ranking is fine (the team is the union)', async () => {
     const root = await makeBriefReview(
       { 'alice.md': commentMd('Alice', 'Body.'), 'carol.md': commentMd('Carol', 'Body.') },
-      { options: ['1.png', '2.png'], rankings: { 'alice.yaml': rankingYaml('Alice', ['1', '2']), 'bob.yaml': rankingYaml('Bob', ['2', '1']) } },
+      {
+        options: ['1.png', '2.png'],
+        rankings: { 'alice.yaml': rankingYaml('Alice', ['1', '2']), 'bob.yaml': rankingYaml('Bob', ['2', '1']) },
+      },
     );
     const r = await loadReview(root);
     assert.deepEqual(lines(r), []);
-    assert.deepEqual(r.review!.designers.map((d) => d.id), ['alice', 'bob']);
-    assert.deepEqual(r.review!.comments.map((c) => c.designer), ['alice', 'carol']);
+    assert.deepEqual(
+      r.review!.designers.map((d) => d.id),
+      ['alice', 'bob'],
+    );
+    assert.deepEqual(
+      r.review!.comments.map((c) => c.designer),
+      ['alice', 'carol'],
+    );
   });
 
   it('two comment files for one designer id (Ana.md, ana.md) → error; a non-.md file → warning', async function () {
@@ -97,8 +129,14 @@ describe('brief review folder: comments/<designer-id>.md', () => {
     const names = await fs.readdir(path.join(root, 'comments'));
     if (!names.includes('ana.md') || !names.includes('ANA.md')) this.skip(); // case-insensitive file system
     const out = lines(await loadReview(root));
-    assert.ok(out.some((l) => /^comments\/ana\.md:0:0: error: comments\/ana\.md and comments\/ANA\.md are both for the designer id "ana"/.test(l)), out.join('\n'));
-    assert.ok(out.includes('comments/notes.txt:0:0: warning: comments/notes.txt is not a .md comment file and is ignored.'), out.join('\n'));
+    assert.ok(
+      out.some((l) => /^comments\/ana\.md:0:0: error: comments\/ana\.md and comments\/ANA\.md are both for the designer id "ana"/.test(l)),
+      out.join('\n'),
+    );
+    assert.ok(
+      out.includes('comments/notes.txt:0:0: warning: comments/notes.txt is not a .md comment file and is ignored.'),
+      out.join('\n'),
+    );
   });
 
   it('links and FIFOs under comments/: a link out of the review and a FIFO are refused (nothing read); a link inside is read', async function () {
@@ -112,8 +150,14 @@ describe('brief review folder: comments/<designer-id>.md', () => {
     const started = Date.now();
     const r = await loadReview(root);
     const out = lines(r);
-    assert.ok(out.some((l) => /^comments\/eve\.md:0:0: error: comments\/eve\.md leads outside the review folder/.test(l)), out.join('\n'));
-    assert.ok(out.some((l) => /^comments\/fifo\.md:0:0: error: comments\/fifo\.md is a named pipe \(FIFO\)/.test(l)), out.join('\n'));
+    assert.ok(
+      out.some((l) => /^comments\/eve\.md:0:0: error: comments\/eve\.md leads outside the review folder/.test(l)),
+      out.join('\n'),
+    );
+    assert.ok(
+      out.some((l) => /^comments\/fifo\.md:0:0: error: comments\/fifo\.md is a named pipe \(FIFO\)/.test(l)),
+      out.join('\n'),
+    );
     assert.equal(out.filter((l) => l.includes('ben.md')).length, 0, out.join('\n'));
     assert.ok(!JSON.stringify(r).includes('Secret.'));
     console.log(`      (loaded with a FIFO under comments/ in ${Date.now() - started} ms)`);

@@ -37,8 +37,19 @@ describe('importRankingsCsv', () => {
     const [ana, jose, third] = loaded.review?.designers ?? [];
     assert.ok(ana && jose && third, 'three designers');
     assert.deepEqual([ana.name, ana.role, ana.weight], ['Ana Ruiz', 'Art Director', 2]);
-    assert.deepEqual(ana.entries.map((e) => [e.option, e.rank, e.justification]), [['1', 1, 'Bold, warm'], ['2', 2, 'Two\nlines'], ['3', 3, 'Flat']]);
-    assert.deepEqual(jose.entries.map((e) => e.option), ['2', '1', '3'], 'entries are written best first');
+    assert.deepEqual(
+      ana.entries.map((e) => [e.option, e.rank, e.justification]),
+      [
+        ['1', 1, 'Bold, warm'],
+        ['2', 2, 'Two\nlines'],
+        ['3', 3, 'Flat'],
+      ],
+    );
+    assert.deepEqual(
+      jose.entries.map((e) => e.option),
+      ['2', '1', '3'],
+      'entries are written best first',
+    );
     assert.equal(third.id, 'third');
     const files = await fs.readdir(path.join(root, 'rankings'));
     assert.ok(!files.some((f) => f.endsWith('.tmp')), 'no temporary file is left behind');
@@ -74,7 +85,10 @@ describe('importRankingsCsv', () => {
     const csv = await csvFile('name,rank:1,justification:1,rank:hero-blu,justification:hero-blue,notes\nA,1,a,2,b,x\n');
     const r = await importRankingsCsv(csv, root, { force: false });
     const text = lines(r);
-    assert.match(text, /:1:4: error: There is no option "hero-blu" in options\/ \(column D, "rank:hero-blu"\)\. Did you mean "hero-blue"\?/);
+    assert.match(
+      text,
+      /:1:4: error: There is no option "hero-blu" in options\/ \(column D, "rank:hero-blu"\)\. Did you mean "hero-blue"\?/,
+    );
     assert.match(text, /:1:0: error: The first row needs a "designer" column/);
     assert.match(text, /:1:0: error: Add a column for every option's rank: "rank:2", "rank:hero-blue" are missing\./);
     assert.match(text, /:1:0: error: Add a column for every option's justification: "justification:2" is missing\./);

@@ -130,7 +130,10 @@ export function commentMd(designer: string, body: string, extra = ''): string {
 }
 
 /** A brief-only review: brief.md and comments/<id>.md per entry (no options/, no rankings/). */
-export async function makeBriefReview(comments: Record<string, Content>, spec: Omit<ReviewSpec, 'options' | 'rankings'> & Pick<ReviewSpec, 'options' | 'rankings'> = {}): Promise<string> {
+export async function makeBriefReview(
+  comments: Record<string, Content>,
+  spec: Omit<ReviewSpec, 'options' | 'rankings'> & Pick<ReviewSpec, 'options' | 'rankings'> = {},
+): Promise<string> {
   const extra: Record<string, Content> = { ...(spec.extra ?? {}) };
   for (const [name, content] of Object.entries(comments)) extra[`comments/${name}`] = content;
   if (Object.keys(comments).length === 0) extra.comments = { dir: true };

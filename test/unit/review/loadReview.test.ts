@@ -38,9 +38,20 @@ describe('loadReview', () => {
     assert.deepEqual(r.diagnostics.map(formatDiagnostic), []);
     const review = r.review!;
     assert.equal(review.title, 'Lumen perfume — launch hero banner');
-    assert.deepEqual(review.options.map((o) => [o.id, o.label, o.file, o.mime]), [1, 2, 3, 4, 5, 6].map((i) => [String(i), `Image ${i}`, `options/${i}.png`, 'image/png']));
+    assert.deepEqual(
+      review.options.map((o) => [o.id, o.label, o.file, o.mime]),
+      [1, 2, 3, 4, 5, 6].map((i) => [String(i), `Image ${i}`, `options/${i}.png`, 'image/png']),
+    );
     assert.ok(review.options.every((o) => o.width === 1200 && o.height === 800));
-    assert.deepEqual(review.designers.map((d) => [d.id, d.weight, d.entries.length]), [['ana', 2, 6], ['ben', 1, 6], ['chen', 1, 6], ['dina', 1, 6]]);
+    assert.deepEqual(
+      review.designers.map((d) => [d.id, d.weight, d.entries.length]),
+      [
+        ['ana', 2, 6],
+        ['ben', 1, 6],
+        ['chen', 1, 6],
+        ['dina', 1, 6],
+      ],
+    );
     assert.equal(review.designers[3]?.file, 'rankings/dina.json');
     const chenRanks = review.designers[2]?.entries.map((e) => e.rank) ?? [];
     assert.ok(new Set(chenRanks).size < chenRanks.length, 'the sample must contain a tie');
@@ -51,7 +62,10 @@ describe('loadReview', () => {
     const root = await makeReview({ options: ['10.png', '2.JPEG', '1.webp', 'b.Jpg'], rankings: null });
     const r = await load(root, { requireRankings: false });
     assert.deepEqual(r.diagnostics, []);
-    assert.deepEqual(r.review!.options.map((o) => `${o.id}=${o.label}:${o.mime}`), ['1=Image 1:image/webp', '2=Image 2:image/jpeg', '10=Image 3:image/png', 'b=Image 4:image/jpeg']);
+    assert.deepEqual(
+      r.review!.options.map((o) => `${o.id}=${o.label}:${o.mime}`),
+      ['1=Image 1:image/webp', '2=Image 2:image/jpeg', '10=Image 3:image/png', 'b=Image 4:image/jpeg'],
+    );
     assert.equal(r.review!.title, 'Test brief');
   });
 
@@ -63,8 +77,14 @@ describe('loadReview', () => {
   it('a valid default review has a review and no diagnostics', async () => {
     const r = await load(await makeReview());
     assert.deepEqual(r.diagnostics, []);
-    assert.deepEqual(r.review?.designers.map((d) => d.id), ['alice', 'bob']);
-    assert.deepEqual(r.review?.designers[1]?.entries.map((e) => e.option), ['3', '2', '1']);
+    assert.deepEqual(
+      r.review?.designers.map((d) => d.id),
+      ['alice', 'bob'],
+    );
+    assert.deepEqual(
+      r.review?.designers[1]?.entries.map((e) => e.option),
+      ['3', '2', '1'],
+    );
   });
 
   describe('the review folder itself', () => {
@@ -143,7 +163,9 @@ describe('loadReview', () => {
     });
     it('a truncated PNG whose header is fine fails the real decode', async () => {
       const sharp = (await import('sharp')).default;
-      const noisy = await sharp({ create: { width: 300, height: 300, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 60 } } })
+      const noisy = await sharp({
+        create: { width: 300, height: 300, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 60 } },
+      })
         .png()
         .toBuffer();
       const root = await makeReview({ extra: { 'options/3.png': noisy.subarray(0, Math.floor(noisy.length * 0.6)) }, rankings: null });
@@ -212,13 +234,19 @@ describe('loadReview', () => {
       const r = await load(await makeReview({ rankings: { 'README.md': '# hi', 'solo.yml': rankingYaml('Solo', IDS) } }));
       find(r, 'rankings/README.md', /is not a \.yaml, \.yml or \.json ranking file/);
       find(r, 'rankings', /only one ranking file/);
-      assert.deepEqual(r.review!.designers.map((d) => d.id), ['solo']);
+      assert.deepEqual(
+        r.review!.designers.map((d) => d.id),
+        ['solo'],
+      );
     });
     it('a ranking with errors → no review; with partial: true the review is built without that designer', async () => {
       const root = await makeReview({ rankings: { 'a.yaml': rankingYaml('A', IDS), 'b.yaml': 'designer: B\nranking: []\n' } });
       assert.equal((await load(root)).review, undefined);
       const partial = await load(root, { partial: true });
-      assert.deepEqual(partial.review!.designers.map((d) => d.id), ['a']);
+      assert.deepEqual(
+        partial.review!.designers.map((d) => d.id),
+        ['a'],
+      );
       find(partial, 'rankings/b.yaml', /Options "1", "2", "3" are missing/);
     });
     it('an error in review.yaml → no review, even partial; with despiteSettings the valid rankings and settings are kept', async () => {
@@ -226,13 +254,19 @@ describe('loadReview', () => {
       assert.equal((await load(root)).review, undefined);
       assert.equal((await load(root, { partial: true })).review, undefined);
       const shown = await load(root, { partial: true, despiteSettings: true });
-      assert.deepEqual(shown.review!.designers.map((d) => d.id), ['alice', 'bob']);
+      assert.deepEqual(
+        shown.review!.designers.map((d) => d.id),
+        ['alice', 'bob'],
+      );
       assert.equal(shown.review!.config.title, 'Kept');
       assert.equal(shown.review!.config.iterations, undefined);
       assert.ok(shown.diagnostics.some((d) => d.file === 'review.yaml' && d.severity === 'error'));
     });
     it('despiteSettings still does not hide a broken options/ folder', async () => {
-      const r = await load(await makeReview({ options: ['1.png'], reviewYaml: 'iterations: many\n' }), { partial: true, despiteSettings: true });
+      const r = await load(await makeReview({ options: ['1.png'], reviewYaml: 'iterations: many\n' }), {
+        partial: true,
+        despiteSettings: true,
+      });
       assert.equal(r.review, undefined);
     });
     it('partial does not hide a broken options/ folder', async () => {
@@ -268,17 +302,31 @@ describe('loadReview', () => {
       assert.equal(formatDiagnostic(d), 'rankings/alice.yaml:7:11: error: Rank must be a whole number of 1 or more (found 1.5).');
       assert.equal(r.review, undefined);
     });
-    for (const [bad, found] of [['0', 'found 0'], ['-2', 'found -2'], ['"1"', 'found "1", which is text: remove the quotes'], ['two', 'found "two"'], ['', 'found nothing']] as const) {
+    for (const [bad, found] of [
+      ['0', 'found 0'],
+      ['-2', 'found -2'],
+      ['"1"', 'found "1", which is text: remove the quotes'],
+      ['two', 'found "two"'],
+      ['', 'found nothing'],
+    ] as const) {
       it(`rank ${bad || '(empty)'} → error (${found})`, async () => {
         const r = await rankingDiag(entries(bad));
-        const d = find(r, 'rankings/alice.yaml', new RegExp(`^Rank must be a whole number of 1 or more \\(${found.replace(/[()"]/g, (c) => `\\${c}`)}\\)`));
+        const d = find(
+          r,
+          'rankings/alice.yaml',
+          new RegExp(`^Rank must be a whole number of 1 or more \\(${found.replace(/[()"]/g, (c) => `\\${c}`)}\\)`),
+        );
         assert.equal(d.line, 7);
       });
     }
     it('a missing option → error naming the missing id at the ranking: key', async () => {
       const text = entries('2').split('\n').slice(0, 8).join('\n');
       const r = await rankingDiag(text);
-      at(find(r, 'rankings/alice.yaml', /^Option "3" is missing from the ranking\. Every image in options\/ must be ranked exactly once\.$/), 2, 1);
+      at(
+        find(r, 'rankings/alice.yaml', /^Option "3" is missing from the ranking\. Every image in options\/ must be ranked exactly once\.$/),
+        2,
+        1,
+      );
     });
     it('a duplicate option → error at the duplicate, naming the first line', async () => {
       const text = entries('2').replace('  - option: "3"', '  - option: "1"');
@@ -288,7 +336,15 @@ describe('loadReview', () => {
     });
     it('unknown and path-like ids → error with "did you mean"', async () => {
       const r1 = await rankingDiag(entries('2').replace('option: "3"', 'option: "options/3.png"'));
-      at(find(r1, 'rankings/alice.yaml', /^There is no option "options\/3\.png" in options\/\. Write the option id only.*Did you mean "3"\?/), 9, 13);
+      at(
+        find(
+          r1,
+          'rankings/alice.yaml',
+          /^There is no option "options\/3\.png" in options\/\. Write the option id only.*Did you mean "3"\?/,
+        ),
+        9,
+        13,
+      );
       const r2 = await rankingDiag(entries('2').replace('option: "3"', 'option: "../x"'));
       const d2 = find(r2, 'rankings/alice.yaml', /^There is no option "\.\.\/x" in options\/\. Write the option id only/);
       assert.doesNotMatch(d2.message, /Did you mean/);
@@ -353,7 +409,8 @@ describe('loadReview', () => {
       at(find(r, 'rankings/dina.json', /^This is not valid JSON: Remove the comma before "}"/), 4, 1);
     });
     it('JSON: shape errors carry the position of the node', async () => {
-      const text = '{\n  "designer": "Dina",\n  "ranking": [\n    { "option": "1", "rank": 1.5, "justification": "a" },\n    { "option": "2", "rank": 2, "justification": "b" },\n    { "option": "3", "rank": 3, "justification": "c" }\n  ]\n}\n';
+      const text =
+        '{\n  "designer": "Dina",\n  "ranking": [\n    { "option": "1", "rank": 1.5, "justification": "a" },\n    { "option": "2", "rank": 2, "justification": "b" },\n    { "option": "3", "rank": 3, "justification": "c" }\n  ]\n}\n';
       const r = await rankingDiag(text, 'dina.json');
       at(find(r, 'rankings/dina.json', /^Rank must be a whole number of 1 or more \(found 1\.5\)\.$/), 4, 30);
     });
@@ -374,17 +431,26 @@ describe('loadReview', () => {
     });
     it('valid settings and team roles/weights fill in what ranking files leave out', async () => {
       const root = await makeReview({
-        reviewYaml: 'title: Spring\nchatModel: gpt-4o-mini\niterations: 2\nteam:\n  alice: { role: Lead, weight: 3 }\n  bob: { weight: 0.5 }\n',
+        reviewYaml:
+          'title: Spring\nchatModel: gpt-4o-mini\niterations: 2\nteam:\n  alice: { role: Lead, weight: 3 }\n  bob: { weight: 0.5 }\n',
         rankings: { 'alice.yaml': rankingYaml('Alice', IDS), 'bob.yaml': rankingYaml('Bob', IDS, 'weight: 2') },
       });
       const r = await load(root);
       assert.deepEqual(r.diagnostics, []);
       assert.equal(r.review!.title, 'Spring');
       assert.deepEqual(r.review!.config.chatModel, 'gpt-4o-mini');
-      assert.deepEqual(r.review!.designers.map((d) => [d.id, d.role, d.weight]), [['alice', 'Lead', 3], ['bob', undefined, 2]]);
+      assert.deepEqual(
+        r.review!.designers.map((d) => [d.id, d.role, d.weight]),
+        [
+          ['alice', 'Lead', 3],
+          ['bob', undefined, 2],
+        ],
+      );
     });
     it('team naming a designer without a ranking file → warning at that key', async () => {
-      const r = await load(await makeReview({ reviewYaml: 'title: T\nlead: alice\nteam:\n  alice: { weight: 2 }\n  dave: { role: Intern }\n' }));
+      const r = await load(
+        await makeReview({ reviewYaml: 'title: T\nlead: alice\nteam:\n  alice: { weight: 2 }\n  dave: { role: Intern }\n' }),
+      );
       at(find(r, 'review.yaml', /^team lists "dave", but there is no rankings\/dave\.yaml/), 5, 3, 'warning');
       assert.equal(r.review?.designers[0]?.weight, 2);
     });
@@ -416,7 +482,16 @@ describe('loadReview', () => {
     const r = await load(root);
     assert.equal(r.review, undefined);
     const files = new Set(r.diagnostics.map((d) => d.file));
-    for (const f of ['brief.md', 'options', 'options/2.gif', 'rankings/a.yaml', 'rankings/b.json', 'rankings/c.yml', 'rankings/d.yaml', 'review.yaml']) {
+    for (const f of [
+      'brief.md',
+      'options',
+      'options/2.gif',
+      'rankings/a.yaml',
+      'rankings/b.json',
+      'rankings/c.yml',
+      'rankings/d.yaml',
+      'review.yaml',
+    ]) {
       assert.ok(files.has(f), `missing diagnostic for ${f}:\n${r.diagnostics.map(formatDiagnostic).join('\n')}`);
     }
     for (const d of r.diagnostics) assert.match(formatDiagnostic(d), /^[^:]+:\d+:\d+: (error|warning): \S/);

@@ -28,7 +28,9 @@ describe('one person, one ranking', () => {
   });
 
   it('a JSON copy of a YAML ranking is caught too, at its designer field', async () => {
-    const root = await makeReview({ rankings: { 'ana.yaml': rankingYaml('Ana', ORDER), 'zed.json': rankingJson('ANA', ORDER), 'bo.yaml': rankingYaml('Bo', ORDER) } });
+    const root = await makeReview({
+      rankings: { 'ana.yaml': rankingYaml('Ana', ORDER), 'zed.json': rankingJson('ANA', ORDER), 'bo.yaml': rankingYaml('Bo', ORDER) },
+    });
     const r = await loadReview(root, { requireRankings: true });
     const errors = r.diagnostics.filter((d) => d.severity === 'error');
     assert.equal(errors.length, 1);
@@ -40,12 +42,19 @@ describe('one person, one ranking', () => {
   it('two people of different names are two people', async () => {
     const root = await makeReview({ rankings: { 'ana.yaml': rankingYaml('Ana', ORDER), 'ana2.yaml': rankingYaml('Ana B.', ORDER) } });
     const r = await loadReview(root, { requireRankings: true });
-    assert.deepEqual(r.diagnostics.filter((d) => d.severity === 'error'), []);
+    assert.deepEqual(
+      r.diagnostics.filter((d) => d.severity === 'error'),
+      [],
+    );
     assert.equal(r.review?.designers.length, 2);
   });
 
   it('comments: the same member under two ids is an error at the second file, naming the first', async () => {
-    const root = await makeBriefReview({ 'ana.md': commentMd('Ana Lima', 'First.'), 'lima.md': commentMd('Ana Lima', 'Again.'), 'bo.md': commentMd('Bo', 'Other.') });
+    const root = await makeBriefReview({
+      'ana.md': commentMd('Ana Lima', 'First.'),
+      'lima.md': commentMd('Ana Lima', 'Again.'),
+      'bo.md': commentMd('Bo', 'Other.'),
+    });
     const r = await loadReview(root);
     const errors = r.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic);
     assert.deepEqual(errors, [

@@ -10,7 +10,8 @@ import { checkCounts, checkRankingText } from '../../../src/core/rankings/rankin
 describe('validateRankingText', () => {
   const ids = ['1', '2', 'hero-blue'];
   const yaml = (body: string): string => `designer: Ana\nranking:\n${body}`;
-  const entry = (option: string, rank: string, just = 'Because.'): string => `  - option: ${option}\n    rank: ${rank}\n    justification: ${just}\n`;
+  const entry = (option: string, rank: string, just = 'Because.'): string =>
+    `  - option: ${option}\n    rank: ${rank}\n    justification: ${just}\n`;
 
   it('returns the ranking (id from the file name, entries in file order, weight 1) when valid', () => {
     const text = yaml(entry('"hero-blue"', '1') + entry('"2"', '2') + entry('"1"', '2'));
@@ -51,7 +52,10 @@ describe('validateRankingText', () => {
     const r = validateRankingText('designer: A\nranking:\n  - "1"\n', 'rankings/a.yaml', ['1'], 'yaml');
     const second = r.diagnostics[1];
     assert.ok(second, 'a second diagnostic');
-    assert.equal(formatDiagnostic(second), 'rankings/a.yaml:3:5: error: Entry 1 of the ranking must have option:, rank: and justification: (found "1").');
+    assert.equal(
+      formatDiagnostic(second),
+      'rankings/a.yaml:3:5: error: Entry 1 of the ranking must have option:, rank: and justification: (found "1").',
+    );
   });
 
   it('ranking: that is not a list → error at the value', () => {
@@ -80,7 +84,11 @@ describe('validateRankingText', () => {
 describe('formatRankingYaml', () => {
   it('writes readable YAML with quoted option ids that reads back to the same ranking', () => {
     const ids = ['007', '1e3', 'yes', 'null', 'a: b', '4'];
-    const entries = ids.map((option, i) => ({ option, rank: i + 1, justification: i === 2 ? 'no' : `Line with: colon, "quotes" and # hash ${i}` }));
+    const entries = ids.map((option, i) => ({
+      option,
+      rank: i + 1,
+      justification: i === 2 ? 'no' : `Line with: colon, "quotes" and # hash ${i}`,
+    }));
     const text = formatRankingYaml({ designer: 'Zoë: lead', role: 'Art Director', weight: 2, ranking: entries });
     assert.match(text, /^designer: /);
     assert.match(text, /\n {2}- option: "007"\n {4}rank: 1\n/);
@@ -101,7 +109,16 @@ describe('formatRankingYaml', () => {
 
 describe('naturalCompare', () => {
   it('sorts numbers inside names by value and is total', () => {
-    assert.deepEqual(['10', '2', '1', 'b', 'A', 'a', 'img-10', 'img-9'].sort(naturalCompare), ['1', '2', '10', 'A', 'a', 'b', 'img-9', 'img-10']);
+    assert.deepEqual(['10', '2', '1', 'b', 'A', 'a', 'img-10', 'img-9'].sort(naturalCompare), [
+      '1',
+      '2',
+      '10',
+      'A',
+      'a',
+      'b',
+      'img-9',
+      'img-10',
+    ]);
     assert.ok(naturalCompare('01', '1') !== 0);
   });
 });
@@ -119,7 +136,13 @@ describe('schemas/ranking.schema.json', () => {
   });
 
   it('rejects what the loader rejects: rank 1.5 / 0 / "1", empty justification, weight 0, a path as option', () => {
-    const base = { designer: 'A', ranking: [{ option: '1', rank: 1, justification: 'x' }, { option: '2', rank: 2, justification: 'y' }] };
+    const base = {
+      designer: 'A',
+      ranking: [
+        { option: '1', rank: 1, justification: 'x' },
+        { option: '2', rank: 2, justification: 'y' },
+      ],
+    };
     const variants: unknown[] = [
       { ...base, ranking: [{ ...base.ranking[0], rank: 1.5 }, base.ranking[1]] },
       { ...base, ranking: [{ ...base.ranking[0], rank: 0 }, base.ranking[1]] },
@@ -142,7 +165,8 @@ describe('schemas/ranking.schema.json', () => {
 });
 
 describe('checkRankingText remembers what it checked', () => {
-  const text = 'designer: Ana\nranking:\n  - option: "1"\n    rank: 1\n    justification: Bold.\n  - option: "2"\n    rank: 2\n    justification: Quiet.\n';
+  const text =
+    'designer: Ana\nranking:\n  - option: "1"\n    rank: 1\n    justification: Bold.\n  - option: "2"\n    rank: 2\n    justification: Quiet.\n';
 
   it('a file checked again with the same text, name and options is not parsed again, and each caller gets its own copy', () => {
     const before = { ...checkCounts };
@@ -159,9 +183,15 @@ describe('checkRankingText remembers what it checked', () => {
     checkRankingText(text, 'rankings/ana.yaml', ['1', '2'], 'yaml');
     const before = { ...checkCounts };
     const otherOptions = checkRankingText(text, 'rankings/ana.yaml', ['1', '3'], 'yaml');
-    assert.ok(otherOptions.diagnostics.some((d) => d.severity === 'error' && /"2"/.test(d.message)), JSON.stringify(otherOptions.diagnostics));
+    assert.ok(
+      otherOptions.diagnostics.some((d) => d.severity === 'error' && /"2"/.test(d.message)),
+      JSON.stringify(otherOptions.diagnostics),
+    );
     assert.equal(checkRankingText(text, 'rankings/ben.yaml', ['1', '2'], 'yaml').ranking?.id, 'ben');
-    assert.equal(checkRankingText(text.replace('Bold.', 'Loud.'), 'rankings/ana.yaml', ['1', '2'], 'yaml').ranking?.entries[0]?.justification, 'Loud.');
+    assert.equal(
+      checkRankingText(text.replace('Bold.', 'Loud.'), 'rankings/ana.yaml', ['1', '2'], 'yaml').ranking?.entries[0]?.justification,
+      'Loud.',
+    );
     assert.equal(checkCounts.parsed - before.parsed, 3);
     assert.equal(checkCounts.reused - before.reused, 0);
   });

@@ -24,9 +24,14 @@ describe('scaffoldReview', () => {
     assert.deepEqual(await fs.readdir(path.join(target, 'rankings')), ['.gitkeep']);
     assert.match(await fs.readFile(path.join(target, 'brief.md'), 'utf8'), /^# .+\n[\s\S]*## /);
     const yaml = await fs.readFile(path.join(target, 'review.yaml'), 'utf8');
-    assert.ok(yaml.split('\n').every((l) => l === '' || l.startsWith('#')), 'every line is a comment');
+    assert.ok(
+      yaml.split('\n').every((l) => l === '' || l.startsWith('#')),
+      'every line is a comment',
+    );
     const r = await loadReview(target, { requireRankings: false });
-    assert.deepEqual(r.diagnostics.map(formatDiagnostic), ['options:0:0: error: options/ has no images. Add 2 to 50 candidate images (.png, .jpg, .jpeg or .webp).']);
+    assert.deepEqual(r.diagnostics.map(formatDiagnostic), [
+      'options:0:0: error: options/ has no images. Add 2 to 50 candidate images (.png, .jpg, .jpeg or .webp).',
+    ]);
     assert.equal(await isReviewFolder(target), true);
   });
 

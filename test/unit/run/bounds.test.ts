@@ -24,18 +24,30 @@ describe('bounded work: member cap, request size, the cost question (command lin
 
   it(`${MAX_MEMBERS + 1} comments or ranking files: one error naming the folder, none of them read; exit 1, nothing sent`, async () => {
     const brief = await makeBriefRunReview(MAX_MEMBERS + 1);
-    for (const args of [['validate', brief], ['run', brief, '--task', 'brief', '--yes']]) {
+    for (const args of [
+      ['validate', brief],
+      ['run', brief, '--task', 'brief', '--yes'],
+    ]) {
       const r = await startCli(args, suite.env).done;
       assert.equal(r.code, 1, r.stderr);
-      assert.deepEqual(errorLines(r), [`comments:0:0: error: comments/ has ${MAX_MEMBERS + 1} comment files; a review has at most ${MAX_MEMBERS} members. Move some out (no file was read).`], args[0]);
+      assert.deepEqual(
+        errorLines(r),
+        [
+          `comments:0:0: error: comments/ has ${MAX_MEMBERS + 1} comment files; a review has at most ${MAX_MEMBERS} members. Move some out (no file was read).`,
+        ],
+        args[0],
+      );
     }
     assert.equal(existsSync(path.join(brief, 'runs')), false);
 
     const design = await makeReview({ options: 3, designers: 2, size: 64 });
-    for (let d = 3; d <= MAX_MEMBERS + 1; d++) await fs.copyFile(path.join(design, 'rankings', 'd1.yaml'), path.join(design, 'rankings', `d${d}.yaml`));
+    for (let d = 3; d <= MAX_MEMBERS + 1; d++)
+      await fs.copyFile(path.join(design, 'rankings', 'd1.yaml'), path.join(design, 'rankings', `d${d}.yaml`));
     const v = await startCli(['validate', design], suite.env).done;
     assert.equal(v.code, 1);
-    assert.deepEqual(errorLines(v), [`rankings:0:0: error: rankings/ has ${MAX_MEMBERS + 1} ranking files; a review has at most ${MAX_MEMBERS} members. Move some out (no file was read).`]);
+    assert.deepEqual(errorLines(v), [
+      `rankings:0:0: error: rankings/ has ${MAX_MEMBERS + 1} ranking files; a review has at most ${MAX_MEMBERS} members. Move some out (no file was read).`,
+    ]);
     assert.equal(suite.mock.requests.length, 0);
   });
 
@@ -48,7 +60,13 @@ describe('bounded work: member cap, request size, the cost question (command lin
     assert.equal((await startCli(['validate', root], suite.env).done).code, 0);
     const r = await startCli(['run', root, '--iterations', '1', '--turns', '1', '--yes'], suite.env).done;
     assert.equal(r.code, 1, r.stderr);
-    assert.match(r.stderr, new RegExp(`^Every turn of this run would carry 4\\.\\d MB of the team's text, more than the ${(MAX_REQUEST_TEXT_BYTES / 1024 / 1024).toFixed(1)} MB of text a request may carry \\(the largest part: comments/m\\d+\\.md, 0\\.1 MB\\); nothing was sent\\.`, 'm'));
+    assert.match(
+      r.stderr,
+      new RegExp(
+        `^Every turn of this run would carry 4\\.\\d MB of the team's text, more than the ${(MAX_REQUEST_TEXT_BYTES / 1024 / 1024).toFixed(1)} MB of text a request may carry \\(the largest part: comments/m\\d+\\.md, 0\\.1 MB\\); nothing was sent\\.`,
+        'm',
+      ),
+    );
     assert.doesNotMatch(r.stderr, /^\s+at /m);
     assert.equal(suite.mock.requests.length, 0);
     assert.equal(existsSync(path.join(root, 'runs')), false);
@@ -92,8 +110,13 @@ describe('bounded work: member cap, request size, the cost question (command lin
     const say = (answer: boolean) => async (c: { of: string }) => (asked.push(c.of), answer);
     await askBeforeSending({ requests: CONFIRM_ABOVE_REQUESTS, of: 'at the threshold', estimateUsd: 1 }, say(false), 'Work');
     await askBeforeSending({ requests: CONFIRM_ABOVE_REQUESTS + 1, of: 'above', estimateUsd: 1 }, say(true), 'Work');
-    await assert.rejects(askBeforeSending({ requests: 3, of: 'costly', estimateUsd: 12.5 }, say(false), 'Work'), { name: 'CostNotConfirmedError', message: /^Work would send 3 requests for costly \(about \$12\.50\), more than \$5; nothing was sent\./ });
-    await assert.rejects(askBeforeSending({ requests: 51, of: 'unasked' }, undefined, 'Work'), { message: /would send 51 requests for unasked \(no price known for the model\), more than 50 requests/ });
+    await assert.rejects(askBeforeSending({ requests: 3, of: 'costly', estimateUsd: 12.5 }, say(false), 'Work'), {
+      name: 'CostNotConfirmedError',
+      message: /^Work would send 3 requests for costly \(about \$12\.50\), more than \$5; nothing was sent\./,
+    });
+    await assert.rejects(askBeforeSending({ requests: 51, of: 'unasked' }, undefined, 'Work'), {
+      message: /would send 51 requests for unasked \(no price known for the model\), more than 50 requests/,
+    });
     assert.deepEqual(asked, ['above', 'costly']);
   });
 });

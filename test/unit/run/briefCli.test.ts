@@ -67,7 +67,10 @@ describe('teamfusion run --task brief (command line)', function () {
     const brief = await makeBriefRunReview(2);
     const b = await startCli(['run', brief, '--task', 'design'], suite.env).done;
     assert.equal(b.code, 1);
-    assert.equal(b.stderr, 'A design run needs options/ and rankings/; this review has only comments on the brief (run it with --task brief).\n');
+    assert.equal(
+      b.stderr,
+      'A design run needs options/ and rankings/; this review has only comments on the brief (run it with --task brief).\n',
+    );
     const c = await startCli(['run', brief, '--task', 'poem'], suite.env).done;
     assert.equal(c.code, 2);
     assert.match(c.stderr, /^teamfusion run: --task: must be brief or design, not "poem"\.\n/);
@@ -77,21 +80,49 @@ describe('teamfusion run --task brief (command line)', function () {
   it('bad comments (no front matter, no designer:, empty body, oversized, a link out, a FIFO): file:line:col diagnostics, exit 1, nothing sent', async function () {
     if (process.platform === 'win32') this.skip();
     const cases: [string, (root: string) => Promise<void>, RegExp][] = [
-      ['no front matter', (root) => fs.writeFile(path.join(root, 'comments', 'm1.md'), 'Just text.\n'), /^comments\/m1\.md:1:1: error: The comment has no front matter\./m],
-      ['no designer', (root) => fs.writeFile(path.join(root, 'comments', 'm1.md'), '---\nrole: X\n---\nBody\n'), /^comments\/m1\.md:2:1: error: The designer field is missing\./m],
-      ['empty body', (root) => fs.writeFile(path.join(root, 'comments', 'm1.md'), '---\ndesigner: Ana\n---\n\n'), /^comments\/m1\.md:4:1: error: The comment has no text below the front matter\./m],
-      ['oversized', (root) => fs.writeFile(path.join(root, 'comments', 'm1.md'), `---\ndesigner: Ana\n---\n${'x'.repeat(200 * 1024)}\n`), /^comments\/m1\.md:0:0: error: comments\/m1\.md is too large/m],
-      ['a link out', async (root) => {
-        const outside = await makeTempDir('tf-out-');
-        await fs.writeFile(path.join(outside, 'x.md'), '---\ndesigner: Eve\n---\nSecret\n');
-        await fs.symlink(path.join(outside, 'x.md'), path.join(root, 'comments', 'eve.md'));
-      }, /^comments\/eve\.md:0:0: error: comments\/eve\.md leads outside the review folder/m],
-      ['a FIFO', async (root) => void execFileSync('mkfifo', [path.join(root, 'comments', 'pipe.md')]), /^comments\/pipe\.md:0:0: error: comments\/pipe\.md is a named pipe \(FIFO\)/m],
-      ['an id clash with a ranking', async (root) => {
-        await fs.mkdir(path.join(root, 'rankings'));
-        await fs.mkdir(path.join(root, 'options'));
-        await fs.writeFile(path.join(root, 'rankings', 'm1.yaml'), 'designer: Somebody Else\nranking: []\n');
-      }, /^comments\/m1\.md:2:11: error: comments\/m1\.md says designer: "Ana", but rankings\/m1\.yaml \(the same designer id\) says "Somebody Else"/m],
+      [
+        'no front matter',
+        (root) => fs.writeFile(path.join(root, 'comments', 'm1.md'), 'Just text.\n'),
+        /^comments\/m1\.md:1:1: error: The comment has no front matter\./m,
+      ],
+      [
+        'no designer',
+        (root) => fs.writeFile(path.join(root, 'comments', 'm1.md'), '---\nrole: X\n---\nBody\n'),
+        /^comments\/m1\.md:2:1: error: The designer field is missing\./m,
+      ],
+      [
+        'empty body',
+        (root) => fs.writeFile(path.join(root, 'comments', 'm1.md'), '---\ndesigner: Ana\n---\n\n'),
+        /^comments\/m1\.md:4:1: error: The comment has no text below the front matter\./m,
+      ],
+      [
+        'oversized',
+        (root) => fs.writeFile(path.join(root, 'comments', 'm1.md'), `---\ndesigner: Ana\n---\n${'x'.repeat(200 * 1024)}\n`),
+        /^comments\/m1\.md:0:0: error: comments\/m1\.md is too large/m,
+      ],
+      [
+        'a link out',
+        async (root) => {
+          const outside = await makeTempDir('tf-out-');
+          await fs.writeFile(path.join(outside, 'x.md'), '---\ndesigner: Eve\n---\nSecret\n');
+          await fs.symlink(path.join(outside, 'x.md'), path.join(root, 'comments', 'eve.md'));
+        },
+        /^comments\/eve\.md:0:0: error: comments\/eve\.md leads outside the review folder/m,
+      ],
+      [
+        'a FIFO',
+        async (root) => void execFileSync('mkfifo', [path.join(root, 'comments', 'pipe.md')]),
+        /^comments\/pipe\.md:0:0: error: comments\/pipe\.md is a named pipe \(FIFO\)/m,
+      ],
+      [
+        'an id clash with a ranking',
+        async (root) => {
+          await fs.mkdir(path.join(root, 'rankings'));
+          await fs.mkdir(path.join(root, 'options'));
+          await fs.writeFile(path.join(root, 'rankings', 'm1.yaml'), 'designer: Somebody Else\nranking: []\n');
+        },
+        /^comments\/m1\.md:2:11: error: comments\/m1\.md says designer: "Ana", but rankings\/m1\.yaml \(the same designer id\) says "Somebody Else"/m,
+      ],
     ];
     for (const [what, breakIt, expected] of cases) {
       const root = await makeBriefRunReview(2);

@@ -28,25 +28,52 @@ describe('teamfusion rerank / compare on a brief run (command line)', function (
 
     const top = await startCli(['rerank', root, id, '--top', '2'], suite.env).done;
     assert.equal(top.code, 1);
-    assert.match(top.stderr, /^teamfusion rerank: --top picks how many of a design run's options go into its re-rank set; run \S+ is a brief run, whose blind pair is always its revised brief and its direct baseline\. Leave --top out\.\n$/);
+    assert.match(
+      top.stderr,
+      /^teamfusion rerank: --top picks how many of a design run's options go into its re-rank set; run \S+ is a brief run, whose blind pair is always its revised brief and its direct baseline\. Leave --top out\.\n$/,
+    );
     await assert.rejects(fs.access(path.join(runDir, 'rerank')), 'nothing made');
 
     // The set alone (--no-forecast): the forecasts, one request per member and one control, are pinned in forecast.test.ts.
     const r = await startCli(['rerank', root, id, '--no-forecast'], suite.env).done;
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, /two revisions of the brief \(A\.md, B\.md\)/);
-    const key = JSON.parse(await fs.readFile(path.join(runDir, 'rerank', 'key.json'), 'utf8')) as Record<string, { kind: string; id: string; file: string }>;
+    const key = JSON.parse(await fs.readFile(path.join(runDir, 'rerank', 'key.json'), 'utf8')) as Record<
+      string,
+      { kind: string; id: string; file: string }
+    >;
     assert.deepEqual(Object.keys(key).sort(), ['A', 'B']);
-    assert.deepEqual(Object.values(key).map((e) => e.kind).sort(), ['direct', 'teamfusion']);
+    assert.deepEqual(
+      Object.values(key)
+        .map((e) => e.kind)
+        .sort(),
+      ['direct', 'teamfusion'],
+    );
     const tfLetter = Object.keys(key).find((l) => key[l]!.kind === 'teamfusion')!;
     const directLetter = tfLetter === 'A' ? 'B' : 'A';
     // Each is its revision with the lines naming the method, a round or a model taken out (blindSet.test.ts pins which).
-    const models = [...new Set((JSON.parse(await fs.readFile(path.join(runDir, 'run.json'), 'utf8')) as { prompts: { model?: string }[]; settings: { chatModel: string } }).prompts.map((p) => p.model ?? ''))].filter(Boolean);
+    const models = [
+      ...new Set(
+        (
+          JSON.parse(await fs.readFile(path.join(runDir, 'run.json'), 'utf8')) as {
+            prompts: { model?: string }[];
+            settings: { chatModel: string };
+          }
+        ).prompts.map((p) => p.model ?? ''),
+      ),
+    ].filter(Boolean);
     const blindOf = async (file: string): Promise<string> => blindText(await fs.readFile(path.join(runDir, file), 'utf8'), models).text;
-    assert.equal(await fs.readFile(path.join(runDir, 'rerank', `${tfLetter}.md`), 'utf8'), await blindOf(path.join('iteration-2', 'brief.md')));
+    assert.equal(
+      await fs.readFile(path.join(runDir, 'rerank', `${tfLetter}.md`), 'utf8'),
+      await blindOf(path.join('iteration-2', 'brief.md')),
+    );
     assert.equal(await fs.readFile(path.join(runDir, 'rerank', `${directLetter}.md`), 'utf8'), await blindOf('baseline.md'));
     assert.doesNotMatch(await fs.readFile(path.join(runDir, 'rerank', `${tfLetter}.md`), 'utf8'), /round \d/);
-    assert.deepEqual((await fs.readdir(runDir)).filter((n) => n.startsWith('.') || (n.startsWith('rerank') && n !== 'rerank')), [], 'no staging folder left');
+    assert.deepEqual(
+      (await fs.readdir(runDir)).filter((n) => n.startsWith('.') || (n.startsWith('rerank') && n !== 'rerank')),
+      [],
+      'no staging folder left',
+    );
 
     // rerank twice: refused in words, nothing overwritten
     await fs.writeFile(path.join(runDir, 'rerank', 'A.md'), 'edited by hand\n');
@@ -86,7 +113,10 @@ describe('teamfusion rerank / compare on a brief run (command line)', function (
 
     const text = await startCli(['compare', root, id], suite.env).done;
     assert.equal(text.code, 0, text.stderr);
-    assert.match(text.stdout, /Of 4 members who chose blind, 4 preferred TeamFusion's revised brief, 0 the direct revision, and 0 called it a tie\./);
+    assert.match(
+      text.stdout,
+      /Of 4 members who chose blind, 4 preferred TeamFusion's revised brief, 0 the direct revision, and 0 called it a tie\./,
+    );
     assert.match(text.stdout, /p = 0\.125\./);
     assert.match(text.stdout, /No survey file yet from: m3, m4\./);
 

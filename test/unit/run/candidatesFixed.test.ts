@@ -17,11 +17,32 @@ describe('candidates are fixed for a run', function () {
 
   it('an option image changed while the run waits stops the resume in words naming the file; nothing is sent, the run stays readable', async () => {
     const root = await makeReview({ options: 3, designers: 2 });
-    const r = await tf('run', root, '--human', 'd1', '--iterations', '1', '--turns', '1', '--mode', 'together', '--order', 'fixed', '--json');
+    const r = await tf(
+      'run',
+      root,
+      '--human',
+      'd1',
+      '--iterations',
+      '1',
+      '--turns',
+      '1',
+      '--mode',
+      'together',
+      '--order',
+      'fixed',
+      '--json',
+    );
     assert.equal(r.code, 3, r.stderr);
     const id = (JSON.parse(r.stdout) as { id: string }).id;
     const started = await runJson(root, id);
-    assert.deepEqual(started.options.map((o) => [o.file, /^[0-9a-f]{64}$/.test(o.sha256 ?? '')]), [['options/1.png', true], ['options/2.png', true], ['options/3.png', true]]);
+    assert.deepEqual(
+      started.options.map((o) => [o.file, /^[0-9a-f]{64}$/.test(o.sha256 ?? '')]),
+      [
+        ['options/1.png', true],
+        ['options/2.png', true],
+        ['options/3.png', true],
+      ],
+    );
 
     // A pull (or an edit) puts other bytes under options/2.png.
     const original = await fs.readFile(path.join(root, 'options', '2.png'));
@@ -45,7 +66,21 @@ describe('candidates are fixed for a run', function () {
 
   it('a record written before hashes were kept (options without sha256) still reads and resumes', async () => {
     const root = await makeReview({ options: 3, designers: 2 });
-    const r = await tf('run', root, '--human', 'd1', '--iterations', '1', '--turns', '1', '--mode', 'together', '--order', 'fixed', '--json');
+    const r = await tf(
+      'run',
+      root,
+      '--human',
+      'd1',
+      '--iterations',
+      '1',
+      '--turns',
+      '1',
+      '--mode',
+      'together',
+      '--order',
+      'fixed',
+      '--json',
+    );
     const id = (JSON.parse(r.stdout) as { id: string }).id;
     const file = path.join(root, 'runs', id, 'run.json');
     const old = JSON.parse(await fs.readFile(file, 'utf8')) as { options: { sha256?: string }[] };

@@ -16,7 +16,12 @@ function cliArgs(args: string[]): string[] {
   return [builtCli(), ...args];
 }
 
-interface Result { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }
+interface Result {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
 
 function start(args: string[], env: Record<string, string | undefined>): { child: ChildProcess; done: Promise<Result> } {
   const child = spawn(process.execPath, cliArgs(args), { env: { ...cleanEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -52,16 +57,28 @@ describe('teamfusion run (command line)', function () {
 
   it('parses its arguments and rejects bad ones', () => {
     assert.deepEqual(parseRunArgs(['r', '--iterations', '2', '--turns=1', '--json', '--feedback', 'warmer']), {
-      review: 'r', iterations: 2, turns: 1, json: true, feedback: 'warmer',
+      review: 'r',
+      iterations: 2,
+      turns: 1,
+      json: true,
+      feedback: 'warmer',
     });
     assert.throws(() => parseRunArgs(['r', '--turns', 'two']), /whole number/);
     assert.throws(() => parseRunArgs(['r', '--iterations', '0']), /iterations/);
     assert.throws(() => parseRunArgs([]), /review folder/);
     assert.throws(() => parseRunArgs(['r', '--nope']), /unknown option/);
     assert.deepEqual(parseRunArgs(['r', '--mode', 'together', '--order=shuffle', '--seed', '42', '--designers', 'ana, ben,ana']), {
-      review: 'r', json: false, mode: 'together', order: 'shuffle', seed: 42, designers: ['ana', 'ben'],
+      review: 'r',
+      json: false,
+      mode: 'together',
+      order: 'shuffle',
+      seed: 42,
+      designers: ['ana', 'ben'],
     });
-    assert.throws(() => parseRunArgs(['r', '--mode', 'debate']), /--mode: must be separate-then-together, together or separate, not "debate"/);
+    assert.throws(
+      () => parseRunArgs(['r', '--mode', 'debate']),
+      /--mode: must be separate-then-together, together or separate, not "debate"/,
+    );
     assert.throws(() => parseRunArgs(['r', '--order', 'random']), /--order: must be rotate, shuffle or fixed/);
     assert.throws(() => parseRunArgs(['r', '--seed', '-1']), /whole number/);
     assert.throws(() => parseRunArgs(['r', '--designers', 'ana']), /at least two designers/);
@@ -69,7 +86,12 @@ describe('teamfusion run (command line)', function () {
 
   it('usage errors exit 2 before anything is sent: unknown mode, unknown designer, fewer than two', async () => {
     const root = await makeReview({ options: 3, designers: 3 });
-    for (const args of [['--mode', 'debate'], ['--designers', 'd1,zoe'], ['--designers', 'd2'], ['--designers', 'd2,D2']]) {
+    for (const args of [
+      ['--mode', 'debate'],
+      ['--designers', 'd1,zoe'],
+      ['--designers', 'd2'],
+      ['--designers', 'd2,D2'],
+    ]) {
       const r = await start(['run', root, ...args], env).done;
       assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
       assert.match(r.stderr, /--(mode|designers)/);

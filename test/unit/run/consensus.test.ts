@@ -21,7 +21,13 @@ const remixInstructions = (r: RecordedRequest): string => {
 /** Five options; three designers rank 1 > 2 > 3 > 4 > 5 and two rank 2 > 3 > 4 > 5 > 1: Borda puts 2 first, a majority prefers 1. */
 async function splitTeam(reviewYaml: string): Promise<string> {
   const root = await makeReview({ options: 5, designers: 0 });
-  const orders = [[1, 2, 3, 4, 5], [1, 2, 3, 4, 5], [1, 2, 3, 4, 5], [2, 3, 4, 5, 1], [2, 3, 4, 5, 1]];
+  const orders = [
+    [1, 2, 3, 4, 5],
+    [1, 2, 3, 4, 5],
+    [1, 2, 3, 4, 5],
+    [2, 3, 4, 5, 1],
+    [2, 3, 4, 5, 1],
+  ];
   for (const [d, order] of orders.entries()) {
     const lines = [`designer: Member ${d + 1}`, 'ranking:'];
     order.forEach((opt, i) => lines.push(`  - option: "${opt}"`, `    rank: ${i + 1}`, `    justification: Place ${i + 1}.`));
@@ -49,9 +55,15 @@ describe('run: the team consensus, Borda beside Schulze (against the spec-checki
       sentence: 'Borda puts 2 first; a majority prefers 1 to every other option.',
     });
     const remix = chatRequests(suite.mock).find((c) => (c.body as { response_format?: unknown }).response_format)!;
-    assert.match(remixInstructions(remix), /break the tie by the Schulze order \(pairwise majorities, weights counted\) of the team's own rankings: Image 1, Image 2, Image 3, Image 4, Image 5\./);
+    assert.match(
+      remixInstructions(remix),
+      /break the tie by the Schulze order \(pairwise majorities, weights counted\) of the team's own rankings: Image 1, Image 2, Image 3, Image 4, Image 5\./,
+    );
     const result = await fs.readFile(path.join(root, 'runs', r.id, 'result.md'), 'utf8');
-    assert.match(result, /^- Team consensus before the run \(their own rankings, weights counted\): Borda Image 2, Image 1, Image 3, Image 4, Image 5; Schulze Image 1, Image 2, Image 3, Image 4, Image 5\. The remix agent breaks ties by the Schulze order \(consensus: schulze\)\.$/m);
+    assert.match(
+      result,
+      /^- Team consensus before the run \(their own rankings, weights counted\): Borda Image 2, Image 1, Image 3, Image 4, Image 5; Schulze Image 1, Image 2, Image 3, Image 4, Image 5\. The remix agent breaks ties by the Schulze order \(consensus: schulze\)\.$/m,
+    );
     assert.match(result, /^- Borda puts 2 first; a majority prefers 1 to every other option\.$/m);
   });
 
@@ -69,14 +81,38 @@ describe('run: the team consensus, Borda beside Schulze (against the spec-checki
     assert.equal(parseReviewConfig('consensus: schulze\n').config.consensus, 'schulze');
     const bad = parseReviewConfig('title: T\nconsensus: condorcet\n');
     assert.equal(bad.config.consensus, undefined);
-    assert.deepEqual(bad.diagnostics.map((d) => [d.line, d.column, d.severity, d.message]), [[2, 12, 'error', 'consensus must be borda or schulze (found "condorcet").']]);
+    assert.deepEqual(
+      bad.diagnostics.map((d) => [d.line, d.column, d.severity, d.message]),
+      [[2, 12, 'error', 'consensus must be borda or schulze (found "condorcet").']],
+    );
   });
 
   it('teamOrder: ranked candidates in the chosen order, weights counted, remixes after them', () => {
     const team = [
-      { weight: 3, entries: [{ option: 'a', rank: 1 }, { option: 'b', rank: 2 }, { option: 'c', rank: 3 }] },
-      { weight: 1, entries: [{ option: 'a', rank: 3 }, { option: 'b', rank: 1 }, { option: 'c', rank: 2 }] },
-      { weight: 1, entries: [{ option: 'a', rank: 3 }, { option: 'b', rank: 1 }, { option: 'c', rank: 2 }] },
+      {
+        weight: 3,
+        entries: [
+          { option: 'a', rank: 1 },
+          { option: 'b', rank: 2 },
+          { option: 'c', rank: 3 },
+        ],
+      },
+      {
+        weight: 1,
+        entries: [
+          { option: 'a', rank: 3 },
+          { option: 'b', rank: 1 },
+          { option: 'c', rank: 2 },
+        ],
+      },
+      {
+        weight: 1,
+        entries: [
+          { option: 'a', rank: 3 },
+          { option: 'b', rank: 1 },
+          { option: 'c', rank: 2 },
+        ],
+      },
     ];
     // Weighted Borda: a 6, b 7, c 2; a weighted majority (3 to 2) prefers a to b and to c.
     assert.deepEqual(teamOrder(team, ['a', 'b', 'c', 'r1'], 'borda'), ['b', 'a', 'c', 'r1']);

@@ -26,7 +26,7 @@ describe('discussion design: modes, order, layers, hierarchy (against the spec-c
   const suite = mockSuite();
   const opts = (root: string, o: Partial<RunnerOptions> = {}): RunnerOptions => ({ reviewRoot: root, ...suite.engine, ...o });
 
-  it('separate-then-together: round 1 independent calls overlap in time and none carries another proxy\'s message', async () => {
+  it("separate-then-together: round 1 independent calls overlap in time and none carries another proxy's message", async () => {
     const root = await makeReview({ options: 4, designers: 4 });
     // Nothing is answered until the four have arrived (a runner that asked one after another would never ask the second).
     const release = suite.mock.hold();
@@ -40,13 +40,17 @@ describe('discussion design: modes, order, layers, hierarchy (against the spec-c
     const independent = turns.slice(0, 4);
     // The server saw all four at once: each arrived before any of them had been answered.
     const firstEnd = Math.min(...independent.map((r) => r.finishedAt!));
-    assert.ok(independent.every((r) => r.receivedAt < firstEnd), 'the four independent calls overlap');
+    assert.ok(
+      independent.every((r) => r.receivedAt < firstEnd),
+      'the four independent calls overlap',
+    );
     assert.ok(suite.mock.maxInFlight('chat') >= 4, `peak in flight: ${suite.mock.maxInFlight('chat')}`);
     assert.deepEqual(independent.map(personaOf).sort(), [...NAMES].sort());
     for (const r of independent) {
       const others = NAMES.filter((n) => n !== personaOf(r));
       for (const m of messagesOf(r)) {
-        for (const n of others) assert.ok(!textOf(m).startsWith(`${JSON.stringify(n)}: `), `${personaOf(r)}'s independent call carries ${n}'s message`);
+        for (const n of others)
+          assert.ok(!textOf(m).startsWith(`${JSON.stringify(n)}: `), `${personaOf(r)}'s independent call carries ${n}'s message`);
       }
       assert.match(textOf(messagesOf(r).at(-1)!), /own first assessment of this round, written before hearing the others/);
     }
@@ -55,7 +59,10 @@ describe('discussion design: modes, order, layers, hierarchy (against the spec-c
     const transcript = messagesOf(lastTurn).filter((m) => NAMES.some((n) => textOf(m).startsWith(`${JSON.stringify(n)}: `)));
     assert.equal(transcript.length, 7);
     const it1 = record.iterations[0]!;
-    assert.deepEqual(it1.messages.map((m) => m.phase), ['independent', 'independent', 'independent', 'independent', 'together', 'together', 'together', 'together']);
+    assert.deepEqual(
+      it1.messages.map((m) => m.phase),
+      ['independent', 'independent', 'independent', 'independent', 'together', 'together', 'together', 'together'],
+    );
   });
 
   it('maxConcurrency bounds how many independent calls are in flight', async () => {
@@ -107,7 +114,13 @@ describe('discussion design: modes, order, layers, hierarchy (against the spec-c
     const r = await startRun(opts(root, { settings: { iterations: 2, turnsPerAgent: 1, mode: 'together' } }));
     assert.equal(r.status, 'completed', r.error);
     assert.equal(r.settings.lead, 'd1');
-    assert.deepEqual(r.iterations.map((it) => it.messages.map((m) => m.speaker)), [['d2', 'd3', 'd1'], ['d3', 'd2', 'd1']]);
+    assert.deepEqual(
+      r.iterations.map((it) => it.messages.map((m) => m.speaker)),
+      [
+        ['d2', 'd3', 'd1'],
+        ['d3', 'd2', 'd1'],
+      ],
+    );
   });
 
   it('personaRole user: every chat request has at most one system message, and it is first', async () => {
@@ -117,23 +130,39 @@ describe('discussion design: modes, order, layers, hierarchy (against the spec-c
       // the remix agent surfaces a decision point so that the lead's proxy is asked too
       const body = req.body as { response_format?: { json_schema?: { name?: string; schema?: { properties?: Record<string, unknown> } } } };
       if (body.response_format?.json_schema?.name !== 'teamfusion_remix') return undefined;
-      const ids = ((body.response_format.json_schema.schema!.properties!.ranking as { items: { enum: string[] } }).items.enum);
+      const ids = (body.response_format.json_schema.schema!.properties!.ranking as { items: { enum: string[] } }).items.enum;
       return {
         kind: 'json',
         value: {
           ranking: ids.slice(0, 3),
           reasons: ids.slice(0, 3).map((candidate) => ({ candidate, reason: 'Calm and premium.' })),
-          editingDirections: { composition: 'Centre the bottle of Image 1.', visualElements: 'Keep the halo.', colour: 'Warm amber.', typography: 'Thin serif.' },
+          editingDirections: {
+            composition: 'Centre the bottle of Image 1.',
+            visualElements: 'Keep the halo.',
+            colour: 'Warm amber.',
+            typography: 'Thin serif.',
+          },
           agreements: ['Calm tone.'],
           disagreements: [],
-          decisionPoints: [{ question: 'Serif or sans-serif?', positions: [{ position: 'serif', heldBy: ['d1'] }, { position: 'sans-serif', heldBy: ['d3'] }] }],
+          decisionPoints: [
+            {
+              question: 'Serif or sans-serif?',
+              positions: [
+                { position: 'serif', heldBy: ['d1'] },
+                { position: 'sans-serif', heldBy: ['d3'] },
+              ],
+            },
+          ],
         },
       };
     });
     const r = await startRun(opts(root, { settings: { iterations: 2, turnsPerAgent: 1 } }));
     assert.equal(r.status, 'completed', r.error);
     const chats = chatRequests(suite.mock);
-    assert.ok(chats.some((c) => /lead_decisions/.test(JSON.stringify(c.body))), 'the lead-decision call is covered too');
+    assert.ok(
+      chats.some((c) => /lead_decisions/.test(JSON.stringify(c.body))),
+      'the lead-decision call is covered too',
+    );
     for (const c of chats) {
       const roles = messagesOf(c).map((m) => m.role);
       assert.ok(roles.filter((x) => x === 'system').length <= 1, `roles: ${roles.join(',')}`);
@@ -148,17 +177,23 @@ describe('discussion design: modes, order, layers, hierarchy (against the spec-c
     assert.match(it1.editingDirections!, /Decided by the lead: Serif or sans-serif → /);
     assert.match(textOf(messagesOf(chats[0]!)[0]!), /"Ben" is the lead and settles each open decision point/);
     // reasons per ranked candidate and the four labelled parts
-    assert.deepEqual(it1.reasons!.map((x) => x.candidate), it1.ranking);
-    assert.match(it1.editingDirections!, /^Composition: Centre the bottle of Image 1\.\nVisual elements: Keep the halo\.\nColour: Warm amber\.\nTypography: Thin serif\./);
+    assert.deepEqual(
+      it1.reasons!.map((x) => x.candidate),
+      it1.ranking,
+    );
+    assert.match(
+      it1.editingDirections!,
+      /^Composition: Centre the bottle of Image 1\.\nVisual elements: Keep the halo\.\nColour: Warm amber\.\nTypography: Thin serif\./,
+    );
     const result = await fs.readFile(path.join(root, 'runs', r.id, 'result.md'), 'utf8');
     assert.match(result, /Decided by the lead:\n\n- Serif or sans-serif\? → \*\*/);
   });
 
-  it('the team\'s prompt layers reach the requests verbatim; temperature on every chat request; size and quality on the edit', async () => {
+  it("the team's prompt layers reach the requests verbatim; temperature on every chat request; size and quality on the edit", async () => {
     const root = await makeReview({ options: 4, designers: 2 });
     const goal = 'Speak for your designer: defend what they ranked first, and say plainly when another view wins you over.';
     const style = 'Short sentences. Name the image. No hedging.';
-    const move = 'Build on the previous speaker\'s idea before you criticise it.';
+    const move = "Build on the previous speaker's idea before you criticise it.";
     await fs.writeFile(
       path.join(root, 'review.yaml'),
       `prompts:\n  goal: "${goal}"\n  style: ${style}\n  collaborativeMove: "${move}"\ntemperature: 0.4\nimageSize: 1536x1024\nimageQuality: low\n`,
@@ -176,7 +211,9 @@ describe('discussion design: modes, order, layers, hierarchy (against the spec-c
     // the house rule: given in every turn that follows others' messages of the round, and only there
     for (const t of turnRequests(suite.mock)) {
       const last = textOf(messagesOf(t).at(-1)!);
-      const followsOthers = messagesOf(t).some((m) => /^"(Ana|Ben)": /.test(textOf(m)) && !last.includes(`role-playing ${textOf(m).split(':')[0]}`));
+      const followsOthers = messagesOf(t).some(
+        (m) => /^"(Ana|Ben)": /.test(textOf(m)) && !last.includes(`role-playing ${textOf(m).split(':')[0]}`),
+      );
       assert.equal(last.includes(`House rule of this team: ${move}`), followsOthers);
     }
     assert.ok(turnRequests(suite.mock).some((t) => textOf(messagesOf(t).at(-1)!).includes(move)));
@@ -194,7 +231,10 @@ describe('discussion design: modes, order, layers, hierarchy (against the spec-c
     assert.equal(r.status, 'completed', r.error);
     for (const c of chatRequests(suite.mock)) assert.equal((c.body as { temperature?: number }).temperature, 1);
     assert.match(textOf(messagesOf(chatRequests(suite.mock)[0]!)[0]!), /Advocate your designer's own preferred designs/);
-    assert.match(textOf(messagesOf(turnRequests(suite.mock)[0]!).at(-1)!), /concrete improvements along composition, visual elements, colour and typography/);
+    assert.match(
+      textOf(messagesOf(turnRequests(suite.mock)[0]!).at(-1)!),
+      /concrete improvements along composition, visual elements, colour and typography/,
+    );
     const edit = suite.mock.requests.find((x) => x.route === 'edit')!;
     assert.equal((edit.body as { quality?: string }).quality, 'medium');
     // cost per remixed image: the mock reports gpt-image-1 usage; priced at list prices
@@ -229,7 +269,11 @@ describe('discussion design: modes, order, layers, hierarchy (against the spec-c
     let failBen = true;
     suite.mock.setFallback((req) => {
       if (failBen && (req.body as { stream?: boolean }).stream && personaOf(req) === 'Ben') {
-        return { kind: 'error', status: 400, body: { error: { message: 'Ben cannot be served now.', type: 'invalid_request_error', param: null, code: null } } };
+        return {
+          kind: 'error',
+          status: 400,
+          body: { error: { message: 'Ben cannot be served now.', type: 'invalid_request_error', param: null, code: null } },
+        };
       }
       return undefined;
     });
@@ -251,7 +295,7 @@ describe('discussion design: modes, order, layers, hierarchy (against the spec-c
     assert.equal(asked.length, 1 + 3);
   });
 
-  it('weighted: the remix agent is told each designer\'s weight and the weighted-Borda tie-break', async () => {
+  it("weighted: the remix agent is told each designer's weight and the weighted-Borda tie-break", async () => {
     const root = await makeReview({ options: 4, designers: 2 });
     await fs.writeFile(path.join(root, 'review.yaml'), 'hierarchy: weighted\nteam:\n  d1: { weight: 3 }\n');
     const r = await startRun(opts(root, { settings: { iterations: 1, turnsPerAgent: 1 } }));

@@ -29,11 +29,21 @@ describe('chat and image endpoints apart (command line)', function () {
 
   it('chat requests reach only the chat endpoint and edits only the image endpoint, each with its own key; the record names both hosts', async () => {
     const root = await makeReview({ options: 3, designers: 2 });
-    const env = { OPENAI_API_KEY: TEST_KEY, OPENAI_BASE_URL: chat.baseURL, TEAMFUSION_IMAGE_API_KEY: IMAGE_KEY, XDG_CACHE_HOME: cache, TEAMFUSION_MAX_RETRIES: '0' };
+    const env = {
+      OPENAI_API_KEY: TEST_KEY,
+      OPENAI_BASE_URL: chat.baseURL,
+      TEAMFUSION_IMAGE_API_KEY: IMAGE_KEY,
+      XDG_CACHE_HOME: cache,
+      TEAMFUSION_MAX_RETRIES: '0',
+    };
     const r = await startCli(['run', root, '--turns', '1', '--iterations', '2', '--image-base-url', images.baseURL, '--json'], env).done;
     assert.equal(r.code, 0, r.stderr);
     assert.ok(chat.requests.length > 0 && chat.requests.every((q) => q.route === 'chat'), 'only chat requests on the chat endpoint');
-    assert.deepEqual([...new Set(images.requests.map((q) => q.route))].sort(), ['edit', 'models'], 'the model list (free check), then the edit');
+    assert.deepEqual(
+      [...new Set(images.requests.map((q) => q.route))].sort(),
+      ['edit', 'models'],
+      'the model list (free check), then the edit',
+    );
     assert.equal(images.requests.filter((q) => q.route === 'edit').length, 1);
     for (const q of chat.requests) assert.equal(q.headers.authorization, `Bearer ${TEST_KEY}`);
     for (const q of images.requests) assert.equal(q.headers.authorization, `Bearer ${IMAGE_KEY}`);
@@ -48,7 +58,13 @@ describe('chat and image endpoints apart (command line)', function () {
 
   it('TEAMFUSION_IMAGE_BASE_URL without a key of its own: the image endpoint gets the chat key', async () => {
     const root = await makeReview({ options: 3, designers: 2 });
-    const env = { OPENAI_API_KEY: TEST_KEY, OPENAI_BASE_URL: chat.baseURL, TEAMFUSION_IMAGE_BASE_URL: images.baseURL, XDG_CACHE_HOME: cache, TEAMFUSION_MAX_RETRIES: '0' };
+    const env = {
+      OPENAI_API_KEY: TEST_KEY,
+      OPENAI_BASE_URL: chat.baseURL,
+      TEAMFUSION_IMAGE_BASE_URL: images.baseURL,
+      XDG_CACHE_HOME: cache,
+      TEAMFUSION_MAX_RETRIES: '0',
+    };
     const r = await startCli(['run', root, '--turns', '1', '--iterations', '2', '--json'], env).done;
     assert.equal(r.code, 0, r.stderr);
     assert.equal(chat.requests.filter((q) => q.route === 'edit').length, 0);
@@ -63,10 +79,16 @@ describe('chat and image endpoints apart (command line)', function () {
     assert.equal(r.code, 1, r.stderr);
     const line = r.stderr.trim();
     assert.equal(line.split('\n').length, 1, line);
-    assert.match(line, new RegExp(`The image endpoint ${new URL(chatOnly.baseURL).host.replace('.', '\\.')} does not list the image model "gpt-image-1"`));
+    assert.match(
+      line,
+      new RegExp(`The image endpoint ${new URL(chatOnly.baseURL).host.replace('.', '\\.')} does not list the image model "gpt-image-1"`),
+    );
     assert.match(line, /--image-base-url/);
     assert.equal(chat.requests.length, 0, 'no discussion money spent');
-    assert.deepEqual(chatOnly.requests.map((q) => q.route), ['models']);
+    assert.deepEqual(
+      chatOnly.requests.map((q) => q.route),
+      ['models'],
+    );
     assert.equal(existsSync(path.join(root, 'runs')), false);
   });
 
@@ -74,7 +96,13 @@ describe('chat and image endpoints apart (command line)', function () {
     const noModels = await MockOpenAI.start({ missingRoutes: ['edit', 'models'] });
     try {
       const root = await makeReview({ options: 3, designers: 2 });
-      const env = { OPENAI_API_KEY: TEST_KEY, OPENAI_BASE_URL: chat.baseURL, TEAMFUSION_IMAGE_BASE_URL: noModels.baseURL, XDG_CACHE_HOME: cache, TEAMFUSION_MAX_RETRIES: '0' };
+      const env = {
+        OPENAI_API_KEY: TEST_KEY,
+        OPENAI_BASE_URL: chat.baseURL,
+        TEAMFUSION_IMAGE_BASE_URL: noModels.baseURL,
+        XDG_CACHE_HOME: cache,
+        TEAMFUSION_MAX_RETRIES: '0',
+      };
       const r = await startCli(['run', root, '--turns', '1', '--iterations', '2'], env).done;
       assert.equal(r.code, 1);
       assert.match(r.stderr, /The image endpoint 127\.0\.0\.1:\d+ has no model list \(404 on \/models\).*teamfusion\.imageBaseUrl/);
@@ -103,8 +131,11 @@ describe('chat and image endpoints apart (command line)', function () {
       const root = await makeReview({ options: 3, designers: 2 });
       await fs.writeFile(path.join(root, 'review.yaml'), 'title: Azure\nchatModel: my-gpt-4o\nimageModel: my-image\n');
       const env = {
-        AZURE_OPENAI_ENDPOINT: azure.baseURL, AZURE_OPENAI_API_KEY: IMAGE_KEY, OPENAI_API_VERSION: '2025-04-01-preview',
-        XDG_CACHE_HOME: cache, TEAMFUSION_MAX_RETRIES: '0',
+        AZURE_OPENAI_ENDPOINT: azure.baseURL,
+        AZURE_OPENAI_API_KEY: IMAGE_KEY,
+        OPENAI_API_VERSION: '2025-04-01-preview',
+        XDG_CACHE_HOME: cache,
+        TEAMFUSION_MAX_RETRIES: '0',
       };
       const r = await startCli(['run', root, '--turns', '1', '--iterations', '2', '--json'], env).done;
       assert.equal(r.code, 0, r.stderr);
@@ -128,7 +159,11 @@ describe('chat and image endpoints apart (command line)', function () {
 
   it('Azure without OPENAI_API_VERSION: one sentence that names it, nothing sent', async () => {
     const root = await makeReview({ options: 3, designers: 2 });
-    const r = await startCli(['run', root], { AZURE_OPENAI_ENDPOINT: chat.baseURL.replace(/\/v1$/, ''), AZURE_OPENAI_API_KEY: TEST_KEY, XDG_CACHE_HOME: cache }).done;
+    const r = await startCli(['run', root], {
+      AZURE_OPENAI_ENDPOINT: chat.baseURL.replace(/\/v1$/, ''),
+      AZURE_OPENAI_API_KEY: TEST_KEY,
+      XDG_CACHE_HOME: cache,
+    }).done;
     assert.equal(r.code, 1);
     assert.match(r.stderr.trim(), /^AZURE_OPENAI_ENDPOINT is set but not the API version: set OPENAI_API_VERSION[^\n]*$/);
     assert.equal(chat.requests.length, 0);

@@ -15,7 +15,13 @@ describe('run engine: failures, repair, retries, cancel and resume', function ()
   let root: string;
   /** 2 designers × 1 turn, 2 iterations: 2 + 2 turns, 2 remix calls, 1 edit; one turn after the other, in file order. */
   const small = { turnsPerAgent: 1, iterations: 2, mode: 'together', order: 'fixed' } as const;
-  const opts = (o: Partial<RunnerOptions> = {}): RunnerOptions => ({ reviewRoot: root, client: clientFor(mock), cacheDir, settings: small, ...o });
+  const opts = (o: Partial<RunnerOptions> = {}): RunnerOptions => ({
+    reviewRoot: root,
+    client: clientFor(mock),
+    cacheDir,
+    settings: small,
+    ...o,
+  });
 
   before(async () => {
     mock = await MockOpenAI.start();
@@ -59,7 +65,9 @@ describe('run engine: failures, repair, retries, cancel and resume', function ()
 
   it('rejects an answer naming an unknown id, and fails in words after bounded retries', async () => {
     mock.setFallback((req) =>
-      isRemixCall(req) ? { kind: 'json', value: { ranking: ['99'], editingDirections: 'x', agreements: [], disagreements: [], decisionPoints: [] } } : undefined,
+      isRemixCall(req)
+        ? { kind: 'json', value: { ranking: ['99'], editingDirections: 'x', agreements: [], disagreements: [], decisionPoints: [] } }
+        : undefined,
     );
     const r = await startRun(opts());
     assert.equal(r.status, 'failed');
@@ -76,11 +84,19 @@ describe('run engine: failures, repair, retries, cancel and resume', function ()
   });
 
   it('retries a 429 after its retry-after, and 5xx answers', async () => {
-    mock.enqueue('chat', { kind: 'error', status: 429, headers: { 'retry-after': '1' } }, { kind: 'error', status: 500 }, { kind: 'error', status: 503 });
+    mock.enqueue(
+      'chat',
+      { kind: 'error', status: 429, headers: { 'retry-after': '1' } },
+      { kind: 'error', status: 500 },
+      { kind: 'error', status: 503 },
+    );
     const r = await startRun(opts({ client: clientFor(mock, { maxRetries: 3 }) }));
     assert.equal(r.status, 'completed', r.error);
     const chats = chatRequests(mock);
-    assert.deepEqual(chats.slice(0, 4).map((c) => c.status), [429, 500, 503, 200]);
+    assert.deepEqual(
+      chats.slice(0, 4).map((c) => c.status),
+      [429, 500, 503, 200],
+    );
     assert.ok(chats[1]!.receivedAt - chats[0]!.receivedAt >= 900, 'waited for retry-after: 1');
     assert.equal(r.iterations[0]!.messages.length, 2);
   });
@@ -115,7 +131,18 @@ describe('run engine: failures, repair, retries, cancel and resume', function ()
   });
 
   it('a failed image edit fails the run in words (iteration error set); resume makes the remix without new turns', async () => {
-    mock.enqueue('edit', { kind: 'error', status: 400, body: { error: { message: 'Your request was rejected by the safety system.', type: 'image_generation_user_error', param: null, code: 'moderation_blocked' } } });
+    mock.enqueue('edit', {
+      kind: 'error',
+      status: 400,
+      body: {
+        error: {
+          message: 'Your request was rejected by the safety system.',
+          type: 'image_generation_user_error',
+          param: null,
+          code: 'moderation_blocked',
+        },
+      },
+    });
     const r = await startRun(opts());
     assert.equal(r.status, 'failed');
     assert.match(r.error!, /image edit failed with HTTP 400: Your request was rejected by the safety system/);
@@ -152,12 +179,19 @@ describe('run engine: failures, repair, retries, cancel and resume', function ()
     const done = await resumeRun({ ...opts(), runId: r.id });
     assert.equal(done.status, 'completed', done.error);
     assert.equal(turnRequests(mock).length, 8, '4 + 4 turns in all: none asked twice');
-    assert.deepEqual(done.iterations[0]!.messages.map((m) => `${m.speaker}/${m.turn}`), ['d1/1', 'd2/1', 'd1/2', 'd2/2']);
+    assert.deepEqual(
+      done.iterations[0]!.messages.map((m) => `${m.speaker}/${m.turn}`),
+      ['d1/1', 'd2/1', 'd1/2', 'd2/2'],
+    );
   });
 
   it('cancel while a turn streams → only that turn is lost', async () => {
     const controller = new AbortController();
-    mock.enqueue('chat', { kind: 'chat', content: 'First.' }, { kind: 'chat', content: 'A slow message that streams in many small pieces, one after another.', chunkDelayMs: 40 });
+    mock.enqueue(
+      'chat',
+      { kind: 'chat', content: 'First.' },
+      { kind: 'chat', content: 'A slow message that streams in many small pieces, one after another.', chunkDelayMs: 40 },
+    );
     const r = await startRun(
       opts({
         signal: controller.signal,

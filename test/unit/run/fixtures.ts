@@ -53,7 +53,11 @@ export async function makeReview(o: FixtureOptions = {}): Promise<string> {
     const name = d < NAMES.length ? NAMES[d]! : `${NAMES[d % NAMES.length]!} ${Math.floor(d / NAMES.length) + 1}`;
     const lines = [`designer: ${name}`, `role: ${ROLES[d % ROLES.length]}`, 'ranking:'];
     order.forEach((opt, i) => {
-      lines.push(`  - option: "${opt}"`, `    rank: ${i + 1}`, `    justification: Option ${opt} ${i < 2 ? 'fits the calm, premium tone' : 'feels too loud for the brief'}.`);
+      lines.push(
+        `  - option: "${opt}"`,
+        `    rank: ${i + 1}`,
+        `    justification: Option ${opt} ${i < 2 ? 'fits the calm, premium tone' : 'feels too loud for the brief'}.`,
+      );
     });
     await fs.writeFile(path.join(root, 'rankings', `d${d + 1}.yaml`), `${lines.join('\n')}\n`);
   }
@@ -84,7 +88,10 @@ export async function makeBriefRunReview(m = 4): Promise<string> {
     const id = `m${d + 1}`;
     const name = d < NAMES.length ? NAMES[d]! : `Member ${d + 1}`;
     const body = `MARK-${id}. ${COMMENT_TOPICS[d % COMMENT_TOPICS.length]} ${COMMENT_TOPICS[(d + 2) % COMMENT_TOPICS.length]}`;
-    await fs.writeFile(path.join(root, 'comments', `${id}.md`), `---\ndesigner: ${name}\nrole: ${ROLES[d % ROLES.length]}\n---\n\n${body}\n`);
+    await fs.writeFile(
+      path.join(root, 'comments', `${id}.md`),
+      `---\ndesigner: ${name}\nrole: ${ROLES[d % ROLES.length]}\n---\n\n${body}\n`,
+    );
   }
   return root;
 }

@@ -15,7 +15,12 @@ import { builtCli } from '../../support/builtCli';
 export const TEST_KEY = 'sk-test-SECRET-do-not-write-0123456789';
 
 export function clientFor(mock: MockOpenAI, o: { timeoutMs?: number; maxRetries?: number } = {}): OpenAI {
-  return createModelClient({ apiKey: TEST_KEY, baseURL: mock.baseURL, timeoutMs: o.timeoutMs ?? WAIT_CEILING_MS, maxRetries: o.maxRetries ?? 2 });
+  return createModelClient({
+    apiKey: TEST_KEY,
+    baseURL: mock.baseURL,
+    timeoutMs: o.timeoutMs ?? WAIT_CEILING_MS,
+    maxRetries: o.maxRetries ?? 2,
+  });
 }
 
 export function collect(): { events: RunEvent[]; onEvent: (e: RunEvent) => void } {
@@ -113,7 +118,12 @@ export function mockSuite(o: { fallback?: () => MockFallback; checkSpec?: boolea
 }
 
 /** What one run of the built CLI (dist/cli.js) did. */
-export interface CliResult { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
 
 /** The environment without any OPENAI_*, AZURE_OPENAI_* or TEAMFUSION_* variable of the machine running the tests. */
 export function cleanCliEnv(): Record<string, string> {
@@ -123,7 +133,10 @@ export function cleanCliEnv(): Record<string, string> {
 }
 
 /** Starts the built CLI (dist/cli.js, made by `npm run build`) with `args` in a clean environment plus `env`. */
-export function startCli(args: string[], env: Record<string, string | undefined>): { child: import('node:child_process').ChildProcess; done: Promise<CliResult> } {
+export function startCli(
+  args: string[],
+  env: Record<string, string | undefined>,
+): { child: import('node:child_process').ChildProcess; done: Promise<CliResult> } {
   const { spawn } = require('node:child_process') as typeof import('node:child_process');
   const child = spawn(process.execPath, [builtCli(), ...args], { env: { ...cleanCliEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
@@ -135,7 +148,11 @@ export function startCli(args: string[], env: Record<string, string | undefined>
 }
 
 /** A brief review of `members` members ("m1"…) with one completed brief run made by the built CLI against the suite's mock. */
-export async function completedBriefRun(env: Record<string, string>, members = 4, args: string[] = ['--iterations', '1', '--turns', '1']): Promise<{ root: string; id: string; runDir: string }> {
+export async function completedBriefRun(
+  env: Record<string, string>,
+  members = 4,
+  args: string[] = ['--iterations', '1', '--turns', '1'],
+): Promise<{ root: string; id: string; runDir: string }> {
   const root = await makeBriefRunReview(members);
   const run = await startCli(['run', root, '--task', 'brief', ...args], env).done;
   assert.equal(run.code, 0, run.stderr);

@@ -16,7 +16,10 @@ const settings = { turnsPerAgent: 1, iterations: 2, mode: 'together', order: 'fi
 
 async function journalLines(root: string, id: string): Promise<unknown[]> {
   const text = await fs.readFile(path.join(root, 'runs', id, JOURNAL_FILE), 'utf8');
-  return text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as unknown);
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as unknown);
 }
 
 describe('run journal: turns appended and synced, run.json whole at round boundaries, readers merge both', function () {
@@ -41,7 +44,11 @@ describe('run journal: turns appended and synced, run.json whole at round bounda
     const messages = lines.flatMap((l) => ('message' in (l as object) ? [(l as { message: unknown }).message] : []));
     assert.equal(messages.length, 8, 'one line per message');
     const kept = final.iterations.flatMap((it) => it.messages);
-    for (const m of messages) assert.deepEqual(kept.find((k) => k.id === (m as { id: string }).id), m);
+    for (const m of messages)
+      assert.deepEqual(
+        kept.find((k) => k.id === (m as { id: string }).id),
+        m,
+      );
     assert.equal(kept.length, 8);
     const loaded = await loadRunRecord(root, r.id);
     assert.ok(loaded.record, loaded.diagnostics?.[0]?.message);
@@ -76,7 +83,10 @@ describe('run journal: turns appended and synced, run.json whole at round bounda
     await waitFor('the third turn to be asked', () => turns >= 3);
     const id = (await fs.readdir(runs)).find((n) => /^\d{4}-/.test(n))!;
     const dir = path.join(runs, id);
-    await waitFor('two turns in the journal', async () => ((await fs.readFile(path.join(dir, JOURNAL_FILE), 'utf8').catch(() => '')).match(/"message"/g) ?? []).length >= 2);
+    await waitFor(
+      'two turns in the journal',
+      async () => ((await fs.readFile(path.join(dir, JOURNAL_FILE), 'utf8').catch(() => '')).match(/"message"/g) ?? []).length >= 2,
+    );
     await asKilledNow(root, id, async () => {
       controller.abort();
       await started;
@@ -90,17 +100,28 @@ describe('run journal: turns appended and synced, run.json whole at round bounda
     await fs.appendFile(path.join(dir, JOURNAL_FILE), second.replace('i1-m2', 'i1-m3').slice(0, 60));
     const merged = await loadRunRecord(root, id);
     assert.ok(merged.record, merged.diagnostics?.[0]?.message);
-    assert.deepEqual(merged.record.iterations[0]!.messages.map((m) => m.id), ['i1-m1', 'i1-m2'], 'the torn last line is ignored');
+    assert.deepEqual(
+      merged.record.iterations[0]!.messages.map((m) => m.id),
+      ['i1-m1', 'i1-m2'],
+      'the torn last line is ignored',
+    );
 
     suite.mock.setFallback(undefined);
     const before = turnRequests(suite.mock).length;
     const done = await resumeRun({ ...opts(), runId: id });
     assert.equal(done.status, 'completed', done.error);
-    assert.equal(turnRequests(suite.mock).length - before, 8 - 2, 'only the turns the journal did not hold are asked (the torn one included)');
+    assert.equal(
+      turnRequests(suite.mock).length - before,
+      8 - 2,
+      'only the turns the journal did not hold are asked (the torn one included)',
+    );
     const final = await runJson(root, id);
     assert.deepEqual(final.iterations[0]!.messages.slice(0, 2), merged.record.iterations[0]!.messages);
     const journal = await fs.readFile(path.join(dir, JOURNAL_FILE), 'utf8');
-    assert.ok(journal.endsWith('\n') && !journal.includes(second.replace('i1-m2', 'i1-m3').slice(0, 60) + '{'), 'the torn line was cut off before appending');
+    assert.ok(
+      journal.endsWith('\n') && !journal.includes(second.replace('i1-m2', 'i1-m3').slice(0, 60) + '{'),
+      'the torn line was cut off before appending',
+    );
   });
 
   describe('refused in words like any record', () => {
@@ -126,7 +147,10 @@ describe('run journal: turns appended and synced, run.json whole at round bounda
       const loaded = await loadRunRecord(root, id);
       assert.ok(loaded.record, loaded.diagnostics?.[0]?.message);
       const said = (loaded.refused ?? []).map((d) => `${d.file}:${d.line}:${d.column}: ${d.severity}: ${d.message}`);
-      assert.ok(said.some((l) => pattern.test(l)), said.join('\n'));
+      assert.ok(
+        said.some((l) => pattern.test(l)),
+        said.join('\n'),
+      );
       return loaded.record;
     };
 
@@ -147,15 +171,24 @@ describe('run journal: turns appended and synced, run.json whole at round bounda
     it('a record and journal that disagree (a message changed after the last rewrite)', async () => {
       // Put run.json back to its first rewrite's checkpoint-less state: the journal's messages apply over it.
       const record = await runJson(root, id);
-      const lines = text.split('\n').filter(Boolean).filter((l) => !l.includes('"checkpoint"'));
+      const lines = text
+        .split('\n')
+        .filter(Boolean)
+        .filter((l) => !l.includes('"checkpoint"'));
       const i = lines.findIndex((l) => l.includes('"id":"i1-m1"'));
       const line = JSON.parse(lines[i]!) as { iteration: number; message: { content: string } };
       line.message.content = 'Something nobody said.';
       lines[i] = JSON.stringify(line);
       await fs.writeFile(path.join(dir, JOURNAL_FILE), `${lines.join('\n')}\n`);
       assert.ok(record.iterations[0]!.messages.length > 0);
-      const read = await lineRefused(/journal\.jsonl:\d+:1: warning: Message i1-m1 differs from the one in run\.json\. This line is not applied/);
-      assert.equal(read.iterations[0]!.messages[0]!.content, record.iterations[0]!.messages[0]!.content, 'run.json is believed, the line is not');
+      const read = await lineRefused(
+        /journal\.jsonl:\d+:1: warning: Message i1-m1 differs from the one in run\.json\. This line is not applied/,
+      );
+      assert.equal(
+        read.iterations[0]!.messages[0]!.content,
+        record.iterations[0]!.messages[0]!.content,
+        'run.json is believed, the line is not',
+      );
     });
 
     it('a journal that is a symbolic link (even to a file inside the review), or a FIFO', async () => {

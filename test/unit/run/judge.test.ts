@@ -54,10 +54,12 @@ describe('teamfusion judge <review> <run-id> (command line)', function () {
       const pair = asked.filter((q) => dimensionOf(q) === dimension);
       assert.deepEqual(pair.map(judgeShownAsA).sort(), ['direct', 'teamfusion'], `${dimension}: both orders sent`);
       for (const q of pair) {
-        const body = q.body as { response_format: { json_schema: { strict: boolean; schema: { properties: { better: { enum: string[] } } } } } };
+        const body = q.body as {
+          response_format: { json_schema: { strict: boolean; schema: { properties: { better: { enum: string[] } } } } };
+        };
         assert.equal(body.response_format.json_schema.strict, true);
         assert.deepEqual(body.response_format.json_schema.schema.properties.better.enum, ['A', 'B', 'tie']);
-        assert.match(requestTexts(q.body).join('\n'), /MARK-m1[\s\S]*MARK-m4/, 'the judge reads every member\'s comment');
+        assert.match(requestTexts(q.body).join('\n'), /MARK-m1[\s\S]*MARK-m4/, "the judge reads every member's comment");
       }
     }
 
@@ -71,9 +73,20 @@ describe('teamfusion judge <review> <run-id> (command line)', function () {
       costUsd?: number;
       caveat: string;
     };
-    assert.deepEqual(judge.dimensions, { representativeness: 'tie', informativeness: 'teamfusion', neutrality: 'direct', readiness: 'tie' });
+    assert.deepEqual(judge.dimensions, {
+      representativeness: 'tie',
+      informativeness: 'teamfusion',
+      neutrality: 'direct',
+      readiness: 'tie',
+    });
     assert.deepEqual(judge.flipped, ['representativeness']);
-    assert.deepEqual(judge.orders.representativeness!.map((o) => [o.shownAsA, o.answer, o.prefers]), [['teamfusion', 'A', 'teamfusion'], ['direct', 'A', 'direct']]);
+    assert.deepEqual(
+      judge.orders.representativeness!.map((o) => [o.shownAsA, o.answer, o.prefers]),
+      [
+        ['teamfusion', 'A', 'teamfusion'],
+        ['direct', 'A', 'direct'],
+      ],
+    );
     assert.equal(judge.requests, 8);
     assert.ok(judge.usage.inputTokens > 0);
     assert.equal(typeof judge.costUsd, 'number');
@@ -100,7 +113,12 @@ describe('teamfusion judge <review> <run-id> (command line)', function () {
     assert.equal(forced.code, 0, forced.stderr);
     assert.equal(judgeRequests(suite.mock.requests.slice(before)).length, 16);
     const after = JSON.parse(await fs.readFile(file, 'utf8')) as typeof judge;
-    assert.deepEqual(after.dimensions, { representativeness: 'teamfusion', informativeness: 'teamfusion', neutrality: 'teamfusion', readiness: 'teamfusion' });
+    assert.deepEqual(after.dimensions, {
+      representativeness: 'teamfusion',
+      informativeness: 'teamfusion',
+      neutrality: 'teamfusion',
+      readiness: 'teamfusion',
+    });
     assert.deepEqual(after.flipped, []);
   });
 
@@ -124,14 +142,20 @@ describe('teamfusion judge <review> <run-id> (command line)', function () {
     assert.equal(d.code, 0, d.stderr);
     const designId = (await fs.readdir(path.join(design, 'runs')))[0]!;
     const brief = await makeBriefRunReview(2);
-    const w = await startCli(['run', brief, '--task', 'brief', '--iterations', '1', '--turns', '1', '--human', 'm1', '--no-wait'], suite.env).done;
+    const w = await startCli(
+      ['run', brief, '--task', 'brief', '--iterations', '1', '--turns', '1', '--human', 'm1', '--no-wait'],
+      suite.env,
+    ).done;
     assert.equal(w.code, 3, w.stderr);
     const waitingId = (await fs.readdir(path.join(brief, 'runs')))[0]!;
     const sent = suite.mock.requests.length;
 
     const a = await startCli(['judge', design, designId], suite.env).done;
     assert.equal(a.code, 1);
-    assert.equal(a.stderr, `teamfusion judge: Run ${designId} is a design run; the judge compares a brief run's revised brief with its direct baseline, so there is nothing to judge.\n`);
+    assert.equal(
+      a.stderr,
+      `teamfusion judge: Run ${designId} is a design run; the judge compares a brief run's revised brief with its direct baseline, so there is nothing to judge.\n`,
+    );
     const b = await startCli(['judge', brief, waitingId], suite.env).done;
     assert.equal(b.code, 1);
     assert.equal(b.stderr, `teamfusion judge: Run ${waitingId} is waiting; only a completed brief run can be judged (resume it first).\n`);

@@ -5,7 +5,15 @@ import { once } from 'node:events';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { MockOpenAI } from '../../support/openaiMock';
-import { LOCK_FILE, RunDrivenError, STALE_MS, acquireRunLock, interruptedRuns, isRunDriven, runDriver } from '../../../src/core/record/lock';
+import {
+  LOCK_FILE,
+  RunDrivenError,
+  STALE_MS,
+  acquireRunLock,
+  interruptedRuns,
+  isRunDriven,
+  runDriver,
+} from '../../../src/core/record/lock';
 import { readRunRecord } from '../../../src/core/record/store';
 import { createRunId } from '../../../src/core/record/paths';
 import { startRun } from '../../../src/core/run/session';
@@ -14,7 +22,6 @@ import { makeReview, makeTempDir } from './fixtures';
 import { TEST_KEY, clientFor, turnRequests, runJson } from './helpers';
 import { waitFor } from '../../support/waitFor';
 import { builtCli, CLI_PATH } from '../../support/builtCli';
-
 
 /** A pid that certainly belonged to a process that has exited. */
 function deadPid(): number {
@@ -40,7 +47,10 @@ describe('one driver per run: the lock', () => {
     assert.equal(onDisk.hostname, os.hostname());
     assert.equal(await isRunDriven(root, id), true);
     assert.equal((await runDriver(root, id))?.pid, process.pid);
-    await assert.rejects(acquireRunLock(root, id), (e: unknown) => e instanceof RunDrivenError && /is being driven by another process \(pid \d+ on /.test(e.message));
+    await assert.rejects(
+      acquireRunLock(root, id),
+      (e: unknown) => e instanceof RunDrivenError && /is being driven by another process \(pid \d+ on /.test(e.message),
+    );
     await lock.release();
     assert.equal(existsSync(lockFile), false);
     assert.equal(await isRunDriven(root, id), false);
@@ -54,7 +64,15 @@ describe('one driver per run: the lock', () => {
     const pid = deadPid();
     await fs.writeFile(lockFile, JSON.stringify({ pid, hostname: os.hostname(), startedAt: '2026-01-01T00:00:00Z', nonce: 'old' }));
     assert.equal(await isRunDriven(root, id), false);
-    assert.deepEqual([...(await interruptedRuns(root, [{ id, status: 'running' }, { id, status: 'completed' }]))], [id]);
+    assert.deepEqual(
+      [
+        ...(await interruptedRuns(root, [
+          { id, status: 'running' },
+          { id, status: 'completed' },
+        ])),
+      ],
+      [id],
+    );
     const lock = await acquireRunLock(root, id);
     assert.equal(JSON.parse(await fs.readFile(lockFile, 'utf8')).pid, process.pid);
     await lock.release();
@@ -62,19 +80,33 @@ describe('one driver per run: the lock', () => {
 
   it('a stale lock is said in words when taken over: a pid no longer running, or a running pid that is not the driver that wrote it', async () => {
     const notes: string[] = [];
-    await fs.writeFile(lockFile, JSON.stringify({ pid: deadPid(), hostname: os.hostname(), startedAt: '2026-01-01T00:00:00Z', nonce: 'old' }));
+    await fs.writeFile(
+      lockFile,
+      JSON.stringify({ pid: deadPid(), hostname: os.hostname(), startedAt: '2026-01-01T00:00:00Z', nonce: 'old' }),
+    );
     await (await acquireRunLock(root, id, (l) => notes.push(l))).release();
-    assert.match(notes.join('\n'), new RegExp(`runs/${id}/\\.driver\\.lock was left by pid \\d+ on this host, which is no longer running; it was treated as stale\\.`));
+    assert.match(
+      notes.join('\n'),
+      new RegExp(`runs/${id}/\\.driver\\.lock was left by pid \\d+ on this host, which is no longer running; it was treated as stale\\.`),
+    );
 
     // A live process that started after the lock's time (a reused pid, or a lock committed long ago): not the driver.
     const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)']);
     try {
       await once(other, 'spawn');
-      await fs.writeFile(lockFile, JSON.stringify({ pid: other.pid, hostname: os.hostname(), startedAt: '2020-01-01T00:00:00Z', nonce: 'reused' }));
+      await fs.writeFile(
+        lockFile,
+        JSON.stringify({ pid: other.pid, hostname: os.hostname(), startedAt: '2020-01-01T00:00:00Z', nonce: 'reused' }),
+      );
       assert.equal(await isRunDriven(root, id), false);
       notes.length = 0;
       const lock = await acquireRunLock(root, id, (l) => notes.push(l));
-      assert.match(notes.join('\n'), new RegExp(`names pid ${other.pid} on this host, but that process started after the lock was written, so it is not the run's driver`));
+      assert.match(
+        notes.join('\n'),
+        new RegExp(
+          `names pid ${other.pid} on this host, but that process started after the lock was written, so it is not the run's driver`,
+        ),
+      );
       await lock.release();
       // The same live process named by a lock written after it started is a driver: waited for, in words.
       const started = new Date(Date.now() - 100).toISOString();
@@ -93,7 +125,10 @@ describe('one driver per run: the lock', () => {
     assert.equal(await isRunDriven(root, id), false);
     const notes: string[] = [];
     const lock = await acquireRunLock(root, id, (l) => notes.push(l));
-    assert.match(notes.join('\n'), /was written on elsewhere\.example and not refreshed for over 2 minutes, so no driver holds it; it was treated as stale\./);
+    assert.match(
+      notes.join('\n'),
+      /was written on elsewhere\.example and not refreshed for over 2 minutes, so no driver holds it; it was treated as stale\./,
+    );
     await lock.release();
   });
 
@@ -118,13 +153,19 @@ describe('one driver per run: the lock', () => {
       assert.equal(await isRunDriven(root, id), false, 'a link is no live driver (say must not hand its message to nobody)');
       const notes: string[] = [];
       const lock = await acquireRunLock(root, id, (l) => notes.push(l));
-      assert.match(notes.join('\n'), /\.driver\.lock is a symbolic link, not a lock this tool writes; it was treated as stale and never followed/);
+      assert.match(
+        notes.join('\n'),
+        /\.driver\.lock is a symbolic link, not a lock this tool writes; it was treated as stale and never followed/,
+      );
       assert.equal((await fs.lstat(lockFile)).isFile(), true);
       await lock.release();
       assert.equal(existsSync(lockFile), false);
     }
     assert.equal(await fs.readFile(outside, 'utf8'), 'untouched');
-    assert.deepEqual((await fs.readdir(path.dirname(lockFile))).filter((n) => n.includes('lock')), []);
+    assert.deepEqual(
+      (await fs.readdir(path.dirname(lockFile))).filter((n) => n.includes('lock')),
+      [],
+    );
   });
 
   it('a folder or a huge file as the lock is stale in words: the folder moved aside untouched, the huge file never read', async () => {
@@ -149,11 +190,16 @@ describe('one driver per run: the lock', () => {
 
 describe('one driver per run: other writers of the record wait for no driver', function () {
   this.timeout(60_000);
-  it('Commit Run\'s committedAt is not written while a process drives the run, and is once it is free', async () => {
+  it("Commit Run's committedAt is not written while a process drives the run, and is once it is free", async () => {
     const mock = await MockOpenAI.start();
     try {
       const root = await makeReview({ options: 3, designers: 2 });
-      const record = await startRun({ reviewRoot: root, client: clientFor(mock), cacheDir: await makeTempDir('tf-cache-'), settings: { turnsPerAgent: 1, iterations: 1 } });
+      const record = await startRun({
+        reviewRoot: root,
+        client: clientFor(mock),
+        cacheDir: await makeTempDir('tf-cache-'),
+        settings: { turnsPerAgent: 1, iterations: 1 },
+      });
       assert.equal(record.status, 'completed', record.error);
       const lock = await acquireRunLock(root, record.id);
       await noteCommitted(root, record.id, new Date('2026-11-23T10:00:00Z'));
@@ -186,7 +232,10 @@ describe('one driver per run: two processes', function () {
   after(async () => mock?.close());
   beforeEach(() => mock?.reset());
 
-  function run(args: string[]): { child: ChildProcess; done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> } {
+  function run(args: string[]): {
+    child: ChildProcess;
+    done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>;
+  } {
     const child = spawn(process.execPath, [CLI_PATH, 'run', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));

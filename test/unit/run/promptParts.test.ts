@@ -3,7 +3,14 @@ import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { RecordedMessage } from '../../../src/core/record/record';
-import { PARTS_FILE, PromptPartsWriter, loadPrompt, partNumbers, readPromptParts, rebuildPrompt } from '../../../src/core/record/promptParts';
+import {
+  PARTS_FILE,
+  PromptPartsWriter,
+  loadPrompt,
+  partNumbers,
+  readPromptParts,
+  rebuildPrompt,
+} from '../../../src/core/record/promptParts';
 import type { RunRecord } from '../../../src/core/record/record';
 import { resumeRun, startRun } from '../../../src/core/run/session';
 import { readRunRecord } from '../../../src/core/record/store';
@@ -62,7 +69,10 @@ describe('prompts recorded as parts: small records, every prompt exact', functio
     const record = await startRun({ reviewRoot: root, ...suite.engine });
     assert.equal(record.status, 'completed', record.error);
     const onDisk = await readRunRecord(root, record.id);
-    assert.ok(onDisk.prompts.every((p) => p.messages === undefined), 'no prompt is stored in full');
+    assert.ok(
+      onDisk.prompts.every((p) => p.messages === undefined),
+      'no prompt is stored in full',
+    );
     const rebuilt = await allRebuilt(root, onDisk);
     const sent = chatRequests(suite.mock).map((r) => (r.body as { messages: ApiMessage[] }).messages);
     const chatPrompts = onDisk.prompts.filter((p) => p.kind !== 'image-edit');
@@ -72,7 +82,12 @@ describe('prompts recorded as parts: small records, every prompt exact', functio
     assertSameAsSent((await loadPrompt(root, onDisk, chatPrompts.at(-1)!.id))!, sent.at(-1)!, 'loadPrompt');
     // proxy turns repeat the turn before them: each refers to an earlier prompt plus a few new lines
     const turns = onDisk.prompts.filter((p) => p.kind === 'proxy-turn');
-    assert.ok(turns.slice(1).filter((p) => p.iteration === turns[turns.indexOf(p) - 1]!.iteration).every((p) => p.base && (p.parts?.length ?? 0) <= 2));
+    assert.ok(
+      turns
+        .slice(1)
+        .filter((p) => p.iteration === turns[turns.indexOf(p) - 1]!.iteration)
+        .every((p) => p.base && (p.parts?.length ?? 0) <= 2),
+    );
     // every line of prompts.jsonl is distinct
     const lines = (await fs.readFile(path.join(root, 'runs', record.id, PARTS_FILE), 'utf8')).trimEnd().split('\n');
     assert.equal(new Set(lines).size, lines.length);
@@ -118,7 +133,10 @@ describe('prompts recorded as parts: small records, every prompt exact', functio
     assert.throws(() => onDisk.prompts.forEach((p) => rebuildPrompt(onDisk, p.id, parts)), /does not match its recorded fingerprint/);
     await fs.writeFile(file, text.split('\n').slice(0, 2).join('\n') + '\n');
     const few = await readPromptParts(root, record.id);
-    assert.throws(() => onDisk.prompts.forEach((p) => rebuildPrompt(onDisk, p.id, few)), /refers to lines \d+–\d+ of prompts\.jsonl, which has 2/);
+    assert.throws(
+      () => onDisk.prompts.forEach((p) => rebuildPrompt(onDisk, p.id, few)),
+      /refers to lines \d+–\d+ of prompts\.jsonl, which has 2/,
+    );
     // a base that is not an earlier prompt
     const [first] = onDisk.prompts;
     assert.ok(first);
@@ -170,7 +188,7 @@ describe('prompts recorded as parts: small records, every prompt exact', functio
     const old = JSON.parse(JSON.stringify(onDisk)) as RunRecord;
     for (const p of old.prompts) {
       const m = full.get(p.id);
-      delete p.parts, delete p.base, delete p.sha256;
+      (delete p.parts, delete p.base, delete p.sha256);
       if (m) p.messages = m;
     }
     await fs.writeFile(path.join(root, 'runs', record.id, 'run.json'), JSON.stringify(old, null, 2));
@@ -192,7 +210,12 @@ describe('prompts recorded as parts: small records, every prompt exact', functio
     // 299 requests at most (3 rounds of 96 turns and the remix agent, and two rounds of edits that may fork into 4 sides):
     // past the cost question's threshold, so this run is confirmed (asked once, with the count).
     const asked: number[] = [];
-    const record = await startRun({ reviewRoot: root, ...suite.engine, settings: { turnsPerAgent: 2, iterations: 3 }, confirm: async (c) => (asked.push(c.requests), true) });
+    const record = await startRun({
+      reviewRoot: root,
+      ...suite.engine,
+      settings: { turnsPerAgent: 2, iterations: 3 },
+      confirm: async (c) => (asked.push(c.requests), true),
+    });
     assert.equal(record.status, 'completed', record.error);
     assert.deepEqual(asked, [3 * (48 * 2 + 1) + 2 * 4]);
     const size = (await fs.stat(path.join(root, 'runs', record.id, 'run.json'))).size;
@@ -205,7 +228,11 @@ describe('prompts recorded as parts: small records, every prompt exact', functio
   it('a base chain is resolved without building a list per prompt: 9 999 deep, 100 000 messages, one list', () => {
     const depth = 9_999;
     const prompts = Array.from({ length: depth + 1 }, (_, k) => ({
-      id: `c${k}`, iteration: 1, kind: 'proxy-turn' as const, model: 'm', at: 't',
+      id: `c${k}`,
+      iteration: 1,
+      kind: 'proxy-turn' as const,
+      model: 'm',
+      at: 't',
       ...(k > 0 ? { base: { prompt: `c${k - 1}`, messages: k * 10 } } : {}),
       parts: [[k * 10, 10] as [number, number]],
     }));
@@ -216,8 +243,22 @@ describe('prompts recorded as parts: small records, every prompt exact', functio
     assert.equal(list[99_999], 99_999);
     assert.equal(known.size, 0, 'nothing cached for the chain below');
     // A prompt taking only the first messages stops walking where it has them all.
-    const short = [...prompts, { id: 'top', iteration: 1, kind: 'proxy-turn' as const, model: 'm', at: 't', base: { prompt: `c${depth}`, messages: 5 }, parts: [[7, 1] as [number, number]] }];
+    const short = [
+      ...prompts,
+      {
+        id: 'top',
+        iteration: 1,
+        kind: 'proxy-turn' as const,
+        model: 'm',
+        at: 't',
+        base: { prompt: `c${depth}`, messages: 5 },
+        parts: [[7, 1] as [number, number]],
+      },
+    ];
     assert.deepEqual(partNumbers(short, 'top', 100_000), [0, 1, 2, 3, 4, 7]);
-    assert.throws(() => partNumbers([...prompts.slice(0, 3), { ...prompts[3]!, base: { prompt: 'c2', messages: 31 } }], 'c3', 100), /Prompt c3 takes 31 messages of c2, which has 30\./);
+    assert.throws(
+      () => partNumbers([...prompts.slice(0, 3), { ...prompts[3]!, base: { prompt: 'c2', messages: 31 } }], 'c3', 100),
+      /Prompt c3 takes 31 messages of c2, which has 30\./,
+    );
   });
 });

@@ -12,16 +12,25 @@ const img: PreparedImage = { dataUrl: 'data:image/png;base64,', sha256: 'x', mim
 describe('prompts and narrowing', () => {
   it('renumbers discussion labels into the edit order', () => {
     const inputs = [{ label: 'Image 4' }, { label: 'Image 7' }, { label: 'Image 1' }];
-    const m = mapLabelsForEdit('Take the bottle from Image 4, the light of Image 7 (remix r1), the type of image 1; not the blue of Image 2.', inputs);
+    const m = mapLabelsForEdit(
+      'Take the bottle from Image 4, the light of Image 7 (remix r1), the type of image 1; not the blue of Image 2.',
+      inputs,
+    );
     // An image the edit does not carry is never a number ("Image 2" would name its second input).
-    assert.equal(m.text, 'Take the bottle from Image 1, the light of Image 2, the type of Image 3; not the blue of another candidate (not given here).');
+    assert.equal(
+      m.text,
+      'Take the bottle from Image 1, the light of Image 2, the type of Image 3; not the blue of another candidate (not given here).',
+    );
     assert.deepEqual(m.unmapped, ['Image 2']);
     // no chained replacement: "Image 2" → "Image 1" while "Image 1" → "Image 2"
     assert.equal(mapLabelsForEdit('Image 1 and Image 2', [{ label: 'Image 2' }, { label: 'Image 1' }]).text, 'Image 2 and Image 1');
   });
 
   it('narrows 3 after round 1, then 2, never below 2', () => {
-    assert.deepEqual([1, 2, 3, 4].map((i) => narrowTo(i, 6)), [3, 2, 2, 2]);
+    assert.deepEqual(
+      [1, 2, 3, 4].map((i) => narrowTo(i, 6)),
+      [3, 2, 2, 2],
+    );
     assert.equal(narrowTo(1, 2), 2);
   });
 
@@ -45,15 +54,33 @@ describe('prompts and narrowing', () => {
   });
 
   it('persona: role-play line, ranks by label, the task of the round', () => {
-    const designer = { id: 'ana', name: 'Ana', role: 'Art Director', weight: 1, file: 'rankings/ana.yaml', entries: [
-      { option: '2', rank: 1, justification: 'Calm.' }, { option: '1', rank: 2, justification: 'Loud.' }] };
+    const designer = {
+      id: 'ana',
+      name: 'Ana',
+      role: 'Art Director',
+      weight: 1,
+      file: 'rankings/ana.yaml',
+      entries: [
+        { option: '2', rank: 1, justification: 'Calm.' },
+        { option: '1', rank: 2, justification: 'Loud.' },
+      ],
+    };
     const candidates = [
       { id: '2', label: 'Image 2', file: 'options/2.png', image: img },
       { id: 'r1', label: 'Image 3', file: 'runs/x/iteration-1/remix.png', remixId: 'r1', image: img },
     ];
     const it = { index: 2, candidates: ['2', 'r1'], messages: [] };
     const labelOf = (id: string) => (id === 'r1' ? 'Image 3 (remix r1)' : `Image ${id}`);
-    const m = personaMessage({ designer, iteration: it, totalIterations: 3, candidates, labelOf, turn: 1, turnsPerAgent: 2, hasFeedback: false });
+    const m = personaMessage({
+      designer,
+      iteration: it,
+      totalIterations: 3,
+      candidates,
+      labelOf,
+      turn: 1,
+      turnsPerAgent: 2,
+      hasFeedback: false,
+    });
     const text = String(m.content);
     assert.match(text, /You are role-playing "Ana" \(role "Art Director"\)/);
     assert.match(text, /- Image 2: rank 1 — "Calm\."/);
@@ -72,29 +99,80 @@ describe('prompts and narrowing', () => {
       description: "For each designer id, the candidate id that designer's proxy backed last in this round, or null for none.",
       additionalProperties: false,
       required: ['ana', 'ben'],
-      properties: { ana: { type: ['string', 'null'], enum: ['1', '2', '3', null] }, ben: { type: ['string', 'null'], enum: ['1', '2', '3', null] } },
+      properties: {
+        ana: { type: ['string', 'null'], enum: ['1', '2', '3', null] },
+        ben: { type: ['string', 'null'], enum: ['1', '2', '3', null] },
+      },
     });
-    const backed = parseAnswer(JSON.stringify({ ranking: ['1', '2'], editingDirections: 'Do it.', agreements: [], disagreements: [], decisionPoints: [], backed: { ana: '2', ben: null } }), answerSchema(['1', '2', '3'], ['ana', 'ben'], false), ['1', '2', '3'], 2);
+    const backed = parseAnswer(
+      JSON.stringify({
+        ranking: ['1', '2'],
+        editingDirections: 'Do it.',
+        agreements: [],
+        disagreements: [],
+        decisionPoints: [],
+        backed: { ana: '2', ben: null },
+      }),
+      answerSchema(['1', '2', '3'], ['ana', 'ben'], false),
+      ['1', '2', '3'],
+      2,
+    );
     assert.deepEqual('answer' in backed && backed.answer.backed, { ana: '2', ben: null });
-    const stranger = parseAnswer(JSON.stringify({ ranking: ['1', '2'], editingDirections: 'Do it.', backed: { zoe: '2' } }), answerSchema(['1', '2', '3'], ['ana', 'ben'], false), ['1', '2', '3'], 2);
+    const stranger = parseAnswer(
+      JSON.stringify({ ranking: ['1', '2'], editingDirections: 'Do it.', backed: { zoe: '2' } }),
+      answerSchema(['1', '2', '3'], ['ana', 'ben'], false),
+      ['1', '2', '3'],
+      2,
+    );
     assert.ok('error' in stranger);
-    const inventedBacking = parseAnswer(JSON.stringify({ ranking: ['1', '2'], editingDirections: 'Do it.', backed: { ana: '9' } }), answerSchema(['1', '2', '3'], ['ana', 'ben'], false), ['1', '2', '3'], 2);
+    const inventedBacking = parseAnswer(
+      JSON.stringify({ ranking: ['1', '2'], editingDirections: 'Do it.', backed: { ana: '9' } }),
+      answerSchema(['1', '2', '3'], ['ana', 'ben'], false),
+      ['1', '2', '3'],
+      2,
+    );
     assert.ok('error' in inventedBacking);
     const fin = remixJsonSchema(['1', '2'], ['ana'], true, 2) as { required: string[] };
     assert.ok(!fin.required.includes('editingDirections'));
     const validator = answerSchema(['1', '2', '3'], ['ana'], false);
-    const ok = parseAnswer(JSON.stringify({ ranking: ['3', '3'], editingDirections: 'Do it.', agreements: [' a '], disagreements: [], decisionPoints: [] }), validator, ['1', '2', '3'], 2);
+    const ok = parseAnswer(
+      JSON.stringify({ ranking: ['3', '3'], editingDirections: 'Do it.', agreements: [' a '], disagreements: [], decisionPoints: [] }),
+      validator,
+      ['1', '2', '3'],
+      2,
+    );
     assert.ok('answer' in ok);
     assert.deepEqual(ok.answer.ranking, ['3', '1']);
     assert.deepEqual(ok.filled, ['1']);
-    const bad = parseAnswer(JSON.stringify({ ranking: ['9'], agreements: [], disagreements: [], decisionPoints: [] }), validator, ['1', '2', '3'], 2);
+    const bad = parseAnswer(
+      JSON.stringify({ ranking: ['9'], agreements: [], disagreements: [], decisionPoints: [] }),
+      validator,
+      ['1', '2', '3'],
+      2,
+    );
     assert.ok('error' in bad && /ranking/.test(bad.error));
     // A server that leaves out the lists still gives a usable answer; a designer id it invents does not.
-    const partial = parseAnswer(JSON.stringify({ ranking: ['2', '1'], editingDirections: 'Use the layout of Image 2.' }), validator, ['1', '2', '3'], 2);
+    const partial = parseAnswer(
+      JSON.stringify({ ranking: ['2', '1'], editingDirections: 'Use the layout of Image 2.' }),
+      validator,
+      ['1', '2', '3'],
+      2,
+    );
     assert.ok('answer' in partial);
     assert.deepEqual(partial.answer.agreements, []);
     assert.deepEqual(partial.answer.decisionPoints, []);
-    const invented = parseAnswer(JSON.stringify({ ranking: ['2', '1'], editingDirections: 'x', agreements: [], disagreements: [], decisionPoints: [{ question: 'q', positions: [{ position: 'p', heldBy: ['zoe'] }] }] }), validator, ['1', '2', '3'], 2);
+    const invented = parseAnswer(
+      JSON.stringify({
+        ranking: ['2', '1'],
+        editingDirections: 'x',
+        agreements: [],
+        disagreements: [],
+        decisionPoints: [{ question: 'q', positions: [{ position: 'p', heldBy: ['zoe'] }] }],
+      }),
+      validator,
+      ['1', '2', '3'],
+      2,
+    );
     assert.ok('error' in invented);
   });
 

@@ -58,7 +58,12 @@ describe('run records are validated, not believed', function () {
   before(async () => {
     mock = await MockOpenAI.start();
     root = await makeReview({ options: 3, designers: 2 });
-    const record = await startRun({ reviewRoot: root, client: clientFor(mock), settings: { turnsPerAgent: 1, iterations: 2 }, cacheDir: await makeTempDir('tf-cache-') });
+    const record = await startRun({
+      reviewRoot: root,
+      client: clientFor(mock),
+      settings: { turnsPerAgent: 1, iterations: 2 },
+      cacheDir: await makeTempDir('tf-cache-'),
+    });
     assert.equal(record.status, 'completed', record.error);
     id = record.id;
     file = path.join(root, 'runs', id, 'run.json');
@@ -90,7 +95,10 @@ describe('run records are validated, not believed', function () {
   it('a good record loads, and is listed', async () => {
     const loaded = await loadRunRecord(root, id);
     assert.equal(loaded.record?.id, id, loaded.diagnostics?.map(formatDiagnostic).join('\n'));
-    assert.deepEqual((await listRuns(root)).map((r) => r.id), [id]);
+    assert.deepEqual(
+      (await listRuns(root)).map((r) => r.id),
+      [id],
+    );
   });
 
   it('a record whose id is not its folder name is refused at the id', async () => {
@@ -103,17 +111,52 @@ describe('run records are validated, not believed', function () {
   });
 
   const traversal: [string, (r: Json) => void, string, RegExp][] = [
-    ['an option file outside options/', (r) => (r.options[0].file = '../../../../etc/passwd'), '"../../../../etc/passwd"', /The file of option "1" must be "options\/1.png"/],
+    [
+      'an option file outside options/',
+      (r) => (r.options[0].file = '../../../../etc/passwd'),
+      '"../../../../etc/passwd"',
+      /The file of option "1" must be "options\/1.png"/,
+    ],
     ['an option id not in options/', (r) => (r.options[1].id = '../x'), '"../x"', /option "\.\.\/x", which is not an image in options\//],
     ['a remix id that is no remix id', (r) => (r.options[3].id = '../../evil'), '"../../evil"', /is not a remix id/],
-    ['a remix file in another run', (r) => (r.options[3].file = 'runs/2020-01-01T00-00-00Z-aaaa/iteration-1/remix.png'), '"runs/2020-01-01T00-00-00Z-aaaa/iteration-1/remix.png"', /must be runs\/.*\/iteration-1\/remix.png/],
-    ['an iteration remix file with traversal', (r) => (r.iterations[0].remix.file = '../../../x.png'), '"../../../x.png"', /must be iteration-1\/remix.png/],
+    [
+      'a remix file in another run',
+      (r) => (r.options[3].file = 'runs/2020-01-01T00-00-00Z-aaaa/iteration-1/remix.png'),
+      '"runs/2020-01-01T00-00-00Z-aaaa/iteration-1/remix.png"',
+      /must be runs\/.*\/iteration-1\/remix.png/,
+    ],
+    [
+      'an iteration remix file with traversal',
+      (r) => (r.iterations[0].remix.file = '../../../x.png'),
+      '"../../../x.png"',
+      /must be iteration-1\/remix.png/,
+    ],
     ['an iteration remix of another iteration', (r) => (r.iterations[0].remix.id = 'r7'), '"r7"', /must be called r1/],
-    ['a candidate that is no option', (r) => r.iterations[1].candidates.push('/etc/shadow'), '"/etc/shadow"', /candidate "\/etc\/shadow" is not one of the record's options/],
+    [
+      'a candidate that is no option',
+      (r) => r.iterations[1].candidates.push('/etc/shadow'),
+      '"/etc/shadow"',
+      /candidate "\/etc\/shadow" is not one of the record's options/,
+    ],
     ['a final pick that is no option', (r) => (r.finalPick = 'nope'), '"nope"', /final pick "nope"/],
-    ['turns beyond the bound', (r) => (r.settings.turnsPerAgent = 500), '"turnsPerAgent": 500', /settings.turnsPerAgent: turnsPerAgent must be a whole number from 1 to 10 \(found 500\)/],
-    ['iterations beyond the bound', (r) => (r.settings.iterations = 11), '"iterations": 11', /iterations must be a whole number from 1 to 10 \(found 11\)/],
-    ['an image size beyond the bound', (r) => (r.settings.imageMaxSide = 100000), '"imageMaxSide": 100000', /imageMaxSide must be a whole number from 256 to 4096/],
+    [
+      'turns beyond the bound',
+      (r) => (r.settings.turnsPerAgent = 500),
+      '"turnsPerAgent": 500',
+      /settings.turnsPerAgent: turnsPerAgent must be a whole number from 1 to 10 \(found 500\)/,
+    ],
+    [
+      'iterations beyond the bound',
+      (r) => (r.settings.iterations = 11),
+      '"iterations": 11',
+      /iterations must be a whole number from 1 to 10 \(found 11\)/,
+    ],
+    [
+      'an image size beyond the bound',
+      (r) => (r.settings.imageMaxSide = 100000),
+      '"imageMaxSide": 100000',
+      /imageMaxSide must be a whole number from 256 to 4096/,
+    ],
     ['more iterations than the settings', (r) => (r.settings.iterations = 1), '"index": 2', /more than its settings allow/],
     ['a control character in an id', (r) => (r.options[1].id = 'a\u001b[2Jb'), '"a\\u001b[2Jb"', /"a\\x1b\[2Jb"/],
   ];
@@ -128,7 +171,10 @@ describe('run records are validated, not believed', function () {
       assert.ok(!/[\u0000-\u001f]/.test(line), 'no control character reaches the line');
       await assert.rejects(readRunRecord(root, id), (e: unknown) => e instanceof RunRecordError && e.message === line);
       const entries = await listRunEntries(root);
-      assert.deepEqual(entries.map((e) => e.diagnostics?.map(formatDiagnostic)), [[line]]);
+      assert.deepEqual(
+        entries.map((e) => e.diagnostics?.map(formatDiagnostic)),
+        [[line]],
+      );
       assert.deepEqual(await listRuns(root), [], 'a broken run is not offered');
     });
   }
@@ -140,24 +186,107 @@ describe('run records are validated, not believed', function () {
     return text.split('\n')[Number(l) - 1]!.slice(Number(c) - 1);
   }
   const chainPrompt = (k: number, base: boolean, parts: [number, number][] = [[k, 1]]): Json => ({
-    id: `c${k}`, iteration: 1, kind: 'proxy-turn', model: 'm', at: 't',
-    ...(base ? { base: { prompt: `c${k - 1}`, messages: k } } : {}), parts,
+    id: `c${k}`,
+    iteration: 1,
+    kind: 'proxy-turn',
+    model: 'm',
+    at: 't',
+    ...(base ? { base: { prompt: `c${k - 1}`, messages: k } } : {}),
+    parts,
   });
   const bounds: [string, (r: Json) => void, string, RegExp][] = [
-    ['candidates listed 240 times', (r) => (r.iterations[1].candidates = Array.from({ length: 240 }, () => r.iterations[1].candidates).flat()), '"1"', /The candidate "1" is listed twice; a record lists each id once\./],
-    ['a ranking that names an id twice', (r) => r.iterations[0].ranking.push(r.iterations[0].ranking[0]), '"', /The ranked id ".*" is listed twice/],
+    [
+      'candidates listed 240 times',
+      (r) => (r.iterations[1].candidates = Array.from({ length: 240 }, () => r.iterations[1].candidates).flat()),
+      '"1"',
+      /The candidate "1" is listed twice; a record lists each id once\./,
+    ],
+    [
+      'a ranking that names an id twice',
+      (r) => r.iterations[0].ranking.push(r.iterations[0].ranking[0]),
+      '"',
+      /The ranked id ".*" is listed twice/,
+    ],
     ['a remix input named twice', (r) => (r.iterations[0].remix.from = ['1', '1']), '"1"', /The remix input "1" is listed twice/],
-    ['a message id used twice', (r) => (r.iterations[1].messages[0].id = r.iterations[0].messages[0].id), '"i1-m1"', /The message id "i1-m1" is listed twice/],
-    ['a mention named twice', (r) => (r.iterations[0].messages[0].mentions = ['d1', 'd1']), '"d1"', /The mentioned id "d1" is listed twice/],
-    ['a message pinned twice', (r) => (r.pins = [{ message: 'i1-m1', by: 'd1', at: 't' }, { message: 'i1-m1', by: 'd2', at: 't' }]), '"i1-m1"', /The pinned message "i1-m1" is listed twice/],
+    [
+      'a message id used twice',
+      (r) => (r.iterations[1].messages[0].id = r.iterations[0].messages[0].id),
+      '"i1-m1"',
+      /The message id "i1-m1" is listed twice/,
+    ],
+    [
+      'a mention named twice',
+      (r) => (r.iterations[0].messages[0].mentions = ['d1', 'd1']),
+      '"d1"',
+      /The mentioned id "d1" is listed twice/,
+    ],
+    [
+      'a message pinned twice',
+      (r) =>
+        (r.pins = [
+          { message: 'i1-m1', by: 'd1', at: 't' },
+          { message: 'i1-m1', by: 'd2', at: 't' },
+        ]),
+      '"i1-m1"',
+      /The pinned message "i1-m1" is listed twice/,
+    ],
     ['a prompt id used twice', (r) => r.prompts.push({ ...r.prompts[0] }), `"${'p'}`, /The prompt id ".*" is listed twice/],
-    ['more messages than the limit', (r) => (r.iterations[0].messages = Array.from({ length: 50_001 }, (_, i) => ({ speaker: 'd1', turn: null, content: '', id: `i1-m${i + 1}` }))), '[', /more than 50000 messages \(docs\/security\.md "Limits"\)/],
-    ['more prompts than the limit', (r) => (r.prompts = Array.from({ length: 50_001 }, (_, k) => chainPrompt(k, false))), '{', /The record has 50001 prompts, more than 50000/],
-    ['a base chain 30 000 deep', (r) => (r.prompts = Array.from({ length: 30_000 }, (_, k) => chainPrompt(k, k > 0))), '{', /Prompt "c10001" is built on a chain of more than 10000 earlier prompts/],
-    ['a chain that expands past the message limit', (r) => (r.prompts = Array.from({ length: 300 }, (_, k) => ({ ...chainPrompt(k, k > 0, Array.from({ length: 400 }, (_, n) => [n, 1] as [number, number])), base: k > 0 ? { prompt: `c${k - 1}`, messages: k * 400 } : undefined }))), '[', /Prompt "c250" expands to more than 100000 messages/],
-    ['a base that takes more than its base has', (r) => (r.prompts = [chainPrompt(0, false), { ...chainPrompt(1, true), base: { prompt: 'c0', messages: 5 } }]), '5', /takes the first 5 messages of "c0", which has 1 message\./],
-    ['a base that is a later prompt', (r) => (r.prompts = [{ ...chainPrompt(0, false), base: { prompt: 'c1', messages: 1 } }, chainPrompt(1, false)]), '"c1"', /is based on "c1", which is not an earlier prompt/],
-    ['a part range beyond the line limit', (r) => (r.prompts = [chainPrompt(0, false, [[1_999_999, 5]])]), '[', /refers to lines beyond line 2000000 of prompts\.jsonl/],
+    [
+      'more messages than the limit',
+      (r) =>
+        (r.iterations[0].messages = Array.from({ length: 50_001 }, (_, i) => ({
+          speaker: 'd1',
+          turn: null,
+          content: '',
+          id: `i1-m${i + 1}`,
+        }))),
+      '[',
+      /more than 50000 messages \(docs\/security\.md "Limits"\)/,
+    ],
+    [
+      'more prompts than the limit',
+      (r) => (r.prompts = Array.from({ length: 50_001 }, (_, k) => chainPrompt(k, false))),
+      '{',
+      /The record has 50001 prompts, more than 50000/,
+    ],
+    [
+      'a base chain 30 000 deep',
+      (r) => (r.prompts = Array.from({ length: 30_000 }, (_, k) => chainPrompt(k, k > 0))),
+      '{',
+      /Prompt "c10001" is built on a chain of more than 10000 earlier prompts/,
+    ],
+    [
+      'a chain that expands past the message limit',
+      (r) =>
+        (r.prompts = Array.from({ length: 300 }, (_, k) => ({
+          ...chainPrompt(
+            k,
+            k > 0,
+            Array.from({ length: 400 }, (_, n) => [n, 1] as [number, number]),
+          ),
+          base: k > 0 ? { prompt: `c${k - 1}`, messages: k * 400 } : undefined,
+        }))),
+      '[',
+      /Prompt "c250" expands to more than 100000 messages/,
+    ],
+    [
+      'a base that takes more than its base has',
+      (r) => (r.prompts = [chainPrompt(0, false), { ...chainPrompt(1, true), base: { prompt: 'c0', messages: 5 } }]),
+      '5',
+      /takes the first 5 messages of "c0", which has 1 message\./,
+    ],
+    [
+      'a base that is a later prompt',
+      (r) => (r.prompts = [{ ...chainPrompt(0, false), base: { prompt: 'c1', messages: 1 } }, chainPrompt(1, false)]),
+      '"c1"',
+      /is based on "c1", which is not an earlier prompt/,
+    ],
+    [
+      'a part range beyond the line limit',
+      (r) => (r.prompts = [chainPrompt(0, false, [[1_999_999, 5]])]),
+      '[',
+      /refers to lines beyond line 2000000 of prompts\.jsonl/,
+    ],
   ];
   for (const [what, edit, startsWith, message] of bounds) {
     it(`bounds: ${what} is refused in one line at the offending value`, async () => {
@@ -172,7 +301,10 @@ describe('run records are validated, not believed', function () {
   it('invalid JSON is reported at its line and column', async () => {
     await fs.writeFile(file, original.replace('"status": "completed",', '"status": "completed",,'));
     const line = await brokenLine(root, id);
-    assert.match(line, new RegExp(`^runs/${id}/run\\.json:${posOf(original, '"status"').split(':')[0]}:\\d+: error: This is not valid JSON: `));
+    assert.match(
+      line,
+      new RegExp(`^runs/${id}/run\\.json:${posOf(original, '"status"').split(':')[0]}:\\d+: error: This is not valid JSON: `),
+    );
   });
 
   it('a named file that is missing, a FIFO, or a link out of the review is reported naming the file', async () => {
@@ -188,7 +320,10 @@ describe('run records are validated, not believed', function () {
     const outside = path.join(await makeTempDir('tf-outside-'), 'secret.png');
     await fs.copyFile(path.join(root, 'options', '3.png'), outside);
     await fs.symlink(outside, opt);
-    assert.match(await brokenLine(root, id), new RegExp(`^runs/${id}/run\\.json:${at}: error: options/1\\.png leads outside the review folder`));
+    assert.match(
+      await brokenLine(root, id),
+      new RegExp(`^runs/${id}/run\\.json:${at}: error: options/1\\.png leads outside the review folder`),
+    );
     // An option that has gone is no longer an option of the review: the record names an id options/ does not have.
     await fs.rm(opt);
     assert.match(await brokenLine(root, id), /option "1", which is not an image in options\//);
@@ -203,7 +338,7 @@ describe('run records are validated, not believed', function () {
 
   it('an older record (no message ids or kinds) still reads, and gets them', async () => {
     await tamper((r) => {
-      for (const it of r.iterations) for (const m of it.messages) delete m.id, delete m.kind;
+      for (const it of r.iterations) for (const m of it.messages) (delete m.id, delete m.kind);
     });
     const loaded = await loadRunRecord(root, id);
     assert.equal(loaded.record?.iterations[0]!.messages[0]!.id, 'i1-m1');
@@ -232,7 +367,9 @@ describe('run records are validated, not believed', function () {
   it('the panel lists a broken run with its diagnostic and never shows it', async () => {
     await tamper((r) => (r.id = 'x'));
     const entries = await listRunEntries(root);
-    const brokenRuns = entries.flatMap((e) => (e.diagnostics ? [{ id: e.id, problem: e.diagnostics.map(formatDiagnostic).join(' ') }] : []));
+    const brokenRuns = entries.flatMap((e) =>
+      e.diagnostics ? [{ id: e.id, problem: e.diagnostics.map(formatDiagnostic).join(' ') }] : [],
+    );
     const state = buildPanelState({
       root,
       load: { diagnostics: [] },

@@ -17,7 +17,6 @@ import { makeImage, makeReview, makeTempDir } from './fixtures';
 import { TEST_KEY, startCli } from './helpers';
 import { builtCli } from '../../support/builtCli';
 
-
 /** A review with references gold, linen, serif (natural order: Reference 1, 2, 3). */
 async function withReferences(notes: 'yaml' | 'readme' | 'none' = 'yaml'): Promise<string> {
   const root = await makeReview({ options: 6, designers: 3, size: 200 });
@@ -26,9 +25,15 @@ async function withReferences(notes: 'yaml' | 'readme' | 'none' = 'yaml'): Promi
   await makeImage(path.join(root, 'references', 'linen.jpg'), 12, 160, 120, 'jpeg');
   await makeImage(path.join(root, 'references', 'serif.png'), 13, 160, 120, 'png');
   if (notes === 'yaml') {
-    await fs.writeFile(path.join(root, 'references.yaml'), 'references:\n  gold: The foil finish of the cap.\n  linen: A calm linen texture.\n');
+    await fs.writeFile(
+      path.join(root, 'references.yaml'),
+      'references:\n  gold: The foil finish of the cap.\n  linen: A calm linen texture.\n',
+    );
   } else if (notes === 'readme') {
-    await fs.writeFile(path.join(root, 'references', 'README.md'), '# Our gallery\n\nChosen in the kick-off.\n\n## gold.png\n\nThe foil finish of the cap.\n\n## serif\n\nThe serif of the packaging.\n');
+    await fs.writeFile(
+      path.join(root, 'references', 'README.md'),
+      '# Our gallery\n\nChosen in the kick-off.\n\n## gold.png\n\nThe foil finish of the cap.\n\n## serif\n\nThe serif of the packaging.\n',
+    );
   }
   return root;
 }
@@ -39,15 +44,21 @@ describe('reference gallery: references/ and its notes', function () {
   it('loads references/ in natural order as Reference 1…, with the notes of references.yaml or references/README.md', async () => {
     const a = await loadReview(await withReferences('yaml'));
     assert.ok(a.review, JSON.stringify(a.diagnostics));
-    assert.deepEqual(a.review.references?.map((r) => [r.id, r.label, r.file, r.note]), [
-      ['gold', 'Reference 1', 'references/gold.png', 'The foil finish of the cap.'],
-      ['linen', 'Reference 2', 'references/linen.jpg', 'A calm linen texture.'],
-      ['serif', 'Reference 3', 'references/serif.png', undefined],
-    ]);
+    assert.deepEqual(
+      a.review.references?.map((r) => [r.id, r.label, r.file, r.note]),
+      [
+        ['gold', 'Reference 1', 'references/gold.png', 'The foil finish of the cap.'],
+        ['linen', 'Reference 2', 'references/linen.jpg', 'A calm linen texture.'],
+        ['serif', 'Reference 3', 'references/serif.png', undefined],
+      ],
+    );
     assert.equal(a.review.references?.[1]?.mime, 'image/jpeg');
     const b = await loadReview(await withReferences('readme'));
     assert.ok(b.review, JSON.stringify(b.diagnostics));
-    assert.deepEqual(b.review.references?.map((r) => r.note), ['The foil finish of the cap.', undefined, 'The serif of the packaging.']);
+    assert.deepEqual(
+      b.review.references?.map((r) => r.note),
+      ['The foil finish of the cap.', undefined, 'The serif of the packaging.'],
+    );
     const none = await loadReview(await makeReview({ options: 3, designers: 2, size: 64 }));
     assert.equal(none.review?.references, undefined);
   });
@@ -62,15 +73,30 @@ describe('reference gallery: references/ and its notes', function () {
     const { review, diagnostics } = await loadReview(root);
     assert.equal(review, undefined);
     const errs = diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.file}: ${d.message}`);
-    assert.ok(errs.some((e) => /^references\/brief\.pdf: .*not a \.png, \.jpg, \.jpeg or \.webp image; references\/ holds only images/.test(e)), errs.join('\n'));
-    assert.ok(errs.some((e) => /^references\/broken\.png: .*cannot be opened as an image/.test(e)), errs.join('\n'));
-    assert.ok(errs.some((e) => /^references\/secret\.png: .*leads outside the review folder/.test(e)), errs.join('\n'));
+    assert.ok(
+      errs.some((e) => /^references\/brief\.pdf: .*not a \.png, \.jpg, \.jpeg or \.webp image; references\/ holds only images/.test(e)),
+      errs.join('\n'),
+    );
+    assert.ok(
+      errs.some((e) => /^references\/broken\.png: .*cannot be opened as an image/.test(e)),
+      errs.join('\n'),
+    );
+    assert.ok(
+      errs.some((e) => /^references\/secret\.png: .*leads outside the review folder/.test(e)),
+      errs.join('\n'),
+    );
   });
 
   it('references.yaml: unknown id, empty note, too long a note at their line and column; both note files is an error', () => {
     const ids = ['gold', 'linen'];
     const r = checkReferencesYaml(`references:\n  gold: ok\n  glod: typo\n  linen:\n`, ids);
-    assert.deepEqual(r.diagnostics.map((d) => [d.line, d.column, d.severity]), [[3, 3, 'error'], [4, 3, 'error']]);
+    assert.deepEqual(
+      r.diagnostics.map((d) => [d.line, d.column, d.severity]),
+      [
+        [3, 3, 'error'],
+        [4, 3, 'error'],
+      ],
+    );
     assert.match(r.diagnostics[0]!.message, /"glod" is not a reference image in references\/.* The references are gold, linen\./);
     assert.equal(r.notes.get('gold'), 'ok');
     const long = checkReferencesYaml(`references:\n  gold: ${'x'.repeat(1001)}\n`, ids);
@@ -78,7 +104,13 @@ describe('reference gallery: references/ and its notes', function () {
     const dup = checkReferencesYaml('references:\n  gold: a\n  gold: b\n', ids);
     assert.equal(dup.diagnostics[0]!.severity, 'error');
     const md = checkReferencesReadme('# G\n\n## gold\n\nfoil\n\n## nope.png\n\nx\n\n## gold\n\ny\n', ids);
-    assert.deepEqual(md.diagnostics.map((d) => [d.line, d.column]), [[7, 4], [11, 4]]);
+    assert.deepEqual(
+      md.diagnostics.map((d) => [d.line, d.column]),
+      [
+        [7, 4],
+        [11, 4],
+      ],
+    );
     assert.equal(md.notes.get('gold'), 'foil');
   });
 
@@ -99,11 +131,17 @@ describe('reference gallery: references/ and its notes', function () {
     const cut = referencesForEdit(3, many, 'gpt-image-1');
     assert.equal(cut.sent.length, 13);
     assert.deepEqual(cut.dropped, many.slice(13));
-    const mapped = mapLabelsForEdit('Keep Image 4 and the foil of Reference 2; not Reference 3.', [{ label: 'Image 4' }, { label: 'Image 1' }], [{ label: 'Reference 2' }]);
+    const mapped = mapLabelsForEdit(
+      'Keep Image 4 and the foil of Reference 2; not Reference 3.',
+      [{ label: 'Image 4' }, { label: 'Image 1' }],
+      [{ label: 'Reference 2' }],
+    );
     assert.equal(mapped.text, 'Keep Image 1 and the foil of Image 3; not Reference 3.');
     assert.deepEqual(mapped.unmapped, ['Reference 3']);
     // The schema cites references through an enum of their ids; without references no such field (an empty enum is invalid).
-    const withRefs = remixJsonSchema(['1', '2'], ['d1'], false, 2, 1, ['gold']) as { properties: Record<string, { items?: { enum?: string[] } }> };
+    const withRefs = remixJsonSchema(['1', '2'], ['d1'], false, 2, 1, ['gold']) as {
+      properties: Record<string, { items?: { enum?: string[] } }>;
+    };
     assert.deepEqual(withRefs.properties.references?.items?.enum, ['gold']);
     const without = remixJsonSchema(['1', '2'], ['d1'], false, 2) as { properties: Record<string, unknown> };
     assert.equal('references' in without.properties, false);
@@ -119,7 +157,12 @@ describe('reference gallery through the real CLI (scripted mock, every request c
   before(async function () {
     builtCli();
     mock = await MockOpenAI.start();
-    env = { OPENAI_API_KEY: TEST_KEY, OPENAI_BASE_URL: mock.baseURL, XDG_CACHE_HOME: await makeTempDir('tf-xdg-'), TEAMFUSION_MAX_RETRIES: '0' };
+    env = {
+      OPENAI_API_KEY: TEST_KEY,
+      OPENAI_BASE_URL: mock.baseURL,
+      XDG_CACHE_HOME: await makeTempDir('tf-xdg-'),
+      TEAMFUSION_MAX_RETRIES: '0',
+    };
   });
   after(async () => mock?.close());
   beforeEach(() => mock.reset());
@@ -132,7 +175,9 @@ describe('reference gallery through the real CLI (scripted mock, every request c
       const rf = (req.body as { response_format?: { json_schema?: { name?: string; schema?: unknown } } }).response_format;
       if (rf?.json_schema?.name !== 'teamfusion_remix') return undefined;
       remixRound++;
-      const value = instanceFromSchema(rf.json_schema.schema, 'teamfusion_remix') as Record<string, unknown> & { editingDirections: Record<string, string> };
+      const value = instanceFromSchema(rf.json_schema.schema, 'teamfusion_remix') as Record<string, unknown> & {
+        editingDirections: Record<string, string>;
+      };
       value.references = remixRound === 1 ? ['linen', 'gold'] : ['serif'];
       value.editingDirections.colour = 'Take the gold of Reference 1 onto Image 2.';
       return { kind: 'json', value };
@@ -144,9 +189,24 @@ describe('reference gallery through the real CLI (scripted mock, every request c
     // The chat prompts show the gallery apart from the candidates, with the notes quoted.
     const chats = mock.requests.filter((r) => r.route === 'chat');
     const texts = chats.map((r) => JSON.stringify(r.body));
-    assert.ok(texts.every((t) => t.includes('They are NOT candidates') && t.includes('Reference 1 (reference id \\"gold\\"), chosen by the team for (their words, quoted): \\"The foil finish of the cap.\\"')));
+    assert.ok(
+      texts.every(
+        (t) =>
+          t.includes('They are NOT candidates') &&
+          t.includes(
+            'Reference 1 (reference id \\"gold\\"), chosen by the team for (their words, quoted): \\"The foil finish of the cap.\\"',
+          ),
+      ),
+    );
     const remixSchemas = chats
-      .map((r) => (r.body as { response_format?: { json_schema?: { name: string; schema: { properties: Record<string, { items?: { enum?: string[] } }> } } } }).response_format?.json_schema)
+      .map(
+        (r) =>
+          (
+            r.body as {
+              response_format?: { json_schema?: { name: string; schema: { properties: Record<string, { items?: { enum?: string[] } }> } } };
+            }
+          ).response_format?.json_schema,
+      )
       .filter((s) => s?.name === 'teamfusion_remix');
     assert.equal(remixSchemas.length, 2);
     for (const s of remixSchemas) assert.deepEqual(s!.schema.properties.references?.items?.enum, ['gold', 'linen', 'serif']);
@@ -169,13 +229,20 @@ describe('reference gallery through the real CLI (scripted mock, every request c
     // "Reference 1" (gold) is the 5th input image of the first edit (3 candidates, linen, gold); the prompt says which are references.
     const prompt1 = String((edits[0]!.body as { prompt: string }).prompt);
     assert.match(prompt1, /Take the gold of Image 5 onto Image \d/);
-    assert.match(prompt1, /Reference images, for style only \(not designs to combine or copy\): Image 4 \(A calm linen texture\.\); Image 5 \(The foil finish of the cap\.\)\./);
+    assert.match(
+      prompt1,
+      /Reference images, for style only \(not designs to combine or copy\): Image 4 \(A calm linen texture\.\); Image 5 \(The foil finish of the cap\.\)\./,
+    );
 
     // No reference is ever a candidate, in a ranking, in W or in Borda.
     const refIds = ['gold', 'linen', 'serif'];
-    assert.deepEqual(record.references.map((r: { id: string }) => r.id), refIds);
+    assert.deepEqual(
+      record.references.map((r: { id: string }) => r.id),
+      refIds,
+    );
     for (const it of record.iterations) {
-      for (const list of [it.candidates, it.ranking ?? [], Object.values(it.backed ?? {})]) for (const id of refIds) assert.ok(!list.includes(id), `${id} in iteration ${it.index}`);
+      for (const list of [it.candidates, it.ranking ?? [], Object.values(it.backed ?? {})])
+        for (const id of refIds) assert.ok(!list.includes(id), `${id} in iteration ${it.index}`);
     }
     assert.ok(!record.options.some((o: { id: string; file: string }) => refIds.includes(o.id) || o.file.startsWith('references/')));
     const analyze = await startCli(['analyze', root, '--json'], env).done;
@@ -185,7 +252,10 @@ describe('reference gallery through the real CLI (scripted mock, every request c
     assert.ok(a.borda.every((b: { option: string }) => !refIds.includes(b.option)));
     const rerank = await startCli(['rerank', root, runId], env).done;
     assert.equal(rerank.code, 0, rerank.stderr);
-    const key = JSON.parse(await fs.readFile(path.join(root, 'runs', runId, 'rerank', 'key.json'), 'utf8')) as Record<string, { id: string; file: string }>;
+    const key = JSON.parse(await fs.readFile(path.join(root, 'runs', runId, 'rerank', 'key.json'), 'utf8')) as Record<
+      string,
+      { id: string; file: string }
+    >;
     assert.ok(Object.values(key).every((k) => !refIds.includes(k.id) && !k.file.startsWith('references/')));
     // The record reads back (the record check knows the references).
     const compare = await startCli(['compare', root, runId, '--json'], env).done;
@@ -211,11 +281,17 @@ describe('reference gallery through the real CLI (scripted mock, every request c
       const names = e.files.map((f) => f.filename);
       assert.equal(names.at(-1), 'serif.png');
       assert.ok(!names.includes('gold.png') && !names.includes('linen.jpg'));
-      assert.match(String((e.body as { prompt: string }).prompt), new RegExp(`Reference images, for style only \\(not designs to combine or copy\\): Image ${names.length}\\.`));
+      assert.match(
+        String((e.body as { prompt: string }).prompt),
+        new RegExp(`Reference images, for style only \\(not designs to combine or copy\\): Image ${names.length}\\.`),
+      );
     }
     const runId = JSON.parse(run.stdout).runId ?? JSON.parse(run.stdout).id;
     const record = JSON.parse(await fs.readFile(path.join(root, 'runs', runId, 'run.json'), 'utf8'));
-    assert.deepEqual(record.iterations[0].remixes.map((m: { references?: string[] }) => m.references), [['serif'], ['serif']]);
+    assert.deepEqual(
+      record.iterations[0].remixes.map((m: { references?: string[] }) => m.references),
+      [['serif'], ['serif']],
+    );
   });
 
   it('a reference that is not an image or leaves the folder: diagnostics file:line:col, exit 1, nothing sent or written', async () => {
@@ -246,11 +322,18 @@ describe('reference gallery through the real CLI (scripted mock, every request c
     await fs.rm(path.join(root, 'references', 'linen.jpg'));
     await fs.rm(path.join(root, 'references', 'serif.png'));
     await fs.writeFile(path.join(root, 'references.yaml'), `references:\n${names.map((n) => `  ${n}: a note on ${n}`).join('\n')}\n`);
-    for (const command of [['validate', root], ['run', root, '--iterations', '1', '--turns', '1']]) {
+    for (const command of [
+      ['validate', root],
+      ['run', root, '--iterations', '1', '--turns', '1'],
+    ]) {
       const r = await startCli(command, env).done;
       assert.equal(r.code, 1, r.stderr);
       const errors = (r.stdout + r.stderr).split('\n').filter((l) => / error: /.test(l));
-      assert.deepEqual(errors, ['references:0:0: error: references/ has 51 images; a review holds at most 50. Move some out (no image was opened).'], command[0]);
+      assert.deepEqual(
+        errors,
+        ['references:0:0: error: references/ has 51 images; a review holds at most 50. Move some out (no image was opened).'],
+        command[0],
+      );
     }
     assert.equal(mock.requests.length, 0);
     assert.equal(existsSync(path.join(root, 'runs')), false);

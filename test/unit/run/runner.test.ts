@@ -40,11 +40,23 @@ describe('run engine: a full run against the mock', function () {
     assert.equal(i3!.remix, undefined);
     assert.ok(i3!.candidates.includes(record.finalPick!));
     // the default: independent first assessments, then round-robin; the order rotates by one each round (seed 0: no offset)
-    assert.deepEqual(i1!.messages.map((m) => `${m.speaker}/${m.turn}/${m.phase}`), [
-      'd1/1/independent', 'd2/1/independent', 'd3/1/independent', 'd4/1/independent',
-      'd1/2/together', 'd2/2/together', 'd3/2/together', 'd4/2/together',
-    ]);
-    assert.deepEqual(i2!.messages.filter((m) => m.turn === 2).map((m) => m.speaker), ['d2', 'd3', 'd4', 'd1']);
+    assert.deepEqual(
+      i1!.messages.map((m) => `${m.speaker}/${m.turn}/${m.phase}`),
+      [
+        'd1/1/independent',
+        'd2/1/independent',
+        'd3/1/independent',
+        'd4/1/independent',
+        'd1/2/together',
+        'd2/2/together',
+        'd3/2/together',
+        'd4/2/together',
+      ],
+    );
+    assert.deepEqual(
+      i2!.messages.filter((m) => m.turn === 2).map((m) => m.speaker),
+      ['d2', 'd3', 'd4', 'd1'],
+    );
     assert.equal(record.settings.mode, 'separate-then-together');
     assert.equal(record.settings.order, 'rotate');
     assert.equal(record.settings.orderSeed, 0);
@@ -92,12 +104,18 @@ describe('run engine: a full run against the mock', function () {
     // image edits: the top candidates as files with their real MIME type, best first, an explicit model
     const edits = suite.mock.requests.filter((r) => r.route === 'edit');
     assert.equal(edits.length, 2);
-    assert.deepEqual(edits[0]!.files.map((f) => f.filename), i1!.ranking!.map((id) => (Number(id) % 3 === 0 ? `${id}.jpg` : `${id}.png`)));
+    assert.deepEqual(
+      edits[0]!.files.map((f) => f.filename),
+      i1!.ranking!.map((id) => (Number(id) % 3 === 0 ? `${id}.jpg` : `${id}.png`)),
+    );
     for (const f of edits[0]!.files) assert.equal(f.contentType, f.filename.endsWith('.jpg') ? 'image/jpeg' : 'image/png');
     assert.equal((edits[0]!.body as { model: string }).model, 'gpt-image-1');
     // (multipart form fields carry line breaks as CRLF)
     assert.equal((edits[0]!.body as { prompt: string }).prompt.replace(/\r\n/g, '\n'), i1!.editingDirections);
-    assert.deepEqual(edits[1]!.files.map((f) => f.filename).slice(0, 2), i2!.ranking!.map((id) => (id === 'r1' ? 'remix.png' : Number(id) % 3 === 0 ? `${id}.jpg` : `${id}.png`)));
+    assert.deepEqual(
+      edits[1]!.files.map((f) => f.filename).slice(0, 2),
+      i2!.ranking!.map((id) => (id === 'r1' ? 'remix.png' : Number(id) % 3 === 0 ? `${id}.jpg` : `${id}.png`)),
+    );
 
     // no secret anywhere, and every request is valid against the official spec
     for (const f of await allFiles(dir)) assert.ok(!(await fs.readFile(f)).includes(TEST_KEY), `${f} holds the key`);
@@ -145,14 +163,24 @@ describe('run engine: a full run against the mock', function () {
     assert.equal(user.content.filter((p) => p.type === 'image_url').length, 4);
   });
 
-  it('json_schema enums are exactly the current candidates\' ids, strict', async () => {
+  it("json_schema enums are exactly the current candidates' ids, strict", async () => {
     const root = await makeReview({ options: 6, designers: 2 });
     const record = await startRun({ reviewRoot: root, ...suite.engine, settings: { turnsPerAgent: 1 } });
     assert.equal(record.status, 'completed', record.error);
     const remixCalls = chatRequests(suite.mock).filter((r) => (r.body as { response_format?: unknown }).response_format);
     assert.equal(remixCalls.length, 3);
     remixCalls.forEach((r, i) => {
-      const rf = (r.body as { response_format: { type: string; json_schema: { strict: boolean; schema: { additionalProperties: boolean; required: string[]; properties: Record<string, { items: { enum: string[] } }> } } } }).response_format;
+      const rf = (
+        r.body as {
+          response_format: {
+            type: string;
+            json_schema: {
+              strict: boolean;
+              schema: { additionalProperties: boolean; required: string[]; properties: Record<string, { items: { enum: string[] } }> };
+            };
+          };
+        }
+      ).response_format;
       assert.equal(rf.type, 'json_schema');
       assert.equal(rf.json_schema.strict, true);
       assert.equal(rf.json_schema.schema.additionalProperties, false);
@@ -180,7 +208,7 @@ describe('run engine: a full run against the mock', function () {
     assert.deepEqual(left, []);
   });
 
-  it('refineRun adds a remix round with the lead\'s feedback and a new final pick', async () => {
+  it("refineRun adds a remix round with the lead's feedback and a new final pick", async () => {
     const root = await makeReview({ options: 4, designers: 2 });
     const first = await startRun({ reviewRoot: root, ...suite.engine, settings: { turnsPerAgent: 1, iterations: 2 } });
     assert.equal(first.status, 'completed', first.error);

@@ -52,7 +52,8 @@ describe('one way into a run: the request is resolved once', function () {
     cacheDir: suite.cacheDir,
     ...more,
   });
-  const start = (root: string): Promise<RunRecord> => runSession(request(root, { kind: 'start', settings: { iterations: 1, orderSeed: 0 } }));
+  const start = (root: string): Promise<RunRecord> =>
+    runSession(request(root, { kind: 'start', settings: { iterations: 1, orderSeed: 0 } }));
 
   it('a new run reads review.yaml once and never reads run.json back', async () => {
     const root = await reviewWithYaml();
@@ -68,7 +69,11 @@ describe('one way into a run: the request is resolved once', function () {
     const failed = await start(root);
     assert.equal(failed.status, 'failed');
     const heard: string[] = [];
-    const observer: RunObserver = { loaded: () => heard.push('review'), recordRead: (r) => heard.push(`record ${r.status}`), event: (e) => void (e.type === 'run-started' && heard.push('started')) };
+    const observer: RunObserver = {
+      loaded: () => heard.push('review'),
+      recordRead: (r) => heard.push(`record ${r.status}`),
+      event: (e) => void (e.type === 'run-started' && heard.push('started')),
+    };
     const { result, reads } = await countReads(() => runSession(request(root, { kind: 'resume', runId: failed.id }), observer));
     assert.equal(result.status, 'completed', result.error);
     assert.deepEqual(reads, { 'review.yaml': 1, 'run.json': 1 });
@@ -78,7 +83,9 @@ describe('one way into a run: the request is resolved once', function () {
   it('a refinement reads review.yaml once and run.json once', async () => {
     const root = await reviewWithYaml();
     const done = await start(root);
-    const { result, reads } = await countReads(() => runSession(request(root, { kind: 'refine', runId: done.id }, { feedback: 'Warmer.' })));
+    const { result, reads } = await countReads(() =>
+      runSession(request(root, { kind: 'refine', runId: done.id }, { feedback: 'Warmer.' })),
+    );
     assert.equal(result.status, 'completed', result.error);
     assert.equal(result.iterations.length, 3);
     assert.equal(result.iterations[1]?.feedback, 'Warmer.');
@@ -94,7 +101,9 @@ describe('one way into a run: the request is resolved once', function () {
     await waitFor('the second turn to be asked', () => turns >= 2);
     const id = (await fs.readdir(path.join(root, 'runs')))[0]!;
     const dir = path.join(root, 'runs', id);
-    await waitFor('a turn in the journal', async () => (await fs.readFile(path.join(dir, JOURNAL_FILE), 'utf8').catch(() => '')).includes('"message"'));
+    await waitFor('a turn in the journal', async () =>
+      (await fs.readFile(path.join(dir, JOURNAL_FILE), 'utf8').catch(() => '')).includes('"message"'),
+    );
     // The run folder as a crash leaves it: run.json says running, the turn is only in the journal.
     await asKilledNow(root, id, async () => {
       controller.abort();
@@ -169,7 +178,11 @@ describe('one way into a run: the request is resolved once', function () {
 
   it("the extension's request: a start carries the command's choices over the settings, a refine its feedback", () => {
     const inspect = (key: string) => (key === 'iterations' ? { key, workspaceValue: 2 } : undefined);
-    const started = askedRun({ kind: 'start', reviewRoot: '/r', options: { turns: 1, feedback: '  Calmer. ', task: 'design' } }, inspect, 'gpt-x');
+    const started = askedRun(
+      { kind: 'start', reviewRoot: '/r', options: { turns: 1, feedback: '  Calmer. ', task: 'design' } },
+      inspect,
+      'gpt-x',
+    );
     assert.deepEqual(started.what, { kind: 'start', settings: { iterations: 2, turnsPerAgent: 1, chatModel: 'gpt-x' }, task: 'design' });
     assert.equal(started.feedback, 'Calmer.');
     const refined = askedRun({ kind: 'refine', reviewRoot: '/r', runId: 'x', feedback: 'Warmer.' }, inspect);

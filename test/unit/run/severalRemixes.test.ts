@@ -31,7 +31,12 @@ describe('several remixes a round (command line)', function () {
   let env: Record<string, string>;
   before(async () => {
     mock = await MockOpenAI.start();
-    env = { OPENAI_API_KEY: TEST_KEY, OPENAI_BASE_URL: mock.baseURL, XDG_CACHE_HOME: await makeTempDir('tf-xdg-'), TEAMFUSION_MAX_RETRIES: '0' };
+    env = {
+      OPENAI_API_KEY: TEST_KEY,
+      OPENAI_BASE_URL: mock.baseURL,
+      XDG_CACHE_HOME: await makeTempDir('tf-xdg-'),
+      TEAMFUSION_MAX_RETRIES: '0',
+    };
   });
   after(async () => mock.close());
   beforeEach(() => {
@@ -55,7 +60,10 @@ describe('several remixes a round (command line)', function () {
     const r = await running;
     assert.equal(r.code, 0, r.stderr);
     const summary = JSON.parse(r.stdout) as { id: string; remixes: { id: string; file: string; iteration: number }[] };
-    assert.deepEqual(summary.remixes.map((m) => m.id), ['r1a', 'r1b', 'r2a', 'r2b']);
+    assert.deepEqual(
+      summary.remixes.map((m) => m.id),
+      ['r1a', 'r1b', 'r2a', 'r2b'],
+    );
     const rec = await runJson(root, summary.id);
     assert.equal(rec.settings.remixesPerIteration, 2);
     const [one, two, three] = rec.iterations;
@@ -64,7 +72,10 @@ describe('several remixes a round (command line)', function () {
     const asked = mock.requests.filter(isRemixAgent);
     assert.equal(asked.length, 2, 'one remix-agent call a remix round (the final pick is another schema)');
     for (const req of asked) {
-      const schema = requestedJsonSchema(req.body)!.schema as { properties: Record<string, { minItems?: number; maxItems?: number; items?: { required?: string[] } }>; required: string[] };
+      const schema = requestedJsonSchema(req.body)!.schema as {
+        properties: Record<string, { minItems?: number; maxItems?: number; items?: { required?: string[] } }>;
+        required: string[];
+      };
       assert.equal(schema.properties.remixes!.minItems, 2);
       assert.equal(schema.properties.remixes!.maxItems, 2);
       assert.deepEqual(schema.properties.remixes!.items!.required, ['idea', 'from', 'editingDirections']);
@@ -74,18 +85,33 @@ describe('several remixes a round (command line)', function () {
 
     // Two edits a remix round, each with its own prompt; ids r<k>a, r<k>b; files remix-a.png, remix-b.png.
     const editPrompts = rec.prompts.filter((p) => p.kind === 'image-edit');
-    assert.deepEqual(editPrompts.map((p) => p.iteration), [1, 1, 2, 2]);
+    assert.deepEqual(
+      editPrompts.map((p) => p.iteration),
+      [1, 1, 2, 2],
+    );
     assert.equal(edits(mock).length, 4);
     assert.equal(mock.maxInFlight('edit'), 2, 'the edits of a round are sent at once');
     for (const k of [1, 2]) {
       const prompts = editPrompts.filter((p) => p.iteration === k).map((p) => p.prompt);
       assert.equal(new Set(prompts).size, 2, `round ${k}: the two edits have distinct directions`);
     }
-    for (const [it, k] of [[one!, 1], [two!, 2]] as const) {
+    for (const [it, k] of [
+      [one!, 1],
+      [two!, 2],
+    ] as const) {
       assert.equal(it.remix, undefined);
-      assert.deepEqual(it.proposals!.map((p) => p.letter), ['a', 'b']);
+      assert.deepEqual(
+        it.proposals!.map((p) => p.letter),
+        ['a', 'b'],
+      );
       assert.notEqual(it.proposals![0]!.editingDirections, it.proposals![1]!.editingDirections);
-      assert.deepEqual(it.remixes!.map((m) => [m.id, m.file, m.letter]), [[`r${k}a`, `iteration-${k}/remix-a.png`, 'a'], [`r${k}b`, `iteration-${k}/remix-b.png`, 'b']]);
+      assert.deepEqual(
+        it.remixes!.map((m) => [m.id, m.file, m.letter]),
+        [
+          [`r${k}a`, `iteration-${k}/remix-a.png`, 'a'],
+          [`r${k}b`, `iteration-${k}/remix-b.png`, 'b'],
+        ],
+      );
       for (const m of it.remixes!) {
         assert.ok(existsSync(path.join(root, 'runs', rec.id, m.file)), m.file);
         assert.equal(typeof m.costUsd, 'number', 'cost per remixed image stays reported');
@@ -93,7 +119,10 @@ describe('several remixes a round (command line)', function () {
       }
     }
     // The edits went out at once, but the labels follow the letters.
-    assert.deepEqual(['r1a', 'r1b', 'r2a', 'r2b'].map((id) => rec.options.find((o) => o.id === id)!.label), ['Image 7', 'Image 8', 'Image 9', 'Image 10']);
+    assert.deepEqual(
+      ['r1a', 'r1b', 'r2a', 'r2b'].map((id) => rec.options.find((o) => o.id === id)!.label),
+      ['Image 7', 'Image 8', 'Image 9', 'Image 10'],
+    );
     // Narrowing keeps the top candidates plus every remix of that round.
     assert.deepEqual(two!.candidates, [...one!.ranking!.slice(0, 3), 'r1a', 'r1b']);
     assert.deepEqual(three!.candidates, [...two!.ranking!.slice(0, 2), 'r2a', 'r2b']);
@@ -108,7 +137,8 @@ describe('several remixes a round (command line)', function () {
     assert.match(result, /- Remixes a round: 2, each its own image edit/);
     for (const id of ['r1a', 'r1b', 'r2a', 'r2b']) assert.match(result, new RegExp(`!\\[Remix ${id}\\]`));
     // The discussion calls them Image 7…10: result.md and transcript.md say which remix each is; the ids do not jump here.
-    const mapping = 'Image 7 = remix r1a (round 1); Image 8 = remix r1b (round 1); Image 9 = remix r2a (round 2); Image 10 = remix r2b (round 2).';
+    const mapping =
+      'Image 7 = remix r1a (round 1); Image 8 = remix r1b (round 1); Image 9 = remix r2a (round 2); Image 10 = remix r2b (round 2).';
     const transcript = await fs.readFile(path.join(root, 'runs', rec.id, 'transcript.md'), 'utf8');
     for (const text of [result, transcript]) {
       assert.ok(text.includes(mapping), text);
@@ -118,29 +148,55 @@ describe('several remixes a round (command line)', function () {
     // All four reach the blind re-rank set.
     const rr = await startCli(['rerank', root, rec.id], env).done;
     assert.equal(rr.code, 0, rr.stderr);
-    const key = JSON.parse(await fs.readFile(path.join(root, 'runs', rec.id, 'rerank', 'key.json'), 'utf8')) as Record<string, { kind: string; id: string; file: string }>;
-    assert.deepEqual(Object.values(key).filter((v) => v.kind === 'remix').map((v) => v.id).sort(), ['r1a', 'r1b', 'r2a', 'r2b']);
+    const key = JSON.parse(await fs.readFile(path.join(root, 'runs', rec.id, 'rerank', 'key.json'), 'utf8')) as Record<
+      string,
+      { kind: string; id: string; file: string }
+    >;
+    assert.deepEqual(
+      Object.values(key)
+        .filter((v) => v.kind === 'remix')
+        .map((v) => v.id)
+        .sort(),
+      ['r1a', 'r1b', 'r2a', 'r2b'],
+    );
     assert.equal(Object.values(key).filter((v) => v.kind === 'option').length, 3);
     // …and acceptance: the team's blind re-rankings (a remix first) make compare count all four as generated.
     const letters = Object.keys(key).sort();
     const remixLetters = letters.filter((l) => key[l]!.kind === 'remix');
     for (const d of ['d1', 'd2', 'd3']) {
       const order = [remixLetters[1]!, ...letters.filter((l) => l !== remixLetters[1])];
-      const lines = [`designer: ${d}`, 'ranking:', ...order.flatMap((l, i) => [`  - option: "${l}"`, `    rank: ${i + 1}`, `    justification: Place ${i + 1}.`])];
+      const lines = [
+        `designer: ${d}`,
+        'ranking:',
+        ...order.flatMap((l, i) => [`  - option: "${l}"`, `    rank: ${i + 1}`, `    justification: Place ${i + 1}.`]),
+      ];
       await fs.writeFile(path.join(root, 'runs', rec.id, 'rerank', 'rankings', `${d}.yaml`), `${lines.join('\n')}\n`);
     }
     const cmp = await startCli(['compare', root, rec.id, '--json'], env).done;
-    const compared = JSON.parse(cmp.stdout) as { acceptance: { generated: string[]; top1: boolean; bestGenerated: { letter: string; id: string } } };
+    const compared = JSON.parse(cmp.stdout) as {
+      acceptance: { generated: string[]; top1: boolean; bestGenerated: { letter: string; id: string } };
+    };
     assert.deepEqual([...compared.acceptance.generated].sort(), remixLetters);
     assert.equal(compared.acceptance.top1, true);
     assert.equal(compared.acceptance.bestGenerated.id, key[remixLetters[1]!]!.id);
-    const check = checkRunRecord(JSON.parse(await fs.readFile(path.join(root, 'runs', rec.id, 'run.json'), 'utf8')), `runs/${rec.id}`, ['1.png', '2.png', '3.png', '4.png', '5.png', '6.png']);
+    const check = checkRunRecord(JSON.parse(await fs.readFile(path.join(root, 'runs', rec.id, 'run.json'), 'utf8')), `runs/${rec.id}`, [
+      '1.png',
+      '2.png',
+      '3.png',
+      '4.png',
+      '5.png',
+      '6.png',
+    ]);
     assert.ok('record' in check, JSON.stringify(check));
   });
 
   it('a failed edit of one of two remixes fails only that remix; resume makes only it (no new turns, no new remix agent)', async () => {
     const root = await makeReview({ options: 4, designers: 2 });
-    mock.enqueue('edit', { kind: 'error', status: 500, body: { error: { message: 'The image server had a hiccup.', type: 'server_error', param: null, code: null } } });
+    mock.enqueue('edit', {
+      kind: 'error',
+      status: 500,
+      body: { error: { message: 'The image server had a hiccup.', type: 'server_error', param: null, code: null } },
+    });
     const r = await startCli(['run', root, '--iterations', '2', '--turns', '1', '--remixes', '2', '--json'], env).done;
     assert.equal(r.code, 1, r.stdout);
     const id = (JSON.parse(r.stdout) as { id: string }).id;
@@ -157,18 +213,32 @@ describe('several remixes a round (command line)', function () {
     assert.equal(edits(mock).length, 2);
     assert.equal(failed.prompts.filter((p) => p.kind === 'image-edit' && p.error).length, 1, 'the failed edit is recorded with its error');
 
-    const before = { chat: mock.requests.filter((q) => q.route === 'chat').length, agent: mock.requests.filter(isRemixAgent).length, edits: edits(mock).length };
+    const before = {
+      chat: mock.requests.filter((q) => q.route === 'chat').length,
+      agent: mock.requests.filter(isRemixAgent).length,
+      edits: edits(mock).length,
+    };
     const resumed = await startCli(['run', root, '--resume', id, '--json'], env).done;
     assert.equal(resumed.code, 0, resumed.stderr);
     assert.equal(edits(mock).length - before.edits, 1, 'only the failed edit is made again');
     assert.equal(mock.requests.filter(isRemixAgent).length - before.agent, 0, 'the proposals are not asked again');
     const done = await runJson(root, id);
     assert.equal(done.status, 'completed');
-    assert.deepEqual(done.iterations[0]!.remixes!.map((m) => m.id), ['r1a', 'r1b']);
-    assert.deepEqual(done.iterations[0]!.remixes!.find((m) => m.letter === made.letter), made, 'the remix made before is kept as it was');
+    assert.deepEqual(
+      done.iterations[0]!.remixes!.map((m) => m.id),
+      ['r1a', 'r1b'],
+    );
+    assert.deepEqual(
+      done.iterations[0]!.remixes!.find((m) => m.letter === made.letter),
+      made,
+      'the remix made before is kept as it was',
+    );
     // The redone edit went with its own proposal's directions.
     const redone = edits(mock).at(-1)!;
-    assert.equal((redone.body as { prompt: string }).prompt.replace(/\r\n/g, '\n'), done.iterations[0]!.proposals!.find((p) => p.letter === missing)!.editingDirections);
+    assert.equal(
+      (redone.body as { prompt: string }).prompt.replace(/\r\n/g, '\n'),
+      done.iterations[0]!.proposals!.find((p) => p.letter === missing)!.editingDirections,
+    );
     assert.deepEqual(done.iterations[1]!.candidates.slice(-2), ['r1a', 'r1b']);
     assert.equal(done.iterations[1]!.messages.length, 2, 'round 2 ran once');
     assert.equal(mock.requests.filter((q) => q.route === 'chat').length - before.chat, 2 + 1, 'round 2: two turns and the final pick');
@@ -183,7 +253,15 @@ describe('several remixes a round (command line)', function () {
       const same = { idea: 'Combine the top two', from: ['1', '2'], editingDirections: parts('Keep the calm palette.') };
       return {
         kind: 'json',
-        value: { ranking: ['1', '2'], reasons: [], remixes: [same, { ...same, idea: 'Push the favourite', editingDirections: parts('keep the CALM palette') }], agreements: [], disagreements: [], decisionPoints: [], backed: { d1: '1', d2: '2' } },
+        value: {
+          ranking: ['1', '2'],
+          reasons: [],
+          remixes: [same, { ...same, idea: 'Push the favourite', editingDirections: parts('keep the CALM palette') }],
+          agreements: [],
+          disagreements: [],
+          decisionPoints: [],
+          backed: { d1: '1', d2: '2' },
+        },
       };
     });
     const r = await startCli(['run', root, '--iterations', '2', '--turns', '1', '--remixes', '2', '--json'], env).done;
@@ -199,14 +277,17 @@ describe('several remixes a round (command line)', function () {
     assert.equal(it.remixes!.length, 2);
   });
 
-  it('--remixes beats review.yaml; 1 (the default) keeps today\'s one remix r<k> in remix.png', async () => {
+  it("--remixes beats review.yaml; 1 (the default) keeps today's one remix r<k> in remix.png", async () => {
     const root = await makeReview({ options: 4, designers: 2 });
     await fs.writeFile(path.join(root, 'review.yaml'), 'remixesPerIteration: 3\n');
     const r = await startCli(['run', root, '--iterations', '2', '--turns', '1', '--remixes', '1', '--json'], env).done;
     assert.equal(r.code, 0, r.stderr);
     const rec = await runJson(root, (JSON.parse(r.stdout) as { id: string }).id);
     assert.equal(rec.settings.remixesPerIteration, 1);
-    assert.deepEqual(rec.iterations[0]!.remix && [rec.iterations[0]!.remix.id, rec.iterations[0]!.remix.file], ['r1', 'iteration-1/remix.png']);
+    assert.deepEqual(rec.iterations[0]!.remix && [rec.iterations[0]!.remix.id, rec.iterations[0]!.remix.file], [
+      'r1',
+      'iteration-1/remix.png',
+    ]);
     assert.equal(rec.iterations[0]!.proposals, undefined);
     assert.equal(edits(mock).length, 1);
     const schema = requestedJsonSchema(mock.requests.find(isRemixAgent)!.body)!.schema as { properties: Record<string, unknown> };
@@ -243,7 +324,9 @@ describe('several remixes a round (remix agent and record)', () => {
     const one = remixJsonSchema(ids, designers, false, 2) as { properties: Record<string, unknown> };
     assert.deepEqual(remixJsonSchema(ids, designers, false, 2, 1), one);
     assert.ok('editingDirections' in one.properties);
-    const three = remixJsonSchema(ids, designers, false, 2, 3) as unknown as { properties: { remixes: { minItems: number; maxItems: number; items: { properties: { from: { items: { enum: string[] } } } } } } };
+    const three = remixJsonSchema(ids, designers, false, 2, 3) as unknown as {
+      properties: { remixes: { minItems: number; maxItems: number; items: { properties: { from: { items: { enum: string[] } } } } } };
+    };
     assert.equal(three.properties.remixes.minItems, 3);
     assert.equal(three.properties.remixes.maxItems, 3);
     assert.deepEqual(three.properties.remixes.items.properties.from.items.enum, ids);
@@ -254,20 +337,37 @@ describe('several remixes a round (remix agent and record)', () => {
 
   it('answers: the wrong number, an unknown candidate or identical directions are errors (repaired); distinct ones pass', () => {
     const v = answerSchema(ids, designers, false, 2);
-    const answer = (remixes: unknown[]) => JSON.stringify({ ranking: ['1', '2'], reasons: [], remixes, agreements: [], disagreements: [], decisionPoints: [] });
+    const answer = (remixes: unknown[]) =>
+      JSON.stringify({ ranking: ['1', '2'], reasons: [], remixes, agreements: [], disagreements: [], decisionPoints: [] });
     const p = (from: string[], text: string) => ({ idea: text.slice(0, 10), from, editingDirections: parts(text) });
     assert.match((parseAnswer(answer([p(['1'], 'Warmer.')]), v, ids, 2) as { error: string }).error, /exactly 2 proposals/);
-    assert.match((parseAnswer(answer([p(['1'], 'Warmer.'), p(['9'], 'Cooler.')]), v, ids, 2) as { error: string }).error, /remixes\.1\.from\.0/);
-    assert.match((parseAnswer(answer([p(['1'], 'Warmer!'), p(['2'], ' warmer ')]), v, ids, 2) as { error: string }).error, /same editing directions/);
-    const ok = parseAnswer(answer([p(['1', '2', '1'], 'Warmer.'), p(['2'], 'Cooler.')]), v, ids, 2) as { answer: { proposals: { from: string[] }[] } };
-    assert.deepEqual(ok.answer.proposals.map((x) => x.from), [['1', '2'], ['2']]);
-    const capped = parseAnswer(answer([p(['3', '1', '2'], 'Warmer.'), p(['2'], 'Cooler.')]), v, ids, 2) as { answer: { proposals: { from: string[] }[] } };
+    assert.match(
+      (parseAnswer(answer([p(['1'], 'Warmer.'), p(['9'], 'Cooler.')]), v, ids, 2) as { error: string }).error,
+      /remixes\.1\.from\.0/,
+    );
+    assert.match(
+      (parseAnswer(answer([p(['1'], 'Warmer!'), p(['2'], ' warmer ')]), v, ids, 2) as { error: string }).error,
+      /same editing directions/,
+    );
+    const ok = parseAnswer(answer([p(['1', '2', '1'], 'Warmer.'), p(['2'], 'Cooler.')]), v, ids, 2) as {
+      answer: { proposals: { from: string[] }[] };
+    };
+    assert.deepEqual(
+      ok.answer.proposals.map((x) => x.from),
+      [['1', '2'], ['2']],
+    );
+    const capped = parseAnswer(answer([p(['3', '1', '2'], 'Warmer.'), p(['2'], 'Cooler.')]), v, ids, 2) as {
+      answer: { proposals: { from: string[] }[] };
+    };
     assert.deepEqual(capped.answer.proposals[0]!.from, ['3', '1'], 'at most the consensus top K inputs, as one remix has');
   });
 
   it('the record check: several remixes in their own files; older records and one remix a round read unchanged', () => {
     const base = {
-      id: 'run-1', status: 'completed', startedAt: 't', updatedAt: 't',
+      id: 'run-1',
+      status: 'completed',
+      startedAt: 't',
+      updatedAt: 't',
       settings: { chatModel: 'c', imageModel: 'i', turnsPerAgent: 1, iterations: 2, remixesPerIteration: 2 },
       options: [
         { id: '1', label: 'Image 1', file: 'options/1.png' },
@@ -275,11 +375,22 @@ describe('several remixes a round (remix agent and record)', () => {
         { id: 'r1a', label: 'Image 3', file: 'runs/run-1/iteration-1/remix-a.png' },
         { id: 'r1b', label: 'Image 4', file: 'runs/run-1/iteration-1/remix-b.png' },
       ],
-      iterations: [{
-        index: 1, candidates: ['1', '2'], messages: [], ranking: ['1', '2'],
-        proposals: [{ letter: 'a', from: ['1', '2'], editingDirections: 'A' }, { letter: 'b', from: ['1'], editingDirections: 'B' }],
-        remixes: [{ id: 'r1a', letter: 'a', file: 'iteration-1/remix-a.png', from: ['1', '2'] }, { id: 'r1b', letter: 'b', file: 'iteration-1/remix-b.png', from: ['1'] }],
-      }],
+      iterations: [
+        {
+          index: 1,
+          candidates: ['1', '2'],
+          messages: [],
+          ranking: ['1', '2'],
+          proposals: [
+            { letter: 'a', from: ['1', '2'], editingDirections: 'A' },
+            { letter: 'b', from: ['1'], editingDirections: 'B' },
+          ],
+          remixes: [
+            { id: 'r1a', letter: 'a', file: 'iteration-1/remix-a.png', from: ['1', '2'] },
+            { id: 'r1b', letter: 'b', file: 'iteration-1/remix-b.png', from: ['1'] },
+          ],
+        },
+      ],
       usage: { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, images: 2 },
       prompts: [],
     };
@@ -291,17 +402,51 @@ describe('several remixes a round (remix agent and record)', () => {
       const out = checkRunRecord(r, 'runs/run-1', names);
       return 'problem' in out ? out.problem.message : 'accepted';
     };
-    assert.match(bad((r) => { r.iterations[0]!.remixes[1]!.file = 'iteration-1/remix.png'; }), /must be iteration-1\/remix-b\.png/);
-    assert.match(bad((r) => { r.options[3]!.file = 'runs/run-1/iteration-1/remix.png'; }), /must be runs\/run-1\/iteration-1\/remix-b\.png/);
-    assert.match(bad((r) => { r.iterations[0]!.proposals[1]!.letter = 'c'; }), /letter "b"/);
-    assert.match(bad((r) => { r.iterations[0]!.proposals[1]!.from = ['9']; }), /"9" is not one of the record's options/);
-    assert.match(bad((r) => { (r.settings as { remixesPerIteration: number }).remixesPerIteration = 5; }), /remixesPerIteration must be a whole number from 1 to 4/);
+    assert.match(
+      bad((r) => {
+        r.iterations[0]!.remixes[1]!.file = 'iteration-1/remix.png';
+      }),
+      /must be iteration-1\/remix-b\.png/,
+    );
+    assert.match(
+      bad((r) => {
+        r.options[3]!.file = 'runs/run-1/iteration-1/remix.png';
+      }),
+      /must be runs\/run-1\/iteration-1\/remix-b\.png/,
+    );
+    assert.match(
+      bad((r) => {
+        r.iterations[0]!.proposals[1]!.letter = 'c';
+      }),
+      /letter "b"/,
+    );
+    assert.match(
+      bad((r) => {
+        r.iterations[0]!.proposals[1]!.from = ['9'];
+      }),
+      /"9" is not one of the record's options/,
+    );
+    assert.match(
+      bad((r) => {
+        (r.settings as { remixesPerIteration: number }).remixesPerIteration = 5;
+      }),
+      /remixesPerIteration must be a whole number from 1 to 4/,
+    );
     // An older record (one remix, no setting) is read as it always was.
     const older = {
       ...structuredClone(base),
       settings: { chatModel: 'c', imageModel: 'i', turnsPerAgent: 1, iterations: 2 },
       options: [...base.options.slice(0, 2), { id: 'r1', label: 'Image 3', file: 'runs/run-1/iteration-1/remix.png' }],
-      iterations: [{ index: 1, candidates: ['1', '2'], messages: [], ranking: ['1', '2'], editingDirections: 'A', remix: { id: 'r1', file: 'iteration-1/remix.png', from: ['1', '2'] } }],
+      iterations: [
+        {
+          index: 1,
+          candidates: ['1', '2'],
+          messages: [],
+          ranking: ['1', '2'],
+          editingDirections: 'A',
+          remix: { id: 'r1', file: 'iteration-1/remix.png', from: ['1', '2'] },
+        },
+      ],
     };
     assert.ok('record' in checkRunRecord(older, 'runs/run-1', names));
   });

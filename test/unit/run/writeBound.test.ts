@@ -30,7 +30,10 @@ describe('outputs checked before anything is sent (command line)', function () {
     const runDir = path.join(root, 'runs', id);
     await fs.symlink(path.join(outside.dir, 'judge.json'), path.join(runDir, 'judge.json'));
     await fs.mkdir(path.join(runDir, 'analysis.json'));
-    for (const [command, file, ...more] of [['judge', 'judge.json'], ['code-discussion', 'analysis.json', '--yes']] as const) {
+    for (const [command, file, ...more] of [
+      ['judge', 'judge.json'],
+      ['code-discussion', 'analysis.json', '--yes'],
+    ] as const) {
       const r = await startCli([command, root, id, '--force', ...more], suite.env).done;
       assert.equal(r.code, 1, `${command}: ${r.stderr}`);
       assert.equal(r.stderr.trim().split('\n').length, 1, `${command}: one sentence\n${r.stderr}`);
@@ -45,7 +48,8 @@ describe('outputs checked before anything is sent (command line)', function () {
   it('resuming a run whose next round folder is a committed link: refused before a request, the run still resumable', async function () {
     if (process.platform === 'win32') this.skip();
     const root = await makeBriefRunReview(2);
-    const w = await startCli(['run', root, '--task', 'brief', '--iterations', '2', '--turns', '1', '--human', 'm1', '--no-wait'], suite.env).done;
+    const w = await startCli(['run', root, '--task', 'brief', '--iterations', '2', '--turns', '1', '--human', 'm1', '--no-wait'], suite.env)
+      .done;
     assert.equal(w.code, 3, w.stderr);
     const id = (await fs.readdir(path.join(root, 'runs')))[0]!;
     const outside = await outsideFolder();

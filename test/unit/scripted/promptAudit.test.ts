@@ -80,19 +80,28 @@ const fingerprint = (url: string): string => createHash('sha256').update(url).di
 /** The run's facts: its candidates' labels (run.json) and its members with their own words (rankings or comments). */
 async function runFacts(review: string): Promise<RunFacts> {
   const [runId] = (await fs.readdir(path.join(review, 'runs'))).filter((x) => !x.startsWith('.'));
-  const record = JSON.parse(await fs.readFile(path.join(review, 'runs', runId!, 'run.json'), 'utf8')) as { options: Array<{ id: string; label: string; file: string }>; iterations: RecordedRound[] };
+  const record = JSON.parse(await fs.readFile(path.join(review, 'runs', runId!, 'run.json'), 'utf8')) as {
+    options: Array<{ id: string; label: string; file: string }>;
+    iterations: RecordedRound[];
+  };
   const labels = new Set(record.options.flatMap((o) => [o.label, `${o.label} (remix ${o.id})`]));
   const edits: RunFacts['edits'] = [];
   for (const it of record.iterations) {
-    for (const p of it.proposals ?? []) if (p.editingDirectionsDiscussed) edits.push({ positional: p.editingDirections, discussed: p.editingDirectionsDiscussed, from: p.from });
-    if (it.remix && it.editingDirections && it.editingDirectionsDiscussed) edits.push({ positional: it.editingDirections, discussed: it.editingDirectionsDiscussed, from: it.remix.from });
+    for (const p of it.proposals ?? [])
+      if (p.editingDirectionsDiscussed)
+        edits.push({ positional: p.editingDirections, discussed: p.editingDirectionsDiscussed, from: p.from });
+    if (it.remix && it.editingDirections && it.editingDirectionsDiscussed)
+      edits.push({ positional: it.editingDirections, discussed: it.editingDirectionsDiscussed, from: it.remix.from });
   }
   const idOf = new Map(record.options.map((o) => [o.label, o.id]));
   const members: RunFacts['members'] = [];
   const dir = (d: string): Promise<string[]> => fs.readdir(path.join(review, d)).catch(() => []);
   for (const f of await dir('rankings')) {
     const text = await fs.readFile(path.join(review, 'rankings', f), 'utf8');
-    const doc = (f.endsWith('.json') ? JSON.parse(text) : parseYaml(text)) as { designer: string; ranking: Array<{ justification: string }> };
+    const doc = (f.endsWith('.json') ? JSON.parse(text) : parseYaml(text)) as {
+      designer: string;
+      ranking: Array<{ justification: string }>;
+    };
     members.push({ id: f.replace(/\.\w+$/, ''), name: doc.designer, words: doc.ranking.map((r) => r.justification) });
   }
   for (const f of await dir('comments')) {
@@ -100,7 +109,14 @@ async function runFacts(review: string): Promise<RunFacts> {
     const name = /^designer: (.+)$/m.exec(text)![1]!.trim();
     const body = text.replace(/^---[\s\S]*?---\n/, '');
     // Their sentences of some length, as a prompt would carry them (each line of the file as written).
-    members.push({ id: f.replace(/\.\w+$/, ''), name, words: body.split('\n').map((l) => l.trim()).filter((l) => l.length >= 40) });
+    members.push({
+      id: f.replace(/\.\w+$/, ''),
+      name,
+      words: body
+        .split('\n')
+        .map((l) => l.trim())
+        .filter((l) => l.length >= 40),
+    });
   }
   return { labels, members, edits, idOf };
 }
@@ -126,35 +142,53 @@ describe('prompt audit: every request of a fixed scripted run (issue 38, item 7)
       for (const args of after(review, runId!)) await cli(args);
       const facts = await runFacts(review);
       for (const req of rig.mock.requests.filter((r) => r.route === 'chat' || r.route === 'edit')) {
-        audited.push({ kind: kindOf(req), req, texts: req.route === 'edit' ? [String((req.body as { prompt?: unknown }).prompt ?? '')] : requestTexts(req.body), run: facts });
+        audited.push({
+          kind: kindOf(req),
+          req,
+          texts: req.route === 'edit' ? [String((req.body as { prompt?: unknown }).prompt ?? '')] : requestTexts(req.body),
+          run: facts,
+        });
       }
       assert.deepEqual(rig.mock.specErrors(), []);
     };
-    await session(SAMPLE, ['--iterations', '3', '--turns', '1'], (review, id) => [['rerank', review, id, '--yes'], ['criteria', review]]);
-    // A round that does not fork: its one remix's edit; and the together phase of two turns.
-    await session(SAMPLE, ['--iterations', '2', '--turns', '2', '--forks', 'off'], () => []);
-    await session(path.join(REPO_ROOT, 'samples', 'brief-review'), ['--task', 'brief', '--iterations', '2', '--turns', '1'], (review, id) => [
+    await session(SAMPLE, ['--iterations', '3', '--turns', '1'], (review, id) => [
       ['rerank', review, id, '--yes'],
-      ['judge', review, id],
       ['criteria', review],
     ]);
+    // A round that does not fork: its one remix's edit; and the together phase of two turns.
+    await session(SAMPLE, ['--iterations', '2', '--turns', '2', '--forks', 'off'], () => []);
+    await session(
+      path.join(REPO_ROOT, 'samples', 'brief-review'),
+      ['--task', 'brief', '--iterations', '2', '--turns', '1'],
+      (review, id) => [
+        ['rerank', review, id, '--yes'],
+        ['judge', review, id],
+        ['criteria', review],
+      ],
+    );
   });
 
   it('renders every kind of request: turns, remix agent, edits, forks, final pick, baseline, brief agent, forecasts, judge, criteria', () => {
     const kinds = new Set(audited.map((a) => a.kind));
-    for (const k of ['turn', 'remix', 'edit', 'fork edit', 'final_pick', 'baseline', 'brief', 'forecast', 'judge', 'criteria']) assert.ok(kinds.has(k), `no ${k} request among ${[...kinds].join(', ')}`);
+    for (const k of ['turn', 'remix', 'edit', 'fork edit', 'final_pick', 'baseline', 'brief', 'forecast', 'judge', 'criteria'])
+      assert.ok(kinds.has(k), `no ${k} request among ${[...kinds].join(', ')}`);
   });
 
   it('every "Image k" of an edit prompt\'s directions is one of the images that edit carries', () => {
     for (const a of audited.filter((x) => x.kind.endsWith('edit'))) {
       const directions = a.texts[0]!.replace(/\n?Decision: [^\n]*This remix takes one side only[^\n]*/g, '');
-      for (const m of directions.matchAll(/\bImage (\d+)\b/g)) assert.ok(Number(m[1]) <= a.req.files.length, `"Image ${m[1]}" in an edit of ${a.req.files.length} images: ${directions}`);
+      for (const m of directions.matchAll(/\bImage (\d+)\b/g))
+        assert.ok(Number(m[1]) <= a.req.files.length, `"Image ${m[1]}" in an edit of ${a.req.files.length} images: ${directions}`);
     }
   });
 
   it('every "Image k" of an edit prompt\'s directions means the image the discussed directions named (its k-th input)', () => {
     let checked = 0;
-    const noDecision = (t: string): string => t.replace(/\r\n/g, '\n').replace(/\n?Decision: [^\n]*This remix takes one side only[^\n]*/g, '').trim();
+    const noDecision = (t: string): string =>
+      t
+        .replace(/\r\n/g, '\n')
+        .replace(/\n?Decision: [^\n]*This remix takes one side only[^\n]*/g, '')
+        .trim();
     for (const a of audited.filter((x) => x.kind.endsWith('edit'))) {
       const sent = a.texts[0]!.replace(/\r\n/g, '\n').trim();
       const e = a.run.edits.find((x) => x.positional.trim() === sent);
@@ -162,18 +196,25 @@ describe('prompt audit: every request of a fixed scripted run (issue 38, item 7)
       const named = [...noDecision(e.discussed).matchAll(/\bImage \d+/g)].map((m) => a.run.idOf.get(m[0]));
       const numbers = [...noDecision(sent).matchAll(/\bImage (\d+)/g)].map((m) => Number(m[1]));
       assert.equal(numbers.length, named.length, `${sent}\n— against —\n${e.discussed}`);
-      numbers.forEach((k, i) => assert.equal(e.from[k - 1], named[i], `"Image ${k}" of the edit is input ${e.from[k - 1]}, but the discussed directions named ${named[i]}`));
+      numbers.forEach((k, i) =>
+        assert.equal(
+          e.from[k - 1],
+          named[i],
+          `"Image ${k}" of the edit is input ${e.from[k - 1]}, but the discussed directions named ${named[i]}`,
+        ),
+      );
       checked++;
     }
     assert.ok(checked >= 5, `${checked} edits checked`);
   });
 
   // Issue 38, item 2: one renumbering step for every edit prompt, the fork's side line included.
-  it('a fork\'s side line names its side by the edit\'s own numbers, and a candidate side leads its edit', () => {
+  it("a fork's side line names its side by the edit's own numbers, and a candidate side leads its edit", () => {
     for (const a of audited.filter((x) => x.kind === 'fork edit')) {
       const sent = a.texts[0]!.replace(/\r\n/g, '\n').trim();
       const decision = /Decision: [^\n]*/.exec(sent)![0];
-      for (const m of decision.matchAll(/\bImage (\d+)\b/g)) assert.ok(Number(m[1]) <= a.req.files.length, `"Image ${m[1]}" in an edit of ${a.req.files.length} images: ${decision}`);
+      for (const m of decision.matchAll(/\bImage (\d+)\b/g))
+        assert.ok(Number(m[1]) <= a.req.files.length, `"Image ${m[1]}" in an edit of ${a.req.files.length} images: ${decision}`);
       const e = a.run.edits.find((x) => x.positional.trim() === sent)!;
       const side = /This remix takes one side only: (Image \d+) leads/.exec(e.discussed)?.[1];
       const k = Number(/This remix takes one side only: Image (\d+) leads/.exec(sent)?.[1]);
@@ -188,7 +229,8 @@ describe('prompt audit: every request of a fixed scripted run (issue 38, item 7)
     const shown = new Map<string, string>();
     for (const a of audited.filter((x) => x.req.route === 'chat')) {
       for (const t of a.texts) {
-        for (const m of t.matchAll(/\bImage \d+(?: \(remix [\w-]+\))?/g)) assert.ok(a.run.labels.has(m[0]), `${a.kind}: "${m[0]}" is no candidate of the run`);
+        for (const m of t.matchAll(/\bImage \d+(?: \(remix [\w-]+\))?/g))
+          assert.ok(a.run.labels.has(m[0]), `${a.kind}: "${m[0]}" is no candidate of the run`);
       }
       const messages = isObject(a.req.body) && Array.isArray(a.req.body.messages) ? a.req.body.messages : [];
       for (const msg of messages) {
@@ -218,7 +260,8 @@ describe('prompt audit: every request of a fixed scripted run (issue 38, item 7)
   });
 
   /** The control's forecast requests: no persona in them. */
-  const controls = (): Audited[] => audited.filter((a) => a.kind === 'forecast' && !a.texts.some((t) => t.startsWith('You are role-playing ')));
+  const controls = (): Audited[] =>
+    audited.filter((a) => a.kind === 'forecast' && !a.texts.some((t) => t.startsWith('You are role-playing ')));
   /** The control carries no member's name or id, nor (`words`) their own words. */
   const checkControl = (a: Audited, words: boolean): void => {
     const all = a.texts.join('\n');
@@ -227,20 +270,20 @@ describe('prompt audit: every request of a fixed scripted run (issue 38, item 7)
       if (words) for (const w of m.words) assert.ok(!all.includes(w.slice(0, 60)), `the control carries ${m.name}'s words`);
     }
   };
-  it('the design control carries no member\'s name, id or words', () => {
+  it("the design control carries no member's name, id or words", () => {
     const design = controls().filter((a) => a.run.labels.size > 0);
     assert.ok(design.length >= 1);
     design.forEach((a) => checkControl(a, true));
   });
 
   // The revisions it compares are its material: the points they carry are the members', so only names and ids are checked.
-  it('the brief control carries no member\'s name or id', () => {
+  it("the brief control carries no member's name or id", () => {
     const brief = controls().filter((a) => a.run.labels.size === 0);
     assert.ok(brief.length >= 1);
     brief.forEach((a) => checkControl(a, false));
   });
 
-  it('each proxy\'s request carries its own designer\'s words and no other designer\'s words outside quoted data and the transcript', () => {
+  it("each proxy's request carries its own designer's words and no other designer's words outside quoted data and the transcript", () => {
     let checked = 0;
     for (const a of audited) {
       const persona = a.texts.filter((t) => t.startsWith('You are role-playing ')).pop();
@@ -249,10 +292,17 @@ describe('prompt audit: every request of a fixed scripted run (issue 38, item 7)
       if (!me) continue;
       checked++;
       const all = a.texts.join('\n');
-      assert.ok(me.words.some((w) => all.includes(JSON.stringify(w).slice(1, -1)) || all.includes(w)), `${a.kind} of ${me.name}: their own words are not in it`);
+      assert.ok(
+        me.words.some((w) => all.includes(JSON.stringify(w).slice(1, -1)) || all.includes(w)),
+        `${a.kind} of ${me.name}: their own words are not in it`,
+      );
       const outside = ownText(a.req);
       for (const other of a.run.members.filter((m) => m !== me)) {
-        for (const w of other.words) assert.ok(!outside.includes(w.slice(0, 60)), `${a.kind} of ${me.name}: ${other.name}'s words outside quoted data: ${w.slice(0, 60)}`);
+        for (const w of other.words)
+          assert.ok(
+            !outside.includes(w.slice(0, 60)),
+            `${a.kind} of ${me.name}: ${other.name}'s words outside quoted data: ${w.slice(0, 60)}`,
+          );
       }
     }
     assert.ok(checked >= 20, `${checked} proxy requests checked`);

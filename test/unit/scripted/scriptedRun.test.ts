@@ -45,7 +45,12 @@ describe('scripted runs are labelled in every record', function () {
 
   it('run.json says scripted: true, and keeps it with the banner through a refinement', async () => {
     const root = await makeReview({ options: 4, designers: 3 });
-    const first = await startRun({ reviewRoot: root, client: clientFor(scripted), cacheDir, settings: { turnsPerAgent: 1, iterations: 2 } });
+    const first = await startRun({
+      reviewRoot: root,
+      client: clientFor(scripted),
+      cacheDir,
+      settings: { turnsPerAgent: 1, iterations: 2 },
+    });
     assert.equal(first.status, 'completed', first.error);
     assert.equal((await readRunRecord(root, first.id)).scripted, true);
     for (const text of await deliverables(root, first.id)) assert.ok(text.startsWith(`${SCRIPTED_BANNER}\n`), text.slice(0, 200));
@@ -61,7 +66,12 @@ describe('scripted runs are labelled in every record', function () {
   });
 
   it('run.json endpoints say which part came from where; scripted: true only when every part was scripted', async () => {
-    const all = await startRun({ reviewRoot: await makeReview({ options: 4, designers: 3 }), client: clientFor(scripted), cacheDir, settings: { turnsPerAgent: 1, iterations: 2 } });
+    const all = await startRun({
+      reviewRoot: await makeReview({ options: 4, designers: 3 }),
+      client: clientFor(scripted),
+      cacheDir,
+      settings: { turnsPerAgent: 1, iterations: 2 },
+    });
     assert.equal(all.status, 'completed', all.error);
     const host = new URL(scripted.baseURL).host;
     assert.deepEqual(all.endpoints, { chat: { host, scripted: true }, images: { host, scripted: true } });
@@ -69,20 +79,37 @@ describe('scripted runs are labelled in every record', function () {
 
     // Chat from a real endpoint, images from the scripted server: not scripted, said part by part, out of every total.
     const root = await makeReview({ options: 4, designers: 3 });
-    const mixed = await startRun({ reviewRoot: root, chat: new OpenAIChatBackend(clientFor(real)), images: new OpenAIImageBackend(clientFor(scripted)), cacheDir, settings: { turnsPerAgent: 1, iterations: 2 } });
+    const mixed = await startRun({
+      reviewRoot: root,
+      chat: new OpenAIChatBackend(clientFor(real)),
+      images: new OpenAIImageBackend(clientFor(scripted)),
+      cacheDir,
+      settings: { turnsPerAgent: 1, iterations: 2 },
+    });
     assert.equal(mixed.status, 'completed', mixed.error);
     const raw = JSON.parse(await fs.readFile(path.join(root, 'runs', mixed.id, 'run.json'), 'utf8')) as Record<string, unknown>;
     assert.deepEqual(raw.endpoints, { chat: { host: new URL(real.baseURL).host, scripted: false }, images: { host, scripted: true } });
     assert.equal('scripted' in raw, false);
     for (const text of await deliverables(root, mixed.id)) {
       assert.ok(!text.includes(SCRIPTED_BANNER));
-      assert.ok(text.startsWith(`> **Partly scripted run.** Of its parts: its chat answers from the model at ${new URL(real.baseURL).host}; its images from TeamFusion's bundled scripted server, not a model.\n`), text.slice(0, 300));
+      assert.ok(
+        text.startsWith(
+          `> **Partly scripted run.** Of its parts: its chat answers from the model at ${new URL(real.baseURL).host}; its images from TeamFusion's bundled scripted server, not a model.\n`,
+        ),
+        text.slice(0, 300),
+      );
     }
     assert.equal(anyScripted(await readRunRecord(root, mixed.id)), true, 'left out of every total like a scripted run');
     const compared = await compareRun(root, mixed.id);
     assert.equal(compared.scripted, true);
-    assert.match(compared.scriptedParts ?? '', /^Partly scripted run: its chat answers from the model at .+; its images from TeamFusion's bundled scripted server, not a model\.$/);
-    assert.match(scriptedRunSentences(compared)[0]!, /^Partly scripted run: .* So these measures and its cost are not a team's and are left out of every total\.$/);
+    assert.match(
+      compared.scriptedParts ?? '',
+      /^Partly scripted run: its chat answers from the model at .+; its images from TeamFusion's bundled scripted server, not a model\.$/,
+    );
+    assert.match(
+      scriptedRunSentences(compared)[0]!,
+      /^Partly scripted run: .* So these measures and its cost are not a team's and are left out of every total\.$/,
+    );
   });
 
   it('a scripted run resumed against a real endpoint keeps its chat part scripted: partly scripted, out of every total', async () => {
@@ -92,7 +119,13 @@ describe('scripted runs are labelled in every record', function () {
       if (req.route === 'chat' && scripted.requests.filter((r) => r.route === 'chat').length >= 2) controller.abort();
       return undefined;
     });
-    const stopped = await startRun({ reviewRoot: root, client: clientFor(scripted), cacheDir, signal: controller.signal, settings: { turnsPerAgent: 1, iterations: 2 } });
+    const stopped = await startRun({
+      reviewRoot: root,
+      client: clientFor(scripted),
+      cacheDir,
+      signal: controller.signal,
+      settings: { turnsPerAgent: 1, iterations: 2 },
+    });
     scripted.setFallback(undefined);
     assert.equal(stopped.status, 'cancelled');
     assert.equal((await readRunRecord(root, stopped.id)).scripted, true);

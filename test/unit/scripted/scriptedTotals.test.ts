@@ -45,11 +45,20 @@ describe('scripted runs stay out of totals', function () {
     await real.close();
   });
 
-  it('evaluate: the total is the real runs\' only; the scripted run is listed apart with its cost, and said in words', async () => {
+  it("evaluate: the total is the real runs' only; the scripted run is listed apart with its cost, and said in words", async () => {
     const e = await evaluateFolder(folder);
-    assert.deepEqual(e.reviews.map((r) => [r.path, r.runs.length]), [['real-review', 1], ['scripted-review', 0]]);
+    assert.deepEqual(
+      e.reviews.map((r) => [r.path, r.runs.length]),
+      [
+        ['real-review', 1],
+        ['scripted-review', 0],
+      ],
+    );
     assert.equal(e.scripted[0]!.path, `scripted-review/runs/${scriptedId}`);
-    assert.ok(e.reviews.every((r) => r.runs.every((x) => x.id !== scriptedId)), 'no study table holds the scripted run');
+    assert.ok(
+      e.reviews.every((r) => r.runs.every((x) => x.id !== scriptedId)),
+      'no study table holds the scripted run',
+    );
     const mine = e.scripted.find((x) => x.id === scriptedId)!;
     assert.deepEqual({ scripted: mine.scripted, costUsd: mine.costUsd }, { scripted: true, costUsd: scriptedCost });
     const realRuns = e.reviews.flatMap((r) => r.runs);
@@ -60,9 +69,15 @@ describe('scripted runs stay out of totals', function () {
     assert.match(evaluationMarkdown(e), /1 scripted run was left out of every total and table/);
 
     const cli = await run('evaluate', folder);
-    assert.match(cli.stdout, new RegExp(`1 scripted run was left out of every total and table .*${scriptedId} \\(\\$${scriptedCost.toFixed(2)}\\)`));
+    assert.match(
+      cli.stdout,
+      new RegExp(`1 scripted run was left out of every total and table .*${scriptedId} \\(\\$${scriptedCost.toFixed(2)}\\)`),
+    );
     const json = JSON.parse((await run('evaluate', folder, '--json')).stdout) as { scripted: { id: string; scripted: boolean }[] };
-    assert.deepEqual(json.scripted.map((x) => [x.id, x.scripted]), [[scriptedId, true]]);
+    assert.deepEqual(
+      json.scripted.map((x) => [x.id, x.scripted]),
+      [[scriptedId, true]],
+    );
   });
 
   it('compare: a scripted run says so first; --json has scripted: true; what is missing is said once, on stderr', async () => {
@@ -75,4 +90,3 @@ describe('scripted runs stay out of totals', function () {
     assert.equal(json.scripted, true);
   });
 });
-

@@ -26,9 +26,7 @@ function makeReview(optionIds: string[], designers: { id: string; ranks: number[
       ...(d.role ? { role: d.role } : {}),
       file: `rankings/${d.id}.yaml`,
       // file order deliberately differs from option order
-      entries: optionIds
-        .map((option, i) => ({ option, rank: d.ranks[i]!, justification: 'because' }))
-        .reverse(),
+      entries: optionIds.map((option, i) => ({ option, rank: d.ranks[i]!, justification: 'because' })).reverse(),
     })),
     config: {},
   };
@@ -113,10 +111,13 @@ describe('stats: analyzeReview', () => {
 
   it('two options, two designers who disagree: everything still defined', () => {
     const a = analyzeReview(
-      makeReview(['a', 'b'], [
-        { id: 'x', ranks: [1, 2] },
-        { id: 'y', ranks: [2, 1] },
-      ]),
+      makeReview(
+        ['a', 'b'],
+        [
+          { id: 'x', ranks: [1, 2] },
+          { id: 'y', ranks: [2, 1] },
+        ],
+      ),
       { permutations: 100 },
     );
     assert.equal(a.kendall.w, 0);

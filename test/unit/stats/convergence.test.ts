@@ -15,7 +15,7 @@ function rho(a: readonly number[], b: readonly number[]): number {
 function pairwiseMean(rows: readonly (readonly number[])[]): number {
   let s = 0;
   let k = 0;
-  for (let i = 0; i < rows.length; i++) for (let j = i + 1; j < rows.length; j++) (s += rho(rows[i]!, rows[j]!)), k++;
+  for (let i = 0; i < rows.length; i++) for (let j = i + 1; j < rows.length; j++) ((s += rho(rows[i]!, rows[j]!)), k++);
   return s / k;
 }
 
@@ -24,11 +24,28 @@ describe('stats: convergence (mean Spearman, paired change, calibrated verdict)'
 
   it('meanSpearman = (m·W − 1)/(m − 1) is the mean pairwise Spearman correlation (hand-computed cases)', () => {
     // Two designers, 1 2 3 vs 3 2 1: rho = −1; W = 0.
-    assert.equal(meanSpearman([[1, 2, 3], [3, 2, 1]]), -1);
+    assert.equal(
+      meanSpearman([
+        [1, 2, 3],
+        [3, 2, 1],
+      ]),
+      -1,
+    );
     // 1 2 3 4 vs 2 1 4 3: Σd² = 4, rho = 1 − 24/60 = 0.6.
-    assert.ok(Math.abs(meanSpearman([[1, 2, 3, 4], [2, 1, 4, 3]]) - 0.6) < 1e-12);
+    assert.ok(
+      Math.abs(
+        meanSpearman([
+          [1, 2, 3, 4],
+          [2, 1, 4, 3],
+        ]) - 0.6,
+      ) < 1e-12,
+    );
     // Three designers, three options: rho12 = 0.5, rho13 = −0.5, rho23 = −1 → mean −1/3.
-    const three = [[1, 2, 3], [1, 3, 2], [3, 2, 1]];
+    const three = [
+      [1, 2, 3],
+      [1, 3, 2],
+      [3, 2, 1],
+    ];
     assert.ok(Math.abs(meanSpearman(three) - -1 / 3) < 1e-12);
     const rng = new SeededRandom(5);
     for (let t = 0; t < 50; t++) {
@@ -42,13 +59,36 @@ describe('stats: convergence (mean Spearman, paired change, calibrated verdict)'
   });
 
   it('pins the intervals to the digit for a Monte Carlo case and an enumerated case with ties (the chance parts share one W computation)', () => {
-    const before = [[1, 2, 3, 4, 5, 6], [6, 5, 4, 3, 2, 1], [2, 1, 4, 3, 6, 5], [5, 6, 3, 4, 1, 2], [3, 1, 2, 6, 4, 5]];
-    const after = [[1, 2, 3, 4, 5], [1, 2, 4, 3, 5], [2, 1, 3, 4, 5], [1, 3, 2, 4, 5], [1, 2, 3, 5, 4]];
+    const before = [
+      [1, 2, 3, 4, 5, 6],
+      [6, 5, 4, 3, 2, 1],
+      [2, 1, 4, 3, 6, 5],
+      [5, 6, 3, 4, 1, 2],
+      [3, 1, 2, 6, 4, 5],
+    ];
+    const after = [
+      [1, 2, 3, 4, 5],
+      [1, 2, 4, 3, 5],
+      [2, 1, 3, 4, 5],
+      [1, 3, 2, 4, 5],
+      [1, 2, 3, 5, 4],
+    ];
     const a = pairedChange(before, after);
     assert.equal(a.chanceExact, false);
     assert.deepEqual(a.chanceInterval, [0.6528571428571429, 1.3542857142857143]);
     assert.deepEqual(a.interval, [0.6038628494120372, 1.25]);
-    const tied = pairedChange([[1, 2, 2, 4], [2, 2, 1, 4], [4, 3, 2, 1]], [[1, 2, 3, 4], [1, 2, 4, 3], [1.5, 1.5, 3, 4]]);
+    const tied = pairedChange(
+      [
+        [1, 2, 2, 4],
+        [2, 2, 1, 4],
+        [4, 3, 2, 1],
+      ],
+      [
+        [1, 2, 3, 4],
+        [1, 2, 4, 3],
+        [1.5, 1.5, 3, 4],
+      ],
+    );
     assert.equal(tied.chanceExact, true);
     assert.deepEqual(tied.chanceInterval, [0.3029556647536946, 1.9217980297536945]);
     assert.equal(tied.change, 1.0954433497536946);
@@ -58,12 +98,24 @@ describe('stats: convergence (mean Spearman, paired change, calibrated verdict)'
   it('t quantiles match tables', () => {
     assert.ok(Math.abs(tQuantile975(2) - 4.302653) < 1e-6);
     assert.ok(Math.abs(tQuantile975(40) - 2.021075) < 2e-4);
-    assert.ok(Math.abs(tQuantile975(120) - 1.979930) < 1e-4);
+    assert.ok(Math.abs(tQuantile975(120) - 1.97993) < 1e-4);
   });
 
   it('the change and the W of the paired designers are the independent ones; the same input gives the same interval', () => {
-    const before = [[1, 2, 3, 4, 5, 6], [6, 5, 4, 3, 2, 1], [2, 1, 4, 3, 6, 5], [5, 6, 3, 4, 1, 2], [3, 1, 2, 6, 4, 5]];
-    const after = [[1, 2, 3, 4, 5], [1, 2, 4, 3, 5], [2, 1, 3, 4, 5], [1, 3, 2, 4, 5], [1, 2, 3, 5, 4]];
+    const before = [
+      [1, 2, 3, 4, 5, 6],
+      [6, 5, 4, 3, 2, 1],
+      [2, 1, 4, 3, 6, 5],
+      [5, 6, 3, 4, 1, 2],
+      [3, 1, 2, 6, 4, 5],
+    ];
+    const after = [
+      [1, 2, 3, 4, 5],
+      [1, 2, 4, 3, 5],
+      [2, 1, 3, 4, 5],
+      [1, 3, 2, 4, 5],
+      [1, 2, 3, 5, 4],
+    ];
     const a = pairedChange(before, after);
     assert.ok(Math.abs(a.change - (pairwiseMean(after) - pairwiseMean(before))) < 1e-12);
     assert.equal(a.wBefore, kendallW(before).w);
@@ -75,29 +127,76 @@ describe('stats: convergence (mean Spearman, paired change, calibrated verdict)'
     const bound = 1 + 1 / 4;
     assert.equal(a.interval[0], Math.max(-bound, Math.min(a.chanceInterval[0], a.designerInterval![0])));
     assert.equal(a.interval[1], Math.min(bound, Math.max(a.chanceInterval[1], a.designerInterval![1])));
-    const wide = pairedChange([[1, 2, 3], [3, 1, 2], [2, 3, 1]], [[1, 2, 3], [1, 2, 3], [3, 2, 1]]);
+    const wide = pairedChange(
+      [
+        [1, 2, 3],
+        [3, 1, 2],
+        [2, 3, 1],
+      ],
+      [
+        [1, 2, 3],
+        [1, 2, 3],
+        [3, 2, 1],
+      ],
+    );
     assert.ok(wide.interval[0] >= -1.5 && wide.interval[1] <= 1.5, `clipped: ${wide.interval.join()}`);
     assert.equal(a.chanceExact, false, '5 designers × 6 options is too many arrangements to enumerate');
     const other = pairedChange(before, after, { seed: 7 });
     assert.notDeepEqual(other.chanceInterval, a.chanceInterval, 'the seed drives the Monte Carlo chance part');
     // Below five designers there is no designer part; three designers × five options are enumerated, so the seed is moot.
-    const small = pairedChange(before.slice(0, 3).map((r) => r.slice(0, 5).map((x) => Math.min(x, 5))), after.slice(0, 3));
+    const small = pairedChange(
+      before.slice(0, 3).map((r) => r.slice(0, 5).map((x) => Math.min(x, 5))),
+      after.slice(0, 3),
+    );
     assert.equal(small.designerInterval, null);
     assert.equal(small.chanceExact, true);
-    assert.deepEqual(pairedChange(before.slice(0, 3).map((r) => r.slice(0, 5).map((x) => Math.min(x, 5))), after.slice(0, 3), { seed: 7 }).interval, small.interval);
+    assert.deepEqual(
+      pairedChange(
+        before.slice(0, 3).map((r) => r.slice(0, 5).map((x) => Math.min(x, 5))),
+        after.slice(0, 3),
+        { seed: 7 },
+      ).interval,
+      small.interval,
+    );
   });
 
   it('a team that goes from opposite views to one view converged; the reverse diverged; two designers use the chance part only', () => {
-    const split = [[1, 2, 3, 4, 5, 6], [1, 2, 3, 4, 5, 6], [1, 2, 3, 4, 5, 6], [6, 5, 4, 3, 2, 1], [6, 5, 4, 3, 2, 1], [6, 5, 4, 3, 2, 1]];
-    const one = [[1, 2, 3, 4, 5], [1, 2, 3, 4, 5], [1, 2, 3, 5, 4], [1, 2, 3, 4, 5], [2, 1, 3, 4, 5], [1, 2, 3, 4, 5]];
+    const split = [
+      [1, 2, 3, 4, 5, 6],
+      [1, 2, 3, 4, 5, 6],
+      [1, 2, 3, 4, 5, 6],
+      [6, 5, 4, 3, 2, 1],
+      [6, 5, 4, 3, 2, 1],
+      [6, 5, 4, 3, 2, 1],
+    ];
+    const one = [
+      [1, 2, 3, 4, 5],
+      [1, 2, 3, 4, 5],
+      [1, 2, 3, 5, 4],
+      [1, 2, 3, 4, 5],
+      [2, 1, 3, 4, 5],
+      [1, 2, 3, 4, 5],
+    ];
     const up = pairedChange(split, one);
     assert.equal(up.verdict, 'converged', JSON.stringify(up));
     assert.ok(up.interval[0] > 0);
     const down = pairedChange(one, split);
     assert.equal(down.verdict, 'diverged', JSON.stringify(down));
-    const two = pairedChange([[1, 2, 3, 4, 5, 6, 7, 8], [8, 7, 6, 5, 4, 3, 2, 1]], [[1, 2, 3, 4, 5, 6, 7, 8], [1, 2, 3, 4, 5, 6, 7, 8]]);
+    const two = pairedChange(
+      [
+        [1, 2, 3, 4, 5, 6, 7, 8],
+        [8, 7, 6, 5, 4, 3, 2, 1],
+      ],
+      [
+        [1, 2, 3, 4, 5, 6, 7, 8],
+        [1, 2, 3, 4, 5, 6, 7, 8],
+      ],
+    );
     assert.equal(two.designerInterval, null);
-    assert.deepEqual(two.interval, two.chanceInterval.map((x) => Math.max(-2, Math.min(2, x))));
+    assert.deepEqual(
+      two.interval,
+      two.chanceInterval.map((x) => Math.max(-2, Math.min(2, x))),
+    );
     assert.equal(two.verdict, 'converged');
   });
 
@@ -180,16 +279,18 @@ describe('stats: convergence (mean Spearman, paired change, calibrated verdict)'
     permute([1, 2, 3, 4, 5], 0);
     const counts = new Map<number, number>();
     const example = new Map<number, number[][]>();
-    for (const p of perms) for (const q of perms) {
-      const v = Math.round(pairwiseMean([[1, 2, 3, 4, 5], p, q]) * 1e6);
-      counts.set(v, (counts.get(v) ?? 0) + 1);
-      if (!example.has(v)) example.set(v, [[1, 2, 3, 4, 5], p, q]);
-    }
+    for (const p of perms)
+      for (const q of perms) {
+        const v = Math.round(pairwiseMean([[1, 2, 3, 4, 5], p, q]) * 1e6);
+        counts.set(v, (counts.get(v) ?? 0) + 1);
+        if (!example.has(v)) example.set(v, [[1, 2, 3, 4, 5], p, q]);
+      }
     const total = perms.length * perms.length;
     let size = 0;
-    for (const [a, ca] of counts) for (const [b, cb] of counts) {
-      if (pairedChange(example.get(b)!, example.get(a)!).verdict === 'converged') size += (ca / total) * (cb / total);
-    }
+    for (const [a, ca] of counts)
+      for (const [b, cb] of counts) {
+        if (pairedChange(example.get(b)!, example.get(a)!).verdict === 'converged') size += (ca / total) * (cb / total);
+      }
     assert.ok(size <= 0.05 && size > 0.04, `exact size ${size}`);
   });
 });

@@ -1,13 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { agreementBand, kendallW } from '../../../src/core/stats';
-import {
-  ANXIETY,
-  JASP_ORDERED,
-  JASP_RATERS_IN_ROWS,
-  SCIPY_FRIEDMAN,
-  SIEGEL_CASTELLAN,
-  blocksAsRaters,
-} from './referenceData';
+import { ANXIETY, JASP_ORDERED, JASP_RATERS_IN_ROWS, SCIPY_FRIEDMAN, SIEGEL_CASTELLAN, blocksAsRaters } from './referenceData';
 
 function near(actual: number, expected: number, tol: number, what: string): void {
   assert.ok(Math.abs(actual - expected) <= tol, `${what}: ${actual} is not within ${tol} of ${expected}`);
@@ -127,7 +120,14 @@ describe("stats: Kendall's W properties", () => {
   it('rejects ragged or too small matrices with a plain sentence', () => {
     assert.throws(() => kendallW([]), /At least one rater/);
     assert.throws(() => kendallW([[1]]), /At least two items/);
-    assert.throws(() => kendallW([[1, 2], [1, 2, 3]]), /same number of items/);
+    assert.throws(
+      () =>
+        kendallW([
+          [1, 2],
+          [1, 2, 3],
+        ]),
+      /same number of items/,
+    );
     assert.throws(() => kendallW([[1, Number.NaN]]), /finite/);
   });
 });

@@ -51,8 +51,26 @@ describe('stats: permutation p-value', () => {
   });
 
   it('no information (everything tied, or opposed pair) gives p = 1', () => {
-    assert.equal(permutationPValue([[1, 1, 1], [1, 1, 1]], { permutations: 500 }).pValue, 1);
-    assert.equal(permutationPValue([[1, 2, 3, 4], [4, 3, 2, 1]], { permutations: 500 }).pValue, 1);
+    assert.equal(
+      permutationPValue(
+        [
+          [1, 1, 1],
+          [1, 1, 1],
+        ],
+        { permutations: 500 },
+      ).pValue,
+      1,
+    );
+    assert.equal(
+      permutationPValue(
+        [
+          [1, 2, 3, 4],
+          [4, 3, 2, 1],
+        ],
+        { permutations: 500 },
+      ).pValue,
+      1,
+    );
   });
 
   it('random rankings do not look significant; the p-values of many random datasets are spread out', () => {
@@ -72,7 +90,10 @@ describe('stats: permutation p-value', () => {
     }
     const small = ps.filter((p) => p < 0.05).length;
     assert.ok(small <= 8, `${small} of 40 null datasets had p < 0.05`);
-    assert.ok(ps.some((p) => p > 0.5), 'some large p-values');
+    assert.ok(
+      ps.some((p) => p > 0.5),
+      'some large p-values',
+    );
     assert.ok(Math.min(...ps) > 1 / 401, 'never as small as perfect agreement');
   });
 

@@ -6,7 +6,10 @@ import { convergedShare, gauss, identicalAfter, randomRanking, randomRankings, r
 describe('stats: the seeded ranking simulation shared by the convergence tests and the bench', () => {
   it('randomRanking is a permutation of 1..n, the same for the same seed', () => {
     const a = randomRanking(new SeededRandom(3), 9);
-    assert.deepEqual([...a].sort((x, y) => x - y), [1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    assert.deepEqual(
+      [...a].sort((x, y) => x - y),
+      [1, 2, 3, 4, 5, 6, 7, 8, 9],
+    );
     assert.deepEqual(randomRanking(new SeededRandom(3), 9), a);
     const rows = randomRankings(new SeededRandom(3), 4, 9);
     assert.equal(rows.length, 4);
@@ -28,9 +31,25 @@ describe('stats: the seeded ranking simulation shared by the convergence tests a
     assert.equal(before.length, 4);
     assert.ok(after.every((r) => JSON.stringify(r) === JSON.stringify(after[0])));
     assert.notEqual(after[0], after[1], 'each designer has a copy');
-    const one = [[1, 2, 3, 4, 5], [1, 2, 3, 4, 5], [1, 2, 3, 4, 5], [1, 2, 3, 4, 5]];
-    const split = [[1, 2, 3, 4, 5], [5, 4, 3, 2, 1], [1, 2, 3, 4, 5], [5, 4, 3, 2, 1]];
-    assert.equal(convergedShare(3, () => [split, one]), 1);
-    assert.equal(convergedShare(3, () => [one, split]), 0);
+    const one = [
+      [1, 2, 3, 4, 5],
+      [1, 2, 3, 4, 5],
+      [1, 2, 3, 4, 5],
+      [1, 2, 3, 4, 5],
+    ];
+    const split = [
+      [1, 2, 3, 4, 5],
+      [5, 4, 3, 2, 1],
+      [1, 2, 3, 4, 5],
+      [5, 4, 3, 2, 1],
+    ];
+    assert.equal(
+      convergedShare(3, () => [split, one]),
+      1,
+    );
+    assert.equal(
+      convergedShare(3, () => [one, split]),
+      0,
+    );
   });
 });

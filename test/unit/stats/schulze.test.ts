@@ -47,10 +47,23 @@ function randomProfile(rng: SeededRandom, weighted: boolean) {
 describe('stats: Schulze consensus', () => {
   it('the textbook election (45 voters as 8 weighted designers) comes out E > A > C > B > D', () => {
     // Schulze's own example: 5 ACBED, 5 ADECB, 8 BEDAC, 3 CABED, 7 CAEBD, 2 CBADE, 7 DCEBA, 8 EBADC.
-    const ballots: [number, string][] = [[5, 'ACBED'], [5, 'ADECB'], [8, 'BEDAC'], [3, 'CABED'], [7, 'CAEBD'], [2, 'CBADE'], [7, 'DCEBA'], [8, 'EBADC']];
+    const ballots: [number, string][] = [
+      [5, 'ACBED'],
+      [5, 'ADECB'],
+      [8, 'BEDAC'],
+      [3, 'CABED'],
+      [7, 'CAEBD'],
+      [2, 'CBADE'],
+      [7, 'DCEBA'],
+      [8, 'EBADC'],
+    ];
     const options = ['A', 'B', 'C', 'D', 'E'];
     const ranks = ballots.map(([, order]) => options.map((o) => order.indexOf(o) + 1));
-    const s = schulzeRanking(ranks, options, ballots.map(([w]) => w));
+    const s = schulzeRanking(
+      ranks,
+      options,
+      ballots.map(([w]) => w),
+    );
     assert.deepEqual(s.ranking, [['E'], ['A'], ['C'], ['B'], ['D']]);
     assert.deepEqual(s.winners, ['E']);
     assert.equal(s.condorcetWinner, null, 'this election has a cycle, so no option beats all the others head to head');
@@ -63,7 +76,13 @@ describe('stats: Schulze consensus', () => {
   it('a Condorcet winner that Borda does not put first: the one sentence says so', () => {
     // 3 designers A > B > C > D > E, 2 designers B > C > D > E > A: Borda gives B 17 points and A 12, but 3 of 5 prefer A to each.
     const options = ['A', 'B', 'C', 'D', 'E'];
-    const ranks = [[1, 2, 3, 4, 5], [1, 2, 3, 4, 5], [1, 2, 3, 4, 5], [5, 1, 2, 3, 4], [5, 1, 2, 3, 4]];
+    const ranks = [
+      [1, 2, 3, 4, 5],
+      [1, 2, 3, 4, 5],
+      [1, 2, 3, 4, 5],
+      [5, 1, 2, 3, 4],
+      [5, 1, 2, 3, 4],
+    ];
     const s = schulzeSummary(ranks, options);
     assert.deepEqual(s.winners, ['A']);
     assert.equal(s.condorcetWinner, 'A');
@@ -76,7 +95,11 @@ describe('stats: Schulze consensus', () => {
 
   it('a weight can make the majority: the heavier designer tips A over B head to head while weighted Borda still puts B first', () => {
     const options = ['A', 'B', 'C'];
-    const ranks = [[1, 2, 3], [3, 1, 2], [3, 1, 2]];
+    const ranks = [
+      [1, 2, 3],
+      [3, 1, 2],
+      [3, 1, 2],
+    ];
     assert.deepEqual(schulzeSummary(ranks, options).winners, ['B']);
     const heavy = schulzeSummary(ranks, options, [3, 1, 1]);
     assert.deepEqual(heavy.ranking, [['A'], ['B'], ['C']]);
@@ -88,7 +111,11 @@ describe('stats: Schulze consensus', () => {
 
   it('a tie stays a tie: a perfect cycle puts every option in the first tier, and the strict order falls back to Borda, then review order', () => {
     const options = ['x', 'y', 'z'];
-    const ranks = [[1, 2, 3], [3, 1, 2], [2, 3, 1]];
+    const ranks = [
+      [1, 2, 3],
+      [3, 1, 2],
+      [2, 3, 1],
+    ];
     const s = schulzeSummary(ranks, options);
     assert.deepEqual(s.ranking, [['x', 'y', 'z']]);
     assert.deepEqual(s.winners, ['x', 'y', 'z']);
@@ -96,16 +123,26 @@ describe('stats: Schulze consensus', () => {
     assert.equal(s.differsFromBorda, false, 'Borda ties all three as well');
     assert.deepEqual(consensusOrder('schulze', ranks, options), ['x', 'y', 'z']);
     // Tied in Schulze (a designer's own tie counts for neither side) but not in Borda: Borda points decide the strict order.
-    const tiedTop = [[2, 1, 1], [1, 2, 3]];
+    const tiedTop = [
+      [2, 1, 1],
+      [1, 2, 3],
+    ];
     assert.deepEqual(schulzeRanking(tiedTop, options).ranking, [['x', 'y'], ['z']]);
     assert.deepEqual(consensusOrder('schulze', tiedTop, options), ['y', 'x', 'z']);
-    assert.deepEqual(bordaCount(tiedTop, options).map((b) => b.option), ['y', 'x', 'z']);
+    assert.deepEqual(
+      bordaCount(tiedTop, options).map((b) => b.option),
+      ['y', 'x', 'z'],
+    );
   });
 
   it('same winner, different order further down: the sentence shows both orders', () => {
     const options = ['a', 'b', 'c', 'd'];
     // a first for everyone; b over c by 2 to 1, but the one c-voter puts b last, so Borda ties b and c.
-    const ranks = [[1, 2, 3, 4], [1, 2, 3, 4], [1, 4, 2, 3]];
+    const ranks = [
+      [1, 2, 3, 4],
+      [1, 2, 3, 4],
+      [1, 4, 2, 3],
+    ];
     const s = schulzeSummary(ranks, options);
     assert.deepEqual(s.ranking, [['a'], ['b'], ['c'], ['d']]);
     assert.equal(s.differsFromBorda, true);

@@ -21,7 +21,11 @@ describe('the git program transport', function () {
     const team = await makeGitTeam(base, seed, ['ana'] as const);
     const t = await openGitCli(team.review('ana'));
     assert.equal(t.via, 'the git program');
-    assert.deepEqual(await t.status(), { root: await fs.realpath(team.clone.ana), branch: 'main', upstream: { remote: 'origin', branch: 'main' } });
+    assert.deepEqual(await t.status(), {
+      root: await fs.realpath(team.clone.ana),
+      branch: 'main',
+      upstream: { remote: 'origin', branch: 'main' },
+    });
     assert.equal(await t.ahead(), 0);
 
     await fs.writeFile(path.join(team.review('ana'), 'note.md'), 'one\n');
@@ -42,7 +46,7 @@ describe('the git program transport', function () {
     assert.deepEqual(await t.status(), { root: t.root, branch: 'fresh' });
   });
 
-  it('never commits a run\'s driver lock: one a commit once carried is taken off the branch, kept on disk, and the person\'s other staged files stay out', async () => {
+  it("never commits a run's driver lock: one a commit once carried is taken off the branch, kept on disk, and the person's other staged files stay out", async () => {
     const base = await makeTempDir('tf-gitcli-lock-');
     const seed = path.join(base, 'seed');
     await fs.mkdir(path.join(seed, 'runs', 'r1'), { recursive: true });
@@ -59,7 +63,11 @@ describe('the git program transport', function () {
     await fs.writeFile(lock, '{"pid":2}\n');
     assert.equal(await t.commit([run], 'a turn', [lock]), true);
     assert.ok(!git(team.clone.ana, 'ls-files').includes('.driver.lock'), 'the lock is no longer tracked');
-    assert.deepEqual(git(team.clone.ana, 'ls-tree', '-r', '--name-only', 'HEAD', 'review/runs/r1').trim().split('\n'), ['review/runs/r1/run.json'], 'gone from the branch');
+    assert.deepEqual(
+      git(team.clone.ana, 'ls-tree', '-r', '--name-only', 'HEAD', 'review/runs/r1').trim().split('\n'),
+      ['review/runs/r1/run.json'],
+      'gone from the branch',
+    );
     assert.equal(await fs.readFile(lock, 'utf8'), '{"pid":2}\n', 'the file itself stays on disk');
 
     // Something the person staged elsewhere is not swept into the run's commit.

@@ -17,7 +17,8 @@ import { runJson } from '../run/helpers';
 import { waitFor } from '../../support/waitFor';
 
 const PATIENCE_MS = 240_000;
-const MAPPING = 'team:\n  d1: { git: ana@example.com }\n  d2: { git: [ben@example.com, ben@home.example] }\n  d3: { git: chen@example.com }\n';
+const MAPPING =
+  'team:\n  d1: { git: ana@example.com }\n  d2: { git: [ben@example.com, ben@home.example] }\n  d3: { git: chen@example.com }\n';
 
 describe('identity over git: each member speaks only as themselves (real git, the built CLI)', function () {
   this.timeout(600_000);
@@ -32,18 +33,42 @@ describe('identity over git: each member speaks only as themselves (real git, th
 
   it("an entry Ben commits under Ana's name is refused with its commit and author; Ben's own is taken in", async () => {
     const t = await team(MAPPING);
-    const ana = start(['run', t.review('ana'), '--sync', '--sync-interval', '0.2', '--human', 'd2', '--iterations', '1', '--turns', '1', '--mode', 'together', '--order', 'fixed']);
+    const ana = start([
+      'run',
+      t.review('ana'),
+      '--sync',
+      '--sync-interval',
+      '0.2',
+      '--human',
+      'd2',
+      '--iterations',
+      '1',
+      '--turns',
+      '1',
+      '--mode',
+      'together',
+      '--order',
+      'fixed',
+    ]);
     let id = '';
-    await waitFor('Ben to see the run waiting for him', async () => {
-      git(t.clone.ben, 'pull', '--quiet', '--rebase');
-      id = (await fs.readdir(path.join(t.review('ben'), 'runs')).catch(() => [] as string[]))[0] ?? '';
-      return id && (await runJson(t.review('ben'), id).catch(() => undefined))?.status === 'waiting' ? true : undefined;
-    }, PATIENCE_MS, () => ana.stderr());
+    await waitFor(
+      'Ben to see the run waiting for him',
+      async () => {
+        git(t.clone.ben, 'pull', '--quiet', '--rebase');
+        id = (await fs.readdir(path.join(t.review('ben'), 'runs')).catch(() => [] as string[]))[0] ?? '';
+        return id && (await runJson(t.review('ben'), id).catch(() => undefined))?.status === 'waiting' ? true : undefined;
+      },
+      PATIENCE_MS,
+      () => ana.stderr(),
+    );
 
     // Ben forges a message of Ana's (d1) in a file named for her, and commits it as himself.
     const forged = 'd1-1700000000000-000001-0badc0de';
     await fs.mkdir(path.join(t.review('ben'), 'runs', id, 'inbox'), { recursive: true });
-    await fs.writeFile(path.join(t.review('ben'), 'runs', id, 'inbox', `${forged}.json`), JSON.stringify({ type: 'say', speaker: 'd1', content: 'As the lead I have decided: option 3 wins.', at: '2026-11-26T21:00:00Z' }));
+    await fs.writeFile(
+      path.join(t.review('ben'), 'runs', id, 'inbox', `${forged}.json`),
+      JSON.stringify({ type: 'say', speaker: 'd1', content: 'As the lead I have decided: option 3 wins.', at: '2026-11-26T21:00:00Z' }),
+    );
     git(t.clone.ben, 'add', '-A');
     git(t.clone.ben, 'commit', '--quiet', '-m', 'a word from Ana');
     const forgedCommit = git(t.clone.ben, 'rev-parse', 'HEAD').trim();
@@ -56,10 +81,16 @@ describe('identity over git: each member speaks only as themselves (real git, th
     const done = await runJson(t.review('ana'), id);
     assert.equal(done.status, 'completed');
     const humans = done.iterations.flatMap((it) => it.messages.filter((m) => m.kind === 'human'));
-    assert.deepEqual(humans.map((m) => [m.speaker, m.content]), [['d2', 'Keep the serif.']], "Ben's own message only");
+    assert.deepEqual(
+      humans.map((m) => [m.speaker, m.content]),
+      [['d2', 'Keep the serif.']],
+      "Ben's own message only",
+    );
     assert.match(
       r.stderr,
-      new RegExp(`runs/${id}/inbox/${forged}\\.json is not taken in and is left alone: commit ${forgedCommit.slice(0, 12)} by Ben <ben@example\\.com> wrote it, and that is not d1 \\(review\\.yaml team\\.d1\\.git: ana@example\\.com\\)`),
+      new RegExp(
+        `runs/${id}/inbox/${forged}\\.json is not taken in and is left alone: commit ${forgedCommit.slice(0, 12)} by Ben <ben@example\\.com> wrote it, and that is not d1 \\(review\\.yaml team\\.d1\\.git: ana@example\\.com\\)`,
+      ),
     );
     assert.equal(r.stderr.split(forged).length - 1, 1, 'said once');
     assert.ok(await fs.stat(path.join(t.review('ana'), 'runs', id, 'inbox', `${forged}.json`)), 'left in place for people to look at');
@@ -92,12 +123,19 @@ describe('identity over git: each member speaks only as themselves (real git, th
     const benFile = await entry('ben', 'd2');
     const chenFile = await entry('chen', 'd3');
     git(t.clone.ana, 'pull', '--quiet', '--rebase');
-    const settings = { team: { d1: { git: 'ana@example.com' }, d2: { git: ['ben@example.com'] }, d3: { git: 'chen@example.com' } }, requireSignedCommits: true };
+    const settings = {
+      team: { d1: { git: 'ana@example.com' }, d2: { git: ['ben@example.com'] }, d3: { git: 'chen@example.com' } },
+      requireSignedCommits: true,
+    };
     // The authorship door, opened afresh for each question (it reads git once per folder it is asked about).
-    const authorProblem = async (abs: string, person: string): Promise<string | undefined> => (await (await openAuthorship(t.review('ana'), settings)).check(abs, person))?.reason;
+    const authorProblem = async (abs: string, person: string): Promise<string | undefined> =>
+      (await (await openAuthorship(t.review('ana'), settings)).check(abs, person))?.reason;
     const transport = await openGitCli(t.review('ana'));
     assert.equal(await authorProblem(path.join(t.clone.ana, benFile), 'd2'), undefined, "Ben's signed commit speaks for him");
-    assert.match((await authorProblem(path.join(t.clone.ana, chenFile), 'd3'))!, /^commit [0-9a-f]{12} by Chen <chen@example\.com> wrote it, and git verify-commit does not accept its signature \(requireSignedCommits: true\)$/);
+    assert.match(
+      (await authorProblem(path.join(t.clone.ana, chenFile), 'd3'))!,
+      /^commit [0-9a-f]{12} by Chen <chen@example\.com> wrote it, and git verify-commit does not accept its signature \(requireSignedCommits: true\)$/,
+    );
     // Without the trust on Ana's side, Ben's signature is not accepted either.
     git(t.clone.ana, 'config', '--unset', 'gpg.ssh.allowedSignersFile');
     assert.match((await authorProblem(path.join(t.clone.ana, benFile), 'd2'))!, /git verify-commit does not accept/);
@@ -115,7 +153,20 @@ describe('identity over git: each member speaks only as themselves (real git, th
 
   it("say --sync whose pull clashes with the person's own uncommitted files undoes the clash and says so; nothing is lost", async () => {
     const t = await team(MAPPING);
-    const waiting = await start(['run', t.review('ben'), '--human', 'd2', '--iterations', '1', '--turns', '1', '--mode', 'together', '--order', 'fixed']).done;
+    const waiting = await start([
+      'run',
+      t.review('ben'),
+      '--human',
+      'd2',
+      '--iterations',
+      '1',
+      '--turns',
+      '1',
+      '--mode',
+      'together',
+      '--order',
+      'fixed',
+    ]).done;
     assert.equal(waiting.code, 3, waiting.stderr);
     git(t.clone.ben, 'add', '-A');
     git(t.clone.ben, 'commit', '--quiet', '-m', 'a run');
@@ -123,14 +174,17 @@ describe('identity over git: each member speaks only as themselves (real git, th
     const id = (await fs.readdir(path.join(t.review('ben'), 'runs')))[0]!;
     // Chen changes the brief and pushes; Ben has his own unsaved edit of the same lines.
     git(t.clone.chen, 'pull', '--quiet', '--rebase');
-    await fs.writeFile(path.join(t.review('chen'), 'brief.md'), '# Chen\'s brief\n');
+    await fs.writeFile(path.join(t.review('chen'), 'brief.md'), "# Chen's brief\n");
     git(t.clone.chen, 'commit', '--quiet', '-am', 'brief');
     pullAndPush(t.clone.chen);
     await fs.writeFile(path.join(t.review('ben'), 'brief.md'), "# Ben's unsaved brief\n");
 
     const said = await start(['say', t.review('ben'), id, '--as', 'd2', '--sync', 'Keep', 'the', 'serif.']).done;
     assert.equal(said.code, 0, said.stderr);
-    assert.match(said.stderr, /Your uncommitted changes to review\/brief\.md clashed with what the pull brought; the clash is undone \(the files are as pulled\) and your changes are kept in the git stash/);
+    assert.match(
+      said.stderr,
+      /Your uncommitted changes to review\/brief\.md clashed with what the pull brought; the clash is undone \(the files are as pulled\) and your changes are kept in the git stash/,
+    );
     assert.match(said.stderr, /Pushed to origin\/main/);
     assert.equal(git(t.clone.ben, 'diff', '--name-only', '--diff-filter=U').trim(), '', 'no conflict left');
     assert.equal(await fs.readFile(path.join(t.review('ben'), 'brief.md'), 'utf8'), "# Chen's brief\n");

@@ -18,7 +18,9 @@ function record(): RunRecord {
     updatedAt: 't',
     settings: { chatModel: 'm', imageModel: 'i', turnsPerAgent: 1, iterations: 1 },
     options: [],
-    iterations: [{ index: 1, candidates: ['1', '2'], messages: [{ id: 'i1-m1', kind: 'proxy', speaker: 'ana', turn: 1, content: 'hello' }] }],
+    iterations: [
+      { index: 1, candidates: ['1', '2'], messages: [{ id: 'i1-m1', kind: 'proxy', speaker: 'ana', turn: 1, content: 'hello' }] },
+    ],
     usage: { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, images: 0 },
     prompts: [],
   } as unknown as RunRecord;
@@ -29,7 +31,10 @@ describe('a run through git: small rules', () => {
     const r = record();
     const say = { name: 'ben-0000000000001-000001-aaaaaaaa', entry: { type: 'say' as const, speaker: 'ben', content: 'mine', at: 't' } };
     const pin = { name: 'ana-0000000000002-000001-bbbbbbbb', entry: { type: 'pin' as const, message: 'i1-m1', by: 'ana', at: 't' } };
-    const unpin = { name: 'ana-0000000000003-000002-cccccccc', entry: { type: 'pin' as const, message: 'i1-m1', by: 'ana', remove: true, at: 't' } };
+    const unpin = {
+      name: 'ana-0000000000003-000002-cccccccc',
+      entry: { type: 'pin' as const, message: 'i1-m1', by: 'ana', remove: true, at: 't' },
+    };
     const first = applyEntries(r, [say, pin, unpin]);
     assert.ok(first.changed);
     assert.deepEqual(r.takenIn, [say.name, pin.name, unpin.name]);
@@ -44,8 +49,13 @@ describe('a run through git: small rules', () => {
 
   it('a pin of a message the run does not have is skipped with a reason, once taken in', () => {
     const r = record();
-    const a = applyEntries(r, [{ name: 'ana-0000000000001-000001-aaaaaaaa', entry: { type: 'pin', message: 'i7-m9', by: 'ana', at: 't' } }]);
-    assert.deepEqual(a.skipped.map((s) => s.why), [`it pins i7-m9, which run ${r.id} does not have`]);
+    const a = applyEntries(r, [
+      { name: 'ana-0000000000001-000001-aaaaaaaa', entry: { type: 'pin', message: 'i7-m9', by: 'ana', at: 't' } },
+    ]);
+    assert.deepEqual(
+      a.skipped.map((s) => s.why),
+      [`it pins i7-m9, which run ${r.id} does not have`],
+    );
     assert.equal(r.pins, undefined);
   });
 
@@ -55,11 +65,20 @@ describe('a run through git: small rules', () => {
     const name = await postToInbox(root, id, { type: 'say', speaker: 'ben', content: 'hi', at: 't' }, 2000);
     assert.match(name, /^ben-0000000002000-\d{6}-[0-9a-f]{8}$/);
     const dir = path.join(root, 'runs', id, 'inbox');
-    await fs.writeFile(path.join(dir, '0000000001000-000001-aaaaaaaa.json'), JSON.stringify({ type: 'say', speaker: 'ana', content: 'old', at: 't' }));
-    await fs.writeFile(path.join(dir, 'ana-0000000003000-000001-bbbbbbbb.json'), JSON.stringify({ type: 'say', speaker: 'ben', content: 'forged', at: 't' }));
+    await fs.writeFile(
+      path.join(dir, '0000000001000-000001-aaaaaaaa.json'),
+      JSON.stringify({ type: 'say', speaker: 'ana', content: 'old', at: 't' }),
+    );
+    await fs.writeFile(
+      path.join(dir, 'ana-0000000003000-000001-bbbbbbbb.json'),
+      JSON.stringify({ type: 'say', speaker: 'ben', content: 'forged', at: 't' }),
+    );
     const bad: string[] = [];
     const read = await readInbox(root, id, (f, why) => bad.push(`${f}: ${why}`));
-    assert.deepEqual(read.map((e) => (e.entry.type === 'say' ? e.entry.content : '')), ['hi']);
+    assert.deepEqual(
+      read.map((e) => (e.entry.type === 'say' ? e.entry.content : '')),
+      ['hi'],
+    );
     assert.deepEqual(bad, [
       `runs/${id}/inbox/0000000001000-000001-aaaaaaaa.json: its name has no <designer-id>- prefix, so it speaks for nobody`,
       `runs/${id}/inbox/ana-0000000003000-000001-bbbbbbbb.json: the file is ana's but speaks for ben`,
@@ -77,8 +96,10 @@ describe('a run through git: small rules', () => {
     assert.equal(commitMessage(r), `TeamFusion ${r.id}: iteration 1, waiting for ben turn 1`);
     r.status = 'completed';
     assert.equal(commitMessage(r), `TeamFusion ${r.id}: completed`);
-    for (const f of ['run.json', 'transcript.md', 'result.md', 'prompts.jsonl', 'journal.jsonl', 'baseline.md', 'iteration-2/remix.png']) assert.ok(driverOwned(f), f);
-    for (const f of ['inbox/ben-1.json', 'ratings/ben.yaml', 'survey/ben.yaml', 'preference/ben.yaml', 'rerank/key.json']) assert.ok(!driverOwned(f), f);
+    for (const f of ['run.json', 'transcript.md', 'result.md', 'prompts.jsonl', 'journal.jsonl', 'baseline.md', 'iteration-2/remix.png'])
+      assert.ok(driverOwned(f), f);
+    for (const f of ['inbox/ben-1.json', 'ratings/ben.yaml', 'survey/ben.yaml', 'preference/ben.yaml', 'rerank/key.json'])
+      assert.ok(!driverOwned(f), f);
   });
 
   it('one commit per turn: after what the last commit recorded, a save that adds no turn says what it adds (remix, pins, transcript and result)', () => {

@@ -13,7 +13,6 @@ import { makeReview, makeTempDir } from '../run/fixtures';
 import { chatRequests, runJson } from '../run/helpers';
 import { waitFor } from '../../support/waitFor';
 
-
 /** A team's sync goes through real git several times a second: on a loaded machine a step can take minutes. */
 const PATIENCE_MS = 240_000;
 
@@ -51,8 +50,26 @@ describe('a team on three machines through its git remote (real git, the built C
     const t = await team();
     rig.mock.latencyMs = 150;
     const t0 = Date.now();
-    const phase = (what: string): void => void (process.env.TF_SHOW && process.stdout.write(`      ${((Date.now() - t0) / 1000).toFixed(1)} s: ${what}\n`));
-    const ana = start(['run', t.review('ana'), '--sync', '--sync-interval', '0.2', '--human', 'd2', '--iterations', '2', '--turns', '1', '--mode', 'together', '--order', 'fixed', '--json']);
+    const phase = (what: string): void =>
+      void (process.env.TF_SHOW && process.stdout.write(`      ${((Date.now() - t0) / 1000).toFixed(1)} s: ${what}\n`));
+    const ana = start([
+      'run',
+      t.review('ana'),
+      '--sync',
+      '--sync-interval',
+      '0.2',
+      '--human',
+      'd2',
+      '--iterations',
+      '2',
+      '--turns',
+      '1',
+      '--mode',
+      'together',
+      '--order',
+      'fixed',
+      '--json',
+    ]);
 
     // Ben pulls until he sees the run waiting for him.
     const waitingFor = async (turnOf: number): Promise<string | undefined> => {
@@ -75,8 +92,14 @@ describe('a team on three machines through its git remote (real git, the built C
     assert.match(pinned.stderr, /Pushed to origin\/main/);
     phase('Chen pinned');
     const inbox = path.join(t.review('chen'), 'runs', id, 'inbox');
-    await fs.writeFile(path.join(inbox, 'zed-1700000000000-000001-0badc0de.json'), JSON.stringify({ type: 'say', speaker: 'zed', content: 'not on the team', at: '2026-01-01T00:00:00Z' }));
-    await fs.writeFile(path.join(inbox, 'd3-1700000000000-000002-0badc0df.json'), JSON.stringify({ type: 'pin', message: 'i9-m9', by: 'd3', at: '2026-01-01T00:00:00Z' }));
+    await fs.writeFile(
+      path.join(inbox, 'zed-1700000000000-000001-0badc0de.json'),
+      JSON.stringify({ type: 'say', speaker: 'zed', content: 'not on the team', at: '2026-01-01T00:00:00Z' }),
+    );
+    await fs.writeFile(
+      path.join(inbox, 'd3-1700000000000-000002-0badc0df.json'),
+      JSON.stringify({ type: 'pin', message: 'i9-m9', by: 'd3', at: '2026-01-01T00:00:00Z' }),
+    );
     git(t.clone.chen, 'add', '-A');
     git(t.clone.chen, 'commit', '--quiet', '-m', 'by hand');
     pullAndPush(t.clone.chen);
@@ -89,11 +112,15 @@ describe('a team on three machines through its git remote (real git, the built C
     phase('Ben said');
 
     // The driver takes both in; then the remote goes away for a while.
-    await waitFor('the driver to take Ben in', async () => {
-      // (read while the driver may be rebasing its clone: a file can be away for a moment)
-      const r = await runJson(t.review('ana'), id).catch(() => undefined);
-      return r?.iterations[0]!.messages.some((m) => m.kind === 'human' && m.speaker === 'd2') || undefined;
-    }, PATIENCE_MS);
+    await waitFor(
+      'the driver to take Ben in',
+      async () => {
+        // (read while the driver may be rebasing its clone: a file can be away for a moment)
+        const r = await runJson(t.review('ana'), id).catch(() => undefined);
+        return r?.iterations[0]!.messages.some((m) => m.kind === 'human' && m.speaker === 'd2') || undefined;
+      },
+      PATIENCE_MS,
+    );
     const away = `${t.remote}-away`;
     await fs.rename(t.remote, away);
     phase('the remote is away');
@@ -102,7 +129,12 @@ describe('a team on three machines through its git remote (real git, the built C
     phase('the remote is back');
 
     // Ben's second turn (iteration 2): he passes; his proxy speaks.
-    await waitFor('Ben to see the run waiting for him again', () => waitingFor(2), PATIENCE_MS, () => `${ana.stderr()}\n${git(t.clone.ana, 'log', '--format=%h %s', '-12')}\n${git(t.clone.ana, 'status', '--short')}`);
+    await waitFor(
+      'Ben to see the run waiting for him again',
+      () => waitingFor(2),
+      PATIENCE_MS,
+      () => `${ana.stderr()}\n${git(t.clone.ana, 'log', '--format=%h %s', '-12')}\n${git(t.clone.ana, 'status', '--short')}`,
+    );
     const passed = await tf(['say', t.review('ben'), id, '--as', 'd2', '--sync', '/pass']);
     phase('Ben passed');
     assert.equal(passed.code, 0, passed.stderr);
@@ -113,16 +145,32 @@ describe('a team on three machines through its git remote (real git, the built C
     assert.equal(r.code, 0, r.stderr);
     assert.equal((JSON.parse(r.stdout) as { status: string }).status, 'completed');
     assert.equal(count(r.stderr, 'not synced:'), 1, `said once:\n${r.stderr}`);
-    assert.match(r.stderr, /inbox\/zed-1700000000000-000001-0badc0de\.json is not taken in and is left alone \(it is zed's, and "zed" is not a designer of this run\)/);
-    assert.equal(count(r.stderr, 'are not checked against their authors'), 1, 'a review without git e-mails says once that entries are not checked');
+    assert.match(
+      r.stderr,
+      /inbox\/zed-1700000000000-000001-0badc0de\.json is not taken in and is left alone \(it is zed's, and "zed" is not a designer of this run\)/,
+    );
+    assert.equal(
+      count(r.stderr, 'are not checked against their authors'),
+      1,
+      'a review without git e-mails says once that entries are not checked',
+    );
     assert.match(r.stderr, /d3-1700000000000-000002-0badc0df changes nothing: it pins i9-m9/);
     assert.equal(count(r.stderr, 'zed-1700000000000-000001-0badc0de.json is not taken in'), 1, 'logged once');
 
     // The record: Ben's words once, Chen's pin once; every entry taken in once.
     const done = await runJson(t.review('ana'), id);
     const human = done.iterations.flatMap((it) => it.messages).filter((m) => m.kind === 'human');
-    assert.deepEqual(human.map((m) => [m.speaker, m.content, m.turn]), [['d2', 'Keep the SERIF-WORDMARK-7 please.', 1], ['d2', '/pass', 1]]);
-    assert.deepEqual(done.pins?.map((p) => [p.message, p.by]), [['i1-m1', 'd3']]);
+    assert.deepEqual(
+      human.map((m) => [m.speaker, m.content, m.turn]),
+      [
+        ['d2', 'Keep the SERIF-WORDMARK-7 please.', 1],
+        ['d2', '/pass', 1],
+      ],
+    );
+    assert.deepEqual(
+      done.pins?.map((p) => [p.message, p.by]),
+      [['i1-m1', 'd3']],
+    );
     assert.equal(new Set(done.takenIn).size, done.takenIn?.length);
     assert.ok(done.takenIn!.some((n) => n.startsWith('d3-')) && done.takenIn!.filter((n) => n.startsWith('d2-')).length === 2);
     // Chen's pin arrived before Ben's words (order of arrival at the driver), whatever the entries' clocks say.
@@ -131,7 +179,7 @@ describe('a team on three machines through its git remote (real git, the built C
     // Every prompt after the take-in carries Ben's words and Chen's pin exactly once.
     const chats = chatRequests(rig.mock).map((q) => JSON.stringify(q.body));
     const first = chats.findIndex((c) => c.includes('SERIF-WORDMARK-7'));
-    assert.equal(first, 1, 'only Ana\'s first turn was asked before Ben spoke');
+    assert.equal(first, 1, "only Ana's first turn was asked before Ben spoke");
     for (const c of chats.slice(first)) {
       assert.equal(count(c, 'SERIF-WORDMARK-7'), 1);
       assert.equal(count(c, 'Pinned by \\"Chloé\\"'), 1);
@@ -144,7 +192,10 @@ describe('a team on three machines through its git remote (real git, the built C
     assert.deepEqual([...trees[1]!.keys()].sort(), [...trees[0]!.keys()].sort());
     for (const other of trees.slice(1)) for (const [f, bytes] of trees[0]!) assert.ok(bytes.equals(other.get(f)!), `${f} is the same`);
     // Taken-in entries are gone; the one nobody can take in (not on the team) stays where it is.
-    assert.deepEqual([...trees[0]!.keys()].filter((f) => f.includes('.driver.lock') || f.startsWith('inbox/')), ['inbox/zed-1700000000000-000001-0badc0de.json']);
+    assert.deepEqual(
+      [...trees[0]!.keys()].filter((f) => f.includes('.driver.lock') || f.startsWith('inbox/')),
+      ['inbox/zed-1700000000000-000001-0badc0de.json'],
+    );
     const log = git(t.clone.ana, 'log', '--format=%s').split('\n');
     assert.ok(log.includes(`TeamFusion ${id}: iteration 1, d1 turn 1`), log.join('\n'));
     assert.ok(log.includes(`TeamFusion ${id}: iteration 1, waiting for d2 turn 1`));
@@ -156,13 +207,33 @@ describe('a team on three machines through its git remote (real git, the built C
 
   it('a pulled run.json someone else changed stops the run in words, without writing over it; a broken pulled entry is refused in words', async () => {
     const t = await team();
-    const ana = start(['run', t.review('ana'), '--sync', '--sync-interval', '0.2', '--human', 'd2', '--iterations', '1', '--turns', '1', '--mode', 'together', '--order', 'fixed']);
+    const ana = start([
+      'run',
+      t.review('ana'),
+      '--sync',
+      '--sync-interval',
+      '0.2',
+      '--human',
+      'd2',
+      '--iterations',
+      '1',
+      '--turns',
+      '1',
+      '--mode',
+      'together',
+      '--order',
+      'fixed',
+    ]);
     let id = '';
-    await waitFor('the run to wait', async () => {
-      git(t.clone.ben, 'pull', '--quiet', '--rebase');
-      id = (await fs.readdir(path.join(t.review('ben'), 'runs')).catch(() => [] as string[]))[0] ?? '';
-      return id && (await runJson(t.review('ben'), id)).status === 'waiting' ? true : undefined;
-    }, PATIENCE_MS);
+    await waitFor(
+      'the run to wait',
+      async () => {
+        git(t.clone.ben, 'pull', '--quiet', '--rebase');
+        id = (await fs.readdir(path.join(t.review('ben'), 'runs')).catch(() => [] as string[]))[0] ?? '';
+        return id && (await runJson(t.review('ben'), id)).status === 'waiting' ? true : undefined;
+      },
+      PATIENCE_MS,
+    );
     const file = path.join(t.review('ben'), 'runs', id, 'run.json');
     const tampered = (await fs.readFile(file, 'utf8')).replace('"candidates": [', '"candidates": [\n        "../../secret",');
     await fs.writeFile(file, tampered);
@@ -170,14 +241,22 @@ describe('a team on three machines through its git remote (real git, the built C
     git(t.clone.ben, 'push', '--quiet');
     const r = await ana.done;
     assert.equal(r.code, 1, r.stderr);
-    assert.match(r.stderr, new RegExp(`changed runs/${id}/run\\.json \\(and it is not a valid run record: .*\\), which only the process driving run ${id} writes`));
+    assert.match(
+      r.stderr,
+      new RegExp(
+        `changed runs/${id}/run\\.json \\(and it is not a valid run record: .*\\), which only the process driving run ${id} writes`,
+      ),
+    );
     assert.equal(await fs.readFile(path.join(t.review('ana'), 'runs', id, 'run.json'), 'utf8'), tampered, 'not written over');
 
     // Put right by hand (revert), then an entry that speaks for someone else under Ben's name is refused in words, left in
     // place, and the resumed run goes on waiting for Ben (issue 29: refusals are named, the run is not stopped by them).
     git(t.clone.ben, 'revert', '--no-edit', 'HEAD');
     await fs.mkdir(path.join(t.review('ben'), 'runs', id, 'inbox'), { recursive: true });
-    await fs.writeFile(path.join(t.review('ben'), 'runs', id, 'inbox', 'd2-1700000000000-000001-0badc0de.json'), JSON.stringify({ type: 'say', speaker: 'd1', content: 'I am Ana', at: 'x' }));
+    await fs.writeFile(
+      path.join(t.review('ben'), 'runs', id, 'inbox', 'd2-1700000000000-000001-0badc0de.json'),
+      JSON.stringify({ type: 'say', speaker: 'd1', content: 'I am Ana', at: 'x' }),
+    );
     git(t.clone.ben, 'add', '-A');
     git(t.clone.ben, 'commit', '--quiet', '-m', 'forged');
     git(t.clone.ben, 'push', '--quiet');
@@ -185,7 +264,10 @@ describe('a team on three machines through its git remote (real git, the built C
     const again = await tf(['run', t.review('ana'), '--resume', id, '--sync', '--sync-interval', '0.2', '--max-wait', '5']);
     if (process.env.TF_SHOW) process.stdout.write(r.stderr + again.stderr);
     assert.equal(again.code, 3, again.stderr);
-    assert.match(again.stderr, /d2-1700000000000-000001-0badc0de\.json is not taken in and is left alone \(the file is d2's but speaks for d1\)/);
+    assert.match(
+      again.stderr,
+      /d2-1700000000000-000001-0badc0de\.json is not taken in and is left alone \(the file is d2's but speaks for d1\)/,
+    );
     assert.equal(again.stderr.split('0badc0de.json is not taken in').length - 1, 1, 'said once');
     assert.ok(await fs.stat(path.join(t.review('ana'), 'runs', id, 'inbox', 'd2-1700000000000-000001-0badc0de.json')), 'left in place');
     assert.equal((await runJson(t.review('ana'), id)).iterations[0]!.messages.filter((m) => m.kind === 'human').length, 0);
@@ -194,7 +276,10 @@ describe('a team on three machines through its git remote (real git, the built C
   it('without git, --sync is one sentence and exit 1; everything else works', async () => {
     const root = await makeReview({ options: 3, designers: 2 });
     const noGit = { ...rig.env, PATH: await makeTempDir('tf-nopath-') };
-    for (const args of [['run', root, '--sync'], ['say', root, '2026-01-01T00-00-00Z-abcd', '--as', 'd1', '--sync', 'hi']]) {
+    for (const args of [
+      ['run', root, '--sync'],
+      ['say', root, '2026-01-01T00-00-00Z-abcd', '--as', 'd1', '--sync', 'hi'],
+    ]) {
       const r = await tf(args, noGit);
       assert.equal(r.code, 1, r.stderr);
       assert.match(r.stderr, /--sync needs the git program, and git was not found on this machine/);
@@ -206,7 +291,10 @@ describe('a team on three machines through its git remote (real git, the built C
 
   it('a review outside any repository runs on locally with --sync and says once why it is not synced', async () => {
     const root = await makeReview({ options: 3, designers: 2 });
-    const r = await tf(['run', root, '--sync', '--iterations', '1', '--turns', '1', '--json'], { ...rig.env, GIT_CEILING_DIRECTORIES: path.dirname(root) });
+    const r = await tf(['run', root, '--sync', '--iterations', '1', '--turns', '1', '--json'], {
+      ...rig.env,
+      GIT_CEILING_DIRECTORIES: path.dirname(root),
+    });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(count(r.stderr, 'not synced:'), 1, r.stderr);
     assert.match(r.stderr, /not synced: .* is not in a git repository/);

@@ -32,15 +32,25 @@ describe("votes: a member's deciding vote never writes the driver's record (real
     const runJson = `review/runs/${runId}/run.json`;
     const before = git(t.clone.ana, 'rev-parse', `HEAD:${runJson}`).trim();
 
-    for (const [who, id, choice] of [['ana', 'd1', 'a'], ['chen', 'd3', 'b']] as const) {
+    for (const [who, id, choice] of [
+      ['ana', 'd1', 'a'],
+      ['chen', 'd3', 'b'],
+    ] as const) {
       const r = await rig.run(['vote', t.review(who), runId, '--as', id, '--sync', '1', choice]);
       assert.equal(r.code, 0, r.stderr);
     }
     const ben = await rig.run(['vote', t.review('ben'), runId, '--as', 'd2', '--sync', '1', 'a']);
     assert.equal(ben.code, 0, ben.stderr);
-    assert.match(ben.stderr, /Decided by the votes: warm palette \(warm palette 2, cool palette 1\); the driver's record takes it in on its next refine or resume\./);
+    assert.match(
+      ben.stderr,
+      /Decided by the votes: warm palette \(warm palette 2, cool palette 1\); the driver's record takes it in on its next refine or resume\./,
+    );
     assert.equal(git(t.remote, 'log', '-1', '--format=%ae', 'main').trim(), 'ben@example.com');
-    assert.deepEqual(git(t.remote, 'show', '--name-only', '--format=', 'main').trim().split('\n'), [`review/runs/${runId}/votes/d2.yaml`], "Ben's commit holds his votes file alone");
+    assert.deepEqual(
+      git(t.remote, 'show', '--name-only', '--format=', 'main').trim().split('\n'),
+      [`review/runs/${runId}/votes/d2.yaml`],
+      "Ben's commit holds his votes file alone",
+    );
     assert.equal(git(t.remote, 'rev-parse', `main:${runJson}`).trim(), before, 'run.json is as the driver committed it');
     assert.equal(git(t.clone.ben, 'status', '--porcelain', '--', runJson).trim(), '', 'nor is it changed on his machine');
     assert.equal((await readRunRecord(t.review('ben'), runId)).iterations[0]!.decisions, undefined);
@@ -48,31 +58,54 @@ describe("votes: a member's deciding vote never writes the driver's record (real
     git(t.clone.ana, 'pull', '--quiet', '--rebase');
     const compare = await rig.run(['compare', t.review('ana'), runId, '--json']);
     assert.doesNotMatch(compare.stderr, /is not counted/, 'the run is believed');
-    const out = JSON.parse(compare.stdout) as { votes: { question: string; decided: boolean; recorded: boolean; decision: string | null; voters: string[] }[] };
-    assert.deepEqual(out.votes.map((v) => [v.question, v.decided, v.recorded, v.decision, [...v.voters].sort()]), [[QUESTION, true, false, 'warm palette', ['d1', 'd2', 'd3']]]);
+    const out = JSON.parse(compare.stdout) as {
+      votes: { question: string; decided: boolean; recorded: boolean; decision: string | null; voters: string[] }[];
+    };
+    assert.deepEqual(
+      out.votes.map((v) => [v.question, v.decided, v.recorded, v.decision, [...v.voters].sort()]),
+      [[QUESTION, true, false, 'warm palette', ['d1', 'd2', 'd3']]],
+    );
 
     // The questions room and the panel recompute it too.
     const summary = await runSummary(t.review('ana'), runId);
     assert.equal(summary.openForks.length, 0);
-    assert.deepEqual(summary.decisions.map((d) => [d.round, d.by, [...(d.voters ?? [])].sort()]), [[1, 'team', ['d1', 'd2', 'd3']]]);
+    assert.deepEqual(
+      summary.decisions.map((d) => [d.round, d.by, [...(d.voters ?? [])].sort()]),
+      [[1, 'team', ['d1', 'd2', 'd3']]],
+    );
     assert.match(JSON.stringify(summary.decisions[0]!.decision), /warm palette/);
     assert.equal((await nextSteps(t.review('ana'), runId)).steps.filter((s) => s.kind === 'vote').length, 0, 'no vote is still to cast');
     const config = { team: { d1: { git: 'ana@example.com' }, d2: { git: 'ben@example.com' }, d3: { git: 'chen@example.com' } } };
     const panel = await panelForks(t.review('ana'), await readRunRecord(t.review('ana'), runId), config, ['d1', 'd2', 'd3']);
-    assert.deepEqual(panel?.forks[0]?.decision, { decision: 'warm palette', by: 'team', via: 'human', counts: { 'warm palette': 2, 'cool palette': 1 } });
+    assert.deepEqual(panel?.forks[0]?.decision, {
+      decision: 'warm palette',
+      by: 'team',
+      via: 'human',
+      counts: { 'warm palette': 2, 'cool palette': 1 },
+    });
 
     const refine = await rig.run(['run', t.review('ana'), '--resume', runId, '--feedback', 'Go on.']);
     assert.equal(refine.code, 0, refine.stderr);
-    assert.match(refine.stderr, /Decided by the votes: warm palette on "Warm or cool palette\?" \(warm palette 2, cool palette 1\); recorded in run\.json\./);
+    assert.match(
+      refine.stderr,
+      /Decided by the votes: warm palette on "Warm or cool palette\?" \(warm palette 2, cool palette 1\); recorded in run\.json\./,
+    );
     const after = await readRunRecord(t.review('ana'), runId);
-    assert.deepEqual(after.iterations[0]!.decisions?.map((d) => [d.decision, d.by, d.via, [...(d.voters ?? [])].sort(), d.counts]), [['warm palette', 'team', 'human', ['d1', 'd2', 'd3'], { 'warm palette': 2, 'cool palette': 1 }]]);
+    assert.deepEqual(
+      after.iterations[0]!.decisions?.map((d) => [d.decision, d.by, d.via, [...(d.voters ?? [])].sort(), d.counts]),
+      [['warm palette', 'team', 'human', ['d1', 'd2', 'd3'], { 'warm palette': 2, 'cool palette': 1 }]],
+    );
     const [warm, cool] = after.iterations[0]!.remixes!;
-    assert.deepEqual(after.iterations[2]!.setAside, [{ id: cool!.id, question: QUESTION, decidedIn: 1 }], 'the refinement sets aside the side not chosen');
+    assert.deepEqual(
+      after.iterations[2]!.setAside,
+      [{ id: cool!.id, question: QUESTION, decidedIn: 1 }],
+      'the refinement sets aside the side not chosen',
+    );
     assert.ok(!(after.iterations[2]!.candidates ?? []).includes(cool!.id), 'the side set aside is no candidate');
     assert.ok(warm, 'the chosen side is there');
   });
 
-  it("a lead who is not the driver closes on their machine: nothing is written to run.json, and the sentence says where to close", async () => {
+  it('a lead who is not the driver closes on their machine: nothing is written to run.json, and the sentence says where to close', async () => {
     const seed = await makeReview({ options: 4, designers: 3 });
     await fs.writeFile(path.join(seed, 'review.yaml'), `lead: d2\nremixesPerIteration: 2\n${MAPPING}`);
     const { runId } = await forkedRun(rig.mock, await makeTempDir('tf-cache-'), { root: seed });
@@ -83,7 +116,10 @@ describe("votes: a member's deciding vote never writes the driver's record (real
     assert.equal(ana.code, 0, ana.stderr);
     const close = await rig.run(['vote', t.review('ben'), runId, '--as', 'd2', '--close', '--sync', '1']);
     assert.equal(close.code, 0, close.stderr);
-    assert.match(close.stderr, /The close is not recorded on this machine: only the run's driver writes run\.json; close the vote on the driver's machine\./);
+    assert.match(
+      close.stderr,
+      /The close is not recorded on this machine: only the run's driver writes run\.json; close the vote on the driver's machine\./,
+    );
     assert.equal(git(t.remote, 'rev-parse', `main:${runJson}`).trim(), before);
     assert.equal(git(t.clone.ben, 'status', '--porcelain', '--', runJson).trim(), '');
   });

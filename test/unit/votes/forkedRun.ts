@@ -15,14 +15,26 @@ import { clientFor } from '../run/helpers';
 export const QUESTION = 'Warm or cool palette?';
 
 /** `yaml`: review.yaml (a lead and two remixes a round by default); `root`: an existing review folder to run in. */
-export async function forkedRun(mock: MockOpenAI, cacheDir: string, o: { yaml?: string; root?: string } = {}): Promise<{ root: string; runId: string }> {
+export async function forkedRun(
+  mock: MockOpenAI,
+  cacheDir: string,
+  o: { yaml?: string; root?: string } = {},
+): Promise<{ root: string; runId: string }> {
   const root = o.root ?? (await makeReview({ options: 4, designers: 3 }));
   if (!o.root) await fs.writeFile(path.join(root, 'review.yaml'), o.yaml ?? 'lead: d1\nremixesPerIteration: 2\n');
   const r = await startRun({ reviewRoot: root, client: clientFor(mock), cacheDir, settings: { iterations: 2, turnsPerAgent: 1 } });
   assert.equal(r.status, 'completed', r.error);
   const record = await readRunRecord(root, r.id);
   const it1 = record.iterations[0]!;
-  it1.decisionPoints = [{ question: QUESTION, positions: [{ position: 'warm palette', heldBy: ['d1', 'd2'] }, { position: 'cool palette', heldBy: ['d3'] }] }];
+  it1.decisionPoints = [
+    {
+      question: QUESTION,
+      positions: [
+        { position: 'warm palette', heldBy: ['d1', 'd2'] },
+        { position: 'cool palette', heldBy: ['d3'] },
+      ],
+    },
+  ];
   // The fork point is the team's to settle: no proxy decided it.
   delete it1.decisions;
   const [a, b] = it1.remixes!;

@@ -30,9 +30,28 @@ function colourAlways(colour: string): MockFallback {
 }
 
 const decidedRound = (reopened = false): Iteration => ({
-  index: 1, candidates: ['1', '2'], messages: [],
-  decisionPoints: [{ question: QUESTION, positions: [{ position: 'warm palette', heldBy: ['d1'] }, { position: 'cool palette', heldBy: ['d2'] }] }],
-  decisions: [{ question: QUESTION, decision: 'warm palette', by: 'team', via: 'human', counts: { 'warm palette': 2, 'cool palette': 1 }, ...(reopened ? { reopened: { by: 'd1', at: '2026-01-01T00:00:00Z' } } : {}) }],
+  index: 1,
+  candidates: ['1', '2'],
+  messages: [],
+  decisionPoints: [
+    {
+      question: QUESTION,
+      positions: [
+        { position: 'warm palette', heldBy: ['d1'] },
+        { position: 'cool palette', heldBy: ['d2'] },
+      ],
+    },
+  ],
+  decisions: [
+    {
+      question: QUESTION,
+      decision: 'warm palette',
+      by: 'team',
+      via: 'human',
+      counts: { 'warm palette': 2, 'cool palette': 1 },
+      ...(reopened ? { reopened: { by: 'd1', at: '2026-01-01T00:00:00Z' } } : {}),
+    },
+  ],
 });
 
 describe('votes: the next remix agent keeps the decided side', function () {
@@ -41,7 +60,10 @@ describe('votes: the next remix agent keeps the decided side', function () {
 
   it('which directions go against a decision: a non-chosen side without the chosen one, while it stands', () => {
     const rounds = [decidedRound()];
-    assert.match(againstDecidedSide(['Colour: a cool palette throughout.'], rounds, 2) ?? '', /^the editing directions take "cool palette", but that is not the side decided: Decided by the team: Warm or cool palette\? → warm palette, 2 to 1\. Keep the decided side \("warm palette"\) in every direction\.$/);
+    assert.match(
+      againstDecidedSide(['Colour: a cool palette throughout.'], rounds, 2) ?? '',
+      /^the editing directions take "cool palette", but that is not the side decided: Decided by the team: Warm or cool palette\? → warm palette, 2 to 1\. Keep the decided side \("warm palette"\) in every direction\.$/,
+    );
     assert.equal(againstDecidedSide(['A warm palette, never the cool palette.'], rounds, 2), undefined, 'the chosen side said');
     assert.equal(againstDecidedSide(['Coolness in the palette.', undefined], rounds, 2), undefined, 'words, not parts of words');
     assert.equal(againstDecidedSide(['A cool palette.'], [decidedRound(true)], 2), undefined, 'a reopened decision binds nothing');
@@ -52,9 +74,14 @@ describe('votes: the next remix agent keeps the decided side', function () {
     assert.deepEqual(forkablePoints(later, ['d1', 'd2']), [1]);
   });
 
-  it('the refinement\'s remix agent is sent back once for directions that take the side not chosen, then its answer is kept and said', async () => {
+  it("the refinement's remix agent is sent back once for directions that take the side not chosen, then its answer is kept and said", async () => {
     const { root, runId } = await forkedRun(suite.mock, suite.cacheDir);
-    for (const [as, choice] of [['d1', 'a'], ['d2', 'a'], ['d3', 'b']] as const) await castVote({ reviewRoot: root, runId, as, decisionPoint: 1, choice });
+    for (const [as, choice] of [
+      ['d1', 'a'],
+      ['d2', 'a'],
+      ['d3', 'b'],
+    ] as const)
+      await castVote({ reviewRoot: root, runId, as, decisionPoint: 1, choice });
     suite.mock.setFallback(colourAlways('A cool palette throughout.'));
     const seen = suite.mock.requests.length;
     const events: RunEvent[] = [];
@@ -62,7 +89,16 @@ describe('votes: the next remix agent keeps the decided side', function () {
     assert.equal(refined.status, 'completed', refined.error);
     const sentBack = suite.mock.requests.slice(seen).filter((r) => r.route === 'chat' && JSON.stringify(r.body).includes(SENT_BACK));
     assert.equal(sentBack.length, 1, 'sent back once, not more');
-    assert.ok(events.some((e) => e.type === 'notice' && e.level === 'warning' && e.message.startsWith('The remix agent was asked once to keep the decided side and still answered: the editing directions take "cool palette"')));
+    assert.ok(
+      events.some(
+        (e) =>
+          e.type === 'notice' &&
+          e.level === 'warning' &&
+          e.message.startsWith(
+            'The remix agent was asked once to keep the decided side and still answered: the editing directions take "cool palette"',
+          ),
+      ),
+    );
     const rec = await runJson(root, runId);
     assert.equal(rec.prompts.filter((p) => p.iteration === 3 && p.kind === 'remix-repair').length, 1);
   });

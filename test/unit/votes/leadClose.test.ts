@@ -38,19 +38,35 @@ describe("a lead's close with one vote is said as the lead's close, never as the
     assert.equal(c.votes[0]!.closed, 'the lead closed it with 1 of 3 votes');
     // The vote lines follow the agreement after the run (no re-rank set here: the sentences are asked as if it were there).
     const words = comparisonSentences({ ...c, after: c.before });
-    assert.ok(words.some((l) => l.includes('— decided: warm palette (the lead closed it with 1 of 3 votes).')), words.join('\n'));
+    assert.ok(
+      words.some((l) => l.includes('— decided: warm palette (the lead closed it with 1 of 3 votes).')),
+      words.join('\n'),
+    );
 
     const summary = await runSummary(root, runId);
     assert.equal(summary.decisions[0]!.how, 'the lead closed it with 1 of 3 votes');
 
     const nameOf = (id: string): string => (id === 'd1' ? 'Ana Ruiz' : id);
-    assert.equal(decidedText({ decision: d.decision, by: d.by, via: d.via, counts: d.counts! }, nameOf, 3), 'Decided: warm palette (the lead, Ana Ruiz, closed it with 1 of 3 votes).');
-    assert.equal(decisionLine(d, nameOf, 3), `Decided by the lead closing the vote with 1 of 3 votes: ${QUESTION} → warm palette, 1 to 0. (Ana Ruiz)`);
+    assert.equal(
+      decidedText({ decision: d.decision, by: d.by, via: d.via, counts: d.counts! }, nameOf, 3),
+      'Decided: warm palette (the lead, Ana Ruiz, closed it with 1 of 3 votes).',
+    );
+    assert.equal(
+      decisionLine(d, nameOf, 3),
+      `Decided by the lead closing the vote with 1 of 3 votes: ${QUESTION} → warm palette, 1 to 0. (Ana Ruiz)`,
+    );
     assert.equal(decisionSentence(d), `Decided by the lead closing the vote with 1 vote: ${QUESTION} → warm palette, 1 to 0.`);
   });
 
-  it('the team\'s vote (every member voted) is still the team\'s; a close with more votes counts them', () => {
-    const team = { question: QUESTION, decision: 'warm palette', by: 'team', via: 'human' as const, voters: ['d1', 'd2', 'd3'], counts: { 'warm palette': 2, 'cool palette': 1 } };
+  it("the team's vote (every member voted) is still the team's; a close with more votes counts them", () => {
+    const team = {
+      question: QUESTION,
+      decision: 'warm palette',
+      by: 'team',
+      via: 'human' as const,
+      voters: ['d1', 'd2', 'd3'],
+      counts: { 'warm palette': 2, 'cool palette': 1 },
+    };
     assert.equal(decisionSentence(team), `Decided by the team: ${QUESTION} → warm palette, 2 to 1.`);
     assert.equal(closeWords({ voters: ['d1', 'd3'], counts: { a: 2, b: 0 } }, 4), 'the lead closed it with 2 of 4 votes');
     assert.equal(closeWords({ counts: { a: 1, b: 0 } }), 'the lead closed it with 1 vote');

@@ -34,8 +34,9 @@ describe('a rewritten history is said by validate; the same vote again makes a c
     const chen = await rig.run(['vote', t.review('chen'), runId, '--as', 'd3', '--sync', '1', 'b']);
     assert.equal(chen.code, 0, chen.stderr);
 
-    const validate = async (who: 'ana' | 'ben'): Promise<ValidateJson> => JSON.parse((await rig.run(['validate', '--json', t.review(who)])).stdout) as ValidateJson;
-    assert.deepEqual((await validate('ana')).authorship.notCounted, [], 'before the squash every vote is its member\'s');
+    const validate = async (who: 'ana' | 'ben'): Promise<ValidateJson> =>
+      JSON.parse((await rig.run(['validate', '--json', t.review(who)])).stdout) as ValidateJson;
+    assert.deepEqual((await validate('ana')).authorship.notCounted, [], "before the squash every vote is its member's");
 
     // Ana squashes the two vote commits into one of hers and force-pushes it.
     git(t.clone.ana, 'pull', '--quiet', '--rebase');
@@ -46,15 +47,31 @@ describe('a rewritten history is said by validate; the same vote again makes a c
 
     const v = await validate('ana');
     const votes = (id: string): string => `runs/${runId}/votes/${id}.yaml`;
-    assert.deepEqual(v.authorship.notCounted.map((n) => [n.file, n.member, n.commit, n.author]), [
-      [votes('d2'), 'd2', squash, 'ana@example.com'],
-      [votes('d3'), 'd3', squash, 'ana@example.com'],
-    ]);
-    assert.ok(v.diagnostics.some((d) => d.file === votes('d2') && d.severity === 'warning' && /These votes are not counted: commit [0-9a-f]{12} by Ana <ana@example\.com>/.test(d.message)), JSON.stringify(v.diagnostics));
+    assert.deepEqual(
+      v.authorship.notCounted.map((n) => [n.file, n.member, n.commit, n.author]),
+      [
+        [votes('d2'), 'd2', squash, 'ana@example.com'],
+        [votes('d3'), 'd3', squash, 'ana@example.com'],
+      ],
+    );
+    assert.ok(
+      v.diagnostics.some(
+        (d) =>
+          d.file === votes('d2') &&
+          d.severity === 'warning' &&
+          /These votes are not counted: commit [0-9a-f]{12} by Ana <ana@example\.com>/.test(d.message),
+      ),
+      JSON.stringify(v.diagnostics),
+    );
     const said = v.diagnostics.find((d) => d.file === '.' && d.message.startsWith('History rewritten?'));
     assert.ok(said, JSON.stringify(v.diagnostics));
     assert.equal(said.severity, 'warning');
-    assert.match(said.message, new RegExp(`^History rewritten\\? Commit ${squash.slice(0, 12)} by ana@example\\.com wrote the files of 2 members \\(d2, d3\\), so none of those files counts`));
+    assert.match(
+      said.message,
+      new RegExp(
+        `^History rewritten\\? Commit ${squash.slice(0, 12)} by ana@example\\.com wrote the files of 2 members \\(d2, d3\\), so none of those files counts`,
+      ),
+    );
     const plain = await rig.run(['validate', t.review('ana')]);
     assert.match(plain.stdout, /History rewritten\? Commit/);
 
@@ -66,7 +83,11 @@ describe('a rewritten history is said by validate; the same vote again makes a c
     assert.match(again.stderr, new RegExp(`Committed runs/${runId}/votes/d2\\.yaml`));
     assert.match(again.stderr, /Pushed to origin\/main/);
     assert.equal(git(t.remote, 'log', '-1', '--format=%ae', 'main').trim(), 'ben@example.com');
-    assert.deepEqual((await validate('ben')).authorship.notCounted.map((n) => n.file), [votes('d3')], "Ben's vote counts again; Chen's is still the squash's");
+    assert.deepEqual(
+      (await validate('ben')).authorship.notCounted.map((n) => n.file),
+      [votes('d3')],
+      "Ben's vote counts again; Chen's is still the squash's",
+    );
 
     // The same vote once more (its file now plain again), then again: the last changes nothing — no commit, no "Pushed".
     assert.equal((await rig.run(['vote', t.review('ben'), runId, '--as', 'd2', '--sync', '1', 'a'])).code, 0);

@@ -28,7 +28,12 @@ describe('votes: a decision binds the next round (set aside)', function () {
     const two = record.iterations[1]!;
     two.ranking = ['r1a', ...two.candidates.filter((c) => c !== 'r1a' && c !== 'r1b'), 'r1b'];
     await writeRunRecord(run.root, record, { validate: true });
-    for (const [as, choice] of [['d1', 'b'], ['d2', 'r1b'], ['d3', 'a']] as const) await castVote({ reviewRoot: run.root, runId: run.runId, as, decisionPoint: 1, choice });
+    for (const [as, choice] of [
+      ['d1', 'b'],
+      ['d2', 'r1b'],
+      ['d3', 'a'],
+    ] as const)
+      await castVote({ reviewRoot: run.root, runId: run.runId, as, decisionPoint: 1, choice });
     const decided = await readRunRecord(run.root, run.runId);
     assert.equal(decided.iterations[0]!.decisions?.[0]?.decision, 'cool palette', 'the team chose r1b, 2 to 1');
     return run;
@@ -43,17 +48,35 @@ describe('votes: a decision binds the next round (set aside)', function () {
     const [, , three, four] = rec.iterations;
     assert.deepEqual(three!.setAside, [{ id: 'r1a', question: QUESTION, decidedIn: 1 }]);
     assert.ok(three!.candidates.includes('r1b'), `the chosen side is carried: ${three!.candidates.join(', ')}`);
-    for (const it of [three!, four!]) assert.ok(!it.candidates.includes('r1a'), `round ${it.index} leaves r1a out: ${it.candidates.join(', ')}`);
+    for (const it of [three!, four!])
+      assert.ok(!it.candidates.includes('r1a'), `round ${it.index} leaves r1a out: ${it.candidates.join(', ')}`);
     assert.equal(four!.setAside, undefined, 'set aside once, on the round after the decision');
     assert.ok(rec.finalPick && rec.finalPick !== 'r1a', `final pick ${rec.finalPick}`);
-    assert.ok(events.some((e) => e.type === 'notice' && /Round 3 carries r1b, the side "cool palette" \(decided on "Warm or cool palette\?" in round 1\), and sets aside r1a\./.test(e.message)));
+    assert.ok(
+      events.some(
+        (e) =>
+          e.type === 'notice' &&
+          /Round 3 carries r1b, the side "cool palette" \(decided on "Warm or cool palette\?" in round 1\), and sets aside r1a\./.test(
+            e.message,
+          ),
+      ),
+    );
     const result = await fs.readFile(path.join(root, 'runs', runId, 'result.md'), 'utf8');
-    assert.match(result, /## Iteration 3\n\nCandidates: [^\n]*\n\nSet aside:\n\n- [^\n]*r1a[^\n]* — "warm palette": not the side chosen on Warm or cool palette\? \(decided in round 1\)\n/);
+    assert.match(
+      result,
+      /## Iteration 3\n\nCandidates: [^\n]*\n\nSet aside:\n\n- [^\n]*r1a[^\n]* — "warm palette": not the side chosen on Warm or cool palette\? \(decided in round 1\)\n/,
+    );
     const json = JSON.parse(await fs.readFile(path.join(root, 'runs', runId, 'run.json'), 'utf8')) as typeof rec;
-    assert.ok('record' in checkRunRecord(json, `runs/${runId}`, await fs.readdir(path.join(root, 'options'))), 'the record passes the checks of a record read back');
+    assert.ok(
+      'record' in checkRunRecord(json, `runs/${runId}`, await fs.readdir(path.join(root, 'options'))),
+      'the record passes the checks of a record read back',
+    );
     json.iterations[3]!.candidates.push('r1a');
     const back = checkRunRecord(json, `runs/${runId}`, await fs.readdir(path.join(root, 'options')));
-    assert.ok('problem' in back && /The candidate "r1a" of iteration 4 was set aside by a decision/.test(back.problem.message), JSON.stringify(back));
+    assert.ok(
+      'problem' in back && /The candidate "r1a" of iteration 4 was set aside by a decision/.test(back.problem.message),
+      JSON.stringify(back),
+    );
   });
 
   it('an undecided fork goes on as before: nothing set aside', async () => {
@@ -66,22 +89,44 @@ describe('votes: a decision binds the next round (set aside)', function () {
 
   it('a decision whose side was set aside already is said and binds nothing; a reopened decision binds nothing more', () => {
     const sides: Iteration = {
-      index: 1, candidates: ['o1', 'o2'], messages: [], ranking: ['o1', 'o2'],
+      index: 1,
+      candidates: ['o1', 'o2'],
+      messages: [],
+      ranking: ['o1', 'o2'],
       remixes: [
-        { id: 'r1a', letter: 'a', file: 'iteration-1/remix-a.png', from: ['o1'], fork: { question: QUESTION, position: 'warm palette', decisionPoint: 1 } },
-        { id: 'r1b', letter: 'b', file: 'iteration-1/remix-b.png', from: ['o1'], fork: { question: QUESTION, position: 'cool palette', decisionPoint: 1 } },
+        {
+          id: 'r1a',
+          letter: 'a',
+          file: 'iteration-1/remix-a.png',
+          from: ['o1'],
+          fork: { question: QUESTION, position: 'warm palette', decisionPoint: 1 },
+        },
+        {
+          id: 'r1b',
+          letter: 'b',
+          file: 'iteration-1/remix-b.png',
+          from: ['o1'],
+          fork: { question: QUESTION, position: 'cool palette', decisionPoint: 1 },
+        },
       ],
       decisions: [
         { question: QUESTION, decision: 'cool palette', by: 'team', via: 'human', reopened: { by: 'd1', at: '2026-01-01T00:00:00Z' } },
         { question: QUESTION, decision: 'warm palette', by: 'team', via: 'human' },
       ],
     } as Iteration;
-    const later: Iteration = { index: 2, candidates: ['r1b', 'o1'], messages: [], setAside: [{ id: 'r1a', question: QUESTION, decidedIn: 1 }] };
+    const later: Iteration = {
+      index: 2,
+      candidates: ['r1b', 'o1'],
+      messages: [],
+      setAside: [{ id: 'r1a', question: QUESTION, decidedIn: 1 }],
+    };
     const b = bindNextRound([sides, later], 3);
     assert.deepEqual(b.setAside, [], 'nothing new set aside');
     assert.deepEqual(b.carried, []);
     assert.deepEqual([...b.excluded], ['r1a'], 'what was set aside stays aside');
-    assert.deepEqual(b.said, ['The side "warm palette" (decided on "Warm or cool palette?" in round 1) is no longer in the running: its remix r1a was set aside by an earlier decision; the decision is kept as history and binds nothing.']);
+    assert.deepEqual(b.said, [
+      'The side "warm palette" (decided on "Warm or cool palette?" in round 1) is no longer in the running: its remix r1a was set aside by an earlier decision; the decision is kept as history and binds nothing.',
+    ]);
     // Reopened before any round was planned: it binds nothing.
     const open = bindNextRound([{ ...sides, decisions: [sides.decisions![0]!] }], 2);
     assert.deepEqual([open.setAside, open.carried], [[], []]);

@@ -56,29 +56,48 @@ describe('votes over --sync: each member votes only as themselves (real git, the
     // Ana votes: her file replaces the forgery whole; the count is complete and run.json goes out with the decision.
     const ana = await rig.run(['vote', t.review('ana'), runId, '--as', 'd1', '--sync', '1', 'r1a']);
     assert.equal(ana.code, 0, ana.stderr);
-    assert.match(ana.stderr, new RegExp(`runs/${runId}/votes/d1\\.yaml was not yours as committed \\(commit ${forged.slice(0, 12)} by Ben`));
+    assert.match(
+      ana.stderr,
+      new RegExp(`runs/${runId}/votes/d1\\.yaml was not yours as committed \\(commit ${forged.slice(0, 12)} by Ben`),
+    );
     assert.match(ana.stderr, /Decided: warm palette \(warm palette 2, cool palette 1\); the next refinement carries it\./);
     assert.match(ana.stderr, new RegExp(`Committed runs/${runId}/votes/d1\\.yaml, runs/${runId}/run\\.json`));
-    assert.equal(await fs.readFile(votes('ana', 'd1'), 'utf8'), 'designer: d1\nvotes:\n  - iteration: 1\n    decisionPoint: 1\n    choice: r1a\n');
+    assert.equal(
+      await fs.readFile(votes('ana', 'd1'), 'utf8'),
+      'designer: d1\nvotes:\n  - iteration: 1\n    decisionPoint: 1\n    choice: r1a\n',
+    );
 
     git(t.clone.chen, 'pull', '--quiet', '--rebase');
     const decided = (await readRunRecord(t.review('chen'), runId)).iterations[0]!.decisions;
-    assert.deepEqual(decided?.map((d) => [d.decision, d.by, d.via, d.voters, d.counts]), [['warm palette', 'team', 'human', ['d1', 'd2', 'd3'], { 'warm palette': 2, 'cool palette': 1 }]]);
+    assert.deepEqual(
+      decided?.map((d) => [d.decision, d.by, d.via, d.voters, d.counts]),
+      [['warm palette', 'team', 'human', ['d1', 'd2', 'd3'], { 'warm palette': 2, 'cool palette': 1 }]],
+    );
     assert.equal(git(t.clone.chen, 'log', '-1', '--format=%ae', '--', `review/runs/${runId}/votes/d1.yaml`).trim(), 'ana@example.com');
   });
 
-  it('requireSignedCommits: a vote whose commit git verify-commit does not accept is not counted; a file never committed is this machine\'s own', async () => {
+  it("requireSignedCommits: a vote whose commit git verify-commit does not accept is not counted; a file never committed is this machine's own", async () => {
     const { t, runId } = await team('requireSignedCommits: true\n');
     const ben = await rig.run(['vote', t.review('ben'), runId, '--as', 'd2', '--sync', '1', 'a']);
     assert.equal(ben.code, 0, ben.stderr);
     git(t.clone.ana, 'pull', '--quiet', '--rebase');
-    const check = await voteAuthorCheck(t.review('ana'), { team: { d1: { git: 'ana@example.com' }, d2: { git: 'ben@example.com' }, d3: { git: 'chen@example.com' } }, requireSignedCommits: true });
+    const check = await voteAuthorCheck(t.review('ana'), {
+      team: { d1: { git: 'ana@example.com' }, d2: { git: 'ben@example.com' }, d3: { git: 'chen@example.com' } },
+      requireSignedCommits: true,
+    });
     assert.ok(check, 'e-mails named and a git repository: votes are checked');
-    assert.match((await check(`runs/${runId}/votes/d2.yaml`, 'd2'))!, /^commit [0-9a-f]{12} by Ben <ben@example\.com> wrote it, and git verify-commit does not accept its signature \(requireSignedCommits: true\)$/);
+    assert.match(
+      (await check(`runs/${runId}/votes/d2.yaml`, 'd2'))!,
+      /^commit [0-9a-f]{12} by Ben <ben@example\.com> wrote it, and git verify-commit does not accept its signature \(requireSignedCommits: true\)$/,
+    );
     const ana = await rig.run(['vote', t.review('ana'), runId, '--as', 'd1', '1', 'a']);
     assert.equal(ana.code, 0, ana.stderr);
     assert.match(ana.stderr, /d2\.yaml:1:1: error: These votes are not counted: commit [0-9a-f]{12} by Ben/);
-    assert.match(ana.stderr, /1 of 3 have voted \(warm palette 1, cool palette 0\); waiting for Ben \(d2\), Chloé \(d3\)\./, "Ana's uncommitted vote counts, Ben's unsigned one does not");
+    assert.match(
+      ana.stderr,
+      /1 of 3 have voted \(warm palette 1, cool palette 0\); waiting for Ben \(d2\), Chloé \(d3\)\./,
+      "Ana's uncommitted vote counts, Ben's unsigned one does not",
+    );
     // Without e-mails in review.yaml nothing is checked.
     assert.equal(await voteAuthorCheck(t.review('ana'), {}), undefined);
   });

@@ -41,11 +41,22 @@ export function readableTime(iso: string, timeZone?: string): string {
   if (!m) return iso;
   const d = new Date(`${m[1]}T${m[2]}:${m[3]}:${m[4] ?? '00'}${m[5] ?? ''}`);
   if (Number.isNaN(d.getTime())) return iso;
-  return d.toLocaleString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false, timeZone });
+  return d.toLocaleString('en-GB', {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hour12: false,
+    timeZone,
+  });
 }
 
 /** A line of the run picker: "1 Mar 2026, 10:04 · completed · 2 iterations · partly scripted" (`timeZone` only for tests). */
-export function runOptionLabel(r: Pick<RunSummary, 'startedAt' | 'status' | 'iterations' | 'interrupted' | 'scripted' | 'partlyScripted'>, timeZone?: string): string {
+export function runOptionLabel(
+  r: Pick<RunSummary, 'startedAt' | 'status' | 'iterations' | 'interrupted' | 'scripted' | 'partlyScripted'>,
+  timeZone?: string,
+): string {
   const scripted = r.scripted ? ' · scripted' : r.partlyScripted ? ' · partly scripted' : '';
   return `${readableTime(r.startedAt, timeZone)} · ${r.interrupted ? 'interrupted' : r.status} · ${count(r.iterations, 'iteration')}${scripted}`;
 }

@@ -31,7 +31,13 @@ export default class LinkifyIt {
       const index = m.index ?? 0;
       if (!raw || (index > 0 && /[\w.+-]/.test(text[index - 1]!))) continue;
       const lower = raw.toLowerCase();
-      const schema = lower.startsWith('http://') ? 'http:' : lower.startsWith('https://') ? 'https:' : raw.includes('@') && !lower.startsWith('www.') ? 'mailto:' : '';
+      const schema = lower.startsWith('http://')
+        ? 'http:'
+        : lower.startsWith('https://')
+          ? 'https:'
+          : raw.includes('@') && !lower.startsWith('www.')
+            ? 'mailto:'
+            : '';
       const url = schema === 'mailto:' && !lower.startsWith('mailto:') ? `mailto:${raw}` : schema ? raw : `http://${raw}`;
       if (schema !== 'mailto:' && raw.length <= (schema ? schema.length + 2 : 4)) continue;
       out.push({ schema, index, lastIndex: index + raw.length, raw, text: raw, url });

@@ -16,7 +16,34 @@ export type MdNode = string | { tag: string; attrs: Record<string, string>; chil
 const md = new MarkdownIt({ html: false, linkify: true, typographer: false });
 
 /** The elements a brief may hold: anything else markdown-it makes keeps its content without its element. */
-const TAGS = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'ul', 'ol', 'li', 'pre', 'code', 'hr', 'br', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'em', 'strong', 's', 'a', 'img']);
+const TAGS = new Set([
+  'p',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'blockquote',
+  'ul',
+  'ol',
+  'li',
+  'pre',
+  'code',
+  'hr',
+  'br',
+  'table',
+  'thead',
+  'tbody',
+  'tr',
+  'th',
+  'td',
+  'em',
+  'strong',
+  's',
+  'a',
+  'img',
+]);
 const SAFE_LINK = /^(?:https?:|mailto:)/i;
 
 /** The attributes kept for an element (each checked); `undefined`: the element is dropped, content and all. */
@@ -30,7 +57,9 @@ function attributesOf(t: Token, base: string): Record<string, string> | undefine
     case 'img': {
       const src = attr('src');
       const relative = !!src && !/^[a-z][a-z0-9+.-]*:/i.test(src) && !src.startsWith('/') && !src.split('/').includes('..');
-      return relative && base ? { src: fileUrl(base, src.replace(/^\.\//, '')), alt: (t.children ?? []).map((c) => c.content).join('') } : undefined;
+      return relative && base
+        ? { src: fileUrl(base, src.replace(/^\.\//, '')), alt: (t.children ?? []).map((c) => c.content).join('') }
+        : undefined;
     }
     case 'ol': {
       const start = attr('start');
@@ -65,7 +94,8 @@ export function markdownTree(markdown: string, base: string): MdNode[] {
       else if (t.nesting === -1) stack.pop();
       else if (t.type === 'inline') walk(t.children ?? []);
       else if (t.type === 'softbreak') add('\n');
-      else if (t.type === 'fence' || t.type === 'code_block') add({ tag: 'pre', attrs: {}, children: [{ tag: 'code', attrs: {}, children: [t.content] }] });
+      else if (t.type === 'fence' || t.type === 'code_block')
+        add({ tag: 'pre', attrs: {}, children: [{ tag: 'code', attrs: {}, children: [t.content] }] });
       else if (t.type === 'code_inline') add({ tag: 'code', attrs: {}, children: [t.content] });
       else if (t.type === 'image') {
         const attrs = attributesOf(t, base);

@@ -16,7 +16,9 @@ export async function runAnalyze(args: string[]): Promise<number> {
   });
   const permutations = wholeNumberFlag('permutations', values.permutations, 1, 10_000_000);
   const seed = wholeNumberFlag('seed', values.seed, 0, 0xffffffff);
-  const [folder] = exactPositionals(positionals, 1, (given) => (given === 0 ? 'give the review folder to analyse, e.g. teamfusion analyze samples/lumen-perfume' : 'give exactly one review folder.'));
+  const [folder] = exactPositionals(positionals, 1, (given) =>
+    given === 0 ? 'give the review folder to analyse, e.g. teamfusion analyze samples/lumen-perfume' : 'give exactly one review folder.',
+  );
   // The same function answers the `analyze` question of `teamfusion mcp` and VS Code (core/questions).
   const outcome = await analyzeFolder(folder, { permutations, seed });
   for (const d of outcome.diagnostics) writeDiagnostic(process.stderr, d);

@@ -30,7 +30,11 @@ function scriptedLine(c: { scripted?: true; scriptedParts?: string }): string[] 
 
 export async function runCompare(args: string[]): Promise<number> {
   const { positionals, values } = parseStrict(args, { json: { type: 'boolean' } });
-  const [review, runId] = exactPositionals(positionals, 2, 'give the review folder and the run id, e.g. teamfusion compare samples/lumen-perfume 2026-11-21T22-40-05Z-3f9c');
+  const [review, runId] = exactPositionals(
+    positionals,
+    2,
+    'give the review folder and the run id, e.g. teamfusion compare samples/lumen-perfume 2026-11-21T22-40-05Z-3f9c',
+  );
   const record = await readRunRecord(review, runId);
   if (taskOf(record) === 'brief') {
     // A brief run: the blind pair's preference counts, the survey and coverage; exit 0 once the counts can be given.
@@ -38,14 +42,20 @@ export async function runCompare(args: string[]): Promise<number> {
     for (const p of b.problems) process.stderr.write(`${printable(p)}\n`);
     if (values.json === true) process.stdout.write(`${safeJson(b)}\n`);
     // What is missing is a problem, said once, on stderr (the sentences only say "not yet").
-    else process.stdout.write(`${[...scriptedLine(b), ...briefComparisonSentences({ ...b, note: null }), ...fidelitySentences(b.fidelity, b.fidelityNote), ...authorshipSentences(b.authorship, { quietWithoutEmails: true })].map(printable).join('\n')}\n`);
+    else
+      process.stdout.write(
+        `${[...scriptedLine(b), ...briefComparisonSentences({ ...b, note: null }), ...fidelitySentences(b.fidelity, b.fidelityNote), ...authorshipSentences(b.authorship, { quietWithoutEmails: true })].map(printable).join('\n')}\n`,
+      );
     if (!b.preference) process.stderr.write(`teamfusion compare: ${printable(b.note ?? 'no preference counts yet.')}\n`);
     return b.preference && !b.problems.some(isError) ? 0 : 1;
   }
   const c = await compareRun(review, runId);
   for (const p of c.problems) process.stderr.write(`${printable(p)}\n`);
   if (values.json === true) process.stdout.write(`${safeJson(c)}\n`);
-  else process.stdout.write(`${[...scriptedLine(c), ...comparisonSentences({ ...c, missing: null }), ...poolCheckSentences(c), ...fidelitySentences(c.fidelity, c.fidelityNote), ...authorshipSentences(c.authorship, { quietWithoutEmails: true })].map(printable).join('\n')}\n`);
+  else
+    process.stdout.write(
+      `${[...scriptedLine(c), ...comparisonSentences({ ...c, missing: null }), ...poolCheckSentences(c), ...fidelitySentences(c.fidelity, c.fidelityNote), ...authorshipSentences(c.authorship, { quietWithoutEmails: true })].map(printable).join('\n')}\n`,
+    );
   if (!c.after) process.stderr.write(`teamfusion compare: ${printable(c.missing ?? 'nothing to compare yet.')}\n`);
   return c.after && !c.problems.some(isError) ? 0 : 1;
 }

@@ -24,7 +24,9 @@ export function criteriaLines(f: CriteriaFile, names: Record<string, string>, re
   const colWidth = (id: string): number => Math.max(id.length, 7);
   const pad = (s: string, n: number): string => s + ' '.repeat(Math.max(0, n - s.length));
   const out = [
-    ...(f.scripted ? [`Scripted: these criteria came from ${SCRIPTED_SERVER}, not from the team's words; they are kept apart from the team's.`] : []),
+    ...(f.scripted
+      ? [`Scripted: these criteria came from ${SCRIPTED_SERVER}, not from the team's words; they are kept apart from the team's.`]
+      : []),
     `${f.criteria.length} criteri${f.criteria.length === 1 ? 'on' : 'a'} ${f.scripted ? 'the scripted server gave for the team,' : 'the team uses,'} most controversial first (a stance counts only when its quote is in that member's own file):`,
     `  ${pad('criterion', nameWidth)}  controversy  ${ids.map((id) => pad(id, colWidth(id))).join('  ')}`,
   ];
@@ -37,8 +39,10 @@ export function criteriaLines(f: CriteriaFile, names: Record<string, string>, re
     out.push(`  ${pad(c.name, nameWidth)}  ${pad(c.controversy.toFixed(2), 11)}  ${cells.join('  ')}`);
   }
   const unverified = f.criteria.reduce((n, c) => n + Object.values(c.stances).filter((s) => s.verified === false).length, 0);
-  if (unverified) out.push(`  ? = the model's quote was not found in that member's file, so the stance is not counted (${unverified} in all).`);
-  for (const [o, cs] of Object.entries(f.contested ?? {})) out.push(`Option ${o} is contested; its supporters and critics split on: ${cs.join(', ')}.`);
+  if (unverified)
+    out.push(`  ? = the model's quote was not found in that member's file, so the stance is not counted (${unverified} in all).`);
+  for (const [o, cs] of Object.entries(f.contested ?? {}))
+    out.push(`Option ${o} is contested; its supporters and critics split on: ${cs.join(', ')}.`);
   const cost = f.costUsd === undefined ? 'cost unknown (model not in the price table)' : `estimated cost $${f.costUsd.toFixed(4)}`;
   out.push(
     reused
@@ -75,6 +79,11 @@ export async function runCriteria(args: string[]): Promise<number> {
     else for (const line of criteriaLines(r.file, r.names, r.reused)) writeLine(process.stdout, line);
     return 0;
   } catch (err) {
-    return exitForRefusal(err, { command: 'criteria', request: 'The criteria request', again: 'try again later', own: (e) => e instanceof CriteriaError });
+    return exitForRefusal(err, {
+      command: 'criteria',
+      request: 'The criteria request',
+      again: 'try again later',
+      own: (e) => e instanceof CriteriaError,
+    });
   }
 }

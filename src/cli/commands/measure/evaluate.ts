@@ -8,7 +8,14 @@
 import { allCharts } from '../../../core/evaluation/charts';
 import { evaluateFolder, type Evaluation } from '../../../core/evaluation/evaluate/evaluate';
 import { GROUP_BY, isGroupBy } from '../../../core/evaluation/evaluate/groupBy';
-import { acceptanceRows, acrossRunsSentences, bandRows, groupRows, groupSentence, textTable } from '../../../core/evaluation/evaluate/acrossRunsText';
+import {
+  acceptanceRows,
+  acrossRunsSentences,
+  bandRows,
+  groupRows,
+  groupSentence,
+  textTable,
+} from '../../../core/evaluation/evaluate/acrossRunsText';
 import { conditionsSentences } from '../../../core/evaluation/evaluate/baseline';
 import { f2 } from '../../../core/evaluation/format';
 import { evaluationMarkdown } from '../../../core/evaluation/evaluate/report';
@@ -21,19 +28,38 @@ import { safeJson } from '../../output';
 import { parseStrict } from '../validate';
 
 export async function runEvaluate(args: string[]): Promise<number> {
-  const { positionals, values } = parseStrict(args, { json: { type: 'boolean' }, out: { type: 'string' }, force: { type: 'boolean' }, by: { type: 'string' } });
-  const [folder] = exactPositionals(positionals, 1, 'give one folder that holds reviews, e.g. teamfusion evaluate samples --out samples/evaluation');
-  if (values.out !== undefined && (typeof values.out !== 'string' || values.out.trim() === '')) throw new UsageError('--out needs a folder.');
+  const { positionals, values } = parseStrict(args, {
+    json: { type: 'boolean' },
+    out: { type: 'string' },
+    force: { type: 'boolean' },
+    by: { type: 'string' },
+  });
+  const [folder] = exactPositionals(
+    positionals,
+    1,
+    'give one folder that holds reviews, e.g. teamfusion evaluate samples --out samples/evaluation',
+  );
+  if (values.out !== undefined && (typeof values.out !== 'string' || values.out.trim() === ''))
+    throw new UsageError('--out needs a folder.');
   if (values.force === true && values.out === undefined) throw new UsageError('--force goes with --out.');
   const by = values.by;
   if (by !== undefined && (typeof by !== 'string' || !isGroupBy(by))) throw new UsageError(`--by takes one of ${GROUP_BY.join(', ')}.`);
-  const e = await evaluateFolder(folder, { onProgress: (rel) => process.stderr.write(`evaluating ${printable(rel)}\n`), ...(by ? { by } : {}) });
+  const e = await evaluateFolder(folder, {
+    onProgress: (rel) => process.stderr.write(`evaluating ${printable(rel)}\n`),
+    ...(by ? { by } : {}),
+  });
   for (const s of e.skipped) process.stderr.write(`skipped ${printable(s.path)}: ${printable(s.reason)}\n`);
   const json = `${JSON.stringify(e, null, 2)}\n`;
   if (typeof values.out === 'string') {
-    await writeEvaluationOut(values.out, { 'evaluation.md': evaluationMarkdown(e), 'evaluation.json': json, ...allCharts(e) }, values.force === true);
+    await writeEvaluationOut(
+      values.out,
+      { 'evaluation.md': evaluationMarkdown(e), 'evaluation.json': json, ...allCharts(e) },
+      values.force === true,
+    );
     // A success line: on stdout, unless stdout is the JSON.
-    (values.json === true ? process.stderr : process.stdout).write(`Wrote evaluation.md, evaluation.json and ${Object.keys(allCharts(e)).length} charts to ${printable(values.out)}\n`);
+    (values.json === true ? process.stderr : process.stdout).write(
+      `Wrote evaluation.md, evaluation.json and ${Object.keys(allCharts(e)).length} charts to ${printable(values.out)}\n`,
+    );
   }
   if (values.json === true) process.stdout.write(`${safeJson(e)}\n`);
   else {
@@ -58,9 +84,14 @@ export async function runEvaluate(args: string[]): Promise<number> {
 /** Fig. 3 and Fig. 4 as text bars, coverage, grounding and forks, and with --by the grouped table. */
 function acrossRunsLines(e: Evaluation): string[] {
   const lines = ['', 'Re-ranked runs by agreement band of W, before and after:', ...textTable(bandRows(e.wBands), printable)];
-  lines.push('', 'A generated option in the blind top 1 / top 2, by team size:', ...textTable(acceptanceRows(e.overall.acceptanceByTeamSize), printable));
+  lines.push(
+    '',
+    'A generated option in the blind top 1 / top 2, by team size:',
+    ...textTable(acceptanceRows(e.overall.acceptanceByTeamSize), printable),
+  );
   lines.push('', ...acrossRunsSentences(e.overall).map(printable));
-  if (e.groups && e.by) lines.push('', printable(groupSentence(e.by, e.groups.length)), ...(e.groups.length ? textTable(groupRows(e.groups), printable) : []));
+  if (e.groups && e.by)
+    lines.push('', printable(groupSentence(e.by, e.groups.length)), ...(e.groups.length ? textTable(groupRows(e.groups), printable) : []));
   return lines;
 }
 

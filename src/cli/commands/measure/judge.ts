@@ -23,7 +23,9 @@ export function judgeLines(j: JudgeFile, reused: boolean): string[] {
     `The judge (${answeredBy(j.model, j.scripted)}) on run ${j.runId}, each dimension asked twice with the order swapped; a verdict that flips with the order is a tie:`,
   ];
   for (const d of DIMENSION_NAMES) {
-    out.push(`  ${JUDGE_DIMENSIONS[d].label}: ${SIDE_WORDS[j.dimensions[d]]}${j.flipped.includes(d) ? ' (it flipped with the order)' : ''}`);
+    out.push(
+      `  ${JUDGE_DIMENSIONS[d].label}: ${SIDE_WORDS[j.dimensions[d]]}${j.flipped.includes(d) ? ' (it flipped with the order)' : ''}`,
+    );
   }
   const cost = j.costUsd === undefined ? 'cost unknown (model not in the price table)' : `estimated cost $${j.costUsd.toFixed(4)}`;
   out.push(
@@ -37,7 +39,11 @@ export function judgeLines(j: JudgeFile, reused: boolean): string[] {
 
 export async function runJudge(args: string[]): Promise<number> {
   const { positionals, values } = parseStrict(args, { json: { type: 'boolean' }, force: { type: 'boolean' }, model: { type: 'string' } });
-  const [review, runId] = exactPositionals(positionals, 2, 'give the review folder and the run id, e.g. teamfusion judge samples/lumen-brief 2026-11-21T22-40-05Z-3f9c');
+  const [review, runId] = exactPositionals(
+    positionals,
+    2,
+    'give the review folder and the run id, e.g. teamfusion judge samples/lumen-brief 2026-11-21T22-40-05Z-3f9c',
+  );
   if (values.model !== undefined && !/^[\w.:/-]{1,200}$/.test(String(values.model))) throw new UsageError('--model needs a model name.');
   const prices = await pricesOrSay();
   if (prices === false) return 1;

@@ -14,8 +14,17 @@ import { forecastOnCli } from '../run/forecastStep';
 import { checkForecastWritable } from '../../../core/forecast/forecast';
 
 export async function runRerank(args: string[]): Promise<number> {
-  const { positionals, values } = parseStrict(args, { top: { type: 'string' }, 'no-forecast': { type: 'boolean' }, yes: { type: 'boolean' }, 'text-only': { type: 'boolean' } });
-  const [review, runId] = exactPositionals(positionals, 2, 'give the review folder and the run id, e.g. teamfusion rerank samples/lumen-perfume 2026-11-21T22-40-05Z-3f9c');
+  const { positionals, values } = parseStrict(args, {
+    top: { type: 'string' },
+    'no-forecast': { type: 'boolean' },
+    yes: { type: 'boolean' },
+    'text-only': { type: 'boolean' },
+  });
+  const [review, runId] = exactPositionals(
+    positionals,
+    2,
+    'give the review folder and the run id, e.g. teamfusion rerank samples/lumen-perfume 2026-11-21T22-40-05Z-3f9c',
+  );
   let top: number | undefined;
   if (values.top !== undefined) {
     top = Number(values.top);
@@ -27,10 +36,17 @@ export async function runRerank(args: string[]): Promise<number> {
   const shown = path.relative(process.cwd(), dir) || dir;
   writeLine(process.stdout, shown);
   for (const note of notes ?? []) writeLine(process.stderr, note);
-  const forecast = values['no-forecast'] === true ? 0 : await forecastOnCli(review, runId, values.yes === true, values['text-only'] === true);
+  const forecast =
+    values['no-forecast'] === true ? 0 : await forecastOnCli(review, runId, values.yes === true, values['text-only'] === true);
   if (Object.values(key).some((e) => e.kind === 'teamfusion' || e.kind === 'direct')) {
-    writeLine(process.stderr, `Made ${shown}: two revisions of the brief (A.md, B.md), one TeamFusion's and one written directly, in an order drawn for this run.`);
-    writeLine(process.stderr, `Next: each member writes runs/${runId}/preference/<designer-id>.yaml (designer:, prefer: A, B or tie, why: optional),`);
+    writeLine(
+      process.stderr,
+      `Made ${shown}: two revisions of the brief (A.md, B.md), one TeamFusion's and one written directly, in an order drawn for this run.`,
+    );
+    writeLine(
+      process.stderr,
+      `Next: each member writes runs/${runId}/preference/<designer-id>.yaml (designer:, prefer: A, B or tie, why: optional),`,
+    );
     writeLine(process.stderr, `then: teamfusion compare ${review} ${runId}`);
     return forecast;
   }

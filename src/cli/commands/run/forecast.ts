@@ -10,6 +10,10 @@ import { forecastOnCli } from './forecastStep';
 
 export async function runForecast(args: string[]): Promise<number> {
   const { positionals, values } = parseStrict(args, { yes: { type: 'boolean' }, 'text-only': { type: 'boolean' } });
-  const [review, runId] = exactPositionals(positionals, 2, 'give the review folder and the run id, e.g. teamfusion forecast samples/lumen-perfume 2026-11-21T22-40-05Z-3f9c');
+  const [review, runId] = exactPositionals(
+    positionals,
+    2,
+    'give the review folder and the run id, e.g. teamfusion forecast samples/lumen-perfume 2026-11-21T22-40-05Z-3f9c',
+  );
   return forecastOnCli(review, runId, values.yes === true, values['text-only'] === true, 'forecast');
 }

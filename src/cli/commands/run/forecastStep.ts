@@ -19,17 +19,32 @@ import { confirmOnCli } from '../../costQuestion';
  * Makes the missing or failed forecasts of a run with a blind set (`textOnly`: a model without vision gets the letters as
  * words); the exit code (0 made, nothing to do, or — after rerank — no model; 1 failed or refused; 130 cancelled).
  */
-export async function forecastOnCli(review: string, runId: string, yes: boolean, textOnly = false, command: 'rerank' | 'forecast' = 'rerank'): Promise<number> {
+export async function forecastOnCli(
+  review: string,
+  runId: string,
+  yes: boolean,
+  textOnly = false,
+  command: 'rerank' | 'forecast' = 'rerank',
+): Promise<number> {
   let chat: OpenAIChatBackend;
   try {
-    chat = new OpenAIChatBackend(createModelClient({ timeoutMs: envNumber('TEAMFUSION_REQUEST_TIMEOUT_SECONDS', 1000), maxRetries: envNumber('TEAMFUSION_MAX_RETRIES', 1) }), { textOnly });
+    chat = new OpenAIChatBackend(
+      createModelClient({
+        timeoutMs: envNumber('TEAMFUSION_REQUEST_TIMEOUT_SECONDS', 1000),
+        maxRetries: envNumber('TEAMFUSION_MAX_RETRIES', 1),
+      }),
+      { textOnly },
+    );
   } catch (err) {
     if (!(err instanceof ModelConfigError)) throw err;
     if (command === 'forecast') {
       writeLine(process.stderr, `teamfusion forecast: no forecast was made (${err.message.replace(/\.$/, '')}).`);
       return 1;
     }
-    writeLine(process.stderr, `No forecasts were made (${err.message.replace(/\.$/, '')}); the set stands. With a model, the proxies' forecasts measure how well each speaks for its designer; --no-forecast says you do not want them.`);
+    writeLine(
+      process.stderr,
+      `No forecasts were made (${err.message.replace(/\.$/, '')}); the set stands. With a model, the proxies' forecasts measure how well each speaks for its designer; --no-forecast says you do not want them.`,
+    );
     return 0;
   }
   const controller = new AbortController();

@@ -57,7 +57,11 @@ const ArgsSchema = z.object({
   imageBaseUrl: z.string().trim().url('must be a URL such as https://api.openai.com/v1').optional(),
   sync: z.boolean().optional(),
   syncInterval: z.number().min(0.05, 'must be at least 0.05 seconds').max(3600, 'must be at most 3600 seconds').optional(),
-  maxWait: z.number().min(0).max(7 * 24 * 3600, 'must be at most a week (604800 seconds)').optional(),
+  maxWait: z
+    .number()
+    .min(0)
+    .max(7 * 24 * 3600, 'must be at most a week (604800 seconds)')
+    .optional(),
   textOnly: z.boolean().optional(),
   task: z.enum(RUN_TASKS, { error: (iss) => `must be brief or design, not "${String(iss.input)}"` }).optional(),
   yes: z.boolean().optional(),
@@ -69,7 +73,8 @@ export function parseRunArgs(args: readonly string[]): RunArgs {
   const positional: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
-    const [flag, inline] = a.startsWith('--') && a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
+    const [flag, inline] =
+      a.startsWith('--') && a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
     const value = (): string => {
       const v = inline ?? args[++i];
       if (v === undefined || (inline === undefined && v.startsWith('--'))) throw new UsageError(`${flag} needs a value.`);
@@ -86,34 +91,86 @@ export function parseRunArgs(args: readonly string[]): RunArgs {
       return Number(v);
     };
     switch (flag) {
-      case '--iterations': out.iterations = int(); break;
-      case '--turns': out.turns = int(); break;
-      case '--remixes': out.remixes = int(); break;
-      case '--pool': out.pool = int(); break;
-      case '--feedback': out.feedback = value(); break;
-      case '--resume': out.resume = value(); break;
-      case '--mode': out.mode = value(); break;
-      case '--order': out.order = value(); break;
-      case '--forks': out.forks = value(); break;
-      case '--seed': out.seed = int(); break;
-      case '--designers': out.designers = [...new Set(value().split(',').map((x) => x.trim()).filter(Boolean))]; break;
-      case '--json': out.json = true; break;
-      case '--human': out.human = [...((out.human as string[] | undefined) ?? []), value()]; break;
-      case '--guest': out.guest = [...((out.guest as string[] | undefined) ?? []), value()]; break;
-      case '--no-wait': out.noWait = true; break;
-      case '--image-base-url': out.imageBaseUrl = value(); break;
-      case '--sync': out.sync = true; break;
-      case '--sync-interval': out.syncInterval = seconds(); break;
-      case '--max-wait': out.maxWait = seconds(); break;
-      case '--task': out.task = value(); break;
-      case '--text-only': out.textOnly = true; break;
-      case '--yes': out.yes = true; break;
+      case '--iterations':
+        out.iterations = int();
+        break;
+      case '--turns':
+        out.turns = int();
+        break;
+      case '--remixes':
+        out.remixes = int();
+        break;
+      case '--pool':
+        out.pool = int();
+        break;
+      case '--feedback':
+        out.feedback = value();
+        break;
+      case '--resume':
+        out.resume = value();
+        break;
+      case '--mode':
+        out.mode = value();
+        break;
+      case '--order':
+        out.order = value();
+        break;
+      case '--forks':
+        out.forks = value();
+        break;
+      case '--seed':
+        out.seed = int();
+        break;
+      case '--designers':
+        out.designers = [
+          ...new Set(
+            value()
+              .split(',')
+              .map((x) => x.trim())
+              .filter(Boolean),
+          ),
+        ];
+        break;
+      case '--json':
+        out.json = true;
+        break;
+      case '--human':
+        out.human = [...((out.human as string[] | undefined) ?? []), value()];
+        break;
+      case '--guest':
+        out.guest = [...((out.guest as string[] | undefined) ?? []), value()];
+        break;
+      case '--no-wait':
+        out.noWait = true;
+        break;
+      case '--image-base-url':
+        out.imageBaseUrl = value();
+        break;
+      case '--sync':
+        out.sync = true;
+        break;
+      case '--sync-interval':
+        out.syncInterval = seconds();
+        break;
+      case '--max-wait':
+        out.maxWait = seconds();
+        break;
+      case '--task':
+        out.task = value();
+        break;
+      case '--text-only':
+        out.textOnly = true;
+        break;
+      case '--yes':
+        out.yes = true;
+        break;
       default:
         if (a.startsWith('-')) throw new UsageError(`unknown option ${a}.`);
         positional.push(a);
     }
   }
-  if (positional.length !== 1) throw new UsageError(positional.length ? 'give exactly one review folder.' : 'give the review folder to run.');
+  if (positional.length !== 1)
+    throw new UsageError(positional.length ? 'give exactly one review folder.' : 'give the review folder to run.');
   if (out.syncInterval !== undefined && !out.sync) throw new UsageError('--sync-interval goes with --sync.');
   out.review = positional[0];
   const parsed = ArgsSchema.safeParse(out);
@@ -174,7 +231,9 @@ export async function runRun(args: string[]): Promise<number> {
         },
         recordRead: () => {
           if ([a.iterations, a.turns, a.remixes, a.pool, a.mode, a.order, a.forks, a.seed, a.designers].some((x) => x !== undefined)) {
-            process.stderr.write('Note: --iterations, --turns, --remixes, --pool, --mode, --order, --forks, --seed and --designers are fixed when a run starts; the recorded settings are used.\n');
+            process.stderr.write(
+              'Note: --iterations, --turns, --remixes, --pool, --mode, --order, --forks, --seed and --designers are fixed when a run starts; the recorded settings are used.\n',
+            );
           }
         },
         event: (e) => {
@@ -193,7 +252,12 @@ export async function runRun(args: string[]): Promise<number> {
       writeLine(process.stderr, `Run ${err.runId} is already completed; add --feedback TEXT to refine it with one more round.`);
       return 1;
     }
-    if (err instanceof RunRefusedError || err instanceof ModelConfigError || err instanceof RunTooLargeError || err instanceof CostNotConfirmedError) {
+    if (
+      err instanceof RunRefusedError ||
+      err instanceof ModelConfigError ||
+      err instanceof RunTooLargeError ||
+      err instanceof CostNotConfirmedError
+    ) {
       writeLine(process.stderr, err.message);
       return 1;
     }
@@ -207,8 +271,12 @@ export async function runRun(args: string[]): Promise<number> {
   if (a.json) process.stdout.write(`${safeJson(summary(record, dir))}\n`);
   else {
     out(`\n${printable(`Run ${record.status}: ${displayPath(dir)}`)}\n`);
-    if (record.task === 'brief' && lastBriefRound(record)) out(`${printable(`Revised brief: see ${displayPath(path.join(dir, 'result.md'))}${record.baseline ? `; direct baseline: ${displayPath(path.join(dir, record.baseline.file))}` : ''}`)}\n`);
-    if (record.finalPick) out(`${printable(`Final pick: ${labelOf(record, record.finalPick)} — see ${displayPath(path.join(dir, 'result.md'))}`)}\n`);
+    if (record.task === 'brief' && lastBriefRound(record))
+      out(
+        `${printable(`Revised brief: see ${displayPath(path.join(dir, 'result.md'))}${record.baseline ? `; direct baseline: ${displayPath(path.join(dir, record.baseline.file))}` : ''}`)}\n`,
+      );
+    if (record.finalPick)
+      out(`${printable(`Final pick: ${labelOf(record, record.finalPick)} — see ${displayPath(path.join(dir, 'result.md'))}`)}\n`);
   }
   if (record.status === 'waiting' && record.waitingFor) {
     const who = record.waitingFor.speaker;
@@ -223,7 +291,8 @@ export async function runRun(args: string[]): Promise<number> {
     return 3;
   }
   if (record.status !== 'completed' && record.error) writeLine(process.stderr, record.error);
-  if (record.status !== 'completed') writeLine(process.stderr, `Resume with: teamfusion run ${a.review} --resume ${record.id}${a.sync ? ' --sync' : ''}`);
+  if (record.status !== 'completed')
+    writeLine(process.stderr, `Resume with: teamfusion run ${a.review} --resume ${record.id}${a.sync ? ' --sync' : ''}`);
   return record.status === 'completed' ? 0 : record.status === 'cancelled' ? 130 : 1;
 }
 
@@ -264,7 +333,10 @@ async function cliMeans(a: RunArgs, root: string): Promise<RunMeans> {
       log: (line) => writeLine(process.stderr, line),
     });
   }
-  const connection = { timeoutMs: envNumber('TEAMFUSION_REQUEST_TIMEOUT_SECONDS', 1000), maxRetries: envNumber('TEAMFUSION_MAX_RETRIES', 1) };
+  const connection = {
+    timeoutMs: envNumber('TEAMFUSION_REQUEST_TIMEOUT_SECONDS', 1000),
+    maxRetries: envNumber('TEAMFUSION_MAX_RETRIES', 1),
+  };
   const client = createModelClient(connection);
   // The image endpoint apart when it has a URL or a key of its own (its key falls back to the chat key, its URL to the chat URL).
   const imageClient = createImageClient(

@@ -43,9 +43,11 @@ export class RunPrinter {
         break;
       case 'iteration-started':
         out('\n');
-        line(e.candidates.length === 0
-          ? `== Round ${e.iteration}${e.final ? ' (last)' : ''}: the brief ==`
-          : `== Iteration ${e.iteration}${e.final ? ' (final pick)' : ''}: ${e.candidates.length} candidates ==`);
+        line(
+          e.candidates.length === 0
+            ? `== Round ${e.iteration}${e.final ? ' (last)' : ''}: the brief ==`
+            : `== Iteration ${e.iteration}${e.final ? ' (final pick)' : ''}: ${e.candidates.length} candidates ==`,
+        );
         break;
       case 'turn-started':
         // Turns that run concurrently (independent, separate) are printed whole when they complete.
@@ -62,15 +64,17 @@ export class RunPrinter {
         if (e.message.kind === 'human') {
           const how = e.message.typedBy !== undefined ? typedWords(e.message.typedBy, e.message.speaker, speakerName) : 'in person';
           line(`${speakerName(e.message.speaker)} (${how}): ${oneLine(e.message.content)}`);
-        }
-        else if (concurrent.delete(k)) line(`${speakerName(e.message.speaker)} (turn ${e.message.turn}, ${e.message.phase}): ${oneLine(e.message.content)}`);
+        } else if (concurrent.delete(k))
+          line(`${speakerName(e.message.speaker)} (turn ${e.message.turn}, ${e.message.phase}): ${oneLine(e.message.content)}`);
         else out('\n');
         break;
       }
       case 'waiting':
-        line(e.waitingFor.forkChoice
-          ? `Waiting for ${e.speakerName} to pick which decision point iteration ${e.waitingFor.iteration} forks.`
-          : `Waiting for ${e.speakerName} (iteration ${e.waitingFor.iteration}, turn ${e.waitingFor.turn}).`);
+        line(
+          e.waitingFor.forkChoice
+            ? `Waiting for ${e.speakerName} to pick which decision point iteration ${e.waitingFor.iteration} forks.`
+            : `Waiting for ${e.speakerName} (iteration ${e.waitingFor.iteration}, turn ${e.waitingFor.turn}).`,
+        );
         break;
       case 'pins-changed':
         line(`Pins: ${e.pins.map((p) => p.message).join(', ') || 'none'}`);

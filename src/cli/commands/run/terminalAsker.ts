@@ -20,10 +20,12 @@ export class TerminalAsker {
         ? `${printable(name)}, which decision point should this round fork (its number, none, or /pass for the first)? `
         : `${printable(name)}, your turn (type your message, or /pass to let your proxy speak): `;
       rl.question(question, (text) => {
-        submitSay({ reviewRoot: this.root, runId, as: speaker, text, isDriven: async () => true, checkAnswer: forkChoiceCheck }).catch((err: unknown) => {
-          process.stderr.write(`${printable(err instanceof PeopleInputError ? err.message : String(err))}\n`);
-          once();
-        });
+        submitSay({ reviewRoot: this.root, runId, as: speaker, text, isDriven: async () => true, checkAnswer: forkChoiceCheck }).catch(
+          (err: unknown) => {
+            process.stderr.write(`${printable(err instanceof PeopleInputError ? err.message : String(err))}\n`);
+            once();
+          },
+        );
       });
     };
     once();

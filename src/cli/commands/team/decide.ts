@@ -15,8 +15,13 @@ import { errorMessage } from '../../../core/kernel/errors';
 
 export async function runDecide(args: string[], now: () => Date = () => new Date()): Promise<number> {
   const { positionals, values } = parseStrict(args, { pick: { type: 'string' }, started: { type: 'string' } });
-  const [folder] = exactPositionals(positionals, 1, 'give the review folder, e.g. teamfusion decide reviews/poster --pick 3 --started 2026-11-24T13:00:00Z');
-  if (typeof values.pick !== 'string' || values.pick.trim() === '') throw new UsageError('--pick needs the id of the option the team chose.');
+  const [folder] = exactPositionals(
+    positionals,
+    1,
+    'give the review folder, e.g. teamfusion decide reviews/poster --pick 3 --started 2026-11-24T13:00:00Z',
+  );
+  if (typeof values.pick !== 'string' || values.pick.trim() === '')
+    throw new UsageError('--pick needs the id of the option the team chose.');
   const root = path.resolve(folder);
   const loaded = await loadReview(root, { requireRankings: false, decodeImages: false });
   const errors = loaded.diagnostics.filter((d) => d.severity === 'error');
@@ -26,20 +31,29 @@ export async function runDecide(args: string[], now: () => Date = () => new Date
   }
   const review = loaded.review;
   if (review.config.condition !== 'usual') {
-    writeLine(process.stderr, 'teamfusion decide: this review is not a usual-way review; add "condition: usual" to review.yaml (a TeamFusion review is decided by its run and Commit Run).');
+    writeLine(
+      process.stderr,
+      'teamfusion decide: this review is not a usual-way review; add "condition: usual" to review.yaml (a TeamFusion review is decided by its run and Commit Run).',
+    );
     return 1;
   }
   const ids = review.options.map((o) => o.id);
   let startedAt = typeof values.started === 'string' ? values.started.trim() : undefined;
   if (startedAt !== undefined && !isIsoTime(startedAt)) {
-    writeLine(process.stderr, `teamfusion decide: --started must be a real ISO time with a zone (a day the calendar has), like 2026-11-24T13:05:00Z (found "${printable(startedAt.slice(0, 40))}").`);
+    writeLine(
+      process.stderr,
+      `teamfusion decide: --started must be a real ISO time with a zone (a day the calendar has), like 2026-11-24T13:05:00Z (found "${printable(startedAt.slice(0, 40))}").`,
+    );
     return 1;
   }
   if (startedAt === undefined) {
     const earlier = await loadDecision(root, ids);
     startedAt = earlier.decision?.startedAt;
     if (!startedAt) {
-      writeLine(process.stderr, 'teamfusion decide: say when the team started deciding with --started <ISO time>, e.g. --started 2026-11-24T13:00:00Z.');
+      writeLine(
+        process.stderr,
+        'teamfusion decide: say when the team started deciding with --started <ISO time>, e.g. --started 2026-11-24T13:00:00Z.',
+      );
       return 1;
     }
   }

@@ -22,18 +22,30 @@ function typedNote(r: SubmitResult): string {
 /** When the run takes the pin in: after its driver's next pull (--sync), from the driving process now, or when it goes on. */
 function whenTakenIn(sync: boolean, r: SubmitResult, runId: string): string {
   if (sync) return `the process driving ${runId} takes it in after its next pull`;
-  return r.driven ? driverWords(r, runId) : `nobody drives ${runId} now, so it is taken in when the run goes on (run --resume, or a refine of a completed run)`;
+  return r.driven
+    ? driverWords(r, runId)
+    : `nobody drives ${runId} now, so it is taken in when the run goes on (run --resume, or a refine of a completed run)`;
 }
 
 export async function runPin(args: string[]): Promise<number> {
-  const { positionals, values } = parseStrict(args, { as: { type: 'string' }, remove: { type: 'boolean' }, sync: { type: 'boolean' }, criterion: { type: 'string' } });
+  const { positionals, values } = parseStrict(args, {
+    as: { type: 'string' },
+    remove: { type: 'boolean' },
+    sync: { type: 'boolean' },
+    criterion: { type: 'string' },
+  });
   if (values.criterion !== undefined) return pinCriterion(positionals, String(values.criterion), values);
-  const [review, runId, message] = exactPositionals(positionals, 3, 'give the review folder, the run id and the message id, e.g. teamfusion pin samples/lumen-perfume <run-id> i1-m3');
+  const [review, runId, message] = exactPositionals(
+    positionals,
+    3,
+    'give the review folder, the run id and the message id, e.g. teamfusion pin samples/lumen-perfume <run-id> i1-m3',
+  );
   const remove = values.remove === true;
   try {
     const root = path.resolve(review);
     const as = typeof values.as === 'string' ? values.as.trim() : undefined;
-    const submit = () => submitPin({ reviewRoot: root, runId, message, as, remove, onNote: (line) => process.stderr.write(`${printable(line)}\n`) });
+    const submit = () =>
+      submitPin({ reviewRoot: root, runId, message, as, remove, onNote: (line) => process.stderr.write(`${printable(line)}\n`) });
     const r = values.sync
       ? await throughRemote(root, 'pin', `TeamFusion ${runId}: ${as ?? 'the lead'} ${remove ? 'unpins' : 'pins'} ${message}`, submit)
       : await submit();
@@ -47,23 +59,47 @@ export async function runPin(args: string[]): Promise<number> {
 }
 
 /** `pin <review> <run-id> --criterion <name>`: the criterion is looked up in criteria.json (by name, any case). */
-async function pinCriterion(positionals: string[], name: string, values: { as?: unknown; remove?: unknown; sync?: unknown }): Promise<number> {
-  const [review, runId] = exactPositionals(positionals, 2, 'give the review folder and the run id with --criterion, e.g. teamfusion pin samples/lumen-perfume <run-id> --criterion "Legibility"');
+async function pinCriterion(
+  positionals: string[],
+  name: string,
+  values: { as?: unknown; remove?: unknown; sync?: unknown },
+): Promise<number> {
+  const [review, runId] = exactPositionals(
+    positionals,
+    2,
+    'give the review folder and the run id with --criterion, e.g. teamfusion pin samples/lumen-perfume <run-id> --criterion "Legibility"',
+  );
   const remove = values.remove === true;
   try {
     const root = path.resolve(review);
     const file = await readCountedCriteriaFile(root);
     if (!file) throw new PeopleInputError('This review has no criteria.json yet; find the criteria first: teamfusion criteria <review>.');
     const found = file.criteria.find((c) => c.name.toLowerCase() === name.trim().toLowerCase());
-    if (!found) throw new PeopleInputError(`criteria.json has no criterion "${name}" (criteria: ${file.criteria.map((c) => c.name).join(', ')}).`);
+    if (!found)
+      throw new PeopleInputError(`criteria.json has no criterion "${name}" (criteria: ${file.criteria.map((c) => c.name).join(', ')}).`);
     const criterion = { name: found.name, description: found.description.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ') };
     const as = typeof values.as === 'string' ? values.as.trim() : undefined;
-    const submit = () => submitCriterionPin({ reviewRoot: root, runId, criterion, as, remove, onNote: (line) => process.stderr.write(`${printable(line)}\n`) });
+    const submit = () =>
+      submitCriterionPin({
+        reviewRoot: root,
+        runId,
+        criterion,
+        as,
+        remove,
+        onNote: (line) => process.stderr.write(`${printable(line)}\n`),
+      });
     const r = values.sync
-      ? await throughRemote(root, 'pin', `TeamFusion ${runId}: ${as ?? 'the lead'} ${remove ? 'unpins' : 'pins'} the criterion ${found.name}`, submit)
+      ? await throughRemote(
+          root,
+          'pin',
+          `TeamFusion ${runId}: ${as ?? 'the lead'} ${remove ? 'unpins' : 'pins'} the criterion ${found.name}`,
+          submit,
+        )
       : await submit();
     const when = whenTakenIn(values.sync === true, r, runId);
-    process.stderr.write(`${printable(`The criterion "${found.name}" ${remove ? 'unpinned' : 'pinned'}${typedNote(r)} (${r.file}); ${when}.`)}\n`);
+    process.stderr.write(
+      `${printable(`The criterion "${found.name}" ${remove ? 'unpinned' : 'pinned'}${typedNote(r)} (${r.file}); ${when}.`)}\n`,
+    );
     return 0;
   } catch (err) {
     return personCommandExit('pin', err, [PeopleInputError, ReviewFileError]);

@@ -17,13 +17,23 @@ export async function runSay(args: string[]): Promise<number> {
   const { positionals, values } = parseStrict(args, { as: { type: 'string' }, sync: { type: 'boolean' } });
   const [review, runId, ...words] = positionals;
   if (review === undefined || runId === undefined) {
-    throw new UsageError('give the review folder, the run id and the message, e.g. teamfusion say samples/lumen-perfume <run-id> --as ana "Keep the serif"');
+    throw new UsageError(
+      'give the review folder, the run id and the message, e.g. teamfusion say samples/lumen-perfume <run-id> --as ana "Keep the serif"',
+    );
   }
   if (typeof values.as !== 'string' || !values.as.trim()) throw new UsageError('say who speaks with --as <designer-id>.');
   try {
     const root = path.resolve(review);
     const as = values.as.trim();
-    const submit = () => submitSay({ reviewRoot: root, runId, as, text: words.join(' '), checkAnswer: forkChoiceCheck, onNote: (line) => process.stderr.write(`${printable(line)}\n`) });
+    const submit = () =>
+      submitSay({
+        reviewRoot: root,
+        runId,
+        as,
+        text: words.join(' '),
+        checkAnswer: forkChoiceCheck,
+        onNote: (line) => process.stderr.write(`${printable(line)}\n`),
+      });
     const r = values.sync ? await throughRemote(root, 'say', `TeamFusion ${runId}: ${as} says`, submit) : await submit();
     const turn = r.message?.turn ? ` (it answers turn ${r.message.turn})` : '';
     const where = values.sync

@@ -18,14 +18,29 @@ import { personCommandExit, throughRemote } from '../../personSync';
 import { votesRel } from '../../../core/evaluation/votes/voteFile';
 
 export async function runVote(args: string[]): Promise<number> {
-  const { positionals, values } = parseStrict(args, { as: { type: 'string' }, iteration: { type: 'string' }, close: { type: 'boolean' }, reopen: { type: 'boolean' }, sync: { type: 'boolean' } });
+  const { positionals, values } = parseStrict(args, {
+    as: { type: 'string' },
+    iteration: { type: 'string' },
+    close: { type: 'boolean' },
+    reopen: { type: 'boolean' },
+    sync: { type: 'boolean' },
+  });
   const close = values.close === true;
   const [review, runId, pointText, choice] = positionals;
   if (values.reopen === true) return runReopen(positionals, values);
-  if (review === undefined || runId === undefined || pointText === undefined || positionals.length > 4 || (choice === undefined && !close)) {
-    throw new UsageError('give the review folder, the run id, the decision point and your choice, e.g. teamfusion vote samples/lumen-perfume <run-id> --as ana 1 r1a');
+  if (
+    review === undefined ||
+    runId === undefined ||
+    pointText === undefined ||
+    positionals.length > 4 ||
+    (choice === undefined && !close)
+  ) {
+    throw new UsageError(
+      'give the review folder, the run id, the decision point and your choice, e.g. teamfusion vote samples/lumen-perfume <run-id> --as ana 1 r1a',
+    );
   }
-  if (typeof values.as !== 'string' || values.as.trim() === '') throw new UsageError('--as needs your designer id: each member votes only as themselves.');
+  if (typeof values.as !== 'string' || values.as.trim() === '')
+    throw new UsageError('--as needs your designer id: each member votes only as themselves.');
   const point = wholeNumber('decision point', pointText);
   const iteration = values.iteration === undefined ? undefined : wholeNumber('--iteration', String(values.iteration));
   const root = path.resolve(review);
@@ -64,18 +79,33 @@ export async function runVote(args: string[]): Promise<number> {
 }
 
 /** `--reopen`: the lead reopens a decision (core/evaluation/votes/reopen.ts). */
-async function runReopen(positionals: string[], values: { as?: unknown; iteration?: unknown; close?: unknown; sync?: unknown }): Promise<number> {
+async function runReopen(
+  positionals: string[],
+  values: { as?: unknown; iteration?: unknown; close?: unknown; sync?: unknown },
+): Promise<number> {
   const [review, runId, pointText] = positionals;
-  if (values.close === true) throw new UsageError('--reopen and --close do not go together: reopen a decision, then close the vote again when it is time.');
+  if (values.close === true)
+    throw new UsageError('--reopen and --close do not go together: reopen a decision, then close the vote again when it is time.');
   if (review === undefined || runId === undefined || pointText === undefined || positionals.length > 3) {
-    throw new UsageError('give the review folder, the run id and the decision point, e.g. teamfusion vote samples/lumen-perfume <run-id> --as ana --reopen 1');
+    throw new UsageError(
+      'give the review folder, the run id and the decision point, e.g. teamfusion vote samples/lumen-perfume <run-id> --as ana --reopen 1',
+    );
   }
-  if (typeof values.as !== 'string' || values.as.trim() === '') throw new UsageError('--as needs your designer id: only the lead reopens a decision.');
+  if (typeof values.as !== 'string' || values.as.trim() === '')
+    throw new UsageError('--as needs your designer id: only the lead reopens a decision.');
   const point = wholeNumber('decision point', pointText);
   const iteration = values.iteration === undefined ? undefined : wholeNumber('--iteration', String(values.iteration));
   const root = path.resolve(review);
   const as = values.as.trim();
-  const reopen = () => reopenDecision({ reviewRoot: root, runId, as, ...(iteration !== undefined ? { iteration } : {}), decisionPoint: point, shared: values.sync === true });
+  const reopen = () =>
+    reopenDecision({
+      reviewRoot: root,
+      runId,
+      as,
+      ...(iteration !== undefined ? { iteration } : {}),
+      decisionPoint: point,
+      shared: values.sync === true,
+    });
   try {
     const r = values.sync
       ? await throughRemote(root, 'vote', `TeamFusion ${runId}: ${as} reopens a decision`, async () => {

@@ -28,7 +28,7 @@ export const KAPPA_MIN_POINTS = 10;
 
 /** The member's status for a confirmed point: the agent's when they agree, their correction, or "unspecified". */
 function memberStatus(agent: Coverage['status'], c: { agree: boolean; status?: Coverage['status'] }): string {
-  return c.agree ? agent : c.status ?? 'unspecified';
+  return c.agree ? agent : (c.status ?? 'unspecified');
 }
 
 /** Each confirmed point as [the agent's status, the member's status] (a point that does not exist is not confirmed). */
@@ -49,7 +49,11 @@ function confirmedPairs(coverage: readonly Coverage[], confirmations: readonly M
   return pairs;
 }
 
-export function coverageCheckOf(coverage: readonly Coverage[], team: readonly string[], confirmations: readonly MemberCoverageConfirmations[]): CoverageCheck {
+export function coverageCheckOf(
+  coverage: readonly Coverage[],
+  team: readonly string[],
+  confirmations: readonly MemberCoverageConfirmations[],
+): CoverageCheck {
   const quoted = coverage.filter((c) => c.status !== 'left-out');
   const verified = quoted.filter((c) => c.verified === true).length;
   const reported = new Set(coverage.map((c) => c.designer));
@@ -66,7 +70,10 @@ export function coverageCheckOf(coverage: readonly Coverage[], team: readonly st
 }
 
 /** The run's confirmed points as a table (agent → member → points), the form evaluate pools. */
-export function confirmationTableOf(coverage: readonly Coverage[], confirmations: readonly MemberCoverageConfirmations[]): ConfirmationTable {
+export function confirmationTableOf(
+  coverage: readonly Coverage[],
+  confirmations: readonly MemberCoverageConfirmations[],
+): ConfirmationTable {
   const table: ConfirmationTable = {};
   for (const [a, m] of confirmedPairs(coverage, confirmations)) {
     const row = (table[a] ??= {});
@@ -84,7 +91,8 @@ export interface PooledKappa {
 
 export function pooledKappa(tables: readonly ConfirmationTable[]): PooledKappa {
   const pairs: [string, string][] = [];
-  for (const t of tables) for (const [a, row] of Object.entries(t)) for (const [m, k] of Object.entries(row)) for (let i = 0; i < k; i++) pairs.push([a, m]);
+  for (const t of tables)
+    for (const [a, row] of Object.entries(t)) for (const [m, k] of Object.entries(row)) for (let i = 0; i < k; i++) pairs.push([a, m]);
   const n = pairs.length;
   return { n, ...kappaStated(cohensKappa(pairs), n) };
 }
@@ -93,7 +101,11 @@ export function pooledKappa(tables: readonly ConfirmationTable[]): PooledKappa {
 export function kappaStated(kappa: number | null, n: number): { kappa: number | null; kappaNote: string | null } {
   const points = `${n} confirmed point${n === 1 ? '' : 's'}`;
   if (n < KAPPA_MIN_POINTS) return { kappa: null, kappaNote: `too few to say (${points}; κ is stated from ${KAPPA_MIN_POINTS} on)` };
-  if (kappa === null) return { kappa: null, kappaNote: `too few to say (${points}, all in one and the same category for the agent and the members: chance alone explains the agreement)` };
+  if (kappa === null)
+    return {
+      kappa: null,
+      kappaNote: `too few to say (${points}, all in one and the same category for the agent and the members: chance alone explains the agreement)`,
+    };
   return { kappa, kappaNote: null };
 }
 

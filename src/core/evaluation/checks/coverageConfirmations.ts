@@ -39,10 +39,20 @@ export function confirmableCoverage(record: Pick<RunRecord, 'iterations'>): Cove
 
 const norm = (s: string): string => s.trim().replace(/\s+/g, ' ');
 
-const COVERAGE_LIST: MemberList = { what: 'A coverage file', field: 'points', required: ['point', 'agree'], allowed: ['point', 'agree', 'status', 'comment'], per: 'per point of yours' };
+const COVERAGE_LIST: MemberList = {
+  what: 'A coverage file',
+  field: 'points',
+  required: ['point', 'agree'],
+  allowed: ['point', 'agree', 'status', 'comment'],
+  per: 'per point of yours',
+};
 
 /** Validates the text of runs/<id>/coverage/<designer>.yaml against the run's coverage. */
-export function checkCoverageText(text: string, file: string, coverage: readonly Coverage[]): { confirmations?: MemberCoverageConfirmations; diagnostics: Diagnostic[] } {
+export function checkCoverageText(
+  text: string,
+  file: string,
+  coverage: readonly Coverage[],
+): { confirmations?: MemberCoverageConfirmations; diagnostics: Diagnostic[] } {
   const points: CoverageConfirmation[] = [];
   const seen = new Set<string>();
   // The run's points by their words, built once: each entry is then found in one look (linear in entries and points).
@@ -58,32 +68,67 @@ export function checkCoverageText(text: string, file: string, coverage: readonly
     const before = diagnostics.length;
     let agent: Coverage | undefined;
     if (typeof e.point !== 'string' || e.point.trim() === '') {
-      diagnostics.push(error(file, `point must be the text of one of your points as run.json has it (found ${shownValue(e.point)}).`, pointAt.line, pointAt.column));
+      diagnostics.push(
+        error(
+          file,
+          `point must be the text of one of your points as run.json has it (found ${shownValue(e.point)}).`,
+          pointAt.line,
+          pointAt.column,
+        ),
+      );
     } else {
       const matching = byPoint.get(norm(e.point)) ?? [];
       agent = matching.find((c) => c.designer === expected);
       if (!agent && matching.length) {
-        diagnostics.push(error(file, `That point is ${matching[0]!.designer}'s, not ${expected}'s; each member confirms only their own points.`, pointAt.line, pointAt.column));
+        diagnostics.push(
+          error(
+            file,
+            `That point is ${matching[0]!.designer}'s, not ${expected}'s; each member confirms only their own points.`,
+            pointAt.line,
+            pointAt.column,
+          ),
+        );
       } else if (!agent) {
-        diagnostics.push(error(file, `There is no point ${shownValue(e.point)} of ${expected} in this run's coverage.`, pointAt.line, pointAt.column));
+        diagnostics.push(
+          error(file, `There is no point ${shownValue(e.point)} of ${expected} in this run's coverage.`, pointAt.line, pointAt.column),
+        );
       } else if (seen.has(norm(agent.point))) {
-        diagnostics.push(error(file, `The point ${shownValue(agent.point)} is confirmed twice; keep one entry.`, pointAt.line, pointAt.column));
+        diagnostics.push(
+          error(file, `The point ${shownValue(agent.point)} is confirmed twice; keep one entry.`, pointAt.line, pointAt.column),
+        );
       }
     }
     const agreeAt = valuePos(pairOf(item, 'agree'), posOf, at);
-    if (typeof e.agree !== 'boolean') diagnostics.push(error(file, `agree must be true or false (found ${shownValue(e.agree)}).`, agreeAt.line, agreeAt.column));
+    if (typeof e.agree !== 'boolean')
+      diagnostics.push(error(file, `agree must be true or false (found ${shownValue(e.agree)}).`, agreeAt.line, agreeAt.column));
     let status: CoverageStatus | undefined;
     if (e.status !== undefined && e.status !== null) {
       const statusAt = valuePos(pairOf(item, 'status'), posOf, at);
       const v = typeof e.status === 'string' ? e.status.trim() : undefined;
       if (v === undefined || !(COVERAGE_STATUSES as readonly string[]).includes(v)) {
-        diagnostics.push(error(file, `status must be kept, changed or left-out (found ${shownValue(e.status)}).`, statusAt.line, statusAt.column));
+        diagnostics.push(
+          error(file, `status must be kept, changed or left-out (found ${shownValue(e.status)}).`, statusAt.line, statusAt.column),
+        );
       } else {
         status = v as CoverageStatus;
         if (e.agree === true && agent && status !== agent.status) {
-          diagnostics.push(error(file, `agree: true with status ${status} contradicts the agent's ${agent.status}; write agree: false to correct it.`, statusAt.line, statusAt.column));
+          diagnostics.push(
+            error(
+              file,
+              `agree: true with status ${status} contradicts the agent's ${agent.status}; write agree: false to correct it.`,
+              statusAt.line,
+              statusAt.column,
+            ),
+          );
         } else if (e.agree === false && agent && status === agent.status) {
-          diagnostics.push(error(file, `agree: false with status ${status}, the agent's own status; give the status you see, or agree: true.`, statusAt.line, statusAt.column));
+          diagnostics.push(
+            error(
+              file,
+              `agree: false with status ${status}, the agent's own status; give the status you see, or agree: true.`,
+              statusAt.line,
+              statusAt.column,
+            ),
+          );
         }
       }
     }
@@ -111,18 +156,39 @@ export async function loadCoverageConfirmations(
   door?: AuthorshipDoor,
 ): Promise<{ confirmations: MemberCoverageConfirmations[]; diagnostics: Diagnostic[] }> {
   const coverage = confirmableCoverage(record);
-  const { found, diagnostics } = await loadMemberFiles(root, coverageRel(record.id), 'coverage', team, (text, rel) => {
-    const r = checkCoverageText(text, rel, coverage);
-    return { value: r.confirmations, diagnostics: r.diagnostics };
-  }, undefined, door);
+  const { found, diagnostics } = await loadMemberFiles(
+    root,
+    coverageRel(record.id),
+    'coverage',
+    team,
+    (text, rel) => {
+      const r = checkCoverageText(text, rel, coverage);
+      return { value: r.confirmations, diagnostics: r.diagnostics };
+    },
+    undefined,
+    door,
+  );
   return { confirmations: found, diagnostics };
 }
 
 /** Writes a member's confirmations (validated against the run's coverage first; throws with the first problem). */
-export async function writeCoverageConfirmations(root: string, record: RunRecord, designer: string, points: readonly CoverageConfirmation[]): Promise<string> {
+export async function writeCoverageConfirmations(
+  root: string,
+  record: RunRecord,
+  designer: string,
+  points: readonly CoverageConfirmation[],
+): Promise<string> {
   if (!DESIGNER_ID_PATTERN.test(designer)) throw new Error(`"${designer}" is not a designer id.`);
   const rel = coverageRel(record.id, designer);
-  const body = { designer, points: points.map((p) => ({ point: p.point, agree: p.agree, ...(p.status && !p.agree ? { status: p.status } : {}), ...(p.comment ? { comment: p.comment } : {}) })) };
+  const body = {
+    designer,
+    points: points.map((p) => ({
+      point: p.point,
+      agree: p.agree,
+      ...(p.status && !p.agree ? { status: p.status } : {}),
+      ...(p.comment ? { comment: p.comment } : {}),
+    })),
+  };
   const text = `# Is the agent right about what became of each of your points? agree: true, or agree: false with the status you see.\n${stringify(body, { lineWidth: 0 })}`;
   const check = checkCoverageText(text, rel, confirmableCoverage(record));
   const bad = check.diagnostics.find((d) => d.severity === 'error');

@@ -14,7 +14,11 @@ export interface Pos {
 }
 
 /** A parsed YAML map with positions, or diagnostics. */
-export function parseMap(text: string, file: string, what: string): { map?: YAMLMap; data?: Record<string, unknown>; posOf: (n: unknown) => Pos; diagnostics: Diagnostic[] } {
+export function parseMap(
+  text: string,
+  file: string,
+  what: string,
+): { map?: YAMLMap; data?: Record<string, unknown>; posOf: (n: unknown) => Pos; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   const { doc, at, firstError } = parseYamlDocument(text);
   const posOf = (n: unknown): Pos => {
@@ -55,7 +59,14 @@ export function shownValue(v: unknown): string {
 }
 
 /** Checks the designer field against the file name; returns the designer id or undefined. */
-export function checkDesigner(map: YAMLMap, data: Record<string, unknown>, file: string, expected: string, posOf: (n: unknown) => Pos, out: Diagnostic[]): string | undefined {
+export function checkDesigner(
+  map: YAMLMap,
+  data: Record<string, unknown>,
+  file: string,
+  expected: string,
+  posOf: (n: unknown) => Pos,
+  out: Diagnostic[],
+): string | undefined {
   const pair = pairOf(map, 'designer');
   if (!pair) {
     out.push(error(file, `The designer field is missing. Add designer: ${expected}.`, 1, 1));
@@ -130,7 +141,10 @@ export function checkMemberList(
   const designer = checkDesigner(map, data, file, expected, posOf, diagnostics);
   const listPair = pairOf(map, field);
   const entries = data[field];
-  if (!listPair) diagnostics.push(error(file, `The ${field} field is missing. Add ${field}: with one "- ${required.join(': / ')}:" entry ${list.per}.`, 1, 1));
+  if (!listPair)
+    diagnostics.push(
+      error(file, `The ${field} field is missing. Add ${field}: with one "- ${required.join(': / ')}:" entry ${list.per}.`, 1, 1),
+    );
   else if (!isSeq(listPair.value) || !Array.isArray(entries)) {
     const p = valuePos(listPair, posOf, posOf(listPair));
     diagnostics.push(error(file, `${field} must be a list of entries, each starting with "- ${required[0]}:".`, p.line, p.column));

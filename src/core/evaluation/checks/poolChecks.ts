@@ -47,7 +47,16 @@ export function poolRoundsOf(record: Pick<RunRecord, 'iterations'>): PoolRoundRe
   return record.iterations.flatMap((it) => {
     const p = it.pool;
     if (!p?.elected.length) return [];
-    return [{ iteration: it.index, candidates: p.candidates.length, elected: [...p.elected], diversity: p.diversity, reasked: p.reasked, firstElected: p.elected.includes(FIRST_PROPOSAL) }];
+    return [
+      {
+        iteration: it.index,
+        candidates: p.candidates.length,
+        elected: [...p.elected],
+        diversity: p.diversity,
+        reasked: p.reasked,
+        firstElected: p.elected.includes(FIRST_PROPOSAL),
+      },
+    ];
   });
 }
 
@@ -104,7 +113,9 @@ export function poolCheckSentences(c: { pool: readonly PoolRoundReport[]; checkl
   );
   const k = c.checklist;
   if (k) {
-    out.push(`The final pick ${k.remix} passed ${k.pass} of the brief's ${k.items} checklist items (${pct(k.passRate)}; ${k.fail} failed, ${k.unclear} unclear).`);
+    out.push(
+      `The final pick ${k.remix} passed ${k.pass} of the brief's ${k.items} checklist items (${pct(k.passRate)}; ${k.fail} failed, ${k.unclear} unclear).`,
+    );
     for (const f of k.failed) out.push(`Failed: ${f.text} — the brief: "${f.quote}" (${f.reason})`);
   }
   return out;

@@ -44,5 +44,9 @@ export function scriptedFields(record: Pick<RunRecord, 'scripted' | 'endpoints'>
 /** What `compare` says first of a scripted or partly scripted run (nothing for a run no part of which was scripted). */
 export function scriptedRunSentences(c: { scripted?: true; scriptedParts?: string }): string[] {
   if (!c.scripted) return [];
-  return [c.scriptedParts ? `${c.scriptedParts} So these measures and its cost are not a team's and are left out of every total.` : SCRIPTED_RUN_SENTENCE];
+  return [
+    c.scriptedParts
+      ? `${c.scriptedParts} So these measures and its cost are not a team's and are left out of every total.`
+      : SCRIPTED_RUN_SENTENCE,
+  ];
 }

@@ -95,7 +95,10 @@ export async function compareBriefRun(reviewRoot: string, record: RunRecord): Pr
 }
 
 /** compareBriefRun, and the run's confirmed points as a table (evaluate pools them over runs for one κ). */
-export async function compareBriefRunWithTable(reviewRoot: string, record: RunRecord): Promise<{ result: BriefCompareResult; confirmationTable: ConfirmationTable }> {
+export async function compareBriefRunWithTable(
+  reviewRoot: string,
+  record: RunRecord,
+): Promise<{ result: BriefCompareResult; confirmationTable: ConfirmationTable }> {
   const root = path.resolve(reviewRoot);
   const runId = record.id;
   const loaded = await loadReview(root, { requireRankings: false, decodeImages: false });
@@ -120,7 +123,9 @@ export async function compareBriefRunWithTable(reviewRoot: string, record: RunRe
   let key: RerankKey | undefined;
   let note: string | null = null;
   // The blind pair counts only as its maker, the run's driver, committed it (issue 39, item 3).
-  const unmade = (await statInReview(root, rerankRel(runId))) ? await driversFilesRefusal(root, runId, DRIVER_MADE.rerank.owned, door, DRIVER_MADE.rerank.alone) : undefined;
+  const unmade = (await statInReview(root, rerankRel(runId)))
+    ? await driversFilesRefusal(root, runId, DRIVER_MADE.rerank.owned, door, DRIVER_MADE.rerank.alone)
+    : undefined;
   if (!(await statInReview(root, rerankRel(runId)))) {
     note = `There is no blind pair yet: make it with "teamfusion rerank <review> ${runId}", then each member writes preference/<designer-id>.yaml.`;
   } else if (unmade) {
@@ -147,12 +152,17 @@ export async function compareBriefRunWithTable(reviewRoot: string, record: RunRe
     }
     preference = { ...p, signTestP: signTestP(p.teamfusion, p.teamfusion + p.direct) };
   }
-  const f = key ? await runFidelity(root, record, { task: 'brief', preferences: prefs.answers }, { letters: Object.keys(key).sort(), team }, door) : { fidelity: null, note: null, problem: null, ignored: [] };
+  const f = key
+    ? await runFidelity(root, record, { task: 'brief', preferences: prefs.answers }, { letters: Object.keys(key).sort(), team }, door)
+    : { fidelity: null, note: null, problem: null, ignored: [] };
   if (f.problem) problems.push(f.problem);
   problems.push(...f.ignored);
   const answered = (xs: { designer: string }[]) => new Set(xs.map((x) => x.designer));
   // A member whose preference file is broken has one: its problem is said, not "no preference file yet".
-  const hasPref = new Set([...answered(prefs.answers), ...team.filter((id) => prefs.diagnostics.some((d) => d.severity === 'error' && d.file.endsWith(`/${id}.yaml`)))]);
+  const hasPref = new Set([
+    ...answered(prefs.answers),
+    ...team.filter((id) => prefs.diagnostics.some((d) => d.severity === 'error' && d.file.endsWith(`/${id}.yaml`))),
+  ]);
   const hasSurvey = answered(survey.answers);
   const coverage = confirmableCoverage(record);
   const result: BriefCompareResult = {
@@ -170,7 +180,7 @@ export async function compareBriefRunWithTable(reviewRoot: string, record: RunRe
     missing: { preference: team.filter((id) => !hasPref.has(id)), survey: team.filter((id) => !hasSurvey.has(id)) },
     note,
     problems,
-    authorship: door?.report() ?? { checked: false, why: 'Who wrote each member\'s file was not asked.', notCounted: [] },
+    authorship: door?.report() ?? { checked: false, why: "Who wrote each member's file was not asked.", notCounted: [] },
     ...scriptedFields(record),
   };
   return { result, confirmationTable: confirmationTableOf(coverage, confirmed.confirmations) };
@@ -185,11 +195,20 @@ export function briefComparisonSentences(c: BriefCompareResult): string[] {
   if (!p) out.push(c.note ?? 'There are no preference counts yet.');
   else if (p.n === 0) out.push('Nobody has said which brief they prefer yet (preference/<designer-id>.yaml, prefer: A, B or tie).');
   else {
-    out.push(`Of ${p.n} member${p.n === 1 ? '' : 's'} who chose blind, ${p.teamfusion} preferred TeamFusion's revised brief, ${p.direct} the direct revision, and ${p.tie} called it a tie.`);
-    out.push(p.signTestP === null ? 'Everyone tied, so there is no sign test.' : `Two-sided exact sign test over the ${p.teamfusion + p.direct} who did not tie: p = ${p.signTestP.toFixed(3)}.`);
+    out.push(
+      `Of ${p.n} member${p.n === 1 ? '' : 's'} who chose blind, ${p.teamfusion} preferred TeamFusion's revised brief, ${p.direct} the direct revision, and ${p.tie} called it a tie.`,
+    );
+    out.push(
+      p.signTestP === null
+        ? 'Everyone tied, so there is no sign test.'
+        : `Two-sided exact sign test over the ${p.teamfusion + p.direct} who did not tie: p = ${p.signTestP.toFixed(3)}.`,
+    );
   }
   if (c.survey.n === 0) out.push('Nobody has answered the survey yet.');
-  else out.push(`Survey means (${c.survey.n} answered; the study's in brackets): representative ${two(c.survey.representative)} (${c.reference.survey.representative}), clarity ${two(c.survey.clarity)} (${c.reference.survey.clarity}), satisfied ${two(c.survey.satisfied)} (${c.reference.survey.satisfied}).`);
+  else
+    out.push(
+      `Survey means (${c.survey.n} answered; the study's in brackets): representative ${two(c.survey.representative)} (${c.reference.survey.representative}), clarity ${two(c.survey.clarity)} (${c.reference.survey.clarity}), satisfied ${two(c.survey.satisfied)} (${c.reference.survey.satisfied}).`,
+    );
   const cv = c.coverage;
   out.push(`Coverage of the members' points in the last round: ${cv.kept} kept, ${cv.changed} changed, ${cv.leftOut} left out.`);
   out.push(...coverageCheckSentences(c.coverageCheck));
@@ -201,13 +220,20 @@ export function briefComparisonSentences(c: BriefCompareResult): string[] {
 
 /** The coverage check in sentences: quotes found, members reported nothing for, the members' confirmations. */
 export function coverageCheckSentences(k: CoverageCheck): string[] {
-  const out = [`Coverage quotes found in the revised brief: ${k.verified} of ${k.quotes}${k.unverified ? ` (${k.unverified} not found: verified false)` : ''}.`];
+  const out = [
+    `Coverage quotes found in the revised brief: ${k.verified} of ${k.quotes}${k.unverified ? ` (${k.unverified} not found: verified false)` : ''}.`,
+  ];
   for (const id of k.unreported) out.push(`The agent reported nothing for ${id}.`);
   const c = k.confirmations;
-  if (c.n === 0) out.push("No member has confirmed the coverage of their points yet (coverage/<designer-id>.yaml).");
+  if (c.n === 0) out.push('No member has confirmed the coverage of their points yet (coverage/<designer-id>.yaml).');
   else {
-    const kappa = c.kappa === null ? "Cohen's κ cannot be computed (every status is the same, so chance alone explains the agreement)" : `Cohen's κ = ${c.kappa.toFixed(2)}`;
-    out.push(`Members agreed with the agent's status on ${Math.round((c.agreement ?? 0) * 100)}% of ${c.n} confirmed point${c.n === 1 ? '' : 's'}; ${kappa}.`);
+    const kappa =
+      c.kappa === null
+        ? "Cohen's κ cannot be computed (every status is the same, so chance alone explains the agreement)"
+        : `Cohen's κ = ${c.kappa.toFixed(2)}`;
+    out.push(
+      `Members agreed with the agent's status on ${Math.round((c.agreement ?? 0) * 100)}% of ${c.n} confirmed point${c.n === 1 ? '' : 's'}; ${kappa}.`,
+    );
   }
   return out;
 }

@@ -157,7 +157,9 @@ async function timingOf(root: string, record: RunRecord, rerankings: number): Pr
     committedAt,
     hoursToRerank: hoursBetween(record.startedAt, rerankedAt),
     hoursToCommit: hoursBetween(record.startedAt, committedAt),
-    note: notes.length ? `Cannot say how long ${notes.length === 2 ? 'either step' : notes[0]!.startsWith('nobody') ? 're-ranking' : 'committing'} took: ${notes.join(', and ')}.` : null,
+    note: notes.length
+      ? `Cannot say how long ${notes.length === 2 ? 'either step' : notes[0]!.startsWith('nobody') ? 're-ranking' : 'committing'} took: ${notes.join(', and ')}.`
+      : null,
   };
 }
 
@@ -183,7 +185,12 @@ async function coverageOnDesignRun(root: string, runId: string): Promise<string 
   const names = ((await listInReview(root, rel)) ?? []).filter((n) => !n.startsWith('.'));
   if (!names.length) return undefined;
   const files = `${names.length} file${names.length === 1 ? '' : 's'}`;
-  return formatDiagnostic(warning(rel, `This is a design run: coverage confirmations belong to brief runs, so the ${files} in ${rel}/ ${names.length === 1 ? 'is' : 'are'} ignored.`));
+  return formatDiagnostic(
+    warning(
+      rel,
+      `This is a design run: coverage confirmations belong to brief runs, so the ${files} in ${rel}/ ${names.length === 1 ? 'is' : 'are'} ignored.`,
+    ),
+  );
 }
 
 /**
@@ -201,7 +208,8 @@ export async function compareRun(reviewRoot: string, runId: string, opts: Compar
   await assertDriversRecord(root, runId, parent.authorship);
   // A run made with `--designers` is judged on that subset, before and after.
   const team = onlyRunDesigners(parent.review, record.settings.designers);
-  if (team.designers.length < 2) throw new Error(`Agreement needs rankings from two or more designers; the review has ${team.designers.length}.`);
+  if (team.designers.length < 2)
+    throw new Error(`Agreement needs rankings from two or more designers; the review has ${team.designers.length}.`);
   const before = side(team, opts);
   const problems: string[] = [];
   const remixes = record.iterations.reduce((n, it) => n + remixesOf(it).length, 0);
@@ -210,7 +218,8 @@ export async function compareRun(reviewRoot: string, runId: string, opts: Compar
   const ratingFiles = await loadRatings(root, record, teamIds, parent.authorship);
   const surveyFiles = await loadSurvey(root, runId, teamIds, parent.authorship);
   const voteFiles = await loadVotes(root, record, teamIds, parent.authorship && voteCheckOf(parent.authorship));
-  for (const d of [...ratingFiles.diagnostics, ...surveyFiles.diagnostics, ...voteFiles.diagnostics]) if (d.severity === 'error') problems.push(formatDiagnostic(d));
+  for (const d of [...ratingFiles.diagnostics, ...surveyFiles.diagnostics, ...voteFiles.diagnostics])
+    if (d.severity === 'error') problems.push(formatDiagnostic(d));
   const strayCoverage = await coverageOnDesignRun(root, runId);
   if (strayCoverage) problems.push(strayCoverage);
 
@@ -225,15 +234,23 @@ export async function compareRun(reviewRoot: string, runId: string, opts: Compar
   let fidelity: Fidelity | null = null;
   let fidelityNote: string | null = null;
   // The blind set counts only as its maker, the run's driver, committed it (issue 39, item 3).
-  const unmade = (await statInReview(root, rel)) ? await driversFilesRefusal(root, runId, DRIVER_MADE.rerank.owned, parent.authorship, DRIVER_MADE.rerank.alone) : undefined;
+  const unmade = (await statInReview(root, rel))
+    ? await driversFilesRefusal(root, runId, DRIVER_MADE.rerank.owned, parent.authorship, DRIVER_MADE.rerank.alone)
+    : undefined;
   if (!(await statInReview(root, rel))) {
     missing = `There is no re-rank set yet: make it with "teamfusion rerank <review> ${runId}", then each designer ranks it.`;
   } else if (unmade) {
     problems.push(`${unmade.file}:0:0: error: ${unmade.sentence}`);
     missing = `The re-rank set is not counted: ${unmade.sentence}`;
   } else {
-    const loaded = await loadReview(path.join(root, ...rel.split('/')), { requireRankings: true, decodeImages: false, partial: true, ...(parent.authorship ? { authorship: parent.authorship } : {}) });
-    for (const d of loaded.diagnostics) if (d.severity === 'error' && !/has no ranking files yet/.test(d.message)) problems.push(prefixed(rel, d));
+    const loaded = await loadReview(path.join(root, ...rel.split('/')), {
+      requireRankings: true,
+      decodeImages: false,
+      partial: true,
+      ...(parent.authorship ? { authorship: parent.authorship } : {}),
+    });
+    for (const d of loaded.diagnostics)
+      if (d.severity === 'error' && !/has no ranking files yet/.test(d.message)) problems.push(prefixed(rel, d));
     const review = loaded.review && onlyRunDesigners(loaded.review, record.settings.designers);
     rerankings = review?.designers.length ?? 0;
     reranked = (review?.designers ?? []).map((d) => d.id);
@@ -267,14 +284,28 @@ export async function compareRun(reviewRoot: string, runId: string, opts: Compar
       after = side(review, opts);
       const ids = before.designers.filter((id) => after!.designers.includes(id));
       if (ids.length >= 2) {
-        const { draws: _draws, seed: _seed, chanceExact: _exact, ...pc } = pairedChange(rowsOf(team, ids), rowsOf(review, ids), opts.interval);
+        const {
+          draws: _draws,
+          seed: _seed,
+          chanceExact: _exact,
+          ...pc
+        } = pairedChange(rowsOf(team, ids), rowsOf(review, ids), opts.interval);
         paired = { designers: ids, ...pc };
       } else {
         missing = `Only ${ids.length} designer${ids.length === 1 ? '' : 's'} ranked both before and after; the paired change needs two.`;
       }
       if (key) {
-        accepted = acceptance(reviewRankMatrix(review), review.options.map((o) => o.id), key);
-        finalPick = finalPickRank(record.finalPick, reviewRankMatrix(review), review.options.map((o) => o.id), key);
+        accepted = acceptance(
+          reviewRankMatrix(review),
+          review.options.map((o) => o.id),
+          key,
+        );
+        finalPick = finalPickRank(
+          record.finalPick,
+          reviewRankMatrix(review),
+          review.options.map((o) => o.id),
+          key,
+        );
       }
     }
   }
@@ -299,7 +330,7 @@ export async function compareRun(reviewRoot: string, runId: string, opts: Compar
     pool: poolRoundsOf(record),
     checklist: finalPickChecksOf(record),
     problems,
-    authorship: parent.authorship?.report() ?? { checked: false, why: 'Who wrote each member\'s file was not asked.', notCounted: [] },
+    authorship: parent.authorship?.report() ?? { checked: false, why: "Who wrote each member's file was not asked.", notCounted: [] },
     ...scriptedFields(record),
   };
 }

@@ -14,7 +14,8 @@ export function rerankOwner(folder: string): { reviewRoot: string; runId: string
   const abs = path.resolve(folder);
   const runFolder = path.dirname(abs);
   const runId = path.basename(runFolder);
-  if (path.basename(abs) !== RERANK_DIR || !RUN_ID_PATTERN.test(runId) || path.basename(path.dirname(runFolder)) !== RUNS_DIR) return undefined;
+  if (path.basename(abs) !== RERANK_DIR || !RUN_ID_PATTERN.test(runId) || path.basename(path.dirname(runFolder)) !== RUNS_DIR)
+    return undefined;
   return { reviewRoot: path.dirname(path.dirname(runFolder)), runId };
 }
 
@@ -34,4 +35,3 @@ export async function noteRerankingSaved(folder: string, now: Date = new Date())
 export async function noteCommitted(reviewRoot: string, runId: string, now: Date = new Date()): Promise<void> {
   await updateUndriven(reviewRoot, runId, (record) => ({ ...record, committedAt: now.toISOString() }));
 }
-

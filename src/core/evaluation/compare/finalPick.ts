@@ -18,7 +18,12 @@ export interface FinalPickRank {
 }
 
 /** `ranks`: one row per re-ranker, one column per letter in `letters` order (average ranks). */
-export function finalPickRank(finalPick: string | undefined, ranks: readonly (readonly number[])[], letters: readonly string[], key: RerankKey): FinalPickRank | null {
+export function finalPickRank(
+  finalPick: string | undefined,
+  ranks: readonly (readonly number[])[],
+  letters: readonly string[],
+  key: RerankKey,
+): FinalPickRank | null {
   if (finalPick === undefined || ranks.length === 0) return null;
   const letter = letters.find((l) => letterHolds(key[l], finalPick));
   if (letter === undefined) return null;

@@ -62,7 +62,11 @@ export const RUN_MEASURES = [
   { name: 'wChange', of: at('compare', 'paired', 'change'), words: 'W change (mean Spearman after − before)' },
   { name: 'top1', of: at('compare', 'acceptance', 'top1'), words: 'a generated option is the blind top 1' },
   { name: 'top2', of: at('compare', 'acceptance', 'top2'), words: 'a generated option is in the blind top 2' },
-  { name: 'fidelityLift', of: (r: unknown) => at('compare', 'fidelity', 'meanLift')(r) ?? at('brief', 'fidelity', 'meanLift')(r), words: 'proxy fidelity lift (persona − control)' },
+  {
+    name: 'fidelityLift',
+    of: (r: unknown) => at('compare', 'fidelity', 'meanLift')(r) ?? at('brief', 'fidelity', 'meanLift')(r),
+    words: 'proxy fidelity lift (persona − control)',
+  },
   {
     name: 'coverageVerified',
     of: (r: unknown) => {
@@ -72,13 +76,21 @@ export const RUN_MEASURES = [
     },
     words: 'share of coverage quotes found in the revised brief',
   },
-  { name: 'coverageAgreed', of: at('brief', 'coverageCheck', 'confirmations', 'agreement'), words: "share of confirmed points whose status the member agreed with" },
+  {
+    name: 'coverageAgreed',
+    of: at('brief', 'coverageCheck', 'confirmations', 'agreement'),
+    words: 'share of confirmed points whose status the member agreed with',
+  },
   { name: 'ungroundedPer100', of: at('grounding', 'per100'), words: 'ungrounded citations per 100 messages' },
   { name: 'costUsd', of: at('costUsd'), words: 'cost of a run (USD)' },
   { name: 'poolDiversity', of: at('pool', 'meanDiversity'), words: "a pooled run's mean pool diversity (0–1)" },
   { name: 'poolReasked', of: at('pool', 'reaskRate'), words: "share of a pooled run's rounds asked again for directions that differ" },
-  { name: 'poolFirstElected', of: at('pool', 'firstElectedRate'), words: "share of a pooled run's rounds whose election chose the agent's own first proposal" },
-  { name: 'checklistPass', of: at('checklist', 'passRate'), words: "share of the checklist items the final pick passed" },
+  {
+    name: 'poolFirstElected',
+    of: at('pool', 'firstElectedRate'),
+    words: "share of a pooled run's rounds whose election chose the agent's own first proposal",
+  },
+  { name: 'checklistPass', of: at('checklist', 'passRate'), words: 'share of the checklist items the final pick passed' },
 ] as const;
 export type RunMeasureName = (typeof RUN_MEASURES)[number]['name'];
 
@@ -200,10 +212,19 @@ export function acrossRunsOf(runs: readonly RunMeasured[]): AcrossRuns {
       unverified: quotes - verified,
       verifiedShare: quotes ? verified / quotes : null,
       unreported: checks.reduce((s, c) => s + c.unreported.length, 0),
-      confirmations: { n: confirmed, agreed, agreement: confirmed ? agreed / confirmed : null, kappa: kappa.kappa, kappaNote: kappa.kappaNote },
+      confirmations: {
+        n: confirmed,
+        agreed,
+        agreement: confirmed ? agreed / confirmed : null,
+        kappa: kappa.kappa,
+        kappaNote: kappa.kappaNote,
+      },
     },
     grounding: { runs: runs.length, messages, ungrounded, per100: messages ? Math.round((ungrounded / messages) * 100 * 100) / 100 : null },
-    forks: { with: forkSide(runs.filter((r) => r.groupValues.forks === 'with')), without: forkSide(runs.filter((r) => r.groupValues.forks !== 'with')) },
+    forks: {
+      with: forkSide(runs.filter((r) => r.groupValues.forks === 'with')),
+      without: forkSide(runs.filter((r) => r.groupValues.forks !== 'with')),
+    },
     perRun: Object.fromEntries(RUN_MEASURES.map((m) => [m.name, summaryOf(runs, m.of)])) as AcrossRuns['perRun'],
   };
 }

@@ -40,7 +40,22 @@ export type Rows = { head: string[]; rows: string[][] };
 export function groupRows(groups: readonly (GroupHead & AcrossRuns & { totalCostUsd: number | null })[]): Rows {
   const by = groups[0]?.by;
   return {
-    head: [by ?? 'group', 'runs', 'W change [95%]', 'top 1 [95%]', 'top 2 [95%]', 'fidelity lift [95%]', 'coverage verified / agreed / κ', 'ungrounded per 100', 'pool diversity [95%]', 're-asked [95%]', 'first proposal elected [95%]', 'checklist pass [95%]', 'cost', ''],
+    head: [
+      by ?? 'group',
+      'runs',
+      'W change [95%]',
+      'top 1 [95%]',
+      'top 2 [95%]',
+      'fidelity lift [95%]',
+      'coverage verified / agreed / κ',
+      'ungrounded per 100',
+      'pool diversity [95%]',
+      're-asked [95%]',
+      'first proposal elected [95%]',
+      'checklist pass [95%]',
+      'cost',
+      '',
+    ],
     rows: groups.map((g) => [
       g.value,
       String(g.n),
@@ -48,7 +63,9 @@ export function groupRows(groups: readonly (GroupHead & AcrossRuns & { totalCost
       withInterval(g.perRun.top1, pct),
       withInterval(g.perRun.top2, pct),
       withInterval(g.perRun.fidelityLift),
-      g.coverageCheck.runs ? `${pct(g.coverageCheck.verifiedShare)} of ${g.coverageCheck.quotes} / ${pct(g.coverageCheck.confirmations.agreement)} of ${g.coverageCheck.confirmations.n} / ${kappaCell(g.coverageCheck.confirmations)}` : '—',
+      g.coverageCheck.runs
+        ? `${pct(g.coverageCheck.verifiedShare)} of ${g.coverageCheck.quotes} / ${pct(g.coverageCheck.confirmations.agreement)} of ${g.coverageCheck.confirmations.n} / ${kappaCell(g.coverageCheck.confirmations)}`
+        : '—',
       g.grounding.per100 === null ? '—' : `${g.grounding.per100.toFixed(1)} (${g.grounding.messages} messages)`,
       withInterval(g.perRun.poolDiversity, (x) => x.toFixed(2)),
       withInterval(g.perRun.poolReasked, pct),
@@ -74,21 +91,37 @@ export function bandRows(b: WBands): Rows {
     head: ['band', 'W', 'before', 'after'],
     rows: AGREEMENT_BANDS.map((x, i) => {
       const next = AGREEMENT_BANDS[i + 1];
-      return [bandWords(x.band), next ? `${x.from.toFixed(1)}–${next.from.toFixed(1)}` : `${x.from.toFixed(1)}–1`, `${bar(b.before[x.band] / max)} ${b.before[x.band]}`, `${bar(b.after[x.band] / max)} ${b.after[x.band]}`];
+      return [
+        bandWords(x.band),
+        next ? `${x.from.toFixed(1)}–${next.from.toFixed(1)}` : `${x.from.toFixed(1)}–1`,
+        `${bar(b.before[x.band] / max)} ${b.before[x.band]}`,
+        `${bar(b.after[x.band] / max)} ${b.after[x.band]}`,
+      ];
     }),
   };
 }
 
 /** Fig. 4: a generated option in the blind top 1 / top 2, by team size (one row saying so without a re-ranked run). */
 export function acceptanceRows(bySize: AcrossRuns['acceptanceByTeamSize']): Rows {
-  const rows = Object.entries(bySize).map(([size, a]) => [size, String(a.runs), `${bar(a.top1Rate)} ${pct(a.top1Rate)}`, `${bar(a.top2Rate)} ${pct(a.top2Rate)}`]);
+  const rows = Object.entries(bySize).map(([size, a]) => [
+    size,
+    String(a.runs),
+    `${bar(a.top1Rate)} ${pct(a.top1Rate)}`,
+    `${bar(a.top2Rate)} ${pct(a.top2Rate)}`,
+  ]);
   return { head: ['team size', 're-ranked runs', 'top 1', 'top 2'], rows: rows.length ? rows : [['—', '0', 'no re-ranked run', '']] };
 }
 
 function forkWords(label: string, f: ForkSideMeasures): string {
   const pick = f.finalPickLowestRank;
-  const rank = pick.mean === null ? 'no final pick in a blind re-rank set' : `the final pick's rank by its lowest-ranking member ${withInterval(pick, (x) => x.toFixed(2))} of ${pick.meanOptions!.toFixed(1)} options on average`;
-  const rep = f.representative.mean === null ? 'no survey answer on "represents my view"' : `"represents my view" ${f.representative.mean.toFixed(2)} / 5 (n ${f.representative.n})`;
+  const rank =
+    pick.mean === null
+      ? 'no final pick in a blind re-rank set'
+      : `the final pick's rank by its lowest-ranking member ${withInterval(pick, (x) => x.toFixed(2))} of ${pick.meanOptions!.toFixed(1)} options on average`;
+  const rep =
+    f.representative.mean === null
+      ? 'no survey answer on "represents my view"'
+      : `"represents my view" ${f.representative.mean.toFixed(2)} / 5 (n ${f.representative.n})`;
   return `${label}: ${f.runs} run${f.runs === 1 ? '' : 's'}; ${rank}; ${rep}.`;
 }
 
@@ -101,7 +134,9 @@ function poolWords(m: AcrossRuns['perRun']): string {
 
 /** The brief as a checklist (issue 41): the final picks' pass rate over the runs with checks. */
 function checklistWords(m: RunMeasureSummary): string {
-  return m.n === 0 ? 'Checklist: no final pick checked against a checklist.' : `Checklist: the final picks passed ${withInterval(m, pct)} of the brief's checklist items (mean over runs).`;
+  return m.n === 0
+    ? 'Checklist: no final pick checked against a checklist.'
+    : `Checklist: the final picks passed ${withInterval(m, pct)} of the brief's checklist items (mean over runs).`;
 }
 
 /** Coverage, grounding, pools, the checklist and forks across runs, in sentences. */
@@ -112,7 +147,9 @@ export function acrossRunsSentences(a: AcrossRuns): string[] {
     c.runs === 0
       ? 'Coverage checks: no brief run.'
       : `Coverage checks over ${c.runs} brief run${c.runs === 1 ? '' : 's'}: ${c.verified} of ${c.quotes} quotes found in the revised brief; ${c.unreported} member${c.unreported === 1 ? '' : 's'} the agent reported nothing for; members agreed with the agent's status on ${c.confirmations.agreed} of ${c.confirmations.n} confirmed points; pooled over them, ${kappaWords(c.confirmations)}.`,
-    g.per100 === null ? 'Grounding: no model-written messages.' : `Grounding: ${g.ungrounded} ungrounded citation${g.ungrounded === 1 ? '' : 's'} in ${g.messages} model-written messages of ${g.runs} run${g.runs === 1 ? '' : 's'} (${g.per100.toFixed(1)} per 100 messages).`,
+    g.per100 === null
+      ? 'Grounding: no model-written messages.'
+      : `Grounding: ${g.ungrounded} ungrounded citation${g.ungrounded === 1 ? '' : 's'} in ${g.messages} model-written messages of ${g.runs} run${g.runs === 1 ? '' : 's'} (${g.per100.toFixed(1)} per 100 messages).`,
     poolWords(a.perRun),
     checklistWords(a.perRun.checklistPass),
     forkWords('Runs with forks', a.forks.with),
@@ -122,12 +159,21 @@ export function acrossRunsSentences(a: AcrossRuns): string[] {
 
 /** Rows as a Markdown table (`cell` escapes each cell). */
 export function markdownTable(t: Rows, cell: (s: string) => string): string[] {
-  return [`| ${t.head.map(cell).join(' | ')} |`, `|${t.head.map(() => '---').join('|')}|`, ...t.rows.map((r) => `| ${r.map(cell).join(' | ')} |`)];
+  return [
+    `| ${t.head.map(cell).join(' | ')} |`,
+    `|${t.head.map(() => '---').join('|')}|`,
+    ...t.rows.map((r) => `| ${r.map(cell).join(' | ')} |`),
+  ];
 }
 
 /** Rows as padded columns for a terminal (`cell` makes each cell printable). */
 export function textTable(t: Rows, cell: (s: string) => string): string[] {
   const all = [t.head, ...t.rows].map((r) => r.map(cell));
   const widths = t.head.map((_, i) => Math.max(...all.map((r) => [...(r[i] ?? '')].length)));
-  return all.map((r) => r.map((c, i) => c + ' '.repeat((widths[i] ?? 0) - [...c].length)).join('  ').trimEnd());
+  return all.map((r) =>
+    r
+      .map((c, i) => c + ' '.repeat((widths[i] ?? 0) - [...c].length))
+      .join('  ')
+      .trimEnd(),
+  );
 }

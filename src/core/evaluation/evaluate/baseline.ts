@@ -45,26 +45,42 @@ export function isIsoTime(s: string): boolean {
   const m = ISO_TIME.exec(s);
   if (!m) return false;
   // A group that did not take part (no seconds, a Z zone) counts as 0.
-  const [year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0, offH = 0, offM = 0] = m.slice(1).map((v) => (v === undefined ? 0 : Number(v)));
+  const [year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0, offH = 0, offM = 0] = m
+    .slice(1)
+    .map((v) => (v === undefined ? 0 : Number(v)));
   const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
   return (
-    month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth && hour <= 23 && minute <= 59 && second <= 59 && offH <= 23 && offM <= 59 &&
+    month >= 1 &&
+    month <= 12 &&
+    day >= 1 &&
+    day <= daysInMonth &&
+    hour <= 23 &&
+    minute <= 59 &&
+    second <= 59 &&
+    offH <= 23 &&
+    offM <= 59 &&
     Number.isFinite(Date.parse(s))
   );
 }
 
 /** Validates the text of decision.yaml against the review's option ids. */
-export function checkDecisionText(text: string, optionIds: readonly string[], file = DECISION_FILE): { decision?: Decision; diagnostics: Diagnostic[] } {
+export function checkDecisionText(
+  text: string,
+  optionIds: readonly string[],
+  file = DECISION_FILE,
+): { decision?: Decision; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   const { doc, startOf, firstError } = parseYamlDocument(text);
   if (firstError) {
     return { diagnostics: [error(file, `This is not valid YAML: ${firstError.problem}`, firstError.line, firstError.column)] };
   }
-  if (!isMap(doc.contents)) return { diagnostics: [error(file, 'decision.yaml must be a group of fields: pick:, startedAt:, decidedAt:.', 1, 1)] };
+  if (!isMap(doc.contents))
+    return { diagnostics: [error(file, 'decision.yaml must be a group of fields: pick:, startedAt:, decidedAt:.', 1, 1)] };
   const map = doc.contents as YAMLMap;
   for (const pair of map.items) {
     const name = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
-    if (!(FIELDS as readonly string[]).includes(name)) diagnostics.push(warning(file, `Unknown field "${name}" is ignored; the fields are ${FIELDS.join(', ')}.`, ...startOf(pair.key)));
+    if (!(FIELDS as readonly string[]).includes(name))
+      diagnostics.push(warning(file, `Unknown field "${name}" is ignored; the fields are ${FIELDS.join(', ')}.`, ...startOf(pair.key)));
   }
   const values: Partial<Record<(typeof FIELDS)[number], string>> = {};
   for (const key of FIELDS) {
@@ -79,34 +95,62 @@ export function checkDecisionText(text: string, optionIds: readonly string[], fi
     // A pick may be written as a number (pick: 3); the option ids are text.
     const value = typeof v === 'number' && key === 'pick' ? String(v) : v;
     if (typeof value !== 'string' || value.trim() === '') {
-      diagnostics.push(error(file, `${key} must be ${key === 'pick' ? 'an option id' : 'an ISO time like 2026-11-24T13:05:00Z'} (found ${shownValue(value)}).`, ...at));
+      diagnostics.push(
+        error(
+          file,
+          `${key} must be ${key === 'pick' ? 'an option id' : 'an ISO time like 2026-11-24T13:05:00Z'} (found ${shownValue(value)}).`,
+          ...at,
+        ),
+      );
       continue;
     }
     const t = value.trim();
     if (key === 'pick') {
       if (!optionIds.includes(t)) {
         const guess = closestId(t, optionIds);
-        diagnostics.push(error(file, `pick "${t.slice(0, 40)}" is not an option of this review${guess ? `; did you mean "${guess}"?` : '.'} The options are ${optionIds.join(', ')}.`, ...at));
+        diagnostics.push(
+          error(
+            file,
+            `pick "${t.slice(0, 40)}" is not an option of this review${guess ? `; did you mean "${guess}"?` : '.'} The options are ${optionIds.join(', ')}.`,
+            ...at,
+          ),
+        );
         continue;
       }
     } else if (!isIsoTime(t)) {
-      diagnostics.push(error(file, `${key} must be a real ISO time with a zone (a day the calendar has), like 2026-11-24T13:05:00Z (found ${shownValue(t)}).`, ...at));
+      diagnostics.push(
+        error(
+          file,
+          `${key} must be a real ISO time with a zone (a day the calendar has), like 2026-11-24T13:05:00Z (found ${shownValue(t)}).`,
+          ...at,
+        ),
+      );
       continue;
     }
     values[key] = t;
   }
   if (values.startedAt && values.decidedAt && Date.parse(values.decidedAt) < Date.parse(values.startedAt)) {
-    diagnostics.push(error(file, `decidedAt (${values.decidedAt}) is before startedAt (${values.startedAt}); time runs forwards.`, ...startOf(pairOf(map, 'decidedAt')?.value)));
+    diagnostics.push(
+      error(
+        file,
+        `decidedAt (${values.decidedAt}) is before startedAt (${values.startedAt}); time runs forwards.`,
+        ...startOf(pairOf(map, 'decidedAt')?.value),
+      ),
+    );
   }
   const sorted = sortDiagnostics(diagnostics);
   const { pick, startedAt, decidedAt } = values;
   // Every field missing or wrong was an error above, so with no error all three are there.
-  if (sorted.some((d) => d.severity === 'error') || pick === undefined || startedAt === undefined || decidedAt === undefined) return { diagnostics: sorted };
+  if (sorted.some((d) => d.severity === 'error') || pick === undefined || startedAt === undefined || decidedAt === undefined)
+    return { diagnostics: sorted };
   return { decision: { pick, startedAt, decidedAt }, diagnostics: sorted };
 }
 
 /** decision.yaml of a review: undefined when there is none; diagnostics when it cannot be read or is invalid. */
-export async function loadDecision(root: string, optionIds: readonly string[]): Promise<{ decision?: Decision; diagnostics: Diagnostic[]; present: boolean }> {
+export async function loadDecision(
+  root: string,
+  optionIds: readonly string[],
+): Promise<{ decision?: Decision; diagnostics: Diagnostic[]; present: boolean }> {
   let text: string;
   try {
     // Inside the try: a decision.yaml that leads outside (a link to .., say) is a diagnostic of its file like any other.
@@ -203,10 +247,13 @@ export interface Conditions {
 function sideOf(reviews: readonly ConditionReview[]): ConditionSide {
   const answers = reviews.flatMap((r) => r.answers);
   const survey = { n: answers.length } as ConditionSide['survey'];
-  for (const q of SURVEY_QUESTIONS) survey[q] = meanOrNull(answers.flatMap((a) => {
-      const v = a[q];
-      return v === undefined ? [] : [v];
-    }));
+  for (const q of SURVEY_QUESTIONS)
+    survey[q] = meanOrNull(
+      answers.flatMap((a) => {
+        const v = a[q];
+        return v === undefined ? [] : [v];
+      }),
+    );
   return { reviews: reviews.length, survey, decisionMinutes: meanOrNull(reviews.flatMap((r) => r.minutes)) };
 }
 
@@ -223,7 +270,12 @@ export function conditionsOf(reviews: readonly ConditionReview[]): Conditions {
     byTeam.set(key, [...(byTeam.get(key) ?? []), r]);
   }
   const teams: TeamConditions[] = [];
-  const diffs: Record<SurveyQuestion | 'decisionMinutes', number[]> = { representative: [], clarity: [], satisfied: [], decisionMinutes: [] };
+  const diffs: Record<SurveyQuestion | 'decisionMinutes', number[]> = {
+    representative: [],
+    clarity: [],
+    satisfied: [],
+    decisionMinutes: [],
+  };
   for (const [, rs] of byTeam) {
     const tf = rs.filter((r) => r.condition === 'teamfusion');
     const usual = rs.filter((r) => r.condition === 'usual');
@@ -292,17 +344,29 @@ export function conditionsSentences(c: Conditions): string[] {
   const side = (name: string, s: ConditionSide, ref: string): string =>
     `${name}: ${s.reviews} review${s.reviews === 1 ? '' : 's'}, survey n = ${s.survey.n}: representative ${n2(s.survey.representative)}, clarity ${n2(s.survey.clarity)}, satisfied ${n2(s.survey.satisfied)}; decision ${minutes(s.decisionMinutes)}${ref}.`;
   const r = c.reference;
-  out.push(side('TeamFusion', c.teamfusion, ` (the study: ${r.survey.representative}, ${r.survey.clarity}, ${r.survey.satisfied}; ${r.decisionMinutes.teamfusion.toFixed(1)} min)`));
+  out.push(
+    side(
+      'TeamFusion',
+      c.teamfusion,
+      ` (the study: ${r.survey.representative}, ${r.survey.clarity}, ${r.survey.satisfied}; ${r.decisionMinutes.teamfusion.toFixed(1)} min)`,
+    ),
+  );
   out.push(side('Usual way', c.usual, ` (the study: ${r.decisionMinutes.usual.toFixed(1)} min)`));
-  const diff = (q: string, d: PairedDifference): string => `${q} ${signed(d.diff)}${d.low !== null ? ` [${signed(d.low)}, ${signed(d.high)}]` : ''}`;
+  const diff = (q: string, d: PairedDifference): string =>
+    `${q} ${signed(d.diff)}${d.low !== null ? ` [${signed(d.low)}, ${signed(d.high)}]` : ''}`;
   if (c.paired.teams) {
     out.push(
       `Paired over ${c.paired.teams} team${c.paired.teams === 1 ? '' : 's'} (TeamFusion − usual, 95% interval over teams): ${diff('representative', c.paired.representative)}, ${diff('clarity', c.paired.clarity)}, ${diff('satisfied', c.paired.satisfied)}, decision minutes ${signed(c.paired.decisionMinutes.diff)}${c.paired.decisionMinutes.low !== null ? ` [${signed(c.paired.decisionMinutes.low)}, ${signed(c.paired.decisionMinutes.high)}]` : ''}.`,
     );
   } else out.push('No team has both a TeamFusion review and a usual-way review yet, so nothing is paired.');
   const single = c.teams.filter((t) => !t.paired);
-  if (single.length) out.push(`Not paired (one condition only): ${single.map((t) => `${t.designers.join(', ')} (${[...t.teamfusion, ...t.usual].join(', ')})`).join('; ')}.`);
+  if (single.length)
+    out.push(
+      `Not paired (one condition only): ${single.map((t) => `${t.designers.join(', ')} (${[...t.teamfusion, ...t.usual].join(', ')})`).join('; ')}.`,
+    );
   const w = c.workflow;
-  out.push(`Would choose for similar tasks: TeamFusion ${w.teamfusion}, usual way ${w.usual}${w.signTestP !== null ? ` (exact sign test p = ${w.signTestP.toFixed(3)})` : ''}${w.conflicting ? `; ${w.conflicting} gave both answers and are left out` : ''}.`);
+  out.push(
+    `Would choose for similar tasks: TeamFusion ${w.teamfusion}, usual way ${w.usual}${w.signTestP !== null ? ` (exact sign test p = ${w.signTestP.toFixed(3)})` : ''}${w.conflicting ? `; ${w.conflicting} gave both answers and are left out` : ''}.`,
+  );
   return out;
 }

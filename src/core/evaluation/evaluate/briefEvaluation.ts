@@ -53,7 +53,19 @@ export async function collectBriefRun(reviewRoot: string, record: RunRecord): Pr
     if (!(err instanceof ReviewFileError)) throw err;
     problems.push(/:\d+:\d+: error: /.test(err.message) ? err.message : `${err.file}:0:0: error: ${err.message}`);
   }
-  return { brief: { members: c.team.length, preference: c.preference, coverage: c.coverage, coverageCheck: c.coverageCheck, confirmationTable, survey: c.survey, judge, fidelity: c.fidelity?.task === 'brief' ? c.fidelity : null }, problems };
+  return {
+    brief: {
+      members: c.team.length,
+      preference: c.preference,
+      coverage: c.coverage,
+      coverageCheck: c.coverageCheck,
+      confirmationTable,
+      survey: c.survey,
+      judge,
+      fidelity: c.fidelity?.task === 'brief' ? c.fidelity : null,
+    },
+    problems,
+  };
 }
 
 export function briefOverallOf(briefs: readonly BriefRunEvaluation[]): BriefOverall {
@@ -86,7 +98,9 @@ export function briefSentences(b: BriefOverall): string[] {
     p.n === 0
       ? 'no member has said which revision they prefer yet'
       : `of ${p.n} blind choices, ${p.teamfusion} preferred TeamFusion's revised brief, ${p.direct} the direct revision and ${p.tie} tied (sign test p = ${pValue(p.signTestP)})`;
-  return [`${b.runs} brief run${b.runs === 1 ? '' : 's'} (${b.withBlindPair} with a blind pair): ${prefs}; coverage ${c.kept} kept, ${c.changed} changed, ${c.leftOut} left out.`];
+  return [
+    `${b.runs} brief run${b.runs === 1 ? '' : 's'} (${b.withBlindPair} with a blind pair): ${prefs}; coverage ${c.kept} kept, ${c.changed} changed, ${c.leftOut} left out.`,
+  ];
 }
 
 /** evaluation.md rows for the measures table (beside the design runs' numbers). */
@@ -100,12 +114,15 @@ export function briefMeasureRows(b: BriefOverall): string[] {
 }
 
 /** evaluation.md's section of brief runs: one row per run (`cell` escapes file-controlled text). */
-export function briefRunTable(rows: readonly { review: string; run: string; brief: BriefRunEvaluation }[], cell: (s: string) => string): string[] {
+export function briefRunTable(
+  rows: readonly { review: string; run: string; brief: BriefRunEvaluation }[],
+  cell: (s: string) => string,
+): string[] {
   if (!rows.length) return [];
   const out = [
     '## Brief runs',
     '',
-    'Blind choices between the revised brief and the direct revision (preference files after `rerank`), the two-sided exact sign test over the members who did not tie, the coverage of every member\'s points in the last round, and the judge\'s verdicts (`judge`; a proxy for people\'s judgement, not a substitute).',
+    "Blind choices between the revised brief and the direct revision (preference files after `rerank`), the two-sided exact sign test over the members who did not tie, the coverage of every member's points in the last round, and the judge's verdicts (`judge`; a proxy for people's judgement, not a substitute).",
     '',
     '| review | run | members | TeamFusion / direct / tie | sign test p | kept / changed / left out | judge: TeamFusion / direct / tie |',
     '|---|---|---|---|---|---|---|',

@@ -48,14 +48,19 @@ export async function conditionReviewOf(
   const refused = new Set<string>();
   let decision: Decision | null = null;
   if (condition === 'usual') {
-    const d = await loadDecision(dir, review.options.map((o) => o.id));
-    for (const diag of d.diagnostics) if (diag.severity === 'error') skipped.push({ path: rel, reason: formatDiagnostic({ ...diag, file: `${prefix}${diag.file}` }) });
+    const d = await loadDecision(
+      dir,
+      review.options.map((o) => o.id),
+    );
+    for (const diag of d.diagnostics)
+      if (diag.severity === 'error') skipped.push({ path: rel, reason: formatDiagnostic({ ...diag, file: `${prefix}${diag.file}` }) });
     if (d.decision) {
       decision = d.decision;
       minutes.push(decisionMinutes(d.decision));
     }
     const sv = await loadSurveyFolder(dir, ROOT_SURVEY_DIR);
-    for (const diag of sv.diagnostics) if (diag.severity === 'error') skipped.push({ path: rel, reason: formatDiagnostic({ ...diag, file: `${prefix}${diag.file}` }) });
+    for (const diag of sv.diagnostics)
+      if (diag.severity === 'error') skipped.push({ path: rel, reason: formatDiagnostic({ ...diag, file: `${prefix}${diag.file}` }) });
     answers.push(...sv.answers);
   }
   for (const entry of condition === 'usual' ? [] : entries) {
@@ -90,4 +95,3 @@ export async function conditionReviewOf(
 export function membersOf(review: Pick<Review, 'designers' | 'comments'>): string[] {
   return review.designers.length ? review.designers.map((d) => d.id) : review.comments.map((c) => c.designer);
 }
-

@@ -156,7 +156,11 @@ function sumOrNull(xs: readonly (number | undefined)[]): number | null {
  * Everything `evaluate` knows about one run (the place to add a per-run field). Problems in the run's evaluation files
  * are returned beside it, never thrown.
  */
-export async function collectRun(reviewRoot: string, record: RunRecord, opts: AnalyzeOptions & { teamSize?: number } = {}): Promise<{ run: RunEvaluation; problems: string[] }> {
+export async function collectRun(
+  reviewRoot: string,
+  record: RunRecord,
+  opts: AnalyzeOptions & { teamSize?: number } = {},
+): Promise<{ run: RunEvaluation; problems: string[] }> {
   await assertDriversRecord(reviewRoot, record.id); // a record someone else changed is skipped, never summed
   const remixes = record.iterations.reduce((n, it) => n + remixesOf(it).length, 0);
   const edits = record.prompts.filter((p) => p.kind === 'image-edit' && !p.error);
@@ -229,7 +233,7 @@ export function overallOf(reviews: readonly ReviewEvaluation[]): Overall {
     let k = 0;
     for (const c of compared) {
       const m = c.survey[q];
-      if (m !== null) (sum += m * c.survey.answered[q]), (k += c.survey.answered[q]);
+      if (m !== null) ((sum += m * c.survey.answered[q]), (k += c.survey.answered[q]));
     }
     survey[q] = k ? sum / k : null;
   }
@@ -239,9 +243,14 @@ export function overallOf(reviews: readonly ReviewEvaluation[]): Overall {
   const editCost = sumOrNull(editRuns.map((r) => r.imageEditCostUsd ?? undefined));
   const remixCount = editRuns.reduce((s, r) => s + r.remixes, 0);
   const toRerank = compared.flatMap((c) => (c.timing.hoursToRerank !== null ? [c.timing.hoursToRerank] : []));
-  const toCommit = runs.flatMap((r) => (r.compare?.timing.hoursToCommit !== null && r.compare?.timing.hoursToCommit !== undefined ? [r.compare.timing.hoursToCommit] : []));
+  const toCommit = runs.flatMap((r) =>
+    r.compare?.timing.hoursToCommit !== null && r.compare?.timing.hoursToCommit !== undefined ? [r.compare.timing.hoursToCommit] : [],
+  );
   const notes: string[] = [];
-  if (compared.length && toCommit.length < compared.length) notes.push(`${compared.length - toCommit.length} of ${compared.length} re-ranked runs were not committed with Commit Run, so their time to decision is unknown`);
+  if (compared.length && toCommit.length < compared.length)
+    notes.push(
+      `${compared.length - toCommit.length} of ${compared.length} re-ranked runs were not committed with Commit Run, so their time to decision is unknown`,
+    );
   if (!compared.length) notes.push('no run has been re-ranked, so time to decision cannot be computed');
   return {
     reviews: reviews.length,
@@ -285,7 +294,10 @@ export function overallOf(reviews: readonly ReviewEvaluation[]): Overall {
 }
 
 /** Evaluates every review below `folder`. `onProgress` hears each review's path as it starts. */
-export async function evaluateFolder(folder: string, opts: AnalyzeOptions & { onProgress?: (rel: string) => void; by?: GroupBy } = {}): Promise<Evaluation> {
+export async function evaluateFolder(
+  folder: string,
+  opts: AnalyzeOptions & { onProgress?: (rel: string) => void; by?: GroupBy } = {},
+): Promise<Evaluation> {
   const base = path.resolve(folder);
   const st = await fs.stat(base).catch(() => undefined);
   if (!st?.isDirectory()) throw new Error(`${folder} is not a folder.`);
@@ -335,7 +347,17 @@ export async function evaluateFolder(folder: string, opts: AnalyzeOptions & { on
     }
     forConditions.push(facts.review);
     const coded = runs.flatMap((r) => (r.bales ? [r.bales] : []));
-    reviews.push({ path: rel, designers: membersOf(review).length, options: review.options.length, w, pPermutation: p, runs, categoryMix: coded.length ? categoryMixOf(coded) : null, condition: facts.review.condition, decision: facts.decision });
+    reviews.push({
+      path: rel,
+      designers: membersOf(review).length,
+      options: review.options.length,
+      w,
+      pPermutation: p,
+      runs,
+      categoryMix: coded.length ? categoryMixOf(coded) : null,
+      condition: facts.review.condition,
+      decision: facts.decision,
+    });
   }
   const overall = overallOf(reviews);
   const groups = opts.by ? { by: opts.by, groups: groupsOf(reviews, opts.by, overallOf) } : {};
@@ -369,7 +391,11 @@ async function foldersBeside(parent: string, self: string): Promise<string[]> {
 /** Whether one of the review folders `dirs` says `condition: usual` in its review.yaml (read as loadReview reads it). */
 async function someSaysUsual(dirs: readonly string[]): Promise<boolean> {
   for (const dir of dirs) {
-    const read = await readTextFile(dir, 'review.yaml', { label: 'review settings in YAML', allowEmpty: true, maxBytes: LIMITS.reviewConfig }).catch(() => undefined);
+    const read = await readTextFile(dir, 'review.yaml', {
+      label: 'review settings in YAML',
+      allowEmpty: true,
+      maxBytes: LIMITS.reviewConfig,
+    }).catch(() => undefined);
     if (read?.ok && parseReviewConfig(read.text).config.condition === 'usual') return true;
   }
   return false;

@@ -24,7 +24,17 @@ import type { Diagnostic } from '../../diagnostics/diagnostics';
 import { allMessages, type RunRecord } from '../../record/record';
 import { preferenceRel, ratingsRel, surveyRel } from '../../rerank/paths';
 import { RATING_WORDING, SURVEY_QUESTIONS } from './feedbackWords';
-import { checkDesigner, checkMemberList, designerIdOfFile, pairOf, parseMap, shownValue, unknownFields, valuePos, type MemberList } from '../checks/memberFile';
+import {
+  checkDesigner,
+  checkMemberList,
+  designerIdOfFile,
+  pairOf,
+  parseMap,
+  shownValue,
+  unknownFields,
+  valuePos,
+  type MemberList,
+} from '../checks/memberFile';
 
 export { SURVEY_QUESTIONS, SURVEY_WORDING, RATING_WORDING } from './feedbackWords';
 export type { SurveyQuestion } from './feedbackWords';
@@ -67,10 +77,20 @@ export function ratableMessages(record: Pick<RunRecord, 'iterations'>, designer:
     .filter((id) => id !== undefined);
 }
 
-const RATINGS_LIST: MemberList = { what: 'A ratings file', field: 'ratings', required: ['message', 'score'], allowed: ['message', 'score', 'comment'], per: 'per rated message' };
+const RATINGS_LIST: MemberList = {
+  what: 'A ratings file',
+  field: 'ratings',
+  required: ['message', 'score'],
+  allowed: ['message', 'score', 'comment'],
+  per: 'per rated message',
+};
 
 /** Validates the text of runs/<id>/ratings/<designer>.yaml against the run record. */
-export function checkRatingsText(text: string, file: string, record: Pick<RunRecord, 'iterations'>): { ratings?: DesignerRatings; diagnostics: Diagnostic[] } {
+export function checkRatingsText(
+  text: string,
+  file: string,
+  record: Pick<RunRecord, 'iterations'>,
+): { ratings?: DesignerRatings; diagnostics: Diagnostic[] } {
   const messages = new Map(allMessages(record).map(({ message }) => [message.id, message]));
   const ratings: Rating[] = [];
   const seen = new Set<string>();
@@ -90,14 +110,23 @@ export function checkRatingsText(text: string, file: string, record: Pick<RunRec
       diagnostics.push(error(file, `Message ${id} is a ${msg.kind} message; only proxy messages can be rated.`, msgAt.line, msgAt.column));
       ok = false;
     } else if (msg.speaker !== expected) {
-      diagnostics.push(error(file, `Message ${id} is by ${msg.speaker}'s proxy; ${expected} rates only their own proxy's messages.`, msgAt.line, msgAt.column));
+      diagnostics.push(
+        error(
+          file,
+          `Message ${id} is by ${msg.speaker}'s proxy; ${expected} rates only their own proxy's messages.`,
+          msgAt.line,
+          msgAt.column,
+        ),
+      );
       ok = false;
     } else if (seen.has(id)) {
       diagnostics.push(error(file, `Message ${id} is rated twice; keep one rating.`, msgAt.line, msgAt.column));
       ok = false;
     }
     if (!isScore(e.score)) {
-      diagnostics.push(error(file, `score must be a whole number from 1 to 5 (found ${shownValue(e.score)}).`, scoreAt.line, scoreAt.column));
+      diagnostics.push(
+        error(file, `score must be a whole number from 1 to 5 (found ${shownValue(e.score)}).`, scoreAt.line, scoreAt.column),
+      );
       ok = false;
     }
     if (e.comment !== undefined && e.comment !== null && typeof e.comment !== 'string') {
@@ -129,7 +158,15 @@ export function checkSurveyText(text: string, file: string): { survey?: SurveyAn
     const pair = pairOf(map, q);
     if (!pair || data[q] === null) continue;
     const at = valuePos(pair, posOf, posOf(pair));
-    if (!isScore(data[q])) diagnostics.push(error(file, `${q} must be a whole number from 1 (strongly disagree) to 5 (strongly agree), found ${shownValue(data[q])}.`, at.line, at.column));
+    if (!isScore(data[q]))
+      diagnostics.push(
+        error(
+          file,
+          `${q} must be a whole number from 1 (strongly disagree) to 5 (strongly agree), found ${shownValue(data[q])}.`,
+          at.line,
+          at.column,
+        ),
+      );
     else {
       out[q] = data[q] as number;
       answered++;
@@ -140,7 +177,15 @@ export function checkSurveyText(text: string, file: string): { survey?: SurveyAn
     if (typeof data.workflow === 'string' && (WORKFLOWS as readonly string[]).includes(data.workflow.trim())) {
       out.workflow = data.workflow.trim() as Workflow;
       answered++;
-    } else diagnostics.push(error(file, `workflow must be teamfusion or usual (which you would choose for similar tasks), found ${shownValue(data.workflow)}.`, at.line, at.column));
+    } else
+      diagnostics.push(
+        error(
+          file,
+          `workflow must be teamfusion or usual (which you would choose for similar tasks), found ${shownValue(data.workflow)}.`,
+          at.line,
+          at.column,
+        ),
+      );
   }
   if (data.comment !== undefined && data.comment !== null) {
     if (typeof data.comment !== 'string') {
@@ -180,7 +225,15 @@ export function checkPreferenceText(text: string, file: string): { preference?: 
     const at = valuePos(pair, posOf, posOf(pair));
     const v = typeof data.prefer === 'string' ? data.prefer.trim() : undefined;
     if (v !== undefined && (PREFERENCES as readonly string[]).includes(v)) prefer = v as Prefer;
-    else diagnostics.push(error(file, `prefer must be A, B or tie (the letters of rerank/A.md and rerank/B.md), found ${shownValue(data.prefer)}.`, at.line, at.column));
+    else
+      diagnostics.push(
+        error(
+          file,
+          `prefer must be A, B or tie (the letters of rerank/A.md and rerank/B.md), found ${shownValue(data.prefer)}.`,
+          at.line,
+          at.column,
+        ),
+      );
   }
   let why: string | undefined;
   if (data.why !== undefined && data.why !== null) {
@@ -195,11 +248,24 @@ export function checkPreferenceText(text: string, file: string): { preference?: 
 }
 
 /** Every valid preference file of a brief run, plus the diagnostics of the others (capped per file); `team` as for loadRatings. */
-export async function loadPreferences(root: string, runId: string, team?: readonly string[], door?: AuthorshipDoor): Promise<{ answers: PreferenceAnswer[]; diagnostics: Diagnostic[] }> {
-  const { found, diagnostics } = await loadMemberFiles(root, preferenceRel(runId), 'preference', team, (text, rel) => {
-    const r = checkPreferenceText(text, rel);
-    return { value: r.preference, diagnostics: r.diagnostics };
-  }, undefined, door);
+export async function loadPreferences(
+  root: string,
+  runId: string,
+  team?: readonly string[],
+  door?: AuthorshipDoor,
+): Promise<{ answers: PreferenceAnswer[]; diagnostics: Diagnostic[] }> {
+  const { found, diagnostics } = await loadMemberFiles(
+    root,
+    preferenceRel(runId),
+    'preference',
+    team,
+    (text, rel) => {
+      const r = checkPreferenceText(text, rel);
+      return { value: r.preference, diagnostics: r.diagnostics };
+    },
+    undefined,
+    door,
+  );
   return { answers: found, diagnostics };
 }
 
@@ -223,7 +289,10 @@ export async function loadMemberFiles<T>(
   // Who wrote each file (issue 39): the review's door unless the caller checks itself (null, with `skip`).
   const authors = door === null || files.length === 0 ? undefined : (door ?? (await reviewAuthorship(root)));
   // ben.yaml beside ben.yml: neither counts (a file named after no one of the team is refused by its own rule first).
-  const twice = filesForOneId(files.filter((f) => !teamProblem(f, team)).map((f) => f.rel), (rel) => designerIdOfFile(rel));
+  const twice = filesForOneId(
+    files.filter((f) => !teamProblem(f, team)).map((f) => f.rel),
+    (rel) => designerIdOfFile(rel),
+  );
   for (const f of files) {
     const others = twice.get(f.rel);
     if (others) {
@@ -288,34 +357,75 @@ export function teamProblem(f: { rel: string; id: string }, team: readonly strin
   const same = team.find((t) => designerKey(t) === designerKey(f.id));
   const name = `"${printable(f.id)}"`;
   if (same !== undefined) {
-    return error(f.rel, `This file is named ${name}, but the designer's id is "${same}"; only ${same}.yaml is theirs, so this one is not counted.`, 1, 1);
+    return error(
+      f.rel,
+      `This file is named ${name}, but the designer's id is "${same}"; only ${same}.yaml is theirs, so this one is not counted.`,
+      1,
+      1,
+    );
   }
-  return error(f.rel, `This file is named after ${name}, who is not on the team of this run (${team.join(', ')}); it is not counted.`, 1, 1);
+  return error(
+    f.rel,
+    `This file is named after ${name}, who is not on the team of this run (${team.join(', ')}); it is not counted.`,
+    1,
+    1,
+  );
 }
 
 /**
  * Every valid ratings file of a run, plus the diagnostics of the others (at most 50 per file, then one count line).
  * `team`: the designers' ids; files named after anyone else are refused.
  */
-export async function loadRatings(root: string, record: RunRecord, team?: readonly string[], door?: AuthorshipDoor): Promise<{ ratings: DesignerRatings[]; diagnostics: Diagnostic[] }> {
-  const { found, diagnostics } = await loadMemberFiles(root, ratingsRel(record.id), 'ratings', team, (text, rel) => {
-    const r = checkRatingsText(text, rel, record);
-    return { value: r.ratings, diagnostics: r.diagnostics };
-  }, undefined, door);
+export async function loadRatings(
+  root: string,
+  record: RunRecord,
+  team?: readonly string[],
+  door?: AuthorshipDoor,
+): Promise<{ ratings: DesignerRatings[]; diagnostics: Diagnostic[] }> {
+  const { found, diagnostics } = await loadMemberFiles(
+    root,
+    ratingsRel(record.id),
+    'ratings',
+    team,
+    (text, rel) => {
+      const r = checkRatingsText(text, rel, record);
+      return { value: r.ratings, diagnostics: r.diagnostics };
+    },
+    undefined,
+    door,
+  );
   return { ratings: found, diagnostics };
 }
 
 /** Every valid survey file of a run, plus the diagnostics of the others (capped per file); `team` as for loadRatings. */
-export async function loadSurvey(root: string, runId: string, team?: readonly string[], door?: AuthorshipDoor): Promise<{ answers: SurveyAnswer[]; diagnostics: Diagnostic[] }> {
+export async function loadSurvey(
+  root: string,
+  runId: string,
+  team?: readonly string[],
+  door?: AuthorshipDoor,
+): Promise<{ answers: SurveyAnswer[]; diagnostics: Diagnostic[] }> {
   return loadSurveyFolder(root, surveyRel(runId), team, door);
 }
 
 /** Every valid survey file of a folder (a run's survey/, or a usual-way review's survey/ at its root). */
-export async function loadSurveyFolder(root: string, folder: string, team?: readonly string[], door?: AuthorshipDoor): Promise<{ answers: SurveyAnswer[]; diagnostics: Diagnostic[] }> {
-  const { found, diagnostics } = await loadMemberFiles(root, folder, 'survey', team, (text, rel) => {
-    const r = checkSurveyText(text, rel);
-    return { value: r.survey, diagnostics: r.diagnostics };
-  }, undefined, door);
+export async function loadSurveyFolder(
+  root: string,
+  folder: string,
+  team?: readonly string[],
+  door?: AuthorshipDoor,
+): Promise<{ answers: SurveyAnswer[]; diagnostics: Diagnostic[] }> {
+  const { found, diagnostics } = await loadMemberFiles(
+    root,
+    folder,
+    'survey',
+    team,
+    (text, rel) => {
+      const r = checkSurveyText(text, rel);
+      return { value: r.survey, diagnostics: r.diagnostics };
+    },
+    undefined,
+    door,
+  );
   return { answers: found, diagnostics };
 }
 

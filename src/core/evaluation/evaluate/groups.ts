@@ -31,7 +31,9 @@ export function tooFewNote(n: number): string {
 export function groupsOf<R extends Reviewed, O>(reviews: readonly R[], by: GroupBy, measure: (reviews: R[]) => O): (GroupHead & O)[] {
   const values = [...new Set(reviews.flatMap((r) => r.runs.map((run) => run.groupValues[by])))].sort(naturalCompare);
   return values.map((value) => {
-    const within = reviews.map((r) => ({ ...r, runs: r.runs.filter((run) => run.groupValues[by] === value) })).filter((r) => r.runs.length > 0);
+    const within = reviews
+      .map((r) => ({ ...r, runs: r.runs.filter((run) => run.groupValues[by] === value) }))
+      .filter((r) => r.runs.length > 0);
     const n = within.reduce((s, r) => s + r.runs.length, 0);
     return { by, value, n, tooFew: n < FEW_RUNS, note: n < FEW_RUNS ? tooFewNote(n) : null, ...measure(within) };
   });

@@ -88,10 +88,16 @@ export async function castVote(q: VoteRequest): Promise<VoteOutcome> {
   const team = voteTeam(record, review);
   // The member as the team spells them: ids match in any case (sameDesigner), as they do for say and pin.
   const member = team.find((id) => sameDesigner(id, q.as));
-  if (member === undefined) throw new VoteError(`"${q.as}" is not on the team of run ${record.id} (${team.join(', ')}); each member votes only as themselves.`);
+  if (member === undefined)
+    throw new VoteError(`"${q.as}" is not on the team of run ${record.id} (${team.join(', ')}); each member votes only as themselves.`);
   q = { ...q, as: member };
   const lead = record.settings.lead ?? review.config.lead;
-  if (q.close && (lead === undefined || !sameDesigner(q.as, lead))) throw new VoteError(lead ? `Only the lead (${lead}) closes a vote.` : 'This review has no lead (review.yaml lead:), so nobody can close a vote; it closes when every member has voted.');
+  if (q.close && (lead === undefined || !sameDesigner(q.as, lead)))
+    throw new VoteError(
+      lead
+        ? `Only the lead (${lead}) closes a vote.`
+        : 'This review has no lead (review.yaml lead:), so nobody can close a vote; it closes when every member has voted.',
+    );
   const iteration = q.iteration ?? lastForkedIteration(record);
   if (iteration === undefined) throw new VoteError(`Run ${record.id} has no fork to vote on.`);
   const fork = forkOf(record, iteration, q.decisionPoint);
@@ -100,23 +106,33 @@ export async function castVote(q: VoteRequest): Promise<VoteOutcome> {
   // Who is at the keyboard (issue 39, authorship/typist.ts): a vote entered here for another member is typed for them —
   // kept, marked and never counted as theirs; refused whole where signatures are required. A close is the lead's alone.
   const names = teamOf(review, record);
-  const typing = typingFor(loaded.authorship?.typist, q.as, { what: q.choice !== undefined && !q.close ? 'a vote' : 'a close', how: q.close ? 'closes it' : 'votes', ids: team, name: (id) => personName(names, id) });
+  const typing = typingFor(loaded.authorship?.typist, q.as, {
+    what: q.choice !== undefined && !q.close ? 'a vote' : 'a close',
+    how: q.close ? 'closes it' : 'votes',
+    ids: team,
+    name: (id) => personName(names, id),
+  });
   if ('refused' in typing) throw new VoteError(typing.refused);
   const typedBy = typing.own ? undefined : typing.typedBy;
   if (typedBy !== undefined && q.close) {
-    throw new VoteError(`A close ${typedWords(typedBy, q.as, (id) => personName(names, id))} is not taken: only the lead closes a vote, on their own machine.`);
+    throw new VoteError(
+      `A close ${typedWords(typedBy, q.as, (id) => personName(names, id))} is not taken: only the lead closes a vote, on their own machine.`,
+    );
   }
   let saved: { file: string; replaced?: string } | undefined;
   if (q.choice !== undefined) saved = await saveVote(q, record, fork, authored, typedBy);
-  else if (!q.close) throw new VoteError('Give your choice: the fork\'s remix id or letter.');
-  const mine: Pick<VoteOutcome, 'file' | 'replaced' | 'refused' | 'typed'> = saved ? { file: saved.file, ...(saved.replaced ? { replaced: saved.replaced } : {}) } : {};
+  else if (!q.close) throw new VoteError("Give your choice: the fork's remix id or letter.");
+  const mine: Pick<VoteOutcome, 'file' | 'replaced' | 'refused' | 'typed'> = saved
+    ? { file: saved.file, ...(saved.replaced ? { replaced: saved.replaced } : {}) }
+    : {};
   if (saved && typedBy !== undefined) {
     const side = sideOf(fork, q.choice ?? '')!;
     mine.typed = `${typedVoteSentence({ iteration: fork.iteration, decisionPoint: fork.decisionPoint, choice: side.id, typedBy }, q.as, (id) => personName(names, id))} It is kept in ${saved.file}; ${personName(names, q.as)} votes on their own machine (teamfusion vote … --as ${q.as}).`;
   }
   // The file this command just wrote for the voter is theirs, whoever committed it last (it is committed after, with --sync);
   // a vote typed here for another member is not (it goes through the door like anyone's).
-  const counted: AuthorCheck | undefined = authored && (async (rel, designer) => (saved && typedBy === undefined && designer === q.as ? undefined : authored(rel, designer)));
+  const counted: AuthorCheck | undefined =
+    authored && (async (rel, designer) => (saved && typedBy === undefined && designer === q.as ? undefined : authored(rel, designer)));
   const { members, diagnostics, unauthored } = await loadVotes(q.reviewRoot, record, team, counted);
   // Whose votes are not counted because someone else committed them: said, file and commit, every time the votes are counted
   // (the file just typed for another member is said once, by `typed`).
@@ -124,7 +140,14 @@ export async function castVote(q: VoteRequest): Promise<VoteOutcome> {
   if (refused.length) Object.assign(mine, { refused });
   const tally = tallyFork(record, fork, members, team);
   const due = q.close || tally.missing.length === 0;
-  if (!due || tally.recorded) return { ...mine, tally, note: tally.recorded ? `"${fork.question}" was already decided; the vote is kept.` : `${tally.voters.length} of ${team.length} have voted (${countsText(tally.counts)}); waiting for ${whoAre(teamOf(review, record), tally.missing)}.` };
+  if (!due || tally.recorded)
+    return {
+      ...mine,
+      tally,
+      note: tally.recorded
+        ? `"${fork.question}" was already decided; the vote is kept.`
+        : `${tally.voters.length} of ${team.length} have voted (${countsText(tally.counts)}); waiting for ${whoAre(teamOf(review, record), tally.missing)}.`,
+    };
   const close = q.close ? closeOf(q, record, fork) : undefined;
   // Only the run's driver writes its record (issue 39): on anyone else's machine the decision is computed, never written.
   const door = loaded.authorship;
@@ -160,7 +183,13 @@ export async function castVote(q: VoteRequest): Promise<VoteOutcome> {
     const how = close?.inPerson !== undefined ? `the lead's decision in person; votes: ${countsText(t.counts)}` : countsText(t.counts);
     // A side set aside already (by an earlier decision on this point, since reopened) is said: the decision is history only.
     const out = sideOutOfRunning(fresh.iterations, t.iteration, made);
-    return { ...mine, recordFile: recordFile(record.id), tally: t, decision: made, note: `Decided: ${made.decision} (${how}); ${out ?? 'the next refinement carries it.'}${rewritten ?? ''}` };
+    return {
+      ...mine,
+      recordFile: recordFile(record.id),
+      tally: t,
+      decision: made,
+      note: `Decided: ${made.decision} (${how}); ${out ?? 'the next refinement carries it.'}${rewritten ?? ''}`,
+    };
   } finally {
     await lock.release();
   }
@@ -168,22 +197,36 @@ export async function castVote(q: VoteRequest): Promise<VoteOutcome> {
 
 /** What the votes decide on a machine that may not write the record: said, not written. */
 function computedDecision(record: RunRecord, t: ForkTally, close: Close | undefined): Pick<VoteOutcome, 'tally' | 'decision' | 'note'> {
-  const by = 'only the run\'s driver writes run.json';
+  const by = "only the run's driver writes run.json";
   if (close) return { tally: t, note: `The close is not recorded on this machine: ${by}; close the vote on the driver's machine.` };
   const made = recordDecision(structuredClone(record), t);
   if (typeof made === 'string') return { tally: t, note: made };
-  return { tally: t, decision: made, note: `Decided by the votes: ${made.decision} (${countsText(t.counts)}); the driver's record takes it in on its next refine or resume.` };
+  return {
+    tally: t,
+    decision: made,
+    note: `Decided by the votes: ${made.decision} (${countsText(t.counts)}); the driver's record takes it in on its next refine or resume.`,
+  };
 }
 
 /** The lead's close: the count's winner, or under `lead-decides` with a choice, the side the lead chose in person. */
 function closeOf(q: VoteRequest, record: RunRecord, fork: Fork): Close {
-  const inPerson = discussionOf(record.settings).hierarchy === 'lead-decides' && q.choice !== undefined ? sideOf(fork, q.choice)?.position : undefined;
+  const inPerson =
+    discussionOf(record.settings).hierarchy === 'lead-decides' && q.choice !== undefined ? sideOf(fork, q.choice)?.position : undefined;
   return { by: q.as, ...(inPerson !== undefined ? { inPerson } : {}) };
 }
 
-async function saveVote(q: VoteRequest, record: RunRecord, fork: Fork, authored: AuthorCheck | undefined, typedBy?: string): Promise<{ file: string; replaced?: string }> {
+async function saveVote(
+  q: VoteRequest,
+  record: RunRecord,
+  fork: Fork,
+  authored: AuthorCheck | undefined,
+  typedBy?: string,
+): Promise<{ file: string; replaced?: string }> {
   const side = sideOf(fork, q.choice ?? '');
-  if (!side) throw new VoteError(`"${q.choice}" is not a side of this fork; choose ${fork.sides.map((s) => `${s.id}${s.letter ? ` (${s.letter})` : ''} = ${s.position}`).join(', ')}.`);
+  if (!side)
+    throw new VoteError(
+      `"${q.choice}" is not a side of this fork; choose ${fork.sides.map((s) => `${s.id}${s.letter ? ` (${s.letter})` : ''} = ${s.position}`).join(', ')}.`,
+    );
   if (typedBy !== undefined) return saveTypedVote(q, record, fork, side.id, authored, typedBy);
   const { members, diagnostics, unauthored } = await loadVotes(q.reviewRoot, record, [q.as], authored);
   const rel = votesRel(record.id, q.as);
@@ -196,8 +239,19 @@ async function saveVote(q: VoteRequest, record: RunRecord, fork: Fork, authored:
   votes.push({ iteration: fork.iteration, decisionPoint: fork.decisionPoint, choice: side.id });
   // A file of theirs whose commits are not theirs (someone else's, or a rewritten history: a squash) that the same choice
   // would leave byte for byte as it is gets a line of its own, so it changes and its commit (with --sync) is the member's.
-  const file = await writeVotes(q.reviewRoot, record, q.as, votes, forged !== undefined ? `${q.as}'s own vote, written again ${new Date().toISOString()}: the file as committed was not theirs.` : undefined);
-  return { file, ...(forged !== undefined ? { replaced: `${rel} was not yours as committed (${forged}); it now holds your vote alone.` } : {}) };
+  const file = await writeVotes(
+    q.reviewRoot,
+    record,
+    q.as,
+    votes,
+    forged !== undefined
+      ? `${q.as}'s own vote, written again ${new Date().toISOString()}: the file as committed was not theirs.`
+      : undefined,
+  );
+  return {
+    file,
+    ...(forged !== undefined ? { replaced: `${rel} was not yours as committed (${forged}); it now holds your vote alone.` } : {}),
+  };
 }
 
 /**
@@ -205,14 +259,25 @@ async function saveVote(q: VoteRequest, record: RunRecord, fork: Fork, authored:
  * theirs. Their own votes as they committed them are never overwritten for it (refused in words); votes typed before by
  * the same typist on other questions stay.
  */
-async function saveTypedVote(q: VoteRequest, record: RunRecord, fork: Fork, choice: string, authored: AuthorCheck | undefined, typedBy: string): Promise<{ file: string }> {
+async function saveTypedVote(
+  q: VoteRequest,
+  record: RunRecord,
+  fork: Fork,
+  choice: string,
+  authored: AuthorCheck | undefined,
+  typedBy: string,
+): Promise<{ file: string }> {
   const rel = votesRel(record.id, q.as);
   const own = await loadVotes(q.reviewRoot, record, [q.as], authored);
   const theirs = own.unauthored.has(rel) ? undefined : own.members.find((m) => m.designer === q.as);
   if (theirs?.votes.length) {
-    throw new VoteError(`${rel} holds ${q.as}'s own votes as they committed them; a vote typed on ${typedBy}'s machine for ${q.as} would replace them, so nothing is written: ${q.as} votes on their own machine.`);
+    throw new VoteError(
+      `${rel} holds ${q.as}'s own votes as they committed them; a vote typed on ${typedBy}'s machine for ${q.as} would replace them, so nothing is written: ${q.as} votes on their own machine.`,
+    );
   }
-  const votes: Vote[] = (await typedVotesOf(q.reviewRoot, record, rel)).filter((v) => v.typedBy === typedBy && !(v.iteration === fork.iteration && v.decisionPoint === fork.decisionPoint));
+  const votes: Vote[] = (await typedVotesOf(q.reviewRoot, record, rel)).filter(
+    (v) => v.typedBy === typedBy && !(v.iteration === fork.iteration && v.decisionPoint === fork.decisionPoint),
+  );
   votes.push({ iteration: fork.iteration, decisionPoint: fork.decisionPoint, choice, typedBy });
   return { file: await writeVotes(q.reviewRoot, record, q.as, votes) };
 }

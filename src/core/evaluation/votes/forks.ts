@@ -22,10 +22,18 @@ export function forksOf(record: Pick<RunRecord, 'iterations'>): Fork[] {
   for (const it of record.iterations) {
     const byPoint = new Map<number, Fork>();
     // A brief round's fork is its contested passage written each way (iteration-<k>/fork-<letter>.md): side id f<k><letter>.
-    const sides = [...remixesOf(it), ...(it.brief?.forks ?? []).map((b) => ({ id: briefForkId(it.index, b.letter), letter: b.letter, fork: b.fork }))];
+    const sides = [
+      ...remixesOf(it),
+      ...(it.brief?.forks ?? []).map((b) => ({ id: briefForkId(it.index, b.letter), letter: b.letter, fork: b.fork })),
+    ];
     for (const r of sides) {
       if (!r.fork) continue;
-      const f = byPoint.get(r.fork.decisionPoint) ?? { iteration: it.index, decisionPoint: r.fork.decisionPoint, question: r.fork.question, sides: [] };
+      const f = byPoint.get(r.fork.decisionPoint) ?? {
+        iteration: it.index,
+        decisionPoint: r.fork.decisionPoint,
+        question: r.fork.question,
+        sides: [],
+      };
       f.sides.push({ id: r.id, ...(r.letter ? { letter: r.letter } : {}), position: r.fork.position });
       byPoint.set(r.fork.decisionPoint, f);
     }
@@ -58,6 +66,12 @@ export function sideOf(fork: Fork, choice: string): ForkSide | undefined {
  * Who votes on a run's forks: the designers the run took part with (`--designers`), else a brief run's members (those who
  * commented on the brief: its forks are passages), else the review's designers. The CLI's vote and the panel ask this.
  */
-export function voteTeam(record: Pick<RunRecord, 'settings' | 'task'>, review: { designers: readonly { id: string }[]; comments: readonly { designer: string }[] }): string[] {
-  return [...(record.settings.designers ?? (taskOf(record) === 'brief' ? review.comments.map((c) => c.designer) : review.designers.map((d) => d.id)))];
+export function voteTeam(
+  record: Pick<RunRecord, 'settings' | 'task'>,
+  review: { designers: readonly { id: string }[]; comments: readonly { designer: string }[] },
+): string[] {
+  return [
+    ...(record.settings.designers ??
+      (taskOf(record) === 'brief' ? review.comments.map((c) => c.designer) : review.designers.map((d) => d.id))),
+  ];
 }

@@ -48,11 +48,19 @@ export async function reopenDecision(q: ReopenRequest): Promise<ReopenOutcome> {
   const record = await readRunRecord(q.reviewRoot, q.runId);
   const lead = record.settings.lead ?? review.config.lead;
   // The lead matched in any case, as every --as is (sameDesigner); a reopen is the lead's alone, never typed for them (issue 39).
-  if (lead === undefined || !sameDesigner(q.as, lead)) throw new VoteError(lead ? `Only the lead (${lead}) reopens a decision.` : 'This review has no lead (review.yaml lead:), so nobody can reopen a decision.');
+  if (lead === undefined || !sameDesigner(q.as, lead))
+    throw new VoteError(
+      lead
+        ? `Only the lead (${lead}) reopens a decision.`
+        : 'This review has no lead (review.yaml lead:), so nobody can reopen a decision.',
+    );
   q = { ...q, as: lead };
   const typing = typingFor(loaded.authorship?.typist, lead, { what: 'a reopen', how: 'reopens it' });
   if ('refused' in typing) throw new VoteError(typing.refused);
-  if (!typing.own) throw new VoteError(`A reopen ${typedWords(typing.typedBy, lead)} is not taken: only the lead reopens a decision, on their own machine.`);
+  if (!typing.own)
+    throw new VoteError(
+      `A reopen ${typedWords(typing.typedBy, lead)} is not taken: only the lead reopens a decision, on their own machine.`,
+    );
   const iteration = q.iteration ?? lastForkedIteration(record);
   if (iteration === undefined) throw new VoteError(`Run ${record.id} has no fork, so no decision to reopen.`);
   const fork = forkOf(record, iteration, q.decisionPoint);
@@ -64,7 +72,8 @@ export async function reopenDecision(q: ReopenRequest): Promise<ReopenOutcome> {
   try {
     lock = await acquireRunLock(q.reviewRoot, record.id);
   } catch (err) {
-    if (err instanceof RunDrivenError) throw new VoteError(`Run ${record.id} is being driven by another process; reopen the decision once it stops.`);
+    if (err instanceof RunDrivenError)
+      throw new VoteError(`Run ${record.id} is being driven by another process; reopen the decision once it stops.`);
     throw err;
   }
   try {
@@ -82,7 +91,9 @@ export async function reopenDecision(q: ReopenRequest): Promise<ReopenOutcome> {
     const team = voteTeam(fresh, review);
     const { members } = await loadVotes(q.reviewRoot, fresh, team, await voteAuthorCheck(q.reviewRoot, review.config));
     const t = tallyFork(fresh, fork, members, team);
-    const aside = fresh.iterations.flatMap((x) => (x.setAside ?? []).filter((s) => s.decidedIn === iteration && s.question === fork.question).map((s) => s.id));
+    const aside = fresh.iterations.flatMap((x) =>
+      (x.setAside ?? []).filter((s) => s.decidedIn === iteration && s.question === fork.question).map((s) => s.id),
+    );
     const votes = t.voters.length
       ? `The ${t.voters.length} vote${t.voters.length === 1 ? '' : 's'} cast are kept (${countsText(t.counts)}); a vote or the lead's close decides it again.`
       : 'Nobody has voted on it; a vote decides it again.';

@@ -18,5 +18,8 @@ export async function takeInVotesOf(review: Review, record: RunRecord): Promise<
   const { members } = await loadVotes(review.root, record, team, await voteAuthorCheck(review.root, review.config));
   const added = takeInVoteDecisions(record, members, team);
   if (added.length) record.updatedAt = new Date().toISOString();
-  return added.map((d) => `Decided by the votes: ${printable(d.decision)} on "${printable(d.question)}" (${printable(countsText(d.counts ?? {}))}); recorded in run.json.`);
+  return added.map(
+    (d) =>
+      `Decided by the votes: ${printable(d.decision)} on "${printable(d.question)}" (${printable(countsText(d.counts ?? {}))}); recorded in run.json.`,
+  );
 }

@@ -42,7 +42,12 @@ function decisionOn(it: Iteration | undefined, question: string): Decision | und
   return standingDecision(it, question);
 }
 
-export function tallyFork(record: Pick<RunRecord, 'iterations'>, fork: Fork, members: readonly MemberVotes[], team: readonly string[]): ForkTally {
+export function tallyFork(
+  record: Pick<RunRecord, 'iterations'>,
+  fork: Fork,
+  members: readonly MemberVotes[],
+  team: readonly string[],
+): ForkTally {
   const counts: Record<string, number> = Object.fromEntries(fork.sides.map((s) => [s.position, 0]));
   const voters: string[] = [];
   for (const m of members) {
@@ -104,10 +109,20 @@ export function recordDecision(record: RunRecord, t: ForkTally, close?: Close, a
   if (t.missing.length && !close) return `Waiting for ${t.missing.join(', ')} to vote on "${t.question}".`;
   const side = close?.inPerson ?? t.leader;
   if (side === null || side === undefined) {
-    return t.voters.length ? `The vote on "${t.question}" is tied (${countsText(t.counts)}); another vote must break the tie.` : `Nobody has voted on "${t.question}" yet.`;
+    return t.voters.length
+      ? `The vote on "${t.question}" is tied (${countsText(t.counts)}); another vote must break the tie.`
+      : `Nobody has voted on "${t.question}" yet.`;
   }
   if (!Object.hasOwn(t.counts, side)) return `"${side}" is not a side of "${t.question}".`;
-  const decision: Decision = { question: t.question, decision: side, by: close?.by ?? 'team', via: 'human', at, voters: [...t.voters], counts: { ...t.counts } };
+  const decision: Decision = {
+    question: t.question,
+    decision: side,
+    by: close?.by ?? 'team',
+    via: 'human',
+    at,
+    voters: [...t.voters],
+    counts: { ...t.counts },
+  };
   it.decisions = [...(it.decisions ?? []), decision];
   return decision;
 }
@@ -116,7 +131,12 @@ export function recordDecision(record: RunRecord, t: ForkTally, close?: Close, a
  * The decisions the votes make that the record has not taken in yet (issue 39), recorded on their rounds of `record` by the
  * driver (who alone writes run.json) before the next round is planned, so the decision binds it. Returns those added.
  */
-export function takeInVoteDecisions(record: RunRecord, members: readonly MemberVotes[], team: readonly string[], at = new Date().toISOString()): Decision[] {
+export function takeInVoteDecisions(
+  record: RunRecord,
+  members: readonly MemberVotes[],
+  team: readonly string[],
+  at = new Date().toISOString(),
+): Decision[] {
   const added: Decision[] = [];
   for (const t of tallyAll(record, members, team)) {
     if (t.recorded || t.decision === null) continue;
@@ -128,7 +148,9 @@ export function takeInVoteDecisions(record: RunRecord, members: readonly MemberV
 
 /** "warm palette 3, cool palette 1". */
 export function countsText(counts: Readonly<Record<string, number>>): string {
-  return Object.entries(counts).map(([p, n]) => `${p} ${n}`).join(', ');
+  return Object.entries(counts)
+    .map(([p, n]) => `${p} ${n}`)
+    .join(', ');
 }
 
 export { marginText } from '../../discussion/decisionWords';

@@ -56,7 +56,11 @@ const VOTES_LIST: MemberList = {
 };
 
 /** Validates the text of a votes file against the run record. */
-export function checkVotesText(text: string, file: string, record: Pick<RunRecord, 'iterations'>): { votes?: MemberVotes; diagnostics: Diagnostic[] } {
+export function checkVotesText(
+  text: string,
+  file: string,
+  record: Pick<RunRecord, 'iterations'>,
+): { votes?: MemberVotes; diagnostics: Diagnostic[] } {
   const votes: Vote[] = [];
   const seen = new Set<string>();
   const { designer, diagnostics } = checkMemberList(text, file, VOTES_LIST, ({ e, item, at }, { posOf, diagnostics }) => {
@@ -65,18 +69,37 @@ export function checkVotesText(text: string, file: string, record: Pick<RunRecor
       const p = place(key);
       diagnostics.push(error(file, message, p.line, p.column));
     };
-    if (!whole(e.iteration)) return problem('iteration', `iteration must be a round number of this run (found ${shownValue(e.iteration)}).`);
-    if (!whole(e.decisionPoint)) return problem('decisionPoint', `decisionPoint must be a whole number of 1 or more (found ${shownValue(e.decisionPoint)}).`);
+    if (!whole(e.iteration))
+      return problem('iteration', `iteration must be a round number of this run (found ${shownValue(e.iteration)}).`);
+    if (!whole(e.decisionPoint))
+      return problem('decisionPoint', `decisionPoint must be a whole number of 1 or more (found ${shownValue(e.decisionPoint)}).`);
     const fork = forkOf(record, e.iteration, e.decisionPoint);
-    if (!fork) return problem('decisionPoint', `Round ${e.iteration} has no fork at decision point ${e.decisionPoint}, so there is nothing to vote on there.`);
+    if (!fork)
+      return problem(
+        'decisionPoint',
+        `Round ${e.iteration} has no fork at decision point ${e.decisionPoint}, so there is nothing to vote on there.`,
+      );
     if (typeof e.choice !== 'string' || !fork.sides.some((s) => s.id === e.choice)) {
-      return problem('choice', `choice must be one of this fork's remixes (${fork.sides.map((s) => s.id).join(', ')}), found ${shownValue(e.choice)}.`);
+      return problem(
+        'choice',
+        `choice must be one of this fork's remixes (${fork.sides.map((s) => s.id).join(', ')}), found ${shownValue(e.choice)}.`,
+      );
     }
-    if (e.typedBy !== undefined && !TypedByField.safeParse(e.typedBy).success) return problem('typedBy', `typedBy must be a member id or a git e-mail (found ${shownValue(e.typedBy)}).`);
+    if (e.typedBy !== undefined && !TypedByField.safeParse(e.typedBy).success)
+      return problem('typedBy', `typedBy must be a member id or a git e-mail (found ${shownValue(e.typedBy)}).`);
     const key = `${e.iteration}/${e.decisionPoint}`;
-    if (seen.has(key)) return problem('decisionPoint', `A second vote on decision point ${e.decisionPoint} of round ${e.iteration}; keep one vote per question.`);
+    if (seen.has(key))
+      return problem(
+        'decisionPoint',
+        `A second vote on decision point ${e.decisionPoint} of round ${e.iteration}; keep one vote per question.`,
+      );
     seen.add(key);
-    votes.push({ iteration: e.iteration, decisionPoint: e.decisionPoint, choice: e.choice, ...(typeof e.typedBy === 'string' ? { typedBy: e.typedBy } : {}) });
+    votes.push({
+      iteration: e.iteration,
+      decisionPoint: e.decisionPoint,
+      choice: e.choice,
+      ...(typeof e.typedBy === 'string' ? { typedBy: e.typedBy } : {}),
+    });
   });
   if (!designer) return { diagnostics };
   return { votes: { designer, file, votes }, diagnostics };
@@ -121,15 +144,36 @@ export async function loadVotes(
 }
 
 /** A vote typed for `designer` on someone else's machine, in one sentence: kept, and not counted as theirs. */
-export function typedVoteSentence(v: Pick<Vote, 'iteration' | 'decisionPoint' | 'choice' | 'typedBy'>, designer: string, name: (id: string) => string = (id) => id): string {
+export function typedVoteSentence(
+  v: Pick<Vote, 'iteration' | 'decisionPoint' | 'choice' | 'typedBy'>,
+  designer: string,
+  name: (id: string) => string = (id) => id,
+): string {
   return `The vote for ${v.choice} on decision point ${v.decisionPoint} of round ${v.iteration} was ${typedWords(v.typedBy ?? '', designer, name)}; it is kept, and it does not count as ${name(designer)}'s vote (a vote counts only as its member committed it).`;
 }
 
 /** Writes a member's votes (validated against the record first; throws with the first problem). */
-export async function writeVotes(root: string, record: RunRecord, designer: string, votes: readonly Vote[], ifSame?: string): Promise<string> {
+export async function writeVotes(
+  root: string,
+  record: RunRecord,
+  designer: string,
+  votes: readonly Vote[],
+  ifSame?: string,
+): Promise<string> {
   if (!DESIGNER_ID_PATTERN.test(designer)) throw new Error(`"${designer}" is not a designer id.`);
   const rel = votesRel(record.id, designer);
-  let text = stringify({ designer, votes: votes.map((v) => ({ iteration: v.iteration, decisionPoint: v.decisionPoint, choice: v.choice, ...(v.typedBy !== undefined ? { typedBy: v.typedBy } : {}) })) }, { lineWidth: 0 });
+  let text = stringify(
+    {
+      designer,
+      votes: votes.map((v) => ({
+        iteration: v.iteration,
+        decisionPoint: v.decisionPoint,
+        choice: v.choice,
+        ...(v.typedBy !== undefined ? { typedBy: v.typedBy } : {}),
+      })),
+    },
+    { lineWidth: 0 },
+  );
   // `ifSame`: a line that makes the file differ from the one there when it would be written byte for byte the same (a file
   // whose commits are not its member's must change, so that the member's commit of it is theirs: issue 39).
   if (ifSame !== undefined) {

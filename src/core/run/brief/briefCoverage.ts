@@ -11,7 +11,14 @@ import type { Coverage } from '../../record/record';
 import type { StepContext } from '../../step/context';
 import { askStructured } from '../../remix/remixAgent';
 import { StepError } from '../../kernel/errors';
-import { coverageProblem, coverageProblemCount, markVerified, reportedNothing, unreportedMembers, unverifiedEntries } from '../../coverage/verify';
+import {
+  coverageProblem,
+  coverageProblemCount,
+  markVerified,
+  reportedNothing,
+  unreportedMembers,
+  unverifiedEntries,
+} from '../../coverage/verify';
 import { warn } from '../../step/warn';
 
 /** What the check needs of a parsed brief answer. */
@@ -72,7 +79,8 @@ export async function askWithCheckedCoverage<T extends WithCoverage>(ctx: StepCo
           repairing: content,
         }),
       );
-      if (coverageProblemCount(repaired.report.coverage, q.memberIds) <= coverageProblemCount(first.report.coverage, q.memberIds)) kept = repaired;
+      if (coverageProblemCount(repaired.report.coverage, q.memberIds) <= coverageProblemCount(first.report.coverage, q.memberIds))
+        kept = repaired;
     } catch (err) {
       // An unusable repair keeps the first answer (its problems are said below); a cancel still ends the run.
       if (!(err instanceof StepError)) throw err;
@@ -88,7 +96,9 @@ function sayWhatIsStillWrong(ctx: StepContext, q: CoverageQuestion<WithCoverage>
   const bad = unverifiedEntries(coverage);
   if (bad.length) {
     const who = [...new Set(bad.map((c) => q.nameOf(c.designer)))].join(', ');
-    lines.push(`Round ${q.iteration}: ${bad.length} coverage quote${bad.length === 1 ? ' is' : 's are'} not in the revised brief (${who}); kept as verified: false.`);
+    lines.push(
+      `Round ${q.iteration}: ${bad.length} coverage quote${bad.length === 1 ? ' is' : 's are'} not in the revised brief (${who}); kept as verified: false.`,
+    );
   }
   for (const line of lines) {
     warn(ctx, line);

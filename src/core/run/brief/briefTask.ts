@@ -45,22 +45,33 @@ export const BASELINE_FILE = 'baseline.md';
 
 /** A member of a brief run as the engine's designers: their comment's id, name, role and weight (no ranking). */
 export function briefMembers(comments: readonly DesignerComment[]): DesignerRanking[] {
-  return comments.map((c) => ({ id: c.designer, name: c.name, ...(c.role ? { role: c.role } : {}), weight: c.weight, file: c.file, entries: [] }));
+  return comments.map((c) => ({
+    id: c.designer,
+    name: c.name,
+    ...(c.role ? { role: c.role } : {}),
+    weight: c.weight,
+    file: c.file,
+    entries: [],
+  }));
 }
 
 /** What the brief remix agent's answer must be (zod); briefRemixJsonSchema is what the model is asked for. */
 export function briefAnswerSchema(memberIds: readonly string[]) {
   const member = z.enum(memberIds as [string, ...string[]]);
   return z.object({
-    revisedBrief: z
-      .string()
-      .refine((s) => s.trim() !== '', 'the revised brief is empty'),
+    revisedBrief: z.string().refine((s) => s.trim() !== '', 'the revised brief is empty'),
     agreements: z.array(z.string()).default([]),
-    disagreements: z.array(z.object({ question: z.string(), positions: z.array(z.object({ position: z.string(), heldBy: z.array(member) })) })).default([]),
+    disagreements: z
+      .array(z.object({ question: z.string(), positions: z.array(z.object({ position: z.string(), heldBy: z.array(member) })) }))
+      .default([]),
     tradeOffs: z.array(z.string()).default([]),
     openQuestions: z.array(z.string()).default([]),
     // Any id is read here: an entry for someone who is not on the team is dropped with a warning (not a repair).
-    coverage: z.array(z.object({ designer: z.string(), point: z.string(), status: z.enum(COVERAGE_STATUSES), quote: z.string().nullable().optional() })).default([]),
+    coverage: z
+      .array(
+        z.object({ designer: z.string(), point: z.string(), status: z.enum(COVERAGE_STATUSES), quote: z.string().nullable().optional() }),
+      )
+      .default([]),
   });
 }
 
@@ -95,7 +106,10 @@ export function parseBriefAnswer(content: string, memberIds: readonly string[]):
     report: {
       agreements: clean(data.agreements),
       disagreements: data.disagreements
-        .map((d) => ({ question: d.question.trim(), positions: d.positions.map((p) => ({ position: p.position.trim(), heldBy: [...new Set(p.heldBy)] })) }))
+        .map((d) => ({
+          question: d.question.trim(),
+          positions: d.positions.map((p) => ({ position: p.position.trim(), heldBy: [...new Set(p.heldBy)] })),
+        }))
         .filter((d) => d.question),
       tradeOffs: clean(data.tradeOffs),
       openQuestions: clean(data.openQuestions),
@@ -140,7 +154,8 @@ export const briefTask: RunTask = {
     const proposal = last?.brief
       ? { round: last.index, text: await readReviewText(ctx.reviewRoot, reviewRelative(ctx.record.id, last.brief.file), LIMITS.briefText) }
       : undefined;
-    const nameOf = (id: string): string => (ctx.people ? personName(ctx.people.team, id) : ctx.designers.find((d) => d.id === id)?.name ?? id);
+    const nameOf = (id: string): string =>
+      ctx.people ? personName(ctx.people.team, id) : (ctx.designers.find((d) => d.id === id)?.name ?? id);
     const system = briefSystemPrompt(ctx.settings.prompts, {
       designers: ctx.designers,
       hierarchy: discussionOf(ctx.settings).hierarchy,
@@ -156,8 +171,7 @@ export const briefTask: RunTask = {
       candidates: [],
       prefix,
       labelOf: (id) => id,
-      persona: (p) =>
-        briefPersonaMessage({ ...p, member: p.designer, comment: comments.get(p.designer.id)! }),
+      persona: (p) => briefPersonaMessage({ ...p, member: p.designer, comment: comments.get(p.designer.id)! }),
     });
     const conversation = [...prefix, ...conversationMessages(ctx, it)];
     if (!it.brief) await reviseBrief(ctx, it, conversation, comments, nameOf);
@@ -179,7 +193,9 @@ export const briefTask: RunTask = {
 
   async writeDeliverables(reviewRoot, record, people) {
     const last = lastBriefRound(record)?.brief;
-    const text = last ? await readReviewText(reviewRoot, reviewRelative(record.id, last.file), LIMITS.briefText).catch(() => undefined) : undefined;
+    const text = last
+      ? await readReviewText(reviewRoot, reviewRelative(record.id, last.file), LIMITS.briefText).catch(() => undefined)
+      : undefined;
     await writeInertMarkdown(reviewRoot, reviewRelative(record.id, 'result.md'), briefResultMarkdown(record, people, text));
     await writeInertMarkdown(reviewRoot, reviewRelative(record.id, 'transcript.md'), transcriptMarkdown(record, people));
   },
@@ -222,7 +238,10 @@ async function reviseBrief(
   }
   // The file first, then the record: a crash in between asks the remix agent again, never leaves a record without its file.
   const file = briefFileInRun(it.index);
-  const written = await writeInertMarkdown(ctx.reviewRoot, reviewRelative(ctx.record.id, file), answer.revisedBrief, { cap: FILE_KINDS.revisedBrief.maxBytes, log: capLog(ctx) });
+  const written = await writeInertMarkdown(ctx.reviewRoot, reviewRelative(ctx.record.id, file), answer.revisedBrief, {
+    cap: FILE_KINDS.revisedBrief.maxBytes,
+    log: capLog(ctx),
+  });
   it.brief = { file, ...answer.report, sha256: written.sha256 };
   await ctx.save();
   ctx.emit({ type: 'remix-agent-completed', runId: ctx.record.id, iteration: it });
@@ -230,12 +249,16 @@ async function reviseBrief(
 
 /** The direct baseline: one request with the brief and every comment → baseline.md; recorded, its usage kept apart. */
 export async function runBaseline(ctx: StepContext, review: Review, prices: PriceTable): Promise<void> {
-  const comments = ctx.designers.map((d) => review.comments.find((c) => c.designer === d.id)).filter((c): c is DesignerComment => c !== undefined);
+  const comments = ctx.designers
+    .map((d) => review.comments.find((c) => c.designer === d.id))
+    .filter((c): c is DesignerComment => c !== undefined);
   const messages = baselineMessages(review.brief, comments);
   if (ctx.signal?.aborted) throw new CancelledError();
   let answer;
   try {
-    answer = await withChildSignal(ctx.signal, (signal) => ctx.chat.chat({ model: ctx.settings.chatModel, messages, ...temperatureOf(ctx), signal }));
+    answer = await withChildSignal(ctx.signal, (signal) =>
+      ctx.chat.chat({ model: ctx.settings.chatModel, messages, ...temperatureOf(ctx), signal }),
+    );
   } catch (err) {
     if (isAbort(err, ctx.signal)) throw new CancelledError();
     throw err;
@@ -244,10 +267,14 @@ export async function runBaseline(ctx: StepContext, review: Review, prices: Pric
   if (!text) throw new Error('The direct baseline came back empty; resume the run to ask again.');
   const cut = answer.finishReason === 'length';
   if (cut) {
-    const line = "The direct baseline was cut off by the model's length limit (finish_reason \"length\"); baseline.md keeps what came and run.json marks it cut.";
+    const line =
+      'The direct baseline was cut off by the model\'s length limit (finish_reason "length"); baseline.md keeps what came and run.json marks it cut.';
     warn(ctx, line);
   }
-  const written = await writeInertMarkdown(ctx.reviewRoot, reviewRelative(ctx.record.id, BASELINE_FILE), `${text}\n`, { cap: FILE_KINDS.revisedBrief.maxBytes, log: capLog(ctx) });
+  const written = await writeInertMarkdown(ctx.reviewRoot, reviewRelative(ctx.record.id, BASELINE_FILE), `${text}\n`, {
+    cap: FILE_KINDS.revisedBrief.maxBytes,
+    log: capLog(ctx),
+  });
   const promptId = `p${ctx.record.prompts.length + 1}`;
   // Recorded like every prompt, but its usage is not the run's: it is kept on the baseline, its cost shown apart.
   ctx.record.prompts.push({
@@ -262,7 +289,14 @@ export async function runBaseline(ctx: StepContext, review: Review, prices: Pric
   });
   const usage = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, images: 0, ...answer.usage };
   const cost = estimateCost(usage, ctx.settings, prices);
-  ctx.record.baseline = { file: BASELINE_FILE, promptId, ...(answer.usage ? { usage: answer.usage } : {}), ...(cost !== undefined ? { costUsd: cost } : {}), ...(cut ? { cut: true as const } : {}), sha256: written.sha256 };
+  ctx.record.baseline = {
+    file: BASELINE_FILE,
+    promptId,
+    ...(answer.usage ? { usage: answer.usage } : {}),
+    ...(cost !== undefined ? { costUsd: cost } : {}),
+    ...(cut ? { cut: true as const } : {}),
+    sha256: written.sha256,
+  };
   await ctx.save();
 }
 
@@ -303,10 +337,17 @@ export function briefResultMarkdown(record: RunRecord, people: readonly Person[]
   const out: string[] = [...scriptedBanner(record), `# TeamFusion brief review ${record.id}`, ''];
   out.push(`- Status: ${record.status}${record.error ? ` (${cell(record.error)})` : ''}`);
   out.push(`- Model: ${record.settings.chatModel}`);
-  out.push(`- Members: ${people.filter((p) => !p.guest).map((p) => cell(p.role ? `${p.name} (${p.role})` : p.name)).join(', ')}`);
+  out.push(
+    `- Members: ${people
+      .filter((p) => !p.guest)
+      .map((p) => cell(p.role ? `${p.name} (${p.role})` : p.name))
+      .join(', ')}`,
+  );
   if (record.usage.costUsd !== undefined) out.push(`- Cost of the run (estimate): $${record.usage.costUsd.toFixed(4)}`);
   if (record.baseline) {
-    out.push(`- Direct baseline: [${record.baseline.file}](${record.baseline.file})${record.baseline.costUsd !== undefined ? ` (cost apart: $${record.baseline.costUsd.toFixed(4)})` : ''}`);
+    out.push(
+      `- Direct baseline: [${record.baseline.file}](${record.baseline.file})${record.baseline.costUsd !== undefined ? ` (cost apart: $${record.baseline.costUsd.toFixed(4)})` : ''}`,
+    );
   }
   out.push('');
   // Each point people settled (a fork's vote, the lead in person or closing the vote), as the design result says it.
@@ -332,7 +373,8 @@ export function briefResultMarkdown(record: RunRecord, people: readonly Person[]
     out.push('## Disagreements', '');
     for (const d of b.disagreements) {
       out.push(`- ${cell(d.question)}`);
-      for (const p of d.positions) out.push(`  - ${cell(p.position)}: ${p.heldBy.map((id) => cell(nameOf(id))).join(', ') || 'nobody named'}`);
+      for (const p of d.positions)
+        out.push(`  - ${cell(p.position)}: ${p.heldBy.map((id) => cell(nameOf(id))).join(', ') || 'nobody named'}`);
     }
     out.push('');
   }

@@ -78,7 +78,12 @@ export function resultMarkdown(record: RunRecord, people: readonly Person[]): st
   const out: string[] = [...scriptedBanner(record), `# TeamFusion run ${record.id}`, ''];
   out.push(`- Status: ${record.status}${record.error ? ` (${md(record.error)})` : ''}`);
   out.push(`- Models: ${md(record.settings.chatModel)} (discussion), ${md(record.settings.imageModel)} (remix)`);
-  out.push(`- Designers: ${people.filter((p) => !p.guest).map((p) => (p.role ? `${md(p.name)} (${md(p.role)})` : md(p.name))).join(', ')}`);
+  out.push(
+    `- Designers: ${people
+      .filter((p) => !p.guest)
+      .map((p) => (p.role ? `${md(p.name)} (${md(p.role)})` : md(p.name)))
+      .join(', ')}`,
+  );
   for (const line of peopleSummary(record, people)) out.push(line);
   if (record.kendallW !== undefined) {
     out.push(`- Team agreement before the run: Kendall's W = ${record.kendallW.toFixed(2)} (${agreementBand(record.kendallW)})`);
@@ -115,13 +120,17 @@ export function resultMarkdown(record: RunRecord, people: readonly Person[]): st
   out.push('|---:|---:|---:|---:|---:|');
   const priced = u.costUsd === undefined ? 'unknown (model not in the price table)' : `$${u.costUsd.toFixed(4)}`;
   // A VS Code language model is covered by the user's plan: its tokens are counted, never priced; only image edits cost.
-  const cost = record.settings.chatProvider === 'vscode' ? `chat covered by your plan (VS Code model)${u.images ? `; images ${priced}` : ''}` : priced;
+  const cost =
+    record.settings.chatProvider === 'vscode' ? `chat covered by your plan (VS Code model)${u.images ? `; images ${priced}` : ''}` : priced;
   out.push(`| ${u.inputTokens} | ${u.cachedInputTokens} | ${u.outputTokens} | ${u.images} | ${cost} |`);
   const perRemix = costPerRemix(record);
   if (perRemix !== undefined) {
     const remixes = record.iterations.reduce((n, it) => n + remixesOf(it).length, 0);
-    out.push('', `Cost per remixed image (the image edit, at list prices): $${perRemix.toFixed(4)}` +
-      (u.costUsd !== undefined && remixes > 0 ? `; whole run ÷ remixes: $${(u.costUsd / remixes).toFixed(4)}` : ''));
+    out.push(
+      '',
+      `Cost per remixed image (the image edit, at list prices): $${perRemix.toFixed(4)}` +
+        (u.costUsd !== undefined && remixes > 0 ? `; whole run ÷ remixes: $${(u.costUsd / remixes).toFixed(4)}` : ''),
+    );
   }
   out.push('', '## How the discussion ran', '');
   for (const [k, v] of discussionFacts(record)) out.push(`- ${k}: ${md(v)}`);
@@ -133,7 +142,10 @@ export function resultMarkdown(record: RunRecord, people: readonly Person[]): st
 function stanceSection(record: RunRecord, people: readonly Person[]): string[] {
   const withTop = people.filter((p) => p.topChoice);
   if (!record.iterations.some((it) => it.backed) || withTop.length === 0) return [];
-  const t = stanceTable(record, withTop.map((p) => ({ id: p.id, topChoice: p.topChoice! })));
+  const t = stanceTable(
+    record,
+    withTop.map((p) => ({ id: p.id, topChoice: p.topChoice! })),
+  );
   const label = (id: string | null): string => (id === null ? 'nothing' : labelWithId(record, id));
   const rounds = record.iterations.map((it) => it.index);
   const out = ['## Stance kept or yielded', ''];
@@ -145,10 +157,21 @@ function stanceSection(record: RunRecord, people: readonly Person[]): string[] {
       return b ? label(b.candidate) : '—';
     });
     const moved = row.movedAt ? `yes: round ${row.movedAt.iteration}${row.movedAt.message ? `, after ${row.movedAt.message}` : ''}` : 'no';
-    const outcome = row.outcome === 'kept' ? `kept ${label(row.last)}` : row.outcome === 'yielded' ? `yielded to ${label(row.last)}` : 'not reported';
-    out.push(`| ${names(people, [row.designer])} | ${row.topChoice.map((id) => labelWithId(record, id)).join(', ')} | ${backed.join(' | ')} | ${moved} | ${outcome} |`);
+    const outcome =
+      row.outcome === 'kept' ? `kept ${label(row.last)}` : row.outcome === 'yielded' ? `yielded to ${label(row.last)}` : 'not reported';
+    out.push(
+      `| ${names(people, [row.designer])} | ${row.topChoice.map((id) => labelWithId(record, id)).join(', ')} | ${backed.join(' | ')} | ${moved} | ${outcome} |`,
+    );
   }
-  out.push('', stanceSentence(t, (id) => names(people, [id]), (id) => labelWithId(record, id)), '');
+  out.push(
+    '',
+    stanceSentence(
+      t,
+      (id) => names(people, [id]),
+      (id) => labelWithId(record, id),
+    ),
+    '',
+  );
   return out;
 }
 
@@ -167,17 +190,36 @@ function iterationSection(record: RunRecord, it: Iteration, people: readonly Per
   }
   if (it.editingDirections) {
     const inputs = it.remix?.from ?? it.ranking ?? [];
-    out.push('Editing directions (as sent to the edit model; ' +
-      inputs.map((id, i) => `Image ${i + 1} = ${labelWithId(record, id)}`).join(', ') + '):', '');
+    out.push(
+      'Editing directions (as sent to the edit model; ' +
+        inputs.map((id, i) => `Image ${i + 1} = ${labelWithId(record, id)}`).join(', ') +
+        '):',
+      '',
+    );
     for (const l of it.editingDirections.split('\n')) out.push(`> ${md(l)}`);
     out.push('');
   }
-  if (it.remix) out.push(`Remix ${md(it.remix.id)}:`, '', `![Remix ${md(it.remix.id)}](${markdownUrl(it.remix.file)})`, '', ...remixChecksLines(it.remix, record.checklist, md));
+  if (it.remix)
+    out.push(
+      `Remix ${md(it.remix.id)}:`,
+      '',
+      `![Remix ${md(it.remix.id)}](${markdownUrl(it.remix.file)})`,
+      '',
+      ...remixChecksLines(it.remix, record.checklist, md),
+    );
   if (it.pool) out.push(...poolSection(it.pool, { md, name: (id) => names(people, [id]), label: (id) => labelWithId(record, id) }));
   for (const p of it.proposals ?? []) {
     const made = it.remixes?.find((m) => m.letter === p.letter);
-    out.push(`Remix ${md(made?.id ?? p.letter)}${p.fork ? ` — ${md(forkSideText(p.fork))}` : p.idea ? ` — ${md(p.idea)}` : ''}${made ? '' : ' (not made yet)'}`, '');
-    out.push('Editing directions (as sent to the edit model; ' + p.from.map((id, i) => `Image ${i + 1} = ${labelWithId(record, id)}`).join(', ') + '):', '');
+    out.push(
+      `Remix ${md(made?.id ?? p.letter)}${p.fork ? ` — ${md(forkSideText(p.fork))}` : p.idea ? ` — ${md(p.idea)}` : ''}${made ? '' : ' (not made yet)'}`,
+      '',
+    );
+    out.push(
+      'Editing directions (as sent to the edit model; ' +
+        p.from.map((id, i) => `Image ${i + 1} = ${labelWithId(record, id)}`).join(', ') +
+        '):',
+      '',
+    );
     for (const l of p.editingDirections.split('\n')) out.push(`> ${md(l)}`);
     out.push('');
     if (made) out.push(`![Remix ${md(made.id)}](${markdownUrl(made.file)})`, '', ...remixChecksLines(made, record.checklist, md));
@@ -194,7 +236,10 @@ function iterationSection(record: RunRecord, it: Iteration, people: readonly Per
   }
   if (it.decisions?.length) {
     const byTeam = it.decisions.filter((d) => decidedBy(d) === 'the team');
-    out.push(byTeam.length === 0 ? 'Decided by the lead:' : byTeam.length === it.decisions.length ? 'Decided by the team:' : 'Decided:', '');
+    out.push(
+      byTeam.length === 0 ? 'Decided by the lead:' : byTeam.length === it.decisions.length ? 'Decided by the team:' : 'Decided:',
+      '',
+    );
     out.push(...decisionItems(it.decisions, people), '');
   }
   if (it.error) out.push(`Stopped: ${md(it.error)}`, '');
@@ -280,14 +325,32 @@ export function messageMarks(m: Pick<Message, 'cut' | 'ungrounded'>): string {
 /** Who took over their proxy and which guests were called in. */
 function peopleSummary(record: RunRecord, people: readonly Person[]): string[] {
   const out: string[] = [];
-  if (record.settings.humans?.length) out.push(`- Speaking in person at their turns: ${record.settings.humans.map((id) => escapeMarkdown(nameIn(people, id))).join(', ')}`);
+  if (record.settings.humans?.length)
+    out.push(`- Speaking in person at their turns: ${record.settings.humans.map((id) => escapeMarkdown(nameIn(people, id))).join(', ')}`);
   // Lines typed on someone else's machine for a member (issue 39): named as such, never as that member's own words.
-  const typed = [...new Set(record.iterations.flatMap((it) => it.messages.filter((m) => m.kind === 'human' && m.typedBy !== undefined).map((m) => typedWords(m.typedBy!, m.speaker, (id) => nameIn(people, id)))))];
-  if (typed.length) out.push(`- Lines not in their speaker's own words: ${typed.map((t) => escapeMarkdown(t)).join('; ')} (see transcript.md)`);
-  const guests = new Set([...(record.settings.guests ?? []), ...record.iterations.flatMap((it) => it.messages.filter((m) => m.kind === 'guest').map((m) => m.speaker))]);
-  if (guests.size) out.push(`- Guests (not on the team; not counted in any agreement): ${[...guests].map((id) => escapeMarkdown(nameIn(people, id))).join(', ')}`);
+  const typed = [
+    ...new Set(
+      record.iterations.flatMap((it) =>
+        it.messages
+          .filter((m) => m.kind === 'human' && m.typedBy !== undefined)
+          .map((m) => typedWords(m.typedBy!, m.speaker, (id) => nameIn(people, id))),
+      ),
+    ),
+  ];
+  if (typed.length)
+    out.push(`- Lines not in their speaker's own words: ${typed.map((t) => escapeMarkdown(t)).join('; ')} (see transcript.md)`);
+  const guests = new Set([
+    ...(record.settings.guests ?? []),
+    ...record.iterations.flatMap((it) => it.messages.filter((m) => m.kind === 'guest').map((m) => m.speaker)),
+  ]);
+  if (guests.size)
+    out.push(
+      `- Guests (not on the team; not counted in any agreement): ${[...guests].map((id) => escapeMarkdown(nameIn(people, id))).join(', ')}`,
+    );
   if (record.status === 'waiting' && record.waitingFor) {
-    out.push(`- Waiting for ${escapeMarkdown(nameIn(people, record.waitingFor.speaker))} (iteration ${record.waitingFor.iteration}, turn ${record.waitingFor.turn})`);
+    out.push(
+      `- Waiting for ${escapeMarkdown(nameIn(people, record.waitingFor.speaker))} (iteration ${record.waitingFor.iteration}, turn ${record.waitingFor.turn})`,
+    );
   }
   return out;
 }
@@ -295,8 +358,17 @@ function peopleSummary(record: RunRecord, people: readonly Person[]): string[] {
 function pinsSection(record: RunRecord, people: readonly Person[]): string[] {
   const lines = pinnedLines(record, (id) => nameIn(people, id));
   if (!lines.length) return [];
-  const how = (l: (typeof lines)[number]): string => (l.kind === 'human' ? ` (${l.typed !== undefined ? escapeMarkdown(l.typed) : 'in person'})` : l.kind === 'guest' ? ' (guest)' : '');
-  return ['## Pinned', '', ...lines.map((l) => `- Pinned by ${escapeMarkdown(l.by)}: **${escapeMarkdown(l.speaker)}**${how(l)} · ${md(l.message)}: ${escapeMarkdown(l.content)}`), ''];
+  const how = (l: (typeof lines)[number]): string =>
+    l.kind === 'human' ? ` (${l.typed !== undefined ? escapeMarkdown(l.typed) : 'in person'})` : l.kind === 'guest' ? ' (guest)' : '';
+  return [
+    '## Pinned',
+    '',
+    ...lines.map(
+      (l) =>
+        `- Pinned by ${escapeMarkdown(l.by)}: **${escapeMarkdown(l.speaker)}**${how(l)} · ${md(l.message)}: ${escapeMarkdown(l.content)}`,
+    ),
+    '',
+  ];
 }
 
 /** The team's own consensus before the run: Borda beside Schulze, and which one the run fell back on. */

@@ -21,11 +21,16 @@ export function poolSection(pool: Pool, w: PoolWords): string[] {
       `${pool.reasked ? ', asked again once for directions that differ' : ''}.`,
     '',
   ];
-  const firstFor = (letter: string): string[] => Object.entries(pool.rankings).filter(([, r]) => r[0] === letter).map(([m]) => w.name(m));
+  const firstFor = (letter: string): string[] =>
+    Object.entries(pool.rankings)
+      .filter(([, r]) => r[0] === letter)
+      .map(([m]) => w.name(m));
   out.push('| Letter | From | How it differs | First for | Elected |', '|---|---|---|---|---|');
   for (const c of pool.candidates) {
     const place = pool.elected.indexOf(c.letter);
-    out.push(`| ${c.letter} | ${c.from.map(w.label).join(', ')} | ${md(c.differs) || '—'} | ${firstFor(c.letter).join(', ') || '—'} | ${place >= 0 ? `yes (${place + 1})` : 'no'} |`);
+    out.push(
+      `| ${c.letter} | ${c.from.map(w.label).join(', ')} | ${md(c.differs) || '—'} | ${firstFor(c.letter).join(', ') || '—'} | ${place >= 0 ? `yes (${place + 1})` : 'no'} |`,
+    );
   }
   out.push('');
   for (const c of pool.candidates) {
@@ -40,7 +45,8 @@ export function poolSection(pool: Pool, w: PoolWords): string[] {
       : `No proxy's ranking was usable; the remix agent's own first proposals were made: ${pool.elected.join(', ')}.`,
     '',
   );
-  if (rankings.length) out.push('Rankings of the pool, best first:', '', ...rankings.map(([m, r]) => `- ${w.name(m)}: ${r.join(', ')}`), '');
+  if (rankings.length)
+    out.push('Rankings of the pool, best first:', '', ...rankings.map(([m, r]) => `- ${w.name(m)}: ${r.join(', ')}`), '');
   for (const x of pool.leftOut ?? []) out.push(`- Left out: ${md(x.reason)}`);
   if (pool.leftOut?.length) out.push('');
   return out;

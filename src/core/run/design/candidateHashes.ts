@@ -10,8 +10,13 @@ import type { RunOption } from '../../record/record';
 
 /** A candidate image changed (or vanished) since the run started. */
 export class CandidateChangedError extends Error {
-  constructor(readonly file: string, detail: string) {
-    super(`${file} ${detail} since this run started; candidates are fixed for a run, so it stops here (the record is kept). Put the file back as it was and resume, or start a new run.`);
+  constructor(
+    readonly file: string,
+    detail: string,
+  ) {
+    super(
+      `${file} ${detail} since this run started; candidates are fixed for a run, so it stops here (the record is kept). Put the file back as it was and resume, or start a new run.`,
+    );
     this.name = 'CandidateChangedError';
   }
 }
@@ -19,7 +24,9 @@ export class CandidateChangedError extends Error {
 const isReviewOption = (o: RunOption): boolean => !o.file.startsWith('runs/');
 
 async function hashOf(reviewRoot: string, file: string): Promise<string> {
-  return createHash('sha256').update(await readReviewBytes(reviewRoot, file, LIMITS.imageBytes)).digest('hex');
+  return createHash('sha256')
+    .update(await readReviewBytes(reviewRoot, file, LIMITS.imageBytes))
+    .digest('hex');
 }
 
 /** The options with the sha256 of each review option's bytes as they are now. */
@@ -35,7 +42,10 @@ export async function checkCandidates(reviewRoot: string, options: readonly RunO
     try {
       now = await hashOf(reviewRoot, o.file);
     } catch (err) {
-      throw new CandidateChangedError(o.file, `can no longer be read (${err instanceof Error && "reason" in err ? String(err.reason) : "unreadable"})`);
+      throw new CandidateChangedError(
+        o.file,
+        `can no longer be read (${err instanceof Error && 'reason' in err ? String(err.reason) : 'unreadable'})`,
+      );
     }
     if (now !== o.sha256) throw new CandidateChangedError(o.file, 'has changed');
   }

@@ -40,7 +40,8 @@ export const designTask: RunTask = {
   view: (review) => review,
   unusable(review) {
     if (review.designers.length > 0 && review.options.length > 0) return undefined;
-    if (review.comments.length > 0) return 'A design run needs options/ and rankings/; this review has only comments on the brief (run it with --task brief).';
+    if (review.comments.length > 0)
+      return 'A design run needs options/ and rankings/; this review has only comments on the brief (run it with --task brief).';
     return 'The review has no rankings, so there is nobody to discuss.';
   },
   options: (review) => review.options.map((op) => ({ id: op.id, label: op.label, file: op.file })),
@@ -54,7 +55,12 @@ export const designTask: RunTask = {
 };
 
 function isDone(ctx: StepContext, it: Iteration): boolean {
-  return discussionDone(ctx, it) && Boolean(it.ranking?.length) && (it.final === true || (remixRoundDone(it) && checksDone(ctx, it))) && !needsLeadDecision(ctx, it);
+  return (
+    discussionDone(ctx, it) &&
+    Boolean(it.ranking?.length) &&
+    (it.final === true || (remixRoundDone(it) && checksDone(ctx, it))) &&
+    !needsLeadDecision(ctx, it)
+  );
 }
 
 /** With the brief as a checklist (issue 41): every remix of the round has its checks (or there is nothing to check against). */
@@ -85,7 +91,11 @@ export function planNextIteration(record: RunRecord, feedback?: string, say?: (s
   if (!prev) planned = record.options.filter((op) => !isRemixFile(op.file)).map((op) => op.id);
   else if (prev.final || remixesOf(prev).length === 0) planned = running(prev.ranking ?? prev.candidates).slice(0, 2);
   // Narrowing keeps the top candidates plus every remix of that round.
-  else planned = [...running(prev.ranking ?? []).slice(0, narrowTo(prev.index, prev.candidates.length)), ...running(remixesOf(prev).map((m) => m.id))];
+  else
+    planned = [
+      ...running(prev.ranking ?? []).slice(0, narrowTo(prev.index, prev.candidates.length)),
+      ...running(remixesOf(prev).map((m) => m.id)),
+    ];
   const it: Iteration = { index, candidates: boundCandidates(planned, bound), messages: [] };
   if (bound.setAside.length) it.setAside = bound.setAside;
   if (final) it.final = true;
@@ -115,7 +125,9 @@ async function runIteration(ctx: StepContext, review: Review, it: Iteration, cac
     mode: discussionOf(ctx.settings).mode,
   });
   const shared = sharedPrefix({ system, brief: review.brief, candidates, previous, labelOf, feedback: it.feedback, references });
-  const earlier = ctx.people ? earlierPeopleMessage(earlierPeopleLines(ctx.record, it.index, (id) => personName(ctx.people!.team, id))) : undefined;
+  const earlier = ctx.people
+    ? earlierPeopleMessage(earlierPeopleLines(ctx.record, it.index, (id) => personName(ctx.people!.team, id)))
+    : undefined;
   const prefix = earlier ? [...shared, earlier] : shared;
 
   await runDiscussion(ctx, { iteration: it, candidates, prefix, labelOf });
@@ -155,7 +167,13 @@ async function runSeveralEdits(ctx: StepContext, it: Iteration): Promise<void> {
     const after = previous;
     const serial = <T>(fn: () => T | Promise<T>): Promise<T> => after.then(() => fn());
     const inputs = proposal.from.map((id) => ({ id, file: ctx.record.options.find((op) => op.id === id)!.file }));
-    const run = runImageEdit(ctx, { iteration: it, inputs, proposal, serial, references: citedFor(ctx, it, inputs.length, proposal.letter) });
+    const run = runImageEdit(ctx, {
+      iteration: it,
+      inputs,
+      proposal,
+      serial,
+      references: citedFor(ctx, it, inputs.length, proposal.letter),
+    });
     previous = run.catch(() => undefined);
     return run;
   });
@@ -165,7 +183,9 @@ async function runSeveralEdits(ctx: StepContext, it: Iteration): Promise<void> {
   const cancelled = failed.find((f) => f.err instanceof CancelledError || isAbort(f.err, ctx.signal));
   if (cancelled) throw cancelled.err;
   const made = remixesOf(it).map((m) => m.id);
-  const errors = failed.map((f) => describeError(f.err, `The image edit of remix ${f.letter}`).replace(/ Resume the run to try again\.$/, ''));
+  const errors = failed.map((f) =>
+    describeError(f.err, `The image edit of remix ${f.letter}`).replace(/ Resume the run to try again\.$/, ''),
+  );
   throw new StepError(
     `${errors.join(' ')} ${made.length ? `${made.join(', ')} ${made.length === 1 ? 'was' : 'were'} made and kept; resume the run to make only the rest.` : 'Resume the run to make them again.'}`,
   );
@@ -178,7 +198,12 @@ async function runSeveralEdits(ctx: StepContext, it: Iteration): Promise<void> {
 function citedFor(ctx: StepContext, it: Iteration, candidates: number, letter?: string): { id: string; file: string }[] {
   const cited = referencesForEdit(candidates, it.references ?? [], ctx.settings.imageModel);
   if (cited.dropped.length) {
-    ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'warning', message: `The image edit${letter ? ` of remix ${letter}` : ''} takes at most ${maxEditImages(ctx.settings.imageModel)} input images; the cited references ${cited.dropped.join(', ')} are left out of it.` });
+    ctx.emit({
+      type: 'notice',
+      runId: ctx.record.id,
+      level: 'warning',
+      message: `The image edit${letter ? ` of remix ${letter}` : ''} takes at most ${maxEditImages(ctx.settings.imageModel)} input images; the cited references ${cited.dropped.join(', ')} are left out of it.`,
+    });
   }
   return cited.sent.map((id) => ({ id, file: ctx.record.references!.find((r) => r.id === id)!.file }));
 }

@@ -12,7 +12,11 @@ import { averageRankMatrix } from '../../stats/ranks';
 type Designer = { weight: number; entries: readonly { option: string; rank: number }[] };
 
 /** Undefined with fewer than two designers or two options, or when someone left an option unranked. */
-export function teamConsensus(designers: readonly Designer[], options: readonly { id: string }[], method: ConsensusMethod | undefined): RunRecord['consensus'] {
+export function teamConsensus(
+  designers: readonly Designer[],
+  options: readonly { id: string }[],
+  method: ConsensusMethod | undefined,
+): RunRecord['consensus'] {
   const ids = options.map((o) => o.id);
   if (designers.length < 2 || ids.length < 2) return undefined;
   const rows = designers.map((d) => ids.map((id) => d.entries.find((e) => e.option === id)?.rank));

@@ -67,15 +67,15 @@ export interface IntervalOptions {
 /** Two-sided 97.5% quantiles of Student's t for df 1..30; larger df use a Cornish–Fisher expansion. */
 const T975 = [
   12.706205, 4.302653, 3.182446, 2.776445, 2.570582, 2.446912, 2.364624, 2.306004, 2.262157, 2.228139, 2.200985, 2.178813, 2.160369,
-  2.144787, 2.13145, 2.119905, 2.109816, 2.100922, 2.093024, 2.085963, 2.079614, 2.073873, 2.068658, 2.063899, 2.059539, 2.055529,
-  2.051831, 2.048407, 2.04523, 2.042272,
+  2.144787, 2.13145, 2.119905, 2.109816, 2.100922, 2.093024, 2.085963, 2.079614, 2.073873, 2.068658, 2.063899, 2.059539, 2.055529, 2.051831,
+  2.048407, 2.04523, 2.042272,
 ];
 
 /** One-sided 95% quantiles of Student's t for df 1..30. */
 const T95 = [
-  6.313752, 2.919986, 2.353363, 2.131847, 2.015048, 1.94318, 1.894579, 1.859548, 1.833113, 1.812461, 1.795885, 1.782288, 1.770933,
-  1.76131, 1.75305, 1.745884, 1.739607, 1.734064, 1.729133, 1.724718, 1.720743, 1.717144, 1.713872, 1.710882, 1.708141, 1.705618,
-  1.703288, 1.701131, 1.699127, 1.697261,
+  6.313752, 2.919986, 2.353363, 2.131847, 2.015048, 1.94318, 1.894579, 1.859548, 1.833113, 1.812461, 1.795885, 1.782288, 1.770933, 1.76131,
+  1.75305, 1.745884, 1.739607, 1.734064, 1.729133, 1.724718, 1.720743, 1.717144, 1.713872, 1.710882, 1.708141, 1.705618, 1.703288, 1.701131,
+  1.699127, 1.697261,
 ];
 
 function tQuantile(df: number, table: readonly number[], z: number): number {
@@ -97,7 +97,11 @@ export function tQuantile95(df: number): number {
 /** Rows of doubled average ranks (integers), each sorted ascending, rows sorted: the canonical start of the shuffles. */
 function canonicalRows(ranks: readonly (readonly number[])[]): number[][] {
   return ranks
-    .map((row) => averageRanks(row).map((r) => Math.round(r * 2)).sort((a, b) => a - b))
+    .map((row) =>
+      averageRanks(row)
+        .map((r) => Math.round(r * 2))
+        .sort((a, b) => a - b),
+    )
     .sort((a, b) => {
       for (const [i, x] of a.entries()) {
         const y = at(b, i);

@@ -108,14 +108,7 @@ function outOfRange(index: number, length: number): IndexOutOfRangeError {
  * One permutation: shuffles raters 2..m in place and returns Σ_i C_i² of the new column sums. Small and
  * called once per permutation, so V8 optimizes it as a whole function rather than only on-stack.
  */
-function shuffledSumOfSquares(
-  doubled: Int32Array,
-  base: Int32Array,
-  col: Int32Array,
-  m: number,
-  n: number,
-  rng: Int32Array,
-): number {
+function shuffledSumOfSquares(doubled: Int32Array, base: Int32Array, col: Int32Array, m: number, n: number, rng: Int32Array): number {
   const weyl = WEYL_INCREMENT;
   const inv32 = TWO_POW_MINUS_32;
   const pow32 = TWO_POW_32;

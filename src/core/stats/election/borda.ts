@@ -16,11 +16,7 @@ export interface BordaEntry {
 /** Relative tolerance used to call two point totals equal (weighted totals are sums of floats). */
 const EQUAL_POINTS = 1e-9;
 
-export function bordaCount(
-  ranks: readonly (readonly number[])[],
-  options: readonly string[],
-  weights?: readonly number[],
-): BordaEntry[] {
+export function bordaCount(ranks: readonly (readonly number[])[], options: readonly string[], weights?: readonly number[]): BordaEntry[] {
   const [m, n] = matrixShape(ranks);
   if (options.length !== n) throw new RangeError('There must be one option id per ranked item.');
   if (weights && weights.length !== m) throw new RangeError('There must be one weight per rater.');
@@ -30,12 +26,14 @@ export function bordaCount(
     const w = weights ? num(weights, j) : 1;
     for (let i = 0; i < n; i++) points[i] = num(points, i) + w * (n - num(avg, i));
   }
-  const order = points.map((_, i) => i).sort((a, b) => {
-    const pa = num(points, a);
-    const pb = num(points, b);
-    if (samePoints(pa, pb)) return a - b;
-    return pb - pa;
-  });
+  const order = points
+    .map((_, i) => i)
+    .sort((a, b) => {
+      const pa = num(points, a);
+      const pb = num(points, b);
+      if (samePoints(pa, pb)) return a - b;
+      return pb - pa;
+    });
   const out: BordaEntry[] = [];
   for (const [k, i] of order.entries()) {
     const prev = out[k - 1];

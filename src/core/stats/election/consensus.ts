@@ -7,7 +7,6 @@ import { bordaCount, type BordaEntry } from './borda';
 import { averageRankMatrix } from '../ranks';
 import { schulzeRanking, strictOrder, type SchulzeResult } from './schulze';
 
-
 export interface SchulzeSummary {
   /** Tiers best first; options in one tier are tied. */
   ranking: string[][];
@@ -47,7 +46,11 @@ export function tiersText(tiers: readonly (readonly string[])[]): string {
 }
 
 /** The one sentence where Schulze and Borda differ, e.g. "Borda puts 4 first; a majority prefers 1 to every other option." */
-export function differenceSentence(borda: readonly (readonly string[])[], s: Pick<SchulzeResult, 'ranking' | 'winners' | 'condorcetWinner'>, weighted: boolean): string | null {
+export function differenceSentence(
+  borda: readonly (readonly string[])[],
+  s: Pick<SchulzeResult, 'ranking' | 'winners' | 'condorcetWinner'>,
+  weighted: boolean,
+): string | null {
   if (sameTiers(borda, s.ranking)) return null;
   const bordaFirst = borda[0] ?? [];
   const sameFirst = sameTiers([bordaFirst], [s.winners]);

@@ -101,7 +101,11 @@ export function schulzeRanking(
  * One strict order from tiers: within a tier the higher `points` first (e.g. Borda points with the same weights), then the
  * order of `options`.
  */
-export function strictOrder(tiers: readonly (readonly string[])[], options: readonly string[], points: ReadonlyMap<string, number>): string[] {
+export function strictOrder(
+  tiers: readonly (readonly string[])[],
+  options: readonly string[],
+  points: ReadonlyMap<string, number>,
+): string[] {
   const at = new Map(options.map((o, i) => [o, i] as const));
   return tiers.flatMap((tier) =>
     [...tier].sort((a, b) => {

@@ -8,9 +8,7 @@ const bordaEntry = z.object({ option: z.string(), points: z.number(), position: 
 
 export const analysisSchema = z.object({
   options: z.array(z.string()),
-  designers: z.array(
-    z.object({ id: z.string(), name: z.string(), weight: z.number().positive(), role: z.string().optional() }),
-  ),
+  designers: z.array(z.object({ id: z.string(), name: z.string(), weight: z.number().positive(), role: z.string().optional() })),
   kendall: z.object({
     w: z.number(),
     wUncorrected: z.number(),
@@ -25,13 +23,15 @@ export const analysisSchema = z.object({
   }),
   borda: z.array(bordaEntry),
   weightedBorda: z.array(bordaEntry),
-  schulze: z.object({
-    ranking: z.array(z.array(z.string())),
-    winners: z.array(z.string()),
-    differsFromBorda: z.boolean(),
-    condorcetWinner: z.string().nullable(),
-    sentence: z.string().nullable(),
-  }).optional(), // an analysis made before Schulze was added has none
+  schulze: z
+    .object({
+      ranking: z.array(z.array(z.string())),
+      winners: z.array(z.string()),
+      differsFromBorda: z.boolean(),
+      condorcetWinner: z.string().nullable(),
+      sentence: z.string().nullable(),
+    })
+    .optional(), // an analysis made before Schulze was added has none
   pairwise: z.object({ designers: z.array(z.string()), tau: z.array(z.array(z.number())) }),
   perOption: z.array(
     z.object({

@@ -105,7 +105,11 @@ export function formatAnalysisTable(a: Analysis): string {
   out.push('');
   out.push("Pairwise agreement between designers (Kendall's tau-b, −1 to 1)");
   const ids = a.pairwise.designers;
-  for (const line of table(['', ...ids], ids.map((id, r) => [id, ...a.pairwise.tau[r]!.map((t) => fixed(t, 2))]))) out.push(line);
+  for (const line of table(
+    ['', ...ids],
+    ids.map((id, r) => [id, ...a.pairwise.tau[r]!.map((t) => fixed(t, 2))]),
+  ))
+    out.push(line);
   out.push('');
   if (a.outlier) {
     out.push(`Outlier: ${a.outlier.designer} agrees least with the others (mean tau-b ${fixed(a.outlier.meanTau, 2)}).`);

@@ -30,7 +30,9 @@ export async function answerRequest(m: RequestMessage, panel: PanelActions, hand
       send(checked.data);
       return;
     }
-    log.error(`The review panel's answer to ${kind} does not match its schema: ${checked.success ? 'another requestId' : (checked.error.issues[0]?.message ?? '')}.`);
+    log.error(
+      `The review panel's answer to ${kind} does not match its schema: ${checked.success ? 'another requestId' : (checked.error.issues[0]?.message ?? '')}.`,
+    );
     send(declared.refused(m.requestId, `The extension could not answer ${kind}; see the TeamFusion log.`));
   };
   try {

@@ -8,9 +8,17 @@ export const briefHandlers: {
   commentOnBrief: CommandHandler<'commentOnBrief'>;
 } = {
   showBriefChanges: (m, panel) =>
-    panel.command('showBriefChanges', { reviewRoot: panel.root.fsPath, runId: m.runId, ...(m.iteration ? { iteration: m.iteration } : {}) }),
+    panel.command('showBriefChanges', {
+      reviewRoot: panel.root.fsPath,
+      runId: m.runId,
+      ...(m.iteration ? { iteration: m.iteration } : {}),
+    }),
   // The command asks for a modal confirmation and refuses in an untrusted workspace (the one write guard).
   adoptBrief: (m, panel) =>
-    panel.command('adoptRevisedBrief', { reviewRoot: panel.root.fsPath, runId: m.runId, ...(m.iteration ? { iteration: m.iteration } : {}) }),
+    panel.command('adoptRevisedBrief', {
+      reviewRoot: panel.root.fsPath,
+      runId: m.runId,
+      ...(m.iteration ? { iteration: m.iteration } : {}),
+    }),
   commentOnBrief: (_m, panel) => panel.command('commentOnBrief', { uri: vscode.Uri.joinPath(panel.root, 'brief.md').toString() }),
 };

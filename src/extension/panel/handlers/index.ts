@@ -18,7 +18,12 @@ import { reopenHandlers } from './reopen';
 type CommandType = Exclude<WebviewMessage['type'], RequestKind>;
 
 /** Every message that is not a request, by type (the Record is complete: a new message type needs its handler). */
-const COMMAND_HANDLERS: { [T in CommandType]: CommandHandler<T> } = { ...pageHandlers, ...runHandlers, ...briefHandlers, ...reopenHandlers };
+const COMMAND_HANDLERS: { [T in CommandType]: CommandHandler<T> } = {
+  ...pageHandlers,
+  ...runHandlers,
+  ...briefHandlers,
+  ...reopenHandlers,
+};
 /** Every request, by kind. */
 const REQUEST_HANDLERS: { [K in RequestKind]: RequestHandler<K> } = { ...savingHandlers, ...peopleHandlers, ...voteHandlers };
 

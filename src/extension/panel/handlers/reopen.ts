@@ -12,11 +12,15 @@ import { forkOf } from '../../../core/evaluation/votes/forks';
 import { errorMessage } from '../../../core/kernel/errors';
 
 /** What the lead is asked before anything is written; `question`: the fork's, as recorded (when it could be read). */
-export function reopenQuestion(m: { runId: string; iteration: number; decisionPoint: number }, question?: string): { message: string; detail: string; button: string } {
+export function reopenQuestion(
+  m: { runId: string; iteration: number; decisionPoint: number },
+  question?: string,
+): { message: string; detail: string; button: string } {
   const what = question ? `"${question}"` : `decision point ${m.decisionPoint}`;
   return {
     message: `Reopen the decision on ${what} of round ${m.iteration} (run ${m.runId})?`,
-    detail: 'The decision stays in its round as history and no longer binds later rounds. The votes cast are kept: a vote or your close decides it again.',
+    detail:
+      'The decision stays in its round as history and no longer binds later rounds. The votes cast are kept: a vote or your close decides it again.',
     button: 'Reopen',
   };
 }
@@ -33,7 +37,14 @@ export const reopenHandlers: { reopen: CommandHandler<'reopen'> } = {
     const root = panel.root.fsPath;
     let out;
     try {
-      out = await reopenDecision({ reviewRoot: root, runId: m.runId, as: m.as, iteration: m.iteration, decisionPoint: m.decisionPoint, shared: services.sync.enabled() });
+      out = await reopenDecision({
+        reviewRoot: root,
+        runId: m.runId,
+        as: m.as,
+        iteration: m.iteration,
+        decisionPoint: m.decisionPoint,
+        shared: services.sync.enabled(),
+      });
     } catch (err) {
       if (!(err instanceof VoteError || err instanceof RunRecordError)) throw err;
       panel.post({ type: 'notice', level: 'warning', message: `Not reopened: ${err.message}` });
@@ -42,7 +53,9 @@ export const reopenHandlers: { reopen: CommandHandler<'reopen'> } = {
     panel.post({ type: 'notice', level: 'info', message: out.note });
     services.log.info(`${m.as} reopened a decision of run ${m.runId} from the review panel: ${out.note}`);
     if (services.sync.enabled()) {
-      const how = await services.sync.commitFile(root, out.recordFile, `TeamFusion ${m.runId}: ${m.as} reopens a decision`).catch((e: unknown) => errorMessage(e));
+      const how = await services.sync
+        .commitFile(root, out.recordFile, `TeamFusion ${m.runId}: ${m.as} reopens a decision`)
+        .catch((e: unknown) => errorMessage(e));
       services.log.info(`${out.recordFile}: ${how}`);
     }
     panel.reload(false);

@@ -10,10 +10,16 @@ export const runHandlers: {
   codeDiscussion: CommandHandler<'codeDiscussion'>;
   cancelCoding: CommandHandler<'cancelCoding'>;
 } = {
-  run: (m, panel) => panel.command('runReview', { reviewRoot: panel.root.fsPath, ...(m.task ? { task: m.task } : {}), ...(m.resume ? { resume: m.resume } : {}) }),
+  run: (m, panel) =>
+    panel.command('runReview', {
+      reviewRoot: panel.root.fsPath,
+      ...(m.task ? { task: m.task } : {}),
+      ...(m.resume ? { resume: m.resume } : {}),
+    }),
   refine: (m, panel) => panel.command('refineRun', { reviewRoot: panel.root.fsPath, runId: m.runId, feedback: m.feedback }),
   cancel: (m, panel) => panel.command('cancelRun', { reviewRoot: panel.root.fsPath, ...(m.runId ? { runId: m.runId } : {}) }),
   setApiKey: (_m, panel) => panel.command('setApiKey'),
-  codeDiscussion: (m, panel) => panel.command('codeDiscussion', { reviewRoot: panel.root.fsPath, runId: m.runId, ...(m.force ? { force: true } : {}) }),
+  codeDiscussion: (m, panel) =>
+    panel.command('codeDiscussion', { reviewRoot: panel.root.fsPath, runId: m.runId, ...(m.force ? { force: true } : {}) }),
   cancelCoding: (_m, panel) => discussionCoding()?.cancel(panel.root.fsPath),
 };

@@ -11,7 +11,11 @@ import { saveCoverageFromPanel, saveRatingsFromPanel, saveSurveyFromPanel } from
 import { blindSetTeam } from '../state/blindSetState';
 
 /** After ratings or answers were saved: with the sync setting on, the person's file is committed alone, pulled and pushed. */
-async function afterFeedback(m: SaveRatingsRequest | SaveSurveyRequest | SaveCoverageRequest, reply: SaveFeedbackReply, panel: PanelActions): Promise<void> {
+async function afterFeedback(
+  m: SaveRatingsRequest | SaveSurveyRequest | SaveCoverageRequest,
+  reply: SaveFeedbackReply,
+  panel: PanelActions,
+): Promise<void> {
   const { services } = panel;
   if (!reply.ok) {
     services.log.warn(`Not saved: ${reply.message ?? ''}`);
@@ -19,8 +23,15 @@ async function afterFeedback(m: SaveRatingsRequest | SaveSurveyRequest | SaveCov
   }
   services.log.info(`Saved ${reply.file} from the review panel.`);
   if (services.sync.enabled() && reply.file) {
-    const what = m.type === 'saveRatings' ? `${m.designer} rates` : m.type === 'saveSurvey' ? `${m.designer} answers the survey` : `${m.designer} confirms their coverage`;
-    const how = await services.sync.commitFile(panel.root.fsPath, reply.file, `TeamFusion ${m.runId}: ${what}`).catch((e: unknown) => errorMessage(e));
+    const what =
+      m.type === 'saveRatings'
+        ? `${m.designer} rates`
+        : m.type === 'saveSurvey'
+          ? `${m.designer} answers the survey`
+          : `${m.designer} confirms their coverage`;
+    const how = await services.sync
+      .commitFile(panel.root.fsPath, reply.file, `TeamFusion ${m.runId}: ${what}`)
+      .catch((e: unknown) => errorMessage(e));
     services.log.info(`${reply.file}: ${how}`);
     panel.post({ type: 'notice', level: how.startsWith('committed') ? 'info' : 'warning', message: `Saved ${reply.file}: ${how}.` });
   }
@@ -37,7 +48,12 @@ export const savingHandlers: {
     const { services } = panel;
     const load = await services.reviews.load(panel.root, { partial: true });
     if (!load.review) {
-      answer({ type: 'saveRankingResult', requestId: m.requestId, ok: false, diagnostics: load.diagnostics.filter((d) => d.severity === 'error') });
+      answer({
+        type: 'saveRankingResult',
+        requestId: m.requestId,
+        ok: false,
+        diagnostics: load.diagnostics.filter((d) => d.severity === 'error'),
+      });
       return;
     }
     // A blind re-rank set is ranked by its run's team, each member as themselves.
@@ -54,7 +70,9 @@ export const savingHandlers: {
     if (!outcome.ok) return;
     services.log.info(`Saved ${outcome.file} from the review panel.`);
     // A ranking of a blind re-rank set: its run records when the re-rankings were saved (time to decision).
-    await noteRerankingSaved(panel.root.fsPath).catch((e: unknown) => services.log.warn(`Could not note the re-ranking time: ${errorMessage(e)}`));
+    await noteRerankingSaved(panel.root.fsPath).catch((e: unknown) =>
+      services.log.warn(`Could not note the re-ranking time: ${errorMessage(e)}`),
+    );
     panel.reload(true);
   },
   saveRatings: async (m, panel, answer) => {

@@ -14,7 +14,15 @@ export const voteHandlers: { vote: RequestHandler<'vote'> } = {
     const root = panel.root.fsPath;
     let out;
     try {
-      out = await castVote({ reviewRoot: root, runId: m.runId, as: m.as, iteration: m.iteration, decisionPoint: m.decisionPoint, choice: m.choice, shared: services.sync.enabled() });
+      out = await castVote({
+        reviewRoot: root,
+        runId: m.runId,
+        as: m.as,
+        iteration: m.iteration,
+        decisionPoint: m.decisionPoint,
+        choice: m.choice,
+        shared: services.sync.enabled(),
+      });
     } catch (err) {
       if (!(err instanceof VoteError || err instanceof RunRecordError)) throw err;
       answer({ type: 'peopleResult', requestId: m.requestId, ok: false, message: err.message });
@@ -29,7 +37,9 @@ export const voteHandlers: { vote: RequestHandler<'vote'> } = {
     if (services.sync.enabled()) {
       for (const file of [out.file, out.recordFile]) {
         if (!file) continue;
-        const how = await services.sync.commitFile(root, file, `TeamFusion ${m.runId}: ${m.as} votes`).catch((e: unknown) => errorMessage(e));
+        const how = await services.sync
+          .commitFile(root, file, `TeamFusion ${m.runId}: ${m.as} votes`)
+          .catch((e: unknown) => errorMessage(e));
         services.log.info(`${file}: ${how}`);
       }
     }

@@ -27,7 +27,11 @@ export function roundPath(runId: string, iteration: number, file: string | undef
 }
 
 /** The rounds of a brief run, oldest first: those whose iteration records a `brief`. */
-export async function briefRunState(root: string, record: BriefRecordLike | undefined, log?: (line: string) => void): Promise<PanelBriefRun | undefined> {
+export async function briefRunState(
+  root: string,
+  record: BriefRecordLike | undefined,
+  log?: (line: string) => void,
+): Promise<PanelBriefRun | undefined> {
   if (!record || !isBriefRun(record)) return undefined;
   const rounds: PanelBriefRound[] = [];
   for (const it of record.iterations) {
@@ -35,7 +39,9 @@ export async function briefRunState(root: string, record: BriefRecordLike | unde
     // Records are checked when read; checked again here, since a round's file name is used as a path.
     const parsed = BriefRoundSchema.safeParse(it.brief);
     if (!parsed.success) {
-      log?.(`runs/${record.id}/run.json: iteration ${it.index}: the brief entry has an unexpected shape (${parsed.error.issues[0]?.message ?? ''}).`);
+      log?.(
+        `runs/${record.id}/run.json: iteration ${it.index}: the brief entry has an unexpected shape (${parsed.error.issues[0]?.message ?? ''}).`,
+      );
       continue;
     }
     const rel = roundPath(record.id, it.index, parsed.data.file);

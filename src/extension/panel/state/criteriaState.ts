@@ -42,14 +42,21 @@ export function criteriaMatrix(file: CriteriaFile, members: { id: string; name: 
 export async function panelCriteria(root: string, review: Review): Promise<PanelCriteria | undefined> {
   // Most reviews have none: nothing is read or hashed for them.
   if (!criteriaTask(review)) return undefined;
-  const there = await fs.lstat(path.join(root, CRITERIA_FILE)).then(() => true, () => false);
+  const there = await fs.lstat(path.join(root, CRITERIA_FILE)).then(
+    () => true,
+    () => false,
+  );
   if (!there) return undefined;
   try {
     const sources = await readCriteriaSources(review);
     const st = await criteriaState(root, sources);
     if (st.state === 'missing') return undefined;
     if (st.state !== 'current') return { state: st.state, why: `${st.why}; run Find the Team's Criteria to find them again.` };
-    return criteriaMatrix(st.file, sources.members.map((m) => ({ id: m.id, name: m.name })), sources.options);
+    return criteriaMatrix(
+      st.file,
+      sources.members.map((m) => ({ id: m.id, name: m.name })),
+      sources.options,
+    );
   } catch (err) {
     return { state: 'unreadable', why: errorMessage(err) };
   }

@@ -50,7 +50,11 @@ export async function runEvaluation(reviewRoot: string, runId: string, log: (lin
  * is saved, whether their proxy's sealed forecast named it, the control's, and the lift. Undefined for a design run, before
  * the blind pair exists, without forecasts, or when they cannot be used (compare says why).
  */
-export async function briefRunFidelity(reviewRoot: string, record: RunRecord, log: (line: string) => void): Promise<PanelBriefRun['fidelity']> {
+export async function briefRunFidelity(
+  reviewRoot: string,
+  record: RunRecord,
+  log: (line: string) => void,
+): Promise<PanelBriefRun['fidelity']> {
   if (taskOf(record) !== 'brief') return undefined;
   try {
     if (!(await statInReview(reviewRoot, rerankRel(record.id)))) return undefined;
@@ -68,7 +72,11 @@ export async function briefRunFidelity(reviewRoot: string, record: RunRecord, lo
  * `evaluate` does). Only when the parent folder is inside one of `within` (the workspace folders): a panel never walks
  * folders the user did not open. Undefined when there is nothing to pair.
  */
-export async function sideBySide(reviewRoot: string, within: readonly string[], log: (line: string) => void): Promise<PanelSideBySide | undefined> {
+export async function sideBySide(
+  reviewRoot: string,
+  within: readonly string[],
+  log: (line: string) => void,
+): Promise<PanelSideBySide | undefined> {
   const parent = path.dirname(path.resolve(reviewRoot));
   if (!within.some((w) => isInside(path.resolve(w), parent))) return undefined;
   try {
@@ -92,11 +100,19 @@ function isInside(parent: string, child: string): boolean {
 }
 
 /** The saved ratings and survey answers of a run, for the panel's rating controls and survey form. */
-export async function runFeedback(reviewRoot: string, record: RunRecord, log: (line: string) => void, team?: readonly string[]): Promise<PanelFeedback | undefined> {
+export async function runFeedback(
+  reviewRoot: string,
+  record: RunRecord,
+  log: (line: string) => void,
+  team?: readonly string[],
+): Promise<PanelFeedback | undefined> {
   try {
     const [r, s] = [await loadRatings(reviewRoot, record, team), await loadSurvey(reviewRoot, record.id, team)];
     const ratings: PanelFeedback['ratings'] = {};
-    for (const f of r.ratings) ratings[f.designer] = Object.fromEntries(f.ratings.map((x) => [x.message, x.comment ? { score: x.score, comment: x.comment } : { score: x.score }]));
+    for (const f of r.ratings)
+      ratings[f.designer] = Object.fromEntries(
+        f.ratings.map((x) => [x.message, x.comment ? { score: x.score, comment: x.comment } : { score: x.score }]),
+      );
     const survey: PanelFeedback['survey'] = {};
     for (const a of s.answers) {
       const { designer: _d, file: _f, ...answers } = a;
@@ -108,7 +124,9 @@ export async function runFeedback(reviewRoot: string, record: RunRecord, log: (l
     const c = taskOf(record) === 'brief' ? await loadCoverageConfirmations(reviewRoot, record, team) : undefined;
     const coverage: NonNullable<PanelFeedback['coverage']> = {};
     for (const m of c?.confirmations ?? []) coverage[m.designer] = m.points;
-    const problems = [...r.diagnostics, ...s.diagnostics, ...(c?.diagnostics ?? [])].filter((d) => d.severity === 'error').map(formatDiagnostic);
+    const problems = [...r.diagnostics, ...s.diagnostics, ...(c?.diagnostics ?? [])]
+      .filter((d) => d.severity === 'error')
+      .map(formatDiagnostic);
     return { runId: record.id, ratings, survey, ...(c ? { coverage } : {}), problems };
   } catch (e) {
     log(`The ratings and survey of run ${record.id} could not be read: ${errorMessage(e)}`);
@@ -120,7 +138,14 @@ export async function runFeedback(reviewRoot: string, record: RunRecord, log: (l
 export async function saveRatingsFromPanel(reviewRoot: string, m: SaveRatingsRequest): Promise<SaveFeedbackReply> {
   try {
     const record = await readRunRecord(reviewRoot, m.runId);
-    const file = await writeRatings(reviewRoot, record, m.designer, m.ratings.map((r) => (r.comment?.trim() ? { message: r.message, score: r.score, comment: r.comment } : { message: r.message, score: r.score })));
+    const file = await writeRatings(
+      reviewRoot,
+      record,
+      m.designer,
+      m.ratings.map((r) =>
+        r.comment?.trim() ? { message: r.message, score: r.score, comment: r.comment } : { message: r.message, score: r.score },
+      ),
+    );
     return { type: 'saveFeedbackResult', requestId: m.requestId, ok: true, file };
   } catch (e) {
     return { type: 'saveFeedbackResult', requestId: m.requestId, ok: false, message: errorMessage(e) };
@@ -144,7 +169,12 @@ export async function saveSurveyFromPanel(reviewRoot: string, m: SaveSurveyReque
 export async function saveCoverageFromPanel(reviewRoot: string, m: SaveCoverageRequest): Promise<SaveFeedbackReply> {
   try {
     const record = await readRunRecord(reviewRoot, m.runId);
-    const points = m.points.map((p) => ({ point: p.point, agree: p.agree, ...(p.status ? { status: p.status } : {}), ...(p.comment?.trim() ? { comment: p.comment } : {}) }));
+    const points = m.points.map((p) => ({
+      point: p.point,
+      agree: p.agree,
+      ...(p.status ? { status: p.status } : {}),
+      ...(p.comment?.trim() ? { comment: p.comment } : {}),
+    }));
     const file = await writeCoverageConfirmations(reviewRoot, record, m.designer, points);
     return { type: 'saveFeedbackResult', requestId: m.requestId, ok: true, file };
   } catch (e) {

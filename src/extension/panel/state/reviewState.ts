@@ -148,7 +148,15 @@ export class ReviewState {
    * the ones taken as the last load began. Skipped while a reload is on its way or this window drives a run of the review.
    */
   private async look(): Promise<void> {
-    if (this.lookInFlight || this.page.disposed || this.reloadTimer || this.loads.busy || !this.lastLoad || this.services.runs.isRunning(this.root.fsPath)) return;
+    if (
+      this.lookInFlight ||
+      this.page.disposed ||
+      this.reloadTimer ||
+      this.loads.busy ||
+      !this.lastLoad ||
+      this.services.runs.isRunning(this.root.fsPath)
+    )
+      return;
     const seen = this.seen;
     // Like is compared with like: after the first load (which takes none, to open quickly) or once another run is shown
     // (picked, or the newest after a load), the fingerprints as they are now become the ones to compare with, and nothing
@@ -261,9 +269,9 @@ export class ReviewState {
     const review = this.lastLoad?.review;
     if (!review) return { error: 'The review has errors; fix them to see the analysis (see the Problems view).' };
     if (review.designers.length === 0 && review.comments.length > 0) {
-      return { error: 'A brief review: there is nothing to rank. The members\' comments on the brief are below; run it from the Run tab.' };
+      return { error: "A brief review: there is nothing to rank. The members' comments on the brief are below; run it from the Run tab." };
     }
-    if (review.designers.length < 2) return { error: 'Agreement needs at least two designers\' rankings.' };
+    if (review.designers.length < 2) return { error: "Agreement needs at least two designers' rankings." };
     try {
       const parsed = AnalysisSchema.safeParse(analyzeReview(review));
       if (!parsed.success) {
@@ -299,7 +307,12 @@ export class ReviewState {
     const waiting = record ? notTakenIn(record, await readInbox(root, record.id).catch(() => [])) : [];
     const paired = await (this.sideBySide ??= this.pairedReviews());
     const criteria = this.lastLoad.review ? await panelCriteria(root, this.lastLoad.review) : undefined;
-    const forks = record && this.lastLoad.review ? await panelForks(root, record, this.lastLoad.review.config, voteTeam(record, this.lastLoad.review)).catch((e: unknown) => void warn(`The votes of run ${record.id} could not be read: ${errorMessage(e)}`)) : undefined;
+    const forks =
+      record && this.lastLoad.review
+        ? await panelForks(root, record, this.lastLoad.review.config, voteTeam(record, this.lastLoad.review)).catch(
+            (e: unknown) => void warn(`The votes of run ${record.id} could not be read: ${errorMessage(e)}`),
+          )
+        : undefined;
     if (this.page.disposed || !this.lastLoad) return undefined;
     const state = buildPanelState({
       root,
@@ -322,7 +335,9 @@ export class ReviewState {
     });
     if (discussion) state.discussion = discussion;
     if (forks) state.forks = forks;
-    const blindSet = await blindSetTeam(root).catch((e: unknown) => void warn(`The team of the blind re-rank set could not be read: ${errorMessage(e)}`));
+    const blindSet = await blindSetTeam(root).catch(
+      (e: unknown) => void warn(`The team of the blind re-rank set could not be read: ${errorMessage(e)}`),
+    );
     if (blindSet) state.blindSet = blindSet;
     const me = rememberedMe(this.services.context.workspaceState);
     if (me) state.me = me;

@@ -16,7 +16,11 @@ function lastWith<K extends keyof Iteration>(record: RunRecord, key: K): Iterati
 }
 
 function firstLine(text: string): string {
-  const line = text.split(/\r?\n/).map((l) => l.trim()).find((l) => l !== '') ?? '';
+  const line =
+    text
+      .split(/\r?\n/)
+      .map((l) => l.trim())
+      .find((l) => l !== '') ?? '';
   return line.replace(/^[-*#>\s]+/, '');
 }
 

@@ -42,7 +42,8 @@ export async function stageRunForCommit(reviewRoot: string, runId: string): Prom
   if (!repo) {
     return {
       staged: false,
-      message: `The review folder ${path.basename(reviewRoot)} is not inside a Git repository, so there is nothing to commit to. ` +
+      message:
+        `The review folder ${path.basename(reviewRoot)} is not inside a Git repository, so there is nothing to commit to. ` +
         'Run "git init" (or clone the team\'s repository) first.',
     };
   }

@@ -29,9 +29,11 @@ export const CHAT_KEY_KIND: KeyKind = {
 export const IMAGE_KEY_KIND: KeyKind = {
   name: 'image API key',
   title: 'TeamFusion: Set Image API Key',
-  prompt: "The key of the image endpoint (teamfusion.imageBaseUrl), when it is not the chat key. Kept in VS Code's secret storage, never in settings or files.",
+  prompt:
+    "The key of the image endpoint (teamfusion.imageBaseUrl), when it is not the chat key. Kept in VS Code's secret storage, never in settings or files.",
   store: (services) => services.runs.imageKeys,
-  afterClear: (environment) => (environment ? ' The TEAMFUSION_IMAGE_API_KEY environment variable is still set and will be used.' : ' Image edits use the chat key.'),
+  afterClear: (environment) =>
+    environment ? ' The TEAMFUSION_IMAGE_API_KEY environment variable is still set and will be used.' : ' Image edits use the chat key.',
 };
 
 const capitalized = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
@@ -67,5 +69,7 @@ export async function clearKey(services: Services, kind: KeyKind): Promise<void>
   const store = kind.store(services);
   await store.clear();
   services.log.info(`${capitalized(kind.name)} removed from secret storage.`);
-  void vscode.window.showInformationMessage(`TeamFusion: ${kind.name} removed from secret storage.${kind.afterClear(store.hasEnvironmentKey())}`);
+  void vscode.window.showInformationMessage(
+    `TeamFusion: ${kind.name} removed from secret storage.${kind.afterClear(store.hasEnvironmentKey())}`,
+  );
 }

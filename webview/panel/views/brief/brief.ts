@@ -8,9 +8,5 @@ export function briefView(ctx: ViewContext): HTMLElement {
   if (!brief.trim()) return section('tf-brief', 'Brief', muted('brief.md is empty.'));
   const body = h('div', { class: 'tf-markdown' });
   body.append(renderMarkdown(brief, ctx.state.base));
-  return section(
-    'tf-brief',
-    'Brief',
-    h('vscode-collapsible', { title: 'brief.md', open: true, class: 'tf-brief-box' }, body),
-  );
+  return section('tf-brief', 'Brief', h('vscode-collapsible', { title: 'brief.md', open: true, class: 'tf-brief-box' }, body));
 }

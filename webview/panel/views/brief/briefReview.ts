@@ -30,7 +30,15 @@ export function briefCommentsView(ctx: ViewContext): HTMLElement | null {
           c.role ? h('span', { class: 'tf-muted' }, ` · ${c.role}`) : null,
           c.weight !== undefined && c.weight !== 1 ? h('span', { class: 'tf-muted' }, ` · weight ${c.weight}`) : null,
           ' ',
-          h('a', { href: '#', class: 'tf-comment-file', onclick: (e: Event) => (e.preventDefault(), ctx.host.post({ type: 'openFile', path: c.file })) }, c.file),
+          h(
+            'a',
+            {
+              href: '#',
+              class: 'tf-comment-file',
+              onclick: (e: Event) => (e.preventDefault(), ctx.host.post({ type: 'openFile', path: c.file })),
+            },
+            c.file,
+          ),
         ),
         h('div', { class: 'tf-comment-body' }, c.body),
       ),
@@ -41,7 +49,20 @@ export function briefCommentsView(ctx: ViewContext): HTMLElement | null {
     `Comments on the brief (${comments.length})`,
     muted("Each member's own reading of the brief: what it asks for, what matters most, what is unclear, what they would change."),
     list,
-    h('div', { class: 'tf-actions' }, h('vscode-button', { secondary: true, id: 'tf-comment-on-brief', disabled: !ctx.state.trusted, onclick: () => ctx.host.post({ type: 'commentOnBrief' }) }, 'Comment on the Brief…')),
+    h(
+      'div',
+      { class: 'tf-actions' },
+      h(
+        'vscode-button',
+        {
+          secondary: true,
+          id: 'tf-comment-on-brief',
+          disabled: !ctx.state.trusted,
+          onclick: () => ctx.host.post({ type: 'commentOnBrief' }),
+        },
+        'Comment on the Brief…',
+      ),
+    ),
   );
 }
 
@@ -61,7 +82,12 @@ export function briefRunButton(ctx: ViewContext, label = 'Run brief review', sec
   const { state, host } = ctx;
   return h(
     'vscode-button',
-    { id: 'tf-run-brief', secondary, disabled: !(state.trusted && !state.running), onclick: () => host.post({ type: 'run', task: 'brief' }) },
+    {
+      id: 'tf-run-brief',
+      secondary,
+      disabled: !(state.trusted && !state.running),
+      onclick: () => host.post({ type: 'run', task: 'brief' }),
+    },
     label,
   );
 }
@@ -74,7 +100,19 @@ function list(ctx: ViewContext, id: string, title: string, items: readonly Summa
     'div',
     { class: 'tf-brief-list', id },
     h('h3', {}, `${title} (${items.length})`),
-    items.length ? h('ul', {}, ...items.map((x) => h('li', {}, summaryText(x, (d) => nameOf(ctx, d))))) : muted(empty),
+    items.length
+      ? h(
+          'ul',
+          {},
+          ...items.map((x) =>
+            h(
+              'li',
+              {},
+              summaryText(x, (d) => nameOf(ctx, d)),
+            ),
+          ),
+        )
+      : muted(empty),
   );
 }
 
@@ -86,7 +124,9 @@ function statusBadge(status: CoverageEntry['status']): HTMLElement {
 /** The coverage table: one group per member (those with points left out first), each point with its status and quote. */
 export function coverageTable(ctx: ViewContext, coverage: readonly CoverageEntry[]): HTMLElement {
   const by = coverageByMember(coverage);
-  const members = [...by.entries()].sort((a, b) => b[1].leftOut - a[1].leftOut || ctx.designerName(a[0]).localeCompare(ctx.designerName(b[0])));
+  const members = [...by.entries()].sort(
+    (a, b) => b[1].leftOut - a[1].leftOut || ctx.designerName(a[0]).localeCompare(ctx.designerName(b[0])),
+  );
   const body = h('tbody');
   for (const [designer, m] of members) {
     const name = nameOf(ctx, designer);
@@ -103,7 +143,11 @@ export function coverageTable(ctx: ViewContext, coverage: readonly CoverageEntry
         ' ',
         h('span', { class: 'tf-muted' }, `${m.kept} kept · ${m.changed} changed · `),
         flagged
-          ? h('vscode-badge', { class: 'tf-cov-badge', title: `${m.leftOut} of ${name}'s points are not in the revised brief` }, `${m.leftOut} left out`)
+          ? h(
+              'vscode-badge',
+              { class: 'tf-cov-badge', title: `${m.leftOut} of ${name}'s points are not in the revised brief` },
+              `${m.leftOut} left out`,
+            )
           : h('span', { class: 'tf-muted' }, '0 left out'),
       ),
     );
@@ -127,14 +171,32 @@ export function coverageTable(ctx: ViewContext, coverage: readonly CoverageEntry
       h(
         'tr',
         { class: 'tf-cov-member tf-cov-flagged tf-cov-unreported', 'data-designer': c.designer },
-        h('th', { scope: 'rowgroup', colspan: 3 }, h('span', { class: 'tf-cov-alert', role: 'img', 'aria-label': 'warning' }, '⚠'), ' ', c.name, ' ', h('span', {}, `— ${reportedNothing(c.name)}`)),
+        h(
+          'th',
+          { scope: 'rowgroup', colspan: 3 },
+          h('span', { class: 'tf-cov-alert', role: 'img', 'aria-label': 'warning' }, '⚠'),
+          ' ',
+          c.name,
+          ' ',
+          h('span', {}, `— ${reportedNothing(c.name)}`),
+        ),
       ),
     );
   }
   const table = h(
     'table',
     { class: 'tf-cov-table', id: 'tf-coverage', 'aria-label': "Coverage: each member's key points in the revised brief" },
-    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Point'), h('th', { scope: 'col' }, 'Status'), h('th', { scope: 'col' }, 'Where the revised brief carries it'))),
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        h('th', { scope: 'col' }, 'Point'),
+        h('th', { scope: 'col' }, 'Status'),
+        h('th', { scope: 'col' }, 'Where the revised brief carries it'),
+      ),
+    ),
     body,
   );
   const leftOut = members.filter(([, m]) => m.leftOut > 0).map(([d]) => nameOf(ctx, d));
@@ -143,12 +205,20 @@ export function coverageTable(ctx: ViewContext, coverage: readonly CoverageEntry
     { class: 'tf-coverage' },
     h('h3', {}, 'Coverage per member'),
     leftOut.length
-      ? h('p', { class: 'tf-notice tf-notice-warning', id: 'tf-coverage-leftout', role: 'status' }, `Points left out for ${leftOut.join(', ')}: check them before the brief goes to the client.`)
+      ? h(
+          'p',
+          { class: 'tf-notice tf-notice-warning', id: 'tf-coverage-leftout', role: 'status' },
+          `Points left out for ${leftOut.join(', ')}: check them before the brief goes to the client.`,
+        )
       : coverage.length
         ? muted("Every member's points are kept or changed in the revised brief.")
         : muted('The remix agent gave no coverage for this round.'),
     silent.length
-      ? h('p', { class: 'tf-notice tf-notice-warning', id: 'tf-coverage-unreported', role: 'status' }, `${silent.map((c) => reportedNothing(c.name)).join('; ')}.`.replace(/^t/, 'T'))
+      ? h(
+          'p',
+          { class: 'tf-notice tf-notice-warning', id: 'tf-coverage-unreported', role: 'status' },
+          `${silent.map((c) => reportedNothing(c.name)).join('; ')}.`.replace(/^t/, 'T'),
+        )
       : null,
     coverage.length || silent.length ? h('div', { class: 'tf-scroll-x' }, table) : null,
   );
@@ -171,7 +241,12 @@ export function briefResultView(ctx: ViewContext): HTMLElement | null {
   const brief = ctx.state.brief;
   const run = ctx.state.run;
   if (!brief || !run || brief.runId !== run.id) return null;
-  if (brief.rounds.length === 0) return section('tf-brief-result', 'Revised brief', muted('No round has finished yet: the revised brief appears here after the first round.'));
+  if (brief.rounds.length === 0)
+    return section(
+      'tf-brief-result',
+      'Revised brief',
+      muted('No round has finished yet: the revised brief appears here after the first round.'),
+    );
   const latest = brief.rounds[brief.rounds.length - 1] as PanelBriefRound;
   const wanted = chosenRound.get(run.id);
   const round = brief.rounds.find((r) => r.iteration === wanted) ?? latest;
@@ -179,7 +254,13 @@ export function briefResultView(ctx: ViewContext): HTMLElement | null {
 
   const picker = h('vscode-single-select', { id: 'tf-brief-round', 'aria-label': 'Round to show' });
   for (const r of brief.rounds) {
-    picker.append(h('vscode-option', { value: String(r.iteration), selected: r.iteration === round.iteration }, `Round ${r.iteration}${r === latest ? ' (latest)' : ''}`));
+    picker.append(
+      h(
+        'vscode-option',
+        { value: String(r.iteration), selected: r.iteration === round.iteration },
+        `Round ${r.iteration}${r === latest ? ' (latest)' : ''}`,
+      ),
+    );
   }
   picker.addEventListener('change', (e) => {
     const v = Number((e.target as HTMLElement & { value: string }).value);
@@ -190,7 +271,15 @@ export function briefResultView(ctx: ViewContext): HTMLElement | null {
     if (next && here) here.replaceWith(next);
   });
 
-  const diff = h('vscode-button', { id: 'tf-brief-diff', secondary: true, onclick: () => ctx.host.post({ type: 'showBriefChanges', runId: run.id, iteration: round.iteration }) }, 'Show changes');
+  const diff = h(
+    'vscode-button',
+    {
+      id: 'tf-brief-diff',
+      secondary: true,
+      onclick: () => ctx.host.post({ type: 'showBriefChanges', runId: run.id, iteration: round.iteration }),
+    },
+    'Show changes',
+  );
   // Forks still open: the revised brief holds the contested passages each way until the team votes; adopting waits (it is
   // a secondary button, and says why).
   const openForks = ctx.state.forks?.runId === run.id ? ctx.state.forks.forks.filter((f) => !f.decision).length : 0;
@@ -200,7 +289,9 @@ export function briefResultView(ctx: ViewContext): HTMLElement | null {
       id: 'tf-brief-adopt',
       secondary: openForks > 0,
       disabled: !ctx.state.trusted || round.text === undefined,
-      title: ctx.state.trusted ? 'Write this revised brief to brief.md (you confirm first)' : 'Nothing is written in an untrusted workspace.',
+      title: ctx.state.trusted
+        ? 'Write this revised brief to brief.md (you confirm first)'
+        : 'Nothing is written in an untrusted workspace.',
       onclick: () => ctx.host.post({ type: 'adoptBrief', runId: run.id, iteration: round.iteration }),
     },
     'Adopt revised brief…',
@@ -212,8 +303,21 @@ export function briefResultView(ctx: ViewContext): HTMLElement | null {
 
   replaceChildren(
     container,
-    h('div', { class: 'tf-toolbar tf-brief-toolbar' }, h('label', { class: 'tf-picker-label' }, 'Round: ', picker), h('span', { class: 'tf-spacer' }), diff, adopt),
-    openForks ? h('p', { class: 'tf-notice tf-notice-warning', id: 'tf-brief-open-forks' }, `${openForks === 1 ? 'A fork is' : `${openForks} forks are`} still open: vote on ${openForks === 1 ? 'it' : 'them'} (Forks, below) before adopting this revised brief.`) : null,
+    h(
+      'div',
+      { class: 'tf-toolbar tf-brief-toolbar' },
+      h('label', { class: 'tf-picker-label' }, 'Round: ', picker),
+      h('span', { class: 'tf-spacer' }),
+      diff,
+      adopt,
+    ),
+    openForks
+      ? h(
+          'p',
+          { class: 'tf-notice tf-notice-warning', id: 'tf-brief-open-forks' },
+          `${openForks === 1 ? 'A fork is' : `${openForks} forks are`} still open: vote on ${openForks === 1 ? 'it' : 'them'} (Forks, below) before adopting this revised brief.`,
+        )
+      : null,
     h('p', { class: 'tf-muted' }, round.path, brief.baseline ? ` · the direct baseline is in ${brief.baseline}` : ''),
     h('vscode-collapsible', { title: `Revised brief, round ${round.iteration}`, open: true, class: 'tf-brief-box' }, text),
     h(

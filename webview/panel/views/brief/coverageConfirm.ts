@@ -27,7 +27,12 @@ export class CoverageConfirm {
   private readonly status = h('p', { class: 'tf-muted', 'aria-live': 'polite', id: 'tf-coverage-status' });
 
   /** The section for `me`, or null when the run shown is not a brief run or `me` has no point in its last revised brief. */
-  render(ctx: ViewContext, me: string, fb: PanelFeedback | undefined, inWords: (reply: Promise<SaveFeedbackReply>) => Promise<string>): HTMLElement | null {
+  render(
+    ctx: ViewContext,
+    me: string,
+    fb: PanelFeedback | undefined,
+    inWords: (reply: Promise<SaveFeedbackReply>) => Promise<string>,
+  ): HTMLElement | null {
     const run = ctx.state.run;
     const brief = ctx.state.brief;
     if (!run || !brief || brief.runId !== run.id) return null;
@@ -38,7 +43,12 @@ export class CoverageConfirm {
     const key = `${run.id}|${me}|${JSON.stringify(saved)}`;
     if (key !== this.key) {
       this.key = key;
-      this.drafts = new Map(saved.map((s) => [s.point, { agree: s.agree, ...(s.status ? { status: s.status } : {}), ...(s.comment ? { comment: s.comment } : {}) }]));
+      this.drafts = new Map(
+        saved.map((s) => [
+          s.point,
+          { agree: s.agree, ...(s.status ? { status: s.status } : {}), ...(s.comment ? { comment: s.comment } : {}) },
+        ]),
+      );
     }
     const rows = mine.map((c, i) => this.row(ctx, c, i));
     const button = h(
@@ -50,10 +60,19 @@ export class CoverageConfirm {
           const points = mine.flatMap((c) => {
             const d = this.drafts.get(c.point);
             if (d?.agree === undefined) return [];
-            return [{ point: c.point, agree: d.agree, ...(!d.agree && d.status && d.status !== c.status ? { status: d.status } : {}), ...(d.comment?.trim() ? { comment: d.comment } : {}) }];
+            return [
+              {
+                point: c.point,
+                agree: d.agree,
+                ...(!d.agree && d.status && d.status !== c.status ? { status: d.status } : {}),
+                ...(d.comment?.trim() ? { comment: d.comment } : {}),
+              },
+            ];
           });
           this.status.textContent = 'Saving…';
-          void inWords(ctx.host.request('saveCoverage', { runId: run.id, designer: me, points })).then((words) => (this.status.textContent = words));
+          void inWords(ctx.host.request('saveCoverage', { runId: run.id, designer: me, points })).then(
+            (words) => (this.status.textContent = words),
+          );
         },
       },
       'Save my check',
@@ -61,7 +80,9 @@ export class CoverageConfirm {
     return section(
       'tf-coverage-confirm',
       'Your points in the revised brief',
-      muted(`As ${ctx.designerName(me)}: is the agent right about what became of each of your points? Leave a point unanswered to skip it.`),
+      muted(
+        `As ${ctx.designerName(me)}: is the agent right about what became of each of your points? Leave a point unanswered to skip it.`,
+      ),
       h('div', { class: 'tf-cov-confirm-rows' }, ...rows),
       h('div', { class: 'tf-actions' }, button),
       this.status,
@@ -70,19 +91,41 @@ export class CoverageConfirm {
 
   private row(ctx: ViewContext, c: CoverageEntry, i: number): HTMLElement {
     const d = this.drafts.get(c.point) ?? {};
-    const answer = h('vscode-single-select', { id: `tf-cov-agree-${i}`, 'aria-label': `Is "${c.point}" ${STATUS_WORDS[c.status]}?`, disabled: !ctx.state.trusted }) as ValueElement;
-    for (const [value, words] of [['', 'Not answered'], ['yes', `Yes, ${STATUS_WORDS[c.status]}`], ['no', 'No']] as const) {
+    const answer = h('vscode-single-select', {
+      id: `tf-cov-agree-${i}`,
+      'aria-label': `Is "${c.point}" ${STATUS_WORDS[c.status]}?`,
+      disabled: !ctx.state.trusted,
+    }) as ValueElement;
+    for (const [value, words] of [
+      ['', 'Not answered'],
+      ['yes', `Yes, ${STATUS_WORDS[c.status]}`],
+      ['no', 'No'],
+    ] as const) {
       answer.append(h('vscode-option', { value, selected: (d.agree === undefined ? '' : d.agree ? 'yes' : 'no') === value }, words));
     }
-    const correction = h('vscode-single-select', { id: `tf-cov-status-${i}`, 'aria-label': `What became of "${c.point}"`, disabled: !ctx.state.trusted || d.agree !== false }) as ValueElement;
+    const correction = h('vscode-single-select', {
+      id: `tf-cov-status-${i}`,
+      'aria-label': `What became of "${c.point}"`,
+      disabled: !ctx.state.trusted || d.agree !== false,
+    }) as ValueElement;
     correction.append(h('vscode-option', { value: '', selected: !d.status }, 'What I see…'));
-    for (const s of ['kept', 'changed', 'left-out'] as const) if (s !== c.status) correction.append(h('vscode-option', { value: s, selected: d.status === s }, STATUS_WORDS[s]));
-    const comment = h('vscode-textfield', { id: `tf-cov-comment-${i}`, placeholder: 'Optional comment', 'aria-label': `Comment on "${c.point}"`, disabled: !ctx.state.trusted }) as ValueElement;
+    for (const s of ['kept', 'changed', 'left-out'] as const)
+      if (s !== c.status) correction.append(h('vscode-option', { value: s, selected: d.status === s }, STATUS_WORDS[s]));
+    const comment = h('vscode-textfield', {
+      id: `tf-cov-comment-${i}`,
+      placeholder: 'Optional comment',
+      'aria-label': `Comment on "${c.point}"`,
+      disabled: !ctx.state.trusted,
+    }) as ValueElement;
     comment.value = d.comment ?? '';
     const update = (): void => {
       const agree = answer.value === '' ? undefined : answer.value === 'yes';
       const status = correction.value === '' ? undefined : (correction.value as Status);
-      this.drafts.set(c.point, { ...(agree !== undefined ? { agree } : {}), ...(status && agree === false ? { status } : {}), ...(comment.value ? { comment: comment.value } : {}) });
+      this.drafts.set(c.point, {
+        ...(agree !== undefined ? { agree } : {}),
+        ...(status && agree === false ? { status } : {}),
+        ...(comment.value ? { comment: comment.value } : {}),
+      });
       correction.toggleAttribute('disabled', !ctx.state.trusted || agree !== false);
     };
     answer.addEventListener('change', update);

@@ -13,7 +13,13 @@ import { namedPieces } from '../../../../src/protocol/candidateNames';
 const key = (iteration: number, speaker: string, turn: number | null): string => `${iteration}|${speaker}|${turn}`;
 
 export class DiscussionView {
-  readonly element = h('div', { class: 'tf-discussion', role: 'log', 'aria-live': 'polite', 'aria-label': 'Discussion', id: 'tf-discussion' });
+  readonly element = h('div', {
+    class: 'tf-discussion',
+    role: 'log',
+    'aria-live': 'polite',
+    'aria-label': 'Discussion',
+    id: 'tf-discussion',
+  });
   private readonly messages = new Map<string, { el: HTMLElement; body: HTMLElement; streaming: boolean }>();
   private readonly iterations = new Map<number, HTMLElement>();
   private ctx: ViewContext | undefined;
@@ -34,7 +40,8 @@ export class DiscussionView {
     this.runId = run?.id;
     replaceChildren(this.element);
     if (!run || run.iterations.every((it) => it.messages.length === 0)) {
-      if (streaming.length === 0) this.element.append(muted(run ? 'The discussion starts in a moment…' : 'No run yet. Press Run to let the proxies discuss.'));
+      if (streaming.length === 0)
+        this.element.append(muted(run ? 'The discussion starts in a moment…' : 'No run yet. Press Run to let the proxies discuss.'));
     }
     for (const it of run?.iterations ?? []) {
       this.separator(it.index, it.candidates, it.final ?? false, it.feedback);
@@ -67,13 +74,27 @@ export class DiscussionView {
         const target = this.messages.get(`id:${e.message}`);
         if (!target) continue;
         target.el.classList.add('tf-pin-pending');
-        target.el.querySelector('header')?.append(h('span', { class: 'tf-muted tf-pending-note', 'data-pending': e.name }, `${e.remove ? 'unpin' : 'pin'} by ${name} pending · ${note}`));
+        target.el
+          .querySelector('header')
+          ?.append(
+            h(
+              'span',
+              { class: 'tf-muted tf-pending-note', 'data-pending': e.name },
+              `${e.remove ? 'unpin' : 'pin'} by ${name} pending · ${note}`,
+            ),
+          );
         continue;
       }
       const last = run.iterations.at(-1);
       const el = h(
         'article',
-        { class: 'tf-msg tf-pending', 'data-speaker': e.person, 'data-kind': 'pending', 'data-pending': e.name, 'aria-label': `${name}, pending` },
+        {
+          class: 'tf-msg tf-pending',
+          'data-speaker': e.person,
+          'data-kind': 'pending',
+          'data-pending': e.name,
+          'aria-label': `${name}, pending`,
+        },
         h('header', {}, h('span', { class: 'tf-speaker' }, name), h('span', { class: 'tf-muted' }, `pending · ${note}`)),
         h('div', { class: 'tf-msg-body' }, e.pass ? '(passes: their proxy speaks)' : e.content),
       );
@@ -125,7 +146,9 @@ export class DiscussionView {
           const pin = this.pinFor?.(msg.id);
           if (pin) streamed.el.querySelector('header')?.append(pin);
         }
-        const m = streamed ?? this.message(ev.iteration, msg.speaker, msg.turn, '', false, undefined, msg.id, msg.kind ?? 'proxy', undefined, msg.typedBy);
+        const m =
+          streamed ??
+          this.message(ev.iteration, msg.speaker, msg.turn, '', false, undefined, msg.id, msg.kind ?? 'proxy', undefined, msg.typedBy);
         replaceChildren(m.body, ...withNames(this.ctx!, msg.content));
         markMessage(m.el, msg);
         m.streaming = false;
@@ -169,7 +192,18 @@ export class DiscussionView {
     return box;
   }
 
-  private message(iteration: number, speaker: string, turn: number | null, content: string, streaming: boolean, speakerName?: string, id?: string, kind?: string, phase?: string, typedBy?: string) {
+  private message(
+    iteration: number,
+    speaker: string,
+    turn: number | null,
+    content: string,
+    streaming: boolean,
+    speakerName?: string,
+    id?: string,
+    kind?: string,
+    phase?: string,
+    typedBy?: string,
+  ) {
     const k = id ? `id:${id}` : key(iteration, speaker, turn);
     const existing = this.messages.get(k);
     if (existing) return existing;
@@ -177,12 +211,30 @@ export class DiscussionView {
     const guest = ctx.state.review?.guests?.find((g) => g.id === speaker);
     const name = speakerName ?? guest?.name ?? ctx.designerName(speaker);
     // A line typed on someone else's machine for this member (issue 39) is said so, never shown as their own words.
-    const person = kind === 'human' && typedBy !== undefined ? typedWords(typedBy, speaker, (id) => (id === speaker ? name : ctx.designerName(id))) : 'in person';
-    const when = kind === 'human' ? (turn === null ? person : `${person} · turn ${turn}`) : kind === 'guest' ? 'called in' : turn === null ? 'asked to speak' : `turn ${turn}`;
+    const person =
+      kind === 'human' && typedBy !== undefined
+        ? typedWords(typedBy, speaker, (id) => (id === speaker ? name : ctx.designerName(id)))
+        : 'in person';
+    const when =
+      kind === 'human'
+        ? turn === null
+          ? person
+          : `${person} · turn ${turn}`
+        : kind === 'guest'
+          ? 'called in'
+          : turn === null
+            ? 'asked to speak'
+            : `turn ${turn}`;
     const body = h('div', { class: 'tf-msg-body' }, ...withNames(ctx, content));
     const el = h(
       'article',
-      { class: streaming ? 'tf-msg tf-streaming' : 'tf-msg', 'data-speaker': speaker, 'data-message-id': id, 'data-kind': kind, 'aria-label': `${name}, ${when}` },
+      {
+        class: streaming ? 'tf-msg tf-streaming' : 'tf-msg',
+        'data-speaker': speaker,
+        'data-message-id': id,
+        'data-kind': kind,
+        'aria-label': `${name}, ${when}`,
+      },
       h(
         'header',
         {},
@@ -210,7 +262,9 @@ function markMessage(el: HTMLElement, m: { cut?: true; ungrounded?: string[] }):
   el.querySelectorAll(':scope > .tf-msg-mark').forEach((x) => x.remove());
   if (m.cut) el.append(h('p', { class: 'tf-msg-mark tf-msg-cut', role: 'note' }, "Cut off: the model's length limit ended this answer."));
   if (m.ungrounded?.length) {
-    el.append(h('p', { class: 'tf-msg-mark tf-msg-ungrounded', role: 'note' }, `Cites what this round did not show: ${m.ungrounded.join(', ')}.`));
+    el.append(
+      h('p', { class: 'tf-msg-mark tf-msg-ungrounded', role: 'note' }, `Cites what this round did not show: ${m.ungrounded.join(', ')}.`),
+    );
   }
 }
 

@@ -29,7 +29,12 @@ export function consensusView(ctx: ViewContext): HTMLElement | null {
 }
 
 function stat(label: string, value: string, id?: string, hint?: string): HTMLElement {
-  return h('div', { class: 'tf-stat', title: hint }, h('div', { class: 'tf-stat-value', id }, value), h('div', { class: 'tf-stat-label' }, label));
+  return h(
+    'div',
+    { class: 'tf-stat', title: hint },
+    h('div', { class: 'tf-stat-value', id }, value),
+    h('div', { class: 'tf-stat-label' }, label),
+  );
 }
 
 function kendallBlock(a: PanelAnalysis): HTMLElement {
@@ -45,13 +50,23 @@ function kendallBlock(a: PanelAnalysis): HTMLElement {
         'div',
         { class: 'tf-stat tf-stat-main' },
         h('div', { class: 'tf-stat-value', id: 'tf-w', 'data-w': String(k.w) }, fixed(k.w, 3)),
-        h('div', { class: 'tf-stat-label' }, "Kendall's W ", h('vscode-badge', { class: `tf-band tf-band-${k.band}` }, k.band.replace(/-/g, ' '))),
+        h(
+          'div',
+          { class: 'tf-stat-label' },
+          "Kendall's W ",
+          h('vscode-badge', { class: `tf-band tf-band-${k.band}` }, k.band.replace(/-/g, ' ')),
+        ),
       ),
       stat('χ²', `${fixed(k.chiSquare, 2)}`, undefined, 'm (n − 1) W'),
       stat('df', String(k.df)),
       stat('p (χ²)', pValue(k.pValue), 'tf-p'),
       k.pPermutation !== undefined
-        ? stat('p (permutation)', pValue(k.pPermutation), 'tf-pperm', k.permutations ? `${k.permutations} permutations, seed ${k.seed ?? ''}` : undefined)
+        ? stat(
+            'p (permutation)',
+            pValue(k.pPermutation),
+            'tf-pperm',
+            k.permutations ? `${k.permutations} permutations, seed ${k.seed ?? ''}` : undefined,
+          )
         : null,
       k.wUncorrected !== undefined ? stat('W without tie correction', fixed(k.wUncorrected, 3)) : null,
     ),
@@ -63,14 +78,24 @@ function bordaBlock(ctx: ViewContext, a: PanelAnalysis): HTMLElement {
   const weighted = a.weightedBorda && a.designers.some((d) => d.weight !== 1) ? a.weightedBorda : undefined;
   const list = h('ol', { class: 'tf-borda', 'aria-label': 'Borda consensus, best first' });
   for (const b of a.borda) {
-    list.append(h('li', {}, h('span', { class: 'tf-borda-pos' }, `#${b.position}`), thumb(ctx, b.option), h('span', { class: 'tf-muted' }, `${fixed(b.points, 1)} points`)));
+    list.append(
+      h(
+        'li',
+        {},
+        h('span', { class: 'tf-borda-pos' }, `#${b.position}`),
+        thumb(ctx, b.option),
+        h('span', { class: 'tf-muted' }, `${fixed(b.points, 1)} points`),
+      ),
+    );
   }
   return h(
     'div',
     {},
     h('h3', {}, 'Borda ranking'),
     list,
-    weighted ? h('p', { class: 'tf-muted' }, `Weighted by designer weight: ${weighted.map((b) => ctx.labelOf(b.option)).join(' › ')}`) : null,
+    weighted
+      ? h('p', { class: 'tf-muted' }, `Weighted by designer weight: ${weighted.map((b) => ctx.labelOf(b.option)).join(' › ')}`)
+      : null,
     schulzeBlock(ctx, a),
   );
 }
@@ -82,8 +107,16 @@ function schulzeBlock(ctx: ViewContext, a: PanelAnalysis): HTMLElement | null {
   return h(
     'div',
     { class: 'tf-schulze' },
-    h('p', { class: 'tf-muted', title: 'Pairwise majorities and their strongest chains; designers count with their weight' }, `Schulze: ${s.ranking.map((tier) => tier.map((id) => ctx.labelOf(id)).join(' = ')).join(' › ')}`),
-    h('p', { class: 'tf-schulze-sentence' }, s.sentence ?? `Schulze agrees with ${a.designers.some((d) => d.weight !== 1) ? 'the weighted ' : ''}Borda.`),
+    h(
+      'p',
+      { class: 'tf-muted', title: 'Pairwise majorities and their strongest chains; designers count with their weight' },
+      `Schulze: ${s.ranking.map((tier) => tier.map((id) => ctx.labelOf(id)).join(' = ')).join(' › ')}`,
+    ),
+    h(
+      'p',
+      { class: 'tf-schulze-sentence' },
+      s.sentence ?? `Schulze agrees with ${a.designers.some((d) => d.weight !== 1) ? 'the weighted ' : ''}Borda.`,
+    ),
   );
 }
 
@@ -96,7 +129,9 @@ function contestedBlock(ctx: ViewContext, a: PanelAnalysis): HTMLElement {
   }
   const ul = h('ul', { class: 'tf-contested-list' });
   for (const p of contested) {
-    ul.append(h('li', {}, thumb(ctx, p.option), h('span', {}, `ranked ${p.min}–${p.max}, mean ${fixed(p.meanRank, 1)}, sd ${fixed(p.sd, 2)}`)));
+    ul.append(
+      h('li', {}, thumb(ctx, p.option), h('span', {}, `ranked ${p.min}–${p.max}, mean ${fixed(p.meanRank, 1)}, sd ${fixed(p.sd, 2)}`)),
+    );
   }
   box.append(ul);
   return box;
@@ -108,7 +143,12 @@ function outlierBlock(ctx: ViewContext, a: PanelAnalysis): HTMLElement {
     box.append(muted('No designer stands apart.'));
   } else {
     box.append(
-      h('p', { id: 'tf-outlier' }, h('strong', {}, ctx.designerName(a.outlier.designer)), ` agrees least with the others (mean τ-b ${fixed(a.outlier.meanTau, 2)}).`),
+      h(
+        'p',
+        { id: 'tf-outlier' },
+        h('strong', {}, ctx.designerName(a.outlier.designer)),
+        ` agrees least with the others (mean τ-b ${fixed(a.outlier.meanTau, 2)}).`,
+      ),
     );
   }
   return box;
@@ -124,7 +164,11 @@ function tauBlock(ctx: ViewContext, a: PanelAnalysis): HTMLElement | null {
     const row = h('tr', {}, h('th', { scope: 'row' }, ctx.designerName(d)));
     pw.designers.forEach((e, j) => {
       const t = pw.tau[i]?.[j];
-      const cell = h('td', { class: 'tf-tau', title: `${ctx.designerName(d)} vs ${ctx.designerName(e)}` }, t === null || t === undefined ? '–' : fixed(t, 2));
+      const cell = h(
+        'td',
+        { class: 'tf-tau', title: `${ctx.designerName(d)} vs ${ctx.designerName(e)}` },
+        t === null || t === undefined ? '–' : fixed(t, 2),
+      );
       if (typeof t === 'number' && i !== j) {
         const c = tauColor(t);
         cell.style.setProperty('--tf-tau-color', `var(${c.variable})`);

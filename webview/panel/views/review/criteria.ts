@@ -35,11 +35,23 @@ export function cellQuote(who: string, criterion: string, c: PanelCriteriaCell |
   return `${head} — "${c.quote}"${c.file ? ` (${c.file}${c.verified === false ? ', not found there' : ''})` : ''}`;
 }
 
-function matrix(caption: string, rows: Row[], cols: { id: string; name: string }[], pick: (r: Row) => Record<string, PanelCriteriaCell>, quoteLine: HTMLElement): HTMLElement {
+function matrix(
+  caption: string,
+  rows: Row[],
+  cols: { id: string; name: string }[],
+  pick: (r: Row) => Record<string, PanelCriteriaCell>,
+  quoteLine: HTMLElement,
+): HTMLElement {
   const show = (text: string) => () => {
     quoteLine.textContent = text;
   };
-  const head = h('tr', {}, h('th', { scope: 'col' }, 'Criterion'), h('th', { scope: 'col' }, 'Controversy'), ...cols.map((c) => h('th', { scope: 'col' }, c.name)));
+  const head = h(
+    'tr',
+    {},
+    h('th', { scope: 'col' }, 'Criterion'),
+    h('th', { scope: 'col' }, 'Controversy'),
+    ...cols.map((c) => h('th', { scope: 'col' }, c.name)),
+  );
   const body = h('tbody', {});
   for (const r of rows) {
     const tr = h('tr', {}, h('th', { scope: 'row', title: r.description }, r.name), h('td', { class: 'tf-num' }, r.controversy.toFixed(2)));
@@ -47,19 +59,34 @@ function matrix(caption: string, rows: Row[], cols: { id: string; name: string }
       const c = pick(r)[col.id];
       const text = cellQuote(col.name, r.name, c);
       tr.append(
-        h('td', { class: `tf-crit tf-crit-${c?.value ?? 'no-position'}${c?.verified === false ? ' tf-crit-unverified' : ''}`, tabindex: 0, title: text, onfocus: show(text), onmouseenter: show(text) }, cellWord(c)),
+        h(
+          'td',
+          {
+            class: `tf-crit tf-crit-${c?.value ?? 'no-position'}${c?.verified === false ? ' tf-crit-unverified' : ''}`,
+            tabindex: 0,
+            title: text,
+            onfocus: show(text),
+            onmouseenter: show(text),
+          },
+          cellWord(c),
+        ),
       );
     }
     body.append(tr);
   }
-  return h('div', { class: 'tf-scroll-x' }, h('table', { class: 'tf-criteria-table' }, h('caption', {}, caption), h('thead', {}, head), body));
+  return h(
+    'div',
+    { class: 'tf-scroll-x' },
+    h('table', { class: 'tf-criteria-table' }, h('caption', {}, caption), h('thead', {}, head), body),
+  );
 }
 
 /** The criteria section, or null when the review has no criteria.json. */
 export function criteriaView(ctx: ViewContext): HTMLElement | null {
   const cr = ctx.state.criteria;
   if (!cr) return null;
-  if (cr.state !== 'current') return section('tf-criteria', "The team's criteria", h('p', { class: 'tf-muted', id: 'tf-criteria-stale' }, cr.why));
+  if (cr.state !== 'current')
+    return section('tf-criteria', "The team's criteria", h('p', { class: 'tf-muted', id: 'tf-criteria-stale' }, cr.why));
   const quoteLine = h('p', { class: 'tf-criteria-quote', 'aria-live': 'polite' }, 'Focus or hover a cell to read the quote it rests on.');
   const members = cr.members.map((m) => ({ id: m.id, name: ctx.designerName(m.id) === m.id ? m.name : ctx.designerName(m.id) }));
   return section(
@@ -67,7 +94,15 @@ export function criteriaView(ctx: ViewContext): HTMLElement | null {
     "The team's criteria",
     muted(`Found ${readableTime(cr.at)}; most controversial first. A stance counts only when its quote is in that member's own file.`),
     matrix('Members × criteria', cr.criteria, members, (r) => r.stances, quoteLine),
-    cr.options.length ? matrix('Options × criteria', cr.criteria, cr.options.map((o) => ({ id: o, name: `Option ${o}` })), (r) => r.options, quoteLine) : null,
+    cr.options.length
+      ? matrix(
+          'Options × criteria',
+          cr.criteria,
+          cr.options.map((o) => ({ id: o, name: `Option ${o}` })),
+          (r) => r.options,
+          quoteLine,
+        )
+      : null,
     quoteLine,
   );
 }

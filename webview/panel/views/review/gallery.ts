@@ -16,12 +16,25 @@ export function galleryView(ctx: ViewContext): HTMLElement | null {
       h(
         'li',
         { class: 'tf-gallery-item', 'data-reference': r.id },
-        h('figure', {},
-          h('img', { src: r.src, alt: r.note ? `${r.label}: ${r.note}` : r.label, loading: 'lazy', decoding: 'async', width: r.width, height: r.height }),
-          h('figcaption', {},
+        h(
+          'figure',
+          {},
+          h('img', {
+            src: r.src,
+            alt: r.note ? `${r.label}: ${r.note}` : r.label,
+            loading: 'lazy',
+            decoding: 'async',
+            width: r.width,
+            height: r.height,
+          }),
+          h(
+            'figcaption',
+            {},
             h('strong', {}, r.label),
             h('span', { class: 'tf-muted' }, ` · ${r.id}`),
-            r.note ? h('span', { class: 'tf-gallery-note' }, r.note) : h('span', { class: 'tf-gallery-note tf-muted' }, 'No note on what it is for.'),
+            r.note
+              ? h('span', { class: 'tf-gallery-note' }, r.note)
+              : h('span', { class: 'tf-gallery-note tf-muted' }, 'No note on what it is for.'),
           ),
         ),
       ),
@@ -30,7 +43,9 @@ export function galleryView(ctx: ViewContext): HTMLElement | null {
   return section(
     'tf-references',
     `Reference gallery (${refs.length})`,
-    muted('Images the team chose for style. The proxies and the remix agent see them apart from the candidates; they are never ranked, and the remix agent may send the ones it cites to the image edit after the candidates.'),
+    muted(
+      'Images the team chose for style. The proxies and the remix agent see them apart from the candidates; they are never ranked, and the remix agent may send the ones it cites to the image edit after the candidates.',
+    ),
     grid,
   );
 }

@@ -73,12 +73,23 @@ function markAgreement(ctx: ViewContext, heads: HTMLElement[], foot: HTMLElement
   });
   foot.replaceChildren();
   if (borda.size === 0) return;
-  const consensus = h('tr', {}, h('th', { scope: 'row', class: 'tf-designer' }, 'Consensus', h('span', { class: 'tf-role' }, 'Borda position')));
+  const consensus = h(
+    'tr',
+    {},
+    h('th', { scope: 'row', class: 'tf-designer' }, 'Consensus', h('span', { class: 'tf-role' }, 'Borda position')),
+  );
   for (const o of options) {
     const b = borda.get(o.id);
     const p = perOption.get(o.id);
     consensus.append(
-      h('td', { class: 'tf-cell tf-cell-consensus', title: p ? `Mean rank ${fixed(p.meanRank)} (sd ${fixed(p.sd)}), ${b?.points ?? ''} points` : '' }, b ? String(b.position) : '–'),
+      h(
+        'td',
+        {
+          class: 'tf-cell tf-cell-consensus',
+          title: p ? `Mean rank ${fixed(p.meanRank)} (sd ${fixed(p.sd)}), ${b?.points ?? ''} points` : '',
+        },
+        b ? String(b.position) : '–',
+      ),
     );
   }
   foot.append(consensus);
@@ -113,7 +124,16 @@ function drawGrid(ctx: ViewContext): Grid {
 
   const body = h('tbody');
   const rowOf = (d: (typeof review.designers)[number]): HTMLElement => {
-    const row = h('tr', {}, h('th', { scope: 'row', class: 'tf-designer' }, h('span', { class: 'tf-designer-name' }, d.name), d.role ? h('span', { class: 'tf-role' }, d.role) : null));
+    const row = h(
+      'tr',
+      {},
+      h(
+        'th',
+        { scope: 'row', class: 'tf-designer' },
+        h('span', { class: 'tf-designer-name' }, d.name),
+        d.role ? h('span', { class: 'tf-role' }, d.role) : null,
+      ),
+    );
     const byOption = new Map(d.entries.map((e) => [e.option, e] as const));
     const avg = averageRanks(options.map((o) => byOption.get(o.id)?.rank ?? n));
     options.forEach((o, i) => {
@@ -123,7 +143,11 @@ function drawGrid(ctx: ViewContext): Grid {
         return;
       }
       const describe = `${d.name}, option ${o.id}, ranked ${ordinal(e.rank)}: ${e.justification}`;
-      const cell = h('td', { class: 'tf-cell', tabindex: 0, 'aria-label': describe, 'data-designer': d.id, 'data-option': o.id }, String(e.rank));
+      const cell = h(
+        'td',
+        { class: 'tf-cell', tabindex: 0, 'aria-label': describe, 'data-designer': d.id, 'data-option': o.id },
+        String(e.rank),
+      );
       cell.style.setProperty('--tf-heat', `${heatPercent(avg[i] ?? n, n)}%`);
       if ((avg[i] ?? n) <= 1.5) cell.classList.add('tf-cell-top');
       row.append(cell);
@@ -144,10 +168,17 @@ function drawGrid(ctx: ViewContext): Grid {
   const foot = h('tfoot');
 
   const tip = h('div', { id: TIP_ID, role: 'tooltip', class: 'tf-tooltip', hidden: true });
-  const table = h('table', { class: 'tf-heat', 'aria-label': 'Ranks given by each designer (1 = best)' }, h('thead', {}, headRow), body, foot);
+  const table = h(
+    'table',
+    { class: 'tf-heat', 'aria-label': 'Ranks given by each designer (1 = best)' },
+    h('thead', {}, headRow),
+    body,
+    foot,
+  );
   const wrap = h('div', { class: 'tf-heat-wrap', 'data-view-group': '' }, table);
   let shownFor: HTMLElement | null = null;
-  const cellOf = (t: EventTarget | null): HTMLElement | null => (t instanceof Element ? t.closest<HTMLElement>('td.tf-cell[data-designer]') : null);
+  const cellOf = (t: EventTarget | null): HTMLElement | null =>
+    t instanceof Element ? t.closest<HTMLElement>('td.tf-cell[data-designer]') : null;
   const onEscape = (ev: KeyboardEvent) => {
     if (ev.key !== 'Escape' || tip.hidden) return;
     ev.stopPropagation();
@@ -196,7 +227,11 @@ function drawGrid(ctx: ViewContext): Grid {
   const element = section(
     'tf-heatmap',
     'Rankings',
-    h('p', { class: 'tf-muted' }, `${review.designers.length} designers × ${n} options. 1 = best; stronger colour = better rank. Hover or focus a cell for the justification; click an image to see it large.`),
+    h(
+      'p',
+      { class: 'tf-muted' },
+      `${review.designers.length} designers × ${n} options. 1 = best; stronger colour = better rank. Hover or focus a cell for the justification; click an image to see it large.`,
+    ),
     wrap,
     tip,
   );
@@ -220,7 +255,12 @@ function placeTip(tip: HTMLElement, cell: HTMLElement, grid: HTMLElement): void 
   // The table as its scrolling box shows it.
   const w = grid.getBoundingClientRect();
   const tb = (grid.querySelector('table') ?? grid).getBoundingClientRect();
-  const g = { top: Math.max(w.top, tb.top), bottom: Math.min(w.bottom, tb.bottom), left: Math.max(w.left, tb.left), right: Math.min(w.right, tb.right) };
+  const g = {
+    top: Math.max(w.top, tb.top),
+    bottom: Math.min(w.bottom, tb.bottom),
+    left: Math.max(w.left, tb.left),
+    right: Math.min(w.right, tb.right),
+  };
   // The part of the grid the window shows.
   const top0 = Math.max(g.top, 0);
   const bottom0 = Math.min(g.bottom, window.innerHeight);

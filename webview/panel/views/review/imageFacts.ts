@@ -31,17 +31,29 @@ export function placementsView(ctx: ViewContext, id: string): HTMLElement {
   const remixIt = ctx.state.run?.iterations.find((it) => remixesOf(it).some((m) => m.id === id));
   const remixOf = remixIt ? { index: remixIt.index, remix: remixesWithDirections(remixIt).find((m) => m.id === id)! } : undefined;
   const box = h('div', { class: 'tf-facts-box' });
-  if (borda) box.append(h('p', { class: 'tf-facts-consensus' }, `Consensus: #${borda.position} of ${ctx.state.analysis?.borda.length ?? 0} (${fixed(borda.points, 1)} Borda points)`));
+  if (borda)
+    box.append(
+      h(
+        'p',
+        { class: 'tf-facts-consensus' },
+        `Consensus: #${borda.position} of ${ctx.state.analysis?.borda.length ?? 0} (${fixed(borda.points, 1)} Borda points)`,
+      ),
+    );
   if (remixOf?.remix && remixIt) {
     const from = remixSources(remixIt, remixOf.remix);
-    box.append(h('p', {}, `Remix made in iteration ${remixOf.index}${from.length ? ` from ${listWords(from.map((f) => ctx.labelOf(f)))}` : ''}.`));
+    box.append(
+      h('p', {}, `Remix made in iteration ${remixOf.index}${from.length ? ` from ${listWords(from.map((f) => ctx.labelOf(f)))}` : ''}.`),
+    );
     if (remixOf.remix.fork) box.append(h('p', { class: 'tf-remix-fork' }, forkSideText(remixOf.remix.fork)));
     else if (remixOf.remix.idea) box.append(h('p', {}, `Idea: ${remixOf.remix.idea}`));
     if (remixOf.remix.editingDirections) box.append(h('p', { class: 'tf-directions' }, remixOf.remix.editingDirections));
   }
   for (const it of ctx.state.run?.iterations ?? []) {
     const place = it.ranking?.indexOf(id) ?? -1;
-    if (place >= 0) box.append(h('p', { class: 'tf-muted' }, `Iteration ${it.index} consensus of the proxies: ${ordinal(place + 1)} of ${it.ranking!.length}`));
+    if (place >= 0)
+      box.append(
+        h('p', { class: 'tf-muted' }, `Iteration ${it.index} consensus of the proxies: ${ordinal(place + 1)} of ${it.ranking!.length}`),
+      );
   }
   if (placements.length === 0) {
     if (!remixOf) box.append(h('p', { class: 'tf-muted' }, 'No designer has ranked this image.'));

@@ -30,7 +30,8 @@ export class PeopleBox {
       this.runId = run?.id;
       this.result = undefined;
     }
-    this.waitingFor = run?.status === 'waiting' ? run.waitingFor : this.waitingFor && run?.status === 'running' ? this.waitingFor : undefined;
+    this.waitingFor =
+      run?.status === 'waiting' ? run.waitingFor : this.waitingFor && run?.status === 'running' ? this.waitingFor : undefined;
     this.pins = new Set((run?.pins ?? []).map((p) => p.message));
     this.draw();
   }
@@ -49,7 +50,13 @@ export class PeopleBox {
       this.speaker = ev.waitingFor.speaker;
       this.draw();
       document.getElementById('tf-say-text')?.focus();
-    } else if (ev.type === 'turn-completed' && this.waitingFor && ev.message.kind === 'human' && ev.message.speaker === this.waitingFor.speaker && ev.message.turn === this.waitingFor.turn) {
+    } else if (
+      ev.type === 'turn-completed' &&
+      this.waitingFor &&
+      ev.message.kind === 'human' &&
+      ev.message.speaker === this.waitingFor.speaker &&
+      ev.message.turn === this.waitingFor.turn
+    ) {
       this.waitingFor = undefined;
       this.draw();
     } else if (ev.type === 'pins-changed') {
@@ -90,13 +97,16 @@ export class PeopleBox {
   private send<K extends 'say' | 'pin'>(kind: K, params: PanelRequests[K]['params']): void {
     const host = this.ctx?.host;
     if (!host) return;
-    host.request(kind, params).then(
-      (reply) => {
-        if (kind === 'say' && reply.ok) this.draft = '';
-        this.result = { ok: reply.ok, message: reply.message, what: kind };
-      },
-      (e: unknown) => (this.result = { ok: false, message: errorMessage(e), what: kind }),
-    ).finally(() => this.draw());
+    host
+      .request(kind, params)
+      .then(
+        (reply) => {
+          if (kind === 'say' && reply.ok) this.draft = '';
+          this.result = { ok: reply.ok, message: reply.message, what: kind };
+        },
+        (e: unknown) => (this.result = { ok: false, message: errorMessage(e), what: kind }),
+      )
+      .finally(() => this.draw());
   }
 
   private draw(): void {
@@ -106,7 +116,12 @@ export class PeopleBox {
     if (!ctx || !run || run.status === 'completed' || designers.length === 0) {
       // Nobody speaks in a completed run, but a pin still goes to its inbox (a refine takes it in): say what became of it.
       const pinned = run?.status === 'completed' && this.result?.what === 'pin' ? this.result : undefined;
-      replaceChildren(this.element, pinned ? h('p', { class: pinned.ok ? 'tf-muted' : 'tf-notice tf-notice-error', id: 'tf-say-result', role: 'status' }, pinned.message) : null);
+      replaceChildren(
+        this.element,
+        pinned
+          ? h('p', { class: pinned.ok ? 'tf-muted' : 'tf-notice tf-notice-error', id: 'tf-say-result', role: 'status' }, pinned.message)
+          : null,
+      );
       return;
     }
     if (this.waitingFor) this.speaker = this.waitingFor.speaker;
@@ -161,7 +176,11 @@ export class PeopleBox {
       callIn = select;
     }
     const result = this.result
-      ? h('p', { class: this.result.ok ? 'tf-muted' : 'tf-notice tf-notice-error', id: 'tf-say-result', role: 'status' }, this.result.message)
+      ? h(
+          'p',
+          { class: this.result.ok ? 'tf-muted' : 'tf-notice tf-notice-error', id: 'tf-say-result', role: 'status' },
+          this.result.message,
+        )
       : null;
     const why = ctx.state.trusted ? null : h('p', { class: 'tf-why' }, 'This workspace is not trusted, so nothing is written.');
     replaceChildren(

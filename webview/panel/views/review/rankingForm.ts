@@ -7,7 +7,19 @@
 import { h, section, replaceChildren } from '../../dom';
 import type { ViewContext } from '../../context';
 import type { PanelDiagnostic } from '../../../../src/protocol/panel';
-import { readDraft, draftAs, draftFollowsMe, draftFromDesigner, draftProblems, emptyDraft, moveItem, normalizeDraft, ranksOf, toRanking, type Draft } from '../../rankingDraft';
+import {
+  readDraft,
+  draftAs,
+  draftFollowsMe,
+  draftFromDesigner,
+  draftProblems,
+  emptyDraft,
+  moveItem,
+  normalizeDraft,
+  ranksOf,
+  toRanking,
+  type Draft,
+} from '../../rankingDraft';
 import { thumb } from './thumb';
 import { isBriefOnly } from '../brief/briefReview';
 import { errorMessage } from '../../../../src/protocol/shared';
@@ -27,7 +39,12 @@ export class RankingForm {
   private optionKey = '';
   private designersKey = '';
   private ctx: ViewContext | undefined;
-  private readonly list = h('ol', { class: 'tf-rank-list', id: 'tf-rank-list', 'data-view-group': '', 'aria-label': 'Your ranking, best first' });
+  private readonly list = h('ol', {
+    class: 'tf-rank-list',
+    id: 'tf-rank-list',
+    'data-view-group': '',
+    'aria-label': 'Your ranking, best first',
+  });
   private readonly feedback = h('div', { class: 'tf-form-feedback', id: 'tf-rk-feedback', 'aria-live': 'polite' });
   private readonly pickerSlot = h('div', { class: 'tf-field' });
   private nameField: ValueElement | undefined;
@@ -43,14 +60,25 @@ export class RankingForm {
     this.ctx = ctx;
     const review = ctx.state.review;
     if (!review) {
-      replaceChildren(this.element, section('tf-ranking', 'My ranking', h('p', { class: 'tf-muted' }, 'The review has errors; fix them before adding a ranking.')));
+      replaceChildren(
+        this.element,
+        section('tf-ranking', 'My ranking', h('p', { class: 'tf-muted' }, 'The review has errors; fix them before adding a ranking.')),
+      );
       this.optionKey = '';
       return;
     }
     if (isBriefOnly(review)) {
       replaceChildren(
         this.element,
-        section('tf-ranking', 'My ranking', h('p', { class: 'tf-muted', id: 'tf-rk-brief-only' }, 'This review is of the brief: nobody ranks options here. Members comment on the brief instead (Comment on the Brief… in the Overview).')),
+        section(
+          'tf-ranking',
+          'My ranking',
+          h(
+            'p',
+            { class: 'tf-muted', id: 'tf-rk-brief-only' },
+            'This review is of the brief: nobody ranks options here. Members comment on the brief instead (Comment on the Brief… in the Overview).',
+          ),
+        ),
       );
       this.optionKey = '';
       return;
@@ -69,7 +97,11 @@ export class RankingForm {
       if (ctx.state.blindSet) this.optionKey = '';
       const member = ctx.members.find((m) => m.id === ctx.me);
       if (member && draftFollowsMe(this.draft, this.meDraft)) {
-        this.draft = draftAs(member, review.designers.find((d) => d.id === member.id), optionIds);
+        this.draft = draftAs(
+          member,
+          review.designers.find((d) => d.id === member.id),
+          optionIds,
+        );
         this.meDraft = this.draft;
         this.optionKey = '';
       }
@@ -92,8 +124,16 @@ export class RankingForm {
       return;
     }
     const draft = this.draft!;
-    this.nameField = h('vscode-textfield', { id: 'tf-rk-name', 'aria-label': 'Your name', placeholder: 'Your name, e.g. Designer E' }) as ValueElement;
-    this.roleField = h('vscode-textfield', { id: 'tf-rk-role', 'aria-label': 'Your role (optional)', placeholder: 'Role (optional)' }) as ValueElement;
+    this.nameField = h('vscode-textfield', {
+      id: 'tf-rk-name',
+      'aria-label': 'Your name',
+      placeholder: 'Your name, e.g. Designer E',
+    }) as ValueElement;
+    this.roleField = h('vscode-textfield', {
+      id: 'tf-rk-role',
+      'aria-label': 'Your role (optional)',
+      placeholder: 'Role (optional)',
+    }) as ValueElement;
     this.nameField.value = draft.designer;
     this.roleField.value = draft.role;
     this.nameField.addEventListener('input', () => this.change({ designer: this.nameField!.value }));
@@ -106,7 +146,11 @@ export class RankingForm {
       section(
         'tf-ranking',
         'My ranking',
-        h('p', { class: 'tf-muted' }, 'Order the options best first: drag them, or focus one and press Alt+↑ / Alt+↓. Tick "tie" to share the rank of the option above. Every option needs a justification.'),
+        h(
+          'p',
+          { class: 'tf-muted' },
+          'Order the options best first: drag them, or focus one and press Alt+↑ / Alt+↓. Tick "tie" to share the rank of the option above. Every option needs a justification.',
+        ),
         h(
           'div',
           { class: 'tf-form-grid' },
@@ -132,19 +176,33 @@ export class RankingForm {
     this.nameField = undefined;
     this.roleField = undefined;
     this.renderList();
-    const save = h('vscode-button', { id: 'tf-rk-save', disabled: !me, title: me ? '' : 'Choose who you are first (I am, at the top).', onclick: () => void this.save() }, 'Save ranking');
+    const save = h(
+      'vscode-button',
+      { id: 'tf-rk-save', disabled: !me, title: me ? '' : 'Choose who you are first (I am, at the top).', onclick: () => void this.save() },
+      'Save ranking',
+    );
     replaceChildren(
       this.element,
       section(
         'tf-ranking',
         `Blind re-rank of run ${blind.runId}`,
-        h('p', { class: 'tf-muted' }, 'Order the pictures best first: drag them, or focus one and press Alt+↑ / Alt+↓. Tick "tie" to share the rank of the one above. Every picture needs a justification. The letters say nothing about where a picture came from.'),
+        h(
+          'p',
+          { class: 'tf-muted' },
+          'Order the pictures best first: drag them, or focus one and press Alt+↑ / Alt+↓. Tick "tie" to share the rank of the one above. Every picture needs a justification. The letters say nothing about where a picture came from.',
+        ),
         h(
           'p',
           { id: 'tf-rk-as' },
-          me ? `Ranking as ${me.name}${ranked.has(me.id) ? ' (saved; saving again replaces it)' : ''}.` : 'Choose who you are (I am, at the top): the run\'s team ranks it, each as themselves.',
+          me
+            ? `Ranking as ${me.name}${ranked.has(me.id) ? ' (saved; saving again replaces it)' : ''}.`
+            : "Choose who you are (I am, at the top): the run's team ranks it, each as themselves.",
         ),
-        h('p', { class: 'tf-muted', id: 'tf-rk-team' }, `Ranked so far: ${blind.team.filter((m) => ranked.has(m.id)).length} of ${blind.team.length} (${blind.team.map((m) => `${m.name}${ranked.has(m.id) ? ' ✓' : ''}`).join(', ') || 'no team found'}).`),
+        h(
+          'p',
+          { class: 'tf-muted', id: 'tf-rk-team' },
+          `Ranked so far: ${blind.team.filter((m) => ranked.has(m.id)).length} of ${blind.team.length} (${blind.team.map((m) => `${m.name}${ranked.has(m.id) ? ' ✓' : ''}`).join(', ') || 'no team found'}).`,
+        ),
         this.list,
         this.feedback,
         h('div', { class: 'tf-actions' }, save, backToRun(ctx, blind.runId)),
@@ -222,7 +280,11 @@ export class RankingForm {
       });
       const tie =
         i > 0
-          ? (h('vscode-checkbox', { class: 'tf-rk-tie', label: 'tie', 'aria-label': `${label} ties with the option above` }) as CheckElement)
+          ? (h('vscode-checkbox', {
+              class: 'tf-rk-tie',
+              label: 'tie',
+              'aria-label': `${label} ties with the option above`,
+            }) as CheckElement)
           : null;
       if (tie) {
         tie.checked = it.tiedWithAbove;
@@ -238,15 +300,40 @@ export class RankingForm {
       const handle = h('span', { class: 'tf-rk-handle', draggable: 'true', title: 'Drag to reorder', 'aria-hidden': 'true' }, '⠿');
       const li = h(
         'li',
-        { tabindex: 0, 'data-option': it.option, 'data-index': String(i), 'aria-label': `Rank ${ranks[i]}: ${label}. Alt+Up or Alt+Down moves it.` },
+        {
+          tabindex: 0,
+          'data-option': it.option,
+          'data-index': String(i),
+          'aria-label': `Rank ${ranks[i]}: ${label}. Alt+Up or Alt+Down moves it.`,
+        },
         h('span', { class: 'tf-rk-pos' }, String(ranks[i])),
         handle,
         thumb(ctx, it.option, 'md'),
         h(
           'div',
           { class: 'tf-rk-move' },
-          h('button', { type: 'button', class: 'tf-icon-button', 'aria-label': `Move ${label} up`, disabled: i === 0, onclick: () => this.move(i, i - 1, false) }, '↑'),
-          h('button', { type: 'button', class: 'tf-icon-button', 'aria-label': `Move ${label} down`, disabled: i === n - 1, onclick: () => this.move(i, i + 1, false) }, '↓'),
+          h(
+            'button',
+            {
+              type: 'button',
+              class: 'tf-icon-button',
+              'aria-label': `Move ${label} up`,
+              disabled: i === 0,
+              onclick: () => this.move(i, i - 1, false),
+            },
+            '↑',
+          ),
+          h(
+            'button',
+            {
+              type: 'button',
+              class: 'tf-icon-button',
+              'aria-label': `Move ${label} down`,
+              disabled: i === n - 1,
+              onclick: () => this.move(i, i + 1, false),
+            },
+            '↓',
+          ),
           tie,
         ),
         justification,
@@ -289,7 +376,11 @@ export class RankingForm {
 
   private showDiagnostics(diagnostics: PanelDiagnostic[], ok: boolean, file?: string): void {
     const items = diagnostics.map((d) =>
-      h('li', { class: `tf-diag tf-diag-${d.severity}` }, `${d.file}${d.line ? `:${d.line}:${d.column}` : ''}: ${d.severity}: ${d.message}`),
+      h(
+        'li',
+        { class: `tf-diag tf-diag-${d.severity}` },
+        `${d.file}${d.line ? `:${d.line}:${d.column}` : ''}: ${d.severity}: ${d.message}`,
+      ),
     );
     replaceChildren(
       this.feedback,
@@ -305,7 +396,10 @@ export class RankingForm {
     const draft = member ? { ...this.draft, designer: member.name } : this.draft;
     const problems = draftProblems(draft);
     if (problems.length) {
-      replaceChildren(this.feedback, h('ul', { role: 'alert', class: 'tf-diagnostics' }, ...problems.map((p) => h('li', { class: 'tf-diag tf-diag-error' }, p))));
+      replaceChildren(
+        this.feedback,
+        h('ul', { role: 'alert', class: 'tf-diagnostics' }, ...problems.map((p) => h('li', { class: 'tf-diag tf-diag-error' }, p))),
+      );
       return;
     }
     this.saving = true;
@@ -335,5 +429,9 @@ export class RankingForm {
 
 /** "Back to run <id>": from a blind re-rank set to its run, in the panel of the review it was made from. */
 export function backToRun(ctx: ViewContext, runId: string): HTMLElement {
-  return h('vscode-button', { class: 'tf-back-to-run', secondary: true, onclick: () => ctx.host.post({ type: 'backToRun' }) }, `Back to run ${runId}`);
+  return h(
+    'vscode-button',
+    { class: 'tf-back-to-run', secondary: true, onclick: () => ctx.host.post({ type: 'backToRun' }) },
+    `Back to run ${runId}`,
+  );
 }

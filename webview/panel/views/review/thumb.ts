@@ -15,7 +15,13 @@ export function thumb(ctx: ViewContext, id: string, size: 'sm' | 'md' | 'lg' = '
     src
       ? h(
           'button',
-          { type: 'button', class: 'tf-thumb-button', 'data-view': id, 'aria-label': `View ${label} large`, title: `${label} — click to view large` },
+          {
+            type: 'button',
+            class: 'tf-thumb-button',
+            'data-view': id,
+            'aria-label': `View ${label} large`,
+            title: `${label} — click to view large`,
+          },
           // Lazy, as every image h() makes: one out of view (a long ranking list, a tab not shown) is fetched when it
           // comes into view, and none holds back the page's load (VS Code shows a webview once it has loaded).
           h('img', { src, alt: '', decoding: 'async' }),

@@ -12,7 +12,15 @@ import { compareView, MAX_COMPARE } from '../run/compare';
 type Mode = { kind: 'view'; ids: string[]; index: number } | { kind: 'compare'; ids: string[] };
 
 export class ImageViewer {
-  readonly element = h('div', { class: 'tf-viewer', id: 'tf-viewer', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'tf-viewer-title', tabindex: -1, hidden: true });
+  readonly element = h('div', {
+    class: 'tf-viewer',
+    id: 'tf-viewer',
+    role: 'dialog',
+    'aria-modal': 'true',
+    'aria-labelledby': 'tf-viewer-title',
+    tabindex: -1,
+    hidden: true,
+  });
   private readonly status = h('div', { class: 'tf-sr-only', 'aria-live': 'polite' });
   private ctx: ViewContext | undefined;
   private mode: Mode | undefined;
@@ -97,7 +105,9 @@ export class ImageViewer {
 
   /** Tab and Shift+Tab stay inside the dialog. */
   private trapFocus(ev: KeyboardEvent): void {
-    const focusable = [...this.element.querySelectorAll<HTMLElement>('button, vscode-button, [tabindex="0"]')].filter((e) => !e.hasAttribute('disabled'));
+    const focusable = [...this.element.querySelectorAll<HTMLElement>('button, vscode-button, [tabindex="0"]')].filter(
+      (e) => !e.hasAttribute('disabled'),
+    );
     if (focusable.length === 0) return;
     const first = focusable[0]!;
     const last = focusable[focusable.length - 1]!;
@@ -133,7 +143,18 @@ export class ImageViewer {
     const ctx = this.ctx;
     const mode = this.mode;
     if (!ctx || !mode) return;
-    const close = h('button', { type: 'button', class: 'tf-icon-button tf-viewer-close', id: 'tf-viewer-close', 'aria-label': 'Close (Esc)', title: 'Close (Esc)', onclick: () => this.close() }, '✕');
+    const close = h(
+      'button',
+      {
+        type: 'button',
+        class: 'tf-icon-button tf-viewer-close',
+        id: 'tf-viewer-close',
+        'aria-label': 'Close (Esc)',
+        title: 'Close (Esc)',
+        onclick: () => this.close(),
+      },
+      '✕',
+    );
     if (mode.kind === 'compare') {
       replaceChildren(
         this.element,
@@ -162,15 +183,51 @@ export class ImageViewer {
         h('span', { class: 'tf-muted tf-file', id: 'tf-viewer-file' }, ctx.fileOf(id) ?? id),
         h('span', { class: 'tf-muted', id: 'tf-viewer-count' }, `${mode.index + 1} of ${mode.ids.length}`),
         h('span', { class: 'tf-spacer' }),
-        many ? h('button', { type: 'button', class: 'tf-icon-button', id: 'tf-viewer-prev', 'aria-label': 'Previous image (←)', title: 'Previous (←)', onclick: () => this.step(-1) }, '←') : null,
-        many ? h('button', { type: 'button', class: 'tf-icon-button', id: 'tf-viewer-next', 'aria-label': 'Next image (→)', title: 'Next (→)', onclick: () => this.step(1) }, '→') : null,
+        many
+          ? h(
+              'button',
+              {
+                type: 'button',
+                class: 'tf-icon-button',
+                id: 'tf-viewer-prev',
+                'aria-label': 'Previous image (←)',
+                title: 'Previous (←)',
+                onclick: () => this.step(-1),
+              },
+              '←',
+            )
+          : null,
+        many
+          ? h(
+              'button',
+              {
+                type: 'button',
+                class: 'tf-icon-button',
+                id: 'tf-viewer-next',
+                'aria-label': 'Next image (→)',
+                title: 'Next (→)',
+                onclick: () => this.step(1),
+              },
+              '→',
+            )
+          : null,
         h(
           'button',
-          { type: 'button', class: 'tf-text-button', id: 'tf-viewer-pick', 'aria-pressed': picked ? 'true' : 'false', onclick: () => this.togglePick(id) },
+          {
+            type: 'button',
+            class: 'tf-text-button',
+            id: 'tf-viewer-pick',
+            'aria-pressed': picked ? 'true' : 'false',
+            onclick: () => this.togglePick(id),
+          },
           picked ? 'Picked for compare' : 'Add to compare',
         ),
         this.picked.length >= 2
-          ? h('button', { type: 'button', class: 'tf-text-button', id: 'tf-viewer-compare', onclick: () => this.compare(this.picked, null) }, `Compare ${this.picked.length}`)
+          ? h(
+              'button',
+              { type: 'button', class: 'tf-text-button', id: 'tf-viewer-compare', onclick: () => this.compare(this.picked, null) },
+              `Compare ${this.picked.length}`,
+            )
           : null,
         close,
       ),
@@ -182,7 +239,9 @@ export class ImageViewer {
           : h('div', { class: 'tf-thumb-missing tf-viewer-img', role: 'img', 'aria-label': `${label}: no image` }, '?'),
         h('aside', { class: 'tf-viewer-facts', 'aria-label': `About ${label}` }, placementsView(ctx, id)),
       ),
-      many ? h('p', { class: 'tf-muted tf-viewer-help' }, '← and → step through the images, Esc closes.') : h('p', { class: 'tf-muted tf-viewer-help' }, 'Esc closes.'),
+      many
+        ? h('p', { class: 'tf-muted tf-viewer-help' }, '← and → step through the images, Esc closes.')
+        : h('p', { class: 'tf-muted tf-viewer-help' }, 'Esc closes.'),
     );
   }
 }

@@ -39,7 +39,9 @@ export function setAsideLines(it: Pick<Iteration, 'setAside'>, labelOf: (id: str
     g.ids.push(s.id);
     by.set(key, g);
   }
-  return [...by.values()].map((g) => `Set aside: ${g.ids.map(labelOf).join(', ')} (not the side chosen on "${g.question}" in round ${g.decidedIn}).`);
+  return [...by.values()].map(
+    (g) => `Set aside: ${g.ids.map(labelOf).join(', ')} (not the side chosen on "${g.question}" in round ${g.decidedIn}).`,
+  );
 }
 
 /**
@@ -60,7 +62,12 @@ export function decisionsOverview(ctx: ViewContext): HTMLElement | null {
       { class: 'tf-decisions' },
       ...made.map(({ it, d }) => {
         const aside = forks.find((f) => f.iteration === it && f.question === d.question)?.setAside ?? [];
-        return h('li', { 'data-iteration': String(it) }, decisionLine(d, names.person, ctx.state.forks?.runId === run.id ? ctx.state.forks.team.length : undefined), aside.length ? h('span', { class: 'tf-muted' }, ` Set aside: ${aside.join('; ')}.`) : null);
+        return h(
+          'li',
+          { 'data-iteration': String(it) },
+          decisionLine(d, names.person, ctx.state.forks?.runId === run.id ? ctx.state.forks.team.length : undefined),
+          aside.length ? h('span', { class: 'tf-muted' }, ` Set aside: ${aside.join('; ')}.`) : null,
+        );
       }),
     ),
   );

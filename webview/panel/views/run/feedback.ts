@@ -7,7 +7,14 @@
 import { h, muted, replaceChildren, section } from '../../dom';
 import type { ViewContext } from '../../context';
 import type { PanelFeedback, SaveFeedbackReply } from '../../../../src/protocol/panel';
-import { RATING_WORDING, SURVEY_QUESTIONS, SURVEY_WORDING, type SurveyQuestion, errorMessage, ownFidelitySentence } from '../../../../src/protocol/shared';
+import {
+  RATING_WORDING,
+  SURVEY_QUESTIONS,
+  SURVEY_WORDING,
+  type SurveyQuestion,
+  errorMessage,
+  ownFidelitySentence,
+} from '../../../../src/protocol/shared';
 import { CoverageConfirm } from '../brief/coverageConfirm';
 
 interface ValueElement extends HTMLElement {
@@ -15,7 +22,13 @@ interface ValueElement extends HTMLElement {
 }
 
 /** A row of five toggle buttons 1–5; `onPick` gets the score. */
-function scale(label: string, current: number | undefined, enabled: boolean, onPick: (score: number) => void, idPrefix: string): HTMLElement {
+function scale(
+  label: string,
+  current: number | undefined,
+  enabled: boolean,
+  onPick: (score: number) => void,
+  idPrefix: string,
+): HTMLElement {
   const group = h('div', { class: 'tf-scale', role: 'group', 'aria-label': label });
   for (let s = 1; s <= 5; s++) {
     group.append(
@@ -59,7 +72,11 @@ export class FeedbackPanel {
     const fb = ctx.state.feedback?.runId === run.id ? ctx.state.feedback : undefined;
     replaceChildren(
       this.pickerBox,
-      muted(me ? `As ${ctx.designerName(me)}, next to each message of your proxy: ${RATING_WORDING}` : 'Choose who you are (I am, at the top) to rate your own proxy’s messages and answer three questions about this run.'),
+      muted(
+        me
+          ? `As ${ctx.designerName(me)}, next to each message of your proxy: ${RATING_WORDING}`
+          : 'Choose who you are (I am, at the top) to rate your own proxy’s messages and answer three questions about this run.',
+      ),
       ...this.fidelity(ctx, me),
       this.status,
       ...(fb?.problems ?? []).map((p) => h('p', { class: 'tf-error-text' }, p)),
@@ -94,7 +111,13 @@ export class FeedbackPanel {
         'div',
         { class: 'tf-rating', 'data-message-id': id },
         h('span', { class: 'tf-muted' }, 'What I would have said? '),
-        scale(`Rate message ${id}: ${RATING_WORDING}`, mine[id]?.score, ctx.state.trusted, (score) => void this.saveRating(ctx, run.id, me, id, score), `tf-rate-${id}`),
+        scale(
+          `Rate message ${id}: ${RATING_WORDING}`,
+          mine[id]?.score,
+          ctx.state.trusted,
+          (score) => void this.saveRating(ctx, run.id, me, id, score),
+          `tf-rate-${id}`,
+        ),
       );
       article.append(box);
     }
@@ -103,7 +126,11 @@ export class FeedbackPanel {
   private async saveRating(ctx: ViewContext, runId: string, me: string, messageId: string, score: number): Promise<void> {
     const current = ctx.state.feedback?.runId === runId ? (ctx.state.feedback.ratings[me] ?? {}) : {};
     const merged = { ...current, [messageId]: { ...current[messageId], score } };
-    const ratings = Object.entries(merged).map(([message, r]) => ({ message, score: r.score, ...(r.comment ? { comment: r.comment } : {}) }));
+    const ratings = Object.entries(merged).map(([message, r]) => ({
+      message,
+      score: r.score,
+      ...(r.comment ? { comment: r.comment } : {}),
+    }));
     this.status.textContent = 'Saving…';
     this.status.textContent = await saved(ctx.host.request('saveRatings', { runId, designer: me, ratings }));
   }
@@ -124,13 +151,25 @@ export class FeedbackPanel {
         'div',
         { class: 'tf-survey-q', 'data-question': q },
         h('p', {}, h('strong', {}, `${q[0]!.toUpperCase()}${q.slice(1)}: `), SURVEY_WORDING[q]),
-        scale(`${q}: 1 = strongly disagree, 5 = strongly agree`, this.surveyDraft[q], ctx.state.trusted, (s) => {
-          this.surveyDraft[q] = s;
-          this.renderSurvey(ctx, me, fb);
-        }, `tf-survey-${q}`),
+        scale(
+          `${q}: 1 = strongly disagree, 5 = strongly agree`,
+          this.surveyDraft[q],
+          ctx.state.trusted,
+          (s) => {
+            this.surveyDraft[q] = s;
+            this.renderSurvey(ctx, me, fb);
+          },
+          `tf-survey-${q}`,
+        ),
       ),
     );
-    const comment = h('vscode-textarea', { id: 'tf-survey-comment', rows: 2, resize: 'vertical', placeholder: 'Optional: anything else about this run?', 'aria-label': 'Survey comment' }) as ValueElement;
+    const comment = h('vscode-textarea', {
+      id: 'tf-survey-comment',
+      rows: 2,
+      resize: 'vertical',
+      placeholder: 'Optional: anything else about this run?',
+      'aria-label': 'Survey comment',
+    }) as ValueElement;
     comment.value = this.surveyDraft.comment ?? '';
     comment.addEventListener('input', () => (this.surveyDraft.comment = comment.value));
     const save = h(
@@ -141,14 +180,16 @@ export class FeedbackPanel {
         onclick: async () => {
           this.status.textContent = 'Saving…';
           const d = this.surveyDraft;
-          this.status.textContent = await saved(ctx.host.request('saveSurvey', {
-            runId: run.id,
-            designer: me,
-            ...(d.representative ? { representative: d.representative } : {}),
-            ...(d.clarity ? { clarity: d.clarity } : {}),
-            ...(d.satisfied ? { satisfied: d.satisfied } : {}),
-            ...(d.comment?.trim() ? { comment: d.comment } : {}),
-          }));
+          this.status.textContent = await saved(
+            ctx.host.request('saveSurvey', {
+              runId: run.id,
+              designer: me,
+              ...(d.representative ? { representative: d.representative } : {}),
+              ...(d.clarity ? { clarity: d.clarity } : {}),
+              ...(d.satisfied ? { satisfied: d.satisfied } : {}),
+              ...(d.comment?.trim() ? { comment: d.comment } : {}),
+            }),
+          );
         },
       },
       'Save answers',

@@ -67,7 +67,10 @@ export function decidedText(d: NonNullable<PanelFork['decision']>, nameOf: (id: 
 }
 
 /** A side of a decided fork: the one chosen, or set aside; undefined while the fork is open. */
-export function sideFate(fork: Pick<PanelFork, 'decision'>, side: Pick<PanelFork['sides'][number], 'position'>): 'chosen' | 'set-aside' | undefined {
+export function sideFate(
+  fork: Pick<PanelFork, 'decision'>,
+  side: Pick<PanelFork['sides'][number], 'position'>,
+): 'chosen' | 'set-aside' | undefined {
   if (!fork.decision) return undefined;
   return side.position === fork.decision.decision ? 'chosen' : 'set-aside';
 }
@@ -83,16 +86,31 @@ export function flipped(current: number | undefined, sides: number): number | un
  * a thumbnail side by side, the image itself at full size.
  */
 function sideBody(ctx: ViewContext, s: PanelFork['sides'][number], full: boolean): HTMLElement {
-  if (s.passage !== undefined) return h('div', { class: full ? 'tf-fork-passage tf-fork-passage-full' : 'tf-fork-passage', tabindex: '0', role: 'region', 'aria-label': `Passage ${s.id}: ${s.position}` }, s.passage);
+  if (s.passage !== undefined)
+    return h(
+      'div',
+      {
+        class: full ? 'tf-fork-passage tf-fork-passage-full' : 'tf-fork-passage',
+        tabindex: '0',
+        role: 'region',
+        'aria-label': `Passage ${s.id}: ${s.position}`,
+      },
+      s.passage,
+    );
   if (s.passageError !== undefined) return h('p', { class: 'tf-error-text' }, s.passageError);
-  return full ? h('img', { class: 'tf-fork-full', src: ctx.imageOf(s.id) ?? '', alt: `${ctx.labelOf(s.id)}: ${s.position}` }) : thumb(ctx, s.id, 'lg');
+  return full
+    ? h('img', { class: 'tf-fork-full', src: ctx.imageOf(s.id) ?? '', alt: `${ctx.labelOf(s.id)}: ${s.position}` })
+    : thumb(ctx, s.id, 'lg');
 }
 
 /**
  * A side's caption: a remix side by its one label and the position it takes ("remix r1d: Image 1 leads"); a brief fork's
  * passage by its side letter ("A: …"), which names no picture.
  */
-export function sideCaption(ctx: Pick<ViewContext, 'labelOf'>, s: Pick<PanelFork['sides'][number], 'id' | 'letter' | 'position' | 'passage' | 'passageError'>): string {
+export function sideCaption(
+  ctx: Pick<ViewContext, 'labelOf'>,
+  s: Pick<PanelFork['sides'][number], 'id' | 'letter' | 'position' | 'passage' | 'passageError'>,
+): string {
   const passage = s.passage !== undefined || s.passageError !== undefined;
   return `${passage ? (s.letter ?? s.id).toUpperCase() : ctx.labelOf(s.id)}: ${s.position}`;
 }
@@ -121,12 +139,18 @@ export class ForksView {
         'tf-forks',
         open ? 'Forks: the team decides' : 'Forks: decided',
         open
-          ? muted('Each side of a decision point made its own way (a remix, or a passage of the brief). Vote for the one you prefer; who holds which side is shown once you have voted.')
+          ? muted(
+              'Each side of a decision point made its own way (a remix, or a passage of the brief). Vote for the one you prefer; who holds which side is shown once you have voted.',
+            )
           : muted('Each side of a decision point was made its own way; the team has chosen one side of each.'),
         ctx.me && !me && open ? muted(`${ctx.designerName(ctx.me)} is not on this run's team: only its members vote.`) : null,
         // The forks still to vote on first, then the decided ones.
-        ...[...forks.forks].sort((a, b) => Number(Boolean(a.decision)) - Number(Boolean(b.decision))).map((f) => this.forkView(ctx, forks, f, me)),
-        forks.problems.length ? h('ul', { class: 'tf-vote-problems' }, ...forks.problems.map((p) => h('li', { class: 'tf-error-text' }, p))) : null,
+        ...[...forks.forks]
+          .sort((a, b) => Number(Boolean(a.decision)) - Number(Boolean(b.decision)))
+          .map((f) => this.forkView(ctx, forks, f, me)),
+        forks.problems.length
+          ? h('ul', { class: 'tf-vote-problems' }, ...forks.problems.map((p) => h('li', { class: 'tf-error-text' }, p)))
+          : null,
         h('p', { class: 'tf-vote-status', role: 'status' }, this.status),
       ),
     );
@@ -141,37 +165,59 @@ export class ForksView {
       const s = f.sides[i]!;
       const fate = sideFate(f, s);
       // A decided fork takes no vote: its sides say which was chosen and which set aside.
-      const voteButton = fate ? h('p', { class: `tf-fork-fate tf-fork-fate-${fate}` }, fate === 'chosen' ? '✓ Chosen' : 'Set aside') : h(
-        'vscode-button',
-        {
-          class: 'tf-vote',
-          secondary: sight.mine !== s.id,
-          disabled: !ctx.state.trusted || !me,
-          title: !ctx.state.trusted ? 'This workspace is not trusted, so nothing is written.' : !me ? 'Choose who you are first (I am, at the top): each member votes as themselves.' : '',
-          onclick: () => void (me && this.vote(ctx, forks.runId, f, s.id, me)),
-        },
-        sight.mine === s.id ? 'Your vote' : 'Vote for this side',
-      );
+      const voteButton = fate
+        ? h('p', { class: `tf-fork-fate tf-fork-fate-${fate}` }, fate === 'chosen' ? '✓ Chosen' : 'Set aside')
+        : h(
+            'vscode-button',
+            {
+              class: 'tf-vote',
+              secondary: sight.mine !== s.id,
+              disabled: !ctx.state.trusted || !me,
+              title: !ctx.state.trusted
+                ? 'This workspace is not trusted, so nothing is written.'
+                : !me
+                  ? 'Choose who you are first (I am, at the top): each member votes as themselves.'
+                  : '',
+              onclick: () => void (me && this.vote(ctx, forks.runId, f, s.id, me)),
+            },
+            sight.mine === s.id ? 'Your vote' : 'Vote for this side',
+          );
       return h(
         'figure',
         { class: fate ? `tf-fork-side tf-fork-${fate}` : 'tf-fork-side', 'data-remix': s.id, ...(fate ? { 'data-fate': fate } : {}) },
         sideBody(ctx, s, full === i),
         h('figcaption', {}, h('strong', {}, sideCaption(ctx, s))),
-        sight.revealed ? h('p', { class: 'tf-muted tf-fork-holders' }, `Held by ${names(sight.holders[i] ?? []) || 'nobody named'}; voted for by ${names(sight.voters[i] ?? []) || 'nobody yet'}`) : null,
+        sight.revealed
+          ? h(
+              'p',
+              { class: 'tf-muted tf-fork-holders' },
+              `Held by ${names(sight.holders[i] ?? []) || 'nobody named'}; voted for by ${names(sight.voters[i] ?? []) || 'nobody yet'}`,
+            )
+          : null,
         voteButton,
       );
     };
     const flip = h(
       'vscode-button',
       { class: 'tf-fork-flip', secondary: true, onclick: () => (this.full.set(key, flipped(full, f.sides.length)), this.render(ctx)) },
-      full === undefined ? 'Flip through at full size' : flipped(full, f.sides.length) === undefined ? 'Side by side' : 'Flip to the next side',
+      full === undefined
+        ? 'Flip through at full size'
+        : flipped(full, f.sides.length) === undefined
+          ? 'Side by side'
+          : 'Flip to the next side',
     );
     const shown = full === undefined ? f.sides.map((_, i) => i) : [full];
     return h(
       'div',
       { class: 'tf-fork', 'data-fork': key },
       h('div', { class: 'tf-fork-head' }, h('h3', {}, `${f.question} (iteration ${f.iteration})`), flip),
-      f.decision ? h('p', { class: 'tf-fork-decided' }, decidedText(f.decision, (id) => ctx.designerName(id), forks.team.length)) : null,
+      f.decision
+        ? h(
+            'p',
+            { class: 'tf-fork-decided' },
+            decidedText(f.decision, (id) => ctx.designerName(id), forks.team.length),
+          )
+        : null,
       canReopen(forks, f, ctx.me)
         ? h(
             'vscode-button',
@@ -179,15 +225,29 @@ export class ForksView {
               class: 'tf-fork-reopen',
               secondary: true,
               disabled: !ctx.state.trusted,
-              title: ctx.state.trusted ? 'Kept in its round as history; the votes are kept and the team may decide again.' : 'This workspace is not trusted, so nothing is written.',
-              onclick: () => ctx.me && ctx.host.post({ type: 'reopen', runId: forks.runId, as: ctx.me, iteration: f.iteration, decisionPoint: f.decisionPoint }),
+              title: ctx.state.trusted
+                ? 'Kept in its round as history; the votes are kept and the team may decide again.'
+                : 'This workspace is not trusted, so nothing is written.',
+              onclick: () =>
+                ctx.me &&
+                ctx.host.post({ type: 'reopen', runId: forks.runId, as: ctx.me, iteration: f.iteration, decisionPoint: f.decisionPoint }),
             },
             'Reopen this decision…',
           )
         : null,
       h('div', { class: full === undefined ? 'tf-fork-sides' : 'tf-fork-sides tf-fork-one' }, ...shown.map(side)),
-      sight.tally ? h('p', { class: 'tf-fork-tally' }, `Votes: ${sight.tally}${f.missing.length && !f.decision ? ` (waiting for ${names(f.missing)})` : ''}`) : null,
-      !sight.revealed ? muted(`${me ? '' : 'Choose who you are (I am, at the top) to vote. '}Blind until you vote: who holds which side and the votes so far are hidden.`) : null,
+      sight.tally
+        ? h(
+            'p',
+            { class: 'tf-fork-tally' },
+            `Votes: ${sight.tally}${f.missing.length && !f.decision ? ` (waiting for ${names(f.missing)})` : ''}`,
+          )
+        : null,
+      !sight.revealed
+        ? muted(
+            `${me ? '' : 'Choose who you are (I am, at the top) to vote. '}Blind until you vote: who holds which side and the votes so far are hidden.`,
+          )
+        : null,
     );
   }
 

@@ -56,7 +56,12 @@ export class NextStrip {
             'ul',
             { class: 'tf-next-decided', 'aria-label': 'Decided' },
             ...steps.decided.map((d) =>
-              h('li', {}, `Decided ${d.how}: ${d.question} → ${d.chosen}`, d.setAside.length ? h('span', { class: 'tf-muted' }, ` (set aside: ${d.setAside.join('; ')})`) : null),
+              h(
+                'li',
+                {},
+                `Decided ${d.how}: ${d.question} → ${d.chosen}`,
+                d.setAside.length ? h('span', { class: 'tf-muted' }, ` (set aside: ${d.setAside.join('; ')})`) : null,
+              ),
             ),
           )
         : null,
@@ -105,7 +110,9 @@ export class NextStrip {
           return host.post({ type: 'backToRun' });
         case 'reopen':
           // The host asks the lead to confirm before anything is written.
-          return void (ctx.me && host.post({ type: 'reopen', runId: a.runId!, as: ctx.me, iteration: a.iteration!, decisionPoint: a.decisionPoint! }));
+          return void (
+            ctx.me && host.post({ type: 'reopen', runId: a.runId!, as: ctx.me, iteration: a.iteration!, decisionPoint: a.decisionPoint! })
+          );
       }
     };
     return h(

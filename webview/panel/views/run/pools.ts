@@ -10,7 +10,11 @@ function roundView(ctx: ViewContext, t: PoolTable): HTMLElement {
     'div',
     { class: 'tf-pool', 'data-pool-iteration': String(t.iteration) },
     h('h3', {}, `Iteration ${t.iteration}: a pool of ${t.columns.length}`),
-    h('p', { class: 'tf-muted' }, `Diversity ${t.diversity.toFixed(2)}${t.reasked ? ' · asked again for directions that differ' : ''} · elected by Schulze over the proxies' rankings`),
+    h(
+      'p',
+      { class: 'tf-muted' },
+      `Diversity ${t.diversity.toFixed(2)}${t.reasked ? ' · asked again for directions that differ' : ''} · elected by Schulze over the proxies' rankings`,
+    ),
     h(
       'div',
       { class: 'tf-pool-grid' },
@@ -18,7 +22,13 @@ function roundView(ctx: ViewContext, t: PoolTable): HTMLElement {
         h(
           'figure',
           { class: c.elected ? 'tf-pool-card tf-pool-elected' : 'tf-pool-card', 'data-pool-letter': c.letter },
-          h('figcaption', {}, h('strong', {}, `${c.letter})`), ` ${c.differs}`, c.elected ? h('vscode-badge', {}, c.remix ? `elected → ${ctx.labelOf(c.remix)}` : 'elected') : null),
+          h(
+            'figcaption',
+            {},
+            h('strong', {}, `${c.letter})`),
+            ` ${c.differs}`,
+            c.elected ? h('vscode-badge', {}, c.remix ? `elected → ${ctx.labelOf(c.remix)}` : 'elected') : null,
+          ),
           h('p', { class: 'tf-directions' }, c.editingDirections),
           h('p', { class: 'tf-muted' }, `From ${c.from.map((id) => ctx.labelOf(id)).join(', ')}`),
           h('p', { class: 'tf-muted' }, c.rankedFirstBy.length ? `Ranked first by ${names(c.rankedFirstBy)}` : 'Ranked first by nobody'),

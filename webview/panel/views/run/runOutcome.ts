@@ -22,13 +22,23 @@ export function timelineView(ctx: ViewContext, run: PanelRun): HTMLElement {
         h('div', { class: 'tf-step-row' }, ...it.candidates.map((c) => thumb(ctx, c))),
         ...setAsideLines(it, ctx.labelOf).map((line) => h('div', { class: 'tf-muted tf-set-aside' }, line)),
         it.ranking?.length ? h('div', { class: 'tf-muted' }, `Consensus: ${it.ranking.map((id) => ctx.labelOf(id)).join(' › ')}`) : null,
-        remixesOf(it).length ? h('div', {}, `→ ${remixesOf(it).map((m) => ctx.labelOf(m.id)).join(', ')}`) : null,
+        remixesOf(it).length
+          ? h(
+              'div',
+              {},
+              `→ ${remixesOf(it)
+                .map((m) => ctx.labelOf(m.id))
+                .join(', ')}`,
+            )
+          : null,
         it.error ? h('div', { class: 'tf-error-text' }, it.error) : null,
       ),
     );
   }
   if (run.finalPick) {
-    list.append(h('li', { class: 'tf-step tf-step-final' }, h('div', { class: 'tf-step-title' }, 'Final pick'), thumb(ctx, run.finalPick, 'md')));
+    list.append(
+      h('li', { class: 'tf-step tf-step-final' }, h('div', { class: 'tf-step-title' }, 'Final pick'), thumb(ctx, run.finalPick, 'md')),
+    );
   }
   return section('tf-timeline', 'Iterations', run.iterations.length ? list : muted('No iteration has finished yet.'));
 }
@@ -37,11 +47,19 @@ export function timelineView(ctx: ViewContext, run: PanelRun): HTMLElement {
  * A remix card's sources: what "made from" shows is what "Compare with its sources" opens (one list, remixSources), the
  * remix first; a remix of more sources than the compare holds says how many it shows.
  */
-export function compareOf(it: Pick<Iteration, 'ranking'>, remix: { id: string; from?: string[] }): { from: string[]; compared: string[]; button: string } {
+export function compareOf(
+  it: Pick<Iteration, 'ranking'>,
+  remix: { id: string; from?: string[] },
+): { from: string[]; compared: string[]; button: string } {
   const from = remixSources(it, remix);
   const compared = [remix.id, ...from].slice(0, MAX_COMPARE);
   const shown = compared.length - 1;
-  const button = from.length === 1 ? 'Compare with its source' : shown === from.length ? 'Compare with its sources' : `Compare with ${shown} of its ${from.length} sources`;
+  const button =
+    from.length === 1
+      ? 'Compare with its source'
+      : shown === from.length
+        ? 'Compare with its sources'
+        : `Compare with ${shown} of its ${from.length} sources`;
   return { from, compared, button };
 }
 
@@ -69,7 +87,11 @@ export function remixGallery(ctx: ViewContext, run: PanelRun): HTMLElement {
         ` · iteration ${it.index}`,
         run.finalPick === remix.id ? h('vscode-badge', {}, 'final pick') : null,
       ),
-      remix.fork ? h('p', { class: 'tf-remix-fork' }, forkSideText(remix.fork)) : remix.idea ? h('p', { class: 'tf-remix-idea' }, remix.idea) : null,
+      remix.fork
+        ? h('p', { class: 'tf-remix-fork' }, forkSideText(remix.fork))
+        : remix.idea
+          ? h('p', { class: 'tf-remix-idea' }, remix.idea)
+          : null,
       remix.editingDirections ? h('p', { class: 'tf-directions' }, remix.editingDirections) : null,
       h(
         'div',
@@ -77,7 +99,11 @@ export function remixGallery(ctx: ViewContext, run: PanelRun): HTMLElement {
         from.length
           ? h('vscode-button', { class: 'tf-compare-sources', secondary: true, 'data-compare': compared.join('\n') }, button)
           : null,
-        h('vscode-button', { secondary: true, onclick: () => ctx.host.post({ type: 'openFile', path: `runs/${run.id}/${remix.file}` }) }, 'Open image'),
+        h(
+          'vscode-button',
+          { secondary: true, onclick: () => ctx.host.post({ type: 'openFile', path: `runs/${run.id}/${remix.file}` }) },
+          'Open image',
+        ),
       ),
     );
   });
@@ -89,7 +115,15 @@ export function remixGallery(ctx: ViewContext, run: PanelRun): HTMLElement {
         h(
           'figure',
           { class: 'tf-remix-card tf-remix-pending', 'data-remix-pending': `${it.index}${pending.map((p) => p.letter).join('')}` },
-          h('figcaption', {}, h('strong', {}, `Iteration ${it.index}: ${pending.length === 1 ? 'remix' : 'remixes'} ${pending.map((p) => p.letter).join(', ')} not made yet`)),
+          h(
+            'figcaption',
+            {},
+            h(
+              'strong',
+              {},
+              `Iteration ${it.index}: ${pending.length === 1 ? 'remix' : 'remixes'} ${pending.map((p) => p.letter).join(', ')} not made yet`,
+            ),
+          ),
           ...pending.map((p) => h('p', { class: 'tf-directions' }, `${p.letter}) ${p.idea ? `${p.idea}: ` : ''}${p.editingDirections}`)),
         ),
       );
@@ -99,7 +133,9 @@ export function remixGallery(ctx: ViewContext, run: PanelRun): HTMLElement {
 }
 
 export function outcomeView(ctx: ViewContext, run: PanelRun): HTMLElement {
-  const last = [...run.iterations].reverse().find((it) => it.agreements || it.disagreements || it.decisionPoints || it.editingDirections || it.proposals);
+  const last = [...run.iterations]
+    .reverse()
+    .find((it) => it.agreements || it.disagreements || it.decisionPoints || it.editingDirections || it.proposals);
   if (!last) return section('tf-outcome', 'Agreements and decisions', muted('The remix agent has not summarised the discussion yet.'));
   const list = (title: string, items: string[] | undefined) =>
     items && items.length ? h('div', {}, h('h3', {}, title), h('ul', {}, ...items.map((t) => h('li', {}, t)))) : null;
@@ -115,7 +151,20 @@ export function outcomeView(ctx: ViewContext, run: PanelRun): HTMLElement {
             'div',
             { class: 'tf-decision' },
             h('p', {}, h('strong', {}, d.question)),
-            h('ul', {}, ...d.positions.map((p) => h('li', {}, p.position, holdersShown(last, d) ? h('span', { class: 'tf-muted' }, ` — ${p.heldBy.map((x) => ctx.designerName(x)).join(', ')}`) : null))),
+            h(
+              'ul',
+              {},
+              ...d.positions.map((p) =>
+                h(
+                  'li',
+                  {},
+                  p.position,
+                  holdersShown(last, d)
+                    ? h('span', { class: 'tf-muted' }, ` — ${p.heldBy.map((x) => ctx.designerName(x)).join(', ')}`)
+                    : null,
+                ),
+              ),
+            ),
             holdersShown(last, d) ? null : muted('A fork: who holds which side is shown in Forks once you have voted.'),
           ),
         ),
@@ -124,19 +173,44 @@ export function outcomeView(ctx: ViewContext, run: PanelRun): HTMLElement {
   return section(
     'tf-outcome',
     `Agreements and decisions (iteration ${last.index})`,
-    last.editingDirections ? h('div', {}, h('h3', {}, 'Editing directions'), h('p', { class: 'tf-directions' }, last.editingDirections)) : null,
+    last.editingDirections
+      ? h('div', {}, h('h3', {}, 'Editing directions'), h('p', { class: 'tf-directions' }, last.editingDirections))
+      : null,
     last.proposals?.length
       ? h(
           'div',
           {},
           h('h3', {}, `Editing directions of the ${last.proposals.length} remixes`),
-          ...last.proposals.map((p) => h('div', { class: 'tf-proposal' }, h('p', {}, h('strong', {}, remixOfProposal(last, p.letter, ctx)), p.idea ? ` — ${p.idea}` : ''), h('p', { class: 'tf-directions' }, p.editingDirections))),
+          ...last.proposals.map((p) =>
+            h(
+              'div',
+              { class: 'tf-proposal' },
+              h('p', {}, h('strong', {}, remixOfProposal(last, p.letter, ctx)), p.idea ? ` — ${p.idea}` : ''),
+              h('p', { class: 'tf-directions' }, p.editingDirections),
+            ),
+          ),
         )
       : null,
     h('div', { class: 'tf-grid-2' }, list('Agreements', last.agreements), list('Disagreements', last.disagreements)),
     decisions,
-    leadDecisions ? list(`Decisions (iteration ${leadDecisions.index})`, leadDecisions.decisions!.map((d) => decisionLine(d, (id) => ctx.designerName(id), ctx.state.forks?.runId === ctx.state.run?.id ? ctx.state.forks?.team.length : undefined))) : null,
-    withReasons ? list(`Why the remix agent ranked them so (iteration ${withReasons.index})`, withReasons.reasons!.map((r) => `${ctx.labelOf(r.candidate)}: ${r.reason}`)) : null,
+    leadDecisions
+      ? list(
+          `Decisions (iteration ${leadDecisions.index})`,
+          leadDecisions.decisions!.map((d) =>
+            decisionLine(
+              d,
+              (id) => ctx.designerName(id),
+              ctx.state.forks?.runId === ctx.state.run?.id ? ctx.state.forks?.team.length : undefined,
+            ),
+          ),
+        )
+      : null,
+    withReasons
+      ? list(
+          `Why the remix agent ranked them so (iteration ${withReasons.index})`,
+          withReasons.reasons!.map((r) => `${ctx.labelOf(r.candidate)}: ${r.reason}`),
+        )
+      : null,
   );
 }
 
@@ -161,7 +235,12 @@ function usageRowsOf(run: Pick<PanelRun, 'usage' | 'settings' | 'iterations' | '
       ['Cached input tokens', integer(u.cachedInputTokens)],
       ['Output tokens', integer(u.outputTokens)],
       ['Estimated cost', vscodeChat ? 'covered by your plan (VS Code model)' : usd(u.costUsd)],
-      ...(run.baseline ? ([['Direct baseline (cost apart)', vscodeChat ? 'covered by your plan (VS Code model)' : usd(run.baseline.costUsd)]] as [string, string][]) : []),
+      ...(run.baseline
+        ? ([['Direct baseline (cost apart)', vscodeChat ? 'covered by your plan (VS Code model)' : usd(run.baseline.costUsd)]] as [
+            string,
+            string,
+          ][])
+        : []),
       ['Model', run.settings.chatModel],
       ...discussionFacts(run).filter(([k]) => k !== 'Remix image'),
     ];
@@ -171,7 +250,10 @@ function usageRowsOf(run: Pick<PanelRun, 'usage' | 'settings' | 'iterations' | '
     ['Cached input tokens', integer(u.cachedInputTokens)],
     ['Output tokens', integer(u.outputTokens)],
     ['Images', integer(u.images)],
-    ['Estimated cost', vscodeChat ? `chat covered by your plan (VS Code model)${u.images ? `; images ${usd(u.costUsd)}` : ''}` : usd(u.costUsd)],
+    [
+      'Estimated cost',
+      vscodeChat ? `chat covered by your plan (VS Code model)${u.images ? `; images ${usd(u.costUsd)}` : ''}` : usd(u.costUsd),
+    ],
     ['Cost per remixed image', usd(costPerRemix(run))],
     ['Models', `${run.settings.chatModel} · ${run.settings.imageModel}`],
     ...discussionFacts(run),

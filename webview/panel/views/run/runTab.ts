@@ -63,11 +63,15 @@ export class RunTab {
       decisions: [this.forks.element, this.outcome],
       results: [this.results],
       evaluation: [this.agreement, this.feedback.surveyBox],
-      discussion: [section('tf-discussion-section', 'Discussion', this.feedback.pickerBox, this.discussion.element, this.people.element), this.analysis.element],
+      discussion: [
+        section('tf-discussion-section', 'Discussion', this.feedback.pickerBox, this.discussion.element, this.people.element),
+        this.analysis.element,
+      ],
       refine: [this.refineBox],
       cost: [this.cost],
     };
-    for (const part of RUN_TAB_ORDER) this.element.append(h('div', { class: `tf-part tf-part-${part}`, 'data-part': part }, ...parts[part]));
+    for (const part of RUN_TAB_ORDER)
+      this.element.append(h('div', { class: `tf-part tf-part-${part}`, 'data-part': part }, ...parts[part]));
   }
 
   render(ctx: ViewContext): void {
@@ -100,7 +104,9 @@ export class RunTab {
     this.shownRunId = run?.id;
     replaceChildren(
       this.runError,
-      run?.status === 'failed' && run.error ? h('div', { class: 'tf-notice tf-notice-error', role: 'alert' }, `Run ${run.id} failed: ${run.error}`) : null,
+      run?.status === 'failed' && run.error
+        ? h('div', { class: 'tf-notice tf-notice-error', role: 'alert' }, `Run ${run.id} failed: ${run.error}`)
+        : null,
     );
   }
 
@@ -124,8 +130,10 @@ export class RunTab {
     }
     if (ev.type === 'waiting') this.setProgress(`Iteration ${ev.waitingFor.iteration}: waiting for ${ev.speakerName} to answer below…`);
     const name = (id: string) => this.ctx?.labelOf(id) ?? id;
-    if (ev.type === 'remix-agent-completed') this.setProgress(`Iteration ${ev.iteration.index}: the remix agent picked ${(ev.iteration.ranking ?? []).map(name).join(', ')}.`);
-    if (ev.type === 'image-edit-started') this.setProgress(`Making ${ev.remixId ? remixLabel(ev.remixId) : 'a remix'} from ${ev.from.map(name).join(', ')}…`);
+    if (ev.type === 'remix-agent-completed')
+      this.setProgress(`Iteration ${ev.iteration.index}: the remix agent picked ${(ev.iteration.ranking ?? []).map(name).join(', ')}.`);
+    if (ev.type === 'image-edit-started')
+      this.setProgress(`Making ${ev.remixId ? remixLabel(ev.remixId) : 'a remix'} from ${ev.from.map(name).join(', ')}…`);
     if (ev.type === 'remix-created') this.setProgress(`Made ${remixLabel(ev.remixId)}.`);
     if (ev.type === 'run-finished') {
       this.setProgress(ev.status === 'completed' ? '' : `Run ${ev.status}${ev.error ? `: ${ev.error}` : '.'}`);
@@ -151,7 +159,11 @@ export class RunTab {
   }
 
   private setProgress(text: string): void {
-    replaceChildren(this.progress, text ? h('vscode-progress-ring', { class: 'tf-ring', 'aria-hidden': 'true' }) : null, text ? h('span', {}, text) : null);
+    replaceChildren(
+      this.progress,
+      text ? h('vscode-progress-ring', { class: 'tf-ring', 'aria-hidden': 'true' }) : null,
+      text ? h('span', {}, text) : null,
+    );
   }
 
   private renderToolbar(ctx: ViewContext): void {
@@ -166,20 +178,30 @@ export class RunTab {
         : briefOnly
           ? undefined
           : (state.review.designers.length ?? 0) < 2
-          ? 'A run needs at least two designers\' rankings.'
-          : undefined;
-    const runButton = h('vscode-button', { id: 'tf-run', secondary: !this.runIsNext, disabled: !canRun, onclick: () => host.post({ type: 'run' }) }, 'Run');
+            ? "A run needs at least two designers' rankings."
+            : undefined;
+    const runButton = h(
+      'vscode-button',
+      { id: 'tf-run', secondary: !this.runIsNext, disabled: !canRun, onclick: () => host.post({ type: 'run' }) },
+      'Run',
+    );
     const cancelButton = state.running
-      ? h('vscode-button', { id: 'tf-cancel', secondary: true, onclick: () => host.post({ type: 'cancel', ...(state.run?.status === 'running' ? { runId: state.run.id } : {}) }) }, 'Cancel')
+      ? h(
+          'vscode-button',
+          {
+            id: 'tf-cancel',
+            secondary: true,
+            onclick: () => host.post({ type: 'cancel', ...(state.run?.status === 'running' ? { runId: state.run.id } : {}) }),
+          },
+          'Cancel',
+        )
       : null;
     const keyButton = h('vscode-button', { secondary: true, onclick: () => host.post({ type: 'setApiKey' }) }, 'Set API Key…');
     let picker: HTMLElement | null = null;
     if (state.runs.length > 0) {
       picker = h('vscode-single-select', { id: 'tf-run-picker', 'aria-label': 'Run to show' });
       for (const r of state.runs) {
-        picker.append(
-          h('vscode-option', { value: r.id, selected: r.id === state.run?.id }, runOptionLabel(r)),
-        );
+        picker.append(h('vscode-option', { value: r.id, selected: r.id === state.run?.id }, runOptionLabel(r)));
       }
       picker.addEventListener('change', (e) => {
         const value = (e.target as ValueElement).value;
@@ -191,13 +213,29 @@ export class RunTab {
           'span',
           { class: 'tf-run-status' },
           state.run.interrupted
-            ? h('vscode-badge', { class: 'tf-status-interrupted', title: 'No process drives this run any more (it was stopped); resume it to continue.' }, 'interrupted')
+            ? h(
+                'vscode-badge',
+                { class: 'tf-status-interrupted', title: 'No process drives this run any more (it was stopped); resume it to continue.' },
+                'interrupted',
+              )
             : h('vscode-badge', { class: `tf-status-${state.run.status}` }, state.run.status),
           state.run.scripted || state.run.partlyScripted ? ' ' : null,
           state.run.scripted
-            ? h('vscode-badge', { class: 'tf-status-scripted', title: "Answered by TeamFusion's bundled scripted server, not a model: its cost and measures are left out of every total." }, 'scripted')
+            ? h(
+                'vscode-badge',
+                {
+                  class: 'tf-status-scripted',
+                  title:
+                    "Answered by TeamFusion's bundled scripted server, not a model: its cost and measures are left out of every total.",
+                },
+                'scripted',
+              )
             : state.run.partlyScripted
-              ? h('vscode-badge', { class: 'tf-status-scripted', title: `${state.run.partlyScripted} Its cost and measures are left out of every total.` }, 'partly scripted')
+              ? h(
+                  'vscode-badge',
+                  { class: 'tf-status-scripted', title: `${state.run.partlyScripted} Its cost and measures are left out of every total.` },
+                  'partly scripted',
+                )
               : null,
           ' ',
           h('code', {}, state.run.id),
@@ -224,7 +262,12 @@ export class RunTab {
     replaceChildren(
       this.broken,
       ...broken.map((b) =>
-        h('div', { class: 'tf-notice tf-notice-error', role: 'status' }, h('strong', {}, `Run ${b.id} is broken and is not used: `), b.problem),
+        h(
+          'div',
+          { class: 'tf-notice tf-notice-error', role: 'status' },
+          h('strong', {}, `Run ${b.id} is broken and is not used: `),
+          b.problem,
+        ),
       ),
     );
   }
