@@ -1,6 +1,6 @@
 /**
  * Proxy fidelity (issue 32, item 1; contract §7): how well each proxy's sealed forecast matched its own designer's blind
- * answer, against the persona-free control. Design runs: Kendall's τ-b (stats/tauB.ts) between the forecast order and
+ * answer, against the persona-free control. Design runs: Kendall's τ-b (stats/agreement/tauB.ts) between the forecast order and
  * the designer's blind re-ranking over the same letters, the same for the control, and the lift τ − control. Brief runs:
  * whether the forecast named the member's blind choice (`hit`), the same for the control, and the lift hit − controlHit
  * (1, 0 or −1). The team's means are over the designers who have both a forecast and a blind answer (`n`).

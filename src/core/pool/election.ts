@@ -1,7 +1,7 @@
 /**
  * The pool's election (issue 41): Schulze over the proxies' rankings of the pool's letters, each member counted with their
  * weight; a tie inside a Schulze tier goes to the higher weighted Borda points, then to the earlier letter (the agent's
- * own order), as stats/schulze.ts documents. The first `elect` letters of that order are elected.
+ * own order), as stats/election/schulze.ts documents. The first `elect` letters of that order are elected.
  */
 import type { Pool } from '../record/record';
 import { consensusOrder } from '../stats/election/consensus';

@@ -196,7 +196,7 @@ describe('one way into a run: the request is resolved once', function () {
     const engineEntries = /\b(startRunOn|resumeRunOf|refineRunOf)\b/;
     const users = Object.keys(sources).filter((f) => engineEntries.test(sources[f]!) && f !== 'core/run/runner.ts');
     assert.deepEqual(users, ['core/run/session.ts'], 'only the session calls the engine');
-    for (const f of ['cli/commands/run.ts', 'extension/run/runManager.ts']) {
+    for (const f of ['cli/commands/run/run.ts', 'extension/run/runManager.ts']) {
       assert.match(sources[f]!, /\brunSession\(/, `${f} calls runSession`);
       assert.doesNotMatch(sources[f]!, /\b(startRun|resumeRun|refineRun)\b/, `${f} does not pick start / resume / refine itself`);
     }

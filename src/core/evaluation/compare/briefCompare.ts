@@ -58,7 +58,7 @@ export interface BriefCompareResult {
   problems: string[];
   /** Who wrote each member's file (issue 39): the files not counted, or why nothing is checked. */
   authorship: AuthorshipReport;
-  /** The run was answered (in any part) by the bundled scripted server (evaluation/scripted.ts): never part of a total. */
+  /** The run was answered (in any part) by the bundled scripted server (evaluation/checks/scripted.ts): never part of a total. */
   scripted?: true;
   /** When only some parts were scripted: which part came from where, in one sentence (record/endpoints.ts). */
   scriptedParts?: string;

@@ -78,7 +78,7 @@ export interface CompareResult {
   timing: Timing;
   /** What is missing before "after" can be computed, in words; null when it is there. */
   missing: string | null;
-  /** The run was answered (in any part) by the bundled scripted server (evaluation/scripted.ts): never part of a total. */
+  /** The run was answered (in any part) by the bundled scripted server (evaluation/checks/scripted.ts): never part of a total. */
   scripted?: true;
   /** When only some parts were scripted: which part came from where, in one sentence (record/endpoints.ts). */
   scriptedParts?: string;

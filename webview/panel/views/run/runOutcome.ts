@@ -220,7 +220,7 @@ export function outcomeView(ctx: ViewContext, run: PanelRun): HTMLElement {
  */
 export function usageRows(run: Pick<PanelRun, 'usage' | 'settings' | 'iterations' | 'task' | 'baseline' | 'scripted'>): [string, string][] {
   const rows = usageRowsOf(run);
-  // A scripted run's cost is not a team's: said in words, and left out of every total (evaluation/scripted.ts).
+  // A scripted run's cost is not a team's: said in words, and left out of every total (evaluation/checks/scripted.ts).
   return run.scripted
     ? rows.map(([k, v]) => (/cost/i.test(k) ? [k, `${v} (scripted run: not a real cost, left out of every total)`] : [k, v]))
     : rows;
