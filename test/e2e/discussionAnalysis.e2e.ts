@@ -164,12 +164,12 @@ describe('discussion analysis in a real VS Code (code-server)', function () {
     const stance = await panel
       .locator('#tf-stance tbody tr')
       .evaluateAll((rows) => rows.map((r) => [...r.children].map((c) => c.textContent)));
-    // Top choices before the run (rankings): Ana 1, Ben 3, Chen 6, Dina 5.
+    // Top choices before the run (rankings): Ana 1, Ben 3, Chen 6, Dina 5 — each named as the review names it, Image k.
     const row = (name: string) => stance.find((r) => r[0]?.startsWith(name))!;
-    assert.deepEqual(row('Ana').slice(1), ['1', '1', '1', 'no', 'kept 1']);
-    assert.deepEqual(row('Ben').slice(1), ['3', '3', '1', 'yes: round 2, after i2-m2', 'yielded to 1']);
-    assert.deepEqual(row('Chen').slice(1), ['6', '1', '1', 'yes: round 1, after i1-m7', 'yielded to 1']);
-    assert.deepEqual(row('Dina').slice(1), ['5', '1', 'nothing', 'yes: round 1, after i1-m8', 'yielded to nothing']);
+    assert.deepEqual(row('Ana').slice(1), ['Image 1', 'Image 1', 'Image 1', 'no', 'kept Image 1']);
+    assert.deepEqual(row('Ben').slice(1), ['Image 3', 'Image 3', 'Image 1', 'yes: round 2, after i2-m2', 'yielded to Image 1']);
+    assert.deepEqual(row('Chen').slice(1), ['Image 6', 'Image 1', 'Image 1', 'yes: round 1, after i1-m7', 'yielded to Image 1']);
+    assert.deepEqual(row('Dina').slice(1), ['Image 5', 'Image 1', 'nothing', 'yes: round 1, after i1-m8', 'yielded to nothing']);
     assert.equal(
       await panel.locator('#tf-stance-summary').textContent(),
       "1 kept their designer's top choice, 3 yielded (Ben Okafor, Chen Wei → 1; Dina Haddad → nothing).",

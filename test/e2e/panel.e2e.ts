@@ -287,7 +287,7 @@ describe('review panel in a real VS Code (code-server)', function () {
       true,
       'focus follows the moved item',
     );
-    await panel.locator('button[aria-label="Move 3 down"]').click();
+    await panel.locator('button[aria-label="Move Image 3 down"]').click();
     const order = await panel.locator('#tf-rank-list li').evaluateAll((els) => els.map((e) => e.getAttribute('data-option')));
     assert.deepEqual(order, ['4', '1', '2', '5', '3', '6']);
     // Saving with empty justifications is refused in the form.
