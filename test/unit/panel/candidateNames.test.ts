@@ -100,19 +100,21 @@ describe('panel: one name per candidate', () => {
     assert.deepEqual(namedPieces('plain', new Map()), ['plain']);
   });
 
-  it('"made from" and "Compare with its sources" read one list; a compare that holds fewer says how many it shows', () => {
+  it('"made from" and "Compare with its sources" read one list, every source shown; a compare that holds fewer says how many it shows', () => {
     const it = input().run!.iterations[0]!;
     const [d, b] = it.remixes!;
     assert.deepEqual(remixSources(it, d!), ['hero', '5', '6']);
     assert.deepEqual(compareOf(it, d!), {
       from: ['hero', '5', '6'],
-      compared: ['r1d', 'hero', '5'],
-      button: 'Compare with 2 of its 3 sources',
+      compared: ['r1d', 'hero', '5', '6'],
+      button: 'Compare with its sources',
     });
     assert.deepEqual(remixSources(it, b!), ['3', 'hero'], 'an older remix without `from`: the two its round ranked first');
     assert.deepEqual(compareOf(it, b!), { from: ['3', 'hero'], compared: ['r1b', '3', 'hero'], button: 'Compare with its sources' });
-    const many = compareOf(it, { id: 'r9a', from: ['1', '2', '3', '4', '5'] });
-    assert.equal(many.button, 'Compare with 2 of its 5 sources', 'a compare that cannot hold every source says so');
+    const five = compareOf(it, { id: 'r9a', from: ['1', '2', '3', '4', '5'] });
+    assert.deepEqual([five.compared, five.button], [['r9a', '1', '2', '3', '4', '5'], 'Compare with its sources']);
+    const many = compareOf(it, { id: 'r9b', from: ['1', '2', '3', '4', '5', '6'] });
+    assert.equal(many.button, 'Compare with 5 of its 6 sources', 'a compare that cannot hold every source says so');
   });
 
   it("a fork side is captioned by its remix's one label; a brief fork's passage by its side letter", () => {
