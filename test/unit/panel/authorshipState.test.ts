@@ -91,6 +91,7 @@ describe('panel: who wrote each member file (issue 39)', function () {
       reason: 'r',
     });
     const report: AuthorshipReport = { checked: true, notCounted: Array.from({ length: PANEL_NOT_COUNTED_MAX + 7 }, (_, i) => n(i)) };
+    assert.equal(PANEL_NOT_COUNTED_MAX, 50, 'docs/sync.md states 50');
     const a = panelAuthorshipOf(report);
     assert.equal(a.notCounted.length, PANEL_NOT_COUNTED_MAX);
     assert.equal(a.more, 7);
