@@ -13,7 +13,7 @@ import * as z from 'zod';
 import { PanelCriteriaSchema } from './criteria';
 import { PanelForksSchema } from './votes';
 import { AdoptBriefSchema, CommentOnBriefSchema, PanelBriefRunSchema, ShowBriefChangesSchema } from './brief';
-import { AnalysisSchema, DiagnosticSchema, PanelReviewSchema, PanelRunSchema, RunSummarySchema } from './panelData';
+import { AnalysisSchema, DiagnosticSchema, PanelAuthorshipSchema, PanelReviewSchema, PanelRunSchema, RunSummarySchema } from './panelData';
 import { CodingProgressSchema, DiscussionAnalysisSchema, EvaluationSchema, FeedbackSchema, SideBySideSchema } from './panelEvaluation';
 import { PanelRunEventSchema } from './runEvents';
 import { REPLY_SCHEMAS, REQUEST_SCHEMAS } from './requests';
@@ -45,6 +45,8 @@ export const PanelStateSchema = z.object({
   /** Why there is no analysis, in words (too few designers, load errors). */
   analysisError: z.string().optional(),
   diagnostics: z.array(DiagnosticSchema),
+  /** Who wrote each member's file (issue 39): what `validate --json` says as `authorship`, its list bounded. */
+  authorship: PanelAuthorshipSchema.optional(),
   runs: z.array(RunSummarySchema),
   /** Runs whose record cannot be used, each with its diagnostic (`runs/<id>/run.json:<line>:<col>: error: …`). */
   brokenRuns: z.array(z.object({ id: z.string(), problem: z.string() })).optional(),

@@ -112,3 +112,22 @@ export const PanelRunSchema = RunRecordSchema.omit({ prompts: true }).extend({
   partlyScripted: z.string().max(2000).optional(),
 });
 export type PanelRun = z.infer<typeof PanelRunSchema>;
+
+/** At most this many files not counted travel in the panel's state; the rest are counted (`more`). */
+export const PANEL_NOT_COUNTED_MAX = 50;
+
+/**
+ * Who wrote each member's file (issue 39), as `validate --json` says it: checked or why not, and the files left out of every
+ * count with the commit and author that made it so. Member text: shown as text only.
+ */
+export const PanelAuthorshipSchema = z.object({
+  checked: z.boolean(),
+  /** Why nothing is checked, in one sentence (only when `checked` is false). */
+  why: text(2000).optional(),
+  notCounted: z
+    .array(z.object({ file: text(1000), member: text(300), commit: text(100), author: text(500), reason: text(2000) }))
+    .max(PANEL_NOT_COUNTED_MAX),
+  /** Files not counted beyond those listed. */
+  more: z.number().int().nonnegative(),
+});
+export type PanelAuthorship = z.infer<typeof PanelAuthorshipSchema>;

@@ -130,6 +130,10 @@ describe('reference gallery and TeamFusion beside the usual way in a real VS Cod
     panel = await openReview(page, 'lumen-teamfusion', 'Lumen');
     await showTab(panel, 'overview');
     await waitInFrame(panel, () => document.querySelectorAll('#tf-references img').length === 3, 'the three reference images');
+    // Who wrote each member's file (issue 39): review.yaml names no git e-mail, so the Overview says once that it is not checked.
+    assert.deepEqual(await panel.locator('#tf-authorship').evaluateAll((els) => els.map((e) => e.textContent)), [
+      'Authorship is not checked: review.yaml names no git e-mail for any member (team: <id>: { git: <email> }).',
+    ]);
     // The images load lazily: once the gallery is on screen, each comes through its webview URI.
     await panel.evaluate(() => document.getElementById('tf-references')?.scrollIntoView());
     await waitInFrame(

@@ -10,6 +10,7 @@ import type { HostMessage, PanelState } from '../../src/protocol/panel';
 import { briefView } from './views/brief/brief';
 import { briefCommentsView, isBriefOnly } from './views/brief/briefReview';
 import { criteriaView } from './views/review/criteria';
+import { authorshipView } from './views/review/authorship';
 import { Heatmap } from './views/review/heatmap';
 import { consensusView, kendallView } from './views/review/agreement';
 import { RunTab } from './views/run/runTab';
@@ -188,6 +189,7 @@ class App {
       replaceChildren(
         this.overview,
         diagnosticsView(ctx),
+        authorshipView(ctx),
         decisionsOverview(ctx),
         briefOnly ? null : kendallView(ctx),
         briefOnly ? null : this.heatmap.view(ctx),

@@ -37,17 +37,28 @@ export async function validateFolder(target: string): Promise<ValidateResult> {
     ];
   // criteria.json as checked again at this read: what it says that is not borne out is ignored, and said on the file.
   if (review) diagnostics = [...diagnostics, ...(await criteriaWarnings(review))];
-  // Each run's votes through the same door (issue 39): a vote that no longer counts is said here too, as a warning.
-  if (review && authorship?.checked && review.config.condition !== 'usual')
-    diagnostics = [...diagnostics, ...(await runVotesNotCounted(review, authorship))];
-  const report = authorship?.report() ?? {
+  const { report, votes } = await authorshipOfLoad(review, authorship);
+  diagnostics = [...diagnostics, ...votes];
+  const rewritten = report.checked ? rewriteSentence(report) : undefined;
+  if (rewritten) diagnostics = [...diagnostics, warning('.', rewritten)];
+  return review ? { review, diagnostics, authorship: report } : { diagnostics, authorship: report };
+}
+
+/**
+ * What the door of a load says about who wrote each member's file (issue 39), once each run's votes have been asked too:
+ * validate's `authorship` and the review panel's. `votes`: the votes that no longer count, as warnings on their files.
+ */
+export async function authorshipOfLoad(
+  review: Review | undefined,
+  door: AuthorshipDoor | undefined,
+): Promise<{ report: AuthorshipReport; votes: Diagnostic[] }> {
+  const votes = review && door?.checked && review.config.condition !== 'usual' ? await runVotesNotCounted(review, door) : [];
+  const report = door?.report() ?? {
     checked: false,
     why: "Who wrote each member's file could not be asked: the review could not be read.",
     notCounted: [],
   };
-  const rewritten = report.checked ? rewriteSentence(report) : undefined;
-  if (rewritten) diagnostics = [...diagnostics, warning('.', rewritten)];
-  return review ? { review, diagnostics, authorship: report } : { diagnostics, authorship: report };
+  return { report, votes };
 }
 
 /** "6 options, 4 designers" / "3 comments on the brief": what a valid review holds, in words. */

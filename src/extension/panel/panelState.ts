@@ -21,6 +21,7 @@ import type {
 } from '../../protocol/panel';
 import type { PanelBriefRun } from '../../protocol/brief';
 import type { PanelCriteria } from '../../protocol/criteria';
+import type { PanelAuthorship } from '../../protocol/panelData';
 import { panelComments } from './state/briefState';
 import { blindSetDiagnostics } from '../foundation/blindSet';
 
@@ -54,6 +55,8 @@ export interface PanelStateInput {
   pending?: { runId: string; entries: readonly ReceivedEntry[] };
   /** The team's criteria (panelCriteria), or why they are not shown. */
   criteria?: PanelCriteria;
+  /** Who wrote each member's file (panelAuthorship): checked or why not, and the files not counted. */
+  authorship?: PanelAuthorship;
 }
 
 /** The thumbnail size the panel uses: the setting when it is a number, clamped to the allowed range. */
@@ -166,6 +169,7 @@ export function buildPanelState(i: PanelStateInput): PanelState {
     ...('value' in i.analysis ? { analysis: i.analysis.value } : { analysisError: i.analysis.error }),
     // A blind re-rank set nobody has ranked yet is the run's re-rank step still to do, not an error.
     diagnostics: blindSetDiagnostics(i.root, i.load.diagnostics),
+    ...(i.authorship ? { authorship: i.authorship } : {}),
     runs: i.runs.map((r) => runSummary(r, i.interrupted)),
     ...(i.brokenRuns?.length ? { brokenRuns: i.brokenRuns } : {}),
     ...(chosen

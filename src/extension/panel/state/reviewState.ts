@@ -32,6 +32,8 @@ import { workspaceTrusted } from '../trust';
 import { reviewFingerprint, runFingerprint } from '../../../core/files/fingerprint';
 import { SerialLoads } from '../serialLoads';
 import { blindSetTeam } from './blindSetState';
+import { panelAuthorship } from './authorshipState';
+import type { PanelAuthorship } from '../../../protocol/panelData';
 
 /** Designers × options above which the panel shows the rankings before the agreement (50 × 50 is 2,500; the sample 24). */
 const DEFER_ANALYSIS_CELLS = 400;
@@ -74,6 +76,8 @@ export class ReviewState {
   /** Bumped by every reload of the review: a deferred analysis of an older load is dropped. */
   private analysisGeneration = 0;
   private lastLoad: Awaited<ReturnType<Services['reviews']['load']>> | undefined;
+  /** Who wrote each member's file, as the last load's door says (worked out once per load of the review). */
+  private authorship: PanelAuthorship | undefined;
   private runs: RunRecord[] = [];
   /** Runs whose record cannot be used, with their diagnostic. */
   private brokenRuns: { id: string; problem: string }[] = [];
@@ -212,6 +216,7 @@ export class ReviewState {
         // decodes right after (completeLater), like the agreement of a large review.
         this.lastLoad = await this.services.reviews.load(this.root, { partial: true, despiteSettings: true, decodeImages: false });
         decodeAfter = true;
+        this.authorship = await this.authorshipOf(this.lastLoad);
         this.page.mark('loaded');
         // A large review's permutation test takes a few hundred milliseconds of the extension host: the panel shows the
         // rankings first and the agreement right after, instead of waiting for it.
@@ -261,8 +266,17 @@ export class ReviewState {
     const shown = this.lastLoad;
     if (shown && JSON.stringify(full.diagnostics) === JSON.stringify(shown.diagnostics) && !!full.review === !!shown.review) return;
     this.lastLoad = full;
+    this.authorship = await this.authorshipOf(full);
     this.analysisCache = this.analyse();
     await this.page.postState();
+  }
+
+  /** The panel's `authorship` of a load; undefined (and logged) when it cannot be worked out. */
+  private authorshipOf(load: NonNullable<ReviewState['lastLoad']>): Promise<PanelAuthorship | undefined> {
+    return panelAuthorship(load).catch((e: unknown) => {
+      this.services.log.warn(`Who wrote each member's file of ${this.root.fsPath} could not be told: ${errorMessage(e)}`);
+      return undefined;
+    });
   }
 
   private analyse(): { value: PanelAnalysis } | { error: string } {
@@ -331,6 +345,7 @@ export class ReviewState {
       ...(brief ? { brief } : {}),
       ...(paired ? { sideBySide: paired } : {}),
       ...(criteria ? { criteria } : {}),
+      ...(this.authorship ? { authorship: this.authorship } : {}),
       ...(record && waiting.length ? { pending: { runId: record.id, entries: waiting } } : {}),
     });
     if (discussion) state.discussion = discussion;
