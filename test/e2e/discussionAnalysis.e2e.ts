@@ -172,7 +172,7 @@ describe('discussion analysis in a real VS Code (code-server)', function () {
     assert.deepEqual(row('Dina').slice(1), ['Image 5', 'Image 1', 'nothing', 'yes: round 1, after i1-m8', 'yielded to nothing']);
     assert.equal(
       await panel.locator('#tf-stance-summary').textContent(),
-      "1 kept their designer's top choice, 3 yielded (Ben Okafor, Chen Wei → 1; Dina Haddad → nothing).",
+      "1 kept their designer's top choice, 3 yielded (Ben Okafor, Chen Wei → Image 1; Dina Haddad → nothing).",
     );
     assert.deepEqual(s.mock.specErrors(), []);
     const codingRequests = s.mock.requests.filter((r) => r.route === 'chat').length;
