@@ -18,7 +18,7 @@ export const DiagnosticSchema = z.object({
 });
 export type PanelDiagnostic = z.infer<typeof DiagnosticSchema>;
 
-export const PanelOptionSchema = z.object({
+const PanelOptionSchema = z.object({
   id: z.string(),
   label: z.string(),
   /** Relative to the review root, forward slashes. */
@@ -28,16 +28,14 @@ export const PanelOptionSchema = z.object({
   width: z.number().nonnegative(),
   height: z.number().nonnegative(),
 });
-export type PanelOption = z.infer<typeof PanelOptionSchema>;
 
 /** A reference of the gallery (references/, issue 19): shown in the Overview apart from the options, never ranked. */
-export const PanelReferenceSchema = PanelOptionSchema.extend({
+const PanelReferenceSchema = PanelOptionSchema.extend({
   /** What the team chose it for (shown as text). */
   note: z.string().max(1000).optional(),
 });
-export type PanelReference = z.infer<typeof PanelReferenceSchema>;
 
-export const PanelDesignerSchema = z.object({
+const PanelDesignerSchema = z.object({
   id: z.string(),
   name: z.string(),
   role: z.string().optional(),
@@ -45,7 +43,6 @@ export const PanelDesignerSchema = z.object({
   file: z.string(),
   entries: z.array(z.object({ option: z.string(), rank: z.number(), justification: z.string() })),
 });
-export type PanelDesigner = z.infer<typeof PanelDesignerSchema>;
 
 export const PanelReviewSchema = z.object({
   /** Absolute path of the review folder (also kept in the webview state, so the serializer can restore the panel). */
@@ -87,7 +84,7 @@ export type RunSummary = z.infer<typeof RunSummarySchema>;
  * What a person said or pinned that no driver has taken in yet (an entry waiting in the run's inbox, e.g. pushed from this
  * machine while the run is driven on another, or written while nobody drives it): shown as pending, never as recorded.
  */
-export const PendingEntrySchema = z.discriminatedUnion('type', [
+const PendingEntrySchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('say'), name: text(200), person: text(200), content: text(4000), pass: z.boolean().optional(), at: text(64) }),
   z.object({
     type: z.literal('pin'),

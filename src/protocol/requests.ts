@@ -26,14 +26,13 @@ function reply<T extends ReplyType, A extends z.ZodRawShape>(type: T, answer: A)
 
 // ── Params ───────────────────────────────────────────────────────────────────────────────────────────────────────
 
-export const RankingDraftEntrySchema = z.object({
+const RankingDraftEntrySchema = z.object({
   option: text(500),
   rank: z.number().int().positive(),
   justification: text(20_000),
 });
-export type RankingDraftEntry = z.infer<typeof RankingDraftEntrySchema>;
 
-export const SaveRankingRequestSchema = request('saveRanking', {
+const SaveRankingRequestSchema = request('saveRanking', {
   /** Existing designer id when editing; absent for a new ranking (the id is made from the name). */
   designerId: text(200).optional(),
   designer: text(200),
@@ -45,7 +44,7 @@ export const SaveRankingRequestSchema = request('saveRanking', {
 export type SaveRankingRequest = z.infer<typeof SaveRankingRequestSchema>;
 
 /** A designer's ratings of their own proxy's messages in one run (the whole file is rewritten). */
-export const SaveRatingsRequestSchema = request('saveRatings', {
+const SaveRatingsRequestSchema = request('saveRatings', {
   runId: text(200),
   designer: text(200),
   ratings: z.array(z.object({ message: text(100), score, comment: text(4000).optional() })).max(2000),
@@ -53,7 +52,7 @@ export const SaveRatingsRequestSchema = request('saveRatings', {
 export type SaveRatingsRequest = z.infer<typeof SaveRatingsRequestSchema>;
 
 /** A designer's answers to the three study questions about one run. */
-export const SaveSurveyRequestSchema = request('saveSurvey', {
+const SaveSurveyRequestSchema = request('saveSurvey', {
   runId: text(200),
   designer: text(200),
   representative: score.optional(),
@@ -64,7 +63,7 @@ export const SaveSurveyRequestSchema = request('saveSurvey', {
 export type SaveSurveyRequest = z.infer<typeof SaveSurveyRequestSchema>;
 
 /** A member confirms or corrects what the agent says became of each of their own points (the last revised brief's coverage). */
-export const SaveCoverageRequestSchema = request('saveCoverage', {
+const SaveCoverageRequestSchema = request('saveCoverage', {
   runId: text(200),
   designer: text(200),
   points: z
@@ -81,15 +80,13 @@ export const SaveCoverageRequestSchema = request('saveCoverage', {
 export type SaveCoverageRequest = z.infer<typeof SaveCoverageRequestSchema>;
 
 /** A designer speaks in the run (taken in at the next turn boundary; answers their turn when the run waits for them). */
-export const SayRequestSchema = request('say', { runId: text(200), as: text(200), text: text(4000) });
-export type SayRequest = z.infer<typeof SayRequestSchema>;
+const SayRequestSchema = request('say', { runId: text(200), as: text(200), text: text(4000) });
 
 /** Pins (or unpins) a message of the run. */
-export const PinRequestSchema = request('pin', { runId: text(200), message: text(100), as: text(200), remove: z.boolean().optional() });
-export type PinRequest = z.infer<typeof PinRequestSchema>;
+const PinRequestSchema = request('pin', { runId: text(200), message: text(100), as: text(200), remove: z.boolean().optional() });
 
 /** A member's vote on a fork of the run: the side (remix id) they prefer (written to their own votes file). */
-export const VoteRequestSchema = request('vote', {
+const VoteRequestSchema = request('vote', {
   runId: text(200),
   as: text(200),
   iteration: z.number().int().min(1).max(100),
@@ -100,17 +97,17 @@ export type VoteRequest = z.infer<typeof VoteRequestSchema>;
 
 // ── Replies ──────────────────────────────────────────────────────────────────────────────────────────────────────
 
-export const SaveRankingReplySchema = reply('saveRankingResult', {
+const SaveRankingReplySchema = reply('saveRankingResult', {
   ok: z.boolean(),
   /** Written file, relative to the review root, when ok. */
   file: z.string().optional(),
   designerId: z.string().optional(),
   diagnostics: z.array(DiagnosticSchema),
 });
-export type SaveRankingReply = z.infer<typeof SaveRankingReplySchema>;
+type SaveRankingReply = z.infer<typeof SaveRankingReplySchema>;
 
 /** The answer to saveRatings / saveSurvey / saveCoverage: the file written, or why not (one sentence). */
-export const SaveFeedbackReplySchema = reply('saveFeedbackResult', {
+const SaveFeedbackReplySchema = reply('saveFeedbackResult', {
   ok: z.boolean(),
   file: z.string().optional(),
   message: z.string().optional(),
@@ -118,7 +115,7 @@ export const SaveFeedbackReplySchema = reply('saveFeedbackResult', {
 export type SaveFeedbackReply = z.infer<typeof SaveFeedbackReplySchema>;
 
 /** The answer to a say or pin: done (recorded now, or handed to the process running the run), or why not. */
-export const PeopleReplySchema = reply('peopleResult', { ok: z.boolean(), message: z.string() });
+const PeopleReplySchema = reply('peopleResult', { ok: z.boolean(), message: z.string() });
 export type PeopleReply = z.infer<typeof PeopleReplySchema>;
 
 // ── The map ──────────────────────────────────────────────────────────────────────────────────────────────────────
@@ -179,7 +176,6 @@ export type PanelRequests = {
   };
 };
 export type RequestMessage = PanelRequests[RequestKind]['message'];
-export type ReplyMessage = PanelRequests[RequestKind]['reply'];
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 

@@ -145,6 +145,37 @@ async function pinner(o: SubmitOptions & { as?: string }): Promise<{ record: Run
   return { record, team, by, review };
 }
 
+/** What a pin or a criterion pin says of itself; the rest of its inbox entry (who pins, unpin, when, typed by) is postPin's. */
+type PinBody = { type: 'pin'; message: string } | { type: 'criterion'; criterion: string; description: string };
+
+/**
+ * Posts a pin (or, with `remove`, an unpin) of a message or of a criterion to the run's inbox as `by`'s entry, once the
+ * record has room and this machine may type it for them (typedFor): the one way both pins reach the inbox.
+ */
+async function postPin(
+  o: SubmitOptions & { remove?: boolean },
+  p: { record: RunRecord; team: Team; by: { id: string }; review: Review },
+  body: PinBody,
+): Promise<SubmitResult> {
+  const full = await recordNearCap(o.reviewRoot, o.runId);
+  if (full) throw new PeopleInputError(full);
+  const typed = await typedFor(o, p.review, p.team, p.by.id, o.remove ? 'an unpin' : 'a pin', o.remove ? 'unpins it' : 'pins it');
+  const entry = await postToInbox(
+    o.reviewRoot,
+    o.runId,
+    {
+      ...body,
+      by: p.by.id,
+      ...(o.remove ? { remove: true } : {}),
+      at: new Date().toISOString(),
+      ...(typed.typedBy !== undefined ? { typedBy: typed.typedBy } : {}),
+    },
+    Date.now(),
+    (id) => isDesigner(p.team, id),
+  );
+  return { entry, file: inboxRel(o.runId, `${entry}.json`), ...(await drivenNow(o)), record: p.record, by: p.by.id, ...typed };
+}
+
 /** Pins (or with `remove`, unpins) a message (`teamfusion pin`). Without `as`, the review's lead pins. */
 export async function submitPin(o: SubmitOptions & { message: string; as?: string; remove?: boolean }): Promise<SubmitResult> {
   const { record, team, by, review } = await pinner(o);
@@ -155,24 +186,7 @@ export async function submitPin(o: SubmitOptions & { message: string; as?: strin
   }
   const pinned = (view.pins ?? []).some((p) => p.message === o.message);
   if (o.remove && !pinned) throw new PeopleInputError(`Message ${o.message} is not pinned.`);
-  const full = await recordNearCap(o.reviewRoot, o.runId);
-  if (full) throw new PeopleInputError(full);
-  const typed = await typedFor(o, review, team, by.id, o.remove ? 'an unpin' : 'a pin', o.remove ? 'unpins it' : 'pins it');
-  const entry = await postToInbox(
-    o.reviewRoot,
-    o.runId,
-    {
-      type: 'pin',
-      message: o.message,
-      by: by.id,
-      ...(o.remove ? { remove: true } : {}),
-      at: new Date().toISOString(),
-      ...(typed.typedBy !== undefined ? { typedBy: typed.typedBy } : {}),
-    },
-    Date.now(),
-    (id) => isDesigner(team, id),
-  );
-  return { entry, file: inboxRel(o.runId, `${entry}.json`), ...(await drivenNow(o)), record, by: by.id, ...typed };
+  return postPin(o, { record, team, by, review }, { type: 'pin', message: o.message });
 }
 
 /**
@@ -186,25 +200,7 @@ export async function submitCriterionPin(
   const view = pendingView(record, team, await pendingEntries(o, team));
   const pinned = (view.criteria?.pinned ?? []).some((p) => p.name.toLowerCase() === o.criterion.name.toLowerCase());
   if (o.remove && !pinned) throw new PeopleInputError(`The criterion "${o.criterion.name}" is not pinned in run ${o.runId}.`);
-  const full = await recordNearCap(o.reviewRoot, o.runId);
-  if (full) throw new PeopleInputError(full);
-  const typed = await typedFor(o, review, team, by.id, o.remove ? 'an unpin' : 'a pin', o.remove ? 'unpins it' : 'pins it');
-  const entry = await postToInbox(
-    o.reviewRoot,
-    o.runId,
-    {
-      type: 'criterion',
-      criterion: o.criterion.name,
-      description: o.criterion.description,
-      by: by.id,
-      ...(o.remove ? { remove: true } : {}),
-      at: new Date().toISOString(),
-      ...(typed.typedBy !== undefined ? { typedBy: typed.typedBy } : {}),
-    },
-    Date.now(),
-    (id) => isDesigner(team, id),
-  );
-  return { entry, file: inboxRel(o.runId, `${entry}.json`), ...(await drivenNow(o)), record, by: by.id, ...typed };
+  return postPin(o, { record, team, by, review }, { type: 'criterion', criterion: o.criterion.name, description: o.criterion.description });
 }
 
 /** Entries waiting in the run's inbox (a stray or broken file is left alone and said in one line, as the driver says it). */

@@ -22,13 +22,11 @@ export const RunReviewArgsSchema = z.object({
   /** A brief run (the members' comments → one revised brief) or a design run; the engine's default for the folder when absent. */
   task: z.enum(RUN_TASKS).optional(),
 });
-export type RunReviewArgs = z.infer<typeof RunReviewArgsSchema>;
 
-export const RunRefSchema = z.object({ reviewRoot: z.string().min(1), runId: z.string().min(1) });
+const RunRefSchema = z.object({ reviewRoot: z.string().min(1), runId: z.string().min(1) });
 export type RunRef = z.infer<typeof RunRefSchema>;
 
 export const RefineArgsSchema = RunRefSchema.extend({ feedback: z.string().optional() });
-export type RefineArgs = z.infer<typeof RefineArgsSchema>;
 
 export const CancelArgsSchema = z.object({
   runId: z.string().optional(),
@@ -36,7 +34,6 @@ export const CancelArgsSchema = z.object({
   /** From the status bar: offer "Cancel" or "Show Log" instead of cancelling at once. */
   ask: z.boolean().optional(),
 });
-export type CancelArgs = z.infer<typeof CancelArgsSchema>;
 
 /** True for a plain object carrying a `reviewRoot` string (our argument objects), as opposed to a Uri or tree item. */
 export function hasReviewRoot(arg: unknown): arg is { reviewRoot: unknown } {
@@ -53,7 +50,7 @@ function fsPathOf(value: unknown): string | undefined {
 }
 
 /** `<review>/runs/<id>` → { reviewRoot, runId }. */
-export function runRefFromRunDir(dir: string): RunRef | undefined {
+function runRefFromRunDir(dir: string): RunRef | undefined {
   const normal = path.resolve(dir);
   const runsDir = path.dirname(normal);
   if (path.basename(runsDir) !== 'runs') return undefined;
