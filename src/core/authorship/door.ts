@@ -84,6 +84,11 @@ export interface AuthorshipDoor {
    * e-mail (`git config user.email`) is its driver's (the author of its first commit). Always true when nothing is checked.
    */
   mayWriteRecord(record: string): Promise<boolean>;
+  /**
+   * The driver of the run whose record is `record` (the author of its run.json's first commit): their e-mail and the member
+   * review.yaml names by it; undefined when it was never committed, git cannot tell, or nothing is checked.
+   */
+  recordDriver(record: string): Promise<{ email: string; member?: string } | undefined>;
   report(): AuthorshipReport;
   /** Who is at this machine's keyboard (typist.ts); undefined when nothing is checked. */
   readonly typist?: Typist;
@@ -103,6 +108,7 @@ export function uncheckedDoor(root: string, why: string): AuthorshipDoor {
     checkMade: async () => undefined,
     readAhead: async () => undefined,
     mayWriteRecord: async () => true,
+    recordDriver: async () => undefined,
     report: () => ({ checked: false, why, notCounted: [] }),
   };
 }
@@ -325,6 +331,17 @@ class GitDoor implements AuthorshipDoor {
     if ('failed' in r) return false;
     const first = (r.touches.get(rec.repo) ?? []).filter((t) => t.status !== 'D').at(-1)?.email;
     return first === undefined || first.toLowerCase() === this.ownEmail?.toLowerCase();
+  }
+
+  async recordDriver(record: string): Promise<{ email: string; member?: string } | undefined> {
+    const rec = await this.where(record);
+    if (!rec) return undefined;
+    const r = await this.facts(rec);
+    if ('failed' in r) return undefined;
+    const email = (r.touches.get(rec.repo) ?? []).filter((t) => t.status !== 'D').at(-1)?.email;
+    if (email === undefined) return undefined;
+    const member = [...this.ids.emails].find(([, emails]) => emails.includes(email.toLowerCase()))?.[0];
+    return { email, ...(member !== undefined ? { member } : {}) };
   }
 
   async check(abs: string, member: string, o: { latestOnly?: boolean } = {}): Promise<NotCounted | undefined> {

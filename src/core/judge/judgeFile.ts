@@ -7,6 +7,9 @@ import { readKindJson } from '../files/kindJson';
 import { writeKindFile } from '../files/writeCaps';
 import { UsageSchema } from '../record/record';
 import { reviewRelative } from '../record/paths';
+import { madeInRunNotCounted } from '../record/recordAuthor';
+import { ReviewFileError } from '../files/reviewFiles';
+import type { AuthorshipDoor } from '../authorship/door';
 import { DIMENSION_NAMES, type JudgeDimension } from './judgePrompts';
 
 export const JUDGE_FILE = 'judge.json';
@@ -60,9 +63,16 @@ export function judgePath(runId: string): string {
   return reviewRelative(runId, JUDGE_FILE);
 }
 
-/** The run's judge.json, or undefined when there is none. Throws ReviewFileError naming the file when it is unusable. */
-export async function readJudgeFile(root: string, runId: string): Promise<JudgeFile | undefined> {
-  return readKindJson(root, judgePath(runId), 'judge', JudgeFileSchema, 'judge again with --force to replace it');
+/**
+ * The run's judge.json, or undefined when there is none. Throws ReviewFileError naming the file when it is unusable, or
+ * when it does not count as its maker's (recordAuthor.ts madeInRunNotCounted: any member judges a run; no one else changes
+ * the verdicts they got). `door`: the review's authorship door when the reader has one open.
+ */
+export async function readJudgeFile(root: string, runId: string, door?: AuthorshipDoor): Promise<JudgeFile | undefined> {
+  const file = await readKindJson(root, judgePath(runId), 'judge', JudgeFileSchema, 'judge again with --force to replace it');
+  const why = file && (await madeInRunNotCounted(root, runId, JUDGE_FILE, door));
+  if (why) throw new ReviewFileError(judgePath(runId), why);
+  return file;
 }
 
 export async function writeJudgeFile(root: string, judge: JudgeFile): Promise<void> {

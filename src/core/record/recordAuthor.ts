@@ -7,8 +7,9 @@
 import * as path from 'node:path';
 import type { AuthorshipDoor, NotCounted } from '../authorship/door';
 import { reviewAuthorship } from '../review/loadReview';
-import { RUNS_DIR, driverOwned, forecastMade, recordFile, rerankMade } from './paths';
+import { RUNS_DIR, driverOwned, forecastMade, recordFile, rerankMade, reviewRelative } from './paths';
 import { error } from '../diagnostics/diagnostics';
+import { printable } from '../kernel/text';
 import type { RunEntry } from './store';
 
 /** A run whose record is not its driver's: the first file refused, and the sentence that says so. */
@@ -66,6 +67,47 @@ export async function driversFilesRefusal(
   const record = path.join(path.resolve(root), ...recordFile(runId).split('/'));
   const refused = await d.checkRecord(record, owned, alone ? { alone } : {});
   return refused[0] && refusalOf(refused[0]);
+}
+
+/**
+ * Why this machine may not drive run `runId` on (resume or refine it), in one sentence naming its driver, or undefined when
+ * it may: its run.json was never committed, this machine's git e-mail is its driver's, or nothing is checked. Asked before
+ * anything is sent or written, so a member who is not the driver never writes files that would make the run refused.
+ */
+export async function notDriverSentence(root: string, runId: string, door?: AuthorshipDoor): Promise<string | undefined> {
+  const d = door ?? (await reviewAuthorship(root));
+  if (!d.checked) return undefined;
+  const record = path.join(path.resolve(root), ...recordFile(runId).split('/'));
+  const driver = await d.recordDriver(record);
+  if (!driver) return undefined;
+  const own = d.typist?.email;
+  if (own !== undefined && own.toLowerCase() === driver.email.toLowerCase()) return undefined;
+  const who = driver.member !== undefined ? `${driver.member} (${printable(driver.email)})` : printable(driver.email);
+  const here =
+    own !== undefined ? `this machine's git e-mail is ${printable(own)}` : 'this machine has no git e-mail (git config user.email)';
+  return `Run ${runId} is driven by ${who}, the author of the first commit of its run.json, and only its driver resumes or refines it; ${here}, so nothing was sent or written.`;
+}
+
+/**
+ * Why `fileInRun` of run `runId`, a file one member makes for the team after the run (analysis.json by code-discussion,
+ * judge.json by judge: any member may make it, so it is not the driver's record), does not count, in one sentence naming
+ * the file; undefined when it does. It counts only as its maker — the member who made it, the author of its first commit
+ * since it was last created — committed it, unchanged by anyone else since (the door's checkMade, as for criteria.json).
+ */
+export async function madeInRunNotCounted(
+  root: string,
+  runId: string,
+  fileInRun: string,
+  door?: AuthorshipDoor,
+): Promise<string | undefined> {
+  const d = door ?? (await reviewAuthorship(root));
+  if (!d.checked) return undefined;
+  const rel = reviewRelative(runId, fileInRun);
+  const refused = await d.checkMade(path.join(path.resolve(root), ...rel.split('/')));
+  return (
+    refused &&
+    `${rel} is not counted: ${refused.reason}; git log -p -- ${rel} shows who changed it (its maker makes it again, or it is removed and made anew).`
+  );
 }
 
 /** Throws NotDriversRecordError when run `runId`'s record is not its driver's (driversRecordRefusal); nothing otherwise. */

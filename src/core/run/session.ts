@@ -13,7 +13,7 @@ import { loadReview } from '../review/loadReview';
 import type { Review } from '../review/model';
 import type { RunRecord, RunSettings, RunTaskKind } from '../record/record';
 import { readRunRecordOnce } from '../record/store';
-import { driversRecordRefusal } from '../record/recordAuthor';
+import { driversRecordRefusal, notDriverSentence } from '../record/recordAuthor';
 import type { AuthorshipDoor } from '../authorship/door';
 import type { RunListener } from '../step/events';
 import type { RunSync } from '../sync/runSync';
@@ -111,6 +111,9 @@ export async function runSession(request: RunRequest, observer: RunObserver = {}
   // Only a record its driver wrote is continued (issue 39): run.json and the files only the driver writes, as committed.
   const refused = await driversRecordRefusal(review.root, what.runId, authorship);
   if (refused) throw new RunRefusedError(`Run ${what.runId} is not resumed or refined: ${refused.sentence}`);
+  // …and only by its driver: anyone else's writes would make it refused everywhere, so they are refused before any is made.
+  const notDriver = await notDriverSentence(review.root, what.runId, authorship);
+  if (notDriver) throw new RunRefusedError(notDriver);
   const o = await engineOptions(request, observer);
   // Its journal is judged against the team of the review as loaded (review.yaml is not read again for it).
   const read = await readRunRecordOnce(review.root, what.runId, observer.log, rosterOf(review));
