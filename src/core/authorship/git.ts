@@ -4,7 +4,7 @@
  * locale (so the few messages told apart read the same everywhere). The authorship door reads history through it; the
  * sync room's transport (sync/gitCli.ts) does its pulls and pushes through it.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 
 /** `git` is not installed (or not on PATH). */
 export class GitMissingError extends Error {
@@ -43,27 +43,49 @@ export function runGit(cwd: string, args: readonly string[]): Promise<GitOut> {
 }
 
 /**
- * Runs git with `input` on its stdin and its stdout as bytes (`git cat-file --batch`, whose sizes are in bytes). Resolves
- * with the exit code (never rejects on a non-zero exit); rejects GitMissingError when git is absent.
+ * Runs git with `input` on its stdin and hands its stdout to `onData` chunk by chunk as it comes, keeping none of it here,
+ * so what it prints is never held whole (`git log` and `git cat-file --batch` over a long history). `onData` returning
+ * false stops git there (the process is ended; `stopped` is true). Resolves with the exit code (never rejects on a non-zero
+ * exit; a git that runs past the timeout is ended and fails); rejects GitMissingError when git is absent.
  */
-export function runGitBytes(
+export function streamGit(
   cwd: string,
   args: readonly string[],
   input: string,
-  maxBuffer = 256 * 1024 * 1024,
-): Promise<{ code: number; stdout: Buffer; stderr: string }> {
+  onData: (chunk: Buffer) => boolean | void,
+): Promise<{ code: number; stderr: string; stopped: boolean }> {
   return new Promise((resolve, reject) => {
-    const child = execFile(
-      'git',
-      ['-C', cwd, '-c', 'core.quotePath=false', ...args],
-      { env: gitEnv(), timeout: GIT_TIMEOUT_MS, maxBuffer, windowsHide: true, encoding: 'buffer' },
-      (err, stdout, stderr) => {
-        if (err && (err as NodeJS.ErrnoException).code === 'ENOENT') return reject(new GitMissingError());
-        const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
-        resolve({ code, stdout, stderr: stderr.toString('utf8') });
-      },
+    const child = spawn('git', ['-C', cwd, '-c', 'core.quotePath=false', ...args], { env: gitEnv(), windowsHide: true });
+    let stopped = false;
+    let stderr = '';
+    let settled = false;
+    const done = (out: { code: number; stderr: string; stopped: boolean } | Error): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (out instanceof Error) reject(out);
+      else resolve(out);
+    };
+    const timer = setTimeout(() => {
+      stderr ||= `git ${args[0] ?? ''} took longer than ${GIT_TIMEOUT_MS / 1000} s`;
+      child.kill();
+    }, GIT_TIMEOUT_MS);
+    child.on('error', (err) =>
+      done((err as NodeJS.ErrnoException).code === 'ENOENT' ? new GitMissingError() : { code: 1, stderr: err.message, stopped }),
     );
-    child.stdin?.on('error', () => undefined); // git gone before reading it all: its exit code says so
-    child.stdin?.end(input);
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (stopped) return;
+      if (onData(chunk) === false) {
+        stopped = true;
+        child.stdout.destroy();
+        child.kill();
+      }
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      if (stderr.length < 64 * 1024) stderr += chunk.toString('utf8');
+    });
+    child.on('close', (code) => done({ code: stopped ? 0 : (code ?? 1), stderr, stopped }));
+    child.stdin.on('error', () => undefined); // git gone before reading it all: its exit code says so
+    child.stdin.end(input);
   });
 }

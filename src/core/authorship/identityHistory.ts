@@ -7,7 +7,9 @@
  */
 import { parseDocumentUnique } from '../kernel/yaml';
 import { designerKey } from '../rankings/designerId';
-import { runGit, runGitBytes } from './git';
+import { StringDecoder } from 'node:string_decoder';
+import { streamGit } from './git';
+import { LIMITS } from '../files/reviewFiles';
 import { printable } from '../kernel/text';
 import { signerEmail, type IdentitySettings } from './rule';
 
@@ -66,45 +68,118 @@ interface YamlCommit {
 }
 
 /**
- * review.yaml's commits, oldest first, and its text at each (`undefined` where git has none): one `git log` for the commits
- * and one `git cat-file --batch` for every text, so reading the history costs two git processes however long it is.
+ * The most commits of review.yaml read (oldest first). A history longer than this is not read past it: the identities stand
+ * as its first YAML_HISTORY_MAX commits left them, and the rest is listed once as not counted (historyTooLong).
  */
-async function yamlHistory(top: string, rel: string, signed: boolean): Promise<{ commit: YamlCommit; text: string | undefined }[]> {
+export const YAML_HISTORY_MAX = 5000;
+
+/**
+ * review.yaml's commits, oldest first (at most `max`), and its identities at each (`undefined` where git has no text, or
+ * a text over review.yaml's byte cap); `beyond`: the first commit not read when there are more. One `git log` and one
+ * `git cat-file --batch`, both read as they stream (each text is parsed as it arrives and not kept), and the log stopped
+ * once `max` + 1 commits are in: two git processes and bounded memory however long the history is.
+ */
+async function yamlHistory(
+  top: string,
+  rel: string,
+  signed: boolean,
+  max: number,
+): Promise<{ history: { commit: YamlCommit; idents: Idents | undefined }[]; beyond?: YamlCommit }> {
   const sig = signed ? '%G?%x00%GS' : '%x00';
-  const log = await runGit(top, ['log', '--reverse', '--no-renames', `--format=%H%x00%ae%x00%an%x00${sig}%x1e`, '--', `:(literal)${rel}`]);
-  if (log.code !== 0) return [];
-  const commits: YamlCommit[] = log.stdout
-    .split('\x1e')
-    .map((r) => r.replace(/^\n/, ''))
-    .filter((r) => /^[0-9a-f]{40,64}\0/.test(r))
-    .map((r) => {
-      const [commit = '', email = '', name = '', good = '', signer = ''] = r.split('\0');
-      return { commit, email, name, ...(signed ? { signature: { good: good === 'G', signer } } : {}) };
-    });
-  if (!commits.length) return [];
-  const batch = await runGitBytes(top, ['cat-file', '--batch'], commits.map((c) => `${c.commit}:${rel}\n`).join(''));
-  const texts = batch.code === 0 ? parseBatch(batch.stdout, commits.length) : [];
-  return commits.map((commit, i) => ({ commit, text: texts[i] }));
+  const commits: YamlCommit[] = [];
+  const decoder = new StringDecoder('utf8');
+  let tail = '';
+  const take = (record: string): void => {
+    const r = record.replace(/^\n/, '');
+    if (!/^[0-9a-f]{40,64}\0/.test(r)) return;
+    const [commit = '', email = '', name = '', good = '', signer = ''] = r.split('\0');
+    commits.push({ commit, email, name, ...(signed ? { signature: { good: good === 'G', signer } } : {}) });
+  };
+  const log = await streamGit(
+    top,
+    ['log', '--reverse', '--no-renames', `--format=%H%x00%ae%x00%an%x00${sig}%x1e`, '--', `:(literal)${rel}`],
+    '',
+    (chunk) => {
+      const records = (tail + decoder.write(chunk)).split('\x1e');
+      tail = records.pop() ?? '';
+      for (const r of records) if (commits.length <= max) take(r);
+      return commits.length <= max;
+    },
+  );
+  if (!log.stopped) {
+    if (log.code !== 0) return { history: [] };
+    take(tail + decoder.end());
+  }
+  const beyond = commits.length > max ? commits[max] : undefined;
+  const read = commits.slice(0, max);
+  if (!read.length) return { history: [] };
+  const idents: (Idents | undefined)[] = [];
+  const batch = new BatchReader(LIMITS.reviewConfig, (text) => void idents.push(text === undefined ? undefined : parsed(text)));
+  const cat = await streamGit(top, ['cat-file', '--batch'], read.map((c) => `${c.commit}:${rel}\n`).join(''), (chunk) => {
+    batch.push(chunk);
+    return idents.length < read.length;
+  });
+  const ok = cat.code === 0 && idents.length === read.length;
+  return { history: read.map((commit, i) => ({ commit, idents: ok ? idents[i] : undefined })), ...(beyond ? { beyond } : {}) };
 }
 
-/** `git cat-file --batch` output: per object `<oid> <type> <size>\n<bytes>\n`, or `<name> missing\n`. */
-function parseBatch(out: Buffer, n: number): (string | undefined)[] {
-  const texts: (string | undefined)[] = [];
-  let at = 0;
-  while (texts.length < n && at < out.length) {
-    const eol = out.indexOf(10, at);
-    if (eol < 0) break;
-    const header = out.subarray(at, eol).toString('utf8').split(' ');
-    at = eol + 1;
-    const size = Number(header[2]);
-    if (header.length !== 3 || !Number.isSafeInteger(size) || size < 0) {
-      texts.push(undefined); // missing (or not a blob): no text at that commit
-      continue;
+/**
+ * `git cat-file --batch` output read as it streams: per object `<oid> <type> <size>\n<bytes>\n`, or `<name> missing\n`.
+ * Each object's text is handed on as it completes (`undefined`: missing, not a blob, or over `cap` bytes, whose bytes are
+ * skipped, never held).
+ */
+class BatchReader {
+  private pending = Buffer.alloc(0);
+  /** The object being read: bytes still to come (with its closing newline), and its parts when it is kept. */
+  private body?: { left: number; parts: Buffer[] | undefined };
+
+  constructor(
+    private readonly cap: number,
+    private readonly onText: (text: string | undefined) => void,
+  ) {}
+
+  push(chunk: Buffer): void {
+    let buf = this.pending.length ? Buffer.concat([this.pending, chunk]) : chunk;
+    this.pending = Buffer.alloc(0);
+    while (buf.length) {
+      if (this.body) {
+        const n = Math.min(this.body.left, buf.length);
+        this.body.parts?.push(buf.subarray(0, n));
+        this.body.left -= n;
+        buf = buf.subarray(n);
+        if (this.body.left > 0) return;
+        const parts = this.body.parts;
+        this.body = undefined;
+        // The object's bytes without the newline that closes it.
+        this.onText(parts && Buffer.concat(parts).subarray(0, -1).toString('utf8'));
+        continue;
+      }
+      const eol = buf.indexOf(10);
+      if (eol < 0) {
+        this.pending = Buffer.from(buf);
+        return;
+      }
+      const header = buf.subarray(0, eol).toString('utf8').split(' ');
+      buf = buf.subarray(eol + 1);
+      const size = Number(header[2]);
+      if (header.length !== 3 || !Number.isSafeInteger(size) || size < 0) {
+        this.onText(undefined); // missing (or not an object): no text at that commit
+        continue;
+      }
+      this.body = { left: size + 1, parts: header[1] === 'blob' && size <= this.cap ? [] : undefined };
+      if (!this.body.parts) this.onText(undefined); // said now; its bytes are skipped as they come
     }
-    texts.push(header[1] === 'blob' ? out.subarray(at, at + size).toString('utf8') : undefined);
-    at += size + 1;
   }
-  return texts;
+}
+
+/** The one line said when review.yaml's history is longer than what is read (YAML_HISTORY_MAX). */
+function historyTooLong(beyond: YamlCommit, max: number): IdentityChangeRefused {
+  return {
+    commit: beyond.commit,
+    author: beyond.email,
+    member: '',
+    reason: `review.yaml has more than ${max} commits and only its first ${max} are read, so the team's git e-mails and the lead stand as those commits left them; this commit and every later one (and any change not committed yet) are not read for them`,
+  };
 }
 
 /**
@@ -118,8 +193,9 @@ export async function standingIdentities(
   current: IdentitySettings & { lead?: string },
   ownEmail: string | undefined,
   requireSigned = false,
+  max = YAML_HISTORY_MAX,
 ): Promise<{ settings: IdentitySettings; refused: IdentityChangeRefused[] }> {
-  const history = await yamlHistory(top, rel, requireSigned);
+  const { history, beyond } = await yamlHistory(top, rel, requireSigned, max);
   if (!history.length) return { settings: current, refused: [] };
   const refused: IdentityChangeRefused[] = [];
   let accepted: Idents | undefined;
@@ -154,14 +230,17 @@ export async function standingIdentities(
     accepted = next;
   };
   let last: Idents = { git: new Map() };
-  for (const { commit, text } of history) {
+  for (const { commit, idents } of history) {
     if (!founder) founder = commit.email.toLowerCase();
-    last = parsed(text ?? '');
+    last = idents ?? { git: new Map() };
     judge(last, commit);
   }
-  // The working copy is judged only where it differs from the last commit (a pulled change was judged as its commit).
-  const now = identsOf(current);
-  if (changes(last, now).length) judge(now, { commit: '(uncommitted)', email: ownEmail ?? '' }, true);
+  if (beyond) refused.push(historyTooLong(beyond, max));
+  else {
+    // The working copy is judged only where it differs from the last commit (a pulled change was judged as its commit).
+    const now = identsOf(current);
+    if (changes(last, now).length) judge(now, { commit: '(uncommitted)', email: ownEmail ?? '' }, true);
+  }
   const standing = accepted!;
   const team: Record<string, { git: string[] }> = {};
   for (const { id, emails } of standing.git.values()) team[id] = { git: emails };

@@ -141,11 +141,16 @@ export async function driversRecordRefusals(
  * used, its diagnostic on the file refused (the sentence of driversRecordRefusal): listed as broken, never believed.
  */
 export async function driversRunEntries(root: string, entries: readonly RunEntry[], door?: AuthorshipDoor): Promise<RunEntry[]> {
-  const refused = await driversRecordRefusals(
-    root,
-    entries.flatMap((e) => (e.record ? [e.id] : [])),
-    door,
-  );
+  return refusedRunEntries(entries, await driversRecordRefusals(root, recordIds(entries), door));
+}
+
+/** The ids of the runs listed whose record could be read (the runs whose record is asked about). */
+export function recordIds(entries: readonly RunEntry[]): string[] {
+  return entries.flatMap((e) => (e.record ? [e.id] : []));
+}
+
+/** `entries` with each run of `refused` (driversRecordRefusals) turned into a run that cannot be used, its diagnostic on the file. */
+export function refusedRunEntries(entries: readonly RunEntry[], refused: ReadonlyMap<string, RecordRefusal>): RunEntry[] {
   return entries.map((e) => {
     const r = e.record && refused.get(e.id);
     return r ? { id: e.id, diagnostics: [error(r.file, r.sentence)] } : e;
