@@ -71,7 +71,7 @@ interface YamlCommit {
  * The most commits of review.yaml read (oldest first). A history longer than this is not read past it: the identities stand
  * as its first YAML_HISTORY_MAX commits left them, and the rest is listed once as not counted (historyTooLong).
  */
-export const YAML_HISTORY_MAX = 5000;
+export const YAML_HISTORY_MAX = 2000;
 
 /**
  * review.yaml's commits, oldest first (at most `max`), and its identities at each (`undefined` where git has no text, or
