@@ -5,6 +5,8 @@
  */
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
 import { makeTempDir } from '../run/fixtures';
 import { git } from '../../support/gitTeam';
 import { YAML_HISTORY_MAX, standingIdentities } from '../../../src/core/authorship/identityHistory';
@@ -57,6 +59,11 @@ describe("authorship: review.yaml's history is read up to a bound (real git)", f
     const all = await standingIdentities(top, 'review.yaml', current, 'ana@example.com', false, YAML_HISTORY_MAX + 1);
     assert.deepEqual(all.settings.team?.d2, { git: ['ben2@example.com'] });
     assert.deepEqual(all.refused, []);
+  });
+
+  it('docs/security.md states the bound the code keeps', () => {
+    const doc = readFileSync(path.resolve(__dirname, '../../../../docs/security.md'), 'utf8').replace(/\s+/g, ' ');
+    assert.ok(doc.includes(`up to its first ${YAML_HISTORY_MAX} commits`), 'the bound in docs/security.md');
   });
 
   it('a history within the bound is read whole, each text through the streamed batch', async () => {
