@@ -165,13 +165,14 @@ if (existsSync(sample))
     filter: (src) => !/[\\/]runs([\\/]|$)/.test(src.slice(sample.length)),
   });
 else cpSync(join(repo, 'package.json'), join(workspace, 'package.json'));
-await makeLargeReview(join(workspace, 'large-review'), 50, 50);
-
 let floorVsix;
-await check('the floor extension (activate returns at once, a minimal webview panel) is packaged', () => {
-  floorVsix = makeFloorExtension(join(scratch, 'floor'));
+// vsce packs the floor while sharp draws the large review's images.
+const floorPackaged = check('the floor extension (activate returns at once, a minimal webview panel) is packaged', async () => {
+  floorVsix = await makeFloorExtension(join(scratch, 'floor'));
   return floorVsix.split(/[\\/]/).pop();
 });
+await makeLargeReview(join(workspace, 'large-review'), 50, 50);
+await floorPackaged;
 
 let server;
 try {
@@ -275,17 +276,13 @@ try {
   });
   if (listed) {
     await check('running it from the palette answers with a notification about the review', async () => {
-      // Two reviews in the workspace: VS Code asks which one.
+      // Two reviews in the workspace: VS Code asks which one, once the command's code has loaded (on a loaded machine that
+      // can take a while): wait for that question or the answer, whichever shows first.
       const pick = page.locator('.quick-input-list .monaco-list-row', { hasText: 'lumen-perfume' }).first();
-      if (
-        await pick.waitFor({ state: 'visible', timeout: 5_000 }).then(
-          () => true,
-          () => false,
-        )
-      )
-        await pick.click();
       const toast = page.locator('.notifications-toasts .notification-toast', { hasText: /Review|review/ }).first();
-      await toast.waitFor({ state: 'visible', timeout: 30_000 });
+      await pick.or(toast).first().waitFor({ state: 'visible', timeout: 120_000 });
+      if (await pick.isVisible()) await pick.click();
+      await toast.waitFor({ state: 'visible', timeout: 60_000 });
       return (await toast.innerText()).split('\n')[0].slice(0, 100);
     });
   }
@@ -609,7 +606,7 @@ async function measureTimings(page) {
  * once after registering one command, which opens a webview panel with one inline script that marks it rendered the way
  * TeamFusion's panel does (body data-ready, #tf-title).
  */
-function makeFloorExtension(dir) {
+async function makeFloorExtension(dir) {
   mkdirSync(dir, { recursive: true });
   const manifest = {
     name: 'minimal-floor',
@@ -640,10 +637,10 @@ exports.deactivate = () => undefined;
 `,
   );
   const out = join(dir, 'floor.vsix');
-  const r = spawnSync(
+  const r = await spawnAsync(
     join(repo, 'node_modules', '.bin', 'vsce'),
     ['package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '-o', out],
-    { cwd: dir, encoding: 'utf8', timeout: 120_000 },
+    { cwd: dir, timeout: 120_000 },
   );
   if (r.status !== 0) throw new Error(`vsce failed: ${(r.stdout + r.stderr).trim().split('\n').slice(-4).join(' | ')}`);
   return out;
