@@ -14,6 +14,7 @@
 // Skip a stage with TEAMFUSION_SKIP_<STAGE>=1 (e.g. TEAMFUSION_SKIP_E2E=1) for local speed; CI runs all.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -21,10 +22,21 @@ const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (name) => join(repo, 'node_modules', '.bin', name);
 const COUNT = /^\s*(\d+) passed, (\d+) failed\s*$/;
 
-/** Runs a command, streaming its output (or only keeping it, with `quiet`), and returns { code, text }. */
+/**
+ * Runs a command, streaming its output (or only keeping it, with `quiet`), and returns { code, text }. A quiet one is a
+ * side-lane stage: it runs at a lower priority (nice 10, inherited by what it starts), so it takes the cores the main lane
+ * leaves idle rather than slowing the main lane's tests.
+ */
 function run(cmd, args, timeoutS, env = {}, quiet = false) {
   return new Promise((resolvePromise) => {
     const child = spawn(cmd, args, { cwd: repo, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    if (quiet && child.pid) {
+      try {
+        setPriority(child.pid, 10);
+      } catch {
+        /* not permitted here: it runs at the normal priority */
+      }
+    }
     let text = '';
     const onData = (stream) => (chunk) => {
       text += chunk;
