@@ -23,14 +23,15 @@ const bin = (name) => join(repo, 'node_modules', '.bin', name);
 const COUNT = /^\s*(\d+) passed, (\d+) failed\s*$/;
 
 /**
- * Runs a command, streaming its output (or only keeping it, with `quiet`), and returns { code, text }. A quiet one is a
- * side-lane stage: it runs at a lower priority (nice 10, inherited by what it starts), so it takes the cores the main lane
- * leaves idle rather than slowing the main lane's tests.
+ * Runs a command, streaming its output, and returns { code, text }. `side` (a side-lane stage): its output is only kept,
+ * and with `side.nice` it runs at a lower priority (nice 10, inherited by what it starts), so it takes the cores the main
+ * lane leaves idle rather than slowing the main lane's tests.
  */
-function run(cmd, args, timeoutS, env = {}, quiet = false) {
+function run(cmd, args, timeoutS, env = {}, side = undefined) {
+  const quiet = !!side;
   return new Promise((resolvePromise) => {
     const child = spawn(cmd, args, { cwd: repo, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    if (quiet && child.pid) {
+    if (side?.nice && child.pid) {
       try {
         setPriority(child.pid, 10);
       } catch {
@@ -98,7 +99,7 @@ function findFiles(dir, suffix) {
 const stages = [
   { name: 'build', lane: 'main', timeout: 300, run: () => run('npm', ['run', 'build'], 300), single: true },
   { name: 'typecheck', lane: 'main', timeout: 600, run: () => run('npm', ['run', 'compile-tests'], 600), single: true },
-  { name: 'lint', lane: 'side', timeout: 900, run: (quiet) => run('npm', ['run', 'lint'], 900, {}, quiet), single: true },
+  { name: 'lint', lane: 'side', timeout: 900, run: (side) => run('npm', ['run', 'lint'], 900, {}, side), single: true },
   { name: 'unit', lane: 'main', timeout: 3000, needs: 'dist/cli.js', run: () => run(bin('mocha'), ['--config', '.mocharc.json'], 3000) },
   {
     name: 'integration',
@@ -119,7 +120,7 @@ const stages = [
       return run(bin('mocha'), ['--no-config', '--timeout', '300000', '--reporter', 'spec', ...files], 1800);
     },
   },
-  { name: 'package', lane: 'side', timeout: 900, run: (quiet) => run(process.execPath, ['scripts/package.mjs'], 900, {}, quiet) },
+  { name: 'package', lane: 'side', timeout: 900, run: (side) => run(process.execPath, ['scripts/package.mjs'], 900, {}, side) },
   {
     name: 'vsix',
     lane: 'main',
@@ -130,8 +131,8 @@ const stages = [
   },
 ];
 
-/** Runs one stage (`quiet`: its output kept, not streamed); its result for the closing table. */
-async function runStage(stage, quiet = false) {
+/** Runs one stage (`side`: a side-lane stage, see `run`); its result for the closing table. */
+async function runStage(stage, side = undefined) {
   const s0 = Date.now();
   let passed = 0;
   let failed = 0;
@@ -141,7 +142,7 @@ async function runStage(stage, quiet = false) {
     failed = 1;
     note = `${stage.needs} is missing`;
   } else {
-    const r = await stage.run(quiet);
+    const r = await stage.run(side);
     text = r.text;
     if (stage.single) {
       passed = r.code === 0 ? 1 : 0;
@@ -207,8 +208,10 @@ async function runLane(lane) {
       mainStreaming = false;
       printHeld();
     } else {
+      // Nice only while a main-lane stage runs: when the main lane waits for this one (or has ended), it runs at full priority.
+      const nice = stages.some((s) => s.lane === 'main' && running.has(s.name));
       begin(stage.name);
-      const r = await runStage(stage, true);
+      const r = await runStage(stage, { nice });
       running.delete(stage.name);
       entry.result = r;
       const with_ = besides.get(stage.name);
