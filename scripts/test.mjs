@@ -3,7 +3,7 @@
 // `N passed, N failed` summed over the stages. Exit 1 when anything failed.
 //   build        npm run build (esbuild bundles)                  counts as 1 check
 //   typecheck    npm run compile-tests (tsc → out/)              counts as 1 check (type errors fail it; out/ is still emitted)
-//   lint         npm run lint (ESLint with type information, and Prettier's check beside it)   counts as 1 check
+//   lint         npm run lint (scripts/lint.mjs: ESLint with type information and Prettier's check at once)   1 check
 //   unit         mocha --config .mocharc.json (node 20): test files in parallel, two at a time, each in a worker process
 //                of its own; the CLI they run is the build stage's dist/cli.js (test/support/builtCli.ts)
 //   integration  scripts/run-integration.mjs: mocha INSIDE the real extension host of code-server
