@@ -3,17 +3,18 @@
 // `N passed, N failed` summed over the stages. Exit 1 when anything failed.
 //   build        npm run build (esbuild bundles)                  counts as 1 check
 //   typecheck    npm run compile-tests (tsc → out/)              counts as 1 check (type errors fail it; out/ is still emitted)
-//   lint         npm run lint (ESLint with type information)      counts as 1 check; runs beside typecheck (each is one
-//                                                                  thread; its output is printed when it ends)
+//   lint         npm run lint (scripts/lint.mjs: ESLint with type information and Prettier's check at once)   1 check
 //   unit         mocha --config .mocharc.json (node 20): test files in parallel, two at a time, each in a worker process
 //                of its own; the CLI they run is the build stage's dist/cli.js (test/support/builtCli.ts)
 //   integration  scripts/run-integration.mjs: mocha INSIDE the real extension host of code-server
 //   e2e          mocha on out/test/e2e/**/*.e2e.js (playwright + code-server, via test/harness)
 //   package      scripts/package.mjs: the production build and one VSIX per platform, each checked for its @img packages
 //   vsix         scripts/test-vsix.mjs: install the linux-x64 VSIX into code-server, palette check, timings
+// lint and package run in a side lane beside the others (see `stages`); every other stage runs alone.
 // Skip a stage with TEAMFUSION_SKIP_<STAGE>=1 (e.g. TEAMFUSION_SKIP_E2E=1) for local speed; CI runs all.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -21,10 +22,22 @@ const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (name) => join(repo, 'node_modules', '.bin', name);
 const COUNT = /^\s*(\d+) passed, (\d+) failed\s*$/;
 
-/** Runs a command, streaming its output (or only keeping it, with `quiet`), and returns { code, text }. */
-function run(cmd, args, timeoutS, env = {}, quiet = false) {
+/**
+ * Runs a command, streaming its output, and returns { code, text }. `side` (a side-lane stage): its output is only kept,
+ * and with `side.nice` it runs at a lower priority (nice 10, inherited by what it starts), so it takes the cores the main
+ * lane leaves idle rather than slowing the main lane's tests.
+ */
+function run(cmd, args, timeoutS, env = {}, side = undefined) {
+  const quiet = !!side;
   return new Promise((resolvePromise) => {
     const child = spawn(cmd, args, { cwd: repo, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    if (side?.nice && child.pid) {
+      try {
+        setPriority(child.pid, 10);
+      } catch {
+        /* not permitted here: it runs at the normal priority */
+      }
+    }
     let text = '';
     const onData = (stream) => (chunk) => {
       text += chunk;
@@ -78,14 +91,19 @@ function findFiles(dir, suffix) {
   return out.sort();
 }
 
+// Two lanes. The main lane runs build, typecheck, unit, integration, e2e and vsix one after another, its output streamed:
+// each of them uses both cores or times the product. The side lane runs lint, then package, beside it from the moment
+// build ends (lint is one thread; package mostly waits on npm and the disk), its output kept and printed whole, between
+// two main-lane stages, when it ends. A stage starts once the stages it `waits` for have ended (vsix installs the VSIX
+// package made); each keeps its own row and time in the closing table.
 const stages = [
-  { name: 'build', timeout: 300, run: () => run('npm', ['run', 'build'], 300), single: true },
-  { name: 'typecheck', timeout: 300, run: () => run('npm', ['run', 'compile-tests'], 300), single: true },
-  // Beside typecheck: both are one thread each, and lint needs nothing typecheck makes.
-  { name: 'lint', timeout: 600, beside: true, run: (quiet) => run('npm', ['run', 'lint'], 600, {}, quiet), single: true },
-  { name: 'unit', timeout: 3000, needs: 'dist/cli.js', run: () => run(bin('mocha'), ['--config', '.mocharc.json'], 3000) },
+  { name: 'build', lane: 'main', timeout: 300, run: () => run('npm', ['run', 'build'], 300), single: true },
+  { name: 'typecheck', lane: 'main', timeout: 600, run: () => run('npm', ['run', 'compile-tests'], 600), single: true },
+  { name: 'lint', lane: 'side', timeout: 900, run: (side) => run('npm', ['run', 'lint'], 900, {}, side), single: true },
+  { name: 'unit', lane: 'main', timeout: 3000, needs: 'dist/cli.js', run: () => run(bin('mocha'), ['--config', '.mocharc.json'], 3000) },
   {
     name: 'integration',
+    lane: 'main',
     realHost: true,
     timeout: 900,
     needs: 'dist/extension.js',
@@ -93,6 +111,7 @@ const stages = [
   },
   {
     name: 'e2e',
+    lane: 'main',
     timeout: 1800,
     needs: 'dist/extension.js',
     run: () => {
@@ -101,12 +120,19 @@ const stages = [
       return run(bin('mocha'), ['--no-config', '--timeout', '300000', '--reporter', 'spec', ...files], 1800);
     },
   },
-  { name: 'package', timeout: 900, run: () => run(process.execPath, ['scripts/package.mjs'], 900) },
-  { name: 'vsix', timeout: 1200, needs: 'dist/extension.js', run: () => run(process.execPath, ['scripts/test-vsix.mjs'], 1200) },
+  { name: 'package', lane: 'side', timeout: 900, run: (side) => run(process.execPath, ['scripts/package.mjs'], 900, {}, side) },
+  {
+    name: 'vsix',
+    lane: 'main',
+    waits: ['package'],
+    timeout: 1200,
+    needs: 'dist/extension.js',
+    run: () => run(process.execPath, ['scripts/test-vsix.mjs'], 1200),
+  },
 ];
 
-/** Runs one stage (`quiet`: its output kept, not streamed); its result for the closing table. */
-async function runStage(stage, quiet = false) {
+/** Runs one stage (`side`: a side-lane stage, see `run`); its result for the closing table. */
+async function runStage(stage, side = undefined) {
   const s0 = Date.now();
   let passed = 0;
   let failed = 0;
@@ -116,7 +142,7 @@ async function runStage(stage, quiet = false) {
     failed = 1;
     note = `${stage.needs} is missing`;
   } else {
-    const r = await stage.run(quiet);
+    const r = await stage.run(side);
     text = r.text;
     if (stage.single) {
       passed = r.code === 0 ? 1 : 0;
@@ -140,33 +166,81 @@ async function runStage(stage, quiet = false) {
 
 const ended = (r) => `=== ${r.name}: ${r.passed} passed, ${r.failed} failed in ${r.seconds.toFixed(1)} s${r.note ? ` (${r.note})` : ''}`;
 
-const results = [];
+const skipVar = (s) => `TEAMFUSION_SKIP_${s.name.toUpperCase()}`;
+const skipped = (s) => process.env[skipVar(s)] === '1';
+/** Each stage's result by name, once it has ended (or was skipped). */
+const done = new Map();
 const t0 = Date.now();
-for (let i = 0; i < stages.length; i++) {
-  const stage = stages[i];
-  const skipVar = (s) => `TEAMFUSION_SKIP_${s.name.toUpperCase()}`;
-  if (process.env[skipVar(stage)] === '1') {
-    results.push({ name: stage.name, skipped: true, passed: 0, failed: 0, seconds: 0 });
-    console.log(`\n=== ${stage.name}: skipped (${skipVar(stage)}=1)`);
-    continue;
-  }
-  // A stage marked `beside` runs at the same time as the one before it; its output is printed when it ends.
-  const next = stages[i + 1];
-  const beside = next?.beside && process.env[skipVar(next)] !== '1' ? next : undefined;
-  console.log(`\n=== ${stage.name}${beside ? ` (and ${beside.name} beside it)` : ''}`);
-  const besideRun = beside ? runStage(beside, true) : undefined;
-  const r = await runStage(stage);
-  results.push(r);
-  console.log(ended(r));
-  if (beside) {
-    const b = await besideRun;
-    console.log(`\n=== ${b.name} (ran beside ${stage.name})`);
-    process.stdout.write(b.text);
-    results.push(b);
-    console.log(ended(b));
-    i++;
+/** Side-lane output waiting for the main lane to stop streaming. */
+const held = [];
+let mainStreaming = false;
+const printHeld = () => {
+  for (let block = held.shift(); block !== undefined; block = held.shift()) process.stdout.write(block);
+};
+const waitFor = (names) => Promise.all(names.map((n) => done.get(n)?.promise ?? Promise.resolve()));
+for (const stage of stages) {
+  let resolveDone;
+  const promise = new Promise((r) => (resolveDone = r));
+  done.set(stage.name, { promise, resolve: resolveDone });
+}
+
+async function runLane(lane) {
+  for (const stage of stages.filter((s) => s.lane === lane)) {
+    const entry = done.get(stage.name);
+    if (skipped(stage)) {
+      entry.result = { name: stage.name, skipped: true, passed: 0, failed: 0, seconds: 0 };
+      const line = `\n=== ${stage.name}: skipped (${skipVar(stage)}=1)\n`;
+      if (lane === 'side' && mainStreaming) held.push(line);
+      else process.stdout.write(line);
+      entry.resolve();
+      continue;
+    }
+    await waitFor(stage.waits ?? []);
+    if (lane === 'main') {
+      printHeld();
+      mainStreaming = true;
+      const side = [...running];
+      console.log(`\n=== ${stage.name}${side.length ? ` (${side.join(', ')} running beside it)` : ''}`);
+      begin(stage.name);
+      entry.result = await runStage(stage);
+      running.delete(stage.name);
+      console.log(ended(entry.result));
+      mainStreaming = false;
+      printHeld();
+    } else {
+      // Nice only while a main-lane stage runs: when the main lane waits for this one (or has ended), it runs at full priority.
+      const nice = stages.some((s) => s.lane === 'main' && running.has(s.name));
+      begin(stage.name);
+      const r = await runStage(stage, { nice });
+      running.delete(stage.name);
+      entry.result = r;
+      const with_ = besides.get(stage.name);
+      const besideNote = with_.size ? ` (ran beside ${[...with_].join(', ')})` : '';
+      const block = `\n=== ${r.name}${besideNote}\n${r.text}${r.text.endsWith('\n') || !r.text ? '' : '\n'}${ended(r)}\n`;
+      if (mainStreaming) held.push(block);
+      else process.stdout.write(block);
+    }
+    entry.resolve();
   }
 }
+
+/** Stages running now, and for each stage the ones that ran beside it at some moment (for the headings). */
+const running = new Set();
+const besides = new Map(stages.map((s) => [s.name, new Set()]));
+function begin(name) {
+  for (const other of running) {
+    besides.get(other).add(name);
+    besides.get(name).add(other);
+  }
+  running.add(name);
+}
+// The main lane starts with build; the side lane once build has ended (lint and package need nothing else).
+const mainLane = runLane('main');
+await done.get('build').promise;
+const sideLane = runLane('side');
+await Promise.all([mainLane, sideLane]);
+printHeld();
+const results = stages.map((s) => done.get(s.name).result);
 
 const total = results.reduce((a, r) => ({ passed: a.passed + r.passed, failed: a.failed + r.failed }), { passed: 0, failed: 0 });
 const inHost = results.filter((r) => r.realHost).reduce((a, r) => a + r.passed + r.failed, 0);

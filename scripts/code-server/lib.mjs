@@ -287,11 +287,17 @@ export async function startCodeServer(o) {
     const m = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
     symlinkSync(dir, join(extensionsDir, `${m.publisher}.${m.name}-${m.version}`), 'dir');
   }
-  for (const vsix of o.extensions ?? []) {
-    const r = spawnSync(node24, [p.csEntry, ...common, '--install-extension', vsix], { env, encoding: 'utf8', timeout: 120_000 });
+  // All VSIXs in one run of the CLI (it takes --install-extension more than once): one start of code-server, not one each.
+  const vsixes = o.extensions ?? [];
+  if (vsixes.length) {
+    const r = spawnSync(node24, [p.csEntry, ...common, ...vsixes.flatMap((v) => ['--install-extension', v])], {
+      env,
+      encoding: 'utf8',
+      timeout: 120_000 * vsixes.length,
+    });
     if (r.status !== 0) {
       rmSync(scratch, { recursive: true, force: true });
-      throw new Error(`code-server --install-extension ${vsix} failed: ${(r.stderr || r.stdout || '').trim()}`);
+      throw new Error(`code-server --install-extension ${vsixes.join(' ')} failed: ${(r.stderr || r.stdout || '').trim()}`);
     }
   }
   const port = o.port ?? (await freePort());
