@@ -145,10 +145,7 @@ export async function benchStats(): Promise<BenchResult[]> {
   const beside = timeBeside(test, () => void plainShuffles(ranks, 10_000), 7);
   const review = reviewOf(ranks);
   const full = timeIt(() => analyzeReview(review), 3);
-  const floorNote =
-    beside.floorCpu > 100
-      ? ' — this machine cannot meet the 100 ms goal now: the plain shuffling alone takes more'
-      : '';
+  const floorNote = beside.floorCpu > 100 ? ' — this machine cannot meet the 100 ms goal now: the plain shuffling alone takes more' : '';
   return [
     { name: "stats: Kendall's W + 10,000 permutations, 50 designers × 50 options", ms: core.wall, goalMs: 100 },
     {
@@ -173,6 +170,7 @@ export async function benchStats(): Promise<BenchResult[]> {
 
 if (require.main === module) {
   void benchStats().then((results) => {
-    for (const r of results) console.log(`${r.name}: ${(r.ms ?? r.value ?? NaN).toFixed(2)} ${r.unit ?? 'ms'} (goal ≤ ${r.goalMs ?? r.goal} ${r.unit ?? 'ms'})`);
+    for (const r of results)
+      console.log(`${r.name}: ${(r.ms ?? r.value ?? NaN).toFixed(2)} ${r.unit ?? 'ms'} (goal ≤ ${r.goalMs ?? r.goal} ${r.unit ?? 'ms'})`);
   });
 }
