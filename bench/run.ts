@@ -227,10 +227,10 @@ async function replayFloor(baseURL: string, bodies: readonly Record<string, unkn
   const t0 = performance.now();
   for (const body of bodies) {
     if (body.stream === true) {
-      const stream = await client.chat.completions.create({ ...(body as never), stream: true });
+      const stream = await client.chat.completions.create(body as unknown as OpenAI.Chat.ChatCompletionCreateParamsStreaming);
       for await (const chunk of stream) void chunk;
     } else {
-      await client.chat.completions.create({ ...(body as never), stream: false });
+      await client.chat.completions.create(body as unknown as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming);
     }
   }
   return { wall: performance.now() - t0, modelMs: timer.modelMs() };
