@@ -3,8 +3,8 @@
  * 1. Orchestration overhead: wall time of a standard run ÷ the sum of the model requests' own durations (measured by the
  *    client's fetch, from request to last byte), with the mock's latency fixed at 500 ms per request (a realistic lower
  *    bound for a hosted model's answer). Goal ≤ 1.03. Also reported at 150 ms (info): the engine's own cost per run is
- *    roughly constant (≈ 0.2–0.4 s here for 29 requests on a shared 2-core machine, mostly JSON building of requests
- *    with six base64 images, record writes and reading 4000-px files), so its share grows as the model gets faster.
+ *    roughly constant (JSON building of requests with six base64 images, record writes, the file room's checks), so its
+ *    share grows as the model gets faster.
  *    The image cache is warm (image preparation is measured separately in 4) and one unmeasured run warms up the process
  *    (module loading, JIT) first.
  * 2. Input tokens of a standard run (4 designers, 6 options of 4000×3000 px, 2 turns, 3 iterations) ÷ the naive way
