@@ -5,7 +5,8 @@
  * own files and are not hashed; records without hashes (older runs) are not checked.
  */
 import { createHash } from 'node:crypto';
-import { LIMITS, readReviewBytes } from '../../files/reviewFiles';
+import { promises as fs } from 'node:fs';
+import { LIMITS, readReviewBytes, resolveInReview } from '../../files/reviewFiles';
 import type { RunOption } from '../../record/record';
 
 /** A candidate image changed (or vanished) since the run started. */
@@ -23,10 +24,32 @@ export class CandidateChangedError extends Error {
 
 const isReviewOption = (o: RunOption): boolean => !o.file.startsWith('runs/');
 
+/**
+ * Hashes already made in this process, keyed by the file's identity as stat sees it (device, inode, size, modification
+ * and change times): a round's check does not read and hash every option image again when none of them changed. Any
+ * write changes the change time (which no program can set back), a replaced file has another inode, so a changed file
+ * is always read again. A file changed less than RACY_MS before it was hashed is not kept (a second write within a coarse
+ * clock tick could leave both times equal), as git does with "racily clean" entries.
+ */
+const hashMemo = new Map<string, string>();
+const HASH_MEMO_LIMIT = 256;
+const RACY_MS = 2000;
+
 async function hashOf(reviewRoot: string, file: string): Promise<string> {
-  return createHash('sha256')
+  const abs = await resolveInReview(reviewRoot, file);
+  const st = await fs.stat(abs, { bigint: true }).catch(() => undefined);
+  const key = st?.isFile() ? [abs, st.dev, st.ino, st.size, st.mtimeNs, st.ctimeNs].join('\0') : undefined;
+  const known = key === undefined ? undefined : hashMemo.get(key);
+  if (known) return known;
+  const startedNs = BigInt(Date.now() - RACY_MS) * 1_000_000n;
+  const hash = createHash('sha256')
     .update(await readReviewBytes(reviewRoot, file, LIMITS.imageBytes))
     .digest('hex');
+  if (key !== undefined && st && st.mtimeNs < startedNs && st.ctimeNs < startedNs) {
+    if (hashMemo.size >= HASH_MEMO_LIMIT) hashMemo.delete(hashMemo.keys().next().value as string);
+    hashMemo.set(key, hash);
+  }
+  return hash;
 }
 
 /** The options with the sha256 of each review option's bytes as they are now. */

@@ -13,10 +13,10 @@
  *
  * Speed: the first rater is never shuffled (fixing one rater does not change the distribution of S: apply
  * the inverse of its permutation to every rater), shuffles continue from the previous permutation (still
- * uniform), column sums are accumulated inside the shuffle loop, and the generator is inlined. No
- * allocation inside the loop.
+ * uniform), the raters' shuffles are interleaved by position so each column sum is complete once its position
+ * is drawn in every row, and the generator is inlined. No allocation inside the loop.
  */
-import { IndexOutOfRangeError, num } from '../../kernel/arrays';
+import { num } from '../../kernel/arrays';
 import { WEYL_INCREMENT } from '../prng';
 import { averageRanks, matrixShape } from '../ranks';
 
@@ -89,75 +89,73 @@ function countAtLeastObserved(
   seed: number,
   observed: number,
 ): number {
-  const col = new Int32Array(n);
   const rng = new Int32Array(1);
   rng[0] = seed | 0;
   let count = 0;
   for (let p = 0; p < permutations; p++) {
-    if (shuffledSumOfSquares(doubled, base, col, m, n, rng) >= observed) count++;
+    if (shuffledSumOfSquares(doubled, base, m, n, rng) >= observed) count++;
   }
   return count;
-}
-
-/** Kept out of the shuffle so the loop stays small (built only on a defect: an index the loop computed is past the end). */
-function outOfRange(index: number, length: number): IndexOutOfRangeError {
-  return new IndexOutOfRangeError(index, length);
 }
 
 /**
  * One permutation: shuffles raters 2..m in place and returns Σ_i C_i² of the new column sums. Small and
  * called once per permutation, so V8 optimizes it as a whole function rather than only on-stack.
+ *
+ * The Fisher–Yates steps of all raters are interleaved by position: for i = n−1 down to 1, every rater j ≥ 2 swaps
+ * its position i with a uniform position in 0..i (its own shuffle, independent of the others'). Position i is then
+ * final in every row, so its column sum C_i is complete at once and is kept in a local variable (no array of column
+ * sums to load and store on every step). One 32-bit draw serves two raters at the same bound i + 1 (batched
+ * multiply-shift: x = r·(i+1) gives the first index in its high part and a fresh uniform remainder for the second;
+ * bias below n² / 2^32). Indices are in range by construction (each is below i + 1 ≤ n), so the loop reads the
+ * typed array without checks.
  */
-function shuffledSumOfSquares(doubled: Int32Array, base: Int32Array, col: Int32Array, m: number, n: number, rng: Int32Array): number {
+function shuffledSumOfSquares(doubled: Int32Array, base: Int32Array, m: number, n: number, rng: Int32Array): number {
   const weyl = WEYL_INCREMENT;
   const inv32 = TWO_POW_MINUS_32;
   const pow32 = TWO_POW_32;
-  let state = rng[0];
-  if (state === undefined) throw outOfRange(0, 0);
-  col.set(base);
-  for (let j = 1; j < m; j++) {
-    const off = j * n;
-    // Fisher–Yates from the end; position i is final once swapped, so add it to its column at once.
-    // One 32-bit draw serves two steps (batched multiply-shift: x = r·(i+1) gives the index for bound i+1
-    // in its high part and a fresh uniform remainder for bound i in its low part; bias below n² / 2^32).
-    let i = n - 1;
-    while (i > 0) {
+  let state = rng[0]!;
+  let sq = 0;
+  for (let i = n - 1; i > 0; i--) {
+    const bound = i + 1;
+    let c = base[i]!;
+    let j = 1;
+    for (; j + 1 < m; j += 2) {
       state = (state + weyl) | 0;
       let t = Math.imul(state ^ (state >>> 15), state | 1);
       t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      const x = ((t ^ (t >>> 14)) >>> 0) * (i + 1);
+      const x = ((t ^ (t >>> 14)) >>> 0) * bound;
       const hi = Math.floor(x * inv32);
-      let k = off + hi;
-      let a = doubled[k];
-      let b = doubled[off + i];
-      let c = col[i];
-      if (a === undefined || b === undefined || c === undefined) throw outOfRange(k, doubled.length);
-      doubled[k] = b;
-      doubled[off + i] = a;
-      col[i] = (c + a) | 0;
-      i--;
-      if (i === 0) break;
-      k = off + Math.floor((x - hi * pow32) * (i + 1) * inv32);
-      a = doubled[k];
-      b = doubled[off + i];
-      c = col[i];
-      if (a === undefined || b === undefined || c === undefined) throw outOfRange(k, doubled.length);
-      doubled[k] = b;
-      doubled[off + i] = a;
-      col[i] = (c + a) | 0;
-      i--;
+      let row = j * n;
+      let k = row + hi;
+      let a = doubled[k]!;
+      doubled[k] = doubled[row + i]!;
+      doubled[row + i] = a;
+      c += a;
+      row += n;
+      k = row + Math.floor((x - hi * pow32) * bound * inv32);
+      a = doubled[k]!;
+      doubled[k] = doubled[row + i]!;
+      doubled[row + i] = a;
+      c += a;
     }
-    const first = doubled[off];
-    const c0 = col[0];
-    if (first === undefined || c0 === undefined) throw outOfRange(off, doubled.length);
-    col[0] = (c0 + first) | 0;
-  }
-  rng[0] = state;
-  let sq = 0;
-  for (let i = 0; i < n; i++) {
-    const c = col[i];
-    if (c === undefined) throw outOfRange(i, col.length);
+    if (j < m) {
+      // An odd rater left over: one draw for it alone.
+      state = (state + weyl) | 0;
+      let t = Math.imul(state ^ (state >>> 15), state | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      const row = j * n;
+      const k = row + Math.floor(((t ^ (t >>> 14)) >>> 0) * bound * inv32);
+      const a = doubled[k]!;
+      doubled[k] = doubled[row + i]!;
+      doubled[row + i] = a;
+      c += a;
+    }
     sq += c * c;
   }
-  return sq;
+  // Position 0 is what is left in every row.
+  let c0 = base[0]!;
+  for (let j = 1; j < m; j++) c0 += doubled[j * n]!;
+  rng[0] = state;
+  return sq + c0 * c0;
 }
