@@ -191,9 +191,15 @@ describe('discussion analysis in a real VS Code (code-server)', function () {
     }
     await setColorTheme(page, DARK);
 
-    // Coding again reuses every code: no request.
+    // Coding again reuses every code: no request. The host's summary of this second coding says when it is done.
     await panel.locator('#tf-code-discussion').click();
-    await page.waitForTimeout(2_000);
+    const again = await waitInFrame(
+      panel,
+      () => /Coded \d+ messages .*\(0 new requests, \d+ reused/.exec(document.querySelector('.tf-coding-progress')?.textContent ?? '')?.[0],
+      'the second coding to end',
+      60_000,
+    );
+    assert.match(again ?? '', /\(0 new requests, \d+ reused/, 'every code reused');
     assert.equal(s.mock.requests.filter((r) => r.route === 'chat').length, codingRequests);
   });
 
