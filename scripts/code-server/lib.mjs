@@ -219,6 +219,11 @@ const UNTRUSTED_SETTINGS = {
   'security.workspace.trust.emptyWindow': false,
 };
 
+/** The user settings.json a server starts with: quiet defaults, the trust settings (workspaceTrust), then `settings`. */
+export function userSettings(o = {}) {
+  return { ...DEFAULT_SETTINGS, ...(o.workspaceTrust ? UNTRUSTED_SETTINGS : {}), ...(o.settings ?? {}) };
+}
+
 const running = new Set();
 let exitHookInstalled = false;
 function installExitHook() {
@@ -255,7 +260,9 @@ function killGroup(pid, signal) {
  * o: { workspace, settings?, env?, smokeDriver?, extensions?: string[] (VSIX paths to install first),
  *      extensionFolders?: string[] (unpacked extensions to load as installed, by link), quiet?, logFile?,
  *      workspaceTrust?: boolean (default false: started with --disable-workspace-trust, everything trusted; true: trust
- *      is on and the fresh profile trusts nothing, so the workspace opens in Restricted Mode) }
+ *      is on and the fresh profile trusts nothing, so the workspace opens in Restricted Mode),
+ *      reconnectionGraceTime?: seconds a window's extension host outlives its closed connection (code-server's default is
+ *      3 hours; a server that serves one window after another wants it short) }
  * Returns { url, port, pid, scratch, extensionsDir, userDataDir, stop() }.
  */
 export async function startCodeServer(o) {
@@ -267,11 +274,7 @@ export async function startCodeServer(o) {
   const extensionsDir = join(scratch, 'extensions');
   mkdirSync(join(userDataDir, 'User'), { recursive: true });
   mkdirSync(extensionsDir, { recursive: true });
-  const trustSettings = o.workspaceTrust ? UNTRUSTED_SETTINGS : {};
-  writeFileSync(
-    join(userDataDir, 'User', 'settings.json'),
-    JSON.stringify({ ...DEFAULT_SETTINGS, ...trustSettings, ...(o.settings ?? {}) }, null, 2),
-  );
+  writeFileSync(join(userDataDir, 'User', 'settings.json'), JSON.stringify(userSettings(o), null, 2));
   const env = node24Env({
     XDG_CONFIG_HOME: join(scratch, 'xdg-config'),
     XDG_DATA_HOME: join(scratch, 'xdg-data'),
@@ -311,6 +314,7 @@ export async function startCodeServer(o) {
     '--disable-update-check',
     ...(o.workspaceTrust ? [] : ['--disable-workspace-trust']),
     '--ignore-last-opened',
+    ...(o.reconnectionGraceTime !== undefined ? ['--reconnection-grace-time', String(o.reconnectionGraceTime)] : []),
     ...common,
   ];
   if (o.smokeDriver) args.push('--vscode-option', 'enable-smoke-test-driver');

@@ -11,8 +11,8 @@ import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { Frame } from 'playwright-core';
 import type { MockOpenAI } from '../support/openaiMock';
-import { copySample, e2eSuite } from './support/suite';
-import { DARK, LIGHT, openReview, screenshot, setColorTheme, showTab, waitInFrame, requireBuilt } from './support/workbench';
+import { copySample, e2eSuite, until } from './support/suite';
+import { DARK, LIGHT, extensionLog, openReview, screenshot, setColorTheme, showTab, waitInFrame, requireBuilt } from './support/workbench';
 
 const RUN_ID = '2026-11-21T22-40-05Z-e2e1';
 
@@ -191,9 +191,13 @@ describe('discussion analysis in a real VS Code (code-server)', function () {
     }
     await setColorTheme(page, DARK);
 
-    // Coding again reuses every code: no request.
+    // Coding again reuses every code: no request. The host's summary of this second coding in TeamFusion's log says when it
+    // is done (the panel shows it only until the state that follows).
+    const coded = async () => (await extensionLog(s.w, 'teamfusion.teamfusion')).match(/Coded \d+ messages of run .*/g) ?? [];
+    await until(page, 'the first coding in the log', async () => (await coded()).length === 1, 60_000);
     await panel.locator('#tf-code-discussion').click();
-    await page.waitForTimeout(2_000);
+    const again = await until(page, 'the second coding in the log', async () => (await coded())[1], 60_000);
+    assert.match(again, /\(0 new requests, \d+ reused/, 'every code reused');
     assert.equal(s.mock.requests.filter((r) => r.route === 'chat').length, codingRequests);
   });
 

@@ -332,8 +332,9 @@ describe('review panel in a real VS Code (code-server)', function () {
     await showTab(panel, 'ranking');
     await panel.locator('#tf-rk-name input').fill('Unsaved Draft');
     await page.waitForTimeout(800);
+    const hidden = panel;
     await command(page, 'File: New Untitled Text File');
-    await page.waitForTimeout(1_000);
+    await until(page, 'the hidden panel torn down', async () => hidden.isDetached(), 60_000);
     await command(page, 'View: Close Editor');
     panel = await waitForPanel(page, 'Lumen');
     const active = await panel.locator('vscode-tab-header[data-tab=ranking]').evaluate((el) => el.getAttribute('aria-selected') === 'true');

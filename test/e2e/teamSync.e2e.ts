@@ -15,7 +15,7 @@
  *   npx mocha --no-config --timeout 300000 out/test/e2e/teamSync.e2e.js
  */
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { Frame } from 'playwright-core';
@@ -48,6 +48,7 @@ describe("a team on several machines through git, with VS Code's built-in Git (c
   let panel: Frame;
   let driverErr = '';
   let driver: Promise<Result> | undefined;
+  let driverProcess: ChildProcess | undefined;
 
   async function record(who: 'ana' | 'ben', runId?: string): Promise<RunRecord | undefined> {
     const id = runId ?? (await runIds(team.review(who))).filter((n) => /^\d{4}-/.test(n)).at(-1);
@@ -109,6 +110,8 @@ describe("a team on several machines through git, with VS Code's built-in Git (c
   });
 
   after(async () => {
+    // After a failure the driver may still wait for Chen (a human turn waits for ever): it is stopped, not waited for.
+    if (driverProcess && driverProcess.exitCode === null && driverProcess.signalCode === null) driverProcess.kill();
     await driver?.catch(() => undefined);
   });
 
@@ -140,6 +143,7 @@ describe("a team on several machines through git, with VS Code's built-in Git (c
     let stdout = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
     child.stderr.on('data', (c: Buffer) => (driverErr += c.toString('utf8')));
+    driverProcess = child;
     driver = new Promise<Result>((resolve, reject) => {
       child.on('error', reject);
       child.on('close', (code) => resolve({ code, stdout, stderr: driverErr }));

@@ -140,7 +140,13 @@ describe('workspace trust in a real VS Code (code-server): an untrusted workspac
       'the refine message to be posted',
       10_000,
     );
-    await page.waitForTimeout(3_000);
+    // The host refused it: its answer in the panel (it comes once the host has handled the message).
+    await waitInFrame(
+      panel,
+      () => [...document.querySelectorAll('.tf-notice')].some((e) => /Refining is off in an untrusted workspace/.test(e.textContent ?? '')),
+      'the host refusing the refine',
+      30_000,
+    );
     assert.equal(s.mock.requests.length, 0, 'the forced refine sent nothing');
     const record = await fs.readFile(path.join(withRun, 'runs', existingRuns[0]!, 'run.json'), 'utf8');
     assert.equal(record, existingRecord, 'the earlier run was not refined');
@@ -189,8 +195,8 @@ describe('workspace trust in a real VS Code (code-server): an untrusted workspac
   });
 
   it('nothing reached the model and no run was written', async () => {
-    // Anything started late would show up within a few seconds.
-    await s.page.waitForTimeout(3_000);
+    // Every attempt above was answered (refused) before its test ended; anything started late would show up within a second.
+    await s.page.waitForTimeout(1_000);
     assert.equal(s.mock.requests.length, 0, `requests to the model: ${s.mock.requests.map((r) => r.route).join(', ')}`);
     assert.equal(existsSync(path.join(fresh, 'runs')), false, 'no runs/ folder in the untouched review');
     assert.deepEqual(await runIds(withRun), existingRuns, 'no new run next to the earlier one');

@@ -44,12 +44,18 @@ export interface StartOptions {
   workspaceTrust?: boolean;
   /** Keep the scratch folder after stop() (to read logs). */
   keepScratch?: boolean;
+  /**
+   * Seconds a window's extension host outlives its closed connection (code-server's default: 3 hours). A server that
+   * serves one window after another sets it short, so the hosts of closed windows do not pile up.
+   */
+  reconnectionGraceTime?: number;
 }
 
 interface Lib {
   ensureCodeServer(): Promise<{ node24: string; codeServerBin: string; installed: boolean; seconds: number }>;
   startCodeServer(o: StartOptions & { quiet?: boolean }): Promise<CodeServer>;
   cacheRoot(): string;
+  userSettings(o: Pick<StartOptions, 'settings' | 'workspaceTrust'>): Record<string, unknown>;
   chromiumPath(): string;
   CHROMIUM_ARGS: string[];
 }
@@ -83,6 +89,11 @@ export async function startCodeServer(o: StartOptions): Promise<CodeServer> {
   const l = await lib();
   await l.ensureCodeServer();
   return l.startCodeServer(o);
+}
+
+/** The user settings.json a server starts with (quiet defaults, the trust settings, then `o.settings`). */
+export async function userSettings(o: Pick<StartOptions, 'settings' | 'workspaceTrust'>): Promise<Record<string, unknown>> {
+  return (await lib()).userSettings(o);
 }
 
 /** Debian Chromium ($TEAMFUSION_CHROMIUM or /usr/bin/chromium), headless, with flags that keep it offline and quiet. */

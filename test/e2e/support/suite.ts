@@ -23,6 +23,7 @@ import type { Page } from 'playwright-core';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { repoRoot } from '../../harness/codeServer';
 import { MockOpenAI, designerReply } from '../../support/openaiMock';
+import { takeTimings, timingOn } from './timing';
 import { DARK, command, screenshot, startWorkbench, type Workbench, type WorkbenchOptions } from './workbench';
 
 export const REPO = repoRoot();
@@ -302,10 +303,18 @@ export function e2eSuite(name: string, o: SuiteOptions = {}): E2eSuite {
       () => undefined,
     );
   });
+  let t0 = Date.now();
+  before(() => {
+    t0 = Date.now();
+  });
   after(async () => {
     await suite.stopWorkbench();
     await mock?.close();
     if (ws) await fs.rm(ws, { recursive: true, force: true });
+    if (timingOn()) {
+      console.log(`      [timing ${name}] ${((Date.now() - t0) / 1000).toFixed(1)} s in all`);
+      for (const line of takeTimings()) console.log(`      [timing ${name}]   ${line}`);
+    }
   });
   if (o.checkWebviewErrors !== false) {
     afterEach(() => {

@@ -5,8 +5,9 @@
  */
 import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import type { Browser, ConsoleMessage, Frame, Locator, Page } from 'playwright-core';
-import { launchChromium, repoRoot, runCommand, startCodeServer, type CodeServer } from '../../harness/codeServer';
+import type { Browser, BrowserContext, ConsoleMessage, Frame, Locator, Page } from 'playwright-core';
+import { launchChromium, repoRoot, runCommand, startCodeServer, userSettings, type CodeServer } from '../../harness/codeServer';
+import { timed } from './timing';
 
 export const DARK = 'Dark Modern';
 export const LIGHT = 'Light Modern';
@@ -17,6 +18,8 @@ export interface Workbench {
   page: Page;
   /** Console errors (and page errors) seen in any frame, with the frame's URL. */
   consoleErrors: string[];
+  /** The server's extension host log folders from before this workbench (a shared server's earlier windows). */
+  earlierLogs?: ReadonlySet<string>;
   /** Rewrites the user settings; VS Code applies them live (e.g. the colour theme). */
   setSettings(patch: Record<string, unknown>): Promise<void>;
   /** Opens (or reloads) the workbench on the workspace, with the extension loaded. */
@@ -36,55 +39,174 @@ export interface WorkbenchOptions {
   extraExtensions?: string[];
 }
 
+/**
+ * Servers shared by the suites of one mocha process: one per kind (the extension host's environment, workspace trust,
+ * the extra extensions), started the first time a suite asks for that kind and stopped when mocha is done. A server
+ * serves one window at a time; each suite gets a fresh browser context (its own storage, so nothing of an earlier suite's
+ * window state, secrets or globalState carries over) and its user settings are rewritten before its window opens.
+ * TEAMFUSION_E2E_SHARED=0 gives every workbench its own server and Chromium, as before.
+ */
+interface PooledServer {
+  server: CodeServer;
+  busy: boolean;
+}
+const servers = new Map<string, Promise<PooledServer>>();
+let sharedContext: Promise<BrowserContext> | undefined;
+/** How long the extension host of a closed window lives on (code-server's default is 3 hours). */
+const GRACE_SECONDS = 5;
+
+function sharing(): boolean {
+  return process.env.TEAMFUSION_E2E_SHARED !== '0';
+}
+
+/** What makes two servers different: everything a server is started with apart from its user settings. */
+function serverKind(o: WorkbenchOptions): string {
+  const env = Object.entries(o.env ?? {}).sort(([a], [b]) => a.localeCompare(b));
+  return JSON.stringify({ env, trust: !!o.workspaceTrust, extensions: o.extraExtensions ?? [] });
+}
+
+function startServer(o: WorkbenchOptions): Promise<CodeServer> {
+  return timed('start code-server', () =>
+    startCodeServer({
+      workspace: o.workspace,
+      smokeDriver: true,
+      settings: o.settings ?? {},
+      reconnectionGraceTime: GRACE_SECONDS,
+      ...(o.env ? { env: o.env } : {}),
+      ...(o.workspaceTrust ? { workspaceTrust: true } : {}),
+      ...(o.extraExtensions ? { extensionFolders: o.extraExtensions } : {}),
+    }),
+  );
+}
+
+/** A server of the kind `o` asks for, and how to give it back: the shared one if it is free, else one of its own. */
+async function leaseServer(o: WorkbenchOptions): Promise<{ server: CodeServer; release(): Promise<void> }> {
+  if (sharing()) {
+    const kind = serverKind(o);
+    let entry = servers.get(kind);
+    if (!entry) {
+      entry = startServer(o).then((server) => ({ server, busy: false }));
+      servers.set(kind, entry);
+      entry.catch(() => servers.delete(kind));
+    }
+    const pooled = await entry;
+    if (!pooled.busy) {
+      pooled.busy = true;
+      return {
+        server: pooled.server,
+        release: async () => {
+          pooled.busy = false;
+        },
+      };
+    }
+  }
+  const server = await startServer(o);
+  return { server, release: () => server.stop() };
+}
+
+/**
+ * A page for a new window. Shared: one Chromium and one browser context for every suite, so the workbench's scripts come
+ * from the context's warm cache (a fresh context loads and compiles them again: about 10 s more on a loaded machine);
+ * the origin's storage is cleared first, so the window starts from the state a fresh profile has. Else its own Chromium.
+ */
+async function pageFor(origin: string): Promise<{ page: Page; release(): Promise<void> }> {
+  if (!sharing()) {
+    const browser = await timed('launch Chromium', () => launchChromium());
+    const context = await browser.newContext(VIEWPORT);
+    return { page: await context.newPage(), release: () => browser.close().catch(() => undefined) };
+  }
+  sharedContext ??= timed('launch Chromium', async () => (await launchChromium()).newContext(VIEWPORT));
+  sharedContext.catch(() => (sharedContext = undefined));
+  const context = await sharedContext;
+  const page = await context.newPage();
+  // What an earlier suite's window kept for this server (layout, profile and extension state, secrets): gone. The HTTP
+  // cache, the service worker and its caches stay (nothing of a suite's own lives there).
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: 'cookies,file_systems,indexeddb,local_storage,websql' });
+  await cdp.detach();
+  return { page, release: () => page.close().catch(() => undefined) };
+}
+
+const VIEWPORT = { viewport: { width: 1440, height: 960 }, deviceScaleFactor: 1 };
+
+/** Stops the shared servers and Chromium (after the last suite). */
+export async function stopSharedWorkbenches(): Promise<void> {
+  const all = [...servers.values()];
+  servers.clear();
+  const context = sharedContext;
+  sharedContext = undefined;
+  await context?.then((c) => c.browser()?.close()).catch(() => undefined);
+  for (const entry of all) await entry.then((p) => p.server.stop()).catch(() => undefined);
+}
+
+// Root-level hook (outside any describe): runs once, after every suite of the mocha run.
+if (typeof after === 'function') after(() => stopSharedWorkbenches());
+
+/** The extension host log folders of a server (`<session>/<exthostN>`), to tell a window's own logs from earlier ones. */
+async function extensionHostLogDirs(userDataDir: string): Promise<string[]> {
+  const logs = path.join(userDataDir, 'logs');
+  const dirs: string[] = [];
+  for (const session of await fs.readdir(logs).catch(() => [] as string[])) {
+    for (const host of await fs.readdir(path.join(logs, session)).catch(() => [] as string[])) {
+      if (host.startsWith('exthost')) dirs.push(path.join(session, host));
+    }
+  }
+  return dirs;
+}
+
 export async function startWorkbench(o: WorkbenchOptions): Promise<Workbench> {
   const extensionPath = o.extensionPath ?? process.env.TEAMFUSION_E2E_EXTENSION ?? repoRoot();
-  const server = await startCodeServer({
-    workspace: o.workspace,
-    smokeDriver: true,
-    settings: o.settings ?? {},
-    ...(o.env ? { env: o.env } : {}),
-    ...(o.workspaceTrust ? { workspaceTrust: true } : {}),
-    ...(o.extraExtensions ? { extensionFolders: o.extraExtensions } : {}),
-  });
-  let browser: Browser | undefined;
+  const lease = await leaseServer(o);
+  const server = lease.server;
+  let window: { page: Page; release(): Promise<void> } | undefined;
   try {
-    browser = await launchChromium();
-    const context = await browser.newContext({ viewport: { width: 1440, height: 960 }, deviceScaleFactor: 1 });
-    const page = await context.newPage();
+    const settingsFile = path.join(server.userDataDir, 'User', 'settings.json');
+    // A shared server: this suite's settings over the defaults (the file an earlier suite left, e.g. its theme, goes).
+    await fs.writeFile(
+      settingsFile,
+      JSON.stringify(await userSettings({ settings: o.settings ?? {}, ...(o.workspaceTrust ? { workspaceTrust: true } : {}) }), null, 2),
+    );
+    const earlierLogs = new Set(await extensionHostLogDirs(server.userDataDir));
+    window = await pageFor(server.url);
+    const page = window.page;
     const consoleErrors: string[] = [];
     page.on('console', (m: ConsoleMessage) => {
       if (m.type() === 'error') consoleErrors.push(`${m.location().url || '?'}: ${m.text()}`);
     });
     page.on('pageerror', (e) => consoleErrors.push(`pageerror: ${e.message}`));
-    const settingsFile = path.join(server.userDataDir, 'User', 'settings.json');
     const payload = [
       ['extensionDevelopmentPath', `vscode-remote://127.0.0.1:${server.port}${extensionPath}`],
       ['skipWelcome', 'true'],
     ];
     const url = `${server.url}/?folder=${encodeURIComponent(o.workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
-    const b = browser;
+    const w = window;
     return {
       server,
-      browser: b,
+      browser: page.context().browser()!,
       page,
       consoleErrors,
+      earlierLogs,
       async setSettings(patch) {
         const current = JSON.parse(await fs.readFile(settingsFile, 'utf8')) as Record<string, unknown>;
         await fs.writeFile(settingsFile, JSON.stringify({ ...current, ...patch }, null, 2));
       },
       async open() {
-        await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
-        await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
-        await page.locator('.statusbar').waitFor({ state: 'visible', timeout: 60_000 });
+        await timed('load the workbench', async () => {
+          await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
+          await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
+          await page.locator('.statusbar').waitFor({ state: 'visible', timeout: 60_000 });
+        });
       },
       async stop() {
-        await b.close().catch(() => undefined);
-        await server.stop();
+        await timed('close the workbench', async () => {
+          await w.release();
+          await lease.release();
+        });
       },
     };
   } catch (e) {
-    await browser?.close().catch(() => undefined);
-    await server.stop();
+    await window?.release();
+    await lease.release();
     throw e;
   }
 }
@@ -149,12 +271,14 @@ export async function pwnedFrames(page: Page): Promise<string[]> {
 
 /** Runs a palette command and waits until the palette has closed (so the next F1 opens it again). */
 export async function command(page: Page, title: string): Promise<void> {
-  await runCommand(page, title);
-  await page
-    .locator('.quick-input-widget')
-    .waitFor({ state: 'hidden', timeout: 10_000 })
-    .catch(() => undefined);
-  await page.waitForTimeout(300);
+  return timed('palette command', async () => {
+    await runCommand(page, title);
+    await page
+      .locator('.quick-input-widget')
+      .waitFor({ state: 'hidden', timeout: 10_000 })
+      .catch(() => undefined);
+    await page.waitForTimeout(300);
+  });
 }
 
 /** The classes VS Code gives the workbench and every webview's body for a built-in theme of that name. */
@@ -171,44 +295,46 @@ function themeClasses(theme: string): { workbench: string; webview: string } {
  * workbench and every open webview wear it (a condition under a ceiling for a loaded machine, not a fixed pause).
  */
 export async function setColorTheme(page: Page, theme: string, ceilingMs = 120_000): Promise<void> {
-  await page
-    .locator('.quick-input-widget')
-    .waitFor({ state: 'hidden', timeout: 10_000 })
-    .catch(() => undefined);
-  await runCommand(page, 'Preferences: Color Theme');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible', timeout: ceilingMs });
-  await input.fill(theme);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: theme }).first().waitFor({ state: 'visible', timeout: ceilingMs });
-  await page.keyboard.press('Enter');
-  await page
-    .locator('.quick-input-widget')
-    .waitFor({ state: 'hidden', timeout: 10_000 })
-    .catch(() => undefined);
-  const want = themeClasses(theme);
-  const deadline = Date.now() + ceilingMs;
-  for (;;) {
-    const workbench = await page
-      .locator('.monaco-workbench')
-      .first()
-      .evaluate((e, c) => e.classList.contains(c), want.workbench)
-      .catch(() => false);
-    let webviews = true;
-    for (const f of page.frames()) {
-      // A webview's document: its body wears one of vscode-light / vscode-dark / vscode-high-contrast(-light).
-      const ok = await f
-        .evaluate((c) => {
-          const b = document.body;
-          if (!b || ![...b.classList].some((x) => /^vscode-(light|dark|high-contrast)/.test(x))) return true;
-          return b.classList.contains(c) && (c !== 'vscode-high-contrast' || !b.classList.contains('vscode-high-contrast-light'));
-        }, want.webview)
-        .catch(() => true);
-      if (!ok) webviews = false;
+  return timed('switch the colour theme', async () => {
+    await page
+      .locator('.quick-input-widget')
+      .waitFor({ state: 'hidden', timeout: 10_000 })
+      .catch(() => undefined);
+    await runCommand(page, 'Preferences: Color Theme');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible', timeout: ceilingMs });
+    await input.fill(theme);
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: theme }).first().waitFor({ state: 'visible', timeout: ceilingMs });
+    await page.keyboard.press('Enter');
+    await page
+      .locator('.quick-input-widget')
+      .waitFor({ state: 'hidden', timeout: 10_000 })
+      .catch(() => undefined);
+    const want = themeClasses(theme);
+    const deadline = Date.now() + ceilingMs;
+    for (;;) {
+      const workbench = await page
+        .locator('.monaco-workbench')
+        .first()
+        .evaluate((e, c) => e.classList.contains(c), want.workbench)
+        .catch(() => false);
+      let webviews = true;
+      for (const f of page.frames()) {
+        // A webview's document: its body wears one of vscode-light / vscode-dark / vscode-high-contrast(-light).
+        const ok = await f
+          .evaluate((c) => {
+            const b = document.body;
+            if (!b || ![...b.classList].some((x) => /^vscode-(light|dark|high-contrast)/.test(x))) return true;
+            return b.classList.contains(c) && (c !== 'vscode-high-contrast' || !b.classList.contains('vscode-high-contrast-light'));
+          }, want.webview)
+          .catch(() => true);
+        if (!ok) webviews = false;
+      }
+      if (workbench && webviews) return;
+      if (Date.now() > deadline) throw new Error(`The colour theme "${theme}" was not applied within ${ceilingMs} ms`);
+      await page.waitForTimeout(100);
     }
-    if (workbench && webviews) return;
-    if (Date.now() > deadline) throw new Error(`The colour theme "${theme}" was not applied within ${ceilingMs} ms`);
-    await page.waitForTimeout(100);
-  }
+  });
 }
 
 /** The quick pick TeamFusion's commands show when the workspace holds several reviews (reviewIndex.ts: "Which review?"). */
@@ -256,37 +382,39 @@ export async function pickReview(page: Page, name: string, ceilingMs = 180_000):
  * a command that was only slow is not hurt). A picker still up once the panel shows is closed.
  */
 export async function openReview(page: Page, name: string, title: string, ceilingMs = 180_000): Promise<Frame> {
-  const quickInput = page.locator('.quick-input-widget');
-  await quickInput.waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
-  await runCommand(page, 'TeamFusion: Open Review');
-  const deadline = Date.now() + ceilingMs;
-  let picked = false;
-  let runs = 1;
-  let quietSince = Date.now();
-  for (;;) {
-    if (!picked) picked = await pickIfAsked(page, name).catch(() => false);
-    const f = await panelTitled(page, title);
-    if (f) {
-      const picker = page.locator(REVIEW_PICKER);
-      if (await picker.isVisible().catch(() => false))
-        await picker
-          .locator('input')
-          .press('Escape')
-          .catch(() => undefined);
-      return f;
+  return timed('open a review', async () => {
+    const quickInput = page.locator('.quick-input-widget');
+    await quickInput.waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
+    await runCommand(page, 'TeamFusion: Open Review');
+    const deadline = Date.now() + ceilingMs;
+    let picked = false;
+    let runs = 1;
+    let quietSince = Date.now();
+    for (;;) {
+      if (!picked) picked = await pickIfAsked(page, name).catch(() => false);
+      const f = await panelTitled(page, title);
+      if (f) {
+        const picker = page.locator(REVIEW_PICKER);
+        if (await picker.isVisible().catch(() => false))
+          await picker
+            .locator('input')
+            .press('Escape')
+            .catch(() => undefined);
+        return f;
+      }
+      if (picked || (await quickInput.isVisible().catch(() => false))) quietSince = Date.now();
+      else if (Date.now() - quietSince > RERUN_AFTER_MS) {
+        await runCommand(page, 'TeamFusion: Open Review');
+        runs++;
+        quietSince = Date.now();
+      }
+      if (Date.now() > deadline)
+        throw new Error(
+          `No review panel titled "${title}" within ${ceilingMs} ms${picked ? '' : ` (VS Code never asked which review; the command was run ${runs} times)`}`,
+        );
+      await page.waitForTimeout(200);
     }
-    if (picked || (await quickInput.isVisible().catch(() => false))) quietSince = Date.now();
-    else if (Date.now() - quietSince > RERUN_AFTER_MS) {
-      await runCommand(page, 'TeamFusion: Open Review');
-      runs++;
-      quietSince = Date.now();
-    }
-    if (Date.now() > deadline)
-      throw new Error(
-        `No review panel titled "${title}" within ${ceilingMs} ms${picked ? '' : ` (VS Code never asked which review; the command was run ${runs} times)`}`,
-      );
-    await page.waitForTimeout(200);
-  }
+  });
 }
 
 /** How long Open Review may show nothing at all (no picker, no panel, no quick input) before it is run again. */
@@ -327,14 +455,16 @@ export function requireBuilt(files: string[] = ['dist/extension.js', 'dist/cli.j
 
 /** A screenshot in the dark theme, then the same in the light theme, then back to dark (`prepare` runs before each). */
 export async function shootBothThemes(page: Page, name: string, prepare?: () => Promise<void>): Promise<void> {
-  await prepare?.();
-  await page.waitForTimeout(300);
-  await screenshot(page, `${name}-dark`);
-  await setColorTheme(page, LIGHT);
-  await prepare?.();
-  await page.waitForTimeout(300);
-  await screenshot(page, `${name}-light`);
-  await setColorTheme(page, DARK);
+  return timed('screenshots in both themes', async () => {
+    await prepare?.();
+    await page.waitForTimeout(300);
+    await screenshot(page, `${name}-dark`);
+    await setColorTheme(page, LIGHT);
+    await prepare?.();
+    await page.waitForTimeout(300);
+    await screenshot(page, `${name}-light`);
+    await setColorTheme(page, DARK);
+  });
 }
 
 /** Switches the panel to one of its tabs and waits until that tab's panel shows (a condition, not a pause). */
@@ -354,18 +484,17 @@ export async function showTab(frame: Frame, name: 'overview' | 'run' | 'ranking'
 
 /**
  * What an extension wrote to its log (its Output channel, e.g. `teamfusion.teamfusion`, or the built-in Git's `vscode.git`)
- * in this workbench so far: every `<logs>/<session>/exthost*\/<extensionId>/*.log` of the server's profile, joined.
+ * in this workbench so far: every `<logs>/<session>/exthost*\/<extensionId>/*.log` of the server's profile that this
+ * workbench's windows wrote (not an earlier suite's on a shared server), joined.
  */
-export async function extensionLog(w: Pick<Workbench, 'server'>, extensionId: string): Promise<string> {
+export async function extensionLog(w: Pick<Workbench, 'server' | 'earlierLogs'>, extensionId: string): Promise<string> {
   const texts: string[] = [];
   const logs = path.join(w.server.userDataDir, 'logs');
-  for (const session of await fs.readdir(logs).catch(() => [] as string[])) {
-    for (const host of await fs.readdir(path.join(logs, session)).catch(() => [] as string[])) {
-      if (!host.startsWith('exthost')) continue;
-      const dir = path.join(logs, session, host, extensionId);
-      for (const f of (await fs.readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith('.log')).sort()) {
-        texts.push(await fs.readFile(path.join(dir, f), 'utf8').catch(() => ''));
-      }
+  for (const host of (await extensionHostLogDirs(w.server.userDataDir)).sort()) {
+    if (w.earlierLogs?.has(host)) continue;
+    const dir = path.join(logs, host, extensionId);
+    for (const f of (await fs.readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith('.log')).sort()) {
+      texts.push(await fs.readFile(path.join(dir, f), 'utf8').catch(() => ''));
     }
   }
   return texts.join('\n');
