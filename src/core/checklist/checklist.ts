@@ -13,6 +13,7 @@ import type { StepContext } from '../step/context';
 import type { Check, Checklist, Iteration } from '../record/record';
 import { CHECK_RESULTS } from '../record/record';
 import { remixesOf } from '../record/remixes';
+import { checklistRepeatOf } from '../settings/discussionSettings';
 import { quoteFound } from '../coverage/verify';
 import { prepareImage } from '../llm/images';
 import { askStructured } from '../remix/remixAgent';
@@ -22,9 +23,9 @@ import { CHECKLIST_STRUCTURED, MAX_CHECKLIST_ITEMS, checkMessages, checkStructur
 /** One repair, then the item list is empty (said) or the check unclear. */
 const EXTRA_ATTEMPTS = 1;
 
-/** The run's checklist setting: the number of checks of each remix, or 0 when off (absent: off). */
+/** The run's checklist setting: the number of checks of each remix, or 0 when off (absent, as in older records: off). */
 export function checklistRepeat(s: StepContext['settings']): number {
-  return s.checklist && s.checklist !== 'off' ? s.checklist.repeat : 0;
+  return checklistRepeatOf(s);
 }
 
 class Unusable extends Error {}

@@ -28,9 +28,9 @@ export const RunSettingsSchema = z.object({
   imageMaxSide: wholeSetting('imageMaxSide').optional(),
   /** Remixes a remix round makes (1–4); absent in records made before it existed = 1. */
   remixesPerIteration: wholeSetting('remixesPerIteration').optional(),
-  /** Sets of directions the remix agent proposes a remix round (issue 41, 1–8); absent = 1, no pool. */
+  /** Sets of directions the remix agent proposes a remix round (issue 41, 1–8); a new run records it (default 4), absent (older records) = 1, no pool. */
   pool: wholeSetting('pool').optional(),
-  /** The brief as a checklist (issue 41): off (absent too), or every remix checked `repeat` times against it. */
+  /** The brief as a checklist (issue 41): every remix checked `repeat` times against it (a new run records it, default repeat 1), or off (absent too, as in older records). */
   checklist: z.union([z.literal('off'), z.object({ repeat: checklistRepeatSetting() })]).optional(),
   /** Host of the endpoint only (no credentials, no query), for the audit trail. */
   endpoint: z.string().optional(),
