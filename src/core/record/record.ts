@@ -153,6 +153,11 @@ export const RemixSchema = z.object({
   fork: ForkSideSchema.optional(),
   /** The brief as a checklist (issue 41): this remix checked against every item of the run's checklist. */
   checks: z.array(CheckSchema).max(20).optional(),
+  /**
+   * Checked more than once (`checklist: { repeat: 2+ }`): each repeat made so far, saved as it is made so a resume never asks
+   * for one again; once every repeat is made they are combined into `checks` and this goes.
+   */
+  checksMade: z.array(z.array(CheckSchema).max(20)).max(3).optional(),
 });
 
 export type Remix = z.infer<typeof RemixSchema>;

@@ -39,7 +39,8 @@ export function discussionFacts(r: Facts): [string, string][] {
   const design = (r.task ?? 'design') === 'design';
   const repeat = design ? checklistRepeatOf(s) : 0;
   if (repeat) rows.push(['Checklist', `the brief's must-haves, each remix checked ${repeat === 1 ? 'once' : `${repeat} times`}`]);
-  if (design && poolOf(s) > 1) rows.push(['Pool', `${poolOf(s)} sets of directions a remix round, ranked by every proxy, elected by Schulze`]);
+  if (design && poolOf(s) > 1)
+    rows.push(['Pool', `${poolOf(s)} sets of directions a remix round, ranked by every proxy, elected by Schulze`]);
   if (s.designers) rows.push(['Designers taking part', s.designers.join(', ')]);
   if (s.prompts?.goal) rows.push(['Goal (team prompt)', s.prompts.goal]);
   if (s.prompts?.style) rows.push(['Style (team prompt)', s.prompts.style]);

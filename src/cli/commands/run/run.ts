@@ -240,7 +240,11 @@ export async function runRun(args: string[]): Promise<number> {
           if (a.resume && a.designers) checkSubset(review, a.designers);
         },
         recordRead: () => {
-          if ([a.iterations, a.turns, a.remixes, a.pool, a.checklist, a.mode, a.order, a.forks, a.seed, a.designers].some((x) => x !== undefined)) {
+          if (
+            [a.iterations, a.turns, a.remixes, a.pool, a.checklist, a.mode, a.order, a.forks, a.seed, a.designers].some(
+              (x) => x !== undefined,
+            )
+          ) {
             process.stderr.write(
               'Note: --iterations, --turns, --remixes, --pool, --checklist, --mode, --order, --forks, --seed and --designers are fixed when a run starts; the recorded settings are used.\n',
             );
