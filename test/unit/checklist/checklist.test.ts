@@ -228,7 +228,10 @@ describe('the brief as a checklist (issue 41)', function () {
     });
     const { record } = await run('checklist: on\n');
     const [r1, r2] = record.iterations.flatMap((it) => remixesOf(it));
-    assert.ok(r1!.checks!.every((c) => c.result === 'unclear' && /could not answer it: HTTP 400/.test(c.reason)), JSON.stringify(r1!.checks));
+    assert.ok(
+      r1!.checks!.every((c) => c.result === 'unclear' && /could not answer it: HTTP 400/.test(c.reason)),
+      JSON.stringify(r1!.checks),
+    );
     assert.deepEqual(
       r2!.checks!.map((c) => c.result),
       ['pass', 'fail'],
@@ -247,7 +250,10 @@ describe('the brief as a checklist (issue 41)', function () {
     });
     assert.equal(listless.status, 'completed', listless.error);
     assert.deepEqual(listless.checklist?.items, []);
-    assert.ok(notices.some((n) => /must-haves could not be listed \(the endpoint could not answer it: HTTP 400/.test(n)), notices.join('\n'));
+    assert.ok(
+      notices.some((n) => /must-haves could not be listed \(the endpoint could not answer it: HTTP 400/.test(n)),
+      notices.join('\n'),
+    );
     assert.equal(suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_check').length, 0);
   });
 

@@ -92,7 +92,10 @@ function schulze(rankings: Record<string, string[]>, weights: Record<string, num
 async function pooledReview(yaml: string): Promise<string> {
   const root = await makeReview({ options: 5, designers: 3 });
   // The checklist (on by default) is another suite's: these count a pool's requests alone.
-  await fs.writeFile(path.join(root, 'review.yaml'), `iterations: 2\nturnsPerAgent: 1\n${/checklist/.test(yaml) ? '' : 'checklist: off\n'}${yaml}`);
+  await fs.writeFile(
+    path.join(root, 'review.yaml'),
+    `iterations: 2\nturnsPerAgent: 1\n${/checklist/.test(yaml) ? '' : 'checklist: off\n'}${yaml}`,
+  );
   return root;
 }
 
@@ -390,7 +393,10 @@ describe('a pool of directions, elected by the proxies (issue 41)', function () 
     const without = estimateRun(review!, 'design', resolveRunSettings(undefined, { ...review!.config, pool: 1, checklist: 'off' })).cost;
     assert.deepEqual([byDefault.requests, without.requests], [54, 35]);
     assert.ok(byDefault.requests > CONFIRM_ABOVE_REQUESTS && without.requests <= CONFIRM_ABOVE_REQUESTS);
-    assert.match(byDefault.of, /of them 10 to elect from pools of 4 directions .* and 9 to hold the remixes to the brief's checklist \(its list, then each remix checked once\)/);
+    assert.match(
+      byDefault.of,
+      /of them 10 to elect from pools of 4 directions .* and 9 to hold the remixes to the brief's checklist \(its list, then each remix checked once\)/,
+    );
   });
 
   it("the estimate counts each remix round's rankings and its re-ask", async () => {
@@ -499,9 +505,16 @@ describe('a pool of directions, elected by the proxies (issue 41)', function () 
     assert.equal(again.iterations[0]!.pool, undefined, 'read as pool 1: no pool');
     assert.equal(again.checklist, undefined, 'read as checklist off');
     const asked = suite.mock.requests.map(schemaName);
-    assert.ok(!asked.some((n) => n === 'teamfusion_pool_ranking' || n === 'teamfusion_checklist' || n === 'teamfusion_check'), asked.join(', '));
+    assert.ok(
+      !asked.some((n) => n === 'teamfusion_pool_ranking' || n === 'teamfusion_checklist' || n === 'teamfusion_check'),
+      asked.join(', '),
+    );
     const remix = suite.mock.requests.find((r) => schemaName(r) === 'teamfusion_remix')!;
-    assert.equal(asksForPool(requestedJsonSchema(remix.body)!.schema as Record<string, unknown>), false, 'the remix agent is asked for no pool');
+    assert.equal(
+      asksForPool(requestedJsonSchema(remix.body)!.schema as Record<string, unknown>),
+      false,
+      'the remix agent is asked for no pool',
+    );
   });
 
   it('a pool answer no proposal of which is valid never stops the round: a single set of directions is taken as it is, else asked without a pool (an endpoint that cannot answer a pool: at once), said', async () => {
@@ -537,7 +550,9 @@ describe('a pool of directions, elected by the proxies (issue 41)', function () 
       assert.deepEqual([pooled, agent.length - pooled], server === 'single' ? [2, 0] : server === 'garbage' ? [4, 1] : [1, 1], server);
       assert.equal(suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_pool_ranking').length, 0, server);
       assert.ok(
-        notices.some((n) => (server === 'single' ? /goes on with it, without a pool/ : /falls back to one set of directions without a pool/).test(n)),
+        notices.some((n) =>
+          (server === 'single' ? /goes on with it, without a pool/ : /falls back to one set of directions without a pool/).test(n),
+        ),
         `${server}: ${notices.join('\n')}`,
       );
     }

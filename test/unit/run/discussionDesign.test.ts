@@ -95,7 +95,9 @@ describe('discussion design: modes, order, layers, hierarchy (against the spec-c
     const root = await makeReview({ options: 6, designers: 4 });
     const orders = async (seed: number): Promise<string[][]> => {
       suite.mock.reset();
-      const r = await startRun(opts(root, { settings: { ...UNPOOLED, iterations: 3, turnsPerAgent: 1, mode: 'together', orderSeed: seed } }));
+      const r = await startRun(
+        opts(root, { settings: { ...UNPOOLED, iterations: 3, turnsPerAgent: 1, mode: 'together', orderSeed: seed } }),
+      );
       assert.equal(r.status, 'completed', r.error);
       assert.equal(r.settings.orderSeed, seed, 'the seed is recorded');
       // what the server saw, in order of arrival

@@ -66,7 +66,8 @@ describe('prompts recorded as parts: small records, every prompt exact', functio
 
   it('rebuilds every prompt of a run exactly as the mock server received it', async () => {
     const root = await makeReview({ options: 5, designers: 4, jpegEvery: 2 });
-    const record = await startRun({ reviewRoot: root, ...suite.engine });
+    // With the defaults of a new run (a pool and the checklist, issue 41): their prompts are rebuilt exactly too.
+    const record = await startRun({ reviewRoot: root, ...suite.engine, confirm: async () => true });
     assert.equal(record.status, 'completed', record.error);
     const onDisk = await readRunRecord(root, record.id);
     assert.ok(

@@ -132,7 +132,8 @@ describe('run engine: a full run against the mock', function () {
     process.on('warning', onWarning);
     const controller = new AbortController();
     try {
-      const r = await startRun({ reviewRoot: root, ...suite.engine, signal: controller.signal });
+      // The sample as a new run makes it (issue 41: a pool and the checklist), which asks before sending (yes here).
+      const r = await startRun({ reviewRoot: root, ...suite.engine, signal: controller.signal, confirm: async () => true });
       assert.equal(r.status, 'completed', r.error);
       assert.equal(r.iterations.length, 3);
       assert.equal(r.prompts.filter((p) => p.kind === 'proxy-turn').length, 3 * 2 * 4);
