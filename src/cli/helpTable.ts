@@ -63,7 +63,14 @@ export const COMMAND_HELP: CommandHelp[] = [
       ['--iterations N', 'Rounds of the run.'],
       ['--turns N', "Turns of each designer's proxy a round."],
       ['--remixes N', 'Remixes a round, 1–4 (r1a, r1b, …; review.yaml remixesPerIteration).'],
-      ['--pool K', 'Directions the remix agent proposes a round, 1–8; the proxies rank them and elect the remixes (review.yaml pool).'],
+      [
+        '--pool K',
+        'Directions the remix agent proposes a round, 1–8 (default 4; 1: no pool); the proxies rank them and elect the remixes before any image is paid for (review.yaml pool).',
+      ],
+      [
+        '--checklist C',
+        "Hold every remix to the brief's must-haves: on (default, each remix checked once), 2 or 3 (checked that many times) or off (review.yaml checklist).",
+      ],
       ['--mode M', 'separate-then-together (default) | together | separate.'],
       ['--order O', 'Speaking order: rotate (default) | shuffle | fixed.'],
       [

@@ -13,8 +13,10 @@ import type { StepContext } from '../step/context';
 import type { Check, Checklist, Iteration } from '../record/record';
 import { CHECK_RESULTS } from '../record/record';
 import { remixesOf } from '../record/remixes';
+import { checklistRepeatOf } from '../settings/discussionSettings';
 import { quoteFound } from '../coverage/verify';
 import { prepareImage } from '../llm/images';
+import { cannotAnswer } from '../llm/errors';
 import { askStructured } from '../remix/remixAgent';
 import { parseJsonAnswer } from '../remix/structuredAnswer';
 import { CHECKLIST_STRUCTURED, MAX_CHECKLIST_ITEMS, checkMessages, checkStructured, checklistMessages } from './checklistPrompts';
@@ -22,9 +24,9 @@ import { CHECKLIST_STRUCTURED, MAX_CHECKLIST_ITEMS, checkMessages, checkStructur
 /** One repair, then the item list is empty (said) or the check unclear. */
 const EXTRA_ATTEMPTS = 1;
 
-/** The run's checklist setting: the number of checks of each remix, or 0 when off (absent: off). */
+/** The run's checklist setting: the number of checks of each remix, or 0 when off (absent, as in older records: off). */
 export function checklistRepeat(s: StepContext['settings']): number {
-  return s.checklist && s.checklist !== 'off' ? s.checklist.repeat : 0;
+  return checklistRepeatOf(s);
 }
 
 class Unusable extends Error {}
@@ -55,12 +57,13 @@ export async function ensureChecklist(ctx: StepContext, brief: string, iteration
       giveUp: (problem) => new Unusable(problem),
     });
   } catch (err) {
-    if (!(err instanceof Unusable)) throw err;
+    const problem = err instanceof Unusable ? err.message : cannotAnswer(err);
+    if (problem === undefined) throw err;
     ctx.emit({
       type: 'notice',
       runId: ctx.record.id,
       level: 'warning',
-      message: `The brief's must-haves could not be listed (${err.message}); no remix is checked.`,
+      message: `The brief's must-haves could not be listed (${problem}); no remix is checked.`,
     });
   }
   const found = items.filter((i) => quoteFound(i.quote, brief));
@@ -98,13 +101,20 @@ export async function checkRoundRemixes(ctx: StepContext, brief: string, it: Ite
     }
     const file = ctx.record.options.find((o) => o.id === remix.id)?.file ?? '';
     const image = await prepareImage(ctx.reviewRoot, file, { maxSide: ctx.settings.imageMaxSide });
-    const rounds: Check[][] = [];
-    for (let k = 0; k < list.repeat; k++)
-      rounds.push(await checkOnce(ctx, it.index, list, remix.id, { type: 'image', file, label: `Remix ${remix.id}`, image }));
+    // Each repeat is saved as soon as it is made (remix.checksMade), so a resume asks only for the repeats still missing.
+    while ((remix.checksMade?.length ?? 0) < list.repeat) {
+      const made = await checkOnce(ctx, it.index, list, remix.id, { type: 'image', file, label: `Remix ${remix.id}`, image });
+      if (list.repeat > 1) {
+        remix.checksMade = [...(remix.checksMade ?? []), made];
+        await ctx.save();
+      } else remix.checksMade = [made];
+    }
+    const rounds: Check[][] = remix.checksMade ?? [];
     remix.checks = combineChecks(
       list.items.map((i) => i.id),
-      rounds,
+      rounds.slice(0, list.repeat),
     );
+    delete remix.checksMade;
     await ctx.save();
   }
   if (!sees) {
@@ -155,8 +165,9 @@ async function checkOnce(
       giveUp: (problem) => new Unusable(problem),
     });
   } catch (err) {
-    if (!(err instanceof Unusable)) throw err;
-    return ids.map((item) => ({ item, result: 'unclear' as const, reason: `No usable check of this item (${err.message}).` }));
+    const problem = err instanceof Unusable ? err.message : cannotAnswer(err);
+    if (problem === undefined) throw err;
+    return ids.map((item) => ({ item, result: 'unclear' as const, reason: `No usable check of this item (${problem}).` }));
   }
 }
 

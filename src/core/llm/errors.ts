@@ -16,6 +16,20 @@ export const TIMEOUT_ADVICE =
   'teamfusion.requestTimeoutSeconds, or the environment variable TEAMFUSION_REQUEST_TIMEOUT_SECONDS on the command line ' +
   '(seconds; 120 by default), then resume the run.';
 
+/** HTTP statuses by which an endpoint says it cannot answer this request at all (asking again would meet the same). */
+const CANNOT_ANSWER = [400, 404, 405, 415, 422, 501];
+
+/**
+ * Why the endpoint cannot answer this request, or undefined when it is a passing failure a resume may get past (cancelled,
+ * timed out, unreachable, refused key, rate limit, a server error). The optional requests of a run (a pool's rankings and
+ * re-ask, the checklist and its checks, issue 41) go on without an answer the endpoint cannot give, such as a server that
+ * does not know them.
+ */
+export function cannotAnswer(err: unknown): string | undefined {
+  if (!(err instanceof ModelRequestError) || err.status === undefined || !CANNOT_ANSWER.includes(err.status)) return undefined;
+  return `the endpoint could not answer it: HTTP ${err.status}, ${tidy(err.detail)}`;
+}
+
 export function describeError(err: unknown, what: string): string {
   if (err instanceof ModelRequestError) return err.said ? err.message : requestSentence(err, what);
   if (err instanceof StepError || err instanceof ImagesUnavailableError || err instanceof ModelConfigError) return err.message;

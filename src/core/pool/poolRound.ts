@@ -25,6 +25,7 @@ import { parseRankingAnswer } from '../forecast/forecastPrompts';
 import { forkSettled } from '../fork/choice';
 import { electPool } from './election';
 import { poolRankingMessage, poolRankingStructured, poolReaskMessage } from './poolPrompts';
+import { cannotAnswer } from '../llm/errors';
 
 /** One repair of a ranking or of the re-ask, then the round goes on without it. */
 export const POOL_EXTRA_ATTEMPTS = 1;
@@ -154,8 +155,9 @@ async function reaskPool(ctx: StepContext, it: Iteration, r: PoolRoundInput, ele
       message: `Round ${it.index}: the pool was one idea (diversity ${before.toFixed(2)}, floor ${DIVERSITY_FLOOR}); asked once more, its diversity is ${pool.diversity.toFixed(2)}.`,
     });
   } catch (err) {
-    // Not answered at all (cancelled, or the endpoint failed): not asked yet, so a resume asks it.
-    if (!(err instanceof UnusableAnswer)) {
+    // Not answered at all (cancelled, or the endpoint failed for now): not asked yet, so a resume asks it.
+    const problem = err instanceof UnusableAnswer ? err.message : cannotAnswer(err);
+    if (problem === undefined) {
       pool.reasked = false;
       throw err;
     }
@@ -163,7 +165,7 @@ async function reaskPool(ctx: StepContext, it: Iteration, r: PoolRoundInput, ele
       type: 'notice',
       runId: ctx.record.id,
       level: 'warning',
-      message: `Round ${it.index}: the pool was asked once more for directions that differ, but the answer was not usable (${err.message}); the first pool stands.`,
+      message: `Round ${it.index}: the pool was asked once more for directions that differ, but the answer was not usable (${problem}); the first pool stands.`,
     });
   }
   await ctx.save();
@@ -190,8 +192,12 @@ async function rankPool(ctx: StepContext, it: Iteration, r: PoolRoundInput, d: D
       giveUp: (problem) => new UnusableAnswer(problem),
     });
   } catch (err) {
-    if (!(err instanceof UnusableAnswer)) throw err;
-    const reason = `${d.name}'s proxy's ranking of the pool was still not every letter once after its repair (${err.message}); it is left out of the election.`;
+    const unanswered = cannotAnswer(err);
+    if (!(err instanceof UnusableAnswer) && unanswered === undefined) throw err;
+    const reason =
+      unanswered === undefined
+        ? `${d.name}'s proxy's ranking of the pool was still not every letter once after its repair (${(err as Error).message}); it is left out of the election.`
+        : `${d.name}'s proxy's ranking of the pool was not made (${unanswered}); it is left out of the election.`;
     pool.leftOut = [...(pool.leftOut ?? []), { member: d.id, reason }];
     ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'warning', message: reason });
   }

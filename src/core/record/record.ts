@@ -28,9 +28,9 @@ export const RunSettingsSchema = z.object({
   imageMaxSide: wholeSetting('imageMaxSide').optional(),
   /** Remixes a remix round makes (1–4); absent in records made before it existed = 1. */
   remixesPerIteration: wholeSetting('remixesPerIteration').optional(),
-  /** Sets of directions the remix agent proposes a remix round (issue 41, 1–8); absent = 1, no pool. */
+  /** Sets of directions the remix agent proposes a remix round (issue 41, 1–8); a new run records it (default 4), absent (older records) = 1, no pool. */
   pool: wholeSetting('pool').optional(),
-  /** The brief as a checklist (issue 41): off (absent too), or every remix checked `repeat` times against it. */
+  /** The brief as a checklist (issue 41): every remix checked `repeat` times against it (a new run records it, default repeat 1), or off (absent too, as in older records). */
   checklist: z.union([z.literal('off'), z.object({ repeat: checklistRepeatSetting() })]).optional(),
   /** Host of the endpoint only (no credentials, no query), for the audit trail. */
   endpoint: z.string().optional(),
@@ -153,6 +153,11 @@ export const RemixSchema = z.object({
   fork: ForkSideSchema.optional(),
   /** The brief as a checklist (issue 41): this remix checked against every item of the run's checklist. */
   checks: z.array(CheckSchema).max(20).optional(),
+  /**
+   * Checked more than once (`checklist: { repeat: 2+ }`): each repeat made so far, saved as it is made so a resume never asks
+   * for one again; once every repeat is made they are combined into `checks` and this goes.
+   */
+  checksMade: z.array(z.array(CheckSchema).max(20)).max(3).optional(),
 });
 
 export type Remix = z.infer<typeof RemixSchema>;

@@ -4,6 +4,7 @@
  * webview bundle can use it too.
  */
 import type { Checklist, Iteration, Remix, RunSettings } from './record';
+import { poolSettingOf } from '../settings/discussionSettings';
 
 /** Every remix an iteration made: its one `remix`, or the `remixes` of several (older records: the one). */
 export function remixesOf(it: Pick<Iteration, 'remix' | 'remixes'>): Remix[] {
@@ -67,12 +68,12 @@ export function forkSideText(fork: NonNullable<Remix['fork']>): string {
 }
 
 /**
- * Sets of directions the remix agent proposes a remix round (issue 41): the run's `pool` (absent: 1, no pool). Only a
- * pool larger than one is ranked and elected; it is never smaller than the remixes a round makes.
+ * Sets of directions the remix agent proposes a remix round (issue 41): the run's recorded `pool` (absent, as in records
+ * from before pools were on by default: 1, no pool; a new run records DEFAULT_POOL). Only a pool larger than one is ranked
+ * and elected; it is never smaller than the remixes a round makes.
  */
-export const DEFAULT_POOL = 1;
 export function poolOf(s: Pick<RunSettings, 'pool' | 'remixesPerIteration'>): number {
-  const pool = s.pool ?? DEFAULT_POOL;
+  const pool = poolSettingOf(s);
   return pool > 1 ? Math.max(pool, remixesPerIterationOf(s)) : 1;
 }
 

@@ -11,6 +11,7 @@ import type { StructuredOutput } from '../llm/backend';
 import { addPrompt, nextPromptId, type StepContext } from '../step/context';
 import { conversationMessages } from '../discussion/discussion';
 import { StepError } from '../kernel/errors';
+import { cannotAnswer } from '../llm/errors';
 import { STRUCTURED_EXTRA_ATTEMPTS, askForStructuredAnswer, parseJsonAnswer } from './structuredAnswer';
 import { GUESTS_NOTE, type PromptCandidate, type PromptReference } from '../discussion/prompts';
 import { remixAgentMessage } from '../discussion/remixPrompts';
@@ -264,15 +265,42 @@ function withGuestsNote(it: Iteration, instructions: ChatMessage): ChatMessage {
   return { ...instructions, content: `${String(instructions.content)}\n${GUESTS_NOTE}` };
 }
 
-/** Runs the remix agent and writes its answer into the iteration (ranking, directions, agreements, …). */
+/** A pool answer (issue 41) with no valid proposal and no usable single set of directions after its repairs. */
+class PoolUnusable extends Error {}
+
+/**
+ * Runs the remix agent and writes its answer into the iteration (ranking, directions, agreements, …). A pool answer that
+ * stays unusable after its repairs, with no valid proposal in it (a server that does not know pools), never stops the
+ * round: it falls back to the round without a pool — one request for the usual set of directions — said in a notice.
+ */
 export async function runRemixAgent(ctx: StepContext, r: RemixAgentInput): Promise<RemixAnswer> {
+  const pooled = r.iteration.final !== true && poolOf(ctx.settings) > 1;
+  try {
+    return await askRemixAgent(ctx, r, true);
+  } catch (err) {
+    const unanswered = pooled ? cannotAnswer(err) : undefined;
+    if (!(err instanceof PoolUnusable) && unanswered === undefined) throw err;
+    ctx.emit({
+      type: 'notice',
+      runId: ctx.record.id,
+      level: 'warning',
+      message:
+        unanswered === undefined
+          ? `Round ${r.iteration.index}: the pool of directions was still not usable after its repairs (${(err as Error).message}) and no proposal of it was valid; the round falls back to one set of directions without a pool.`
+          : `Round ${r.iteration.index}: the pool of directions was not answered (${unanswered}); the round falls back to one set of directions without a pool.`,
+    });
+    return askRemixAgent(ctx, r, false);
+  }
+}
+
+async function askRemixAgent(ctx: StepContext, r: RemixAgentInput, pooling: boolean): Promise<RemixAnswer> {
   const it = r.iteration;
   const final = it.final === true;
   const candidateIds = r.candidates.map((c) => c.id);
   const designerIds = ctx.designers.map((d) => d.id);
   const topK = final ? candidateIds.length : narrowTo(it.index, candidateIds.length);
   // A pool (issue 41): the agent proposes `pool` sets of directions in this one answer; the proxies elect the round's remixes.
-  const pool = final ? 1 : poolOf(ctx.settings);
+  const pool = final || !pooling ? 1 : poolOf(ctx.settings);
   const remixes = pool > 1 ? pool : final ? 1 : remixesPerIterationOf(ctx.settings);
   const referenceIds = (r.references ?? []).map((x) => x.id);
   const schema = remixJsonSchema(candidateIds, designerIds, final, topK, remixes, referenceIds, pool > 1);
@@ -290,6 +318,9 @@ export async function runRemixAgent(ctx: StepContext, r: RemixAgentInput): Promi
   let sentBack = false;
   let answers = 0;
   let salvaged: string | undefined;
+  // A pool answer that is no pool but a usable answer of the round without one (a server that does not know pools).
+  let unpooled = false;
+  const withoutPool = answerSchema(candidateIds, designerIds, final, remixesPerIterationOf(ctx.settings), referenceIds);
   const fillOrder = teamOrdered ? weightedOrder : candidateIds;
   const answer = await askStructured(ctx, {
     iteration: it.index,
@@ -297,6 +328,7 @@ export async function runRemixAgent(ctx: StepContext, r: RemixAgentInput): Promi
     structured,
     parse: (content): Parsed => {
       salvaged = undefined;
+      unpooled = false;
       let parsed = parseAnswer(content, validator, fillOrder, topK);
       // A pool (issue 41) still unusable after its one repair: the round goes on with its valid proposals, said.
       if ('error' in parsed && pool > 1 && answers++ >= POOL_REPAIRS) {
@@ -312,6 +344,18 @@ export async function runRemixAgent(ctx: StepContext, r: RemixAgentInput): Promi
         if (kept) {
           salvaged = `Round ${it.index}: the pool of directions was still not usable after its repair (${parsed.error}); the round goes on with the ${kept.count} valid proposal${kept.count === 1 ? '' : 's'} of the ${pool} asked${kept.dropped.length ? ` (left out: ${kept.dropped.join('; ')})` : ''}.`;
           parsed = kept.parsed;
+        } else {
+          const single = parseAnswer(
+            remixesPerIterationOf(ctx.settings) === 1 ? withoutProposals(content) : content,
+            withoutPool,
+            fillOrder,
+            topK,
+          );
+          if (!('error' in single)) {
+            salvaged = `Round ${it.index}: the pool of directions was still not usable after its repair (${parsed.error}) and no proposal of it was valid, but the answer is a usable set of directions without a pool; the round goes on with it, without a pool.`;
+            unpooled = true;
+            parsed = single;
+          }
         }
       }
       if ('error' in parsed) return parsed;
@@ -333,6 +377,7 @@ export async function runRemixAgent(ctx: StepContext, r: RemixAgentInput): Promi
       }
       return parsed;
     },
+    ...(pool > 1 ? { giveUp: (problem: string) => new PoolUnusable(problem) } : {}),
   });
   if (against && !final)
     ctx.emit({
@@ -342,7 +387,7 @@ export async function runRemixAgent(ctx: StepContext, r: RemixAgentInput): Promi
       message: `The remix agent was asked once to keep the decided side and still answered: ${against}`,
     });
   if (salvaged) ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'warning', message: salvaged });
-  applyAnswer(ctx, r, answer.answer, answer.filled, pool > 1);
+  applyAnswer(ctx, r, answer.answer, answer.filled, pool > 1 && !unpooled);
   await ctx.save();
   ctx.emit({ type: 'remix-agent-completed', runId: ctx.record.id, iteration: it });
   return answer.answer;
@@ -490,6 +535,18 @@ export function salvagePool(
     o.topK,
   );
   return 'error' in parsed ? undefined : { parsed, count: kept.length, dropped };
+}
+
+/** An answer without its `remixes` (read as the round's one set of directions: its unusable proposals are not read). */
+function withoutProposals(content: string): string {
+  try {
+    const value: unknown = JSON.parse(content);
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return content;
+    const { remixes: _unused, ...rest } = value as Record<string, unknown>;
+    return JSON.stringify(rest);
+  } catch {
+    return content;
+  }
 }
 
 /** `fillOrder`: the order in which missing ranking places are completed (the candidates' order, or the weighted Borda). */

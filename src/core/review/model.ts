@@ -70,9 +70,9 @@ export interface ReviewConfig {
   imageMaxSide?: number;
   /** Remixes each remix round makes (1–4, default 1): the remix agent proposes that many, each its own image edit. */
   remixesPerIteration?: number;
-  /** Sets of directions the remix agent proposes a remix round (1–8, default 1): the proxies rank them and elect the remixes (issue 41). */
+  /** Sets of directions the remix agent proposes a remix round (1–8, default 4; 1: no pool): the proxies rank them and elect the remixes (issue 41). */
   pool?: number;
-  /** The brief as a checklist (issue 41): off (default) or every remix checked `repeat` times against the brief's must-haves. */
+  /** The brief as a checklist (issue 41): every remix checked `repeat` times against the brief's must-haves (default: once), or off. */
   checklist?: 'off' | { repeat: number };
   /** Discussion design (see src/core/settings/discussionSettings.ts for values, bounds and defaults). */
   mode?: DiscussionMode;

@@ -9,6 +9,8 @@ import { MAX_REQUEST_TEXT_BYTES } from '../llm/messages';
 import { askBeforeSending, type ConfirmCost, type WorkCost } from '../llm/costQuestion';
 import type { RunSettings, RunTaskKind } from '../record/record';
 import type { Review } from '../review/model';
+import { poolOf } from '../record/remixes';
+import { checklistRepeatOf } from '../settings/discussionSettings';
 
 /** Tokens per byte of text, for an estimate (about four characters a token). */
 const BYTES_PER_TOKEN = 4;
@@ -66,7 +68,7 @@ export function estimateRun(review: Review, kind: RunTaskKind, settings: RunSett
     const remixes = settings.remixesPerIteration ?? 1;
     edits = Math.max(0, rounds - 1) * (forking ? Math.max(remixes, Math.min(4, members)) : remixes);
     // A pool (issue 41): each remix round also asks every member's proxy for a ranking, and at most one re-ask.
-    const k = settings.pool ?? 1;
+    const k = poolOf(settings);
     const remixRounds = Math.max(0, rounds - 1);
     pooled = k > 1 ? remixRounds * (members + 1) : 0;
     if (k > 1) {
@@ -74,7 +76,7 @@ export function estimateRun(review: Review, kind: RunTaskKind, settings: RunSett
       poolInput = remixRounds * (members + 1) * k * TOKENS_PER_PROPOSAL;
     }
     // The brief as a checklist (issue 41): one request for its must-haves, then each remix checked `repeat` times.
-    checkRepeat = settings.checklist && settings.checklist !== 'off' ? settings.checklist.repeat : 0;
+    checkRepeat = checklistRepeatOf(settings);
     checks = checkRepeat && rounds > 1 ? 1 + edits * checkRepeat : 0;
     requests = rounds * (turnsPerRound + 1) + edits + pooled + checks;
   }
@@ -91,7 +93,7 @@ export function estimateRun(review: Review, kind: RunTaskKind, settings: RunSett
   const estimateUsd = estimateCost(usage, settings, prices);
   const extras = [
     ...(pooled
-      ? [`${pooled} to elect from pools of ${settings.pool} directions (each member's ranking and one re-ask a remix round)`]
+      ? [`${pooled} to elect from pools of ${poolOf(settings)} directions (each member's ranking and one re-ask a remix round)`]
       : []),
     ...(checks
       ? [

@@ -36,6 +36,26 @@ export function forkModeOf(s: { forks?: ForkMode }): ForkMode {
   return s.forks ?? 'off';
 }
 
+/**
+ * The pool and the checklist (issue 41). A new run proposes DEFAULT_POOL sets of directions a remix round, so the proxies
+ * elect among directions before the image model is paid, and holds every remix to the brief's must-haves, checked once
+ * (`pool: 1`, `checklist: off` turn them off). Both are written into run.json's settings when a run starts; a record
+ * written before they were defaults lacks them and reads as it was run: no pool, no checklist.
+ */
+export const DEFAULT_POOL = 4;
+export type ChecklistSetting = 'off' | { repeat: number };
+export const DEFAULT_CHECKLIST: { repeat: number } = { repeat: 1 };
+
+/** The pool setting of a recorded run (absent: 1, no pool). */
+export function poolSettingOf(s: { pool?: number }): number {
+  return s.pool ?? 1;
+}
+
+/** The checks of each remix a recorded run makes against the brief's checklist: 0 when off (absent: off). */
+export function checklistRepeatOf(s: { checklist?: ChecklistSetting }): number {
+  return s.checklist && s.checklist !== 'off' ? s.checklist.repeat : 0;
+}
+
 export const PERSONA_ROLES = ['system', 'user'] as const;
 export type PersonaRole = (typeof PERSONA_ROLES)[number];
 

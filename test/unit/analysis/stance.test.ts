@@ -6,7 +6,7 @@ import { startRun } from '../../../src/core/run/session';
 import { loadReview } from '../../../src/core/review/loadReview';
 import { codeDiscussion, stanceTable, topChoiceOf } from '../../../src/core/analysis';
 import { makeReview, makeTempDir } from '../run/fixtures';
-import { clientFor } from '../run/helpers';
+import { clientFor, UNPOOLED } from '../run/helpers';
 
 describe('stance kept or yielded: remix agent → run.json → result.md and analysis.json', function () {
   this.timeout(60_000);
@@ -58,7 +58,7 @@ describe('stance kept or yielded: remix agent → run.json → result.md and ana
       reviewRoot: root,
       client: clientFor(mock),
       cacheDir: await makeTempDir('tf-cache-'),
-      settings: { iterations: 2, turnsPerAgent: 1 },
+      settings: { ...UNPOOLED, iterations: 2, turnsPerAgent: 1 },
     });
     assert.equal(record.status, 'completed', record.error);
     assert.deepEqual(

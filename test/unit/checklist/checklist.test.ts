@@ -57,7 +57,7 @@ describe('the brief as a checklist (issue 41)', function () {
 
   async function run(yaml: string): Promise<{ root: string; record: RunRecord }> {
     const root = await makeReview({ options: 5, designers: 3 });
-    await fs.writeFile(path.join(root, 'review.yaml'), `iterations: 3\nturnsPerAgent: 1\nforks: off\n${yaml}`);
+    await fs.writeFile(path.join(root, 'review.yaml'), `iterations: 3\nturnsPerAgent: 1\nforks: off\npool: 1\n${yaml}`);
     const record = await startRun({ reviewRoot: root, ...suite.engine, settings: { orderSeed: 1 } });
     assert.equal(record.status, 'completed', record.error);
     return { root, record };
@@ -156,11 +156,12 @@ describe('the brief as a checklist (issue 41)', function () {
     const base = fallback();
     let seen = 0;
     suite.mock.setFallback((req) => {
-      if (schemaName(req) === 'teamfusion_check' && ++seen === 2) return { kind: 'error', status: 400 };
+      // A failure a resume gets past (the key refused for now), not an answer the endpoint cannot give.
+      if (schemaName(req) === 'teamfusion_check' && ++seen === 2) return { kind: 'error', status: 401 };
       return base(req);
     });
     const root = await makeReview({ options: 5, designers: 3 });
-    await fs.writeFile(path.join(root, 'review.yaml'), 'iterations: 3\nturnsPerAgent: 1\nforks: off\nchecklist: on\n');
+    await fs.writeFile(path.join(root, 'review.yaml'), 'iterations: 3\nturnsPerAgent: 1\nforks: off\npool: 1\nchecklist: on\n');
     const first = await startRun({ reviewRoot: root, ...suite.engine, settings: { orderSeed: 1 } });
     assert.equal(first.status, 'failed');
     assert.ok(first.iterations[0]!.remix!.checks);
@@ -170,6 +171,90 @@ describe('the brief as a checklist (issue 41)', function () {
     assert.equal(suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_check').length, 3, 'r1 once, r2 failed then made');
     assert.equal(suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_checklist').length, 1);
     assert.ok(again.iterations[1]!.remix!.checks);
+  });
+
+  it('with repeat: 2, a run cancelled between the repeats of one check resumes with only the missing repeat (no paid check asked again)', async () => {
+    const base = fallback();
+    const controller = new AbortController();
+    let seen = 0;
+    suite.mock.setFallback((req) => {
+      if (schemaName(req) === 'teamfusion_check' && ++seen === 2) {
+        // r1's second repeat: cancelled while it is asked (its first repeat was answered and saved).
+        setImmediate(() => controller.abort());
+        return { kind: 'hang' };
+      }
+      return base(req);
+    });
+    const root = await makeReview({ options: 5, designers: 3 });
+    await fs.writeFile(path.join(root, 'review.yaml'), 'iterations: 3\nturnsPerAgent: 1\nforks: off\npool: 1\nchecklist:\n  repeat: 2\n');
+    const first = await startRun({ reviewRoot: root, ...suite.engine, settings: { orderSeed: 1 }, signal: controller.signal });
+    assert.equal(first.status, 'cancelled', first.error);
+    const onDisk = JSON.parse(await fs.readFile(path.join(root, 'runs', first.id, 'run.json'), 'utf8')) as RunRecord;
+    const r1 = onDisk.iterations[0]!.remix!;
+    assert.equal(r1.checks, undefined, 'not combined before its last repeat');
+    assert.deepEqual(
+      r1.checksMade?.map((made) => made.map((c) => [c.item, c.result])),
+      [
+        [
+          ['c1', 'pass'],
+          ['c2', 'fail'],
+        ],
+      ],
+      'the first repeat is saved as soon as it is made',
+    );
+    const again = await resumeRun({ reviewRoot: root, ...suite.engine, runId: first.id });
+    assert.equal(again.status, 'completed', again.error);
+    // r1: its first repeat, the cancelled second, the second again; r2: two. A paid repeat is never asked for twice.
+    assert.equal(suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_check').length, 1 + 1 + 1 + 2);
+    const checked = again.iterations[0]!.remix!;
+    assert.equal(checked.checksMade, undefined, 'combined once every repeat is made');
+    // The saved first repeat and the one made on resume are combined (both agree).
+    assert.deepEqual(
+      checked.checks!.map((c) => [c.item, c.result, c.agreement]),
+      [
+        ['c1', 'pass', 1],
+        ['c2', 'fail', 1],
+      ],
+    );
+  });
+
+  it('a check or a checklist the endpoint cannot answer (HTTP 400) leaves its items unclear or the list empty, said; the run goes on', async () => {
+    const base = fallback();
+    let seen = 0;
+    suite.mock.setFallback((req) => {
+      if (schemaName(req) === 'teamfusion_check' && ++seen === 1)
+        return { kind: 'error', status: 400, body: { error: { message: 'Unknown response format.', type: 'invalid_request_error' } } };
+      return base(req);
+    });
+    const { record } = await run('checklist: on\n');
+    const [r1, r2] = record.iterations.flatMap((it) => remixesOf(it));
+    assert.ok(
+      r1!.checks!.every((c) => c.result === 'unclear' && /could not answer it: HTTP 400/.test(c.reason)),
+      JSON.stringify(r1!.checks),
+    );
+    assert.deepEqual(
+      r2!.checks!.map((c) => c.result),
+      ['pass', 'fail'],
+    );
+
+    suite.mock.reset();
+    const notices: string[] = [];
+    suite.mock.setFallback((req) => (schemaName(req) === 'teamfusion_checklist' ? { kind: 'error', status: 400 } : base(req)));
+    const root = await makeReview({ options: 5, designers: 3 });
+    await fs.writeFile(path.join(root, 'review.yaml'), 'iterations: 3\nturnsPerAgent: 1\nforks: off\npool: 1\nchecklist: on\n');
+    const listless = await startRun({
+      reviewRoot: root,
+      ...suite.engine,
+      settings: { orderSeed: 1 },
+      onEvent: (e) => void (e.type === 'notice' && notices.push(e.message)),
+    });
+    assert.equal(listless.status, 'completed', listless.error);
+    assert.deepEqual(listless.checklist?.items, []);
+    assert.ok(
+      notices.some((n) => /must-haves could not be listed \(the endpoint could not answer it: HTTP 400/.test(n)),
+      notices.join('\n'),
+    );
+    assert.equal(suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_check').length, 0);
   });
 
   it('the scripted server answers the checklist from the brief (every quote found) and checks as unclear, said', async () => {
@@ -190,7 +275,7 @@ describe('the brief as a checklist (issue 41)', function () {
   it('a text-only chat model (no vision): every item of every remix is unclear with that reason, and no check is sent', async () => {
     suite.mock.setFallback(fallback());
     const root = await makeReview({ options: 5, designers: 3 });
-    await fs.writeFile(path.join(root, 'review.yaml'), 'iterations: 3\nturnsPerAgent: 1\nforks: off\nchecklist:\n  repeat: 2\n');
+    await fs.writeFile(path.join(root, 'review.yaml'), 'iterations: 3\nturnsPerAgent: 1\nforks: off\npool: 1\nchecklist:\n  repeat: 2\n');
     const notices: string[] = [];
     const record = await startRun({
       reviewRoot: root,
@@ -229,9 +314,9 @@ describe('the brief as a checklist (issue 41)', function () {
     assert.ok(result.includes('text-only'), 'result.md says why the items are unclear');
   });
 
-  it('checklist: off (and the default) asks nothing and records nothing', async () => {
+  it('checklist: off asks nothing and records nothing', async () => {
     suite.mock.setFallback(fallback());
-    for (const yaml of ['checklist: off\n', '']) {
+    for (const yaml of ['checklist: off\n']) {
       suite.mock.reset();
       suite.mock.setFallback(fallback());
       const { record } = await run(yaml);
@@ -265,7 +350,7 @@ describe('the brief as a checklist (issue 41)', function () {
 
   it('the estimate counts the list of must-haves and every check', async () => {
     const root = await makeReview({ options: 5, designers: 3 });
-    await fs.writeFile(path.join(root, 'review.yaml'), 'iterations: 3\nforks: off\nchecklist:\n  repeat: 2\n');
+    await fs.writeFile(path.join(root, 'review.yaml'), 'iterations: 3\nforks: off\npool: 1\nchecklist:\n  repeat: 2\n');
     const { review } = await loadReview(root, { requireRankings: true, decodeImages: false });
     const plain = estimateRun(review!, 'design', resolveRunSettings(undefined, { ...review!.config, checklist: 'off' }));
     const checked = estimateRun(review!, 'design', resolveRunSettings(undefined, review!.config));

@@ -1,4 +1,6 @@
 import * as assert from 'node:assert/strict';
+import { DEFAULT_POOL } from '../../../src/core/settings/discussionSettings';
+import { DEFAULT_SETTINGS } from '../../../src/core/run/runSettings';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import {
@@ -172,12 +174,19 @@ describe('extension-run: discussion settings', () => {
     }
   });
 
-  it("teamfusion.pool (issue 41): contributed with the engine's bounds (default 1 = no pool), passed when set, 0 or 9 ignored with a warning", () => {
+  it("teamfusion.pool (issue 41): contributed with the engine's bounds and default (4; 1 = no pool), passed when set, 0 or 9 ignored with a warning", () => {
     const p = props['teamfusion.pool']!;
-    assert.equal(p.default, 1);
+    assert.equal(p.default, DEFAULT_POOL);
+    assert.equal(DEFAULT_SETTINGS.pool, DEFAULT_POOL);
+    assert.equal(DEFAULT_POOL, 4);
+    assert.deepEqual(
+      resolveRunSettings(inspector({ pool: { defaultValue: 4, workspaceValue: 1 } })).settings,
+      { pool: 1 },
+      'pool 1 set: no pool',
+    );
     assert.equal(p.minimum, SETTING_BOUNDS.pool.min);
     assert.equal(p.maximum, SETTING_BOUNDS.pool.max);
-    assert.deepEqual(resolveRunSettings(inspector({ pool: { defaultValue: 1 } })).settings, {});
+    assert.deepEqual(resolveRunSettings(inspector({ pool: { defaultValue: 4 } })).settings, {}, 'at its default, review.yaml decides');
     assert.deepEqual(resolveRunSettings(inspector({ pool: { workspaceValue: 4 } })).settings, { pool: 4 });
     for (const bad of [0, 9, 2.5]) {
       const r = resolveRunSettings(inspector({ pool: { globalValue: bad } }));

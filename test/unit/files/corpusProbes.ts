@@ -538,7 +538,8 @@ export const WRITERS: Record<string, Writer> = {
     ok: [0],
     model: true,
   },
-  run: { command: ['run'], status: 'completed', outputs: ['runs/'], ok: [0], model: true },
+  // A run of today's requests (no pool, no checklist: issue 41 defaults would ask before sending this many).
+  run: { command: ['run', '--pool', '1', '--checklist', 'off'], status: 'completed', outputs: ['runs/'], ok: [0], model: true },
   'code-discussion': {
     command: ['code-discussion', '<run>', '--yes'],
     status: 'completed',

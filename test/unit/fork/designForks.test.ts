@@ -12,7 +12,7 @@ import type { DecisionPoint, RunRecord } from '../../../src/core/record/record';
 import { forksOf } from '../../../src/core/evaluation/votes/forks';
 import { checkRunRecord } from '../../../src/core/record/recordCheck';
 import { makeReview } from '../run/fixtures';
-import { mockSuite, startCli, type CliResult, runJson } from '../run/helpers';
+import { mockSuite, startCli, type CliResult, runJson, UNPOOLED_YAML } from '../run/helpers';
 import { withDecisionPoints, editRequests } from './forkSupport';
 
 const PALETTE: DecisionPoint = {
@@ -37,7 +37,7 @@ describe('forks: one remix per side of a decision point (command line)', functio
   /** A review of 4 options and 3 designers (d1 the lead), two rounds of one turn each. */
   async function review(extra = ''): Promise<string> {
     const root = await makeReview({ options: 4, designers: 3 });
-    await fs.writeFile(path.join(root, 'review.yaml'), `lead: d1\niterations: 2\nturnsPerAgent: 1\n${extra}`);
+    await fs.writeFile(path.join(root, 'review.yaml'), `lead: d1\niterations: 2\nturnsPerAgent: 1\n${UNPOOLED_YAML}${extra}`);
     return root;
   }
 
@@ -143,7 +143,7 @@ describe('forks: one remix per side of a decision point (command line)', functio
     const bad = await review('forks: always\n');
     const refused = await cli(['validate', bad]);
     assert.equal(refused.code, 1);
-    assert.match(refused.stdout + refused.stderr, /review\.yaml:4:\d+: error: .*forks/);
+    assert.match(refused.stdout + refused.stderr, /review\.yaml:6:\d+: error: .*forks/);
     const usage = await cli(['run', bad, '--forks', 'sometimes']);
     assert.equal(usage.code, 2);
     assert.match(usage.stderr, /--forks: must be off, auto or ask, not "sometimes"/);

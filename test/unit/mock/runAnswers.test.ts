@@ -62,7 +62,7 @@ describe('the scripted demo answers from the run itself', function () {
     rig.mock.setFallback(runFallback(LABEL));
     // The scripted decision point (which candidate leads) splits this team, so by default the round would fork it (issue 33,
     // test/unit/fork); here each remix round makes its one blended remix.
-    const r = await rig.run(['run', review, '--iterations', '3', '--turns', '1', '--forks', 'off']);
+    const r = await rig.run(['run', review, '--iterations', '3', '--turns', '1', '--forks', 'off', '--pool', '1', '--checklist', 'off']);
     assert.equal(r.code, 0, r.stderr + r.stdout);
     assert.deepEqual(rig.mock.specErrors(), []);
     const [runId] = await fs.readdir(path.join(review, 'runs'));

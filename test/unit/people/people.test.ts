@@ -35,7 +35,8 @@ function contents(r: Req): string[] {
 }
 
 /** Round-robin in review order (the default mode and order are tested elsewhere): turns are easy to name. */
-const FIXED = { mode: 'together', order: 'fixed', leadSpeaksLast: false } as const;
+// Every prompt is read for the people's words: no pool ranking or checklist request (issue 41 defaults) among them.
+const FIXED = { mode: 'together', order: 'fixed', leadSpeaksLast: false, pool: 1, checklist: 'off' } as const;
 
 describe('people in the discussion', function () {
   this.timeout(60_000);

@@ -17,13 +17,14 @@ import { resolveRunSettings } from '../../../src/core/run/runSettings';
 import { defaultReply, requestedJsonSchema, requestTexts } from '../../support/openaiMock/autoResponder';
 import type { MockReply, RecordedRequest } from '../../support/openaiMock/types';
 import { runFallback } from '../../support/openaiMock/runAnswers';
+import { asksForPool } from '../../support/openaiMock/runPoolAnswers';
 import { withDecisionPoints } from '../../support/decisionPoints';
 import { makeReview } from '../run/fixtures';
 import { mockSuite, runJson, startCli } from '../run/helpers';
 import { parseRunArgs } from '../../../src/cli/commands/run/run';
 import { groupValuesOf } from '../../../src/core/evaluation/evaluate/groupBy';
 import { compareRun } from '../../../src/core/evaluation';
-import { costWords } from '../../../src/core/llm/costQuestion';
+import { CONFIRM_ABOVE_REQUESTS, costWords } from '../../../src/core/llm/costQuestion';
 
 /** Four directions with no words in common but their markers' shape: a diverse pool. */
 const DIRECTIONS = ['amber dunes horizon', 'cobalt grid skyline', 'moss forest canopy', 'coral reef bubbles'];
@@ -90,7 +91,11 @@ function schulze(rankings: Record<string, string[]>, weights: Record<string, num
 
 async function pooledReview(yaml: string): Promise<string> {
   const root = await makeReview({ options: 5, designers: 3 });
-  await fs.writeFile(path.join(root, 'review.yaml'), `iterations: 2\nturnsPerAgent: 1\n${yaml}`);
+  // The checklist (on by default) is another suite's: these count a pool's requests alone.
+  await fs.writeFile(
+    path.join(root, 'review.yaml'),
+    `iterations: 2\nturnsPerAgent: 1\n${/checklist/.test(yaml) ? '' : 'checklist: off\n'}${yaml}`,
+  );
   return root;
 }
 
@@ -263,7 +268,7 @@ describe('a pool of directions, elected by the proxies (issue 41)', function () 
     suite.mock.setFallback((req) => {
       if (schemaName(req) === 'teamfusion_pool_ranking' && speakerOf(req) === 'Ben' && failBen) {
         failBen = false;
-        return { kind: 'error', status: 400 };
+        return { kind: 'error', status: 401 };
       }
       return pool(req);
     });
@@ -338,7 +343,7 @@ describe('a pool of directions, elected by the proxies (issue 41)', function () 
     suite.mock.setFallback((req) => {
       if (schemaName(req) === 'teamfusion_pool' && !failed) {
         failed = true;
-        return { kind: 'error', status: 400 };
+        return { kind: 'error', status: 401 };
       }
       return pool(req);
     });
@@ -373,12 +378,25 @@ describe('a pool of directions, elected by the proxies (issue 41)', function () 
     assert.match(v.stdout + v.stderr, /review\.yaml:\d+:\d+: error: pool must be a whole number from 1 to 8 \(found 0\)/);
   });
 
-  it('without pool (the default: 1) a round asks no ranking and records no pool', async () => {
+  it('pool: 1 (no pool) a round asks no ranking and records no pool', async () => {
     suite.mock.setFallback(fallback());
-    const record = await run(await pooledReview(''));
+    const record = await run(await pooledReview('pool: 1\n'));
     assert.equal(record.iterations[0]!.pool, undefined);
     assert.equal(groupValuesOf(record, 3).pool, 'not pooled');
     assert.equal(suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_pool_ranking').length, 0);
+  });
+
+  it('by default the estimate counts the pool and the checklist: a run of 3 rounds of 4 members is 54 requests, 35 without them (docs/run.md), so it asks first', async () => {
+    const root = await makeReview({ options: 6, designers: 4 });
+    const { review } = await loadReview(root, { requireRankings: true, decodeImages: false });
+    const byDefault = estimateRun(review!, 'design', resolveRunSettings(undefined, review!.config)).cost;
+    const without = estimateRun(review!, 'design', resolveRunSettings(undefined, { ...review!.config, pool: 1, checklist: 'off' })).cost;
+    assert.deepEqual([byDefault.requests, without.requests], [54, 35]);
+    assert.ok(byDefault.requests > CONFIRM_ABOVE_REQUESTS && without.requests <= CONFIRM_ABOVE_REQUESTS);
+    assert.match(
+      byDefault.of,
+      /of them 10 to elect from pools of 4 directions .* and 9 to hold the remixes to the brief's checklist \(its list, then each remix checked once\)/,
+    );
   });
 
   it("the estimate counts each remix round's rankings and its re-ask", async () => {
@@ -393,7 +411,8 @@ describe('a pool of directions, elected by the proxies (issue 41)', function () 
     const root = await pooledReview('forks: off\n');
     const { review } = await loadReview(root, { requireRankings: true, decodeImages: false });
     const at = (o: { pool?: number; checklist?: 'off' | { repeat: number } }) =>
-      estimateRun(review!, 'design', resolveRunSettings(undefined, { ...review!.config, iterations: 3, ...o })).cost;
+      estimateRun(review!, 'design', resolveRunSettings(undefined, { ...review!.config, iterations: 3, pool: 1, checklist: 'off', ...o }))
+        .cost;
     const k = [1, 2, 4, 8].map((pool) => at({ pool }));
     // 3 members, two remix rounds: each pooled round adds three rankings and one re-ask, whatever K.
     assert.deepEqual(
@@ -443,5 +462,115 @@ describe('a pool of directions, elected by the proxies (issue 41)', function () 
     const message = record instanceof Error ? record.message : (record.error ?? '');
     assert.match(message, /would send 65 requests for 6 rounds of 3 members, of them 20 to elect from pools of 8 directions/);
     assert.equal(suite.mock.requests.length, 0, 'nothing was sent');
+  });
+  it('a new run without pool or checklist settings records pool 4 and the checklist (repeat 1); an older run.json without them resumes as pool 1 and checklist off', async () => {
+    suite.mock.setFallback(fallback());
+    const root = await makeReview({ options: 5, designers: 3 });
+    await fs.writeFile(path.join(root, 'review.yaml'), 'iterations: 2\nturnsPerAgent: 1\nforks: off\n');
+    const record = await run(root);
+    assert.equal(record.settings.pool, 4);
+    assert.deepEqual(record.settings.checklist, { repeat: 1 });
+    assert.deepEqual(
+      record.iterations[0]!.pool!.candidates.map((c) => c.letter),
+      ['a', 'b', 'c', 'd'],
+    );
+    assert.equal(suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_pool_ranking').length, 3);
+    assert.equal(suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_checklist').length, 1);
+    assert.equal(record.checklist?.repeat, 1);
+
+    // An older record: stopped before its remix round, written before pools and the checklist were on by default.
+    suite.mock.reset();
+    let failOnce = true;
+    const pool = fallback();
+    suite.mock.setFallback((req) => {
+      if (schemaName(req) === 'teamfusion_remix' && failOnce) {
+        failOnce = false;
+        return { kind: 'error', status: 401 };
+      }
+      return pool(req);
+    });
+    const first = await startRun({ reviewRoot: root, ...suite.engine, settings: { orderSeed: 1 } });
+    assert.equal(first.status, 'failed');
+    const file = path.join(root, 'runs', first.id, 'run.json');
+    const old = JSON.parse(await fs.readFile(file, 'utf8')) as RunRecord;
+    delete old.settings.pool;
+    delete old.settings.checklist;
+    await fs.writeFile(file, JSON.stringify(old, null, 2));
+    suite.mock.reset();
+    suite.mock.setFallback(fallback());
+    const again = await resumeRun({ reviewRoot: root, ...suite.engine, runId: first.id });
+    assert.equal(again.status, 'completed', again.error);
+    assert.equal(again.settings.pool, undefined, 'nothing is added to an older record');
+    assert.equal(again.settings.checklist, undefined);
+    assert.equal(again.iterations[0]!.pool, undefined, 'read as pool 1: no pool');
+    assert.equal(again.checklist, undefined, 'read as checklist off');
+    const asked = suite.mock.requests.map(schemaName);
+    assert.ok(
+      !asked.some((n) => n === 'teamfusion_pool_ranking' || n === 'teamfusion_checklist' || n === 'teamfusion_check'),
+      asked.join(', '),
+    );
+    const remix = suite.mock.requests.find((r) => schemaName(r) === 'teamfusion_remix')!;
+    assert.equal(
+      asksForPool(requestedJsonSchema(remix.body)!.schema as Record<string, unknown>),
+      false,
+      'the remix agent is asked for no pool',
+    );
+  });
+
+  it('a pool answer no proposal of which is valid never stops the round: a single set of directions is taken as it is, else asked without a pool (an endpoint that cannot answer a pool: at once), said', async () => {
+    for (const server of ['single', 'garbage', 'http400'] as const) {
+      suite.mock.reset();
+      const notices: string[] = [];
+      suite.mock.setFallback((req) => {
+        const wanted = requestedJsonSchema(req.body);
+        if (wanted?.name === 'teamfusion_remix' && asksForPool(wanted.schema as Record<string, unknown>)) {
+          if (server === 'http400') return { kind: 'error', status: 400 };
+          if (server === 'garbage') return { kind: 'json', value: { remixes: 'none' } };
+          // A server that does not know pools: the round's one set of directions, as it answered before.
+          const base = defaultReply(req);
+          const { remixes: _unused, ...rest } = (base.kind === 'json' ? base.value : {}) as Record<string, unknown>;
+          return { kind: 'json', value: { ...rest, editingDirections: parts('amber dunes horizon') } };
+        }
+        return undefined;
+      });
+      const record = await startRun({
+        reviewRoot: await pooledReview('pool: 4\nforks: off\n'),
+        ...suite.engine,
+        settings: { orderSeed: 1 },
+        onEvent: (e) => void (e.type === 'notice' && notices.push(e.message)),
+      });
+      assert.equal(record.status, 'completed', `${server}: ${record.error}`);
+      const it = record.iterations[0]!;
+      assert.equal(it.pool, undefined, server);
+      assert.ok(it.editingDirections, server);
+      assert.equal(it.remix?.id, 'r1', server);
+      const agent = suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_remix');
+      const pooled = agent.filter((r) => asksForPool(requestedJsonSchema(r.body)!.schema as Record<string, unknown>)).length;
+      // single: the answer and its repair; garbage: the answer and its three repairs, then one request without a pool.
+      assert.deepEqual([pooled, agent.length - pooled], server === 'single' ? [2, 0] : server === 'garbage' ? [4, 1] : [1, 1], server);
+      assert.equal(suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_pool_ranking').length, 0, server);
+      assert.ok(
+        notices.some((n) =>
+          (server === 'single' ? /goes on with it, without a pool/ : /falls back to one set of directions without a pool/).test(n),
+        ),
+        `${server}: ${notices.join('\n')}`,
+      );
+    }
+  });
+
+  it("a proxy's ranking the endpoint cannot answer (HTTP 400) is left out of the election, said; the round goes on", async () => {
+    const pool = fallback();
+    suite.mock.setFallback((req) =>
+      schemaName(req) === 'teamfusion_pool_ranking' && speakerOf(req) === 'Ben' ? { kind: 'error', status: 400 } : pool(req),
+    );
+    const record = await run(await pooledReview('pool: 4\nforks: off\n'));
+    const p = record.iterations[0]!.pool!;
+    assert.deepEqual(Object.keys(p.rankings).sort(), ['d1', 'd3']);
+    assert.deepEqual(
+      p.leftOut?.map((x) => x.member),
+      ['d2'],
+    );
+    assert.match(p.leftOut![0]!.reason, /was not made \(the endpoint could not answer it: HTTP 400/);
+    assert.equal(p.elected.length, 1);
   });
 });

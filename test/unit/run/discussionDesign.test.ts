@@ -11,7 +11,7 @@ import { resumeRun, startRun, type RunnerOptions } from '../../../src/core/run/s
 import { readRunRecord } from '../../../src/core/record/store';
 import { GOAL, STYLE } from '../../../src/core/discussion/prompts';
 import { makeReview } from './fixtures';
-import { chatRequests, collect, turnRequests, mockSuite } from './helpers';
+import { chatRequests, collect, turnRequests, mockSuite, UNPOOLED } from './helpers';
 import { hasSettled, waitFor } from '../../support/waitFor';
 
 type ApiMessage = { role: string; content: string | { type: string; text?: string }[] };
@@ -30,7 +30,7 @@ describe('discussion design: modes, order, layers, hierarchy (against the spec-c
     const root = await makeReview({ options: 4, designers: 4 });
     // Nothing is answered until the four have arrived (a runner that asked one after another would never ask the second).
     const release = suite.mock.hold();
-    const running = startRun(opts(root, { settings: { iterations: 1, turnsPerAgent: 2 } }));
+    const running = startRun(opts(root, { settings: { ...UNPOOLED, iterations: 1, turnsPerAgent: 2 } }));
     const ended = hasSettled(running);
     await waitFor('the four independent calls in flight at once', () => ended() || turnRequests(suite.mock).length >= 4);
     release();
@@ -72,7 +72,7 @@ describe('discussion design: modes, order, layers, hierarchy (against the spec-c
     // would be in flight beside them.
     const release = suite.mock.hold();
     suite.mock.latencyMs = 120;
-    const running = startRun(opts(root, { settings: { iterations: 1, turnsPerAgent: 1 } }));
+    const running = startRun(opts(root, { settings: { ...UNPOOLED, iterations: 1, turnsPerAgent: 1 } }));
     const ended = hasSettled(running);
     await waitFor('two independent calls in flight at once', () => ended() || turnRequests(suite.mock).length >= 2);
     release();
@@ -85,7 +85,7 @@ describe('discussion design: modes, order, layers, hierarchy (against the spec-c
   it('together mode asks one proxy at a time (the fixed-latency baseline)', async () => {
     const root = await makeReview({ options: 3, designers: 3 });
     suite.mock.latencyMs = 60;
-    const record = await startRun(opts(root, { settings: { iterations: 1, turnsPerAgent: 1, mode: 'together' } }));
+    const record = await startRun(opts(root, { settings: { ...UNPOOLED, iterations: 1, turnsPerAgent: 1, mode: 'together' } }));
     assert.equal(record.status, 'completed', record.error);
     assert.equal(suite.mock.maxInFlight('chat'), 1);
     assert.ok(record.iterations[0]!.messages.every((m) => m.phase === 'together'));
@@ -95,7 +95,9 @@ describe('discussion design: modes, order, layers, hierarchy (against the spec-c
     const root = await makeReview({ options: 6, designers: 4 });
     const orders = async (seed: number): Promise<string[][]> => {
       suite.mock.reset();
-      const r = await startRun(opts(root, { settings: { iterations: 3, turnsPerAgent: 1, mode: 'together', orderSeed: seed } }));
+      const r = await startRun(
+        opts(root, { settings: { ...UNPOOLED, iterations: 3, turnsPerAgent: 1, mode: 'together', orderSeed: seed } }),
+      );
       assert.equal(r.status, 'completed', r.error);
       assert.equal(r.settings.orderSeed, seed, 'the seed is recorded');
       // what the server saw, in order of arrival
@@ -111,7 +113,7 @@ describe('discussion design: modes, order, layers, hierarchy (against the spec-c
   it('the lead speaks last, after the others rotate', async () => {
     const root = await makeReview({ options: 4, designers: 3 });
     await fs.writeFile(path.join(root, 'review.yaml'), 'lead: d1\norder: rotate\norderSeed: 0\n');
-    const r = await startRun(opts(root, { settings: { iterations: 2, turnsPerAgent: 1, mode: 'together' } }));
+    const r = await startRun(opts(root, { settings: { ...UNPOOLED, iterations: 2, turnsPerAgent: 1, mode: 'together' } }));
     assert.equal(r.status, 'completed', r.error);
     assert.equal(r.settings.lead, 'd1');
     assert.deepEqual(
@@ -156,7 +158,7 @@ describe('discussion design: modes, order, layers, hierarchy (against the spec-c
         },
       };
     });
-    const r = await startRun(opts(root, { settings: { iterations: 2, turnsPerAgent: 1 } }));
+    const r = await startRun(opts(root, { settings: { ...UNPOOLED, iterations: 2, turnsPerAgent: 1 } }));
     assert.equal(r.status, 'completed', r.error);
     const chats = chatRequests(suite.mock);
     assert.ok(
@@ -198,7 +200,7 @@ describe('discussion design: modes, order, layers, hierarchy (against the spec-c
       path.join(root, 'review.yaml'),
       `prompts:\n  goal: "${goal}"\n  style: ${style}\n  collaborativeMove: "${move}"\ntemperature: 0.4\nimageSize: 1536x1024\nimageQuality: low\n`,
     );
-    const r = await startRun(opts(root, { settings: { iterations: 2, turnsPerAgent: 2 } }));
+    const r = await startRun(opts(root, { settings: { ...UNPOOLED, iterations: 2, turnsPerAgent: 2 } }));
     assert.equal(r.status, 'completed', r.error);
     assert.deepEqual(r.settings.prompts, { goal, style, collaborativeMove: move });
     const chats = chatRequests(suite.mock);
@@ -227,7 +229,7 @@ describe('discussion design: modes, order, layers, hierarchy (against the spec-c
 
   it('defaults: temperature 1 on every chat request, medium quality, the representation-first goal', async () => {
     const root = await makeReview({ options: 3, designers: 2 });
-    const r = await startRun(opts(root, { settings: { iterations: 2, turnsPerAgent: 1 } }));
+    const r = await startRun(opts(root, { settings: { ...UNPOOLED, iterations: 2, turnsPerAgent: 1 } }));
     assert.equal(r.status, 'completed', r.error);
     for (const c of chatRequests(suite.mock)) assert.equal((c.body as { temperature?: number }).temperature, 1);
     assert.match(textOf(messagesOf(chatRequests(suite.mock)[0]!)[0]!), /Advocate your designer's own preferred designs/);
@@ -249,9 +251,9 @@ describe('discussion design: modes, order, layers, hierarchy (against the spec-c
 
   it('--designers (settings.designers): only they speak and count', async () => {
     const root = await makeReview({ options: 4, designers: 4 });
-    const full = await startRun(opts(root, { settings: { iterations: 1, turnsPerAgent: 1 } }));
+    const full = await startRun(opts(root, { settings: { ...UNPOOLED, iterations: 1, turnsPerAgent: 1 } }));
     suite.mock.reset();
-    const r = await startRun(opts(root, { settings: { iterations: 1, turnsPerAgent: 1, designers: ['d3', 'D1'] } }));
+    const r = await startRun(opts(root, { settings: { ...UNPOOLED, iterations: 1, turnsPerAgent: 1, designers: ['d3', 'D1'] } }));
     assert.equal(r.status, 'completed', r.error);
     assert.deepEqual(r.settings.designers, ['d1', 'd3']);
     assert.deepEqual(r.iterations[0]!.messages.map((m) => m.speaker).sort(), ['d1', 'd3']);
@@ -260,8 +262,8 @@ describe('discussion design: modes, order, layers, hierarchy (against the spec-c
     // d1 and d3 rank in opposite rotations of the fixture: W of just those two
     const remix = chatRequests(suite.mock).find((c) => (c.body as { response_format?: unknown }).response_format)!;
     assert.ok(!/"d2\\" = \\"Ben/.test(JSON.stringify(remix.body)), 'the remix agent is told only the designers taking part');
-    await assert.rejects(startRun(opts(root, { settings: { designers: ['d1', 'zoe'] } })), /"zoe" is not a designer/);
-    await assert.rejects(startRun(opts(root, { settings: { designers: ['d1', 'd1'] } })), /at least two designers/);
+    await assert.rejects(startRun(opts(root, { settings: { ...UNPOOLED, designers: ['d1', 'zoe'] } })), /"zoe" is not a designer/);
+    await assert.rejects(startRun(opts(root, { settings: { ...UNPOOLED, designers: ['d1', 'd1'] } })), /at least two designers/);
   });
 
   it('a failed independent assessment fails only itself: the others are recorded; resume asks only for the missing one', async () => {
@@ -278,7 +280,7 @@ describe('discussion design: modes, order, layers, hierarchy (against the spec-c
       return undefined;
     });
     const { events, onEvent } = collect();
-    const failed = await startRun(opts(root, { onEvent, settings: { iterations: 1, turnsPerAgent: 2 } }));
+    const failed = await startRun(opts(root, { onEvent, settings: { ...UNPOOLED, iterations: 1, turnsPerAgent: 2 } }));
     assert.equal(failed.status, 'failed');
     assert.match(failed.error!, /Ben cannot be served now/);
     const onDisk = await readRunRecord(root, failed.id);
@@ -298,7 +300,7 @@ describe('discussion design: modes, order, layers, hierarchy (against the spec-c
   it("weighted: the remix agent is told each designer's weight and the weighted-Borda tie-break", async () => {
     const root = await makeReview({ options: 4, designers: 2 });
     await fs.writeFile(path.join(root, 'review.yaml'), 'hierarchy: weighted\nteam:\n  d1: { weight: 3 }\n');
-    const r = await startRun(opts(root, { settings: { iterations: 1, turnsPerAgent: 1 } }));
+    const r = await startRun(opts(root, { settings: { ...UNPOOLED, iterations: 1, turnsPerAgent: 1 } }));
     assert.equal(r.status, 'completed', r.error);
     const remix = chatRequests(suite.mock).find((c) => (c.body as { response_format?: unknown }).response_format)!;
     const last = textOf(messagesOf(remix).at(-1)!);

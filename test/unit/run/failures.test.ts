@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { MockOpenAI, type RecordedRequest } from '../../support/openaiMock';
 import { resumeRun, startRun, type RunnerOptions } from '../../../src/core/run/session';
 import { makeReview, makeTempDir } from './fixtures';
-import { TEST_KEY, chatRequests, clientFor, collect, turnRequests, runJson } from './helpers';
+import { TEST_KEY, chatRequests, clientFor, collect, turnRequests, runJson, UNPOOLED } from './helpers';
 
 const isRemixCall = (r: RecordedRequest): boolean => Boolean((r.body as { response_format?: unknown }).response_format);
 
@@ -14,7 +14,7 @@ describe('run engine: failures, repair, retries, cancel and resume', function ()
   let cacheDir: string;
   let root: string;
   /** 2 designers × 1 turn, 2 iterations: 2 + 2 turns, 2 remix calls, 1 edit; one turn after the other, in file order. */
-  const small = { turnsPerAgent: 1, iterations: 2, mode: 'together', order: 'fixed' } as const;
+  const small = { ...UNPOOLED, turnsPerAgent: 1, iterations: 2, mode: 'together', order: 'fixed' } as const;
   const opts = (o: Partial<RunnerOptions> = {}): RunnerOptions => ({
     reviewRoot: root,
     client: clientFor(mock),

@@ -14,6 +14,14 @@ import { builtCli } from '../../support/builtCli';
 
 export const TEST_KEY = 'sk-test-SECRET-do-not-write-0123456789';
 
+/**
+ * A run without a pool or the brief's checklist (issue 41 made both on by default): for the tests about something else that
+ * count or script a run's requests one by one. As settings (`settings: { ...UNPOOLED, … }`) or as review.yaml lines.
+ */
+export const UNPOOLED = { pool: 1, checklist: 'off' } as const;
+export const UNPOOLED_YAML = 'pool: 1\nchecklist: off\n';
+export const UNPOOLED_FLAGS = ['--pool', '1', '--checklist', 'off'] as const;
+
 export function clientFor(mock: MockOpenAI, o: { timeoutMs?: number; maxRetries?: number } = {}): OpenAI {
   return createModelClient({
     apiKey: TEST_KEY,

@@ -16,7 +16,7 @@ import { resumeRun, startRun } from '../../../src/core/run/session';
 import { readRunRecord } from '../../../src/core/record/store';
 import { runFileWrites } from '../../../src/core/record/paths';
 import { makeReview, makeTempDir } from './fixtures';
-import { chatRequests, mockSuite } from './helpers';
+import { chatRequests, mockSuite, UNPOOLED } from './helpers';
 
 type ApiPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
 type ApiMessage = { role: string; content: string | ApiPart[] };
@@ -66,7 +66,8 @@ describe('prompts recorded as parts: small records, every prompt exact', functio
 
   it('rebuilds every prompt of a run exactly as the mock server received it', async () => {
     const root = await makeReview({ options: 5, designers: 4, jpegEvery: 2 });
-    const record = await startRun({ reviewRoot: root, ...suite.engine });
+    // With the defaults of a new run (a pool and the checklist, issue 41): their prompts are rebuilt exactly too.
+    const record = await startRun({ reviewRoot: root, ...suite.engine, confirm: async () => true });
     assert.equal(record.status, 'completed', record.error);
     const onDisk = await readRunRecord(root, record.id);
     assert.ok(
@@ -124,7 +125,7 @@ describe('prompts recorded as parts: small records, every prompt exact', functio
 
   it('a prompt whose parts were tampered with is refused in words, never rebuilt wrong', async () => {
     const root = await makeReview({ options: 3, designers: 2 });
-    const record = await startRun({ reviewRoot: root, ...suite.engine, settings: { turnsPerAgent: 1, iterations: 1 } });
+    const record = await startRun({ reviewRoot: root, ...suite.engine, settings: { ...UNPOOLED, turnsPerAgent: 1, iterations: 1 } });
     const file = path.join(root, 'runs', record.id, PARTS_FILE);
     const text = await fs.readFile(file, 'utf8');
     await fs.writeFile(file, text.replace(/Speak as /, 'Speak AS '));
@@ -151,7 +152,7 @@ describe('prompts recorded as parts: small records, every prompt exact', functio
       reviewRoot: root,
       ...suite.engine,
       signal: controller.signal,
-      settings: { turnsPerAgent: 1, iterations: 1 },
+      settings: { ...UNPOOLED, turnsPerAgent: 1, iterations: 1 },
       onEvent: (e) => e.type === 'turn-completed' && controller.abort(),
     });
     assert.equal(first.status, 'cancelled');
@@ -181,7 +182,7 @@ describe('prompts recorded as parts: small records, every prompt exact', functio
 
   it('records of older versions (every prompt in full) still read, and their prompts are given back as stored', async () => {
     const root = await makeReview({ options: 3, designers: 2 });
-    const record = await startRun({ reviewRoot: root, ...suite.engine, settings: { turnsPerAgent: 1, iterations: 1 } });
+    const record = await startRun({ reviewRoot: root, ...suite.engine, settings: { ...UNPOOLED, turnsPerAgent: 1, iterations: 1 } });
     const onDisk = await readRunRecord(root, record.id);
     const full = await allRebuilt(root, onDisk);
     // Write it back the old way: full messages in every prompt, no parts file.
@@ -213,7 +214,7 @@ describe('prompts recorded as parts: small records, every prompt exact', functio
     const record = await startRun({
       reviewRoot: root,
       ...suite.engine,
-      settings: { turnsPerAgent: 2, iterations: 3 },
+      settings: { ...UNPOOLED, turnsPerAgent: 2, iterations: 3 },
       confirm: async (c) => (asked.push(c.requests), true),
     });
     assert.equal(record.status, 'completed', record.error);

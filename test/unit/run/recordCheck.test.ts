@@ -13,7 +13,7 @@ import { startRun } from '../../../src/core/run/session';
 import { RunRecordError, listRunEntries, listRuns, loadRunRecord, readRunRecord } from '../../../src/core/record/store';
 import { buildPanelState } from '../../../src/extension/panel/panelState';
 import { makeReview, makeTempDir } from './fixtures';
-import { TEST_KEY, clientFor } from './helpers';
+import { TEST_KEY, clientFor, UNPOOLED } from './helpers';
 import { builtCli } from '../../support/builtCli';
 
 const REPO = path.resolve(__dirname, '../../../..');
@@ -61,7 +61,7 @@ describe('run records are validated, not believed', function () {
     const record = await startRun({
       reviewRoot: root,
       client: clientFor(mock),
-      settings: { turnsPerAgent: 1, iterations: 2 },
+      settings: { ...UNPOOLED, turnsPerAgent: 1, iterations: 2 },
       cacheDir: await makeTempDir('tf-cache-'),
     });
     assert.equal(record.status, 'completed', record.error);

@@ -14,7 +14,7 @@ import { referencesForEdit, maxEditImages } from '../../../src/core/remix/imageE
 import { mapLabelsForEdit } from '../../../src/core/discussion/remixPrompts';
 import { remixJsonSchema } from '../../../src/core/remix/remixAgent';
 import { makeImage, makeReview, makeTempDir } from './fixtures';
-import { TEST_KEY, startCli } from './helpers';
+import { TEST_KEY, startCli, UNPOOLED_FLAGS } from './helpers';
 import { builtCli } from '../../support/builtCli';
 
 /** A review with references gold, linen, serif (natural order: Reference 1, 2, 3). */
@@ -182,7 +182,7 @@ describe('reference gallery through the real CLI (scripted mock, every request c
       value.editingDirections.colour = 'Take the gold of Reference 1 onto Image 2.';
       return { kind: 'json', value };
     });
-    const run = await startCli(['run', root, '--iterations', '3', '--turns', '1', '--json'], env).done;
+    const run = await startCli(['run', root, '--iterations', '3', '--turns', '1', ...UNPOOLED_FLAGS, '--json'], env).done;
     assert.equal(run.code, 0, run.stderr);
     assert.deepEqual(mock.specErrors(), []);
 
@@ -272,7 +272,7 @@ describe('reference gallery through the real CLI (scripted mock, every request c
       value.references = ['serif'];
       return { kind: 'json', value };
     });
-    const run = await startCli(['run', root, '--iterations', '2', '--turns', '1', '--json'], env).done;
+    const run = await startCli(['run', root, '--iterations', '2', '--turns', '1', ...UNPOOLED_FLAGS, '--json'], env).done;
     assert.equal(run.code, 0, run.stderr);
     assert.deepEqual(mock.specErrors(), []);
     const edits = mock.requests.filter((r) => r.route === 'edit');

@@ -5,7 +5,7 @@ import { RunRecordSchema } from '../../../src/core/record/record';
 import { listRuns, readRunRecord, refineRun, resumeRun, startRun } from '../../../src/core/run/session';
 import { RUN_ID_PATTERN } from '../../../src/core/record/paths';
 import { makeReview, makeTempDir } from './fixtures';
-import { TEST_KEY, chatRequests, collect, turnRequests, mockSuite } from './helpers';
+import { TEST_KEY, chatRequests, collect, turnRequests, mockSuite, UNPOOLED } from './helpers';
 
 async function allFiles(dir: string): Promise<string[]> {
   const out: string[] = [];
@@ -24,7 +24,7 @@ describe('run engine: a full run against the mock', function () {
   it('completes 3 iterations: 6 → top 3 + r1 → top 2 + r2 → final pick, with files as in the contract', async () => {
     const root = await makeReview({ options: 6, designers: 4, jpegEvery: 3 });
     const { events, onEvent } = collect();
-    const record = await startRun({ reviewRoot: root, ...suite.engine, onEvent, settings: { orderSeed: 0 } });
+    const record = await startRun({ reviewRoot: root, ...suite.engine, onEvent, settings: { ...UNPOOLED, orderSeed: 0 } });
 
     assert.equal(record.status, 'completed', record.error);
     assert.match(record.id, RUN_ID_PATTERN);
@@ -132,7 +132,8 @@ describe('run engine: a full run against the mock', function () {
     process.on('warning', onWarning);
     const controller = new AbortController();
     try {
-      const r = await startRun({ reviewRoot: root, ...suite.engine, signal: controller.signal });
+      // The sample as a new run makes it (issue 41: a pool and the checklist), which asks before sending (yes here).
+      const r = await startRun({ reviewRoot: root, ...suite.engine, signal: controller.signal, confirm: async () => true });
       assert.equal(r.status, 'completed', r.error);
       assert.equal(r.iterations.length, 3);
       assert.equal(r.prompts.filter((p) => p.kind === 'proxy-turn').length, 3 * 2 * 4);
@@ -145,7 +146,7 @@ describe('run engine: a full run against the mock', function () {
 
   it('sends every call of a discussion the same prefix (system, brief + images) before anything speaker-specific', async () => {
     const root = await makeReview({ options: 4, designers: 3 });
-    const record = await startRun({ reviewRoot: root, ...suite.engine, settings: { iterations: 1 } });
+    const record = await startRun({ reviewRoot: root, ...suite.engine, settings: { ...UNPOOLED, iterations: 1 } });
     assert.equal(record.status, 'completed', record.error);
     const calls = chatRequests(suite.mock).map((r) => (r.body as { messages: unknown[] }).messages);
     assert.equal(calls.length, 3 * 2 + 1);
@@ -165,7 +166,7 @@ describe('run engine: a full run against the mock', function () {
 
   it("json_schema enums are exactly the current candidates' ids, strict", async () => {
     const root = await makeReview({ options: 6, designers: 2 });
-    const record = await startRun({ reviewRoot: root, ...suite.engine, settings: { turnsPerAgent: 1 } });
+    const record = await startRun({ reviewRoot: root, ...suite.engine, settings: { ...UNPOOLED, turnsPerAgent: 1 } });
     assert.equal(record.status, 'completed', record.error);
     const remixCalls = chatRequests(suite.mock).filter((r) => (r.body as { response_format?: unknown }).response_format);
     assert.equal(remixCalls.length, 3);
@@ -196,7 +197,7 @@ describe('run engine: a full run against the mock', function () {
       const file = path.join(root, 'rankings', f);
       await fs.writeFile(file, (await fs.readFile(file, 'utf8')).replace(/option: "6"/g, 'option: "r1"'));
     }
-    const record = await startRun({ reviewRoot: root, ...suite.engine, settings: { turnsPerAgent: 1 } });
+    const record = await startRun({ reviewRoot: root, ...suite.engine, settings: { ...UNPOOLED, turnsPerAgent: 1 } });
     assert.equal(record.status, 'completed', record.error);
     const ids = record.options.map((o) => o.id);
     assert.equal(new Set(ids).size, ids.length, `option ids are unique: ${ids.join(', ')}`);
@@ -210,7 +211,7 @@ describe('run engine: a full run against the mock', function () {
 
   it("refineRun adds a remix round with the lead's feedback and a new final pick", async () => {
     const root = await makeReview({ options: 4, designers: 2 });
-    const first = await startRun({ reviewRoot: root, ...suite.engine, settings: { turnsPerAgent: 1, iterations: 2 } });
+    const first = await startRun({ reviewRoot: root, ...suite.engine, settings: { ...UNPOOLED, turnsPerAgent: 1, iterations: 2 } });
     assert.equal(first.status, 'completed', first.error);
     const refined = await refineRun({ reviewRoot: root, ...suite.engine, runId: first.id, feedback: 'Warmer colours, please.' });
     assert.equal(refined.status, 'completed', refined.error);

@@ -14,7 +14,7 @@ import { checkRunRecord } from '../../../src/core/record/recordCheck';
 import { answerSchema, parseAnswer, remixJsonSchema } from '../../../src/core/remix/remixAgent';
 import { parseRunArgs } from '../../../src/cli/commands/run/run';
 import { makeReview, makeTempDir } from './fixtures';
-import { TEST_KEY, startCli, runJson } from './helpers';
+import { TEST_KEY, startCli, runJson, UNPOOLED_YAML, UNPOOLED_FLAGS } from './helpers';
 import { hasSettled, waitFor } from '../../support/waitFor';
 
 const isRemixAgent = (r: RecordedRequest): boolean => requestedJsonSchema(r.body)?.name === 'teamfusion_remix';
@@ -47,7 +47,7 @@ describe('several remixes a round (command line)', function () {
 
   it('remixesPerIteration: 2, 3 iterations: two edits in each of the first two rounds, distinct directions and ids, all four in the next rounds and the blind set', async () => {
     const root = await makeReview({ options: 6, designers: 3 });
-    await fs.writeFile(path.join(root, 'review.yaml'), 'iterations: 3\nturnsPerAgent: 1\nremixesPerIteration: 2\n');
+    await fs.writeFile(path.join(root, 'review.yaml'), `iterations: 3\nturnsPerAgent: 1\nremixesPerIteration: 2\n${UNPOOLED_YAML}`);
     // Each round's edits are held until both have arrived: seen in flight together however slow this machine is (a
     // CLI that sent them one after the other would never send the second, and the wait would fail).
     const running = startCli(['run', root, '--json'], env).done;
@@ -197,7 +197,7 @@ describe('several remixes a round (command line)', function () {
       status: 500,
       body: { error: { message: 'The image server had a hiccup.', type: 'server_error', param: null, code: null } },
     });
-    const r = await startCli(['run', root, '--iterations', '2', '--turns', '1', '--remixes', '2', '--json'], env).done;
+    const r = await startCli(['run', root, '--iterations', '2', '--turns', '1', '--remixes', '2', ...UNPOOLED_FLAGS, '--json'], env).done;
     assert.equal(r.code, 1, r.stdout);
     const id = (JSON.parse(r.stdout) as { id: string }).id;
     const failed = await runJson(root, id);
@@ -264,7 +264,7 @@ describe('several remixes a round (command line)', function () {
         },
       };
     });
-    const r = await startCli(['run', root, '--iterations', '2', '--turns', '1', '--remixes', '2', '--json'], env).done;
+    const r = await startCli(['run', root, '--iterations', '2', '--turns', '1', '--remixes', '2', ...UNPOOLED_FLAGS, '--json'], env).done;
     assert.equal(r.code, 0, r.stderr);
     const rec = await runJson(root, (JSON.parse(r.stdout) as { id: string }).id);
     const repair = rec.prompts.find((p) => p.kind === 'remix-repair');
@@ -280,7 +280,7 @@ describe('several remixes a round (command line)', function () {
   it("--remixes beats review.yaml; 1 (the default) keeps today's one remix r<k> in remix.png", async () => {
     const root = await makeReview({ options: 4, designers: 2 });
     await fs.writeFile(path.join(root, 'review.yaml'), 'remixesPerIteration: 3\n');
-    const r = await startCli(['run', root, '--iterations', '2', '--turns', '1', '--remixes', '1', '--json'], env).done;
+    const r = await startCli(['run', root, '--iterations', '2', '--turns', '1', '--remixes', '1', ...UNPOOLED_FLAGS, '--json'], env).done;
     assert.equal(r.code, 0, r.stderr);
     const rec = await runJson(root, (JSON.parse(r.stdout) as { id: string }).id);
     assert.equal(rec.settings.remixesPerIteration, 1);

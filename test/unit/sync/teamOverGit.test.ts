@@ -55,6 +55,10 @@ describe('a team on three machines through its git remote (real git, the built C
     const ana = start([
       'run',
       t.review('ana'),
+      '--pool',
+      '1',
+      '--checklist',
+      'off',
       '--sync',
       '--sync-interval',
       '0.2',
@@ -210,6 +214,10 @@ describe('a team on three machines through its git remote (real git, the built C
     const ana = start([
       'run',
       t.review('ana'),
+      '--pool',
+      '1',
+      '--checklist',
+      'off',
       '--sync',
       '--sync-interval',
       '0.2',

@@ -1,5 +1,5 @@
 /**
- * `teamfusion run <review> [--iterations N] [--turns N] [--remixes N] [--pool K] [--mode M] [--order O] [--forks F] [--seed N] [--designers a,b,…]
+ * `teamfusion run <review> [--iterations N] [--turns N] [--remixes N] [--pool K] [--checklist C] [--mode M] [--order O] [--forks F] [--seed N] [--designers a,b,…]
  *   [--feedback TEXT] [--resume RUN-ID] [--json]`
  * Streams the discussion to stdout ("Ana (turn 1): …"); with --json, prints only the final summary JSON on stdout.
  * Ctrl+C cancels (the record is kept, resumable). `--resume RUN-ID` continues a run; on a completed run together with
@@ -23,7 +23,7 @@ import { remixesOf } from '../../../core/record/remixes';
 import { RUN_TASKS } from '../../../core/record/record';
 import { lastBriefRound } from '../../../core/run/brief/briefTask';
 import { runDir } from '../../../core/record/paths';
-import { wholeSetting } from '../../../core/settings/settingBounds';
+import { checklistRepeatSetting, wholeSetting } from '../../../core/settings/settingBounds';
 import { UsageError } from '../../usage';
 import { DISCUSSION_MODES, FORK_MODES, SPEAKING_ORDERS, oneOf } from '../../../core/settings/discussionSettings';
 import { SubsetError, checkSubset } from '../../../core/run/runTeam';
@@ -43,6 +43,11 @@ const ArgsSchema = z.object({
   turns: wholeSetting('turnsPerAgent', 'turns').optional(),
   remixes: wholeSetting('remixesPerIteration', 'remixes').optional(),
   pool: wholeSetting('pool').optional(),
+  checklist: z
+    .union([z.literal('off'), z.literal('on').transform(() => 1), checklistRepeatSetting()], {
+      error: (iss) => `must be off, on or a number of checks from 1 to 3, not "${String(iss.input)}"`,
+    })
+    .optional(),
   feedback: z.string().optional(),
   resume: z.string().optional(),
   mode: z.enum(DISCUSSION_MODES, { error: (iss) => `must be ${oneOf(DISCUSSION_MODES)}, not "${String(iss.input)}"` }).optional(),
@@ -103,6 +108,11 @@ export function parseRunArgs(args: readonly string[]): RunArgs {
       case '--pool':
         out.pool = int();
         break;
+      case '--checklist': {
+        const v = value();
+        out.checklist = /^\d+$/.test(v) ? Number(v) : v;
+        break;
+      }
       case '--feedback':
         out.feedback = value();
         break;
@@ -230,9 +240,13 @@ export async function runRun(args: string[]): Promise<number> {
           if (a.resume && a.designers) checkSubset(review, a.designers);
         },
         recordRead: () => {
-          if ([a.iterations, a.turns, a.remixes, a.pool, a.mode, a.order, a.forks, a.seed, a.designers].some((x) => x !== undefined)) {
+          if (
+            [a.iterations, a.turns, a.remixes, a.pool, a.checklist, a.mode, a.order, a.forks, a.seed, a.designers].some(
+              (x) => x !== undefined,
+            )
+          ) {
             process.stderr.write(
-              'Note: --iterations, --turns, --remixes, --pool, --mode, --order, --forks, --seed and --designers are fixed when a run starts; the recorded settings are used.\n',
+              'Note: --iterations, --turns, --remixes, --pool, --checklist, --mode, --order, --forks, --seed and --designers are fixed when a run starts; the recorded settings are used.\n',
             );
           }
         },
@@ -304,6 +318,7 @@ function whatOf(a: RunArgs): RunWhat {
   if (a.turns !== undefined) settings.turnsPerAgent = a.turns;
   if (a.remixes !== undefined) settings.remixesPerIteration = a.remixes;
   if (a.pool !== undefined) settings.pool = a.pool;
+  if (a.checklist !== undefined) settings.checklist = a.checklist === 'off' ? 'off' : { repeat: a.checklist };
   if (a.mode !== undefined) settings.mode = a.mode;
   if (a.order !== undefined) settings.order = a.order;
   if (a.forks !== undefined) settings.forks = a.forks;
