@@ -105,7 +105,7 @@ export const COMMAND_HELP: CommandHelp[] = [
       ['--json', 'The record as JSON at the end.'],
       [
         '--yes',
-        'Send a run of more than 50 requests or $5 (estimated) without asking (a terminal is asked y/N; without one, only with --yes).',
+        'Send a run of more than 100 requests or $5 (estimated) without asking (a terminal is asked y/N; without one, only with --yes).',
       ],
     ],
     exits: [0, 1, 2, 3, 130],
@@ -166,7 +166,7 @@ export const COMMAND_HELP: CommandHelp[] = [
     options: [
       ['--top N', 'Options of the review in the set (3); not for a brief run.'],
       ['--no-forecast', 'Make the set only: no forecasts, no request sent.'],
-      ['--yes', 'Send the forecasts of more than 50 requests (or $5) without asking (the cost is said first).'],
+      ['--yes', 'Send the forecasts of more than 100 requests (or $5) without asking (the cost is said first).'],
       [
         '--text-only',
         'The chat model cannot see images (a local model without vision): each forecast gets the letters without their images.',
@@ -183,7 +183,7 @@ export const COMMAND_HELP: CommandHelp[] = [
       'it is made; nothing to make says so and sends nothing.',
     ],
     options: [
-      ['--yes', 'Send more than 50 requests (or $5), repairs counted, without asking (the cost is said first).'],
+      ['--yes', 'Send more than 100 requests (or $5), repairs counted, without asking (the cost is said first).'],
       ['--text-only', 'The chat model cannot see images: each forecast gets the letters without their images.'],
     ],
     exits: [0, 1, 2, 130],
@@ -270,7 +270,7 @@ export const COMMAND_HELP: CommandHelp[] = [
       ['--json', 'Print analysis.json.'],
       ['--force', 'Code again although analysis.json exists.'],
       ['--batch', 'Through the Batch API.'],
-      ['--yes', 'Send more than 50 requests (or $5) without asking (the cost is said first; a terminal is asked y/N).'],
+      ['--yes', 'Send more than 100 requests (or $5) without asking (the cost is said first; a terminal is asked y/N).'],
       ['--poll-interval S', 'With --batch: seconds between polls (1 or more).'],
       ['--max-wait S', 'With --batch: seconds to wait for the batch.'],
     ],

@@ -62,9 +62,9 @@ describe('teamfusion code-discussion (command line)', function () {
     assert.deepEqual(a.uncoded, ['i2-m5']);
   });
 
-  it('more than 50 requests: the count and estimated cost are said, nothing is sent without --yes; with --yes it codes', async () => {
+  it('more than 100 requests: the count and estimated cost are said, nothing is sent without --yes; with --yes it codes', async () => {
     const { root, record } = await reviewWithRun();
-    record.iterations[0]!.messages = Array.from({ length: 500 }, (_, i) => ({
+    record.iterations[0]!.messages = Array.from({ length: 1000 }, (_, i) => ({
       id: `i1-m${i + 1}`,
       kind: 'proxy' as const,
       speaker: `d${(i % 3) + 1}`,
@@ -79,14 +79,14 @@ describe('teamfusion code-discussion (command line)', function () {
     assert.equal(lines.length, 1, r.stderr);
     assert.match(
       lines[0]!,
-      /^teamfusion code-discussion: Coding run \S+ would send 64 requests for 505 messages \(about \$\d+\.\d\d\), more than 50 requests; nothing was sent\. Confirm to go ahead \(on the command line: run it again with --yes\)\.$/,
+      /^teamfusion code-discussion: Coding run \S+ would send 126 requests for 1,005 messages \(about \$\d+\.\d\d\), more than 100 requests; nothing was sent\. Confirm to go ahead \(on the command line: run it again with --yes\)\.$/,
     );
     assert.equal(mock.requests.length, 0);
     assert.ok(!existsSync(path.join(root, 'runs', RUN_ID, 'analysis.json')));
     const yes = await cli.run('code-discussion', root, RUN_ID, '--yes');
     assert.equal(yes.code, 0, yes.stderr);
-    assert.match(yes.stderr, /Sending 64 requests for 505 messages \(about \$\d+\.\d\d\) \(--yes\)\./);
-    assert.equal(mock.requests.length, 64);
+    assert.match(yes.stderr, /Sending 126 requests for 1,005 messages \(about \$\d+\.\d\d\) \(--yes\)\./);
+    assert.equal(mock.requests.length, 126);
   });
 
   it('a batch id that is not an id the API gives ("..") is refused naming analysis.json and the place; --force codes again', async () => {

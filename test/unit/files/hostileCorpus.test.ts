@@ -321,7 +321,7 @@ const CASES: Case[] = [
         true,
       ),
     commands: [['code-discussion', '<run>']],
-    expect: /would send 5,000 requests for 40,\d\d\d messages \(about \$[\d.,]+\), more than 50 requests; nothing was sent/,
+    expect: /would send 5,000 requests for 40,\d\d\d messages \(about \$[\d.,]+\), more than 100 requests; nothing was sent/,
   },
   {
     name: 'an inbox holding 1000 entries takes no more (say refused in one sentence)',

@@ -84,21 +84,21 @@ describe('bounded work: member cap, request size, the cost question (command lin
   });
 
   it('a run past the threshold: without a terminal and without --yes one sentence, exit 1, nothing sent or written; with --yes it runs', async () => {
-    // 25 members × 1 turn × 2 rounds + 2 revisions + 2 fork passages (forks: auto, at most one a round) + 1 baseline = 55 requests.
-    const root = await makeBriefRunReview(25);
+    // 50 members × 1 turn × 2 rounds + 2 revisions + 2 fork passages (forks: auto, at most one a round) + 1 baseline = 105 requests.
+    const root = await makeBriefRunReview(50);
     const no = await startCli(['run', root, '--iterations', '2', '--turns', '1'], suite.env).done;
     assert.equal(no.code, 1, no.stderr);
     assert.equal(
       no.stderr.replace(/\$\d+\.\d\d/, '$X'),
-      `This run would send 55 requests for 2 rounds of 25 members (about $X), more than ${CONFIRM_ABOVE_REQUESTS} requests; nothing was sent. Confirm to go ahead (on the command line: run it again with --yes).\n`,
+      `This run would send 105 requests for 2 rounds of 50 members (about $X), more than ${CONFIRM_ABOVE_REQUESTS} requests; nothing was sent. Confirm to go ahead (on the command line: run it again with --yes).\n`,
     );
     assert.equal(suite.mock.requests.length, 0);
     assert.equal(existsSync(path.join(root, 'runs')), false);
 
     const yes = await startCli(['run', root, '--iterations', '2', '--turns', '1', '--yes', '--json'], suite.env).done;
     assert.equal(yes.code, 0, yes.stderr);
-    assert.match(yes.stderr, /^Sending 55 requests for 2 rounds of 25 members \(about \$\d+\.\d\d\) \(--yes\)\.$/m);
-    assert.equal(turnRequests(suite.mock).length, 50, 'every member spoke once a round');
+    assert.match(yes.stderr, /^Sending 105 requests for 2 rounds of 50 members \(about \$\d+\.\d\d\) \(--yes\)\.$/m);
+    assert.equal(turnRequests(suite.mock).length, 100, 'every member spoke once a round');
     // Under the threshold nothing is asked: a small run needs no --yes.
     const small = await startCli(['run', await makeBriefRunReview(2), '--iterations', '1', '--turns', '1'], suite.env).done;
     assert.equal(small.code, 0, small.stderr);
@@ -114,8 +114,8 @@ describe('bounded work: member cap, request size, the cost question (command lin
       name: 'CostNotConfirmedError',
       message: /^Work would send 3 requests for costly \(about \$12\.50\), more than \$5; nothing was sent\./,
     });
-    await assert.rejects(askBeforeSending({ requests: 51, of: 'unasked' }, undefined, 'Work'), {
-      message: /would send 51 requests for unasked \(no price known for the model\), more than 50 requests/,
+    await assert.rejects(askBeforeSending({ requests: 101, of: 'unasked' }, undefined, 'Work'), {
+      message: /would send 101 requests for unasked \(no price known for the model\), more than 100 requests/,
     });
     assert.deepEqual(asked, ['above', 'costly']);
   });
