@@ -41,3 +41,26 @@ export function builtCli(): string {
   checked = CLI_PATH;
   return checked;
 }
+
+/**
+ * The arguments of `teamfusion run` on `review` with `human` answering in person: `iterations` (1 unless said) of one
+ * turn, together, in a fixed order, so the run stops (exit 3) or waits (--sync, --no-wait) at that person's first turn.
+ * `more` comes after (--json, --sync, …).
+ */
+export function humanRunArgs(review: string, human: string, more: readonly string[] = [], iterations = 1): string[] {
+  return [
+    'run',
+    review,
+    '--human',
+    human,
+    '--iterations',
+    String(iterations),
+    '--turns',
+    '1',
+    '--mode',
+    'together',
+    '--order',
+    'fixed',
+    ...more,
+  ];
+}

@@ -9,6 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { parse } from 'yaml';
+import { waitFor } from './waitFor';
 
 /** git in `dir`, never asking for a password; returns stdout. */
 export function git(dir: string, ...args: string[]): string {
@@ -100,6 +101,39 @@ export async function makeGitTeam<P extends string>(base: string, seed: string, 
     if (keys) git(clone[p], 'config', 'gpg.ssh.allowedSignersFile', keys.allowed);
   }
   return { remote, clone, review: (p) => path.join(clone[p], 'review') };
+}
+
+/**
+ * Pulls `who`'s clone until its review holds a run that waits for a person (for `speaker` in iteration `iteration`, when
+ * given), and returns that run's id: what a member sees of a run driven from another clone. `detail` goes into the
+ * failure message (e.g. the driver's stderr).
+ */
+export async function pullUntilRunWaits<P extends string>(
+  t: GitTeam<P>,
+  who: P,
+  o: { what: string; patienceMs: number; speaker?: string; iteration?: number; detail?: () => string },
+): Promise<string> {
+  const runs = path.join(t.review(who), 'runs');
+  return waitFor(
+    o.what,
+    async () => {
+      git(t.clone[who], 'pull', '--quiet', '--rebase');
+      for (const id of await fs.readdir(runs).catch(() => [] as string[])) {
+        // (read while the driver may be rebasing its clone: a file can be away or half there for a moment)
+        const r = await fs
+          .readFile(path.join(runs, id, 'run.json'), 'utf8')
+          .then((text) => JSON.parse(text) as { status?: string; waitingFor?: { speaker?: string; iteration?: number } })
+          .catch(() => undefined);
+        if (r?.status !== 'waiting') continue;
+        if (o.speaker !== undefined && r.waitingFor?.speaker !== o.speaker) continue;
+        if (o.iteration !== undefined && r.waitingFor?.iteration !== o.iteration) continue;
+        return id;
+      }
+      return undefined;
+    },
+    o.patienceMs,
+    o.detail,
+  );
 }
 
 /**

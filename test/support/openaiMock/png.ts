@@ -55,7 +55,7 @@ function addPattern(rgb: Buffer, width: number, height: number): void {
     for (let x = 0; x < width; x++) {
       if ((x + y) % 64 < 4) {
         const i = (y * width + x) * 3;
-        for (const k of [i, i + 1, i + 2]) rgb[k] = Math.round(rgb.readUInt8(k) * 0.75);
+        for (let k = i; k < i + 3; k++) rgb[k] = Math.round(rgb[k]! * 0.75);
       }
     }
   }
@@ -102,7 +102,7 @@ export async function editPng(files: UploadedFile[], size = EDIT_SIZE, prompt = 
       const rgb = Buffer.alloc(size * size * 3);
       for (let i = 0; i < rgb.length; i++) {
         let sum = 0;
-        for (const layer of layers) sum += layer.readUInt8(i);
+        for (let l = 0; l < layers.length; l++) sum += layers[l]![i]!;
         rgb[i] = Math.round(sum / layers.length);
       }
       addPattern(rgb, size, size);

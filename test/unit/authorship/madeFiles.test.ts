@@ -10,6 +10,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { git, makeGitTeam, pullAndPush } from '../../support/gitTeam';
 import { makeTempDir } from '../run/fixtures';
+import { forecastPrompt } from '../../support/forecastRuns';
 import { editRun, makeReviewWithRun, RUN_ID, writeRerankRanking } from '../evaluation/fixtures';
 import { compareRun, makeRerankSet } from '../../../src/core/evaluation';
 import { writeForecastFile } from '../../../src/core/forecast/forecastFile';
@@ -38,16 +39,8 @@ describe('authorship: forecast.json, the re-rank set and criteria.json count onl
         { kind: 'control', designer: null, ranking: [...letters].reverse(), promptId: 'f2' },
       ],
     });
-    const asked = (id: string, speaker?: string) => ({
-      id,
-      iteration: 1,
-      kind: 'forecast' as const,
-      model: 'm',
-      at: '2026-11-21T22:40:05Z',
-      ...(speaker ? { speaker } : {}),
-    });
     await editRun(seed, (r) => {
-      r.prompts.push(asked('f1', 'd1'), asked('f2'));
+      r.prompts.push(forecastPrompt('f1', 'd1'), forecastPrompt('f2'));
       r.forecastSha256 = sha;
     });
     for (const d of ['d1', 'd2', 'd3'])

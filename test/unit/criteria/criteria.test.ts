@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { controversy, type CriteriaFile } from '../../../src/core/criteria';
 import { foldForQuote, quoteFound } from '../../../src/core/criteria/grounding';
 import { useCliAgainstMock, type CliRun } from '../cli/buildCli';
+import { humanRunArgs } from '../../support/builtCli';
 import { makeBriefRunReview, makeReview } from '../run/fixtures';
 
 type Stance = 'values' | 'against' | 'no-position';
@@ -323,22 +324,7 @@ describe('criteria in a run: offered as the points to settle, pinned by a member
     });
     assert.equal((await tf('criteria', root)).code, 0);
     const start = rig.mock.requests.length;
-    const r = await tf(
-      'run',
-      root,
-      '--human',
-      'd1',
-      '--iterations',
-      '1',
-      '--turns',
-      '1',
-      '--mode',
-      'together',
-      '--order',
-      'fixed',
-      '--no-wait',
-      '--json',
-    );
+    const r = await tf(...humanRunArgs(root, 'd1', ['--no-wait', '--json']));
     assert.equal(r.code, 3, r.stderr);
     const id = (JSON.parse(r.stdout) as { id: string }).id;
     const record = JSON.parse(await fs.readFile(path.join(root, 'runs', id, 'run.json'), 'utf8')) as {
@@ -381,22 +367,7 @@ describe('criteria in a run: offered as the points to settle, pinned by a member
       value: { criteria: [{ name: 'Legibility', description: 'Readable at thumbnail size.', stances: [], options: [] }] },
     });
     assert.equal((await tf('criteria', root)).code, 0);
-    const r = await tf(
-      'run',
-      root,
-      '--human',
-      'd1',
-      '--iterations',
-      '1',
-      '--turns',
-      '1',
-      '--mode',
-      'together',
-      '--order',
-      'fixed',
-      '--no-wait',
-      '--json',
-    );
+    const r = await tf(...humanRunArgs(root, 'd1', ['--no-wait', '--json']));
     assert.equal(r.code, 3, r.stderr);
     const id = (JSON.parse(r.stdout) as { id: string }).id;
     const inbox = path.join(root, 'runs', id, 'inbox');

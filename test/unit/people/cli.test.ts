@@ -5,6 +5,7 @@
 import { strict as assert } from 'node:assert';
 import { startRun } from '../../../src/core/run/session';
 import { useCliAgainstMock, type CliRun } from '../cli/buildCli';
+import { humanRunArgs } from '../../support/builtCli';
 import { makeReview } from '../run/fixtures';
 import { clientFor, turnRequests, runJson } from '../run/helpers';
 
@@ -15,21 +16,7 @@ describe('people on the command line (spawned processes)', function () {
 
   it('run --human stops with exit 3 at that turn; say --as + run --resume completes it, no model call for that turn', async () => {
     const root = await makeReview({ options: 3, designers: 2 });
-    const r = await tf(
-      'run',
-      root,
-      '--human',
-      'd1',
-      '--iterations',
-      '1',
-      '--turns',
-      '1',
-      '--mode',
-      'together',
-      '--order',
-      'fixed',
-      '--json',
-    );
+    const r = await tf(...humanRunArgs(root, 'd1', ['--json']));
     assert.equal(r.code, 3, r.stderr);
     const id = (JSON.parse(r.stdout) as { id: string; status: string }).id;
     assert.equal((JSON.parse(r.stdout) as { status: string }).status, 'waiting');

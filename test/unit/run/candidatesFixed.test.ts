@@ -7,6 +7,7 @@ import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { useCliAgainstMock, type CliRun } from '../cli/buildCli';
+import { humanRunArgs } from '../../support/builtCli';
 import { makeReview } from './fixtures';
 import { runJson } from './helpers';
 
@@ -17,21 +18,7 @@ describe('candidates are fixed for a run', function () {
 
   it('an option image changed while the run waits stops the resume in words naming the file; nothing is sent, the run stays readable', async () => {
     const root = await makeReview({ options: 3, designers: 2 });
-    const r = await tf(
-      'run',
-      root,
-      '--human',
-      'd1',
-      '--iterations',
-      '1',
-      '--turns',
-      '1',
-      '--mode',
-      'together',
-      '--order',
-      'fixed',
-      '--json',
-    );
+    const r = await tf(...humanRunArgs(root, 'd1', ['--json']));
     assert.equal(r.code, 3, r.stderr);
     const id = (JSON.parse(r.stdout) as { id: string }).id;
     const started = await runJson(root, id);
@@ -66,21 +53,7 @@ describe('candidates are fixed for a run', function () {
 
   it('a record written before hashes were kept (options without sha256) still reads and resumes', async () => {
     const root = await makeReview({ options: 3, designers: 2 });
-    const r = await tf(
-      'run',
-      root,
-      '--human',
-      'd1',
-      '--iterations',
-      '1',
-      '--turns',
-      '1',
-      '--mode',
-      'together',
-      '--order',
-      'fixed',
-      '--json',
-    );
+    const r = await tf(...humanRunArgs(root, 'd1', ['--json']));
     const id = (JSON.parse(r.stdout) as { id: string }).id;
     const file = path.join(root, 'runs', id, 'run.json');
     const old = JSON.parse(await fs.readFile(file, 'utf8')) as { options: { sha256?: string }[] };

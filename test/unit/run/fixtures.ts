@@ -20,7 +20,21 @@ export async function makeTempDir(prefix = 'tf-run-'): Promise<string> {
   return fs.mkdtemp(path.join(os.tmpdir(), prefix));
 }
 
+/** The bytes made for each (seed, size, format), once per process: sharp draws the same picture to the same bytes. */
+const madeImages = new Map<string, Promise<Buffer>>();
+
 export async function makeImage(file: string, seed: number, width: number, height: number, format: 'png' | 'jpeg'): Promise<void> {
+  const key = `${seed} ${width}x${height} ${format}`;
+  let bytes = madeImages.get(key);
+  if (!bytes) {
+    bytes = drawImage(seed, width, height, format);
+    madeImages.set(key, bytes);
+    bytes.catch(() => madeImages.delete(key));
+  }
+  await fs.writeFile(file, await bytes);
+}
+
+async function drawImage(seed: number, width: number, height: number, format: 'png' | 'jpeg'): Promise<Buffer> {
   const hue = (seed * 67) % 360;
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
     <rect width="100%" height="100%" fill="hsl(${hue},60%,85%)"/>
@@ -28,7 +42,7 @@ export async function makeImage(file: string, seed: number, width: number, heigh
     <rect x="${width / 10}" y="${(height * 3) / 4}" width="${(width * 4) / 5}" height="${height / 12}" fill="hsl(${(hue + 60) % 360},40%,30%)"/>
   </svg>`;
   const img = sharp(Buffer.from(svg));
-  await (format === 'png' ? img.png() : img.jpeg({ quality: 90 })).toFile(file);
+  return (format === 'png' ? img.png() : img.jpeg({ quality: 90 })).toBuffer();
 }
 
 /** A valid review folder with n options (ids "1"…"n") and m designers (ids "d1"…). Returns its root. */

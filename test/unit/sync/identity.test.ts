@@ -8,13 +8,13 @@ import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { git, makeGitTeam, pullAndPush } from '../../support/gitTeam';
+import { git, makeGitTeam, pullAndPush, pullUntilRunWaits } from '../../support/gitTeam';
 import { openGitCli } from '../../../src/core/sync/gitCli';
 import { openAuthorship } from '../../../src/core/authorship/door';
 import { useCliAgainstMock, type RunningCli } from '../cli/buildCli';
+import { humanRunArgs } from '../../support/builtCli';
 import { makeReview, makeTempDir } from '../run/fixtures';
 import { runJson } from '../run/helpers';
-import { waitFor } from '../../support/waitFor';
 
 const PATIENCE_MS = 240_000;
 const MAPPING =
@@ -33,34 +33,12 @@ describe('identity over git: each member speaks only as themselves (real git, th
 
   it("an entry Ben commits under Ana's name is refused with its commit and author; Ben's own is taken in", async () => {
     const t = await team(MAPPING);
-    const ana = start([
-      'run',
-      t.review('ana'),
-      '--sync',
-      '--sync-interval',
-      '0.2',
-      '--human',
-      'd2',
-      '--iterations',
-      '1',
-      '--turns',
-      '1',
-      '--mode',
-      'together',
-      '--order',
-      'fixed',
-    ]);
-    let id = '';
-    await waitFor(
-      'Ben to see the run waiting for him',
-      async () => {
-        git(t.clone.ben, 'pull', '--quiet', '--rebase');
-        id = (await fs.readdir(path.join(t.review('ben'), 'runs')).catch(() => [] as string[]))[0] ?? '';
-        return id && (await runJson(t.review('ben'), id).catch(() => undefined))?.status === 'waiting' ? true : undefined;
-      },
-      PATIENCE_MS,
-      () => ana.stderr(),
-    );
+    const ana = start(humanRunArgs(t.review('ana'), 'd2', ['--sync', '--sync-interval', '0.2']));
+    const id = await pullUntilRunWaits(t, 'ben', {
+      what: 'Ben to see the run waiting for him',
+      patienceMs: PATIENCE_MS,
+      detail: () => ana.stderr(),
+    });
 
     // Ben forges a message of Ana's (d1) in a file named for her, and commits it as himself.
     const forged = 'd1-1700000000000-000001-0badc0de';
@@ -153,20 +131,7 @@ describe('identity over git: each member speaks only as themselves (real git, th
 
   it("say --sync whose pull clashes with the person's own uncommitted files undoes the clash and says so; nothing is lost", async () => {
     const t = await team(MAPPING);
-    const waiting = await start([
-      'run',
-      t.review('ben'),
-      '--human',
-      'd2',
-      '--iterations',
-      '1',
-      '--turns',
-      '1',
-      '--mode',
-      'together',
-      '--order',
-      'fixed',
-    ]).done;
+    const waiting = await start(humanRunArgs(t.review('ben'), 'd2')).done;
     assert.equal(waiting.code, 3, waiting.stderr);
     git(t.clone.ben, 'add', '-A');
     git(t.clone.ben, 'commit', '--quiet', '-m', 'a run');

@@ -7,8 +7,9 @@
 import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { git, makeGitTeam, pullAndPush, type GitTeam } from '../../support/gitTeam';
+import { git, makeGitTeam, pullAndPush, pullUntilRunWaits, type GitTeam } from '../../support/gitTeam';
 import { useCliAgainstMock, type CliRun, type RunningCli } from '../cli/buildCli';
+import { humanRunArgs } from '../../support/builtCli';
 import { makeReview, makeTempDir } from '../run/fixtures';
 import { chatRequests, runJson } from '../run/helpers';
 import { waitFor } from '../../support/waitFor';
@@ -52,40 +53,13 @@ describe('a team on three machines through its git remote (real git, the built C
     const t0 = Date.now();
     const phase = (what: string): void =>
       void (process.env.TF_SHOW && process.stdout.write(`      ${((Date.now() - t0) / 1000).toFixed(1)} s: ${what}\n`));
-    const ana = start([
-      'run',
-      t.review('ana'),
-      '--pool',
-      '1',
-      '--checklist',
-      'off',
-      '--sync',
-      '--sync-interval',
-      '0.2',
-      '--human',
-      'd2',
-      '--iterations',
-      '2',
-      '--turns',
-      '1',
-      '--mode',
-      'together',
-      '--order',
-      'fixed',
-      '--json',
-    ]);
+    const ana = start(
+      humanRunArgs(t.review('ana'), 'd2', ['--pool', '1', '--checklist', 'off', '--sync', '--sync-interval', '0.2', '--json'], 2),
+    );
 
     // Ben pulls until he sees the run waiting for him.
-    const waitingFor = async (turnOf: number): Promise<string | undefined> => {
-      git(t.clone.ben, 'pull', '--quiet', '--rebase');
-      const runs = await fs.readdir(path.join(t.review('ben'), 'runs')).catch(() => [] as string[]);
-      for (const id of runs) {
-        const r = await runJson(t.review('ben'), id).catch(() => undefined);
-        if (r?.status === 'waiting' && r.waitingFor?.speaker === 'd2' && r.waitingFor.iteration === turnOf) return id;
-      }
-      return undefined;
-    };
-    const id = await waitFor('Ben to see the run waiting for him', () => waitingFor(1), PATIENCE_MS);
+    const turnOfBen = (iteration: number) => ({ speaker: 'd2', iteration, patienceMs: PATIENCE_MS });
+    const id = await pullUntilRunWaits(t, 'ben', { what: 'Ben to see the run waiting for him', ...turnOfBen(1) });
     phase('Ben sees the run waiting');
 
     // Chen pins Ana's first message from his clone, and (by hand) commits two entries the driver must skip.
@@ -133,12 +107,11 @@ describe('a team on three machines through its git remote (real git, the built C
     phase('the remote is back');
 
     // Ben's second turn (iteration 2): he passes; his proxy speaks.
-    await waitFor(
-      'Ben to see the run waiting for him again',
-      () => waitingFor(2),
-      PATIENCE_MS,
-      () => `${ana.stderr()}\n${git(t.clone.ana, 'log', '--format=%h %s', '-12')}\n${git(t.clone.ana, 'status', '--short')}`,
-    );
+    await pullUntilRunWaits(t, 'ben', {
+      what: 'Ben to see the run waiting for him again',
+      ...turnOfBen(2),
+      detail: () => `${ana.stderr()}\n${git(t.clone.ana, 'log', '--format=%h %s', '-12')}\n${git(t.clone.ana, 'status', '--short')}`,
+    });
     const passed = await tf(['say', t.review('ben'), id, '--as', 'd2', '--sync', '/pass']);
     phase('Ben passed');
     assert.equal(passed.code, 0, passed.stderr);
@@ -211,37 +184,8 @@ describe('a team on three machines through its git remote (real git, the built C
 
   it('a pulled run.json someone else changed stops the run in words, without writing over it; a broken pulled entry is refused in words', async () => {
     const t = await team();
-    const ana = start([
-      'run',
-      t.review('ana'),
-      '--pool',
-      '1',
-      '--checklist',
-      'off',
-      '--sync',
-      '--sync-interval',
-      '0.2',
-      '--human',
-      'd2',
-      '--iterations',
-      '1',
-      '--turns',
-      '1',
-      '--mode',
-      'together',
-      '--order',
-      'fixed',
-    ]);
-    let id = '';
-    await waitFor(
-      'the run to wait',
-      async () => {
-        git(t.clone.ben, 'pull', '--quiet', '--rebase');
-        id = (await fs.readdir(path.join(t.review('ben'), 'runs')).catch(() => [] as string[]))[0] ?? '';
-        return id && (await runJson(t.review('ben'), id)).status === 'waiting' ? true : undefined;
-      },
-      PATIENCE_MS,
-    );
+    const ana = start(humanRunArgs(t.review('ana'), 'd2', ['--pool', '1', '--checklist', 'off', '--sync', '--sync-interval', '0.2']));
+    const id = await pullUntilRunWaits(t, 'ben', { what: 'the run to wait', patienceMs: PATIENCE_MS });
     const file = path.join(t.review('ben'), 'runs', id, 'run.json');
     const tampered = (await fs.readFile(file, 'utf8')).replace('"candidates": [', '"candidates": [\n        "../../secret",');
     await fs.writeFile(file, tampered);
