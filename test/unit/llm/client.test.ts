@@ -80,6 +80,8 @@ describe('run settings precedence', () => {
         imageSize: 'auto',
         imageQuality: 'medium',
         forks: 'auto',
+        pool: 1,
+        checklist: { repeat: 1 },
       },
     );
     assert.equal(resolveRunSettings({ orderSeed: 42 }, { orderSeed: 7 }, {}).orderSeed, 42);
