@@ -21,7 +21,9 @@ describe('format (.prettierrc)', () => {
 
   it('is part of the lint stage, over every folder of code', () => {
     const scripts = (JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
-    assert.match(scripts.lint ?? '', /npm run format:check/);
+    // `npm run lint` is scripts/lint.mjs, which runs ESLint and `npm run format:check` side by side and fails when either does.
+    assert.equal(scripts.lint, 'node scripts/lint.mjs');
+    assert.match(readFileSync(path.join(REPO, 'scripts', 'lint.mjs'), 'utf8'), /run\('npm', \['run', '--silent', 'format:check'\]\)/);
     const check = scripts['format:check'] ?? '';
     assert.match(
       check,
