@@ -2,7 +2,8 @@
 // `npm test`: every stage of the project's tests, each printing its counts, then ONE closing line
 // `N passed, N failed` summed over the stages. Exit 1 when anything failed.
 //   build        npm run build (esbuild bundles)                  counts as 1 check
-//   typecheck    npm run compile-tests (tsc → out/)              counts as 1 check (type errors fail it; out/ is still emitted)
+//   compile      scripts/compile-tests.mjs: src/, test/, bench/ transpiled into out/ by esbuild (no type check)   1 check
+//   typecheck    tsc -p tsconfig.json --noEmit: every project file's types (src/, webview/, test/, bench/, scripts/)    1 check
 //   lint         npm run lint (scripts/lint.mjs: ESLint with type information and Prettier's check at once)   1 check
 //   unit         mocha --config .mocharc.json (node 20): test files in parallel, two at a time, each in a worker process
 //                of its own; the CLI they run is the build stage's dist/cli.js (test/support/builtCli.ts)
@@ -10,7 +11,7 @@
 //   e2e          mocha on out/test/e2e/**/*.e2e.js (playwright + code-server, via test/harness)
 //   package      scripts/package.mjs: the production build and one VSIX per platform, each checked for its @img packages
 //   vsix         scripts/test-vsix.mjs: install the linux-x64 VSIX into code-server, palette check, timings
-// lint and package run in a side lane beside the others (see `stages`); every other stage runs alone.
+// typecheck, lint and package run in a side lane beside the others (see `stages`); every other stage runs alone.
 // Skip a stage with TEAMFUSION_SKIP_<STAGE>=1 (e.g. TEAMFUSION_SKIP_E2E=1) for local speed; CI runs all.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
@@ -91,14 +92,21 @@ function findFiles(dir, suffix) {
   return out.sort();
 }
 
-// Two lanes. The main lane runs build, typecheck, unit, integration, e2e and vsix one after another, its output streamed:
-// each of them uses both cores or times the product. The side lane runs lint, then package, beside it from the moment
-// build ends (lint is one thread; package mostly waits on npm and the disk), its output kept and printed whole, between
+// Two lanes. The main lane runs build, compile, unit, integration, e2e and vsix one after another, its output streamed:
+// each of them uses both cores or times the product. The side lane runs typecheck, lint, then package, beside it from the
+// moment build ends (tsc and lint are one thread each; package mostly waits on npm and the disk), its output kept and printed whole, between
 // two main-lane stages, when it ends. A stage starts once the stages it `waits` for have ended (vsix installs the VSIX
 // package made); each keeps its own row and time in the closing table.
 const stages = [
   { name: 'build', lane: 'main', timeout: 300, run: () => run('npm', ['run', 'build'], 300), single: true },
-  { name: 'typecheck', lane: 'main', timeout: 600, run: () => run('npm', ['run', 'compile-tests'], 600), single: true },
+  { name: 'compile', lane: 'main', timeout: 300, run: () => run(process.execPath, ['scripts/compile-tests.mjs'], 300), single: true },
+  {
+    name: 'typecheck',
+    lane: 'side',
+    timeout: 900,
+    run: (side) => run(bin('tsc'), ['-p', 'tsconfig.json', '--noEmit'], 900, {}, side),
+    single: true,
+  },
   { name: 'lint', lane: 'side', timeout: 900, run: (side) => run('npm', ['run', 'lint'], 900, {}, side), single: true },
   { name: 'unit', lane: 'main', timeout: 3000, needs: 'dist/cli.js', run: () => run(bin('mocha'), ['--config', '.mocharc.json'], 3000) },
   {
@@ -234,7 +242,7 @@ function begin(name) {
   }
   running.add(name);
 }
-// The main lane starts with build; the side lane once build has ended (lint and package need nothing else).
+// The main lane starts with build; the side lane once build has ended (typecheck, lint and package need nothing else).
 const mainLane = runLane('main');
 await done.get('build').promise;
 const sideLane = runLane('side');
