@@ -1,8 +1,8 @@
 /**
  * The panel's run list keeps what git said about its runs between reloads (runsState.ts): a reload with nothing changed
  * asks git two questions (rev-parse and status), whatever the number of runs, instead of opening the door again (its
- * review.yaml history, the log of runs/); a commit, a file changed again, or another git e-mail asks everything again, and
- * the answer follows. Counted with GIT_TRACE, real git.
+ * review.yaml history, the log of runs/); a commit, a file changed again, another git e-mail or a key added to the
+ * allowed-signers file asks everything again, and the answer follows. Counted with GIT_TRACE, real git.
  */
 import { strict as assert } from 'node:assert';
 import { promises as fs, readFileSync, rmSync } from 'node:fs';
@@ -94,5 +94,15 @@ describe("the panel's run list: what git says is kept until something that chang
     const other = await traced(ana);
     assert.ok(other.gits.includes('log'), other.gits.join(' '));
     assert.deepEqual(other.shown.brokenRuns.map((b) => b.id).sort(), [ids[0], ids[1]].sort());
+
+    // The allowed-signers file the config names: a key added to it (no config, HEAD or status change) asks everything again.
+    const signers = path.join(await makeTempDir('tf-runs-signers-'), 'allowed_signers');
+    await fs.writeFile(signers, '');
+    git(t.clone.ana, 'config', 'gpg.ssh.allowedSignersFile', signers);
+    assert.ok((await traced(ana)).gits.includes('log'));
+    assert.deepEqual((await traced(ana)).gits, ['rev-parse', 'status']);
+    await fs.appendFile(signers, 'ana@example.com ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIEx3uTC7lNG3aKq6ZtN1qv1dbnB9ZbJ7K8zQwz1Xv0Xp\n');
+    const signed = await traced(ana);
+    assert.ok(signed.gits.includes('log'), `a key added to the allowed signers: ${signed.gits.join(' ')}`);
   });
 });

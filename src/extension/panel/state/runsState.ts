@@ -105,7 +105,33 @@ async function runsKey(root: string, ids: readonly string[]): Promise<string | u
     status.stdout,
     await Promise.all(changed.map(stamp)),
     await Promise.all(configs.map(stamp)),
+    // The allowed-signers files those configs name: a key added to one changes whose signatures verify.
+    await Promise.all((await allowedSignersFiles(configs, top)).map(async (f) => `${f}:${await stamp(f)}`)),
     ownRequireSignedCommits(),
     ids,
   ]);
+}
+
+/**
+ * The `gpg.ssh.allowedSignersFile` paths the config files name (read as files, not asked of git: a reload stays at two git
+ * calls). `~/` is the home folder; a relative path is git's working folder's. An `include` is not followed: a key added
+ * to a file named only there shows at the next change of anything else in the key.
+ */
+async function allowedSignersFiles(configs: readonly string[], top: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const file of configs) {
+    const text = await fs.readFile(file, 'utf8').catch(() => '');
+    let inSsh = false;
+    for (const raw of text.split('\n')) {
+      const line = raw.trim();
+      const section = /^\[\s*([^\]\s"]+)(?:\s+"([^"]*)")?\s*\]/.exec(line);
+      if (section) inSsh = section[1]!.toLowerCase() === 'gpg' && section[2] === 'ssh';
+      else if (inSsh) {
+        const m = /^allowedsignersfile\s*=\s*(?:"([^"]*)"|(\S.*?))\s*(?:[#;].*)?$/i.exec(line);
+        const value = m?.[1] ?? m?.[2];
+        if (value) out.push(value.startsWith('~/') ? path.join(os.homedir(), value.slice(2)) : path.resolve(top, value));
+      }
+    }
+  }
+  return out;
 }
