@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Emits out/ for the test runners quickly: every .ts file of src/, test/ and bench/ transpiled one by one with esbuild
-// (CommonJS, linked source maps), the same layout `tsc -p tsconfig.test.json` gives (out/src/…, out/test/…, out/bench/…).
+// Emits out/ for the test runners quickly: every .ts file of src/, webview/, test/ and bench/ transpiled one by one with esbuild
+// (CommonJS, linked source maps), the same layout `tsc -p tsconfig.test.json` gives (out/src/…, out/webview/…, out/test/…, out/bench/…).
 // It checks no types: `npm test` runs the type check (`tsc --noEmit`) in its side lane beside the tests, so the tests do
 // not wait for it; `npm run compile-tests` stays the full tsc emit with its check.
 import * as esbuild from 'esbuild';
@@ -20,7 +20,8 @@ function tsFiles(dir) {
   return out;
 }
 
-const folders = ['src', 'test', 'bench'];
+// webview/: the unit tests import the panel's pure view code.
+const folders = ['src', 'webview', 'test', 'bench'];
 const entryPoints = folders.flatMap((d) => tsFiles(join(repo, d)));
 const started = Date.now();
 // What an earlier emit left of a source since removed would still run as a test: each folder's output is made afresh.

@@ -2,7 +2,7 @@
 // `npm test`: every stage of the project's tests, each printing its counts, then ONE closing line
 // `N passed, N failed` summed over the stages. Exit 1 when anything failed.
 //   build        npm run build (esbuild bundles)                  counts as 1 check
-//   compile      scripts/compile-tests.mjs: src/, test/, bench/ transpiled into out/ by esbuild (no type check)   1 check
+//   compile      scripts/compile-tests.mjs: src/, webview/, test/, bench/ transpiled into out/ by esbuild (no type check)   1 check
 //   typecheck    tsc -p tsconfig.json --noEmit: every project file's types (src/, webview/, test/, bench/, scripts/)    1 check
 //   lint         npm run lint (scripts/lint.mjs: ESLint with type information and Prettier's check at once)   1 check
 //   unit         mocha --config .mocharc.json (node 20): test files in parallel, two at a time, each in a worker process

@@ -14,6 +14,8 @@ import { CONFIRM_ABOVE_REQUESTS, CostNotConfirmedError, askBeforeSending, costWo
 import { isAbort } from '../llm/errors';
 import { sdkCall } from '../llm/sdkErrors';
 import { allMessages } from '../record/record';
+import { reviewAuthorship } from '../review/loadReview';
+import { remakeRefusal } from '../authorship/words';
 import { readRunRecord } from '../record/store';
 import { checkWritable } from '../files/reviewWrites';
 import { analysisPath, readAnalysisFile, writeAnalysisFile, type AnalysisFile } from './analysisFile';
@@ -56,6 +58,11 @@ export interface CodeDiscussionResult {
 export async function codeDiscussion(o: CodeDiscussionOptions): Promise<CodeDiscussionResult> {
   const root = o.reviewRoot;
   const record = await readRunRecord(root, o.runId);
+  // --force codes again over the analysis.json there: only its maker may (a file remade by another counts for no one).
+  const refused = o.force
+    ? await remakeRefusal(await reviewAuthorship(root), analysisPath(record.id), 'codes the discussion again')
+    : undefined;
+  if (refused) throw new Error(refused);
   const existing = o.force ? undefined : await readAnalysisFile(root, o.runId);
   // analysis.json must be writable before anything is sent (a link, a folder or a read-only place there: refused now).
   await checkWritable(root, [analysisPath(record.id)]);

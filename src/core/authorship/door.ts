@@ -75,6 +75,12 @@ export interface AuthorshipDoor {
    */
   checkMade(abs: string): Promise<NotCounted | undefined>;
   /**
+   * The maker of `abs`, a file one member makes for the team (as checkMade: the author of its first commit since it was last
+   * created), with the member review.yaml names by that e-mail and whether it is this machine's git e-mail; undefined when
+   * it was never committed, git cannot tell, or nothing is checked.
+   */
+  madeBy(abs: string): Promise<{ email: string; member?: string; mine: boolean } | undefined>;
+  /**
    * Reads what git says about the folder `dir` (and everything under it) in one pass now, so that checks of files below it
    * (each run folder of `runs/`) use that pass instead of one each.
    */
@@ -106,6 +112,7 @@ export function uncheckedDoor(root: string, why: string): AuthorshipDoor {
     check: async () => undefined,
     checkRecord: async () => [],
     checkMade: async () => undefined,
+    madeBy: async () => undefined,
     readAhead: async () => undefined,
     mayWriteRecord: async () => true,
     recordDriver: async () => undefined,
@@ -322,6 +329,18 @@ class GitDoor implements AuthorshipDoor {
     const out: NotCounted = { file: at.file, member, ...verdict };
     this.refused.set(`${at.file}\0`, out);
     return out;
+  }
+
+  async madeBy(abs: string): Promise<{ email: string; member?: string; mine: boolean } | undefined> {
+    const at = await this.where(abs);
+    if (!at) return undefined;
+    const f = await this.factsOf(at.repo);
+    if ('failed' in f) return undefined;
+    const first = sinceCreated(f.touches.get(at.repo) ?? []).at(-1);
+    if (!first) return undefined;
+    const email = first.email.toLowerCase();
+    const member = [...this.ids.emails].find(([, emails]) => emails.includes(email))?.[0];
+    return { email: first.email, ...(member !== undefined ? { member } : {}), mine: email === this.ownEmail?.toLowerCase() };
   }
 
   async mayWriteRecord(record: string): Promise<boolean> {

@@ -8,7 +8,8 @@ import * as path from 'node:path';
 import type { ChatBackend } from '../llm/backend';
 import { estimateCost, type PriceTable } from '../llm/pricing';
 import { formatDiagnostic } from '../diagnostics/diagnostics';
-import { loadReview } from '../review/loadReview';
+import { loadReview, reviewAuthorship } from '../review/loadReview';
+import { remakeRefusal } from '../authorship/words';
 import type { Review } from '../review/model';
 import { askForStructuredAnswer } from '../remix/structuredAnswer';
 import { criteriaNotCounted, readCriteriaFile, untouched, writeCriteriaFiles } from './file';
@@ -108,6 +109,9 @@ export async function findCriteria(o: FindCriteriaOptions): Promise<FindCriteria
     if (st.state === 'current') return { file: st.file, reused: true, notes: [...notes, ...st.notes], names };
     if (st.state !== 'missing') notes.push(`${st.why}; finding them again.`);
   }
+  // Finding them again over the criteria.json there: only its maker may (a file remade by another counts for no one).
+  const refused = await remakeRefusal(await reviewAuthorship(root), CRITERIA_FILE, 'finds the criteria again');
+  if (refused) throw new CriteriaError(refused);
   // Both outputs must be writable before anything is paid for: a planted link is refused now, not after the answer.
   await checkWritable(root, [CRITERIA_FILE, CRITERIA_MARKDOWN, SCRIPTED_CRITERIA_FILE, SCRIPTED_CRITERIA_MARKDOWN]);
   const why = nothingWorthReading(sources);

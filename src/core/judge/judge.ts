@@ -9,7 +9,8 @@ import * as path from 'node:path';
 import type { ChatBackend } from '../llm/backend';
 import { estimateCost, type PriceTable } from '../llm/pricing';
 import { formatDiagnostic } from '../diagnostics/diagnostics';
-import { loadReview } from '../review/loadReview';
+import { loadReview, reviewAuthorship } from '../review/loadReview';
+import { remakeRefusal } from '../authorship/words';
 import { taskOf, type RunRecord } from '../record/record';
 import { addUsage, zeroUsage } from '../kernel/usage';
 import { readRunRecord } from '../record/store';
@@ -73,6 +74,9 @@ export async function judgeRun(o: JudgeOptions): Promise<JudgeResult> {
   const record = await readRunRecord(root, o.runId);
   // judge.json is read (checked as its kind) before anything else is decided: a hostile one is named, never used.
   const existing = o.force ? undefined : await readJudgeFile(root, record.id);
+  // --force judges again over the judge.json there: only its maker may (a file remade by another counts for no one).
+  const refused = o.force ? await remakeRefusal(await reviewAuthorship(root), judgePath(record.id), 'judges the run again') : undefined;
+  if (refused) throw new Error(refused);
   const why = unjudgeable(record);
   if (why) throw new Error(why);
   if (existing) return { judge: existing, reused: true };

@@ -16,7 +16,14 @@ import { compareRun, makeRerankSet } from '../../../src/core/evaluation';
 import { writeForecastFile } from '../../../src/core/forecast/forecastFile';
 import { makeForecasts, ForecastRefusedError } from '../../../src/core/forecast/forecast';
 import type { ChatBackend } from '../../../src/core/llm/backend';
-import { contentHash, criteriaState, loadForCriteria, readCriteriaSources, type CriteriaFile } from '../../../src/core/criteria';
+import {
+  contentHash,
+  criteriaState,
+  findCriteria,
+  loadForCriteria,
+  readCriteriaSources,
+  type CriteriaFile,
+} from '../../../src/core/criteria';
 
 const TEAM =
   '\nteam:\n  d1: { git: ana@example.com }\n  d2: { git: ben@example.com }\n  d3: { git: chen@example.com }\n  d4: { git: dev@example.com }\n';
@@ -151,5 +158,26 @@ describe('authorship: forecast.json, the re-rank set and criteria.json count onl
       st.state === 'edited' ? st.why : '',
       `criteria.json is not counted: commit ${forged.slice(0, 12)} by Ben <ben@example.com> wrote it, and its maker is d1 (ana@example.com, the author of its first commit); it counts only as its maker committed it`,
     );
+  });
+
+  it("finding the criteria again over Ana's criteria.json is hers alone: Ben's --force is refused before anything is sent or written", async () => {
+    const { t } = await made();
+    const file = path.join(t.review('ben'), 'criteria.json');
+    const before = await fs.readFile(file, 'utf8');
+    const sent = new Error('a request would be sent');
+    const chat = (): ChatBackend => {
+      throw sent;
+    };
+    await assert.rejects(
+      findCriteria({ reviewRoot: t.review('ben'), chat, model: 'gpt-5-mini', force: true }),
+      (e: Error) =>
+        e !== sent &&
+        /^criteria\.json was made by d1 \(ana@example\.com\), the author of its first commit, and only its maker finds the criteria again; this machine's git e-mail is not theirs, so nothing was sent or written\. To make it anew here, remove it \(git rm criteria\.json\)/.test(
+          e.message,
+        ),
+    );
+    assert.equal(await fs.readFile(file, 'utf8'), before, 'criteria.json is untouched');
+    // On Ana's machine the same call goes past that door (it reaches the model).
+    await assert.rejects(findCriteria({ reviewRoot: t.review('ana'), chat, model: 'gpt-5-mini', force: true }), (e) => e === sent);
   });
 });

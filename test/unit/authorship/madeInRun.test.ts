@@ -16,6 +16,7 @@ import { RUN_ID, reviewWithRun, scriptedCoder } from '../analysis/fixtures';
 import { codeDiscussion, readAnalysisFile } from '../../../src/core/analysis';
 import { codedCategories } from '../../../src/core/analysis/evaluationMix';
 import { readJudgeFile, writeJudgeFile, JUDGE_CAVEAT, type JudgeFile } from '../../../src/core/judge/judgeFile';
+import { judgeRun } from '../../../src/core/judge/judge';
 import { DIMENSION_NAMES } from '../../../src/core/judge/judgePrompts';
 import { driversRecordRefusal } from '../../../src/core/record/recordAuthor';
 import { ReviewFileError } from '../../../src/core/files/reviewFiles';
@@ -64,6 +65,24 @@ describe('authorship: analysis.json and judge.json count only as their maker com
     assert.equal((await readAnalysisFile(ana, RUN_ID))?.runId, RUN_ID);
     assert.equal((await codedCategories(ana, RUN_ID))?.coded, 11);
     assert.equal((await readJudgeFile(ana, RUN_ID))?.model, 'ana-model');
+
+    // Ben codes or judges the run again with --force over Ana's files: refused before anything is sent or written.
+    const sentBefore = mock.requests.length;
+    const made = (rel: string, again: string) => (e: Error) =>
+      e.message.startsWith(
+        `${rel} was made by d1 (ana@example.com), the author of its first commit, and only its maker ${again}; this machine's git e-mail is not theirs, so nothing was sent or written.`,
+      );
+    await assert.rejects(
+      codeDiscussion({ reviewRoot: t.review('ben'), runId: RUN_ID, client: clientFor(mock), force: true }),
+      made(analysisRel, 'codes the discussion again'),
+    );
+    const noChat = (): never => assert.fail('nothing is sent');
+    await assert.rejects(
+      judgeRun({ reviewRoot: t.review('ben'), runId: RUN_ID, chat: { complete: noChat } as never, force: true }),
+      made(judgeRel, 'judges the run again'),
+    );
+    assert.equal(mock.requests.length, sentBefore, 'no request');
+    assert.equal(git(t.clone.ben, 'status', '--porcelain'), '', 'nothing written');
 
     // Ben changes both (still valid files) and pushes; Ana pulls.
     for (const rel of [analysisRel, judgeRel]) {
