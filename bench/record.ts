@@ -7,10 +7,9 @@
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import OpenAI from 'openai';
 import { MockOpenAI } from '../test/support/openaiMock';
 import { makeReview, makeTempDir } from '../test/unit/run/fixtures';
-import { startRun } from '../src/core/run/session';
+import { timedRun } from './run';
 import { runFileWrites } from '../src/core/record/paths';
 
 interface Row {
@@ -32,16 +31,8 @@ export async function benchRecord(): Promise<Row[]> {
       mock.reset();
       const before = { ...runFileWrites };
       const t = performance.now();
-      const client = new OpenAI({ apiKey: 'bench-key', baseURL: mock.baseURL, timeout: 30_000, maxRetries: 0 });
-      const record = await startRun({
-        reviewRoot: root,
-        client,
-        cacheDir,
-        settings: { turnsPerAgent: 2, iterations: 3 },
-        confirm: async () => true,
-      });
+      const { record } = await timedRun(mock.baseURL, root, cacheDir);
       const wall = performance.now() - t;
-      if (record.status !== 'completed') throw new Error(`the ${designers}-designer run ended ${record.status}: ${record.error ?? ''}`);
       const dir = path.join(root, 'runs', record.id);
       const size = (await fs.stat(path.join(dir, 'run.json'))).size;
       const parts = await fs.stat(path.join(dir, 'prompts.jsonl')).then(

@@ -198,7 +198,11 @@ function modelTimer(): { fetch: typeof fetch; modelMs: () => number } {
 }
 
 /** One standard run (4 designers, 6 options, 2 turns, 3 iterations) with every model request timed by the client. */
-async function timedRun(baseURL: string, root: string, cacheDir: string): Promise<{ wall: number; modelMs: number; record: RunRecord }> {
+export async function timedRun(
+  baseURL: string,
+  root: string,
+  cacheDir: string,
+): Promise<{ wall: number; modelMs: number; record: RunRecord }> {
   const timer = modelTimer();
   const client = new OpenAI({ apiKey: 'bench-key', baseURL, timeout: 30_000, maxRetries: 0, fetch: timer.fetch });
   const t1 = performance.now();
