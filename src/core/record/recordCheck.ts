@@ -258,7 +258,9 @@ function checkSeveral(
       message: `Iteration ${it.index} lists more than ${max} remixes; a round makes at most ${max}.`,
     };
   }
-  if ((it.proposals || it.remixes) && it.remix) {
+  // A round of one remix from one proposal (a pooled round that elected one, issue 41) lists it as its `remix`, lettered.
+  const oneFromProposal = it.proposals?.length === 1 && it.remix?.letter === it.proposals[0]?.letter;
+  if (((it.proposals && !oneFromProposal) || it.remixes) && it.remix) {
     return { path: [...at, 'remixes'], message: `Iteration ${it.index} has both one remix and several; a round makes one or the other.` };
   }
   // A pooled round (issue 41): the proposals are the elected candidates of its pool, in letter order.

@@ -25,6 +25,8 @@ import { parseRunArgs } from '../../../src/cli/commands/run/run';
 import { groupValuesOf } from '../../../src/core/evaluation/evaluate/groupBy';
 import { compareRun } from '../../../src/core/evaluation';
 import { CONFIRM_ABOVE_REQUESTS, costWords } from '../../../src/core/llm/costQuestion';
+import { remixesWithDirections } from '../../../src/core/record/remixes';
+import { poolTableOf } from '../../../src/core/pool/poolTable';
 
 /** Four directions with no words in common but their markers' shape: a diverse pool. */
 const DIRECTIONS = ['amber dunes horizon', 'cobalt grid skyline', 'moss forest canopy', 'coral reef bubbles'];
@@ -183,7 +185,8 @@ describe('a pool of directions, elected by the proxies (issue 41)', function () 
     assert.equal(suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_pool').length, 1, 'one re-ask, bounded');
     assert.deepEqual(record.prompts.filter((p) => p.kind === 'pool-reask').length, 1);
     assert.equal(pool.elected.length, 1);
-    assert.equal(record.iterations[0]!.remixes!.length, 1);
+    assert.equal(record.iterations[0]!.remixes, undefined);
+    assert.deepEqual(record.iterations[0]!.remix?.letter, pool.elected[0]);
   });
 
   it('a re-asked pool that differs replaces the first, its diversity recorded', async () => {
@@ -259,7 +262,8 @@ describe('a pool of directions, elected by the proxies (issue 41)', function () 
     const rankings = Object.values(pool.rankings);
     assert.equal(rankings.length, 3);
     assert.ok(new Set(rankings.map((r) => r.join())).size > 1, 'the proxies rank from their own designers, not all alike');
-    assert.equal(record.iterations[0]!.remixes!.length, 1);
+    assert.equal(record.iterations[0]!.remix?.id, 'r1');
+    assert.equal(record.iterations[0]!.remix?.letter, pool.elected[0]);
   });
 
   it('a run stopped mid-election resumes without asking a recorded ranking again', async () => {
@@ -333,7 +337,7 @@ describe('a pool of directions, elected by the proxies (issue 41)', function () 
       // A pool of one has nothing to rank; a pool of two is ranked and elects as before.
       assert.equal(suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_pool_ranking').length, valid > 1 ? 3 : 0);
       assert.equal(it.pool!.elected.length, 1);
-      assert.equal(it.remixes!.length, 1);
+      assert.equal(it.remix?.letter, it.pool!.elected[0]);
     }
   });
 
@@ -555,6 +559,9 @@ describe('a pool of directions, elected by the proxies (issue 41)', function () 
       assert.equal(it.pool, undefined, server);
       assert.ok(it.editingDirections, server);
       assert.equal(it.remix?.id, 'r1', server);
+      // Only a request asked again without a pool records why the round fell back (single: its own answer was usable).
+      if (server === 'single') assert.equal(it.poolFellBack, undefined);
+      else assert.match(it.poolFellBack ?? '', server === 'garbage' ? /^still not usable after its repairs/ : /^not answered \(.*HTTP 400/);
       const agent = suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_remix');
       const pooled = agent.filter((r) => asksForPool(requestedJsonSchema(r.body)!.schema as Record<string, unknown>)).length;
       // single: the answer and its repair; garbage: the answer and its three repairs, then one request without a pool.
@@ -583,5 +590,145 @@ describe('a pool of directions, elected by the proxies (issue 41)', function () 
     );
     assert.match(p.leftOut![0]!.reason, /was not made \(the endpoint could not answer it: HTTP 400/);
     assert.equal(p.elected.length, 1);
+  });
+  it('a pooled round that makes one remix records it as r1 (iteration-1/remix.png) in `remix`, with the elected letter; a wrong letter is refused', async () => {
+    suite.mock.setFallback(fallback());
+    const root = await pooledReview('pool: 4\nforks: off\n');
+    const record = await run(root);
+    const it = record.iterations[0]!;
+    const elected = it.pool!.elected;
+    assert.equal(elected.length, 1);
+    assert.equal(it.remixes, undefined, 'one remix a round: no `remixes`');
+    assert.deepEqual(
+      { id: it.remix?.id, file: it.remix?.file, letter: it.remix?.letter },
+      { id: 'r1', file: 'iteration-1/remix.png', letter: elected[0] },
+    );
+    assert.deepEqual(
+      it.proposals!.map((p) => p.letter),
+      elected,
+    );
+    await fs.access(path.join(root, 'runs', record.id, 'iteration-1', 'remix.png'));
+    await assert.rejects(fs.access(path.join(root, 'runs', record.id, 'iteration-1', `remix-${elected[0]}.png`)));
+    assert.deepEqual(
+      record.options.filter((o) => o.file.startsWith('runs/')).map((o) => [o.id, o.file]),
+      [['r1', `runs/${record.id}/iteration-1/remix.png`]],
+    );
+    // The next round discusses it by its id.
+    assert.ok(record.iterations[1]!.candidates.includes('r1'));
+    // Its directions are the elected proposal's (the letter links the two), and the pool table names it.
+    const made = remixesWithDirections(it);
+    assert.equal(made.length, 1);
+    assert.equal(made[0]!.editingDirections, it.proposals![0]!.editingDirections);
+    assert.ok(made[0]!.editingDirections!.includes(DIRECTIONS[elected[0]!.charCodeAt(0) - 97]!));
+    assert.deepEqual(
+      poolTableOf(it)!.columns.map((c) => [c.letter, c.remix ?? null]),
+      it.pool!.candidates.map((c) => [c.letter, c.letter === elected[0] ? 'r1' : null]),
+    );
+    const result = await fs.readFile(path.join(root, 'runs', record.id, 'result.md'), 'utf8');
+    assert.equal(result.match(/!\[Remix r1\]/g)?.length, 1, 'result.md shows the remix once, with its proposal');
+    assert.doesNotMatch(result, /not made yet/);
+
+    // recordCheck: the letter must be the round's one proposal's.
+    const folder = `runs/${record.id}`;
+    const names = ['1.png', '2.png', '3.png', '4.png', '5.png'];
+    const wrong = JSON.parse(JSON.stringify(record)) as RunRecord;
+    const other = ['a', 'b', 'c', 'd'].find((l) => l !== elected[0])!;
+    wrong.iterations[0]!.remix!.letter = other;
+    const refused = checkRunRecord(wrong, folder, names);
+    assert.ok('problem' in refused);
+    assert.deepEqual(refused.problem.path, ['iterations', 0, 'remix', 'letter']);
+    assert.match(refused.problem.message, new RegExp(`letter "${other}", which is not the letter of a proposal of that round`));
+    const lettered = JSON.parse(JSON.stringify(record)) as RunRecord;
+    lettered.iterations[0]!.remix!.id = `r1${elected[0]}`;
+    assert.ok('problem' in checkRunRecord(lettered, folder, names), 'a lettered id is not the one remix of a round');
+    const several = JSON.parse(JSON.stringify(record)) as RunRecord;
+    several.iterations[0]!.proposals!.push({ ...several.iterations[0]!.proposals![0]!, letter: other });
+    several.iterations[0]!.proposals!.sort((a, b) => a.letter.localeCompare(b.letter));
+    const refusedSeveral = checkRunRecord(several, folder, names);
+    assert.ok('problem' in refusedSeveral);
+    assert.match(refusedSeveral.problem.message, /the round has 2 proposals; several remixes a round are listed in its remixes/);
+  });
+
+  it('a run cancelled after the pooled round made its one remix resumes without editing it again', async () => {
+    suite.mock.setFallback(fallback());
+    const root = await makeReview({ options: 5, designers: 3 });
+    await fs.writeFile(path.join(root, 'review.yaml'), 'iterations: 3\nturnsPerAgent: 1\nforks: off\nchecklist: off\npool: 4\n');
+    const controller = new AbortController();
+    const first = await startRun({
+      reviewRoot: root,
+      ...suite.engine,
+      settings: { orderSeed: 1 },
+      signal: controller.signal,
+      onEvent: (e) => void (e.type === 'remix-created' && e.iteration === 1 && controller.abort()),
+    });
+    assert.equal(first.status, 'cancelled', first.error);
+    assert.equal(first.iterations[0]!.remix?.id, 'r1');
+    const edits = () => suite.mock.requests.filter((r) => r.route === 'edit').length;
+    assert.equal(edits(), 1);
+    const again = await resumeRun({ reviewRoot: root, ...suite.engine, runId: first.id });
+    assert.equal(again.status, 'completed', again.error);
+    assert.equal(edits(), 2, "round 1's remix is not edited again; round 2 makes its own");
+    assert.deepEqual(
+      again.iterations.slice(0, 2).map((it) => [it.remix?.id, it.remix?.file, it.remix?.letter === it.pool?.elected[0]]),
+      [
+        ['r1', 'iteration-1/remix.png', true],
+        ['r2', 'iteration-2/remix.png', true],
+      ],
+    );
+    assert.equal(suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_remix').length, 2, 'each remix round asked once');
+    assert.equal(suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_pool_ranking').length, 6, 'three rankings a remix round');
+    assert.ok(
+      'record' in checkRunRecord(JSON.parse(JSON.stringify(again)), `runs/${again.id}`, ['1.png', '2.png', '3.png', '4.png', '5.png']),
+    );
+  });
+
+  it('a run cancelled during the request asked without a pool (after the pool fell back) resumes without asking for the pool again', async () => {
+    const controller = new AbortController();
+    let cut = true;
+    suite.mock.setFallback((req) => {
+      const wanted = requestedJsonSchema(req.body);
+      if (wanted?.name !== 'teamfusion_remix') return undefined;
+      if (asksForPool(wanted.schema as Record<string, unknown>)) return { kind: 'error', status: 400 };
+      if (cut) {
+        cut = false;
+        controller.abort();
+        return { kind: 'hang' };
+      }
+      return undefined;
+    });
+    const root = await pooledReview('pool: 4\nforks: off\n');
+    const pooledAsks = () =>
+      suite.mock.requests.filter((r) => {
+        const wanted = requestedJsonSchema(r.body);
+        return wanted?.name === 'teamfusion_remix' && asksForPool(wanted.schema as Record<string, unknown>);
+      }).length;
+    const first = await startRun({ reviewRoot: root, ...suite.engine, settings: { orderSeed: 1 }, signal: controller.signal });
+    assert.equal(first.status, 'cancelled', first.error);
+    assert.match(first.iterations[0]!.poolFellBack ?? '', /^not answered \(.*HTTP 400/);
+    assert.equal(first.iterations[0]!.ranking, undefined, 'the request without a pool was cut');
+    assert.equal(pooledAsks(), 1);
+    const notices: string[] = [];
+    const again = await resumeRun({
+      reviewRoot: root,
+      ...suite.engine,
+      runId: first.id,
+      onEvent: (e) => void (e.type === 'notice' && notices.push(e.message)),
+    });
+    assert.equal(again.status, 'completed', again.error);
+    assert.equal(pooledAsks(), 1, 'the pool is not asked for again');
+    assert.equal(
+      suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_remix').length,
+      3,
+      'the pool, the cut request, its resume',
+    );
+    const it = again.iterations[0]!;
+    assert.equal(it.pool, undefined);
+    assert.equal(it.remix?.id, 'r1');
+    assert.equal(it.remix?.letter, undefined);
+    assert.ok(it.poolFellBack);
+    assert.ok(!notices.some((n) => /falls back/.test(n)), 'the fallback is not said again');
+    assert.ok(
+      'record' in checkRunRecord(JSON.parse(JSON.stringify(again)), `runs/${again.id}`, ['1.png', '2.png', '3.png', '4.png', '5.png']),
+    );
   });
 });

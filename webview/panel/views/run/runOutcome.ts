@@ -1,5 +1,12 @@
 /** What a run produced: the timeline of iterations, remixes beside their sources, directions and decisions, usage. */
-import { costPerRemix, discussionFacts, forkSideText, remixesOf, remixesWithDirections, remixOfLetter } from '../../../../src/protocol/shared';
+import {
+  costPerRemix,
+  discussionFacts,
+  forkSideText,
+  remixesOf,
+  remixesWithDirections,
+  remixOfLetter,
+} from '../../../../src/protocol/shared';
 import { h, section, muted } from '../../dom';
 import { integer, usd } from '../../text/format';
 import type { ViewContext } from '../../context';
