@@ -390,21 +390,21 @@ describe('a pool of directions, elected by the proxies (issue 41)', function () 
     assert.equal(suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_pool_ranking').length, 0);
   });
 
-  it('the estimate counts the checklist by default and the pool when asked: a run of 3 rounds of 4 members is 44 requests, 54 with pool 4, 35 without either (docs/run.md), under the threshold that asks first', async () => {
+  it('the estimate counts the pool and the checklist by default: a run of 3 rounds of 4 members is 54 requests, 35 without either (docs/run.md), 44 with the checklist alone, under the threshold that asks first', async () => {
     const root = await makeReview({ options: 6, designers: 4 });
     const { review } = await loadReview(root, { requireRankings: true, decodeImages: false });
     const byDefault = estimateRun(review!, 'design', resolveRunSettings(undefined, review!.config)).cost;
     const without = estimateRun(review!, 'design', resolveRunSettings(undefined, { ...review!.config, pool: 1, checklist: 'off' })).cost;
-    const pooled = estimateRun(review!, 'design', resolveRunSettings(undefined, { ...review!.config, pool: 4 })).cost;
-    assert.deepEqual([byDefault.requests, pooled.requests, without.requests], [44, 54, 35]);
-    // A run of a team of four, even pooled, is not asked for: its dollars, not its requests, can make it ask.
-    assert.ok(pooled.requests <= CONFIRM_ABOVE_REQUESTS);
-    assert.match(byDefault.of, /9 to hold the remixes to the brief's checklist \(its list, then each remix checked once\)/);
-    assert.doesNotMatch(byDefault.of, /pools of/);
+    const checklistOnly = estimateRun(review!, 'design', resolveRunSettings(undefined, { ...review!.config, pool: 1 })).cost;
+    assert.deepEqual([byDefault.requests, without.requests, checklistOnly.requests], [54, 35, 44]);
+    // A default run of a team of four is not asked for: its dollars, not its requests, can make it ask.
+    assert.ok(byDefault.requests <= CONFIRM_ABOVE_REQUESTS);
     assert.match(
-      pooled.of,
+      byDefault.of,
       /of them 10 to elect from pools of 4 directions .* and 9 to hold the remixes to the brief's checklist \(its list, then each remix checked once\)/,
     );
+    assert.match(checklistOnly.of, /9 to hold the remixes to the brief's checklist \(its list, then each remix checked once\)/);
+    assert.doesNotMatch(checklistOnly.of, /pools of/);
   });
 
   it("the estimate counts each remix round's rankings and its re-ask", async () => {
@@ -471,17 +471,10 @@ describe('a pool of directions, elected by the proxies (issue 41)', function () 
     assert.match(message, /would send 101 requests for 6 rounds of 3 members, of them 20 to elect from pools of 8 directions/);
     assert.equal(suite.mock.requests.length, 0, 'nothing was sent');
   });
-  it('a new run without pool or checklist settings records pool 1 and the checklist (repeat 1), with pool: 4 it pools; an older run.json without them resumes as pool 1 and checklist off', async () => {
+  it('a new run without pool or checklist settings records pool 4 and the checklist (repeat 1) and pools, its one remix still r1; pool: 1 does not pool; an older run.json without them resumes as pool 1 and checklist off', async () => {
     suite.mock.setFallback(fallback());
     const root = await makeReview({ options: 5, designers: 3 });
     await fs.writeFile(path.join(root, 'review.yaml'), 'iterations: 2\nturnsPerAgent: 1\nforks: off\n');
-    const plain = await run(root);
-    assert.equal(plain.settings.pool, 1);
-    assert.deepEqual(plain.settings.checklist, { repeat: 1 });
-    assert.equal(plain.iterations[0]!.pool, undefined);
-    assert.equal(plain.iterations[0]!.remix?.id, 'r1', 'a round of one remix stays r1');
-    suite.mock.reset();
-    await fs.writeFile(path.join(root, 'review.yaml'), 'iterations: 2\nturnsPerAgent: 1\nforks: off\npool: 4\n');
     const record = await run(root);
     assert.equal(record.settings.pool, 4);
     assert.deepEqual(record.settings.checklist, { repeat: 1 });
@@ -492,8 +485,19 @@ describe('a pool of directions, elected by the proxies (issue 41)', function () 
     assert.equal(suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_pool_ranking').length, 3);
     assert.equal(suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_checklist').length, 1);
     assert.equal(record.checklist?.repeat, 1);
+    assert.equal(record.iterations[0]!.remix?.id, 'r1', 'a pooled round of one remix stays r1');
+    assert.equal(record.iterations[0]!.remix?.letter, record.iterations[0]!.pool!.elected[0]);
+    suite.mock.reset();
+    await fs.writeFile(path.join(root, 'review.yaml'), 'iterations: 2\nturnsPerAgent: 1\nforks: off\npool: 1\n');
+    const plain = await run(root);
+    assert.equal(plain.settings.pool, 1);
+    assert.equal(plain.iterations[0]!.pool, undefined);
+    assert.equal(plain.iterations[0]!.remix?.id, 'r1');
+    assert.equal(plain.iterations[0]!.remix?.letter, undefined);
+    assert.equal(suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_pool_ranking').length, 0);
 
     // An older record: stopped before its remix round, written before pools and the checklist were on by default.
+    await fs.writeFile(path.join(root, 'review.yaml'), 'iterations: 2\nturnsPerAgent: 1\nforks: off\n');
     suite.mock.reset();
     let failOnce = true;
     const pool = fallback();
@@ -647,6 +651,15 @@ describe('a pool of directions, elected by the proxies (issue 41)', function () 
     const refusedSeveral = checkRunRecord(several, folder, names);
     assert.ok('problem' in refusedSeveral);
     assert.match(refusedSeveral.problem.message, /the round has 2 proposals; several remixes a round are listed in its remixes/);
+    // A record made before (the one remix lettered, r1<letter> and remix-<letter>.png in `remixes`) still reads.
+    const l = elected[0]!;
+    const before = JSON.parse(
+      JSON.stringify(record).replaceAll('"r1"', `"r1${l}"`).replaceAll('iteration-1/remix.png', `iteration-1/remix-${l}.png`),
+    ) as RunRecord;
+    before.iterations[0]!.remixes = [before.iterations[0]!.remix!];
+    delete before.iterations[0]!.remix;
+    assert.ok('record' in checkRunRecord(before, folder, names), JSON.stringify(checkRunRecord(before, folder, names)));
+    assert.equal(remixesWithDirections(before.iterations[0]!)[0]!.editingDirections, made[0]!.editingDirections);
   });
 
   it('a run cancelled after the pooled round made its one remix resumes without editing it again', async () => {
