@@ -154,8 +154,8 @@ async function runIteration(ctx: StepContext, review: Review, it: Iteration, cac
 }
 
 /**
- * Several remixes a round (or a pooled round's one elected proposal): each proposal not yet made goes to its own image edit, all at once (the record is written one
- * edit at a time, in letter order). A failed edit fails only its remix: the others are made and recorded, then the round stops in words
+ * Several remixes a round (or a pooled round's one elected proposal): each proposal not yet made goes to its own image
+ * edit, all at once (the record is written one edit at a time, in letter order). A failed edit fails only its remix: the others are made and recorded, then the round stops in words
  * naming the failed ones, and a resume makes only those.
  */
 async function runSeveralEdits(ctx: StepContext, it: Iteration): Promise<void> {
