@@ -65,7 +65,7 @@ export const COMMAND_HELP: CommandHelp[] = [
       ['--remixes N', 'Remixes a round, 1–4 (r1a, r1b, …; review.yaml remixesPerIteration).'],
       [
         '--pool K',
-        'Directions the remix agent proposes a round, 1–8 (default 1: no pool; 4 is a good pool); the proxies rank them and elect the remixes before any image is paid for (review.yaml pool).',
+        'Directions the remix agent proposes a round, 1–8 (default 4; 1: no pool); the proxies rank them and elect the remixes before any image is paid for (review.yaml pool).',
       ],
       [
         '--checklist C',

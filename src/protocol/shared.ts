@@ -5,7 +5,7 @@
  * the webview through this file and fails on anything else. Add here, never import src/core from webview/.
  */
 export { errorMessage } from '../core/kernel/errors';
-export { forkSideText, remixesOf, remixesWithDirections } from '../core/record/remixes';
+export { forkSideText, remixesOf, remixesWithDirections, remixOfLetter } from '../core/record/remixes';
 export { standingDecision } from '../core/record/decisions';
 export { costPerRemix, discussionFacts } from '../core/run/runFacts';
 export { decisionSentence, marginText } from '../core/discussion/decisionWords';

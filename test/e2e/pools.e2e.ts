@@ -1,26 +1,28 @@
 /**
- * A pool of directions in a real VS Code (code-server + Chromium), issue 41: with the setting teamfusion.pool: 4 a run
- * started from the panel against the mock server shows its pooled round in the Run tab — the four candidates side by side,
- * each saying who ranked it first, and the one elected marked with the remix it became.
+ * A pool of directions in a real VS Code (code-server + Chromium), issue 41: with the default settings (teamfusion.pool 4)
+ * a run started from the panel against the mock server shows its pooled round in the Run tab — the four candidates side by
+ * side, each saying who ranked it first, and the one elected marked with the remix it became: r1, the round's one remix
+ * (iteration-1/remix.png), which keeps the elected letter in run.json.
  *
  * Needs `npm run build` (dist/) and the compiled tests. Run:
  *   npx mocha --no-config --timeout 600000 out/test/e2e/pools.e2e.js
  */
 import * as assert from 'node:assert/strict';
 import type { Frame } from 'playwright-core';
-import { copySample, e2eSuite } from './support/suite';
+import { copySample, e2eSuite, readRunJson, runIds } from './support/suite';
 import { openReview, requireBuilt, showTab, waitInFrame } from './support/workbench';
 
 describe('a pool of directions in a real VS Code (code-server)', function () {
   this.timeout(600_000);
   const s = e2eSuite('pools');
   let panel: Frame;
+  let review: string;
 
   before(async function () {
     requireBuilt();
-    await copySample(await s.makeWorkspace(), 'lumen-perfume', { title: 'A pooled round', turnsPerAgent: 1, iterations: 2 });
+    review = await copySample(await s.makeWorkspace(), 'lumen-perfume', { title: 'A pooled round', turnsPerAgent: 1, iterations: 2 });
     await s.startMock();
-    await s.startWorkbench({ hideSideBar: true, settings: { 'teamfusion.pool': 4 } });
+    await s.startWorkbench({ hideSideBar: true });
   });
 
   it('the Run tab shows the pooled round: four candidates side by side, who ranked each first, the elected marked', async () => {
@@ -49,7 +51,7 @@ describe('a pool of directions in a real VS Code (code-server)', function () {
     );
     const elected = cards.filter((c) => c.elected);
     assert.equal(elected.length, 1, JSON.stringify(cards));
-    assert.equal(elected[0]!.badge, `elected → remix r1${elected[0]!.letter}`, 'the remix with the elected letter');
+    assert.equal(elected[0]!.badge, 'elected → remix r1', "the round's one remix");
     assert.ok(
       cards.every((c) => /Ranked first by/.test(c.text) && c.directions.length > 0),
       JSON.stringify(cards),
@@ -58,5 +60,17 @@ describe('a pool of directions in a real VS Code (code-server)', function () {
     const head = await panel.locator('#tf-pools .tf-pool').first().textContent();
     assert.match(head ?? '', /Iteration 1: a pool of 4/);
     assert.match(head ?? '', /Diversity \d\.\d\d/);
+    const [id] = await runIds(review);
+    const record = await readRunJson<{
+      settings: { pool?: number };
+      iterations: { remix?: { id: string; file: string; letter?: string } }[];
+    }>(review, id!);
+    assert.equal(record?.settings.pool, 4, 'the default pool');
+    assert.deepEqual(record?.iterations[0]?.remix, {
+      ...record?.iterations[0]?.remix,
+      id: 'r1',
+      file: 'iteration-1/remix.png',
+      letter: elected[0]!.letter,
+    });
   });
 });

@@ -276,6 +276,11 @@ export const IterationSchema = z.object({
   proposals: z.array(ProposalSchema).optional(),
   /** A pooled remix round (issue 41): the directions proposed, the proxies' rankings and the elected (proposals are the elected). */
   pool: PoolSchema.optional(),
+  /**
+   * (issue 41) Why the round's pool was not usable (no valid proposal after its repairs, or not answered), so the round
+   * asked for one set of directions without a pool; saved before that request, so a resume never asks for the pool again.
+   */
+  poolFellBack: z.string().optional(),
   /** Several remixes a round: the remixes made so far, in letter order; a proposal without its remix is still to be made. */
   remixes: z.array(RemixSchema).optional(),
   /** (remix agent) Reference ids it cited for the edit (an enum of the run's references): they go to the edit after the candidates. */

@@ -5,7 +5,8 @@
  *   - the record's id is its folder's name;
  *   - option ids come from options/ (file `options/<id>.<ext>`), remixes are `r<k>` / `remix-<k>` with file
  *     `runs/<this id>/iteration-<k>/remix.png`; an iteration's remix is `iteration-<k>/remix.png` for its own k; several a
- *     round are `r<k><letter>` with file `iteration-<k>/remix-<letter>.png`, each letter a proposal of that round;
+ *     round are `r<k><letter>` with file `iteration-<k>/remix-<letter>.png`, each letter a proposal of that round; a round
+ *     of one remix made from a proposal (a pooled round that elected one) keeps that proposal's letter on its `remix`;
  *   - every id the iterations use (candidates, rankings, remix inputs, the final pick) is one of the record's options,
  *     and every file a prompt names is one of their files.
  * The first problem is returned with the JSON path of the offending value, so it can be shown as `run.json:<line>:<col>`.
@@ -257,7 +258,9 @@ function checkSeveral(
       message: `Iteration ${it.index} lists more than ${max} remixes; a round makes at most ${max}.`,
     };
   }
-  if ((it.proposals || it.remixes) && it.remix) {
+  // A round of one remix from one proposal (a pooled round that elected one, issue 41) lists it as its `remix`, lettered.
+  const oneFromProposal = it.proposals?.length === 1 && it.remix?.letter === it.proposals[0]?.letter;
+  if (((it.proposals && !oneFromProposal) || it.remixes) && it.remix) {
     return { path: [...at, 'remixes'], message: `Iteration ${it.index} has both one remix and several; a round makes one or the other.` };
   }
   // A pooled round (issue 41): the proposals are the elected candidates of its pool, in letter order.
@@ -487,6 +490,22 @@ function checkIds(r: RunRecord, runFolder: string, optionNames: readonly string[
       if (!r.options.some((op) => op.id === remixId && op.file === `${remixPrefix}${remixFileInRun(k)}`)) {
         return { path: [...at, 'remix', 'id'], message: `The remix ${q(it.remix.id)} is not among the record's options.` };
       }
+      // A pooled round's one remix (issue 41) keeps the letter of the proposal it was made from: the round's only one.
+      const letter = it.remix.letter;
+      if (letter !== undefined && (it.proposals?.length !== 1 || it.proposals[0]?.letter !== letter)) {
+        return {
+          path: [...at, 'remix', 'letter'],
+          message: it.proposals?.some((p) => p.letter === letter)
+            ? `The remix of iteration ${it.index} has the letter ${q(letter)}, but the round has ${it.proposals.length} proposals; several remixes a round are listed in its remixes.`
+            : `The remix of iteration ${it.index} has the letter ${q(letter)}, which is not the letter of a proposal of that round.`,
+        };
+      }
+    }
+    if (it.poolFellBack !== undefined && it.pool) {
+      return {
+        path: [...at, 'poolFellBack'],
+        message: `Iteration ${it.index} fell back to no pool, so it has no pool of directions.`,
+      };
     }
     const several = checkSeveral(r, it, at, remixPrefix, known);
     if (several) return several;

@@ -11,6 +11,21 @@ export function remixesOf(it: Pick<Iteration, 'remix' | 'remixes'>): Remix[] {
   return [...(it.remix ? [it.remix] : []), ...(it.remixes ?? [])];
 }
 
+/**
+ * The letter a remix's id and file carry (issues 19, 41), the one rule every writer and checker follows: its proposal's
+ * letter only when the round makes more than one remix (`r<k><letter>`, `iteration-<k>/remix-<letter>.png`, in `remixes`).
+ * A round of one remix (a pooled round that elected one direction) is `r<k>`, `iteration-<k>/remix.png`, its one `remix`,
+ * which keeps the proposal's letter as `letter`.
+ */
+export function idLetterOf(it: Pick<Iteration, 'proposals'>, letter: string | undefined): string | undefined {
+  return letter !== undefined && (it.proposals?.length ?? 0) > 1 ? letter : undefined;
+}
+
+/** The remix made from the round's proposal `letter` (in `remixes`, or the round's one `remix`); undefined while not made. */
+export function remixOfLetter(it: Pick<Iteration, 'remix' | 'remixes'>, letter: string): Remix | undefined {
+  return remixesOf(it).find((m) => m.letter === letter);
+}
+
 /** A remix with the directions it was made from (its proposal's, or the iteration's when there is one remix). */
 export interface RemixMade extends Remix {
   editingDirections?: string;

@@ -9,6 +9,7 @@
 import type { Iteration, RunRecord } from '../record/record';
 import { mapLabelsForEdit, referencesForEditLine } from '../discussion/remixPrompts';
 import { referencesForEdit } from './imageEdit';
+import { remixOfLetter } from '../record/remixes';
 
 /** The edit model's prompt from directions as discussed: labels renumbered to the edit's images, the references' line last. */
 export function editText(
@@ -41,7 +42,7 @@ export function renumberEdits(record: Pick<RunRecord, 'options' | 'references'>,
     target.editingDirections = text;
   };
   if (it.proposals?.length) {
-    for (const p of it.proposals) if (!it.remixes?.some((m) => m.letter === p.letter)) rewrite(p, p.from);
+    for (const p of it.proposals) if (!remixOfLetter(it, p.letter)) rewrite(p, p.from);
   } else if (!it.remix) rewrite(it, it.ranking ?? []);
   return changed;
 }

@@ -3,7 +3,9 @@
  * best first, and the editing directions as its prompt. The answer (b64_json, or a URL) is saved as PNG in
  * runs/<id>/iteration-<k>/remix.png and becomes candidate r<k> with the next free label ("Image 7"). With several remixes a
  * round each proposal is its own edit: its `from` as inputs, its directions as prompt, saved as iteration-<k>/remix-<letter>.png,
- * candidate r<k><letter>, recorded in the iteration's `remixes` as soon as it is made.
+ * candidate r<k><letter>, recorded in the iteration's `remixes` as soon as it is made. A round that makes one remix from a
+ * proposal (a pooled round that elected one direction, issue 41) is still r<k> and remix.png, its one `remix` keeping the
+ * proposal's `letter`.
  */
 import * as path from 'node:path';
 import { requireSharp } from '../images/sharp';
@@ -17,12 +19,16 @@ import { formatBytes, LIMITS } from '../files/reviewFiles';
 import { writeReviewFile } from '../files/reviewWrites';
 import { reviewRelative } from '../record/paths';
 import { remixFileInRun } from '../record/recordCheck';
+import { idLetterOf } from '../record/remixes';
 
 export interface ImageEditInput {
   iteration: Iteration;
   /** The inputs in order (the remix agent's ranking, or the proposal's `from`): their ids and files relative to the review root. */
   inputs: readonly { id: string; file: string }[];
-  /** Several remixes a round: the proposal this edit makes (its letter and directions); absent: the round's one remix. */
+  /**
+   * The proposal this edit makes (its letter and directions): several remixes a round, or a pooled round's one elected
+   * direction (issue 41); absent: the round's one remix from the iteration's directions.
+   */
   proposal?: Proposal;
   /**
    * Several edits at once: runs what writes the record (the image file, the prompt, the option, the save) one at a time, so
@@ -56,16 +62,18 @@ export { remixFileInRun };
 export async function runImageEdit(ctx: StepContext, e: ImageEditInput): Promise<RunOption> {
   const it = e.iteration;
   const letter = e.proposal?.letter;
+  // Letters in the id and file only when the round makes more than one remix (record/remixes.ts idLetterOf).
+  const idLetter = idLetterOf(it, letter);
   const serial = e.serial ?? (<T>(fn: () => T | Promise<T>) => Promise.resolve().then(fn));
   const prompt = (e.proposal ? e.proposal.editingDirections : it.editingDirections)?.trim();
   if (!prompt)
     throw new StepError(`Iteration ${it.index} has no editing directions${letter ? ` for remix ${letter}` : ''}, so no remix can be made.`);
   const from = e.inputs.map((i) => i.id);
-  const fileInRun = remixFileInRun(it.index, letter);
+  const fileInRun = remixFileInRun(it.index, idLetter);
   const file = reviewRelative(ctx.record.id, fileInRun);
   // A remix made again on resume replaces its earlier entry and keeps the next free label.
   const others = ctx.record.options.filter((o) => o.file !== file);
-  const remixId = remixIdFor(others, it.index, letter);
+  const remixId = remixIdFor(others, it.index, idLetter);
   ctx.emit({ type: 'image-edit-started', runId: ctx.record.id, iteration: it.index, from, ...(letter ? { remixId } : {}) });
 
   const all = [...e.inputs, ...(e.references ?? [])];
@@ -126,7 +134,7 @@ export async function runImageEdit(ctx: StepContext, e: ImageEditInput): Promise
     if (e.references?.length) remix.references = e.references.map((r) => r.id);
     const dropped = (it.references ?? []).filter((id) => !e.references?.some((r) => r.id === id));
     if (dropped.length) remix.referencesDropped = dropped;
-    if (letter) {
+    if (idLetter) {
       // Several a round: the remixes made so far, in letter order (the record says which edits are done).
       it.remixes = [...(it.remixes ?? []).filter((m) => m.letter !== letter), remix].sort((a, b) =>
         (a.letter ?? '').localeCompare(b.letter ?? ''),

@@ -274,20 +274,25 @@ class PoolUnusable extends Error {}
  * round: it falls back to the round without a pool — one request for the usual set of directions — said in a notice.
  */
 export async function runRemixAgent(ctx: StepContext, r: RemixAgentInput): Promise<RemixAnswer> {
-  const pooled = r.iteration.final !== true && poolOf(ctx.settings) > 1;
+  const it = r.iteration;
+  const pooled = it.final !== true && poolOf(ctx.settings) > 1;
+  // Fallen back before (recorded): a resume asks only for the round's directions, never for the pool again.
+  if (pooled && it.poolFellBack !== undefined) return askRemixAgent(ctx, r, false);
   try {
     return await askRemixAgent(ctx, r, true);
   } catch (err) {
     const unanswered = pooled ? cannotAnswer(err) : undefined;
     if (!(err instanceof PoolUnusable) && unanswered === undefined) throw err;
+    it.poolFellBack =
+      unanswered === undefined
+        ? `still not usable after its repairs (${(err as Error).message}), with no valid proposal`
+        : `not answered (${unanswered})`;
+    await ctx.save();
     ctx.emit({
       type: 'notice',
       runId: ctx.record.id,
       level: 'warning',
-      message:
-        unanswered === undefined
-          ? `Round ${r.iteration.index}: the pool of directions was still not usable after its repairs (${(err as Error).message}) and no proposal of it was valid; the round falls back to one set of directions without a pool.`
-          : `Round ${r.iteration.index}: the pool of directions was not answered (${unanswered}); the round falls back to one set of directions without a pool.`,
+      message: `Round ${it.index}: the pool of directions was ${it.poolFellBack}; the round falls back to one set of directions without a pool.`,
     });
     return askRemixAgent(ctx, r, false);
   }

@@ -37,13 +37,13 @@ export function forkModeOf(s: { forks?: ForkMode }): ForkMode {
 }
 
 /**
- * The pool and the checklist (issue 41). A new run holds every remix to the brief's must-haves, checked once (`checklist:
- * off` turns it off), and proposes DEFAULT_POOL sets of directions a remix round. The pool stays 1 by default: a pooled
- * round's remixes carry their letters (r1a, iteration-1/remix-a.png), where the contract keeps a round of one remix as
- * r1 and iteration-1/remix.png, which every reader of a default run relies on (docs/run.md). Both are written into
- * run.json's settings when a run starts; a record written before lacks them and reads as it was run: no pool, no checklist.
+ * The pool and the checklist (issue 41). A new run proposes DEFAULT_POOL sets of directions a remix round, so the proxies
+ * elect among directions before the image model is paid (a round that makes one remix still records it as r<k>,
+ * iteration-<k>/remix.png, with the elected letter: record/remixes.ts idLetterOf), and holds every remix to the brief's
+ * must-haves, checked once (`pool: 1`, `checklist: off` turn them off). Both are written into run.json's settings when a
+ * run starts; a record written before they were defaults lacks them and reads as it was run: no pool, no checklist.
  */
-export const DEFAULT_POOL = 1;
+export const DEFAULT_POOL = 4;
 export type ChecklistSetting = 'off' | { repeat: number };
 export const DEFAULT_CHECKLIST: { repeat: number } = { repeat: 1 };
 

@@ -174,11 +174,11 @@ describe('extension-run: discussion settings', () => {
     }
   });
 
-  it("teamfusion.pool (issue 41): contributed with the engine's bounds and default (1 = no pool), passed when set, 0 or 9 ignored with a warning", () => {
+  it("teamfusion.pool (issue 41): contributed with the engine's bounds and default (4; 1 = no pool), passed when set, 0 or 9 ignored with a warning", () => {
     const p = props['teamfusion.pool']!;
     assert.equal(p.default, DEFAULT_POOL);
     assert.equal(DEFAULT_SETTINGS.pool, DEFAULT_POOL);
-    assert.equal(DEFAULT_POOL, 1);
+    assert.equal(DEFAULT_POOL, 4);
     assert.deepEqual(
       resolveRunSettings(inspector({ pool: { defaultValue: 4, workspaceValue: 1 } })).settings,
       { pool: 1 },

@@ -80,7 +80,7 @@ describe('run settings precedence', () => {
         imageSize: 'auto',
         imageQuality: 'medium',
         forks: 'auto',
-        pool: 1,
+        pool: 4,
         checklist: { repeat: 1 },
       },
     );

@@ -25,6 +25,8 @@ import { parseRunArgs } from '../../../src/cli/commands/run/run';
 import { groupValuesOf } from '../../../src/core/evaluation/evaluate/groupBy';
 import { compareRun } from '../../../src/core/evaluation';
 import { CONFIRM_ABOVE_REQUESTS, costWords } from '../../../src/core/llm/costQuestion';
+import { remixesWithDirections } from '../../../src/core/record/remixes';
+import { poolTableOf } from '../../../src/core/pool/poolTable';
 
 /** Four directions with no words in common but their markers' shape: a diverse pool. */
 const DIRECTIONS = ['amber dunes horizon', 'cobalt grid skyline', 'moss forest canopy', 'coral reef bubbles'];
@@ -183,7 +185,8 @@ describe('a pool of directions, elected by the proxies (issue 41)', function () 
     assert.equal(suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_pool').length, 1, 'one re-ask, bounded');
     assert.deepEqual(record.prompts.filter((p) => p.kind === 'pool-reask').length, 1);
     assert.equal(pool.elected.length, 1);
-    assert.equal(record.iterations[0]!.remixes!.length, 1);
+    assert.equal(record.iterations[0]!.remixes, undefined);
+    assert.deepEqual(record.iterations[0]!.remix?.letter, pool.elected[0]);
   });
 
   it('a re-asked pool that differs replaces the first, its diversity recorded', async () => {
@@ -259,7 +262,8 @@ describe('a pool of directions, elected by the proxies (issue 41)', function () 
     const rankings = Object.values(pool.rankings);
     assert.equal(rankings.length, 3);
     assert.ok(new Set(rankings.map((r) => r.join())).size > 1, 'the proxies rank from their own designers, not all alike');
-    assert.equal(record.iterations[0]!.remixes!.length, 1);
+    assert.equal(record.iterations[0]!.remix?.id, 'r1');
+    assert.equal(record.iterations[0]!.remix?.letter, pool.elected[0]);
   });
 
   it('a run stopped mid-election resumes without asking a recorded ranking again', async () => {
@@ -333,7 +337,7 @@ describe('a pool of directions, elected by the proxies (issue 41)', function () 
       // A pool of one has nothing to rank; a pool of two is ranked and elects as before.
       assert.equal(suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_pool_ranking').length, valid > 1 ? 3 : 0);
       assert.equal(it.pool!.elected.length, 1);
-      assert.equal(it.remixes!.length, 1);
+      assert.equal(it.remix?.letter, it.pool!.elected[0]);
     }
   });
 
@@ -386,21 +390,21 @@ describe('a pool of directions, elected by the proxies (issue 41)', function () 
     assert.equal(suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_pool_ranking').length, 0);
   });
 
-  it('the estimate counts the checklist by default and the pool when asked: a run of 3 rounds of 4 members is 44 requests, 54 with pool 4, 35 without either (docs/run.md), under the threshold that asks first', async () => {
+  it('the estimate counts the pool and the checklist by default: a run of 3 rounds of 4 members is 54 requests, 35 without either (docs/run.md), 44 with the checklist alone, under the threshold that asks first', async () => {
     const root = await makeReview({ options: 6, designers: 4 });
     const { review } = await loadReview(root, { requireRankings: true, decodeImages: false });
     const byDefault = estimateRun(review!, 'design', resolveRunSettings(undefined, review!.config)).cost;
     const without = estimateRun(review!, 'design', resolveRunSettings(undefined, { ...review!.config, pool: 1, checklist: 'off' })).cost;
-    const pooled = estimateRun(review!, 'design', resolveRunSettings(undefined, { ...review!.config, pool: 4 })).cost;
-    assert.deepEqual([byDefault.requests, pooled.requests, without.requests], [44, 54, 35]);
-    // A run of a team of four, even pooled, is not asked for: its dollars, not its requests, can make it ask.
-    assert.ok(pooled.requests <= CONFIRM_ABOVE_REQUESTS);
-    assert.match(byDefault.of, /9 to hold the remixes to the brief's checklist \(its list, then each remix checked once\)/);
-    assert.doesNotMatch(byDefault.of, /pools of/);
+    const checklistOnly = estimateRun(review!, 'design', resolveRunSettings(undefined, { ...review!.config, pool: 1 })).cost;
+    assert.deepEqual([byDefault.requests, without.requests, checklistOnly.requests], [54, 35, 44]);
+    // A default run of a team of four is not asked for: its dollars, not its requests, can make it ask.
+    assert.ok(byDefault.requests <= CONFIRM_ABOVE_REQUESTS);
     assert.match(
-      pooled.of,
+      byDefault.of,
       /of them 10 to elect from pools of 4 directions .* and 9 to hold the remixes to the brief's checklist \(its list, then each remix checked once\)/,
     );
+    assert.match(checklistOnly.of, /9 to hold the remixes to the brief's checklist \(its list, then each remix checked once\)/);
+    assert.doesNotMatch(checklistOnly.of, /pools of/);
   });
 
   it("the estimate counts each remix round's rankings and its re-ask", async () => {
@@ -467,17 +471,10 @@ describe('a pool of directions, elected by the proxies (issue 41)', function () 
     assert.match(message, /would send 101 requests for 6 rounds of 3 members, of them 20 to elect from pools of 8 directions/);
     assert.equal(suite.mock.requests.length, 0, 'nothing was sent');
   });
-  it('a new run without pool or checklist settings records pool 1 and the checklist (repeat 1), with pool: 4 it pools; an older run.json without them resumes as pool 1 and checklist off', async () => {
+  it('a new run without pool or checklist settings records pool 4 and the checklist (repeat 1) and pools, its one remix still r1; pool: 1 does not pool; an older run.json without them resumes as pool 1 and checklist off', async () => {
     suite.mock.setFallback(fallback());
     const root = await makeReview({ options: 5, designers: 3 });
     await fs.writeFile(path.join(root, 'review.yaml'), 'iterations: 2\nturnsPerAgent: 1\nforks: off\n');
-    const plain = await run(root);
-    assert.equal(plain.settings.pool, 1);
-    assert.deepEqual(plain.settings.checklist, { repeat: 1 });
-    assert.equal(plain.iterations[0]!.pool, undefined);
-    assert.equal(plain.iterations[0]!.remix?.id, 'r1', 'a round of one remix stays r1');
-    suite.mock.reset();
-    await fs.writeFile(path.join(root, 'review.yaml'), 'iterations: 2\nturnsPerAgent: 1\nforks: off\npool: 4\n');
     const record = await run(root);
     assert.equal(record.settings.pool, 4);
     assert.deepEqual(record.settings.checklist, { repeat: 1 });
@@ -488,8 +485,19 @@ describe('a pool of directions, elected by the proxies (issue 41)', function () 
     assert.equal(suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_pool_ranking').length, 3);
     assert.equal(suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_checklist').length, 1);
     assert.equal(record.checklist?.repeat, 1);
+    assert.equal(record.iterations[0]!.remix?.id, 'r1', 'a pooled round of one remix stays r1');
+    assert.equal(record.iterations[0]!.remix?.letter, record.iterations[0]!.pool!.elected[0]);
+    suite.mock.reset();
+    await fs.writeFile(path.join(root, 'review.yaml'), 'iterations: 2\nturnsPerAgent: 1\nforks: off\npool: 1\n');
+    const plain = await run(root);
+    assert.equal(plain.settings.pool, 1);
+    assert.equal(plain.iterations[0]!.pool, undefined);
+    assert.equal(plain.iterations[0]!.remix?.id, 'r1');
+    assert.equal(plain.iterations[0]!.remix?.letter, undefined);
+    assert.equal(suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_pool_ranking').length, 0);
 
     // An older record: stopped before its remix round, written before pools and the checklist were on by default.
+    await fs.writeFile(path.join(root, 'review.yaml'), 'iterations: 2\nturnsPerAgent: 1\nforks: off\n');
     suite.mock.reset();
     let failOnce = true;
     const pool = fallback();
@@ -555,6 +563,9 @@ describe('a pool of directions, elected by the proxies (issue 41)', function () 
       assert.equal(it.pool, undefined, server);
       assert.ok(it.editingDirections, server);
       assert.equal(it.remix?.id, 'r1', server);
+      // Only a request asked again without a pool records why the round fell back (single: its own answer was usable).
+      if (server === 'single') assert.equal(it.poolFellBack, undefined);
+      else assert.match(it.poolFellBack ?? '', server === 'garbage' ? /^still not usable after its repairs/ : /^not answered \(.*HTTP 400/);
       const agent = suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_remix');
       const pooled = agent.filter((r) => asksForPool(requestedJsonSchema(r.body)!.schema as Record<string, unknown>)).length;
       // single: the answer and its repair; garbage: the answer and its three repairs, then one request without a pool.
@@ -583,5 +594,154 @@ describe('a pool of directions, elected by the proxies (issue 41)', function () 
     );
     assert.match(p.leftOut![0]!.reason, /was not made \(the endpoint could not answer it: HTTP 400/);
     assert.equal(p.elected.length, 1);
+  });
+  it('a pooled round that makes one remix records it as r1 (iteration-1/remix.png) in `remix`, with the elected letter; a wrong letter is refused', async () => {
+    suite.mock.setFallback(fallback());
+    const root = await pooledReview('pool: 4\nforks: off\n');
+    const record = await run(root);
+    const it = record.iterations[0]!;
+    const elected = it.pool!.elected;
+    assert.equal(elected.length, 1);
+    assert.equal(it.remixes, undefined, 'one remix a round: no `remixes`');
+    assert.deepEqual(
+      { id: it.remix?.id, file: it.remix?.file, letter: it.remix?.letter },
+      { id: 'r1', file: 'iteration-1/remix.png', letter: elected[0] },
+    );
+    assert.deepEqual(
+      it.proposals!.map((p) => p.letter),
+      elected,
+    );
+    await fs.access(path.join(root, 'runs', record.id, 'iteration-1', 'remix.png'));
+    await assert.rejects(fs.access(path.join(root, 'runs', record.id, 'iteration-1', `remix-${elected[0]}.png`)));
+    assert.deepEqual(
+      record.options.filter((o) => o.file.startsWith('runs/')).map((o) => [o.id, o.file]),
+      [['r1', `runs/${record.id}/iteration-1/remix.png`]],
+    );
+    // The next round discusses it by its id.
+    assert.ok(record.iterations[1]!.candidates.includes('r1'));
+    // Its directions are the elected proposal's (the letter links the two), and the pool table names it.
+    const made = remixesWithDirections(it);
+    assert.equal(made.length, 1);
+    assert.equal(made[0]!.editingDirections, it.proposals![0]!.editingDirections);
+    assert.ok(made[0]!.editingDirections!.includes(DIRECTIONS[elected[0]!.charCodeAt(0) - 97]!));
+    assert.deepEqual(
+      poolTableOf(it)!.columns.map((c) => [c.letter, c.remix ?? null]),
+      it.pool!.candidates.map((c) => [c.letter, c.letter === elected[0] ? 'r1' : null]),
+    );
+    const result = await fs.readFile(path.join(root, 'runs', record.id, 'result.md'), 'utf8');
+    assert.equal(result.match(/!\[Remix r1\]/g)?.length, 1, 'result.md shows the remix once, with its proposal');
+    assert.doesNotMatch(result, /not made yet/);
+
+    // recordCheck: the letter must be the round's one proposal's.
+    const folder = `runs/${record.id}`;
+    const names = ['1.png', '2.png', '3.png', '4.png', '5.png'];
+    const wrong = JSON.parse(JSON.stringify(record)) as RunRecord;
+    const other = ['a', 'b', 'c', 'd'].find((l) => l !== elected[0])!;
+    wrong.iterations[0]!.remix!.letter = other;
+    const refused = checkRunRecord(wrong, folder, names);
+    assert.ok('problem' in refused);
+    assert.deepEqual(refused.problem.path, ['iterations', 0, 'remix', 'letter']);
+    assert.match(refused.problem.message, new RegExp(`letter "${other}", which is not the letter of a proposal of that round`));
+    const lettered = JSON.parse(JSON.stringify(record)) as RunRecord;
+    lettered.iterations[0]!.remix!.id = `r1${elected[0]}`;
+    assert.ok('problem' in checkRunRecord(lettered, folder, names), 'a lettered id is not the one remix of a round');
+    const several = JSON.parse(JSON.stringify(record)) as RunRecord;
+    several.iterations[0]!.proposals!.push({ ...several.iterations[0]!.proposals![0]!, letter: other });
+    several.iterations[0]!.proposals!.sort((a, b) => a.letter.localeCompare(b.letter));
+    const refusedSeveral = checkRunRecord(several, folder, names);
+    assert.ok('problem' in refusedSeveral);
+    assert.match(refusedSeveral.problem.message, /the round has 2 proposals; several remixes a round are listed in its remixes/);
+    // A record made before (the one remix lettered, r1<letter> and remix-<letter>.png in `remixes`) still reads.
+    const l = elected[0]!;
+    const before = JSON.parse(
+      JSON.stringify(record).replaceAll('"r1"', `"r1${l}"`).replaceAll('iteration-1/remix.png', `iteration-1/remix-${l}.png`),
+    ) as RunRecord;
+    before.iterations[0]!.remixes = [before.iterations[0]!.remix!];
+    delete before.iterations[0]!.remix;
+    assert.ok('record' in checkRunRecord(before, folder, names), JSON.stringify(checkRunRecord(before, folder, names)));
+    assert.equal(remixesWithDirections(before.iterations[0]!)[0]!.editingDirections, made[0]!.editingDirections);
+  });
+
+  it('a run cancelled after the pooled round made its one remix resumes without editing it again', async () => {
+    suite.mock.setFallback(fallback());
+    const root = await makeReview({ options: 5, designers: 3 });
+    await fs.writeFile(path.join(root, 'review.yaml'), 'iterations: 3\nturnsPerAgent: 1\nforks: off\nchecklist: off\npool: 4\n');
+    const controller = new AbortController();
+    const first = await startRun({
+      reviewRoot: root,
+      ...suite.engine,
+      settings: { orderSeed: 1 },
+      signal: controller.signal,
+      onEvent: (e) => void (e.type === 'remix-created' && e.iteration === 1 && controller.abort()),
+    });
+    assert.equal(first.status, 'cancelled', first.error);
+    assert.equal(first.iterations[0]!.remix?.id, 'r1');
+    const edits = () => suite.mock.requests.filter((r) => r.route === 'edit').length;
+    assert.equal(edits(), 1);
+    const again = await resumeRun({ reviewRoot: root, ...suite.engine, runId: first.id });
+    assert.equal(again.status, 'completed', again.error);
+    assert.equal(edits(), 2, "round 1's remix is not edited again; round 2 makes its own");
+    assert.deepEqual(
+      again.iterations.slice(0, 2).map((it) => [it.remix?.id, it.remix?.file, it.remix?.letter === it.pool?.elected[0]]),
+      [
+        ['r1', 'iteration-1/remix.png', true],
+        ['r2', 'iteration-2/remix.png', true],
+      ],
+    );
+    assert.equal(suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_remix').length, 2, 'each remix round asked once');
+    assert.equal(suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_pool_ranking').length, 6, 'three rankings a remix round');
+    assert.ok(
+      'record' in checkRunRecord(JSON.parse(JSON.stringify(again)), `runs/${again.id}`, ['1.png', '2.png', '3.png', '4.png', '5.png']),
+    );
+  });
+
+  it('a run cancelled during the request asked without a pool (after the pool fell back) resumes without asking for the pool again', async () => {
+    const controller = new AbortController();
+    let cut = true;
+    suite.mock.setFallback((req) => {
+      const wanted = requestedJsonSchema(req.body);
+      if (wanted?.name !== 'teamfusion_remix') return undefined;
+      if (asksForPool(wanted.schema as Record<string, unknown>)) return { kind: 'error', status: 400 };
+      if (cut) {
+        cut = false;
+        controller.abort();
+        return { kind: 'hang' };
+      }
+      return undefined;
+    });
+    const root = await pooledReview('pool: 4\nforks: off\n');
+    const pooledAsks = () =>
+      suite.mock.requests.filter((r) => {
+        const wanted = requestedJsonSchema(r.body);
+        return wanted?.name === 'teamfusion_remix' && asksForPool(wanted.schema as Record<string, unknown>);
+      }).length;
+    const first = await startRun({ reviewRoot: root, ...suite.engine, settings: { orderSeed: 1 }, signal: controller.signal });
+    assert.equal(first.status, 'cancelled', first.error);
+    assert.match(first.iterations[0]!.poolFellBack ?? '', /^not answered \(.*HTTP 400/);
+    assert.equal(first.iterations[0]!.ranking, undefined, 'the request without a pool was cut');
+    assert.equal(pooledAsks(), 1);
+    const notices: string[] = [];
+    const again = await resumeRun({
+      reviewRoot: root,
+      ...suite.engine,
+      runId: first.id,
+      onEvent: (e) => void (e.type === 'notice' && notices.push(e.message)),
+    });
+    assert.equal(again.status, 'completed', again.error);
+    assert.equal(pooledAsks(), 1, 'the pool is not asked for again');
+    assert.equal(
+      suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_remix').length,
+      3,
+      'the pool, the cut request, its resume',
+    );
+    const it = again.iterations[0]!;
+    assert.equal(it.pool, undefined);
+    assert.equal(it.remix?.id, 'r1');
+    assert.equal(it.remix?.letter, undefined);
+    assert.ok(it.poolFellBack);
+    assert.ok(!notices.some((n) => /falls back/.test(n)), 'the fallback is not said again');
+    assert.ok(
+      'record' in checkRunRecord(JSON.parse(JSON.stringify(again)), `runs/${again.id}`, ['1.png', '2.png', '3.png', '4.png', '5.png']),
+    );
   });
 });

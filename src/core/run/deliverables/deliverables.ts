@@ -5,7 +5,7 @@
  */
 import { typedWords } from '../../authorship/typist';
 import { partlyScriptedSentence } from '../../record/endpoints';
-import { forkSideText, remixesOf, remixIdsJump, remixNames, REMIX_ID_NOTE } from '../../record/remixes';
+import { forkSideText, remixesOf, remixIdsJump, remixNames, remixOfLetter, REMIX_ID_NOTE } from '../../record/remixes';
 import { agreementBand } from '../../stats/agreement/kendallW';
 import type { Iteration, Message, RunRecord } from '../../record/record';
 import { costPerRemix, discussionFacts } from '../runFacts';
@@ -199,7 +199,8 @@ function iterationSection(record: RunRecord, it: Iteration, people: readonly Per
     for (const l of it.editingDirections.split('\n')) out.push(`> ${md(l)}`);
     out.push('');
   }
-  if (it.remix)
+  // A pooled round's one remix (issue 41) is shown with its proposal below.
+  if (it.remix && !it.proposals?.some((p) => p.letter === it.remix?.letter))
     out.push(
       `Remix ${md(it.remix.id)}:`,
       '',
@@ -209,7 +210,7 @@ function iterationSection(record: RunRecord, it: Iteration, people: readonly Per
     );
   if (it.pool) out.push(...poolSection(it.pool, { md, name: (id) => names(people, [id]), label: (id) => labelWithId(record, id) }));
   for (const p of it.proposals ?? []) {
-    const made = it.remixes?.find((m) => m.letter === p.letter);
+    const made = remixOfLetter(it, p.letter);
     out.push(
       `Remix ${md(made?.id ?? p.letter)}${p.fork ? ` — ${md(forkSideText(p.fork))}` : p.idea ? ` — ${md(p.idea)}` : ''}${made ? '' : ' (not made yet)'}`,
       '',

@@ -12,7 +12,7 @@
 import type { Review } from '../../review/model';
 import type { StepContext } from '../../step/context';
 import type { Iteration, RunRecord } from '../../record/record';
-import { remixesOf } from '../../record/remixes';
+import { remixesOf, remixOfLetter } from '../../record/remixes';
 import { prepareImage, readImageFile } from '../../llm/images';
 import { describeError, isAbort } from '../../llm/errors';
 import { CancelledError, StepError } from '../../kernel/errors';
@@ -69,11 +69,11 @@ function checksDone(ctx: StepContext, it: Iteration): boolean {
   return remixesOf(it).every((m) => m.checks);
 }
 
-/** A remix round is done when its one remix is made, or (several a round) every proposal has its remix. */
+/** A remix round is done when its one remix is made, or every proposal has its remix (a pooled round's one: its `remix`). */
 export function remixRoundDone(it: Iteration): boolean {
   if (it.remix) return true;
   if (!it.proposals?.length) return false;
-  return it.proposals.every((p) => it.remixes?.some((m) => m.letter === p.letter));
+  return it.proposals.every((p) => remixOfLetter(it, p.letter));
 }
 
 /**
@@ -154,12 +154,12 @@ async function runIteration(ctx: StepContext, review: Review, it: Iteration, cac
 }
 
 /**
- * Several remixes a round: each proposal not yet made goes to its own image edit, all at once (the record is written one
- * edit at a time, in letter order). A failed edit fails only its remix: the others are made and recorded, then the round stops in words
+ * Several remixes a round (or a pooled round's one elected proposal): each proposal not yet made goes to its own image
+ * edit, all at once (the record is written one edit at a time, in letter order). A failed edit fails only its remix: the others are made and recorded, then the round stops in words
  * naming the failed ones, and a resume makes only those.
  */
 async function runSeveralEdits(ctx: StepContext, it: Iteration): Promise<void> {
-  const pending = (it.proposals ?? []).filter((p) => !it.remixes?.some((m) => m.letter === p.letter));
+  const pending = (it.proposals ?? []).filter((p) => !remixOfLetter(it, p.letter));
   // The requests go out at once; each edit writes the record after the one before it has (letter order, so the labels
   // "Image 7", "Image 8", … follow the letters).
   let previous: Promise<unknown> = Promise.resolve();

@@ -1,5 +1,12 @@
 /** What a run produced: the timeline of iterations, remixes beside their sources, directions and decisions, usage. */
-import { costPerRemix, discussionFacts, forkSideText, remixesOf, remixesWithDirections } from '../../../../src/protocol/shared';
+import {
+  costPerRemix,
+  discussionFacts,
+  forkSideText,
+  remixesOf,
+  remixesWithDirections,
+  remixOfLetter,
+} from '../../../../src/protocol/shared';
 import { h, section, muted } from '../../dom';
 import { integer, usd } from '../../text/format';
 import type { ViewContext } from '../../context';
@@ -109,7 +116,7 @@ export function remixGallery(ctx: ViewContext, run: PanelRun): HTMLElement {
   });
   // A round whose edits are not all made yet says which proposals are still to come.
   for (const it of run.iterations) {
-    const pending = (it.proposals ?? []).filter((p) => !it.remixes?.some((m) => m.letter === p.letter));
+    const pending = (it.proposals ?? []).filter((p) => !remixOfLetter(it, p.letter));
     if (pending.length) {
       cards.push(
         h(
@@ -271,6 +278,6 @@ export function usageView(run: PanelRun): HTMLElement {
 
 /** A proposal's remix by its one label once made ("remix r1d"); a proposal not made yet by its letter. */
 function remixOfProposal(it: Iteration, letter: string, ctx: ViewContext): string {
-  const made = remixesOf(it).find((m) => m.letter === letter);
+  const made = remixOfLetter(it, letter);
   return made ? ctx.labelOf(made.id) : `proposal ${letter} (not made yet)`;
 }
