@@ -26,16 +26,21 @@ export function closestId(written: string, ids: readonly string[]): string | und
     const exact = ids.find((id) => id === candidate) ?? ids.find((id) => id.toLowerCase() === candidate.toLowerCase());
     if (exact !== undefined && exact !== written) return exact;
   }
+  // Only a distance within `allowed` is ever suggested, so an id whose length alone puts it further away is skipped
+  // unmeasured: the answer is the same, and tens of thousands of unknown names cost a length check each, not a table.
+  const allowed = Math.max(1, Math.floor(Math.max(bare.length, 1) / 3));
+  const lower = bare.toLowerCase();
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const id of ids) {
-    const d = editDistance(bare.toLowerCase(), id.toLowerCase());
+    const other = id.toLowerCase();
+    if (Math.abs(other.length - lower.length) > allowed) continue;
+    const d = editDistance(lower, other);
     if (d < bestDistance) {
       bestDistance = d;
       best = id;
     }
   }
-  const allowed = Math.max(1, Math.floor(Math.max(bare.length, 1) / 3));
   // Never "correct" a value by replacing all of it ("7" is not a typo of "1").
   return best !== undefined && bestDistance <= allowed && bestDistance < bare.length ? best : undefined;
 }
