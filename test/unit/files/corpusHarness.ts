@@ -1,6 +1,7 @@
 /**
- * The harness of the hostile corpus (hostileCorpus.test.ts: the hand-written cases; hostileKinds*.test.ts: the cases
- * generated from the file-kind table, in two halves so that the parallel test workers share them): every case's review
+ * The harness of the hostile corpus (hostileCorpus.test.ts and hostileRuns.test.ts: the hand-written cases of
+ * corpusCases.ts; hostileKinds1/2.test.ts: the cases generated from the file-kind table, in two halves; four files so
+ * that the parallel test workers share them): every case's review
  * is a copy of a template, broken by the case, run through the REAL command line under strace, with the mock model
  * server listening. For every folder and command:
  *   - the exit code is 1 (unless the case says) and one line of the output says what is wrong;
