@@ -3,8 +3,9 @@
  * and how many diagnostics one file of it may give (then one "… and N more" line). Every read of a kind goes through
  * `readKindText` (the file room's contained, regular, capped read, then the nesting check on the tokens before any
  * tree is built), and every list of diagnostics through `capKindDiagnostics`; the Limits table of docs/security.md is checked
- * against this table by a unit test, and the hostile corpus (test/unit/files/hostileCorpus.test.ts) is generated from
- * it: a kind added here is capped, documented and attacked without anything else to remember.
+ * against this table by a unit test, and the hostile corpus (test/unit/files/corpusProbes.ts, run by hostileKinds1 and
+ * hostileKinds2.test.ts) is generated from it: a kind added here is capped, documented and attacked without anything
+ * else to remember.
  */
 import { error, capPerFile, MAX_DIAGNOSTICS_PER_FILE } from '../diagnostics/diagnostics';
 import type { Diagnostic } from '../diagnostics/diagnostics';

@@ -170,6 +170,7 @@ function parseReviewConfigInner(source: string): ParsedReviewConfig {
     return { config, diagnostics, positions };
   }
   const known = Object.keys(FIELDS) as (keyof ReviewConfig)[];
+  const knownList = known.join(', ');
   for (const pair of root.items) {
     const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
     const keyPos = pair.key && (pair.key as Node).range ? at((pair.key as Node).range![0]) : ([0, 0] as [number, number]);
@@ -189,11 +190,7 @@ function parseReviewConfigInner(source: string): ParsedReviewConfig {
     if (!(known as string[]).includes(key)) {
       const guess = closestId(key, known);
       diagnostics.push(
-        warning(
-          FILE,
-          `Unknown setting "${key}" is ignored.${guess ? ` Did you mean "${guess}"?` : ''} Known: ${known.join(', ')}.`,
-          ...keyPos,
-        ),
+        warning(FILE, `Unknown setting "${key}" is ignored.${guess ? ` Did you mean "${guess}"?` : ''} Known: ${knownList}.`, ...keyPos),
       );
       continue;
     }
