@@ -298,7 +298,7 @@ export function e2eSuite(name: string, o: SuiteOptions = {}): E2eSuite {
   afterEach(async function () {
     if (this.currentTest?.state !== 'failed' || !w) return;
     const shot = `FAILED-${name}-${this.currentTest.title}`.replace(/[^\w.-]+/g, '-').slice(0, 120);
-    await screenshot(w.page, shot).then(
+    await screenshot(w.page, shot, { asShown: true }).then(
       (file) => console.log(`      (screenshot of the failure: ${path.relative(repoRoot(), file)})`),
       () => undefined,
     );
