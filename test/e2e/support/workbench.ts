@@ -278,14 +278,26 @@ export async function pwnedFrames(page: Page): Promise<string[]> {
   return hits;
 }
 
-/** Runs a palette command and waits until the palette has closed (so the next F1 opens it again). */
+/**
+ * Runs a palette command and waits until the palette has gone (so the next F1 opens it again): the quick input closed,
+ * or it shows the command's own question instead (Go to File, Go to Line, a TeamFusion picker), whose text is no longer
+ * the palette's `>…`. Waiting for the quick input to close in that case only ran into the 10 s ceiling.
+ */
 export async function command(page: Page, title: string): Promise<void> {
   return timed('palette command', async () => {
     await runCommand(page, title);
-    await page
-      .locator('.quick-input-widget')
-      .waitFor({ state: 'hidden', timeout: 10_000 })
-      .catch(() => undefined);
+    const widget = page.locator('.quick-input-widget');
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline) {
+      if (!(await widget.isVisible().catch(() => false))) break;
+      const text = await widget
+        .locator('input')
+        .first()
+        .inputValue({ timeout: 1_000 })
+        .catch(() => '>');
+      if (!text.startsWith('>')) break;
+      await page.waitForTimeout(50);
+    }
     await page.waitForTimeout(300);
   });
 }
