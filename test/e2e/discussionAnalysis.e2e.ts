@@ -12,7 +12,18 @@ import * as path from 'node:path';
 import type { Frame } from 'playwright-core';
 import type { MockOpenAI } from '../support/openaiMock';
 import { copySample, e2eSuite, until } from './support/suite';
-import { DARK, LIGHT, extensionLog, openReview, screenshot, setColorTheme, showTab, waitInFrame, requireBuilt } from './support/workbench';
+import {
+  DARK,
+  LIGHT,
+  extensionLog,
+  openReview,
+  painted,
+  screenshot,
+  setColorTheme,
+  showTab,
+  waitInFrame,
+  requireBuilt,
+} from './support/workbench';
 
 const RUN_ID = '2026-11-21T22-40-05Z-e2e1';
 
@@ -186,7 +197,7 @@ describe('discussion analysis in a real VS Code (code-server)', function () {
     ] as const) {
       await setColorTheme(page, theme);
       await scrollTo(panel, 'tf-discussion-analysis');
-      await page.waitForTimeout(500);
+      await painted(page);
       await screenshot(page, `20-discussion-analysis-${name}`);
     }
     await setColorTheme(page, DARK);

@@ -14,7 +14,7 @@ import * as path from 'node:path';
 import type { Frame } from 'playwright-core';
 import { parse as parseYaml } from 'yaml';
 import { cliOutput, copySample, e2eSuite } from './support/suite';
-import { DARK, LIGHT, openReview, setColorTheme, screenshot, showTab, waitInFrame, requireBuilt } from './support/workbench';
+import { DARK, LIGHT, openReview, painted, setColorTheme, screenshot, showTab, waitInFrame, requireBuilt } from './support/workbench';
 
 const RUN_ID = '2026-11-21T22-40-05Z-e2e9';
 
@@ -126,11 +126,11 @@ describe('"Did it help?" in a real VS Code (code-server)', function () {
     assert.match(text, new RegExp(`— ${expected.paired.verdict}`));
     assert.match(text, /Survey \(1 designer, 1–5\): representative 4\.00, clarity 3\.00, satisfied 5\.00/);
     await panel.evaluate(() => document.getElementById('tf-did-it-help')?.scrollIntoView());
-    await page.waitForTimeout(400);
+    await painted(page);
     await screenshot(page, 'eval-01-did-it-help-dark');
     await setColorTheme(page, LIGHT);
     await panel.evaluate(() => document.getElementById('tf-did-it-help')?.scrollIntoView());
-    await page.waitForTimeout(400);
+    await painted(page);
     await screenshot(page, 'eval-01-did-it-help-light');
     await setColorTheme(page, DARK);
   });
@@ -180,14 +180,14 @@ describe('"Did it help?" in a real VS Code (code-server)', function () {
       clarity: 4,
     });
     await panel.evaluate(() => document.querySelector('.tf-rating')?.scrollIntoView({ block: 'center' }));
-    await page.waitForTimeout(400);
+    await painted(page);
     await screenshot(page, 'eval-02-rating-dark');
     await setColorTheme(page, LIGHT);
     await panel.evaluate(() => document.querySelector('.tf-rating')?.scrollIntoView({ block: 'center' }));
-    await page.waitForTimeout(400);
+    await painted(page);
     await screenshot(page, 'eval-02-rating-light');
     await panel.evaluate(() => document.getElementById('tf-survey')?.scrollIntoView());
-    await page.waitForTimeout(300);
+    await painted(page);
     await screenshot(page, 'eval-03-survey-light');
     await setColorTheme(page, DARK);
   });

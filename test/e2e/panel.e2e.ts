@@ -21,6 +21,9 @@ import {
   showTab,
   pwnedFrames,
   setColorTheme,
+  setColorThemeByPalette,
+  themeSettingsId,
+  themeShows,
   screenshot,
   waitForPanel,
   waitInFrame,
@@ -127,7 +130,21 @@ describe('review panel in a real VS Code (code-server)', function () {
     await screenshot(page, '01-overview-tooltip-dark');
     await panel.locator('#tf-title').click();
     await shoot('01-overview');
-    await setColorTheme(page, 'Dark High Contrast');
+    // The one switch made the way a user makes it (the palette's theme picker); every other test switches through the
+    // user settings (cheaper). The picker's choice lands in the user settings under the id setColorTheme writes, and the
+    // workbench and the panel wear it.
+    await setColorThemeByPalette(page, 'Dark High Contrast');
+    const userSettings = JSON.parse(await fs.readFile(path.join(s.w.server.userDataDir, 'User', 'settings.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    assert.equal(userSettings['workbench.colorTheme'], themeSettingsId('Dark High Contrast'));
+    assert.equal(await themeShows(page, 'Dark High Contrast'), true);
+    assert.equal(
+      await panel.evaluate(() => document.body.classList.contains('vscode-high-contrast')),
+      true,
+      'the panel wears the high-contrast theme',
+    );
     await screenshot(page, '01-overview-high-contrast');
     await setColorTheme(page, DARK);
     await panel.evaluate(() => document.getElementById('tf-consensus')?.scrollIntoView());

@@ -18,6 +18,7 @@ import { copySample, e2eSuite, makeLargeReview, mockEnv, readRunJson, runCli, ru
 import {
   command,
   openReviewTimed,
+  painted,
   pickReview,
   showTab,
   screenshot,
@@ -218,7 +219,11 @@ describe('looking at the designs, panel defects, walkthrough (real VS Code)', fu
     const page = s.page;
     await command(page, 'View: Toggle Primary Side Bar Visibility');
     await page.setViewportSize({ width: 880, height: 900 });
-    await page.waitForTimeout(800);
+    // The panel has been laid out again at the narrow size (the side bar takes its share).
+    await until(page, 'a narrow panel', () => panel.evaluate(() => document.documentElement.clientWidth < 700), 30_000).catch(
+      () => undefined,
+    );
+    await painted(page);
     await panel.evaluate(() => document.getElementById('tf-outcome')?.scrollIntoView());
     const cols = await panel
       .locator('#tf-outcome .tf-grid-2 > div')
@@ -233,7 +238,7 @@ describe('looking at the designs, panel defects, walkthrough (real VS Code)', fu
     await screenshot(page, '22-narrow-agreements-dark');
     await page.setViewportSize({ width: 1440, height: 960 });
     await command(page, 'View: Toggle Primary Side Bar Visibility');
-    await page.waitForTimeout(500);
+    await page.locator('[id="workbench.parts.sidebar"]').waitFor({ state: 'hidden', timeout: 30_000 });
   });
 
   it('views any option large: ← / → step, Esc closes, file name and who ranked it where', async () => {

@@ -251,7 +251,9 @@ describe("a team on several machines through git, with VS Code's built-in Git (c
     const page = s.page;
     const pushesBefore = ((await extensionLog(s.w, 'vscode.git')).match(/> git push origin main/g) ?? []).length;
     const known = new Set(await runIds(team.review('ben')));
-    const base = git(team.clone.ben, 'rev-parse', 'HEAD').trim();
+    // Where the remote is now (A's driver pushed its last commit before the test above ended; B's own clone may not have
+    // taken that one in yet, as it syncs on its own clock): the commits after it are B's alone.
+    const base = git(team.remote, 'rev-parse', 'main').trim();
     await showTab(panel, 'run');
     await panel.locator('#tf-run').click();
     const runId = await until(page, 'the run started in B', async () => (await runIds(team.review('ben'))).find((id) => !known.has(id)));

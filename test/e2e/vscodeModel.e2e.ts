@@ -300,6 +300,9 @@ describe('a first run without a key, then a VS Code language model, in a real VS
               new RegExp(`^${TEXT.name}[^.]* reads text only[^.]*\\.$`),
             );
             await shootBothThemes(page, 'vscode-model-5-text-only-offer', () => keepShowing(page, offer));
+            // The pointer may still rest on the status bar's bell (notificationShows clicks it): its hover ("Hide
+            // Notifications") would lie over the button. A user's pointer goes to the button; here it leaves the bell first.
+            await page.mouse.move(720, 300);
             await offer.locator('.monaco-button', { hasText: 'Continue Text-Only' }).click();
           },
         },

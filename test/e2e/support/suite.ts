@@ -23,7 +23,7 @@ import type { Page } from 'playwright-core';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { repoRoot } from '../../harness/codeServer';
 import { MockOpenAI, designerReply } from '../../support/openaiMock';
-import { takeTimings, timingOn } from './timing';
+import { takeTimings, timed, timingOn } from './timing';
 import { DARK, command, screenshot, startWorkbench, type Workbench, type WorkbenchOptions } from './workbench';
 
 export const REPO = repoRoot();
@@ -285,7 +285,7 @@ export function e2eSuite(name: string, o: SuiteOptions = {}): E2eSuite {
       };
       w = await startWorkbench(options);
       await w.open();
-      if (so.hideSideBar) await command(w.page, 'View: Toggle Primary Side Bar Visibility');
+      if (so.hideSideBar) await hidePrimarySideBar(w.page);
       return w;
     },
     async stopWorkbench() {
@@ -298,7 +298,7 @@ export function e2eSuite(name: string, o: SuiteOptions = {}): E2eSuite {
   afterEach(async function () {
     if (this.currentTest?.state !== 'failed' || !w) return;
     const shot = `FAILED-${name}-${this.currentTest.title}`.replace(/[^\w.-]+/g, '-').slice(0, 120);
-    await screenshot(w.page, shot).then(
+    await screenshot(w.page, shot, { asShown: true }).then(
       (file) => console.log(`      (screenshot of the failure: ${path.relative(repoRoot(), file)})`),
       () => undefined,
     );
@@ -322,6 +322,32 @@ export function e2eSuite(name: string, o: SuiteOptions = {}): E2eSuite {
     });
   }
   return suite;
+}
+
+/**
+ * Hides the primary side bar (more room for the panel) with its key (Ctrl+B: no palette round, which costs seconds on a
+ * loaded machine) and waits until it is gone; the palette's "View: Toggle Primary Side Bar Visibility" if the key did
+ * not do it (e.g. the focus was somewhere that keeps the key).
+ */
+export async function hidePrimarySideBar(page: Page): Promise<void> {
+  await timed('hide the side bar', async () => {
+    const sideBar = page.locator('[id="workbench.parts.sidebar"]');
+    // A fresh window shows it (the Explorer); one that never does has nothing to hide.
+    if (
+      !(await sideBar.waitFor({ state: 'visible', timeout: 10_000 }).then(
+        () => true,
+        () => false,
+      ))
+    )
+      return;
+    await page.keyboard.press('Control+B');
+    const hidden = await sideBar.waitFor({ state: 'hidden', timeout: 10_000 }).then(
+      () => true,
+      () => false,
+    );
+    if (!hidden) await command(page, 'View: Toggle Primary Side Bar Visibility');
+    await sideBar.waitFor({ state: 'hidden', timeout: 60_000 });
+  });
 }
 
 /** Fails with the errors if a webview logged any console error. */
