@@ -12,6 +12,7 @@ import * as path from 'node:path';
 import type { Frame } from 'playwright-core';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { runCommand } from '../harness/codeServer';
+import { waitFor } from '../support/waitFor';
 import { HOSTILE_BRIEF, HOSTILE_JUSTIFICATION, HOSTILE_MODEL_TEXT } from './support/hostile';
 import { cliOutput, copySample, e2eSuite, makeLargeReview, patchReviewYaml, streamProxyTurns, until } from './support/suite';
 import {
@@ -130,15 +131,24 @@ describe('review panel in a real VS Code (code-server)', function () {
     await screenshot(page, '01-overview-tooltip-dark');
     await panel.locator('#tf-title').click();
     await shoot('01-overview');
-    // The one switch made the way a user makes it (the palette's theme picker); every other test switches through the
-    // user settings (cheaper). The picker's choice lands in the user settings under the id setColorTheme writes, and the
-    // workbench and the panel wear it.
+    // The one switch made the way a user makes it (the palette's "Preferences: Color Theme"); every other test opens the
+    // theme picker with its keys (cheaper). The choice lands in the user settings (VS Code writes them a moment after the
+    // theme shows) under the id the theme's name has, and the workbench and the panel wear it.
     await setColorThemeByPalette(page, 'Dark High Contrast');
-    const userSettings = JSON.parse(await fs.readFile(path.join(s.w.server.userDataDir, 'User', 'settings.json'), 'utf8')) as Record<
-      string,
-      unknown
-    >;
-    assert.equal(userSettings['workbench.colorTheme'], themeSettingsId('Dark High Contrast'));
+    const settingsFile = path.join(s.w.server.userDataDir, 'User', 'settings.json');
+    let chosen: unknown;
+    await waitFor(
+      "the palette's theme choice in the user settings",
+      async () => {
+        chosen = await fs.readFile(settingsFile, 'utf8').then(
+          (t) => (JSON.parse(t) as Record<string, unknown>)['workbench.colorTheme'],
+          () => undefined,
+        );
+        return chosen === themeSettingsId('Dark High Contrast');
+      },
+      undefined,
+      () => `workbench.colorTheme is ${JSON.stringify(chosen)}`,
+    );
     assert.equal(await themeShows(page, 'Dark High Contrast'), true);
     assert.equal(
       await panel.evaluate(() => document.body.classList.contains('vscode-high-contrast')),
