@@ -34,7 +34,9 @@ export function eventLogLine(e: RunEvent): string | undefined {
       const directions = it.editingDirections
         ? `; directions: ${oneLine(it.editingDirections, 300)}`
         : it.proposals?.length
-          ? `; ${it.proposals.length} remix proposals: ${it.proposals.map((p) => `${p.letter}) ${oneLine(p.editingDirections, 140)}`).join(' ')}`
+          ? it.proposals.length === 1
+            ? `; directions (${it.proposals[0]!.letter}): ${oneLine(it.proposals[0]!.editingDirections, 300)}`
+            : `; ${it.proposals.length} remix proposals: ${it.proposals.map((p) => `${p.letter}) ${oneLine(p.editingDirections, 140)}`).join(' ')}`
           : '';
       return `[${e.runId}] iteration ${it.index}: remix agent ranking ${ranking}${directions}`;
     }

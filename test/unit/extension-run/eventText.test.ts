@@ -37,6 +37,20 @@ describe('extension-run: event words', () => {
     assert.equal(eventLogLevel(saved), 'trace', 'saves after every turn do not flood the log');
   });
 
+  it("logs the remix agent's directions: one proposal (a pool that elected one) as its directions, several as proposals", () => {
+    const proposal = (letter: string, editingDirections: string) => ({ letter, from: ['1'], editingDirections });
+    const agent = (proposals: ReturnType<typeof proposal>[]): RunEvent =>
+      ({ type: 'remix-agent-completed', runId, iteration: { index: 1, ranking: ['3', '1'], proposals } }) as unknown as RunEvent;
+    assert.equal(
+      eventLogLine(agent([proposal('b', 'Warm the\nlight.')])),
+      '[R] iteration 1: remix agent ranking 3 > 1; directions (b): Warm the light.',
+    );
+    assert.equal(
+      eventLogLine(agent([proposal('a', 'Warm it.'), proposal('b', 'Cool it.')])),
+      '[R] iteration 1: remix agent ranking 3 > 1; 2 remix proposals: a) Warm it. b) Cool it.',
+    );
+  });
+
   it('logs warnings as warnings', () => {
     const e: RunEvent = { type: 'notice', runId, level: 'warning', message: 'Retrying after 429.' };
     assert.equal(eventLogLevel(e), 'warn');
