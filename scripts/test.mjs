@@ -11,7 +11,7 @@
 //   e2e          mocha on out/test/e2e/**/*.e2e.js (playwright + code-server, via test/harness)
 //   package      scripts/package.mjs: the production build and one VSIX per platform, each checked for its @img packages
 //   vsix         scripts/test-vsix.mjs: install the linux-x64 VSIX into code-server, palette check, timings
-// typecheck, lint and package run in a side lane beside the others (see `stages`); every other stage runs alone.
+// package, typecheck and lint run in a side lane beside integration and vsix (see `stages`); every other stage runs alone.
 // Skip a stage with TEAMFUSION_SKIP_<STAGE>=1 (e.g. TEAMFUSION_SKIP_E2E=1) for local speed; CI runs all.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
@@ -92,14 +92,15 @@ function findFiles(dir, suffix) {
   return out.sort();
 }
 
-// Two lanes. The main lane runs build, compile, unit, integration, e2e and vsix one after another, its output streamed:
-// each of them uses both cores or times the product. The side lane runs typecheck, lint, then package, beside it from the
-// moment unit ends (tsc and lint are one thread each; package mostly waits on npm and the disk), its output kept and printed whole, between
-// two main-lane stages, when it ends. A stage starts once the stages it `waits` for have ended (vsix installs the VSIX
-// package made); each keeps its own row and time in the closing table.
+// Two lanes. The main lane runs build, compile, unit, integration, vsix and e2e one after another, its output streamed:
+// each of them uses both cores or times the product. The side lane runs package, typecheck, then lint, beside it from the
+// moment unit ends (package mostly waits on npm and the disk; tsc and lint are one thread each), at a lower priority, its
+// output kept and printed whole, between two main-lane stages, when it ends. A stage starts once the stages it `waits`
+// for have ended (vsix installs the VSIX package made; e2e runs alone); each keeps its own row and time in the closing table.
 const stages = [
   { name: 'build', lane: 'main', timeout: 300, run: () => run('npm', ['run', 'build'], 300), single: true },
   { name: 'compile', lane: 'main', timeout: 300, run: () => run(process.execPath, ['scripts/compile-tests.mjs'], 300), single: true },
+  { name: 'package', lane: 'side', timeout: 900, run: (side) => run(process.execPath, ['scripts/package.mjs'], 900, {}, side) },
   {
     name: 'typecheck',
     lane: 'side',
@@ -118,10 +119,18 @@ const stages = [
     run: () => run(process.execPath, ['scripts/run-integration.mjs'], 900),
   },
   {
+    name: 'vsix',
+    lane: 'main',
+    waits: ['package'],
+    timeout: 1200,
+    needs: 'dist/extension.js',
+    run: () => run(process.execPath, ['scripts/test-vsix.mjs'], 1200),
+  },
+  {
     name: 'e2e',
     lane: 'main',
     // Alone, as unit: the team-sync suite's waits on VS Code's Git ran out with lint beside it (it passes alone in 44 s).
-    waits: ['package'],
+    waits: ['lint'],
     timeout: 1800,
     needs: 'dist/extension.js',
     run: () => {
@@ -129,15 +138,6 @@ const stages = [
       if (files.length === 0) return Promise.resolve({ code: 1, text: 'no compiled e2e tests under out/test/e2e\n' });
       return run(bin('mocha'), ['--no-config', '--timeout', '300000', '--reporter', 'spec', ...files], 1800);
     },
-  },
-  { name: 'package', lane: 'side', timeout: 900, run: (side) => run(process.execPath, ['scripts/package.mjs'], 900, {}, side) },
-  {
-    name: 'vsix',
-    lane: 'main',
-    waits: ['package'],
-    timeout: 1200,
-    needs: 'dist/extension.js',
-    run: () => run(process.execPath, ['scripts/test-vsix.mjs'], 1200),
   },
 ];
 
@@ -244,9 +244,10 @@ function begin(name) {
   }
   running.add(name);
 }
-// The main lane starts with build; the side lane once unit has ended, beside integration; e2e waits for it to end. Unit keeps both cores busy (its two workers used
-// 1.8 cores on average when measured alone: 403 s wall), so a stage beside it only slowed it (510 s with typecheck, lint
-// and package beside); integration and e2e wait on VS Code and Chromium more than they compute.
+// The main lane starts with build; the side lane once unit has ended, beside integration and vsix; e2e waits for it to
+// end. Unit keeps both cores busy (its two workers used 1.8 cores on average when measured alone: 403 s wall), so a
+// stage beside it only slowed it (510 s with typecheck, lint and package beside); integration and vsix wait on VS Code
+// and Chromium more than they compute. e2e runs alone: the team-sync suite's waits ran out once with lint beside it.
 const mainLane = runLane('main');
 await done.get('unit').promise;
 const sideLane = runLane('side');
