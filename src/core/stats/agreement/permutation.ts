@@ -39,7 +39,6 @@ export interface PermutationResult {
 }
 
 const TWO_POW_MINUS_32 = 2.3283064365386963e-10;
-const TWO_POW_32 = 4294967296;
 
 /** Checks and fills in the options; throws a RangeError with a plain sentence when they are unusable. */
 export function resolvePermutationOptions(opts: PermutationOptions = {}): { permutations: number; seed: number } {
@@ -105,15 +104,17 @@ function countAtLeastObserved(
  * The Fisher–Yates steps of all raters are interleaved by position: for i = n−1 down to 1, every rater j ≥ 2 swaps
  * its position i with a uniform position in 0..i (its own shuffle, independent of the others'). Position i is then
  * final in every row, so its column sum C_i is complete at once and is kept in a local variable (no array of column
- * sums to load and store on every step). One 32-bit draw serves two raters at the same bound i + 1 (batched
- * multiply-shift: x = r·(i+1) gives the first index in its high part and a fresh uniform remainder for the second;
- * bias below n² / 2^32). Indices are in range by construction (each is below i + 1 ≤ n), so the loop reads the
- * typed array without checks.
+ * sums to load and store on every step). One 32-bit draw r serves two raters at the same bound b = i + 1 (batched
+ * multiply-shift: the 64-bit product r·b gives the first index in its high 32 bits and a fresh uniform remainder in
+ * its low 32 bits, which gives the second index the same way; bias below n² / 2^32). The low 32 bits come from
+ * Math.imul (exact, integer), and each high part is truncated with `| 0` (the values are below 2^31 and never negative,
+ * so that is the floor, without Math.floor's float rounding): the same indices as floor(r·b / 2^32) and
+ * floor(((r·b) mod 2^32)·b / 2^32), so the same seed gives the same p-value as before. Indices are in range by
+ * construction (each is below i + 1 ≤ n), so the loop reads the typed array without checks.
  */
 function shuffledSumOfSquares(doubled: Int32Array, base: Int32Array, m: number, n: number, rng: Int32Array): number {
   const weyl = WEYL_INCREMENT;
   const inv32 = TWO_POW_MINUS_32;
-  const pow32 = TWO_POW_32;
   let state = rng[0]!;
   let sq = 0;
   for (let i = n - 1; i > 0; i--) {
@@ -124,16 +125,17 @@ function shuffledSumOfSquares(doubled: Int32Array, base: Int32Array, m: number, 
       state = (state + weyl) | 0;
       let t = Math.imul(state ^ (state >>> 15), state | 1);
       t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      const x = ((t ^ (t >>> 14)) >>> 0) * bound;
-      const hi = Math.floor(x * inv32);
+      const r = t ^ (t >>> 14);
+      // The low 32 bits of r·b, as an unsigned number: the remainder the second index is drawn from.
+      const low = Math.imul(r, bound) >>> 0;
       let row = j * n;
-      let k = row + hi;
+      let k = row + (((r >>> 0) * bound * inv32) | 0);
       let a = doubled[k]!;
       doubled[k] = doubled[row + i]!;
       doubled[row + i] = a;
       c += a;
       row += n;
-      k = row + Math.floor((x - hi * pow32) * bound * inv32);
+      k = row + ((low * bound * inv32) | 0);
       a = doubled[k]!;
       doubled[k] = doubled[row + i]!;
       doubled[row + i] = a;
@@ -145,7 +147,7 @@ function shuffledSumOfSquares(doubled: Int32Array, base: Int32Array, m: number, 
       let t = Math.imul(state ^ (state >>> 15), state | 1);
       t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
       const row = j * n;
-      const k = row + Math.floor(((t ^ (t >>> 14)) >>> 0) * bound * inv32);
+      const k = row + ((((t ^ (t >>> 14)) >>> 0) * bound * inv32) | 0);
       const a = doubled[k]!;
       doubled[k] = doubled[row + i]!;
       doubled[row + i] = a;
