@@ -17,7 +17,6 @@
  * is drawn in every row, and the generator is inlined. No allocation inside the loop.
  */
 import { num } from '../../kernel/arrays';
-import { WEYL_INCREMENT } from '../prng';
 import { averageRanks, matrixShape } from '../ranks';
 
 export const DEFAULT_PERMUTATIONS = 10_000;
@@ -39,6 +38,11 @@ export interface PermutationResult {
 }
 
 const TWO_POW_MINUS_32 = 2.3283064365386963e-10;
+/**
+ * The generator's Weyl increment (prng.ts's WEYL_INCREMENT), written here as a literal so the compiler folds it into the
+ * loop (an imported binding is a property read it cannot fold); the test against SeededRandom's own draws holds them equal.
+ */
+const WEYL = 0x6d2b79f5;
 
 /** Checks and fills in the options; throws a RangeError with a plain sentence when they are unusable. */
 export function resolvePermutationOptions(opts: PermutationOptions = {}): { permutations: number; seed: number } {
@@ -113,51 +117,53 @@ function countAtLeastObserved(
  * construction (each is below i + 1 ≤ n), so the loop reads the typed array without checks.
  */
 function shuffledSumOfSquares(doubled: Int32Array, base: Int32Array, m: number, n: number, rng: Int32Array): number {
-  const weyl = WEYL_INCREMENT;
   const inv32 = TWO_POW_MINUS_32;
+  // Row offsets: raters 2..m in pairs, from row 1 up to `pairsEnd`; an odd rater left over starts at `pairsEnd`.
+  const twoRows = 2 * n;
+  const pairsEnd = n + ((m - 1) >> 1) * twoRows;
+  const end = m * n;
   let state = rng[0]!;
   let sq = 0;
   for (let i = n - 1; i > 0; i--) {
     const bound = i + 1;
     let c = base[i]!;
-    let j = 1;
-    for (; j + 1 < m; j += 2) {
-      state = (state + weyl) | 0;
+    for (let row = n; row < pairsEnd; row += twoRows) {
+      state = (state + WEYL) | 0;
       let t = Math.imul(state ^ (state >>> 15), state | 1);
       t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
       const r = t ^ (t >>> 14);
       // The low 32 bits of r·b, as an unsigned number: the remainder the second index is drawn from.
       const low = Math.imul(r, bound) >>> 0;
-      let row = j * n;
+      let here = row + i;
       let k = row + (((r >>> 0) * bound * inv32) | 0);
       let a = doubled[k]!;
-      doubled[k] = doubled[row + i]!;
-      doubled[row + i] = a;
+      doubled[k] = doubled[here]!;
+      doubled[here] = a;
       c += a;
-      row += n;
-      k = row + ((low * bound * inv32) | 0);
+      here += n;
+      k = row + n + ((low * bound * inv32) | 0);
       a = doubled[k]!;
-      doubled[k] = doubled[row + i]!;
-      doubled[row + i] = a;
+      doubled[k] = doubled[here]!;
+      doubled[here] = a;
       c += a;
     }
-    if (j < m) {
+    if (pairsEnd < end) {
       // An odd rater left over: one draw for it alone.
-      state = (state + weyl) | 0;
+      state = (state + WEYL) | 0;
       let t = Math.imul(state ^ (state >>> 15), state | 1);
       t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      const row = j * n;
-      const k = row + ((((t ^ (t >>> 14)) >>> 0) * bound * inv32) | 0);
+      const here = pairsEnd + i;
+      const k = pairsEnd + ((((t ^ (t >>> 14)) >>> 0) * bound * inv32) | 0);
       const a = doubled[k]!;
-      doubled[k] = doubled[row + i]!;
-      doubled[row + i] = a;
+      doubled[k] = doubled[here]!;
+      doubled[here] = a;
       c += a;
     }
     sq += c * c;
   }
   // Position 0 is what is left in every row.
   let c0 = base[0]!;
-  for (let j = 1; j < m; j++) c0 += doubled[j * n]!;
+  for (let row = n; row < end; row += n) c0 += doubled[row]!;
   rng[0] = state;
   return sq + c0 * c0;
 }
