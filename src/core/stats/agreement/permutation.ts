@@ -112,8 +112,8 @@ function countAtLeastObserved(
  * multiply-shift: the 64-bit product r·b gives the first index in its high 32 bits and a fresh uniform remainder in
  * its low 32 bits, which gives the second index the same way; bias below n² / 2^32). The low 32 bits come from
  * Math.imul (exact, integer), and each high part is truncated with `| 0` (the values are below 2^31 and never negative,
- * so that is the floor, without Math.floor's float rounding): the same indices as floor(r·b / 2^32) and
- * floor(((r·b) mod 2^32)·b / 2^32), so the same seed gives the same p-value as before. Indices are in range by
+ * so that is the floor, without Math.floor's float rounding): the indices are exactly floor(r·b / 2^32) and
+ * floor(((r·b) mod 2^32)·b / 2^32), as a plain implementation in the unit tests draws them. Indices are in range by
  * construction (each is below i + 1 ≤ n), so the loop reads the typed array without checks.
  */
 function shuffledSumOfSquares(doubled: Int32Array, base: Int32Array, m: number, n: number, rng: Int32Array): number {
