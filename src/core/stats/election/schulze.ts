@@ -48,7 +48,7 @@ export function pairwisePreferences(ranks: readonly (readonly number[])[], weigh
     for (let a = 0; a < n; a++) {
       const ra = row[a]!;
       const off = a * n;
-      for (let b = 0; b < n; b++) if (ra < row[b]!) d[off + b] += w;
+      for (let b = 0; b < n; b++) if (ra < row[b]!) d[off + b] = d[off + b]! + w;
     }
   });
   return rowsOf(d, n);
