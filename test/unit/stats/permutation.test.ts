@@ -26,6 +26,46 @@ function exactPermutationP(ranks: number[][]): number {
   return hits / total;
 }
 
+/**
+ * The permutation test written plainly, from its description: rater 1 fixed, the other raters' Fisher–Yates steps
+ * interleaved by position (i = n−1 down to 1), one SeededRandom draw r per two raters at bound b = i + 1 — the first
+ * index floor(r·b / 2^32), the second floor(((r·b) mod 2^32)·b / 2^32) — and one draw for an odd rater left over.
+ */
+function plainCount(ranks: number[][], permutations: number, seed: number): number {
+  const rows = ranks.map((r) => r.map((v) => v * 2));
+  const m = rows.length;
+  const n = rows[0]!.length;
+  const sumOfSquares = (): number => {
+    let sq = 0;
+    for (let i = 0; i < n; i++) {
+      const c = rows.reduce((s, r) => s + r[i]!, 0);
+      sq += c * c;
+    }
+    return sq;
+  };
+  const observed = sumOfSquares();
+  const rng = new SeededRandom(seed);
+  const swap = (row: number[], i: number, k: number): void => {
+    [row[i], row[k]] = [row[k]!, row[i]!];
+  };
+  let count = 0;
+  for (let p = 0; p < permutations; p++) {
+    for (let i = n - 1; i > 0; i--) {
+      const b = i + 1;
+      let j = 1;
+      for (; j + 1 < m; j += 2) {
+        const x = rng.nextUint32() * b;
+        const hi = Math.floor(x / 2 ** 32);
+        swap(rows[j]!, i, hi);
+        swap(rows[j + 1]!, i, Math.floor(((x - hi * 2 ** 32) * b) / 2 ** 32));
+      }
+      if (j < m) swap(rows[j]!, i, Math.floor((rng.nextUint32() * b) / 2 ** 32));
+    }
+    if (sumOfSquares() >= observed) count++;
+  }
+  return count;
+}
+
 describe('stats: permutation p-value', () => {
   it('is reproducible: same input and seed give the same p; the default seed is fixed', () => {
     const a = permutationPValue(ANXIETY.ratings, { permutations: 2000, seed: 42 });
@@ -35,6 +75,27 @@ describe('stats: permutation p-value', () => {
     const d2 = permutationPValue(ANXIETY.ratings, { permutations: 2000, seed: DEFAULT_SEED });
     assert.deepEqual(d1, d2);
     assert.equal(d1.seed, 20261121);
+  });
+
+  it('draws exactly as its plain description: the same count as a plain implementation (odd and even numbers of raters)', () => {
+    const rng = new SeededRandom(17);
+    for (const [m, n, seed] of [
+      [5, 9, 3],
+      [6, 12, 20261121],
+      [2, 40, 8],
+    ] as const) {
+      const ranks = Array.from({ length: m }, () => {
+        const row = Array.from({ length: n }, (_, i) => i + 1);
+        for (let i = n - 1; i > 0; i--) {
+          const k = rng.nextBelow(i + 1);
+          [row[i], row[k]] = [row[k]!, row[i]!];
+        }
+        return row;
+      });
+      const count = plainCount(ranks, 300, seed);
+      assert.equal(permutationPValue(ranks, { permutations: 300, seed }).atLeastAsExtreme, count, `${m} × ${n}`);
+      assert.ok(count > 0 && count < 300, `${m} × ${n}: ${count} of 300 (a count that tells the draws apart)`);
+    }
   });
 
   it('a different seed gives a different Monte Carlo sample', () => {

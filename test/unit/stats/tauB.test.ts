@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { kendallTauB, lowestMeanTau, tauBMatrix } from '../../../src/core/stats';
+import { kendallTauB, lowestMeanTau, SeededRandom, tauBMatrix } from '../../../src/core/stats';
 import { SCIPY_KENDALLTAU } from './referenceData';
 
 describe("stats: Kendall's tau-b", () => {
@@ -39,6 +39,27 @@ describe("stats: Kendall's tau-b", () => {
     }
     assert.equal(m[0]![2], -1);
     assert.ok(Math.abs(m[0]![1]! - 0.6) < 1e-15); // 8 concordant, 2 discordant of 10
+  });
+
+  it('every matrix entry is exactly kendallTauB of its two rows (200 seeded profiles, many with ties, one rater tying all)', () => {
+    const rng = new SeededRandom(5);
+    let compared = 0;
+    for (let trial = 0; trial < 200; trial++) {
+      const m = 2 + rng.nextBelow(8);
+      const n = 2 + rng.nextBelow(12);
+      // Odd trials draw from n values (few ties), even ones from 3 (many ties).
+      const spread = trial % 2 ? n : 3;
+      const ranks = Array.from({ length: m }, () => Array.from({ length: n }, () => 1 + rng.nextBelow(spread)));
+      if (trial === 10) ranks[0] = new Array<number>(n).fill(2);
+      const matrix = tauBMatrix(ranks);
+      for (let a = 0; a < m; a++) {
+        for (let b = 0; b < m; b++) {
+          assert.equal(matrix[a]![b], a === b ? 1 : kendallTauB(ranks[a]!, ranks[b]!), `trial ${trial}, raters ${a} and ${b}`);
+          compared++;
+        }
+      }
+    }
+    assert.ok(compared > 2000);
   });
 
   it('outlier: lowest mean tau-b; null with fewer than three raters or when nobody stands out', () => {

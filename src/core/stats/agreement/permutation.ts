@@ -17,7 +17,6 @@
  * is drawn in every row, and the generator is inlined. No allocation inside the loop.
  */
 import { num } from '../../kernel/arrays';
-import { WEYL_INCREMENT } from '../prng';
 import { averageRanks, matrixShape } from '../ranks';
 
 export const DEFAULT_PERMUTATIONS = 10_000;
@@ -39,7 +38,11 @@ export interface PermutationResult {
 }
 
 const TWO_POW_MINUS_32 = 2.3283064365386963e-10;
-const TWO_POW_32 = 4294967296;
+/**
+ * The generator's Weyl increment (prng.ts's WEYL_INCREMENT), written here as a literal so the compiler folds it into the
+ * loop (an imported binding is a property read it cannot fold); the test against SeededRandom's own draws holds them equal.
+ */
+const WEYL = 0x6d2b79f5;
 
 /** Checks and fills in the options; throws a RangeError with a plain sentence when they are unusable. */
 export function resolvePermutationOptions(opts: PermutationOptions = {}): { permutations: number; seed: number } {
@@ -105,57 +108,62 @@ function countAtLeastObserved(
  * The Fisher–Yates steps of all raters are interleaved by position: for i = n−1 down to 1, every rater j ≥ 2 swaps
  * its position i with a uniform position in 0..i (its own shuffle, independent of the others'). Position i is then
  * final in every row, so its column sum C_i is complete at once and is kept in a local variable (no array of column
- * sums to load and store on every step). One 32-bit draw serves two raters at the same bound i + 1 (batched
- * multiply-shift: x = r·(i+1) gives the first index in its high part and a fresh uniform remainder for the second;
- * bias below n² / 2^32). Indices are in range by construction (each is below i + 1 ≤ n), so the loop reads the
- * typed array without checks.
+ * sums to load and store on every step). One 32-bit draw r serves two raters at the same bound b = i + 1 (batched
+ * multiply-shift: the 64-bit product r·b gives the first index in its high 32 bits and a fresh uniform remainder in
+ * its low 32 bits, which gives the second index the same way; bias below n² / 2^32). The low 32 bits come from
+ * Math.imul (exact, integer), and each high part is truncated with `| 0` (the values are below 2^31 and never negative,
+ * so that is the floor, without Math.floor's float rounding): the indices are exactly floor(r·b / 2^32) and
+ * floor(((r·b) mod 2^32)·b / 2^32), as a plain implementation in the unit tests draws them. Indices are in range by
+ * construction (each is below i + 1 ≤ n), so the loop reads the typed array without checks.
  */
 function shuffledSumOfSquares(doubled: Int32Array, base: Int32Array, m: number, n: number, rng: Int32Array): number {
-  const weyl = WEYL_INCREMENT;
   const inv32 = TWO_POW_MINUS_32;
-  const pow32 = TWO_POW_32;
+  // Row offsets: raters 2..m in pairs, from row 1 up to `pairsEnd`; an odd rater left over starts at `pairsEnd`.
+  const twoRows = 2 * n;
+  const pairsEnd = n + ((m - 1) >> 1) * twoRows;
+  const end = m * n;
   let state = rng[0]!;
   let sq = 0;
   for (let i = n - 1; i > 0; i--) {
     const bound = i + 1;
     let c = base[i]!;
-    let j = 1;
-    for (; j + 1 < m; j += 2) {
-      state = (state + weyl) | 0;
+    for (let row = n; row < pairsEnd; row += twoRows) {
+      state = (state + WEYL) | 0;
       let t = Math.imul(state ^ (state >>> 15), state | 1);
       t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      const x = ((t ^ (t >>> 14)) >>> 0) * bound;
-      const hi = Math.floor(x * inv32);
-      let row = j * n;
-      let k = row + hi;
+      const r = t ^ (t >>> 14);
+      // The low 32 bits of r·b, as an unsigned number: the remainder the second index is drawn from.
+      const low = Math.imul(r, bound) >>> 0;
+      let here = row + i;
+      let k = row + (((r >>> 0) * bound * inv32) | 0);
       let a = doubled[k]!;
-      doubled[k] = doubled[row + i]!;
-      doubled[row + i] = a;
+      doubled[k] = doubled[here]!;
+      doubled[here] = a;
       c += a;
-      row += n;
-      k = row + Math.floor((x - hi * pow32) * bound * inv32);
+      here += n;
+      k = row + n + ((low * bound * inv32) | 0);
       a = doubled[k]!;
-      doubled[k] = doubled[row + i]!;
-      doubled[row + i] = a;
+      doubled[k] = doubled[here]!;
+      doubled[here] = a;
       c += a;
     }
-    if (j < m) {
+    if (pairsEnd < end) {
       // An odd rater left over: one draw for it alone.
-      state = (state + weyl) | 0;
+      state = (state + WEYL) | 0;
       let t = Math.imul(state ^ (state >>> 15), state | 1);
       t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      const row = j * n;
-      const k = row + Math.floor(((t ^ (t >>> 14)) >>> 0) * bound * inv32);
+      const here = pairsEnd + i;
+      const k = pairsEnd + ((((t ^ (t >>> 14)) >>> 0) * bound * inv32) | 0);
       const a = doubled[k]!;
-      doubled[k] = doubled[row + i]!;
-      doubled[row + i] = a;
+      doubled[k] = doubled[here]!;
+      doubled[here] = a;
       c += a;
     }
     sq += c * c;
   }
   // Position 0 is what is left in every row.
   let c0 = base[0]!;
-  for (let j = 1; j < m; j++) c0 += doubled[j * n]!;
+  for (let row = n; row < end; row += n) c0 += doubled[row]!;
   rng[0] = state;
   return sq + c0 * c0;
 }

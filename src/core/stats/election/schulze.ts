@@ -38,34 +38,51 @@ export function strictlyGreater(a: number, b: number): boolean {
 export function pairwisePreferences(ranks: readonly (readonly number[])[], weights?: readonly number[]): number[][] {
   const n = ranks[0]?.length ?? 0;
   if (weights && weights.length !== ranks.length) throw new RangeError('There must be one weight per rater.');
-  const d = Array.from({ length: n }, () => new Array<number>(n).fill(0));
-  ranks.forEach((row, j) => {
-    if (row.length !== n) throw new RangeError('Every rater must rank every item.');
+  // One flat matrix, summed designer by designer (so each cell adds the same weights in the same order as row arrays would).
+  const d = new Float64Array(n * n);
+  const row = new Float64Array(n);
+  ranks.forEach((ranking, j) => {
+    if (ranking.length !== n) throw new RangeError('Every rater must rank every item.');
     const w = weights ? num(weights, j) : 1;
-    for (const [a, da] of d.entries()) {
-      const ra = num(row, a);
-      for (let b = 0; b < n; b++) if (ra < num(row, b)) da[b] = num(da, b) + w;
+    for (let i = 0; i < n; i++) row[i] = num(ranking, i);
+    for (let a = 0; a < n; a++) {
+      const ra = row[a]!;
+      const off = a * n;
+      for (let b = 0; b < n; b++) if (ra < row[b]!) d[off + b] = d[off + b]! + w;
     }
   });
-  return d;
+  return rowsOf(d, n);
+}
+
+/** The n × n flat matrix as n row arrays. */
+function rowsOf(flat: Float64Array, n: number): number[][] {
+  return Array.from({ length: n }, (_, a) => Array.from(flat.subarray(a * n, a * n + n)));
 }
 
 /** Widest paths over the majority links of `d`. */
 export function strongestPaths(d: readonly (readonly number[])[]): number[][] {
   const n = d.length;
-  const p = d.map((row, a) => row.map((v, b) => (a !== b && strictlyGreater(v, cell(d, b, a)) ? v : 0)));
-  for (const [k, pk] of p.entries()) {
-    for (const [a, pa] of p.entries()) {
+  const p = new Float64Array(n * n);
+  for (let a = 0; a < n; a++) {
+    for (let b = 0; b < n; b++) {
+      const v = cell(d, a, b);
+      if (a !== b && strictlyGreater(v, cell(d, b, a))) p[a * n + b] = v;
+    }
+  }
+  for (let k = 0; k < n; k++) {
+    const pk = k * n;
+    for (let a = 0; a < n; a++) {
       if (a === k) continue;
-      const ak = num(pa, k);
+      const pa = a * n;
+      const ak = p[pa + k]!;
       for (let b = 0; b < n; b++) {
         if (b === k || b === a) continue;
-        const via = Math.min(ak, num(pk, b));
-        if (via > num(pa, b)) pa[b] = via;
+        const via = Math.min(ak, p[pk + b]!);
+        if (via > p[pa + b]!) p[pa + b] = via;
       }
     }
   }
-  return p;
+  return rowsOf(p, n);
 }
 
 export function schulzeRanking(
@@ -77,7 +94,10 @@ export function schulzeRanking(
   if ((ranks[0]?.length ?? n) !== n) throw new RangeError('There must be one option id per ranked item.');
   const d = pairwisePreferences(ranks, weights);
   const p = strongestPaths(d);
-  const beats = (a: number, b: number) => strictlyGreater(cell(p, a, b), cell(p, b, a));
+  // Who beats whom, decided once per pair (the tiers below ask it again for every option left).
+  const beatsFlat = new Uint8Array(n * n);
+  for (let a = 0; a < n; a++) for (let b = 0; b < n; b++) if (strictlyGreater(cell(p, a, b), cell(p, b, a))) beatsFlat[a * n + b] = 1;
+  const beats = (a: number, b: number) => beatsFlat[a * n + b] === 1;
   const ranking: string[][] = [];
   let rest = options.map((_, i) => i);
   while (rest.length) {
