@@ -109,7 +109,21 @@ export function conversationMessages(ctx: StepContext, it: Iteration, t?: Pick<S
   return [...transcriptMessages(visible, name), ...(pinned ? [pinned] : []), ...(criteria ? [criteria] : [])];
 }
 
+/**
+ * The round's turns. A turn's save goes on behind the next turn's preparation (saveBehind): the inbox is read and the
+ * next prompt built from the record in memory while the turn is written and synced; the turn is reported done
+ * (turn-completed) once it is durable, and only then is the next request sent. Whatever changes the record next waits
+ * for that save first.
+ */
 export async function runDiscussion(ctx: StepContext, d: DiscussionInput): Promise<void> {
+  try {
+    await discussionLoop(ctx, d);
+  } finally {
+    await ctx.settled?.();
+  }
+}
+
+async function discussionLoop(ctx: StepContext, d: DiscussionInput): Promise<void> {
   const plan = planOf(ctx, d.iteration);
   const it = d.iteration;
   const people = ctx.people;
@@ -121,6 +135,7 @@ export async function runDiscussion(ctx: StepContext, d: DiscussionInput): Promi
     await people?.intake(waiting && { speaker: waiting.speaker, iteration: it.index, turn: waiting.turn });
     const extra = people?.nextExtra(it);
     if (extra) {
+      await ctx.settled?.();
       await speakExtra(ctx, d, extra.speaker, extra.kind, extra.replyTo);
       continue;
     }
@@ -131,21 +146,29 @@ export async function runDiscussion(ctx: StepContext, d: DiscussionInput): Promi
     if (firstTurn && proxies.length === 0) {
       // Only a person's turn leaves no proxy to ask, so there are people.
       if (!people) throw new Error('Internal error: a turn waits for a person in a run without people.');
+      await ctx.settled?.();
       await people.waitFor({ speaker: firstTurn.speaker, iteration: it.index, turn: firstTurn.turn });
       continue;
     }
     if (proxies.length === 1) {
       const t = at(proxies, 0);
-      const done = await askProxy(ctx, d, t, proxyTurnMessages(ctx, d, t));
-      await recordTurn(ctx, d, t, done);
+      // Built (and the inbox read, above) while the last turn's save goes on; sent once that turn is durable and reported,
+      // so a cancel on its report leaves no request paid for nothing.
+      const messages = proxyTurnMessages(ctx, d, t);
+      await ctx.settled?.();
+      if (ctx.signal?.aborted) throw new CancelledError();
+      const done = await askProxy(ctx, d, t, messages);
+      await recordTurn(ctx, d, t, done, true);
       continue;
     }
     if (proxies.length > 1) {
+      await ctx.settled?.();
       await runConcurrently(ctx, d, proxies);
       continue;
     }
     const guest = people?.nextCalledGuest(it);
     if (guest) {
+      await ctx.settled?.();
       await speakExtra(ctx, d, guest, 'guest');
       continue;
     }
@@ -270,16 +293,22 @@ async function askProxy(ctx: StepContext, d: DiscussionInput, t: ScheduledTurn, 
 }
 
 /** Adds the answer of a scheduled turn to the record (prompt + message), saves, and tells listeners. */
-async function recordTurn(ctx: StepContext, d: DiscussionInput, t: ScheduledTurn, r: TurnResult): Promise<Message> {
-  return recordMessage(ctx, d, { speaker: t.speaker, kind: 'proxy', turn: t.turn, phase: t.phase }, r);
+async function recordTurn(ctx: StepContext, d: DiscussionInput, t: ScheduledTurn, r: TurnResult, behind = false): Promise<Message> {
+  return recordMessage(ctx, d, { speaker: t.speaker, kind: 'proxy', turn: t.turn, phase: t.phase }, r, behind);
 }
 
+/**
+ * Adds a message and the prompt behind it to the record, saves, then reports the turn done. `behind`: the save goes on
+ * while the next turn is prepared (saveBehind) and the turn is reported once it is durable.
+ */
 async function recordMessage(
   ctx: StepContext,
   d: DiscussionInput,
   who: { speaker: string; kind: Exclude<MessageKind, 'human'>; turn: number | null; phase?: ScheduledTurn['phase']; replyTo?: string },
   r: TurnResult,
+  behind = false,
 ): Promise<Message> {
+  await ctx.settled?.();
   const promptId = nextPromptId(ctx.record);
   const prompt: PromptRecord = {
     id: promptId,
@@ -307,8 +336,13 @@ async function recordMessage(
   };
   if (who.replyTo) message.replyTo = who.replyTo;
   d.iteration.messages.push(message);
+  const completed = (): void => ctx.emit({ type: 'turn-completed', runId: ctx.record.id, iteration: d.iteration.index, message });
+  if (behind && ctx.saveBehind) {
+    ctx.saveBehind(completed);
+    return message;
+  }
   await ctx.save();
-  ctx.emit({ type: 'turn-completed', runId: ctx.record.id, iteration: d.iteration.index, message });
+  completed();
   return message;
 }
 

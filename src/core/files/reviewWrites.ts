@@ -191,6 +191,63 @@ export async function appendReviewFile(
   }
 }
 
+/**
+ * A file of the review a writer appends to again and again (a run's journal and prompt parts): opened once like
+ * appendReviewFile opens it (contained, no link followed, the handle checked against the path), then kept open, so an
+ * append is a write and a sync. Before each append the name must still be that file (an lstat, no link): a file replaced
+ * or moved meanwhile is opened afresh through the same checks. `close()` when done.
+ */
+export class HeldAppend {
+  private handle: fs.FileHandle | undefined;
+  private abs = '';
+  private id = '';
+
+  constructor(
+    private readonly root: string,
+    private readonly rel: string,
+  ) {}
+
+  /** Appends `data` and syncs it to disk before it returns. */
+  async append(data: string | Uint8Array): Promise<void> {
+    const file = toRel(this.rel);
+    if (this.handle) {
+      const now = await lstatOrUndefined(this.abs).catch(() => undefined);
+      if (!now || now.isSymbolicLink() || idOf(now) !== this.id) await this.close();
+    }
+    if (!this.handle) {
+      const abs = await pathOf(this.root, file, { create: true });
+      let handle: fs.FileHandle;
+      try {
+        handle = await openChecked(abs, file, fsc.O_WRONLY | fsc.O_APPEND, 'written');
+      } catch (err) {
+        if (!(err instanceof ReviewFileError && err.reason === 'missing')) throw err;
+        handle = await openChecked(abs, file, fsc.O_WRONLY | fsc.O_APPEND | fsc.O_CREAT | fsc.O_EXCL, 'written');
+      }
+      try {
+        this.id = idOf(await handle.stat());
+      } catch (err) {
+        await handle.close().catch(() => undefined);
+        throw failure(file, err, 'written');
+      }
+      this.handle = handle;
+      this.abs = abs;
+    }
+    try {
+      await this.handle.appendFile(data);
+      await this.handle.sync();
+    } catch (err) {
+      await this.close();
+      throw failure(file, err, 'written');
+    }
+  }
+
+  async close(): Promise<void> {
+    const h = this.handle;
+    this.handle = undefined;
+    await h?.close().catch(() => undefined);
+  }
+}
+
 /** Cuts a regular file of the review to `length` bytes; opened without following a link and checked first. */
 export async function truncateReviewFile(root: string, rel: string, length: number): Promise<void> {
   const file = toRel(rel);

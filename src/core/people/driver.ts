@@ -68,21 +68,26 @@ export class PeopleInRun implements People {
     const { ctx } = this;
     const sync = this.options.sync;
     await sync?.pull();
+    // The inbox is read while a save started behind this turn's request may still go on (ctx.saveBehind); what it
+    // brings is said and taken in only once that save is done, so the turn it saved is reported first.
+    const said: (() => void)[] = [];
     // Anyone's file can arrive (a teammate's disk, a pull): what is not a member's own entry is refused in words, once,
     // and left where it is for people to look at; the run goes on with the rest.
     const read = await readInbox(
       ctx.reviewRoot,
       ctx.record.id,
-      (file, why) => this.once(file, `${file} is not taken in and is left alone (${why}).`),
-      (file) => this.once(file, `${file} is not taken in and is left alone (${STRAY_NAME}).`),
+      (file, why) => said.push(() => this.once(file, `${file} is not taken in and is left alone (${why}).`)),
+      (file) => said.push(() => this.once(file, `${file} is not taken in and is left alone (${STRAY_NAME}).`)),
       (id) => isDesigner(this.team, id),
       // The cap holds: an entry past it is refused for good (said once), not taken in once the others are.
       (name, why) => {
         const problem = `${inboxRel(ctx.record.id, `${name}.json`)} is not taken in and is left alone: ${why}`;
         this.authors.set(name, problem);
-        this.once(name, `${problem}.`);
+        said.push(() => this.once(name, `${problem}.`));
       },
     );
+    if (said.length > 0 || read.length > 0 || sync) await ctx.settled?.();
+    for (const say of said) say();
     await this.checkAuthors(read, sync !== undefined);
     // An entry someone deleted before the run took it in (it was acknowledged to its person): said, so it is not lost unseen.
     for (const rel of sync?.takeDeletions() ?? []) {

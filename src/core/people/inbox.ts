@@ -122,8 +122,14 @@ export async function inboxProblem(reviewRoot: string, runId: string): Promise<s
 }
 
 /** Entry files waiting for members (names only, in order of arrival on this disk): what counts toward the inbox's cap. */
-async function memberFiles(reviewRoot: string, runId: string, isMember?: IsMember): Promise<{ files: string[]; names: string[] }> {
-  if (await inboxProblem(reviewRoot, runId)) return { files: [], names: [] };
+async function memberFiles(
+  reviewRoot: string,
+  runId: string,
+  isMember?: IsMember,
+  checked = false,
+): Promise<{ files: string[]; names: string[] }> {
+  // `checked`: the caller found no inboxProblem just now (it is not asked twice in a row).
+  if (!checked && (await inboxProblem(reviewRoot, runId))) return { files: [], names: [] };
   const names = (await listInReview(reviewRoot, inboxRel(runId)).catch(() => undefined)) ?? [];
   const files = names
     .filter((n) => {
@@ -181,7 +187,7 @@ export async function readInbox(
     onBad?.(inboxRel(runId), linked);
     return [];
   }
-  const { files: all, names } = await memberFiles(reviewRoot, runId);
+  const { files: all, names } = await memberFiles(reviewRoot, runId, undefined, true);
   if (onStray) for (const n of names) if (!n.startsWith('.') && !NAME_PATTERN.test(n)) onStray(inboxRel(runId, n));
   const files: string[] = [];
   for (const n of names) {

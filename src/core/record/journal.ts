@@ -16,7 +16,7 @@
  */
 import { readKindText } from '../files/fileKinds';
 import { ReviewFileError, lstatInReview } from '../files/reviewFiles';
-import { appendReviewFile, truncateReviewFile } from '../files/reviewWrites';
+import { HeldAppend, appendReviewFile, truncateReviewFile } from '../files/reviewWrites';
 import { error, warning } from '../diagnostics/diagnostics';
 import type { Diagnostic } from '../diagnostics/diagnostics';
 import { zodSentence } from '../kernel/zodText';
@@ -277,6 +277,8 @@ function snapshot(record: RunRecord): Durable {
 export class RecordWriter {
   private durable: Durable | undefined;
   private sinceRewrite = 0;
+  /** The journal kept open between appends (`hold`), or opened for each append. */
+  private held: HeldAppend | undefined;
 
   private constructor(
     private readonly reviewRoot: string,
@@ -284,22 +286,38 @@ export class RecordWriter {
     private readonly writeWhole: (record: RunRecord) => Promise<void>,
   ) {}
 
-  /** Opens the journal of a run for appending: a torn last line is cut off (its turn is redone). */
-  static async open(reviewRoot: string, runId: string, writeWhole: (record: RunRecord) => Promise<void>): Promise<RecordWriter> {
+  /**
+   * Opens the journal of a run for appending: a torn last line is cut off (its turn is redone). `hold`: the journal is
+   * kept open between appends (HeldAppend; `close()` when the run ends).
+   */
+  static async open(
+    reviewRoot: string,
+    runId: string,
+    writeWhole: (record: RunRecord) => Promise<void>,
+    hold = false,
+  ): Promise<RecordWriter> {
     const j = await readJournal(reviewRoot, runId);
     if (j?.torn) {
       // Keep the complete lines exactly as they are: cut after the last newline.
       const text = await readKindText(reviewRoot, journalFile(runId), 'journal');
       await truncateReviewFile(reviewRoot, journalFile(runId), Buffer.byteLength(text.slice(0, text.lastIndexOf('\n') + 1)));
     }
-    return new RecordWriter(reviewRoot, runId, writeWhole);
+    const w = new RecordWriter(reviewRoot, runId, writeWhole);
+    if (hold) w.held = new HeldAppend(reviewRoot, journalFile(runId));
+    return w;
+  }
+
+  /** Closes the journal if it is held open. */
+  async close(): Promise<void> {
+    await this.held?.close();
   }
 
   /** Appends lines (each a JSON object) and syncs them before returning. */
   async append(lines: readonly JournalLine[]): Promise<void> {
     if (lines.length === 0) return;
     const data = `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`;
-    await appendReviewFile(this.reviewRoot, journalFile(this.runId), data);
+    if (this.held) await this.held.append(data);
+    else await appendReviewFile(this.reviewRoot, journalFile(this.runId), data);
     countWrite(Buffer.byteLength(data));
   }
 
@@ -315,14 +333,16 @@ export class RecordWriter {
    */
   async save(record: RunRecord, roundSize: number, opts: { whole?: boolean } = {}): Promise<'journal' | 'whole'> {
     const lines = opts.whole || record.status !== 'running' ? undefined : this.delta(record);
+    // What this save writes, taken before it is written: a change made to the record meanwhile is the next save's.
+    const written = snapshot(record);
     if (lines && this.sinceRewrite + lines.messages <= Math.max(1, roundSize)) {
       await this.append(lines.lines);
       this.sinceRewrite += lines.messages;
-      this.durable = snapshot(record);
+      this.durable = written;
       return 'journal';
     }
     await this.writeWhole(record);
-    this.durable = snapshot(record);
+    this.durable = written;
     this.sinceRewrite = 0;
     return 'whole';
   }

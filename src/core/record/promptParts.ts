@@ -17,7 +17,7 @@
 import { createHash } from 'node:crypto';
 import { FILE_KINDS, checkKindText, readKindText } from '../files/fileKinds';
 import { ReviewFileError } from '../files/reviewFiles';
-import { appendReviewFile, readOwnText, truncateReviewFile } from '../files/reviewWrites';
+import { HeldAppend, appendReviewFile, readOwnText, truncateReviewFile } from '../files/reviewWrites';
 import { at as entryAt } from '../kernel/arrays';
 import { printable } from '../kernel/text';
 import type { RecordedMessage } from './record';
@@ -183,14 +183,18 @@ export class PromptPartsWriter {
   /** Bytes of prompts.jsonl so far (an append that would pass its read cap is refused before it is written). */
   private bytes = 0;
   private pending: string[] = [];
+  /** The file kept open between flushes (`hold`), or opened for each flush. */
+  private held: HeldAppend | undefined;
 
   private constructor(
     private readonly reviewRoot: string,
     private readonly runId: string,
   ) {}
 
-  static async open(reviewRoot: string, runId: string): Promise<PromptPartsWriter> {
+  /** `hold`: keep prompts.jsonl open between flushes (HeldAppend; `close()` when the run ends). */
+  static async open(reviewRoot: string, runId: string, hold = false): Promise<PromptPartsWriter> {
     const w = new PromptPartsWriter(reviewRoot, runId);
+    if (hold) w.held = new HeldAppend(reviewRoot, partsFile(runId));
     const file = partsFile(runId);
     let text = '';
     try {
@@ -264,9 +268,22 @@ export class PromptPartsWriter {
     if (this.pending.length === 0) return;
     const data = `${this.pending.join('\n')}\n`;
     refuseOverCap(partsFile(this.runId), byteLength(data), PARTS_MAX_BYTES, this.bytes);
-    await appendReviewFile(this.reviewRoot, partsFile(this.runId), data, { sync: true });
+    // The parts this flush writes, taken before it writes them (parts added meanwhile are the next flush's).
+    const taken = this.pending;
+    this.pending = [];
+    try {
+      if (this.held) await this.held.append(data);
+      else await appendReviewFile(this.reviewRoot, partsFile(this.runId), data, { sync: true });
+    } catch (err) {
+      this.pending = [...taken, ...this.pending];
+      throw err;
+    }
     countWrite(Buffer.byteLength(data));
     this.bytes += byteLength(data);
-    this.pending = [];
+  }
+
+  /** Closes prompts.jsonl if it is held open. */
+  async close(): Promise<void> {
+    await this.held?.close();
   }
 }

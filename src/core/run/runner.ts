@@ -264,64 +264,68 @@ async function drive(o: RunnerOptions, loaded: Review, record: RunRecord, resume
     }
   };
   const ctx = await stepContext(o, review, record, resumed, dir, prices, emit);
-  // The files name everyone who may speak; the stance table covers the designers taking part.
-  const people = peopleOf(review).map((p) =>
-    'topChoice' in p && !ctx.designers.some((d) => d.id === p.id) ? { ...p, topChoice: undefined } : p,
-  );
-
-  record.status = 'running';
-  record.waitingFor = undefined;
-  record.error = undefined;
-  for (const it of record.iterations) it.error = undefined;
-  await ctx.save();
-  emit({ type: 'run-started', runId: record.id, runDir: dir, resumed });
-  if (discussionOf(record.settings).hierarchy === 'lead-decides' && !ctx.designers.some((d) => d.id === record.settings.lead)) {
-    emit({
-      type: 'notice',
-      runId: record.id,
-      level: 'warning',
-      message:
-        'hierarchy is lead-decides, but the lead is not among the designers of this run; nobody settles the decision points, and the prompts say the team is flat.',
-    });
-  }
-
   try {
-    // Every step of a design run sends images: without an image library it stops here, before any model call, in one sentence.
-    const noImages = task.usesImages ? imagesUnavailableReason() : undefined;
-    if (noImages) throw new ImagesUnavailableError(noImages);
-    for (;;) {
-      let it = record.iterations.at(-1);
-      if (!it || task.isDone(ctx, it)) {
-        if (record.iterations.length >= record.settings.iterations) break;
-        it = task.planNext(record, o.feedback, (message) => emit({ type: 'notice', runId: record.id, level: 'info', message }));
-        record.iterations.push(it);
-        await ctx.save();
-      }
-      await checkCandidates(review.root, record.options); // before every round, and first thing on resume
-      emit({ type: 'iteration-started', runId: record.id, iteration: it.index, candidates: it.candidates, final: it.final === true });
-      await task.runIteration(ctx, review, it, o.cacheDir);
-      await task.writeDeliverables(review.root, record, people);
-    }
-    // What people said while the last step ran is kept (in the last iteration) before the run closes.
-    await ctx.people.intake();
-    await task.finish(ctx, review, prices);
-    record.finalPick = task.finalPick(record);
-    record.status = 'completed';
-  } catch (err) {
-    if (stoppedBySync(err, record, o.signal, emit)) return record;
-  }
-  try {
+    // The files name everyone who may speak; the stance table covers the designers taking part.
+    const people = peopleOf(review).map((p) =>
+      'topChoice' in p && !ctx.designers.some((d) => d.id === p.id) ? { ...p, topChoice: undefined } : p,
+    );
+
+    record.status = 'running';
+    record.waitingFor = undefined;
+    record.error = undefined;
+    for (const it of record.iterations) it.error = undefined;
     await ctx.save();
-    await task.writeDeliverables(review.root, record, people).catch(() => undefined);
-    await o.sync?.saved(record); // the deliverables written after the last save
-  } catch (err) {
-    if (!(err instanceof SyncStopError)) throw err;
-    record.status = 'failed';
-    record.error = err.message;
-    emit({ type: 'notice', runId: record.id, level: 'error', message: err.message });
+    emit({ type: 'run-started', runId: record.id, runDir: dir, resumed });
+    if (discussionOf(record.settings).hierarchy === 'lead-decides' && !ctx.designers.some((d) => d.id === record.settings.lead)) {
+      emit({
+        type: 'notice',
+        runId: record.id,
+        level: 'warning',
+        message:
+          'hierarchy is lead-decides, but the lead is not among the designers of this run; nobody settles the decision points, and the prompts say the team is flat.',
+      });
+    }
+
+    try {
+      // Every step of a design run sends images: without an image library it stops here, before any model call, in one sentence.
+      const noImages = task.usesImages ? imagesUnavailableReason() : undefined;
+      if (noImages) throw new ImagesUnavailableError(noImages);
+      for (;;) {
+        let it = record.iterations.at(-1);
+        if (!it || task.isDone(ctx, it)) {
+          if (record.iterations.length >= record.settings.iterations) break;
+          it = task.planNext(record, o.feedback, (message) => emit({ type: 'notice', runId: record.id, level: 'info', message }));
+          record.iterations.push(it);
+          await ctx.save();
+        }
+        await checkCandidates(review.root, record.options); // before every round, and first thing on resume
+        emit({ type: 'iteration-started', runId: record.id, iteration: it.index, candidates: it.candidates, final: it.final === true });
+        await task.runIteration(ctx, review, it, o.cacheDir);
+        await task.writeDeliverables(review.root, record, people);
+      }
+      // What people said while the last step ran is kept (in the last iteration) before the run closes.
+      await ctx.people.intake();
+      await task.finish(ctx, review, prices);
+      record.finalPick = task.finalPick(record);
+      record.status = 'completed';
+    } catch (err) {
+      if (stoppedBySync(err, record, o.signal, emit)) return record;
+    }
+    try {
+      await ctx.save();
+      await task.writeDeliverables(review.root, record, people).catch(() => undefined);
+      await o.sync?.saved(record); // the deliverables written after the last save
+    } catch (err) {
+      if (!(err instanceof SyncStopError)) throw err;
+      record.status = 'failed';
+      record.error = err.message;
+      emit({ type: 'notice', runId: record.id, level: 'error', message: err.message });
+    }
+    emit({ type: 'run-finished', runId: record.id, status: record.status, error: record.error });
+    return record;
+  } finally {
+    await ctx.close(); // the journal and prompt parts held open for the run
   }
-  emit({ type: 'run-finished', runId: record.id, status: record.status, error: record.error });
-  return record;
 }
 
 /** The context every step of the run is given: backends (checked and adapted), the record's writers and save, the people. */
@@ -333,12 +337,18 @@ async function stepContext(
   dir: string,
   prices: PriceTable,
   emit: (e: RunEvent) => void,
-): Promise<StepContext & { people: PeopleInRun }> {
+): Promise<StepContext & { people: PeopleInRun; close: () => Promise<void> }> {
+  // Both append-only files are held open for the run (a save is then a write and a sync each), except through git (sync),
+  // whose pulls may replace them between saves.
+  const hold = !o.sync;
   // Prompts are kept as parts in the append-only prompts.jsonl, so run.json stays small (promptParts.ts).
-  const promptParts = await PromptPartsWriter.open(review.root, record.id);
+  const promptParts = await PromptPartsWriter.open(review.root, record.id, hold);
   // Turns go to the journal (synced) and run.json is rewritten whole at round boundaries and status changes (journal.ts).
-  const writer = await RecordWriter.open(review.root, record.id, (r) =>
-    writeRunRecord(review.root, r, { validate: r.status !== 'running' }),
+  const writer = await RecordWriter.open(
+    review.root,
+    record.id,
+    (r) => writeRunRecord(review.root, r, { validate: r.status !== 'running' }),
+    hold,
   );
   const backends = backendsOf(o);
   // The backends as made (before the wrappers below): whether the scripted server answered them.
@@ -347,6 +357,36 @@ async function stepContext(
   if (resumed) backends.chat = checkedFirst(backends.chat, () => checkImageEndpoint(backends.images, record, o.signal));
   // A text-only model gets each candidate as its label and what the designers wrote about it.
   if (!backends.chat.acceptsImages) backends.chat = textOnly(backends.chat, (file) => describeCandidate(review, record, file));
+  // The save started behind the next model request (saveBehind), with what it reports once durable: at most one.
+  let behind: Promise<void> | undefined;
+  const settled = async (): Promise<void> => {
+    const p = behind;
+    if (!p) return;
+    try {
+      await p;
+    } finally {
+      if (behind === p) behind = undefined;
+    }
+  };
+  const write = async (): Promise<void> => {
+    record.updatedAt = new Date().toISOString();
+    // Once scripted, always scripted: a resume or refine against a real endpoint does not make the canned turns real.
+    // Part by part (endpoints.ts): `scripted` only when every part the run used was the scripted server.
+    const imagesUsed = record.endpoints?.images !== undefined || record.prompts.some((p) => p.kind === 'image-edit');
+    let marked = withEndpoint(record, 'chat', answeredBy.chat);
+    if (imagesUsed) marked = withEndpoint(marked, 'images', answeredBy.images);
+    record.endpoints = marked.endpoints;
+    if (marked.scripted) record.scripted = true;
+    else delete record.scripted;
+    // VS Code's models are covered by the user's plan: only the image edits are priced.
+    const priced = backends.chat.priced ? record.usage : { ...record.usage, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 };
+    record.usage.costUsd = estimateCost(priced, record.settings, prices);
+    promptParts.compact(record);
+    await promptParts.flush();
+    await writer.save(record, participants(review, record.settings).length);
+    emit({ type: 'record-saved', runId: record.id, record });
+    await o.sync?.saved(record);
+  };
   const ctx: StepContext = {
     ...backends,
     record,
@@ -359,32 +399,31 @@ async function stepContext(
     log: o.log ?? (() => undefined),
     prices,
     async save() {
-      record.updatedAt = new Date().toISOString();
-      // Once scripted, always scripted: a resume or refine against a real endpoint does not make the canned turns real.
-      // Part by part (endpoints.ts): `scripted` only when every part the run used was the scripted server.
-      const imagesUsed = record.endpoints?.images !== undefined || record.prompts.some((p) => p.kind === 'image-edit');
-      let marked = withEndpoint(record, 'chat', answeredBy.chat);
-      if (imagesUsed) marked = withEndpoint(marked, 'images', answeredBy.images);
-      record.endpoints = marked.endpoints;
-      if (marked.scripted) record.scripted = true;
-      else delete record.scripted;
-      // VS Code's models are covered by the user's plan: only the image edits are priced.
-      const priced = backends.chat.priced ? record.usage : { ...record.usage, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 };
-      record.usage.costUsd = estimateCost(priced, record.settings, prices);
-      promptParts.compact(record);
-      await promptParts.flush();
-      await writer.save(record, participants(review, record.settings).length);
-      emit({ type: 'record-saved', runId: record.id, record });
-      await o.sync?.saved(record);
+      await settled();
+      await write();
     },
+    settled,
   };
+  // Through git (sync), each save is committed before the next pull: saves stay in line there.
+  if (!o.sync) {
+    ctx.saveBehind = (then) => {
+      if (behind) throw new Error('Internal error: a save was started behind another one that is not settled.');
+      const p = write().then(then);
+      p.catch(() => undefined); // its failure is thrown by settled()
+      behind = p;
+    };
+  }
   o.sync?.attach(record.id);
   const people = new PeopleInRun(ctx, teamOf(review, record), o.holdWhenWaiting === true, {
     sync: o.sync,
     maxWaitMs: o.maxWaitMs,
     criteria: async () => (await readCountedCriteriaFile(review.root))?.criteria,
   });
-  return Object.assign(ctx, { people });
+  const close = async (): Promise<void> => {
+    await settled().catch(() => undefined);
+    await Promise.all([promptParts.close(), writer.close()]);
+  };
+  return Object.assign(ctx, { people, close });
 }
 
 /** Records why the run stopped (waiting, cancelled, failed). True when a sync stop ended it: the record on disk is kept

@@ -24,8 +24,17 @@ export interface StepContext {
   runDir: string;
   signal?: AbortSignal;
   emit(event: RunEvent): void;
-  /** Writes run.json atomically and tells listeners. */
+  /** Writes run.json atomically and tells listeners (after any save started behind a request is done). */
   save(): Promise<void>;
+  /**
+   * Starts the save of what was just recorded without waiting for it, so the next step can be prepared (the inbox read,
+   * the prompt built) while it is written and synced; `then` runs once it is durable (what reports the step as done). At
+   * most one at a time: whoever changes the record, tells listeners or sends a request next calls `settled()` first.
+   * Absent when saves must stay in line (a run that syncs through git commits each save before it pulls).
+   */
+  saveBehind?(then: () => void): void;
+  /** Waits for the save started behind a request (and what it reports); throws if it failed. */
+  settled?(): Promise<void>;
   log(line: string): void;
   /** The price table in use (built-in merged with the user's), for per-call cost estimates. */
   prices?: PriceTable;

@@ -55,6 +55,28 @@ describe('run journal: turns appended and synced, run.json whole at round bounda
     assert.deepEqual(loaded.record.iterations, final.iterations);
   });
 
+  it('a turn is reported done only once its journal line is on disk, and before anything of the next turn is said', async () => {
+    const events: string[] = [];
+    const r = await startRun(
+      opts({
+        onEvent: (e) => {
+          if (e.type === 'turn-started') events.push(`started ${e.speaker}`);
+          if (e.type !== 'turn-completed') return;
+          // Read at the report itself: the message is in the journal (or in run.json) already.
+          const dir = path.join(root, 'runs', e.runId);
+          const journal = readFileSync(path.join(dir, JOURNAL_FILE), 'utf8');
+          const json = readFileSync(path.join(dir, 'run.json'), 'utf8');
+          assert.ok(journal.includes(`"id":"${e.message.id}"`) || json.includes(`"id":"${e.message.id}"`), e.message.id);
+          events.push(`completed ${e.message.speaker}`);
+        },
+      }),
+    );
+    assert.equal(r.status, 'completed', r.error);
+    const round = r.iterations[0]!.messages.map((m) => [`started ${m.speaker}`, `completed ${m.speaker}`]).flat();
+    assert.deepEqual(events.slice(0, round.length), round, 'each turn reported before the next one starts');
+    assert.equal(events.length, 16);
+  });
+
   it('run.json is not rewritten after every turn (the journal holds the turns of the round)', async () => {
     let seen: { inRunJson: number } | undefined;
     const r = await startRun(
