@@ -8,7 +8,8 @@
 //   unit         mocha --config .mocharc.json (node 20): test files in parallel, two at a time, each in a worker process
 //                of its own; the CLI they run is the build stage's dist/cli.js (test/support/builtCli.ts)
 //   integration  scripts/run-integration.mjs: mocha INSIDE the real extension host of code-server
-//   e2e          mocha on out/test/e2e/**/*.e2e.js (playwright + code-server, via test/harness)
+//   e2e          mocha on out/test/e2e/**/*.e2e.js (playwright + code-server, via test/harness), as two processes at once
+//                (TEAMFUSION_E2E_SHARDS; see runE2e)
 //   package      scripts/package.mjs: the production build and one VSIX per platform, each checked for its @img packages
 //   vsix         scripts/test-vsix.mjs: install the linux-x64 VSIX into code-server, palette check, timings
 // package, typecheck and lint run in a side lane beside integration and vsix (see `stages`); every other stage runs alone.
@@ -16,8 +17,9 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { setPriority } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { e2eShards } from './lib/e2eShards.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (name) => join(repo, 'node_modules', '.bin', name);
@@ -26,9 +28,9 @@ const COUNT = /^\s*(\d+) passed, (\d+) failed\s*$/;
 /**
  * Runs a command, streaming its output, and returns { code, text }. `side` (a side-lane stage): its output is only kept,
  * and with `side.nice` it runs at a lower priority (nice 10, inherited by what it starts), so it takes the cores the main
- * lane leaves idle rather than slowing the main lane's tests.
+ * lane leaves idle rather than slowing the main lane's tests. `sink(stream, chunk)`, if given, takes the output instead.
  */
-function run(cmd, args, timeoutS, env = {}, side = undefined) {
+function run(cmd, args, timeoutS, env = {}, side = undefined, sink = undefined) {
   const quiet = !!side;
   return new Promise((resolvePromise) => {
     const child = spawn(cmd, args, { cwd: repo, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
@@ -42,7 +44,8 @@ function run(cmd, args, timeoutS, env = {}, side = undefined) {
     let text = '';
     const onData = (stream) => (chunk) => {
       text += chunk;
-      if (!quiet) stream.write(chunk);
+      if (sink) sink(stream, chunk);
+      else if (!quiet) stream.write(chunk);
     };
     child.stdout.on('data', onData(process.stdout));
     child.stderr.on('data', onData(process.stderr));
@@ -92,6 +95,59 @@ function findFiles(dir, suffix) {
   return out.sort();
 }
 
+/**
+ * The e2e files as `n` mocha processes at once (TEAMFUSION_E2E_SHARDS, default 2; 1: one process), each with its own
+ * code-server and Chromium (a process shares them only among its own suites: test/e2e/support/workbench.ts). The stage
+ * waits on VS Code, Chromium and the mock more than it computes, so two processes fill the two cores that one leaves half
+ * idle. Output: the first shard streams; each later one is held until the one before it has ended, then printed whole
+ * and streamed from there, so every shard reads as one block. Returns the exit code (the worst) and a closing line with
+ * the shards' counts summed.
+ */
+async function runE2e(files, n) {
+  const mochaArgs = ['--no-config', '--timeout', '300000', '--reporter', 'spec'];
+  const shards = e2eShards(files, n);
+  if (shards.length === 1) return run(bin('mocha'), [...mochaArgs, ...files], 1800);
+  const name = (f) => basename(f, '.e2e.js');
+  const t0 = Date.now();
+  /** The shard whose output goes to the terminal now; the others' output waits in `held`. */
+  let streaming = 0;
+  const held = shards.map(() => []);
+  const ended = shards.map(() => false);
+  const write = (i, stream, chunk) => (i === streaming ? stream.write(chunk) : held[i].push([stream, chunk]));
+  const results = await Promise.all(
+    shards.map(async (shard, i) => {
+      write(
+        i,
+        process.stdout,
+        `\n--- e2e shard ${i + 1} of ${shards.length} (${shard.files.map(name).join(', ')}; about ${shard.seconds} s alone)\n`,
+      );
+      const r = await run(bin('mocha'), [...mochaArgs, ...shard.files], 1800, {}, undefined, (stream, chunk) => write(i, stream, chunk));
+      const seconds = (Date.now() - t0) / 1000;
+      write(i, process.stdout, `--- e2e shard ${i + 1} of ${shards.length} ended (exit ${r.code}) after ${seconds.toFixed(1)} s\n`);
+      ended[i] = true;
+      // Hand the terminal on: the next shards' held output, whole, up to the first one still running.
+      while (ended[streaming] && streaming + 1 < shards.length) {
+        streaming++;
+        for (const [stream, chunk] of held[streaming]) stream.write(chunk);
+        held[streaming] = [];
+      }
+      return { ...r, seconds };
+    }),
+  );
+  const sum = { passed: 0, failed: 0 };
+  for (const r of results) {
+    const c = counts(r.text);
+    sum.passed += c?.passed ?? 0;
+    // A shard that ended badly without a failing test (a crash, the timeout) counts as one failure.
+    sum.failed += c?.failed || (r.code === 0 ? 0 : 1);
+  }
+  const code = results.reduce((a, r) => Math.max(a, r.code), 0);
+  const times = results.map((r) => `${r.seconds.toFixed(0)} s`).join(', ');
+  const line = `e2e: ${shards.length} processes (${times}), summed:\n${sum.passed} passed, ${sum.failed} failed\n`;
+  process.stdout.write(line);
+  return { code, text: `${results.map((r) => r.text).join('\n')}\n${line}` };
+}
+
 // Two lanes. The main lane runs build, compile, unit, integration, vsix and e2e one after another, its output streamed:
 // each of them uses both cores or times the product. The side lane runs package, typecheck, then lint, beside it from the
 // moment unit ends (package mostly waits on npm and the disk; tsc and lint are one thread each), at a lower priority, its
@@ -136,7 +192,7 @@ const stages = [
     run: () => {
       const files = findFiles(join(repo, 'out/test/e2e'), '.e2e.js');
       if (files.length === 0) return Promise.resolve({ code: 1, text: 'no compiled e2e tests under out/test/e2e\n' });
-      return run(bin('mocha'), ['--no-config', '--timeout', '300000', '--reporter', 'spec', ...files], 1800);
+      return runE2e(files, Number(process.env.TEAMFUSION_E2E_SHARDS ?? 2));
     },
   },
 ];

@@ -262,7 +262,8 @@ function killGroup(pid, signal) {
  *      workspaceTrust?: boolean (default false: started with --disable-workspace-trust, everything trusted; true: trust
  *      is on and the fresh profile trusts nothing, so the workspace opens in Restricted Mode),
  *      reconnectionGraceTime?: seconds a window's extension host outlives its closed connection (code-server's default is
- *      3 hours; a server that serves one window after another wants it short) }
+ *      3 hours; a server that serves one window after another wants it short),
+ *      portAttempt?: (its own) which try this is after the free port was taken before code-server could bind it }
  * Returns { url, port, pid, scratch, extensionsDir, userDataDir, stop() }.
  */
 export async function startCodeServer(o) {
@@ -343,15 +344,21 @@ export async function startCodeServer(o) {
     if (!o.keepScratch) rmSync(scratch, { recursive: true, force: true, maxRetries: 3 });
   };
   const deadline = Date.now() + 60_000;
+  const logText = () => (existsSync(logFile) ? readFileSync(logFile, 'utf8') : '');
   for (;;) {
     if (exited) {
-      const text = existsSync(logFile) ? readFileSync(logFile, 'utf8') : '';
+      const text = logText();
       await stop();
+      // The free port was taken between freePort() and code-server's bind (another test process starting a server at the
+      // same moment): again on another port.
+      if (o.port === undefined && /EADDRINUSE/.test(text) && (o.portAttempt ?? 1) < 3)
+        return startCodeServer({ ...o, portAttempt: (o.portAttempt ?? 1) + 1 });
       throw new Error(`code-server exited before it answered:\n${text.split('\n').slice(-30).join('\n')}`);
     }
     try {
+      // Up once /healthz answers and this server's own log says it listens on the port (not another server there).
       const r = await fetch(`${url}/healthz`);
-      if (r.ok) break;
+      if (r.ok && logText().includes(`server listening on ${url}`)) break;
     } catch {
       /* not up yet */
     }

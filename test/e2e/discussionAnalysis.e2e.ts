@@ -23,6 +23,8 @@ import {
   showTab,
   waitInFrame,
   requireBuilt,
+  untilStateKept,
+  webviewPosts,
 } from './support/workbench';
 
 const RUN_ID = '2026-11-21T22-40-05Z-e2e1';
@@ -219,12 +221,18 @@ describe('discussion analysis in a real VS Code (code-server)', function () {
     await fs.rm(path.join(review, 'runs', RUN_ID, 'analysis.json'));
     await s.startWorkbench({ workspaceTrust: true });
     const panel = await openReview(s.page, 'lumen-perfume', 'Lumen');
+    // What the panel posts from here on is seen (webviewPosts); that it is, shows on the Run tab kept with setState.
+    await webviewPosts(panel);
+    await showTab(panel, 'overview');
     await showTab(panel, 'run');
+    await untilStateKept(panel, 'the Run tab', (state) => (JSON.parse(state) as { tab?: string }).tab === 'run');
     await waitInFrame(panel, () => !!document.getElementById('tf-code-discussion'), 'the Code discussion button');
     assert.equal(await panel.locator('#tf-code-discussion').getAttribute('disabled'), '');
     assert.match((await panel.locator('#tf-discussion-analysis').textContent()) ?? '', /Restricted mode: coding is off/);
     await panel.locator('#tf-code-discussion').click({ force: true });
-    await s.page.waitForTimeout(2_000);
+    // A click handler posts while the click is dispatched: none went to the extension host, so nothing can follow.
+    const posted = (await webviewPosts(panel)).filter((p) => p.channel === 'onmessage' && p.data.includes('"codeDiscussion"'));
+    assert.deepEqual(posted, [], 'the click posted no codeDiscussion');
     assert.equal(s.mock.requests.length, 0);
     assert.equal(existsSync(path.join(review, 'runs', RUN_ID, 'analysis.json')), false);
     await scrollTo(panel, 'tf-discussion-analysis');

@@ -21,7 +21,18 @@ import { checkVotesText } from '../../src/core/evaluation/votes/voteFile';
 import { RunRecordSchema } from '../../src/core/record/record';
 import { SAMPLE, copySample, e2eSuite, mockEnv, runCli, until } from './support/suite';
 import type { MockOpenAI } from '../support/openaiMock';
-import { DARK, openReview, requireBuilt, screenshot, setColorTheme, shootBothThemes, showTab, waitInFrame } from './support/workbench';
+import {
+  DARK,
+  openReview,
+  requireBuilt,
+  screenshot,
+  setColorTheme,
+  shootBothThemes,
+  showTab,
+  untilStateKept,
+  waitInFrame,
+  webviewPosts,
+} from './support/workbench';
 
 const QUESTION = 'Warm or cold palette?';
 const PALETTE = {
@@ -445,12 +456,17 @@ describe('a fork side by side and its blind vote in a real VS Code (code-server)
     const forks = await openReview(s.page, 'lumen-brief', 'The brief, forked');
     await showTab(forks, 'run');
     await waitInFrame(forks, () => document.querySelectorAll('.tf-fork .tf-fork-side').length === 2, 'the fork');
+    // What the panel posts from here on is seen (webviewPosts); that it is, shows on Ana kept with setState.
+    await webviewPosts(forks);
     await voteAs(forks, 'ana');
     await waitInFrame(forks, () => !/Choose who you are/.test(document.getElementById('tf-forks')?.textContent ?? ''), 'Ana chosen');
+    await untilStateKept(forks, 'Ana at the panel', (state) => (JSON.parse(state) as { me?: string }).me === 'ana');
     assert.equal(await forks.locator('.tf-fork-side .tf-vote[disabled]').count(), 2, 'both buttons off');
     assert.match((await forks.locator('.tf-fork-side .tf-vote').first().getAttribute('title')) ?? '', /not trusted/);
     await forks.locator('.tf-fork-side[data-remix="f1a"] .tf-vote').click({ force: true });
-    await s.page.waitForTimeout(2_000);
+    // A click handler posts while the click is dispatched: no vote went to the extension host, so nothing can be written.
+    const posted = (await webviewPosts(forks)).filter((p) => p.channel === 'onmessage' && p.data.includes('"vote"'));
+    assert.deepEqual(posted, [], 'the click posted no vote');
     const votes = path.join(brief, 'runs', (await fs.readdir(path.join(brief, 'runs')))[0]!, 'votes');
     assert.deepEqual(await fs.readdir(votes), ['chen.yaml'], 'nothing written for Ana');
   });

@@ -30,6 +30,8 @@ import {
   waitInFrame,
   shootBothThemes,
   requireBuilt,
+  untilStateKept,
+  webviewPosts,
 } from './support/workbench';
 
 interface AnalyzeJson {
@@ -357,8 +359,10 @@ describe('review panel in a real VS Code (code-server)', function () {
   it('keeps its state while hidden (no retainContextWhenHidden): tab and unsaved form', async () => {
     const page = s.page;
     await showTab(panel, 'ranking');
+    await webviewPosts(panel);
     await panel.locator('#tf-rk-name input').fill('Unsaved Draft');
-    await page.waitForTimeout(800);
+    // The form keeps its draft with setState a moment after the last key (debounced): hidden before that, it would be lost.
+    await untilStateKept(panel, 'the unsaved draft', (state) => state.includes('Unsaved Draft'));
     const hidden = panel;
     await command(page, 'File: New Untitled Text File');
     await until(page, 'the hidden panel torn down', async () => hidden.isDetached(), 60_000);
@@ -371,8 +375,9 @@ describe('review panel in a real VS Code (code-server)', function () {
 
   it('comes back after a window reload (the serializer restores it)', async () => {
     const page = s.page;
+    await webviewPosts(panel);
     await showTab(panel, 'run');
-    await page.waitForTimeout(1_000);
+    await untilStateKept(panel, 'the Run tab', (state) => (JSON.parse(state) as { tab?: string }).tab === 'run');
     // "Developer: Reload Window" shuts the workbench down properly (its storage is flushed), like a user's reload.
     await Promise.all([page.waitForNavigation({ timeout: 60_000 }), runCommand(page, 'Developer: Reload Window')]);
     await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });

@@ -69,6 +69,19 @@ describe("a team on several machines through git, with VS Code's built-in Git (c
         (m) => `${(m as HTMLElement).dataset.kind ?? ''}:${m.getAttribute('data-message-id') ?? ''}`,
       ),
     );
+  /**
+   * Rethrows a wait's error with what the clones and the logs say: what B holds uncommitted, B's and the remote's last
+   * commits, and the last lines of TeamFusion's and VS Code's Git's logs (a wait on B's commits that runs out says why).
+   */
+  const withSyncStory = async (e: Error): Promise<never> => {
+    const tail = async (id: string) => (await extensionLog(s.w, id)).trim().split('\n').slice(-15).join('\n');
+    const log = (dir: string, ...rev: string[]) => git(dir, 'log', '--format=%h %s', '-3', ...rev).trim();
+    throw new Error(
+      `${e.message}\nuncommitted in B: ${git(team.clone.ben, 'status', '--porcelain', '--', 'review').trim() || 'nothing'}\n` +
+        `B: ${log(team.clone.ben)}\nremote: ${log(team.remote, 'main')}\n` +
+        `TeamFusion's log:\n${await tail('teamfusion.teamfusion')}\nGit's log:\n${await tail('vscode.git')}`,
+    );
+  };
   /** Files the commit at HEAD of B touched. */
   const filesOf = (rev: string): string[] =>
     git(team.clone.ben, 'show', '--name-only', '--format=', rev).trim().split('\n').filter(Boolean);
@@ -178,7 +191,7 @@ describe("a team on several machines through git, with VS Code's built-in Git (c
       () => /Pinned .*committed and pushed to origin\/main/.test(document.getElementById('tf-say-result')?.textContent ?? ''),
       "Chen's pin pushed",
       120_000,
-    );
+    ).catch(withSyncStory);
     const pinCommit = commitWith(`TeamFusion ${runId}: chen pins ${ana}`);
     assert.ok(pinCommit, git(team.clone.ben, 'log', '--format=%s', '-10'));
     assert.deepEqual(entryOf(filesOf(pinCommit)), [inbox('chen')], 'only his pin entry');
@@ -187,7 +200,9 @@ describe("a team on several machines through git, with VS Code's built-in Git (c
     // Chen answers in B's panel: the same way.
     await panel.locator('#tf-say-text textarea').fill('From my own machine: Image 3, and keep the gold cap.');
     await panel.locator('#tf-say-send').click();
-    const sayCommit = await until(page, "Chen's answer committed in B", async () => commitWith(`TeamFusion ${runId}: chen says`));
+    const sayCommit = await until(page, "Chen's answer committed in B", async () => commitWith(`TeamFusion ${runId}: chen says`)).catch(
+      withSyncStory,
+    );
     await waitInFrame(
       panel,
       () => /^Said: committed and pushed to origin\/main/.test(document.getElementById('tf-say-result')?.textContent ?? ''),
@@ -274,14 +289,16 @@ describe("a team on several machines through git, with VS Code's built-in Git (c
       "B's panel showing the completed run",
       60_000,
     );
-    // Everything is committed and pushed from B: nothing of the review left uncommitted, B's branch is the remote's.
+    // Everything is committed and pushed from B: nothing of the review left uncommitted, B's branch is the remote's. The
+    // run's record says completed before its last commits are made (one after another, each through VS Code's Git): when
+    // the wait runs out, the error says which part was missing and what both logs said last.
     await until(
       page,
       "B's last commit on the remote",
       async () =>
         git(team.clone.ben, 'status', '--porcelain', '--', 'review').trim() === '' &&
         git(team.clone.ben, 'rev-parse', 'HEAD').trim() === git(team.remote, 'rev-parse', 'main').trim(),
-    );
+    ).catch(withSyncStory);
     // A pulls: the same run folder, byte for byte.
     git(team.clone.ana, 'pull', '--quiet', '--rebase');
     const [a, b] = await Promise.all([

@@ -13,8 +13,8 @@ import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { Frame } from 'playwright-core';
 import { commandPaletteEntries, runCommand } from '../harness/codeServer';
-import { copySample, e2eSuite, mockEnv, runCli, runIds } from './support/suite';
-import { openReview, showTab, screenshot, waitForPanel, waitInFrame, requireBuilt } from './support/workbench';
+import { copySample, e2eSuite, mockEnv, runCli, runIds, until } from './support/suite';
+import { extensionLog, openReview, showTab, screenshot, waitForPanel, waitInFrame, requireBuilt } from './support/workbench';
 
 const UNTRUSTED_WORDS = /untrusted|not trusted|restricted/i;
 
@@ -195,8 +195,31 @@ describe('workspace trust in a real VS Code (code-server): an untrusted workspac
   });
 
   it('nothing reached the model and no run was written', async () => {
-    // Every attempt above was answered (refused) before its test ended; anything started late would show up within a second.
-    await s.page.waitForTimeout(1_000);
+    // Every attempt above reached the extension host and was refused there: each refusal is in TeamFusion's log (written
+    // where the host turns the attempt down, instead of acting on it), so nothing of them is still on its way.
+    const refusals = [
+      'Review panel: starting a run refused in an untrusted workspace (nothing sent).',
+      'Review panel: refining a run refused in an untrusted workspace (nothing sent).',
+      'Make Blind Re-rank Set: refused in an untrusted workspace (nothing written).',
+      'Import Rankings: refused in an untrusted workspace (nothing written).',
+    ];
+    const log = await until(
+      s.page,
+      'the four refusals in the log',
+      async () => {
+        const text = await extensionLog(s.w, 'teamfusion.teamfusion');
+        return refusals.every((r) => text.includes(r)) ? text : undefined;
+      },
+      30_000,
+    ).catch(async () => extensionLog(s.w, 'teamfusion.teamfusion'));
+    for (const r of refusals)
+      assert.ok(
+        log.includes(r),
+        `the log says: ${r}\n${log
+          .split('\n')
+          .filter((l) => /refused/.test(l))
+          .join('\n')}`,
+      );
     assert.equal(s.mock.requests.length, 0, `requests to the model: ${s.mock.requests.map((r) => r.route).join(', ')}`);
     assert.equal(existsSync(path.join(fresh, 'runs')), false, 'no runs/ folder in the untouched review');
     assert.deepEqual(await runIds(withRun), existingRuns, 'no new run next to the earlier one');

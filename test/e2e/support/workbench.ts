@@ -215,6 +215,69 @@ export async function startWorkbench(o: WorkbenchOptions): Promise<Workbench> {
   }
 }
 
+/** A message a panel's webview sent to the workbench: its channel and its data as JSON. */
+export interface WebviewPost {
+  /** `onmessage`: a message to the extension host (postMessage); `do-update-state`: the state kept with setState. */
+  channel: string;
+  data: string;
+}
+
+/**
+ * What the panel's webview has sent to the workbench since the first call for this panel (that call starts listening:
+ * call it before the step whose messages it should see). VS Code's webview host frame (the panel frame's parent) passes
+ * every postMessage and setState of the panel on over a MessagePort; its postMessage is wrapped there to keep a copy. The
+ * panel's call reaches the host frame synchronously, so what a click posted is here as soon as the click has been
+ * dispatched: no wait for it to arrive.
+ */
+export async function webviewPosts(panel: Frame): Promise<WebviewPost[]> {
+  const host = panel.parentFrame();
+  if (!host) throw new Error('the panel frame has no webview host frame above it');
+  return host.evaluate(() => {
+    const w = window as Window & { __tfPosts?: { channel: string; data: string }[] };
+    if (!w.__tfPosts) {
+      const posts: { channel: string; data: string }[] = [];
+      w.__tfPosts = posts;
+      const original = MessagePort.prototype.postMessage;
+      MessagePort.prototype.postMessage = function (this: MessagePort, ...args: Parameters<MessagePort['postMessage']>) {
+        const m = args[0] as { channel?: unknown; data?: unknown } | null;
+        if (m && (m.channel === 'onmessage' || m.channel === 'do-update-state'))
+          posts.push({ channel: m.channel, data: typeof m.data === 'string' ? m.data : (JSON.stringify(m.data) ?? '') });
+        return original.apply(this, args);
+      } as MessagePort['postMessage'];
+    }
+    return [...w.__tfPosts];
+  });
+}
+
+/**
+ * Waits until the panel's webview has kept, with setState, a state for which `test` holds (the state as JSON text). The
+ * state reaches the workbench with that call; what comes after (hiding the panel, a reload) finds it there.
+ */
+export async function untilStateKept(panel: Frame, what: string, test: (stateJson: string) => boolean, ceilingMs = 30_000): Promise<void> {
+  const deadline = Date.now() + ceilingMs;
+  for (;;) {
+    const posts = await webviewPosts(panel);
+    if (posts.some((p) => p.channel === 'do-update-state' && test(p.data))) return;
+    if (Date.now() > deadline) throw new Error(`The panel did not keep ${what} within ${ceilingMs} ms`);
+    await panel.page().waitForTimeout(50);
+  }
+}
+
+/**
+ * Waits until the page's CSS transitions and animations have run (none running, or only endless ones), then until it has
+ * painted: the event a screenshot of something that slides or fades in needs, instead of a fixed pause.
+ */
+export async function settled(page: Page, ceilingMs = 10_000): Promise<void> {
+  await page
+    .waitForFunction(
+      () => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity),
+      undefined,
+      { timeout: ceilingMs, polling: 50 },
+    )
+    .catch(() => undefined);
+  await painted(page);
+}
+
 /** Every frame whose document has the review panel app, found by content (webviews live in nested iframes). */
 export async function panelFrames(page: Page): Promise<Frame[]> {
   const found: Frame[] = [];
