@@ -161,6 +161,17 @@ export async function readOwnText(root: string, rel: string, maxBytes: number): 
   }
 }
 
+/** Opens a file of the review for appending (created exclusively when missing), through the checks of openChecked. */
+async function openForAppend(root: string, file: string): Promise<{ handle: fs.FileHandle; abs: string }> {
+  const abs = await pathOf(root, file, { create: true });
+  try {
+    return { handle: await openChecked(abs, file, fsc.O_WRONLY | fsc.O_APPEND, 'written'), abs };
+  } catch (err) {
+    if (!(err instanceof ReviewFileError && err.reason === 'missing')) throw err;
+    return { handle: await openChecked(abs, file, fsc.O_WRONLY | fsc.O_APPEND | fsc.O_CREAT | fsc.O_EXCL, 'written'), abs };
+  }
+}
+
 /**
  * Appends to a file of the review (created exclusively when missing), never through a link: the existing file is opened
  * with O_NOFOLLOW and checked (regular, same inode as the checked path) before a byte is written. Synced to disk before
@@ -173,14 +184,7 @@ export async function appendReviewFile(
   opts: { sync?: boolean } = { sync: true },
 ): Promise<void> {
   const file = toRel(rel);
-  const abs = await pathOf(root, file, { create: true });
-  let handle: fs.FileHandle;
-  try {
-    handle = await openChecked(abs, file, fsc.O_WRONLY | fsc.O_APPEND, 'written');
-  } catch (err) {
-    if (!(err instanceof ReviewFileError && err.reason === 'missing')) throw err;
-    handle = await openChecked(abs, file, fsc.O_WRONLY | fsc.O_APPEND | fsc.O_CREAT | fsc.O_EXCL, 'written');
-  }
+  const { handle } = await openForAppend(root, file);
   try {
     await handle.appendFile(data);
     if (opts.sync) await handle.sync();
@@ -215,14 +219,7 @@ export class HeldAppend {
       if (!now || now.isSymbolicLink() || idOf(now) !== this.id) await this.close();
     }
     if (!this.handle) {
-      const abs = await pathOf(this.root, file, { create: true });
-      let handle: fs.FileHandle;
-      try {
-        handle = await openChecked(abs, file, fsc.O_WRONLY | fsc.O_APPEND, 'written');
-      } catch (err) {
-        if (!(err instanceof ReviewFileError && err.reason === 'missing')) throw err;
-        handle = await openChecked(abs, file, fsc.O_WRONLY | fsc.O_APPEND | fsc.O_CREAT | fsc.O_EXCL, 'written');
-      }
+      const { handle, abs } = await openForAppend(this.root, file);
       try {
         this.id = idOf(await handle.stat());
       } catch (err) {
