@@ -4,10 +4,10 @@
  * then the median of several timed runs, as wall-clock time and as this process's CPU time; a wall-clock row says when
  * this process had the CPU for less than two thirds of it (a machine busy with other work).
  *
- * Beside it, its floor measured in the same run, alternating with it: the same amount of shuffling done the plain way
+ * Beside it, a reference measured in the same run, alternating with it: the same amount of shuffling done the plain way
  * (Fisher–Yates of the same 49 rows of 50, 10,000 times, one draw of the same generator per step, no statistic). It
- * says how fast this machine is at the moment; when the floor alone takes more than the goal, the goal cannot be met
- * here and the output says so.
+ * says how fast this machine is at the moment. The test draws one number for two raters' steps, so it can take less than
+ * this reference (the ratio row); when both take more than the goal, the output says the goal looks out of reach here now.
  */
 import { performance } from 'node:perf_hooks';
 import type { Review } from '../src/core/review/model';
@@ -155,7 +155,10 @@ export async function benchStats(): Promise<BenchResult[]> {
   const beside = timeBeside(test, () => void plainShuffles(ranks, 10_000), 7);
   const review = reviewOf(ranks);
   const full = timeIt(() => analyzeReview(review), 3);
-  const floorNote = beside.floorCpu > 100 ? ' — this machine cannot meet the 100 ms goal now: the plain shuffling alone takes more' : '';
+  // The plain shuffling draws one number a swap; the test draws one for two raters, so it can beat this reference. Only
+  // when both take more than the goal does the goal look out of reach on this machine now.
+  const floorNote =
+    beside.floorCpu > 100 && core.cpu > 100 ? ' — this machine cannot meet the 100 ms goal now: the plain shuffling alone takes more' : '';
   return [
     { name: `stats: Kendall's W + 10,000 permutations, 50 designers × 50 options${busyNote(core)}`, ms: core.wall, goalMs: 100 },
     {
@@ -164,12 +167,11 @@ export async function benchStats(): Promise<BenchResult[]> {
       goalMs: 100,
     },
     {
-      name: `stats: its floor in the same run, CPU time: plain Fisher–Yates of the same 49 rows × 50, 10,000 times${floorNote}`,
+      name: `stats: its reference in the same run (info), CPU time: plain Fisher–Yates of the same 49 rows × 50, 10,000 times${floorNote}`,
       ms: beside.floorCpu,
-      goalMs: 100,
     },
     {
-      name: "stats: Kendall's W + 10,000 permutations ÷ its floor (CPU time, median of alternating runs)",
+      name: "stats: Kendall's W + 10,000 permutations ÷ its reference (CPU time, median of alternating runs)",
       value: Math.round(beside.ratio * 100) / 100,
       goal: 1,
       unit: '×',
