@@ -5,6 +5,7 @@
  *   - `prompt`: the prompt record that produced a message (so usage and the prompt behind a message survive a crash);
  *   - `pins`: the run's pins after a change (the whole list: a pin and an unpin alike);
  *   - `takenIn`: the id of an inbox entry taken in;
+ *   - `poolRanking`: a designer's proxy's ranking of the round's pool ({ member, ranking }), as run.json keeps it;
  *   - `checkpoint`: run.json was rewritten whole with this `updatedAt`; the lines before it are in that run.json.
  * Lines are appended and synced before the message they carry is acknowledged (an event, the inbox entry deleted).
  * run.json is rewritten whole only at round boundaries and status changes (RecordWriter decides), each time with
@@ -134,6 +135,23 @@ export function applyJournal(
       refuse(problem);
       continue;
     }
+    if ('poolRanking' in l) {
+      const { member, ranking } = l.poolRanking;
+      const pool = record.iterations.find((x) => x.index === l.iteration)?.pool;
+      if (!pool) {
+        refuse(`Iteration ${l.iteration} has no pool in run.json.`);
+        continue;
+      }
+      const held = pool.rankings[member];
+      if (held) {
+        if (JSON.stringify(held) !== JSON.stringify(ranking))
+          refuse(`${member}'s proxy's ranking of the pool differs from the one in run.json.`);
+        continue;
+      }
+      pool.rankings[member] = ranking;
+      out.applied++;
+      continue;
+    }
     if ('pins' in l) {
       if (JSON.stringify(record.pins ?? []) !== JSON.stringify(l.pins)) out.applied++;
       record.pins = l.pins.length ? l.pins : undefined;
@@ -228,7 +246,9 @@ export async function mergeJournal(reviewRoot: string, record: RunRecord, known?
   const j = await readJournal(reviewRoot, record.id);
   if (!j) return undefined;
   const last = j.lines.map((l) => 'checkpoint' in l && l.checkpoint === record.updatedAt).lastIndexOf(true);
-  const roster = j.lines.slice(last + 1).some((l) => 'message' in l || 'pins' in l) ? (known ?? (await readRoster(reviewRoot))) : undefined;
+  const roster = j.lines.slice(last + 1).some((l) => 'message' in l || 'pins' in l || 'poolRanking' in l)
+    ? (known ?? (await readRoster(reviewRoot)))
+    : undefined;
   const merged = applyJournal(record, j.lines, journalFile(record.id), roster, j.at);
   return { ...merged, refused: [...j.refused, ...merged.refused] };
 }
@@ -245,11 +265,17 @@ interface Durable {
   usage: string;
   /** The record's `takenIn` ids, in order. */
   takenIn: readonly string[];
+  /** Each pool ranking (JSON), by `<iteration> <member>`. */
+  poolRankings: Map<string, string>;
 }
 
 function skeletonOf(record: RunRecord): string {
   const { updatedAt: _u, usage: _g, prompts: _p, pins: _n, takenIn: _t, iterations, ...rest } = record;
-  return JSON.stringify({ ...rest, iterations: iterations.map(({ messages: _m, ...it }) => it) });
+  // A pool's rankings are journaled one by one (poolRanking lines): they are not part of the skeleton.
+  return JSON.stringify({
+    ...rest,
+    iterations: iterations.map(({ messages: _m, ...it }) => (it.pool ? { ...it, pool: { ...it.pool, rankings: {} } } : it)),
+  });
 }
 
 function usageOf(record: RunRecord): string {
@@ -266,6 +292,11 @@ function snapshot(record: RunRecord): Durable {
     pins: JSON.stringify(record.pins ?? []),
     usage: usageOf(record),
     takenIn: [...(record.takenIn ?? [])],
+    poolRankings: new Map(
+      record.iterations.flatMap((it) =>
+        Object.entries(it.pool?.rankings ?? {}).map(([m, r]) => [`${it.index} ${m}`, JSON.stringify(r)] as const),
+      ),
+    ),
   };
 }
 
@@ -378,6 +409,17 @@ export class RecordWriter {
         messages++;
       }
     }
+    // A pool ranking is added, never changed or taken away (that is a whole rewrite).
+    let heldRankings = 0;
+    for (const it of record.iterations) {
+      for (const [member, ranking] of Object.entries(it.pool?.rankings ?? {})) {
+        const held = d.poolRankings.get(`${it.index} ${member}`);
+        if (held === undefined) lines.push({ iteration: it.index, poolRanking: { member, ranking } });
+        else if (held !== JSON.stringify(ranking)) return undefined;
+        else heldRankings++;
+      }
+    }
+    if (heldRankings !== d.poolRankings.size) return undefined;
     const pins = JSON.stringify(record.pins ?? []);
     if (pins !== d.pins) lines.push({ iteration: current || 1, pins: (record.pins ?? []) as Pin[] });
     // Inbox entries taken in (the record's `takenIn` only grows): one `takenIn` line each.

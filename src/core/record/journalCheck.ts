@@ -2,7 +2,7 @@
  * What a journal line may say (issue 29): only what the driver would have written. A line is applied by a reader only when
  * it passes the schema every door shares (fields.ts: ids, lengths, a person's 4,000 characters, mentions once each) and
  * membership: a message of a member (a person's own message carries the inbox entry it came from, named for that person),
- * a pin by a designer of a message that exists, an entry id. Anything else is refused in words and never applied.
+ * a pin by a designer of a message that exists, an entry id, a designer's proxy's ranking of every letter of a round's pool. Anything else is refused in words and never applied.
  */
 import * as z from 'zod';
 import { listInReview } from '../files/reviewFiles';
@@ -30,6 +30,14 @@ export const JournalLineSchema = z.union([
   z.object({ iteration: Iteration, prompt: PromptRecordSchema }).strict(),
   z.object({ iteration: Iteration, pins: z.array(JournalPinSchema).max(RECORD_LIMITS.pins) }).strict(),
   z.object({ iteration: Iteration, takenIn: EntryIdField }).strict(),
+  // A proxy's ranking of a round's pool (issue 41), best first: journaled, so a pool of many members is not a rewrite of
+  // run.json per ranking.
+  z
+    .object({
+      iteration: Iteration,
+      poolRanking: z.object({ member: PersonIdField, ranking: z.array(z.string().regex(/^[a-z]$/)).max(26) }).strict(),
+    })
+    .strict(),
   z.object({ iteration: z.number().int().nonnegative(), checkpoint: AtField }).strict(),
 ]);
 export type JournalLine = z.infer<typeof JournalLineSchema>;
@@ -59,7 +67,7 @@ export async function readRoster(reviewRoot: string): Promise<Roster> {
 
 /**
  * Why a well-formed line must not be applied over `record` (as it stands when the line comes), or undefined. Only people's
- * lines are judged here: messages and pins (prompts and checkpoints are checked by applyJournal's order rules).
+ * lines are judged here: messages, pins and pool rankings (prompts and checkpoints are checked by applyJournal's order rules).
  */
 export function lineProblem(record: RunRecord, line: JournalLine, roster: Roster): string | undefined {
   const designer = (id: string): boolean => roster.designers.has(designerKey(id));
@@ -80,6 +88,15 @@ export function lineProblem(record: RunRecord, line: JournalLine, roster: Roster
       if (!m.entry || !entryOf(m.entry, m.speaker))
         return `Message ${m.id} speaks for ${m.speaker} in person but does not come from an inbox entry of theirs.`;
     }
+    return undefined;
+  }
+  if ('poolRanking' in line) {
+    const { member, ranking } = line.poolRanking;
+    if (!designer(member)) return `A ranking of the pool is by "${member}", who is not a designer of this review.`;
+    const letters = record.iterations.find((x) => x.index === line.iteration)?.pool?.candidates.map((c) => c.letter);
+    if (!letters) return `Iteration ${line.iteration} has no pool for ${member}'s proxy to rank.`;
+    if (ranking.length !== letters.length || new Set(ranking).size !== ranking.length || ranking.some((l) => !letters.includes(l)))
+      return `${member}'s proxy's ranking of the pool of iteration ${line.iteration} is not every letter of the pool (${letters.join(', ')}) once.`;
     return undefined;
   }
   if ('pins' in line) {

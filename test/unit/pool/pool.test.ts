@@ -27,6 +27,8 @@ import { compareRun } from '../../../src/core/evaluation';
 import { CONFIRM_ABOVE_REQUESTS, costWords } from '../../../src/core/llm/costQuestion';
 import { remixesWithDirections } from '../../../src/core/record/remixes';
 import { poolTableOf } from '../../../src/core/pool/poolTable';
+import { applyJournal, JOURNAL_FILE, type JournalLine } from '../../../src/core/record/journal';
+import { readRoster } from '../../../src/core/record/journalCheck';
 
 /** Four directions with no words in common but their markers' shape: a diverse pool. */
 const DIRECTIONS = ['amber dunes horizon', 'cobalt grid skyline', 'moss forest canopy', 'coral reef bubbles'];
@@ -174,6 +176,64 @@ describe('a pool of directions, elected by the proxies (issue 41)', function () 
     assert.deepEqual((await compareRun(root, record.id)).pool, [
       { iteration: 1, candidates: 4, elected: ['c', 'a'], diversity: pool.diversity, reasked: false, firstElected: true },
     ]);
+  });
+
+  it("each proxy's ranking of the pool is a journal line, not a rewrite of run.json; a reader takes it from the journal and refuses one by a non-designer or not of every letter once", async () => {
+    suite.mock.setFallback(fallback());
+    const root = await pooledReview('pool: 4\n');
+    const record = await run(root);
+    const rankings = record.iterations[0]!.pool!.rankings;
+    const text = await fs.readFile(path.join(root, 'runs', record.id, JOURNAL_FILE), 'utf8');
+    const lines = text
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as JournalLine);
+    const ranked = lines.flatMap((l, i) => ('poolRanking' in l && l.iteration === 1 ? [i] : []));
+    const rankingLines = ranked.map((i) => lines[i] as Extract<JournalLine, { poolRanking: unknown }>);
+    assert.deepEqual(
+      rankingLines.map((l) => l.poolRanking.member),
+      ['d1', 'd2', 'd3'],
+    );
+    for (const l of rankingLines) assert.deepEqual(l.poolRanking.ranking, rankings[l.poolRanking.member]);
+    assert.ok(
+      !lines.slice(ranked[0], ranked.at(-1)).some((l) => 'checkpoint' in l),
+      'run.json is not rewritten between two rankings of the pool',
+    );
+
+    // A reader of run.json as it stood before the rankings applies them from the journal.
+    const roster = await readRoster(root);
+    const bare = JSON.parse(JSON.stringify(record)) as RunRecord;
+    bare.iterations[0]!.pool!.rankings = {};
+    const merged = applyJournal(bare, rankingLines, JOURNAL_FILE, roster);
+    assert.deepEqual(merged.refused, []);
+    assert.equal(merged.applied, 3);
+    assert.deepEqual(bare.iterations[0]!.pool!.rankings, rankings);
+
+    // Lines the driver would not have written are refused in words and never applied.
+    const forged = JSON.parse(JSON.stringify(record)) as RunRecord;
+    forged.iterations[0]!.pool!.rankings = { d1: rankings.d1! };
+    const refused = applyJournal(
+      forged,
+      [
+        { iteration: 1, poolRanking: { member: 'zed', ranking: ['a', 'b', 'c', 'd'] } },
+        { iteration: 1, poolRanking: { member: 'd2', ranking: ['a', 'a', 'c', 'd'] } },
+        { iteration: 1, poolRanking: { member: 'd3', ranking: ['a', 'b', 'c'] } },
+        { iteration: 1, poolRanking: { member: 'd1', ranking: [...rankings.d1!].reverse() } },
+      ],
+      JOURNAL_FILE,
+      roster,
+    );
+    assert.equal(refused.applied, 0);
+    assert.deepEqual(forged.iterations[0]!.pool!.rankings, { d1: rankings.d1 });
+    assert.deepEqual(
+      refused.refused.map((d) => d.message.replace(/ This line is not applied\.$/, '')),
+      [
+        'A ranking of the pool is by "zed", who is not a designer of this review.',
+        "d2's proxy's ranking of the pool of iteration 1 is not every letter of the pool (a, b, c, d) once.",
+        "d3's proxy's ranking of the pool of iteration 1 is not every letter of the pool (a, b, c, d) once.",
+        "d1's proxy's ranking of the pool differs from the one in run.json.",
+      ],
+    );
   });
 
   it('a pool of near-identical directions is asked again once, and only once', async () => {
