@@ -12,8 +12,8 @@
 //                (TEAMFUSION_E2E_SHARDS; see runE2e)
 //   package      scripts/package.mjs: the production build and one VSIX per platform, each checked for its @img packages
 //   vsix         scripts/test-vsix.mjs: install the linux-x64 VSIX into code-server, palette check, timings
-// Once unit has ended, package, typecheck and lint (a side lane) and e2e (a lane of its own) run beside integration and
-// vsix (see `stages`); build, compile and unit run alone.
+// typecheck and lint run beside the main lane from the start at the lowest priority; package and e2e once unit has
+// ended, beside integration and vsix (see LANES).
 // Skip a stage with TEAMFUSION_SKIP_<STAGE>=1 (e.g. TEAMFUSION_SKIP_E2E=1) for local speed; CI runs all.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
@@ -27,9 +27,10 @@ const bin = (name) => join(repo, 'node_modules', '.bin', name);
 const COUNT = /^\s*(\d+) passed, (\d+) failed\s*$/;
 
 /**
- * Runs a command, streaming its output, and returns { code, text }. `side` (a side-lane stage): its output is only kept,
- * and with `side.nice` it runs at a lower priority (nice 10, inherited by what it starts), so it takes the cores the main
- * lane leaves idle rather than slowing the main lane's tests. `sink(stream, chunk)`, if given, takes the output instead.
+ * Runs a command, streaming its output, and returns { code, text }. `side` (a stage outside the main lane): its output is
+ * only kept, and with `side.nice` (a number) it runs at that lower priority, inherited by what it starts, so it takes the
+ * cores the other stages leave idle rather than slowing their tests. `sink(stream, chunk)`, if given, takes the output
+ * instead.
  */
 function run(cmd, args, timeoutS, env = {}, side = undefined, sink = undefined) {
   const quiet = !!side;
@@ -37,7 +38,7 @@ function run(cmd, args, timeoutS, env = {}, side = undefined, sink = undefined) 
     const child = spawn(cmd, args, { cwd: repo, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     if (side?.nice && child.pid) {
       try {
-        setPriority(child.pid, 10);
+        setPriority(child.pid, side.nice);
       } catch {
         /* not permitted here: it runs at the normal priority */
       }
@@ -131,24 +132,21 @@ async function runE2e(files, n, lane) {
   return { code, text: `${results.map((r) => r.block).join('')}${line}` };
 }
 
-// Three lanes. The main lane runs build, compile, unit, integration and vsix one after another, its output streamed. Once
-// unit has ended, two more lanes run beside it: the side lane (package, typecheck, then lint: package mostly waits on npm
-// and the disk, tsc and lint are one thread each) at a lower priority, and the e2e lane (the e2e stage, two processes that
-// wait on VS Code and Chromium more than they compute). Their output is kept and printed whole, between two main-lane
-// stages, when a stage ends. A stage starts once the stages it `waits` for have ended (vsix installs the VSIX package
-// made); each keeps its own row and time in the closing table.
+// The stages, each in a lane (see LANES): the main lane's output streams, the others' is kept and printed whole, between
+// two main-lane stages, when a stage ends. A stage starts once the stages it `waits` for have ended (vsix installs the
+// VSIX package made); each keeps its own row and time in the closing table.
 const stages = [
   { name: 'build', lane: 'main', timeout: 300, run: () => run('npm', ['run', 'build'], 300), single: true },
   { name: 'compile', lane: 'main', timeout: 300, run: () => run(process.execPath, ['scripts/compile-tests.mjs'], 300), single: true },
-  { name: 'package', lane: 'side', timeout: 900, run: (side) => run(process.execPath, ['scripts/package.mjs'], 900, {}, side) },
+  { name: 'package', lane: 'package', timeout: 900, run: (side) => run(process.execPath, ['scripts/package.mjs'], 900, {}, side) },
   {
     name: 'typecheck',
-    lane: 'side',
+    lane: 'check',
     timeout: 900,
     run: (side) => run(bin('tsc'), ['-p', 'tsconfig.json', '--noEmit'], 900, {}, side),
     single: true,
   },
-  { name: 'lint', lane: 'side', timeout: 900, run: (side) => run('npm', ['run', 'lint'], 900, {}, side), single: true },
+  { name: 'lint', lane: 'check', timeout: 900, run: (side) => run('npm', ['run', 'lint'], 900, {}, side), single: true },
   { name: 'unit', lane: 'main', timeout: 3000, needs: 'dist/cli.js', run: () => run(bin('mocha'), ['--config', '.mocharc.json'], 3000) },
   {
     name: 'integration',
@@ -219,7 +217,7 @@ const skipped = (s) => process.env[skipVar(s)] === '1';
 /** Each stage's result by name, once it has ended (or was skipped). */
 const done = new Map();
 const t0 = Date.now();
-/** Side-lane output waiting for the main lane to stop streaming. */
+/** The other lanes' output waiting for the main lane to stop streaming. */
 const held = [];
 let mainStreaming = false;
 const printHeld = () => {
@@ -256,11 +254,8 @@ async function runLane(lane) {
       mainStreaming = false;
       printHeld();
     } else {
-      // A side stage is nice only while a stage of another lane runs: when they wait for it (or have ended), it runs at full
-      // priority. The e2e stage never is: its suites wait on VS Code under ceilings.
-      const nice = lane === 'side' && stages.some((s) => s.lane !== 'side' && running.has(s.name));
       begin(stage.name);
-      const r = await runStage(stage, { nice });
+      const r = await runStage(stage, { nice: LANES[lane].nice?.() });
       running.delete(stage.name);
       entry.result = r;
       const with_ = besides.get(stage.name);
@@ -273,6 +268,25 @@ async function runLane(lane) {
   }
 }
 
+/**
+ * The lanes: each runs its stages one after another, from the moment the stage named `after` has ended, at the priority
+ * `nice()` gives when a stage starts (none: the normal one). Only the main lane's output streams.
+ * - main: build, compile, unit, integration, vsix. Unit keeps both cores busy (its two workers used 1.8 cores on average
+ *   when measured alone), so it runs with nothing beside it but the check lane.
+ * - check: typecheck, then lint, one thread each, at the lowest priority (nice 19) from the start: they take only what
+ *   the other stages leave idle.
+ * - package: once unit has ended (it writes much to the disk, which slowed the unit tests' synced writes), at nice 10
+ *   while a stage of another lane runs.
+ * - e2e: once unit has ended, at the normal priority (its suites wait on VS Code under ceilings). After unit no stage
+ *   fills the two cores alone (e2e's two processes used 0.8 cores, integration and vsix wait on VS Code), so they share them.
+ */
+const LANES = {
+  main: {},
+  check: { after: 'compile', nice: () => 19 },
+  package: { after: 'unit', nice: () => (stages.some((s) => s.lane !== 'package' && running.has(s.name)) ? 10 : 0) },
+  e2e: { after: 'unit' },
+};
+
 /** Stages running now, and for each stage the ones that ran beside it at some moment (for the headings). */
 const running = new Set();
 const besides = new Map(stages.map((s) => [s.name, new Set()]));
@@ -283,13 +297,12 @@ function begin(name) {
   }
   running.add(name);
 }
-// The main lane starts with build; the side and e2e lanes once unit has ended. Unit keeps both cores busy (its two
-// workers used 1.8 cores on average when measured alone: 403 s wall), so a stage beside it only slowed it (510 s with
-// typecheck, lint and package beside). After it, no stage fills the two cores alone (e2e's two processes used 0.8 cores,
-// integration and vsix wait on VS Code), so they share them.
-const mainLane = runLane('main');
-await done.get('unit').promise;
-await Promise.all([mainLane, runLane('side'), runLane('e2e')]);
+await Promise.all(
+  Object.entries(LANES).map(async ([lane, { after }]) => {
+    if (after) await done.get(after).promise;
+    await runLane(lane);
+  }),
+);
 printHeld();
 const results = stages.map((s) => done.get(s.name).result);
 
