@@ -320,16 +320,27 @@ export interface PersonaParts {
  * house rule once others have spoken, and how to write this turn in its phase.
  */
 export function personaTurnMessage(p: PersonaTurn, parts: PersonaParts): ChatMessage {
+  const { member, turn } = personaTurnParts(p, parts);
+  return { ...member, content: `${member.content}\n\n${turn.content}` };
+}
+
+/**
+ * The same text as personaTurnMessage in two messages: the member's own (who to play and what they advocate — the same
+ * bytes in every turn of the run) and this turn's (the round's task, the house rule, how to write this turn). A task that
+ * sends them apart (a brief run, run/brief) lets a provider cache the first with what comes before it.
+ */
+export function personaTurnParts(p: PersonaTurn, parts: PersonaParts): { member: ChatMessage; turn: ChatMessage } {
   const name = quoted(parts.member.name);
   const who = quotedMember(parts.member);
-  const text = [
+  const role = p.personaRole === 'user' ? 'user' : 'system';
+  const member = [
     `You are role-playing ${who}. Speak as ${name}, in the first person; never mention being an AI or a role-play.`,
     parts.advocates,
-    parts.task,
   ];
-  if (p.collaborativeMove && p.followsOthers) text.push(`House rule of this team: ${p.collaborativeMove}`);
-  text.push(turnInstruction(name, p, parts.prose ?? { independent: '', separate: '' }));
-  return { role: p.personaRole === 'user' ? 'user' : 'system', content: text.join('\n\n') };
+  const turn = [parts.task];
+  if (p.collaborativeMove && p.followsOthers) turn.push(`House rule of this team: ${p.collaborativeMove}`);
+  turn.push(turnInstruction(name, p, parts.prose ?? { independent: '', separate: '' }));
+  return { member: { role, content: member.join('\n\n') }, turn: { role, content: turn.join('\n\n') } };
 }
 
 function turnInstruction(name: string, p: PersonaTurn, prose: { independent: string; separate: string }): string {
