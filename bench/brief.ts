@@ -1,8 +1,8 @@
 /**
  * Brief-run benchmark (issue 17, `npm run bench`): the paper's cost claim, measured. A brief run of 4 and of 12 members
- * (each comment about 1,500 characters, messages about 400 bytes, 3 rounds, 2 turns each, the default mode) against the local mock; every chat
- * request the engine sent is counted, and set against the naive way on the SAME turns: every request re-sends the brief,
- * every member's comment, every earlier revised brief and the whole transcript so far in full, then the same instruction
+ * (each comment about 1,500 characters, proxy messages of 400 bytes, 3 rounds, 2 turns each, the default mode) against the local mock; every
+ * chat request the engine sent is counted, and set against the naive way on the SAME turns: every request re-sends the brief,
+ * every member's comment, every earlier revised brief and the whole transcript so far in full, then the same instructions
  * as ours. Both are counted alike: text ≈ characters / 4, and a request's longest character prefix shared with an earlier
  * request is billed at the cached price (50 %, gpt-4o; only from 1,024 tokens, as OpenAI caches), so the naive way gets
  * the provider's prompt cache too — it is given its most cache-friendly order (what grows comes last).
