@@ -1,10 +1,6 @@
 /**
- * The review panel's HTML shell: a strict Content-Security-Policy, one nonce'd script (the bundled app), its styles and
- * the first state as a JSON data block. No `vscode` import, so it can be unit tested.
- *
- * The app's script and stylesheet go inside the page when the host has them (`scriptText`, `styleText`, each under the
- * nonce): a webview fetches every file it links through VS Code's workbench, a round of requests the panel's first
- * frame would wait for. Without them the page links the files (`scriptUri`, `styleUri`).
+ * The review panel's HTML shell: a strict Content-Security-Policy, one nonce'd script (the bundled app), one stylesheet
+ * and the first state as a JSON data block. No `vscode` import, so it can be unit tested.
  *
  * About styles and the CSP: the UI components (@vscode-elements/elements, built on Lit) style their shadow roots with
  * constructable stylesheets (`adoptedStyleSheets`), which `style-src` does not govern, and the app sets colours through
@@ -17,14 +13,10 @@ import { randomBytes } from 'node:crypto';
 export interface PanelHtmlInput {
   /** `webview.cspSource`. */
   cspSource: string;
-  /** Webview URI of dist/webview/panel.js (linked when `scriptText` is not given). */
+  /** Webview URI of dist/webview/panel.js. */
   scriptUri: string;
-  /** Webview URI of media/panel.css (linked when `styleText` is not given). */
+  /** Webview URI of media/panel.css. */
   styleUri: string;
-  /** The text of dist/webview/panel.js, to run inside the page under the nonce. */
-  scriptText?: string;
-  /** The text of media/panel.css, inside the page under the nonce. */
-  styleText?: string;
   nonce: string;
   /** Shown before the app starts (and if it cannot). */
   title: string;
@@ -57,15 +49,6 @@ export function contentSecurityPolicy(cspSource: string, nonce: string): string 
   ].join('; ');
 }
 
-/**
- * A script's or stylesheet's text made safe to stand inside its element: no `</script` or `</style` (any case) can end
- * the element early, and no `<!--` can change how the HTML parser reads the rest. `<\/` and `<\!` mean the same in a
- * JavaScript string, template, regular expression or comment, and in a CSS string.
- */
-export function inlineText(text: string): string {
-  return text.replace(/<(\/(?:script|style)|!--)/gi, (_m, rest: string) => `<\\${rest}`);
-}
-
 /** Escapes text for an HTML text node or a double-quoted attribute. */
 export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -81,12 +64,12 @@ export function panelHtml(i: PanelHtmlInput): string {
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <meta name="teamfusion-nonce" content="${nonce}">
-${i.styleText === undefined ? `<link rel="stylesheet" href="${escapeHtml(i.styleUri)}" nonce="${nonce}">` : `<style nonce="${nonce}">${inlineText(i.styleText)}</style>`}
+<link rel="stylesheet" href="${escapeHtml(i.styleUri)}" nonce="${nonce}">
 <title>${escapeHtml(i.title)}</title>
 </head>
 <body>
 <main id="app" aria-busy="true"><p class="tf-muted">Loading ${escapeHtml(i.title)}…</p></main>
-${i.state === undefined ? '' : `<script type="application/json" id="tf-state" nonce="${nonce}">${jsonForScript(i.state)}</script>\n`}${i.scriptText === undefined ? `<script nonce="${nonce}" src="${escapeHtml(i.scriptUri)}"></script>` : `<script nonce="${nonce}">${inlineText(i.scriptText)}</script>`}
+${i.state === undefined ? '' : `<script type="application/json" id="tf-state" nonce="${nonce}">${jsonForScript(i.state)}</script>\n`}<script nonce="${nonce}" src="${escapeHtml(i.scriptUri)}"></script>
 </body>
 </html>`;
 }

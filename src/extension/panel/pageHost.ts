@@ -6,32 +6,12 @@
  * gives the state unless the page already holds that very state, and after that a state change is posted at once. While
  * the panel is hidden (its page torn down) a new state rewrites the page, so it comes back showing the current state.
  */
-import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Services } from '../services';
 import { isReplyType, type HostMessage, type PanelState } from '../../protocol/panel';
 import { errorMessage } from '../../core/kernel/errors';
 import { makeNonce, panelHtml } from './html';
-
-/** The app's script and stylesheet as text, read once (for the page: see panelHtml); empty when they cannot be read. */
-let assets: Promise<{ scriptText?: string; styleText?: string }> | undefined;
-/** What `assets` gave, once it has. */
-let assetsRead: { scriptText?: string; styleText?: string } | undefined;
-
-function readAssets(ext: vscode.Uri, log: Services['log']): Promise<{ scriptText?: string; styleText?: string }> {
-  assets ??= Promise.all([
-    fs.readFile(vscode.Uri.joinPath(ext, 'dist', 'webview', 'panel.js').fsPath, 'utf8'),
-    fs.readFile(vscode.Uri.joinPath(ext, 'media', 'panel.css').fsPath, 'utf8'),
-  ]).then(
-    ([scriptText, styleText]) => (assetsRead = { scriptText, styleText }),
-    (e: unknown) => {
-      log.warn(`The review panel links its script and styles: they could not be read (${errorMessage(e)}).`);
-      return (assetsRead = {});
-    },
-  );
-  return assets;
-}
 
 /** At most this many messages wait for the page; beyond, the oldest is dropped (and the log says how many). */
 export const PAGE_QUEUE_LIMIT = 500;
@@ -58,11 +38,6 @@ export class PageHost {
     readonly panel: vscode.WebviewPanel,
     private readonly root: vscode.Uri,
   ) {}
-
-  /** Starts reading the app's script and styles (once per window), so they are there when the review has loaded. */
-  static prepare(services: Services): void {
-    void readAssets(services.context.extensionUri, services.log);
-  }
 
   /** The page was torn down (panel hidden): what is posted waits for the next page; the next state rewrites the page. */
   hidden(): void {
@@ -135,16 +110,7 @@ export class PageHost {
     if (json === this.pageState) return;
     this.pageState = json;
     this.pageStale = false;
-    if (assetsRead) return this.write(state, assetsRead);
-    // The script and styles are still being read (the review loaded first): the page is written once they are, unless
-    // a newer state has been given meanwhile.
-    void readAssets(this.services.context.extensionUri, this.services.log).then((read) => {
-      if (!this.disposed && !this.ready && this.pageState === json) this.write(state, read);
-    });
-  }
-
-  private write(state: PanelState, read: { scriptText?: string; styleText?: string }): void {
-    this.panel.webview.html = this.html(state, read);
+    this.panel.webview.html = this.html(state);
     this.mark('pageWritten');
   }
 
@@ -171,14 +137,13 @@ export class PageHost {
     else this.afterReady = fn;
   }
 
-  private html(state: PanelState, read: { scriptText?: string; styleText?: string }): string {
+  private html(state: PanelState): string {
     const webview = this.panel.webview;
     const ext = this.services.context.extensionUri;
     return panelHtml({
       cspSource: webview.cspSource,
       scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(ext, 'dist', 'webview', 'panel.js')).toString(),
       styleUri: webview.asWebviewUri(vscode.Uri.joinPath(ext, 'media', 'panel.css')).toString(),
-      ...read,
       nonce: makeNonce(),
       title: path.basename(this.root.fsPath),
       state,

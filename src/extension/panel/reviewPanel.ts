@@ -79,7 +79,6 @@ export class ReviewPanel implements vscode.Disposable, PanelActions {
   ) {
     ReviewPanel.panels.set(path.resolve(root.fsPath), this);
     this.trust = panelTrust(services.log);
-    PageHost.prepare(services);
     const page = new PageHost(services, panel, root);
     this.page = page;
     this.state = new ReviewState(services, root, {
