@@ -1,15 +1,15 @@
 /**
  * Brief-run benchmark (issue 17, `npm run bench`): the paper's cost claim, measured. A brief run of 4 and of 12 members
- * (each comment about 1,500 characters, messages about 400 bytes, 3 rounds, 2 turns each, the default mode) against the local mock; every chat
- * request the engine sent is counted, and set against the naive way on the SAME turns: every request re-sends the brief,
- * every member's comment, every earlier revised brief and the whole transcript so far in full, then the same instruction
+ * (each comment about 1,500 characters, proxy messages of 400 bytes, 3 rounds, 2 turns each, the default mode) against the local mock; every
+ * chat request the engine sent is counted, and set against the naive way on the SAME turns: every request re-sends the brief,
+ * every member's comment, every earlier revised brief and the whole transcript so far in full, then the same instructions
  * as ours. Both are counted alike: text ≈ characters / 4, and a request's longest character prefix shared with an earlier
  * request is billed at the cached price (50 %, gpt-4o; only from 1,024 tokens, as OpenAI caches), so the naive way gets
  * the provider's prompt cache too — it is given its most cache-friendly order (what grows comes last).
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { MockOpenAI, briefFallback, type RecordedRequest } from '../test/support/openaiMock';
+import { MockOpenAI, briefFallback, type MockFallback, type RecordedRequest } from '../test/support/openaiMock';
 import { requestedJsonSchema, requestTexts } from '../test/support/openaiMock/autoResponder';
 import { makeBriefRunReview, makeTempDir } from '../test/unit/run/fixtures';
 import { startRun } from '../src/core/run/session';
@@ -33,6 +33,24 @@ const READING =
   'mandatories (logo lock-up, legal line, the price point or not), the channels (outdoor, social, print all at once?), ' +
   'and who signs off on the tone. What I would change: pick one message instead of three, state the budget for outdoor, ' +
   'and ask the client which competitor they fear most, so we know what "premium" has to beat on the shelf. ';
+
+const MESSAGE_BYTES = 400;
+
+/**
+ * Every proxy message MESSAGE_BYTES long (ASCII) and told apart by its number, whatever the request looks like: the mock's own
+ * reply turns on how many messages the request has, so a layout of the same messages would change the transcript it is
+ * measured on.
+ */
+function fixedTurns(fallback: MockFallback): MockFallback {
+  let n = 0;
+  return (req) => {
+    const answer = fallback(req);
+    if (answer || (req.body as { stream?: boolean }).stream !== true) return answer;
+    n++;
+    const said = `Message ${String(n).padStart(3, '0')}: I disagree a little, the boldest option is the only one that would stand out.`;
+    return { kind: 'chat', content: said.padEnd(MESSAGE_BYTES, ' The label, the cap and the bottle read as one family.') };
+  };
+}
 
 /** Texts of a request's messages joined the way they are billed (role, then content), for the prefix rule. */
 function serialise(messages: readonly { role: string; content: string }[]): string {
@@ -95,7 +113,8 @@ const messagesOf = (r: RecordedRequest) =>
 
 /**
  * The naive requests on the same turns: the first (system) message as ours, one user message with the brief, every
- * comment, every earlier revised brief and the full transcript so far, then our last message (the persona or the task).
+ * comment, every earlier revised brief and the full transcript so far, then our instructions after the first (every later
+ * system message: the member's block and the turn's task, or the facilitator's instructions and the round's), in our order.
  */
 async function naiveRequests(root: string, record: RunRecord, ours: readonly RecordedRequest[]): Promise<string[]> {
   const brief = await fs.readFile(path.join(root, 'brief.md'), 'utf8');
@@ -121,7 +140,8 @@ async function naiveRequests(root: string, record: RunRecord, ours: readonly Rec
       ...revised.map((t, k) => `The revised brief of round ${k + 1}:\n${t}`),
       `The discussion so far:\n${history.map((m) => `${m.speaker}: ${m.content}`).join('\n')}`,
     ].join('\n\n');
-    if (isTurn || isRemix) out.push(serialise([msgs[0]!, { role: 'user', content: everything }, msgs.at(-1)!]));
+    const instructions = msgs.slice(1).filter((m) => m.role === 'system');
+    if (isTurn || isRemix) out.push(serialise([msgs[0]!, { role: 'user', content: everything }, ...instructions]));
     else out.push(serialise(msgs)); // the direct baseline already carries the brief and every comment, once
     if (isTurn) said++;
     if (isRemix && it?.brief) {
@@ -145,10 +165,10 @@ async function briefRun(members: number): Promise<{
     const file = path.join(root, 'comments', f);
     await fs.writeFile(file, `${(await fs.readFile(file, 'utf8')).trimEnd()} ${READING}${READING}\n`);
   }
-  // Proxy messages of about 400 bytes: the one to three sentences the brief style asks for.
-  const mock = await MockOpenAI.start({ latencyMs: 0, messageBytes: 400 });
+  // Proxy messages of 400 bytes: the one to three sentences the brief style asks for.
+  const mock = await MockOpenAI.start({ latencyMs: 0, messageBytes: MESSAGE_BYTES });
   try {
-    mock.setFallback(briefFallback());
+    mock.setFallback(fixedTurns(briefFallback()));
     const client = createModelClient({ apiKey: 'bench-key', baseURL: mock.baseURL, timeoutMs: 30_000, maxRetries: 0 });
     // The bench says yes to the cost question as a user would: the scripted server charges nothing.
     const record = await startRun({

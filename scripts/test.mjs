@@ -12,7 +12,8 @@
 //                (TEAMFUSION_E2E_SHARDS; see runE2e)
 //   package      scripts/package.mjs: the production build and one VSIX per platform, each checked for its @img packages
 //   vsix         scripts/test-vsix.mjs: install the linux-x64 VSIX into code-server, palette check, timings
-// package, typecheck and lint run in a side lane beside integration and vsix (see `stages`); every other stage runs alone.
+// typecheck and lint run beside the main lane from the start at the lowest priority; package and e2e once unit has
+// ended, beside integration and vsix (see LANES).
 // Skip a stage with TEAMFUSION_SKIP_<STAGE>=1 (e.g. TEAMFUSION_SKIP_E2E=1) for local speed; CI runs all.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
@@ -26,9 +27,10 @@ const bin = (name) => join(repo, 'node_modules', '.bin', name);
 const COUNT = /^\s*(\d+) passed, (\d+) failed\s*$/;
 
 /**
- * Runs a command, streaming its output, and returns { code, text }. `side` (a side-lane stage): its output is only kept,
- * and with `side.nice` it runs at a lower priority (nice 10, inherited by what it starts), so it takes the cores the main
- * lane leaves idle rather than slowing the main lane's tests. `sink(stream, chunk)`, if given, takes the output instead.
+ * Runs a command, streaming its output, and returns { code, text }. `side` (a stage outside the main lane): its output is
+ * only kept, and with `side.nice` (a number) it runs at that lower priority, inherited by what it starts, so it takes the
+ * cores the other stages leave idle rather than slowing their tests. `sink(stream, chunk)`, if given, takes the output
+ * instead.
  */
 function run(cmd, args, timeoutS, env = {}, side = undefined, sink = undefined) {
   const quiet = !!side;
@@ -36,7 +38,7 @@ function run(cmd, args, timeoutS, env = {}, side = undefined, sink = undefined) 
     const child = spawn(cmd, args, { cwd: repo, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     if (side?.nice && child.pid) {
       try {
-        setPriority(child.pid, 10);
+        setPriority(child.pid, side.nice);
       } catch {
         /* not permitted here: it runs at the normal priority */
       }
@@ -99,39 +101,22 @@ function findFiles(dir, suffix) {
  * The e2e files as `n` mocha processes at once (TEAMFUSION_E2E_SHARDS, default 2; 1: one process), each with its own
  * code-server and Chromium (a process shares them only among its own suites: test/e2e/support/workbench.ts). The stage
  * waits on VS Code, Chromium and the mock more than it computes, so two processes fill the two cores that one leaves half
- * idle. Output: the first shard streams; each later one is held until the one before it has ended, then printed whole
- * and streamed from there, so every shard reads as one block. Returns the exit code (the worst) and a closing line with
- * the shards' counts summed.
+ * idle. Output (kept, not streamed: the stage runs in a lane of its own beside the main lane): every shard's as one
+ * block, in order, then a closing line with the shards' counts summed. Returns the exit code (the worst) and that text.
  */
-async function runE2e(files, n) {
+async function runE2e(files, n, lane) {
   const mochaArgs = ['--no-config', '--timeout', '300000', '--reporter', 'spec'];
   const shards = e2eShards(files, n);
-  if (shards.length === 1) return run(bin('mocha'), [...mochaArgs, ...files], 1800);
+  if (shards.length === 1) return run(bin('mocha'), [...mochaArgs, ...files], 1800, {}, lane);
   const name = (f) => basename(f, '.e2e.js');
   const t0 = Date.now();
-  /** The shard whose output goes to the terminal now; the others' output waits in `held`. */
-  let streaming = 0;
-  const held = shards.map(() => []);
-  const ended = shards.map(() => false);
-  const write = (i, stream, chunk) => (i === streaming ? stream.write(chunk) : held[i].push([stream, chunk]));
   const results = await Promise.all(
     shards.map(async (shard, i) => {
-      write(
-        i,
-        process.stdout,
-        `\n--- e2e shard ${i + 1} of ${shards.length} (${shard.files.map(name).join(', ')}; about ${shard.seconds} s alone)\n`,
-      );
-      const r = await run(bin('mocha'), [...mochaArgs, ...shard.files], 1800, {}, undefined, (stream, chunk) => write(i, stream, chunk));
+      const r = await run(bin('mocha'), [...mochaArgs, ...shard.files], 1800, {}, lane);
       const seconds = (Date.now() - t0) / 1000;
-      write(i, process.stdout, `--- e2e shard ${i + 1} of ${shards.length} ended (exit ${r.code}) after ${seconds.toFixed(1)} s\n`);
-      ended[i] = true;
-      // Hand the terminal on: the next shards' held output, whole, up to the first one still running.
-      while (ended[streaming] && streaming + 1 < shards.length) {
-        streaming++;
-        for (const [stream, chunk] of held[streaming]) stream.write(chunk);
-        held[streaming] = [];
-      }
-      return { ...r, seconds };
+      const head = `\n--- e2e shard ${i + 1} of ${shards.length} (${shard.files.map(name).join(', ')}; about ${shard.seconds} s alone)\n`;
+      const tail = `--- e2e shard ${i + 1} of ${shards.length} ended (exit ${r.code}) after ${seconds.toFixed(1)} s\n`;
+      return { ...r, seconds, block: `${head}${r.text}${r.text.endsWith('\n') ? '' : '\n'}${tail}` };
     }),
   );
   const sum = { passed: 0, failed: 0 };
@@ -144,27 +129,24 @@ async function runE2e(files, n) {
   const code = results.reduce((a, r) => Math.max(a, r.code), 0);
   const times = results.map((r) => `${r.seconds.toFixed(0)} s`).join(', ');
   const line = `e2e: ${shards.length} processes (${times}), summed:\n${sum.passed} passed, ${sum.failed} failed\n`;
-  process.stdout.write(line);
-  return { code, text: `${results.map((r) => r.text).join('\n')}\n${line}` };
+  return { code, text: `${results.map((r) => r.block).join('')}${line}` };
 }
 
-// Two lanes. The main lane runs build, compile, unit, integration, vsix and e2e one after another, its output streamed:
-// each of them uses both cores or times the product. The side lane runs package, typecheck, then lint, beside it from the
-// moment unit ends (package mostly waits on npm and the disk; tsc and lint are one thread each), at a lower priority, its
-// output kept and printed whole, between two main-lane stages, when it ends. A stage starts once the stages it `waits`
-// for have ended (vsix installs the VSIX package made; e2e runs alone); each keeps its own row and time in the closing table.
+// The stages, each in a lane (see LANES): the main lane's output streams, the others' is kept and printed whole, between
+// two main-lane stages, when a stage ends. A stage starts once the stages it `waits` for have ended (vsix installs the
+// VSIX package made); each keeps its own row and time in the closing table.
 const stages = [
   { name: 'build', lane: 'main', timeout: 300, run: () => run('npm', ['run', 'build'], 300), single: true },
   { name: 'compile', lane: 'main', timeout: 300, run: () => run(process.execPath, ['scripts/compile-tests.mjs'], 300), single: true },
-  { name: 'package', lane: 'side', timeout: 900, run: (side) => run(process.execPath, ['scripts/package.mjs'], 900, {}, side) },
+  { name: 'package', lane: 'package', timeout: 900, run: (side) => run(process.execPath, ['scripts/package.mjs'], 900, {}, side) },
   {
     name: 'typecheck',
-    lane: 'side',
+    lane: 'check',
     timeout: 900,
     run: (side) => run(bin('tsc'), ['-p', 'tsconfig.json', '--noEmit'], 900, {}, side),
     single: true,
   },
-  { name: 'lint', lane: 'side', timeout: 900, run: (side) => run('npm', ['run', 'lint'], 900, {}, side), single: true },
+  { name: 'lint', lane: 'check', timeout: 900, run: (side) => run('npm', ['run', 'lint'], 900, {}, side), single: true },
   { name: 'unit', lane: 'main', timeout: 3000, needs: 'dist/cli.js', run: () => run(bin('mocha'), ['--config', '.mocharc.json'], 3000) },
   {
     name: 'integration',
@@ -184,15 +166,13 @@ const stages = [
   },
   {
     name: 'e2e',
-    lane: 'main',
-    // Alone, as unit: the team-sync suite's waits on VS Code's Git ran out with lint beside it (it passes alone in 44 s).
-    waits: ['lint'],
+    lane: 'e2e',
     timeout: 1800,
     needs: 'dist/extension.js',
-    run: () => {
+    run: (lane) => {
       const files = findFiles(join(repo, 'out/test/e2e'), '.e2e.js');
       if (files.length === 0) return Promise.resolve({ code: 1, text: 'no compiled e2e tests under out/test/e2e\n' });
-      return runE2e(files, Number(process.env.TEAMFUSION_E2E_SHARDS ?? 2));
+      return runE2e(files, Number(process.env.TEAMFUSION_E2E_SHARDS ?? 2), lane);
     },
   },
 ];
@@ -237,7 +217,7 @@ const skipped = (s) => process.env[skipVar(s)] === '1';
 /** Each stage's result by name, once it has ended (or was skipped). */
 const done = new Map();
 const t0 = Date.now();
-/** Side-lane output waiting for the main lane to stop streaming. */
+/** The other lanes' output waiting for the main lane to stop streaming. */
 const held = [];
 let mainStreaming = false;
 const printHeld = () => {
@@ -256,7 +236,7 @@ async function runLane(lane) {
     if (skipped(stage)) {
       entry.result = { name: stage.name, skipped: true, passed: 0, failed: 0, seconds: 0 };
       const line = `\n=== ${stage.name}: skipped (${skipVar(stage)}=1)\n`;
-      if (lane === 'side' && mainStreaming) held.push(line);
+      if (lane !== 'main' && mainStreaming) held.push(line);
       else process.stdout.write(line);
       entry.resolve();
       continue;
@@ -274,10 +254,8 @@ async function runLane(lane) {
       mainStreaming = false;
       printHeld();
     } else {
-      // Nice only while a main-lane stage runs: when the main lane waits for this one (or has ended), it runs at full priority.
-      const nice = stages.some((s) => s.lane === 'main' && running.has(s.name));
       begin(stage.name);
-      const r = await runStage(stage, { nice });
+      const r = await runStage(stage, { nice: LANES[lane].nice?.() });
       running.delete(stage.name);
       entry.result = r;
       const with_ = besides.get(stage.name);
@@ -290,6 +268,25 @@ async function runLane(lane) {
   }
 }
 
+/**
+ * The lanes: each runs its stages one after another, from the moment the stage named `after` has ended, at the priority
+ * `nice()` gives when a stage starts (none: the normal one). Only the main lane's output streams.
+ * - main: build, compile, unit, integration, vsix. Unit keeps both cores busy (its two workers used 1.8 cores on average
+ *   when measured alone), so it runs with nothing beside it but the check lane.
+ * - check: typecheck, then lint, one thread each, at the lowest priority (nice 19) from the start: they take only what
+ *   the other stages leave idle.
+ * - package: once unit has ended (it writes much to the disk, which slowed the unit tests' synced writes), at nice 10
+ *   while a stage of another lane runs.
+ * - e2e: once unit has ended, at the normal priority (its suites wait on VS Code under ceilings). After unit no stage
+ *   fills the two cores alone (e2e's two processes used 0.8 cores, integration and vsix wait on VS Code), so they share them.
+ */
+const LANES = {
+  main: {},
+  check: { after: 'compile', nice: () => 19 },
+  package: { after: 'unit', nice: () => (stages.some((s) => s.lane !== 'package' && running.has(s.name)) ? 10 : 0) },
+  e2e: { after: 'unit' },
+};
+
 /** Stages running now, and for each stage the ones that ran beside it at some moment (for the headings). */
 const running = new Set();
 const besides = new Map(stages.map((s) => [s.name, new Set()]));
@@ -300,14 +297,12 @@ function begin(name) {
   }
   running.add(name);
 }
-// The main lane starts with build; the side lane once unit has ended, beside integration and vsix; e2e waits for it to
-// end. Unit keeps both cores busy (its two workers used 1.8 cores on average when measured alone: 403 s wall), so a
-// stage beside it only slowed it (510 s with typecheck, lint and package beside); integration and vsix wait on VS Code
-// and Chromium more than they compute. e2e runs alone: the team-sync suite's waits ran out once with lint beside it.
-const mainLane = runLane('main');
-await done.get('unit').promise;
-const sideLane = runLane('side');
-await Promise.all([mainLane, sideLane]);
+await Promise.all(
+  Object.entries(LANES).map(async ([lane, { after }]) => {
+    if (after) await done.get(after).promise;
+    await runLane(lane);
+  }),
+);
 printHeld();
 const results = stages.map((s) => done.get(s.name).result);
 

@@ -205,6 +205,8 @@ const DEFAULT_SETTINGS = {
   'git.enabled': false,
   'github.gitAuthentication': false,
   'window.restoreWindows': 'none',
+  // No animations to draw and wait out (what the tests wait for is their end): the same for the product and the floor.
+  'workbench.reduceMotion': 'on',
 };
 
 /**

@@ -44,7 +44,7 @@ class App {
   private last: PanelState | undefined;
   private drawMs = 0;
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
-  /** What of the overview follows a large grid's first rows (drawn by flush). */
+  /** What of the overview follows the first paint: below the grid, and the rest of a large grid (drawn by flush). */
   private overviewRest: (() => void) | undefined;
 
   constructor(root: HTMLElement) {
@@ -196,9 +196,11 @@ class App {
       );
       const rest = () =>
         append(this.overview, consensusView(ctx), criteriaView(ctx), briefView(ctx), galleryView(ctx), briefCommentsView(ctx));
-      // Below a large grid drawn in part, the rest of the overview follows it (flush); else all of it now.
+      // On opening, what the overview shows below the rankings grid (the consensus, criteria, brief, gallery: the first
+      // screen holds the agreement and the grid) follows the first paint (flush), as does the rest of a large grid drawn
+      // in part; the brief of a brief review, its face, is drawn at once, and so is all of it in every later state.
       this.overviewRest = undefined;
-      if (this.heatmap.partial()) this.overviewRest = rest;
+      if (this.heatmap.partial() || (!briefOnly && document.body.dataset.drawn !== 'true')) this.overviewRest = rest;
       else rest();
     } else if (tab === 'run') {
       this.runTab.render(ctx);

@@ -43,6 +43,15 @@ export interface DiscussionInput {
   labelOf: (id: string) => string;
   /** The task's persona message (task.ts); default the design review's (the designer's own ranking). */
   persona?: (p: PersonaInput) => ChatMessage;
+  /**
+   * Instead of `persona` (a brief run, run/brief): the persona as two messages, the member's own block (the same bytes in
+   * every turn of the run) and the turn's task, and how many leading messages of `prefix` every call of the run shares
+   * (`runPrefix`: system and brief). A turn of the independent or separate phase, which sees no one else's message, puts
+   * the member's block right after those: its request then repeats the member's earlier turns up to the round's part, in
+   * every round. A turn of the together phase puts it after the transcript, just before its task: the round's requests
+   * then repeat each other up to the transcript. Only the order differs; each turn reads the same messages either way.
+   */
+  memberFirst?: { runPrefix: number; persona: (p: PersonaInput) => { member: ChatMessage; turn: ChatMessage } };
 }
 
 /** The schedule of this round for the run's designers and recorded settings. */
@@ -74,7 +83,7 @@ export function proxyTurnMessages(
   const designer = ctx.designers.find((x) => x.id === t.speaker);
   if (!designer) throw new StepError(`"${t.speaker}" is not a designer of this run.`);
   const visible = visibleMessages(t, d.iteration.messages);
-  const persona = (d.persona ?? personaMessage)({
+  const input: PersonaInput = {
     designer,
     iteration: d.iteration,
     totalIterations: ctx.settings.iterations,
@@ -87,12 +96,15 @@ export function proxyTurnMessages(
     collaborativeMove: ctx.settings.prompts?.collaborativeMove,
     followsOthers: visible.some((m) => m.speaker !== t.speaker),
     personaRole: ctx.settings.personaRole,
-  });
-  return [
-    ...d.prefix,
-    ...conversationMessages(ctx, d.iteration, t),
-    askedBy ? { ...persona, content: `${String(persona.content)}\n\n${mentionRequest(designer.name, askedBy)}` } : persona,
-  ];
+  };
+  const asked = (m: ChatMessage): ChatMessage =>
+    askedBy ? { ...m, content: `${String(m.content)}\n\n${mentionRequest(designer.name, askedBy)}` } : m;
+  const conversation = conversationMessages(ctx, d.iteration, t);
+  if (!d.memberFirst) return [...d.prefix, ...conversation, asked((d.persona ?? personaMessage)(input))];
+  const { member, turn } = d.memberFirst.persona(input);
+  if (t.phase === 'together') return [...d.prefix, ...conversation, member, asked(turn)];
+  const n = d.memberFirst.runPrefix;
+  return [...d.prefix.slice(0, n), member, ...d.prefix.slice(n), ...conversation, asked(turn)];
 }
 
 /**

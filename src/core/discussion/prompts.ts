@@ -320,16 +320,36 @@ export interface PersonaParts {
  * house rule once others have spoken, and how to write this turn in its phase.
  */
 export function personaTurnMessage(p: PersonaTurn, parts: PersonaParts): ChatMessage {
+  const { member, turn } = personaTexts(p, parts);
+  return { role: personaRoleOf(p), content: `${member}\n\n${turn}` };
+}
+
+/**
+ * The same text as personaTurnMessage in two messages: the member's own (who to play and what they advocate — the same
+ * bytes in every turn of the run) and this turn's (the round's task, the house rule, how to write this turn). A task that
+ * sends them apart (a brief run, run/brief) lets a provider cache the first with what comes before it.
+ */
+export function personaTurnParts(p: PersonaTurn, parts: PersonaParts): { member: ChatMessage; turn: ChatMessage } {
+  const { member, turn } = personaTexts(p, parts);
+  const role = personaRoleOf(p);
+  return { member: { role, content: member }, turn: { role, content: turn } };
+}
+
+function personaRoleOf(p: Pick<PersonaTurn, 'personaRole'>): 'system' | 'user' {
+  return p.personaRole === 'user' ? 'user' : 'system';
+}
+
+function personaTexts(p: PersonaTurn, parts: PersonaParts): { member: string; turn: string } {
   const name = quoted(parts.member.name);
   const who = quotedMember(parts.member);
-  const text = [
+  const member = [
     `You are role-playing ${who}. Speak as ${name}, in the first person; never mention being an AI or a role-play.`,
     parts.advocates,
-    parts.task,
   ];
-  if (p.collaborativeMove && p.followsOthers) text.push(`House rule of this team: ${p.collaborativeMove}`);
-  text.push(turnInstruction(name, p, parts.prose ?? { independent: '', separate: '' }));
-  return { role: p.personaRole === 'user' ? 'user' : 'system', content: text.join('\n\n') };
+  const turn = [parts.task];
+  if (p.collaborativeMove && p.followsOthers) turn.push(`House rule of this team: ${p.collaborativeMove}`);
+  turn.push(turnInstruction(name, p, parts.prose ?? { independent: '', separate: '' }));
+  return { member: member.join('\n\n'), turn: turn.join('\n\n') };
 }
 
 function turnInstruction(name: string, p: PersonaTurn, prose: { independent: string; separate: string }): string {

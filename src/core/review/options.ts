@@ -2,6 +2,7 @@
  * options/: the candidate images. Ids are file names without extension, listed in natural order and labelled
  * "Image 1 … Image n". Each image is opened with sharp (metadata + a real decode) unless decodeImages is false.
  */
+import type { Stats } from 'node:fs';
 import * as path from 'node:path';
 import { optionalSharp } from '../images/sharp';
 import { readImageHeader } from '../images/imageHeader';
@@ -129,10 +130,19 @@ export async function scanImageFolder(root: string, decodeImages: boolean, rules
   }
   names.sort(naturalCompare);
 
+  // Each entry is looked at (contained, then stat) a few at a time (a large folder is mostly waiting on the disk), then
+  // judged in order.
+  const looked = new Map(
+    await mapLimited(
+      names.filter((n) => !n.startsWith('.') && !rules.allowed?.includes(n)),
+      8,
+      async (name) => [name, await lookAt(root, `${rules.folder}/${name}`)] as const,
+    ),
+  );
   const byId = new Map<string, string>();
   const candidates: { id: string; name: string }[] = [];
   for (const name of names) {
-    const c = await imageCandidate(root, name, rules, byId, diagnostics);
+    const c = imageCandidate(name, looked.get(name), rules, byId, diagnostics);
     if (c) candidates.push(c);
   }
   candidates.sort((a, b) => naturalCompare(a.id, b.id));
@@ -151,26 +161,39 @@ export async function scanImageFolder(root: string, decodeImages: boolean, rules
   return { images, ids: candidates.map((c) => c.id), exists: true, diagnostics };
 }
 
-/** One entry of the folder as an image to open (id and file name), or undefined when it is skipped (reported or not). */
-async function imageCandidate(
-  root: string,
+/** What looking at a folder's entry found: its stat (undefined: it could not be read), or why it is not used. */
+type Looked = { entry: Stats | undefined } | { refused: string };
+
+/** Looks at an entry of the review: contained (else why not), then its stat. */
+async function lookAt(root: string, rel: string): Promise<Looked> {
+  try {
+    return { entry: await statInReview(root, rel) };
+  } catch (err) {
+    if (!(err instanceof ReviewFileError)) throw err;
+    return { refused: err.message };
+  }
+}
+
+/**
+ * One entry of the folder as an image to open (id and file name), or undefined when it is skipped (reported or not).
+ * `looked`: what lookAt found (undefined for the names skipped before looking).
+ */
+function imageCandidate(
   name: string,
+  looked: Looked | undefined,
   rules: ImageFolderRules,
   byId: Map<string, string>,
   diagnostics: Diagnostic[],
-): Promise<{ id: string; name: string } | undefined> {
+): { id: string; name: string } | undefined {
   const dir = rules.folder;
   const rel = `${dir}/${name}`;
   if (name.startsWith('.')) return undefined; // .gitkeep, .DS_Store
-  if (rules.allowed?.includes(name)) return undefined;
-  let entry;
-  try {
-    entry = await statInReview(root, rel);
-  } catch (err) {
-    if (!(err instanceof ReviewFileError)) throw err;
-    diagnostics.push(error(rel, err.message));
+  if (rules.allowed?.includes(name) || !looked) return undefined;
+  if ('refused' in looked) {
+    diagnostics.push(error(rel, looked.refused));
     return undefined;
   }
+  const entry = looked.entry;
   if (!entry) {
     diagnostics.push(warning(rel, `${rel} could not be read and is ignored.`));
     return undefined;

@@ -53,7 +53,8 @@ function memberTurn(body: unknown): string | undefined {
   const quoted = persona && /own comments on the brief \([^)]*\): ("(?:[^"\\]|\\.)*")/.exec(persona)?.[1];
   if (!quoted) return undefined;
   const said = sentences(JSON.parse(quoted) as string);
-  const round = /^Round (\d+) of/m.exec(persona!)?.[1] ?? '1';
+  // The round is said in the turn's own message, after the member's block.
+  const round = /^Round (\d+) of/m.exec(requestTexts(body).join('\n'))?.[1] ?? '1';
   const lead =
     round === '1' ? 'From my reading of the brief:' : `On the revised brief of round ${Number(round) - 1}: my point still stands —`;
   return `${lead} ${said.slice(0, 2).join(' ')}`;

@@ -79,7 +79,7 @@ describe('the e2e stage', () => {
 
   it('runs two processes unless TEAMFUSION_E2E_SHARDS says otherwise, as docs/development.md says', () => {
     const script = readFileSync(path.join(REPO_ROOT, 'scripts', 'test.mjs'), 'utf8');
-    assert.match(script, /runE2e\(files, Number\(process\.env\.TEAMFUSION_E2E_SHARDS \?\? 2\)\)/);
+    assert.match(script, /runE2e\(files, Number\(process\.env\.TEAMFUSION_E2E_SHARDS \?\? 2\), lane\)/);
     const docs = readFileSync(path.join(REPO_ROOT, 'docs', 'development.md'), 'utf8');
     assert.match(docs, /two mocha processes at once/);
     assert.match(docs, /`TEAMFUSION_E2E_SHARDS=1`/);

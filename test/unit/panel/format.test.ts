@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { agreementSentence, ordinal, pValue, readableTime, usd } from '../../../webview/panel/text/format';
+import { agreementSentence, integer, ordinal, pValue, readableTime, usd } from '../../../webview/panel/text/format';
 import { HEAT_MAX_PERCENT, TAU_MAX_PERCENT, averageRanks, heatPercent, speakerColor, tauColor } from '../../../webview/panel/colors';
 
 describe('panel formatting and colours', () => {
@@ -13,6 +13,8 @@ describe('panel formatting and colours', () => {
     assert.equal(usd(undefined), 'unknown');
     assert.equal(usd(0.004), '< $0.01');
     assert.equal(usd(1.234), '$1.23');
+    for (const n of [0, 7, 999, 1000, 12345, 1234567, -1234, -999, 2.6, 1e15])
+      assert.equal(integer(n), Math.round(n).toLocaleString('en-US'), `integer(${n})`);
     assert.equal(readableTime('2026-11-21T22-40-05Z-3f9c', 'UTC'), '21 Nov 2026, 22:40');
     assert.equal(readableTime('2026-11-21T22:40:05.123Z', 'Europe/Madrid'), '21 Nov 2026, 23:40', "in the viewer's time zone");
     assert.equal(readableTime('2026-11-21T23:40:00+01:00', 'UTC'), '21 Nov 2026, 22:40');

@@ -11,18 +11,20 @@ import { chatRequests, clientFor, collect, turnRequests, mockSuite } from './hel
 
 const MEMBERS = ['m1', 'm2', 'm3', 'm4'];
 
-/** The member whose persona a proxy-turn request plays (its last message says "You are role-playing <name>"). */
+/** The member whose persona a proxy-turn request plays (its member block says "You are role-playing <name>"). */
 function personaOf(body: unknown, names: Record<string, string>): string | undefined {
-  const texts = requestTexts(body);
-  const last = texts.at(-1) ?? '';
-  return Object.entries(names).find(([, name]) => last.startsWith(`You are role-playing ${JSON.stringify(name)} (`))?.[0];
+  const block = requestTexts(body).find((t) => t.startsWith('You are role-playing ')) ?? '';
+  return Object.entries(names).find(([, name]) => block.startsWith(`You are role-playing ${JSON.stringify(name)} (`))?.[0];
 }
+
+type Sent = { role: string; content: unknown };
+const messagesOf = (body: unknown): Sent[] => (body as { messages: Sent[] }).messages;
 
 describe('brief review run (task brief) against the mock', function () {
   this.timeout(60_000);
   const suite = mockSuite({ fallback: () => briefFallback() });
 
-  it('a 4-member brief review runs 3 rounds to completion: files, fields, comments only to their own proxy and the remix agent, strict member enums, baseline', async () => {
+  it('a 4-member brief review runs 3 rounds to completion: files, fields, comments only to their own proxy and the remix agent, strict member enums, the cache-friendly layout, baseline', async () => {
     const root = await makeBriefRunReview(4);
     const { events, onEvent } = collect();
     const record = await startRun({
@@ -113,6 +115,37 @@ describe('brief review run (task brief) against the mock', function () {
       }
       // quoted as that member's words (one JSON string)
       assert.match(text, new RegExp(`"${names[who as keyof typeof names]}"'s own comments on the brief \\(.*\\): "MARK-${who}\\.`));
+    }
+    // The layout (briefPrompts.ts), for the provider's prompt cache: what stays the same longest comes first, byte for byte.
+    const chats = chatRequests(suite.mock).map((r) => messagesOf(r.body));
+    const run = chats.filter((m) => !String(m[0]!.content).startsWith("You revise a client's brief")); // all but the baseline
+    assert.equal(run.length, 27);
+    for (const m of run) assert.deepEqual(m.slice(0, 2), run[0]!.slice(0, 2), 'every call of the run starts with system + brief');
+    assert.match(String(run[0]![1]!.content), /^The client's brief:\n\n# /);
+    const byMember = new Map<string, Sent[][]>();
+    for (const r of turns)
+      byMember.set(personaOf(r.body, names)!, [...(byMember.get(personaOf(r.body, names)!) ?? []), messagesOf(r.body)]);
+    for (const [who, requests] of byMember) {
+      assert.equal(requests.length, 6, `${who}: 2 turns in each of 3 rounds`);
+      const block = requests[0]![2]!;
+      assert.match(String(block.content), /^You are role-playing /);
+      for (const [k, m] of requests.entries()) {
+        assert.match(String(m.at(-1)!.content), /^Round [123] of 3/, `${who}'s request ${k} ends with the turn's task`);
+        if (k % 2 === 0) {
+          // the independent first turn of a round: the member's block right after the brief, the same bytes in every round
+          assert.deepEqual(m.slice(0, 3), requests[0]!.slice(0, 3), `${who}'s first turns share system, brief and their block`);
+        } else {
+          // the together turn: the round's shared part and the transcript first, the member's block just before the task
+          assert.deepEqual(m.at(-2), block, `${who}'s together turn carries the same block before its task`);
+          assert.match(String(m[m.length - 3]!.content), /^"[^"]+": /, 'after the transcript');
+        }
+      }
+    }
+    const remixes = structured.map((r) => messagesOf(r.body));
+    for (const [k, m] of remixes.entries()) {
+      assert.deepEqual(m.slice(0, 3), remixes[0]!.slice(0, 3), "every round's remix request starts the same, its instructions third");
+      assert.match(String(m[2]!.content), /^You are now the facilitator of this brief review/);
+      assert.match(String(m.at(-1)!.content), new RegExp(`^This is round ${k + 1} of 3`));
     }
     // round 2 discusses round 1's revised brief
     const round2 = turns.find((r) => requestTexts(r.body).join('\n').includes('Round 2 of 3'))!;

@@ -23,8 +23,14 @@ export function count(n: number, one: string, many = `${one}s`): string {
   return `${integer(n)} ${n === 1 ? one : many}`;
 }
 
+/**
+ * A whole number with thousands separators ("12,345"), as `toLocaleString('en-US')` writes it but without Intl: the
+ * first Intl call of a page loads its locale data, tens of milliseconds of the panel's first frame.
+ */
 export function integer(n: number): string {
-  return Math.round(n).toLocaleString('en-US');
+  const r = Math.round(n);
+  if (!Number.isFinite(r)) return String(r);
+  return String(r).replace(/\B(?=(\d{3})+$)/g, ',');
 }
 
 export function usd(n: number | undefined): string {

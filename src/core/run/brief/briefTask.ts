@@ -28,9 +28,10 @@ import { COVERAGE_STATUSES, type BriefRound, type Coverage, type Iteration, type
 import { reviewRelative } from '../../record/paths';
 import {
   baselineMessages,
-  briefPersonaMessage,
+  BRIEF_RUN_PREFIX,
+  briefPersonaParts,
   briefRemixJsonSchema,
-  briefRemixMessage,
+  briefRemixMessages,
   briefSharedPrefix,
   briefSystemPrompt,
 } from './briefPrompts';
@@ -171,11 +172,14 @@ export const briefTask: RunTask = {
       candidates: [],
       prefix,
       labelOf: (id) => id,
-      persona: (p) => briefPersonaMessage({ ...p, member: p.designer, comment: comments.get(p.designer.id)! }),
+      memberFirst: {
+        runPrefix: BRIEF_RUN_PREFIX,
+        persona: (p) => briefPersonaParts({ ...p, member: p.designer, comment: comments.get(p.designer.id)! }),
+      },
     });
-    const conversation = [...prefix, ...conversationMessages(ctx, it)];
-    if (!it.brief) await reviseBrief(ctx, it, conversation, comments, nameOf);
-    await forkBriefRound(ctx, it, conversation); // issue 33: the contested passage written each way (core/fork)
+    const transcript = conversationMessages(ctx, it);
+    if (!it.brief) await reviseBrief(ctx, it, { prefix, transcript }, comments, nameOf);
+    await forkBriefRound(ctx, it, [...prefix, ...transcript]); // issue 33: the contested passage written each way (core/fork)
   },
 
   isDone(ctx, it) {
@@ -205,23 +209,23 @@ export const briefTask: RunTask = {
 async function reviseBrief(
   ctx: StepContext,
   it: Iteration,
-  conversation: readonly ChatMessage[],
+  conversation: { prefix: readonly ChatMessage[]; transcript: readonly ChatMessage[] },
   comments: ReadonlyMap<string, DesignerComment>,
   nameOf: (id: string) => string,
 ): Promise<void> {
   const memberIds = ctx.designers.map((d) => d.id);
-  const base = [
-    ...conversation,
-    briefRemixMessage({
-      members: ctx.designers,
-      comments: ctx.designers.map((d) => comments.get(d.id)!).filter(Boolean),
-      iteration: it,
-      totalIterations: ctx.settings.iterations,
-      separate: discussionOf(ctx.settings).mode === 'separate',
-      guestsSpoke: it.messages.some((m) => m.kind === 'guest'),
-      personaRole: ctx.settings.personaRole,
-    }),
-  ];
+  const { instructions, round } = briefRemixMessages({
+    members: ctx.designers,
+    comments: ctx.designers.map((d) => comments.get(d.id)!).filter(Boolean),
+    iteration: it,
+    totalIterations: ctx.settings.iterations,
+    separate: discussionOf(ctx.settings).mode === 'separate',
+    guestsSpoke: it.messages.some((m) => m.kind === 'guest'),
+    personaRole: ctx.settings.personaRole,
+  });
+  // Its instructions (the same every round) right after the brief: each round's request repeats the last one's up to there.
+  const { prefix, transcript } = conversation;
+  const base = [...prefix.slice(0, BRIEF_RUN_PREFIX), instructions, ...prefix.slice(BRIEF_RUN_PREFIX), ...transcript, round];
   const answer = await askWithCheckedCoverage(ctx, {
     iteration: it.index,
     base,

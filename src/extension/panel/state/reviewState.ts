@@ -309,24 +309,36 @@ export class ReviewState {
     const root = this.root.fsPath;
     const warn = (line: string) => this.services.log.warn(line);
     const runId = chosenRunId(this.runs, this.selectedRunId);
-    const evaluation = runId ? await this.evaluationOf(runId) : undefined;
     const record = runId ? this.runs.find((r) => r.id === runId) : undefined;
-    const team = record?.settings.designers ?? this.lastLoad.review?.designers.map((d) => d.id);
-    const feedback = record ? await runFeedback(root, record, warn, team) : undefined;
-    const discussion = await discussionState(root, record, this.lastLoad.review, discussionCoding()?.current(root));
-    const brief = await briefRunState(root, record, warn);
-    const fidelity = brief && record ? await this.briefFidelityOf(record) : undefined;
-    if (brief && fidelity) brief.fidelity = fidelity;
-    // What people said or pinned that no driver has taken in yet (a stray or broken entry is the driver's to name).
-    const waiting = record ? notTakenIn(record, await readInbox(root, record.id).catch(() => [])) : [];
-    const paired = await (this.sideBySide ??= this.pairedReviews());
-    const criteria = this.lastLoad.review ? await panelCriteria(root, this.lastLoad.review) : undefined;
-    const forks =
-      record && this.lastLoad.review
-        ? await panelForks(root, record, this.lastLoad.review.config, voteTeam(record, this.lastLoad.review)).catch(
+    const review = this.lastLoad.review;
+    const team = record?.settings.designers ?? review?.designers.map((d) => d.id);
+    // What the state gathers beside the load is read all at once (each is a few files): the page waits for the slowest,
+    // not for their sum.
+    const [evaluation, feedback, discussion, brief, waiting, paired, criteria, forks, blindSet] = await Promise.all([
+      runId ? this.evaluationOf(runId) : undefined,
+      record ? runFeedback(root, record, warn, team) : undefined,
+      discussionState(root, record, review, discussionCoding()?.current(root)),
+      briefRunState(root, record, warn).then(async (b) => {
+        const fidelity = b && record ? await this.briefFidelityOf(record) : undefined;
+        if (b && fidelity) b.fidelity = fidelity;
+        return b;
+      }),
+      // What people said or pinned that no driver has taken in yet (a stray or broken entry is the driver's to name).
+      record
+        ? readInbox(root, record.id).then(
+            (inbox) => notTakenIn(record, inbox),
+            () => [],
+          )
+        : [],
+      (this.sideBySide ??= this.pairedReviews()),
+      review ? panelCriteria(root, review) : undefined,
+      record && review
+        ? panelForks(root, record, review.config, voteTeam(record, review)).catch(
             (e: unknown) => void warn(`The votes of run ${record.id} could not be read: ${errorMessage(e)}`),
           )
-        : undefined;
+        : undefined,
+      blindSetTeam(root).catch((e: unknown) => void warn(`The team of the blind re-rank set could not be read: ${errorMessage(e)}`)),
+    ]);
     if (this.page.disposed || !this.lastLoad) return undefined;
     const state = buildPanelState({
       root,
@@ -350,9 +362,6 @@ export class ReviewState {
     });
     if (discussion) state.discussion = discussion;
     if (forks) state.forks = forks;
-    const blindSet = await blindSetTeam(root).catch(
-      (e: unknown) => void warn(`The team of the blind re-rank set could not be read: ${errorMessage(e)}`),
-    );
     if (blindSet) state.blindSet = blindSet;
     const me = rememberedMe(this.services.context.workspaceState);
     if (me) state.me = me;
