@@ -27,6 +27,7 @@ import { electPool } from './election';
 import { poolRankingMessage, poolRankingStructured, poolReaskMessage } from './poolPrompts';
 import { cannotAnswer, isAbort } from '../llm/errors';
 import { CancelledError } from '../kernel/errors';
+import { limiter } from '../kernel/limit';
 import { discussionOf } from '../settings/discussionSettings';
 
 /** One repair of a ranking or of the re-ask, then the round goes on without it. */
@@ -192,7 +193,7 @@ async function rankConcurrently(
   await ctx.settled?.();
   // Built before any answer arrives: every ranking sees the same round.
   const conversation = conversationMessages(ctx, it);
-  const limited = slots(Math.max(1, discussionOf(ctx.settings).maxConcurrency));
+  const limited = limiter(discussionOf(ctx.settings).maxConcurrency);
   let previous: Promise<unknown> = Promise.resolve();
   const runs = designers.map((d) => {
     // In designer order: what this ranking writes waits for the one before it to be recorded (or to have failed).
@@ -206,23 +207,6 @@ async function rankConcurrently(
   const failed = results.flatMap((x) => (x.status === 'rejected' ? [x.reason as unknown] : []));
   if (failed.length === 0) return;
   throw failed.find((err) => err instanceof CancelledError || isAbort(err, ctx.signal)) ?? failed[0];
-}
-
-/** Runs at most `n` of the functions given at once, the others started in the order they were given as those end. */
-function slots(n: number): <T>(fn: () => Promise<T>) => Promise<T> {
-  let active = 0;
-  const waiting: (() => void)[] = [];
-  return async (fn) => {
-    if (active >= n) await new Promise<void>((resolve) => waiting.push(resolve));
-    else active++;
-    try {
-      return await fn();
-    } finally {
-      const next = waiting.shift();
-      if (next) next();
-      else active--;
-    }
-  };
 }
 
 /** One proxy's ranking of the pool, saved as soon as it is made; still no permutation after its repair: left out, said. */
