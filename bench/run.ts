@@ -183,8 +183,8 @@ export async function benchRun(): Promise<Row[]> {
 
 /**
  * A fetch for the SDK that times the model: model time = the time at least one request is in flight (the union of the
- * request intervals, from request to last byte): independent first assessments run concurrently, so a plain sum of
- * request times would exceed the wall time.
+ * request intervals, from request to last byte): independent first assessments and a pool's rankings run concurrently, so
+ * a plain sum of request times would exceed the wall time.
  */
 function modelTimer(): { fetch: typeof fetch; modelMs: () => number; boundaries: () => number } {
   let modelMs = 0;

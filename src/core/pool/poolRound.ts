@@ -25,7 +25,10 @@ import { parseRankingAnswer } from '../forecast/forecastPrompts';
 import { forkSettled } from '../fork/choice';
 import { electPool } from './election';
 import { poolRankingMessage, poolRankingStructured, poolReaskMessage } from './poolPrompts';
-import { cannotAnswer } from '../llm/errors';
+import { cannotAnswer, isAbort } from '../llm/errors';
+import { CancelledError } from '../kernel/errors';
+import { limiter } from '../kernel/limit';
+import { discussionOf } from '../settings/discussionSettings';
 
 /** One repair of a ranking or of the re-ask, then the round goes on without it. */
 export const POOL_EXTRA_ATTEMPTS = 1;
@@ -46,10 +49,10 @@ export async function runPoolRound(ctx: StepContext, it: Iteration, r: PoolRound
   if (!forkSettled(ctx, it)) return forkReplacesPool(ctx, it, r, elect);
   if (!pool.reasked && pool.candidates.length > 1 && pool.diversity < DIVERSITY_FLOOR) await reaskPool(ctx, it, r, elect);
   // A pool of one (what was valid of a short answer) has nothing to rank.
-  for (const d of pool.candidates.length > 1 ? ctx.designers : []) {
-    if (pool.rankings[d.id] || pool.leftOut?.some((x) => x.member === d.id)) continue;
-    await rankPool(ctx, it, r, d, elect);
-  }
+  const toRank = (pool.candidates.length > 1 ? ctx.designers : []).filter(
+    (d) => !pool.rankings[d.id] && !pool.leftOut?.some((x) => x.member === d.id),
+  );
+  await rankConcurrently(ctx, it, r, toRank, elect);
   const weights = new Map(ctx.designers.map((d) => [d.id, d.weight]));
   pool.elected = electPool(pool, weights, elect);
   const ranked = Object.keys(pool.rankings).length;
@@ -171,35 +174,97 @@ async function reaskPool(ctx: StepContext, it: Iteration, r: PoolRoundInput, ele
   await ctx.save();
 }
 
+/**
+ * The proxies' rankings of the pool, asked at once (at most the discussion's maxConcurrency in flight: they are
+ * independent, each sees the same round), and recorded in the order of the designers, whatever order the answers come
+ * in: each ranking's prompts, the ranking and its save wait for the designer before it to be recorded (or to have
+ * failed), so run.json, the journal and prompts.jsonl read the same every time. A ranking that fails for good (cancelled,
+ * the endpoint failed) fails only itself: the others are recorded, then the first failure in designer order (a cancel
+ * first) stops the round, and a resume asks only the missing ones.
+ */
+async function rankConcurrently(
+  ctx: StepContext,
+  it: Iteration,
+  r: PoolRoundInput,
+  designers: readonly DesignerRanking[],
+  elect: number,
+): Promise<void> {
+  if (designers.length === 0) return;
+  await ctx.settled?.();
+  // Built before any answer arrives: every ranking sees the same round.
+  const conversation = conversationMessages(ctx, it);
+  const limited = limiter(discussionOf(ctx.settings).maxConcurrency);
+  let previous: Promise<unknown> = Promise.resolve();
+  const runs = designers.map((d) => {
+    // In designer order: what this ranking writes waits for the one before it to be recorded (or to have failed).
+    const before = previous;
+    const serial = <T>(fn: () => T | Promise<T>): Promise<T> => before.then(() => fn());
+    const run = rankPool(ctx, it, r, d, elect, { conversation, serial, limited });
+    previous = run.catch(() => undefined);
+    return run;
+  });
+  const results = await Promise.allSettled(runs);
+  const failed = results.flatMap((x) => (x.status === 'rejected' ? [x.reason as unknown] : []));
+  if (failed.length === 0) return;
+  throw failed.find((err) => err instanceof CancelledError || isAbort(err, ctx.signal)) ?? failed[0];
+}
+
 /** One proxy's ranking of the pool, saved as soon as it is made; still no permutation after its repair: left out, said. */
-async function rankPool(ctx: StepContext, it: Iteration, r: PoolRoundInput, d: DesignerRanking, elect: number): Promise<void> {
+async function rankPool(
+  ctx: StepContext,
+  it: Iteration,
+  r: PoolRoundInput,
+  d: DesignerRanking,
+  elect: number,
+  at: {
+    conversation: readonly ChatMessage[];
+    /** What writes the record, in designer order. */
+    serial: <T>(fn: () => T | Promise<T>) => Promise<T>;
+    /** The request and its repair, within the run's limit of requests in flight. */
+    limited: <T>(fn: () => Promise<T>) => Promise<T>;
+  },
+): Promise<void> {
   const pool = it.pool!;
   const letters = pool.candidates.map((c) => c.letter);
+  const { serial } = at;
+  let ranking: string[] | undefined;
+  let failure: unknown;
   try {
-    pool.rankings[d.id] = await askStructured(ctx, {
-      iteration: it.index,
-      base: [
-        ...r.prefix,
-        ...conversationMessages(ctx, it),
-        poolRankingMessage({ designer: d, pool, elect, labelOf: r.labelOf, personaRole: ctx.settings.personaRole }),
-      ],
-      structured: poolRankingStructured(letters),
-      parse: parseRankingAnswer(letters),
-      extraAttempts: POOL_EXTRA_ATTEMPTS,
-      kind: 'pool-ranking',
-      speaker: d.id,
-      whose: `${d.name}'s proxy's`,
-      giveUp: (problem) => new UnusableAnswer(problem),
+    ranking = await at.limited(async () => {
+      if (ctx.signal?.aborted) throw new CancelledError();
+      return askStructured(ctx, {
+        iteration: it.index,
+        base: [
+          ...r.prefix,
+          ...at.conversation,
+          poolRankingMessage({ designer: d, pool, elect, labelOf: r.labelOf, personaRole: ctx.settings.personaRole }),
+        ],
+        structured: poolRankingStructured(letters),
+        parse: parseRankingAnswer(letters),
+        extraAttempts: POOL_EXTRA_ATTEMPTS,
+        kind: 'pool-ranking',
+        speaker: d.id,
+        whose: `${d.name}'s proxy's`,
+        giveUp: (problem) => new UnusableAnswer(problem),
+        serial,
+      });
     });
   } catch (err) {
-    const unanswered = cannotAnswer(err);
-    if (!(err instanceof UnusableAnswer) && unanswered === undefined) throw err;
-    const reason =
-      unanswered === undefined
-        ? `${d.name}'s proxy's ranking of the pool was still not every letter once after its repair (${(err as Error).message}); it is left out of the election.`
-        : `${d.name}'s proxy's ranking of the pool was not made (${unanswered}); it is left out of the election.`;
-    pool.leftOut = [...(pool.leftOut ?? []), { member: d.id, reason }];
-    ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'warning', message: reason });
+    failure = err;
   }
-  await ctx.save();
+  await serial(async () => {
+    if (ranking) pool.rankings[d.id] = ranking;
+    else {
+      const err = failure;
+      const unanswered = cannotAnswer(err);
+      if (!(err instanceof UnusableAnswer) && unanswered === undefined) throw err;
+      const reason =
+        unanswered === undefined
+          ? `${d.name}'s proxy's ranking of the pool was still not every letter once after its repair (${(err as Error).message}); it is left out of the election.`
+          : `${d.name}'s proxy's ranking of the pool was not made (${unanswered}); it is left out of the election.`;
+      pool.leftOut = [...(pool.leftOut ?? []), { member: d.id, reason }];
+      ctx.emit({ type: 'notice', runId: ctx.record.id, level: 'warning', message: reason });
+    }
+    await ctx.save();
+  });
 }

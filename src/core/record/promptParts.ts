@@ -183,6 +183,8 @@ export class PromptPartsWriter {
   /** Bytes of prompts.jsonl so far (an append that would pass its read cap is refused before it is written). */
   private bytes = 0;
   private pending: string[] = [];
+  /** The flush going on (flushes run one after another). */
+  private flushing: Promise<void> = Promise.resolve();
   /** The file kept open between flushes (`hold`), or opened for each flush. */
   private held: HeldAppend | undefined;
 
@@ -263,8 +265,28 @@ export class PromptPartsWriter {
     }
   }
 
-  /** Appends the new parts to prompts.jsonl and syncs them to disk (contained; never through a symlink). */
-  async flush(): Promise<void> {
+  /**
+   * The parts of a prompt being sent, written (and synced) while its request is in flight, so the save after its answer
+   * has only the journal line left to sync (compact finds the parts already written). A failure here is not lost: the
+   * parts stay pending and the next flush writes them or throws. A part whose request never answered stays in the file,
+   * referred to by no prompt (as after a crash between a flush and the run.json that refers to it).
+   */
+  ahead(messages: readonly RecordedMessage[]): void {
+    for (const m of messages) this.add(JSON.stringify(m));
+    this.flush().catch(() => undefined);
+  }
+
+  /**
+   * Appends the new parts to prompts.jsonl and syncs them to disk (contained; never through a symlink), after any flush
+   * still going on (one append at a time, in part order): once it returns, every part added before the call is durable.
+   */
+  flush(): Promise<void> {
+    const next = this.flushing.catch(() => undefined).then(() => this.flushPending());
+    this.flushing = next;
+    return next;
+  }
+
+  private async flushPending(): Promise<void> {
     if (this.pending.length === 0) return;
     const data = `${this.pending.join('\n')}\n`;
     refuseOverCap(partsFile(this.runId), byteLength(data), PARTS_MAX_BYTES, this.bytes);
@@ -282,8 +304,9 @@ export class PromptPartsWriter {
     this.bytes += byteLength(data);
   }
 
-  /** Closes prompts.jsonl if it is held open. */
+  /** Closes prompts.jsonl if it is held open (after a flush still going on). */
   async close(): Promise<void> {
+    await this.flushing.catch(() => undefined);
     await this.held?.close();
   }
 }

@@ -420,9 +420,15 @@ export async function askStructured<T>(
     /** Whose answer a notice names (default "The remix agent's"). */
     whose?: string;
     giveUp?: (problem: string, attempts: number) => Error;
+    /**
+     * Requests asked at once (a pool's rankings): runs what writes the record (each attempt's prompt, its save) in the
+     * callers' order, never interleaved. Default: at once.
+     */
+    serial?: <S>(fn: () => S | Promise<S>) => Promise<S>;
   },
 ): Promise<T> {
   const whose = q.whose ?? "The remix agent's";
+  const serial = q.serial ?? (async <S>(fn: () => S | Promise<S>): Promise<S> => fn());
   return askForStructuredAnswer({
     chat: ctx.chat,
     model: ctx.settings.chatModel,
@@ -439,25 +445,26 @@ export async function askStructured<T>(
         level: 'warning',
         message: `${whose} answer was not usable (${problem}); asking it to repair (${attempt} of ${of}).`,
       }),
-    onAttempt: async (a) => {
-      // A rejected output is kept on the prompt that produced it; a repair also names the output it was asked to repair.
-      const rejectedOutput = a.rejected ?? a.repairing ?? (a.attempt === 0 ? q.repairing : undefined);
-      addPrompt(ctx.record, {
-        id: nextPromptId(ctx.record),
-        iteration: q.iteration,
-        kind: q.kind ?? (a.attempt === 0 && q.repairing === undefined ? 'remix' : 'remix-repair'),
-        ...(q.speaker !== undefined ? { speaker: q.speaker } : {}),
-        model: a.answer.model ?? ctx.settings.chatModel,
-        at: new Date().toISOString(),
-        messages: toRecordedMessages(a.conversation),
-        responseSchema: q.structured,
-        usage: a.answer.usage,
-        ...temperatureOf(ctx),
-        ...(rejectedOutput !== undefined ? { rejectedOutput } : {}),
-        ...(a.error !== undefined ? { error: a.error } : {}),
-      });
-      if (a.error !== undefined) await ctx.save();
-    },
+    onAttempt: (a) =>
+      serial(async () => {
+        // A rejected output is kept on the prompt that produced it; a repair also names the output it was asked to repair.
+        const rejectedOutput = a.rejected ?? a.repairing ?? (a.attempt === 0 ? q.repairing : undefined);
+        addPrompt(ctx.record, {
+          id: nextPromptId(ctx.record),
+          iteration: q.iteration,
+          kind: q.kind ?? (a.attempt === 0 && q.repairing === undefined ? 'remix' : 'remix-repair'),
+          ...(q.speaker !== undefined ? { speaker: q.speaker } : {}),
+          model: a.answer.model ?? ctx.settings.chatModel,
+          at: new Date().toISOString(),
+          messages: toRecordedMessages(a.conversation),
+          responseSchema: q.structured,
+          usage: a.answer.usage,
+          ...temperatureOf(ctx),
+          ...(rejectedOutput !== undefined ? { rejectedOutput } : {}),
+          ...(a.error !== undefined ? { error: a.error } : {}),
+        });
+        if (a.error !== undefined) await ctx.save();
+      }),
     giveUp:
       q.giveUp ??
       ((problem, attempts) =>

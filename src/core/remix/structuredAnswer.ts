@@ -101,7 +101,9 @@ export function parseJsonAnswer<T extends z.ZodType>(content: string, schema: T)
   } catch {
     return { error: 'the answer is not valid JSON.' };
   }
-  const res = schema.safeParse(json);
+  // Without zod's eval fast path: the schema is built for one question and parses one answer, so compiling it costs more
+  // than it saves.
+  const res = schema.safeParse(json, { jitless: true });
   if (!res.success) {
     const issue = res.error.issues[0]!;
     return { error: `${issue.path.join('.') || 'the answer'}: ${issue.message}.` };

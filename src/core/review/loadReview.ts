@@ -15,7 +15,8 @@ import { capPerFile, error, hasErrors, sortDiagnostics, warning } from '../diagn
 import { designerKey, filesForOneId, MAX_MEMBERS, oneIdTwiceMessage, tooManyMembersMessage } from '../rankings/designerId';
 import { OnePersonOneFile } from './samePerson';
 import { naturalCompare } from '../kernel/naturalOrder';
-import { loadOptions, mapLimited } from './options';
+import { loadOptions } from './options';
+import { mapLimited } from '../kernel/limit';
 import { checkRankingText, designerIdOf, rankingFormatOf } from '../rankings/rankingText';
 import { parseReviewConfig } from './reviewConfig';
 import type { ParsedReviewConfig } from './reviewConfig';

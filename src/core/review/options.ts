@@ -11,6 +11,7 @@ import type { ReviewOption } from './model';
 import type { Diagnostic } from '../diagnostics/diagnostics';
 import { error, warning } from '../diagnostics/diagnostics';
 import { naturalCompare } from '../kernel/naturalOrder';
+import { mapLimited } from '../kernel/limit';
 
 export const MIN_OPTIONS = 2;
 export const MAX_OPTIONS = 50;
@@ -23,18 +24,6 @@ export interface OptionsResult {
   /** Ids of every image file found (also those that fail to decode), natural order; undefined like options. */
   ids?: string[];
   diagnostics: Diagnostic[];
-}
-
-/** `fn` over `items`, at most `limit` at a time; results in the items' order. */
-export async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array<R>(items.length);
-  // The workers share one iterator over the items, so each item is taken by exactly one of them.
-  const entries = items.entries();
-  const worker = async (): Promise<void> => {
-    for (const [i, item] of entries) out[i] = await fn(item);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
 }
 
 type Probe = { ok: true; width: number; height: number; format: string } | { ok: false; message: string; fileProblem?: boolean };

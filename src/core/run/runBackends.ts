@@ -1,6 +1,6 @@
 /** The chat and image backends of a run, and the wrappers the engine puts around the chat (text-only, checked first). */
 import type OpenAI from 'openai';
-import type { ChatBackend, ImageBackend } from '../llm/backend';
+import type { ChatBackend, ChatRequest, ImageBackend } from '../llm/backend';
 import { withoutImages } from '../llm/messages';
 import { OpenAIChatBackend, OpenAIImageBackend } from '../llm/openaiBackend';
 import type { Review } from '../review/model';
@@ -57,6 +57,24 @@ export function checkedFirst(chat: ChatBackend, check: () => Promise<void>): Cha
     async chat(req) {
       await (checked ??= check());
       return chat.chat(req);
+    },
+  };
+}
+
+/**
+ * `chat` that hands each request's messages to `sent` once the request is on its way (the run writes their prompt parts
+ * while it is in flight: PromptPartsWriter.ahead).
+ */
+export function partsAhead(chat: ChatBackend, sent: (messages: ChatRequest['messages']) => void): ChatBackend {
+  return {
+    provider: chat.provider,
+    host: chat.host,
+    acceptsImages: chat.acceptsImages,
+    priced: chat.priced,
+    chat(req) {
+      const answer = chat.chat(req);
+      sent(req.messages);
+      return answer;
     },
   };
 }

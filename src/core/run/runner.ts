@@ -38,7 +38,8 @@ import { PromptPartsWriter } from '../record/promptParts';
 import { checkRunWork, estimateRun } from './runEstimate';
 import type { ConfirmCost } from '../llm/costQuestion';
 import { SyncStopError, type RunSync } from '../sync/runSync';
-import { backendsOf, checkedFirst, describeCandidate, textOnly } from './runBackends';
+import { backendsOf, checkedFirst, describeCandidate, partsAhead, textOnly } from './runBackends';
+import { toRecordedMessages } from '../llm/messages';
 import { checkSubset, mergeIds, participants, teamKendallW } from './runTeam';
 import { zeroUsage } from '../kernel/usage';
 
@@ -357,6 +358,8 @@ async function stepContext(
   if (resumed) backends.chat = checkedFirst(backends.chat, () => checkImageEndpoint(backends.images, record, o.signal));
   // A text-only model gets each candidate as its label and what the designers wrote about it.
   if (!backends.chat.acceptsImages) backends.chat = textOnly(backends.chat, (file) => describeCandidate(review, record, file));
+  // A prompt's parts are written while its request is in flight: the save after the answer syncs only the journal line.
+  backends.chat = partsAhead(backends.chat, (messages) => promptParts.ahead(toRecordedMessages(messages)));
   // The save started behind the next model request (saveBehind), with what it reports once durable: at most one.
   let behind: Promise<void> | undefined;
   const settled = async (): Promise<void> => {

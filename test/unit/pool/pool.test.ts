@@ -339,14 +339,59 @@ describe('a pool of directions, elected by the proxies (issue 41)', function () 
     const root = await pooledReview('pool: 4\n');
     const first = await startRun({ reviewRoot: root, ...suite.engine, settings: { orderSeed: 1 } });
     assert.equal(first.status, 'failed');
-    assert.deepEqual(Object.keys(first.iterations[0]!.pool!.rankings), ['d1']);
+    // The rankings are asked at once: Ben's failure fails only his; Ana's and Chloé's are recorded, in designer order.
+    assert.deepEqual(Object.keys(first.iterations[0]!.pool!.rankings), ['d1', 'd3']);
     assert.deepEqual(first.iterations[0]!.pool!.elected, []);
+    const askedFirst = suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_pool_ranking').map(speakerOf);
+    assert.deepEqual([...askedFirst].sort(), ['Ana', 'Ben', 'Chloé']);
     const again = await resumeRun({ reviewRoot: root, ...suite.engine, runId: first.id });
     assert.equal(again.status, 'completed', again.error);
     const asked = suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_pool_ranking').map(speakerOf);
-    assert.deepEqual(asked, ['Ana', 'Ben', 'Ben', 'Chloé'], "Ana's recorded ranking is not asked again");
+    assert.deepEqual(asked.slice(askedFirst.length), ['Ben'], 'the recorded rankings are not asked again');
     assert.equal(suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_remix').length, 1);
-    assert.deepEqual(Object.keys(again.iterations[0]!.pool!.rankings), ['d1', 'd2', 'd3']);
+    assert.deepEqual(Object.keys(again.iterations[0]!.pool!.rankings), ['d1', 'd3', 'd2']);
+  });
+
+  it("the proxies' rankings are asked at once (all in flight together) and recorded in designer order, whatever order they answer in", async () => {
+    suite.mock.setFallback(fallback());
+    const ranking = (r: RecordedRequest): boolean => schemaName(r) === 'teamfusion_pool_ranking';
+    // Held from the first ranking on: the others arrive while it waits, so all three were sent before any answer.
+    const release = suite.mock.hold(() => suite.mock.requests.some(ranking));
+    const root = await pooledReview('pool: 4\n');
+    const running = startRun({ reviewRoot: root, ...suite.engine, settings: { orderSeed: 1 } });
+    await suite.mock.waitForRequests(3, { route: 'chat' }).then(async () => {
+      for (let i = 0; i < 400 && suite.mock.requests.filter(ranking).length < 3; i++) await new Promise((r) => setTimeout(r, 5));
+    });
+    assert.deepEqual(
+      suite.mock.requests.filter(ranking).map(speakerOf).sort(),
+      ['Ana', 'Ben', 'Chloé'],
+      'all three sent before any answer',
+    );
+    release();
+    const record = await running;
+    assert.equal(record.status, 'completed', record.error);
+    const rankings = record.iterations[0]!.pool!.rankings;
+    assert.deepEqual(Object.keys(rankings), ['d1', 'd2', 'd3']);
+    assert.deepEqual(
+      record.prompts.filter((p) => p.kind === 'pool-ranking').map((p) => p.speaker),
+      ['d1', 'd2', 'd3'],
+      "the rankings' prompts in designer order",
+    );
+    const journal = (await fs.readFile(path.join(root, 'runs', record.id, JOURNAL_FILE), 'utf8'))
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as JournalLine)
+      .flatMap((l) => ('poolRanking' in l ? [l.poolRanking.member] : []));
+    assert.deepEqual(journal, ['d1', 'd2', 'd3'], "the journal's ranking lines in designer order");
+    assert.deepEqual(rankings, { d1: RANKINGS.Ana, d2: RANKINGS.Ben, d3: RANKINGS.Chloé });
+  });
+
+  it('with maxConcurrency 1 the rankings are asked one after another', async () => {
+    suite.mock.setFallback(fallback());
+    const root = await pooledReview('pool: 4\nmaxConcurrency: 1\n');
+    const record = await run(root);
+    assert.deepEqual(Object.keys(record.iterations[0]!.pool!.rankings), ['d1', 'd2', 'd3']);
+    assert.equal(suite.mock.maxInFlight('chat'), 1);
   });
 
   it('a pool answer with a repeat and a source outside the round is repaired once, then the round goes on with what is valid, said', async () => {

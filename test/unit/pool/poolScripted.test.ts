@@ -289,14 +289,10 @@ describe('issue 41 done-when, against the scripted server', function () {
     const controller = { current: new AbortController() };
     const scripted = runFallback(LABEL);
     const speaker = (r: RecordedRequest) => /You are role-playing "([^"]+)"/.exec(requestTexts(r.body).join('\n'))?.[1];
-    let cutAt: string | undefined = 'Ben';
+    // The rankings are asked at once: Ben's and Chloé's first requests never answer.
+    const hangs = new Set(['Ben', 'Chloé']);
     suite.mock.setFallback((req): MockReply | undefined => {
-      // The first cancel: while Ben's proxy ranks the first pool (Ana's ranking is recorded by then); that request never answers.
-      if (schemaName(req) === 'teamfusion_pool_ranking' && speaker(req) === cutAt) {
-        cutAt = undefined;
-        controller.current.abort();
-        return { kind: 'hang' };
-      }
+      if (schemaName(req) === 'teamfusion_pool_ranking' && hangs.delete(speaker(req) ?? '')) return { kind: 'hang' };
       return scripted(req);
     });
     const root = await makeReview({ options: 5, designers: 3 });
@@ -304,10 +300,16 @@ describe('issue 41 done-when, against the scripted server', function () {
     const base = { reviewRoot: root, ...suite.engine };
     const count = (name: string) => suite.mock.requests.filter((r) => schemaName(r) === name).length;
 
-    const first = await startRun({ ...base, settings: { orderSeed: 1 }, signal: controller.current.signal });
+    // The first cancel: once Ana's ranking of the first pool is saved, while Ben's and Chloé's are in flight.
+    const first = await startRun({
+      ...base,
+      settings: { orderSeed: 1 },
+      signal: controller.current.signal,
+      onEvent: (e) => void (e.type === 'record-saved' && e.record.iterations[0]?.pool?.rankings.d1 && controller.current.abort()),
+    });
     assert.equal(first.status, 'cancelled', first.error);
-    assert.deepEqual(Object.keys(first.iterations[0]!.pool!.rankings), ['d1'], "Ana's ranking is recorded, Ben's was cut");
-    assert.equal(count('teamfusion_pool_ranking'), 2);
+    assert.deepEqual(Object.keys(first.iterations[0]!.pool!.rankings), ['d1'], "Ana's ranking is recorded, Ben's and Chloé's were cut");
+    assert.equal(count('teamfusion_pool_ranking'), 3);
 
     // The second cancel: once round 1's election is made (every ranking recorded), before any image is edited.
     controller.current = new AbortController();
@@ -322,7 +324,11 @@ describe('issue 41 done-when, against the scripted server', function () {
     assert.equal(second.iterations[0]!.pool!.elected.length, 1);
     assert.equal(suite.mock.requests.filter((r) => r.route === 'edit').length, 0, 'cancelled before the image model');
     const round1 = suite.mock.requests.filter((r) => schemaName(r) === 'teamfusion_pool_ranking').map(speaker);
-    assert.deepEqual(round1, ['Ana', 'Ben', 'Ben', 'Chloé'], "Ana's recorded ranking is not asked again; Ben's cut one is");
+    assert.deepEqual(
+      [...round1].sort(),
+      ['Ana', 'Ben', 'Ben', 'Chloé', 'Chloé'],
+      "Ana's recorded ranking is not asked again; the cut ones are",
+    );
 
     // The third cancel: once round 1's remix is checked against the brief's must-haves.
     controller.current = new AbortController();
@@ -334,13 +340,13 @@ describe('issue 41 done-when, against the scripted server', function () {
     });
     assert.equal(third.status, 'cancelled', third.error);
     assert.ok(remixesOf(third.iterations[0]!)[0]!.checks, "round 1's remix is checked");
-    assert.equal(count('teamfusion_pool_ranking'), 4, 'resuming after the election asks no ranking');
+    assert.equal(count('teamfusion_pool_ranking'), 5, 'resuming after the election asks no ranking');
     assert.equal(count('teamfusion_check'), 1);
 
     const done = await resumeRun({ ...base, runId: first.id });
     assert.equal(done.status, 'completed', done.error);
-    // In all: round 1's three rankings (and Ben's cut one), round 2's three; one check a remix; one list; one pool a round.
-    assert.equal(count('teamfusion_pool_ranking'), 4 + 3);
+    // In all: round 1's three rankings (and Ben's and Chloé's cut ones), round 2's three; one check a remix; one list; one pool a round.
+    assert.equal(count('teamfusion_pool_ranking'), 5 + 3);
     assert.equal(count('teamfusion_check'), 2, "round 1's recorded check is not made again");
     assert.equal(count('teamfusion_checklist'), 1);
     assert.equal(count('teamfusion_remix'), 2);

@@ -78,7 +78,18 @@ describe('prompts recorded as parts: small records, every prompt exact', functio
     const sent = chatRequests(suite.mock).map((r) => (r.body as { messages: ApiMessage[] }).messages);
     const chatPrompts = onDisk.prompts.filter((p) => p.kind !== 'image-edit');
     assert.equal(chatPrompts.length, sent.length, 'one recorded prompt per chat request');
-    chatPrompts.forEach((p, i) => assertSameAsSent(rebuilt.get(p.id)!, sent[i]!, p.id));
+    // Requests asked at once (first assessments, a pool's rankings) may reach the server in any order: paired by their texts.
+    const textsOf = (messages: readonly (RecordedMessage | ApiMessage)[]): string =>
+      JSON.stringify(
+        messages.map((m) => (typeof m.content === 'string' ? m.content : m.content.map((x) => (x.type === 'text' ? x.text : '')))),
+      );
+    const byTexts = new Map<string, ApiMessage[][]>();
+    for (const m of sent) byTexts.set(textsOf(m), [...(byTexts.get(textsOf(m)) ?? []), m]);
+    for (const p of chatPrompts) {
+      const same = byTexts.get(textsOf(rebuilt.get(p.id)!));
+      assert.ok(same?.length, `${p.id}: a request with its texts was sent`);
+      assertSameAsSent(rebuilt.get(p.id)!, same.shift()!, p.id);
+    }
     // one by one, through the convenience reader, too
     assertSameAsSent((await loadPrompt(root, onDisk, chatPrompts.at(-1)!.id))!, sent.at(-1)!, 'loadPrompt');
     // proxy turns repeat the turn before them: each refers to an earlier prompt plus a few new lines
@@ -92,6 +103,35 @@ describe('prompts recorded as parts: small records, every prompt exact', functio
     // every line of prompts.jsonl is distinct
     const lines = (await fs.readFile(path.join(root, 'runs', record.id, PARTS_FILE), 'utf8')).trimEnd().split('\n');
     assert.equal(new Set(lines).size, lines.length);
+  });
+
+  it("a request's parts are written and synced while it is in flight, before its answer is recorded", async () => {
+    const root = await makeReview({ options: 4, designers: 3 });
+    const release = suite.mock.hold(() => chatRequests(suite.mock).length > 0);
+    const running = startRun({ reviewRoot: root, ...suite.engine, settings: { ...UNPOOLED } });
+    try {
+      const [first] = await suite.mock.waitForRequests(1, { route: 'chat' });
+      const texts = (first!.body as { messages: ApiMessage[] }).messages.flatMap((m) =>
+        typeof m.content === 'string' ? [m.content] : m.content.flatMap((x) => (x.type === 'text' ? [x.text] : [])),
+      );
+      const [runId] = await fs.readdir(path.join(root, 'runs'));
+      let parts: RecordedMessage[] = [];
+      for (let i = 0; i < 200; i++) {
+        parts = await readPromptParts(root, runId!);
+        if (parts.length > 0) break;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      const written = JSON.stringify(parts);
+      for (const t of texts) assert.ok(written.includes(JSON.stringify(t).slice(1, -1)), `the part "${t.slice(0, 40)}…" is on disk`);
+      const onDisk = JSON.parse(await fs.readFile(path.join(root, 'runs', runId!, 'run.json'), 'utf8')) as RunRecord;
+      assert.equal(onDisk.prompts.length, 0, 'no prompt is recorded yet: its answer is held');
+    } finally {
+      release();
+    }
+    const record = await running;
+    assert.equal(record.status, 'completed', record.error);
+    const onDisk = await readRunRecord(root, record.id);
+    assert.equal((await allRebuilt(root, onDisk)).size, onDisk.prompts.filter((p) => p.kind !== 'image-edit').length);
   });
 
   it('a resumed run continues the same parts (a line cut off by a crash is dropped), and every prompt still rebuilds', async () => {
