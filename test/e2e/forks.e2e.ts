@@ -183,6 +183,12 @@ describe('a fork side by side and its blind vote in a real VS Code (code-server)
     assert.deepEqual(await sidesWithNames(panel), [], 'nowhere in the panel is a side paired with its holders');
     assert.equal(await panel.locator('.tf-fork-side .tf-vote[disabled]').count(), 2, 'no vote before choosing who you are');
     // The Next strip, above the tabs: the open vote and who has not voted; the next step is saying who you are, not a new run.
+    // It follows the run's end a moment after the fork shows (under load, it still read "Waiting for the run to finish").
+    await waitInFrame(
+      panel,
+      () => /Vote: .* — waiting for /.test(document.getElementById('tf-next')?.textContent ?? ''),
+      'the Next strip shows the open vote',
+    );
     const next = (await panel.locator('#tf-next').textContent()) ?? '';
     assert.match(next, /Vote: Warm or cold palette\? — waiting for Ana Ruiz, Ben Okafor, Chen Wei, Dina Haddad/);
     assert.equal(await panel.locator('#tf-next-primary').getAttribute('data-action'), 'chooseMe');
