@@ -61,6 +61,9 @@ describe('people in the discussion, in a real VS Code (code-server)', function (
     const said = 'Keep the gold bottle from Image 2 <b>not bold</b>. @dina what do you think?';
     await panel.locator('#tf-say-text textarea').fill(said);
     await panel.locator('#tf-say-send').click();
+    // The host answers first (the entry is in the run's inbox); the driver takes it in at its next turn boundary.
+    const answer = await waitInFrame(panel, () => document.getElementById('tf-say-result')?.textContent, "the host's answer to Send", 60_000);
+    assert.match(answer, /^Said: the run takes it in at its next turn/);
     await waitInFrame(
       panel,
       () =>
@@ -68,7 +71,7 @@ describe('people in the discussion, in a real VS Code (code-server)', function (
           (b.textContent ?? '').includes('<b>not bold</b>'),
         ),
       "Ana's own message in the discussion, as text",
-      60_000,
+      120_000,
     );
     assert.equal(await panel.locator('.tf-msg[data-kind="human"] .tf-msg-body b').count(), 0, "people's text is never markup");
     await shoot('people-01-speaking');

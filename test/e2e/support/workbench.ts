@@ -305,9 +305,24 @@ export async function waitInFrame<T>(frame: Frame, fn: () => T, what: string, ti
   for (;;) {
     const v = await frame.evaluate(fn).catch(() => undefined);
     if (v) return v as T;
-    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
+    if (Date.now() > deadline) {
+      const shown = await frameSays(frame);
+      throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}${shown ? `; the panel said: ${shown}` : ''}`);
+    }
     await frame.page().waitForTimeout(200);
   }
+}
+
+/** What the panel says in its alerts and status lines (notices, progress, the answer to a click), for a failure's message. */
+async function frameSays(frame: Frame): Promise<string> {
+  const lines = await frame
+    .evaluate(() =>
+      [...document.querySelectorAll('[role="alert"], [role="status"], .tf-notice')]
+        .map((el) => (el.textContent ?? '').replace(/\s+/g, ' ').trim())
+        .filter(Boolean),
+    )
+    .catch(() => [] as string[]);
+  return [...new Set(lines)].slice(-8).join(' | ');
 }
 
 export const SCREENSHOTS = path.join(repoRoot(), '.test-output', 'screenshots');
