@@ -62,7 +62,12 @@ describe('people in the discussion, in a real VS Code (code-server)', function (
     await panel.locator('#tf-say-text textarea').fill(said);
     await panel.locator('#tf-say-send').click();
     // The host answers first (the entry is in the run's inbox); the driver takes it in at its next turn boundary.
-    const answer = await waitInFrame(panel, () => document.getElementById('tf-say-result')?.textContent, "the host's answer to Send", 60_000);
+    const answer = await waitInFrame(
+      panel,
+      () => document.getElementById('tf-say-result')?.textContent ?? '',
+      "the host's answer to Send",
+      60_000,
+    );
     assert.match(answer, /^Said: the run takes it in at its next turn/);
     await waitInFrame(
       panel,
