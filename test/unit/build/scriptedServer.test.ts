@@ -4,7 +4,8 @@
  */
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import * as path from 'node:path';
 import { cleanCliEnv } from '../run/helpers';
 import { waitFor } from '../../support/waitFor';
@@ -18,6 +19,23 @@ describe('npm run scripted-server', function () {
   it('is the package script that starts scripts/scripted-server.mjs', () => {
     const pkg = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
     assert.equal(pkg.scripts['scripted-server'], 'node scripts/scripted-server.mjs');
+  });
+
+  it('builds its bundle beside its place and renames it in: a process loading it meanwhile reads a whole one', async () => {
+    const m = (await import(pathToFileURL(path.join(REPO, 'scripts', 'scriptedServer.mjs')).href)) as {
+      buildScriptedServer: () => Promise<string>;
+    };
+    const first = await m.buildScriptedServer();
+    const before = statSync(first).ino;
+    const again = await m.buildScriptedServer();
+    assert.equal(again, first);
+    // Written in place, the file would keep its inode (and be half-written for a moment); renamed in, it is a new file.
+    assert.notEqual(statSync(again).ino, before, 'the bundle is a new file, renamed into place');
+    assert.deepEqual(
+      readdirSync(path.dirname(again)).filter((f) => f.endsWith('.part')),
+      [],
+      'no part file is left beside it',
+    );
   });
 
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
