@@ -16,11 +16,11 @@
 // ended, beside integration and vsix (see LANES).
 // Skip a stage with TEAMFUSION_SKIP_<STAGE>=1 (e.g. TEAMFUSION_SKIP_E2E=1) for local speed; CI runs all.
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { setPriority } from 'node:os';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { e2eShards } from './lib/e2eShards.mjs';
+import { lowerPriority, restorePriority } from './lib/priority.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (name) => join(repo, 'node_modules', '.bin', name);
@@ -29,7 +29,8 @@ const COUNT = /^\s*(\d+) passed, (\d+) failed\s*$/;
 /**
  * Runs a command, streaming its output, and returns { code, text }. `side` (a stage outside the main lane): its output is
  * only kept, and with `side.nice` (a number) it runs at that lower priority, inherited by what it starts, so it takes the
- * cores the other stages leave idle rather than slowing their tests. `sink(stream, chunk)`, if given, takes the output
+ * cores the other stages leave idle rather than slowing their tests; `side.lowered` (a Set) holds its pid while it runs,
+ * for restorePriority. `sink(stream, chunk)`, if given, takes the output
  * instead.
  */
 function run(cmd, args, timeoutS, env = {}, side = undefined, sink = undefined) {
@@ -37,19 +38,9 @@ function run(cmd, args, timeoutS, env = {}, side = undefined, sink = undefined) 
   return new Promise((resolvePromise) => {
     const child = spawn(cmd, args, { cwd: repo, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     if (side?.nice && child.pid) {
-      try {
-        setPriority(child.pid, side.nice);
-      } catch {
-        /* not permitted here: it runs at the normal priority */
-      }
-      // With Linux's autogroups on, a detached stage (a session of its own) is a scheduling group of its own, and the
-      // cores are shared between groups by the group's nice value, not its processes': a nice process alone in its group
-      // still got half the cores from unit's two workers (unit 388 s alone, 519 s beside typecheck and lint at nice 19).
-      try {
-        writeFileSync(`/proc/${child.pid}/autogroup`, String(side.nice));
-      } catch {
-        /* no autogroups here: the process's own nice value is the one that counts */
-      }
+      lowerPriority(child.pid, side.nice);
+      side.lowered?.add(child.pid);
+      child.on('close', () => side.lowered?.delete(child.pid));
     }
     let text = '';
     const onData = (stream) => (chunk) => {
@@ -263,7 +254,8 @@ async function runLane(lane) {
       printHeld();
     } else {
       begin(stage.name);
-      const r = await runStage(stage, { nice: LANES[lane].nice?.() });
+      const { low } = LANES[lane];
+      const r = await runStage(stage, low && !done.get(low.until).ended ? { nice: low.nice, lowered: low.lowered } : {});
       running.delete(stage.name);
       entry.result = r;
       const with_ = besides.get(stage.name);
@@ -277,13 +269,15 @@ async function runLane(lane) {
 }
 
 /**
- * The lanes: each runs its stages one after another, from the moment the stage named `after` has ended, at the priority
- * `nice()` gives when a stage starts (none: the normal one). Only the main lane's output streams.
+ * The lanes: each runs its stages one after another, from the moment the stage named `after` has ended, at the normal
+ * priority, or with `low` at nice `low.nice` until the stage `low.until` has ended: then its stage still running is put
+ * back at the normal priority, and the next ones start there. Only the main lane's output streams.
  * - main: build, compile, unit, integration, vsix. Unit keeps both cores busy (its two workers used 1.8 cores on average
  *   when measured alone), so it runs with nothing beside it but the check lane.
  * - check: typecheck, then lint, one thread each, at the lowest priority (nice 19) from the start: they mostly take what
  *   the other stages leave idle, and end before unit does (unit took 463 s beside them, 388 s alone; run after unit, they
- *   would take as much from stages that fill the cores).
+ *   would take as much from stages that fill the cores). Only while unit runs: after it, the stages beside them fill the
+ *   cores, and at nice 19 a check was starved (with two busy processes on the machine, typecheck hit its 900 s limit).
  * - package: once unit has ended (it writes much to the disk, which slowed the unit tests' synced writes), at the normal
  *   priority: vsix waits for it (at nice 10 it took 403 s beside integration and e2e, against 128 s at 0).
  * - e2e: once unit has ended, at the normal priority (its suites wait on VS Code under ceilings). After unit no stage
@@ -291,7 +285,7 @@ async function runLane(lane) {
  */
 const LANES = {
   main: {},
-  check: { after: 'compile', nice: () => 19 },
+  check: { after: 'compile', low: { nice: 19, until: 'unit', lowered: new Set() } },
   package: { after: 'unit' },
   e2e: { after: 'unit' },
 };
@@ -305,6 +299,14 @@ function begin(name) {
     besides.get(name).add(other);
   }
   running.add(name);
+}
+for (const { low } of Object.values(LANES)) {
+  if (!low) continue;
+  const until = done.get(low.until);
+  void until.promise.then(() => {
+    until.ended = true;
+    for (const pid of low.lowered) restorePriority(pid);
+  });
 }
 await Promise.all(
   Object.entries(LANES).map(async ([lane, { after }]) => {
