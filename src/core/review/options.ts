@@ -120,7 +120,7 @@ export async function scanImageFolder(root: string, decodeImages: boolean, rules
   names.sort(naturalCompare);
 
   // Each entry is looked at (contained, then stat) a few at a time (a large folder is mostly waiting on the disk), then
-  // judged in order.
+  // judged in order. Dot files (.gitkeep, .DS_Store) and the names the folder allows beside its images are not looked at.
   const looked = new Map(
     await mapLimited(
       names.filter((n) => !n.startsWith('.') && !rules.allowed?.includes(n)),
@@ -165,7 +165,7 @@ async function lookAt(root: string, rel: string): Promise<Looked> {
 
 /**
  * One entry of the folder as an image to open (id and file name), or undefined when it is skipped (reported or not).
- * `looked`: what lookAt found (undefined for the names skipped before looking).
+ * `looked`: what lookAt found; undefined for a name skipped before looking, which is skipped here too, unsaid.
  */
 function imageCandidate(
   name: string,
@@ -176,8 +176,7 @@ function imageCandidate(
 ): { id: string; name: string } | undefined {
   const dir = rules.folder;
   const rel = `${dir}/${name}`;
-  if (name.startsWith('.')) return undefined; // .gitkeep, .DS_Store
-  if (rules.allowed?.includes(name) || !looked) return undefined;
+  if (!looked) return undefined;
   if ('refused' in looked) {
     diagnostics.push(error(rel, looked.refused));
     return undefined;
