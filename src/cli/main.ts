@@ -1,48 +1,34 @@
 /**
  * `teamfusion` command line (contract §3). Dispatches to one module per command; each returns its exit code.
  * Exit codes: 0 ok, 1 invalid input / failed, 2 usage, 3 waiting for a person, 130 cancelled.
+ * A command's module is loaded when it runs (esbuild keeps each one's top-level work for that moment): `--help`, a usage
+ * error or one command pays for nothing else.
  */
-import { runValidate } from './commands/validate';
-import { runAnalyze } from './commands/measure/analyze';
-import { runImport } from './commands/import';
-import { runRun } from './commands/run/run';
-import { runRerank } from './commands/measure/rerank';
-import { runForecast } from './commands/run/forecast';
-import { runCompare } from './commands/measure/compare';
-import { runCodeDiscussion } from './commands/team/codeDiscussion';
-import { runEvaluate } from './commands/measure/evaluate';
-import { runSay } from './commands/team/say';
-import { runPin } from './commands/team/pin';
-import { runVote } from './commands/team/vote';
-import { runDecide } from './commands/team/decide';
-import { runJudge } from './commands/measure/judge';
-import { runCriteria } from './commands/measure/criteria';
-import { runMcp } from './commands/mcp';
 import { UsageError } from './usage';
 import { canonicalCommand, commandHelp, commandNames, mainHelp, nearest, optionSuggestion } from './help';
-import { RunRecordError } from '../core/record/store';
 import { writeLine } from './output';
 import { errorMessage } from '../core/kernel/errors';
+import { RunRecordError } from '../core/diagnostics/diagnostics';
 
 type Command = (args: string[]) => Promise<number>;
 
 const COMMANDS: Record<string, Command> = {
-  validate: runValidate,
-  analyze: runAnalyze,
-  import: runImport,
-  run: runRun,
-  rerank: runRerank,
-  forecast: runForecast,
-  compare: runCompare,
-  'code-discussion': runCodeDiscussion,
-  evaluate: runEvaluate,
-  say: runSay,
-  pin: runPin,
-  vote: runVote,
-  decide: (args) => runDecide(args),
-  judge: runJudge,
-  criteria: runCriteria,
-  mcp: runMcp,
+  validate: async (args) => (await import('./commands/validate.js')).runValidate(args),
+  analyze: async (args) => (await import('./commands/measure/analyze.js')).runAnalyze(args),
+  import: async (args) => (await import('./commands/import.js')).runImport(args),
+  run: async (args) => (await import('./commands/run/run.js')).runRun(args),
+  rerank: async (args) => (await import('./commands/measure/rerank.js')).runRerank(args),
+  forecast: async (args) => (await import('./commands/run/forecast.js')).runForecast(args),
+  compare: async (args) => (await import('./commands/measure/compare.js')).runCompare(args),
+  'code-discussion': async (args) => (await import('./commands/team/codeDiscussion.js')).runCodeDiscussion(args),
+  evaluate: async (args) => (await import('./commands/measure/evaluate.js')).runEvaluate(args),
+  say: async (args) => (await import('./commands/team/say.js')).runSay(args),
+  pin: async (args) => (await import('./commands/team/pin.js')).runPin(args),
+  vote: async (args) => (await import('./commands/team/vote.js')).runVote(args),
+  decide: async (args) => (await import('./commands/team/decide.js')).runDecide(args),
+  judge: async (args) => (await import('./commands/measure/judge.js')).runJudge(args),
+  criteria: async (args) => (await import('./commands/measure/criteria.js')).runCriteria(args),
+  mcp: async (args) => (await import('./commands/mcp.js')).runMcp(args),
 };
 
 export async function main(argv: string[]): Promise<number> {

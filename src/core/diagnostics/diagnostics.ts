@@ -105,3 +105,14 @@ export function capPerFile(diagnostics: readonly Diagnostic[], max: number = MAX
   });
   return out;
 }
+
+/**
+ * A run record that cannot be used; the message is its diagnostics, one per line. It lives here, below the record's
+ * schemas, so the command line tells it apart (src/cli/main.ts) without loading them before a command needs them.
+ */
+export class RunRecordError extends Error {
+  constructor(readonly diagnostics: Diagnostic[]) {
+    super(diagnostics.map(formatDiagnostic).join('\n'));
+    this.name = 'RunRecordError';
+  }
+}

@@ -19,6 +19,7 @@ import { JournalError, checkpointJournal, journalFile, mergeJournal } from './jo
 import type { Roster } from './journalCheck';
 import { RUNS_DIR, RUN_ID_PATTERN, countWrite, recordFile, runDir } from './paths';
 import { errorMessage } from '../kernel/errors';
+import { RunRecordError } from '../diagnostics/diagnostics';
 
 /**
  * Writes run.json atomically, only inside the review (writeReviewFile: contained, a link at the target is refused, never
@@ -69,14 +70,6 @@ export type RunRecordLoad =
   | { record: RunRecord; diagnostics?: undefined; missing?: undefined; refused?: Diagnostic[] }
   /** `missing`: there is no such run (no run.json in its folder), as opposed to a broken one. */
   | { record?: undefined; diagnostics: Diagnostic[]; missing?: boolean };
-
-/** A run record that cannot be used; the message is its diagnostics, one per line. */
-export class RunRecordError extends Error {
-  constructor(readonly diagnostics: Diagnostic[]) {
-    super(diagnostics.map(formatDiagnostic).join('\n'));
-    this.name = 'RunRecordError';
-  }
-}
 
 /**
  * THE way to read a run record (every command, the panel and the engine use it): the file is read through the review's

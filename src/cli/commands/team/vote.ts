@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { printable } from '../../../core/kernel/text';
 import { castVote, VoteError } from '../../../core/evaluation/votes/cast';
 import { reopenDecision } from '../../../core/evaluation/votes/reopen';
-import { RunRecordError } from '../../../core/record/store';
+import { RunRecordError } from '../../../core/diagnostics/diagnostics';
 import { UsageError } from '../../usage';
 import { parseStrict } from '../validate';
 import { personCommandExit, throughRemote } from '../../personSync';

@@ -7,7 +7,8 @@
 import type { CommandHandler } from './context';
 import { reopenDecision } from '../../../core/evaluation/votes/reopen';
 import { VoteError } from '../../../core/evaluation/votes/cast';
-import { readRunRecord, RunRecordError } from '../../../core/record/store';
+import { readRunRecord } from '../../../core/record/store';
+import { RunRecordError } from '../../../core/diagnostics/diagnostics';
 import { forkOf } from '../../../core/evaluation/votes/forks';
 import { errorMessage } from '../../../core/kernel/errors';
 

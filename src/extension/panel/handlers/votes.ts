@@ -5,7 +5,7 @@
  */
 import type { RequestHandler } from './context';
 import { castVote, VoteError } from '../../../core/evaluation/votes/cast';
-import { RunRecordError } from '../../../core/record/store';
+import { RunRecordError } from '../../../core/diagnostics/diagnostics';
 import { errorMessage } from '../../../core/kernel/errors';
 
 export const voteHandlers: { vote: RequestHandler<'vote'> } = {
