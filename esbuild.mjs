@@ -7,7 +7,8 @@
 // openai, yaml and csv-parse are files of their own (dist/openai.js, yaml.js, csv-parse.js) that the extension and the
 // CLI load on first use: activation parses none of them. sharp is native and ships as node_modules/sharp + @img/* (scripts/package.mjs).
 import * as esbuild from 'esbuild';
-import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve, sep } from 'node:path';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
@@ -63,16 +64,88 @@ const mcpChunk = {
   },
 };
 
+/**
+ * The core (src/core) is one bundle of its own, dist/shared-core.js, that the command line and the extension's core both
+ * load, so the package carries it once. Each file of the core is an entry of that bundle, run the first time it is read
+ * (esbuild keeps a module's top-level work until it is required): a command or a panel starts only the rooms it uses.
+ * In cli.js and extension-core.js an import of a core file becomes a read of its entry (`sharedCore`); the activation
+ * shell (extension.js) takes none of it.
+ */
+const SHARED_CORE = 'shared-core.js';
+const coreRoot = resolve('src', 'core');
+const coreFiles = (dir) =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const f = join(dir, e.name);
+    return e.isDirectory() ? coreFiles(f) : f.endsWith('.ts') && !f.endsWith('.d.ts') ? [f] : [];
+  });
+/** A core file's entry name: its path under src/core without `.ts` ("record/store"). */
+const coreKey = (file) => relative(coreRoot, file).split(sep).join('/').replace(/\.ts$/, '');
+const sharedCoreEntry = {
+  contents: `module.exports = {\n${coreFiles(coreRoot)
+    .map(
+      (f) => `  get ${JSON.stringify(coreKey(f))}() { return require(${JSON.stringify(`./${relative('.', f).split(sep).join('/')}`)}); },`,
+    )
+    .join('\n')}\n  get zod() { return require('shared-core:zod'); },\n};\n`,
+  resolveDir: resolve('.'),
+  sourcefile: 'shared-core-entries.js',
+  loader: 'js',
+};
+/**
+ * zod, which sources outside the core use too, comes from the shared bundle as well (one copy, one set of classes): as the
+ * members those sources name (`z.object`, …, read from them at build time), so the bundle keeps only what is used of it.
+ */
+const sourcesOutsideCore = ['src/cli', 'src/extension', 'src/protocol'].flatMap((d) => coreFiles(resolve(d)));
+const zodValues = await import('zod');
+const zodMembers = [
+  ...new Set(sourcesOutsideCore.flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/\bz\s*\.\s*([A-Za-z_$][\w$]*)/g)].map((m) => m[1]))),
+]
+  .filter((m) => m in zodValues) // types (z.infer) have no value
+  .sort();
+const zodFacade = {
+  name: 'zod-facade',
+  setup(build) {
+    build.onResolve({ filter: /^shared-core:zod$/ }, () => ({ path: 'zod', namespace: 'zod-facade' }));
+    build.onLoad({ filter: /.*/, namespace: 'zod-facade' }, () => ({
+      contents: `import * as z from 'zod';\n${zodMembers.map((m, i) => `const m${i} = z.${m};\nexport { m${i} as ${m} };`).join('\n')}\n`,
+      resolveDir: resolve('.'),
+      loader: 'js',
+    }));
+  },
+};
+const sharedCore = {
+  name: 'shared-core',
+  setup(build) {
+    build.onResolve({ filter: /^zod$/ }, () => ({ path: 'zod', namespace: 'shared-core' }));
+    build.onResolve({ filter: /^\.\.?\// }, async (args) => {
+      if (args.pluginData?.sharedCore) return undefined;
+      const r = await build.resolve(args.path, {
+        kind: args.kind,
+        resolveDir: args.resolveDir,
+        importer: args.importer,
+        pluginData: { sharedCore: true },
+      });
+      if (r.errors.length > 0 || !r.path.startsWith(coreRoot + sep)) return undefined;
+      return { path: coreKey(r.path), namespace: 'shared-core' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'shared-core' }, (args) => ({
+      contents: `module.exports = require(${JSON.stringify(`./${SHARED_CORE}`)})[${JSON.stringify(args.path)}];`,
+      loader: 'js',
+    }));
+    build.onResolve({ filter: new RegExp(`^\\./${SHARED_CORE.replace('.', '\\.')}$`) }, (args) => ({ path: args.path, external: true }));
+  },
+};
+
 const builds = [
   { ...node, entryPoints: ['src/extension/extension.ts'], outfile: `${outdir}/extension.js`, plugins: [lazyCore, chunks] },
-  { ...node, entryPoints: ['src/extension/core.ts'], outfile: `${outdir}/extension-core.js` },
+  { ...node, entryPoints: ['src/extension/core.ts'], outfile: `${outdir}/extension-core.js`, plugins: [sharedCore, chunks] },
   {
     ...node,
     entryPoints: ['src/cli/main.ts'],
     outfile: `${outdir}/cli.js`,
     banner: { js: '#!/usr/bin/env node' },
-    plugins: [mcpChunk, chunks],
+    plugins: [sharedCore, mcpChunk, chunks],
   },
+  { ...node, stdin: sharedCoreEntry, outfile: `${outdir}/${SHARED_CORE}`, plugins: [zodFacade, chunks] },
   { ...node, entryPoints: ['src/cli/mcpSdk.ts'], outfile: `${outdir}/mcp-sdk.js` },
   ...Object.entries(CHUNKS).map(([pkg, file]) => ({
     ...common,

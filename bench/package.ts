@@ -59,7 +59,13 @@ export async function benchPackage(): Promise<{ name: string; value: number; goa
   const rest = entries.filter((e) => !SHARP_PACKAGES.test(e.name)).reduce((a, e) => a + e.compressed, 0) / 1024;
   const rows = [
     { name: 'dist/extension.js, parsed at activation (packaged)', value: size('dist/extension.js'), goal: 10, unit: 'KB' },
-    { name: 'dist/extension-core.js, parsed on first use (packaged)', value: size('dist/extension-core.js'), goal: 400, unit: 'KB' },
+    {
+      // The extension's core reads the core rooms from shared-core.js (the bundle the CLI reads too): first use parses both.
+      name: 'dist/extension-core.js + dist/shared-core.js, parsed on first use (packaged)',
+      value: size('dist/extension-core.js') + size('dist/shared-core.js'),
+      goal: 400,
+      unit: 'KB',
+    },
     { name: 'webview script dist/webview/panel.js (packaged)', value: size('dist/webview/panel.js'), goal: 300, unit: 'KB' },
     { name: 'VSIX without sharp packages, compressed', value: rest, goal: 1024, unit: 'KB' },
   ];

@@ -198,6 +198,7 @@ await check('the VSIX carries dist, media, schemas, samples, manifest, licence a
     'package.json',
     'dist/extension.js',
     'dist/extension-core.js',
+    'dist/shared-core.js',
     'dist/cli.js',
     'dist/openai.js',
     'dist/webview/panel.js',

@@ -54,6 +54,7 @@ export function vsixProblems(entries, target) {
   for (const f of [
     'extension/dist/extension.js',
     'extension/dist/extension-core.js',
+    'extension/dist/shared-core.js',
     'extension/dist/cli.js',
     'extension/dist/openai.js',
     'extension/dist/webview/panel.js',

@@ -43,7 +43,16 @@ describe('production bundles', function () {
     assert.deepEqual(inputs.sort(), ['src/extension/extension.ts', 'src/extension/firstUse.ts']);
     assert.ok(output('extension.js').bytes < 10_000, `extension.js: ${output('extension.js').bytes} bytes`);
     assert.ok(readFileSync(path.join(dir, 'extension.js'), 'utf8').includes('require("./extension-core.js")'));
-    assert.ok(from('extension-core.js', /src\/core\//) > 100_000, 'the core is in extension-core.js');
+    assert.ok(readFileSync(path.join(dir, 'extension-core.js'), 'utf8').includes('require("./shared-core.js")'));
+  });
+
+  it('the package carries the core once: cli.js and extension-core.js read it from shared-core.js, zod included', () => {
+    assert.ok(from('shared-core.js', /src\/core\//) > 100_000, 'the core is in shared-core.js');
+    for (const name of ['cli.js', 'extension-core.js']) {
+      assert.equal(from(name, /src\/core\//), 0, `no core source in ${name}`);
+      assert.equal(from(name, /node_modules\/zod\//), 0, `no zod in ${name}`);
+      assert.ok(readFileSync(path.join(dir, name), 'utf8').includes('require("./shared-core.js")'), `${name} loads shared-core.js`);
+    }
   });
 
   it('are minified and carry no source maps', async () => {
@@ -62,13 +71,14 @@ describe('production bundles', function () {
     ['yaml', 'yaml.js'],
     ['csv-parse', 'csv-parse.js'],
   ] as const) {
-    it(`keep ${pkg} out of extension.js, extension-core.js and cli.js: its own file, ${file}, loaded on first use`, () => {
+    it(`keep ${pkg} out of extension.js, extension-core.js, cli.js and shared-core.js: its own file, ${file}, loaded on first use`, () => {
       const inside = new RegExp(`node_modules/${pkg}/`);
       assert.equal(from('extension.js', inside), 0);
       assert.equal(from('extension-core.js', inside), 0);
       assert.equal(from('cli.js', inside), 0);
+      assert.equal(from('shared-core.js', inside), 0);
       assert.ok(from(file, inside) > 10_000);
-      assert.ok(readFileSync(path.join(dir, 'extension-core.js'), 'utf8').includes(`require("./${file}")`));
+      assert.ok(readFileSync(path.join(dir, 'shared-core.js'), 'utf8').includes(`require("./${file}")`));
     });
   }
 
@@ -96,13 +106,13 @@ describe('production bundles', function () {
 
   it('tree-shake zod: namespace imports only (no `import { z }`, which keeps every locale)', () => {
     assert.equal(
-      from('extension-core.js', /node_modules\/zod\/v4\/locales\/(?!en)/),
+      from('shared-core.js', /node_modules\/zod\/v4\/locales\/(?!en\.js|index\.js)/),
       0,
       "every locale is in: write `import * as z from 'zod'`, not `import { z } from 'zod'`",
     );
     assert.ok(
-      from('extension-core.js', /node_modules\/zod\//) < 160_000,
-      `zod in extension-core.js: ${from('extension-core.js', /node_modules\/zod\//)} bytes`,
+      from('shared-core.js', /node_modules\/zod\//) < 160_000,
+      `zod in shared-core.js: ${from('shared-core.js', /node_modules\/zod\//)} bytes`,
     );
   });
 
