@@ -10,6 +10,7 @@ import * as esbuild from 'esbuild';
 import { chmodSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { createRequire } from 'node:module';
+import { zodMembersNamed } from './scripts/lib/zodMembers.mjs';
 
 const require = createRequire(import.meta.url);
 const watch = process.argv.includes('--watch');
@@ -96,11 +97,7 @@ const sharedCoreEntry = {
  */
 const sourcesOutsideCore = ['src/cli', 'src/extension', 'src/protocol'].flatMap((d) => coreFiles(resolve(d)));
 const zodValues = await import('zod');
-const zodMembers = [
-  ...new Set(sourcesOutsideCore.flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/\bz\s*\.\s*([A-Za-z_$][\w$]*)/g)].map((m) => m[1]))),
-]
-  .filter((m) => m in zodValues) // types (z.infer) have no value
-  .sort();
+const zodMembers = zodMembersNamed(sourcesOutsideCore).filter((m) => m in zodValues); // types (z.infer) have no value
 const zodFacade = {
   name: 'zod-facade',
   setup(build) {
