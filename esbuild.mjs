@@ -65,56 +65,70 @@ const mcpChunk = {
   },
 };
 
+const SHARED_CORE = 'shared-core.js';
+const coreRoot = resolve('src', 'core');
+const src = resolve('src');
+/** The TypeScript files under `dir`, and the folders walked (for watch mode). */
+const tsUnder = (dir, dirs = []) => {
+  dirs.push(dir);
+  const files = readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const f = join(dir, e.name);
+    return e.isDirectory() ? tsUnder(f, dirs).files : f.endsWith('.ts') && !f.endsWith('.d.ts') ? [f] : [];
+  });
+  return { files, dirs };
+};
+/** A core file's entry name: its path under src/core without `.ts` ("record/store"). */
+const coreKey = (file) => relative(coreRoot, file).split(sep).join('/').replace(/\.ts$/, '');
+/**
+ * The shared bundle's entry, made anew on every build (in watch mode too: a core file added is an entry at the next
+ * rebuild): a getter per core file, and `zod`, the members of zod the sources outside the core read (`z.object`, …; see
+ * scripts/lib/zodMembers.mjs), so the bundle keeps only what is used of zod and holds its one copy.
+ */
+const sharedCoreEntries = {
+  name: 'shared-core-entries',
+  setup(build) {
+    build.onResolve({ filter: /^shared-core:(entries|zod)$/ }, (args) => ({ path: args.path, namespace: 'shared-core-entries' }));
+    build.onLoad({ filter: /^shared-core:entries$/, namespace: 'shared-core-entries' }, () => {
+      const { files, dirs } = tsUnder(coreRoot);
+      const getters = files.map(
+        (f) =>
+          `  get ${JSON.stringify(coreKey(f))}() { return require(${JSON.stringify(`./${relative('.', f).split(sep).join('/')}`)}); },`,
+      );
+      return {
+        contents: `module.exports = {\n${getters.join('\n')}\n  get zod() { return require('shared-core:zod'); },\n};\n`,
+        resolveDir: resolve('.'),
+        loader: 'js',
+        watchDirs: dirs,
+      };
+    });
+    build.onLoad({ filter: /^shared-core:zod$/, namespace: 'shared-core-entries' }, async () => {
+      const outside = ['cli', 'extension', 'protocol'].map((d) => tsUnder(join(src, d)));
+      const zod = await import('zod');
+      const members = zodMembersNamed(outside.flatMap((o) => o.files)).filter((m) => m in zod); // types (z.infer) have no value
+      return {
+        contents: `import * as z from 'zod';\n${members.map((m, i) => `const m${i} = z.${m};\nexport { m${i} as ${m} };`).join('\n')}\n`,
+        resolveDir: resolve('.'),
+        loader: 'js',
+        watchFiles: outside.flatMap((o) => o.files),
+        watchDirs: outside.flatMap((o) => o.dirs),
+      };
+    });
+  },
+};
 /**
  * The core (src/core) is one bundle of its own, dist/shared-core.js, that the command line and the extension's core both
  * load, so the package carries it once. Each file of the core is an entry of that bundle, run the first time it is read
  * (esbuild keeps a module's top-level work until it is required): a command or a panel starts only the rooms it uses.
- * In cli.js and extension-core.js an import of a core file becomes a read of its entry (`sharedCore`); the activation
- * shell (extension.js) takes none of it.
+ * In cli.js and extension-core.js a source's import of a core file, or of zod, becomes a read of its entry; the
+ * activation shell (extension.js) takes none of it.
  */
-const SHARED_CORE = 'shared-core.js';
-const coreRoot = resolve('src', 'core');
-const coreFiles = (dir) =>
-  readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const f = join(dir, e.name);
-    return e.isDirectory() ? coreFiles(f) : f.endsWith('.ts') && !f.endsWith('.d.ts') ? [f] : [];
-  });
-/** A core file's entry name: its path under src/core without `.ts` ("record/store"). */
-const coreKey = (file) => relative(coreRoot, file).split(sep).join('/').replace(/\.ts$/, '');
-const sharedCoreEntry = {
-  contents: `module.exports = {\n${coreFiles(coreRoot)
-    .map(
-      (f) => `  get ${JSON.stringify(coreKey(f))}() { return require(${JSON.stringify(`./${relative('.', f).split(sep).join('/')}`)}); },`,
-    )
-    .join('\n')}\n  get zod() { return require('shared-core:zod'); },\n};\n`,
-  resolveDir: resolve('.'),
-  sourcefile: 'shared-core-entries.js',
-  loader: 'js',
-};
-/**
- * zod, which sources outside the core use too, comes from the shared bundle as well (one copy, one set of classes): as the
- * members those sources name (`z.object`, …, read from them at build time), so the bundle keeps only what is used of it.
- */
-const sourcesOutsideCore = ['src/cli', 'src/extension', 'src/protocol'].flatMap((d) => coreFiles(resolve(d)));
-const zodValues = await import('zod');
-const zodMembers = zodMembersNamed(sourcesOutsideCore).filter((m) => m in zodValues); // types (z.infer) have no value
-const zodFacade = {
-  name: 'zod-facade',
-  setup(build) {
-    build.onResolve({ filter: /^shared-core:zod$/ }, () => ({ path: 'zod', namespace: 'zod-facade' }));
-    build.onLoad({ filter: /.*/, namespace: 'zod-facade' }, () => ({
-      contents: `import * as z from 'zod';\n${zodMembers.map((m, i) => `const m${i} = z.${m};\nexport { m${i} as ${m} };`).join('\n')}\n`,
-      resolveDir: resolve('.'),
-      loader: 'js',
-    }));
-  },
-};
 const sharedCore = {
   name: 'shared-core',
   setup(build) {
-    build.onResolve({ filter: /^zod$/ }, () => ({ path: 'zod', namespace: 'shared-core' }));
+    const fromSources = (args) => args.importer.startsWith(src + sep);
+    build.onResolve({ filter: /^zod$/ }, (args) => (fromSources(args) ? { path: 'zod', namespace: 'shared-core' } : undefined));
     build.onResolve({ filter: /^\.\.?\// }, async (args) => {
-      if (args.pluginData?.sharedCore) return undefined;
+      if (args.pluginData?.sharedCore || !fromSources(args)) return undefined;
       const r = await build.resolve(args.path, {
         kind: args.kind,
         resolveDir: args.resolveDir,
@@ -142,7 +156,7 @@ const builds = [
     banner: { js: '#!/usr/bin/env node' },
     plugins: [sharedCore, mcpChunk, chunks],
   },
-  { ...node, stdin: sharedCoreEntry, outfile: `${outdir}/${SHARED_CORE}`, plugins: [zodFacade, chunks] },
+  { ...node, entryPoints: ['shared-core:entries'], outfile: `${outdir}/${SHARED_CORE}`, plugins: [sharedCoreEntries, chunks] },
   { ...node, entryPoints: ['src/cli/mcpSdk.ts'], outfile: `${outdir}/mcp-sdk.js` },
   ...Object.entries(CHUNKS).map(([pkg, file]) => ({
     ...common,

@@ -5,25 +5,19 @@
  * used only as `z.<member>`, and the scan finds every member used so, each one zod has.
  */
 import * as assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as ts from 'typescript';
 import * as zod from 'zod';
 import { REPO_ROOT } from '../../support/builtCli';
+import { SRC, sourceFiles } from '../../support/sourceFiles';
 
 interface ZodMembersModule {
   zodMembersNamed(files: string[]): string[];
 }
 
-const OUTSIDE_CORE = ['src/cli', 'src/extension', 'src/protocol'];
-
-function tsFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const f = path.join(dir, e.name);
-    return e.isDirectory() ? tsFiles(f) : f.endsWith('.ts') && !f.endsWith('.d.ts') ? [f] : [];
-  });
-}
+const OUTSIDE_CORE = ['cli', 'extension', 'protocol'].map((d) => path.join(SRC, d));
 
 /** What TypeScript sees of zod in `file`: how it is imported, the members read from `z`, and any other use of `z`. */
 function zodUse(file: string): { imports: string[]; members: string[]; otherUses: string[] } {
@@ -62,8 +56,12 @@ function zodUse(file: string): { imports: string[]; members: string[]; otherUses
 }
 
 describe('zod outside the core: every member the sources use reaches them from the shared core bundle', () => {
-  const files = OUTSIDE_CORE.flatMap((d) => tsFiles(path.join(REPO_ROOT, d)));
-  const seen = files.map((f) => ({ file: path.relative(REPO_ROOT, f), ...zodUse(f) }));
+  let files: string[] = [];
+  let seen: ({ file: string } & ReturnType<typeof zodUse>)[] = [];
+  before(async () => {
+    files = (await Promise.all(OUTSIDE_CORE.map((d) => sourceFiles(d)))).flat().filter((f) => !f.endsWith('.d.ts'));
+    seen = files.map((f) => ({ file: path.relative(REPO_ROOT, f), ...zodUse(f) }));
+  });
 
   it('zod comes in only as `import * as z from "zod"`, and `z` is only read from', () => {
     const otherImports = seen.flatMap((s) => s.imports.filter((i) => i !== "import * as z from 'zod';").map((i) => `${s.file}: ${i}`));
