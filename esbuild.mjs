@@ -11,6 +11,7 @@ import { chmodSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { join, relative, resolve, sep } from 'node:path';
 import { createRequire } from 'node:module';
 import { zodMembersNamed } from './scripts/lib/zodMembers.mjs';
+import { webviewMarkdown } from './scripts/lib/webviewMarkdown.mjs';
 
 const require = createRequire(import.meta.url);
 const watch = process.argv.includes('--watch');
@@ -173,9 +174,10 @@ const builds = [
     platform: 'browser',
     format: 'iife',
     target: 'es2022',
-    // markdown-it's entity table: the browser decodes named references itself (webview/panel/text/entities.ts).
-    // and its bare-link finder: only http(s), www. and e-mail are kept anyway (webview/panel/text/linkify.ts).
-    alias: { entities: './webview/panel/text/entities.ts', 'linkify-it': './webview/panel/text/linkify.ts' },
+    // markdown-it with the browser standing in for some of its packages, without the parts the panel never runs.
+    ...webviewMarkdown,
+    // Non-ASCII text as it is, not as \u escapes (the page and the script are UTF-8: src/extension/panel/html.ts).
+    charset: 'utf8',
   },
 ];
 

@@ -130,7 +130,10 @@ export interface LoadResult {
 export interface LoadOptions {
   /** Rankings are required for analysis and runs (default true). When false, a missing rankings/ folder is fine. */
   requireRankings?: boolean;
-  /** Decode each image with sharp to prove it opens (default true). */
+  /**
+   * Decode each image with sharp to prove it opens (default true). When false, only each image's header is read (format,
+   * size, the pixel cap), and sharp is not loaded: a view or a vote starts sooner.
+   */
   decodeImages?: boolean;
   /**
    * Build `review` even when some ranking files have errors, leaving those designers out (for live views that

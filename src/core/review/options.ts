@@ -1,6 +1,7 @@
 /**
  * options/: the candidate images. Ids are file names without extension, listed in natural order and labelled
- * "Image 1 … Image n". Each image is opened with sharp (metadata + a real decode) unless decodeImages is false.
+ * "Image 1 … Image n". Each image is opened with sharp (metadata + a real decode) unless decodeImages is false: then its
+ * header alone is read, without loading sharp.
  */
 import type { Stats } from 'node:fs';
 import * as path from 'node:path';
@@ -38,30 +39,32 @@ async function probeImage(root: string, rel: string, decode: boolean): Promise<P
     if (err instanceof ReviewFileError) return { ok: false, message: err.message, fileProblem: true };
     throw err;
   }
+  // Without a decode (a view, a vote, a comparison) the header is what sharp's metadata would read too: it is read
+  // here without loading the image library. Where sharp cannot load, a decode falls back to the header as well.
+  const sharp = decode ? optionalSharp() : undefined;
+  if (!sharp) {
+    const head = readImageHeader(bytes);
+    if (!head) return { ok: false, message: 'it is not a PNG, JPEG or WebP image' };
+    return tooManyPixels(head.width, head.height) ?? { ok: true, ...head };
+  }
   try {
-    const sharp = optionalSharp();
-    if (!sharp) {
-      // No image library on this platform: the header tells the format and size; pixels are not checked.
-      const head = readImageHeader(bytes);
-      return head ? { ok: true, ...head } : { ok: false, message: 'it is not a PNG, JPEG or WebP image' };
-    }
     const meta = await sharp(bytes, { failOn: 'error', limitInputPixels: LIMITS.imagePixels }).metadata();
     if (!meta.format || !meta.width || !meta.height) return { ok: false, message: 'it has no readable size' };
-    if (meta.width * meta.height > LIMITS.imagePixels) {
-      return {
-        ok: false,
-        message: `it has ${meta.width} × ${meta.height} pixels, more than the ${LIMITS.imagePixels / 1e6} million an image may have`,
-      };
-    }
-    if (decode) {
-      // A real decode of every pixel (metadata alone only reads the header); the tiny output keeps it cheap.
-      await sharp(bytes, { failOn: 'error', limitInputPixels: LIMITS.imagePixels }).resize(8, 8, { fit: 'inside' }).raw().toBuffer();
-    }
+    const tooMany = tooManyPixels(meta.width, meta.height);
+    if (tooMany) return tooMany;
+    // A real decode of every pixel (metadata alone only reads the header); the tiny output keeps it cheap.
+    await sharp(bytes, { failOn: 'error', limitInputPixels: LIMITS.imagePixels }).resize(8, 8, { fit: 'inside' }).raw().toBuffer();
     return { ok: true, width: meta.width, height: meta.height, format: meta.format };
   } catch (err) {
     const detail = err instanceof Error ? err.message.split('\n')[0] : '';
     return { ok: false, message: detail ? `the image data is damaged or not an image (${detail})` : 'the image data is damaged' };
   }
+}
+
+/** The pixel cap, said the same way whoever read the size. */
+function tooManyPixels(width: number, height: number): Probe | undefined {
+  if (width * height <= LIMITS.imagePixels) return undefined;
+  return { ok: false, message: `it has ${width} × ${height} pixels, more than the ${LIMITS.imagePixels / 1e6} million an image may have` };
 }
 
 /** What one image folder holds (options/ or references/): the images that open, every image id found, and the problems. */

@@ -120,5 +120,15 @@ describe('production bundles', function () {
     assert.equal(from('webview/panel.js', /node_modules\/zod\//), 0, 'zod');
     assert.equal(from('webview/panel.js', /node_modules\/entities\//), 0, 'the browser decodes entities');
     assert.equal(from('webview/panel.js', /node_modules\/linkify-it\//), 0, 'the panel finds its own bare links');
+    assert.equal(from('webview/panel.js', /node_modules\/uc\.micro\//), 0, "the browser's regular expressions know the Unicode classes");
+    assert.equal(from('webview/panel.js', /node_modules\/punycode\.js\//), 0, "the browser's URL parser makes host names ASCII");
+    assert.equal(
+      from(
+        'webview/panel.js',
+        /node_modules\/markdown-it\/lib\/(renderer|rules_block\/html_block|rules_inline\/html_inline|rules_core\/(replacements|smartquotes))\.mjs$/,
+      ),
+      0,
+      "markdown-it's renderer, raw HTML and typographer are left out (scripts/lib/webviewMarkdown.mjs)",
+    );
   });
 });

@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { formatDiagnostic, loadReview } from '../../../src/core/review';
@@ -171,6 +172,35 @@ describe('loadReview', () => {
       const root = await makeReview({ extra: { 'options/3.png': noisy.subarray(0, Math.floor(noisy.length * 0.6)) }, rankings: null });
       const r = await load(root, { requireRankings: false });
       find(r, 'options/3.png', /cannot be opened as an image/);
+    });
+    it('without a decode only the header is read: a truncated image passes, a header over the pixel cap or text does not', async () => {
+      const png = await imageBytes('png', '#123456', 64, 64);
+      // A PNG header claiming 20 000 × 20 000 pixels (400 million, over the cap), and nothing after it.
+      const huge = Buffer.from(png.subarray(0, 33));
+      huge.writeUInt32BE(20_000, 16);
+      huge.writeUInt32BE(20_000, 20);
+      const root = await makeReview({
+        extra: { 'options/3.png': png.subarray(0, 40), 'options/4.png': huge, 'options/5.png': 'this is not a png' },
+        rankings: null,
+      });
+      const r = await load(root, { requireRankings: false, decodeImages: false });
+      assert.equal(
+        r.diagnostics.some((d) => d.file === 'options/3.png'),
+        false,
+      );
+      find(r, 'options/4.png', /20000 × 20000 pixels, more than the 100 million/);
+      find(r, 'options/5.png', /not a PNG, JPEG or WebP image/);
+      // The decode the run asks for finds the truncated one.
+      find(await load(root, { requireRankings: false }), 'options/3.png', /cannot be opened as an image/);
+    });
+    it('without a decode the image library is not loaded at all (a view or a vote starts without it)', () => {
+      const core = path.resolve(__dirname, '../../../src/core/review');
+      const script = `require(${JSON.stringify(core)}).loadReview(${JSON.stringify(SAMPLE)}, { decodeImages: false }).then((r) => {
+        const sharp = Object.keys(require.cache).some((f) => /[\\/]sharp[\\/]/.test(f));
+        process.stdout.write(JSON.stringify({ options: r.review.options.length, sharp }));
+      });`;
+      const out = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+      assert.deepEqual(JSON.parse(out.stdout || '{}'), { options: 6, sharp: false }, out.stderr);
     });
     it('non-image files and folders in options/ → warnings; dotfiles are ignored; review still loads', async () => {
       const root = await makeReview({ extra: { 'options/notes.txt': 'hi', 'options/.gitkeep': '', 'options/old': { dir: true } } });
