@@ -136,17 +136,21 @@ function node24Env(extra = {}) {
 /** Installs (or reuses) node 24 + code-server. Idempotent; returns the node 24 binary and code-server's entry script. */
 export async function ensureCodeServer() {
   const p = paths();
-  const node24 = ensureNode24();
-  if (existsSync(p.csStamp) && existsSync(p.csEntry)) return { node24, codeServerBin: p.csEntry, installed: false, seconds: 0 };
-  // One installer at a time: the others wait for the lock, or for the stamp of the install that holds it.
-  const lock = { lock: join(p.root, '.cs-install.lock'), minutes: 15, what: 'code-server', holder: 'code-server install', log };
   const ready = () =>
-    existsSync(p.csStamp) && existsSync(p.csEntry) ? { node24, codeServerBin: p.csEntry, installed: false, seconds: 0 } : undefined;
-  return withInstallLock({ ...lock, ready }, () => installCodeServer(node24));
+    existsSync(p.node24Stamp) && nodeVersionOf(p.node24) === `v${NODE_VERSION}` && existsSync(p.csStamp) && existsSync(p.csEntry)
+      ? { node24: p.node24, codeServerBin: p.csEntry, installed: false, seconds: 0 }
+      : undefined;
+  const done = ready();
+  if (done) return done;
+  // One installer at a time, node 24 included (two stages of `npm test` on a cold cache would otherwise unpack node 24 into
+  // one folder at once, and one of them find it half there): the others wait for the lock, or for the install it guards.
+  const lock = { lock: join(p.root, '.cs-install.lock'), minutes: 15, what: 'node 24 and code-server', holder: 'code-server install', log };
+  return withInstallLock({ ...lock, ready }, () => installCodeServer());
 }
 
-async function installCodeServer(node24) {
+async function installCodeServer() {
   const p = paths();
+  const node24 = ensureNode24();
   if (existsSync(p.csStamp) && existsSync(p.csEntry)) return { node24, codeServerBin: p.csEntry, installed: false, seconds: 0 };
   ensureNpm10();
   log(`installing code-server@${CODE_SERVER_VERSION} into ${p.csDir} (about 2 minutes)`);
