@@ -12,11 +12,13 @@
  * code there. Each stands in as a module that does what the original does under those options (a rule that finds
  * nothing), and throws if it is ever asked to do more, so turning an option on later fails loudly instead of silently.
  */
+import { posix } from 'node:path';
+
 const leftOut = (what) =>
   `throw new Error(${JSON.stringify(`${what} is left out of the webview bundle (scripts/lib/webviewMarkdown.mjs)`)});`;
 
 /** Module path under markdown-it/lib → the source standing in for it. */
-export const MARKDOWN_IT_UNUSED = {
+const MARKDOWN_IT_UNUSED = {
   'renderer.mjs': `export default class Renderer {
   constructor() { this.rules = {}; }
   render() { ${leftOut("markdown-it's HTML renderer")} }
@@ -41,19 +43,13 @@ export const MARKDOWN_IT_UNUSED = {
 };
 
 /** The esbuild plugin: markdown-it's own imports of those modules get the stand-ins. */
-export const markdownItUnused = {
+const markdownItUnused = {
   name: 'markdown-it-unused',
   setup(build) {
     build.onResolve({ filter: /^\.\.?\/.*\.mjs$/ }, (args) => {
       const m = /[\\/]node_modules[\\/]markdown-it[\\/]lib[\\/](.*)$/.exec(args.importer);
       if (!m) return undefined;
-      const importerDir = m[1].split(/[\\/]/).slice(0, -1);
-      const parts = [...importerDir];
-      for (const p of args.path.split('/')) {
-        if (p === '..') parts.pop();
-        else if (p !== '.') parts.push(p);
-      }
-      const target = parts.join('/');
+      const target = posix.join(posix.dirname(m[1].replaceAll('\\', '/')), args.path);
       return target in MARKDOWN_IT_UNUSED ? { path: target, namespace: 'markdown-it-unused' } : undefined;
     });
     build.onLoad({ filter: /.*/, namespace: 'markdown-it-unused' }, (args) => ({ contents: MARKDOWN_IT_UNUSED[args.path], loader: 'js' }));

@@ -58,7 +58,11 @@ function zodUse(file: string): { imports: string[]; members: string[]; otherUses
 describe('zod outside the core: every member the sources use reaches them from the shared core bundle', () => {
   let files: string[] = [];
   let seen: ({ file: string } & ReturnType<typeof zodUse>)[] = [];
+  let zodMembersNamed: ZodMembersModule['zodMembersNamed'];
   before(async () => {
+    ({ zodMembersNamed } = (await import(
+      pathToFileURL(path.join(REPO_ROOT, 'scripts', 'lib', 'zodMembers.mjs')).href
+    )) as ZodMembersModule);
     files = (await Promise.all(OUTSIDE_CORE.map((d) => sourceFiles(d)))).flat().filter((f) => !f.endsWith('.d.ts'));
     seen = files.map((f) => ({ file: path.relative(REPO_ROOT, f), ...zodUse(f) }));
   });
@@ -76,10 +80,7 @@ describe('zod outside the core: every member the sources use reaches them from t
     );
   });
 
-  it('the build’s scan finds every member they read, and zod has each', async () => {
-    const { zodMembersNamed } = (await import(
-      pathToFileURL(path.join(REPO_ROOT, 'scripts', 'lib', 'zodMembers.mjs')).href
-    )) as ZodMembersModule;
+  it('the build’s scan finds every member they read, and zod has each', () => {
     const scanned = new Set(zodMembersNamed(files));
     const read = [...new Set(seen.flatMap((s) => s.members))].sort();
     assert.deepEqual(
@@ -94,10 +95,7 @@ describe('zod outside the core: every member the sources use reaches them from t
     );
   });
 
-  it('the scan sees a member written across lines, as Prettier breaks a long chain', async () => {
-    const { zodMembersNamed } = (await import(
-      pathToFileURL(path.join(REPO_ROOT, 'scripts', 'lib', 'zodMembers.mjs')).href
-    )) as ZodMembersModule;
+  it('the scan sees a member written across lines, as Prettier breaks a long chain', () => {
     const all = zodMembersNamed([path.join(REPO_ROOT, 'src', 'cli', 'commands', 'run', 'run.ts')]);
     assert.ok(all.includes('union'), `run.ts's "z\\n    .union(" is found: ${all.join(', ')}`);
   });

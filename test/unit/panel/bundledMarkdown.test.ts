@@ -81,10 +81,7 @@ describe('the webview bundle parses Markdown as markdown-it does', function () {
     const links = JSON.stringify(tree);
     assert.match(links, /"href":"https:\/\/xn--bcher-kva\.example\/x"/);
     assert.match(links, /"https:\/\/xn--bcher-kva\.example\/y"\]/, 'the bare link is shown as written');
-    assert.deepEqual(
-      JSON.parse(JSON.stringify(packaged('[shop](https://bücher.example/x)', BASE))),
-      JSON.parse(JSON.stringify(bundled('[shop](https://bücher.example/x)', BASE))),
-    );
+    assert.deepEqual(bundled('[shop](https://bücher.example/x)', BASE), packaged('[shop](https://bücher.example/x)', BASE));
   });
 
   it('the parts left out throw when an option would reach them, instead of doing nothing', async () => {
