@@ -184,12 +184,13 @@ export function formatBytes(n: number): string {
 
 /**
  * Reads a regular file of the review, at most `maxBytes`: contained, opened non-blocking, fstat-checked before a byte is
- * read. Throws ReviewFileError naming the file (missing, outside, not a regular file, too large, unreadable).
+ * read. Throws ReviewFileError naming the file (missing, outside, not a regular file, too large, unreadable). With `upTo`,
+ * only the file's first `upTo` bytes (a header), the whole file's size still held to `maxBytes`.
  */
-export async function readReviewBytes(root: string, rel: string, maxBytes: number): Promise<Buffer> {
+export async function readReviewBytes(root: string, rel: string, maxBytes: number, upTo?: number): Promise<Buffer> {
   const file = toRel(rel);
   const abs = await resolveInReview(root, file);
-  return readRegular(abs, file, maxBytes, true);
+  return readRegular(abs, file, maxBytes, true, upTo);
 }
 
 /**
@@ -220,13 +221,14 @@ export async function handlePath(handle: fs.FileHandle): Promise<string | undefi
  * Opens and reads a regular file at an absolute path, at most maxBytes. `checked`: the path was checked by the room
  * (a real path, or a path with no link at any level): the final name is opened without following a link, and the
  * handle's device and inode must equal the path's after the open, so a file swapped for a link meanwhile is refused.
+ * `upTo`: only the first `upTo` bytes (see readReviewBytes).
  */
-export async function readRegular(abs: string, file: string, maxBytes: number, checked = false): Promise<Buffer> {
+export async function readRegular(abs: string, file: string, maxBytes: number, checked = false, upTo?: number): Promise<Buffer> {
   // A regular file replaced by another regular file between the open and the check is a writer's atomic rename
   // (the driver saving run.json while the panel or `say` reads it): opened again, a few times at most.
   for (let attempt = 1; ; attempt++) {
     try {
-      return await readRegularOnce(abs, file, maxBytes, checked);
+      return await readRegularOnce(abs, file, maxBytes, checked, upTo);
     } catch (err) {
       if (!(err instanceof ReplacedByFile) || attempt >= REOPENS) {
         throw err instanceof ReplacedByFile
@@ -243,7 +245,7 @@ const REOPENS = 5;
 /** Thrown by readRegularOnce when the checked path now holds another regular file (not a link) than the one opened. */
 class ReplacedByFile extends Error {}
 
-async function readRegularOnce(abs: string, file: string, maxBytes: number, checked: boolean): Promise<Buffer> {
+async function readRegularOnce(abs: string, file: string, maxBytes: number, checked: boolean, upTo = Infinity): Promise<Buffer> {
   let handle: fs.FileHandle;
   try {
     handle = await fs.open(abs, fsc.O_RDONLY | O_NONBLOCK | O_NOCTTY | (checked ? O_NOFOLLOW : 0));
@@ -281,8 +283,10 @@ async function readRegularOnce(abs: string, file: string, maxBytes: number, chec
     if (st.size > maxBytes) {
       throw new ReviewFileError(file, `${file} is too large (${formatBytes(st.size)}; at most ${formatBytes(maxBytes)}).`, 'too-large');
     }
-    // Read at most maxBytes + 1, in case the file grows between fstat and read.
-    const buf = Buffer.alloc(Math.min(st.size, maxBytes) + 1);
+    // Read at most maxBytes + 1, in case the file grows between fstat and read; only the first upTo bytes when asked
+    // for fewer than the whole file (its size still within the cap).
+    const head = upTo < st.size;
+    const buf = Buffer.alloc(head ? upTo : Math.min(st.size, maxBytes) + 1);
     let got = 0;
     for (;;) {
       const { bytesRead } = await handle.read(buf, got, buf.length - got, got);
@@ -290,7 +294,7 @@ async function readRegularOnce(abs: string, file: string, maxBytes: number, chec
       got += bytesRead;
       if (got >= buf.length) break;
     }
-    if (got > maxBytes) {
+    if (!head && got > maxBytes) {
       throw new ReviewFileError(file, `${file} is too large (more than ${formatBytes(maxBytes)}).`, 'too-large');
     }
     return buf.subarray(0, got);

@@ -182,7 +182,14 @@ const SHARP_FORMAT_MIME: Record<string, string> = {
 const factsMemo = new Map<string, { mime: string; sha256: string }>();
 
 /** A file as an image-edit input: its bytes, the MIME type sharp detects from them, and their sha256. */
-export async function readImageFile(reviewRoot: string, file: string): Promise<{ data: Buffer; mime: string; sha256: string }> {
+export interface ImageFile {
+  data: Buffer;
+  mime: string;
+  sha256: string;
+}
+
+/** A file as an image-edit input (ImageFile), read through the review's file room. */
+export async function readImageFile(reviewRoot: string, file: string): Promise<ImageFile> {
   const absPath = await resolveInReview(reviewRoot, file);
   const st = await statForMemo(absPath);
   const data = await readReviewBytes(reviewRoot, file, LIMITS.imageBytes);
@@ -195,6 +202,24 @@ export async function readImageFile(reviewRoot: string, file: string): Promise<{
     factsMemo.set(sk, facts);
   }
   return { data, ...facts };
+}
+
+/**
+ * One round's reads of edit inputs: each file read once (readImageFile), its bytes held for as long as the round holds
+ * this reader; a read that failed is tried again when asked for again. A round reads its candidates while the remix agent
+ * thinks, so its edits send them without reading the files again.
+ */
+export function roundImageReads(reviewRoot: string): (file: string) => Promise<ImageFile> {
+  const reads = new Map<string, Promise<ImageFile>>();
+  return (file) => {
+    let read = reads.get(file);
+    if (!read) {
+      read = readImageFile(reviewRoot, file);
+      reads.set(file, read);
+      read.catch(() => reads.delete(file));
+    }
+    return read;
+  };
 }
 
 /** Any image bytes (e.g. an edit model's answer) as PNG. Already-PNG bytes are kept as they are. */

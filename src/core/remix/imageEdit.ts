@@ -9,7 +9,7 @@
  */
 import * as path from 'node:path';
 import { requireSharp } from '../images/sharp';
-import { readImageFile, toPng } from '../llm/images';
+import { readImageFile, toPng, type ImageFile } from '../llm/images';
 import { imageCost, imageOutputTokens } from '../llm/pricing';
 import { addPrompt, nextPromptId, type StepContext } from '../step/context';
 import { describeError, isAbort } from '../llm/errors';
@@ -37,6 +37,8 @@ export interface ImageEditInput {
   serial?: <T>(fn: () => T | Promise<T>) => Promise<T>;
   /** Cited references that go after the candidates (already cut to the endpoint's limit: referencesForEdit). */
   references?: readonly { id: string; file: string }[];
+  /** How the input files are read: the round's reads (roundImageReads), else each read here. */
+  read?: (file: string) => Promise<ImageFile>;
 }
 
 /**
@@ -77,7 +79,8 @@ export async function runImageEdit(ctx: StepContext, e: ImageEditInput): Promise
   ctx.emit({ type: 'image-edit-started', runId: ctx.record.id, iteration: it.index, from, ...(letter ? { remixId } : {}) });
 
   const all = [...e.inputs, ...(e.references ?? [])];
-  const read = await Promise.all(all.map(async (i) => ({ ...i, ...(await readImageFile(ctx.reviewRoot, i.file)) })));
+  const readFile = e.read ?? ((file: string) => readImageFile(ctx.reviewRoot, file));
+  const read = await Promise.all(all.map(async (i) => ({ ...i, ...(await readFile(i.file)) })));
   const images = read.map((r) => ({ data: r.data, name: path.posix.basename(r.file), mime: r.mime }));
   const promptRecord = {
     iteration: it.index,

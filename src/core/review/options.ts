@@ -29,19 +29,26 @@ export interface OptionsResult {
 
 type Probe = { ok: true; width: number; height: number; format: string } | { ok: false; message: string; fileProblem?: boolean };
 
+/**
+ * How much of an image a header-only look reads first: a PNG's or WebP's size is in its first 30 bytes, a JPEG's after
+ * its metadata segments (EXIF, ICC profile), which this holds for nearly every file; the whole file is read when not.
+ */
+export const IMAGE_HEAD_BYTES = 256 * 1024;
+
 async function probeImage(root: string, rel: string, decode: boolean): Promise<Probe> {
+  // Without a decode (a view, a vote, a comparison) the header is what sharp's metadata would read too: it is read
+  // here without loading the image library. Where sharp cannot load, a decode falls back to the header as well.
+  const sharp = decode ? optionalSharp() : undefined;
   let bytes: Buffer;
   try {
     // From a buffer, not the path: libvips caches by file name, so an image replaced on disk could read stale. Read
-    // through the review's file room: contained, a regular file, at most LIMITS.imageBytes.
-    bytes = await readReviewBytes(root, rel, LIMITS.imageBytes);
+    // through the review's file room: contained, a regular file, at most LIMITS.imageBytes; for the header, its head.
+    bytes = await readReviewBytes(root, rel, LIMITS.imageBytes, sharp ? undefined : IMAGE_HEAD_BYTES);
+    if (!sharp && bytes.length === IMAGE_HEAD_BYTES && !readImageHeader(bytes)) bytes = await readReviewBytes(root, rel, LIMITS.imageBytes);
   } catch (err) {
     if (err instanceof ReviewFileError) return { ok: false, message: err.message, fileProblem: true };
     throw err;
   }
-  // Without a decode (a view, a vote, a comparison) the header is what sharp's metadata would read too: it is read
-  // here without loading the image library. Where sharp cannot load, a decode falls back to the header as well.
-  const sharp = decode ? optionalSharp() : undefined;
   if (!sharp) {
     const head = readImageHeader(bytes);
     if (!head) return { ok: false, message: 'it is not a PNG, JPEG or WebP image' };

@@ -152,7 +152,10 @@ export async function startRunOn(o: RunnerOptions, loaded: Review): Promise<RunR
   await resolveInReview(review.root, reviewRelative(record.id, '')); // a runs/ that leads out is refused before anything is sent
   // Bounded work (runEstimate.ts): a run too large for a request is refused, a costly one asked for, before anything is built.
   await checkRunWork(estimateRun(review, task.kind, { ...settings, ...(guests ? { guests } : {}) }, o.prices), o.confirm, 'This run');
+  // The first round's images are prepared while the image endpoint answers (its model list), not after it.
+  const prepared = task.prepare?.(review.root, record, o.cacheDir);
   if (task.usesImages) await checkImageEndpoint(backends.images, record, o.signal);
+  await prepared;
   return withRunLock(review.root, record.id, () => drive(o, review, record, false), o.log);
 }
 

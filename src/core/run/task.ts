@@ -26,6 +26,11 @@ export interface RunTask {
   options(review: Review): RunOption[];
   /** The iterate step: what the next round discusses (`say`: sentences for the run's notices, e.g. what a decision bound). */
   planNext(record: RunRecord, feedback?: string, say?: (sentence: string) => void): Iteration;
+  /**
+   * What a new run's first round will read, made ready beforehand (design: its images prepared for the chat model, into
+   * the memo the round reads), while the image endpoint is asked whether it can make the remixes. Nothing is sent.
+   */
+  prepare?(reviewRoot: string, record: RunRecord, cacheDir?: string): Promise<void>;
   /** One round, each step skipped when the record shows it done. */
   runIteration(ctx: StepContext, review: Review, it: Iteration, cacheDir?: string): Promise<void>;
   isDone(ctx: StepContext, it: Iteration): boolean;

@@ -46,6 +46,19 @@ describe('limits: regular files, byte caps, nesting, diagnostics per file', func
     );
   });
 
+  it('a head read gives the first bytes only, and the whole file is still held to the cap', async () => {
+    const root = await makeReview();
+    const bytes = Buffer.from(Array.from({ length: 5000 }, (_, i) => i % 251));
+    await fs.writeFile(path.join(root, 'notes.bin'), bytes);
+    assert.deepEqual(await readReviewBytes(root, 'notes.bin', 10_000, 1024), bytes.subarray(0, 1024));
+    // A head longer than the file is the whole file.
+    assert.deepEqual(await readReviewBytes(root, 'notes.bin', 10_000, 9000), bytes);
+    await assert.rejects(
+      readReviewBytes(root, 'notes.bin', 4000, 1024),
+      (e: unknown) => e instanceof ReviewFileError && e.reason === 'too-large' && /notes\.bin is too large/.test(e.message),
+    );
+  });
+
   it('a brief over 200 KB is too large', async () => {
     const root = await makeReview({ brief: `# B\n${'x'.repeat(LIMITS.brief)}` });
     const { diagnostics } = await loadReview(root);

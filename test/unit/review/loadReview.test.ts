@@ -4,6 +4,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { formatDiagnostic, loadReview } from '../../../src/core/review';
 import type { Diagnostic, LoadResult } from '../../../src/core/review';
+import { IMAGE_HEAD_BYTES } from '../../../src/core/review/options';
 import { cleanupFixtures, hashTree, imageBytes, makeReview, rankingJson, rankingYaml, SAMPLE, tempDir } from './fixtures';
 
 const IDS = ['1', '2', '3'];
@@ -192,6 +193,22 @@ describe('loadReview', () => {
       find(r, 'options/5.png', /not a PNG, JPEG or WebP image/);
       // The decode the run asks for finds the truncated one.
       find(await load(root, { requireRankings: false }), 'options/3.png', /cannot be opened as an image/);
+    });
+    it("without a decode a JPEG's size is found after metadata longer than the head read first", async () => {
+      const jpeg = await imageBytes('jpeg', '#654321', 48, 32);
+      // Five APP1 segments of 64 KB each between the start marker and the frame: the size comes after the first 256 KB.
+      const app = Buffer.alloc(4 + 65_533);
+      app.writeUInt16BE(0xffe1, 0);
+      app.writeUInt16BE(65_535, 2);
+      const padded = Buffer.concat([jpeg.subarray(0, 2), ...Array.from({ length: 5 }, () => app), jpeg.subarray(2)]);
+      assert.ok(padded.length > IMAGE_HEAD_BYTES);
+      const root = await makeReview({ extra: { 'options/9.jpg': padded }, rankings: null });
+      for (const decodeImages of [false, true]) {
+        const r = await load(root, { requireRankings: false, decodeImages });
+        assert.deepEqual(errors(r), []);
+        const option = r.review!.options.find((o) => o.id === '9')!;
+        assert.deepEqual([option.width, option.height, option.mime], [48, 32, 'image/jpeg'], `decodeImages: ${decodeImages}`);
+      }
     });
     it('without a decode the image library is not loaded at all (a view or a vote starts without it)', () => {
       const core = path.resolve(__dirname, '../../../src/core/review');

@@ -13,7 +13,7 @@ import type { Review } from '../../review/model';
 import type { StepContext } from '../../step/context';
 import type { Iteration, RunRecord } from '../../record/record';
 import { remixesOf, remixOfLetter } from '../../record/remixes';
-import { prepareImage, readImageFile } from '../../llm/images';
+import { prepareImage, roundImageReads, type ImageFile } from '../../llm/images';
 import { describeError, isAbort } from '../../llm/errors';
 import { CancelledError, StepError } from '../../kernel/errors';
 import { discussionDone, runDiscussion } from '../../discussion/discussion';
@@ -46,6 +46,11 @@ export const designTask: RunTask = {
   },
   options: (review) => review.options.map((op) => ({ id: op.id, label: op.label, file: op.file })),
   planNext: (record, feedback, say) => planNextIteration(record, feedback, say),
+  prepare: async (reviewRoot, record, cacheDir) => {
+    const maxSide = record.settings.imageMaxSide;
+    const files = [...record.options, ...(record.references ?? [])].filter((f) => !isRemixFile(f.file)).map((f) => f.file);
+    await Promise.all(files.map((file) => prepareImage(reviewRoot, file, { maxSide, cacheDir }).catch(() => undefined)));
+  },
   runIteration: (ctx, review, it, cacheDir) => runIteration(ctx, review, it, cacheDir),
   isDone: (ctx, it) => isDone(ctx, it),
   finish: async () => undefined,
@@ -131,9 +136,11 @@ async function runIteration(ctx: StepContext, review: Review, it: Iteration, cac
   const prefix = earlier ? [...shared, earlier] : shared;
 
   await runDiscussion(ctx, { iteration: it, candidates, prefix, labelOf });
+  // The round's edits read their input files through this: once each, the bytes kept until the round ends.
+  const read = roundImageReads(ctx.reviewRoot);
   if (!it.ranking?.length) {
-    // While the remix agent thinks, read and fingerprint the files the edit may need (they are memoised).
-    const warm = it.final ? undefined : Promise.all(candidates.map((c) => readImageFile(ctx.reviewRoot, c.file).catch(() => undefined)));
+    // While the remix agent thinks, read and fingerprint the files the edit may need.
+    const warm = it.final ? undefined : Promise.all(candidates.map((c) => read(c.file).catch(() => undefined)));
     await runRemixAgent(ctx, { iteration: it, candidates, prefix, references });
     await warm;
   }
@@ -145,12 +152,18 @@ async function runIteration(ctx: StepContext, review: Review, it: Iteration, cac
   await forkDesignRound(ctx, it); // issue 33: one remix per side of a decision point that splits the team (core/fork)
   // Every edit prompt not yet sent, renumbered once more from its directions as discussed (lines added since included).
   if (renumberEdits(ctx.record, it, ctx.settings.imageModel)) await ctx.save();
-  if (!it.final && it.proposals?.length) await runSeveralEdits(ctx, it);
+  if (!it.final && it.proposals?.length) await runSeveralEdits(ctx, it, read);
   else if (!it.final && !it.remix) {
     const inputs = (it.ranking ?? []).map((id) => ({ id, file: ctx.record.options.find((op) => op.id === id)!.file }));
-    await runImageEdit(ctx, { iteration: it, inputs, references: citedFor(ctx, it, inputs.length) });
+    await runImageEdit(ctx, { iteration: it, inputs, references: citedFor(ctx, it, inputs.length), read });
   }
+  // The new remixes as the next round's requests carry them, prepared while the checklist's request is out.
+  const next = it.final ? [] : remixesOf(it).flatMap((m) => ctx.record.options.find((op) => op.id === m.id)?.file ?? []);
+  const preparing = Promise.all(
+    next.map((file) => prepareImage(ctx.reviewRoot, file, { maxSide: ctx.settings.imageMaxSide, cacheDir }).catch(() => undefined)),
+  );
   await checkRoundRemixes(ctx, review.brief, it); // issue 41: every remix held to the brief's must-haves (core/checklist)
+  await preparing;
 }
 
 /**
@@ -158,7 +171,7 @@ async function runIteration(ctx: StepContext, review: Review, it: Iteration, cac
  * edit, all at once (the record is written one edit at a time, in letter order). A failed edit fails only its remix: the others are made and recorded, then the round stops in words
  * naming the failed ones, and a resume makes only those.
  */
-async function runSeveralEdits(ctx: StepContext, it: Iteration): Promise<void> {
+async function runSeveralEdits(ctx: StepContext, it: Iteration, read: (file: string) => Promise<ImageFile>): Promise<void> {
   const pending = (it.proposals ?? []).filter((p) => !remixOfLetter(it, p.letter));
   // The requests go out at once; each edit writes the record after the one before it has (letter order, so the labels
   // "Image 7", "Image 8", … follow the letters).
@@ -173,6 +186,7 @@ async function runSeveralEdits(ctx: StepContext, it: Iteration): Promise<void> {
       proposal,
       serial,
       references: citedFor(ctx, it, inputs.length, proposal.letter),
+      read,
     });
     previous = run.catch(() => undefined);
     return run;
