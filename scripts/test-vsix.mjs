@@ -379,7 +379,14 @@ async function measureTimings(page) {
           activationsOf(ourId) <= before[0] || activationsOf(floorId) <= before[1];
           await page.waitForTimeout(200)
         ) {
-          if (Date.now() > until) throw new Error('the extension host did not activate both extensions again within 120 s of the reload');
+          if (Date.now() > until) {
+            const logs = walk(join(server.userDataDir, 'logs')).filter((f) => /exthost/i.test(f));
+            throw new Error(
+              `the extension host did not activate both extensions again within 120 s of the reload: activations of ` +
+                `${ourId} ${before[0]} → ${activationsOf(ourId)}, of ${floorId} ${before[1]} → ${activationsOf(floorId)}; ` +
+                `extension host logs: ${logs.join(', ') || 'none'}`,
+            );
+          }
         }
         rounds.push(await readActivations());
       }
