@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import sharp from 'sharp';
-import { clearImageMemo, defaultCacheDir, prepareImage, readImageFile, toPng } from '../../../src/core/llm/images';
+import { clearImageMemo, defaultCacheDir, prepareImage, readImageFile, roundImageReads, toPng } from '../../../src/core/llm/images';
 import { makeImage, makeTempDir } from '../run/fixtures';
 
 describe('images for the models', function () {
@@ -95,5 +95,20 @@ describe('images for the models', function () {
     assert.equal(f.mime, 'image/jpeg');
     const png = await toPng(f.data);
     assert.equal((await sharp(png).metadata()).format, 'png');
+  });
+
+  it("a round's reads read each file once and keep its bytes; a read that failed is tried again", async () => {
+    const file = path.join(dir, 'candidate.png');
+    await makeImage(file, 4, 60, 40, 'png');
+    const read = roundImageReads(dir);
+    const first = await read('candidate.png');
+    // Replaced on disk after the round read it: the round's edit sends what it read (and its sha256 says so).
+    await makeImage(file, 5, 60, 40, 'png');
+    const again = await read('candidate.png');
+    assert.equal(again.data, first.data);
+    assert.notEqual((await readImageFile(dir, 'candidate.png')).sha256, first.sha256, 'a read outside the round sees the new file');
+    await assert.rejects(read('later.png'), /later\.png is missing/);
+    await makeImage(path.join(dir, 'later.png'), 6, 60, 40, 'png');
+    assert.equal((await read('later.png')).mime, 'image/png');
   });
 });
