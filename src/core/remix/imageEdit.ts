@@ -39,6 +39,8 @@ export interface ImageEditInput {
   references?: readonly { id: string; file: string }[];
   /** How the input files are read: the round's reads (roundImageReads), else each read here. */
   read?: (file: string) => Promise<ImageFile>;
+  /** Told the remix's file (relative to the review root) as soon as it is written, before the record is. */
+  written?: (file: string) => void;
 }
 
 /**
@@ -116,6 +118,7 @@ export async function runImageEdit(ctx: StepContext, e: ImageEditInput): Promise
   }
   return serial(async () => {
     await writeReviewFile(ctx.reviewRoot, file, png);
+    e.written?.(file);
     const usage = reported ?? (await estimatedUsage(png, prompt, ctx.settings.imageQuality));
     const cost = imageCost(usage, ctx.settings.imageModel, ctx.prices);
     addPrompt(ctx.record, {

@@ -13,7 +13,7 @@ import type { Review } from '../../review/model';
 import type { StepContext } from '../../step/context';
 import type { Iteration, RunRecord } from '../../record/record';
 import { remixesOf, remixOfLetter } from '../../record/remixes';
-import { prepareImage, roundImageReads, type ImageFile } from '../../llm/images';
+import { prepareImage, roundImageReads } from '../../llm/images';
 import { describeError, isAbort } from '../../llm/errors';
 import { CancelledError, StepError } from '../../kernel/errors';
 import { discussionDone, runDiscussion } from '../../discussion/discussion';
@@ -25,7 +25,7 @@ import { bindNextRound, boundCandidates, setAsideIds } from '../../fork/binding'
 import { discussionOf } from '../../settings/discussionSettings';
 import { earlierPeopleLines } from '../../people/pins';
 import { personName } from '../../people/team';
-import { maxEditImages, referencesForEdit, runImageEdit } from '../../remix/imageEdit';
+import { maxEditImages, referencesForEdit, runImageEdit, type ImageEditInput } from '../../remix/imageEdit';
 import { narrowTo, runRemixAgent } from '../../remix/remixAgent';
 import { runPoolRound } from '../../pool/poolRound';
 import { renumberEdits } from '../../remix/editText';
@@ -138,6 +138,13 @@ async function runIteration(ctx: StepContext, review: Review, it: Iteration, cac
   await runDiscussion(ctx, { iteration: it, candidates, prefix, labelOf });
   // The round's edits read their input files through this: once each, the bytes kept until the round ends.
   const read = roundImageReads(ctx.reviewRoot);
+  // Each new remix as the next round's requests carry it, prepared as soon as its file is written (while the record is
+  // saved and the checklist's request is out).
+  const preparing: Promise<unknown>[] = [];
+  const maxSide = ctx.settings.imageMaxSide;
+  const written = (file: string): void =>
+    void preparing.push(prepareImage(ctx.reviewRoot, file, { maxSide, cacheDir }).catch(() => undefined));
+  const edits = { read, written };
   if (!it.ranking?.length) {
     // While the remix agent thinks, read and fingerprint the files the edit may need.
     const warm = it.final ? undefined : Promise.all(candidates.map((c) => read(c.file).catch(() => undefined)));
@@ -152,18 +159,13 @@ async function runIteration(ctx: StepContext, review: Review, it: Iteration, cac
   await forkDesignRound(ctx, it); // issue 33: one remix per side of a decision point that splits the team (core/fork)
   // Every edit prompt not yet sent, renumbered once more from its directions as discussed (lines added since included).
   if (renumberEdits(ctx.record, it, ctx.settings.imageModel)) await ctx.save();
-  if (!it.final && it.proposals?.length) await runSeveralEdits(ctx, it, read);
+  if (!it.final && it.proposals?.length) await runSeveralEdits(ctx, it, edits);
   else if (!it.final && !it.remix) {
     const inputs = (it.ranking ?? []).map((id) => ({ id, file: ctx.record.options.find((op) => op.id === id)!.file }));
-    await runImageEdit(ctx, { iteration: it, inputs, references: citedFor(ctx, it, inputs.length), read });
+    await runImageEdit(ctx, { iteration: it, inputs, references: citedFor(ctx, it, inputs.length), ...edits });
   }
-  // The new remixes as the next round's requests carry them, prepared while the checklist's request is out.
-  const next = it.final ? [] : remixesOf(it).flatMap((m) => ctx.record.options.find((op) => op.id === m.id)?.file ?? []);
-  const preparing = Promise.all(
-    next.map((file) => prepareImage(ctx.reviewRoot, file, { maxSide: ctx.settings.imageMaxSide, cacheDir }).catch(() => undefined)),
-  );
   await checkRoundRemixes(ctx, review.brief, it); // issue 41: every remix held to the brief's must-haves (core/checklist)
-  await preparing;
+  await Promise.all(preparing);
 }
 
 /**
@@ -171,7 +173,7 @@ async function runIteration(ctx: StepContext, review: Review, it: Iteration, cac
  * edit, all at once (the record is written one edit at a time, in letter order). A failed edit fails only its remix: the others are made and recorded, then the round stops in words
  * naming the failed ones, and a resume makes only those.
  */
-async function runSeveralEdits(ctx: StepContext, it: Iteration, read: (file: string) => Promise<ImageFile>): Promise<void> {
+async function runSeveralEdits(ctx: StepContext, it: Iteration, edits: Pick<ImageEditInput, 'read' | 'written'>): Promise<void> {
   const pending = (it.proposals ?? []).filter((p) => !remixOfLetter(it, p.letter));
   // The requests go out at once; each edit writes the record after the one before it has (letter order, so the labels
   // "Image 7", "Image 8", … follow the letters).
@@ -186,7 +188,7 @@ async function runSeveralEdits(ctx: StepContext, it: Iteration, read: (file: str
       proposal,
       serial,
       references: citedFor(ctx, it, inputs.length, proposal.letter),
-      read,
+      ...edits,
     });
     previous = run.catch(() => undefined);
     return run;
