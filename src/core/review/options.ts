@@ -6,7 +6,7 @@
 import type { Stats } from 'node:fs';
 import * as path from 'node:path';
 import { optionalSharp } from '../images/sharp';
-import { readImageHeader } from '../images/imageHeader';
+import { readImageHeader, type HeaderFacts } from '../images/imageHeader';
 import { LIMITS, listInReview, readReviewBytes, ReviewFileError, statInReview } from '../files/reviewFiles';
 import type { ReviewOption } from './model';
 import type { Diagnostic } from '../diagnostics/diagnostics';
@@ -40,17 +40,20 @@ async function probeImage(root: string, rel: string, decode: boolean): Promise<P
   // here without loading the image library. Where sharp cannot load, a decode falls back to the header as well.
   const sharp = decode ? optionalSharp() : undefined;
   let bytes: Buffer;
+  let head: HeaderFacts | undefined;
   try {
     // From a buffer, not the path: libvips caches by file name, so an image replaced on disk could read stale. Read
     // through the review's file room: contained, a regular file, at most LIMITS.imageBytes; for the header, its head.
     bytes = await readReviewBytes(root, rel, LIMITS.imageBytes, sharp ? undefined : IMAGE_HEAD_BYTES);
-    if (!sharp && bytes.length === IMAGE_HEAD_BYTES && !readImageHeader(bytes)) bytes = await readReviewBytes(root, rel, LIMITS.imageBytes);
+    if (!sharp) {
+      head = readImageHeader(bytes);
+      if (!head && bytes.length === IMAGE_HEAD_BYTES) head = readImageHeader(await readReviewBytes(root, rel, LIMITS.imageBytes));
+    }
   } catch (err) {
     if (err instanceof ReviewFileError) return { ok: false, message: err.message, fileProblem: true };
     throw err;
   }
   if (!sharp) {
-    const head = readImageHeader(bytes);
     if (!head) return { ok: false, message: 'it is not a PNG, JPEG or WebP image' };
     return tooManyPixels(head.width, head.height) ?? { ok: true, ...head };
   }

@@ -47,9 +47,8 @@ export const designTask: RunTask = {
   options: (review) => review.options.map((op) => ({ id: op.id, label: op.label, file: op.file })),
   planNext: (record, feedback, say) => planNextIteration(record, feedback, say),
   prepare: async (reviewRoot, record, cacheDir) => {
-    const maxSide = record.settings.imageMaxSide;
-    const files = [...record.options, ...(record.references ?? [])].filter((f) => !isRemixFile(f.file)).map((f) => f.file);
-    await Promise.all(files.map((file) => prepareImage(reviewRoot, file, { maxSide, cacheDir }).catch(() => undefined)));
+    const files = [...record.options, ...(record.references ?? [])].map((f) => f.file);
+    await Promise.all(files.map((file) => prepareAhead(reviewRoot, file, record.settings.imageMaxSide, cacheDir)));
   },
   runIteration: (ctx, review, it, cacheDir) => runIteration(ctx, review, it, cacheDir),
   isDone: (ctx, it) => isDone(ctx, it),
@@ -109,6 +108,14 @@ export function planNextIteration(record: RunRecord, feedback?: string, say?: (s
   return it;
 }
 
+/**
+ * An image prepared for the chat model before a request needs it (into the memo the request then reads). A failure is
+ * left for that request to meet and report.
+ */
+function prepareAhead(reviewRoot: string, file: string, maxSide: number | undefined, cacheDir: string | undefined): Promise<unknown> {
+  return prepareImage(reviewRoot, file, { maxSide, cacheDir }).catch(() => undefined);
+}
+
 /** Remixes live in the run folder; options in options/ (an option may well be called "r1"). */
 function isRemixFile(file: string): boolean {
   return file.startsWith('runs/');
@@ -141,9 +148,7 @@ async function runIteration(ctx: StepContext, review: Review, it: Iteration, cac
   // Each new remix as the next round's requests carry it, prepared as soon as its file is written (while the record is
   // saved and the checklist's request is out).
   const preparing: Promise<unknown>[] = [];
-  const maxSide = ctx.settings.imageMaxSide;
-  const written = (file: string): void =>
-    void preparing.push(prepareImage(ctx.reviewRoot, file, { maxSide, cacheDir }).catch(() => undefined));
+  const written = (file: string): void => void preparing.push(prepareAhead(ctx.reviewRoot, file, ctx.settings.imageMaxSide, cacheDir));
   const edits = { read, written };
   if (!it.ranking?.length) {
     // While the remix agent thinks, read and fingerprint the files the edit may need.
