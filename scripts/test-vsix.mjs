@@ -29,6 +29,10 @@ const FLOOR = { displayName: 'Minimal Floor', commandTitle: 'Minimal Floor: Open
 const RATIO_GOAL = 1.5;
 /** Activation is read at start and after each reload of the window (a new extension host each time). */
 const ACTIVATION_ROUNDS = 5;
+/** How long a reload's new extension host may take to activate both extensions before the window is reloaded again. */
+const RELOAD_WAIT_S = 90;
+/** Reloads tried for one round before the check fails. */
+const RELOAD_TRIES = 3;
 let passed = 0;
 let failed = 0;
 
@@ -361,33 +365,51 @@ async function measureTimings(page) {
     await palette(page, 'View: Close Editor');
     return { ours, floor };
   };
+  /**
+   * Reloads the window until a new extension host has activated both extensions (its log says so). A reload whose host
+   * has not activated both within RELOAD_WAIT_S is tried again, at most RELOAD_TRIES times in all; returns the tries it took.
+   */
+  const reloadUntilActivated = async () => {
+    const before = [activationsOf(ourId), activationsOf(floorId)];
+    const activated = () => activationsOf(ourId) > before[0] && activationsOf(floorId) > before[1];
+    for (let attempt = 1; ; attempt++) {
+      await page.reload({ waitUntil: 'domcontentloaded', timeout: 120_000 });
+      await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 120_000 });
+      await page.locator('.statusbar').waitFor({ state: 'visible', timeout: 120_000 });
+      for (const until = Date.now() + RELOAD_WAIT_S * 1000; !activated() && Date.now() < until;) {
+        await page.waitForTimeout(200);
+      }
+      if (activated()) return attempt;
+      if (attempt >= RELOAD_TRIES) {
+        const logs = walk(join(server.userDataDir, 'logs')).filter((f) => /exthost/i.test(f));
+        const hostLogs = logs.filter((f) => /remoteexthost\.log$/i.test(f)).sort();
+        const newest = hostLogs.at(-1);
+        const tail = newest
+          ? readFileSync(join(server.userDataDir, 'logs', newest), 'utf8')
+              .trim()
+              .split('\n')
+              .slice(-8)
+              .join(' | ')
+          : '';
+        throw new Error(
+          `after ${attempt} reloads, no extension host activated both extensions again within ${RELOAD_WAIT_S} s of its ` +
+            `reload: activations of ${ourId} ${before[0]} → ${activationsOf(ourId)}, of ${floorId} ${before[1]} → ` +
+            `${activationsOf(floorId)}; extension host logs: ${logs.join(', ') || 'none'}` +
+            (newest ? `; the last lines of ${newest}: ${tail}` : ''),
+        );
+      }
+    }
+  };
   await check(
     `activation time, as VS Code measures it (Show Running Extensions), beside the floor extension: at start and after ${ACTIVATION_ROUNDS - 1} reloads of the window`,
     async () => {
       await page.keyboard.press('Escape');
       await closePalette();
       const rounds = [await readActivations()];
+      const repeated = [];
       for (let r = 1; r < ACTIVATION_ROUNDS; r++) {
-        const before = [activationsOf(ourId), activationsOf(floorId)];
-        // Reloading the window starts a new extension host, which activates both again.
-        await page.reload({ waitUntil: 'domcontentloaded', timeout: 120_000 });
-        await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 120_000 });
-        await page.locator('.statusbar').waitFor({ state: 'visible', timeout: 120_000 });
-        // Until the new extension host has activated both (its log says so), then read them.
-        for (
-          const until = Date.now() + 120_000;
-          activationsOf(ourId) <= before[0] || activationsOf(floorId) <= before[1];
-          await page.waitForTimeout(200)
-        ) {
-          if (Date.now() > until) {
-            const logs = walk(join(server.userDataDir, 'logs')).filter((f) => /exthost/i.test(f));
-            throw new Error(
-              `the extension host did not activate both extensions again within 120 s of the reload: activations of ` +
-                `${ourId} ${before[0]} → ${activationsOf(ourId)}, of ${floorId} ${before[1]} → ${activationsOf(floorId)}; ` +
-                `extension host logs: ${logs.join(', ') || 'none'}`,
-            );
-          }
-        }
+        const attempts = await reloadUntilActivated();
+        if (attempts > 1) repeated.push(`reload ${r}: ${attempts} tries`);
         rounds.push(await readActivations());
       }
       timings.activationRuns = rounds.map((r) => r.ours);
@@ -399,7 +421,10 @@ async function measureTimings(page) {
       return {
         note:
           `TeamFusion median ${timings.activationMs} ms (${timings.activationRuns.join(', ')}), floor median ${timings.floorActivationMs} ms ` +
-          `(${timings.floorActivationRuns.join(', ')}): ${ratioNote(timings.activationRatio)} (median of the rounds' ratios; VS Code counts whole ms); goal ≤ 50 ms`,
+          `(${timings.floorActivationRuns.join(', ')}): ${ratioNote(timings.activationRatio)} (median of the rounds' ratios; VS Code counts whole ms); goal ≤ 50 ms` +
+          (repeated.length
+            ? `; reloaded again when a new extension host had not activated both within ${RELOAD_WAIT_S} s: ${repeated.join(', ')}`
+            : ''),
         overGoal: timings.activationMs > 50 || timings.activationRatio > RATIO_GOAL,
       };
     },
