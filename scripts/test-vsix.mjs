@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import { ensureCodeServer, startCodeServer, chromiumPath, CHROMIUM_ARGS } from './code-server/lib.mjs';
 import { vsixName } from './vsix-targets.mjs';
+import { reloadUntil } from './lib/reloadRetry.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(join(repo, 'package.json'));
@@ -374,39 +375,29 @@ async function measureTimings(page) {
       .at(-1);
     return name ? { name, text: readFileSync(join(logs, name), 'utf8') } : undefined;
   };
-  /**
-   * Reloads the window until a new extension host has activated both extensions (its log says so), and returns why each
-   * earlier try did not. VS Code gives up an activation when the search behind its `workspaceContains` event takes more
-   * than a few seconds ("Timed out while searching", which a loaded machine can hit), so a reload whose host has not
-   * activated both within RELOAD_WAIT_S is tried again, at most RELOAD_TRIES times in all.
-   */
+  /** Reloads the window until a new extension host has activated both extensions (its log says so); see reloadUntil. */
   const reloadUntilActivated = async () => {
     const before = [activationsOf(ourId), activationsOf(floorId)];
-    const activated = () => activationsOf(ourId) > before[0] && activationsOf(floorId) > before[1];
-    const missed = [];
-    for (let attempt = 1; ; attempt++) {
-      await page.reload({ waitUntil: 'domcontentloaded', timeout: 120_000 });
-      await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 120_000 });
-      await page.locator('.statusbar').waitFor({ state: 'visible', timeout: 120_000 });
-      for (const until = Date.now() + RELOAD_WAIT_S * 1000; !activated() && Date.now() < until;) {
-        await page.waitForTimeout(200);
-      }
-      if (activated()) return missed;
-      const log = newestHostLog();
-      missed.push(
-        /Timed out while searching for 'workspaceContains'/.test(log?.text ?? '')
-          ? "VS Code's workspaceContains search timed out"
-          : `not activated within ${RELOAD_WAIT_S} s`,
-      );
-      if (attempt >= RELOAD_TRIES) {
+    return reloadUntil({
+      reload: async () => {
+        await page.reload({ waitUntil: 'domcontentloaded', timeout: 120_000 });
+        await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 120_000 });
+        await page.locator('.statusbar').waitFor({ state: 'visible', timeout: 120_000 });
+      },
+      activated: () => activationsOf(ourId) > before[0] && activationsOf(floorId) > before[1],
+      hostLog: () => newestHostLog()?.text,
+      sleep: (ms) => page.waitForTimeout(ms),
+      waitMs: RELOAD_WAIT_S * 1000,
+      tries: RELOAD_TRIES,
+      detail: () => {
+        const log = newestHostLog();
         const tail = log ? log.text.trim().split('\n').slice(-8).join(' | ') : '';
-        throw new Error(
-          `after ${attempt} reloads, no extension host activated both extensions again (${missed.join('; ')}): activations of ` +
-            `${ourId} ${before[0]} → ${activationsOf(ourId)}, of ${floorId} ${before[1]} → ${activationsOf(floorId)}` +
-            (log ? `; the last lines of ${log.name}: ${tail}` : '; no extension host log'),
+        return (
+          `: activations of ${ourId} ${before[0]} → ${activationsOf(ourId)}, of ${floorId} ${before[1]} → ${activationsOf(floorId)}` +
+          (log ? `; the last lines of ${log.name}: ${tail}` : '; no extension host log')
         );
-      }
-    }
+      },
+    });
   };
   await check(
     `activation time, as VS Code measures it (Show Running Extensions), beside the floor extension: at start and after ${ACTIVATION_ROUNDS - 1} reloads of the window`,
