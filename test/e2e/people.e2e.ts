@@ -11,7 +11,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { Frame } from 'playwright-core';
 import { RunRecordSchema, type RunRecord } from '../../src/core/record/record';
-import { copySample, e2eSuite, runIds, streamProxyTurns } from './support/suite';
+import { copySample, e2eSuite, patchReviewYaml, runIds, streamProxyTurns } from './support/suite';
 import { openReview, showTab, waitInFrame, shootBothThemes, requireBuilt } from './support/workbench';
 
 describe('people in the discussion, in a real VS Code (code-server)', function () {
@@ -94,6 +94,28 @@ describe('people in the discussion, in a real VS Code (code-server)', function (
     await panel.locator(`.tf-msg[data-message-id="${anaMessage}"] .tf-pin`).click();
     await waitInFrame(panel, () => !!document.querySelector('.tf-msg.tf-pinned'), 'the pinned message', 30_000);
     await shoot('people-02-waiting');
+
+    // A state that comes in while Chen types (a teammate's change pulled, here the review's title changed on disk)
+    // redraws the panel around the input, never the input itself: the same element keeps his text and the focus.
+    await panel.locator('#tf-say-text textarea').fill('I will take this turn myself');
+    const typing = await panel.evaluate(() => {
+      const input = document.getElementById('tf-say-text') as HTMLElement & { tfTyping?: boolean };
+      input.tfTyping = true;
+      return document.activeElement === input;
+    });
+    assert.equal(typing, true, 'the input has the focus while Chen types');
+    await patchReviewYaml(review, { title: 'Lumen, renamed while Chen types' });
+    await waitInFrame(
+      panel,
+      () => (document.getElementById('tf-title')?.textContent ?? '').includes('renamed while Chen types'),
+      'the new title in the panel',
+      60_000,
+    );
+    const after = await panel.evaluate(() => {
+      const input = document.getElementById('tf-say-text') as HTMLElement & { tfTyping?: boolean; value: string };
+      return { same: input.tfTyping === true, focused: document.activeElement === input, text: input.value };
+    });
+    assert.deepEqual(after, { same: true, focused: true, text: 'I will take this turn myself' });
 
     const requestsBefore = s.mock.requests.length;
     await panel.locator('#tf-say-text textarea').fill('I will take this turn myself: Image 3 has the calm we need.');

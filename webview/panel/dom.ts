@@ -66,6 +66,21 @@ export function replaceChildren(el: Element, ...children: Child[]): void {
   append(el, ...children);
 }
 
+/**
+ * Makes `el`'s children exactly `children` (elements), in order, taking out and putting in only what must change: an
+ * element that stays where it was (an input someone is typing in, a button being pressed) is never taken out and put
+ * back, so it keeps its focus, its selection and a click under way.
+ */
+export function placeChildren(el: Element, ...children: (Element | null | undefined | false)[]): void {
+  const wanted = children.filter((c): c is Element => !!c);
+  const keep = new Set<Element>(wanted);
+  for (const c of [...el.children]) if (!keep.has(c)) c.remove();
+  wanted.forEach((c, i) => {
+    const there = el.children[i];
+    if (there !== c) el.insertBefore(c, there ?? null);
+  });
+}
+
 /** A titled section with an id for tests and anchors. */
 export function section(id: string, title: string, ...children: Child[]): HTMLElement {
   return h('section', { class: 'tf-section', id, 'aria-labelledby': `${id}-title` }, h('h2', { id: `${id}-title` }, title), ...children);

@@ -4,7 +4,7 @@
  * the run waits for a person who took over their proxy, a banner and that person's input ready. Pin buttons on the
  * messages come from `pinButton`. Everything people wrote is shown as text, never as markup.
  */
-import { h, replaceChildren } from '../../dom';
+import { h, placeChildren } from '../../dom';
 import type { ViewContext } from '../../context';
 import type { PanelRequests, PanelRunEvent, WaitingFor } from '../../../../src/protocol/panel';
 import { errorMessage } from '../../../../src/protocol/shared';
@@ -109,6 +109,63 @@ export class PeopleBox {
       .finally(() => this.draw());
   }
 
+  /**
+   * The input (who speaks, the message, Send), made once and updated in place: a state that comes in while someone types
+   * or presses Send (a pull from the team's remote, a turn) redraws the banner and the result around it, never the input
+   * itself, so its text, focus and a click under way stay. The picker and "Call in…" are made again only when the people
+   * they list change.
+   */
+  private form:
+    | {
+        row: HTMLElement;
+        label: HTMLElement;
+        picker: ValueElement | null;
+        pickerKey: string;
+        callIn: ValueElement | null;
+        callInKey: string;
+        text: ValueElement;
+        send: HTMLElement;
+        actions: HTMLElement;
+      }
+    | undefined;
+
+  private inputs(): NonNullable<PeopleBox['form']> {
+    if (this.form) return this.form;
+    const text = h('vscode-textarea', {
+      id: 'tf-say-text',
+      rows: 2,
+      resize: 'vertical',
+      maxlength: 4000,
+      'aria-label': 'Your message to the discussion',
+    }) as ValueElement;
+    text.addEventListener('input', () => (this.draft = text.value));
+    text.addEventListener('keydown', (e: KeyboardEvent) => {
+      if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) this.submit();
+    });
+    const send = h('vscode-button', { id: 'tf-say-send', onclick: () => this.submit() }, 'Send');
+    const row = h('div', { class: 'tf-say-row' });
+    this.form = {
+      row,
+      label: h('label', { class: 'tf-picker-label' }, 'Speak as '),
+      picker: null,
+      pickerKey: '',
+      callIn: null,
+      callInKey: '',
+      text,
+      send,
+      actions: h('div', { class: 'tf-actions' }, send),
+    };
+    return this.form;
+  }
+
+  /** Sends what the input holds, as the speaker chosen, into the run shown. */
+  private submit(): void {
+    const run = this.ctx?.state.run;
+    const value = this.form?.text.value.trim() ?? '';
+    if (!run || !value) return;
+    this.send('say', { runId: run.id, as: this.currentSpeaker(), text: value });
+  }
+
   private draw(): void {
     const ctx = this.ctx;
     const run = ctx?.state.run;
@@ -116,7 +173,7 @@ export class PeopleBox {
     if (!ctx || !run || run.status === 'completed' || designers.length === 0) {
       // Nobody speaks in a completed run, but a pin still goes to its inbox (a refine takes it in): say what became of it.
       const pinned = run?.status === 'completed' && this.result?.what === 'pin' ? this.result : undefined;
-      replaceChildren(
+      placeChildren(
         this.element,
         pinned
           ? h('p', { class: pinned.ok ? 'tf-muted' : 'tf-notice tf-notice-error', id: 'tf-say-result', role: 'status' }, pinned.message)
@@ -136,45 +193,31 @@ export class PeopleBox {
         )
       : null;
 
-    const picker = h('vscode-single-select', { id: 'tf-say-as', 'aria-label': 'Speak as' }) as ValueElement;
-    for (const d of designers) picker.append(h('vscode-option', { value: d.id, selected: d.id === speaker }, d.name));
-    picker.addEventListener('change', () => (this.speaker = picker.value));
-
-    const text = h('vscode-textarea', {
-      id: 'tf-say-text',
-      rows: 2,
-      resize: 'vertical',
-      maxlength: 4000,
-      placeholder: waitingName ? `${waitingName}'s message (or /pass)` : 'Say something to the team… (@id asks someone to answer next)',
-      'aria-label': 'Your message to the discussion',
-    }) as ValueElement;
-    text.value = this.draft;
-    text.addEventListener('input', () => (this.draft = text.value));
-    const submit = (): void => {
-      const value = text.value.trim();
-      if (!value) return;
-      this.send('say', { runId: run.id, as: this.currentSpeaker(), text: value });
-    };
-    text.addEventListener('keydown', (e: KeyboardEvent) => {
-      if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) submit();
-    });
-    const send = h('vscode-button', { id: 'tf-say-send', disabled: !ctx.state.trusted, onclick: submit }, 'Send');
-
-    const guests = ctx.state.review?.guests ?? [];
-    let callIn: HTMLElement | null = null;
-    if (guests.length) {
-      const select = h('vscode-single-select', { id: 'tf-call-in', 'aria-label': 'Call in a guest' }) as ValueElement;
-      select.append(h('vscode-option', { value: '', selected: true }, 'Call in…'));
-      for (const g of guests) select.append(h('vscode-option', { value: g.id }, g.role ? `${g.name} (${g.role})` : g.name));
-      select.addEventListener('change', () => {
-        const id = select.value;
-        if (!id) return;
-        this.draft = `${this.draft.trim() ? `${this.draft.trim()} ` : ''}@${id} `;
-        text.value = this.draft;
-        text.focus();
-      });
-      callIn = select;
+    const form = this.inputs();
+    const pickerKey = JSON.stringify([designers.map((d) => [d.id, d.name]), speaker]);
+    if (pickerKey !== form.pickerKey) {
+      const picker = h('vscode-single-select', { id: 'tf-say-as', 'aria-label': 'Speak as' }) as ValueElement;
+      for (const d of designers) picker.append(h('vscode-option', { value: d.id, selected: d.id === speaker }, d.name));
+      picker.addEventListener('change', () => (this.speaker = picker.value));
+      if (form.picker) form.picker.replaceWith(picker);
+      else form.label.append(picker);
+      form.picker = picker;
+      form.pickerKey = pickerKey;
     }
+    const guests = ctx.state.review?.guests ?? [];
+    const callInKey = JSON.stringify(guests.map((g) => [g.id, g.name, g.role]));
+    if (callInKey !== form.callInKey) {
+      form.callIn = guests.length ? this.callIn(guests, form.text) : null;
+      form.callInKey = callInKey;
+    }
+    placeChildren(form.row, form.label, form.callIn);
+    form.text.setAttribute(
+      'placeholder',
+      waitingName ? `${waitingName}'s message (or /pass)` : 'Say something to the team… (@id asks someone to answer next)',
+    );
+    if (form.text.value !== this.draft) form.text.value = this.draft;
+    form.send.toggleAttribute('disabled', !ctx.state.trusted);
+
     const result = this.result
       ? h(
           'p',
@@ -183,15 +226,22 @@ export class PeopleBox {
         )
       : null;
     const why = ctx.state.trusted ? null : h('p', { class: 'tf-why' }, 'This workspace is not trusted, so nothing is written.');
-    replaceChildren(
-      this.element,
-      banner,
-      h('div', { class: 'tf-say-row' }, h('label', { class: 'tf-picker-label' }, 'Speak as ', picker), callIn),
-      text,
-      h('div', { class: 'tf-actions' }, send),
-      result,
-      why,
-    );
+    placeChildren(this.element, banner, form.row, form.text, form.actions, result, why);
+  }
+
+  /** "Call in…": a guest's @mention added to the message. */
+  private callIn(guests: readonly { id: string; name: string; role?: string }[], text: ValueElement): ValueElement {
+    const select = h('vscode-single-select', { id: 'tf-call-in', 'aria-label': 'Call in a guest' }) as ValueElement;
+    select.append(h('vscode-option', { value: '', selected: true }, 'Call in…'));
+    for (const g of guests) select.append(h('vscode-option', { value: g.id }, g.role ? `${g.name} (${g.role})` : g.name));
+    select.addEventListener('change', () => {
+      const id = select.value;
+      if (!id) return;
+      this.draft = `${this.draft.trim() ? `${this.draft.trim()} ` : ''}@${id} `;
+      text.value = this.draft;
+      text.focus();
+    });
+    return select;
   }
 }
 
