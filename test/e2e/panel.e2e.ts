@@ -283,6 +283,31 @@ describe('review panel in a real VS Code (code-server)', function () {
   });
 
   it('refines with feedback: the next iteration appears with the feedback and a new remix', async () => {
+    // A state that comes in while the lead writes (a teammate's change; here the review's title changed on disk and back)
+    // redraws the run tab around the Refine input, never the input: the same element keeps the text and the focus.
+    await panel.locator('#tf-feedback textarea').fill('Keep the gold bottle');
+    const writing = await panel.evaluate(() => {
+      const input = document.getElementById('tf-feedback') as HTMLElement & { tfWriting?: boolean };
+      input.tfWriting = true;
+      return document.activeElement === input;
+    });
+    assert.equal(writing, true, 'the Refine input has the focus while the lead writes');
+    const title = (parseYaml(await fs.readFile(path.join(sample, 'review.yaml'), 'utf8')) as { title: string }).title;
+    await patchReviewYaml(sample, { title: `${title} (renamed)` });
+    await waitInFrame(panel, () => (document.getElementById('tf-title')?.textContent ?? '').includes('(renamed)'), 'the new title', 60_000);
+    await patchReviewYaml(sample, { title });
+    await waitInFrame(
+      panel,
+      () => !(document.getElementById('tf-title')?.textContent ?? '').includes('(renamed)'),
+      'the title back',
+      60_000,
+    );
+    const after = await panel.evaluate(() => {
+      const input = document.getElementById('tf-feedback') as HTMLElement & { tfWriting?: boolean; value: string };
+      return { same: input.tfWriting === true, focused: document.activeElement === input, text: input.value };
+    });
+    assert.deepEqual(after, { same: true, focused: true, text: 'Keep the gold bottle' });
+
     await panel.locator('#tf-feedback textarea').fill('Keep the gold bottle, use a warmer evening sky.');
     await panel.locator('#tf-refine').click();
     // The first run had iterations 1 (remix r1) and 2 (final pick); refining adds iteration 3 (remix r2) and a new final pick.

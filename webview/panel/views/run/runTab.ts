@@ -4,7 +4,7 @@
  * discussion, Refine, and last the tokens, cost and settings, collapsed (RUN_TAB_ORDER). The discussion element lives
  * across state updates so streaming is never interrupted.
  */
-import { h, section, muted, replaceChildren } from '../../dom';
+import { h, section, muted, placeChildren, replaceChildren } from '../../dom';
 import { runOptionLabel } from '../../text/format';
 import type { ViewContext } from '../../context';
 import type { PanelRunEvent, PanelState, SyncStateMessage } from '../../../../src/protocol/panel';
@@ -283,14 +283,14 @@ export class RunTab {
     replaceChildren(this.agreement, didItHelpView(e, sb));
   }
 
-  private renderRefine(ctx: ViewContext): void {
-    const { state, host } = ctx;
-    const run = state.run;
-    if (!run || state.running || run.status === 'running') {
-      replaceChildren(this.refineBox);
-      return;
-    }
-    const enabled = state.trusted;
+  /**
+   * The Refine input, made once and updated in place: a state that comes in while the lead writes feedback (a teammate's
+   * vote or rating pulled from the remote) never takes the text, the focus or a click under way (as the people box's).
+   */
+  private refineInput: { section: HTMLElement; area: ValueElement; button: HTMLElement } | undefined;
+
+  private refineInputs(): NonNullable<RunTab['refineInput']> {
+    if (this.refineInput) return this.refineInput;
     const area = h('vscode-textarea', {
       id: 'tf-feedback',
       rows: 3,
@@ -298,34 +298,45 @@ export class RunTab {
       placeholder: 'What should the next iteration change? e.g. "Keep the bottle of remix r1 but use the warmer palette of Image 3."',
       'aria-label': 'Feedback for the next iteration',
     }) as ValueElement;
-    area.value = this.feedbackDraft;
     area.addEventListener('input', () => (this.feedbackDraft = area.value));
-    const button = h(
-      'vscode-button',
-      {
-        id: 'tf-refine',
-        // A refinement is a paid run too: not the primary button while something of the latest run is open.
-        secondary: !this.runIsNext,
-        disabled: !enabled,
-        onclick: () => {
-          const feedback = area.value.trim();
-          host.post({ type: 'refine', runId: run.id, feedback });
-          this.feedbackDraft = '';
-          area.value = '';
-        },
-      },
-      'Refine',
-    );
-    replaceChildren(
-      this.refineBox,
-      section(
+    const button = h('vscode-button', { id: 'tf-refine', onclick: () => this.refine() }, 'Refine');
+    this.refineInput = {
+      section: section(
         'tf-refine-section',
         'Refine',
         muted('Adds one iteration to this run, starting from its last result, with your feedback for the proxies.'),
         area,
         h('div', { class: 'tf-actions' }, button),
       ),
-    );
+      area,
+      button,
+    };
+    return this.refineInput;
+  }
+
+  /** Asks the host to refine the run shown with the feedback written. */
+  private refine(): void {
+    const run = this.ctx?.state.run;
+    const input = this.refineInput;
+    if (!run || !input || !this.ctx) return;
+    this.ctx.host.post({ type: 'refine', runId: run.id, feedback: input.area.value.trim() });
+    this.feedbackDraft = '';
+    input.area.value = '';
+  }
+
+  private renderRefine(ctx: ViewContext): void {
+    const { state } = ctx;
+    const run = state.run;
+    if (!run || state.running || run.status === 'running') {
+      placeChildren(this.refineBox);
+      return;
+    }
+    const input = this.refineInputs();
+    if (input.area.value !== this.feedbackDraft) input.area.value = this.feedbackDraft;
+    // A refinement is a paid run too: not the primary button while something of the latest run is open.
+    input.button.toggleAttribute('secondary', !this.runIsNext);
+    input.button.toggleAttribute('disabled', !state.trusted);
+    placeChildren(this.refineBox, input.section);
   }
 
   get context(): ViewContext | undefined {
