@@ -18,6 +18,7 @@ import { cliOutput, copySample, e2eSuite, makeLargeReview, patchReviewYaml, stre
 import {
   DARK,
   command,
+  markTyping,
   openReview,
   showTab,
   pwnedFrames,
@@ -25,6 +26,7 @@ import {
   setColorThemeByPalette,
   themeSettingsId,
   themeShows,
+  typedInto,
   screenshot,
   waitForPanel,
   waitInFrame,
@@ -286,11 +288,7 @@ describe('review panel in a real VS Code (code-server)', function () {
     // A state that comes in while the lead writes (a teammate's change; here the review's title changed on disk and back)
     // redraws the run tab around the Refine input, never the input: the same element keeps the text and the focus.
     await panel.locator('#tf-feedback textarea').fill('Keep the gold bottle');
-    const writing = await panel.evaluate(() => {
-      const input = document.getElementById('tf-feedback') as HTMLElement & { tfWriting?: boolean };
-      input.tfWriting = true;
-      return document.activeElement === input;
-    });
+    const writing = await markTyping(panel, 'tf-feedback');
     assert.equal(writing, true, 'the Refine input has the focus while the lead writes');
     const title = (parseYaml(await fs.readFile(path.join(sample, 'review.yaml'), 'utf8')) as { title: string }).title;
     await patchReviewYaml(sample, { title: `${title} (renamed)` });
@@ -302,10 +300,7 @@ describe('review panel in a real VS Code (code-server)', function () {
       'the title back',
       60_000,
     );
-    const after = await panel.evaluate(() => {
-      const input = document.getElementById('tf-feedback') as HTMLElement & { tfWriting?: boolean; value: string };
-      return { same: input.tfWriting === true, focused: document.activeElement === input, text: input.value };
-    });
+    const after = await typedInto(panel, 'tf-feedback');
     assert.deepEqual(after, { same: true, focused: true, text: 'Keep the gold bottle' });
 
     await panel.locator('#tf-feedback textarea').fill('Keep the gold bottle, use a warmer evening sky.');

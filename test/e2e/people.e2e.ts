@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import type { Frame } from 'playwright-core';
 import { RunRecordSchema, type RunRecord } from '../../src/core/record/record';
 import { copySample, e2eSuite, patchReviewYaml, runIds, streamProxyTurns } from './support/suite';
-import { openReview, showTab, waitInFrame, shootBothThemes, requireBuilt } from './support/workbench';
+import { markTyping, openReview, showTab, typedInto, waitInFrame, shootBothThemes, requireBuilt } from './support/workbench';
 
 describe('people in the discussion, in a real VS Code (code-server)', function () {
   this.timeout(600_000);
@@ -98,11 +98,7 @@ describe('people in the discussion, in a real VS Code (code-server)', function (
     // A state that comes in while Chen types (a teammate's change pulled, here the review's title changed on disk)
     // redraws the panel around the input, never the input itself: the same element keeps his text and the focus.
     await panel.locator('#tf-say-text textarea').fill('I will take this turn myself');
-    const typing = await panel.evaluate(() => {
-      const input = document.getElementById('tf-say-text') as HTMLElement & { tfTyping?: boolean };
-      input.tfTyping = true;
-      return document.activeElement === input;
-    });
+    const typing = await markTyping(panel, 'tf-say-text');
     assert.equal(typing, true, 'the input has the focus while Chen types');
     await patchReviewYaml(review, { title: 'Lumen, renamed while Chen types' });
     await waitInFrame(
@@ -111,10 +107,7 @@ describe('people in the discussion, in a real VS Code (code-server)', function (
       'the new title in the panel',
       60_000,
     );
-    const after = await panel.evaluate(() => {
-      const input = document.getElementById('tf-say-text') as HTMLElement & { tfTyping?: boolean; value: string };
-      return { same: input.tfTyping === true, focused: document.activeElement === input, text: input.value };
-    });
+    const after = await typedInto(panel, 'tf-say-text');
     assert.deepEqual(after, { same: true, focused: true, text: 'I will take this turn myself' });
 
     const requestsBefore = s.mock.requests.length;

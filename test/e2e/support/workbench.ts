@@ -299,6 +299,26 @@ export async function waitForPanel(page: Page, title: string, timeoutMs = 180_00
   }
 }
 
+/**
+ * Marks the panel's input #id as the one a person is typing in; returns whether it has the focus. `typedInto` then tells
+ * whether a later look still finds that same element (not one made anew), with the focus and the text.
+ */
+export function markTyping(frame: Frame, id: string): Promise<boolean> {
+  return frame.evaluate((inputId) => {
+    const input = document.getElementById(inputId) as (HTMLElement & { tfTyping?: boolean }) | null;
+    if (input) input.tfTyping = true;
+    return !!input && document.activeElement === input;
+  }, id);
+}
+
+/** The panel's input #id as `markTyping` left it: the same element, focused, and its text. */
+export function typedInto(frame: Frame, id: string): Promise<{ same: boolean; focused: boolean; text: string }> {
+  return frame.evaluate((inputId) => {
+    const input = document.getElementById(inputId) as (HTMLElement & { tfTyping?: boolean; value?: string }) | null;
+    return { same: input?.tfTyping === true, focused: !!input && document.activeElement === input, text: input?.value ?? '' };
+  }, id);
+}
+
 /** Polls `fn` in the frame until it returns a truthy value. */
 export async function waitInFrame<T>(frame: Frame, fn: () => T, what: string, timeoutMs = 120_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
