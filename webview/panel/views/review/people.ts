@@ -47,7 +47,8 @@ export class PeopleBox {
     }
     if (ev.type === 'waiting') {
       this.waitingFor = ev.waitingFor;
-      this.speaker = ev.waitingFor.speaker;
+      // The input becomes the waited-for person's, unless someone is in the middle of a message (it stays theirs).
+      if (!this.draft.trim()) this.speaker = ev.waitingFor.speaker;
       this.draw();
       document.getElementById('tf-say-text')?.focus();
     } else if (
@@ -181,7 +182,7 @@ export class PeopleBox {
       );
       return;
     }
-    if (this.waitingFor) this.speaker = this.waitingFor.speaker;
+    if (this.waitingFor && !this.draft.trim()) this.speaker = this.waitingFor.speaker;
     const speaker = this.currentSpeaker();
     const waitingName = this.waitingFor ? ctx.designerName(this.waitingFor.speaker) : undefined;
     const banner = this.waitingFor
